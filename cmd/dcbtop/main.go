@@ -1,0 +1,23 @@
+// Command dcbtop is top for Data Center Bridging: it shows, per interface,
+// the local, remote and operational DCBX parameters, who won and why, and
+// every change as it happens. See README.md and dcbtop --help.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+
+	"dcbtop/internal/cli"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	_, err := unix.IoctlGetTermios(int(os.Stdout.Fd()), unix.TCGETS)
+	code := cli.Run(ctx, os.Args[1:], cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, StdoutTTY: err == nil})
+	stop()
+	os.Exit(code)
+}

@@ -1,0 +1,405 @@
+// Package engine is dcbtop's deterministic DCBX state machine. It consumes
+// events (captured frames, ticks), keeps per-interface neighbour tables and
+// the remote, local and operational parameters, issues NDIS-style
+// indications and produces immutable snapshots. It performs no I/O, starts
+// no goroutines and never reads the clock: time enters only through events,
+// so every rule is testable from tables of timestamped events.
+package engine
+
+import (
+	"bytes"
+	"slices"
+	"time"
+
+	"dcbtop/engine/lldp"
+)
+
+// Defaults of Config.
+const (
+	DefaultMaxNeighbors = 64
+	DefaultLogSize      = 1000
+)
+
+// Config bounds the engine's memory.
+type Config struct {
+	// MaxNeighbors bounds the MSAPs kept per interface; when a new one
+	// arrives at the bound, the least recently seen one (never the source of
+	// the valid remote parameters) is evicted and a diagnostic raised.
+	MaxNeighbors int
+	// LogSize bounds the indication log carried in snapshots.
+	LogSize int
+}
+
+// An Engine is the state machine. Its methods must not be called
+// concurrently; Snapshot results may be shared freely.
+type Engine struct {
+	cfg   Config
+	now   time.Time
+	ports map[string]*port
+	names []string // sorted port names
+	log   []Indication
+	head  int // index of the oldest entry once the log is full
+	gen   uint64
+	out   []Indication // indications of the event being applied
+}
+
+// New returns an Engine with cfg's zero fields set to their defaults.
+func New(cfg Config) *Engine {
+	if cfg.MaxNeighbors <= 0 {
+		cfg.MaxNeighbors = DefaultMaxNeighbors
+	}
+	if cfg.LogSize <= 0 {
+		cfg.LogSize = DefaultLogSize
+	}
+	return &Engine{cfg: cfg, ports: map[string]*port{}}
+}
+
+// A neighbor is one MSAP's information (IEEE Std 802.1AB-2016, 9.2.7.7).
+type neighbor struct {
+	chassis, portID []byte // TLV information strings, subtype included
+	du              *lldp.DU
+	raw             []byte // the LLDPDU as received, for the identical-frame check
+	src             lldp.MAC
+	scope           string
+	params          *Params // DCBX parameters of du; nil when du has none or scope is not nearest-bridge
+	firstSeen       time.Time
+	lastSeen        time.Time
+	expires         time.Time
+	frames          uint64
+	// taintUntil is when the last LLDPDU this MSAP sent while two or more
+	// DCBX MSAPs were live expires: the multi-peer hold-down lasts until
+	// every neighbour's taintUntil has passed.
+	taintUntil time.Time
+}
+
+func (n *neighbor) dcbx() bool { return n.params != nil }
+
+// A port is the state of one interface.
+type port struct {
+	name      string
+	neighbors []*neighbor
+	// remote is valid when remoteFrom is set: the parameters of the single
+	// live DCBX peer, as last indicated.
+	remote     *Params
+	remoteFrom *neighbor
+	invalid    Reason // why the remote parameters are invalid, "" when never received
+	multi      bool   // multi-peer hold-down in force
+	multiSince time.Time
+	counters   Counters
+	lastBad    string // the last malformed LLDPDU's error
+	lastBadAt  time.Time
+	evicted    uint64
+}
+
+// Counters are an interface's frame counts.
+type Counters struct {
+	FramesIn         uint64 `json:"frames_in"`
+	FramesOut        uint64 `json:"frames_out"`
+	Malformed        uint64 `json:"lldpdus_malformed"`
+	Unchanged        uint64 `json:"lldpdus_unchanged"`
+	NeighborsEvicted uint64 `json:"neighbors_evicted"`
+}
+
+func (e *Engine) port(name string) *port {
+	if p, ok := e.ports[name]; ok {
+		return p
+	}
+	p := &port{name: name}
+	e.ports[name] = p
+	i, _ := slices.BinarySearch(e.names, name)
+	e.names = slices.Insert(e.names, i, name)
+	return p
+}
+
+// Now returns the engine's clock: the time of the latest event.
+func (e *Engine) Now() time.Time { return e.now }
+
+// Apply advances the state machine by one event and returns the
+// indications it caused, oldest first; nil when nothing changed. It never
+// blocks, sleeps or reads the clock. The returned slice is valid until the
+// next call.
+func (e *Engine) Apply(ev Event) []Indication {
+	e.out = e.out[:0]
+	switch ev := ev.(type) {
+	case FrameReceived:
+		e.advance(ev.At)
+		e.frame(ev)
+	case *FrameReceived:
+		e.advance(ev.At)
+		e.frame(*ev)
+	case Tick:
+		e.advance(ev.At)
+	}
+	if len(e.out) == 0 {
+		return nil
+	}
+	e.gen++
+	return e.out
+}
+
+// emit records an indication at the engine's current time.
+func (e *Engine) emit(p *port, st Status, r Reason, f Flags, params *Params, peer string) {
+	in := Indication{Time: e.now, Interface: p.name, Status: st, Reason: r, Flags: f, Params: params.Clone(), Peer: peer}
+	e.out = append(e.out, in)
+	if len(e.log) < e.cfg.LogSize {
+		e.log = append(e.log, in)
+		return
+	}
+	e.log[e.head] = in
+	e.head = (e.head + 1) % len(e.log)
+}
+
+// advance moves the clock to t, first firing, at the instant each was due,
+// every expiry and hold-down end that falls at or before t. A t before the
+// clock (an out-of-order frame) leaves the clock where it is.
+func (e *Engine) advance(t time.Time) {
+	for {
+		var (
+			due   time.Time
+			dport *port
+		)
+		for _, name := range e.names {
+			p := e.ports[name]
+			if d, ok := p.nextDeadline(); ok && (dport == nil || d.Before(due)) {
+				due, dport = d, p
+			}
+		}
+		if dport == nil || due.After(t) {
+			break
+		}
+		if due.After(e.now) {
+			e.now = due
+		}
+		e.expire(dport)
+	}
+	if t.After(e.now) {
+		e.now = t
+	}
+}
+
+// nextDeadline returns the earliest neighbour expiry or, during a
+// multi-peer hold-down, the earliest pending taint expiry.
+func (p *port) nextDeadline() (time.Time, bool) {
+	var d time.Time
+	ok := false
+	for _, n := range p.neighbors {
+		if !ok || n.expires.Before(d) {
+			d, ok = n.expires, true
+		}
+		if p.multi && !n.taintUntil.IsZero() && n.taintUntil.Before(d) {
+			d = n.taintUntil
+		}
+	}
+	if p.multi && !ok {
+		return time.Time{}, true // hold-down with nothing left: ends now
+	}
+	return d, ok
+}
+
+// expire removes every neighbour whose information has expired at the
+// clock and ends the hold-down when no tainted information remains.
+func (e *Engine) expire(p *port) {
+	for i := 0; i < len(p.neighbors); {
+		n := p.neighbors[i]
+		if n.expires.After(e.now) {
+			if !n.taintUntil.IsZero() && !n.taintUntil.After(e.now) {
+				n.taintUntil = time.Time{}
+			}
+			i++
+			continue
+		}
+		e.remove(p, i, ReasonTTLExpired)
+	}
+	e.checkHoldDown(p)
+}
+
+// remove deletes neighbour i; when it was the source of the valid remote
+// parameters they are invalidated with reason r.
+func (e *Engine) remove(p *port, i int, r Reason) {
+	n := p.neighbors[i]
+	p.neighbors = slices.Delete(p.neighbors, i, i+1)
+	if p.remoteFrom == n {
+		e.invalidate(p, r, n)
+	}
+}
+
+// invalidate withdraws the remote parameters: one indication with zeroed
+// parameters and *_CHANGED for every group that was present ("Guidelines
+// for Indicating Invalid Remote NDIS QoS Parameters").
+func (e *Engine) invalidate(p *port, r Reason, from *neighbor) {
+	g := p.remote.Groups()
+	p.remote, p.remoteFrom, p.invalid = nil, nil, r
+	e.emit(p, StatusRemote, r, changed(g), nil, msapName(from))
+}
+
+func (e *Engine) checkHoldDown(p *port) {
+	if !p.multi {
+		return
+	}
+	for _, n := range p.neighbors {
+		if n.taintUntil.After(e.now) {
+			return
+		}
+	}
+	p.multi = false
+	for _, n := range p.neighbors {
+		n.taintUntil = time.Time{}
+	}
+}
+
+func (p *port) liveDCBX() int {
+	c := 0
+	for _, n := range p.neighbors {
+		if n.dcbx() {
+			c++
+		}
+	}
+	return c
+}
+
+func (p *port) find(chassis, portID []byte) (int, *neighbor) {
+	for i, n := range p.neighbors {
+		if bytes.Equal(n.chassis, chassis) && bytes.Equal(n.portID, portID) {
+			return i, n
+		}
+	}
+	return -1, nil
+}
+
+// frame handles one captured frame.
+func (e *Engine) frame(ev FrameReceived) {
+	p := e.port(ev.Interface)
+	if ev.Outgoing {
+		p.counters.FramesOut++
+		return
+	}
+	p.counters.FramesIn++
+	hdr, pdu, err := lldp.SplitFrame(ev.Data)
+	if err != nil {
+		e.malformed(p, err)
+		return
+	}
+	chassis, portID, _, err := lldp.PeekMSAP(pdu)
+	if err != nil {
+		e.malformed(p, err)
+		return
+	}
+	i, n := p.find(chassis, portID)
+	if n != nil && n.src == hdr.Src && bytes.Equal(n.raw, pdu) {
+		// Identical to the previous LLDPDU of this MSAP: refresh the TTL
+		// only (lldpad rx.c does the same). No decoding, no allocation.
+		p.counters.Unchanged++
+		n.lastSeen, n.expires = e.now, e.now.Add(time.Duration(n.du.TTL)*time.Second)
+		n.frames++
+		e.resolveRemote(p, n)
+		return
+	}
+	du, err := lldp.Parse(pdu)
+	if err != nil {
+		e.malformed(p, err)
+		return
+	}
+	if du.Shutdown() {
+		// A shutdown LLDPDU withdraws the MSAP's information at once
+		// (IEEE Std 802.1AB-2016, 9.2.7.7.1), and with it any taint.
+		if n != nil {
+			e.remove(p, i, ReasonShutdown)
+			e.checkHoldDown(p)
+		}
+		return
+	}
+	if n == nil {
+		n = e.addNeighbor(p, chassis, portID)
+	}
+	n.du, n.raw, n.src, n.scope = du, append(n.raw[:0], pdu...), hdr.Src, hdr.Dst.Scope()
+	n.lastSeen, n.expires = e.now, e.now.Add(time.Duration(du.TTL)*time.Second)
+	n.frames++
+	n.params = nil
+	if hdr.Dst == lldp.NearestBridge {
+		// DCBX runs only on the nearest-bridge agent (lldpad lldp_8021qaz.c).
+		n.params = ParamsFromDU(du)
+	}
+	e.resolveRemote(p, n)
+}
+
+func (e *Engine) malformed(p *port, err error) {
+	p.counters.Malformed++
+	p.lastBad, p.lastBadAt = err.Error(), e.now
+}
+
+func (e *Engine) addNeighbor(p *port, chassis, portID []byte) *neighbor {
+	if len(p.neighbors) >= e.cfg.MaxNeighbors {
+		victim := -1
+		for i, n := range p.neighbors {
+			if n != p.remoteFrom && (victim < 0 || n.lastSeen.Before(p.neighbors[victim].lastSeen)) {
+				victim = i
+			}
+		}
+		if victim >= 0 {
+			p.neighbors = slices.Delete(p.neighbors, victim, victim+1)
+			p.evicted++
+			p.counters.NeighborsEvicted++
+		}
+	}
+	n := &neighbor{chassis: slices.Clone(chassis), portID: slices.Clone(portID), firstSeen: e.now}
+	p.neighbors = append(p.neighbors, n)
+	return n
+}
+
+// resolveRemote applies the remote-parameter rules of "Indicating Changes
+// to the Remote NDIS QoS Parameters" after neighbour n sent an LLDPDU.
+func (e *Engine) resolveRemote(p *port, n *neighbor) {
+	if !n.dcbx() {
+		if p.remoteFrom == n {
+			// The peer stopped sending DCBX TLVs: every group it had
+			// disappears, which counts as a change.
+			if g := p.remote.Groups(); g != 0 {
+				p.remote = &Params{}
+				e.emit(p, StatusRemote, ReasonChanged, changed(g), p.remote, msapName(n))
+			}
+		}
+		return
+	}
+	if live := p.liveDCBX(); live >= 2 {
+		// Multi-peer: invalidate every remote parameter until the TTL of
+		// all DCBX information received meanwhile has expired.
+		if !p.multi {
+			p.multi, p.multiSince = true, e.now
+			for _, m := range p.neighbors {
+				if m.dcbx() {
+					m.taintUntil = m.expires
+				}
+			}
+			if p.remoteFrom != nil {
+				e.invalidate(p, ReasonMultiPeer, n)
+			}
+			p.invalid = ReasonMultiPeer
+		}
+		n.taintUntil = n.expires
+		return
+	}
+	if p.multi {
+		return // hold-down: stays invalid until the tainted information expires
+	}
+	if p.remoteFrom != n {
+		p.remote, p.remoteFrom, p.invalid = n.params, n, ""
+		g := n.params.Groups()
+		e.emit(p, StatusRemote, ReasonFirstReceipt, configured(g)|changed(g), n.params, msapName(n))
+		return
+	}
+	if p.remote == n.params {
+		return
+	}
+	d := p.remote.Diff(n.params)
+	p.remote = n.params
+	if d != 0 {
+		e.emit(p, StatusRemote, ReasonChanged, configured(n.params.Groups())|changed(d), n.params, msapName(n))
+	}
+}
+
+func msapName(n *neighbor) string {
+	if n == nil || n.du == nil {
+		return ""
+	}
+	return n.du.ChassisID.String() + " / " + n.du.PortID.String()
+}

@@ -1,0 +1,171 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// A Status is the kind of an Indication, named after the NDIS status codes
+// whose semantics dcbtop implements.
+type Status uint8
+
+// Indication statuses.
+const (
+	// StatusRemote is NDIS_STATUS_QOS_REMOTE_PARAMETERS_CHANGE: the peer's
+	// parameters were received for the first time, changed, or were
+	// invalidated ("Indicating Changes to the Remote NDIS QoS Parameters").
+	StatusRemote Status = iota + 1
+	// StatusOperational is NDIS_STATUS_QOS_OPERATIONAL_PARAMETERS_CHANGE:
+	// the parameters in force changed.
+	StatusOperational
+	// StatusLocal reports a change of the local parameters or of the local
+	// DCBX Willing state.
+	StatusLocal
+)
+
+var statusNames = [...]string{
+	StatusRemote:      "QOS_REMOTE_PARAMETERS_CHANGE",
+	StatusOperational: "QOS_OPERATIONAL_PARAMETERS_CHANGE",
+	StatusLocal:       "QOS_LOCAL_PARAMETERS_CHANGE",
+}
+
+// String returns the status name, e.g. "QOS_REMOTE_PARAMETERS_CHANGE".
+func (s Status) String() string {
+	if int(s) < len(statusNames) && statusNames[s] != "" {
+		return statusNames[s]
+	}
+	return fmt.Sprintf("status-%d", uint8(s))
+}
+
+// MarshalText returns String.
+func (s Status) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// A Reason says why an Indication was issued.
+type Reason string
+
+// Reasons.
+const (
+	ReasonFirstReceipt Reason = "first-receipt" // first DCBX LLDPDU, or first after an invalidation
+	ReasonChanged      Reason = "changed"       // a later LLDPDU changed the remote parameters
+	ReasonTTLExpired   Reason = "ttl-expired"   // the peer's information aged out
+	ReasonShutdown     Reason = "shutdown"      // the peer sent a shutdown LLDPDU (TTL 0)
+	ReasonMultiPeer    Reason = "multi-peer"    // a second DCBX peer appeared
+	ReasonLocalChange  Reason = "local-change"  // local parameters or Willing changed
+	ReasonLinkDown     Reason = "link-down"     // the interface lost its link
+)
+
+// Flags are the NDIS_QOS_PARAMETERS_*_CONFIGURED and *_CHANGED flags of an
+// Indication. The values are those of ntddndis.h.
+type Flags uint32
+
+// Flag values (ntddndis.h).
+const (
+	FlagETSChanged               Flags = 0x00000001
+	FlagETSConfigured            Flags = 0x00000002
+	FlagPFCChanged               Flags = 0x00000100
+	FlagPFCConfigured            Flags = 0x00000200
+	FlagClassificationChanged    Flags = 0x00010000
+	FlagClassificationConfigured Flags = 0x00020000
+	FlagWilling                  Flags = 0x80000000
+)
+
+var flagNames = []struct {
+	f    Flags
+	name string
+}{
+	{FlagETSConfigured, "ETS_CONFIGURED"}, {FlagETSChanged, "ETS_CHANGED"},
+	{FlagPFCConfigured, "PFC_CONFIGURED"}, {FlagPFCChanged, "PFC_CHANGED"},
+	{FlagClassificationConfigured, "CLASSIFICATION_CONFIGURED"}, {FlagClassificationChanged, "CLASSIFICATION_CHANGED"},
+	{FlagWilling, "WILLING"},
+}
+
+// Names returns the names of the set flags in a fixed order.
+func (f Flags) Names() []string {
+	out := []string{}
+	for _, n := range flagNames {
+		if f&n.f != 0 {
+			out = append(out, n.name)
+		}
+	}
+	return out
+}
+
+// String joins Names with "|".
+func (f Flags) String() string {
+	s := ""
+	for i, n := range f.Names() {
+		if i > 0 {
+			s += "|"
+		}
+		s += n
+	}
+	return s
+}
+
+// MarshalJSON encodes the flags as a list of names.
+func (f Flags) MarshalJSON() ([]byte, error) { return json.Marshal(f.Names()) }
+
+// UnmarshalJSON decodes a list of names.
+func (f *Flags) UnmarshalJSON(b []byte) error {
+	var names []string
+	if err := json.Unmarshal(b, &names); err != nil {
+		return err
+	}
+	*f = 0
+next:
+	for _, s := range names {
+		for _, n := range flagNames {
+			if n.name == s {
+				*f |= n.f
+				continue next
+			}
+		}
+		return fmt.Errorf("unknown flag %q", s)
+	}
+	return nil
+}
+
+// configured returns the *_CONFIGURED flags of groups g.
+func configured(g Group) Flags {
+	var f Flags
+	if g&GroupETS != 0 {
+		f |= FlagETSConfigured
+	}
+	if g&GroupPFC != 0 {
+		f |= FlagPFCConfigured
+	}
+	if g&GroupApp != 0 {
+		f |= FlagClassificationConfigured
+	}
+	return f
+}
+
+// changed returns the *_CHANGED flags of groups g.
+func changed(g Group) Flags {
+	var f Flags
+	if g&GroupETS != 0 {
+		f |= FlagETSChanged
+	}
+	if g&GroupPFC != 0 {
+		f |= FlagPFCChanged
+	}
+	if g&GroupApp != 0 {
+		f |= FlagClassificationChanged
+	}
+	return f
+}
+
+// An Indication is one entry of the change log: the INDICATION object of
+// the snapshot contract. Params is nil for an invalidation (the zeroed
+// NDIS_QOS_PARAMETERS of the seed rules).
+type Indication struct {
+	Time      time.Time `json:"time"`
+	Interface string    `json:"interface"`
+	Status    Status    `json:"status"`
+	Reason    Reason    `json:"reason"`
+	Flags     Flags     `json:"flags"`
+	Params    *Params   `json:"params"`
+	// Peer names the MSAP the indication came from, when there is one.
+	Peer string `json:"peer,omitempty"`
+}

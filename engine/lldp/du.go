@@ -1,0 +1,327 @@
+package lldp
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// A DU is an LLDP Data Unit: the three mandatory TLVs and the optional TLVs
+// in the order they were received. The End TLV is implied.
+type DU struct {
+	ChassisID ChassisID
+	PortID    PortID
+	TTL       uint16 // seconds; 0 marks a shutdown LLDPDU
+	TLVs      []TLV
+	// Diagnostics lists semantic problems found while parsing; they do not
+	// make the LLDPDU invalid.
+	Diagnostics []Diagnostic
+}
+
+// Dialect is the DCBX flavour an LLDPDU speaks.
+type Dialect uint8
+
+// DCBX dialects.
+const (
+	DialectNone Dialect = iota // no DCBX TLV
+	DialectIEEE                // IEEE 802.1Qaz TLVs
+	DialectCEE                 // CEE (or legacy CIN) TLV only
+)
+
+// String returns "none", "ieee" or "cee".
+func (d Dialect) String() string {
+	switch d {
+	case DialectIEEE:
+		return "ieee"
+	case DialectCEE:
+		return "cee"
+	}
+	return "none"
+}
+
+// MarshalText returns String.
+func (d Dialect) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+
+// Parse decodes an LLDPDU: the payload of an Ethernet frame of EtherType
+// 0x88cc. Parsing stops at the End TLV; bytes after it (Ethernet padding)
+// are ignored, and an LLDPDU without End is accepted when it ends on a TLV
+// boundary (IEEE Std 802.1AB-2016 made End optional).
+//
+// Structural problems return a *ParseError wrapping ErrTruncated,
+// ErrInvalidLength or ErrMandatory. Semantic problems are recorded in
+// DU.Diagnostics. The DU never aliases b.
+func Parse(b []byte) (*DU, error) {
+	du := &DU{}
+	if err := du.UnmarshalBinary(b); err != nil {
+		return nil, err
+	}
+	return du, nil
+}
+
+// UnmarshalBinary decodes b into du as Parse does.
+func (du *DU) UnmarshalBinary(b []byte) error {
+	*du = DU{}
+	for i, off := 0, 0; ; i++ {
+		if off == len(b) {
+			if i < 3 {
+				return &ParseError{Offset: off, Err: ErrMandatory, Detail: fmt.Sprintf("LLDPDU ends after %d TLVs", i)}
+			}
+			break
+		}
+		if len(b)-off < 2 {
+			return &ParseError{Offset: off, Err: ErrTruncated, Detail: "TLV header cut off"}
+		}
+		h := binary.BigEndian.Uint16(b[off:])
+		typ, n := TLVType(h>>9), int(h&0x1ff)
+		perr := func(err error, format string, a ...any) error {
+			pe := &ParseError{Offset: off, Type: typ, Err: err, Detail: fmt.Sprintf(format, a...)}
+			if typ == TLVTypeOrg && n >= 4 && off+6 <= len(b) {
+				pe.OUI, pe.Sub = OUI(b[off+2:off+5]), b[off+5]
+			}
+			return pe
+		}
+		if off+2+n > len(b) {
+			return perr(ErrTruncated, "length %d but %d bytes left", n, len(b)-off-2)
+		}
+		v := b[off+2 : off+2+n]
+		if i < 3 && typ != TLVType(i+1) {
+			return perr(ErrMandatory, "TLV #%d is %s, want %s", i+1, typ, TLVType(i+1))
+		}
+		switch typ {
+		case TLVTypeEnd:
+			if n != 0 {
+				return perr(ErrInvalidLength, "%d, want 0", n)
+			}
+			return du.finish()
+		case TLVTypeChassisID, TLVTypePortID:
+			if i >= 3 {
+				return perr(ErrMandatory, "%s repeated", typ)
+			}
+			if n < 2 || n > 256 {
+				return perr(ErrInvalidLength, "%d, want 2..256", n)
+			}
+			if typ == TLVTypeChassisID {
+				du.ChassisID = ChassisID{Subtype: ChassisIDSubtype(v[0]), ID: clone(v[1:])}
+			} else {
+				du.PortID = PortID{Subtype: PortIDSubtype(v[0]), ID: clone(v[1:])}
+			}
+		case TLVTypeTTL:
+			if i >= 3 {
+				return perr(ErrMandatory, "TTL repeated")
+			}
+			if n != 2 {
+				return perr(ErrInvalidLength, "%d, want 2", n)
+			}
+			du.TTL = binary.BigEndian.Uint16(v)
+		case TLVTypePortDescription, TLVTypeSystemName, TLVTypeSystemDescription:
+			du.TLVs = append(du.TLVs, &Text{Kind: typ, Value: string(v)})
+		case TLVTypeSystemCapabilities:
+			if n != 4 {
+				return perr(ErrInvalidLength, "%d, want 4", n)
+			}
+			du.TLVs = append(du.TLVs, &SystemCapabilities{Capabilities: binary.BigEndian.Uint16(v), Enabled: binary.BigEndian.Uint16(v[2:])})
+		case TLVTypeManagementAddress:
+			m := &ManagementAddress{}
+			if err := m.unmarshal(v); err != nil {
+				return perr(err, "")
+			}
+			du.TLVs = append(du.TLVs, m)
+		case TLVTypeOrg:
+			if n < 4 {
+				return perr(ErrInvalidLength, "%d, want at least 4 (OUI and subtype)", n)
+			}
+			t, subOff, err := parseOrg(v)
+			if err != nil {
+				pe := perr(err, "").(*ParseError)
+				if subOff > 0 {
+					pe.Detail = fmt.Sprintf("sub-TLV at offset %d", off+2+subOff)
+				}
+				return pe
+			}
+			du.TLVs = append(du.TLVs, t)
+		default:
+			du.TLVs = append(du.TLVs, &RawTLV{T: typ, Value: clone(v)})
+		}
+		off += 2 + n
+	}
+	return du.finish()
+}
+
+// parseOrg decodes an organizationally specific TLV's information string.
+func parseOrg(v []byte) (TLV, int, error) {
+	oui, sub := OUI(v[:3]), v[3]
+	switch {
+	case oui == OUIIEEE8021 && (sub == SubtypeETSConfig || sub == SubtypeETSReco):
+		e := &ETS{}
+		return e, 0, e.unmarshal(v)
+	case oui == OUIIEEE8021 && sub == SubtypePFC:
+		p := &PFC{}
+		return p, 0, p.unmarshal(v)
+	case oui == OUIIEEE8021 && sub == SubtypeAppPriority:
+		a := &AppPriority{}
+		return a, 0, a.unmarshal(v)
+	case oui == OUICEE && sub == SubtypeCEE:
+		c := &CEE{}
+		off, err := c.unmarshal(v)
+		return c, off, err
+	}
+	return &RawTLV{T: TLVTypeOrg, Value: clone(v)}, 0, nil
+}
+
+// finish runs the semantic checks once the whole LLDPDU is decoded.
+func (du *DU) finish() error {
+	du.Diagnostics = du.Validate()
+	return nil
+}
+
+// AppendBinary appends the encoded LLDPDU, End TLV included, to b.
+func (du *DU) AppendBinary(b []byte) ([]byte, error) {
+	start := len(b)
+	if len(du.ChassisID.ID) < 1 || len(du.ChassisID.ID) > 255 || len(du.PortID.ID) < 1 || len(du.PortID.ID) > 255 {
+		return b, fmt.Errorf("lldp: %w: chassis ID of %d bytes or port ID of %d bytes (want 1..255)", ErrInvalidValue, len(du.ChassisID.ID), len(du.PortID.ID))
+	}
+	b = append(b, byte(TLVTypeChassisID)<<1, byte(1+len(du.ChassisID.ID)), byte(du.ChassisID.Subtype))
+	b = append(b, du.ChassisID.ID...)
+	b = append(b, byte(TLVTypePortID)<<1, byte(1+len(du.PortID.ID)), byte(du.PortID.Subtype))
+	b = append(b, du.PortID.ID...)
+	b = append(b, byte(TLVTypeTTL)<<1, 2)
+	b = binary.BigEndian.AppendUint16(b, du.TTL)
+	for _, t := range du.TLVs {
+		var err error
+		if b, err = AppendTLV(b, t); err != nil {
+			return b[:start], err
+		}
+	}
+	return append(b, 0, 0), nil
+}
+
+// MarshalBinary returns the encoded LLDPDU, End TLV included.
+func (du *DU) MarshalBinary() ([]byte, error) { return du.AppendBinary(nil) }
+
+// Shutdown reports whether du is a shutdown LLDPDU (TTL 0): the sender
+// withdraws its information at once (IEEE Std 802.1AB-2016, 9.2.7.7.1).
+func (du *DU) Shutdown() bool { return du.TTL == 0 }
+
+// text returns the first Text TLV of kind k.
+func (du *DU) text(k TLVType) string {
+	for _, t := range du.TLVs {
+		if x, ok := t.(*Text); ok && x.Kind == k {
+			return x.Value
+		}
+	}
+	return ""
+}
+
+// SystemName returns the System Name, or "" when absent. It is untrusted.
+func (du *DU) SystemName() string { return du.text(TLVTypeSystemName) }
+
+// SystemDescription returns the System Description, or "". It is untrusted.
+func (du *DU) SystemDescription() string { return du.text(TLVTypeSystemDescription) }
+
+// PortDescription returns the Port Description, or "". It is untrusted.
+func (du *DU) PortDescription() string { return du.text(TLVTypePortDescription) }
+
+// ETS returns the first ETS Configuration TLV, or nil. Later copies are
+// ignored, as lldpad does, and reported as a diagnostic.
+func (du *DU) ETS() *ETS { return du.ets(false) }
+
+// ETSReco returns the first ETS Recommendation TLV, or nil.
+func (du *DU) ETSReco() *ETS { return du.ets(true) }
+
+func (du *DU) ets(reco bool) *ETS {
+	for _, t := range du.TLVs {
+		if e, ok := t.(*ETS); ok && e.Recommendation == reco {
+			return e
+		}
+	}
+	return nil
+}
+
+// PFC returns the first PFC Configuration TLV, or nil.
+func (du *DU) PFC() *PFC {
+	for _, t := range du.TLVs {
+		if p, ok := t.(*PFC); ok {
+			return p
+		}
+	}
+	return nil
+}
+
+// App returns the first Application Priority TLV, or nil.
+func (du *DU) App() *AppPriority {
+	for _, t := range du.TLVs {
+		if a, ok := t.(*AppPriority); ok {
+			return a
+		}
+	}
+	return nil
+}
+
+// CEE returns the first CEE DCBX TLV, or nil.
+func (du *DU) CEE() *CEE {
+	for _, t := range du.TLVs {
+		if c, ok := t.(*CEE); ok {
+			return c
+		}
+	}
+	return nil
+}
+
+// HasCIN reports whether du carries a legacy CIN DCBX TLV (OUI 00-1B-21,
+// subtype 1), which dcbtop does not decode further.
+func (du *DU) HasCIN() bool {
+	for _, t := range du.TLVs {
+		if r, ok := t.(*RawTLV); ok {
+			if oui, sub, ok := r.OrgID(); ok && oui == OUICEE && sub == SubtypeCIN {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Dialect returns DialectIEEE when du carries any 802.1Qaz TLV (IEEE takes
+// precedence when both are present, as in lldpad), DialectCEE when it
+// carries a CEE or CIN TLV only, and DialectNone otherwise.
+func (du *DU) Dialect() Dialect {
+	cee := false
+	for _, t := range du.TLVs {
+		switch t.(type) {
+		case *ETS, *PFC, *AppPriority:
+			return DialectIEEE
+		case *CEE:
+			cee = true
+		}
+	}
+	if cee || du.HasCIN() {
+		return DialectCEE
+	}
+	return DialectNone
+}
+
+// PeekMSAP returns the Chassis ID and Port ID TLV information strings
+// (subtype byte included) and the TTL of the LLDPDU b without decoding the
+// rest and without allocating. The returned slices alias b. Together the
+// two IDs are the MSAP identifier of IEEE Std 802.1AB-2016, 6.5.
+func PeekMSAP(b []byte) (chassis, port []byte, ttl uint16, err error) {
+	off := 0
+	var vals [3][]byte
+	for i := range 3 {
+		if len(b)-off < 2 {
+			return nil, nil, 0, &ParseError{Offset: off, Err: ErrTruncated, Detail: "TLV header cut off"}
+		}
+		h := binary.BigEndian.Uint16(b[off:])
+		typ, n := TLVType(h>>9), int(h&0x1ff)
+		if typ != TLVType(i+1) {
+			return nil, nil, 0, &ParseError{Offset: off, Type: typ, Err: ErrMandatory, Detail: "TLV #" + string(rune('1'+i)) + " is " + typ.String()}
+		}
+		if off+2+n > len(b) {
+			return nil, nil, 0, &ParseError{Offset: off, Type: typ, Err: ErrTruncated}
+		}
+		vals[i] = b[off+2 : off+2+n]
+		off += 2 + n
+	}
+	if len(vals[0]) < 2 || len(vals[1]) < 2 || len(vals[2]) != 2 {
+		return nil, nil, 0, &ParseError{Err: ErrInvalidLength, Detail: "mandatory TLV of the wrong size"}
+	}
+	return vals[0], vals[1], binary.BigEndian.Uint16(vals[2]), nil
+}

@@ -1,0 +1,224 @@
+package lldp
+
+import "fmt"
+
+// A Severity ranks a Diagnostic.
+type Severity uint8
+
+// Severities, from least to most serious.
+const (
+	SeverityInfo Severity = iota
+	SeverityWarning
+	SeverityError
+)
+
+// String returns "info", "warning" or "error".
+func (s Severity) String() string {
+	switch s {
+	case SeverityWarning:
+		return "warning"
+	case SeverityError:
+		return "error"
+	}
+	return "info"
+}
+
+// MarshalText returns String.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// A Diagnostic is a problem worth showing an operator: a value the
+// standard does not allow, a configuration that cannot work. Code is a
+// stable kebab-case identifier for scripts and alerts.
+type Diagnostic struct {
+	Code     string   `json:"code"`
+	Severity Severity `json:"severity"`
+	Feature  string   `json:"feature,omitempty"` // "ets", "ets_reco", "pfc", "app", "cee", "lldp"
+	Message  string   `json:"message"`
+}
+
+// Diagnostic codes produced by this package.
+const (
+	CodeETSBandwidthSum    = "ets-bandwidth-sum"
+	CodeETSBandwidthRange  = "ets-bandwidth-range"
+	CodeETSBandwidthNonETS = "ets-bandwidth-non-ets"
+	CodeETSPrioTCRange     = "ets-prio-tc-range"
+	CodeETSTSAReserved     = "ets-tsa-reserved"
+	CodePFCCapRange        = "pfc-cap-range"
+	CodePFCCapExceeded     = "pfc-cap-exceeded"
+	CodeAppSelector        = "app-selector-invalid"
+	CodeAppDSCPRange       = "app-dscp-range"
+	CodeAppEthertypeRange  = "app-ethertype-range"
+	CodeAppDuplicate       = "app-duplicate-entry"
+	CodeDuplicateTLV       = "duplicate-tlv"
+	CodeDialectBoth        = "dialect-both"
+	CodeCEEPGBandwidthSum  = "cee-pg-bandwidth-sum"
+	CodeCEEPGIDReserved    = "cee-pgid-reserved"
+	CodeCEEControlMissing  = "cee-control-missing"
+	CodeCINLegacy          = "cin-legacy"
+)
+
+func diag(code string, sev Severity, feature, format string, a ...any) Diagnostic {
+	return Diagnostic{Code: code, Severity: sev, Feature: feature, Message: fmt.Sprintf(format, a...)}
+}
+
+// Validate checks the ETS table against IEEE Std 802.1Q-2018, 37.3 and
+// D.2.9: bandwidths 0..100 summing to 100 (or 0 when no TC uses ETS),
+// priorities mapped to a TC below Max TCs, TSA values not reserved.
+func (e *ETS) Validate() []Diagnostic {
+	f := "ets"
+	if e.Recommendation {
+		f = "ets_reco"
+	}
+	var out []Diagnostic
+	sum, anyETS := 0, false
+	for tc, bw := range e.Bandwidth {
+		sum += int(bw)
+		if bw > 100 {
+			out = append(out, diag(CodeETSBandwidthRange, SeverityError, f, "TC%d bandwidth %d%% is over 100%%", tc, bw))
+		}
+		switch t := e.TSA[tc]; {
+		case t == TSAETS:
+			anyETS = true
+		case t != TSAStrict && t != TSACBS && t != TSAVendor:
+			out = append(out, diag(CodeETSTSAReserved, SeverityError, f, "TC%d uses reserved TSA %d", tc, uint8(t)))
+		}
+		if bw != 0 && e.TSA[tc] != TSAETS {
+			out = append(out, diag(CodeETSBandwidthNonETS, SeverityWarning, f, "TC%d has %d%% bandwidth but TSA %s ignores it", tc, bw, e.TSA[tc]))
+		}
+	}
+	if sum != 100 && (sum != 0 || anyETS) {
+		out = append(out, diag(CodeETSBandwidthSum, SeverityError, f, "TC bandwidths sum to %d%%, want 100%%", sum))
+	}
+	limit := uint8(maxTCs)
+	if !e.Recommendation && e.MaxTCs > 0 && e.MaxTCs < limit {
+		limit = e.MaxTCs
+	}
+	for p, tc := range e.PrioTC {
+		if tc >= limit {
+			out = append(out, diag(CodeETSPrioTCRange, SeverityError, f, "priority %d maps to TC%d, but only TC0-TC%d exist", p, tc, limit-1))
+		}
+	}
+	return out
+}
+
+// Validate checks the PFC TLV (IEEE Std 802.1Q-2018, D.2.11): a capability
+// of at most 8 and no more priorities enabled than the capability allows.
+func (p *PFC) Validate() []Diagnostic {
+	var out []Diagnostic
+	if p.Cap > maxTCs {
+		out = append(out, diag(CodePFCCapRange, SeverityError, "pfc", "PFC capability %d is over 8", p.Cap))
+	}
+	if n := len(p.Priorities()); n > int(p.Cap) {
+		out = append(out, diag(CodePFCCapExceeded, SeverityError, "pfc", "%d priorities have PFC enabled but the capability is %d", n, p.Cap))
+	}
+	return out
+}
+
+// Validate checks the Application Priority entries (IEEE Std 802.1Q-2018,
+// D.2.12 and Table D-9): a defined selector, DSCP values 0..63, EtherTypes
+// of at least 0x600 (or 0, the default priority), no repeated entry.
+func (a *AppPriority) Validate() []Diagnostic {
+	var out []Diagnostic
+	for i, e := range a.Entries {
+		switch {
+		case e.Selector == 0 || e.Selector > AppSelDSCP:
+			out = append(out, diag(CodeAppSelector, SeverityError, "app", "entry %d uses reserved selector %d", i, uint8(e.Selector)))
+		case e.Selector == AppSelDSCP && e.Protocol > 63:
+			out = append(out, diag(CodeAppDSCPRange, SeverityError, "app", "entry %d: DSCP %d is over 63", i, e.Protocol))
+		case e.Selector == AppSelEthertype && e.Protocol != 0 && e.Protocol < 0x600:
+			out = append(out, diag(CodeAppEthertypeRange, SeverityError, "app", "entry %d: EtherType %#04x is below 0x0600", i, e.Protocol))
+		}
+		for _, prev := range a.Entries[:i] {
+			if prev == e {
+				out = append(out, diag(CodeAppDuplicate, SeverityWarning, "app", "entry %d repeats %s %d priority %d", i, e.Selector, e.Protocol, e.Priority))
+				break
+			}
+		}
+	}
+	return out
+}
+
+// Validate checks the CEE TLV: a Control sub-TLV present, PG bandwidths
+// summing to 100 and no reserved PGIDs (8..14).
+func (c *CEE) Validate() []Diagnostic {
+	var out []Diagnostic
+	if c.Control == nil {
+		out = append(out, diag(CodeCEEControlMissing, SeverityError, "cee", "CEE TLV has no Control sub-TLV"))
+	}
+	if pg := c.PG; pg != nil {
+		sum := 0
+		for _, bw := range pg.Bandwidth {
+			sum += int(bw)
+		}
+		if sum != 100 {
+			out = append(out, diag(CodeCEEPGBandwidthSum, SeverityError, "ets", "CEE priority group bandwidths sum to %d%%, want 100%%", sum))
+		}
+		for p, id := range pg.PGID {
+			if id > 7 && id != ceeStrictPGID {
+				out = append(out, diag(CodeCEEPGIDReserved, SeverityError, "ets", "priority %d uses reserved PGID %d", p, id))
+			}
+		}
+	}
+	for _, o := range c.Other {
+		if o.Type >= ceeSubControl && o.Type <= ceeSubApp {
+			out = append(out, diag(CodeDuplicateTLV, SeverityWarning, "cee", "CEE sub-TLV %d repeated; the first one is used", o.Type))
+		}
+	}
+	return out
+}
+
+// Validate returns every semantic problem of the LLDPDU: those of each DCBX
+// TLV, repeated DCBX TLVs (only the first is used, as lldpad does), and both
+// IEEE and CEE DCBX in one LLDPDU (IEEE takes precedence).
+func (du *DU) Validate() []Diagnostic {
+	var out []Diagnostic
+	var seen [4]bool // ETS config, ETS reco, PFC, APP
+	seenCEE, ieee, cee := false, false, false
+	dup := func(i int, name string) bool {
+		if seen[i] {
+			out = append(out, diag(CodeDuplicateTLV, SeverityWarning, "lldp", "%s TLV repeated; the first one is used", name))
+			return true
+		}
+		seen[i] = true
+		return false
+	}
+	for _, t := range du.TLVs {
+		switch x := t.(type) {
+		case *ETS:
+			ieee = true
+			i, name := 0, "ETS Configuration"
+			if x.Recommendation {
+				i, name = 1, "ETS Recommendation"
+			}
+			if !dup(i, name) {
+				out = append(out, x.Validate()...)
+			}
+		case *PFC:
+			ieee = true
+			if !dup(2, "PFC Configuration") {
+				out = append(out, x.Validate()...)
+			}
+		case *AppPriority:
+			ieee = true
+			if !dup(3, "Application Priority") {
+				out = append(out, x.Validate()...)
+			}
+		case *CEE:
+			cee = true
+			if seenCEE {
+				out = append(out, diag(CodeDuplicateTLV, SeverityError, "cee", "CEE DCBX TLV repeated; the first one is used (lldpad discards such LLDPDUs)"))
+				continue
+			}
+			seenCEE = true
+			out = append(out, x.Validate()...)
+		}
+	}
+	if du.HasCIN() {
+		cee = true
+		out = append(out, diag(CodeCINLegacy, SeverityInfo, "cee", "legacy CIN DCBX (v1.0) TLV present; dcbtop shows it raw only"))
+	}
+	if ieee && cee {
+		out = append(out, diag(CodeDialectBoth, SeverityWarning, "lldp", "LLDPDU carries both IEEE 802.1Qaz and CEE DCBX TLVs; IEEE is used"))
+	}
+	return out
+}

@@ -1,0 +1,319 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"dcbtop/engine/lldp"
+)
+
+// A PrioSet is a set of priorities 0..7, bit n for priority n, as in the
+// PFC Enable field (IEEE Std 802.1Q-2018, D.2.11). In JSON it is the
+// ascending list of priorities, e.g. [3,4].
+type PrioSet uint8
+
+// Has reports whether priority p is in the set.
+func (s PrioSet) Has(p uint8) bool { return p < 8 && s&(1<<p) != 0 }
+
+// List returns the priorities in the set, ascending.
+func (s PrioSet) List() []uint8 {
+	out := make([]uint8, 0, 8)
+	for p := range uint8(8) {
+		if s.Has(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// MarshalJSON encodes the set as a list of priorities.
+func (s PrioSet) MarshalJSON() ([]byte, error) {
+	b := []byte{'['}
+	for i, p := range s.List() {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '0'+p)
+	}
+	return append(b, ']'), nil
+}
+
+// UnmarshalJSON decodes a list of priorities 0..7.
+func (s *PrioSet) UnmarshalJSON(b []byte) error {
+	var l []int
+	if err := json.Unmarshal(b, &l); err != nil {
+		return fmt.Errorf("PFC priorities: want a list of numbers 0-7: %w", err)
+	}
+	*s = 0
+	for _, p := range l {
+		if p < 0 || p > 7 {
+			return fmt.Errorf("PFC priority %d is not 0-7", p)
+		}
+		*s |= 1 << p
+	}
+	return nil
+}
+
+// ETS holds ETS Configuration parameters: the PARAMS "ets" object.
+type ETS struct {
+	Willing     bool        `json:"willing"`
+	CBS         bool        `json:"cbs"`
+	MaxTCs      uint8       `json:"max_tcs"`
+	PrioTC      [8]uint8    `json:"prio_tc"`
+	TCBandwidth [8]uint8    `json:"tc_bandwidth"`
+	TSA         [8]lldp.TSA `json:"tsa"`
+}
+
+// ETSReco holds ETS Recommendation parameters: the PARAMS "ets_reco"
+// object. The recommendation TLV carries no Willing, CBS or Max TCs
+// (IEEE Std 802.1Q-2018, D.2.10), so neither does this.
+type ETSReco struct {
+	PrioTC      [8]uint8    `json:"prio_tc"`
+	TCBandwidth [8]uint8    `json:"tc_bandwidth"`
+	TSA         [8]lldp.TSA `json:"tsa"`
+}
+
+// PFC holds PFC parameters: the PARAMS "pfc" object.
+type PFC struct {
+	Willing bool    `json:"willing"`
+	MBC     bool    `json:"mbc"`
+	Cap     uint8   `json:"cap"`
+	Enabled PrioSet `json:"enabled"`
+}
+
+// An App is one application priority entry (a classification element in
+// NDIS terms): traffic matching Selector and Protocol gets Priority.
+type App struct {
+	Selector lldp.AppSelector `json:"selector"`
+	Protocol uint16           `json:"protocol"`
+	Priority uint8            `json:"priority"`
+}
+
+// CEEFeature holds the flags of one CEE feature sub-TLV.
+type CEEFeature struct {
+	Enable      bool  `json:"enable"`
+	Willing     bool  `json:"willing"`
+	Error       bool  `json:"error"`
+	OperVersion uint8 `json:"oper_version"`
+	MaxVersion  uint8 `json:"max_version"`
+}
+
+// CEE holds what a CEE DCBX peer sends beyond the mapped parameters: the
+// Control sub-TLV's versions and sequence/acknowledgement numbers, each
+// feature's flags, and the raw PGID table (15 = strict priority).
+type CEE struct {
+	OperVersion uint8       `json:"oper_version"`
+	MaxVersion  uint8       `json:"max_version"`
+	Seq         uint32      `json:"seq"`
+	Ack         uint32      `json:"ack"`
+	Control     bool        `json:"control"` // false when the Control sub-TLV is missing
+	PG          *CEEFeature `json:"pg"`
+	PFC         *CEEFeature `json:"pfc"`
+	App         *CEEFeature `json:"app"`
+	PGID        *[8]uint8   `json:"pgid"`
+}
+
+// Params is one set of DCB parameters (the PARAMS object of the snapshot
+// contract): local, remote or operational. A nil feature was not
+// advertised or is not known; App is nil when no APP TLV was received and
+// empty when one with no entries was.
+type Params struct {
+	ETS     *ETS     `json:"ets"`
+	ETSReco *ETSReco `json:"ets_reco"`
+	PFC     *PFC     `json:"pfc"`
+	App     []App    `json:"app"`
+	// CEE is set for parameters received from a CEE DCBX peer.
+	CEE *CEE `json:"cee,omitempty"`
+}
+
+// Group is a bit set of NDIS QoS parameter groups.
+type Group uint8
+
+// Parameter groups as NDIS counts them: ETS (configuration and
+// recommendation), PFC, and classification (the APP entries).
+const (
+	GroupETS Group = 1 << iota
+	GroupPFC
+	GroupApp
+)
+
+// Groups returns the groups present in p.
+func (p *Params) Groups() Group {
+	if p == nil {
+		return 0
+	}
+	var g Group
+	if p.ETS != nil || p.ETSReco != nil {
+		g |= GroupETS
+	}
+	if p.PFC != nil {
+		g |= GroupPFC
+	}
+	if p.App != nil {
+		g |= GroupApp
+	}
+	return g
+}
+
+// Diff returns the groups whose values differ between p and q. A group
+// present in one and absent in the other differs.
+func (p *Params) Diff(q *Params) Group {
+	var a, b Params
+	if p != nil {
+		a = *p
+	}
+	if q != nil {
+		b = *q
+	}
+	var g Group
+	if !eqPtr(a.ETS, b.ETS) || !eqPtr(a.ETSReco, b.ETSReco) || !eqPtr(a.CEE.pgFlags(), b.CEE.pgFlags()) {
+		g |= GroupETS
+	}
+	if !eqPtr(a.PFC, b.PFC) || !eqPtr(a.CEE.pfcFlags(), b.CEE.pfcFlags()) {
+		g |= GroupPFC
+	}
+	if (a.App == nil) != (b.App == nil) || !slices.Equal(a.App, b.App) || !eqPtr(a.CEE.appFlags(), b.CEE.appFlags()) {
+		g |= GroupApp
+	}
+	return g
+}
+
+func (c *CEE) pgFlags() *CEEFeature {
+	if c == nil {
+		return nil
+	}
+	return c.PG
+}
+
+func (c *CEE) pfcFlags() *CEEFeature {
+	if c == nil {
+		return nil
+	}
+	return c.PFC
+}
+
+func (c *CEE) appFlags() *CEEFeature {
+	if c == nil {
+		return nil
+	}
+	return c.App
+}
+
+func eqPtr[T comparable](a, b *T) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
+
+// Clone returns a deep copy of p.
+func (p *Params) Clone() *Params {
+	if p == nil {
+		return nil
+	}
+	q := &Params{ETS: clonePtr(p.ETS), ETSReco: clonePtr(p.ETSReco), PFC: clonePtr(p.PFC)}
+	if p.App != nil {
+		q.App = slices.Clone(p.App)
+		if q.App == nil {
+			q.App = []App{}
+		}
+	}
+	if p.CEE != nil {
+		c := *p.CEE
+		c.PG, c.PFC, c.App, c.PGID = clonePtr(c.PG), clonePtr(c.PFC), clonePtr(c.App), clonePtr(c.PGID)
+		q.CEE = &c
+	}
+	return q
+}
+
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+// ParamsFromDU maps the DCBX TLVs of an LLDPDU to Params: the IEEE 802.1Qaz
+// TLVs when present (IEEE takes precedence, as in lldpad), otherwise the CEE
+// TLV's features. It returns nil when du carries no DCBX TLV.
+func ParamsFromDU(du *lldp.DU) *Params {
+	switch du.Dialect() {
+	case lldp.DialectIEEE:
+		return paramsFromIEEE(du)
+	case lldp.DialectCEE:
+		if c := du.CEE(); c != nil {
+			return paramsFromCEE(c)
+		}
+		return &Params{} // legacy CIN: DCBX present, nothing decoded
+	}
+	return nil
+}
+
+func paramsFromIEEE(du *lldp.DU) *Params {
+	p := &Params{}
+	if e := du.ETS(); e != nil {
+		p.ETS = &ETS{Willing: e.Willing, CBS: e.CBS, MaxTCs: e.MaxTCs, PrioTC: e.PrioTC, TCBandwidth: e.Bandwidth, TSA: e.TSA}
+	}
+	if e := du.ETSReco(); e != nil {
+		p.ETSReco = &ETSReco{PrioTC: e.PrioTC, TCBandwidth: e.Bandwidth, TSA: e.TSA}
+	}
+	if f := du.PFC(); f != nil {
+		p.PFC = &PFC{Willing: f.Willing, MBC: f.MBC, Cap: f.Cap, Enabled: PrioSet(f.Enabled)}
+	}
+	if a := du.App(); a != nil {
+		p.App = make([]App, 0, len(a.Entries))
+		for _, e := range a.Entries {
+			p.App = append(p.App, App{Selector: e.Selector, Protocol: e.Protocol, Priority: e.Priority})
+		}
+	}
+	return p
+}
+
+func ceeFeature(f lldp.CEEFeature) *CEEFeature {
+	return &CEEFeature{Enable: f.Enable, Willing: f.Willing, Error: f.Error, OperVersion: f.OperVersion, MaxVersion: f.MaxVersion}
+}
+
+// paramsFromCEE maps CEE features to Params: PG to "ets" (PGID per
+// priority as the TC, PG bandwidths as TC bandwidths, TSA ets; PGID 15,
+// strict priority, is kept as 15 and shown in cee.pgid), PFC to "pfc" with
+// NumTCs as the capability, and each APP entry to one entry per priority in
+// its bitmap (CEE selector 0 is an EtherType, 1 a TCP/UDP port).
+func paramsFromCEE(c *lldp.CEE) *Params {
+	p := &Params{CEE: &CEE{}}
+	if ctl := c.Control; ctl != nil {
+		p.CEE.Control = true
+		p.CEE.OperVersion, p.CEE.MaxVersion, p.CEE.Seq, p.CEE.Ack = ctl.OperVersion, ctl.MaxVersion, ctl.SeqNo, ctl.AckNo
+	}
+	if pg := c.PG; pg != nil {
+		p.CEE.PG = ceeFeature(pg.CEEFeature)
+		pgid := pg.PGID
+		p.CEE.PGID = &pgid
+		e := &ETS{Willing: pg.Willing, MaxTCs: pg.NumTCs, PrioTC: pg.PGID, TCBandwidth: pg.Bandwidth}
+		for i := range e.TSA {
+			e.TSA[i] = lldp.TSAETS
+		}
+		p.ETS = e
+	}
+	if f := c.PFC; f != nil {
+		p.CEE.PFC = ceeFeature(f.CEEFeature)
+		p.PFC = &PFC{Willing: f.Willing, Cap: f.NumTCs, Enabled: PrioSet(f.Enabled)}
+	}
+	if a := c.App; a != nil {
+		p.CEE.App = ceeFeature(a.CEEFeature)
+		p.App = []App{}
+		for _, e := range a.Entries {
+			sel := lldp.AppSelEthertype
+			if e.Selector == 1 {
+				sel = lldp.AppSelPort
+			}
+			for prio := range uint8(8) {
+				if e.PriorityMap&(1<<prio) != 0 {
+					p.App = append(p.App, App{Selector: sel, Protocol: e.Protocol, Priority: prio})
+				}
+			}
+		}
+	}
+	return p
+}

@@ -1,0 +1,166 @@
+package engine
+
+import (
+	"strconv"
+	"time"
+
+	"dcbtop/engine/lldp"
+)
+
+// SchemaVersion identifies the snapshot JSON contract.
+const SchemaVersion = "dcbtop.snapshot/v1"
+
+// A Snapshot is an immutable deep copy of the engine's state: the snapshot
+// JSON contract of DESIGN.md. Slices are sorted, never maps, so the output
+// is stable.
+type Snapshot struct {
+	Schema     string      `json:"schema"`
+	TakenAt    time.Time   `json:"taken_at"`
+	Generation uint64      `json:"generation"`
+	Interfaces []Interface `json:"interfaces"`
+	// Indications is the bounded recent log, oldest first.
+	Indications []Indication `json:"indications"`
+}
+
+// An Interface is one interface's state in a Snapshot.
+type Interface struct {
+	Name        string  `json:"name"`
+	Ifindex     *int    `json:"ifindex"`
+	MAC         *string `json:"mac"`
+	OperState   string  `json:"oper_state"` // "up", "down" or "unknown"
+	LocalSource string  `json:"local_source"`
+	Willing     *bool   `json:"willing"`
+	Local       *Params `json:"local"`
+	Remote      *Params `json:"remote"`
+	Operational *Params `json:"operational"`
+	RemoteValid bool    `json:"remote_valid"`
+	// RemoteInvalidReason is "ttl-expired", "shutdown" or "multi-peer"
+	// while the remote parameters are invalid after having been received.
+	RemoteInvalidReason *Reason `json:"remote_invalid_reason"`
+	// RemotePeer names the MSAP the remote parameters come from.
+	RemotePeer  *string           `json:"remote_peer"`
+	Dialect     lldp.Dialect      `json:"dialect"`
+	MultiPeer   *MultiPeer        `json:"multi_peer"`
+	Peers       []Peer            `json:"peers"`
+	Diagnostics []lldp.Diagnostic `json:"diagnostics"`
+	Counters    Counters          `json:"counters"`
+}
+
+// MultiPeer describes a multi-peer hold-down in force.
+type MultiPeer struct {
+	Since time.Time `json:"since"`
+	// HoldDownMs is how long, at the latest, until every piece of DCBX
+	// information received during the condition has expired (peers that
+	// keep sending extend it).
+	HoldDownMs int64 `json:"hold_down_ms"`
+	// Peers lists the MSAPs whose information holds the condition.
+	Peers []string `json:"peers"`
+}
+
+// A Peer is one MSAP seen on an interface.
+type Peer struct {
+	ChassisID         string       `json:"chassis_id"`
+	PortID            string       `json:"port_id"`
+	SystemName        string       `json:"system_name"`
+	SystemDescription string       `json:"system_description"`
+	PortDescription   string       `json:"port_description"`
+	SourceMAC         string       `json:"source_mac"`
+	Scope             string       `json:"scope"`
+	TTL               uint16       `json:"ttl_s"`
+	ExpiresInMs       int64        `json:"expires_in_ms"`
+	FirstSeen         time.Time    `json:"first_seen"`
+	LastSeen          time.Time    `json:"last_seen"`
+	Frames            uint64       `json:"frames"`
+	DCBX              lldp.Dialect `json:"dcbx"`
+	// Params are this peer's DCBX parameters as last received, shown for
+	// every peer (only a single live peer's count as the remote set).
+	Params *Params `json:"params"`
+}
+
+// Snapshot returns a deep copy of the state at the engine's clock.
+func (e *Engine) Snapshot() Snapshot {
+	s := Snapshot{Schema: SchemaVersion, TakenAt: e.now, Generation: e.gen,
+		Interfaces: make([]Interface, 0, len(e.names)), Indications: e.Log()}
+	for _, name := range e.names {
+		s.Interfaces = append(s.Interfaces, e.ports[name].snapshot(e.now))
+	}
+	return s
+}
+
+// Log returns a copy of the indication log, oldest first.
+func (e *Engine) Log() []Indication {
+	out := make([]Indication, 0, len(e.log))
+	out = append(out, e.log[e.head:]...)
+	out = append(out, e.log[:e.head]...)
+	for i := range out {
+		out[i].Params = out[i].Params.Clone()
+	}
+	return out
+}
+
+func (p *port) snapshot(now time.Time) Interface {
+	in := Interface{Name: p.name, OperState: "unknown", LocalSource: "none",
+		Remote: p.remote.Clone(), RemoteValid: p.remoteFrom != nil,
+		Peers: []Peer{}, Diagnostics: p.diagnostics(now), Counters: p.counters}
+	if p.invalid != "" && p.remoteFrom == nil {
+		r := p.invalid
+		in.RemoteInvalidReason = &r
+	}
+	if p.remoteFrom != nil {
+		name := msapName(p.remoteFrom)
+		in.RemotePeer = &name
+		in.Dialect = p.remoteFrom.du.Dialect()
+	}
+	if p.multi {
+		mp := &MultiPeer{Since: p.multiSince, Peers: []string{}}
+		for _, n := range p.neighbors {
+			if n.taintUntil.After(now) {
+				mp.Peers = append(mp.Peers, msapName(n))
+				if ms := n.taintUntil.Sub(now).Milliseconds(); ms > mp.HoldDownMs {
+					mp.HoldDownMs = ms
+				}
+			}
+		}
+		in.MultiPeer = mp
+	}
+	for _, n := range p.neighbors {
+		du := n.du
+		in.Peers = append(in.Peers, Peer{
+			ChassisID: du.ChassisID.String(), PortID: du.PortID.String(),
+			SystemName: du.SystemName(), SystemDescription: du.SystemDescription(),
+			PortDescription: du.PortDescription(), SourceMAC: n.src.String(), Scope: n.scope,
+			TTL: du.TTL, ExpiresInMs: n.expires.Sub(now).Milliseconds(),
+			FirstSeen: n.firstSeen, LastSeen: n.lastSeen, Frames: n.frames,
+			DCBX: du.Dialect(), Params: n.params.Clone(),
+		})
+	}
+	return in
+}
+
+// Diagnostic codes produced by the engine (the codec's are in package lldp).
+const (
+	CodeMalformed        = "lldpdu-malformed"
+	CodeTooManyNeighbors = "too-many-neighbors"
+	CodeMultiPeer        = "multi-peer"
+)
+
+// diagnostics re-evaluates the interface's diagnostics at now.
+func (p *port) diagnostics(now time.Time) []lldp.Diagnostic {
+	out := []lldp.Diagnostic{}
+	if p.remoteFrom != nil {
+		out = append(out, p.remoteFrom.du.Diagnostics...)
+	}
+	if p.multi {
+		out = append(out, lldp.Diagnostic{Code: CodeMultiPeer, Severity: lldp.SeverityError, Feature: "lldp",
+			Message: "more than one DCBX peer on this link: remote parameters are invalid until every peer's information has expired"})
+	}
+	if p.counters.Malformed > 0 {
+		out = append(out, lldp.Diagnostic{Code: CodeMalformed, Severity: lldp.SeverityWarning, Feature: "lldp",
+			Message: "discarded " + strconv.FormatUint(p.counters.Malformed, 10) + " malformed LLDPDU(s); last at " + p.lastBadAt.UTC().Format(time.RFC3339) + ": " + p.lastBad})
+	}
+	if p.evicted > 0 {
+		out = append(out, lldp.Diagnostic{Code: CodeTooManyNeighbors, Severity: lldp.SeverityWarning, Feature: "lldp",
+			Message: "neighbour table full: evicted " + strconv.FormatUint(p.evicted, 10) + " MSAP(s); is something flooding LLDP on this link?"})
+	}
+	return out
+}
