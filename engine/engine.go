@@ -89,6 +89,27 @@ type port struct {
 	lastBad    string // the last malformed LLDPDU's error
 	lastBadAt  time.Time
 	evicted    uint64
+
+	ifindex   *int
+	mac       *lldp.MAC // the interface's own MAC, for the PFC tie-break
+	operState string    // "up", "down" or "" (unknown)
+
+	localSource string // "dcbnl", "agent", "observed" or "" (none)
+	local       *Params
+	willing     bool
+	operational *Params
+	resolution  Resolution
+	// agents are the local agents seen transmitting (outgoing frames).
+	agents []*localAgent
+}
+
+// A localAgent is a chassis ID seen in this host's own outgoing LLDPDUs.
+type localAgent struct {
+	chassis  []byte
+	raw      []byte
+	src      lldp.MAC
+	lastSeen time.Time
+	frames   uint64
 }
 
 // Counters are an interface's frame counts.
@@ -129,6 +150,18 @@ func (e *Engine) Apply(ev Event) []Indication {
 		e.frame(*ev)
 	case Tick:
 		e.advance(ev.At)
+	case LocalChanged:
+		e.advance(ev.At)
+		e.setLocal(e.port(ev.Interface), ev.Source, ev.Willing, ev.Params)
+	case LinkChanged:
+		e.advance(ev.At)
+		p := e.port(ev.Interface)
+		idx, mac := ev.Ifindex, ev.MAC
+		p.ifindex, p.mac = &idx, &mac
+		p.operState = "down"
+		if ev.Up {
+			p.operState = "up"
+		}
 	}
 	if len(e.out) == 0 {
 		return nil
@@ -230,6 +263,7 @@ func (e *Engine) invalidate(p *port, r Reason, from *neighbor) {
 	g := p.remote.Groups()
 	p.remote, p.remoteFrom, p.invalid = nil, nil, r
 	e.emit(p, StatusRemote, r, changed(g), nil, msapName(from))
+	e.resolveOperational(p, r)
 }
 
 func (e *Engine) checkHoldDown(p *port) {
@@ -271,9 +305,9 @@ func (e *Engine) frame(ev FrameReceived) {
 	p := e.port(ev.Interface)
 	if ev.Outgoing {
 		p.counters.FramesOut++
-		return
+	} else {
+		p.counters.FramesIn++
 	}
-	p.counters.FramesIn++
 	hdr, pdu, err := lldp.SplitFrame(ev.Data)
 	if err != nil {
 		e.malformed(p, err)
@@ -282,6 +316,10 @@ func (e *Engine) frame(ev FrameReceived) {
 	chassis, portID, _, err := lldp.PeekMSAP(pdu)
 	if err != nil {
 		e.malformed(p, err)
+		return
+	}
+	if ev.Outgoing {
+		e.outgoing(p, hdr, chassis, pdu)
 		return
 	}
 	i, n := p.find(chassis, portID)
@@ -356,6 +394,7 @@ func (e *Engine) resolveRemote(p *port, n *neighbor) {
 			if g := p.remote.Groups(); g != 0 {
 				p.remote = &Params{}
 				e.emit(p, StatusRemote, ReasonChanged, changed(g), p.remote, msapName(n))
+				e.resolveOperational(p, ReasonChanged)
 			}
 		}
 		return
@@ -385,6 +424,7 @@ func (e *Engine) resolveRemote(p *port, n *neighbor) {
 		p.remote, p.remoteFrom, p.invalid = n.params, n, ""
 		g := n.params.Groups()
 		e.emit(p, StatusRemote, ReasonFirstReceipt, configured(g)|changed(g), n.params, msapName(n))
+		e.resolveOperational(p, ReasonFirstReceipt)
 		return
 	}
 	if p.remote == n.params {
@@ -395,6 +435,8 @@ func (e *Engine) resolveRemote(p *port, n *neighbor) {
 	if d != 0 {
 		e.emit(p, StatusRemote, ReasonChanged, configured(n.params.Groups())|changed(d), n.params, msapName(n))
 	}
+	// Also on a flag-only change (CEE seq/ack): the resolution may differ.
+	e.resolveOperational(p, ReasonChanged)
 }
 
 func msapName(n *neighbor) string {

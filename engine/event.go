@@ -1,6 +1,10 @@
 package engine
 
-import "time"
+import (
+	"time"
+
+	"dcbtop/engine/lldp"
+)
 
 // An Event is an input to the Engine. Each carries its own time: the
 // engine never reads the clock. The set of events is closed.
@@ -23,5 +27,29 @@ type Tick struct {
 	At time.Time
 }
 
+// A LocalChanged sets an interface's local parameters and local DCBX
+// Willing state, as read from the kernel (dcbnl), configured for dcbtop's
+// own agent, or applied by the operator.
+type LocalChanged struct {
+	Interface string
+	At        time.Time
+	// Source is "dcbnl", "agent" or "observed" (see Interface.LocalSource).
+	Source  string
+	Willing bool
+	// Params are the local parameters; nil means unknown.
+	Params *Params
+}
+
+// A LinkChanged reports an interface's identity and link state.
+type LinkChanged struct {
+	Interface string
+	At        time.Time
+	Ifindex   int
+	MAC       lldp.MAC
+	Up        bool
+}
+
 func (FrameReceived) isEvent() {}
 func (Tick) isEvent()          {}
+func (LocalChanged) isEvent()  {}
+func (LinkChanged) isEvent()   {}

@@ -169,3 +169,14 @@ type Indication struct {
 	// Peer names the MSAP the indication came from, when there is one.
 	Peer string `json:"peer,omitempty"`
 }
+
+// UnmarshalText accepts what String returns.
+func (s *Status) UnmarshalText(b []byte) error {
+	for i, n := range statusNames {
+		if n != "" && n == string(b) {
+			*s = Status(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown status %q", b)
+}

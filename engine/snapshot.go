@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"strconv"
 	"time"
 
 	"dcbtop/engine/lldp"
@@ -38,7 +37,13 @@ type Interface struct {
 	// while the remote parameters are invalid after having been received.
 	RemoteInvalidReason *Reason `json:"remote_invalid_reason"`
 	// RemotePeer names the MSAP the remote parameters come from.
-	RemotePeer  *string           `json:"remote_peer"`
+	RemotePeer *string `json:"remote_peer"`
+	// Resolution says, per feature, where the operational value came from
+	// and why.
+	Resolution Resolution `json:"resolution"`
+	// LocalAgents lists the chassis IDs seen in this host's own outgoing
+	// LLDPDUs (more than one is a dual-agent problem).
+	LocalAgents []LocalAgent      `json:"local_agents"`
 	Dialect     lldp.Dialect      `json:"dialect"`
 	MultiPeer   *MultiPeer        `json:"multi_peer"`
 	Peers       []Peer            `json:"peers"`
@@ -77,6 +82,14 @@ type Peer struct {
 	Params *Params `json:"params"`
 }
 
+// A LocalAgent is an LLDP agent of this host seen transmitting.
+type LocalAgent struct {
+	ChassisID string    `json:"chassis_id"`
+	SourceMAC string    `json:"source_mac"`
+	LastSeen  time.Time `json:"last_seen"`
+	Frames    uint64    `json:"frames"`
+}
+
 // Snapshot returns a deep copy of the state at the engine's clock.
 func (e *Engine) Snapshot() Snapshot {
 	s := Snapshot{Schema: SchemaVersion, TakenAt: e.now, Generation: e.gen,
@@ -101,7 +114,28 @@ func (e *Engine) Log() []Indication {
 func (p *port) snapshot(now time.Time) Interface {
 	in := Interface{Name: p.name, OperState: "unknown", LocalSource: "none",
 		Remote: p.remote.Clone(), RemoteValid: p.remoteFrom != nil,
-		Peers: []Peer{}, Diagnostics: p.diagnostics(now), Counters: p.counters}
+		Peers: []Peer{}, Diagnostics: p.diagnostics(now), Counters: p.counters,
+		Local: p.local.Clone(), Operational: p.operational.Clone(), Resolution: p.resolution,
+		LocalAgents: []LocalAgent{}}
+	if p.ifindex != nil {
+		idx := *p.ifindex
+		in.Ifindex = &idx
+	}
+	if p.mac != nil {
+		m := p.mac.String()
+		in.MAC = &m
+	}
+	if p.operState != "" {
+		in.OperState = p.operState
+	}
+	if p.localSource != "" {
+		in.LocalSource = p.localSource
+		w := p.willing
+		in.Willing = &w
+	}
+	for _, a := range p.agents {
+		in.LocalAgents = append(in.LocalAgents, LocalAgent{ChassisID: a.chassisString(), SourceMAC: a.src.String(), LastSeen: a.lastSeen, Frames: a.frames})
+	}
 	if p.invalid != "" && p.remoteFrom == nil {
 		r := p.invalid
 		in.RemoteInvalidReason = &r
@@ -135,32 +169,4 @@ func (p *port) snapshot(now time.Time) Interface {
 		})
 	}
 	return in
-}
-
-// Diagnostic codes produced by the engine (the codec's are in package lldp).
-const (
-	CodeMalformed        = "lldpdu-malformed"
-	CodeTooManyNeighbors = "too-many-neighbors"
-	CodeMultiPeer        = "multi-peer"
-)
-
-// diagnostics re-evaluates the interface's diagnostics at now.
-func (p *port) diagnostics(now time.Time) []lldp.Diagnostic {
-	out := []lldp.Diagnostic{}
-	if p.remoteFrom != nil {
-		out = append(out, p.remoteFrom.du.Diagnostics...)
-	}
-	if p.multi {
-		out = append(out, lldp.Diagnostic{Code: CodeMultiPeer, Severity: lldp.SeverityError, Feature: "lldp",
-			Message: "more than one DCBX peer on this link: remote parameters are invalid until every peer's information has expired"})
-	}
-	if p.counters.Malformed > 0 {
-		out = append(out, lldp.Diagnostic{Code: CodeMalformed, Severity: lldp.SeverityWarning, Feature: "lldp",
-			Message: "discarded " + strconv.FormatUint(p.counters.Malformed, 10) + " malformed LLDPDU(s); last at " + p.lastBadAt.UTC().Format(time.RFC3339) + ": " + p.lastBad})
-	}
-	if p.evicted > 0 {
-		out = append(out, lldp.Diagnostic{Code: CodeTooManyNeighbors, Severity: lldp.SeverityWarning, Feature: "lldp",
-			Message: "neighbour table full: evicted " + strconv.FormatUint(p.evicted, 10) + " MSAP(s); is something flooding LLDP on this link?"})
-	}
-	return out
 }

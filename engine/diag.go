@@ -1,0 +1,211 @@
+package engine
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"dcbtop/engine/lldp"
+)
+
+// Diagnostic codes produced by the engine (the codec's are in package lldp).
+const (
+	CodeMalformed        = "lldpdu-malformed"
+	CodeTooManyNeighbors = "too-many-neighbors"
+	CodeMultiPeer        = "multi-peer"
+	CodeETSMismatch      = "ets-mismatch"
+	CodePFCMismatch      = "pfc-mismatch"
+	CodeBothWilling      = "both-willing"
+	CodeNeitherWilling   = "neither-willing-mismatch"
+	CodeNoETSReco        = "no-ets-reco"
+	CodePFCPrioNoApp     = "pfc-prio-no-app"
+	CodePFCTCShared      = "pfc-tc-shared"
+	CodeDialectConflict  = "dialect-conflict"
+	CodeDualLocalAgent   = "dual-local-agent"
+	CodePeerStale        = "peer-stale"
+	CodeCEEPeerError     = "cee-peer-error"
+	CodeLocalUnknown     = "local-unknown"
+	dualAgentWindow      = 121 * time.Second
+)
+
+func mkDiag(code string, sev lldp.Severity, feature, action, format string, a ...any) lldp.Diagnostic {
+	return lldp.Diagnostic{Code: code, Severity: sev, Feature: feature, Message: fmt.Sprintf(format, a...), Action: action}
+}
+
+// diagnostics re-evaluates the interface's diagnostics at now: the decode
+// problems of the remote peer's LLDPDU, then the configuration problems an
+// operator of lossless Ethernet needs to see.
+func (p *port) diagnostics(now time.Time) []lldp.Diagnostic {
+	out := []lldp.Diagnostic{}
+	if p.remoteFrom != nil {
+		out = append(out, p.remoteFrom.du.Diagnostics...)
+	}
+	if p.multi {
+		out = append(out, mkDiag(CodeMultiPeer, lldp.SeverityError, "lldp",
+			"find the second LLDP speaker: an unmanaged switch, a vswitch passing LLDP, or a NIC firmware agent next to a host agent",
+			"more than one DCBX peer on this link: remote parameters are invalid until every peer's information has expired"))
+	}
+	out = append(out, p.pairDiagnostics()...)
+	out = append(out, p.opDiagnostics()...)
+	// Dialects heard from live peers.
+	var ieee, cee bool
+	for _, n := range p.neighbors {
+		switch n.du.Dialect() {
+		case lldp.DialectIEEE:
+			ieee = true
+		case lldp.DialectCEE:
+			cee = true
+		}
+		if ttl := time.Duration(n.du.TTL) * time.Second; ttl > 0 {
+			interval := max(time.Second, (ttl / 4).Round(time.Second))
+			if silent := now.Sub(n.lastSeen); silent > 3*interval {
+				out = append(out, mkDiag(CodePeerStale, lldp.SeverityWarning, "lldp", "check the link and the peer's LLDP agent",
+					"peer %s silent for %s (about %d transmit intervals); its information expires in %s",
+					msapName(n), silent.Round(time.Second), int(silent/interval), n.expires.Sub(now).Round(time.Second)))
+			}
+		}
+	}
+	if ieee && cee {
+		out = append(out, mkDiag(CodeDialectConflict, lldp.SeverityWarning, "lldp", "configure the switch port for one DCBX version (IEEE recommended)",
+			"both IEEE 802.1Qaz and CEE DCBX are heard on this link"))
+	}
+	live := 0
+	for _, a := range p.agents {
+		if now.Sub(a.lastSeen) < dualAgentWindow {
+			live++
+		}
+	}
+	if live > 1 {
+		out = append(out, mkDiag(CodeDualLocalAgent, lldp.SeverityError, "lldp",
+			"run one LLDP agent per port: stop lldpad/lldpd or the NIC firmware agent",
+			"%d local LLDP agents (different chassis IDs) transmit on this port; the switch sees a multi-peer condition", live))
+	}
+	if p.counters.Malformed > 0 {
+		out = append(out, mkDiag(CodeMalformed, lldp.SeverityWarning, "lldp", "",
+			"discarded %d malformed LLDPDU(s); last at %s: %s", p.counters.Malformed, p.lastBadAt.UTC().Format(time.RFC3339), p.lastBad))
+	}
+	if p.evicted > 0 {
+		out = append(out, mkDiag(CodeTooManyNeighbors, lldp.SeverityWarning, "lldp", "is something flooding LLDP on this link?",
+			"neighbour table full: evicted %d MSAP(s)", p.evicted))
+	}
+	return out
+}
+
+// pairDiagnostics compare local and remote Willing and parameters.
+func (p *port) pairDiagnostics() []lldp.Diagnostic {
+	var out []lldp.Diagnostic
+	r := p.remote
+	if r == nil || p.remoteFrom == nil {
+		return nil
+	}
+	if c := r.CEE; c != nil {
+		var bad []string
+		for _, f := range []struct {
+			name string
+			f    *CEEFeature
+		}{{"PG", c.PG}, {"PFC", c.PFC}, {"APP", c.App}} {
+			if f.f != nil && f.f.Error {
+				bad = append(bad, f.name)
+			}
+		}
+		if len(bad) > 0 {
+			out = append(out, mkDiag(CodeCEEPeerError, lldp.SeverityWarning, "cee", "compare both sides' configuration of these features",
+				"CEE peer reports an error on %s", strings.Join(bad, ", ")))
+		}
+	}
+	if p.localSource == "" {
+		if r.ETS != nil || r.PFC != nil {
+			out = append(out, mkDiag(CodeLocalUnknown, lldp.SeverityInfo, "lldp", "run live on the host (dcbnl) or with --agent to compare",
+				"local parameters unknown: mismatches with the peer cannot be checked"))
+		}
+		return out
+	}
+	if p.willing && r.ETS != nil && r.ETSReco == nil && r.CEE == nil {
+		out = append(out, mkDiag(CodeNoETSReco, lldp.SeverityWarning, "ets", "configure an ETS recommendation on the switch, or set local Willing off and configure ETS locally",
+			"peer sends no ETS recommendation: a willing host keeps its local ETS"))
+	}
+	lw := p.willing
+	if r.PFC != nil && p.local != nil && p.local.PFC != nil {
+		switch {
+		case lw && r.PFC.Willing && r.CEE == nil:
+			out = append(out, mkDiag(CodeBothWilling, lldp.SeverityWarning, "pfc", "make the switch not willing (it should be the source of truth)",
+				"both sides are willing for PFC: %s", p.resolution.PFC.Why))
+		case !lw && !r.PFC.Willing && p.local.PFC.Enabled != r.PFC.Enabled:
+			out = append(out, mkDiag(CodeNeitherWilling, lldp.SeverityError, "pfc", "set local Willing on, or configure the same PFC priorities on both sides",
+				"neither side is willing and PFC differs: local %s, peer %s", prioList(p.local.PFC.Enabled), prioList(r.PFC.Enabled)))
+		}
+	}
+	if op := p.operational; op != nil {
+		if op.PFC != nil && r.PFC != nil && op.PFC.Enabled != r.PFC.Enabled {
+			out = append(out, mkDiag(CodePFCMismatch, lldp.SeverityError, "pfc", "lossless traffic will drop: make both sides enable PFC on the same priorities",
+				"PFC in force here (%s) differs from the peer's (%s)", prioList(op.PFC.Enabled), prioList(r.PFC.Enabled)))
+		}
+		if op.ETS != nil && r.ETS != nil && (op.ETS.PrioTC != r.ETS.PrioTC || op.ETS.TCBandwidth != r.ETS.TCBandwidth || op.ETS.TSA != r.ETS.TSA) {
+			out = append(out, mkDiag(CodeETSMismatch, lldp.SeverityWarning, "ets", "ETS may differ per direction, but check the RoCE priority's TC and bandwidth on both sides",
+				"ETS in force here differs from the peer's: bandwidth %s vs %s, priority→TC %s vs %s",
+				joinNums(op.ETS.TCBandwidth[:], "/"), joinNums(r.ETS.TCBandwidth[:], "/"), joinNums(op.ETS.PrioTC[:], ""), joinNums(r.ETS.PrioTC[:], "")))
+		}
+	}
+	return out
+}
+
+// opDiagnostics checks the operational set for lossless-Ethernet traps.
+func (p *port) opDiagnostics() []lldp.Diagnostic {
+	op := p.operational
+	if op == nil || op.PFC == nil || op.PFC.Enabled == 0 {
+		return nil
+	}
+	var out []lldp.Diagnostic
+	var noApp []uint8
+	for _, prio := range op.PFC.Enabled.List() {
+		found := false
+		for _, a := range op.App {
+			if a.Priority == prio {
+				found = true
+			}
+		}
+		if !found {
+			noApp = append(noApp, prio)
+		}
+	}
+	if len(noApp) > 0 {
+		out = append(out, mkDiag(CodePFCPrioNoApp, lldp.SeverityWarning, "app", "add an APP entry (e.g. UDP 4791 or the RoCE DSCP) for the lossless priority",
+			"PFC is enabled on priority %s but no APP entry classifies traffic into it", joinNums(noApp, ",")))
+	}
+	if op.ETS != nil {
+		for tc := range uint8(8) {
+			var lossless, lossy []uint8
+			for prio, t := range op.ETS.PrioTC {
+				if t != tc {
+					continue
+				}
+				if op.PFC.Enabled.Has(uint8(prio)) {
+					lossless = append(lossless, uint8(prio))
+				} else {
+					lossy = append(lossy, uint8(prio))
+				}
+			}
+			if len(lossless) > 0 && len(lossy) > 0 {
+				out = append(out, mkDiag(CodePFCTCShared, lldp.SeverityWarning, "ets", "map the lossless priority to a TC of its own",
+					"TC%d carries PFC priority %s and lossy priority %s: pauses stall the lossy traffic too", tc, joinNums(lossless, ","), joinNums(lossy, ",")))
+			}
+		}
+	}
+	return out
+}
+
+func prioList(s PrioSet) string {
+	if s == 0 {
+		return "none"
+	}
+	return "priority " + joinNums(s.List(), ",")
+}
+
+func joinNums(v []uint8, sep string) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.Itoa(int(x))
+	}
+	return strings.Join(s, sep)
+}

@@ -1,0 +1,111 @@
+package engine
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"dcbtop/engine/lldp"
+)
+
+func codes(ds []lldp.Diagnostic) []string {
+	out := []string{}
+	for _, d := range ds {
+		out = append(out, d.Code)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestDiagnostics checks each engine diagnostic, re-evaluated at snapshot
+// time from event tables.
+func TestDiagnostics(t *testing.T) {
+	local := func(willing bool, pfc PrioSet, app ...App) LocalChanged {
+		return LocalChanged{Interface: "eth0", At: at(0), Source: "agent", Willing: willing,
+			Params: &Params{ETS: &ETS{Willing: willing, MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{2, 2}},
+				PFC: &PFC{Willing: willing, Cap: 8, Enabled: pfc}, App: app}}
+	}
+	roce := App{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}
+	link := LinkChanged{Interface: "eth0", At: at(0), Ifindex: 2, MAC: lowMAC, Up: true}
+	willingPFC3 := &lldp.PFC{Willing: true, Cap: 8, Enabled: 1 << 3}
+	tests := []struct {
+		name string
+		evs  func(t testing.TB) []Event
+		want []string
+	}{
+		{"clean: local and peer agree, RoCE classified", func(t testing.TB) []Event {
+			return []Event{link, local(false, 1<<3, roce), rx(1, frame(t, highMAC, 120, etsA, pfc3))}
+		}, []string{}},
+		{"neither willing and PFC differs", func(t testing.TB) []Event {
+			return []Event{link, local(false, 1<<4, App{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 4}), rx(1, frame(t, highMAC, 120, etsA, pfc3))}
+		}, []string{CodeNeitherWilling, CodePFCMismatch, CodePFCTCShared}},
+		{"both willing", func(t testing.TB) []Event {
+			return []Event{link, local(true, 1<<3, roce), rx(1, frame(t, highMAC, 120, etsA, recoA, willingPFC3))}
+		}, []string{CodeBothWilling, CodeETSMismatch}},
+		{"willing but no recommendation", func(t testing.TB) []Event {
+			return []Event{link, local(true, 0), rx(1, frame(t, highMAC, 120, etsA))}
+		}, []string{CodeNoETSReco}},
+		{"PFC priority without APP entry and on a TC shared with lossy priorities", func(t testing.TB) []Event {
+			return []Event{link, local(false, 1<<0), rx(1, frame(t, highMAC, 120, etsA, &lldp.PFC{Cap: 8, Enabled: 1}))}
+		}, []string{CodePFCPrioNoApp, CodePFCTCShared}},
+		{"local unknown", func(t testing.TB) []Event {
+			return []Event{rx(1, frame(t, highMAC, 120, etsA, pfc3))}
+		}, []string{CodeLocalUnknown}},
+		{"peer stale", func(t testing.TB) []Event {
+			return []Event{link, local(false, 1<<3, roce), rx(1, frame(t, highMAC, 120, etsA, pfc3)), Tick{At: at(100)}}
+		}, []string{CodePeerStale}},
+		{"dialect conflict and multi-peer", func(t testing.TB) []Event {
+			cee := &lldp.CEE{Control: &lldp.CEEControl{}, PFC: &lldp.CEEPFC{CEEFeature: lldp.CEEFeature{Enable: true}, Enabled: 8, NumTCs: 8}}
+			return []Event{link, local(false, 1<<3, roce), rx(1, frame(t, highMAC, 120, etsA, pfc3)), rx(2, frame(t, macB, 120, cee))}
+		}, []string{CodeDialectConflict, CodeMultiPeer}},
+		{"two local agents", func(t testing.TB) []Event {
+			out := func(s float64, src lldp.MAC) Event {
+				return FrameReceived{Interface: "eth0", At: at(s), Outgoing: true, Data: frame(t, src, 120, etsA, pfc3)}
+			}
+			return []Event{out(0, lowMAC), out(1, macA)}
+		}, []string{CodeDualLocalAgent, CodePFCPrioNoApp}},
+		{"CEE peer reports an error", func(t testing.TB) []Event {
+			cee := &lldp.CEE{Control: &lldp.CEEControl{}, PFC: &lldp.CEEPFC{CEEFeature: lldp.CEEFeature{Enable: true, Error: true}, Enabled: 8, NumTCs: 8}}
+			return []Event{link, local(false, 1<<3, roce), rx(1, frame(t, highMAC, 120, cee))}
+		}, []string{CodeCEEPeerError}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := New(Config{})
+			run(e, tt.evs(t))
+			in := e.Snapshot().Interfaces[0]
+			want := slices.Clone(tt.want)
+			slices.Sort(want)
+			if diff := cmp.Diff(want, codes(in.Diagnostics)); diff != "" {
+				t.Errorf("diagnostic codes (-want +got):\n%s\n%+v", diff, in.Diagnostics)
+			}
+		})
+	}
+}
+
+// TestObservedLocal checks that this host's own outgoing DCBX LLDPDUs
+// become the local parameters (local_source "observed").
+func TestObservedLocal(t *testing.T) {
+	e := New(Config{})
+	got := run(e, []Event{
+		FrameReceived{Interface: "eth0", At: at(0), Outgoing: true, Data: frame(t, lowMAC, 120, &lldp.ETS{Willing: true, MaxTCs: 8, Bandwidth: [8]uint8{100}, TSA: [8]lldp.TSA{2}}, &lldp.PFC{Willing: true, Cap: 8})},
+		rx(1, frame(t, highMAC, 120, etsA, recoA, pfc3)),
+	})
+	want := []ind{
+		{0, StatusLocal, ReasonLocalChange, allETS | allPFC | FlagWilling, true},
+		{0, StatusOperational, ReasonLocalChange, allETS | allPFC | FlagWilling, true},
+		{1, StatusRemote, ReasonFirstReceipt, allETS | allPFC, true},
+		{1, StatusOperational, ReasonFirstReceipt, allETS | allPFC | FlagWilling, true},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("indications (-want +got):\n%s", diff)
+	}
+	in := e.Snapshot().Interfaces[0]
+	if in.LocalSource != "observed" || in.Willing == nil || !*in.Willing || in.MAC == nil || *in.MAC != lowMAC.String() {
+		t.Errorf("local_source %q willing %v mac %v", in.LocalSource, in.Willing, in.MAC)
+	}
+	if in.Counters.FramesOut != 1 || in.Counters.FramesIn != 1 || len(in.Peers) != 1 {
+		t.Errorf("counters %+v peers %d: the local agent must not count as a peer", in.Counters, len(in.Peers))
+	}
+}

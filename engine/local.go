@@ -1,0 +1,104 @@
+package engine
+
+import (
+	"bytes"
+	"slices"
+
+	"dcbtop/engine/lldp"
+)
+
+// maxLocalAgents bounds the local chassis IDs remembered per interface.
+const maxLocalAgents = 8
+
+// setLocal replaces the local parameters and Willing state; a change issues
+// a QOS_LOCAL_PARAMETERS_CHANGE indication (WILLING flag set when willing)
+// and re-resolves the operational parameters.
+func (e *Engine) setLocal(p *port, source string, willing bool, params *Params) {
+	d := p.local.Diff(params)
+	if d == 0 && p.willing == willing && p.localSource == source && (p.local == nil) == (params == nil) {
+		return
+	}
+	p.localSource, p.willing, p.local = source, willing, params.Clone()
+	f := configured(params.Groups()) | changed(d)
+	if willing {
+		f |= FlagWilling
+	}
+	e.emit(p, StatusLocal, ReasonLocalChange, f, params, "")
+	e.resolveOperational(p, ReasonLocalChange)
+}
+
+// outgoing handles an LLDPDU this host transmitted: the observed local
+// advertisement of whatever agent runs here (lldpad, lldpd, NIC firmware
+// passing frames, another dcbtop). It becomes the local parameters unless
+// a better source (dcbnl, dcbtop's agent) provides them.
+func (e *Engine) outgoing(p *port, hdr lldp.EthernetHeader, chassis, pdu []byte) {
+	var a *localAgent
+	for _, x := range p.agents {
+		if bytes.Equal(x.chassis, chassis) {
+			a = x
+		}
+	}
+	if a != nil && bytes.Equal(a.raw, pdu) {
+		a.lastSeen = e.now
+		a.frames++
+		return
+	}
+	du, err := lldp.Parse(pdu)
+	if err != nil {
+		e.malformed(p, err)
+		return
+	}
+	if a == nil {
+		if len(p.agents) >= maxLocalAgents {
+			p.agents = slices.Delete(p.agents, 0, 1)
+		}
+		a = &localAgent{chassis: slices.Clone(chassis)}
+		p.agents = append(p.agents, a)
+	}
+	a.raw, a.src, a.lastSeen = append(a.raw[:0], pdu...), hdr.Src, e.now
+	a.frames++
+	if p.mac == nil {
+		mac := hdr.Src
+		p.mac = &mac
+	}
+	if p.localSource != "" && p.localSource != "observed" {
+		return
+	}
+	if du.Shutdown() {
+		e.setLocal(p, "observed", p.willing, nil)
+		return
+	}
+	params := ParamsFromDU(du)
+	if params == nil || hdr.Dst != lldp.NearestBridge {
+		return
+	}
+	willing := (params.ETS != nil && params.ETS.Willing) || (params.PFC != nil && params.PFC.Willing)
+	e.setLocal(p, "observed", willing, params)
+}
+
+// resolveOperational recomputes the operational parameters; a change
+// issues one QOS_OPERATIONAL_PARAMETERS_CHANGE with *_CONFIGURED for each
+// group in force and *_CHANGED for each group that changed.
+func (e *Engine) resolveOperational(p *port, cause Reason) {
+	in := resolveInput{local: p.local, willing: p.willing, localMAC: p.mac, remote: p.remote}
+	if p.remoteFrom != nil {
+		in.remoteMAC, in.dialect = p.remoteFrom.src, p.remoteFrom.du.Dialect()
+	}
+	op, r := resolve(in)
+	p.resolution = r
+	d := p.operational.Diff(op)
+	if d == 0 && (p.operational == nil) == (op == nil) {
+		return
+	}
+	p.operational = op
+	f := configured(op.Groups()) | changed(d)
+	if p.willing {
+		f |= FlagWilling
+	}
+	e.emit(p, StatusOperational, cause, f, op, "")
+}
+
+// chassisString renders the agent's chassis ID TLV information string.
+func (a *localAgent) chassisString() string {
+	return lldp.ChassisID{Subtype: lldp.ChassisIDSubtype(a.chassis[0]), ID: a.chassis[1:]}.String()
+}

@@ -1,0 +1,195 @@
+package engine
+
+import (
+	"fmt"
+
+	"dcbtop/engine/lldp"
+)
+
+// Source says where an operational feature's value came from.
+type Source string
+
+// Sources of operational values.
+const (
+	FromLocal      Source = "local"
+	FromRemote     Source = "remote"
+	FromRemoteReco Source = "remote-reco"
+	FromMerged     Source = "local+remote"
+	FromNone       Source = "none"
+)
+
+// A Choice records, for one feature, where the operational value came from
+// and why, in words an operator can read on screen.
+type Choice struct {
+	Source Source `json:"source"`
+	Why    string `json:"why"`
+}
+
+// A Resolution explains the operational parameters feature by feature.
+type Resolution struct {
+	ETS Choice `json:"ets"`
+	PFC Choice `json:"pfc"`
+	App Choice `json:"app"`
+}
+
+// resolveInput is what the resolver decides from.
+type resolveInput struct {
+	local     *Params // nil when unknown
+	willing   bool
+	localMAC  *lldp.MAC
+	remote    *Params // nil when invalid
+	remoteMAC lldp.MAC
+	dialect   lldp.Dialect
+}
+
+// resolve computes the operational parameters. IEEE (dcbx-reference.md
+// §3.5, lldpad's ets_sm and pfc_sm; "Managing the Local DCBX Willing
+// State"):
+//   - Willing off, or no valid remote parameters: operational = local.
+//   - ETS, willing: the peer's ETS Recommendation when present, else local
+//     (a willing host never adopts the peer's ETS Configuration, 802.1Qaz
+//     treats ETS as asymmetric).
+//   - PFC, willing: the peer's PFC when the peer is not willing; when both
+//     are willing the station with the lower MAC adopts the peer's and the
+//     higher keeps its own (lldpad's tie-break).
+//   - APP, willing: local entries plus the peer's (lldpad merges them).
+//
+// CEE peers follow resolveCEE. With no local parameters known, nothing can
+// be resolved and the result is nil.
+func resolve(in resolveInput) (*Params, Resolution) {
+	var r Resolution
+	if in.local == nil {
+		why := "local parameters unknown (no dcbnl, no observed local agent, no dcbtop agent)"
+		r = Resolution{ETS: Choice{FromNone, why}, PFC: Choice{FromNone, why}, App: Choice{FromNone, why}}
+		return nil, r
+	}
+	op := in.local.Clone()
+	op.CEE = nil
+	switch {
+	case in.remote == nil:
+		why := "local: no valid remote parameters"
+		return op, Resolution{ETS: Choice{FromLocal, why}, PFC: Choice{FromLocal, why}, App: Choice{FromLocal, why}}
+	case !in.willing:
+		why := "local: local Willing is off"
+		return op, Resolution{ETS: Choice{FromLocal, why}, PFC: Choice{FromLocal, why}, App: Choice{FromLocal, why}}
+	case in.dialect == lldp.DialectCEE:
+		return resolveCEE(in, op)
+	}
+	// ETS.
+	switch {
+	case in.remote.ETSReco != nil:
+		e := ETS{Willing: true, MaxTCs: 8}
+		if in.local.ETS != nil {
+			e = *in.local.ETS
+		}
+		e.PrioTC, e.TCBandwidth, e.TSA = in.remote.ETSReco.PrioTC, in.remote.ETSReco.TCBandwidth, in.remote.ETSReco.TSA
+		op.ETS = &e
+		r.ETS = Choice{FromRemoteReco, "remote recommendation (local willing)"}
+	case in.remote.ETS != nil:
+		r.ETS = Choice{FromLocal, "local: peer sends no ETS recommendation"}
+	default:
+		r.ETS = Choice{FromLocal, "local: peer sends no ETS"}
+	}
+	// PFC.
+	rp := in.remote.PFC
+	switch {
+	case rp == nil:
+		r.PFC = Choice{FromLocal, "local: peer sends no PFC"}
+	case !rp.Willing:
+		op.PFC = adoptPFC(in.local.PFC, rp)
+		r.PFC = Choice{FromRemote, "remote (local willing, peer not willing)"}
+	case in.localMAC == nil:
+		r.PFC = Choice{FromLocal, "local: both willing and the local MAC is unknown, so the tie-break cannot be decided"}
+	case macLess(*in.localMAC, in.remoteMAC):
+		op.PFC = adoptPFC(in.local.PFC, rp)
+		r.PFC = Choice{FromRemote, fmt.Sprintf("remote: both willing, local MAC %s is lower so it adopts the peer's", *in.localMAC)}
+	default:
+		r.PFC = Choice{FromLocal, fmt.Sprintf("local: both willing, local MAC %s is higher so the peer adopts ours", *in.localMAC)}
+	}
+	// APP.
+	if in.remote.App == nil {
+		r.App = Choice{FromLocal, "local: peer sends no APP"}
+	} else {
+		op.App = mergeApp(in.local.App, in.remote.App)
+		r.App = Choice{FromMerged, "local entries plus the peer's (local willing)"}
+	}
+	return op, r
+}
+
+// adoptPFC takes the peer's PFC enable bitmap and MBC, keeping the local
+// Willing bit and capability (lldpad bld_ieee8021qaz_pfc_tlv).
+func adoptPFC(local, remote *PFC) *PFC {
+	p := PFC{Willing: true, Cap: 8}
+	if local != nil {
+		p = *local
+	}
+	p.Enabled, p.MBC = remote.Enabled, remote.MBC
+	return &p
+}
+
+// mergeApp returns the local entries followed by the peer's entries whose
+// selector and protocol no local entry already classifies.
+func mergeApp(local, remote []App) []App {
+	out := append([]App{}, local...)
+next:
+	for _, r := range remote {
+		for _, l := range local {
+			if l.Selector == r.Selector && l.Protocol == r.Protocol {
+				continue next
+			}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// macLess compares MACs byte by byte as unsigned numbers (lldpad
+// cmp_mac_addrs).
+func macLess(a, b lldp.MAC) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i] < b[i]
+		}
+	}
+	return false
+}
+
+// resolveCEE applies the CEE feature resolution (dcbx-reference.md §4.3,
+// lldpad's F-steps) with the local side willing: a feature the peer does
+// not send or has disabled stays local; a peer that is not willing and
+// reports no error gives its configuration; a peer that is also willing is
+// only compared (no MAC tie-break in CEE): local stays operational.
+func resolveCEE(in resolveInput, op *Params) (*Params, Resolution) {
+	var r Resolution
+	c := in.remote.CEE
+	if c == nil {
+		c = &CEE{}
+	}
+	feat := func(f *CEEFeature, present bool, name string, adopt func()) Choice {
+		switch {
+		case f == nil || !present:
+			return Choice{FromLocal, "local: CEE peer sends no " + name}
+		case !f.Enable:
+			return Choice{FromLocal, "local: CEE peer has " + name + " disabled"}
+		case f.Error:
+			return Choice{FromLocal, "local: CEE peer reports an error on " + name}
+		case f.Willing:
+			return Choice{FromLocal, "local: both sides willing (CEE has no tie-break; values are compared only)"}
+		}
+		adopt()
+		return Choice{FromRemote, "remote (local willing, CEE peer not willing)"}
+	}
+	r.ETS = feat(c.PG, in.remote.ETS != nil, "priority groups", func() {
+		e := *in.remote.ETS
+		if in.local.ETS != nil {
+			e.Willing, e.CBS = in.local.ETS.Willing, in.local.ETS.CBS
+		}
+		op.ETS = &e
+	})
+	r.PFC = feat(c.PFC, in.remote.PFC != nil, "PFC", func() { op.PFC = adoptPFC(in.local.PFC, in.remote.PFC) })
+	r.App = feat(c.App, in.remote.App != nil, "application", func() { op.App = mergeApp(in.local.App, in.remote.App) })
+	if r.App.Source == FromRemote {
+		r.App = Choice{FromMerged, "local entries plus the CEE peer's (local willing, peer not willing)"}
+	}
+	return op, r
+}
