@@ -160,11 +160,16 @@ func (c *CEE) appendValue(b []byte) ([]byte, error) {
 		if ceeFeatureLen+ceeAppEntryLen*len(a.Entries) > maxValueLen {
 			return b, fmt.Errorf("lldp: CEE APP: %w: %d entries do not fit", ErrInvalidValue, len(a.Entries))
 		}
+		for i, e := range a.Entries {
+			if e.Selector > 3 {
+				return b, fmt.Errorf("lldp: CEE APP: %w: entry %d selector %d > 3", ErrInvalidValue, i, e.Selector)
+			}
+		}
 		b = appendSub(b, ceeSubApp, func(b []byte) []byte {
 			b = a.append(b)
 			for _, e := range a.Entries {
 				b = binary.BigEndian.AppendUint16(b, e.Protocol)
-				b = append(b, OUICEE[0]|e.Selector&3, OUICEE[1], OUICEE[2], e.PriorityMap)
+				b = append(b, OUICEE[0]|e.Selector, OUICEE[1], OUICEE[2], e.PriorityMap)
 			}
 			return b
 		})
@@ -179,22 +184,23 @@ func (c *CEE) appendValue(b []byte) ([]byte, error) {
 }
 
 // unmarshal decodes the information string v (OUI and subtype included).
-// Errors carry the offset of the bad sub-TLV relative to v.
+// Errors carry the offset of the bad sub-TLV relative to v; the detail of
+// a *fieldError does not repeat it.
 func (c *CEE) unmarshal(v []byte) (int, error) {
 	*c = CEE{}
 	off := 4
 	for off < len(v) {
 		if len(v)-off < 2 {
-			return off, fmt.Errorf("%w: CEE sub-TLV header", ErrTruncated)
+			return off, errorf(ErrTruncated, "header cut off")
 		}
 		h := binary.BigEndian.Uint16(v[off:])
 		typ, n := uint8(h>>9), int(h&0x1ff)
 		if off+2+n > len(v) {
-			return off, fmt.Errorf("%w: CEE sub-TLV %d of length %d runs past the TLV", ErrTruncated, typ, n)
+			return off, errorf(ErrTruncated, "type %d length %d but %d bytes left", typ, n, len(v)-off-2)
 		}
 		s := v[off+2 : off+2+n]
 		bad := func(want string) (int, error) {
-			return off, fmt.Errorf("%w: CEE sub-TLV %d: %d, want %s", ErrInvalidLength, typ, n, want)
+			return off, errorf(ErrInvalidLength, "type %d length %d, want %s", typ, n, want)
 		}
 		switch typ {
 		case ceeSubControl:

@@ -57,93 +57,115 @@ func Parse(b []byte) (*DU, error) {
 	return du, nil
 }
 
-// UnmarshalBinary decodes b into du as Parse does.
+// UnmarshalBinary decodes b into du as Parse does. On error du is left
+// unchanged.
 func (du *DU) UnmarshalBinary(b []byte) error {
-	*du = DU{}
+	var d DU
+	if err := d.decode(b); err != nil {
+		return err
+	}
+	d.Diagnostics = d.Validate()
+	*du = d
+	return nil
+}
+
+// decode decodes the TLVs of b into the zero DU du.
+func (du *DU) decode(b []byte) error {
 	for i, off := 0, 0; ; i++ {
-		if off == len(b) {
-			if i < 3 {
-				return &ParseError{Offset: off, Err: ErrMandatory, Detail: fmt.Sprintf("LLDPDU ends after %d TLVs", i)}
-			}
-			break
-		}
-		if len(b)-off < 2 {
-			return &ParseError{Offset: off, Err: ErrTruncated, Detail: "TLV header cut off"}
-		}
-		h := binary.BigEndian.Uint16(b[off:])
-		typ, n := TLVType(h>>9), int(h&0x1ff)
-		perr := func(err error, format string, a ...any) error {
-			pe := &ParseError{Offset: off, Type: typ, Err: err, Detail: fmt.Sprintf(format, a...)}
-			if typ == TLVTypeOrg && n >= 4 && off+6 <= len(b) {
-				pe.OUI, pe.Sub = OUI(b[off+2:off+5]), b[off+5]
-			}
+		typ, v, ok, pe := next(b, off, i)
+		if pe != nil {
 			return pe
 		}
-		if off+2+n > len(b) {
-			return perr(ErrTruncated, "length %d but %d bytes left", n, len(b)-off-2)
-		}
-		v := b[off+2 : off+2+n]
-		if i < 3 && typ != TLVType(i+1) {
-			return perr(ErrMandatory, "TLV #%d is %s, want %s", i+1, typ, TLVType(i+1))
+		if !ok {
+			return nil
 		}
 		switch typ {
 		case TLVTypeEnd:
-			if n != 0 {
-				return perr(ErrInvalidLength, "%d, want 0", n)
+			if len(v) != 0 {
+				return newParseError(b, off, ErrInvalidLength, "%d, want 0", len(v))
 			}
-			return du.finish()
-		case TLVTypeChassisID, TLVTypePortID:
-			if i >= 3 {
-				return perr(ErrMandatory, "%s repeated", typ)
-			}
-			if n < 2 || n > 256 {
-				return perr(ErrInvalidLength, "%d, want 2..256", n)
-			}
-			if typ == TLVTypeChassisID {
-				du.ChassisID = ChassisID{Subtype: ChassisIDSubtype(v[0]), ID: clone(v[1:])}
-			} else {
-				du.PortID = PortID{Subtype: PortIDSubtype(v[0]), ID: clone(v[1:])}
-			}
+			return nil
+		case TLVTypeChassisID:
+			du.ChassisID = ChassisID{Subtype: ChassisIDSubtype(v[0]), ID: clone(v[1:])}
+		case TLVTypePortID:
+			du.PortID = PortID{Subtype: PortIDSubtype(v[0]), ID: clone(v[1:])}
 		case TLVTypeTTL:
-			if i >= 3 {
-				return perr(ErrMandatory, "TTL repeated")
-			}
-			if n != 2 {
-				return perr(ErrInvalidLength, "%d, want 2", n)
-			}
 			du.TTL = binary.BigEndian.Uint16(v)
 		case TLVTypePortDescription, TLVTypeSystemName, TLVTypeSystemDescription:
 			du.TLVs = append(du.TLVs, &Text{Kind: typ, Value: string(v)})
 		case TLVTypeSystemCapabilities:
-			if n != 4 {
-				return perr(ErrInvalidLength, "%d, want 4", n)
+			if len(v) != 4 {
+				return newParseError(b, off, ErrInvalidLength, "%d, want 4", len(v))
 			}
 			du.TLVs = append(du.TLVs, &SystemCapabilities{Capabilities: binary.BigEndian.Uint16(v), Enabled: binary.BigEndian.Uint16(v[2:])})
 		case TLVTypeManagementAddress:
 			m := &ManagementAddress{}
 			if err := m.unmarshal(v); err != nil {
-				return perr(err, "")
+				sentinel, detail := split(err)
+				return newParseError(b, off, sentinel, "%s", detail)
 			}
 			du.TLVs = append(du.TLVs, m)
 		case TLVTypeOrg:
-			if n < 4 {
-				return perr(ErrInvalidLength, "%d, want at least 4 (OUI and subtype)", n)
+			if len(v) < 4 {
+				return newParseError(b, off, ErrInvalidLength, "%d, want at least 4 (OUI and subtype)", len(v))
 			}
 			t, subOff, err := parseOrg(v)
 			if err != nil {
-				pe := perr(err, "").(*ParseError)
+				sentinel, detail := split(err)
 				if subOff > 0 {
-					pe.Detail = fmt.Sprintf("sub-TLV at offset %d", off+2+subOff)
+					detail = fmt.Sprintf("CEE sub-TLV at offset %d: %s", off+2+subOff, detail)
 				}
-				return pe
+				return newParseError(b, off, sentinel, "%s", detail)
 			}
 			du.TLVs = append(du.TLVs, t)
 		default:
 			du.TLVs = append(du.TLVs, &RawTLV{T: typ, Value: clone(v)})
 		}
-		off += 2 + n
+		off += 2 + len(v)
 	}
-	return du.finish()
+}
+
+// next reads TLV number i (counting from 0) at offset off of the LLDPDU b
+// and returns its type and information string, or ok false at the end of
+// b. It checks what Parse and PeekMSAP have in common: the TLV fits in b,
+// the first three TLVs are Chassis ID, Port ID and TTL with valid lengths,
+// and none of them comes again.
+func next(b []byte, off, i int) (typ TLVType, v []byte, ok bool, pe *ParseError) {
+	if off == len(b) {
+		if i < 3 {
+			return 0, nil, false, &ParseError{Offset: off, Type: TLVType(i + 1), Err: ErrMandatory,
+				Detail: fmt.Sprintf("LLDPDU ends after %d TLVs", i)}
+		}
+		return 0, nil, false, nil
+	}
+	if len(b)-off < 2 {
+		return 0, nil, false, &ParseError{Offset: off, Type: TLVType(b[off] >> 1), Err: ErrTruncated, Detail: "TLV header cut off"}
+	}
+	h := binary.BigEndian.Uint16(b[off:])
+	typ, n := TLVType(h>>9), int(h&0x1ff)
+	switch {
+	case off+2+n > len(b):
+		return 0, nil, false, newParseError(b, off, ErrTruncated, "length %d but %d bytes left", n, len(b)-off-2)
+	case i < 3 && typ != TLVType(i+1):
+		return 0, nil, false, newParseError(b, off, ErrMandatory, "TLV #%d is %s, want %s", i+1, typ, TLVType(i+1))
+	case i >= 3 && typ >= TLVTypeChassisID && typ <= TLVTypeTTL:
+		return 0, nil, false, newParseError(b, off, ErrMandatory, "%s repeated", typ)
+	case (typ == TLVTypeChassisID || typ == TLVTypePortID) && (n < 2 || n > 256):
+		return 0, nil, false, newParseError(b, off, ErrInvalidLength, "%d, want 2..256", n)
+	case typ == TLVTypeTTL && n != 2:
+		return 0, nil, false, newParseError(b, off, ErrInvalidLength, "%d, want 2", n)
+	}
+	return typ, b[off+2 : off+2+n], true, nil
+}
+
+// newParseError describes a problem with the TLV whose header is at off.
+func newParseError(b []byte, off int, err error, format string, a ...any) *ParseError {
+	h := binary.BigEndian.Uint16(b[off:])
+	pe := &ParseError{Offset: off, Type: TLVType(h >> 9), Err: err, Detail: fmt.Sprintf(format, a...)}
+	if pe.Type == TLVTypeOrg && h&0x1ff >= 4 && off+6 <= len(b) {
+		pe.OUI, pe.Sub = OUI(b[off+2:off+5]), b[off+5]
+	}
+	return pe
 }
 
 // parseOrg decodes an organizationally specific TLV's information string.
@@ -167,23 +189,20 @@ func parseOrg(v []byte) (TLV, int, error) {
 	return &RawTLV{T: TLVTypeOrg, Value: clone(v)}, 0, nil
 }
 
-// finish runs the semantic checks once the whole LLDPDU is decoded.
-func (du *DU) finish() error {
-	du.Diagnostics = du.Validate()
-	return nil
-}
-
 // AppendBinary appends the encoded LLDPDU, End TLV included, to b.
 func (du *DU) AppendBinary(b []byte) ([]byte, error) {
 	start := len(b)
 	if len(du.ChassisID.ID) < 1 || len(du.ChassisID.ID) > 255 || len(du.PortID.ID) < 1 || len(du.PortID.ID) > 255 {
 		return b, fmt.Errorf("lldp: %w: chassis ID of %d bytes or port ID of %d bytes (want 1..255)", ErrInvalidValue, len(du.ChassisID.ID), len(du.PortID.ID))
 	}
-	b = append(b, byte(TLVTypeChassisID)<<1, byte(1+len(du.ChassisID.ID)), byte(du.ChassisID.Subtype))
+	// The length is 9 bits: 1+255 needs the low bit of the first byte.
+	b = binary.BigEndian.AppendUint16(b, uint16(TLVTypeChassisID)<<9|uint16(1+len(du.ChassisID.ID)))
+	b = append(b, byte(du.ChassisID.Subtype))
 	b = append(b, du.ChassisID.ID...)
-	b = append(b, byte(TLVTypePortID)<<1, byte(1+len(du.PortID.ID)), byte(du.PortID.Subtype))
+	b = binary.BigEndian.AppendUint16(b, uint16(TLVTypePortID)<<9|uint16(1+len(du.PortID.ID)))
+	b = append(b, byte(du.PortID.Subtype))
 	b = append(b, du.PortID.ID...)
-	b = append(b, byte(TLVTypeTTL)<<1, 2)
+	b = binary.BigEndian.AppendUint16(b, uint16(TLVTypeTTL)<<9|2)
 	b = binary.BigEndian.AppendUint16(b, du.TTL)
 	for _, t := range du.TLVs {
 		var err error
@@ -303,25 +322,28 @@ func (du *DU) Dialect() Dialect {
 // rest and without allocating. The returned slices alias b. Together the
 // two IDs are the MSAP identifier of IEEE Std 802.1AB-2016, 6.5.
 func PeekMSAP(b []byte) (chassis, port []byte, ttl uint16, err error) {
+	// The checks are those of Parse, so a PeekMSAP error is the error
+	// Parse would return, and an LLDPDU Parse accepts always has an MSAP.
 	off := 0
 	var vals [3][]byte
-	for i := range 3 {
-		if len(b)-off < 2 {
-			return nil, nil, 0, &ParseError{Offset: off, Err: ErrTruncated, Detail: "TLV header cut off"}
+	for i := range vals {
+		_, v, _, pe := next(b, off, i)
+		if pe != nil {
+			return nil, nil, 0, pe
 		}
-		h := binary.BigEndian.Uint16(b[off:])
-		typ, n := TLVType(h>>9), int(h&0x1ff)
-		if typ != TLVType(i+1) {
-			return nil, nil, 0, &ParseError{Offset: off, Type: typ, Err: ErrMandatory, Detail: "TLV #" + string(rune('1'+i)) + " is " + typ.String()}
-		}
-		if off+2+n > len(b) {
-			return nil, nil, 0, &ParseError{Offset: off, Type: typ, Err: ErrTruncated}
-		}
-		vals[i] = b[off+2 : off+2+n]
-		off += 2 + n
-	}
-	if len(vals[0]) < 2 || len(vals[1]) < 2 || len(vals[2]) != 2 {
-		return nil, nil, 0, &ParseError{Err: ErrInvalidLength, Detail: "mandatory TLV of the wrong size"}
+		vals[i] = v
+		off += 2 + len(v)
 	}
 	return vals[0], vals[1], binary.BigEndian.Uint16(vals[2]), nil
+}
+
+// UnmarshalText accepts what String returns.
+func (d *Dialect) UnmarshalText(b []byte) error {
+	for _, c := range []Dialect{DialectNone, DialectIEEE, DialectCEE} {
+		if c.String() == string(b) {
+			*d = c
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown DCBX dialect %q", b)
 }

@@ -29,13 +29,19 @@ var (
 
 // A ParseError describes a structural problem in an LLDPDU: which TLV, at
 // which byte offset of the LLDPDU, and what was wrong with it.
+//
+// Err is always one of the sentinel errors itself, never an error wrapping
+// one, so that callers can switch on it; Detail says the rest.
 type ParseError struct {
-	Offset int     // byte offset of the TLV header within the LLDPDU
-	Type   TLVType // TLV type found there (0 when the header itself is cut off)
-	OUI    OUI     // for organizationally specific TLVs, when known
-	Sub    uint8   // organizationally specific subtype, when OUI is set
-	Detail string  // what exactly was wrong
-	Err    error   // one of the sentinel errors
+	Offset int // byte offset of the TLV header within the LLDPDU
+	// Type is the TLV type found at Offset. When the LLDPDU ends before a
+	// mandatory TLV it is the type expected there; when only one byte of
+	// a header is left it is the type that byte announces.
+	Type   TLVType
+	OUI    OUI    // for organizationally specific TLVs, when known
+	Sub    uint8  // organizationally specific subtype, when OUI is set
+	Detail string // what exactly was wrong
+	Err    error  // one of the sentinel errors
 }
 
 // Error returns, for example,
@@ -54,3 +60,27 @@ func (e *ParseError) Error() string {
 
 // Unwrap returns the sentinel error.
 func (e *ParseError) Unwrap() error { return e.Err }
+
+// A fieldError is a sentinel error plus what exactly was wrong. The TLV
+// decoders return it so that Parse can split it into ParseError.Err and
+// ParseError.Detail.
+type fieldError struct {
+	err    error
+	detail string
+}
+
+func errorf(sentinel error, format string, a ...any) error {
+	return &fieldError{err: sentinel, detail: fmt.Sprintf(format, a...)}
+}
+
+func (e *fieldError) Error() string { return e.err.Error() + ": " + e.detail }
+
+func (e *fieldError) Unwrap() error { return e.err }
+
+// split returns the sentinel and the detail of err.
+func split(err error) (sentinel error, detail string) {
+	if fe, ok := err.(*fieldError); ok {
+		return fe.err, fe.detail
+	}
+	return err, ""
+}

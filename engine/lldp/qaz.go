@@ -141,7 +141,7 @@ func (e *ETS) appendValue(b []byte) ([]byte, error) {
 // unmarshal decodes the information string v (OUI and subtype included).
 func (e *ETS) unmarshal(v []byte) error {
 	if len(v) != etsLen {
-		return fmt.Errorf("%w: %d, want %d", ErrInvalidLength, len(v), etsLen)
+		return errorf(ErrInvalidLength, "%d, want %d", len(v), etsLen)
 	}
 	*e = ETS{Recommendation: v[3] == SubtypeETSReco}
 	if !e.Recommendation {
@@ -173,7 +173,7 @@ func (e *ETS) MarshalBinary() ([]byte, error) { return AppendTLV(nil, e) }
 func (e *ETS) UnmarshalBinary(b []byte) error {
 	return unmarshalOrg(b, func(v []byte) error {
 		if v[3] != SubtypeETSConfig && v[3] != SubtypeETSReco {
-			return fmt.Errorf("%w: subtype %d is not ETS", ErrInvalidValue, v[3])
+			return errorf(ErrInvalidValue, "subtype %d is not ETS", v[3])
 		}
 		return e.unmarshal(v)
 	})
@@ -227,7 +227,7 @@ func (p *PFC) appendValue(b []byte) ([]byte, error) {
 
 func (p *PFC) unmarshal(v []byte) error {
 	if len(v) != pfcLen {
-		return fmt.Errorf("%w: %d, want %d", ErrInvalidLength, len(v), pfcLen)
+		return errorf(ErrInvalidLength, "%d, want %d", len(v), pfcLen)
 	}
 	*p = PFC{Willing: v[4]&0x80 != 0, MBC: v[4]&0x40 != 0, Cap: v[4] & 0xf, Enabled: v[5]}
 	return nil
@@ -243,7 +243,7 @@ func (p *PFC) MarshalBinary() ([]byte, error) { return AppendTLV(nil, p) }
 func (p *PFC) UnmarshalBinary(b []byte) error {
 	return unmarshalOrg(b, func(v []byte) error {
 		if v[3] != SubtypePFC {
-			return fmt.Errorf("%w: subtype %d is not PFC", ErrInvalidValue, v[3])
+			return errorf(ErrInvalidValue, "subtype %d is not PFC", v[3])
 		}
 		return p.unmarshal(v)
 	})
@@ -331,7 +331,7 @@ func (a *AppPriority) appendValue(b []byte) ([]byte, error) {
 
 func (a *AppPriority) unmarshal(v []byte) error {
 	if len(v) < appHeaderLen || (len(v)-appHeaderLen)%appEntryLen != 0 {
-		return fmt.Errorf("%w: %d, want 5+3N", ErrInvalidLength, len(v))
+		return errorf(ErrInvalidLength, "%d, want 5+3N", len(v))
 	}
 	n := (len(v) - appHeaderLen) / appEntryLen
 	a.Entries = nil
@@ -355,32 +355,40 @@ func (a *AppPriority) MarshalBinary() ([]byte, error) { return AppendTLV(nil, a)
 func (a *AppPriority) UnmarshalBinary(b []byte) error {
 	return unmarshalOrg(b, func(v []byte) error {
 		if v[3] != SubtypeAppPriority {
-			return fmt.Errorf("%w: subtype %d is not APP", ErrInvalidValue, v[3])
+			return errorf(ErrInvalidValue, "subtype %d is not APP", v[3])
 		}
 		return a.unmarshal(v)
 	})
 }
 
-// unmarshalOrg checks a complete organizationally specific TLV from the
-// 802.1 OUI and hands its information string to fn.
+// unmarshalOrg checks that b is exactly one organizationally specific TLV
+// of the 802.1 OUI and hands its information string to fn. Errors are
+// *ParseError with offset 0.
 func unmarshalOrg(b []byte, fn func(v []byte) error) error {
 	if len(b) < 2 {
-		return fmt.Errorf("lldp: %w: TLV header", ErrTruncated)
+		return &ParseError{Err: ErrTruncated, Detail: "TLV header cut off"}
 	}
 	h := binary.BigEndian.Uint16(b)
 	typ, n := TLVType(h>>9), int(h&0x1ff)
-	if typ != TLVTypeOrg || n < 4 {
-		return fmt.Errorf("lldp: %w: TLV type %d length %d is not organizationally specific", ErrInvalidValue, typ, n)
+	pe := &ParseError{Type: typ}
+	if typ == TLVTypeOrg && n >= 4 && len(b) >= 6 {
+		pe.OUI, pe.Sub = OUI(b[2:5]), b[5]
 	}
-	if len(b)-2 < n {
-		return fmt.Errorf("lldp: %w: TLV value", ErrTruncated)
+	switch {
+	case typ != TLVTypeOrg || n < 4:
+		pe.Err, pe.Detail = ErrInvalidValue, fmt.Sprintf("length %d, not an organizationally specific TLV", n)
+	case len(b)-2 < n:
+		pe.Err, pe.Detail = ErrTruncated, fmt.Sprintf("length %d but %d bytes left", n, len(b)-2)
+	case len(b)-2 > n:
+		pe.Err, pe.Detail = ErrInvalidLength, fmt.Sprintf("%d bytes after the TLV", len(b)-2-n)
+	case pe.OUI != OUIIEEE8021:
+		pe.Err, pe.Detail = ErrInvalidValue, fmt.Sprintf("OUI %s is not IEEE 802.1", pe.OUI)
+	default:
+		err := fn(b[2 : 2+n])
+		if err == nil {
+			return nil
+		}
+		pe.Err, pe.Detail = split(err)
 	}
-	v := b[2 : 2+n]
-	if OUI(v[:3]) != OUIIEEE8021 {
-		return fmt.Errorf("lldp: %w: OUI %s is not IEEE 802.1", ErrInvalidValue, OUI(v[:3]))
-	}
-	if err := fn(v); err != nil {
-		return fmt.Errorf("lldp: %w", err)
-	}
-	return nil
+	return pe
 }

@@ -81,8 +81,13 @@ var (
 // maxValueLen is the largest TLV information string: 9 bits.
 const maxValueLen = 511
 
-// AppendTLV appends t with its header to b.
+// AppendTLV appends t with its header to b. t must be an optional TLV:
+// types 0 to 3 (End and the mandatory TLVs, which DU encodes itself) and
+// types above 127 give ErrInvalidValue.
 func AppendTLV(b []byte, t TLV) ([]byte, error) {
+	if typ := t.Type(); typ <= TLVTypeTTL || typ > TLVTypeOrg {
+		return b, fmt.Errorf("lldp: TLV %s: %w: not an optional TLV type", typ, ErrInvalidValue)
+	}
 	start := len(b)
 	b = append(b, 0, 0)
 	b, err := t.appendValue(b)
@@ -214,6 +219,8 @@ func hexBytes(b []byte) string {
 // A Text is one of the string TLVs: Port Description (4), System Name (5)
 // or System Description (6) (IEEE Std 802.1AB-2016, 8.5.5 to 8.5.7). Value
 // holds the bytes as sent; they are untrusted and may contain anything.
+// The standard allows 255 bytes, but longer strings (up to the 511 bytes a
+// TLV can hold) are decoded and re-encoded as sent.
 type Text struct {
 	Kind  TLVType
 	Value string
@@ -223,8 +230,10 @@ type Text struct {
 func (t *Text) Type() TLVType { return t.Kind }
 
 func (t *Text) appendValue(b []byte) ([]byte, error) {
-	if len(t.Value) > 255 {
-		return b, fmt.Errorf("lldp: %s: %w: %d bytes exceeds 255", t.Kind, ErrInvalidValue, len(t.Value))
+	switch t.Kind {
+	case TLVTypePortDescription, TLVTypeSystemName, TLVTypeSystemDescription:
+	default:
+		return b, fmt.Errorf("lldp: Text: %w: TLV %s is not a string TLV", ErrInvalidValue, t.Kind)
 	}
 	return append(b, t.Value...), nil
 }
@@ -291,11 +300,11 @@ func (m *ManagementAddress) appendValue(b []byte) ([]byte, error) {
 
 func (m *ManagementAddress) unmarshal(v []byte) error {
 	if len(v) < 9 {
-		return fmt.Errorf("%w: %d bytes, want at least 9", ErrInvalidLength, len(v))
+		return errorf(ErrInvalidLength, "%d, want at least 9", len(v))
 	}
 	al := int(v[0])
 	if al < 2 || al > 32 || 1+al+6 > len(v) {
-		return fmt.Errorf("%w: address string length %d in a %d-byte TLV", ErrInvalidLength, al, len(v))
+		return errorf(ErrInvalidLength, "address string length %d in a %d-byte TLV", al, len(v))
 	}
 	m.Family = v[1]
 	m.Address = clone(v[2 : 1+al])
@@ -303,8 +312,8 @@ func (m *ManagementAddress) unmarshal(v []byte) error {
 	m.IfSubtype = rest[0]
 	m.IfNumber = binary.BigEndian.Uint32(rest[1:5])
 	ol := int(rest[5])
-	if 6+ol != len(rest) {
-		return fmt.Errorf("%w: OID length %d does not fit the TLV", ErrInvalidLength, ol)
+	if ol > 128 || 6+ol != len(rest) {
+		return errorf(ErrInvalidLength, "OID length %d does not fit the TLV (%d bytes left, at most 128)", ol, len(rest)-6)
 	}
 	m.OID = clone(rest[6:])
 	return nil
@@ -338,7 +347,12 @@ type RawTLV struct {
 // Type returns r.T.
 func (r *RawTLV) Type() TLVType { return r.T }
 
-func (r *RawTLV) appendValue(b []byte) ([]byte, error) { return append(b, r.Value...), nil }
+func (r *RawTLV) appendValue(b []byte) ([]byte, error) {
+	if r.T == TLVTypeOrg && len(r.Value) < 4 {
+		return b, fmt.Errorf("lldp: TLV Org: %w: %d bytes, too short for OUI and subtype", ErrInvalidValue, len(r.Value))
+	}
+	return append(b, r.Value...), nil
+}
 
 // OrgID returns the OUI and subtype of an organizationally specific raw TLV;
 // ok is false for other TLVs.

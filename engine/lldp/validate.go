@@ -34,6 +34,8 @@ type Diagnostic struct {
 	Severity Severity `json:"severity"`
 	Feature  string   `json:"feature,omitempty"` // "ets", "ets_reco", "pfc", "app", "cee", "lldp"
 	Message  string   `json:"message"`
+	// Action suggests what the operator can do about it, when known.
+	Action string `json:"action,omitempty"`
 }
 
 // Diagnostic codes produced by this package.
@@ -221,4 +223,15 @@ func (du *DU) Validate() []Diagnostic {
 		out = append(out, diag(CodeDialectBoth, SeverityWarning, "lldp", "LLDPDU carries both IEEE 802.1Qaz and CEE DCBX TLVs; IEEE is used"))
 	}
 	return out
+}
+
+// UnmarshalText accepts what String returns.
+func (s *Severity) UnmarshalText(b []byte) error {
+	for _, c := range []Severity{SeverityInfo, SeverityWarning, SeverityError} {
+		if c.String() == string(b) {
+			*s = c
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown severity %q", b)
 }
