@@ -1,0 +1,600 @@
+package capture
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"math/bits"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/gopacket/gopacket/pcapgo"
+)
+
+// maxRecordLen is the longest record a Replay accepts, libpcap's
+// MAXIMUM_SNAPLEN. Longer capture lengths come from corrupt files, and
+// trusting them would let a small file ask for a huge allocation.
+const maxRecordLen = 256 << 10
+
+// replayBufSize is the read buffer of a Replay. It must be at least 4096
+// bytes so that pcapgo uses it as is instead of wrapping it in a buffer of its
+// own, which is what lets the Replay know the offset of every record.
+const replayBufSize = 64 << 10
+
+// Link types (https://www.tcpdump.org/linktypes.html) a Replay understands.
+const (
+	linkTypeEthernet  = 1   // LINKTYPE_ETHERNET
+	linkTypeLinuxSLL  = 113 // LINKTYPE_LINUX_SLL, "tcpdump -i any" before libpcap 1.10
+	linkTypeLinuxSLL2 = 276 // LINKTYPE_LINUX_SLL2, "tcpdump -i any" since libpcap 1.10
+)
+
+// File magic numbers, as the first four bytes of the file.
+var (
+	magicPcapng       = []byte{0x0a, 0x0d, 0x0d, 0x0a} // section header block type
+	magicPcapMicrosLE = []byte{0xd4, 0xc3, 0xb2, 0xa1}
+	magicPcapMicrosBE = []byte{0xa1, 0xb2, 0xc3, 0xd4}
+	magicPcapNanosLE  = []byte{0x4d, 0x3c, 0xb2, 0xa1}
+	magicPcapNanosBE  = []byte{0xa1, 0xb2, 0x3c, 0x4d}
+	magicGzip         = []byte{0x1f, 0x8b}
+	pcapngByteOrderBE = []byte{0x1a, 0x2b, 0x3c, 0x4d}
+	pcapngByteOrderLE = []byte{0x4d, 0x3c, 0x2b, 0x1a}
+)
+
+const (
+	pcapHeaderLen      = 24 // classic pcap file header
+	pcapngMinHeaderLen = 28 // smallest section header block
+)
+
+// pcapInterface is the Interface of every frame replayed from a classic pcap
+// file, which has a single unnamed interface.
+const pcapInterface = "pcap0"
+
+// ReplayOptions configures OpenReplay.
+type ReplayOptions struct {
+	// Speed paces the replay: 0 delivers frames as fast as ReadFrame is
+	// called; otherwise 1 is real time, 10 ten times faster, 0.5 half
+	// speed. Must not be negative or NaN.
+	//
+	// With a positive Speed, ReadFrame delivers a frame no sooner than its
+	// recorded gap to the previous frame, divided by Speed, after it
+	// delivered the previous frame. The wait restarts from each delivery,
+	// so a consumer that falls behind gets no burst of frames to catch up.
+	// Gaps are measured from the latest timestamp seen so far: a frame
+	// stamped earlier than its predecessor is delivered at once, and does
+	// not lengthen the wait for the next one.
+	Speed float64
+}
+
+// A Replay is a Source that reads Ethernet frames from a capture file: a
+// classic pcap file (either byte order, microsecond or nanosecond
+// timestamps) or a pcapng file, told apart by their magic number.
+//
+// Every Frame has the record's capture timestamp (UTC) as At and a freshly
+// allocated copy of the record as Data. Interface is "pcap0" for a classic
+// pcap file; for pcapng it is the interface name from the Interface
+// Description Block, or "pcapN" (N the interface's index in its section) if
+// the block has none.
+//
+// Frames of the Ethernet link type are delivered as recorded, with
+// DirectionUnknown unless a pcapng Enhanced Packet Block has direction flags.
+// Linux cooked captures ("tcpdump -i any", link types 113 and 276) are
+// converted to Ethernet frames: see the package documentation.
+//
+// A Replay is not safe for concurrent use: to interrupt a paced ReadFrame,
+// cancel its context, then call Close.
+type Replay struct {
+	opts ReplayOptions
+	file io.Closer
+	cr   *countingReader
+	br   *bufio.Reader
+
+	// Exactly one of pcap and ng is set.
+	pcap     *pcapgo.Reader
+	linkType uint32 // of a classic pcap file
+	snaplen  uint32 // of a classic pcap file, 0 if it declares none
+
+	ng          *pcapgo.NgReader
+	ngBigEndian bool           // byte order of the first pcapng section
+	ngNames     map[int]string // "pcapN" names already built
+
+	record int   // number of records read so far
+	err    error // sticky error of the last read, io.EOF included
+	closed bool
+
+	// Delivery and pacing.
+	pending     Frame     // frame read but not yet delivered
+	havePending bool      // pending is valid
+	started     bool      // a frame was scheduled already
+	latest      time.Time // latest capture timestamp scheduled so far
+	delivered   time.Time // wall clock time the last frame was delivered
+	due         time.Time // wall clock time pending is due, zero for "now"
+}
+
+var _ Source = (*Replay)(nil)
+
+// OpenReplay opens the capture file at path and reads its file header. The
+// file stays open until Close.
+//
+// Errors never repeat path, and satisfy errors.Is with fs.ErrNotExist (and
+// other fs errors) when the file cannot be opened or read, ErrNotPcap when it
+// is neither pcap nor pcapng (an empty file included), ErrTruncated when the
+// file header is cut short, ErrCorrupt when it is malformed, and
+// ErrUnsupported when its format version, or the link type of a classic pcap
+// file, is not supported.
+func OpenReplay(path string, opts ReplayOptions) (*Replay, error) {
+	if opts.Speed < 0 || math.IsNaN(opts.Speed) {
+		return nil, fmt.Errorf("invalid replay speed %v (want 0 for as fast as possible, or more)", opts.Speed)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, osError("open", err)
+	}
+	r := &Replay{opts: opts, file: f, cr: &countingReader{r: f}}
+	r.br = newReplayReader(r.cr)
+	if err := r.open(); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// open detects the file format from its magic number and reads the header.
+func (r *Replay) open() (err error) {
+	defer func() { // see read
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%w: gopacket/pcapgo failed: %v", ErrCorrupt, p)
+		}
+	}()
+	magic, err := r.br.Peek(4)
+	if len(magic) < 4 {
+		if err != io.EOF {
+			return osError("read", err)
+		}
+		if len(magic) == 0 {
+			return fmt.Errorf("%w: empty file", ErrNotPcap)
+		}
+		for _, m := range [][]byte{magicPcapng, magicPcapMicrosLE, magicPcapMicrosBE, magicPcapNanosLE, magicPcapNanosBE} {
+			if bytes.HasPrefix(m, magic) {
+				return fmt.Errorf("%w: file header cut short (%d bytes)", ErrTruncated, len(magic))
+			}
+		}
+		return fmt.Errorf("%w: only %d bytes long", ErrNotPcap, len(magic))
+	}
+	switch {
+	case bytes.Equal(magic, magicPcapng):
+		return r.openPcapng()
+	case bytes.Equal(magic, magicPcapMicrosLE), bytes.Equal(magic, magicPcapNanosLE):
+		return r.openPcap(binary.LittleEndian)
+	case bytes.Equal(magic, magicPcapMicrosBE), bytes.Equal(magic, magicPcapNanosBE):
+		return r.openPcap(binary.BigEndian)
+	case bytes.HasPrefix(magic, magicGzip):
+		return fmt.Errorf("%w: gzip-compressed (decompress it first)", ErrNotPcap)
+	default:
+		return fmt.Errorf("%w: unknown magic number %x", ErrNotPcap, magic)
+	}
+}
+
+// header peeks at the first n bytes of the file, which must all be there.
+func (r *Replay) header(n int) ([]byte, error) {
+	hdr, err := r.br.Peek(n)
+	if len(hdr) < n {
+		if err != io.EOF {
+			return nil, osError("read", err)
+		}
+		return nil, fmt.Errorf("%w: file header cut short (%d of %d bytes)", ErrTruncated, len(hdr), n)
+	}
+	return hdr, nil
+}
+
+// openPcap reads the header of a classic pcap file.
+func (r *Replay) openPcap(order binary.ByteOrder) error {
+	hdr, err := r.header(pcapHeaderLen)
+	if err != nil {
+		return err
+	}
+	if major, minor := order.Uint16(hdr[4:6]), order.Uint16(hdr[6:8]); major != 2 || minor != 4 {
+		return fmt.Errorf("%w pcap version %d.%d (want 2.4)", ErrUnsupported, major, minor)
+	}
+	r.snaplen = order.Uint32(hdr[16:20])
+	// The upper 16 bits of the link type field may hold FCS information.
+	r.linkType = order.Uint32(hdr[20:24]) & 0xffff
+	if !supportedLinkType(r.linkType) {
+		return unsupportedLinkType(r.linkType)
+	}
+	pr, err := pcapgo.NewReader(r.br)
+	if err != nil { // unreachable: the header was checked above
+		return r.formatError(0, err)
+	}
+	if r.snaplen == 0 || r.snaplen > maxRecordLen {
+		// pcapgo accepts capture lengths up to the larger of this and
+		// maxRecordLen, and reads them before the caller sees them.
+		pr.SetSnaplen(maxRecordLen)
+	}
+	r.pcap = pr
+	return nil
+}
+
+// openPcapng reads the first section header block of a pcapng file.
+func (r *Replay) openPcapng() error {
+	hdr, err := r.header(pcapngMinHeaderLen)
+	if err != nil {
+		return err
+	}
+	var order binary.ByteOrder
+	switch bom := hdr[8:12]; {
+	case bytes.Equal(bom, pcapngByteOrderBE):
+		order, r.ngBigEndian = binary.BigEndian, true
+	case bytes.Equal(bom, pcapngByteOrderLE):
+		order = binary.LittleEndian
+	default:
+		return fmt.Errorf("%w: bad pcapng byte-order magic %x", ErrNotPcap, bom)
+	}
+	if n := order.Uint32(hdr[4:8]); n < pcapngMinHeaderLen || n%4 != 0 {
+		return fmt.Errorf("%w: section header block length %d", ErrCorrupt, n)
+	}
+	if major, minor := order.Uint16(hdr[12:14]), order.Uint16(hdr[14:16]); major != 1 || minor != 0 {
+		return fmt.Errorf("%w pcapng version %d.%d (want 1.0)", ErrUnsupported, major, minor)
+	}
+	// WantMixedLinkType keeps pcapgo from dropping the packets of
+	// interfaces whose link type differs from the first one's: a capture
+	// may mix Ethernet and Linux cooked interfaces.
+	ng, err := pcapgo.NewNgReader(r.br, pcapgo.NgReaderOptions{WantMixedLinkType: true})
+	if err != nil {
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return fmt.Errorf("%w: file header cut short", ErrTruncated)
+		}
+		return r.formatError(0, err)
+	}
+	r.ng = ng
+	r.ngNames = make(map[int]string)
+	return nil
+}
+
+// ReadFrame returns the next frame of the file. With a positive
+// ReplayOptions.Speed it first waits for the frame to be due; if ctx is done
+// before, it returns ctx.Err() and the next call returns the same frame.
+//
+// At the end of the file ReadFrame returns io.EOF. If the file ends in the
+// middle of a record, it returns an error wrapping ErrTruncated that names
+// the record number and its byte offset; if a record is malformed, one
+// wrapping ErrCorrupt or ErrUnsupported. Such errors are final:
+// later calls return them again.
+func (r *Replay) ReadFrame(ctx context.Context) (Frame, error) {
+	if r.closed {
+		return Frame{}, fmt.Errorf("read: %w", fs.ErrClosed)
+	}
+	if err := ctx.Err(); err != nil {
+		return Frame{}, err
+	}
+	if !r.havePending {
+		if r.err != nil {
+			return Frame{}, r.err
+		}
+		f, err := r.read()
+		if err != nil {
+			r.err = err
+			return Frame{}, err
+		}
+		r.pending, r.havePending = f, true
+		r.schedule(f.At)
+	}
+	if err := r.wait(ctx); err != nil {
+		return Frame{}, err
+	}
+	f := r.pending
+	r.pending, r.havePending = Frame{}, false
+	if r.opts.Speed > 0 {
+		r.delivered = time.Now()
+	}
+	return f, nil
+}
+
+// Close closes the file. ReadFrame fails after Close; Close itself may be
+// called more than once.
+func (r *Replay) Close() error {
+	if r.closed {
+		return nil
+	}
+	r.closed = true
+	r.pending, r.havePending = Frame{}, false
+	if err := r.file.Close(); err != nil {
+		return osError("close", err)
+	}
+	return nil
+}
+
+// schedule sets the time the frame captured at at is due.
+func (r *Replay) schedule(at time.Time) {
+	if r.opts.Speed <= 0 {
+		return
+	}
+	if !r.started {
+		r.started, r.latest = true, at
+		return
+	}
+	gap := at.Sub(r.latest)
+	if gap <= 0 {
+		r.due = time.Time{}
+		return
+	}
+	r.latest = at
+	r.due = r.delivered.Add(scaleGap(gap, r.opts.Speed))
+}
+
+// scaleGap divides gap by speed, saturating instead of overflowing.
+func scaleGap(gap time.Duration, speed float64) time.Duration {
+	d := float64(gap) / speed
+	if d >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return time.Duration(d)
+}
+
+// wait waits until the pending frame is due or ctx is done.
+func (r *Replay) wait(ctx context.Context) error {
+	if r.due.IsZero() {
+		return nil
+	}
+	d := time.Until(r.due)
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// offset returns the offset in the file of the next byte pcapgo will read.
+func (r *Replay) offset() int64 {
+	return r.cr.n - int64(r.br.Buffered())
+}
+
+// read reads the next record and turns it into a Frame.
+func (r *Replay) read() (f Frame, err error) {
+	off := r.offset()
+	r.record++
+	// gopacket/pcapgo v1.7.7 indexes its interface table with an
+	// unchecked negative index on 32-bit platforms when an interface id
+	// is above 2^31 (a pcapng file can say anything). Whatever else it
+	// may do on hostile input, a corrupt file must not crash dcbtop.
+	defer func() {
+		if p := recover(); p != nil {
+			f, err = Frame{}, r.corrupt(off, "gopacket/pcapgo failed: %v", p)
+		}
+	}()
+	if r.ng != nil {
+		return r.readPcapng(off)
+	}
+	return r.readPcap(off)
+}
+
+// readPcap reads the next record of a classic pcap file, which starts at off.
+func (r *Replay) readPcap(off int64) (Frame, error) {
+	data, ci, err := r.pcap.ZeroCopyReadPacketData()
+	if err != nil {
+		switch {
+		case err == io.EOF && r.offset() == off:
+			return Frame{}, io.EOF
+		case tooLong(ci.CaptureLength):
+			return Frame{}, r.tooLongError(off, ci.CaptureLength)
+		case ci.CaptureLength > ci.Length:
+			return Frame{}, r.corrupt(off, "capture length %d exceeds packet length %d", ci.CaptureLength, ci.Length)
+		}
+		return Frame{}, r.readError(off, err)
+	}
+	if r.snaplen != 0 && uint64(ci.CaptureLength) > uint64(r.snaplen) {
+		return Frame{}, r.corrupt(off, "capture length %d exceeds snapshot length %d", ci.CaptureLength, r.snaplen)
+	}
+	return r.frame(off, r.linkType, data, ci.Timestamp, pcapInterface, DirectionUnknown)
+}
+
+// readPcapng reads the next packet block of a pcapng file, and the other
+// blocks before it, which start at off.
+func (r *Replay) readPcapng(off int64) (Frame, error) {
+	data, ci, opts, err := r.ng.ZeroCopyReadPacketDataWithOptions()
+	if err != nil {
+		switch {
+		case err == io.EOF: // pcapgo returns it only between blocks
+			return Frame{}, io.EOF
+		case tooLong(ci.CaptureLength):
+			return Frame{}, r.tooLongError(off, ci.CaptureLength)
+		case errors.Is(err, pcapgo.ErrNgVersionMismatch):
+			return Frame{}, fmt.Errorf("record %d at offset %d: %w pcapng section version (want 1.0)", r.record, off, ErrUnsupported)
+		}
+		return Frame{}, r.readError(off, err)
+	}
+	if tooLong(ci.CaptureLength) {
+		return Frame{}, r.tooLongError(off, ci.CaptureLength)
+	}
+	iface, err := r.ng.Interface(ci.InterfaceIndex)
+	if err != nil { // unreachable: pcapgo checked the index
+		return Frame{}, r.formatError(off, err)
+	}
+	if iface.SnapLength != 0 && uint64(ci.CaptureLength) > uint64(iface.SnapLength) {
+		return Frame{}, r.corrupt(off, "capture length %d exceeds snapshot length %d", ci.CaptureLength, iface.SnapLength)
+	}
+	name := iface.Name
+	if name == "" {
+		name = r.ngName(ci.InterfaceIndex)
+	}
+	return r.frame(off, uint32(iface.LinkType), data, ci.Timestamp, name, epbDirection(opts.Flags, r.ngBigEndian))
+}
+
+// ngName returns "pcapN" for interface index i.
+func (r *Replay) ngName(i int) string {
+	name, ok := r.ngNames[i]
+	if !ok {
+		name = "pcap" + strconv.Itoa(i)
+		r.ngNames[i] = name
+	}
+	return name
+}
+
+// epbDirection returns the direction in the flags of an Enhanced Packet
+// Block, if any.
+//
+// pcapgo v1.7.7 decodes the flags word as little-endian whatever the byte
+// order of the section. In a big-endian section the direction bits (0-1)
+// then land in bits 24-25, which NgEpbFlags keeps in LinkLayerErr, so
+// swapping the bytes back recovers them. Only the byte order of the first
+// section is known: files whose sections differ in byte order are read with
+// that of the first.
+func epbDirection(flags *pcapgo.NgEpbFlags, bigEndian bool) Direction {
+	if flags == nil {
+		return DirectionUnknown
+	}
+	word := flags.ToUint32()
+	if bigEndian {
+		word = bits.ReverseBytes32(word)
+	}
+	switch pcapgo.NgEpbFlag(word) & pcapgo.NgEpbFlagDirectionMask {
+	case pcapgo.NgEpbFlagDirectionInbound:
+		return DirectionIncoming
+	case pcapgo.NgEpbFlagDirectionOutbound:
+		return DirectionOutgoing
+	default:
+		return DirectionUnknown
+	}
+}
+
+// frame builds the Frame of a record of link type lt. data may be reused
+// by pcapgo, so the Frame gets a copy.
+func (r *Replay) frame(off int64, lt uint32, data []byte, at time.Time, iface string, dir Direction) (Frame, error) {
+	f := Frame{Interface: iface, At: at, Dir: dir}
+	var cookedDir Direction
+	switch lt {
+	case linkTypeEthernet:
+		f.Data = make([]byte, len(data))
+		copy(f.Data, data)
+		return f, nil
+	case linkTypeLinuxSLL:
+		// https://www.tcpdump.org/linktypes/LINKTYPE_LINUX_SLL.html
+		//  0: packet type   2: ARPHRD type   4: address length
+		//  6: address (8 bytes, zero padded)  14: protocol type
+		const hdrLen = 16
+		if len(data) < hdrLen {
+			return Frame{}, r.corrupt(off, "linux cooked header cut short (%d of %d bytes)", len(data), hdrLen)
+		}
+		f.Data = cookedToEthernet(data[6:14], int(binary.BigEndian.Uint16(data[4:6])), binary.BigEndian.Uint16(data[14:16]), data[hdrLen:])
+		cookedDir = cookedDirection(binary.BigEndian.Uint16(data[0:2]))
+	case linkTypeLinuxSLL2:
+		// https://www.tcpdump.org/linktypes/LINKTYPE_LINUX_SLL2.html
+		//  0: protocol type   2: reserved   4: interface index
+		//  8: ARPHRD type    10: packet type   11: address length
+		// 12: address (8 bytes, zero padded)
+		const hdrLen = 20
+		if len(data) < hdrLen {
+			return Frame{}, r.corrupt(off, "linux cooked v2 header cut short (%d of %d bytes)", len(data), hdrLen)
+		}
+		f.Data = cookedToEthernet(data[12:20], int(data[11]), binary.BigEndian.Uint16(data[0:2]), data[hdrLen:])
+		cookedDir = cookedDirection(uint16(data[10]))
+	default:
+		return Frame{}, fmt.Errorf("record %d at offset %d: %w", r.record, off, unsupportedLinkType(lt))
+	}
+	if f.Dir == DirectionUnknown {
+		f.Dir = cookedDir
+	}
+	return f, nil
+}
+
+// cookedToEthernet builds the Ethernet frame of a Linux cooked capture
+// record: destination 00:00:00:00:00:00 (the record does not carry it),
+// source addr if it is 6 bytes long (zero otherwise), then the protocol as
+// EtherType and the payload. Protocols below 0x0600 are Linux
+// pseudo-protocols (ETH_P_802_2 and the like) for payloads that start with
+// an 802.2 LLC header, which get an 802.3 length field (capped at 1500)
+// instead.
+func cookedToEthernet(addr []byte, addrLen int, proto uint16, payload []byte) []byte {
+	b := make([]byte, 14+len(payload))
+	if addrLen == 6 {
+		copy(b[6:12], addr)
+	}
+	if proto < 0x0600 {
+		proto = uint16(min(len(payload), 1500))
+	}
+	binary.BigEndian.PutUint16(b[12:14], proto)
+	copy(b[14:], payload)
+	return b
+}
+
+// cookedDirection maps a Linux cooked capture packet type to a Direction:
+// PACKET_OUTGOING (4) is outgoing, everything else (to us, broadcast,
+// multicast, to another host) incoming.
+func cookedDirection(pktType uint16) Direction {
+	if pktType == 4 {
+		return DirectionOutgoing
+	}
+	return DirectionIncoming
+}
+
+func supportedLinkType(lt uint32) bool {
+	return lt == linkTypeEthernet || lt == linkTypeLinuxSLL || lt == linkTypeLinuxSLL2
+}
+
+func unsupportedLinkType(lt uint32) error {
+	return fmt.Errorf("%w link type %d (want Ethernet or Linux cooked)", ErrUnsupported, lt)
+}
+
+// tooLong reports whether a capture length is out of bounds. A negative
+// length is a uint32 above 2^31 on a 32-bit platform.
+func tooLong(n int) bool {
+	return n < 0 || n > maxRecordLen
+}
+
+func (r *Replay) tooLongError(off int64, n int) error {
+	return r.corrupt(off, "capture length %d exceeds the %d-byte limit", uint32(n), maxRecordLen)
+}
+
+// corrupt returns an ErrCorrupt error about the current record.
+func (r *Replay) corrupt(off int64, format string, args ...any) error {
+	return fmt.Errorf("%w: record %d at offset %d: %s", ErrCorrupt, r.record, off, fmt.Sprintf(format, args...))
+}
+
+// readError turns an error of pcapgo while reading the record at off into
+// one of this package.
+func (r *Replay) readError(off int64, err error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("%w: record %d at offset %d cut short", ErrTruncated, r.record, off)
+	}
+	if _, ok := errors.AsType[*fs.PathError](err); ok {
+		return osError("read", err)
+	}
+	return r.formatError(off, err)
+}
+
+// formatError wraps a complaint of pcapgo about the file's structure.
+func (r *Replay) formatError(off int64, err error) error {
+	if r.record == 0 {
+		return fmt.Errorf("%w: %s", ErrCorrupt, lowerFirst(err.Error()))
+	}
+	return r.corrupt(off, "%s", lowerFirst(err.Error()))
+}
+
+// newReplayReader returns the buffered reader a Replay hands to pcapgo.
+func newReplayReader(r io.Reader) *bufio.Reader {
+	return bufio.NewReaderSize(r, replayBufSize)
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
