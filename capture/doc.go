@@ -1,10 +1,38 @@
-// Package capture owns every file descriptor dcbtop uses: pcap files today,
-// packet and netlink sockets later. It turns the outside world into Frames
-// and never decides DCBX semantics.
+// Package capture owns every file descriptor dcbtop uses: pcap files,
+// packet sockets and netlink sockets. It turns the outside world into Frames
+// and link events, and never decides DCBX semantics.
 //
 // A Source yields Frames one at a time until it is exhausted (io.EOF) or its
 // context is done. Each Frame carries its own capture timestamp, which is the
 // engine's only notion of "now" for frames, and owns its Data.
+//
+// # Live capture
+//
+// OpenLive (Linux only) opens a packet socket on one interface. It delivers
+// the LLDP frames (EtherType 0x88cc) the interface receives and those other
+// programs of this host transmit on it, and transmits the frames given to
+// WriteFrame at socket priority 7 (TC_PRIO_CONTROL). Frames to the three
+// LLDP group addresses are all delivered: telling the nearest-bridge agent
+// (01:80:c2:00:00:0e), which alone carries DCBX, from the other two is the
+// consumer's business.
+//
+// A live Frame's Dir comes from the packet type the kernel reports with each
+// frame (sll_pkttype): PACKET_OUTGOING, a frame this host transmitted, is
+// DirectionOutgoing; anything else (PACKET_HOST, PACKET_MULTICAST, ...) is
+// DirectionIncoming. Its At is the kernel's receive timestamp
+// (SO_TIMESTAMPNS, wall clock, nanoseconds), taken when the frame reached
+// the socket rather than when ReadFrame read it, so a slow reader does not
+// skew TTLs; should the kernel refuse the option, At is the time of the read.
+//
+// Opening a packet socket needs CAP_NET_RAW. Live errors never repeat the
+// interface name, so that a command can print them as "dcbtop: IFNAME:
+// <error>".
+//
+// # Links
+//
+// Interfaces lists the default capture set (the Ethernet interfaces that
+// are up), and WatchLinks follows links being added, going up or down and
+// being removed, from rtnetlink notifications. Neither needs privilege.
 //
 // # Replay
 //
@@ -41,11 +69,18 @@
 //
 // # Recording
 //
-// CreateWriter and NewWriter write Frames to a classic pcap file (Ethernet,
-// nanosecond timestamps), so that what dcbtop saw in the field can be
-// replayed later and turned into a test fixture. The format keeps the
-// timestamp and bytes of each frame but neither its interface nor its
-// direction.
+// CreateWriter and NewWriter write Frames to a pcapng file, so that what
+// dcbtop saw in the field, on every interface and in both directions, can be
+// replayed later with the same outcome and turned into a test fixture. Each
+// distinct Frame.Interface gets an Interface Description Block (its name as
+// if_name, Ethernet, snapshot length 65535, nanosecond timestamps) before
+// its first frame; each frame is an Enhanced Packet Block on its interface
+// whose epb_flags carry the direction (inbound, outbound, or no epb_flags
+// for DirectionUnknown). OpenReplay gives back the same Interface, At (to
+// the nanosecond), Dir and Data, frames over 65535 bytes cut. Every frame
+// reaches the file as soon as WriteFrame returns, so a recording in progress
+// can be replayed, or read by tshark, up to its last frame. CreateWriter
+// overwrites an existing file, as tcpdump -w does.
 //
 // Package capturetest provides a Source backed by a slice of Frames for the
 // tests of the packages that consume Sources.

@@ -26,6 +26,7 @@ const (
 	CodePeerStale        = "peer-stale"
 	CodeCEEPeerError     = "cee-peer-error"
 	CodeLocalUnknown     = "local-unknown"
+	CodeCaptureError     = "capture-error"
 	dualAgentWindow      = 121 * time.Second
 )
 
@@ -80,6 +81,10 @@ func (p *port) diagnostics(now time.Time) []lldp.Diagnostic {
 		out = append(out, mkDiag(CodeDualLocalAgent, lldp.SeverityError, "lldp",
 			"run one LLDP agent per port: stop lldpad/lldpd or the NIC firmware agent",
 			"%d local LLDP agents (different chassis IDs) transmit on this port; the switch sees a multi-peer condition", live))
+	}
+	if p.captureErr != "" {
+		out = append(out, mkDiag(CodeCaptureError, lldp.SeverityError, "lldp", "dcbtop retries with backoff; check the interface and privileges",
+			"capture: %s", p.captureErr))
 	}
 	if p.counters.Malformed > 0 {
 		out = append(out, mkDiag(CodeMalformed, lldp.SeverityWarning, "lldp", "",

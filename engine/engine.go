@@ -90,9 +90,10 @@ type port struct {
 	lastBadAt  time.Time
 	evicted    uint64
 
-	ifindex   *int
-	mac       *lldp.MAC // the interface's own MAC, for the PFC tie-break
-	operState string    // "up", "down" or "" (unknown)
+	ifindex    *int
+	mac        *lldp.MAC // the interface's own MAC, for the PFC tie-break
+	operState  string    // "up", "down" or "" (unknown)
+	captureErr string    // the capture's current error, "" when fine
 
 	localSource string // "dcbnl", "agent", "observed" or "" (none)
 	local       *Params
@@ -118,6 +119,8 @@ type Counters struct {
 	FramesOut        uint64 `json:"frames_out"`
 	Malformed        uint64 `json:"lldpdus_malformed"`
 	Unchanged        uint64 `json:"lldpdus_unchanged"`
+	FramesSent       uint64 `json:"frames_sent"`
+	KernelDrops      uint64 `json:"kernel_drops"`
 	NeighborsEvicted uint64 `json:"neighbors_evicted"`
 }
 
@@ -159,9 +162,14 @@ func (e *Engine) Apply(ev Event) []Indication {
 		idx, mac := ev.Ifindex, ev.MAC
 		p.ifindex, p.mac = &idx, &mac
 		p.operState = "down"
-		if ev.Up {
+		if ev.Up && !ev.Removed {
 			p.operState = "up"
 		}
+	case CaptureStatus:
+		e.advance(ev.At)
+		p := e.port(ev.Interface)
+		p.captureErr = ev.Err
+		p.counters.KernelDrops, p.counters.FramesSent = ev.KernelDrops, ev.Sent
 	}
 	if len(e.out) == 0 {
 		return nil

@@ -47,9 +47,23 @@ type LinkChanged struct {
 	Ifindex   int
 	MAC       lldp.MAC
 	Up        bool
+	// Removed marks an interface that was deleted; it stays in the
+	// snapshot as down and its peers age out normally.
+	Removed bool
+}
+
+// A CaptureStatus reports the health of an interface's capture: the
+// current socket error ("" when capturing) and counters the capture keeps.
+type CaptureStatus struct {
+	Interface   string
+	At          time.Time
+	Err         string
+	KernelDrops uint64 // frames the kernel dropped for the socket (accumulated)
+	Sent        uint64 // LLDPDUs transmitted by dcbtop's agent
 }
 
 func (FrameReceived) isEvent() {}
 func (Tick) isEvent()          {}
 func (LocalChanged) isEvent()  {}
 func (LinkChanged) isEvent()   {}
+func (CaptureStatus) isEvent() {}

@@ -170,3 +170,21 @@ func (p *port) snapshot(now time.Time) Interface {
 	}
 	return in
 }
+
+// Interface returns the snapshot of one interface, and false when the
+// engine has not seen it.
+func (e *Engine) Interface(name string) (Interface, bool) {
+	p, ok := e.ports[name]
+	if !ok {
+		return Interface{}, false
+	}
+	return p.snapshot(e.now), true
+}
+
+// NeighborCount returns the number of MSAPs live on an interface.
+func (e *Engine) NeighborCount(name string) int {
+	if p, ok := e.ports[name]; ok {
+		return len(p.neighbors)
+	}
+	return 0
+}

@@ -12,6 +12,8 @@ import (
 	"math"
 	"strconv"
 	"time"
+
+	"dcbtop/engine/agent"
 )
 
 // Exit statuses (DESIGN.md "Command line").
@@ -36,27 +38,48 @@ type Env struct {
 
 // options are the parsed command line.
 type options struct {
-	ifaces   []string
-	read     string
-	json     bool
-	events   bool
-	duration time.Duration
-	speed    float64
-	version  bool
+	ifaces     []string
+	read       string
+	json       bool
+	events     bool
+	duration   time.Duration
+	speed      float64
+	write      string
+	agent      bool
+	local      string
+	willing    bool
+	willingSet bool
+	force      bool
+	txInterval time.Duration
+	version    bool
 }
 
 const usage = `dcbtop: top for Data Center Bridging (LLDP / DCBX)
 
 Usage:
+  dcbtop [-i IFACE]... [--json | --events] [--duration D] [-w FILE]
+                                   live: every up Ethernet interface by default
   dcbtop -r FILE.pcap [--json | --events] [--speed X]
                                    replay a capture (pcap or pcapng)
 
 Options:
+  -i IFACE       capture on IFACE (repeatable)
   -r FILE        replay FILE; capture timestamps drive the clock
-  --json         print one snapshot (JSON) after the last frame and exit
-  --events       print each indication as one JSON line (NDJSON) and exit
+  --json         print one snapshot (JSON) and exit: after the last frame
+                 (replay) or after --duration / Ctrl-C (live)
+  --events       print each indication as one JSON line (NDJSON)
+  --duration D   live: stop after D (e.g. 35s)
+  -w FILE        live: also record every LLDPDU seen, both directions, to
+                 FILE (pcapng with interface names and directions)
   --speed X      replay pacing: 0 = as fast as possible (default for --json
                  and --events), 1 = recorded speed, 4 = four times faster
+  --agent        act as the host DCBX agent: transmit LLDPDUs with the local
+                 ETS/PFC/APP parameters on every captured interface
+  --local FILE   the agent's local parameters (PARAMS JSON, see README);
+                 default: 8 TCs, all priorities on TC0 at 100% ETS, PFC off
+  --willing on|off   the agent's DCBX Willing state (default on)
+  --tx-interval D    the agent's transmit interval (default 30s; TTL = 4xD+1)
+  --force        start the agent even if another LLDP agent runs here
   --version      print the version and exit
   --help         this help
 
@@ -82,7 +105,11 @@ func Run(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintf(env.Stdout, "dcbtop %s (git %s)\n", version, revision)
 		return ExitOK
 	}
-	if err := runReplay(ctx, o, env); err != nil {
+	run := runLive
+	if o.read != "" {
+		run = runReplay
+	}
+	if err := run(ctx, o, env); err != nil {
 		fmt.Fprintf(env.Stderr, "dcbtop: %v\n", err)
 		return ExitFailure
 	}
@@ -90,10 +117,16 @@ func Run(ctx context.Context, args []string, env Env) int {
 }
 
 func parse(args []string, env Env) (*options, error) {
-	o := &options{speed: -1}
+	o := &options{speed: -1, willing: true}
 	fs := flag.NewFlagSet("dcbtop", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.Func("i", "interface (repeatable)", func(s string) error { o.ifaces = append(o.ifaces, s); return nil })
+	fs.Func("i", "interface (repeatable)", func(s string) error {
+		if s == "" {
+			return errors.New("empty interface name")
+		}
+		o.ifaces = append(o.ifaces, s)
+		return nil
+	})
 	fs.StringVar(&o.read, "r", "", "replay a capture file")
 	fs.BoolVar(&o.json, "json", false, "print a snapshot")
 	fs.BoolVar(&o.events, "events", false, "print indications as NDJSON")
@@ -106,11 +139,25 @@ func parse(args []string, env Env) (*options, error) {
 		o.speed = v
 		return nil
 	})
+	fs.StringVar(&o.write, "w", "", "record to FILE")
+	fs.BoolVar(&o.agent, "agent", false, "act as the host DCBX agent")
+	fs.StringVar(&o.local, "local", "", "the agent's local PARAMS")
+	fs.Func("willing", "on|off", func(s string) error {
+		switch s {
+		case "on":
+			o.willing = true
+		case "off":
+			o.willing = false
+		default:
+			return errors.New("want on or off")
+		}
+		o.willingSet = true
+		return nil
+	})
+	fs.DurationVar(&o.txInterval, "tx-interval", agent.DefaultTxInterval, "agent transmit interval")
+	fs.BoolVar(&o.force, "force", false, "start the agent despite another agent")
 	fs.BoolVar(&o.version, "version", false, "print the version")
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, err
-		}
 		return nil, err
 	}
 	if fs.NArg() > 0 {
@@ -119,15 +166,24 @@ func parse(args []string, env Env) (*options, error) {
 	if o.version {
 		return o, nil
 	}
+	live := o.read == ""
 	switch {
 	case o.json && o.events:
 		return nil, errors.New("--json and --events are exclusive")
-	case len(o.ifaces) > 0:
-		return nil, errors.New("live capture (-i) is not available in this build; use -r FILE")
-	case o.read == "":
-		return nil, errors.New("nothing to do: give -r FILE")
-	case o.duration != 0:
+	case !live && len(o.ifaces) > 0:
+		return nil, errors.New("-r and -i are exclusive")
+	case !live && o.duration != 0:
 		return nil, errors.New("--duration applies to live capture only")
+	case !live && (o.write != "" || o.agent):
+		return nil, errors.New("-w and --agent apply to live capture only")
+	case live && o.speed >= 0:
+		return nil, errors.New("--speed applies to replay (-r) only")
+	case o.duration < 0:
+		return nil, errors.New("--duration must be positive")
+	case !o.agent && (o.local != "" || o.willingSet || o.force):
+		return nil, errors.New("--local, --willing and --force need --agent")
+	case o.agent && (o.txInterval < time.Second || o.txInterval > time.Hour):
+		return nil, errors.New("--tx-interval must be between 1s and 1h")
 	}
 	if o.speed < 0 {
 		o.speed = 0

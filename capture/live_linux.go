@@ -1,0 +1,420 @@
+//go:build linux
+
+package capture
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/mdlayher/packet"
+	"golang.org/x/net/bpf"
+	"golang.org/x/sys/unix"
+)
+
+// etherTypeLLDP is the EtherType of LLDP (ETH_P_LLDP).
+const etherTypeLLDP = 0x88cc
+
+// tcPrioControl is TC_PRIO_CONTROL, the socket priority of transmitted
+// LLDP frames (as lldpad and lldpd use).
+const tcPrioControl = 7
+
+// lldpGroups are the LLDP destination addresses (IEEE 802.1AB-2009 Table
+// 7-1) a Live joins.
+var lldpGroups = []net.HardwareAddr{
+	{0x01, 0x80, 0xc2, 0x00, 0x00, 0x0e}, // nearest bridge
+	{0x01, 0x80, 0xc2, 0x00, 0x00, 0x03}, // nearest non-TPMR bridge
+	{0x01, 0x80, 0xc2, 0x00, 0x00, 0x00}, // nearest customer bridge
+}
+
+// lldpFilter is the classic BPF program of a Live: accept a frame whose
+// EtherType is 0x88cc, whole; drop anything else. VLAN tags never get in
+// the way: the kernel moves a received frame's tag out of the data before
+// packet sockets see it.
+var lldpFilter = []bpf.Instruction{
+	bpf.LoadAbsolute{Off: 12, Size: 2},                                // ldh [12]
+	bpf.JumpIf{Cond: bpf.JumpEqual, Val: etherTypeLLDP, SkipFalse: 1}, // jeq #0x88cc, accept, drop
+	bpf.RetConstant{Val: 0x40000},                                     // accept: ret #262144
+	bpf.RetConstant{Val: 0},                                           // drop: ret #0
+}
+
+// readBufSize is the size of a Live's receive buffer: no frame a packet
+// socket can deliver is longer.
+const readBufSize = 1 << 16
+
+// writeTimeout bounds the wait of WriteFrame for room in the socket's send
+// buffer (a stuck transmit queue).
+const writeTimeout = time.Second
+
+// downPoll is how often ReadFrame checks whether an interface that went
+// down was removed.
+const downPoll = 200 * time.Millisecond
+
+// aLongTimeAgo is a deadline in the past, which wakes a pending read.
+var aLongTimeAgo = time.Unix(1, 0)
+
+// errPermission is OpenLive's error without CAP_NET_RAW.
+var errPermission = fmt.Errorf("open packet socket: %w (run as root or grant CAP_NET_RAW)", fs.ErrPermission)
+
+// liveSys is the Linux part of a Live.
+type liveSys struct {
+	c       *packet.Conn
+	rc      syscall.RawConn
+	ifindex int
+	closed  atomic.Bool
+
+	// prioErr is why the socket priority could not be set, if it could not.
+	prioErr error
+	// stampType is the control message type of the kernel receive
+	// timestamps (SO_TIMESTAMPNS_NEW or SO_TIMESTAMPNS_OLD), or 0 if the
+	// kernel refused both.
+	stampType int32
+
+	// Used by ReadFrame only.
+	buf, oob []byte
+	down     bool  // the interface went down since the last frame
+	readErr  error // final error: the interface was removed
+
+	writeMu sync.Mutex // serializes WriteFrame
+
+	statsMu sync.Mutex
+	total   LiveStats
+}
+
+func openLive(ifname string) (*liveSys, error) {
+	ifis, err := net.Interfaces()
+	if err != nil {
+		return nil, fmt.Errorf("list interfaces: %w", errnoOf(err))
+	}
+	i := slices.IndexFunc(ifis, func(ifi net.Interface) bool { return ifi.Name == ifname })
+	if i < 0 {
+		return nil, noInterface(ifis)
+	}
+	ifi := &ifis[i]
+
+	filter, err := bpf.Assemble(lldpFilter)
+	if err != nil {
+		return nil, fmt.Errorf("assemble BPF filter: %w", err) // unreachable: the program is valid
+	}
+	// ETH_P_ALL, not 0x88cc: the kernel shows this host's outgoing frames
+	// only to packet sockets bound to every protocol. The filter, attached
+	// before bind(2), keeps the rest out.
+	c, err := packet.Listen(ifi, packet.Raw, unix.ETH_P_ALL, &packet.Config{Filter: filter})
+	if err != nil {
+		if errors.Is(err, fs.ErrPermission) {
+			return nil, errPermission
+		}
+		return nil, fmt.Errorf("open packet socket: %w", errnoOf(err))
+	}
+	s := &liveSys{
+		c:       c,
+		ifindex: ifi.Index,
+		buf:     make([]byte, readBufSize),
+		oob:     make([]byte, unix.CmsgSpace(16)),
+	}
+	if err := s.setup(); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// setup joins the LLDP groups and sets the socket options.
+func (s *liveSys) setup() error {
+	for _, g := range lldpGroups {
+		if err := s.c.JoinGroup(g); err != nil {
+			return fmt.Errorf("join multicast group %s: %w", g, errnoOf(err))
+		}
+	}
+	rc, err := s.c.SyscallConn()
+	if err != nil {
+		return fmt.Errorf("open packet socket: %w", errnoOf(err))
+	}
+	s.rc = rc
+	err = rc.Control(func(fd uintptr) {
+		if err := unix.SetsockoptInt(int(fd), unix.SOL_SOCKET, unix.SO_PRIORITY, tcPrioControl); err != nil {
+			s.prioErr = err
+		}
+		// Nanosecond receive timestamps, 64-bit on every architecture
+		// since Linux 5.1; the old option before that.
+		for _, opt := range []int{unix.SO_TIMESTAMPNS_NEW, unix.SO_TIMESTAMPNS_OLD} {
+			if unix.SetsockoptInt(int(fd), unix.SOL_SOCKET, opt, 1) == nil {
+				s.stampType = int32(opt)
+				break
+			}
+		}
+	})
+	if err != nil {
+		return fmt.Errorf("open packet socket: %w", errnoOf(err))
+	}
+	return nil
+}
+
+func (s *liveSys) readFrame(ctx context.Context) (Frame, error) {
+	if s.closed.Load() {
+		return Frame{}, fmt.Errorf("read: %w", fs.ErrClosed)
+	}
+	if err := ctx.Err(); err != nil {
+		return Frame{}, err
+	}
+	if s.readErr != nil {
+		return Frame{}, s.readErr
+	}
+
+	// A done ctx sets a deadline in the past, which wakes the read. The
+	// deadline is cleared on the way in, and the wake-up never outlives
+	// this call.
+	if err := s.c.SetReadDeadline(time.Time{}); err != nil {
+		return Frame{}, s.readError(err)
+	}
+	if ctx.Done() != nil {
+		fired := make(chan struct{})
+		stop := context.AfterFunc(ctx, func() {
+			_ = s.c.SetReadDeadline(aLongTimeAgo)
+			close(fired)
+		})
+		defer func() {
+			if !stop() {
+				<-fired
+			}
+		}()
+	}
+
+	for {
+		if s.down {
+			// The interface went down. If it comes back up, frames
+			// flow again; if it is removed, nothing says so but the
+			// socket's address: poll it.
+			if s.unbound() {
+				s.readErr = fmt.Errorf("read: %w (the interface was removed)", ErrNoInterface)
+				return Frame{}, s.readErr
+			}
+			if err := ctx.Err(); err != nil {
+				return Frame{}, err
+			}
+			// Should ctx be done between the check above and this
+			// deadline, the read ends at this deadline instead.
+			if err := s.c.SetReadDeadline(time.Now().Add(downPoll)); err != nil {
+				return Frame{}, s.readError(err)
+			}
+		}
+		n, oobn, from, err := s.recvmsg()
+		if err != nil {
+			switch {
+			case s.closed.Load():
+				return Frame{}, fmt.Errorf("read: %w", fs.ErrClosed)
+			case errors.Is(err, os.ErrDeadlineExceeded):
+				if err := ctx.Err(); err != nil {
+					return Frame{}, err
+				}
+				if s.down {
+					continue
+				}
+			case errors.Is(err, unix.EINTR):
+				continue
+			case errors.Is(err, unix.ENETDOWN):
+				// The kernel unbinds the socket when the interface goes
+				// down, reports ENETDOWN once, and binds it again when the
+				// interface comes up.
+				s.down = true
+				continue
+			}
+			return Frame{}, s.readError(err)
+		}
+		s.down = false
+		f := Frame{
+			At:   s.timestamp(s.oob[:oobn]),
+			Dir:  DirectionIncoming,
+			Data: bytes.Clone(s.buf[:n]),
+		}
+		if sll, ok := from.(*unix.SockaddrLinklayer); ok && sll.Pkttype == unix.PACKET_OUTGOING {
+			f.Dir = DirectionOutgoing
+		}
+		return f, nil
+	}
+}
+
+// recvmsg reads one frame, its control messages and its source address,
+// waiting for it (or for the read deadline). packet.Conn.ReadFrom would
+// drop the address's packet type, which gives the direction.
+func (s *liveSys) recvmsg() (n, oobn int, from unix.Sockaddr, err error) {
+	var rerr error
+	err = s.rc.Read(func(fd uintptr) bool {
+		n, oobn, _, from, rerr = unix.Recvmsg(int(fd), s.buf, s.oob, unix.MSG_DONTWAIT)
+		return rerr != unix.EAGAIN
+	})
+	if err == nil {
+		err = rerr
+	}
+	return n, oobn, from, err
+}
+
+// timestamp returns the kernel receive timestamp of the control messages
+// oob, or the current time if there is none.
+func (s *liveSys) timestamp(oob []byte) time.Time {
+	if s.stampType == 0 {
+		return time.Now()
+	}
+	msgs, err := unix.ParseSocketControlMessage(oob)
+	if err != nil {
+		return time.Now()
+	}
+	for _, m := range msgs {
+		if m.Header.Level != unix.SOL_SOCKET || m.Header.Type != s.stampType {
+			continue
+		}
+		switch len(m.Data) {
+		case 16: // struct __kernel_timespec, or a 64-bit struct timespec
+			sec := int64(binary.NativeEndian.Uint64(m.Data[0:]))
+			nsec := int64(binary.NativeEndian.Uint64(m.Data[8:]))
+			return time.Unix(sec, nsec)
+		case 8: // a 32-bit struct timespec
+			sec := int32(binary.NativeEndian.Uint32(m.Data[0:]))
+			nsec := int32(binary.NativeEndian.Uint32(m.Data[4:]))
+			return time.Unix(int64(sec), int64(nsec))
+		}
+	}
+	return time.Now()
+}
+
+// unbound reports whether the kernel unbound the socket from its
+// interface, which it does when the interface is removed.
+func (s *liveSys) unbound() bool {
+	var sa unix.Sockaddr
+	var err error
+	if cerr := s.rc.Control(func(fd uintptr) { sa, err = unix.Getsockname(int(fd)) }); cerr != nil || err != nil {
+		return false
+	}
+	sll, ok := sa.(*unix.SockaddrLinklayer)
+	return ok && sll.Ifindex != s.ifindex
+}
+
+// readError turns an error of the socket into one of ReadFrame.
+func (s *liveSys) readError(err error) error {
+	if s.closed.Load() {
+		return fmt.Errorf("read: %w", fs.ErrClosed)
+	}
+	return fmt.Errorf("read: %w", errnoOf(err))
+}
+
+func (s *liveSys) writeFrame(b []byte) error {
+	if s.closed.Load() {
+		return fmt.Errorf("write: %w", fs.ErrClosed)
+	}
+	if len(b) < 14 {
+		return fmt.Errorf("write: a frame of %d bytes is shorter than an Ethernet header", len(b))
+	}
+	if s.prioErr != nil {
+		return fmt.Errorf("write: cannot set socket priority %d (TC_PRIO_CONTROL): %w (grant CAP_NET_ADMIN)", tcPrioControl, s.prioErr)
+	}
+	// The frame's own EtherType goes into sll_protocol, which becomes
+	// the packet's protocol for the traffic control layer.
+	to := &unix.SockaddrLinklayer{
+		Ifindex:  s.ifindex,
+		Protocol: htons(binary.BigEndian.Uint16(b[12:14])),
+		Halen:    6,
+	}
+	copy(to.Addr[:], b[:6])
+
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	if err := s.c.SetWriteDeadline(time.Now().Add(writeTimeout)); err != nil {
+		return s.writeError(err)
+	}
+	var werr error
+	err := s.rc.Write(func(fd uintptr) bool {
+		werr = unix.Sendto(int(fd), b, 0, to)
+		return werr != unix.EAGAIN
+	})
+	if err == nil {
+		err = werr
+	}
+	if err != nil {
+		return s.writeError(err)
+	}
+	return nil
+}
+
+// writeError turns an error of the socket into one of WriteFrame.
+func (s *liveSys) writeError(err error) error {
+	switch {
+	case s.closed.Load():
+		return fmt.Errorf("write: %w", fs.ErrClosed)
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return fmt.Errorf("write: timed out after %v: the interface does not transmit", writeTimeout)
+	case errors.Is(err, unix.ENXIO), errors.Is(err, unix.ENODEV):
+		return fmt.Errorf("write: %w (the interface was removed)", ErrNoInterface)
+	}
+	return fmt.Errorf("write: %w", errnoOf(err))
+}
+
+func (s *liveSys) stats() (LiveStats, error) {
+	s.statsMu.Lock()
+	defer s.statsMu.Unlock()
+	if s.closed.Load() {
+		return s.total, fmt.Errorf("stats: %w", fs.ErrClosed)
+	}
+	// Reading the kernel's counters resets them.
+	st, err := s.c.Stats()
+	if err != nil {
+		if s.closed.Load() {
+			return s.total, fmt.Errorf("stats: %w", fs.ErrClosed)
+		}
+		return s.total, fmt.Errorf("stats: %w", errnoOf(err))
+	}
+	s.total.Packets += uint64(st.Packets)
+	s.total.Drops += uint64(st.Drops)
+	return s.total, nil
+}
+
+func (s *liveSys) close() error {
+	if s.closed.Swap(true) {
+		return nil
+	}
+	if err := s.c.Close(); err != nil {
+		return fmt.Errorf("close: %w", errnoOf(err))
+	}
+	return nil
+}
+
+// noInterface returns the error of OpenLive for an unknown interface.
+func noInterface(ifis []net.Interface) error {
+	names := make([]string, len(ifis))
+	for i, ifi := range ifis {
+		names[i] = ifi.Name
+	}
+	slices.Sort(names)
+	list := strings.Join(names, ", ")
+	if list == "" {
+		list = "none"
+	}
+	return fmt.Errorf("%w (available: %s)", ErrNoInterface, list)
+}
+
+// errnoOf returns the system call error number that err wraps, so that
+// messages say "network is down" instead of repeating every layer of
+// net.OpError and os.SyscallError, or err itself if it wraps none.
+func errnoOf(err error) error {
+	if errno, ok := errors.AsType[syscall.Errno](err); ok {
+		return errno
+	}
+	return err
+}
+
+// htons converts v to network byte order, as a sockaddr field wants it.
+func htons(v uint16) uint16 {
+	var b [2]byte
+	binary.BigEndian.PutUint16(b[:], v)
+	return binary.NativeEndian.Uint16(b[:])
+}

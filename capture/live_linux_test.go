@@ -1,0 +1,578 @@
+//go:build linux
+
+package capture_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/net/bpf"
+	"golang.org/x/sys/unix"
+
+	"dcbtop/capture"
+)
+
+// The LLDP group addresses.
+var (
+	nearestBridge         = net.HardwareAddr{0x01, 0x80, 0xc2, 0x00, 0x00, 0x0e}
+	nearestNonTPMRBridge  = net.HardwareAddr{0x01, 0x80, 0xc2, 0x00, 0x00, 0x03}
+	nearestCustomerBridge = net.HardwareAddr{0x01, 0x80, 0xc2, 0x00, 0x00, 0x00}
+)
+
+// permissionMessage is OpenLive's error without CAP_NET_RAW.
+const permissionMessage = "open packet socket: permission denied (run as root or grant CAP_NET_RAW)"
+
+// lldpFrom returns an LLDP frame from src to dst whose chassis ID ends in
+// last.
+func lldpFrom(dst, src net.HardwareAddr, last byte) []byte {
+	b := append(slices.Clone(dst), src...)
+	b = append(b, 0x88, 0xcc)
+	return append(b, lldpPayload(last)...)
+}
+
+// ipv4Frame returns an IPv4 frame from src to dst: a packet of the
+// experimental protocol 253 without payload, padded to 60 bytes.
+func ipv4Frame(dst, src net.HardwareAddr, id uint16) []byte {
+	b := append(slices.Clone(dst), src...)
+	b = append(b, 0x08, 0x00)
+	ip := []byte{0x45, 0, 0, 20, 0, 0, 0, 0, 64, 253, 0, 0, 192, 0, 2, 1, 192, 0, 2, 2}
+	binary.BigEndian.PutUint16(ip[4:], id)
+	b = append(b, ip...)
+	return append(b, make([]byte, 60-len(b))...)
+}
+
+// arpFrame returns a broadcast ARP request from src for 192.0.2.x.
+func arpFrame(src net.HardwareAddr, x byte) []byte {
+	b := append(net.HardwareAddr{0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, src...)
+	b = append(b, 0x08, 0x06)
+	b = append(b, 0, 1, 0x08, 0x00, 6, 4, 0, 1) // Ethernet, IPv4, request
+	b = append(b, src...)
+	b = append(b, 192, 0, 2, 1)
+	b = append(b, 0, 0, 0, 0, 0, 0)
+	b = append(b, 192, 0, 2, x)
+	return append(b, make([]byte, 60-len(b))...)
+}
+
+// readFrame reads a frame from s, failing t if none comes within timeout.
+func readFrame(t *testing.T, s capture.Source, timeout time.Duration) capture.Frame {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	f, err := s.ReadFrame(ctx)
+	if err != nil {
+		t.Fatalf("ReadFrame: %v", err)
+	}
+	return f
+}
+
+// expectNoFrame checks that s delivers no frame within wait.
+func expectNoFrame(t *testing.T, s capture.Source, wait time.Duration) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	if f, err := s.ReadFrame(ctx); err != context.DeadlineExceeded {
+		t.Errorf("ReadFrame = frame %x, error %v; want no frame (context.DeadlineExceeded)", f.Data, err)
+	}
+}
+
+func write(t *testing.T, l *capture.Live, b []byte) {
+	t.Helper()
+	if err := l.WriteFrame(b); err != nil {
+		t.Fatalf("WriteFrame: %v", err)
+	}
+}
+
+// TestLiveRoundTrip writes an LLDP frame on one end of a veth pair and
+// reads it on the other end, on the sending end, and on the socket that sent
+// it.
+func TestLiveRoundTrip(t *testing.T) {
+	n := newNS(t)
+	n.veth("va", "vb")
+	wr := n.openLive("va")
+	observer := n.openLive("va") // another agent of the host, on the sending side
+	rd := n.openLive("vb")
+
+	frame := lldpFrom(nearestBridge, n.mac("va"), 1)
+	sent := time.Now()
+	write(t, wr, frame)
+	// Read later, so that a timestamp taken at read time would show.
+	time.Sleep(200 * time.Millisecond)
+	readAt := time.Now()
+
+	for _, tt := range []struct {
+		name string
+		l    *capture.Live
+		want capture.Frame
+	}{
+		{"receiver", rd, capture.Frame{Interface: "vb", Dir: capture.DirectionIncoming, Data: frame}},
+		{"observer on the sending side", observer, capture.Frame{Interface: "va", Dir: capture.DirectionOutgoing, Data: frame}},
+	} {
+		got := readFrame(t, tt.l, 2*time.Second)
+		if got.At.Before(sent.Add(-time.Millisecond)) || !got.At.Before(readAt) {
+			t.Errorf("%s: At = %v, want the receive time: between the write (%v) and the read (%v)",
+				tt.name, got.At.Format(time.RFC3339Nano), sent.Format(time.RFC3339Nano), readAt.Format(time.RFC3339Nano))
+		}
+		got.At = time.Time{}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s: frame (-want +got):\n%s", tt.name, diff)
+		}
+	}
+	// The kernel never loops a packet socket's own frames back to it.
+	expectNoFrame(t, wr, 200*time.Millisecond)
+}
+
+// TestLiveFilter sends a burst of non-LLDP frames mixed with LLDP frames to
+// each LLDP group address: only the LLDP frames are delivered and counted.
+func TestLiveFilter(t *testing.T) {
+	n := newNS(t)
+	n.veth("va", "vb")
+	src, dst := n.mac("va"), n.mac("vb")
+	wr := n.openLive("va")
+	rd := n.openLive("vb")
+
+	// 200 IPv4 and ARP frames, with LLDP frames to each group address
+	// among them.
+	lldpAt := map[int]net.HardwareAddr{0: nearestBridge, 100: nearestNonTPMRBridge, 199: nearestCustomerBridge}
+	var want [][]byte
+	for i := range 200 {
+		if group, ok := lldpAt[i]; ok {
+			f := lldpFrom(group, src, byte(i))
+			write(t, wr, f)
+			want = append(want, f)
+		}
+		if i%2 == 0 {
+			write(t, wr, ipv4Frame(dst, src, uint16(i)))
+		} else {
+			write(t, wr, arpFrame(src, byte(i)))
+		}
+	}
+	var got [][]byte
+	for range want {
+		got = append(got, readFrame(t, rd, 2*time.Second).Data)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("frames (-want +got):\n%s", diff)
+	}
+	expectNoFrame(t, rd, 300*time.Millisecond)
+	checkStats(t, rd, capture.LiveStats{Packets: 3})
+
+	// The kernel resets its counters when read: Stats adds them up.
+	for i := range 2 {
+		f := lldpFrom(nearestBridge, src, byte(i))
+		write(t, wr, f)
+		readFrame(t, rd, 2*time.Second)
+	}
+	checkStats(t, rd, capture.LiveStats{Packets: 5})
+	checkStats(t, rd, capture.LiveStats{Packets: 5})
+}
+
+func checkStats(t *testing.T, l *capture.Live, want capture.LiveStats) {
+	t.Helper()
+	got, err := l.Stats()
+	if err != nil {
+		t.Fatalf("Stats: %v", err)
+	}
+	if got != want {
+		t.Errorf("Stats = %+v, want %+v", got, want)
+	}
+}
+
+// TestLiveMembership checks that a Live joins the three LLDP groups, leaves
+// them on Close, and never makes the interface promiscuous.
+func TestLiveMembership(t *testing.T) {
+	n := newNS(t)
+	n.veth("va", "vb")
+	index := n.link("va").Attrs().Index
+	// groups returns the LLDP groups va is a member of, read from the
+	// namespace's /proc/net/dev_mcast (lines "index name users global
+	// address").
+	groups := func() []string {
+		var b []byte
+		var err error
+		n.run(func() { b, err = os.ReadFile("/proc/thread-self/net/dev_mcast") })
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for line := range strings.Lines(string(b)) {
+			f := strings.Fields(line)
+			if len(f) == 5 && f[0] == fmt.Sprint(index) && strings.HasPrefix(f[4], "0180c2") {
+				got = append(got, f[4])
+			}
+		}
+		slices.Sort(got)
+		return got
+	}
+
+	l := n.openLive("va")
+	if diff := cmp.Diff([]string{"0180c2000000", "0180c2000003", "0180c200000e"}, groups()); diff != "" {
+		t.Errorf("groups of va with a Live open (-want +got):\n%s", diff)
+	}
+	if p := n.link("va").Attrs().Promisc; p != 0 {
+		t.Errorf("promiscuity of va = %d, want 0", p)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := groups(); len(got) != 0 {
+		t.Errorf("groups of va after Close = %v, want none", got)
+	}
+}
+
+// TestLiveSocketOptions checks the socket priority of transmitted frames.
+func TestLiveSocketOptions(t *testing.T) {
+	n := newNS(t)
+	n.veth("va", "vb")
+	l := n.openLive("va")
+	prio, err := capture.LiveSockopt(l, unix.SOL_SOCKET, unix.SO_PRIORITY)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prio != 7 {
+		t.Errorf("SO_PRIORITY = %d, want 7 (TC_PRIO_CONTROL)", prio)
+	}
+}
+
+// TestLiveCancel checks that ReadFrame returns promptly when its context is
+// done, and that the Live still works afterwards.
+func TestLiveCancel(t *testing.T) {
+	n := newNS(t)
+	n.veth("va", "vb")
+	wr := n.openLive("va")
+	rd := n.openLive("vb")
+
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := rd.ReadFrame(cancelled); err != context.Canceled {
+		t.Errorf("ReadFrame(cancelled context) = %v, want context.Canceled", err)
+	}
+
+	for range 2 { // twice: the first wake-up must not leak into the next call
+		ctx, cancel := context.WithCancel(context.Background())
+		errc := make(chan error, 1)
+		go func() {
+			_, err := rd.ReadFrame(ctx)
+			errc <- err
+		}()
+		time.Sleep(100 * time.Millisecond)
+		start := time.Now()
+		cancel()
+		select {
+		case err := <-errc:
+			if err != context.Canceled {
+				t.Errorf("ReadFrame = %v, want context.Canceled", err)
+			}
+			t.Logf("ReadFrame returned %v after cancel", time.Since(start))
+		case <-time.After(time.Second):
+			t.Fatal("ReadFrame still blocked 1s after cancel")
+		}
+	}
+
+	start := time.Now()
+	expectNoFrame(t, rd, 150*time.Millisecond)
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("ReadFrame with a 150ms deadline returned after %v", d)
+	}
+
+	f := lldpFrom(nearestBridge, n.mac("va"), 1)
+	write(t, wr, f)
+	if got := readFrame(t, rd, 2*time.Second); !bytes.Equal(got.Data, f) {
+		t.Errorf("after a cancelled read, ReadFrame = %x, want %x", got.Data, f)
+	}
+}
+
+// TestLiveClose checks that Close unblocks a pending ReadFrame, and that
+// every method fails with fs.ErrClosed afterwards.
+func TestLiveClose(t *testing.T) {
+	n := newNS(t)
+	n.veth("va", "vb")
+	l := n.openLive("va")
+
+	errc := make(chan error, 1)
+	go func() {
+		_, err := l.ReadFrame(context.Background())
+		errc <- err
+	}()
+	time.Sleep(100 * time.Millisecond)
+	if err := l.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	select {
+	case err := <-errc:
+		if !errors.Is(err, fs.ErrClosed) {
+			t.Errorf("pending ReadFrame = %v, want fs.ErrClosed", err)
+		}
+	case <-time.After(time.Second):
+		t.Fatal("ReadFrame still blocked 1s after Close")
+	}
+
+	if err := l.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
+	}
+	if _, err := l.ReadFrame(context.Background()); !errors.Is(err, fs.ErrClosed) {
+		t.Errorf("ReadFrame after Close = %v, want fs.ErrClosed", err)
+	}
+	if err := l.WriteFrame(lldpFrame(1)); !errors.Is(err, fs.ErrClosed) {
+		t.Errorf("WriteFrame after Close = %v, want fs.ErrClosed", err)
+	}
+	if _, err := l.Stats(); !errors.Is(err, fs.ErrClosed) {
+		t.Errorf("Stats after Close = %v, want fs.ErrClosed", err)
+	}
+}
+
+// TestLiveLinkDownUpRemoved checks that ReadFrame waits through a link
+// down and up, and fails with ErrNoInterface once the link is removed.
+func TestLiveLinkDownUpRemoved(t *testing.T) {
+	n := newNS(t)
+	n.veth("va", "vb")
+	wr := n.openLive("va")
+	rd := n.openLive("vb")
+
+	type result struct {
+		f   capture.Frame
+		err error
+	}
+	results := make(chan result, 1)
+	read := func() {
+		go func() {
+			f, err := rd.ReadFrame(context.Background())
+			results <- result{f, err}
+		}()
+	}
+
+	read()
+	n.down("vb")
+	select {
+	case r := <-results:
+		t.Fatalf("ReadFrame returned %x, %v while the link was down; want it to keep waiting", r.f.Data, r.err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	n.up("vb")
+	f := lldpFrom(nearestBridge, n.mac("va"), 1)
+	deadline := time.After(3 * time.Second)
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+wait:
+	for {
+		_ = wr.WriteFrame(f) // fails until va has a carrier again
+		select {
+		case r := <-results:
+			if r.err != nil || !bytes.Equal(r.f.Data, f) {
+				t.Fatalf("ReadFrame after the link came up = %x, %v; want %x", r.f.Data, r.err, f)
+			}
+			break wait
+		case <-tick.C:
+		case <-deadline:
+			t.Fatal("no frame 3s after the link came up")
+		}
+	}
+	// Drain the extra copies written while waiting.
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		_, err := rd.ReadFrame(ctx)
+		cancel()
+		if err != nil {
+			break
+		}
+	}
+
+	read()
+	if err := n.nl.LinkDel(n.link("va")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case r := <-results:
+		if !errors.Is(r.err, capture.ErrNoInterface) {
+			t.Errorf("ReadFrame after the link was removed = %v, want ErrNoInterface", r.err)
+		}
+		t.Logf("ReadFrame after the link was removed: %v", r.err)
+	case <-time.After(2 * time.Second):
+		t.Fatal("ReadFrame still blocked 2s after the link was removed")
+	}
+	if _, err := rd.ReadFrame(context.Background()); !errors.Is(err, capture.ErrNoInterface) {
+		t.Errorf("next ReadFrame = %v, want ErrNoInterface again", err)
+	}
+	if err := wr.WriteFrame(f); !errors.Is(err, capture.ErrNoInterface) {
+		t.Errorf("WriteFrame after the link was removed = %v, want ErrNoInterface", err)
+	}
+}
+
+func TestLiveWriteShortFrame(t *testing.T) {
+	n := newNS(t)
+	n.veth("va", "vb")
+	l := n.openLive("va")
+	err := l.WriteFrame(make([]byte, 13))
+	if want := "write: a frame of 13 bytes is shorter than an Ethernet header"; err == nil || err.Error() != want {
+		t.Errorf("WriteFrame(13 bytes) = %v, want %q", err, want)
+	}
+}
+
+// TestOpenLiveNoInterface runs with or without privilege: the interface is
+// looked up first.
+func TestOpenLiveNoInterface(t *testing.T) {
+	ifis, err := net.Interfaces()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, ifi := range ifis {
+		names = append(names, ifi.Name)
+	}
+	slices.Sort(names)
+	_, err = capture.OpenLive("dcbtop-none0")
+	if !errors.Is(err, capture.ErrNoInterface) {
+		t.Errorf("OpenLive(unknown) = %v, want ErrNoInterface", err)
+	}
+	if want := "no such interface (available: " + strings.Join(names, ", ") + ")"; err == nil || err.Error() != want {
+		t.Errorf("OpenLive(unknown) = %v, want %q", err, want)
+	}
+}
+
+// TestOpenLiveNoInterfaceNS checks the list of names in a namespace whose
+// interfaces are known.
+func TestOpenLiveNoInterfaceNS(t *testing.T) {
+	n := newNS(t)
+	n.veth("vb", "va")
+	var err error
+	n.run(func() { _, err = capture.OpenLive("vc") })
+	if want := "no such interface (available: lo, va, vb)"; err == nil || err.Error() != want || !errors.Is(err, capture.ErrNoInterface) {
+		t.Errorf("OpenLive(unknown) = %v, want %q wrapping ErrNoInterface", err, want)
+	}
+}
+
+// TestOpenLiveUnprivileged checks OpenLive's error without privilege.
+//
+// A test cannot drop the privileges of its own process (they belong to
+// every thread), so it runs a helper process: a copy of this test binary,
+// started as uid and gid 65534 (nobody) with -test.run selecting only
+// TestHelperUnprivOpen, and DCBTOP_TEST_HELPER=unpriv-open telling that test
+// it is the helper. The helper prints what OpenLive returned, one
+// "key: value" line each, and this test checks it. Starting a process as
+// another user needs root (CAP_SETUID, CAP_SETGID); without it the test
+// skips as requirePriv says. The binary is copied to a directory nobody can
+// read, because go test builds it in a directory only its owner can enter.
+func TestOpenLiveUnprivileged(t *testing.T) {
+	requirePriv(t, privSetuid)
+	dir, err := os.MkdirTemp("", "dcbtop-unpriv-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "capture.test")
+	if err := copyFile(bin, os.Args[0], 0o755); err != nil {
+		t.Fatal(err)
+	}
+
+	cmd := exec.Command(bin, "-test.run=^TestHelperUnprivOpen$", "-test.count=1")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "DCBTOP_TEST_HELPER=unpriv-open")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("helper process: %v\n%s", err, out)
+	}
+	got := make(map[string]string)
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		if k, v, ok := strings.Cut(sc.Text(), ": "); ok && strings.HasPrefix(k, "unpriv-") {
+			got[k] = v
+		}
+	}
+	want := map[string]string{
+		"unpriv-euid":                 "65534",
+		"unpriv-open-error":           permissionMessage,
+		"unpriv-open-is-permission":   "true",
+		"unpriv-unknown-is-not-found": "true",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("helper process reported (-want +got):\n%s\noutput:\n%s", diff, out)
+	}
+}
+
+// TestHelperUnprivOpen is the helper process of TestOpenLiveUnprivileged;
+// run any other way, it does nothing.
+func TestHelperUnprivOpen(t *testing.T) {
+	if os.Getenv("DCBTOP_TEST_HELPER") != "unpriv-open" {
+		return
+	}
+	fmt.Printf("unpriv-euid: %d\n", os.Geteuid())
+	_, err := capture.OpenLive("lo")
+	fmt.Printf("unpriv-open-error: %v\n", err)
+	fmt.Printf("unpriv-open-is-permission: %t\n", errors.Is(err, os.ErrPermission))
+	_, err = capture.OpenLive("dcbtop-none0")
+	fmt.Printf("unpriv-unknown-is-not-found: %t\n", errors.Is(err, capture.ErrNoInterface))
+}
+
+// copyFile copies the file src to a new file dst of the given mode.
+func copyFile(dst, src string, mode os.FileMode) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// TestLLDPFilter runs the BPF program of a Live in x/net/bpf's virtual
+// machine.
+func TestLLDPFilter(t *testing.T) {
+	vm, err := bpf.NewVM(capture.LLDPFilter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := net.HardwareAddr{0x02, 0, 0, 0, 0, 1}
+	tagged := append(append(slices.Clone(nearestBridge), src...), 0x81, 0x00, 0xe0, 0x09, 0x88, 0xcc)
+	tests := []struct {
+		name   string
+		frame  []byte
+		accept bool
+	}{
+		{"LLDP", lldpFrom(nearestBridge, src, 1), true},
+		{"LLDP header only", lldpFrom(nearestBridge, src, 1)[:14], true},
+		{"IPv4", ipv4Frame(nearestBridge, src, 1), false},
+		{"ARP", arpFrame(src, 1), false},
+		{"IPv6", append(append(slices.Clone(nearestBridge), src...), 0x86, 0xdd, 0x60), false},
+		// The kernel moves received VLAN tags out of the frame before
+		// packet sockets see it, so the filter need not look past one.
+		{"802.1Q-tagged LLDP", tagged, false},
+		{"runt", []byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0x88}, false},
+	}
+	for _, tt := range tests {
+		// The program returns how many bytes of the frame to keep:
+		// 0 drops it, 262144 keeps all of it.
+		got, err := vm.Run(tt.frame)
+		if err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+		}
+		if want := map[bool]int{false: 0, true: 1 << 18}[tt.accept]; got != want {
+			t.Errorf("%s: filter returned %d, want %d", tt.name, got, want)
+		}
+	}
+}

@@ -1,0 +1,138 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"dcbtop/engine/lldp"
+)
+
+// Validate checks p with the rules the codec applies to received TLVs
+// (IEEE Std 802.1Q-2018 Annex D; see lldp.ETS.Validate and friends), so
+// that what dcbtop sends or applies is held to the same standard as what
+// it receives.
+func (p *Params) Validate() []lldp.Diagnostic {
+	var out []lldp.Diagnostic
+	if e := p.ETS; e != nil {
+		out = append(out, (&lldp.ETS{Willing: e.Willing, CBS: e.CBS, MaxTCs: e.MaxTCs, PrioTC: e.PrioTC, Bandwidth: e.TCBandwidth, TSA: e.TSA}).Validate()...)
+		if e.MaxTCs == 0 || e.MaxTCs > 8 {
+			out = append(out, lldp.Diagnostic{Code: "ets-max-tcs-range", Severity: lldp.SeverityError, Feature: "ets", Message: fmt.Sprintf("max_tcs %d is not 1-8", e.MaxTCs)})
+		}
+	}
+	if r := p.ETSReco; r != nil {
+		out = append(out, (&lldp.ETS{Recommendation: true, PrioTC: r.PrioTC, Bandwidth: r.TCBandwidth, TSA: r.TSA}).Validate()...)
+	}
+	if f := p.PFC; f != nil {
+		out = append(out, (&lldp.PFC{Willing: f.Willing, MBC: f.MBC, Cap: f.Cap, Enabled: uint8(f.Enabled)}).Validate()...)
+	}
+	if p.App != nil {
+		a := &lldp.AppPriority{}
+		for _, e := range p.App {
+			if e.Priority > 7 {
+				out = append(out, lldp.Diagnostic{Code: "app-priority-range", Severity: lldp.SeverityError, Feature: "app", Message: fmt.Sprintf("APP priority %d is not 0-7", e.Priority)})
+			}
+			a.Entries = append(a.Entries, lldp.AppEntry{Priority: e.Priority & 7, Selector: e.Selector, Protocol: e.Protocol})
+		}
+		out = append(out, a.Validate()...)
+	}
+	return out
+}
+
+// Errors returns the error-severity diagnostics of Validate joined into
+// one message, or nil when there are none.
+func (p *Params) Errors() error {
+	var msgs []string
+	for _, d := range p.Validate() {
+		if d.Severity == lldp.SeverityError {
+			msgs = append(msgs, d.Feature+": "+d.Message)
+		}
+	}
+	if len(msgs) == 0 {
+		return nil
+	}
+	return errors.New(strings.Join(msgs, "; "))
+}
+
+// wire forms with slices, so that arrays of the wrong length are caught
+// instead of silently truncated or zero-filled.
+type etsJSON struct {
+	Willing     bool       `json:"willing"`
+	CBS         bool       `json:"cbs"`
+	MaxTCs      *uint8     `json:"max_tcs"`
+	PrioTC      []uint8    `json:"prio_tc"`
+	TCBandwidth []uint8    `json:"tc_bandwidth"`
+	TSA         []lldp.TSA `json:"tsa"`
+}
+
+type paramsJSON struct {
+	ETS     *etsJSON        `json:"ets"`
+	ETSReco *etsJSON        `json:"ets_reco"`
+	PFC     *PFC            `json:"pfc"`
+	App     []App           `json:"app"`
+	CEE     json.RawMessage `json:"cee"`
+}
+
+func eight[T any](field string, v []T) ([8]T, error) {
+	var a [8]T
+	if len(v) != 8 {
+		return a, fmt.Errorf("%s: want 8 values, got %d", field, len(v))
+	}
+	copy(a[:], v)
+	return a, nil
+}
+
+func (j *etsJSON) tables(f string) (prio, bw [8]uint8, tsa [8]lldp.TSA, err error) {
+	if prio, err = eight(f+".prio_tc", j.PrioTC); err != nil {
+		return
+	}
+	if bw, err = eight(f+".tc_bandwidth", j.TCBandwidth); err != nil {
+		return
+	}
+	tsa, err = eight(f+".tsa", j.TSA)
+	return
+}
+
+// ParseParams reads a PARAMS JSON object (the snapshot contract's form) as
+// written by an operator for --local or dcbtop apply. Features left out
+// stay nil ("not given"); unknown fields, arrays of the wrong length and
+// trailing data are errors. ets.max_tcs defaults to 8.
+func ParseParams(r io.Reader) (*Params, error) {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	var j paramsJSON
+	if err := dec.Decode(&j); err != nil {
+		return nil, fmt.Errorf("parameters JSON: %w", err)
+	}
+	if dec.More() {
+		return nil, errors.New("parameters JSON: trailing data after the object")
+	}
+	if len(j.CEE) > 0 && !bytes.Equal(j.CEE, []byte("null")) {
+		return nil, errors.New("parameters JSON: \"cee\" cannot be set")
+	}
+	p := &Params{PFC: j.PFC, App: j.App}
+	if j.ETS != nil {
+		prio, bw, tsa, err := j.ETS.tables("ets")
+		if err != nil {
+			return nil, fmt.Errorf("parameters JSON: %w", err)
+		}
+		p.ETS = &ETS{Willing: j.ETS.Willing, CBS: j.ETS.CBS, MaxTCs: 8, PrioTC: prio, TCBandwidth: bw, TSA: tsa}
+		if j.ETS.MaxTCs != nil {
+			p.ETS.MaxTCs = *j.ETS.MaxTCs
+		}
+	}
+	if j.ETSReco != nil {
+		if j.ETSReco.Willing || j.ETSReco.CBS || j.ETSReco.MaxTCs != nil {
+			return nil, errors.New("parameters JSON: ets_reco has no willing, cbs or max_tcs")
+		}
+		prio, bw, tsa, err := j.ETSReco.tables("ets_reco")
+		if err != nil {
+			return nil, fmt.Errorf("parameters JSON: %w", err)
+		}
+		p.ETSReco = &ETSReco{PrioTC: prio, TCBandwidth: bw, TSA: tsa}
+	}
+	return p, nil
+}

@@ -1,0 +1,97 @@
+package engine
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"dcbtop/engine/lldp"
+)
+
+func TestParseParams(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want *Params
+		err  string
+	}{
+		{name: "full", in: `{"ets":{"willing":true,"cbs":false,"max_tcs":8,"prio_tc":[0,0,0,1,0,0,0,0],"tc_bandwidth":[50,50,0,0,0,0,0,0],"tsa":["ets","ets","strict","strict","strict","strict","strict","strict"]},
+			"pfc":{"willing":true,"mbc":false,"cap":8,"enabled":[3]},"app":[{"selector":"udp-port","protocol":4791,"priority":3}]}`,
+			want: &Params{
+				ETS: &ETS{Willing: true, MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{2, 2}},
+				PFC: &PFC{Willing: true, Cap: 8, Enabled: 1 << 3},
+				App: []App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}},
+			}},
+		{name: "partial: PFC only", in: `{"pfc":{"cap":8,"enabled":[3,4]}}`, want: &Params{PFC: &PFC{Cap: 8, Enabled: 1<<3 | 1<<4}}},
+		{name: "max_tcs defaults to 8", in: `{"ets":{"prio_tc":[0,0,0,0,0,0,0,0],"tc_bandwidth":[100,0,0,0,0,0,0,0],"tsa":["ets","ets","ets","ets","ets","ets","ets","ets"]}}`,
+			want: &Params{ETS: &ETS{MaxTCs: 8, TCBandwidth: [8]uint8{100}, TSA: [8]lldp.TSA{2, 2, 2, 2, 2, 2, 2, 2}}}},
+		{name: "short array", in: `{"ets":{"prio_tc":[0,0],"tc_bandwidth":[100,0,0,0,0,0,0,0],"tsa":["ets","ets","ets","ets","ets","ets","ets","ets"]}}`, err: "ets.prio_tc: want 8 values, got 2"},
+		{name: "long array", in: `{"ets_reco":{"prio_tc":[0,0,0,0,0,0,0,0,0],"tc_bandwidth":[100,0,0,0,0,0,0,0],"tsa":["ets","ets","ets","ets","ets","ets","ets","ets"]}}`, err: "ets_reco.prio_tc: want 8 values, got 9"},
+		{name: "unknown field", in: `{"pfc":{"cap":8,"enable":[3]}}`, err: `unknown field "enable"`},
+		{name: "bad TSA", in: `{"ets":{"prio_tc":[0,0,0,0,0,0,0,0],"tc_bandwidth":[100,0,0,0,0,0,0,0],"tsa":["fair","ets","ets","ets","ets","ets","ets","ets"]}}`, err: `unknown TSA "fair"`},
+		{name: "bad selector", in: `{"app":[{"selector":"sctp","protocol":1,"priority":1}]}`, err: `unknown APP selector "sctp"`},
+		{name: "bad priority in PFC", in: `{"pfc":{"cap":8,"enabled":[9]}}`, err: "PFC priority 9 is not 0-7"},
+		{name: "trailing data", in: `{"pfc":{"cap":8}} {}`, err: "trailing data"},
+		{name: "reco willing", in: `{"ets_reco":{"willing":true,"prio_tc":[0,0,0,0,0,0,0,0],"tc_bandwidth":[100,0,0,0,0,0,0,0],"tsa":["ets","ets","ets","ets","ets","ets","ets","ets"]}}`, err: "ets_reco has no willing"},
+		{name: "not JSON", in: `ets: 1`, err: "parameters JSON: invalid character"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ParseParams(strings.NewReader(tt.in))
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("error %v, want one containing %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestParamsRoundTripJSON(t *testing.T) {
+	p := &Params{
+		ETS:     &ETS{Willing: true, MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{2, 2, 0, 0, 0, 0, 0, 255}},
+		ETSReco: &ETSReco{PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{30, 70}, TSA: [8]lldp.TSA{2, 2}},
+		PFC:     &PFC{Cap: 8, Enabled: 1<<3 | 1<<7},
+		App:     []App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}},
+	}
+	b, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ParseParams(strings.NewReader(string(b)))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, b)
+	}
+	if diff := cmp.Diff(p, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestParamsValidate(t *testing.T) {
+	p := &Params{
+		ETS: &ETS{MaxTCs: 8, TCBandwidth: [8]uint8{50, 40}, TSA: [8]lldp.TSA{2, 2}},
+		PFC: &PFC{Cap: 1, Enabled: 1<<3 | 1<<4},
+		App: []App{{Selector: lldp.AppSelDSCP, Protocol: 70, Priority: 3}},
+	}
+	err := p.Errors()
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{"sum to 90%", "capability is 1", "DSCP 70"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%q lacks %q", err, want)
+		}
+	}
+	if err := (&Params{PFC: &PFC{Cap: 8, Enabled: 1 << 3}}).Errors(); err != nil {
+		t.Errorf("valid params: %v", err)
+	}
+}

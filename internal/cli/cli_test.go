@@ -1,0 +1,188 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"dcbtop/engine"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+const (
+	fixtureIEEE = "../../engine/lldp/testdata/lldpd-ieee-full.pcap"
+	fixtureCEE  = "../../engine/lldp/testdata/lldpd-cee.pcap"
+)
+
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var o, e bytes.Buffer
+	code = Run(context.Background(), args, Env{Stdout: &o, Stderr: &e})
+	return code, o.String(), e.String()
+}
+
+func TestUsage(t *testing.T) {
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string // substring
+		stderr string // whole line
+	}{
+		{name: "help", args: []string{"--help"}, code: 0, stdout: "Usage:"},
+		{name: "short help", args: []string{"-h"}, code: 0, stdout: "Exit status"},
+		{name: "version", args: []string{"--version"}, code: 0, stdout: "dcbtop dev (git unknown)"},
+		{name: "nothing to do", args: nil, code: 2, stderr: "dcbtop: nothing to do: give -r FILE (see dcbtop --help)\n"},
+		{name: "unknown flag", args: []string{"--frobnicate"}, code: 2, stderr: "dcbtop: flag provided but not defined: -frobnicate (see dcbtop --help)\n"},
+		{name: "json and events", args: []string{"-r", "x", "--json", "--events"}, code: 2, stderr: "dcbtop: --json and --events are exclusive (see dcbtop --help)\n"},
+		{name: "stray argument", args: []string{"-r", "x", "y"}, code: 2, stderr: "dcbtop: unexpected argument \"y\" (see dcbtop --help)\n"},
+		{name: "bad speed", args: []string{"-r", "x", "--speed", "-3"}, code: 2, stderr: "dcbtop: invalid value \"-3\" for flag -speed: want a number of 0 or more (see dcbtop --help)\n"},
+		{name: "duration in replay", args: []string{"-r", "x", "--duration", "3s"}, code: 2, stderr: "dcbtop: --duration applies to live capture only (see dcbtop --help)\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runCLI(t, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d (stderr %q)", code, tt.code, errOut)
+			}
+			if !strings.Contains(out, tt.stdout) {
+				t.Errorf("stdout %q does not contain %q", out, tt.stdout)
+			}
+			if errOut != tt.stderr {
+				t.Errorf("stderr = %q, want %q", errOut, tt.stderr)
+			}
+		})
+	}
+}
+
+// TestReplayErrors checks that every bad file gives one line naming the
+// file, exit status 1, and never a panic.
+func TestReplayErrors(t *testing.T) {
+	dir := t.TempDir()
+	text := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(text, []byte("hello, this is not a capture\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	empty := filepath.Join(dir, "empty.pcap")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	good, err := os.ReadFile(fixtureIEEE)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(dir, "cut.pcap")
+	if err := os.WriteFile(cut, good[:len(good)-10], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "missing.pcap")
+	tests := []struct {
+		name, path, want string
+		extra            []string
+	}{
+		{name: "missing", path: missing, want: "no such file or directory"},
+		{name: "not pcap", path: text, want: "not a pcap or pcapng file"},
+		{name: "empty", path: empty, want: "empty file"},
+		{name: "truncated", path: cut, want: "truncated", extra: []string{"--json"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runCLI(t, append([]string{"-r", tt.path}, tt.extra...)...)
+			if code != ExitFailure {
+				t.Errorf("exit %d, want 1", code)
+			}
+			if !strings.HasPrefix(errOut, "dcbtop: "+tt.path+": ") || !strings.Contains(errOut, tt.want) || strings.Count(errOut, "\n") != 1 {
+				t.Errorf("stderr = %q, want one line 'dcbtop: %s: ...%s...'", errOut, tt.path, tt.want)
+			}
+			if tt.name == "truncated" {
+				// What was read before the cut is still reported.
+				var s engine.Snapshot
+				if err := json.Unmarshal([]byte(out), &s); err != nil {
+					t.Fatalf("snapshot before the cut: %v", err)
+				}
+				if len(s.Interfaces) != 1 || !s.Interfaces[0].RemoteValid {
+					t.Errorf("snapshot before the cut lacks the remote parameters: %s", out)
+				}
+			}
+		})
+	}
+}
+
+// TestReplayJSON compares the snapshot of each fixture capture with a
+// golden file (go test -update rewrites them).
+func TestReplayJSON(t *testing.T) {
+	for _, name := range []string{"lldpd-ieee-full", "lldpd-cee", "lldpd-plain"} {
+		t.Run(name, func(t *testing.T) {
+			code, out, errOut := runCLI(t, "-r", "../../engine/lldp/testdata/"+name+".pcap", "--json")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			golden := filepath.Join("testdata", name+".json.golden")
+			if *update {
+				if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(string(want), out); diff != "" {
+				t.Errorf("snapshot (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestEventsMatchSnapshotLog checks that --events prints, in order, the
+// indications the --json snapshot logs.
+func TestEventsMatchSnapshotLog(t *testing.T) {
+	for _, f := range []string{fixtureIEEE, fixtureCEE} {
+		_, ev, _ := runCLI(t, "-r", f, "--events")
+		_, js, _ := runCLI(t, "-r", f, "--json")
+		var s engine.Snapshot
+		if err := json.Unmarshal([]byte(js), &s); err != nil {
+			t.Fatal(err)
+		}
+		var lines []engine.Indication
+		sc := bufio.NewScanner(strings.NewReader(ev))
+		for sc.Scan() {
+			var in engine.Indication
+			if err := json.Unmarshal(sc.Bytes(), &in); err != nil {
+				t.Fatalf("line %q: %v", sc.Text(), err)
+			}
+			lines = append(lines, in)
+		}
+		if len(lines) == 0 {
+			t.Fatalf("%s: no indications", f)
+		}
+		if diff := cmp.Diff(s.Indications, lines); diff != "" {
+			t.Errorf("%s: events differ from the snapshot's log (-snapshot +events):\n%s", f, diff)
+		}
+	}
+}
+
+func TestSanitize(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"leaf1", "leaf1"},
+		{"\x1b[2J\x1b]0;owned\x07", "\ufffd[2J\ufffd]0;owned\ufffd"},
+		{"a\r\nb\tc\x7f", "a\ufffd\ufffdb\ufffdc\ufffd"},
+		{"\xc2\x9b31m", "\ufffd31m"}, // C1 CSI
+		{"bad\xffutf8", "bad\ufffdutf8"},
+		{"résumé 交换机", "résumé 交换机"},
+	}
+	for _, tt := range tests {
+		if got := Sanitize(tt.in); got != tt.want {
+			t.Errorf("Sanitize(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,446 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"dcbtop/capture"
+	"dcbtop/engine"
+	"dcbtop/engine/agent"
+	"dcbtop/engine/lldp"
+)
+
+// A liveIface is one captured interface: its current socket (replaced
+// when the interface goes away and comes back), and the agent speaking on
+// it, if any.
+type liveIface struct {
+	name   string
+	link   capture.Link
+	kick   chan struct{} // a link event: retry opening now
+	mu     sync.Mutex
+	conn   *capture.Live
+	prev   capture.LiveStats // accumulated from closed sockets
+	sent   uint64
+	errMsg string
+	agent  *agent.Agent
+}
+
+func (li *liveIface) current() *capture.Live {
+	li.mu.Lock()
+	defer li.mu.Unlock()
+	return li.conn
+}
+
+func (li *liveIface) set(l *capture.Live) {
+	li.mu.Lock()
+	defer li.mu.Unlock()
+	li.conn = l
+}
+
+// drop closes the current socket, keeping its counters.
+func (li *liveIface) drop() {
+	li.mu.Lock()
+	defer li.mu.Unlock()
+	if li.conn == nil {
+		return
+	}
+	if st, err := li.conn.Stats(); err == nil {
+		li.prev.Packets += st.Packets
+		li.prev.Drops += st.Drops
+	}
+	li.conn.Close()
+	li.conn = nil
+}
+
+// status returns the interface's capture status for the engine.
+func (li *liveIface) status(now time.Time) engine.CaptureStatus {
+	li.mu.Lock()
+	defer li.mu.Unlock()
+	st := li.prev
+	if li.conn != nil {
+		if s, err := li.conn.Stats(); err == nil {
+			st.Drops += s.Drops
+		}
+	}
+	return engine.CaptureStatus{Interface: li.name, At: now, Err: li.errMsg, KernelDrops: st.Drops, Sent: li.sent}
+}
+
+func (li *liveIface) setErr(msg string) bool {
+	li.mu.Lock()
+	defer li.mu.Unlock()
+	changed := li.errMsg != msg
+	li.errMsg = msg
+	return changed
+}
+
+// pickInterfaces returns the interfaces to capture on: those named with
+// -i (each must exist), or every up, non-loopback Ethernet interface.
+func pickInterfaces(names []string) ([]capture.Link, error) {
+	all, err := capture.Interfaces()
+	if err != nil {
+		return nil, err
+	}
+	if len(names) == 0 {
+		if len(all) == 0 {
+			return nil, errors.New("no up Ethernet interface to capture on; name one with -i")
+		}
+		return all, nil
+	}
+	var out []capture.Link
+	seen := map[string]bool{}
+	for _, n := range names {
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		l, err := capture.LinkByName(n)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", n, err)
+		}
+		out = append(out, l)
+	}
+	return out, nil
+}
+
+// otherAgents lists LLDP agents (lldpad, lldpd) running in this network
+// namespace, as "name (pid N)".
+func otherAgents() []string {
+	self, err := os.Readlink("/proc/self/ns/net")
+	if err != nil {
+		return nil
+	}
+	var out []string
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, d := range dirs {
+		comm, err := os.ReadFile(d + "/comm")
+		if err != nil {
+			continue
+		}
+		name := strings.TrimSpace(string(comm))
+		if name != "lldpad" && name != "lldpd" {
+			continue
+		}
+		if ns, err := os.Readlink(d + "/ns/net"); err != nil || ns != self {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s (pid %s)", name, filepath.Base(d)))
+	}
+	return out
+}
+
+// loadLocal returns the agent's local parameters: --local FILE or the
+// documented defaults, validated like received TLVs.
+func loadLocal(path string) (*engine.Params, error) {
+	if path == "" {
+		return agent.DefaultLocal(), nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, errors.Unwrap(err))
+	}
+	defer f.Close()
+	p, err := engine.ParseParams(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := p.Errors(); err != nil {
+		return nil, fmt.Errorf("%s: invalid parameters: %w", path, err)
+	}
+	return p, nil
+}
+
+// runLive captures on live interfaces until ctx is done or --duration
+// passes, feeding the engine from one goroutine (this one).
+func runLive(ctx context.Context, o *options, env Env) error {
+	if o.duration > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.duration)
+		defer cancel()
+	}
+	links, err := pickInterfaces(o.ifaces)
+	if err != nil {
+		return err
+	}
+	var local *engine.Params
+	if o.agent {
+		if local, err = loadLocal(o.local); err != nil {
+			return err
+		}
+		if others := otherAgents(); len(others) > 0 && !o.force {
+			return fmt.Errorf("%s: another LLDP agent runs in this network namespace: %s; stop it, or use --force", links[0].Name, strings.Join(others, ", "))
+		}
+	}
+	ifaces := make([]*liveIface, 0, len(links))
+	defer func() {
+		for _, li := range ifaces {
+			li.drop()
+		}
+	}()
+	for _, l := range links {
+		conn, err := capture.OpenLive(l.Name)
+		if err != nil {
+			return fmt.Errorf("%s: %w", l.Name, err)
+		}
+		ifaces = append(ifaces, &liveIface{name: l.Name, link: l, conn: conn, kick: make(chan struct{}, 1)})
+	}
+	var rec *capture.Writer
+	if o.write != "" {
+		if rec, err = capture.CreateWriter(o.write); err != nil {
+			return fmt.Errorf("%s: %w", o.write, err)
+		}
+		defer rec.Close()
+	}
+	r := &liveRun{o: o, env: env, eng: engine.New(engine.Config{}), out: newEventWriter(env.Stdout, o), rec: rec,
+		events: make(chan engine.Event, 1024), byName: map[string]*liveIface{}}
+	now := time.Now().UTC()
+	for _, li := range ifaces {
+		r.byName[li.name] = li
+		r.apply(engine.LinkChanged{Interface: li.name, At: now, Ifindex: li.link.Index, MAC: li.link.MAC, Up: li.link.Up})
+	}
+	if o.agent {
+		host, _ := os.Hostname()
+		for _, li := range ifaces {
+			a, err := agent.New(agent.Config{Ifname: li.name, MAC: li.link.MAC, SystemName: host,
+				SystemDesc: "dcbtop " + version + " host DCBX agent", TxInterval: o.txInterval},
+				agent.Advert{Willing: o.willing, Local: local}, now)
+			if err != nil {
+				return fmt.Errorf("%s: %w", li.name, err)
+			}
+			li.agent = a
+			r.apply(engine.LocalChanged{Interface: li.name, At: now, Source: "agent", Willing: o.willing, Params: local})
+		}
+	}
+	return r.loop(ctx, ifaces)
+}
+
+// A liveRun is the state of the single goroutine that owns the engine.
+type liveRun struct {
+	o      *options
+	env    Env
+	eng    *engine.Engine
+	out    *eventWriter
+	rec    *capture.Writer
+	events chan engine.Event
+	byName map[string]*liveIface
+	err    error // first output error
+}
+
+func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
+	capCtx, stopCapture := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for _, li := range ifaces {
+		wg.Go(func() { li.capture(capCtx, r.events) })
+	}
+	wg.Go(func() { r.watchLinks(capCtx) })
+	defer func() {
+		stopCapture()
+		wg.Wait()
+	}()
+
+	tickEvery := time.Second
+	for _, li := range ifaces {
+		if li.agent != nil {
+			tickEvery = 250 * time.Millisecond
+		}
+	}
+	tick := time.NewTicker(tickEvery)
+	defer tick.Stop()
+	statsEvery := time.NewTicker(5 * time.Second)
+	defer statsEvery.Stop()
+	r.transmit(ifaces, time.Now().UTC())
+	for r.err == nil {
+		select {
+		case <-ctx.Done():
+			return r.finish(ifaces)
+		case ev := <-r.events:
+			r.apply(ev)
+		case t := <-tick.C:
+			r.apply(engine.Tick{At: t.UTC()})
+			r.transmit(ifaces, t.UTC())
+		case t := <-statsEvery.C:
+			for _, li := range ifaces {
+				r.apply(li.status(t.UTC()))
+			}
+		}
+	}
+	return r.err
+}
+
+// apply feeds one event to the engine, writes its indications and keeps
+// the agents' advertisements and the recording in step.
+func (r *liveRun) apply(ev engine.Event) {
+	fr, isFrame := ev.(engine.FrameReceived)
+	var li *liveIface
+	before := 0
+	if isFrame {
+		li = r.byName[fr.Interface]
+		before = r.eng.NeighborCount(fr.Interface)
+		if r.rec != nil {
+			dir := capture.DirectionIncoming
+			if fr.Outgoing {
+				dir = capture.DirectionOutgoing
+			}
+			if err := r.rec.WriteFrame(capture.Frame{Interface: fr.Interface, At: fr.At, Dir: dir, Data: fr.Data}); err != nil && r.err == nil {
+				r.err = fmt.Errorf("%s: %w", r.o.write, err)
+			}
+		}
+	}
+	ins := r.eng.Apply(ev)
+	if err := r.out.write(ins); err != nil && r.err == nil {
+		r.err = fmt.Errorf("write: %w", err)
+	}
+	if li != nil && li.agent != nil && r.eng.NeighborCount(fr.Interface) > before {
+		li.agent.PeerAppeared(fr.At)
+	}
+	for _, in := range ins {
+		if in.Status == engine.StatusRemote {
+			continue
+		}
+		if a := r.byName[in.Interface]; a != nil && a.agent != nil {
+			if s, ok := r.eng.Interface(in.Interface); ok && s.Willing != nil {
+				_ = a.agent.Set(agent.Advert{Willing: *s.Willing, Local: s.Local, Operational: s.Operational}, in.Time)
+			}
+		}
+	}
+}
+
+// transmit sends every agent frame that is due, and feeds it to the
+// engine as this host's outgoing LLDPDU (a packet socket never sees its
+// own frames).
+func (r *liveRun) transmit(ifaces []*liveIface, now time.Time) {
+	for _, li := range ifaces {
+		if li.agent == nil {
+			continue
+		}
+		f, ok := li.agent.Due(now)
+		if !ok {
+			continue
+		}
+		r.send(li, f, now)
+	}
+}
+
+func (r *liveRun) send(li *liveIface, f []byte, now time.Time) {
+	conn := li.current()
+	if conn == nil {
+		return // down: nothing to send on; the next due frame retries
+	}
+	if err := conn.WriteFrame(f); err != nil {
+		if li.setErr("transmit: " + err.Error()) {
+			r.apply(li.status(now))
+		}
+		return
+	}
+	li.mu.Lock()
+	li.sent++
+	li.mu.Unlock()
+	r.apply(engine.FrameReceived{Interface: li.name, At: now, Outgoing: true, Data: f})
+}
+
+// finish sends the agents' shutdown LLDPDUs and prints the final snapshot
+// for --json.
+func (r *liveRun) finish(ifaces []*liveIface) error {
+	now := time.Now().UTC()
+	for _, li := range ifaces {
+		if li.agent != nil {
+			r.send(li, li.agent.Shutdown(), now)
+		}
+	}
+	for _, li := range ifaces {
+		r.apply(li.status(now))
+	}
+	if r.o.json && r.err == nil {
+		if err := writeJSON(r.env.Stdout, r.eng.Snapshot()); err != nil {
+			return fmt.Errorf("write: %w", err)
+		}
+	}
+	return r.err
+}
+
+// capture reads frames from the interface until ctx is done, reopening the
+// socket with backoff after errors (interface removed, down, recreated).
+func (li *liveIface) capture(ctx context.Context, events chan<- engine.Event) {
+	backoff := time.Second
+	report := func(msg string) {
+		if li.setErr(msg) {
+			select {
+			case events <- li.status(time.Now().UTC()):
+			case <-ctx.Done():
+			}
+		}
+	}
+	for ctx.Err() == nil {
+		conn := li.current()
+		if conn == nil {
+			c, err := capture.OpenLive(li.name)
+			if err != nil {
+				report(err.Error())
+				select {
+				case <-ctx.Done():
+				case <-li.kick:
+				case <-time.After(backoff):
+				}
+				backoff = min(2*backoff, 30*time.Second)
+				continue
+			}
+			li.set(c)
+			conn, backoff = c, time.Second
+			report("")
+		}
+		f, err := conn.ReadFrame(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			report(err.Error())
+			li.drop()
+			continue
+		}
+		select {
+		case events <- engine.FrameReceived{Interface: li.name, At: f.At.UTC(), Outgoing: f.Dir == capture.DirectionOutgoing, Data: f.Data}:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// watchLinks turns link changes of the captured interfaces into engine
+// events and wakes their capture loops.
+func (r *liveRun) watchLinks(ctx context.Context) {
+	ch := make(chan capture.LinkEvent, 64)
+	go func() {
+		for ctx.Err() == nil {
+			if err := capture.WatchLinks(ctx, ch); err != nil && ctx.Err() == nil {
+				time.Sleep(time.Second) // resubscribe after an overflow
+			}
+		}
+	}()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case le := <-ch:
+			li := r.byName[le.Name]
+			if li == nil {
+				continue
+			}
+			select {
+			case li.kick <- struct{}{}:
+			default:
+			}
+			ev := engine.LinkChanged{Interface: le.Name, At: le.At.UTC(), Ifindex: le.Index, MAC: lldp.MAC(le.MAC), Up: le.Up, Removed: le.Removed}
+			select {
+			case r.events <- ev:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}
+}
+
