@@ -443,4 +443,3 @@ func (r *liveRun) watchLinks(ctx context.Context) {
 		}
 	}
 }
-
