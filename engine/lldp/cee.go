@@ -84,7 +84,9 @@ type CEEPFC struct {
 }
 
 // A CEEAppEntry is one CEE application entry: a protocol ID, a 2-bit
-// selector (0 EtherType, 1 TCP/UDP port) and a bitmap of priorities.
+// selector (0 EtherType, 1 TCP/UDP port; 0..3 on the wire) and a bitmap of
+// priorities. The OUI bits around the selector are sent as 00-1B-21 and
+// not kept.
 type CEEAppEntry struct {
 	Protocol    uint16
 	Selector    uint8

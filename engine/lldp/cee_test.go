@@ -14,7 +14,7 @@ func TestCEE(t *testing.T) {
 	runOptionalTLVTests(t, []optionalTLVTest{
 		{name: "reference 4.5", b: refCEE, want: refCEEWant},
 		{name: "Juniper QFX3500", b: juniperCEE, want: juniperCEEWant},
-		{name: "Cisco N5K order: Control, PFC, APP, PG",
+		{name: "sub-TLV order Control, PFC, APP, PG",
 			b: hx(`FE 37 00 1B 21 02
 				02 0A 00 00 00 00 00 01 00 00 00 01
 				06 06 00 00 80 00 08 08
@@ -50,6 +50,10 @@ func TestCEE(t *testing.T) {
 			want: &CEE{App: &CEEApp{CEEFeature: CEEFeature{Enable: true},
 				Entries: []CEEAppEntry{{Protocol: 0x8906, Selector: 1, PriorityMap: 0x08}}}},
 			encoded: hx("FE 10 00 1B 21 02  08 0A 00 00 80 00  89 06 01 1B 21 08")},
+		{name: "APP selectors 2 and 3",
+			b: hx("FE 16 00 1B 21 02  08 10 00 00 80 00  00 01 02 1B 21 01  FF FF 03 1B 21 80"),
+			want: &CEE{App: &CEEApp{CEEFeature: CEEFeature{Enable: true}, Entries: []CEEAppEntry{
+				{Protocol: 1, Selector: 2, PriorityMap: 0x01}, {Protocol: 0xffff, Selector: 3, PriorityMap: 0x80}}}}},
 		{name: "unknown sub-TLVs kept in order",
 			b:    hx("FE 0F 00 1B 21 02  0A 02 AA BB  00 00  FE 03 01 02 03"),
 			want: &CEE{Other: []CEESubTLV{{Type: 5, Value: hx("AA BB")}, {Type: 0}, {Type: 127, Value: hx("01 02 03")}}}},
@@ -91,6 +95,7 @@ func TestDialect(t *testing.T) {
 		{"APP", lldpdu(hx("FE 05 00 80 C2 0C 00")), DialectIEEE, false},
 		{"CEE", lldpdu(refCEE), DialectCEE, false},
 		{"CIN", lldpdu(cinTLV), DialectCEE, true},
+		{"CEE OUI, subtype 3", lldpdu(hx("FE 06 00 1B 21 03 AA BB")), DialectNone, false},
 		{"CEE and IEEE", lldpdu(refCEE, refPFC), DialectIEEE, false},
 		{"CIN and IEEE", lldpdu(refETS, cinTLV), DialectIEEE, true},
 	}

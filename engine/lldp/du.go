@@ -101,7 +101,7 @@ func (du *DU) decode(b []byte) error {
 		case TLVTypeManagementAddress:
 			m := &ManagementAddress{}
 			if err := m.unmarshal(v); err != nil {
-				sentinel, detail := split(err)
+				detail, sentinel := split(err)
 				return newParseError(b, off, sentinel, "%s", detail)
 			}
 			du.TLVs = append(du.TLVs, m)
@@ -111,7 +111,7 @@ func (du *DU) decode(b []byte) error {
 			}
 			t, subOff, err := parseOrg(v)
 			if err != nil {
-				sentinel, detail := split(err)
+				detail, sentinel := split(err)
 				if subOff > 0 {
 					detail = fmt.Sprintf("CEE sub-TLV at offset %d: %s", off+2+subOff, detail)
 				}
@@ -321,6 +321,10 @@ func (du *DU) Dialect() Dialect {
 // (subtype byte included) and the TTL of the LLDPDU b without decoding the
 // rest and without allocating. The returned slices alias b. Together the
 // two IDs are the MSAP identifier of IEEE Std 802.1AB-2016, 6.5.
+//
+// The first three TLVs are checked as Parse checks them: for a problem
+// there PeekMSAP returns the *ParseError Parse would, and it succeeds on
+// every LLDPDU Parse accepts.
 func PeekMSAP(b []byte) (chassis, port []byte, ttl uint16, err error) {
 	// The checks are those of Parse, so a PeekMSAP error is the error
 	// Parse would return, and an LLDPDU Parse accepts always has an MSAP.

@@ -13,8 +13,10 @@ var (
 	ErrTruncated = errors.New("truncated")
 	// ErrInvalidLength means a TLV has a length its type does not allow:
 	// TTL other than 2, System Capabilities other than 4, Chassis or Port ID
-	// shorter than 2, ETS other than 25, PFC other than 6, APP not 5+3N,
-	// a CEE sub-TLV of the wrong size, an End TLV with a value.
+	// outside 2..256, ETS other than 25, PFC other than 6, APP not 5+3N,
+	// a CEE sub-TLV of the wrong size, a Management Address whose inner
+	// lengths do not fit, an End TLV with a value; or bytes after the TLV
+	// given to an UnmarshalBinary.
 	ErrInvalidLength = errors.New("invalid length")
 	// ErrMandatory means the Chassis ID, Port ID and TTL TLVs are not the
 	// first three TLVs in that order, or one of them appears again later
@@ -77,10 +79,10 @@ func (e *fieldError) Error() string { return e.err.Error() + ": " + e.detail }
 
 func (e *fieldError) Unwrap() error { return e.err }
 
-// split returns the sentinel and the detail of err.
-func split(err error) (sentinel error, detail string) {
+// split returns the detail and the sentinel of err.
+func split(err error) (detail string, sentinel error) {
 	if fe, ok := err.(*fieldError); ok {
-		return fe.err, fe.detail
+		return fe.detail, fe.err
 	}
-	return err, ""
+	return "", err
 }

@@ -71,7 +71,7 @@ var (
 		04 11 00 00 C0 00 00 00 11 1F 19 4B 00 00 00 00 00 00 08
 		06 06 00 00 C0 00 08 08
 		08 16 00 00 E0 00 89 06 00 1B 21 08 0C BC 01 1B 21 08 89 14 00 1B 21 08`)
-	// §4.5, Juniper QFX3500 (testdata/juniper-qfx3500-cee.hex).
+	// §4.5, the Juniper QFX3500 sample, hand-built from its description.
 	juniperCEE = hx(`FE 3D
 		00 1B 21 02
 		02 0A 00 00 00 00 00 02 00 00 00 03

@@ -169,7 +169,8 @@ func (e *ETS) AppendBinary(b []byte) ([]byte, error) { return AppendTLV(b, e) }
 // MarshalBinary returns the TLV, header included.
 func (e *ETS) MarshalBinary() ([]byte, error) { return AppendTLV(nil, e) }
 
-// UnmarshalBinary decodes a complete TLV, header included.
+// UnmarshalBinary decodes b, which must hold exactly one TLV, header
+// included. Errors are *ParseError with Offset 0.
 func (e *ETS) UnmarshalBinary(b []byte) error {
 	return unmarshalOrg(b, func(v []byte) error {
 		if v[3] != SubtypeETSConfig && v[3] != SubtypeETSReco {
@@ -239,7 +240,8 @@ func (p *PFC) AppendBinary(b []byte) ([]byte, error) { return AppendTLV(b, p) }
 // MarshalBinary returns the TLV, header included.
 func (p *PFC) MarshalBinary() ([]byte, error) { return AppendTLV(nil, p) }
 
-// UnmarshalBinary decodes a complete TLV, header included.
+// UnmarshalBinary decodes b, which must hold exactly one TLV, header
+// included. Errors are *ParseError with Offset 0.
 func (p *PFC) UnmarshalBinary(b []byte) error {
 	return unmarshalOrg(b, func(v []byte) error {
 		if v[3] != SubtypePFC {
@@ -351,7 +353,8 @@ func (a *AppPriority) AppendBinary(b []byte) ([]byte, error) { return AppendTLV(
 // MarshalBinary returns the TLV, header included.
 func (a *AppPriority) MarshalBinary() ([]byte, error) { return AppendTLV(nil, a) }
 
-// UnmarshalBinary decodes a complete TLV, header included.
+// UnmarshalBinary decodes b, which must hold exactly one TLV, header
+// included. Errors are *ParseError with Offset 0.
 func (a *AppPriority) UnmarshalBinary(b []byte) error {
 	return unmarshalOrg(b, func(v []byte) error {
 		if v[3] != SubtypeAppPriority {
@@ -388,7 +391,7 @@ func unmarshalOrg(b []byte, fn func(v []byte) error) error {
 		if err == nil {
 			return nil
 		}
-		pe.Err, pe.Detail = split(err)
+		pe.Detail, pe.Err = split(err)
 	}
 	return pe
 }

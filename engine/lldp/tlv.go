@@ -266,7 +266,9 @@ func (s *SystemCapabilities) AppendBinary(b []byte) ([]byte, error) { return App
 func (s *SystemCapabilities) MarshalBinary() ([]byte, error) { return AppendTLV(nil, s) }
 
 // A ManagementAddress is the Management Address TLV
-// (IEEE Std 802.1AB-2016, 8.5.9).
+// (IEEE Std 802.1AB-2016, 8.5.9). Address holds 1 to 31 bytes and OID at
+// most 128; Parse rejects other lengths with ErrInvalidLength and
+// encoding them gives ErrInvalidValue.
 //
 //	1 byte:   address string length (subtype + address)
 //	1 byte:   address subtype (IANA address family)
@@ -338,7 +340,8 @@ func (m *ManagementAddress) MarshalBinary() ([]byte, error) { return AppendTLV(n
 
 // A RawTLV is a TLV dcbtop does not decode: a reserved type, or an
 // organizationally specific TLV of an unknown OUI or subtype (then Value
-// starts with the OUI and subtype). It is re-encoded byte for byte.
+// starts with the OUI and subtype, so it has at least 4 bytes). It is
+// re-encoded byte for byte.
 type RawTLV struct {
 	T     TLVType
 	Value []byte

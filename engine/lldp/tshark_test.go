@@ -1,0 +1,616 @@
+package lldp
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math/bits"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gopacket/gopacket"
+	"github.com/gopacket/gopacket/layers"
+	"github.com/gopacket/gopacket/pcapgo"
+)
+
+// TestTshark decodes every fixture frame with tshark (Wireshark's LLDP
+// dissector, an independent implementation) and with dcbtop, and compares
+// every 802.1Qaz and CEE field tshark shows; see checkTsharkFrame for the
+// field mapping. tshark 4.0 was used to write it.
+func TestTshark(t *testing.T) {
+	tshark, err := exec.LookPath("tshark")
+	if err != nil {
+		if os.Getenv("DCBTOP_REQUIRE_PRIV") == "1" {
+			t.Fatalf("tshark not installed and DCBTOP_REQUIRE_PRIV=1: %v", err)
+		}
+		t.Skipf("tshark not installed (apt-get install tshark): %v", err)
+	}
+	files := fixturePcaps(t)
+	// The vendor captures are text; give tshark a pcap of them.
+	hexes, err := filepath.Glob(filepath.Join("testdata", "*.hex"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range hexes {
+		f := readHex(t, h)
+		files = append(files, writePcap(t, filepath.Join(t.TempDir(), f.file+".pcap"), f.data))
+	}
+	// The fixtures leave many bits at 0; these hand-built frames set them.
+	files = append(files, writePcap(t, filepath.Join(t.TempDir(), "synthetic.pcap"), tsharkSynthetic...))
+	if len(files) == 0 {
+		t.Fatal("no fixtures")
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			cmd := exec.CommandContext(t.Context(), tshark, "-r", file, "-T", "json")
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("tshark: %v\n%s", err, stderr.Bytes())
+			}
+			compareTshark(t, readPcap(t, file), out)
+		})
+	}
+}
+
+// TestTsharkRecorded does what TestTshark does with the tshark output that
+// testbed/record-fixtures.sh stored next to each fixture, so that the
+// comparison also runs where tshark is not installed.
+func TestTsharkRecorded(t *testing.T) {
+	for _, file := range fixturePcaps(t) {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			js, err := os.ReadFile(strings.TrimSuffix(file, ".pcap") + ".tshark.json")
+			if err != nil {
+				t.Fatalf("%v (testbed/record-fixtures.sh writes it)", err)
+			}
+			compareTshark(t, readPcap(t, file), js)
+		})
+	}
+}
+
+// tsharkSynthetic are frames for TestTshark that set what the fixtures
+// do not: willing, CBS, MBC, max TCs below 8, reserved bytes, reserved TSA
+// and selectors, CEE versions and flags, repeated CEE sub-TLVs.
+var tsharkSynthetic = [][]byte{
+	cat(ethDst, ethSrc, ethLLDP, typicalLLDPDU),
+	cat(ethDst, ethSrc, ethLLDP, lldpdu(
+		hx("FE 19 00 80 C2 09  C3  01 23 45 67  0A 14 1E 28 00 00 00 00  02 02 02 02 00 01 FF 07"),
+		hx("FE 19 00 80 C2 0A  FF  76 54 32 10  32 32 00 00 00 00 00 00  02 02 00 00 00 00 00 00"),
+		hx("FE 06 00 80 C2 0B  C4 29"),
+		hx("FE 17 00 80 C2 0C 00  63 12 B7  E1 00 00  A5 00 3F  00 00 01  C6 00 02  27 FF FF"),
+	)),
+	cat(ethDst, ethSrc, ethLLDP, lldpdu(refETS, refPFC, refCEE)),
+	cat(ethDst, ethSrc, ethLLDP, lldpdu(hx(`FE 45 00 1B 21 02
+		06 06 01 02 E0 00 FF 03
+		02 0A 01 02 00 00 01 00 FF FF FF FF
+		08 10 00 00 40 00 89 06 00 1B 21 0A 0C BC 01 1B 21 00
+		04 11 00 00 20 00 FE DC BA 98 00 00 00 00 00 00 00 64 08
+		06 06 00 00 80 00 10 08`))),
+}
+
+// writePcap writes Ethernet frames to a new classic pcap file.
+func writePcap(t *testing.T, file string, frames ...[]byte) string {
+	t.Helper()
+	f, err := os.Create(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	w := pcapgo.NewWriter(f)
+	if err := w.WriteFileHeader(65535, layers.LinkTypeEthernet); err != nil {
+		t.Fatal(err)
+	}
+	for i, frame := range frames {
+		ci := gopacket.CaptureInfo{Timestamp: time.Unix(int64(i), 0), CaptureLength: len(frame), Length: len(frame)}
+		if err := w.WritePacket(ci, frame); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// compareTshark compares the frames with tshark's JSON for them.
+func compareTshark(t *testing.T, frames []capturedFrame, js []byte) {
+	t.Helper()
+	root, err := decodeJSON(json.NewDecoder(bytes.NewReader(js)))
+	if err != nil {
+		t.Fatalf("tshark JSON: %v", err)
+	}
+	if len(root.kids) != len(frames) {
+		t.Fatalf("tshark shows %d frames, the pcap has %d", len(root.kids), len(frames))
+	}
+	for i, f := range frames {
+		t.Run(f.name(), func(t *testing.T) {
+			lldp := root.kids[i].path("_source", "layers", "lldp")
+			if lldp == nil {
+				t.Fatal("tshark shows no lldp layer")
+			}
+			checkTsharkFrame(t, mustParse(t, lldpduOf(t, f.data)), lldp)
+		})
+	}
+}
+
+// A jnode is a JSON value. Object members stay in order, and repeated keys
+// are all kept: tshark -T json repeats keys such as "Unknown Application".
+type jnode struct {
+	key  string
+	leaf bool
+	val  string  // leaf value
+	kids []jnode // object members or array elements
+}
+
+func decodeJSON(dec *json.Decoder) (jnode, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return jnode{}, err
+	}
+	d, ok := tok.(json.Delim)
+	if !ok {
+		return jnode{leaf: true, val: fmt.Sprint(tok)}, nil
+	}
+	var n jnode
+	for dec.More() {
+		key := ""
+		if d == '{' {
+			k, err := dec.Token()
+			if err != nil {
+				return n, err
+			}
+			key = k.(string)
+		}
+		child, err := decodeJSON(dec)
+		if err != nil {
+			return n, err
+		}
+		if d == '{' && !child.leaf && child.isArray() {
+			// tshark --no-duplicate-keys merges repeats into an array.
+			for _, c := range child.kids {
+				c.key = key
+				n.kids = append(n.kids, c)
+			}
+			continue
+		}
+		child.key = key
+		n.kids = append(n.kids, child)
+	}
+	if _, err := dec.Token(); err != nil { // closing delimiter
+		return n, err
+	}
+	if d == '[' {
+		n.val = "[]" // marks an array
+	}
+	return n, nil
+}
+
+func (n *jnode) isArray() bool { return n.val == "[]" }
+
+// path returns the first member at the end of keys, or nil.
+func (n *jnode) path(keys ...string) *jnode {
+	for _, k := range keys {
+		var next *jnode
+		for i := range n.kids {
+			if n.kids[i].key == k {
+				next = &n.kids[i]
+				break
+			}
+		}
+		if next == nil {
+			return nil
+		}
+		n = next
+	}
+	return n
+}
+
+// A fieldChecker compares the fields of one tshark subtree with dcbtop's
+// values and, at done, fails on any field it was not told about: no field
+// tshark shows is skipped without a reason.
+type fieldChecker struct {
+	t    *testing.T
+	name string
+	n    *jnode
+	used []bool
+}
+
+func newChecker(t *testing.T, name string, n *jnode) *fieldChecker {
+	return &fieldChecker{t: t, name: name, n: n, used: make([]bool, len(n.kids))}
+}
+
+// take returns the first unused leaf called key.
+func (c *fieldChecker) take(key string) (string, bool) {
+	for i, k := range c.n.kids {
+		if !c.used[i] && k.leaf && k.key == key {
+			c.used[i] = true
+			return k.val, true
+		}
+	}
+	return "", false
+}
+
+// eq checks that tshark shows key with the number want. Numbers may be
+// decimal or 0x-prefixed hex, as tshark prints them.
+func (c *fieldChecker) eq(key string, want uint64) {
+	c.t.Helper()
+	s, ok := c.take(key)
+	if !ok {
+		c.t.Errorf("%s: tshark does not show %s (dcbtop: %d)", c.name, key, want)
+		return
+	}
+	got, err := strconv.ParseUint(s, 0, 64)
+	if err != nil {
+		c.t.Errorf("%s: tshark %s = %q: %v", c.name, key, s, err)
+		return
+	}
+	if got != want {
+		c.t.Errorf("%s: tshark %s = %d, dcbtop %d", c.name, key, got, want)
+	}
+}
+
+// eqAny is eq for a field whose name differs between tshark versions.
+func (c *fieldChecker) eqAny(keys []string, want uint64) {
+	c.t.Helper()
+	for _, k := range keys {
+		if c.has(k) {
+			c.eq(k, want)
+			return
+		}
+	}
+	c.t.Errorf("%s: tshark shows none of %v (dcbtop: %d)", c.name, keys, want)
+}
+
+func (c *fieldChecker) has(key string) bool {
+	for i, k := range c.n.kids {
+		if !c.used[i] && k.leaf && k.key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// absent checks that tshark does not show key.
+func (c *fieldChecker) absent(key string) {
+	c.t.Helper()
+	if s, ok := c.take(key); ok {
+		c.t.Errorf("%s: tshark shows %s = %s, dcbtop has no such value", c.name, key, s)
+	}
+}
+
+// skip consumes key, which dcbtop has no value for; why says so.
+func (c *fieldChecker) skip(key, why string) {
+	_ = why
+	for {
+		if _, ok := c.take(key); !ok {
+			return
+		}
+	}
+}
+
+// skipAll consumes everything, for TLVs outside 802.1Qaz and CEE.
+func (c *fieldChecker) skipAll() {
+	for i := range c.used {
+		c.used[i] = true
+	}
+}
+
+// subtrees returns the unused object members, in order, and consumes them.
+func (c *fieldChecker) subtrees() []*jnode {
+	var out []*jnode
+	for i := range c.n.kids {
+		if !c.used[i] && !c.n.kids[i].leaf {
+			c.used[i] = true
+			out = append(out, &c.n.kids[i])
+		}
+	}
+	return out
+}
+
+// done fails on every member nobody looked at.
+func (c *fieldChecker) done() {
+	c.t.Helper()
+	for i, k := range c.n.kids {
+		if c.used[i] {
+			continue
+		}
+		if strings.HasPrefix(k.key, "_ws.") {
+			c.t.Errorf("%s: tshark reports a problem: %s", c.name, k.path("_ws.expert.message").valOr(k.key))
+			continue
+		}
+		c.t.Errorf("%s: tshark field %s = %q not compared with dcbtop", c.name, k.key, k.val)
+	}
+}
+
+func (n *jnode) valOr(s string) string {
+	if n == nil {
+		return s
+	}
+	return n.val
+}
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// checkTsharkFrame compares tshark's lldp layer with du. The mapping of
+// tshark 4.0 field names to dcbtop (Wireshark reuses its CEE field names
+// for the IEEE ETS tables):
+//
+//	every TLV         lldp.tlv.type, lldp.tlv.len      TLV type, length of the re-encoded value
+//	Chassis/Port ID   lldp.chassis.subtype, lldp.port.subtype, lldp.*.id.mac
+//	TTL               lldp.time_to_live
+//	org TLVs          lldp.orgtlv.oui (decimal), lldp.ieee.802_1.subtype
+//	ETS Config/Reco   lldp.dcbx.ieee.willing            ETS.Willing (config only)
+//	                  lldp.dcbx.ieee.ets.cbs            ETS.CBS (config only)
+//	                  lldp.dcbx.ieee.ets.maxtcs         ETS.MaxTCs, wire value (0 = 8)
+//	                  lldp.dcbx.feature.pg.pgid_prioN   ETS.PrioTC[N]
+//	                  lldp.dcbx.feature.pg.perN         ETS.Bandwidth[N]
+//	                  lldp.dcbx.ieee.ets.tsaN           ETS.TSA[N]
+//	                  lldp.dcbx.feature.pg.reserved     byte 4 of the Recommendation: reserved, not kept
+//	PFC               lldp.dcbx.ieee.willing, lldp.dcbx.ieee.pfc.mbc
+//	                  lldp.dcbx.ieee.pfc.numtcs         PFC.Cap
+//	                  lldp.dcbx.feature.pfc.prioN       PFC.Enabled bit N
+//	APP               lldp.dcbx.ieee.app.reserved       byte 4: reserved, not kept
+//	                  one subtree per entry, in order:
+//	                  lldp.dcbx.ieee.app.prio           AppEntry.Priority
+//	                  lldp.dcbx.iee.app.sf              AppEntry.Selector (number; tshark calls 5 "Reserved")
+//	                  lldp.dcbx.feature.app.proto       AppEntry.Protocol
+//	CEE               lldp.dcbx.proto                   subtype (2)
+//	                  one subtree per sub-TLV, in wire order; the first of
+//	                  each type is CEE.Control/PG/PFC/App, the rest CEE.Other:
+//	                  lldp.dcbx.type, lldp.dcbx.len     sub-TLV type and length
+//	                  lldp.dcbx.version, max_version    OperVersion, MaxVersion
+//	                  lldp.dcbx.control.seq, .ack       CEEControl.SeqNo, AckNo
+//	                  lldp.dcbx.feature.enabled, willing, error, subtype   CEEFeature
+//	                  lldp.dcbx.feature.pg.pgid_prioN, perN, numtcs       CEEPG
+//	                  lldp.dcbx.feature.pfc.prioN, numtcs                 CEEPFC
+//	                  per APP entry: lldp.dcbx.feature.app.proto, .sf     Protocol, Selector
+//	                  lldp.dcbx.feature.app.prio        lowest priority in PriorityMap
+//	                                                    (tshark shows one; absent when the map is 0)
+//	                  lldp.dcbx.feature.app.oui         upper OUI bits of the selector field: not kept
+//
+// Other TLVs (text, capabilities, management address, raw) are compared by
+// type and length only.
+func checkTsharkFrame(t *testing.T, du *DU, lldp *jnode) {
+	t.Helper()
+	var tlvs []*jnode
+	for i := range lldp.kids {
+		k := &lldp.kids[i]
+		if !k.leaf && k.path("lldp.tlv.type") != nil {
+			tlvs = append(tlvs, k)
+		}
+	}
+	if n := len(tlvs); n > 0 && tlvs[n-1].path("lldp.tlv.type").val == "0" {
+		tlvs = tlvs[:n-1] // End
+	}
+	if len(tlvs) != 3+len(du.TLVs) {
+		t.Fatalf("tshark shows %d TLVs before End, dcbtop %d", len(tlvs), 3+len(du.TLVs))
+	}
+	for i, n := range tlvs {
+		var typ TLVType
+		var value []byte
+		var tlv TLV
+		switch i {
+		case 0:
+			typ, value = TLVTypeChassisID, cat([]byte{byte(du.ChassisID.Subtype)}, du.ChassisID.ID)
+		case 1:
+			typ, value = TLVTypePortID, cat([]byte{byte(du.PortID.Subtype)}, du.PortID.ID)
+		case 2:
+			typ, value = TLVTypeTTL, binary.BigEndian.AppendUint16(nil, du.TTL)
+		default:
+			tlv = du.TLVs[i-3]
+			b, err := AppendTLV(nil, tlv)
+			if err != nil {
+				t.Fatalf("TLV %d: %v", i, err)
+			}
+			typ, value = tlv.Type(), b[2:]
+		}
+		c := newChecker(t, fmt.Sprintf("TLV %d (%s)", i, n.key), n)
+		c.eq("lldp.tlv.type", uint64(typ))
+		c.eq("lldp.tlv.len", uint64(len(value)))
+		switch i {
+		case 0:
+			c.eq("lldp.chassis.subtype", uint64(du.ChassisID.Subtype))
+			if du.ChassisID.Subtype == ChassisIDSubtypeMACAddress {
+				c.eqString("lldp.chassis.id.mac", idMAC(du.ChassisID.ID))
+			}
+			c.skipAll()
+		case 1:
+			c.eq("lldp.port.subtype", uint64(du.PortID.Subtype))
+			if du.PortID.Subtype == PortIDSubtypeMACAddress {
+				c.eqString("lldp.port.id.mac", idMAC(du.PortID.ID))
+			}
+			c.skipAll()
+		case 2:
+			c.eq("lldp.time_to_live", uint64(du.TTL))
+		}
+		switch x := tlv.(type) {
+		case *ETS:
+			checkTsharkETS(c, x)
+		case *PFC:
+			checkTsharkPFC(c, x)
+		case *AppPriority:
+			checkTsharkApp(c, x)
+		case *CEE:
+			checkTsharkCEE(c, x)
+		case nil:
+		default:
+			c.skipAll() // not 802.1Qaz or CEE
+		}
+		c.done()
+	}
+}
+
+func (c *fieldChecker) eqString(key, want string) {
+	c.t.Helper()
+	if got, ok := c.take(key); !ok || got != want {
+		c.t.Errorf("%s: tshark %s = %q (shown %v), dcbtop %q", c.name, key, got, ok, want)
+	}
+}
+
+func checkTsharkOrg(c *fieldChecker, oui OUI, sub uint8, subKey string) {
+	c.t.Helper()
+	c.eq("lldp.orgtlv.oui", uint64(oui[0])<<16|uint64(oui[1])<<8|uint64(oui[2]))
+	c.eq(subKey, uint64(sub))
+}
+
+func checkTsharkETS(c *fieldChecker, e *ETS) {
+	c.t.Helper()
+	checkTsharkOrg(c, OUIIEEE8021, e.Subtype(), "lldp.ieee.802_1.subtype")
+	if e.Recommendation {
+		c.skip("lldp.dcbx.feature.pg.reserved", "byte 4 of the Recommendation is reserved; dcbtop does not keep it")
+		c.absent("lldp.dcbx.ieee.willing")
+		c.absent("lldp.dcbx.ieee.ets.cbs")
+		c.absent("lldp.dcbx.ieee.ets.maxtcs")
+	} else {
+		c.eq("lldp.dcbx.ieee.willing", b2u(e.Willing))
+		c.eq("lldp.dcbx.ieee.ets.cbs", b2u(e.CBS))
+		c.eq("lldp.dcbx.ieee.ets.maxtcs", uint64(e.MaxTCs%8)) // 8 is sent as 0
+	}
+	for p := range 8 {
+		c.eq(fmt.Sprintf("lldp.dcbx.feature.pg.pgid_prio%d", p), uint64(e.PrioTC[p]))
+	}
+	for tc := range 8 {
+		c.eq(fmt.Sprintf("lldp.dcbx.feature.pg.per%d", tc), uint64(e.Bandwidth[tc]))
+		c.eq(fmt.Sprintf("lldp.dcbx.ieee.ets.tsa%d", tc), uint64(e.TSA[tc]))
+	}
+}
+
+func checkTsharkPFC(c *fieldChecker, p *PFC) {
+	c.t.Helper()
+	checkTsharkOrg(c, OUIIEEE8021, SubtypePFC, "lldp.ieee.802_1.subtype")
+	c.eq("lldp.dcbx.ieee.willing", b2u(p.Willing))
+	c.eq("lldp.dcbx.ieee.pfc.mbc", b2u(p.MBC))
+	c.eq("lldp.dcbx.ieee.pfc.numtcs", uint64(p.Cap))
+	for prio := range 8 {
+		c.eq(fmt.Sprintf("lldp.dcbx.feature.pfc.prio%d", prio), uint64(p.Enabled>>prio&1))
+	}
+}
+
+func checkTsharkApp(c *fieldChecker, a *AppPriority) {
+	c.t.Helper()
+	checkTsharkOrg(c, OUIIEEE8021, SubtypeAppPriority, "lldp.ieee.802_1.subtype")
+	c.skip("lldp.dcbx.ieee.app.reserved", "byte 4 is reserved; dcbtop does not keep it")
+	entries := c.subtrees()
+	if len(entries) != len(a.Entries) {
+		c.t.Errorf("%s: tshark shows %d APP entries, dcbtop %d", c.name, len(entries), len(a.Entries))
+		return
+	}
+	for i, n := range entries {
+		e := a.Entries[i]
+		ec := newChecker(c.t, fmt.Sprintf("%s entry %d (%s)", c.name, i, n.key), n)
+		ec.eq("lldp.dcbx.ieee.app.prio", uint64(e.Priority))
+		ec.eqAny([]string{"lldp.dcbx.iee.app.sf", "lldp.dcbx.ieee.app.sf"}, uint64(e.Selector))
+		ec.eq("lldp.dcbx.feature.app.proto", uint64(e.Protocol))
+		ec.done()
+	}
+}
+
+func checkTsharkCEE(c *fieldChecker, x *CEE) {
+	c.t.Helper()
+	checkTsharkOrg(c, OUICEE, SubtypeCEE, "lldp.dcbx.proto")
+	var seen [5]bool
+	other := x.Other
+	for i, n := range c.subtrees() {
+		sc := newChecker(c.t, fmt.Sprintf("%s sub-TLV %d (%s)", c.name, i, n.key), n)
+		typ, _ := strconv.Atoi(n.path("lldp.dcbx.type").valOr("-1"))
+		first := typ >= ceeSubControl && typ <= ceeSubApp && !seen[typ]
+		if first {
+			seen[typ] = true
+		}
+		switch {
+		case first && typ == ceeSubControl:
+			ctl := x.Control
+			sc.eq("lldp.dcbx.type", ceeSubControl)
+			sc.eq("lldp.dcbx.len", ceeControlLen)
+			sc.eq("lldp.dcbx.version", uint64(ctl.OperVersion))
+			sc.eq("lldp.dcbx.max_version", uint64(ctl.MaxVersion))
+			sc.eq("lldp.dcbx.control.seq", uint64(ctl.SeqNo))
+			sc.eq("lldp.dcbx.control.ack", uint64(ctl.AckNo))
+		case first && typ == ceeSubPG:
+			pg := x.PG
+			sc.eq("lldp.dcbx.type", ceeSubPG)
+			sc.eq("lldp.dcbx.len", ceePGLen)
+			checkTsharkFeature(sc, &pg.CEEFeature)
+			for p := range 8 {
+				sc.eq(fmt.Sprintf("lldp.dcbx.feature.pg.pgid_prio%d", p), uint64(pg.PGID[p]))
+				sc.eq(fmt.Sprintf("lldp.dcbx.feature.pg.per%d", p), uint64(pg.Bandwidth[p]))
+			}
+			sc.eq("lldp.dcbx.feature.pg.numtcs", uint64(pg.NumTCs))
+		case first && typ == ceeSubPFC:
+			p := x.PFC
+			sc.eq("lldp.dcbx.type", ceeSubPFC)
+			sc.eq("lldp.dcbx.len", ceePFCLen)
+			checkTsharkFeature(sc, &p.CEEFeature)
+			for prio := range 8 {
+				sc.eq(fmt.Sprintf("lldp.dcbx.feature.pfc.prio%d", prio), uint64(p.Enabled>>prio&1))
+			}
+			sc.eq("lldp.dcbx.feature.pfc.numtcs", uint64(p.NumTCs))
+		case first && typ == ceeSubApp:
+			a := x.App
+			sc.eq("lldp.dcbx.type", ceeSubApp)
+			sc.eq("lldp.dcbx.len", uint64(ceeFeatureLen+ceeAppEntryLen*len(a.Entries)))
+			checkTsharkFeature(sc, &a.CEEFeature)
+			entries := sc.subtrees()
+			if len(entries) != len(a.Entries) {
+				c.t.Errorf("%s: tshark shows %d CEE APP entries, dcbtop %d", sc.name, len(entries), len(a.Entries))
+				break
+			}
+			for j, n := range entries {
+				e := a.Entries[j]
+				ec := newChecker(c.t, fmt.Sprintf("%s entry %d (%s)", sc.name, j, n.key), n)
+				ec.eq("lldp.dcbx.feature.app.proto", uint64(e.Protocol))
+				ec.eq("lldp.dcbx.feature.app.sf", uint64(e.Selector))
+				ec.skip("lldp.dcbx.feature.app.oui", "the OUI bits around the selector; dcbtop does not keep them")
+				if e.PriorityMap == 0 {
+					ec.absent("lldp.dcbx.feature.app.prio")
+				} else {
+					ec.eq("lldp.dcbx.feature.app.prio", uint64(bits.TrailingZeros8(e.PriorityMap)))
+				}
+				ec.done()
+			}
+		default:
+			// A repeated or unknown sub-TLV, kept raw in CEE.Other.
+			if len(other) == 0 {
+				c.t.Errorf("%s: tshark shows sub-TLV type %d that dcbtop does not have", sc.name, typ)
+				sc.skipAll()
+				break
+			}
+			o := other[0]
+			other = other[1:]
+			sc.eq("lldp.dcbx.type", uint64(o.Type))
+			sc.eq("lldp.dcbx.len", uint64(len(o.Value)))
+			sc.skipAll() // tshark dissects the raw value as it can; dcbtop keeps bytes
+		}
+		sc.done()
+	}
+	if len(other) != 0 {
+		c.t.Errorf("%s: dcbtop has %d more sub-TLVs than tshark shows", c.name, len(other))
+	}
+	for typ, ok := range [5]bool{false, x.Control != nil, x.PG != nil, x.PFC != nil, x.App != nil} {
+		if ok != seen[typ] {
+			c.t.Errorf("%s: sub-TLV type %d: dcbtop has it %v, tshark shows it %v", c.name, typ, ok, seen[typ])
+		}
+	}
+}
+
+func checkTsharkFeature(c *fieldChecker, f *CEEFeature) {
+	c.t.Helper()
+	c.eq("lldp.dcbx.version", uint64(f.OperVersion))
+	c.eq("lldp.dcbx.max_version", uint64(f.MaxVersion))
+	c.eq("lldp.dcbx.feature.enabled", b2u(f.Enable))
+	c.eq("lldp.dcbx.feature.willing", b2u(f.Willing))
+	c.eq("lldp.dcbx.feature.error", b2u(f.Error))
+	c.eq("lldp.dcbx.feature.subtype", uint64(f.Subtype))
+}
