@@ -80,7 +80,7 @@ func (p *port) diagnostics(now time.Time) []lldp.Diagnostic {
 	if live > 1 {
 		out = append(out, mkDiag(CodeDualLocalAgent, lldp.SeverityError, "lldp",
 			"run one LLDP agent per port: stop lldpad/lldpd or the NIC firmware agent",
-			"%d local LLDP agents (different chassis IDs) transmit on this port; the switch sees a multi-peer condition", live))
+			"%d local LLDP agents (different chassis or port IDs) transmit on this port; the switch sees a multi-peer condition", live))
 	}
 	if p.captureErr != "" {
 		out = append(out, mkDiag(CodeCaptureError, lldp.SeverityError, "lldp", "dcbtop retries with backoff; check the interface and privileges",

@@ -109,3 +109,31 @@ func TestObservedLocal(t *testing.T) {
 		t.Errorf("counters %+v peers %d: the local agent must not count as a peer", in.Counters, len(in.Peers))
 	}
 }
+
+// TestLocalAgents checks that local agents are told apart by chassis and
+// port ID, and that a shutdown LLDPDU withdraws one.
+func TestLocalAgents(t *testing.T) {
+	out := func(s float64, port string, ttl uint16) Event {
+		du := &lldp.DU{
+			ChassisID: lldp.ChassisID{Subtype: lldp.ChassisIDSubtypeMACAddress, ID: lowMAC[:]},
+			PortID:    lldp.PortID{Subtype: lldp.PortIDSubtypeInterfaceName, ID: []byte(port)},
+			TTL:       ttl,
+		}
+		b, err := lldp.AppendFrame(nil, lldp.NearestBridge, lowMAC, du)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return FrameReceived{Interface: "eth0", At: at(s), Outgoing: true, Data: b}
+	}
+	e := New(Config{})
+	run(e, []Event{out(0, "eth0", 121), out(1, "mac-port", 121)})
+	in := e.Snapshot().Interfaces[0]
+	if len(in.LocalAgents) != 2 || !hasCode(in.Diagnostics, CodeDualLocalAgent) {
+		t.Fatalf("agents %+v diagnostics %v: same chassis, different ports must be two agents", in.LocalAgents, codes(in.Diagnostics))
+	}
+	run(e, []Event{out(2, "mac-port", 0)})
+	in = e.Snapshot().Interfaces[0]
+	if len(in.LocalAgents) != 1 || hasCode(in.Diagnostics, CodeDualLocalAgent) {
+		t.Errorf("after a shutdown: agents %+v diagnostics %v", in.LocalAgents, codes(in.Diagnostics))
+	}
+}

@@ -107,6 +107,7 @@ type port struct {
 // A localAgent is a chassis ID seen in this host's own outgoing LLDPDUs.
 type localAgent struct {
 	chassis  []byte
+	portID   []byte
 	raw      []byte
 	src      lldp.MAC
 	lastSeen time.Time
@@ -327,7 +328,7 @@ func (e *Engine) frame(ev FrameReceived) {
 		return
 	}
 	if ev.Outgoing {
-		e.outgoing(p, hdr, chassis, pdu)
+		e.outgoing(p, hdr, chassis, portID, pdu)
 		return
 	}
 	i, n := p.find(chassis, portID)

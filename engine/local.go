@@ -31,11 +31,14 @@ func (e *Engine) setLocal(p *port, source string, willing bool, params *Params) 
 // advertisement of whatever agent runs here (lldpad, lldpd, NIC firmware
 // passing frames, another dcbtop). It becomes the local parameters unless
 // a better source (dcbnl, dcbtop's agent) provides them.
-func (e *Engine) outgoing(p *port, hdr lldp.EthernetHeader, chassis, pdu []byte) {
+func (e *Engine) outgoing(p *port, hdr lldp.EthernetHeader, chassis, portID, pdu []byte) {
+	// Agents are told apart by MSAP: lldpd and dcbtop both use the port MAC
+	// as chassis ID but differ in port ID.
 	var a *localAgent
-	for _, x := range p.agents {
-		if bytes.Equal(x.chassis, chassis) {
-			a = x
+	ai := -1
+	for i, x := range p.agents {
+		if bytes.Equal(x.chassis, chassis) && bytes.Equal(x.portID, portID) {
+			a, ai = x, i
 		}
 	}
 	if a != nil && bytes.Equal(a.raw, pdu) {
@@ -48,15 +51,23 @@ func (e *Engine) outgoing(p *port, hdr lldp.EthernetHeader, chassis, pdu []byte)
 		e.malformed(p, err)
 		return
 	}
-	if a == nil {
-		if len(p.agents) >= maxLocalAgents {
-			p.agents = slices.Delete(p.agents, 0, 1)
+	switch {
+	case du.Shutdown():
+		// The agent withdrew: it no longer counts as transmitting here.
+		if a != nil {
+			p.agents = slices.Delete(p.agents, ai, ai+1)
 		}
-		a = &localAgent{chassis: slices.Clone(chassis)}
-		p.agents = append(p.agents, a)
+	default:
+		if a == nil {
+			if len(p.agents) >= maxLocalAgents {
+				p.agents = slices.Delete(p.agents, 0, 1)
+			}
+			a = &localAgent{chassis: slices.Clone(chassis), portID: slices.Clone(portID)}
+			p.agents = append(p.agents, a)
+		}
+		a.raw, a.src, a.lastSeen = append(a.raw[:0], pdu...), hdr.Src, e.now
+		a.frames++
 	}
-	a.raw, a.src, a.lastSeen = append(a.raw[:0], pdu...), hdr.Src, e.now
-	a.frames++
 	if p.mac == nil {
 		mac := hdr.Src
 		p.mac = &mac
@@ -98,7 +109,8 @@ func (e *Engine) resolveOperational(p *port, cause Reason) {
 	e.emit(p, StatusOperational, cause, f, op, "")
 }
 
-// chassisString renders the agent's chassis ID TLV information string.
-func (a *localAgent) chassisString() string {
-	return lldp.ChassisID{Subtype: lldp.ChassisIDSubtype(a.chassis[0]), ID: a.chassis[1:]}.String()
+// msap renders the agent's chassis and port IDs.
+func (a *localAgent) msap() (chassis, port string) {
+	return lldp.ChassisID{Subtype: lldp.ChassisIDSubtype(a.chassis[0]), ID: a.chassis[1:]}.String(),
+		lldp.PortID{Subtype: lldp.PortIDSubtype(a.portID[0]), ID: a.portID[1:]}.String()
 }

@@ -85,6 +85,7 @@ type Peer struct {
 // A LocalAgent is an LLDP agent of this host seen transmitting.
 type LocalAgent struct {
 	ChassisID string    `json:"chassis_id"`
+	PortID    string    `json:"port_id"`
 	SourceMAC string    `json:"source_mac"`
 	LastSeen  time.Time `json:"last_seen"`
 	Frames    uint64    `json:"frames"`
@@ -134,7 +135,8 @@ func (p *port) snapshot(now time.Time) Interface {
 		in.Willing = &w
 	}
 	for _, a := range p.agents {
-		in.LocalAgents = append(in.LocalAgents, LocalAgent{ChassisID: a.chassisString(), SourceMAC: a.src.String(), LastSeen: a.lastSeen, Frames: a.frames})
+		c, pid := a.msap()
+		in.LocalAgents = append(in.LocalAgents, LocalAgent{ChassisID: c, PortID: pid, SourceMAC: a.src.String(), LastSeen: a.lastSeen, Frames: a.frames})
 	}
 	if p.invalid != "" && p.remoteFrom == nil {
 		r := p.invalid

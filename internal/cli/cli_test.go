@@ -41,7 +41,13 @@ func TestUsage(t *testing.T) {
 		{name: "help", args: []string{"--help"}, code: 0, stdout: "Usage:"},
 		{name: "short help", args: []string{"-h"}, code: 0, stdout: "Exit status"},
 		{name: "version", args: []string{"--version"}, code: 0, stdout: "dcbtop dev (git unknown)"},
-		{name: "nothing to do", args: nil, code: 2, stderr: "dcbtop: nothing to do: give -r FILE (see dcbtop --help)\n"},
+		// No arguments means live capture on every up interface (which a
+		// unit test must not do); these live-mode usage errors are caught
+		// before any interface is touched.
+		{name: "speed in live mode", args: []string{"--speed", "2"}, code: 2, stderr: "dcbtop: --speed applies to replay (-r) only (see dcbtop --help)\n"},
+		{name: "local without agent", args: []string{"-i", "h0", "--local", "x.json"}, code: 2, stderr: "dcbtop: --local, --willing and --force need --agent (see dcbtop --help)\n"},
+		{name: "negative duration", args: []string{"--duration", "-1s"}, code: 2, stderr: "dcbtop: --duration must be positive (see dcbtop --help)\n"},
+		{name: "tx-interval range", args: []string{"--agent", "-i", "h0", "--tx-interval", "100ms"}, code: 2, stderr: "dcbtop: --tx-interval must be between 1s and 1h (see dcbtop --help)\n"},
 		{name: "unknown flag", args: []string{"--frobnicate"}, code: 2, stderr: "dcbtop: flag provided but not defined: -frobnicate (see dcbtop --help)\n"},
 		{name: "json and events", args: []string{"-r", "x", "--json", "--events"}, code: 2, stderr: "dcbtop: --json and --events are exclusive (see dcbtop --help)\n"},
 		{name: "stray argument", args: []string{"-r", "x", "y"}, code: 2, stderr: "dcbtop: unexpected argument \"y\" (see dcbtop --help)\n"},

@@ -27,8 +27,11 @@ type liveIface struct {
 	conn   *capture.Live
 	prev   capture.LiveStats // accumulated from closed sockets
 	sent   uint64
-	errMsg string
+	errMsg string // the capture's error, "" while capturing
+	txErr  string // the agent's last transmit error, "" after a success
 	agent  *agent.Agent
+	acfg   agent.Config // the agent's configuration (its MAC follows the link's)
+	wasUp  bool         // the link's state at the last link event
 }
 
 func (li *liveIface) current() *capture.Live {
@@ -68,7 +71,14 @@ func (li *liveIface) status(now time.Time) engine.CaptureStatus {
 			st.Drops += s.Drops
 		}
 	}
-	return engine.CaptureStatus{Interface: li.name, At: now, Err: li.errMsg, KernelDrops: st.Drops, Sent: li.sent}
+	msg := li.errMsg
+	if li.txErr != "" {
+		if msg != "" {
+			msg += "; "
+		}
+		msg += li.txErr
+	}
+	return engine.CaptureStatus{Interface: li.name, At: now, Err: msg, KernelDrops: st.Drops, Sent: li.sent}
 }
 
 func (li *liveIface) setErr(msg string) bool {
@@ -76,6 +86,17 @@ func (li *liveIface) setErr(msg string) bool {
 	defer li.mu.Unlock()
 	changed := li.errMsg != msg
 	li.errMsg = msg
+	return changed
+}
+
+// setTxErr records the outcome of a transmission: its error, or "" after
+// a success (so a transient failure, such as the link being down, does not
+// stay reported once frames go out again).
+func (li *liveIface) setTxErr(msg string) bool {
+	li.mu.Lock()
+	defer li.mu.Unlock()
+	changed := li.txErr != msg
+	li.txErr = msg
 	return changed
 }
 
@@ -155,9 +176,23 @@ func loadLocal(path string) (*engine.Params, error) {
 	return p, nil
 }
 
+// withWilling returns a copy of p whose ETS and PFC Willing bits are
+// willing: the agent's Willing state comes from --willing, not from the
+// file, and the local parameters shown must say what is advertised.
+func withWilling(p *engine.Params, willing bool) *engine.Params {
+	p = p.Clone()
+	if p.ETS != nil {
+		p.ETS.Willing = willing
+	}
+	if p.PFC != nil {
+		p.PFC.Willing = willing
+	}
+	return p
+}
+
 // runLive captures on live interfaces until ctx is done or --duration
 // passes, feeding the engine from one goroutine (this one).
-func runLive(ctx context.Context, o *options, env Env) error {
+func runLive(ctx context.Context, o *options, env Env) (err error) {
 	if o.duration > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, o.duration)
@@ -172,6 +207,7 @@ func runLive(ctx context.Context, o *options, env Env) error {
 		if local, err = loadLocal(o.local); err != nil {
 			return err
 		}
+		local = withWilling(local, o.willing)
 		if others := otherAgents(); len(others) > 0 && !o.force {
 			return fmt.Errorf("%s: another LLDP agent runs in this network namespace: %s; stop it, or use --force", links[0].Name, strings.Join(others, ", "))
 		}
@@ -194,7 +230,11 @@ func runLive(ctx context.Context, o *options, env Env) error {
 		if rec, err = capture.CreateWriter(o.write); err != nil {
 			return fmt.Errorf("%s: %w", o.write, err)
 		}
-		defer rec.Close()
+		defer func() {
+			if cerr := rec.Close(); cerr != nil && err == nil {
+				err = fmt.Errorf("%s: %w", o.write, cerr)
+			}
+		}()
 	}
 	r := &liveRun{o: o, env: env, eng: engine.New(engine.Config{}), out: newEventWriter(env.Stdout, o), rec: rec,
 		events: make(chan engine.Event, 1024), byName: map[string]*liveIface{}}
@@ -206,13 +246,13 @@ func runLive(ctx context.Context, o *options, env Env) error {
 	if o.agent {
 		host, _ := os.Hostname()
 		for _, li := range ifaces {
-			a, err := agent.New(agent.Config{Ifname: li.name, MAC: li.link.MAC, SystemName: host,
-				SystemDesc: "dcbtop " + version + " host DCBX agent", TxInterval: o.txInterval},
-				agent.Advert{Willing: o.willing, Local: local}, now)
+			cfg := agent.Config{Ifname: li.name, MAC: li.link.MAC, SystemName: host,
+				SystemDesc: "dcbtop " + version + " host DCBX agent", TxInterval: o.txInterval}
+			a, err := agent.New(cfg, agent.Advert{Willing: o.willing, Local: local}, now)
 			if err != nil {
 				return fmt.Errorf("%s: %w", li.name, err)
 			}
-			li.agent = a
+			li.agent, li.acfg = a, cfg
 			r.apply(engine.LocalChanged{Interface: li.name, At: now, Source: "agent", Willing: o.willing, Params: local})
 		}
 	}
@@ -257,10 +297,15 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 	for r.err == nil {
 		select {
 		case <-ctx.Done():
+			r.drain()
 			return r.finish(ifaces)
 		case ev := <-r.events:
 			r.apply(ev)
 		case t := <-tick.C:
+			// Frames captured before the tick go first: select picks at
+			// random among ready cases, and a tick applied before an older
+			// frame would expire information that frame refreshes.
+			r.drain()
 			r.apply(engine.Tick{At: t.UTC()})
 			r.transmit(ifaces, t.UTC())
 		case t := <-statsEvery.C:
@@ -270,6 +315,14 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 		}
 	}
 	return r.err
+}
+
+// drain applies the events already queued (not those that arrive
+// meanwhile, so it always returns).
+func (r *liveRun) drain() {
+	for n := len(r.events); n > 0 && r.err == nil; n-- {
+		r.apply(<-r.events)
+	}
 }
 
 // apply feeds one event to the engine, writes its indications and keeps
@@ -298,6 +351,19 @@ func (r *liveRun) apply(ev engine.Event) {
 	if li != nil && li.agent != nil && r.eng.NeighborCount(fr.Interface) > before {
 		li.agent.PeerAppeared(fr.At)
 	}
+	if lc, ok := ev.(engine.LinkChanged); ok && !lc.Removed {
+		r.followMAC(lc)
+		if a := r.byName[lc.Interface]; a != nil && a.agent != nil && lc.Up && !a.wasUp {
+			// The link came back: announce ourselves at once, as to a
+			// new neighbour.
+			a.agent.PeerAppeared(lc.At)
+		}
+	}
+	if lc, ok := ev.(engine.LinkChanged); ok {
+		if a := r.byName[lc.Interface]; a != nil {
+			a.wasUp = lc.Up && !lc.Removed
+		}
+	}
 	for _, in := range ins {
 		if in.Status == engine.StatusRemote {
 			continue
@@ -308,6 +374,30 @@ func (r *liveRun) apply(ev engine.Event) {
 			}
 		}
 	}
+}
+
+// followMAC keeps an agent's chassis ID and source MAC those of its
+// interface when the MAC changes (ip link set address, or the interface
+// re-created): the old MSAP is withdrawn with a shutdown LLDPDU and the new
+// one announced with fast transmission.
+func (r *liveRun) followMAC(lc engine.LinkChanged) {
+	li := r.byName[lc.Interface]
+	if li == nil || li.agent == nil || lc.MAC == li.acfg.MAC || lc.MAC == (lldp.MAC{}) {
+		return
+	}
+	s, ok := r.eng.Interface(lc.Interface)
+	if !ok || s.Willing == nil {
+		return
+	}
+	cfg := li.acfg
+	cfg.MAC = lc.MAC
+	a, err := agent.New(cfg, agent.Advert{Willing: *s.Willing, Local: s.Local, Operational: s.Operational}, lc.At)
+	if err != nil {
+		return // unreachable: the configuration was accepted before
+	}
+	old := li.agent
+	li.agent, li.acfg = a, cfg
+	r.send(li, old.Shutdown(), lc.At)
 }
 
 // transmit sends every agent frame that is due, and feeds it to the
@@ -332,7 +422,7 @@ func (r *liveRun) send(li *liveIface, f []byte, now time.Time) {
 		return // down: nothing to send on; the next due frame retries
 	}
 	if err := conn.WriteFrame(f); err != nil {
-		if li.setErr("transmit: " + err.Error()) {
+		if li.setTxErr("transmit: " + err.Error()) {
 			r.apply(li.status(now))
 		}
 		return
@@ -340,6 +430,9 @@ func (r *liveRun) send(li *liveIface, f []byte, now time.Time) {
 	li.mu.Lock()
 	li.sent++
 	li.mu.Unlock()
+	if li.setTxErr("") {
+		r.apply(li.status(now))
+	}
 	r.apply(engine.FrameReceived{Interface: li.name, At: now, Outgoing: true, Data: f})
 }
 
