@@ -27,6 +27,7 @@ const (
 	CodeCEEPeerError     = "cee-peer-error"
 	CodeLocalUnknown     = "local-unknown"
 	CodeCaptureError     = "capture-error"
+	CodeFirmwareDCBX     = "firmware-dcbx"
 	dualAgentWindow      = 121 * time.Second
 )
 
@@ -81,6 +82,15 @@ func (p *port) diagnostics(now time.Time) []lldp.Diagnostic {
 		out = append(out, mkDiag(CodeDualLocalAgent, lldp.SeverityError, "lldp",
 			"run one LLDP agent per port: stop lldpad/lldpd or the NIC firmware agent",
 			"%d local LLDP agents (different chassis or port IDs) transmit on this port; the switch sees a multi-peer condition", live))
+	}
+	if p.firmware {
+		sev, msg := lldp.SeverityInfo, "the NIC firmware runs DCBX (LLD_MANAGED): dcbtop shows what the driver reports and does not write ETS/PFC"
+		if len(p.neighbors) == 0 {
+			sev, msg = lldp.SeverityWarning, "the NIC firmware runs DCBX (LLD_MANAGED) and may consume LLDP frames before the host sees them: no peer is visible here"
+		}
+		out = append(out, mkDiag(CodeFirmwareDCBX, sev, "lldp",
+			"to let the host see LLDP (and run dcbtop --agent): Intel ice: ethtool --set-priv-flags IF fw-lldp-agent off; i40e: ethtool --set-priv-flags IF disable-fw-lldp on; Mellanox/Broadcom: switch the firmware DCBX mode off",
+			"%s", msg))
 	}
 	if p.captureErr != "" {
 		out = append(out, mkDiag(CodeCaptureError, lldp.SeverityError, "lldp", "dcbtop retries with backoff; check the interface and privileges",

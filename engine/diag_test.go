@@ -2,6 +2,7 @@ package engine
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -135,5 +136,24 @@ func TestLocalAgents(t *testing.T) {
 	in = e.Snapshot().Interfaces[0]
 	if len(in.LocalAgents) != 1 || hasCode(in.Diagnostics, CodeDualLocalAgent) {
 		t.Errorf("after a shutdown: agents %+v diagnostics %v", in.LocalAgents, codes(in.Diagnostics))
+	}
+}
+
+func TestFirmwareDiagnostic(t *testing.T) {
+	e := New(Config{})
+	run(e, []Event{LocalChanged{Interface: "eth0", At: at(0), Source: "dcbnl", Willing: true,
+		Params: &Params{ETS: localETS}, Mode: "firmware-managed (LLD_MANAGED), IEEE", FirmwareManaged: true}})
+	in := e.Snapshot().Interfaces[0]
+	if in.DCBXMode == nil || *in.DCBXMode != "firmware-managed (LLD_MANAGED), IEEE" || in.LocalSource != "dcbnl" {
+		t.Errorf("dcbx_mode %v local_source %q", in.DCBXMode, in.LocalSource)
+	}
+	var d *lldp.Diagnostic
+	for i := range in.Diagnostics {
+		if in.Diagnostics[i].Code == CodeFirmwareDCBX {
+			d = &in.Diagnostics[i]
+		}
+	}
+	if d == nil || d.Severity != lldp.SeverityWarning || !strings.Contains(d.Action, "fw-lldp-agent off") || !strings.Contains(d.Action, "disable-fw-lldp on") {
+		t.Errorf("firmware diagnostic %+v", d)
 	}
 }

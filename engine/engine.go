@@ -96,6 +96,8 @@ type port struct {
 	captureErr string    // the capture's current error, "" when fine
 
 	localSource string // "dcbnl", "agent", "observed" or "" (none)
+	dcbxMode    string // the NIC's DCBX mode in words, "" when unknown
+	firmware    bool   // the NIC's firmware runs DCBX
 	local       *Params
 	willing     bool
 	operational *Params
@@ -156,7 +158,9 @@ func (e *Engine) Apply(ev Event) []Indication {
 		e.advance(ev.At)
 	case LocalChanged:
 		e.advance(ev.At)
-		e.setLocal(e.port(ev.Interface), ev.Source, ev.Willing, ev.Params)
+		p := e.port(ev.Interface)
+		p.dcbxMode, p.firmware = ev.Mode, ev.FirmwareManaged
+		e.setLocal(p, ev.Source, ev.Willing, ev.Params)
 	case LinkChanged:
 		e.advance(ev.At)
 		p := e.port(ev.Interface)

@@ -38,6 +38,13 @@ type LocalChanged struct {
 	Willing bool
 	// Params are the local parameters; nil means unknown.
 	Params *Params
+	// Mode describes the NIC's DCBX mode in words when known (from
+	// DCB_CMD_GDCBX, e.g. "host agent, IEEE"); "" when unknown.
+	Mode string
+	// FirmwareManaged reports that the NIC's firmware runs DCBX
+	// (DCB_CAP_DCBX_LLD_MANAGED): the host may never see LLDP frames and
+	// local parameters must not be written.
+	FirmwareManaged bool
 }
 
 // A LinkChanged reports an interface's identity and link state.

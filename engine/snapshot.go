@@ -28,6 +28,9 @@ type Interface struct {
 	MAC         *string `json:"mac"`
 	OperState   string  `json:"oper_state"` // "up", "down" or "unknown"
 	LocalSource string  `json:"local_source"`
+	// DCBXMode is the NIC's DCBX mode in words (dcbnl GDCBX), null when
+	// unknown.
+	DCBXMode    *string `json:"dcbx_mode"`
 	Willing     *bool   `json:"willing"`
 	Local       *Params `json:"local"`
 	Remote      *Params `json:"remote"`
@@ -128,6 +131,10 @@ func (p *port) snapshot(now time.Time) Interface {
 	}
 	if p.operState != "" {
 		in.OperState = p.operState
+	}
+	if p.dcbxMode != "" {
+		m := p.dcbxMode
+		in.DCBXMode = &m
 	}
 	if p.localSource != "" {
 		in.LocalSource = p.localSource
