@@ -10,9 +10,11 @@ LDFLAGS   := -X dcbtop/internal/cli.version=$(VERSION) -X dcbtop/internal/cli.re
 FUZZTIME  ?= 20s
 # Debian packages the integration tests need: an independent LLDP peer
 # (lldpd), an independent decoder (tshark), a recorder (tcpdump) and a
-# terminal for end-to-end UI tests (tmux).
-DEB_PKGS  := lldpd tshark tcpdump tmux
+# terminal for end-to-end UI tests (tmux), and the kernel's dcbnl.h header
+# that pins dcbtop's DCB netlink constants (linux-libc-dev).
+DEB_PKGS  := lldpd tshark tcpdump tmux linux-libc-dev
 DEB_CMDS  := lldpd lldpcli tshark tcpdump tmux
+DEB_FILES := /usr/include/linux/dcbnl.h
 
 .PHONY: all build demo test unit vet lint fuzz bench install deps check clean
 
@@ -31,6 +33,7 @@ demo: build
 # (as root: apt-get update once, then install; otherwise say what is missing).
 deps:
 	@missing=""; for c in $(DEB_CMDS); do command -v $$c >/dev/null 2>&1 || missing="$$missing $$c"; done; \
+	for f in $(DEB_FILES); do [ -e $$f ] || missing="$$missing $$f"; done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "installing$$missing (from: $(DEB_PKGS))"; \

@@ -1,0 +1,85 @@
+//go:build linux
+
+package dcbnl
+
+import (
+	"github.com/mdlayher/netlink"
+)
+
+// This file builds request payloads: struct dcbmsg followed by
+// DCB_ATTR_IFNAME and the command's attributes. Nests are sent with
+// NLA_F_NESTED set, as libmnl (iproute2's dcb) does; the kernel masks the
+// flag with nla_type().
+
+// dcbMsg returns struct dcbmsg for cmd: dcb_family AF_UNSPEC (0), cmd, and
+// the u16 dcb_pad.
+func dcbMsg(cmd uint8) []byte { return []byte{0, cmd, 0, 0} }
+
+// request returns the payload of a request for cmd on ifname; fn, if not
+// nil, adds the command's attributes after DCB_ATTR_IFNAME.
+func request(cmd uint8, ifname string, fn func(ae *netlink.AttributeEncoder)) ([]byte, error) {
+	ae := netlink.NewAttributeEncoder()
+	ae.String(DCB_ATTR_IFNAME, ifname) // NUL-terminated, as NLA_NUL_STRING requires
+	if fn != nil {
+		fn(ae)
+	}
+	attrs, err := ae.Encode()
+	if err != nil {
+		return nil, err
+	}
+	return append(dcbMsg(cmd), attrs...), nil
+}
+
+// ieeeSetRequest returns the payload of DCB_CMD_IEEE_SET: DCB_ATTR_IEEE
+// holding DCB_ATTR_IEEE_ETS, DCB_ATTR_IEEE_PFC and DCB_ATTR_IEEE_APP_TABLE,
+// each only when set in s.
+func ieeeSetRequest(ifname string, s *IEEESet) ([]byte, error) {
+	return request(DCB_CMD_IEEE_SET, ifname, func(ae *netlink.AttributeEncoder) {
+		ae.Nested(DCB_ATTR_IEEE, func(nae *netlink.AttributeEncoder) error {
+			if s.ETS != nil {
+				nae.Bytes(DCB_ATTR_IEEE_ETS, s.ETS.appendTo(nil))
+			}
+			if s.PFC != nil {
+				nae.Bytes(DCB_ATTR_IEEE_PFC, s.PFC.appendTo(nil))
+			}
+			if s.Apps != nil {
+				nae.Nested(DCB_ATTR_IEEE_APP_TABLE, appTable(s.Apps))
+			}
+			return nil
+		})
+	})
+}
+
+// ieeeDelRequest returns the payload of DCB_CMD_IEEE_DEL removing apps.
+func ieeeDelRequest(ifname string, apps []App) ([]byte, error) {
+	return request(DCB_CMD_IEEE_DEL, ifname, func(ae *netlink.AttributeEncoder) {
+		ae.Nested(DCB_ATTR_IEEE, func(nae *netlink.AttributeEncoder) error {
+			nae.Nested(DCB_ATTR_IEEE_APP_TABLE, appTable(apps))
+			return nil
+		})
+	})
+}
+
+// appTable encodes apps as the entries of an APP table nest: struct dcb_app
+// typed DCB_ATTR_IEEE_APP, or DCB_ATTR_DCB_APP for selector DCB_APP_SEL_PCP,
+// which is what the kernel (6.3+) requires of each selector
+// (dcbnl_app_selector_validate).
+func appTable(apps []App) func(*netlink.AttributeEncoder) error {
+	return func(ae *netlink.AttributeEncoder) error {
+		for _, a := range apps {
+			typ := uint16(DCB_ATTR_IEEE_APP)
+			if a.Selector == DCB_APP_SEL_PCP {
+				typ = DCB_ATTR_DCB_APP
+			}
+			ae.Bytes(typ, a.appendTo(nil))
+		}
+		return nil
+	}
+}
+
+// sdcbxRequest returns the payload of DCB_CMD_SDCBX setting mode m.
+func sdcbxRequest(ifname string, m Mode) ([]byte, error) {
+	return request(DCB_CMD_SDCBX, ifname, func(ae *netlink.AttributeEncoder) {
+		ae.Uint8(DCB_ATTR_DCBX, uint8(m))
+	})
+}
