@@ -30,8 +30,9 @@ var (
 )
 
 // An Env is what Run may touch of the process: its streams and whether
-// stdout is a terminal.
+// stdout is a terminal. A nil Stdin is os.Stdin.
 type Env struct {
+	Stdin          io.Reader
 	Stdout, Stderr io.Writer
 	StdoutTTY      bool
 }
@@ -61,6 +62,8 @@ Usage:
                                    live: every up Ethernet interface by default
   dcbtop -r FILE.pcap [--json | --events] [--speed X]
                                    replay a capture (pcap or pcapng)
+  dcbtop apply -i IFACE [FILE.json | -] [--willing on|off]
+                                   set local parameters (see below)
 
 Options:
   -i IFACE       capture on IFACE (repeatable)
@@ -83,6 +86,12 @@ Options:
   --version      print the version and exit
   --help         this help
 
+dcbtop apply sets only the features FILE gives (ets, ets_reco, pfc, app; a
+PARAMS object, - for stdin) and/or the Willing state: through the running
+dcbtop --agent on IFACE when there is one (its control socket in /run/dcbtop,
+or $DCBTOP_RUN_DIR), otherwise through the kernel (dcbnl IEEE_SET, then read
+back and compared; needs CAP_NET_ADMIN and a driver with DCB support).
+
 Without --json or --events dcbtop prints a live text log of indications
 (the interactive screen arrives with a later release).
 
@@ -92,6 +101,9 @@ Exit status: 0 success, 1 runtime failure, 2 bad usage.
 // Run executes dcbtop with args (without the program name) and returns the
 // exit status. Errors are printed to env.Stderr as one line.
 func Run(ctx context.Context, args []string, env Env) int {
+	if len(args) > 0 && args[0] == "apply" {
+		return runApply(ctx, args[1:], env)
+	}
 	o, err := parse(args, env)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(env.Stdout, usage)

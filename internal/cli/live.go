@@ -32,6 +32,12 @@ type liveIface struct {
 	agent  *agent.Agent
 	acfg   agent.Config // the agent's configuration (its MAC follows the link's)
 	wasUp  bool         // the link's state at the last link event
+	// The agent's local state (owned by the engine goroutine): what the
+	// control socket reads and changes, and the state before the last
+	// change, for undo.
+	local   *engine.Params
+	willing bool
+	undo    *localState
 }
 
 func (li *liveIface) current() *capture.Live {
@@ -238,6 +244,19 @@ func runLive(ctx context.Context, o *options, env Env) (err error) {
 	}
 	r := &liveRun{o: o, env: env, eng: engine.New(engine.Config{}), out: newEventWriter(env.Stdout, o), rec: rec,
 		events: make(chan engine.Event, 1024), byName: map[string]*liveIface{}}
+	if o.agent {
+		// One control socket per agent interface, for dcbtop apply. Its
+		// requests wait in r.control until the loop runs.
+		r.control = make(chan controlCall)
+		for _, li := range ifaces {
+			srv, err := listenControl(runDir(), li.name, r.control)
+			if err != nil {
+				return fmt.Errorf("%s: %w", li.name, err)
+			}
+			defer srv.Close()
+			srv.Start()
+		}
+	}
 	now := time.Now().UTC()
 	for _, li := range ifaces {
 		r.byName[li.name] = li
@@ -253,6 +272,7 @@ func runLive(ctx context.Context, o *options, env Env) (err error) {
 				return fmt.Errorf("%s: %w", li.name, err)
 			}
 			li.agent, li.acfg = a, cfg
+			li.local, li.willing = local.Clone(), o.willing
 			r.apply(engine.LocalChanged{Interface: li.name, At: now, Source: "agent", Willing: o.willing, Params: local})
 		}
 	}
@@ -268,7 +288,9 @@ type liveRun struct {
 	rec    *capture.Writer
 	events chan engine.Event
 	byName map[string]*liveIface
-	err    error // first output error
+	// control carries the control sockets' requests (nil without --agent).
+	control chan controlCall
+	err     error // first output error
 }
 
 func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
@@ -301,6 +323,9 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 			return r.finish(ifaces)
 		case ev := <-r.events:
 			r.apply(ev)
+		case c := <-r.control:
+			r.drain()
+			c.reply <- r.handleControl(c)
 		case t := <-tick.C:
 			// Frames captured before the tick go first: select picks at
 			// random among ready cases, and a tick applied before an older
