@@ -1,0 +1,103 @@
+package ui
+
+import (
+	"time"
+
+	"dcbtop/engine"
+)
+
+// A Backend carries out what the operator asks for: it previews and
+// applies local parameters and the local Willing state, undoes the last
+// apply, exports snapshots and starts or stops dcbtop's host DCBX agent.
+// internal/cli implements it over the engine and capture.
+//
+// The UI calls every method from inside a tea.Cmd, never from Update, so
+// methods may block (netlink round trips, file writes); they are called
+// from several goroutines and must be safe for concurrent use. Results and
+// errors come back to Update as messages. Strings returned (results, error
+// messages, reasons) are sanitized before they are shown.
+type Backend interface {
+	// Capabilities says what may be changed on iface and, when something
+	// may not, why (replay, no privilege, firmware-managed DCBX...).
+	Capabilities(iface string) Caps
+	// Preview computes, without changing anything, the operational
+	// parameters and their resolution iface would have with the given
+	// Willing state and local parameters (nil: the current local
+	// parameters).
+	Preview(iface string, willing bool, local *engine.Params) (*engine.Params, engine.Resolution, error)
+	// Apply sets the local Willing state (nil: unchanged) and local
+	// parameters (nil: unchanged) of iface, reads them back and returns a
+	// one-line account of what is now in force, e.g. "willing off; read
+	// back: willing off".
+	Apply(iface string, willing *bool, local *engine.Params) (string, error)
+	// Undo restores what was in force on iface before the last Apply and
+	// returns a one-line read-back.
+	Undo(iface string) (string, error)
+	// Export writes snap (the snapshot JSON contract) and returns the path
+	// written.
+	Export(snap engine.Snapshot) (path string, err error)
+	// SetAgent starts (on) or stops dcbtop's host DCBX agent on iface and
+	// returns a one-line account of the result.
+	SetAgent(iface string, on bool) (string, error)
+}
+
+// Caps says which actions a Backend allows on an interface. The zero value
+// allows nothing and gives no reason.
+type Caps struct {
+	// CanWrite allows toggling Willing, editing and applying local
+	// parameters, and undo.
+	CanWrite bool
+	// WriteWhy says why CanWrite is false, in words an operator acts on:
+	// "replay: a recording is read-only", "needs CAP_NET_ADMIN (run as
+	// root)", "the NIC firmware manages DCBX (LLD_MANAGED)".
+	WriteWhy string
+	// CanAgent allows starting or stopping dcbtop's host DCBX agent.
+	CanAgent bool
+	// AgentWhy says why CanAgent is false.
+	AgentWhy string
+}
+
+// A CaptureMode says where snapshots come from.
+type CaptureMode uint8
+
+// Capture modes.
+const (
+	CaptureLive   CaptureMode = iota // packet sockets and netlink on this host
+	CaptureReplay                    // a pcap/pcapng file; its timestamps drive the clock
+)
+
+// CaptureStatus describes the capture behind the snapshots: live, or the
+// replay of a file with its position and pacing. Give the initial status
+// with WithCapture; send a CaptureStatus to the program (tea.Program.Send)
+// whenever it changes, and the header follows.
+type CaptureStatus struct {
+	Mode CaptureMode
+	// Source names the capture file (replay) or a short description of
+	// the live source; it is shown sanitized.
+	Source string
+	// Position and Duration are the replay's progress in capture time;
+	// Duration 0 means unknown.
+	Position, Duration time.Duration
+	// Frame and Frames count frames replayed and in the file (0: unknown).
+	Frame, Frames int
+	// Speed is the replay pacing: 1 recorded speed, 0 as fast as possible.
+	Speed float64
+	// Paused reports a replay paused by its source; Done a capture that
+	// ended (the end of the file, or live capture stopped).
+	Paused, Done bool
+}
+
+// PauseCounters are one interface's per-priority PFC pause frame counts,
+// received (RX) and transmitted (TX).
+type PauseCounters struct {
+	RX, TX [8]uint64
+}
+
+// PauseCountersMsg carries per-priority pause counters by interface name.
+// Send it to the program when counters are read; until one arrives the PFC
+// table shows "—" in its pause column.
+type PauseCountersMsg map[string]PauseCounters
+
+// ErrorMsg shows an error from the wiring (for example a capture that
+// failed) in the status line. The UI keeps running.
+type ErrorMsg struct{ Err error }

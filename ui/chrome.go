@@ -1,0 +1,343 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/lipgloss/v2"
+
+	"dcbtop/engine"
+	"dcbtop/engine/lldp"
+)
+
+func msDur(ms int64) time.Duration  { return time.Duration(ms) * time.Millisecond }
+func secDur(s uint16) time.Duration { return time.Duration(s) * time.Second }
+
+// ttlLeft is how long until the peer's information expires, at the
+// screen's clock.
+func (r *renderer) ttlLeft(p *engine.Peer) time.Duration {
+	return ceilSeconds(msDur(p.ExpiresInMs) - r.vs.age)
+}
+
+// ttlLevel grades a countdown: 0 fine, 1 low (under 30 % of the TTL), 2
+// critical (under 10 % or 3 s).
+func ttlLevel(left, ttl time.Duration) int {
+	switch {
+	case left <= 3*time.Second || left*10 < ttl:
+		return 2
+	case left*10 < ttl*3:
+		return 1
+	}
+	return 0
+}
+
+func (r *renderer) ttlStyle(left, ttl time.Duration) lipgloss.Style {
+	switch ttlLevel(left, ttl) {
+	case 2:
+		return r.st.Crit
+	case 1:
+		return r.st.Warn
+	}
+	return r.st.OK
+}
+
+// remotePeer returns the peer the remote parameters come from, else the
+// first peer, else nil.
+func (r *renderer) remotePeer() *engine.Peer {
+	in := r.in
+	if in.RemotePeer != nil {
+		for i := range in.Peers {
+			if msapOf(&in.Peers[i]) == *in.RemotePeer {
+				return &in.Peers[i]
+			}
+		}
+	}
+	if len(in.Peers) > 0 {
+		return &in.Peers[0]
+	}
+	return nil
+}
+
+func dialectWords(d lldp.Dialect) string {
+	switch d {
+	case lldp.DialectIEEE:
+		return "IEEE 802.1Qaz"
+	case lldp.DialectCEE:
+		return "CEE"
+	}
+	return "none"
+}
+
+// header is the two status lines at the top.
+func (r *renderer) header() string {
+	st := r.st
+	seg := func(label, value string) string { return st.Label.Render(label) + " " + value }
+	var l1 []string
+	l1 = append(l1, st.Brand.Render(" dcbtop "))
+	if r.in == nil {
+		l1 = append(l1, st.Dim.Render(r.noInterface()))
+		return lr(strings.Join(l1, "  "), r.captureState(), r.w) + "\n" + strings.Repeat(" ", r.w)
+	}
+	in := r.in
+	ifs := st.Value.Render(clean(in.Name, 16))
+	if n := len(r.snap.Interfaces); n > 1 {
+		ifs += fmt.Sprintf(" (%d/%d)", r.idx+1, n)
+		if r.mode != modeCompact {
+			var others []string
+			for i := range r.snap.Interfaces {
+				if i != r.idx && i < 9 {
+					others = append(others, fmt.Sprintf("%d:%s", i+1, clean(r.snap.Interfaces[i].Name, 12)))
+				}
+			}
+			ifs += " " + st.Dim.Render(strings.Join(others, " "))
+		}
+	}
+	l1 = append(l1, ifs)
+	switch in.OperState {
+	case "up":
+		l1 = append(l1, seg("link", st.OK.Render("up")))
+	case "down":
+		l1 = append(l1, seg("link", st.Crit.Render("DOWN")))
+	default:
+		l1 = append(l1, seg("link", st.Dim.Render(clean(in.OperState, 10))))
+	}
+	will := st.Dim.Render(symAbsent)
+	if in.Willing != nil {
+		will = st.Value.Render(map[bool]string{true: "ON", false: "OFF"}[*in.Willing])
+	}
+	l1 = append(l1, seg("willing", will))
+	local := localSourceWords(in.LocalSource)
+	if in.DCBXMode != nil {
+		local += " · " + clean(*in.DCBXMode, 30)
+	}
+	l1 = append(l1, seg("local", st.Value.Render(local)))
+	line1 := lr(strings.Join(l1, "  "), r.captureState(), r.w)
+	return line1 + "\n" + lr(r.peerSummary(), r.ttlState(), r.w)
+}
+
+// peerSummary identifies the peer on the second header line.
+func (r *renderer) peerSummary() string {
+	st, in := r.st, r.in
+	p := r.remotePeer()
+	if p == nil {
+		return st.Label.Render("peer") + " " + st.Dim.Render("none live (waiting for an LLDPDU)")
+	}
+	name := p.SystemName
+	if name == "" {
+		name = "(no name)"
+	}
+	d := p.DCBX
+	if in.RemoteValid {
+		d = in.Dialect
+	}
+	dw := dialectWords(d)
+	if r.mode == modeCompact && d == lldp.DialectIEEE {
+		dw = "IEEE"
+	}
+	parts := []string{
+		st.Label.Render("peer") + " " + st.Value.Render(clean(name, 24)),
+		clean(p.PortID, 24),
+		st.Label.Render("DCBX") + " " + st.Value.Render(dw),
+	}
+	if n := len(in.Peers); n > 1 {
+		parts = append(parts, st.Warn.Render(fmt.Sprintf("+%d more peer(s)", n-1)))
+	}
+	parts = append(parts, clean(p.ChassisID, 28))
+	return strings.Join(parts, st.Dim.Render(" · "))
+}
+
+// ttlState is the TTL countdown, or the reason the remote parameters are
+// invalid, in words.
+func (r *renderer) ttlState() string {
+	st, in := r.st, r.in
+	if mp := in.MultiPeer; mp != nil {
+		left := ceilSeconds(msDur(mp.HoldDownMs) - r.vs.age)
+		return st.Crit.Render(fmt.Sprintf("%s MULTI-PEER · hold-down %s", symMulti, fmtSeconds(left)))
+	}
+	if !in.RemoteValid && in.RemoteInvalidReason != nil {
+		switch *in.RemoteInvalidReason {
+		case engine.ReasonTTLExpired:
+			return st.Crit.Render(symError + " EXPIRED · remote parameters withdrawn")
+		case engine.ReasonShutdown:
+			return st.Crit.Render(symError + " SHUTDOWN · peer sent TTL 0")
+		case engine.ReasonLinkDown:
+			return st.Crit.Render(symError + " LINK DOWN · remote withdrawn")
+		}
+		return st.Crit.Render(symError + " INVALID · " + clean(string(*in.RemoteInvalidReason), 20))
+	}
+	p := r.remotePeer()
+	if p == nil {
+		return st.Label.Render("TTL") + " " + st.Dim.Render(symAbsent)
+	}
+	ttl := secDur(p.TTL)
+	left := r.ttlLeft(p)
+	const gw = 10
+	fill := 0
+	if ttl > 0 {
+		fill = int((left*gw + ttl - 1) / ttl)
+	}
+	fill = clamp(fill, 0, gw)
+	bar := st.GaugeFull.Render(strings.Repeat("█", fill)) + st.GaugeEmpty.Render(strings.Repeat("░", gw-fill))
+	text := fmtSeconds(left) + "/" + fmtSeconds(ttl)
+	switch lvl := ttlLevel(left, ttl); {
+	case left <= 0:
+		text = st.Crit.Render("0s EXPIRING")
+	case lvl == 2:
+		text = st.Crit.Render(text + " CRITICAL")
+	case lvl == 1:
+		text = st.Warn.Render(text + " LOW")
+	default:
+		text = st.OK.Render(text)
+	}
+	note := ""
+	if !in.RemoteValid {
+		note = st.Dim.Render(" (no DCBX)")
+	}
+	return st.Label.Render("TTL") + " [" + bar + "] " + text + note
+}
+
+// captureState says where snapshots come from and whether the screen is
+// paused.
+func (r *renderer) captureState() string {
+	st, c := r.st, r.vs.capture
+	var s string
+	switch {
+	case c.Mode == CaptureReplay:
+		s = "REPLAY"
+		if c.Source != "" {
+			s += " " + clean(c.Source, 16)
+		}
+		if c.Duration > 0 {
+			s += fmt.Sprintf(" %s/%s", clock(c.Position), clock(c.Duration))
+		} else if c.Frames > 0 {
+			s += fmt.Sprintf(" %d/%d frames", c.Frame, c.Frames)
+		}
+		switch {
+		case c.Speed <= 0:
+			s += " max speed"
+		case c.Speed != 1:
+			s += fmt.Sprintf(" ×%g", c.Speed)
+		}
+		switch {
+		case c.Done || r.vs.closed:
+			s = st.Dim.Render("■ " + s + " END")
+		case c.Paused:
+			s = st.Warn.Render("|| " + s + " PAUSED")
+		default:
+			s = st.OK.Render("▶ " + s)
+		}
+	case c.Done || r.vs.closed:
+		s = st.Dim.Render("■ CAPTURE ENDED")
+	default:
+		s = st.OK.Render("● LIVE")
+		if c.Source != "" {
+			s += " " + st.Dim.Render(clean(c.Source, 20))
+		}
+	}
+	return s
+}
+
+// clock renders a replay position as m:ss or h:mm:ss.
+func clock(d time.Duration) string {
+	s := int64(d / time.Second)
+	if s >= 3600 {
+		return fmt.Sprintf("%d:%02d:%02d", s/3600, s%3600/60, s%60)
+	}
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
+}
+
+// statusText is the line above the footer: the filter being typed, an
+// action in flight, or the last message; "" when there is none.
+func (r *renderer) statusText() string {
+	st := r.st
+	switch {
+	case r.vs.filtering:
+		return st.Key.Render("/") + sanitize(r.vs.filter) + "█" + st.Dim.Render("   filter the log: text, flag:X, reason:X, status:X, if:X · enter keep · esc clear")
+	}
+	var parts []string
+	if r.vs.paused {
+		parts = append(parts, st.Warn.Render(fmt.Sprintf("|| PAUSED: screen frozen, capture continues · %s since · %s resumes",
+			plural(r.vs.newCount, "new indication"), r.keys.Pause.Help().Key)))
+	}
+	switch {
+	case r.vs.busy != "":
+		parts = append(parts, st.Dim.Render("… "+sanitize(r.vs.busy)))
+	case r.vs.status.text != "":
+		t := sanitize(r.vs.status.text)
+		switch r.vs.status.level {
+		case levelOK:
+			parts = append(parts, st.OK.Render(symOK)+" "+t)
+		case levelErr:
+			parts = append(parts, st.Crit.Render(symError+" "+t))
+		default:
+			parts = append(parts, st.Info.Render(symInfo)+" "+t)
+		}
+	}
+	return strings.Join(parts, "  ")
+}
+
+// writeBlocked says why write actions are unavailable, "" when they are
+// (or when the backend has not said yet).
+func (vs *viewState) writeBlocked() string {
+	switch {
+	case !vs.hasBackend:
+		return "viewer only (no backend)"
+	case vs.capsKnown && !vs.caps.CanWrite:
+		if vs.caps.WriteWhy == "" {
+			return "read-only"
+		}
+		return vs.caps.WriteWhy
+	}
+	return ""
+}
+
+func (vs *viewState) agentBlocked() string {
+	switch {
+	case !vs.hasBackend:
+		return "viewer only (no backend)"
+	case vs.capsKnown && !vs.caps.CanAgent:
+		if vs.caps.AgentWhy == "" {
+			return "not available"
+		}
+		return vs.caps.AgentWhy
+	}
+	return ""
+}
+
+// footer is the key hints line, with the read-only reason on the right.
+func (r *renderer) footer() string {
+	k, st := r.keys, r.st
+	wb, ab := r.vs.writeBlocked() != "", r.vs.agentBlocked() != ""
+	hint := func(b key.Binding, disabled bool) string {
+		h := b.Help()
+		if disabled {
+			return st.KeyDisabled.Render(h.Key + " " + h.Desc)
+		}
+		return st.Key.Render(h.Key) + " " + st.KeyDesc.Render(h.Desc)
+	}
+	hints := []string{
+		hint(k.Quit, false), hint(k.Help, false),
+		hint(k.Willing, wb), hint(k.Edit, wb), hint(k.Undo, wb), hint(k.Export, !r.vs.hasBackend), hint(k.Agent, ab),
+		hint(k.Filter, false), hint(k.Pause, false), hint(k.NextPane, false),
+		st.Key.Render(k.PrevIface.Help().Key+" "+k.NextIface.Help().Key) + " iface",
+	}
+	right := ""
+	if why := r.vs.writeBlocked(); why != "" {
+		right = st.Dim.Render("read-only: " + clean(why, 40))
+	}
+	left := ""
+	for _, h := range hints {
+		next := left
+		if next != "" {
+			next += "  "
+		}
+		next += h
+		if width(next)+width(right)+1 > r.w {
+			break
+		}
+		left = next
+	}
+	return lr(left, right, r.w)
+}

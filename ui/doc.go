@@ -1,0 +1,44 @@
+// Package ui is dcbtop's interactive screen, `top` for DCBX: a Bubble Tea
+// v2 program that shows, per interface, the local, remote and operational
+// DCB parameters side by side, who won and why, the NDIS-style change log,
+// TTL countdowns, peers and diagnostics, and lets the operator toggle
+// Willing, edit and apply local parameters, undo, export a snapshot and
+// start or stop dcbtop's host agent.
+//
+// # Data flow
+//
+// NewModel takes the channel the engine's runner publishes Snapshots on. A
+// tea.Cmd waits on it; Update swaps the snapshot on screen and waits
+// again. View calls render, a pure function of the snapshot, the view
+// state (selection, scroll, filter, overlays, the clock's reading), the
+// Styles and the KeyMap, so every screen is a golden test away.
+//
+// Actions go through a Backend (implemented by internal/cli): each call
+// runs inside a tea.Cmd and its result comes back to Update as a message.
+// Update never performs I/O. The wiring may also send CaptureStatus
+// (replay position, speed, end), PauseCountersMsg (per-priority PFC pause
+// counters) and ErrorMsg to the program.
+//
+// # Time
+//
+// TTL countdowns are the peers' expires_in_ms less the time elapsed since
+// the snapshot was taken: live, the clock minus Snapshot.TakenAt; in a
+// replay, the wall time since the snapshot arrived times the replay speed.
+// The clock is an Option (WithClock), so tests are deterministic. A 1 Hz
+// tick redraws the countdowns; otherwise the screen changes only with a
+// snapshot or a key.
+//
+// # Colour and untrusted text
+//
+// Styles and KeyMap are values (DefaultStyles, NoColorStyles,
+// DefaultKeyMap), never package variables. Colour never carries meaning
+// alone: mismatches are marked "≠", severities carry a word and a symbol,
+// states such as EXPIRED or MULTI-PEER are spelled out, so the NO_COLOR
+// screen (WithColor(ColorNever)) says everything the coloured one does.
+//
+// Strings from the wire (system names and descriptions, chassis and port
+// IDs), from capture files (interface names) and from the backend have
+// C0, DEL and C1 controls, ESC included, and bidirectional-override
+// characters replaced with U+FFFD before they are rendered, and are cut
+// to fit by display width.
+package ui

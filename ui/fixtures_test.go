@@ -1,0 +1,237 @@
+package ui
+
+import (
+	"testing"
+	"time"
+
+	"dcbtop/engine"
+	"dcbtop/engine/lldp"
+)
+
+// Fixed times: snapshots are built by the engine itself from frames with
+// these timestamps, and the screen's clock is injected.
+var t0 = time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+
+var (
+	macLocal0 = lldp.MAC{0x02, 0xdc, 0xb0, 0x00, 0x00, 0x10}
+	macLocal1 = lldp.MAC{0x02, 0xdc, 0xb0, 0x00, 0x00, 0x11}
+	macLeaf1  = lldp.MAC{0x02, 0xdc, 0xb0, 0x00, 0x00, 0x01}
+	macLeaf2  = lldp.MAC{0x02, 0xdc, 0xb0, 0x00, 0x00, 0x02}
+)
+
+// A peer is an LLDP speaker on the far end of a link.
+type peer struct {
+	mac            lldp.MAC
+	port           string
+	name, desc     string
+	portDesc       string
+	ttl            uint16
+	tlvs           []lldp.TLV
+	chassisIfname  string // chassis ID as an interface name instead of the MAC
+	withoutSysName bool
+}
+
+func (p peer) frame(t testing.TB) []byte {
+	t.Helper()
+	du := &lldp.DU{
+		ChassisID: lldp.ChassisID{Subtype: lldp.ChassisIDSubtypeMACAddress, ID: p.mac[:]},
+		PortID:    lldp.PortID{Subtype: lldp.PortIDSubtypeInterfaceName, ID: []byte(p.port)},
+		TTL:       p.ttl,
+	}
+	if p.chassisIfname != "" {
+		du.ChassisID = lldp.ChassisID{Subtype: lldp.ChassisIDSubtypeLocallyAssigned, ID: []byte(p.chassisIfname)}
+	}
+	if p.portDesc != "" {
+		du.TLVs = append(du.TLVs, &lldp.Text{Kind: lldp.TLVTypePortDescription, Value: p.portDesc})
+	}
+	if !p.withoutSysName {
+		du.TLVs = append(du.TLVs, &lldp.Text{Kind: lldp.TLVTypeSystemName, Value: p.name})
+	}
+	if p.desc != "" {
+		du.TLVs = append(du.TLVs, &lldp.Text{Kind: lldp.TLVTypeSystemDescription, Value: p.desc})
+	}
+	du.TLVs = append(du.TLVs, p.tlvs...)
+	b, err := lldp.AppendFrame(nil, lldp.NearestBridge, p.mac, du)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// A scenario drives a real engine through timestamped events.
+type scenario struct {
+	t testing.TB
+	e *engine.Engine
+}
+
+func newScenario(t testing.TB) *scenario {
+	return &scenario{t: t, e: engine.New(engine.Config{})}
+}
+
+func at(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+
+func (s *scenario) link(sec float64, iface string, mac lldp.MAC) *scenario {
+	s.e.Apply(engine.LinkChanged{Interface: iface, At: at(sec), Ifindex: 2, MAC: mac, Up: true})
+	return s
+}
+
+func (s *scenario) local(sec float64, iface, source string, willing bool, p *engine.Params, mode string) *scenario {
+	s.e.Apply(engine.LocalChanged{Interface: iface, At: at(sec), Source: source, Willing: willing, Params: p, Mode: mode})
+	return s
+}
+
+func (s *scenario) rx(sec float64, iface string, p peer) *scenario {
+	s.t.Helper()
+	s.e.Apply(engine.FrameReceived{Interface: iface, At: at(sec), Data: p.frame(s.t)})
+	return s
+}
+
+func (s *scenario) tick(sec float64) *scenario {
+	s.e.Apply(engine.Tick{At: at(sec)})
+	return s
+}
+
+func (s *scenario) snap() engine.Snapshot { return s.e.Snapshot() }
+
+// Parameters of a RoCE deployment: priority 3 lossless on TC1.
+func tsa2ets() [8]lldp.TSA {
+	return [8]lldp.TSA{lldp.TSAETS, lldp.TSAETS, lldp.TSAStrict, lldp.TSAStrict, lldp.TSAStrict, lldp.TSAStrict, lldp.TSAStrict, lldp.TSAStrict}
+}
+
+var roce = engine.App{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}
+
+func localParams(willing bool) *engine.Params {
+	return &engine.Params{
+		ETS: &engine.ETS{Willing: willing, MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1, 0, 0, 0, 0}, TCBandwidth: [8]uint8{50, 50}, TSA: tsa2ets()},
+		PFC: &engine.PFC{Willing: willing, Cap: 8, Enabled: 1 << 3},
+		App: []engine.App{roce},
+	}
+}
+
+func etsTLV(reco bool, bw0, bw1 uint8, prioTC [8]uint8) *lldp.ETS {
+	return &lldp.ETS{Recommendation: reco, MaxTCs: 8, PrioTC: prioTC, Bandwidth: [8]uint8{bw0, bw1}, TSA: tsa2ets()}
+}
+
+var prio3onTC1 = [8]uint8{0, 0, 0, 1, 0, 0, 0, 0}
+
+// leaf1 is an IEEE switch port, not willing, advertising priority 3
+// lossless with an ETS recommendation and RoCE/DSCP/FCoE/NVMe APP entries.
+func leaf1(bw0, bw1 uint8, pfc uint8) peer {
+	return peer{mac: macLeaf1, port: "swp1", name: "leaf1", desc: "Cumulus Linux 5.9 on Mellanox SN2410", portDesc: "to host17 eth0", ttl: 120,
+		tlvs: []lldp.TLV{
+			etsTLV(false, bw0, bw1, prio3onTC1),
+			etsTLV(true, bw0, bw1, prio3onTC1),
+			&lldp.PFC{Cap: 8, Enabled: pfc},
+			&lldp.AppPriority{Entries: []lldp.AppEntry{
+				{Priority: 3, Selector: lldp.AppSelUDP, Protocol: 4791},
+				{Priority: 3, Selector: lldp.AppSelDSCP, Protocol: 26},
+				{Priority: 5, Selector: lldp.AppSelDSCP, Protocol: 46},
+				{Priority: 3, Selector: lldp.AppSelEthertype, Protocol: 0x8906},
+				{Priority: 4, Selector: lldp.AppSelTCP, Protocol: 4420},
+			}},
+		}}
+}
+
+func leaf2() peer {
+	return peer{mac: macLeaf2, port: "Ethernet12", name: "leaf2", desc: "Arista EOS 4.31", ttl: 120,
+		tlvs: []lldp.TLV{
+			etsTLV(false, 50, 50, prio3onTC1),
+			&lldp.PFC{Cap: 8, Enabled: 1 << 3},
+			&lldp.AppPriority{Entries: []lldp.AppEntry{{Priority: 3, Selector: lldp.AppSelUDP, Protocol: 4791}}},
+		}}
+}
+
+// Snapshots of the golden tests.
+
+// noPeer: the local side is known, nothing heard yet.
+func noPeer(t testing.TB) engine.Snapshot {
+	return newScenario(t).link(0, "eth0", macLocal0).local(0, "eth0", "agent", true, localParams(true), "").tick(5).snap()
+}
+
+// firstReceipt: one peer, first LLDPDU, local willing.
+func firstReceipt(t testing.TB) engine.Snapshot {
+	return newScenario(t).link(0, "eth0", macLocal0).local(0, "eth0", "agent", true, localParams(true), "").
+		rx(1, "eth0", leaf1(40, 60, 1<<3)).snap()
+}
+
+// mismatch: neither side willing and they disagree on ETS, PFC and APP.
+func mismatch(t testing.TB) engine.Snapshot {
+	p := leaf1(40, 60, 1<<3|1<<4)
+	p.tlvs[3] = &lldp.AppPriority{Entries: []lldp.AppEntry{{Priority: 4, Selector: lldp.AppSelUDP, Protocol: 4791}}}
+	return newScenario(t).link(0, "eth0", macLocal0).local(0, "eth0", "dcbnl", false, localParams(false), "host agent, IEEE").
+		rx(1, "eth0", p).snap()
+}
+
+// multiPeer: two switches speak DCBX on one link.
+func multiPeer(t testing.TB) engine.Snapshot {
+	return newScenario(t).link(0, "eth0", macLocal0).local(0, "eth0", "agent", true, localParams(true), "").
+		rx(1, "eth0", leaf1(40, 60, 1<<3)).rx(6, "eth0", leaf2()).tick(8).snap()
+}
+
+// expired: the peer went silent and its TTL ran out.
+func expired(t testing.TB) engine.Snapshot {
+	return newScenario(t).link(0, "eth0", macLocal0).local(0, "eth0", "agent", true, localParams(true), "").
+		rx(1, "eth0", leaf1(40, 60, 1<<3)).tick(125).snap()
+}
+
+// shutdown: the peer's agent stopped and sent a shutdown LLDPDU (TTL 0).
+func shutdown(t testing.TB) engine.Snapshot {
+	bye := leaf1(40, 60, 1<<3)
+	bye.ttl = 0
+	return newScenario(t).link(0, "eth0", macLocal0).local(0, "eth0", "agent", true, localParams(true), "").
+		rx(1, "eth0", leaf1(40, 60, 1<<3)).rx(20, "eth0", bye).snap()
+}
+
+// ceePeer: a CEE DCBX switch (PG, PFC, APP with FCoE and iSCSI).
+func ceePeer(t testing.TB) engine.Snapshot {
+	cee := &lldp.CEE{
+		Control: &lldp.CEEControl{SeqNo: 3, AckNo: 2},
+		PG: &lldp.CEEPG{CEEFeature: lldp.CEEFeature{Enable: true}, PGID: [8]uint8{0, 0, 0, 1, 0, 0, 0, 15},
+			Bandwidth: [8]uint8{60, 40}, NumTCs: 8},
+		PFC: &lldp.CEEPFC{CEEFeature: lldp.CEEFeature{Enable: true}, Enabled: 1 << 3, NumTCs: 8},
+		App: &lldp.CEEApp{CEEFeature: lldp.CEEFeature{Enable: true}, Entries: []lldp.CEEAppEntry{
+			{Protocol: 0x8906, Selector: 0, PriorityMap: 1 << 3},
+			{Protocol: 3260, Selector: 1, PriorityMap: 1 << 4},
+		}},
+	}
+	p := peer{mac: macLeaf1, port: "Eth1/7", name: "nexus7", desc: "Cisco NX-OS 9.3", ttl: 120, tlvs: []lldp.TLV{cee}}
+	return newScenario(t).link(0, "eth0", macLocal0).local(0, "eth0", "agent", true, localParams(true), "").
+		rx(1, "eth0", p).snap()
+}
+
+// realistic: two interfaces with history: eth0 willing behind leaf1,
+// whose recommendation and PFC change once; eth1 read from dcbnl, not
+// willing, behind leaf2.
+func realistic(t testing.TB) engine.Snapshot {
+	s := newScenario(t).
+		link(0, "eth0", macLocal0).local(0, "eth0", "agent", true, localParams(true), "").
+		link(0, "eth1", macLocal1).local(0, "eth1", "dcbnl", false, localParams(false), "host agent, IEEE").
+		rx(1, "eth0", leaf1(50, 50, 1<<3)).
+		rx(5, "eth1", leaf2()).
+		rx(31, "eth0", leaf1(40, 60, 1<<3|1<<4)).
+		rx(61, "eth0", leaf1(40, 60, 1<<3|1<<4)).
+		rx(65, "eth1", leaf2())
+	return s.snap()
+}
+
+// hostile: a peer whose identity strings try to drive the terminal.
+func hostile(t testing.TB) engine.Snapshot {
+	evil := "\x1b[2J\x1b]0;owned\a"
+	p := leaf1(40, 60, 1<<3)
+	p.name = "leaf" + evil + "1"
+	p.desc = "desc" + evil + "\u202eevil\x9b31m\x7f"
+	p.portDesc = "port" + evil
+	p.port = "swp\x1b[31m1"
+	p.chassisIfname = "chassis\x1b]8;;http://x\a"
+	return newScenario(t).link(0, "eth\x1b[1m0", macLocal0).local(0, "eth\x1b[1m0", "agent", true, localParams(true), "mode\x1b[5m").
+		rx(1, "eth\x1b[1m0", p).snap()
+}
+
+// testState is the view state goldens start from: UTC, live, followed log.
+func testState(snap engine.Snapshot, age time.Duration) viewState {
+	vs := viewState{loc: time.UTC, logFollow: true, focus: paneLog, age: age, hasBackend: true}
+	if len(snap.Interfaces) > 0 {
+		vs.iface = snap.Interfaces[0].Name
+	}
+	return vs
+}

@@ -1,0 +1,329 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"dcbtop/engine"
+	"dcbtop/engine/lldp"
+)
+
+// replacement is what sanitize puts in place of a control character.
+const replacement = '\uFFFD'
+
+// unsafeRune reports whether r must not reach the terminal as is: C0
+// controls (ESC and TAB included), DEL, C1 controls, and the Unicode
+// characters that reorder or break lines (bidirectional overrides and
+// isolates, line and paragraph separators), which can make a string look
+// like something it is not.
+func unsafeRune(r rune) bool {
+	switch {
+	case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0:
+		return true
+	case r == 0x061c, r == 0x200e, r == 0x200f, r == 0x2028, r == 0x2029:
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
+}
+
+// sanitize returns s with every unsafe rune and every invalid UTF-8 byte
+// replaced by U+FFFD. Every string that comes from the wire, a capture
+// file, the kernel or the backend goes through it before it is rendered.
+func sanitize(s string) string {
+	ok := utf8.ValidString(s)
+	if ok {
+		for _, r := range s {
+			if unsafeRune(r) {
+				ok = false
+				break
+			}
+		}
+	}
+	if ok {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s { // invalid bytes come out as utf8.RuneError (U+FFFD)
+		if unsafeRune(r) {
+			r = replacement
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// width returns the display width of s, escape sequences excluded.
+func width(s string) int { return ansi.StringWidth(s) }
+
+// trunc cuts s (which may be styled) to at most w cells, ending with "…"
+// when something was cut.
+func trunc(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if width(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, "…")
+}
+
+// pad truncates s to w cells and pads it with spaces to exactly w.
+func pad(s string, w int) string {
+	s = trunc(s, w)
+	if n := width(s); n < w {
+		s += strings.Repeat(" ", w-n)
+	}
+	return s
+}
+
+// padLeft right-aligns s in w cells.
+func padLeft(s string, w int) string {
+	s = trunc(s, w)
+	if n := width(s); n < w {
+		s = strings.Repeat(" ", w-n) + s
+	}
+	return s
+}
+
+// clean sanitizes an untrusted string and fits it in w cells (no padding).
+func clean(s string, w int) string { return trunc(sanitize(s), w) }
+
+// fmtSeconds renders a duration as whole seconds (under 10 minutes),
+// minutes or hours: "84s", "12m05s", "1h02m".
+func fmtSeconds(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	s := int64(d / time.Second)
+	switch {
+	case s < 600:
+		return strconv.FormatInt(s, 10) + "s"
+	case s < 3600:
+		return fmt.Sprintf("%dm%02ds", s/60, s%60)
+	}
+	return fmt.Sprintf("%dh%02dm", s/3600, s%3600/60)
+}
+
+// ceilSeconds rounds a countdown up, so that "1s" shows until it is over.
+func ceilSeconds(d time.Duration) time.Duration {
+	if d <= 0 {
+		return 0
+	}
+	return (d + time.Second - 1).Truncate(time.Second)
+}
+
+// fmtCount renders a counter compactly: 999, 1.2k, 3.4M.
+func fmtCount(n uint64) string {
+	switch {
+	case n < 1000:
+		return strconv.FormatUint(n, 10)
+	case n < 1000000:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	case n < 1000000000:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	}
+	return fmt.Sprintf("%.1fG", float64(n)/1e9)
+}
+
+// statusShort is the short form of an indication status.
+func statusShort(s engine.Status) string {
+	switch s {
+	case engine.StatusRemote:
+		return "REMOTE"
+	case engine.StatusOperational:
+		return "OPER"
+	case engine.StatusLocal:
+		return "LOCAL"
+	}
+	return s.String()
+}
+
+// flagGroups lists the NDIS parameter groups with their flags and the
+// names the compact form uses.
+var flagGroups = [...]struct {
+	name                string
+	configured, changed engine.Flags
+}{
+	{"ETS", engine.FlagETSConfigured, engine.FlagETSChanged},
+	{"PFC", engine.FlagPFCConfigured, engine.FlagPFCChanged},
+	{"APP", engine.FlagClassificationConfigured, engine.FlagClassificationChanged},
+}
+
+// flagsCompact renders flags in a few cells: "ETS" for X_CONFIGURED,
+// "ETS*" for X_CONFIGURED|X_CHANGED, "ETS-" for X_CHANGED alone (the group
+// was withdrawn) and "W" for WILLING.
+func flagsCompact(f engine.Flags) string {
+	var parts []string
+	for _, g := range flagGroups {
+		c, ch := f&g.configured != 0, f&g.changed != 0
+		switch {
+		case c && ch:
+			parts = append(parts, g.name+"*")
+		case c:
+			parts = append(parts, g.name)
+		case ch:
+			parts = append(parts, g.name+"-")
+		}
+	}
+	if f&engine.FlagWilling != 0 {
+		parts = append(parts, "W")
+	}
+	if len(parts) == 0 {
+		return "—"
+	}
+	return strings.Join(parts, " ")
+}
+
+// flagsFull renders flags as NDIS names joined with "|", or "—".
+func flagsFull(f engine.Flags) string {
+	if s := f.String(); s != "" {
+		return s
+	}
+	return "—"
+}
+
+// tsaName renders a TSA in at most 6 cells, or 3 when compact.
+func tsaName(t lldp.TSA, compact bool) string {
+	switch t {
+	case lldp.TSAStrict:
+		if compact {
+			return "str"
+		}
+		return "strict"
+	case lldp.TSAVendor:
+		if compact {
+			return "vnd"
+		}
+		return "vendor"
+	case lldp.TSAETS, lldp.TSACBS:
+		return t.String()
+	}
+	return "?" + strconv.Itoa(int(t))
+}
+
+// prioMap renders the priorities mapped to tc as 8 cells, the priority's
+// digit where it maps to tc and "·" elsewhere: "012·4567".
+func prioMap(prioTC [8]uint8, tc uint8) string {
+	var b strings.Builder
+	for p, t := range prioTC {
+		if t == tc {
+			b.WriteByte('0' + byte(p))
+		} else {
+			b.WriteString("·")
+		}
+	}
+	return b.String()
+}
+
+// prioList renders a priority set as "3,4", or "none".
+func prioList(s engine.PrioSet) string {
+	l := s.List()
+	if len(l) == 0 {
+		return "none"
+	}
+	parts := make([]string, len(l))
+	for i, p := range l {
+		parts[i] = strconv.Itoa(int(p))
+	}
+	return strings.Join(parts, ",")
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+// dscpNames names the DSCP code points of RFC 2474, 2597, 3246 and 5865.
+var dscpNames = map[uint16]string{
+	0: "CS0/BE", 8: "CS1", 16: "CS2", 24: "CS3", 32: "CS4", 40: "CS5", 48: "CS6", 56: "CS7",
+	10: "AF11", 12: "AF12", 14: "AF13", 18: "AF21", 20: "AF22", 22: "AF23",
+	26: "AF31", 28: "AF32", 30: "AF33", 34: "AF41", 36: "AF42", 38: "AF43",
+	44: "VOICE-ADMIT", 46: "EF",
+}
+
+// Well-known protocols of APP entries, per selector family.
+var (
+	etherTypeNames = map[uint16]string{
+		0x0800: "IPv4", 0x86dd: "IPv6", 0x8906: "FCoE", 0x8914: "FIP", 0x8915: "RoCEv1",
+		0x88cc: "LLDP", 0x8808: "PAUSE",
+	}
+	tcpNames = map[uint16]string{
+		3260: "iSCSI", 860: "iSCSI", 4420: "NVMe/TCP", 8009: "NVMe/TCP disc", 445: "SMB", 2049: "NFS",
+		5445: "SMB Direct",
+	}
+	udpNames = map[uint16]string{4791: "RoCEv2", 4420: "NVMe/RDMA"}
+)
+
+// appProtocol names an APP entry's protocol: "RoCEv2 (UDP 4791)",
+// "iSCSI (TCP 3260)", "FCoE (0x8906)", "DSCP 26 (AF31)", or the bare value
+// when it is not a well-known one.
+func appProtocol(sel lldp.AppSelector, proto uint16) string {
+	switch sel {
+	case lldp.AppSelEthertype:
+		if proto == 0 {
+			return "default (EtherType 0)"
+		}
+		if n, ok := etherTypeNames[proto]; ok {
+			return fmt.Sprintf("%s (%#04x)", n, proto)
+		}
+		return fmt.Sprintf("EtherType %#04x", proto)
+	case lldp.AppSelTCP:
+		if n, ok := tcpNames[proto]; ok {
+			return fmt.Sprintf("%s (TCP %d)", n, proto)
+		}
+		return fmt.Sprintf("TCP %d", proto)
+	case lldp.AppSelUDP:
+		if n, ok := udpNames[proto]; ok {
+			return fmt.Sprintf("%s (UDP %d)", n, proto)
+		}
+		return fmt.Sprintf("UDP %d", proto)
+	case lldp.AppSelPort:
+		n, ok := udpNames[proto]
+		if !ok {
+			n, ok = tcpNames[proto]
+		}
+		if ok {
+			return fmt.Sprintf("%s (port %d)", n, proto)
+		}
+		return fmt.Sprintf("port %d", proto)
+	case lldp.AppSelDSCP:
+		if n, ok := dscpNames[proto]; ok {
+			return fmt.Sprintf("DSCP %d (%s)", proto, n)
+		}
+		return fmt.Sprintf("DSCP %d", proto)
+	}
+	return fmt.Sprintf("%s %d", sel, proto)
+}
+
+// localSourceWords says where local parameters come from.
+func localSourceWords(s string) string {
+	switch s {
+	case "dcbnl":
+		return "dcbnl (driver)"
+	case "observed":
+		return "observed agent"
+	case "agent":
+		return "dcbtop agent"
+	case "none", "":
+		return "none"
+	}
+	return s
+}
+
+// plural renders "1 error", "2 errors".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}

@@ -1,0 +1,118 @@
+package ui
+
+import "charm.land/bubbles/v2/key"
+
+// A KeyMap binds the UI's actions to keys. Build one with DefaultKeyMap
+// and change fields to rebind; pass it with WithKeyMap.
+type KeyMap struct {
+	// General.
+	Quit      key.Binding // quit (not while typing in a field)
+	Interrupt key.Binding // quit, always
+	Help      key.Binding // toggle the full help overlay
+	Pause     key.Binding // pause rendering; capture continues
+
+	// Panes and interfaces.
+	NextPane  key.Binding
+	PrevPane  key.Binding
+	NextIface key.Binding
+	PrevIface key.Binding
+	JumpIface key.Binding // 1-9: the n-th interface
+
+	// Scrolling the focused pane (in the log: moving the cursor).
+	Up       key.Binding
+	Down     key.Binding
+	PageUp   key.Binding
+	PageDown key.Binding
+	Home     key.Binding
+	End      key.Binding
+
+	// Log.
+	Select key.Binding // show the selected indication in full
+	Filter key.Binding // filter the log
+	Back   key.Binding // close an overlay, clear the filter
+
+	// Actions.
+	Willing key.Binding // toggle local Willing (preview, then confirm)
+	Edit    key.Binding // edit local parameters
+	Undo    key.Binding // undo the last apply
+	Export  key.Binding // export the snapshot on screen
+	Agent   key.Binding // start/stop dcbtop's host agent
+	Yes     key.Binding // confirm
+	No      key.Binding // cancel
+
+	// Edit form.
+	FormNext   key.Binding // next field
+	FormPrev   key.Binding // previous field
+	FormLeft   key.Binding
+	FormRight  key.Binding
+	FormToggle key.Binding // toggle PFC, cycle TSA or selector
+	FormInc    key.Binding
+	FormDec    key.Binding
+	FormAdd    key.Binding // add an APP entry
+	FormDelete key.Binding // delete the focused APP entry
+	FormApply  key.Binding // review and apply
+}
+
+// DefaultKeyMap returns the htop/btop/k9s-style bindings.
+func DefaultKeyMap() KeyMap {
+	b := func(help, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return KeyMap{
+		Quit:      b("q", "quit", "q", "f10"),
+		Interrupt: b("ctrl+c", "quit now", "ctrl+c"),
+		Help:      b("?", "help", "?", "f1"),
+		Pause:     b("p", "pause", "p", "space"),
+
+		NextPane:  b("tab", "pane", "tab"),
+		PrevPane:  b("shift+tab", "prev pane", "shift+tab"),
+		NextIface: b("]", "next iface", "]"),
+		PrevIface: b("[", "prev iface", "["),
+		JumpIface: b("1-9", "iface n", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
+
+		Up:       b("↑/k", "up", "up", "k"),
+		Down:     b("↓/j", "down", "down", "j"),
+		PageUp:   b("pgup", "page up", "pgup", "ctrl+b"),
+		PageDown: b("pgdn", "page down", "pgdown", "ctrl+f"),
+		Home:     b("home/g", "top / oldest", "home", "g"),
+		End:      b("end/G", "bottom / follow", "end", "G"),
+
+		Select: b("enter", "details", "enter"),
+		Filter: b("/", "filter", "/"),
+		Back:   b("esc", "close / clear", "esc"),
+
+		Willing: b("w", "willing", "w"),
+		Edit:    b("e", "edit", "e"),
+		Undo:    b("u", "undo", "u"),
+		Export:  b("s", "export", "s"),
+		Agent:   b("a", "agent", "a"),
+		Yes:     b("y", "yes", "y", "Y"),
+		No:      b("n", "no", "n", "N", "esc"),
+
+		FormNext:   b("tab", "next field", "tab"),
+		FormPrev:   b("shift+tab", "prev field", "shift+tab"),
+		FormLeft:   b("←", "left", "left"),
+		FormRight:  b("→", "right", "right"),
+		FormToggle: b("space", "toggle/cycle", "space"),
+		FormInc:    b("+", "increase", "+", "="),
+		FormDec:    b("-", "decrease", "-"),
+		FormAdd:    b("ins", "add APP", "insert", "ctrl+n"),
+		FormDelete: b("del", "delete APP", "delete", "ctrl+d"),
+		FormApply:  b("enter", "review & apply", "enter"),
+	}
+}
+
+// ShortHelp returns the bindings of the footer.
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Quit, k.Help, k.NextPane, k.PrevIface, k.NextIface, k.Filter, k.Pause,
+		k.Willing, k.Edit, k.Undo, k.Export, k.Agent}
+}
+
+// FullHelp returns the bindings of the help overlay, in columns.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Quit, k.Interrupt, k.Help, k.Pause, k.NextPane, k.PrevPane, k.PrevIface, k.NextIface, k.JumpIface},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Select, k.Filter, k.Back},
+		{k.Willing, k.Edit, k.Undo, k.Export, k.Agent, k.Yes, k.No},
+	}
+}

@@ -1,0 +1,286 @@
+package ui
+
+import (
+	"os"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"dcbtop/engine"
+)
+
+// A pane is one of the screen's areas; Tab cycles through them.
+type pane int
+
+// Panes, in Tab order.
+const (
+	paneETS pane = iota
+	panePFC
+	paneApp
+	paneLog
+	paneDiag
+	panePeers
+	numPanes
+)
+
+var paneNames = [numPanes]string{"ETS", "PFC", "APP", "Log", "Diagnostics", "Peers"}
+
+// statusLevel ranks a status line message.
+type statusLevel uint8
+
+const (
+	levelInfo statusLevel = iota
+	levelOK
+	levelErr
+)
+
+// A statusLine is the message under the panes: an action's read-back, an
+// export path, an error, a read-only reason.
+type statusLine struct {
+	text  string
+	level statusLevel
+}
+
+// viewState is everything render needs besides the snapshot: the UI's own
+// state plus what the model derives from the clock. render is a pure
+// function of a Snapshot and a viewState.
+type viewState struct {
+	loc *time.Location
+	// age is how much time has passed, in the snapshot's clock, since it
+	// was taken: TTL left = expires_in_ms - age.
+	age     time.Duration
+	capture CaptureStatus
+	closed  bool // the snapshot channel was closed
+
+	iface string // the selected interface's name
+	focus pane
+	// scroll is each pane's first body line (the log uses logCur).
+	scroll [numPanes]int
+	// logCur is the cursor's index in the filtered log; logFollow keeps it
+	// on the newest entry.
+	logCur    int
+	logFollow bool
+
+	filter    string
+	filtering bool // typing the filter
+
+	paused   bool
+	newCount int // indications received since the pause
+
+	help   bool
+	detail *detailView
+	dialog *dialog
+	form   *editForm
+
+	status statusLine
+	busy   string // an action in flight
+
+	hasBackend bool
+	caps       Caps
+	capsKnown  bool // caps belong to the selected interface
+	pause      map[string]PauseCounters
+}
+
+// A detailView shows one indication in full and what changed since the
+// previous indication of the same status on the same interface.
+type detailView struct {
+	ind    engine.Indication
+	prev   *engine.Indication
+	scroll int
+}
+
+// dialogKind says what a confirmation dialog confirms.
+type dialogKind uint8
+
+const (
+	dialogWilling dialogKind = iota
+	dialogAgent
+	dialogUndo
+	dialogApply // the edit form's parameters
+)
+
+// A dialog asks y/n before an action, with what it would change.
+type dialog struct {
+	kind    dialogKind
+	iface   string
+	willing bool // dialogWilling: the new state; dialogAgent: start (true) or stop
+	// curOp and curRes are what is in force now; op and res the preview.
+	curOp, op   *engine.Params
+	curRes, res engine.Resolution
+	previewErr  error
+	hasPreview  bool
+	local       *engine.Params // dialogApply: the parameters to apply
+	localDiff   []change       // dialogApply: local before → after
+	agentDetail string         // dialogAgent: what starting/stopping means
+}
+
+// Model is the dcbtop screen: a tea.Model that renders the latest engine
+// Snapshot from a channel and turns key presses into Backend calls.
+type Model struct {
+	snaps       <-chan engine.Snapshot
+	backend     Backend
+	clock       func() time.Time
+	keys        KeyMap
+	styles      Styles
+	color       ColorMode
+	dark        bool
+	darkFixed   bool
+	stylesFixed bool
+
+	width, height int
+
+	snap       engine.Snapshot // on screen
+	latest     engine.Snapshot // newest received (differs from snap while paused)
+	haveLatest bool
+	recvAt     time.Time     // clock reading when snap arrived or the replay pacing changed
+	ageBase    time.Duration // replay: the age at recvAt
+	pausedAt   time.Time
+
+	caps map[string]Caps
+	seq  int // edit previews: only the newest counts
+
+	vs viewState
+}
+
+// NewModel returns a Model that shows the snapshots received on snaps
+// (nil: none; tests feed them as messages). Options set the backend,
+// clock, colours, keys and initial state.
+func NewModel(snaps <-chan engine.Snapshot, opts ...Option) Model {
+	m := Model{
+		snaps: snaps,
+		clock: time.Now,
+		keys:  DefaultKeyMap(),
+		dark:  true,
+		caps:  map[string]Caps{},
+		vs:    viewState{loc: time.Local, logFollow: true, focus: paneLog},
+	}
+	for _, o := range opts {
+		o(&m)
+	}
+	if m.vs.loc == nil {
+		m.vs.loc = time.Local
+	}
+	m.vs.hasBackend = m.backend != nil
+	if !m.stylesFixed {
+		m.styles = m.themeFor(m.dark)
+	}
+	return m
+}
+
+// colorOn reports whether the colour mode allows colour.
+func (m Model) colorOn() bool {
+	switch m.color {
+	case ColorAlways:
+		return true
+	case ColorNever:
+		return false
+	}
+	return os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
+}
+
+func (m Model) themeFor(dark bool) Styles {
+	if !m.colorOn() {
+		return NoColorStyles()
+	}
+	return DefaultStyles(dark)
+}
+
+// Init subscribes to the snapshot channel, starts the 1 Hz countdown tick
+// and, unless the theme is fixed, asks the terminal for its background.
+func (m Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{waitSnapshot(m.snaps), tick()}
+	if !m.darkFixed && !m.stylesFixed && m.colorOn() {
+		cmds = append(cmds, tea.RequestBackgroundColor)
+	}
+	return tea.Batch(cmds...)
+}
+
+// snapshotMsg delivers a snapshot from the channel.
+type snapshotMsg struct{ snap engine.Snapshot }
+
+// snapshotsDoneMsg reports that the snapshot channel was closed.
+type snapshotsDoneMsg struct{}
+
+// tickMsg redraws the countdowns once a second.
+type tickMsg time.Time
+
+// waitSnapshot waits for the next snapshot.
+func waitSnapshot(ch <-chan engine.Snapshot) tea.Cmd {
+	if ch == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		s, ok := <-ch
+		if !ok {
+			return snapshotsDoneMsg{}
+		}
+		return snapshotMsg{s}
+	}
+}
+
+func tick() tea.Cmd {
+	return tea.Every(time.Second, func(t time.Time) tea.Msg { return tickMsg(t) })
+}
+
+// now is the clock reading the screen is drawn at: frozen while paused.
+func (m Model) now() time.Time {
+	if m.vs.paused {
+		return m.pausedAt
+	}
+	return m.clock()
+}
+
+// age is how much time has passed since the snapshot on screen was taken,
+// in the snapshot's clock. Live, that is the clock minus TakenAt. A
+// replay's clock is the capture's: it advances at the replay speed from
+// when the snapshot arrived, and stands still while the replay is paused,
+// over, or running as fast as possible.
+func (m Model) age() time.Duration {
+	now := m.now()
+	if m.vs.capture.Mode == CaptureReplay {
+		c := m.vs.capture
+		if c.Done || c.Paused || c.Speed <= 0 || m.vs.closed {
+			return m.ageBase
+		}
+		return m.ageBase + time.Duration(float64(now.Sub(m.recvAt))*c.Speed)
+	}
+	if m.snap.TakenAt.IsZero() {
+		return 0
+	}
+	return max(0, now.Sub(m.snap.TakenAt))
+}
+
+// View renders the screen in the alternate screen buffer.
+func (m Model) View() tea.View {
+	vs := m.vs
+	vs.age = m.age()
+	v := tea.NewView(render(m.snap, vs, m.styles, m.keys, m.width, m.height))
+	v.AltScreen = true
+	v.WindowTitle = "dcbtop"
+	if in := selected(m.snap, m.vs.iface); in != nil {
+		v.WindowTitle = "dcbtop: " + clean(in.Name, 32)
+	}
+	return v
+}
+
+// selected returns the interface named name, or the first one when there
+// is no such interface; nil when the snapshot has none.
+func selected(s engine.Snapshot, name string) *engine.Interface {
+	i := selectedIndex(s, name)
+	if i < 0 {
+		return nil
+	}
+	return &s.Interfaces[i]
+}
+
+func selectedIndex(s engine.Snapshot, name string) int {
+	for i := range s.Interfaces {
+		if s.Interfaces[i].Name == name {
+			return i
+		}
+	}
+	if len(s.Interfaces) > 0 {
+		return 0
+	}
+	return -1
+}

@@ -1,0 +1,85 @@
+package ui
+
+import (
+	"fmt"
+	"time"
+)
+
+// An Option configures a Model built by NewModel.
+type Option func(*Model)
+
+// A ColorMode chooses between colour and plain text (--color).
+type ColorMode uint8
+
+// Colour modes.
+const (
+	// ColorAuto uses colour unless NO_COLOR is set (to anything non-empty)
+	// or TERM is "dumb". Bubble Tea further reduces colours to what the
+	// terminal supports.
+	ColorAuto ColorMode = iota
+	// ColorAlways uses colour.
+	ColorAlways
+	// ColorNever renders plain text: NoColorStyles.
+	ColorNever
+)
+
+// ParseColorMode parses a --color value: "auto", "always" or "never".
+func ParseColorMode(s string) (ColorMode, error) {
+	switch s {
+	case "auto", "":
+		return ColorAuto, nil
+	case "always":
+		return ColorAlways, nil
+	case "never":
+		return ColorNever, nil
+	}
+	return ColorAuto, fmt.Errorf("--color %q: want auto, always or never", s)
+}
+
+// String returns "auto", "always" or "never".
+func (c ColorMode) String() string {
+	switch c {
+	case ColorAlways:
+		return "always"
+	case ColorNever:
+		return "never"
+	}
+	return "auto"
+}
+
+// WithBackend sets the Backend that carries out actions. Without one the
+// UI is a read-only viewer and says so when an action key is pressed.
+func WithBackend(b Backend) Option { return func(m *Model) { m.backend = b } }
+
+// WithClock sets the clock the TTL countdowns and "ago" times are computed
+// with (default time.Now). Tests inject a fixed clock.
+func WithClock(now func() time.Time) Option { return func(m *Model) { m.clock = now } }
+
+// WithColor sets the colour mode (default ColorAuto).
+func WithColor(mode ColorMode) Option { return func(m *Model) { m.color = mode } }
+
+// WithDarkBackground fixes the theme for a dark (true) or light (false)
+// terminal background instead of asking the terminal.
+func WithDarkBackground(dark bool) Option {
+	return func(m *Model) { m.dark, m.darkFixed = dark, true }
+}
+
+// WithStyles replaces the theme entirely; WithColor and the terminal's
+// background then no longer change it.
+func WithStyles(s Styles) Option {
+	return func(m *Model) { m.styles, m.stylesFixed = s, true }
+}
+
+// WithKeyMap replaces the key bindings.
+func WithKeyMap(k KeyMap) Option { return func(m *Model) { m.keys = k } }
+
+// WithLocation sets the time zone times are shown in (default time.Local).
+func WithLocation(loc *time.Location) Option { return func(m *Model) { m.vs.loc = loc } }
+
+// WithCapture sets the initial capture status (live or replay, source,
+// speed); later changes arrive as CaptureStatus messages.
+func WithCapture(c CaptureStatus) Option { return func(m *Model) { m.vs.capture = c } }
+
+// WithInterface selects the interface shown first (default: the first in
+// the snapshot).
+func WithInterface(name string) Option { return func(m *Model) { m.vs.iface = name } }

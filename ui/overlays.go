@@ -1,0 +1,281 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"dcbtop/engine"
+)
+
+// boxWidth is the inner width of an overlay box on this screen.
+func (r *renderer) boxWidth(want int) int {
+	return max(20, min(want, r.w-4-4)) // border 2 + padding 2, and a margin
+}
+
+// box frames lines (already at most w cells) with a title.
+func (r *renderer) box(title string, lines []string, w int) string {
+	body := []string{r.st.DialogTitle.Render(trunc(title, w)), ""}
+	for _, l := range lines {
+		body = append(body, pad(l, w))
+	}
+	return r.st.Dialog.Render(strings.Join(body, "\n"))
+}
+
+// wrap word-wraps a plain string to w cells, continuation lines indented.
+func wrap(s string, w int, indent string) []string {
+	lines := strings.Split(ansi.Wordwrap(s, w, " "), "\n")
+	var out []string
+	for i, l := range lines {
+		if i > 0 {
+			out = append(out, strings.Split(ansi.Hardwrap(indent+l, w, true), "\n")...)
+			continue
+		}
+		out = append(out, strings.Split(ansi.Hardwrap(l, w, true), "\n")...)
+	}
+	return out
+}
+
+// changeLines renders diff lines, coloured and wrapped to w.
+func (r *renderer) changeLines(cs []change, w int) []string {
+	var out []string
+	for _, c := range cs {
+		style := r.st.Value
+		switch {
+		case c.added:
+			style = r.st.Added
+		case c.removed:
+			style = r.st.Removed
+		}
+		for _, l := range wrap(sanitize(c.text), w-2, "  ") {
+			out = append(out, "  "+style.Render(l))
+		}
+	}
+	return out
+}
+
+// helpBox is the full help overlay: every key and the symbols' meaning.
+func (r *renderer) helpBox() string {
+	titles := []string{"General", "Scroll & log", "Actions"}
+	var cols []string
+	for i, col := range r.keys.FullHelp() {
+		kw := 0
+		for _, b := range col {
+			kw = max(kw, width(b.Help().Key))
+		}
+		lines := []string{r.st.ColHeader.Render(titles[i%len(titles)])}
+		for _, b := range col {
+			h := b.Help()
+			lines = append(lines, r.st.Key.Render(pad(h.Key, kw))+"  "+h.Desc)
+		}
+		cols = append(cols, strings.Join(lines, "\n"))
+	}
+	var parts []string
+	for i, c := range cols {
+		if i > 0 {
+			parts = append(parts, "    ")
+		}
+		parts = append(parts, c)
+	}
+	w := r.boxWidth(96)
+	keys := strings.Split(lipgloss.JoinHorizontal(lipgloss.Top, parts...), "\n")
+	lines := slices.Clone(keys)
+	lines = append(lines, "")
+	for _, l := range []string{
+		symDiff + " differs from local  " + symOn + " PFC on  " + symOff + " off  " + symAbsent + " none  " + symInOper + " in operational",
+		symRemote + " remote's peer  " + symMulti + " multi-peer  " + symError + " error  " + symWarning + " warning  " + symInfo + " info",
+		"ETS cell: TSA, BW %, priorities on the TC (···3···· = priority 3)",
+		"log flags: X configured, X* also changed, X- withdrawn, W willing",
+		"filter: words or flag:pfc_changed reason:ttl status:remote if:eth0",
+	} {
+		lines = append(lines, wrap(l, w, "  ")...)
+	}
+	return r.box(lr("dcbtop help", r.st.Dim.Render("? esc q: close"), w), lines, w)
+}
+
+// dialogBox is the y/n confirmation of an action, with its preview.
+func (r *renderer) dialogBox() string {
+	d := r.vs.dialog
+	w := r.boxWidth(76)
+	ifn := clean(d.iface, 20)
+	var title string
+	var lines []string
+	preview := func(heading string) {
+		switch {
+		case d.previewErr != nil:
+			lines = append(lines, r.st.Crit.Render(symError+" preview failed:"))
+			lines = append(lines, wrap(sanitize(d.previewErr.Error()), w-2, "  ")...)
+		case d.hasPreview:
+			lines = append(lines, heading)
+			cs := append(resolutionDiff(d.curRes, d.res), paramsDiff(d.curOp, d.op)...)
+			if len(cs) == 0 {
+				lines = append(lines, "  "+r.st.Dim.Render("no change: the operational parameters stay as they are"))
+			}
+			lines = append(lines, r.changeLines(cs, w)...)
+		}
+	}
+	switch d.kind {
+	case dialogWilling:
+		title = "Toggle Willing on " + ifn
+		from, to := "OFF", "ON"
+		if !d.willing {
+			from, to = "ON", "OFF"
+		}
+		lines = append(lines, "Local Willing: "+r.st.Value.Render(from)+" → "+r.st.Value.Render(to))
+		preview("What operational becomes (preview):")
+	case dialogAgent:
+		title = "Stop dcbtop's DCBX agent on " + ifn
+		if d.willing {
+			title = "Start dcbtop's DCBX agent on " + ifn
+		}
+		lines = append(lines, wrap(d.agentDetail, w, "")...)
+	case dialogUndo:
+		title = "Undo the last apply on " + ifn
+		lines = append(lines, wrap("restores the local parameters and Willing state that were in force before it", w, "")...)
+	case dialogApply:
+		title = "Apply local parameters on " + ifn
+		lines = append(lines, "Local parameters change:")
+		if len(d.localDiff) == 0 {
+			lines = append(lines, "  "+r.st.Dim.Render("nothing changes"))
+		}
+		lines = append(lines, r.changeLines(d.localDiff, w)...)
+		preview("Operational after apply (preview):")
+	}
+	maxLines := r.h - 8
+	if len(lines) > maxLines {
+		lines = append(lines[:maxLines-1], r.st.Dim.Render(fmt.Sprintf("… %d more line(s)", len(lines)-maxLines+1)))
+	}
+	lines = append(lines, "", r.st.Key.Render("y")+" apply   "+r.st.Key.Render("n")+"/"+r.st.Key.Render("esc")+" cancel")
+	return r.box(title, lines, w)
+}
+
+// paramsLines renders one parameter set in full.
+func paramsLines(st Styles, p *engine.Params, w int) []string {
+	if p == nil {
+		return []string{st.Dim.Render("none: zeroed (the parameters were invalidated)")}
+	}
+	var out []string
+	ets := func(name string, t *etsTab, extra string) {
+		if t == nil {
+			out = append(out, name+" "+st.Dim.Render(symAbsent))
+			return
+		}
+		out = append(out, name+extra)
+		for tc := range uint8(8) {
+			var prios engine.PrioSet
+			for pr, x := range t.prioTC {
+				if x == tc {
+					prios |= 1 << pr
+				}
+			}
+			if t.bw[tc] == 0 && prios == 0 {
+				continue
+			}
+			out = append(out, fmt.Sprintf("  TC%d %-6s %3d%%  priorities %s", tc, t.tsa[tc], t.bw[tc], prioList(prios)))
+		}
+		for pr, x := range t.prioTC {
+			if x >= 8 {
+				out = append(out, fmt.Sprintf("  priority %d → TC/PGID %d", pr, x))
+			}
+		}
+	}
+	if p.ETS != nil {
+		ets("ETS configuration", etsTables(p.ETS), st.Dim.Render(fmt.Sprintf(" · willing %s · CBS %s · max TCs %d", onOff(p.ETS.Willing), onOff(p.ETS.CBS), p.ETS.MaxTCs)))
+	} else {
+		ets("ETS configuration", nil, "")
+	}
+	ets("ETS recommendation", recoTables(p.ETSReco), "")
+	if f := p.PFC; f != nil {
+		out = append(out, fmt.Sprintf("PFC enabled on %s · willing %s · MBC %s · cap %d", prioList(f.Enabled), onOff(f.Willing), onOff(f.MBC), f.Cap))
+	} else {
+		out = append(out, "PFC "+st.Dim.Render(symAbsent))
+	}
+	switch {
+	case p.App == nil:
+		out = append(out, "APP "+st.Dim.Render(symAbsent))
+	case len(p.App) == 0:
+		out = append(out, "APP (no entries)")
+	default:
+		out = append(out, "APP")
+		for _, a := range p.App {
+			out = append(out, "  "+appWords(a))
+		}
+	}
+	if c := p.CEE; c != nil {
+		out = append(out, st.Dim.Render(fmt.Sprintf("CEE v%d/%d seq %d ack %d", c.OperVersion, c.MaxVersion, c.Seq, c.Ack)))
+	}
+	for i := range out {
+		out[i] = trunc(out[i], w)
+	}
+	return out
+}
+
+// detailLines is the full account of one indication.
+func (r *renderer) detailLines(d *detailView, w int) []string {
+	in := d.ind
+	lines := []string{
+		r.st.Value.Render(in.Time.In(r.vs.loc).Format("2006-01-02 15:04:05.000")) + "  " + clean(in.Interface, 20) + "  " + in.Status.String(),
+		r.st.Label.Render("reason") + " " + r.reasonStyle(in.Reason, string(in.Reason)),
+	}
+	if in.Peer != "" {
+		lines = append(lines, r.st.Label.Render("peer")+" "+clean(in.Peer, w-5))
+	}
+	lines = append(lines, wrapTokens("flags ", in.Flags.Names(), "|", w)...)
+	lines = append(lines, "", r.st.ColHeader.Render("Parameters"))
+	lines = append(lines, paramsLines(r.st, in.Params, w)...)
+	lines = append(lines, "")
+	if d.prev == nil {
+		lines = append(lines, r.st.ColHeader.Render("Changes"), r.st.Dim.Render("first "+statusShort(in.Status)+" indication of "+clean(in.Interface, 20)+" in the log: all of it is new"))
+	} else {
+		lines = append(lines, r.st.ColHeader.Render(fmt.Sprintf("Changes since %s (previous %s on %s)",
+			d.prev.Time.In(r.vs.loc).Format("15:04:05.000"), statusShort(in.Status), clean(in.Interface, 20))))
+		cs := paramsDiff(d.prev.Params, in.Params)
+		if len(cs) == 0 {
+			lines = append(lines, r.st.Dim.Render("  no parameter changed"))
+		}
+		lines = append(lines, r.changeLines(cs, w)...)
+	}
+	return lines
+}
+
+// detailBox shows the selected indication, scrolled.
+func (r *renderer) detailBox() string {
+	w := r.boxWidth(100)
+	lines := r.detailLines(r.vs.detail, w)
+	rows := max(3, r.h-7)
+	top := clamp(r.vs.detail.scroll, 0, len(lines)-rows)
+	end := min(len(lines), top+rows)
+	shown := slices.Clone(lines[top:end])
+	more := ""
+	if top > 0 || end < len(lines) {
+		more = fmt.Sprintf(" · lines %d-%d of %d", top+1, end, len(lines))
+	}
+	shown = append(shown, r.st.Dim.Render("↑↓ pgup pgdn scroll · esc close"+more))
+	return r.box("Indication", shown, w)
+}
+
+// wrapTokens joins tokens with sep after prefix, breaking lines between
+// tokens so that none is wider than w; continuation lines are indented to
+// the prefix.
+func wrapTokens(prefix string, tokens []string, sep string, w int) []string {
+	if len(tokens) == 0 {
+		return []string{prefix + symAbsent}
+	}
+	indent := strings.Repeat(" ", width(prefix))
+	var out []string
+	line := prefix
+	for i, t := range tokens {
+		if i < len(tokens)-1 {
+			t += sep
+		}
+		if width(line)+width(t) > w && line != prefix && line != indent {
+			out = append(out, line)
+			line = indent
+		}
+		line += t
+	}
+	return append(out, trunc(line, w))
+}

@@ -1,0 +1,719 @@
+package ui
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"dcbtop/engine"
+	"dcbtop/engine/lldp"
+)
+
+// Symbols that carry state without colour.
+const (
+	symDiff     = "≠" // differs from local
+	symOn       = "●" // PFC enabled
+	symOff      = "·" // PFC disabled
+	symAbsent   = "—" // not advertised / not known
+	symCursor   = "▸"
+	symRemote   = "★" // the peer the remote parameters come from
+	symMulti    = "!!"
+	symError    = "✗"
+	symWarning  = "⚠"
+	symInfo     = "ℹ"
+	symOK       = "✓"
+	symInOper   = "✓"
+	symNotInOpr = "·"
+)
+
+// params returns the selected interface's local, remote and operational
+// parameters, each possibly nil.
+func (r *renderer) params() (local, remote, oper *engine.Params) {
+	return r.in.Local, r.in.Remote, r.in.Operational
+}
+
+// choice renders where an operational feature came from.
+func (r *renderer) choice(c engine.Choice) string {
+	if c.Why != "" {
+		return sanitize(c.Why)
+	}
+	if c.Source != "" {
+		return sanitize(string(c.Source))
+	}
+	return "unknown"
+}
+
+// ---- ETS ----
+
+type etsSide struct {
+	name   string
+	t      *etsTab
+	remote bool
+}
+
+func (r *renderer) etsSides() []etsSide {
+	lp, rp, op := r.params()
+	var s [4]etsSide
+	s[0] = etsSide{name: "Local"}
+	s[1] = etsSide{name: "Remote config", remote: true}
+	s[2] = etsSide{name: "Remote reco", remote: true}
+	s[3] = etsSide{name: "Operational"}
+	if lp != nil {
+		s[0].t = etsTables(lp.ETS)
+	}
+	if rp != nil {
+		s[1].t, s[2].t = etsTables(rp.ETS), recoTables(rp.ETSReco)
+	}
+	if op != nil {
+		s[3].t = etsTables(op.ETS)
+	}
+	return s[:]
+}
+
+// usedTCs lists the traffic classes any side gives a priority or
+// bandwidth, ascending (CEE PGID 15 included).
+func usedTCs(sides []etsSide) []uint8 {
+	var used [16]bool
+	for _, s := range sides {
+		if s.t == nil {
+			continue
+		}
+		for tc, bw := range s.t.bw {
+			if bw != 0 {
+				used[tc] = true
+			}
+		}
+		for _, tc := range s.t.prioTC {
+			used[tc&15] = true
+		}
+	}
+	var out []uint8
+	for tc, u := range used {
+		if u {
+			out = append(out, uint8(tc))
+		}
+	}
+	return out
+}
+
+func (r *renderer) etsContent(w int) paneContent {
+	c := paneContent{cursor: -1, sub: "operational = " + r.choice(r.in.Resolution.ETS)}
+	sides := r.etsSides()
+	full := w >= 3+4*22
+	cellW := 17
+	if full {
+		cellW = 21
+	}
+	hdr := "TC "
+	sub := "   "
+	for _, s := range sides {
+		hdr += pad(s.name, cellW+1)
+		sub += pad("TSA       BW 01234567", cellW+1)
+	}
+	c.head = []string{r.st.ColHeader.Render(strings.TrimRight(hdr, " "))}
+	if full {
+		c.head = append(c.head, r.st.Dim.Render(strings.TrimRight(sub, " ")))
+	}
+	tcs := usedTCs(sides)
+	if len(tcs) == 0 {
+		c.body = []string{r.st.Dim.Render("no ETS from either side")}
+		return c
+	}
+	local := sides[0].t
+	cee := r.in.Remote != nil && r.in.Remote.CEE != nil
+	for _, tc := range tcs {
+		label := fmt.Sprintf("%2d ", tc)
+		cells := make([]string, len(sides))
+		for i, s := range sides {
+			cells[i] = r.etsCell(s.t, tc, local, s.remote, full, cee)
+		}
+		c.body = append(c.body, label+strings.Join(cells, " "))
+	}
+	if r.mode != modeCompact {
+		c.body = append(c.body, r.etsFlags())
+		if cee {
+			c.body = append(c.body, r.ceeLine())
+		}
+	}
+	return c
+}
+
+// etsCell renders one side's TSA, bandwidth and priorities for tc,
+// marking what differs from the local side.
+func (r *renderer) etsCell(t *etsTab, tc uint8, local *etsTab, remote, full, cee bool) string {
+	cellW, tsaW, bwW := 16, 3, 3
+	if full {
+		cellW, tsaW, bwW = 20, 6, 4
+	}
+	if t == nil {
+		return pad(r.st.Dim.Render(symAbsent), cellW+1)
+	}
+	var tsa, bw string
+	switch {
+	case tc < 8:
+		tsa = tsaName(t.tsa[tc], !full)
+		bw = fmt.Sprint(t.bw[tc])
+		if full {
+			bw += "%"
+		}
+	default:
+		tsa, bw = "", ""
+		if strings.ContainsAny(prioMap(t.prioTC, tc), "01234567") {
+			tsa, bw = "?", symAbsent
+			if cee && tc == 15 {
+				tsa = tsaName(lldp.TSAStrict, !full)
+			}
+		}
+	}
+	prio := prioMap(t.prioTC, tc)
+	unused := !strings.ContainsAny(prio, "01234567") && (tc >= 8 || t.bw[tc] == 0)
+	var dTSA, dBW, dPrio bool
+	if remote && local != nil {
+		if tc < 8 {
+			dTSA, dBW = t.tsa[tc] != local.tsa[tc], t.bw[tc] != local.bw[tc]
+		}
+		dPrio = prio != prioMap(local.prioTC, tc)
+	}
+	style := func(s string, d bool) string {
+		switch {
+		case d:
+			return r.st.Mismatch.Render(s)
+		case unused:
+			return r.st.Dim.Render(s)
+		}
+		return s
+	}
+	mark := " "
+	if dTSA || dBW || dPrio {
+		mark = r.st.Mismatch.Render(symDiff)
+	}
+	return style(pad(tsa, tsaW), dTSA) + " " + style(padLeft(bw, bwW), dBW) + " " + style(prio, dPrio) + mark
+}
+
+// etsFlags is the line under the ETS table: Willing, CBS and Max TCs of
+// the ETS Configuration of each side.
+func (r *renderer) etsFlags() string {
+	lp, rp, _ := r.params()
+	var le, re *engine.ETS
+	if lp != nil {
+		le = lp.ETS
+	}
+	if rp != nil {
+		re = rp.ETS
+	}
+	f := func(e *engine.ETS, get func(*engine.ETS) string) string {
+		if e == nil {
+			return symAbsent
+		}
+		return get(e)
+	}
+	will := func(e *engine.ETS) string { return onOff(e.Willing) }
+	cbs := func(e *engine.ETS) string { return onOff(e.CBS) }
+	tcs := func(e *engine.ETS) string { return fmt.Sprint(e.MaxTCs) }
+	return r.st.Dim.Render(fmt.Sprintf("willing local %s remote %s · CBS %s/%s · max TCs %s/%s",
+		f(le, will), f(re, will), f(le, cbs), f(re, cbs), f(le, tcs), f(re, tcs)))
+}
+
+// ceeLine describes a CEE peer's control and feature flags.
+func (r *renderer) ceeLine() string {
+	c := r.in.Remote.CEE
+	feat := func(name string, f *engine.CEEFeature) string {
+		if f == nil {
+			return name + " " + symAbsent
+		}
+		var fl []string
+		fl = append(fl, map[bool]string{true: "enabled", false: "disabled"}[f.Enable])
+		if f.Willing {
+			fl = append(fl, "willing")
+		}
+		if f.Error {
+			fl = append(fl, "ERROR")
+		}
+		return name + " " + strings.Join(fl, ",")
+	}
+	ctl := "no control sub-TLV"
+	if c.Control {
+		ctl = fmt.Sprintf("v%d/%d seq %d ack %d", c.OperVersion, c.MaxVersion, c.Seq, c.Ack)
+	}
+	return r.st.Dim.Render("CEE " + ctl + " · " + feat("PG", c.PG) + " · " + feat("PFC", c.PFC) + " · " + feat("APP", c.App) + " · PGID 15 = strict")
+}
+
+// ---- PFC ----
+
+func (r *renderer) pfcContent(w int) paneContent {
+	c := paneContent{cursor: -1, sub: "operational = " + r.choice(r.in.Resolution.PFC)}
+	lp, rp, op := r.params()
+	var sides [3]*engine.PFC
+	if lp != nil {
+		sides[0] = lp.PFC
+	}
+	if rp != nil {
+		sides[1] = rp.PFC
+	}
+	if op != nil {
+		sides[2] = op.PFC
+	}
+	pc, havePause := r.vs.pause[r.in.Name]
+	cell := func(i int, p uint8, cw int) string {
+		s := sides[i]
+		if s == nil {
+			return pad(r.st.Dim.Render(symAbsent), cw)
+		}
+		sym := r.st.Dim.Render(symOff)
+		if s.Enabled.Has(p) {
+			sym = r.st.Enabled.Render(symOn)
+		}
+		if i == 1 && sides[0] != nil && sides[0].Enabled.Has(p) != s.Enabled.Has(p) {
+			sym = r.st.Mismatch.Render(map[bool]string{true: symOn, false: symOff}[s.Enabled.Has(p)] + symDiff)
+		}
+		return pad(sym, cw)
+	}
+	attr := func(i int, get func(*engine.PFC) string, diff bool) string {
+		s := sides[i]
+		if s == nil {
+			return r.st.Dim.Render(symAbsent)
+		}
+		v := get(s)
+		if diff && i == 1 && sides[0] != nil && get(sides[0]) != v {
+			return r.st.Mismatch.Render(v + symDiff)
+		}
+		return v
+	}
+	will := func(p *engine.PFC) string { return onOff(p.Willing) }
+	mbc := func(p *engine.PFC) string { return onOff(p.MBC) }
+	capf := func(p *engine.PFC) string { return fmt.Sprint(p.Cap) }
+	pauseCell := func(p uint8, total bool) string {
+		if !havePause {
+			return r.st.Dim.Render(symAbsent)
+		}
+		if total {
+			return fmtCount(pc.RX[p] + pc.TX[p])
+		}
+		return fmtCount(pc.RX[p]) + "/" + fmtCount(pc.TX[p])
+	}
+	if r.mode == modeCompact {
+		const cw = 5
+		hdr := pad("", 7)
+		for p := range 8 {
+			hdr += pad(fmt.Sprint(p), cw)
+		}
+		c.head = []string{r.st.ColHeader.Render(hdr + "Will  MBC  Cap")}
+		names := []string{"Local", "Remote", "Oper"}
+		for i, n := range names {
+			line := pad(n, 7)
+			for p := range uint8(8) {
+				line += cell(i, p, cw)
+			}
+			line += pad(attr(i, will, false), 6) + pad(attr(i, mbc, true), 5) + attr(i, capf, true)
+			c.body = append(c.body, line)
+		}
+		line := pad("Pauses", 7)
+		for p := range uint8(8) {
+			line += pad(pauseCell(p, true), cw)
+		}
+		c.body = append(c.body, line+r.st.Dim.Render("rx+tx"))
+		return c
+	}
+	c.head = []string{r.st.ColHeader.Render(pad("Prio", 8) + pad("Local", 6) + pad("Remote", 7) + pad("Oper", 5) + "Pause rx/tx")}
+	for p := range uint8(8) {
+		c.body = append(c.body, pad(fmt.Sprintf("%3d", p), 8)+cell(0, p, 6)+cell(1, p, 7)+cell(2, p, 5)+pauseCell(p, false))
+	}
+	for _, a := range []struct {
+		name string
+		get  func(*engine.PFC) string
+		diff bool
+	}{{"Willing", will, false}, {"MBC", mbc, true}, {"Cap", capf, true}} {
+		c.body = append(c.body, pad(a.name, 8)+pad(attr(0, a.get, a.diff), 6)+pad(attr(1, a.get, a.diff), 7)+attr(2, a.get, a.diff))
+	}
+	return c
+}
+
+// ---- APP ----
+
+// An appLine is one APP entry of the merged local/remote table.
+type appLine struct {
+	app                 engine.App
+	local, remote, oper bool
+	conflict, operKnown bool
+}
+
+// appRows merges the local and remote APP tables: one row per (selector,
+// protocol, priority), marking a protocol both sides map to different
+// priorities as a conflict.
+func (r *renderer) appRows() []appLine {
+	lp, rp, op := r.params()
+	var la, ra, oa []engine.App
+	if lp != nil {
+		la = lp.App
+	}
+	if rp != nil {
+		ra = rp.App
+	}
+	if op != nil {
+		oa = op.App
+	}
+	var rows []appLine
+	add := func(a engine.App, remote bool) {
+		for i := range rows {
+			if rows[i].app == a {
+				if remote {
+					rows[i].remote = true
+				} else {
+					rows[i].local = true
+				}
+				return
+			}
+		}
+		rows = append(rows, appLine{app: a, local: !remote, remote: remote})
+	}
+	for _, a := range la {
+		add(a, false)
+	}
+	for _, a := range ra {
+		add(a, true)
+	}
+	for i := range rows {
+		rows[i].operKnown = op != nil
+		rows[i].oper = slices.Contains(oa, rows[i].app)
+		for _, o := range rows {
+			if o.app.Selector == rows[i].app.Selector && o.app.Protocol == rows[i].app.Protocol &&
+				o.app.Priority != rows[i].app.Priority && (o.local != rows[i].local || o.remote != rows[i].remote) {
+				rows[i].conflict = true
+			}
+		}
+	}
+	slices.SortStableFunc(rows, func(a, b appLine) int {
+		return cmp.Or(cmp.Compare(a.app.Selector, b.app.Selector), cmp.Compare(a.app.Protocol, b.app.Protocol), cmp.Compare(a.app.Priority, b.app.Priority))
+	})
+	return rows
+}
+
+func selShort(s lldp.AppSelector) string {
+	switch s {
+	case lldp.AppSelEthertype:
+		return "ether"
+	case lldp.AppSelTCP:
+		return "tcp"
+	case lldp.AppSelUDP:
+		return "udp"
+	case lldp.AppSelPort:
+		return "port"
+	case lldp.AppSelDSCP:
+		return "dscp"
+	}
+	return s.String()
+}
+
+func (r *renderer) appContent(w int) paneContent {
+	c := paneContent{cursor: -1, sub: "operational = " + r.choice(r.in.Resolution.App)}
+	protoW := max(12, w-24)
+	c.head = []string{r.st.ColHeader.Render(pad("Sel", 6) + pad("Protocol", protoW) + padLeft("Prio", 4) + " " + pad("Source", 9) + "Oper")}
+	rows := r.appRows()
+	if len(rows) == 0 {
+		c.body = []string{r.st.Dim.Render("no APP entries on either side")}
+		return c
+	}
+	for _, a := range rows {
+		src := "both"
+		switch {
+		case a.local && !a.remote:
+			src = "local"
+		case a.remote && !a.local:
+			src = "remote"
+		}
+		if a.conflict {
+			src = r.st.Mismatch.Render(src + symDiff)
+		}
+		oper := r.st.Dim.Render(symAbsent)
+		if a.operKnown {
+			oper = r.st.Dim.Render(symNotInOpr)
+			if a.oper {
+				oper = r.st.OK.Render(symInOper)
+			}
+		}
+		c.body = append(c.body, pad(selShort(a.app.Selector), 6)+pad(appProtocol(a.app.Selector, a.app.Protocol), protoW)+
+			padLeft(fmt.Sprint(a.app.Priority), 4)+" "+pad(src, 9)+" "+oper)
+	}
+	return c
+}
+
+// ---- Log ----
+
+// filtered returns the indices of the log entries the filter keeps.
+func filtered(log []engine.Indication, filter string) []int {
+	terms := strings.Fields(strings.ToLower(filter))
+	out := make([]int, 0, len(log))
+	for i := range log {
+		if matches(&log[i], terms) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// matches reports whether every term matches the indication. A term is
+// free text (matched against interface, status, reason, flags and peer),
+// or one of flag:X, reason:X, status:X, if:X, peer:X.
+func matches(in *engine.Indication, terms []string) bool {
+	for _, t := range terms {
+		field, val, ok := strings.Cut(t, ":")
+		if !ok || val == "" {
+			field, val = "", t
+		}
+		var hay string
+		switch field {
+		case "flag", "flags":
+			hay = flagsFull(in.Flags) + " " + flagsCompact(in.Flags)
+		case "reason":
+			hay = string(in.Reason)
+		case "status":
+			hay = in.Status.String() + " " + statusShort(in.Status)
+		case "if", "iface", "interface":
+			hay = in.Interface
+		case "peer":
+			hay = in.Peer
+		default:
+			hay = strings.Join([]string{in.Interface, in.Status.String(), statusShort(in.Status), string(in.Reason),
+				flagsFull(in.Flags), flagsCompact(in.Flags), in.Peer}, " ")
+			val = t
+		}
+		if !strings.Contains(strings.ToLower(hay), val) {
+			return false
+		}
+	}
+	return true
+}
+
+// logCursor returns the cursor's index in the filtered list.
+func logCursor(vs *viewState, n int) int {
+	if n == 0 {
+		return -1
+	}
+	if vs.logFollow {
+		return n - 1
+	}
+	return clamp(vs.logCur, 0, n-1)
+}
+
+func (r *renderer) logContent(w int) paneContent {
+	c := paneContent{cursor: -1}
+	log := r.snap.Indications
+	idx := filtered(log, r.vs.filter)
+	switch {
+	case r.vs.filter != "":
+		c.sub = fmt.Sprintf("filter %q · %d of %d", sanitize(r.vs.filter), len(idx), len(log))
+	default:
+		c.sub = fmt.Sprintf("%d entries, newest last", len(log))
+	}
+	switch {
+	case r.vs.paused:
+		c.right = r.st.Warn.Render("PAUSED")
+	case r.vs.logFollow:
+		c.right = r.st.Dim.Render("following")
+	}
+	if len(idx) == 0 {
+		msg := "no indications yet: the first DCBX LLDPDU from a peer starts the log"
+		if r.vs.filter != "" {
+			msg = "no entry matches the filter (esc clears it)"
+		}
+		c.body = []string{r.st.Dim.Render(msg)}
+		return c
+	}
+	timeW, layout := 8, "15:04:05"
+	if w >= 100 {
+		timeW, layout = 12, "15:04:05.000"
+	}
+	ifW := 4
+	for _, i := range idx {
+		ifW = max(ifW, width(sanitize(log[i].Interface)))
+	}
+	ifW = min(ifW, 10)
+	const statusW, reasonW = 6, 13
+	flagsW := w - 2 - timeW - 1 - ifW - 1 - statusW - 1 - reasonW - 1
+	full := true
+	for _, i := range idx {
+		if width(flagsFull(log[i].Flags)) > flagsW {
+			full = false
+			break
+		}
+	}
+	cur := logCursor(r.vs, len(idx))
+	c.cursor = cur
+	// Only the lines that can be on screen are formatted (the log holds up
+	// to a thousand entries): the window always contains the cursor, so
+	// it lies within a screen's height of it.
+	lo, hi := cur-r.h, cur+r.h
+	c.body = make([]string, len(idx))
+	for n, i := range idx {
+		if n < lo || n > hi {
+			continue
+		}
+		in := &log[i]
+		flags := flagsCompact(in.Flags)
+		if full {
+			flags = flagsFull(in.Flags)
+		}
+		tm := pad(in.Time.In(r.vs.loc).Format(layout), timeW)
+		ifn := pad(clean(in.Interface, ifW), ifW)
+		st := pad(statusShort(in.Status), statusW)
+		rs := pad(string(in.Reason), reasonW)
+		if n == cur {
+			c.body[n] = r.st.Selected.Render(pad(symCursor+" "+tm+" "+ifn+" "+st+" "+rs+" "+trunc(flags, flagsW), w))
+			continue
+		}
+		c.body[n] = "  " + r.st.Dim.Render(tm) + " " + ifn + " " + r.statusStyle(in.Status, st) + " " + r.reasonStyle(in.Reason, rs) + " " + trunc(flags, flagsW)
+	}
+	return c
+}
+
+func (r *renderer) statusStyle(s engine.Status, text string) string {
+	switch s {
+	case engine.StatusRemote:
+		return r.st.Info.Render(text)
+	case engine.StatusOperational:
+		return r.st.Value.Render(text)
+	}
+	return text
+}
+
+func (r *renderer) reasonStyle(rs engine.Reason, text string) string {
+	switch rs {
+	case engine.ReasonTTLExpired, engine.ReasonShutdown, engine.ReasonMultiPeer, engine.ReasonLinkDown:
+		return r.st.Crit.Render(text)
+	case engine.ReasonFirstReceipt:
+		return r.st.OK.Render(text)
+	}
+	return text
+}
+
+// ---- Diagnostics ----
+
+func diagCounts(ds []lldp.Diagnostic) (errs, warns, infos int) {
+	for _, d := range ds {
+		switch d.Severity {
+		case lldp.SeverityError:
+			errs++
+		case lldp.SeverityWarning:
+			warns++
+		default:
+			infos++
+		}
+	}
+	return
+}
+
+// sevMark renders a severity as symbol and word, padded to 10 cells.
+func (r *renderer) sevMark(s lldp.Severity) string {
+	switch s {
+	case lldp.SeverityError:
+		return r.st.Crit.Render(pad(symError+" error", 10))
+	case lldp.SeverityWarning:
+		return r.st.Warn.Render(pad(symWarning+" warning", 10))
+	}
+	return r.st.Info.Render(pad(symInfo+" info", 10))
+}
+
+func (r *renderer) diagContent(w int) paneContent {
+	c := paneContent{cursor: -1}
+	ds := slices.Clone(r.in.Diagnostics)
+	slices.SortStableFunc(ds, func(a, b lldp.Diagnostic) int { return cmp.Compare(b.Severity, a.Severity) })
+	e, wn, i := diagCounts(ds)
+	c.sub = fmt.Sprintf("%s %s · %s %s · %s %d info", symError, plural(e, "error"), symWarning, plural(wn, "warning"), symInfo, i)
+	if len(ds) == 0 {
+		c.sub = ""
+		c.body = []string{r.st.OK.Render(symOK + " no problems found")}
+		return c
+	}
+	const indent = 10
+	tw := max(10, w-indent)
+	for _, d := range ds {
+		msg := strings.Split(ansi.Wordwrap(sanitize(d.Message), tw, " "), "\n")
+		for k, l := range msg {
+			lead := strings.Repeat(" ", indent)
+			if k == 0 {
+				lead = r.sevMark(d.Severity)
+			}
+			c.body = append(c.body, lead+l)
+		}
+		act := "→ " + sanitize(d.Action)
+		if d.Action == "" {
+			act = ""
+		}
+		act = strings.TrimSpace(act + " [" + sanitize(d.Code) + "]")
+		for _, l := range strings.Split(ansi.Wordwrap(act, tw, " "), "\n") {
+			c.body = append(c.body, strings.Repeat(" ", indent)+r.st.Dim.Render(l))
+		}
+	}
+	return c
+}
+
+// ---- Peers ----
+
+func msapOf(p *engine.Peer) string { return p.ChassisID + " / " + p.PortID }
+
+func (r *renderer) peersContent(w int) paneContent {
+	c := paneContent{cursor: -1}
+	in := r.in
+	n := len(in.Peers)
+	c.sub = fmt.Sprintf("%d MSAP(s)", n)
+	if mp := in.MultiPeer; mp != nil {
+		c.sub += " · " + r.st.Crit.Render("MULTI-PEER")
+		held := make([]string, len(mp.Peers))
+		for i, p := range mp.Peers {
+			held[i] = sanitize(p)
+		}
+		left := ceilSeconds(msDur(mp.HoldDownMs) - r.vs.age)
+		c.head = append(c.head, r.st.Crit.Render(fmt.Sprintf("%s MULTI-PEER since %s: remote parameters invalid; hold-down %s left; held by %d: ",
+			symMulti, mp.Since.In(r.vs.loc).Format("15:04:05"), fmtSeconds(left), len(mp.Peers)))+strings.Join(held, ", "))
+	}
+	nameW := max(12, w-3-6-11-10-7)
+	c.head = append(c.head, r.st.ColHeader.Render("   "+pad("System name", nameW)+pad("DCBX", 6)+pad("TTL left", 11)+pad("Last seen", 10)+padLeft("Frames", 7)))
+	if n == 0 {
+		c.body = append(c.body, r.st.Dim.Render("no LLDP peer seen on this interface yet"))
+	}
+	remote := ""
+	if in.RemotePeer != nil {
+		remote = *in.RemotePeer
+	}
+	for i := range in.Peers {
+		p := &in.Peers[i]
+		mark := "   "
+		switch {
+		case in.MultiPeer != nil && slices.Contains(in.MultiPeer.Peers, msapOf(p)):
+			mark = r.st.Crit.Render(symMulti) + " "
+		case msapOf(p) == remote:
+			mark = r.st.OK.Render(symRemote) + "  "
+		}
+		name := p.SystemName
+		if name == "" {
+			name = symAbsent
+		}
+		ttl := r.ttlLeft(p)
+		ttlText := fmtSeconds(ttl) + "/" + fmtSeconds(secDur(p.TTL))
+		if ttl <= 0 {
+			ttlText = "expiring"
+		}
+		ttlCell := r.ttlStyle(ttl, secDur(p.TTL)).Render(pad(ttlText, 10)) + " "
+		ago := fmtSeconds(r.now.Sub(p.LastSeen)) + " ago"
+		c.body = append(c.body, mark+pad(clean(name, nameW-1), nameW)+pad(p.DCBX.String(), 6)+ttlCell+pad(ago, 10)+padLeft(fmt.Sprint(p.Frames), 7))
+		ids := []string{"chassis " + sanitize(p.ChassisID), "port " + sanitize(p.PortID)}
+		if p.PortDescription != "" {
+			ids = append(ids, "\""+sanitize(p.PortDescription)+"\"")
+		}
+		c.body = append(c.body, "   "+r.st.Dim.Render(trunc(strings.Join(ids, " · "), w-3)))
+		if p.SystemDescription != "" {
+			c.body = append(c.body, "   "+r.st.Dim.Render(trunc(sanitize(p.SystemDescription), w-3)))
+		}
+	}
+	if len(in.LocalAgents) > 0 {
+		c.body = append(c.body, r.st.ColHeader.Render("Local LLDP agents on this host"))
+		for _, a := range in.LocalAgents {
+			c.body = append(c.body, "  "+sanitize(a.ChassisID)+" / "+sanitize(a.PortID)+
+				r.st.Dim.Render(fmt.Sprintf("  %d frames, last %s ago", a.Frames, fmtSeconds(r.now.Sub(a.LastSeen)))))
+		}
+	}
+	return c
+}

@@ -1,0 +1,473 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"dcbtop/engine"
+)
+
+// The smallest screen dcbtop draws on.
+const minWidth, minHeight = 80, 24
+
+// layoutMode is the arrangement of panes for a screen size.
+type layoutMode uint8
+
+const (
+	// modeCompact stacks ETS and PFC (compact) over one slot that shows
+	// the log or whichever other pane is focused.
+	modeCompact layoutMode = iota
+	// modeMedium: ETS | PFC, APP | Peers, the log, diagnostics.
+	modeMedium
+	// modeWide: ETS | PFC | APP, the log, diagnostics | peers.
+	modeWide
+)
+
+func layoutFor(w, h int) layoutMode {
+	switch {
+	case w >= 150 && h >= 40:
+		return modeWide
+	case w >= 110 && h >= 34:
+		return modeMedium
+	}
+	return modeCompact
+}
+
+// Fixed widths of side-by-side panes and the separator between them.
+const (
+	sepWidth     = 3 // " │ "
+	pfcWideWidth = 37
+	appWideWidth = 43
+)
+
+// A box is a pane's size; h 0 means not shown.
+type box struct{ w, h int }
+
+// A plan is where each pane goes for the screen size.
+type plan struct {
+	mode    layoutMode
+	bodyH   int
+	boxes   [numPanes]box
+	slot    pane // compact: the pane in the bottom slot
+	rowH    [3]int
+	headerH int
+	statusH int
+}
+
+// renderer holds what one frame is drawn from.
+type renderer struct {
+	snap engine.Snapshot
+	vs   *viewState
+	st   Styles
+	keys KeyMap
+	w, h int
+	idx  int               // selected interface index, -1 without interfaces
+	in   *engine.Interface // the selected interface, nil without interfaces
+	now  time.Time         // in the snapshot's clock: TakenAt + age
+	mode layoutMode
+}
+
+func newRenderer(snap engine.Snapshot, vs *viewState, st Styles, keys KeyMap, w, h int) *renderer {
+	r := &renderer{snap: snap, vs: vs, st: st, keys: keys, w: w, h: h, mode: layoutFor(w, h)}
+	r.idx = selectedIndex(snap, vs.iface)
+	if r.idx >= 0 {
+		r.in = &snap.Interfaces[r.idx]
+	}
+	r.now = snap.TakenAt.Add(vs.age)
+	return r
+}
+
+// render draws the whole screen, w×h cells, from a snapshot and the view
+// state. It is pure: the same arguments give the same string.
+func render(snap engine.Snapshot, vs viewState, st Styles, keys KeyMap, w, h int) string {
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	if w < minWidth || h < minHeight {
+		return tooSmall(st, w, h)
+	}
+	return newRenderer(snap, &vs, st, keys, w, h).screen()
+}
+
+// tooSmall is the screen below 80x24.
+func tooSmall(st Styles, w, h int) string {
+	msg := st.Crit.Render(fmt.Sprintf("terminal too small (need %dx%d, have %dx%d)", minWidth, minHeight, w, h)) +
+		"\n" + st.Dim.Render("enlarge the window, or press q to quit")
+	msg = ansi.Wordwrap(msg, w, " ")
+	return fitBlock(lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, msg), w, h)
+}
+
+// fitBlock makes s exactly w×h: lines cut or padded, rows cut or added.
+func fitBlock(s string, w, h int) string {
+	lines := strings.Split(s, "\n")
+	out := make([]string, h)
+	for i := range out {
+		if i < len(lines) {
+			out[i] = pad(lines[i], w)
+		} else {
+			out[i] = strings.Repeat(" ", w)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// plan lays out the panes for the screen size.
+func (r *renderer) plan() plan {
+	p := plan{mode: r.mode, headerH: 2}
+	if r.statusText() != "" {
+		p.statusH = 1
+	}
+	p.bodyH = r.h - p.headerH - p.statusH - 1
+	w := r.w
+	switch r.mode {
+	case modeCompact:
+		pfcH := r.content(panePFC, w).need()
+		etsH := clamp(r.content(paneETS, w).need(), 3, p.bodyH-pfcH-5)
+		p.slot = paneLog
+		if f := r.vs.focus; f != paneETS && f != panePFC {
+			p.slot = f
+		}
+		p.boxes[paneETS] = box{w, etsH}
+		p.boxes[panePFC] = box{w, pfcH}
+		p.boxes[p.slot] = box{w, p.bodyH - etsH - pfcH}
+	case modeMedium:
+		etsW := w - pfcWideWidth - sepWidth
+		h1 := max(r.content(paneETS, etsW).need(), r.content(panePFC, pfcWideWidth).need())
+		h1 = clamp(h1, 6, p.bodyH/2)
+		appW := w * 2 / 5
+		peersW := w - appW - sepWidth
+		h2 := clamp(max(r.content(paneApp, appW).need(), r.content(panePeers, peersW).need()), 4, 9)
+		h4 := clamp(r.content(paneDiag, w).need(), 3, 8)
+		logH := p.bodyH - h1 - h2 - h4
+		if logH < 5 {
+			h4 = max(2, h4-(5-logH))
+			logH = p.bodyH - h1 - h2 - h4
+		}
+		p.rowH = [3]int{h1, h2, h4}
+		p.boxes[paneETS] = box{etsW, h1}
+		p.boxes[panePFC] = box{pfcWideWidth, h1}
+		p.boxes[paneApp] = box{appW, h2}
+		p.boxes[panePeers] = box{peersW, h2}
+		p.boxes[paneLog] = box{w, logH}
+		p.boxes[paneDiag] = box{w, h4}
+	case modeWide:
+		etsW := w - pfcWideWidth - appWideWidth - 2*sepWidth
+		h1 := max(r.content(paneETS, etsW).need(), r.content(panePFC, pfcWideWidth).need(), r.content(paneApp, appWideWidth).need())
+		h1 = clamp(h1, 6, p.bodyH/3+2)
+		diagW := w / 2
+		peersW := w - diagW - sepWidth
+		h3 := clamp(max(r.content(paneDiag, diagW).need(), r.content(panePeers, peersW).need()), 4, (p.bodyH-h1)/2)
+		p.rowH = [3]int{h1, h3}
+		p.boxes[paneETS] = box{etsW, h1}
+		p.boxes[panePFC] = box{pfcWideWidth, h1}
+		p.boxes[paneApp] = box{appWideWidth, h1}
+		p.boxes[paneLog] = box{w, p.bodyH - h1 - h3}
+		p.boxes[paneDiag] = box{diagW, h3}
+		p.boxes[panePeers] = box{peersW, h3}
+	}
+	return p
+}
+
+func clamp(v, lo, hi int) int {
+	if hi < lo {
+		hi = lo
+	}
+	return min(max(v, lo), hi)
+}
+
+// screen draws the header, the panes, the status line and the footer,
+// then any overlay.
+func (r *renderer) screen() string {
+	p := r.plan()
+	parts := []string{r.header()}
+	parts = append(parts, r.body(p))
+	if p.statusH > 0 {
+		parts = append(parts, pad(r.statusText(), r.w))
+	}
+	parts = append(parts, r.footer())
+	out := strings.Join(parts, "\n")
+	if r.vs.help {
+		return overlay(out, r.helpBox(), r.w, r.h)
+	}
+	switch {
+	case r.vs.dialog != nil: // over the form it confirms, which it replaces
+		out = overlay(out, r.dialogBox(), r.w, r.h)
+	case r.vs.form != nil:
+		out = overlay(out, r.formBox(), r.w, r.h)
+	case r.vs.detail != nil:
+		out = overlay(out, r.detailBox(), r.w, r.h)
+	}
+	return out
+}
+
+// body draws the panes as planned.
+func (r *renderer) body(p plan) string {
+	pn := func(x pane) string { b := p.boxes[x]; return r.pane(x, b.w, b.h) }
+	var rows []string
+	switch p.mode {
+	case modeCompact:
+		rows = []string{pn(paneETS), pn(panePFC), pn(p.slot)}
+	case modeMedium:
+		rows = []string{
+			r.hjoin(p.rowH[0], pn(paneETS), pn(panePFC)),
+			r.hjoin(p.rowH[1], pn(paneApp), pn(panePeers)),
+			pn(paneLog),
+			pn(paneDiag),
+		}
+	case modeWide:
+		rows = []string{
+			r.hjoin(p.rowH[0], pn(paneETS), pn(panePFC), pn(paneApp)),
+			pn(paneLog),
+			r.hjoin(p.rowH[1], pn(paneDiag), pn(panePeers)),
+		}
+	}
+	var out []string
+	for _, s := range rows {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// hjoin puts blocks of h lines side by side with a rule between them.
+func (r *renderer) hjoin(h int, blocks ...string) string {
+	if h <= 0 {
+		return ""
+	}
+	split := make([][]string, len(blocks))
+	for i, b := range blocks {
+		split[i] = strings.Split(b, "\n")
+	}
+	sep := " " + r.st.Rule.Render("│") + " "
+	lines := make([]string, h)
+	for y := range lines {
+		var sb strings.Builder
+		for i, b := range split {
+			if i > 0 {
+				sb.WriteString(sep)
+			}
+			if y < len(b) {
+				sb.WriteString(b[y])
+			}
+		}
+		lines[y] = sb.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// paneContent is what a pane shows: a subtitle and right-hand note for
+// its title line, fixed head lines and scrollable body lines.
+type paneContent struct {
+	sub, right string
+	head, body []string
+	// cursor is the body line of the log cursor, -1 when none.
+	cursor int
+}
+
+func (c paneContent) need() int { return 1 + len(c.head) + max(1, len(c.body)) }
+
+// content builds pane p's lines for width w.
+func (r *renderer) content(p pane, w int) paneContent {
+	c := paneContent{cursor: -1}
+	if r.in == nil && p != paneLog {
+		c.body = []string{r.st.Dim.Render(r.noInterface())}
+		return c
+	}
+	switch p {
+	case paneETS:
+		c = r.etsContent(w)
+	case panePFC:
+		c = r.pfcContent(w)
+	case paneApp:
+		c = r.appContent(w)
+	case paneLog:
+		c = r.logContent(w)
+	case paneDiag:
+		c = r.diagContent(w)
+	case panePeers:
+		c = r.peersContent(w)
+	}
+	if r.mode == modeCompact && p != paneETS && p != panePFC {
+		c.right = r.slotTabs(p)
+	}
+	// A subtitle too long for the title line goes under it.
+	if c.sub != "" && width(c.sub) > w-width(paneNames[p])-6-min(width(c.right), w/2) {
+		var sub []string
+		for _, l := range wrap(c.sub, w-2, "  ") {
+			sub = append(sub, r.st.Dim.Render(l))
+		}
+		c.head = append(sub, c.head...)
+		c.sub = ""
+	}
+	return c
+}
+
+func (r *renderer) noInterface() string {
+	if r.snap.TakenAt.IsZero() {
+		return "waiting for the first snapshot…"
+	}
+	return "no interfaces in the snapshot"
+}
+
+// pane draws pane p as exactly w×h.
+func (r *renderer) pane(p pane, w, h int) string {
+	if h <= 0 || w <= 0 {
+		return ""
+	}
+	c := r.content(p, w)
+
+	rows := max(0, h-1-len(c.head))
+	top := r.vs.scroll[p]
+	if c.cursor >= 0 {
+		top = clamp(top, c.cursor-rows+1, c.cursor)
+	}
+	top = clamp(top, 0, len(c.body)-rows)
+	var ind []string
+	if top > 0 {
+		ind = append(ind, fmt.Sprintf("↑%d", top))
+	}
+	if below := len(c.body) - top - rows; below > 0 {
+		ind = append(ind, fmt.Sprintf("↓%d", below))
+	}
+	right := strings.TrimSpace(c.right + " " + r.st.Dim.Render(strings.Join(ind, " ")))
+	lines := []string{r.titleLine(paneNames[p], c.sub, right, w, r.vs.focus == p)}
+	for _, l := range c.head {
+		lines = append(lines, pad(l, w))
+	}
+	for i := range rows {
+		if top+i < len(c.body) {
+			lines = append(lines, pad(c.body[top+i], w))
+		} else {
+			lines = append(lines, strings.Repeat(" ", w))
+		}
+	}
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// slotTabs names the other panes the compact slot can show, with counts.
+func (r *renderer) slotTabs(cur pane) string {
+	var tabs []string
+	for _, p := range []pane{paneLog, paneApp, paneDiag, panePeers} {
+		if p == cur {
+			continue
+		}
+		name := paneNames[p]
+		if p == paneDiag {
+			name = "Diag"
+		}
+		tabs = append(tabs, name+" "+r.paneCount(p))
+	}
+	return r.st.Dim.Render(strings.Join(tabs, "  "))
+}
+
+// paneCount summarises a pane's content in a few cells.
+func (r *renderer) paneCount(p pane) string {
+	if r.in == nil && p != paneLog {
+		return "0"
+	}
+	switch p {
+	case paneLog:
+		return fmt.Sprint(len(r.snap.Indications))
+	case paneApp:
+		return fmt.Sprint(len(r.appRows()))
+	case panePeers:
+		return fmt.Sprint(len(r.in.Peers))
+	case paneDiag:
+		e, w, i := diagCounts(r.in.Diagnostics)
+		var parts []string
+		for _, c := range []struct {
+			sym string
+			n   int
+		}{{symError, e}, {symWarning, w}, {symInfo, i}} {
+			if c.n > 0 {
+				parts = append(parts, fmt.Sprintf("%s%d", c.sym, c.n))
+			}
+		}
+		if len(parts) == 0 {
+			return symOK
+		}
+		return strings.Join(parts, " ")
+	}
+	return ""
+}
+
+// titleLine is a pane's first line: a focus mark, the name, a subtitle, a
+// rule and a right-hand note.
+func (r *renderer) titleLine(name, sub, right string, w int, focused bool) string {
+	mark, ts := "  ", r.st.Title
+	if focused {
+		mark, ts = "▶ ", r.st.TitleFocused
+	}
+	left := mark + ts.Render(name)
+	if sub != "" {
+		left += " " + r.st.Dim.Render("·") + " " + sub
+	}
+	if right != "" {
+		right = " " + right
+	}
+	rw := width(right)
+	if rw > w/2 {
+		right = trunc(right, w/2)
+		rw = width(right)
+	}
+	left = trunc(left, w-rw-1)
+	fill := w - width(left) - rw - 1
+	if fill < 0 {
+		fill = 0
+	}
+	return pad(left+" "+r.st.Rule.Render(strings.Repeat("─", fill))+right, w)
+}
+
+// lr puts left and right on one line of w cells, cutting left first.
+func lr(left, right string, w int) string {
+	rw := width(right)
+	if rw > w {
+		return trunc(right, w)
+	}
+	left = trunc(left, w-rw-1)
+	gap := w - width(left) - rw
+	return left + strings.Repeat(" ", max(gap, 0)) + right
+}
+
+// overlay draws box centred over bg (both possibly styled), w×h.
+func overlay(bg, box string, w, h int) string {
+	bl := strings.Split(bg, "\n")
+	fl := strings.Split(box, "\n")
+	fw := 0
+	for _, l := range fl {
+		fw = max(fw, width(l))
+	}
+	if fw > w {
+		fw = w
+	}
+	if len(fl) > h {
+		fl = fl[:h]
+	}
+	x := (w - fw) / 2
+	y := (h - len(fl)) / 2
+	for i, l := range fl {
+		row := y + i
+		if row >= len(bl) {
+			break
+		}
+		b := bl[row]
+		left := ansi.Truncate(b, x, "")
+		if n := width(left); n < x {
+			left += strings.Repeat(" ", x-n)
+		}
+		right := ansi.TruncateLeft(b, x+fw, "")
+		if strings.Contains(left, "\x1b") {
+			left += "\x1b[m"
+		}
+		bl[row] = left + pad(l, fw) + right
+	}
+	return strings.Join(bl, "\n")
+}

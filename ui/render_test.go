@@ -1,0 +1,242 @@
+package ui
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"dcbtop/engine"
+	"dcbtop/engine/lldp"
+)
+
+// TestRender compares whole screens, rendered purely from a snapshot built
+// by the engine and a view state, with testdata/TestRender/*.golden.
+// Regenerate with: go test ./ui -run TestRender -update
+func TestRender(t *testing.T) {
+	keys := DefaultKeyMap()
+	tests := []struct {
+		name   string
+		snap   func(testing.TB) engine.Snapshot
+		w, h   int
+		age    time.Duration
+		plain  bool // NoColorStyles
+		modify func(*viewState, engine.Snapshot)
+	}{
+		{name: "no_peer_yet", snap: noPeer, w: 100, h: 30},
+		{name: "first_receipt", snap: firstReceipt, w: 100, h: 30, age: 2 * time.Second},
+		{name: "mismatch_highlighted", snap: mismatch, w: 100, h: 30, age: 30 * time.Second},
+		{name: "multi_peer", snap: multiPeer, w: 100, h: 30, age: time.Second, modify: func(vs *viewState, _ engine.Snapshot) { vs.focus = panePeers }},
+		{name: "expired", snap: expired, w: 100, h: 30},
+		{name: "shutdown", snap: shutdown, w: 100, h: 30},
+		{name: "ttl_critical", snap: firstReceipt, w: 100, h: 30, age: 118 * time.Second},
+		{name: "cee_peer", snap: ceePeer, w: 120, h: 40, age: 5 * time.Second},
+		{name: "80x24", snap: realistic, w: 80, h: 24, age: 3 * time.Second},
+		{name: "120x40", snap: realistic, w: 120, h: 40, age: 3 * time.Second},
+		{name: "160x48", snap: realistic, w: 160, h: 48, age: 3 * time.Second},
+		{name: "no_color", snap: realistic, w: 80, h: 24, age: 3 * time.Second, plain: true},
+		{name: "no_color_160x48", snap: mismatch, w: 160, h: 48, age: 3 * time.Second, plain: true},
+		{name: "too_small", snap: realistic, w: 60, h: 20},
+		{name: "help_overlay", snap: realistic, w: 80, h: 24, modify: func(vs *viewState, _ engine.Snapshot) { vs.help = true }},
+		{name: "hostile_strings", snap: hostile, w: 120, h: 40, age: time.Second, modify: func(vs *viewState, _ engine.Snapshot) {
+			vs.status = statusLine{text: "apply failed: \x1b]52;c;ZXZpbA==\a", level: levelErr}
+		}},
+		{name: "empty", snap: func(testing.TB) engine.Snapshot { return engine.Snapshot{} }, w: 80, h: 24},
+		{name: "replay_paused_screen", snap: realistic, w: 100, h: 30, age: 3 * time.Second, modify: func(vs *viewState, _ engine.Snapshot) {
+			vs.capture = CaptureStatus{Mode: CaptureReplay, Source: "leaf1-flap.pcapng", Position: 65 * time.Second, Duration: 5 * time.Minute, Speed: 4}
+			vs.paused, vs.newCount = true, 7
+			vs.caps, vs.capsKnown = Caps{WriteWhy: "replay: a recording is read-only", AgentWhy: "replay: nothing to transmit on"}, true
+		}},
+		{name: "filtered_log_second_iface", snap: realistic, w: 100, h: 30, age: 3 * time.Second, modify: func(vs *viewState, s engine.Snapshot) {
+			vs.iface, vs.filter, vs.filtering = "eth1", "reason:first", true
+		}},
+		{name: "pause_counters", snap: firstReceipt, w: 120, h: 40, modify: func(vs *viewState, _ engine.Snapshot) {
+			vs.pause = map[string]PauseCounters{"eth0": {RX: [8]uint64{3: 12345, 4: 7}, TX: [8]uint64{3: 2_500_000}}}
+		}},
+		{name: "log_detail", snap: realistic, w: 100, h: 30, modify: func(vs *viewState, s engine.Snapshot) {
+			log := s.Indications
+			last := log[len(log)-1]
+			var prev *engine.Indication
+			for j := len(log) - 2; j >= 0; j-- {
+				if log[j].Status == last.Status && log[j].Interface == last.Interface {
+					prev = &log[j]
+					break
+				}
+			}
+			vs.detail = &detailView{ind: last, prev: prev}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := tt.snap(t)
+			vs := testState(s, tt.age)
+			if tt.modify != nil {
+				tt.modify(&vs, s)
+			}
+			st := DefaultStyles(true)
+			if tt.plain {
+				st = NoColorStyles()
+			}
+			out := render(s, vs, st, keys, tt.w, tt.h)
+			checkFrame(t, out, tt.w, tt.h)
+			if tt.plain && strings.ContainsRune(out, '\x1b') {
+				t.Errorf("NO_COLOR screen contains an escape sequence:\n%q", out)
+			}
+			golden.RequireEqual(t, out)
+		})
+	}
+}
+
+// checkFrame checks that a screen is exactly w×h cells.
+func checkFrame(t *testing.T, out string, w, h int) {
+	t.Helper()
+	lines := strings.Split(out, "\n")
+	if len(lines) != h {
+		t.Errorf("%d lines, want %d", len(lines), h)
+	}
+	for i, l := range lines {
+		if n := ansi.StringWidth(l); n != w {
+			t.Errorf("line %d is %d cells wide, want %d: %q", i, n, w, ansi.Strip(l))
+		}
+	}
+}
+
+// sgr matches the select-graphic-rendition sequences lip gloss emits.
+var sgr = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
+
+// TestHostileStrings checks that nothing a peer or a capture file sends
+// reaches the terminal as a control sequence, in colour or not, on every
+// pane that shows peer strings.
+func TestHostileStrings(t *testing.T) {
+	s := hostile(t)
+	for _, plain := range []bool{false, true} {
+		st := DefaultStyles(true)
+		if plain {
+			st = NoColorStyles()
+		}
+		for _, focus := range []pane{paneLog, panePeers, paneDiag} {
+			for _, size := range [][2]int{{80, 24}, {120, 40}, {160, 48}} {
+				vs := testState(s, time.Second)
+				vs.focus = focus
+				vs.status = statusLine{text: "x\x1b[2Jy\x07", level: levelErr}
+				out := render(s, vs, st, DefaultKeyMap(), size[0], size[1])
+				rest := sgr.ReplaceAllString(out, "")
+				for _, bad := range []string{"\x1b", "\a", "\x9b", "\u202e", "\x7f"} {
+					if strings.Contains(rest, bad) {
+						t.Fatalf("plain=%v focus=%v %dx%d: screen contains %q:\n%s", plain, focus, size[0], size[1], bad, rest)
+					}
+				}
+				if plain && strings.Contains(out, "\x1b") {
+					t.Fatalf("plain screen contains ESC")
+				}
+			}
+		}
+		vs := testState(s, time.Second)
+		vs.focus = paneLog
+		vs.detail = &detailView{ind: s.Indications[len(s.Indications)-1]}
+		if rest := sgr.ReplaceAllString(render(s, vs, st, DefaultKeyMap(), 100, 30), ""); strings.ContainsAny(rest, "\x1b\a") {
+			t.Fatalf("detail overlay leaks a control character")
+		}
+	}
+	// The window title is an OSC sequence itself: the interface name in it
+	// must be clean too.
+	m := NewModel(nil, WithColor(ColorNever))
+	m2, _ := m.Update(snapshotMsg{s})
+	if title := m2.(Model).View().WindowTitle; strings.ContainsAny(title, "\x1b\a") {
+		t.Errorf("window title %q", title)
+	}
+}
+
+func TestSanitize(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"leaf1", "leaf1"},
+		{"a\x1b[2Jb", "a\uFFFD[2Jb"},
+		{"\x1b]0;owned\a", "\uFFFD]0;owned\uFFFD"},
+		{"c1\u009bx", "c1\uFFFDx"},
+		{"del\x7f", "del\uFFFD"},
+		{"tab\there", "tab\uFFFDhere"},
+		{"bidi\u202eevil\u2066x", "bidi\uFFFDevil\uFFFDx"},
+		{"bad\xffutf8", "bad\uFFFDutf8"},
+		{"日本語 ok", "日本語 ok"},
+	}
+	for _, tt := range tests {
+		if got := sanitize(tt.in); got != tt.want {
+			t.Errorf("sanitize(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	// Width-aware truncation never splits a wide rune or exceeds the width.
+	if got := clean("日本語日本語", 7); ansi.StringWidth(got) > 7 {
+		t.Errorf("clean: %q is %d cells", got, ansi.StringWidth(got))
+	}
+}
+
+func TestAppProtocol(t *testing.T) {
+	tests := []struct {
+		sel   lldp.AppSelector
+		proto uint16
+		want  string
+	}{
+		{lldp.AppSelUDP, 4791, "RoCEv2 (UDP 4791)"},
+		{lldp.AppSelTCP, 3260, "iSCSI (TCP 3260)"},
+		{lldp.AppSelTCP, 4420, "NVMe/TCP (TCP 4420)"},
+		{lldp.AppSelEthertype, 0x8906, "FCoE (0x8906)"},
+		{lldp.AppSelEthertype, 0x8914, "FIP (0x8914)"},
+		{lldp.AppSelEthertype, 0, "default (EtherType 0)"},
+		{lldp.AppSelDSCP, 26, "DSCP 26 (AF31)"},
+		{lldp.AppSelDSCP, 46, "DSCP 46 (EF)"},
+		{lldp.AppSelDSCP, 7, "DSCP 7"},
+		{lldp.AppSelPort, 4791, "RoCEv2 (port 4791)"},
+		{lldp.AppSelUDP, 9999, "UDP 9999"},
+		{lldp.AppSelector(7), 1, "reserved-7 1"},
+	}
+	for _, tt := range tests {
+		if got := appProtocol(tt.sel, tt.proto); got != tt.want {
+			t.Errorf("appProtocol(%v, %d) = %q, want %q", tt.sel, tt.proto, got, tt.want)
+		}
+	}
+}
+
+func TestFlagsCompact(t *testing.T) {
+	tests := []struct {
+		f    engine.Flags
+		want string
+	}{
+		{engine.FlagETSConfigured | engine.FlagETSChanged | engine.FlagPFCConfigured, "ETS* PFC"},
+		{engine.FlagETSChanged | engine.FlagClassificationChanged, "ETS- APP-"},
+		{engine.FlagPFCConfigured | engine.FlagWilling, "PFC W"},
+		{0, "—"},
+	}
+	for _, tt := range tests {
+		if got := flagsCompact(tt.f); got != tt.want {
+			t.Errorf("flagsCompact(%v) = %q, want %q", tt.f, got, tt.want)
+		}
+	}
+}
+
+// busy is realistic plus a peer that flaps its PFC every second for 1000
+// seconds: a full indication log.
+func busy(t testing.TB) engine.Snapshot {
+	s := newScenario(t).link(0, "eth0", macLocal0).local(0, "eth0", "agent", true, localParams(true), "")
+	for i := range 1000 {
+		s.rx(float64(i+1), "eth0", leaf1(40, 60, uint8(1<<3|(i%2)<<4)))
+	}
+	return s.snap()
+}
+
+func BenchmarkRender(b *testing.B) {
+	s := busy(b)
+	vs := testState(s, time.Second)
+	st, keys := DefaultStyles(true), DefaultKeyMap()
+	for _, size := range [][2]int{{80, 24}, {160, 48}} {
+		b.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				render(s, vs, st, keys, size[0], size[1])
+			}
+		})
+	}
+}

@@ -1,0 +1,743 @@
+package ui
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"dcbtop/engine"
+)
+
+// An actionKind names an operator action in messages and status lines.
+type actionKind uint8
+
+const (
+	actWilling actionKind = iota
+	actEdit
+	actUndo
+	actAgent
+	actApply
+)
+
+func (a actionKind) String() string {
+	return [...]string{"toggle Willing", "edit local parameters", "undo", "host agent", "apply"}[a]
+}
+
+// Messages carrying Backend results back to Update.
+type (
+	capsMsg struct {
+		iface string
+		caps  Caps
+	}
+	// readOnlyMsg: the backend refused an action, with its reason.
+	readOnlyMsg struct {
+		act   actionKind
+		iface string
+		caps  Caps
+	}
+	// confirmMsg opens a confirmation dialog, with a preview for Willing.
+	confirmMsg struct {
+		act     actionKind
+		iface   string
+		willing bool // Willing: the new state; agent: start
+		caps    Caps
+		op      *engine.Params
+		res     engine.Resolution
+		err     error
+		preview bool
+	}
+	editReadyMsg struct {
+		iface string
+		caps  Caps
+	}
+	formPreviewMsg struct {
+		seq   int
+		iface string
+		op    *engine.Params
+		res   engine.Resolution
+		err   error
+	}
+	resultMsg struct {
+		act   actionKind
+		iface string
+		text  string
+		err   error
+	}
+	exportMsg struct {
+		path string
+		err  error
+	}
+)
+
+// Update handles a message: a snapshot, a tick, a key, a backend result.
+// It never performs I/O: backend calls are returned as tea.Cmds.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+	case tea.BackgroundColorMsg:
+		if !m.darkFixed && !m.stylesFixed {
+			m.dark = msg.IsDark()
+			m.styles = m.themeFor(m.dark)
+		}
+	case snapshotMsg:
+		cmd := m.receive(msg.snap)
+		return m, tea.Batch(waitSnapshot(m.snaps), cmd)
+	case snapshotsDoneMsg:
+		m.ageBase, m.recvAt = m.age(), m.clock()
+		m.vs.closed = true
+	case tickMsg:
+		return m, tick()
+	case CaptureStatus:
+		m.ageBase, m.recvAt = m.age(), m.clock()
+		m.vs.capture = msg
+	case PauseCountersMsg:
+		m.vs.pause = maps.Clone(map[string]PauseCounters(msg))
+	case ErrorMsg:
+		if msg.Err != nil {
+			m.vs.status = statusLine{text: msg.Err.Error(), level: levelErr}
+		}
+	case capsMsg:
+		m.setCaps(msg.iface, msg.caps)
+	case readOnlyMsg:
+		m.vs.busy = ""
+		m.setCaps(msg.iface, msg.caps)
+		why := msg.caps.WriteWhy
+		if msg.act == actAgent {
+			why = msg.caps.AgentWhy
+		}
+		m.readOnly(msg.act, msg.iface, why)
+	case confirmMsg:
+		m.vs.busy = ""
+		m.setCaps(msg.iface, msg.caps)
+		m.openConfirm(msg)
+	case editReadyMsg:
+		m.vs.busy = ""
+		m.setCaps(msg.iface, msg.caps)
+		if in := m.iface(msg.iface); in != nil {
+			m.vs.form = newEditForm(in)
+			m.vs.detail = nil
+		}
+	case formPreviewMsg:
+		if f := m.vs.form; f != nil && f.iface == msg.iface && f.seq == msg.seq {
+			nf := *f
+			nf.preview = &formPreview{seq: msg.seq, op: msg.op, res: msg.res, err: msg.err}
+			m.vs.form = &nf
+		}
+	case resultMsg:
+		m.vs.busy = ""
+		if msg.err != nil {
+			m.vs.status = statusLine{text: fmt.Sprintf("%s: %s failed: %v", msg.iface, msg.act, msg.err), level: levelErr}
+		} else {
+			m.vs.status = statusLine{text: msg.iface + ": " + msg.text, level: levelOK}
+		}
+		return m, m.capsCmd(msg.iface)
+	case exportMsg:
+		m.vs.busy = ""
+		if msg.err != nil {
+			m.vs.status = statusLine{text: "export failed: " + msg.err.Error(), level: levelErr}
+		} else {
+			m.vs.status = statusLine{text: "snapshot saved to " + msg.path, level: levelOK}
+		}
+	case tea.KeyPressMsg:
+		return m.key(msg)
+	}
+	return m, nil
+}
+
+// receive takes a snapshot from the channel: shown at once, or counted
+// while the screen is paused.
+func (m *Model) receive(s engine.Snapshot) tea.Cmd {
+	m.latest, m.haveLatest = s, true
+	if m.vs.paused {
+		m.vs.newCount = countNew(m.snap.Indications, s.Indications)
+		return nil
+	}
+	return m.show(s)
+}
+
+// show puts a snapshot on screen, keeping the log cursor on the entry it
+// was on and the selected interface selected.
+func (m *Model) show(s engine.Snapshot) tea.Cmd {
+	if !m.vs.logFollow {
+		old := filtered(m.snap.Indications, m.vs.filter)
+		if cur := logCursor(&m.vs, len(old)); cur >= 0 {
+			want := m.snap.Indications[old[cur]]
+			idx := filtered(s.Indications, m.vs.filter)
+			m.vs.logCur = 0
+			for j := len(idx) - 1; j >= 0; j-- {
+				if sameIndication(&s.Indications[idx[j]], &want) {
+					m.vs.logCur = j
+					break
+				}
+			}
+		}
+	}
+	before := m.vs.iface
+	m.snap = s
+	m.recvAt, m.ageBase = m.clock(), 0
+	in := selected(s, m.vs.iface)
+	if in == nil {
+		return nil
+	}
+	m.vs.iface = in.Name
+	m.syncCaps()
+	if in.Name != before || !m.vs.capsKnown {
+		return m.capsCmd(in.Name)
+	}
+	return nil
+}
+
+func sameIndication(a, b *engine.Indication) bool {
+	return a.Time.Equal(b.Time) && a.Interface == b.Interface && a.Status == b.Status &&
+		a.Reason == b.Reason && a.Flags == b.Flags && a.Peer == b.Peer
+}
+
+// countNew counts the indications of next that came after the last one of
+// shown (all of them when it is no longer in the bounded log).
+func countNew(shown, next []engine.Indication) int {
+	if len(shown) == 0 {
+		return len(next)
+	}
+	last := &shown[len(shown)-1]
+	for j := len(next) - 1; j >= 0; j-- {
+		if sameIndication(&next[j], last) {
+			return len(next) - 1 - j
+		}
+	}
+	return len(next)
+}
+
+func (m *Model) setCaps(iface string, c Caps) {
+	m.caps = maps.Clone(m.caps)
+	if m.caps == nil {
+		m.caps = map[string]Caps{}
+	}
+	m.caps[iface] = c
+	m.syncCaps()
+}
+
+func (m *Model) syncCaps() {
+	m.vs.caps, m.vs.capsKnown = m.caps[m.vs.iface]
+}
+
+func (m Model) capsCmd(iface string) tea.Cmd {
+	b := m.backend
+	if b == nil || iface == "" {
+		return nil
+	}
+	return func() tea.Msg { return capsMsg{iface: iface, caps: b.Capabilities(iface)} }
+}
+
+// iface returns the named interface of the snapshot on screen.
+func (m Model) iface(name string) *engine.Interface {
+	for i := range m.snap.Interfaces {
+		if m.snap.Interfaces[i].Name == name {
+			return &m.snap.Interfaces[i]
+		}
+	}
+	return nil
+}
+
+// readOnly explains, in the status line, why an action is unavailable.
+func (m *Model) readOnly(act actionKind, iface, why string) {
+	if why == "" {
+		why = "not allowed here"
+	}
+	m.vs.status = statusLine{text: fmt.Sprintf("%s unavailable on %s: %s", act, iface, why), level: levelInfo}
+}
+
+// key handles a key press: overlays and text fields first, then the
+// screen's bindings.
+func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	k := m.keys
+	if key.Matches(msg, k.Interrupt) {
+		return m, tea.Quit
+	}
+	switch {
+	case m.vs.help:
+		if key.Matches(msg, k.Help, k.Back, k.Quit) {
+			m.vs.help = false
+		}
+		return m, nil
+	case m.vs.dialog != nil:
+		return m.dialogKey(msg)
+	case m.vs.form != nil:
+		return m.formKey(msg)
+	case m.vs.detail != nil:
+		return m.detailKey(msg)
+	case m.vs.filtering:
+		return m.filterKey(msg), nil
+	}
+	switch {
+	case key.Matches(msg, k.Quit):
+		return m, tea.Quit
+	case key.Matches(msg, k.Help):
+		m.vs.help = true
+	case key.Matches(msg, k.Pause):
+		return m, m.togglePause()
+	case key.Matches(msg, k.NextPane):
+		m.vs.focus = (m.vs.focus + 1) % numPanes
+	case key.Matches(msg, k.PrevPane):
+		m.vs.focus = (m.vs.focus + numPanes - 1) % numPanes
+	case key.Matches(msg, k.NextIface):
+		return m, m.switchIface(1, -1)
+	case key.Matches(msg, k.PrevIface):
+		return m, m.switchIface(-1, -1)
+	case key.Matches(msg, k.JumpIface):
+		n, err := strconv.Atoi(msg.String())
+		if err == nil {
+			return m, m.switchIface(0, n-1)
+		}
+	case key.Matches(msg, k.Up):
+		m.scroll(-1)
+	case key.Matches(msg, k.Down):
+		m.scroll(1)
+	case key.Matches(msg, k.PageUp):
+		m.scroll(-max(1, m.paneRows(m.vs.focus)-1))
+	case key.Matches(msg, k.PageDown):
+		m.scroll(max(1, m.paneRows(m.vs.focus)-1))
+	case key.Matches(msg, k.Home):
+		m.scroll(-1 << 30)
+	case key.Matches(msg, k.End):
+		m.scroll(1 << 30)
+	case key.Matches(msg, k.Select):
+		m.openDetail()
+	case key.Matches(msg, k.Filter):
+		m.vs.filtering, m.vs.focus = true, paneLog
+	case key.Matches(msg, k.Back):
+		if m.vs.filter != "" {
+			m.vs.filter, m.vs.logFollow = "", true
+		} else {
+			m.vs.status = statusLine{}
+		}
+	case key.Matches(msg, k.Willing):
+		return m.startWilling()
+	case key.Matches(msg, k.Edit):
+		return m.startGuarded(actEdit)
+	case key.Matches(msg, k.Undo):
+		return m.startGuarded(actUndo)
+	case key.Matches(msg, k.Agent):
+		return m.startAgent()
+	case key.Matches(msg, k.Export):
+		return m.export()
+	}
+	return m, nil
+}
+
+// togglePause freezes the screen (snapshots keep arriving and are
+// counted) or shows the newest snapshot again.
+func (m *Model) togglePause() tea.Cmd {
+	if !m.vs.paused {
+		m.pausedAt = m.clock()
+		m.vs.paused, m.vs.newCount = true, 0
+		return nil
+	}
+	m.vs.paused, m.vs.newCount = false, 0
+	if m.haveLatest {
+		return m.show(m.latest)
+	}
+	return nil
+}
+
+// switchIface selects the interface d steps away, or number n (0-based)
+// when n >= 0.
+func (m *Model) switchIface(d, n int) tea.Cmd {
+	ifs := m.snap.Interfaces
+	if len(ifs) == 0 {
+		return nil
+	}
+	i := selectedIndex(m.snap, m.vs.iface)
+	switch {
+	case n >= 0:
+		if n >= len(ifs) {
+			m.vs.status = statusLine{text: fmt.Sprintf("no interface %d (there are %d)", n+1, len(ifs))}
+			return nil
+		}
+		i = n
+	default:
+		i = (i + d + len(ifs)) % len(ifs)
+	}
+	if ifs[i].Name == m.vs.iface {
+		return nil
+	}
+	m.vs.iface = ifs[i].Name
+	for p := range m.vs.scroll {
+		if pane(p) != paneLog {
+			m.vs.scroll[p] = 0
+		}
+	}
+	m.syncCaps()
+	return m.capsCmd(m.vs.iface)
+}
+
+// renderer returns the renderer of the current frame, for the geometry
+// scrolling needs.
+func (m Model) renderer() *renderer {
+	vs := m.vs
+	vs.age = m.age()
+	w, h := max(m.width, minWidth), max(m.height, minHeight)
+	return newRenderer(m.snap, &vs, m.styles, m.keys, w, h)
+}
+
+// paneRows returns how many body lines pane p shows.
+func (m Model) paneRows(p pane) int {
+	rows, _ := m.paneGeometry(p)
+	return rows
+}
+
+func (m Model) paneGeometry(p pane) (rows, bodyLen int) {
+	r := m.renderer()
+	b := r.plan().boxes[p]
+	if b.h == 0 {
+		return 0, 0
+	}
+	c := r.content(p, b.w)
+	return max(1, b.h-1-len(c.head)), len(c.body)
+}
+
+// scroll moves the focused pane by d lines; in the log it moves the
+// cursor, and reaching the newest entry follows new ones again.
+func (m *Model) scroll(d int) {
+	p := m.vs.focus
+	rows, n := m.paneGeometry(p)
+	if p != paneLog {
+		m.vs.scroll[p] = clamp(m.vs.scroll[p]+d, 0, n-rows)
+		return
+	}
+	n = len(filtered(m.snap.Indications, m.vs.filter))
+	if n == 0 {
+		return
+	}
+	cur := logCursor(&m.vs, n)
+	cur = clamp(cur+d, 0, n-1)
+	m.vs.logCur, m.vs.logFollow = cur, cur == n-1
+	m.vs.scroll[paneLog] = clamp(m.vs.scroll[paneLog], cur-rows+1, cur)
+}
+
+// openDetail shows the log entry under the cursor.
+func (m *Model) openDetail() {
+	if m.vs.focus != paneLog {
+		m.vs.focus = paneLog
+		return
+	}
+	log := m.snap.Indications
+	idx := filtered(log, m.vs.filter)
+	cur := logCursor(&m.vs, len(idx))
+	if cur < 0 {
+		return
+	}
+	i := idx[cur]
+	d := &detailView{ind: log[i]}
+	for j := i - 1; j >= 0; j-- {
+		if log[j].Status == log[i].Status && log[j].Interface == log[i].Interface {
+			prev := log[j]
+			d.prev = &prev
+			break
+		}
+	}
+	m.vs.detail = d
+}
+
+func (m Model) detailKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	k := m.keys
+	d := *m.vs.detail
+	r := m.renderer()
+	rows := max(3, r.h-7)
+	n := len(r.detailLines(&d, r.boxWidth(100)))
+	switch {
+	case key.Matches(msg, k.Back, k.Select, k.Quit):
+		m.vs.detail = nil
+		return m, nil
+	case key.Matches(msg, k.Up):
+		d.scroll--
+	case key.Matches(msg, k.Down):
+		d.scroll++
+	case key.Matches(msg, k.PageUp):
+		d.scroll -= rows - 1
+	case key.Matches(msg, k.PageDown):
+		d.scroll += rows - 1
+	case key.Matches(msg, k.Home):
+		d.scroll = 0
+	case key.Matches(msg, k.End):
+		d.scroll = n
+	}
+	d.scroll = clamp(d.scroll, 0, n-rows)
+	m.vs.detail = &d
+	return m, nil
+}
+
+// filterKey edits the log filter as it is typed.
+func (m Model) filterKey(msg tea.KeyPressMsg) tea.Model {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Back):
+		m.vs.filter, m.vs.filtering = "", false
+	case key.Matches(msg, k.Select):
+		m.vs.filtering = false
+	case msg.Code == tea.KeyBackspace:
+		if r := []rune(m.vs.filter); len(r) > 0 {
+			m.vs.filter = string(r[:len(r)-1])
+		}
+	case msg.String() == "ctrl+u":
+		m.vs.filter = ""
+	case msg.Text != "":
+		m.vs.filter += strings.Map(func(r rune) rune {
+			if unsafeRune(r) || !unicode.IsPrint(r) {
+				return -1
+			}
+			return r
+		}, msg.Text)
+	default:
+		return m
+	}
+	m.vs.logFollow = true
+	return m
+}
+
+// blocked returns why act is unavailable on the selected interface, from
+// what the backend last said; "" when it is allowed or not known yet.
+func (m Model) blocked(act actionKind) string {
+	if act == actAgent {
+		return m.vs.agentBlocked()
+	}
+	return m.vs.writeBlocked()
+}
+
+// startWilling asks the backend (in a Cmd) whether Willing may change and
+// what operational would become; a confirmation dialog follows.
+func (m Model) startWilling() (tea.Model, tea.Cmd) {
+	in := selected(m.snap, m.vs.iface)
+	if in == nil {
+		return m, nil
+	}
+	if why := m.blocked(actWilling); why != "" {
+		m.readOnly(actWilling, in.Name, why)
+		return m, nil
+	}
+	target := in.Willing == nil || !*in.Willing
+	name, b := in.Name, m.backend
+	m.vs.busy = fmt.Sprintf("previewing Willing %s on %s…", onOff(target), name)
+	return m, func() tea.Msg {
+		caps := b.Capabilities(name)
+		if !caps.CanWrite {
+			return readOnlyMsg{act: actWilling, iface: name, caps: caps}
+		}
+		op, res, err := b.Preview(name, target, nil)
+		return confirmMsg{act: actWilling, iface: name, willing: target, caps: caps, op: op, res: res, err: err, preview: true}
+	}
+}
+
+// startGuarded starts edit or undo after the backend's write check.
+func (m Model) startGuarded(act actionKind) (tea.Model, tea.Cmd) {
+	in := selected(m.snap, m.vs.iface)
+	if in == nil {
+		return m, nil
+	}
+	if why := m.blocked(act); why != "" {
+		m.readOnly(act, in.Name, why)
+		return m, nil
+	}
+	name, b := in.Name, m.backend
+	m.vs.busy = fmt.Sprintf("checking %s on %s…", act, name)
+	return m, func() tea.Msg {
+		caps := b.Capabilities(name)
+		switch {
+		case !caps.CanWrite:
+			return readOnlyMsg{act: act, iface: name, caps: caps}
+		case act == actEdit:
+			return editReadyMsg{iface: name, caps: caps}
+		}
+		return confirmMsg{act: act, iface: name, caps: caps}
+	}
+}
+
+// startAgent asks to start or stop dcbtop's host agent on the interface.
+func (m Model) startAgent() (tea.Model, tea.Cmd) {
+	in := selected(m.snap, m.vs.iface)
+	if in == nil {
+		return m, nil
+	}
+	if why := m.blocked(actAgent); why != "" {
+		m.readOnly(actAgent, in.Name, why)
+		return m, nil
+	}
+	on := in.LocalSource != "agent"
+	name, b := in.Name, m.backend
+	m.vs.busy = fmt.Sprintf("checking the host agent on %s…", name)
+	return m, func() tea.Msg {
+		caps := b.Capabilities(name)
+		if !caps.CanAgent {
+			return readOnlyMsg{act: actAgent, iface: name, caps: caps}
+		}
+		return confirmMsg{act: actAgent, iface: name, willing: on, caps: caps}
+	}
+}
+
+// openConfirm opens the dialog a confirmMsg asks for.
+func (m *Model) openConfirm(msg confirmMsg) {
+	in := m.iface(msg.iface)
+	if in == nil {
+		return
+	}
+	d := &dialog{iface: msg.iface, willing: msg.willing, curOp: in.Operational.Clone(), curRes: in.Resolution,
+		op: msg.op, res: msg.res, previewErr: msg.err, hasPreview: msg.preview && msg.err == nil}
+	switch msg.act {
+	case actWilling:
+		d.kind = dialogWilling
+	case actUndo:
+		d.kind = dialogUndo
+	case actAgent:
+		d.kind = dialogAgent
+		d.agentDetail = fmt.Sprintf("dcbtop stops transmitting on %s and sends a shutdown LLDPDU (TTL 0): the switch withdraws this host's DCBX parameters at once.", msg.iface)
+		if msg.willing {
+			d.agentDetail = fmt.Sprintf("dcbtop transmits LLDPDUs on %s with the local ETS, PFC and APP TLVs and the Willing bit, and a shutdown LLDPDU when it stops. "+
+				"Another LLDP agent on this port would look like a second peer to the switch.", msg.iface)
+		}
+	default:
+		return
+	}
+	m.vs.dialog = d
+}
+
+// dialogKey answers a confirmation dialog.
+func (m Model) dialogKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	k, d, b := m.keys, m.vs.dialog, m.backend
+	switch {
+	case key.Matches(msg, k.Yes):
+	case key.Matches(msg, k.No):
+		m.vs.dialog = nil
+		if d.kind != dialogApply {
+			m.vs.status = statusLine{text: "cancelled: nothing was changed"}
+		}
+		return m, nil
+	default:
+		return m, nil
+	}
+	m.vs.dialog = nil
+	if b == nil {
+		return m, nil
+	}
+	name := d.iface
+	switch d.kind {
+	case dialogWilling:
+		w := d.willing
+		m.vs.busy = fmt.Sprintf("setting Willing %s on %s…", onOff(w), name)
+		return m, func() tea.Msg {
+			text, err := b.Apply(name, &w, nil)
+			return resultMsg{act: actWilling, iface: name, text: text, err: err}
+		}
+	case dialogApply:
+		p := d.local
+		m.vs.form = nil
+		m.vs.busy = fmt.Sprintf("applying local parameters on %s…", name)
+		return m, func() tea.Msg {
+			text, err := b.Apply(name, nil, p)
+			return resultMsg{act: actApply, iface: name, text: text, err: err}
+		}
+	case dialogUndo:
+		m.vs.busy = fmt.Sprintf("undoing the last apply on %s…", name)
+		return m, func() tea.Msg {
+			text, err := b.Undo(name)
+			return resultMsg{act: actUndo, iface: name, text: text, err: err}
+		}
+	case dialogAgent:
+		on := d.willing
+		m.vs.busy = fmt.Sprintf("%s the host agent on %s…", map[bool]string{true: "starting", false: "stopping"}[on], name)
+		return m, func() tea.Msg {
+			text, err := b.SetAgent(name, on)
+			return resultMsg{act: actAgent, iface: name, text: text, err: err}
+		}
+	}
+	return m, nil
+}
+
+// formKey edits the form; a change asks the backend for a new preview.
+func (m Model) formKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	k := m.keys
+	f := *m.vs.form
+	f.app = slices.Clone(f.app)
+	changed := false
+	switch {
+	case key.Matches(msg, k.Back):
+		m.vs.form = nil
+		m.vs.status = statusLine{text: "edit cancelled: nothing was changed"}
+		return m, nil
+	case key.Matches(msg, k.FormApply):
+		if f.row == rowApp0+len(f.app) {
+			f.addApp()
+			changed = true
+			break
+		}
+		p, errs, _ := f.problems()
+		if len(errs) > 0 {
+			f.msg = fmt.Sprintf("cannot apply: fix %d error(s) first", len(errs))
+			break
+		}
+		d := &dialog{kind: dialogApply, iface: f.iface, curOp: f.curOp, curRes: f.curRes, local: p, localDiff: paramsDiff(f.base, p)}
+		if pv := f.preview; pv != nil && pv.seq == f.seq {
+			d.op, d.res, d.previewErr, d.hasPreview = pv.op, pv.res, pv.err, pv.err == nil
+		}
+		m.vs.dialog = d
+	case key.Matches(msg, k.FormNext):
+		f.step(1)
+	case key.Matches(msg, k.FormPrev):
+		f.step(-1)
+	case key.Matches(msg, k.Up):
+		f.move(-1, 0)
+	case key.Matches(msg, k.Down):
+		f.move(1, 0)
+	case key.Matches(msg, k.FormLeft):
+		f.move(0, -1)
+	case key.Matches(msg, k.FormRight):
+		f.move(0, 1)
+	case key.Matches(msg, k.FormToggle, k.FormInc):
+		changed = f.change(1)
+	case key.Matches(msg, k.FormDec):
+		changed = f.change(-1)
+	case key.Matches(msg, k.FormAdd):
+		f.addApp()
+		changed = true
+	case key.Matches(msg, k.FormDelete):
+		changed = f.deleteApp()
+	case msg.Code == tea.KeyBackspace:
+		changed = f.backspace()
+	default:
+		changed = f.typeRune(msg.Text)
+	}
+	var cmd tea.Cmd
+	if changed {
+		f.msg = ""
+		m.seq++
+		f.seq = m.seq
+		if p, errs, _ := f.problems(); len(errs) == 0 && m.backend != nil {
+			b, name, w, seq := m.backend, f.iface, f.willing, f.seq
+			cmd = func() tea.Msg {
+				op, res, err := b.Preview(name, w, p)
+				return formPreviewMsg{seq: seq, iface: name, op: op, res: res, err: err}
+			}
+		}
+	}
+	m.vs.form = &f
+	return m, cmd
+}
+
+// export writes the snapshot on screen through the backend.
+func (m Model) export() (tea.Model, tea.Cmd) {
+	if m.backend == nil {
+		m.vs.status = statusLine{text: "export unavailable: viewer only (no backend)"}
+		return m, nil
+	}
+	b, s := m.backend, m.snap
+	m.vs.busy = "exporting the snapshot…"
+	return m, func() tea.Msg {
+		path, err := b.Export(s)
+		return exportMsg{path: path, err: err}
+	}
+}

@@ -1,0 +1,755 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/google/go-cmp/cmp"
+
+	"dcbtop/engine"
+	"dcbtop/engine/lldp"
+)
+
+// fakeBackend records every call and answers from its fields.
+type fakeBackend struct {
+	mu    sync.Mutex
+	calls []string
+
+	caps       Caps
+	previewOp  *engine.Params
+	previewRes engine.Resolution
+	previewErr error
+	applied    []*engine.Params // the local parameters of each Apply
+	applyText  string
+	applyErr   error
+	exportPath string
+	exported   []engine.Snapshot
+}
+
+func (f *fakeBackend) record(format string, a ...any) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls = append(f.calls, fmt.Sprintf(format, a...))
+}
+
+func (f *fakeBackend) Calls() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.calls...)
+}
+
+func ptrWords(b *bool) string {
+	if b == nil {
+		return "nil"
+	}
+	return onOff(*b)
+}
+
+func (f *fakeBackend) Capabilities(iface string) Caps {
+	f.record("Capabilities(%s)", iface)
+	return f.caps
+}
+
+func (f *fakeBackend) Preview(iface string, willing bool, local *engine.Params) (*engine.Params, engine.Resolution, error) {
+	f.record("Preview(%s, willing %s, local %v)", iface, onOff(willing), local != nil)
+	if local != nil && f.previewOp == nil {
+		return local, f.previewRes, f.previewErr // willing off: operational = local
+	}
+	return f.previewOp, f.previewRes, f.previewErr
+}
+
+func (f *fakeBackend) Apply(iface string, willing *bool, local *engine.Params) (string, error) {
+	f.record("Apply(%s, willing %s, local %v)", iface, ptrWords(willing), local != nil)
+	f.mu.Lock()
+	f.applied = append(f.applied, local)
+	f.mu.Unlock()
+	return f.applyText, f.applyErr
+}
+
+func (f *fakeBackend) Undo(iface string) (string, error) {
+	f.record("Undo(%s)", iface)
+	return "restored willing on; read back: willing on", nil
+}
+
+func (f *fakeBackend) Export(s engine.Snapshot) (string, error) {
+	f.record("Export(%d interfaces)", len(s.Interfaces))
+	f.mu.Lock()
+	f.exported = append(f.exported, s)
+	f.mu.Unlock()
+	return f.exportPath, nil
+}
+
+func (f *fakeBackend) SetAgent(iface string, on bool) (string, error) {
+	f.record("SetAgent(%s, %s)", iface, onOff(on))
+	return "agent " + onOff(on), nil
+}
+
+var _ Backend = (*fakeBackend)(nil)
+
+// keyPress builds the key message a terminal would send for s.
+func keyPress(s string) tea.KeyPressMsg {
+	switch s {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "left":
+		return tea.KeyPressMsg{Code: tea.KeyLeft}
+	case "right":
+		return tea.KeyPressMsg{Code: tea.KeyRight}
+	case "pgup":
+		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "pgdown":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
+	case "home":
+		return tea.KeyPressMsg{Code: tea.KeyHome}
+	case "end":
+		return tea.KeyPressMsg{Code: tea.KeyEnd}
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case "insert":
+		return tea.KeyPressMsg{Code: tea.KeyInsert}
+	case "delete":
+		return tea.KeyPressMsg{Code: tea.KeyDelete}
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	case "ctrl+c":
+		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	}
+	r := []rune(s)
+	if len(r) != 1 {
+		panic("keyPress: unknown key " + s)
+	}
+	return tea.KeyPressMsg{Code: r[0], Text: s}
+}
+
+// harness drives a Model the way Bubble Tea does: messages go to Update,
+// the commands it returns run (synchronously) and their messages go back.
+type harness struct {
+	t  *testing.T
+	m  Model
+	be *fakeBackend
+}
+
+func newHarness(t *testing.T, snap engine.Snapshot, be *fakeBackend, opts ...Option) *harness {
+	t.Helper()
+	clock := func() time.Time { return snap.TakenAt.Add(2 * time.Second) }
+	opts = append([]Option{WithColor(ColorNever), WithClock(clock), WithLocation(time.UTC)}, opts...)
+	if be != nil {
+		opts = append(opts, WithBackend(be))
+	}
+	h := &harness{t: t, m: NewModel(nil, opts...), be: be}
+	h.send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	h.send(snapshotMsg{snap})
+	return h
+}
+
+// send delivers msg and runs every command that follows.
+func (h *harness) send(msg tea.Msg) {
+	h.t.Helper()
+	queue := []tea.Msg{msg}
+	for n := 0; len(queue) > 0; n++ {
+		if n > 100 {
+			h.t.Fatal("message loop does not settle")
+		}
+		msg, queue = queue[0], queue[1:]
+		mm, cmd := h.m.Update(msg)
+		h.m = mm.(Model)
+		queue = append(queue, runCmd(cmd)...)
+	}
+}
+
+func runCmd(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	switch msg := cmd().(type) {
+	case nil:
+		return nil
+	case tea.BatchMsg:
+		var out []tea.Msg
+		for _, c := range msg {
+			out = append(out, runCmd(c)...)
+		}
+		return out
+	default:
+		return []tea.Msg{msg}
+	}
+}
+
+// press sends keys one after another.
+func (h *harness) press(keys ...string) {
+	h.t.Helper()
+	for _, k := range keys {
+		h.send(keyPress(k))
+	}
+}
+
+// typeText types each character of s.
+func (h *harness) typeText(s string) {
+	h.t.Helper()
+	for _, r := range s {
+		h.send(keyPress(string(r)))
+	}
+}
+
+// screen is the current View's text, escapes stripped.
+func (h *harness) screen() string { return ansi.Strip(h.m.View().Content) }
+
+func (h *harness) wantScreen(subs ...string) {
+	h.t.Helper()
+	s := h.screen()
+	for _, sub := range subs {
+		if !strings.Contains(s, sub) {
+			h.t.Errorf("screen lacks %q:\n%s", sub, s)
+		}
+	}
+}
+
+// golden compares the screen with testdata/<Test>/<name>.golden.
+func (h *harness) golden(name string) {
+	h.t.Helper()
+	h.t.Run(name, func(t *testing.T) {
+		out := h.m.View().Content
+		checkFrame(t, out, h.m.width, h.m.height)
+		golden.RequireEqual(t, out)
+	})
+}
+
+func (h *harness) wantNotScreen(subs ...string) {
+	h.t.Helper()
+	s := h.screen()
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			h.t.Errorf("screen has %q:\n%s", sub, s)
+		}
+	}
+}
+
+func (h *harness) wantCalls(want ...string) {
+	h.t.Helper()
+	if diff := cmp.Diff(want, h.be.Calls()); diff != "" {
+		h.t.Errorf("backend calls (-want +got):\n%s", diff)
+	}
+}
+
+func writable() *fakeBackend {
+	return &fakeBackend{caps: Caps{CanWrite: true, CanAgent: true}, applyText: "willing off; read back: willing off, ETS/PFC local"}
+}
+
+func TestWillingConfirm(t *testing.T) {
+	be := writable()
+	s := firstReceipt(t)
+	local := s.Interfaces[0].Local.Clone()
+	be.previewOp = local
+	be.previewRes = engine.Resolution{
+		ETS: engine.Choice{Source: engine.FromLocal, Why: "local: local Willing is off"},
+		PFC: engine.Choice{Source: engine.FromLocal, Why: "local: local Willing is off"},
+		App: engine.Choice{Source: engine.FromLocal, Why: "local: local Willing is off"},
+	}
+	h := newHarness(t, s, be)
+	h.press("w")
+	if h.m.vs.dialog == nil {
+		t.Fatalf("no confirmation dialog after w:\n%s", h.screen())
+	}
+	h.wantScreen("Toggle Willing on eth0", "Local Willing: ON → OFF", "What operational becomes (preview):",
+		"ETS from remote-reco → local (local: local Willing is off)", "ETS TC0 bandwidth 40% → 50%", "y apply")
+	h.wantCalls("Capabilities(eth0)", "Capabilities(eth0)", "Preview(eth0, willing off, local false)")
+	h.golden("dialog")
+	h.press("y")
+	if h.m.vs.dialog != nil {
+		t.Fatal("dialog still open after y")
+	}
+	h.wantScreen("✓ eth0: willing off; read back: willing off, ETS/PFC local")
+	h.wantCalls("Capabilities(eth0)", "Capabilities(eth0)", "Preview(eth0, willing off, local false)",
+		"Apply(eth0, willing off, local false)", "Capabilities(eth0)")
+}
+
+func TestWillingCancel(t *testing.T) {
+	for _, key := range []string{"n", "esc"} {
+		t.Run(key, func(t *testing.T) {
+			be := writable()
+			h := newHarness(t, firstReceipt(t), be)
+			h.press("w", key)
+			if h.m.vs.dialog != nil {
+				t.Fatal("dialog still open")
+			}
+			h.wantScreen("cancelled: nothing was changed")
+			for _, c := range be.Calls() {
+				if strings.HasPrefix(c, "Apply") {
+					t.Errorf("backend applied after cancel: %v", be.Calls())
+				}
+			}
+		})
+	}
+}
+
+func TestWillingError(t *testing.T) {
+	be := writable()
+	be.previewErr = errors.New("netlink: \x1b[31moperation not supported")
+	be.applyErr = errors.New("IEEE_SET: operation not supported")
+	h := newHarness(t, firstReceipt(t), be)
+	h.press("w")
+	h.wantScreen("preview failed:", "netlink: �[31moperation not supported")
+	h.press("y")
+	h.wantScreen("✗ eth0: toggle Willing failed: IEEE_SET: operation not supported")
+}
+
+func TestEditValidation(t *testing.T) {
+	be := writable()
+	be.previewRes = engine.Resolution{
+		ETS: engine.Choice{Source: engine.FromLocal, Why: "local: local Willing is off"},
+		PFC: engine.Choice{Source: engine.FromLocal, Why: "local: local Willing is off"},
+		App: engine.Choice{Source: engine.FromLocal, Why: "local: local Willing is off"},
+	}
+	h := newHarness(t, mismatch(t), be)
+	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	h.press("e")
+	f := h.m.vs.form
+	if f == nil {
+		t.Fatalf("no form after e:\n%s", h.screen())
+	}
+	h.wantScreen("Edit local parameters · eth0", "✓ valid")
+	// TC1 bandwidth 50 → 40: the bandwidths sum to 90.
+	h.press("down", "right")
+	h.typeText("40")
+	if got := h.m.vs.form.bw[1]; got != "40" {
+		t.Fatalf("TC1 bandwidth field = %q, want 40", got)
+	}
+	h.wantScreen("✗ ets: TC bandwidths sum to 90%, want 100%", "enter apply (disabled: 1 error(s))")
+	h.golden("sum_90_at_80x24")
+	h.press("enter")
+	if h.m.vs.dialog != nil {
+		t.Fatal("apply dialog opened with an invalid form")
+	}
+	h.wantScreen("cannot apply: fix 1 error(s) first")
+	for _, c := range be.Calls() {
+		if strings.HasPrefix(c, "Preview") || strings.HasPrefix(c, "Apply") {
+			t.Errorf("backend called with invalid parameters: %v", be.Calls())
+		}
+	}
+	// TC0 50 → 60 makes it valid again: a preview, then apply.
+	h.press("left")
+	h.typeText("60")
+	h.wantScreen("✓ valid", "ETS TC0 bandwidth 50% → 60%", "ETS TC1 bandwidth 50% → 40%")
+	h.wantNotScreen("sum to")
+	h.press("enter")
+	if h.m.vs.dialog == nil || h.m.vs.dialog.kind != dialogApply {
+		t.Fatalf("no apply dialog:\n%s", h.screen())
+	}
+	h.wantScreen("Apply local parameters on eth0", "Local parameters change:")
+	h.golden("apply_dialog_at_80x24")
+	h.press("y")
+	if h.m.vs.form != nil {
+		t.Error("form still open after apply")
+	}
+	if len(be.applied) != 1 || be.applied[0] == nil {
+		t.Fatalf("applied %v", be.applied)
+	}
+	if got := be.applied[0].ETS.TCBandwidth; got != [8]uint8{60, 40} {
+		t.Errorf("applied bandwidths %v", got)
+	}
+	calls := be.Calls()
+	if calls[len(calls)-2] != "Apply(eth0, willing nil, local true)" {
+		t.Errorf("calls %v", calls)
+	}
+}
+
+func TestEditFormFields(t *testing.T) {
+	be := writable()
+	h := newHarness(t, firstReceipt(t), be)
+	h.press("e")
+	// TSA of TC2: strict → cbs with "+", PFC on priority 4 with space.
+	h.press("right", "right", "+")
+	if got := h.m.vs.form.tsa[2]; got != lldp.TSACBS {
+		t.Errorf("TC2 TSA %v, want cbs", got)
+	}
+	h.press("down", "down", "down", "right", "right", "space")
+	if !h.m.vs.form.pfc[4] {
+		t.Errorf("PFC priority 4 not enabled: %+v", h.m.vs.form.pfc)
+	}
+	// A new APP entry: FCoE (an EtherType typed in hex) on priority 3.
+	h.press("insert")
+	n := len(h.m.vs.form.app)
+	h.press("left", "space", "space", "space") // udp → port → dscp → ethertype
+	if got := h.m.vs.form.app[n-1].sel; got != lldp.AppSelEthertype {
+		t.Fatalf("selector %v, want ethertype", got)
+	}
+	h.press("right")
+	h.typeText("8906")
+	h.wantScreen("FCoE (0x8906)", "+ APP FCoE (0x8906) → priority 3")
+	p, errs, _ := h.m.vs.form.problems()
+	if len(errs) != 0 {
+		t.Fatalf("errors %v", errs)
+	}
+	if got := p.App[len(p.App)-1]; got != (engine.App{Selector: lldp.AppSelEthertype, Protocol: 0x8906, Priority: 3}) {
+		t.Errorf("APP entry %+v", got)
+	}
+	h.press("delete")
+	if len(h.m.vs.form.app) != n-1 {
+		t.Errorf("delete left %d entries", len(h.m.vs.form.app))
+	}
+	h.press("esc")
+	if h.m.vs.form != nil {
+		t.Error("esc did not close the form")
+	}
+	h.wantScreen("edit cancelled")
+}
+
+func TestFilter(t *testing.T) {
+	h := newHarness(t, realistic(t), nil)
+	all := len(h.m.snap.Indications)
+	h.press("/")
+	if !h.m.vs.filtering {
+		t.Fatal("/ did not start the filter")
+	}
+	tests := []struct {
+		filter string
+		want   int
+	}{
+		{"flag:pfc_changed", 8},
+		{"reason:first-receipt", 3},
+		{"eth1", 3},
+		{"status:remote eth0", 2},
+		{"ttl", 0},
+	}
+	for _, tt := range tests {
+		h.m.vs.filter = ""
+		h.typeText(tt.filter)
+		if got := len(filtered(h.m.snap.Indications, h.m.vs.filter)); got != tt.want {
+			t.Errorf("filter %q keeps %d, want %d", tt.filter, got, tt.want)
+		}
+		h.wantScreen(fmt.Sprintf("filter %q · %d of %d", tt.filter, tt.want, all))
+	}
+	h.press("backspace", "backspace", "backspace")
+	h.typeText("reason:changed")
+	h.press("enter")
+	if h.m.vs.filtering || h.m.vs.filter != "reason:changed" {
+		t.Fatalf("enter: filtering %v filter %q", h.m.vs.filtering, h.m.vs.filter)
+	}
+	h.wantScreen(fmt.Sprintf(`filter "reason:changed" · 2 of %d`, all))
+	// q typed while filtering is text, not quit; here it is a key again.
+	h.press("esc")
+	if h.m.vs.filter != "" {
+		t.Errorf("esc left filter %q", h.m.vs.filter)
+	}
+	h.wantScreen(fmt.Sprintf("%d entries, newest last", all))
+	h.press("/")
+	h.typeText("q")
+	if h.m.vs.filter != "q" {
+		t.Errorf("q while filtering: filter %q", h.m.vs.filter)
+	}
+	h.press("esc")
+	if h.m.vs.filtering || h.m.vs.filter != "" {
+		t.Error("esc while typing did not clear the filter")
+	}
+}
+
+func TestInterfaceSwitch(t *testing.T) {
+	h := newHarness(t, realistic(t), nil)
+	steps := []struct {
+		key, want string
+	}{
+		{"]", "eth1 (2/2)"},
+		{"]", "eth0 (1/2)"},
+		{"[", "eth1 (2/2)"},
+		{"1", "eth0 (1/2)"},
+		{"2", "eth1 (2/2)"},
+	}
+	for _, s := range steps {
+		h.press(s.key)
+		h.wantScreen(s.want)
+		if want := strings.Fields(s.want)[0]; h.m.vs.iface != want {
+			t.Errorf("after %q: iface %q, want %q", s.key, h.m.vs.iface, want)
+		}
+	}
+	h.wantScreen("peer leaf2", "local dcbnl (driver) · host agent, IEEE", "willing OFF")
+	h.press("3")
+	h.wantScreen("no interface 3 (there are 2)", "eth1 (2/2)")
+	// A new snapshot keeps the selection.
+	h.send(snapshotMsg{realistic(t)})
+	if h.m.vs.iface != "eth1" {
+		t.Errorf("snapshot reset the selection to %q", h.m.vs.iface)
+	}
+}
+
+func TestPauseCountsNew(t *testing.T) {
+	sc := newScenario(t).link(0, "eth0", macLocal0).local(0, "eth0", "agent", true, localParams(true), "").
+		rx(1, "eth0", leaf1(50, 50, 1<<3))
+	first := sc.snap()
+	h := newHarness(t, first, nil)
+	h.press("p")
+	if !h.m.vs.paused {
+		t.Fatal("p did not pause")
+	}
+	// Capture continues: 2 new indications (remote change, operational change).
+	sc.rx(31, "eth0", leaf1(40, 60, 1<<3))
+	h.send(snapshotMsg{sc.snap()})
+	sc.rx(61, "eth0", leaf1(40, 60, 1<<3)) // identical: nothing new
+	h.send(snapshotMsg{sc.snap()})
+	h.wantScreen("|| PAUSED: screen frozen, capture continues · 2 new indications since · p resumes")
+	h.wantNotScreen("changed ")
+	if h.m.snap.Generation != first.Generation {
+		t.Error("the screen changed while paused")
+	}
+	h.press("p")
+	if h.m.vs.paused {
+		t.Fatal("p did not resume")
+	}
+	h.wantScreen("changed ")
+	h.wantNotScreen("PAUSED")
+}
+
+func TestExport(t *testing.T) {
+	be := writable()
+	be.exportPath = "/tmp/dcbtop-20261121-100002.json"
+	h := newHarness(t, realistic(t), be)
+	h.press("s")
+	h.wantScreen("✓ snapshot saved to /tmp/dcbtop-20261121-100002.json")
+	if len(be.exported) != 1 || be.exported[0].Generation != h.m.snap.Generation {
+		t.Errorf("exported %d snapshots", len(be.exported))
+	}
+	// Without a backend the viewer says so.
+	h2 := newHarness(t, realistic(t), nil)
+	h2.press("s")
+	h2.wantScreen("export unavailable: viewer only (no backend)")
+}
+
+func TestReadOnlyReasons(t *testing.T) {
+	be := &fakeBackend{caps: Caps{WriteWhy: "replay: a recording is read-only", AgentWhy: "replay: there is no interface to transmit on"}}
+	h := newHarness(t, realistic(t), be)
+	h.wantScreen("read-only: replay: a recording is read-only")
+	for _, k := range []struct{ key, want string }{
+		{"w", "toggle Willing unavailable on eth0: replay: a recording is read-only"},
+		{"e", "edit local parameters unavailable on eth0: replay: a recording is read-only"},
+		{"u", "undo unavailable on eth0: replay: a recording is read-only"},
+		{"a", "host agent unavailable on eth0: replay: there is no interface to transmit on"},
+	} {
+		h.press(k.key)
+		h.wantScreen(k.want)
+		if h.m.vs.dialog != nil || h.m.vs.form != nil {
+			t.Errorf("%s opened a dialog or form on a read-only interface", k.key)
+		}
+	}
+	for _, c := range be.Calls() {
+		if !strings.HasPrefix(c, "Capabilities") {
+			t.Errorf("read-only backend got %s", c)
+		}
+	}
+	// Before the backend has answered, the key asks it (in a Cmd) and
+	// shows its reason.
+	m := NewModel(nil, WithBackend(be), WithColor(ColorNever))
+	m.snap = realistic(t)
+	m.vs.iface = "eth0"
+	mm, cmd := m.Update(keyPress("w"))
+	if cmd == nil {
+		t.Fatal("w returned no command")
+	}
+	mm, _ = mm.(Model).Update(cmd())
+	if got := mm.(Model).vs.status.text; !strings.Contains(got, "replay: a recording is read-only") {
+		t.Errorf("status %q", got)
+	}
+	// Without any backend.
+	h2 := newHarness(t, realistic(t), nil)
+	h2.press("w")
+	h2.wantScreen("toggle Willing unavailable on eth0: viewer only (no backend)")
+}
+
+func TestUndoAndAgent(t *testing.T) {
+	be := writable()
+	h := newHarness(t, firstReceipt(t), be)
+	h.press("u")
+	h.wantScreen("Undo the last apply on eth0")
+	h.press("y")
+	h.wantScreen("✓ eth0: restored willing on; read back: willing on")
+	h.press("a") // local source is the agent: stop it
+	h.wantScreen("Stop dcbtop's DCBX agent on eth0", "shutdown LLDPDU")
+	h.press("y")
+	h.wantScreen("✓ eth0: agent off")
+	calls := strings.Join(be.Calls(), "\n")
+	for _, want := range []string{"Undo(eth0)", "SetAgent(eth0, off)"} {
+		if !strings.Contains(calls, want) {
+			t.Errorf("no %s in %s", want, calls)
+		}
+	}
+}
+
+func TestScrollAndDetail(t *testing.T) {
+	h := newHarness(t, realistic(t), nil)
+	n := len(h.m.snap.Indications)
+	h.press("up", "k")
+	if h.m.vs.logFollow || h.m.vs.logCur != n-3 {
+		t.Fatalf("after up,k: follow %v cur %d", h.m.vs.logFollow, h.m.vs.logCur)
+	}
+	h.press("home")
+	if h.m.vs.logCur != 0 {
+		t.Errorf("home: cur %d", h.m.vs.logCur)
+	}
+	h.press("j", "pgdown")
+	if h.m.vs.logCur != n-1 || !h.m.vs.logFollow {
+		t.Errorf("pgdown to the end: cur %d follow %v", h.m.vs.logCur, h.m.vs.logFollow)
+	}
+	h.press("home", "down", "down", "down", "down") // the eth0 first receipt
+	h.press("enter")
+	if h.m.vs.detail == nil {
+		t.Fatal("enter opened no detail")
+	}
+	h.wantScreen("QOS_REMOTE_PARAMETERS_CHANGE", "reason first-receipt", "ETS_CONFIGURED|ETS_CHANGED|",
+		"first REMOTE indication of eth0 in the log")
+	h.press("esc")
+	// The remote change of eth0 and what it changed.
+	h.press("end", "up")
+	h.press("enter", "end")
+	h.wantScreen("Changes since 10:00:01.000 (previous REMOTE on eth0)", "ETS TC0 bandwidth 50% → 40%", "PFC priority 4 enabled")
+	h.press("q")
+	if h.m.vs.detail != nil {
+		t.Error("q did not close the detail")
+	}
+	// Tab cycles panes; the compact slot shows the focused one.
+	h.press("tab")
+	if h.m.vs.focus != paneDiag {
+		t.Errorf("focus %v after tab", h.m.vs.focus)
+	}
+	h.wantScreen("▶ Diagnostics")
+	h.press("shift+tab", "shift+tab")
+	if h.m.vs.focus != paneApp {
+		t.Errorf("focus %v after shift+tab", h.m.vs.focus)
+	}
+	h.wantScreen("▶ APP", "RoCEv2 (UDP 4791)")
+}
+
+func TestHelpAndQuit(t *testing.T) {
+	h := newHarness(t, realistic(t), nil)
+	h.press("?")
+	h.wantScreen("dcbtop help", "≠ differs from local")
+	h.press("q") // closes help, does not quit
+	if h.m.vs.help {
+		t.Error("help still open")
+	}
+	_, cmd := h.m.Update(keyPress("q"))
+	if cmd == nil || fmt.Sprint(cmd()) != fmt.Sprint(tea.Quit()) {
+		t.Error("q does not quit")
+	}
+	h.press("/")
+	_, cmd = h.m.Update(keyPress("ctrl+c"))
+	if cmd == nil || fmt.Sprint(cmd()) != fmt.Sprint(tea.Quit()) {
+		t.Error("ctrl+c does not quit while typing")
+	}
+}
+
+func TestResize(t *testing.T) {
+	h := newHarness(t, realistic(t), nil)
+	h.send(tea.WindowSizeMsg{Width: 60, Height: 20})
+	h.wantScreen("terminal too small (need 80x24, have 60x20)")
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	h.wantNotScreen("too small")
+	h.wantScreen("Peers", "Diagnostics", "ETS_CONFIGURED|ETS_CHANGED")
+	if v := h.m.View(); !v.AltScreen {
+		t.Error("not in the alternate screen")
+	}
+}
+
+// TestCountdown checks the TTL left = expires_in_ms less the clock's
+// distance from TakenAt, in live mode and in a replay at 4x.
+func TestCountdown(t *testing.T) {
+	s := firstReceipt(t) // taken at 10:00:01, TTL 120 s
+	now := s.TakenAt.Add(10 * time.Second)
+	m := NewModel(nil, WithColor(ColorNever), WithClock(func() time.Time { return now }))
+	mm, _ := m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	mm, _ = mm.Update(snapshotMsg{s})
+	if got := ansi.Strip(mm.View().Content); !strings.Contains(got, "110s/120s") {
+		t.Errorf("live: no 110s/120s in\n%s", got)
+	}
+	now = now.Add(95 * time.Second)
+	if got := ansi.Strip(mm.View().Content); !strings.Contains(got, "15s/120s LOW") {
+		t.Errorf("live: no 15s/120s LOW in\n%s", got)
+	}
+	now = now.Add(5 * time.Second)
+	if got := ansi.Strip(mm.View().Content); !strings.Contains(got, "10s/120s CRITICAL") {
+		t.Errorf("live: no 10s/120s CRITICAL in\n%s", got)
+	}
+	// Replay at 4x: 5 s of wall time are 20 s of capture time.
+	now = s.TakenAt.Add(time.Hour) // the wall clock has nothing to do with capture time
+	m = NewModel(nil, WithColor(ColorNever), WithClock(func() time.Time { return now }), WithCapture(CaptureStatus{Mode: CaptureReplay, Speed: 4}))
+	mm, _ = m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	mm, _ = mm.Update(snapshotMsg{s})
+	now = now.Add(5 * time.Second)
+	if got := ansi.Strip(mm.View().Content); !strings.Contains(got, "100s/120s") {
+		t.Errorf("replay: no 100s/120s in\n%s", got)
+	}
+	// The replay ends: the countdown stops.
+	mm, _ = mm.Update(CaptureStatus{Mode: CaptureReplay, Speed: 4, Done: true})
+	now = now.Add(30 * time.Second)
+	if got := ansi.Strip(mm.View().Content); !strings.Contains(got, "100s/120s") || !strings.Contains(got, "END") {
+		t.Errorf("replay done: countdown moved or no END in\n%s", got)
+	}
+}
+
+func TestSnapshotChannel(t *testing.T) {
+	ch := make(chan engine.Snapshot, 1)
+	m := NewModel(ch, WithColor(ColorNever))
+	if m.Init() == nil {
+		t.Fatal("Init returned no command")
+	}
+	s := realistic(t)
+	ch <- s
+	msg := waitSnapshot(ch)()
+	if sm, ok := msg.(snapshotMsg); !ok || sm.snap.Generation != s.Generation {
+		t.Fatalf("got %T", msg)
+	}
+	mm, cmd := m.Update(msg)
+	if cmd == nil {
+		t.Fatal("no re-subscription after a snapshot")
+	}
+	close(ch)
+	msg = waitSnapshot(ch)()
+	if _, ok := msg.(snapshotsDoneMsg); !ok {
+		t.Fatalf("closed channel gave %T", msg)
+	}
+	mm, _ = mm.Update(msg)
+	mm, _ = mm.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if got := ansi.Strip(mm.View().Content); !strings.Contains(got, "CAPTURE ENDED") {
+		t.Errorf("no CAPTURE ENDED:\n%s", got)
+	}
+}
+
+func TestPauseCountersAndErrorMsg(t *testing.T) {
+	h := newHarness(t, firstReceipt(t), nil)
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 40})
+	h.send(PauseCountersMsg{"eth0": {RX: [8]uint64{3: 42}, TX: [8]uint64{3: 7}}})
+	h.wantScreen("42/7")
+	h.send(ErrorMsg{Err: errors.New("eth0: capture: permission denied (run as root or grant CAP_NET_RAW)")})
+	h.wantScreen("✗ eth0: capture: permission denied")
+}
+
+func TestParseColorMode(t *testing.T) {
+	for _, s := range []string{"auto", "always", "never"} {
+		m, err := ParseColorMode(s)
+		if err != nil || m.String() != s {
+			t.Errorf("ParseColorMode(%q) = %v, %v", s, m, err)
+		}
+	}
+	if _, err := ParseColorMode("sometimes"); err == nil {
+		t.Error("ParseColorMode accepted sometimes")
+	}
+	t.Setenv("NO_COLOR", "1")
+	m := NewModel(nil)
+	if !strings.Contains(fmt.Sprint(m.styles.Crit), fmt.Sprint(NoColorStyles().Crit)) {
+		t.Error("NO_COLOR did not select the colourless theme")
+	}
+}
