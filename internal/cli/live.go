@@ -276,6 +276,7 @@ func runLive(ctx context.Context, o *options, env Env) (err error) {
 			r.apply(engine.LocalChanged{Interface: li.name, At: now, Source: "agent", Willing: o.willing, Params: local})
 		}
 	}
+	defer r.startDCB(ifaces)()
 	return r.loop(ctx, ifaces)
 }
 
