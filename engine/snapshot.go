@@ -121,6 +121,10 @@ func (p *port) snapshot(now time.Time) Interface {
 		Peers: []Peer{}, Diagnostics: p.diagnostics(now), Counters: p.counters,
 		Local: p.local.Clone(), Operational: p.operational.Clone(), Resolution: p.resolution,
 		LocalAgents: []LocalAgent{}}
+	if in.Resolution == (Resolution{}) {
+		// Nothing has been resolved yet: say why.
+		_, in.Resolution = resolve(resolveInput{local: p.local, willing: p.willing})
+	}
 	if p.ifindex != nil {
 		idx := *p.ifindex
 		in.Ifindex = &idx

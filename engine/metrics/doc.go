@@ -1,0 +1,62 @@
+// Package metrics exports dcbtop's view of DCBX as Prometheus metrics.
+//
+// A Collector reads an engine.Snapshot at scrape time and turns it into
+// constant metrics; it keeps no metric state of its own except the
+// indication counts (see below). Register it on a registry of your own and
+// serve that registry with Handler:
+//
+//	reg := prometheus.NewRegistry()
+//	col := metrics.New(latestSnapshot, metrics.WithBuildInfo(version, revision))
+//	reg.MustRegister(col)
+//	http.Handle("/metrics", metrics.Handler(reg))
+//
+// The package declares no package-level metrics and never touches the
+// default registry.
+//
+// # Labels
+//
+// Every label but interface takes its values from a small fixed set, so the
+// number of series is bounded by the number of interfaces:
+//
+//	interface  the interface name (the only open-ended label)
+//	side       local | remote | operational
+//	feature    ets | pfc | app
+//	tc         0-7
+//	priority   0-7
+//	tsa        strict | cbs | ets | vendor | reserved
+//	code       a diagnostic code of the engine or the codec, or "other"
+//	severity   info | warning | error
+//	status     QOS_REMOTE_PARAMETERS_CHANGE | QOS_OPERATIONAL_PARAMETERS_CHANGE |
+//	           QOS_LOCAL_PARAMETERS_CHANGE, or "other"
+//	reason     first-receipt | changed | ttl-expired | shutdown | multi-peer |
+//	           local-change | link-down, or "other"
+//	source     dcbnl | observed | agent | none, or "other"
+//	dialect    ieee | cee | none
+//	direction  in | out | sent
+//
+// Absent data is an absent series, never a fake zero: dcbtop_willing is
+// missing while the local Willing state is unknown, the ETS and PFC series
+// of a side are missing while that side does not advertise the feature,
+// and dcbtop_dcbx_feature_mismatch is missing while there is nothing to
+// compare (local parameters unknown or remote parameters invalid).
+//
+// # Indication counts
+//
+// A snapshot carries only the bounded recent indication log, so counting
+// it at scrape time would stop counting once the log wraps. The Collector
+// therefore counts indications itself: the wiring passes every slice
+// engine.Apply returns to Collector.Observe. dcbtop_indications_total is
+// then monotonic for the life of the process, as a Prometheus counter must
+// be. The counts of the status and reason pairs the engine can produce
+// start at zero for every interface in the snapshot, so the first
+// indication shows up in rate() and increase().
+//
+// # Pause and RDMA counters
+//
+// Per-priority PFC pause frames (rx/tx) and the NDK (RDMA) performance
+// counters come with issue 8 from the capture side (ethtool and sysfs
+// statistics). They belong here, as
+// dcbtop_pfc_pause_frames_total{interface,priority,direction="rx|tx"} and
+// dcbtop_rdma_*_total{interface}, read from the snapshot like the frame
+// counters.
+package metrics

@@ -1,0 +1,120 @@
+package metrics
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"dcbtop/engine"
+)
+
+// TestHandler scrapes a registry through Handler over HTTP.
+func TestHandler(t *testing.T) {
+	sc := scenarios()[0]
+	c, _ := build(t, sc)
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(c)
+	srv := httptest.NewServer(Handler(reg))
+	defer srv.Close()
+	resp, err := http.Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain") {
+		t.Fatalf("status %d content type %q", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	for _, want := range []string{
+		`dcbtop_build_info{goversion=`,
+		`dcbtop_remote_valid{interface="eth0"} 1`,
+		`# TYPE dcbtop_indications_total counter`,
+		`promhttp_metric_handler_errors_total{cause="gathering"} 0`,
+	} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("scrape lacks %q:\n%s", want, body)
+		}
+	}
+}
+
+// TestConcurrentObserveCollect runs the wiring's Observe against scrapes
+// (meaningful under -race).
+func TestConcurrentObserveCollect(t *testing.T) {
+	e := engine.New(engine.Config{})
+	var mu sync.Mutex
+	snap := e.Snapshot()
+	c := New(func() engine.Snapshot { mu.Lock(); defer mu.Unlock(); return snap })
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(c)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := range 50 {
+			f := frame(t, leafA, 120, swETS)
+			if i%2 == 1 {
+				f = frame(t, leafA, 120, swETS, swPFC)
+			}
+			c.Observe(e.Apply(rx("eth0", float64(i), f)))
+			s := e.Snapshot()
+			mu.Lock()
+			snap = s
+			mu.Unlock()
+		}
+	}()
+	for range 20 {
+		if _, err := reg.Gather(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wg.Wait()
+	got := gathered(t, c)
+	if v := got[`dcbtop_indications_total{interface="eth0",reason="changed",status="QOS_REMOTE_PARAMETERS_CHANGE"}`]; v != 49 {
+		t.Errorf("changed indications = %v, want 49", v)
+	}
+}
+
+// TestInvalidLabelValue checks that an interface name that is not UTF-8
+// fails only its own samples: the scrape still serves the rest, and the
+// failure is counted (in the next scrape, as promhttp counts after
+// gathering).
+func TestInvalidLabelValue(t *testing.T) {
+	c := New(func() engine.Snapshot {
+		return engine.Snapshot{Interfaces: []engine.Interface{{Name: "eth0", LocalSource: "none"}, {Name: "bad\xff", LocalSource: "none"}}}
+	})
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(c)
+	srv := httptest.NewServer(Handler(reg))
+	defer srv.Close()
+	scrape := func() string {
+		resp, err := http.Get(srv.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("status %d:\n%s", resp.StatusCode, body)
+		}
+		return string(body)
+	}
+	scrape()
+	body := scrape()
+	if !strings.Contains(body, `dcbtop_remote_valid{interface="eth0"} 0`) || strings.Contains(body, "bad") {
+		t.Errorf("scrape:\n%s", body)
+	}
+	if !strings.Contains(body, `promhttp_metric_handler_errors_total{cause="gathering"} 1`) {
+		t.Errorf("the failed samples are not counted:\n%s", body)
+	}
+}

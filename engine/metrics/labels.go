@@ -1,0 +1,134 @@
+package metrics
+
+import (
+	"slices"
+
+	"dcbtop/engine"
+	"dcbtop/engine/lldp"
+)
+
+// other is the label value that stands for any value outside a bounded
+// set, so an unexpected input can never create an unbounded label.
+const other = "other"
+
+// Values of the side label.
+const (
+	sideLocal       = "local"
+	sideRemote      = "remote"
+	sideOperational = "operational"
+)
+
+// digits are the label values of tc and priority.
+var digits = [8]string{"0", "1", "2", "3", "4", "5", "6", "7"}
+
+// diagnosticCodes returns every diagnostic code the engine and the codec
+// produce: the code label's bounded set (plus "other").
+func diagnosticCodes() []string {
+	return []string{
+		// Decoding (package lldp).
+		lldp.CodeETSBandwidthSum, lldp.CodeETSBandwidthRange, lldp.CodeETSBandwidthNonETS,
+		lldp.CodeETSPrioTCRange, lldp.CodeETSTSAReserved, lldp.CodePFCCapRange,
+		lldp.CodePFCCapExceeded, lldp.CodeAppSelector, lldp.CodeAppDSCPRange,
+		lldp.CodeAppEthertypeRange, lldp.CodeAppDuplicate, lldp.CodeDuplicateTLV,
+		lldp.CodeDialectBoth, lldp.CodeCEEPGBandwidthSum, lldp.CodeCEEPGIDReserved,
+		lldp.CodeCEEControlMissing, lldp.CodeCINLegacy,
+		// Local parameter files (engine.Params.Validate).
+		"ets-max-tcs-range", "app-priority-range",
+		// Pairing, lossless traps and the link (package engine).
+		engine.CodeMalformed, engine.CodeTooManyNeighbors, engine.CodeMultiPeer,
+		engine.CodeETSMismatch, engine.CodePFCMismatch, engine.CodeBothWilling,
+		engine.CodeNeitherWilling, engine.CodeNoETSReco, engine.CodePFCPrioNoApp,
+		engine.CodePFCTCShared, engine.CodeDialectConflict, engine.CodeDualLocalAgent,
+		engine.CodePeerStale, engine.CodeCEEPeerError, engine.CodeLocalUnknown,
+		engine.CodeCaptureError, engine.CodeFirmwareDCBX,
+	}
+}
+
+// severities are the severity label's values, least serious first.
+var severities = [...]lldp.Severity{lldp.SeverityInfo, lldp.SeverityWarning, lldp.SeverityError}
+
+// statuses are the status label's values (plus "other").
+var statuses = [...]engine.Status{engine.StatusRemote, engine.StatusOperational, engine.StatusLocal}
+
+// reasons are the reason label's values (plus "other").
+var reasons = [...]engine.Reason{
+	engine.ReasonFirstReceipt, engine.ReasonChanged, engine.ReasonTTLExpired,
+	engine.ReasonShutdown, engine.ReasonMultiPeer, engine.ReasonLocalChange,
+	engine.ReasonLinkDown,
+}
+
+// localSources are the source label's values (plus "other").
+var localSources = [...]string{"dcbnl", "observed", "agent", "none"}
+
+// expectedIndications are the status and reason pairs the engine issues;
+// their counts are exported from zero for every interface.
+var expectedIndications = []struct {
+	status engine.Status
+	reason engine.Reason
+}{
+	{engine.StatusRemote, engine.ReasonFirstReceipt},
+	{engine.StatusRemote, engine.ReasonChanged},
+	{engine.StatusRemote, engine.ReasonTTLExpired},
+	{engine.StatusRemote, engine.ReasonShutdown},
+	{engine.StatusRemote, engine.ReasonMultiPeer},
+	{engine.StatusOperational, engine.ReasonFirstReceipt},
+	{engine.StatusOperational, engine.ReasonChanged},
+	{engine.StatusOperational, engine.ReasonTTLExpired},
+	{engine.StatusOperational, engine.ReasonShutdown},
+	{engine.StatusOperational, engine.ReasonMultiPeer},
+	{engine.StatusOperational, engine.ReasonLocalChange},
+	{engine.StatusLocal, engine.ReasonLocalChange},
+}
+
+func codeLabel(known []string, code string) string {
+	if slices.Contains(known, code) {
+		return code
+	}
+	return other
+}
+
+func statusLabel(s engine.Status) string {
+	if slices.Contains(statuses[:], s) {
+		return s.String()
+	}
+	return other
+}
+
+func reasonLabel(r engine.Reason) string {
+	if slices.Contains(reasons[:], r) {
+		return string(r)
+	}
+	return other
+}
+
+func sourceLabel(s string) string {
+	if slices.Contains(localSources[:], s) {
+		return s
+	}
+	return other
+}
+
+// tsaLabel folds the reserved TSA values 3..254 into one label value.
+func tsaLabel(t lldp.TSA) string {
+	switch t {
+	case lldp.TSAStrict, lldp.TSACBS, lldp.TSAETS, lldp.TSAVendor:
+		return t.String()
+	}
+	return "reserved"
+}
+
+// dialectLabel returns "ieee", "cee" or "none".
+func dialectLabel(d lldp.Dialect) string {
+	switch d {
+	case lldp.DialectIEEE, lldp.DialectCEE:
+		return d.String()
+	}
+	return lldp.DialectNone.String()
+}
+
+func boolValue(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,367 @@
+package metrics
+
+import (
+	"net/http"
+	"runtime"
+	"sync"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"dcbtop/engine"
+	"dcbtop/engine/lldp"
+)
+
+// A Collector is a prometheus.Collector for dcbtop: every scrape calls the
+// snapshot function once and exports what it returns, plus the indication
+// counts passed to Observe. Its methods may be called concurrently.
+type Collector struct {
+	snap     func() engine.Snapshot
+	version  string
+	revision string
+	codes    []string
+	d        descs
+
+	mu          sync.Mutex
+	indications map[indicationKey]uint64
+}
+
+// indicationKey is one series of dcbtop_indications_total.
+type indicationKey struct{ iface, status, reason string }
+
+// descs are the Collector's metric descriptions.
+type descs struct {
+	buildInfo *prometheus.Desc
+
+	up                *prometheus.Desc
+	localSource       *prometheus.Desc
+	willing           *prometheus.Desc
+	remoteValid       *prometheus.Desc
+	remoteInvalid     *prometheus.Desc
+	dialect           *prometheus.Desc
+	multiPeer         *prometheus.Desc
+	multiPeerHoldDown *prometheus.Desc
+	peers             *prometheus.Desc
+	remoteTTL         *prometheus.Desc
+	minTTL            *prometheus.Desc
+
+	etsBandwidth *prometheus.Desc
+	etsPrioTC    *prometheus.Desc
+	etsTSA       *prometheus.Desc
+	pfcEnabled   *prometheus.Desc
+	appEntries   *prometheus.Desc
+
+	diagnostic  *prometheus.Desc
+	diagnostics *prometheus.Desc
+	mismatch    *prometheus.Desc
+
+	indications *prometheus.Desc
+
+	frames      *prometheus.Desc
+	malformed   *prometheus.Desc
+	unchanged   *prometheus.Desc
+	kernelDrops *prometheus.Desc
+	evicted     *prometheus.Desc
+}
+
+func newDescs() descs {
+	d := func(name, help string, labels ...string) *prometheus.Desc {
+		return prometheus.NewDesc("dcbtop_"+name, help, labels, nil)
+	}
+	const i = "interface"
+	return descs{
+		buildInfo: d("build_info", "Always 1; the labels say which dcbtop build is running.", "version", "revision", "goversion"),
+
+		up: d("interface_up",
+			"1 when the interface's link is up, 0 when down; absent while dcbtop has no link information (replay).", i),
+		localSource: d("local_source",
+			"Always 1; source says where this host's local DCB parameters come from: dcbnl (the NIC driver), observed (another LLDP agent on this host), agent (dcbtop --agent) or none (unknown).", i, "source"),
+		willing: d("willing",
+			"The local DCBX Willing state: 1 when this host accepts the peer's parameters, 0 when it keeps its own; absent while the local state is unknown.", i),
+		remoteValid: d("remote_valid",
+			"1 while the remote (switch) DCBX parameters are valid: a single peer sent them and they have not expired; 0 otherwise.", i),
+		remoteInvalid: d("remote_invalid_reason",
+			"Always 1 while the remote parameters are invalid after having been received; reason says why (ttl-expired, shutdown, multi-peer).", i, "reason"),
+		dialect: d("dcbx_dialect",
+			"Always 1; dialect is the DCBX version the remote peer speaks: ieee (802.1Qaz), cee, or none when there are no valid remote parameters.", i, "dialect"),
+		multiPeer: d("multi_peer",
+			"1 while a multi-peer hold-down is in force: more than one DCBX peer spoke on the link, so the remote parameters are invalid until every peer's information has expired.", i),
+		multiPeerHoldDown: d("multi_peer_hold_down_remaining_seconds",
+			"Longest time until the multi-peer hold-down can end (peers that keep sending extend it); absent when there is no hold-down.", i),
+		peers: d("peers",
+			"Number of LLDP neighbours (chassis ID + port ID) currently live on the interface; more than one DCBX peer means a multi-peer condition.", i),
+		remoteTTL: d("remote_peer_ttl_remaining_seconds",
+			"Time until the information of the peer the remote parameters come from expires unless it sends another LLDPDU; absent without valid remote parameters.", i),
+		minTTL: d("peers_ttl_remaining_min_seconds",
+			"Time until the first LLDP neighbour's information expires unless it sends another LLDPDU; absent without neighbours.", i),
+
+		etsBandwidth: d("ets_tc_bandwidth_percent",
+			"ETS bandwidth share of each traffic class in percent (DCBX carries percent), for the local, remote (the peer's ETS Configuration) and operational (in force) parameters; absent when that side has no ETS.", i, "side", "tc"),
+		etsPrioTC: d("ets_priority_tc",
+			"Traffic class each 802.1p priority is mapped to by ETS (CEE peers: the priority group, 15 = strict); absent when that side has no ETS.", i, "side", "priority"),
+		etsTSA: d("ets_tc_tsa_info",
+			"Always 1; tsa is the transmission selection algorithm of each traffic class (strict, cbs, ets, vendor, reserved); strict and cbs classes ignore their bandwidth share.", i, "side", "tc", "tsa"),
+		pfcEnabled: d("pfc_enabled",
+			"1 when PFC (lossless) is enabled on the priority, 0 when not, per side; absent when that side has no PFC. RoCE needs the same priorities on both sides.", i, "side", "priority"),
+		appEntries: d("app_entries",
+			"Number of APP (application priority) entries per side, e.g. UDP 4791 for RoCEv2; absent when that side sends no APP table.", i, "side"),
+
+		diagnostic: d("diagnostic",
+			"1 while a diagnostic is active on the interface; code names the problem (see dcbtop's README, Diagnostics) and severity is info, warning or error.", i, "code", "severity"),
+		diagnostics: d("diagnostics",
+			"Number of active diagnostics on the interface by severity; alert on error > 0.", i, "severity"),
+		mismatch: d("dcbx_feature_mismatch",
+			"1 when the parameters in force here differ from the peer's for the feature (pfc: pfc-mismatch or neither-willing-mismatch, ets: ets-mismatch), 0 when they agree; absent when local parameters are unknown or remote parameters invalid.", i, "feature"),
+
+		indications: d("indications_total",
+			"NDIS-style QoS parameter change indications issued since dcbtop started, by status and reason; a rising rate of remote ttl-expired or multi-peer indications means an unstable DCBX peer.", i, "status", "reason"),
+
+		frames: d("frames_total",
+			"LLDP frames on the interface: in = received from peers, out = this host's own outgoing LLDPDUs seen by the capture (any local agent), sent = transmitted by dcbtop's own agent.", i, "direction"),
+		malformed: d("lldpdus_malformed_total",
+			"LLDPDUs discarded because they could not be decoded.", i),
+		unchanged: d("lldpdus_unchanged_total",
+			"Received LLDPDUs identical to the peer's previous one (they only refresh its TTL).", i),
+		kernelDrops: d("kernel_drops_total",
+			"Frames the kernel dropped before dcbtop could read them (the packet socket's buffer was full); LLDPDUs may have been missed.", i),
+		evicted: d("neighbors_evicted_total",
+			"LLDP neighbours evicted because the per-interface neighbour table was full; something may be flooding LLDP.", i),
+	}
+}
+
+// An Option configures a Collector.
+type Option func(*Collector)
+
+// WithBuildInfo sets the version and revision that dcbtop_build_info
+// reports ("dev" and "unknown" by default).
+func WithBuildInfo(version, revision string) Option {
+	return func(c *Collector) { c.version, c.revision = version, revision }
+}
+
+// New returns a Collector that calls snap at every scrape. snap must be
+// safe to call from the HTTP server's goroutines, concurrently with the
+// engine (for example, return the latest snapshot published by the
+// engine's goroutine). The caller registers the Collector on its own
+// registry.
+func New(snap func() engine.Snapshot, opts ...Option) *Collector {
+	c := &Collector{snap: snap, version: "dev", revision: "unknown", codes: diagnosticCodes(),
+		d: newDescs(), indications: map[indicationKey]uint64{}}
+	for _, o := range opts {
+		o(c)
+	}
+	return c
+}
+
+// Observe counts indications for dcbtop_indications_total. Pass it every
+// slice engine.Apply returns, before the next Apply (the engine reuses the
+// slice; Observe keeps nothing of it). Counting here rather than from the
+// snapshot's bounded log keeps the counter monotonic.
+func (c *Collector) Observe(ins []engine.Indication) {
+	if len(ins) == 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, in := range ins {
+		c.indications[indicationKey{in.Interface, statusLabel(in.Status), reasonLabel(in.Reason)}]++
+	}
+}
+
+// Describe sends the description of every metric the Collector exports.
+func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
+	d := &c.d
+	for _, x := range []*prometheus.Desc{
+		d.buildInfo, d.up, d.localSource, d.willing, d.remoteValid, d.remoteInvalid, d.dialect,
+		d.multiPeer, d.multiPeerHoldDown, d.peers, d.remoteTTL, d.minTTL,
+		d.etsBandwidth, d.etsPrioTC, d.etsTSA, d.pfcEnabled, d.appEntries,
+		d.diagnostic, d.diagnostics, d.mismatch, d.indications,
+		d.frames, d.malformed, d.unchanged, d.kernelDrops, d.evicted,
+	} {
+		ch <- x
+	}
+}
+
+// Collect takes one snapshot and sends its metrics.
+func (c *Collector) Collect(ch chan<- prometheus.Metric) {
+	s := c.snap()
+	gauge(ch, c.d.buildInfo, 1, c.version, c.revision, runtime.Version())
+	for i := range s.Interfaces {
+		c.collectInterface(ch, &s.Interfaces[i])
+	}
+	c.collectIndications(ch, s.Interfaces)
+}
+
+// send sends one sample. A label value that is not valid UTF-8 (an odd
+// interface name) becomes an invalid metric, which fails that sample only,
+// instead of a panic in the registry's collecting goroutine.
+func send(ch chan<- prometheus.Metric, d *prometheus.Desc, t prometheus.ValueType, v float64, labels ...string) {
+	m, err := prometheus.NewConstMetric(d, t, v, labels...)
+	if err != nil {
+		m = prometheus.NewInvalidMetric(d, err)
+	}
+	ch <- m
+}
+
+func gauge(ch chan<- prometheus.Metric, d *prometheus.Desc, v float64, labels ...string) {
+	send(ch, d, prometheus.GaugeValue, v, labels...)
+}
+
+func counter(ch chan<- prometheus.Metric, d *prometheus.Desc, v uint64, labels ...string) {
+	send(ch, d, prometheus.CounterValue, float64(v), labels...)
+}
+
+func (c *Collector) collectInterface(ch chan<- prometheus.Metric, in *engine.Interface) {
+	d, name := &c.d, in.Name
+	switch in.OperState {
+	case "up":
+		gauge(ch, d.up, 1, name)
+	case "down":
+		gauge(ch, d.up, 0, name)
+	}
+	gauge(ch, d.localSource, 1, name, sourceLabel(in.LocalSource))
+	if in.Willing != nil {
+		gauge(ch, d.willing, boolValue(*in.Willing), name)
+	}
+	gauge(ch, d.remoteValid, boolValue(in.RemoteValid), name)
+	if r := in.RemoteInvalidReason; r != nil {
+		gauge(ch, d.remoteInvalid, 1, name, reasonLabel(*r))
+	}
+	gauge(ch, d.dialect, 1, name, dialectLabel(in.Dialect))
+	gauge(ch, d.multiPeer, boolValue(in.MultiPeer != nil), name)
+	if mp := in.MultiPeer; mp != nil {
+		gauge(ch, d.multiPeerHoldDown, float64(mp.HoldDownMs)/1000, name)
+	}
+	c.collectPeers(ch, in)
+	c.collectParams(ch, name, sideLocal, in.Local)
+	if in.RemoteValid {
+		c.collectParams(ch, name, sideRemote, in.Remote)
+	}
+	c.collectParams(ch, name, sideOperational, in.Operational)
+	c.collectDiagnostics(ch, in)
+	c.collectCounters(ch, name, in.Counters)
+}
+
+func (c *Collector) collectPeers(ch chan<- prometheus.Metric, in *engine.Interface) {
+	d := &c.d
+	gauge(ch, d.peers, float64(len(in.Peers)), in.Name)
+	for _, p := range in.Peers {
+		// RemotePeer names the MSAP as "chassis ID / port ID".
+		if in.RemotePeer != nil && p.ChassisID+" / "+p.PortID == *in.RemotePeer {
+			gauge(ch, d.remoteTTL, float64(p.ExpiresInMs)/1000, in.Name)
+			break
+		}
+	}
+	if len(in.Peers) > 0 {
+		m := in.Peers[0].ExpiresInMs
+		for _, p := range in.Peers[1:] {
+			m = min(m, p.ExpiresInMs)
+		}
+		gauge(ch, d.minTTL, float64(m)/1000, in.Name)
+	}
+}
+
+// collectParams exports one side's ETS, PFC and APP tables.
+func (c *Collector) collectParams(ch chan<- prometheus.Metric, name, side string, p *engine.Params) {
+	if p == nil {
+		return
+	}
+	d := &c.d
+	if e := p.ETS; e != nil {
+		for tc := range 8 {
+			gauge(ch, d.etsBandwidth, float64(e.TCBandwidth[tc]), name, side, digits[tc])
+			gauge(ch, d.etsTSA, 1, name, side, digits[tc], tsaLabel(e.TSA[tc]))
+		}
+		for prio := range 8 {
+			gauge(ch, d.etsPrioTC, float64(e.PrioTC[prio]), name, side, digits[prio])
+		}
+	}
+	if f := p.PFC; f != nil {
+		for prio := range uint8(8) {
+			gauge(ch, d.pfcEnabled, boolValue(f.Enabled.Has(prio)), name, side, digits[prio])
+		}
+	}
+	if p.App != nil {
+		gauge(ch, d.appEntries, float64(len(p.App)), name, side)
+	}
+}
+
+func (c *Collector) collectDiagnostics(ch chan<- prometheus.Metric, in *engine.Interface) {
+	d := &c.d
+	type key struct{ code, severity string }
+	seen := map[key]bool{}
+	var bySeverity [len(severities)]int
+	var pfc, ets bool
+	for _, g := range in.Diagnostics {
+		sev := g.Severity
+		if int(sev) >= len(severities) {
+			sev = lldp.SeverityInfo // as Severity.String names it
+		}
+		bySeverity[sev]++
+		switch g.Code {
+		case engine.CodePFCMismatch, engine.CodeNeitherWilling:
+			pfc = true
+		case engine.CodeETSMismatch:
+			ets = true
+		}
+		k := key{codeLabel(c.codes, g.Code), sev.String()}
+		if !seen[k] {
+			seen[k] = true
+			gauge(ch, d.diagnostic, 1, in.Name, k.code, k.severity)
+		}
+	}
+	for i, s := range severities {
+		gauge(ch, d.diagnostics, float64(bySeverity[i]), in.Name, s.String())
+	}
+	// The pairing rules compare only when both sides are known. There is
+	// no APP mismatch rule: APP tables merge when willing and may differ
+	// by design, so no "app" series is exported.
+	if in.Local != nil && in.RemoteValid && in.Remote != nil {
+		gauge(ch, d.mismatch, boolValue(ets), in.Name, "ets")
+		gauge(ch, d.mismatch, boolValue(pfc), in.Name, "pfc")
+	}
+}
+
+// collectCounters exports the interface's frame counters. The pause and
+// RDMA counters of issue 8 go here when the snapshot carries them.
+func (c *Collector) collectCounters(ch chan<- prometheus.Metric, name string, k engine.Counters) {
+	d := &c.d
+	counter(ch, d.frames, k.FramesIn, name, "in")
+	counter(ch, d.frames, k.FramesOut, name, "out")
+	counter(ch, d.frames, k.FramesSent, name, "sent")
+	counter(ch, d.malformed, k.Malformed, name)
+	counter(ch, d.unchanged, k.Unchanged, name)
+	counter(ch, d.kernelDrops, k.KernelDrops, name)
+	counter(ch, d.evicted, k.NeighborsEvicted, name)
+}
+
+// collectIndications exports the observed indication counts, with the
+// expected status and reason pairs of every interface starting at zero.
+func (c *Collector) collectIndications(ch chan<- prometheus.Metric, ifaces []engine.Interface) {
+	c.mu.Lock()
+	counts := make(map[indicationKey]uint64, len(c.indications)+len(ifaces)*len(expectedIndications))
+	for k, v := range c.indications {
+		counts[k] = v
+	}
+	c.mu.Unlock()
+	for _, in := range ifaces {
+		for _, e := range expectedIndications {
+			k := indicationKey{in.Name, e.status.String(), string(e.reason)}
+			if _, ok := counts[k]; !ok {
+				counts[k] = 0
+			}
+		}
+	}
+	for k, v := range counts {
+		counter(ch, c.d.indications, v, k.iface, k.status, k.reason)
+	}
+}
+
+// Handler returns an http.Handler that serves reg in the Prometheus
+// exposition formats. A metric that fails to collect is left out rather
+// than failing the whole scrape, and such failures are counted in
+// promhttp_metric_handler_errors_total on reg.
+func Handler(reg *prometheus.Registry) http.Handler {
+	return promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg, ErrorHandling: promhttp.ContinueOnError})
+}
+
+var _ prometheus.Collector = (*Collector)(nil)
