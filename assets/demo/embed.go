@@ -1,0 +1,11 @@
+// Package demo ships the data of dcbtop's built-in demo: the scenario the
+// simulated switches of dcbtop/internal/demo play (scenario.json). It holds
+// data only; dcbtop/internal/demo parses and validates it.
+package demo
+
+import _ "embed"
+
+// ScenarioJSON is assets/demo/scenario.json, the default demo scenario.
+//
+//go:embed scenario.json
+var ScenarioJSON []byte

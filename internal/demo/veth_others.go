@@ -1,0 +1,34 @@
+//go:build !linux
+
+package demo
+
+import (
+	"context"
+	"errors"
+)
+
+var errNotLinux = errors.New("demo: the kernel demo link (network namespace and veth pair) needs Linux; use the in-memory link")
+
+// A VethLink is the kernel-mode demo link; it exists on Linux only.
+type VethLink struct{}
+
+// NewVethLink fails: network namespaces and veth pairs are Linux only.
+func NewVethLink(cfg VethConfig) (*VethLink, error) { return nil, errNotLinux }
+
+// Namespace returns "".
+func (v *VethLink) Namespace() string { return "" }
+
+// HostIf returns "".
+func (v *VethLink) HostIf() string { return "" }
+
+// ReadFrame fails.
+func (v *VethLink) ReadFrame(ctx context.Context) ([]byte, error) { return nil, errNotLinux }
+
+// WriteFrame fails.
+func (v *VethLink) WriteFrame(b []byte) error { return errNotLinux }
+
+// Cleanup does nothing.
+func (v *VethLink) Cleanup() error { return nil }
+
+// CleanStale does nothing: there is nothing to clean outside Linux.
+func CleanStale() ([]string, error) { return nil, nil }
