@@ -74,8 +74,18 @@ fuzz:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
 
+# Installs the binary, the man page and shell completions, and grants the
+# binary CAP_NET_RAW (capture) and CAP_NET_ADMIN (DCB netlink writes) so
+# sudo is optional. DESTDIR installs (packaging) skip setcap.
 install: build
 	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/dcbtop
+	install -D -m 0644 assets/dcbtop.8 $(DESTDIR)$(PREFIX)/share/man/man8/dcbtop.8
+	install -D -m 0644 assets/completion/dcbtop.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/dcbtop
+	install -D -m 0644 assets/completion/_dcbtop $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_dcbtop
+	@if [ -z "$(DESTDIR)" ]; then \
+	  if command -v setcap >/dev/null 2>&1; then setcap cap_net_raw,cap_net_admin+ep $(PREFIX)/bin/dcbtop && echo "granted cap_net_raw,cap_net_admin to $(PREFIX)/bin/dcbtop"; \
+	  else echo "setcap not found (apt-get install libcap2-bin): run dcbtop as root"; fi; \
+	fi
 
 check: vet lint test
 

@@ -1,0 +1,22 @@
+# bash completion for dcbtop
+_dcbtop() {
+    local cur prev words cword
+    _init_completion || return
+    case $prev in
+        -i) COMPREPLY=($(compgen -W "$(ls /sys/class/net 2>/dev/null)" -- "$cur")); return ;;
+        -r|-w|--local) _filedir; return ;;
+        --snapshot-dir) _filedir -d; return ;;
+        --willing) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
+        --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
+        --duration|--tx-interval|--speed|--metrics) return ;;
+    esac
+    if [[ $cword -eq 1 && $cur != -* ]]; then
+        COMPREPLY=($(compgen -W "demo apply" -- "$cur")); return
+    fi
+    if [[ ${words[1]} == apply ]]; then
+        [[ $cur == -* ]] && COMPREPLY=($(compgen -W "-i --willing --help" -- "$cur")) || _filedir json
+        return
+    fi
+    COMPREPLY=($(compgen -W "-i -r --json --events --duration -w --speed --agent --local --willing --tx-interval --force --metrics --color --snapshot-dir --version --help" -- "$cur"))
+}
+complete -F _dcbtop dcbtop
