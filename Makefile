@@ -23,9 +23,10 @@ all: build
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/dcbtop
 
-# The embedded default: until the simulated switch lands, a real lldpd
-# capture shipped in assets/ replayed through the normal replay path at
-# four times its recorded speed.
+# The embedded default: until the simulated switch lands (dcbtop demo), a
+# real lldpd capture shipped in assets/ replayed on the interactive screen,
+# through the normal replay path, at four times its recorded speed (q quits).
+# Without a terminal it prints the indications as NDJSON instead.
 demo: build
 	./$(BIN) -r assets/demo.pcap --speed 4
 

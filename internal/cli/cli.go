@@ -10,10 +10,12 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"strconv"
 	"time"
 
 	"dcbtop/engine/agent"
+	"dcbtop/ui"
 )
 
 // Exit statuses (DESIGN.md "Command line").
@@ -53,15 +55,29 @@ type options struct {
 	force      bool
 	txInterval time.Duration
 	version    bool
+	// The interactive screen: tui when stdout is a terminal and no
+	// headless output was asked for; notTTY when stdout is not a terminal
+	// and --events was implied.
+	tui         bool
+	notTTY      bool
+	color       ui.ColorMode
+	snapshotDir string
 }
+
+// notTTYNotice is printed on stderr when stdout is not a terminal and no
+// headless output was asked for: dcbtop then behaves as with --events.
+const notTTYNotice = "dcbtop: stdout is not a terminal: printing indications as NDJSON (use --events, --json or run in a terminal)\n"
 
 const usage = `dcbtop: top for Data Center Bridging (LLDP / DCBX)
 
 Usage:
-  dcbtop [-i IFACE]... [--json | --events] [--duration D] [-w FILE]
-                                   live: every up Ethernet interface by default
-  dcbtop -r FILE.pcap [--json | --events] [--speed X]
-                                   replay a capture (pcap or pcapng)
+  dcbtop [-i IFACE]... [--agent ...] [-w FILE]
+                                   the interactive screen, live: every up
+                                   Ethernet interface by default
+  dcbtop -r FILE.pcap [--speed X]  the interactive screen on a capture
+                                   (pcap or pcapng) replayed at its speed
+  dcbtop ... --json | --events     headless: a snapshot, or indications as
+                                   NDJSON, on stdout (no screen)
   dcbtop apply -i IFACE [FILE.json | -] [--willing on|off]
                                    set local parameters (see below)
 
@@ -75,25 +91,37 @@ Options:
   -w FILE        live: also record every LLDPDU seen, both directions, to
                  FILE (pcapng with interface names and directions)
   --speed X      replay pacing: 0 = as fast as possible (default for --json
-                 and --events), 1 = recorded speed, 4 = four times faster
+                 and --events), 1 = recorded speed (default on the screen),
+                 4 = four times faster
   --agent        act as the host DCBX agent: transmit LLDPDUs with the local
-                 ETS/PFC/APP parameters on every captured interface
+                 ETS/PFC/APP parameters on every captured interface (on the
+                 screen, a starts and stops it per interface)
   --local FILE   the agent's local parameters (PARAMS JSON, see README);
                  default: 8 TCs, all priorities on TC0 at 100% ETS, PFC off
   --willing on|off   the agent's DCBX Willing state (default on)
   --tx-interval D    the agent's transmit interval (default 30s; TTL = 4xD+1)
   --force        start the agent even if another LLDP agent runs here
+  --color auto|always|never
+                 colours on the screen (default auto: none when NO_COLOR is
+                 set or TERM is dumb)
+  --snapshot-dir DIR
+                 where the screen's s key exports snapshots (default: the
+                 current directory), as dcbtop-IFACE-YYYYMMDDTHHMMSSZ.json
   --version      print the version and exit
   --help         this help
+
+The screen: ? lists the keys; q quits. w toggles Willing, e edits local
+parameters, u undoes the last apply (each previewed, then confirmed), s
+exports the snapshot, a starts or stops dcbtop's agent on the interface.
+When stdout is not a terminal and neither --json nor --events is given,
+dcbtop prints indications as NDJSON, as with --events, and says so on
+stderr.
 
 dcbtop apply sets only the features FILE gives (ets, ets_reco, pfc, app; a
 PARAMS object, - for stdin) and/or the Willing state: through the running
 dcbtop --agent on IFACE when there is one (its control socket in /run/dcbtop,
 or $DCBTOP_RUN_DIR), otherwise through the kernel (dcbnl IEEE_SET, then read
 back and compared; needs CAP_NET_ADMIN and a driver with DCB support).
-
-Without --json or --events dcbtop prints a live text log of indications
-(the interactive screen arrives with a later release).
 
 Exit status: 0 success, 1 runtime failure, 2 bad usage.
 `
@@ -128,8 +156,16 @@ func Run(ctx context.Context, args []string, env Env) int {
 	return ExitOK
 }
 
+// announce prints, once the capture has opened, the notice that stdout is
+// not a terminal (when --events was implied by it).
+func (o *options) announce(env Env) {
+	if o.notTTY {
+		fmt.Fprint(env.Stderr, notTTYNotice)
+	}
+}
+
 func parse(args []string, env Env) (*options, error) {
-	o := &options{speed: -1, willing: true}
+	o := &options{speed: -1, willing: true, snapshotDir: "."}
 	fs := flag.NewFlagSet("dcbtop", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Func("i", "interface (repeatable)", func(s string) error {
@@ -169,6 +205,21 @@ func parse(args []string, env Env) (*options, error) {
 	fs.DurationVar(&o.txInterval, "tx-interval", agent.DefaultTxInterval, "agent transmit interval")
 	fs.BoolVar(&o.force, "force", false, "start the agent despite another agent")
 	fs.BoolVar(&o.version, "version", false, "print the version")
+	fs.Func("color", "auto|always|never", func(s string) error {
+		m, err := ui.ParseColorMode(s)
+		if err != nil {
+			return errors.New("want auto, always or never")
+		}
+		o.color = m
+		return nil
+	})
+	fs.Func("snapshot-dir", "export directory", func(s string) error {
+		if s == "" {
+			return errors.New("empty directory name")
+		}
+		o.snapshotDir = s
+		return nil
+	})
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -197,11 +248,21 @@ func parse(args []string, env Env) (*options, error) {
 	case o.agent && (o.txInterval < time.Second || o.txInterval > time.Hour):
 		return nil, errors.New("--tx-interval must be between 1s and 1h")
 	}
+	if !o.json && !o.events {
+		if env.StdoutTTY {
+			o.tui = true
+		} else {
+			o.events, o.notTTY = true, true
+		}
+	}
 	if o.speed < 0 {
 		o.speed = 0
-		if !o.json && !o.events {
+		if o.tui && !live {
 			o.speed = 1
 		}
+	}
+	if d, err := filepath.Abs(o.snapshotDir); err == nil {
+		o.snapshotDir = d
 	}
 	return o, nil
 }

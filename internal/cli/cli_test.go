@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"dcbtop/engine"
+	"dcbtop/ui"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -53,6 +54,9 @@ func TestUsage(t *testing.T) {
 		{name: "stray argument", args: []string{"-r", "x", "y"}, code: 2, stderr: "dcbtop: unexpected argument \"y\" (see dcbtop --help)\n"},
 		{name: "bad speed", args: []string{"-r", "x", "--speed", "-3"}, code: 2, stderr: "dcbtop: invalid value \"-3\" for flag -speed: want a number of 0 or more (see dcbtop --help)\n"},
 		{name: "duration in replay", args: []string{"-r", "x", "--duration", "3s"}, code: 2, stderr: "dcbtop: --duration applies to live capture only (see dcbtop --help)\n"},
+		{name: "bad color", args: []string{"-r", "x", "--color", "purple"}, code: 2, stderr: "dcbtop: invalid value \"purple\" for flag -color: want auto, always or never (see dcbtop --help)\n"},
+		{name: "empty snapshot dir", args: []string{"-r", "x", "--snapshot-dir", ""}, code: 2, stderr: "dcbtop: invalid value \"\" for flag -snapshot-dir: empty directory name (see dcbtop --help)\n"},
+		{name: "help lists the screen's flags", args: []string{"--help"}, code: 0, stdout: "--snapshot-dir DIR"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -190,5 +194,51 @@ func TestSanitize(t *testing.T) {
 		if got := Sanitize(tt.in); got != tt.want {
 			t.Errorf("Sanitize(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestModeSelection: the screen when stdout is a terminal and no headless
+// output is asked for; NDJSON (with a notice) when it is not a terminal.
+func TestModeSelection(t *testing.T) {
+	tests := []struct {
+		args              []string
+		tty               bool
+		tui, events, note bool
+		speed             float64
+	}{
+		{args: []string{"-r", "x"}, tty: true, tui: true, speed: 1},
+		{args: []string{"-r", "x", "--speed", "4"}, tty: true, tui: true, speed: 4},
+		{args: []string{"-r", "x"}, events: true, note: true, speed: 0},
+		{args: []string{"-r", "x", "--events"}, tty: true, events: true},
+		{args: []string{"-r", "x", "--json"}, tty: true},
+		{args: []string{"-r", "x", "--json"}},
+		{args: []string{"-i", "h0"}, tty: true, tui: true},
+		{args: []string{"-i", "h0"}, events: true, note: true},
+	}
+	for _, tt := range tests {
+		o, err := parse(tt.args, Env{StdoutTTY: tt.tty})
+		if err != nil {
+			t.Fatalf("%q: %v", tt.args, err)
+		}
+		if o.tui != tt.tui || o.events != tt.events || o.notTTY != tt.note || o.speed != tt.speed {
+			t.Errorf("%q (tty %v): tui %v, events %v, notice %v, speed %v; want %v, %v, %v, %v",
+				tt.args, tt.tty, o.tui, o.events, o.notTTY, o.speed, tt.tui, tt.events, tt.note, tt.speed)
+		}
+	}
+	o, err := parse([]string{"-r", "x", "--color", "never", "--snapshot-dir", "snaps"}, Env{StdoutTTY: true})
+	if err != nil || o.color != ui.ColorNever || !filepath.IsAbs(o.snapshotDir) || filepath.Base(o.snapshotDir) != "snaps" {
+		t.Errorf("--color never --snapshot-dir snaps: %+v, %v", o, err)
+	}
+
+	// Not a terminal: NDJSON, the notice once the file is open (not for
+	// a file that cannot be).
+	code, out, errOut := runCLI(t, "-r", fixtureIEEE)
+	_, events, _ := runCLI(t, "-r", fixtureIEEE, "--events")
+	if code != 0 || out != events || errOut != notTTYNotice {
+		t.Errorf("not a terminal: exit %d, stderr %q, stdout same as --events: %v", code, errOut, out == events)
+	}
+	code, _, errOut = runCLI(t, "-r", fixtureIEEE+".missing")
+	if code != 1 || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("missing file: exit %d, stderr %q; want one line", code, errOut)
 	}
 }

@@ -74,16 +74,16 @@ func dcbLocal(c dcbClient, ifname string, now time.Time) (engine.LocalChanged, b
 	return ev, true
 }
 
-// startDCB reads the local parameters of the interfaces without a dcbtop
-// agent from DCB netlink now, then again on every RTNLGRP_DCB notification
-// for them and every dcbPollEvery, feeding the engine through events. It
-// returns a stop function; without DCB netlink (no socket) it does nothing.
+// startDCB reads the local parameters of the interfaces from DCB netlink
+// now, then again on every RTNLGRP_DCB notification for them and every
+// dcbPollEvery, feeding the engine through events. Where dcbtop's agent
+// runs, the engine goroutine keeps the reading aside for when the agent
+// stops (liveRun.apply). It returns a stop function; without DCB netlink
+// (no socket) it does nothing.
 func (r *liveRun) startDCB(ifaces []*liveIface) (stop func()) {
 	var names []string
 	for _, li := range ifaces {
-		if li.agent == nil {
-			names = append(names, li.name)
-		}
+		names = append(names, li.name)
 	}
 	if len(names) == 0 {
 		return func() {}

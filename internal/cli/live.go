@@ -38,6 +38,12 @@ type liveIface struct {
 	local   *engine.Params
 	willing bool
 	undo    *localState
+	// ctl is the agent's control socket (nil without an agent); dcb the
+	// latest local parameters read from DCB netlink (nil: none), kept
+	// while dcbtop's agent owns the local parameters, for when it stops.
+	// Both owned by the engine goroutine.
+	ctl *controlServer
+	dcb *engine.LocalChanged
 }
 
 func (li *liveIface) current() *capture.Live {
@@ -221,6 +227,10 @@ func runLive(ctx context.Context, o *options, env Env) (err error) {
 	ifaces := make([]*liveIface, 0, len(links))
 	defer func() {
 		for _, li := range ifaces {
+			if li.ctl != nil {
+				li.ctl.Close()
+				li.ctl = nil
+			}
 			li.drop()
 		}
 	}()
@@ -242,18 +252,16 @@ func runLive(ctx context.Context, o *options, env Env) (err error) {
 			}
 		}()
 	}
-	r := &liveRun{o: o, env: env, eng: engine.New(engine.Config{}), out: newEventWriter(env.Stdout, o), rec: rec,
-		events: make(chan engine.Event, 1024), byName: map[string]*liveIface{}}
+	r := newLiveRun(o, env, rec)
 	if o.agent {
 		// One control socket per agent interface, for dcbtop apply. Its
 		// requests wait in r.control until the loop runs.
-		r.control = make(chan controlCall)
 		for _, li := range ifaces {
 			srv, err := listenControl(runDir(), li.name, r.control)
 			if err != nil {
 				return fmt.Errorf("%s: %w", li.name, err)
 			}
-			defer srv.Close()
+			li.ctl = srv
 			srv.Start()
 		}
 	}
@@ -277,8 +285,22 @@ func runLive(ctx context.Context, o *options, env Env) (err error) {
 		}
 	}
 	defer r.startDCB(ifaces)()
+	if o.tui {
+		return r.runTUI(ctx, ifaces)
+	}
+	o.announce(env)
 	return r.loop(ctx, ifaces)
 }
+
+// newLiveRun returns the state of the engine goroutine of a live run.
+func newLiveRun(o *options, env Env, rec *capture.Writer) *liveRun {
+	return &liveRun{o: o, env: env, eng: engine.New(engine.Config{}), out: newEventWriter(env.Stdout, o), rec: rec,
+		events: make(chan engine.Event, 1024), byName: map[string]*liveIface{},
+		control: make(chan controlCall), calls: make(chan loopCall), stopped: make(chan struct{})}
+}
+
+// agentTick is how often the loop checks the agents' transmit schedule.
+const agentTick = 250 * time.Millisecond
 
 // A liveRun is the state of the single goroutine that owns the engine.
 type liveRun struct {
@@ -289,12 +311,28 @@ type liveRun struct {
 	rec    *capture.Writer
 	events chan engine.Event
 	byName map[string]*liveIface
-	// control carries the control sockets' requests (nil without --agent).
+	// control carries the control sockets' (and the screen's) requests to
+	// the agents; calls the screen's other requests (see do).
 	control chan controlCall
+	calls   chan loopCall
+	// stopped is closed when the loop has returned: requests no longer
+	// wait for it.
+	stopped chan struct{}
+	tick    *time.Ticker
 	err     error // first output error
+
+	// The screen (nil without it): the loop publishes a snapshot to feed
+	// after each event that changed the engine (dirty), after a frame that
+	// only refreshed a peer's TTL (fresh) at most every freshEvery, and
+	// once a second.
+	feed    *snapFeed
+	dirty   bool
+	fresh   bool
+	lastPub time.Time
 }
 
 func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
+	defer close(r.stopped)
 	capCtx, stopCapture := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	for _, li := range ifaces {
@@ -309,25 +347,41 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 	tickEvery := time.Second
 	for _, li := range ifaces {
 		if li.agent != nil {
-			tickEvery = 250 * time.Millisecond
+			tickEvery = agentTick
 		}
 	}
-	tick := time.NewTicker(tickEvery)
-	defer tick.Stop()
+	r.tick = time.NewTicker(tickEvery)
+	defer r.tick.Stop()
 	statsEvery := time.NewTicker(5 * time.Second)
 	defer statsEvery.Stop()
+	var publish <-chan time.Time // the 1 Hz snapshot for the screen
+	if r.feed != nil {
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		publish = t.C
+	}
 	r.transmit(ifaces, time.Now().UTC())
+	r.flush()
 	for r.err == nil {
 		select {
 		case <-ctx.Done():
 			r.drain()
-			return r.finish(ifaces)
+			err := r.finish(ifaces)
+			r.flush()
+			return err
 		case ev := <-r.events:
 			r.apply(ev)
 		case c := <-r.control:
 			r.drain()
-			c.reply <- r.handleControl(c)
-		case t := <-tick.C:
+			resp := r.handleControl(c)
+			r.flush() // the caller's next look at the screen sees the change
+			c.reply <- resp
+		case c := <-r.calls:
+			r.drain()
+			c.fn()
+			r.flush()
+			close(c.done)
+		case t := <-r.tick.C:
 			// Frames captured before the tick go first: select picks at
 			// random among ready cases, and a tick applied before an older
 			// frame would expire information that frame refreshes.
@@ -338,9 +392,29 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 			for _, li := range ifaces {
 				r.apply(li.status(t.UTC()))
 			}
+		case <-publish:
+			r.dirty = true
 		}
+		r.flush()
 	}
-	return r.err
+	// An output error: still withdraw the agents (shutdown LLDPDUs).
+	err := r.finish(ifaces)
+	r.flush()
+	return err
+}
+
+// flush publishes a snapshot to the screen when the engine changed since
+// the last one, or a frame refreshed a peer and the last one is older
+// than freshEvery.
+func (r *liveRun) flush() {
+	if r.feed == nil {
+		return
+	}
+	now := time.Now()
+	if r.dirty || (r.fresh && now.Sub(r.lastPub) >= freshEvery) {
+		r.dirty, r.fresh, r.lastPub = false, false, now
+		r.feed.publish(r.eng.Snapshot())
+	}
 }
 
 // drain applies the events already queued (not those that arrive
@@ -354,6 +428,14 @@ func (r *liveRun) drain() {
 // apply feeds one event to the engine, writes its indications and keeps
 // the agents' advertisements and the recording in step.
 func (r *liveRun) apply(ev engine.Event) {
+	if lc, ok := ev.(engine.LocalChanged); ok && lc.Source == "dcbnl" {
+		if li := r.byName[lc.Interface]; li != nil {
+			li.dcb = &lc
+			if li.agent != nil {
+				return // dcbtop's agent owns the local parameters here
+			}
+		}
+	}
 	fr, isFrame := ev.(engine.FrameReceived)
 	var li *liveIface
 	before := 0
@@ -371,6 +453,16 @@ func (r *liveRun) apply(ev engine.Event) {
 		}
 	}
 	ins := r.eng.Apply(ev)
+	switch ev.(type) {
+	case engine.LinkChanged, engine.CaptureStatus, engine.LocalChanged:
+		r.dirty = true
+	}
+	if len(ins) > 0 { // the snapshot's Generation changed
+		r.dirty = true
+	}
+	if isFrame && !fr.Outgoing {
+		r.fresh = true // a peer's TTL starts again
+	}
 	if err := r.out.write(ins); err != nil && r.err == nil {
 		r.err = fmt.Errorf("write: %w", err)
 	}

@@ -45,6 +45,9 @@ func testMain(m *testing.M) int {
 		dcbtopBin = bin
 	}
 	code := m.Run()
+	if lazyBinDir != "" { // built by tuiBinary
+		os.RemoveAll(lazyBinDir)
+	}
 	if leaked := testbed.Leaked(); len(leaked) > 0 {
 		fmt.Fprintf(os.Stderr, "leaked network namespaces: %s\n", strings.Join(leaked, ", "))
 		code = 1

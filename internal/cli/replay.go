@@ -11,16 +11,21 @@ import (
 	"dcbtop/engine"
 )
 
-// runReplay feeds a capture file through the engine. Indications are
-// written as they happen (NDJSON with --events, text lines otherwise); with
-// --json the snapshot after the last frame is written. A capture cut short
-// still yields what was read before the cut, then the error.
+// runReplay feeds a capture file through the engine: on the screen (see
+// runReplayTUI), or headless. Headless, indications are written as they
+// happen (NDJSON with --events); with --json the snapshot after the last
+// frame is written. A capture cut short still yields what was read before
+// the cut, then the error.
 func runReplay(ctx context.Context, o *options, env Env) error {
+	if o.tui {
+		return runReplayTUI(ctx, o, env)
+	}
 	src, err := capture.OpenReplay(o.read, capture.ReplayOptions{Speed: o.speed})
 	if err != nil {
 		return fmt.Errorf("%s: %w", o.read, err)
 	}
 	defer src.Close()
+	o.announce(env)
 	eng := engine.New(engine.Config{})
 	out := newEventWriter(env.Stdout, o)
 	var readErr error
@@ -59,41 +64,25 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// An eventWriter prints indications: NDJSON for --events, a text log line
-// each when no headless output was asked for, nothing for --json.
+// An eventWriter prints indications as NDJSON for --events, and nothing
+// otherwise (--json, the screen).
 type eventWriter struct {
-	w    io.Writer
-	mode int
-	enc  *json.Encoder
+	enc *json.Encoder // nil: print nothing
 }
 
-const (
-	eventsNone = iota
-	eventsJSON
-	eventsText
-)
-
 func newEventWriter(w io.Writer, o *options) *eventWriter {
-	ew := &eventWriter{w: w, enc: json.NewEncoder(w)}
-	switch {
-	case o.events:
-		ew.mode = eventsJSON
-	case !o.json:
-		ew.mode = eventsText
+	if !o.events {
+		return &eventWriter{}
 	}
-	return ew
+	return &eventWriter{enc: json.NewEncoder(w)}
 }
 
 func (ew *eventWriter) write(ins []engine.Indication) error {
+	if ew.enc == nil {
+		return nil
+	}
 	for _, in := range ins {
-		var err error
-		switch ew.mode {
-		case eventsJSON:
-			err = ew.enc.Encode(in)
-		case eventsText:
-			_, err = fmt.Fprintln(ew.w, FormatIndication(in))
-		}
-		if err != nil {
+		if err := ew.enc.Encode(in); err != nil {
 			return err
 		}
 	}

@@ -7,25 +7,9 @@ import (
 	"dcbtop/engine"
 )
 
-// FormatIndication renders an indication as one human-readable line:
-// time, interface, status, reason, flags and a summary of the parameters.
-// Strings that came from the wire are sanitized.
-func FormatIndication(in engine.Indication) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s %-8s %-34s %-13s %s", in.Time.UTC().Format("15:04:05.000"), Sanitize(in.Interface), in.Status, in.Reason, in.Flags)
-	if in.Params == nil {
-		b.WriteString("  params: invalid (zeroed)")
-	} else if s := SummarizeParams(in.Params); s != "" {
-		b.WriteString("  " + s)
-	}
-	if in.Peer != "" {
-		b.WriteString("  from " + Sanitize(in.Peer))
-	}
-	return b.String()
-}
-
 // SummarizeParams renders a parameter set compactly, for example
-// "ETS bw 40/50/10/0/0/0/0/0 | PFC 3,4 | APP 3".
+// "ETS bw 40/50/10/0/0/0/0/0 prio→tc 00012000 | PFC 3,4 | APP 3": the
+// read-back the screen shows after an apply.
 func SummarizeParams(p *engine.Params) string {
 	var parts []string
 	if p.ETS != nil {

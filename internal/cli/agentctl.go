@@ -1,0 +1,181 @@
+package cli
+
+// The live run's side of the screen's Backend: requests carried out by the
+// engine goroutine (liveRun.loop), which owns the engine, the agents and
+// their control sockets.
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"strings"
+	"time"
+
+	"dcbtop/engine"
+	"dcbtop/engine/agent"
+	"dcbtop/engine/lldp"
+)
+
+var _ liveControl = (*liveRun)(nil)
+
+// errStopped answers requests once the engine goroutine has stopped.
+var errStopped = errors.New("the capture has stopped: nothing can be changed any more")
+
+// A loopCall is a function the engine goroutine runs for another
+// goroutine; done is closed once it has returned.
+type loopCall struct {
+	fn   func()
+	done chan struct{}
+}
+
+// do runs fn on the engine goroutine and waits for it.
+func (r *liveRun) do(fn func()) error {
+	c := loopCall{fn: fn, done: make(chan struct{})}
+	select {
+	case r.calls <- c:
+	case <-r.stopped:
+		return errStopped
+	}
+	select {
+	case <-c.done:
+		return nil
+	case <-r.stopped:
+		select {
+		case <-c.done:
+			return nil
+		default:
+			return errStopped // fn panicked
+		}
+	}
+}
+
+// controlCall hands a control request to the engine goroutine, as a
+// control socket connection does.
+func (r *liveRun) controlCall(iface string, req controlRequest) (controlResponse, error) {
+	c := controlCall{iface: iface, req: req, reply: make(chan controlResponse, 1)}
+	select {
+	case r.control <- c:
+	case <-r.stopped:
+		return controlResponse{}, errStopped
+	}
+	var resp controlResponse
+	select {
+	case resp = <-c.reply:
+	case <-r.stopped:
+		select {
+		case resp = <-c.reply:
+		default:
+			return controlResponse{}, errStopped
+		}
+	}
+	if !resp.OK {
+		return resp, errors.New(resp.Error)
+	}
+	return resp, nil
+}
+
+// localChanged feeds local parameters to the engine.
+func (r *liveRun) localChanged(ev engine.LocalChanged) error {
+	return r.do(func() { r.apply(ev) })
+}
+
+// setAgent starts or stops dcbtop's agent on iface.
+func (r *liveRun) setAgent(iface string, on bool) (text string, err error) {
+	if derr := r.do(func() {
+		now := time.Now().UTC()
+		if on {
+			text, err = r.startAgent(iface, now)
+		} else {
+			text, err = r.stopAgent(iface, now)
+		}
+	}); derr != nil {
+		return "", derr
+	}
+	return text, err
+}
+
+// startAgent starts dcbtop's agent on iface (engine goroutine): with the
+// local parameters read from the driver when there are valid ones, the
+// defaults otherwise, and a control socket for dcbtop apply.
+func (r *liveRun) startAgent(iface string, now time.Time) (string, error) {
+	li := r.byName[iface]
+	if li == nil {
+		return "", fmt.Errorf("%s is not captured", iface)
+	}
+	if li.agent != nil {
+		return "dcbtop's agent already runs here", nil
+	}
+	if others := otherAgents(); len(others) > 0 && !r.o.force {
+		return "", fmt.Errorf("another LLDP agent runs in this network namespace: %s; stop it first", strings.Join(others, ", "))
+	}
+	in, _ := r.eng.Interface(iface)
+	local, willing, from := agent.DefaultLocal(), true, "the defaults (100% ETS on TC0, PFC off)"
+	if in.LocalSource == "dcbnl" && in.Local != nil && in.Local.ETS != nil && in.Local.Errors() == nil && in.Willing != nil {
+		local, willing, from = in.Local.Clone(), *in.Willing, "the driver's (dcbnl)"
+	}
+	local = withWilling(local, willing)
+	mac := li.link.MAC
+	if in.MAC != nil {
+		if hw, err := net.ParseMAC(*in.MAC); err == nil && len(hw) == 6 {
+			mac = lldp.MAC(hw)
+		}
+	}
+	srv, err := listenControl(runDir(), iface, r.control)
+	if err != nil {
+		return "", err
+	}
+	host, _ := os.Hostname()
+	cfg := agent.Config{Ifname: iface, MAC: mac, SystemName: host,
+		SystemDesc: "dcbtop " + version + " host DCBX agent", TxInterval: r.o.txInterval}
+	a, err := agent.New(cfg, agent.Advert{Willing: willing, Local: local}, now)
+	if err != nil {
+		srv.Close()
+		return "", err
+	}
+	srv.Start()
+	li.agent, li.acfg, li.ctl = a, cfg, srv
+	li.local, li.willing, li.undo = local.Clone(), willing, nil
+	r.apply(engine.LocalChanged{Interface: iface, At: now, Source: "agent", Willing: willing, Params: local})
+	if r.tick != nil {
+		r.tick.Reset(agentTick)
+	}
+	if f, ok := a.Due(now); ok {
+		r.send(li, f, now)
+	}
+	return fmt.Sprintf("dcbtop's agent started: LLDPDUs every %s (TTL %d s), willing %s, local parameters %s",
+		r.o.txInterval, a.TTL(), onOff(willing), from), nil
+}
+
+// stopAgent stops dcbtop's agent on iface (engine goroutine): a shutdown
+// LLDPDU withdraws its information at the peer, its control socket goes,
+// and the local parameters come from DCB netlink, another agent or
+// nowhere again.
+func (r *liveRun) stopAgent(iface string, now time.Time) (string, error) {
+	li := r.byName[iface]
+	if li == nil {
+		return "", fmt.Errorf("%s is not captured", iface)
+	}
+	if li.agent == nil {
+		return "dcbtop's agent does not run here", nil
+	}
+	r.send(li, li.agent.Shutdown(), now)
+	li.agent = nil
+	if li.ctl != nil {
+		li.ctl.Close()
+		li.ctl = nil
+	}
+	li.local, li.undo = nil, nil
+	ev := engine.LocalChanged{Interface: iface, At: now} // no local source
+	from := "nowhere (no local agent)"
+	in, _ := r.eng.Interface(iface)
+	switch {
+	case li.dcb != nil:
+		ev, from = *li.dcb, "the driver (dcbnl)"
+		ev.At = now
+	case otherLocalAgent(in, time.Time{}) != "":
+		ev.Source, from = "observed", "another LLDP agent of this host"
+	}
+	r.apply(ev)
+	return "dcbtop's agent stopped: shutdown LLDPDU sent (TTL 0); local parameters now from " + from, nil
+}

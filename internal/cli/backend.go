@@ -1,0 +1,440 @@
+package cli
+
+// The screen's Backend: what the operator's keys do. Live, writes go to
+// dcbtop's own agent through the engine goroutine (the path the control
+// socket takes) or to the kernel through DCB netlink (as dcbtop apply
+// does); a replay has nothing to write to. Every method is safe for
+// concurrent use and may block: the screen calls them inside tea.Cmds.
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"dcbtop/engine"
+	"dcbtop/ui"
+)
+
+// liveControl is what the backend needs of a live run's engine goroutine
+// (implemented by *liveRun): each call waits for the goroutine to carry
+// it out.
+type liveControl interface {
+	// controlCall hands a control-socket request (apply, undo) for iface's
+	// dcbtop agent to the engine goroutine and returns its answer; a
+	// refusal ({"ok":false}) is an error.
+	controlCall(iface string, req controlRequest) (controlResponse, error)
+	// setAgent starts or stops dcbtop's agent on iface.
+	setAgent(iface string, on bool) (string, error)
+	// localChanged feeds local parameters (read back from the kernel) to
+	// the engine.
+	localChanged(ev engine.LocalChanged) error
+}
+
+// backend implements ui.Backend.
+type backend struct {
+	replay bool
+	dir    string // --snapshot-dir
+	// snap returns the latest snapshot published to the screen.
+	snap func() (engine.Snapshot, bool)
+	live liveControl // nil in a replay
+
+	// Seams for tests.
+	privileged  func() bool
+	otherAgents func() []string
+	dial        func() (dcbClient, func(), error)
+	now         func() time.Time
+
+	mu sync.Mutex // serializes kernel writes; guards undo
+	// undo holds, per dcbnl interface, the local state before the last
+	// apply made from the screen (one level, as the agent keeps).
+	undo map[string]*localState
+}
+
+var _ ui.Backend = (*backend)(nil)
+
+// newBackend returns the backend of a live run (live != nil) or a replay.
+func newBackend(dir string, snap func() (engine.Snapshot, bool), live liveControl) *backend {
+	return &backend{replay: live == nil, dir: dir, snap: snap, live: live,
+		privileged: hasNetAdmin, otherAgents: otherAgents, dial: dialDCB, now: time.Now,
+		undo: map[string]*localState{}}
+}
+
+// errReplay is the answer to every write in a replay.
+const replayWhy = "replay: nothing to write to"
+
+// iface returns the named interface of the latest snapshot.
+func (b *backend) iface(name string) (engine.Interface, error) {
+	s, ok := b.snap()
+	if ok {
+		for _, in := range s.Interfaces {
+			if in.Name == name {
+				return in, nil
+			}
+		}
+	}
+	return engine.Interface{}, fmt.Errorf("%s is not in the snapshot", name)
+}
+
+func hasDiagCode(in engine.Interface, code string) bool {
+	for _, d := range in.Diagnostics {
+		if d.Code == code {
+			return true
+		}
+	}
+	return false
+}
+
+// firmwareWhy says why nothing is written where the NIC firmware runs DCBX.
+func firmwareWhy(ifname string) string {
+	return fmt.Sprintf("the NIC firmware runs DCBX (LLD_MANAGED): hand DCBX to the host first (ice: ethtool --set-priv-flags %s fw-lldp-agent off; i40e: ethtool --set-priv-flags %s disable-fw-lldp on)", ifname, ifname)
+}
+
+// ownAgent reports whether a local agent seen transmitting on in is
+// dcbtop's own (chassis = the port MAC, port = the interface name).
+func ownAgent(in engine.Interface, a engine.LocalAgent) bool {
+	return in.MAC != nil && a.ChassisID == "mac "+*in.MAC && a.PortID == "ifname "+in.Name
+}
+
+// otherLocalAgent returns the chassis of another LLDP agent of this host
+// seen transmitting on in within the last 2 minutes, "" when none.
+func otherLocalAgent(in engine.Interface, now time.Time) string {
+	for _, a := range in.LocalAgents {
+		if !ownAgent(in, a) && (now.IsZero() || now.Sub(a.LastSeen) < 2*time.Minute) {
+			return a.ChassisID
+		}
+	}
+	return ""
+}
+
+// Capabilities says what may be changed on iface, and why not.
+func (b *backend) Capabilities(iface string) ui.Caps {
+	if b.replay {
+		return ui.Caps{WriteWhy: replayWhy, AgentWhy: replayWhy}
+	}
+	in, err := b.iface(iface)
+	if err != nil {
+		return ui.Caps{WriteWhy: err.Error(), AgentWhy: err.Error()}
+	}
+	s, _ := b.snap()
+	fw := hasDiagCode(in, engine.CodeFirmwareDCBX)
+	var c ui.Caps
+	switch in.LocalSource {
+	case "agent":
+		c.CanWrite = true
+	case "dcbnl":
+		switch {
+		case fw:
+			c.WriteWhy = firmwareWhy(iface)
+		case !b.privileged():
+			c.WriteWhy = "needs CAP_NET_ADMIN to write DCB netlink (run as root)"
+		default:
+			c.CanWrite = true
+		}
+	case "observed":
+		c.WriteWhy = "another LLDP agent of this host owns the local parameters (seen in its LLDPDUs): change them there"
+	default:
+		c.WriteWhy = "no local agent: press a to run dcbtop's agent here"
+	}
+	switch {
+	case in.LocalSource == "agent":
+		c.CanAgent = true // to stop it
+	case fw:
+		c.AgentWhy = firmwareWhy(iface)
+	default:
+		if others := b.otherAgents(); len(others) > 0 {
+			c.AgentWhy = "another LLDP agent runs in this network namespace: " + strings.Join(others, ", ") + "; stop it first"
+		} else if ch := otherLocalAgent(in, s.TakenAt); ch != "" {
+			c.AgentWhy = "another LLDP agent of this host transmits here (" + ch + "); stop it first"
+		} else {
+			c.CanAgent = true
+		}
+	}
+	return c
+}
+
+// Preview returns the operational parameters and resolution iface would
+// have with the given Willing state and local parameters (nil: the
+// current ones): engine.PreviewOperational on the latest snapshot, with
+// the Willing bits of the local parameters set as an apply would set them.
+func (b *backend) Preview(iface string, willing bool, local *engine.Params) (*engine.Params, engine.Resolution, error) {
+	in, err := b.iface(iface)
+	if err != nil {
+		return nil, engine.Resolution{}, err
+	}
+	op, res := engine.PreviewOperational(in, willing, previewLocal(in, willing, local))
+	return op, res, nil
+}
+
+// previewLocal is the local parameter set a preview resolves with: local
+// (or the current one) with its Willing bits set to willing, as the agent
+// (withWilling) and the kernel's read-back (paramsFromIEEE) have them.
+func previewLocal(in engine.Interface, willing bool, local *engine.Params) *engine.Params {
+	if local == nil {
+		local = in.Local
+	}
+	if local == nil {
+		return nil
+	}
+	return withWilling(local, willing)
+}
+
+// Apply sets the local Willing state and/or parameters of iface.
+func (b *backend) Apply(iface string, willing *bool, local *engine.Params) (string, error) {
+	if b.replay {
+		return "", errors.New(replayWhy)
+	}
+	if willing == nil && local == nil {
+		return "", errors.New("nothing to apply")
+	}
+	in, err := b.iface(iface)
+	if err != nil {
+		return "", err
+	}
+	if c := b.Capabilities(iface); !c.CanWrite {
+		return "", errors.New(c.WriteWhy)
+	}
+	if in.LocalSource == "agent" {
+		resp, err := b.live.controlCall(iface, controlRequest{Op: "apply", Params: local, Willing: willing})
+		if err != nil {
+			return "", err
+		}
+		return agentResult("applied to dcbtop's agent", resp), nil
+	}
+	return b.kernel(iface, local, willing, false)
+}
+
+// Undo restores what was in force before the last Apply.
+func (b *backend) Undo(iface string) (string, error) {
+	if b.replay {
+		return "", errors.New(replayWhy)
+	}
+	in, err := b.iface(iface)
+	if err != nil {
+		return "", err
+	}
+	if c := b.Capabilities(iface); !c.CanWrite {
+		return "", errors.New(c.WriteWhy)
+	}
+	if in.LocalSource == "agent" {
+		resp, err := b.live.controlCall(iface, controlRequest{Op: "undo"})
+		if err != nil {
+			return "", err
+		}
+		return agentResult("undone on dcbtop's agent", resp), nil
+	}
+	b.mu.Lock()
+	prev := b.undo[iface]
+	b.mu.Unlock()
+	if prev == nil {
+		return "", fmt.Errorf("nothing to undo on %s (no apply from this screen yet)", iface)
+	}
+	w := prev.Willing
+	return b.kernel(iface, prev.Local, &w, true)
+}
+
+// agentResult is the one-line account of an apply or undo through the
+// agent: what changed, and what it now advertises.
+func agentResult(what string, resp controlResponse) string {
+	s := what
+	if len(resp.Changed) == 0 {
+		s = "nothing changed"
+	} else {
+		s += ": " + strings.Join(resp.Changed, ", ")
+	}
+	rb := "willing " + symOnOff(resp.Willing)
+	if p := SummarizeParams(orEmpty(resp.Local)); p != "" {
+		rb += " | " + p
+	}
+	return s + "; read back: " + rb
+}
+
+func symOnOff(b *bool) string {
+	if b == nil {
+		return "unknown"
+	}
+	return onOff(*b)
+}
+
+// kernel applies through DCB netlink (applyKernel: only what changes is
+// written, then read back), keeps the state before for undo, and feeds
+// the new local parameters to the engine at once.
+func (b *backend) kernel(iface string, local *engine.Params, willing *bool, undoing bool) (string, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	c, closeC, err := b.dial()
+	if err != nil {
+		return "", fmt.Errorf("DCB netlink: %w", err)
+	}
+	defer closeC()
+	ev, ok := dcbLocal(c, iface, b.now().UTC())
+	if !ok {
+		return "", fmt.Errorf("%s has no DCB netlink support (driver without dcbnl_ops): press a to run dcbtop's agent instead", iface)
+	}
+	before := &localState{Willing: ev.Willing, Local: ev.Params}
+	lines, err := applyKernel(c, iface, local, willing)
+	if after, ok := dcbLocal(c, iface, b.now().UTC()); ok && b.live != nil {
+		_ = b.live.localChanged(after)
+	}
+	switch {
+	case undoing && err == nil:
+		delete(b.undo, iface)
+	case !undoing:
+		// Also after a partial failure: undo writes back what changed.
+		b.undo[iface] = before
+	}
+	for i, l := range lines {
+		lines[i] = strings.TrimPrefix(l, iface+": ")
+	}
+	if err != nil {
+		msg := strings.TrimPrefix(err.Error(), iface+": ")
+		if len(lines) > 0 {
+			msg = strings.Join(lines, "; ") + "; " + msg
+		}
+		return "", errors.New(msg)
+	}
+	return strings.Join(lines, "; "), nil
+}
+
+// SetAgent starts or stops dcbtop's agent on iface.
+func (b *backend) SetAgent(iface string, on bool) (string, error) {
+	if b.replay {
+		return "", errors.New(replayWhy)
+	}
+	if c := b.Capabilities(iface); !c.CanAgent {
+		return "", errors.New(c.AgentWhy)
+	}
+	return b.live.setAgent(iface, on)
+}
+
+// exportBeforeLink, when set (tests), runs after the temporary file is
+// written and synced and before it gets its final name; an error aborts
+// the export.
+var exportBeforeLink func(tmp string) error
+
+// Export writes snap (the snapshot JSON contract) to
+// DIR/dcbtop-IFACE-YYYYMMDDTHHMMSSZ.json, atomically: a temporary file in
+// DIR, written and synced, then linked to its final name (never replacing
+// a file: -1, -2... are added when the name is taken), and the directory
+// synced. On error nothing is left behind.
+func (b *backend) Export(snap engine.Snapshot) (string, error) {
+	data, err := json.MarshalIndent(snap, "", "  ")
+	if err != nil {
+		return "", err
+	}
+	data = append(data, '\n')
+	at := snap.TakenAt
+	if at.IsZero() {
+		at = b.now()
+	}
+	base := "dcbtop-" + exportName(snap) + "-" + at.UTC().Format("20060102T150405Z")
+	return writeExclusive(b.dir, base, ".json", data)
+}
+
+var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._+@-]`)
+
+// exportName names the interfaces of a snapshot for a file name: the one
+// interface, a few joined with "+", or the first and how many more.
+func exportName(s engine.Snapshot) string {
+	var names []string
+	for _, in := range s.Interfaces {
+		names = append(names, unsafeFileChars.ReplaceAllString(in.Name, "_"))
+	}
+	switch n := strings.Join(names, "+"); {
+	case len(names) == 0:
+		return "none"
+	case len(n) <= 40:
+		return n
+	default:
+		return fmt.Sprintf("%s+%d", names[0], len(names)-1)
+	}
+}
+
+// writeExclusive writes data to DIR/BASE+EXT, or BASE-N+EXT when that is
+// taken, atomically, with mode 0644, and returns the path.
+func writeExclusive(dir, base, ext string, data []byte) (path string, err error) {
+	f, err := os.CreateTemp(dir, ".dcbtop-export-*.tmp")
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", dir, unwrapPath(err))
+	}
+	tmp := f.Name()
+	defer func() {
+		if f != nil {
+			f.Close()
+		}
+		os.Remove(tmp) // linked under its final name, or abandoned
+	}()
+	if _, err := f.Write(data); err != nil {
+		return "", fmt.Errorf("%s: %w", tmp, unwrapPath(err))
+	}
+	if err := f.Chmod(0o644); err != nil {
+		return "", fmt.Errorf("%s: %w", tmp, unwrapPath(err))
+	}
+	if err := f.Sync(); err != nil {
+		return "", fmt.Errorf("%s: %w", tmp, unwrapPath(err))
+	}
+	if err := f.Close(); err != nil {
+		f = nil
+		return "", fmt.Errorf("%s: %w", tmp, unwrapPath(err))
+	}
+	f = nil
+	if exportBeforeLink != nil {
+		if err := exportBeforeLink(tmp); err != nil {
+			return "", err
+		}
+	}
+	for n := 0; n < 1000; n++ {
+		path = filepath.Join(dir, base+ext)
+		if n > 0 {
+			path = filepath.Join(dir, fmt.Sprintf("%s-%d%s", base, n, ext))
+		}
+		err = os.Link(tmp, path)
+		if errors.Is(err, os.ErrExist) {
+			continue
+		}
+		if err != nil && !errors.Is(err, syscall.EPERM) && !errors.Is(err, syscall.ENOTSUP) {
+			return "", fmt.Errorf("%s: %w", path, unwrapPath(err))
+		}
+		if err != nil {
+			// No hard links here (vfat...): rename, after checking the
+			// name is free (a race may still replace a file made since).
+			if _, serr := os.Lstat(path); serr == nil {
+				continue
+			}
+			if err := os.Rename(tmp, path); err != nil {
+				return "", fmt.Errorf("%s: %w", path, unwrapPath(err))
+			}
+		}
+		syncDir(dir)
+		return path, nil
+	}
+	return "", fmt.Errorf("%s: too many files named %s-N%s", dir, base, ext)
+}
+
+// syncDir makes a new directory entry durable (best effort).
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+}
+
+// unwrapPath drops the operation and path of an *os.PathError or
+// *os.LinkError (the caller names the path).
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
+}

@@ -1,0 +1,153 @@
+package cli
+
+// The engine's owning goroutine talks to the screen through two mailboxes
+// that never block it: a snapshot feed (a channel of one, latest wins) that
+// the ui.Model reads, and a poster that forwards capture status, errors
+// and the request to quit to the tea.Program from a goroutine of its own.
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+
+	tea "charm.land/bubbletea/v2"
+
+	"dcbtop/engine"
+	"dcbtop/ui"
+)
+
+// A snapFeed publishes engine snapshots to the screen. It has one
+// producer, the goroutine that owns the engine: publish replaces a
+// snapshot the screen has not taken yet (latest wins) and never blocks.
+// The latest snapshot published is also kept for the Backend.
+type snapFeed struct {
+	ch     chan engine.Snapshot
+	latest atomic.Pointer[engine.Snapshot]
+	closed bool
+}
+
+func newSnapFeed() *snapFeed { return &snapFeed{ch: make(chan engine.Snapshot, 1)} }
+
+// C is the channel the screen reads (ui.NewModel).
+func (f *snapFeed) C() <-chan engine.Snapshot { return f.ch }
+
+// publish offers s to the screen, replacing a snapshot not yet taken.
+func (f *snapFeed) publish(s engine.Snapshot) {
+	if f.closed {
+		return
+	}
+	f.latest.Store(&s)
+	for {
+		select {
+		case f.ch <- s:
+			return
+		default:
+		}
+		// Full: the screen has not taken the previous one. Drop it (the
+		// screen may take it meanwhile; then the send succeeds).
+		select {
+		case <-f.ch:
+		default:
+		}
+	}
+}
+
+// snapshot returns the latest snapshot published.
+func (f *snapFeed) snapshot() (engine.Snapshot, bool) {
+	if s := f.latest.Load(); s != nil {
+		return *s, true
+	}
+	return engine.Snapshot{}, false
+}
+
+// close tells the screen no more snapshots come (a snapshot still in the
+// channel is delivered first).
+func (f *snapFeed) close() {
+	if !f.closed {
+		f.closed = true
+		close(f.ch)
+	}
+}
+
+// A poster forwards messages from the engine's goroutine to the program
+// without blocking it: the newest capture status replaces an older one not
+// yet delivered, errors queue (a few), and quit asks the program to end.
+// run delivers them, in that order, until its context is done.
+type poster struct {
+	mu     sync.Mutex
+	status *ui.CaptureStatus
+	errs   []error
+	quit   bool
+	wake   chan struct{}
+}
+
+func newPoster() *poster { return &poster{wake: make(chan struct{}, 1)} }
+
+// maxPendingErrors bounds the errors waiting for delivery.
+const maxPendingErrors = 8
+
+func (p *poster) kick() {
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// setStatus posts the capture status.
+func (p *poster) setStatus(s ui.CaptureStatus) {
+	p.mu.Lock()
+	p.status = &s
+	p.mu.Unlock()
+	p.kick()
+}
+
+// error posts an error for the status line.
+func (p *poster) error(err error) {
+	p.mu.Lock()
+	if len(p.errs) < maxPendingErrors {
+		p.errs = append(p.errs, err)
+	}
+	p.mu.Unlock()
+	p.kick()
+}
+
+// requestQuit asks the program to end.
+func (p *poster) requestQuit() {
+	p.mu.Lock()
+	p.quit = true
+	p.mu.Unlock()
+	p.kick()
+}
+
+// take returns what is pending and clears it.
+func (p *poster) take() (msgs []tea.Msg) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, e := range p.errs {
+		msgs = append(msgs, ui.ErrorMsg{Err: e})
+	}
+	if p.status != nil {
+		msgs = append(msgs, *p.status)
+	}
+	if p.quit {
+		msgs = append(msgs, tea.Quit())
+	}
+	p.errs, p.status, p.quit = nil, nil, false
+	return msgs
+}
+
+// run delivers posted messages with send (tea.Program.Send, which waits
+// for the program to start and does nothing once it has ended) until ctx
+// is done.
+func (p *poster) run(ctx context.Context, send func(tea.Msg)) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-p.wake:
+		}
+		for _, m := range p.take() {
+			send(m)
+		}
+	}
+}
