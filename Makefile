@@ -23,12 +23,13 @@ all: build
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/dcbtop
 
-# The embedded default: until the simulated switch lands (dcbtop demo), a
-# real lldpd capture shipped in assets/ replayed on the interactive screen,
-# through the normal replay path, at four times its recorded speed (q quits).
+# The embedded default: dcbtop against its built-in simulated switch (a real
+# DCBX peer playing a looping two-minute scenario). As root it runs in a
+# network namespace of its own over a veth pair, captured through the normal
+# live path; otherwise over an in-memory link. q quits and cleans up.
 # Without a terminal it prints the indications as NDJSON instead.
 demo: build
-	./$(BIN) -r assets/demo.pcap --speed 4
+	./$(BIN) demo
 
 # Installs the Debian packages the tests use when one is missing
 # (as root: apt-get update once, then install; otherwise say what is missing).

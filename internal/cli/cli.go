@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"time"
 
+	"dcbtop/capture"
+	"dcbtop/engine"
 	"dcbtop/engine/agent"
 	"dcbtop/ui"
 )
@@ -62,6 +64,14 @@ type options struct {
 	notTTY      bool
 	color       ui.ColorMode
 	snapshotDir string
+	metrics     string // --metrics ADDR
+
+	// Set by dcbtop demo, never by flags: the agent's local parameters,
+	// the links to capture on and how to open them, and a banner.
+	localParams *engine.Params
+	links       []capture.Link
+	openLive    func(name string) (liveConn, error)
+	banner      string
 }
 
 // notTTYNotice is printed on stderr when stdout is not a terminal and no
@@ -80,6 +90,8 @@ Usage:
                                    NDJSON, on stdout (no screen)
   dcbtop apply -i IFACE [FILE.json | -] [--willing on|off]
                                    set local parameters (see below)
+  dcbtop demo [--json | --events] [--duration D]
+                                   against the built-in simulated switch
 
 Options:
   -i IFACE       capture on IFACE (repeatable)
@@ -107,6 +119,8 @@ Options:
   --snapshot-dir DIR
                  where the screen's s key exports snapshots (default: the
                  current directory), as dcbtop-IFACE-YYYYMMDDTHHMMSSZ.json
+  --metrics ADDR serve Prometheus metrics on ADDR (e.g. :9424), headless
+                 or beside the screen
   --version      print the version and exit
   --help         this help
 
@@ -131,6 +145,9 @@ Exit status: 0 success, 1 runtime failure, 2 bad usage.
 func Run(ctx context.Context, args []string, env Env) int {
 	if len(args) > 0 && args[0] == "apply" {
 		return runApply(ctx, args[1:], env)
+	}
+	if len(args) > 0 && args[0] == "demo" {
+		return runDemo(ctx, args[1:], env)
 	}
 	o, err := parse(args, env)
 	if errors.Is(err, flag.ErrHelp) {
@@ -213,6 +230,7 @@ func parse(args []string, env Env) (*options, error) {
 		o.color = m
 		return nil
 	})
+	fs.StringVar(&o.metrics, "metrics", "", "serve Prometheus metrics on ADDR")
 	fs.Func("snapshot-dir", "export directory", func(s string) error {
 		if s == "" {
 			return errors.New("empty directory name")
@@ -237,6 +255,8 @@ func parse(args []string, env Env) (*options, error) {
 		return nil, errors.New("-r and -i are exclusive")
 	case !live && o.duration != 0:
 		return nil, errors.New("--duration applies to live capture only")
+	case !live && o.metrics != "":
+		return nil, errors.New("--metrics applies to live capture and the demo only")
 	case !live && (o.write != "" || o.agent):
 		return nil, errors.New("-w and --agent apply to live capture only")
 	case live && o.speed >= 0:

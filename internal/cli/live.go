@@ -14,6 +14,7 @@ import (
 	"dcbtop/engine"
 	"dcbtop/engine/agent"
 	"dcbtop/engine/lldp"
+	"dcbtop/engine/metrics"
 )
 
 // A liveIface is one captured interface: its current socket (replaced
@@ -23,8 +24,9 @@ type liveIface struct {
 	name   string
 	link   capture.Link
 	kick   chan struct{} // a link event: retry opening now
+	open   func(name string) (liveConn, error)
 	mu     sync.Mutex
-	conn   *capture.Live
+	conn   liveConn
 	prev   capture.LiveStats // accumulated from closed sockets
 	sent   uint64
 	errMsg string // the capture's error, "" while capturing
@@ -46,13 +48,13 @@ type liveIface struct {
 	dcb *engine.LocalChanged
 }
 
-func (li *liveIface) current() *capture.Live {
+func (li *liveIface) current() liveConn {
 	li.mu.Lock()
 	defer li.mu.Unlock()
 	return li.conn
 }
 
-func (li *liveIface) set(l *capture.Live) {
+func (li *liveIface) set(l liveConn) {
 	li.mu.Lock()
 	defer li.mu.Unlock()
 	li.conn = l
@@ -210,13 +212,18 @@ func runLive(ctx context.Context, o *options, env Env) (err error) {
 		ctx, cancel = context.WithTimeout(ctx, o.duration)
 		defer cancel()
 	}
-	links, err := pickInterfaces(o.ifaces)
+	links := o.links
+	if links == nil {
+		links, err = pickInterfaces(o.ifaces)
+	}
 	if err != nil {
 		return err
 	}
 	var local *engine.Params
 	if o.agent {
-		if local, err = loadLocal(o.local); err != nil {
+		if o.localParams != nil {
+			local = o.localParams
+		} else if local, err = loadLocal(o.local); err != nil {
 			return err
 		}
 		local = withWilling(local, o.willing)
@@ -235,11 +242,11 @@ func runLive(ctx context.Context, o *options, env Env) (err error) {
 		}
 	}()
 	for _, l := range links {
-		conn, err := capture.OpenLive(l.Name)
+		conn, err := o.open(l.Name)
 		if err != nil {
 			return fmt.Errorf("%s: %w", l.Name, err)
 		}
-		ifaces = append(ifaces, &liveIface{name: l.Name, link: l, conn: conn, kick: make(chan struct{}, 1)})
+		ifaces = append(ifaces, &liveIface{name: l.Name, link: l, conn: conn, kick: make(chan struct{}, 1), open: o.open})
 	}
 	var rec *capture.Writer
 	if o.write != "" {
@@ -253,9 +260,19 @@ func runLive(ctx context.Context, o *options, env Env) (err error) {
 		}()
 	}
 	r := newLiveRun(o, env, rec)
-	if o.agent {
-		// One control socket per agent interface, for dcbtop apply. Its
-		// requests wait in r.control until the loop runs.
+	if o.metrics != "" {
+		r.feed = newSnapFeed()
+		col, stop, err := serveMetrics(o.metrics, r.feed)
+		if err != nil {
+			return err
+		}
+		defer stop()
+		r.metrics = col
+	}
+	if o.agent && o.openLive == nil {
+		// One control socket per agent interface, for dcbtop apply (not
+		// for the demo's in-memory link, which no other process can
+		// reach). Its requests wait in r.control until the loop runs.
 		for _, li := range ifaces {
 			srv, err := listenControl(runDir(), li.name, r.control)
 			if err != nil {
@@ -302,15 +319,37 @@ func newLiveRun(o *options, env Env, rec *capture.Writer) *liveRun {
 // agentTick is how often the loop checks the agents' transmit schedule.
 const agentTick = 250 * time.Millisecond
 
+// A liveConn is an interface's capture socket: a *capture.Live, or the
+// host end of the demo's in-memory link.
+type liveConn interface {
+	ReadFrame(ctx context.Context) (capture.Frame, error)
+	WriteFrame(b []byte) error
+	Stats() (capture.LiveStats, error)
+	Close() error
+}
+
+var _ liveConn = (*capture.Live)(nil)
+
+// open opens the capture socket of an interface: capture.OpenLive unless a
+// demo link stands in for it.
+func (o *options) open(name string) (liveConn, error) {
+	if o.openLive != nil {
+		return o.openLive(name)
+	}
+	return capture.OpenLive(name)
+}
+
 // A liveRun is the state of the single goroutine that owns the engine.
 type liveRun struct {
-	o      *options
-	env    Env
-	eng    *engine.Engine
-	out    *eventWriter
-	rec    *capture.Writer
-	events chan engine.Event
-	byName map[string]*liveIface
+	// metrics counts indications for --metrics (nil without it).
+	metrics *metrics.Collector
+	o       *options
+	env     Env
+	eng     *engine.Engine
+	out     *eventWriter
+	rec     *capture.Writer
+	events  chan engine.Event
+	byName  map[string]*liveIface
 	// control carries the control sockets' (and the screen's) requests to
 	// the agents; calls the screen's other requests (see do).
 	control chan controlCall
@@ -453,6 +492,9 @@ func (r *liveRun) apply(ev engine.Event) {
 		}
 	}
 	ins := r.eng.Apply(ev)
+	if r.metrics != nil {
+		r.metrics.Observe(ins)
+	}
 	switch ev.(type) {
 	case engine.LinkChanged, engine.CaptureStatus, engine.LocalChanged:
 		r.dirty = true
@@ -589,7 +631,7 @@ func (li *liveIface) capture(ctx context.Context, events chan<- engine.Event) {
 	for ctx.Err() == nil {
 		conn := li.current()
 		if conn == nil {
-			c, err := capture.OpenLive(li.name)
+			c, err := li.open(li.name)
 			if err != nil {
 				report(err.Error())
 				select {

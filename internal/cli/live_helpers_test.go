@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"dcbtop/assets"
 	"dcbtop/engine"
 	"dcbtop/internal/testbed"
 )
@@ -364,6 +365,9 @@ func decodeSnapshot(t testing.TB, name, out string) engine.Snapshot {
 	}
 	if s.Schema != engine.SchemaVersion {
 		t.Errorf("%s: schema %q, want %q", name, s.Schema, engine.SchemaVersion)
+	}
+	if err := assets.ValidateSnapshot([]byte(out)); err != nil {
+		t.Errorf("%s: snapshot does not match assets/snapshot.schema.json: %v", name, err)
 	}
 	return s
 }

@@ -154,13 +154,18 @@ func withoutEnv(env []string, name string) []string {
 
 // runTUI runs the live screen: the engine loop beside it.
 func (r *liveRun) runTUI(ctx context.Context, ifaces []*liveIface) error {
-	sc := screen{feed: newSnapFeed(), post: newPoster()}
-	r.feed = sc.feed
+	if r.feed == nil {
+		r.feed = newSnapFeed()
+	}
+	sc := screen{feed: r.feed, post: newPoster()}
 	r.dirty = true
 	r.flush() // the screen has a snapshot from the start
 	sc.backend = newBackend(r.o.snapshotDir, sc.feed.snapshot, r)
 	host, _ := os.Hostname()
 	sc.status = ui.CaptureStatus{Mode: ui.CaptureLive, Source: host}
+	if r.o.banner != "" {
+		sc.status.Source = r.o.banner
+	}
 	return runScreen(ctx, r.o, r.env, sc, func(ctx context.Context) error { return r.loop(ctx, ifaces) })
 }
 
