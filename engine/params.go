@@ -317,3 +317,47 @@ func paramsFromCEE(c *lldp.CEE) *Params {
 	}
 	return p
 }
+
+// WithWilling returns a copy of p whose ETS and PFC Willing bits are
+// willing: what an agent with that local Willing state advertises
+// ("Managing the Local DCBX Willing State"). A nil p gives nil.
+func (p *Params) WithWilling(willing bool) *Params {
+	p = p.Clone()
+	if p == nil {
+		return nil
+	}
+	if p.ETS != nil {
+		p.ETS.Willing = willing
+	}
+	if p.PFC != nil {
+		p.PFC.Willing = willing
+	}
+	return p
+}
+
+// Merge returns a copy of p in which every feature change gives (ets,
+// ets_reco, pfc, app) replaces p's; the others stay. It is how a partial
+// PARAMS file is applied. A nil p starts from nothing.
+func (p *Params) Merge(change *Params) *Params {
+	out := p.Clone()
+	if out == nil {
+		out = &Params{}
+	}
+	if change == nil {
+		return out
+	}
+	c := change.Clone()
+	if c.ETS != nil {
+		out.ETS = c.ETS
+	}
+	if c.ETSReco != nil {
+		out.ETSReco = c.ETSReco
+	}
+	if c.PFC != nil {
+		out.PFC = c.PFC
+	}
+	if c.App != nil {
+		out.App = c.App
+	}
+	return out
+}

@@ -95,3 +95,22 @@ func TestParamsValidate(t *testing.T) {
 		t.Errorf("valid params: %v", err)
 	}
 }
+
+func TestParamsMergeAndWilling(t *testing.T) {
+	base := &Params{ETS: &ETS{MaxTCs: 8, TCBandwidth: [8]uint8{100}}, PFC: &PFC{Cap: 8}, App: []App{}}
+	change := &Params{PFC: &PFC{Willing: true, Cap: 8, Enabled: 1 << 3}}
+	got := base.Merge(change).WithWilling(false)
+	want := &Params{ETS: &ETS{MaxTCs: 8, TCBandwidth: [8]uint8{100}}, PFC: &PFC{Cap: 8, Enabled: 1 << 3}, App: []App{}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if base.PFC.Enabled != 0 || change.PFC.Willing != true {
+		t.Error("Merge or WithWilling changed its inputs")
+	}
+	if (*Params)(nil).WithWilling(true) != nil {
+		t.Error("nil.WithWilling is not nil")
+	}
+	if m := (*Params)(nil).Merge(nil); m == nil || m.Groups() != 0 {
+		t.Errorf("nil.Merge(nil) = %+v", m)
+	}
+}

@@ -114,7 +114,7 @@ func (r *liveRun) startAgent(iface string, now time.Time) (string, error) {
 	if in.LocalSource == "dcbnl" && in.Local != nil && in.Local.ETS != nil && in.Local.Errors() == nil && in.Willing != nil {
 		local, willing, from = in.Local.Clone(), *in.Willing, "the driver's (dcbnl)"
 	}
-	local = withWilling(local, willing)
+	local = local.WithWilling(willing)
 	mac := li.link.MAC
 	if in.MAC != nil {
 		if hw, err := net.ParseMAC(*in.MAC); err == nil && len(hw) == 6 {

@@ -226,7 +226,7 @@ func TestApplyAgentLLDPD(t *testing.T) {
 	if want := fmt.Sprintf("h0: applied through the running dcbtop agent (pid %d): pfc, app; its LLDP peers see it within 1 s\n", pid); code != 0 || out != want || errOut != "" {
 		t.Fatalf("apply: exit %d, stdout %q, stderr %q; want 0, %q", code, out, errOut, want)
 	}
-	wantLocal := withWilling(agent.DefaultLocal(), true)
+	wantLocal := agent.DefaultLocal().WithWilling(true)
 	wantLocal.PFC.Enabled = 1<<3 | 1<<4
 	wantLocal.App = []engine.App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}, {Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}}
 	fAll := engine.FlagETSConfigured | engine.FlagPFCConfigured | engine.FlagClassificationConfigured
@@ -246,17 +246,20 @@ func TestApplyAgentLLDPD(t *testing.T) {
 	if want := fmt.Sprintf("h0: applied through the running dcbtop agent (pid %d): willing; its LLDP peers see it within 1 s\n", pid); code != 0 || out != want || errOut != "" {
 		t.Fatalf("apply --willing off: exit %d, stdout %q, stderr %q; want 0, %q", code, out, errOut, want)
 	}
-	wantOff := withWilling(wantLocal, false)
+	wantOff := wantLocal.WithWilling(false)
 	flags = fAll | engine.FlagETSChanged | engine.FlagPFCChanged
+	var offAt time.Time // when the agent took Willing off: later frames say so
 	for _, st := range []engine.Status{engine.StatusLocal, engine.StatusOperational} {
 		in, line := d.nextIndication(t, 5*time.Second)
+		if offAt.IsZero() {
+			offAt = in.Time
+		}
 		if in.Status != st || in.Reason != engine.ReasonLocalChange || in.Flags != flags {
 			t.Errorf("after --willing off: %s; want %s local-change %v", line, st, flags)
 		}
 		checkParams(t, "after --willing off: "+st.String(), in.Params, wantOff)
 	}
 	waitTLVs("willing off", 2*time.Second, qaz(false, 0x18, roceApp))
-	offAt := time.Now()
 	time.Sleep(1500 * time.Millisecond) // a few fast transmissions into the capture
 
 	// Undo through the control socket: willing on again.
@@ -293,7 +296,7 @@ func TestApplyAgentLLDPD(t *testing.T) {
 	// APP with Willing 0, in ETS and PFC.
 	var checked int
 	for _, f := range testbed.TsharkLLDP(t, pcap) {
-		if f.Src.String() != hostMAC.String() || f.Time.Before(offAt.Add(-200*time.Millisecond)) || f.Time.After(offAt.Add(time.Second)) {
+		if f.Src.String() != hostMAC.String() || f.Time.Before(offAt) || f.Time.After(offAt.Add(time.Second)) {
 			continue
 		}
 		checked++

@@ -174,7 +174,7 @@ func (b *backend) Preview(iface string, willing bool, local *engine.Params) (*en
 
 // previewLocal is the local parameter set a preview resolves with: local
 // (or the current one) with its Willing bits set to willing, as the agent
-// (withWilling) and the kernel's read-back (paramsFromIEEE) have them.
+// (Params.WithWilling) and the kernel's read-back (paramsFromIEEE) have them.
 func previewLocal(in engine.Interface, willing bool, local *engine.Params) *engine.Params {
 	if local == nil {
 		local = in.Local
@@ -182,7 +182,7 @@ func previewLocal(in engine.Interface, willing bool, local *engine.Params) *engi
 	if local == nil {
 		return nil
 	}
-	return withWilling(local, willing)
+	return local.WithWilling(willing)
 }
 
 // Apply sets the local Willing state and/or parameters of iface.

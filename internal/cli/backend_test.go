@@ -68,7 +68,7 @@ func liveSnapshot(t *testing.T) engine.Snapshot {
 	t.Helper()
 	e := engine.New(engine.Config{})
 	now := t0()
-	local := withWilling(agent.DefaultLocal(), true)
+	local := agent.DefaultLocal().WithWilling(true)
 	for i, name := range []string{"ag", "fw", "nl", "no", "ob"} {
 		mac := lldp.MAC{2, 0, 0, 0, 0, byte(0x10 + i)}
 		e.Apply(engine.LinkChanged{Interface: name, At: now, Ifindex: 2 + i, MAC: mac, Up: true})
@@ -186,7 +186,7 @@ func TestBackendPreview(t *testing.T) {
 	s := liveSnapshot(t)
 	b := testBackend(s, &fakeLive{})
 	in := iface(t, s, "ag")
-	pfc4 := withWilling(agent.DefaultLocal(), false)
+	pfc4 := agent.DefaultLocal().WithWilling(false)
 	pfc4.PFC.Enabled = 1 << 4
 	for _, c := range []struct {
 		willing bool
@@ -200,7 +200,7 @@ func TestBackendPreview(t *testing.T) {
 		if base == nil {
 			base = in.Local
 		}
-		wantOp, wantRes := engine.PreviewOperational(in, c.willing, withWilling(base, c.willing))
+		wantOp, wantRes := engine.PreviewOperational(in, c.willing, base.WithWilling(c.willing))
 		if diff := cmp.Diff(wantOp, op); diff != "" {
 			t.Errorf("willing %v, local %v: operational (-PreviewOperational +backend):\n%s", c.willing, c.local != nil, diff)
 		}
@@ -229,7 +229,7 @@ func TestBackendPreview(t *testing.T) {
 func TestBackendApplyAgent(t *testing.T) {
 	s := liveSnapshot(t)
 	w := false
-	fl := &fakeLive{resp: controlResponse{OK: true, Willing: &w, Local: withWilling(agent.DefaultLocal(), false), Changed: []string{"willing"}}}
+	fl := &fakeLive{resp: controlResponse{OK: true, Willing: &w, Local: agent.DefaultLocal().WithWilling(false), Changed: []string{"willing"}}}
 	b := testBackend(s, fl)
 	text, err := b.Apply("ag", &w, nil)
 	if want := "applied to dcbtop's agent: willing; read back: willing off | ETS bw 100/0/0/0/0/0/0/0 prio→tc 00000000 | PFC none | APP 0"; err != nil || text != want {

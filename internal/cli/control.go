@@ -471,29 +471,12 @@ func (r *liveRun) handleControl(c controlCall) controlResponse {
 	case "get":
 		return r.controlState(li, nil, nil)
 	case "apply":
-		next := li.local.Clone()
-		if next == nil {
-			next = &engine.Params{}
-		}
-		if p := c.req.Params; p != nil {
-			if p.ETS != nil {
-				next.ETS = p.ETS
-			}
-			if p.ETSReco != nil {
-				next.ETSReco = p.ETSReco
-			}
-			if p.PFC != nil {
-				next.PFC = p.PFC
-			}
-			if p.App != nil {
-				next.App = p.App
-			}
-		}
+		next := li.local.Merge(c.req.Params)
 		willing := li.willing
 		if c.req.Willing != nil {
 			willing = *c.req.Willing
 		}
-		next = withWilling(next, willing)
+		next = next.WithWilling(willing)
 		if err := next.Errors(); err != nil {
 			return controlError("invalid parameters: %s", oneLine(err.Error()))
 		}
@@ -549,7 +532,7 @@ func (r *liveRun) setAgentLocal(li *liveIface, willing bool, local *engine.Param
 // localChanges lists what differs between two local states: "ets",
 // "ets_reco", "pfc", "app" (the Willing bits aside) and "willing".
 func localChanges(w0 bool, p0 *engine.Params, w1 bool, p1 *engine.Params) []string {
-	a, b := withWilling(orEmpty(p0), false), withWilling(orEmpty(p1), false)
+	a, b := orEmpty(p0).WithWilling(false), orEmpty(p1).WithWilling(false)
 	out := []string{}
 	if !samePtr(a.ETS, b.ETS) {
 		out = append(out, "ets")

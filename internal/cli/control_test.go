@@ -60,7 +60,7 @@ func startTestAgent(t *testing.T, dir string, local *engine.Params, willing bool
 	r.byName["h0"] = li
 	now := time.Now().UTC()
 	r.apply(engine.LinkChanged{Interface: "h0", At: now, Ifindex: 2, MAC: testMAC, Up: true})
-	local = withWilling(local, willing)
+	local = local.WithWilling(willing)
 	cfg := agent.Config{Ifname: "h0", MAC: testMAC, SystemName: "test", TxInterval: time.Second}
 	a, err := agent.New(cfg, agent.Advert{Willing: willing, Local: local}, now)
 	if err != nil {
@@ -160,7 +160,7 @@ func TestControlRoundTrip(t *testing.T) {
 
 	// get
 	resp := ta.call(`{"op":"get"}`)
-	wantInitial := withWilling(initial, true)
+	wantInitial := initial.WithWilling(true)
 	if !resp.OK || resp.Interface != "h0" || resp.PID != os.Getpid() || resp.Willing == nil || !*resp.Willing {
 		t.Fatalf("get: %+v", resp)
 	}

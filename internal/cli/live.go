@@ -190,20 +190,6 @@ func loadLocal(path string) (*engine.Params, error) {
 	return p, nil
 }
 
-// withWilling returns a copy of p whose ETS and PFC Willing bits are
-// willing: the agent's Willing state comes from --willing, not from the
-// file, and the local parameters shown must say what is advertised.
-func withWilling(p *engine.Params, willing bool) *engine.Params {
-	p = p.Clone()
-	if p.ETS != nil {
-		p.ETS.Willing = willing
-	}
-	if p.PFC != nil {
-		p.PFC.Willing = willing
-	}
-	return p
-}
-
 // runLive captures on live interfaces until ctx is done or --duration
 // passes, feeding the engine from one goroutine (this one).
 func runLive(ctx context.Context, o *options, env Env) (err error) {
@@ -226,7 +212,7 @@ func runLive(ctx context.Context, o *options, env Env) (err error) {
 		} else if local, err = loadLocal(o.local); err != nil {
 			return err
 		}
-		local = withWilling(local, o.willing)
+		local = local.WithWilling(o.willing)
 		if others := otherAgents(); len(others) > 0 && !o.force {
 			return fmt.Errorf("%s: another LLDP agent runs in this network namespace: %s; stop it, or use --force", links[0].Name, strings.Join(others, ", "))
 		}

@@ -288,7 +288,7 @@ func given(raw json.RawMessage) bool {
 func parseHost(hj *hostJSON) (Host, error) {
 	h := Host{MAC: DefaultHostMAC, Params: agent.DefaultLocal(), Willing: true}
 	if hj == nil {
-		h.Params = withWilling(h.Params, h.Willing)
+		h.Params = h.Params.WithWilling(h.Willing)
 		return h, nil
 	}
 	h.Comment, h.Willing = hj.Comment, hj.Willing
@@ -306,7 +306,7 @@ func parseHost(hj *hostJSON) (Host, error) {
 		}
 		h.Params = p
 	}
-	h.Params = withWilling(h.Params, h.Willing)
+	h.Params = h.Params.WithWilling(h.Willing)
 	return h, nil
 }
 
@@ -488,7 +488,7 @@ func (v *validator) start(name string, sj stepJSON) (SwitchConfig, error) {
 	if cfg.Params, err = parseParams(sj.Params); err != nil {
 		return cfg, err
 	}
-	cfg.Params = withWilling(cfg.Params, cfg.Willing)
+	cfg.Params = cfg.Params.WithWilling(cfg.Willing)
 	return cfg, nil
 }
 
@@ -508,42 +508,4 @@ func parseExpect(list []expectJSON) ([]Expect, error) {
 		out = append(out, Expect{Reason: r, Flags: ej.Flags, PeerWilling: ej.PeerWilling, Diagnostics: ej.Diagnostics})
 	}
 	return out, nil
-}
-
-// withWilling returns a copy of p whose ETS and PFC Willing bits are
-// willing (what an agent advertises).
-func withWilling(p *engine.Params, willing bool) *engine.Params {
-	p = p.Clone()
-	if p.ETS != nil {
-		p.ETS.Willing = willing
-	}
-	if p.PFC != nil {
-		p.PFC.Willing = willing
-	}
-	return p
-}
-
-// mergeParams returns base with the features change gives replaced.
-func mergeParams(base, change *engine.Params) *engine.Params {
-	out := base.Clone()
-	if out == nil {
-		out = &engine.Params{}
-	}
-	if change == nil {
-		return out
-	}
-	c := change.Clone()
-	if c.ETS != nil {
-		out.ETS = c.ETS
-	}
-	if c.ETSReco != nil {
-		out.ETSReco = c.ETSReco
-	}
-	if c.PFC != nil {
-		out.PFC = c.PFC
-	}
-	if c.App != nil {
-		out.App = c.App
-	}
-	return out
 }

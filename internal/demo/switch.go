@@ -82,7 +82,7 @@ func NewSwitch(cfg SwitchConfig, now time.Time, observe func(Event)) (*Switch, e
 		return nil, fmt.Errorf("switch %s: %w", cfg.Name, err)
 	}
 	cfg = cfg.clone()
-	cfg.Params = withWilling(cfg.Params, cfg.Willing)
+	cfg.Params = cfg.Params.WithWilling(cfg.Willing)
 	s := &Switch{cfg: cfg, observe: observe}
 	if err := s.boot(now); err != nil {
 		return nil, err
@@ -229,7 +229,7 @@ func (s *Switch) Set(change *engine.Params, willing *bool, now time.Time) error 
 	if willing != nil {
 		w = *willing
 	}
-	p := withWilling(mergeParams(s.cfg.Params, change), w)
+	p := s.cfg.Params.Merge(change).WithWilling(w)
 	if err := p.Errors(); err != nil {
 		return fmt.Errorf("switch %s: %w", s.cfg.Name, err)
 	}
