@@ -13,40 +13,10 @@ import (
 	"testing"
 
 	"github.com/gopacket/gopacket/pcapgo"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"dcbtop/assets"
 	"dcbtop/engine/lldp"
 )
-
-// snapshotSchema compiles assets/snapshot.schema.json (checking it against
-// the draft 2020-12 meta-schema), with format assertions on so that times
-// must be RFC 3339.
-func snapshotSchema(t *testing.T) *jsonschema.Schema {
-	t.Helper()
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(assets.SnapshotSchema))
-	if err != nil {
-		t.Fatalf("snapshot.schema.json: %v", err)
-	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	if err := c.AddResource(assets.SnapshotSchemaID, doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile(assets.SnapshotSchemaID)
-	if err != nil {
-		t.Fatalf("compile snapshot.schema.json: %v", err)
-	}
-	return sch
-}
-
-func validateJSON(sch *jsonschema.Schema, b []byte) error {
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-	if err != nil {
-		return err
-	}
-	return sch.Validate(v)
-}
 
 // schemaScenarios are event tables whose snapshots together produce every
 // shape the schema describes: each local source, IEEE and CEE peers, a
@@ -125,7 +95,6 @@ func replayPcap(t *testing.T, path string) Snapshot {
 // the lldpd captures replayed through the engine, and the CLI's golden
 // --json outputs against assets/snapshot.schema.json.
 func TestSnapshotSchema(t *testing.T) {
-	sch := snapshotSchema(t)
 	var all []byte
 	for name, evs := range schemaScenarios(t) {
 		t.Run(name, func(t *testing.T) {
@@ -137,7 +106,7 @@ func TestSnapshotSchema(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := validateJSON(sch, b); err != nil {
+			if err := assets.ValidateSnapshot(b); err != nil {
 				t.Errorf("%v\n%s", err, b)
 			}
 			c, err := json.Marshal(e.Snapshot())
@@ -173,7 +142,7 @@ func TestSnapshotSchema(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := validateJSON(sch, b); err != nil {
+			if err := assets.ValidateSnapshot(b); err != nil {
 				t.Error(err)
 			}
 		})
@@ -188,7 +157,7 @@ func TestSnapshotSchema(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := validateJSON(sch, b); err != nil {
+			if err := assets.ValidateSnapshot(b); err != nil {
 				t.Error(err)
 			}
 		})
@@ -198,7 +167,6 @@ func TestSnapshotSchema(t *testing.T) {
 // TestSnapshotSchemaRejects checks that the schema catches drift: each
 // mutation of a valid snapshot must fail validation.
 func TestSnapshotSchemaRejects(t *testing.T) {
-	sch := snapshotSchema(t)
 	e := New(Config{})
 	for _, ev := range schemaScenarios(t)["ieee peer, local via LocalChanged, willing"] {
 		e.Apply(ev)
@@ -207,7 +175,7 @@ func TestSnapshotSchemaRejects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := validateJSON(sch, b); err != nil {
+	if err := assets.ValidateSnapshot(b); err != nil {
 		t.Fatalf("the unmutated snapshot must be valid: %v", err)
 	}
 	iface := func(m map[string]any) map[string]any { return m["interfaces"].([]any)[0].(map[string]any) }
@@ -255,7 +223,7 @@ func TestSnapshotSchemaRejects(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = validateJSON(sch, mb)
+			err = assets.ValidateSnapshot(mb)
 			if err == nil {
 				t.Fatal("mutated snapshot validates")
 			}
