@@ -12,8 +12,8 @@ FUZZTIME  ?= 20s
 # (lldpd), an independent decoder (tshark), a recorder (tcpdump) and a
 # terminal for end-to-end UI tests (tmux), and the kernel's dcbnl.h header
 # that pins dcbtop's DCB netlink constants (linux-libc-dev).
-DEB_PKGS  := lldpd tshark tcpdump tmux linux-libc-dev
-DEB_CMDS  := lldpd lldpcli tshark tcpdump tmux
+DEB_PKGS  := lldpd tshark tcpdump tmux linux-libc-dev iproute2 util-linux
+DEB_CMDS  := lldpd lldpcli tshark tcpdump tmux ip setpriv unshare
 DEB_FILES := /usr/include/linux/dcbnl.h
 
 .PHONY: all build demo test unit vet lint fuzz bench install deps check clean
