@@ -52,7 +52,6 @@ const (
 	ReasonShutdown     Reason = "shutdown"      // the peer sent a shutdown LLDPDU (TTL 0)
 	ReasonMultiPeer    Reason = "multi-peer"    // a second DCBX peer appeared
 	ReasonLocalChange  Reason = "local-change"  // local parameters or Willing changed
-	ReasonLinkDown     Reason = "link-down"     // the interface lost its link
 )
 
 // Flags are the NDIS_QOS_PARAMETERS_*_CONFIGURED and *_CHANGED flags of an

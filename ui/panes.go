@@ -581,7 +581,7 @@ func (r *renderer) statusStyle(s engine.Status, text string) string {
 
 func (r *renderer) reasonStyle(rs engine.Reason, text string) string {
 	switch rs {
-	case engine.ReasonTTLExpired, engine.ReasonShutdown, engine.ReasonMultiPeer, engine.ReasonLinkDown:
+	case engine.ReasonTTLExpired, engine.ReasonShutdown, engine.ReasonMultiPeer:
 		return r.st.Crit.Render(text)
 	case engine.ReasonFirstReceipt:
 		return r.st.OK.Render(text)

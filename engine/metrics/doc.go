@@ -29,7 +29,7 @@
 //	status     QOS_REMOTE_PARAMETERS_CHANGE | QOS_OPERATIONAL_PARAMETERS_CHANGE |
 //	           QOS_LOCAL_PARAMETERS_CHANGE, or "other"
 //	reason     first-receipt | changed | ttl-expired | shutdown | multi-peer |
-//	           local-change | link-down, or "other"
+//	           local-change, or "other"
 //	source     dcbnl | observed | agent | none, or "other"
 //	dialect    ieee | cee | none
 //	direction  in | out | sent

@@ -54,7 +54,6 @@ var statuses = [...]engine.Status{engine.StatusRemote, engine.StatusOperational,
 var reasons = [...]engine.Reason{
 	engine.ReasonFirstReceipt, engine.ReasonChanged, engine.ReasonTTLExpired,
 	engine.ReasonShutdown, engine.ReasonMultiPeer, engine.ReasonLocalChange,
-	engine.ReasonLinkDown,
 }
 
 // localSources are the source label's values (plus "other").
