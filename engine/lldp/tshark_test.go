@@ -17,6 +17,8 @@ import (
 	"github.com/gopacket/gopacket"
 	"github.com/gopacket/gopacket/layers"
 	"github.com/gopacket/gopacket/pcapgo"
+
+	"dcbtop/internal/testbed"
 )
 
 // TestTshark decodes every fixture frame with tshark (Wireshark's LLDP
@@ -122,16 +124,16 @@ func writePcap(t *testing.T, file string, frames ...[]byte) string {
 // compareTshark compares the frames with tshark's JSON for them.
 func compareTshark(t *testing.T, frames []capturedFrame, js []byte) {
 	t.Helper()
-	root, err := decodeJSON(json.NewDecoder(bytes.NewReader(js)))
+	root, err := testbed.DecodeJSON(json.NewDecoder(bytes.NewReader(js)))
 	if err != nil {
 		t.Fatalf("tshark JSON: %v", err)
 	}
-	if len(root.kids) != len(frames) {
-		t.Fatalf("tshark shows %d frames, the pcap has %d", len(root.kids), len(frames))
+	if len(root.Kids) != len(frames) {
+		t.Fatalf("tshark shows %d frames, the pcap has %d", len(root.Kids), len(frames))
 	}
 	for i, f := range frames {
 		t.Run(f.name(), func(t *testing.T) {
-			lldp := root.kids[i].path("_source", "layers", "lldp")
+			lldp := root.Kids[i].Path("_source", "layers", "lldp")
 			if lldp == nil {
 				t.Fatal("tshark shows no lldp layer")
 			}
@@ -140,98 +142,26 @@ func compareTshark(t *testing.T, frames []capturedFrame, js []byte) {
 	}
 }
 
-// A jnode is a JSON value. Object members stay in order, and repeated keys
-// are all kept: tshark -T json repeats keys such as "Unknown Application".
-type jnode struct {
-	key  string
-	leaf bool
-	val  string  // leaf value
-	kids []jnode // object members or array elements
-}
-
-func decodeJSON(dec *json.Decoder) (jnode, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return jnode{}, err
-	}
-	d, ok := tok.(json.Delim)
-	if !ok {
-		return jnode{leaf: true, val: fmt.Sprint(tok)}, nil
-	}
-	var n jnode
-	for dec.More() {
-		key := ""
-		if d == '{' {
-			k, err := dec.Token()
-			if err != nil {
-				return n, err
-			}
-			key = k.(string)
-		}
-		child, err := decodeJSON(dec)
-		if err != nil {
-			return n, err
-		}
-		if d == '{' && !child.leaf && child.isArray() {
-			// tshark --no-duplicate-keys merges repeats into an array.
-			for _, c := range child.kids {
-				c.key = key
-				n.kids = append(n.kids, c)
-			}
-			continue
-		}
-		child.key = key
-		n.kids = append(n.kids, child)
-	}
-	if _, err := dec.Token(); err != nil { // closing delimiter
-		return n, err
-	}
-	if d == '[' {
-		n.val = "[]" // marks an array
-	}
-	return n, nil
-}
-
-func (n *jnode) isArray() bool { return n.val == "[]" }
-
-// path returns the first member at the end of keys, or nil.
-func (n *jnode) path(keys ...string) *jnode {
-	for _, k := range keys {
-		var next *jnode
-		for i := range n.kids {
-			if n.kids[i].key == k {
-				next = &n.kids[i]
-				break
-			}
-		}
-		if next == nil {
-			return nil
-		}
-		n = next
-	}
-	return n
-}
-
 // A fieldChecker compares the fields of one tshark subtree with dcbtop's
 // values and, at done, fails on any field it was not told about: no field
 // tshark shows is skipped without a reason.
 type fieldChecker struct {
 	t    *testing.T
 	name string
-	n    *jnode
+	n    *testbed.JSONNode
 	used []bool
 }
 
-func newChecker(t *testing.T, name string, n *jnode) *fieldChecker {
-	return &fieldChecker{t: t, name: name, n: n, used: make([]bool, len(n.kids))}
+func newChecker(t *testing.T, name string, n *testbed.JSONNode) *fieldChecker {
+	return &fieldChecker{t: t, name: name, n: n, used: make([]bool, len(n.Kids))}
 }
 
 // take returns the first unused leaf called key.
 func (c *fieldChecker) take(key string) (string, bool) {
-	for i, k := range c.n.kids {
-		if !c.used[i] && k.leaf && k.key == key {
+	for i, k := range c.n.Kids {
+		if !c.used[i] && k.Leaf && k.Key == key {
 			c.used[i] = true
-			return k.val, true
+			return k.Val, true
 		}
 	}
 	return "", false
@@ -269,8 +199,8 @@ func (c *fieldChecker) eqAny(keys []string, want uint64) {
 }
 
 func (c *fieldChecker) has(key string) bool {
-	for i, k := range c.n.kids {
-		if !c.used[i] && k.leaf && k.key == key {
+	for i, k := range c.n.Kids {
+		if !c.used[i] && k.Leaf && k.Key == key {
 			return true
 		}
 	}
@@ -303,12 +233,12 @@ func (c *fieldChecker) skipAll() {
 }
 
 // subtrees returns the unused object members, in order, and consumes them.
-func (c *fieldChecker) subtrees() []*jnode {
-	var out []*jnode
-	for i := range c.n.kids {
-		if !c.used[i] && !c.n.kids[i].leaf {
+func (c *fieldChecker) subtrees() []*testbed.JSONNode {
+	var out []*testbed.JSONNode
+	for i := range c.n.Kids {
+		if !c.used[i] && !c.n.Kids[i].Leaf {
 			c.used[i] = true
-			out = append(out, &c.n.kids[i])
+			out = append(out, &c.n.Kids[i])
 		}
 	}
 	return out
@@ -317,23 +247,24 @@ func (c *fieldChecker) subtrees() []*jnode {
 // done fails on every member nobody looked at.
 func (c *fieldChecker) done() {
 	c.t.Helper()
-	for i, k := range c.n.kids {
+	for i, k := range c.n.Kids {
 		if c.used[i] {
 			continue
 		}
-		if strings.HasPrefix(k.key, "_ws.") {
-			c.t.Errorf("%s: tshark reports a problem: %s", c.name, k.path("_ws.expert.message").valOr(k.key))
+		if strings.HasPrefix(k.Key, "_ws.") {
+			c.t.Errorf("%s: tshark reports a problem: %s", c.name, valOr(k.Path("_ws.expert.message"), k.Key))
 			continue
 		}
-		c.t.Errorf("%s: tshark field %s = %q not compared with dcbtop", c.name, k.key, k.val)
+		c.t.Errorf("%s: tshark field %s = %q not compared with dcbtop", c.name, k.Key, k.Val)
 	}
 }
 
-func (n *jnode) valOr(s string) string {
+// valOr returns n's value, or s when n is nil.
+func valOr(n *testbed.JSONNode, s string) string {
 	if n == nil {
 		return s
 	}
-	return n.val
+	return n.Val
 }
 
 func b2u(b bool) uint64 {
@@ -382,16 +313,16 @@ func b2u(b bool) uint64 {
 //
 // Other TLVs (text, capabilities, management address, raw) are compared by
 // type and length only.
-func checkTsharkFrame(t *testing.T, du *DU, lldp *jnode) {
+func checkTsharkFrame(t *testing.T, du *DU, lldp *testbed.JSONNode) {
 	t.Helper()
-	var tlvs []*jnode
-	for i := range lldp.kids {
-		k := &lldp.kids[i]
-		if !k.leaf && k.path("lldp.tlv.type") != nil {
+	var tlvs []*testbed.JSONNode
+	for i := range lldp.Kids {
+		k := &lldp.Kids[i]
+		if !k.Leaf && k.Path("lldp.tlv.type") != nil {
 			tlvs = append(tlvs, k)
 		}
 	}
-	if n := len(tlvs); n > 0 && tlvs[n-1].path("lldp.tlv.type").val == "0" {
+	if n := len(tlvs); n > 0 && tlvs[n-1].Path("lldp.tlv.type").Val == "0" {
 		tlvs = tlvs[:n-1] // End
 	}
 	if len(tlvs) != 3+len(du.TLVs) {
@@ -416,7 +347,7 @@ func checkTsharkFrame(t *testing.T, du *DU, lldp *jnode) {
 			}
 			typ, value = tlv.Type(), b[2:]
 		}
-		c := newChecker(t, fmt.Sprintf("TLV %d (%s)", i, n.key), n)
+		c := newChecker(t, fmt.Sprintf("TLV %d (%s)", i, n.Key), n)
 		c.eq("lldp.tlv.type", uint64(typ))
 		c.eq("lldp.tlv.len", uint64(len(value)))
 		switch i {
@@ -509,7 +440,7 @@ func checkTsharkApp(c *fieldChecker, a *AppPriority) {
 	}
 	for i, n := range entries {
 		e := a.Entries[i]
-		ec := newChecker(c.t, fmt.Sprintf("%s entry %d (%s)", c.name, i, n.key), n)
+		ec := newChecker(c.t, fmt.Sprintf("%s entry %d (%s)", c.name, i, n.Key), n)
 		ec.eq("lldp.dcbx.ieee.app.prio", uint64(e.Priority))
 		ec.eqAny([]string{"lldp.dcbx.iee.app.sf", "lldp.dcbx.ieee.app.sf"}, uint64(e.Selector))
 		ec.eq("lldp.dcbx.feature.app.proto", uint64(e.Protocol))
@@ -523,8 +454,8 @@ func checkTsharkCEE(c *fieldChecker, x *CEE) {
 	var seen [5]bool
 	other := x.Other
 	for i, n := range c.subtrees() {
-		sc := newChecker(c.t, fmt.Sprintf("%s sub-TLV %d (%s)", c.name, i, n.key), n)
-		typ, _ := strconv.Atoi(n.path("lldp.dcbx.type").valOr("-1"))
+		sc := newChecker(c.t, fmt.Sprintf("%s sub-TLV %d (%s)", c.name, i, n.Key), n)
+		typ, _ := strconv.Atoi(valOr(n.Path("lldp.dcbx.type"), "-1"))
 		first := typ >= ceeSubControl && typ <= ceeSubApp && !seen[typ]
 		if first {
 			seen[typ] = true
@@ -569,7 +500,7 @@ func checkTsharkCEE(c *fieldChecker, x *CEE) {
 			}
 			for j, n := range entries {
 				e := a.Entries[j]
-				ec := newChecker(c.t, fmt.Sprintf("%s entry %d (%s)", sc.name, j, n.key), n)
+				ec := newChecker(c.t, fmt.Sprintf("%s entry %d (%s)", sc.name, j, n.Key), n)
 				ec.eq("lldp.dcbx.feature.app.proto", uint64(e.Protocol))
 				ec.eq("lldp.dcbx.feature.app.sf", uint64(e.Selector))
 				ec.skip("lldp.dcbx.feature.app.oui", "the OUI bits around the selector; dcbtop does not keep them")

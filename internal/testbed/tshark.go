@@ -113,35 +113,40 @@ func DecodeTshark(path string) ([]TsharkFrame, error) {
 	return ParseTsharkJSON(stdout.Bytes())
 }
 
-// jnode is a JSON value with object members kept in order, repeated keys
-// included.
-type jnode struct {
-	key   string
-	leaf  bool
-	val   string
-	array bool
-	kids  []jnode
+// A JSONNode is a JSON value with object members kept in order, repeated
+// keys included: tshark -T json repeats keys such as "Unknown
+// Application", which encoding/json would merge. Tests that must see every
+// field tshark prints walk it.
+type JSONNode struct {
+	Key   string     // member name within its object ("" in arrays)
+	Leaf  bool       // a string, number, boolean or null
+	Val   string     // the leaf's value as text
+	Array bool       // an array (Kids are its elements)
+	Kids  []JSONNode // object members or array elements
 }
 
-func decodeJNode(dec *json.Decoder) (jnode, error) {
+// DecodeJSON reads one JSON value from dec into a JSONNode. Object members
+// that tshark --no-duplicate-keys merged into an array are expanded back
+// into repeated members (a NAME_raw member is a genuine array).
+func DecodeJSON(dec *json.Decoder) (JSONNode, error) {
 	tok, err := dec.Token()
 	if err != nil {
-		return jnode{}, err
+		return JSONNode{}, err
 	}
 	d, ok := tok.(json.Delim)
 	if !ok {
 		switch v := tok.(type) {
 		case string:
-			return jnode{leaf: true, val: v}, nil
+			return JSONNode{Leaf: true, Val: v}, nil
 		case json.Number:
-			return jnode{leaf: true, val: v.String()}, nil
+			return JSONNode{Leaf: true, Val: v.String()}, nil
 		case nil:
-			return jnode{leaf: true}, nil
+			return JSONNode{Leaf: true}, nil
 		default:
-			return jnode{leaf: true, val: fmt.Sprint(v)}, nil
+			return JSONNode{Leaf: true, Val: fmt.Sprint(v)}, nil
 		}
 	}
-	n := jnode{array: d == '['}
+	n := JSONNode{Array: d == '['}
 	for dec.More() {
 		key := ""
 		if d == '{' {
@@ -151,21 +156,19 @@ func decodeJNode(dec *json.Decoder) (jnode, error) {
 			}
 			key, _ = k.(string)
 		}
-		child, err := decodeJNode(dec)
+		child, err := DecodeJSON(dec)
 		if err != nil {
 			return n, err
 		}
-		// With --no-duplicate-keys tshark merges repeated keys into an
-		// array; expand those back. A _raw member is a genuine array.
-		if d == '{' && child.array && !strings.HasSuffix(key, "_raw") {
-			for _, c := range child.kids {
-				c.key = key
-				n.kids = append(n.kids, c)
+		if d == '{' && child.Array && !strings.HasSuffix(key, "_raw") {
+			for _, c := range child.Kids {
+				c.Key = key
+				n.Kids = append(n.Kids, c)
 			}
 			continue
 		}
-		child.key = key
-		n.kids = append(n.kids, child)
+		child.Key = key
+		n.Kids = append(n.Kids, child)
 	}
 	if _, err := dec.Token(); err != nil {
 		return n, err
@@ -173,23 +176,33 @@ func decodeJNode(dec *json.Decoder) (jnode, error) {
 	return n, nil
 }
 
-func (n *jnode) get(key string) *jnode {
-	for i := range n.kids {
-		if n.kids[i].key == key {
-			return &n.kids[i]
+// Path returns the first member at the end of keys, or nil.
+func (n *JSONNode) Path(keys ...string) *JSONNode {
+	for _, k := range keys {
+		if n = n.get(k); n == nil {
+			return nil
+		}
+	}
+	return n
+}
+
+func (n *JSONNode) get(key string) *JSONNode {
+	for i := range n.Kids {
+		if n.Kids[i].Key == key {
+			return &n.Kids[i]
 		}
 	}
 	return nil
 }
 
 // flatten appends every leaf field below n to m, skipping _raw members.
-func (n *jnode) flatten(m map[string][]string) {
-	for i := range n.kids {
-		k := &n.kids[i]
+func (n *JSONNode) flatten(m map[string][]string) {
+	for i := range n.Kids {
+		k := &n.Kids[i]
 		switch {
-		case strings.HasSuffix(k.key, "_raw"):
-		case k.leaf:
-			m[k.key] = append(m[k.key], k.val)
+		case strings.HasSuffix(k.Key, "_raw"):
+		case k.Leaf:
+			m[k.Key] = append(m[k.Key], k.Val)
 		default:
 			k.flatten(m)
 		}
@@ -197,12 +210,12 @@ func (n *jnode) flatten(m map[string][]string) {
 }
 
 // rawOffset returns the offset in a "NAME_raw": [hex, offset, ...] member.
-func (n *jnode) rawOffset(key string) (int, bool) {
+func (n *JSONNode) rawOffset(key string) (int, bool) {
 	r := n.get(key)
-	if r == nil || len(r.kids) < 2 || !r.kids[1].leaf {
+	if r == nil || len(r.Kids) < 2 || !r.Kids[1].Leaf {
 		return 0, false
 	}
-	v, err := strconv.Atoi(r.kids[1].val)
+	v, err := strconv.Atoi(r.Kids[1].Val)
 	return v, err == nil
 }
 
@@ -214,16 +227,16 @@ func (n *jnode) rawOffset(key string) (int, bool) {
 func ParseTsharkJSON(b []byte) ([]TsharkFrame, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
-	root, err := decodeJNode(dec)
+	root, err := DecodeJSON(dec)
 	if err != nil {
 		return nil, fmt.Errorf("testbed: tshark JSON: %w", err)
 	}
-	if !root.array {
+	if !root.Array {
 		return nil, errors.New("testbed: tshark JSON: not an array of packets")
 	}
 	var frames []TsharkFrame
-	for i := range root.kids {
-		pkt := &root.kids[i]
+	for i := range root.Kids {
+		pkt := &root.Kids[i]
 		src := pkt.get("_source")
 		if src == nil {
 			continue
@@ -245,7 +258,7 @@ func ParseTsharkJSON(b []byte) ([]TsharkFrame, error) {
 	return frames, nil
 }
 
-func tsharkFrame(layers, lldp *jnode) (TsharkFrame, error) {
+func tsharkFrame(layers, lldp *JSONNode) (TsharkFrame, error) {
 	f := TsharkFrame{Fields: map[string][]string{}}
 	if fr := layers.get("frame"); fr != nil {
 		m := map[string][]string{}
@@ -260,27 +273,27 @@ func tsharkFrame(layers, lldp *jnode) (TsharkFrame, error) {
 		}
 	}
 	if eth := layers.get("eth"); eth != nil {
-		if n := eth.get("eth.src"); n != nil && n.leaf {
-			f.Src, _ = net.ParseMAC(n.val)
+		if n := eth.get("eth.src"); n != nil && n.Leaf {
+			f.Src, _ = net.ParseMAC(n.Val)
 		}
-		if n := eth.get("eth.dst"); n != nil && n.leaf {
-			f.Dst, _ = net.ParseMAC(n.val)
+		if n := eth.get("eth.dst"); n != nil && n.Leaf {
+			f.Dst, _ = net.ParseMAC(n.Val)
 		}
 	}
-	if r := layers.get("frame_raw"); r != nil && len(r.kids) > 0 && r.kids[0].leaf {
-		raw, err := hex.DecodeString(r.kids[0].val)
+	if r := layers.get("frame_raw"); r != nil && len(r.Kids) > 0 && r.Kids[0].Leaf {
+		raw, err := hex.DecodeString(r.Kids[0].Val)
 		if err != nil {
 			return f, fmt.Errorf("frame_raw: %w", err)
 		}
 		f.Raw = raw
 	}
 	lldp.flatten(f.Fields)
-	for i := range lldp.kids {
-		k := &lldp.kids[i]
-		if k.leaf || k.array || k.get("lldp.tlv.type") == nil {
+	for i := range lldp.Kids {
+		k := &lldp.Kids[i]
+		if k.Leaf || k.Array || k.get("lldp.tlv.type") == nil {
 			continue
 		}
-		tlv := TsharkTLV{Label: k.key, Subtype: -1, Fields: map[string][]string{}}
+		tlv := TsharkTLV{Label: k.Key, Subtype: -1, Fields: map[string][]string{}}
 		k.flatten(tlv.Fields)
 		tlv.Type, _ = strconv.Atoi(tlv.Get("lldp.tlv.type"))
 		n, _ := strconv.Atoi(tlv.Get("lldp.tlv.len"))
