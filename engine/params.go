@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	"dcbtop/engine/lldp"
 )
@@ -360,4 +361,44 @@ func (p *Params) Merge(change *Params) *Params {
 		out.App = c.App
 	}
 	return out
+}
+
+// String renders p on one line, e.g. "willing, ETS 50/0/0/50/0/0/0/0
+// (prio→TC 00030000), PFC 3,4, APP udp-port 4791→3".
+func (p *Params) String() string {
+	if p == nil {
+		return "nothing"
+	}
+	var parts []string
+	willing := (p.ETS != nil && p.ETS.Willing) || (p.PFC != nil && p.PFC.Willing)
+	if willing {
+		parts = append(parts, "willing")
+	} else {
+		parts = append(parts, "not willing")
+	}
+	if e := p.ETS; e != nil {
+		parts = append(parts, fmt.Sprintf("ETS %s (prio→TC %s)", joinNums(e.TCBandwidth[:], "/"), joinNums(e.PrioTC[:], "")))
+	}
+	if r := p.ETSReco; r != nil {
+		parts = append(parts, fmt.Sprintf("reco %s (prio→TC %s)", joinNums(r.TCBandwidth[:], "/"), joinNums(r.PrioTC[:], "")))
+	}
+	if f := p.PFC; f != nil {
+		l := joinNums(f.Enabled.List(), ",")
+		if l == "" {
+			l = "off"
+		}
+		parts = append(parts, "PFC "+l)
+	}
+	if p.App != nil {
+		apps := make([]string, 0, len(p.App))
+		for _, a := range p.App {
+			apps = append(apps, fmt.Sprintf("%s %d→%d", a.Selector, a.Protocol, a.Priority))
+		}
+		slices.Sort(apps)
+		if len(apps) == 0 {
+			apps = append(apps, "none")
+		}
+		parts = append(parts, "APP "+strings.Join(apps, " "))
+	}
+	return strings.Join(parts, ", ")
 }

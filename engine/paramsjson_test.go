@@ -114,3 +114,21 @@ func TestParamsMergeAndWilling(t *testing.T) {
 		t.Errorf("nil.Merge(nil) = %+v", m)
 	}
 }
+
+func TestParamsString(t *testing.T) {
+	tests := []struct {
+		p    *Params
+		want string
+	}{
+		{nil, "nothing"},
+		{&Params{ETS: &ETS{Willing: true, TCBandwidth: [8]uint8{50, 50}, PrioTC: [8]uint8{0, 0, 0, 1}}, PFC: &PFC{Willing: true, Enabled: 1<<3 | 1<<4},
+			App: []App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}}},
+			"willing, ETS 50/50/0/0/0/0/0/0 (prio→TC 00010000), PFC 3,4, APP udp-port 4791→3"},
+		{&Params{PFC: &PFC{}, App: []App{}}, "not willing, PFC off, APP none"},
+	}
+	for _, tt := range tests {
+		if got := tt.p.String(); got != tt.want {
+			t.Errorf("String() = %q, want %q", got, tt.want)
+		}
+	}
+}

@@ -252,7 +252,7 @@ func (r *renderer) statusText() string {
 	st := r.st
 	switch {
 	case r.vs.filtering:
-		return st.Key.Render("/") + sanitize(r.vs.filter) + "█" + st.Dim.Render("   filter the log: text, flag:X, reason:X, status:X, if:X · enter keep · esc clear")
+		return st.Key.Render("/") + Sanitize(r.vs.filter) + "█" + st.Dim.Render("   filter the log: text, flag:X, reason:X, status:X, if:X · enter keep · esc clear")
 	}
 	var parts []string
 	if r.vs.paused {
@@ -261,9 +261,9 @@ func (r *renderer) statusText() string {
 	}
 	switch {
 	case r.vs.busy != "":
-		parts = append(parts, st.Dim.Render("… "+sanitize(r.vs.busy)))
+		parts = append(parts, st.Dim.Render("… "+Sanitize(r.vs.busy)))
 	case r.vs.status.text != "":
-		t := sanitize(r.vs.status.text)
+		t := Sanitize(r.vs.status.text)
 		switch r.vs.status.level {
 		case levelOK:
 			parts = append(parts, st.OK.Render(symOK)+" "+t)

@@ -416,16 +416,16 @@ func (r *renderer) formBox() string {
 	switch {
 	case len(errs) > 0:
 		for _, e := range errs {
-			tail = append(tail, wrap(st.Crit.Render(symError+" "+sanitize(e)), w, "  ")...)
+			tail = append(tail, wrap(st.Crit.Render(symError+" "+Sanitize(e)), w, "  ")...)
 		}
 	default:
 		tail = append(tail, st.OK.Render(symOK+" valid"))
 	}
 	for _, wn := range warns {
-		tail = append(tail, st.Warn.Render(trunc(symWarning+" "+sanitize(wn), w)))
+		tail = append(tail, st.Warn.Render(trunc(symWarning+" "+Sanitize(wn), w)))
 	}
 	if f.msg != "" {
-		tail = append(tail, st.Crit.Render(trunc(sanitize(f.msg), w)))
+		tail = append(tail, st.Crit.Render(trunc(Sanitize(f.msg), w)))
 	}
 	changes := paramsDiff(f.base, params)
 	var diff []string
@@ -438,7 +438,7 @@ func (r *renderer) formBox() string {
 		if pv := f.preview; pv != nil && pv.seq == f.seq && len(changes) > 0 {
 			diff = append(diff, st.ColHeader.Render("Operational after apply (preview)"))
 			if pv.err != nil {
-				diff = append(diff, st.Crit.Render(trunc("  preview failed: "+sanitize(pv.err.Error()), w)))
+				diff = append(diff, st.Crit.Render(trunc("  preview failed: "+Sanitize(pv.err.Error()), w)))
 			} else {
 				cs := append(resolutionDiff(f.curRes, pv.res), paramsDiff(f.curOp, pv.op)...)
 				if len(cs) == 0 {

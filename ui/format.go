@@ -33,10 +33,12 @@ func unsafeRune(r rune) bool {
 	return false
 }
 
-// sanitize returns s with every unsafe rune and every invalid UTF-8 byte
-// replaced by U+FFFD. Every string that comes from the wire, a capture
-// file, the kernel or the backend goes through it before it is rendered.
-func sanitize(s string) string {
+// Sanitize returns s with every unsafe rune (C0 and C1 controls, DEL,
+// bidirectional overrides, line and paragraph separators) and every invalid
+// UTF-8 byte replaced by U+FFFD. Every string that comes from the wire, a
+// capture file, the kernel or the backend goes through it before it reaches
+// a terminal.
+func Sanitize(s string) string {
 	ok := utf8.ValidString(s)
 	if ok {
 		for _, r := range s {
@@ -94,7 +96,7 @@ func padLeft(s string, w int) string {
 }
 
 // clean sanitizes an untrusted string and fits it in w cells (no padding).
-func clean(s string, w int) string { return trunc(sanitize(s), w) }
+func clean(s string, w int) string { return trunc(Sanitize(s), w) }
 
 // fmtSeconds renders a duration as whole seconds (under 10 minutes),
 // minutes or hours: "84s", "12m05s", "1h02m".

@@ -50,7 +50,7 @@ func (r *renderer) changeLines(cs []change, w int) []string {
 		case c.removed:
 			style = r.st.Removed
 		}
-		for _, l := range wrap(sanitize(c.text), w-2, "  ") {
+		for _, l := range wrap(Sanitize(c.text), w-2, "  ") {
 			out = append(out, "  "+style.Render(l))
 		}
 	}
@@ -107,7 +107,7 @@ func (r *renderer) dialogBox() string {
 		switch {
 		case d.previewErr != nil:
 			lines = append(lines, r.st.Crit.Render(symError+" preview failed:"))
-			lines = append(lines, wrap(sanitize(d.previewErr.Error()), w-2, "  ")...)
+			lines = append(lines, wrap(Sanitize(d.previewErr.Error()), w-2, "  ")...)
 		case d.hasPreview:
 			lines = append(lines, heading)
 			cs := append(resolutionDiff(d.curRes, d.res), paramsDiff(d.curOp, d.op)...)

@@ -38,10 +38,10 @@ func (r *renderer) params() (local, remote, oper *engine.Params) {
 // choice renders where an operational feature came from.
 func (r *renderer) choice(c engine.Choice) string {
 	if c.Why != "" {
-		return sanitize(c.Why)
+		return Sanitize(c.Why)
 	}
 	if c.Source != "" {
-		return sanitize(string(c.Source))
+		return Sanitize(string(c.Source))
 	}
 	return "unknown"
 }
@@ -504,7 +504,7 @@ func (r *renderer) logContent(w int) paneContent {
 	idx := filtered(log, r.vs.filter)
 	switch {
 	case r.vs.filter != "":
-		c.sub = fmt.Sprintf("filter %q · %d of %d", sanitize(r.vs.filter), len(idx), len(log))
+		c.sub = fmt.Sprintf("filter %q · %d of %d", Sanitize(r.vs.filter), len(idx), len(log))
 	default:
 		c.sub = fmt.Sprintf("%d entries, newest last", len(log))
 	}
@@ -528,7 +528,7 @@ func (r *renderer) logContent(w int) paneContent {
 	}
 	ifW := 4
 	for _, i := range idx {
-		ifW = max(ifW, width(sanitize(log[i].Interface)))
+		ifW = max(ifW, width(Sanitize(log[i].Interface)))
 	}
 	ifW = min(ifW, 10)
 	const statusW, reasonW = 6, 13
@@ -630,7 +630,7 @@ func (r *renderer) diagContent(w int) paneContent {
 	const indent = 10
 	tw := max(10, w-indent)
 	for _, d := range ds {
-		msg := strings.Split(ansi.Wordwrap(sanitize(d.Message), tw, " "), "\n")
+		msg := strings.Split(ansi.Wordwrap(Sanitize(d.Message), tw, " "), "\n")
 		for k, l := range msg {
 			lead := strings.Repeat(" ", indent)
 			if k == 0 {
@@ -638,11 +638,11 @@ func (r *renderer) diagContent(w int) paneContent {
 			}
 			c.body = append(c.body, lead+l)
 		}
-		act := "→ " + sanitize(d.Action)
+		act := "→ " + Sanitize(d.Action)
 		if d.Action == "" {
 			act = ""
 		}
-		act = strings.TrimSpace(act + " [" + sanitize(d.Code) + "]")
+		act = strings.TrimSpace(act + " [" + Sanitize(d.Code) + "]")
 		for _, l := range strings.Split(ansi.Wordwrap(act, tw, " "), "\n") {
 			c.body = append(c.body, strings.Repeat(" ", indent)+r.st.Dim.Render(l))
 		}
@@ -663,7 +663,7 @@ func (r *renderer) peersContent(w int) paneContent {
 		c.sub += " · " + r.st.Crit.Render("MULTI-PEER")
 		held := make([]string, len(mp.Peers))
 		for i, p := range mp.Peers {
-			held[i] = sanitize(p)
+			held[i] = Sanitize(p)
 		}
 		left := ceilSeconds(msDur(mp.HoldDownMs) - r.vs.age)
 		c.head = append(c.head, r.st.Crit.Render(fmt.Sprintf("%s MULTI-PEER since %s: remote parameters invalid; hold-down %s left; held by %d: ",
@@ -699,19 +699,19 @@ func (r *renderer) peersContent(w int) paneContent {
 		ttlCell := r.ttlStyle(ttl, secDur(p.TTL)).Render(pad(ttlText, 10)) + " "
 		ago := fmtSeconds(r.now.Sub(p.LastSeen)) + " ago"
 		c.body = append(c.body, mark+pad(clean(name, nameW-1), nameW)+pad(p.DCBX.String(), 6)+ttlCell+pad(ago, 10)+padLeft(fmt.Sprint(p.Frames), 7))
-		ids := []string{"chassis " + sanitize(p.ChassisID), "port " + sanitize(p.PortID)}
+		ids := []string{"chassis " + Sanitize(p.ChassisID), "port " + Sanitize(p.PortID)}
 		if p.PortDescription != "" {
-			ids = append(ids, "\""+sanitize(p.PortDescription)+"\"")
+			ids = append(ids, "\""+Sanitize(p.PortDescription)+"\"")
 		}
 		c.body = append(c.body, "   "+r.st.Dim.Render(trunc(strings.Join(ids, " · "), w-3)))
 		if p.SystemDescription != "" {
-			c.body = append(c.body, "   "+r.st.Dim.Render(trunc(sanitize(p.SystemDescription), w-3)))
+			c.body = append(c.body, "   "+r.st.Dim.Render(trunc(Sanitize(p.SystemDescription), w-3)))
 		}
 	}
 	if len(in.LocalAgents) > 0 {
 		c.body = append(c.body, r.st.ColHeader.Render("Local LLDP agents on this host"))
 		for _, a := range in.LocalAgents {
-			c.body = append(c.body, "  "+sanitize(a.ChassisID)+" / "+sanitize(a.PortID)+
+			c.body = append(c.body, "  "+Sanitize(a.ChassisID)+" / "+Sanitize(a.PortID)+
 				r.st.Dim.Render(fmt.Sprintf("  %d frames, last %s ago", a.Frames, fmtSeconds(r.now.Sub(a.LastSeen)))))
 		}
 	}

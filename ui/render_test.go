@@ -164,8 +164,8 @@ func TestSanitize(t *testing.T) {
 		{"日本語 ok", "日本語 ok"},
 	}
 	for _, tt := range tests {
-		if got := sanitize(tt.in); got != tt.want {
-			t.Errorf("sanitize(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := Sanitize(tt.in); got != tt.want {
+			t.Errorf("Sanitize(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 	// Width-aware truncation never splits a wide rune or exceeds the width.

@@ -588,3 +588,12 @@ func appList(apps []dcbnl.App) string {
 	}
 	return strings.Join(s, ", ")
 }
+
+// joinU8 joins numbers with sep, for one-line reports of C struct arrays.
+func joinU8(v []uint8, sep string) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = fmt.Sprint(x)
+	}
+	return strings.Join(s, sep)
+}

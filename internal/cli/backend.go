@@ -249,8 +249,8 @@ func agentResult(what string, resp controlResponse) string {
 		s += ": " + strings.Join(resp.Changed, ", ")
 	}
 	rb := "willing " + symOnOff(resp.Willing)
-	if p := SummarizeParams(orEmpty(resp.Local)); p != "" {
-		rb += " | " + p
+	if resp.Local != nil {
+		rb = resp.Local.String()
 	}
 	return s + "; read back: " + rb
 }

@@ -232,7 +232,7 @@ func TestBackendApplyAgent(t *testing.T) {
 	fl := &fakeLive{resp: controlResponse{OK: true, Willing: &w, Local: agent.DefaultLocal().WithWilling(false), Changed: []string{"willing"}}}
 	b := testBackend(s, fl)
 	text, err := b.Apply("ag", &w, nil)
-	if want := "applied to dcbtop's agent: willing; read back: willing off | ETS bw 100/0/0/0/0/0/0/0 prio→tc 00000000 | PFC none | APP 0"; err != nil || text != want {
+	if want := "applied to dcbtop's agent: willing; read back: not willing, ETS 100/0/0/0/0/0/0/0 (prio→TC 00000000), PFC off, APP none"; err != nil || text != want {
 		t.Errorf("apply: %q, %v; want %q", text, err, want)
 	}
 	p := agent.DefaultLocal()
@@ -240,7 +240,7 @@ func TestBackendApplyAgent(t *testing.T) {
 		t.Fatal(err)
 	}
 	fl.resp.Changed = nil
-	if text, err := b.Undo("ag"); err != nil || !strings.HasPrefix(text, "nothing changed; read back: willing off") {
+	if text, err := b.Undo("ag"); err != nil || !strings.HasPrefix(text, "nothing changed; read back: not willing") {
 		t.Errorf("undo: %q, %v", text, err)
 	}
 	want := []controlRequest{{Op: "apply", Willing: &w}, {Op: "apply", Params: p}, {Op: "undo"}}

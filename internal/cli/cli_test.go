@@ -181,22 +181,6 @@ func TestEventsMatchSnapshotLog(t *testing.T) {
 	}
 }
 
-func TestSanitize(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"leaf1", "leaf1"},
-		{"\x1b[2J\x1b]0;owned\x07", "\ufffd[2J\ufffd]0;owned\ufffd"},
-		{"a\r\nb\tc\x7f", "a\ufffd\ufffdb\ufffdc\ufffd"},
-		{"\xc2\x9b31m", "\ufffd31m"}, // C1 CSI
-		{"bad\xffutf8", "bad\ufffdutf8"},
-		{"résumé 交换机", "résumé 交换机"},
-	}
-	for _, tt := range tests {
-		if got := Sanitize(tt.in); got != tt.want {
-			t.Errorf("Sanitize(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
 // TestModeSelection: the screen when stdout is a terminal and no headless
 // output is asked for; NDJSON (with a notice) when it is not a terminal.
 func TestModeSelection(t *testing.T) {

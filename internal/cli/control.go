@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"dcbtop/engine"
+	"dcbtop/ui"
 )
 
 const (
@@ -192,7 +193,7 @@ func readControlRequest(r io.Reader) (controlRequest, error) {
 
 // oneLine keeps an error message on one line.
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(Sanitize(s)), " ")
+	return strings.Join(strings.Fields(ui.Sanitize(s)), " ")
 }
 
 // A controlCall carries a request from a connection to the engine

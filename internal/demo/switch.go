@@ -3,7 +3,6 @@ package demo
 import (
 	"bytes"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -289,9 +288,9 @@ func (s *Switch) heard(in engine.Indication) string {
 	}
 	switch in.Reason {
 	case engine.ReasonFirstReceipt:
-		return fmt.Sprintf("%s hears %s: %s", s.cfg.Name, who, summary(in.Params))
+		return fmt.Sprintf("%s hears %s: %s", s.cfg.Name, who, in.Params.String())
 	case engine.ReasonChanged:
-		return fmt.Sprintf("%s: %s changed %s: %s", s.cfg.Name, who, groupNames(in.Flags), summary(in.Params))
+		return fmt.Sprintf("%s: %s changed %s: %s", s.cfg.Name, who, groupNames(in.Flags), in.Params.String())
 	case engine.ReasonTTLExpired:
 		return fmt.Sprintf("%s: what %s advertised has expired", s.cfg.Name, who)
 	case engine.ReasonShutdown:
@@ -304,7 +303,7 @@ func (s *Switch) heard(in engine.Indication) string {
 
 // adopted describes an operational change of the switch.
 func (s *Switch) adopted(in engine.Indication) string {
-	msg := fmt.Sprintf("%s now runs %s", s.cfg.Name, summary(in.Params))
+	msg := fmt.Sprintf("%s now runs %s", s.cfg.Name, in.Params.String())
 	if v, ok := s.View(); ok {
 		msg += fmt.Sprintf(" (ETS: %s; PFC: %s; APP: %s)", v.Resolution.ETS.Why, v.Resolution.PFC.Why, v.Resolution.App.Why)
 	}
@@ -326,49 +325,4 @@ func groupNames(f engine.Flags) string {
 		return "nothing"
 	}
 	return strings.Join(out, ", ")
-}
-
-// summary renders parameters on one line, e.g. "willing, ETS 50/0/0/50/0/0/0/0
-// (prio→TC 00030000), PFC 3,4, APP udp-port 4791→3".
-func summary(p *engine.Params) string {
-	if p == nil {
-		return "nothing"
-	}
-	var parts []string
-	willing := (p.ETS != nil && p.ETS.Willing) || (p.PFC != nil && p.PFC.Willing)
-	if willing {
-		parts = append(parts, "willing")
-	} else {
-		parts = append(parts, "not willing")
-	}
-	if e := p.ETS; e != nil {
-		parts = append(parts, fmt.Sprintf("ETS %s (prio→TC %s)", nums(e.TCBandwidth[:], "/"), nums(e.PrioTC[:], "")))
-	}
-	if r := p.ETSReco; r != nil {
-		parts = append(parts, fmt.Sprintf("reco %s (prio→TC %s)", nums(r.TCBandwidth[:], "/"), nums(r.PrioTC[:], "")))
-	}
-	if f := p.PFC; f != nil {
-		l := nums(f.Enabled.List(), ",")
-		if l == "" {
-			l = "off"
-		}
-		parts = append(parts, "PFC "+l)
-	}
-	if p.App != nil {
-		apps := make([]string, 0, len(p.App))
-		for _, a := range p.App {
-			apps = append(apps, fmt.Sprintf("%s %d→%d", a.Selector, a.Protocol, a.Priority))
-		}
-		slices.Sort(apps)
-		parts = append(parts, "APP "+strings.Join(apps, " "))
-	}
-	return strings.Join(parts, ", ")
-}
-
-func nums(v []uint8, sep string) string {
-	s := make([]string, len(v))
-	for i, n := range v {
-		s[i] = fmt.Sprint(n)
-	}
-	return strings.Join(s, sep)
 }
