@@ -185,20 +185,30 @@ func previewLocal(in engine.Interface, willing bool, local *engine.Params) *engi
 	return local.WithWilling(willing)
 }
 
-// Apply sets the local Willing state and/or parameters of iface.
-func (b *backend) Apply(iface string, willing *bool, local *engine.Params) (string, error) {
+// writable returns iface's state when its local parameters can be written
+// from the screen, else an error saying why not.
+func (b *backend) writable(iface string) (engine.Interface, error) {
 	if b.replay {
-		return "", errors.New(replayWhy)
-	}
-	if willing == nil && local == nil {
-		return "", errors.New("nothing to apply")
+		return engine.Interface{}, errors.New(replayWhy)
 	}
 	in, err := b.iface(iface)
 	if err != nil {
-		return "", err
+		return engine.Interface{}, err
 	}
 	if c := b.Capabilities(iface); !c.CanWrite {
-		return "", errors.New(c.WriteWhy)
+		return engine.Interface{}, errors.New(c.WriteWhy)
+	}
+	return in, nil
+}
+
+// Apply sets the local Willing state and/or parameters of iface.
+func (b *backend) Apply(iface string, willing *bool, local *engine.Params) (string, error) {
+	if willing == nil && local == nil {
+		return "", errors.New("nothing to apply")
+	}
+	in, err := b.writable(iface)
+	if err != nil {
+		return "", err
 	}
 	if in.LocalSource == "agent" {
 		resp, err := b.live.controlCall(iface, controlRequest{Op: "apply", Params: local, Willing: willing})
@@ -212,15 +222,9 @@ func (b *backend) Apply(iface string, willing *bool, local *engine.Params) (stri
 
 // Undo restores what was in force before the last Apply.
 func (b *backend) Undo(iface string) (string, error) {
-	if b.replay {
-		return "", errors.New(replayWhy)
-	}
-	in, err := b.iface(iface)
+	in, err := b.writable(iface)
 	if err != nil {
 		return "", err
-	}
-	if c := b.Capabilities(iface); !c.CanWrite {
-		return "", errors.New(c.WriteWhy)
 	}
 	if in.LocalSource == "agent" {
 		resp, err := b.live.controlCall(iface, controlRequest{Op: "undo"})
