@@ -153,7 +153,7 @@ type capturedFrame struct {
 }
 
 func (f capturedFrame) name() string {
-	return strings.TrimSuffix(strings.TrimSuffix(f.file, ".pcap"), ".hex") + "#" + strconv.Itoa(f.no)
+	return strings.TrimSuffix(f.file, ".pcap") + "#" + strconv.Itoa(f.no)
 }
 
 // fixturePcaps returns the lldpd-*.pcap fixtures recorded by
@@ -207,47 +207,13 @@ func readPcap(tb testing.TB, file string) []capturedFrame {
 	}
 }
 
-// readHex returns the frame of a testdata/*.hex file: lines starting with
-// '#' are comments, other lines hold an offset ("0010:") and hex bytes.
-func readHex(tb testing.TB, file string) capturedFrame {
-	tb.Helper()
-	text, err := os.ReadFile(file)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var b []byte
-	for i, line := range strings.Split(string(text), "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		off, rest, ok := strings.Cut(line, ":")
-		if !ok || len(off) != 4 {
-			tb.Fatalf("%s:%d: want OFFSET: BYTES", file, i+1)
-		}
-		c, err := hex.DecodeString(strings.Join(strings.Fields(rest), ""))
-		if err != nil {
-			tb.Fatalf("%s:%d: %v", file, i+1, err)
-		}
-		b = append(b, c...)
-	}
-	return capturedFrame{file: filepath.Base(file), no: 1, data: b}
-}
-
-// allFixtureFrames returns every frame of every fixture: the lldpd pcaps and
-// the vendor .hex captures.
+// allFixtureFrames returns every frame of every fixture pcap (recorded
+// with lldpd by testbed/record-fixtures.sh).
 func allFixtureFrames(tb testing.TB) []capturedFrame {
 	tb.Helper()
 	var out []capturedFrame
 	for _, f := range fixturePcaps(tb) {
 		out = append(out, readPcap(tb, f)...)
-	}
-	hexes, err := filepath.Glob(filepath.Join("testdata", "*.hex"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for _, f := range hexes {
-		out = append(out, readHex(tb, f))
 	}
 	return out
 }

@@ -34,15 +34,6 @@ func TestTshark(t *testing.T) {
 		t.Skipf("tshark not installed (apt-get install tshark): %v", err)
 	}
 	files := fixturePcaps(t)
-	// The vendor captures are text; give tshark a pcap of them.
-	hexes, err := filepath.Glob(filepath.Join("testdata", "*.hex"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, h := range hexes {
-		f := readHex(t, h)
-		files = append(files, writePcap(t, filepath.Join(t.TempDir(), f.file+".pcap"), f.data))
-	}
 	// The fixtures leave many bits at 0; these hand-built frames set them.
 	files = append(files, writePcap(t, filepath.Join(t.TempDir(), "synthetic.pcap"), tsharkSynthetic...))
 	if len(files) == 0 {
