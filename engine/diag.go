@@ -100,9 +100,9 @@ func (p *port) diagnostics(now time.Time) []lldp.Diagnostic {
 		out = append(out, mkDiag(CodeMalformed, lldp.SeverityWarning, "lldp", "",
 			"discarded %d malformed LLDPDU(s); last at %s: %s", p.counters.Malformed, p.lastBadAt.UTC().Format(time.RFC3339), p.lastBad))
 	}
-	if p.evicted > 0 {
+	if p.counters.NeighborsEvicted > 0 {
 		out = append(out, mkDiag(CodeTooManyNeighbors, lldp.SeverityWarning, "lldp", "is something flooding LLDP on this link?",
-			"neighbour table full: evicted %d MSAP(s)", p.evicted))
+			"neighbour table full: evicted %d MSAP(s)", p.counters.NeighborsEvicted))
 	}
 	return out
 }

@@ -88,7 +88,6 @@ type port struct {
 	counters   Counters
 	lastBad    string // the last malformed LLDPDU's error
 	lastBadAt  time.Time
-	evicted    uint64
 
 	ifindex    *int
 	mac        *lldp.MAC // the interface's own MAC, for the PFC tie-break
@@ -388,7 +387,6 @@ func (e *Engine) addNeighbor(p *port, chassis, portID []byte) *neighbor {
 		}
 		if victim >= 0 {
 			p.neighbors = slices.Delete(p.neighbors, victim, victim+1)
-			p.evicted++
 			p.counters.NeighborsEvicted++
 		}
 	}
