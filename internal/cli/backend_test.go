@@ -463,7 +463,7 @@ func TestSetAgentRuntime(t *testing.T) {
 		t.Errorf("control socket: %+v, %v", resp, err)
 	}
 	w := false
-	if text, err := b.Apply("h0", &w, nil); err != nil || !strings.HasPrefix(text, "applied to dcbtop's agent: willing; read back: willing off") {
+	if text, err := b.Apply("h0", &w, nil); err != nil || !strings.HasPrefix(text, "applied to dcbtop's agent: willing; read back: not willing") {
 		t.Errorf("willing off: %q, %v", text, err)
 	}
 	if in := iface(t, mustSnap(t, b), "h0"); in.Operational.PFC.Enabled != 0 || in.Resolution.PFC.Source != engine.FromLocal {
