@@ -101,7 +101,9 @@ func demoRun(ctx context.Context, o *options, env Env) error {
 		host, l := demo.NewMemLink(sc.Host.MAC)
 		link = l
 		o.links = []capture.Link{host.Link()}
-		o.openLive = func(string) (liveConn, error) { return host, nil }
+		// The live loop closes the host end as it stops, which closes the
+		// whole link: stop the switch first so it takes that as the end.
+		o.openLive = func(string) (liveConn, error) { return stopOnClose{host, stop}, nil }
 		o.banner = "in-memory demo (not root: no network namespace, no kernel capture)"
 		if !o.tui {
 			fmt.Fprintln(env.Stderr, "dcbtop: demo: not root: running the simulated switch over an in-memory link")
@@ -115,4 +117,17 @@ func demoRun(ctx context.Context, o *options, env Env) error {
 		err = fmt.Errorf("simulated switch: %w", rerr)
 	}
 	return err
+}
+
+// stopOnClose is the in-memory demo's host end: closing it first stops the
+// simulated switch, whose end of the link closes with it.
+type stopOnClose struct {
+	*demo.MemHost
+	stop context.CancelFunc
+}
+
+// Close stops the switch, then closes the link.
+func (c stopOnClose) Close() error {
+	c.stop()
+	return c.MemHost.Close()
 }

@@ -105,8 +105,17 @@ func makeOptions(opts []Option) options {
 // error when the link fails: when reading from it fails, or writing fails
 // because it was closed or its interface removed (other write errors, such
 // as the host end being down, are reported as EventError and the demo
-// goes on).
+// goes on). A link failure seen after ctx is done is the normal end of a
+// demo whose host closed its end as it stopped, and Run returns nil.
 func Run(ctx context.Context, link Link, sc *Scenario, loop bool, opts ...Option) error {
+	err := run(ctx, link, sc, loop, opts...)
+	if err != nil && ctx.Err() != nil && (errors.Is(err, fs.ErrClosed) || errors.Is(err, capture.ErrNoInterface)) {
+		return nil
+	}
+	return err
+}
+
+func run(ctx context.Context, link Link, sc *Scenario, loop bool, opts ...Option) error {
 	if sc == nil || len(sc.Steps) == 0 || sc.duration <= 0 {
 		return errors.New("demo: empty scenario")
 	}

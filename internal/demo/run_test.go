@@ -390,6 +390,21 @@ func TestRunStops(t *testing.T) {
 			t.Errorf("WriteFrame after Close = %v, want fs.ErrClosed", err)
 		}
 	})
+	// The CLI's stop: ctx is cancelled and the host closes the link at once.
+	// Whichever of the two the switch notices first, the run ended normally.
+	for i := range 20 {
+		synctest.Test(t, func(t *testing.T) {
+			end, sw := NewMemLink(sc.Host.MAC)
+			ctx, cancel := context.WithCancel(t.Context())
+			time.AfterFunc(time.Duration(i)*250*time.Millisecond, func() {
+				cancel()
+				end.Close()
+			})
+			if err := Run(ctx, sw, sc, true); err != nil {
+				t.Errorf("stop at %v: Run = %v, want nil", time.Duration(i)*250*time.Millisecond, err)
+			}
+		})
+	}
 }
 
 // The host end of the in-memory link looks like a Live on demo0.
