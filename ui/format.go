@@ -322,10 +322,13 @@ func localSourceWords(s string) string {
 	return s
 }
 
-// plural renders "1 error", "2 errors".
+// plural renders "1 error", "2 errors", "1 entry", "3 entries".
 func plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
+	}
+	if strings.HasSuffix(word, "ry") {
+		return strconv.Itoa(n) + " " + strings.TrimSuffix(word, "y") + "ies"
 	}
 	return strconv.Itoa(n) + " " + word + "s"
 }

@@ -506,7 +506,7 @@ func (r *renderer) logContent(w int) paneContent {
 	case r.vs.filter != "":
 		c.sub = fmt.Sprintf("filter %q · %d of %d", Sanitize(r.vs.filter), len(idx), len(log))
 	default:
-		c.sub = fmt.Sprintf("%d entries, newest last", len(log))
+		c.sub = plural(len(log), "entry") + ", newest last"
 	}
 	switch {
 	case r.vs.paused:
