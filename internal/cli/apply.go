@@ -319,7 +319,7 @@ func applyKernel(c dcbClient, ifname string, p *engine.Params, willing *bool) ([
 			if len(plan.addApps) > 0 {
 				if err := c.SetIEEE(ifname, &dcbnl.IEEESet{Apps: plan.addApps}); err != nil {
 					if len(plan.delApps) > 0 {
-						return fmt.Errorf("%w (after removing the %d entries no longer wanted)", err, len(plan.delApps))
+						return fmt.Errorf("%w (after removing APP entries no longer wanted: %d)", err, len(plan.delApps))
 					}
 					return err
 				}

@@ -379,7 +379,7 @@ func TestApplyKernel(t *testing.T) {
 				f.state.App = []dcbnl.App{{Selector: 5, Priority: 3, Protocol: 26}}
 				f.setErr["APP"] = &dcbnl.Error{Op: "IEEE_SET", Ifname: "eth0", Err: syscall.EINVAL, Driver: true}
 			},
-			err:   "eth0: APP failed: driver rejected IEEE_SET on eth0: invalid argument (after removing the 1 entries no longer wanted)",
+			err:   "eth0: APP failed: driver rejected IEEE_SET on eth0: invalid argument (after removing APP entries no longer wanted: 1)",
 			calls: []string{"DEL APP [{Selector:5 Priority:3 Protocol:26}]", "SET APP [{Selector:5 Priority:4 Protocol:26}]"}},
 		{name: "driver accepted ETS but stored other bandwidths", params: `{` + ets4060 + `}`,
 			setup: func(f *fakeDCB) { f.mangleBW = &[8]uint8{50, 50} },
