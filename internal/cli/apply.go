@@ -85,13 +85,8 @@ func parseApply(args []string) (*applyOptions, error) {
 // runApply is dcbtop apply.
 func runApply(ctx context.Context, args []string, env Env) int {
 	o, err := parseApply(args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(env.Stdout, usage)
-		return ExitOK
-	}
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "dcbtop: %v (see dcbtop --help)\n", err)
-		return ExitUsage
+		return usageError(env, err, "", usage)
 	}
 	if err := apply(ctx, o, env); err != nil {
 		fmt.Fprintf(env.Stderr, "dcbtop: %s\n", oneLine(err.Error()))

@@ -131,16 +131,12 @@ func TestApplyKernelErrors(t *testing.T) {
 func TestApplyAgentLLDPD(t *testing.T) {
 	testbed.RequirePriv(t)
 	t.Parallel()
-	sw, host := testbed.NewNS(t, "sw"), testbed.NewNS(t, "host")
-	_, hostMAC := testbed.Veth(t, sw, "p0", host, "h0")
-	pcap := filepath.Join(t.TempDir(), "sw.pcap")
-	stopDump := testbed.Tcpdump(t, sw, "p0", pcap)
-	l := testbed.StartLLDPD(t, sw, "p0", testbed.LLDPDOpts{Hostname: "sw1"})
+	host, hostMAC, l, pcap, stopDump := lldpdSwitch(t, testbed.LLDPDOpts{Hostname: "sw1"})
 	run := shortTempDir(t)
 
 	d := startProc(t, "dcbtop --agent (in "+host.Name+")", dcbtopIn(t, host, run, "--agent", "-i", "h0", "--events", "--tx-interval", "1s"))
 	pid := d.cmd.Process.Pid
-	isDcbtop := func(n testbed.Neighbor) bool { return n.ChassisID == hostMAC.String() }
+	isDcbtop := chassisIs(hostMAC)
 	tlvs := func() func([]testbed.Neighbor) []testbed.UnknownTLV {
 		return func(ns []testbed.Neighbor) []testbed.UnknownTLV {
 			if i := slices.IndexFunc(ns, isDcbtop); i >= 0 {

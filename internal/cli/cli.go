@@ -150,13 +150,8 @@ func Run(ctx context.Context, args []string, env Env) int {
 		return runDemo(ctx, args[1:], env)
 	}
 	o, err := parse(args, env)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(env.Stdout, usage)
-		return ExitOK
-	}
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "dcbtop: %v (see dcbtop --help)\n", err)
-		return ExitUsage
+		return usageError(env, err, "", usage)
 	}
 	if o.version {
 		fmt.Fprintf(env.Stdout, "dcbtop %s (git %s)\n", version, revision)
@@ -181,6 +176,74 @@ func (o *options) announce(env Env) {
 	}
 }
 
+// usageError reports a command line that did not parse: the help text on
+// stdout (exit 0) for -h/--help, else a one-line error on stderr that
+// points to it (exit 2). sub names the subcommand ("" for dcbtop itself).
+func usageError(env Env, err error, sub, help string) int {
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(env.Stdout, help)
+		return ExitOK
+	}
+	if sub != "" {
+		fmt.Fprintf(env.Stderr, "dcbtop: %s: %v (see dcbtop %s --help)\n", sub, err, sub)
+	} else {
+		fmt.Fprintf(env.Stderr, "dcbtop: %v (see dcbtop --help)\n", err)
+	}
+	return ExitUsage
+}
+
+// outputFlags defines the flags dcbtop and dcbtop demo share: what to
+// print instead of the screen, for how long, in which colours, where to
+// export snapshots and serve metrics.
+func outputFlags(fs *flag.FlagSet, o *options) {
+	fs.BoolVar(&o.json, "json", false, "print a snapshot")
+	fs.BoolVar(&o.events, "events", false, "print indications as NDJSON")
+	fs.DurationVar(&o.duration, "duration", 0, "stop after D")
+	fs.Func("color", "auto|always|never", func(s string) error {
+		m, err := ui.ParseColorMode(s)
+		if err != nil {
+			return errors.New("want auto, always or never")
+		}
+		o.color = m
+		return nil
+	})
+	fs.StringVar(&o.metrics, "metrics", "", "serve Prometheus metrics on ADDR")
+	fs.Func("snapshot-dir", "export directory", func(s string) error {
+		if s == "" {
+			return errors.New("empty directory name")
+		}
+		o.snapshotDir = s
+		return nil
+	})
+}
+
+// checkOutput rejects the output flags that contradict each other.
+func (o *options) checkOutput() error {
+	switch {
+	case o.json && o.events:
+		return errors.New("--json and --events are exclusive")
+	case o.duration < 0:
+		return errors.New("--duration must be positive")
+	}
+	return nil
+}
+
+// settleOutput picks the screen when stdout is a terminal and neither
+// --json nor --events was given, NDJSON events (with a notice, see
+// announce) when it is not, and makes the export directory absolute.
+func (o *options) settleOutput(env Env) {
+	if !o.json && !o.events {
+		if env.StdoutTTY {
+			o.tui = true
+		} else {
+			o.events, o.notTTY = true, true
+		}
+	}
+	if d, err := filepath.Abs(o.snapshotDir); err == nil {
+		o.snapshotDir = d
+	}
+}
+
 func parse(args []string, env Env) (*options, error) {
 	o := &options{speed: -1, willing: true, snapshotDir: "."}
 	fs := flag.NewFlagSet("dcbtop", flag.ContinueOnError)
@@ -193,9 +256,7 @@ func parse(args []string, env Env) (*options, error) {
 		return nil
 	})
 	fs.StringVar(&o.read, "r", "", "replay a capture file")
-	fs.BoolVar(&o.json, "json", false, "print a snapshot")
-	fs.BoolVar(&o.events, "events", false, "print indications as NDJSON")
-	fs.DurationVar(&o.duration, "duration", 0, "stop after D")
+	outputFlags(fs, o)
 	fs.Func("speed", "replay speed", func(s string) error {
 		v, err := strconv.ParseFloat(s, 64)
 		if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
@@ -222,22 +283,6 @@ func parse(args []string, env Env) (*options, error) {
 	fs.DurationVar(&o.txInterval, "tx-interval", agent.DefaultTxInterval, "agent transmit interval")
 	fs.BoolVar(&o.force, "force", false, "start the agent despite another agent")
 	fs.BoolVar(&o.version, "version", false, "print the version")
-	fs.Func("color", "auto|always|never", func(s string) error {
-		m, err := ui.ParseColorMode(s)
-		if err != nil {
-			return errors.New("want auto, always or never")
-		}
-		o.color = m
-		return nil
-	})
-	fs.StringVar(&o.metrics, "metrics", "", "serve Prometheus metrics on ADDR")
-	fs.Func("snapshot-dir", "export directory", func(s string) error {
-		if s == "" {
-			return errors.New("empty directory name")
-		}
-		o.snapshotDir = s
-		return nil
-	})
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -247,10 +292,11 @@ func parse(args []string, env Env) (*options, error) {
 	if o.version {
 		return o, nil
 	}
+	if err := o.checkOutput(); err != nil {
+		return nil, err
+	}
 	live := o.read == ""
 	switch {
-	case o.json && o.events:
-		return nil, errors.New("--json and --events are exclusive")
 	case !live && len(o.ifaces) > 0:
 		return nil, errors.New("-r and -i are exclusive")
 	case !live && o.duration != 0:
@@ -261,28 +307,17 @@ func parse(args []string, env Env) (*options, error) {
 		return nil, errors.New("-w and --agent apply to live capture only")
 	case live && o.speed >= 0:
 		return nil, errors.New("--speed applies to replay (-r) only")
-	case o.duration < 0:
-		return nil, errors.New("--duration must be positive")
 	case !o.agent && (o.local != "" || o.willingSet || o.force):
 		return nil, errors.New("--local, --willing and --force need --agent")
 	case o.agent && (o.txInterval < time.Second || o.txInterval > time.Hour):
 		return nil, errors.New("--tx-interval must be between 1s and 1h")
 	}
-	if !o.json && !o.events {
-		if env.StdoutTTY {
-			o.tui = true
-		} else {
-			o.events, o.notTTY = true, true
-		}
-	}
+	o.settleOutput(env)
 	if o.speed < 0 {
 		o.speed = 0
 		if o.tui && !live {
 			o.speed = 1
 		}
-	}
-	if d, err := filepath.Abs(o.snapshotDir); err == nil {
-		o.snapshotDir = d
 	}
 	return o, nil
 }

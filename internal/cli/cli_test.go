@@ -57,6 +57,13 @@ func TestUsage(t *testing.T) {
 		{name: "bad color", args: []string{"-r", "x", "--color", "purple"}, code: 2, stderr: "dcbtop: invalid value \"purple\" for flag -color: want auto, always or never (see dcbtop --help)\n"},
 		{name: "empty snapshot dir", args: []string{"-r", "x", "--snapshot-dir", ""}, code: 2, stderr: "dcbtop: invalid value \"\" for flag -snapshot-dir: empty directory name (see dcbtop --help)\n"},
 		{name: "help lists the screen's flags", args: []string{"--help"}, code: 0, stdout: "--snapshot-dir DIR"},
+		{name: "demo help", args: []string{"demo", "-h"}, code: 0, stdout: "Usage: dcbtop demo"},
+		{name: "demo json and events", args: []string{"demo", "--json", "--events"}, code: 2, stderr: "dcbtop: demo: --json and --events are exclusive (see dcbtop demo --help)\n"},
+		{name: "demo negative duration", args: []string{"demo", "--duration", "-2s"}, code: 2, stderr: "dcbtop: demo: --duration must be positive (see dcbtop demo --help)\n"},
+		{name: "demo empty snapshot dir", args: []string{"demo", "--snapshot-dir="}, code: 2, stderr: "dcbtop: demo: invalid value \"\" for flag -snapshot-dir: empty directory name (see dcbtop demo --help)\n"},
+		{name: "demo bad color", args: []string{"demo", "--color", "purple"}, code: 2, stderr: "dcbtop: demo: invalid value \"purple\" for flag -color: want auto, always or never (see dcbtop demo --help)\n"},
+		{name: "demo stray argument", args: []string{"demo", "now"}, code: 2, stderr: "dcbtop: demo: unexpected argument \"now\" (see dcbtop demo --help)\n"},
+		{name: "apply unknown flag", args: []string{"apply", "--frobnicate"}, code: 2, stderr: "dcbtop: flag provided but not defined: -frobnicate (see dcbtop --help)\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -11,7 +11,6 @@ import (
 
 	"dcbtop/capture"
 	"dcbtop/internal/demo"
-	"dcbtop/ui"
 )
 
 const demoUsage = `Usage: dcbtop demo [--json | --events] [--duration D] [--color auto|always|never] [--snapshot-dir DIR] [--metrics ADDR]
@@ -31,41 +30,18 @@ func runDemo(ctx context.Context, args []string, env Env) int {
 	o := &options{willing: true, speed: -1, snapshotDir: "."}
 	fs := flag.NewFlagSet("dcbtop demo", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.BoolVar(&o.json, "json", false, "")
-	fs.BoolVar(&o.events, "events", false, "")
-	fs.DurationVar(&o.duration, "duration", 0, "")
-	fs.StringVar(&o.snapshotDir, "snapshot-dir", ".", "")
-	fs.StringVar(&o.metrics, "metrics", "", "")
-	color := fs.String("color", "auto", "")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(env.Stdout, demoUsage)
-			return ExitOK
-		}
-		fmt.Fprintf(env.Stderr, "dcbtop: demo: %v (see dcbtop demo --help)\n", err)
-		return ExitUsage
-	}
-	var err error
-	switch {
-	case fs.NArg() > 0:
+	outputFlags(fs, o)
+	err := fs.Parse(args)
+	if err == nil && fs.NArg() > 0 {
 		err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
-	case o.json && o.events:
-		err = errors.New("--json and --events are exclusive")
-	case o.duration < 0:
-		err = errors.New("--duration must be positive")
 	}
 	if err == nil {
-		o.color, err = ui.ParseColorMode(*color)
+		err = o.checkOutput()
 	}
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "dcbtop: demo: %v (see dcbtop demo --help)\n", err)
-		return ExitUsage
+		return usageError(env, err, "demo", demoUsage)
 	}
-	o.tui = !o.json && !o.events && env.StdoutTTY
-	if !o.json && !o.events && !env.StdoutTTY {
-		o.events, o.notTTY = true, true
-		fmt.Fprint(env.Stderr, notTTYNotice)
-	}
+	o.settleOutput(env) // the live loop prints the not-a-terminal notice
 	if err := demoRun(ctx, o, env); err != nil {
 		fmt.Fprintf(env.Stderr, "dcbtop: demo: %v\n", err)
 		return ExitFailure

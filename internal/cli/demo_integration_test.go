@@ -193,6 +193,22 @@ func TestDemoUnprivileged(t *testing.T) {
 	checkPrefix(t, "demo as nobody", remoteReasons(t, p.stdout()))
 }
 
+// TestDemoNotATerminal runs the demo as nobody with stdout a pipe and no
+// output flag: NDJSON events, and each notice once on stderr.
+func TestDemoNotATerminal(t *testing.T) {
+	testbed.RequirePriv(t) // to switch to nobody
+	t.Parallel()
+	bin := copyWorldReadable(t, dcbtopBin)
+	code, out, errOut := runOut(t, "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", bin, "demo", "--duration", "2s")
+	want := "dcbtop: demo: not root: running the simulated switch over an in-memory link\n" + notTTYNotice
+	if code != 0 || errOut != want {
+		t.Errorf("exit %d, stderr %q; want 0, %q", code, errOut, want)
+	}
+	if !strings.Contains(out, `"reason":"local-change"`) {
+		t.Errorf("stdout is not the demo's events:\n%s", out)
+	}
+}
+
 // copyWorldReadable copies the binary where an unprivileged user can run it.
 func copyWorldReadable(t *testing.T, bin string) string {
 	t.Helper()

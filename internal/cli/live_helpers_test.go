@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -423,4 +424,22 @@ func runOut(t testing.TB, argv ...string) (int, string, string) {
 		t.Errorf("%s: data race:\n%s", strings.Join(argv, " "), e.String())
 	}
 	return cmd.ProcessState.ExitCode(), o.String(), e.String()
+}
+
+// lldpdSwitch starts lldpd as a switch on p0 in a namespace of its own,
+// cabled to h0 in another (host), with tcpdump recording what p0 sees into
+// pcap until stopDump.
+func lldpdSwitch(t *testing.T, opts testbed.LLDPDOpts) (host *testbed.NS, hostMAC net.HardwareAddr, l *testbed.LLDPD, pcap string, stopDump func()) {
+	sw := testbed.NewNS(t, "sw")
+	host = testbed.NewNS(t, "host")
+	_, hostMAC = testbed.Veth(t, sw, "p0", host, "h0")
+	pcap = filepath.Join(t.TempDir(), "sw.pcap")
+	stopDump = testbed.Tcpdump(t, sw, "p0", pcap)
+	return host, hostMAC, testbed.StartLLDPD(t, sw, "p0", opts), pcap, stopDump
+}
+
+// chassisIs matches the lldpd neighbours whose chassis ID is mac: dcbtop's
+// agent, seen from the switch.
+func chassisIs(mac net.HardwareAddr) func(testbed.Neighbor) bool {
+	return func(n testbed.Neighbor) bool { return n.ChassisID == mac.String() }
 }

@@ -247,15 +247,11 @@ var agentTLVs = []testbed.UnknownTLV{
 func TestLiveAgentLLDPD(t *testing.T) {
 	testbed.RequirePriv(t)
 	t.Parallel()
-	sw, host := testbed.NewNS(t, "sw"), testbed.NewNS(t, "host")
-	_, hostMAC := testbed.Veth(t, sw, "p0", host, "h0")
-	pcap := filepath.Join(t.TempDir(), "sw.pcap")
-	stopDump := testbed.Tcpdump(t, sw, "p0", pcap)
-	l := testbed.StartLLDPD(t, sw, "p0", testbed.LLDPDOpts{Hostname: "sw1"})
+	host, hostMAC, l, pcap, stopDump := lldpdSwitch(t, testbed.LLDPDOpts{Hostname: "sw1"})
 	local := writeFile(t, "local.json", agentParams)
 
 	d := startDcbtop(t, host, "--agent", "--local", local, "--willing", "off", "--tx-interval", "1s", "-i", "h0", "--events")
-	isDcbtop := func(n testbed.Neighbor) bool { return n.ChassisID == hostMAC.String() }
+	isDcbtop := chassisIs(hostMAC)
 	nbrs := l.WaitNeighbors(10*time.Second, func(ns []testbed.Neighbor) bool { return slices.ContainsFunc(ns, isDcbtop) })
 	n := nbrs[slices.IndexFunc(nbrs, isDcbtop)]
 	if n.ChassisIDType != "mac" || n.PortIDType != "ifname" || n.PortID != "h0" || n.TTL != 5 {

@@ -339,7 +339,7 @@ func TestTUILiveWilling(t *testing.T) {
 	}
 
 	// lldpd sees the Willing bits in dcbtop's ETS Configuration and PFC.
-	isDcbtop := func(n testbed.Neighbor) bool { return n.ChassisID == hostMAC.String() }
+	isDcbtop := chassisIs(hostMAC)
 	willingTLV := func(n testbed.Neighbor, subtype uint8) bool {
 		for _, u := range n.UnknownTLVs {
 			if u.OUI == testbed.OUI8021 && u.Subtype == subtype && len(u.Value) > 0 {
