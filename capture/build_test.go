@@ -64,6 +64,18 @@ type rec struct {
 	capLen, origLen uint32
 }
 
+// lengths returns the capture and original lengths of the record header.
+func (r rec) lengths() (capLen, origLen uint32) {
+	capLen, origLen = uint32(len(r.data)), uint32(len(r.data))
+	if r.capLen != 0 {
+		capLen = r.capLen
+	}
+	if r.origLen != 0 {
+		origLen = r.origLen
+	}
+	return capLen, origLen
+}
+
 // pcapFile describes a classic pcap file.
 type pcapFile struct {
 	order        binary.AppendByteOrder
@@ -98,13 +110,7 @@ func (p pcapFile) record(r rec) []byte {
 	if !p.nanos {
 		frac /= 1000
 	}
-	capLen, origLen := uint32(len(r.data)), uint32(len(r.data))
-	if r.capLen != 0 {
-		capLen = r.capLen
-	}
-	if r.origLen != 0 {
-		origLen = r.origLen
-	}
+	capLen, origLen := r.lengths()
 	b := p.order.AppendUint32(nil, uint32(r.at.Unix()))
 	b = p.order.AppendUint32(b, frac)
 	b = p.order.AppendUint32(b, capLen)
@@ -161,13 +167,14 @@ func (n *ng) block(typ uint32, body []byte) *ng {
 	return n
 }
 
-// shb appends a section header block, version 1.0, section length unknown.
-func (n *ng) shb() *ng {
+// shb appends a section header block, version 1.0, section length unknown,
+// with options opts.
+func (n *ng) shb(opts ...ngOpt) *ng {
 	b := n.order.AppendUint32(nil, 0x1a2b3c4d)
 	b = n.order.AppendUint16(b, 1)
 	b = n.order.AppendUint16(b, 0)
 	b = n.order.AppendUint64(b, ^uint64(0))
-	return n.block(0x0a0d0d0a, b)
+	return n.block(0x0a0d0d0a, append(b, n.options(opts)...))
 }
 
 // idb appends an interface description block with nanosecond timestamps
@@ -187,13 +194,7 @@ func (n *ng) idb(linkType uint16, snaplen uint32, name string) *ng {
 // if non-nil.
 func (n *ng) epb(iface uint32, r rec, flags *uint32) *ng {
 	ts := uint64(r.at.UnixNano())
-	capLen, origLen := uint32(len(r.data)), uint32(len(r.data))
-	if r.capLen != 0 {
-		capLen = r.capLen
-	}
-	if r.origLen != 0 {
-		origLen = r.origLen
-	}
+	capLen, origLen := r.lengths()
 	b := n.order.AppendUint32(nil, iface)
 	b = n.order.AppendUint32(b, uint32(ts>>32))
 	b = n.order.AppendUint32(b, uint32(ts))

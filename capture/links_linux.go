@@ -173,7 +173,7 @@ func linkByName(name string) (Link, error) {
 	}
 	k, ok := linkOf(l)
 	if !ok {
-		return Link{}, fmt.Errorf("not an Ethernet interface (LLDP needs one)")
+		return Link{}, errors.New("not an Ethernet interface (LLDP needs one)")
 	}
 	return k, nil
 }

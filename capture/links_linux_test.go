@@ -4,11 +4,13 @@ package capture_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/vishvananda/netlink"
+	"golang.org/x/sys/unix"
 
 	"dcbtop/capture"
 )
@@ -178,4 +180,51 @@ func TestWatchLinks(t *testing.T) {
 		t.Fatal("WatchLinks still running 1s after cancel")
 	}
 	t.Logf("WatchLinks returned %v after cancel", time.Since(start))
+}
+
+// TestLinkByName looks up links up or down, and refuses loopback and
+// unknown names.
+func TestLinkByName(t *testing.T) {
+	n := newNS(t)
+	va, _ := n.veth("va", "vb")
+	n.down("vb")
+	// va has no carrier once vb is down: it is found all the same, as down.
+	for deadline := time.Now().Add(3 * time.Second); n.link("va").Attrs().RawFlags&unix.IFF_RUNNING != 0; {
+		if time.Now().After(deadline) {
+			t.Fatal("va still running 3s after vb went down")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	tests := []struct {
+		name string
+		want capture.Link
+		err  string
+		is   error
+	}{
+		{name: "va", want: linkOf(va, false)},
+		{name: "vb", want: linkOf(n.link("vb"), false)},
+		{name: "lo", err: "not an Ethernet interface (LLDP needs one)"},
+		{name: "vc", err: "no such interface (available: lo, va, vb)", is: capture.ErrNoInterface},
+	}
+	for _, tt := range tests {
+		var (
+			got capture.Link
+			err error
+		)
+		n.run(func() { got, err = capture.LinkByName(tt.name) })
+		if tt.err == "" {
+			if err != nil {
+				t.Errorf("LinkByName(%q): %v", tt.name, err)
+			} else if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("LinkByName(%q) (-want +got):\n%s", tt.name, diff)
+			}
+			continue
+		}
+		if err == nil || err.Error() != tt.err {
+			t.Errorf("LinkByName(%q) = %+v, %v; want error %q", tt.name, got, err, tt.err)
+		}
+		if tt.is != nil && !errors.Is(err, tt.is) {
+			t.Errorf("LinkByName(%q) = %v, want it to match %v", tt.name, err, tt.is)
+		}
+	}
 }

@@ -508,11 +508,11 @@ func TestOpenLiveUnprivileged(t *testing.T) {
 	}
 }
 
-// TestHelperUnprivOpen is the helper process of TestOpenLiveUnprivileged;
-// run any other way, it does nothing.
+// TestHelperUnprivOpen is not a test on its own: it is the helper process
+// of TestOpenLiveUnprivileged, and skips when run any other way.
 func TestHelperUnprivOpen(t *testing.T) {
 	if os.Getenv("DCBTOP_TEST_HELPER") != "unpriv-open" {
-		return
+		t.Skip("not a test: the helper process of TestOpenLiveUnprivileged")
 	}
 	fmt.Printf("unpriv-euid: %d\n", os.Geteuid())
 	_, err := capture.OpenLive("lo")

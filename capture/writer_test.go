@@ -137,13 +137,7 @@ func TestWriterRoundTrip(t *testing.T) {
 // writerSHB returns a little-endian file holding the section header block
 // a Writer writes.
 func writerSHB() *ng {
-	n := &ng{order: binary.LittleEndian}
-	b := n.order.AppendUint32(nil, 0x1a2b3c4d)
-	b = n.order.AppendUint16(b, 1)
-	b = n.order.AppendUint16(b, 0)
-	b = n.order.AppendUint64(b, ^uint64(0))
-	b = append(b, n.options([]ngOpt{{code: 4, value: []byte("dcbtop")}})...) // shb_userappl
-	return n.block(0x0a0d0d0a, b)
+	return (&ng{order: binary.LittleEndian}).shb(ngOpt{code: 4, value: []byte("dcbtop")}) // shb_userappl
 }
 
 // writerIDB appends the interface description block a Writer writes for
@@ -202,6 +196,9 @@ func TestNewWriterFormat(t *testing.T) {
 	// And the Replay maps those flags back (pcapgo decodes epb_flags as
 	// little-endian, which is right for this writer's files).
 	got := replayRecording(t, writeTemp(t, buf.Bytes()))
+	if len(got) != len(frames) {
+		t.Fatalf("replayed %d frames, want %d", len(got), len(frames))
+	}
 	for i, f := range got {
 		if f.Dir != frames[i].Dir {
 			t.Errorf("frame %d replayed with Dir %v, want %v", i, f.Dir, frames[i].Dir)

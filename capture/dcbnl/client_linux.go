@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -119,30 +120,14 @@ func driverError(op, ifname string, status uint8) error {
 // checkIfname refuses names that cannot exist before asking the kernel
 // (which would answer ERANGE for a name longer than IFNAMSIZ-1).
 func checkIfname(op, ifname string) error {
-	if ifname == "" || len(ifname) > maxIfnameLen || bytesContainNUL(ifname) {
+	if ifname == "" || len(ifname) > maxIfnameLen || strings.IndexByte(ifname, 0) >= 0 {
 		return &Error{Op: op, Ifname: ifname, Err: unix.ENODEV, badName: true}
 	}
 	return nil
 }
 
-func bytesContainNUL(s string) bool {
-	for i := range len(s) {
-		if s[i] == 0 {
-			return true
-		}
-	}
-	return false
-}
-
 func (c *client) ieee(ifname string) (*IEEE, error) {
-	if err := checkIfname(opIEEEGet, ifname); err != nil {
-		return nil, err
-	}
-	req, err := request(DCB_CMD_IEEE_GET, ifname, nil)
-	if err != nil {
-		return nil, &Error{Op: opIEEEGet, Ifname: ifname, Err: err}
-	}
-	attrs, err := c.execute(opIEEEGet, ifname, RTM_GETDCB, DCB_CMD_IEEE_GET, req)
+	attrs, err := c.get(opIEEEGet, ifname, DCB_CMD_IEEE_GET)
 	if err != nil {
 		return nil, err
 	}
@@ -154,14 +139,7 @@ func (c *client) ieee(ifname string) (*IEEE, error) {
 }
 
 func (c *client) cee(ifname string) (*CEE, error) {
-	if err := checkIfname(opCEEGet, ifname); err != nil {
-		return nil, err
-	}
-	req, err := request(DCB_CMD_CEE_GET, ifname, nil)
-	if err != nil {
-		return nil, &Error{Op: opCEEGet, Ifname: ifname, Err: err}
-	}
-	attrs, err := c.execute(opCEEGet, ifname, RTM_GETDCB, DCB_CMD_CEE_GET, req)
+	attrs, err := c.get(opCEEGet, ifname, DCB_CMD_CEE_GET)
 	if err != nil {
 		return nil, err
 	}
@@ -173,48 +151,23 @@ func (c *client) cee(ifname string) (*CEE, error) {
 }
 
 func (c *client) setIEEE(ifname string, s *IEEESet) error {
-	if err := checkIfname(opIEEESet, ifname); err != nil {
-		return err
-	}
-	req, err := ieeeSetRequest(ifname, s)
-	if err != nil {
-		return &Error{Op: opIEEESet, Ifname: ifname, Err: err}
-	}
-	return c.status(opIEEESet, ifname, DCB_CMD_IEEE_SET, req, DCB_ATTR_IEEE, "DCB_ATTR_IEEE")
+	return c.set(opIEEESet, ifname, DCB_CMD_IEEE_SET, func() ([]byte, error) { return ieeeSetRequest(ifname, s) },
+		DCB_ATTR_IEEE, "DCB_ATTR_IEEE")
 }
 
 func (c *client) delApps(ifname string, apps []App) error {
-	if err := checkIfname(opIEEEDel, ifname); err != nil {
-		return err
-	}
-	req, err := ieeeDelRequest(ifname, apps)
-	if err != nil {
-		return &Error{Op: opIEEEDel, Ifname: ifname, Err: err}
-	}
-	return c.status(opIEEEDel, ifname, DCB_CMD_IEEE_DEL, req, DCB_ATTR_IEEE, "DCB_ATTR_IEEE")
+	return c.set(opIEEEDel, ifname, DCB_CMD_IEEE_DEL, func() ([]byte, error) { return ieeeDelRequest(ifname, apps) },
+		DCB_ATTR_IEEE, "DCB_ATTR_IEEE")
 }
 
 func (c *client) setDCBX(ifname string, m Mode) error {
-	if err := checkIfname(opSDCBX, ifname); err != nil {
-		return err
-	}
-	req, err := sdcbxRequest(ifname, m)
-	if err != nil {
-		return &Error{Op: opSDCBX, Ifname: ifname, Err: err}
-	}
-	err = c.status(opSDCBX, ifname, DCB_CMD_SDCBX, req, DCB_ATTR_DCBX, "DCB_ATTR_DCBX")
+	err := c.set(opSDCBX, ifname, DCB_CMD_SDCBX, func() ([]byte, error) { return sdcbxRequest(ifname, m) },
+		DCB_ATTR_DCBX, "DCB_ATTR_DCBX")
 	return c.explainNotSupported(err, ifname, "setdcbx")
 }
 
 func (c *client) dcbx(ifname string) (Mode, error) {
-	if err := checkIfname(opGDCBX, ifname); err != nil {
-		return 0, err
-	}
-	req, err := request(DCB_CMD_GDCBX, ifname, nil)
-	if err != nil {
-		return 0, &Error{Op: opGDCBX, Ifname: ifname, Err: err}
-	}
-	attrs, err := c.execute(opGDCBX, ifname, RTM_GETDCB, DCB_CMD_GDCBX, req)
+	attrs, err := c.get(opGDCBX, ifname, DCB_CMD_GDCBX)
 	if err != nil {
 		return 0, c.explainNotSupported(err, ifname, "getdcbx")
 	}
@@ -225,9 +178,30 @@ func (c *client) dcbx(ifname string) (Mode, error) {
 	return Mode(v), nil
 }
 
-// status sends a SET-type request and decodes the u8 status attribute typ
-// of its reply: 0 is success, anything else a driver error.
-func (c *client) status(op, ifname string, cmd uint8, req []byte, typ uint16, attr string) error {
+// get sends the GET command cmd, which has no attributes but the interface
+// name, and returns the attributes of the reply.
+func (c *client) get(op, ifname string, cmd uint8) ([]byte, error) {
+	if err := checkIfname(op, ifname); err != nil {
+		return nil, err
+	}
+	req, err := request(cmd, ifname, nil)
+	if err != nil {
+		return nil, &Error{Op: op, Ifname: ifname, Err: err}
+	}
+	return c.execute(op, ifname, RTM_GETDCB, cmd, req)
+}
+
+// set sends the SET command cmd, with the payload build returns, and
+// decodes the u8 status attribute typ (named attr) of its reply: 0 is
+// success, anything else a driver error.
+func (c *client) set(op, ifname string, cmd uint8, build func() ([]byte, error), typ uint16, attr string) error {
+	if err := checkIfname(op, ifname); err != nil {
+		return err
+	}
+	req, err := build()
+	if err != nil {
+		return &Error{Op: op, Ifname: ifname, Err: err}
+	}
 	attrs, err := c.execute(op, ifname, RTM_SETDCB, cmd, req)
 	if err != nil {
 		return err

@@ -18,7 +18,6 @@ import (
 // A fakeKernel answers requests sent through an nltest connection and
 // records them.
 type fakeKernel struct {
-	t    *testing.T
 	reqs []netlink.Message
 	// answer returns the reply type and data for a request, or an errno
 	// to send back as a netlink error.
@@ -29,7 +28,7 @@ type fakeKernel struct {
 func newFake(t *testing.T, answer func(req netlink.Message) (netlink.HeaderType, []byte, syscall.Errno)) (*Client, *fakeKernel) {
 	t.Helper()
 	requireLittleEndian(t)
-	fk := &fakeKernel{t: t, answer: answer}
+	fk := &fakeKernel{answer: answer}
 	conn := nltest.Dial(func(reqs []netlink.Message) ([]netlink.Message, error) {
 		if len(reqs) == 0 {
 			return nil, errors.New("fake kernel: unexpected receive without request")
@@ -103,7 +102,7 @@ func TestRequests(t *testing.T) {
 				[]byte{0x01, 0x00},             // NLM_F_REQUEST
 				make([]byte, 8),                // seq, pid (zeroed by wire)
 				[]byte{0x00, 0x15, 0x00, 0x00}, // dcbmsg: AF_UNSPEC, DCB_CMD_IEEE_GET, pad
-				[]byte{0x09, 0x00, 0x01, 0x00, 'e', 't', 'h', '0', 0x00, 0x00, 0x00, 0x00}, // IFNAME
+				ifnameEth0,                     // IFNAME
 			),
 		},
 		{
@@ -118,7 +117,7 @@ func TestRequests(t *testing.T) {
 				[]byte{0x01, 0x00},             // NLM_F_REQUEST
 				make([]byte, 8),
 				[]byte{0x00, 0x14, 0x00, 0x00}, // dcbmsg: DCB_CMD_IEEE_SET
-				[]byte{0x09, 0x00, 0x01, 0x00, 'e', 't', 'h', '0', 0x00, 0x00, 0x00, 0x00},
+				ifnameEth0,
 				[]byte{0xe4, 0x00, 0x0d, 0x80}, // DCB_ATTR_IEEE|NLA_F_NESTED, len 228
 				[]byte{0x3f, 0x00, 0x01, 0x00}, // DCB_ATTR_IEEE_ETS, len 63
 				etsBytes, []byte{0x00},         // 59 bytes + 1 padding
@@ -139,9 +138,9 @@ func TestRequests(t *testing.T) {
 				[]byte{0x30, 0x00, 0x00, 0x00, 0x4f, 0x00, 0x01, 0x00}, // len 48, RTM_SETDCB, REQUEST
 				make([]byte, 8),
 				[]byte{0x00, 0x14, 0x00, 0x00},
-				[]byte{0x09, 0x00, 0x01, 0x00, 'e', 't', 'h', '0', 0x00, 0x00, 0x00, 0x00},
-				[]byte{0x10, 0x00, 0x0d, 0x80},                         // DCB_ATTR_IEEE, len 16
-				[]byte{0x0c, 0x00, 0x03, 0x80},                         // APP_TABLE, len 12
+				ifnameEth0,
+				[]byte{0x10, 0x00, 0x0d, 0x80}, // DCB_ATTR_IEEE, len 16
+				[]byte{0x0c, 0x00, 0x03, 0x80}, // APP_TABLE, len 12
 				[]byte{0x08, 0x00, 0x02, 0x00, 0xff, 0x05, 0x03, 0x00}, // DCB_ATTR_DCB_APP: PCP 3 → prio 5
 			),
 		},
@@ -154,7 +153,7 @@ func TestRequests(t *testing.T) {
 				[]byte{0x4f, 0x00, 0x01, 0x00}, // RTM_SETDCB, NLM_F_REQUEST
 				make([]byte, 8),
 				[]byte{0x00, 0x1b, 0x00, 0x00}, // dcbmsg: DCB_CMD_IEEE_DEL
-				[]byte{0x09, 0x00, 0x01, 0x00, 'e', 't', 'h', '0', 0x00, 0x00, 0x00, 0x00},
+				ifnameEth0,
 				[]byte{0x10, 0x00, 0x0d, 0x80},                         // DCB_ATTR_IEEE|NLA_F_NESTED, len 16
 				[]byte{0x0c, 0x00, 0x03, 0x80},                         // DCB_ATTR_IEEE_APP_TABLE|NLA_F_NESTED, len 12
 				[]byte{0x08, 0x00, 0x01, 0x00, 0x05, 0x03, 0x1a, 0x00}, // IEEE_APP: DSCP 26 prio 3
@@ -168,7 +167,7 @@ func TestRequests(t *testing.T) {
 				[]byte{0x20, 0x00, 0x00, 0x00, 0x4e, 0x00, 0x01, 0x00}, // len 32, RTM_GETDCB, REQUEST
 				make([]byte, 8),
 				[]byte{0x00, 0x16, 0x00, 0x00}, // dcbmsg: DCB_CMD_GDCBX
-				[]byte{0x09, 0x00, 0x01, 0x00, 'e', 't', 'h', '0', 0x00, 0x00, 0x00, 0x00},
+				ifnameEth0,
 			),
 		},
 		{
@@ -179,7 +178,7 @@ func TestRequests(t *testing.T) {
 				[]byte{0x28, 0x00, 0x00, 0x00, 0x4f, 0x00, 0x01, 0x00}, // len 40, RTM_SETDCB, REQUEST
 				make([]byte, 8),
 				[]byte{0x00, 0x17, 0x00, 0x00}, // dcbmsg: DCB_CMD_SDCBX
-				[]byte{0x09, 0x00, 0x01, 0x00, 'e', 't', 'h', '0', 0x00, 0x00, 0x00, 0x00},
+				ifnameEth0,
 				[]byte{0x05, 0x00, 0x0e, 0x00, 0x09, 0x00, 0x00, 0x00}, // DCB_ATTR_DCBX = HOST|VER_IEEE
 			),
 		},
@@ -191,7 +190,7 @@ func TestRequests(t *testing.T) {
 				[]byte{0x20, 0x00, 0x00, 0x00, 0x4e, 0x00, 0x01, 0x00}, // len 32, RTM_GETDCB, REQUEST
 				make([]byte, 8),
 				[]byte{0x00, 0x1a, 0x00, 0x00}, // dcbmsg: DCB_CMD_CEE_GET
-				[]byte{0x09, 0x00, 0x01, 0x00, 'e', 't', 'h', '0', 0x00, 0x00, 0x00, 0x00},
+				ifnameEth0,
 			),
 		},
 	}

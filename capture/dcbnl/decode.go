@@ -86,37 +86,50 @@ func newDecoder(attr string, b []byte) (*netlink.AttributeDecoder, error) {
 // notification (what dcbnl_ieee_fill puts after struct dcbmsg). It returns
 // the interface name (DCB_ATTR_IFNAME) even when the rest fails.
 func decodeIEEE(b []byte) (string, *IEEE, error) {
+	var ie IEEE
+	ifname, err := decodeFill(b, DCB_ATTR_IEEE, "DCB_ATTR_IEEE", &ie.DCBX, func(b []byte) error { return decodeIEEENest(b, &ie) })
+	if err != nil {
+		return ifname, nil, err
+	}
+	return ifname, &ie, nil
+}
+
+// decodeFill decodes the top-level attributes that dcbnl_ieee_fill and
+// dcbnl_cee_fill put after struct dcbmsg: DCB_ATTR_IFNAME, whose value it
+// returns even when the rest fails, the nest of type nest (named name),
+// which it hands to decodeNest and which must be there, and DCB_ATTR_DCBX,
+// which it stores in dcbx.
+func decodeFill(b []byte, nest uint16, name string, dcbx **Mode, decodeNest func([]byte) error) (string, error) {
 	ad, err := newDecoder("", b)
 	if err != nil {
-		return "", nil, err
+		return "", err
 	}
 	var (
 		ifname string
-		ie     IEEE
-		nest   bool
+		found  bool
 	)
 	for ad.Next() {
 		switch ad.Type() {
 		case DCB_ATTR_IFNAME:
 			ad.Do(func(b []byte) error { ifname = cString(b); return nil })
-		case DCB_ATTR_IEEE:
-			nest = true
-			ad.Do(func(b []byte) error { return decodeIEEENest(b, &ie) })
+		case nest:
+			found = true
+			ad.Do(decodeNest)
 		case DCB_ATTR_DCBX:
 			ad.Do(func(b []byte) error {
 				v, err := decodeU8("DCB_ATTR_DCBX", b)
-				ie.DCBX = new(Mode(v))
+				*dcbx = new(Mode(v))
 				return err
 			})
 		}
 	}
 	if err := ad.Err(); err != nil {
-		return ifname, nil, inAttr("", err)
+		return ifname, inAttr("", err)
 	}
-	if !nest {
-		return ifname, nil, malformed("", "no DCB_ATTR_IEEE nest")
+	if !found {
+		return ifname, malformed("", "no %s nest", name)
 	}
-	return ifname, &ie, nil
+	return ifname, nil
 }
 
 // decodeIEEENest decodes the DCB_ATTR_IEEE nest into ie.
@@ -219,35 +232,10 @@ func decodeAppTrust(b []byte) ([]uint8, error) {
 // (what dcbnl_cee_fill puts after struct dcbmsg). It returns the interface
 // name even when the rest fails.
 func decodeCEE(b []byte) (string, *CEE, error) {
-	ad, err := newDecoder("", b)
+	var cee CEE
+	ifname, err := decodeFill(b, DCB_ATTR_CEE, "DCB_ATTR_CEE", &cee.DCBX, func(b []byte) error { return decodeCEENest(b, &cee) })
 	if err != nil {
-		return "", nil, err
-	}
-	var (
-		ifname string
-		cee    CEE
-		nest   bool
-	)
-	for ad.Next() {
-		switch ad.Type() {
-		case DCB_ATTR_IFNAME:
-			ad.Do(func(b []byte) error { ifname = cString(b); return nil })
-		case DCB_ATTR_CEE:
-			nest = true
-			ad.Do(func(b []byte) error { return decodeCEENest(b, &cee) })
-		case DCB_ATTR_DCBX:
-			ad.Do(func(b []byte) error {
-				v, err := decodeU8("DCB_ATTR_DCBX", b)
-				cee.DCBX = new(Mode(v))
-				return err
-			})
-		}
-	}
-	if err := ad.Err(); err != nil {
-		return ifname, nil, inAttr("", err)
-	}
-	if !nest {
-		return ifname, nil, malformed("", "no DCB_ATTR_CEE nest")
+		return ifname, nil, err
 	}
 	return ifname, &cee, nil
 }

@@ -74,7 +74,7 @@ func initialUserNS(t *testing.T) bool {
 // there; it waits for fn. The thread is never unlocked, so the runtime
 // ends it with the goroutine instead of reusing a thread in a foreign
 // namespace. fn must report with t.Error, not t.Fatal.
-func inNetNS(t *testing.T, fn func(c *Client, ns netns.NsHandle)) {
+func inNetNS(t *testing.T, fn func(c *Client)) {
 	t.Helper()
 	requirePriv(t)
 	done := make(chan struct{})
@@ -97,7 +97,7 @@ func inNetNS(t *testing.T, fn func(c *Client, ns netns.NsHandle)) {
 			return
 		}
 		defer c.Close()
-		fn(c, ns)
+		fn(c)
 	}()
 	<-done
 }
@@ -150,7 +150,7 @@ func wantError(t *testing.T, what string, err error, errno unix.Errno, target er
 // commands pass the CAP_NET_ADMIN check and reach the same dcbnl_ops check,
 // which shows that the kernel parsed the requests.
 func TestIntegrationVeth(t *testing.T) {
-	inNetNS(t, func(c *Client, _ netns.NsHandle) {
+	inNetNS(t, func(c *Client) {
 		const msg = "va has no DCB netlink support (driver without dcbnl_ops)"
 		_, err := c.IEEE("va")
 		wantError(t, "IEEE", err, unix.EOPNOTSUPP, ErrNoDCB, msg)
@@ -178,7 +178,7 @@ func TestIntegrationVeth(t *testing.T) {
 // TestIntegrationNoDevice: a name that does not exist in the namespace
 // gets ENODEV ("no such device"), for GET and (as root) SET commands.
 func TestIntegrationNoDevice(t *testing.T) {
-	inNetNS(t, func(c *Client, _ netns.NsHandle) {
+	inNetNS(t, func(c *Client) {
 		const msg = "nosuch0: no such device"
 		_, err := c.IEEE("nosuch0")
 		wantError(t, "IEEE", err, unix.ENODEV, os.ErrNotExist, msg)
@@ -198,7 +198,7 @@ func TestIntegrationNoDevice(t *testing.T) {
 // /proc/net/netlink) and returns context.Canceled on cancellation, after
 // leaving the group.
 func TestIntegrationWatch(t *testing.T) {
-	inNetNS(t, func(c *Client, _ netns.NsHandle) {
+	inNetNS(t, func(c *Client) {
 		port := c.c.wconn.PID()
 		if joined, err := inGroup(port, RTNLGRP_DCB); err != nil || joined {
 			t.Errorf("before Watch: in group %v, %v; want false", joined, err)
