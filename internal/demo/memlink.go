@@ -113,11 +113,13 @@ func (h *MemHost) Close() error {
 	return nil
 }
 
+// ReadFrame returns the next frame the host end wrote.
 func (s memSwitch) ReadFrame(ctx context.Context) ([]byte, error) {
 	f, err := s.l.read(ctx, s.l.toSwitch)
 	return f.data, err
 }
 
+// WriteFrame sends b to the host end (dropped when its queue is full).
 func (s memSwitch) WriteFrame(b []byte) error {
 	return s.l.write(s.l.toHost, b, true)
 }

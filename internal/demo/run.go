@@ -109,10 +109,16 @@ func makeOptions(opts []Option) options {
 // demo whose host closed its end as it stopped, and Run returns nil.
 func Run(ctx context.Context, link Link, sc *Scenario, loop bool, opts ...Option) error {
 	err := run(ctx, link, sc, loop, opts...)
-	if err != nil && ctx.Err() != nil && (errors.Is(err, fs.ErrClosed) || errors.Is(err, capture.ErrNoInterface)) {
+	if ctx.Err() != nil && linkGone(err) {
 		return nil
 	}
 	return err
+}
+
+// linkGone reports whether err means the link is gone: closed, or its
+// interface removed.
+func linkGone(err error) bool {
+	return errors.Is(err, fs.ErrClosed) || errors.Is(err, capture.ErrNoInterface)
 }
 
 func run(ctx context.Context, link Link, sc *Scenario, loop bool, opts ...Option) error {
@@ -297,7 +303,7 @@ func (p *player) write(s *Switch, f []byte, at time.Time) error {
 	if err == nil {
 		return nil
 	}
-	if errors.Is(err, fs.ErrClosed) || errors.Is(err, capture.ErrNoInterface) {
+	if linkGone(err) {
 		return fmt.Errorf("demo: %s: %w", s.Name(), err)
 	}
 	p.emit(Event{At: at, Switch: s.Name(), Kind: EventError, Text: fmt.Sprintf("%s: transmit: %v", s.Name(), err)})

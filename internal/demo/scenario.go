@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"net"
+	"slices"
 	"strings"
 	"time"
 
@@ -209,7 +210,7 @@ func Parse(r io.Reader) (*Scenario, error) {
 	if len(j.Steps) == 0 {
 		return nil, errors.New("scenario: no steps")
 	}
-	v := validator{states: map[string]switchState{}, msaps: map[string]string{}, host: sc.Host.MAC}
+	v := validator{states: map[string]switchState{}, msaps: map[string]string{}, noted: map[string]bool{}, host: sc.Host.MAC}
 	for i, sj := range j.Steps {
 		st, err := v.step(sj, sc.duration)
 		if err != nil {
@@ -324,6 +325,16 @@ func (s switchState) String() string {
 	return [...]string{"not started (or shut down)", "transmitting", "silent"}[s]
 }
 
+// allowedStates lists, for each action but note, the states a switch may
+// be in for it.
+var allowedStates = map[Action][]switchState{
+	ActionStart:    {stateAbsent},
+	ActionSet:      {stateOn, stateSilent},
+	ActionSilence:  {stateOn},
+	ActionResume:   {stateSilent},
+	ActionShutdown: {stateOn, stateSilent},
+}
+
 type validator struct {
 	states map[string]switchState
 	msaps  map[string]string // chassis MAC + port -> switch name
@@ -347,22 +358,23 @@ func (v *validator) step(sj stepJSON, dur time.Duration) (Step, error) {
 	startOnly := map[string]bool{"chassis_mac": sj.ChassisMAC != nil, "port": sj.Port != nil, "system_name": sj.SystemName != nil,
 		"system_description": sj.SystemDesc != nil, "tx_interval_s": sj.TxInterval != nil, "react_delay_s": sj.ReactDelay != nil}
 	changes := map[string]bool{"willing": sj.Willing != nil, "params": given(sj.Params)}
-	refuse := func(fields map[string]bool) error {
+	// refuse names the first field given among sets, in the order of the
+	// JSON form.
+	refuse := func(sets ...map[string]bool) error {
 		for _, f := range []string{"chassis_mac", "port", "system_name", "system_description", "tx_interval_s", "react_delay_s", "willing", "params"} {
-			if fields[f] {
-				return fmt.Errorf("%s does not take %s", st.Action, f)
+			for _, given := range sets {
+				if given[f] {
+					return fmt.Errorf("%s does not take %s", st.Action, f)
+				}
 			}
 		}
 		return nil
 	}
 	if st.Action == ActionNote {
-		if err := refuse(merge(startOnly, changes)); err != nil {
+		if err := refuse(startOnly, changes); err != nil {
 			return st, err
 		}
 		if st.Switch != "" {
-			if v.noted == nil {
-				v.noted = map[string]bool{}
-			}
 			v.noted[st.Switch] = true
 		}
 		st.Expect, err = parseExpect(sj.Expect)
@@ -372,22 +384,11 @@ func (v *validator) step(sj stepJSON, dur time.Duration) (Step, error) {
 		return st, errors.New("switch is missing")
 	}
 	cur := v.states[st.Switch]
-	want := map[Action][]switchState{
-		ActionStart:    {stateAbsent},
-		ActionSet:      {stateOn, stateSilent},
-		ActionSilence:  {stateOn},
-		ActionResume:   {stateSilent},
-		ActionShutdown: {stateOn, stateSilent},
-	}
-	allowed, ok := want[st.Action]
+	allowed, ok := allowedStates[st.Action]
 	if !ok {
 		return st, fmt.Errorf("unknown action %q (want start, set, silence, resume, shutdown or note)", sj.Action)
 	}
-	okState := false
-	for _, s := range allowed {
-		okState = okState || s == cur
-	}
-	if !okState {
+	if !slices.Contains(allowed, cur) {
 		return st, fmt.Errorf("%s cannot %s: it is %s", st.Switch, st.Action, cur)
 	}
 	switch st.Action {
@@ -415,24 +416,13 @@ func (v *validator) step(sj stepJSON, dur time.Duration) (Step, error) {
 			v.states[st.Switch] = stateOn
 		}
 	case ActionSilence, ActionShutdown:
-		if err := refuse(merge(startOnly, changes)); err != nil {
+		if err := refuse(startOnly, changes); err != nil {
 			return st, err
 		}
 		v.states[st.Switch] = map[Action]switchState{ActionSilence: stateSilent, ActionShutdown: stateAbsent}[st.Action]
 	}
 	st.Expect, err = parseExpect(sj.Expect)
 	return st, err
-}
-
-func merge(a, b map[string]bool) map[string]bool {
-	out := map[string]bool{}
-	for k, v := range a {
-		out[k] = v
-	}
-	for k, v := range b {
-		out[k] = v
-	}
-	return out
 }
 
 func (v *validator) start(name string, sj stepJSON) (SwitchConfig, error) {

@@ -38,6 +38,46 @@ func leafConfig(willing bool) SwitchConfig {
 		Params: &engine.Params{PFC: &engine.PFC{Cap: 8, Enabled: 1 << 3}, App: []engine.App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}}}}
 }
 
+// newSwitch is NewSwitch for a configuration that must be accepted.
+func newSwitch(t *testing.T, cfg SwitchConfig, now time.Time, observe func(Event)) *Switch {
+	t.Helper()
+	s, err := NewSwitch(cfg, now, observe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// lastSent polls s every step from from to to (both included) and returns
+// the last frame it sent, nil if none.
+func lastSent(s *Switch, from, to time.Time, step time.Duration) []byte {
+	var last []byte
+	for at := from; !at.After(to); at = at.Add(step) {
+		if f, ok := s.Poll(at); ok {
+			last = f
+		}
+	}
+	return last
+}
+
+// checkLog checks that the switches' log (every Event but steps, one
+// "kind: text" a line) contains each of want.
+func checkLog(t *testing.T, events []Event, want ...string) {
+	t.Helper()
+	var log []string
+	for _, ev := range events {
+		if ev.Kind != EventStep {
+			log = append(log, string(ev.Kind)+": "+ev.Text)
+		}
+	}
+	joined := strings.Join(log, "\n")
+	for _, w := range want {
+		if !strings.Contains(joined, w) {
+			t.Errorf("switch log lacks %q:\n%s", w, joined)
+		}
+	}
+}
+
 // hostFrame returns what dcbtop's agent on the host sends.
 func hostFrame(t *testing.T, mac lldp.MAC, willing bool, pfc engine.PrioSet, now time.Time) []byte {
 	t.Helper()
@@ -61,10 +101,7 @@ func hostFrame(t *testing.T, mac lldp.MAC, willing bool, pfc engine.PrioSet, now
 func TestSwitchAdoptsHostPFC(t *testing.T) {
 	t0 := time.Unix(1_000_000, 0)
 	var events []Event
-	s, err := NewSwitch(leafConfig(true), t0, func(ev Event) { events = append(events, ev) })
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := newSwitch(t, leafConfig(true), t0, func(ev Event) { events = append(events, ev) })
 	f, ok := s.Poll(t0)
 	if !ok {
 		t.Fatal("no first LLDPDU at start")
@@ -109,30 +146,16 @@ func TestSwitchAdoptsHostPFC(t *testing.T) {
 	if _, ok := s.Poll(t0.Add(4 * time.Second)); !ok {
 		t.Error("no fast transmission at 4 s")
 	}
-	var log []string
-	for _, ev := range events {
-		log = append(log, string(ev.Kind)+": "+ev.Text)
-	}
-	joined := strings.Join(log, "\n")
-	for _, want := range []string{
+	checkLog(t, events,
 		"peer: leaf-1 hears mac 02:dc:b0:00:00:fe / ifname eth0: not willing",
 		"PFC 3,4",
 		"operational: leaf-1 now runs willing",
 		"PFC: remote (local willing, peer not willing)",
-	} {
-		if !strings.Contains(joined, want) {
-			t.Errorf("events lack %q:\n%s", want, joined)
-		}
-	}
+	)
 
 	// The host falls silent: its information (TTL 121 s) expires, and the
 	// switch goes back to its own PFC.
-	var last []byte
-	for at := t0.Add(5 * time.Second); !at.After(t0.Add(130 * time.Second)); at = at.Add(time.Second) {
-		if f, ok := s.Poll(at); ok {
-			last = f
-		}
-	}
+	last := lastSent(s, t0.Add(5*time.Second), t0.Add(130*time.Second), time.Second)
 	if p, _, _ := decode(t, last); p.PFC.Enabled != 1<<3 {
 		t.Errorf("PFC %v after the host's information expired, want the switch's own 3", p.PFC.Enabled.List())
 	}
@@ -150,17 +173,9 @@ func TestSwitchBothWilling(t *testing.T) {
 		{"host MAC lower: the switch keeps its own", lldp.MAC{0x02, 0, 0, 0, 0, 0x01}, 1 << 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, err := NewSwitch(leafConfig(true), t0, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			s := newSwitch(t, leafConfig(true), t0, nil)
 			s.Receive(hostFrame(t, tc.host, true, 1<<3|1<<4, t0), t0)
-			var last []byte
-			for at := t0; !at.After(t0.Add(5 * time.Second)); at = at.Add(250 * time.Millisecond) {
-				if f, ok := s.Poll(at); ok {
-					last = f
-				}
-			}
+			last := lastSent(s, t0, t0.Add(5*time.Second), 250*time.Millisecond)
 			if p, _, _ := decode(t, last); p.PFC.Enabled != tc.want {
 				t.Errorf("advertised PFC %v, want %v", p.PFC.Enabled.List(), tc.want.List())
 			}
@@ -172,17 +187,9 @@ func TestSwitchBothWilling(t *testing.T) {
 func TestSwitchNotWilling(t *testing.T) {
 	t0 := time.Unix(1_000_000, 0)
 	var events []Event
-	s, err := NewSwitch(leafConfig(false), t0, func(ev Event) { events = append(events, ev) })
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := newSwitch(t, leafConfig(false), t0, func(ev Event) { events = append(events, ev) })
 	s.Receive(hostFrame(t, hostMAC, false, 1<<4, t0), t0)
-	var last []byte
-	for at := t0; !at.After(t0.Add(5 * time.Second)); at = at.Add(250 * time.Millisecond) {
-		if f, ok := s.Poll(at); ok {
-			last = f
-		}
-	}
+	last := lastSent(s, t0, t0.Add(5*time.Second), 250*time.Millisecond)
 	if p, _, _ := decode(t, last); p.PFC.Enabled != 1<<3 || p.PFC.Willing {
 		t.Errorf("advertised PFC %+v, want its own 3, not willing", p.PFC)
 	}
@@ -197,13 +204,8 @@ func TestSwitchNotWilling(t *testing.T) {
 // Set, Silence, Resume and Shutdown.
 func TestSwitchLifecycle(t *testing.T) {
 	t0 := time.Unix(1_000_000, 0)
-	s, err := NewSwitch(leafConfig(false), t0, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for at := t0; at.Before(t0.Add(10 * time.Second)); at = at.Add(time.Second) {
-		s.Poll(at)
-	}
+	s := newSwitch(t, leafConfig(false), t0, nil)
+	lastSent(s, t0, t0.Add(9*time.Second), time.Second)
 	t1 := t0.Add(10 * time.Second)
 	w := true
 	if err := s.Set(&engine.Params{PFC: &engine.PFC{Cap: 8, Enabled: 1 << 5}}, &w, t1); err != nil {

@@ -142,11 +142,7 @@ func TestVethLink(t *testing.T) {
 	}
 	defer host.Close()
 	t0 := time.Now()
-	sw, err := NewSwitch(leafConfig(false), t0, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, _ := sw.Poll(t0)
+	f, _ := newSwitch(t, leafConfig(false), t0, nil).Poll(t0)
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
 	// The carrier may take a moment to come up: send until one arrives.
@@ -209,7 +205,7 @@ func TestVethLink(t *testing.T) {
 		}
 		ttls = append(ttls, du.TTL)
 	}
-	if len(ttls) != 3 || ttls[0] != 5 {
+	if !slices.Equal(ttls, []uint16{5, 5, 0}) {
 		t.Errorf("TTLs seen %v, want [5 5 0] (at 0 s and, fast transmission, 1 s; then the shutdown at 1.5 s)", ttls)
 	}
 	if err := <-runErr; err != nil {

@@ -28,31 +28,30 @@ var lookCache sync.Map // name -> string (absolute path, "" when missing)
 // lookCmd returns the absolute path of a command, searching $PATH and then
 // the usual sbin directories. The result is cached.
 func lookCmd(name string) (string, error) {
-	if v, ok := lookCache.Load(name); ok {
-		if p := v.(string); p != "" {
-			return p, nil
-		}
-		return "", fmt.Errorf("%s: not found in $PATH or %s", name, strings.Join(sbinDirs, ":"))
+	v, ok := lookCache.Load(name)
+	if !ok {
+		v, _ = lookCache.LoadOrStore(name, findCmd(name))
 	}
-	p, err := exec.LookPath(name)
-	if err == nil {
-		p, err = filepath.Abs(p)
+	if p := v.(string); p != "" {
+		return p, nil
 	}
-	if err != nil {
-		p = ""
-		for _, d := range sbinDirs {
-			c := filepath.Join(d, name)
-			if st, err := os.Stat(c); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
-				p = c
-				break
-			}
+	return "", fmt.Errorf("%s: not found in $PATH or %s", name, strings.Join(sbinDirs, ":"))
+}
+
+// findCmd is lookCmd without the cache; it returns "" when name is missing.
+func findCmd(name string) string {
+	if p, err := exec.LookPath(name); err == nil {
+		if p, err = filepath.Abs(p); err == nil {
+			return p
 		}
 	}
-	lookCache.Store(name, p)
-	if p == "" {
-		return "", fmt.Errorf("%s: not found in $PATH or %s", name, strings.Join(sbinDirs, ":"))
+	for _, d := range sbinDirs {
+		c := filepath.Join(d, name)
+		if st, err := os.Stat(c); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+			return c
+		}
 	}
-	return p, nil
+	return ""
 }
 
 // mustCmd is lookCmd for commands RequirePriv/RequireCommands already
@@ -202,10 +201,18 @@ func (p *proc) stop(sig syscall.Signal, grace time.Duration, group bool) bool {
 		return true
 	case <-time.After(grace):
 	}
+	p.kill(group)
+	return false
+}
+
+// kill sends SIGKILL (to the process group when group is set) and waits up
+// to 5 s for the exit. It reports whether the process exited.
+func (p *proc) kill(group bool) bool {
 	p.signal(syscall.SIGKILL, group)
 	select {
 	case <-p.done:
+		return true
 	case <-time.After(5 * time.Second):
+		return false
 	}
-	return false
 }

@@ -37,6 +37,7 @@ type UnknownTLV struct {
 	Value   []byte
 }
 
+// String renders the TLV as "00-80-C2/11=0808" (OUI/subtype=value).
 func (u UnknownTLV) String() string {
 	return fmt.Sprintf("%02X-%02X-%02X/%d=%x", u.OUI[0], u.OUI[1], u.OUI[2], u.Subtype, u.Value)
 }
@@ -211,10 +212,13 @@ func (l *LLDPD) CLI(args ...string) (string, error) {
 	return run("lldpcli", append([]string{"-u", l.Socket}, args...)...)
 }
 
+// orgArgs are the lldpcli arguments naming an OUI and subtype.
+func orgArgs(oui [3]byte, subtype uint8) []string {
+	return []string{"oui", fmt.Sprintf("%02x,%02x,%02x", oui[0], oui[1], oui[2]), "subtype", strconv.Itoa(int(subtype))}
+}
+
 func customTLVArgs(op string, oui [3]byte, subtype uint8, info []byte) []string {
-	a := []string{"configure", "lldp", "custom-tlv", op,
-		"oui", fmt.Sprintf("%02x,%02x,%02x", oui[0], oui[1], oui[2]),
-		"subtype", strconv.Itoa(int(subtype))}
+	a := append([]string{"configure", "lldp", "custom-tlv", op}, orgArgs(oui, subtype)...)
 	if len(info) > 0 {
 		h := make([]string, len(info))
 		for i, b := range info {
@@ -243,8 +247,7 @@ func (l *LLDPD) ReplaceTLV(oui [3]byte, subtype uint8, info []byte) error {
 
 // RemoveTLV removes the custom TLVs with this OUI and subtype.
 func (l *LLDPD) RemoveTLV(oui [3]byte, subtype uint8) error {
-	_, err := l.CLI("unconfigure", "lldp", "custom-tlv",
-		"oui", fmt.Sprintf("%02x,%02x,%02x", oui[0], oui[1], oui[2]), "subtype", strconv.Itoa(int(subtype)))
+	_, err := l.CLI(append([]string{"unconfigure", "lldp", "custom-tlv"}, orgArgs(oui, subtype)...)...)
 	return err
 }
 
@@ -273,10 +276,7 @@ func (l *LLDPD) Kill() {
 	l.stopOnce.Do(func() {
 		// The whole group at once: killing only the monitor is not enough,
 		// the child notices and still sends a shutdown LLDPDU.
-		l.p.signal(syscall.SIGKILL, true)
-		select {
-		case <-l.p.done:
-		case <-time.After(5 * time.Second):
+		if !l.p.kill(true) {
 			l.t.Errorf("testbed: lldpd in %s did not exit within 5 s of SIGKILL", l.NS.Name)
 		}
 	})

@@ -186,9 +186,15 @@ func (ns *NS) Run(args ...string) (string, error) {
 	return run("ip", a...)
 }
 
-// ip runs `ip -n NAME args...`.
-func (ns *NS) ip(args ...string) (string, error) {
-	return run("ip", append([]string{"-n", ns.Name}, args...)...)
+// ip runs `ip -n NAME args...` and returns its stdout; it fails the test
+// if ip fails.
+func (ns *NS) ip(t testing.TB, args ...string) string {
+	t.Helper()
+	out, err := run("ip", append([]string{"-n", ns.Name}, args...)...)
+	if err != nil {
+		t.Fatalf("testbed: %v", err)
+	}
+	return out
 }
 
 // Go runs fn on a new goroutine whose OS thread has been switched into the
@@ -269,9 +275,7 @@ func Veth(t testing.TB, a *NS, aName string, b *NS, bName string) (aMAC, bMAC ne
 	checkNS(t, "Veth", b)
 	checkIfname(t, aName)
 	checkIfname(t, bName)
-	if _, err := a.ip("link", "add", aName, "type", "veth", "peer", "name", bName, "netns", b.Name); err != nil {
-		t.Fatalf("testbed: %v", err)
-	}
+	a.ip(t, "link", "add", aName, "type", "veth", "peer", "name", bName, "netns", b.Name)
 	SetLink(t, a, aName, true)
 	SetLink(t, b, bName, true)
 	return LinkMAC(t, a, aName), LinkMAC(t, b, bName)
@@ -285,37 +289,28 @@ func SetLink(t testing.TB, ns *NS, name string, up bool) {
 	if up {
 		state = "up"
 	}
-	if _, err := ns.ip("link", "set", "dev", name, state); err != nil {
-		t.Fatalf("testbed: %v", err)
-	}
+	ns.ip(t, "link", "set", "dev", name, state)
 }
 
 // DelLink deletes an interface of ns (for a veth, both ends go).
 func DelLink(t testing.TB, ns *NS, name string) {
 	t.Helper()
 	checkNS(t, "DelLink", ns)
-	if _, err := ns.ip("link", "del", "dev", name); err != nil {
-		t.Fatalf("testbed: %v", err)
-	}
+	ns.ip(t, "link", "del", "dev", name)
 }
 
 // SetMAC sets an interface's MAC address (for deterministic frames).
 func SetMAC(t testing.TB, ns *NS, name string, mac net.HardwareAddr) {
 	t.Helper()
 	checkNS(t, "SetMAC", ns)
-	if _, err := ns.ip("link", "set", "dev", name, "address", mac.String()); err != nil {
-		t.Fatalf("testbed: %v", err)
-	}
+	ns.ip(t, "link", "set", "dev", name, "address", mac.String())
 }
 
 // LinkMAC returns an interface's MAC address.
 func LinkMAC(t testing.TB, ns *NS, name string) net.HardwareAddr {
 	t.Helper()
 	checkNS(t, "LinkMAC", ns)
-	out, err := ns.ip("-j", "link", "show", "dev", name)
-	if err != nil {
-		t.Fatalf("testbed: %v", err)
-	}
+	out := ns.ip(t, "-j", "link", "show", "dev", name)
 	var links []struct {
 		Address string `json:"address"`
 	}
@@ -338,9 +333,7 @@ func Bridge(t testing.TB, ns *NS, name string, ports ...string) {
 	t.Helper()
 	checkNS(t, "Bridge", ns)
 	checkIfname(t, name)
-	if _, err := ns.ip("link", "add", name, "type", "bridge", "stp_state", "0", "forward_delay", "0"); err != nil {
-		t.Fatalf("testbed: %v", err)
-	}
+	ns.ip(t, "link", "add", name, "type", "bridge", "stp_state", "0", "forward_delay", "0")
 	// The name is passed as $1, never spliced into the script.
 	const script = `echo 16384 >"/sys/class/net/$1/bridge/group_fwd_mask" && cat "/sys/class/net/$1/bridge/group_fwd_mask"`
 	out, err := ns.Run("sh", "-c", script, "sh", name)
@@ -351,9 +344,7 @@ func Bridge(t testing.TB, ns *NS, name string, ports ...string) {
 		t.Fatalf("testbed: group_fwd_mask of %s is %q after writing 16384, want 0x4000", name, got)
 	}
 	for _, p := range ports {
-		if _, err := ns.ip("link", "set", "dev", p, "master", name); err != nil {
-			t.Fatalf("testbed: %v", err)
-		}
+		ns.ip(t, "link", "set", "dev", p, "master", name)
 		SetLink(t, ns, p, true)
 	}
 	SetLink(t, ns, name, true)

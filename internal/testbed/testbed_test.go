@@ -721,6 +721,13 @@ func TestParseTsharkJSON(t *testing.T) {
 	if want := []TsharkApp{{3, 1, 0x8906}, {3, 3, 0x12b7}, {5, 1, 0x8906}}; err != nil || !slices.Equal(apps, want) {
 		t.Errorf("App %v (%v), want %v", apps, err, want)
 	}
+	bad, err := ParseTsharkJSON([]byte(strings.Replace(tsharkJSON, `"lldp.dcbx.iee.app.sf": "3"`, `"lldp.dcbx.iee.app.sf": "udp"`, 1)))
+	if err != nil || len(bad) != 1 {
+		t.Fatalf("%v %v", bad, err)
+	}
+	if apps, err := bad[0].App(); err == nil || !strings.Contains(err.Error(), TsharkAppSel) {
+		t.Errorf("App with a non-numeric selector = %v, %v; want an error naming %s", apps, err, TsharkAppSel)
+	}
 	if got := f.Fields["lldp.tlv.type"]; !slices.Equal(got, []string{"3", "127", "0"}) {
 		t.Errorf("lldp.tlv.type %q", got)
 	}

@@ -2,13 +2,11 @@ package testbed
 
 import (
 	"bytes"
-	"context"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
-	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -95,22 +93,17 @@ func TsharkLLDP(t testing.TB, path string) []TsharkFrame {
 	return frames
 }
 
-// DecodeTshark runs `tshark -n -r PATH -Y lldp -T json -x` and parses its
-// output with ParseTsharkJSON.
+// DecodeTshark runs `tshark -n -r PATH -Y lldp -T json -x` (bounded by
+// CommandTimeout) and parses its output with ParseTsharkJSON.
 func DecodeTshark(path string) ([]TsharkFrame, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), CommandTimeout)
-	defer cancel()
-	tshark, err := lookCmd("tshark")
+	if _, err := lookCmd("tshark"); err != nil {
+		return nil, err
+	}
+	out, err := run("tshark", "-n", "-r", path, "-Y", "lldp", "-T", "json", "-x")
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.CommandContext(ctx, tshark, "-n", "-r", path, "-Y", "lldp", "-T", "json", "-x")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("tshark -r %s: %w: %s", path, err, strings.TrimSpace(stderr.String()))
-	}
-	return ParseTsharkJSON(stdout.Bytes())
+	return ParseTsharkJSON([]byte(out))
 }
 
 // A JSONNode is a JSON value with object members kept in order, repeated
@@ -400,41 +393,46 @@ type TsharkApp struct {
 	Proto int
 }
 
-func (t *TsharkTLV) intField(name string, idx int) (int, error) {
-	v := t.Fields[name]
+// An intReader reads integer fields of a TLV with a sticky error: after
+// the first failure every read returns 0 and err keeps that failure.
+type intReader struct {
+	t   *TsharkTLV
+	err error
+}
+
+// get returns the value idx of the field name (decimal or 0x hex).
+func (r *intReader) get(name string, idx int) int {
+	if r.err != nil {
+		return 0
+	}
+	v := r.t.Fields[name]
 	if idx >= len(v) {
-		return 0, fmt.Errorf("%s: no value %d", name, idx)
+		r.err = fmt.Errorf("%s: no value %d", name, idx)
+		return 0
 	}
 	n, err := strconv.ParseInt(v[idx], 0, 32)
 	if err != nil {
-		return 0, fmt.Errorf("%s: %w", name, err)
+		r.err = fmt.Errorf("%s: %w", name, err)
+		return 0
 	}
-	return int(n), nil
+	return int(n)
 }
 
 // ets decodes the common ETS tables of a TLV.
 func (t *TsharkTLV) ets(config bool) (TsharkETS, error) {
 	var e TsharkETS
-	var err error
-	get := func(name string) int {
-		if err != nil {
-			return 0
-		}
-		var v int
-		v, err = t.intField(name, 0)
-		return v
-	}
+	r := intReader{t: t}
 	if config {
-		e.Willing = get(TsharkWilling) != 0
-		e.CBS = get(TsharkETSCBS) != 0
-		e.MaxTCs = get(TsharkETSMaxTCs)
+		e.Willing = r.get(TsharkWilling, 0) != 0
+		e.CBS = r.get(TsharkETSCBS, 0) != 0
+		e.MaxTCs = r.get(TsharkETSMaxTCs, 0)
 	}
 	for i := range 8 {
-		e.PrioTC[i] = get(fmt.Sprintf(TsharkETSPrioFmt, i))
-		e.BW[i] = get(fmt.Sprintf(TsharkETSBWFmt, i))
-		e.TSA[i] = get(fmt.Sprintf(TsharkETSTSAFmt, i))
+		e.PrioTC[i] = r.get(fmt.Sprintf(TsharkETSPrioFmt, i), 0)
+		e.BW[i] = r.get(fmt.Sprintf(TsharkETSBWFmt, i), 0)
+		e.TSA[i] = r.get(fmt.Sprintf(TsharkETSTSAFmt, i), 0)
 	}
-	return e, err
+	return e, r.err
 }
 
 // ETSConfig decodes the frame's first ETS Configuration TLV.
@@ -457,31 +455,16 @@ func (f *TsharkFrame) ETSReco() (TsharkETS, error) {
 
 // PFC decodes the frame's first PFC Configuration TLV.
 func (f *TsharkFrame) PFC() (TsharkPFC, error) {
-	var p TsharkPFC
 	t := f.Org(OUI8021, 11)
 	if t == nil {
-		return p, errors.New("no PFC Configuration TLV")
+		return TsharkPFC{}, errors.New("no PFC Configuration TLV")
 	}
-	w, err := t.intField(TsharkWilling, 0)
-	if err != nil {
-		return p, err
-	}
-	mbc, err := t.intField(TsharkPFCMBC, 0)
-	if err != nil {
-		return p, err
-	}
-	if p.Cap, err = t.intField(TsharkPFCCap, 0); err != nil {
-		return p, err
-	}
-	p.Willing, p.MBC = w != 0, mbc != 0
+	r := intReader{t: t}
+	p := TsharkPFC{Willing: r.get(TsharkWilling, 0) != 0, MBC: r.get(TsharkPFCMBC, 0) != 0, Cap: r.get(TsharkPFCCap, 0)}
 	for i := range 8 {
-		v, err := t.intField(fmt.Sprintf(TsharkPFCPrioFmt, i), 0)
-		if err != nil {
-			return p, err
-		}
-		p.Enabled[i] = v != 0
+		p.Enabled[i] = r.get(fmt.Sprintf(TsharkPFCPrioFmt, i), 0) != 0
 	}
-	return p, nil
+	return p, r.err
 }
 
 // App decodes the entries of the frame's first Application Priority TLV, in
@@ -496,18 +479,13 @@ func (f *TsharkFrame) App() ([]TsharkApp, error) {
 		return nil, fmt.Errorf("APP: %d priorities, %d selectors, %d protocols",
 			n, len(t.Fields[TsharkAppSel]), len(t.Fields[TsharkAppProto]))
 	}
+	r := intReader{t: t}
 	apps := make([]TsharkApp, n)
 	for i := range apps {
-		var err error
-		if apps[i].Prio, err = t.intField(TsharkAppPrio, i); err != nil {
-			return nil, err
-		}
-		if apps[i].Sel, err = t.intField(TsharkAppSel, i); err != nil {
-			return nil, err
-		}
-		if apps[i].Proto, err = t.intField(TsharkAppProto, i); err != nil {
-			return nil, err
-		}
+		apps[i] = TsharkApp{Prio: r.get(TsharkAppPrio, i), Sel: r.get(TsharkAppSel, i), Proto: r.get(TsharkAppProto, i)}
+	}
+	if r.err != nil {
+		return nil, r.err
 	}
 	return apps, nil
 }
