@@ -212,13 +212,10 @@ func (l *LLDPD) CLI(args ...string) (string, error) {
 	return run("lldpcli", append([]string{"-u", l.Socket}, args...)...)
 }
 
-// orgArgs are the lldpcli arguments naming an OUI and subtype.
-func orgArgs(oui [3]byte, subtype uint8) []string {
-	return []string{"oui", fmt.Sprintf("%02x,%02x,%02x", oui[0], oui[1], oui[2]), "subtype", strconv.Itoa(int(subtype))}
-}
-
+// customTLVArgs are the lldpcli arguments of `configure lldp custom-tlv op`.
 func customTLVArgs(op string, oui [3]byte, subtype uint8, info []byte) []string {
-	a := append([]string{"configure", "lldp", "custom-tlv", op}, orgArgs(oui, subtype)...)
+	a := []string{"configure", "lldp", "custom-tlv", op,
+		"oui", fmt.Sprintf("%02x,%02x,%02x", oui[0], oui[1], oui[2]), "subtype", strconv.Itoa(int(subtype))}
 	if len(info) > 0 {
 		h := make([]string, len(info))
 		for i, b := range info {
@@ -242,12 +239,6 @@ func (l *LLDPD) AddTLV(oui [3]byte, subtype uint8, info []byte) error {
 // (`custom-tlv replace`).
 func (l *LLDPD) ReplaceTLV(oui [3]byte, subtype uint8, info []byte) error {
 	_, err := l.CLI(customTLVArgs("replace", oui, subtype, info)...)
-	return err
-}
-
-// RemoveTLV removes the custom TLVs with this OUI and subtype.
-func (l *LLDPD) RemoveTLV(oui [3]byte, subtype uint8) error {
-	_, err := l.CLI(append([]string{"unconfigure", "lldp", "custom-tlv"}, orgArgs(oui, subtype)...)...)
 	return err
 }
 
