@@ -22,7 +22,7 @@ func (r *renderer) ttlLeft(p *engine.Peer) time.Duration {
 }
 
 // ttlLevel grades a countdown: 0 fine, 1 low (under 30 % of the TTL), 2
-// critical (under 10 % or 3 s).
+// critical (under 10 % or 3 s, expired included).
 func ttlLevel(left, ttl time.Duration) int {
 	switch {
 	case left <= 3*time.Second || left*10 < ttl:
@@ -178,17 +178,11 @@ func (r *renderer) ttlState() string {
 	}
 	fill = clamp(fill, 0, gw)
 	bar := st.GaugeFull.Render(strings.Repeat("█", fill)) + st.GaugeEmpty.Render(strings.Repeat("░", gw-fill))
-	text := fmtSeconds(left) + "/" + fmtSeconds(ttl)
-	switch lvl := ttlLevel(left, ttl); {
-	case left <= 0:
-		text = st.Crit.Render("0s EXPIRING")
-	case lvl == 2:
-		text = st.Crit.Render(text + " CRITICAL")
-	case lvl == 1:
-		text = st.Warn.Render(text + " LOW")
-	default:
-		text = st.OK.Render(text)
+	text := fmtSeconds(left) + "/" + fmtSeconds(ttl) + [...]string{"", " LOW", " CRITICAL"}[ttlLevel(left, ttl)]
+	if left <= 0 {
+		text = "0s EXPIRING"
 	}
+	text = r.ttlStyle(left, ttl).Render(text)
 	note := ""
 	if !in.RemoteValid {
 		note = st.Dim.Render(" (no DCBX)")
@@ -276,38 +270,41 @@ func (r *renderer) statusText() string {
 	return strings.Join(parts, "  ")
 }
 
-// writeBlocked says why write actions are unavailable, "" when they are
-// (or when the backend has not said yet).
-func (vs *viewState) writeBlocked() string {
-	switch {
-	case !vs.hasBackend:
-		return "viewer only (no backend)"
-	case vs.capsKnown && !vs.caps.CanWrite:
-		if vs.caps.WriteWhy == "" {
-			return "read-only"
-		}
-		return vs.caps.WriteWhy
+// allows reports whether c allows act, and the backend's reason when not.
+func (c Caps) allows(act actionKind) (ok bool, why string) {
+	if act == actAgent {
+		return c.CanAgent, c.AgentWhy
 	}
-	return ""
+	return c.CanWrite, c.WriteWhy
 }
 
-func (vs *viewState) agentBlocked() string {
-	switch {
-	case !vs.hasBackend:
+// blocked says why act is unavailable on the selected interface, from what
+// the backend last said; "" when it is allowed (or the backend has not said
+// yet).
+func (vs *viewState) blocked(act actionKind) string {
+	if !vs.hasBackend {
 		return "viewer only (no backend)"
-	case vs.capsKnown && !vs.caps.CanAgent:
-		if vs.caps.AgentWhy == "" {
-			return "not available"
-		}
-		return vs.caps.AgentWhy
 	}
-	return ""
+	if !vs.capsKnown {
+		return ""
+	}
+	ok, why := vs.caps.allows(act)
+	switch {
+	case ok:
+		return ""
+	case why != "":
+		return why
+	case act == actAgent:
+		return "not available"
+	}
+	return "read-only"
 }
 
 // footer is the key hints line, with the read-only reason on the right.
 func (r *renderer) footer() string {
 	k, st := r.keys, r.st
-	wb, ab := r.vs.writeBlocked() != "", r.vs.agentBlocked() != ""
+	writeWhy := r.vs.blocked(actApply)
+	wb, ab := writeWhy != "", r.vs.blocked(actAgent) != ""
 	hint := func(b key.Binding, disabled bool) string {
 		h := b.Help()
 		if disabled {
@@ -322,8 +319,8 @@ func (r *renderer) footer() string {
 		st.Key.Render(k.PrevIface.Help().Key+" "+k.NextIface.Help().Key) + " iface",
 	}
 	right := ""
-	if why := r.vs.writeBlocked(); why != "" {
-		right = st.Dim.Render("read-only: " + clean(why, 40))
+	if writeWhy != "" {
+		right = st.Dim.Render("read-only: " + clean(writeWhy, 40))
 	}
 	left := ""
 	for _, h := range hints {

@@ -19,13 +19,7 @@ type change struct {
 // "ETS TC1 bandwidth 50% → 40%", "PFC priority 4 enabled", "+ APP …".
 // Either may be nil (nothing known / withdrawn).
 func paramsDiff(a, b *engine.Params) []change {
-	var pa, pb engine.Params
-	if a != nil {
-		pa = *a
-	}
-	if b != nil {
-		pb = *b
-	}
+	pa, pb := orZero(a), orZero(b)
 	var out []change
 	out = append(out, etsDiff("ETS", etsTables(pa.ETS), etsTables(pb.ETS))...)
 	if pa.ETS != nil && pb.ETS != nil {
@@ -146,7 +140,7 @@ func pfcDiff(a, b *engine.PFC) []change {
 func appDiff(a, b []engine.App) []change {
 	var out []change
 	if a != nil && b == nil {
-		return []change{{text: fmt.Sprintf("- APP table withdrawn (%d entries)", len(a)), removed: true}}
+		return []change{{text: "- APP table withdrawn (" + plural(len(a), "entry") + ")", removed: true}}
 	}
 	for _, e := range a {
 		if !slices.Contains(b, e) {

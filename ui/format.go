@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -270,41 +271,35 @@ var (
 // "iSCSI (TCP 3260)", "FCoE (0x8906)", "DSCP 26 (AF31)", or the bare value
 // when it is not a well-known one.
 func appProtocol(sel lldp.AppSelector, proto uint16) string {
+	var name, value string
 	switch sel {
 	case lldp.AppSelEthertype:
 		if proto == 0 {
 			return "default (EtherType 0)"
 		}
-		if n, ok := etherTypeNames[proto]; ok {
-			return fmt.Sprintf("%s (%#04x)", n, proto)
+		value = fmt.Sprintf("%#04x", proto)
+		if name = etherTypeNames[proto]; name == "" {
+			return "EtherType " + value
 		}
-		return fmt.Sprintf("EtherType %#04x", proto)
 	case lldp.AppSelTCP:
-		if n, ok := tcpNames[proto]; ok {
-			return fmt.Sprintf("%s (TCP %d)", n, proto)
-		}
-		return fmt.Sprintf("TCP %d", proto)
+		name, value = tcpNames[proto], fmt.Sprintf("TCP %d", proto)
 	case lldp.AppSelUDP:
-		if n, ok := udpNames[proto]; ok {
-			return fmt.Sprintf("%s (UDP %d)", n, proto)
-		}
-		return fmt.Sprintf("UDP %d", proto)
+		name, value = udpNames[proto], fmt.Sprintf("UDP %d", proto)
 	case lldp.AppSelPort:
-		n, ok := udpNames[proto]
-		if !ok {
-			n, ok = tcpNames[proto]
+		name, value = cmp.Or(udpNames[proto], tcpNames[proto]), fmt.Sprintf("port %d", proto)
+	case lldp.AppSelDSCP: // the code point first: "DSCP 26 (AF31)"
+		value = fmt.Sprintf("DSCP %d", proto)
+		if n := dscpNames[proto]; n != "" {
+			return value + " (" + n + ")"
 		}
-		if ok {
-			return fmt.Sprintf("%s (port %d)", n, proto)
-		}
-		return fmt.Sprintf("port %d", proto)
-	case lldp.AppSelDSCP:
-		if n, ok := dscpNames[proto]; ok {
-			return fmt.Sprintf("DSCP %d (%s)", proto, n)
-		}
-		return fmt.Sprintf("DSCP %d", proto)
+		return value
+	default:
+		return fmt.Sprintf("%s %d", sel, proto)
 	}
-	return fmt.Sprintf("%s %d", sel, proto)
+	if name == "" {
+		return value
+	}
+	return name + " (" + value + ")"
 }
 
 // localSourceWords says where local parameters come from.

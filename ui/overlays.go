@@ -27,12 +27,10 @@ func (r *renderer) box(title string, lines []string, w int) string {
 
 // wrap word-wraps a plain string to w cells, continuation lines indented.
 func wrap(s string, w int, indent string) []string {
-	lines := strings.Split(ansi.Wordwrap(s, w, " "), "\n")
 	var out []string
-	for i, l := range lines {
+	for i, l := range strings.Split(ansi.Wordwrap(s, w, " "), "\n") {
 		if i > 0 {
-			out = append(out, strings.Split(ansi.Hardwrap(indent+l, w, true), "\n")...)
-			continue
+			l = indent + l
 		}
 		out = append(out, strings.Split(ansi.Hardwrap(l, w, true), "\n")...)
 	}
@@ -81,8 +79,7 @@ func (r *renderer) helpBox() string {
 		parts = append(parts, c)
 	}
 	w := r.boxWidth(96)
-	keys := strings.Split(lipgloss.JoinHorizontal(lipgloss.Top, parts...), "\n")
-	lines := slices.Clone(keys)
+	lines := strings.Split(lipgloss.JoinHorizontal(lipgloss.Top, parts...), "\n")
 	lines = append(lines, "")
 	for _, l := range []string{
 		symDiff + " differs from local  " + symOn + " PFC on  " + symOff + " off  " + symAbsent + " none  " + symInOper + " in operational",
@@ -241,11 +238,14 @@ func (r *renderer) detailLines(d *detailView, w int) []string {
 	return lines
 }
 
+// detailSize is the detail overlay's inner width and how many of its lines
+// show at once.
+func (r *renderer) detailSize() (w, rows int) { return r.boxWidth(100), max(3, r.h-7) }
+
 // detailBox shows the selected indication, scrolled.
 func (r *renderer) detailBox() string {
-	w := r.boxWidth(100)
+	w, rows := r.detailSize()
 	lines := r.detailLines(r.vs.detail, w)
-	rows := max(3, r.h-7)
 	top := clamp(r.vs.detail.scroll, 0, len(lines)-rows)
 	end := min(len(lines), top+rows)
 	shown := slices.Clone(lines[top:end])

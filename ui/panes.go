@@ -30,9 +30,17 @@ const (
 )
 
 // params returns the selected interface's local, remote and operational
-// parameters, each possibly nil.
-func (r *renderer) params() (local, remote, oper *engine.Params) {
-	return r.in.Local, r.in.Remote, r.in.Operational
+// parameters; unknown ones are zero (every feature nil).
+func (r *renderer) params() (local, remote, oper engine.Params) {
+	return orZero(r.in.Local), orZero(r.in.Remote), orZero(r.in.Operational)
+}
+
+// orZero returns *p, or the zero Params when p is nil.
+func orZero(p *engine.Params) engine.Params {
+	if p == nil {
+		return engine.Params{}
+	}
+	return *p
 }
 
 // choice renders where an operational feature came from.
@@ -56,21 +64,12 @@ type etsSide struct {
 
 func (r *renderer) etsSides() []etsSide {
 	lp, rp, op := r.params()
-	var s [4]etsSide
-	s[0] = etsSide{name: "Local"}
-	s[1] = etsSide{name: "Remote config", remote: true}
-	s[2] = etsSide{name: "Remote reco", remote: true}
-	s[3] = etsSide{name: "Operational"}
-	if lp != nil {
-		s[0].t = etsTables(lp.ETS)
+	return []etsSide{
+		{name: "Local", t: etsTables(lp.ETS)},
+		{name: "Remote config", t: etsTables(rp.ETS), remote: true},
+		{name: "Remote reco", t: recoTables(rp.ETSReco), remote: true},
+		{name: "Operational", t: etsTables(op.ETS)},
 	}
-	if rp != nil {
-		s[1].t, s[2].t = etsTables(rp.ETS), recoTables(rp.ETSReco)
-	}
-	if op != nil {
-		s[3].t = etsTables(op.ETS)
-	}
-	return s[:]
 }
 
 // usedTCs lists the traffic classes any side gives a priority or
@@ -151,6 +150,8 @@ func (r *renderer) etsCell(t *etsTab, tc uint8, local *etsTab, remote, full, cee
 	if t == nil {
 		return pad(r.st.Dim.Render(symAbsent), cellW+1)
 	}
+	prio := prioMap(t.prioTC, tc)
+	mapped := slices.Contains(t.prioTC[:], tc)
 	var tsa, bw string
 	switch {
 	case tc < 8:
@@ -159,17 +160,13 @@ func (r *renderer) etsCell(t *etsTab, tc uint8, local *etsTab, remote, full, cee
 		if full {
 			bw += "%"
 		}
-	default:
-		tsa, bw = "", ""
-		if strings.ContainsAny(prioMap(t.prioTC, tc), "01234567") {
-			tsa, bw = "?", symAbsent
-			if cee && tc == 15 {
-				tsa = tsaName(lldp.TSAStrict, !full)
-			}
+	case mapped:
+		tsa, bw = "?", symAbsent
+		if cee && tc == 15 {
+			tsa = tsaName(lldp.TSAStrict, !full)
 		}
 	}
-	prio := prioMap(t.prioTC, tc)
-	unused := !strings.ContainsAny(prio, "01234567") && (tc >= 8 || t.bw[tc] == 0)
+	unused := !mapped && (tc >= 8 || t.bw[tc] == 0)
 	var dTSA, dBW, dPrio bool
 	if remote && local != nil {
 		if tc < 8 {
@@ -197,13 +194,7 @@ func (r *renderer) etsCell(t *etsTab, tc uint8, local *etsTab, remote, full, cee
 // the ETS Configuration of each side.
 func (r *renderer) etsFlags() string {
 	lp, rp, _ := r.params()
-	var le, re *engine.ETS
-	if lp != nil {
-		le = lp.ETS
-	}
-	if rp != nil {
-		re = rp.ETS
-	}
+	le, re := lp.ETS, rp.ETS
 	f := func(e *engine.ETS, get func(*engine.ETS) string) string {
 		if e == nil {
 			return symAbsent
@@ -246,16 +237,7 @@ func (r *renderer) ceeLine() string {
 func (r *renderer) pfcContent(w int) paneContent {
 	c := paneContent{cursor: -1, sub: "operational = " + r.choice(r.in.Resolution.PFC)}
 	lp, rp, op := r.params()
-	var sides [3]*engine.PFC
-	if lp != nil {
-		sides[0] = lp.PFC
-	}
-	if rp != nil {
-		sides[1] = rp.PFC
-	}
-	if op != nil {
-		sides[2] = op.PFC
-	}
+	sides := [3]*engine.PFC{lp.PFC, rp.PFC, op.PFC}
 	pc, havePause := r.vs.pause[r.in.Name]
 	cell := func(i int, p uint8, cw int) string {
 		s := sides[i]
@@ -345,16 +327,6 @@ type appLine struct {
 // priorities as a conflict.
 func (r *renderer) appRows() []appLine {
 	lp, rp, op := r.params()
-	var la, ra, oa []engine.App
-	if lp != nil {
-		la = lp.App
-	}
-	if rp != nil {
-		ra = rp.App
-	}
-	if op != nil {
-		oa = op.App
-	}
 	var rows []appLine
 	add := func(a engine.App, remote bool) {
 		for i := range rows {
@@ -369,15 +341,15 @@ func (r *renderer) appRows() []appLine {
 		}
 		rows = append(rows, appLine{app: a, local: !remote, remote: remote})
 	}
-	for _, a := range la {
+	for _, a := range lp.App {
 		add(a, false)
 	}
-	for _, a := range ra {
+	for _, a := range rp.App {
 		add(a, true)
 	}
 	for i := range rows {
-		rows[i].operKnown = op != nil
-		rows[i].oper = slices.Contains(oa, rows[i].app)
+		rows[i].operKnown = r.in.Operational != nil
+		rows[i].oper = slices.Contains(op.App, rows[i].app)
 		for _, o := range rows {
 			if o.app.Selector == rows[i].app.Selector && o.app.Protocol == rows[i].app.Protocol &&
 				o.app.Priority != rows[i].app.Priority && (o.local != rows[i].local || o.remote != rows[i].remote) {
@@ -526,19 +498,23 @@ func (r *renderer) logContent(w int) paneContent {
 	if w >= 100 {
 		timeW, layout = 12, "15:04:05.000"
 	}
-	ifW := 4
+	// The columns fit every entry the filter keeps, not only those on
+	// screen, so that they stay put while the log scrolls; the log has few
+	// distinct interfaces and flag sets, each measured once.
+	ifaces, flagSets := map[string]bool{}, map[engine.Flags]bool{}
 	for _, i := range idx {
-		ifW = max(ifW, width(Sanitize(log[i].Interface)))
+		ifaces[log[i].Interface], flagSets[log[i].Flags] = true, true
+	}
+	ifW := 4
+	for s := range ifaces {
+		ifW = max(ifW, width(Sanitize(s)))
 	}
 	ifW = min(ifW, 10)
 	const statusW, reasonW = 6, 13
 	flagsW := w - 2 - timeW - 1 - ifW - 1 - statusW - 1 - reasonW - 1
 	full := true
-	for _, i := range idx {
-		if width(flagsFull(log[i].Flags)) > flagsW {
-			full = false
-			break
-		}
+	for f := range flagSets {
+		full = full && width(flagsFull(f)) <= flagsW
 	}
 	cur := logCursor(r.vs, len(idx))
 	c.cursor = cur

@@ -69,6 +69,16 @@ type renderer struct {
 	in   *engine.Interface // the selected interface, nil without interfaces
 	now  time.Time         // in the snapshot's clock: TakenAt + age
 	mode layoutMode
+	// built keeps each pane's content: plan sizes the panes from it and
+	// pane then draws the same lines.
+	built [numPanes]builtContent
+}
+
+// builtContent is a pane's content for width w, once built.
+type builtContent struct {
+	ok bool
+	w  int
+	c  paneContent
 }
 
 func newRenderer(snap engine.Snapshot, vs *viewState, st Styles, keys KeyMap, w, h int) *renderer {
@@ -271,8 +281,18 @@ type paneContent struct {
 
 func (c paneContent) need() int { return 1 + len(c.head) + max(1, len(c.body)) }
 
-// content builds pane p's lines for width w.
+// content returns pane p's lines for width w, built once per frame.
 func (r *renderer) content(p pane, w int) paneContent {
+	if b := &r.built[p]; b.ok && b.w == w {
+		return b.c
+	}
+	c := r.buildContent(p, w)
+	r.built[p] = builtContent{ok: true, w: w, c: c}
+	return c
+}
+
+// buildContent builds pane p's lines for width w.
+func (r *renderer) buildContent(p pane, w int) paneContent {
 	c := paneContent{cursor: -1}
 	if r.in == nil && p != paneLog {
 		c.body = []string{r.st.Dim.Render(r.noInterface())}

@@ -191,6 +191,10 @@ func TestAppProtocol(t *testing.T) {
 		{lldp.AppSelDSCP, 7, "DSCP 7"},
 		{lldp.AppSelPort, 4791, "RoCEv2 (port 4791)"},
 		{lldp.AppSelUDP, 9999, "UDP 9999"},
+		{lldp.AppSelTCP, 22, "TCP 22"},
+		{lldp.AppSelEthertype, 0x1234, "EtherType 0x1234"},
+		{lldp.AppSelPort, 3260, "iSCSI (port 3260)"},
+		{lldp.AppSelPort, 9, "port 9"},
 		{lldp.AppSelector(7), 1, "reserved-7 1"},
 	}
 	for _, tt := range tests {

@@ -25,6 +25,7 @@ const (
 	actApply
 )
 
+// String names the action as status lines do: "toggle Willing", "undo"...
 func (a actionKind) String() string {
 	return [...]string{"toggle Willing", "edit local parameters", "undo", "host agent", "apply"}[a]
 }
@@ -108,10 +109,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case readOnlyMsg:
 		m.vs.busy = ""
 		m.setCaps(msg.iface, msg.caps)
-		why := msg.caps.WriteWhy
-		if msg.act == actAgent {
-			why = msg.caps.AgentWhy
-		}
+		_, why := msg.caps.allows(msg.act)
 		m.readOnly(msg.act, msg.iface, why)
 	case confirmMsg:
 		m.vs.busy = ""
@@ -237,10 +235,8 @@ func (m Model) capsCmd(iface string) tea.Cmd {
 
 // iface returns the named interface of the snapshot on screen.
 func (m Model) iface(name string) *engine.Interface {
-	for i := range m.snap.Interfaces {
-		if m.snap.Interfaces[i].Name == name {
-			return &m.snap.Interfaces[i]
-		}
+	if in := selected(m.snap, name); in != nil && in.Name == name {
+		return in
 	}
 	return nil
 }
@@ -449,8 +445,8 @@ func (m Model) detailKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
 	d := *m.vs.detail
 	r := m.renderer()
-	rows := max(3, r.h-7)
-	n := len(r.detailLines(&d, r.boxWidth(100)))
+	w, rows := r.detailSize()
+	n := len(r.detailLines(&d, w))
 	switch {
 	case key.Matches(msg, k.Back, k.Select, k.Quit):
 		m.vs.detail = nil
@@ -501,83 +497,78 @@ func (m Model) filterKey(msg tea.KeyPressMsg) tea.Model {
 	return m
 }
 
-// blocked returns why act is unavailable on the selected interface, from
-// what the backend last said; "" when it is allowed or not known yet.
-func (m Model) blocked(act actionKind) string {
-	if act == actAgent {
-		return m.vs.agentBlocked()
+// target returns the selected interface when act may be tried on it. When
+// it may not, it says why in the status line and returns nil.
+func (m *Model) target(act actionKind) *engine.Interface {
+	in := selected(m.snap, m.vs.iface)
+	if in == nil {
+		return nil
 	}
-	return m.vs.writeBlocked()
+	if why := m.vs.blocked(act); why != "" {
+		m.readOnly(act, in.Name, why)
+		return nil
+	}
+	return in
+}
+
+// checked returns a Cmd that asks the backend again whether act is allowed
+// on iface (what it said last may be stale) and answers readOnlyMsg when it
+// is not, or then's message.
+func (m Model) checked(act actionKind, iface string, then func(b Backend, caps Caps) tea.Msg) tea.Cmd {
+	b := m.backend
+	return func() tea.Msg {
+		caps := b.Capabilities(iface)
+		if ok, _ := caps.allows(act); !ok {
+			return readOnlyMsg{act: act, iface: iface, caps: caps}
+		}
+		return then(b, caps)
+	}
 }
 
 // startWilling asks the backend (in a Cmd) whether Willing may change and
 // what operational would become; a confirmation dialog follows.
 func (m Model) startWilling() (tea.Model, tea.Cmd) {
-	in := selected(m.snap, m.vs.iface)
+	in := m.target(actWilling)
 	if in == nil {
 		return m, nil
 	}
-	if why := m.blocked(actWilling); why != "" {
-		m.readOnly(actWilling, in.Name, why)
-		return m, nil
-	}
 	target := in.Willing == nil || !*in.Willing
-	name, b := in.Name, m.backend
+	name := in.Name
 	m.vs.busy = fmt.Sprintf("previewing Willing %s on %s…", onOff(target), name)
-	return m, func() tea.Msg {
-		caps := b.Capabilities(name)
-		if !caps.CanWrite {
-			return readOnlyMsg{act: actWilling, iface: name, caps: caps}
-		}
+	return m, m.checked(actWilling, name, func(b Backend, caps Caps) tea.Msg {
 		op, res, err := b.Preview(name, target, nil)
 		return confirmMsg{act: actWilling, iface: name, willing: target, caps: caps, op: op, res: res, err: err, preview: true}
-	}
+	})
 }
 
 // startGuarded starts edit or undo after the backend's write check.
 func (m Model) startGuarded(act actionKind) (tea.Model, tea.Cmd) {
-	in := selected(m.snap, m.vs.iface)
+	in := m.target(act)
 	if in == nil {
 		return m, nil
 	}
-	if why := m.blocked(act); why != "" {
-		m.readOnly(act, in.Name, why)
-		return m, nil
-	}
-	name, b := in.Name, m.backend
+	name := in.Name
 	m.vs.busy = fmt.Sprintf("checking %s on %s…", act, name)
-	return m, func() tea.Msg {
-		caps := b.Capabilities(name)
-		switch {
-		case !caps.CanWrite:
-			return readOnlyMsg{act: act, iface: name, caps: caps}
-		case act == actEdit:
+	return m, m.checked(act, name, func(_ Backend, caps Caps) tea.Msg {
+		if act == actEdit {
 			return editReadyMsg{iface: name, caps: caps}
 		}
 		return confirmMsg{act: act, iface: name, caps: caps}
-	}
+	})
 }
 
 // startAgent asks to start or stop dcbtop's host agent on the interface.
 func (m Model) startAgent() (tea.Model, tea.Cmd) {
-	in := selected(m.snap, m.vs.iface)
+	in := m.target(actAgent)
 	if in == nil {
 		return m, nil
 	}
-	if why := m.blocked(actAgent); why != "" {
-		m.readOnly(actAgent, in.Name, why)
-		return m, nil
-	}
 	on := in.LocalSource != "agent"
-	name, b := in.Name, m.backend
+	name := in.Name
 	m.vs.busy = fmt.Sprintf("checking the host agent on %s…", name)
-	return m, func() tea.Msg {
-		caps := b.Capabilities(name)
-		if !caps.CanAgent {
-			return readOnlyMsg{act: actAgent, iface: name, caps: caps}
-		}
+	return m, m.checked(actAgent, name, func(_ Backend, caps Caps) tea.Msg {
 		return confirmMsg{act: actAgent, iface: name, willing: on, caps: caps}
-	}
+	})
 }
 
 // openConfirm opens the dialog a confirmMsg asks for.

@@ -641,15 +641,25 @@ func TestHelpAndQuit(t *testing.T) {
 	if h.m.vs.help {
 		t.Error("help still open")
 	}
-	_, cmd := h.m.Update(keyPress("q"))
-	if cmd == nil || fmt.Sprint(cmd()) != fmt.Sprint(tea.Quit()) {
+	if _, cmd := h.m.Update(keyPress("q")); !isQuit(cmd) {
 		t.Error("q does not quit")
 	}
 	h.press("/")
-	_, cmd = h.m.Update(keyPress("ctrl+c"))
-	if cmd == nil || fmt.Sprint(cmd()) != fmt.Sprint(tea.Quit()) {
+	if _, cmd := h.m.Update(keyPress("q")); isQuit(cmd) {
+		t.Error("q quits while typing the filter")
+	}
+	if _, cmd := h.m.Update(keyPress("ctrl+c")); !isQuit(cmd) {
 		t.Error("ctrl+c does not quit while typing")
 	}
+}
+
+// isQuit reports whether cmd is tea.Quit.
+func isQuit(cmd tea.Cmd) bool {
+	if cmd == nil {
+		return false
+	}
+	_, ok := cmd().(tea.QuitMsg)
+	return ok
 }
 
 func TestResize(t *testing.T) {
@@ -747,9 +757,20 @@ func TestParseColorMode(t *testing.T) {
 	if _, err := ParseColorMode("sometimes"); err == nil {
 		t.Error("ParseColorMode accepted sometimes")
 	}
-	t.Setenv("NO_COLOR", "1")
-	m := NewModel(nil)
-	if !strings.Contains(fmt.Sprint(m.styles.Crit), fmt.Sprint(NoColorStyles().Crit)) {
-		t.Error("NO_COLOR did not select the colourless theme")
+	// ColorAuto: colour unless NO_COLOR is set or TERM is dumb.
+	for _, env := range []struct {
+		term, noColor string
+		colour        bool
+	}{
+		{"xterm-256color", "", true},
+		{"xterm-256color", "1", false},
+		{"dumb", "", false},
+	} {
+		t.Setenv("TERM", env.term)
+		t.Setenv("NO_COLOR", env.noColor)
+		m := NewModel(nil)
+		if got := m.styles.Crit.Render("x") != "x"; got != env.colour {
+			t.Errorf("TERM=%s NO_COLOR=%q: colour %v, want %v", env.term, env.noColor, got, env.colour)
+		}
 	}
 }
