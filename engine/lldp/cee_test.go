@@ -10,16 +10,19 @@ import (
 // sub-TLV; dcbtop keeps it raw.
 var cinTLV = hx("FE 10 00 1B 21 01  02 0A 00 00 00 00 00 01 00 00 00 00")
 
+// n5kCEE is a hand-built CEE TLV with its sub-TLVs in the order Control,
+// PFC, APP, PG (as some switches send them).
+var n5kCEE = hx(`FE 37 00 1B 21 02
+	02 0A 00 00 00 00 00 01 00 00 00 01
+	06 06 00 00 80 00 08 08
+	08 0A 00 00 80 00 89 06 00 1B 21 08
+	04 11 00 00 80 00 00 01 00 00 32 32 00 00 00 00 00 00 02`)
+
 func TestCEE(t *testing.T) {
 	runOptionalTLVTests(t, []optionalTLVTest{
 		{name: "reference 4.5", b: refCEE, want: refCEEWant},
 		{name: "Juniper QFX3500", b: juniperCEE, want: juniperCEEWant},
-		{name: "sub-TLV order Control, PFC, APP, PG",
-			b: hx(`FE 37 00 1B 21 02
-				02 0A 00 00 00 00 00 01 00 00 00 01
-				06 06 00 00 80 00 08 08
-				08 0A 00 00 80 00 89 06 00 1B 21 08
-				04 11 00 00 80 00 00 01 00 00 32 32 00 00 00 00 00 00 02`),
+		{name: "sub-TLV order Control, PFC, APP, PG", b: n5kCEE,
 			want: &CEE{
 				Control: &CEEControl{SeqNo: 1, AckNo: 1},
 				PG: &CEEPG{CEEFeature: CEEFeature{Enable: true}, PGID: [8]uint8{3: 1},
@@ -114,7 +117,6 @@ func TestDialect(t *testing.T) {
 
 // The accessors return the first TLV of each kind, or nil.
 func TestAccessors(t *testing.T) {
-	pfc2 := hx("FE 06 00 80 C2 0B 08 18")
 	app := hx("FE 08 00 80 C2 0C 00 63 12 B7")
 	tests := []struct {
 		name string
@@ -128,7 +130,7 @@ func TestAccessors(t *testing.T) {
 		{name: "none", b: lldpdu()},
 		{name: "reco before config", b: lldpdu(lldpdReco, refETS), ets: refETSWant, reco: lldpdRecoWant},
 		{name: "first of two ETS", b: lldpdu(lldpdETS, refETS), ets: lldpdETSWant},
-		{name: "first of two PFC", b: lldpdu(refPFC, pfc2), pfc: refPFCWant},
+		{name: "first of two PFC", b: lldpdu(refPFC, lldpdPFC), pfc: refPFCWant},
 		{name: "first of two APP", b: lldpdu(app, hx("FE 05 00 80 C2 0C 00")),
 			app: &AppPriority{Entries: []AppEntry{{Priority: 3, Selector: AppSelUDP, Protocol: 4791}}}},
 		{name: "first of two CEE", b: lldpdu(refCEE, juniperCEE), cee: refCEEWant},

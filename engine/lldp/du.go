@@ -256,33 +256,23 @@ func (du *DU) ets(reco bool) *ETS {
 }
 
 // PFC returns the first PFC Configuration TLV, or nil.
-func (du *DU) PFC() *PFC {
-	for _, t := range du.TLVs {
-		if p, ok := t.(*PFC); ok {
-			return p
-		}
-	}
-	return nil
-}
+func (du *DU) PFC() *PFC { return firstTLV[*PFC](du.TLVs) }
 
 // App returns the first Application Priority TLV, or nil.
-func (du *DU) App() *AppPriority {
-	for _, t := range du.TLVs {
-		if a, ok := t.(*AppPriority); ok {
-			return a
-		}
-	}
-	return nil
-}
+func (du *DU) App() *AppPriority { return firstTLV[*AppPriority](du.TLVs) }
 
 // CEE returns the first CEE DCBX TLV, or nil.
-func (du *DU) CEE() *CEE {
-	for _, t := range du.TLVs {
-		if c, ok := t.(*CEE); ok {
-			return c
+func (du *DU) CEE() *CEE { return firstTLV[*CEE](du.TLVs) }
+
+// firstTLV returns the first TLV of type T in tlvs, or the zero T (nil).
+func firstTLV[T TLV](tlvs []TLV) T {
+	for _, t := range tlvs {
+		if x, ok := t.(T); ok {
+			return x
 		}
 	}
-	return nil
+	var zero T
+	return zero
 }
 
 // HasCIN reports whether du carries a legacy CIN DCBX TLV (OUI 00-1B-21,
@@ -326,8 +316,6 @@ func (du *DU) Dialect() Dialect {
 // there PeekMSAP returns the *ParseError Parse would, and it succeeds on
 // every LLDPDU Parse accepts.
 func PeekMSAP(b []byte) (chassis, port []byte, ttl uint16, err error) {
-	// The checks are those of Parse, so a PeekMSAP error is the error
-	// Parse would return, and an LLDPDU Parse accepts always has an MSAP.
 	off := 0
 	var vals [3][]byte
 	for i := range vals {

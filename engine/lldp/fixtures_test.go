@@ -63,60 +63,47 @@ func summarize(t *testing.T, frame []byte) frameSummary {
 	return s
 }
 
+// lldpdSent fills in what every fixture frame has in common: lldpd on a
+// veth with MAC src and management address mgmt, port description p0,
+// TTL 4 (tx-interval 1), and its 802.3 TLVs kept raw.
+func lldpdSent(src MAC, mgmt string, s frameSummary) frameSummary {
+	s.Header = EthernetHeader{Dst: NearestBridge, Src: src}
+	s.ChassisID = "mac " + src.String()
+	s.PortID = s.ChassisID
+	s.TTL = 4
+	s.PortDescription = "p0"
+	s.Mgmt = []string{mgmt}
+	s.Caps = &SystemCapabilities{0x009c, 0x0080}
+	s.OtherOrg = []string{"00-12-0f/3", "00-12-0f/1"}
+	return s
+}
+
 // What testbed/record-fixtures.sh sent (its ETS_CFG, ETS_RECO, PFC_34,
-// APP_FULL and CEE variables), and what the vendor captures hold.
+// APP_FULL and CEE variables).
 var fixtureWant = map[string]struct {
 	frames int
 	want   frameSummary
 }{
-	"lldpd-ieee-full.pcap": {3, frameSummary{
-		Header:    EthernetHeader{Dst: NearestBridge, Src: MAC{0x02, 0xdc, 0xb0, 0, 0, 0x01}},
-		ChassisID: "mac 02:dc:b0:00:00:01", PortID: "mac 02:dc:b0:00:00:01", TTL: 4,
-		SystemName: "sw-ieee", SystemDescription: "dcbtop fixture: IEEE 802.1Qaz ETS+RECO+PFC+APP", PortDescription: "p0",
-		Mgmt: []string{"192.0.2.1"}, Caps: &SystemCapabilities{0x009c, 0x0080},
-		// ETS_CFG: willing 0, CBS 0, max TCs 0 (8); p3 -> TC1, p5 -> TC2;
-		// 40/50/10 ETS, TC3-7 strict.
-		ETS: &ETS{MaxTCs: 8, PrioTC: [8]uint8{3: 1, 5: 2}, Bandwidth: [8]uint8{40, 50, 10}, TSA: [8]TSA{TSAETS, TSAETS, TSAETS}},
-		// ETS_RECO: p3 -> TC1, p4 -> TC1, p6 -> TC2; 30/70 ETS.
-		Reco: &ETS{Recommendation: true, PrioTC: [8]uint8{3: 1, 4: 1, 6: 2}, Bandwidth: [8]uint8{30, 70}, TSA: [8]TSA{TSAETS, TSAETS}},
-		// PFC_34: willing 0, MBC 0, cap 8, priorities 3 and 4.
-		PFC: &PFC{Cap: 8, Enabled: 0x18},
-		// APP_FULL.
-		App: &AppPriority{Entries: []AppEntry{
-			{Priority: 3, Selector: AppSelEthertype, Protocol: 0x8906},
-			{Priority: 3, Selector: AppSelUDP, Protocol: 4791},
-			{Priority: 4, Selector: AppSelTCP, Protocol: 3260},
-			{Priority: 2, Selector: AppSelPort, Protocol: 4420},
-			{Priority: 3, Selector: AppSelDSCP, Protocol: 26},
-			{Priority: 5, Selector: AppSelDSCP, Protocol: 46},
-		}},
-		Dialect:  DialectIEEE,
-		OtherOrg: []string{"00-12-0f/3", "00-12-0f/1"},
-	}},
-	"lldpd-cee.pcap": {3, frameSummary{
-		Header:    EthernetHeader{Dst: NearestBridge, Src: MAC{0x02, 0xdc, 0xb0, 0, 0, 0x01}},
-		ChassisID: "mac 02:dc:b0:00:00:01", PortID: "mac 02:dc:b0:00:00:01", TTL: 4,
-		SystemName: "sw-cee", SystemDescription: "dcbtop fixture: CEE DCBX (dcbx-reference 4.5)", PortDescription: "p0",
-		Mgmt: []string{"192.0.2.1"}, Caps: &SystemCapabilities{0x009c, 0x0080},
+	"lldpd-ieee-full.pcap": {3, lldpdSent(MAC{0x02, 0xdc, 0xb0, 0, 0, 0x01}, "192.0.2.1", frameSummary{
+		SystemName: "sw-ieee", SystemDescription: "dcbtop fixture: IEEE 802.1Qaz ETS+RECO+PFC+APP",
+		ETS: lldpdETSWant, Reco: lldpdRecoWant, PFC: lldpdPFCWant, App: lldpdAppWant,
+		Dialect: DialectIEEE,
+	})},
+	"lldpd-cee.pcap": {3, lldpdSent(MAC{0x02, 0xdc, 0xb0, 0, 0, 0x01}, "192.0.2.1", frameSummary{
+		SystemName: "sw-cee", SystemDescription: "dcbtop fixture: CEE DCBX (dcbx-reference 4.5)",
 		CEE:     refCEEWant, // the §4.5 sub-TLVs
-		Dialect: DialectCEE, OtherOrg: []string{"00-12-0f/3", "00-12-0f/1"},
-	}},
-	"lldpd-plain.pcap": {3, frameSummary{
-		Header:    EthernetHeader{Dst: NearestBridge, Src: MAC{0x02, 0xdc, 0xb0, 0, 0, 0x01}},
-		ChassisID: "mac 02:dc:b0:00:00:01", PortID: "mac 02:dc:b0:00:00:01", TTL: 4,
-		SystemName: "sw-plain", SystemDescription: "dcbtop fixture: plain LLDP, no DCBX", PortDescription: "p0",
-		Mgmt: []string{"192.0.2.1"}, Caps: &SystemCapabilities{0x009c, 0x0080},
-		Dialect: DialectNone, OtherOrg: []string{"00-12-0f/3", "00-12-0f/1"},
-	}},
-	"lldpd-hostile.pcap": {2, frameSummary{
-		Header:    EthernetHeader{Dst: NearestBridge, Src: MAC{0x02, 0xdc, 0xb0, 0, 0, 0x66}},
-		ChassisID: "mac 02:dc:b0:00:00:66", PortID: "mac 02:dc:b0:00:00:66", TTL: 4,
+		Dialect: DialectCEE,
+	})},
+	"lldpd-plain.pcap": {3, lldpdSent(MAC{0x02, 0xdc, 0xb0, 0, 0, 0x01}, "192.0.2.1", frameSummary{
+		SystemName: "sw-plain", SystemDescription: "dcbtop fixture: plain LLDP, no DCBX",
+		Dialect: DialectNone,
+	})},
+	"lldpd-hostile.pcap": {2, lldpdSent(MAC{0x02, 0xdc, 0xb0, 0, 0, 0x66}, "192.0.2.66", frameSummary{
 		// Escape sequences are kept as sent; the UI sanitizes them.
-		SystemName: "evil\x1b[31mhost\x1b[0m", SystemDescription: "\x1b[2J\x1b]0;owned\a\aevil\r\n", PortDescription: "p0",
-		Mgmt: []string{"192.0.2.66"}, Caps: &SystemCapabilities{0x009c, 0x0080},
-		ETS:     &ETS{MaxTCs: 8, PrioTC: [8]uint8{3: 1, 5: 2}, Bandwidth: [8]uint8{40, 50, 10}, TSA: [8]TSA{TSAETS, TSAETS, TSAETS}},
-		Dialect: DialectIEEE, OtherOrg: []string{"00-12-0f/3", "00-12-0f/1"},
-	}},
+		SystemName: "evil\x1b[31mhost\x1b[0m", SystemDescription: "\x1b[2J\x1b]0;owned\a\aevil\r\n",
+		ETS:     lldpdETSWant,
+		Dialect: DialectIEEE,
+	})},
 }
 
 func TestFixtures(t *testing.T) {

@@ -240,51 +240,54 @@ func checkOrgError(t *testing.T, err error) {
 	}
 }
 
-func FuzzETS(f *testing.F) {
-	for _, b := range [][]byte{refETS, lldpdETS, lldpdReco, refETS[:20], cat(refETS, hx("00")), refPFC} {
+// fuzzOrg fuzzes the UnmarshalBinary of an 802.1Qaz TLV type: an error
+// is a *ParseError at offset 0, and an accepted input has a length the
+// type allows (validLen, given the length of the information string) and
+// passes checkOrgTLV.
+func fuzzOrg(f *testing.F, seeds [][]byte, unmarshal func([]byte) (TLV, error), validLen func(n int) bool) {
+	for _, b := range seeds {
 		f.Add(b)
 	}
-	unmarshal := func(b []byte) (TLV, error) { e := &ETS{}; return e, e.UnmarshalBinary(b) }
 	f.Fuzz(func(t *testing.T, b []byte) {
 		got, err := unmarshal(b)
 		if err != nil {
 			checkOrgError(t, err)
 			return
 		}
-		if len(b) != 2+etsLen {
-			t.Fatalf("accepted a %d-byte ETS TLV", len(b))
+		if !validLen(len(b) - 2) {
+			t.Fatalf("%T accepted a %d-byte TLV", got, len(b))
 		}
 		checkOrgTLV(t, b, got, unmarshal)
 	})
 }
 
+func FuzzETS(f *testing.F) {
+	fuzzOrg(f, [][]byte{refETS, lldpdETS, lldpdReco, refETS[:20], cat(refETS, hx("00")), refPFC},
+		func(b []byte) (TLV, error) { e := &ETS{}; return e, e.UnmarshalBinary(b) },
+		func(n int) bool { return n == etsLen })
+}
+
+func FuzzPFC(f *testing.F) {
+	fuzzOrg(f, [][]byte{refPFC, hx("FE 06 00 80 C2 0B C4 29"), hx("FE 06 00 80 C2 0B 38 01"), hx("FE 07 00 80 C2 0B 88 08 00"), refETS},
+		func(b []byte) (TLV, error) { p := &PFC{}; return p, p.UnmarshalBinary(b) },
+		func(n int) bool { return n == pfcLen })
+}
+
 func FuzzAppPriority(f *testing.F) {
-	for _, b := range [][]byte{
-		hx("FE 17 00 80 C2 0C 00  61 89 06  63 12 B7  82 0C BC  44 11 44  65 00 1A  A5 00 2E"),
+	fuzzOrg(f, [][]byte{
+		lldpdApp,
 		hx("FE 05 00 80 C2 0C 00"),
 		hx("FE 0B 00 80 C2 0C FF  7B 12 B7  FF FF FF"),
 		hx("FE 07 00 80 C2 0C 00 63 12"),
-	} {
-		f.Add(b)
-	}
-	unmarshal := func(b []byte) (TLV, error) { a := &AppPriority{}; return a, a.UnmarshalBinary(b) }
-	f.Fuzz(func(t *testing.T, b []byte) {
-		got, err := unmarshal(b)
-		if err != nil {
-			checkOrgError(t, err)
-			return
-		}
-		if (len(b)-2-appHeaderLen)%appEntryLen != 0 {
-			t.Fatalf("accepted a %d-byte APP TLV", len(b))
-		}
-		checkOrgTLV(t, b, got, unmarshal)
-	})
+	},
+		func(b []byte) (TLV, error) { a := &AppPriority{}; return a, a.UnmarshalBinary(b) },
+		func(n int) bool { return n >= appHeaderLen && (n-appHeaderLen)%appEntryLen == 0 })
 }
 
 // FuzzCEE fuzzes the sub-TLVs of a CEE TLV: the input is what follows the
 // OUI and subtype.
 func FuzzCEE(f *testing.F) {
-	for _, b := range [][]byte{refCEE, juniperCEE, fuzzN5KCEE} {
+	for _, b := range [][]byte{refCEE, juniperCEE, n5kCEE} {
 		f.Add(b[6:])
 	}
 	f.Add(hx("0A 02 AA BB  00 00  FE 03 01 02 03"))
@@ -317,14 +320,6 @@ func FuzzCEE(f *testing.F) {
 		checkOrgTLV(t, b, got, unmarshal)
 	})
 }
-
-// fuzzN5KCEE is a hand-built CEE TLV with its sub-TLVs in the order
-// Control, PFC, APP, PG (as some switches send them).
-var fuzzN5KCEE = hx(`FE 37 00 1B 21 02
-	02 0A 00 00 00 00 00 01 00 00 00 01
-	06 06 00 00 80 00 08 08
-	08 0A 00 00 80 00 89 06 00 1B 21 08
-	04 11 00 00 80 00 00 01 00 00 32 32 00 00 00 00 00 00 02`)
 
 // readSeed returns the []byte of a seed file in go test fuzz v1 format.
 func readSeed(t *testing.T, target, name string) []byte {

@@ -199,12 +199,10 @@ func (*PFC) Type() TLVType { return TLVTypeOrg }
 func (*PFC) Subtype() uint8 { return SubtypePFC }
 
 // Priorities lists the priorities with PFC enabled, ascending.
-func (p *PFC) Priorities() []uint8 { return bitPrios(p.Enabled) }
-
-func bitPrios(m uint8) []uint8 {
+func (p *PFC) Priorities() []uint8 {
 	out := []uint8{}
 	for i := range uint8(numPrios) {
-		if m&(1<<i) != 0 {
+		if p.Enabled&(1<<i) != 0 {
 			out = append(out, i)
 		}
 	}
@@ -373,25 +371,21 @@ func unmarshalOrg(b []byte, fn func(v []byte) error) error {
 	}
 	h := binary.BigEndian.Uint16(b)
 	typ, n := TLVType(h>>9), int(h&0x1ff)
-	pe := &ParseError{Type: typ}
-	if typ == TLVTypeOrg && n >= 4 && len(b) >= 6 {
-		pe.OUI, pe.Sub = OUI(b[2:5]), b[5]
-	}
+	var err error
 	switch {
 	case typ != TLVTypeOrg || n < 4:
-		pe.Err, pe.Detail = ErrInvalidValue, fmt.Sprintf("length %d, not an organizationally specific TLV", n)
+		err = errorf(ErrInvalidValue, "length %d, not an organizationally specific TLV", n)
 	case len(b)-2 < n:
-		pe.Err, pe.Detail = ErrTruncated, fmt.Sprintf("length %d but %d bytes left", n, len(b)-2)
+		err = errorf(ErrTruncated, "length %d but %d bytes left", n, len(b)-2)
 	case len(b)-2 > n:
-		pe.Err, pe.Detail = ErrInvalidLength, fmt.Sprintf("%d bytes after the TLV", len(b)-2-n)
-	case pe.OUI != OUIIEEE8021:
-		pe.Err, pe.Detail = ErrInvalidValue, fmt.Sprintf("OUI %s is not IEEE 802.1", pe.OUI)
+		err = errorf(ErrInvalidLength, "%d bytes after the TLV", len(b)-2-n)
+	case OUI(b[2:5]) != OUIIEEE8021:
+		err = errorf(ErrInvalidValue, "OUI %s is not IEEE 802.1", OUI(b[2:5]))
 	default:
-		err := fn(b[2 : 2+n])
-		if err == nil {
+		if err = fn(b[2 : 2+n]); err == nil {
 			return nil
 		}
-		pe.Detail, pe.Err = split(err)
 	}
-	return pe
+	detail, sentinel := split(err)
+	return newParseError(b, 0, sentinel, "%s", detail)
 }

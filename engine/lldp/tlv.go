@@ -144,47 +144,43 @@ type PortID struct {
 	ID      []byte
 }
 
-var chassisWords = [...]string{"reserved", "chassis", "ifalias", "port", "mac", "addr", "ifname", "local"}
-var portWords = [...]string{"reserved", "ifalias", "port", "mac", "addr", "ifname", "circuit", "local"}
+// An idFormat says how IDs of one subtype read in String: the word naming
+// the subtype and how the ID bytes are rendered.
+type idFormat struct {
+	word   string
+	render func(id []byte) string
+}
+
+var chassisFormats = [...]idFormat{
+	{"reserved", hexBytes}, {"chassis", idText}, {"ifalias", idText}, {"port", idText},
+	{"mac", idMAC}, {"addr", idAddr}, {"ifname", idText}, {"local", idText},
+}
+
+var portFormats = [...]idFormat{
+	{"reserved", hexBytes}, {"ifalias", idText}, {"port", idText}, {"mac", idMAC},
+	{"addr", idAddr}, {"ifname", idText}, {"circuit", hexBytes}, {"local", idText},
+}
+
+// formatID renders an ID of the given subtype as "WORD VALUE"; subtypes
+// beyond formats are "subtype-N" with the ID in hex.
+func formatID(formats []idFormat, subtype uint8, id []byte) string {
+	if int(subtype) < len(formats) {
+		f := formats[subtype]
+		return f.word + " " + f.render(id)
+	}
+	return fmt.Sprintf("subtype-%d %s", subtype, hexBytes(id))
+}
 
 // String renders the ID as "WORD VALUE", for example "mac 02:00:00:00:00:02",
 // "ifname swp1" or "addr 192.0.2.1". Text subtypes are returned as sent
 // (callers that print to a terminal must sanitize them); IDs that cannot be
 // shown as text are rendered in hex.
-func (c ChassisID) String() string {
-	w := fmt.Sprintf("subtype-%d", c.Subtype)
-	if int(c.Subtype) < len(chassisWords) {
-		w = chassisWords[c.Subtype]
-	}
-	switch c.Subtype {
-	case ChassisIDSubtypeMACAddress:
-		return w + " " + idMAC(c.ID)
-	case ChassisIDSubtypeNetworkAddress:
-		return w + " " + idAddr(c.ID)
-	case ChassisIDSubtypeInterfaceAlias, ChassisIDSubtypeInterfaceName, ChassisIDSubtypeLocallyAssigned,
-		ChassisIDSubtypeChassisComponent, ChassisIDSubtypePortComponent:
-		return w + " " + string(c.ID)
-	}
-	return w + " " + hexBytes(c.ID)
-}
+func (c ChassisID) String() string { return formatID(chassisFormats[:], uint8(c.Subtype), c.ID) }
 
 // String renders the ID as "WORD VALUE" like ChassisID.String.
-func (p PortID) String() string {
-	w := fmt.Sprintf("subtype-%d", p.Subtype)
-	if int(p.Subtype) < len(portWords) {
-		w = portWords[p.Subtype]
-	}
-	switch p.Subtype {
-	case PortIDSubtypeMACAddress:
-		return w + " " + idMAC(p.ID)
-	case PortIDSubtypeNetworkAddress:
-		return w + " " + idAddr(p.ID)
-	case PortIDSubtypeInterfaceAlias, PortIDSubtypeInterfaceName, PortIDSubtypeLocallyAssigned,
-		PortIDSubtypePortComponent:
-		return w + " " + string(p.ID)
-	}
-	return w + " " + hexBytes(p.ID)
-}
+func (p PortID) String() string { return formatID(portFormats[:], uint8(p.Subtype), p.ID) }
+
+func idText(b []byte) string { return string(b) }
 
 func idMAC(b []byte) string {
 	if len(b) != 6 {

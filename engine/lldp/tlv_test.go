@@ -10,12 +10,7 @@ import (
 )
 
 func TestChassisID(t *testing.T) {
-	tests := []struct {
-		name string
-		b    []byte // the Chassis ID TLV
-		want ChassisID
-		str  string
-	}{
+	tests := []idTest[ChassisID]{
 		{"reserved", hx("02 03 00 AB CD"), ChassisID{0, hx("AB CD")}, "reserved ab:cd"},
 		{"chassis component", hx("02 04 01 73 77 31"), ChassisID{ChassisIDSubtypeChassisComponent, []byte("sw1")}, "chassis sw1"},
 		{"interface alias", hx("02 07 02 75 70 6C 69 6E 6B"), ChassisID{ChassisIDSubtypeInterfaceAlias, []byte("uplink")}, "ifalias uplink"},
@@ -32,37 +27,14 @@ func TestChassisID(t *testing.T) {
 		{"255 bytes", cat(hx("03 00 07"), bytes.Repeat([]byte("x"), 255)),
 			ChassisID{ChassisIDSubtypeLocallyAssigned, bytes.Repeat([]byte("x"), 255)}, "local " + strings.Repeat("x", 255)},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			b := cat(tt.b, tlvPort, tlvTTL, tlvEnd)
-			du := mustParse(t, b)
-			if diff := cmp.Diff(tt.want, du.ChassisID); diff != "" {
-				t.Errorf("decode (-want +got):\n%s", diff)
-			}
-			if got := du.ChassisID.String(); got != tt.str {
-				t.Errorf("String() = %q, want %q", got, tt.str)
-			}
-			if diff := cmp.Diff(b, mustMarshal(t, du)); diff != "" {
-				t.Errorf("encode (-want +got):\n%s", diff)
-			}
-			chassis, _, _, err := PeekMSAP(b)
-			if err != nil {
-				t.Fatalf("PeekMSAP: %v", err)
-			}
-			if diff := cmp.Diff(tt.b[2:], chassis); diff != "" {
-				t.Errorf("PeekMSAP chassis (-want +got):\n%s", diff)
-			}
-		})
-	}
+	runIDTests(t, tests,
+		func(tlv []byte) []byte { return cat(tlv, tlvPort, tlvTTL, tlvEnd) },
+		func(du *DU) ChassisID { return du.ChassisID },
+		func(chassis, _ []byte) []byte { return chassis })
 }
 
 func TestPortID(t *testing.T) {
-	tests := []struct {
-		name string
-		b    []byte // the Port ID TLV
-		want PortID
-		str  string
-	}{
+	tests := []idTest[PortID]{
 		{"reserved", hx("04 02 00 01"), PortID{0, hx("01")}, "reserved 01"},
 		{"interface alias", hx("04 07 01 75 70 6C 69 6E 6B"), PortID{PortIDSubtypeInterfaceAlias, []byte("uplink")}, "ifalias uplink"},
 		{"port component", hx("04 04 02 70 63 31"), PortID{PortIDSubtypePortComponent, []byte("pc1")}, "port pc1"},
@@ -76,25 +48,50 @@ func TestPortID(t *testing.T) {
 		{"local", hx("04 07 07 45 74 68 31 2F 33"), PortID{PortIDSubtypeLocallyAssigned, []byte("Eth1/3")}, "local Eth1/3"},
 		{"subtype 200", hx("04 02 C8 7F"), PortID{200, hx("7F")}, "subtype-200 7f"},
 	}
+	runIDTests(t, tests,
+		func(tlv []byte) []byte { return cat(tlvChassis, tlv, tlvTTL, tlvEnd) },
+		func(du *DU) PortID { return du.PortID },
+		func(_, port []byte) []byte { return port })
+}
+
+// An idTest is a table row for a Chassis ID or Port ID TLV: its bytes,
+// what they decode to and the decoded ID's String.
+type idTest[T any] struct {
+	name string
+	b    []byte
+	want T
+	str  string
+}
+
+// runIDTests parses each Chassis or Port ID TLV inside the LLDPDU that
+// lldpdu builds around it, compares the ID that get returns with want and
+// its String with str, re-encodes the LLDPDU, and checks that PeekMSAP
+// (whose chassis or port result peek returns) gives the information string.
+func runIDTests[T interface {
+	ChassisID | PortID
+	String() string
+}](t *testing.T, tests []idTest[T], lldpdu func(tlv []byte) []byte, get func(*DU) T, peek func(chassis, port []byte) []byte) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b := cat(tlvChassis, tt.b, tlvTTL, tlvEnd)
+			b := lldpdu(tt.b)
 			du := mustParse(t, b)
-			if diff := cmp.Diff(tt.want, du.PortID); diff != "" {
+			id := get(du)
+			if diff := cmp.Diff(tt.want, id); diff != "" {
 				t.Errorf("decode (-want +got):\n%s", diff)
 			}
-			if got := du.PortID.String(); got != tt.str {
+			if got := id.String(); got != tt.str {
 				t.Errorf("String() = %q, want %q", got, tt.str)
 			}
 			if diff := cmp.Diff(b, mustMarshal(t, du)); diff != "" {
 				t.Errorf("encode (-want +got):\n%s", diff)
 			}
-			_, port, _, err := PeekMSAP(b)
+			chassis, port, _, err := PeekMSAP(b)
 			if err != nil {
 				t.Fatalf("PeekMSAP: %v", err)
 			}
-			if diff := cmp.Diff(tt.b[2:], port); diff != "" {
-				t.Errorf("PeekMSAP port (-want +got):\n%s", diff)
+			if diff := cmp.Diff(tt.b[2:], peek(chassis, port)); diff != "" {
+				t.Errorf("PeekMSAP (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -346,12 +343,6 @@ func TestStrings(t *testing.T) {
 		{"TLV reserved", TLVType(9), "type 9"},
 		{"OUI", OUIIEEE8021, "00-80-c2"},
 		{"OUI CEE", OUICEE, "00-1b-21"},
-		{"dialect none", DialectNone, "none"},
-		{"dialect ieee", DialectIEEE, "ieee"},
-		{"dialect cee", DialectCEE, "cee"},
-		{"severity info", SeverityInfo, "info"},
-		{"severity warning", SeverityWarning, "warning"},
-		{"severity error", SeverityError, "error"},
 		{"MAC", MAC{0x02, 0xdc, 0xb0, 0, 0, 0xfe}, "02:dc:b0:00:00:fe"},
 	}
 	for _, tt := range tests {
@@ -364,6 +355,73 @@ func TestStrings(t *testing.T) {
 				if err != nil || string(b) != tt.want {
 					t.Errorf("MarshalText() = %q, %v; want %q", b, err, tt.want)
 				}
+			}
+		})
+	}
+}
+
+// The enums that appear in JSON: String and MarshalText give the text,
+// UnmarshalText reads it back and rejects anything else.
+func TestEnumText(t *testing.T) {
+	t.Run("TSA", func(t *testing.T) {
+		checkEnumText(t, []enumText[TSA]{
+			{TSAStrict, "strict"}, {TSACBS, "cbs"}, {TSAETS, "ets"}, {TSAVendor, "vendor"},
+			{3, "unknown-3"}, {254, "unknown-254"},
+		}, "", "ETS", "unknown-", "unknown-256", "unknown--1", "3")
+	})
+	t.Run("AppSelector", func(t *testing.T) {
+		checkEnumText(t, []enumText[AppSelector]{
+			{0, "reserved-0"}, {AppSelEthertype, "ethertype"}, {AppSelTCP, "tcp-port"}, {AppSelUDP, "udp-port"},
+			{AppSelPort, "port"}, {AppSelDSCP, "dscp"}, {6, "reserved-6"}, {7, "reserved-7"},
+		}, "", "DSCP", "reserved-", "reserved-256", "5")
+	})
+	t.Run("Severity", func(t *testing.T) {
+		checkEnumText(t, []enumText[Severity]{
+			{SeverityInfo, "info"}, {SeverityWarning, "warning"}, {SeverityError, "error"},
+		}, "", "fatal", "Error")
+	})
+	t.Run("Dialect", func(t *testing.T) {
+		checkEnumText(t, []enumText[Dialect]{
+			{DialectNone, "none"}, {DialectIEEE, "ieee"}, {DialectCEE, "cee"},
+		}, "", "IEEE", "cin")
+	})
+}
+
+// An enumText is an enum value and its text.
+type enumText[T any] struct {
+	v    T
+	text string
+}
+
+// checkEnumText checks that String and MarshalText of each value give its
+// text and that UnmarshalText gives the value back, and that UnmarshalText
+// rejects each of bad.
+func checkEnumText[T interface {
+	comparable
+	String() string
+	MarshalText() ([]byte, error)
+}, P interface {
+	*T
+	UnmarshalText([]byte) error
+}](t *testing.T, tests []enumText[T], bad ...string) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			b, err := tt.v.MarshalText()
+			if err != nil || string(b) != tt.text || tt.v.String() != tt.text {
+				t.Errorf("MarshalText() = %q, %v; String() = %q; want %q", b, err, tt.v.String(), tt.text)
+			}
+			var got T
+			if err := P(&got).UnmarshalText([]byte(tt.text)); err != nil || got != tt.v {
+				t.Errorf("UnmarshalText(%q) = %v, %v; want %v", tt.text, got, err, tt.v)
+			}
+		})
+	}
+	for _, s := range bad {
+		t.Run("bad "+s, func(t *testing.T) {
+			var got T
+			if err := P(&got).UnmarshalText([]byte(s)); err == nil {
+				t.Errorf("UnmarshalText(%q) = %v, want an error", s, got)
 			}
 		})
 	}

@@ -147,15 +147,24 @@ func newChecker(t *testing.T, name string, n *testbed.JSONNode) *fieldChecker {
 	return &fieldChecker{t: t, name: name, n: n, used: make([]bool, len(n.Kids))}
 }
 
-// take returns the first unused leaf called key.
-func (c *fieldChecker) take(key string) (string, bool) {
+// find returns the index of the first unused leaf called key, or -1.
+func (c *fieldChecker) find(key string) int {
 	for i, k := range c.n.Kids {
 		if !c.used[i] && k.Leaf && k.Key == key {
-			c.used[i] = true
-			return k.Val, true
+			return i
 		}
 	}
-	return "", false
+	return -1
+}
+
+// take returns the first unused leaf called key and marks it used.
+func (c *fieldChecker) take(key string) (string, bool) {
+	i := c.find(key)
+	if i < 0 {
+		return "", false
+	}
+	c.used[i] = true
+	return c.n.Kids[i].Val, true
 }
 
 // eq checks that tshark shows key with the number want. Numbers may be
@@ -181,21 +190,12 @@ func (c *fieldChecker) eq(key string, want uint64) {
 func (c *fieldChecker) eqAny(keys []string, want uint64) {
 	c.t.Helper()
 	for _, k := range keys {
-		if c.has(k) {
+		if c.find(k) >= 0 {
 			c.eq(k, want)
 			return
 		}
 	}
 	c.t.Errorf("%s: tshark shows none of %v (dcbtop: %d)", c.name, keys, want)
-}
-
-func (c *fieldChecker) has(key string) bool {
-	for i, k := range c.n.Kids {
-		if !c.used[i] && k.Leaf && k.Key == key {
-			return true
-		}
-	}
-	return false
 }
 
 // absent checks that tshark does not show key.
@@ -231,6 +231,23 @@ func (c *fieldChecker) subtrees() []*testbed.JSONNode {
 			c.used[i] = true
 			out = append(out, &c.n.Kids[i])
 		}
+	}
+	return out
+}
+
+// entries consumes the unused object members, one per entry of a table
+// dcbtop has n entries in, and returns a checker for each; when tshark
+// shows another number of entries it fails and returns none.
+func (c *fieldChecker) entries(what string, n int) []*fieldChecker {
+	c.t.Helper()
+	trees := c.subtrees()
+	if len(trees) != n {
+		c.t.Errorf("%s: tshark shows %d %s entries, dcbtop %d", c.name, len(trees), what, n)
+		return nil
+	}
+	out := make([]*fieldChecker, n)
+	for i, tree := range trees {
+		out[i] = newChecker(c.t, fmt.Sprintf("%s entry %d (%s)", c.name, i, tree.Key), tree)
 	}
 	return out
 }
@@ -424,14 +441,8 @@ func checkTsharkApp(c *fieldChecker, a *AppPriority) {
 	c.t.Helper()
 	checkTsharkOrg(c, OUIIEEE8021, SubtypeAppPriority, "lldp.ieee.802_1.subtype")
 	c.skip("lldp.dcbx.ieee.app.reserved", "byte 4 is reserved; dcbtop does not keep it")
-	entries := c.subtrees()
-	if len(entries) != len(a.Entries) {
-		c.t.Errorf("%s: tshark shows %d APP entries, dcbtop %d", c.name, len(entries), len(a.Entries))
-		return
-	}
-	for i, n := range entries {
+	for i, ec := range c.entries("APP", len(a.Entries)) {
 		e := a.Entries[i]
-		ec := newChecker(c.t, fmt.Sprintf("%s entry %d (%s)", c.name, i, n.Key), n)
 		ec.eq("lldp.dcbx.ieee.app.prio", uint64(e.Priority))
 		ec.eqAny([]string{"lldp.dcbx.iee.app.sf", "lldp.dcbx.ieee.app.sf"}, uint64(e.Selector))
 		ec.eq("lldp.dcbx.feature.app.proto", uint64(e.Protocol))
@@ -484,14 +495,8 @@ func checkTsharkCEE(c *fieldChecker, x *CEE) {
 			sc.eq("lldp.dcbx.type", ceeSubApp)
 			sc.eq("lldp.dcbx.len", uint64(ceeFeatureLen+ceeAppEntryLen*len(a.Entries)))
 			checkTsharkFeature(sc, &a.CEEFeature)
-			entries := sc.subtrees()
-			if len(entries) != len(a.Entries) {
-				c.t.Errorf("%s: tshark shows %d CEE APP entries, dcbtop %d", sc.name, len(entries), len(a.Entries))
-				break
-			}
-			for j, n := range entries {
+			for j, ec := range sc.entries("CEE APP", len(a.Entries)) {
 				e := a.Entries[j]
-				ec := newChecker(c.t, fmt.Sprintf("%s entry %d (%s)", sc.name, j, n.Key), n)
 				ec.eq("lldp.dcbx.feature.app.proto", uint64(e.Protocol))
 				ec.eq("lldp.dcbx.feature.app.sf", uint64(e.Selector))
 				ec.skip("lldp.dcbx.feature.app.oui", "the OUI bits around the selector; dcbtop does not keep them")

@@ -1,6 +1,9 @@
 package lldp
 
-import "fmt"
+import (
+	"fmt"
+	"math/bits"
+)
 
 // A Severity ranks a Diagnostic.
 type Severity uint8
@@ -110,7 +113,7 @@ func (p *PFC) Validate() []Diagnostic {
 	if p.Cap > maxTCs {
 		out = append(out, diag(CodePFCCapRange, SeverityError, "pfc", "PFC capability %d is over 8", p.Cap))
 	}
-	if n := len(p.Priorities()); n > int(p.Cap) {
+	if n := bits.OnesCount8(p.Enabled); n > int(p.Cap) {
 		out = append(out, diag(CodePFCCapExceeded, SeverityError, "pfc", "%d priorities have PFC enabled but the capability is %d", n, p.Cap))
 	}
 	return out
