@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -142,7 +143,7 @@ func (r *renderer) peerSummary() string {
 		st.Label.Render("DCBX") + " " + st.Value.Render(dw),
 	}
 	if n := len(in.Peers); n > 1 {
-		parts = append(parts, st.Warn.Render(fmt.Sprintf("+%d more peer(s)", n-1)))
+		parts = append(parts, st.Warn.Render("+"+plural(n-1, "more peer")))
 	}
 	parts = append(parts, clean(p.ChassisID, 28))
 	return strings.Join(parts, st.Dim.Render(" · "))
@@ -288,17 +289,14 @@ func (vs *viewState) blocked(act actionKind) string {
 	if !vs.capsKnown {
 		return ""
 	}
-	ok, why := vs.caps.allows(act)
-	switch {
-	case ok:
-		return ""
-	case why != "":
-		return why
-	case act == actAgent:
-		return "not available"
+	if ok, why := vs.caps.allows(act); !ok {
+		return cmp.Or(why, noReason)
 	}
-	return "read-only"
+	return ""
 }
+
+// noReason stands for the reason a backend refusing an action did not give.
+const noReason = "not allowed here"
 
 // footer is the key hints line, with the read-only reason on the right.
 func (r *renderer) footer() string {

@@ -450,7 +450,7 @@ func (r *renderer) formBox() string {
 	}
 	apply := st.Key.Render("enter") + " apply"
 	if len(errs) > 0 {
-		apply = st.KeyDisabled.Render(fmt.Sprintf("enter apply (disabled: %d error(s))", len(errs)))
+		apply = st.KeyDisabled.Render("enter apply (disabled: "+plural(len(errs), "error")+")")
 	}
 	hint := wrap(st.Key.Render("tab ↑↓←→")+" move · "+st.Key.Render("0-9")+" type · "+st.Key.Render("space")+" toggle · "+
 		st.Key.Render("+/-")+" change · "+st.Key.Render("ins/del")+" APP · "+apply+" · "+st.Key.Render("esc")+" cancel", w, "")
@@ -460,7 +460,7 @@ func (r *renderer) formBox() string {
 	if len(diff) > room {
 		cut := max(0, room-1)
 		more := len(diff) - cut
-		diff = append(diff[:cut], st.Dim.Render(fmt.Sprintf("… %d more change line(s)", more)))
+		diff = append(diff[:cut], st.Dim.Render("… "+plural(more, "more change line")))
 		if room <= 0 {
 			diff = nil
 		}

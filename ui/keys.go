@@ -102,12 +102,6 @@ func DefaultKeyMap() KeyMap {
 	}
 }
 
-// ShortHelp returns the bindings of the footer.
-func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Quit, k.Help, k.NextPane, k.PrevIface, k.NextIface, k.Filter, k.Pause,
-		k.Willing, k.Edit, k.Undo, k.Export, k.Agent}
-}
-
 // FullHelp returns the bindings of the help overlay, in columns.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{

@@ -143,7 +143,7 @@ func (r *renderer) dialogBox() string {
 	}
 	maxLines := r.h - 8
 	if len(lines) > maxLines {
-		lines = append(lines[:maxLines-1], r.st.Dim.Render(fmt.Sprintf("… %d more line(s)", len(lines)-maxLines+1)))
+		lines = append(lines[:maxLines-1], r.st.Dim.Render("… "+plural(len(lines)-maxLines+1, "more line")))
 	}
 	lines = append(lines, "", r.st.Key.Render("y")+" apply   "+r.st.Key.Render("n")+"/"+r.st.Key.Render("esc")+" cancel")
 	return r.box(title, lines, w)

@@ -634,7 +634,7 @@ func (r *renderer) peersContent(w int) paneContent {
 	c := paneContent{cursor: -1}
 	in := r.in
 	n := len(in.Peers)
-	c.sub = fmt.Sprintf("%d MSAP(s)", n)
+	c.sub = plural(n, "MSAP")
 	if mp := in.MultiPeer; mp != nil {
 		c.sub += " · " + r.st.Crit.Render("MULTI-PEER")
 		held := make([]string, len(mp.Peers))

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -243,10 +244,7 @@ func (m Model) iface(name string) *engine.Interface {
 
 // readOnly explains, in the status line, why an action is unavailable.
 func (m *Model) readOnly(act actionKind, iface, why string) {
-	if why == "" {
-		why = "not allowed here"
-	}
-	m.vs.status = statusLine{text: fmt.Sprintf("%s unavailable on %s: %s", act, iface, why), level: levelInfo}
+	m.vs.status = statusLine{text: fmt.Sprintf("%s unavailable on %s: %s", act, iface, cmp.Or(why, noReason)), level: levelInfo}
 }
 
 // key handles a key press: overlays and text fields first, then the
@@ -668,7 +666,7 @@ func (m Model) formKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		p, errs, _ := f.problems()
 		if len(errs) > 0 {
-			f.msg = fmt.Sprintf("cannot apply: fix %d error(s) first", len(errs))
+			f.msg = "cannot apply: fix " + plural(len(errs), "error") + " first"
 			break
 		}
 		d := &dialog{kind: dialogApply, iface: f.iface, curOp: f.curOp, curRes: f.curRes, local: p, localDiff: paramsDiff(f.base, p)}

@@ -331,13 +331,13 @@ func TestEditValidation(t *testing.T) {
 	if got := h.m.vs.form.bw[1]; got != "40" {
 		t.Fatalf("TC1 bandwidth field = %q, want 40", got)
 	}
-	h.wantScreen("✗ ets: TC bandwidths sum to 90%, want 100%", "enter apply (disabled: 1 error(s))")
+	h.wantScreen("✗ ets: TC bandwidths sum to 90%, want 100%", "enter apply (disabled: 1 error)")
 	h.golden("sum_90_at_80x24")
 	h.press("enter")
 	if h.m.vs.dialog != nil {
 		t.Fatal("apply dialog opened with an invalid form")
 	}
-	h.wantScreen("cannot apply: fix 1 error(s) first")
+	h.wantScreen("cannot apply: fix 1 error first")
 	for _, c := range be.Calls() {
 		if strings.HasPrefix(c, "Preview") || strings.HasPrefix(c, "Apply") {
 			t.Errorf("backend called with invalid parameters: %v", be.Calls())
@@ -568,6 +568,11 @@ func TestReadOnlyReasons(t *testing.T) {
 	h2 := newHarness(t, realistic(t), nil)
 	h2.press("w")
 	h2.wantScreen("toggle Willing unavailable on eth0: viewer only (no backend)")
+	// A backend that refuses without a reason: one fallback, said once.
+	h3 := newHarness(t, realistic(t), &fakeBackend{})
+	h3.wantScreen("read-only: not allowed here")
+	h3.press("a")
+	h3.wantScreen("host agent unavailable on eth0: not allowed here")
 }
 
 func TestUndoAndAgent(t *testing.T) {
