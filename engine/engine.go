@@ -150,9 +150,6 @@ func (e *Engine) Apply(ev Event) []Indication {
 	case FrameReceived:
 		e.advance(ev.At)
 		e.frame(ev)
-	case *FrameReceived:
-		e.advance(ev.At)
-		e.frame(*ev)
 	case Tick:
 		e.advance(ev.At)
 	case LocalChanged:
@@ -454,5 +451,9 @@ func msapName(n *neighbor) string {
 	if n == nil || n.du == nil {
 		return ""
 	}
-	return n.du.ChassisID.String() + " / " + n.du.PortID.String()
+	return msapString(n.du.ChassisID.String(), n.du.PortID.String())
 }
+
+// msapString names an MSAP as the snapshot does (Interface.RemotePeer,
+// MultiPeer.Peers, Indication.Peer): "chassis ID / port ID".
+func msapString(chassis, portID string) string { return chassis + " / " + portID }

@@ -125,17 +125,23 @@ next:
 	return nil
 }
 
+// groupFlags are each group's *_CONFIGURED and *_CHANGED flags.
+var groupFlags = [...]struct {
+	g                   Group
+	configured, changed Flags
+}{
+	{GroupETS, FlagETSConfigured, FlagETSChanged},
+	{GroupPFC, FlagPFCConfigured, FlagPFCChanged},
+	{GroupApp, FlagClassificationConfigured, FlagClassificationChanged},
+}
+
 // configured returns the *_CONFIGURED flags of groups g.
 func configured(g Group) Flags {
 	var f Flags
-	if g&GroupETS != 0 {
-		f |= FlagETSConfigured
-	}
-	if g&GroupPFC != 0 {
-		f |= FlagPFCConfigured
-	}
-	if g&GroupApp != 0 {
-		f |= FlagClassificationConfigured
+	for _, x := range groupFlags {
+		if g&x.g != 0 {
+			f |= x.configured
+		}
 	}
 	return f
 }
@@ -143,14 +149,10 @@ func configured(g Group) Flags {
 // changed returns the *_CHANGED flags of groups g.
 func changed(g Group) Flags {
 	var f Flags
-	if g&GroupETS != 0 {
-		f |= FlagETSChanged
-	}
-	if g&GroupPFC != 0 {
-		f |= FlagPFCChanged
-	}
-	if g&GroupApp != 0 {
-		f |= FlagClassificationChanged
+	for _, x := range groupFlags {
+		if g&x.g != 0 {
+			f |= x.changed
+		}
 	}
 	return f
 }

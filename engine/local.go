@@ -39,6 +39,7 @@ func (e *Engine) outgoing(p *port, hdr lldp.EthernetHeader, chassis, portID, pdu
 	for i, x := range p.agents {
 		if bytes.Equal(x.chassis, chassis) && bytes.Equal(x.portID, portID) {
 			a, ai = x, i
+			break
 		}
 	}
 	if a != nil && bytes.Equal(a.raw, pdu) {
@@ -83,8 +84,7 @@ func (e *Engine) outgoing(p *port, hdr lldp.EthernetHeader, chassis, portID, pdu
 	if params == nil || hdr.Dst != lldp.NearestBridge {
 		return
 	}
-	willing := (params.ETS != nil && params.ETS.Willing) || (params.PFC != nil && params.PFC.Willing)
-	e.setLocal(p, "observed", willing, params)
+	e.setLocal(p, "observed", params.Willing(), params)
 }
 
 // resolveOperational recomputes the operational parameters; a change

@@ -167,38 +167,24 @@ func (p *Params) Diff(q *Params) Group {
 	if q != nil {
 		b = *q
 	}
+	var ca, cb CEE
+	if a.CEE != nil {
+		ca = *a.CEE
+	}
+	if b.CEE != nil {
+		cb = *b.CEE
+	}
 	var g Group
-	if !eqPtr(a.ETS, b.ETS) || !eqPtr(a.ETSReco, b.ETSReco) || !eqPtr(a.CEE.pgFlags(), b.CEE.pgFlags()) {
+	if !eqPtr(a.ETS, b.ETS) || !eqPtr(a.ETSReco, b.ETSReco) || !eqPtr(ca.PG, cb.PG) {
 		g |= GroupETS
 	}
-	if !eqPtr(a.PFC, b.PFC) || !eqPtr(a.CEE.pfcFlags(), b.CEE.pfcFlags()) {
+	if !eqPtr(a.PFC, b.PFC) || !eqPtr(ca.PFC, cb.PFC) {
 		g |= GroupPFC
 	}
-	if (a.App == nil) != (b.App == nil) || !slices.Equal(a.App, b.App) || !eqPtr(a.CEE.appFlags(), b.CEE.appFlags()) {
+	if (a.App == nil) != (b.App == nil) || !slices.Equal(a.App, b.App) || !eqPtr(ca.App, cb.App) {
 		g |= GroupApp
 	}
 	return g
-}
-
-func (c *CEE) pgFlags() *CEEFeature {
-	if c == nil {
-		return nil
-	}
-	return c.PG
-}
-
-func (c *CEE) pfcFlags() *CEEFeature {
-	if c == nil {
-		return nil
-	}
-	return c.PFC
-}
-
-func (c *CEE) appFlags() *CEEFeature {
-	if c == nil {
-		return nil
-	}
-	return c.App
 }
 
 func eqPtr[T comparable](a, b *T) bool {
@@ -336,6 +322,12 @@ func (p *Params) WithWilling(willing bool) *Params {
 	return p
 }
 
+// Willing reports whether p's ETS or PFC carries the Willing bit: the
+// local DCBX Willing state of an agent that advertises p.
+func (p *Params) Willing() bool {
+	return p != nil && ((p.ETS != nil && p.ETS.Willing) || (p.PFC != nil && p.PFC.Willing))
+}
+
 // Merge returns a copy of p in which every feature change gives (ets,
 // ets_reco, pfc, app) replaces p's; the others stay. It is how a partial
 // PARAMS file is applied. A nil p starts from nothing.
@@ -370,8 +362,7 @@ func (p *Params) String() string {
 		return "nothing"
 	}
 	var parts []string
-	willing := (p.ETS != nil && p.ETS.Willing) || (p.PFC != nil && p.PFC.Willing)
-	if willing {
+	if p.Willing() {
 		parts = append(parts, "willing")
 	} else {
 		parts = append(parts, "not willing")

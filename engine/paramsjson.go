@@ -11,6 +11,12 @@ import (
 	"dcbtop/engine/lldp"
 )
 
+// Diagnostic codes of Validate beyond the codec's.
+const (
+	CodeETSMaxTCsRange   = "ets-max-tcs-range"
+	CodeAppPriorityRange = "app-priority-range"
+)
+
 // Validate checks p with the rules the codec applies to received TLVs
 // (IEEE Std 802.1Q-2018 Annex D; see lldp.ETS.Validate and friends), so
 // that what dcbtop sends or applies is held to the same standard as what
@@ -20,7 +26,7 @@ func (p *Params) Validate() []lldp.Diagnostic {
 	if e := p.ETS; e != nil {
 		out = append(out, (&lldp.ETS{Willing: e.Willing, CBS: e.CBS, MaxTCs: e.MaxTCs, PrioTC: e.PrioTC, Bandwidth: e.TCBandwidth, TSA: e.TSA}).Validate()...)
 		if e.MaxTCs == 0 || e.MaxTCs > 8 {
-			out = append(out, lldp.Diagnostic{Code: "ets-max-tcs-range", Severity: lldp.SeverityError, Feature: "ets", Message: fmt.Sprintf("max_tcs %d is not 1-8", e.MaxTCs)})
+			out = append(out, lldp.Diagnostic{Code: CodeETSMaxTCsRange, Severity: lldp.SeverityError, Feature: "ets", Message: fmt.Sprintf("max_tcs %d is not 1-8", e.MaxTCs)})
 		}
 	}
 	if r := p.ETSReco; r != nil {
@@ -33,7 +39,7 @@ func (p *Params) Validate() []lldp.Diagnostic {
 		a := &lldp.AppPriority{}
 		for _, e := range p.App {
 			if e.Priority > 7 {
-				out = append(out, lldp.Diagnostic{Code: "app-priority-range", Severity: lldp.SeverityError, Feature: "app", Message: fmt.Sprintf("APP priority %d is not 0-7", e.Priority)})
+				out = append(out, lldp.Diagnostic{Code: CodeAppPriorityRange, Severity: lldp.SeverityError, Feature: "app", Message: fmt.Sprintf("APP priority %d is not 0-7", e.Priority)})
 			}
 			a.Entries = append(a.Entries, lldp.AppEntry{Priority: e.Priority & 7, Selector: e.Selector, Protocol: e.Protocol})
 		}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -94,6 +95,20 @@ func TestParamsValidate(t *testing.T) {
 	if err := (&Params{PFC: &PFC{Cap: 8, Enabled: 1 << 3}}).Errors(); err != nil {
 		t.Errorf("valid params: %v", err)
 	}
+	// What the wire cannot carry but a PARAMS file can say.
+	ranges := &Params{
+		ETS: &ETS{MaxTCs: 9, TCBandwidth: [8]uint8{100}, TSA: [8]lldp.TSA{2}},
+		App: []App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 8}},
+	}
+	var codes []string
+	for _, d := range ranges.Validate() {
+		codes = append(codes, d.Code)
+	}
+	for _, want := range []string{CodeETSMaxTCsRange, CodeAppPriorityRange} {
+		if !slices.Contains(codes, want) {
+			t.Errorf("Validate of max_tcs 9 and APP priority 8 gave codes %v, want %s among them", codes, want)
+		}
+	}
 }
 
 func TestParamsMergeAndWilling(t *testing.T) {
@@ -130,5 +145,42 @@ func TestParamsString(t *testing.T) {
 		if got := tt.p.String(); got != tt.want {
 			t.Errorf("String() = %q, want %q", got, tt.want)
 		}
+	}
+}
+
+func TestParamsDiff(t *testing.T) {
+	pfc := &PFC{Cap: 8, Enabled: 1 << 3}
+	cee := func(pg, pfc, app CEEFeature) *CEE {
+		return &CEE{Control: true, Seq: 1, PG: &pg, PFC: &pfc, App: &app}
+	}
+	on := CEEFeature{Enable: true}
+	willing := CEEFeature{Enable: true, Willing: true}
+	tests := []struct {
+		name string
+		p, q *Params
+		want Group
+	}{
+		{"both nil", nil, nil, 0},
+		{"nil and empty", nil, &Params{}, 0},
+		{"ETS appears", nil, &Params{ETS: localETS}, GroupETS},
+		{"recommendation only", &Params{ETS: localETS}, &Params{ETS: localETS, ETSReco: remoteRec}, GroupETS},
+		{"PFC value", &Params{PFC: pfc}, &Params{PFC: &PFC{Cap: 8}}, GroupPFC},
+		{"empty APP table appears", &Params{}, &Params{App: []App{}}, GroupApp},
+		{"equal copies", localSet(), localSet(), 0},
+		{"CEE PG flags", &Params{PFC: pfc, CEE: cee(on, on, on)}, &Params{PFC: pfc, CEE: cee(willing, on, on)}, GroupETS},
+		{"CEE PFC flags", &Params{PFC: pfc, CEE: cee(on, on, on)}, &Params{PFC: pfc, CEE: cee(on, willing, on)}, GroupPFC},
+		{"CEE APP flags", &Params{PFC: pfc, CEE: cee(on, on, on)}, &Params{PFC: pfc, CEE: cee(on, on, willing)}, GroupApp},
+		{"CEE feature appears", &Params{PFC: pfc}, &Params{PFC: pfc, CEE: &CEE{PFC: &on}}, GroupPFC},
+		{"CEE sequence number only", &Params{CEE: cee(on, on, on)}, &Params{CEE: &CEE{Control: true, Seq: 2, PG: &on, PFC: &on, App: &on}}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.p.Diff(tt.q); got != tt.want {
+				t.Errorf("p.Diff(q) = %03b, want %03b", got, tt.want)
+			}
+			if got := tt.q.Diff(tt.p); got != tt.want {
+				t.Errorf("q.Diff(p) = %03b, want %03b", got, tt.want)
+			}
+		})
 	}
 }

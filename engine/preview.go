@@ -17,21 +17,27 @@ func PreviewOperational(in Interface, willing bool, local *Params) (*Params, Res
 	}
 	ri := resolveInput{local: local, willing: willing, remote: in.Remote, dialect: in.Dialect}
 	if in.MAC != nil {
-		if hw, err := net.ParseMAC(*in.MAC); err == nil && len(hw) == 6 {
-			m := lldp.MAC(hw)
+		if m, ok := parseMAC(*in.MAC); ok {
 			ri.localMAC = &m
 		}
 	}
 	if in.RemoteValid && in.RemotePeer != nil {
 		for _, p := range in.Peers {
-			if p.ChassisID+" / "+p.PortID == *in.RemotePeer {
-				if hw, err := net.ParseMAC(p.SourceMAC); err == nil && len(hw) == 6 {
-					ri.remoteMAC = lldp.MAC(hw)
-				}
+			if p.MSAP() == *in.RemotePeer {
+				ri.remoteMAC, _ = parseMAC(p.SourceMAC)
 			}
 		}
 	} else {
 		ri.remote = nil
 	}
 	return resolve(ri)
+}
+
+// parseMAC parses a MAC as lldp.MAC.String writes it.
+func parseMAC(s string) (lldp.MAC, bool) {
+	hw, err := net.ParseMAC(s)
+	if err != nil || len(hw) != len(lldp.MAC{}) {
+		return lldp.MAC{}, false
+	}
+	return lldp.MAC(hw), true
 }

@@ -12,13 +12,12 @@ import (
 	"github.com/gopacket/gopacket/pcapgo"
 )
 
-// replayScenario feeds a capture recorded with lldpd (testdata/scenario-*.pcap,
-// see testbed/record-fixtures.sh and the .txt sidecars) through the engine
-// and returns the remote indications with their times as milliseconds after
-// the first frame, plus the frames' times likewise.
-func replayScenario(t *testing.T, name string) (got []scenInd, frames []int64) {
+// replay feeds a capture through a new engine as the replay mode does,
+// calling each (when not nil) with every frame's time and the indications
+// it caused, and returns the engine.
+func replay(t *testing.T, path string, each func(ts time.Time, ins []Indication)) *Engine {
 	t.Helper()
-	f, err := os.Open("testdata/" + name + ".pcap")
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,23 +27,37 @@ func replayScenario(t *testing.T, name string) (got []scenInd, frames []int64) {
 		t.Fatal(err)
 	}
 	e := New(Config{})
-	var start time.Time
 	for {
 		data, ci, err := r.ReadPacketData()
 		if errors.Is(err, io.EOF) {
-			break
+			return e
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		if start.IsZero() {
-			start = ci.Timestamp
-		}
-		frames = append(frames, ci.Timestamp.Sub(start).Milliseconds())
-		for _, in := range e.Apply(FrameReceived{Interface: "pcap0", At: ci.Timestamp, Data: data}) {
-			got = append(got, scenInd{Ms: in.Time.Sub(start).Milliseconds(), Reason: in.Reason, Flags: in.Flags.String(), Peer: strings.TrimPrefix(in.Peer, "mac ")[:17]})
+		ins := e.Apply(FrameReceived{Interface: "pcap0", At: ci.Timestamp, Data: data})
+		if each != nil {
+			each(ci.Timestamp, ins)
 		}
 	}
+}
+
+// replayScenario feeds a capture recorded with lldpd (testdata/scenario-*.pcap,
+// see testbed/record-fixtures.sh and the .txt sidecars) through the engine
+// and returns the remote indications with their times as milliseconds after
+// the first frame, plus the frames' times likewise.
+func replayScenario(t *testing.T, name string) (got []scenInd, frames []int64) {
+	t.Helper()
+	var start time.Time
+	replay(t, "testdata/"+name+".pcap", func(ts time.Time, ins []Indication) {
+		if start.IsZero() {
+			start = ts
+		}
+		frames = append(frames, ts.Sub(start).Milliseconds())
+		for _, in := range ins {
+			got = append(got, scenInd{Ms: in.Time.Sub(start).Milliseconds(), Reason: in.Reason, Flags: in.Flags.String(), Peer: strings.TrimPrefix(in.Peer, "mac ")[:17]})
+		}
+	})
 	return got, frames
 }
 

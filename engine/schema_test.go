@@ -3,16 +3,12 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/gopacket/gopacket/pcapgo"
 
 	"dcbtop/assets"
 	"dcbtop/engine/lldp"
@@ -65,32 +61,6 @@ func schemaScenarios(t testing.TB) map[string][]Event {
 	}
 }
 
-// replayPcap feeds a capture through the engine as the replay mode does.
-func replayPcap(t *testing.T, path string) Snapshot {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r, err := pcapgo.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := New(Config{})
-	for {
-		data, ci, err := r.ReadPacketData()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		e.Apply(FrameReceived{Interface: "pcap0", At: ci.Timestamp, Data: data})
-	}
-	return e.Snapshot()
-}
-
 // TestSnapshotSchema validates the snapshots of the engine scenarios, of
 // the lldpd captures replayed through the engine, and the CLI's golden
 // --json outputs against assets/snapshot.schema.json.
@@ -138,7 +108,7 @@ func TestSnapshotSchema(t *testing.T) {
 	}
 	for _, p := range pcaps {
 		t.Run(filepath.Base(p), func(t *testing.T) {
-			b, err := json.Marshal(replayPcap(t, p))
+			b, err := json.Marshal(replay(t, p, nil).Snapshot())
 			if err != nil {
 				t.Fatal(err)
 			}

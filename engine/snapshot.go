@@ -85,6 +85,10 @@ type Peer struct {
 	Params *Params `json:"params"`
 }
 
+// MSAP names the peer as Interface.RemotePeer, MultiPeer.Peers and
+// Indication.Peer do: "chassis ID / port ID".
+func (p *Peer) MSAP() string { return msapString(p.ChassisID, p.PortID) }
+
 // A LocalAgent is an LLDP agent of this host seen transmitting.
 type LocalAgent struct {
 	ChassisID string    `json:"chassis_id"`

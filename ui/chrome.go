@@ -50,7 +50,7 @@ func (r *renderer) remotePeer() *engine.Peer {
 	in := r.in
 	if in.RemotePeer != nil {
 		for i := range in.Peers {
-			if msapOf(&in.Peers[i]) == *in.RemotePeer {
+			if in.Peers[i].MSAP() == *in.RemotePeer {
 				return &in.Peers[i]
 			}
 		}

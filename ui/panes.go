@@ -628,8 +628,6 @@ func (r *renderer) diagContent(w int) paneContent {
 
 // ---- Peers ----
 
-func msapOf(p *engine.Peer) string { return p.ChassisID + " / " + p.PortID }
-
 func (r *renderer) peersContent(w int) paneContent {
 	c := paneContent{cursor: -1}
 	in := r.in
@@ -658,9 +656,9 @@ func (r *renderer) peersContent(w int) paneContent {
 		p := &in.Peers[i]
 		mark := "   "
 		switch {
-		case in.MultiPeer != nil && slices.Contains(in.MultiPeer.Peers, msapOf(p)):
+		case in.MultiPeer != nil && slices.Contains(in.MultiPeer.Peers, p.MSAP()):
 			mark = r.st.Crit.Render(symMulti) + " "
-		case msapOf(p) == remote:
+		case p.MSAP() == remote:
 			mark = r.st.OK.Render(symRemote) + "  "
 		}
 		name := p.SystemName

@@ -6,6 +6,7 @@
 package agent
 
 import (
+	"cmp"
 	"fmt"
 	"time"
 
@@ -87,7 +88,7 @@ func BuildDU(cfg Config, ttl uint16, ad Advert) (*lldp.DU, error) {
 	if op == nil {
 		op = local
 	}
-	if e := firstETS(op.ETS, local.ETS); e != nil {
+	if e := cmp.Or(op.ETS, local.ETS); e != nil {
 		du.TLVs = append(du.TLVs, &lldp.ETS{Willing: ad.Willing, CBS: e.CBS, MaxTCs: maxTCs(e.MaxTCs),
 			PrioTC: e.PrioTC, Bandwidth: e.TCBandwidth, TSA: e.TSA})
 	}
@@ -100,7 +101,7 @@ func BuildDU(cfg Config, ttl uint16, ad Advert) (*lldp.DU, error) {
 		r := local.ETS
 		du.TLVs = append(du.TLVs, &lldp.ETS{Recommendation: true, PrioTC: r.PrioTC, Bandwidth: r.TCBandwidth, TSA: r.TSA})
 	}
-	if p := firstPFC(op.PFC, local.PFC); p != nil {
+	if p := cmp.Or(op.PFC, local.PFC); p != nil {
 		cap := p.Cap
 		if local.PFC != nil {
 			cap = local.PFC.Cap
@@ -120,20 +121,6 @@ func BuildDU(cfg Config, ttl uint16, ad Advert) (*lldp.DU, error) {
 	return du, nil
 }
 
-func firstETS(a, b *engine.ETS) *engine.ETS {
-	if a != nil {
-		return a
-	}
-	return b
-}
-
-func firstPFC(a, b *engine.PFC) *engine.PFC {
-	if a != nil {
-		return a
-	}
-	return b
-}
-
 func maxTCs(n uint8) uint8 {
 	if n == 0 || n > 8 {
 		return 8
@@ -147,6 +134,7 @@ type Agent struct {
 	cfg      Config
 	ttl      uint16
 	frame    []byte
+	shutdown []byte
 	next     time.Time
 	fastLeft int
 }
@@ -163,6 +151,13 @@ func New(cfg Config, ad Advert, now time.Time) (*Agent, error) {
 	a := &Agent{cfg: cfg, ttl: TTL(cfg.TxInterval)}
 	if err := a.Set(ad, now); err != nil {
 		return nil, err
+	}
+	du, err := BuildDU(cfg, 0, Advert{})
+	if err == nil {
+		a.shutdown, err = lldp.AppendFrame(nil, lldp.NearestBridge, cfg.MAC, du)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("agent: shutdown LLDPDU: %w", err)
 	}
 	return a, nil
 }
@@ -224,8 +219,4 @@ func (a *Agent) Frame() []byte { return a.frame }
 
 // Shutdown returns the shutdown LLDPDU frame (TTL 0) to send when the
 // agent stops (IEEE Std 802.1AB-2016, 9.2.7.7.1).
-func (a *Agent) Shutdown() []byte {
-	du, _ := BuildDU(a.cfg, 0, Advert{})
-	f, _ := lldp.AppendFrame(nil, lldp.NearestBridge, a.cfg.MAC, du)
-	return f
-}
+func (a *Agent) Shutdown() []byte { return a.shutdown }

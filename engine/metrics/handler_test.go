@@ -13,25 +13,41 @@ import (
 	"dcbtop/engine"
 )
 
+// scrape GETs srv once, failing unless the status is 200, and returns
+// the body and the Content-Type.
+func scrape(t *testing.T, srv *httptest.Server) (body, contentType string) {
+	t.Helper()
+	resp, err := http.Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d:\n%s", resp.StatusCode, b)
+	}
+	return string(b), resp.Header.Get("Content-Type")
+}
+
+// serve serves reg through Handler for the test's duration.
+func serve(t *testing.T, reg *prometheus.Registry) *httptest.Server {
+	srv := httptest.NewServer(Handler(reg))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
 // TestHandler scrapes a registry through Handler over HTTP.
 func TestHandler(t *testing.T) {
 	sc := scenarios()[0]
 	c, _ := build(t, sc)
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(c)
-	srv := httptest.NewServer(Handler(reg))
-	defer srv.Close()
-	resp, err := http.Get(srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain") {
-		t.Fatalf("status %d content type %q", resp.StatusCode, resp.Header.Get("Content-Type"))
+	body, ct := scrape(t, serve(t, reg))
+	if !strings.HasPrefix(ct, "text/plain") {
+		t.Fatalf("content type %q", ct)
 	}
 	for _, want := range []string{
 		`dcbtop_build_info{goversion=`,
@@ -39,7 +55,7 @@ func TestHandler(t *testing.T) {
 		`# TYPE dcbtop_indications_total counter`,
 		`promhttp_metric_handler_errors_total{cause="gathering"} 0`,
 	} {
-		if !strings.Contains(string(body), want) {
+		if !strings.Contains(body, want) {
 			t.Errorf("scrape lacks %q:\n%s", want, body)
 		}
 	}
@@ -92,25 +108,9 @@ func TestInvalidLabelValue(t *testing.T) {
 	})
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(c)
-	srv := httptest.NewServer(Handler(reg))
-	defer srv.Close()
-	scrape := func() string {
-		resp, err := http.Get(srv.URL)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		body, err := io.ReadAll(resp.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if resp.StatusCode != http.StatusOK {
-			t.Fatalf("status %d:\n%s", resp.StatusCode, body)
-		}
-		return string(body)
-	}
-	scrape()
-	body := scrape()
+	srv := serve(t, reg)
+	scrape(t, srv)
+	body, _ := scrape(t, srv)
 	if !strings.Contains(body, `dcbtop_remote_valid{interface="eth0"} 0`) || strings.Contains(body, "bad") {
 		t.Errorf("scrape:\n%s", body)
 	}

@@ -33,7 +33,7 @@ func diagnosticCodes() []string {
 		lldp.CodeDialectBoth, lldp.CodeCEEPGBandwidthSum, lldp.CodeCEEPGIDReserved,
 		lldp.CodeCEEControlMissing, lldp.CodeCINLegacy,
 		// Local parameter files (engine.Params.Validate).
-		"ets-max-tcs-range", "app-priority-range",
+		engine.CodeETSMaxTCsRange, engine.CodeAppPriorityRange,
 		// Pairing, lossless traps and the link (package engine).
 		engine.CodeMalformed, engine.CodeTooManyNeighbors, engine.CodeMultiPeer,
 		engine.CodeETSMismatch, engine.CodePFCMismatch, engine.CodeBothWilling,
@@ -79,9 +79,10 @@ var expectedIndications = []struct {
 	{engine.StatusLocal, engine.ReasonLocalChange},
 }
 
-func codeLabel(known []string, code string) string {
-	if slices.Contains(known, code) {
-		return code
+// boundedLabel returns v when it is one of known, otherwise other.
+func boundedLabel[T ~string](known []T, v T) string {
+	if slices.Contains(known, v) {
+		return string(v)
 	}
 	return other
 }
@@ -89,20 +90,6 @@ func codeLabel(known []string, code string) string {
 func statusLabel(s engine.Status) string {
 	if slices.Contains(statuses[:], s) {
 		return s.String()
-	}
-	return other
-}
-
-func reasonLabel(r engine.Reason) string {
-	if slices.Contains(reasons[:], r) {
-		return string(r)
-	}
-	return other
-}
-
-func sourceLabel(s string) string {
-	if slices.Contains(localSources[:], s) {
-		return s
 	}
 	return other
 }

@@ -163,7 +163,7 @@ func (c *Collector) Observe(ins []engine.Indication) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, in := range ins {
-		c.indications[indicationKey{in.Interface, statusLabel(in.Status), reasonLabel(in.Reason)}]++
+		c.indications[indicationKey{in.Interface, statusLabel(in.Status), boundedLabel(reasons[:], in.Reason)}]++
 	}
 }
 
@@ -218,13 +218,13 @@ func (c *Collector) collectInterface(ch chan<- prometheus.Metric, in *engine.Int
 	case "down":
 		gauge(ch, d.up, 0, name)
 	}
-	gauge(ch, d.localSource, 1, name, sourceLabel(in.LocalSource))
+	gauge(ch, d.localSource, 1, name, boundedLabel(localSources[:], in.LocalSource))
 	if in.Willing != nil {
 		gauge(ch, d.willing, boolValue(*in.Willing), name)
 	}
 	gauge(ch, d.remoteValid, boolValue(in.RemoteValid), name)
 	if r := in.RemoteInvalidReason; r != nil {
-		gauge(ch, d.remoteInvalid, 1, name, reasonLabel(*r))
+		gauge(ch, d.remoteInvalid, 1, name, boundedLabel(reasons[:], *r))
 	}
 	gauge(ch, d.dialect, 1, name, dialectLabel(in.Dialect))
 	gauge(ch, d.multiPeer, boolValue(in.MultiPeer != nil), name)
@@ -245,8 +245,7 @@ func (c *Collector) collectPeers(ch chan<- prometheus.Metric, in *engine.Interfa
 	d := &c.d
 	gauge(ch, d.peers, float64(len(in.Peers)), in.Name)
 	for _, p := range in.Peers {
-		// RemotePeer names the MSAP as "chassis ID / port ID".
-		if in.RemotePeer != nil && p.ChassisID+" / "+p.PortID == *in.RemotePeer {
+		if in.RemotePeer != nil && p.MSAP() == *in.RemotePeer {
 			gauge(ch, d.remoteTTL, float64(p.ExpiresInMs)/1000, in.Name)
 			break
 		}
@@ -303,7 +302,7 @@ func (c *Collector) collectDiagnostics(ch chan<- prometheus.Metric, in *engine.I
 		case engine.CodeETSMismatch:
 			ets = true
 		}
-		k := key{codeLabel(c.codes, g.Code), sev.String()}
+		k := key{boundedLabel(c.codes, g.Code), sev.String()}
 		if !seen[k] {
 			seen[k] = true
 			gauge(ch, d.diagnostic, 1, in.Name, k.code, k.severity)

@@ -447,8 +447,9 @@ func TestLint(t *testing.T) {
 	}
 }
 
-// TestNames checks the naming conventions promlint does not: the dcbtop_
-// prefix, snake case, counters and only counters ending in _total.
+// TestNames checks the naming conventions promlint does not, for every
+// described metric: the dcbtop_ prefix and snake case. (Counters and only
+// counters ending in _total is promlint's, checked by TestLint.)
 func TestNames(t *testing.T) {
 	c := New(func() engine.Snapshot { return engine.Snapshot{} })
 	snake := regexp.MustCompile(`^dcbtop_[a-z][a-z0-9]*(_[a-z0-9]+)*$`)

@@ -270,7 +270,7 @@ func parseParams(raw json.RawMessage) (*engine.Params, error) {
 	if err != nil {
 		return nil, fmt.Errorf("params: %w", err)
 	}
-	if (p.ETS != nil && p.ETS.Willing) || (p.PFC != nil && p.PFC.Willing) {
+	if p.Willing() {
 		return nil, errors.New("params: give the Willing state with \"willing\" beside \"params\", not inside ets or pfc")
 	}
 	if p.ETS == nil && p.ETSReco == nil && p.PFC == nil && p.App == nil {
