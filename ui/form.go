@@ -450,7 +450,7 @@ func (r *renderer) formBox() string {
 	}
 	apply := st.Key.Render("enter") + " apply"
 	if len(errs) > 0 {
-		apply = st.KeyDisabled.Render("enter apply (disabled: "+plural(len(errs), "error")+")")
+		apply = st.KeyDisabled.Render("enter apply (disabled: " + plural(len(errs), "error") + ")")
 	}
 	hint := wrap(st.Key.Render("tab ↑↓←→")+" move · "+st.Key.Render("0-9")+" type · "+st.Key.Render("space")+" toggle · "+
 		st.Key.Render("+/-")+" change · "+st.Key.Render("ins/del")+" APP · "+apply+" · "+st.Key.Render("esc")+" cancel", w, "")
