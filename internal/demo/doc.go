@@ -9,16 +9,21 @@
 // IEEE 802.1Qaz says. Run drives every switch of a Scenario over a Link,
 // with time from a Clock (the real one, or testing/synctest's).
 //
-// Two links: NewVethLink (root) creates a network namespace with a veth
-// pair whose host end dcbtop captures on like on any interface;
+// Two links: NewVethLink (root) creates an anonymous network namespace
+// (gone with the process, however it ends) with a veth pair whose host end
+// dcbtop captures on like on any interface;
 // NewMemLink (no privilege) connects the switches to a MemHost, which
 // dcbtop's live loop can read and write like a capture.Live.
+//
+// Progress follows a Run from its step events (which step, when the
+// next, which pass), for the screen's caption. Run's clock may run faster
+// than real time (capture.ScaledClock): `dcbtop demo --speed 8` plays the
+// scenario in an eighth of its time with every timer in step.
 //
 // Typical use:
 //
 //	sc, err := demo.Load()
 //	...
-//	demo.CleanStale()
 //	link, err := demo.NewVethLink(demo.VethConfig{HostMAC: sc.Host.MAC})
 //	...
 //	defer link.Cleanup()

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	assets "dcbtop/assets/demo"
 	"dcbtop/engine"
@@ -87,6 +89,9 @@ type Step struct {
 	Action Action
 	// Comment says what the operator should see.
 	Comment string
+	// Caption says in one short line what the step shows (the screen's
+	// demo caption): the JSON's caption, or the comment's first sentence.
+	Caption string
 	// Start is the switch's configuration, for ActionStart.
 	Start *SwitchConfig
 	// Params holds the features a set or resume step changes (nil
@@ -154,6 +159,7 @@ type stepJSON struct {
 	Switch     string          `json:"switch"`
 	Action     string          `json:"action"`
 	Comment    string          `json:"comment"`
+	Caption    string          `json:"caption"`
 	ChassisMAC *string         `json:"chassis_mac"`
 	Port       *string         `json:"port"`
 	SystemName *string         `json:"system_name"`
@@ -342,6 +348,9 @@ type validator struct {
 	host   lldp.MAC
 }
 
+// maxCaption bounds a step's caption, one header line on the screen.
+const maxCaption = 100
+
 func (v *validator) step(sj stepJSON, dur time.Duration) (Step, error) {
 	var st Step
 	if sj.At == nil {
@@ -354,6 +363,16 @@ func (v *validator) step(sj stepJSON, dur time.Duration) (Step, error) {
 	st.At, st.Switch, st.Action, st.Comment = at, sj.Switch, Action(sj.Action), strings.TrimSpace(sj.Comment)
 	if st.Comment == "" {
 		return st, errors.New("comment is missing: say what the operator should see")
+	}
+	if st.Caption = strings.TrimSpace(sj.Caption); st.Caption == "" {
+		first, _, _ := strings.Cut(strings.Join(strings.Fields(st.Comment), " "), ". ")
+		if r := []rune(first); len(r) > maxCaption {
+			first = string(r[:maxCaption-1]) + "…"
+		}
+		st.Caption = first
+	}
+	if strings.ContainsFunc(st.Caption, unicode.IsControl) || utf8.RuneCountInString(st.Caption) > maxCaption {
+		return st, fmt.Errorf("caption %q: want one line of at most %d characters", st.Caption, maxCaption)
 	}
 	startOnly := map[string]bool{"chassis_mac": sj.ChassisMAC != nil, "port": sj.Port != nil, "system_name": sj.SystemName != nil,
 		"system_description": sj.SystemDesc != nil, "tx_interval_s": sj.TxInterval != nil, "react_delay_s": sj.ReactDelay != nil}

@@ -10,17 +10,23 @@ import (
 
 // Names of the kernel-mode demo link.
 const (
-	// NamespacePrefix starts the name of the network namespace of the
-	// simulated switches; the process ID follows: dcbtop-demo-4242.
-	NamespacePrefix = "dcbtop-demo-"
-	// DefaultHostIf is the host end of the veth pair, in the caller's
-	// network namespace.
-	DefaultHostIf = "dcbtop-demo0"
-	// SwitchIf is the switch end of the veth pair, in the demo namespace.
+	// HostIfPattern names the host end of the veth pair, in the caller's
+	// network namespace: the kernel replaces %d with the lowest free
+	// number (dcbdemo0, dcbdemo1, ...), so two demos never fight over a
+	// name.
+	HostIfPattern = "dcbdemo%d"
+	// SwitchIf is the switch end of the veth pair, in the switch's own
+	// (anonymous) network namespace.
 	SwitchIf = "dcbtop-sw0"
 	// aliasPrefix starts the alias (IFLA_IFALIAS) of the host end, which
 	// names the process that owns it: "dcbtop demo pid 4242".
 	aliasPrefix = "dcbtop demo pid "
+
+	// legacyNamespacePrefix started the named network namespaces
+	// (/run/netns/dcbtop-demo-PID) of dcbtop versions whose demo could
+	// leave them behind; legacyHostIf was their host end's name.
+	legacyNamespacePrefix = "dcbtop-demo-"
+	legacyHostIf          = "dcbtop-demo0"
 )
 
 // switchMAC is the MAC of the switch end of the veth pair (the simulated
@@ -29,7 +35,8 @@ var switchMAC = lldp.MAC{0x02, 0xdc, 0xb0, 0x00, 0x00, 0xfd}
 
 // VethConfig configures NewVethLink. The zero value gives the defaults.
 type VethConfig struct {
-	// HostIf names the host end; DefaultHostIf if empty.
+	// HostIf names the host end, or is a pattern with %d for the kernel to
+	// number; HostIfPattern if empty.
 	HostIf string
 	// HostMAC is the host end's MAC address; DefaultHostMAC if zero.
 	// Give the scenario's Host.MAC.
@@ -38,7 +45,7 @@ type VethConfig struct {
 
 func (c *VethConfig) defaults() error {
 	if c.HostIf == "" {
-		c.HostIf = DefaultHostIf
+		c.HostIf = HostIfPattern
 	}
 	if c.HostMAC == (lldp.MAC{}) {
 		c.HostMAC = DefaultHostMAC
@@ -52,10 +59,23 @@ func (c *VethConfig) defaults() error {
 	return nil
 }
 
-// namespacePID returns the process ID in a demo namespace's name, and
-// false when name is not one.
-func namespacePID(name string) (int, bool) {
-	return pidAfter(name, NamespacePrefix)
+// A Leftover is something an older dcbtop demo left behind (killed before
+// it could clean up): what it is, and the command that removes it.
+// dcbtop never removes it itself.
+type Leftover struct {
+	What   string // "network namespace dcbtop-demo-4242 (pid 4242 has exited)"
+	Remove string // "ip netns del dcbtop-demo-4242"
+}
+
+// String says what the leftover is and how to remove it, in one line.
+func (l Leftover) String() string {
+	return fmt.Sprintf("%s, left by an older dcbtop demo: remove it with '%s'", l.What, l.Remove)
+}
+
+// legacyNamespacePID returns the process ID in the name of a legacy demo
+// namespace, and false when name is not one.
+func legacyNamespacePID(name string) (int, bool) {
+	return pidAfter(name, legacyNamespacePrefix)
 }
 
 // aliasPID returns the process ID in a host end's alias.

@@ -9,8 +9,8 @@ import (
 	"io/fs"
 	"net"
 	"os"
-	"path/filepath"
 	"runtime"
+	"sort"
 	"sync"
 
 	"github.com/vishvananda/netlink"
@@ -20,17 +20,25 @@ import (
 	"dcbtop/capture"
 )
 
-// netnsDir is where named network namespaces are bound (as by `ip netns`).
-const netnsDir = "/run/netns"
+// netnsDir is where named network namespaces are bound (as by `ip netns`);
+// the demo binds nothing there, but older versions did (see Leftovers).
+// A variable for tests.
+var netnsDir = "/run/netns"
 
 // A VethLink is the kernel-mode demo link: a veth pair whose host end is
 // in the caller's network namespace and whose switch end (SwitchIf) is in
-// a network namespace of its own, named NamespacePrefix + the process ID.
+// a network namespace of its own. That namespace is anonymous: nothing
+// names it in /run/netns; only this process holds it (a file descriptor
+// and the switch end's packet socket), so the kernel destroys it, and the
+// veth pair with it, when the process ends, however it ends (SIGKILL
+// included). Two demos, in one process or in two, each get their own.
+//
 // The simulated switches read and write on the switch end through an
 // AF_PACKET socket (capture.Live); dcbtop captures on the host end like on
-// any interface. Cleanup removes the pair and the namespace.
+// any interface. Cleanup removes the pair and releases the namespace at
+// once rather than at exit.
 type VethLink struct {
-	ns     string
+	ns     netns.NsHandle // the switch's namespace, held open
 	hostIf string
 	live   *capture.Live
 	once   sync.Once
@@ -39,15 +47,14 @@ type VethLink struct {
 
 var _ Link = (*VethLink)(nil)
 
-// NewVethLink creates the demo namespace and the veth pair, sets both ends
-// up, and opens the switch end. It needs CAP_SYS_ADMIN and CAP_NET_ADMIN
-// (root). Call CleanStale first to remove what an earlier run killed
-// before its Cleanup left behind. One VethLink per process at a time.
+// NewVethLink creates the switch's network namespace and the veth pair,
+// sets both ends up, and opens the switch end. It needs CAP_SYS_ADMIN and
+// CAP_NET_ADMIN (root).
 //
-// The switch end is opened from a goroutine locked to an OS thread that
-// was switched into the namespace, and that is never unlocked (the runtime
-// ends the thread with the goroutine), so no other goroutine ever runs in
-// the demo namespace.
+// The namespace is created by a goroutine locked to an OS thread that
+// unshares its network namespace (CLONE_NEWNET) and is never unlocked (the
+// runtime ends the thread with the goroutine), so no other goroutine ever
+// runs in the switch's namespace.
 func NewVethLink(cfg VethConfig) (*VethLink, error) {
 	if err := cfg.defaults(); err != nil {
 		return nil, err
@@ -57,13 +64,14 @@ func NewVethLink(cfg VethConfig) (*VethLink, error) {
 		return nil, fmt.Errorf("demo: network namespace of the caller: %w", err)
 	}
 	defer caller.Close()
-	v := &VethLink{ns: NamespacePrefix + fmt.Sprint(os.Getpid()), hostIf: cfg.HostIf}
+	v := &VethLink{ns: -1}
 	done := make(chan error, 1)
 	go func() {
 		runtime.LockOSThread() // never unlocked: the thread dies with this goroutine
 		done <- v.setup(caller, cfg)
 	}()
 	if err := <-done; err != nil {
+		v.release()
 		return nil, err
 	}
 	return v, nil
@@ -77,71 +85,62 @@ func callerNS() (netns.NsHandle, error) {
 	return netns.Get()
 }
 
-// setup runs on a locked thread, which it moves into the new namespace.
-func (v *VethLink) setup(caller netns.NsHandle, cfg VethConfig) (err error) {
-	if _, err := os.Stat(filepath.Join(netnsDir, v.ns)); err == nil {
-		return fmt.Errorf("demo: network namespace %s already exists (one demo link per process; CleanStale removes leftovers)", v.ns)
-	}
+// setup runs on a locked thread, which it moves into a new namespace.
+func (v *VethLink) setup(caller netns.NsHandle, cfg VethConfig) error {
 	hostH, err := netlink.NewHandleAt(caller)
 	if err != nil {
 		return fmt.Errorf("demo: netlink: %w", privHint(err))
 	}
 	defer hostH.Close()
-	if l, err := hostH.LinkByName(cfg.HostIf); err == nil {
-		owner := "not created by dcbtop demo"
-		if pid, ok := aliasPID(l.Attrs().Alias); ok {
-			owner = fmt.Sprintf("created by dcbtop demo pid %d", pid)
-			if !processAlive(pid) {
-				owner += ", which has exited: CleanStale removes it"
-			}
-		}
-		return fmt.Errorf("demo: interface %s already exists (%s)", cfg.HostIf, owner)
+	if v.ns, err = netns.New(); err != nil { // this thread is now in the new namespace
+		return fmt.Errorf("demo: create a network namespace: %w", privHint(err))
 	}
-	demo, err := netns.NewNamed(v.ns) // this thread is now in the new namespace
-	if err != nil {
-		return fmt.Errorf("demo: create network namespace %s: %w", v.ns, privHint(err))
-	}
-	defer demo.Close()
-	defer func() {
-		if err != nil {
-			_ = removeNamespace(v.ns)
-		}
-	}()
 	veth := &netlink.Veth{
 		LinkAttrs:        netlink.LinkAttrs{Name: cfg.HostIf, HardwareAddr: net.HardwareAddr(cfg.HostMAC[:])},
 		PeerName:         SwitchIf,
 		PeerHardwareAddr: net.HardwareAddr(switchMAC[:]),
-		PeerNamespace:    netlink.NsFd(demo),
+		PeerNamespace:    netlink.NsFd(v.ns),
 	}
 	if err := hostH.LinkAdd(veth); err != nil {
+		if errors.Is(err, unix.EEXIST) {
+			return fmt.Errorf("demo: create veth pair: interface %s already exists", cfg.HostIf)
+		}
 		return fmt.Errorf("demo: create veth pair %s-%s: %w", cfg.HostIf, SwitchIf, privHint(err))
 	}
-	host, err := hostH.LinkByName(cfg.HostIf)
+	demoH, err := netlink.NewHandleAt(v.ns)
 	if err != nil {
-		return fmt.Errorf("demo: %s: %w", cfg.HostIf, err)
-	}
-	if err := hostH.LinkSetAlias(host, aliasPrefix+fmt.Sprint(os.Getpid())); err != nil {
-		return fmt.Errorf("demo: %s: set alias: %w", cfg.HostIf, err)
-	}
-	if err := hostH.LinkSetUp(host); err != nil {
-		return fmt.Errorf("demo: %s: set up: %w", cfg.HostIf, err)
-	}
-	demoH, err := netlink.NewHandleAt(demo)
-	if err != nil {
-		return fmt.Errorf("demo: netlink in %s: %w", v.ns, err)
+		return fmt.Errorf("demo: netlink in the switch's namespace: %w", err)
 	}
 	defer demoH.Close()
-	for _, name := range []string{"lo", SwitchIf} {
-		l, err := demoH.LinkByName(name)
-		if err == nil {
-			err = demoH.LinkSetUp(l)
+	sw, err := demoH.LinkByName(SwitchIf)
+	if err != nil {
+		return fmt.Errorf("demo: %s: %w", SwitchIf, err)
+	}
+	// The kernel named the host end (HostIfPattern): the switch end's
+	// peer index (IFLA_LINK) finds it.
+	host, err := hostH.LinkByIndex(sw.Attrs().ParentIndex)
+	if err != nil || host.Type() != "veth" {
+		return fmt.Errorf("demo: the host end of %s (ifindex %d) is not found: %v", SwitchIf, sw.Attrs().ParentIndex, err)
+	}
+	v.hostIf = host.Attrs().Name
+	if err := hostH.LinkSetAlias(host, aliasPrefix+fmt.Sprint(os.Getpid())); err != nil {
+		return fmt.Errorf("demo: %s: set alias: %w", v.hostIf, err)
+	}
+	if err := hostH.LinkSetUp(host); err != nil {
+		return fmt.Errorf("demo: %s: set up: %w", v.hostIf, err)
+	}
+	for _, l := range []netlink.Link{nil, sw} {
+		if l == nil {
+			if l, err = demoH.LinkByName("lo"); err != nil {
+				return fmt.Errorf("demo: lo in the switch's namespace: %w", err)
+			}
 		}
-		if err != nil {
-			return fmt.Errorf("demo: %s in %s: set up: %w", name, v.ns, err)
+		if err := demoH.LinkSetUp(l); err != nil {
+			return fmt.Errorf("demo: %s in the switch's namespace: set up: %w", l.Attrs().Name, err)
 		}
 	}
 	if v.live, err = capture.OpenLive(SwitchIf); err != nil {
-		return fmt.Errorf("demo: %s in %s: %w", SwitchIf, v.ns, err)
+		return fmt.Errorf("demo: %s in the switch's namespace: %w", SwitchIf, err)
 	}
 	return nil
 }
@@ -152,10 +151,6 @@ func privHint(err error) error {
 	}
 	return err
 }
-
-// Namespace returns the name of the demo network namespace
-// (`ip netns exec NAME ...` works on it).
-func (v *VethLink) Namespace() string { return v.ns }
 
 // HostIf returns the name of the host end, in the caller's namespace.
 func (v *VethLink) HostIf() string { return v.hostIf }
@@ -177,56 +172,42 @@ func (v *VethLink) ReadFrame(ctx context.Context) ([]byte, error) {
 // WriteFrame sends a frame from the switch end to the host.
 func (v *VethLink) WriteFrame(b []byte) error { return v.live.WriteFrame(b) }
 
-// Cleanup closes the switch end, deletes the veth pair (both ends) and the
-// demo namespace. It may be called more than once; it returns the first
-// call's error.
+// Cleanup closes the switch end, deletes the veth pair (both ends) and
+// releases the switch's namespace. It may be called more than once; it
+// returns the first call's error.
 func (v *VethLink) Cleanup() error {
-	v.once.Do(func() {
-		var errs []error
-		if v.live != nil {
-			if err := v.live.Close(); err != nil {
-				errs = append(errs, fmt.Errorf("demo: close %s: %w", SwitchIf, err))
-			}
-		}
-		if err := removeNamespace(v.ns); err != nil {
-			errs = append(errs, err)
-		}
-		v.err = errors.Join(errs...)
-	})
+	v.once.Do(func() { v.err = v.release() })
 	return v.err
 }
 
-// removeNamespace deletes the veths of the named namespace (their peers,
-// wherever they are, go with them, at once rather than when the kernel
-// frees the namespace) and unbinds it.
-func removeNamespace(name string) error {
+// release undoes what setup did, as far as it got.
+func (v *VethLink) release() error {
 	var errs []error
-	if h, err := netns.GetFromName(name); err == nil {
-		if nh, err := netlink.NewHandleAt(h); err == nil {
-			links, _ := nh.LinkList()
-			for _, l := range links {
-				if l.Type() == "veth" {
-					if err := nh.LinkDel(l); err != nil && !errors.Is(err, unix.ENODEV) {
-						errs = append(errs, fmt.Errorf("demo: delete %s in %s: %w", l.Attrs().Name, name, err))
-					}
+	if v.live != nil {
+		if err := v.live.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("demo: close %s: %w", SwitchIf, err))
+		}
+		v.live = nil
+	}
+	if v.ns.IsOpen() {
+		// Deleting the switch end deletes the host end with it, at once
+		// rather than when the kernel frees the namespace.
+		if h, err := netlink.NewHandleAt(v.ns); err == nil {
+			if l, err := h.LinkByName(SwitchIf); err == nil {
+				if err := h.LinkDel(l); err != nil && !errors.Is(err, unix.ENODEV) {
+					errs = append(errs, fmt.Errorf("demo: delete %s: %w", SwitchIf, err))
 				}
 			}
-			nh.Close()
+			h.Close()
 		}
-		h.Close()
-	}
-	path := filepath.Join(netnsDir, name)
-	if err := unix.Unmount(path, unix.MNT_DETACH); err != nil && !errors.Is(err, unix.EINVAL) && !errors.Is(err, unix.ENOENT) {
-		errs = append(errs, fmt.Errorf("demo: unmount %s: %w", path, err))
-	}
-	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		errs = append(errs, fmt.Errorf("demo: remove %s: %w", path, err))
+		v.ns.Close()
+		v.ns = -1
 	}
 	return errors.Join(errs...)
 }
 
 // processAlive reports whether process pid exists (or may: when /proc
-// cannot tell, it is assumed alive, so nothing of it is removed).
+// cannot tell, it is assumed alive).
 func processAlive(pid int) bool {
 	if pid == os.Getpid() {
 		return true
@@ -235,55 +216,34 @@ func processAlive(pid int) bool {
 	return !errors.Is(err, fs.ErrNotExist)
 }
 
-// CleanStale removes what earlier demo runs left behind when they died
-// before Cleanup (killed, crashed): network namespaces named
-// NamespacePrefix + PID in /run/netns, with their veths, and veth host
-// ends in the caller's network namespace whose alias names a demo PID,
-// when that process no longer exists (/proc/PID). It returns what it
-// removed ("netns dcbtop-demo-4242", "link dcbtop-demo0"). Namespaces and
-// links of running processes are left alone.
-func CleanStale() ([]string, error) {
-	var removed []string
-	var errs []error
-	entries, err := os.ReadDir(netnsDir)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		errs = append(errs, fmt.Errorf("demo: %w", err))
-	}
+// Leftovers lists what dcbtop demos of older versions, killed before they
+// cleaned up, left behind: named namespaces /run/netns/dcbtop-demo-PID and
+// veth host ends whose alias names a demo process, when that process no
+// longer exists. Today's demo leaves nothing (its namespace is anonymous),
+// and nothing of a running process is listed. It removes nothing.
+func Leftovers() []Leftover {
+	var out []Leftover
+	entries, _ := os.ReadDir(netnsDir)
 	for _, e := range entries {
-		pid, ok := namespacePID(e.Name())
-		if !ok || processAlive(pid) {
-			continue
+		if pid, ok := legacyNamespacePID(e.Name()); ok && !processAlive(pid) {
+			out = append(out, Leftover{
+				What:   fmt.Sprintf("network namespace %s (pid %d has exited)", e.Name(), pid),
+				Remove: "ip netns del " + e.Name(),
+			})
 		}
-		if err := removeNamespace(e.Name()); err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		removed = append(removed, "netns "+e.Name())
 	}
-	caller, err := callerNS()
-	if err != nil {
-		return removed, errors.Join(append(errs, fmt.Errorf("demo: network namespace of the caller: %w", err))...)
-	}
-	defer caller.Close()
-	h, err := netlink.NewHandleAt(caller)
-	if err != nil {
-		return removed, errors.Join(append(errs, fmt.Errorf("demo: netlink: %w", privHint(err)))...)
-	}
-	defer h.Close()
-	links, err := h.LinkList()
-	if err != nil && !errors.Is(err, netlink.ErrDumpInterrupted) {
-		errs = append(errs, fmt.Errorf("demo: list links: %w", err))
-	}
+	links, _ := netlink.LinkList()
 	for _, l := range links {
-		pid, ok := aliasPID(l.Attrs().Alias)
-		if !ok || l.Type() != "veth" || processAlive(pid) {
+		a := l.Attrs()
+		pid, ok := aliasPID(a.Alias)
+		if !ok || l.Type() != "veth" || processAlive(pid) || a.Name != legacyHostIf {
 			continue
 		}
-		if err := h.LinkDel(l); err != nil && !errors.Is(err, unix.ENODEV) {
-			errs = append(errs, fmt.Errorf("demo: delete %s: %w", l.Attrs().Name, err))
-			continue
-		}
-		removed = append(removed, "link "+l.Attrs().Name)
+		out = append(out, Leftover{
+			What:   fmt.Sprintf("interface %s (pid %d has exited)", a.Name, pid),
+			Remove: "ip link del " + a.Name,
+		})
 	}
-	return removed, errors.Join(errs...)
+	sort.Slice(out, func(i, j int) bool { return out[i].What < out[j].What })
+	return out
 }

@@ -3,19 +3,24 @@
 package demo
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/vishvananda/netlink"
 	"github.com/vishvananda/netns"
 
@@ -52,17 +57,6 @@ func privateNS(t *testing.T) netns.NsHandle {
 	return h
 }
 
-// onThread runs fn on a new goroutine locked to its own thread for good
-// (fn may move it to another namespace) and waits for it.
-func onThread(fn func() error) error {
-	done := make(chan error, 1)
-	go func() {
-		runtime.LockOSThread() // never unlocked
-		done <- fn()
-	}()
-	return <-done
-}
-
 // deadPID returns the PID of a process that has exited.
 func deadPID(t *testing.T) int {
 	t.Helper()
@@ -77,10 +71,8 @@ func deadPID(t *testing.T) int {
 	return pid
 }
 
-func nsExists(name string) bool {
-	_, err := os.Stat(filepath.Join(netnsDir, name))
-	return err == nil
-}
+// hostIfName matches the names the kernel gives the host end.
+var hostIfName = regexp.MustCompile(`^dcbdemo[0-9]+$`)
 
 func TestVethLink(t *testing.T) {
 	requireRoot(t)
@@ -90,6 +82,7 @@ func TestVethLink(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer privH.Close()
+	netnsBefore := netnsEntries(t)
 
 	v, err := NewVethLink(VethConfig{HostMAC: DefaultHostMAC})
 	if err != nil {
@@ -101,17 +94,32 @@ func TestVethLink(t *testing.T) {
 			_ = v.Cleanup()
 		}
 	}()
-	wantNS := fmt.Sprintf("dcbtop-demo-%d", os.Getpid())
-	if v.Namespace() != wantNS || v.HostIf() != DefaultHostIf || !nsExists(wantNS) {
-		t.Fatalf("namespace %q (exists %v), host end %q", v.Namespace(), nsExists(wantNS), v.HostIf())
+	if !hostIfName.MatchString(v.HostIf()) {
+		t.Fatalf("host end %q, want dcbdemoN", v.HostIf())
 	}
-	if _, err := NewVethLink(VethConfig{HostIf: "dcbtop-demo1"}); err == nil || !strings.Contains(err.Error(), "already exists") {
-		t.Errorf("a second NewVethLink: %v, want an error saying the namespace exists", err)
+	// A second link in the same namespace (a second demo) gets its own
+	// names and namespace.
+	v2, err := NewVethLink(VethConfig{})
+	if err != nil {
+		t.Fatalf("a second NewVethLink: %v", err)
+	}
+	if !hostIfName.MatchString(v2.HostIf()) || v2.HostIf() == v.HostIf() {
+		t.Errorf("second host end %q (first %q), want another dcbdemoN", v2.HostIf(), v.HostIf())
+	}
+	if err := v2.Cleanup(); err != nil {
+		t.Errorf("second Cleanup: %v", err)
+	}
+	if _, err := privH.LinkByName(v2.HostIf()); err == nil {
+		t.Errorf("second host end %s still exists after its Cleanup", v2.HostIf())
+	}
+	// A fixed name that exists already is refused in words.
+	if _, err := NewVethLink(VethConfig{HostIf: v.HostIf()}); err == nil || !strings.Contains(err.Error(), "already exists") {
+		t.Errorf("NewVethLink on a taken name: %v, want an error saying it exists", err)
 	}
 
 	// The host end: in the caller's namespace, up, with the host MAC and an
 	// alias naming this process.
-	hl, err := privH.LinkByName(DefaultHostIf)
+	hl, err := privH.LinkByName(v.HostIf())
 	if err != nil {
 		t.Fatalf("host end: %v", err)
 	}
@@ -119,26 +127,28 @@ func TestVethLink(t *testing.T) {
 	if hl.Type() != "veth" || a.HardwareAddr.String() != DefaultHostMAC.String() || a.Flags&net.FlagUp == 0 || a.Alias != fmt.Sprintf("dcbtop demo pid %d", os.Getpid()) {
 		t.Errorf("host end: type %s, MAC %s, flags %v, alias %q", hl.Type(), a.HardwareAddr, a.Flags, a.Alias)
 	}
-	// The switch end: in the demo namespace, up.
-	demo, err := netns.GetFromName(wantNS)
-	if err != nil {
-		t.Fatal(err)
-	}
-	demoH, err := netlink.NewHandleAt(demo)
+	// The switch end: up, in an anonymous namespace of its own that
+	// nothing names in /run/netns.
+	demoH, err := netlink.NewHandleAt(v.ns)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sl, err := demoH.LinkByName(SwitchIf)
 	if err != nil || sl.Attrs().Flags&net.FlagUp == 0 {
-		t.Errorf("switch end in %s: %v, %+v", wantNS, err, sl)
+		t.Errorf("switch end: %v, %+v", err, sl)
 	}
 	demoH.Close()
-	demo.Close()
+	if v.ns.Equal(priv) {
+		t.Errorf("the switch end is in the caller's namespace")
+	}
+	if after := netnsEntries(t); !slices.Equal(after, netnsBefore) {
+		t.Errorf("/run/netns changed from %v to %v: the demo's namespace must be anonymous", netnsBefore, after)
+	}
 
 	// Frames written by the switch end arrive on the host end, and back.
-	host, err := capture.OpenLive(DefaultHostIf)
+	host, err := capture.OpenLive(v.HostIf())
 	if err != nil {
-		t.Fatalf("OpenLive(%s): %v", DefaultHostIf, err)
+		t.Fatalf("OpenLive(%s): %v", v.HostIf(), err)
 	}
 	defer host.Close()
 	t0 := time.Now()
@@ -212,59 +222,7 @@ func TestVethLink(t *testing.T) {
 		t.Errorf("Run: %v", err)
 	}
 
-	// CleanStale removes a stale demo namespace (named with a dead PID,
-	// with a veth whose other end is here) and an orphan host end whose
-	// alias names a dead PID; it leaves this process's alone.
-	pid := deadPID(t)
-	stale := fmt.Sprintf("dcbtop-demo-%d", pid)
-	err = onThread(func() error {
-		h, err := netns.NewNamed(stale)
-		if err != nil {
-			return err
-		}
-		defer h.Close()
-		if err := privH.LinkAdd(&netlink.Veth{LinkAttrs: netlink.LinkAttrs{Name: "dcbtop-demo9"}, PeerName: "x0", PeerNamespace: netlink.NsFd(h)}); err != nil {
-			return err
-		}
-		if err := privH.LinkAdd(&netlink.Veth{LinkAttrs: netlink.LinkAttrs{Name: "dcbtop-demo8"}, PeerName: "dcbtop-demo8p"}); err != nil {
-			return err
-		}
-		l, err := privH.LinkByName("dcbtop-demo8")
-		if err != nil {
-			return err
-		}
-		return privH.LinkSetAlias(l, fmt.Sprintf("dcbtop demo pid %d", pid))
-	})
-	if err != nil {
-		_ = removeNamespace(stale)
-		t.Fatalf("make a stale demo: %v", err)
-	}
-	removed, err := CleanStale()
-	if err != nil {
-		t.Errorf("CleanStale: %v", err)
-	}
-	for _, want := range []string{"netns " + stale, "link dcbtop-demo8"} {
-		if !slices.Contains(removed, want) {
-			t.Errorf("CleanStale removed %v, want %s among them", removed, want)
-		}
-	}
-	if nsExists(stale) {
-		t.Errorf("stale namespace %s still exists", stale)
-		_ = removeNamespace(stale)
-	}
-	for _, name := range []string{"dcbtop-demo9", "dcbtop-demo8", "dcbtop-demo8p"} {
-		if _, err := privH.LinkByName(name); err == nil {
-			t.Errorf("stale link %s still exists", name)
-		}
-	}
-	if !nsExists(wantNS) {
-		t.Fatalf("CleanStale removed the namespace of this (running) process")
-	}
-	if _, err := privH.LinkByName(DefaultHostIf); err != nil {
-		t.Fatalf("CleanStale removed this process's host end: %v", err)
-	}
-
-	// Cleanup removes everything.
+	// Cleanup removes everything, at once.
 	host.Close()
 	cleaned = true
 	if err := v.Cleanup(); err != nil {
@@ -273,21 +231,159 @@ func TestVethLink(t *testing.T) {
 	if err := v.Cleanup(); err != nil {
 		t.Errorf("second Cleanup: %v", err)
 	}
-	if nsExists(wantNS) {
-		t.Errorf("namespace %s still in %s", wantNS, netnsDir)
-	}
-	if _, err := netns.GetFromName(wantNS); err == nil {
-		t.Errorf("netns.GetFromName(%s) still works", wantNS)
+	if v.ns.IsOpen() {
+		t.Errorf("the switch's namespace is still held")
 	}
 	var nf netlink.LinkNotFoundError
-	if _, err := privH.LinkByName(DefaultHostIf); !errors.As(err, &nf) {
+	if _, err := privH.LinkByName(v.HostIf()); !errors.As(err, &nf) {
 		t.Errorf("host end after Cleanup: %v, want it gone", err)
 	}
 	links, _ := privH.LinkList()
 	for _, l := range links {
-		if strings.HasPrefix(l.Attrs().Name, "dcbtop") {
+		if strings.HasPrefix(l.Attrs().Name, "dcbdemo") {
 			t.Errorf("link %s left in the caller's namespace", l.Attrs().Name)
 		}
+	}
+}
+
+// netnsEntries lists /run/netns (nil when it does not exist).
+func netnsEntries(t *testing.T) []string {
+	t.Helper()
+	es, err := os.ReadDir("/run/netns")
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+// TestVethLinkKilled kills (SIGKILL) a process that holds a demo link:
+// its host end disappears with it, and it bound nothing in /run/netns.
+func TestVethLinkKilled(t *testing.T) {
+	requireRoot(t)
+	if os.Getenv("DCBTOP_DEMO_HOLD_LINK") == "1" {
+		return // the child's part runs in TestMain
+	}
+	priv := privateNS(t)
+	privH, err := netlink.NewHandleAt(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer privH.Close()
+	netnsBefore := netnsEntries(t)
+	// The child runs in this test's namespace: it inherits it from this
+	// goroutine's thread, locked there.
+	cmd := exec.Command(os.Args[0], "-test.run=^TestVethLinkKilled$")
+	cmd.Env = append(os.Environ(), "DCBTOP_DEMO_HOLD_LINK=1")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	line, err := bufio.NewReader(out).ReadString('\n')
+	name := strings.TrimSpace(line)
+	if err != nil || !hostIfName.MatchString(name) {
+		t.Fatalf("the child said %q, %v; want its host end's name", line, err)
+	}
+	if _, err := privH.LinkByName(name); err != nil {
+		t.Fatalf("the child's host end %s: %v", name, err)
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	// The kernel frees the namespace (and the pair) in the background.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		_, err := privH.LinkByName(name)
+		var nf netlink.LinkNotFoundError
+		if errors.As(err, &nf) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("host end %s still there 10 s after the demo process was killed (%v)", name, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if after := netnsEntries(t); !slices.Equal(after, netnsBefore) {
+		t.Errorf("/run/netns changed from %v to %v", netnsBefore, after)
+	}
+}
+
+// holdLink is the child of TestVethLinkKilled: it creates a demo link,
+// prints its host end's name and waits to be killed.
+func holdLink() {
+	v, err := NewVethLink(VethConfig{})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fmt.Println(v.HostIf())
+	select {}
+}
+
+func TestMain(m *testing.M) {
+	if os.Getenv("DCBTOP_DEMO_HOLD_LINK") == "1" {
+		holdLink()
+	}
+	os.Exit(m.Run())
+}
+
+// TestLeftovers lists what an older demo left (a namespace bound in
+// /run/netns and a host end named with a dead pid) without removing it,
+// and says nothing of a running process's.
+func TestLeftovers(t *testing.T) {
+	requireRoot(t)
+	priv := privateNS(t)
+	privH, err := netlink.NewHandleAt(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer privH.Close()
+	dir := t.TempDir()
+	old := netnsDir
+	netnsDir = dir
+	t.Cleanup(func() { netnsDir = old })
+	dead := deadPID(t)
+	for _, name := range []string{fmt.Sprintf("dcbtop-demo-%d", dead), fmt.Sprintf("dcbtop-demo-%d", os.Getpid()), "other-1"} {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := privH.LinkAdd(&netlink.Veth{LinkAttrs: netlink.LinkAttrs{Name: legacyHostIf}, PeerName: "dcbtop-old-p"}); err != nil {
+		t.Fatal(err)
+	}
+	l, err := privH.LinkByName(legacyHostIf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := privH.LinkSetAlias(l, fmt.Sprintf("dcbtop demo pid %d", dead)); err != nil {
+		t.Fatal(err)
+	}
+	got := Leftovers()
+	want := []Leftover{
+		{What: fmt.Sprintf("interface dcbtop-demo0 (pid %d has exited)", dead), Remove: "ip link del dcbtop-demo0"},
+		{What: fmt.Sprintf("network namespace dcbtop-demo-%d (pid %d has exited)", dead, dead), Remove: fmt.Sprintf("ip netns del dcbtop-demo-%d", dead)},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Leftovers (-want +got):\n%s", diff)
+	}
+	if s := got[0].String(); s != "interface dcbtop-demo0 (pid "+fmt.Sprint(dead)+" has exited), left by an older dcbtop demo: remove it with 'ip link del dcbtop-demo0'" {
+		t.Errorf("String = %q", s)
+	}
+	// Nothing was removed.
+	if _, err := privH.LinkByName(legacyHostIf); err != nil {
+		t.Errorf("Leftovers removed %s: %v", legacyHostIf, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, fmt.Sprintf("dcbtop-demo-%d", dead))); err != nil {
+		t.Errorf("Leftovers removed the namespace file: %v", err)
 	}
 }
 
@@ -304,9 +400,9 @@ func TestNamePIDs(t *testing.T) {
 		{"dcbtop-demo-+1", 0, false},
 		{"other-4242", 0, false},
 	} {
-		pid, ok := namespacePID(tc.s)
+		pid, ok := legacyNamespacePID(tc.s)
 		if ok != tc.isNS || pid != tc.pid {
-			t.Errorf("namespacePID(%q) = %d, %v", tc.s, pid, ok)
+			t.Errorf("legacyNamespacePID(%q) = %d, %v", tc.s, pid, ok)
 		}
 	}
 	if pid, ok := aliasPID("dcbtop demo pid 17"); !ok || pid != 17 {

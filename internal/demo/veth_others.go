@@ -15,9 +15,6 @@ type VethLink struct{}
 // NewVethLink fails: network namespaces and veth pairs are Linux only.
 func NewVethLink(cfg VethConfig) (*VethLink, error) { return nil, errNotLinux }
 
-// Namespace returns "".
-func (v *VethLink) Namespace() string { return "" }
-
 // HostIf returns "".
 func (v *VethLink) HostIf() string { return "" }
 
@@ -30,5 +27,5 @@ func (v *VethLink) WriteFrame(b []byte) error { return errNotLinux }
 // Cleanup does nothing.
 func (v *VethLink) Cleanup() error { return nil }
 
-// CleanStale does nothing: there is nothing to clean outside Linux.
-func CleanStale() ([]string, error) { return nil, nil }
+// Leftovers finds nothing: older demos left things behind on Linux only.
+func Leftovers() []Leftover { return nil }
