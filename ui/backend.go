@@ -85,6 +85,32 @@ type CaptureStatus struct {
 	// Paused reports a replay paused by its source; Done a capture that
 	// ended (the end of the file, or live capture stopped).
 	Paused, Done bool
+	// Demo, when set, says the capture is dcbtop's built-in demo: the
+	// header shows a DEMO badge and a line with the scenario's step.
+	Demo *DemoStatus
+}
+
+// DemoStatus describes the built-in demo's scenario for the header: the
+// step last played and what it shows, when the next one plays, and when
+// the looping scenario started over (marked in the log).
+type DemoStatus struct {
+	// Step is the step last played (1-based; 0 before the first) and
+	// Steps the number of steps of a pass.
+	Step, Steps int
+	// Caption says in one line what the step shows (shown sanitized).
+	Caption string
+	// NextAt is when the next step plays, in the screen's clock (zero:
+	// unknown).
+	NextAt time.Time
+	// Pass is 1 during the scenario's first pass, 2 after it restarted
+	// once, and so on.
+	Pass int
+	// Restarts are the times the scenario started over, in the screen's
+	// clock, oldest first (the latest few).
+	Restarts []time.Time
+	// Speed is the scenario's time scale: 1 real time, 8 eight times
+	// faster (0 counts as 1).
+	Speed float64
 }
 
 // PauseCounters are one interface's per-priority PFC pause frame counts,

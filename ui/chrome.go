@@ -79,7 +79,7 @@ func (r *renderer) header() string {
 	l1 = append(l1, st.Brand.Render(" dcbtop "))
 	if r.in == nil {
 		l1 = append(l1, st.Dim.Render(r.noInterface()))
-		return lr(strings.Join(l1, "  "), r.captureState(), r.w) + "\n" + strings.Repeat(" ", r.w)
+		return lr(strings.Join(l1, "  "), r.captureState(), r.w) + "\n" + strings.Repeat(" ", r.w) + r.demoLine()
 	}
 	in := r.in
 	ifs := st.Value.Render(clean(in.Name, 16))
@@ -115,7 +115,43 @@ func (r *renderer) header() string {
 	}
 	l1 = append(l1, seg("local", st.Value.Render(local)))
 	line1 := lr(strings.Join(l1, "  "), r.captureState(), r.w)
-	return line1 + "\n" + lr(r.peerSummary(), r.ttlState(), r.w)
+	return line1 + "\n" + lr(r.peerSummary(), r.ttlState(), r.w) + r.demoLine()
+}
+
+// headerHeight is the header's number of lines: two, and the demo's step
+// line.
+func (r *renderer) headerHeight() int {
+	if r.vs.capture.Demo != nil {
+		return 3
+	}
+	return 2
+}
+
+// demoLine is the demo's step line ("\n" first), "" when not a demo:
+// "step 4/12 · caption · next in 7s".
+func (r *renderer) demoLine() string {
+	d := r.vs.capture.Demo
+	if d == nil {
+		return ""
+	}
+	st := r.st
+	var parts []string
+	if d.Step <= 0 {
+		parts = append(parts, st.Label.Render("starting"))
+	} else {
+		parts = append(parts, st.Label.Render(fmt.Sprintf("step %d/%d", d.Step, d.Steps)))
+	}
+	if c := Sanitize(d.Caption); c != "" {
+		parts = append(parts, st.Value.Render(c))
+	}
+	next := ""
+	if !d.NextAt.IsZero() && d.NextAt.After(r.now) && !r.vs.capture.Done && !r.vs.closed {
+		// Rounded up: "next in 1s" until the step plays, never "0s".
+		left := d.NextAt.Sub(r.now) + time.Second - 1
+		next = st.Dim.Render(" · next in " + fmtSeconds(left))
+	}
+	line := strings.Join(parts, st.Dim.Render(" · "))
+	return "\n" + pad(trunc(line, r.w-width(next))+next, r.w)
 }
 
 // peerSummary identifies the peer on the second header line.
@@ -220,6 +256,17 @@ func (r *renderer) captureState() string {
 			s = st.Warn.Render("|| " + s + " PAUSED")
 		default:
 			s = st.OK.Render("▶ " + s)
+		}
+	case c.Demo != nil && (c.Done || r.vs.closed):
+		s = st.Dim.Render("■ DEMO ENDED")
+	case c.Demo != nil:
+		s = "◆ DEMO"
+		if sp := c.Demo.Speed; sp != 0 && sp != 1 {
+			s += fmt.Sprintf(" ×%g", sp)
+		}
+		s = st.OK.Render(s)
+		if c.Source != "" {
+			s += " " + st.Dim.Render(clean(c.Source, 28))
 		}
 	case c.Done || r.vs.closed:
 		s = st.Dim.Render("■ CAPTURE ENDED")

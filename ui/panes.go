@@ -517,14 +517,22 @@ func (r *renderer) logContent(w int) paneContent {
 		full = full && width(flagsFull(f)) <= flagsW
 	}
 	cur := logCursor(r.vs, len(idx))
-	c.cursor = cur
+	marks := r.restartMarks(log, idx)
 	// Only the lines that can be on screen are formatted (the log holds up
 	// to a thousand entries): the window always contains the cursor, so
 	// it lies within a screen's height of it.
 	lo, hi := cur-r.h, cur+r.h
-	c.body = make([]string, len(idx))
+	c.body = make([]string, 0, len(idx)+len(marks))
 	for n, i := range idx {
+		for len(marks) > 0 && marks[0].before == n {
+			c.body = append(c.body, marks[0].line)
+			marks = marks[1:]
+		}
+		if n == cur {
+			c.cursor = len(c.body)
+		}
 		if n < lo || n > hi {
+			c.body = append(c.body, "")
 			continue
 		}
 		in := &log[i]
@@ -537,12 +545,43 @@ func (r *renderer) logContent(w int) paneContent {
 		st := pad(statusShort(in.Status), statusW)
 		rs := pad(string(in.Reason), reasonW)
 		if n == cur {
-			c.body[n] = r.st.Selected.Render(pad(symCursor+" "+tm+" "+ifn+" "+st+" "+rs+" "+trunc(flags, flagsW), w))
+			c.body = append(c.body, r.st.Selected.Render(pad(symCursor+" "+tm+" "+ifn+" "+st+" "+rs+" "+trunc(flags, flagsW), w)))
 			continue
 		}
-		c.body[n] = "  " + r.st.Dim.Render(tm) + " " + ifn + " " + r.statusStyle(in.Status, st) + " " + r.reasonStyle(in.Reason, rs) + " " + trunc(flags, flagsW)
+		c.body = append(c.body, "  "+r.st.Dim.Render(tm)+" "+ifn+" "+r.statusStyle(in.Status, st)+" "+r.reasonStyle(in.Reason, rs)+" "+trunc(flags, flagsW))
+	}
+	for _, m := range marks {
+		c.body = append(c.body, m.line)
 	}
 	return c
+}
+
+// A restartMark is the log's separator for a restart of the demo's
+// scenario, shown before the entry at position before (of those the
+// filter keeps), or after them all when before is their number.
+type restartMark struct {
+	before int
+	line   string
+}
+
+// restartMarks places a separator for each restart of the demo's
+// scenario before the first entry at or after it, in order.
+func (r *renderer) restartMarks(log []engine.Indication, idx []int) []restartMark {
+	d := r.vs.capture.Demo
+	if d == nil || len(d.Restarts) == 0 {
+		return nil
+	}
+	marks := make([]restartMark, 0, len(d.Restarts))
+	n := 0
+	for k, at := range d.Restarts {
+		for n < len(idx) && log[idx[n]].Time.Before(at) {
+			n++
+		}
+		pass := d.Pass - len(d.Restarts) + k + 1
+		text := fmt.Sprintf("── demo scenario restarts: pass %d ──", pass)
+		marks = append(marks, restartMark{before: n, line: "  " + r.st.Dim.Render(text)})
+	}
+	return marks
 }
 
 func (r *renderer) statusStyle(s engine.Status, text string) string {

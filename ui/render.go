@@ -127,7 +127,7 @@ func fitBlock(s string, w, h int) string {
 
 // plan lays out the panes for the screen size.
 func (r *renderer) plan() plan {
-	p := plan{mode: r.mode, headerH: 2}
+	p := plan{mode: r.mode, headerH: r.headerHeight()}
 	if r.statusText() != "" {
 		p.statusH = 1
 	}

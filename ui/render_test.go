@@ -9,6 +9,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
+	"github.com/google/go-cmp/cmp"
 
 	"dcbtop/engine"
 	"dcbtop/engine/lldp"
@@ -57,6 +58,8 @@ func TestRender(t *testing.T) {
 		{name: "pause_counters", snap: firstReceipt, w: 120, h: 40, modify: func(vs *viewState, _ engine.Snapshot) {
 			vs.pause = map[string]PauseCounters{"eth0": {RX: [8]uint64{3: 12345, 4: 7}, TX: [8]uint64{3: 2_500_000}}}
 		}},
+		{name: "demo_100x30", snap: realistic, w: 100, h: 30, age: 3 * time.Second, modify: demoState},
+		{name: "demo_80x24", snap: realistic, w: 80, h: 24, age: 3 * time.Second, modify: demoState},
 		{name: "log_detail", snap: realistic, w: 100, h: 30, modify: func(vs *viewState, s engine.Snapshot) {
 			log := s.Indications
 			last := log[len(log)-1]
@@ -240,6 +243,123 @@ func BenchmarkRender(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				render(s, vs, st, keys, size[0], size[1])
+			}
+		})
+	}
+}
+
+// demoState makes the view the demo's: step 5 of 12, the next step 7 s
+// away, the scenario restarted once (at 20 s: between the log's entries).
+func demoState(vs *viewState, s engine.Snapshot) {
+	vs.capture = CaptureStatus{Mode: CaptureLive, Demo: &DemoStatus{
+		Step: 5, Steps: 12, Caption: "leaf-2 joins the same link: two DCBX peers → remote invalid (multi-peer)",
+		NextAt: s.TakenAt.Add(vs.age + 7*time.Second), Pass: 2, Restarts: []time.Time{at(20)}, Speed: 1,
+	}}
+}
+
+// The demo's header: the badge (with the speed, or ENDED), the step line
+// with its countdown, a sanitized caption.
+func TestDemoHeader(t *testing.T) {
+	snap := realistic(t)
+	now := snap.TakenAt.Add(3 * time.Second)
+	tests := []struct {
+		name  string
+		demo  DemoStatus
+		done  bool
+		badge string
+		line  string // the third header line, trimmed
+	}{
+		{"starting", DemoStatus{Steps: 12, NextAt: now.Add(5 * time.Second)}, false, "◆ DEMO", "starting · next in 5s"},
+		{"step", DemoStatus{Step: 4, Steps: 12, Caption: "leaf-1 changes", NextAt: now.Add(6500 * time.Millisecond)}, false, "◆ DEMO", "step 4/12 · leaf-1 changes · next in 7s"},
+		{"last second", DemoStatus{Step: 4, Steps: 12, Caption: "c", NextAt: now.Add(10 * time.Millisecond)}, false, "◆ DEMO", "step 4/12 · c · next in 1s"},
+		{"next passed", DemoStatus{Step: 4, Steps: 12, Caption: "c", NextAt: now.Add(-time.Second)}, false, "◆ DEMO", "step 4/12 · c"},
+		{"unknown next", DemoStatus{Step: 1, Steps: 12, Caption: "c"}, false, "◆ DEMO", "step 1/12 · c"},
+		{"faster", DemoStatus{Step: 1, Steps: 12, Caption: "c", Speed: 8}, false, "◆ DEMO ×8", "step 1/12 · c"},
+		{"ended", DemoStatus{Step: 1, Steps: 12, Caption: "c", NextAt: now.Add(time.Second), Speed: 8}, true, "■ DEMO ENDED", "step 1/12 · c"},
+		{"hostile caption", DemoStatus{Step: 2, Steps: 12, Caption: "a\x1b]0;owned\a\x1b[2Jb\nc"}, false, "◆ DEMO", "step 2/12 · a\ufffd]0;owned\ufffd\ufffd[2Jb\ufffdc"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			vs := testState(snap, 3*time.Second)
+			d := tt.demo
+			vs.capture = CaptureStatus{Mode: CaptureLive, Source: "host", Demo: &d, Done: tt.done}
+			out := render(snap, vs, NoColorStyles(), DefaultKeyMap(), 100, 30)
+			checkFrame(t, out, 100, 30)
+			if strings.Contains(out, "\x1b") {
+				t.Fatalf("the screen holds an escape sequence: %q", out)
+			}
+			lines := strings.Split(out, "\n")
+			badge := tt.badge + " host"
+			if tt.done {
+				badge = tt.badge
+			}
+			if !strings.HasSuffix(strings.TrimSpace(lines[0]), badge) {
+				t.Errorf("first line %q, want it to end with %q", lines[0], badge)
+			}
+			if strings.Contains(lines[0], "LIVE") {
+				t.Errorf("a demo says LIVE: %q", lines[0])
+			}
+			if got := strings.TrimSpace(lines[2]); got != tt.line {
+				t.Errorf("third line %q, want %q", got, tt.line)
+			}
+		})
+	}
+	// Not a demo: two header lines, the log's title on the third.
+	vs := testState(snap, 3*time.Second)
+	out := ansi.Strip(render(snap, vs, NoColorStyles(), DefaultKeyMap(), 100, 30))
+	if l := strings.Split(out, "\n")[2]; strings.Contains(l, "step") || !strings.Contains(out, "● LIVE") {
+		t.Errorf("live screen: third line %q", l)
+	}
+}
+
+// Each restart of the demo's scenario is a separator in the log, before
+// the first entry (of those the filter keeps) at or after it; the cursor
+// stays on its entry.
+func TestRestartMarks(t *testing.T) {
+	snap := realistic(t) // log entries at 0 s (4), 1 s (2), 5 s, 31 s (2); eth0's all but 5 s
+	logLines := func(restarts []time.Time, pass int, filter string) []string {
+		vs := testState(snap, 3*time.Second)
+		vs.filter = filter
+		vs.capture = CaptureStatus{Mode: CaptureLive, Demo: &DemoStatus{Step: 1, Steps: 12, Pass: pass, Restarts: restarts}}
+		r := newRenderer(snap, &vs, NoColorStyles(), DefaultKeyMap(), 120, 40)
+		c := r.logContent(120)
+		var out []string
+		for i, l := range c.body {
+			l = strings.TrimSpace(ansi.Strip(l))
+			switch f := strings.Fields(l); {
+			case strings.HasPrefix(l, "──"):
+				out = append(out, l)
+			case i == c.cursor:
+				out = append(out, "> "+f[1])
+			default:
+				out = append(out, f[0])
+			}
+		}
+		return out
+	}
+	const (
+		s0, s1, s5, s31 = "10:00:00.000", "10:00:01.000", "10:00:05.000", "10:00:31.000"
+		cur             = "> " + s31
+	)
+	mark := func(pass int) string { return fmt.Sprintf("── demo scenario restarts: pass %d ──", pass) }
+	tests := []struct {
+		name     string
+		restarts []time.Time
+		pass     int
+		filter   string
+		want     []string
+	}{
+		{"none", nil, 1, "", []string{s0, s0, s0, s0, s1, s1, s5, s31, cur}},
+		{"before all", []time.Time{at(-1)}, 2, "", []string{mark(2), s0, s0, s0, s0, s1, s1, s5, s31, cur}},
+		{"at an entry's time", []time.Time{at(1)}, 2, "", []string{s0, s0, s0, s0, mark(2), s1, s1, s5, s31, cur}},
+		{"between", []time.Time{at(3), at(20)}, 4, "", []string{s0, s0, s0, s0, s1, s1, mark(3), s5, mark(4), s31, cur}},
+		{"filtered", []time.Time{at(3), at(20)}, 4, "if:eth0", []string{s0, s0, s1, s1, mark(3), mark(4), s31, cur}},
+		{"after all", []time.Time{at(1000)}, 2, "", []string{s0, s0, s0, s0, s1, s1, s5, s31, cur, mark(2)}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, logLines(tt.restarts, tt.pass, tt.filter)); diff != "" {
+				t.Errorf("log (-want +got):\n%s", diff)
 			}
 		})
 	}

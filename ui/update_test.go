@@ -779,3 +779,31 @@ func TestParseColorMode(t *testing.T) {
 		}
 	}
 }
+
+// With the demo's restart marks in the log, the cursor still moves from
+// entry to entry, is drawn on its entry, and Enter opens that entry.
+func TestRestartMarksKeys(t *testing.T) {
+	snap := realistic(t)
+	h := newHarness(t, snap, nil)
+	h.send(CaptureStatus{Mode: CaptureLive, Demo: &DemoStatus{Step: 3, Steps: 12, Caption: "c", Pass: 3,
+		Restarts: []time.Time{at(3), at(20)}}})
+	h.wantScreen("◆ DEMO", "step 3/12 · c", "── demo scenario restarts: pass 2 ──", "── demo scenario restarts: pass 3 ──")
+	n := len(snap.Indications)
+	h.press("up", "up") // from the last entry (31 s) over a mark to the eth1 first receipt at 5 s
+	if h.m.vs.logCur != n-3 {
+		t.Fatalf("cursor on entry %d, want %d", h.m.vs.logCur, n-3)
+	}
+	cursorLine := ""
+	for _, l := range strings.Split(h.screen(), "\n") {
+		if strings.HasPrefix(l, "▸") {
+			cursorLine = l
+		}
+	}
+	if !strings.Contains(cursorLine, "10:00:05.000 eth1 REMOTE first-receipt") {
+		t.Errorf("cursor drawn on %q, want the eth1 first receipt", cursorLine)
+	}
+	h.press("enter")
+	if h.m.vs.detail == nil || h.m.vs.detail.ind.Interface != "eth1" || h.m.vs.detail.ind.Reason != engine.ReasonFirstReceipt {
+		t.Fatalf("enter opened %+v, want eth1's first receipt", h.m.vs.detail)
+	}
+}
