@@ -13,6 +13,10 @@ _dcbtop() {
     if [[ $cword -eq 1 && $cur != -* ]]; then
         COMPREPLY=($(compgen -W "demo apply" -- "$cur")); return
     fi
+    if [[ ${words[1]} == demo ]]; then
+        COMPREPLY=($(compgen -W "--json --events --duration --speed --metrics --color --snapshot-dir --help" -- "$cur"))
+        return
+    fi
     if [[ ${words[1]} == apply ]]; then
         [[ $cur == -* ]] && COMPREPLY=($(compgen -W "-i --willing --help" -- "$cur")) || _filedir json
         return

@@ -83,7 +83,7 @@ func (r *liveRun) localChanged(ev engine.LocalChanged) error {
 // setAgent starts or stops dcbtop's agent on iface.
 func (r *liveRun) setAgent(iface string, on bool) (text string, err error) {
 	if derr := r.do(func() {
-		now := time.Now().UTC()
+		now := r.now()
 		if on {
 			text, err = r.startAgent(iface, now)
 		} else {
@@ -111,7 +111,16 @@ func (r *liveRun) startAgent(iface string, now time.Time) (string, error) {
 	}
 	in, _ := r.eng.Interface(iface)
 	local, willing, from := agent.DefaultLocal(), true, "the defaults (100% ETS on TC0, PFC off)"
-	if in.LocalSource == "dcbnl" && in.Local != nil && in.Local.ETS != nil && in.Local.Errors() == nil && in.Willing != nil {
+	switch {
+	case r.o.localParams != nil: // the demo's host
+		local, willing, from = r.o.localParams.Clone(), r.o.willing, "the demo host's"
+	case r.o.local != "": // --local FILE, as when the agent first started
+		p, err := loadLocal(r.o.local)
+		if err != nil {
+			return "", err
+		}
+		local, willing, from = p, r.o.willing, "from "+r.o.local
+	case in.LocalSource == "dcbnl" && in.Local != nil && in.Local.ETS != nil && in.Local.Errors() == nil && in.Willing != nil:
 		local, willing, from = in.Local.Clone(), *in.Willing, "the driver's (dcbnl)"
 	}
 	local = local.WithWilling(willing)
@@ -121,24 +130,31 @@ func (r *liveRun) startAgent(iface string, now time.Time) (string, error) {
 			mac = lldp.MAC(hw)
 		}
 	}
-	srv, err := listenControl(runDir(), iface, r.control)
-	if err != nil {
-		return "", err
+	var srv *controlServer
+	if !r.o.noControl {
+		var err error
+		if srv, err = listenControl(runDir(), iface, r.control); err != nil {
+			return "", err
+		}
 	}
 	host, _ := os.Hostname()
 	cfg := agent.Config{Ifname: iface, MAC: mac, SystemName: host,
 		SystemDesc: "dcbtop " + version + " host DCBX agent", TxInterval: r.o.txInterval}
 	a, err := agent.New(cfg, agent.Advert{Willing: willing, Local: local}, now)
 	if err != nil {
-		srv.Close()
+		if srv != nil {
+			srv.Close()
+		}
 		return "", err
 	}
-	srv.Start()
+	if srv != nil {
+		srv.Start()
+	}
 	li.agent, li.acfg, li.ctl = a, cfg, srv
 	li.local, li.willing, li.undo = local.Clone(), willing, nil
 	r.apply(engine.LocalChanged{Interface: iface, At: now, Source: "agent", Willing: willing, Params: local})
 	if r.tick != nil {
-		r.tick.Reset(agentTick)
+		r.tick.Reset(r.o.clock.Real(agentTick))
 	}
 	if f, ok := a.Due(now); ok {
 		r.send(li, f, now)

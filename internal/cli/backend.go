@@ -338,7 +338,42 @@ func (b *backend) Export(snap engine.Snapshot) (string, error) {
 		at = b.now()
 	}
 	base := "dcbtop-" + exportName(snap) + "-" + at.UTC().Format("20060102T150405Z")
-	return writeExclusive(b.dir, base, ".json", data)
+	path, err := writeExclusive(b.dir, base, ".json", data)
+	if err != nil && dirProblem(err) {
+		err = fmt.Errorf("%w (choose another directory with --snapshot-dir DIR)", err)
+	}
+	return path, err
+}
+
+// dirProblem reports whether err means the export directory cannot take
+// the file (missing, not a directory, not writable, full).
+func dirProblem(err error) bool {
+	for _, e := range []error{os.ErrNotExist, os.ErrPermission, syscall.ENOTDIR, syscall.EROFS, syscall.ENOSPC, syscall.EDQUOT} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// defaultSnapshotDir is where the screen's s exports snapshots without
+// --snapshot-dir: the current directory when this process may write
+// there, else the home directory when it may, else the temporary
+// directory (a read-only working directory, or dcbtop run as another
+// user, must not make the export fail).
+func defaultSnapshotDir() string {
+	return firstWritable([]string{".", os.Getenv("HOME")}, writableDir)
+}
+
+// firstWritable returns the first of dirs that writable accepts, or the
+// temporary directory.
+func firstWritable(dirs []string, writable func(string) bool) string {
+	for _, d := range dirs {
+		if d != "" && writable(d) {
+			return d
+		}
+	}
+	return os.TempDir()
 }
 
 var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._+@-]`)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -377,8 +378,8 @@ func TestBackendExport(t *testing.T) {
 	}
 	for _, d := range []string{filepath.Join(t.TempDir(), "missing"), file} {
 		b.dir = d
-		if p, err := b.Export(one); err == nil || !strings.HasPrefix(err.Error(), d+": ") {
-			t.Errorf("export to %s: %q, %v; want an error naming the directory", d, p, err)
+		if p, err := b.Export(one); err == nil || !strings.HasPrefix(err.Error(), d+": ") || !strings.HasSuffix(err.Error(), " (choose another directory with --snapshot-dir DIR)") {
+			t.Errorf("export to %s: %q, %v; want an error naming the directory and the flag", d, p, err)
 		}
 	}
 	if os.Geteuid() != 0 {
@@ -392,6 +393,38 @@ func TestBackendExport(t *testing.T) {
 		}
 		if names := dirNames(t, ro); len(names) != 0 {
 			t.Errorf("read-only directory holds %v", names)
+		}
+	}
+}
+
+// The default export directory is the first writable of the current
+// directory and $HOME, else the temporary directory.
+func TestFirstWritable(t *testing.T) {
+	only := func(ok ...string) func(string) bool {
+		return func(d string) bool { return slices.Contains(ok, d) }
+	}
+	for _, tc := range []struct {
+		dirs []string
+		ok   func(string) bool
+		want string
+	}{
+		{[]string{".", "/home/u"}, only(".", "/home/u"), "."},
+		{[]string{".", "/home/u"}, only("/home/u"), "/home/u"},
+		{[]string{".", ""}, only(""), os.TempDir()},
+		{[]string{".", "/nonexistent"}, only(), os.TempDir()},
+	} {
+		if got := firstWritable(tc.dirs, tc.ok); got != tc.want {
+			t.Errorf("firstWritable(%q) = %q, want %q", tc.dirs, got, tc.want)
+		}
+	}
+	if !writableDir(t.TempDir()) {
+		t.Errorf("writableDir says a fresh temporary directory is not writable")
+	}
+	if os.Geteuid() != 0 {
+		ro := t.TempDir()
+		os.Chmod(ro, 0o555)
+		if writableDir(ro) {
+			t.Errorf("writableDir accepts a read-only directory")
 		}
 	}
 }

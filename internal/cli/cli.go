@@ -67,11 +67,19 @@ type options struct {
 	metrics     string // --metrics ADDR
 
 	// Set by dcbtop demo, never by flags: the agent's local parameters,
-	// the links to capture on and how to open them, and a banner.
+	// the links to capture on and how to open them, a banner, whether to
+	// serve no control socket, and the clock (the zero value is the real
+	// clock; the demo's may run faster).
 	localParams *engine.Params
 	links       []capture.Link
 	openLive    func(name string) (liveConn, error)
 	banner      string
+	noControl   bool
+	clock       capture.Clock
+	// The demo's screen: its progress (the initial status) and the poster
+	// the simulated switch's observer posts status changes to.
+	demo *ui.DemoStatus
+	post *poster
 }
 
 // notTTYNotice is printed on stderr when stdout is not a terminal and no
@@ -245,7 +253,7 @@ func (o *options) settleOutput(env Env) {
 }
 
 func parse(args []string, env Env) (*options, error) {
-	o := &options{speed: -1, willing: true, snapshotDir: "."}
+	o := &options{speed: -1, willing: true, snapshotDir: defaultSnapshotDir()}
 	fs := flag.NewFlagSet("dcbtop", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Func("i", "interface (repeatable)", func(s string) error {

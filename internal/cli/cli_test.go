@@ -62,6 +62,8 @@ func TestUsage(t *testing.T) {
 		{name: "demo negative duration", args: []string{"demo", "--duration", "-2s"}, code: 2, stderr: "dcbtop: demo: --duration must be positive (see dcbtop demo --help)\n"},
 		{name: "demo empty snapshot dir", args: []string{"demo", "--snapshot-dir="}, code: 2, stderr: "dcbtop: demo: invalid value \"\" for flag -snapshot-dir: empty directory name (see dcbtop demo --help)\n"},
 		{name: "demo bad color", args: []string{"demo", "--color", "purple"}, code: 2, stderr: "dcbtop: demo: invalid value \"purple\" for flag -color: want auto, always or never (see dcbtop demo --help)\n"},
+		{name: "demo bad speed", args: []string{"demo", "--speed", "0.5"}, code: 2, stderr: "dcbtop: demo: invalid value \"0.5\" for flag -speed: want a number from 1 to 16 (see dcbtop demo --help)\n"},
+		{name: "demo help lists the scenario", args: []string{"demo", "--help"}, code: 0, stdout: "--duration 25s to see a first-receipt and a change"},
 		{name: "demo stray argument", args: []string{"demo", "now"}, code: 2, stderr: "dcbtop: demo: unexpected argument \"now\" (see dcbtop demo --help)\n"},
 		{name: "apply unknown flag", args: []string{"apply", "--frobnicate"}, code: 2, stderr: "dcbtop: flag provided but not defined: -frobnicate (see dcbtop --help)\n"},
 	}

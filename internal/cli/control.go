@@ -467,7 +467,7 @@ func (r *liveRun) handleControl(c controlCall) controlResponse {
 	if li == nil || li.agent == nil {
 		return controlError("%s: no dcbtop agent on this interface", c.iface)
 	}
-	now := time.Now().UTC()
+	now := r.now()
 	switch c.req.Op {
 	case "get":
 		return r.controlState(li, nil, nil)

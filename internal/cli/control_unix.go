@@ -32,3 +32,8 @@ func fileOwner(st fs.FileInfo) (int, bool) {
 	}
 	return 0, false
 }
+
+// writableDir reports whether this process may create files in dir.
+func writableDir(dir string) bool {
+	return syscall.Access(dir, 0x2|0x1) == nil // W_OK|X_OK
+}

@@ -92,7 +92,7 @@ func (r *liveRun) startDCB(ifaces []*liveIface) (stop func()) {
 	if err != nil {
 		return func() {}
 	}
-	now := time.Now().UTC()
+	now := r.now()
 	var dcb []string
 	for _, n := range names {
 		if ev, ok := dcbLocal(c, n, now); ok {
@@ -136,7 +136,7 @@ func (r *liveRun) startDCB(ifaces []*liveIface) (stop func()) {
 			case <-t.C:
 			case <-kick:
 			}
-			now := time.Now().UTC()
+			now := r.now()
 			for _, n := range dcb {
 				ev, ok := dcbLocal(c, n, now)
 				if !ok {

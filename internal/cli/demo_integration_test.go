@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -30,23 +31,6 @@ var demoWant = []engine.Reason{
 	engine.ReasonMultiPeer,    // leaf-2 at 50 s
 	engine.ReasonFirstReceipt, // hold-down over at ~72 s
 	engine.ReasonTTLExpired,   // leaf-1's link cut, TTL out at ~89 s
-}
-
-// remoteReasons reads NDJSON indications and returns the reasons of the
-// remote ones, in order.
-func remoteReasons(t *testing.T, out string) []engine.Reason {
-	t.Helper()
-	var got []engine.Reason
-	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-		if line == "" {
-			continue
-		}
-		in := decodeIndication(t, line)
-		if in.Status == engine.StatusRemote {
-			got = append(got, in.Reason)
-		}
-	}
-	return got
 }
 
 func decodeIndication(t *testing.T, line string) engine.Indication {
@@ -123,20 +107,30 @@ next:
 	return 0
 }
 
+// demoSpeed plays the demo scenario eight times faster in the tests:
+// demoDuration of real time covers the scenario's first 96 s, past the
+// ttl-expired at 89 s (demoWant).
+const (
+	demoSpeed    = "8"
+	demoDuration = "12s"
+)
+
 // TestDemoRoot runs `dcbtop demo --events` as root (in a namespace of the
-// test's own): the simulated switch lives in a namespace the demo creates,
-// dcbtop captures on the veth's host end, the scenario's indications come
-// in order, /metrics answers meanwhile, and everything the demo created is
-// gone afterwards.
+// test's own), time-scaled: the simulated switch lives in a namespace the
+// demo creates, dcbtop captures on the veth's host end, the scenario's
+// indications come in order, /metrics answers meanwhile, and everything
+// the demo created is gone afterwards.
 func TestDemoRoot(t *testing.T) {
 	testbed.RequirePriv(t)
 	t.Parallel()
 	ns := testbed.NewNS(t, "demo")
 	addr := "127.0.0.1:9424"
-	p := startDcbtop(t, ns, "demo", "--events", "--duration", "95s", "--metrics", addr)
+	p := startDcbtop(t, ns, "demo", "--events", "--speed", demoSpeed, "--duration", demoDuration, "--metrics", addr)
 	// After the first receipt (5 s), the metrics show a valid remote peer.
+	var hostIf string
 	for {
 		in, _ := p.nextIndication(t, 30*time.Second)
+		hostIf = in.Interface
 		if in.Status == engine.StatusRemote {
 			if in.Reason != engine.ReasonFirstReceipt {
 				t.Fatalf("first remote indication %s, want first-receipt", in.Reason)
@@ -144,36 +138,120 @@ func TestDemoRoot(t *testing.T) {
 			break
 		}
 	}
-	time.Sleep(time.Second)
+	if !strings.HasPrefix(hostIf, "dcbdemo") {
+		t.Fatalf("indications on %q, want the demo's host end dcbdemoN", hostIf)
+	}
+	time.Sleep(200 * time.Millisecond) // 1.6 s of scenario time: before the next change at 20 s
 	fams := scrape(t, ns, addr)
-	lbl := map[string]string{"interface": "dcbtop-demo0"}
+	lbl := map[string]string{"interface": hostIf}
 	if v := gauge(t, fams, "dcbtop_remote_valid", lbl); v != 1 {
 		t.Errorf("dcbtop_remote_valid = %v, want 1", v)
 	}
 	if v := gauge(t, fams, "dcbtop_peers", lbl); v != 1 {
 		t.Errorf("dcbtop_peers = %v, want 1", v)
 	}
-	if v := gauge(t, fams, "dcbtop_pfc_enabled", map[string]string{"interface": "dcbtop-demo0", "side": "remote", "priority": "3"}); v != 1 {
+	if v := gauge(t, fams, "dcbtop_pfc_enabled", map[string]string{"interface": hostIf, "side": "remote", "priority": "3"}); v != 1 {
 		t.Errorf("remote PFC on priority 3 = %v, want 1", v)
 	}
-	if v := gauge(t, fams, "dcbtop_indications_total", map[string]string{"interface": "dcbtop-demo0", "status": "QOS_REMOTE_PARAMETERS_CHANGE", "reason": "first-receipt"}); v != 1 {
+	if v := gauge(t, fams, "dcbtop_indications_total", map[string]string{"interface": hostIf, "status": "QOS_REMOTE_PARAMETERS_CHANGE", "reason": "first-receipt"}); v != 1 {
 		t.Errorf("first-receipt count = %v, want 1", v)
 	}
-	if code := p.wait(2 * time.Minute); code != 0 {
+	if code := p.wait(time.Minute); code != 0 {
 		t.Fatalf("exit %d: %s", code, p.stderrText())
 	}
-	checkPrefix(t, "demo as root", remoteReasons(t, p.stdout()))
-	// Nothing left: the demo's namespace and the host end.
-	if left, _ := filepath.Glob("/run/netns/dcbtop-demo-*"); len(left) > 0 {
-		for _, l := range left {
-			if _, err := os.Stat("/proc/" + strings.TrimPrefix(filepath.Base(l), "dcbtop-demo-")); err != nil {
-				t.Errorf("demo namespace %s left behind", l)
+	got := remoteIndications(t, p.stdout())
+	checkPrefix(t, "demo as root", reasons(got))
+	// The indications carry scenario time: the ttl-expired comes 84 s
+	// after the first receipt (89 s - 5 s), give or take the capture's
+	// jitter scaled by 8.
+	if d := got[5].Time.Sub(got[0].Time); d < 82*time.Second || d > 86*time.Second {
+		t.Errorf("ttl-expired %v after the first receipt in scenario time, want about 84 s", d)
+	}
+	checkDemoGone(t, ns, hostIf)
+}
+
+// checkDemoGone fails t when the demo's host end hostIf is still in ns
+// 10 s from now, or a demo left a namespace or a control socket in /run.
+func checkDemoGone(t *testing.T, ns *testbed.NS, hostIf string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		out, err := ns.Run("ip", "-br", "link", "show", "dev", hostIf)
+		if err != nil && strings.Contains(err.Error(), "does not exist") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("host end %s still in %s 10 s after the demo ended: %s %v", hostIf, ns.Name, out, err)
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	for _, pattern := range []string{"/run/netns/dcbtop-demo-*", "/run/dcbtop/*-" + hostIf + ".sock"} {
+		if left := mustGlob(t, pattern); len(left) > 0 {
+			t.Errorf("demo left %v", left)
+		}
+	}
+}
+
+// remoteIndications reads NDJSON indications and returns the remote ones.
+func remoteIndications(t *testing.T, out string) []engine.Indication {
+	t.Helper()
+	var got []engine.Indication
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if line == "" {
+			continue
+		}
+		if in := decodeIndication(t, line); in.Status == engine.StatusRemote {
+			got = append(got, in)
+		}
+	}
+	return got
+}
+
+func reasons(ins []engine.Indication) []engine.Reason {
+	var rs []engine.Reason
+	for _, in := range ins {
+		rs = append(rs, in.Reason)
+	}
+	return rs
+}
+
+// TestDemoKilled runs two demos at once in one namespace: both reach a
+// first receipt on host ends of their own; one is killed with SIGKILL and
+// leaves nothing behind, while the other plays on and ends normally.
+func TestDemoKilled(t *testing.T) {
+	testbed.RequirePriv(t)
+	t.Parallel()
+	ns := testbed.NewNS(t, "dkill")
+	firstReceipt := func(p *proc) string {
+		t.Helper()
+		for {
+			in, _ := p.nextIndication(t, 30*time.Second)
+			if in.Status == engine.StatusRemote {
+				if in.Reason != engine.ReasonFirstReceipt || !strings.HasPrefix(in.Interface, "dcbdemo") {
+					t.Fatalf("%s: first remote indication %s on %s, want first-receipt on dcbdemoN", p.name, in.Reason, in.Interface)
+				}
+				return in.Interface
 			}
 		}
 	}
-	if out, _ := ns.Run("ip", "-br", "link"); strings.Contains(out, "dcbtop-demo0") {
-		t.Errorf("host end left behind:\n%s", out)
+	a := startDcbtop(t, ns, "demo", "--events", "--speed", demoSpeed)
+	b := startDcbtop(t, ns, "demo", "--events", "--speed", demoSpeed, "--duration", "4s")
+	ifA, ifB := firstReceipt(a), firstReceipt(b)
+	if ifA == ifB {
+		t.Fatalf("both demos on %s", ifA)
 	}
+	a.signal(syscall.SIGKILL)
+	a.wait(10 * time.Second)
+	checkDemoGone(t, ns, ifA)
+	if code := b.wait(time.Minute); code != 0 {
+		t.Fatalf("the other demo: exit %d: %s", code, b.stderrText())
+	}
+	// b went on: its PFC change (20 s, 2.5 s at x8) came after a's death.
+	if got := reasons(remoteIndications(t, b.stdout())); len(got) < 2 || got[1] != engine.ReasonChanged {
+		t.Errorf("the other demo's remote indications %v, want first-receipt then changed", got)
+	}
+	checkDemoGone(t, ns, ifB)
 }
 
 // TestDemoUnprivileged runs the same demo as nobody: it falls back to the
@@ -183,14 +261,14 @@ func TestDemoUnprivileged(t *testing.T) {
 	t.Parallel()
 	bin := copyWorldReadable(t, dcbtopBin)
 	p := startProc(t, "dcbtop demo as nobody", []string{"setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", bin,
-		"demo", "--events", "--duration", "95s"})
-	if code := p.wait(2 * time.Minute); code != 0 {
+		"demo", "--events", "--speed", demoSpeed, "--duration", demoDuration})
+	if code := p.wait(time.Minute); code != 0 {
 		t.Fatalf("exit %d: %s", code, p.stderrText())
 	}
 	if !strings.Contains(p.stderrText(), "in-memory link") {
 		t.Errorf("no notice of the in-memory fallback on stderr: %q", p.stderrText())
 	}
-	checkPrefix(t, "demo as nobody", remoteReasons(t, p.stdout()))
+	checkPrefix(t, "demo as nobody", reasons(remoteIndications(t, p.stdout())))
 }
 
 // TestDemoNotATerminal runs the demo as nobody with stdout a pipe and no
@@ -236,18 +314,21 @@ func TestDemoScreen(t *testing.T) {
 	testbed.RequirePriv(t)
 	t.Parallel()
 	ns := testbed.NewNS(t, "dscr")
-	p := startTmux(t, 100, 30, nil, ipPath(t), "netns", "exec", ns.Name, tuiBinary(t), "demo")
-	p.waitText(5*time.Second, "ETS", "PFC", "TC")
-	p.waitText(15*time.Second, "first-receipt")
-	p.quit()
-	if out, _ := ns.Run("ip", "-br", "link"); strings.Contains(out, "dcbtop-demo0") {
-		t.Errorf("host end left behind:\n%s", out)
-	}
-	for _, l := range mustGlob(t, "/run/netns/dcbtop-demo-*") {
-		if _, err := os.Stat("/proc/" + strings.TrimPrefix(filepath.Base(l), "dcbtop-demo-")); err != nil {
-			t.Errorf("demo namespace %s left behind", l)
+	p := startTmux(t, 100, 30, nil, ipPath(t), "netns", "exec", ns.Name, tuiBinary(t), "demo", "--speed", "4")
+	p.waitText(5*time.Second, "DEMO", "step 1/", "no peer yet", "ETS", "PFC", "TC")
+	screen := p.waitText(15*time.Second, "first-receipt", "step 2/")
+	hostIf := ""
+	for _, f := range strings.Fields(screen) {
+		if strings.HasPrefix(f, "dcbdemo") {
+			hostIf = f
+			break
 		}
 	}
+	p.quit()
+	if hostIf == "" {
+		t.Fatalf("no dcbdemoN on the screen")
+	}
+	checkDemoGone(t, ns, hostIf)
 }
 
 func mustGlob(t *testing.T, pattern string) []string {

@@ -255,10 +255,10 @@ func runLive(ctx context.Context, o *options, env Env) (err error) {
 		defer stop()
 		r.metrics = col
 	}
-	if o.agent && o.openLive == nil {
+	if o.agent && !o.noControl {
 		// One control socket per agent interface, for dcbtop apply (not
-		// for the demo's in-memory link, which no other process can
-		// reach). Its requests wait in r.control until the loop runs.
+		// for the demo, which must leave no file behind when killed).
+		// Its requests wait in r.control until the loop runs.
 		for _, li := range ifaces {
 			srv, err := listenControl(runDir(), li.name, r.control)
 			if err != nil {
@@ -268,7 +268,7 @@ func runLive(ctx context.Context, o *options, env Env) (err error) {
 			srv.Start()
 		}
 	}
-	now := time.Now().UTC()
+	now := r.now()
 	for _, li := range ifaces {
 		r.byName[li.name] = li
 		r.apply(engine.LinkChanged{Interface: li.name, At: now, Ifindex: li.link.Index, MAC: li.link.MAC, Up: li.link.Up})
@@ -301,6 +301,10 @@ func newLiveRun(o *options, env Env, rec *capture.Writer) *liveRun {
 		events: make(chan engine.Event, 1024), byName: map[string]*liveIface{},
 		control: make(chan controlCall), calls: make(chan loopCall), stopped: make(chan struct{})}
 }
+
+// now returns the run's clock reading (the demo's may run faster than
+// real time), in UTC as the engine's events carry it.
+func (r *liveRun) now() time.Time { return r.o.clock.Now().UTC() }
 
 // agentTick is how often the loop checks the agents' transmit schedule.
 const agentTick = 250 * time.Millisecond
@@ -361,7 +365,7 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 	capCtx, stopCapture := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	for _, li := range ifaces {
-		wg.Go(func() { li.capture(capCtx, r.events) })
+		wg.Go(func() { li.capture(capCtx, r.o.clock, r.events) })
 	}
 	wg.Go(func() { r.watchLinks(capCtx) })
 	defer func() {
@@ -375,9 +379,9 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 			tickEvery = agentTick
 		}
 	}
-	r.tick = time.NewTicker(tickEvery)
+	r.tick = r.o.clock.NewTicker(tickEvery)
 	defer r.tick.Stop()
-	statsEvery := time.NewTicker(5 * time.Second)
+	statsEvery := r.o.clock.NewTicker(5 * time.Second)
 	defer statsEvery.Stop()
 	var publish <-chan time.Time // the 1 Hz snapshot for the screen
 	if r.feed != nil {
@@ -385,7 +389,7 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 		defer t.Stop()
 		publish = t.C
 	}
-	r.transmit(ifaces, time.Now().UTC())
+	r.transmit(ifaces, r.now())
 	r.flush()
 	for r.err == nil {
 		select {
@@ -406,16 +410,18 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 			c.fn()
 			r.flush()
 			close(c.done)
-		case t := <-r.tick.C:
+		case <-r.tick.C:
 			// Frames captured before the tick go first: select picks at
 			// random among ready cases, and a tick applied before an older
 			// frame would expire information that frame refreshes.
 			r.drain()
-			r.apply(engine.Tick{At: t.UTC()})
-			r.transmit(ifaces, t.UTC())
-		case t := <-statsEvery.C:
+			now := r.now()
+			r.apply(engine.Tick{At: now})
+			r.transmit(ifaces, now)
+		case <-statsEvery.C:
+			now := r.now()
 			for _, li := range ifaces {
-				r.apply(li.status(t.UTC()))
+				r.apply(li.status(now))
 			}
 		case <-publish:
 			r.dirty = true
@@ -585,7 +591,7 @@ func (r *liveRun) send(li *liveIface, f []byte, now time.Time) {
 // finish sends the agents' shutdown LLDPDUs and prints the final snapshot
 // for --json.
 func (r *liveRun) finish(ifaces []*liveIface) error {
-	now := time.Now().UTC()
+	now := r.now()
 	for _, li := range ifaces {
 		if li.agent != nil {
 			r.send(li, li.agent.Shutdown(), now)
@@ -604,12 +610,12 @@ func (r *liveRun) finish(ifaces []*liveIface) error {
 
 // capture reads frames from the interface until ctx is done, reopening the
 // socket with backoff after errors (interface removed, down, recreated).
-func (li *liveIface) capture(ctx context.Context, events chan<- engine.Event) {
+func (li *liveIface) capture(ctx context.Context, clock capture.Clock, events chan<- engine.Event) {
 	backoff := time.Second
 	report := func(msg string) {
 		if li.setErr(msg) {
 			select {
-			case events <- li.status(time.Now().UTC()):
+			case events <- li.status(clock.Now().UTC()):
 			case <-ctx.Done():
 			}
 		}
@@ -642,7 +648,7 @@ func (li *liveIface) capture(ctx context.Context, events chan<- engine.Event) {
 			continue
 		}
 		select {
-		case events <- engine.FrameReceived{Interface: li.name, At: f.At.UTC(), Outgoing: f.Dir == capture.DirectionOutgoing, Data: f.Data}:
+		case events <- engine.FrameReceived{Interface: li.name, At: clock.Stamp(f.At).UTC(), Outgoing: f.Dir == capture.DirectionOutgoing, Data: f.Data}:
 		case <-ctx.Done():
 			return
 		}
@@ -673,7 +679,7 @@ func (r *liveRun) watchLinks(ctx context.Context) {
 			case li.kick <- struct{}{}:
 			default:
 			}
-			ev := engine.LinkChanged{Interface: le.Name, At: le.At.UTC(), Ifindex: le.Index, MAC: lldp.MAC(le.MAC), Up: le.Up, Removed: le.Removed}
+			ev := engine.LinkChanged{Interface: le.Name, At: r.o.clock.Stamp(le.At).UTC(), Ifindex: le.Index, MAC: lldp.MAC(le.MAC), Up: le.Up, Removed: le.Removed}
 			select {
 			case r.events <- ev:
 			case <-ctx.Done():

@@ -47,7 +47,7 @@ type screen struct {
 // (the error is returned then); without an error the screen quits (live
 // --duration).
 func runScreen(ctx context.Context, o *options, env Env, sc screen, engineLoop func(context.Context) error) error {
-	opts := []ui.Option{ui.WithBackend(sc.backend), ui.WithColor(o.color), ui.WithCapture(sc.status)}
+	opts := []ui.Option{ui.WithBackend(sc.backend), ui.WithColor(o.color), ui.WithCapture(sc.status), ui.WithClock(o.clock.Now)}
 	if len(o.ifaces) > 0 {
 		opts = append(opts, ui.WithInterface(o.ifaces[0]))
 	}
@@ -157,13 +157,16 @@ func (r *liveRun) runTUI(ctx context.Context, ifaces []*liveIface) error {
 	if r.feed == nil {
 		r.feed = newSnapFeed()
 	}
-	sc := screen{feed: r.feed, post: newPoster()}
+	sc := screen{feed: r.feed, post: r.o.post}
+	if sc.post == nil {
+		sc.post = newPoster()
+	}
 	r.dirty = true
 	r.flush() // the screen has a snapshot from the start
 	sc.backend = newBackend(r.o.snapshotDir, sc.feed.snapshot, r)
 	host, _ := os.Hostname()
-	sc.status = ui.CaptureStatus{Mode: ui.CaptureLive, Source: host}
-	if r.o.banner != "" {
+	sc.status = ui.CaptureStatus{Mode: ui.CaptureLive, Source: host, Demo: r.o.demo}
+	if r.o.banner != "" || r.o.demo != nil {
 		sc.status.Source = r.o.banner
 	}
 	return runScreen(ctx, r.o, r.env, sc, func(ctx context.Context) error { return r.loop(ctx, ifaces) })
