@@ -15,6 +15,9 @@ import (
 const (
 	CodeETSMaxTCsRange   = "ets-max-tcs-range"
 	CodeAppPriorityRange = "app-priority-range"
+	// CodeTLVTooLong: the parameters do not fit the TLV that carries
+	// them (more than lldp.MaxAppEntries APP entries).
+	CodeTLVTooLong = "tlv-too-long"
 )
 
 // Validate checks p with the rules the codec applies to received TLVs
@@ -44,6 +47,11 @@ func (p *Params) Validate() []lldp.Diagnostic {
 			a.Entries = append(a.Entries, lldp.AppEntry{Priority: e.Priority & 7, Selector: e.Selector, Protocol: e.Protocol})
 		}
 		out = append(out, a.Validate()...)
+		// What the wire can carry, checked by building the TLV.
+		if _, err := a.MarshalBinary(); err != nil && len(a.Entries) > lldp.MaxAppEntries {
+			out = append(out, lldp.Diagnostic{Code: CodeTLVTooLong, Severity: lldp.SeverityError, Feature: "app",
+				Message: fmt.Sprintf("%d APP entries do not fit in one APP TLV (at most %d: its value is limited to 511 bytes)", len(a.Entries), lldp.MaxAppEntries)})
+		}
 	}
 	return out
 }

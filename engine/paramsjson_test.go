@@ -111,6 +111,31 @@ func TestParamsValidate(t *testing.T) {
 	}
 }
 
+// The APP table is bounded by what one APP TLV carries: 168 entries fit,
+// 169 are refused in words naming the limit.
+func TestParamsAppLimit(t *testing.T) {
+	if lldp.MaxAppEntries != 168 {
+		t.Fatalf("MaxAppEntries = %d, want 168 ((511-5)/3)", lldp.MaxAppEntries)
+	}
+	app := func(n int) *Params {
+		p := &Params{App: make([]App, n)}
+		for i := range p.App {
+			p.App[i] = App{Selector: lldp.AppSelUDP, Protocol: uint16(1000 + i), Priority: 3}
+		}
+		return p
+	}
+	if err := app(168).Errors(); err != nil {
+		t.Errorf("168 entries: %v", err)
+	}
+	err := app(169).Errors()
+	if err == nil || err.Error() != "app: 169 APP entries do not fit in one APP TLV (at most 168: its value is limited to 511 bytes)" {
+		t.Errorf("169 entries: %v", err)
+	}
+	if _, merr := (&lldp.AppPriority{Entries: make([]lldp.AppEntry, 168)}).MarshalBinary(); merr != nil {
+		t.Errorf("a 168-entry APP TLV does not marshal: %v", merr)
+	}
+}
+
 func TestParamsMergeAndWilling(t *testing.T) {
 	base := &Params{ETS: &ETS{MaxTCs: 8, TCBandwidth: [8]uint8{100}}, PFC: &PFC{Cap: 8}, App: []App{}}
 	change := &Params{PFC: &PFC{Willing: true, Cap: 8, Enabled: 1 << 3}}

@@ -166,13 +166,9 @@ func New(cfg Config, ad Advert, now time.Time) (*Agent, error) {
 // transmission: the next LLDPDU goes out at once, then FastCount-1 more at
 // FastInterval. Setting the same advertisement again does nothing.
 func (a *Agent) Set(ad Advert, now time.Time) error {
-	du, err := BuildDU(a.cfg, a.ttl, ad)
+	f, err := a.build(ad)
 	if err != nil {
 		return err
-	}
-	f, err := lldp.AppendFrame(nil, lldp.NearestBridge, a.cfg.MAC, du)
-	if err != nil {
-		return fmt.Errorf("agent: %w", err)
 	}
 	if string(f) == string(a.frame) {
 		return nil
@@ -181,6 +177,37 @@ func (a *Agent) Set(ad Advert, now time.Time) error {
 	a.fast(now)
 	return nil
 }
+
+// Check reports whether ad can be advertised: its LLDPDU built and framed
+// (every TLV within the 511 bytes of its length field, the frame within
+// an Ethernet frame), without changing what the agent sends.
+func (a *Agent) Check(ad Advert) error {
+	_, err := a.build(ad)
+	return err
+}
+
+// build returns the frame that advertises ad.
+func (a *Agent) build(ad Advert) ([]byte, error) {
+	du, err := BuildDU(a.cfg, a.ttl, ad)
+	if err != nil {
+		return nil, err
+	}
+	f, err := lldp.AppendFrame(nil, lldp.NearestBridge, a.cfg.MAC, du)
+	if err != nil {
+		return nil, fmt.Errorf("agent: %w", err)
+	}
+	if n := len(f) - ethHeaderLen; n > maxLLDPDU {
+		return nil, fmt.Errorf("agent: the LLDPDU would be %d bytes, more than the %d an Ethernet frame carries", n, maxLLDPDU)
+	}
+	return f, nil
+}
+
+// An LLDPDU travels in one untagged Ethernet frame: at most 1500 bytes
+// after the 14-byte header (IEEE Std 802.1AB-2016, 7.1).
+const (
+	maxLLDPDU    = 1500
+	ethHeaderLen = 14
+)
 
 // PeerAppeared starts fast transmission, as a new neighbour does
 // (IEEE Std 802.1AB-2016, 9.2.7.7.1 newNeighbor).

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -163,5 +164,47 @@ func TestShutdown(t *testing.T) {
 func TestBadInterval(t *testing.T) {
 	if _, err := New(Config{Ifname: "x", TxInterval: time.Millisecond}, Advert{}, t0); err == nil {
 		t.Error("a 1ms interval was accepted")
+	}
+}
+
+// What the wire cannot carry is refused before anything changes: an APP
+// table over one TLV, an LLDPDU over one Ethernet frame.
+func TestCheckLimits(t *testing.T) {
+	app := func(n int) *engine.Params {
+		p := DefaultLocal()
+		p.App = make([]engine.App, n)
+		for i := range p.App {
+			p.App[i] = engine.App{Selector: lldp.AppSelUDP, Protocol: uint16(1000 + i), Priority: 3}
+		}
+		return p
+	}
+	a, err := New(cfg, Advert{Willing: true}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, _ := a.Due(t0)
+	if err := a.Check(Advert{Local: app(168)}); err != nil {
+		t.Errorf("168 APP entries: %v", err)
+	}
+	err = a.Check(Advert{Local: app(169)})
+	if err == nil || !strings.Contains(err.Error(), "exceeds 511") {
+		t.Errorf("169 APP entries: %v, want the TLV limit", err)
+	}
+	if err := a.Set(Advert{Local: app(169)}, t0.Add(time.Second)); err == nil {
+		t.Errorf("Set accepted 169 APP entries")
+	}
+	big := cfg
+	big.SystemName, big.SystemDesc = strings.Repeat("n", 500), strings.Repeat("d", 500)
+	b, err := New(big, Advert{Willing: true}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Check(Advert{Local: app(168)}); err == nil || !strings.Contains(err.Error(), "more than the 1500") {
+		t.Errorf("an LLDPDU over 1500 bytes: %v", err)
+	}
+	// The refused Set changed nothing: the same frame goes out.
+	after, ok := a.Due(t0.Add(time.Hour))
+	if !ok || string(after) != string(before) {
+		t.Errorf("after a refused Set the agent sends another frame")
 	}
 }

@@ -24,6 +24,12 @@ const (
 	tsaVendor                       = 255
 )
 
+// MaxAppEntries is the most entries one Application Priority TLV holds:
+// its information string (OUI, subtype, reserved byte and 3 bytes per
+// entry) is limited to the 511 bytes of the TLV length field (IEEE Std
+// 802.1AB-2016, 8.4.1; IEEE Std 802.1Q-2018, D.2.12).
+const MaxAppEntries = (maxValueLen - appHeaderLen) / appEntryLen
+
 // A TSA is a Transmission Selection Algorithm
 // (IEEE Std 802.1Q-2018, Table 8-6; D.2.9.8).
 type TSA uint8

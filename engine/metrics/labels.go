@@ -33,7 +33,7 @@ func diagnosticCodes() []string {
 		lldp.CodeDialectBoth, lldp.CodeCEEPGBandwidthSum, lldp.CodeCEEPGIDReserved,
 		lldp.CodeCEEControlMissing, lldp.CodeCINLegacy,
 		// Local parameter files (engine.Params.Validate).
-		engine.CodeETSMaxTCsRange, engine.CodeAppPriorityRange,
+		engine.CodeETSMaxTCsRange, engine.CodeAppPriorityRange, engine.CodeTLVTooLong,
 		// Pairing, lossless traps and the link (package engine).
 		engine.CodeMalformed, engine.CodeTooManyNeighbors, engine.CodeMultiPeer,
 		engine.CodeETSMismatch, engine.CodePFCMismatch, engine.CodeBothWilling,

@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"dcbtop/engine"
+	"dcbtop/engine/agent"
 	"dcbtop/ui"
 )
 
@@ -481,6 +482,9 @@ func (r *liveRun) handleControl(c controlCall) controlResponse {
 		if err := next.Errors(); err != nil {
 			return controlError("invalid parameters: %s", oneLine(err.Error()))
 		}
+		if err := agentCheck(li.agent, agent.Advert{Willing: willing, Local: next}); err != nil {
+			return controlError("%s: not applied: dcbtop's agent cannot advertise these parameters: %s", li.name, oneLine(err.Error()))
+		}
 		prev := &localState{Willing: li.willing, Local: li.local.Clone()}
 		changed := localChanges(prev.Willing, prev.Local, willing, next)
 		r.setAgentLocal(li, willing, next, now)
@@ -491,6 +495,9 @@ func (r *liveRun) handleControl(c controlCall) controlResponse {
 		if prev == nil {
 			return controlError("nothing to undo on %s", li.name)
 		}
+		if err := agentCheck(li.agent, agent.Advert{Willing: prev.Willing, Local: prev.Local}); err != nil {
+			return controlError("%s: not undone: dcbtop's agent cannot advertise the earlier parameters: %s", li.name, oneLine(err.Error()))
+		}
 		cur := &localState{Willing: li.willing, Local: li.local.Clone()}
 		changed := localChanges(cur.Willing, cur.Local, prev.Willing, prev.Local)
 		r.setAgentLocal(li, prev.Willing, prev.Local, now)
@@ -499,6 +506,10 @@ func (r *liveRun) handleControl(c controlCall) controlResponse {
 	}
 	return controlError("unknown op %q", c.req.Op) // unreachable: checked when read
 }
+
+// agentCheck checks that an agent can advertise what it is about to be
+// given (a variable: tests inject failures).
+var agentCheck = (*agent.Agent).Check
 
 // controlState is a successful response with the interface's state.
 func (r *liveRun) controlState(li *liveIface, prev *localState, changed []string) controlResponse {

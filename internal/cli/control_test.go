@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -264,6 +265,8 @@ func TestControlErrors(t *testing.T) {
 		{"invalid ets", `{"op":"apply","params":{"ets":{"prio_tc":[0,0,0,0,0,0,0,0],"tc_bandwidth":[50,40,0,0,0,0,0,0],"tsa":["ets","ets","ets","ets","ets","ets","ets","ets"]}}}`,
 			"invalid parameters: ets: "},
 		{"invalid app", `{"op":"apply","params":{"app":[{"selector":"dscp","protocol":64,"priority":3}]}}`, "invalid parameters: app: "},
+		{"more APP entries than one TLV carries", `{"op":"apply","params":{"app":[` + appEntries(169) + `]}}`,
+			"invalid parameters: app: 169 APP entries do not fit in one APP TLV (at most 168: its value is limited to 511 bytes)"},
 		{"oversize", `{"op":"apply","params":{"app":[` + strings.Repeat(`{"selector":"dscp","protocol":1,"priority":3},`, 2000) + `]}}`,
 			"request larger than 64 KiB"},
 	}
@@ -466,4 +469,90 @@ func inodeOf(t *testing.T, st os.FileInfo) string {
 		t.Skip("no inode numbers here")
 	}
 	return strconv.FormatUint(s.Ino, 10)
+}
+
+// appEntries returns n distinct APP entries as JSON array elements.
+func appEntries(n int) string {
+	var e []string
+	for i := range n {
+		e = append(e, fmt.Sprintf(`{"selector":"udp-port","protocol":%d,"priority":3}`, 1000+i))
+	}
+	return strings.Join(e, ",")
+}
+
+// An agent that cannot advertise what it is given says so: through the
+// control socket and the screen's backend, the apply is refused and
+// nothing changes; a later advertisement that fails (the remote side
+// changed what is in force) shows as the interface's capture-error.
+func TestAgentCannotAdvertise(t *testing.T) {
+	dir := shortTempDir(t)
+	ta := startTestAgent(t, dir, agent.DefaultLocal(), true)
+	before := ta.call(`{"op":"get"}`)
+	frame := ta.frame()
+	refuse := errors.New("agent: TLV too long (injected)")
+	agentCheck = func(*agent.Agent, agent.Advert) error { return refuse }
+	t.Cleanup(func() { agentCheck = (*agent.Agent).Check })
+
+	resp := ta.call(`{"op":"apply","params":{"pfc":{"cap":8,"enabled":[3]}}}`)
+	want := "h0: not applied: dcbtop's agent cannot advertise these parameters: agent: TLV too long (injected)"
+	if resp.OK || resp.Error != want {
+		t.Errorf("control reply %+v, want the error %q", resp, want)
+	}
+	snap := func() engine.Snapshot {
+		var s engine.Snapshot
+		ta.onLoop(func() { s = ta.r.eng.Snapshot() })
+		return s
+	}
+	b := newBackend(dir, func() (engine.Snapshot, bool) { return snap(), true }, ta.r)
+	b.privileged = func() bool { return true }
+	b.otherAgents = func() []string { return nil }
+	if _, err := b.Apply("h0", nil, &engine.Params{PFC: &engine.PFC{Cap: 8, Enabled: 1 << 3}}); err == nil || err.Error() != want {
+		t.Errorf("screen apply: %v, want %q", err, want)
+	}
+	if after := ta.call(`{"op":"get"}`); !cmp.Equal(before, after) || !bytes.Equal(ta.frame(), frame) {
+		t.Errorf("a refused apply changed the agent's state or frame")
+	}
+	agentCheck = (*agent.Agent).Check
+
+	// The check passes but the agent refuses the advertisement itself.
+	agentSet = func(*agent.Agent, agent.Advert, time.Time) error { return refuse }
+	t.Cleanup(func() { agentSet = (*agent.Agent).Set })
+	if resp := ta.call(`{"op":"apply","params":{"pfc":{"cap":8,"enabled":[3]}}}`); !resp.OK {
+		t.Fatalf("apply: %+v", resp)
+	}
+	in := iface(t, snap(), "h0")
+	found := false
+	for _, d := range in.Diagnostics {
+		found = found || (d.Code == engine.CodeCaptureError && strings.Contains(d.Message, "advertise: agent: TLV too long (injected) (still sending the previous LLDPDU)"))
+	}
+	if !found {
+		t.Errorf("no capture-error naming the failed advertisement in %+v", in.Diagnostics)
+	}
+	if !bytes.Equal(ta.frame(), frame) {
+		t.Errorf("the agent's frame changed although Set failed")
+	}
+	// Once an advertisement succeeds, the error goes.
+	agentSet = (*agent.Agent).Set
+	if resp := ta.call(`{"op":"apply","params":{"pfc":{"cap":8,"enabled":[4]}}}`); !resp.OK {
+		t.Fatalf("apply: %+v", resp)
+	}
+	for _, d := range iface(t, snap(), "h0").Diagnostics {
+		if d.Code == engine.CodeCaptureError {
+			t.Errorf("capture-error stays after a successful advertisement: %+v", d)
+		}
+	}
+}
+
+// --local with more APP entries than one TLV carries is refused at start,
+// in one line naming the limit.
+func TestLoadLocalAppLimit(t *testing.T) {
+	path := writeFile(t, "a169.json", `{"app":[`+appEntries(169)+`]}`)
+	_, err := loadLocal(path)
+	want := path + ": invalid parameters: app: 169 APP entries do not fit in one APP TLV (at most 168: its value is limited to 511 bytes)"
+	if err == nil || err.Error() != want {
+		t.Errorf("loadLocal: %v, want %q", err, want)
+	}
+	if _, err := loadLocal(writeFile(t, "a168.json", `{"app":[`+appEntries(168)+`]}`)); err != nil {
+		t.Errorf("168 entries: %v", err)
+	}
 }

@@ -31,6 +31,7 @@ type liveIface struct {
 	sent   uint64
 	errMsg string // the capture's error, "" while capturing
 	txErr  string // the agent's last transmit error, "" after a success
+	advErr string // why the agent cannot advertise the current state, "" when it can
 	agent  *agent.Agent
 	acfg   agent.Config // the agent's configuration (its MAC follows the link's)
 	wasUp  bool         // the link's state at the last link event
@@ -86,11 +87,13 @@ func (li *liveIface) status(now time.Time) engine.CaptureStatus {
 		}
 	}
 	msg := li.errMsg
-	if li.txErr != "" {
-		if msg != "" {
-			msg += "; "
+	for _, e := range []string{li.txErr, li.advErr} {
+		if e != "" {
+			if msg != "" {
+				msg += "; "
+			}
+			msg += e
 		}
-		msg += li.txErr
 	}
 	return engine.CaptureStatus{Interface: li.name, At: now, Err: msg, KernelDrops: st.Drops, Sent: li.sent}
 }
@@ -522,11 +525,34 @@ func (r *liveRun) apply(ev engine.Event) {
 		}
 		if a := r.byName[in.Interface]; a != nil && a.agent != nil {
 			if s, ok := r.eng.Interface(in.Interface); ok && s.Willing != nil {
-				_ = a.agent.Set(agent.Advert{Willing: *s.Willing, Local: s.Local, Operational: s.Operational}, in.Time)
+				r.advertise(a, agent.Advert{Willing: *s.Willing, Local: s.Local, Operational: s.Operational}, in.Time)
 			}
 		}
 	}
 }
+
+// advertise hands the agent what it is to advertise from now on. When it
+// cannot (parameters the wire cannot carry), it keeps sending what it
+// sent, and the failure shows as the interface's transmit error (the
+// capture-error diagnostic on the screen and in snapshots) until a later
+// advertisement succeeds.
+func (r *liveRun) advertise(li *liveIface, ad agent.Advert, now time.Time) {
+	msg := ""
+	if err := agentSet(li.agent, ad, now); err != nil {
+		msg = "advertise: " + err.Error() + " (still sending the previous LLDPDU)"
+	}
+	li.mu.Lock()
+	changed := li.advErr != msg
+	li.advErr = msg
+	li.mu.Unlock()
+	if changed {
+		r.apply(li.status(now))
+	}
+}
+
+// agentSet gives an agent a new advertisement (a variable: tests inject
+// failures).
+var agentSet = (*agent.Agent).Set
 
 // followMAC keeps an agent's chassis ID and source MAC those of its
 // interface when the MAC changes (ip link set address, or the interface
