@@ -48,6 +48,9 @@ type editForm struct {
 	seq     int
 	preview *formPreview
 	msg     string
+	// rebased says the state in force changed while the form was open:
+	// base, curOp and curRes were taken again (see Model.rebase).
+	rebased bool
 }
 
 // Form rows before the APP entries.
@@ -426,6 +429,9 @@ func (r *renderer) formBox() string {
 	}
 	if f.msg != "" {
 		tail = append(tail, st.Crit.Render(trunc(Sanitize(f.msg), w)))
+	}
+	if f.rebased {
+		tail = append(tail, wrap(st.Warn.Render(symWarning+" "+rebasedNote), w, "  ")...)
 	}
 	changes := paramsDiff(f.base, params)
 	var diff []string

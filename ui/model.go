@@ -112,6 +112,10 @@ type dialog struct {
 	local       *engine.Params // dialogApply: the parameters to apply
 	localDiff   []change       // dialogApply: local before → after
 	agentDetail string         // dialogAgent: what starting/stopping means
+	// seq numbers the dialog's preview request (a newer one supersedes
+	// it); rebased says the state in force changed while it was open.
+	seq     int
+	rebased bool
 }
 
 // Model is the dcbtop screen: a tea.Model that renders the latest engine

@@ -141,6 +141,9 @@ func (r *renderer) dialogBox() string {
 		lines = append(lines, r.changeLines(d.localDiff, w)...)
 		preview("Operational after apply (preview):")
 	}
+	if d.rebased {
+		lines = append(lines, wrap(r.st.Warn.Render(symWarning+" "+rebasedNote), w, "  ")...)
+	}
 	maxLines := r.h - 8
 	if len(lines) > maxLines {
 		lines = append(lines[:maxLines-1], r.st.Dim.Render("… "+plural(len(lines)-maxLines+1, "more line")))

@@ -129,6 +129,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			nf.preview = &formPreview{seq: msg.seq, op: msg.op, res: msg.res, err: msg.err}
 			m.vs.form = &nf
 		}
+		if d := m.vs.dialog; d != nil && d.iface == msg.iface && d.seq == msg.seq && msg.seq != 0 {
+			nd := *d
+			nd.op, nd.res, nd.previewErr, nd.hasPreview = msg.op, msg.res, msg.err, msg.err == nil
+			m.vs.dialog = &nd
+		}
 	case resultMsg:
 		m.vs.busy = ""
 		if msg.err != nil {
@@ -154,11 +159,91 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // while the screen is paused.
 func (m *Model) receive(s engine.Snapshot) tea.Cmd {
 	m.latest, m.haveLatest = s, true
+	rebase := m.rebase(s)
 	if m.vs.paused {
 		m.vs.newCount = countNew(m.snap.Indications, s.Indications)
-		return nil
+		return rebase
+	}
+	if rebase != nil {
+		return tea.Batch(rebase, m.show(s))
 	}
 	return m.show(s)
+}
+
+// rebasedNote is what a form or dialog says once its baseline was taken
+// again.
+const rebasedNote = "what is in force changed while this was open (a remote update): the changes and the preview are against the parameters in force now"
+
+// rebase keeps an open form's and dialog's baseline the state in force
+// (even while the screen is paused): when the interface's operational
+// parameters, their resolution or its local parameters differ from those
+// the form or dialog was opened with (the switch changed its TLVs, a
+// second peer appeared, another apply), the baseline becomes the new
+// state, the preview is asked for again and the form or dialog says so.
+// So a preview never credits the operator's edit with a change the
+// remote side made.
+func (m *Model) rebase(s engine.Snapshot) tea.Cmd {
+	var name string
+	switch {
+	case m.vs.form != nil:
+		name = m.vs.form.iface
+	case m.vs.dialog != nil:
+		name = m.vs.dialog.iface
+	default:
+		return nil
+	}
+	var in *engine.Interface
+	for i := range s.Interfaces {
+		if s.Interfaces[i].Name == name {
+			in = &s.Interfaces[i]
+		}
+	}
+	if in == nil {
+		return nil
+	}
+	var cmds []tea.Cmd
+	preview := func(willing bool, local *engine.Params) tea.Cmd {
+		if m.backend == nil {
+			return nil
+		}
+		m.seq++
+		b, seq := m.backend, m.seq
+		return func() tea.Msg {
+			op, res, err := b.Preview(name, willing, local)
+			return formPreviewMsg{seq: seq, iface: name, op: op, res: res, err: err}
+		}
+	}
+	if f := m.vs.form; f != nil && (in.Operational.Diff(f.curOp) != 0 || in.Resolution != f.curRes || in.Local.Diff(f.base) != 0) {
+		nf := *f
+		nf.base, nf.curOp, nf.curRes, nf.rebased = in.Local.Clone(), in.Operational.Clone(), in.Resolution, true
+		nf.preview = nil
+		if p, errs, _ := nf.problems(); len(errs) == 0 {
+			cmds = append(cmds, preview(nf.willing, p))
+		}
+		nf.seq = m.seq
+		m.vs.form = &nf
+	}
+	if d := m.vs.dialog; d != nil && (in.Operational.Diff(d.curOp) != 0 || in.Resolution != d.curRes) {
+		nd := *d
+		nd.curOp, nd.curRes, nd.rebased = in.Operational.Clone(), in.Resolution, true
+		switch nd.kind {
+		case dialogWilling:
+			cmds = append(cmds, preview(nd.willing, nil))
+			nd.seq, nd.hasPreview, nd.previewErr = m.seq, false, nil
+		case dialogApply:
+			if f := m.vs.form; f != nil {
+				nd.localDiff = paramsDiff(f.base, nd.local)
+			}
+			willing := nd.local.Willing()
+			if f := m.vs.form; f != nil {
+				willing = f.willing
+			}
+			cmds = append(cmds, preview(willing, nd.local))
+			nd.seq, nd.hasPreview, nd.previewErr = m.seq, false, nil
+		}
+		m.vs.dialog = &nd
+	}
+	return tea.Batch(cmds...)
 }
 
 // show puts a snapshot on screen, keeping the log cursor on the entry it

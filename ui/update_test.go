@@ -31,6 +31,9 @@ type fakeBackend struct {
 	applyErr   error
 	exportPath string
 	exported   []engine.Snapshot
+	// live, when set, is the backend's view of the state in force:
+	// Preview resolves against it, as the real backend does.
+	live func() engine.Snapshot
 }
 
 func (f *fakeBackend) record(format string, a ...any) {
@@ -59,6 +62,14 @@ func (f *fakeBackend) Capabilities(iface string) Caps {
 
 func (f *fakeBackend) Preview(iface string, willing bool, local *engine.Params) (*engine.Params, engine.Resolution, error) {
 	f.record("Preview(%s, willing %s, local %v)", iface, onOff(willing), local != nil)
+	if f.live != nil {
+		for _, in := range f.live().Interfaces {
+			if in.Name == iface {
+				op, res := engine.PreviewOperational(in, willing, local)
+				return op, res, nil
+			}
+		}
+	}
 	if local != nil && f.previewOp == nil {
 		return local, f.previewRes, f.previewErr // willing off: operational = local
 	}
@@ -805,5 +816,56 @@ func TestRestartMarksKeys(t *testing.T) {
 	h.press("enter")
 	if h.m.vs.detail == nil || h.m.vs.detail.ind.Interface != "eth1" || h.m.vs.detail.ind.Reason != engine.ReasonFirstReceipt {
 		t.Fatalf("enter opened %+v, want eth1's first receipt", h.m.vs.detail)
+	}
+}
+
+// The remote side changes while the edit form is open: the form takes
+// the new state as its baseline, asks for a new preview and says so, and
+// the preview lists only what the edit changes, not the switch's change;
+// the same for the confirmation dialog over it.
+func TestEditRemoteChangesMeanwhile(t *testing.T) {
+	be := writable()
+	sc := newScenario(t).link(0, "eth0", macLocal0).local(0, "eth0", "agent", true, localParams(true), "").
+		rx(1, "eth0", leaf1(50, 50, 1<<3))
+	before := sc.snap()
+	live := before
+	be.live = func() engine.Snapshot { return live }
+	h := newHarness(t, before, be)
+	h.press("e")
+	// While the form is open the switch changes its ETS (50/50 -> 40/60),
+	// then the operator enables PFC on priority 5 (willing: the switch's
+	// PFC is in force, so the preview shows no operational change).
+	live = sc.rx(30, "eth0", leaf1(40, 60, 1<<3)).snap()
+	h.send(snapshotMsg{live})
+	f := h.m.vs.form
+	if f == nil || !f.rebased || f.curOp.ETS.TCBandwidth[0] != 40 {
+		t.Fatalf("the form did not take the new state: %+v", f)
+	}
+	h.wantScreen("what is in force changed while this was open")
+	previews := strings.Count(strings.Join(be.Calls(), "\n"), "Preview(")
+	h.press("down", "down", "down", "right", "right", "right", "right", "right", "space")
+	h.wantScreen("PFC priority 5 enabled", "no change to the operational parameters")
+	if s := h.screen(); strings.Contains(s, "50% → 40%") {
+		t.Errorf("the preview credits the switch's ETS change to the edit:\n%s", s)
+	}
+	// A remote change after the edit asks for the preview again.
+	live = sc.rx(35, "eth0", leaf1(40, 60, 1<<3|1<<4)).snap()
+	h.send(snapshotMsg{live})
+	if n := strings.Count(strings.Join(be.Calls(), "\n"), "Preview("); n != previews+2 {
+		t.Errorf("%d previews, want %d (the edit's, then the remote change's)", n, previews+2)
+	}
+	// The confirmation dialog, then another remote change under it.
+	h.press("enter")
+	if h.m.vs.dialog == nil {
+		t.Fatal("enter opened no dialog")
+	}
+	live = sc.rx(40, "eth0", leaf1(30, 70, 1<<3|1<<4)).snap()
+	h.send(snapshotMsg{live})
+	d := h.m.vs.dialog
+	if d == nil || !d.rebased || !d.hasPreview || d.curOp.ETS.TCBandwidth[0] != 30 {
+		t.Fatalf("the dialog did not follow the new state: %+v", d)
+	}
+	if s := h.screen(); strings.Contains(s, "40% → 30%") || !strings.Contains(s, "what is in force changed") {
+		t.Errorf("the dialog credits the switch's change to the apply, or does not say it changed:\n%s", s)
 	}
 }
