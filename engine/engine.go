@@ -94,7 +94,10 @@ type port struct {
 	operState  string    // "up", "down" or "" (unknown)
 	captureErr string    // the capture's current error, "" when fine
 
-	localSource string // "dcbnl", "agent", "observed" or "" (none)
+	localSource LocalSource // the source in force, "" for none
+	// sources holds what each local source provides, by precedence
+	// (localPrecedence); the first that is set is in force.
+	sources [len(localPrecedence)]localState
 	dcbxMode    string // the NIC's DCBX mode in words, "" when unknown
 	firmware    bool   // the NIC's firmware runs DCBX
 	local       *Params
@@ -155,8 +158,10 @@ func (e *Engine) Apply(ev Event) []Indication {
 	case LocalChanged:
 		e.advance(ev.At)
 		p := e.port(ev.Interface)
-		p.dcbxMode, p.firmware = ev.Mode, ev.FirmwareManaged
-		e.setLocal(p, ev.Source, ev.Willing, ev.Params)
+		if ev.Source == SourceDCBNL {
+			p.dcbxMode, p.firmware = ev.Mode, ev.FirmwareManaged
+		}
+		e.sourceChanged(p, ev.Source, localState{set: !ev.Withdrawn, willing: ev.Willing, params: ev.Params.Clone()})
 	case LinkChanged:
 		e.advance(ev.At)
 		p := e.port(ev.Interface)

@@ -33,8 +33,11 @@ type Tick struct {
 type LocalChanged struct {
 	Interface string
 	At        time.Time
-	// Source is "dcbnl", "agent" or "observed" (see Interface.LocalSource).
-	Source  string
+	// Source says who provides the parameters: SourceAgent or SourceDCBNL
+	// (SourceObserved comes from this host's outgoing LLDPDUs). The engine
+	// keeps each source's latest and puts the most authoritative in force
+	// (see LocalSource).
+	Source  LocalSource
 	Willing bool
 	// Params are the local parameters; nil means unknown.
 	Params *Params
@@ -45,6 +48,10 @@ type LocalChanged struct {
 	// (DCB_CAP_DCBX_LLD_MANAGED): the host may never see LLDP frames and
 	// local parameters must not be written.
 	FirmwareManaged bool
+	// Withdrawn says the source no longer provides local parameters
+	// (dcbtop's agent stopped): the next source in precedence, if any,
+	// takes over.
+	Withdrawn bool
 }
 
 // A LinkChanged reports an interface's identity and link state.

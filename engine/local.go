@@ -10,10 +10,64 @@ import (
 // maxLocalAgents bounds the local chassis IDs remembered per interface.
 const maxLocalAgents = 8
 
+// A LocalSource says where an interface's local parameters come from.
+type LocalSource string
+
+// Local sources. When several provide parameters, the most authoritative
+// is in force: dcbtop's own agent (it transmits what it is given), then
+// the kernel's DCB settings (dcbnl: what the NIC applies), then what
+// another agent of this host was seen advertising (observed).
+const (
+	SourceNone     LocalSource = "none"
+	SourceAgent    LocalSource = "agent"
+	SourceDCBNL    LocalSource = "dcbnl"
+	SourceObserved LocalSource = "observed"
+)
+
+// Describe says in words where local parameters come from.
+func (s LocalSource) Describe() string {
+	switch s {
+	case SourceAgent:
+		return "dcbtop's agent"
+	case SourceDCBNL:
+		return "the driver (dcbnl)"
+	case SourceObserved:
+		return "another LLDP agent of this host (its LLDPDUs)"
+	}
+	return "nowhere (no local agent)"
+}
+
+// localPrecedence orders the sources, most authoritative first.
+var localPrecedence = [...]LocalSource{SourceAgent, SourceDCBNL, SourceObserved}
+
+// A localState is what one local source provides.
+type localState struct {
+	set     bool
+	willing bool
+	params  *Params
+}
+
+// sourceChanged records what source provides now and puts the most
+// authoritative source's state in force.
+func (e *Engine) sourceChanged(p *port, source LocalSource, st localState) {
+	for i, s := range localPrecedence {
+		if s == source {
+			p.sources[i] = st
+		}
+	}
+	for i, s := range localPrecedence {
+		if st := p.sources[i]; st.set {
+			e.setLocal(p, s, st.willing, st.params)
+			return
+		}
+	}
+	e.setLocal(p, "", false, nil)
+}
+
 // setLocal replaces the local parameters and Willing state; a change issues
 // a QOS_LOCAL_PARAMETERS_CHANGE indication (WILLING flag set when willing)
 // and re-resolves the operational parameters.
-func (e *Engine) setLocal(p *port, source string, willing bool, params *Params) {
+func (e *Engine) setLocal(p *port, source LocalSource, willing bool, params *Params) {
 	d := p.local.Diff(params)
 	if d == 0 && p.willing == willing && p.localSource == source && (p.local == nil) == (params == nil) {
 		return
@@ -73,18 +127,15 @@ func (e *Engine) outgoing(p *port, hdr lldp.EthernetHeader, chassis, portID, pdu
 		mac := hdr.Src
 		p.mac = &mac
 	}
-	if p.localSource != "" && p.localSource != "observed" {
-		return
-	}
 	if du.Shutdown() {
-		e.setLocal(p, "observed", p.willing, nil)
+		e.sourceChanged(p, SourceObserved, localState{})
 		return
 	}
 	params := ParamsFromDU(du)
 	if params == nil || hdr.Dst != lldp.NearestBridge {
 		return
 	}
-	e.setLocal(p, "observed", params.Willing(), params)
+	e.sourceChanged(p, SourceObserved, localState{set: true, willing: params.Willing(), params: params})
 }
 
 // resolveOperational recomputes the operational parameters; a change

@@ -23,11 +23,11 @@ type Snapshot struct {
 
 // An Interface is one interface's state in a Snapshot.
 type Interface struct {
-	Name        string  `json:"name"`
-	Ifindex     *int    `json:"ifindex"`
-	MAC         *string `json:"mac"`
-	OperState   string  `json:"oper_state"` // "up", "down" or "unknown"
-	LocalSource string  `json:"local_source"`
+	Name        string      `json:"name"`
+	Ifindex     *int        `json:"ifindex"`
+	MAC         *string     `json:"mac"`
+	OperState   string      `json:"oper_state"` // "up", "down" or "unknown"
+	LocalSource LocalSource `json:"local_source"`
 	// DCBXMode is the NIC's DCBX mode in words (dcbnl GDCBX), null when
 	// unknown.
 	DCBXMode    *string `json:"dcbx_mode"`
@@ -120,7 +120,7 @@ func (e *Engine) Log() []Indication {
 }
 
 func (p *port) snapshot(now time.Time) Interface {
-	in := Interface{Name: p.name, OperState: "unknown", LocalSource: "none",
+	in := Interface{Name: p.name, OperState: "unknown", LocalSource: SourceNone,
 		Remote: p.remote.Clone(), RemoteValid: p.remoteFrom != nil,
 		Peers: []Peer{}, Diagnostics: p.diagnostics(now), Counters: p.counters,
 		Local: p.local.Clone(), Operational: p.operational.Clone(), Resolution: p.resolution,

@@ -75,7 +75,7 @@ func (s *scenario) link(sec float64, iface string, mac lldp.MAC) *scenario {
 	return s
 }
 
-func (s *scenario) local(sec float64, iface, source string, willing bool, p *engine.Params, mode string) *scenario {
+func (s *scenario) local(sec float64, iface string, source engine.LocalSource, willing bool, p *engine.Params, mode string) *scenario {
 	s.e.Apply(engine.LocalChanged{Interface: iface, At: at(sec), Source: source, Willing: willing, Params: p, Mode: mode})
 	return s
 }
@@ -223,7 +223,8 @@ func hostile(t testing.TB) engine.Snapshot {
 	p.portDesc = "port" + evil
 	p.port = "swp\x1b[31m1"
 	p.chassisIfname = "chassis\x1b]8;;http://x\a"
-	return newScenario(t).link(0, "eth\x1b[1m0", macLocal0).local(0, "eth\x1b[1m0", "agent", true, localParams(true), "mode\x1b[5m").
+	return newScenario(t).link(0, "eth\x1b[1m0", macLocal0).local(0, "eth\x1b[1m0", "agent", true, localParams(true), "").
+		local(0, "eth\x1b[1m0", "dcbnl", true, localParams(true), "mode\x1b[5m"). // the NIC's mode, under the agent
 		rx(1, "eth\x1b[1m0", p).snap()
 }
 

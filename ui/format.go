@@ -303,18 +303,18 @@ func appProtocol(sel lldp.AppSelector, proto uint16) string {
 }
 
 // localSourceWords says where local parameters come from.
-func localSourceWords(s string) string {
+func localSourceWords(s engine.LocalSource) string {
 	switch s {
-	case "dcbnl":
+	case engine.SourceDCBNL:
 		return "dcbnl (driver)"
-	case "observed":
+	case engine.SourceObserved:
 		return "observed agent"
-	case "agent":
+	case engine.SourceAgent:
 		return "dcbtop agent"
-	case "none", "":
+	case engine.SourceNone, "":
 		return "none"
 	}
-	return s
+	return string(s)
 }
 
 // plural renders "1 error", "2 errors", "1 entry", "3 entries".

@@ -646,7 +646,7 @@ func (m Model) startAgent() (tea.Model, tea.Cmd) {
 	if in == nil {
 		return m, nil
 	}
-	on := in.LocalSource != "agent"
+	on := in.LocalSource != engine.SourceAgent
 	name := in.Name
 	m.vs.busy = fmt.Sprintf("checking the host agent on %s…", name)
 	return m, m.checked(actAgent, name, func(_ Backend, caps Caps) tea.Msg {

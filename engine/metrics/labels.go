@@ -57,7 +57,7 @@ var reasons = [...]engine.Reason{
 }
 
 // localSources are the source label's values (plus "other").
-var localSources = [...]string{"dcbnl", "observed", "agent", "none"}
+var localSources = [...]engine.LocalSource{engine.SourceDCBNL, engine.SourceObserved, engine.SourceAgent, engine.SourceNone}
 
 // expectedIndications are the status and reason pairs the engine issues;
 // their counts are exported from zero for every interface.

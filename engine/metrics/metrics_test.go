@@ -485,7 +485,7 @@ func boundedLabels() map[string][]string {
 		"severity":  sev,
 		"status":    st,
 		"reason":    rs,
-		"source":    append(localSources[:], other),
+		"source":    append(labelStrings(localSources[:]), other),
 		"dialect":   {"ieee", "cee", "none"},
 		"direction": {"in", "out", "sent"},
 	}
@@ -570,4 +570,12 @@ func TestLabelsBounded(t *testing.T) {
 			}
 		}
 	})
+}
+
+func labelStrings[T ~string](vs []T) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = string(v)
+	}
+	return out
 }

@@ -120,7 +120,7 @@ func (r *liveRun) startAgent(iface string, now time.Time) (string, error) {
 			return "", err
 		}
 		local, willing, from = p, r.o.willing, "from "+r.o.local
-	case in.LocalSource == "dcbnl" && in.Local != nil && in.Local.ETS != nil && in.Local.Errors() == nil && in.Willing != nil:
+	case in.LocalSource == engine.SourceDCBNL && in.Local != nil && in.Local.ETS != nil && in.Local.Errors() == nil && in.Willing != nil:
 		local, willing, from = in.Local.Clone(), *in.Willing, "the driver's (dcbnl)"
 	}
 	local = local.WithWilling(willing)
@@ -152,7 +152,7 @@ func (r *liveRun) startAgent(iface string, now time.Time) (string, error) {
 	}
 	li.agent, li.acfg, li.ctl = a, cfg, srv
 	li.local, li.willing, li.undo = local.Clone(), willing, nil
-	r.apply(engine.LocalChanged{Interface: iface, At: now, Source: "agent", Willing: willing, Params: local})
+	r.apply(engine.LocalChanged{Interface: iface, At: now, Source: engine.SourceAgent, Willing: willing, Params: local})
 	if r.tick != nil {
 		r.tick.Reset(r.o.clock.Real(agentTick))
 	}
@@ -182,16 +182,7 @@ func (r *liveRun) stopAgent(iface string, now time.Time) (string, error) {
 		li.ctl = nil
 	}
 	li.local, li.undo = nil, nil
-	ev := engine.LocalChanged{Interface: iface, At: now} // no local source
-	from := "nowhere (no local agent)"
+	r.apply(engine.LocalChanged{Interface: iface, At: now, Source: engine.SourceAgent, Withdrawn: true})
 	in, _ := r.eng.Interface(iface)
-	switch {
-	case li.dcb != nil:
-		ev, from = *li.dcb, "the driver (dcbnl)"
-		ev.At = now
-	case otherLocalAgent(in, time.Time{}) != "":
-		ev.Source, from = "observed", "another LLDP agent of this host"
-	}
-	r.apply(ev)
-	return "dcbtop's agent stopped: shutdown LLDPDU sent (TTL 0); local parameters now from " + from, nil
+	return "dcbtop's agent stopped: shutdown LLDPDU sent (TTL 0); local parameters now from " + in.LocalSource.Describe(), nil
 }

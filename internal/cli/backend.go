@@ -126,9 +126,9 @@ func (b *backend) Capabilities(iface string) ui.Caps {
 	fw := hasDiagCode(in, engine.CodeFirmwareDCBX)
 	var c ui.Caps
 	switch in.LocalSource {
-	case "agent":
+	case engine.SourceAgent:
 		c.CanWrite = true
-	case "dcbnl":
+	case engine.SourceDCBNL:
 		switch {
 		case fw:
 			c.WriteWhy = firmwareWhy(iface)
@@ -137,13 +137,13 @@ func (b *backend) Capabilities(iface string) ui.Caps {
 		default:
 			c.CanWrite = true
 		}
-	case "observed":
+	case engine.SourceObserved:
 		c.WriteWhy = "another LLDP agent of this host owns the local parameters (seen in its LLDPDUs): change them there"
 	default:
 		c.WriteWhy = "no local agent: press a to run dcbtop's agent here"
 	}
 	switch {
-	case in.LocalSource == "agent":
+	case in.LocalSource == engine.SourceAgent:
 		c.CanAgent = true // to stop it
 	case fw:
 		c.AgentWhy = firmwareWhy(iface)
@@ -210,7 +210,7 @@ func (b *backend) Apply(iface string, willing *bool, local *engine.Params) (stri
 	if err != nil {
 		return "", err
 	}
-	if in.LocalSource == "agent" {
+	if in.LocalSource == engine.SourceAgent {
 		resp, err := b.live.controlCall(iface, controlRequest{Op: "apply", Params: local, Willing: willing})
 		if err != nil {
 			return "", err
@@ -226,7 +226,7 @@ func (b *backend) Undo(iface string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if in.LocalSource == "agent" {
+	if in.LocalSource == engine.SourceAgent {
 		resp, err := b.live.controlCall(iface, controlRequest{Op: "undo"})
 		if err != nil {
 			return "", err

@@ -110,7 +110,7 @@ func testBackend(s engine.Snapshot, live liveControl) *backend {
 func TestBackendCapabilities(t *testing.T) {
 	s := liveSnapshot(t)
 	for _, in := range s.Interfaces {
-		if want := map[string]string{"ag": "agent", "nl": "dcbnl", "fw": "dcbnl", "ob": "observed", "no": "none"}[in.Name]; in.LocalSource != want {
+		if want := map[string]engine.LocalSource{"ag": "agent", "nl": "dcbnl", "fw": "dcbnl", "ob": "observed", "no": "none"}[in.Name]; in.LocalSource != want {
 			t.Fatalf("fixture: %s has local source %q, want %q", in.Name, in.LocalSource, want)
 		}
 	}

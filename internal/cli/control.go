@@ -532,7 +532,7 @@ func (r *liveRun) controlState(li *liveIface, prev *localState, changed []string
 // LLDPDU goes out now.
 func (r *liveRun) setAgentLocal(li *liveIface, willing bool, local *engine.Params, now time.Time) {
 	li.willing, li.local = willing, local.Clone()
-	r.apply(engine.LocalChanged{Interface: li.name, At: now, Source: "agent", Willing: willing, Params: local.Clone()})
+	r.apply(engine.LocalChanged{Interface: li.name, At: now, Source: engine.SourceAgent, Willing: willing, Params: local.Clone()})
 	if li.agent == nil {
 		return
 	}

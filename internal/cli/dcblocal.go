@@ -61,7 +61,7 @@ func dcbLocal(c dcbClient, ifname string, now time.Time) (engine.LocalChanged, b
 		return engine.LocalChanged{}, false
 	}
 	p, willing := paramsFromIEEE(ieee)
-	ev := engine.LocalChanged{Interface: ifname, At: now, Source: "dcbnl", Willing: willing, Params: p}
+	ev := engine.LocalChanged{Interface: ifname, At: now, Source: engine.SourceDCBNL, Willing: willing, Params: p}
 	mode := ieee.DCBX
 	if mode == nil {
 		if m, err := c.DCBX(ifname); err == nil {

@@ -41,12 +41,9 @@ type liveIface struct {
 	local   *engine.Params
 	willing bool
 	undo    *localState
-	// ctl is the agent's control socket (nil without an agent); dcb the
-	// latest local parameters read from DCB netlink (nil: none), kept
-	// while dcbtop's agent owns the local parameters, for when it stops.
-	// Both owned by the engine goroutine.
+	// ctl is the agent's control socket (nil without an agent), owned by
+	// the engine goroutine.
 	ctl *controlServer
-	dcb *engine.LocalChanged
 }
 
 func (li *liveIface) current() liveConn {
@@ -287,7 +284,7 @@ func runLive(ctx context.Context, o *options, env Env) (err error) {
 			}
 			li.agent, li.acfg = a, cfg
 			li.local, li.willing = local.Clone(), o.willing
-			r.apply(engine.LocalChanged{Interface: li.name, At: now, Source: "agent", Willing: o.willing, Params: local})
+			r.apply(engine.LocalChanged{Interface: li.name, At: now, Source: engine.SourceAgent, Willing: o.willing, Params: local})
 		}
 	}
 	defer r.startDCB(ifaces)()
@@ -462,14 +459,6 @@ func (r *liveRun) drain() {
 // apply feeds one event to the engine, writes its indications and keeps
 // the agents' advertisements and the recording in step.
 func (r *liveRun) apply(ev engine.Event) {
-	if lc, ok := ev.(engine.LocalChanged); ok && lc.Source == "dcbnl" {
-		if li := r.byName[lc.Interface]; li != nil {
-			li.dcb = &lc
-			if li.agent != nil {
-				return // dcbtop's agent owns the local parameters here
-			}
-		}
-	}
 	fr, isFrame := ev.(engine.FrameReceived)
 	var li *liveIface
 	before := 0

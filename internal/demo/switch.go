@@ -95,7 +95,7 @@ func (s *Switch) boot(now time.Time) error {
 	port := s.cfg.Port
 	s.eng = engine.New(engine.Config{MaxNeighbors: 16, LogSize: 64})
 	s.eng.Apply(engine.LinkChanged{Interface: port, At: now, Ifindex: 1, MAC: s.cfg.ChassisMAC, Up: true})
-	s.eng.Apply(engine.LocalChanged{Interface: port, At: now, Source: "agent", Willing: s.cfg.Willing, Params: s.cfg.Params})
+	s.eng.Apply(engine.LocalChanged{Interface: port, At: now, Source: engine.SourceAgent, Willing: s.cfg.Willing, Params: s.cfg.Params})
 	ag, err := agent.New(agent.Config{Ifname: port, MAC: s.cfg.ChassisMAC, SystemName: s.cfg.SystemName,
 		SystemDesc: s.cfg.SystemDesc, TxInterval: s.cfg.TxInterval}, s.Advert(), now)
 	if err != nil {
@@ -234,7 +234,7 @@ func (s *Switch) Set(change *engine.Params, willing *bool, now time.Time) error 
 	}
 	s.cfg.Params, s.cfg.Willing = p, w
 	if s.state == stateOn {
-		s.apply(engine.LocalChanged{Interface: s.cfg.Port, At: now, Source: "agent", Willing: w, Params: p}, now)
+		s.apply(engine.LocalChanged{Interface: s.cfg.Port, At: now, Source: engine.SourceAgent, Willing: w, Params: p}, now)
 	}
 	return nil
 }
