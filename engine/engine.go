@@ -97,7 +97,7 @@ type port struct {
 	localSource LocalSource // the source in force, "" for none
 	// sources holds what each local source provides, by precedence
 	// (localPrecedence); the first that is set is in force.
-	sources [len(localPrecedence)]localState
+	sources     [len(localPrecedence)]localState
 	dcbxMode    string // the NIC's DCBX mode in words, "" when unknown
 	firmware    bool   // the NIC's firmware runs DCBX
 	local       *Params

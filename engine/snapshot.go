@@ -30,12 +30,16 @@ type Interface struct {
 	LocalSource LocalSource `json:"local_source"`
 	// DCBXMode is the NIC's DCBX mode in words (dcbnl GDCBX), null when
 	// unknown.
-	DCBXMode    *string `json:"dcbx_mode"`
-	Willing     *bool   `json:"willing"`
-	Local       *Params `json:"local"`
-	Remote      *Params `json:"remote"`
-	Operational *Params `json:"operational"`
-	RemoteValid bool    `json:"remote_valid"`
+	DCBXMode *string `json:"dcbx_mode"`
+	// FirmwareManaged reports that the NIC's firmware runs DCBX
+	// (LLD_MANAGED): nothing local may be written. Not part of the JSON
+	// contract: the firmware-dcbx diagnostic says it there.
+	FirmwareManaged bool    `json:"-"`
+	Willing         *bool   `json:"willing"`
+	Local           *Params `json:"local"`
+	Remote          *Params `json:"remote"`
+	Operational     *Params `json:"operational"`
+	RemoteValid     bool    `json:"remote_valid"`
 	// RemoteInvalidReason is "ttl-expired", "shutdown" or "multi-peer"
 	// while the remote parameters are invalid after having been received.
 	RemoteInvalidReason *Reason `json:"remote_invalid_reason"`
@@ -144,6 +148,7 @@ func (p *port) snapshot(now time.Time) Interface {
 		m := p.dcbxMode
 		in.DCBXMode = &m
 	}
+	in.FirmwareManaged = p.firmware
 	if p.localSource != "" {
 		in.LocalSource = p.localSource
 		w := p.willing

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"strings"
 	"time"
 
 	"dcbtop/engine"
@@ -106,10 +105,10 @@ func (r *liveRun) startAgent(iface string, now time.Time) (string, error) {
 	if li.agent != nil {
 		return "dcbtop's agent already runs here", nil
 	}
-	if others := otherAgents(); len(others) > 0 && !r.o.force {
-		return "", fmt.Errorf("another LLDP agent runs in this network namespace: %s; stop it first", strings.Join(others, ", "))
-	}
 	in, _ := r.eng.Interface(iface)
+	if c := in.Capabilities(engine.Host{NetAdmin: hasNetAdmin(), OtherAgents: otherAgents(), Now: now}); !c.CanAgent && !r.o.force {
+		return "", errors.New(c.AgentWhy)
+	}
 	local, willing, from := agent.DefaultLocal(), true, "the defaults (100% ETS on TC0, PFC off)"
 	switch {
 	case r.o.localParams != nil: // the demo's host

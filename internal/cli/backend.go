@@ -82,38 +82,9 @@ func (b *backend) iface(name string) (engine.Interface, error) {
 	return engine.Interface{}, fmt.Errorf("%s is not in the snapshot", name)
 }
 
-func hasDiagCode(in engine.Interface, code string) bool {
-	for _, d := range in.Diagnostics {
-		if d.Code == code {
-			return true
-		}
-	}
-	return false
-}
-
-// firmwareWhy says why nothing is written where the NIC firmware runs DCBX.
-func firmwareWhy(ifname string) string {
-	return fmt.Sprintf("the NIC firmware runs DCBX (LLD_MANAGED): hand DCBX to the host first (ice: ethtool --set-priv-flags %s fw-lldp-agent off; i40e: ethtool --set-priv-flags %s disable-fw-lldp on)", ifname, ifname)
-}
-
-// ownAgent reports whether a local agent seen transmitting on in is
-// dcbtop's own (chassis = the port MAC, port = the interface name).
-func ownAgent(in engine.Interface, a engine.LocalAgent) bool {
-	return in.MAC != nil && a.ChassisID == "mac "+*in.MAC && a.PortID == "ifname "+in.Name
-}
-
-// otherLocalAgent returns the chassis of another LLDP agent of this host
-// seen transmitting on in within the last 2 minutes, "" when none.
-func otherLocalAgent(in engine.Interface, now time.Time) string {
-	for _, a := range in.LocalAgents {
-		if !ownAgent(in, a) && (now.IsZero() || now.Sub(a.LastSeen) < 2*time.Minute) {
-			return a.ChassisID
-		}
-	}
-	return ""
-}
-
-// Capabilities says what may be changed on iface, and why not.
+// Capabilities says what may be changed on iface, and why not: the
+// engine decides (engine.Interface.Capabilities) from the snapshot and
+// what this process knows of the host.
 func (b *backend) Capabilities(iface string) ui.Caps {
 	if b.replay {
 		return ui.Caps{WriteWhy: replayWhy, AgentWhy: replayWhy}
@@ -123,40 +94,8 @@ func (b *backend) Capabilities(iface string) ui.Caps {
 		return ui.Caps{WriteWhy: err.Error(), AgentWhy: err.Error()}
 	}
 	s, _ := b.snap()
-	fw := hasDiagCode(in, engine.CodeFirmwareDCBX)
-	var c ui.Caps
-	switch in.LocalSource {
-	case engine.SourceAgent:
-		c.CanWrite = true
-	case engine.SourceDCBNL:
-		switch {
-		case fw:
-			c.WriteWhy = firmwareWhy(iface)
-		case !b.privileged():
-			c.WriteWhy = "needs CAP_NET_ADMIN to write DCB netlink (run as root)"
-		default:
-			c.CanWrite = true
-		}
-	case engine.SourceObserved:
-		c.WriteWhy = "another LLDP agent of this host owns the local parameters (seen in its LLDPDUs): change them there"
-	default:
-		c.WriteWhy = "no local agent: press a to run dcbtop's agent here"
-	}
-	switch {
-	case in.LocalSource == engine.SourceAgent:
-		c.CanAgent = true // to stop it
-	case fw:
-		c.AgentWhy = firmwareWhy(iface)
-	default:
-		if others := b.otherAgents(); len(others) > 0 {
-			c.AgentWhy = "another LLDP agent runs in this network namespace: " + strings.Join(others, ", ") + "; stop it first"
-		} else if ch := otherLocalAgent(in, s.TakenAt); ch != "" {
-			c.AgentWhy = "another LLDP agent of this host transmits here (" + ch + "); stop it first"
-		} else {
-			c.CanAgent = true
-		}
-	}
-	return c
+	c := in.Capabilities(engine.Host{NetAdmin: b.privileged(), OtherAgents: b.otherAgents(), Now: s.TakenAt})
+	return ui.Caps{CanWrite: c.CanWrite, WriteWhy: c.WriteWhy, CanAgent: c.CanAgent, AgentWhy: c.AgentWhy}
 }
 
 // Preview returns the operational parameters and resolution iface would

@@ -114,10 +114,12 @@ func TestBackendCapabilities(t *testing.T) {
 			t.Fatalf("fixture: %s has local source %q, want %q", in.Name, in.LocalSource, want)
 		}
 	}
-	fwWhy := firmwareWhy("fw")
-	if !strings.HasPrefix(fwWhy, "the NIC firmware runs DCBX (LLD_MANAGED): ") {
-		t.Errorf("firmware reason %q", fwWhy)
+	fwWhy := "the NIC firmware runs DCBX (LLD_MANAGED): hand DCBX to the host first (ice: ethtool --set-priv-flags fw fw-lldp-agent off; i40e: ethtool --set-priv-flags fw disable-fw-lldp on)"
+	otherWhy := func(who string) string {
+		return who + " transmits LLDP here and owns what this host advertises: dcbtop will not run a second agent beside it (the switch would see two peers). " +
+			"Change the parameters in that agent (lldptool, lldpcli), or stop it and press a to run dcbtop's agent"
 	}
+	const noneWhy = "no local DCB source here (no agent, no driver DCB support): press a to run dcbtop's agent, then change its parameters"
 	tests := []struct {
 		name        string
 		replay      bool
@@ -127,17 +129,21 @@ func TestBackendCapabilities(t *testing.T) {
 		want        ui.Caps
 		wantAgentIn string // substring of AgentWhy, when not exact
 	}{
-		{name: "replay", replay: true, iface: "pcap0", want: ui.Caps{WriteWhy: "replay: nothing to write to", AgentWhy: "replay: nothing to write to"}},
+		{name: "replay", replay: true, iface: "pcap0", want: ui.Caps{WriteWhy: replayWhy, AgentWhy: replayWhy}},
 		{name: "agent", iface: "ag", want: ui.Caps{CanWrite: true, CanAgent: true}},
 		{name: "agent, lldpd beside", iface: "ag", others: []string{"lldpd (pid 7)"}, want: ui.Caps{CanWrite: true, CanAgent: true}},
 		{name: "dcbnl", iface: "nl", want: ui.Caps{CanWrite: true, CanAgent: true}},
 		{name: "dcbnl unprivileged", iface: "nl", unpriv: true, want: ui.Caps{WriteWhy: "needs CAP_NET_ADMIN to write DCB netlink (run as root)", CanAgent: true}},
 		{name: "dcbnl firmware", iface: "fw", want: ui.Caps{WriteWhy: fwWhy, AgentWhy: fwWhy}},
-		{name: "none", iface: "no", want: ui.Caps{WriteWhy: "no local agent: press a to run dcbtop's agent here", CanAgent: true}},
+		{name: "none", iface: "no", want: ui.Caps{WriteWhy: noneWhy, CanAgent: true}},
+		// One coherent answer where another agent runs: neither write nor
+		// start a second agent, and how to hand over.
 		{name: "none, lldpd here", iface: "no", others: []string{"lldpd (pid 7)"},
-			want: ui.Caps{WriteWhy: "no local agent: press a to run dcbtop's agent here", AgentWhy: "another LLDP agent runs in this network namespace: lldpd (pid 7); stop it first"}},
-		{name: "observed", iface: "ob", want: ui.Caps{WriteWhy: "another LLDP agent of this host owns the local parameters (seen in its LLDPDUs): change them there",
-			AgentWhy: "another LLDP agent of this host transmits here (mac 02:00:00:00:00:99); stop it first"}},
+			want: ui.Caps{WriteWhy: otherWhy("another LLDP agent (lldpd (pid 7))"), AgentWhy: otherWhy("another LLDP agent (lldpd (pid 7))")}},
+		{name: "observed", iface: "ob", want: ui.Caps{WriteWhy: otherWhy("another LLDP agent of this host (mac 02:00:00:00:00:99)"),
+			AgentWhy: otherWhy("another LLDP agent of this host (mac 02:00:00:00:00:99)")}},
+		{name: "dcbnl, lldpd here", iface: "nl", others: []string{"lldpd (pid 7)"},
+			want: ui.Caps{CanWrite: true, AgentWhy: otherWhy("another LLDP agent (lldpd (pid 7))")}},
 		{name: "unknown", iface: "zz", want: ui.Caps{WriteWhy: "zz is not in the snapshot", AgentWhy: "zz is not in the snapshot"}},
 	}
 	for _, tt := range tests {
@@ -168,7 +174,7 @@ func TestBackendCapabilities(t *testing.T) {
 	// Live, a refused write says why and calls nothing.
 	fl := &fakeLive{}
 	b = testBackend(s, fl)
-	if _, err := b.Apply("no", &w, nil); err == nil || err.Error() != "no local agent: press a to run dcbtop's agent here" {
+	if _, err := b.Apply("no", &w, nil); err == nil || err.Error() != noneWhy {
 		t.Errorf("apply without a local agent: %v", err)
 	}
 	if _, err := b.SetAgent("fw", true); err == nil || err.Error() != fwWhy {

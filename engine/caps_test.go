@@ -1,0 +1,57 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// The rules of Interface.Capabilities, one case each.
+func TestCapabilities(t *testing.T) {
+	mac := "02:00:00:00:00:01"
+	now := time.Date(2025, 1, 1, 0, 10, 0, 0, time.UTC)
+	own := LocalAgent{ChassisID: "mac " + mac, PortID: "ifname eth0", LastSeen: now}
+	other := LocalAgent{ChassisID: "mac 02:00:00:00:00:99", PortID: "ifname eth0", LastSeen: now.Add(-time.Minute)}
+	stale := other
+	stale.LastSeen = now.Add(-3 * time.Minute)
+	iface := func(src LocalSource, fw bool, agents ...LocalAgent) Interface {
+		return Interface{Name: "eth0", MAC: &mac, LocalSource: src, FirmwareManaged: fw, LocalAgents: agents}
+	}
+	otherWhy := func(who string) string {
+		return who + " transmits LLDP here and owns what this host advertises: dcbtop will not run a second agent beside it (the switch would see two peers). " +
+			"Change the parameters in that agent (lldptool, lldpcli), or stop it and press a to run dcbtop's agent"
+	}
+	const noneWhy = "no local DCB source here (no agent, no driver DCB support): press a to run dcbtop's agent, then change its parameters"
+	root := Host{NetAdmin: true, Now: now}
+	tests := []struct {
+		name string
+		in   Interface
+		host Host
+		want Capabilities
+	}{
+		{"replay", iface(SourceAgent, false), Host{Replay: true}, Capabilities{WriteWhy: "replay: a recording is read-only", AgentWhy: "replay: a recording is read-only"}},
+		{"own agent", iface(SourceAgent, false, own), root, Capabilities{CanWrite: true, CanAgent: true}},
+		{"own agent, lldpd beside (it may be stopped)", iface(SourceAgent, false), Host{OtherAgents: []string{"lldpd (pid 7)"}}, Capabilities{CanWrite: true, CanAgent: true}},
+		{"dcbnl", iface(SourceDCBNL, false), root, Capabilities{CanWrite: true, CanAgent: true}},
+		{"dcbnl without CAP_NET_ADMIN", iface(SourceDCBNL, false), Host{Now: now}, Capabilities{WriteWhy: "needs CAP_NET_ADMIN to write DCB netlink (run as root)", CanAgent: true}},
+		{"firmware", iface(SourceDCBNL, true), root, Capabilities{WriteWhy: firmwareWhy("eth0"), AgentWhy: firmwareWhy("eth0")}},
+		{"observed agent", iface(SourceObserved, false, other), root, Capabilities{WriteWhy: otherWhy("another LLDP agent of this host (mac 02:00:00:00:00:99)"), AgentWhy: otherWhy("another LLDP agent of this host (mac 02:00:00:00:00:99)")}},
+		{"observed long ago", iface(SourceObserved, false, stale), root, Capabilities{WriteWhy: noneWhy, CanAgent: true}},
+		{"own frames are not another agent", iface(SourceNone, false, own), root, Capabilities{WriteWhy: noneWhy, CanAgent: true}},
+		{"lldpd process", iface(SourceNone, false), Host{NetAdmin: true, OtherAgents: []string{"lldpd (pid 7)"}}, Capabilities{WriteWhy: otherWhy("another LLDP agent (lldpd (pid 7))"), AgentWhy: otherWhy("another LLDP agent (lldpd (pid 7))")}},
+		{"dcbnl beside lldpd", iface(SourceDCBNL, false), Host{NetAdmin: true, OtherAgents: []string{"lldpd (pid 7)"}}, Capabilities{CanWrite: true, AgentWhy: otherWhy("another LLDP agent (lldpd (pid 7))")}},
+		{"nothing", iface(SourceNone, false), root, Capabilities{WriteWhy: noneWhy, CanAgent: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, tt.in.Capabilities(tt.host)); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+	if !strings.HasPrefix(firmwareWhy("x"), "the NIC firmware runs DCBX (LLD_MANAGED): hand DCBX to the host first") {
+		t.Errorf("firmwareWhy = %q", firmwareWhy("x"))
+	}
+}
