@@ -541,39 +541,18 @@ func (r *liveRun) setAgentLocal(li *liveIface, willing bool, local *engine.Param
 	}
 }
 
-// localChanges lists what differs between two local states: "ets",
-// "ets_reco", "pfc", "app" (the Willing bits aside) and "willing".
+// localChanges lists what differs between two local states: the
+// features of engine's Changes ("ets", "ets_reco", "pfc", "app"; the
+// Willing bits aside) and "willing".
 func localChanges(w0 bool, p0 *engine.Params, w1 bool, p1 *engine.Params) []string {
-	a, b := orEmpty(p0).WithWilling(false), orEmpty(p1).WithWilling(false)
 	out := []string{}
-	if !samePtr(a.ETS, b.ETS) {
-		out = append(out, "ets")
-	}
-	if !samePtr(a.ETSReco, b.ETSReco) {
-		out = append(out, "ets_reco")
-	}
-	if !samePtr(a.PFC, b.PFC) {
-		out = append(out, "pfc")
-	}
-	if (a.App == nil) != (b.App == nil) || !slices.Equal(a.App, b.App) {
-		out = append(out, "app")
+	for _, c := range p0.WithWilling(false).Changes(p1.WithWilling(false)) {
+		if !slices.Contains(out, c.Feature) {
+			out = append(out, c.Feature)
+		}
 	}
 	if w0 != w1 {
 		out = append(out, "willing")
 	}
 	return out
-}
-
-func orEmpty(p *engine.Params) *engine.Params {
-	if p == nil {
-		return &engine.Params{}
-	}
-	return p
-}
-
-func samePtr[T comparable](a, b *T) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	return *a == *b
 }
