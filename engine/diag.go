@@ -11,27 +11,27 @@ import (
 
 // Diagnostic codes produced by the engine (the codec's are in package lldp).
 const (
-	CodeMalformed        = "lldpdu-malformed"
-	CodeTooManyNeighbors = "too-many-neighbors"
-	CodeMultiPeer        = "multi-peer"
-	CodeETSMismatch      = "ets-mismatch"
-	CodePFCMismatch      = "pfc-mismatch"
-	CodeBothWilling      = "both-willing"
-	CodeNeitherWilling   = "neither-willing-mismatch"
-	CodeNoETSReco        = "no-ets-reco"
-	CodePFCPrioNoApp     = "pfc-prio-no-app"
-	CodePFCTCShared      = "pfc-tc-shared"
-	CodeDialectConflict  = "dialect-conflict"
-	CodeDualLocalAgent   = "dual-local-agent"
-	CodePeerStale        = "peer-stale"
-	CodeCEEPeerError     = "cee-peer-error"
-	CodeLocalUnknown     = "local-unknown"
-	CodeCaptureError     = "capture-error"
-	CodeFirmwareDCBX     = "firmware-dcbx"
-	dualAgentWindow      = 121 * time.Second
+	CodeMalformed        lldp.Code = "lldpdu-malformed"
+	CodeTooManyNeighbors lldp.Code = "too-many-neighbors"
+	CodeMultiPeer        lldp.Code = "multi-peer"
+	CodeETSMismatch      lldp.Code = "ets-mismatch"
+	CodePFCMismatch      lldp.Code = "pfc-mismatch"
+	CodeBothWilling      lldp.Code = "both-willing"
+	CodeNeitherWilling   lldp.Code = "neither-willing-mismatch"
+	CodeNoETSReco        lldp.Code = "no-ets-reco"
+	CodePFCPrioNoApp     lldp.Code = "pfc-prio-no-app"
+	CodePFCTCShared      lldp.Code = "pfc-tc-shared"
+	CodeDialectConflict  lldp.Code = "dialect-conflict"
+	CodeDualLocalAgent   lldp.Code = "dual-local-agent"
+	CodePeerStale        lldp.Code = "peer-stale"
+	CodeCEEPeerError     lldp.Code = "cee-peer-error"
+	CodeLocalUnknown     lldp.Code = "local-unknown"
+	CodeCaptureError     lldp.Code = "capture-error"
+	CodeFirmwareDCBX     lldp.Code = "firmware-dcbx"
+	dualAgentWindow                = 121 * time.Second
 )
 
-func mkDiag(code string, sev lldp.Severity, feature, action, format string, a ...any) lldp.Diagnostic {
+func mkDiag(code lldp.Code, sev lldp.Severity, feature, action, format string, a ...any) lldp.Diagnostic {
 	return lldp.Diagnostic{Code: code, Severity: sev, Feature: feature, Message: fmt.Sprintf(format, a...), Action: action}
 }
 

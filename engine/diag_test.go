@@ -10,8 +10,8 @@ import (
 	"dcbtop/engine/lldp"
 )
 
-func codes(ds []lldp.Diagnostic) []string {
-	out := []string{}
+func codes(ds []lldp.Diagnostic) []lldp.Code {
+	out := []lldp.Code{}
 	for _, d := range ds {
 		out = append(out, d.Code)
 	}
@@ -33,43 +33,43 @@ func TestDiagnostics(t *testing.T) {
 	tests := []struct {
 		name string
 		evs  func(t testing.TB) []Event
-		want []string
+		want []lldp.Code
 	}{
 		{"clean: local and peer agree, RoCE classified", func(t testing.TB) []Event {
 			return []Event{link, local(false, 1<<3, roce), rx(1, frame(t, highMAC, 120, etsA, pfc3))}
-		}, []string{}},
+		}, []lldp.Code{}},
 		{"neither willing and PFC differs", func(t testing.TB) []Event {
 			return []Event{link, local(false, 1<<4, App{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 4}), rx(1, frame(t, highMAC, 120, etsA, pfc3))}
-		}, []string{CodeNeitherWilling, CodePFCMismatch, CodePFCTCShared}},
+		}, []lldp.Code{CodeNeitherWilling, CodePFCMismatch, CodePFCTCShared}},
 		{"both willing", func(t testing.TB) []Event {
 			return []Event{link, local(true, 1<<3, roce), rx(1, frame(t, highMAC, 120, etsA, recoA, willingPFC3))}
-		}, []string{CodeBothWilling, CodeETSMismatch}},
+		}, []lldp.Code{CodeBothWilling, CodeETSMismatch}},
 		{"willing but no recommendation", func(t testing.TB) []Event {
 			return []Event{link, local(true, 0), rx(1, frame(t, highMAC, 120, etsA))}
-		}, []string{CodeNoETSReco}},
+		}, []lldp.Code{CodeNoETSReco}},
 		{"PFC priority without APP entry and on a TC shared with lossy priorities", func(t testing.TB) []Event {
 			return []Event{link, local(false, 1<<0), rx(1, frame(t, highMAC, 120, etsA, &lldp.PFC{Cap: 8, Enabled: 1}))}
-		}, []string{CodePFCPrioNoApp, CodePFCTCShared}},
+		}, []lldp.Code{CodePFCPrioNoApp, CodePFCTCShared}},
 		{"local unknown", func(t testing.TB) []Event {
 			return []Event{rx(1, frame(t, highMAC, 120, etsA, pfc3))}
-		}, []string{CodeLocalUnknown}},
+		}, []lldp.Code{CodeLocalUnknown}},
 		{"peer stale", func(t testing.TB) []Event {
 			return []Event{link, local(false, 1<<3, roce), rx(1, frame(t, highMAC, 120, etsA, pfc3)), Tick{At: at(100)}}
-		}, []string{CodePeerStale}},
+		}, []lldp.Code{CodePeerStale}},
 		{"dialect conflict and multi-peer", func(t testing.TB) []Event {
 			cee := &lldp.CEE{Control: &lldp.CEEControl{}, PFC: &lldp.CEEPFC{CEEFeature: lldp.CEEFeature{Enable: true}, Enabled: 8, NumTCs: 8}}
 			return []Event{link, local(false, 1<<3, roce), rx(1, frame(t, highMAC, 120, etsA, pfc3)), rx(2, frame(t, macB, 120, cee))}
-		}, []string{CodeDialectConflict, CodeMultiPeer}},
+		}, []lldp.Code{CodeDialectConflict, CodeMultiPeer}},
 		{"two local agents", func(t testing.TB) []Event {
 			out := func(s float64, src lldp.MAC) Event {
 				return FrameReceived{Interface: "eth0", At: at(s), Outgoing: true, Data: frame(t, src, 120, etsA, pfc3)}
 			}
 			return []Event{out(0, lowMAC), out(1, macA)}
-		}, []string{CodeDualLocalAgent, CodePFCPrioNoApp}},
+		}, []lldp.Code{CodeDualLocalAgent, CodePFCPrioNoApp}},
 		{"CEE peer reports an error", func(t testing.TB) []Event {
 			cee := &lldp.CEE{Control: &lldp.CEEControl{}, PFC: &lldp.CEEPFC{CEEFeature: lldp.CEEFeature{Enable: true, Error: true}, Enabled: 8, NumTCs: 8}}
 			return []Event{link, local(false, 1<<3, roce), rx(1, frame(t, highMAC, 120, cee))}
-		}, []string{CodeCEEPeerError}},
+		}, []lldp.Code{CodeCEEPeerError}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -363,7 +363,7 @@ func TestSnapshotMultiPeer(t *testing.T) {
 	}
 }
 
-func hasCode(ds []lldp.Diagnostic, code string) bool {
+func hasCode(ds []lldp.Diagnostic, code lldp.Code) bool {
 	for _, d := range ds {
 		if d.Code == code {
 			return true

@@ -13,11 +13,11 @@ import (
 
 // Diagnostic codes of Validate beyond the codec's.
 const (
-	CodeETSMaxTCsRange   = "ets-max-tcs-range"
-	CodeAppPriorityRange = "app-priority-range"
+	CodeETSMaxTCsRange   lldp.Code = "ets-max-tcs-range"
+	CodeAppPriorityRange lldp.Code = "app-priority-range"
 	// CodeTLVTooLong: the parameters do not fit the TLV that carries
 	// them (more than lldp.MaxAppEntries APP entries).
-	CodeTLVTooLong = "tlv-too-long"
+	CodeTLVTooLong lldp.Code = "tlv-too-long"
 )
 
 // Validate checks p with the rules the codec applies to received TLVs

@@ -657,7 +657,7 @@ func (r *renderer) diagContent(w int) paneContent {
 		if d.Action == "" {
 			act = ""
 		}
-		act = strings.TrimSpace(act + " [" + Sanitize(d.Code) + "]")
+		act = strings.TrimSpace(act + " [" + Sanitize(string(d.Code)) + "]")
 		for _, l := range strings.Split(ansi.Wordwrap(act, tw, " "), "\n") {
 			c.body = append(c.body, strings.Repeat(" ", indent)+r.st.Dim.Render(l))
 		}

@@ -58,7 +58,7 @@ func summarize(t *testing.T, frame []byte) frameSummary {
 		}
 	}
 	for _, d := range du.Diagnostics {
-		s.Diagnostics = append(s.Diagnostics, d.Code)
+		s.Diagnostics = append(s.Diagnostics, string(d.Code))
 	}
 	return s
 }

@@ -33,7 +33,7 @@ func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil
 // standard does not allow, a configuration that cannot work. Code is a
 // stable kebab-case identifier for scripts and alerts.
 type Diagnostic struct {
-	Code     string   `json:"code"`
+	Code     Code     `json:"code"`
 	Severity Severity `json:"severity"`
 	Feature  string   `json:"feature,omitempty"` // "ets", "ets_reco", "pfc", "app", "cee", "lldp"
 	Message  string   `json:"message"`
@@ -41,28 +41,32 @@ type Diagnostic struct {
 	Action string `json:"action,omitempty"`
 }
 
+// A Code names a kind of Diagnostic, stable across versions (it is a
+// metrics label and part of the JSON contract): "pfc-mismatch".
+type Code string
+
 // Diagnostic codes produced by this package.
 const (
-	CodeETSBandwidthSum    = "ets-bandwidth-sum"
-	CodeETSBandwidthRange  = "ets-bandwidth-range"
-	CodeETSBandwidthNonETS = "ets-bandwidth-non-ets"
-	CodeETSPrioTCRange     = "ets-prio-tc-range"
-	CodeETSTSAReserved     = "ets-tsa-reserved"
-	CodePFCCapRange        = "pfc-cap-range"
-	CodePFCCapExceeded     = "pfc-cap-exceeded"
-	CodeAppSelector        = "app-selector-invalid"
-	CodeAppDSCPRange       = "app-dscp-range"
-	CodeAppEthertypeRange  = "app-ethertype-range"
-	CodeAppDuplicate       = "app-duplicate-entry"
-	CodeDuplicateTLV       = "duplicate-tlv"
-	CodeDialectBoth        = "dialect-both"
-	CodeCEEPGBandwidthSum  = "cee-pg-bandwidth-sum"
-	CodeCEEPGIDReserved    = "cee-pgid-reserved"
-	CodeCEEControlMissing  = "cee-control-missing"
-	CodeCINLegacy          = "cin-legacy"
+	CodeETSBandwidthSum    Code = "ets-bandwidth-sum"
+	CodeETSBandwidthRange  Code = "ets-bandwidth-range"
+	CodeETSBandwidthNonETS Code = "ets-bandwidth-non-ets"
+	CodeETSPrioTCRange     Code = "ets-prio-tc-range"
+	CodeETSTSAReserved     Code = "ets-tsa-reserved"
+	CodePFCCapRange        Code = "pfc-cap-range"
+	CodePFCCapExceeded     Code = "pfc-cap-exceeded"
+	CodeAppSelector        Code = "app-selector-invalid"
+	CodeAppDSCPRange       Code = "app-dscp-range"
+	CodeAppEthertypeRange  Code = "app-ethertype-range"
+	CodeAppDuplicate       Code = "app-duplicate-entry"
+	CodeDuplicateTLV       Code = "duplicate-tlv"
+	CodeDialectBoth        Code = "dialect-both"
+	CodeCEEPGBandwidthSum  Code = "cee-pg-bandwidth-sum"
+	CodeCEEPGIDReserved    Code = "cee-pgid-reserved"
+	CodeCEEControlMissing  Code = "cee-control-missing"
+	CodeCINLegacy          Code = "cin-legacy"
 )
 
-func diag(code string, sev Severity, feature, format string, a ...any) Diagnostic {
+func diag(code Code, sev Severity, feature, format string, a ...any) Diagnostic {
 	return Diagnostic{Code: code, Severity: sev, Feature: feature, Message: fmt.Sprintf(format, a...)}
 }
 

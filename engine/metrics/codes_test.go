@@ -65,7 +65,7 @@ func sourceCodes(t *testing.T, dir string) []string {
 // holds every diagnostic code the engine and the codec can produce, so a
 // new code is exported under its own name rather than as "other".
 func TestDiagnosticCodesComplete(t *testing.T) {
-	known := diagnosticCodes()
+	known := labelStrings(diagnosticCodes())
 	var found []string
 	for _, dir := range []string{"..", "../lldp", "../agent"} {
 		found = append(found, sourceCodes(t, dir)...)
@@ -110,7 +110,7 @@ func TestDiagnosticCodesInSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := slices.Sorted(slices.Values(schema.Defs.Diagnostic.Properties.Code.Enum))
-	want := slices.Sorted(slices.Values(diagnosticCodes()))
+	want := slices.Sorted(slices.Values(labelStrings(diagnosticCodes())))
 	if !slices.Equal(got, want) {
 		t.Errorf("assets/snapshot.schema.json $defs/diagnostic code enum:\n%v\nwant the codes the engine produces:\n%v", got, want)
 	}

@@ -23,8 +23,8 @@ var digits = [8]string{"0", "1", "2", "3", "4", "5", "6", "7"}
 
 // diagnosticCodes returns every diagnostic code the engine and the codec
 // produce: the code label's bounded set (plus "other").
-func diagnosticCodes() []string {
-	return []string{
+func diagnosticCodes() []lldp.Code {
+	return []lldp.Code{
 		// Decoding (package lldp).
 		lldp.CodeETSBandwidthSum, lldp.CodeETSBandwidthRange, lldp.CodeETSBandwidthNonETS,
 		lldp.CodeETSPrioTCRange, lldp.CodeETSTSAReserved, lldp.CodePFCCapRange,

@@ -19,7 +19,7 @@ type Collector struct {
 	snap     func() engine.Snapshot
 	version  string
 	revision string
-	codes    []string
+	codes    []lldp.Code
 	d        descs
 
 	mu          sync.Mutex

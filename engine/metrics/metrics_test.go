@@ -481,7 +481,7 @@ func boundedLabels() map[string][]string {
 		"tc":        digits[:],
 		"priority":  digits[:],
 		"tsa":       {"strict", "cbs", "ets", "vendor", "reserved"},
-		"code":      append(diagnosticCodes(), other),
+		"code":      append(labelStrings(diagnosticCodes()), other),
 		"severity":  sev,
 		"status":    st,
 		"reason":    rs,

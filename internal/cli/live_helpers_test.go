@@ -22,6 +22,7 @@ import (
 
 	"dcbtop/assets"
 	"dcbtop/engine"
+	"dcbtop/engine/lldp"
 	"dcbtop/internal/testbed"
 )
 
@@ -385,7 +386,7 @@ func iface(t testing.TB, s engine.Snapshot, name string) engine.Interface {
 	return engine.Interface{}
 }
 
-func hasDiag(in engine.Interface, code string) bool {
+func hasDiag(in engine.Interface, code lldp.Code) bool {
 	for _, d := range in.Diagnostics {
 		if d.Code == code {
 			return true
