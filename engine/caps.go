@@ -109,7 +109,7 @@ func (in *Interface) otherAgent(h Host) string {
 // dcbtop's own: chassis ID the port's MAC, port ID the interface name,
 // as engine/agent builds them.
 func (in *Interface) OwnAgent(a LocalAgent) bool {
-	return in.MAC != nil && a.ChassisID == "mac "+*in.MAC && a.PortID == "ifname "+in.Name
+	return in.MAC != nil && a.ChassisID == "mac "+in.MAC.String() && a.PortID == "ifname "+in.Name
 }
 
 // firmwareWhy says why nothing is written where the NIC firmware runs

@@ -6,13 +6,15 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"dcbtop/engine/lldp"
 )
 
 // The rules of Interface.Capabilities, one case each.
 func TestCapabilities(t *testing.T) {
-	mac := "02:00:00:00:00:01"
+	mac := lldp.MAC{0x02, 0, 0, 0, 0, 1}
 	now := time.Date(2025, 1, 1, 0, 10, 0, 0, time.UTC)
-	own := LocalAgent{ChassisID: "mac " + mac, PortID: "ifname eth0", LastSeen: now}
+	own := LocalAgent{ChassisID: "mac " + mac.String(), PortID: "ifname eth0", LastSeen: now}
 	other := LocalAgent{ChassisID: "mac 02:00:00:00:00:99", PortID: "ifname eth0", LastSeen: now.Add(-time.Minute)}
 	stale := other
 	stale.LastSeen = now.Add(-3 * time.Minute)

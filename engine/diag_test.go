@@ -103,7 +103,7 @@ func TestObservedLocal(t *testing.T) {
 		t.Errorf("indications (-want +got):\n%s", diff)
 	}
 	in := e.Snapshot().Interfaces[0]
-	if in.LocalSource != "observed" || in.Willing == nil || !*in.Willing || in.MAC == nil || *in.MAC != lowMAC.String() {
+	if in.LocalSource != "observed" || in.Willing == nil || !*in.Willing || in.MAC == nil || *in.MAC != lowMAC {
 		t.Errorf("local_source %q willing %v mac %v", in.LocalSource, in.Willing, in.MAC)
 	}
 	if in.Counters.FramesOut != 1 || in.Counters.FramesIn != 1 || len(in.Peers) != 1 {

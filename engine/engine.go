@@ -41,6 +41,8 @@ type Engine struct {
 	head  int // index of the oldest entry once the log is full
 	gen   uint64
 	out   []Indication // indications of the event being applied
+	// newPeers and advertise build the Outcome of the event being applied.
+	newPeers, advertise []string
 }
 
 // New returns an Engine with cfg's zero fields set to their defaults.
@@ -147,8 +149,43 @@ func (e *Engine) Now() time.Time { return e.now }
 // indications it caused, oldest first; nil when nothing changed. It never
 // blocks, sleeps or reads the clock. The returned slice is valid until the
 // next call.
-func (e *Engine) Apply(ev Event) []Indication {
-	e.out = e.out[:0]
+func (e *Engine) Apply(ev Event) []Indication { return e.Step(ev).Indications }
+
+// An Outcome is what one event did: the indications it issued, and what
+// an LLDP agent on an interface reacts to. Its slices are the engine's
+// and valid until the next Step or Apply.
+type Outcome struct {
+	Indications []Indication
+	// NewPeers lists the interfaces on which a neighbour appeared: an
+	// agent there starts fast transmission (IEEE Std 802.1AB-2016,
+	// 9.2.7.7.1 newNeighbor).
+	NewPeers []string
+	// Advertise lists the interfaces whose local parameters, local
+	// Willing state or operational parameters changed: what an agent
+	// there advertises changed (IEEE Std 802.1Q-2018, D.2: the agent
+	// advertises its operational configuration).
+	Advertise []string
+}
+
+// Step applies ev and returns its Outcome.
+func (e *Engine) Step(ev Event) Outcome {
+	e.out, e.newPeers, e.advertise = e.out[:0], e.newPeers[:0], e.advertise[:0]
+	o := e.step(ev)
+	for _, in := range o.Indications {
+		if in.Status != StatusRemote && !slices.Contains(e.advertise, in.Interface) {
+			e.advertise = append(e.advertise, in.Interface)
+		}
+	}
+	if len(e.advertise) > 0 {
+		o.Advertise = e.advertise
+	}
+	if len(e.newPeers) > 0 {
+		o.NewPeers = e.newPeers
+	}
+	return o
+}
+
+func (e *Engine) step(ev Event) Outcome {
 	switch ev := ev.(type) {
 	case FrameReceived:
 		e.advance(ev.At)
@@ -178,10 +215,10 @@ func (e *Engine) Apply(ev Event) []Indication {
 		p.counters.KernelDrops, p.counters.FramesSent = ev.KernelDrops, ev.Sent
 	}
 	if len(e.out) == 0 {
-		return nil
+		return Outcome{}
 	}
 	e.gen++
-	return e.out
+	return Outcome{Indications: e.out}
 }
 
 // emit records an indication at the engine's current time.
@@ -394,6 +431,9 @@ func (e *Engine) addNeighbor(p *port, chassis, portID []byte) *neighbor {
 	}
 	n := &neighbor{chassis: slices.Clone(chassis), portID: slices.Clone(portID), firstSeen: e.now}
 	p.neighbors = append(p.neighbors, n)
+	if !slices.Contains(e.newPeers, p.name) {
+		e.newPeers = append(e.newPeers, p.name)
+	}
 	return n
 }
 

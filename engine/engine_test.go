@@ -478,3 +478,32 @@ func BenchmarkApplyChanged(b *testing.B) {
 		i++
 	}
 }
+
+// Step's Outcome says what an agent reacts to: a neighbour that appeared
+// (fast transmission) and a change of what it advertises (local or
+// operational parameters), and nothing for a repeated LLDPDU.
+func TestStepOutcome(t *testing.T) {
+	e := New(Config{})
+	e.Apply(LinkChanged{Interface: "eth0", At: at(0), MAC: macB, Up: true})
+	o := e.Step(LocalChanged{Interface: "eth0", At: at(0), Source: SourceAgent, Willing: true, Params: &Params{PFC: &PFC{Willing: true, Cap: 8, Enabled: 1 << 4}}})
+	if diff := cmp.Diff([]string{"eth0"}, o.Advertise); diff != "" || o.NewPeers != nil {
+		t.Errorf("local change: advertise %v new peers %v", o.Advertise, o.NewPeers)
+	}
+	f := frame(t, macA, 120, etsA, pfc3)
+	o = e.Step(rx(1, f))
+	if diff := cmp.Diff([]string{"eth0"}, o.NewPeers); diff != "" {
+		t.Errorf("first LLDPDU: new peers %v", o.NewPeers)
+	}
+	if diff := cmp.Diff([]string{"eth0"}, o.Advertise); diff != "" { // willing: PFC 3 adopted
+		t.Errorf("first LLDPDU: advertise %v", o.Advertise)
+	}
+	if o = e.Step(rx(2, f)); o.NewPeers != nil || o.Advertise != nil || o.Indications != nil {
+		t.Errorf("repeated LLDPDU: %+v", o)
+	}
+	// Not willing: a remote change changes nothing this host advertises.
+	e.Apply(LocalChanged{Interface: "eth0", At: at(3), Source: SourceAgent, Willing: false, Params: &Params{PFC: &PFC{Cap: 8, Enabled: 1 << 4}}})
+	o = e.Step(rx(4, frame(t, macA, 120, etsA, pfc34)))
+	if o.Advertise != nil || len(o.Indications) != 1 || o.Indications[0].Status != StatusRemote {
+		t.Errorf("remote change, not willing: %+v", o)
+	}
+}

@@ -1,11 +1,5 @@
 package engine
 
-import (
-	"net"
-
-	"dcbtop/engine/lldp"
-)
-
 // PreviewOperational returns the operational parameters and their
 // resolution that in would have with the given local Willing state and
 // local parameters (nil: the current ones), all else unchanged. It is pure
@@ -17,27 +11,17 @@ func PreviewOperational(in Interface, willing bool, local *Params) (*Params, Res
 	}
 	ri := resolveInput{local: local, willing: willing, remote: in.Remote, dialect: in.Dialect}
 	if in.MAC != nil {
-		if m, ok := parseMAC(*in.MAC); ok {
-			ri.localMAC = &m
-		}
+		m := *in.MAC
+		ri.localMAC = &m
 	}
 	if in.RemoteValid && in.RemotePeer != nil {
 		for _, p := range in.Peers {
 			if p.MSAP() == *in.RemotePeer {
-				ri.remoteMAC, _ = parseMAC(p.SourceMAC)
+				ri.remoteMAC = p.SourceMAC
 			}
 		}
 	} else {
 		ri.remote = nil
 	}
 	return resolve(ri)
-}
-
-// parseMAC parses a MAC as lldp.MAC.String writes it.
-func parseMAC(s string) (lldp.MAC, bool) {
-	hw, err := net.ParseMAC(s)
-	if err != nil || len(hw) != len(lldp.MAC{}) {
-		return lldp.MAC{}, false
-	}
-	return lldp.MAC(hw), true
 }

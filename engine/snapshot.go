@@ -25,7 +25,7 @@ type Snapshot struct {
 type Interface struct {
 	Name        string      `json:"name"`
 	Ifindex     *int        `json:"ifindex"`
-	MAC         *string     `json:"mac"`
+	MAC         *lldp.MAC   `json:"mac"`
 	OperState   string      `json:"oper_state"` // "up", "down" or "unknown"
 	LocalSource LocalSource `json:"local_source"`
 	// DCBXMode is the NIC's DCBX mode in words (dcbnl GDCBX), null when
@@ -76,7 +76,7 @@ type Peer struct {
 	SystemName        string       `json:"system_name"`
 	SystemDescription string       `json:"system_description"`
 	PortDescription   string       `json:"port_description"`
-	SourceMAC         string       `json:"source_mac"`
+	SourceMAC         lldp.MAC     `json:"source_mac"`
 	Scope             string       `json:"scope"`
 	TTL               uint16       `json:"ttl_s"`
 	ExpiresInMs       int64        `json:"expires_in_ms"`
@@ -97,7 +97,7 @@ func (p *Peer) MSAP() string { return msapString(p.ChassisID, p.PortID) }
 type LocalAgent struct {
 	ChassisID string    `json:"chassis_id"`
 	PortID    string    `json:"port_id"`
-	SourceMAC string    `json:"source_mac"`
+	SourceMAC lldp.MAC  `json:"source_mac"`
 	LastSeen  time.Time `json:"last_seen"`
 	Frames    uint64    `json:"frames"`
 }
@@ -138,7 +138,7 @@ func (p *port) snapshot(now time.Time) Interface {
 		in.Ifindex = &idx
 	}
 	if p.mac != nil {
-		m := p.mac.String()
+		m := *p.mac
 		in.MAC = &m
 	}
 	if p.operState != "" {
@@ -156,7 +156,7 @@ func (p *port) snapshot(now time.Time) Interface {
 	}
 	for _, a := range p.agents {
 		c, pid := a.msap()
-		in.LocalAgents = append(in.LocalAgents, LocalAgent{ChassisID: c, PortID: pid, SourceMAC: a.src.String(), LastSeen: a.lastSeen, Frames: a.frames})
+		in.LocalAgents = append(in.LocalAgents, LocalAgent{ChassisID: c, PortID: pid, SourceMAC: a.src, LastSeen: a.lastSeen, Frames: a.frames})
 	}
 	if p.invalid != "" && p.remoteFrom == nil {
 		r := p.invalid
@@ -184,7 +184,7 @@ func (p *port) snapshot(now time.Time) Interface {
 		in.Peers = append(in.Peers, Peer{
 			ChassisID: du.ChassisID.String(), PortID: du.PortID.String(),
 			SystemName: du.SystemName(), SystemDescription: du.SystemDescription(),
-			PortDescription: du.PortDescription(), SourceMAC: n.src.String(), Scope: n.scope,
+			PortDescription: du.PortDescription(), SourceMAC: n.src, Scope: n.scope,
 			TTL: du.TTL, ExpiresInMs: n.expires.Sub(now).Milliseconds(),
 			FirstSeen: n.firstSeen, LastSeen: n.lastSeen, Frames: n.frames,
 			DCBX: du.Dialect(), Params: n.params.Clone(),

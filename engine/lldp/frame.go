@@ -3,6 +3,7 @@ package lldp
 import (
 	"encoding/binary"
 	"fmt"
+	"net"
 )
 
 // EtherType is the LLDP EtherType (IEEE Std 802.1AB-2016, 7.2).
@@ -26,6 +27,17 @@ func (m MAC) String() string {
 
 // MarshalText returns String.
 func (m MAC) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
+// UnmarshalText parses "02:00:00:00:00:01" (six hexadecimal octets
+// separated by colons or hyphens).
+func (m *MAC) UnmarshalText(b []byte) error {
+	hw, err := net.ParseMAC(string(b))
+	if err != nil || len(hw) != len(m) {
+		return fmt.Errorf("lldp: %q is not a 6-byte MAC address", b)
+	}
+	copy(m[:], hw)
+	return nil
+}
 
 // Scope names the LLDP agent a destination address belongs to. DCBX runs
 // only on the nearest-bridge agent.

@@ -7,13 +7,11 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"time"
 
 	"dcbtop/engine"
 	"dcbtop/engine/agent"
-	"dcbtop/engine/lldp"
 )
 
 var _ liveControl = (*liveRun)(nil)
@@ -125,9 +123,7 @@ func (r *liveRun) startAgent(iface string, now time.Time) (string, error) {
 	local = local.WithWilling(willing)
 	mac := li.link.MAC
 	if in.MAC != nil {
-		if hw, err := net.ParseMAC(*in.MAC); err == nil && len(hw) == 6 {
-			mac = lldp.MAC(hw)
-		}
+		mac = *in.MAC
 	}
 	var srv *controlServer
 	if !r.o.noControl {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -460,11 +461,7 @@ func (r *liveRun) drain() {
 // the agents' advertisements and the recording in step.
 func (r *liveRun) apply(ev engine.Event) {
 	fr, isFrame := ev.(engine.FrameReceived)
-	var li *liveIface
-	before := 0
 	if isFrame {
-		li = r.byName[fr.Interface]
-		before = r.eng.NeighborCount(fr.Interface)
 		if r.rec != nil {
 			dir := capture.DirectionIncoming
 			if fr.Outgoing {
@@ -475,7 +472,8 @@ func (r *liveRun) apply(ev engine.Event) {
 			}
 		}
 	}
-	ins := r.eng.Apply(ev)
+	o := r.eng.Step(ev)
+	ins := o.Indications
 	if r.metrics != nil {
 		r.metrics.Observe(ins)
 	}
@@ -492,8 +490,13 @@ func (r *liveRun) apply(ev engine.Event) {
 	if err := r.out.write(ins); err != nil && r.err == nil {
 		r.err = fmt.Errorf("write: %w", err)
 	}
-	if li != nil && li.agent != nil && r.eng.NeighborCount(fr.Interface) > before {
-		li.agent.PeerAppeared(fr.At)
+	// What follows may apply events again (a transmit error): keep the
+	// outcome's lists, which the next Step reuses.
+	newPeers, advert := slices.Clone(o.NewPeers), slices.Clone(o.Advertise)
+	for _, name := range newPeers {
+		if a := r.byName[name]; a != nil && a.agent != nil {
+			a.agent.PeerAppeared(fr.At)
+		}
 	}
 	if lc, ok := ev.(engine.LinkChanged); ok && !lc.Removed {
 		r.followMAC(lc)
@@ -508,13 +511,10 @@ func (r *liveRun) apply(ev engine.Event) {
 			a.wasUp = lc.Up && !lc.Removed
 		}
 	}
-	for _, in := range ins {
-		if in.Status == engine.StatusRemote {
-			continue
-		}
-		if a := r.byName[in.Interface]; a != nil && a.agent != nil {
-			if s, ok := r.eng.Interface(in.Interface); ok && s.Willing != nil {
-				r.advertise(a, agent.Advert{Willing: *s.Willing, Local: s.Local, Operational: s.Operational}, in.Time)
+	for _, name := range advert {
+		if a := r.byName[name]; a != nil && a.agent != nil {
+			if s, ok := r.eng.Interface(name); ok && s.Willing != nil {
+				r.advertise(a, agent.Advert{Willing: *s.Willing, Local: s.Local, Operational: s.Operational}, r.eng.Now())
 			}
 		}
 	}

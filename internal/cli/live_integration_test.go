@@ -358,7 +358,7 @@ func TestLiveAgentsWilling(t *testing.T) {
 		{db, "b0", macB, 1 << 4, engine.FromLocal, 1 << 4},
 	} {
 		in := iface(t, c.d.snapshot(t), c.name)
-		if in.MAC == nil || *in.MAC != c.mac.String() || in.LocalSource != "agent" || in.Willing == nil || !*in.Willing {
+		if in.MAC == nil || in.MAC.String() != c.mac.String() || in.LocalSource != "agent" || in.Willing == nil || !*in.Willing {
 			t.Errorf("%s: mac %v, local source %q, willing %v", c.name, in.MAC, in.LocalSource, in.Willing)
 		}
 		if !in.RemoteValid || in.Remote == nil || in.Remote.PFC == nil || !in.Remote.PFC.Willing || in.Remote.PFC.Enabled != c.remotePFC {
@@ -426,7 +426,7 @@ func TestLiveInterfaceRecreated(t *testing.T) {
 	if in.OperState != "up" || hasDiag(in, engine.CodeCaptureError) || !in.RemoteValid {
 		t.Errorf("after: oper_state %q, remote valid %v, diagnostics %+v; want up, no capture-error, valid", in.OperState, in.RemoteValid, in.Diagnostics)
 	}
-	if in.Ifindex == nil || fmt.Sprint(*in.Ifindex) != idx || in.MAC == nil || *in.MAC != hostMAC.String() {
+	if in.Ifindex == nil || fmt.Sprint(*in.Ifindex) != idx || in.MAC == nil || in.MAC.String() != hostMAC.String() {
 		t.Errorf("after: ifindex %v, mac %v; want the new h0's %s, %s", in.Ifindex, in.MAC, idx, hostMAC)
 	}
 }
@@ -654,7 +654,7 @@ func TestLiveAgentFollowsLink(t *testing.T) {
 	d.stop(t)
 
 	in := iface(t, d.snapshot(t), "h0")
-	if in.OperState != "up" || hasDiag(in, engine.CodeCaptureError) || in.MAC == nil || *in.MAC != newMAC.String() {
+	if in.OperState != "up" || hasDiag(in, engine.CodeCaptureError) || in.MAC == nil || in.MAC.String() != newMAC.String() {
 		t.Errorf("oper_state %q, mac %v, diagnostics %+v; want up, %s, no capture-error", in.OperState, in.MAC, in.Diagnostics, newMAC)
 	}
 	if !in.RemoteValid || in.Counters.FramesSent < 5 {

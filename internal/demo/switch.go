@@ -182,13 +182,7 @@ func (s *Switch) Poll(now time.Time) ([]byte, bool) {
 	for len(s.pending) > 0 && !s.pending[0].due.After(now) {
 		r := s.pending[0]
 		s.pending = s.pending[1:]
-		before := s.eng.NeighborCount(s.cfg.Port)
 		s.apply(engine.FrameReceived{Interface: s.cfg.Port, At: r.due, Data: r.data}, r.due)
-		if s.eng.NeighborCount(s.cfg.Port) > before {
-			// A new neighbour: announce ourselves at once (IEEE Std
-			// 802.1AB-2016, 9.2.7.7.1 newNeighbor).
-			s.ag.PeerAppeared(r.due)
-		}
 	}
 	s.apply(engine.Tick{At: now}, now)
 	return s.ag.Due(now)
@@ -197,22 +191,23 @@ func (s *Switch) Poll(now time.Time) ([]byte, bool) {
 // apply feeds the switch's engine and keeps its advertisement in step with
 // its operational parameters.
 func (s *Switch) apply(ev engine.Event, at time.Time) {
-	ins := s.eng.Apply(ev)
-	readvertise := false
-	for _, in := range ins {
+	o := s.eng.Step(ev)
+	if len(o.NewPeers) > 0 {
+		// A new neighbour: announce ourselves at once (IEEE Std
+		// 802.1AB-2016, 9.2.7.7.1 newNeighbor).
+		s.ag.PeerAppeared(at)
+	}
+	for _, in := range o.Indications {
 		switch in.Status {
 		case engine.StatusRemote:
 			s.emit(in.Time, EventPeer, s.heard(in))
 		case engine.StatusOperational:
-			readvertise = true
 			if in.Reason != engine.ReasonLocalChange {
 				s.emit(in.Time, EventOperational, s.adopted(in))
 			}
-		case engine.StatusLocal:
-			readvertise = true
 		}
 	}
-	if readvertise {
+	if len(o.Advertise) > 0 {
 		// Set builds the frame before any state changes, and the
 		// advertisement was accepted at start: it cannot fail here.
 		_ = s.ag.Set(s.Advert(), at)
