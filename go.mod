@@ -1,4 +1,4 @@
-module dcbtop
+module github.com/dcbtop/dcbtop
 
 go 1.26.0
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture"
 )
 
 // BenchmarkReplay replays files of 1000 LLDP frames; allocations should stay

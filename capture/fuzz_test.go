@@ -11,7 +11,7 @@ import (
 	"testing"
 	"unicode"
 
-	"dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture"
 )
 
 // FuzzReplay feeds arbitrary files to a Replay, which must never panic,

@@ -12,7 +12,7 @@ import (
 	"github.com/vishvananda/netlink"
 	"golang.org/x/sys/unix"
 
-	"dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture"
 )
 
 // linkOf returns the Link the capture package should report for l.

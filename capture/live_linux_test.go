@@ -25,7 +25,7 @@ import (
 	"golang.org/x/net/bpf"
 	"golang.org/x/sys/unix"
 
-	"dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture"
 )
 
 // The LLDP group addresses.

@@ -15,7 +15,7 @@ import (
 	"github.com/vishvananda/netns"
 	"golang.org/x/sys/unix"
 
-	"dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture"
 )
 
 // This file holds the helpers of the privileged integration tests: each

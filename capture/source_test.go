@@ -3,7 +3,7 @@ package capture_test
 import (
 	"testing"
 
-	"dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture"
 )
 
 func TestDirectionString(t *testing.T) {

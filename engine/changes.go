@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // A ChangeKind says how a Change changes its field.

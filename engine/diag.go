@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // Diagnostic codes produced by the engine (the codec's are in package lldp).

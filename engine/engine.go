@@ -11,7 +11,7 @@ import (
 	"slices"
 	"time"
 
-	"dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // Defaults of Config.

@@ -3,7 +3,7 @@ package engine
 import (
 	"time"
 
-	"dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // An Event is an input to the Engine. Each carries its own time: the

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // FuzzEngine drives the engine with random event sequences built from a

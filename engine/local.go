@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"slices"
 
-	"dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // maxLocalAgents bounds the local chassis IDs remembered per interface.

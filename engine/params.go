@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // A PrioSet is a set of priorities 0..7, bit n for priority n, as in the

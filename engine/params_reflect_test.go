@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // fullParams has every field of Params set, to a valid value.

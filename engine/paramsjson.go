@@ -8,7 +8,7 @@ import (
 	"io"
 	"strings"
 
-	"dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // Diagnostic codes of Validate beyond the codec's.

@@ -3,7 +3,7 @@ package engine
 import (
 	"testing"
 
-	"dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 
 	"github.com/google/go-cmp/cmp"
 )

@@ -3,7 +3,7 @@ package engine
 import (
 	"fmt"
 
-	"dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // Source says where an operational feature's value came from.

@@ -5,7 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 var (

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"dcbtop/assets"
-	"dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/assets"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // schemaScenarios are event tables whose snapshots together produce every

@@ -3,7 +3,7 @@ package engine
 import (
 	"time"
 
-	"dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // SchemaVersion identifies the snapshot JSON contract.

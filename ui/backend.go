@@ -3,7 +3,7 @@ package ui
 import (
 	"time"
 
-	"dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine"
 )
 
 // A Backend carries out what the operator asks for: it previews and

@@ -9,8 +9,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/lipgloss/v2"
 
-	"dcbtop/engine"
-	"dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 func msDur(ms int64) time.Duration  { return time.Duration(ms) * time.Millisecond }

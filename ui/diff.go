@@ -3,8 +3,8 @@ package ui
 import (
 	"fmt"
 
-	"dcbtop/engine"
-	"dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // A change is one line of a parameter diff; added and removed say how to

@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"dcbtop/engine"
-	"dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // Fixed times: snapshots are built by the engine itself from frames with

@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"dcbtop/engine"
-	"dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // An appField is one APP entry being edited. proto holds decimal digits,

@@ -6,7 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine"
 )
 
 // A pane is one of the screen's areas; Tab cycles through them.

@@ -8,7 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine"
 )
 
 // The smallest screen dcbtop draws on.

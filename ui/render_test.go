@@ -11,8 +11,8 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/google/go-cmp/cmp"
 
-	"dcbtop/engine"
-	"dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // TestRender compares whole screens, rendered purely from a snapshot built

@@ -12,7 +12,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine"
 )
 
 // An actionKind names an operator action in messages and status lines.

@@ -13,8 +13,8 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/google/go-cmp/cmp"
 
-	"dcbtop/engine"
-	"dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // fakeBackend records every call and answers from its fields.

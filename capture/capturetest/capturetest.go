@@ -9,7 +9,7 @@ import (
 	"io/fs"
 	"sync"
 
-	"dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture"
 )
 
 // A Source is a capture.Source that yields a fixed list of Frames, then

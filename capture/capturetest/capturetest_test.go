@@ -10,8 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"dcbtop/capture"
-	"dcbtop/capture/capturetest"
+	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture/capturetest"
 )
 
 var t0 = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)

@@ -11,7 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"dcbtop/internal/cli"
+	"github.com/dcbtop/dcbtop/internal/cli"
 )
 
 func main() {

@@ -10,8 +10,8 @@ import (
 	"fmt"
 	"time"
 
-	"dcbtop/engine"
-	"dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // Defaults of IEEE Std 802.1AB-2016, 9.2.5 (as lldpad uses them).

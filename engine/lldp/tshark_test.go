@@ -18,7 +18,7 @@ import (
 	"github.com/gopacket/gopacket/layers"
 	"github.com/gopacket/gopacket/pcapgo"
 
-	"dcbtop/internal/testbed"
+	"github.com/dcbtop/dcbtop/internal/testbed"
 )
 
 // TestTshark decodes every fixture frame with tshark (Wireshark's LLDP

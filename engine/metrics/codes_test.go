@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"dcbtop/assets"
+	"github.com/dcbtop/dcbtop/assets"
 )
 
 // sourceCodes returns every diagnostic code written in the non-test Go

@@ -10,7 +10,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine"
 )
 
 // scrape GETs srv once, failing unless the status is 200, and returns

@@ -3,8 +3,8 @@ package metrics
 import (
 	"slices"
 
-	"dcbtop/engine"
-	"dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // other is the label value that stands for any value outside a bounded

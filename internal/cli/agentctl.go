@@ -10,8 +10,8 @@ import (
 	"os"
 	"time"
 
-	"dcbtop/engine"
-	"dcbtop/engine/agent"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/agent"
 )
 
 var _ liveControl = (*liveRun)(nil)

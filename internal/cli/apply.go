@@ -16,10 +16,10 @@ import (
 	"strings"
 	"time"
 
-	"dcbtop/capture"
-	"dcbtop/capture/dcbnl"
-	"dcbtop/engine"
-	"dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture/dcbnl"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // applyOptions are the parsed arguments of dcbtop apply.

@@ -16,10 +16,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"dcbtop/capture/dcbnl"
-	"dcbtop/engine"
-	"dcbtop/engine/agent"
-	"dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/capture/dcbnl"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/agent"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 func TestApplyUsage(t *testing.T) {

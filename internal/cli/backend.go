@@ -18,8 +18,8 @@ import (
 	"syscall"
 	"time"
 
-	"dcbtop/engine"
-	"dcbtop/ui"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/ui"
 )
 
 // liveControl is what the backend needs of a live run's engine goroutine

@@ -16,12 +16,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"dcbtop/capture"
-	"dcbtop/capture/dcbnl"
-	"dcbtop/engine"
-	"dcbtop/engine/agent"
-	"dcbtop/engine/lldp"
-	"dcbtop/ui"
+	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture/dcbnl"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/agent"
+	"github.com/dcbtop/dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/ui"
 )
 
 // snapOf returns a snapshot function over a fixed snapshot.

@@ -14,10 +14,10 @@ import (
 	"strconv"
 	"time"
 
-	"dcbtop/capture"
-	"dcbtop/engine"
-	"dcbtop/engine/agent"
-	"dcbtop/ui"
+	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/agent"
+	"github.com/dcbtop/dcbtop/ui"
 )
 
 // Exit statuses (DESIGN.md "Command line").

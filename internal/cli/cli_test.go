@@ -13,8 +13,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"dcbtop/engine"
-	"dcbtop/ui"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/ui"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")

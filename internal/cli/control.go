@@ -33,9 +33,9 @@ import (
 	"syscall"
 	"time"
 
-	"dcbtop/engine"
-	"dcbtop/engine/agent"
-	"dcbtop/ui"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/agent"
+	"github.com/dcbtop/dcbtop/ui"
 )
 
 const (

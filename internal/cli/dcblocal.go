@@ -5,9 +5,9 @@ import (
 	"errors"
 	"time"
 
-	"dcbtop/capture/dcbnl"
-	"dcbtop/engine"
-	"dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/capture/dcbnl"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // dcbPollEvery is how often local parameters are re-read from the kernel:

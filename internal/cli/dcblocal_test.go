@@ -7,9 +7,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"dcbtop/capture/dcbnl"
-	"dcbtop/engine"
-	"dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/capture/dcbnl"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 func TestDCBLocal(t *testing.T) {

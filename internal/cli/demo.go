@@ -11,9 +11,9 @@ import (
 	"strconv"
 	"time"
 
-	"dcbtop/capture"
-	"dcbtop/internal/demo"
-	"dcbtop/ui"
+	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/internal/demo"
+	"github.com/dcbtop/dcbtop/ui"
 )
 
 const demoUsage = `Usage: dcbtop demo [--json | --events] [--duration D] [--speed X] [--color auto|always|never] [--snapshot-dir DIR] [--metrics ADDR]

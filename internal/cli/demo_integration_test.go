@@ -18,8 +18,8 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
-	"dcbtop/engine"
-	"dcbtop/internal/testbed"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/internal/testbed"
 )
 
 // demoWant is the order of remote indications the demo scenario

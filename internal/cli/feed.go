@@ -12,8 +12,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"dcbtop/engine"
-	"dcbtop/ui"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/ui"
 )
 
 // A snapFeed publishes engine snapshots to the screen. It has one

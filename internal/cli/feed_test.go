@@ -13,10 +13,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/google/go-cmp/cmp"
 
-	"dcbtop/capture"
-	"dcbtop/engine"
-	"dcbtop/engine/lldp"
-	"dcbtop/ui"
+	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/ui"
 )
 
 // TestSnapFeedCoalesces publishes faster than anyone reads: publish never

@@ -11,11 +11,11 @@ import (
 	"sync"
 	"time"
 
-	"dcbtop/capture"
-	"dcbtop/engine"
-	"dcbtop/engine/agent"
-	"dcbtop/engine/lldp"
-	"dcbtop/engine/metrics"
+	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/agent"
+	"github.com/dcbtop/dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/engine/metrics"
 )
 
 // A liveIface is one captured interface: its current socket (replaced

@@ -20,10 +20,10 @@ import (
 	"testing"
 	"time"
 
-	"dcbtop/assets"
-	"dcbtop/engine"
-	"dcbtop/engine/lldp"
-	"dcbtop/internal/testbed"
+	"github.com/dcbtop/dcbtop/assets"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/internal/testbed"
 )
 
 // dcbtopBin is the dcbtop binary TestMain builds for the integration tests

@@ -25,11 +25,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"dcbtop/capture"
-	"dcbtop/engine"
-	"dcbtop/engine/agent"
-	"dcbtop/engine/lldp"
-	"dcbtop/internal/testbed"
+	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/agent"
+	"github.com/dcbtop/dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/internal/testbed"
 )
 
 // What the lldpd "switch" sends: ETS Configuration (not willing, 8 TCs,

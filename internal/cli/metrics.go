@@ -10,8 +10,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"dcbtop/engine"
-	"dcbtop/engine/metrics"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/metrics"
 )
 
 // serveMetrics starts the Prometheus endpoint of --metrics on addr, on a

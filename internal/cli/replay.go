@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"io"
 
-	"dcbtop/capture"
-	"dcbtop/engine"
+	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/engine"
 )
 
 // runReplay feeds a capture file through the engine: on the screen (see

@@ -6,9 +6,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"dcbtop/engine"
-	"dcbtop/engine/lldp"
-	"dcbtop/internal/testbed"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/internal/testbed"
 )
 
 // TestReplayMatchesTshark checks the issue 2 promise end to end: `dcbtop -r`

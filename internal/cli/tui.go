@@ -19,9 +19,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"dcbtop/capture"
-	"dcbtop/engine"
-	"dcbtop/ui"
+	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/ui"
 )
 
 // A screen is what runScreen shows: the feed the engine goroutine

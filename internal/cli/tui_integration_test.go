@@ -23,8 +23,8 @@ import (
 	"testing"
 	"time"
 
-	"dcbtop/engine"
-	"dcbtop/internal/testbed"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/internal/testbed"
 )
 
 var (

@@ -14,7 +14,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"dcbtop/ui"
+	"github.com/dcbtop/dcbtop/ui"
 )
 
 // syncBuffer is a bytes.Buffer safe for concurrent use.

@@ -8,8 +8,8 @@ import (
 	"sync"
 	"time"
 
-	"dcbtop/capture"
-	"dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // MemIfname is the interface name of the host end of an in-memory link.

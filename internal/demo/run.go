@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture"
 )
 
 // A Link carries the simulated switches' frames to and from the host: the

@@ -12,10 +12,10 @@ import (
 	"testing/synctest"
 	"time"
 
-	"dcbtop/capture"
-	"dcbtop/engine"
-	"dcbtop/engine/agent"
-	"dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/agent"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // A seen is one remote indication at the host, with the diagnostic codes

@@ -14,10 +14,10 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	assets "dcbtop/assets/demo"
-	"dcbtop/engine"
-	"dcbtop/engine/agent"
-	"dcbtop/engine/lldp"
+	assets "github.com/dcbtop/dcbtop/assets/demo"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/agent"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // DefaultHostMAC is the host MAC a scenario gets when it names none.

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine"
 )
 
 func mustLoad(t *testing.T) *Scenario {

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"time"
 
-	"dcbtop/engine"
-	"dcbtop/engine/agent"
-	"dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/agent"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // SwitchConfig is a simulated switch's identity and initial configuration

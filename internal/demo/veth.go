@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // Names of the kernel-mode demo link.

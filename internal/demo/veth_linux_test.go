@@ -24,8 +24,8 @@ import (
 	"github.com/vishvananda/netlink"
 	"github.com/vishvananda/netns"
 
-	"dcbtop/capture"
-	"dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // requireRoot skips t, saying why, unless the test runs as root; with
