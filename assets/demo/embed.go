@@ -1,6 +1,6 @@
 // Package demo ships the data of dcbtop's built-in demo: the scenario the
-// simulated switches of github.com/dcbtop/dcbtop/internal/demo play (scenario.json). It holds
-// data only; github.com/dcbtop/dcbtop/internal/demo parses and validates it.
+// simulated switches of github.com/dcbtop/dcbtop/capture/demo play (scenario.json). It holds
+// data only; github.com/dcbtop/dcbtop/capture/demo parses and validates it.
 package demo
 
 import _ "embed"

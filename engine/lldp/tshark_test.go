@@ -18,7 +18,7 @@ import (
 	"github.com/gopacket/gopacket/layers"
 	"github.com/gopacket/gopacket/pcapgo"
 
-	"github.com/dcbtop/dcbtop/internal/testbed"
+	"github.com/dcbtop/dcbtop/testbed"
 )
 
 // TestTshark decodes every fixture frame with tshark (Wireshark's LLDP

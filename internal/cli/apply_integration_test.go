@@ -25,7 +25,7 @@ import (
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
 	"github.com/dcbtop/dcbtop/engine/lldp"
-	"github.com/dcbtop/dcbtop/internal/testbed"
+	"github.com/dcbtop/dcbtop/testbed"
 )
 
 // envPath returns the absolute path of env(1).

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/dcbtop/dcbtop/capture"
-	"github.com/dcbtop/dcbtop/internal/demo"
+	"github.com/dcbtop/dcbtop/capture/demo"
 	"github.com/dcbtop/dcbtop/ui"
 )
 

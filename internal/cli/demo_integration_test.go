@@ -19,7 +19,7 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/dcbtop/dcbtop/engine"
-	"github.com/dcbtop/dcbtop/internal/testbed"
+	"github.com/dcbtop/dcbtop/testbed"
 )
 
 // demoWant is the order of remote indications the demo scenario

@@ -23,7 +23,7 @@ import (
 	"github.com/dcbtop/dcbtop/assets"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/lldp"
-	"github.com/dcbtop/dcbtop/internal/testbed"
+	"github.com/dcbtop/dcbtop/testbed"
 )
 
 // dcbtopBin is the dcbtop binary TestMain builds for the integration tests

@@ -8,7 +8,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/lldp"
-	"github.com/dcbtop/dcbtop/internal/testbed"
+	"github.com/dcbtop/dcbtop/testbed"
 )
 
 // TestReplayMatchesTshark checks the issue 2 promise end to end: `dcbtop -r`

@@ -24,7 +24,7 @@ import (
 	"time"
 
 	"github.com/dcbtop/dcbtop/engine"
-	"github.com/dcbtop/dcbtop/internal/testbed"
+	"github.com/dcbtop/dcbtop/testbed"
 )
 
 var (

@@ -17,7 +17,7 @@ const envNetnsWorker = "DCBTOP_TESTBED_NETNS_WORKER"
 // name and removable. (`ip netns add` serializes making /run/netns a
 // shared mount point with a lock of its own; what broke new machines was
 // the demo binding a namespace there without it, which it no longer does:
-// see internal/demo TestVethLink.)
+// see capture/demo TestVethLink.)
 func TestNetnsFreshRun(t *testing.T) {
 	RequirePriv(t)
 	const workers = 6
