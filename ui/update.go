@@ -568,7 +568,7 @@ func (m Model) filterKey(msg tea.KeyPressMsg) tea.Model {
 		m.vs.filter = ""
 	case msg.Text != "":
 		m.vs.filter += strings.Map(func(r rune) rune {
-			if unsafeRune(r) || !unicode.IsPrint(r) {
+			if engine.UnsafeRune(r) || !unicode.IsPrint(r) {
 				return -1
 			}
 			return r

@@ -10,6 +10,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
 )
@@ -47,23 +48,23 @@ func (r *liveRun) do(fn func()) error {
 	}
 }
 
-// controlCall hands a control request to the engine goroutine, as a
+// agentCall hands a control request to the engine goroutine, as a
 // control socket connection does.
-func (r *liveRun) controlCall(iface string, req controlRequest) (controlResponse, error) {
-	c := controlCall{iface: iface, req: req, reply: make(chan controlResponse, 1)}
+func (r *liveRun) agentCall(iface string, req control.Request) (control.Response, error) {
+	c := control.Call{Iface: iface, Req: req, Reply: make(chan control.Response, 1)}
 	select {
 	case r.control <- c:
 	case <-r.stopped:
-		return controlResponse{}, errStopped
+		return control.Response{}, errStopped
 	}
-	var resp controlResponse
+	var resp control.Response
 	select {
-	case resp = <-c.reply:
+	case resp = <-c.Reply:
 	case <-r.stopped:
 		select {
-		case resp = <-c.reply:
+		case resp = <-c.Reply:
 		default:
-			return controlResponse{}, errStopped
+			return control.Response{}, errStopped
 		}
 	}
 	if !resp.OK {
@@ -125,10 +126,10 @@ func (r *liveRun) startAgent(iface string, now time.Time) (string, error) {
 	if in.MAC != nil {
 		mac = *in.MAC
 	}
-	var srv *controlServer
+	var srv *control.Server
 	if !r.o.noControl {
 		var err error
-		if srv, err = listenControl(runDir(), iface, r.control); err != nil {
+		if srv, err = control.Listen(control.RunDir(), iface, r.control); err != nil {
 			return "", err
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/capture/dcbnl"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -89,7 +90,7 @@ func runApply(ctx context.Context, args []string, env Env) int {
 		return usageError(env, err, "", usage)
 	}
 	if err := apply(ctx, o, env); err != nil {
-		fmt.Fprintf(env.Stderr, "dcbtop: %s\n", oneLine(err.Error()))
+		fmt.Fprintf(env.Stderr, "dcbtop: %s\n", control.OneLine(err.Error()))
 		return ExitFailure
 	}
 	return ExitOK
@@ -136,15 +137,15 @@ func apply(ctx context.Context, o *applyOptions, env Env) error {
 		return ctx.Err()
 	}
 	// A running agent first: it owns what is advertised on the interface.
-	path := controlPath(runDir(), o.iface)
-	resp, err := callControl(path, controlRequest{Op: "apply", Params: params, Willing: o.willing}, controlTimeout+time.Second)
-	var de *controlDialError
+	path := control.Path(control.RunDir(), o.iface)
+	resp, err := control.Do(path, control.Request{Op: "apply", Params: params, Willing: o.willing}, control.Timeout+time.Second)
+	var de *control.DialError
 	unreachable := ""
 	switch {
 	case errors.As(err, &de):
 		// No agent here: the kernel. (Or one we may not talk to: said
 		// below if the kernel fails too.)
-		if errors.Is(de.err, os.ErrPermission) {
+		if errors.Is(de.Err, os.ErrPermission) {
 			unreachable = path
 		}
 	case err != nil:
@@ -171,7 +172,7 @@ func apply(ctx context.Context, o *applyOptions, env Env) error {
 }
 
 // agentReport is the line printed after an apply through the agent.
-func agentReport(ifname string, resp controlResponse) string {
+func agentReport(ifname string, resp control.Response) string {
 	agent := "the running dcbtop agent"
 	if resp.PID > 0 {
 		agent = fmt.Sprintf("the running dcbtop agent (pid %d)", resp.PID)

@@ -22,6 +22,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -45,20 +46,20 @@ func dcbtopIn(t testing.TB, ns *testbed.NS, runDir string, args ...string) []str
 	if dcbtopBin == "" {
 		t.Fatal("dcbtop binary not built (TestMain builds it only as root)")
 	}
-	return append([]string{ipPath(t), "netns", "exec", ns.Name, envPath(t), EnvRunDir + "=" + runDir, dcbtopBin}, args...)
+	return append([]string{ipPath(t), "netns", "exec", ns.Name, envPath(t), control.EnvRunDir + "=" + runDir, dcbtopBin}, args...)
 }
 
 // nsControl sends one request to the control socket of ifname's agent in
 // ns: the socket is named after the namespace's inode, which the test
 // process (in another namespace) reads from the `ip netns` bind mount.
-func nsControl(t testing.TB, runDir string, ns *testbed.NS, ifname, req string) controlResponse {
+func nsControl(t testing.TB, runDir string, ns *testbed.NS, ifname, req string) control.Response {
 	t.Helper()
 	st, err := os.Stat(filepath.Join(testbed.NetnsDir, ns.Name))
 	if err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(runDir, strconv.FormatUint(st.Sys().(*syscall.Stat_t).Ino, 10)+"-"+ifname+".sock")
-	resp, err := callControlRaw(path, []byte(req), 5*time.Second)
+	resp, err := control.DoRaw(path, []byte(req), 5*time.Second)
 	if err != nil {
 		t.Fatalf("%s on %s: %v", req, path, err)
 	}
@@ -114,7 +115,7 @@ func TestApplyKernelErrors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		code, out, errOut := runOut(t, envPath(t), EnvRunDir+"="+run, unshare, "-rn", "sh", "-c",
+		code, out, errOut := runOut(t, envPath(t), control.EnvRunDir+"="+run, unshare, "-rn", "sh", "-c",
 			`"$0" link add h0 type veth peer name h1 && exec "$1" apply -i h0 "$2"`, ipPath(t), dcbtopBin, file)
 		if code != 1 || out != "" || errOut != noDCB {
 			t.Errorf("exit %d, stdout %q, stderr %q; want 1, nothing, %q", code, out, errOut, noDCB)

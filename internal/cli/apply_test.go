@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/capture/dcbnl"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
@@ -442,7 +443,7 @@ func TestApplyKernel(t *testing.T) {
 // driver, the error lines, and the agent path with an in-process agent.
 func TestApplyRun(t *testing.T) {
 	dir := shortTempDir(t)
-	t.Setenv(EnvRunDir, dir)
+	t.Setenv(control.EnvRunDir, dir)
 	fake := newFake()
 	saved := dialDCB
 	t.Cleanup(func() { dialDCB = saved })

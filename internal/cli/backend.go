@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/ui"
 )
@@ -26,10 +27,10 @@ import (
 // (implemented by *liveRun): each call waits for the goroutine to carry
 // it out.
 type liveControl interface {
-	// controlCall hands a control-socket request (apply, undo) for iface's
+	// agentCall hands a control-socket request (apply, undo) for iface's
 	// dcbtop agent to the engine goroutine and returns its answer; a
 	// refusal ({"ok":false}) is an error.
-	controlCall(iface string, req controlRequest) (controlResponse, error)
+	agentCall(iface string, req control.Request) (control.Response, error)
 	// setAgent starts or stops dcbtop's agent on iface.
 	setAgent(iface string, on bool) (string, error)
 	// localChanged feeds local parameters (read back from the kernel) to
@@ -54,7 +55,7 @@ type backend struct {
 	mu sync.Mutex // serializes kernel writes; guards undo
 	// undo holds, per dcbnl interface, the local state before the last
 	// apply made from the screen (one level, as the agent keeps).
-	undo map[string]*localState
+	undo map[string]*control.LocalState
 }
 
 var _ ui.Backend = (*backend)(nil)
@@ -63,7 +64,7 @@ var _ ui.Backend = (*backend)(nil)
 func newBackend(dir string, snap func() (engine.Snapshot, bool), live liveControl) *backend {
 	return &backend{replay: live == nil, dir: dir, snap: snap, live: live,
 		privileged: hasNetAdmin, otherAgents: otherAgents, dial: dialDCB, now: time.Now,
-		undo: map[string]*localState{}}
+		undo: map[string]*control.LocalState{}}
 }
 
 // errReplay is the answer to every write in a replay.
@@ -150,7 +151,7 @@ func (b *backend) Apply(iface string, willing *bool, local *engine.Params) (stri
 		return "", err
 	}
 	if in.LocalSource == engine.SourceAgent {
-		resp, err := b.live.controlCall(iface, controlRequest{Op: "apply", Params: local, Willing: willing})
+		resp, err := b.live.agentCall(iface, control.Request{Op: "apply", Params: local, Willing: willing})
 		if err != nil {
 			return "", err
 		}
@@ -166,7 +167,7 @@ func (b *backend) Undo(iface string) (string, error) {
 		return "", err
 	}
 	if in.LocalSource == engine.SourceAgent {
-		resp, err := b.live.controlCall(iface, controlRequest{Op: "undo"})
+		resp, err := b.live.agentCall(iface, control.Request{Op: "undo"})
 		if err != nil {
 			return "", err
 		}
@@ -184,7 +185,7 @@ func (b *backend) Undo(iface string) (string, error) {
 
 // agentResult is the one-line account of an apply or undo through the
 // agent: what changed, and what it now advertises.
-func agentResult(what string, resp controlResponse) string {
+func agentResult(what string, resp control.Response) string {
 	s := what
 	if len(resp.Changed) == 0 {
 		s = "nothing changed"
@@ -220,7 +221,7 @@ func (b *backend) kernel(iface string, local *engine.Params, willing *bool, undo
 	if !ok {
 		return "", fmt.Errorf("%s has no DCB netlink support (driver without dcbnl_ops): press a to run dcbtop's agent instead", iface)
 	}
-	before := &localState{Willing: ev.Willing, Local: ev.Params}
+	before := &control.LocalState{Willing: ev.Willing, Local: ev.Params}
 	lines, err := applyKernel(c, iface, local, willing)
 	if after, ok := dcbLocal(c, iface, b.now().UTC()); ok && b.live != nil {
 		_ = b.live.localChanged(after)

@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/capture/dcbnl"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
@@ -33,13 +34,13 @@ func snapOf(s engine.Snapshot) func() (engine.Snapshot, bool) {
 type fakeLive struct {
 	mu    sync.Mutex
 	calls []string
-	reqs  []controlRequest
-	resp  controlResponse
+	reqs  []control.Request
+	resp  control.Response
 	err   error
 	local []engine.LocalChanged
 }
 
-func (f *fakeLive) controlCall(iface string, req controlRequest) (controlResponse, error) {
+func (f *fakeLive) agentCall(iface string, req control.Request) (control.Response, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.calls = append(f.calls, "control "+iface+" "+req.Op)
@@ -236,7 +237,7 @@ func TestBackendPreview(t *testing.T) {
 func TestBackendApplyAgent(t *testing.T) {
 	s := liveSnapshot(t)
 	w := false
-	fl := &fakeLive{resp: controlResponse{OK: true, Willing: &w, Local: agent.DefaultLocal().WithWilling(false), Changed: []string{"willing"}}}
+	fl := &fakeLive{resp: control.Response{OK: true, Willing: &w, Local: agent.DefaultLocal().WithWilling(false), Changed: []string{"willing"}}}
 	b := testBackend(s, fl)
 	text, err := b.Apply("ag", &w, nil)
 	if want := "applied to dcbtop's agent: willing; read back: not willing, ETS 100/0/0/0/0/0/0/0 (prio→TC 00000000), PFC off, APP none"; err != nil || text != want {
@@ -250,7 +251,7 @@ func TestBackendApplyAgent(t *testing.T) {
 	if text, err := b.Undo("ag"); err != nil || !strings.HasPrefix(text, "nothing changed; read back: not willing") {
 		t.Errorf("undo: %q, %v", text, err)
 	}
-	want := []controlRequest{{Op: "apply", Willing: &w}, {Op: "apply", Params: p}, {Op: "undo"}}
+	want := []control.Request{{Op: "apply", Willing: &w}, {Op: "apply", Params: p}, {Op: "undo"}}
 	if diff := cmp.Diff(want, fl.reqs); diff != "" {
 		t.Errorf("requests (-want +got):\n%s", diff)
 	}
@@ -453,7 +454,7 @@ func dirNames(t *testing.T, dir string) []string {
 // that serves its requests (no socket: frames are built, not sent).
 func TestSetAgentRuntime(t *testing.T) {
 	dir := shortTempDir(t)
-	t.Setenv(EnvRunDir, dir)
+	t.Setenv(control.EnvRunDir, dir)
 	o := &options{tui: true, txInterval: time.Second, force: true}
 	r := newLiveRun(o, Env{}, nil)
 	r.feed = newSnapFeed()
@@ -475,7 +476,7 @@ func TestSetAgentRuntime(t *testing.T) {
 			case c := <-r.control:
 				resp := r.handleControl(c)
 				r.flush()
-				c.reply <- resp
+				c.Reply <- resp
 			case <-stop:
 				return
 			}
@@ -498,7 +499,7 @@ func TestSetAgentRuntime(t *testing.T) {
 		t.Errorf("with the agent: source %q, willing %v, operational %+v; want agent, willing, the peer's PFC", in.LocalSource, in.Willing, in.Operational)
 	}
 	// dcbtop apply reaches it through its control socket.
-	if resp, err := callControl(controlPath(dir, "h0"), controlRequest{Op: "get"}, 5*time.Second); err != nil || !resp.OK || resp.Interface != "h0" {
+	if resp, err := control.Do(control.Path(dir, "h0"), control.Request{Op: "get"}, 5*time.Second); err != nil || !resp.OK || resp.Interface != "h0" {
 		t.Errorf("control socket: %+v, %v", resp, err)
 	}
 	w := false
@@ -515,7 +516,7 @@ func TestSetAgentRuntime(t *testing.T) {
 	if in := iface(t, mustSnap(t, b), "h0"); in.LocalSource != "none" || in.Willing != nil {
 		t.Errorf("after stop: source %q, willing %v", in.LocalSource, in.Willing)
 	}
-	if _, err := os.Stat(controlPath(dir, "h0")); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(control.Path(dir, "h0")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("control socket still there after stop: %v", err)
 	}
 	close(stop)

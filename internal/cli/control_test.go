@@ -18,6 +18,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -44,7 +45,7 @@ type testAgent struct {
 	r    *liveRun
 	li   *liveIface
 	out  *bytes.Buffer // the NDJSON indications
-	srv  *controlServer
+	srv  *control.Server
 	path string
 	do   chan func()
 }
@@ -56,7 +57,7 @@ func startTestAgent(t *testing.T, dir string, local *engine.Params, willing bool
 	out := &bytes.Buffer{}
 	o := &options{events: true, agent: true}
 	r := &liveRun{o: o, env: Env{Stdout: out}, eng: engine.New(engine.Config{}), out: newEventWriter(out, o),
-		events: make(chan engine.Event, 16), byName: map[string]*liveIface{}, control: make(chan controlCall)}
+		events: make(chan engine.Event, 16), byName: map[string]*liveIface{}, control: make(chan control.Call)}
 	li := &liveIface{name: "h0", kick: make(chan struct{}, 1)}
 	r.byName["h0"] = li
 	now := time.Now().UTC()
@@ -69,14 +70,14 @@ func startTestAgent(t *testing.T, dir string, local *engine.Params, willing bool
 	}
 	li.agent, li.acfg, li.local, li.willing = a, cfg, local.Clone(), willing
 	r.apply(engine.LocalChanged{Interface: "h0", At: now, Source: "agent", Willing: willing, Params: local})
-	srv, err := listenControl(dir, "h0", r.control)
+	srv, err := control.Listen(dir, "h0", r.control)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(timeout) > 0 {
-		srv.timeout = timeout[0]
+		srv.SetTimeout(timeout[0])
 	}
-	ta := &testAgent{t: t, r: r, li: li, out: out, srv: srv, path: srv.path, do: make(chan func())}
+	ta := &testAgent{t: t, r: r, li: li, out: out, srv: srv, path: srv.Addr(), do: make(chan func())}
 	stop := make(chan struct{})
 	loopDone := make(chan struct{})
 	go func() {
@@ -84,7 +85,7 @@ func startTestAgent(t *testing.T, dir string, local *engine.Params, willing bool
 		for {
 			select {
 			case c := <-r.control:
-				c.reply <- r.handleControl(c)
+				c.Reply <- r.handleControl(c)
 			case f := <-ta.do:
 				f()
 			case <-stop:
@@ -126,9 +127,9 @@ func (ta *testAgent) indications() []engine.Indication {
 	return ins
 }
 
-func (ta *testAgent) call(req string) controlResponse {
+func (ta *testAgent) call(req string) control.Response {
 	ta.t.Helper()
-	resp, err := callControlRaw(ta.path, []byte(req), 5*time.Second)
+	resp, err := control.DoRaw(ta.path, []byte(req), 5*time.Second)
 	if err != nil {
 		ta.t.Fatalf("%s: %v", req, err)
 	}
@@ -183,7 +184,7 @@ func TestControlRoundTrip(t *testing.T) {
 	if diff := cmp.Diff([]string{"pfc", "app", "willing"}, resp.Changed); diff != "" {
 		t.Errorf("apply: changed (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(&localState{Willing: true, Local: wantInitial}, resp.Previous); diff != "" {
+	if diff := cmp.Diff(&control.LocalState{Willing: true, Local: wantInitial}, resp.Previous); diff != "" {
 		t.Errorf("apply: previous (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff(want, resp.Local); diff != "" {
@@ -252,13 +253,13 @@ func TestControlErrors(t *testing.T) {
 	}{
 		{"garbage", "hello", "bad request: invalid character 'h' looking for beginning of value"},
 		{"empty", "", "bad request: empty"},
-		{"not an object", `[1,2]`, "bad request: json: cannot unmarshal array into Go value of type cli.controlRequestJSON"},
+		{"not an object", `[1,2]`, "bad request: json: cannot unmarshal array into Go value of type control.requestJSON"},
 		{"no op", `{}`, `bad request: no "op" (want get, apply or undo)`},
 		{"unknown op", `{"op":"reboot"}`, `unknown op "reboot" (want get, apply or undo)`},
 		{"unknown field", `{"op":"get","force":true}`, `bad request: json: unknown field "force"`},
 		{"get with params", `{"op":"get","willing":true}`, "get takes no params or willing"},
 		{"apply nothing", `{"op":"apply","params":null,"willing":null}`, "apply: nothing to apply (give params, willing or both)"},
-		{"willing as a string", `{"op":"apply","willing":"on"}`, "bad request: json: cannot unmarshal string into Go struct field controlRequestJSON.willing of type bool"},
+		{"willing as a string", `{"op":"apply","willing":"on"}`, "bad request: json: cannot unmarshal string into Go struct field requestJSON.willing of type bool"},
 		{"short array", `{"op":"apply","params":{"ets":{"prio_tc":[0],"tc_bandwidth":[100,0,0,0,0,0,0,0],"tsa":["ets","ets","ets","ets","ets","ets","ets","ets"]}}}`,
 			"params: parameters JSON: ets.prio_tc: want 8 values, got 1"},
 		{"params unknown field", `{"op":"apply","params":{"pfc":{"cap":8,"enabled":[3],"delay":4}}}`, `params: parameters JSON: json: unknown field "delay"`},
@@ -278,7 +279,7 @@ func TestControlErrors(t *testing.T) {
 			}
 			// An error response has nothing but ok and error.
 			b, _ := json.Marshal(resp)
-			if want, _ := json.Marshal(controlResponse{Error: resp.Error}); !bytes.Equal(b, want) {
+			if want, _ := json.Marshal(control.Response{Error: resp.Error}); !bytes.Equal(b, want) {
 				t.Errorf("error response %s has more than ok and error", b)
 			}
 		})
@@ -306,7 +307,7 @@ func TestControlTimeout(t *testing.T) {
 			t.Fatal(err)
 		}
 		_ = c.SetDeadline(time.Now().Add(5 * time.Second))
-		var resp controlResponse
+		var resp control.Response
 		if err := json.NewDecoder(c).Decode(&resp); err != nil {
 			t.Fatalf("%q: %v", partial, err)
 		}
@@ -322,8 +323,8 @@ func TestControlTimeout(t *testing.T) {
 
 func TestControlSocketFiles(t *testing.T) {
 	dir := filepath.Join(shortTempDir(t), "run")
-	calls := make(chan controlCall)
-	srv, err := listenControl(dir, "h0", calls)
+	calls := make(chan control.Call)
+	srv, err := control.Listen(dir, "h0", calls)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,10 +339,10 @@ func TestControlSocketFiles(t *testing.T) {
 		t.Skipf("no /proc/self/ns/net: %v", err)
 	}
 	wantPath := filepath.Join(dir, strings.TrimSpace(inodeOf(t, ns))+"-h0.sock")
-	if srv.path != wantPath || controlPath(dir, "h0") != wantPath {
-		t.Errorf("socket %s, want %s", srv.path, wantPath)
+	if srv.Addr() != wantPath || control.Path(dir, "h0") != wantPath {
+		t.Errorf("socket %s, want %s", srv.Addr(), wantPath)
 	}
-	st, err = os.Lstat(srv.path)
+	st, err = os.Lstat(srv.Addr())
 	if err != nil || st.Mode()&os.ModeSocket == 0 || st.Mode().Perm() != 0o600 {
 		t.Errorf("socket: %v %v, want a socket with mode 0600", st.Mode(), err)
 	}
@@ -349,15 +350,15 @@ func TestControlSocketFiles(t *testing.T) {
 	// A second one on the same interface is refused and names the pid.
 	go func() {
 		for c := range calls {
-			c.reply <- controlResponse{OK: true, Interface: c.iface, PID: 4242}
+			c.Reply <- control.Response{OK: true, Interface: c.Iface, PID: 4242}
 		}
 	}()
-	_, err = listenControl(dir, "h0", calls)
-	if !errors.Is(err, errAgentRunning) || !strings.Contains(err.Error(), "another dcbtop agent runs here (pid 4242, control socket ") || !strings.Contains(err.Error(), srv.path) {
-		t.Errorf("second listen: %v, want errAgentRunning naming pid 4242 and the socket", err)
+	_, err = control.Listen(dir, "h0", calls)
+	if !errors.Is(err, control.ErrAgentRunning) || !strings.Contains(err.Error(), "another dcbtop agent runs here (pid 4242, control socket ") || !strings.Contains(err.Error(), srv.Addr()) {
+		t.Errorf("second listen: %v, want control.ErrAgentRunning naming pid 4242 and the socket", err)
 	}
 	// Another interface is fine.
-	srv2, err := listenControl(dir, "h1", calls)
+	srv2, err := control.Listen(dir, "h1", calls)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -365,21 +366,21 @@ func TestControlSocketFiles(t *testing.T) {
 
 	srv.Close()
 	close(calls)
-	if _, err := os.Lstat(srv.path); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Lstat(srv.Addr()); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("socket after Close: %v, want it removed", err)
 	}
 
 	// A stale socket (no listener) is replaced.
-	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: srv.path, Net: "unix"})
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: srv.Addr(), Net: "unix"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ln.SetUnlinkOnClose(false)
 	ln.Close()
-	if _, err := os.Lstat(srv.path); err != nil {
+	if _, err := os.Lstat(srv.Addr()); err != nil {
 		t.Fatalf("stale socket: %v", err)
 	}
-	srv3, err := listenControl(dir, "h0", make(chan controlCall))
+	srv3, err := control.Listen(dir, "h0", make(chan control.Call))
 	if err != nil {
 		t.Fatalf("listen over a stale socket: %v", err)
 	}
@@ -389,7 +390,7 @@ func TestControlSocketFiles(t *testing.T) {
 	if err := os.Chmod(dir, 0o777); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := listenControl(dir, "h0", make(chan controlCall)); err == nil || !strings.Contains(err.Error(), "is writable by others (mode 0777)") {
+	if _, err := control.Listen(dir, "h0", make(chan control.Call)); err == nil || !strings.Contains(err.Error(), "is writable by others (mode 0777)") {
 		t.Errorf("world-writable run dir: %v", err)
 	}
 	if st, err := os.Stat(dir); err != nil || st.Mode().Perm() != 0o777 {
@@ -401,7 +402,7 @@ func TestControlSocketFiles(t *testing.T) {
 	if err := os.WriteFile(file, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := listenControl(file, "h0", nil); err == nil || !strings.Contains(err.Error(), "is not a directory") {
+	if _, err := control.Listen(file, "h0", nil); err == nil || !strings.Contains(err.Error(), "is not a directory") {
 		t.Errorf("run dir is a file: %v", err)
 	}
 }
@@ -409,19 +410,19 @@ func TestControlSocketFiles(t *testing.T) {
 // TestControlStopping: a request in flight when the server closes gets
 // "dcbtop is stopping", not a hang.
 func TestControlStopping(t *testing.T) {
-	calls := make(chan controlCall) // nobody reads it: the engine is busy
-	srv, err := listenControl(shortTempDir(t), "h0", calls)
+	calls := make(chan control.Call) // nobody reads it: the engine is busy
+	srv, err := control.Listen(shortTempDir(t), "h0", calls)
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv.Start()
 	type result struct {
-		resp controlResponse
+		resp control.Response
 		err  error
 	}
 	done := make(chan result, 1)
 	go func() {
-		resp, err := callControl(srv.path, controlRequest{Op: "get"}, 5*time.Second)
+		resp, err := control.Do(srv.Addr(), control.Request{Op: "get"}, 5*time.Second)
 		done <- result{resp, err}
 	}()
 	time.Sleep(100 * time.Millisecond)
@@ -436,29 +437,10 @@ func TestControlStopping(t *testing.T) {
 	}
 	// Nothing listens any more: a dial error, which apply takes as "no
 	// agent".
-	_, err = callControl(srv.path, controlRequest{Op: "get"}, time.Second)
-	var de *controlDialError
+	_, err = control.Do(srv.Addr(), control.Request{Op: "get"}, time.Second)
+	var de *control.DialError
 	if !errors.As(err, &de) {
 		t.Errorf("after Close: %v, want a dial error", err)
-	}
-}
-
-func TestControlRequestEncoding(t *testing.T) {
-	// What apply sends is what the server reads back.
-	p := &engine.Params{PFC: &engine.PFC{Cap: 8, Enabled: 1 << 3}, App: []engine.App{}}
-	b, err := encodeControlRequest(controlRequest{Op: "apply", Params: p, Willing: ptr(false)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := readControlRequest(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(controlRequest{Op: "apply", Params: p, Willing: ptr(false)}, got); diff != "" {
-		t.Errorf("round trip (-want +got):\n%s", diff)
-	}
-	if got.Params.App == nil {
-		t.Error("an empty APP list (clear the table) became absent")
 	}
 }
 

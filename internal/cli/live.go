@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -41,10 +42,10 @@ type liveIface struct {
 	// change, for undo.
 	local   *engine.Params
 	willing bool
-	undo    *localState
+	undo    *control.LocalState
 	// ctl is the agent's control socket (nil without an agent), owned by
 	// the engine goroutine.
-	ctl *controlServer
+	ctl *control.Server
 }
 
 func (li *liveIface) current() liveConn {
@@ -261,7 +262,7 @@ func runLive(ctx context.Context, o *options, env Env) (err error) {
 		// for the demo, which must leave no file behind when killed).
 		// Its requests wait in r.control until the loop runs.
 		for _, li := range ifaces {
-			srv, err := listenControl(runDir(), li.name, r.control)
+			srv, err := control.Listen(control.RunDir(), li.name, r.control)
 			if err != nil {
 				return fmt.Errorf("%s: %w", li.name, err)
 			}
@@ -300,7 +301,7 @@ func runLive(ctx context.Context, o *options, env Env) (err error) {
 func newLiveRun(o *options, env Env, rec *capture.Writer) *liveRun {
 	return &liveRun{o: o, env: env, eng: engine.New(engine.Config{}), out: newEventWriter(env.Stdout, o), rec: rec,
 		events: make(chan engine.Event, 1024), byName: map[string]*liveIface{},
-		control: make(chan controlCall), calls: make(chan loopCall), stopped: make(chan struct{})}
+		control: make(chan control.Call), calls: make(chan loopCall), stopped: make(chan struct{})}
 }
 
 // now returns the run's clock reading (the demo's may run faster than
@@ -343,7 +344,7 @@ type liveRun struct {
 	byName  map[string]*liveIface
 	// control carries the control sockets' (and the screen's) requests to
 	// the agents; calls the screen's other requests (see do).
-	control chan controlCall
+	control chan control.Call
 	calls   chan loopCall
 	// stopped is closed when the loop has returned: requests no longer
 	// wait for it.
@@ -405,7 +406,7 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 			r.drain()
 			resp := r.handleControl(c)
 			r.flush() // the caller's next look at the screen sees the change
-			c.reply <- resp
+			c.Reply <- resp
 		case c := <-r.calls:
 			r.drain()
 			c.fn()

@@ -23,6 +23,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/testbed"
 )
@@ -300,7 +301,7 @@ func TestTUILiveWilling(t *testing.T) {
 	l := testbed.StartLLDPD(t, sw, "p0", testbed.LLDPDOpts{Hostname: "sw1", TLVs: swTLVs(swPFC3)})
 	dir, run := t.TempDir(), shortTempDir(t)
 	rec := filepath.Join(t.TempDir(), "rec.pcapng")
-	p := startTmux(t, 100, 30, []string{EnvRunDir + "=" + run}, ipPath(t), "netns", "exec", host.Name,
+	p := startTmux(t, 100, 30, []string{control.EnvRunDir + "=" + run}, ipPath(t), "netns", "exec", host.Name,
 		dcbtopBin, "--agent", "-i", "h0", "--willing", "off", "--tx-interval", "1s", "--snapshot-dir", dir, "-w", rec)
 
 	s := p.waitText(15*time.Second, "peer sw1", "willing OFF", "local dcbtop agent")

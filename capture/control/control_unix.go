@@ -1,6 +1,6 @@
 //go:build unix
 
-package cli
+package control
 
 import (
 	"fmt"
@@ -31,9 +31,4 @@ func fileOwner(st fs.FileInfo) (int, bool) {
 		return int(s.Uid), true
 	}
 	return 0, false
-}
-
-// writableDir reports whether this process may create files in dir.
-func writableDir(dir string) bool {
-	return syscall.Access(dir, 0x2|0x1) == nil // W_OK|X_OK
 }

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package cli
+package control
 
 import "io/fs"
 
@@ -9,7 +9,3 @@ func lockDir(string) (func(), error) { return func() {}, nil }
 
 // fileOwner knows no owner here.
 func fileOwner(fs.FileInfo) (int, bool) { return 0, false }
-
-// writableDir cannot tell here: it assumes dir is writable, and an export
-// that fails says so.
-func writableDir(string) bool { return true }

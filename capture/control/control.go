@@ -1,0 +1,468 @@
+// Package control is the transport of dcbtop's agent control socket:
+// while dcbtop runs with --agent it listens on a unix socket per agent
+// interface, through which `dcbtop apply` (or any root process) reads and
+// changes the agent's local parameters and Willing state. One JSON
+// request, one JSON response per connection:
+//
+//	{"op":"get"}
+//	  -> {"ok":true,"interface":"h0","pid":N,"willing":..,"local":PARAMS,"operational":PARAMS}
+//	{"op":"apply","params":PARTIAL_PARAMS or null,"willing":true|false|null}
+//	  -> {"ok":true,"interface":"h0","pid":N,"previous":{"willing":..,"local":..},
+//	      "willing":..,"local":..,"operational":..,"changed":["pfc","willing"]}
+//	{"op":"undo"}
+//	  -> like apply: the local parameters and Willing state before the last
+//	     apply are restored (one level)
+//	errors -> {"ok":false,"error":"one line"}
+//
+// A Server decodes requests and hands them, as Calls, to the goroutine
+// that owns the engine (the runtime), never answering on its own; Do is
+// the client.
+package control
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/dcbtop/dcbtop/engine"
+)
+
+const (
+	// DefaultRunDir holds the control sockets; EnvRunDir overrides it.
+	DefaultRunDir = "/run/dcbtop"
+	// EnvRunDir names the environment variable that overrides the
+	// directory of the control sockets (for tests, or for an unprivileged
+	// user running dcbtop with file capabilities).
+	EnvRunDir = "DCBTOP_RUN_DIR"
+
+	// maxRequest bounds a request; a PARAMS object is far smaller.
+	maxRequest = 64 << 10
+	// Timeout bounds a connection: reading the request, waiting for
+	// the engine goroutine and writing the response.
+	Timeout = 5 * time.Second
+	// maxConns bounds the connections served at once.
+	maxConns = 8
+)
+
+// runDir returns the directory of the control sockets.
+func RunDir() string {
+	if d := os.Getenv(EnvRunDir); d != "" {
+		return d
+	}
+	return DefaultRunDir
+}
+
+// netnsID returns the inode number of the calling process's network
+// namespace ("4026531840"), or "" where there is no /proc/self/ns/net.
+// (The link reads "net:[4026531840]"; its target's inode is that number.)
+func netnsID() string {
+	l, err := os.Readlink("/proc/self/ns/net")
+	if err != nil {
+		return ""
+	}
+	id, ok := strings.CutPrefix(l, "net:[")
+	id, ok2 := strings.CutSuffix(id, "]")
+	if !ok || !ok2 || id == "" || strings.Trim(id, "0123456789") != "" {
+		return ""
+	}
+	return id
+}
+
+// controlPath returns the control socket of ifname's agent in dir:
+// DIR/<netns inode>-IFNAME.sock, so that agents in different network
+// namespaces with the same interface name do not collide, and a client
+// finds the agent of its own namespace.
+func Path(dir, ifname string) string {
+	name := ifname + ".sock"
+	if id := netnsID(); id != "" {
+		name = id + "-" + name
+	}
+	return filepath.Join(dir, name)
+}
+
+// A Request is a decoded request.
+type Request struct {
+	Op      string
+	Params  *engine.Params // apply: the features to change; nil: none
+	Willing *bool          // apply: the new Willing state; nil: unchanged
+}
+
+// requestJSON is a request on the wire.
+type requestJSON struct {
+	Op      string          `json:"op"`
+	Params  json.RawMessage `json:"params,omitempty"`
+	Willing *bool           `json:"willing,omitempty"`
+}
+
+// A LocalState is an agent's local parameters and Willing state.
+type LocalState struct {
+	Willing bool           `json:"willing"`
+	Local   *engine.Params `json:"local"`
+}
+
+// A Response is a response on the wire. An error response has only
+// ok (false) and error.
+type Response struct {
+	OK          bool           `json:"ok"`
+	Error       string         `json:"error,omitempty"`
+	Interface   string         `json:"interface,omitempty"`
+	PID         int            `json:"pid,omitempty"`
+	Previous    *LocalState    `json:"previous,omitempty"`
+	Willing     *bool          `json:"willing,omitempty"`
+	Local       *engine.Params `json:"local,omitempty"`
+	Operational *engine.Params `json:"operational,omitempty"`
+	// Changed lists what an apply or undo changed: "ets", "ets_reco",
+	// "pfc", "app", "willing" (empty when nothing did).
+	Changed []string `json:"changed,omitempty"`
+}
+
+func Errorf(format string, args ...any) Response {
+	return Response{Error: fmt.Sprintf(format, args...)}
+}
+
+// encodeRequest renders a request for the wire.
+func encodeRequest(req Request) ([]byte, error) {
+	j := requestJSON{Op: req.Op, Willing: req.Willing}
+	if req.Params != nil {
+		b, err := json.Marshal(req.Params)
+		if err != nil {
+			return nil, err
+		}
+		j.Params = b
+	}
+	b, err := json.Marshal(j)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// readRequest reads and decodes one request of at most
+// maxRequest bytes. Its errors are one line, for the response.
+func readRequest(r io.Reader) (Request, error) {
+	lr := &io.LimitedReader{R: r, N: maxRequest + 1}
+	dec := json.NewDecoder(lr)
+	dec.DisallowUnknownFields()
+	var j requestJSON
+	if err := dec.Decode(&j); err != nil {
+		if lr.N <= 0 {
+			return Request{}, fmt.Errorf("request larger than %d KiB", maxRequest>>10)
+		}
+		if ne, ok := errors.AsType[net.Error](err); ok && ne.Timeout() {
+			return Request{}, fmt.Errorf("no complete request in time: %w", err)
+		}
+		if errors.Is(err, io.EOF) {
+			return Request{}, errors.New("bad request: empty")
+		}
+		return Request{}, fmt.Errorf("bad request: %s", OneLine(err.Error()))
+	}
+	req := Request{Op: j.Op, Willing: j.Willing}
+	if len(j.Params) > 0 && !bytes.Equal(bytes.TrimSpace(j.Params), []byte("null")) {
+		p, err := engine.ParseParams(bytes.NewReader(j.Params))
+		if err != nil {
+			return Request{}, fmt.Errorf("params: %s", OneLine(err.Error()))
+		}
+		req.Params = p
+	}
+	switch req.Op {
+	case "get", "undo":
+		if req.Params != nil || req.Willing != nil {
+			return Request{}, fmt.Errorf("%s takes no params or willing", req.Op)
+		}
+	case "apply":
+		if req.Params == nil && req.Willing == nil {
+			return Request{}, errors.New("apply: nothing to apply (give params, willing or both)")
+		}
+	case "":
+		return Request{}, errors.New(`bad request: no "op" (want get, apply or undo)`)
+	default:
+		return Request{}, fmt.Errorf("unknown op %q (want get, apply or undo)", OneLine(req.Op))
+	}
+	return req, nil
+}
+
+// oneLine keeps an error message on one line.
+func OneLine(s string) string {
+	return strings.Join(strings.Fields(engine.Sanitize(s)), " ")
+}
+
+// A Call carries a request from a connection to the engine
+// goroutine, which answers on reply (buffered: it never blocks).
+type Call struct {
+	Iface string
+	Req   Request
+	Reply chan Response
+}
+
+// A Server listens on one agent interface's control socket.
+type Server struct {
+	iface string
+	path  string
+	ln    *net.UnixListener
+	calls chan<- Call
+	done  chan struct{} // closed by Close
+	sem   chan struct{} // bounds the connections served at once
+	// timeout bounds each connection (Timeout).
+	timeout time.Duration
+	wg      sync.WaitGroup
+	once    sync.Once
+}
+
+// ErrAgentRunning means another live dcbtop serves the control socket.
+var ErrAgentRunning = errors.New("another dcbtop agent runs")
+
+// Listen creates dir (0700) if needed and listens on ifname's
+// control socket in it (0600). A socket file left behind by a dcbtop that
+// died is removed, but only when nothing answers on it: when another
+// dcbtop does, the error wraps ErrAgentRunning and names its pid. Requests
+// are sent to calls; Start accepts connections.
+func Listen(dir, ifname string, calls chan<- Call) (*Server, error) {
+	if err := ensureDir(dir); err != nil {
+		return nil, err
+	}
+	path := Path(dir, ifname)
+	// Serialize the check-remove-listen sequence with other dcbtops
+	// starting at the same moment.
+	unlock, err := lockDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil && errors.Is(err, syscall.EADDRINUSE) {
+		if pid, alive := Probe(path); alive {
+			who := "unknown pid"
+			if pid > 0 {
+				who = fmt.Sprintf("pid %d", pid)
+			}
+			return nil, fmt.Errorf("%w here (%s, control socket %s); stop it first, or change its parameters with dcbtop apply -i %s",
+				ErrAgentRunning, who, path, ifname)
+		}
+		if rerr := os.Remove(path); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
+			return nil, fmt.Errorf("control socket %s: remove the stale socket: %w", path, errors.Unwrap(rerr))
+		}
+		ln, err = net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	}
+	if err != nil {
+		return nil, fmt.Errorf("control socket %s: %w", path, sysErr(err))
+	}
+	ln.SetUnlinkOnClose(true)
+	if err := os.Chmod(path, 0o600); err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("control socket %s: %w", path, sysErr(err))
+	}
+	return &Server{iface: ifname, path: path, ln: ln, calls: calls,
+		done: make(chan struct{}), sem: make(chan struct{}, maxConns), timeout: Timeout}, nil
+}
+
+// sysErr strips the operation and path of an *os.PathError, *os.SyscallError
+// or *net.OpError (the caller names the path) and adds a remedy to a
+// permission error.
+func sysErr(err error) error {
+	inner := err
+	for {
+		u := errors.Unwrap(inner)
+		if u == nil {
+			break
+		}
+		inner = u
+	}
+	if errors.Is(err, os.ErrPermission) {
+		return fmt.Errorf("%w (run as root, or set %s to a directory of yours)", inner, EnvRunDir)
+	}
+	return inner
+}
+
+// ensureDir creates dir with mode 0700, or checks that an existing one
+// is a directory of this user that no one else may write to (it holds
+// sockets that change what the host advertises). An existing directory is
+// never changed.
+func ensureDir(dir string) error {
+	if err := os.Mkdir(dir, 0o700); err == nil {
+		return nil
+	} else if !errors.Is(err, os.ErrExist) {
+		return fmt.Errorf("create %s: %w", dir, sysErr(err))
+	}
+	st, err := os.Lstat(dir)
+	if err != nil {
+		return fmt.Errorf("%s: %w", dir, sysErr(err))
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("%s is not a directory; remove it, or set %s", dir, EnvRunDir)
+	}
+	if uid, ok := fileOwner(st); ok && uid != os.Geteuid() {
+		return fmt.Errorf("%s belongs to uid %d, not to this user (uid %d); remove it, or set %s", dir, uid, os.Geteuid(), EnvRunDir)
+	}
+	if perm := st.Mode().Perm(); perm&0o022 != 0 {
+		// Never chmod it: it may be /tmp. Others could plant a socket.
+		return fmt.Errorf("%s is writable by others (mode %#o); use a directory only you can write to (%s)", dir, perm, EnvRunDir)
+	}
+	return nil
+}
+
+// Probe reports whether something accepts connections on path,
+// and the pid of the dcbtop that answers a get there (0 if none did).
+func Probe(path string) (pid int, alive bool) {
+	resp, err := Do(path, Request{Op: "get"}, time.Second)
+	if err == nil {
+		return resp.PID, true
+	}
+	var ce *DialError
+	if errors.As(err, &ce) {
+		// Refused or vanished: a socket file without a listener. Other
+		// dial errors (a full backlog) mean someone is there.
+		return 0, !errors.Is(ce.Err, syscall.ECONNREFUSED) && !errors.Is(ce.Err, os.ErrNotExist)
+	}
+	return 0, true // connected, but no answer
+}
+
+// Start accepts connections, on another goroutine, until Close.
+func (s *Server) Start() { s.wg.Go(s.serve) }
+
+func (s *Server) serve() {
+	for {
+		c, err := s.ln.AcceptUnix()
+		if err != nil {
+			select {
+			case <-s.done:
+				return
+			default:
+			}
+			if errors.Is(err, net.ErrClosed) {
+				return
+			}
+			time.Sleep(10 * time.Millisecond) // EMFILE and the like: retry
+			continue
+		}
+		select {
+		case s.sem <- struct{}{}:
+		default:
+			s.wg.Go(func() {
+				defer c.Close()
+				_ = c.SetDeadline(time.Now().Add(time.Second))
+				writeResponse(c, Errorf("busy: %d requests in progress", maxConns))
+			})
+			continue
+		}
+		s.wg.Go(func() {
+			defer func() { <-s.sem }()
+			s.handle(c)
+		})
+	}
+}
+
+func (s *Server) handle(c *net.UnixConn) {
+	defer c.Close()
+	deadline := time.Now().Add(s.timeout)
+	_ = c.SetDeadline(deadline)
+	req, err := readRequest(c)
+	if ne, ok := errors.AsType[net.Error](errors.Unwrap(err)); ok && ne.Timeout() {
+		err = fmt.Errorf("no complete request within %v", s.timeout)
+	}
+	if err != nil {
+		_ = c.SetWriteDeadline(time.Now().Add(time.Second)) // the deadline may have passed
+		writeResponse(c, Errorf("%s", err.Error()))
+		return
+	}
+	call := Call{Iface: s.iface, Req: req, Reply: make(chan Response, 1)}
+	timer := time.NewTimer(time.Until(deadline))
+	defer timer.Stop()
+	var resp Response
+	select {
+	case s.calls <- call:
+		select {
+		case resp = <-call.Reply:
+		case <-s.done:
+			resp = Errorf("dcbtop is stopping")
+		case <-timer.C:
+			resp = Errorf("no answer from the engine within %v", s.timeout)
+		}
+	case <-s.done:
+		resp = Errorf("dcbtop is stopping")
+	case <-timer.C:
+		resp = Errorf("no answer from the engine within %v", s.timeout)
+	}
+	_ = c.SetWriteDeadline(time.Now().Add(time.Second))
+	writeResponse(c, resp)
+}
+
+func writeResponse(w io.Writer, resp Response) {
+	b, err := json.Marshal(resp)
+	if err != nil {
+		b, _ = json.Marshal(Errorf("encode response: %v", err))
+	}
+	_, _ = w.Write(append(b, '\n'))
+}
+
+// Addr returns the path of the socket file.
+func (s *Server) Addr() string { return s.path }
+
+// SetTimeout bounds each connection (default Timeout); call it before
+// Start.
+func (s *Server) SetTimeout(d time.Duration) { s.timeout = d }
+
+// Close stops accepting, removes the socket file, answers the requests in
+// flight with an error and waits for the accepting goroutine and the
+// connections to end.
+func (s *Server) Close() {
+	s.once.Do(func() {
+		close(s.done)
+		s.ln.Close() // unlinks the socket file
+		s.wg.Wait()
+	})
+}
+
+// A DialError is a failure to connect to a control socket (as
+// opposed to a failure after connecting).
+type DialError struct{ Err error }
+
+func (e *DialError) Error() string { return e.Err.Error() }
+func (e *DialError) Unwrap() error { return e.Err }
+
+// callControl sends one request to the control socket at path and returns
+// the response, within timeout. A failure to connect is a
+// *DialError.
+func Do(path string, req Request, timeout time.Duration) (Response, error) {
+	b, err := encodeRequest(req)
+	if err != nil {
+		return Response{}, err
+	}
+	return DoRaw(path, b, timeout)
+}
+
+// DoRaw sends request bytes and decodes the response.
+func DoRaw(path string, request []byte, timeout time.Duration) (Response, error) {
+	var resp Response
+	c, err := net.DialTimeout("unix", path, timeout)
+	if err != nil {
+		return resp, &DialError{Err: err}
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(timeout))
+	if _, err := c.Write(request); err != nil {
+		return resp, err
+	}
+	if uc, ok := c.(*net.UnixConn); ok {
+		_ = uc.CloseWrite()
+	}
+	dec := json.NewDecoder(io.LimitReader(c, 4<<20))
+	if err := dec.Decode(&resp); err != nil {
+		if errors.Is(err, io.EOF) {
+			return resp, errors.New("closed without an answer")
+		}
+		return resp, err
+	}
+	if !resp.OK && resp.Error == "" {
+		resp.Error = "error without a message"
+	}
+	return resp, nil
+}
