@@ -152,7 +152,7 @@ func flag(out []Change, feature, field string, a, b bool) []Change {
 	if a == b {
 		return out
 	}
-	return append(out, Change{Feature: feature, Field: field, From: onOff(a), To: onOff(b)})
+	return append(out, Change{Feature: feature, Field: field, From: OnOff(a), To: OnOff(b)})
 }
 
 func number(out []Change, feature, field string, a, b uint8) []Change {
@@ -162,7 +162,8 @@ func number(out []Change, feature, field string, a, b uint8) []Change {
 	return append(out, Change{Feature: feature, Field: field, From: strconv.Itoa(int(a)), To: strconv.Itoa(int(b))})
 }
 
-func onOff(b bool) string {
+// OnOff renders a flag as "on" or "off".
+func OnOff(b bool) string {
 	if b {
 		return "on"
 	}
@@ -187,7 +188,7 @@ func pfcChanges(out []Change, a, b *PFC) []Change {
 	case a == nil && b == nil:
 		return out
 	case a == nil:
-		return append(out, Change{Feature: "pfc", Kind: ChangeAdded, To: fmt.Sprintf("on priorities %s (willing %s, cap %d)", b.Enabled.PrioWords(), onOff(b.Willing), b.Cap)})
+		return append(out, Change{Feature: "pfc", Kind: ChangeAdded, To: fmt.Sprintf("on priorities %s (willing %s, cap %d)", b.Enabled.PrioWords(), OnOff(b.Willing), b.Cap)})
 	case b == nil:
 		return append(out, Change{Feature: "pfc", Kind: ChangeRemoved, From: "on priorities " + a.Enabled.PrioWords()})
 	}
@@ -255,5 +256,5 @@ func ceeChanges(out []Change, feature string, a, b *CEEFeature) []Change {
 }
 
 func (f *CEEFeature) words() string {
-	return fmt.Sprintf("enable %s, willing %s, error %s, version %d/%d", onOff(f.Enable), onOff(f.Willing), onOff(f.Error), f.OperVersion, f.MaxVersion)
+	return fmt.Sprintf("enable %s, willing %s, error %s, version %d/%d", OnOff(f.Enable), OnOff(f.Willing), OnOff(f.Error), f.OperVersion, f.MaxVersion)
 }

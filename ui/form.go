@@ -474,5 +474,5 @@ func (r *renderer) formBox() string {
 	lines = append(lines, tail...)
 	lines = append(lines, diff...)
 	lines = append(lines, hint...)
-	return r.box("Edit local parameters · "+clean(f.iface, 20)+" · Willing "+onOff(f.willing), lines, w)
+	return r.box("Edit local parameters · "+clean(f.iface, 20)+" · Willing "+engine.OnOff(f.willing), lines, w)
 }

@@ -195,13 +195,6 @@ func prioList(s engine.PrioSet) string {
 	return strings.Join(parts, ",")
 }
 
-func onOff(b bool) string {
-	if b {
-		return "on"
-	}
-	return "off"
-}
-
 // dscpNames names the DSCP code points of RFC 2474, 2597, 3246 and 5865.
 var dscpNames = map[uint16]string{
 	0: "CS0/BE", 8: "CS1", 16: "CS2", 24: "CS3", 32: "CS4", 40: "CS5", 48: "CS6", 56: "CS7",

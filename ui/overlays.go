@@ -183,13 +183,13 @@ func paramsLines(st Styles, p *engine.Params, w int) []string {
 		}
 	}
 	if p.ETS != nil {
-		ets("ETS configuration", etsTables(p.ETS), st.Dim.Render(fmt.Sprintf(" · willing %s · CBS %s · max TCs %d", onOff(p.ETS.Willing), onOff(p.ETS.CBS), p.ETS.MaxTCs)))
+		ets("ETS configuration", etsTables(p.ETS), st.Dim.Render(fmt.Sprintf(" · willing %s · CBS %s · max TCs %d", engine.OnOff(p.ETS.Willing), engine.OnOff(p.ETS.CBS), p.ETS.MaxTCs)))
 	} else {
 		ets("ETS configuration", nil, "")
 	}
 	ets("ETS recommendation", recoTables(p.ETSReco), "")
 	if f := p.PFC; f != nil {
-		out = append(out, fmt.Sprintf("PFC enabled on %s · willing %s · MBC %s · cap %d", prioList(f.Enabled), onOff(f.Willing), onOff(f.MBC), f.Cap))
+		out = append(out, fmt.Sprintf("PFC enabled on %s · willing %s · MBC %s · cap %d", prioList(f.Enabled), engine.OnOff(f.Willing), engine.OnOff(f.MBC), f.Cap))
 	} else {
 		out = append(out, "PFC "+st.Dim.Render(symAbsent))
 	}

@@ -201,8 +201,8 @@ func (r *renderer) etsFlags() string {
 		}
 		return get(e)
 	}
-	will := func(e *engine.ETS) string { return onOff(e.Willing) }
-	cbs := func(e *engine.ETS) string { return onOff(e.CBS) }
+	will := func(e *engine.ETS) string { return engine.OnOff(e.Willing) }
+	cbs := func(e *engine.ETS) string { return engine.OnOff(e.CBS) }
 	tcs := func(e *engine.ETS) string { return fmt.Sprint(e.MaxTCs) }
 	return r.st.Dim.Render(fmt.Sprintf("willing local %s remote %s · CBS %s/%s · max TCs %s/%s",
 		f(le, will), f(re, will), f(le, cbs), f(re, cbs), f(le, tcs), f(re, tcs)))
@@ -264,8 +264,8 @@ func (r *renderer) pfcContent(w int) paneContent {
 		}
 		return v
 	}
-	will := func(p *engine.PFC) string { return onOff(p.Willing) }
-	mbc := func(p *engine.PFC) string { return onOff(p.MBC) }
+	will := func(p *engine.PFC) string { return engine.OnOff(p.Willing) }
+	mbc := func(p *engine.PFC) string { return engine.OnOff(p.MBC) }
 	capf := func(p *engine.PFC) string { return fmt.Sprint(p.Cap) }
 	pauseCell := func(p uint8, total bool) string {
 		if !havePause {

@@ -617,7 +617,7 @@ func (m Model) startWilling() (tea.Model, tea.Cmd) {
 	}
 	target := in.Willing == nil || !*in.Willing
 	name := in.Name
-	m.vs.busy = fmt.Sprintf("previewing Willing %s on %s…", onOff(target), name)
+	m.vs.busy = fmt.Sprintf("previewing Willing %s on %s…", engine.OnOff(target), name)
 	return m, m.checked(actWilling, name, func(b Backend, caps Caps) tea.Msg {
 		op, res, err := b.Preview(name, target, nil)
 		return confirmMsg{act: actWilling, iface: name, willing: target, caps: caps, op: op, res: res, err: err, preview: true}
@@ -702,7 +702,7 @@ func (m Model) dialogKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	switch d.kind {
 	case dialogWilling:
 		w := d.willing
-		m.vs.busy = fmt.Sprintf("setting Willing %s on %s…", onOff(w), name)
+		m.vs.busy = fmt.Sprintf("setting Willing %s on %s…", engine.OnOff(w), name)
 		return m, func() tea.Msg {
 			text, err := b.Apply(name, &w, nil)
 			return resultMsg{act: actWilling, iface: name, text: text, err: err}

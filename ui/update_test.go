@@ -52,7 +52,7 @@ func ptrWords(b *bool) string {
 	if b == nil {
 		return "nil"
 	}
-	return onOff(*b)
+	return engine.OnOff(*b)
 }
 
 func (f *fakeBackend) Capabilities(iface string) Caps {
@@ -61,7 +61,7 @@ func (f *fakeBackend) Capabilities(iface string) Caps {
 }
 
 func (f *fakeBackend) Preview(iface string, willing bool, local *engine.Params) (*engine.Params, engine.Resolution, error) {
-	f.record("Preview(%s, willing %s, local %v)", iface, onOff(willing), local != nil)
+	f.record("Preview(%s, willing %s, local %v)", iface, engine.OnOff(willing), local != nil)
 	if f.live != nil {
 		for _, in := range f.live().Interfaces {
 			if in.Name == iface {
@@ -98,8 +98,8 @@ func (f *fakeBackend) Export(s engine.Snapshot) (string, error) {
 }
 
 func (f *fakeBackend) SetAgent(iface string, on bool) (string, error) {
-	f.record("SetAgent(%s, %s)", iface, onOff(on))
-	return "agent " + onOff(on), nil
+	f.record("SetAgent(%s, %s)", iface, engine.OnOff(on))
+	return "agent " + engine.OnOff(on), nil
 }
 
 var _ Backend = (*fakeBackend)(nil)

@@ -156,7 +156,7 @@ func (r *liveRun) startAgent(iface string, now time.Time) (string, error) {
 		r.send(li, f, now)
 	}
 	return fmt.Sprintf("dcbtop's agent started: LLDPDUs every %s (TTL %d s), willing %s, local parameters %s",
-		r.o.txInterval, a.TTL(), onOff(willing), from), nil
+		r.o.txInterval, a.TTL(), engine.OnOff(willing), from), nil
 }
 
 // stopAgent stops dcbtop's agent on iface (engine goroutine): a shutdown

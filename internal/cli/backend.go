@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/dcbtop/dcbtop/capture/control"
+	"github.com/dcbtop/dcbtop/capture/kernel"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/ui"
 )
@@ -49,7 +50,7 @@ type backend struct {
 	// Seams for tests.
 	privileged  func() bool
 	otherAgents func() []string
-	dial        func() (dcbClient, func(), error)
+	dial        func() (kernel.Client, func(), error)
 	now         func() time.Time
 
 	mu sync.Mutex // serializes kernel writes; guards undo
@@ -63,7 +64,7 @@ var _ ui.Backend = (*backend)(nil)
 // newBackend returns the backend of a live run (live != nil) or a replay.
 func newBackend(dir string, snap func() (engine.Snapshot, bool), live liveControl) *backend {
 	return &backend{replay: live == nil, dir: dir, snap: snap, live: live,
-		privileged: hasNetAdmin, otherAgents: otherAgents, dial: dialDCB, now: time.Now,
+		privileged: hasNetAdmin, otherAgents: otherAgents, dial: kernel.Dial, now: time.Now,
 		undo: map[string]*control.LocalState{}}
 }
 
@@ -203,7 +204,7 @@ func symOnOff(b *bool) string {
 	if b == nil {
 		return "unknown"
 	}
-	return onOff(*b)
+	return engine.OnOff(*b)
 }
 
 // kernel applies through DCB netlink (applyKernel: only what changes is
@@ -217,13 +218,13 @@ func (b *backend) kernel(iface string, local *engine.Params, willing *bool, undo
 		return "", fmt.Errorf("DCB netlink: %w", err)
 	}
 	defer closeC()
-	ev, ok := dcbLocal(c, iface, b.now().UTC())
+	ev, ok := kernel.Local(c, iface, b.now().UTC())
 	if !ok {
 		return "", fmt.Errorf("%s has no DCB netlink support (driver without dcbnl_ops): press a to run dcbtop's agent instead", iface)
 	}
 	before := &control.LocalState{Willing: ev.Willing, Local: ev.Params}
-	lines, err := applyKernel(c, iface, local, willing)
-	if after, ok := dcbLocal(c, iface, b.now().UTC()); ok && b.live != nil {
+	lines, err := kernel.Apply(c, iface, local, willing)
+	if after, ok := kernel.Local(c, iface, b.now().UTC()); ok && b.live != nil {
 		_ = b.live.localChanged(after)
 	}
 	switch {

@@ -19,6 +19,8 @@ import (
 	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/capture/dcbnl"
+	"github.com/dcbtop/dcbtop/capture/kernel"
+	"github.com/dcbtop/dcbtop/capture/kernel/kerneltest"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -51,7 +53,7 @@ func (f *fakeLive) agentCall(iface string, req control.Request) (control.Respons
 func (f *fakeLive) setAgent(iface string, on bool) (string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.calls = append(f.calls, "agent "+iface+" "+onOff(on))
+	f.calls = append(f.calls, "agent "+iface+" "+engine.OnOff(on))
 	return "started", nil
 }
 
@@ -102,7 +104,7 @@ func testBackend(s engine.Snapshot, live liveControl) *backend {
 	b := newBackend(os.TempDir(), snapOf(s), live)
 	b.privileged = func() bool { return true }
 	b.otherAgents = func() []string { return nil }
-	b.dial = func() (dcbClient, func(), error) { return nil, nil, errors.New("no dcbnl in this test") }
+	b.dial = func() (kernel.Client, func(), error) { return nil, nil, errors.New("no dcbnl in this test") }
 	return b
 }
 
@@ -266,24 +268,24 @@ func TestBackendApplyAgent(t *testing.T) {
 // state before.
 func TestBackendApplyKernel(t *testing.T) {
 	s := liveSnapshot(t)
-	fake := newFake()
+	fake := kerneltest.NewFake()
 	fl := &fakeLive{}
 	b := testBackend(s, fl)
-	b.dial = func() (dcbClient, func(), error) { return fake, func() {}, nil }
-	p := mustParams(t, `{`+pfc34+`}`)
+	b.dial = func() (kernel.Client, func(), error) { return fake, func() {}, nil }
+	p := &engine.Params{PFC: &engine.PFC{Cap: 8, Enabled: 1<<3 | 1<<4}}
 	text, err := b.Apply("nl", nil, p)
 	if err != nil || text != "applied through dcbnl and read back: PFC" {
 		t.Fatalf("apply: %q, %v", text, err)
 	}
-	if fake.state.PFC.Enabled != 0x18 {
-		t.Errorf("driver PFC %#x, want 0x18", fake.state.PFC.Enabled)
+	if fake.State.PFC.Enabled != 0x18 {
+		t.Errorf("driver PFC %#x, want 0x18", fake.State.PFC.Enabled)
 	}
 	if len(fl.local) != 1 || fl.local[0].Source != "dcbnl" || fl.local[0].Params.PFC.Enabled != 0x18 {
 		t.Errorf("read-back fed to the engine: %+v", fl.local)
 	}
 	w := true
 	text, err = b.Apply("nl", &w, nil)
-	if err != nil || !strings.Contains(text, "ETS willing set on") || !fake.state.ETS.Willing {
+	if err != nil || !strings.Contains(text, "ETS willing set on") || !fake.State.ETS.Willing {
 		t.Errorf("willing: %q, %v", text, err)
 	}
 	// Undo goes one step back: PFC on 3 and 4 (unchanged), willing off.
@@ -291,16 +293,16 @@ func TestBackendApplyKernel(t *testing.T) {
 	if err != nil || !strings.HasSuffix(text, "applied through dcbnl and read back: ETS; PFC unchanged (not rewritten)") {
 		t.Errorf("undo: %q, %v", text, err)
 	}
-	if fake.state.ETS.Willing || fake.state.PFC.Enabled != 0x18 {
-		t.Errorf("after undo: ETS willing %v, PFC %#x; want off, 0x18", fake.state.ETS.Willing, fake.state.PFC.Enabled)
+	if fake.State.ETS.Willing || fake.State.PFC.Enabled != 0x18 {
+		t.Errorf("after undo: ETS willing %v, PFC %#x; want off, 0x18", fake.State.ETS.Willing, fake.State.PFC.Enabled)
 	}
 	if _, err := b.Undo("nl"); err == nil || err.Error() != "nothing to undo on nl (no apply from this screen yet)" {
 		t.Errorf("second undo: %v", err)
 	}
 	// A driver error is one line without the interface name (the screen
 	// adds it).
-	fake.setErr["PFC"] = &dcbnl.Error{Op: "IEEE_SET", Ifname: "nl", Err: errors.New("invalid argument")}
-	_, err = b.Apply("nl", nil, mustParams(t, `{"pfc": {"cap": 8, "enabled": [5]}}`))
+	fake.SetErr["PFC"] = &dcbnl.Error{Op: "IEEE_SET", Ifname: "nl", Err: errors.New("invalid argument")}
+	_, err = b.Apply("nl", nil, &engine.Params{PFC: &engine.PFC{Cap: 8, Enabled: 1 << 5}})
 	if err == nil || strings.HasPrefix(err.Error(), "nl: ") || !strings.Contains(err.Error(), "PFC failed") {
 		t.Errorf("driver error: %v", err)
 	}

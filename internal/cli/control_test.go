@@ -152,8 +152,6 @@ func framePFC(t *testing.T, f []byte) *lldp.PFC {
 	return du.PFC()
 }
 
-func ptr[T any](v T) *T { return &v }
-
 func TestControlRoundTrip(t *testing.T) {
 	dir := shortTempDir(t)
 	initial := agent.DefaultLocal()

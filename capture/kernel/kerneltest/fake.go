@@ -1,0 +1,107 @@
+// Package kerneltest holds a fake DCB driver for tests of capture/kernel
+// and of what writes through it.
+package kerneltest
+
+import (
+	"fmt"
+	"slices"
+	"syscall"
+
+	"github.com/dcbtop/dcbtop/capture/dcbnl"
+)
+
+// A Fake is a driver behind dcbnl, for tests of the kernel path: it
+// stores what is set, can fail or ignore each feature, and records calls.
+type Fake struct {
+	State    dcbnl.IEEE
+	Mode     *dcbnl.Mode
+	ReadErr  error            // IEEE fails with it
+	SetErr   map[string]error // SetIEEE of "ETS", "PFC" or "APP" fails with it
+	DelErr   error
+	Ignore   map[string]bool // accepted but not stored
+	MangleBW *[8]uint8       // ETS stored with these bandwidths instead
+	Calls    []string
+}
+
+// NewFake returns a driver with 8 TCs all on TC0 at 100% ETS, PFC off and
+// an empty APP table.
+func NewFake() *Fake {
+	ets := dcbnl.ETS{ETSCap: 8, TCTxBW: [8]uint8{100}, TCRxBW: [8]uint8{100}, TCTSA: [8]uint8{2, 2, 2, 2, 2, 2, 2, 2}}
+	return &Fake{State: dcbnl.IEEE{ETS: &ets, PFC: &dcbnl.PFC{Cap: 8, Delay: 1234}, App: []dcbnl.App{}},
+		SetErr: map[string]error{}, Ignore: map[string]bool{}}
+}
+
+// IEEE returns a copy of the stored state.
+func (f *Fake) IEEE(ifname string) (*dcbnl.IEEE, error) {
+	f.Calls = append(f.Calls, "IEEE_GET")
+	if f.ReadErr != nil {
+		return nil, f.ReadErr
+	}
+	s := f.State
+	if s.ETS != nil {
+		e := *s.ETS
+		s.ETS = &e
+	}
+	if s.PFC != nil {
+		p := *s.PFC
+		s.PFC = &p
+	}
+	s.App = slices.Clone(s.App)
+	s.DCBX = f.Mode
+	return &s, nil
+}
+
+// SetIEEE stores one feature (ETS, PFC or APP entries).
+func (f *Fake) SetIEEE(ifname string, s *dcbnl.IEEESet) error {
+	switch {
+	case s.ETS != nil:
+		f.Calls = append(f.Calls, fmt.Sprintf("SET ETS %+v", *s.ETS))
+		if err := f.SetErr["ETS"]; err != nil {
+			return err
+		}
+		if !f.Ignore["ETS"] {
+			e := *s.ETS
+			if f.MangleBW != nil {
+				e.TCTxBW = *f.MangleBW
+			}
+			f.State.ETS = &e
+		}
+	case s.PFC != nil:
+		f.Calls = append(f.Calls, fmt.Sprintf("SET PFC %+v", *s.PFC))
+		if err := f.SetErr["PFC"]; err != nil {
+			return err
+		}
+		if !f.Ignore["PFC"] {
+			p := *s.PFC
+			f.State.PFC = &p
+		}
+	default:
+		f.Calls = append(f.Calls, fmt.Sprintf("SET APP %+v", s.Apps))
+		if err := f.SetErr["APP"]; err != nil {
+			return err
+		}
+		if !f.Ignore["APP"] {
+			f.State.App = append(f.State.App, s.Apps...)
+		}
+	}
+	return nil
+}
+
+// DelApps removes APP entries.
+func (f *Fake) DelApps(ifname string, apps []dcbnl.App) error {
+	f.Calls = append(f.Calls, fmt.Sprintf("DEL APP %+v", apps))
+	if f.DelErr != nil {
+		return f.DelErr
+	}
+	f.State.App = slices.DeleteFunc(f.State.App, func(a dcbnl.App) bool { return slices.Contains(apps, a) })
+	return nil
+}
+
+// DCBX returns Mode, or EOPNOTSUPP when it is nil.
+func (f *Fake) DCBX(ifname string) (dcbnl.Mode, error) {
+	f.Calls = append(f.Calls, "GDCBX")
+	if f.Mode == nil {
+		return 0, &dcbnl.Error{Op: "GDCBX", Ifname: ifname, Err: syscall.EOPNOTSUPP}
+	}
+	return *f.Mode, nil
+}
