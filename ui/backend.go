@@ -41,21 +41,10 @@ type Backend interface {
 	SetAgent(iface string, on bool) (string, error)
 }
 
-// Caps says which actions a Backend allows on an interface. The zero value
+// Caps says which actions a Backend allows on an interface, and why not:
+// the engine's decision (engine.Interface.Capabilities). The zero value
 // allows nothing and gives no reason.
-type Caps struct {
-	// CanWrite allows toggling Willing, editing and applying local
-	// parameters, and undo.
-	CanWrite bool
-	// WriteWhy says why CanWrite is false, in words an operator acts on:
-	// "replay: a recording is read-only", "needs CAP_NET_ADMIN (run as
-	// root)", "the NIC firmware manages DCBX (LLD_MANAGED)".
-	WriteWhy string
-	// CanAgent allows starting or stopping dcbtop's host DCBX agent.
-	CanAgent bool
-	// AgentWhy says why CanAgent is false.
-	AgentWhy string
-}
+type Caps = engine.Capabilities
 
 // A CaptureMode says where snapshots come from.
 type CaptureMode uint8

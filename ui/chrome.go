@@ -319,7 +319,7 @@ func (r *renderer) statusText() string {
 }
 
 // allows reports whether c allows act, and the backend's reason when not.
-func (c Caps) allows(act actionKind) (ok bool, why string) {
+func allows(c Caps, act actionKind) (ok bool, why string) {
 	if act == actAgent {
 		return c.CanAgent, c.AgentWhy
 	}
@@ -336,7 +336,7 @@ func (vs *viewState) blocked(act actionKind) string {
 	if !vs.capsKnown {
 		return ""
 	}
-	if ok, why := vs.caps.allows(act); !ok {
+	if ok, why := allows(vs.caps, act); !ok {
 		return cmp.Or(why, noReason)
 	}
 	return ""

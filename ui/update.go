@@ -110,7 +110,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case readOnlyMsg:
 		m.vs.busy = ""
 		m.setCaps(msg.iface, msg.caps)
-		_, why := msg.caps.allows(msg.act)
+		_, why := allows(msg.caps, msg.act)
 		m.readOnly(msg.act, msg.iface, why)
 	case confirmMsg:
 		m.vs.busy = ""
@@ -601,7 +601,7 @@ func (m Model) checked(act actionKind, iface string, then func(b Backend, caps C
 	b := m.backend
 	return func() tea.Msg {
 		caps := b.Capabilities(iface)
-		if ok, _ := caps.allows(act); !ok {
+		if ok, _ := allows(caps, act); !ok {
 			return readOnlyMsg{act: act, iface: iface, caps: caps}
 		}
 		return then(b, caps)

@@ -87,17 +87,16 @@ func (b *backend) iface(name string) (engine.Interface, error) {
 // Capabilities says what may be changed on iface, and why not: the
 // engine decides (engine.Interface.Capabilities) from the snapshot and
 // what this process knows of the host.
-func (b *backend) Capabilities(iface string) ui.Caps {
+func (b *backend) Capabilities(iface string) engine.Capabilities {
 	if b.replay {
-		return ui.Caps{WriteWhy: replayWhy, AgentWhy: replayWhy}
+		return engine.Capabilities{WriteWhy: replayWhy, AgentWhy: replayWhy}
 	}
 	in, err := b.iface(iface)
 	if err != nil {
-		return ui.Caps{WriteWhy: err.Error(), AgentWhy: err.Error()}
+		return engine.Capabilities{WriteWhy: err.Error(), AgentWhy: err.Error()}
 	}
 	s, _ := b.snap()
-	c := in.Capabilities(engine.Host{NetAdmin: b.privileged(), OtherAgents: b.otherAgents(), Now: s.TakenAt})
-	return ui.Caps{CanWrite: c.CanWrite, WriteWhy: c.WriteWhy, CanAgent: c.CanAgent, AgentWhy: c.AgentWhy}
+	return in.Capabilities(engine.Host{NetAdmin: b.privileged(), OtherAgents: b.otherAgents(), Now: s.TakenAt})
 }
 
 // Preview returns the operational parameters and resolution iface would
