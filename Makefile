@@ -6,7 +6,7 @@ BIN       ?= bin/dcbtop
 PREFIX    ?= /usr/local
 VERSION   := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 REVISION  := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
-LDFLAGS   := -X github.com/dcbtop/dcbtop/internal/cli.version=$(VERSION) -X github.com/dcbtop/dcbtop/internal/cli.revision=$(REVISION)
+LDFLAGS   := -X main.version=$(VERSION) -X main.revision=$(REVISION)
 FUZZTIME  ?= 20s
 # Debian packages the integration tests need: an independent LLDP peer
 # (lldpd), an independent decoder (tshark), a recorder (tcpdump) and a

@@ -84,4 +84,9 @@
 //
 // Package capturetest provides a Source backed by a slice of Frames for the
 // tests of the packages that consume Sources.
+//
+// Size: about 1,900 lines across sockets, links, replay, recording and the
+// clock: each is a small, separate file, and they share the Frame and
+// Link types; the jobs with an API of their own (runtime, control,
+// dcbnl, kernel, demo) are sub-packages.
 package capture

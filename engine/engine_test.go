@@ -79,7 +79,8 @@ const (
 )
 
 // TestNDISRules has one case per rule of "Indicating Changes to the Remote
-// NDIS QoS Parameters" and DESIGN.md "The NDIS rules", as event tables.
+// NDIS QoS Parameters" and docs/dcbx.md "NDIS remote-parameter
+// indications", as event tables.
 func TestNDISRules(t *testing.T) {
 	tests := []struct {
 		name string

@@ -42,8 +42,8 @@ type resolveInput struct {
 	dialect   lldp.Dialect
 }
 
-// resolve computes the operational parameters. IEEE (dcbx-reference.md
-// §3.5, lldpad's ets_sm and pfc_sm; "Managing the Local DCBX Willing
+// resolve computes the operational parameters. IEEE (docs/dcbx.md "The
+// Willing resolver"; IEEE Std 802.1Q-2018 38.3, lldpad's ets_sm and pfc_sm; "Managing the Local DCBX Willing
 // State"):
 //   - Willing off, or no valid remote parameters: operational = local.
 //   - ETS, willing: the peer's ETS Recommendation when present, else local
@@ -154,8 +154,8 @@ func macLess(a, b lldp.MAC) bool {
 	return false
 }
 
-// resolveCEE applies the CEE feature resolution (dcbx-reference.md §4.3,
-// lldpad's F-steps) with the local side willing: a feature the peer does
+// resolveCEE applies the CEE feature resolution (docs/dcbx.md "The
+// Willing resolver"; CEE DCBX v1.01 feature state machine, lldpad's F-steps) with the local side willing: a feature the peer does
 // not send or has disabled stays local; a peer that is not willing and
 // reports no error gives its configuration; a peer that is also willing is
 // only compared (no MAC tie-break in CEE): local stays operational.

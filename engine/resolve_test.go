@@ -21,7 +21,8 @@ func localSet() *Params {
 	return &Params{ETS: localETS, PFC: localPFC, App: []App{{Selector: lldp.AppSelEthertype, Protocol: 0x8906, Priority: 3}}}
 }
 
-// TestResolverIEEE has one case per row of dcbx-reference.md §3.5.
+// TestResolverIEEE has one case per row of the IEEE table of docs/dcbx.md
+// "The Willing resolver".
 func TestResolverIEEE(t *testing.T) {
 	remotePFC := func(willing bool) *PFC { return &PFC{Willing: willing, Cap: 8, Enabled: 1 << 3} }
 	adopted := &PFC{Willing: true, Cap: 8, Enabled: 1 << 3}
@@ -114,8 +115,8 @@ func TestResolverLocalUnknown(t *testing.T) {
 	}
 }
 
-// TestResolverCEE has one case per CEE feature rule (dcbx-reference.md
-// §4.3), local side willing.
+// TestResolverCEE has one case per CEE feature rule (docs/dcbx.md "The
+// Willing resolver"), local side willing.
 func TestResolverCEE(t *testing.T) {
 	peer := func(f CEEFeature) *Params {
 		return &Params{

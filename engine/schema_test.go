@@ -117,9 +117,9 @@ func TestSnapshotSchema(t *testing.T) {
 			}
 		})
 	}
-	goldens, _ := filepath.Glob("../internal/cli/testdata/*.json.golden")
+	goldens, _ := filepath.Glob("../cmd/dcbtop/testdata/*.json.golden")
 	if len(goldens) == 0 {
-		t.Fatal("no ../internal/cli/testdata/*.json.golden: the CLI's snapshot goldens moved; update this test")
+		t.Fatal("no ../cmd/dcbtop/testdata/*.json.golden: the CLI's snapshot goldens moved; update this test")
 	}
 	for _, p := range goldens {
 		t.Run(filepath.Base(p), func(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 const SchemaVersion = "dcbtop.snapshot/v1"
 
 // A Snapshot is an immutable deep copy of the engine's state: the snapshot
-// JSON contract of DESIGN.md. Slices are sorted, never maps, so the output
+// JSON contract (assets/snapshot.schema.json; README "Indications"). Slices are sorted, never maps, so the output
 // is stable.
 type Snapshot struct {
 	Schema     string      `json:"schema"`

@@ -1,7 +1,7 @@
 // Package testbed is a test harness for running dcbtop against real network
 // peers: network namespaces joined by veth pairs and bridges, Debian's lldpd
 // as an independent LLDP/DCBX peer, tcpdump as recorder and tshark as an
-// independent decoder (DESIGN.md "Testing against real things";
+// independent decoder (docs/architecture.md "Packages";
 // testbed/peer.sh and testbed/record-fixtures.sh do the same from the shell).
 //
 // It shells out to ip, lldpd, lldpcli, tcpdump and tshark (every short
@@ -53,4 +53,8 @@
 //
 // Tests using the harness may run in parallel (t.Parallel); namespace names
 // are random, and each lldpd has its own control socket.
+//
+// Size: about 2,100 lines of test infrastructure (namespaces, lldpd,
+// tcpdump, tshark), never linked into dcbtop; the helpers share the
+// namespace type and the command runner.
 package testbed

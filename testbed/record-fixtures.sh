@@ -45,7 +45,8 @@ ASSETS=assets
 # ----------------------------------------------------------------------------
 # DCBX TLV payloads. Each value is the lldpcli "oui-info": the TLV information
 # string AFTER the 3-byte OUI and the 1-byte subtype (lldpd adds TLV header,
-# OUI and subtype itself). Layouts: docs/dcbx-reference.md sections 2 and 4.
+# OUI and subtype itself). Layouts: IEEE Std 802.1Q-2018 Annex D (D.2.9-D.2.12)
+# and CEE DCBX v1.01 (Control, PG, PFC and APP sub-TLVs).
 # ----------------------------------------------------------------------------
 
 # ETS Configuration, OUI 00-80-C2 subtype 9, info length 25 (TLV hdr FE 19).
@@ -100,7 +101,8 @@ APP_ROCE=00,63,12,b7                    # udp 4791 -> prio 3
 APP_ROCE_DSCP=00,63,12,b7,65,00,1a      # + dscp 26 -> prio 3
 
 # CEE DCBX TLV, OUI 00-1B-21 subtype 2, info length 67 (TLV hdr FE 43):
-# exactly the sub-TLVs of dcbx-reference section 4.5.
+# Control, PG, PFC and APP sub-TLVs (the fixture's system description still
+# names the section of the team's notes it was laid out from).
 #   02 0a  00 00  00 00 00 03  00 00 00 02     Control: type 1 len 10, oper 0 max 0, SeqNo 3, AckNo 2
 #   04 11  00 00 c0 00                         PG: type 2 len 17, ver 0/0, E=1 W=1 Err=0, subtype 0
 #          00 00 11 1f                         PGID p0..p3=0, p4..p6=1, p7=15 (strict)

@@ -9,7 +9,7 @@ import (
 // A Backend carries out what the operator asks for: it previews and
 // applies local parameters and the local Willing state, undoes the last
 // apply, exports snapshots and starts or stops dcbtop's host DCBX agent.
-// internal/cli implements it over the engine and capture.
+// capture/runtime implements it over the engine and capture.
 //
 // The UI calls every method from inside a tea.Cmd, never from Update, so
 // methods may block (netlink round trips, file writes); they are called

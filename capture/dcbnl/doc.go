@@ -59,4 +59,8 @@
 // hint: keep polling, and re-read on a notification.
 //
 // Linux only: on other systems every Client method returns an error.
+//
+// Size: about 1,900 lines, most of them the byte-exact layouts of
+// linux/dcbnl.h (struct ieee_ets, ieee_pfc, dcb_app and the attribute
+// tables) that every request and reply shares.
 package dcbnl

@@ -29,4 +29,8 @@
 //	defer link.Cleanup()
 //	go demo.Run(ctx, link, sc, true, demo.WithObserver(func(ev demo.Event) { ... }))
 //	// capture on link.HostIf(), with sc.Host as the host agent's local state
+//
+// Size: about 1,800 lines, one job (a simulated DCBX switch and its
+// scenario); the scenario parser, the switch and the two links share the
+// scenario's types and would only export them to each other if split.
 package demo

@@ -10,14 +10,12 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
-
-	"github.com/dcbtop/dcbtop/internal/cli"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	_, err := unix.IoctlGetTermios(int(os.Stdout.Fd()), unix.TCGETS)
-	code := cli.Run(ctx, os.Args[1:], cli.Env{Stdout: os.Stdout, Stderr: os.Stderr, StdoutTTY: err == nil})
+	code := Run(ctx, os.Args[1:], Env{Stdout: os.Stdout, Stderr: os.Stderr, StdoutTTY: err == nil})
 	stop()
 	os.Exit(code)
 }

@@ -31,4 +31,8 @@
 // tag included) from the LLDPDU without allocating, so a receiver can compare
 // an LLDPDU with the previous one from the same peer before decoding it.
 // AppendFrame builds a complete frame for transmission.
+//
+// Size: about 1,900 lines because it is the whole codec: every LLDP TLV,
+// the 802.1Qaz and CEE TLVs and their validation share one TLV walker and
+// error type; splitting them would split one wire format.
 package lldp

@@ -17,7 +17,7 @@ import (
 )
 
 // hx decodes hex bytes written with any white space in between, as the
-// examples in docs/dcbx-reference.md are. It panics on bad input: the
+// examples in the standards' annexes are. It panics on bad input: the
 // arguments are constants of the tests.
 func hx(s string) []byte {
 	b, err := hex.DecodeString(strings.Join(strings.Fields(s), ""))
@@ -58,7 +58,8 @@ func baseDU(tlvs ...TLV) *DU {
 	}
 }
 
-// TLVs of docs/dcbx-reference.md used in several tests.
+// TLVs used in several tests, laid out as IEEE Std 802.1Q-2018 Annex D and
+// CEE DCBX v1.01 define them.
 var (
 	// §2.1: willing, 8 TCs, prio 3 -> TC1, others TC0, 50/50 ETS.
 	refETS = hx("FE 19 00 80 C2 09 80 00 01 00 00 32 32 00 00 00 00 00 00 02 02 00 00 00 00 00 00")

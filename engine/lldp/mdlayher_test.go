@@ -76,7 +76,8 @@ func endOffset(b []byte) (int, bool) {
 }
 
 // mdlayherValue returns a raw TLV value with the bits dcbtop does not keep
-// cleared (docs/dcbx-reference.md §2 and §4.2) and CEE sub-TLVs in
+// cleared (reserved bits of IEEE Std 802.1Q-2018 D.2 and CEE v1.01
+// sub-TLV headers) and CEE sub-TLVs in
 // dcbtop's order. It works on values dcbtop accepted, so lengths are valid.
 func mdlayherValue(typ TLVType, v []byte) []byte {
 	if typ != TLVTypeOrg || len(v) < 4 {

@@ -1,0 +1,426 @@
+package runtime
+
+// The screen's Backend: what the operator's keys do. Live, writes go to
+// dcbtop's own agent through the engine goroutine (the path the control
+// socket takes) or to the kernel through DCB netlink (as dcbtop apply
+// does); a replay has nothing to write to. Every method is safe for
+// concurrent use and may block: the screen calls them inside tea.Cmds.
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/dcbtop/dcbtop/capture/control"
+	"github.com/dcbtop/dcbtop/capture/kernel"
+	"github.com/dcbtop/dcbtop/engine"
+)
+
+// liveControl is what the backend needs of a live run's engine goroutine
+// (implemented by *liveRun): each call waits for the goroutine to carry
+// it out.
+type liveControl interface {
+	// agentCall hands a control-socket request (apply, undo) for iface's
+	// dcbtop agent to the engine goroutine and returns its answer; a
+	// refusal ({"ok":false}) is an error.
+	agentCall(iface string, req control.Request) (control.Response, error)
+	// setAgent starts or stops dcbtop's agent on iface.
+	setAgent(iface string, on bool) (string, error)
+	// localChanged feeds local parameters (read back from the kernel) to
+	// the engine.
+	localChanged(ev engine.LocalChanged) error
+}
+
+// A Backend carries out what the screen's keys ask for (it implements
+// ui.Backend): previews, applies and undo through dcbtop's agent or the
+// kernel, the agent's start and stop, and snapshot exports. Every method
+// is safe for concurrent use and may block.
+type Backend struct {
+	replay bool
+	dir    string // --snapshot-dir
+	// snap returns the latest snapshot published to the screen.
+	snap func() (engine.Snapshot, bool)
+	live liveControl // nil in a replay
+
+	// Seams for tests.
+	privileged  func() bool
+	otherAgents func() []string
+	dial        func() (kernel.Client, func(), error)
+	now         func() time.Time
+
+	mu sync.Mutex // serializes kernel writes; guards undo
+	// undo holds, per dcbnl interface, the local state before the last
+	// apply made from the screen (one level, as the agent keeps).
+	undo map[string]*control.LocalState
+}
+
+// Backend returns the screen's backend for the run; exports go to dir.
+func (rt *Runtime) Backend(dir string) *Backend { return newBackend(dir, rt.feed.Snapshot, rt.liveRun) }
+
+// ReplayBackend returns the backend of a replay: it writes nothing but
+// exports (to dir) the snapshots published to feed.
+func ReplayBackend(dir string, feed *Feed) *Backend { return newBackend(dir, feed.Snapshot, nil) }
+
+// newBackend returns the backend of a live run (live != nil) or a replay.
+func newBackend(dir string, snap func() (engine.Snapshot, bool), live liveControl) *Backend {
+	return &Backend{replay: live == nil, dir: dir, snap: snap, live: live,
+		privileged: hasNetAdmin, otherAgents: otherAgents, dial: kernel.Dial, now: time.Now,
+		undo: map[string]*control.LocalState{}}
+}
+
+// errReplay is the answer to every write in a replay.
+const replayWhy = "replay: nothing to write to"
+
+// iface returns the named interface of the latest snapshot.
+func (b *Backend) iface(name string) (engine.Interface, error) {
+	s, ok := b.snap()
+	if ok {
+		for _, in := range s.Interfaces {
+			if in.Name == name {
+				return in, nil
+			}
+		}
+	}
+	return engine.Interface{}, fmt.Errorf("%s is not in the snapshot", name)
+}
+
+// Capabilities says what may be changed on iface, and why not: the
+// engine decides (engine.Interface.Capabilities) from the snapshot and
+// what this process knows of the host.
+func (b *Backend) Capabilities(iface string) engine.Capabilities {
+	if b.replay {
+		return engine.Capabilities{WriteWhy: replayWhy, AgentWhy: replayWhy}
+	}
+	in, err := b.iface(iface)
+	if err != nil {
+		return engine.Capabilities{WriteWhy: err.Error(), AgentWhy: err.Error()}
+	}
+	s, _ := b.snap()
+	return in.Capabilities(engine.Host{NetAdmin: b.privileged(), OtherAgents: b.otherAgents(), Now: s.TakenAt})
+}
+
+// Preview returns the operational parameters and resolution iface would
+// have with the given Willing state and local parameters (nil: the
+// current ones): engine.PreviewOperational on the latest snapshot, with
+// the Willing bits of the local parameters set as an apply would set them.
+func (b *Backend) Preview(iface string, willing bool, local *engine.Params) (*engine.Params, engine.Resolution, error) {
+	in, err := b.iface(iface)
+	if err != nil {
+		return nil, engine.Resolution{}, err
+	}
+	op, res := engine.PreviewOperational(in, willing, previewLocal(in, willing, local))
+	return op, res, nil
+}
+
+// previewLocal is the local parameter set a preview resolves with: local
+// (or the current one) with its Willing bits set to willing, as the agent
+// (Params.WithWilling) and the kernel's read-back (paramsFromIEEE) have them.
+func previewLocal(in engine.Interface, willing bool, local *engine.Params) *engine.Params {
+	if local == nil {
+		local = in.Local
+	}
+	if local == nil {
+		return nil
+	}
+	return local.WithWilling(willing)
+}
+
+// writable returns iface's state when its local parameters can be written
+// from the screen, else an error saying why not.
+func (b *Backend) writable(iface string) (engine.Interface, error) {
+	if b.replay {
+		return engine.Interface{}, errors.New(replayWhy)
+	}
+	in, err := b.iface(iface)
+	if err != nil {
+		return engine.Interface{}, err
+	}
+	if c := b.Capabilities(iface); !c.CanWrite {
+		return engine.Interface{}, errors.New(c.WriteWhy)
+	}
+	return in, nil
+}
+
+// Apply sets the local Willing state and/or parameters of iface.
+func (b *Backend) Apply(iface string, willing *bool, local *engine.Params) (string, error) {
+	if willing == nil && local == nil {
+		return "", errors.New("nothing to apply")
+	}
+	in, err := b.writable(iface)
+	if err != nil {
+		return "", err
+	}
+	if in.LocalSource == engine.SourceAgent {
+		resp, err := b.live.agentCall(iface, control.Request{Op: "apply", Params: local, Willing: willing})
+		if err != nil {
+			return "", err
+		}
+		return agentResult("applied to dcbtop's agent", resp), nil
+	}
+	return b.kernel(iface, local, willing, false)
+}
+
+// Undo restores what was in force before the last Apply.
+func (b *Backend) Undo(iface string) (string, error) {
+	in, err := b.writable(iface)
+	if err != nil {
+		return "", err
+	}
+	if in.LocalSource == engine.SourceAgent {
+		resp, err := b.live.agentCall(iface, control.Request{Op: "undo"})
+		if err != nil {
+			return "", err
+		}
+		return agentResult("undone on dcbtop's agent", resp), nil
+	}
+	b.mu.Lock()
+	prev := b.undo[iface]
+	b.mu.Unlock()
+	if prev == nil {
+		return "", fmt.Errorf("nothing to undo on %s (no apply from this screen yet)", iface)
+	}
+	w := prev.Willing
+	return b.kernel(iface, prev.Local, &w, true)
+}
+
+// agentResult is the one-line account of an apply or undo through the
+// agent: what changed, and what it now advertises.
+func agentResult(what string, resp control.Response) string {
+	s := what
+	if len(resp.Changed) == 0 {
+		s = "nothing changed"
+	} else {
+		s += ": " + strings.Join(resp.Changed, ", ")
+	}
+	rb := "willing " + symOnOff(resp.Willing)
+	if resp.Local != nil {
+		rb = resp.Local.String()
+	}
+	return s + "; read back: " + rb
+}
+
+func symOnOff(b *bool) string {
+	if b == nil {
+		return "unknown"
+	}
+	return engine.OnOff(*b)
+}
+
+// kernel applies through DCB netlink (applyKernel: only what changes is
+// written, then read back), keeps the state before for undo, and feeds
+// the new local parameters to the engine at once.
+func (b *Backend) kernel(iface string, local *engine.Params, willing *bool, undoing bool) (string, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	c, closeC, err := b.dial()
+	if err != nil {
+		return "", fmt.Errorf("DCB netlink: %w", err)
+	}
+	defer closeC()
+	ev, ok := kernel.Local(c, iface, b.now().UTC())
+	if !ok {
+		return "", fmt.Errorf("%s has no DCB netlink support (driver without dcbnl_ops): press a to run dcbtop's agent instead", iface)
+	}
+	before := &control.LocalState{Willing: ev.Willing, Local: ev.Params}
+	lines, err := kernel.Apply(c, iface, local, willing)
+	if after, ok := kernel.Local(c, iface, b.now().UTC()); ok && b.live != nil {
+		_ = b.live.localChanged(after)
+	}
+	switch {
+	case undoing && err == nil:
+		delete(b.undo, iface)
+	case !undoing:
+		// Also after a partial failure: undo writes back what changed.
+		b.undo[iface] = before
+	}
+	for i, l := range lines {
+		lines[i] = strings.TrimPrefix(l, iface+": ")
+	}
+	if err != nil {
+		msg := strings.TrimPrefix(err.Error(), iface+": ")
+		if len(lines) > 0 {
+			msg = strings.Join(lines, "; ") + "; " + msg
+		}
+		return "", errors.New(msg)
+	}
+	return strings.Join(lines, "; "), nil
+}
+
+// SetAgent starts or stops dcbtop's agent on iface.
+func (b *Backend) SetAgent(iface string, on bool) (string, error) {
+	if b.replay {
+		return "", errors.New(replayWhy)
+	}
+	if c := b.Capabilities(iface); !c.CanAgent {
+		return "", errors.New(c.AgentWhy)
+	}
+	return b.live.setAgent(iface, on)
+}
+
+// exportBeforeLink, when set (tests), runs after the temporary file is
+// written and synced and before it gets its final name; an error aborts
+// the export.
+var exportBeforeLink func(tmp string) error
+
+// Export writes snap (the snapshot JSON contract) to
+// DIR/dcbtop-IFACE-YYYYMMDDTHHMMSSZ.json, atomically: a temporary file in
+// DIR, written and synced, then linked to its final name (never replacing
+// a file: -1, -2... are added when the name is taken), and the directory
+// synced. On error nothing is left behind.
+func (b *Backend) Export(snap engine.Snapshot) (string, error) {
+	data, err := json.MarshalIndent(snap, "", "  ")
+	if err != nil {
+		return "", err
+	}
+	data = append(data, '\n')
+	at := snap.TakenAt
+	if at.IsZero() {
+		at = b.now()
+	}
+	base := "dcbtop-" + exportName(snap) + "-" + at.UTC().Format("20060102T150405Z")
+	path, err := writeExclusive(b.dir, base, ".json", data)
+	if err != nil && dirProblem(err) {
+		err = fmt.Errorf("%w (choose another directory with --snapshot-dir DIR)", err)
+	}
+	return path, err
+}
+
+// dirProblem reports whether err means the export directory cannot take
+// the file (missing, not a directory, not writable, full).
+func dirProblem(err error) bool {
+	for _, e := range []error{os.ErrNotExist, os.ErrPermission, syscall.ENOTDIR, syscall.EROFS, syscall.ENOSPC, syscall.EDQUOT} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// DefaultSnapshotDir is where the screen's s exports snapshots without
+// --snapshot-dir: the current directory when this process may write
+// there, else the home directory when it may, else the temporary
+// directory (a read-only working directory, or dcbtop run as another
+// user, must not make the export fail).
+func DefaultSnapshotDir() string {
+	return firstWritable([]string{".", os.Getenv("HOME")}, writableDir)
+}
+
+// firstWritable returns the first of dirs that writable accepts, or the
+// temporary directory.
+func firstWritable(dirs []string, writable func(string) bool) string {
+	for _, d := range dirs {
+		if d != "" && writable(d) {
+			return d
+		}
+	}
+	return os.TempDir()
+}
+
+var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._+@-]`)
+
+// exportName names the interfaces of a snapshot for a file name: the one
+// interface, a few joined with "+", or the first and how many more.
+func exportName(s engine.Snapshot) string {
+	var names []string
+	for _, in := range s.Interfaces {
+		names = append(names, unsafeFileChars.ReplaceAllString(in.Name, "_"))
+	}
+	switch n := strings.Join(names, "+"); {
+	case len(names) == 0:
+		return "none"
+	case len(n) <= 40:
+		return n
+	default:
+		return fmt.Sprintf("%s+%d", names[0], len(names)-1)
+	}
+}
+
+// writeExclusive writes data to DIR/BASE+EXT, or BASE-N+EXT when that is
+// taken, atomically, with mode 0644, and returns the path.
+func writeExclusive(dir, base, ext string, data []byte) (path string, err error) {
+	f, err := os.CreateTemp(dir, ".dcbtop-export-*.tmp")
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", dir, unwrapPath(err))
+	}
+	tmp := f.Name()
+	defer func() {
+		if f != nil {
+			f.Close()
+		}
+		os.Remove(tmp) // linked under its final name, or abandoned
+	}()
+	if _, err := f.Write(data); err != nil {
+		return "", fmt.Errorf("%s: %w", tmp, unwrapPath(err))
+	}
+	if err := f.Chmod(0o644); err != nil {
+		return "", fmt.Errorf("%s: %w", tmp, unwrapPath(err))
+	}
+	if err := f.Sync(); err != nil {
+		return "", fmt.Errorf("%s: %w", tmp, unwrapPath(err))
+	}
+	if err := f.Close(); err != nil {
+		f = nil
+		return "", fmt.Errorf("%s: %w", tmp, unwrapPath(err))
+	}
+	f = nil
+	if exportBeforeLink != nil {
+		if err := exportBeforeLink(tmp); err != nil {
+			return "", err
+		}
+	}
+	for n := 0; n < 1000; n++ {
+		path = filepath.Join(dir, base+ext)
+		if n > 0 {
+			path = filepath.Join(dir, fmt.Sprintf("%s-%d%s", base, n, ext))
+		}
+		err = os.Link(tmp, path)
+		if errors.Is(err, os.ErrExist) {
+			continue
+		}
+		if err != nil && !errors.Is(err, syscall.EPERM) && !errors.Is(err, syscall.ENOTSUP) {
+			return "", fmt.Errorf("%s: %w", path, unwrapPath(err))
+		}
+		if err != nil {
+			// No hard links here (vfat...): rename, after checking the
+			// name is free (a race may still replace a file made since).
+			if _, serr := os.Lstat(path); serr == nil {
+				continue
+			}
+			if err := os.Rename(tmp, path); err != nil {
+				return "", fmt.Errorf("%s: %w", path, unwrapPath(err))
+			}
+		}
+		syncDir(dir)
+		return path, nil
+	}
+	return "", fmt.Errorf("%s: too many files named %s-N%s", dir, base, ext)
+}
+
+// syncDir makes a new directory entry durable (best effort).
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+}
+
+// unwrapPath drops the operation and path of an *os.PathError or
+// *os.LinkError (the caller names the path).
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
+}

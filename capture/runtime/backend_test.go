@@ -1,0 +1,543 @@
+//go:build linux
+
+package runtime
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture/control"
+	"github.com/dcbtop/dcbtop/capture/dcbnl"
+	"github.com/dcbtop/dcbtop/capture/kernel"
+	"github.com/dcbtop/dcbtop/capture/kernel/kerneltest"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/agent"
+	"github.com/dcbtop/dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/testbed"
+	"github.com/dcbtop/dcbtop/testbed/snaptest"
+	"github.com/dcbtop/dcbtop/ui"
+)
+
+// snapOf returns a snapshot function over a fixed snapshot.
+func snapOf(s engine.Snapshot) func() (engine.Snapshot, bool) {
+	return func() (engine.Snapshot, bool) { return s, true }
+}
+
+// A fakeLive records the backend's calls into a live run.
+type fakeLive struct {
+	mu    sync.Mutex
+	calls []string
+	reqs  []control.Request
+	resp  control.Response
+	err   error
+	local []engine.LocalChanged
+}
+
+func (f *fakeLive) agentCall(iface string, req control.Request) (control.Response, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls = append(f.calls, "control "+iface+" "+req.Op)
+	f.reqs = append(f.reqs, req)
+	return f.resp, f.err
+}
+
+func (f *fakeLive) setAgent(iface string, on bool) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls = append(f.calls, "agent "+iface+" "+engine.OnOff(on))
+	return "started", nil
+}
+
+func (f *fakeLive) localChanged(ev engine.LocalChanged) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.local = append(f.local, ev)
+	return nil
+}
+
+// liveSnapshot builds, with a real engine, a snapshot of interfaces in
+// each local situation: ag (dcbtop's agent), nl (dcbnl), fw (dcbnl,
+// firmware-managed), ob (another agent observed), no (no local source);
+// every one hears the switch of peerFrame.
+func liveSnapshot(t *testing.T) engine.Snapshot {
+	t.Helper()
+	e := engine.New(engine.Config{})
+	now := t0()
+	local := agent.DefaultLocal().WithWilling(true)
+	for i, name := range []string{"ag", "fw", "nl", "no", "ob"} {
+		mac := lldp.MAC{2, 0, 0, 0, 0, byte(0x10 + i)}
+		e.Apply(engine.LinkChanged{Interface: name, At: now, Ifindex: 2 + i, MAC: mac, Up: true})
+		switch name {
+		case "ag":
+			e.Apply(engine.LocalChanged{Interface: name, At: now, Source: "agent", Willing: true, Params: local})
+		case "nl":
+			e.Apply(engine.LocalChanged{Interface: name, At: now, Source: "dcbnl", Willing: true, Params: local, Mode: "host agent, IEEE"})
+		case "fw":
+			e.Apply(engine.LocalChanged{Interface: name, At: now, Source: "dcbnl", Willing: false, Params: local, Mode: "firmware-managed (LLD_MANAGED), IEEE", FirmwareManaged: true})
+		case "ob":
+			cfg := agent.Config{Ifname: "eth9", MAC: lldp.MAC{2, 0, 0, 0, 0, 0x99}, SystemName: "lldpad"}
+			du, err := agent.BuildDU(cfg, 120, agent.Advert{Willing: true, Local: local, Operational: local})
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := lldp.AppendFrame(nil, lldp.NearestBridge, cfg.MAC, du)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.Apply(engine.FrameReceived{Interface: name, At: now, Outgoing: true, Data: f})
+		}
+		e.Apply(engine.FrameReceived{Interface: name, At: now.Add(time.Second), Data: peerFrame(t, 120)})
+	}
+	return e.Snapshot()
+}
+
+func testBackend(s engine.Snapshot, live liveControl) *Backend {
+	b := newBackend(os.TempDir(), snapOf(s), live)
+	b.privileged = func() bool { return true }
+	b.otherAgents = func() []string { return nil }
+	b.dial = func() (kernel.Client, func(), error) { return nil, nil, errors.New("no dcbnl in this test") }
+	return b
+}
+
+// TestBackendCapabilities checks what the screen may do per mode and
+// local situation, and the reasons it may not.
+func TestBackendCapabilities(t *testing.T) {
+	s := liveSnapshot(t)
+	for _, in := range s.Interfaces {
+		if want := map[string]engine.LocalSource{"ag": "agent", "nl": "dcbnl", "fw": "dcbnl", "ob": "observed", "no": "none"}[in.Name]; in.LocalSource != want {
+			t.Fatalf("fixture: %s has local source %q, want %q", in.Name, in.LocalSource, want)
+		}
+	}
+	fwWhy := "the NIC firmware runs DCBX (LLD_MANAGED): hand DCBX to the host first (ice: ethtool --set-priv-flags fw fw-lldp-agent off; i40e: ethtool --set-priv-flags fw disable-fw-lldp on)"
+	otherWhy := func(who string) string {
+		return who + " transmits LLDP here and owns what this host advertises: dcbtop will not run a second agent beside it (the switch would see two peers). " +
+			"Change the parameters in that agent (lldptool, lldpcli), or stop it and press a to run dcbtop's agent"
+	}
+	const noneWhy = "no local DCB source here (no agent, no driver DCB support): press a to run dcbtop's agent, then change its parameters"
+	tests := []struct {
+		name        string
+		replay      bool
+		iface       string
+		unpriv      bool
+		others      []string
+		want        ui.Caps
+		wantAgentIn string // substring of AgentWhy, when not exact
+	}{
+		{name: "replay", replay: true, iface: "pcap0", want: ui.Caps{WriteWhy: replayWhy, AgentWhy: replayWhy}},
+		{name: "agent", iface: "ag", want: ui.Caps{CanWrite: true, CanAgent: true}},
+		{name: "agent, lldpd beside", iface: "ag", others: []string{"lldpd (pid 7)"}, want: ui.Caps{CanWrite: true, CanAgent: true}},
+		{name: "dcbnl", iface: "nl", want: ui.Caps{CanWrite: true, CanAgent: true}},
+		{name: "dcbnl unprivileged", iface: "nl", unpriv: true, want: ui.Caps{WriteWhy: "needs CAP_NET_ADMIN to write DCB netlink (run as root)", CanAgent: true}},
+		{name: "dcbnl firmware", iface: "fw", want: ui.Caps{WriteWhy: fwWhy, AgentWhy: fwWhy}},
+		{name: "none", iface: "no", want: ui.Caps{WriteWhy: noneWhy, CanAgent: true}},
+		// One coherent answer where another agent runs: neither write nor
+		// start a second agent, and how to hand over.
+		{name: "none, lldpd here", iface: "no", others: []string{"lldpd (pid 7)"},
+			want: ui.Caps{WriteWhy: otherWhy("another LLDP agent (lldpd (pid 7))"), AgentWhy: otherWhy("another LLDP agent (lldpd (pid 7))")}},
+		{name: "observed", iface: "ob", want: ui.Caps{WriteWhy: otherWhy("another LLDP agent of this host (mac 02:00:00:00:00:99)"),
+			AgentWhy: otherWhy("another LLDP agent of this host (mac 02:00:00:00:00:99)")}},
+		{name: "dcbnl, lldpd here", iface: "nl", others: []string{"lldpd (pid 7)"},
+			want: ui.Caps{CanWrite: true, AgentWhy: otherWhy("another LLDP agent (lldpd (pid 7))")}},
+		{name: "unknown", iface: "zz", want: ui.Caps{WriteWhy: "zz is not in the snapshot", AgentWhy: "zz is not in the snapshot"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var live liveControl = &fakeLive{}
+			if tt.replay {
+				live = nil
+			}
+			b := testBackend(s, live)
+			b.privileged = func() bool { return !tt.unpriv }
+			b.otherAgents = func() []string { return tt.others }
+			if got := b.Capabilities(tt.iface); got != tt.want {
+				t.Errorf("Capabilities(%s) = %+v, want %+v", tt.iface, got, tt.want)
+			}
+		})
+	}
+
+	// Every write is refused in a replay, with the reason.
+	b := testBackend(s, nil)
+	w := true
+	for name, err := range map[string]error{
+		"apply": second(b.Apply("ag", &w, nil)), "undo": second(b.Undo("ag")), "agent": second(b.SetAgent("ag", true)),
+	} {
+		if err == nil || err.Error() != replayWhy {
+			t.Errorf("replay %s: %v, want %q", name, err, replayWhy)
+		}
+	}
+	// Live, a refused write says why and calls nothing.
+	fl := &fakeLive{}
+	b = testBackend(s, fl)
+	if _, err := b.Apply("no", &w, nil); err == nil || err.Error() != noneWhy {
+		t.Errorf("apply without a local agent: %v", err)
+	}
+	if _, err := b.SetAgent("fw", true); err == nil || err.Error() != fwWhy {
+		t.Errorf("agent on a firmware-managed NIC: %v", err)
+	}
+	if len(fl.calls) != 0 {
+		t.Errorf("refused requests reached the loop: %v", fl.calls)
+	}
+}
+
+func second[T any](_ T, err error) error { return err }
+
+// TestBackendPreview: a preview is engine.PreviewOperational on the
+// latest snapshot, with the local Willing bits set as an apply sets them.
+func TestBackendPreview(t *testing.T) {
+	s := liveSnapshot(t)
+	b := testBackend(s, &fakeLive{})
+	in := snaptest.Iface(t, s, "ag")
+	pfc4 := agent.DefaultLocal().WithWilling(false)
+	pfc4.PFC.Enabled = 1 << 4
+	for _, c := range []struct {
+		willing bool
+		local   *engine.Params
+	}{{false, nil}, {true, nil}, {false, pfc4}, {true, pfc4}} {
+		op, res, err := b.Preview("ag", c.willing, c.local)
+		if err != nil {
+			t.Fatal(err)
+		}
+		base := c.local
+		if base == nil {
+			base = in.Local
+		}
+		wantOp, wantRes := engine.PreviewOperational(in, c.willing, base.WithWilling(c.willing))
+		if diff := cmp.Diff(wantOp, op); diff != "" {
+			t.Errorf("willing %v, local %v: operational (-PreviewOperational +backend):\n%s", c.willing, c.local != nil, diff)
+		}
+		if res != wantRes {
+			t.Errorf("willing %v: resolution %+v, want %+v", c.willing, res, wantRes)
+		}
+	}
+	// Willing on: the switch (not willing) gives PFC; off: local.
+	if op, _, _ := b.Preview("ag", true, nil); op == nil || op.PFC == nil || op.PFC.Enabled != 1<<3 {
+		t.Errorf("willing on: operational PFC %+v, want the peer's (priority 3)", op)
+	}
+	if op, _, _ := b.Preview("ag", false, nil); op == nil || op.PFC == nil || op.PFC.Enabled != 0 {
+		t.Errorf("willing off: operational PFC %+v, want local (none)", op)
+	}
+	if _, _, err := b.Preview("zz", true, nil); err == nil {
+		t.Error("preview of an unknown interface: no error")
+	}
+	if op, _, err := b.Preview("no", true, nil); err != nil || op != nil {
+		t.Errorf("no local parameters: %+v, %v; want nothing to resolve", op, err)
+	}
+}
+
+// TestBackendApplyAgent: on dcbtop's agent, apply and undo are control
+// requests handed to the engine goroutine, and the result is the
+// read-back.
+func TestBackendApplyAgent(t *testing.T) {
+	s := liveSnapshot(t)
+	w := false
+	fl := &fakeLive{resp: control.Response{OK: true, Willing: &w, Local: agent.DefaultLocal().WithWilling(false), Changed: []string{"willing"}}}
+	b := testBackend(s, fl)
+	text, err := b.Apply("ag", &w, nil)
+	if want := "applied to dcbtop's agent: willing; read back: not willing, ETS 100/0/0/0/0/0/0/0 (prio→TC 00000000), PFC off, APP none"; err != nil || text != want {
+		t.Errorf("apply: %q, %v; want %q", text, err, want)
+	}
+	p := agent.DefaultLocal()
+	if _, err := b.Apply("ag", nil, p); err != nil {
+		t.Fatal(err)
+	}
+	fl.resp.Changed = nil
+	if text, err := b.Undo("ag"); err != nil || !strings.HasPrefix(text, "nothing changed; read back: not willing") {
+		t.Errorf("undo: %q, %v", text, err)
+	}
+	want := []control.Request{{Op: "apply", Willing: &w}, {Op: "apply", Params: p}, {Op: "undo"}}
+	if diff := cmp.Diff(want, fl.reqs); diff != "" {
+		t.Errorf("requests (-want +got):\n%s", diff)
+	}
+	fl.err = errors.New("invalid parameters: ets: bandwidths sum to 90")
+	if _, err := b.Apply("ag", nil, p); err == nil || err.Error() != fl.err.Error() {
+		t.Errorf("refusal: %v", err)
+	}
+}
+
+// TestBackendApplyKernel: on a dcbnl interface, apply goes through
+// applyKernel, feeds the read-back to the engine, and undo restores the
+// state before.
+func TestBackendApplyKernel(t *testing.T) {
+	s := liveSnapshot(t)
+	fake := kerneltest.NewFake()
+	fl := &fakeLive{}
+	b := testBackend(s, fl)
+	b.dial = func() (kernel.Client, func(), error) { return fake, func() {}, nil }
+	p := &engine.Params{PFC: &engine.PFC{Cap: 8, Enabled: 1<<3 | 1<<4}}
+	text, err := b.Apply("nl", nil, p)
+	if err != nil || text != "applied through dcbnl and read back: PFC" {
+		t.Fatalf("apply: %q, %v", text, err)
+	}
+	if fake.State.PFC.Enabled != 0x18 {
+		t.Errorf("driver PFC %#x, want 0x18", fake.State.PFC.Enabled)
+	}
+	if len(fl.local) != 1 || fl.local[0].Source != "dcbnl" || fl.local[0].Params.PFC.Enabled != 0x18 {
+		t.Errorf("read-back fed to the engine: %+v", fl.local)
+	}
+	w := true
+	text, err = b.Apply("nl", &w, nil)
+	if err != nil || !strings.Contains(text, "ETS willing set on") || !fake.State.ETS.Willing {
+		t.Errorf("willing: %q, %v", text, err)
+	}
+	// Undo goes one step back: PFC on 3 and 4 (unchanged), willing off.
+	text, err = b.Undo("nl")
+	if err != nil || !strings.HasSuffix(text, "applied through dcbnl and read back: ETS; PFC unchanged (not rewritten)") {
+		t.Errorf("undo: %q, %v", text, err)
+	}
+	if fake.State.ETS.Willing || fake.State.PFC.Enabled != 0x18 {
+		t.Errorf("after undo: ETS willing %v, PFC %#x; want off, 0x18", fake.State.ETS.Willing, fake.State.PFC.Enabled)
+	}
+	if _, err := b.Undo("nl"); err == nil || err.Error() != "nothing to undo on nl (no apply from this screen yet)" {
+		t.Errorf("second undo: %v", err)
+	}
+	// A driver error is one line without the interface name (the screen
+	// adds it).
+	fake.SetErr["PFC"] = &dcbnl.Error{Op: "IEEE_SET", Ifname: "nl", Err: errors.New("invalid argument")}
+	_, err = b.Apply("nl", nil, &engine.Params{PFC: &engine.PFC{Cap: 8, Enabled: 1 << 5}})
+	if err == nil || strings.HasPrefix(err.Error(), "nl: ") || !strings.Contains(err.Error(), "PFC failed") {
+		t.Errorf("driver error: %v", err)
+	}
+}
+
+// TestBackendExport writes snapshots atomically under the documented
+// names, never replacing a file, and leaves nothing behind on error.
+func TestBackendExport(t *testing.T) {
+	s := liveSnapshot(t)
+	s.TakenAt = time.Date(2026, 11, 21, 10, 0, 0, 500, time.UTC)
+	one := s
+	one.Interfaces = s.Interfaces[:1]
+	dir := t.TempDir()
+	b := testBackend(s, nil)
+	b.dir = dir
+
+	path, err := b.Export(one)
+	if want := filepath.Join(dir, "dcbtop-ag-20261121T100000Z.json"); err != nil || path != want {
+		t.Fatalf("export: %q, %v; want %q", path, err, want)
+	}
+	path2, err := b.Export(one)
+	if want := filepath.Join(dir, "dcbtop-ag-20261121T100000Z-1.json"); err != nil || path2 != want {
+		t.Errorf("second export in the same second: %q, %v; want %q", path2, err, want)
+	}
+	for _, p := range []string{path, path2} {
+		st, err := os.Stat(p)
+		if err != nil || st.Mode().Perm() != 0o644 {
+			t.Errorf("%s: %v, mode %v; want 0644", p, err, st.Mode())
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := snaptest.Decode(t, p, string(b))
+		if diff := cmp.Diff(one, got); diff != "" {
+			t.Errorf("%s (-exported +read back):\n%s", p, diff)
+		}
+	}
+	if names := dirNames(t, dir); len(names) != 2 {
+		t.Errorf("directory holds %v, want the two exports only", names)
+	}
+	all, err := b.Export(s)
+	if want := filepath.Join(dir, "dcbtop-ag+fw+nl+no+ob-20261121T100000Z.json"); err != nil || all != want {
+		t.Errorf("several interfaces: %q, %v; want %q", all, err, want)
+	}
+	hostile := one
+	hostile.Interfaces = []engine.Interface{{Name: "../\x1b[2Jx y"}}
+	if p, err := b.Export(hostile); err != nil || filepath.Dir(p) != dir || !regexp.MustCompile(`^dcbtop-\.\._+2Jx_y-`).MatchString(filepath.Base(p)) {
+		t.Errorf("hostile interface name: %q, %v", p, err)
+	}
+
+	// Atomic: the final name appears only once the file is complete.
+	dir2 := t.TempDir()
+	b.dir = dir2
+	t.Cleanup(func() { exportBeforeLink = nil })
+	var sawTmp bool
+	exportBeforeLink = func(tmp string) error {
+		names := dirNames(t, dir2)
+		data, _ := os.ReadFile(tmp)
+		sawTmp = len(names) == 1 && strings.HasPrefix(names[0], ".dcbtop-export-") && json.Valid(data)
+		return nil
+	}
+	if _, err := b.Export(one); err != nil || !sawTmp {
+		t.Errorf("export: %v; before the link, the directory held only the complete temporary file: %v", err, sawTmp)
+	}
+	// A failure on the way leaves nothing.
+	dir3 := t.TempDir()
+	b.dir = dir3
+	exportBeforeLink = func(string) error { return errors.New("disk on fire") }
+	if _, err := b.Export(one); err == nil || err.Error() != "disk on fire" {
+		t.Errorf("failed export: %v", err)
+	}
+	if names := dirNames(t, dir3); len(names) != 0 {
+		t.Errorf("failed export left %v", names)
+	}
+	exportBeforeLink = nil
+
+	// An unusable directory: an error naming it, nothing created.
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{filepath.Join(t.TempDir(), "missing"), file} {
+		b.dir = d
+		if p, err := b.Export(one); err == nil || !strings.HasPrefix(err.Error(), d+": ") || !strings.HasSuffix(err.Error(), " (choose another directory with --snapshot-dir DIR)") {
+			t.Errorf("export to %s: %q, %v; want an error naming the directory and the flag", d, p, err)
+		}
+	}
+	if os.Geteuid() != 0 {
+		ro := t.TempDir()
+		if err := os.Chmod(ro, 0o555); err != nil {
+			t.Fatal(err)
+		}
+		b.dir = ro
+		if _, err := b.Export(one); err == nil || !errors.Is(err, os.ErrPermission) {
+			t.Errorf("read-only directory: %v", err)
+		}
+		if names := dirNames(t, ro); len(names) != 0 {
+			t.Errorf("read-only directory holds %v", names)
+		}
+	}
+}
+
+// The default export directory is the first writable of the current
+// directory and $HOME, else the temporary directory.
+func TestFirstWritable(t *testing.T) {
+	only := func(ok ...string) func(string) bool {
+		return func(d string) bool { return slices.Contains(ok, d) }
+	}
+	for _, tc := range []struct {
+		dirs []string
+		ok   func(string) bool
+		want string
+	}{
+		{[]string{".", "/home/u"}, only(".", "/home/u"), "."},
+		{[]string{".", "/home/u"}, only("/home/u"), "/home/u"},
+		{[]string{".", ""}, only(""), os.TempDir()},
+		{[]string{".", "/nonexistent"}, only(), os.TempDir()},
+	} {
+		if got := firstWritable(tc.dirs, tc.ok); got != tc.want {
+			t.Errorf("firstWritable(%q) = %q, want %q", tc.dirs, got, tc.want)
+		}
+	}
+	if !writableDir(t.TempDir()) {
+		t.Errorf("writableDir says a fresh temporary directory is not writable")
+	}
+	if os.Geteuid() != 0 {
+		ro := t.TempDir()
+		os.Chmod(ro, 0o555)
+		if writableDir(ro) {
+			t.Errorf("writableDir accepts a read-only directory")
+		}
+	}
+}
+
+func dirNames(t *testing.T, dir string) []string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+// TestSetAgentRuntime starts and stops dcbtop's agent on an interface of a
+// live run from the screen, with the engine goroutine played by a loop
+// that serves its requests (no socket: frames are built, not sent).
+func TestSetAgentRuntime(t *testing.T) {
+	dir := testbed.ShortTempDir(t)
+	t.Setenv(control.EnvRunDir, dir)
+	r := newLiveRun(&Config{Screen: true, TxInterval: time.Second, Force: true}, nil)
+	r.feed = NewFeed()
+	li := &liveIface{name: "h0", kick: make(chan struct{}, 1), link: linkOf("h0", testMAC)}
+	r.byName["h0"] = li
+	now := time.Now().UTC()
+	r.apply(engine.LinkChanged{Interface: "h0", At: now, Ifindex: 2, MAC: testMAC, Up: true})
+	r.apply(engine.FrameReceived{Interface: "h0", At: now, Data: peerFrame(t, 120)})
+	r.flush()
+	stop := make(chan struct{})
+	go func() {
+		defer close(r.stopped)
+		for {
+			select {
+			case c := <-r.calls:
+				c.fn()
+				r.flush()
+				close(c.done)
+			case c := <-r.control:
+				resp := r.handleControl(c)
+				r.flush()
+				c.Reply <- resp
+			case <-stop:
+				return
+			}
+		}
+	}()
+	b := newBackend(t.TempDir(), r.feed.Snapshot, r)
+	b.otherAgents = func() []string { return nil }
+	if c := b.Capabilities("h0"); c.CanWrite || !c.CanAgent {
+		t.Fatalf("before: %+v, want only the agent allowed", c)
+	}
+	text, err := b.SetAgent("h0", true)
+	if err != nil || !strings.HasPrefix(text, "dcbtop's agent started: LLDPDUs every 1s (TTL 5 s), willing on, local parameters the defaults") {
+		t.Fatalf("start: %q, %v", text, err)
+	}
+	if c := b.Capabilities("h0"); !c.CanWrite || !c.CanAgent {
+		t.Errorf("with the agent: %+v", c)
+	}
+	in := snaptest.Iface(t, mustSnap(t, b), "h0")
+	if in.LocalSource != "agent" || in.Willing == nil || !*in.Willing || in.Operational.PFC.Enabled != 1<<3 {
+		t.Errorf("with the agent: source %q, willing %v, operational %+v; want agent, willing, the peer's PFC", in.LocalSource, in.Willing, in.Operational)
+	}
+	// dcbtop apply reaches it through its control socket.
+	if resp, err := control.Do(control.Path(dir, "h0"), control.Request{Op: "get"}, 5*time.Second); err != nil || !resp.OK || resp.Interface != "h0" {
+		t.Errorf("control socket: %+v, %v", resp, err)
+	}
+	w := false
+	if text, err := b.Apply("h0", &w, nil); err != nil || !strings.HasPrefix(text, "applied to dcbtop's agent: willing; read back: not willing") {
+		t.Errorf("willing off: %q, %v", text, err)
+	}
+	if in := snaptest.Iface(t, mustSnap(t, b), "h0"); in.Operational.PFC.Enabled != 0 || in.Resolution.PFC.Source != engine.FromLocal {
+		t.Errorf("willing off: operational %+v", in.Operational)
+	}
+	text, err = b.SetAgent("h0", false)
+	if err != nil || text != "dcbtop's agent stopped: shutdown LLDPDU sent (TTL 0); local parameters now from nowhere (no local agent)" {
+		t.Errorf("stop: %q, %v", text, err)
+	}
+	if in := snaptest.Iface(t, mustSnap(t, b), "h0"); in.LocalSource != "none" || in.Willing != nil {
+		t.Errorf("after stop: source %q, willing %v", in.LocalSource, in.Willing)
+	}
+	if _, err := os.Stat(control.Path(dir, "h0")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("control socket still there after stop: %v", err)
+	}
+	close(stop)
+	<-r.stopped
+	if _, err := b.SetAgent("h0", true); !errors.Is(err, errStopped) {
+		t.Errorf("after the loop stopped: %v, want errStopped", err)
+	}
+}
+
+func linkOf(name string, mac lldp.MAC) capture.Link {
+	return capture.Link{Name: name, Index: 2, MAC: mac, Up: true}
+}
+
+func mustSnap(t *testing.T, b *Backend) engine.Snapshot {
+	t.Helper()
+	s, ok := b.snap()
+	if !ok {
+		t.Fatal("no snapshot published")
+	}
+	return s
+}

@@ -1,0 +1,98 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/dcbtop/dcbtop/capture/dcbnl"
+	"github.com/dcbtop/dcbtop/capture/kernel"
+)
+
+// dcbPollEvery is how often local parameters are re-read from the kernel:
+// an RTNLGRP_DCB notification is only a hint (mlx5 sends none).
+const dcbPollEvery = 10 * time.Second
+
+// startDCB reads the local parameters of the interfaces from DCB netlink
+// now, then again on every RTNLGRP_DCB notification for them and every
+// dcbPollEvery, feeding the engine through events. Where dcbtop's agent
+// runs, the engine goroutine keeps the reading aside for when the agent
+// stops (liveRun.apply). It returns a stop function; without DCB netlink
+// (no socket) it does nothing.
+func (r *liveRun) startDCB(ifaces []*liveIface) (stop func()) {
+	var names []string
+	for _, li := range ifaces {
+		names = append(names, li.name)
+	}
+	if len(names) == 0 {
+		return func() {}
+	}
+	c, err := dcbnl.Dial()
+	if err != nil {
+		return func() {}
+	}
+	now := r.now()
+	var dcb []string
+	for _, n := range names {
+		if ev, ok := kernel.Local(c, n, now); ok {
+			r.apply(ev)
+			dcb = append(dcb, n)
+		}
+	}
+	if len(dcb) == 0 {
+		c.Close()
+		return func() {}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	kick := make(chan struct{}, 1)
+	done := make(chan struct{}, 2)
+	go func() {
+		defer func() { done <- struct{}{} }()
+		for ctx.Err() == nil {
+			err := c.Watch(ctx, func(n dcbnl.Notification) {
+				select {
+				case kick <- struct{}{}:
+				default:
+				}
+			})
+			if err == nil || errors.Is(err, context.Canceled) {
+				return
+			}
+			select { // a failed watch: fall back on polling, retry later
+			case <-ctx.Done():
+			case <-time.After(dcbPollEvery):
+			}
+		}
+	}()
+	go func() {
+		defer func() { done <- struct{}{} }()
+		t := time.NewTicker(dcbPollEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			case <-kick:
+			}
+			now := r.now()
+			for _, n := range dcb {
+				ev, ok := kernel.Local(c, n, now)
+				if !ok {
+					continue
+				}
+				select {
+				case r.events <- ev:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}
+	}()
+	return func() {
+		cancel()
+		<-done
+		<-done
+		c.Close()
+	}
+}

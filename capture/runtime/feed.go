@@ -1,0 +1,66 @@
+package runtime
+
+// The engine's owning goroutine publishes snapshots to the screen (and the
+// metrics) through a mailbox that never blocks it: a channel of one,
+// latest wins.
+
+import (
+	"sync/atomic"
+
+	"github.com/dcbtop/dcbtop/engine"
+)
+
+// A Feed publishes engine snapshots to the screen. It has one
+// producer, the goroutine that owns the engine: publish replaces a
+// snapshot the screen has not taken yet (latest wins) and never blocks.
+// The latest snapshot published is also kept for the Backend.
+type Feed struct {
+	ch     chan engine.Snapshot
+	latest atomic.Pointer[engine.Snapshot]
+	closed bool
+}
+
+// NewFeed returns a feed with nothing published.
+func NewFeed() *Feed { return &Feed{ch: make(chan engine.Snapshot, 1)} }
+
+// C is the channel the screen reads (ui.NewModel).
+func (f *Feed) C() <-chan engine.Snapshot { return f.ch }
+
+// Publish offers s to the screen, replacing a snapshot not yet taken.
+// It never blocks; after Close it does nothing.
+func (f *Feed) Publish(s engine.Snapshot) {
+	if f.closed {
+		return
+	}
+	f.latest.Store(&s)
+	for {
+		select {
+		case f.ch <- s:
+			return
+		default:
+		}
+		// Full: the screen has not taken the previous one. Drop it (the
+		// screen may take it meanwhile; then the send succeeds).
+		select {
+		case <-f.ch:
+		default:
+		}
+	}
+}
+
+// Snapshot returns the latest snapshot published.
+func (f *Feed) Snapshot() (engine.Snapshot, bool) {
+	if s := f.latest.Load(); s != nil {
+		return *s, true
+	}
+	return engine.Snapshot{}, false
+}
+
+// Close tells the screen no more snapshots come (a snapshot still in the
+// channel is delivered first).
+func (f *Feed) Close() {
+	if !f.closed {
+		f.closed = true
+		close(f.ch)
+	}
+}

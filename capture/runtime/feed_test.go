@@ -1,0 +1,314 @@
+//go:build linux
+
+package runtime
+
+import (
+	"context"
+	"errors"
+	"os"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/lldp"
+)
+
+// TestSnapFeedCoalesces publishes faster than anyone reads: publish never
+// blocks, the reader gets the latest snapshot, and a concurrent reader
+// only ever sees newer ones.
+func TestSnapFeedCoalesces(t *testing.T) {
+	f := NewFeed()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 1; i <= 1000; i++ {
+			f.Publish(engine.Snapshot{Generation: uint64(i)})
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("publish blocked without a reader")
+	}
+	if s := <-f.C(); s.Generation != 1000 {
+		t.Errorf("reader got generation %d, want the latest, 1000", s.Generation)
+	}
+	select {
+	case s := <-f.C():
+		t.Errorf("a second snapshot waited: generation %d", s.Generation)
+	default:
+	}
+	if s, ok := f.Snapshot(); !ok || s.Generation != 1000 {
+		t.Errorf("latest for the backend: %d, %v", s.Generation, ok)
+	}
+
+	// A reader racing the producer: strictly increasing, ending with the
+	// last one.
+	f = NewFeed()
+	got := make(chan []uint64)
+	go func() {
+		var seen []uint64
+		for s := range f.C() {
+			seen = append(seen, s.Generation)
+		}
+		got <- seen
+	}()
+	for i := 1; i <= 20000; i++ {
+		f.Publish(engine.Snapshot{Generation: uint64(i)})
+	}
+	f.Close()
+	f.Publish(engine.Snapshot{Generation: 99999}) // after close: ignored
+	seen := <-got
+	if len(seen) == 0 || seen[len(seen)-1] != 20000 || !slices.IsSorted(seen) || len(slices.Compact(slices.Clone(seen))) != len(seen) {
+		t.Errorf("reader saw %d snapshots, last %v; want increasing generations ending with 20000", len(seen), seen[len(seen)-1:])
+	}
+}
+
+// TestLiveFlush checks when the engine goroutine publishes: after an event
+// that changed the engine (an indication, a link or capture status
+// change), not after one that did not.
+func TestLiveFlush(t *testing.T) {
+	r := newLiveRun(&Config{Screen: true}, nil)
+	r.feed = NewFeed()
+	r.byName["h0"] = &liveIface{name: "h0"}
+	take := func() (engine.Snapshot, bool) {
+		select {
+		case s := <-r.feed.C():
+			return s, true
+		default:
+			return engine.Snapshot{}, false
+		}
+	}
+	now := t0()
+	r.apply(engine.LinkChanged{Interface: "h0", At: now, Ifindex: 2, MAC: testMAC, Up: true})
+	r.flush()
+	if s, ok := take(); !ok || len(s.Interfaces) != 1 || s.Interfaces[0].OperState != "up" {
+		t.Fatalf("after the link event: %+v, %v", s, ok)
+	}
+	r.apply(engine.Tick{At: now.Add(time.Second)})
+	r.flush()
+	if s, ok := take(); ok {
+		t.Errorf("a tick that changed nothing published generation %d", s.Generation)
+	}
+	frame := peerFrame(t, 120)
+	r.apply(engine.FrameReceived{Interface: "h0", At: now.Add(2 * time.Second), Data: frame})
+	r.apply(engine.FrameReceived{Interface: "h0", At: now.Add(3 * time.Second), Data: frame})
+	r.flush()
+	s, ok := take()
+	if !ok || !s.Interfaces[0].RemoteValid || len(s.Indications) != 1 {
+		t.Fatalf("after the first receipt: %v, %+v", ok, s)
+	}
+	// An identical LLDPDU changes nothing but the peer's TTL: published,
+	// but not more often than every freshEvery.
+	r.apply(engine.FrameReceived{Interface: "h0", At: now.Add(4 * time.Second), Data: frame})
+	r.lastPub = time.Now()
+	r.flush()
+	if _, ok := take(); ok {
+		t.Errorf("an identical LLDPDU published a snapshot within %v of the last", freshEvery)
+	}
+	r.lastPub = time.Now().Add(-freshEvery)
+	r.flush()
+	if s, ok := take(); !ok || !s.Interfaces[0].Peers[0].LastSeen.Equal(now.Add(4*time.Second)) {
+		t.Errorf("the refreshed peer was not published after %v: %v", freshEvery, ok)
+	}
+	r.flush()
+	if _, ok := take(); ok {
+		t.Error("published twice")
+	}
+	r.apply(engine.CaptureStatus{Interface: "h0", At: now.Add(5 * time.Second), Err: "boom"})
+	r.flush()
+	if s, ok := take(); !ok || !slices.ContainsFunc(s.Interfaces[0].Diagnostics, func(d lldp.Diagnostic) bool { return d.Code == engine.CodeCaptureError }) {
+		t.Errorf("after a capture error: %v", ok)
+	}
+}
+
+func t0() time.Time { return time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC) }
+
+// peerFrame is an LLDPDU from a switch with PFC on priority 3.
+func peerFrame(t *testing.T, ttl uint16) []byte {
+	t.Helper()
+	mac := lldp.MAC{2, 0xdc, 0xb0, 0, 0, 1}
+	du := &lldp.DU{
+		ChassisID: lldp.ChassisID{Subtype: lldp.ChassisIDSubtypeMACAddress, ID: mac[:]},
+		PortID:    lldp.PortID{Subtype: lldp.PortIDSubtypeInterfaceName, ID: []byte("swp1")},
+		TTL:       ttl,
+		TLVs:      []lldp.TLV{&lldp.Text{Kind: lldp.TLVTypeSystemName, Value: "leaf1"}, &lldp.PFC{Cap: 8, Enabled: 1 << 3}},
+	}
+	b, err := lldp.AppendFrame(nil, lldp.NearestBridge, mac, du)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// headless returns what a headless replay of file ends with.
+func headless(t *testing.T, file string) engine.Snapshot {
+	t.Helper()
+	src, err := capture.OpenReplay(file, capture.ReplayOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	eng := engine.New(engine.Config{})
+	for {
+		f, err := src.ReadFrame(context.Background())
+		if err != nil {
+			break
+		}
+		eng.Apply(engine.FrameReceived{Interface: f.Interface, At: f.At, Outgoing: f.Dir == capture.DirectionOutgoing, Data: f.Data})
+	}
+	return eng.Snapshot()
+}
+
+// TestReplayer replays the demo capture for the screen, paced with ticks
+// in between (TTL expiry in the 12 s gap of phase 6 happens on a tick):
+// the last snapshot is the headless replay's, and the status counts every
+// frame and ends Done.
+func TestReplayer(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		speed float64
+	}{{"max speed", 0}, {"paced", 40}} {
+		t.Run(tt.name, func(t *testing.T) {
+			const file = "../../assets/demo.pcap"
+			want := headless(t, file)
+			src, err := capture.OpenReplay(file, capture.ReplayOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer src.Close()
+			frames, first, last := prescan(file, time.Minute)
+			if frames != 64 || last.Sub(first) < 60*time.Second {
+				t.Fatalf("prescan: %d frames over %v, want 64 over 62.7 s", frames, last.Sub(first))
+			}
+			rec := newRecPoster()
+			rp := &Replayer{src: src, name: file, eng: engine.New(engine.Config{}), speed: tt.speed,
+				feed: NewFeed(), post: rec, now: time.Now, tickEvery: 20 * time.Millisecond,
+				status: ReplayProgress{Frames: frames, Duration: last.Sub(first), Speed: tt.speed}}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			done := make(chan error, 1)
+			start := time.Now()
+			go func() { done <- rp.Run(ctx) }()
+
+			var snaps []engine.Snapshot
+			var final ReplayProgress
+			deadline := time.After(30 * time.Second)
+			for !final.Done {
+				select {
+				case s := <-rp.feed.C():
+					snaps = append(snaps, s)
+				case st := <-rec.progress:
+					final = st
+				case <-deadline:
+					t.Fatalf("no Done status after 30 s; last %+v", final)
+				}
+			}
+			took := time.Since(start)
+			// The last snapshot may still be in the feed.
+			time.Sleep(50 * time.Millisecond)
+			select {
+			case s := <-rp.feed.C():
+				snaps = append(snaps, s)
+			default:
+			}
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("run: %v", err)
+			}
+			if final.Frame != 64 || final.Frames != 64 || final.Position != final.Duration || final.Position < 62*time.Second {
+				t.Errorf("final status %+v", final)
+			}
+			if tt.speed > 0 && (took < 1400*time.Millisecond || took > 10*time.Second) {
+				t.Errorf("paced at ×%g took %v, want about 62.7 s / %g = 1.6 s", tt.speed, took, tt.speed)
+			}
+			got := snaps[len(snaps)-1]
+			// Generations differ: an expiry on a tick and the next frame's
+			// first receipt are two changes there, one here.
+			got.Generation = want.Generation
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("last snapshot differs from the headless replay's (-headless +screen):\n%s", diff)
+			}
+			if tt.speed > 0 {
+				// The expiry in the gap came between frames: a snapshot had
+				// it before leaf-1 came back.
+				expiredEarly := false
+				for _, s := range snaps {
+					if len(s.Interfaces) == 0 {
+						continue
+					}
+					in := s.Interfaces[0]
+					if in.RemoteInvalidReason != nil && *in.RemoteInvalidReason == engine.ReasonTTLExpired && in.Counters.FramesIn == 55 {
+						expiredEarly = true
+					}
+				}
+				if !expiredEarly {
+					t.Error("no snapshot showed the TTL expiry in the 12 s gap before the next frame")
+				}
+			}
+		})
+	}
+}
+
+// TestReplayerReadError shows a cut file's error on the screen and
+// returns it at the end.
+func TestReplayerReadError(t *testing.T) {
+	good, err := os.ReadFile("../../engine/lldp/testdata/lldpd-ieee-full.pcap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := writeTempBytes(t, good[:len(good)-10])
+	src, err := capture.OpenReplay(file, capture.ReplayOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	rec := newRecPoster()
+	rp := &Replayer{src: src, name: file, eng: engine.New(engine.Config{}), feed: NewFeed(), post: rec, now: time.Now}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- rp.Run(ctx) }()
+	var gotErr error
+	for gotErr == nil {
+		select {
+		case gotErr = <-rec.errs:
+		case <-time.After(10 * time.Second):
+			t.Fatal("no error posted")
+		}
+	}
+	cancel()
+	err = <-done
+	if err == nil || err.Error() != gotErr.Error() || !errors.Is(err, capture.ErrTruncated) {
+		t.Errorf("run returned %v, posted %v; want the same truncation error", err, gotErr)
+	}
+}
+
+func writeTempBytes(t *testing.T, b []byte) string {
+	t.Helper()
+	f, err := os.CreateTemp(t.TempDir(), "cut-*.pcap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	return f.Name()
+}
+
+// A recPoster records what a Replayer reports.
+type recPoster struct {
+	progress chan ReplayProgress
+	errs     chan error
+}
+
+func newRecPoster() *recPoster {
+	return &recPoster{progress: make(chan ReplayProgress, 4096), errs: make(chan error, 16)}
+}
+
+func (p *recPoster) Progress(r ReplayProgress) { p.progress <- r }
+func (p *recPoster) Error(err error)           { p.errs <- err }

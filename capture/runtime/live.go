@@ -1,0 +1,798 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture/control"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/agent"
+	"github.com/dcbtop/dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/engine/metrics"
+)
+
+// A liveIface is one captured interface: its current socket (replaced
+// when the interface goes away and comes back), and the agent speaking on
+// it, if any.
+type liveIface struct {
+	name   string
+	link   capture.Link
+	kick   chan struct{} // a link event: retry opening now
+	open   func(name string) (Conn, error)
+	mu     sync.Mutex
+	conn   Conn
+	prev   capture.LiveStats // accumulated from closed sockets
+	sent   uint64
+	errMsg string // the capture's error, "" while capturing
+	txErr  string // the agent's last transmit error, "" after a success
+	advErr string // why the agent cannot advertise the current state, "" when it can
+	agent  *agent.Agent
+	acfg   agent.Config // the agent's configuration (its MAC follows the link's)
+	wasUp  bool         // the link's state at the last link event
+	// The agent's local state (owned by the engine goroutine): what the
+	// control socket reads and changes, and the state before the last
+	// change, for undo.
+	local   *engine.Params
+	willing bool
+	undo    *control.LocalState
+	// ctl is the agent's control socket (nil without an agent), owned by
+	// the engine goroutine.
+	ctl *control.Server
+}
+
+func (li *liveIface) current() Conn {
+	li.mu.Lock()
+	defer li.mu.Unlock()
+	return li.conn
+}
+
+func (li *liveIface) set(l Conn) {
+	li.mu.Lock()
+	defer li.mu.Unlock()
+	li.conn = l
+}
+
+// drop closes the current socket, keeping its counters.
+func (li *liveIface) drop() {
+	li.mu.Lock()
+	defer li.mu.Unlock()
+	if li.conn == nil {
+		return
+	}
+	if st, err := li.conn.Stats(); err == nil {
+		li.prev.Packets += st.Packets
+		li.prev.Drops += st.Drops
+	}
+	li.conn.Close()
+	li.conn = nil
+}
+
+// status returns the interface's capture status for the engine.
+func (li *liveIface) status(now time.Time) engine.CaptureStatus {
+	li.mu.Lock()
+	defer li.mu.Unlock()
+	st := li.prev
+	if li.conn != nil {
+		if s, err := li.conn.Stats(); err == nil {
+			st.Drops += s.Drops
+		}
+	}
+	msg := li.errMsg
+	for _, e := range []string{li.txErr, li.advErr} {
+		if e != "" {
+			if msg != "" {
+				msg += "; "
+			}
+			msg += e
+		}
+	}
+	return engine.CaptureStatus{Interface: li.name, At: now, Err: msg, KernelDrops: st.Drops, Sent: li.sent}
+}
+
+func (li *liveIface) setErr(msg string) bool {
+	li.mu.Lock()
+	defer li.mu.Unlock()
+	changed := li.errMsg != msg
+	li.errMsg = msg
+	return changed
+}
+
+// setTxErr records the outcome of a transmission: its error, or "" after
+// a success (so a transient failure, such as the link being down, does not
+// stay reported once frames go out again).
+func (li *liveIface) setTxErr(msg string) bool {
+	li.mu.Lock()
+	defer li.mu.Unlock()
+	changed := li.txErr != msg
+	li.txErr = msg
+	return changed
+}
+
+// pickInterfaces returns the interfaces to capture on: those named with
+// -i (each must exist), or every up, non-loopback Ethernet interface.
+func pickInterfaces(names []string) ([]capture.Link, error) {
+	all, err := capture.Interfaces()
+	if err != nil {
+		return nil, err
+	}
+	if len(names) == 0 {
+		if len(all) == 0 {
+			return nil, errors.New("no up Ethernet interface to capture on; name one with -i")
+		}
+		return all, nil
+	}
+	var out []capture.Link
+	seen := map[string]bool{}
+	for _, n := range names {
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		l, err := capture.LinkByName(n)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", n, err)
+		}
+		out = append(out, l)
+	}
+	return out, nil
+}
+
+// otherAgents lists LLDP agents (lldpad, lldpd) running in this network
+// namespace, as "name (pid N)".
+func otherAgents() []string {
+	self, err := os.Readlink("/proc/self/ns/net")
+	if err != nil {
+		return nil
+	}
+	var out []string
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, d := range dirs {
+		comm, err := os.ReadFile(d + "/comm")
+		if err != nil {
+			continue
+		}
+		name := strings.TrimSpace(string(comm))
+		if name != "lldpad" && name != "lldpd" {
+			continue
+		}
+		if ns, err := os.Readlink(d + "/ns/net"); err != nil || ns != self {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s (pid %s)", name, filepath.Base(d)))
+	}
+	return out
+}
+
+// loadLocal returns the agent's local parameters: --local FILE or the
+// documented defaults, validated like received TLVs.
+func loadLocal(path string) (*engine.Params, error) {
+	if path == "" {
+		return agent.DefaultLocal(), nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, errors.Unwrap(err))
+	}
+	defer f.Close()
+	p, err := engine.ParseParams(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := p.Errors(); err != nil {
+		return nil, fmt.Errorf("%s: invalid parameters: %w", path, err)
+	}
+	return p, nil
+}
+
+// Config says what a live run captures on, whether dcbtop is the host's
+// DCBX agent there, what it records and prints, and where its time comes
+// from.
+type Config struct {
+	// Interfaces names the interfaces to capture on (-i); empty: every
+	// up Ethernet interface. Links, when set, are used instead (the
+	// demo's in-memory link), opened with Open.
+	Interfaces []string
+	Links      []capture.Link
+	// Open opens an interface's capture socket; nil: capture.OpenLive.
+	Open func(name string) (Conn, error)
+	// Clock is the run's time (the zero value: the real clock).
+	Clock capture.Clock
+	// Duration stops the run after it (0: when the context is done).
+	Duration time.Duration
+	// Agent makes dcbtop the host DCBX agent on every interface, with
+	// the local parameters LocalParams, else those of the PARAMS file
+	// Local, else the defaults, and the Willing state Willing, sending
+	// every TxInterval. Force starts it beside another LLDP agent;
+	// NoControl serves no control socket (the demo).
+	Agent       bool
+	LocalParams *engine.Params
+	Local       string
+	Willing     bool
+	TxInterval  time.Duration
+	Force       bool
+	NoControl   bool
+	// Record names a pcapng file that gets every LLDPDU seen (-w).
+	Record string
+	// Metrics is the address of the Prometheus endpoint (--metrics).
+	Metrics string
+	// Screen: snapshots are published to Feed for a screen.
+	Screen bool
+	// Events prints each indication to Out as NDJSON; JSON prints the
+	// final snapshot to Out.
+	Events, JSON bool
+	Out          io.Writer
+	// Version and Revision name this build (agent's system description,
+	// metrics build info).
+	Version, Revision string
+}
+
+// A Runtime is a live run: the goroutine that owns the engine (Loop), the
+// capture sockets, agents and control sockets it drives, and the feed the
+// screen and the metrics read.
+type Runtime struct {
+	*liveRun
+	ifaces  []*liveIface
+	closers []func() error
+}
+
+// Start opens everything a live run needs: the interfaces' capture
+// sockets, the -w file, the metrics endpoint, the agents and their control
+// sockets, and the DCB netlink reader; the engine learns the links and the
+// agents' local parameters. Loop then runs it; Close releases it all.
+func Start(cfg Config) (rt *Runtime, err error) {
+	if cfg.Out == nil {
+		cfg.Out = io.Discard
+	}
+	rt = &Runtime{}
+	defer func() {
+		if err != nil {
+			rt.Close()
+			rt = nil
+		}
+	}()
+	links := cfg.Links
+	if links == nil {
+		if links, err = pickInterfaces(cfg.Interfaces); err != nil {
+			return rt, err
+		}
+	}
+	var local *engine.Params
+	if cfg.Agent {
+		if cfg.LocalParams != nil {
+			local = cfg.LocalParams
+		} else if local, err = loadLocal(cfg.Local); err != nil {
+			return rt, err
+		}
+		local = local.WithWilling(cfg.Willing)
+		if others := otherAgents(); len(others) > 0 && !cfg.Force {
+			return rt, fmt.Errorf("%s: another LLDP agent runs in this network namespace: %s; stop it, or use --force", links[0].Name, strings.Join(others, ", "))
+		}
+	}
+	rt.closers = append(rt.closers, func() error {
+		for _, li := range rt.ifaces {
+			if li.ctl != nil {
+				li.ctl.Close()
+				li.ctl = nil
+			}
+			li.drop()
+		}
+		return nil
+	})
+	for _, l := range links {
+		conn, err := cfg.open(l.Name)
+		if err != nil {
+			return rt, fmt.Errorf("%s: %w", l.Name, err)
+		}
+		rt.ifaces = append(rt.ifaces, &liveIface{name: l.Name, link: l, conn: conn, kick: make(chan struct{}, 1), open: cfg.open})
+	}
+	var rec *capture.Writer
+	if cfg.Record != "" {
+		if rec, err = capture.CreateWriter(cfg.Record); err != nil {
+			return rt, fmt.Errorf("%s: %w", cfg.Record, err)
+		}
+		rt.closers = append(rt.closers, func() error {
+			if err := rec.Close(); err != nil {
+				return fmt.Errorf("%s: %w", cfg.Record, err)
+			}
+			return nil
+		})
+	}
+	r := newLiveRun(&cfg, rec)
+	rt.liveRun = r
+	if cfg.Metrics != "" || cfg.Screen {
+		r.feed = NewFeed()
+	}
+	if cfg.Metrics != "" {
+		col, stop, err := serveMetrics(cfg.Metrics, r.feed, cfg.Version, cfg.Revision)
+		if err != nil {
+			return rt, err
+		}
+		rt.closers = append(rt.closers, func() error { stop(); return nil })
+		r.metrics = col
+	}
+	if cfg.Agent && !cfg.NoControl {
+		// One control socket per agent interface, for dcbtop apply (not
+		// for the demo, which must leave no file behind when killed).
+		// Its requests wait in r.control until the loop runs.
+		for _, li := range rt.ifaces {
+			srv, err := control.Listen(control.RunDir(), li.name, r.control)
+			if err != nil {
+				return rt, fmt.Errorf("%s: %w", li.name, err)
+			}
+			li.ctl = srv
+			srv.Start()
+		}
+	}
+	now := r.now()
+	for _, li := range rt.ifaces {
+		r.byName[li.name] = li
+		r.apply(engine.LinkChanged{Interface: li.name, At: now, Ifindex: li.link.Index, MAC: li.link.MAC, Up: li.link.Up})
+	}
+	if cfg.Agent {
+		host, _ := os.Hostname()
+		for _, li := range rt.ifaces {
+			acfg := agent.Config{Ifname: li.name, MAC: li.link.MAC, SystemName: host,
+				SystemDesc: "dcbtop " + cfg.Version + " host DCBX agent", TxInterval: cfg.TxInterval}
+			a, err := agent.New(acfg, agent.Advert{Willing: cfg.Willing, Local: local}, now)
+			if err != nil {
+				return rt, fmt.Errorf("%s: %w", li.name, err)
+			}
+			li.agent, li.acfg = a, acfg
+			li.local, li.willing = local.Clone(), cfg.Willing
+			r.apply(engine.LocalChanged{Interface: li.name, At: now, Source: engine.SourceAgent, Willing: cfg.Willing, Params: local})
+		}
+	}
+	stopDCB := r.startDCB(rt.ifaces)
+	rt.closers = append(rt.closers, func() error { stopDCB(); return nil })
+	if r.feed != nil {
+		r.dirty = true
+		r.flush() // a screen has a snapshot from the start
+	}
+	return rt, nil
+}
+
+// Feed returns the feed snapshots are published to (nil unless the
+// Config asked for a screen or metrics).
+func (rt *Runtime) Feed() *Feed { return rt.feed }
+
+// Loop runs the engine's goroutine (the caller's) until ctx is done or
+// the Config's Duration has passed; then the agents send their shutdown
+// LLDPDUs and, with JSON, the final snapshot is printed.
+func (rt *Runtime) Loop(ctx context.Context) error {
+	if rt.cfg.Duration > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, rt.cfg.Duration)
+		defer cancel()
+	}
+	return rt.loop(ctx, rt.ifaces)
+}
+
+// Close releases what Start opened, in reverse order: the DCB netlink
+// reader, the control sockets and capture sockets, the metrics endpoint
+// and the -w file (whose error it returns). It may be called once.
+func (rt *Runtime) Close() error {
+	var first error
+	for i := len(rt.closers) - 1; i >= 0; i-- {
+		if err := rt.closers[i](); err != nil && first == nil {
+			first = err
+		}
+	}
+	rt.closers = nil
+	return first
+}
+
+// newLiveRun returns the state of the engine goroutine of a live run.
+func newLiveRun(cfg *Config, rec *capture.Writer) *liveRun {
+	return &liveRun{cfg: cfg, eng: engine.New(engine.Config{}), out: newEventWriter(cfg.Out, cfg.Events), rec: rec,
+		events: make(chan engine.Event, 1024), byName: map[string]*liveIface{},
+		control: make(chan control.Call), calls: make(chan loopCall), stopped: make(chan struct{})}
+}
+
+// now returns the run's clock reading (the demo's may run faster than
+// real time), in UTC as the engine's events carry it.
+func (r *liveRun) now() time.Time { return r.cfg.Clock.Now().UTC() }
+
+// agentTick is how often the loop checks the agents' transmit schedule.
+const agentTick = 250 * time.Millisecond
+
+// A Conn is an interface's capture socket: a *capture.Live, or the
+// host end of the demo's in-memory link.
+type Conn interface {
+	ReadFrame(ctx context.Context) (capture.Frame, error)
+	WriteFrame(b []byte) error
+	Stats() (capture.LiveStats, error)
+	Close() error
+}
+
+var _ Conn = (*capture.Live)(nil)
+
+// open opens the capture socket of an interface: capture.OpenLive unless a
+// demo link stands in for it.
+func (c *Config) open(name string) (Conn, error) {
+	if c.Open != nil {
+		return c.Open(name)
+	}
+	return capture.OpenLive(name)
+}
+
+// A liveRun is the state of the single goroutine that owns the engine.
+type liveRun struct {
+	// metrics counts indications for --metrics (nil without it).
+	metrics *metrics.Collector
+	cfg     *Config
+	eng     *engine.Engine
+	out     *eventWriter
+	rec     *capture.Writer
+	events  chan engine.Event
+	byName  map[string]*liveIface
+	// control carries the control sockets' (and the screen's) requests to
+	// the agents; calls the screen's other requests (see do).
+	control chan control.Call
+	calls   chan loopCall
+	// stopped is closed when the loop has returned: requests no longer
+	// wait for it.
+	stopped chan struct{}
+	tick    *time.Ticker
+	err     error // first output error
+
+	// The screen (nil without it): the loop publishes a snapshot to feed
+	// after each event that changed the engine (dirty), after a frame that
+	// only refreshed a peer's TTL (fresh) at most every freshEvery, and
+	// once a second.
+	feed    *Feed
+	dirty   bool
+	fresh   bool
+	lastPub time.Time
+}
+
+func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
+	defer close(r.stopped)
+	capCtx, stopCapture := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for _, li := range ifaces {
+		wg.Go(func() { li.capture(capCtx, r.cfg.Clock, r.events) })
+	}
+	wg.Go(func() { r.watchLinks(capCtx) })
+	defer func() {
+		stopCapture()
+		wg.Wait()
+	}()
+
+	tickEvery := time.Second
+	for _, li := range ifaces {
+		if li.agent != nil {
+			tickEvery = agentTick
+		}
+	}
+	r.tick = r.cfg.Clock.NewTicker(tickEvery)
+	defer r.tick.Stop()
+	statsEvery := r.cfg.Clock.NewTicker(5 * time.Second)
+	defer statsEvery.Stop()
+	var publish <-chan time.Time // the 1 Hz snapshot for the screen
+	if r.feed != nil {
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		publish = t.C
+	}
+	r.transmit(ifaces, r.now())
+	r.flush()
+	for r.err == nil {
+		select {
+		case <-ctx.Done():
+			r.drain()
+			err := r.finish(ifaces)
+			r.flush()
+			return err
+		case ev := <-r.events:
+			r.apply(ev)
+		case c := <-r.control:
+			r.drain()
+			resp := r.handleControl(c)
+			r.flush() // the caller's next look at the screen sees the change
+			c.Reply <- resp
+		case c := <-r.calls:
+			r.drain()
+			c.fn()
+			r.flush()
+			close(c.done)
+		case <-r.tick.C:
+			// Frames captured before the tick go first: select picks at
+			// random among ready cases, and a tick applied before an older
+			// frame would expire information that frame refreshes.
+			r.drain()
+			now := r.now()
+			r.apply(engine.Tick{At: now})
+			r.transmit(ifaces, now)
+		case <-statsEvery.C:
+			now := r.now()
+			for _, li := range ifaces {
+				r.apply(li.status(now))
+			}
+		case <-publish:
+			r.dirty = true
+		}
+		r.flush()
+	}
+	// An output error: still withdraw the agents (shutdown LLDPDUs).
+	err := r.finish(ifaces)
+	r.flush()
+	return err
+}
+
+// flush publishes a snapshot to the screen when the engine changed since
+// the last one, or a frame refreshed a peer and the last one is older
+// than freshEvery.
+func (r *liveRun) flush() {
+	if r.feed == nil {
+		return
+	}
+	now := time.Now()
+	if r.dirty || (r.fresh && now.Sub(r.lastPub) >= freshEvery) {
+		r.dirty, r.fresh, r.lastPub = false, false, now
+		r.feed.Publish(r.eng.Snapshot())
+	}
+}
+
+// drain applies the events already queued (not those that arrive
+// meanwhile, so it always returns).
+func (r *liveRun) drain() {
+	for n := len(r.events); n > 0 && r.err == nil; n-- {
+		r.apply(<-r.events)
+	}
+}
+
+// apply feeds one event to the engine, writes its indications and keeps
+// the agents' advertisements and the recording in step.
+func (r *liveRun) apply(ev engine.Event) {
+	fr, isFrame := ev.(engine.FrameReceived)
+	if isFrame {
+		if r.rec != nil {
+			dir := capture.DirectionIncoming
+			if fr.Outgoing {
+				dir = capture.DirectionOutgoing
+			}
+			if err := r.rec.WriteFrame(capture.Frame{Interface: fr.Interface, At: fr.At, Dir: dir, Data: fr.Data}); err != nil && r.err == nil {
+				r.err = fmt.Errorf("%s: %w", r.cfg.Record, err)
+			}
+		}
+	}
+	o := r.eng.Step(ev)
+	ins := o.Indications
+	if r.metrics != nil {
+		r.metrics.Observe(ins)
+	}
+	switch ev.(type) {
+	case engine.LinkChanged, engine.CaptureStatus, engine.LocalChanged:
+		r.dirty = true
+	}
+	if len(ins) > 0 { // the snapshot's Generation changed
+		r.dirty = true
+	}
+	if isFrame && !fr.Outgoing {
+		r.fresh = true // a peer's TTL starts again
+	}
+	if err := r.out.write(ins); err != nil && r.err == nil {
+		r.err = fmt.Errorf("write: %w", err)
+	}
+	// What follows may apply events again (a transmit error): keep the
+	// outcome's lists, which the next Step reuses.
+	newPeers, advert := slices.Clone(o.NewPeers), slices.Clone(o.Advertise)
+	for _, name := range newPeers {
+		if a := r.byName[name]; a != nil && a.agent != nil {
+			a.agent.PeerAppeared(fr.At)
+		}
+	}
+	if lc, ok := ev.(engine.LinkChanged); ok && !lc.Removed {
+		r.followMAC(lc)
+		if a := r.byName[lc.Interface]; a != nil && a.agent != nil && lc.Up && !a.wasUp {
+			// The link came back: announce ourselves at once, as to a
+			// new neighbour.
+			a.agent.PeerAppeared(lc.At)
+		}
+	}
+	if lc, ok := ev.(engine.LinkChanged); ok {
+		if a := r.byName[lc.Interface]; a != nil {
+			a.wasUp = lc.Up && !lc.Removed
+		}
+	}
+	for _, name := range advert {
+		if a := r.byName[name]; a != nil && a.agent != nil {
+			if s, ok := r.eng.Interface(name); ok && s.Willing != nil {
+				r.advertise(a, agent.Advert{Willing: *s.Willing, Local: s.Local, Operational: s.Operational}, r.eng.Now())
+			}
+		}
+	}
+}
+
+// advertise hands the agent what it is to advertise from now on. When it
+// cannot (parameters the wire cannot carry), it keeps sending what it
+// sent, and the failure shows as the interface's transmit error (the
+// capture-error diagnostic on the screen and in snapshots) until a later
+// advertisement succeeds.
+func (r *liveRun) advertise(li *liveIface, ad agent.Advert, now time.Time) {
+	msg := ""
+	if err := agentSet(li.agent, ad, now); err != nil {
+		msg = "advertise: " + err.Error() + " (still sending the previous LLDPDU)"
+	}
+	li.mu.Lock()
+	changed := li.advErr != msg
+	li.advErr = msg
+	li.mu.Unlock()
+	if changed {
+		r.apply(li.status(now))
+	}
+}
+
+// agentSet gives an agent a new advertisement (a variable: tests inject
+// failures).
+var agentSet = (*agent.Agent).Set
+
+// followMAC keeps an agent's chassis ID and source MAC those of its
+// interface when the MAC changes (ip link set address, or the interface
+// re-created): the old MSAP is withdrawn with a shutdown LLDPDU and the new
+// one announced with fast transmission.
+func (r *liveRun) followMAC(lc engine.LinkChanged) {
+	li := r.byName[lc.Interface]
+	if li == nil || li.agent == nil || lc.MAC == li.acfg.MAC || lc.MAC == (lldp.MAC{}) {
+		return
+	}
+	s, ok := r.eng.Interface(lc.Interface)
+	if !ok || s.Willing == nil {
+		return
+	}
+	cfg := li.acfg
+	cfg.MAC = lc.MAC
+	a, err := agent.New(cfg, agent.Advert{Willing: *s.Willing, Local: s.Local, Operational: s.Operational}, lc.At)
+	if err != nil {
+		return // unreachable: the configuration was accepted before
+	}
+	old := li.agent
+	li.agent, li.acfg = a, cfg
+	r.send(li, old.Shutdown(), lc.At)
+}
+
+// transmit sends every agent frame that is due, and feeds it to the
+// engine as this host's outgoing LLDPDU (a packet socket never sees its
+// own frames).
+func (r *liveRun) transmit(ifaces []*liveIface, now time.Time) {
+	for _, li := range ifaces {
+		if li.agent == nil {
+			continue
+		}
+		f, ok := li.agent.Due(now)
+		if !ok {
+			continue
+		}
+		r.send(li, f, now)
+	}
+}
+
+func (r *liveRun) send(li *liveIface, f []byte, now time.Time) {
+	conn := li.current()
+	if conn == nil {
+		return // down: nothing to send on; the next due frame retries
+	}
+	if err := conn.WriteFrame(f); err != nil {
+		if li.setTxErr("transmit: " + err.Error()) {
+			r.apply(li.status(now))
+		}
+		return
+	}
+	li.mu.Lock()
+	li.sent++
+	li.mu.Unlock()
+	if li.setTxErr("") {
+		r.apply(li.status(now))
+	}
+	r.apply(engine.FrameReceived{Interface: li.name, At: now, Outgoing: true, Data: f})
+}
+
+// finish sends the agents' shutdown LLDPDUs and prints the final snapshot
+// for --json.
+func (r *liveRun) finish(ifaces []*liveIface) error {
+	now := r.now()
+	for _, li := range ifaces {
+		if li.agent != nil {
+			r.send(li, li.agent.Shutdown(), now)
+		}
+	}
+	for _, li := range ifaces {
+		r.apply(li.status(now))
+	}
+	if r.cfg.JSON && r.err == nil {
+		if err := writeJSON(r.cfg.Out, r.eng.Snapshot()); err != nil {
+			return fmt.Errorf("write: %w", err)
+		}
+	}
+	return r.err
+}
+
+// capture reads frames from the interface until ctx is done, reopening the
+// socket with backoff after errors (interface removed, down, recreated).
+func (li *liveIface) capture(ctx context.Context, clock capture.Clock, events chan<- engine.Event) {
+	backoff := time.Second
+	report := func(msg string) {
+		if li.setErr(msg) {
+			select {
+			case events <- li.status(clock.Now().UTC()):
+			case <-ctx.Done():
+			}
+		}
+	}
+	for ctx.Err() == nil {
+		conn := li.current()
+		if conn == nil {
+			c, err := li.open(li.name)
+			if err != nil {
+				report(err.Error())
+				select {
+				case <-ctx.Done():
+				case <-li.kick:
+				case <-time.After(backoff):
+				}
+				backoff = min(2*backoff, 30*time.Second)
+				continue
+			}
+			li.set(c)
+			conn, backoff = c, time.Second
+			report("")
+		}
+		f, err := conn.ReadFrame(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			report(err.Error())
+			li.drop()
+			continue
+		}
+		select {
+		case events <- engine.FrameReceived{Interface: li.name, At: clock.Stamp(f.At).UTC(), Outgoing: f.Dir == capture.DirectionOutgoing, Data: f.Data}:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// watchLinks turns link changes of the captured interfaces into engine
+// events and wakes their capture loops.
+func (r *liveRun) watchLinks(ctx context.Context) {
+	ch := make(chan capture.LinkEvent, 64)
+	go func() {
+		for ctx.Err() == nil {
+			if err := capture.WatchLinks(ctx, ch); err != nil && ctx.Err() == nil {
+				time.Sleep(time.Second) // resubscribe after an overflow
+			}
+		}
+	}()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case le := <-ch:
+			li := r.byName[le.Name]
+			if li == nil {
+				continue
+			}
+			select {
+			case li.kick <- struct{}{}:
+			default:
+			}
+			ev := engine.LinkChanged{Interface: le.Name, At: r.cfg.Clock.Stamp(le.At).UTC(), Ifindex: le.Index, MAC: lldp.MAC(le.MAC), Up: le.Up, Removed: le.Removed}
+			select {
+			case r.events <- ev:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}
+}

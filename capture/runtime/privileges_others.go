@@ -1,0 +1,8 @@
+//go:build !linux
+
+package runtime
+
+import "os"
+
+// hasNetAdmin reports whether this process may write DCB parameters: root.
+func hasNetAdmin() bool { return os.Geteuid() == 0 }

@@ -1,0 +1,314 @@
+//go:build linux
+
+package main
+
+// Integration tests of dcbtop apply and the agent's control socket, with
+// dcbtop as a real process in network namespaces (see
+// live_integration_test.go): the kernel path against the real kernel's
+// answers for a veth (no dcbnl_ops), and the agent path end to end with
+// lldpd and tshark on the far side.
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/dcbtop/dcbtop/capture/control"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/agent"
+	"github.com/dcbtop/dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/testbed"
+)
+
+// envPath returns the absolute path of env(1).
+func envPath(t testing.TB) string {
+	t.Helper()
+	p, err := exec.LookPath("env")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// dcbtopIn returns the argv of `dcbtop args...` in ns, with its control
+// sockets in runDir.
+func dcbtopIn(t testing.TB, ns *testbed.NS, runDir string, args ...string) []string {
+	t.Helper()
+	if dcbtopBin == "" {
+		t.Fatal("dcbtop binary not built (TestMain builds it only as root)")
+	}
+	return append([]string{ipPath(t), "netns", "exec", ns.Name, envPath(t), control.EnvRunDir + "=" + runDir, dcbtopBin}, args...)
+}
+
+// nsControl sends one request to the control socket of ifname's agent in
+// ns: the socket is named after the namespace's inode, which the test
+// process (in another namespace) reads from the `ip netns` bind mount.
+func nsControl(t testing.TB, runDir string, ns *testbed.NS, ifname, req string) control.Response {
+	t.Helper()
+	st, err := os.Stat(filepath.Join(testbed.NetnsDir, ns.Name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(runDir, strconv.FormatUint(st.Sys().(*syscall.Stat_t).Ino, 10)+"-"+ifname+".sock")
+	resp, err := control.DoRaw(path, []byte(req), 5*time.Second)
+	if err != nil {
+		t.Fatalf("%s on %s: %v", req, path, err)
+	}
+	return resp
+}
+
+const noDCB = "dcbtop: h0 has no DCB netlink support (driver without dcbnl_ops); run dcbtop --agent -i h0 to be the DCBX agent\n"
+
+// TestApplyKernelErrors: without an agent, dcbtop apply goes to the
+// kernel, whose answers for a veth are one-line errors with exit status 1.
+func TestApplyKernelErrors(t *testing.T) {
+	testbed.RequirePriv(t)
+	t.Parallel()
+	sw, host := testbed.NewNS(t, "sw"), testbed.NewNS(t, "host")
+	testbed.Veth(t, sw, "p0", host, "h0")
+	run := testbed.ShortTempDir(t)
+	file := testbed.WriteFile(t, "p.json", `{"pfc": {"cap": 8, "enabled": [3]}}`)
+
+	for _, tt := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"veth: no dcbnl_ops", []string{"apply", "-i", "h0", file}, noDCB},
+		{"willing alone", []string{"apply", "-i", "h0", "--willing", "off"}, noDCB},
+		{"no such interface", []string{"apply", "-i", "nosuch0", file}, "dcbtop: nosuch0: no such interface (available: h0, lo)\n"},
+		{"bad usage", []string{"apply", "-i", "h0"}, "dcbtop: apply: give a PARAMS FILE (- for stdin), --willing on|off, or both (see dcbtop --help)\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runOut(t, dcbtopIn(t, host, run, tt.args...)...)
+			wantCode := 1
+			if tt.name == "bad usage" {
+				wantCode = 2
+			}
+			if code != wantCode || out != "" || errOut != tt.want {
+				t.Errorf("exit %d, stdout %q, stderr %q; want %d, nothing, %q", code, out, errOut, wantCode, tt.want)
+			}
+		})
+	}
+
+	// Without CAP_NET_ADMIN (in a user namespace, where root has no
+	// capability over the initial namespace): the kernel checks the
+	// capability only for SET commands (dcb_doit: RTM_SETDCB and
+	// !netlink_capable(CAP_NET_ADMIN) -> EPERM), and dcbtop reads first
+	// (IEEE_GET, no capability needed), which for a veth fails with
+	// EOPNOTSUPP (no dcbnl_ops). So the real kernel answers "no DCB
+	// support" here; the EPERM message (a driver with dcbnl_ops, a user
+	// without CAP_NET_ADMIN) is covered with a fake driver in
+	// TestApplyKernel.
+	t.Run("without CAP_NET_ADMIN", func(t *testing.T) {
+		testbed.RequireCommands(t, "unshare")
+		unshare, err := exec.LookPath("unshare")
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, out, errOut := runOut(t, envPath(t), control.EnvRunDir+"="+run, unshare, "-rn", "sh", "-c",
+			`"$0" link add h0 type veth peer name h1 && exec "$1" apply -i h0 "$2"`, ipPath(t), dcbtopBin, file)
+		if code != 1 || out != "" || errOut != noDCB {
+			t.Errorf("exit %d, stdout %q, stderr %q; want 1, nothing, %q", code, out, errOut, noDCB)
+		}
+	})
+}
+
+// TestApplyAgentLLDPD runs `dcbtop --agent -i h0 --events --tx-interval
+// 1s` facing lldpd and changes its parameters with dcbtop apply: the agent
+// reports the local (and operational) change, lldpd receives the new
+// 802.1Qaz TLVs within a second or two, tshark decodes them, and undo
+// through the control socket restores the previous TLVs. A second agent
+// on h0 is refused; one on an h0 of another namespace is not.
+func TestApplyAgentLLDPD(t *testing.T) {
+	testbed.RequirePriv(t)
+	t.Parallel()
+	host, hostMAC, l, pcap, stopDump := lldpdSwitch(t, testbed.LLDPDOpts{Hostname: "sw1"})
+	run := testbed.ShortTempDir(t)
+
+	d := startProc(t, "dcbtop --agent (in "+host.Name+")", dcbtopIn(t, host, run, "--agent", "-i", "h0", "--events", "--tx-interval", "1s"))
+	pid := d.cmd.Process.Pid
+	isDcbtop := chassisIs(hostMAC)
+	tlvs := func() func([]testbed.Neighbor) []testbed.UnknownTLV {
+		return func(ns []testbed.Neighbor) []testbed.UnknownTLV {
+			if i := slices.IndexFunc(ns, isDcbtop); i >= 0 {
+				return ns[i].UnknownTLVs
+			}
+			return nil
+		}
+	}()
+	waitTLVs := func(what string, timeout time.Duration, want []testbed.UnknownTLV) {
+		t.Helper()
+		start := time.Now()
+		var last []testbed.UnknownTLV
+		for time.Since(start) < timeout {
+			ns, err := l.Neighbors()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if last = tlvs(ns); cmp.Equal(want, last) {
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		t.Fatalf("%s: lldpd did not receive the TLVs within %v (-want +last):\n%s", what, timeout, cmp.Diff(want, last))
+	}
+
+	// The defaults: willing, all priorities on TC0 at 100%, PFC off, an
+	// empty APP table.
+	etsTLV := func(willing bool) []byte {
+		b := []byte{0x00, 0, 0, 0, 0, 100, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 2, 2}
+		if willing {
+			b[0] = 0x80
+		}
+		return b
+	}
+	reco := []byte{0x00, 0, 0, 0, 0, 100, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 2, 2}
+	qaz := func(willing bool, pfcEn byte, app []byte) []testbed.UnknownTLV {
+		pfc := byte(0x08)
+		if willing {
+			pfc |= 0x80
+		}
+		return []testbed.UnknownTLV{
+			{OUI: testbed.OUI8021, Subtype: 9, Value: etsTLV(willing)},
+			{OUI: testbed.OUI8021, Subtype: 10, Value: reco},
+			{OUI: testbed.OUI8021, Subtype: 11, Value: []byte{pfc, pfcEn}},
+			{OUI: testbed.OUI8021, Subtype: 12, Value: app},
+		}
+	}
+	roceApp := []byte{0x00, 3<<5 | 3, 0x12, 0xb7, 3<<5 | 5, 0x00, 26}
+	waitTLVs("start", 10*time.Second, qaz(true, 0x00, []byte{0x00}))
+	for _, st := range []engine.Status{engine.StatusLocal, engine.StatusOperational} {
+		if in, line := d.nextIndication(t, 5*time.Second); in.Status != st {
+			t.Fatalf("start: %s, want %s", line, st)
+		}
+	}
+	sock := nsControl(t, run, host, "h0", `{"op":"get"}`)
+	if !sock.OK || sock.PID != pid || sock.Interface != "h0" {
+		t.Fatalf("get: %+v, want ok from pid %d", sock, pid)
+	}
+	if ents, _ := os.ReadDir(run); len(ents) != 1 {
+		t.Errorf("run dir holds %v, want one socket", ents)
+	} else if info, err := ents[0].Info(); err != nil || info.Mode().Perm() != 0o600 || info.Mode()&os.ModeSocket == 0 {
+		t.Errorf("control socket %s: mode %v (%v), want a socket with mode 0600", ents[0].Name(), info.Mode(), err)
+	}
+
+	// Another agent on this h0 is refused; one on another namespace's h0
+	// is not.
+	code, out, errOut := runOut(t, dcbtopIn(t, host, run, "--agent", "-i", "h0", "--tx-interval", "1s", "--json", "--duration", "3s")...)
+	if want := fmt.Sprintf("dcbtop: h0: another dcbtop agent runs here (pid %d, control socket %s/", pid, run); code != 1 || out != "" ||
+		!strings.HasPrefix(errOut, want) || !strings.HasSuffix(errOut, "-h0.sock); stop it first, or change its parameters with dcbtop apply -i h0\n") {
+		t.Errorf("second agent: exit %d, stdout %q, stderr %q; want 1 and %q...", code, out, errOut, want)
+	}
+	other, peer := testbed.NewNS(t, "other"), testbed.NewNS(t, "peer")
+	testbed.Veth(t, peer, "p0", other, "h0")
+	if code, _, errOut := runOut(t, dcbtopIn(t, other, run, "--agent", "-i", "h0", "--tx-interval", "1s", "--json", "--duration", "2s")...); code != 0 || errOut != "" {
+		t.Errorf("agent on another namespace's h0: exit %d, stderr %q", code, errOut)
+	}
+
+	// New PFC and APP through dcbtop apply.
+	file := testbed.WriteFile(t, "new.json", `{"pfc": {"cap": 8, "enabled": [3,4]},
+	  "app": [{"selector": "udp-port", "protocol": 4791, "priority": 3}, {"selector": "dscp", "protocol": 26, "priority": 3}]}`)
+	code, out, errOut = runOut(t, dcbtopIn(t, host, run, "apply", "-i", "h0", file)...)
+	applied := time.Now()
+	if want := fmt.Sprintf("h0: applied through the running dcbtop agent (pid %d): pfc, app; its LLDP peers see it within 1 s\n", pid); code != 0 || out != want || errOut != "" {
+		t.Fatalf("apply: exit %d, stdout %q, stderr %q; want 0, %q", code, out, errOut, want)
+	}
+	wantLocal := agent.DefaultLocal().WithWilling(true)
+	wantLocal.PFC.Enabled = 1<<3 | 1<<4
+	wantLocal.App = []engine.App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}, {Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}}
+	fAll := engine.FlagETSConfigured | engine.FlagPFCConfigured | engine.FlagClassificationConfigured
+	flags := fAll | engine.FlagPFCChanged | engine.FlagClassificationChanged | engine.FlagWilling
+	for _, st := range []engine.Status{engine.StatusLocal, engine.StatusOperational} {
+		in, line := d.nextIndication(t, 5*time.Second)
+		if in.Status != st || in.Reason != engine.ReasonLocalChange || in.Flags != flags {
+			t.Errorf("after apply: %s; want %s local-change %v", line, st, flags)
+		}
+		checkParams(t, "after apply: "+st.String(), in.Params, wantLocal)
+	}
+	waitTLVs("apply", 2*time.Second, qaz(true, 0x18, roceApp))
+	t.Logf("lldpd had the new TLVs %v after dcbtop apply returned", time.Since(applied).Round(time.Millisecond))
+
+	// Willing off.
+	code, out, errOut = runOut(t, dcbtopIn(t, host, run, "apply", "-i", "h0", "--willing", "off")...)
+	if want := fmt.Sprintf("h0: applied through the running dcbtop agent (pid %d): willing; its LLDP peers see it within 1 s\n", pid); code != 0 || out != want || errOut != "" {
+		t.Fatalf("apply --willing off: exit %d, stdout %q, stderr %q; want 0, %q", code, out, errOut, want)
+	}
+	wantOff := wantLocal.WithWilling(false)
+	flags = fAll | engine.FlagETSChanged | engine.FlagPFCChanged
+	var offAt time.Time // when the agent took Willing off: later frames say so
+	for _, st := range []engine.Status{engine.StatusLocal, engine.StatusOperational} {
+		in, line := d.nextIndication(t, 5*time.Second)
+		if offAt.IsZero() {
+			offAt = in.Time
+		}
+		if in.Status != st || in.Reason != engine.ReasonLocalChange || in.Flags != flags {
+			t.Errorf("after --willing off: %s; want %s local-change %v", line, st, flags)
+		}
+		checkParams(t, "after --willing off: "+st.String(), in.Params, wantOff)
+	}
+	waitTLVs("willing off", 2*time.Second, qaz(false, 0x18, roceApp))
+	time.Sleep(1500 * time.Millisecond) // a few fast transmissions into the capture
+
+	// Undo through the control socket: willing on again.
+	resp := nsControl(t, run, host, "h0", `{"op":"undo"}`)
+	if !resp.OK || !cmp.Equal(resp.Changed, []string{"willing"}) || resp.Willing == nil || !*resp.Willing || resp.PID != pid {
+		t.Fatalf("undo: %+v", resp)
+	}
+	checkParams(t, "undo: previous", resp.Previous.Local, wantOff)
+	checkParams(t, "undo: local", resp.Local, wantLocal)
+	in, line := d.nextIndication(t, 5*time.Second)
+	if in.Status != engine.StatusLocal || in.Flags != fAll|engine.FlagETSChanged|engine.FlagPFCChanged|engine.FlagWilling {
+		t.Errorf("after undo: %s", line)
+	}
+	waitTLVs("undo", 2*time.Second, qaz(true, 0x18, roceApp))
+	if resp := nsControl(t, run, host, "h0", `{"op":"undo"}`); resp.OK || resp.Error != "nothing to undo on h0" {
+		t.Errorf("second undo: %+v", resp)
+	}
+
+	// SIGTERM: exit 0, socket removed.
+	d.signal(syscall.SIGTERM)
+	if code := d.wait(10 * time.Second); code != 0 || d.stderrText() != "" {
+		t.Errorf("SIGTERM: exit %d, stderr %q", code, d.stderrText())
+	}
+	if ents, err := os.ReadDir(run); err != nil || len(ents) != 0 {
+		t.Errorf("run dir after exit: %v %v, want empty", ents, err)
+	}
+	code, _, errOut = runOut(t, dcbtopIn(t, host, run, "apply", "-i", "h0", file)...)
+	if code != 1 || errOut != noDCB {
+		t.Errorf("apply after the agent stopped: exit %d, stderr %q; want the kernel's answer %q", code, errOut, noDCB)
+	}
+	stopDump()
+
+	// tshark: the frames sent after --willing off carry the new PFC and
+	// APP with Willing 0, in ETS and PFC.
+	var checked int
+	for _, f := range testbed.TsharkLLDP(t, pcap) {
+		if f.Src.String() != hostMAC.String() || f.Time.Before(offAt) || f.Time.After(offAt.Add(time.Second)) {
+			continue
+		}
+		checked++
+		if pfc, err := f.PFC(); err != nil || pfc != (testbed.TsharkPFC{Cap: 8, Enabled: [8]bool{3: true, 4: true}}) {
+			t.Errorf("frame at %v: PFC %+v (%v), want cap 8, priorities 3 and 4, willing 0", f.Time, pfc, err)
+		}
+		if ets, err := f.ETSConfig(); err != nil || ets.Willing {
+			t.Errorf("frame at %v: ETS %+v (%v), want willing 0", f.Time, ets, err)
+		}
+		wantApp := []testbed.TsharkApp{{Prio: 3, Sel: 3, Proto: 4791}, {Prio: 3, Sel: 5, Proto: 26}}
+		if app, err := f.App(); err != nil || !slices.Equal(app, wantApp) {
+			t.Errorf("frame at %v: APP %+v (%v), want %+v", f.Time, app, err, wantApp)
+		}
+	}
+	if checked == 0 {
+		t.Error("tshark: no frame from dcbtop in the second after --willing off")
+	}
+}

@@ -1,0 +1,332 @@
+// Package cli is dcbtop's command line: it parses arguments, wires capture
+// sources to the engine and writes the headless outputs. cmd/dcbtop only
+// calls Run.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture/runtime"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/agent"
+	"github.com/dcbtop/dcbtop/ui"
+)
+
+// Exit statuses (README "Usage", dcbtop(8) EXIT STATUS).
+const (
+	ExitOK      = 0
+	ExitFailure = 1
+	ExitUsage   = 2
+)
+
+// version and revision are set with -ldflags -X by the Makefile.
+var (
+	version  = "dev"
+	revision = "unknown"
+)
+
+// An Env is what Run may touch of the process: its streams and whether
+// stdout is a terminal. A nil Stdin is os.Stdin.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	StdoutTTY      bool
+}
+
+// options are the parsed command line.
+type options struct {
+	ifaces     []string
+	read       string
+	json       bool
+	events     bool
+	duration   time.Duration
+	speed      float64
+	write      string
+	agent      bool
+	local      string
+	willing    bool
+	willingSet bool
+	force      bool
+	txInterval time.Duration
+	version    bool
+	// The interactive screen: tui when stdout is a terminal and no
+	// headless output was asked for; notTTY when stdout is not a terminal
+	// and --events was implied.
+	tui         bool
+	notTTY      bool
+	color       ui.ColorMode
+	snapshotDir string
+	metrics     string // --metrics ADDR
+
+	// Set by dcbtop demo, never by flags: the agent's local parameters,
+	// the links to capture on and how to open them, a banner, whether to
+	// serve no control socket, and the clock (the zero value is the real
+	// clock; the demo's may run faster).
+	localParams *engine.Params
+	links       []capture.Link
+	openLive    func(name string) (runtime.Conn, error)
+	banner      string
+	noControl   bool
+	clock       capture.Clock
+	// The demo's screen: its progress (the initial status) and the poster
+	// the simulated switch's observer posts status changes to.
+	demo *ui.DemoStatus
+	post *poster
+}
+
+// notTTYNotice is printed on stderr when stdout is not a terminal and no
+// headless output was asked for: dcbtop then behaves as with --events.
+const notTTYNotice = "dcbtop: stdout is not a terminal: printing indications as NDJSON (use --events, --json or run in a terminal)\n"
+
+const usage = `dcbtop: top for Data Center Bridging (LLDP / DCBX)
+
+Usage:
+  dcbtop [-i IFACE]... [--agent ...] [-w FILE]
+                                   the interactive screen, live: every up
+                                   Ethernet interface by default
+  dcbtop -r FILE.pcap [--speed X]  the interactive screen on a capture
+                                   (pcap or pcapng) replayed at its speed
+  dcbtop ... --json | --events     headless: a snapshot, or indications as
+                                   NDJSON, on stdout (no screen)
+  dcbtop apply -i IFACE [FILE.json | -] [--willing on|off]
+                                   set local parameters (see below)
+  dcbtop demo [--json | --events] [--duration D]
+                                   against the built-in simulated switch
+
+Options:
+  -i IFACE       capture on IFACE (repeatable)
+  -r FILE        replay FILE; capture timestamps drive the clock
+  --json         print one snapshot (JSON) and exit: after the last frame
+                 (replay) or after --duration / Ctrl-C (live)
+  --events       print each indication as one JSON line (NDJSON)
+  --duration D   live: stop after D (e.g. 35s)
+  -w FILE        live: also record every LLDPDU seen, both directions, to
+                 FILE (pcapng with interface names and directions)
+  --speed X      replay pacing: 0 = as fast as possible (default for --json
+                 and --events), 1 = recorded speed (default on the screen),
+                 4 = four times faster
+  --agent        act as the host DCBX agent: transmit LLDPDUs with the local
+                 ETS/PFC/APP parameters on every captured interface (on the
+                 screen, a starts and stops it per interface)
+  --local FILE   the agent's local parameters (PARAMS JSON, see README);
+                 default: 8 TCs, all priorities on TC0 at 100% ETS, PFC off
+  --willing on|off   the agent's DCBX Willing state (default on)
+  --tx-interval D    the agent's transmit interval (default 30s; TTL = 4xD+1)
+  --force        start the agent even if another LLDP agent runs here
+  --color auto|always|never
+                 colours on the screen (default auto: none when NO_COLOR is
+                 set or TERM is dumb)
+  --snapshot-dir DIR
+                 where the screen's s key exports snapshots (default: the
+                 current directory), as dcbtop-IFACE-YYYYMMDDTHHMMSSZ.json
+  --metrics ADDR serve Prometheus metrics on ADDR (e.g. :9424), headless
+                 or beside the screen
+  --version      print the version and exit
+  --help         this help
+
+The screen: ? lists the keys; q quits. w toggles Willing, e edits local
+parameters, u undoes the last apply (each previewed, then confirmed), s
+exports the snapshot, a starts or stops dcbtop's agent on the interface.
+When stdout is not a terminal and neither --json nor --events is given,
+dcbtop prints indications as NDJSON, as with --events, and says so on
+stderr.
+
+dcbtop apply sets only the features FILE gives (ets, ets_reco, pfc, app; a
+PARAMS object, - for stdin) and/or the Willing state: through the running
+dcbtop --agent on IFACE when there is one (its control socket in /run/dcbtop,
+or $DCBTOP_RUN_DIR), otherwise through the kernel (dcbnl IEEE_SET, then read
+back and compared; needs CAP_NET_ADMIN and a driver with DCB support).
+
+Exit status: 0 success, 1 runtime failure, 2 bad usage.
+`
+
+// Run executes dcbtop with args (without the program name) and returns the
+// exit status. Errors are printed to env.Stderr as one line.
+func Run(ctx context.Context, args []string, env Env) int {
+	if len(args) > 0 && args[0] == "apply" {
+		return runApply(ctx, args[1:], env)
+	}
+	if len(args) > 0 && args[0] == "demo" {
+		return runDemo(ctx, args[1:], env)
+	}
+	o, err := parse(args, env)
+	if err != nil {
+		return usageError(env, err, "", usage)
+	}
+	if o.version {
+		fmt.Fprintf(env.Stdout, "dcbtop %s (git %s)\n", version, revision)
+		return ExitOK
+	}
+	run := runLive
+	if o.read != "" {
+		run = runReplay
+	}
+	if err := run(ctx, o, env); err != nil {
+		fmt.Fprintf(env.Stderr, "dcbtop: %v\n", err)
+		return ExitFailure
+	}
+	return ExitOK
+}
+
+// announce prints, once the capture has opened, the notice that stdout is
+// not a terminal (when --events was implied by it).
+func (o *options) announce(env Env) {
+	if o.notTTY {
+		fmt.Fprint(env.Stderr, notTTYNotice)
+	}
+}
+
+// usageError reports a command line that did not parse: the help text on
+// stdout (exit 0) for -h/--help, else a one-line error on stderr that
+// points to it (exit 2). sub names the subcommand ("" for dcbtop itself).
+func usageError(env Env, err error, sub, help string) int {
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(env.Stdout, help)
+		return ExitOK
+	}
+	if sub != "" {
+		fmt.Fprintf(env.Stderr, "dcbtop: %s: %v (see dcbtop %s --help)\n", sub, err, sub)
+	} else {
+		fmt.Fprintf(env.Stderr, "dcbtop: %v (see dcbtop --help)\n", err)
+	}
+	return ExitUsage
+}
+
+// outputFlags defines the flags dcbtop and dcbtop demo share: what to
+// print instead of the screen, for how long, in which colours, where to
+// export snapshots and serve metrics.
+func outputFlags(fs *flag.FlagSet, o *options) {
+	fs.BoolVar(&o.json, "json", false, "print a snapshot")
+	fs.BoolVar(&o.events, "events", false, "print indications as NDJSON")
+	fs.DurationVar(&o.duration, "duration", 0, "stop after D")
+	fs.Func("color", "auto|always|never", func(s string) error {
+		m, err := ui.ParseColorMode(s)
+		if err != nil {
+			return errors.New("want auto, always or never")
+		}
+		o.color = m
+		return nil
+	})
+	fs.StringVar(&o.metrics, "metrics", "", "serve Prometheus metrics on ADDR")
+	fs.Func("snapshot-dir", "export directory", func(s string) error {
+		if s == "" {
+			return errors.New("empty directory name")
+		}
+		o.snapshotDir = s
+		return nil
+	})
+}
+
+// checkOutput rejects the output flags that contradict each other.
+func (o *options) checkOutput() error {
+	switch {
+	case o.json && o.events:
+		return errors.New("--json and --events are exclusive")
+	case o.duration < 0:
+		return errors.New("--duration must be positive")
+	}
+	return nil
+}
+
+// settleOutput picks the screen when stdout is a terminal and neither
+// --json nor --events was given, NDJSON events (with a notice, see
+// announce) when it is not, and makes the export directory absolute.
+func (o *options) settleOutput(env Env) {
+	if !o.json && !o.events {
+		if env.StdoutTTY {
+			o.tui = true
+		} else {
+			o.events, o.notTTY = true, true
+		}
+	}
+	if d, err := filepath.Abs(o.snapshotDir); err == nil {
+		o.snapshotDir = d
+	}
+}
+
+func parse(args []string, env Env) (*options, error) {
+	o := &options{speed: -1, willing: true, snapshotDir: runtime.DefaultSnapshotDir()}
+	fs := flag.NewFlagSet("dcbtop", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Func("i", "interface (repeatable)", func(s string) error {
+		if s == "" {
+			return errors.New("empty interface name")
+		}
+		o.ifaces = append(o.ifaces, s)
+		return nil
+	})
+	fs.StringVar(&o.read, "r", "", "replay a capture file")
+	outputFlags(fs, o)
+	fs.Func("speed", "replay speed", func(s string) error {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+			return fmt.Errorf("want a number of 0 or more")
+		}
+		o.speed = v
+		return nil
+	})
+	fs.StringVar(&o.write, "w", "", "record to FILE")
+	fs.BoolVar(&o.agent, "agent", false, "act as the host DCBX agent")
+	fs.StringVar(&o.local, "local", "", "the agent's local PARAMS")
+	fs.Func("willing", "on|off", func(s string) error {
+		switch s {
+		case "on":
+			o.willing = true
+		case "off":
+			o.willing = false
+		default:
+			return errors.New("want on or off")
+		}
+		o.willingSet = true
+		return nil
+	})
+	fs.DurationVar(&o.txInterval, "tx-interval", agent.DefaultTxInterval, "agent transmit interval")
+	fs.BoolVar(&o.force, "force", false, "start the agent despite another agent")
+	fs.BoolVar(&o.version, "version", false, "print the version")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if o.version {
+		return o, nil
+	}
+	if err := o.checkOutput(); err != nil {
+		return nil, err
+	}
+	live := o.read == ""
+	switch {
+	case !live && len(o.ifaces) > 0:
+		return nil, errors.New("-r and -i are exclusive")
+	case !live && o.duration != 0:
+		return nil, errors.New("--duration applies to live capture only")
+	case !live && o.metrics != "":
+		return nil, errors.New("--metrics applies to live capture and the demo only")
+	case !live && (o.write != "" || o.agent):
+		return nil, errors.New("-w and --agent apply to live capture only")
+	case live && o.speed >= 0:
+		return nil, errors.New("--speed applies to replay (-r) only")
+	case !o.agent && (o.local != "" || o.willingSet || o.force):
+		return nil, errors.New("--local, --willing and --force need --agent")
+	case o.agent && (o.txInterval < time.Second || o.txInterval > time.Hour):
+		return nil, errors.New("--tx-interval must be between 1s and 1h")
+	}
+	o.settleOutput(env)
+	if o.speed < 0 {
+		o.speed = 0
+		if o.tui && !live {
+			o.speed = 1
+		}
+	}
+	return o, nil
+}

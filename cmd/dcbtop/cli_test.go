@@ -1,0 +1,237 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/ui"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+const (
+	fixtureIEEE = "../../engine/lldp/testdata/lldpd-ieee-full.pcap"
+	fixtureCEE  = "../../engine/lldp/testdata/lldpd-cee.pcap"
+)
+
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var o, e bytes.Buffer
+	code = Run(context.Background(), args, Env{Stdout: &o, Stderr: &e})
+	return code, o.String(), e.String()
+}
+
+func TestUsage(t *testing.T) {
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string // substring
+		stderr string // whole line
+	}{
+		{name: "help", args: []string{"--help"}, code: 0, stdout: "Usage:"},
+		{name: "short help", args: []string{"-h"}, code: 0, stdout: "Exit status"},
+		{name: "version", args: []string{"--version"}, code: 0, stdout: "dcbtop dev (git unknown)"},
+		// No arguments means live capture on every up interface (which a
+		// unit test must not do); these live-mode usage errors are caught
+		// before any interface is touched.
+		{name: "speed in live mode", args: []string{"--speed", "2"}, code: 2, stderr: "dcbtop: --speed applies to replay (-r) only (see dcbtop --help)\n"},
+		{name: "local without agent", args: []string{"-i", "h0", "--local", "x.json"}, code: 2, stderr: "dcbtop: --local, --willing and --force need --agent (see dcbtop --help)\n"},
+		{name: "negative duration", args: []string{"--duration", "-1s"}, code: 2, stderr: "dcbtop: --duration must be positive (see dcbtop --help)\n"},
+		{name: "tx-interval range", args: []string{"--agent", "-i", "h0", "--tx-interval", "100ms"}, code: 2, stderr: "dcbtop: --tx-interval must be between 1s and 1h (see dcbtop --help)\n"},
+		{name: "unknown flag", args: []string{"--frobnicate"}, code: 2, stderr: "dcbtop: flag provided but not defined: -frobnicate (see dcbtop --help)\n"},
+		{name: "json and events", args: []string{"-r", "x", "--json", "--events"}, code: 2, stderr: "dcbtop: --json and --events are exclusive (see dcbtop --help)\n"},
+		{name: "stray argument", args: []string{"-r", "x", "y"}, code: 2, stderr: "dcbtop: unexpected argument \"y\" (see dcbtop --help)\n"},
+		{name: "bad speed", args: []string{"-r", "x", "--speed", "-3"}, code: 2, stderr: "dcbtop: invalid value \"-3\" for flag -speed: want a number of 0 or more (see dcbtop --help)\n"},
+		{name: "duration in replay", args: []string{"-r", "x", "--duration", "3s"}, code: 2, stderr: "dcbtop: --duration applies to live capture only (see dcbtop --help)\n"},
+		{name: "bad color", args: []string{"-r", "x", "--color", "purple"}, code: 2, stderr: "dcbtop: invalid value \"purple\" for flag -color: want auto, always or never (see dcbtop --help)\n"},
+		{name: "empty snapshot dir", args: []string{"-r", "x", "--snapshot-dir", ""}, code: 2, stderr: "dcbtop: invalid value \"\" for flag -snapshot-dir: empty directory name (see dcbtop --help)\n"},
+		{name: "help lists the screen's flags", args: []string{"--help"}, code: 0, stdout: "--snapshot-dir DIR"},
+		{name: "demo help", args: []string{"demo", "-h"}, code: 0, stdout: "Usage: dcbtop demo"},
+		{name: "demo json and events", args: []string{"demo", "--json", "--events"}, code: 2, stderr: "dcbtop: demo: --json and --events are exclusive (see dcbtop demo --help)\n"},
+		{name: "demo negative duration", args: []string{"demo", "--duration", "-2s"}, code: 2, stderr: "dcbtop: demo: --duration must be positive (see dcbtop demo --help)\n"},
+		{name: "demo empty snapshot dir", args: []string{"demo", "--snapshot-dir="}, code: 2, stderr: "dcbtop: demo: invalid value \"\" for flag -snapshot-dir: empty directory name (see dcbtop demo --help)\n"},
+		{name: "demo bad color", args: []string{"demo", "--color", "purple"}, code: 2, stderr: "dcbtop: demo: invalid value \"purple\" for flag -color: want auto, always or never (see dcbtop demo --help)\n"},
+		{name: "demo bad speed", args: []string{"demo", "--speed", "0.5"}, code: 2, stderr: "dcbtop: demo: invalid value \"0.5\" for flag -speed: want a number from 1 to 16 (see dcbtop demo --help)\n"},
+		{name: "demo help lists the scenario", args: []string{"demo", "--help"}, code: 0, stdout: "--duration 25s to see a first-receipt and a change"},
+		{name: "demo stray argument", args: []string{"demo", "now"}, code: 2, stderr: "dcbtop: demo: unexpected argument \"now\" (see dcbtop demo --help)\n"},
+		{name: "apply unknown flag", args: []string{"apply", "--frobnicate"}, code: 2, stderr: "dcbtop: flag provided but not defined: -frobnicate (see dcbtop --help)\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runCLI(t, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d (stderr %q)", code, tt.code, errOut)
+			}
+			if !strings.Contains(out, tt.stdout) {
+				t.Errorf("stdout %q does not contain %q", out, tt.stdout)
+			}
+			if errOut != tt.stderr {
+				t.Errorf("stderr = %q, want %q", errOut, tt.stderr)
+			}
+		})
+	}
+}
+
+// TestReplayErrors checks that every bad file gives one line naming the
+// file, exit status 1, and never a panic.
+func TestReplayErrors(t *testing.T) {
+	dir := t.TempDir()
+	text := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(text, []byte("hello, this is not a capture\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	empty := filepath.Join(dir, "empty.pcap")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	good, err := os.ReadFile(fixtureIEEE)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(dir, "cut.pcap")
+	if err := os.WriteFile(cut, good[:len(good)-10], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "missing.pcap")
+	tests := []struct {
+		name, path, want string
+		extra            []string
+	}{
+		{name: "missing", path: missing, want: "no such file or directory"},
+		{name: "not pcap", path: text, want: "not a pcap or pcapng file"},
+		{name: "empty", path: empty, want: "empty file"},
+		{name: "truncated", path: cut, want: "truncated", extra: []string{"--json"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runCLI(t, append([]string{"-r", tt.path}, tt.extra...)...)
+			if code != ExitFailure {
+				t.Errorf("exit %d, want 1", code)
+			}
+			if !strings.HasPrefix(errOut, "dcbtop: "+tt.path+": ") || !strings.Contains(errOut, tt.want) || strings.Count(errOut, "\n") != 1 {
+				t.Errorf("stderr = %q, want one line 'dcbtop: %s: ...%s...'", errOut, tt.path, tt.want)
+			}
+			if tt.name == "truncated" {
+				// What was read before the cut is still reported.
+				var s engine.Snapshot
+				if err := json.Unmarshal([]byte(out), &s); err != nil {
+					t.Fatalf("snapshot before the cut: %v", err)
+				}
+				if len(s.Interfaces) != 1 || !s.Interfaces[0].RemoteValid {
+					t.Errorf("snapshot before the cut lacks the remote parameters: %s", out)
+				}
+			}
+		})
+	}
+}
+
+// TestReplayJSON compares the snapshot of each fixture capture with a
+// golden file (go test -update rewrites them).
+func TestReplayJSON(t *testing.T) {
+	for _, name := range []string{"lldpd-ieee-full", "lldpd-cee", "lldpd-plain"} {
+		t.Run(name, func(t *testing.T) {
+			code, out, errOut := runCLI(t, "-r", "../../engine/lldp/testdata/"+name+".pcap", "--json")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			golden := filepath.Join("testdata", name+".json.golden")
+			if *update {
+				if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(string(want), out); diff != "" {
+				t.Errorf("snapshot (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestEventsMatchSnapshotLog checks that --events prints, in order, the
+// indications the --json snapshot logs.
+func TestEventsMatchSnapshotLog(t *testing.T) {
+	for _, f := range []string{fixtureIEEE, fixtureCEE} {
+		_, ev, _ := runCLI(t, "-r", f, "--events")
+		_, js, _ := runCLI(t, "-r", f, "--json")
+		var s engine.Snapshot
+		if err := json.Unmarshal([]byte(js), &s); err != nil {
+			t.Fatal(err)
+		}
+		var lines []engine.Indication
+		sc := bufio.NewScanner(strings.NewReader(ev))
+		for sc.Scan() {
+			var in engine.Indication
+			if err := json.Unmarshal(sc.Bytes(), &in); err != nil {
+				t.Fatalf("line %q: %v", sc.Text(), err)
+			}
+			lines = append(lines, in)
+		}
+		if len(lines) == 0 {
+			t.Fatalf("%s: no indications", f)
+		}
+		if diff := cmp.Diff(s.Indications, lines); diff != "" {
+			t.Errorf("%s: events differ from the snapshot's log (-snapshot +events):\n%s", f, diff)
+		}
+	}
+}
+
+// TestModeSelection: the screen when stdout is a terminal and no headless
+// output is asked for; NDJSON (with a notice) when it is not a terminal.
+func TestModeSelection(t *testing.T) {
+	tests := []struct {
+		args              []string
+		tty               bool
+		tui, events, note bool
+		speed             float64
+	}{
+		{args: []string{"-r", "x"}, tty: true, tui: true, speed: 1},
+		{args: []string{"-r", "x", "--speed", "4"}, tty: true, tui: true, speed: 4},
+		{args: []string{"-r", "x"}, events: true, note: true, speed: 0},
+		{args: []string{"-r", "x", "--events"}, tty: true, events: true},
+		{args: []string{"-r", "x", "--json"}, tty: true},
+		{args: []string{"-r", "x", "--json"}},
+		{args: []string{"-i", "h0"}, tty: true, tui: true},
+		{args: []string{"-i", "h0"}, events: true, note: true},
+	}
+	for _, tt := range tests {
+		o, err := parse(tt.args, Env{StdoutTTY: tt.tty})
+		if err != nil {
+			t.Fatalf("%q: %v", tt.args, err)
+		}
+		if o.tui != tt.tui || o.events != tt.events || o.notTTY != tt.note || o.speed != tt.speed {
+			t.Errorf("%q (tty %v): tui %v, events %v, notice %v, speed %v; want %v, %v, %v, %v",
+				tt.args, tt.tty, o.tui, o.events, o.notTTY, o.speed, tt.tui, tt.events, tt.note, tt.speed)
+		}
+	}
+	o, err := parse([]string{"-r", "x", "--color", "never", "--snapshot-dir", "snaps"}, Env{StdoutTTY: true})
+	if err != nil || o.color != ui.ColorNever || !filepath.IsAbs(o.snapshotDir) || filepath.Base(o.snapshotDir) != "snaps" {
+		t.Errorf("--color never --snapshot-dir snaps: %+v, %v", o, err)
+	}
+
+	// Not a terminal: NDJSON, the notice once the file is open (not for
+	// a file that cannot be).
+	code, out, errOut := runCLI(t, "-r", fixtureIEEE)
+	_, events, _ := runCLI(t, "-r", fixtureIEEE, "--events")
+	if code != 0 || out != events || errOut != notTTYNotice {
+		t.Errorf("not a terminal: exit %d, stderr %q, stdout same as --events: %v", code, errOut, out == events)
+	}
+	code, _, errOut = runCLI(t, "-r", fixtureIEEE+".missing")
+	if code != 1 || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("missing file: exit %d, stderr %q; want one line", code, errOut)
+	}
+}

@@ -1,0 +1,212 @@
+package main
+
+// The interactive screen: a ui.Model in a tea.Program on the terminal,
+// beside the goroutine that owns the engine (a live run's loop or a
+// replay). The engine goroutine publishes snapshots to a snapFeed and
+// posts capture status and errors; the screen's Backend calls back into
+// it. Nothing else writes to the terminal while the screen owns it.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dcbtop/dcbtop/capture/runtime"
+	"github.com/dcbtop/dcbtop/ui"
+)
+
+// A screen is what runScreen shows: the feed the engine goroutine
+// publishes to, the poster it posts to, the backend and the initial
+// capture status.
+type screen struct {
+	feed    *runtime.Feed
+	post    *poster
+	backend ui.Backend
+	status  ui.CaptureStatus
+}
+
+// runScreen runs the screen on the terminal (env.Stdout) while engine runs
+// in a goroutine of its own, and returns when the operator quits (q,
+// Ctrl-C), a signal cancels ctx, or engine asks to quit. engine is then
+// cancelled and waited for, so a live run's shutdown (the agents' shutdown
+// LLDPDUs, control sockets removed, -w closed) happens before runScreen
+// returns. The terminal is restored in every case, a panic included; the
+// error is reported after that.
+//
+// engine must return when its context is done. When it returns by itself
+// with an error, the screen shows it and stays until the operator quits
+// (the error is returned then); without an error the screen quits (live
+// --duration).
+func runScreen(ctx context.Context, o *options, env Env, sc screen, engineLoop func(context.Context) error) error {
+	opts := []ui.Option{ui.WithBackend(sc.backend), ui.WithColor(o.color), ui.WithCapture(sc.status), ui.WithClock(o.clock.Now)}
+	if len(o.ifaces) > 0 {
+		opts = append(opts, ui.WithInterface(o.ifaces[0]))
+	}
+	model := ui.NewModel(sc.feed.C(), opts...)
+	// SIGINT and SIGTERM cancel ctx (cmd/dcbtop); the program is then
+	// asked to quit, as with q, and restores the terminal. Neither
+	// tea.WithContext nor Bubble Tea's own signal handler: a cancelled
+	// context takes Bubble Tea's kill path, which closes the terminal
+	// under its input reader (a data race), and its handler would race
+	// ctx and can block its shutdown (its send of the quit message has no
+	// way out once the event loop has returned).
+	popts := []tea.ProgramOption{tea.WithOutput(env.Stdout), tea.WithoutSignalHandler()}
+	if env.Stdin != nil {
+		popts = append(popts, tea.WithInput(env.Stdin))
+	}
+	popts = append(popts, extraProgramOptions...)
+	if o.color == ui.ColorAlways {
+		// Bubble Tea would drop the colours under NO_COLOR.
+		popts = append(popts, tea.WithEnvironment(withoutEnv(os.Environ(), "NO_COLOR")))
+	}
+	p := tea.NewProgram(model, popts...)
+
+	postCtx, stopPost := context.WithCancel(context.Background())
+	postDone := make(chan struct{})
+	go func() {
+		defer close(postDone)
+		sc.post.run(postCtx, p.Send)
+	}()
+
+	loopCtx, stopLoop := context.WithCancel(ctx)
+	defer stopLoop()
+	var (
+		loopErr  error
+		panicked any
+		stack    []byte
+	)
+	loopDone := make(chan struct{})
+	go func() {
+		defer close(loopDone)
+		defer func() {
+			if v := recover(); v != nil {
+				panicked, stack = v, debug.Stack()
+				sc.post.requestQuit()
+			}
+		}()
+		loopErr = engineLoop(loopCtx)
+		sc.feed.Close()
+		if loopCtx.Err() != nil {
+			return
+		}
+		if loopErr != nil {
+			st := sc.status
+			st.Done = true
+			sc.post.error(loopErr)
+			sc.post.setStatus(st)
+			return
+		}
+		sc.post.requestQuit()
+	}()
+
+	runDone := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			p.Quit() // does nothing once the program has ended
+		case <-runDone:
+		}
+	}()
+	_, runErr := p.Run()
+	close(runDone)
+	stopLoop()
+	<-loopDone
+	stopPost()
+	<-postDone
+
+	if panicked != nil {
+		fmt.Fprintf(env.Stderr, "dcbtop: panic: %v\n%s", panicked, stack)
+		return errors.New("internal error (the trace is above; please report it)")
+	}
+	switch {
+	case runErr == nil:
+	case errors.Is(runErr, tea.ErrProgramPanic):
+		return errors.New("internal error in the screen (the trace is above; please report it)")
+	default:
+		return fmt.Errorf("terminal: %w", runErr)
+	}
+	return loopErr
+}
+
+// extraProgramOptions are added to the program's options (tests: a window
+// size without a terminal).
+var extraProgramOptions []tea.ProgramOption
+
+// withoutEnv returns env without the variable name.
+func withoutEnv(env []string, name string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, name+"=") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// runLive runs a live capture (the demo's too): on the screen, or
+// headless with the outputs the flags asked for.
+func runLive(ctx context.Context, o *options, env Env) error {
+	rt, err := runtime.Start(runtime.Config{Interfaces: o.ifaces, Links: o.links, Open: o.openLive, Clock: o.clock,
+		Duration: o.duration, Agent: o.agent, LocalParams: o.localParams, Local: o.local, Willing: o.willing,
+		TxInterval: o.txInterval, Force: o.force, NoControl: o.noControl, Record: o.write, Metrics: o.metrics,
+		Screen: o.tui, Events: o.events, JSON: o.json, Out: env.Stdout, Version: version, Revision: revision})
+	if err != nil {
+		return err
+	}
+	if o.tui {
+		sc := screen{feed: rt.Feed(), post: o.post, backend: rt.Backend(o.snapshotDir)}
+		if sc.post == nil {
+			sc.post = newPoster()
+		}
+		host, _ := os.Hostname()
+		sc.status = ui.CaptureStatus{Mode: ui.CaptureLive, Source: host, Demo: o.demo}
+		if o.banner != "" || o.demo != nil {
+			sc.status.Source = o.banner
+		}
+		err = runScreen(ctx, o, env, sc, rt.Loop)
+	} else {
+		o.announce(env)
+		err = rt.Loop(ctx)
+	}
+	if cerr := rt.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// runReplay feeds a capture file through the engine: on the screen, paced
+// at --speed, or headless (runtime.Replay).
+func runReplay(ctx context.Context, o *options, env Env) error {
+	if !o.tui {
+		return runtime.Replay(ctx, o.read, o.speed, o.events, o.json, env.Stdout, func() { o.announce(env) })
+	}
+	post := newPoster()
+	rp, err := runtime.NewReplayer(o.read, o.speed, replayPoster{post})
+	if err != nil {
+		return err
+	}
+	defer rp.Close()
+	sc := screen{feed: rp.Feed(), post: post, status: replayStatus(rp.Progress()),
+		backend: runtime.ReplayBackend(o.snapshotDir, rp.Feed())}
+	return runScreen(ctx, o, env, sc, rp.Run)
+}
+
+// replayPoster posts a screen replay's progress and errors to the screen.
+type replayPoster struct{ *poster }
+
+// Progress posts the replay's position as the screen's capture status.
+func (p replayPoster) Progress(r runtime.ReplayProgress) { p.setStatus(replayStatus(r)) }
+
+// Error posts an error for the status line.
+func (p replayPoster) Error(err error) { p.error(err) }
+
+// replayStatus is the screen's capture status of a replay's progress.
+func replayStatus(r runtime.ReplayProgress) ui.CaptureStatus {
+	return ui.CaptureStatus{Mode: ui.CaptureReplay, Source: r.Source, Position: r.Position, Duration: r.Duration,
+		Frame: r.Frame, Frames: r.Frames, Speed: r.Speed, Done: r.Done}
+}

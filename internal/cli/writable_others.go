@@ -1,7 +1,0 @@
-//go:build !unix
-
-package cli
-
-// writableDir cannot tell here: it assumes dir is writable, and an export
-// that fails says so.
-func writableDir(string) bool { return true }
