@@ -172,15 +172,10 @@ func OnOff(b bool) string {
 
 // PrioWords renders a priority set as "3,4", or "none".
 func (s PrioSet) PrioWords() string {
-	l := s.List()
-	if len(l) == 0 {
+	if s == 0 {
 		return "none"
 	}
-	parts := make([]string, len(l))
-	for i, p := range l {
-		parts[i] = strconv.Itoa(int(p))
-	}
-	return strings.Join(parts, ",")
+	return joinNums(s.List(), ",")
 }
 
 func pfcChanges(out []Change, a, b *PFC) []Change {

@@ -214,7 +214,7 @@ func prioList(s PrioSet) string {
 	if s == 0 {
 		return "none"
 	}
-	return "priority " + joinNums(s.List(), ",")
+	return "priority " + s.PrioWords()
 }
 
 func joinNums(v []uint8, sep string) string {

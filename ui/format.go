@@ -182,19 +182,6 @@ func prioMap(prioTC [8]uint8, tc uint8) string {
 	return b.String()
 }
 
-// prioList renders a priority set as "3,4", or "none".
-func prioList(s engine.PrioSet) string {
-	l := s.List()
-	if len(l) == 0 {
-		return "none"
-	}
-	parts := make([]string, len(l))
-	for i, p := range l {
-		parts[i] = strconv.Itoa(int(p))
-	}
-	return strings.Join(parts, ",")
-}
-
 // dscpNames names the DSCP code points of RFC 2474, 2597, 3246 and 5865.
 var dscpNames = map[uint16]string{
 	0: "CS0/BE", 8: "CS1", 16: "CS2", 24: "CS3", 32: "CS4", 40: "CS5", 48: "CS6", 56: "CS7",

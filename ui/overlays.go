@@ -174,7 +174,7 @@ func paramsLines(st Styles, p *engine.Params, w int) []string {
 			if t.bw[tc] == 0 && prios == 0 {
 				continue
 			}
-			out = append(out, fmt.Sprintf("  TC%d %-6s %3d%%  priorities %s", tc, t.tsa[tc], t.bw[tc], prioList(prios)))
+			out = append(out, fmt.Sprintf("  TC%d %-6s %3d%%  priorities %s", tc, t.tsa[tc], t.bw[tc], prios.PrioWords()))
 		}
 		for pr, x := range t.prioTC {
 			if x >= 8 {
@@ -189,7 +189,7 @@ func paramsLines(st Styles, p *engine.Params, w int) []string {
 	}
 	ets("ETS recommendation", recoTables(p.ETSReco), "")
 	if f := p.PFC; f != nil {
-		out = append(out, fmt.Sprintf("PFC enabled on %s · willing %s · MBC %s · cap %d", prioList(f.Enabled), engine.OnOff(f.Willing), engine.OnOff(f.MBC), f.Cap))
+		out = append(out, fmt.Sprintf("PFC enabled on %s · willing %s · MBC %s · cap %d", f.Enabled.PrioWords(), engine.OnOff(f.Willing), engine.OnOff(f.MBC), f.Cap))
 	} else {
 		out = append(out, "PFC "+st.Dim.Render(symAbsent))
 	}

@@ -57,6 +57,19 @@ func privateNS(t *testing.T) netns.NsHandle {
 	return h
 }
 
+// privateNetlink is privateNS with a netlink handle in it, closed when
+// the test ends.
+func privateNetlink(t *testing.T) (netns.NsHandle, *netlink.Handle) {
+	t.Helper()
+	priv := privateNS(t)
+	h, err := netlink.NewHandleAt(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Close)
+	return priv, h
+}
+
 // deadPID returns the PID of a process that has exited.
 func deadPID(t *testing.T) int {
 	t.Helper()
@@ -76,12 +89,7 @@ var hostIfName = regexp.MustCompile(`^dcbdemo[0-9]+$`)
 
 func TestVethLink(t *testing.T) {
 	requireRoot(t)
-	priv := privateNS(t)
-	privH, err := netlink.NewHandleAt(priv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer privH.Close()
+	priv, privH := privateNetlink(t)
 	netnsBefore := netnsEntries(t)
 
 	v, err := NewVethLink(VethConfig{HostMAC: DefaultHostMAC})
@@ -267,12 +275,7 @@ func TestVethLinkKilled(t *testing.T) {
 	if os.Getenv("DCBTOP_DEMO_HOLD_LINK") == "1" {
 		return // the child's part runs in TestMain
 	}
-	priv := privateNS(t)
-	privH, err := netlink.NewHandleAt(priv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer privH.Close()
+	_, privH := privateNetlink(t)
 	netnsBefore := netnsEntries(t)
 	// The child runs in this test's namespace: it inherits it from this
 	// goroutine's thread, locked there.
@@ -341,12 +344,7 @@ func TestMain(m *testing.M) {
 // and says nothing of a running process's.
 func TestLeftovers(t *testing.T) {
 	requireRoot(t)
-	priv := privateNS(t)
-	privH, err := netlink.NewHandleAt(priv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer privH.Close()
+	_, privH := privateNetlink(t)
 	dir := t.TempDir()
 	old := netnsDir
 	netnsDir = dir

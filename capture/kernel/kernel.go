@@ -384,13 +384,7 @@ func pfcDiffs(got, want *dcbnl.PFC) []string {
 	return d
 }
 
-func prioList(en uint8) string {
-	s := joinU8(engine.PrioSet(en).List(), ",")
-	if s == "" {
-		return "none"
-	}
-	return s
-}
+func prioList(en uint8) string { return engine.PrioSet(en).PrioWords() }
 
 // appDiffs compares the kernel's IEEE APP entries with the wanted set.
 func appDiffs(got []dcbnl.App, want []engine.App) []string {

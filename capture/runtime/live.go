@@ -98,22 +98,22 @@ func (li *liveIface) status(now time.Time) engine.CaptureStatus {
 	return engine.CaptureStatus{Interface: li.name, At: now, Err: msg, KernelDrops: st.Drops, Sent: li.sent}
 }
 
-func (li *liveIface) setErr(msg string) bool {
-	li.mu.Lock()
-	defer li.mu.Unlock()
-	changed := li.errMsg != msg
-	li.errMsg = msg
-	return changed
-}
+// setErr records the capture's error ("" while capturing) and reports
+// whether it changed.
+func (li *liveIface) setErr(msg string) bool { return li.setMsg(&li.errMsg, msg) }
 
 // setTxErr records the outcome of a transmission: its error, or "" after
 // a success (so a transient failure, such as the link being down, does not
 // stay reported once frames go out again).
-func (li *liveIface) setTxErr(msg string) bool {
+func (li *liveIface) setTxErr(msg string) bool { return li.setMsg(&li.txErr, msg) }
+
+// setMsg sets one of the interface's messages under its lock and reports
+// whether it changed.
+func (li *liveIface) setMsg(field *string, msg string) bool {
 	li.mu.Lock()
 	defer li.mu.Unlock()
-	changed := li.txErr != msg
-	li.txErr = msg
+	changed := *field != msg
+	*field = msg
 	return changed
 }
 
@@ -623,11 +623,7 @@ func (r *liveRun) advertise(li *liveIface, ad agent.Advert, now time.Time) {
 	if err := agentSet(li.agent, ad, now); err != nil {
 		msg = "advertise: " + err.Error() + " (still sending the previous LLDPDU)"
 	}
-	li.mu.Lock()
-	changed := li.advErr != msg
-	li.advErr = msg
-	li.mu.Unlock()
-	if changed {
+	if li.setMsg(&li.advErr, msg) {
 		r.apply(li.status(now))
 	}
 }
