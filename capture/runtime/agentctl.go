@@ -73,6 +73,9 @@ func (r *liveRun) agentCall(iface string, req control.Request) (control.Response
 	return resp, nil
 }
 
+// undos returns the run's undo store.
+func (r *liveRun) undos() *undoStore { return r.undo }
+
 // localChanged feeds local parameters to the engine.
 func (r *liveRun) localChanged(ev engine.LocalChanged) error {
 	return r.do(func() { r.apply(ev) })
@@ -147,7 +150,8 @@ func (r *liveRun) startAgent(iface string, now time.Time) (string, error) {
 		srv.Start()
 	}
 	li.agent, li.acfg, li.ctl = a, cfg, srv
-	li.local, li.willing, li.undo = local.Clone(), willing, nil
+	li.local, li.willing = local.Clone(), willing
+	r.undo.drop(iface)
 	r.apply(engine.LocalChanged{Interface: iface, At: now, Source: engine.SourceAgent, Willing: willing, Params: local})
 	if r.tick != nil {
 		r.tick.Reset(r.cfg.Clock.Real(agentTick))
@@ -177,7 +181,8 @@ func (r *liveRun) stopAgent(iface string, now time.Time) (string, error) {
 		li.ctl.Close()
 		li.ctl = nil
 	}
-	li.local, li.undo = nil, nil
+	li.local = nil
+	r.undo.drop(iface)
 	r.apply(engine.LocalChanged{Interface: iface, At: now, Source: engine.SourceAgent, Withdrawn: true})
 	in, _ := r.eng.Interface(iface)
 	return "dcbtop's agent stopped: shutdown LLDPDU sent (TTL 0); local parameters now from " + in.LocalSource.Describe(), nil

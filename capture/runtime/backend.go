@@ -36,6 +36,8 @@ type liveControl interface {
 	// localChanged feeds local parameters (read back from the kernel) to
 	// the engine.
 	localChanged(ev engine.LocalChanged) error
+	// undos is the run's undo store.
+	undos() *undoStore
 }
 
 // A Backend carries out what the screen's keys ask for (it implements
@@ -55,10 +57,7 @@ type Backend struct {
 	dial        func() (kernel.Client, func(), error)
 	now         func() time.Time
 
-	mu sync.Mutex // serializes kernel writes; guards undo
-	// undo holds, per dcbnl interface, the local state before the last
-	// apply made from the screen (one level, as the agent keeps).
-	undo map[string]*control.LocalState
+	mu sync.Mutex // serializes kernel writes
 }
 
 // Backend returns the screen's backend for the run; exports go to dir.
@@ -71,8 +70,7 @@ func ReplayBackend(dir string, feed *Feed) *Backend { return newBackend(dir, fee
 // newBackend returns the backend of a live run (live != nil) or a replay.
 func newBackend(dir string, snap func() (engine.Snapshot, bool), live liveControl) *Backend {
 	return &Backend{replay: live == nil, dir: dir, snap: snap, live: live,
-		privileged: hasNetAdmin, otherAgents: otherAgents, dial: kernel.Dial, now: time.Now,
-		undo: map[string]*control.LocalState{}}
+		privileged: hasNetAdmin, otherAgents: otherAgents, dial: kernel.Dial, now: time.Now}
 }
 
 // errReplay is the answer to every write in a replay.
@@ -180,9 +178,7 @@ func (b *Backend) Undo(iface string) (string, error) {
 		}
 		return agentResult("undone on dcbtop's agent", resp), nil
 	}
-	b.mu.Lock()
-	prev := b.undo[iface]
-	b.mu.Unlock()
+	prev := b.live.undos().get(iface)
 	if prev == nil {
 		return "", fmt.Errorf("nothing to undo on %s (no apply from this screen yet)", iface)
 	}
@@ -235,10 +231,10 @@ func (b *Backend) kernel(iface string, local *engine.Params, willing *bool, undo
 	}
 	switch {
 	case undoing && err == nil:
-		delete(b.undo, iface)
+		b.live.undos().drop(iface)
 	case !undoing:
 		// Also after a partial failure: undo writes back what changed.
-		b.undo[iface] = before
+		b.live.undos().put(iface, before)
 	}
 	for i, l := range lines {
 		lines[i] = strings.TrimPrefix(l, iface+": ")

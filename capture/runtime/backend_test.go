@@ -42,6 +42,16 @@ type fakeLive struct {
 	resp  control.Response
 	err   error
 	local []engine.LocalChanged
+	undo  *undoStore
+}
+
+func (f *fakeLive) undos() *undoStore {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.undo == nil {
+		f.undo = newUndoStore()
+	}
+	return f.undo
 }
 
 func (f *fakeLive) agentCall(iface string, req control.Request) (control.Response, error) {

@@ -40,10 +40,10 @@ func (r *liveRun) handleControl(c control.Call) control.Response {
 		prev := &control.LocalState{Willing: li.willing, Local: li.local.Clone()}
 		changed := localChanges(prev.Willing, prev.Local, willing, next)
 		r.setAgentLocal(li, willing, next, now)
-		li.undo = prev
+		r.undo.put(li.name, prev)
 		return r.controlState(li, prev, changed)
 	case "undo":
-		prev := li.undo
+		prev := r.undo.get(li.name)
 		if prev == nil {
 			return control.Errorf("nothing to undo on %s", li.name)
 		}
@@ -53,7 +53,7 @@ func (r *liveRun) handleControl(c control.Call) control.Response {
 		cur := &control.LocalState{Willing: li.willing, Local: li.local.Clone()}
 		changed := localChanges(cur.Willing, cur.Local, prev.Willing, prev.Local)
 		r.setAgentLocal(li, prev.Willing, prev.Local, now)
-		li.undo = nil
+		r.undo.drop(li.name)
 		return r.controlState(li, cur, changed)
 	}
 	return control.Errorf("unknown op %q", c.Req.Op) // unreachable: checked when read

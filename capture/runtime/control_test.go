@@ -46,7 +46,7 @@ func startTestAgent(t *testing.T, dir string, local *engine.Params, willing bool
 	t.Helper()
 	out := &bytes.Buffer{}
 	r := &liveRun{cfg: &Config{Events: true, Agent: true, Out: out}, eng: engine.New(engine.Config{}), out: newEventWriter(out, true),
-		events: make(chan engine.Event, 16), byName: map[string]*liveIface{}, control: make(chan control.Call)}
+		events: make(chan engine.Event, 16), byName: map[string]*liveIface{}, control: make(chan control.Call), undo: newUndoStore()}
 	li := &liveIface{name: "h0", kick: make(chan struct{}, 1)}
 	r.byName["h0"] = li
 	now := time.Now().UTC()
@@ -523,5 +523,35 @@ func TestLoadLocalAppLimit(t *testing.T) {
 	}
 	if _, err := loadLocal(testbed.WriteFile(t, "a168.json", `{"app":[`+appEntries(168)+`]}`)); err != nil {
 		t.Errorf("168 entries: %v", err)
+	}
+}
+
+// One undo for the run: an apply from the screen through dcbtop's agent is
+// recorded where the control socket's undo (and the kernel path's) looks,
+// and an undo from either side restores it once.
+func TestOneUndo(t *testing.T) {
+	dir := testbed.ShortTempDir(t)
+	ta := startTestAgent(t, dir, agent.DefaultLocal(), true)
+	snap := func() (engine.Snapshot, bool) {
+		var s engine.Snapshot
+		ta.onLoop(func() { s = ta.r.eng.Snapshot() })
+		return s, true
+	}
+	b := newBackend(dir, snap, ta.r)
+	b.privileged = func() bool { return true }
+	b.otherAgents = func() []string { return nil }
+	before := ta.call(`{"op":"get"}`)
+	if _, err := b.Apply("h0", nil, &engine.Params{PFC: &engine.PFC{Cap: 8, Enabled: 1 << 4}}); err != nil {
+		t.Fatal(err)
+	}
+	if prev := ta.r.undo.get("h0"); prev == nil || prev.Local.PFC.Enabled != before.Local.PFC.Enabled {
+		t.Fatalf("the run's undo store holds %+v after the screen's apply", prev)
+	}
+	// The control socket undoes what the screen applied.
+	if resp := ta.call(`{"op":"undo"}`); !resp.OK || resp.Local.PFC.Enabled != before.Local.PFC.Enabled {
+		t.Fatalf("undo through the socket: %+v", resp)
+	}
+	if _, err := b.Undo("h0"); err == nil || !strings.Contains(err.Error(), "nothing to undo") {
+		t.Errorf("a second undo from the screen: %v, want nothing to undo", err)
 	}
 }

@@ -39,11 +39,10 @@ type liveIface struct {
 	acfg   agent.Config // the agent's configuration (its MAC follows the link's)
 	wasUp  bool         // the link's state at the last link event
 	// The agent's local state (owned by the engine goroutine): what the
-	// control socket reads and changes, and the state before the last
-	// change, for undo.
+	// control socket reads and changes (the state before the last change
+	// is in liveRun.undo).
 	local   *engine.Params
 	willing bool
-	undo    *control.LocalState
 	// ctl is the agent's control socket (nil without an agent), owned by
 	// the engine goroutine.
 	ctl *control.Server
@@ -394,7 +393,7 @@ func (rt *Runtime) Close() error {
 func newLiveRun(cfg *Config, rec *capture.Writer) *liveRun {
 	return &liveRun{cfg: cfg, eng: engine.New(engine.Config{}), out: newEventWriter(cfg.Out, cfg.Events), rec: rec,
 		events: make(chan engine.Event, 1024), byName: map[string]*liveIface{},
-		control: make(chan control.Call), calls: make(chan loopCall), stopped: make(chan struct{})}
+		control: make(chan control.Call), calls: make(chan loopCall), stopped: make(chan struct{}), undo: newUndoStore()}
 }
 
 // now returns the run's clock reading (the demo's may run faster than
@@ -441,8 +440,10 @@ type liveRun struct {
 	// stopped is closed when the loop has returned: requests no longer
 	// wait for it.
 	stopped chan struct{}
-	tick    *time.Ticker
-	err     error // first output error
+	// undo is the one undo of the run's applies, agent and kernel alike.
+	undo *undoStore
+	tick *time.Ticker
+	err  error // first output error
 
 	// The screen (nil without it): the loop publishes a snapshot to feed
 	// after each event that changed the engine (dirty), after a frame that
