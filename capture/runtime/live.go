@@ -764,13 +764,18 @@ func (li *liveIface) capture(ctx context.Context, clock capture.Clock, events ch
 // events and wakes their capture loops.
 func (r *liveRun) watchLinks(ctx context.Context) {
 	ch := make(chan capture.LinkEvent, 64)
-	go func() {
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	wg.Go(func() {
 		for ctx.Err() == nil {
 			if err := capture.WatchLinks(ctx, ch); err != nil && ctx.Err() == nil {
-				time.Sleep(time.Second) // resubscribe after an overflow
+				select { // resubscribe after an overflow
+				case <-ctx.Done():
+				case <-time.After(time.Second):
+				}
 			}
 		}
-	}()
+	})
 	for {
 		select {
 		case <-ctx.Done():

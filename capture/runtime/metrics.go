@@ -42,10 +42,15 @@ func serveMetrics(addr string, feed *Feed, version, revision string) (*metrics.C
 		fmt.Fprintln(w, "dcbtop: metrics at /metrics")
 	})
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
-	go srv.Serve(ln)
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		_ = srv.Serve(ln) // ErrServerClosed after Shutdown
+	}()
 	return col, func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
-		srv.Shutdown(ctx)
+		_ = srv.Shutdown(ctx)
+		<-served
 	}, nil
 }
