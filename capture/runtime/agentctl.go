@@ -96,9 +96,12 @@ func (r *liveRun) setAgent(iface string, on bool) (text string, err error) {
 	return text, err
 }
 
-// startAgent starts dcbtop's agent on iface (engine goroutine): with the
-// local parameters read from the driver when there are valid ones, the
-// defaults otherwise, and a control socket for dcbtop apply.
+// startAgent starts dcbtop's agent on iface (engine goroutine, or Start
+// before the loop runs): with the configured local parameters (the demo's,
+// or --local's), else those read from the driver when there are valid
+// ones, else the defaults; the configured Willing state; and a control
+// socket for dcbtop apply (not for the demo, which must leave no file
+// behind when killed).
 func (r *liveRun) startAgent(iface string, now time.Time) (string, error) {
 	li := r.byName[iface]
 	if li == nil {
@@ -111,7 +114,7 @@ func (r *liveRun) startAgent(iface string, now time.Time) (string, error) {
 	if c := in.Capabilities(engine.Host{NetAdmin: hasNetAdmin(), OtherAgents: otherAgents(), Now: now}); !c.CanAgent && !r.cfg.Force {
 		return "", errors.New(c.AgentWhy)
 	}
-	local, willing, from := agent.DefaultLocal(), true, "the defaults (100% ETS on TC0, PFC off)"
+	local, willing, from := agent.DefaultLocal(), r.cfg.Willing, "the defaults (100% ETS on TC0, PFC off)"
 	switch {
 	case r.cfg.LocalParams != nil: // the demo's host
 		local, willing, from = r.cfg.LocalParams.Clone(), r.cfg.Willing, "the demo host's"

@@ -469,7 +469,7 @@ func dirNames(t *testing.T, dir string) []string {
 func TestSetAgentRuntime(t *testing.T) {
 	dir := testbed.ShortTempDir(t)
 	t.Setenv(control.EnvRunDir, dir)
-	r := newLiveRun(&Config{Screen: true, TxInterval: time.Second, Force: true}, nil)
+	r := newLiveRun(&Config{Screen: true, TxInterval: time.Second, Force: true, Willing: true}, nil)
 	r.feed = NewFeed()
 	li := &liveIface{name: "h0", kick: make(chan struct{}, 1), link: linkOf("h0", testMAC)}
 	r.byName["h0"] = li

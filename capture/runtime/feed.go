@@ -6,7 +6,9 @@ package runtime
 
 import (
 	"sync/atomic"
+	"time"
 
+	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/engine"
 )
 
@@ -63,4 +65,39 @@ func (f *Feed) Close() {
 		f.closed = true
 		close(f.ch)
 	}
+}
+
+// A publisher decides when the engine goroutine (live, or a screen
+// replay) publishes a snapshot to its feed: after an event that changed
+// the engine (dirty), or after a frame that only refreshed a peer's TTL
+// (fresh) once the last snapshot is freshEvery old; nothing without a
+// feed.
+type publisher struct {
+	feed    *Feed
+	dirty   bool
+	fresh   bool
+	lastPub time.Time
+}
+
+// flush publishes eng's snapshot when due at now.
+func (p *publisher) flush(now time.Time, eng *engine.Engine) {
+	if p.feed == nil {
+		return
+	}
+	if p.dirty || (p.fresh && now.Sub(p.lastPub) >= freshEvery) {
+		p.dirty, p.fresh, p.lastPub = false, false, now
+		p.feed.Publish(eng.Snapshot())
+	}
+}
+
+// freshEvery is how often, at most, a frame that changed nothing but a
+// peer's TTL is published (the screen counts TTLs down from the last
+// snapshot: without it, a peer sending every second with TTL 4 would
+// seem to expire at ×4).
+const freshEvery = 100 * time.Millisecond
+
+// frameEvent is the engine's event for a captured frame on iface,
+// stamped at.
+func frameEvent(iface string, f capture.Frame, at time.Time) engine.FrameReceived {
+	return engine.FrameReceived{Interface: iface, At: at, Outgoing: f.Dir == capture.DirectionOutgoing, Data: f.Data}
 }

@@ -187,7 +187,7 @@ func TestReplayer(t *testing.T) {
 			}
 			rec := newRecPoster()
 			rp := &Replayer{src: src, name: file, eng: engine.New(engine.Config{}), speed: tt.speed,
-				feed: NewFeed(), post: rec, now: time.Now, tickEvery: 20 * time.Millisecond,
+				publisher: publisher{feed: NewFeed()}, post: rec, now: time.Now, tickEvery: 20 * time.Millisecond,
 				status: ReplayProgress{Frames: frames, Duration: last.Sub(first), Speed: tt.speed}}
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
@@ -268,7 +268,7 @@ func TestReplayerReadError(t *testing.T) {
 	}
 	defer src.Close()
 	rec := newRecPoster()
-	rp := &Replayer{src: src, name: file, eng: engine.New(engine.Config{}), feed: NewFeed(), post: rec, now: time.Now}
+	rp := &Replayer{src: src, name: file, eng: engine.New(engine.Config{}), publisher: publisher{feed: NewFeed()}, post: rec, now: time.Now}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- rp.Run(ctx) }()

@@ -264,14 +264,12 @@ func Start(cfg Config) (rt *Runtime, err error) {
 			return rt, err
 		}
 	}
-	var local *engine.Params
 	if cfg.Agent {
-		if cfg.LocalParams != nil {
-			local = cfg.LocalParams
-		} else if local, err = loadLocal(cfg.Local); err != nil {
+		// The agents start below (startAgent); a bad --local file or
+		// another agent is reported before anything opens.
+		if _, err := loadLocal(cfg.Local); err != nil {
 			return rt, err
 		}
-		local = local.WithWilling(cfg.Willing)
 		if others := otherAgents(); len(others) > 0 && !cfg.Force {
 			return rt, fmt.Errorf("%s: another LLDP agent runs in this network namespace: %s; stop it, or use --force", links[0].Name, strings.Join(others, ", "))
 		}
@@ -318,36 +316,19 @@ func Start(cfg Config) (rt *Runtime, err error) {
 		rt.closers = append(rt.closers, func() error { stop(); return nil })
 		r.metrics = col
 	}
-	if cfg.Agent && !cfg.NoControl {
-		// One control socket per agent interface, for dcbtop apply (not
-		// for the demo, which must leave no file behind when killed).
-		// Its requests wait in r.control until the loop runs.
-		for _, li := range rt.ifaces {
-			srv, err := control.Listen(control.RunDir(), li.name, r.control)
-			if err != nil {
-				return rt, fmt.Errorf("%s: %w", li.name, err)
-			}
-			li.ctl = srv
-			srv.Start()
-		}
-	}
 	now := r.now()
 	for _, li := range rt.ifaces {
 		r.byName[li.name] = li
 		r.apply(engine.LinkChanged{Interface: li.name, At: now, Ifindex: li.link.Index, MAC: li.link.MAC, Up: li.link.Up})
 	}
 	if cfg.Agent {
-		host, _ := os.Hostname()
+		// The same start as the screen's a key: local parameters, a
+		// control socket (its requests wait in r.control until the loop
+		// runs), the first LLDPDU.
 		for _, li := range rt.ifaces {
-			acfg := agent.Config{Ifname: li.name, MAC: li.link.MAC, SystemName: host,
-				SystemDesc: "dcbtop " + cfg.Version + " host DCBX agent", TxInterval: cfg.TxInterval}
-			a, err := agent.New(acfg, agent.Advert{Willing: cfg.Willing, Local: local}, now)
-			if err != nil {
+			if _, err := r.startAgent(li.name, now); err != nil {
 				return rt, fmt.Errorf("%s: %w", li.name, err)
 			}
-			li.agent, li.acfg = a, acfg
-			li.local, li.willing = local.Clone(), cfg.Willing
-			r.apply(engine.LocalChanged{Interface: li.name, At: now, Source: engine.SourceAgent, Willing: cfg.Willing, Params: local})
 		}
 	}
 	stopDCB := r.startDCB(rt.ifaces)
@@ -445,14 +426,11 @@ type liveRun struct {
 	tick *time.Ticker
 	err  error // first output error
 
-	// The screen (nil without it): the loop publishes a snapshot to feed
-	// after each event that changed the engine (dirty), after a frame that
-	// only refreshed a peer's TTL (fresh) at most every freshEvery, and
-	// once a second.
-	feed    *Feed
-	dirty   bool
-	fresh   bool
-	lastPub time.Time
+	// The screen and the metrics (feed nil without them): the loop
+	// publishes a snapshot after each event that changed the engine, after
+	// a frame that only refreshed a peer's TTL at most every freshEvery,
+	// and once a second.
+	publisher
 }
 
 func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
@@ -532,16 +510,7 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 // flush publishes a snapshot to the screen when the engine changed since
 // the last one, or a frame refreshed a peer and the last one is older
 // than freshEvery.
-func (r *liveRun) flush() {
-	if r.feed == nil {
-		return
-	}
-	now := time.Now()
-	if r.dirty || (r.fresh && now.Sub(r.lastPub) >= freshEvery) {
-		r.dirty, r.fresh, r.lastPub = false, false, now
-		r.feed.Publish(r.eng.Snapshot())
-	}
-}
+func (r *liveRun) flush() { r.publisher.flush(time.Now(), r.eng) }
 
 // drain applies the events already queued (not those that arrive
 // meanwhile, so it always returns).
@@ -753,7 +722,7 @@ func (li *liveIface) capture(ctx context.Context, clock capture.Clock, events ch
 			continue
 		}
 		select {
-		case events <- engine.FrameReceived{Interface: li.name, At: clock.Stamp(f.At).UTC(), Outgoing: f.Dir == capture.DirectionOutgoing, Data: f.Data}:
+		case events <- frameEvent(li.name, f, clock.Stamp(f.At).UTC()):
 		case <-ctx.Done():
 			return
 		}

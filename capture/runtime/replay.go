@@ -36,8 +36,7 @@ func Replay(ctx context.Context, path string, speed float64, events, json bool, 
 			}
 			break
 		}
-		ins := eng.Apply(engine.FrameReceived{Interface: f.Interface, At: f.At,
-			Outgoing: f.Dir == capture.DirectionOutgoing, Data: f.Data})
+		ins := eng.Apply(frameEvent(f.Interface, f, f.At))
 		if err := ew.write(ins); err != nil {
 			return fmt.Errorf("write: %w", err)
 		}

@@ -47,7 +47,7 @@ func NewReplayer(path string, speed float64, post Poster) (*Replayer, error) {
 	}
 	frames, first, last := prescan(path, 2*time.Second)
 	rp := &Replayer{src: src, name: path, eng: engine.New(engine.Config{}), speed: speed,
-		feed: NewFeed(), post: post, now: time.Now,
+		publisher: publisher{feed: NewFeed()}, post: post, now: time.Now,
 		status: ReplayProgress{Source: filepath.Base(path), Frames: frames, Speed: speed}}
 	if frames > 0 {
 		rp.status.Duration = last.Sub(first)
@@ -106,15 +106,10 @@ type Replayer struct {
 	name   string
 	eng    *engine.Engine
 	speed  float64
-	feed   *Feed
 	post   Poster
 	status ReplayProgress
 	now    func() time.Time
-	dirty  bool
-	// fresh: a frame refreshed a peer (its TTL) without changing the
-	// engine; published at most every freshEvery.
-	fresh   bool
-	lastPub time.Time
+	publisher
 	// tickEvery is how often the screen gets a snapshot and the position
 	// between frames (1 s; tests shorten it).
 	tickEvery time.Duration
@@ -219,8 +214,7 @@ func (rp *Replayer) frame(f capture.Frame) {
 		rp.clockBase = f.At
 	}
 	rp.wallBase = rp.now()
-	if ins := rp.eng.Apply(engine.FrameReceived{Interface: f.Interface, At: f.At,
-		Outgoing: f.Dir == capture.DirectionOutgoing, Data: f.Data}); len(ins) > 0 {
+	if ins := rp.eng.Apply(frameEvent(f.Interface, f, f.At)); len(ins) > 0 {
 		rp.dirty = true
 	}
 	rp.fresh = true
@@ -245,18 +239,6 @@ func (rp *Replayer) tickTo(next time.Time) {
 	rp.flush()
 }
 
-// freshEvery is how often, at most, a frame that changed nothing but a
-// peer's TTL is published (the screen counts TTLs down from the last
-// snapshot: without it, a peer sending every second with TTL 4 would
-// seem to expire at ×4).
-const freshEvery = 100 * time.Millisecond
-
 // flush publishes a snapshot when the engine changed, or a frame
 // refreshed a peer and the last snapshot is older than freshEvery.
-func (rp *Replayer) flush() {
-	now := rp.now()
-	if rp.dirty || (rp.fresh && now.Sub(rp.lastPub) >= freshEvery) {
-		rp.dirty, rp.fresh, rp.lastPub = false, false, now
-		rp.feed.Publish(rp.eng.Snapshot())
-	}
-}
+func (rp *Replayer) flush() { rp.publisher.flush(rp.now(), rp.eng) }
