@@ -82,18 +82,48 @@ func (r *liveRun) localChanged(ev engine.LocalChanged) error {
 }
 
 // setAgent starts or stops dcbtop's agent on iface.
-func (r *liveRun) setAgent(iface string, on bool) (text string, err error) {
+func (r *liveRun) setAgent(iface string, on bool) (change AgentChange, err error) {
 	if derr := r.do(func() {
 		now := r.now()
 		if on {
-			text, err = r.startAgent(iface, now)
+			change, err = r.startAgent(iface, now)
 		} else {
-			text, err = r.stopAgent(iface, now)
+			change, err = r.stopAgent(iface, now)
 		}
 	}); derr != nil {
-		return "", derr
+		return AgentChange{}, derr
 	}
-	return text, err
+	return change, err
+}
+
+// An AgentChange is what starting or stopping dcbtop's agent on an
+// interface did.
+type AgentChange struct {
+	// Started: the agent runs now (false: it stopped, or did not run).
+	Started bool
+	// Unchanged: it already ran (start) or did not run (stop).
+	Unchanged bool
+	// Interval and TTL are a started agent's transmit interval and the
+	// TTL of its LLDPDUs; Willing its Willing state.
+	Interval time.Duration
+	TTL      uint16
+	Willing  bool
+	// From says where the local parameters in force come from now.
+	From string
+}
+
+// String is the one-line account the screen shows.
+func (c AgentChange) String() string {
+	switch {
+	case c.Started && c.Unchanged:
+		return "dcbtop's agent already runs here"
+	case c.Started:
+		return fmt.Sprintf("dcbtop's agent started: LLDPDUs every %s (TTL %d s), willing %s, local parameters %s",
+			c.Interval, c.TTL, engine.OnOff(c.Willing), c.From)
+	case c.Unchanged:
+		return "dcbtop's agent does not run here"
+	}
+	return "dcbtop's agent stopped: shutdown LLDPDU sent (TTL 0); local parameters now from " + c.From
 }
 
 // startAgent starts dcbtop's agent on iface (engine goroutine, or Start
@@ -102,17 +132,17 @@ func (r *liveRun) setAgent(iface string, on bool) (text string, err error) {
 // ones, else the defaults; the configured Willing state; and a control
 // socket for dcbtop apply (not for the demo, which must leave no file
 // behind when killed).
-func (r *liveRun) startAgent(iface string, now time.Time) (string, error) {
+func (r *liveRun) startAgent(iface string, now time.Time) (AgentChange, error) {
 	li := r.byName[iface]
 	if li == nil {
-		return "", fmt.Errorf("%s is not captured", iface)
+		return AgentChange{}, fmt.Errorf("%s is not captured", iface)
 	}
 	if li.agent != nil {
-		return "dcbtop's agent already runs here", nil
+		return AgentChange{Started: true, Unchanged: true}, nil
 	}
 	in, _ := r.eng.Interface(iface)
 	if c := in.Capabilities(engine.Host{NetAdmin: hasNetAdmin(), OtherAgents: otherAgents(), Now: now}); !c.CanAgent && !r.cfg.Force {
-		return "", errors.New(c.AgentWhy)
+		return AgentChange{}, errors.New(c.AgentWhy)
 	}
 	local, willing, from := agent.DefaultLocal(), r.cfg.Willing, "the defaults (100% ETS on TC0, PFC off)"
 	switch {
@@ -121,7 +151,7 @@ func (r *liveRun) startAgent(iface string, now time.Time) (string, error) {
 	case r.cfg.Local != "": // --local FILE, as when the agent first started
 		p, err := loadLocal(r.cfg.Local)
 		if err != nil {
-			return "", err
+			return AgentChange{}, err
 		}
 		local, willing, from = p, r.cfg.Willing, "from "+r.cfg.Local
 	case in.LocalSource == engine.SourceDCBNL && in.Local != nil && in.Local.ETS != nil && in.Local.Errors() == nil && in.Willing != nil:
@@ -136,7 +166,7 @@ func (r *liveRun) startAgent(iface string, now time.Time) (string, error) {
 	if !r.cfg.NoControl {
 		var err error
 		if srv, err = control.Listen(control.RunDir(), iface, r.control); err != nil {
-			return "", err
+			return AgentChange{}, err
 		}
 	}
 	host, _ := os.Hostname()
@@ -147,7 +177,7 @@ func (r *liveRun) startAgent(iface string, now time.Time) (string, error) {
 		if srv != nil {
 			srv.Close()
 		}
-		return "", err
+		return AgentChange{}, err
 	}
 	if srv != nil {
 		srv.Start()
@@ -157,26 +187,25 @@ func (r *liveRun) startAgent(iface string, now time.Time) (string, error) {
 	r.undo.drop(iface)
 	r.apply(engine.LocalChanged{Interface: iface, At: now, Source: engine.SourceAgent, Willing: willing, Params: local})
 	if r.tick != nil {
-		r.tick.Reset(r.cfg.Clock.Real(agentTick))
+		r.tick.Reset(r.clk.Real(agentTick))
 	}
 	if f, ok := a.Due(now); ok {
 		r.send(li, f, now)
 	}
-	return fmt.Sprintf("dcbtop's agent started: LLDPDUs every %s (TTL %d s), willing %s, local parameters %s",
-		r.cfg.TxInterval, a.TTL(), engine.OnOff(willing), from), nil
+	return AgentChange{Started: true, Interval: r.cfg.TxInterval, TTL: a.TTL(), Willing: willing, From: from}, nil
 }
 
 // stopAgent stops dcbtop's agent on iface (engine goroutine): a shutdown
 // LLDPDU withdraws its information at the peer, its control socket goes,
 // and the local parameters come from DCB netlink, another agent or
 // nowhere again.
-func (r *liveRun) stopAgent(iface string, now time.Time) (string, error) {
+func (r *liveRun) stopAgent(iface string, now time.Time) (AgentChange, error) {
 	li := r.byName[iface]
 	if li == nil {
-		return "", fmt.Errorf("%s is not captured", iface)
+		return AgentChange{}, fmt.Errorf("%s is not captured", iface)
 	}
 	if li.agent == nil {
-		return "dcbtop's agent does not run here", nil
+		return AgentChange{Unchanged: true}, nil
 	}
 	r.send(li, li.agent.Shutdown(), now)
 	li.agent = nil
@@ -188,5 +217,5 @@ func (r *liveRun) stopAgent(iface string, now time.Time) (string, error) {
 	r.undo.drop(iface)
 	r.apply(engine.LocalChanged{Interface: iface, At: now, Source: engine.SourceAgent, Withdrawn: true})
 	in, _ := r.eng.Interface(iface)
-	return "dcbtop's agent stopped: shutdown LLDPDU sent (TTL 0); local parameters now from " + in.LocalSource.Describe(), nil
+	return AgentChange{From: in.LocalSource.Describe()}, nil
 }

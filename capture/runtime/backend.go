@@ -32,7 +32,7 @@ type liveControl interface {
 	// refusal ({"ok":false}) is an error.
 	agentCall(iface string, req control.Request) (control.Response, error)
 	// setAgent starts or stops dcbtop's agent on iface.
-	setAgent(iface string, on bool) (string, error)
+	setAgent(iface string, on bool) (AgentChange, error)
 	// localChanged feeds local parameters (read back from the kernel) to
 	// the engine.
 	localChanged(ev engine.LocalChanged) error
@@ -61,11 +61,13 @@ type Backend struct {
 }
 
 // Backend returns the screen's backend for the run; exports go to dir.
-func (rt *Runtime) Backend(dir string) *Backend { return newBackend(dir, rt.feed.Snapshot, rt.liveRun) }
-
-// ReplayBackend returns the backend of a replay: it writes nothing but
-// exports (to dir) the snapshots published to feed.
-func ReplayBackend(dir string, feed *Feed) *Backend { return newBackend(dir, feed.Snapshot, nil) }
+// A replay's backend writes nothing but exports.
+func (rt *Runtime) Backend(dir string) *Backend {
+	if rt.replay != nil {
+		return newBackend(dir, rt.feed.Snapshot, nil)
+	}
+	return newBackend(dir, rt.feed.Snapshot, rt.liveRun)
+}
 
 // newBackend returns the backend of a live run (live != nil) or a replay.
 func newBackend(dir string, snap func() (engine.Snapshot, bool), live liveControl) *Backend {
@@ -257,7 +259,11 @@ func (b *Backend) SetAgent(iface string, on bool) (string, error) {
 	if c := b.Capabilities(iface); !c.CanAgent {
 		return "", errors.New(c.AgentWhy)
 	}
-	return b.live.setAgent(iface, on)
+	c, err := b.live.setAgent(iface, on)
+	if err != nil {
+		return "", err
+	}
+	return c.String(), nil
 }
 
 // exportBeforeLink, when set (tests), runs after the temporary file is

@@ -62,11 +62,11 @@ func (f *fakeLive) agentCall(iface string, req control.Request) (control.Respons
 	return f.resp, f.err
 }
 
-func (f *fakeLive) setAgent(iface string, on bool) (string, error) {
+func (f *fakeLive) setAgent(iface string, on bool) (AgentChange, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.calls = append(f.calls, "agent "+iface+" "+engine.OnOff(on))
-	return "started", nil
+	return AgentChange{Started: on, Interval: time.Second, TTL: 5, Willing: true, From: "the defaults"}, nil
 }
 
 func (f *fakeLive) localChanged(ev engine.LocalChanged) error {

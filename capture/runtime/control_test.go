@@ -18,6 +18,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
@@ -46,7 +47,7 @@ func startTestAgent(t *testing.T, dir string, local *engine.Params, willing bool
 	t.Helper()
 	out := &bytes.Buffer{}
 	r := &liveRun{cfg: &Config{Events: true, Agent: true, Out: out}, eng: engine.New(engine.Config{}), out: newEventWriter(out, true),
-		events: make(chan engine.Event, 16), byName: map[string]*liveIface{}, control: make(chan control.Call), undo: newUndoStore()}
+		events: make(chan engine.Event, 16), byName: map[string]*liveIface{}, control: make(chan control.Call), undo: newUndoStore(), clk: capture.Clock{}}
 	li := &liveIface{name: "h0", kick: make(chan struct{}, 1)}
 	r.byName["h0"] = li
 	now := time.Now().UTC()

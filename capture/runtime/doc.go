@@ -4,12 +4,14 @@
 // screen's and control socket's commands arrive as events; indications go
 // out as NDJSON, metrics and snapshots for the screen (Feed); dcbtop's
 // agents transmit what the engine resolves. Start opens it all from a
-// Config, Close releases it. The screen's Backend, the headless Replay and
-// the screen's Replayer live here too, so that live, replay and demo runs
-// share one way of applying events and publishing snapshots.
+// Config, Close releases it. Live captures, the demo's links and replays
+// of capture files (Config.Replay) all run through the same loop: a
+// replay is a source of frames and the run's clock. The screen's Backend
+// lives here too.
 //
-// The run's time comes from a capture.Clock (the demo's may run faster);
-// the engine itself has none.
+// The run's time comes from a capture.Clock (the demo's may run faster)
+// or, in a replay, from the capture's timestamps; the engine itself has
+// none.
 //
 // Size: about 2,100 lines because the loop, the agents' life cycle, the
 // control socket's answers and the backend all work on the loop's state

@@ -176,31 +176,33 @@ func TestReplayer(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			const file = "../../assets/demo.pcap"
 			want := headless(t, file)
-			src, err := capture.OpenReplay(file, capture.ReplayOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer src.Close()
 			frames, first, last := prescan(file, time.Minute)
 			if frames != 64 || last.Sub(first) < 60*time.Second {
 				t.Fatalf("prescan: %d frames over %v, want 64 over 62.7 s", frames, last.Sub(first))
 			}
 			rec := newRecPoster()
-			rp := &Replayer{src: src, name: file, eng: engine.New(engine.Config{}), speed: tt.speed,
-				publisher: publisher{feed: NewFeed()}, post: rec, now: time.Now, tickEvery: 20 * time.Millisecond,
-				status: ReplayProgress{Frames: frames, Duration: last.Sub(first), Speed: tt.speed}}
+			rt, err := Start(Config{Replay: file, Speed: tt.speed, Screen: true, Post: rec})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rt.Close()
+			rt.tickEvery = 20 * time.Millisecond
+			if p := rt.ReplayProgress(); p.Frames != 64 || p.Duration != last.Sub(first) || p.Speed != tt.speed {
+				t.Errorf("progress before the start: %+v", p)
+			}
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			done := make(chan error, 1)
 			start := time.Now()
-			go func() { done <- rp.Run(ctx) }()
+			go func() { done <- rt.Loop(ctx) }()
+			rp := rt
 
 			var snaps []engine.Snapshot
 			var final ReplayProgress
 			deadline := time.After(30 * time.Second)
 			for !final.Done {
 				select {
-				case s := <-rp.feed.C():
+				case s := <-rp.Feed().C():
 					snaps = append(snaps, s)
 				case st := <-rec.progress:
 					final = st
@@ -212,7 +214,7 @@ func TestReplayer(t *testing.T) {
 			// The last snapshot may still be in the feed.
 			time.Sleep(50 * time.Millisecond)
 			select {
-			case s := <-rp.feed.C():
+			case s := <-rp.Feed().C():
 				snaps = append(snaps, s)
 			default:
 			}
@@ -262,16 +264,15 @@ func TestReplayerReadError(t *testing.T) {
 		t.Fatal(err)
 	}
 	file := writeTempBytes(t, good[:len(good)-10])
-	src, err := capture.OpenReplay(file, capture.ReplayOptions{})
+	rec := newRecPoster()
+	rt, err := Start(Config{Replay: file, Screen: true, Post: rec})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer src.Close()
-	rec := newRecPoster()
-	rp := &Replayer{src: src, name: file, eng: engine.New(engine.Config{}), publisher: publisher{feed: NewFeed()}, post: rec, now: time.Now}
+	defer rt.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- rp.Run(ctx) }()
+	go func() { done <- rt.Loop(ctx) }()
 	var gotErr error
 	for gotErr == nil {
 		select {

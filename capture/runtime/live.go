@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -198,7 +199,14 @@ func loadLocal(path string) (*engine.Params, error) {
 type Config struct {
 	// Interfaces names the interfaces to capture on (-i); empty: every
 	// up Ethernet interface. Links, when set, are used instead (the
-	// demo's in-memory link), opened with Open.
+	// demo's in-memory link), opened with Open. Replay, when set, names a
+	// capture file (pcap or pcapng) to replay instead of capturing, at
+	// Speed (1 recorded speed, 0 as fast as possible), its timestamps the
+	// run's clock; Post then follows its progress. A headless replay's
+	// Loop ends at the end of the file; a screen's waits for its context.
+	Replay     string
+	Speed      float64
+	Post       Poster
 	Interfaces []string
 	Links      []capture.Link
 	// Open opens an interface's capture socket; nil: capture.OpenLive.
@@ -258,6 +266,9 @@ func Start(cfg Config) (rt *Runtime, err error) {
 			rt = nil
 		}
 	}()
+	if cfg.Replay != "" {
+		return rt, rt.startReplay(cfg)
+	}
 	links := cfg.Links
 	if links == nil {
 		if links, err = pickInterfaces(cfg.Interfaces); err != nil {
@@ -340,6 +351,33 @@ func Start(cfg Config) (rt *Runtime, err error) {
 	return rt, nil
 }
 
+// startReplay opens the capture file of cfg.Replay as the run's source
+// and clock.
+func (rt *Runtime) startReplay(cfg Config) error {
+	src, err := openReplay(cfg.Replay, cfg.Speed, cfg.Post)
+	if err != nil {
+		return err
+	}
+	rt.closers = append(rt.closers, src.src.Close)
+	r := newLiveRun(&cfg, nil)
+	r.clk, r.replay = src, src
+	rt.liveRun = r
+	if cfg.Screen {
+		r.feed = NewFeed()
+		r.dirty = true
+		r.flush()
+	}
+	return nil
+}
+
+// ReplayProgress returns a replay's progress (zero for a live run).
+func (rt *Runtime) ReplayProgress() ReplayProgress {
+	if rt.replay == nil {
+		return ReplayProgress{}
+	}
+	return rt.replay.progress()
+}
+
 // Feed returns the feed snapshots are published to (nil unless the
 // Config asked for a screen or metrics).
 func (rt *Runtime) Feed() *Feed { return rt.feed }
@@ -374,12 +412,21 @@ func (rt *Runtime) Close() error {
 func newLiveRun(cfg *Config, rec *capture.Writer) *liveRun {
 	return &liveRun{cfg: cfg, eng: engine.New(engine.Config{}), out: newEventWriter(cfg.Out, cfg.Events), rec: rec,
 		events: make(chan engine.Event, 1024), byName: map[string]*liveIface{},
-		control: make(chan control.Call), calls: make(chan loopCall), stopped: make(chan struct{}), undo: newUndoStore()}
+		control: make(chan control.Call), calls: make(chan loopCall), stopped: make(chan struct{}), undo: newUndoStore(), clk: cfg.Clock}
 }
 
 // now returns the run's clock reading (the demo's may run faster than
 // real time), in UTC as the engine's events carry it.
-func (r *liveRun) now() time.Time { return r.cfg.Clock.Now().UTC() }
+func (r *liveRun) now() time.Time { return r.clk.Now().UTC() }
+
+// A clock is the run's time: a capture.Clock (the real one, or the
+// demo's faster one), or a replay's capture time.
+type clock interface {
+	Now() time.Time
+	NewTicker(d time.Duration) *time.Ticker
+	Real(d time.Duration) time.Duration
+	Stamp(t time.Time) time.Time
+}
 
 // agentTick is how often the loop checks the agents' transmit schedule.
 const agentTick = 250 * time.Millisecond
@@ -423,8 +470,14 @@ type liveRun struct {
 	stopped chan struct{}
 	// undo is the one undo of the run's applies, agent and kernel alike.
 	undo *undoStore
-	tick *time.Ticker
-	err  error // first output error
+	// clk is the run's time; replay is the capture file replayed (nil
+	// live), which is then the clock too.
+	clk    clock
+	replay *replaySource
+	// tickEvery overrides the loop's tick (1 s; tests shorten it).
+	tickEvery time.Duration
+	tick      *time.Ticker
+	err       error // first output error
 
 	// The screen and the metrics (feed nil without them): the loop
 	// publishes a snapshot after each event that changed the engine, after
@@ -438,23 +491,31 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 	capCtx, stopCapture := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	for _, li := range ifaces {
-		wg.Go(func() { li.capture(capCtx, r.cfg.Clock, r.events) })
+		wg.Go(func() { li.capture(capCtx, r.clk, r.events) })
 	}
-	wg.Go(func() { r.watchLinks(capCtx) })
+	if r.replay == nil {
+		wg.Go(func() { r.watchLinks(capCtx) })
+	}
 	defer func() {
 		stopCapture()
 		wg.Wait()
 	}()
 
-	tickEvery := time.Second
+	tickEvery := cmp.Or(r.tickEvery, time.Second)
 	for _, li := range ifaces {
 		if li.agent != nil {
 			tickEvery = agentTick
 		}
 	}
-	r.tick = r.cfg.Clock.NewTicker(tickEvery)
+	var srcDone chan error // the replay's end
+	if r.replay != nil {
+		srcDone = make(chan error, 1)
+		wg.Go(func() { r.replay.run(capCtx, r.events, srcDone) })
+	}
+	var readErr error
+	r.tick = r.clk.NewTicker(tickEvery)
 	defer r.tick.Stop()
-	statsEvery := r.cfg.Clock.NewTicker(5 * time.Second)
+	statsEvery := r.clk.NewTicker(5 * time.Second)
 	defer statsEvery.Stop()
 	var publish <-chan time.Time // the 1 Hz snapshot for the screen
 	if r.feed != nil {
@@ -467,10 +528,31 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 	for r.err == nil {
 		select {
 		case <-ctx.Done():
+			if srcDone != nil {
+				// A replay's end may be on its way: wait for the source,
+				// and keep its read error.
+				stopCapture()
+				wg.Wait()
+				select {
+				case readErr = <-srcDone:
+				default:
+				}
+			}
 			r.drain()
 			err := r.finish(ifaces)
 			r.flush()
-			return err
+			return cmp.Or(readErr, err)
+		case readErr = <-srcDone:
+			// The replay ended: what it sent goes first. Headless, the
+			// run ends; the screen keeps the final state until it quits.
+			srcDone = nil
+			r.drain()
+			if !r.cfg.Screen {
+				err := r.finish(ifaces)
+				r.flush()
+				return cmp.Or(readErr, err)
+			}
+			r.dirty = true
 		case ev := <-r.events:
 			r.apply(ev)
 		case c := <-r.control:
@@ -491,6 +573,10 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 			now := r.now()
 			r.apply(engine.Tick{At: now})
 			r.transmit(ifaces, now)
+			if r.replay != nil {
+				r.replay.tick()
+				r.dirty = true // the screen's 1 Hz snapshot between frames
+			}
 		case <-statsEvery.C:
 			now := r.now()
 			for _, li := range ifaces {
@@ -684,7 +770,7 @@ func (r *liveRun) finish(ifaces []*liveIface) error {
 
 // capture reads frames from the interface until ctx is done, reopening the
 // socket with backoff after errors (interface removed, down, recreated).
-func (li *liveIface) capture(ctx context.Context, clock capture.Clock, events chan<- engine.Event) {
+func (li *liveIface) capture(ctx context.Context, clock clock, events chan<- engine.Event) {
 	backoff := time.Second
 	report := func(msg string) {
 		if li.setErr(msg) {
@@ -758,7 +844,7 @@ func (r *liveRun) watchLinks(ctx context.Context) {
 			case li.kick <- struct{}{}:
 			default:
 			}
-			ev := engine.LinkChanged{Interface: le.Name, At: r.cfg.Clock.Stamp(le.At).UTC(), Ifindex: le.Index, MAC: lldp.MAC(le.MAC), Up: le.Up, Removed: le.Removed}
+			ev := engine.LinkChanged{Interface: le.Name, At: r.clk.Stamp(le.At).UTC(), Ifindex: le.Index, MAC: lldp.MAC(le.MAC), Up: le.Up, Removed: le.Removed}
 			select {
 			case r.events <- ev:
 			case <-ctx.Done():

@@ -1,7 +1,7 @@
 package runtime
 
-// The screen's replay: a capture file fed to the engine at the replay
-// speed, with snapshots for the screen and its progress beside them.
+// A replay: a capture file as the source of the run's events, paced at the
+// replay speed, with the capture's timestamps as the run's clock.
 
 import (
 	"context"
@@ -9,13 +9,14 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/engine"
 )
 
-// ReplayProgress is a screen replay's position and pacing.
+// ReplayProgress is a replay's position and pacing, for the screen.
 type ReplayProgress struct {
 	// Source is the capture file's name (its base name).
 	Source string
@@ -30,39 +31,198 @@ type ReplayProgress struct {
 	Done bool
 }
 
-// A Poster receives what a screen replay reports beside its snapshots.
-// Its methods are called from the replay's goroutine and must not block.
+// A Poster receives what a replay reports beside its snapshots. Its
+// methods are called from the run's goroutines and must not block.
 type Poster interface {
 	Progress(ReplayProgress)
 	Error(error)
 }
 
-// NewReplayer opens path for the screen, paced at speed (1 recorded
-// speed, 0 as fast as possible), reporting to post. Its progress starts
-// with the frame count and duration a quick scan found.
-func NewReplayer(path string, speed float64, post Poster) (*Replayer, error) {
+// A replaySource reads a capture file for the run (Config.Replay): each
+// frame is due its recorded gap to the latest timestamp so far, divided
+// by the speed, after the previous one was sent; at speed 0 frames go as
+// fast as the loop takes them. It is also the run's clock: the capture
+// time reached, advancing at the speed between frames but never to the
+// next frame's time, so that the loop's ticks expire information when it
+// would have expired live, and never before a frame that refreshes it.
+type replaySource struct {
+	src   *capture.Replay
+	name  string
+	speed float64
+	post  Poster // nil: nobody follows the progress
+	real  func() time.Time
+
+	mu        sync.Mutex
+	started   bool
+	first     time.Time // the first frame's timestamp
+	clockBase time.Time // the latest timestamp sent
+	wallBase  time.Time // when the latest frame was sent
+	nextAt    time.Time // the next frame's timestamp while it waits; zero otherwise
+	status    ReplayProgress
+}
+
+// openReplay opens path for a run. With a poster, the file is scanned
+// first for its frame count and duration (given up after 2 s).
+func openReplay(path string, speed float64, post Poster) (*replaySource, error) {
 	src, err := capture.OpenReplay(path, capture.ReplayOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	frames, first, last := prescan(path, 2*time.Second)
-	rp := &Replayer{src: src, name: path, eng: engine.New(engine.Config{}), speed: speed,
-		publisher: publisher{feed: NewFeed()}, post: post, now: time.Now,
-		status: ReplayProgress{Source: filepath.Base(path), Frames: frames, Speed: speed}}
-	if frames > 0 {
-		rp.status.Duration = last.Sub(first)
+	s := &replaySource{src: src, name: path, speed: speed, post: post, real: time.Now,
+		status: ReplayProgress{Source: filepath.Base(path), Speed: speed}}
+	if post != nil {
+		frames, first, last := prescan(path, 2*time.Second)
+		s.status.Frames = frames
+		if frames > 0 {
+			s.status.Duration = last.Sub(first)
+		}
 	}
-	return rp, nil
+	return s, nil
 }
 
-// Feed returns the feed the replay publishes snapshots to.
-func (rp *Replayer) Feed() *Feed { return rp.feed }
+// Now returns the capture time reached (the zero time before the first
+// frame).
+func (s *replaySource) Now() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.nowLocked()
+}
 
-// Progress returns the progress before the replay starts.
-func (rp *Replayer) Progress() ReplayProgress { return rp.status }
+func (s *replaySource) nowLocked() time.Time {
+	if !s.started || s.speed <= 0 || s.status.Done {
+		return s.clockBase
+	}
+	c := s.clockBase.Add(scaleDuration(s.real().Sub(s.wallBase), s.speed))
+	if !s.nextAt.IsZero() && !c.Before(s.nextAt) {
+		c = s.nextAt.Add(-time.Nanosecond)
+	}
+	if c.Before(s.clockBase) {
+		c = s.clockBase
+	}
+	return c
+}
 
-// Close closes the capture file.
-func (rp *Replayer) Close() error { return rp.src.Close() }
+// NewTicker ticks in real time: the screen's pace between frames.
+func (s *replaySource) NewTicker(d time.Duration) *time.Ticker { return time.NewTicker(d) }
+
+// Real returns d: the ticks' pace is real time.
+func (s *replaySource) Real(d time.Duration) time.Duration { return d }
+
+// Stamp returns t: frames carry capture time already.
+func (s *replaySource) Stamp(t time.Time) time.Time { return t }
+
+// progress returns the replay's progress, its position at the clock.
+func (s *replaySource) progress() ReplayProgress {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.status
+	if s.started {
+		p.Position = s.nowLocked().Sub(s.first)
+	}
+	return p
+}
+
+// tick posts the position reached between frames.
+func (s *replaySource) tick() {
+	if s.post != nil {
+		s.post.Progress(s.progress())
+	}
+}
+
+// run sends the file's frames to events, paced, then reports the end on
+// done: nil at the end of the file, else the read error (which the poster
+// gets too). It returns early when ctx is done.
+func (s *replaySource) run(ctx context.Context, events chan<- engine.Event, done chan<- error) {
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	defer timer.Stop()
+	for {
+		f, err := s.src.ReadFrame(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			var readErr error
+			if !errors.Is(err, io.EOF) {
+				readErr = fmt.Errorf("%s: %w", s.name, err)
+				if s.post != nil {
+					s.post.Error(readErr)
+				}
+			}
+			s.end()
+			done <- readErr
+			return
+		}
+		if d := s.wait(f.At); d > 0 {
+			timer.Reset(d)
+			select {
+			case <-ctx.Done():
+				return
+			case <-timer.C:
+			}
+		}
+		s.sent(f)
+		select {
+		case events <- frameEvent(f.Interface, f, f.At):
+		case <-ctx.Done():
+			return
+		}
+		if s.post != nil {
+			s.post.Progress(s.progress())
+		}
+	}
+}
+
+// wait returns how long the frame stamped at waits, and holds the clock
+// before it meanwhile.
+func (s *replaySource) wait(at time.Time) time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.speed <= 0 || !s.started {
+		return 0
+	}
+	gap := at.Sub(s.clockBase)
+	if gap <= 0 {
+		return 0
+	}
+	s.nextAt = at
+	return s.wallBase.Add(scaleDuration(gap, 1/s.speed)).Sub(s.real())
+}
+
+// sent moves the clock to a frame about to be applied.
+func (s *replaySource) sent(f capture.Frame) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.started {
+		s.started, s.first, s.clockBase = true, f.At, f.At
+	}
+	if f.At.After(s.clockBase) {
+		s.clockBase = f.At
+	}
+	s.wallBase, s.nextAt = s.real(), time.Time{}
+	s.status.Frame++
+}
+
+// end marks the replay done and posts its final progress.
+func (s *replaySource) end() {
+	s.mu.Lock()
+	s.status.Done = true
+	if s.status.Frames < s.status.Frame {
+		s.status.Frames = s.status.Frame
+	}
+	s.mu.Unlock()
+	if s.post != nil {
+		s.post.Progress(s.progress())
+	}
+}
+
+func scaleDuration(d time.Duration, f float64) time.Duration {
+	v := float64(d) * f
+	if v >= float64(1<<62) {
+		return 1 << 62
+	}
+	return time.Duration(v)
+}
 
 // prescan counts the frames of a capture file and returns the first and
 // last timestamps, for the replay's progress; it gives up (0 frames:
@@ -92,153 +252,3 @@ func prescan(path string, budget time.Duration) (frames int, first, last time.Ti
 		}
 	}
 }
-
-// A Replayer feeds a capture file to the engine for the screen, at the
-// replay speed: each frame is due its recorded gap to the latest
-// timestamp so far, divided by the speed, after the previous one was
-// applied (as capture.ReplayOptions.Speed paces). Between frames, a tick
-// a second brings the engine's clock to the capture time reached (never
-// past the next frame), so information expires on screen when it would
-// have live; a snapshot and the position go to the screen with it. At the
-// end of the file (or a read error) it stops and waits for the screen.
-type Replayer struct {
-	src    *capture.Replay
-	name   string
-	eng    *engine.Engine
-	speed  float64
-	post   Poster
-	status ReplayProgress
-	now    func() time.Time
-	publisher
-	// tickEvery is how often the screen gets a snapshot and the position
-	// between frames (1 s; tests shorten it).
-	tickEvery time.Duration
-
-	first     time.Time // the first frame's timestamp
-	clockBase time.Time // the latest timestamp applied
-	wallBase  time.Time // when the latest frame was applied
-	started   bool
-}
-
-// Run replays until the end of the file, then waits for ctx; it returns
-// a read error (after the screen has shown it) or nil.
-func (rp *Replayer) Run(ctx context.Context) error {
-	if rp.tickEvery <= 0 {
-		rp.tickEvery = time.Second
-	}
-	tick := time.NewTicker(rp.tickEvery)
-	defer tick.Stop()
-	timer := time.NewTimer(time.Hour)
-	timer.Stop()
-	defer timer.Stop()
-	rp.dirty = true
-	rp.flush()
-	rp.post.Progress(rp.status)
-	var readErr error
-	for {
-		f, err := rp.src.ReadFrame(ctx)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil
-			}
-			if !errors.Is(err, io.EOF) {
-				readErr = fmt.Errorf("%s: %w", rp.name, err)
-				rp.post.Error(readErr)
-			}
-			break
-		}
-		due := rp.due(f.At)
-		for waiting := true; waiting; {
-			d := due.Sub(rp.now())
-			if d <= 0 {
-				break
-			}
-			timer.Reset(d)
-			select {
-			case <-ctx.Done():
-				return nil
-			case <-timer.C:
-				waiting = false
-			case <-tick.C:
-				rp.tickTo(f.At)
-			}
-			timer.Stop()
-		}
-		rp.frame(f)
-		select {
-		case <-tick.C:
-			rp.dirty = true
-		default:
-		}
-		rp.flush()
-	}
-	// The end: the final state and position, then wait for the screen.
-	rp.status.Done = true
-	if rp.status.Frames == 0 || rp.status.Frames < rp.status.Frame {
-		rp.status.Frames = rp.status.Frame
-	}
-	rp.dirty = true
-	rp.flush()
-	rp.post.Progress(rp.status)
-	<-ctx.Done()
-	return readErr
-}
-
-// due returns the wall clock time a frame stamped at is due.
-func (rp *Replayer) due(at time.Time) time.Time {
-	now := rp.now()
-	if rp.speed <= 0 || !rp.started {
-		return now
-	}
-	gap := at.Sub(rp.clockBase)
-	if gap <= 0 {
-		return now
-	}
-	return rp.wallBase.Add(scaleDuration(gap, 1/rp.speed))
-}
-
-func scaleDuration(d time.Duration, f float64) time.Duration {
-	v := float64(d) * f
-	if v >= float64(1<<62) {
-		return 1 << 62
-	}
-	return time.Duration(v)
-}
-
-// frame applies one frame.
-func (rp *Replayer) frame(f capture.Frame) {
-	if !rp.started {
-		rp.started, rp.first, rp.clockBase = true, f.At, f.At
-	}
-	if f.At.After(rp.clockBase) {
-		rp.clockBase = f.At
-	}
-	rp.wallBase = rp.now()
-	if ins := rp.eng.Apply(frameEvent(f.Interface, f, f.At)); len(ins) > 0 {
-		rp.dirty = true
-	}
-	rp.fresh = true
-	rp.status.Frame++
-	rp.status.Position = rp.clockBase.Sub(rp.first)
-	rp.post.Progress(rp.status)
-}
-
-// tickTo advances the engine's clock to the capture time reached, short of
-// the next frame (stamped next), and publishes a snapshot and the
-// position (the 1 Hz update).
-func (rp *Replayer) tickTo(next time.Time) {
-	if rp.started && rp.speed > 0 {
-		c := rp.clockBase.Add(scaleDuration(rp.now().Sub(rp.wallBase), rp.speed))
-		if c.Before(next) && c.After(rp.eng.Now()) {
-			rp.eng.Apply(engine.Tick{At: c})
-			rp.status.Position = c.Sub(rp.first)
-			rp.post.Progress(rp.status)
-		}
-	}
-	rp.dirty = true
-	rp.flush()
-}
-
-// flush publishes a snapshot when the engine changed, or a frame
-// refreshed a peer and the last snapshot is older than freshEvery.
-func (rp *Replayer) flush() { rp.publisher.flush(rp.now(), rp.eng) }

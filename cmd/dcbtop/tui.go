@@ -179,21 +179,31 @@ func runLive(ctx context.Context, o *options, env Env) error {
 	return err
 }
 
-// runReplay feeds a capture file through the engine: on the screen, paced
-// at --speed, or headless (runtime.Replay).
+// runReplay replays a capture file through the runtime: on the screen,
+// paced at --speed, or headless.
 func runReplay(ctx context.Context, o *options, env Env) error {
-	if !o.tui {
-		return runtime.Replay(ctx, o.read, o.speed, o.events, o.json, env.Stdout, func() { o.announce(env) })
+	cfg := runtime.Config{Replay: o.read, Speed: o.speed, Screen: o.tui, Events: o.events, JSON: o.json,
+		Out: env.Stdout, Version: version, Revision: revision}
+	var post *poster
+	if o.tui {
+		post = newPoster()
+		cfg.Post = replayPoster{post}
 	}
-	post := newPoster()
-	rp, err := runtime.NewReplayer(o.read, o.speed, replayPoster{post})
+	rt, err := runtime.Start(cfg)
 	if err != nil {
 		return err
 	}
-	defer rp.Close()
-	sc := screen{feed: rp.Feed(), post: post, status: replayStatus(rp.Progress()),
-		backend: runtime.ReplayBackend(o.snapshotDir, rp.Feed())}
-	return runScreen(ctx, o, env, sc, rp.Run)
+	if o.tui {
+		sc := screen{feed: rt.Feed(), post: post, status: replayStatus(rt.ReplayProgress()), backend: rt.Backend(o.snapshotDir)}
+		err = runScreen(ctx, o, env, sc, rt.Loop)
+	} else {
+		o.announce(env)
+		err = rt.Loop(ctx)
+	}
+	if cerr := rt.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // replayPoster posts a screen replay's progress and errors to the screen.

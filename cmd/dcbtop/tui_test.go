@@ -72,7 +72,12 @@ func TestRunScreen(t *testing.T) {
 			e.Apply(engine.LinkChanged{Interface: "h0", At: time.Now(), Ifindex: 2, MAC: lldp.MAC{2, 0, 0, 0, 0, 1}, Up: true})
 			feed, post := runtime.NewFeed(), newPoster()
 			feed.Publish(e.Snapshot())
-			sc := screen{feed: feed, post: post, backend: runtime.ReplayBackend(t.TempDir(), feed), status: ui.CaptureStatus{Mode: ui.CaptureLive}}
+			rt, serr := runtime.Start(runtime.Config{Replay: fixtureIEEE, Screen: true})
+			if serr != nil {
+				t.Fatal(serr)
+			}
+			defer rt.Close()
+			sc := screen{feed: feed, post: post, backend: rt.Backend(t.TempDir()), status: ui.CaptureStatus{Mode: ui.CaptureLive}}
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			loopCancelled := make(chan struct{})
