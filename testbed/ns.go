@@ -205,7 +205,8 @@ func (ns *NS) ip(t testing.TB, args ...string) string {
 //
 // The goroutine locks its thread and never unlocks it, so the runtime
 // terminates that thread when fn returns instead of reusing a thread that is
-// in the wrong namespace (go-libs.md §4). Within fn, do not start goroutines
+// in the wrong namespace (runtime.LockOSThread: a goroutine that exits
+// locked takes its thread with it). Within fn, do not start goroutines
 // that expect to be in the namespace (they run on other threads), and report
 // problems with t.Error, not t.Fatal (fn does not run on the test's
 // goroutine). A panic in fn is re-raised in the caller. The harness's own

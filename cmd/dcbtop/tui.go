@@ -151,14 +151,11 @@ func withoutEnv(env []string, name string) []string {
 // runLive runs a live capture (the demo's too): on the screen, or
 // headless with the outputs the flags asked for.
 func runLive(ctx context.Context, o *options, env Env) error {
-	rt, err := runtime.Start(runtime.Config{Interfaces: o.ifaces, Links: o.links, Open: o.openLive, Clock: o.clock,
+	cfg := runtime.Config{Interfaces: o.ifaces, Links: o.links, Open: o.openLive, Clock: o.clock,
 		Duration: o.duration, Agent: o.agent, LocalParams: o.localParams, Local: o.local, Willing: o.willing,
 		TxInterval: o.txInterval, Force: o.force, NoControl: o.noControl, Record: o.write, Metrics: o.metrics,
-		Screen: o.tui, Events: o.events, JSON: o.json, Out: env.Stdout, Version: version, Revision: revision})
-	if err != nil {
-		return err
-	}
-	if o.tui {
+		Screen: o.tui, Events: o.events, JSON: o.json, Out: env.Stdout, Version: version, Revision: revision}
+	return runRuntime(ctx, o, env, cfg, func(rt *runtime.Runtime) screen {
 		sc := screen{feed: rt.Feed(), post: o.post, backend: rt.Backend(o.snapshotDir)}
 		if sc.post == nil {
 			sc.post = newPoster()
@@ -168,15 +165,8 @@ func runLive(ctx context.Context, o *options, env Env) error {
 		if o.banner != "" || o.demo != nil {
 			sc.status.Source = o.banner
 		}
-		err = runScreen(ctx, o, env, sc, rt.Loop)
-	} else {
-		o.announce(env)
-		err = rt.Loop(ctx)
-	}
-	if cerr := rt.Close(); err == nil {
-		err = cerr
-	}
-	return err
+		return sc
+	})
 }
 
 // runReplay replays a capture file through the runtime: on the screen,
@@ -184,18 +174,25 @@ func runLive(ctx context.Context, o *options, env Env) error {
 func runReplay(ctx context.Context, o *options, env Env) error {
 	cfg := runtime.Config{Replay: o.read, Speed: o.speed, Screen: o.tui, Events: o.events, JSON: o.json,
 		Out: env.Stdout, Version: version, Revision: revision}
-	var post *poster
+	post := newPoster()
 	if o.tui {
-		post = newPoster()
 		cfg.Post = replayPoster{post}
 	}
+	return runRuntime(ctx, o, env, cfg, func(rt *runtime.Runtime) screen {
+		return screen{feed: rt.Feed(), post: post, status: replayStatus(rt.ReplayProgress()), backend: rt.Backend(o.snapshotDir)}
+	})
+}
+
+// runRuntime starts the run cfg describes and runs it on the screen
+// screenOf describes, or headless (after the not-a-terminal notice, once
+// the run's sources are open), then releases it.
+func runRuntime(ctx context.Context, o *options, env Env, cfg runtime.Config, screenOf func(*runtime.Runtime) screen) error {
 	rt, err := runtime.Start(cfg)
 	if err != nil {
 		return err
 	}
 	if o.tui {
-		sc := screen{feed: rt.Feed(), post: post, status: replayStatus(rt.ReplayProgress()), backend: rt.Backend(o.snapshotDir)}
-		err = runScreen(ctx, o, env, sc, rt.Loop)
+		err = runScreen(ctx, o, env, screenOf(rt), rt.Loop)
 	} else {
 		o.announce(env)
 		err = rt.Loop(ctx)
