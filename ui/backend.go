@@ -62,7 +62,7 @@ const (
 type CaptureStatus struct {
 	Mode CaptureMode
 	// Source names the capture file (replay) or a short description of
-	// the live source; it is shown sanitized.
+	// the live source; it is shown sanitized, and not at all in a demo.
 	Source string
 	// Position and Duration are the replay's progress in capture time;
 	// Duration 0 means unknown.

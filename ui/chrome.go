@@ -71,7 +71,8 @@ func dialectWords(d lldp.Dialect) string {
 	return "none"
 }
 
-// header is the two status lines at the top.
+// header is the status lines at the top: two, and the demo's step line
+// (headerHeight).
 func (r *renderer) header() string {
 	st := r.st
 	seg := func(label, value string) string { return st.Label.Render(label) + " " + value }
@@ -264,10 +265,9 @@ func (r *renderer) captureState() string {
 		if sp := c.Demo.Speed; sp != 0 && sp != 1 {
 			s += fmt.Sprintf(" ×%g", sp)
 		}
+		// Never the source: the switches on screen are simulated, not
+		// this host's.
 		s = st.OK.Render(s)
-		if c.Source != "" {
-			s += " " + st.Dim.Render(clean(c.Source, 28))
-		}
 	case c.Done || r.vs.closed:
 		s = st.Dim.Render("■ CAPTURE ENDED")
 	default:

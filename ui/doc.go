@@ -16,8 +16,8 @@
 // Actions go through a Backend (implemented by capture/runtime): each call
 // runs inside a tea.Cmd and its result comes back to Update as a message.
 // Update never performs I/O. The wiring may also send CaptureStatus
-// (replay position, speed, end), PauseCountersMsg (per-priority PFC pause
-// counters) and ErrorMsg to the program.
+// (replay position, speed, end; the demo's step), PauseCountersMsg
+// (per-priority PFC pause counters) and ErrorMsg to the program.
 //
 // # Time
 //

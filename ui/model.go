@@ -54,10 +54,11 @@ type viewState struct {
 
 	iface string // the selected interface's name
 	focus pane
-	// scroll is each pane's first body line (the log uses logCur).
+	// scroll is each pane's first body line shown (the log's, which
+	// counts its restart marks, keeps the cursor on screen).
 	scroll [numPanes]int
-	// logCur is the cursor's index in the filtered log; logFollow keeps it
-	// on the newest entry.
+	// logCur is the cursor's index in the filtered log (entries, not
+	// lines); logFollow keeps it on the newest entry.
 	logCur    int
 	logFollow bool
 

@@ -342,11 +342,7 @@ func (r *renderer) pane(p pane, w, h int) string {
 	c := r.content(p, w)
 
 	rows := max(0, h-1-len(c.head))
-	top := r.vs.scroll[p]
-	if c.cursor >= 0 {
-		top = clamp(top, c.cursor-rows+1, c.cursor)
-	}
-	top = clamp(top, 0, len(c.body)-rows)
+	top := scrollTop(r.vs.scroll[p], c.cursor, rows, len(c.body))
 	var ind []string
 	if top > 0 {
 		ind = append(ind, fmt.Sprintf("↑%d", top))
@@ -370,6 +366,16 @@ func (r *renderer) pane(p pane, w, h int) string {
 		lines = lines[:h]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// scrollTop is the first line shown of a body of n lines in rows lines,
+// asked to start at top: moved as little as keeps the cursor's line (-1:
+// none) on screen, and no further down than the last line allows.
+func scrollTop(top, cursor, rows, n int) int {
+	if cursor >= 0 {
+		top = clamp(top, cursor-rows+1, cursor)
+	}
+	return clamp(top, 0, n-rows)
 }
 
 // slotTabs names the other panes the compact slot can show, with counts.

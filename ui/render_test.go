@@ -275,6 +275,8 @@ func TestDemoHeader(t *testing.T) {
 		{"next passed", DemoStatus{Step: 4, Steps: 12, Caption: "c", NextAt: now.Add(-time.Second)}, false, "◆ DEMO", "step 4/12 · c"},
 		{"unknown next", DemoStatus{Step: 1, Steps: 12, Caption: "c"}, false, "◆ DEMO", "step 1/12 · c"},
 		{"faster", DemoStatus{Step: 1, Steps: 12, Caption: "c", Speed: 8}, false, "◆ DEMO ×8", "step 1/12 · c"},
+		{"real time", DemoStatus{Step: 1, Steps: 12, Caption: "c", Speed: 1}, false, "◆ DEMO", "step 1/12 · c"},
+		{"slower", DemoStatus{Step: 1, Steps: 12, Caption: "c", Speed: 0.5}, false, "◆ DEMO ×0.5", "step 1/12 · c"},
 		{"ended", DemoStatus{Step: 1, Steps: 12, Caption: "c", NextAt: now.Add(time.Second), Speed: 8}, true, "■ DEMO ENDED", "step 1/12 · c"},
 		{"hostile caption", DemoStatus{Step: 2, Steps: 12, Caption: "a\x1b]0;owned\a\x1b[2Jb\nc"}, false, "◆ DEMO", "step 2/12 · a\ufffd]0;owned\ufffd\ufffd[2Jb\ufffdc"},
 	}
@@ -289,15 +291,11 @@ func TestDemoHeader(t *testing.T) {
 				t.Fatalf("the screen holds an escape sequence: %q", out)
 			}
 			lines := strings.Split(out, "\n")
-			badge := tt.badge + " host"
-			if tt.done {
-				badge = tt.badge
+			if !strings.HasSuffix(strings.TrimSpace(lines[0]), "  "+tt.badge) {
+				t.Errorf("first line %q, want it to end with %q", lines[0], tt.badge)
 			}
-			if !strings.HasSuffix(strings.TrimSpace(lines[0]), badge) {
-				t.Errorf("first line %q, want it to end with %q", lines[0], badge)
-			}
-			if strings.Contains(lines[0], "LIVE") {
-				t.Errorf("a demo says LIVE: %q", lines[0])
+			if strings.Contains(lines[0], "LIVE") || strings.Contains(lines[0], "host") {
+				t.Errorf("a demo says LIVE or names the source: %q", lines[0])
 			}
 			if got := strings.TrimSpace(lines[2]); got != tt.line {
 				t.Errorf("third line %q, want %q", got, tt.line)
@@ -309,6 +307,22 @@ func TestDemoHeader(t *testing.T) {
 	out := ansi.Strip(render(snap, vs, NoColorStyles(), DefaultKeyMap(), 100, 30))
 	if l := strings.Split(out, "\n")[2]; strings.Contains(l, "step") || !strings.Contains(out, "● LIVE") {
 		t.Errorf("live screen: third line %q", l)
+	}
+	// The snapshot channel closed: ended too.
+	vs.capture = CaptureStatus{Mode: CaptureLive, Demo: &DemoStatus{Step: 1, Steps: 10, Caption: "c", NextAt: now.Add(time.Second)}}
+	vs.closed = true
+	lines := strings.Split(ansi.Strip(render(snap, vs, NoColorStyles(), DefaultKeyMap(), 100, 30)), "\n")
+	if !strings.HasSuffix(strings.TrimSpace(lines[0]), "■ DEMO ENDED") || strings.TrimSpace(lines[2]) != "step 1/10 · c" {
+		t.Errorf("closed demo: header\n%s\n%s", lines[0], lines[2])
+	}
+	// No interface yet: the step line is still the third line.
+	empty := engine.Snapshot{}
+	vs = testState(empty, 0)
+	vs.capture = CaptureStatus{Mode: CaptureLive, Demo: &DemoStatus{Steps: 10}}
+	out = render(empty, vs, NoColorStyles(), DefaultKeyMap(), 80, 24)
+	checkFrame(t, out, 80, 24)
+	if l := strings.Split(out, "\n")[2]; strings.TrimSpace(l) != "starting" {
+		t.Errorf("no interface: third line %q, want the step line", l)
 	}
 }
 

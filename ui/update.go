@@ -471,33 +471,38 @@ func (m Model) paneRows(p pane) int {
 	return rows
 }
 
-func (m Model) paneGeometry(p pane) (rows, bodyLen int) {
+// paneGeometry returns how many body lines pane p shows and its content.
+func (m Model) paneGeometry(p pane) (rows int, c paneContent) {
 	r := m.renderer()
 	b := r.plan().boxes[p]
 	if b.h == 0 {
-		return 0, 0
+		return 0, paneContent{cursor: -1}
 	}
-	c := r.content(p, b.w)
-	return max(1, b.h-1-len(c.head)), len(c.body)
+	c = r.content(p, b.w)
+	return max(1, b.h-1-len(c.head)), c
 }
 
 // scroll moves the focused pane by d lines; in the log it moves the
-// cursor, and reaching the newest entry follows new ones again.
+// cursor by d entries, and reaching the newest entry follows new ones
+// again. The log's window, which counts lines (the demo's restart marks
+// are lines between entries), moves only as far as keeps the cursor on
+// screen.
 func (m *Model) scroll(d int) {
 	p := m.vs.focus
-	rows, n := m.paneGeometry(p)
+	rows, c := m.paneGeometry(p)
 	if p != paneLog {
-		m.vs.scroll[p] = clamp(m.vs.scroll[p]+d, 0, n-rows)
+		m.vs.scroll[p] = clamp(m.vs.scroll[p]+d, 0, len(c.body)-rows)
 		return
 	}
-	n = len(filtered(m.snap.Indications, m.vs.filter))
+	n := len(filtered(m.snap.Indications, m.vs.filter))
 	if n == 0 {
 		return
 	}
-	cur := logCursor(&m.vs, n)
-	cur = clamp(cur+d, 0, n-1)
+	top := scrollTop(m.vs.scroll[paneLog], c.cursor, rows, len(c.body))
+	cur := clamp(logCursor(&m.vs, n)+d, 0, n-1)
 	m.vs.logCur, m.vs.logFollow = cur, cur == n-1
-	m.vs.scroll[paneLog] = clamp(m.vs.scroll[paneLog], cur-rows+1, cur)
+	_, c = m.paneGeometry(paneLog)
+	m.vs.scroll[paneLog] = scrollTop(top, c.cursor, rows, len(c.body))
 }
 
 // openDetail shows the log entry under the cursor.

@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -868,4 +869,89 @@ func TestEditRemoteChangesMeanwhile(t *testing.T) {
 	if s := h.screen(); strings.Contains(s, "40% → 30%") || !strings.Contains(s, "what is in force changed") {
 		t.Errorf("the dialog credits the switch's change to the apply, or does not say it changed:\n%s", s)
 	}
+}
+
+// The log's window moves only when the cursor would leave it, with or
+// without the demo's restart marks among its lines: up from the newest
+// entry to the oldest, then down again.
+func TestLogWindowSteady(t *testing.T) {
+	// long is a log of 2+2×12 entries, one change every 10 s.
+	long := func(t testing.TB) engine.Snapshot {
+		sc := newScenario(t).link(0, "eth0", macLocal0).local(0, "eth0", "agent", true, localParams(true), "")
+		for i := range 12 {
+			sc.rx(float64(10+10*i), "eth0", leaf1(uint8(40+i), uint8(60-i), 1<<3))
+		}
+		return sc.snap()
+	}
+	for _, tt := range []struct {
+		name     string
+		snap     func(testing.TB) engine.Snapshot
+		restarts []time.Time
+	}{
+		{"no marks", realistic, nil},
+		{"marks", realistic, []time.Time{at(3), at(20)}},
+		{"mark first", realistic, []time.Time{at(-1)}},
+		{"long log", long, nil},
+		{"long log with marks", long, []time.Time{at(5), at(35), at(36), at(75), at(1000)}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			snap := tt.snap(t)
+			h := newHarness(t, snap, nil)
+			h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+			if tt.restarts != nil {
+				h.send(CaptureStatus{Mode: CaptureLive, Demo: &DemoStatus{Step: 1, Steps: 10, Pass: 1 + len(tt.restarts), Restarts: tt.restarts}})
+			}
+			// window is the log's body lines on screen, the cursor's
+			// unmarked, and the cursor's line.
+			window := func() (lines []string, cursor string) {
+				all := strings.Split(h.screen(), "\n")
+				in := false
+				for _, l := range all[:len(all)-1] {
+					switch {
+					case strings.Contains(l, "Log ·"):
+						in = true
+					case in && strings.HasPrefix(l, symCursor+" "):
+						cursor = "  " + strings.TrimPrefix(l, symCursor+" ")
+						lines = append(lines, cursor)
+					case in:
+						lines = append(lines, l)
+					}
+				}
+				return lines, cursor
+			}
+			n := len(snap.Indications)
+			keys := append(slices.Repeat([]string{"up"}, n), slices.Repeat([]string{"down"}, n)...)
+			before, _ := window()
+			for i, k := range keys {
+				h.press(k)
+				after, cur := window()
+				if cur == "" {
+					t.Fatalf("after key %d (%s) the cursor is off screen", i, k)
+				}
+				if slices.Contains(before, cur) {
+					if diff := cmp.Diff(before, after); diff != "" {
+						t.Fatalf("after key %d (%s) the window moved though the cursor's line was on screen (-before +after):\n%s", i, k, diff)
+					}
+				}
+				before = after
+			}
+		})
+	}
+}
+
+// Each CaptureStatus the demo's wiring sends replaces the last: the step
+// line follows the scenario, and a restart mark appears in the log.
+func TestDemoStatusReplaced(t *testing.T) {
+	snap := realistic(t)
+	h := newHarness(t, snap, nil)
+	h.wantScreen("● LIVE")
+	h.send(CaptureStatus{Mode: CaptureLive, Source: "in-memory link", Demo: &DemoStatus{Step: 9, Steps: 10, Caption: "first caption", Pass: 1}})
+	h.wantScreen("◆ DEMO", "step 9/10 · first caption")
+	h.send(CaptureStatus{Mode: CaptureLive, Source: "in-memory link", Demo: &DemoStatus{Step: 1, Steps: 10, Caption: "second caption", Pass: 2,
+		Restarts: []time.Time{at(20)}}})
+	h.wantScreen("◆ DEMO", "step 1/10 · second caption", "── demo scenario restarts: pass 2 ──")
+	h.wantNotScreen("first caption", "● LIVE", "in-memory link")
+	h.send(CaptureStatus{Mode: CaptureLive, Source: "host"})
+	h.wantScreen("● LIVE host")
+	h.wantNotScreen("DEMO", "step 1/10", "demo scenario restarts")
 }
