@@ -53,8 +53,16 @@ deps:
 # a mount namespace of their own with an empty tmpfs on /run (no
 # /run/netns, no sockets left by earlier runs) and a network namespace of
 # their own with only loopback, after the modules are downloaded (the
-# namespace has no network). DCBTOP_ISOLATED marks a run already inside
-# such namespaces (nothing is wrapped twice).
+# namespace has no network). /run/netns is deliberately not created here:
+# the tests must pass on a machine that has none, and testbed's NewNS
+# prepares it under a lock of its own while test binaries create
+# namespaces at once (testbed/netnslock.go). DCBTOP_ISOLATED marks a run
+# already inside such namespaces (nothing is wrapped twice by make test
+# itself). Started by ../shared/tools/fresh-ci, which runs .ci/run inside
+# such namespaces already, this nests one level deeper: harmless (a few
+# milliseconds), and go test still starts from an empty /run.
+# Without root nothing is wrapped (unshare needs root); privileged tests
+# then skip with their reason.
 test: deps vet lint
 	@if [ "$$(id -u)" = 0 ] && [ -z "$$DCBTOP_ISOLATED" ] && command -v unshare >/dev/null 2>&1; then \
 	  $(GO) mod download && \

@@ -51,8 +51,12 @@
 // enough: lldpd's privilege-separated child notices and still sends a
 // shutdown LLDPDU.)
 //
-// Tests using the harness may run in parallel (t.Parallel); namespace names
-// are random, and each lldpd has its own control socket.
+// Tests using the harness may run in parallel (t.Parallel), and in several
+// processes at once (`go test ./...`); namespace names are random, each
+// lldpd has its own control socket, and NewNS creates namespaces under a
+// lock shared by those processes after preparing /run/netns the way
+// `ip netns` expects, so a new machine without /run/netns is fine (see
+// netnslock.go).
 //
 // Size: about 2,100 lines of test infrastructure (namespaces, lldpd,
 // tcpdump, tshark), never linked into dcbtop; the helpers share the

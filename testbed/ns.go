@@ -46,6 +46,10 @@ var (
 // is disabled (no link-local addresses, router solicitations or MLD reports
 // on the test links; lldpd then advertises no management address).
 //
+// NewNS is safe on a machine where /run/netns does not exist yet, or is
+// not yet a mount point, while other test processes create namespaces too:
+// see addNetns.
+//
 // Call RequirePriv first.
 func NewNS(t testing.TB, prefix string) *NS {
 	t.Helper()
@@ -53,7 +57,7 @@ func NewNS(t testing.TB, prefix string) *NS {
 	var name string
 	for i := 0; ; i++ {
 		name = prefix + "-" + randHex(3)
-		_, err := run("ip", "netns", "add", name)
+		err := addNetns(name)
 		if err == nil {
 			break
 		}

@@ -93,7 +93,7 @@ var (
 func probeNetns() error {
 	probeOnce.Do(func() {
 		name := "dcbtop-probe-" + randHex(4)
-		if _, err := run("ip", "netns", "add", name); err != nil {
+		if err := addNetns(name); err != nil {
 			probeErr = err
 			return
 		}

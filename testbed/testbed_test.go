@@ -451,14 +451,16 @@ func TestNSGo(t *testing.T) {
 
 // TestHelperMidway is run by TestCleanupAfterFailure in a child test
 // binary: it builds a testbed and then fails (DCBTOP_TESTBED_HELPER=fail) or
-// waits to be killed with SIGKILL (=crash).
+// waits to be killed with SIGKILL (=crash). Its namespaces are named with
+// the prefix in DCBTOP_TESTBED_HELPER_NS.
 func TestHelperMidway(t *testing.T) {
 	mode := os.Getenv("DCBTOP_TESTBED_HELPER")
 	if mode == "" {
 		t.Skip("helper for TestCleanupAfterFailure")
 	}
 	RequirePriv(t)
-	a, b := NewNS(t, "tbfail"), NewNS(t, "tbfail")
+	prefix := os.Getenv("DCBTOP_TESTBED_HELPER_NS")
+	a, b := NewNS(t, prefix), NewNS(t, prefix)
 	Veth(t, a, "f0", b, "f1")
 	Bridge(t, b, "fbr", "f1")
 	Tcpdump(t, b, "fbr", filepath.Join(t.TempDir(), "fail.pcap"))
@@ -500,14 +502,14 @@ func TestCleanupAfterFailure(t *testing.T) {
 	for _, mode := range []string{"fail", "crash"} {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
-			before, err := ListNS()
-			if err != nil {
-				t.Fatal(err)
-			}
+			// A prefix of this subtest's own: the other subtest's helper,
+			// or another run of this test on the machine, creates
+			// namespaces at the same time.
+			prefix := "tb" + mode[:1] + randHex(2)
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
 			cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestHelperMidway$", "-test.count=1", "-test.v")
-			cmd.Env = append(os.Environ(), "DCBTOP_TESTBED_HELPER="+mode)
+			cmd.Env = append(os.Environ(), "DCBTOP_TESTBED_HELPER="+mode, "DCBTOP_TESTBED_HELPER_NS="+prefix)
 			var out, errOut bytes.Buffer // errOut is read only after Wait
 			stdout, err := cmd.StdoutPipe()
 			if err != nil {
@@ -561,7 +563,7 @@ func TestCleanupAfterFailure(t *testing.T) {
 					t.Fatal(err)
 				}
 				for _, n := range after {
-					if slices.Contains(names, n) || (strings.HasPrefix(n, "tbfail-") && !slices.Contains(before, n)) {
+					if slices.Contains(names, n) || strings.HasPrefix(n, prefix+"-") {
 						left = append(left, "namespace "+n)
 					}
 				}
