@@ -7,7 +7,7 @@ import _ "embed"
 
 // SnapshotSchema is the JSON Schema (draft 2020-12) of the snapshot that
 // `dcbtop --json` prints: snapshot.schema.json in this directory, whose
-// $id ends in dcbtop.snapshot/v1 like engine.SchemaVersion. Every object
+// $id ends in dcbtop.snapshot/v2 like engine.SchemaVersion. Every object
 // in it is closed, so a field added to the Go types without a schema
 // change fails validation. Treat the slice as read-only.
 //
@@ -16,4 +16,4 @@ var SnapshotSchema []byte
 
 // SnapshotSchemaID is the $id of SnapshotSchema, the URL to compile it
 // under with a JSON Schema validator.
-const SnapshotSchemaID = "urn:dcbtop:schema:dcbtop.snapshot/v1"
+const SnapshotSchemaID = "urn:dcbtop:schema:dcbtop.snapshot/v2"

@@ -104,7 +104,7 @@ func (p *port) diagnostics(now time.Time) []lldp.Diagnostic {
 		out = append(out, mkDiag(CodeTooManyNeighbors, lldp.SeverityWarning, "lldp", "is something flooding LLDP on this link?",
 			"neighbour table full: evicted %d MSAP(s)", p.counters.NeighborsEvicted))
 	}
-	return out
+	return append(out, p.losslessDiagnostics()...)
 }
 
 // pairDiagnostics compare local and remote Willing and parameters.

@@ -106,8 +106,8 @@ func TestObservedLocal(t *testing.T) {
 	if in.LocalSource != "observed" || in.Willing == nil || !*in.Willing || in.MAC == nil || *in.MAC != lowMAC {
 		t.Errorf("local_source %q willing %v mac %v", in.LocalSource, in.Willing, in.MAC)
 	}
-	if in.Counters.FramesOut != 1 || in.Counters.FramesIn != 1 || len(in.Peers) != 1 {
-		t.Errorf("counters %+v peers %d: the local agent must not count as a peer", in.Counters, len(in.Peers))
+	if in.Capture.FramesOut != 1 || in.Capture.FramesIn != 1 || len(in.Peers) != 1 {
+		t.Errorf("counters %+v peers %d: the local agent must not count as a peer", in.Capture, len(in.Peers))
 	}
 }
 

@@ -92,8 +92,9 @@ type port struct {
 	invalid    Reason // why the remote parameters are invalid, "" when never received
 	multi      bool   // multi-peer hold-down in force
 	multiSince time.Time
-	counters   Counters
-	lastBad    string // the last malformed LLDPDU's error
+	counters   CaptureCounters
+	lossless   *losslessState // nil until counters are sampled
+	lastBad    string         // the last malformed LLDPDU's error
 	lastBadAt  time.Time
 
 	ifindex    *int
@@ -125,8 +126,9 @@ type localAgent struct {
 	frames   uint64
 }
 
-// Counters are an interface's frame counts.
-type Counters struct {
+// CaptureCounters are an interface's capture counts: the snapshot JSON
+// "capture" object.
+type CaptureCounters struct {
 	FramesIn         uint64 `json:"frames_in"`
 	FramesOut        uint64 `json:"frames_out"`
 	Malformed        uint64 `json:"lldpdus_malformed"`
@@ -218,6 +220,13 @@ func (e *Engine) step(ev Event) Outcome {
 		p := e.port(ev.Interface)
 		p.captureErr = ev.Err
 		p.counters.KernelDrops, p.counters.FramesSent = ev.KernelDrops, ev.Sent
+	case CountersSampled:
+		e.advance(ev.At)
+		p := e.port(ev.Interface)
+		if p.lossless == nil {
+			p.lossless = &losslessState{}
+		}
+		p.lossless.sample(ev)
 	}
 	if len(e.out) == 0 {
 		return Outcome{}

@@ -387,8 +387,8 @@ func TestNeighborBound(t *testing.T) {
 	if !in.RemoteValid {
 		t.Error("the source of the remote parameters was evicted")
 	}
-	if in.Counters.NeighborsEvicted != 97 || !hasCode(in.Diagnostics, CodeTooManyNeighbors) {
-		t.Errorf("evicted %d, diagnostics %+v", in.Counters.NeighborsEvicted, in.Diagnostics)
+	if in.Capture.NeighborsEvicted != 97 || !hasCode(in.Diagnostics, CodeTooManyNeighbors) {
+		t.Errorf("evicted %d, diagnostics %+v", in.Capture.NeighborsEvicted, in.Diagnostics)
 	}
 }
 
@@ -402,8 +402,8 @@ func TestMalformedCountedAndNextDecoded(t *testing.T) {
 		t.Errorf("indications %+v, want one first receipt", got)
 	}
 	in := e.Snapshot().Interfaces[0]
-	if in.Counters.Malformed != 1 || !hasCode(in.Diagnostics, CodeMalformed) {
-		t.Errorf("counters %+v diagnostics %+v", in.Counters, in.Diagnostics)
+	if in.Capture.Malformed != 1 || !hasCode(in.Diagnostics, CodeMalformed) {
+		t.Errorf("counters %+v diagnostics %+v", in.Capture, in.Diagnostics)
 	}
 }
 
@@ -447,8 +447,8 @@ func TestIdenticalLLDPDUAllocs(t *testing.T) {
 	}
 	in := e.Snapshot().Interfaces[0]
 	// AllocsPerRun calls the function once more to warm up.
-	if in.Counters.Unchanged != runs+1 || len(in.Peers) != 1 || !in.Peers[0].LastSeen.Equal(now) || in.Peers[0].ExpiresInMs != 120000 {
-		t.Errorf("identical LLDPDUs not taken as refreshes: counters %+v peers %+v", in.Counters, in.Peers)
+	if in.Capture.Unchanged != runs+1 || len(in.Peers) != 1 || !in.Peers[0].LastSeen.Equal(now) || in.Peers[0].ExpiresInMs != 120000 {
+		t.Errorf("identical LLDPDUs not taken as refreshes: counters %+v peers %+v", in.Capture, in.Peers)
 	}
 }
 

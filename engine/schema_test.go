@@ -165,7 +165,24 @@ func TestSnapshotSchemaRejects(t *testing.T) {
 		{"prio_tc of 7 entries", "/interfaces/0/remote/ets/prio_tc", func(m map[string]any) { remoteETS(m)["prio_tc"] = []any{0, 0, 0, 1, 0, 0, 0} }},
 		{"tc_bandwidth of 9 entries", "/interfaces/0/remote/ets/tc_bandwidth", func(m map[string]any) { remoteETS(m)["tc_bandwidth"] = []any{0, 0, 0, 0, 0, 0, 0, 0, 100} }},
 		{"missing field", "/interfaces/0", func(m map[string]any) { delete(iface(m), "willing") }},
-		{"null counters", "/interfaces/0/counters", func(m map[string]any) { iface(m)["counters"] = nil }},
+		{"null capture", "/interfaces/0/capture", func(m map[string]any) { iface(m)["capture"] = nil }},
+		{"frame counts under counters (v1)", "/interfaces/0/counters", func(m map[string]any) { iface(m)["counters"] = iface(m)["capture"] }},
+		{"counters without pfc", "/interfaces/0/counters", func(m map[string]any) {
+			iface(m)["counters"] = map[string]any{"sampled_at": "2026-11-24T10:00:00Z", "interval_ms": 1000, "rdma": []any{}, "ecn": nil, "error": nil}
+		}},
+		{"missing NDK counter as 0 is fine, as a string is not", "/interfaces/0/counters/rdma/0/ndk/connect", func(m map[string]any) {
+			ndk := map[string]any{"connect": "n/a", "accept": nil, "connect_failure": nil, "connection_error": nil, "active_connection": nil,
+				"cq_error": nil, "rdma_in_octets": 0, "rdma_out_octets": 0, "rdma_in_frames": 0, "rdma_out_frames": 0}
+			cong := map[string]any{"np_cnp_sent": nil, "rp_cnp_handled": nil, "rp_cnp_ignored": nil, "np_ecn_marked_roce_packets": nil, "out_of_sequence": nil, "out_of_buffer": nil}
+			prios := []any{}
+			for p := range 8 {
+				prios = append(prios, map[string]any{"priority": p, "rx_pause": nil, "tx_pause": nil, "rx_pause_rate": nil, "tx_pause_rate": nil, "rx_pause_duration_us": nil, "tx_pause_duration_us": nil})
+			}
+			iface(m)["counters"] = map[string]any{"sampled_at": "2026-11-24T10:00:00Z", "interval_ms": 1000, "ecn": nil, "error": nil,
+				"rdma": []any{map[string]any{"device": "mlx5_0", "port": 1, "ndk": ndk, "missing_counter_mask": 0, "derived_counter_mask": 0,
+					"sources": map[string]any{}, "rates": map[string]any{}, "congestion": cong}},
+				"pfc": map[string]any{"source": nil, "priorities": prios, "storm_warning_events": nil, "storm_error_events": nil, "sources": map[string]any{}}}
+		}},
 		{"unknown flag", "/indications/0/flags/0", func(m map[string]any) { m["indications"].([]any)[0].(map[string]any)["flags"] = []any{"ETS_MAYBE"} }},
 		{"lower-case status", "/indications/0/status", func(m map[string]any) {
 			m["indications"].([]any)[0].(map[string]any)["status"] = "qos_remote_parameters_change"
@@ -177,7 +194,7 @@ func TestSnapshotSchemaRejects(t *testing.T) {
 			iface(m)["remote"].(map[string]any)["app"].([]any)[0].(map[string]any)["selector"] = "udp"
 		}},
 		{"bad time", "/taken_at", func(m map[string]any) { m["taken_at"] = "yesterday" }},
-		{"other schema version", "/schema", func(m map[string]any) { m["schema"] = "dcbtop.snapshot/v2" }},
+		{"other schema version", "/schema", func(m map[string]any) { m["schema"] = "dcbtop.snapshot/v1" }},
 		{"unknown diagnostic code", "/interfaces/0/diagnostics/0/code", func(m map[string]any) {
 			iface(m)["diagnostics"] = []any{map[string]any{"code": "brand-new", "severity": "info", "message": "x"}}
 		}},
@@ -217,23 +234,29 @@ func TestSnapshotSchemaCoversTypes(t *testing.T) {
 		t.Fatal(err)
 	}
 	types := map[string]reflect.Type{
-		"":            reflect.TypeFor[Snapshot](),
-		"interface":   reflect.TypeFor[Interface](),
-		"params":      reflect.TypeFor[Params](),
-		"ets":         reflect.TypeFor[ETS](),
-		"ets_reco":    reflect.TypeFor[ETSReco](),
-		"pfc":         reflect.TypeFor[PFC](),
-		"app":         reflect.TypeFor[App](),
-		"cee":         reflect.TypeFor[CEE](),
-		"cee_feature": reflect.TypeFor[CEEFeature](),
-		"resolution":  reflect.TypeFor[Resolution](),
-		"choice":      reflect.TypeFor[Choice](),
-		"local_agent": reflect.TypeFor[LocalAgent](),
-		"multi_peer":  reflect.TypeFor[MultiPeer](),
-		"peer":        reflect.TypeFor[Peer](),
-		"diagnostic":  reflect.TypeFor[lldp.Diagnostic](),
-		"counters":    reflect.TypeFor[Counters](),
-		"indication":  reflect.TypeFor[Indication](),
+		"":                   reflect.TypeFor[Snapshot](),
+		"interface":          reflect.TypeFor[Interface](),
+		"params":             reflect.TypeFor[Params](),
+		"ets":                reflect.TypeFor[ETS](),
+		"ets_reco":           reflect.TypeFor[ETSReco](),
+		"pfc":                reflect.TypeFor[PFC](),
+		"app":                reflect.TypeFor[App](),
+		"cee":                reflect.TypeFor[CEE](),
+		"cee_feature":        reflect.TypeFor[CEEFeature](),
+		"resolution":         reflect.TypeFor[Resolution](),
+		"choice":             reflect.TypeFor[Choice](),
+		"local_agent":        reflect.TypeFor[LocalAgent](),
+		"multi_peer":         reflect.TypeFor[MultiPeer](),
+		"peer":               reflect.TypeFor[Peer](),
+		"diagnostic":         reflect.TypeFor[lldp.Diagnostic](),
+		"capture":            reflect.TypeFor[CaptureCounters](),
+		"lossless_counters":  reflect.TypeFor[LosslessCounters](),
+		"rdma_port_counters": reflect.TypeFor[RDMAPortCounters](),
+		"ndk_values":         reflect.TypeFor[NDKValues](),
+		"congestion_values":  reflect.TypeFor[CongestionValues](),
+		"pfc_counters":       reflect.TypeFor[PFCCounters](),
+		"prio_pause":         reflect.TypeFor[PrioPause](),
+		"indication":         reflect.TypeFor[Indication](),
 	}
 	for def, typ := range types {
 		t.Run(typ.Name(), func(t *testing.T) {
@@ -244,7 +267,7 @@ func TestSnapshotSchemaCoversTypes(t *testing.T) {
 					t.Fatalf("no $defs/%s", def)
 				}
 			}
-			if obj.AdditionalProperties == nil || *obj.AdditionalProperties {
+			if string(obj.AdditionalProperties) != "false" {
 				t.Errorf("$defs/%s: additionalProperties must be false", def)
 			}
 			var fields, required []string
@@ -279,7 +302,7 @@ func TestSnapshotSchemaCoversTypes(t *testing.T) {
 // objectSchema is the part of a JSON Schema object definition that
 // TestSnapshotSchemaCoversTypes compares with the Go types.
 type objectSchema struct {
-	AdditionalProperties *bool                      `json:"additionalProperties"`
+	AdditionalProperties json.RawMessage            `json:"additionalProperties"`
 	Required             []string                   `json:"required"`
 	Properties           map[string]json.RawMessage `json:"properties"`
 }

@@ -7,7 +7,10 @@ import (
 )
 
 // SchemaVersion identifies the snapshot JSON contract.
-const SchemaVersion = "dcbtop.snapshot/v1"
+//
+// v2: "capture" holds the frame counts (v1's "counters"); "counters" is
+// the lossless-Ethernet counters object.
+const SchemaVersion = "dcbtop.snapshot/v2"
 
 // A Snapshot is an immutable deep copy of the engine's state: the snapshot
 // JSON contract (assets/snapshot.schema.json; README "Indications"). Slices are sorted, never maps, so the output
@@ -55,7 +58,12 @@ type Interface struct {
 	MultiPeer   *MultiPeer        `json:"multi_peer"`
 	Peers       []Peer            `json:"peers"`
 	Diagnostics []lldp.Diagnostic `json:"diagnostics"`
-	Counters    Counters          `json:"counters"`
+	// Capture counts the frames dcbtop captured and sent.
+	Capture CaptureCounters `json:"capture"`
+	// Counters are the lossless-Ethernet counters (RDMA, PFC pauses,
+	// congestion) as last sampled; null in replays and where nothing was
+	// sampled.
+	Counters *LosslessCounters `json:"counters"`
 }
 
 // MultiPeer describes a multi-peer hold-down in force.
@@ -126,7 +134,7 @@ func (e *Engine) Log() []Indication {
 func (p *port) snapshot(now time.Time) Interface {
 	in := Interface{Name: p.name, OperState: "unknown", LocalSource: SourceNone,
 		Remote: p.remote.Clone(), RemoteValid: p.remoteFrom != nil,
-		Peers: []Peer{}, Diagnostics: p.diagnostics(now), Counters: p.counters,
+		Peers: []Peer{}, Diagnostics: p.diagnostics(now), Capture: p.counters, Counters: p.lossless.snapshot(),
 		Local: p.local.Clone(), Operational: p.operational.Clone(), Resolution: p.resolution,
 		LocalAgents: []LocalAgent{}}
 	if in.Resolution == (Resolution{}) {

@@ -244,7 +244,7 @@ func TestReplayer(t *testing.T) {
 						continue
 					}
 					in := s.Interfaces[0]
-					if in.RemoteInvalidReason != nil && *in.RemoteInvalidReason == engine.ReasonTTLExpired && in.Counters.FramesIn == 55 {
+					if in.RemoteInvalidReason != nil && *in.RemoteInvalidReason == engine.ReasonTTLExpired && in.Capture.FramesIn == 55 {
 						expiredEarly = true
 					}
 				}

@@ -499,9 +499,9 @@ func TestLiveNonLLDPFlood(t *testing.T) {
 	time.Sleep(time.Second) // let dcbtop take them all in before it stops
 	d.stop(t)
 	in := snaptest.Iface(t, d.snapshot(t), "h0")
-	want := engine.Counters{FramesIn: uint64(sent), Unchanged: uint64(sent - 1)}
-	if in.Counters != want {
-		t.Errorf("counters %+v, want %+v", in.Counters, want)
+	want := engine.CaptureCounters{FramesIn: uint64(sent), Unchanged: uint64(sent - 1)}
+	if in.Capture != want {
+		t.Errorf("counters %+v, want %+v", in.Capture, want)
 	}
 	if len(in.Peers) != 1 || in.Peers[0].Frames != uint64(sent) {
 		t.Errorf("peers %+v, want one with %d frames", in.Peers, sent)
@@ -571,8 +571,8 @@ func TestLiveErrors(t *testing.T) {
 		if code != 0 || errOut != "" {
 			t.Fatalf("--force: exit %d, stderr %q", code, errOut)
 		}
-		if in := snaptest.Iface(t, snaptest.Decode(t, "dcbtop --force", out), "h0"); in.LocalSource != "agent" || in.Counters.FramesSent == 0 {
-			t.Errorf("--force: local source %q, %d frames sent; want the agent transmitting", in.LocalSource, in.Counters.FramesSent)
+		if in := snaptest.Iface(t, snaptest.Decode(t, "dcbtop --force", out), "h0"); in.LocalSource != "agent" || in.Capture.FramesSent == 0 {
+			t.Errorf("--force: local source %q, %d frames sent; want the agent transmitting", in.LocalSource, in.Capture.FramesSent)
 		}
 	})
 }
@@ -658,8 +658,8 @@ func TestLiveAgentFollowsLink(t *testing.T) {
 	if in.OperState != "up" || hasDiag(in, engine.CodeCaptureError) || in.MAC == nil || in.MAC.String() != newMAC.String() {
 		t.Errorf("oper_state %q, mac %v, diagnostics %+v; want up, %s, no capture-error", in.OperState, in.MAC, in.Diagnostics, newMAC)
 	}
-	if !in.RemoteValid || in.Counters.FramesSent < 5 {
-		t.Errorf("remote valid %v, %d frames sent", in.RemoteValid, in.Counters.FramesSent)
+	if !in.RemoteValid || in.Capture.FramesSent < 5 {
+		t.Errorf("remote valid %v, %d frames sent", in.RemoteValid, in.Capture.FramesSent)
 	}
 	// --willing defaults to on, and the local parameters say so.
 	if in.Willing == nil || !*in.Willing || in.Local == nil || in.Local.ETS == nil || !in.Local.ETS.Willing || in.Local.PFC == nil || !in.Local.PFC.Willing {

@@ -367,8 +367,8 @@ func TestTUILiveWilling(t *testing.T) {
 	if code != 0 || errOut != "" {
 		t.Fatalf("replay of the recording: exit %d, stderr %q", code, errOut)
 	}
-	if in := snaptest.Iface(t, snaptest.Decode(t, rec, out), "h0"); in.Counters.FramesIn == 0 || in.Counters.FramesOut == 0 || len(in.LocalAgents) != 0 {
-		t.Errorf("recording: counters %+v, local agents %+v; want frames both ways, ending with the agent's shutdown", in.Counters, in.LocalAgents)
+	if in := snaptest.Iface(t, snaptest.Decode(t, rec, out), "h0"); in.Capture.FramesIn == 0 || in.Capture.FramesOut == 0 || len(in.LocalAgents) != 0 {
+		t.Errorf("recording: counters %+v, local agents %+v; want frames both ways, ending with the agent's shutdown", in.Capture, in.LocalAgents)
 	}
 }
 

@@ -41,6 +41,9 @@ func diagnosticCodes() []lldp.Code {
 		engine.CodePFCTCShared, engine.CodeDialectConflict, engine.CodeDualLocalAgent,
 		engine.CodePeerStale, engine.CodeCEEPeerError, engine.CodeLocalUnknown,
 		engine.CodeCaptureError, engine.CodeFirmwareDCBX,
+		// Lossless counters (package engine).
+		engine.CodePauseStorm, engine.CodePauseWithoutPFC, engine.CodePFCNoPauses,
+		engine.CodeCNPWithoutECN, engine.CodeLossyFabric, engine.CodeCountersError,
 	}
 }
 

@@ -238,7 +238,7 @@ func (c *Collector) collectInterface(ch chan<- prometheus.Metric, in *engine.Int
 	}
 	c.collectParams(ch, name, sideOperational, in.Operational)
 	c.collectDiagnostics(ch, in)
-	c.collectCounters(ch, name, in.Counters)
+	c.collectCounters(ch, name, in.Capture)
 }
 
 func (c *Collector) collectPeers(ch chan<- prometheus.Metric, in *engine.Interface) {
@@ -322,7 +322,7 @@ func (c *Collector) collectDiagnostics(ch chan<- prometheus.Metric, in *engine.I
 
 // collectCounters exports the interface's frame counters. The pause and
 // RDMA counters of issue 8 go here when the snapshot carries them.
-func (c *Collector) collectCounters(ch chan<- prometheus.Metric, name string, k engine.Counters) {
+func (c *Collector) collectCounters(ch chan<- prometheus.Metric, name string, k engine.CaptureCounters) {
 	d := &c.d
 	counter(ch, d.frames, k.FramesIn, name, "in")
 	counter(ch, d.frames, k.FramesOut, name, "out")

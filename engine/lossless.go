@@ -1,0 +1,584 @@
+package engine
+
+import (
+	"strconv"
+	"time"
+)
+
+// An NDKCounter is one counter of NDIS_NDK_PERFORMANCE_COUNTERS, numbered
+// by its bit in the MissingCounterMask of NDIS_NDK_CAPABILITIES (seed
+// "NDIS_NDK_PERFORMANCE_COUNTERS": "In a bitmask of counters ... this is
+// counter N"). Bits 5-24 are Reserved01-Reserved20.
+type NDKCounter uint8
+
+// The NDK counters with a meaning, by bit.
+const (
+	NDKConnect          NDKCounter = 0  // outbound connections established
+	NDKAccept           NDKCounter = 1  // inbound connections established
+	NDKConnectFailure   NDKCounter = 2  // connect attempts that failed, both ways
+	NDKConnectionError  NDKCounter = 3  // established connections that ended in error
+	NDKActiveConnection NDKCounter = 4  // connections now active (a gauge)
+	NDKCQError          NDKCounter = 25 // completion queues that went into error
+	NDKRDMAInOctets     NDKCounter = 26 // octets of incoming RDMA traffic, layer 2 included
+	NDKRDMAOutOctets    NDKCounter = 27 // octets of outgoing RDMA traffic
+	NDKRDMAInFrames     NDKCounter = 28 // layer-2 frames of incoming RDMA traffic
+	NDKRDMAOutFrames    NDKCounter = 29 // layer-2 frames of outgoing RDMA traffic
+	// NDKBits is the number of counters in the structure, reserved ones
+	// included: the size of an NDK counter array.
+	NDKBits = 30
+)
+
+// NDKReservedMask has the bits of Reserved01-Reserved20 (5-24), which no
+// provider supplies: they are always set in a MissingCounterMask.
+const NDKReservedMask uint32 = (1<<25 - 1) &^ (1<<5 - 1)
+
+// NDKCounters lists the counters with a meaning, in bit order.
+var NDKCounters = [...]NDKCounter{NDKConnect, NDKAccept, NDKConnectFailure, NDKConnectionError,
+	NDKActiveConnection, NDKCQError, NDKRDMAInOctets, NDKRDMAOutOctets, NDKRDMAInFrames, NDKRDMAOutFrames}
+
+var ndkKeys = map[NDKCounter]string{
+	NDKConnect: "connect", NDKAccept: "accept", NDKConnectFailure: "connect_failure",
+	NDKConnectionError: "connection_error", NDKActiveConnection: "active_connection", NDKCQError: "cq_error",
+	NDKRDMAInOctets: "rdma_in_octets", NDKRDMAOutOctets: "rdma_out_octets",
+	NDKRDMAInFrames: "rdma_in_frames", NDKRDMAOutFrames: "rdma_out_frames",
+}
+
+// Key is the counter's snake_case name in the snapshot JSON ("connect",
+// "rdma_in_octets"); "reserved05".."reserved24" for reserved bits.
+func (c NDKCounter) Key() string {
+	if k, ok := ndkKeys[c]; ok {
+		return k
+	}
+	return "reserved" + strconv.Itoa(int(c))
+}
+
+// Gauge reports whether the counter is a level, not a running count:
+// ActiveConnection. A gauge has no rate.
+func (c NDKCounter) Gauge() bool { return c == NDKActiveConnection }
+
+// A CongestionCounter is an RoCE congestion-control counter (DCQCN),
+// named as mlx5 names it; other drivers' equivalents map onto it.
+type CongestionCounter uint8
+
+// The congestion counters dcbtop reads.
+const (
+	CNPSent       CongestionCounter = iota // np_cnp_sent: CNPs this host sent as notification point
+	CNPHandled                             // rp_cnp_handled: CNPs this host reacted to
+	CNPIgnored                             // rp_cnp_ignored: CNPs this host received and ignored
+	ECNMarked                              // np_ecn_marked_roce_packets: ECN-marked RoCE packets received
+	OutOfSequence                          // out_of_sequence: packets received out of sequence (a loss)
+	OutOfBuffer                            // out_of_buffer: packets dropped for want of receive WQEs
+	NumCongestion                          // the number of congestion counters
+)
+
+var congestionKeys = [NumCongestion]string{"np_cnp_sent", "rp_cnp_handled", "rp_cnp_ignored",
+	"np_ecn_marked_roce_packets", "out_of_sequence", "out_of_buffer"}
+
+// Key is the counter's snake_case name in the snapshot JSON.
+func (c CongestionCounter) Key() string {
+	if c < NumCongestion {
+		return congestionKeys[c]
+	}
+	return "congestion" + strconv.Itoa(int(c))
+}
+
+// A Reading is one counter's value as sampled and where it came from.
+// The zero Reading is "no source": the counter is unknown, never 0.
+type Reading struct {
+	Value uint64
+	// Source is the path under the sysfs root, the ethtool key or the
+	// dcbnl attribute, with any arithmetic ("ports/1/counters/port_rcv_data
+	// x4"); "" when nothing provides the counter.
+	Source string
+	// Derived marks an approximation of the counter's defined meaning
+	// (NDK Connect from connection-manager RTU messages).
+	Derived bool
+}
+
+// OK reports whether the counter has a source.
+func (r Reading) OK() bool { return r.Source != "" }
+
+// A PFCSource says where per-priority pause counts come from.
+type PFCSource string
+
+// The per-priority pause count sources, by preference.
+const (
+	// PFCSourceDCBNL is DCB netlink's ieee_pfc requests (pause frames
+	// sent) and indications (received), where the driver fills them.
+	PFCSourceDCBNL PFCSource = "dcbnl"
+	// PFCSourceEthtool is the driver's ethtool statistics matched by name.
+	PFCSourceEthtool PFCSource = "ethtool"
+)
+
+// A CountersSampled carries one sample of an interface's lossless
+// counters: RDMA (NDK and congestion), per-priority PFC pause counts and
+// the host's ECN settings. Rates come from two successive samples.
+type CountersSampled struct {
+	Interface string
+	At        time.Time
+	// Interval is the sampling interval in force.
+	Interval time.Duration
+	// RDMA has one entry per RDMA device port bound to the interface;
+	// empty when it has none.
+	RDMA []RDMAPortSample
+	// PFC is nil when nothing provides per-priority pause counts.
+	PFC *PFCSample
+	// ECN is nil when the host's ECN (DCQCN) settings are unknown.
+	ECN *ECNSample
+	// Err is a failure to read a source that exists ("" when fine).
+	Err string
+}
+
+// An RDMAPortSample is one RDMA device port's counters.
+type RDMAPortSample struct {
+	Device string
+	Port   int
+	// NDK is indexed by NDKCounter; a Reading without a source is missing.
+	NDK [NDKBits]Reading
+	// Congestion is indexed by CongestionCounter.
+	Congestion [NumCongestion]Reading
+}
+
+// A PFCSample is an interface's per-priority pause counters.
+type PFCSample struct {
+	Source     PFCSource
+	Priorities [8]PrioPauseSample
+	// StormWarning and StormError are the NIC's pause-storm guard events
+	// (mlx5 tx_pause_storm_warning_events / _error_events).
+	StormWarning, StormError Reading
+}
+
+// A PrioPauseSample is one priority's pause counters. Durations are in
+// microseconds.
+type PrioPauseSample struct {
+	RxPause, TxPause                 Reading
+	RxPauseDuration, TxPauseDuration Reading
+}
+
+// An ECNSample is the host's DCQCN enablement per priority (mlx5
+// /sys/class/net/IF/ecn/roce_np|roce_rp/enable/P).
+type ECNSample struct {
+	// Source names where the settings were read.
+	Source string
+	// NotificationPoint has the priorities on which this host sends CNPs
+	// for ECN-marked packets; ReactionPoint those on which it slows down
+	// on receiving CNPs.
+	NotificationPoint, ReactionPoint PrioSet
+}
+
+func (CountersSampled) isEvent() {}
+
+// PauseStormRate is the pause frame rate, per second and per priority in
+// either direction, at or above which dcbtop reports a pause storm: a
+// receiver pausing continuously refreshes XOFF about every half quanta
+// (about 1,500 frames/s at 25 Gb/s with quanta 0xFFFF, 6,000 at 100 Gb/s).
+const PauseStormRate = 1000.0
+
+// HistoryWindow is how far back the pause-rate history reaches.
+const HistoryWindow = 60 * time.Second
+
+// losslessState is what the engine keeps of an interface's counters: the
+// last two samples and the pause-rate history.
+type losslessState struct {
+	prev, cur *CountersSampled
+	// history is a ring of the summed (rx+tx) pause rate per priority per
+	// sample; next is where the next entry goes, n how many are set.
+	history [][8]float64
+	next, n int
+}
+
+// sample records a sample, keeping the previous one for rates.
+func (ls *losslessState) sample(ev CountersSampled) {
+	c := ev
+	c.RDMA = append([]RDMAPortSample(nil), ev.RDMA...)
+	if ev.PFC != nil {
+		pfc := *ev.PFC
+		c.PFC = &pfc
+	}
+	if ev.ECN != nil {
+		ecn := *ev.ECN
+		c.ECN = &ecn
+	}
+	ls.prev, ls.cur = ls.cur, &c
+	size := historySize(ev.Interval)
+	if len(ls.history) != size {
+		ls.history, ls.next, ls.n = make([][8]float64, size), 0, 0
+	}
+	if ls.prev == nil || ls.cur.PFC == nil || ls.prev.PFC == nil {
+		return
+	}
+	dt := ls.cur.At.Sub(ls.prev.At)
+	var row [8]float64
+	for p := range row {
+		c, pr := &ls.cur.PFC.Priorities[p], &ls.prev.PFC.Priorities[p]
+		if r, ok := readingRate(pr.RxPause, c.RxPause, dt); ok {
+			row[p] += r
+		}
+		if r, ok := readingRate(pr.TxPause, c.TxPause, dt); ok {
+			row[p] += r
+		}
+	}
+	ls.history[ls.next] = row
+	ls.next = (ls.next + 1) % size
+	ls.n = min(ls.n+1, size)
+}
+
+// historySize is the number of samples that cover HistoryWindow at the
+// interval, from 2 to 600.
+func historySize(interval time.Duration) int {
+	if interval <= 0 {
+		interval = time.Second
+	}
+	return int(min(600, max(2, (HistoryWindow+interval-1)/interval)))
+}
+
+// Rate returns the per-second rate of a counter that went from prev to
+// cur in dt. A decrease is a reset (or a wrap): the counter restarted
+// from zero, so cur is what was counted since; never a negative rate.
+func Rate(prev, cur uint64, dt time.Duration) float64 {
+	if dt <= 0 {
+		return 0
+	}
+	d := cur - prev
+	if cur < prev {
+		d = cur
+	}
+	return float64(d) / dt.Seconds()
+}
+
+// readingRate is Rate of two readings from the same source, and false
+// when either is missing or they come from different sources.
+func readingRate(prev, cur Reading, dt time.Duration) (float64, bool) {
+	if !prev.OK() || !cur.OK() || prev.Source != cur.Source || dt <= 0 {
+		return 0, false
+	}
+	return Rate(prev.Value, cur.Value, dt), true
+}
+
+// LosslessCounters is the snapshot JSON "counters" object: an interface's
+// lossless-Ethernet counters as last sampled.
+type LosslessCounters struct {
+	SampledAt  time.Time `json:"sampled_at"`
+	IntervalMs int64     `json:"interval_ms"`
+	// RDMA is [] on an interface without an RDMA device.
+	RDMA []RDMAPortCounters `json:"rdma"`
+	PFC  PFCCounters        `json:"pfc"`
+	// ECN is null when the host's DCQCN settings are unknown.
+	ECN *ECNSample `json:"ecn"`
+	// Error is the last failure to read a source, null when fine.
+	Error *string `json:"error"`
+	// PauseHistory is, per priority, the summed rx+tx pause rate of each
+	// sample of the last HistoryWindow, oldest first (for sparklines; not
+	// part of the JSON contract).
+	PauseHistory [8][]float64 `json:"-"`
+}
+
+// MarshalJSON writes the ECN settings as the JSON contract's object.
+func (e ECNSample) MarshalJSON() ([]byte, error) {
+	b := []byte(`{"source":`)
+	b = strconv.AppendQuote(b, e.Source)
+	np, _ := e.NotificationPoint.MarshalJSON()
+	rp, _ := e.ReactionPoint.MarshalJSON()
+	b = append(append(append(b, `,"np_enabled":`...), np...), `,"rp_enabled":`...)
+	return append(append(b, rp...), '}'), nil
+}
+
+// RDMAPortCounters is one RDMA device port's counters in the snapshot.
+type RDMAPortCounters struct {
+	Device string    `json:"device"`
+	Port   int       `json:"port"`
+	NDK    NDKValues `json:"ndk"`
+	// MissingCounterMask has bit N set when NDK counter N has no source
+	// (reserved bits always); DerivedCounterMask when it is approximated.
+	MissingCounterMask uint32 `json:"missing_counter_mask"`
+	DerivedCounterMask uint32 `json:"derived_counter_mask"`
+	// Sources maps each counter with a value (NDK and congestion) to where
+	// it came from.
+	Sources map[string]string `json:"sources"`
+	// Rates maps counters to their per-second rate over the last interval;
+	// empty until a second sample.
+	Rates      map[string]float64 `json:"rates"`
+	Congestion CongestionValues   `json:"congestion"`
+}
+
+// NDKValues are the NDK counters; null where missing.
+type NDKValues struct {
+	Connect          *uint64 `json:"connect"`
+	Accept           *uint64 `json:"accept"`
+	ConnectFailure   *uint64 `json:"connect_failure"`
+	ConnectionError  *uint64 `json:"connection_error"`
+	ActiveConnection *uint64 `json:"active_connection"`
+	CQError          *uint64 `json:"cq_error"`
+	RDMAInOctets     *uint64 `json:"rdma_in_octets"`
+	RDMAOutOctets    *uint64 `json:"rdma_out_octets"`
+	RDMAInFrames     *uint64 `json:"rdma_in_frames"`
+	RDMAOutFrames    *uint64 `json:"rdma_out_frames"`
+}
+
+// Get returns the field of counter c.
+func (v *NDKValues) Get(c NDKCounter) *uint64 {
+	switch c {
+	case NDKConnect:
+		return v.Connect
+	case NDKAccept:
+		return v.Accept
+	case NDKConnectFailure:
+		return v.ConnectFailure
+	case NDKConnectionError:
+		return v.ConnectionError
+	case NDKActiveConnection:
+		return v.ActiveConnection
+	case NDKCQError:
+		return v.CQError
+	case NDKRDMAInOctets:
+		return v.RDMAInOctets
+	case NDKRDMAOutOctets:
+		return v.RDMAOutOctets
+	case NDKRDMAInFrames:
+		return v.RDMAInFrames
+	case NDKRDMAOutFrames:
+		return v.RDMAOutFrames
+	}
+	return nil
+}
+
+func (v *NDKValues) set(c NDKCounter, x *uint64) {
+	switch c {
+	case NDKConnect:
+		v.Connect = x
+	case NDKAccept:
+		v.Accept = x
+	case NDKConnectFailure:
+		v.ConnectFailure = x
+	case NDKConnectionError:
+		v.ConnectionError = x
+	case NDKActiveConnection:
+		v.ActiveConnection = x
+	case NDKCQError:
+		v.CQError = x
+	case NDKRDMAInOctets:
+		v.RDMAInOctets = x
+	case NDKRDMAOutOctets:
+		v.RDMAOutOctets = x
+	case NDKRDMAInFrames:
+		v.RDMAInFrames = x
+	case NDKRDMAOutFrames:
+		v.RDMAOutFrames = x
+	}
+}
+
+// CongestionValues are the congestion counters; null where missing.
+type CongestionValues struct {
+	CNPSent       *uint64 `json:"np_cnp_sent"`
+	CNPHandled    *uint64 `json:"rp_cnp_handled"`
+	CNPIgnored    *uint64 `json:"rp_cnp_ignored"`
+	ECNMarked     *uint64 `json:"np_ecn_marked_roce_packets"`
+	OutOfSequence *uint64 `json:"out_of_sequence"`
+	OutOfBuffer   *uint64 `json:"out_of_buffer"`
+}
+
+// Get returns the field of counter c.
+func (v *CongestionValues) Get(c CongestionCounter) *uint64 {
+	return *v.field(c)
+}
+
+func (v *CongestionValues) field(c CongestionCounter) **uint64 {
+	switch c {
+	case CNPSent:
+		return &v.CNPSent
+	case CNPHandled:
+		return &v.CNPHandled
+	case CNPIgnored:
+		return &v.CNPIgnored
+	case ECNMarked:
+		return &v.ECNMarked
+	case OutOfSequence:
+		return &v.OutOfSequence
+	}
+	return &v.OutOfBuffer
+}
+
+// PFCCounters are the per-priority pause counters in the snapshot.
+type PFCCounters struct {
+	// Source is null when nothing provides per-priority pause counts.
+	Source *PFCSource `json:"source"`
+	// Priorities has one entry per priority 0-7.
+	Priorities []PrioPause `json:"priorities"`
+	// StormWarningEvents and StormErrorEvents count the NIC's pause-storm
+	// guard firing; null where the driver has no such counter.
+	StormWarningEvents *uint64 `json:"storm_warning_events"`
+	StormErrorEvents   *uint64 `json:"storm_error_events"`
+	// Sources maps each field with a value to where it came from, with
+	// {p} standing for the priority ("rx_prio{p}_pause").
+	Sources map[string]string `json:"sources"`
+}
+
+// PrioPause is one priority's pause counters. Rates are per second over
+// the last interval, null until a second sample.
+type PrioPause struct {
+	Priority          int      `json:"priority"`
+	RxPause           *uint64  `json:"rx_pause"`
+	TxPause           *uint64  `json:"tx_pause"`
+	RxPauseRate       *float64 `json:"rx_pause_rate"`
+	TxPauseRate       *float64 `json:"tx_pause_rate"`
+	RxPauseDurationUs *uint64  `json:"rx_pause_duration_us"`
+	TxPauseDurationUs *uint64  `json:"tx_pause_duration_us"`
+}
+
+func value(r Reading) *uint64 {
+	if !r.OK() {
+		return nil
+	}
+	v := r.Value
+	return &v
+}
+
+// snapshot renders the last sample with rates against the one before;
+// nil when nothing was sampled.
+func (ls *losslessState) snapshot() *LosslessCounters {
+	if ls == nil || ls.cur == nil {
+		return nil
+	}
+	cur, prev := ls.cur, ls.prev
+	var dt time.Duration
+	if prev != nil {
+		dt = cur.At.Sub(prev.At)
+	}
+	out := &LosslessCounters{SampledAt: cur.At, IntervalMs: cur.Interval.Milliseconds(),
+		RDMA: make([]RDMAPortCounters, 0, len(cur.RDMA))}
+	for i := range cur.RDMA {
+		var before *RDMAPortSample
+		if prev != nil {
+			for j := range prev.RDMA {
+				if prev.RDMA[j].Device == cur.RDMA[i].Device && prev.RDMA[j].Port == cur.RDMA[i].Port {
+					before = &prev.RDMA[j]
+				}
+			}
+		}
+		out.RDMA = append(out.RDMA, rdmaCounters(&cur.RDMA[i], before, dt))
+	}
+	out.PFC = pfcCounters(cur.PFC, prev, dt)
+	if cur.ECN != nil {
+		e := *cur.ECN
+		out.ECN = &e
+	}
+	if cur.Err != "" {
+		e := cur.Err
+		out.Error = &e
+	}
+	for p := range out.PauseHistory {
+		h := make([]float64, 0, ls.n)
+		for i := range ls.n {
+			h = append(h, ls.history[(ls.next-ls.n+i+len(ls.history))%len(ls.history)][p])
+		}
+		out.PauseHistory[p] = h
+	}
+	return out
+}
+
+func rdmaCounters(s, before *RDMAPortSample, dt time.Duration) RDMAPortCounters {
+	rc := RDMAPortCounters{Device: s.Device, Port: s.Port, MissingCounterMask: NDKReservedMask,
+		Sources: map[string]string{}, Rates: map[string]float64{}}
+	for _, c := range NDKCounters {
+		r := s.NDK[c]
+		if !r.OK() {
+			rc.MissingCounterMask |= 1 << c
+			continue
+		}
+		rc.NDK.set(c, value(r))
+		rc.Sources[c.Key()] = r.Source
+		if r.Derived {
+			rc.DerivedCounterMask |= 1 << c
+		}
+		if before != nil && !c.Gauge() {
+			if v, ok := readingRate(before.NDK[c], r, dt); ok {
+				rc.Rates[c.Key()] = v
+			}
+		}
+	}
+	for c := range NumCongestion {
+		r := s.Congestion[c]
+		if !r.OK() {
+			continue
+		}
+		*rc.Congestion.field(c) = value(r)
+		rc.Sources[c.Key()] = r.Source
+		if before != nil {
+			if v, ok := readingRate(before.Congestion[c], r, dt); ok {
+				rc.Rates[c.Key()] = v
+			}
+		}
+	}
+	return rc
+}
+
+func pfcCounters(s *PFCSample, prev *CountersSampled, dt time.Duration) PFCCounters {
+	out := PFCCounters{Priorities: make([]PrioPause, 8), Sources: map[string]string{}}
+	for p := range out.Priorities {
+		out.Priorities[p].Priority = p
+	}
+	if s == nil {
+		return out
+	}
+	src := s.Source
+	out.Source = &src
+	var before *PFCSample
+	if prev != nil {
+		before = prev.PFC
+	}
+	source := func(key string, r Reading) {
+		if r.OK() {
+			out.Sources[key] = r.Source
+		}
+	}
+	for p := range out.Priorities {
+		c, pp := &s.Priorities[p], &out.Priorities[p]
+		pp.RxPause, pp.TxPause = value(c.RxPause), value(c.TxPause)
+		pp.RxPauseDurationUs, pp.TxPauseDurationUs = value(c.RxPauseDuration), value(c.TxPauseDuration)
+		if before != nil {
+			b := &before.Priorities[p]
+			if v, ok := readingRate(b.RxPause, c.RxPause, dt); ok {
+				pp.RxPauseRate = &v
+			}
+			if v, ok := readingRate(b.TxPause, c.TxPause, dt); ok {
+				pp.TxPauseRate = &v
+			}
+		}
+	}
+	// Sources are per field, the same for every priority: name them with
+	// the priority as {p}.
+	for p := range s.Priorities {
+		c := &s.Priorities[p]
+		pat := func(r Reading) Reading {
+			r.Source = prioPattern(r.Source, p)
+			return r
+		}
+		source("rx_pause", pat(c.RxPause))
+		source("tx_pause", pat(c.TxPause))
+		source("rx_pause_duration_us", pat(c.RxPauseDuration))
+		source("tx_pause_duration_us", pat(c.TxPauseDuration))
+	}
+	out.StormWarningEvents, out.StormErrorEvents = value(s.StormWarning), value(s.StormError)
+	source("storm_warning_events", s.StormWarning)
+	source("storm_error_events", s.StormError)
+	return out
+}
+
+// prioPattern replaces the priority's digit in a per-priority source name
+// with {p} ("rx_prio3_pause" -> "rx_prio{p}_pause", "requests[3]" ->
+// "requests[{p}]"): the first occurrence of the digit after a letter,
+// underscore or bracket.
+func prioPattern(src string, p int) string {
+	d := byte('0' + p)
+	for i := 1; i < len(src); i++ {
+		prev := src[i-1]
+		if src[i] != d || !(prev == '_' || prev == '[' || prev >= 'a' && prev <= 'z') {
+			continue
+		}
+		if i+1 < len(src) && src[i+1] >= '0' && src[i+1] <= '9' {
+			continue
+		}
+		return src[:i] + "{p}" + src[i+1:]
+	}
+	return src
+}

@@ -1,0 +1,211 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/dcbtop/dcbtop/engine/lldp"
+)
+
+// Diagnostic codes of the lossless counters.
+const (
+	CodePauseStorm      lldp.Code = "pause-storm"
+	CodePauseWithoutPFC lldp.Code = "pause-without-pfc"
+	CodePFCNoPauses     lldp.Code = "pfc-no-pauses"
+	CodeCNPWithoutECN   lldp.Code = "cnp-without-ecn"
+	CodeLossyFabric     lldp.Code = "lossy-fabric"
+	CodeCountersError   lldp.Code = "counters-error"
+)
+
+// RoCE's classifiers in an APP table: UDP destination port 4791 (RoCEv2)
+// and EtherType 0x8915 (RoCEv1).
+const (
+	roceV2Port      = 4791
+	roceV1Ethertype = 0x8915
+)
+
+// losslessDiagnostics reads the last two counter samples for what an
+// operator of lossless Ethernet must act on: pause storms, pauses where
+// PFC is off, PFC that has never paused RDMA traffic, congestion
+// notifications the host does not act on, and losses of RDMA packets.
+func (p *port) losslessDiagnostics() []lldp.Diagnostic {
+	ls := p.lossless
+	if ls == nil || ls.cur == nil {
+		return nil
+	}
+	var out []lldp.Diagnostic
+	cur, prev := ls.cur, ls.prev
+	if cur.Err != "" {
+		out = append(out, mkDiag(CodeCountersError, lldp.SeverityWarning, "", "run dcbtop as root; check that the driver exposes the counters",
+			"reading lossless counters: %s", cur.Err))
+	}
+	var dt time.Duration
+	if prev != nil {
+		dt = cur.At.Sub(prev.At)
+	}
+	op := p.operational
+	var pfcOn PrioSet
+	pfcKnown := op != nil && op.PFC != nil
+	if pfcKnown {
+		pfcOn = op.PFC.Enabled
+	}
+	if pfc := cur.PFC; pfc != nil {
+		var before *PFCSample
+		if prev != nil {
+			before = prev.PFC
+		}
+		out = append(out, pauseDiagnostics(pfc, before, dt, pfcKnown, pfcOn)...)
+		if d, ok := p.neverPaused(pfc, pfcOn); ok {
+			out = append(out, d)
+		}
+	}
+	out = append(out, congestionDiagnostics(cur, prev, dt)...)
+	return out
+}
+
+// pauseDiagnostics: pause storms and pauses on priorities without PFC.
+func pauseDiagnostics(pfc, before *PFCSample, dt time.Duration, pfcKnown bool, pfcOn PrioSet) []lldp.Diagnostic {
+	var out []lldp.Diagnostic
+	if before != nil {
+		var storm []string
+		if moved(before.StormWarning, pfc.StormWarning) {
+			storm = append(storm, "warning")
+		}
+		if moved(before.StormError, pfc.StormError) {
+			storm = append(storm, "error")
+		}
+		if len(storm) > 0 {
+			out = append(out, mkDiag(CodePauseStorm, lldp.SeverityError, "pfc",
+				"find the receiver that cannot drain its queue (a stuck host or NIC); the NIC stops honouring pauses while the storm lasts",
+				"the NIC's pause storm guard fired (%s events counting): a receiver has been pausing this port continuously", strings.Join(storm, " and ")))
+		}
+	}
+	var stormy, unexpected []uint8
+	var worst float64
+	for prio := range uint8(8) {
+		if before == nil {
+			break
+		}
+		c, b := &pfc.Priorities[prio], &before.Priorities[prio]
+		rx, rxOK := readingRate(b.RxPause, c.RxPause, dt)
+		tx, txOK := readingRate(b.TxPause, c.TxPause, dt)
+		if !rxOK && !txOK {
+			continue
+		}
+		if r := max(rx, tx); r >= PauseStormRate {
+			stormy = append(stormy, prio)
+			worst = max(worst, r)
+		}
+		if pfcKnown && !pfcOn.Has(prio) && (rx > 0 || tx > 0) {
+			unexpected = append(unexpected, prio)
+		}
+	}
+	if len(stormy) > 0 {
+		out = append(out, mkDiag(CodePauseStorm, lldp.SeverityWarning, "pfc",
+			"find the congested receiver (the side sending the pauses); check for a slow host, an incast, or a NIC stuck in XOFF",
+			"pause storm on priority %s: up to %.0f pause frames/s (threshold %.0f/s)", joinNums(stormy, ","), worst, PauseStormRate))
+	}
+	if len(unexpected) > 0 {
+		out = append(out, mkDiag(CodePauseWithoutPFC, lldp.SeverityWarning, "pfc",
+			"enable PFC on this priority on both sides, or stop the peer pausing it (its PFC configuration differs from the operational one here)",
+			"pause frames on priority %s, where PFC is not operational (enabled: %s)", joinNums(unexpected, ","), pfcOn.PrioWords()))
+	}
+	return out
+}
+
+// neverPaused reports PFC priorities that carry RDMA traffic yet have
+// never paused in either direction. The RDMA priorities are those the
+// operational APP table maps RoCE to; without such an entry, every
+// priority with PFC on.
+func (p *port) neverPaused(pfc *PFCSample, pfcOn PrioSet) (lldp.Diagnostic, bool) {
+	if pfcOn == 0 || !p.lossless.rdmaTraffic() {
+		return lldp.Diagnostic{}, false
+	}
+	roce := pfcOn
+	if op := p.operational; op != nil {
+		var mapped PrioSet
+		for _, a := range op.App {
+			if a.Selector == lldp.AppSelUDP && a.Protocol == roceV2Port || a.Selector == lldp.AppSelEthertype && a.Protocol == roceV1Ethertype {
+				mapped |= 1 << a.Priority
+			}
+		}
+		if mapped != 0 {
+			roce = mapped & pfcOn
+		}
+	}
+	var silent []uint8
+	for _, prio := range roce.List() {
+		c := &pfc.Priorities[prio]
+		if c.RxPause.OK() && c.TxPause.OK() && c.RxPause.Value == 0 && c.TxPause.Value == 0 {
+			silent = append(silent, prio)
+		}
+	}
+	if len(silent) == 0 || len(silent) != len(roce.List()) {
+		return lldp.Diagnostic{}, false
+	}
+	return mkDiag(CodePFCNoPauses, lldp.SeverityInfo, "pfc",
+		"nothing to do if the fabric is never congested; to prove the lossless path, run an incast test and watch the pause counters move",
+		"RDMA traffic flows and PFC is on for priority %s, but no pause frame has ever been sent or received there", joinNums(silent, ",")), true
+}
+
+// rdmaTraffic reports whether any RDMA port has counted frames.
+func (ls *losslessState) rdmaTraffic() bool {
+	for i := range ls.cur.RDMA {
+		s := &ls.cur.RDMA[i]
+		for _, c := range []NDKCounter{NDKRDMAInFrames, NDKRDMAOutFrames} {
+			if s.NDK[c].OK() && s.NDK[c].Value > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// congestionDiagnostics: congestion notifications the host does not act
+// on, and RDMA packets lost on the way (out of sequence).
+func congestionDiagnostics(cur, prev *CountersSampled, dt time.Duration) []lldp.Diagnostic {
+	if prev == nil {
+		return nil
+	}
+	var out []lldp.Diagnostic
+	for i := range cur.RDMA {
+		s := &cur.RDMA[i]
+		var b *RDMAPortSample
+		for j := range prev.RDMA {
+			if prev.RDMA[j].Device == s.Device && prev.RDMA[j].Port == s.Port {
+				b = &prev.RDMA[j]
+			}
+		}
+		if b == nil {
+			continue
+		}
+		name := fmt.Sprintf("%s port %d", s.Device, s.Port)
+		cnps := moved(b.Congestion[CNPSent], s.Congestion[CNPSent]) || moved(b.Congestion[CNPHandled], s.Congestion[CNPHandled])
+		switch {
+		case moved(b.Congestion[CNPIgnored], s.Congestion[CNPIgnored]):
+			out = append(out, mkDiag(CodeCNPWithoutECN, lldp.SeverityWarning, "",
+				"enable the reaction point on the RoCE priority (mlx5: echo 1 > /sys/class/net/IF/ecn/roce_rp/enable/P)",
+				"%s: congestion notifications arrive but are ignored (rp_cnp_ignored rising): the fabric marks ECN and this host does not slow down", name))
+		case cnps && cur.ECN != nil && (cur.ECN.NotificationPoint == 0 || cur.ECN.ReactionPoint == 0):
+			out = append(out, mkDiag(CodeCNPWithoutECN, lldp.SeverityWarning, "",
+				"enable ECN (DCQCN) on the RoCE priority on both roles (mlx5: /sys/class/net/IF/ecn/roce_np|roce_rp/enable/P)",
+				"%s: congestion notifications are counted but ECN is disabled here (notification point on %s, reaction point on %s)",
+				name, cur.ECN.NotificationPoint.PrioWords(), cur.ECN.ReactionPoint.PrioWords()))
+		}
+		in, inOK := readingRate(b.NDK[NDKRDMAInFrames], s.NDK[NDKRDMAInFrames], dt)
+		if inOK && in > 0 && moved(b.Congestion[OutOfSequence], s.Congestion[OutOfSequence]) {
+			oos, _ := readingRate(b.Congestion[OutOfSequence], s.Congestion[OutOfSequence], dt)
+			out = append(out, mkDiag(CodeLossyFabric, lldp.SeverityWarning, "",
+				"check PFC for the RoCE priority on every hop (pause counters, switch drops) and the ECN thresholds",
+				"%s: RDMA packets arrive out of sequence (%.0f/s): packets are lost on a path that should be lossless", name, oos))
+		}
+	}
+	return out
+}
+
+// moved reports a counter that rose between two readings from the same
+// source (a reset is not a rise).
+func moved(prev, cur Reading) bool {
+	return prev.OK() && cur.OK() && prev.Source == cur.Source && cur.Value > prev.Value
+}
