@@ -21,6 +21,7 @@ type Collector struct {
 	revision string
 	codes    []lldp.Code
 	d        descs
+	l        losslessDescs
 
 	mu          sync.Mutex
 	indications map[indicationKey]uint64
@@ -145,7 +146,7 @@ func WithBuildInfo(version, revision string) Option {
 // registry.
 func New(snap func() engine.Snapshot, opts ...Option) *Collector {
 	c := &Collector{snap: snap, version: "dev", revision: "unknown", codes: diagnosticCodes(),
-		d: newDescs(), indications: map[indicationKey]uint64{}}
+		d: newDescs(), l: newLosslessDescs(), indications: map[indicationKey]uint64{}}
 	for _, o := range opts {
 		o(c)
 	}
@@ -179,6 +180,7 @@ func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
 	} {
 		ch <- x
 	}
+	c.l.describe(ch)
 }
 
 // Collect takes one snapshot and sends its metrics.
@@ -239,6 +241,7 @@ func (c *Collector) collectInterface(ch chan<- prometheus.Metric, in *engine.Int
 	c.collectParams(ch, name, sideOperational, in.Operational)
 	c.collectDiagnostics(ch, in)
 	c.collectCounters(ch, name, in.Capture)
+	c.collectLossless(ch, name, in.Counters)
 }
 
 func (c *Collector) collectPeers(ch chan<- prometheus.Metric, in *engine.Interface) {
@@ -320,8 +323,8 @@ func (c *Collector) collectDiagnostics(ch chan<- prometheus.Metric, in *engine.I
 	}
 }
 
-// collectCounters exports the interface's frame counters. The pause and
-// RDMA counters of issue 8 go here when the snapshot carries them.
+// collectCounters exports the interface's frame counters (the lossless
+// counters are collectLossless's).
 func (c *Collector) collectCounters(ch chan<- prometheus.Metric, name string, k engine.CaptureCounters) {
 	d := &c.d
 	counter(ch, d.frames, k.FramesIn, name, "in")

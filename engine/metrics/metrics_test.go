@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -75,6 +76,30 @@ func localParams(willing bool, pfc engine.PrioSet) *engine.Params {
 	}
 }
 
+// losslessSample is an mlx5 RoCE port's counters at second s: step n
+// adds traffic, CNPs and pauses on priority 3.
+func losslessSample(iface string, s float64, n uint64) engine.CountersSampled {
+	r := func(v uint64, src string) engine.Reading { return engine.Reading{Value: v, Source: src} }
+	port := engine.RDMAPortSample{Device: "mlx5_0", Port: 1}
+	port.NDK[engine.NDKConnect] = engine.Reading{Value: 12, Source: "infiniband_cm/mlx5_0/1/cm_tx_msgs/rtu", Derived: true}
+	port.NDK[engine.NDKAccept] = engine.Reading{Value: 3, Source: "infiniband_cm/mlx5_0/1/cm_rx_msgs/rtu", Derived: true}
+	port.NDK[engine.NDKRDMAInOctets] = r(4000+4000*n, "ports/1/counters/port_rcv_data x4")
+	port.NDK[engine.NDKRDMAOutOctets] = r(8000+8000*n, "ports/1/counters/port_xmit_data x4")
+	port.NDK[engine.NDKRDMAInFrames] = r(10+10*n, "ports/1/counters/port_rcv_packets")
+	port.NDK[engine.NDKRDMAOutFrames] = r(20+20*n, "ports/1/counters/port_xmit_packets")
+	port.Congestion[engine.CNPSent] = r(5+n, "ports/1/hw_counters/np_cnp_sent")
+	port.Congestion[engine.OutOfSequence] = r(0, "ports/1/hw_counters/out_of_sequence")
+	pfc := &engine.PFCSample{Source: engine.PFCSourceEthtool, StormWarning: r(0, "tx_pause_storm_warning_events")}
+	for p := range pfc.Priorities {
+		pfc.Priorities[p].RxPause = r(0, fmt.Sprintf("rx_prio%d_pause", p))
+		pfc.Priorities[p].TxPause = r(0, fmt.Sprintf("tx_prio%d_pause", p))
+	}
+	pfc.Priorities[3].RxPause.Value = 120 + 10*n
+	pfc.Priorities[3].TxPause.Value = 40
+	pfc.Priorities[3].RxPauseDuration = r(2500000, "rx_prio3_pause_duration")
+	return engine.CountersSampled{Interface: iface, At: at(s), Interval: time.Second, RDMA: []engine.RDMAPortSample{port}, PFC: pfc}
+}
+
 // A scenario is a table of engine events whose final snapshot is exported.
 type scenario struct {
 	name string
@@ -118,6 +143,14 @@ func scenarios() []scenario {
 		}},
 		{name: "no-local", evs: func(t testing.TB) []engine.Event {
 			return []engine.Event{rx("pcap0", 0, frame(t, leafA, 120, swETS, swReco, swPFC, swApp)), engine.Tick{At: at(1.5)}}
+		}},
+		{name: "lossless", evs: func(t testing.TB) []engine.Event {
+			return []engine.Event{
+				link("eth0", 2),
+				engine.LocalChanged{Interface: "eth0", At: at(0), Source: "dcbnl", Willing: false, Params: localParams(false, 1<<3)},
+				losslessSample("eth0", 1, 0),
+				losslessSample("eth0", 2, 1),
+			}
 		}},
 		{name: "two-interfaces", evs: func(t testing.TB) []engine.Event {
 			good := frame(t, leafA, 120, swETS, swPFC, swApp)
@@ -278,6 +311,31 @@ func TestCollectSemantics(t *testing.T) {
 			absent: []string{
 				`dcbtop_remote_invalid_reason{interface="eth0",reason="ttl-expired"}`,
 				`dcbtop_multi_peer_hold_down_remaining_seconds{interface="eth0"}`,
+			},
+		},
+		"lossless": {
+			present: want{
+				`dcbtop_rdma_connections_established_total{device="mlx5_0",direction="out",interface="eth0",port="1"}`: 12,
+				`dcbtop_rdma_connections_established_total{device="mlx5_0",direction="in",interface="eth0",port="1"}`:  3,
+				`dcbtop_rdma_bytes_total{device="mlx5_0",direction="in",interface="eth0",port="1"}`:                    8000,
+				`dcbtop_rdma_frames_total{device="mlx5_0",direction="out",interface="eth0",port="1"}`:                  40,
+				`dcbtop_rdma_cnp_sent_total{device="mlx5_0",interface="eth0",port="1"}`:                                6,
+				`dcbtop_rdma_out_of_sequence_packets_total{device="mlx5_0",interface="eth0",port="1"}`:                 0,
+				`dcbtop_pfc_pause_frames_total{direction="rx",interface="eth0",priority="3"}`:                          130,
+				`dcbtop_pfc_pause_frames_total{direction="tx",interface="eth0",priority="3"}`:                          40,
+				`dcbtop_pfc_pause_frames_total{direction="rx",interface="eth0",priority="0"}`:                          0,
+				`dcbtop_pfc_pause_duration_seconds_total{direction="rx",interface="eth0",priority="3"}`:                2.5,
+				`dcbtop_pfc_pause_storm_events_total{interface="eth0",level="warning"}`:                                0,
+			},
+			// Counters without a source have no series, never a 0.
+			absent: []string{
+				`dcbtop_rdma_connect_failures_total{device="mlx5_0",interface="eth0",port="1"}`,
+				`dcbtop_rdma_connection_errors_total{device="mlx5_0",interface="eth0",port="1"}`,
+				`dcbtop_rdma_active_connections{device="mlx5_0",interface="eth0",port="1"}`,
+				`dcbtop_rdma_cq_errors_total{device="mlx5_0",interface="eth0",port="1"}`,
+				`dcbtop_rdma_cnp_handled_total{device="mlx5_0",interface="eth0",port="1"}`,
+				`dcbtop_pfc_pause_duration_seconds_total{direction="tx",interface="eth0",priority="3"}`,
+				`dcbtop_pfc_pause_storm_events_total{interface="eth0",level="error"}`,
 			},
 		},
 		"neither-willing": {
@@ -487,7 +545,8 @@ func boundedLabels() map[string][]string {
 		"reason":    rs,
 		"source":    append(labelStrings(localSources[:]), other),
 		"dialect":   {"ieee", "cee", "none"},
-		"direction": {"in", "out", "sent"},
+		"direction": {"in", "out", "sent", "rx", "tx"},
+		"level":     {"warning", "error"},
 	}
 }
 
@@ -508,7 +567,7 @@ func hostile() engine.Snapshot {
 
 // TestLabelsBounded checks that every label value of every scenario, and
 // of a snapshot full of unexpected values, comes from a known set:
-// interface names are the only open-ended label.
+// interface and RDMA device names are the only open-ended labels.
 func TestLabelsBounded(t *testing.T) {
 	allowed := boundedLabels()
 	check := func(t *testing.T, c *Collector) {
@@ -524,7 +583,14 @@ func TestLabelsBounded(t *testing.T) {
 			}
 			for _, m := range mf.GetMetric() {
 				for _, lp := range m.GetLabel() {
-					if lp.GetName() == "interface" {
+					switch lp.GetName() {
+					case "interface", "device":
+						// Open-ended, bounded by the host's interfaces and RDMA devices.
+						continue
+					case "port":
+						if _, err := strconv.ParseUint(lp.GetValue(), 10, 8); err != nil {
+							t.Errorf("%s: port=%q is not a port number", mf.GetName(), lp.GetValue())
+						}
 						continue
 					}
 					vals, ok := allowed[lp.GetName()]

@@ -1,0 +1,268 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/dcbtop/dcbtop/engine/lldp"
+)
+
+func reading(v uint64, src string) Reading { return Reading{Value: v, Source: src} }
+
+// mlxSample is an mlx5 RoCE port's counters as the issue's example shows
+// them, with n steps of traffic added.
+func mlxSample(at time.Time, n uint64) CountersSampled {
+	port := RDMAPortSample{Device: "mlx5_0", Port: 1}
+	port.NDK[NDKConnect] = Reading{Value: 12, Source: "infiniband_cm/mlx5_0/1/cm_tx_msgs/rtu", Derived: true}
+	port.NDK[NDKAccept] = Reading{Value: 3, Source: "infiniband_cm/mlx5_0/1/cm_rx_msgs/rtu", Derived: true}
+	port.NDK[NDKConnectFailure] = Reading{Value: 0, Source: "infiniband_cm/mlx5_0/1/cm_rx_msgs/rej+cm_tx_msgs/rej", Derived: true}
+	port.NDK[NDKRDMAInOctets] = reading(4000+4000*n, "ports/1/counters/port_rcv_data x4")
+	port.NDK[NDKRDMAOutOctets] = reading(8000+8000*n, "ports/1/counters/port_xmit_data x4")
+	port.NDK[NDKRDMAInFrames] = reading(10+10*n, "ports/1/counters/port_rcv_packets")
+	port.NDK[NDKRDMAOutFrames] = reading(20+20*n, "ports/1/counters/port_xmit_packets")
+	port.Congestion[CNPSent] = reading(5, "ports/1/hw_counters/np_cnp_sent")
+	port.Congestion[CNPHandled] = reading(2, "ports/1/hw_counters/rp_cnp_handled")
+	port.Congestion[CNPIgnored] = reading(0, "ports/1/hw_counters/rp_cnp_ignored")
+	port.Congestion[ECNMarked] = reading(9, "ports/1/hw_counters/np_ecn_marked_roce_packets")
+	port.Congestion[OutOfSequence] = reading(0, "ports/1/hw_counters/out_of_sequence")
+	pfc := &PFCSample{Source: PFCSourceEthtool, StormWarning: reading(0, "tx_pause_storm_warning_events"),
+		StormError: reading(0, "tx_pause_storm_error_events")}
+	for p := range pfc.Priorities {
+		pfc.Priorities[p].RxPause = reading(0, fmt.Sprintf("rx_prio%d_pause", p))
+		pfc.Priorities[p].TxPause = reading(0, fmt.Sprintf("tx_prio%d_pause", p))
+		pfc.Priorities[p].RxPauseDuration = reading(0, fmt.Sprintf("rx_prio%d_pause_duration", p))
+	}
+	return CountersSampled{Interface: "eth0", At: at, Interval: time.Second, RDMA: []RDMAPortSample{port}, PFC: pfc}
+}
+
+func u(v uint64) *uint64 { return &v }
+
+// TestLosslessSnapshot checks the NDK set, the masks and the sources of
+// one sample, and that a missing counter is null, never 0.
+func TestLosslessSnapshot(t *testing.T) {
+	e := New(Config{})
+	if in, _ := e.Interface("eth0"); in.Counters != nil {
+		t.Fatal("counters before any sample")
+	}
+	e.Apply(mlxSample(t0, 0))
+	in, _ := e.Interface("eth0")
+	c := in.Counters
+	if c == nil || len(c.RDMA) != 1 {
+		t.Fatalf("counters %+v", c)
+	}
+	r := c.RDMA[0]
+	want := NDKValues{Connect: u(12), Accept: u(3), ConnectFailure: u(0), RDMAInOctets: u(4000),
+		RDMAOutOctets: u(8000), RDMAInFrames: u(10), RDMAOutFrames: u(20)}
+	if diff := cmp.Diff(want, r.NDK); diff != "" {
+		t.Errorf("NDK (-want +got):\n%s", diff)
+	}
+	// Bits 3 (ConnectionError), 4 (ActiveConnection), 5-24 (reserved) and
+	// 25 (CQError) missing; 0-2 derived from connection-manager messages.
+	if r.MissingCounterMask != 67108856 || r.DerivedCounterMask != 7 {
+		t.Errorf("masks missing %d derived %d, want 67108856 and 7", r.MissingCounterMask, r.DerivedCounterMask)
+	}
+	if got := r.Sources["rdma_in_octets"]; got != "ports/1/counters/port_rcv_data x4" {
+		t.Errorf("source of rdma_in_octets %q", got)
+	}
+	if _, ok := r.Sources["connection_error"]; ok {
+		t.Error("a missing counter has a source")
+	}
+	if len(r.Rates) != 0 || c.PFC.Priorities[3].RxPauseRate != nil {
+		t.Errorf("rates after one sample: %v", r.Rates)
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{`"connection_error":null`, `"active_connection":null`, `"cq_error":null`, `"connect":12`,
+		`"rdma_in_octets":4000`, `"missing_counter_mask":67108856`, `"derived_counter_mask":7`, `"source":"ethtool"`,
+		`"rx_pause_duration_us":0`, `"tx_pause_duration_us":null`, `"rx_pause_rate":null`, `"ecn":null`, `"error":null`,
+		`"rx_pause":"rx_prio{p}_pause"`, `"np_cnp_sent":5`, `"storm_error_events":0`, `"out_of_buffer":null`} {
+		if !strings.Contains(string(b), s) {
+			t.Errorf("JSON lacks %s: %s", s, b)
+		}
+	}
+}
+
+// TestLosslessRates checks rates between samples, and that a counter
+// going down is a reset: the new value counted since, never negative.
+func TestLosslessRates(t *testing.T) {
+	e := New(Config{})
+	e.Apply(mlxSample(t0, 0))
+	s := mlxSample(t0.Add(2*time.Second), 1)
+	s.PFC.Priorities[3].RxPause.Value = 300
+	e.Apply(s)
+	reset := mlxSample(t0.Add(3*time.Second), 0) // traffic counters reset (driver reload)
+	reset.PFC.Priorities[3].RxPause.Value = 50
+	in := e.Snapshot().Interfaces[0]
+	r := in.Counters.RDMA[0].Rates
+	if diff := cmp.Diff(map[string]float64{"connect": 0, "accept": 0, "connect_failure": 0, "rdma_in_octets": 2000,
+		"rdma_out_octets": 4000, "rdma_in_frames": 5, "rdma_out_frames": 10, "np_cnp_sent": 0, "rp_cnp_handled": 0,
+		"rp_cnp_ignored": 0, "np_ecn_marked_roce_packets": 0, "out_of_sequence": 0}, r); diff != "" {
+		t.Errorf("rates (-want +got):\n%s", diff)
+	}
+	if got := *in.Counters.PFC.Priorities[3].RxPauseRate; got != 150 {
+		t.Errorf("rx pause rate %v, want 150", got)
+	}
+	e.Apply(reset)
+	in = e.Snapshot().Interfaces[0]
+	r = in.Counters.RDMA[0].Rates
+	if r["rdma_in_octets"] != 4000 || r["rdma_in_frames"] != 10 {
+		t.Errorf("after a reset: rates %v, want the new values per second", r)
+	}
+	if got := *in.Counters.PFC.Priorities[3].RxPauseRate; got != 50 {
+		t.Errorf("rx pause rate after reset %v, want 50", got)
+	}
+	h := in.Counters.PauseHistory[3]
+	if diff := cmp.Diff([]float64{150, 50}, h); diff != "" {
+		t.Errorf("priority 3 history (-want +got):\n%s", diff)
+	}
+}
+
+func TestRate(t *testing.T) {
+	for _, tt := range []struct {
+		prev, cur uint64
+		dt        time.Duration
+		want      float64
+	}{
+		{10, 30, 2 * time.Second, 10},
+		{30, 30, time.Second, 0},
+		{30, 5, time.Second, 5},                 // reset
+		{1<<64 - 10, 20, 2 * time.Second, 10},   // wrap of a 64-bit counter counts as a reset
+		{10, 30, 0, 0},                          // no interval, no rate
+		{0, 1000, 500 * time.Millisecond, 2000}, // sub-second interval
+	} {
+		if got := Rate(tt.prev, tt.cur, tt.dt); got != tt.want {
+			t.Errorf("Rate(%d, %d, %v) = %v, want %v", tt.prev, tt.cur, tt.dt, got, tt.want)
+		}
+	}
+}
+
+// TestPauseHistoryWindow checks that the history keeps the last 60 s of
+// samples, oldest first.
+func TestPauseHistoryWindow(t *testing.T) {
+	e := New(Config{})
+	for i := range 100 {
+		s := mlxSample(t0.Add(time.Duration(i)*time.Second), 0)
+		s.PFC.Priorities[0].TxPause.Value = uint64(i * i)
+		e.Apply(s)
+	}
+	h := e.Snapshot().Interfaces[0].Counters.PauseHistory[0]
+	if len(h) != 60 || h[59] != 99*99-98*98 || h[0] != 40*40-39*39 {
+		t.Errorf("history of %d entries, first %v last %v", len(h), h[0], h[len(h)-1])
+	}
+	for i := range 8 {
+		if len(e.Snapshot().Interfaces[0].Counters.PauseHistory[i]) != 60 {
+			t.Errorf("priority %d history length differs", i)
+		}
+	}
+}
+
+// TestLosslessDiagnostics checks each lossless diagnostic fires on the
+// data that supports it and stays quiet otherwise.
+func TestLosslessDiagnostics(t *testing.T) {
+	roceOn3 := &Params{PFC: &PFC{Cap: 8, Enabled: 1 << 3}, App: []App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}}}
+	tests := []struct {
+		name   string
+		local  *Params
+		second func(s *CountersSampled)
+		want   []lldp.Code
+	}{
+		{"quiet", roceOn3, func(s *CountersSampled) { s.PFC.Priorities[3].RxPause.Value = 5 }, nil},
+		{"pfc never paused RDMA traffic", roceOn3, func(s *CountersSampled) {}, []lldp.Code{CodePFCNoPauses}},
+		{"storm by rate", roceOn3, func(s *CountersSampled) { s.PFC.Priorities[3].TxPause.Value = 5000 }, []lldp.Code{CodePauseStorm}},
+		{"storm guard counters moving", roceOn3, func(s *CountersSampled) {
+			s.PFC.Priorities[3].RxPause.Value = 5
+			s.PFC.StormError = reading(1, "tx_pause_storm_error_events")
+		}, []lldp.Code{CodePauseStorm}},
+		{"pauses without pfc", roceOn3, func(s *CountersSampled) {
+			s.PFC.Priorities[3].RxPause.Value = 5
+			s.PFC.Priorities[1].RxPause.Value = 7
+		}, []lldp.Code{CodePauseWithoutPFC}},
+		{"cnps ignored", roceOn3, func(s *CountersSampled) {
+			s.PFC.Priorities[3].RxPause.Value = 5
+			s.RDMA[0].Congestion[CNPIgnored].Value = 4
+		}, []lldp.Code{CodeCNPWithoutECN}},
+		{"cnps with ecn disabled", roceOn3, func(s *CountersSampled) {
+			s.PFC.Priorities[3].RxPause.Value = 5
+			s.RDMA[0].Congestion[CNPHandled].Value = 40
+			s.ECN = &ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1 << 3}
+		}, []lldp.Code{CodeCNPWithoutECN}},
+		{"lossy fabric", roceOn3, func(s *CountersSampled) {
+			s.PFC.Priorities[3].RxPause.Value = 5
+			s.RDMA[0].Congestion[OutOfSequence].Value = 30
+		}, []lldp.Code{CodeLossyFabric}},
+		{"read error", roceOn3, func(s *CountersSampled) {
+			s.PFC.Priorities[3].RxPause.Value = 5
+			s.Err = "ports/1/counters/port_rcv_data: not a number"
+		}, []lldp.Code{CodeCountersError}},
+		{"no operational pfc: no pfc rules", nil, func(s *CountersSampled) { s.PFC.Priorities[1].RxPause.Value = 7 }, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := New(Config{})
+			if tt.local != nil {
+				e.Apply(LocalChanged{Interface: "eth0", At: t0, Source: SourceDCBNL, Params: tt.local})
+			}
+			e.Apply(mlxSample(t0, 0))
+			s := mlxSample(t0.Add(time.Second), 1)
+			tt.second(&s)
+			e.Apply(s)
+			var got []lldp.Code
+			for _, d := range e.Snapshot().Interfaces[0].Diagnostics {
+				switch d.Code {
+				case CodePauseStorm, CodePauseWithoutPFC, CodePFCNoPauses, CodeCNPWithoutECN, CodeLossyFabric, CodeCountersError:
+					got = append(got, d.Code)
+					if d.Action == "" {
+						t.Errorf("%s has no action", d.Code)
+					}
+				}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("diagnostics (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestLosslessNoSources checks an interface without RDMA or pause sources:
+// rdma [] and a pfc object with a null source and null counts.
+func TestLosslessNoSources(t *testing.T) {
+	e := New(Config{})
+	e.Apply(CountersSampled{Interface: "eth0", At: t0, Interval: time.Second, RDMA: []RDMAPortSample{}})
+	c := e.Snapshot().Interfaces[0].Counters
+	b, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	if !strings.Contains(s, `"rdma":[]`) || !strings.Contains(s, `"pfc":{"source":null`) || strings.Contains(s, `"rx_pause":0`) {
+		t.Errorf("JSON %s", s)
+	}
+	if len(c.PFC.Priorities) != 8 {
+		t.Errorf("%d priorities", len(c.PFC.Priorities))
+	}
+}
+
+func TestPrioPattern(t *testing.T) {
+	for _, tt := range []struct {
+		src  string
+		p    int
+		want string
+	}{
+		{"rx_prio3_pause", 3, "rx_prio{p}_pause"},
+		{"port.rx_priority_0_xoff_rx", 0, "port.rx_priority_{p}_xoff_rx"},
+		{"tx_priority_7_xoff.nic", 7, "tx_priority_{p}_xoff.nic"},
+		{"dcbnl ieee_pfc.indications[5]", 5, "dcbnl ieee_pfc.indications[{p}]"},
+		{"rx_prio1_pause", 2, "rx_prio1_pause"},
+	} {
+		if got := prioPattern(tt.src, tt.p); got != tt.want {
+			t.Errorf("prioPattern(%q, %d) = %q, want %q", tt.src, tt.p, got, tt.want)
+		}
+	}
+}

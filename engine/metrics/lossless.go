@@ -1,0 +1,154 @@
+package metrics
+
+import (
+	"strconv"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/dcbtop/dcbtop/engine"
+)
+
+// losslessDescs are the metrics of the lossless counters: the NDK set,
+// RoCE congestion and per-priority PFC pauses. A counter without a source
+// has no series (never a 0).
+type losslessDescs struct {
+	ndk        [engine.NDKBits]*prometheus.Desc
+	congestion [engine.NumCongestion]*prometheus.Desc
+	pauses     *prometheus.Desc
+	pauseTime  *prometheus.Desc
+	storms     *prometheus.Desc
+}
+
+// ndkMetric names an NDK counter's metric; direction is "in"/"out" for the
+// two pairs that share a metric, "" otherwise.
+type ndkMetric struct {
+	name, help, direction string
+}
+
+var ndkMetrics = map[engine.NDKCounter]ndkMetric{
+	engine.NDKConnect: {"rdma_connections_established_total",
+		"NDK Connect/Accept: RDMA connections established, direction out = by this host (Connect), in = by the peer (Accept). Approximated from connection-manager RTU messages: raw verbs QPs are not counted.", "out"},
+	engine.NDKAccept:         {"rdma_connections_established_total", "", "in"},
+	engine.NDKConnectFailure: {"rdma_connect_failures_total", "NDK ConnectFailure: RDMA connect attempts that failed, both ways (connection-manager REJ messages).", ""},
+	engine.NDKConnectionError: {"rdma_connection_errors_total",
+		"NDK ConnectionError: established RDMA connections that ended in error.", ""},
+	engine.NDKActiveConnection: {"rdma_active_connections", "NDK ActiveConnection: RDMA connections now active.", ""},
+	engine.NDKCQError:          {"rdma_cq_errors_total", "NDK CQError: RDMA completion queues that went into error.", ""},
+	engine.NDKRDMAInOctets: {"rdma_bytes_total",
+		"NDK RDMAInOctets/RDMAOutOctets: bytes of RDMA traffic by direction (in = received), layer 2 included where the source counts it.", "in"},
+	engine.NDKRDMAOutOctets: {"rdma_bytes_total", "", "out"},
+	engine.NDKRDMAInFrames: {"rdma_frames_total",
+		"NDK RDMAInFrames/RDMAOutFrames: layer-2 frames of RDMA traffic by direction (in = received).", "in"},
+	engine.NDKRDMAOutFrames: {"rdma_frames_total", "", "out"},
+}
+
+var congestionHelp = [engine.NumCongestion]struct{ name, help string }{
+	engine.CNPSent:       {"rdma_cnp_sent_total", "Congestion notification packets (CNPs) this host sent as DCQCN notification point, for ECN-marked RoCE packets it received."},
+	engine.CNPHandled:    {"rdma_cnp_handled_total", "CNPs this host received and reacted to (DCQCN reaction point slowed down)."},
+	engine.CNPIgnored:    {"rdma_cnp_ignored_total", "CNPs this host received and ignored: its DCQCN reaction point is disabled on that priority."},
+	engine.ECNMarked:     {"rdma_ecn_marked_packets_total", "RoCE packets received with an ECN congestion mark."},
+	engine.OutOfSequence: {"rdma_out_of_sequence_packets_total", "RoCE packets received out of sequence: packets were lost on the way (a lossy fabric)."},
+	engine.OutOfBuffer:   {"rdma_out_of_buffer_drops_total", "RoCE packets dropped because no receive WQE was posted (the application was too slow)."},
+}
+
+func newLosslessDescs() losslessDescs {
+	port := []string{"interface", "device", "port"}
+	var d losslessDescs
+	shared := map[string]*prometheus.Desc{}
+	for _, c := range engine.NDKCounters {
+		m := ndkMetrics[c]
+		if desc, ok := shared[m.name]; ok {
+			d.ndk[c] = desc
+			continue
+		}
+		labels := port
+		if m.direction != "" {
+			labels = append(append([]string(nil), port...), "direction")
+		}
+		d.ndk[c] = prometheus.NewDesc("dcbtop_"+m.name, m.help, labels, nil)
+		shared[m.name] = d.ndk[c]
+	}
+	for c := range engine.NumCongestion {
+		h := congestionHelp[c]
+		d.congestion[c] = prometheus.NewDesc("dcbtop_"+h.name, h.help, port, nil)
+	}
+	prio := []string{"interface", "priority", "direction"}
+	d.pauses = prometheus.NewDesc("dcbtop_pfc_pause_frames_total",
+		"PFC pause frames per priority: direction rx = received (the peer paused this host), tx = sent (this host paused the peer). Absent where the driver exposes no per-priority pause counter.", prio, nil)
+	d.pauseTime = prometheus.NewDesc("dcbtop_pfc_pause_duration_seconds_total",
+		"Time spent paused per priority and direction, where the driver counts it (mlx5 *_pause_duration).", prio, nil)
+	d.storms = prometheus.NewDesc("dcbtop_pfc_pause_storm_events_total",
+		"The NIC's pause-storm guard firing, by level (warning, error): a receiver paused this port continuously.", []string{"interface", "level"}, nil)
+	return d
+}
+
+func (d *losslessDescs) describe(ch chan<- *prometheus.Desc) {
+	seen := map[*prometheus.Desc]bool{}
+	for _, c := range engine.NDKCounters {
+		if !seen[d.ndk[c]] {
+			seen[d.ndk[c]] = true
+			ch <- d.ndk[c]
+		}
+	}
+	for _, x := range d.congestion {
+		ch <- x
+	}
+	ch <- d.pauses
+	ch <- d.pauseTime
+	ch <- d.storms
+}
+
+// collectLossless exports an interface's lossless counters.
+func (c *Collector) collectLossless(ch chan<- prometheus.Metric, name string, k *engine.LosslessCounters) {
+	if k == nil {
+		return
+	}
+	d := &c.l
+	for _, r := range k.RDMA {
+		port := strconv.Itoa(r.Port)
+		for _, n := range engine.NDKCounters {
+			v := r.NDK.Get(n)
+			if v == nil {
+				continue
+			}
+			labels := []string{name, r.Device, port}
+			if dir := ndkMetrics[n].direction; dir != "" {
+				labels = append(labels, dir)
+			}
+			if n.Gauge() {
+				gauge(ch, d.ndk[n], float64(*v), labels...)
+			} else {
+				counter(ch, d.ndk[n], *v, labels...)
+			}
+		}
+		for n := range engine.NumCongestion {
+			if v := r.Congestion.Get(n); v != nil {
+				counter(ch, d.congestion[n], *v, name, r.Device, port)
+			}
+		}
+	}
+	for _, p := range k.PFC.Priorities {
+		prio := digits[p.Priority&7]
+		for _, x := range []struct {
+			desc *prometheus.Desc
+			v    *uint64
+			dir  string
+			us   bool
+		}{{d.pauses, p.RxPause, "rx", false}, {d.pauses, p.TxPause, "tx", false},
+			{d.pauseTime, p.RxPauseDurationUs, "rx", true}, {d.pauseTime, p.TxPauseDurationUs, "tx", true}} {
+			switch {
+			case x.v == nil:
+			case x.us:
+				send(ch, x.desc, prometheus.CounterValue, float64(*x.v)/1e6, name, prio, x.dir)
+			default:
+				counter(ch, x.desc, *x.v, name, prio, x.dir)
+			}
+		}
+	}
+	if v := k.PFC.StormWarningEvents; v != nil {
+		counter(ch, d.storms, *v, name, "warning")
+	}
+	if v := k.PFC.StormErrorEvents; v != nil {
+		counter(ch, d.storms, *v, name, "error")
+	}
+}
