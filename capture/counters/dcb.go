@@ -1,0 +1,93 @@
+package counters
+
+import (
+	"errors"
+	"strconv"
+
+	"github.com/dcbtop/dcbtop/capture/dcbnl"
+	"github.com/dcbtop/dcbtop/engine"
+)
+
+// DCB gives an interface's per-priority PFC frame counters from DCB
+// netlink (struct ieee_pfc): requests are the PFC frames sent, indications
+// those received, indexed by priority.
+type DCB interface {
+	PFCCounters(ifname string) (requests, indications [8]uint64, err error)
+}
+
+// errNoPFC is what DCBFrom's DCB returns when the driver reports no
+// ieee_pfc.
+var errNoPFC = errors.New("dcbnl: no ieee_pfc in the reply")
+
+// DCBFrom returns the DCB that reads the counters with c (IEEE_GET: the
+// requests and indications of its PFC). An error, or a reply without PFC,
+// is an error. DCBFrom(nil) is nil: no DCB.
+func DCBFrom(c *dcbnl.Client) DCB {
+	if c == nil {
+		return nil
+	}
+	return dcbClient{c}
+}
+
+type dcbClient struct{ c *dcbnl.Client }
+
+func (d dcbClient) PFCCounters(ifname string) (requests, indications [8]uint64, err error) {
+	ieee, err := d.c.IEEE(ifname)
+	if err != nil {
+		return requests, indications, err
+	}
+	if ieee == nil || ieee.PFC == nil {
+		return requests, indications, errNoPFC
+	}
+	return ieee.PFC.Requests, ieee.PFC.Indications, nil
+}
+
+// pfc samples ifname's per-priority pause counters. The counts come from
+// dcbnl when it has any that is not zero, otherwise from the driver's
+// ethtool statistics when a table reads them, otherwise from dcbnl when it
+// answered at all (its zeros are then all there is); nil when neither
+// source has anything. Durations and storm counters come from ethtool
+// whichever source has the counts. A failure of either source is no
+// error of the sample: most interfaces have neither.
+func (s *Sampler) pfc(ifname string) *engine.PFCSample {
+	var (
+		dcbOK, dcbNonZero bool
+		req, ind          [8]uint64
+	)
+	if s.dcb != nil {
+		var err error
+		if req, ind, err = s.dcb.PFCCounters(ifname); err == nil {
+			dcbOK = true
+			for p := range 8 {
+				dcbNonZero = dcbNonZero || req[p] != 0 || ind[p] != 0
+			}
+		}
+	}
+	stats, table := s.ethtoolStats(ifname)
+	out := &engine.PFCSample{}
+	switch {
+	case dcbOK && dcbNonZero:
+		fromDCB(req, ind, out)
+	case table != nil && table.counts(stats, out):
+		out.Source = engine.PFCSourceEthtool
+	case dcbOK:
+		fromDCB(req, ind, out)
+	default:
+		return nil
+	}
+	if table != nil {
+		table.extras(stats, out)
+	}
+	return out
+}
+
+// fromDCB sets out's counts to dcbnl's requests (sent) and indications
+// (received).
+func fromDCB(req, ind [8]uint64, out *engine.PFCSample) {
+	out.Source = engine.PFCSourceDCBNL
+	for p := range out.Priorities {
+		i := strconv.Itoa(p)
+		out.Priorities[p].RxPause = engine.Reading{Value: ind[p], Source: "dcbnl ieee_pfc.indications[" + i + "]"}
+		out.Priorities[p].TxPause = engine.Reading{Value: req[p], Source: "dcbnl ieee_pfc.requests[" + i + "]"}
+	}
+}

@@ -1,0 +1,98 @@
+// Package counters samples an interface's lossless-Ethernet counters on
+// Linux and returns them as the engine's event, engine.CountersSampled:
+// its RDMA device ports' NDK and congestion (DCQCN) counters, its
+// per-priority PFC pause counters, and the host's ECN (DCQCN) settings.
+// It only reads and maps; the engine computes rates, masks and
+// diagnostics. A counter nothing provides is left without a Source (null
+// in the snapshot, never 0).
+//
+// Files are read under a sysfs root, "/sys" unless Config.SysfsRoot (the
+// command takes it from DCBTOP_SYSFS_ROOT, EnvSysfsRoot) says otherwise,
+// and every path in a Source or an error is relative to it. Counter files
+// hold a decimal number, optionally followed by a newline; anything else
+// is not a number. A file that is missing is a counter without a source;
+// one that exists but cannot be read or parsed is treated as missing and
+// named in CountersSampled.Err, one line for the whole sample.
+//
+// # RDMA ports
+//
+// The RDMA device ports of interface IF are those whose GID table names
+// it (class/infiniband/DEV/ports/P/gid_attrs/ndevs/N holding IF; soft-RoCE
+// rxe and devices on the auxiliary bus, as mlx5_ib and irdma are in
+// current kernels, have no other link), and every port of a device listed
+// in class/net/IF/device/infiniband/ whose GID table names no netdev at
+// all (InfiniBand, or a kernel without gid_attrs). A GID entry that cannot
+// be read is an unused one: the kernel answers EINVAL for those.
+//
+// For each port, under class/infiniband/DEV/ports/P/ (Sources relative to
+// class/infiniband/DEV/, "ports/1/counters/port_rcv_data x4"):
+//
+//	NDK counter     first of                                      driver
+//	RDMAInOctets    counters/port_rcv_data x4 (4-octet units)     mlx5 and other IB verbs devices
+//	                hw_counters/rdma_rx_bytes                     mlx5 optional counter
+//	                hw_counters/ip4InOctets+ip6InOctets           irdma (E810, X722)
+//	RDMAOutOctets   counters/port_xmit_data x4, rdma_tx_bytes, ip4OutOctets+ip6OutOctets
+//	RDMAInFrames    counters/port_rcv_packets, rdma_rx_packets, ip4InPkts+ip6InPkts
+//	RDMAOutFrames   counters/port_xmit_packets, rdma_tx_packets, ip4OutPkts+ip6OutPkts
+//
+// A sum uses the files that exist (one alone when the other is missing);
+// multiplication and sums saturate at 2^64-1 instead of wrapping. What
+// each device counts as RDMA octets (with or without the Ethernet, IP and
+// UDP headers, which NDK's layer-2 definition includes) is its own
+// choice.
+//
+// The connection counters are approximated (Derived) from the
+// connection-manager MAD counters, class/infiniband_cm/DEV/P/ (Sources
+// "infiniband_cm/DEV/P/..."):
+//
+//	Connect          cm_tx_msgs/rtu                 RTUs sent: connections this host established
+//	Accept           cm_rx_msgs/rtu                 RTUs received: connections this host accepted
+//	ConnectFailure   cm_rx_msgs/rej+cm_tx_msgs/rej  REJs either way
+//
+// They count only connections set up through the InfiniBand connection
+// manager (ib_cm, which rdma_cm uses); queue pairs connected out of band
+// (addresses exchanged over TCP, as many MPI and collective libraries do)
+// and unreliable-datagram traffic are not counted, and a REJ may answer a
+// stale request rather than a failed connect. ConnectionError,
+// ActiveConnection and CQError have no Linux counter and are never set.
+//
+// The congestion counters come from hw_counters/: mlx5's np_cnp_sent,
+// rp_cnp_handled, rp_cnp_ignored, np_ecn_marked_roce_packets,
+// out_of_sequence and out_of_buffer, else irdma's cnpSent, cnpHandled,
+// cnpIgnored and RxECNMrkd (irdma has no equivalent of the last two).
+// Soft-RoCE (rxe) ports are found, but rxe's own hw_counters (sent_pkts,
+// rcvd_pkts, ...) are not mapped.
+//
+// # PFC pause counters
+//
+// Per-priority pause frame counts come from DCB netlink's ieee_pfc
+// (Config.DCB; requests are frames sent, TxPause, and indications frames
+// received, RxPause; Sources "dcbnl ieee_pfc.indications[3]") when it has
+// any count that is not zero, otherwise from the driver's ethtool
+// statistics (Config.Ethtool) when a table below reads them, otherwise
+// from dcbnl when it answered at all (its zeros are then all there is).
+// Pause durations and pause-storm counters come from ethtool whenever the
+// driver has them, whichever source has the counts. The table is chosen
+// by the driver's name, or, when it is unknown or cannot be read, as the
+// first table whose rx statistic of some priority exists:
+//
+//	driver     rx (received)                    tx (sent)                        extras
+//	mlx5_core  rx_prio{p}_pause                 tx_prio{p}_pause                 rx|tx_prio{p}_pause_duration (µs),
+//	                                                                             tx_pause_storm_warning|error_events
+//	ice        rx_priority_{p}_xoff.nic         tx_priority_{p}_xoff.nic         -
+//	i40e       port.rx_priority_{p}_xoff_rx     port.tx_priority_{p}_xoff_tx     -
+//	           (older kernels: port.rx_priority_{p}_xoff, likewise tx)
+//
+// mlx5 lists per-priority pause statistics only for priorities with PFC
+// enabled; the others have no source. ice and i40e count XOFF frames,
+// which are the pauses. PFC is nil when neither source has anything. A
+// failure of either source (EOPNOTSUPP on lo, no dcbnl_ops on a veth) is
+// no error of the sample: most interfaces have neither.
+//
+// # ECN
+//
+// The host's DCQCN enablement per priority is read from mlx5's
+// class/net/IF/ecn/roce_np/enable/0..7 (notification point: sends CNPs)
+// and roce_rp/enable/0..7 (reaction point: slows down on CNPs), files
+// holding 0 or 1; ECN is nil unless at least one of them is there.
+package counters

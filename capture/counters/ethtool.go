@@ -1,0 +1,145 @@
+package counters
+
+import (
+	"fmt"
+
+	"github.com/dcbtop/dcbtop/engine"
+)
+
+// Ethtool gives an interface's driver name and driver statistics (the
+// ETHTOOL_GDRVINFO and ETHTOOL_GSTATS ioctls: `ethtool -i` and `ethtool
+// -S`).
+type Ethtool interface {
+	DriverName(ifname string) (string, error)
+	Stats(ifname string) (map[string]uint64, error)
+}
+
+// An EthtoolCloser is an Ethtool holding a resource (a socket) that Close
+// releases.
+type EthtoolCloser interface {
+	Ethtool
+	Close()
+}
+
+// A pfcTable names a driver's per-priority pause statistics: fmt patterns
+// with the priority as %d, alternatives by preference ("" when the driver
+// has no such statistic).
+type pfcTable struct {
+	driver string
+	// rx and tx count pause (XOFF) frames received and sent.
+	rx, tx []string
+	// rxDuration and txDuration are the time paused, in microseconds.
+	rxDuration, txDuration string
+	// stormWarning and stormError count the pause-storm guard's events.
+	stormWarning, stormError string
+}
+
+// pfcTables are the drivers whose per-priority pause statistics dcbtop
+// knows, in the order they are tried when the driver's name is unknown.
+var pfcTables = []pfcTable{
+	{
+		driver:       "mlx5_core",
+		rx:           []string{"rx_prio%d_pause"},
+		tx:           []string{"tx_prio%d_pause"},
+		rxDuration:   "rx_prio%d_pause_duration",
+		txDuration:   "tx_prio%d_pause_duration",
+		stormWarning: "tx_pause_storm_warning_events",
+		stormError:   "tx_pause_storm_error_events",
+	},
+	{
+		// ice counts XOFF frames (the pauses) and XON frames apart.
+		driver: "ice",
+		rx:     []string{"rx_priority_%d_xoff.nic"},
+		tx:     []string{"tx_priority_%d_xoff.nic"},
+	},
+	{
+		// Older i40e had no _rx/_tx suffix.
+		driver: "i40e",
+		rx:     []string{"port.rx_priority_%d_xoff_rx", "port.rx_priority_%d_xoff"},
+		tx:     []string{"port.tx_priority_%d_xoff_tx", "port.tx_priority_%d_xoff"},
+	},
+}
+
+// tableFor returns the table of the named driver; when the name is
+// unknown (or driverErr is set), the first table with a per-priority rx
+// pause statistic in stats; nil when none fits.
+func tableFor(driver string, driverErr error, stats map[string]uint64) *pfcTable {
+	if driverErr == nil {
+		for i := range pfcTables {
+			if pfcTables[i].driver == driver {
+				return &pfcTables[i]
+			}
+		}
+	}
+	for i := range pfcTables {
+		for p := range 8 {
+			if _, ok := pfcTables[i].lookup(stats, pfcTables[i].rx, p); ok {
+				return &pfcTables[i]
+			}
+		}
+	}
+	return nil
+}
+
+// lookup returns the first of the patterns that names a statistic of
+// priority p in stats, as a Reading whose Source is the statistic's name.
+func (t *pfcTable) lookup(stats map[string]uint64, patterns []string, p int) (engine.Reading, bool) {
+	for _, pat := range patterns {
+		if pat == "" {
+			continue
+		}
+		key := fmt.Sprintf(pat, p)
+		if v, ok := stats[key]; ok {
+			return engine.Reading{Value: v, Source: key}, true
+		}
+	}
+	return engine.Reading{}, false
+}
+
+// counts fills the per-priority pause counts from stats; false when stats
+// have none.
+func (t *pfcTable) counts(stats map[string]uint64, s *engine.PFCSample) bool {
+	found := false
+	for p := range s.Priorities {
+		pp := &s.Priorities[p]
+		var ok bool
+		if pp.RxPause, ok = t.lookup(stats, t.rx, p); ok {
+			found = true
+		}
+		if pp.TxPause, ok = t.lookup(stats, t.tx, p); ok {
+			found = true
+		}
+	}
+	return found
+}
+
+// extras fills the pause durations and the storm counters from stats,
+// where the driver has them.
+func (t *pfcTable) extras(stats map[string]uint64, s *engine.PFCSample) {
+	for p := range s.Priorities {
+		pp := &s.Priorities[p]
+		pp.RxPauseDuration, _ = t.lookup(stats, []string{t.rxDuration}, p)
+		pp.TxPauseDuration, _ = t.lookup(stats, []string{t.txDuration}, p)
+	}
+	if v, ok := stats[t.stormWarning]; ok && t.stormWarning != "" {
+		s.StormWarning = engine.Reading{Value: v, Source: t.stormWarning}
+	}
+	if v, ok := stats[t.stormError]; ok && t.stormError != "" {
+		s.StormError = engine.Reading{Value: v, Source: t.stormError}
+	}
+}
+
+// ethtoolStats returns ifname's driver statistics and the table that
+// reads them; nil stats when there is no Ethtool or it has none for
+// ifname (EOPNOTSUPP on lo is no error of the sample).
+func (s *Sampler) ethtoolStats(ifname string) (map[string]uint64, *pfcTable) {
+	if s.ethtool == nil {
+		return nil, nil
+	}
+	stats, err := s.ethtool.Stats(ifname)
+	if err != nil || len(stats) == 0 {
+		return nil, nil
+	}
+	driver, err := s.ethtool.DriverName(ifname)
+	return stats, tableFor(driver, err, stats)
+}

@@ -1,0 +1,256 @@
+package counters_test
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/dcbtop/dcbtop/capture/counters"
+	"github.com/dcbtop/dcbtop/engine"
+)
+
+// fakeEthtool answers as a driver would; it records the interfaces asked
+// about.
+type fakeEthtool struct {
+	driver    string
+	driverErr error
+	stats     map[string]uint64
+	statsErr  error
+	calls     []string
+}
+
+func (f *fakeEthtool) DriverName(ifname string) (string, error) {
+	f.calls = append(f.calls, ifname)
+	return f.driver, f.driverErr
+}
+
+func (f *fakeEthtool) Stats(ifname string) (map[string]uint64, error) {
+	f.calls = append(f.calls, ifname)
+	return f.stats, f.statsErr
+}
+
+// fakeDCB answers dcbnl's ieee_pfc counters.
+type fakeDCB struct {
+	req, ind [8]uint64
+	err      error
+}
+
+func (f *fakeDCB) PFCCounters(string) (requests, indications [8]uint64, err error) {
+	return f.req, f.ind, f.err
+}
+
+// mlx5Stats is `ethtool -S` of an mlx5 port with PFC enabled on the
+// priorities in prios (mlx5 lists per-priority pause statistics only for
+// those): pauses received 100+p, sent 200+p, durations 1000+p and 2000+p.
+func mlx5Stats(prios uint8) map[string]uint64 {
+	m := map[string]uint64{
+		"rx_packets": 123456, "rx_bytes": 98765432, "tx_packets": 65432, "tx_bytes": 45678901,
+		"rx_vport_rdma_unicast_packets": 1000, "tx_vport_rdma_unicast_packets": 2000,
+		"rx_pause_ctrl_phy": 0, "tx_pause_ctrl_phy": 0, "rx_discards_phy": 0, "rx_out_of_buffer": 0,
+		"tx_pause_storm_warning_events": 3, "tx_pause_storm_error_events": 1, "module_unplug": 0,
+	}
+	for p := range 8 {
+		m[fmt.Sprintf("rx_prio%d_bytes", p)] = 0
+		m[fmt.Sprintf("rx_prio%d_packets", p)] = 0
+		m[fmt.Sprintf("tx_prio%d_bytes", p)] = 0
+		m[fmt.Sprintf("tx_prio%d_packets", p)] = 0
+		if prios&(1<<p) == 0 {
+			continue
+		}
+		m[fmt.Sprintf("rx_prio%d_pause", p)] = uint64(100 + p)
+		m[fmt.Sprintf("rx_prio%d_pause_duration", p)] = uint64(1000 + p)
+		m[fmt.Sprintf("tx_prio%d_pause", p)] = uint64(200 + p)
+		m[fmt.Sprintf("tx_prio%d_pause_duration", p)] = uint64(2000 + p)
+		m[fmt.Sprintf("rx_prio%d_pause_transition", p)] = uint64(p)
+	}
+	return m
+}
+
+// iceStats is `ethtool -S` of an E810 port (ice): XOFF received 300+p,
+// sent 400+p.
+func iceStats() map[string]uint64 {
+	m := map[string]uint64{
+		"rx_unicast": 5000, "tx_unicast": 4000, "rx_bytes.nic": 7000000, "tx_bytes.nic": 6000000,
+		"link_xon_rx.nic": 0, "link_xoff_rx.nic": 0, "link_xon_tx.nic": 0, "link_xoff_tx.nic": 0,
+		"tx_queue_0_packets": 4000, "rx_queue_0_packets": 5000,
+	}
+	for p := range 8 {
+		m[fmt.Sprintf("rx_priority_%d_xon.nic", p)] = uint64(10 + p)
+		m[fmt.Sprintf("rx_priority_%d_xoff.nic", p)] = uint64(300 + p)
+		m[fmt.Sprintf("tx_priority_%d_xon.nic", p)] = uint64(20 + p)
+		m[fmt.Sprintf("tx_priority_%d_xoff.nic", p)] = uint64(400 + p)
+	}
+	return m
+}
+
+// i40eStats is `ethtool -S` of an X710 port (i40e): XOFF received 500+p,
+// sent 600+p; old is the older kernels' spelling.
+func i40eStats(old bool) map[string]uint64 {
+	m := map[string]uint64{
+		"rx_packets": 100, "tx_packets": 200, "port.rx_bytes": 300000, "port.tx_bytes": 400000,
+		"port.link_xon_rx": 0, "port.link_xoff_rx": 0, "port.link_xon_tx": 0, "port.link_xoff_tx": 0,
+	}
+	rx, tx := "_rx", "_tx"
+	if old {
+		rx, tx = "", ""
+	}
+	for p := range 8 {
+		m[fmt.Sprintf("port.tx_priority_%d_xon%s", p, tx)] = uint64(30 + p)
+		m[fmt.Sprintf("port.tx_priority_%d_xoff%s", p, tx)] = uint64(600 + p)
+		m[fmt.Sprintf("port.rx_priority_%d_xon%s", p, rx)] = uint64(40 + p)
+		m[fmt.Sprintf("port.rx_priority_%d_xoff%s", p, rx)] = uint64(500 + p)
+		m[fmt.Sprintf("port.rx_priority_%d_xon_2_xoff", p)] = 0
+	}
+	return m
+}
+
+// vethStats is `ethtool -S` of a veth (as TestVethKernel reads it): no
+// pause counters at all.
+func vethStats() map[string]uint64 {
+	return map[string]uint64{"peer_ifindex": 5, "rx_queue_0_xdp_packets": 0, "rx_queue_0_xdp_bytes": 0,
+		"rx_queue_0_drops": 0, "rx_queue_0_xdp_redirect": 0, "rx_queue_0_xdp_drops": 0, "rx_queue_0_xdp_tx": 0,
+		"rx_queue_0_xdp_tx_errors": 0, "tx_queue_0_xdp_xmit": 0, "tx_queue_0_xdp_xmit_errors": 0}
+}
+
+// pfcWant builds a PFCSample: fill sets each priority.
+func pfcWant(src engine.PFCSource, fill func(p int, pp *engine.PrioPauseSample)) *engine.PFCSample {
+	s := &engine.PFCSample{Source: src}
+	for p := range s.Priorities {
+		fill(p, &s.Priorities[p])
+	}
+	return s
+}
+
+func f(pat string, p int) string { return fmt.Sprintf(pat, p) }
+
+// mlx5Want is mlx5Stats(prios) as sampled from ethtool.
+func mlx5Want(prios uint8) *engine.PFCSample {
+	s := pfcWant(engine.PFCSourceEthtool, func(p int, pp *engine.PrioPauseSample) {
+		if prios&(1<<p) == 0 {
+			return
+		}
+		u := uint64(p)
+		*pp = engine.PrioPauseSample{RxPause: rd(100+u, f("rx_prio%d_pause", p)), TxPause: rd(200+u, f("tx_prio%d_pause", p)),
+			RxPauseDuration: rd(1000+u, f("rx_prio%d_pause_duration", p)), TxPauseDuration: rd(2000+u, f("tx_prio%d_pause_duration", p))}
+	})
+	s.StormWarning, s.StormError = rd(3, "tx_pause_storm_warning_events"), rd(1, "tx_pause_storm_error_events")
+	return s
+}
+
+func dcbWant(req, ind [8]uint64) *engine.PFCSample {
+	return pfcWant(engine.PFCSourceDCBNL, func(p int, pp *engine.PrioPauseSample) {
+		pp.RxPause = rd(ind[p], f("dcbnl ieee_pfc.indications[%d]", p))
+		pp.TxPause = rd(req[p], f("dcbnl ieee_pfc.requests[%d]", p))
+	})
+}
+
+// TestPFC checks where the per-priority pause counters come from: the
+// driver tables, dcbnl when it has counts, durations and storm counters
+// from ethtool whatever the counts' source, and nothing invented.
+func TestPFC(t *testing.T) {
+	eopnotsupp := syscall.EOPNOTSUPP
+	var (
+		dcbReq = [8]uint64{3: 70, 4: 1}
+		dcbInd = [8]uint64{3: 80}
+	)
+	iceWant := pfcWant(engine.PFCSourceEthtool, func(p int, pp *engine.PrioPauseSample) {
+		pp.RxPause, pp.TxPause = rd(uint64(300+p), f("rx_priority_%d_xoff.nic", p)), rd(uint64(400+p), f("tx_priority_%d_xoff.nic", p))
+	})
+	i40eWant := pfcWant(engine.PFCSourceEthtool, func(p int, pp *engine.PrioPauseSample) {
+		pp.RxPause = rd(uint64(500+p), f("port.rx_priority_%d_xoff_rx", p))
+		pp.TxPause = rd(uint64(600+p), f("port.tx_priority_%d_xoff_tx", p))
+	})
+	i40eOldWant := pfcWant(engine.PFCSourceEthtool, func(p int, pp *engine.PrioPauseSample) {
+		pp.RxPause = rd(uint64(500+p), f("port.rx_priority_%d_xoff", p))
+		pp.TxPause = rd(uint64(600+p), f("port.tx_priority_%d_xoff", p))
+	})
+	dcbWithDurations := dcbWant(dcbReq, dcbInd)
+	dcbWithDurations.Priorities[3].RxPauseDuration = rd(1003, "rx_prio3_pause_duration")
+	dcbWithDurations.Priorities[3].TxPauseDuration = rd(2003, "tx_prio3_pause_duration")
+	dcbWithDurations.StormWarning, dcbWithDurations.StormError = rd(3, "tx_pause_storm_warning_events"), rd(1, "tx_pause_storm_error_events")
+	dcbZerosStorm := dcbWant([8]uint64{}, [8]uint64{})
+	dcbZerosStorm.StormWarning, dcbZerosStorm.StormError = rd(3, "tx_pause_storm_warning_events"), rd(1, "tx_pause_storm_error_events")
+
+	tests := []struct {
+		name    string
+		ethtool *fakeEthtool // nil: none
+		dcb     *fakeDCB     // nil: none
+		want    *engine.PFCSample
+	}{
+		{"mlx5, PFC on every priority", &fakeEthtool{driver: "mlx5_core", stats: mlx5Stats(0xff)}, nil, mlx5Want(0xff)},
+		{"mlx5, PFC on priority 3", &fakeEthtool{driver: "mlx5_core", stats: mlx5Stats(1 << 3)}, nil, mlx5Want(1 << 3)},
+		{"ice", &fakeEthtool{driver: "ice", stats: iceStats()}, nil, iceWant},
+		{"i40e", &fakeEthtool{driver: "i40e", stats: i40eStats(false)}, nil, i40eWant},
+		{"i40e, older spelling", &fakeEthtool{driver: "i40e", stats: i40eStats(true)}, nil, i40eOldWant},
+		{"unknown driver name, mlx5 keys", &fakeEthtool{driver: "mlx5e_rep", stats: mlx5Stats(1 << 3)}, nil, mlx5Want(1 << 3)},
+		{"no driver name, i40e keys", &fakeEthtool{driverErr: eopnotsupp, stats: i40eStats(true)}, nil, i40eOldWant},
+		{"no driver name, ice keys", &fakeEthtool{driverErr: eopnotsupp, stats: iceStats()}, nil, iceWant},
+		{"dcbnl counts preferred, ethtool durations and storms kept",
+			&fakeEthtool{driver: "mlx5_core", stats: mlx5Stats(1 << 3)}, &fakeDCB{req: dcbReq, ind: dcbInd}, dcbWithDurations},
+		{"dcbnl counts, ethtool failing", &fakeEthtool{statsErr: eopnotsupp, driverErr: eopnotsupp},
+			&fakeDCB{req: dcbReq, ind: dcbInd}, dcbWant(dcbReq, dcbInd)},
+		{"dcbnl zeros, no table: dcbnl zeros", &fakeEthtool{driver: "veth", stats: vethStats()}, &fakeDCB{}, dcbWant([8]uint64{}, [8]uint64{})},
+		{"dcbnl zeros, no ethtool: dcbnl zeros", nil, &fakeDCB{}, dcbWant([8]uint64{}, [8]uint64{})},
+		{"dcbnl zeros, a table: ethtool", &fakeEthtool{driver: "ice", stats: iceStats()}, &fakeDCB{}, iceWant},
+		{"dcbnl zeros, mlx5 without PFC: dcbnl zeros, storms from ethtool",
+			&fakeEthtool{driver: "mlx5_core", stats: mlx5Stats(0)}, &fakeDCB{}, dcbZerosStorm},
+		{"dcbnl failing, a table", &fakeEthtool{driver: "ice", stats: iceStats()}, &fakeDCB{err: errors.New("no dcb")}, iceWant},
+		{"dcbnl failing, veth", &fakeEthtool{driver: "veth", stats: vethStats()}, &fakeDCB{err: errors.New("no dcb")}, nil},
+		{"ethtool EOPNOTSUPP (lo)", &fakeEthtool{driverErr: eopnotsupp, statsErr: eopnotsupp}, nil, nil},
+		{"no statistics", &fakeEthtool{driver: "dummy", stats: map[string]uint64{}}, nil, nil},
+		{"mlx5 without PFC, no dcbnl", &fakeEthtool{driver: "mlx5_core", stats: mlx5Stats(0)}, nil, nil},
+		{"known driver, another driver's keys", &fakeEthtool{driver: "ice", stats: mlx5Stats(0xff)}, nil, nil},
+		{"no sources", nil, nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := counters.Config{SysfsRoot: filepath.Join(fixtures, "nordma")}
+			if tt.ethtool != nil {
+				cfg.Ethtool = tt.ethtool
+			}
+			if tt.dcb != nil {
+				cfg.DCB = tt.dcb
+			}
+			got := counters.New(cfg).Sample("eth0", t0, time.Second)
+			if diff := cmp.Diff(tt.want, got.PFC); diff != "" {
+				t.Errorf("PFC (-want +got):\n%s", diff)
+			}
+			if got.Err != "" {
+				t.Errorf("Err %q: a source that fails is no error", got.Err)
+			}
+		})
+	}
+}
+
+// TestPFCInEngine checks that dcbnl's and ethtool's per-priority Sources
+// come out of the engine as patterns.
+func TestPFCInEngine(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		cfg  counters.Config
+		want map[string]string
+	}{
+		{"dcbnl with ethtool durations", counters.Config{
+			Ethtool: &fakeEthtool{driver: "mlx5_core", stats: mlx5Stats(1 << 3)}, DCB: &fakeDCB{req: [8]uint64{3: 1}}},
+			map[string]string{"rx_pause": "dcbnl ieee_pfc.indications[{p}]", "tx_pause": "dcbnl ieee_pfc.requests[{p}]",
+				"rx_pause_duration_us": "rx_prio{p}_pause_duration", "tx_pause_duration_us": "tx_prio{p}_pause_duration",
+				"storm_warning_events": "tx_pause_storm_warning_events", "storm_error_events": "tx_pause_storm_error_events"}},
+		{"i40e", counters.Config{Ethtool: &fakeEthtool{driver: "i40e", stats: i40eStats(false)}},
+			map[string]string{"rx_pause": "port.rx_priority_{p}_xoff_rx", "tx_pause": "port.tx_priority_{p}_xoff_tx"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.cfg.SysfsRoot = filepath.Join(fixtures, "nordma")
+			e := engine.New(engine.Config{})
+			e.Step(counters.New(tt.cfg).Sample("eth0", t0, time.Second))
+			c := e.Snapshot().Interfaces[0].Counters
+			if diff := cmp.Diff(tt.want, c.PFC.Sources); diff != "" {
+				t.Errorf("PFC sources (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

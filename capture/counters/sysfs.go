@@ -1,0 +1,366 @@
+package counters
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/dcbtop/dcbtop/engine"
+)
+
+// A reader reads files under a sysfs root for one sample and collects the
+// problems it meets. Paths given to it are slash-separated and relative to
+// the root; the names in them come from directory entries (which hold no
+// '/') or from a validated interface name, so they stay under the root.
+type reader struct {
+	root string
+	// errs has one "path: problem" per source that exists but could not
+	// be used, in the order met.
+	errs []string
+}
+
+// maxFileSize bounds what is read of a counter file: sysfs counters are a
+// few bytes; a longer file is not a number.
+const maxFileSize = 256
+
+var errNotRegular = errors.New("not a regular file")
+
+// bad records that the source at rel exists but cannot be used.
+func (r *reader) bad(rel, problem string) {
+	r.errs = append(r.errs, rel+": "+problem)
+}
+
+// badErr records a failure to read rel, unless it is that rel does not
+// exist (a missing source is not an error).
+func (r *reader) badErr(rel string, err error) {
+	if errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err // the path in it is the machine's, not rel
+	}
+	r.bad(rel, err.Error())
+}
+
+func (r *reader) path(rel string) string {
+	return filepath.Join(r.root, filepath.FromSlash(rel))
+}
+
+// read returns at most limit+1 bytes of the regular file at rel. Other
+// kinds of files are never opened (a FIFO would block).
+func (r *reader) read(rel string, limit int64) ([]byte, error) {
+	p := r.path(rel)
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, errNotRegular
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, limit+1))
+}
+
+// uint reads the decimal counter in the file at rel. ok is false when the
+// file is missing or unusable; the latter is recorded.
+func (r *reader) uint(rel string) (v uint64, ok bool) {
+	b, err := r.read(rel, maxFileSize)
+	if err != nil {
+		r.badErr(rel, err)
+		return 0, false
+	}
+	v, problem := parseCounter(b)
+	if problem != "" {
+		r.bad(rel, problem)
+		return 0, false
+	}
+	return v, true
+}
+
+// parseCounter parses a sysfs counter: decimal digits, optionally followed
+// by one newline. It returns the problem ("not a number", "out of range")
+// when b is anything else.
+func parseCounter(b []byte) (uint64, string) {
+	if len(b) > maxFileSize {
+		return 0, "not a number"
+	}
+	b = bytes.TrimSuffix(b, []byte("\n"))
+	if len(b) == 0 {
+		return 0, "not a number"
+	}
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, "not a number"
+		}
+	}
+	v, err := strconv.ParseUint(string(b), 10, 64)
+	if err != nil { // only digits: too large
+		return 0, "out of range"
+	}
+	return v, ""
+}
+
+// list returns the names in the directory at rel, sorted; none when it
+// does not exist (a failure to read it otherwise is recorded).
+func (r *reader) list(rel string) []string {
+	entries, err := os.ReadDir(r.path(rel))
+	if err != nil {
+		r.badErr(rel, err)
+	}
+	names := make([]string, 0, len(entries))
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+// ndev returns the netdev name in a gid_attrs/ndevs file, "" when it has
+// none. The kernel answers EINVAL for a GID table entry that is not in
+// use, so any failure just means no name.
+func (r *reader) ndev(rel string) string {
+	b, err := r.read(rel, maxFileSize)
+	if err != nil || len(b) > maxFileSize {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// An ibPort is an RDMA device port: Name is its directory under ports/,
+// Num its number.
+type ibPort struct {
+	Dev, Name string
+	Num       int
+}
+
+// bindings returns the RDMA device ports bound to ifname, sorted by
+// device and port: those whose GID table names ifname (gid_attrs/ndevs),
+// and, of a device under class/net/IFNAME/device/infiniband whose GID
+// table names no netdev at all, every port.
+func (r *reader) bindings(ifname string) []ibPort {
+	linked := r.list("class/net/" + ifname + "/device/infiniband")
+	var out []ibPort
+	for _, dev := range r.list("class/infiniband") {
+		var all, named []ibPort
+		hasNdevs := false
+		for _, name := range r.list("class/infiniband/" + dev + "/ports") {
+			num, err := strconv.Atoi(name)
+			if err != nil || num < 0 {
+				continue // not a port
+			}
+			p := ibPort{Dev: dev, Name: name, Num: num}
+			all = append(all, p)
+			dir := "class/infiniband/" + dev + "/ports/" + name + "/gid_attrs/ndevs"
+			for _, gid := range r.list(dir) {
+				nd := r.ndev(dir + "/" + gid)
+				if nd == "" {
+					continue
+				}
+				hasNdevs = true
+				if nd == ifname {
+					named = append(named, p)
+					break
+				}
+			}
+		}
+		switch {
+		case len(named) > 0:
+			out = append(out, named...)
+		case !hasNdevs && slices.Contains(linked, dev):
+			out = append(out, all...)
+		}
+	}
+	slices.SortFunc(out, func(a, b ibPort) int {
+		if c := strings.Compare(a.Dev, b.Dev); c != 0 {
+			return c
+		}
+		return a.Num - b.Num
+	})
+	return out
+}
+
+// An alternative is one way to get a counter: the files named, in one
+// directory, summed (those that exist) and multiplied by mul.
+type alternative struct {
+	dir   string // under the port's directory: "counters" or "hw_counters"
+	files []string
+	mul   uint64
+}
+
+// ndkPort says where the NDK counters of a port's traffic come from, by
+// preference: the InfiniBand port counters (4-octet units for data), the
+// mlx5 optional hw_counters, the irdma IPv4+IPv6 hw_counters.
+var ndkPort = []struct {
+	counter engine.NDKCounter
+	alts    []alternative
+}{
+	{engine.NDKRDMAInOctets, []alternative{
+		{"counters", []string{"port_rcv_data"}, 4},
+		{"hw_counters", []string{"rdma_rx_bytes"}, 1},
+		{"hw_counters", []string{"ip4InOctets", "ip6InOctets"}, 1},
+	}},
+	{engine.NDKRDMAOutOctets, []alternative{
+		{"counters", []string{"port_xmit_data"}, 4},
+		{"hw_counters", []string{"rdma_tx_bytes"}, 1},
+		{"hw_counters", []string{"ip4OutOctets", "ip6OutOctets"}, 1},
+	}},
+	{engine.NDKRDMAInFrames, []alternative{
+		{"counters", []string{"port_rcv_packets"}, 1},
+		{"hw_counters", []string{"rdma_rx_packets"}, 1},
+		{"hw_counters", []string{"ip4InPkts", "ip6InPkts"}, 1},
+	}},
+	{engine.NDKRDMAOutFrames, []alternative{
+		{"counters", []string{"port_xmit_packets"}, 1},
+		{"hw_counters", []string{"rdma_tx_packets"}, 1},
+		{"hw_counters", []string{"ip4OutPkts", "ip6OutPkts"}, 1},
+	}},
+}
+
+// ndkCM says which connection-manager MAD counters approximate the NDK
+// connection counters (class/infiniband_cm/DEV/PORT/...): an RTU (Ready
+// To Use) completes a connection, sent by the active side, received by the
+// passive one; a REJ refuses one, either way.
+var ndkCM = []struct {
+	counter engine.NDKCounter
+	files   []string
+}{
+	{engine.NDKConnect, []string{"cm_tx_msgs/rtu"}},
+	{engine.NDKAccept, []string{"cm_rx_msgs/rtu"}},
+	{engine.NDKConnectFailure, []string{"cm_rx_msgs/rej", "cm_tx_msgs/rej"}},
+}
+
+// congestionFiles names each congestion counter's file in hw_counters, by
+// driver: mlx5, then irdma.
+var congestionFiles = [engine.NumCongestion][]string{
+	engine.CNPSent:       {"np_cnp_sent", "cnpSent"},
+	engine.CNPHandled:    {"rp_cnp_handled", "cnpHandled"},
+	engine.CNPIgnored:    {"rp_cnp_ignored", "cnpIgnored"},
+	engine.ECNMarked:     {"np_ecn_marked_roce_packets", "RxECNMrkd"},
+	engine.OutOfSequence: {"out_of_sequence"},
+	engine.OutOfBuffer:   {"out_of_buffer"},
+}
+
+// rdma samples the RDMA device ports bound to ifname; empty, not nil,
+// when there are none.
+func (r *reader) rdma(ifname string) []engine.RDMAPortSample {
+	ports := r.bindings(ifname)
+	out := make([]engine.RDMAPortSample, 0, len(ports))
+	for _, p := range ports {
+		out = append(out, r.port(p))
+	}
+	return out
+}
+
+// port samples one RDMA device port.
+func (r *reader) port(p ibPort) engine.RDMAPortSample {
+	s := engine.RDMAPortSample{Device: p.Dev, Port: p.Num}
+	dir := "class/infiniband/" + p.Dev + "/ports/" + p.Name + "/"
+	src := "ports/" + p.Name + "/" // Sources are relative to the device
+	for _, c := range ndkPort {
+		for _, a := range c.alts {
+			if rd, ok := r.sum(dir+a.dir+"/", src+a.dir+"/", a.files, a.mul); ok {
+				s.NDK[c.counter] = rd
+				break
+			}
+		}
+	}
+	cm := "infiniband_cm/" + p.Dev + "/" + p.Name + "/"
+	for _, c := range ndkCM {
+		if rd, ok := r.sum("class/"+cm, cm, c.files, 1); ok {
+			rd.Derived = true
+			s.NDK[c.counter] = rd
+		}
+	}
+	for c, names := range congestionFiles {
+		for _, name := range names {
+			if v, ok := r.uint(dir + "hw_counters/" + name); ok {
+				s.Congestion[c] = engine.Reading{Value: v, Source: src + "hw_counters/" + name}
+				break
+			}
+		}
+	}
+	return s
+}
+
+// sum reads the files under dir and returns their sum times mul, with the
+// Source src followed by the names of the files that were read joined by
+// "+" (and " x4" for mul 4); false when none could be read. It saturates
+// instead of wrapping.
+func (r *reader) sum(dir, src string, files []string, mul uint64) (engine.Reading, bool) {
+	var (
+		total uint64
+		used  []string
+	)
+	for _, f := range files {
+		if v, ok := r.uint(dir + f); ok {
+			total = addSat(total, v)
+			used = append(used, f)
+		}
+	}
+	if len(used) == 0 {
+		return engine.Reading{}, false
+	}
+	src += strings.Join(used, "+")
+	if mul != 1 {
+		total = mulSat(total, mul)
+		src += " x" + strconv.FormatUint(mul, 10)
+	}
+	return engine.Reading{Value: total, Source: src}, true
+}
+
+func addSat(a, b uint64) uint64 {
+	if a > math.MaxUint64-b {
+		return math.MaxUint64
+	}
+	return a + b
+}
+
+func mulSat(a, b uint64) uint64 {
+	if b != 0 && a > math.MaxUint64/b {
+		return math.MaxUint64
+	}
+	return a * b
+}
+
+// ecn reads the mlx5 DCQCN enablement of ifname's priorities
+// (class/net/IF/ecn/roce_np|roce_rp/enable/P, 0 or 1); nil when no such
+// file exists or none is usable.
+func (r *reader) ecn(ifname string) *engine.ECNSample {
+	dir := "class/net/" + ifname + "/ecn"
+	e := &engine.ECNSample{Source: dir}
+	found := false
+	for _, point := range []struct {
+		name string
+		set  *engine.PrioSet
+	}{{"roce_np", &e.NotificationPoint}, {"roce_rp", &e.ReactionPoint}} {
+		for p := range 8 {
+			rel := dir + "/" + point.name + "/enable/" + strconv.Itoa(p)
+			v, ok := r.uint(rel)
+			switch {
+			case !ok:
+				continue
+			case v > 1:
+				r.bad(rel, "not 0 or 1")
+				continue
+			case v == 1:
+				*point.set |= 1 << p
+			}
+			found = true
+		}
+	}
+	if !found {
+		return nil
+	}
+	return e
+}
