@@ -102,17 +102,6 @@ type DemoStatus struct {
 	Speed float64
 }
 
-// PauseCounters are one interface's per-priority PFC pause frame counts,
-// received (RX) and transmitted (TX).
-type PauseCounters struct {
-	RX, TX [8]uint64
-}
-
-// PauseCountersMsg carries per-priority pause counters by interface name.
-// Send it to the program when counters are read; until one arrives the PFC
-// table shows "—" in its pause column.
-type PauseCountersMsg map[string]PauseCounters
-
 // ErrorMsg shows an error from the wiring (for example a capture that
 // failed) in the status line. The UI keeps running.
 type ErrorMsg struct{ Err error }

@@ -360,7 +360,7 @@ func (r *renderer) footer() string {
 	hints := []string{
 		hint(k.Quit, false), hint(k.Help, false),
 		hint(k.Willing, wb), hint(k.Edit, wb), hint(k.Undo, wb), hint(k.Export, !r.vs.hasBackend), hint(k.Agent, ab),
-		hint(k.Filter, false), hint(k.Pause, false), hint(k.NextPane, false),
+		hint(k.Filter, false), hint(k.Pause, false), hint(k.NextPane, false), hint(k.Lossless, false),
 		st.Key.Render(k.PrevIface.Help().Key+" "+k.NextIface.Help().Key) + " iface",
 	}
 	right := ""

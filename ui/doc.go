@@ -1,7 +1,9 @@
 // Package ui is dcbtop's interactive screen, `top` for DCBX: a Bubble Tea
 // v2 program that shows, per interface, the local, remote and operational
 // DCB parameters side by side, who won and why, the NDIS-style change log,
-// TTL countdowns, peers and diagnostics, and lets the operator toggle
+// TTL countdowns, peers, diagnostics and the lossless-Ethernet counters
+// (per-priority PFC pauses with their last minute, the NDK and RoCE
+// congestion counters of each RDMA port), and lets the operator toggle
 // Willing, edit and apply local parameters, undo, export a snapshot and
 // start or stop dcbtop's host agent.
 //
@@ -16,8 +18,11 @@
 // Actions go through a Backend (implemented by capture/runtime): each call
 // runs inside a tea.Cmd and its result comes back to Update as a message.
 // Update never performs I/O. The wiring may also send CaptureStatus
-// (replay position, speed, end; the demo's step), PauseCountersMsg
-// (per-priority PFC pause counters) and ErrorMsg to the program.
+// (replay position, speed, end; the demo's step) and ErrorMsg to the
+// program. The lossless counters come in the snapshot
+// (engine.Interface.Counters, nil in replays): the PFC pane's pause column
+// and the Lossless pane, which takes the log's place while focused (l or
+// Tab), read them there, and show "—" or "n/a" for what was not sampled.
 //
 // # Time
 //
@@ -37,12 +42,13 @@
 // screen (WithColor(ColorNever)) says everything the coloured one does.
 //
 // Strings from the wire (system names and descriptions, chassis and port
-// IDs), from capture files (interface names) and from the backend have
+// IDs), from capture files (interface names), from the kernel (RDMA device
+// names, counter sources and errors) and from the backend have
 // C0, DEL and C1 controls, ESC included, and bidirectional-override
 // characters replaced with U+FFFD before they are rendered, and are cut
 // to fit by display width.
 //
-// Size: about 4,300 lines: one Bubble Tea model whose panes, overlays,
+// Size: about 4,700 lines: one Bubble Tea model whose panes, overlays,
 // form and keys all render from the same view state; render stays a pure
 // function of it. Every file is one part of the screen.
 package ui

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -235,4 +236,87 @@ func testState(snap engine.Snapshot, age time.Duration) viewState {
 		vs.iface = snap.Interfaces[0].Name
 	}
 	return vs
+}
+
+func (s *scenario) counters(sec float64, ev engine.CountersSampled) *scenario {
+	ev.At = at(sec)
+	s.e.Apply(ev)
+	return s
+}
+
+// pauseSteps are the pause frames priority 3 of the lossless fixture
+// receives and sends in second i (1-60) of its minute: a burst at 20-29 s,
+// a smaller one at 45-52 s, and a trickle received in the last 4 s, 120
+// received and 40 sent in all.
+func pauseSteps(i int) (rx, tx uint64) {
+	switch {
+	case i >= 20 && i <= 29:
+		return 8, 3
+	case i >= 45 && i <= 49:
+		return 4, 2
+	case i >= 50 && i <= 52:
+		return 4, 0
+	case i >= 57:
+		return 2, 0
+	}
+	return 0, 0
+}
+
+// losslessSample is sample i (0-60, one a second) of eth0's counters in
+// the lossless fixture: RDMA device mlx5_0 port 1 with the CM-derived
+// connection counters and the port's traffic counters (no source for
+// connection_error, active_connection, cq_error: masks 0x3FFFFF8 and 0x7),
+// mlx5 congestion counters, per-priority pauses from ethtool and ECN on
+// priority 3 in both roles. The last sample has connect 12, accept 3,
+// connect_failure 0, RDMA octets 4000/8000 in/out, frames 10/20, and
+// priority 3 pauses 120 received, 40 sent.
+func losslessSample(i int) engine.CountersSampled {
+	grow := func(final uint64) uint64 { return final * uint64(i) / 60 }
+	read := func(v uint64, src string) engine.Reading { return engine.Reading{Value: v, Source: src} }
+	derived := func(v uint64, src string) engine.Reading { return engine.Reading{Value: v, Source: src, Derived: true} }
+	const cm, ports = "class/infiniband_cm/mlx5_0/1/", "class/infiniband/mlx5_0/ports/1/"
+	port := engine.RDMAPortSample{Device: "mlx5_0", Port: 1}
+	port.NDK[engine.NDKConnect] = derived(grow(12), cm+"cm_tx_msgs/rtu")
+	port.NDK[engine.NDKAccept] = derived(grow(3), cm+"cm_rx_msgs/rtu")
+	port.NDK[engine.NDKConnectFailure] = derived(0, cm+"cm_rx_msgs/rej + cm_tx_msgs/rej")
+	port.NDK[engine.NDKRDMAInOctets] = read(grow(4000), ports+"counters/port_rcv_data x4")
+	port.NDK[engine.NDKRDMAOutOctets] = read(grow(8000), ports+"counters/port_xmit_data x4")
+	port.NDK[engine.NDKRDMAInFrames] = read(grow(10), ports+"counters/port_rcv_packets")
+	port.NDK[engine.NDKRDMAOutFrames] = read(grow(20), ports+"counters/port_xmit_packets")
+	for c, final := range [engine.NumCongestion]uint64{5, 2, 0, 9, 0, 0} {
+		port.Congestion[c] = read(grow(final), ports+"hw_counters/"+engine.CongestionCounter(c).Key())
+	}
+	pfc := &engine.PFCSample{Source: engine.PFCSourceEthtool,
+		StormWarning: read(0, "tx_pause_storm_warning_events"), StormError: read(0, "tx_pause_storm_error_events")}
+	var rx3, tx3 uint64
+	for s := 1; s <= i; s++ {
+		rx, tx := pauseSteps(s)
+		rx3, tx3 = rx3+rx, tx3+tx
+	}
+	for p := range pfc.Priorities {
+		var rx, tx uint64
+		if p == 3 {
+			rx, tx = rx3, tx3
+		}
+		name := func(dir, suffix string) string { return fmt.Sprintf("%s_prio%d_pause%s", dir, p, suffix) }
+		pfc.Priorities[p] = engine.PrioPauseSample{
+			RxPause: read(rx, name("rx", "")), TxPause: read(tx, name("tx", "")),
+			// 125/6 µs per frame received, 20 per frame sent: 2500 and 800 µs in all.
+			RxPauseDuration: read(rx*125/6, name("rx", "_duration")), TxPauseDuration: read(tx*20, name("tx", "_duration")),
+		}
+	}
+	return engine.CountersSampled{Interface: "eth0", Interval: time.Second, RDMA: []engine.RDMAPortSample{port}, PFC: pfc,
+		ECN: &engine.ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1 << 3, ReactionPoint: 1 << 3}}
+}
+
+// lossless: firstReceipt's interface and peer, then a minute and a second
+// of lossless counters sampled each second (61 samples: a full minute of
+// pause history).
+func lossless(t testing.TB) engine.Snapshot {
+	s := newScenario(t).link(0, "eth0", macLocal0).local(0, "eth0", "agent", true, localParams(true), "").
+		rx(1, "eth0", leaf1(40, 60, 1<<3))
+	for i := range 61 {
+		s.counters(float64(2+i), losslessSample(i))
+	}
+	return s.snap()
 }

@@ -3,6 +3,8 @@ package ui
 import (
 	"cmp"
 	"fmt"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -262,4 +264,89 @@ func plural(n int, word string) string {
 		return strconv.Itoa(n) + " " + strings.TrimSuffix(word, "y") + "ies"
 	}
 	return strconv.Itoa(n) + " " + word + "s"
+}
+
+// fmtRate renders a per-second rate compactly: 0, 0.5, 2.0, 67, 1.2k,
+// 3.4M.
+func fmtRate(v float64) string {
+	switch {
+	case !(v > 0): // zero, negative or NaN
+		return "0"
+	case v < 10:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	case v < 1000:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	case v < 1e6:
+		return fmt.Sprintf("%.1fk", v/1e3)
+	case v < 1e9:
+		return fmt.Sprintf("%.1fM", v/1e6)
+	}
+	return fmt.Sprintf("%.1fG", v/1e9)
+}
+
+// fmtMicros renders a duration counted in microseconds: "800µs",
+// "2.5ms", "12.3s", and from a minute on to the nearest second as
+// fmtSeconds does ("60s", "12m05s").
+func fmtMicros(us uint64) string {
+	switch {
+	case us < 1000:
+		return strconv.FormatUint(us, 10) + "µs"
+	case us < 999_950:
+		return fmt.Sprintf("%.1fms", float64(us)/1e3)
+	case us < 59_950_000:
+		return fmt.Sprintf("%.1fs", float64(us)/1e6)
+	}
+	return fmtSeconds(time.Duration(us)*time.Microsecond + time.Second/2)
+}
+
+// fmtInterval renders a sampling interval: "250ms", "1s", "90s".
+func fmtInterval(ms int64) string {
+	if ms < 1000 {
+		return strconv.FormatInt(max(ms, 0), 10) + "ms"
+	}
+	return fmtSeconds(msDur(ms))
+}
+
+// sparkBlocks are a sparkline's levels, lowest first.
+var sparkBlocks = []rune("▁▂▃▄▅▆▇█")
+
+// buckets fits samples (oldest first) into at most w cells: one sample
+// per cell when they fit, else consecutive runs of samples sharing a cell
+// by their largest, so that a burst stays visible.
+func buckets(samples []float64, w int) []float64 {
+	if w <= 0 {
+		return nil
+	}
+	if len(samples) <= w {
+		return samples
+	}
+	out := make([]float64, w)
+	for i := range out {
+		lo, hi := i*len(samples)/w, (i+1)*len(samples)/w
+		out[i] = slices.Max(samples[lo:hi])
+	}
+	return out
+}
+
+// sparkline draws values (oldest first, at most w) as block characters,
+// right-aligned in w cells so that the newest is always in the last one.
+// top is drawn █; zero (and anything not positive) is ▁ and any positive
+// value at least ▂, so a quiet minute never looks like a busy one. No
+// values is w blanks; top 0 (all zero) a row of ▁.
+func sparkline(values []float64, w int, top float64) string {
+	if w <= 0 {
+		return ""
+	}
+	values = values[max(0, len(values)-w):]
+	var b strings.Builder
+	b.WriteString(strings.Repeat(" ", w-len(values)))
+	last := len(sparkBlocks) - 1
+	for _, v := range values {
+		level := 0
+		if v > 0 && top > 0 {
+			level = 1 + int(math.Round(min(v/top, 1)*float64(last-1)))
+		}
+		b.WriteRune(sparkBlocks[level])
+	}
+	return b.String()
 }

@@ -14,6 +14,7 @@ type KeyMap struct {
 	// Panes and interfaces.
 	NextPane  key.Binding
 	PrevPane  key.Binding
+	Lossless  key.Binding // the Lossless pane (counters), in the log's place
 	NextIface key.Binding
 	PrevIface key.Binding
 	JumpIface key.Binding // 1-9: the n-th interface
@@ -66,6 +67,7 @@ func DefaultKeyMap() KeyMap {
 
 		NextPane:  b("tab", "pane", "tab"),
 		PrevPane:  b("shift+tab", "prev pane", "shift+tab"),
+		Lossless:  b("l", "lossless", "l"),
 		NextIface: b("]", "next iface", "]"),
 		PrevIface: b("[", "prev iface", "["),
 		JumpIface: b("1-9", "iface n", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
@@ -105,7 +107,7 @@ func DefaultKeyMap() KeyMap {
 // FullHelp returns the bindings of the help overlay, in columns.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Quit, k.Interrupt, k.Help, k.Pause, k.NextPane, k.PrevPane, k.PrevIface, k.NextIface, k.JumpIface},
+		{k.Quit, k.Interrupt, k.Help, k.Pause, k.NextPane, k.PrevPane, k.Lossless, k.PrevIface, k.NextIface, k.JumpIface},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Select, k.Filter, k.Back},
 		{k.Willing, k.Edit, k.Undo, k.Export, k.Agent, k.Yes, k.No},
 	}

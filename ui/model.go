@@ -20,10 +20,13 @@ const (
 	paneLog
 	paneDiag
 	panePeers
+	// paneLossless shows the lossless-Ethernet counters (PFC pauses, NDK,
+	// congestion) in the log's place when focused.
+	paneLossless
 	numPanes
 )
 
-var paneNames = [numPanes]string{"ETS", "PFC", "APP", "Log", "Diagnostics", "Peers"}
+var paneNames = [numPanes]string{"ETS", "PFC", "APP", "Log", "Diagnostics", "Peers", "Lossless"}
 
 // statusLevel ranks a status line message.
 type statusLevel uint8
@@ -79,7 +82,6 @@ type viewState struct {
 	hasBackend bool
 	caps       Caps
 	capsKnown  bool // caps belong to the selected interface
-	pause      map[string]PauseCounters
 }
 
 // A detailView shows one indication in full and what changed since the

@@ -87,6 +87,7 @@ func (r *renderer) helpBox() string {
 		"ETS cell: TSA, BW %, priorities on the TC (···3···· = priority 3)",
 		"log flags: X configured, X* also changed, X- withdrawn, W willing",
 		"filter: words or flag:pfc_changed reason:ttl status:remote if:eth0",
+		"Lossless: " + symDerived + " derived NDK counter  " + notAvail + " no source  " + string(sparkBlocks) + " pauses/s, 60 s",
 	} {
 		lines = append(lines, wrap(l, w, "  ")...)
 	}

@@ -238,7 +238,6 @@ func (r *renderer) pfcContent(w int) paneContent {
 	c := paneContent{cursor: -1, sub: "operational = " + r.choice(r.in.Resolution.PFC)}
 	lp, rp, op := r.params()
 	sides := [3]*engine.PFC{lp.PFC, rp.PFC, op.PFC}
-	pc, havePause := r.vs.pause[r.in.Name]
 	cell := func(i int, p uint8, cw int) string {
 		s := sides[i]
 		if s == nil {
@@ -267,14 +266,23 @@ func (r *renderer) pfcContent(w int) paneContent {
 	will := func(p *engine.PFC) string { return engine.OnOff(p.Willing) }
 	mbc := func(p *engine.PFC) string { return engine.OnOff(p.MBC) }
 	capf := func(p *engine.PFC) string { return fmt.Sprint(p.Cap) }
+	// pauseCell is a priority's pause frames received and sent ("rx/tx"),
+	// or the sum of those known when total: "—" where a count is unknown.
 	pauseCell := func(p uint8, total bool) string {
-		if !havePause {
+		pp := r.prioPause(p)
+		if pp == nil || pp.RxPause == nil && pp.TxPause == nil {
 			return r.st.Dim.Render(symAbsent)
 		}
 		if total {
-			return fmtCount(pc.RX[p] + pc.TX[p])
+			return fmtCount(deref(pp.RxPause) + deref(pp.TxPause))
 		}
-		return fmtCount(pc.RX[p]) + "/" + fmtCount(pc.TX[p])
+		count := func(v *uint64) string {
+			if v == nil {
+				return r.st.Dim.Render(symAbsent)
+			}
+			return fmtCount(*v)
+		}
+		return count(pp.RxPause) + "/" + count(pp.TxPause)
 	}
 	if r.mode == modeCompact {
 		const cw = 5
@@ -729,4 +737,282 @@ func (r *renderer) peersContent(w int) paneContent {
 		}
 	}
 	return c
+}
+
+// ---- Lossless ----
+
+// Marks of the Lossless pane.
+const (
+	symDerived = "≈"   // an NDK counter approximated from another source
+	notAvail   = "n/a" // a counter nothing provides
+)
+
+// prioPause returns the selected interface's pause counters of priority
+// p, nil when none were sampled.
+func (r *renderer) prioPause(p uint8) *engine.PrioPause {
+	lc := r.in.Counters
+	if lc == nil {
+		return nil
+	}
+	for i := range lc.PFC.Priorities {
+		if pp := &lc.PFC.Priorities[i]; pp.Priority == int(p) {
+			return pp
+		}
+	}
+	return nil
+}
+
+// pauseRate is the interface's pause frames per second over the last
+// interval, both directions and every priority summed; "—" before any
+// rate is known.
+func (r *renderer) pauseRate() string {
+	lc := r.in.Counters
+	if lc == nil {
+		return symAbsent
+	}
+	sum, known := 0.0, false
+	for _, pp := range lc.PFC.Priorities {
+		for _, v := range []*float64{pp.RxPauseRate, pp.TxPauseRate} {
+			if v != nil {
+				sum, known = sum+*v, true
+			}
+		}
+	}
+	if !known {
+		return symAbsent
+	}
+	return fmtRate(sum) + "/s"
+}
+
+// losslessContent shows the lossless-Ethernet counters: per-priority
+// pauses with their last minute, the pause storm guard, and per RDMA
+// device port the NDK set and the congestion (CNP/ECN) counters.
+func (r *renderer) losslessContent(w int) paneContent {
+	c := paneContent{cursor: -1}
+	lc := r.in.Counters
+	if lc == nil {
+		c.body = []string{r.st.Dim.Render("no counters sampled (replay, or sampling off)")}
+		return c
+	}
+	src := "none"
+	if lc.PFC.Source != nil {
+		src = Sanitize(string(*lc.PFC.Source))
+	}
+	c.sub = "pauses from " + src + " · every " + fmtInterval(lc.IntervalMs)
+	if lc.Error != nil {
+		for _, l := range wrap(symWarning+" "+Sanitize(*lc.Error), w, "  ") {
+			c.body = append(c.body, r.st.Warn.Render(l))
+		}
+	}
+	c.body = append(c.body, r.pauseLines(lc, w)...)
+	c.body = append(c.body, r.rdmaLines(lc, w)...)
+	return c
+}
+
+// Widths of the pause table's columns: priority and PFC, each count and
+// rate, the gap around the sparkline and the pause durations.
+const (
+	pausePrioW  = 9
+	pauseCountW = 7
+	pauseGapW   = 2
+	pauseDurW   = 15
+)
+
+// pauseLines is the per-priority pause table and the storm guard's
+// counts.
+func (r *renderer) pauseLines(lc *engine.LosslessCounters, w int) []string {
+	if lc.PFC.Source == nil {
+		return []string{r.st.Dim.Render("no per-priority pause counters (driver exposes none)")}
+	}
+	sw := clamp(w-pausePrioW-4*pauseCountW-2*pauseGapW-pauseDurW, 8, 60)
+	var hist [8][]float64
+	top := 0.0
+	for p := range hist {
+		hist[p] = buckets(lc.PauseHistory[p], sw)
+		for _, v := range hist[p] {
+			top = max(top, v)
+		}
+	}
+	na := r.st.Dim.Render(notAvail)
+	count := func(v *uint64) string {
+		if v == nil {
+			return na
+		}
+		return fmtCount(*v)
+	}
+	rate := func(v *float64) string {
+		if v == nil {
+			return na
+		}
+		return fmtRate(*v)
+	}
+	micros := func(v *uint64) string {
+		if v == nil {
+			return na
+		}
+		return fmtMicros(*v)
+	}
+	gap := strings.Repeat(" ", pauseGapW)
+	sparkHead := "rx+tx/s " + fmtSeconds(engine.HistoryWindow)
+	if top > 0 {
+		sparkHead += ", peak " + fmtRate(top)
+	}
+	lines := []string{r.st.ColHeader.Render(pad("Prio PFC", pausePrioW) + padLeft("rx", pauseCountW) + padLeft("tx", pauseCountW) +
+		padLeft("rx/s", pauseCountW) + padLeft("tx/s", pauseCountW) + gap + pad(sparkHead, sw) + gap + "paused rx/tx")}
+	var op *engine.PFC
+	if r.in.Operational != nil {
+		op = r.in.Operational.PFC
+	}
+	for p := range uint8(8) {
+		pfc := r.st.Dim.Render(symAbsent)
+		switch {
+		case op == nil:
+		case op.Enabled.Has(p):
+			pfc = r.st.Enabled.Render(symOn)
+		default:
+			pfc = r.st.Dim.Render(symOff)
+		}
+		line := pad(padLeft(fmt.Sprint(p), 4)+" "+pfc, pausePrioW)
+		pp := r.prioPause(p)
+		if pp == nil {
+			lines = append(lines, line+padLeft(na, pauseCountW))
+			continue
+		}
+		spark := sparkline(hist[p], sw, top)
+		if len(hist[p]) == 0 || slices.Max(hist[p]) <= 0 { // a quiet minute
+			spark = r.st.Dim.Render(spark)
+		}
+		dur := na
+		if pp.RxPauseDurationUs != nil || pp.TxPauseDurationUs != nil {
+			dur = micros(pp.RxPauseDurationUs) + "/" + micros(pp.TxPauseDurationUs)
+		}
+		lines = append(lines, line+padLeft(count(pp.RxPause), pauseCountW)+padLeft(count(pp.TxPause), pauseCountW)+
+			padLeft(rate(pp.RxPauseRate), pauseCountW)+padLeft(rate(pp.TxPauseRate), pauseCountW)+gap+spark+gap+dur)
+	}
+	warn, errs := lc.PFC.StormWarningEvents, lc.PFC.StormErrorEvents
+	if warn != nil || errs != nil {
+		text := "pause storm guard events: warning " + count(warn) + " · error " + count(errs)
+		if deref(warn) > 0 || deref(errs) > 0 {
+			text = r.st.Warn.Render(symWarning+" ") + text
+		}
+		lines = append(lines, text)
+	}
+	return lines
+}
+
+// rdmaLines is the NDK and congestion counters of each RDMA device port,
+// the host's ECN settings and the legend of the marks.
+func (r *renderer) rdmaLines(lc *engine.LosslessCounters, w int) []string {
+	var lines []string
+	if len(lc.RDMA) == 0 {
+		lines = append(lines, r.st.Dim.Render("no RDMA device on this interface"))
+		if lc.ECN != nil {
+			lines = append(lines, r.ecnLine(lc.ECN))
+		}
+		return lines
+	}
+	for i := range lc.RDMA {
+		pc := &lc.RDMA[i]
+		name := fmt.Sprintf("%s/%d", clean(pc.Device, 24), pc.Port)
+		lines = append(lines, r.st.ColHeader.Render("NDK "+name)+r.st.Dim.Render(fmt.Sprintf(" · missing 0x%X · derived 0x%X", pc.MissingCounterMask, pc.DerivedCounterMask)))
+		ndk := make([]counterCell, 0, len(engine.NDKCounters))
+		for _, c := range engine.NDKCounters {
+			ndk = append(ndk, counterCell{name: c.Key(), value: pc.NDK.Get(c), derived: pc.DerivedCounterMask&(1<<c) != 0,
+				gauge: c.Gauge(), rates: pc.Rates})
+		}
+		lines = append(lines, r.counterGrid(ndk, w)...)
+		lines = append(lines, r.st.ColHeader.Render("CNP/ECN "+name))
+		cong := make([]counterCell, 0, engine.NumCongestion)
+		for c := range engine.NumCongestion {
+			cong = append(cong, counterCell{name: c.Key(), value: pc.Congestion.Get(c), rates: pc.Rates})
+		}
+		lines = append(lines, r.counterGrid(cong, w)...)
+	}
+	lines = append(lines, r.ecnLine(lc.ECN))
+	for _, l := range wrap(symDerived+" derived: approximates the NDK counter · "+notAvail+" no source · mask bit N = NDK counter N", w, "  ") {
+		lines = append(lines, r.st.Dim.Render(l))
+	}
+	return lines
+}
+
+// ecnLine says on which priorities the host acts as ECN notification
+// point (sends CNPs) and reaction point (slows down on CNPs).
+func (r *renderer) ecnLine(e *engine.ECNSample) string {
+	if e == nil {
+		return r.st.Dim.Render("ECN settings unknown")
+	}
+	line := "ECN notification point on " + e.NotificationPoint.PrioWords() + " · reaction point on " + e.ReactionPoint.PrioWords()
+	if e.Source != "" {
+		line += r.st.Dim.Render(" (" + Sanitize(e.Source) + ")")
+	}
+	return line
+}
+
+// A counterCell is one counter of an RDMA port: its name, value (nil:
+// missing), whether it is derived or a gauge (no rate), and the port's
+// rates by counter name.
+type counterCell struct {
+	name           string
+	value          *uint64
+	derived, gauge bool
+	rates          map[string]float64
+}
+
+// Widths of a counter cell's value and rate.
+const counterValueW, counterRateW = 7, 9
+
+// counterGrid lays counter cells out in up to two columns, filled down
+// first: name, value with the derived mark, and rate.
+func (r *renderer) counterGrid(cells []counterCell, w int) []string {
+	nameW := 0
+	for _, c := range cells {
+		nameW = max(nameW, width(c.name))
+	}
+	const indent, colGap = 2, 3
+	cellW := nameW + 1 + counterValueW + 2 + counterRateW
+	cols := 1
+	if indent+2*cellW+colGap <= w {
+		cols = 2
+	}
+	rows := (len(cells) + cols - 1) / cols
+	lines := make([]string, rows)
+	for i, c := range cells {
+		row, col := i%rows, i/rows
+		if col > 0 {
+			lines[row] += strings.Repeat(" ", colGap)
+		} else {
+			lines[row] = strings.Repeat(" ", indent)
+		}
+		lines[row] += pad(c.name, nameW) + " " + r.counterValue(c)
+	}
+	return lines
+}
+
+// counterValue renders a counter cell's value, mark and rate: "n/a" (dim)
+// when missing, no rate for a gauge, "n/a" before a rate is known.
+func (r *renderer) counterValue(c counterCell) string {
+	if c.value == nil {
+		return pad(padLeft(r.st.Dim.Render(notAvail), counterValueW), counterValueW+2+counterRateW)
+	}
+	mark := " "
+	if c.derived {
+		mark = symDerived
+	}
+	rate := ""
+	switch v, ok := c.rates[c.name]; {
+	case c.gauge:
+	case ok:
+		rate = fmtRate(v) + "/s"
+	default:
+		rate = r.st.Dim.Render(notAvail)
+	}
+	return padLeft(fmtCount(*c.value), counterValueW) + mark + " " + padLeft(rate, counterRateW)
+}
+
+// deref is *v, 0 when v is nil.
+func deref(v *uint64) uint64 {
+	if v == nil {
+		return 0
+	}
+	return *v
 }

@@ -21,9 +21,11 @@ const (
 	// modeCompact stacks ETS and PFC (compact) over one slot that shows
 	// the log or whichever other pane is focused.
 	modeCompact layoutMode = iota
-	// modeMedium: ETS | PFC, APP | Peers, the log, diagnostics.
+	// modeMedium: ETS | PFC, APP | Peers, the log, diagnostics. The log's
+	// place shows the Lossless pane while that is focused (logSlot).
 	modeMedium
-	// modeWide: ETS | PFC | APP, the log, diagnostics | peers.
+	// modeWide: ETS | PFC | APP, the log (or the focused Lossless pane),
+	// diagnostics | peers.
 	modeWide
 )
 
@@ -52,7 +54,7 @@ type plan struct {
 	mode    layoutMode
 	bodyH   int
 	boxes   [numPanes]box
-	slot    pane // compact: the pane in the bottom slot
+	slot    pane // the pane in the bottom slot (compact) or the log's place
 	rowH    [3]int
 	headerH int
 	statusH int
@@ -158,11 +160,12 @@ func (r *renderer) plan() plan {
 			logH = p.bodyH - h1 - h2 - h4
 		}
 		p.rowH = [3]int{h1, h2, h4}
+		p.slot = r.logSlot()
 		p.boxes[paneETS] = box{etsW, h1}
 		p.boxes[panePFC] = box{pfcWideWidth, h1}
 		p.boxes[paneApp] = box{appW, h2}
 		p.boxes[panePeers] = box{peersW, h2}
-		p.boxes[paneLog] = box{w, logH}
+		p.boxes[p.slot] = box{w, logH}
 		p.boxes[paneDiag] = box{w, h4}
 	case modeWide:
 		etsW := w - pfcWideWidth - appWideWidth - 2*sepWidth
@@ -172,14 +175,24 @@ func (r *renderer) plan() plan {
 		peersW := w - diagW - sepWidth
 		h3 := clamp(max(r.content(paneDiag, diagW).need(), r.content(panePeers, peersW).need()), 4, (p.bodyH-h1)/2)
 		p.rowH = [3]int{h1, h3}
+		p.slot = r.logSlot()
 		p.boxes[paneETS] = box{etsW, h1}
 		p.boxes[panePFC] = box{pfcWideWidth, h1}
 		p.boxes[paneApp] = box{appWideWidth, h1}
-		p.boxes[paneLog] = box{w, p.bodyH - h1 - h3}
+		p.boxes[p.slot] = box{w, p.bodyH - h1 - h3}
 		p.boxes[paneDiag] = box{diagW, h3}
 		p.boxes[panePeers] = box{peersW, h3}
 	}
 	return p
+}
+
+// logSlot is the pane in the log's place of the medium and wide layouts:
+// the Lossless pane while it is focused, else the log.
+func (r *renderer) logSlot() pane {
+	if r.vs.focus == paneLossless {
+		return paneLossless
+	}
+	return paneLog
 }
 
 func clamp(v, lo, hi int) int {
@@ -225,13 +238,13 @@ func (r *renderer) body(p plan) string {
 		rows = []string{
 			r.hjoin(p.rowH[0], pn(paneETS), pn(panePFC)),
 			r.hjoin(p.rowH[1], pn(paneApp), pn(panePeers)),
-			pn(paneLog),
+			pn(p.slot),
 			pn(paneDiag),
 		}
 	case modeWide:
 		rows = []string{
 			r.hjoin(p.rowH[0], pn(paneETS), pn(panePFC), pn(paneApp)),
-			pn(paneLog),
+			pn(p.slot),
 			r.hjoin(p.rowH[1], pn(paneDiag), pn(panePeers)),
 		}
 	}
@@ -311,8 +324,10 @@ func (r *renderer) buildContent(p pane, w int) paneContent {
 		c = r.diagContent(w)
 	case panePeers:
 		c = r.peersContent(w)
+	case paneLossless:
+		c = r.losslessContent(w)
 	}
-	if r.mode == modeCompact && p != paneETS && p != panePFC {
+	if (r.mode == modeCompact && p != paneETS && p != panePFC) || p == paneLossless {
 		c.right = r.slotTabs(p)
 	}
 	// A subtitle too long for the title line goes under it.
@@ -378,10 +393,15 @@ func scrollTop(top, cursor, rows, n int) int {
 	return clamp(top, 0, n-rows)
 }
 
-// slotTabs names the other panes the compact slot can show, with counts.
+// slotTabs names the other panes the slot can show, with counts: the
+// compact slot's, or the log's place's (the log and the Lossless pane).
 func (r *renderer) slotTabs(cur pane) string {
+	panes := []pane{paneLog, paneLossless}
+	if r.mode == modeCompact {
+		panes = []pane{paneLog, paneApp, paneDiag, panePeers, paneLossless}
+	}
 	var tabs []string
-	for _, p := range []pane{paneLog, paneApp, paneDiag, panePeers} {
+	for _, p := range panes {
 		if p == cur {
 			continue
 		}
@@ -406,6 +426,8 @@ func (r *renderer) paneCount(p pane) string {
 		return fmt.Sprint(len(r.appRows()))
 	case panePeers:
 		return fmt.Sprint(len(r.in.Peers))
+	case paneLossless:
+		return r.pauseRate()
 	case paneDiag:
 		e, w, i := diagCounts(r.in.Diagnostics)
 		var parts []string

@@ -55,9 +55,9 @@ func TestRender(t *testing.T) {
 		{name: "filtered_log_second_iface", snap: realistic, w: 100, h: 30, age: 3 * time.Second, modify: func(vs *viewState, s engine.Snapshot) {
 			vs.iface, vs.filter, vs.filtering = "eth1", "reason:first", true
 		}},
-		{name: "pause_counters", snap: firstReceipt, w: 120, h: 40, modify: func(vs *viewState, _ engine.Snapshot) {
-			vs.pause = map[string]PauseCounters{"eth0": {RX: [8]uint64{3: 12345, 4: 7}, TX: [8]uint64{3: 2_500_000}}}
-		}},
+		{name: "pause_counters", snap: lossless, w: 120, h: 40},
+		{name: "lossless_80x24", snap: lossless, w: 80, h: 24, modify: focusLossless},
+		{name: "lossless_160x48", snap: lossless, w: 160, h: 48, modify: focusLossless},
 		{name: "demo_100x30", snap: realistic, w: 100, h: 30, age: 3 * time.Second, modify: demoState},
 		{name: "demo_80x24", snap: realistic, w: 80, h: 24, age: 3 * time.Second, modify: demoState},
 		{name: "log_detail", snap: realistic, w: 100, h: 30, modify: func(vs *viewState, s engine.Snapshot) {
@@ -378,3 +378,5 @@ func TestRestartMarks(t *testing.T) {
 		})
 	}
 }
+
+func focusLossless(vs *viewState, _ engine.Snapshot) { vs.focus = paneLossless }

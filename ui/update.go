@@ -99,8 +99,6 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case CaptureStatus:
 		m.ageBase, m.recvAt = m.age(), m.clock()
 		m.vs.capture = msg
-	case PauseCountersMsg:
-		m.vs.pause = maps.Clone(map[string]PauseCounters(msg))
 	case ErrorMsg:
 		if msg.Err != nil {
 			m.vs.status = statusLine{text: msg.Err.Error(), level: levelErr}
@@ -365,6 +363,12 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.vs.focus = (m.vs.focus + 1) % numPanes
 	case key.Matches(msg, k.PrevPane):
 		m.vs.focus = (m.vs.focus + numPanes - 1) % numPanes
+	case key.Matches(msg, k.Lossless): // the counters, and back to the log
+		if m.vs.focus == paneLossless {
+			m.vs.focus = paneLog
+		} else {
+			m.vs.focus = paneLossless
+		}
 	case key.Matches(msg, k.NextIface):
 		return m, m.switchIface(1, -1)
 	case key.Matches(msg, k.PrevIface):

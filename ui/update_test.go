@@ -755,11 +755,9 @@ func TestSnapshotChannel(t *testing.T) {
 	}
 }
 
-func TestPauseCountersAndErrorMsg(t *testing.T) {
+func TestErrorMsg(t *testing.T) {
 	h := newHarness(t, firstReceipt(t), nil)
 	h.send(tea.WindowSizeMsg{Width: 120, Height: 40})
-	h.send(PauseCountersMsg{"eth0": {RX: [8]uint64{3: 42}, TX: [8]uint64{3: 7}}})
-	h.wantScreen("42/7")
 	h.send(ErrorMsg{Err: errors.New("eth0: capture: permission denied (run as root or grant CAP_NET_RAW)")})
 	h.wantScreen("✗ eth0: capture: permission denied")
 }
@@ -954,4 +952,42 @@ func TestDemoStatusReplaced(t *testing.T) {
 	h.send(CaptureStatus{Mode: CaptureLive, Source: "host"})
 	h.wantScreen("● LIVE host")
 	h.wantNotScreen("DEMO", "step 1/10", "demo scenario restarts")
+}
+
+// The Lossless pane takes the log's place while focused: l shows it and
+// brings the log back, Tab reaches it after the peers, and in the compact
+// layout it is one more pane of the slot and scrolls.
+func TestLosslessPane(t *testing.T) {
+	h := newHarness(t, lossless(t), nil)
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 40})
+	h.press("l")
+	if h.m.vs.focus != paneLossless {
+		t.Fatalf("focus %v after l", h.m.vs.focus)
+	}
+	h.wantScreen("▶ Lossless · pauses from ethtool · every 1s", "Log 4 ↓13", "   3 ●       120     40    2.0      0")
+	h.wantNotScreen("Log · 4 entries", "10:00:01.000 eth0 REMOTE")
+	h.press("end")
+	h.wantScreen("CNP/ECN mlx5_0/1", "ECN notification point on 3 · reaction point on 3", "↑13")
+	h.press("l")
+	if h.m.vs.focus != paneLog {
+		t.Fatalf("focus %v after l again", h.m.vs.focus)
+	}
+	h.wantScreen("▶ Log · 4 entries", "10:00:01.000 eth0 REMOTE")
+	h.wantNotScreen("Lossless")
+	h.press("tab", "tab", "tab") // Log → Diagnostics → Peers → Lossless
+	if h.m.vs.focus != paneLossless {
+		t.Fatalf("focus %v after three tabs from the log", h.m.vs.focus)
+	}
+	h.press("tab")
+	if h.m.vs.focus != paneETS {
+		t.Fatalf("focus %v after Lossless", h.m.vs.focus)
+	}
+	// Compact: a pane of the slot, scrolled to its end.
+	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+	h.wantScreen("Lossless 2.0/s")
+	h.press("l", "end")
+	h.wantScreen("▶ Lossless", "Log 4  APP 5", "≈ derived: approximates the NDK counter", "↑16")
+	h.wantNotScreen("Prio PFC")
+	h.press("home")
+	h.wantScreen("Prio PFC", "↓16")
 }
