@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"bytes"
+	"encoding/json"
 	"strconv"
 	"time"
 )
@@ -281,6 +283,24 @@ func (e ECNSample) MarshalJSON() ([]byte, error) {
 	rp, _ := e.ReactionPoint.MarshalJSON()
 	b = append(append(append(b, `,"np_enabled":`...), np...), `,"rp_enabled":`...)
 	return append(append(b, rp...), '}'), nil
+}
+
+// UnmarshalJSON reads the object MarshalJSON writes, so that a saved
+// snapshot decodes back into the same settings; unknown fields are
+// rejected as the rest of the contract's strict decoding does.
+func (e *ECNSample) UnmarshalJSON(b []byte) error {
+	var v struct {
+		Source string  `json:"source"`
+		NP     PrioSet `json:"np_enabled"`
+		RP     PrioSet `json:"rp_enabled"`
+	}
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&v); err != nil {
+		return err
+	}
+	*e = ECNSample{Source: v.Source, NotificationPoint: v.NP, ReactionPoint: v.RP}
+	return nil
 }
 
 // RDMAPortCounters is one RDMA device port's counters in the snapshot.

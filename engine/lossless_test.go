@@ -266,3 +266,31 @@ func TestPrioPattern(t *testing.T) {
 		}
 	}
 }
+
+func TestECNSampleJSONRoundTrip(t *testing.T) {
+	in := ECNSample{Source: "class/net/mlx0/ecn", NotificationPoint: 1<<3 | 1<<4, ReactionPoint: 1 << 3}
+	b, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `{"source":"class/net/mlx0/ecn","np_enabled":[3,4],"rp_enabled":[3]}`
+	if string(b) != want {
+		t.Errorf("Marshal = %s, want %s", b, want)
+	}
+	var out ECNSample
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(in, out); diff != "" {
+		t.Errorf("round trip (-want +got):\n%s", diff)
+	}
+	for _, bad := range []string{
+		`{"source":"x","np_enabled":[3],"rp_enabled":[],"extra":1}`,
+		`{"source":"x","np_enabled":[9],"rp_enabled":[]}`,
+		`[]`,
+	} {
+		if err := json.Unmarshal([]byte(bad), &out); err == nil {
+			t.Errorf("Unmarshal(%s) succeeded, want an error", bad)
+		}
+	}
+}

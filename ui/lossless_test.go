@@ -153,11 +153,11 @@ func TestLosslessMessages(t *testing.T) {
 			want: []string{"no counters sampled (replay, or sampling off)"}},
 		{name: "nothing provides anything", snap: func(t testing.TB) engine.Snapshot {
 			return withCounters(t, engine.CountersSampled{})
-		}, sub: "pauses from none · every 1s",
+		}, sub: "no pause counters · every 1s",
 			want: []string{"no per-priority pause counters (driver exposes none)", "no RDMA device on this interface"}},
 		{name: "a source failed", snap: func(t testing.TB) engine.Snapshot {
 			return withCounters(t, engine.CountersSampled{Err: "ethtool -S eth0: operation not permitted", ECN: ecn})
-		}, sub: "pauses from none · every 1s",
+		}, sub: "no pause counters · every 1s",
 			want: []string{"⚠ ethtool -S eth0: operation not permitted", "no per-priority pause counters (driver exposes none)",
 				"no RDMA device on this interface", "ECN notification point on 3 · reaction point on none (class/net/eth0/ecn)"}},
 		{name: "pauses without RDMA", snap: func(t testing.TB) engine.Snapshot {
@@ -170,7 +170,7 @@ func TestLosslessMessages(t *testing.T) {
 			s := losslessSample(60)
 			s.PFC, s.ECN = nil, nil
 			return withCounters(t, s)
-		}, sub: "pauses from none · every 1s", want: []string{
+		}, sub: "no pause counters · every 1s", want: []string{
 			"no per-priority pause counters (driver exposes none)",
 			"NDK mlx5_0/1 · missing 0x3FFFFF8 · derived 0x7",
 			"  connect                12≈       n/a   cq_error              n/a",

@@ -794,11 +794,10 @@ func (r *renderer) losslessContent(w int) paneContent {
 		c.body = []string{r.st.Dim.Render("no counters sampled (replay, or sampling off)")}
 		return c
 	}
-	src := "none"
+	c.sub = "no pause counters · every " + fmtInterval(lc.IntervalMs)
 	if lc.PFC.Source != nil {
-		src = Sanitize(string(*lc.PFC.Source))
+		c.sub = "pauses from " + Sanitize(string(*lc.PFC.Source)) + " · every " + fmtInterval(lc.IntervalMs)
 	}
-	c.sub = "pauses from " + src + " · every " + fmtInterval(lc.IntervalMs)
 	if lc.Error != nil {
 		for _, l := range wrap(symWarning+" "+Sanitize(*lc.Error), w, "  ") {
 			c.body = append(c.body, r.st.Warn.Render(l))

@@ -227,6 +227,12 @@ type Config struct {
 	TxInterval  time.Duration
 	Force       bool
 	NoControl   bool
+	// CountersInterval is how often the lossless counters (RDMA, PFC
+	// pauses, congestion) are sampled: 0 DefaultCountersInterval, negative
+	// never (replays never sample). SysfsRoot is where sysfs is read
+	// ("" /sys; DCBTOP_SYSFS_ROOT points it at a fixture tree).
+	CountersInterval time.Duration
+	SysfsRoot        string
 	// Record names a pcapng file that gets every LLDPDU seen (-w).
 	Record string
 	// Metrics is the address of the Prometheus endpoint (--metrics).
@@ -344,6 +350,8 @@ func Start(cfg Config) (rt *Runtime, err error) {
 	}
 	stopDCB := r.startDCB(rt.ifaces)
 	rt.closers = append(rt.closers, func() error { stopDCB(); return nil })
+	stopCounters := r.startCounters(rt.ifaces)
+	rt.closers = append(rt.closers, func() error { stopCounters(); return nil })
 	if r.feed != nil {
 		r.dirty = true
 		r.flush() // a screen has a snapshot from the start
@@ -627,7 +635,7 @@ func (r *liveRun) apply(ev engine.Event) {
 		r.metrics.Observe(ins)
 	}
 	switch ev.(type) {
-	case engine.LinkChanged, engine.CaptureStatus, engine.LocalChanged:
+	case engine.LinkChanged, engine.CaptureStatus, engine.LocalChanged, engine.CountersSampled:
 		r.dirty = true
 	}
 	if len(ins) > 0 { // the snapshot's Generation changed

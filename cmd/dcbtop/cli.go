@@ -10,11 +10,13 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"strconv"
 	"time"
 
 	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture/counters"
 	"github.com/dcbtop/dcbtop/capture/runtime"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
@@ -57,7 +59,13 @@ type options struct {
 	willingSet bool
 	force      bool
 	txInterval time.Duration
-	version    bool
+	// countersEvery is --counters-interval (negative: sampling off);
+	// countersSet says it was given.
+	countersEvery time.Duration
+	countersSet   bool
+	// sysfsRoot is DCBTOP_SYSFS_ROOT ("" /sys).
+	sysfsRoot string
+	version   bool
 	// The interactive screen: tui when stdout is a terminal and no
 	// headless output was asked for; notTTY when stdout is not a terminal
 	// and --events was implied.
@@ -130,6 +138,9 @@ Options:
                  current directory), as dcbtop-IFACE-YYYYMMDDTHHMMSSZ.json
   --metrics ADDR serve Prometheus metrics on ADDR (e.g. :9424), headless
                  or beside the screen
+  --counters-interval D
+                 how often RDMA, PFC pause and congestion counters are
+                 sampled (default 1s, 100ms to 1h; 0 = never)
   --version      print the version and exit
   --help         this help
 
@@ -175,6 +186,19 @@ func Run(ctx context.Context, args []string, env Env) int {
 		return ExitFailure
 	}
 	return ExitOK
+}
+
+// sysfsRoot returns the sysfs root the counters are read from:
+// DCBTOP_SYSFS_ROOT, which must name a directory, or "" for /sys.
+func sysfsRoot() (string, error) {
+	root := os.Getenv(counters.EnvSysfsRoot)
+	if root == "" {
+		return "", nil
+	}
+	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("%s=%s: not a directory (it replaces /sys for the counters)", counters.EnvSysfsRoot, root)
+	}
+	return root, nil
 }
 
 // announce prints, once the capture has opened, the notice that stdout is
@@ -291,6 +315,20 @@ func parse(args []string, env Env) (*options, error) {
 	})
 	fs.DurationVar(&o.txInterval, "tx-interval", agent.DefaultTxInterval, "agent transmit interval")
 	fs.BoolVar(&o.force, "force", false, "start the agent despite another agent")
+	o.countersEvery = runtime.DefaultCountersInterval
+	fs.Func("counters-interval", "counter sampling interval", func(s string) error {
+		d, err := time.ParseDuration(s)
+		switch {
+		case err != nil:
+			return errors.New("want a duration such as 1s or 500ms")
+		case d == 0:
+			d = -1
+		case d < 100*time.Millisecond || d > time.Hour:
+			return errors.New("want 0 (never) or 100ms to 1h")
+		}
+		o.countersEvery, o.countersSet = d, true
+		return nil
+	})
 	fs.BoolVar(&o.version, "version", false, "print the version")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -312,6 +350,8 @@ func parse(args []string, env Env) (*options, error) {
 		return nil, errors.New("--duration applies to live capture only")
 	case !live && o.metrics != "":
 		return nil, errors.New("--metrics applies to live capture and the demo only")
+	case !live && o.countersSet:
+		return nil, errors.New("--counters-interval applies to live capture and the demo only (a capture file has no counters)")
 	case !live && (o.write != "" || o.agent):
 		return nil, errors.New("-w and --agent apply to live capture only")
 	case live && o.speed >= 0:

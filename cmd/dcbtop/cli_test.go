@@ -49,6 +49,10 @@ func TestUsage(t *testing.T) {
 		{name: "local without agent", args: []string{"-i", "h0", "--local", "x.json"}, code: 2, stderr: "dcbtop: --local, --willing and --force need --agent (see dcbtop --help)\n"},
 		{name: "negative duration", args: []string{"--duration", "-1s"}, code: 2, stderr: "dcbtop: --duration must be positive (see dcbtop --help)\n"},
 		{name: "tx-interval range", args: []string{"--agent", "-i", "h0", "--tx-interval", "100ms"}, code: 2, stderr: "dcbtop: --tx-interval must be between 1s and 1h (see dcbtop --help)\n"},
+		{name: "counters interval too short", args: []string{"-i", "h0", "--counters-interval", "10ms"}, code: 2, stderr: "dcbtop: invalid value \"10ms\" for flag -counters-interval: want 0 (never) or 100ms to 1h (see dcbtop --help)\n"},
+		{name: "counters interval not a duration", args: []string{"-i", "h0", "--counters-interval", "often"}, code: 2, stderr: "dcbtop: invalid value \"often\" for flag -counters-interval: want a duration such as 1s or 500ms (see dcbtop --help)\n"},
+		{name: "counters interval in replay", args: []string{"-r", "x", "--counters-interval", "2s"}, code: 2, stderr: "dcbtop: --counters-interval applies to live capture and the demo only (a capture file has no counters) (see dcbtop --help)\n"},
+		{name: "help lists the counters interval", args: []string{"--help"}, code: 0, stdout: "--counters-interval D"},
 		{name: "unknown flag", args: []string{"--frobnicate"}, code: 2, stderr: "dcbtop: flag provided but not defined: -frobnicate (see dcbtop --help)\n"},
 		{name: "json and events", args: []string{"-r", "x", "--json", "--events"}, code: 2, stderr: "dcbtop: --json and --events are exclusive (see dcbtop --help)\n"},
 		{name: "stray argument", args: []string{"-r", "x", "y"}, code: 2, stderr: "dcbtop: unexpected argument \"y\" (see dcbtop --help)\n"},
@@ -233,5 +237,16 @@ func TestModeSelection(t *testing.T) {
 	code, _, errOut = runCLI(t, "-r", fixtureIEEE+".missing")
 	if code != 1 || strings.Count(errOut, "\n") != 1 {
 		t.Errorf("missing file: exit %d, stderr %q; want one line", code, errOut)
+	}
+}
+
+// TestSysfsRootInvalid checks that a DCBTOP_SYSFS_ROOT that is not a
+// directory is a one-line error before anything opens.
+func TestSysfsRootInvalid(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nothing")
+	t.Setenv("DCBTOP_SYSFS_ROOT", missing)
+	code, _, errOut := runCLI(t, "-i", "h0", "--json", "--duration", "1s")
+	if want := "dcbtop: DCBTOP_SYSFS_ROOT=" + missing + ": not a directory (it replaces /sys for the counters)\n"; code != 1 || errOut != want {
+		t.Errorf("exit %d, stderr %q; want 1, %q", code, errOut, want)
 	}
 }

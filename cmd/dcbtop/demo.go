@@ -115,6 +115,7 @@ func demoRun(ctx context.Context, o *options, env Env) error {
 		// whole link: stop the switch first so it takes that as the end.
 		o.openLive = func(string) (runtime.Conn, error) { return stopOnClose{host, stop}, nil }
 		o.banner = "in-memory link (not root)"
+		o.countersEvery = -1 // no interface to sample counters of
 		if !o.tui {
 			fmt.Fprintln(env.Stderr, "dcbtop: demo: not root: running the simulated switch over an in-memory link")
 		}

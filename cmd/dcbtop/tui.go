@@ -151,9 +151,15 @@ func withoutEnv(env []string, name string) []string {
 // runLive runs a live capture (the demo's too): on the screen, or
 // headless with the outputs the flags asked for.
 func runLive(ctx context.Context, o *options, env Env) error {
+	root, err := sysfsRoot()
+	if err != nil {
+		return err
+	}
+	o.sysfsRoot = root
 	cfg := runtime.Config{Interfaces: o.ifaces, Links: o.links, Open: o.openLive, Clock: o.clock,
 		Duration: o.duration, Agent: o.agent, LocalParams: o.localParams, Local: o.local, Willing: o.willing,
 		TxInterval: o.txInterval, Force: o.force, NoControl: o.noControl, Record: o.write, Metrics: o.metrics,
+		CountersInterval: o.countersEvery, SysfsRoot: o.sysfsRoot,
 		Screen: o.tui, Events: o.events, JSON: o.json, Out: env.Stdout, Version: version, Revision: revision}
 	return runRuntime(ctx, o, env, cfg, func(rt *runtime.Runtime) screen {
 		sc := screen{feed: rt.Feed(), post: o.post, backend: rt.Backend(o.snapshotDir)}
