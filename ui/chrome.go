@@ -129,7 +129,9 @@ func (r *renderer) headerHeight() int {
 }
 
 // demoLine is the demo's step line ("\n" first), "" when not a demo:
-// "step 4/12 · caption · next in 7s".
+// "step 4/12 · caption · next in 7s", then the capture's Source when it
+// says how the demo runs ("in-memory link (not root)"); the caption is
+// what gets cut when the line is too long.
 func (r *renderer) demoLine() string {
 	d := r.vs.capture.Demo
 	if d == nil {
@@ -150,6 +152,9 @@ func (r *renderer) demoLine() string {
 		// Rounded up: "next in 1s" until the step plays, never "0s".
 		left := d.NextAt.Sub(r.now) + time.Second - 1
 		next = st.Dim.Render(" · next in " + fmtSeconds(left))
+	}
+	if src := r.vs.capture.Source; src != "" {
+		next += st.Dim.Render(" · " + clean(src, 28))
 	}
 	line := strings.Join(parts, st.Dim.Render(" · "))
 	return "\n" + pad(trunc(line, r.w-width(next))+next, r.w)

@@ -258,7 +258,7 @@ func demoState(vs *viewState, s engine.Snapshot) {
 }
 
 // The demo's header: the badge (with the speed, or ENDED), the step line
-// with its countdown, a sanitized caption.
+// with its countdown, a sanitized caption and how the demo runs.
 func TestDemoHeader(t *testing.T) {
 	snap := realistic(t)
 	now := snap.TakenAt.Add(3 * time.Second)
@@ -284,7 +284,7 @@ func TestDemoHeader(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			vs := testState(snap, 3*time.Second)
 			d := tt.demo
-			vs.capture = CaptureStatus{Mode: CaptureLive, Source: "host", Demo: &d, Done: tt.done}
+			vs.capture = CaptureStatus{Mode: CaptureLive, Source: "in-memory link (not root)", Demo: &d, Done: tt.done}
 			out := render(snap, vs, NoColorStyles(), DefaultKeyMap(), 100, 30)
 			checkFrame(t, out, 100, 30)
 			if strings.Contains(out, "\x1b") {
@@ -294,11 +294,12 @@ func TestDemoHeader(t *testing.T) {
 			if !strings.HasSuffix(strings.TrimSpace(lines[0]), "  "+tt.badge) {
 				t.Errorf("first line %q, want it to end with %q", lines[0], tt.badge)
 			}
-			if strings.Contains(lines[0], "LIVE") || strings.Contains(lines[0], "host") {
-				t.Errorf("a demo says LIVE or names the source: %q", lines[0])
+			if strings.Contains(lines[0], "LIVE") || strings.Contains(lines[0], "in-memory") {
+				t.Errorf("a demo says LIVE or names the source in the badge: %q", lines[0])
 			}
-			if got := strings.TrimSpace(lines[2]); got != tt.line {
-				t.Errorf("third line %q, want %q", got, tt.line)
+			// How the demo runs ends the step line.
+			if got, want := strings.TrimSpace(lines[2]), tt.line+" · in-memory link (not root)"; got != want {
+				t.Errorf("third line %q, want %q", got, want)
 			}
 		})
 	}

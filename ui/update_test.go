@@ -947,8 +947,8 @@ func TestDemoStatusReplaced(t *testing.T) {
 	h.wantScreen("◆ DEMO", "step 9/10 · first caption")
 	h.send(CaptureStatus{Mode: CaptureLive, Source: "in-memory link", Demo: &DemoStatus{Step: 1, Steps: 10, Caption: "second caption", Pass: 2,
 		Restarts: []time.Time{at(20)}}})
-	h.wantScreen("◆ DEMO", "step 1/10 · second caption", "── demo scenario restarts: pass 2 ──")
-	h.wantNotScreen("first caption", "● LIVE", "in-memory link")
+	h.wantScreen("◆ DEMO", "step 1/10 · second caption · in-memory link", "── demo scenario restarts: pass 2 ──")
+	h.wantNotScreen("first caption", "● LIVE")
 	h.send(CaptureStatus{Mode: CaptureLive, Source: "host"})
 	h.wantScreen("● LIVE host")
 	h.wantNotScreen("DEMO", "step 1/10", "demo scenario restarts")

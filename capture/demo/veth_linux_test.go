@@ -254,7 +254,9 @@ func TestVethLink(t *testing.T) {
 	}
 }
 
-// netnsEntries lists /run/netns (nil when it does not exist).
+// netnsEntries lists the demo's names in /run/netns (dcbtop-demo-*; nil
+// when there are none). Other names are left out: tests of other packages
+// create and remove their own namespaces there at the same time.
 func netnsEntries(t *testing.T) []string {
 	t.Helper()
 	es, err := os.ReadDir("/run/netns")
@@ -263,7 +265,9 @@ func netnsEntries(t *testing.T) []string {
 	}
 	var names []string
 	for _, e := range es {
-		names = append(names, e.Name())
+		if strings.HasPrefix(e.Name(), "dcbtop-demo-") {
+			names = append(names, e.Name())
+		}
 	}
 	return names
 }
