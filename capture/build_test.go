@@ -30,7 +30,8 @@ func lldpFrame(last byte) []byte {
 }
 
 // cooked is lldpFrame(last) as a Replay turns its Linux cooked capture
-// into Ethernet: with no destination address.
+// into Ethernet when the packet type does not let it assume the
+// nearest-bridge destination: with no destination address.
 func cooked(last byte) []byte {
 	b := lldpFrame(last)
 	copy(b[0:6], make([]byte, 6))
@@ -180,20 +181,38 @@ func (n *ng) shb(opts ...ngOpt) *ng {
 // idb appends an interface description block with nanosecond timestamps
 // and, if name is not empty, an if_name option.
 func (n *ng) idb(linkType uint16, snaplen uint32, name string) *ng {
-	b := n.order.AppendUint16(nil, linkType)
-	b = n.order.AppendUint16(b, 0)
-	b = n.order.AppendUint32(b, snaplen)
-	opts := []ngOpt{{code: 9, value: []byte{9}}} // if_tsresol: 10^-9
+	opts := []ngOpt{tsresolNanos}
 	if name != "" {
 		opts = append(opts, ngOpt{code: 2, value: []byte(name)})
 	}
+	return n.idbOpts(linkType, snaplen, opts...)
+}
+
+// tsresolNanos is the if_tsresol option for nanosecond timestamps.
+var tsresolNanos = ngOpt{code: 9, value: []byte{9}}
+
+// tsoffset returns the if_tsoffset option for an offset of sec seconds.
+func (n *ng) tsoffset(sec int64) ngOpt {
+	return ngOpt{code: 14, value: n.order.AppendUint64(nil, uint64(sec))}
+}
+
+// idbOpts appends an interface description block with options opts only.
+func (n *ng) idbOpts(linkType uint16, snaplen uint32, opts ...ngOpt) *ng {
+	b := n.order.AppendUint16(nil, linkType)
+	b = n.order.AppendUint16(b, 0)
+	b = n.order.AppendUint32(b, snaplen)
 	return n.block(1, append(b, n.options(opts)...))
 }
 
-// epb appends an enhanced packet block; flags is the epb_flags option word
-// if non-nil.
+// epb appends an enhanced packet block stamped r.at in nanoseconds; flags
+// is the epb_flags option word if non-nil.
 func (n *ng) epb(iface uint32, r rec, flags *uint32) *ng {
-	ts := uint64(r.at.UnixNano())
+	return n.epbTS(iface, uint64(r.at.UnixNano()), r, flags)
+}
+
+// epbTS appends an enhanced packet block with timestamp ts, in the units of
+// its interface, and ignores r.at.
+func (n *ng) epbTS(iface uint32, ts uint64, r rec, flags *uint32) *ng {
 	capLen, origLen := r.lengths()
 	b := n.order.AppendUint32(nil, iface)
 	b = n.order.AppendUint32(b, uint32(ts>>32))

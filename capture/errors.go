@@ -21,7 +21,9 @@ var (
 	// killed. Every complete record before the cut is delivered first.
 	ErrTruncated = errors.New("truncated capture")
 	// ErrCorrupt means a header or record holds impossible values, such as
-	// a capture length above the snapshot length or above 256 KiB.
+	// a capture length above 256 KiB or a timestamp outside years 0 to
+	// 9999. A capture length above the snapshot length or the original
+	// length is not corrupt: see Frame.Note.
 	ErrCorrupt = errors.New("corrupt capture")
 	// ErrUnsupported means a valid capture this package cannot read: a
 	// pcap or pcapng version other than 2.4 and 1.0, or a link type

@@ -23,9 +23,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// etherTypeLLDP is the EtherType of LLDP (ETH_P_LLDP).
-const etherTypeLLDP = 0x88cc
-
 // tcPrioControl is TC_PRIO_CONTROL, the socket priority of transmitted
 // LLDP frames (as lldpad and lldpd use).
 const tcPrioControl = 7

@@ -48,8 +48,44 @@ var (
 )
 
 const (
-	pcapHeaderLen      = 24 // classic pcap file header
-	pcapngMinHeaderLen = 28 // smallest section header block
+	pcapHeaderLen       = 24 // classic pcap file header
+	pcapRecordHeaderLen = 16 // classic pcap record header
+	pcapngMinHeaderLen  = 28 // smallest section header block
+)
+
+// Linux packet types (sll_pkttype in <linux/if_packet.h>), as the packet
+// type field of LINKTYPE_LINUX_SLL and LINKTYPE_LINUX_SLL2 records holds
+// them. The kernel sets them on reception from the destination address
+// (eth_type_trans): this interface's own address, the broadcast address,
+// another multicast address, or another unicast address.
+const (
+	packetHost      = 0 // PACKET_HOST: to this interface's unicast address
+	packetBroadcast = 1 // PACKET_BROADCAST: to ff:ff:ff:ff:ff:ff
+	packetMulticast = 2 // PACKET_MULTICAST: to a multicast group
+	packetOtherHost = 3 // PACKET_OTHERHOST: to another host (promiscuous)
+	packetOutgoing  = 4 // PACKET_OUTGOING: sent by this host
+)
+
+// EtherTypes a Replay looks for in Linux cooked records; live capture
+// filters on etherTypeLLDP too.
+const (
+	etherTypeLLDP  = 0x88cc // IEEE Std 802.1AB (ETH_P_LLDP)
+	etherTypeVLAN  = 0x8100 // IEEE Std 802.1Q C-tag
+	etherTypeQinQ  = 0x88a8 // IEEE Std 802.1ad S-tag
+	maxCookedVLANs = 2      // tags looked through, as many as the engine
+)
+
+// nearestBridge is the group address of the nearest-bridge LLDP agent
+// (IEEE Std 802.1AB-2016, Table 7-1), the only one that carries DCBX: the
+// destination a Replay assumes for the LLDP frames of Linux cooked records.
+var nearestBridge = [6]byte{0x01, 0x80, 0xc2, 0x00, 0x00, 0x0e}
+
+// Timestamps a Replay accepts: those time.Time.MarshalJSON can encode, as
+// RFC 3339 requires, a year of exactly four digits (and UTC, which replayed
+// timestamps always are).
+const (
+	minYear = 0
+	maxYear = 9999
 )
 
 // pcapInterface is the Interface of every frame replayed from a classic pcap
@@ -85,7 +121,13 @@ type ReplayOptions struct {
 // Frames of the Ethernet link type are delivered as recorded, with
 // DirectionUnknown unless a pcapng Enhanced Packet Block has direction flags.
 // Linux cooked captures ("tcpdump -i any", link types 113 and 276) are
-// converted to Ethernet frames: see the package documentation.
+// converted to Ethernet frames, with Frame.DstAssumed set: see the package
+// documentation.
+//
+// A record whose capture length exceeds its packet length or the snapshot
+// length (of the file, or in pcapng of its interface) is delivered with
+// every captured byte, as tshark reads it, and a Frame.Note saying so.
+// Capture lengths over 256 KiB are never read: they are corrupt.
 //
 // A Replay is not safe for concurrent use: to interrupt a paced ReadFrame,
 // cancel its context, then call Close.
@@ -264,8 +306,10 @@ func (r *Replay) openPcapng() error {
 // At the end of the file ReadFrame returns io.EOF. If the file ends in the
 // middle of a record, it returns an error wrapping ErrTruncated that names
 // the record number and its byte offset; if a record is malformed, one
-// wrapping ErrCorrupt or ErrUnsupported. Such errors are final:
-// later calls return them again.
+// wrapping ErrCorrupt or ErrUnsupported. A timestamp outside years 0 to
+// 9999, which no RFC 3339 (JSON) timestamp can hold, is corrupt: typically
+// nanosecond timestamps in a pcapng interface without if_tsresol, read as
+// microseconds. Such errors are final: later calls return them again.
 func (r *Replay) ReadFrame(ctx context.Context) (Frame, error) {
 	if r.closed {
 		return Frame{}, fmt.Errorf("read: %w", fs.ErrClosed)
@@ -389,15 +433,71 @@ func (r *Replay) readPcap(off int64) (Frame, error) {
 			return Frame{}, io.EOF
 		case tooLong(ci.CaptureLength):
 			return Frame{}, r.tooLongError(off, ci.CaptureLength)
-		case ci.CaptureLength > ci.Length:
-			return Frame{}, r.corrupt(off, "capture length %d exceeds packet length %d", ci.CaptureLength, ci.Length)
+		case ci.CaptureLength > ci.Length && r.offset() == off+pcapRecordHeaderLen:
+			// pcapgo refuses the record once it has read its header,
+			// and leaves its data unread: read it here.
+			if data, err = r.readRecordData(off, ci.CaptureLength); err != nil {
+				return Frame{}, err
+			}
+		default:
+			return Frame{}, r.readError(off, err)
 		}
-		return Frame{}, r.readError(off, err)
 	}
-	if r.snaplen != 0 && uint64(ci.CaptureLength) > uint64(r.snaplen) {
-		return Frame{}, r.corrupt(off, "capture length %d exceeds snapshot length %d", ci.CaptureLength, r.snaplen)
+	if err := r.checkTime(off, ci.Timestamp, false); err != nil {
+		return Frame{}, err
 	}
-	return r.frame(off, r.linkType, data, ci.Timestamp, pcapInterface, DirectionUnknown)
+	f, err := r.frame(off, r.linkType, data, ci.Timestamp, pcapInterface, DirectionUnknown)
+	if err != nil {
+		return Frame{}, err
+	}
+	f.Note = r.lengthNote(off, ci.CaptureLength, ci.Length, r.snaplen)
+	return f, nil
+}
+
+// readRecordData reads the n bytes of data of the record at off, n being at
+// most maxRecordLen.
+func (r *Replay) readRecordData(off int64, n int) ([]byte, error) {
+	data := make([]byte, n)
+	if _, err := io.ReadFull(r.br, data); err != nil {
+		return nil, r.readError(off, err)
+	}
+	return data, nil
+}
+
+// lengthNote returns the Frame.Note of the record at off, of capture length
+// capLen, original length origLen and snapshot length snaplen (0 for none),
+// or "" if capLen exceeds neither.
+func (r *Replay) lengthNote(off int64, capLen, origLen int, snaplen uint32) string {
+	overLen := capLen > origLen
+	overSnap := snaplen != 0 && uint64(capLen) > uint64(snaplen)
+	var what string
+	switch {
+	case overLen && overSnap:
+		what = fmt.Sprintf("packet length %d and snapshot length %d", origLen, snaplen)
+	case overLen:
+		what = fmt.Sprintf("packet length %d", origLen)
+	case overSnap:
+		what = fmt.Sprintf("snapshot length %d", snaplen)
+	default:
+		return ""
+	}
+	return fmt.Sprintf("record %d at offset %d: capture length %d exceeds %s; read as captured", r.record, off, capLen, what)
+}
+
+// checkTime returns an ErrCorrupt error if the timestamp at of the record at
+// off is outside years 0 to 9999. usNg says the record is a pcapng packet on
+// an interface with microsecond timestamps, the default when if_tsresol is
+// absent, which nanosecond timestamps then overflow.
+func (r *Replay) checkTime(off int64, at time.Time, usNg bool) error {
+	switch y := at.Year(); {
+	case y > maxYear && usNg:
+		return r.corrupt(off, "timestamp is year %d, after %d (nanosecond stamps without if_tsresol?)", y, maxYear)
+	case y > maxYear:
+		return r.corrupt(off, "timestamp is year %d, after %d", y, maxYear)
+	case y < minYear:
+		return r.corrupt(off, "timestamp is year %d, before %d", y, minYear)
+	}
+	return nil
 }
 
 // readPcapng reads the next packet block of a pcapng file, and the other
@@ -422,14 +522,19 @@ func (r *Replay) readPcapng(off int64) (Frame, error) {
 	if err != nil { // unreachable: pcapgo checked the index
 		return Frame{}, r.formatError(off, err)
 	}
-	if iface.SnapLength != 0 && uint64(ci.CaptureLength) > uint64(iface.SnapLength) {
-		return Frame{}, r.corrupt(off, "capture length %d exceeds snapshot length %d", ci.CaptureLength, iface.SnapLength)
+	if err := r.checkTime(off, ci.Timestamp, iface.TimestampResolution == 6); err != nil {
+		return Frame{}, err
 	}
 	name := iface.Name
 	if name == "" {
 		name = r.ngName(ci.InterfaceIndex)
 	}
-	return r.frame(off, uint32(iface.LinkType), data, ci.Timestamp, name, epbDirection(opts.Flags, r.ngBigEndian))
+	f, err := r.frame(off, uint32(iface.LinkType), data, ci.Timestamp, name, epbDirection(opts.Flags, r.ngBigEndian))
+	if err != nil {
+		return Frame{}, err
+	}
+	f.Note = r.lengthNote(off, ci.CaptureLength, ci.Length, iface.SnapLength)
+	return f, nil
 }
 
 // ngName returns "pcapN" for interface index i.
@@ -487,8 +592,9 @@ func (r *Replay) frame(off int64, lt uint32, data []byte, at time.Time, iface st
 		if len(data) < hdrLen {
 			return Frame{}, r.corrupt(off, "linux cooked header cut short (%d of %d bytes)", len(data), hdrLen)
 		}
-		f.Data = cookedToEthernet(data[6:14], int(binary.BigEndian.Uint16(data[4:6])), binary.BigEndian.Uint16(data[14:16]), data[hdrLen:])
-		cookedDir = cookedDirection(binary.BigEndian.Uint16(data[0:2]))
+		pktType := binary.BigEndian.Uint16(data[0:2])
+		f.Data = cookedToEthernet(pktType, data[6:14], int(binary.BigEndian.Uint16(data[4:6])), binary.BigEndian.Uint16(data[14:16]), data[hdrLen:])
+		cookedDir = cookedDirection(pktType)
 	case linkTypeLinuxSLL2:
 		// https://www.tcpdump.org/linktypes/LINKTYPE_LINUX_SLL2.html
 		//  0: protocol type   2: reserved   4: interface index
@@ -498,11 +604,13 @@ func (r *Replay) frame(off int64, lt uint32, data []byte, at time.Time, iface st
 		if len(data) < hdrLen {
 			return Frame{}, r.corrupt(off, "linux cooked v2 header cut short (%d of %d bytes)", len(data), hdrLen)
 		}
-		f.Data = cookedToEthernet(data[12:20], int(data[11]), binary.BigEndian.Uint16(data[0:2]), data[hdrLen:])
-		cookedDir = cookedDirection(uint16(data[10]))
+		pktType := uint16(data[10])
+		f.Data = cookedToEthernet(pktType, data[12:20], int(data[11]), binary.BigEndian.Uint16(data[0:2]), data[hdrLen:])
+		cookedDir = cookedDirection(pktType)
 	default:
 		return Frame{}, fmt.Errorf("record %d at offset %d: %w", r.record, off, unsupportedLinkType(lt))
 	}
+	f.DstAssumed = true
 	if f.Dir == DirectionUnknown {
 		f.Dir = cookedDir
 	}
@@ -510,14 +618,16 @@ func (r *Replay) frame(off int64, lt uint32, data []byte, at time.Time, iface st
 }
 
 // cookedToEthernet builds the Ethernet frame of a Linux cooked capture
-// record: destination 00:00:00:00:00:00 (the record does not carry it),
-// source addr if it is 6 bytes long (zero otherwise), then the protocol as
-// EtherType and the payload. Protocols below 0x0600 are Linux
-// pseudo-protocols (ETH_P_802_2 and the like) for payloads that start with
-// an 802.2 LLC header, which get an 802.3 length field (capped at 1500)
-// instead.
-func cookedToEthernet(addr []byte, addrLen int, proto uint16, payload []byte) []byte {
+// record of packet type pktType: a destination the record does not carry,
+// assumed by assumedDst, the source addr if it is 6 bytes long (zero
+// otherwise), then the protocol as EtherType and the payload. Protocols
+// below 0x0600 are Linux pseudo-protocols (ETH_P_802_2 and the like) for
+// payloads that start with an 802.2 LLC header, which get an 802.3 length
+// field (capped at 1500) instead.
+func cookedToEthernet(pktType uint16, addr []byte, addrLen int, proto uint16, payload []byte) []byte {
 	b := make([]byte, 14+len(payload))
+	dst := assumedDst(pktType, proto, payload)
+	copy(b[0:6], dst[:])
 	if addrLen == 6 {
 		copy(b[6:12], addr)
 	}
@@ -529,11 +639,48 @@ func cookedToEthernet(addr []byte, addrLen int, proto uint16, payload []byte) []
 	return b
 }
 
+// assumedDst returns the destination address of a Linux cooked capture
+// record of packet type pktType and protocol proto, which the record does
+// not carry: nearestBridge for an LLDP frame sent by this host
+// (PACKET_OUTGOING) or received for a multicast group (PACKET_MULTICAST),
+// else 00:00:00:00:00:00 for "unknown".
+//
+// An LLDPDU is always sent to one of the three LLDP group addresses (IEEE
+// Std 802.1AB-2016, Table 7-1), all multicast, so a received one is
+// PACKET_MULTICAST unless its destination was none of them: PACKET_HOST
+// (this interface's unicast address), PACKET_BROADCAST and PACKET_OTHERHOST
+// say it was not an LLDP group, and the packet types above
+// PACKET_OUTGOING (loopback, user, kernel) are not frames off a link. Of
+// the three groups, the nearest bridge's is the one lldpd and lldpad send
+// to by default and the only one that carries DCBX; the record cannot
+// tell it from the other two, hence the Frame's DstAssumed.
+func assumedDst(pktType, proto uint16, payload []byte) [6]byte {
+	if (pktType == packetMulticast || pktType == packetOutgoing) && cookedLLDP(proto, payload) {
+		return nearestBridge
+	}
+	return [6]byte{}
+}
+
+// cookedLLDP reports whether a Linux cooked record of protocol proto and
+// the payload carries LLDP: proto is the LLDP EtherType, or that of an
+// 802.1Q or 802.1ad tag and the EtherType after at most maxCookedVLANs tags
+// is LLDP's. (In LINKTYPE_LINUX_SLL records, libpcap puts back the tag the
+// kernel took off a received frame, as the record's protocol.)
+func cookedLLDP(proto uint16, payload []byte) bool {
+	for tags := 0; proto != etherTypeLLDP; tags++ {
+		if (proto != etherTypeVLAN && proto != etherTypeQinQ) || tags == maxCookedVLANs || len(payload) < 4*tags+4 {
+			return false
+		}
+		proto = binary.BigEndian.Uint16(payload[4*tags+2:])
+	}
+	return true
+}
+
 // cookedDirection maps a Linux cooked capture packet type to a Direction:
-// PACKET_OUTGOING (4) is outgoing, everything else (to us, broadcast,
+// PACKET_OUTGOING is outgoing, everything else (to us, broadcast,
 // multicast, to another host) incoming.
 func cookedDirection(pktType uint16) Direction {
-	if pktType == 4 {
+	if pktType == packetOutgoing {
 		return DirectionOutgoing
 	}
 	return DirectionIncoming

@@ -42,6 +42,35 @@ type Frame struct {
 	Dir Direction
 	// Data is the Ethernet frame starting at the destination MAC.
 	Data []byte
+	// DstAssumed reports that the capture did not record the destination
+	// address (a Linux cooked capture) and Data's destination is the one
+	// dcbtop assumed from the packet type: the nearest-bridge group address
+	// 01:80:c2:00:00:0e for an LLDP frame (EtherType 0x88cc, possibly
+	// behind one or two 802.1Q or 802.1ad tags) whose packet type is
+	// PACKET_MULTICAST (2, received for a multicast group) or
+	// PACKET_OUTGOING (4, sent by this host); 00:00:00:00:00:00, which
+	// means unknown, for any other packet type or EtherType. Either way
+	// Data's destination is a stand-in, not what was on the wire, and an
+	// LLDP scope derived from it is an assumption.
+	//
+	// The packet type decides alone: pcapng direction flags, which may
+	// override Dir, do not change the destination. DstAssumed is false for
+	// frames whose capture records the destination (Ethernet records, live
+	// capture). See the package documentation for the reasoning, and
+	// https://www.tcpdump.org/linktypes/LINKTYPE_LINUX_SLL.html and
+	// https://www.tcpdump.org/linktypes/LINKTYPE_LINUX_SLL2.html for the
+	// packet types.
+	DstAssumed bool
+	// Note, when not empty, says what was odd about the record although it
+	// was read (one line, e.g. "record 7 at offset 412: capture length 70
+	// exceeds packet length 60; read as captured").
+	//
+	// A Replay sets it for a record whose capture length exceeds its
+	// original packet length or the snapshot length of its file (classic
+	// pcap) or interface (pcapng), which the formats forbid but tshark
+	// reads anyway; Data then holds every captured byte. Live capture
+	// never sets it.
+	Note string
 }
 
 // A Source yields Frames until ctx is done or it is exhausted, in which case

@@ -45,7 +45,9 @@ var (
 // (to the nanosecond, in UTC), Dir and Data, except that frames over 65535
 // bytes are cut (the original length stays in the record) and that an empty
 // Interface has no if_name and replays as "pcapN", N being the index of its
-// interface in the file.
+// interface in the file. DstAssumed and Note are not recorded: a recorded
+// frame replays with its Data's destination as recorded, DstAssumed false
+// and no Note.
 //
 // Each WriteFrame hands its whole record, preceded by the interface's
 // description if it is new, to the underlying writer in a single Write, so a
