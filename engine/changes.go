@@ -71,9 +71,13 @@ func (p *Params) Changes(q *Params) []Change {
 		out = flag(out, "ets", "willing", a.ETS.Willing, b.ETS.Willing)
 		out = flag(out, "ets", "CBS", a.ETS.CBS, b.ETS.CBS)
 		out = number(out, "ets", "max TCs", a.ETS.MaxTCs, b.ETS.MaxTCs)
+		out = flag(out, "ets", "from CEE", a.ETS.FromCEE, b.ETS.FromCEE)
 	}
 	out = etsChanges(out, "ets_reco", recoTable(a.ETSReco), recoTable(b.ETSReco))
 	out = pfcChanges(out, a.PFC, b.PFC)
+	if a.PFC != nil && b.PFC != nil {
+		out = flag(out, "pfc", "from CEE", a.PFC.FromCEE, b.PFC.FromCEE)
+	}
 	out = appChanges(out, a.App, b.App)
 	var ca, cb CEE
 	if a.CEE != nil {

@@ -28,6 +28,7 @@ const (
 	CodeLocalUnknown     lldp.Code = "local-unknown"
 	CodeCaptureError     lldp.Code = "capture-error"
 	CodeFirmwareDCBX     lldp.Code = "firmware-dcbx"
+	CodeCaptureRecordOdd lldp.Code = "capture-record-odd"
 	dualAgentWindow                = 121 * time.Second
 )
 
@@ -43,6 +44,19 @@ func (p *port) diagnostics(now time.Time) []lldp.Diagnostic {
 	if p.remoteFrom != nil {
 		out = append(out, p.remoteFrom.du.Diagnostics...)
 	}
+	// Other peers' discarded TLVs (the remote peer's are among its
+	// diagnostics above).
+	for _, n := range p.neighbors {
+		if n == p.remoteFrom {
+			continue
+		}
+		for _, d := range n.du.Diagnostics {
+			if d.Code == lldp.CodeTLVDiscarded {
+				d.Message = "peer " + msapName(n) + ": " + d.Message
+				out = append(out, d)
+			}
+		}
+	}
 	if p.multi {
 		out = append(out, mkDiag(CodeMultiPeer, lldp.SeverityError, "lldp",
 			"find the second LLDP speaker: an unmanaged switch, a vswitch passing LLDP, or a NIC firmware agent next to a host agent",
@@ -53,6 +67,9 @@ func (p *port) diagnostics(now time.Time) []lldp.Diagnostic {
 	// Dialects heard from live peers.
 	var ieee, cee bool
 	for _, n := range p.neighbors {
+		if n.scope != ScopeNearestBridge {
+			continue // DCBX runs on the nearest-bridge agent only
+		}
 		switch n.du.Dialect() {
 		case lldp.DialectIEEE:
 			ieee = true
@@ -100,9 +117,17 @@ func (p *port) diagnostics(now time.Time) []lldp.Diagnostic {
 		out = append(out, mkDiag(CodeMalformed, lldp.SeverityWarning, "lldp", "",
 			"discarded %d malformed LLDPDU(s); last at %s: %s", p.counters.Malformed, p.lastBadAt.UTC().Format(time.RFC3339), p.lastBad))
 	}
-	if p.counters.NeighborsEvicted > 0 {
+	if p.tooManyUntil.After(now) {
+		// As tooManyNeighbors (IEEE Std 802.1AB-2016, 9.2.5.22), this
+		// clears when its timer runs out; the evicted count stays in
+		// capture.neighbors_evicted.
 		out = append(out, mkDiag(CodeTooManyNeighbors, lldp.SeverityWarning, "lldp", "is something flooding LLDP on this link?",
-			"neighbour table full: evicted %d MSAP(s)", p.counters.NeighborsEvicted))
+			"neighbour table full: %d MSAP(s) evicted so far; clears %s after the last eviction if none follows",
+			p.counters.NeighborsEvicted, p.tooManyUntil.Sub(now).Round(time.Second)))
+	}
+	if p.counters.RecordsOdd > 0 {
+		out = append(out, mkDiag(CodeCaptureRecordOdd, lldp.SeverityWarning, "lldp", "the capture file was written by a tool that got a length wrong; the frames are read as captured",
+			"%d capture record(s) read despite an inconsistency; last: %s", p.counters.RecordsOdd, p.lastNote))
 	}
 	return append(out, p.losslessDiagnostics()...)
 }
@@ -156,13 +181,42 @@ func (p *port) pairDiagnostics() []lldp.Diagnostic {
 			out = append(out, mkDiag(CodePFCMismatch, lldp.SeverityError, "pfc", "lossless traffic will drop: make both sides enable PFC on the same priorities",
 				"PFC in force here (%s) differs from the peer's (%s)", prioList(op.PFC.Enabled), prioList(r.PFC.Enabled)))
 		}
-		if op.ETS != nil && r.ETS != nil && (op.ETS.PrioTC != r.ETS.PrioTC || op.ETS.TCBandwidth != r.ETS.TCBandwidth || op.ETS.TSA != r.ETS.TSA) {
-			out = append(out, mkDiag(CodeETSMismatch, lldp.SeverityWarning, "ets", "ETS may differ per direction, but check the RoCE priority's TC and bandwidth on both sides",
-				"ETS in force here differs from the peer's: bandwidth %s vs %s, priority→TC %s vs %s",
-				joinNums(op.ETS.TCBandwidth[:], "/"), joinNums(r.ETS.TCBandwidth[:], "/"), joinNums(op.ETS.PrioTC[:], ""), joinNums(r.ETS.PrioTC[:], "")))
-		}
+	}
+	if d, ok := p.etsNotAdopted(); ok {
+		out = append(out, d)
 	}
 	return out
+}
+
+// etsNotAdopted reports ETS that this host should run but does not. ETS
+// is asymmetric (IEEE Std 802.1Q-2018, 37.1: each side's ETS
+// Configuration describes its own transmission; CEE PG likewise): the
+// peer's configuration differing from this host's is no problem, and a
+// willing host adopts the peer's recommendation (CEE: configuration).
+// The standard requires agreement only there: when the resolver puts the
+// peer's ETS in force, the ETS this host actually runs, as read from the
+// kernel (dcbnl) or advertised by another agent of this host, must be it.
+// dcbtop's own agent transmits what the resolver chose, so it is not
+// checked.
+func (p *port) etsNotAdopted() (lldp.Diagnostic, bool) {
+	op, l := p.operational, p.local
+	if op == nil || op.ETS == nil || l == nil || l.ETS == nil || !p.willing {
+		return lldp.Diagnostic{}, false
+	}
+	if src := p.resolution.ETS.Source; src != FromRemote && src != FromRemoteReco {
+		return lldp.Diagnostic{}, false
+	}
+	if p.localSource != SourceDCBNL && p.localSource != SourceObserved {
+		return lldp.Diagnostic{}, false
+	}
+	if l.ETS.PrioTC == op.ETS.PrioTC && l.ETS.TCBandwidth == op.ETS.TCBandwidth && l.ETS.TSA == op.ETS.TSA {
+		return lldp.Diagnostic{}, false
+	}
+	return mkDiag(CodeETSMismatch, lldp.SeverityWarning, "ets",
+		"the host's DCBX agent or NIC did not apply the peer's ETS: check lldpad/firmware DCBX mode, or set local Willing off and configure ETS locally",
+		"local Willing is on and the peer's ETS should be in force (%s), but this host runs other ETS (%s): bandwidth %s vs %s, priority→TC %s vs %s",
+		p.resolution.ETS.Why, p.localSource,
+		joinNums(l.ETS.TCBandwidth[:], "/"), joinNums(op.ETS.TCBandwidth[:], "/"), joinNums(l.ETS.PrioTC[:], ""), joinNums(op.ETS.PrioTC[:], "")), true
 }
 
 // opDiagnostics checks the operational set for lossless-Ethernet traps.

@@ -41,9 +41,12 @@ func TestDiagnostics(t *testing.T) {
 		{"neither willing and PFC differs", func(t testing.TB) []Event {
 			return []Event{link, local(false, 1<<4, App{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 4}), rx(1, frame(t, highMAC, 120, etsA, pfc3))}
 		}, []lldp.Code{CodeNeitherWilling, CodePFCMismatch, CodePFCTCShared}},
+		// The willing host runs the peer's recommendation, which differs
+		// from the peer's own configuration: ETS is asymmetric, no
+		// ets-mismatch (issue 13).
 		{"both willing", func(t testing.TB) []Event {
 			return []Event{link, local(true, 1<<3, roce), rx(1, frame(t, highMAC, 120, etsA, recoA, willingPFC3))}
-		}, []lldp.Code{CodeBothWilling, CodeETSMismatch}},
+		}, []lldp.Code{CodeBothWilling}},
 		{"willing but no recommendation", func(t testing.TB) []Event {
 			return []Event{link, local(true, 0), rx(1, frame(t, highMAC, 120, etsA))}
 		}, []lldp.Code{CodeNoETSReco}},

@@ -61,14 +61,20 @@ func New(cfg Config) *Engine {
 	return &Engine{cfg: cfg, ports: map[string]*port{}}
 }
 
-// A neighbor is one MSAP's information (IEEE Std 802.1AB-2016, 9.2.7.7).
+// A neighbor is one MSAP's information as one LLDP agent holds it (IEEE
+// Std 802.1AB-2016, 9.2.7.7). An agent exists per destination address
+// (7.1, Table 7-1), so the same MSAP heard on two destination addresses
+// is two neighbours: the key is destination, chassis ID and port ID.
 type neighbor struct {
-	chassis, portID []byte // TLV information strings, subtype included
+	dst             lldp.MAC // the destination address: which agent holds it
+	chassis, portID []byte   // TLV information strings, subtype included
 	du              *lldp.DU
 	raw             []byte // the LLDPDU as received, for the identical-frame check
 	src             lldp.MAC
-	scope           string
-	params          *Params // DCBX parameters of du; nil when du has none or scope is not nearest-bridge
+	scope           Scope
+	scopeAssumed    bool     // the capture did not record the destination
+	vlan            *VLANTag // the 802.1Q tag the last LLDPDU arrived with
+	params          *Params  // DCBX parameters of du; nil when du has none or scope is not nearest-bridge
 	firstSeen       time.Time
 	lastSeen        time.Time
 	expires         time.Time
@@ -96,6 +102,12 @@ type port struct {
 	lossless   *losslessState // nil until counters are sampled
 	lastBad    string         // the last malformed LLDPDU's error
 	lastBadAt  time.Time
+	// tooManyUntil is when the tooManyNeighbors condition ends (IEEE Std
+	// 802.1AB-2016, 9.2.5.22 tooManyNeighborsTimer): every eviction
+	// extends it to at least the TTL of the LLDPDU that found the table
+	// full.
+	tooManyUntil time.Time
+	lastNote     string // the last odd capture record's note
 
 	ifindex    *int
 	mac        *lldp.MAC // the interface's own MAC, for the PFC tie-break
@@ -122,6 +134,7 @@ type localAgent struct {
 	portID   []byte
 	raw      []byte
 	src      lldp.MAC
+	dst      lldp.MAC // of raw: an identical LLDPDU to another address is not the same
 	lastSeen time.Time
 	frames   uint64
 }
@@ -136,6 +149,13 @@ type CaptureCounters struct {
 	FramesSent       uint64 `json:"frames_sent"`
 	KernelDrops      uint64 `json:"kernel_drops"`
 	NeighborsEvicted uint64 `json:"neighbors_evicted"`
+	// TLVsDiscarded counts optional TLVs dropped for errors while the
+	// rest of their LLDPDU was used (statsTLVsDiscardedTotal, IEEE Std
+	// 802.1AB-2016, 9.2.6.2).
+	TLVsDiscarded uint64 `json:"tlvs_discarded"`
+	// RecordsOdd counts capture records read despite an inconsistency
+	// (a capture length over the packet or snapshot length).
+	RecordsOdd uint64 `json:"records_odd"`
 }
 
 func (e *Engine) port(name string) *port {
@@ -356,9 +376,9 @@ func (p *port) liveDCBX() int {
 	return c
 }
 
-func (p *port) find(chassis, portID []byte) (int, *neighbor) {
+func (p *port) find(dst lldp.MAC, chassis, portID []byte) (int, *neighbor) {
 	for i, n := range p.neighbors {
-		if bytes.Equal(n.chassis, chassis) && bytes.Equal(n.portID, portID) {
+		if n.dst == dst && bytes.Equal(n.chassis, chassis) && bytes.Equal(n.portID, portID) {
 			return i, n
 		}
 	}
@@ -372,6 +392,10 @@ func (e *Engine) frame(ev FrameReceived) {
 		p.counters.FramesOut++
 	} else {
 		p.counters.FramesIn++
+	}
+	if ev.Note != "" {
+		p.counters.RecordsOdd++
+		p.lastNote = ev.Note
 	}
 	hdr, pdu, err := lldp.SplitFrame(ev.Data)
 	if err != nil {
@@ -387,11 +411,14 @@ func (e *Engine) frame(ev FrameReceived) {
 		e.outgoing(p, hdr, chassis, portID, pdu)
 		return
 	}
-	i, n := p.find(chassis, portID)
-	if n != nil && n.src == hdr.Src && bytes.Equal(n.raw, pdu) {
+	i, n := p.find(hdr.Dst, chassis, portID)
+	if n != nil && n.src == hdr.Src && n.scopeAssumed == ev.DstAssumed && n.sameTag(hdr) && bytes.Equal(n.raw, pdu) {
 		// Identical to the previous LLDPDU of this MSAP: refresh the TTL
 		// only (lldpad rx.c does the same). No decoding, no allocation.
 		p.counters.Unchanged++
+		// 802.1AB validates every LLDPDU before the identical check
+		// (9.2.7.7.2), so its discarded TLVs count again.
+		p.counters.TLVsDiscarded += uint64(len(n.du.Discarded))
 		n.lastSeen, n.expires = e.now, e.now.Add(time.Duration(n.du.TTL)*time.Second)
 		n.frames++
 		e.resolveRemote(p, n)
@@ -412,9 +439,15 @@ func (e *Engine) frame(ev FrameReceived) {
 		return
 	}
 	if n == nil {
-		n = e.addNeighbor(p, chassis, portID)
+		n = e.addNeighbor(p, hdr.Dst, chassis, portID, du.TTL)
 	}
-	n.du, n.raw, n.src, n.scope = du, append(n.raw[:0], pdu...), hdr.Src, hdr.Dst.Scope()
+	p.counters.TLVsDiscarded += uint64(len(du.Discarded))
+	n.du, n.raw, n.src, n.scope = du, append(n.raw[:0], pdu...), hdr.Src, ScopeOf(hdr.Dst)
+	n.scopeAssumed = ev.DstAssumed
+	n.vlan = nil
+	if hdr.Tagged {
+		n.vlan = &VLANTag{ID: hdr.VLAN, PCP: hdr.PCP}
+	}
 	n.lastSeen, n.expires = e.now, e.now.Add(time.Duration(du.TTL)*time.Second)
 	n.frames++
 	n.params = nil
@@ -430,8 +463,17 @@ func (e *Engine) malformed(p *port, err error) {
 	p.lastBad, p.lastBadAt = err.Error(), e.now
 }
 
-func (e *Engine) addNeighbor(p *port, chassis, portID []byte) *neighbor {
+// addNeighbor adds an MSAP heard on destination dst. When the table is
+// full the least recently seen neighbour (other than the remote peer) is
+// evicted, and the tooManyNeighbors condition lasts at least the new
+// LLDPDU's TTL (IEEE Std 802.1AB-2016, 9.2.5.22: the timer is set to the
+// TTL of the LLDPDU that found no room, so the condition clears once no
+// eviction happened for that long).
+func (e *Engine) addNeighbor(p *port, dst lldp.MAC, chassis, portID []byte, ttl uint16) *neighbor {
 	if len(p.neighbors) >= e.cfg.MaxNeighbors {
+		if until := e.now.Add(time.Duration(ttl) * time.Second); until.After(p.tooManyUntil) {
+			p.tooManyUntil = until
+		}
 		victim := -1
 		for i, n := range p.neighbors {
 			if n != p.remoteFrom && (victim < 0 || n.lastSeen.Before(p.neighbors[victim].lastSeen)) {
@@ -443,7 +485,7 @@ func (e *Engine) addNeighbor(p *port, chassis, portID []byte) *neighbor {
 			p.counters.NeighborsEvicted++
 		}
 	}
-	n := &neighbor{chassis: slices.Clone(chassis), portID: slices.Clone(portID), firstSeen: e.now}
+	n := &neighbor{dst: dst, chassis: slices.Clone(chassis), portID: slices.Clone(portID), firstSeen: e.now}
 	p.neighbors = append(p.neighbors, n)
 	if !slices.Contains(e.newPeers, p.name) {
 		e.newPeers = append(e.newPeers, p.name)
@@ -504,6 +546,15 @@ func (e *Engine) resolveRemote(p *port, n *neighbor) {
 	}
 	// Also on a flag-only change (CEE seq/ack): the resolution may differ.
 	e.resolveOperational(p, ReasonChanged)
+}
+
+// sameTag reports whether an LLDPDU arrived with the tag (or no tag) the
+// neighbour's last one did.
+func (n *neighbor) sameTag(h lldp.EthernetHeader) bool {
+	if n.vlan == nil {
+		return !h.Tagged
+	}
+	return h.Tagged && n.vlan.ID == h.VLAN && n.vlan.PCP == h.PCP
 }
 
 func msapName(n *neighbor) string {

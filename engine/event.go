@@ -19,6 +19,15 @@ type FrameReceived struct {
 	Outgoing bool
 	// Data is the whole Ethernet frame. The engine copies what it keeps.
 	Data []byte
+	// DstAssumed reports that the capture did not record the destination
+	// address (a Linux cooked capture, "tcpdump -i any"): Data's
+	// destination is the capture's assumption from the packet type, and
+	// the peer's scope is marked assumed in the snapshot.
+	DstAssumed bool
+	// Note, when not empty, is what was odd about the capture record
+	// although it was read ("record 7 at offset 412: capture length 70
+	// exceeds packet length 60; read as captured").
+	Note string
 }
 
 // A Tick advances the clock without a frame, so information ages out in

@@ -96,7 +96,7 @@ func (e *Engine) outgoing(p *port, hdr lldp.EthernetHeader, chassis, portID, pdu
 			break
 		}
 	}
-	if a != nil && bytes.Equal(a.raw, pdu) {
+	if a != nil && a.dst == hdr.Dst && bytes.Equal(a.raw, pdu) {
 		a.lastSeen = e.now
 		a.frames++
 		return
@@ -120,7 +120,7 @@ func (e *Engine) outgoing(p *port, hdr lldp.EthernetHeader, chassis, portID, pdu
 			a = &localAgent{chassis: slices.Clone(chassis), portID: slices.Clone(portID)}
 			p.agents = append(p.agents, a)
 		}
-		a.raw, a.src, a.lastSeen = append(a.raw[:0], pdu...), hdr.Src, e.now
+		a.raw, a.src, a.dst, a.lastSeen = append(a.raw[:0], pdu...), hdr.Src, hdr.Dst, e.now
 		a.frames++
 	}
 	if p.mac == nil {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -64,6 +65,76 @@ type ETS struct {
 	PrioTC      [8]uint8    `json:"prio_tc"`
 	TCBandwidth [8]uint8    `json:"tc_bandwidth"`
 	TSA         [8]lldp.TSA `json:"tsa"`
+	// FromCEE marks parameters mapped from a CEE Priority Group TLV: CEE
+	// has no CBS bit (JSON "cbs": null), PrioTC holds the PGIDs, and
+	// PGID 15 means strict priority (JSON "strict_prio" lists those
+	// priorities; null for IEEE ETS, where strict priority is a TSA).
+	FromCEE bool `json:"-"`
+}
+
+// etsWire is the JSON form of ETS.
+type etsWire struct {
+	Willing     bool        `json:"willing"`
+	CBS         *bool       `json:"cbs"`
+	MaxTCs      uint8       `json:"max_tcs"`
+	PrioTC      [8]uint8    `json:"prio_tc"`
+	TCBandwidth [8]uint8    `json:"tc_bandwidth"`
+	TSA         [8]lldp.TSA `json:"tsa"`
+	StrictPrio  *PrioSet    `json:"strict_prio"`
+}
+
+// ceeStrictPGID is the CEE priority group of strict priority (CEE DCBX
+// 1.01, Priority Group TLV: "PGID 15 ... no bandwidth limitation").
+const ceeStrictPGID = 15
+
+// StrictPrio returns the priorities a CEE peer puts in PGID 15 (strict
+// priority); empty for IEEE ETS.
+func (e *ETS) StrictPrio() PrioSet {
+	var s PrioSet
+	if e.FromCEE {
+		for p, pg := range e.PrioTC {
+			if pg == ceeStrictPGID {
+				s |= 1 << p
+			}
+		}
+	}
+	return s
+}
+
+// MarshalJSON writes the "ets" object: "cbs" null and "strict_prio" a
+// list for CEE, "cbs" a boolean and "strict_prio" null for IEEE.
+func (e ETS) MarshalJSON() ([]byte, error) {
+	w := etsWire{Willing: e.Willing, MaxTCs: e.MaxTCs, PrioTC: e.PrioTC, TCBandwidth: e.TCBandwidth, TSA: e.TSA}
+	if e.FromCEE {
+		sp := e.StrictPrio()
+		w.StrictPrio = &sp
+	} else {
+		cbs := e.CBS
+		w.CBS = &cbs
+	}
+	return json.Marshal(w)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes (a non-null "strict_prio"
+// marks CEE), rejecting unknown fields.
+func (e *ETS) UnmarshalJSON(b []byte) error {
+	var w etsWire
+	if err := strictJSON(b, &w); err != nil {
+		return err
+	}
+	*e = ETS{Willing: w.Willing, MaxTCs: w.MaxTCs, PrioTC: w.PrioTC, TCBandwidth: w.TCBandwidth, TSA: w.TSA, FromCEE: w.StrictPrio != nil}
+	if w.CBS != nil {
+		e.CBS = *w.CBS
+	}
+	return nil
+}
+
+// strictJSON decodes b into v as the rest of the contract does: unknown
+// fields are errors.
+func strictJSON(b []byte, v any) error {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	return d.Decode(v)
 }
 
 // ETSReco holds ETS Recommendation parameters: the PARAMS "ets_reco"
@@ -81,6 +152,51 @@ type PFC struct {
 	MBC     bool    `json:"mbc"`
 	Cap     uint8   `json:"cap"`
 	Enabled PrioSet `json:"enabled"`
+	// FromCEE marks parameters mapped from a CEE PFC TLV, which has no
+	// MBC bit (JSON "mbc": null).
+	FromCEE bool `json:"-"`
+}
+
+// pfcWire is the JSON form of PFC.
+type pfcWire struct {
+	Willing bool    `json:"willing"`
+	MBC     *bool   `json:"mbc"`
+	Cap     uint8   `json:"cap"`
+	Enabled PrioSet `json:"enabled"`
+}
+
+// MarshalJSON writes the "pfc" object, "mbc" null for CEE.
+func (p PFC) MarshalJSON() ([]byte, error) {
+	w := pfcWire{Willing: p.Willing, Cap: p.Cap, Enabled: p.Enabled}
+	if !p.FromCEE {
+		mbc := p.MBC
+		w.MBC = &mbc
+	}
+	return json.Marshal(w)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes ("mbc": null marks CEE; a
+// missing "mbc" is false, as in a parameter file), rejecting unknown
+// fields.
+func (p *PFC) UnmarshalJSON(b []byte) error {
+	var w struct {
+		pfcWire
+		MBC json.RawMessage `json:"mbc"`
+	}
+	if err := strictJSON(b, &w); err != nil {
+		return err
+	}
+	*p = PFC{Willing: w.Willing, Cap: w.Cap, Enabled: w.Enabled}
+	switch string(w.MBC) {
+	case "":
+	case "null":
+		p.FromCEE = true
+	default:
+		if err := json.Unmarshal(w.MBC, &p.MBC); err != nil {
+			return fmt.Errorf("pfc.mbc: %w", err)
+		}
+	}
+	return nil
 }
 
 // An App is one application priority entry (a classification element in
@@ -264,7 +380,7 @@ func ceeFeature(f lldp.CEEFeature) *CEEFeature {
 
 // paramsFromCEE maps CEE features to Params: PG to "ets" (PGID per
 // priority as the TC, PG bandwidths as TC bandwidths, TSA ets; PGID 15,
-// strict priority, is kept as 15 and shown in cee.pgid), PFC to "pfc" with
+// strict priority, is kept as 15, listed in strict_prio and in cee.pgid), PFC to "pfc" with
 // NumTCs as the capability, and each APP entry to one entry per priority in
 // its bitmap (CEE selector 0 is an EtherType, 1 a TCP/UDP port).
 func paramsFromCEE(c *lldp.CEE) *Params {
@@ -277,7 +393,7 @@ func paramsFromCEE(c *lldp.CEE) *Params {
 		p.CEE.PG = ceeFeature(pg.CEEFeature)
 		pgid := pg.PGID
 		p.CEE.PGID = &pgid
-		e := &ETS{Willing: pg.Willing, MaxTCs: pg.NumTCs, PrioTC: pg.PGID, TCBandwidth: pg.Bandwidth}
+		e := &ETS{Willing: pg.Willing, MaxTCs: pg.NumTCs, PrioTC: pg.PGID, TCBandwidth: pg.Bandwidth, FromCEE: true}
 		for i := range e.TSA {
 			e.TSA[i] = lldp.TSAETS
 		}
@@ -285,7 +401,7 @@ func paramsFromCEE(c *lldp.CEE) *Params {
 	}
 	if f := c.PFC; f != nil {
 		p.CEE.PFC = ceeFeature(f.CEEFeature)
-		p.PFC = &PFC{Willing: f.Willing, Cap: f.NumTCs, Enabled: PrioSet(f.Enabled)}
+		p.PFC = &PFC{Willing: f.Willing, Cap: f.NumTCs, Enabled: PrioSet(f.Enabled), FromCEE: true}
 	}
 	if a := c.App; a != nil {
 		p.CEE.App = ceeFeature(a.CEEFeature)

@@ -80,6 +80,16 @@ type etsJSON struct {
 	PrioTC      []uint8    `json:"prio_tc"`
 	TCBandwidth []uint8    `json:"tc_bandwidth"`
 	TSA         []lldp.TSA `json:"tsa"`
+	// StrictPrio is accepted as null or [] so that the snapshot's ets
+	// object parses; it describes a CEE peer's PGID 15 and cannot be set.
+	StrictPrio json.RawMessage `json:"strict_prio"`
+}
+
+// strictPrioGiven reports whether a strict_prio other than null or [] was
+// given.
+func (j *etsJSON) strictPrioGiven() bool {
+	v := bytes.TrimSpace(j.StrictPrio)
+	return len(v) > 0 && !bytes.Equal(v, []byte("null")) && !bytes.Equal(bytes.ReplaceAll(v, []byte(" "), nil), []byte("[]"))
 }
 
 type paramsJSON struct {
@@ -128,6 +138,17 @@ func ParseParams(r io.Reader) (*Params, error) {
 		return nil, errors.New("parameters JSON: \"cee\" cannot be set")
 	}
 	p := &Params{PFC: j.PFC, App: j.App}
+	if p.PFC != nil {
+		p.PFC.FromCEE = false // "mbc": null; local parameters are never CEE
+	}
+	for _, e := range []struct {
+		name string
+		j    *etsJSON
+	}{{"ets", j.ETS}, {"ets_reco", j.ETSReco}} {
+		if e.j != nil && e.j.strictPrioGiven() {
+			return nil, fmt.Errorf("parameters JSON: %s.strict_prio lists a CEE peer's strict-priority group and cannot be set; give strict priority with tsa \"strict\"", e.name)
+		}
+	}
 	if j.ETS != nil {
 		prio, bw, tsa, err := j.ETS.tables("ets")
 		if err != nil {

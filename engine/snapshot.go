@@ -77,21 +77,33 @@ type MultiPeer struct {
 	Peers []string `json:"peers"`
 }
 
-// A Peer is one MSAP seen on an interface.
+// A Peer is one MSAP seen on an interface by one LLDP agent (an MSAP
+// heard on two destination addresses is two peers).
 type Peer struct {
-	ChassisID         string       `json:"chassis_id"`
-	PortID            string       `json:"port_id"`
-	SystemName        string       `json:"system_name"`
-	SystemDescription string       `json:"system_description"`
-	PortDescription   string       `json:"port_description"`
-	SourceMAC         lldp.MAC     `json:"source_mac"`
-	Scope             string       `json:"scope"`
-	TTL               uint16       `json:"ttl_s"`
-	ExpiresInMs       int64        `json:"expires_in_ms"`
-	FirstSeen         time.Time    `json:"first_seen"`
-	LastSeen          time.Time    `json:"last_seen"`
-	Frames            uint64       `json:"frames"`
-	DCBX              lldp.Dialect `json:"dcbx"`
+	ChassisID string `json:"chassis_id"`
+	PortID    string `json:"port_id"`
+	// SystemName, SystemDescription and PortDescription are null when the
+	// LLDPDU has no such TLV ("" when the TLV is there and empty).
+	SystemName        *string  `json:"system_name"`
+	SystemDescription *string  `json:"system_description"`
+	PortDescription   *string  `json:"port_description"`
+	SourceMAC         lldp.MAC `json:"source_mac"`
+	Scope             Scope    `json:"scope"`
+	// ScopeAssumed is true when the capture did not record the destination
+	// address (a Linux cooked capture) and Scope is assumed from the
+	// packet type.
+	ScopeAssumed bool `json:"scope_assumed"`
+	// VLAN is the 802.1Q tag the last LLDPDU arrived with; null untagged.
+	VLAN *VLANTag `json:"vlan"`
+	// DiscardedTLVs lists the optional TLVs of the last LLDPDU dropped for
+	// errors (the rest of the LLDPDU was used).
+	DiscardedTLVs []DiscardedTLV `json:"discarded_tlvs"`
+	TTL           uint16         `json:"ttl_s"`
+	ExpiresInMs   int64          `json:"expires_in_ms"`
+	FirstSeen     time.Time      `json:"first_seen"`
+	LastSeen      time.Time      `json:"last_seen"`
+	Frames        uint64         `json:"frames"`
+	DCBX          lldp.Dialect   `json:"dcbx"`
 	// Params are this peer's DCBX parameters as last received, shown for
 	// every peer (only a single live peer's count as the remote set).
 	Params *Params `json:"params"`
@@ -189,16 +201,51 @@ func (p *port) snapshot(now time.Time) Interface {
 	}
 	for _, n := range p.neighbors {
 		du := n.du
+		var vlan *VLANTag
+		if n.vlan != nil {
+			v := *n.vlan
+			vlan = &v
+		}
 		in.Peers = append(in.Peers, Peer{
 			ChassisID: du.ChassisID.String(), PortID: du.PortID.String(),
-			SystemName: du.SystemName(), SystemDescription: du.SystemDescription(),
-			PortDescription: du.PortDescription(), SourceMAC: n.src, Scope: n.scope,
+			SystemName: textTLV(du, lldp.TLVTypeSystemName), SystemDescription: textTLV(du, lldp.TLVTypeSystemDescription),
+			PortDescription: textTLV(du, lldp.TLVTypePortDescription), SourceMAC: n.src, Scope: n.scope,
+			ScopeAssumed: n.scopeAssumed, VLAN: vlan, DiscardedTLVs: discardedTLVs(du),
 			TTL: du.TTL, ExpiresInMs: n.expires.Sub(now).Milliseconds(),
 			FirstSeen: n.firstSeen, LastSeen: n.lastSeen, Frames: n.frames,
 			DCBX: du.Dialect(), Params: n.params.Clone(),
 		})
 	}
 	return in
+}
+
+// textTLV returns the value of du's first text TLV of kind k, nil when
+// there is none.
+func textTLV(du *lldp.DU, k lldp.TLVType) *string {
+	for _, t := range du.TLVs {
+		if x, ok := t.(*lldp.Text); ok && x.Kind == k {
+			v := x.Value
+			return &v
+		}
+	}
+	return nil
+}
+
+// A DiscardedTLV is an optional TLV of a peer's last LLDPDU that was
+// dropped for an error in it (IEEE Std 802.1AB-2016, 9.2.7.7.2).
+type DiscardedTLV struct {
+	Offset int    `json:"offset"` // of the TLV header in the LLDPDU
+	TLV    string `json:"tlv"`    // "PFC", "Org 00-80-c2/11", "System Capabilities"
+	Error  string `json:"error"`
+}
+
+// discardedTLVs describes du's discarded TLVs; an empty list when none.
+func discardedTLVs(du *lldp.DU) []DiscardedTLV {
+	out := make([]DiscardedTLV, 0, len(du.Discarded))
+	for _, d := range du.Discarded {
+		out = append(out, DiscardedTLV{Offset: d.Offset, TLV: discardedName(d), Error: discardedError(d)})
+	}
+	return out
 }
 
 // Interface returns the snapshot of one interface, and false when the

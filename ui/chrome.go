@@ -167,7 +167,7 @@ func (r *renderer) peerSummary() string {
 	if p == nil {
 		return st.Label.Render("peer") + " " + st.Dim.Render("none live (waiting for an LLDPDU)")
 	}
-	name := p.SystemName
+	name := deref(p.SystemName)
 	if name == "" {
 		name = "(no name)"
 	}

@@ -708,7 +708,7 @@ func (r *renderer) peersContent(w int) paneContent {
 		case p.MSAP() == remote:
 			mark = r.st.OK.Render(symRemote) + "  "
 		}
-		name := p.SystemName
+		name := deref(p.SystemName)
 		if name == "" {
 			name = symAbsent
 		}
@@ -721,12 +721,25 @@ func (r *renderer) peersContent(w int) paneContent {
 		ago := fmtSeconds(r.now.Sub(p.LastSeen)) + " ago"
 		c.body = append(c.body, mark+pad(clean(name, nameW-1), nameW)+pad(p.DCBX.String(), 6)+ttlCell+pad(ago, 10)+padLeft(fmt.Sprint(p.Frames), 7))
 		ids := []string{"chassis " + Sanitize(p.ChassisID), "port " + Sanitize(p.PortID)}
-		if p.PortDescription != "" {
-			ids = append(ids, "\""+Sanitize(p.PortDescription)+"\"")
+		if d := deref(p.PortDescription); d != "" {
+			ids = append(ids, "\""+Sanitize(d)+"\"")
+		}
+		if p.Scope != engine.ScopeNearestBridge || p.ScopeAssumed {
+			sc := "to " + string(p.Scope)
+			if p.ScopeAssumed {
+				sc += " (assumed: cooked capture)"
+			}
+			ids = append(ids, sc)
+		}
+		if v := p.VLAN; v != nil {
+			ids = append(ids, fmt.Sprintf("vlan %d pcp %d", v.ID, v.PCP))
 		}
 		c.body = append(c.body, "   "+r.st.Dim.Render(trunc(strings.Join(ids, " · "), w-3)))
-		if p.SystemDescription != "" {
-			c.body = append(c.body, "   "+r.st.Dim.Render(trunc(Sanitize(p.SystemDescription), w-3)))
+		if d := deref(p.SystemDescription); d != "" {
+			c.body = append(c.body, "   "+r.st.Dim.Render(trunc(Sanitize(d), w-3)))
+		}
+		for _, d := range p.DiscardedTLVs {
+			c.body = append(c.body, "   "+r.st.Warn.Render(trunc(fmt.Sprintf("%s discarded %s TLV at offset %d: %s", symWarning, Sanitize(d.TLV), d.Offset, Sanitize(d.Error)), w-3)))
 		}
 	}
 	if len(in.LocalAgents) > 0 {
@@ -1008,10 +1021,12 @@ func (r *renderer) counterValue(c counterCell) string {
 	return padLeft(fmtCount(*c.value), counterValueW) + mark + " " + padLeft(rate, counterRateW)
 }
 
-// deref is *v, 0 when v is nil.
-func deref(v *uint64) uint64 {
+// deref is *v, the zero value when v is nil (a missing counter, a TLV the
+// peer did not send).
+func deref[T any](v *T) T {
 	if v == nil {
-		return 0
+		var zero T
+		return zero
 	}
 	return *v
 }

@@ -281,7 +281,7 @@ func (b *Backend) Export(snap engine.Snapshot) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	data = append(data, '\n')
+	data = append(engine.EscapeJSONText(data), '\n')
 	at := snap.TakenAt
 	if at.IsZero() {
 		at = b.now()

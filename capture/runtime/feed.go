@@ -99,5 +99,6 @@ const freshEvery = 100 * time.Millisecond
 // frameEvent is the engine's event for a captured frame on iface,
 // stamped at.
 func frameEvent(iface string, f capture.Frame, at time.Time) engine.FrameReceived {
-	return engine.FrameReceived{Interface: iface, At: at, Outgoing: f.Dir == capture.DirectionOutgoing, Data: f.Data}
+	return engine.FrameReceived{Interface: iface, At: at, Outgoing: f.Dir == capture.DirectionOutgoing, Data: f.Data,
+		DstAssumed: f.DstAssumed, Note: f.Note}
 }

@@ -9,9 +9,21 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"golang.org/x/net/netutil"
 
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/metrics"
+)
+
+// The endpoint's limits, so that idle or slow clients cannot pile up
+// descriptors: a scrape is one small request, answered from a snapshot in
+// memory. Variables for the tests.
+var (
+	metricsMaxConns          = 32               // connections served at once; more wait in the backlog
+	metricsIdleTimeout       = 60 * time.Second // a keep-alive connection with no request (Prometheus scrapes every 15-60 s)
+	metricsReadHeaderTimeout = 5 * time.Second
+	metricsReadTimeout       = 10 * time.Second
+	metricsWriteTimeout      = 30 * time.Second
 )
 
 // serveMetrics starts the Prometheus endpoint of --metrics on addr, on a
@@ -41,11 +53,12 @@ func serveMetrics(addr string, feed *Feed, version, revision string) (*metrics.C
 		}
 		fmt.Fprintln(w, "dcbtop: metrics at /metrics")
 	})
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: metricsReadHeaderTimeout, ReadTimeout: metricsReadTimeout,
+		WriteTimeout: metricsWriteTimeout, IdleTimeout: metricsIdleTimeout, MaxHeaderBytes: 16 << 10}
 	served := make(chan struct{})
 	go func() {
 		defer close(served)
-		_ = srv.Serve(ln) // ErrServerClosed after Shutdown
+		_ = srv.Serve(netutil.LimitListener(ln, metricsMaxConns)) // ErrServerClosed after Shutdown
 	}()
 	return col, func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)

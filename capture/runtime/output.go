@@ -7,32 +7,39 @@ import (
 	"github.com/dcbtop/dcbtop/engine"
 )
 
-// writeJSON writes v as indented JSON followed by a newline.
+// writeJSON writes v as indented JSON followed by a newline, with the
+// characters that could act on a terminal escaped (engine.EscapeJSONText).
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(engine.EscapeJSONText(b), '\n'))
+	return err
 }
 
 // An eventWriter prints indications as NDJSON for --events, and nothing
 // otherwise (--json, the screen).
 type eventWriter struct {
-	enc *json.Encoder // nil: print nothing
+	w  io.Writer // nil: print nothing
+	on bool
 }
 
 func newEventWriter(w io.Writer, events bool) *eventWriter {
-	if !events {
-		return &eventWriter{}
-	}
-	return &eventWriter{enc: json.NewEncoder(w)}
+	return &eventWriter{w: w, on: events}
 }
 
+// write prints one line per indication, escaped as writeJSON does.
 func (ew *eventWriter) write(ins []engine.Indication) error {
-	if ew.enc == nil {
+	if !ew.on {
 		return nil
 	}
 	for _, in := range ins {
-		if err := ew.enc.Encode(in); err != nil {
+		b, err := json.Marshal(in)
+		if err != nil {
+			return err
+		}
+		if _, err := ew.w.Write(append(engine.EscapeJSONText(b), '\n')); err != nil {
 			return err
 		}
 	}

@@ -15,6 +15,8 @@ type DU struct {
 	// Diagnostics lists semantic problems found while parsing; they do not
 	// make the LLDPDU invalid.
 	Diagnostics []Diagnostic
+	// Discarded lists the optional TLVs dropped for errors, in order.
+	Discarded []DiscardedTLV
 }
 
 // Dialect is the DCBX flavour an LLDPDU speaks.

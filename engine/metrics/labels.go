@@ -31,7 +31,7 @@ func diagnosticCodes() []lldp.Code {
 		lldp.CodePFCCapExceeded, lldp.CodeAppSelector, lldp.CodeAppDSCPRange,
 		lldp.CodeAppEthertypeRange, lldp.CodeAppDuplicate, lldp.CodeDuplicateTLV,
 		lldp.CodeDialectBoth, lldp.CodeCEEPGBandwidthSum, lldp.CodeCEEPGIDReserved,
-		lldp.CodeCEEControlMissing, lldp.CodeCINLegacy,
+		lldp.CodeCEEControlMissing, lldp.CodeCINLegacy, lldp.CodeTLVDiscarded,
 		// Local parameter files (engine.Params.Validate).
 		engine.CodeETSMaxTCsRange, engine.CodeAppPriorityRange, engine.CodeTLVTooLong,
 		// Pairing, lossless traps and the link (package engine).
@@ -40,7 +40,7 @@ func diagnosticCodes() []lldp.Code {
 		engine.CodeNeitherWilling, engine.CodeNoETSReco, engine.CodePFCPrioNoApp,
 		engine.CodePFCTCShared, engine.CodeDialectConflict, engine.CodeDualLocalAgent,
 		engine.CodePeerStale, engine.CodeCEEPeerError, engine.CodeLocalUnknown,
-		engine.CodeCaptureError, engine.CodeFirmwareDCBX,
+		engine.CodeCaptureError, engine.CodeFirmwareDCBX, engine.CodeCaptureRecordOdd,
 		// Lossless counters (package engine).
 		engine.CodePauseStorm, engine.CodePauseWithoutPFC, engine.CodePFCNoPauses,
 		engine.CodeCNPWithoutECN, engine.CodeLossyFabric, engine.CodeCountersError,

@@ -63,6 +63,8 @@ type descs struct {
 	unchanged   *prometheus.Desc
 	kernelDrops *prometheus.Desc
 	evicted     *prometheus.Desc
+	tlvsDropped *prometheus.Desc
+	recordsOdd  *prometheus.Desc
 }
 
 func newDescs() descs {
@@ -127,6 +129,10 @@ func newDescs() descs {
 			"Frames the kernel dropped before dcbtop could read them (the packet socket's buffer was full); LLDPDUs may have been missed.", i),
 		evicted: d("neighbors_evicted_total",
 			"LLDP neighbours evicted because the per-interface neighbour table was full; something may be flooding LLDP.", i),
+		tlvsDropped: d("lldp_tlvs_discarded_total",
+			"Optional TLVs discarded for errors while the rest of their LLDPDU was used (802.1AB statsTLVsDiscardedTotal).", i),
+		recordsOdd: d("capture_records_odd_total",
+			"Capture-file records read despite an inconsistency, such as a capture length over the packet length.", i),
 	}
 }
 
@@ -176,7 +182,7 @@ func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
 		d.multiPeer, d.multiPeerHoldDown, d.peers, d.remoteTTL, d.minTTL,
 		d.etsBandwidth, d.etsPrioTC, d.etsTSA, d.pfcEnabled, d.appEntries,
 		d.diagnostic, d.diagnostics, d.mismatch, d.indications,
-		d.frames, d.malformed, d.unchanged, d.kernelDrops, d.evicted,
+		d.frames, d.malformed, d.unchanged, d.kernelDrops, d.evicted, d.tlvsDropped, d.recordsOdd,
 	} {
 		ch <- x
 	}
@@ -334,6 +340,8 @@ func (c *Collector) collectCounters(ch chan<- prometheus.Metric, name string, k 
 	counter(ch, d.unchanged, k.Unchanged, name)
 	counter(ch, d.kernelDrops, k.KernelDrops, name)
 	counter(ch, d.evicted, k.NeighborsEvicted, name)
+	counter(ch, d.tlvsDropped, k.TLVsDiscarded, name)
+	counter(ch, d.recordsOdd, k.RecordsOdd, name)
 }
 
 // collectIndications exports the observed indication counts, with the

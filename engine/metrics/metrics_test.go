@@ -112,7 +112,9 @@ func scenarios() []scenario {
 		{name: "ieee-willing", evs: func(t testing.TB) []engine.Event {
 			return []engine.Event{
 				link("eth0", 2),
-				engine.LocalChanged{Interface: "eth0", At: at(0), Source: "agent", Willing: true, Params: localParams(true, 0)},
+				// The kernel (dcbnl) runs ETS other than the recommendation
+				// the willing host should have adopted: ets-mismatch.
+				engine.LocalChanged{Interface: "eth0", At: at(0), Source: "dcbnl", Willing: true, Params: localParams(true, 0)},
 				rx("eth0", 1, frame(t, leafA, 120, swETS, swReco, swPFC, swApp)),
 				rx("eth0", 31, frame(t, leafA, 120, swETS, swReco, swPFC, swApp)),
 				engine.Tick{At: at(41)},
@@ -279,7 +281,7 @@ func TestCollectSemantics(t *testing.T) {
 			present: want{
 				`dcbtop_interface_up{interface="eth0"}`:                                  1,
 				`dcbtop_willing{interface="eth0"}`:                                       1,
-				`dcbtop_local_source{interface="eth0",source="agent"}`:                   1,
+				`dcbtop_local_source{interface="eth0",source="dcbnl"}`:                   1,
 				`dcbtop_remote_valid{interface="eth0"}`:                                  1,
 				`dcbtop_dcbx_dialect{dialect="ieee",interface="eth0"}`:                   1,
 				`dcbtop_peers{interface="eth0"}`:                                         1,
