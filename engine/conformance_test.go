@@ -345,3 +345,19 @@ func FuzzScopeKey(f *testing.F) {
 		}
 	})
 }
+
+// Received, a priority mapped past Max TCs is a warning (the sender's
+// advertisement); in parameters dcbtop would send or write it is an error
+// that stops the write.
+func TestPrioTCRangeLocalIsError(t *testing.T) {
+	p := &Params{ETS: &ETS{MaxTCs: 3, PrioTC: [8]uint8{7, 7, 7, 7, 7, 7, 7, 7}, TCBandwidth: [8]uint8{100}, TSA: [8]lldp.TSA{lldp.TSAETS}}}
+	var found bool
+	for _, d := range p.Validate() {
+		if d.Code == lldp.CodeETSPrioTCRange {
+			found = d.Severity == lldp.SeverityError
+		}
+	}
+	if !found || p.Errors() == nil {
+		t.Errorf("local ETS mapping every priority to TC7 with Max TCs 3: diagnostics %+v, errors %v; want an error", p.Validate(), p.Errors())
+	}
+}

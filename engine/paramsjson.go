@@ -24,8 +24,16 @@ const (
 // (IEEE Std 802.1Q-2018 Annex D; see lldp.ETS.Validate and friends), so
 // that what dcbtop sends or applies is held to the same standard as what
 // it receives.
-func (p *Params) Validate() []lldp.Diagnostic {
-	var out []lldp.Diagnostic
+func (p *Params) Validate() (out []lldp.Diagnostic) {
+	defer func() {
+		// Received, a priority mapped past Max TCs is the sender's
+		// problem (a warning); what dcbtop sends or writes must not have it.
+		for i := range out {
+			if out[i].Code == lldp.CodeETSPrioTCRange {
+				out[i].Severity = lldp.SeverityError
+			}
+		}
+	}()
 	if e := p.ETS; e != nil {
 		out = append(out, (&lldp.ETS{Willing: e.Willing, CBS: e.CBS, MaxTCs: e.MaxTCs, PrioTC: e.PrioTC, Bandwidth: e.TCBandwidth, TSA: e.TSA}).Validate()...)
 		if e.MaxTCs == 0 || e.MaxTCs > 8 {

@@ -1,5 +1,7 @@
 package lldp
 
+import "fmt"
+
 // A DiscardedTLV is an optional TLV dropped for an error in its
 // information string while the rest of its LLDPDU was used (IEEE Std
 // 802.1AB-2016, 9.2.7.7.2: an error in an optional TLV discards that TLV
@@ -14,3 +16,42 @@ type DiscardedTLV struct {
 
 // CodeTLVDiscarded is the diagnostic of a DiscardedTLV.
 const CodeTLVDiscarded Code = "tlv-discarded"
+
+// name names the TLV for a message: the DCBX TLVs by name, other
+// organizationally specific TLVs by OUI and subtype.
+func (d DiscardedTLV) name() (name, feature string) {
+	if d.Type != TLVTypeOrg {
+		return d.Type.String() + " TLV", "lldp"
+	}
+	switch {
+	case d.OUI == OUIIEEE8021 && d.Sub == SubtypeETSConfig:
+		return "ETS Configuration TLV", "ets"
+	case d.OUI == OUIIEEE8021 && d.Sub == SubtypeETSReco:
+		return "ETS Recommendation TLV", "ets_reco"
+	case d.OUI == OUIIEEE8021 && d.Sub == SubtypePFC:
+		return "PFC Configuration TLV", "pfc"
+	case d.OUI == OUIIEEE8021 && d.Sub == SubtypeAppPriority:
+		return "Application Priority TLV", "app"
+	case d.OUI == OUICEE && (d.Sub == SubtypeCEE || d.Sub == SubtypeCIN):
+		return "CEE DCBX TLV", "cee"
+	case d.OUI == (OUI{}):
+		return "organizationally specific TLV", "lldp"
+	}
+	return fmt.Sprintf("organizationally specific TLV %s/%d", d.OUI, d.Sub), "lldp"
+}
+
+// discardDiagnostics reports each discarded TLV.
+func (du *DU) discardDiagnostics() []Diagnostic {
+	var out []Diagnostic
+	for _, d := range du.Discarded {
+		name, feature := d.name()
+		what := d.Err.Err.Error()
+		if d.Err.Detail != "" {
+			what += ": " + d.Err.Detail
+		}
+		out = append(out, Diagnostic{Code: CodeTLVDiscarded, Severity: SeverityWarning, Feature: feature,
+			Message: fmt.Sprintf("%s at offset %d discarded (%s); the rest of the LLDPDU is used", name, d.Offset, what),
+			Action:  "the peer sends a malformed TLV: check its software version; this TLV's parameters are ignored until it sends a valid one"})
+	}
+	return out
+}

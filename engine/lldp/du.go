@@ -48,9 +48,19 @@ func (d Dialect) MarshalText() ([]byte, error) { return []byte(d.String()), nil 
 // are ignored, and an LLDPDU without End is accepted when it ends on a TLV
 // boundary (IEEE Std 802.1AB-2016 made End optional).
 //
-// Structural problems return a *ParseError wrapping ErrTruncated,
-// ErrInvalidLength or ErrMandatory. Semantic problems are recorded in
-// DU.Diagnostics. The DU never aliases b.
+// The receive rules of IEEE Std 802.1AB-2016, 9.2.7.7.2, decide what an
+// error costs. An error in the framing (a TLV header or information string
+// running past the end of b, an End TLV with a non-zero length) or in the
+// mandatory Chassis ID, Port ID and TTL TLVs (8.5.2-8.5.4: missing, out of
+// order, repeated, of a length not allowed) discards the LLDPDU: Parse
+// returns a *ParseError wrapping ErrTruncated, ErrInvalidLength or
+// ErrMandatory. An error inside an optional TLV (a System Capabilities TLV
+// that is not 4 bytes, a malformed Management Address, an 802.1Qaz or CEE
+// TLV whose information string does not have its kind's layout) discards
+// that TLV only: it is left out of DU.TLVs, listed in DU.Discarded with its
+// offset and reported as a tlv-discarded Diagnostic, and the rest of the
+// LLDPDU is used. Semantic problems (values a well-formed TLV may not
+// carry) are recorded in DU.Diagnostics. The DU never aliases b.
 func Parse(b []byte) (*DU, error) {
 	du := &DU{}
 	if err := du.UnmarshalBinary(b); err != nil {
@@ -66,7 +76,7 @@ func (du *DU) UnmarshalBinary(b []byte) error {
 	if err := d.decode(b); err != nil {
 		return err
 	}
-	d.Diagnostics = d.Validate()
+	d.Diagnostics = append(d.Validate(), d.discardDiagnostics()...)
 	*du = d
 	return nil
 }
@@ -97,19 +107,22 @@ func (du *DU) decode(b []byte) error {
 			du.TLVs = append(du.TLVs, &Text{Kind: typ, Value: string(v)})
 		case TLVTypeSystemCapabilities:
 			if len(v) != 4 {
-				return newParseError(b, off, ErrInvalidLength, "%d, want 4", len(v))
+				du.discard(newParseError(b, off, ErrInvalidLength, "%d, want 4", len(v)))
+				break
 			}
 			du.TLVs = append(du.TLVs, &SystemCapabilities{Capabilities: binary.BigEndian.Uint16(v), Enabled: binary.BigEndian.Uint16(v[2:])})
 		case TLVTypeManagementAddress:
 			m := &ManagementAddress{}
 			if err := m.unmarshal(v); err != nil {
 				detail, sentinel := split(err)
-				return newParseError(b, off, sentinel, "%s", detail)
+				du.discard(newParseError(b, off, sentinel, "%s", detail))
+				break
 			}
 			du.TLVs = append(du.TLVs, m)
 		case TLVTypeOrg:
 			if len(v) < 4 {
-				return newParseError(b, off, ErrInvalidLength, "%d, want at least 4 (OUI and subtype)", len(v))
+				du.discard(newParseError(b, off, ErrInvalidLength, "%d, want at least 4 (OUI and subtype)", len(v)))
+				break
 			}
 			t, subOff, err := parseOrg(v)
 			if err != nil {
@@ -117,7 +130,8 @@ func (du *DU) decode(b []byte) error {
 				if subOff > 0 {
 					detail = fmt.Sprintf("CEE sub-TLV at offset %d: %s", off+2+subOff, detail)
 				}
-				return newParseError(b, off, sentinel, "%s", detail)
+				du.discard(newParseError(b, off, sentinel, "%s", detail))
+				break
 			}
 			du.TLVs = append(du.TLVs, t)
 		default:
@@ -125,6 +139,11 @@ func (du *DU) decode(b []byte) error {
 		}
 		off += 2 + len(v)
 	}
+}
+
+// discard records an optional TLV dropped for the error pe.
+func (du *DU) discard(pe *ParseError) {
+	du.Discarded = append(du.Discarded, DiscardedTLV{Offset: pe.Offset, Type: pe.Type, OUI: pe.OUI, Sub: pe.Sub, Err: pe})
 }
 
 // next reads TLV number i (counting from 0) at offset off of the LLDPDU b

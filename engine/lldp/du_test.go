@@ -3,6 +3,8 @@ package lldp
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -156,6 +158,55 @@ func TestParseDoesNotAlias(t *testing.T) {
 	}
 }
 
+// checkDiscarded checks that b parses with exactly one discarded TLV,
+// described by want (and message, the error's text, when given), reported
+// as a tlv-discarded diagnostic, and that the LLDPDU re-encodes without it.
+func checkDiscarded(t *testing.T, b []byte, want ParseError, message string) {
+	t.Helper()
+	du, err := Parse(b)
+	if err != nil {
+		t.Fatalf("Parse error %v, want the LLDPDU with the TLV discarded", err)
+	}
+	if len(du.Discarded) != 1 {
+		t.Fatalf("discarded %+v, want one TLV", du.Discarded)
+	}
+	d := du.Discarded[0]
+	if d.Offset != want.Offset || d.Type != want.Type || d.OUI != want.OUI || d.Sub != want.Sub {
+		t.Errorf("discarded %+v, want offset %d type %v OUI %v/%d", d, want.Offset, want.Type, want.OUI, want.Sub)
+	}
+	if diff := cmp.Diff(want, *d.Err, cmpErrors, cmpopts.IgnoreFields(ParseError{}, "Detail")); diff != "" {
+		t.Errorf("discard error (-want +got):\n%s", diff)
+	}
+	if message != "" && d.Err.Error() != message {
+		t.Errorf("discard error:\n got %s\nwant %s", d.Err, message)
+	}
+	var diags int
+	for _, g := range du.Diagnostics {
+		if g.Code == CodeTLVDiscarded {
+			diags++
+			if !strings.Contains(g.Message, fmt.Sprintf("offset %d", want.Offset)) || g.Action == "" {
+				t.Errorf("diagnostic %+v does not give the offset %d and an action", g, want.Offset)
+			}
+		}
+	}
+	if diags != 1 {
+		t.Errorf("%d tlv-discarded diagnostics in %+v, want 1", diags, du.Diagnostics)
+	}
+	for _, tlv := range du.TLVs {
+		if tlv.Type() == want.Type && want.Type != TLVTypeOrg {
+			t.Errorf("the discarded TLV is among the TLVs: %+v", tlv)
+		}
+	}
+	again, err := du.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	du2, err := Parse(again)
+	if err != nil || len(du2.Discarded) != 0 || len(du2.TLVs) != len(du.TLVs) {
+		t.Errorf("re-encoded LLDPDU: %v, discarded %+v, %d TLVs (want %d)", err, du2.Discarded, len(du2.TLVs), len(du.TLVs))
+	}
+}
+
 func TestParseMalformed(t *testing.T) {
 	long := cat(hx("05 01 07"), make([]byte, 256)) // Port ID of length 257
 	tests := []struct {
@@ -274,6 +325,15 @@ func TestParseMalformed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			// An error inside an optional TLV discards that TLV only
+			// (802.1AB 9.2.7.7.2): the LLDPDU parses. Framing errors
+			// (a TLV running past the LLDPDU; truncated, except inside
+			// a CEE TLV) and mandatory TLV errors still reject it.
+			framing := tt.want.Err == ErrTruncated && tt.want.OUI != OUICEE
+			if tt.want.Type >= TLVTypePortDescription && tt.want.Err != ErrMandatory && !framing {
+				checkDiscarded(t, tt.b, tt.want, tt.message)
+				return
+			}
 			du, err := Parse(tt.b)
 			if !errors.Is(err, tt.want.Err) {
 				t.Fatalf("Parse error = %v, want %v", err, tt.want.Err)
@@ -340,10 +400,10 @@ func TestParseSequence(t *testing.T) {
 		want *DU // nil: the frame is bad
 	}{
 		{typicalLLDPDU, typicalDU},
-		{lldpdu(hx("FE 07 00 80 C2 0B 88 08 00")), nil},
+		{cat(tlvChassis, tlvPort, tlvTTL, hx("FE 07 00 80 C2 0B 88")), nil}, // PFC TLV past the end
 		{cee, baseDU(refCEEWant)},
 		{cat(tlvChassis, tlvPort), nil},
-		{lldpdu(hx("FE 0A 00 1B 21 02  02 0A 00 00 00 00")), nil},
+		{cat(tlvChassis, tlvPort, tlvTTL, hx("FE 0A 00 1B")), nil}, // CEE TLV past the end
 		{lldpdu(), baseDU()},
 		{typicalLLDPDU, typicalDU},
 	}

@@ -42,11 +42,29 @@ func checkMdlayher(t testing.TB, b []byte, du *DU) bool {
 	if f.TTL != time.Duration(du.TTL)*time.Second {
 		t.Errorf("TTL: mdlayher %v, dcbtop %d", f.TTL, du.TTL)
 	}
-	if len(f.Optional) != len(du.TLVs) {
-		t.Errorf("mdlayher has %d optional TLVs, dcbtop %d\nLLDPDU %x", len(f.Optional), len(du.TLVs), b[:n])
+	if len(f.Optional) != len(du.TLVs)+len(du.Discarded) {
+		t.Errorf("mdlayher has %d optional TLVs, dcbtop %d and %d discarded\nLLDPDU %x", len(f.Optional), len(du.TLVs), len(du.Discarded), b[:n])
 		return true
 	}
-	for i, o := range f.Optional {
+	// mdlayher/lldp does not look inside optional TLVs: leave out those
+	// dcbtop discarded, by offset.
+	discarded := map[int]bool{}
+	for _, d := range du.Discarded {
+		discarded[d.Offset] = true
+	}
+	off := 2 + 1 + len(du.ChassisID.ID) + 2 + 1 + len(du.PortID.ID) + 4
+	var kept []*mdlldp.TLV
+	for _, o := range f.Optional {
+		if !discarded[off] {
+			kept = append(kept, o)
+		}
+		off += 2 + len(o.Value)
+	}
+	if len(kept) != len(du.TLVs) {
+		t.Errorf("discarded offsets %v do not match mdlayher's TLVs\nLLDPDU %x", du.Discarded, b[:n])
+		return true
+	}
+	for i, o := range kept {
 		ours, err := AppendTLV(nil, du.TLVs[i])
 		if err != nil {
 			t.Errorf("TLV %d: re-encoding %T: %v", i, du.TLVs[i], err)

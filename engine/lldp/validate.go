@@ -3,6 +3,8 @@ package lldp
 import (
 	"fmt"
 	"math/bits"
+	"slices"
+	"strings"
 )
 
 // A Severity ranks a Diagnostic.
@@ -102,12 +104,80 @@ func (e *ETS) Validate() []Diagnostic {
 	if !e.Recommendation && e.MaxTCs > 0 && e.MaxTCs < limit {
 		limit = e.MaxTCs
 	}
-	for p, tc := range e.PrioTC {
-		if tc >= limit {
-			out = append(out, diag(CodeETSPrioTCRange, SeverityError, f, "priority %d maps to TC%d, but only TC0-TC%d exist", p, tc, limit-1))
-		}
+	if d, ok := prioTCRange(e.PrioTC, limit, f); ok {
+		out = append(out, d)
 	}
 	return out
+}
+
+// prioTCRange is the one ets-prio-tc-range diagnostic of a priority table
+// that maps priorities to traffic classes at or above limit (Max TCs,
+// 802.1Q D.2.9), listing the priorities per TC: "priorities 0-7 map to
+// TC7, but Max TCs is 3 (TC0-TC2)". A real switch (Juniper QFX3500) maps
+// every priority to TC7 with Max TCs 3: one problem, one diagnostic. It is
+// a warning: received, it is the sender's advertisement of a table it says
+// it cannot honour, which this host can neither fix nor refuse; what
+// dcbtop itself sends or writes is held to it as an error
+// (engine.Params.Validate).
+func prioTCRange(prioTC [8]uint8, limit uint8, feature string) (Diagnostic, bool) {
+	var byTC [16]uint8 // priorities (bit set) per out-of-range TC
+	for p, tc := range prioTC {
+		if tc >= limit && int(tc) < len(byTC) {
+			byTC[tc] |= 1 << p
+		}
+	}
+	// Groups in the order of their lowest priority.
+	type group struct{ tc, prios uint8 }
+	var groups []group
+	for tc, prios := range byTC {
+		if prios != 0 {
+			groups = append(groups, group{uint8(tc), prios})
+		}
+	}
+	if len(groups) == 0 {
+		return Diagnostic{}, false
+	}
+	slices.SortFunc(groups, func(a, b group) int { return bits.TrailingZeros8(a.prios) - bits.TrailingZeros8(b.prios) })
+	var parts []string
+	for i, g := range groups {
+		word, verb := "priority", "maps to"
+		if bits.OnesCount8(g.prios) > 1 {
+			word, verb = "priorities", "map to"
+		}
+		if i > 0 {
+			verb = "to"
+		}
+		parts = append(parts, fmt.Sprintf("%s %s %s TC%d", word, prioRanges(g.prios), verb, g.tc))
+	}
+	msg := strings.Join(parts, ", ")
+	d := diag(CodeETSPrioTCRange, SeverityWarning, feature, "%s, but Max TCs is %d (TC0-TC%d)", msg, limit, limit-1)
+	d.Action = "the sender maps priorities to traffic classes beyond the number it supports: fix the switch's ETS/CoS mapping or its TC count; until then the receiving hardware decides where those priorities go"
+	return d, true
+}
+
+// prioRanges writes a set of priorities as "0-3,5,7".
+func prioRanges(s uint8) string {
+	var parts []string
+	for p := 0; p < 8; {
+		if s&(1<<p) == 0 {
+			p++
+			continue
+		}
+		q := p
+		for q+1 < 8 && s&(1<<(q+1)) != 0 {
+			q++
+		}
+		switch {
+		case q == p:
+			parts = append(parts, fmt.Sprint(p))
+		case q == p+1:
+			parts = append(parts, fmt.Sprint(p), fmt.Sprint(q))
+		default:
+			parts = append(parts, fmt.Sprintf("%d-%d", p, q))
+		}
+		p = q + 1
+	}
+	return strings.Join(parts, ",")
 }
 
 // Validate checks the PFC TLV (IEEE Std 802.1Q-2018, D.2.11): a capability

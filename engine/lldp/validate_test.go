@@ -71,13 +71,11 @@ func TestDiagnostics(t *testing.T) {
 				{Code: CodeETSBandwidthNonETS, Severity: SeverityWarning, Feature: "ets"},
 			}},
 		{name: "priority to TC 3 with 3 TCs", tlvs: []TLV{ets(func(e *ETS) { e.MaxTCs = 3; e.PrioTC[7] = 3 })},
-			want: []d{{Code: CodeETSPrioTCRange, Severity: SeverityError, Feature: "ets"}}},
+			want: []d{{Code: CodeETSPrioTCRange, Severity: SeverityWarning, Feature: "ets"}}},
 		{name: "priority to TC 2 with 3 TCs", tlvs: []TLV{ets(func(e *ETS) { e.MaxTCs = 3; e.PrioTC[7] = 2 })}},
+		// One diagnostic per problem, however many priorities.
 		{name: "priority to TC 8 with 8 TCs", tlvs: []TLV{ets(func(e *ETS) { e.PrioTC[0], e.PrioTC[1] = 8, 15 })},
-			want: []d{
-				{Code: CodeETSPrioTCRange, Severity: SeverityError, Feature: "ets"},
-				{Code: CodeETSPrioTCRange, Severity: SeverityError, Feature: "ets"},
-			}},
+			want: []d{{Code: CodeETSPrioTCRange, Severity: SeverityWarning, Feature: "ets"}}},
 		{name: "reserved TSA 3", tlvs: []TLV{ets(func(e *ETS) { e.TSA[5] = 3 })},
 			want: []d{{Code: CodeETSTSAReserved, Severity: SeverityError, Feature: "ets"}}},
 		{name: "reserved TSA 254 with bandwidth", tlvs: []TLV{ets(func(e *ETS) { e.TSA[1] = 254 })},
@@ -89,7 +87,7 @@ func TestDiagnostics(t *testing.T) {
 			want: []d{
 				{Code: CodeETSTSAReserved, Severity: SeverityError, Feature: "ets_reco"},
 				{Code: CodeETSBandwidthSum, Severity: SeverityError, Feature: "ets_reco"},
-				{Code: CodeETSPrioTCRange, Severity: SeverityError, Feature: "ets_reco"},
+				{Code: CodeETSPrioTCRange, Severity: SeverityWarning, Feature: "ets_reco"},
 			}},
 		{name: "PFC enabled on more priorities than cap", tlvs: []TLV{&PFC{Cap: 2, Enabled: 0x07}},
 			want: []d{{Code: CodePFCCapExceeded, Severity: SeverityError, Feature: "pfc"}}},
@@ -155,7 +153,7 @@ func TestDiagnostics(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			du := mustParse(t, lldpdu(tlvBytes(t, tt.tlvs...)))
-			if diff := cmp.Diff(tt.want, du.Diagnostics, cmpopts.IgnoreFields(Diagnostic{}, "Message"), cmpopts.EquateEmpty()); diff != "" {
+			if diff := cmp.Diff(tt.want, du.Diagnostics, cmpopts.IgnoreFields(Diagnostic{}, "Message", "Action"), cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("Diagnostics (-want +got):\n%s", diff)
 			}
 			for _, g := range du.Diagnostics {
@@ -184,7 +182,8 @@ func TestDiagnosticMessages(t *testing.T) {
 		{Code: CodeETSBandwidthNonETS, Severity: SeverityWarning, Feature: "ets", Message: "TC2 has 20% bandwidth but TSA strict ignores it"},
 		{Code: CodeETSTSAReserved, Severity: SeverityError, Feature: "ets", Message: "TC3 uses reserved TSA 3"},
 		{Code: CodeETSBandwidthSum, Severity: SeverityError, Feature: "ets", Message: "TC bandwidths sum to 120%, want 100%"},
-		{Code: CodeETSPrioTCRange, Severity: SeverityError, Feature: "ets", Message: "priority 7 maps to TC5, but only TC0-TC3 exist"},
+		{Code: CodeETSPrioTCRange, Severity: SeverityWarning, Feature: "ets", Message: "priority 7 maps to TC5, but Max TCs is 4 (TC0-TC3)",
+			Action: "the sender maps priorities to traffic classes beyond the number it supports: fix the switch's ETS/CoS mapping or its TC count; until then the receiving hardware decides where those priorities go"},
 		{Code: CodePFCCapExceeded, Severity: SeverityError, Feature: "pfc", Message: "2 priorities have PFC enabled but the capability is 1"},
 		{Code: CodeAppDSCPRange, Severity: SeverityError, Feature: "app", Message: "entry 0: DSCP 64 is over 63"},
 		{Code: CodeAppEthertypeRange, Severity: SeverityError, Feature: "app", Message: "entry 1: EtherType 0x0088 is below 0x0600"},
@@ -195,5 +194,42 @@ func TestDiagnosticMessages(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, du.Diagnostics); diff != "" {
 		t.Errorf("Diagnostics (-want +got):\n%s", diff)
+	}
+}
+
+// TestPrioTCRangeMessage: one ets-prio-tc-range per ETS TLV, listing the
+// priorities per TC (a Juniper QFX3500 maps every priority to TC7 with
+// Max TCs 3 and got eight errors).
+func TestPrioTCRangeMessage(t *testing.T) {
+	tests := []struct {
+		name   string
+		prioTC [8]uint8
+		maxTCs uint8
+		want   string // "" for no diagnostic
+	}{
+		{"QFX3500", [8]uint8{7, 7, 7, 7, 7, 7, 7, 7}, 3, "priorities 0-7 map to TC7, but Max TCs is 3 (TC0-TC2)"},
+		{"two TCs", [8]uint8{7, 7, 7, 7, 0, 4, 0, 0}, 3, "priorities 0-3 map to TC7, priority 5 to TC4, but Max TCs is 3 (TC0-TC2)"},
+		{"scattered", [8]uint8{5, 0, 5, 0, 0, 5, 0, 0}, 4, "priorities 0,2,5 map to TC5, but Max TCs is 4 (TC0-TC3)"},
+		{"one", [8]uint8{0, 0, 0, 0, 0, 0, 0, 3}, 3, "priority 7 maps to TC3, but Max TCs is 3 (TC0-TC2)"},
+		{"pair", [8]uint8{0, 0, 0, 4, 4, 0, 0, 0}, 4, "priorities 3,4 map to TC4, but Max TCs is 4 (TC0-TC3)"},
+		{"max TCs 0 means 8", [8]uint8{7, 7, 7, 7, 7, 7, 7, 7}, 0, ""},
+		{"valid", [8]uint8{0, 1, 2, 2, 1, 0, 0, 0}, 3, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := &ETS{MaxTCs: tt.maxTCs, PrioTC: tt.prioTC, Bandwidth: [8]uint8{100}, TSA: [8]TSA{TSAETS, TSAStrict, TSAStrict, TSAStrict, TSAStrict, TSAStrict, TSAStrict, TSAStrict}}
+			var got []Diagnostic
+			for _, d := range e.Validate() {
+				if d.Code == CodeETSPrioTCRange {
+					got = append(got, d)
+				}
+			}
+			switch {
+			case tt.want == "" && len(got) != 0:
+				t.Errorf("diagnostics %+v, want none", got)
+			case tt.want != "" && (len(got) != 1 || got[0].Message != tt.want || got[0].Severity != SeverityWarning || got[0].Action == ""):
+				t.Errorf("diagnostics %+v, want one warning with an action: %q", got, tt.want)
+			}
+		})
 	}
 }
