@@ -365,6 +365,18 @@ func TestBackendExport(t *testing.T) {
 	if p, err := b.Export(hostile); err != nil || filepath.Dir(p) != dir || !regexp.MustCompile(`^dcbtop-\.\._+2Jx_y-`).MatchString(filepath.Base(p)) {
 		t.Errorf("hostile interface name: %q, %v", p, err)
 	}
+	// Strings from the wire are escaped beyond JSON's rules (C1, bidi,
+	// zero-width): the file cannot act on a terminal, and reads back the same.
+	name := "sw\u009b2J\u202eevil\u200b"
+	c1 := one
+	c1.Interfaces = []engine.Interface{{Name: "c1", Peers: []engine.Peer{{SystemName: &name}}}}
+	if p, err := b.Export(c1); err != nil {
+		t.Errorf("export with a C1 system name: %v", err)
+	} else if data, _ := os.ReadFile(p); !strings.Contains(string(data), `\u009b`) || strings.Contains(string(data), "\u009b") {
+		t.Errorf("exported %s does not escape U+009B:\n%s", p, data)
+	} else if back := snaptest.Decode(t, p, string(data)); *back.Interfaces[0].Peers[0].SystemName != name {
+		t.Errorf("read back %q, want %q", *back.Interfaces[0].Peers[0].SystemName, name)
+	}
 
 	// Atomic: the final name appears only once the file is complete.
 	dir2 := t.TempDir()
