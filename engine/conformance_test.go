@@ -361,3 +361,35 @@ func TestPrioTCRangeLocalIsError(t *testing.T) {
 		t.Errorf("local ETS mapping every priority to TC7 with Max TCs 3: diagnostics %+v, errors %v; want an error", p.Validate(), p.Errors())
 	}
 }
+
+// A PARAMS file saying one thing twice is refused, naming where: a key
+// repeated in an object (encoding/json would keep the last), or an APP
+// entry repeated (received, app-duplicate-entry).
+func TestParseParamsDuplicates(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string // "" when it parses
+	}{
+		{`{"pfc": {"willing": true, "cap": 8, "enabled": [3]}, "pfc": {"willing": false, "cap": 8, "enabled": []}}`, `duplicate key "pfc"`},
+		{`{"ets": {"willing": true, "willing": false, "prio_tc": [0,0,0,0,0,0,0,0], "tc_bandwidth": [100,0,0,0,0,0,0,0], "tsa": ["ets","strict","strict","strict","strict","strict","strict","strict"]}}`, `duplicate key "ets.willing"`},
+		{`{"app": [{"selector": "udp-port", "protocol": 4791, "priority": 3, "priority": 4}]}`, `duplicate key "app[0].priority"`},
+		{`{"app": [{"selector": "udp-port", "protocol": 4791, "priority": 3}, {"selector": "udp-port", "protocol": 4791, "priority": 4}]}`, ""},
+		{`{"pfc": {"willing": true, "cap": 8, "enabled": [3]}, "app": [{"selector": "udp-port", "protocol": 4791, "priority": 3}]}`, ""},
+	}
+	for _, tt := range tests {
+		_, err := ParseParams(strings.NewReader(tt.in))
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("ParseParams(%s): %v", tt.in, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("ParseParams(%s) = %v, want an error with %s", tt.in, err, tt.want)
+		}
+	}
+	p, err := ParseParams(strings.NewReader(`{"app": [{"selector": "udp-port", "protocol": 4791, "priority": 3}, {"selector": "udp-port", "protocol": 4791, "priority": 3}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Errors(); err == nil || !strings.Contains(err.Error(), "repeats") {
+		t.Errorf("a repeated APP entry: Errors() = %v, want it refused", err)
+	}
+}

@@ -28,8 +28,10 @@ func (p *Params) Validate() (out []lldp.Diagnostic) {
 	defer func() {
 		// Received, a priority mapped past Max TCs is the sender's
 		// problem (a warning); what dcbtop sends or writes must not have it.
+		// Likewise a repeated APP entry: received it is the sender's
+		// (app-duplicate-entry, a warning); dcbtop does not write one.
 		for i := range out {
-			if out[i].Code == lldp.CodeETSPrioTCRange {
+			if out[i].Code == lldp.CodeETSPrioTCRange || out[i].Code == lldp.CodeAppDuplicate {
 				out[i].Severity = lldp.SeverityError
 			}
 		}
@@ -128,12 +130,90 @@ func (j *etsJSON) tables(f string) (prio, bw [8]uint8, tsa [8]lldp.TSA, err erro
 	return
 }
 
+// duplicateKeys returns an error naming the first key that appears twice
+// in one object of the JSON text b ("ets.willing"): encoding/json keeps the
+// last silently, so a file saying two things would apply one of them. A
+// syntax error is left to the decoder, which reports it better.
+func duplicateKeys(b []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	type frame struct {
+		object bool
+		path   string
+		seen   map[string]bool
+		key    string // the key whose value comes next (objects)
+		index  int    // the next element's index (arrays)
+	}
+	var stack []*frame
+	// child names the value about to start in the innermost container.
+	child := func() string {
+		if len(stack) == 0 {
+			return ""
+		}
+		f := stack[len(stack)-1]
+		sep := "."
+		if f.path == "" {
+			sep = ""
+		}
+		if f.object {
+			return f.path + sep + f.key
+		}
+		defer func() { f.index++ }()
+		return fmt.Sprintf("%s[%d]", f.path, f.index)
+	}
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil // end of input, or a syntax error for the decoder
+		}
+		if len(stack) > 0 {
+			if f := stack[len(stack)-1]; f.object && f.key == "" {
+				if k, ok := tok.(string); ok {
+					if f.seen[k] {
+						p := k
+						if f.path != "" {
+							p = f.path + "." + k
+						}
+						return fmt.Errorf("duplicate key %q", p)
+					}
+					f.seen[k] = true
+					f.key = k
+					continue
+				}
+			}
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, &frame{object: true, path: child(), seen: map[string]bool{}})
+			continue
+		case json.Delim('['):
+			stack = append(stack, &frame{path: child()})
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+		default:
+			child() // a scalar value: counts as an array element
+		}
+		if len(stack) > 0 {
+			if f := stack[len(stack)-1]; f.object {
+				f.key = "" // the value is done: a key comes next
+			}
+		}
+	}
+}
+
 // ParseParams reads a PARAMS JSON object (the snapshot contract's form) as
 // written by an operator for --local or dcbtop apply. Features left out
 // stay nil ("not given"); unknown fields, arrays of the wrong length and
 // trailing data are errors. ets.max_tcs defaults to 8.
 func ParseParams(r io.Reader) (*Params, error) {
-	dec := json.NewDecoder(r)
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("parameters JSON: %w", err)
+	}
+	if err := duplicateKeys(b); err != nil {
+		return nil, fmt.Errorf("parameters JSON: %w", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	var j paramsJSON
 	if err := dec.Decode(&j); err != nil {

@@ -44,8 +44,9 @@ const (
 	// user running dcbtop with file capabilities).
 	EnvRunDir = "DCBTOP_RUN_DIR"
 
-	// maxRequest bounds a request; a PARAMS object is far smaller.
-	maxRequest = 64 << 10
+	// MaxRequest bounds a request; a PARAMS object is far smaller (the
+	// largest valid one is under 16 KiB).
+	MaxRequest = 64 << 10
 	// Timeout bounds a connection: reading the request, waiting for
 	// the engine goroutine and writing the response.
 	Timeout = 5 * time.Second
@@ -147,15 +148,15 @@ func encodeRequest(req Request) ([]byte, error) {
 }
 
 // readRequest reads and decodes one request of at most
-// maxRequest bytes. Its errors are one line, for the response.
+// MaxRequest bytes. Its errors are one line, for the response.
 func readRequest(r io.Reader) (Request, error) {
-	lr := &io.LimitedReader{R: r, N: maxRequest + 1}
+	lr := &io.LimitedReader{R: r, N: MaxRequest + 1}
 	dec := json.NewDecoder(lr)
 	dec.DisallowUnknownFields()
 	var j requestJSON
 	if err := dec.Decode(&j); err != nil {
 		if lr.N <= 0 {
-			return Request{}, fmt.Errorf("request larger than %d KiB", maxRequest>>10)
+			return Request{}, fmt.Errorf("request larger than %d KiB", MaxRequest>>10)
 		}
 		if ne, ok := errors.AsType[net.Error](err); ok && ne.Timeout() {
 			return Request{}, fmt.Errorf("no complete request in time: %w", err)
@@ -439,17 +440,28 @@ func Do(path string, req Request, timeout time.Duration) (Response, error) {
 	return DoRaw(path, b, timeout)
 }
 
-// DoRaw sends request bytes and decodes the response.
+// DoRaw sends request bytes and decodes the response. A request over
+// MaxRequest is refused before it is sent (the server would answer with
+// the limit and close, and the rest of the write would fail with a broken
+// pipe); if the write fails anyway, the server's answer is read and
+// returned when it gave one.
 func DoRaw(path string, request []byte, timeout time.Duration) (Response, error) {
 	var resp Response
+	if len(request) > MaxRequest {
+		return resp, fmt.Errorf("request of %d KiB exceeds the control socket's limit of %d KiB", len(request)>>10, MaxRequest>>10)
+	}
 	c, err := net.DialTimeout("unix", path, timeout)
 	if err != nil {
 		return resp, &DialError{Err: err}
 	}
 	defer c.Close()
 	_ = c.SetDeadline(time.Now().Add(timeout))
-	if _, err := c.Write(request); err != nil {
-		return resp, err
+	if _, werr := c.Write(request); werr != nil {
+		// The server may have answered (and closed) before reading it all.
+		if err := json.NewDecoder(io.LimitReader(c, 4<<20)).Decode(&resp); err == nil && resp.Error != "" {
+			return resp, nil
+		}
+		return Response{}, werr
 	}
 	if uc, ok := c.(*net.UnixConn); ok {
 		_ = uc.CloseWrite()

@@ -2,7 +2,11 @@ package control
 
 import (
 	"bytes"
+	"encoding/json"
+	"net"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -26,5 +30,35 @@ func TestRequestEncoding(t *testing.T) {
 	}
 	if got.Params.App == nil {
 		t.Error("an empty APP list (clear the table) became absent")
+	}
+}
+
+// A request over the limit: the client says so without sending it, and a
+// client that sends it anyway (raw, 17 MB) gets the server's limit error,
+// not a broken pipe.
+func TestOversizeRequest(t *testing.T) {
+	dir := t.TempDir()
+	calls := make(chan Call)
+	s, err := Listen(dir, "eth0", calls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Start()
+	defer s.Close()
+	big := append(append([]byte(`{"op":"apply","params":{"app":[`), bytes.Repeat([]byte(`{"selector":"udp-port","protocol":4791,"priority":3},`), 17<<20/52)...), []byte(`]}}`+"\n")...)
+	if _, err := DoRaw(s.Addr(), big, 5*time.Second); err == nil || !strings.Contains(err.Error(), "exceeds the control socket's limit of 64 KiB") {
+		t.Errorf("DoRaw of %d bytes: %v, want the limit named", len(big), err)
+	}
+	// Past the client's check: the server answers with its limit.
+	c, err := net.Dial("unix", s.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(5 * time.Second))
+	go func() { _, _ = c.Write(big) }()
+	var resp Response
+	if err := json.NewDecoder(c).Decode(&resp); err != nil || resp.OK || !strings.Contains(resp.Error, "request larger than 64 KiB") {
+		t.Errorf("server answer %+v, %v; want the limit error", resp, err)
 	}
 }

@@ -256,8 +256,6 @@ func TestControlErrors(t *testing.T) {
 		{"invalid app", `{"op":"apply","params":{"app":[{"selector":"dscp","protocol":64,"priority":3}]}}`, "invalid parameters: app: "},
 		{"more APP entries than one TLV carries", `{"op":"apply","params":{"app":[` + appEntries(169) + `]}}`,
 			"invalid parameters: app: 169 APP entries do not fit in one APP TLV (at most 168: its value is limited to 511 bytes)"},
-		{"oversize", `{"op":"apply","params":{"app":[` + strings.Repeat(`{"selector":"dscp","protocol":1,"priority":3},`, 2000) + `]}}`,
-			"request larger than 64 KiB"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -554,5 +552,26 @@ func TestOneUndo(t *testing.T) {
 	}
 	if _, err := b.Undo("h0"); err == nil || !strings.Contains(err.Error(), "nothing to undo") {
 		t.Errorf("a second undo from the screen: %v, want nothing to undo", err)
+	}
+}
+
+// An oversize request sent raw (past DoRaw's own check) gets the
+// server's limit error in the answer, not a broken pipe.
+func TestControlOversizeRaw(t *testing.T) {
+	ta := startTestAgent(t, testbed.ShortTempDir(t), agent.DefaultLocal(), true)
+	req := `{"op":"apply","params":{"app":[` + strings.Repeat(`{"selector":"dscp","protocol":1,"priority":3},`, 2000) + `]}}`
+	if _, err := control.DoRaw(ta.path, []byte(req), 5*time.Second); err == nil || !strings.Contains(err.Error(), "limit of 64 KiB") {
+		t.Errorf("DoRaw of %d bytes: %v, want the limit", len(req), err)
+	}
+	c, err := net.Dial("unix", ta.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(5 * time.Second))
+	go func() { _, _ = c.Write([]byte(req)) }()
+	var resp control.Response
+	if err := json.NewDecoder(c).Decode(&resp); err != nil || resp.OK || !strings.HasPrefix(resp.Error, "request larger than 64 KiB") {
+		t.Errorf("answer %+v, %v; want the limit error", resp, err)
 	}
 }

@@ -6,6 +6,7 @@ package main
 // IEEE_SET, read back and compared).
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -88,30 +89,40 @@ func runApply(ctx context.Context, args []string, env Env) int {
 	}
 	if err := apply(ctx, o, env); err != nil {
 		fmt.Fprintf(env.Stderr, "dcbtop: %s\n", control.OneLine(err.Error()))
+		if errors.Is(err, errInterrupted) {
+			return ExitInterrupted
+		}
 		return ExitFailure
 	}
 	return ExitOK
 }
 
-// readParamsFile parses a PARAMS file, or stdin for "-".
-func readParamsFile(name string, stdin io.Reader) (*engine.Params, error) {
-	var r io.Reader
+// readParamsFile parses a PARAMS file, or stdin for "-": at most
+// MaxParamsFile bytes, interruptibly (a FIFO without a writer, a terminal
+// waiting for input), then checked as a whole (engine.Params.Errors)
+// before anything is sent anywhere.
+func readParamsFile(ctx context.Context, name string, env Env) (*engine.Params, error) {
+	open := func() (io.ReadCloser, error) { return os.Open(name) }
 	if name == "-" {
+		stdin := env.Stdin
 		if stdin == nil {
+			if isTerminal(os.Stdin) {
+				fmt.Fprintln(env.Stderr, "dcbtop: reading parameters from standard input; end with Ctrl-D")
+			}
 			stdin = os.Stdin
 		}
-		r, name = stdin, "stdin"
-	} else {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, errors.Unwrap(err))
-		}
-		defer f.Close()
-		r = f
+		open, name = func() (io.ReadCloser, error) { return io.NopCloser(stdin), nil }, "stdin"
 	}
-	p, err := engine.ParseParams(r)
+	b, err := readBounded(ctx, name, open, MaxParamsFile)
+	if err != nil {
+		return nil, err
+	}
+	p, err := engine.ParseParams(bytes.NewReader(b))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if err := p.Errors(); err != nil {
+		return nil, fmt.Errorf("%s: invalid parameters, nothing applied: %w", name, err)
 	}
 	return p, nil
 }
@@ -120,7 +131,7 @@ func apply(ctx context.Context, o *applyOptions, env Env) error {
 	var params *engine.Params
 	if o.file != "" {
 		var err error
-		if params, err = readParamsFile(o.file, env.Stdin); err != nil {
+		if params, err = readParamsFile(ctx, o.file, env); err != nil {
 			return err
 		}
 		if params.Groups() == 0 {

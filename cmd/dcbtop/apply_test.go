@@ -154,8 +154,10 @@ func TestApplyRun(t *testing.T) {
 	if want := fmt.Sprintf("%s: nothing changed: the running dcbtop agent (pid %d) already advertises these parameters\n", ifn, os.Getpid()); code != 0 || out != want {
 		t.Errorf("agent path, again: exit %d, stdout %q", code, out)
 	}
-	code, out, errOut = runCLI(t, "apply", "-i", ifn, writeTemp(t, `{"ets": {"prio_tc": [0,0,0,0,0,0,0,0], "tc_bandwidth": [50,40,0,0,0,0,0,0], "tsa": ["ets","ets","ets","ets","ets","ets","ets","ets"]}}`))
-	if code != 1 || out != "" || !strings.HasPrefix(errOut, "dcbtop: "+ifn+": the running dcbtop agent refused: invalid parameters: ets: ") || strings.Count(errOut, "\n") != 1 {
+	// The file is checked whole before the agent is asked (issue 13).
+	badFile := writeTemp(t, `{"ets": {"prio_tc": [0,0,0,0,0,0,0,0], "tc_bandwidth": [50,40,0,0,0,0,0,0], "tsa": ["ets","ets","ets","ets","ets","ets","ets","ets"]}}`)
+	code, out, errOut = runCLI(t, "apply", "-i", ifn, badFile)
+	if code != 1 || out != "" || !strings.HasPrefix(errOut, "dcbtop: "+badFile+": invalid parameters, nothing applied: ets: ") || strings.Count(errOut, "\n") != 1 {
 		t.Errorf("agent path, invalid: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	resp, err := control.Do(control.Path(dir, ifn), control.Request{Op: "get"}, 5*time.Second)

@@ -157,7 +157,8 @@ dcbtop --agent on IFACE when there is one (its control socket in /run/dcbtop,
 or $DCBTOP_RUN_DIR), otherwise through the kernel (dcbnl IEEE_SET, then read
 back and compared; needs CAP_NET_ADMIN and a driver with DCB support).
 
-Exit status: 0 success, 1 runtime failure, 2 bad usage.
+Exit status: 0 success, 1 runtime failure, 2 bad usage, 130 interrupted
+while waiting for input (a FIFO without a writer, a terminal).
 `
 
 // Run executes dcbtop with args (without the program name) and returns the
@@ -183,6 +184,9 @@ func Run(ctx context.Context, args []string, env Env) int {
 	}
 	if err := run(ctx, o, env); err != nil {
 		fmt.Fprintf(env.Stderr, "dcbtop: %v\n", err)
+		if errors.Is(err, errInterrupted) {
+			return ExitInterrupted
+		}
 		return ExitFailure
 	}
 	return ExitOK

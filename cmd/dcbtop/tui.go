@@ -178,6 +178,11 @@ func runLive(ctx context.Context, o *options, env Env) error {
 // runReplay replays a capture file through the runtime: on the screen,
 // paced at --speed, or headless.
 func runReplay(ctx context.Context, o *options, env Env) error {
+	release, err := waitFIFO(ctx, o.read)
+	if err != nil {
+		return err
+	}
+	defer release()
 	cfg := runtime.Config{Replay: o.read, Speed: o.speed, Screen: o.tui, Events: o.events, JSON: o.json,
 		Out: env.Stdout, Version: version, Revision: revision}
 	post := newPoster()

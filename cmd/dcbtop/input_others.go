@@ -1,0 +1,6 @@
+//go:build !unix
+
+package main
+
+// nonblock: there are no FIFOs to release elsewhere.
+const nonblock = 0

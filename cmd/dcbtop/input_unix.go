@@ -1,0 +1,8 @@
+//go:build unix
+
+package main
+
+import "syscall"
+
+// nonblock opens a FIFO for writing without waiting for a reader.
+const nonblock = syscall.O_NONBLOCK
