@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/binary"
+	"errors"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -391,5 +392,17 @@ func TestParseParamsDuplicates(t *testing.T) {
 	}
 	if err := p.Errors(); err == nil || !strings.Contains(err.Error(), "repeats") {
 		t.Errorf("a repeated APP entry: Errors() = %v, want it refused", err)
+	}
+}
+
+// ParseParams reads at most MaxParamsJSON bytes (--local and the control
+// socket's parameters go through it too).
+func TestParseParamsTooLarge(t *testing.T) {
+	r := strings.NewReader(`{"app": [` + strings.Repeat(" ", MaxParamsJSON) + `]}`)
+	if _, err := ParseParams(r); !errors.Is(err, ErrParamsTooLarge) {
+		t.Errorf("ParseParams of %d bytes: %v, want ErrParamsTooLarge", r.Size(), err)
+	}
+	if left := r.Len(); left == 0 {
+		t.Error("ParseParams read the whole input")
 	}
 }

@@ -201,14 +201,26 @@ func duplicateKeys(b []byte) error {
 	}
 }
 
+// MaxParamsJSON bounds a PARAMS file: the largest valid one (every
+// feature, 168 APP entries) is under 16 KiB, so 1 MiB is no limit for a
+// real file and keeps a wrong one (a capture, a log) from filling memory.
+// ParseParams reads at most this much.
+const MaxParamsJSON = 1 << 20
+
+// ErrParamsTooLarge is ParseParams' error for input over MaxParamsJSON.
+var ErrParamsTooLarge = fmt.Errorf("larger than %d KiB: a PARAMS file is a few KiB of JSON", MaxParamsJSON>>10)
+
 // ParseParams reads a PARAMS JSON object (the snapshot contract's form) as
 // written by an operator for --local or dcbtop apply. Features left out
 // stay nil ("not given"); unknown fields, arrays of the wrong length and
 // trailing data are errors. ets.max_tcs defaults to 8.
 func ParseParams(r io.Reader) (*Params, error) {
-	b, err := io.ReadAll(r)
+	b, err := io.ReadAll(io.LimitReader(r, MaxParamsJSON+1))
 	if err != nil {
 		return nil, fmt.Errorf("parameters JSON: %w", err)
+	}
+	if len(b) > MaxParamsJSON {
+		return nil, ErrParamsTooLarge
 	}
 	if err := duplicateKeys(b); err != nil {
 		return nil, fmt.Errorf("parameters JSON: %w", err)

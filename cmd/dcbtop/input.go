@@ -12,12 +12,12 @@ import (
 	"io"
 	"io/fs"
 	"os"
+
+	"github.com/dcbtop/dcbtop/engine"
 )
 
-// MaxParamsFile bounds a PARAMS file: the largest valid one (every
-// feature, 168 APP entries) is under 16 KiB, so 1 MiB is no limit for a
-// real file and keeps a wrong file (a capture, a log) from filling memory.
-const MaxParamsFile = 1 << 20
+// MaxParamsFile bounds a PARAMS file (engine.MaxParamsJSON).
+const MaxParamsFile = engine.MaxParamsJSON
 
 // ExitInterrupted is the exit status when SIGINT or SIGTERM ends dcbtop
 // while it waits for input, before it did anything (128 + SIGINT, as
@@ -47,7 +47,7 @@ func readBounded(ctx context.Context, name string, open func() (io.ReadCloser, e
 		var buf bytes.Buffer
 		n, err := buf.ReadFrom(io.LimitReader(r, limit+1))
 		if err == nil && n > limit {
-			err = fmt.Errorf("larger than %d KiB: a PARAMS file is a few KiB of JSON", limit>>10)
+			err = engine.ErrParamsTooLarge
 		}
 		done <- result{buf.Bytes(), err}
 	}()
