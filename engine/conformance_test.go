@@ -2,8 +2,8 @@ package engine
 
 import (
 	"encoding/binary"
-	"errors"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
