@@ -83,14 +83,14 @@ func (r *renderer) header() string {
 		return lr(strings.Join(l1, "  "), r.captureState(), r.w) + "\n" + strings.Repeat(" ", r.w) + r.demoLine()
 	}
 	in := r.in
-	ifs := st.Value.Render(clean(in.Name, 16))
+	ifs := st.Value.Render(clean(in.Name, ifNameMax))
 	if n := len(r.snap.Interfaces); n > 1 {
 		ifs += fmt.Sprintf(" (%d/%d)", r.idx+1, n)
 		if r.mode != modeCompact {
 			var others []string
 			for i := range r.snap.Interfaces {
 				if i != r.idx && i < 9 {
-					others = append(others, fmt.Sprintf("%d:%s", i+1, clean(r.snap.Interfaces[i].Name, 12)))
+					others = append(others, fmt.Sprintf("%d:%s", i+1, clean(r.snap.Interfaces[i].Name, ifNameMax)))
 				}
 			}
 			ifs += " " + st.Dim.Render(strings.Join(others, " "))

@@ -320,3 +320,21 @@ func lossless(t testing.TB) engine.Snapshot {
 	}
 	return s.snap()
 }
+
+// twoPorts: a host's two RDMA ports with names that differ only near the
+// end (enp129s0f0np0, enp129s0f1np1), one with a peer and PFC on 3 and 4,
+// the other with the peer's information expired.
+func twoPorts(t testing.TB) engine.Snapshot {
+	const a, b = "enp129s0f0np0", "enp129s0f1np1"
+	return newScenario(t).
+		link(0, a, macLocal0).local(0, a, "agent", true, localParams(true), "").
+		link(0, b, macLocal1).local(0, b, "dcbnl", false, localParams(false), "host agent, IEEE").
+		rx(1, a, leaf1(40, 60, 1<<3|1<<4)).
+		rx(5, b, leaf2()).
+		rx(100, a, leaf1(40, 60, 1<<3|1<<4)).
+		tick(130).
+		snap()
+}
+
+// overviewState shows the overview.
+func overviewState(vs *viewState, _ engine.Snapshot) { vs.overview, vs.ovDecided = true, true }

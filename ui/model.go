@@ -57,6 +57,14 @@ type viewState struct {
 
 	iface string // the selected interface's name
 	focus pane
+	// overview shows every interface at a glance instead of one port;
+	// ovCur is its cursor (a row in ovSort's order). ovDecided is set once
+	// the first snapshot chose the default (overview with several
+	// interfaces).
+	overview  bool
+	ovCur     int
+	ovSort    overviewSort
+	ovDecided bool
 	// scroll is each pane's first body line shown (the log's, which
 	// counts its restart marks, keeps the cursor on screen).
 	scroll [numPanes]int

@@ -83,3 +83,9 @@ func WithCapture(c CaptureStatus) Option { return func(m *Model) { m.vs.capture 
 // WithInterface selects the interface shown first (default: the first in
 // the snapshot).
 func WithInterface(name string) Option { return func(m *Model) { m.vs.iface = name } }
+
+// WithOverview starts in the overview (on) or the port view (off),
+// instead of choosing by the number of interfaces in the first snapshot.
+func WithOverview(on bool) Option {
+	return func(m *Model) { m.vs.overview, m.vs.ovDecided = on, true }
+}

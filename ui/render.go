@@ -205,6 +205,9 @@ func clamp(v, lo, hi int) int {
 // screen draws the header, the panes, the status line and the footer,
 // then any overlay.
 func (r *renderer) screen() string {
+	if r.vs.overview && len(r.snap.Interfaces) > 0 {
+		return r.overviewScreen()
+	}
 	p := r.plan()
 	parts := []string{r.header()}
 	parts = append(parts, r.body(p))

@@ -60,6 +60,11 @@ func TestRender(t *testing.T) {
 		{name: "lossless_160x48", snap: lossless, w: 160, h: 48, modify: focusLossless},
 		{name: "demo_100x30", snap: realistic, w: 100, h: 30, age: 3 * time.Second, modify: demoState},
 		{name: "demo_80x24", snap: realistic, w: 80, h: 24, age: 3 * time.Second, modify: demoState},
+		// Every port at a glance: names that differ near the end are
+		// shown whole at 100 and at 160 columns.
+		{name: "overview_100x30", snap: twoPorts, w: 100, h: 30, age: time.Second, modify: overviewState},
+		{name: "overview_160x48", snap: twoPorts, w: 160, h: 48, age: time.Second, modify: overviewState},
+		{name: "overview_80x24_lossless", snap: lossless, w: 80, h: 24, modify: overviewState},
 		{name: "log_detail", snap: realistic, w: 100, h: 30, modify: func(vs *viewState, s engine.Snapshot) {
 			log := s.Indications
 			last := log[len(log)-1]

@@ -264,6 +264,10 @@ func (m *Model) show(s engine.Snapshot) tea.Cmd {
 	before := m.vs.iface
 	m.snap = s
 	m.recvAt, m.ageBase = m.clock(), 0
+	if !m.vs.ovDecided && len(s.Interfaces) > 0 {
+		// Several ports: start with all of them at a glance.
+		m.vs.ovDecided, m.vs.overview = true, len(s.Interfaces) > 1
+	}
 	in := selected(s, m.vs.iface)
 	if in == nil {
 		return nil
@@ -351,8 +355,14 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.detailKey(msg)
 	case m.vs.filtering:
 		return m.filterKey(msg), nil
+	case m.vs.overview && len(m.snap.Interfaces) > 0:
+		if mm, cmd, ok := m.overviewKey(msg); ok {
+			return mm, cmd
+		}
 	}
 	switch {
+	case key.Matches(msg, k.Overview):
+		m.openOverview()
 	case key.Matches(msg, k.Quit):
 		return m, tea.Quit
 	case key.Matches(msg, k.Help):

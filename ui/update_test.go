@@ -161,7 +161,7 @@ type harness struct {
 func newHarness(t *testing.T, snap engine.Snapshot, be *fakeBackend, opts ...Option) *harness {
 	t.Helper()
 	clock := func() time.Time { return snap.TakenAt.Add(2 * time.Second) }
-	opts = append([]Option{WithColor(ColorNever), WithClock(clock), WithLocation(time.UTC)}, opts...)
+	opts = append([]Option{WithColor(ColorNever), WithClock(clock), WithLocation(time.UTC), WithOverview(false)}, opts...)
 	if be != nil {
 		opts = append(opts, WithBackend(be))
 	}

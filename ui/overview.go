@@ -1,0 +1,381 @@
+package ui
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/dcbtop/dcbtop/engine"
+)
+
+// The overview is every captured interface at a glance, one row each: the
+// default view when there are several (a host has two to eight RDMA
+// ports), toggled with o; Enter opens the port under the cursor.
+
+// An overviewSort orders the overview's rows.
+type overviewSort uint8
+
+// Sort orders, in the order the sort key cycles through them.
+const (
+	sortName     overviewSort = iota // interface name
+	sortProblems                     // errors, then warnings, most first
+	sortPauses                       // pause rate, highest first
+	numSorts
+)
+
+var sortNames = [numSorts]string{"name", "problems", "pauses/s"}
+
+// ifNameMax is the longest Linux interface name (IFNAMSIZ - 1): names are
+// shown whole, never cut (enp129s0f0np0 and enp129s0f1np1 must be told
+// apart).
+const ifNameMax = 15
+
+// overviewOrder returns the indexes of snap's interfaces in the order
+// sort gives (ties by name).
+func overviewOrder(snap engine.Snapshot, sort overviewSort) []int {
+	idx := make([]int, len(snap.Interfaces))
+	for i := range idx {
+		idx[i] = i
+	}
+	key := func(i int) (int, float64) {
+		in := &snap.Interfaces[i]
+		switch sort {
+		case sortProblems:
+			e, w, _ := diagCounts(in.Diagnostics)
+			return -(e*1000 + w), 0
+		case sortPauses:
+			r, ok := pauseSum(in)
+			if !ok {
+				return 1, 0
+			}
+			return 0, -r
+		}
+		return 0, 0
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		ka, fa := key(a)
+		kb, fb := key(b)
+		if c := cmp.Compare(ka, kb); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(fa, fb); c != 0 {
+			return c
+		}
+		return cmp.Compare(snap.Interfaces[a].Name, snap.Interfaces[b].Name)
+	})
+	return idx
+}
+
+// pauseSum is an interface's summed rx+tx pause rate, when known.
+func pauseSum(in *engine.Interface) (float64, bool) {
+	lc := in.Counters
+	if lc == nil {
+		return 0, false
+	}
+	sum, known := 0.0, false
+	for _, pp := range lc.PFC.Priorities {
+		for _, v := range []*float64{pp.RxPauseRate, pp.TxPauseRate} {
+			if v != nil {
+				sum, known = sum+*v, true
+			}
+		}
+	}
+	return sum, known
+}
+
+// peerOf returns the interface's remote peer, else its first peer.
+func peerOf(in *engine.Interface) *engine.Peer {
+	if in.RemotePeer != nil {
+		for i := range in.Peers {
+			if in.Peers[i].MSAP() == *in.RemotePeer {
+				return &in.Peers[i]
+			}
+		}
+	}
+	if len(in.Peers) > 0 {
+		return &in.Peers[0]
+	}
+	return nil
+}
+
+// overviewColumns are the overview's column titles.
+// (Local is the source of the local parameters, Will the local Willing
+// state, PFC the operational PFC priorities.)
+var overviewColumns = []string{"Interface", "Link", "Peer", "DCBX", "TTL", "Local", "Will", "PFC", "Remote", "Diag", "Pauses/s"}
+
+// pausesCol is the pause-rate column, shown only when some interface has
+// counters.
+const pausesCol = 10
+
+// overviewCells renders one interface's cells (styled) in column order.
+func (r *renderer) overviewCells(in *engine.Interface) []string {
+	st := r.st
+	link := st.Dim.Render(symAbsent)
+	switch in.OperState {
+	case "up":
+		link = st.OK.Render("up")
+	case "down":
+		link = st.Crit.Render("DOWN")
+	}
+	peer, dialect, ttl := st.Dim.Render(symAbsent), st.Dim.Render(symAbsent), st.Dim.Render(symAbsent)
+	if p := peerOf(in); p != nil {
+		name := deref(p.SystemName)
+		if name == "" {
+			name = p.ChassisID
+		}
+		peer = Sanitize(name)
+		d := p.DCBX
+		if in.RemoteValid {
+			d = in.Dialect
+		}
+		dialect = d.String()
+		left, total := r.ttlLeft(p), secDur(p.TTL)
+		const gw = 5
+		fill := 0
+		if total > 0 {
+			fill = clamp(int((left*gw+total-1)/total), 0, gw)
+		}
+		ttl = st.GaugeFull.Render(strings.Repeat("█", fill)) + st.GaugeEmpty.Render(strings.Repeat("░", gw-fill)) + " " +
+			r.ttlStyle(left, total).Render(fmtSeconds(max(0, left)))
+	}
+	local := st.Dim.Render(symAbsent)
+	if in.LocalSource != "" {
+		local = string(in.LocalSource)
+	}
+	will := st.Dim.Render(symAbsent)
+	if in.Willing != nil {
+		will = engine.OnOff(*in.Willing)
+	}
+	pfc := st.Dim.Render(symAbsent)
+	if op := in.Operational; op != nil && op.PFC != nil {
+		pfc = op.PFC.Enabled.PrioWords()
+	}
+	remote := st.OK.Render("valid")
+	switch {
+	case in.MultiPeer != nil:
+		remote = st.Crit.Render(symMulti + " multi-peer")
+	case !in.RemoteValid && in.RemoteInvalidReason != nil:
+		remote = st.Crit.Render(symError + " " + string(*in.RemoteInvalidReason))
+	case !in.RemoteValid:
+		remote = st.Dim.Render("no peer")
+	}
+	e, w, _ := diagCounts(in.Diagnostics)
+	var diag []string
+	if e > 0 {
+		diag = append(diag, st.Crit.Render(fmt.Sprintf("%s%d", symError, e)))
+	}
+	if w > 0 {
+		diag = append(diag, st.Warn.Render(fmt.Sprintf("%s%d", symWarning, w)))
+	}
+	if len(diag) == 0 {
+		diag = append(diag, st.OK.Render(symOK))
+	}
+	pauses := st.Dim.Render(symAbsent)
+	if s, ok := pauseSum(in); ok {
+		pauses = fmtRate(s)
+	}
+	return []string{st.Value.Render(clean(in.Name, ifNameMax)), link, peer, dialect, ttl, local, will, pfc, remote, strings.Join(diag, " "), pauses}
+}
+
+// overviewBody draws the overview table in h lines: a column header, then
+// one row per interface in the chosen order, the cursor's row marked.
+func (r *renderer) overviewBody(h int) string {
+	st := r.st
+	order := overviewOrder(r.snap, r.vs.ovSort)
+	cols := len(overviewColumns)
+	counters := false
+	for i := range r.snap.Interfaces {
+		counters = counters || r.snap.Interfaces[i].Counters != nil
+	}
+	if !counters {
+		cols = pausesCol // no interface has counters: no column for them
+	}
+	rows := make([][]string, len(order))
+	widths := make([]int, cols)
+	for i, c := range overviewColumns[:cols] {
+		widths[i] = width(c)
+	}
+	for n, i := range order {
+		rows[n] = r.overviewCells(&r.snap.Interfaces[i])[:cols]
+		for c, cell := range rows[n] {
+			widths[c] = max(widths[c], width(cell))
+		}
+	}
+	// On a narrow screen the peer name gives way, then the remote state;
+	// the interface names never do.
+	const peerCol, remoteCol = 2, 8
+	total := 2
+	for _, wd := range widths {
+		total += wd + 2
+	}
+	for _, c := range []int{peerCol, remoteCol} {
+		if over := total - r.w; over > 0 {
+			cut := min(over, max(0, widths[c]-8))
+			widths[c] -= cut
+			total -= cut
+		}
+	}
+	line := func(cells []string, cur bool) string {
+		var b strings.Builder
+		if cur {
+			b.WriteString(symCursor + " ")
+		} else {
+			b.WriteString("  ")
+		}
+		for c, cell := range cells {
+			b.WriteString(pad(trunc(cell, widths[c]), widths[c]))
+			if c < len(cells)-1 {
+				b.WriteString("  ")
+			}
+		}
+		return pad(trunc(b.String(), r.w), r.w)
+	}
+	head := make([]string, cols)
+	for i, c := range overviewColumns[:cols] {
+		head[i] = st.ColHeader.Render(c)
+	}
+	out := []string{line(head, false)}
+	cur := clamp(r.vs.ovCur, 0, max(0, len(order)-1))
+	top := 0
+	if rowsFit := h - 2; rowsFit > 0 && cur >= top+rowsFit {
+		top = cur - rowsFit + 1
+	}
+	for n := top; n < len(rows) && len(out) < h-1; n++ {
+		out = append(out, line(rows[n], n == cur))
+	}
+	for len(out) < h-1 {
+		out = append(out, strings.Repeat(" ", r.w))
+	}
+	out = append(out, pad(st.Dim.Render(fmt.Sprintf("  %s · sorted by %s (%s) · enter opens the port · %s overview",
+		plural(len(order), "interface"), sortNames[r.vs.ovSort], r.keys.Sort.Help().Key, r.keys.Overview.Help().Key)), r.w))
+	return strings.Join(out[:h], "\n")
+}
+
+// overviewHeader is the overview's two header lines.
+func (r *renderer) overviewHeader() string {
+	st := r.st
+	var peers, invalid, errs, warns int
+	for i := range r.snap.Interfaces {
+		in := &r.snap.Interfaces[i]
+		peers += len(in.Peers)
+		if !in.RemoteValid {
+			invalid++
+		}
+		e, w, _ := diagCounts(in.Diagnostics)
+		errs, warns = errs+e, warns+w
+	}
+	l1 := st.Brand.Render(" dcbtop ") + "  " + st.Value.Render("all ports") + "  " +
+		st.Dim.Render(plural(len(r.snap.Interfaces), "interface"))
+	l2 := fmt.Sprintf("%s %d  %s %d  %s %s  %s %s", st.Label.Render("peers"), peers, st.Label.Render("remote invalid"), invalid,
+		st.Label.Render("errors"), st.Crit.Render(fmt.Sprint(errs)), st.Label.Render("warnings"), st.Warn.Render(fmt.Sprint(warns)))
+	return lr(l1, r.captureState(), r.w) + "\n" + pad(l2, r.w) + r.demoLine()
+}
+
+// overviewSelected returns the name of the interface under the overview's
+// cursor ("" without interfaces).
+func overviewSelected(snap engine.Snapshot, vs *viewState) string {
+	order := overviewOrder(snap, vs.ovSort)
+	if len(order) == 0 {
+		return ""
+	}
+	return snap.Interfaces[order[clamp(vs.ovCur, 0, len(order)-1)]].Name
+}
+
+// overviewScreen is the whole screen in the overview: header, table,
+// status line and footer, with the help overlay over it.
+func (r *renderer) overviewScreen() string {
+	status := r.statusText()
+	bodyH := r.h - r.headerHeight() - 1
+	if status != "" {
+		bodyH--
+	}
+	parts := []string{r.overviewHeader(), r.overviewBody(bodyH)}
+	if status != "" {
+		parts = append(parts, pad(status, r.w))
+	}
+	parts = append(parts, r.footer())
+	out := strings.Join(parts, "\n")
+	if r.vs.help {
+		return overlay(out, r.helpBox(), r.w, r.h)
+	}
+	return out
+}
+
+// openOverview shows the overview with the cursor on the port on screen.
+func (m *Model) openOverview() {
+	m.vs.overview = true
+	m.vs.ovDecided = true
+	for n, i := range overviewOrder(m.snap, m.vs.ovSort) {
+		if m.snap.Interfaces[i].Name == m.vs.iface {
+			m.vs.ovCur = n
+		}
+	}
+}
+
+// openPort leaves the overview for the port under its cursor.
+func (m *Model) openPort() tea.Cmd {
+	name := overviewSelected(m.snap, &m.vs)
+	m.vs.overview = false
+	if name == "" || name == m.vs.iface {
+		return nil
+	}
+	for i := range m.snap.Interfaces {
+		if m.snap.Interfaces[i].Name == name {
+			return m.switchIface(0, i)
+		}
+	}
+	return nil
+}
+
+// overviewKey handles the keys the overview gives a meaning of its own;
+// ok false lets the port view's handling run (quit, help, pause...).
+func (m Model) overviewKey(msg tea.KeyPressMsg) (Model, tea.Cmd, bool) {
+	k := m.keys
+	n := len(m.snap.Interfaces)
+	move := func(to int) (Model, tea.Cmd, bool) {
+		m.vs.ovCur = clamp(to, 0, n-1)
+		return m, nil, true
+	}
+	cur := clamp(m.vs.ovCur, 0, n-1)
+	switch {
+	case key.Matches(msg, k.Overview, k.Back):
+		m.vs.overview = false
+		return m, nil, true
+	case key.Matches(msg, k.Select):
+		cmd := m.openPort()
+		return m, cmd, true
+	case key.Matches(msg, k.Sort):
+		name := overviewSelected(m.snap, &m.vs)
+		m.vs.ovSort = (m.vs.ovSort + 1) % numSorts
+		for r, i := range overviewOrder(m.snap, m.vs.ovSort) {
+			if m.snap.Interfaces[i].Name == name {
+				m.vs.ovCur = r // the cursor stays on its port
+			}
+		}
+		return m, nil, true
+	case key.Matches(msg, k.Up):
+		return move(cur - 1)
+	case key.Matches(msg, k.Down):
+		return move(cur + 1)
+	case key.Matches(msg, k.PageUp, k.Home):
+		return move(0)
+	case key.Matches(msg, k.PageDown, k.End):
+		return move(n - 1)
+	case key.Matches(msg, k.JumpIface):
+		// 1-9 is the n-th interface by name, as in the port view.
+		if d, err := strconv.Atoi(msg.String()); err == nil && d >= 1 && d <= n {
+			m.vs.overview = false
+			cmd := m.switchIface(0, d-1)
+			return m, cmd, true
+		}
+	case key.Matches(msg, k.NextPane, k.PrevPane, k.Lossless, k.NextIface, k.PrevIface, k.Filter):
+		m.vs.overview = false // into the port view, then as there
+		return m, nil, false
+	}
+	return m, nil, false
+}

@@ -1,0 +1,63 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// Several interfaces start in the overview; arrows move its cursor, Enter
+// opens the port, o comes back with the cursor on that port, > sorts.
+func TestOverviewKeys(t *testing.T) {
+	h := newHarness(t, twoPorts(t), nil, WithOverview(false))
+	// Without WithOverview the first snapshot decides: two ports, overview.
+	h.m = NewModel(nil, WithColor(ColorNever), WithClock(h.m.clock), WithLocation(h.m.vs.loc))
+	h.send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	h.send(snapshotMsg{twoPorts(t)})
+	h.wantScreen("all ports", "▸ enp129s0f0np0", "  enp129s0f1np1", "sorted by name")
+
+	h.press("down")
+	h.wantScreen("▸ enp129s0f1np1")
+	h.press("enter")
+	if h.m.vs.overview || h.m.vs.iface != "enp129s0f1np1" {
+		t.Fatalf("enter: overview %v, interface %q; want the port view of enp129s0f1np1", h.m.vs.overview, h.m.vs.iface)
+	}
+	h.wantScreen("enp129s0f1np1")
+	h.wantNotScreen("all ports")
+
+	h.press("o")
+	h.wantScreen("all ports", "▸ enp129s0f1np1")
+	// Sort by problems: the port with a warning first; the cursor stays on
+	// its port.
+	h.press(">")
+	h.wantScreen("sorted by problems", "▸ enp129s0f1np1")
+	s := h.screen()
+	if strings.Index(s, "enp129s0f0np0") > strings.Index(s, "enp129s0f1np1") {
+		t.Errorf("sorted by problems, the port with a warning is not first:\n%s", s)
+	}
+	h.press("esc")
+	h.wantNotScreen("all ports")
+	h.press("o", "2")
+	if h.m.vs.overview || h.m.vs.iface != "enp129s0f1np1" {
+		t.Errorf("2 in the overview: overview %v, interface %q", h.m.vs.overview, h.m.vs.iface)
+	}
+}
+
+// One interface: the port view; o still opens the overview.
+func TestOverviewSinglePort(t *testing.T) {
+	h := newHarness(t, lossless(t), nil)
+	h.m = NewModel(nil, WithColor(ColorNever), WithClock(h.m.clock), WithLocation(h.m.vs.loc))
+	h.send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	h.send(snapshotMsg{lossless(t)})
+	h.wantNotScreen("all ports")
+	h.press("o")
+	h.wantScreen("all ports", "1 interface ·", "Pauses/s")
+}
+
+// Interface names are never cut short in the port view's header either.
+func TestHeaderLongNames(t *testing.T) {
+	h := newHarness(t, twoPorts(t), nil)
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 40})
+	h.wantScreen("enp129s0f0np0 (1/2)", "2:enp129s0f1np1")
+}
