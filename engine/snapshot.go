@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"time"
 
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -107,6 +108,9 @@ type Peer struct {
 	// Params are this peer's DCBX parameters as last received, shown for
 	// every peer (only a single live peer's count as the remote set).
 	Params *Params `json:"params"`
+	// LLDPDU is the peer's last LLDPDU as received, for a screen's
+	// drill-down (every TLV decoded); not part of the JSON contract.
+	LLDPDU []byte `json:"-"`
 }
 
 // MSAP names the peer as Interface.RemotePeer, MultiPeer.Peers and
@@ -213,7 +217,7 @@ func (p *port) snapshot(now time.Time) Interface {
 			ScopeAssumed: n.scopeAssumed, VLAN: vlan, DiscardedTLVs: discardedTLVs(du),
 			TTL: du.TTL, ExpiresInMs: n.expires.Sub(now).Milliseconds(),
 			FirstSeen: n.firstSeen, LastSeen: n.lastSeen, Frames: n.frames,
-			DCBX: du.Dialect(), Params: n.params.Clone(),
+			DCBX: du.Dialect(), Params: n.params.Clone(), LLDPDU: slices.Clone(n.raw),
 		})
 	}
 	return in

@@ -338,3 +338,27 @@ func twoPorts(t testing.TB) engine.Snapshot {
 
 // overviewState shows the overview.
 func overviewState(vs *viewState, _ engine.Snapshot) { vs.overview, vs.ovDecided = true, true }
+
+// nexus: a Cisco NX-OS peer whose System Description has line breaks,
+// with a management address and system capabilities, and a PFC TLV one
+// byte short (discarded).
+func nexus(t testing.TB) engine.Snapshot {
+	p := leaf1(40, 60, 1<<3)
+	p.name, p.port = "n9k-leaf3", "Ethernet1/7"
+	p.desc = "Cisco Nexus Operating System (NX-OS) Software 9.3(8)\nTAC support: http://www.cisco.com/tac\nCopyright (c) 2002-2021, Cisco Systems, Inc. All rights reserved."
+	p.tlvs = append([]lldp.TLV{
+		&lldp.SystemCapabilities{Capabilities: 1<<2 | 1<<4, Enabled: 1 << 2},
+		&lldp.ManagementAddress{Family: 1, Address: []byte{192, 0, 2, 13}, IfSubtype: 2, IfNumber: 83886080},
+	}, p.tlvs...)
+	f := p.frame(t)
+	// Cut the PFC TLV's information string by one byte (its length 6 → 5).
+	for i := 14; i+6 <= len(f); i++ {
+		if f[i] == 0xfe && f[i+1] == 6 && f[i+2] == 0x00 && f[i+3] == 0x80 && f[i+4] == 0xc2 && f[i+5] == 0x0b {
+			f = append(append(append([]byte(nil), f[:i]...), 0xfe, 5), append(f[i+2:i+7], f[i+8:]...)...)
+			break
+		}
+	}
+	s := newScenario(t).link(0, "eth0", macLocal0).local(0, "eth0", "agent", true, localParams(true), "")
+	s.e.Apply(engine.FrameReceived{Interface: "eth0", At: at(1), Data: f})
+	return s.snap()
+}

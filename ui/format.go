@@ -350,3 +350,9 @@ func sparkline(values []float64, w int, top float64) string {
 	}
 	return b.String()
 }
+
+// lineBreaks shows the line breaks of a one-line rendering of wire text
+// as ⏎ (Sanitize would replace them like any control character).
+func lineBreaks(s string) string {
+	return strings.NewReplacer("\r\n", " ⏎ ", "\n", " ⏎ ", "\r", " ⏎ ").Replace(s)
+}

@@ -87,18 +87,34 @@ type viewState struct {
 	status statusLine
 	busy   string // an action in flight
 
+	// diagSince is when the screen first saw each diagnostic that is
+	// still raised, by diagKey.
+	diagSince map[string]time.Time
+
 	hasBackend bool
 	caps       Caps
 	capsKnown  bool // caps belong to the selected interface
 }
 
-// A detailView shows one indication in full and what changed since the
-// previous indication of the same status on the same interface.
+// A detailView is the drill-down overlay: one indication in full and what
+// changed since the previous indication of the same status on the same
+// interface, or the interface's peers (every TLV decoded), or its
+// diagnostics (in full, with the rule, the action and since when).
 type detailView struct {
+	kind   detailKind
 	ind    engine.Indication
 	prev   *engine.Indication
 	scroll int
 }
+
+// detailKind says what a detailView shows.
+type detailKind uint8
+
+const (
+	detailIndication detailKind = iota
+	detailPeers
+	detailDiagnostics
+)
 
 // dialogKind says what a confirmation dialog confirms.
 type dialogKind uint8

@@ -214,8 +214,19 @@ func paramsLines(st Styles, p *engine.Params, w int) []string {
 	return out
 }
 
-// detailLines is the full account of one indication.
+// detailLines is the detail overlay's content.
 func (r *renderer) detailLines(d *detailView, w int) []string {
+	switch d.kind {
+	case detailPeers:
+		return r.peerDetailLines(w)
+	case detailDiagnostics:
+		return r.diagDetailLines(w)
+	}
+	return r.indicationLines(d, w)
+}
+
+// indicationLines is the full account of one indication.
+func (r *renderer) indicationLines(d *detailView, w int) []string {
 	in := d.ind
 	lines := []string{
 		r.st.Value.Render(in.Time.In(r.vs.loc).Format("2006-01-02 15:04:05.000")) + "  " + clean(in.Interface, 20) + "  " + in.Status.String(),
@@ -258,7 +269,14 @@ func (r *renderer) detailBox() string {
 		more = fmt.Sprintf(" · lines %d-%d of %d", top+1, end, len(lines))
 	}
 	shown = append(shown, r.st.Dim.Render("↑↓ pgup pgdn scroll · esc close"+more))
-	return r.box("Indication", shown, w)
+	title := "Indication"
+	switch r.vs.detail.kind {
+	case detailPeers:
+		title = "Peers of " + clean(r.in.Name, ifNameMax)
+	case detailDiagnostics:
+		title = "Diagnostics of " + clean(r.in.Name, ifNameMax)
+	}
+	return r.box(title, shown, w)
 }
 
 // wrapTokens joins tokens with sep after prefix, breaking lines between

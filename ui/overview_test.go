@@ -61,3 +61,28 @@ func TestHeaderLongNames(t *testing.T) {
 	h.send(tea.WindowSizeMsg{Width: 120, Height: 40})
 	h.wantScreen("enp129s0f0np0 (1/2)", "2:enp129s0f1np1")
 }
+
+// Enter in the Peers pane opens every TLV of the peer decoded; in the
+// Diagnostics pane the diagnostics in full with their rule; elsewhere it
+// says where it works instead of moving the focus.
+func TestDrillDown(t *testing.T) {
+	h := newHarness(t, nexus(t), nil)
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 60})
+	h.m.vs.focus = paneETS
+	h.press("enter")
+	if h.m.vs.focus != paneETS || h.m.vs.detail != nil {
+		t.Errorf("enter in ETS: focus %v, detail %v; want no jump", h.m.vs.focus, h.m.vs.detail)
+	}
+	h.wantScreen("enter shows details in the Log, Peers and Diagnostics panes")
+	h.m.vs.focus = panePeers
+	h.press("enter")
+	h.wantScreen("Peers of eth0", "System Capabilities", "bridge, router", "Management Address", "192.0.2.13",
+		"TAC support: http://www.cisco.com/tac", "discarded PFC Configuration at offset", "802.1Q tag none (untagged)")
+	h.press("esc")
+	h.m.vs.focus = paneDiag
+	h.press("enter")
+	h.wantScreen("Diagnostics of eth0", "tlv-discarded", "rule", "802.1AB-2016 9.2.7.7.2", "since")
+	h.press("esc")
+	// In the pane, the line breaks show as ⏎.
+	h.wantScreen("Software 9.3(8) ⏎ TAC")
+}

@@ -134,7 +134,9 @@ func (r *renderer) etsContent(w int) paneContent {
 	if r.mode != modeCompact {
 		c.body = append(c.body, r.etsFlags())
 		if cee {
-			c.body = append(c.body, r.ceeLine())
+			// Wrapped, never cut: the PFC feature's error flag is at the
+			// end of the line.
+			c.body = append(c.body, strings.Split(ansi.Wordwrap(r.ceeLine(), w, " "), "\n")...)
 		}
 	}
 	return c
@@ -736,7 +738,9 @@ func (r *renderer) peersContent(w int) paneContent {
 		}
 		c.body = append(c.body, "   "+r.st.Dim.Render(trunc(strings.Join(ids, " · "), w-3)))
 		if d := deref(p.SystemDescription); d != "" {
-			c.body = append(c.body, "   "+r.st.Dim.Render(trunc(Sanitize(d), w-3)))
+			// Line breaks (Cisco NX-OS sends them) show as ⏎, not as a
+			// replaced control character; enter shows them as lines.
+			c.body = append(c.body, "   "+r.st.Dim.Render(trunc(Sanitize(lineBreaks(d)), w-3)))
 		}
 		for _, d := range p.DiscardedTLVs {
 			c.body = append(c.body, "   "+r.st.Warn.Render(trunc(fmt.Sprintf("%s discarded %s TLV at offset %d: %s", symWarning, Sanitize(d.TLV), d.Offset, Sanitize(d.Error)), w-3)))

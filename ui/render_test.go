@@ -65,6 +65,13 @@ func TestRender(t *testing.T) {
 		{name: "overview_100x30", snap: twoPorts, w: 100, h: 30, age: time.Second, modify: overviewState},
 		{name: "overview_160x48", snap: twoPorts, w: 160, h: 48, age: time.Second, modify: overviewState},
 		{name: "overview_80x24_lossless", snap: lossless, w: 80, h: 24, modify: overviewState},
+		{name: "peer_detail", snap: nexus, w: 120, h: 48, age: time.Second, modify: func(vs *viewState, _ engine.Snapshot) {
+			vs.focus, vs.detail = panePeers, &detailView{kind: detailPeers}
+		}},
+		{name: "diag_detail", snap: nexus, w: 100, h: 30, age: time.Second, modify: func(vs *viewState, s engine.Snapshot) {
+			vs.focus, vs.detail = paneDiag, &detailView{kind: detailDiagnostics}
+			vs.diagSince = trackDiagnostics(nil, s, s.TakenAt)
+		}},
 		{name: "log_detail", snap: realistic, w: 100, h: 30, modify: func(vs *viewState, s engine.Snapshot) {
 			log := s.Indications
 			last := log[len(log)-1]

@@ -264,6 +264,7 @@ func (m *Model) show(s engine.Snapshot) tea.Cmd {
 	before := m.vs.iface
 	m.snap = s
 	m.recvAt, m.ageBase = m.clock(), 0
+	m.vs.diagSince = trackDiagnostics(m.vs.diagSince, s, s.TakenAt)
 	if !m.vs.ovDecided && len(s.Interfaces) > 0 {
 		// Several ports: start with all of them at a glance.
 		m.vs.ovDecided, m.vs.overview = true, len(s.Interfaces) > 1
@@ -519,10 +520,25 @@ func (m *Model) scroll(d int) {
 	m.vs.scroll[paneLog] = scrollTop(top, c.cursor, rows, len(c.body))
 }
 
-// openDetail shows the log entry under the cursor.
+// openDetail drills down into the focused pane: the log entry under the
+// cursor, the peers in full, the diagnostics in full. Other panes have
+// nothing more to show: the status line says where Enter does something
+// (the focus does not jump).
 func (m *Model) openDetail() {
-	if m.vs.focus != paneLog {
-		m.vs.focus = paneLog
+	switch m.vs.focus {
+	case panePeers:
+		if in := selected(m.snap, m.vs.iface); in != nil && len(in.Peers) > 0 {
+			m.vs.detail = &detailView{kind: detailPeers}
+		}
+		return
+	case paneDiag:
+		if in := selected(m.snap, m.vs.iface); in != nil && len(in.Diagnostics) > 0 {
+			m.vs.detail = &detailView{kind: detailDiagnostics}
+		}
+		return
+	case paneLog:
+	default:
+		m.vs.status = statusLine{text: "enter shows details in the Log, Peers and Diagnostics panes (tab to focus one)"}
 		return
 	}
 	log := m.snap.Indications

@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"encoding/json"
+	"github.com/dcbtop/dcbtop/engine"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -113,5 +114,15 @@ func TestDiagnosticCodesInSchema(t *testing.T) {
 	want := slices.Sorted(slices.Values(labelStrings(diagnosticCodes())))
 	if !slices.Equal(got, want) {
 		t.Errorf("assets/snapshot.schema.json $defs/diagnostic code enum:\n%v\nwant the codes the engine produces:\n%v", got, want)
+	}
+}
+
+// Every diagnostic code names the rule it comes from (the screen's
+// diagnostic detail shows it).
+func TestDiagnosticRules(t *testing.T) {
+	for _, c := range diagnosticCodes() {
+		if engine.DiagnosticRule(c) == "" {
+			t.Errorf("no rule for %s (engine/diagrules.go)", c)
+		}
 	}
 }

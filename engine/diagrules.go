@@ -1,0 +1,61 @@
+package engine
+
+import (
+	"github.com/dcbtop/dcbtop/engine/lldp"
+)
+
+// diagRules names, per diagnostic code, the rule it comes from: the
+// standard clause, the Microsoft document or the design decision (the
+// same as docs/dcbx.md's tables).
+var diagRules = map[lldp.Code]string{
+	lldp.CodeETSBandwidthSum:    "IEEE 802.1Q-2018 37.3: the ETS traffic classes' bandwidths sum to 100%",
+	lldp.CodeETSBandwidthRange:  "IEEE 802.1Q-2018 D.2.9: a TC bandwidth is 0-100%",
+	lldp.CodeETSBandwidthNonETS: "IEEE 802.1Q-2018 37.3: strict-priority and CBS traffic classes get no ETS bandwidth",
+	lldp.CodeETSPrioTCRange:     "IEEE 802.1Q-2018 D.2.9: priorities map to traffic classes below Max TCs",
+	lldp.CodeETSTSAReserved:     "IEEE 802.1Q-2018 Table D-8: TSA is strict (0), CBS (1), ETS (2) or vendor (255)",
+	lldp.CodePFCCapRange:        "IEEE 802.1Q-2018 D.2.11: the PFC capability is at most 8",
+	lldp.CodePFCCapExceeded:     "IEEE 802.1Q-2018 D.2.11: no more priorities enabled than the PFC capability",
+	lldp.CodeAppSelector:        "IEEE 802.1Q-2018 Table D-9: APP selectors 1-5",
+	lldp.CodeAppDSCPRange:       "IEEE 802.1Q-2018 Table D-9: a DSCP value is 0-63",
+	lldp.CodeAppEthertypeRange:  "IEEE 802.1Q-2018 Table D-9: an EtherType is 0x0600 or more (0: the default priority)",
+	lldp.CodeAppDuplicate:       "IEEE 802.1Q-2018 D.2.12: each APP entry once",
+	lldp.CodeDuplicateTLV:       "IEEE 802.1Q-2018 D.1: one TLV of each DCBX kind per LLDPDU",
+	lldp.CodeDialectBoth:        "lldpad: with IEEE 802.1Qaz and CEE TLVs in one LLDPDU, IEEE is used",
+	lldp.CodeCEEPGBandwidthSum:  "CEE DCBX 1.01, Priority Group TLV: the PG bandwidths sum to 100%",
+	lldp.CodeCEEPGIDReserved:    "CEE DCBX 1.01, Priority Group TLV: PGIDs 0-7 and 15 (strict)",
+	lldp.CodeCEEControlMissing:  "CEE DCBX 1.01: a CEE TLV carries a Control sub-TLV",
+	lldp.CodeCINLegacy:          "CIN DCBX (pre-CEE) is recognised but not decoded",
+	lldp.CodeTLVDiscarded:       "IEEE 802.1AB-2016 9.2.7.7.2: an error in an optional TLV discards that TLV only",
+	CodeETSMaxTCsRange:          "IEEE 802.1Q-2018 D.2.9: Max TCs is 1-8",
+	CodeAppPriorityRange:        "IEEE 802.1Q-2018 D.2.12: an APP priority is 0-7",
+	CodeTLVTooLong:              "IEEE 802.1AB-2016 8.4.1: a TLV value is at most 511 bytes (168 APP entries)",
+	CodeMalformed:               "IEEE 802.1AB-2016 9.2.7.7.2: an error in the framing or the mandatory TLVs discards the LLDPDU",
+	CodeTooManyNeighbors:        "IEEE 802.1AB-2016 9.2.5.22: tooManyNeighbors, until its timer runs out",
+	CodeMultiPeer:               "Microsoft, Indicating Changes to the Remote NDIS QoS Parameters: more than one peer invalidates the remote parameters",
+	CodeETSMismatch:             "IEEE 802.1Q-2018 37.1 (ETS is asymmetric): a willing host runs the ETS the resolver puts in force",
+	CodePFCMismatch:             "IEEE 802.1Q-2018 (PFC is symmetric): both ends enable PFC on the same priorities",
+	CodeBothWilling:             "lldpad's PFC tie-break: with both sides willing, the lower MAC adopts the peer's PFC",
+	CodeNeitherWilling:          "IEEE 802.1Q-2018 (PFC is symmetric): with neither side willing, nothing reconciles different PFC",
+	CodeNoETSReco:               "lldpad's ETS machine: a willing host without an ETS recommendation keeps its own ETS",
+	CodePFCPrioNoApp:            "design: a lossless priority needs an APP entry to get traffic",
+	CodePFCTCShared:             "design: a lossless priority on a TC shared with lossy priorities loses its isolation",
+	CodeDialectConflict:         "lldpad: one DCBX version per port",
+	CodeDualLocalAgent:          "IEEE 802.1AB-2016: one LLDP agent per port and destination address",
+	CodePeerStale:               "IEEE 802.1AB-2016 9.2.5.22: a peer sends every TTL/4 or so; three missed intervals is a warning",
+	CodeCEEPeerError:            "CEE DCBX 1.01: the feature's Error bit",
+	CodeLocalUnknown:            "design: without local parameters nothing can be compared",
+	CodeCaptureError:            "design: the capture or transmission failed",
+	CodeFirmwareDCBX:            "design: the NIC firmware runs DCBX (LLD_MANAGED), the host does not write",
+	CodeCaptureRecordOdd:        "design: capture records read despite an inconsistency",
+	CodePauseStorm:              "design: a priority pausing at 1,000 frames/s or more, or the NIC's storm guard counting",
+	CodePauseWithoutPFC:         "IEEE 802.1Q-2018 36.1: pauses on a priority without PFC",
+	CodePFCNoPauses:             "design: RDMA traffic on a PFC priority that never paused",
+	CodeCNPWithoutECN:           "DCQCN (RoCEv2 congestion control): CNPs need ECN enabled at the reaction point",
+	CodeLossyFabric:             "design: RDMA traffic with out-of-sequence packets rising",
+	CodeCountersError:           "design: a counter source exists but could not be read",
+}
+
+// DiagnosticRule returns the rule a diagnostic code comes from (the
+// standard clause, the document or the design decision), "" for an
+// unknown code.
+func DiagnosticRule(code lldp.Code) string { return diagRules[code] }
