@@ -350,6 +350,23 @@ func (vs *viewState) blocked(act actionKind) string {
 // noReason stands for the reason a backend refusing an action did not give.
 const noReason = "not allowed here"
 
+// footerPtrs are the footer's key bindings, in order (footerBindings).
+func (r *renderer) footerPtrs() []*key.Binding {
+	k := &r.keys
+	return []*key.Binding{&k.Quit, &k.Help, &k.Willing, &k.Edit, &k.Undo, &k.Export, &k.Agent,
+		&k.Filter, &k.Pause, &k.NextPane, &k.Lossless, &k.Overview}
+}
+
+// footerBindings are the bindings the footer shows hints of, in order
+// (clickable: footerHints).
+func (r *renderer) footerBindings() []key.Binding {
+	var out []key.Binding
+	for _, b := range r.footerPtrs() {
+		out = append(out, *b)
+	}
+	return out
+}
+
 // footer is the key hints line, with the read-only reason on the right.
 func (r *renderer) footer() string {
 	k, st := r.keys, r.st
@@ -362,12 +379,12 @@ func (r *renderer) footer() string {
 		}
 		return st.Key.Render(h.Key) + " " + st.KeyDesc.Render(h.Desc)
 	}
-	hints := []string{
-		hint(k.Quit, false), hint(k.Help, false),
-		hint(k.Willing, wb), hint(k.Edit, wb), hint(k.Undo, wb), hint(k.Export, !r.vs.hasBackend), hint(k.Agent, ab),
-		hint(k.Filter, false), hint(k.Pause, false), hint(k.NextPane, false), hint(k.Lossless, false),
-		st.Key.Render(k.PrevIface.Help().Key+" "+k.NextIface.Help().Key) + " iface",
+	disabled := map[*key.Binding]bool{&k.Willing: wb, &k.Edit: wb, &k.Undo: wb, &k.Export: !r.vs.hasBackend, &k.Agent: ab}
+	var hints []string
+	for i, b := range r.footerBindings() {
+		hints = append(hints, hint(b, disabled[r.footerPtrs()[i]]))
 	}
+	hints = append(hints, st.Key.Render(k.PrevIface.Help().Key+" "+k.NextIface.Help().Key)+" iface")
 	right := ""
 	if writeWhy != "" {
 		right = st.Dim.Render("read-only: " + clean(writeWhy, 40))

@@ -159,6 +159,7 @@ type Model struct {
 	stylesFixed bool
 
 	width, height int
+	mouseOn       bool // the mouse focuses, selects and scrolls (WithMouse)
 
 	snap       engine.Snapshot // on screen
 	latest     engine.Snapshot // newest received (differs from snap while paused)
@@ -183,7 +184,9 @@ func NewModel(snaps <-chan engine.Snapshot, opts ...Option) Model {
 		keys:  DefaultKeyMap(),
 		dark:  true,
 		caps:  map[string]Caps{},
-		vs:    viewState{loc: time.Local, logFollow: true, focus: paneLog},
+		// The mouse is on unless WithMouse(false) turns it off.
+		mouseOn: true,
+		vs:      viewState{loc: time.Local, logFollow: true, focus: paneLog},
 	}
 	for _, o := range opts {
 		o(&m)
@@ -287,6 +290,9 @@ func (m Model) View() tea.View {
 	vs.age = m.age()
 	v := tea.NewView(render(m.snap, vs, m.styles, m.keys, m.width, m.height))
 	v.AltScreen = true
+	if m.mouseOn {
+		v.MouseMode = tea.MouseModeCellMotion
+	}
 	v.WindowTitle = "dcbtop"
 	if in := selected(m.snap, m.vs.iface); in != nil {
 		v.WindowTitle = "dcbtop: " + clean(in.Name, 32)

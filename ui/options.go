@@ -89,3 +89,8 @@ func WithInterface(name string) Option { return func(m *Model) { m.vs.iface = na
 func WithOverview(on bool) Option {
 	return func(m *Model) { m.vs.overview, m.vs.ovDecided = on, true }
 }
+
+// WithMouse turns the mouse on (the default: click to focus and select,
+// wheel to scroll, click the footer's keys) or off, leaving it to the
+// terminal (dcbtop --no-mouse).
+func WithMouse(on bool) Option { return func(m *Model) { m.mouseOn = on } }

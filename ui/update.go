@@ -149,6 +149,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case tea.KeyPressMsg:
 		return m.key(msg)
+	case tea.MouseClickMsg, tea.MouseWheelMsg:
+		return m.mouse(msg.(tea.MouseMsg))
 	}
 	return m, nil
 }

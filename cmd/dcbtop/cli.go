@@ -46,6 +46,7 @@ type Env struct {
 
 // options are the parsed command line.
 type options struct {
+	noMouse    bool // --no-mouse
 	ifaces     []string
 	read       string
 	json       bool
@@ -133,6 +134,8 @@ Options:
   --color auto|always|never
                  colours on the screen (default auto: none when NO_COLOR is
                  set or TERM is dumb)
+  --no-mouse     leave the mouse to the terminal (by default a click
+                 focuses a pane or selects a row, the wheel scrolls)
   --snapshot-dir DIR
                  where the screen's s key exports snapshots (default: the
                  current directory), as dcbtop-IFACE-YYYYMMDDTHHMMSSZ.json
@@ -236,6 +239,7 @@ func outputFlags(fs *flag.FlagSet, o *options) {
 	fs.BoolVar(&o.json, "json", false, "print a snapshot")
 	fs.BoolVar(&o.events, "events", false, "print indications as NDJSON")
 	fs.DurationVar(&o.duration, "duration", 0, "stop after D")
+	fs.BoolVar(&o.noMouse, "no-mouse", false, "leave the mouse to the terminal")
 	fs.Func("color", "auto|always|never", func(s string) error {
 		m, err := ui.ParseColorMode(s)
 		if err != nil {

@@ -43,7 +43,8 @@ type screen struct {
 // (the error is returned then); without an error the screen quits (live
 // --duration).
 func runScreen(ctx context.Context, o *options, env Env, sc screen, engineLoop func(context.Context) error) error {
-	opts := []ui.Option{ui.WithBackend(sc.backend), ui.WithColor(o.color), ui.WithCapture(sc.status), ui.WithClock(o.clock.Now)}
+	opts := []ui.Option{ui.WithBackend(sc.backend), ui.WithColor(o.color), ui.WithCapture(sc.status), ui.WithClock(o.clock.Now),
+		ui.WithMouse(!o.noMouse)}
 	if len(o.ifaces) > 0 {
 		opts = append(opts, ui.WithInterface(o.ifaces[0]))
 	}

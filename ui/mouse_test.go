@@ -1,0 +1,74 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// lineOf returns the screen row whose text contains s, -1 if none.
+func lineOf(screen, s string) int {
+	for i, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, s) {
+			return i
+		}
+	}
+	return -1
+}
+
+// A click focuses the pane under it; the wheel scrolls the pane under the
+// pointer; a click on a footer hint presses its key; WithMouse(false)
+// ignores the mouse and asks the terminal for no mouse reports.
+func TestMouse(t *testing.T) {
+	h := newHarness(t, realistic(t), nil)
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	if h.m.View().MouseMode != tea.MouseModeCellMotion {
+		t.Errorf("mouse mode %v, want cell motion", h.m.View().MouseMode)
+	}
+	s := h.screen()
+	y := lineOf(s, "Peers ·")
+	if y < 0 {
+		t.Fatalf("no Peers pane:\n%s", s)
+	}
+	x := strings.Index(strings.Split(s, "\n")[y], "Peers")
+	h.send(tea.MouseClickMsg{X: len([]rune(strings.Split(s, "\n")[y][:x])) + 2, Y: y + 1, Button: tea.MouseLeft})
+	if h.m.vs.focus != panePeers {
+		t.Errorf("click in the Peers pane: focus %v", paneNames[h.m.vs.focus])
+	}
+	ly := lineOf(h.screen(), "Log ·")
+	h.send(tea.MouseWheelMsg{X: 5, Y: ly + 2, Button: tea.MouseWheelUp})
+	if h.m.vs.focus != paneLog || h.m.vs.logFollow {
+		t.Errorf("wheel up over the log: focus %v, following %v; want the log, scrolled back", paneNames[h.m.vs.focus], h.m.vs.logFollow)
+	}
+	// The footer's "? help" hint.
+	foot := strings.Split(h.screen(), "\n")[47]
+	hx := strings.Index(foot, "? help")
+	h.send(tea.MouseClickMsg{X: len([]rune(foot[:hx])), Y: 47, Button: tea.MouseLeft})
+	if !h.m.vs.help {
+		t.Errorf("a click on %q did not open the help", "? help")
+	}
+
+	off := newHarness(t, realistic(t), nil, WithMouse(false))
+	if off.m.View().MouseMode != tea.MouseModeNone {
+		t.Errorf("WithMouse(false): mouse mode %v", off.m.View().MouseMode)
+	}
+	off.send(tea.MouseClickMsg{X: 1, Y: 20, Button: tea.MouseLeft})
+	if off.m.vs.focus != paneLog {
+		t.Errorf("WithMouse(false): a click moved the focus to %v", paneNames[off.m.vs.focus])
+	}
+}
+
+// In the overview a click selects a row and a second click opens it.
+func TestMouseOverview(t *testing.T) {
+	h := newHarness(t, twoPorts(t), nil, WithOverview(true))
+	y := lineOf(h.screen(), "enp129s0f1np1")
+	h.send(tea.MouseClickMsg{X: 4, Y: y, Button: tea.MouseLeft})
+	if !h.m.vs.overview || overviewSelected(h.m.snap, &h.m.vs) != "enp129s0f1np1" {
+		t.Fatalf("first click: overview %v, selected %q", h.m.vs.overview, overviewSelected(h.m.snap, &h.m.vs))
+	}
+	h.send(tea.MouseClickMsg{X: 4, Y: y, Button: tea.MouseLeft})
+	if h.m.vs.overview || h.m.vs.iface != "enp129s0f1np1" {
+		t.Errorf("second click: overview %v, interface %q; want the port opened", h.m.vs.overview, h.m.vs.iface)
+	}
+}
