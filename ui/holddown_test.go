@@ -1,0 +1,45 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// The multi-peer hold-down counts down in real seconds between snapshots:
+// one second less each second, never stuck or skipping (synctest's clock).
+func TestHoldDownCountdown(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		snap := multiPeer(t)
+		mp := snap.Interfaces[0].MultiPeer
+		if mp == nil {
+			t.Fatal("fixture without a multi-peer condition")
+		}
+		hold := time.Duration(mp.HoldDownMs) * time.Millisecond
+		// The snapshot was taken just now on the screen's clock.
+		shift := time.Now().Sub(snap.TakenAt)
+		snap.TakenAt = snap.TakenAt.Add(shift)
+		m := NewModel(nil, WithColor(ColorNever), WithLocation(time.UTC), WithOverview(false))
+		var mm tea.Model = m
+		mm, _ = mm.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+		mm, _ = mm.Update(snapshotMsg{snap})
+		start := int(hold.Seconds())
+		for s := 0; s < start; s++ {
+			want := fmt.Sprintf("hold-down %ds", start-s)
+			if screen := stripView(mm); !contains(screen, want) {
+				t.Fatalf("after %ds the screen lacks %q:\n%s", s, want, screen)
+			}
+			time.Sleep(time.Second)
+			mm, _ = mm.Update(tickMsg(time.Now()))
+		}
+	})
+}
+
+func stripView(m tea.Model) string { return ansi.Strip(m.View().Content) }
+
+func contains(s, sub string) bool { return strings.Contains(s, sub) }
