@@ -297,10 +297,12 @@ func parseProto(sel lldp.AppSelector, s string) (uint16, error) {
 // fields that are not numbers at all.
 func (f *editForm) params() (*engine.Params, []string) {
 	var errs []string
-	num := func(s, what string, limit uint64) uint8 {
+	// num parses a field; its error says the range it checks, with the
+	// unit ("TC0 bandwidth "150" is not 0-100 %").
+	num := func(s, what string, limit uint64, unit string) uint8 {
 		n, err := strconv.ParseUint(s, 10, 8)
 		if err != nil || n > limit {
-			errs = append(errs, fmt.Sprintf("%s %q is not a number 0-%d", what, s, limit))
+			errs = append(errs, fmt.Sprintf("%s %q is not 0-%d%s", what, s, limit, unit))
 			return 0
 		}
 		return uint8(n)
@@ -316,8 +318,8 @@ func (f *editForm) params() (*engine.Params, []string) {
 	}
 	for i := range 8 {
 		ets.TSA[i] = f.tsa[i]
-		ets.TCBandwidth[i] = num(f.bw[i], fmt.Sprintf("TC%d bandwidth", i), 255)
-		ets.PrioTC[i] = num(f.prioTC[i], fmt.Sprintf("priority %d TC", i), 15)
+		ets.TCBandwidth[i] = num(f.bw[i], fmt.Sprintf("TC%d bandwidth", i), 100, " %")
+		ets.PrioTC[i] = num(f.prioTC[i], fmt.Sprintf("priority %d: TC", i), 7, "")
 	}
 	p.ETS = &ets
 	var en engine.PrioSet
@@ -341,7 +343,7 @@ func (f *editForm) params() (*engine.Params, []string) {
 			if err != nil {
 				errs = append(errs, fmt.Sprintf("APP entry %d protocol %q is not a number", i+1, a.proto))
 			}
-			p.App = append(p.App, engine.App{Selector: a.sel, Protocol: v, Priority: num(a.prio, fmt.Sprintf("APP entry %d priority", i+1), 7)})
+			p.App = append(p.App, engine.App{Selector: a.sel, Protocol: v, Priority: num(a.prio, fmt.Sprintf("APP entry %d priority", i+1), 7, "")})
 		}
 	}
 	return p, errs

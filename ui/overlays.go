@@ -149,7 +149,13 @@ func (r *renderer) dialogBox() string {
 	if len(lines) > maxLines {
 		lines = append(lines[:maxLines-1], r.st.Dim.Render("… "+plural(len(lines)-maxLines+1, "more line")))
 	}
-	lines = append(lines, "", r.st.Key.Render("y")+" apply   "+r.st.Key.Render("n")+"/"+r.st.Key.Render("esc")+" cancel")
+	// The confirmation names its action.
+	verb := map[dialogKind]string{dialogWilling: "set Willing " + map[bool]string{true: "on", false: "off"}[d.willing],
+		dialogAgent: "stop agent", dialogUndo: "undo", dialogApply: "apply"}[d.kind]
+	if d.kind == dialogAgent && d.willing {
+		verb = "start agent"
+	}
+	lines = append(lines, "", r.st.Key.Render("y")+" "+verb+"   "+r.st.Key.Render("n")+"/"+r.st.Key.Render("esc")+" cancel")
 	return r.box(title, lines, w)
 }
 

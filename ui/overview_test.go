@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/dcbtop/dcbtop/engine"
 )
 
 // Several interfaces start in the overview; arrows move its cursor, Enter
@@ -85,4 +87,23 @@ func TestDrillDown(t *testing.T) {
 	h.press("esc")
 	// In the pane, the line breaks show as ⏎.
 	h.wantScreen("Software 9.3(8) ⏎ TAC")
+}
+
+// An empty peer list says why: never seen, expired, or withdrawn.
+func TestNoPeerWording(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		snap func(testing.TB) engine.Snapshot
+		want string
+	}{
+		{"never", noPeer, "no LLDP peer seen on this interface yet"},
+		{"expired", expired, "no live LLDP peer: the last one's information expired (TTL)"},
+		{"shutdown", shutdown, "no live LLDP peer: the last one withdrew (shutdown LLDPDU)"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, tt.snap(t), nil)
+			h.m.vs.focus = panePeers
+			h.wantScreen(tt.want)
+		})
+	}
 }

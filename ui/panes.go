@@ -695,7 +695,19 @@ func (r *renderer) peersContent(w int) paneContent {
 	nameW := max(12, w-3-6-11-10-7)
 	c.head = append(c.head, r.st.ColHeader.Render("   "+pad("System name", nameW)+pad("DCBX", 6)+pad("TTL left", 11)+pad("Last seen", 10)+padLeft("Frames", 7)))
 	if n == 0 {
-		c.body = append(c.body, r.st.Dim.Render("no LLDP peer seen on this interface yet"))
+		// "yet" only when there never was one.
+		msg := "no LLDP peer seen on this interface yet"
+		if why := in.RemoteInvalidReason; why != nil {
+			switch *why {
+			case engine.ReasonTTLExpired:
+				msg = "no live LLDP peer: the last one's information expired (TTL)"
+			case engine.ReasonShutdown:
+				msg = "no live LLDP peer: the last one withdrew (shutdown LLDPDU)"
+			default:
+				msg = "no live LLDP peer (" + Sanitize(string(*why)) + ")"
+			}
+		}
+		c.body = append(c.body, r.st.Dim.Render(msg))
 	}
 	remote := ""
 	if in.RemotePeer != nil {

@@ -280,7 +280,7 @@ func TestWillingConfirm(t *testing.T) {
 		t.Fatalf("no confirmation dialog after w:\n%s", h.screen())
 	}
 	h.wantScreen("Toggle Willing on eth0", "Local Willing: ON → OFF", "What operational becomes (preview):",
-		"ETS from remote-reco → local (local: local Willing is off)", "ETS TC0 bandwidth 40% → 50%", "y apply")
+		"ETS from remote-reco → local (local: local Willing is off)", "ETS TC0 bandwidth 40% → 50%", "y set Willing off")
 	h.wantCalls("Capabilities(eth0)", "Capabilities(eth0)", "Preview(eth0, willing off, local false)")
 	h.golden("dialog")
 	h.press("y")

@@ -313,7 +313,7 @@ func TestTUILiveWilling(t *testing.T) {
 		t.Errorf("remote PFC on %q, want 3", got)
 	}
 	p.keys("w")
-	p.waitText(5*time.Second, "Toggle Willing on h0", "Local Willing: OFF → ON", "PFC from local → remote", "y apply")
+	p.waitText(5*time.Second, "Toggle Willing on h0", "Local Willing: OFF → ON", "PFC from local → remote", "y set Willing on")
 	p.keys("y")
 	s = p.waitScreen("willing ON with the peer's PFC", 10*time.Second, func(s string) bool {
 		return strings.Contains(s, "willing ON") && pfcRow(s, "Oper") == "3"

@@ -193,7 +193,8 @@ func (p *PFC) Validate() []Diagnostic {
 	return out
 }
 
-// Validate checks the Application Priority entries (IEEE Std 802.1Q-2018,
+// Validate checks the Application Priority entries (entries numbered from
+// 1 in messages, as the screen shows them; IEEE Std 802.1Q-2018,
 // D.2.12 and Table D-9): a defined selector, DSCP values 0..63, EtherTypes
 // of at least 0x600 (or 0, the default priority), no repeated entry.
 func (a *AppPriority) Validate() []Diagnostic {
@@ -201,15 +202,15 @@ func (a *AppPriority) Validate() []Diagnostic {
 	for i, e := range a.Entries {
 		switch {
 		case e.Selector == 0 || e.Selector > AppSelDSCP:
-			out = append(out, diag(CodeAppSelector, SeverityError, "app", "entry %d uses reserved selector %d", i, uint8(e.Selector)))
+			out = append(out, diag(CodeAppSelector, SeverityError, "app", "entry %d uses reserved selector %d", i+1, uint8(e.Selector)))
 		case e.Selector == AppSelDSCP && e.Protocol > 63:
-			out = append(out, diag(CodeAppDSCPRange, SeverityError, "app", "entry %d: DSCP %d is over 63", i, e.Protocol))
+			out = append(out, diag(CodeAppDSCPRange, SeverityError, "app", "entry %d: DSCP %d is over 63", i+1, e.Protocol))
 		case e.Selector == AppSelEthertype && e.Protocol != 0 && e.Protocol < 0x600:
-			out = append(out, diag(CodeAppEthertypeRange, SeverityError, "app", "entry %d: EtherType %#04x is below 0x0600", i, e.Protocol))
+			out = append(out, diag(CodeAppEthertypeRange, SeverityError, "app", "entry %d: EtherType %#04x is below 0x0600", i+1, e.Protocol))
 		}
 		for _, prev := range a.Entries[:i] {
 			if prev == e {
-				out = append(out, diag(CodeAppDuplicate, SeverityWarning, "app", "entry %d repeats %s %d priority %d", i, e.Selector, e.Protocol, e.Priority))
+				out = append(out, diag(CodeAppDuplicate, SeverityWarning, "app", "entry %d repeats %s %d priority %d", i+1, e.Selector, e.Protocol, e.Priority))
 				break
 			}
 		}
