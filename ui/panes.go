@@ -480,6 +480,11 @@ func logCursor(vs *viewState, n int) int {
 	return clamp(vs.logCur, 0, n-1)
 }
 
+// fullFlagsWidth is the log pane width from which indications show the
+// NDIS flag names (ETS_CONFIGURED|ETS_CHANGED...) rather than the compact
+// form (ETS* ...).
+const fullFlagsWidth = 120
+
 func (r *renderer) logContent(w int) paneContent {
 	c := paneContent{cursor: -1}
 	log := r.snap.Indications
@@ -510,22 +515,22 @@ func (r *renderer) logContent(w int) paneContent {
 	}
 	// The columns fit every entry the filter keeps, not only those on
 	// screen, so that they stay put while the log scrolls; the log has few
-	// distinct interfaces and flag sets, each measured once.
-	ifaces, flagSets := map[string]bool{}, map[engine.Flags]bool{}
+	// distinct interfaces, each measured once.
+	ifaces := map[string]bool{}
 	for _, i := range idx {
-		ifaces[log[i].Interface], flagSets[log[i].Flags] = true, true
+		ifaces[log[i].Interface] = true
 	}
 	ifW := 4
 	for s := range ifaces {
 		ifW = max(ifW, width(Sanitize(s)))
 	}
-	ifW = min(ifW, 10)
+	ifW = min(ifW, ifNameMax)
 	const statusW, reasonW = 6, 13
 	flagsW := w - 2 - timeW - 1 - ifW - 1 - statusW - 1 - reasonW - 1
-	full := true
-	for f := range flagSets {
-		full = full && width(flagsFull(f)) <= flagsW
-	}
+	// One form for the whole log, by width alone, so that it never
+	// switches as entries arrive: the NDIS flag names at 120 columns and
+	// more, the compact form below.
+	full := w >= fullFlagsWidth
 	cur := logCursor(r.vs, len(idx))
 	marks := r.restartMarks(log, idx)
 	// Only the lines that can be on screen are formatted (the log holds up
