@@ -311,6 +311,9 @@ func (r *renderer) statusText() string {
 		parts = append(parts, st.Dim.Render("… "+Sanitize(r.vs.busy)))
 	case r.vs.status.text != "":
 		t := Sanitize(r.vs.status.text)
+		if hint := " (" + r.keys.Messages.Help().Key + ": in full)"; width(t)+4 > r.w {
+			t = trunc(t, r.w-4-width(hint)) + hint
+		}
 		switch r.vs.status.level {
 		case levelOK:
 			parts = append(parts, st.OK.Render(symOK)+" "+t)

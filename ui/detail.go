@@ -234,3 +234,24 @@ func (r *renderer) diagDetailLines(w int) []string {
 	}
 	return out
 }
+
+// messageLines is the status message history, oldest first, each in full
+// with its time.
+func (r *renderer) messageLines(w int) []string {
+	st := r.st
+	if len(r.vs.messages) == 0 {
+		return []string{st.Dim.Render("no messages yet")}
+	}
+	var out []string
+	for _, m := range r.vs.messages {
+		mark := st.Info.Render(symInfo)
+		switch m.level {
+		case levelOK:
+			mark = st.OK.Render(symOK)
+		case levelErr:
+			mark = st.Crit.Render(symError)
+		}
+		out = append(out, wireText(mark+" "+st.Dim.Render(m.at.In(r.vs.loc).Format("15:04:05"))+" ", m.text, w)...)
+	}
+	return out
+}

@@ -17,6 +17,7 @@ type KeyMap struct {
 	Lossless  key.Binding // the Lossless pane (counters), in the log's place
 	Overview  key.Binding // every interface at a glance, and back
 	Sort      key.Binding // the overview's next sort order
+	Messages  key.Binding // the status message history
 	NextIface key.Binding
 	PrevIface key.Binding
 	JumpIface key.Binding // 1-9: the n-th interface
@@ -72,6 +73,7 @@ func DefaultKeyMap() KeyMap {
 		Lossless:  b("l", "lossless", "l"),
 		Overview:  b("o", "overview", "o"),
 		Sort:      b(">", "sort", ">"),
+		Messages:  b("m", "messages", "m"),
 		NextIface: b("]", "next iface", "]"),
 		PrevIface: b("[", "prev iface", "["),
 		JumpIface: b("1-9", "iface n", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
@@ -111,7 +113,7 @@ func DefaultKeyMap() KeyMap {
 // FullHelp returns the bindings of the help overlay, in columns.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Quit, k.Interrupt, k.Help, k.Pause, k.NextPane, k.PrevPane, k.Lossless, k.Overview, k.Sort, k.PrevIface, k.NextIface, k.JumpIface},
+		{k.Quit, k.Interrupt, k.Help, k.Pause, k.NextPane, k.PrevPane, k.Lossless, k.Overview, k.Sort, k.Messages, k.PrevIface, k.NextIface, k.JumpIface},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Select, k.Filter, k.Back},
 		{k.Willing, k.Edit, k.Undo, k.Export, k.Agent, k.Yes, k.No},
 	}

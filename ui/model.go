@@ -42,7 +42,17 @@ const (
 type statusLine struct {
 	text  string
 	level statusLevel
+	at    time.Time // when it was set (the screen's clock)
 }
+
+// maxMessages is how many status messages the history keeps.
+const maxMessages = 50
+
+// Status messages clear after a while: errors stay longer.
+const (
+	statusLife    = 10 * time.Second
+	statusErrLife = 30 * time.Second
+)
 
 // viewState is everything render needs besides the snapshot: the UI's own
 // state plus what the model derives from the clock. render is a pure
@@ -86,6 +96,9 @@ type viewState struct {
 
 	status statusLine
 	busy   string // an action in flight
+	// messages are the last maxMessages status messages, oldest first
+	// (the message history, key m).
+	messages []statusLine
 
 	// diagSince is when the screen first saw each diagnostic that is
 	// still raised, by diagKey.
@@ -114,6 +127,7 @@ const (
 	detailIndication detailKind = iota
 	detailPeers
 	detailDiagnostics
+	detailMessages
 )
 
 // dialogKind says what a confirmation dialog confirms.

@@ -227,6 +227,8 @@ func (r *renderer) detailLines(d *detailView, w int) []string {
 		return r.peerDetailLines(w)
 	case detailDiagnostics:
 		return r.diagDetailLines(w)
+	case detailMessages:
+		return r.messageLines(w)
 	}
 	return r.indicationLines(d, w)
 }
@@ -281,6 +283,8 @@ func (r *renderer) detailBox() string {
 		title = "Peers of " + clean(r.in.Name, ifNameMax)
 	case detailDiagnostics:
 		title = "Diagnostics of " + clean(r.in.Name, ifNameMax)
+	case detailMessages:
+		title = "Messages"
 	}
 	return r.box(title, shown, w)
 }

@@ -1,8 +1,10 @@
 package ui
 
 import (
+	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -106,4 +108,26 @@ func TestNoPeerWording(t *testing.T) {
 			h.wantScreen(tt.want)
 		})
 	}
+}
+
+// Status messages go to a history (m shows it in full with times), a long
+// one says how to read it whole, and each clears after a while.
+func TestStatusMessages(t *testing.T) {
+	now := time.Date(2026, 11, 21, 10, 0, 5, 0, time.UTC)
+	clock := func() time.Time { return now }
+	h := newHarness(t, realistic(t), nil, WithClock(clock))
+	long := "eth0: " + strings.Repeat("a very long message from the backend ", 6) + "END"
+	h.send(ErrorMsg{Err: errors.New(long)})
+	h.wantScreen("(m: in full)")
+	h.wantNotScreen("END")
+	h.send(ErrorMsg{Err: errors.New("second")})
+	h.press("m")
+	h.wantScreen("Messages", "10:00:05", "END", "second")
+	h.press("esc")
+	now = now.Add(31 * time.Second)
+	mm, _ := h.m.Update(tickMsg(now)) // (its command is the next tick)
+	h.m = mm.(Model)
+	h.wantNotScreen("second")
+	h.press("m")
+	h.wantScreen("second") // still in the history
 }

@@ -80,6 +80,32 @@ type (
 // Update handles a message: a snapshot, a tick, a key, a backend result.
 // It never performs I/O: backend calls are returned as tea.Cmds.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	before := m.vs.status
+	mm, cmd := m.update(msg)
+	nm := mm.(Model)
+	if s := nm.vs.status; s.text != "" && (s.text != before.text || s.level != before.level) {
+		// A new status message: stamped, and kept in the history.
+		s.at = nm.clock()
+		nm.vs.status = s
+		nm.vs.messages = append(nm.vs.messages, s)
+		if len(nm.vs.messages) > maxMessages {
+			nm.vs.messages = slices.Delete(slices.Clone(nm.vs.messages), 0, len(nm.vs.messages)-maxMessages)
+		}
+	}
+	if s := nm.vs.status; s.text != "" && !s.at.IsZero() {
+		life := statusLife
+		if s.level == levelErr {
+			life = statusErrLife
+		}
+		if nm.clock().Sub(s.at) >= life {
+			nm.vs.status = statusLine{} // still in the history
+		}
+	}
+	return nm, cmd
+}
+
+// update is Update before the status line's bookkeeping.
+func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -366,6 +392,8 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	switch {
 	case key.Matches(msg, k.Overview):
 		m.openOverview()
+	case key.Matches(msg, k.Messages):
+		m.vs.detail = &detailView{kind: detailMessages, scroll: 1 << 20}
 	case key.Matches(msg, k.Quit):
 		return m, tea.Quit
 	case key.Matches(msg, k.Help):

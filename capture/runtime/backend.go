@@ -191,17 +191,17 @@ func (b *Backend) Undo(iface string) (string, error) {
 // agentResult is the one-line account of an apply or undo through the
 // agent: what changed, and what it now advertises.
 func agentResult(what string, resp control.Response) string {
-	s := what
+	// "applied: willing; read back: willing off" read like a failure:
+	// say what changed, then what the agent now advertises.
+	s := what + ", changed " + strings.Join(resp.Changed, ", ")
 	if len(resp.Changed) == 0 {
 		s = "nothing changed"
-	} else {
-		s += ": " + strings.Join(resp.Changed, ", ")
 	}
 	rb := "willing " + symOnOff(resp.Willing)
 	if resp.Local != nil {
-		rb = resp.Local.String()
+		rb = resp.Local.String() // says willing or not willing
 	}
-	return s + "; read back: " + rb
+	return s + "; now advertising " + rb
 }
 
 func symOnOff(b *bool) string {

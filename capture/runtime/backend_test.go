@@ -255,7 +255,7 @@ func TestBackendApplyAgent(t *testing.T) {
 	fl := &fakeLive{resp: control.Response{OK: true, Willing: &w, Local: agent.DefaultLocal().WithWilling(false), Changed: []string{"willing"}}}
 	b := testBackend(s, fl)
 	text, err := b.Apply("ag", &w, nil)
-	if want := "applied to dcbtop's agent: willing; read back: not willing, ETS 100/0/0/0/0/0/0/0 (prio→TC 00000000), PFC off, APP none"; err != nil || text != want {
+	if want := "applied to dcbtop's agent, changed willing; now advertising not willing, ETS 100/0/0/0/0/0/0/0 (prio→TC 00000000), PFC off, APP none"; err != nil || text != want {
 		t.Errorf("apply: %q, %v; want %q", text, err, want)
 	}
 	p := agent.DefaultLocal()
@@ -263,7 +263,7 @@ func TestBackendApplyAgent(t *testing.T) {
 		t.Fatal(err)
 	}
 	fl.resp.Changed = nil
-	if text, err := b.Undo("ag"); err != nil || !strings.HasPrefix(text, "nothing changed; read back: not willing") {
+	if text, err := b.Undo("ag"); err != nil || !strings.HasPrefix(text, "nothing changed; now advertising not willing") {
 		t.Errorf("undo: %q, %v", text, err)
 	}
 	want := []control.Request{{Op: "apply", Willing: &w}, {Op: "apply", Params: p}, {Op: "undo"}}
@@ -532,7 +532,7 @@ func TestSetAgentRuntime(t *testing.T) {
 		t.Errorf("control socket: %+v, %v", resp, err)
 	}
 	w := false
-	if text, err := b.Apply("h0", &w, nil); err != nil || !strings.HasPrefix(text, "applied to dcbtop's agent: willing; read back: not willing") {
+	if text, err := b.Apply("h0", &w, nil); err != nil || !strings.HasPrefix(text, "applied to dcbtop's agent, changed willing; now advertising not willing") {
 		t.Errorf("willing off: %q, %v", text, err)
 	}
 	if in := snaptest.Iface(t, mustSnap(t, b), "h0"); in.Operational.PFC.Enabled != 0 || in.Resolution.PFC.Source != engine.FromLocal {
