@@ -22,7 +22,7 @@ func TestHoldDownCountdown(t *testing.T) {
 		}
 		hold := time.Duration(mp.HoldDownMs) * time.Millisecond
 		// The snapshot was taken just now on the screen's clock.
-		shift := time.Now().Sub(snap.TakenAt)
+		shift := time.Since(snap.TakenAt)
 		snap.TakenAt = snap.TakenAt.Add(shift)
 		m := NewModel(nil, WithColor(ColorNever), WithLocation(time.UTC), WithOverview(false))
 		var mm tea.Model = m
