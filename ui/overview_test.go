@@ -131,3 +131,20 @@ func TestStatusMessages(t *testing.T) {
 	h.press("m")
 	h.wantScreen("second") // still in the history
 }
+
+// The log's filter also filters Peers and Diagnostics, and marks what it
+// matched.
+func TestFilterPeersAndDiagnostics(t *testing.T) {
+	h := newHarness(t, nexus(t), nil)
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	h.m.vs.filter = "tlv-discarded"
+	h.wantScreen("filter: 1 of 1", "tlv-discarded")
+	h.m.vs.filter = "nomatch"
+	h.wantScreen("no diagnostic matches the filter", "filter: 0 of 1")
+	h.wantNotScreen("n9k-leaf3                ")
+	st := DefaultStyles(true)
+	r := &renderer{st: st, vs: &viewState{filter: "pfc"}}
+	if got := r.highlight("ETS* PFC*"); got != "ETS* "+st.Match.Render("PFC")+"*" {
+		t.Errorf("highlight = %q", got)
+	}
+}

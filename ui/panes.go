@@ -436,6 +436,71 @@ func filtered(log []engine.Indication, filter string) []int {
 	return out
 }
 
+// textTerms returns the filter's free-text terms (not flag:X and the
+// like), lower-cased: what the Peers and Diagnostics panes filter by and
+// what is highlighted.
+func textTerms(filter string) []string {
+	var out []string
+	for _, t := range strings.Fields(strings.ToLower(filter)) {
+		if f, v, ok := strings.Cut(t, ":"); ok && f != "" && v != "" {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// matchesText reports whether every term occurs in one of hays.
+func matchesText(terms []string, hays ...string) bool {
+	hay := strings.ToLower(strings.Join(hays, " "))
+	for _, t := range terms {
+		if !strings.Contains(hay, t) {
+			return false
+		}
+	}
+	return true
+}
+
+// highlight marks the filter's free-text terms in s (plain text, before
+// any styling).
+func (r *renderer) highlight(s string) string {
+	terms := textTerms(r.vs.filter)
+	if len(terms) == 0 || s == "" {
+		return s
+	}
+	lower := strings.ToLower(s)
+	if len(lower) != len(s) {
+		return s // lower-casing changed the byte offsets
+	}
+	mark := make([]bool, len(s))
+	for _, t := range terms {
+		for i := 0; ; {
+			j := strings.Index(lower[i:], t)
+			if j < 0 {
+				break
+			}
+			for k := i + j; k < i+j+len(t); k++ {
+				mark[k] = true
+			}
+			i += j + len(t)
+		}
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && mark[j] == mark[i] {
+			j++
+		}
+		if mark[i] {
+			b.WriteString(r.st.Match.Render(s[i:j]))
+		} else {
+			b.WriteString(s[i:j])
+		}
+		i = j
+	}
+	return b.String()
+}
+
 // matches reports whether every term matches the indication. A term is
 // free text (matched against interface, status, reason, flags and peer),
 // or one of flag:X, reason:X, status:X, if:X, peer:X.
@@ -563,7 +628,7 @@ func (r *renderer) logContent(w int) paneContent {
 			c.body = append(c.body, r.st.Selected.Render(pad(symCursor+" "+tm+" "+ifn+" "+st+" "+rs+" "+trunc(flags, flagsW), w)))
 			continue
 		}
-		c.body = append(c.body, "  "+r.st.Dim.Render(tm)+" "+ifn+" "+r.statusStyle(in.Status, st)+" "+r.reasonStyle(in.Reason, rs)+" "+trunc(flags, flagsW))
+		c.body = append(c.body, "  "+r.st.Dim.Render(tm)+" "+r.highlight(ifn)+" "+r.statusStyle(in.Status, st)+" "+r.reasonStyle(in.Reason, rs)+" "+r.highlight(trunc(flags, flagsW)))
 	}
 	for _, m := range marks {
 		c.body = append(c.body, m.line)
@@ -652,6 +717,18 @@ func (r *renderer) diagContent(w int) paneContent {
 	slices.SortStableFunc(ds, func(a, b lldp.Diagnostic) int { return cmp.Compare(b.Severity, a.Severity) })
 	e, wn, i := diagCounts(ds)
 	c.sub = fmt.Sprintf("%s %s · %s %s · %s %d info", symError, plural(e, "error"), symWarning, plural(wn, "warning"), symInfo, i)
+	if terms := textTerms(r.vs.filter); len(terms) > 0 {
+		// The log's filter filters the diagnostics too.
+		all := len(ds)
+		ds = slices.DeleteFunc(ds, func(d lldp.Diagnostic) bool {
+			return !matchesText(terms, string(d.Code), d.Message, d.Feature, d.Action)
+		})
+		c.sub += fmt.Sprintf(" · filter: %d of %d", len(ds), all)
+		if len(ds) == 0 {
+			c.body = []string{r.st.Dim.Render("no diagnostic matches the filter (esc clears it)")}
+			return c
+		}
+	}
 	if len(ds) == 0 {
 		c.sub = ""
 		c.body = []string{r.st.OK.Render(symOK + " no problems found")}
@@ -718,8 +795,15 @@ func (r *renderer) peersContent(w int) paneContent {
 	if in.RemotePeer != nil {
 		remote = *in.RemotePeer
 	}
+	terms := textTerms(r.vs.filter)
+	shown := 0
 	for i := range in.Peers {
 		p := &in.Peers[i]
+		if len(terms) > 0 && !matchesText(terms, deref(p.SystemName), p.ChassisID, p.PortID,
+			deref(p.SystemDescription), deref(p.PortDescription), string(p.Scope)) {
+			continue // the log's filter filters the peers too
+		}
+		shown++
 		mark := "   "
 		switch {
 		case in.MultiPeer != nil && slices.Contains(in.MultiPeer.Peers, p.MSAP()):
@@ -762,6 +846,9 @@ func (r *renderer) peersContent(w int) paneContent {
 		for _, d := range p.DiscardedTLVs {
 			c.body = append(c.body, "   "+r.st.Warn.Render(trunc(fmt.Sprintf("%s discarded %s TLV at offset %d: %s", symWarning, Sanitize(d.TLV), d.Offset, Sanitize(d.Error)), w-3)))
 		}
+	}
+	if len(terms) > 0 {
+		c.sub += fmt.Sprintf(" · filter: %d of %d", shown, n)
 	}
 	if len(in.LocalAgents) > 0 {
 		c.body = append(c.body, r.st.ColHeader.Render("Local LLDP agents on this host"))

@@ -24,6 +24,7 @@ type Styles struct {
 	Info         lipgloss.Style // informational diagnostics
 	Enabled      lipgloss.Style // a PFC-enabled priority
 	Selected     lipgloss.Style // the log cursor row
+	Match        lipgloss.Style // text the filter matched
 	Key          lipgloss.Style // a key in hints
 	KeyDesc      lipgloss.Style // its description
 	KeyDisabled  lipgloss.Style // a key whose action is unavailable
@@ -63,6 +64,7 @@ func DefaultStyles(dark bool) Styles {
 		Info:         s().Foreground(blue),
 		Enabled:      s().Bold(true).Foreground(green),
 		Selected:     s().Reverse(true),
+		Match:        s().Underline(true).Bold(true),
 		Key:          s().Bold(true).Foreground(cyan),
 		KeyDesc:      s(),
 		KeyDisabled:  s().Faint(true).Strikethrough(true),
@@ -83,7 +85,7 @@ func NoColorStyles() Styles {
 	p := lipgloss.NewStyle()
 	return Styles{
 		Brand: p, Label: p, Value: p, Title: p, TitleFocused: p, Rule: p, ColHeader: p, Dim: p,
-		Mismatch: p, OK: p, Warn: p, Crit: p, Info: p, Enabled: p, Selected: p,
+		Mismatch: p, OK: p, Warn: p, Crit: p, Info: p, Enabled: p, Selected: p, Match: p,
 		Key: p, KeyDesc: p, KeyDisabled: p,
 		Dialog:      p.Border(lipgloss.RoundedBorder()).Padding(0, 1),
 		DialogTitle: p, Added: p, Removed: p, InputFocused: p,
