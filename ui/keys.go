@@ -18,6 +18,7 @@ type KeyMap struct {
 	Overview  key.Binding // every interface at a glance, and back
 	Sort      key.Binding // the overview's next sort order
 	Messages  key.Binding // the status message history
+	Order     key.Binding // the log newest first, or last
 	NextIface key.Binding
 	PrevIface key.Binding
 	JumpIface key.Binding // 1-9: the n-th interface
@@ -74,6 +75,7 @@ func DefaultKeyMap() KeyMap {
 		Overview:  b("o", "overview", "o"),
 		Sort:      b(">", "sort", ">"),
 		Messages:  b("m", "messages", "m"),
+		Order:     b("O", "newest first/last", "O"),
 		NextIface: b("]", "next iface", "]"),
 		PrevIface: b("[", "prev iface", "["),
 		JumpIface: b("1-9", "iface n", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
@@ -114,7 +116,7 @@ func DefaultKeyMap() KeyMap {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Quit, k.Interrupt, k.Help, k.Pause, k.NextPane, k.PrevPane, k.Lossless, k.Overview, k.Sort, k.Messages, k.PrevIface, k.NextIface, k.JumpIface},
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Select, k.Filter, k.Back},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Select, k.Filter, k.Order, k.Back},
 		{k.Willing, k.Edit, k.Undo, k.Export, k.Agent, k.Yes, k.No},
 	}
 }

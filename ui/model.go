@@ -82,6 +82,8 @@ type viewState struct {
 	// lines); logFollow keeps it on the newest entry.
 	logCur    int
 	logFollow bool
+	// newestFirst shows the log newest on top (key O).
+	newestFirst bool
 
 	filter    string
 	filtering bool // typing the filter

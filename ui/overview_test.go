@@ -148,3 +148,26 @@ func TestFilterPeersAndDiagnostics(t *testing.T) {
 		t.Errorf("highlight = %q", got)
 	}
 }
+
+// O shows the log newest first; the arrows then move toward newer
+// entries upward, and O goes back.
+func TestLogNewestFirst(t *testing.T) {
+	h := newHarness(t, realistic(t), nil)
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 40})
+	h.press("O")
+	h.wantScreen("entries, newest first")
+	s := h.screen()
+	first, last := strings.Index(s, "10:00:00.000"), strings.Index(s, "10:00:31.000")
+	if first < 0 || last < 0 || last > first {
+		t.Fatalf("newest first: the 10:00:31 entries are not above the 10:00:00 ones:\n%s", s)
+	}
+	if !strings.Contains(strings.Split(s, "\n")[lineOf(s, "10:00:31.000")], symCursor) {
+		t.Errorf("the cursor is not on the newest entry, on top:\n%s", s)
+	}
+	h.press("down") // one older
+	if h.m.vs.logFollow {
+		t.Error("down in newest-first did not move to an older entry")
+	}
+	h.press("O")
+	h.wantScreen("entries, newest last")
+}

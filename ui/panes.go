@@ -559,6 +559,9 @@ func (r *renderer) logContent(w int) paneContent {
 		c.sub = fmt.Sprintf("filter %q · %d of %d", Sanitize(r.vs.filter), len(idx), len(log))
 	default:
 		c.sub = plural(len(log), "entry") + ", newest last"
+		if r.vs.newestFirst {
+			c.sub = plural(len(log), "entry") + ", newest first"
+		}
 	}
 	switch {
 	case r.vs.paused:
@@ -603,7 +606,18 @@ func (r *renderer) logContent(w int) paneContent {
 	// it lies within a screen's height of it.
 	lo, hi := cur-r.h, cur+r.h
 	c.body = make([]string, 0, len(idx)+len(marks))
-	for n, i := range idx {
+	order := make([]int, len(idx))
+	for k := range order {
+		order[k] = k
+	}
+	if r.vs.newestFirst {
+		// Newest on top; the demo's restart marks are left out (they
+		// sit between entries in time order).
+		slices.Reverse(order)
+		marks = nil
+	}
+	for _, n := range order {
+		i := idx[n]
 		for len(marks) > 0 && marks[0].before == n {
 			c.body = append(c.body, marks[0].line)
 			marks = marks[1:]

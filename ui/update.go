@@ -392,6 +392,9 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	switch {
 	case key.Matches(msg, k.Overview):
 		m.openOverview()
+	case key.Matches(msg, k.Order):
+		m.vs.newestFirst = !m.vs.newestFirst
+		m.vs.focus = paneLog
 	case key.Matches(msg, k.Messages):
 		m.vs.detail = &detailView{kind: detailMessages, scroll: 1 << 20}
 	case key.Matches(msg, k.Quit):
@@ -542,6 +545,9 @@ func (m *Model) scroll(d int) {
 	n := len(filtered(m.snap.Indications, m.vs.filter))
 	if n == 0 {
 		return
+	}
+	if m.vs.newestFirst {
+		d = -d // up is newer when the newest is on top
 	}
 	top := scrollTop(m.vs.scroll[paneLog], c.cursor, rows, len(c.body))
 	cur := clamp(logCursor(&m.vs, n)+d, 0, n-1)
