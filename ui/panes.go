@@ -108,14 +108,17 @@ func (r *renderer) etsContent(w int) paneContent {
 	}
 	hdr := "TC "
 	sub := "   "
+	// The legend row stays in every width: the narrow cells carry the %
+	// in it ("BW%") rather than after each bandwidth.
+	legend := "TSA       BW 01234567"
+	if !full {
+		legend = "TSA BW% 01234567"
+	}
 	for _, s := range sides {
 		hdr += pad(s.name, cellW+1)
-		sub += pad("TSA       BW 01234567", cellW+1)
+		sub += pad(legend, cellW+1)
 	}
-	c.head = []string{r.st.ColHeader.Render(strings.TrimRight(hdr, " "))}
-	if full {
-		c.head = append(c.head, r.st.Dim.Render(strings.TrimRight(sub, " ")))
-	}
+	c.head = []string{r.st.ColHeader.Render(strings.TrimRight(hdr, " ")), r.st.Dim.Render(strings.TrimRight(sub, " "))}
 	tcs := usedTCs(sides)
 	if len(tcs) == 0 {
 		c.body = []string{r.st.Dim.Render("no ETS from either side")}

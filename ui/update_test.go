@@ -986,8 +986,8 @@ func TestLosslessPane(t *testing.T) {
 	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	h.wantScreen("Lossless 2.0/s")
 	h.press("l", "end")
-	h.wantScreen("▶ Lossless", "Log 4  APP 5", "≈ derived: approximates the NDK counter", "↑16")
+	h.wantScreen("▶ Lossless", "Log 4  APP 5", "≈ derived: approximates the NDK counter", "↑17")
 	h.wantNotScreen("Prio PFC")
 	h.press("home")
-	h.wantScreen("Prio PFC", "↓16")
+	h.wantScreen("Prio PFC", "↓17")
 }
