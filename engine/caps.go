@@ -36,6 +36,10 @@ type Capabilities struct {
 	// why not.
 	CanAgent bool
 	AgentWhy string
+	// UndoWhy, when set, says why there is nothing to undo although
+	// writes are allowed (no apply yet): the runtime, which keeps the undo
+	// state, sets it; the engine never does.
+	UndoWhy string
 }
 
 // Capabilities decides what may be written on in, and why not:

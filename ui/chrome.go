@@ -328,8 +328,11 @@ func (r *renderer) statusText() string {
 
 // allows reports whether c allows act, and the backend's reason when not.
 func allows(c Caps, act actionKind) (ok bool, why string) {
-	if act == actAgent {
+	switch {
+	case act == actAgent:
 		return c.CanAgent, c.AgentWhy
+	case act == actUndo && c.CanWrite && c.UndoWhy != "":
+		return false, c.UndoWhy // undo asks nothing when there is nothing to undo
 	}
 	return c.CanWrite, c.WriteWhy
 }

@@ -171,3 +171,14 @@ func TestLogNewestFirst(t *testing.T) {
 	h.press("O")
 	h.wantScreen("entries, newest last")
 }
+
+// Undo with nothing to undo says so instead of asking for confirmation.
+func TestUndoNothingToUndo(t *testing.T) {
+	be := &fakeBackend{caps: Caps{CanWrite: true, CanAgent: true, UndoWhy: "nothing to undo on eth0 (no apply since dcbtop started)"}}
+	h := newHarness(t, realistic(t), be)
+	h.press("u")
+	if h.m.vs.dialog != nil {
+		t.Fatal("undo with nothing to undo opened a confirmation")
+	}
+	h.wantScreen("nothing to undo on eth0")
+}

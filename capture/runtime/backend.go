@@ -103,7 +103,11 @@ func (b *Backend) Capabilities(iface string) engine.Capabilities {
 		return engine.Capabilities{WriteWhy: err.Error(), AgentWhy: err.Error()}
 	}
 	s, _ := b.snap()
-	return in.Capabilities(engine.Host{NetAdmin: b.privileged(), OtherAgents: b.otherAgents(), Now: s.TakenAt})
+	caps := in.Capabilities(engine.Host{NetAdmin: b.privileged(), OtherAgents: b.otherAgents(), Now: s.TakenAt})
+	if caps.CanWrite && b.live != nil && b.live.undos().get(iface) == nil {
+		caps.UndoWhy = "nothing to undo on " + iface + " (no apply since dcbtop started)"
+	}
+	return caps
 }
 
 // Preview returns the operational parameters and resolution iface would

@@ -171,8 +171,19 @@ func TestBackendCapabilities(t *testing.T) {
 			b := testBackend(s, live)
 			b.privileged = func() bool { return !tt.unpriv }
 			b.otherAgents = func() []string { return tt.others }
-			if got := b.Capabilities(tt.iface); got != tt.want {
-				t.Errorf("Capabilities(%s) = %+v, want %+v", tt.iface, got, tt.want)
+			want := tt.want
+			if want.CanWrite {
+				// Writes allowed, nothing applied yet: undo has nothing to do.
+				want.UndoWhy = "nothing to undo on " + tt.iface + " (no apply since dcbtop started)"
+			}
+			if got := b.Capabilities(tt.iface); got != want {
+				t.Errorf("Capabilities(%s) = %+v, want %+v", tt.iface, got, want)
+			}
+			if want.CanWrite {
+				b.live.undos().put(tt.iface, &control.LocalState{})
+				if got := b.Capabilities(tt.iface); got.UndoWhy != "" {
+					t.Errorf("after an apply, UndoWhy %q", got.UndoWhy)
+				}
 			}
 		})
 	}
