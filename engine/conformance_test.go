@@ -406,3 +406,18 @@ func TestParseParamsTooLarge(t *testing.T) {
 		t.Error("ParseParams read the whole input")
 	}
 }
+
+// Errors in a PARAMS file say where: line and column.
+func TestParseParamsPosition(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"{\n  \"pfc\": {\"willing\": true,\n           \"cap\": \"eight\"}\n}", "line 3, column"},
+		{"{\n  \"pfc\": {\"willing\": true,, \"cap\": 8}\n}", "line 2, column 27"},
+		{"{\n  \"bogus\": 1\n}", "line 2, column"},
+		{"{\n  \"pfc\": {},\n  \"pfc\": {}\n}", "line 3, column"},
+	} {
+		_, err := ParseParams(strings.NewReader(tt.in))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("ParseParams(%q) = %v, want %q in it", tt.in, err, tt.want)
+		}
+	}
+}

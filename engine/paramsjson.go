@@ -130,6 +130,16 @@ func (j *etsJSON) tables(f string) (prio, bw [8]uint8, tsa [8]lldp.TSA, err erro
 	return
 }
 
+// lineCol returns the 1-based line and column (in bytes) of offset off
+// in b.
+func lineCol(b []byte, off int64) (line, col int) {
+	off = min(max(off, 0), int64(len(b)))
+	before := b[:off]
+	line = bytes.Count(before, []byte("\n")) + 1
+	col = int(off) - (bytes.LastIndexByte(before, '\n') + 1) + 1
+	return line, col
+}
+
 // duplicateKeys returns an error naming the first key that appears twice
 // in one object of the JSON text b ("ets.willing"): encoding/json keeps the
 // last silently, so a file saying two things would apply one of them. A
@@ -173,7 +183,8 @@ func duplicateKeys(b []byte) error {
 						if f.path != "" {
 							p = f.path + "." + k
 						}
-						return fmt.Errorf("duplicate key %q", p)
+						line, col := lineCol(b, dec.InputOffset())
+						return fmt.Errorf("line %d, column %d: duplicate key %q", line, col, p)
 					}
 					f.seen[k] = true
 					f.key = k
@@ -229,7 +240,27 @@ func ParseParams(r io.Reader) (*Params, error) {
 	dec.DisallowUnknownFields()
 	var j paramsJSON
 	if err := dec.Decode(&j); err != nil {
-		return nil, fmt.Errorf("parameters JSON: %w", err)
+		// Where: the error's own offset when it has one, else where the
+		// decoder stopped.
+		off := dec.InputOffset()
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			off = se.Offset - 1 // the offending byte
+		case errors.As(err, &te):
+			off = te.Offset
+		default:
+			// An unknown field is reported once the object is read: find
+			// its key.
+			if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+				if i := bytes.Index(b, []byte(name)); i >= 0 {
+					off = int64(i)
+				}
+			}
+		}
+		line, col := lineCol(b, off)
+		return nil, fmt.Errorf("parameters JSON: line %d, column %d: %w", line, col, err)
 	}
 	if dec.More() {
 		return nil, errors.New("parameters JSON: trailing data after the object")

@@ -36,7 +36,7 @@ func TestParseParams(t *testing.T) {
 		{name: "bad priority in PFC", in: `{"pfc":{"cap":8,"enabled":[9]}}`, err: "PFC priority 9 is not 0-7"},
 		{name: "trailing data", in: `{"pfc":{"cap":8}} {}`, err: "trailing data"},
 		{name: "reco willing", in: `{"ets_reco":{"willing":true,"prio_tc":[0,0,0,0,0,0,0,0],"tc_bandwidth":[100,0,0,0,0,0,0,0],"tsa":["ets","ets","ets","ets","ets","ets","ets","ets"]}}`, err: "ets_reco has no willing"},
-		{name: "not JSON", in: `ets: 1`, err: "parameters JSON: invalid character"},
+		{name: "not JSON", in: `ets: 1`, err: "parameters JSON: line 1, column 1: invalid character"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -250,7 +250,7 @@ func TestControlErrors(t *testing.T) {
 		{"willing as a string", `{"op":"apply","willing":"on"}`, "bad request: json: cannot unmarshal string into Go struct field requestJSON.willing of type bool"},
 		{"short array", `{"op":"apply","params":{"ets":{"prio_tc":[0],"tc_bandwidth":[100,0,0,0,0,0,0,0],"tsa":["ets","ets","ets","ets","ets","ets","ets","ets"]}}}`,
 			"params: parameters JSON: ets.prio_tc: want 8 values, got 1"},
-		{"params unknown field", `{"op":"apply","params":{"pfc":{"cap":8,"enabled":[3],"delay":4}}}`, `params: parameters JSON: json: unknown field "delay"`},
+		{"params unknown field", `{"op":"apply","params":{"pfc":{"cap":8,"enabled":[3],"delay":4}}}`, `params: parameters JSON: line 1, column 31: json: unknown field "delay"`},
 		{"invalid ets", `{"op":"apply","params":{"ets":{"prio_tc":[0,0,0,0,0,0,0,0],"tc_bandwidth":[50,40,0,0,0,0,0,0],"tsa":["ets","ets","ets","ets","ets","ets","ets","ets"]}}}`,
 			"invalid parameters: ets: "},
 		{"invalid app", `{"op":"apply","params":{"app":[{"selector":"dscp","protocol":64,"priority":3}]}}`, "invalid parameters: app: "},

@@ -21,6 +21,34 @@ import (
 	"github.com/dcbtop/dcbtop/engine"
 )
 
+// applyUsage is dcbtop apply --help.
+const applyUsage = `usage: dcbtop apply -i IFACE [PARAMS-FILE | -] [--willing on|off]
+
+Sets the local DCB parameters the file gives (ets, ets_reco, pfc, app; a
+PARAMS object as in dcbtop's JSON, - for stdin) and/or the DCBX Willing
+state of IFACE: through the running dcbtop --agent on IFACE when there is
+one (its control socket in /run/dcbtop, or $DCBTOP_RUN_DIR), otherwise
+through the kernel (DCB netlink IEEE_SET, then read back and compared;
+needs CAP_NET_ADMIN and a driver with DCB support). Nothing is reported as
+applied unless it was read back.
+
+  -i IFACE          the interface (exactly one)
+  --willing on|off  the local DCBX Willing state
+  -h, --help        this help
+
+The file is checked whole before anything is sent: unknown fields, arrays
+not of 8, a key or an APP entry given twice, values out of range. It may be
+at most 1 MiB. Reading stdin from a terminal ends with Ctrl-D.
+
+Examples:
+  sudo dcbtop apply -i eth0 params.json
+  sudo dcbtop apply -i eth0 --willing off
+  echo '{"pfc": {"willing": true, "cap": 8, "enabled": [3]}}' | sudo dcbtop apply -i eth0 -
+
+Exit status: 0 applied (or nothing to change), 1 not applied, 2 bad usage,
+130 interrupted while waiting for input.
+`
+
 // applyOptions are the parsed arguments of dcbtop apply.
 type applyOptions struct {
 	iface   string
@@ -55,7 +83,7 @@ func parseApply(args []string) (*applyOptions, error) {
 		return nil
 	})
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := parseFlags(fs, args); err != nil {
 			return nil, err
 		}
 		if fs.NArg() == 0 {
@@ -85,7 +113,7 @@ func parseApply(args []string) (*applyOptions, error) {
 func runApply(ctx context.Context, args []string, env Env) int {
 	o, err := parseApply(args)
 	if err != nil {
-		return usageError(env, err, "", usage)
+		return usageError(env, err, "", applyUsage)
 	}
 	if err := apply(ctx, o, env); err != nil {
 		fmt.Fprintf(env.Stderr, "dcbtop: %s\n", control.OneLine(err.Error()))

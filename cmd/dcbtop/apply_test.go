@@ -33,8 +33,8 @@ func TestApplyUsage(t *testing.T) {
 		{"two interfaces", []string{"apply", "-i", "a", "-i", "b", "x.json"}, "dcbtop: apply: exactly one -i (see dcbtop --help)\n"},
 		{"nothing to apply", []string{"apply", "-i", "h0"}, "dcbtop: apply: give a PARAMS FILE (- for stdin), --willing on|off, or both (see dcbtop --help)\n"},
 		{"two files", []string{"apply", "-i", "h0", "a.json", "b.json"}, "dcbtop: apply: unexpected argument \"b.json\" (one PARAMS FILE at most) (see dcbtop --help)\n"},
-		{"bad willing", []string{"apply", "-i", "h0", "--willing", "yes"}, "dcbtop: invalid value \"yes\" for flag -willing: want on or off (see dcbtop --help)\n"},
-		{"live flag", []string{"apply", "-i", "h0", "--agent", "x.json"}, "dcbtop: flag provided but not defined: -agent (see dcbtop --help)\n"},
+		{"bad willing", []string{"apply", "-i", "h0", "--willing", "yes"}, "dcbtop: invalid value \"yes\" for flag --willing: want on or off (see dcbtop --help)\n"},
+		{"live flag", []string{"apply", "-i", "h0", "--agent", "x.json"}, "dcbtop: unknown flag --agent (see dcbtop --help)\n"},
 		{"empty interface", []string{"apply", "-i", "", "x.json"}, "dcbtop: invalid value \"\" for flag -i: empty interface name (see dcbtop --help)\n"},
 	}
 	for _, tt := range tests {
@@ -103,7 +103,7 @@ func TestApplyRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, errOut = runCLI(t, "apply", "-i", "eth0", bad)
-	if want := "dcbtop: " + bad + ": parameters JSON: json: unknown field \"ecn\"\n"; code != 1 || errOut != want {
+	if want := "dcbtop: " + bad + ": parameters JSON: line 1, column 37: json: unknown field \"ecn\"\n"; code != 1 || errOut != want {
 		t.Errorf("bad file: exit %d, stderr %q, want %q", code, errOut, want)
 	}
 	code, _, errOut = runCLI(t, "apply", "-i", "eth0", bad+".missing")

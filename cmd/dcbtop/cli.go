@@ -238,7 +238,7 @@ func usageError(env Env, err error, sub, help string) int {
 func outputFlags(fs *flag.FlagSet, o *options) {
 	fs.BoolVar(&o.json, "json", false, "print a snapshot")
 	fs.BoolVar(&o.events, "events", false, "print indications as NDJSON")
-	fs.DurationVar(&o.duration, "duration", 0, "stop after D")
+	durationFlag(fs, &o.duration, "duration", 0, "stop after D")
 	fs.BoolVar(&o.noMouse, "no-mouse", false, "leave the mouse to the terminal")
 	fs.Func("color", "auto|always|never", func(s string) error {
 		m, err := ui.ParseColorMode(s)
@@ -321,14 +321,14 @@ func parse(args []string, env Env) (*options, error) {
 		o.willingSet = true
 		return nil
 	})
-	fs.DurationVar(&o.txInterval, "tx-interval", agent.DefaultTxInterval, "agent transmit interval")
+	durationFlag(fs, &o.txInterval, "tx-interval", agent.DefaultTxInterval, "agent transmit interval")
 	fs.BoolVar(&o.force, "force", false, "start the agent despite another agent")
 	o.countersEvery = runtime.DefaultCountersInterval
 	fs.Func("counters-interval", "counter sampling interval", func(s string) error {
 		d, err := time.ParseDuration(s)
 		switch {
 		case err != nil:
-			return errors.New("want a duration such as 1s or 500ms")
+			return errors.New("want a duration like 1s or 500ms")
 		case d == 0:
 			d = -1
 		case d < 100*time.Millisecond || d > time.Hour:
@@ -338,7 +338,7 @@ func parse(args []string, env Env) (*options, error) {
 		return nil
 	})
 	fs.BoolVar(&o.version, "version", false, "print the version")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return nil, err
 	}
 	if fs.NArg() > 0 {

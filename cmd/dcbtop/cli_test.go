@@ -49,27 +49,29 @@ func TestUsage(t *testing.T) {
 		{name: "local without agent", args: []string{"-i", "h0", "--local", "x.json"}, code: 2, stderr: "dcbtop: --local, --willing and --force need --agent (see dcbtop --help)\n"},
 		{name: "negative duration", args: []string{"--duration", "-1s"}, code: 2, stderr: "dcbtop: --duration must be positive (see dcbtop --help)\n"},
 		{name: "tx-interval range", args: []string{"--agent", "-i", "h0", "--tx-interval", "100ms"}, code: 2, stderr: "dcbtop: --tx-interval must be between 1s and 1h (see dcbtop --help)\n"},
-		{name: "counters interval too short", args: []string{"-i", "h0", "--counters-interval", "10ms"}, code: 2, stderr: "dcbtop: invalid value \"10ms\" for flag -counters-interval: want 0 (never) or 100ms to 1h (see dcbtop --help)\n"},
-		{name: "counters interval not a duration", args: []string{"-i", "h0", "--counters-interval", "often"}, code: 2, stderr: "dcbtop: invalid value \"often\" for flag -counters-interval: want a duration such as 1s or 500ms (see dcbtop --help)\n"},
+		{name: "counters interval too short", args: []string{"-i", "h0", "--counters-interval", "10ms"}, code: 2, stderr: "dcbtop: invalid value \"10ms\" for flag --counters-interval: want 0 (never) or 100ms to 1h (see dcbtop --help)\n"},
+		{name: "counters interval not a duration", args: []string{"-i", "h0", "--counters-interval", "often"}, code: 2, stderr: "dcbtop: invalid value \"often\" for flag --counters-interval: want a duration like 1s or 500ms (see dcbtop --help)\n"},
 		{name: "counters interval in replay", args: []string{"-r", "x", "--counters-interval", "2s"}, code: 2, stderr: "dcbtop: --counters-interval applies to live capture and the demo only (a capture file has no counters) (see dcbtop --help)\n"},
 		{name: "help lists the counters interval", args: []string{"--help"}, code: 0, stdout: "--counters-interval D"},
-		{name: "unknown flag", args: []string{"--frobnicate"}, code: 2, stderr: "dcbtop: flag provided but not defined: -frobnicate (see dcbtop --help)\n"},
+		{name: "unknown flag", args: []string{"--frobnicate"}, code: 2, stderr: "dcbtop: unknown flag --frobnicate (see dcbtop --help)\n"},
+		{name: "unknown flag, one dash", args: []string{"-frobnicate"}, code: 2, stderr: "dcbtop: unknown flag -frobnicate (see dcbtop --help)\n"},
+		{name: "duration without a unit", args: []string{"-i", "h0", "--duration", "5"}, code: 2, stderr: "dcbtop: invalid value \"5\" for flag --duration: want a duration like 5s or 2m (see dcbtop --help)\n"},
 		{name: "json and events", args: []string{"-r", "x", "--json", "--events"}, code: 2, stderr: "dcbtop: --json and --events are exclusive (see dcbtop --help)\n"},
 		{name: "stray argument", args: []string{"-r", "x", "y"}, code: 2, stderr: "dcbtop: unexpected argument \"y\" (see dcbtop --help)\n"},
-		{name: "bad speed", args: []string{"-r", "x", "--speed", "-3"}, code: 2, stderr: "dcbtop: invalid value \"-3\" for flag -speed: want a number of 0 or more (see dcbtop --help)\n"},
+		{name: "bad speed", args: []string{"-r", "x", "--speed", "-3"}, code: 2, stderr: "dcbtop: invalid value \"-3\" for flag --speed: want a number of 0 or more (see dcbtop --help)\n"},
 		{name: "duration in replay", args: []string{"-r", "x", "--duration", "3s"}, code: 2, stderr: "dcbtop: --duration applies to live capture only (see dcbtop --help)\n"},
-		{name: "bad color", args: []string{"-r", "x", "--color", "purple"}, code: 2, stderr: "dcbtop: invalid value \"purple\" for flag -color: want auto, always or never (see dcbtop --help)\n"},
-		{name: "empty snapshot dir", args: []string{"-r", "x", "--snapshot-dir", ""}, code: 2, stderr: "dcbtop: invalid value \"\" for flag -snapshot-dir: empty directory name (see dcbtop --help)\n"},
+		{name: "bad color", args: []string{"-r", "x", "--color", "purple"}, code: 2, stderr: "dcbtop: invalid value \"purple\" for flag --color: want auto, always or never (see dcbtop --help)\n"},
+		{name: "empty snapshot dir", args: []string{"-r", "x", "--snapshot-dir", ""}, code: 2, stderr: "dcbtop: invalid value \"\" for flag --snapshot-dir: empty directory name (see dcbtop --help)\n"},
 		{name: "help lists the screen's flags", args: []string{"--help"}, code: 0, stdout: "--snapshot-dir DIR"},
 		{name: "demo help", args: []string{"demo", "-h"}, code: 0, stdout: "Usage: dcbtop demo"},
 		{name: "demo json and events", args: []string{"demo", "--json", "--events"}, code: 2, stderr: "dcbtop: demo: --json and --events are exclusive (see dcbtop demo --help)\n"},
 		{name: "demo negative duration", args: []string{"demo", "--duration", "-2s"}, code: 2, stderr: "dcbtop: demo: --duration must be positive (see dcbtop demo --help)\n"},
-		{name: "demo empty snapshot dir", args: []string{"demo", "--snapshot-dir="}, code: 2, stderr: "dcbtop: demo: invalid value \"\" for flag -snapshot-dir: empty directory name (see dcbtop demo --help)\n"},
-		{name: "demo bad color", args: []string{"demo", "--color", "purple"}, code: 2, stderr: "dcbtop: demo: invalid value \"purple\" for flag -color: want auto, always or never (see dcbtop demo --help)\n"},
-		{name: "demo bad speed", args: []string{"demo", "--speed", "0.5"}, code: 2, stderr: "dcbtop: demo: invalid value \"0.5\" for flag -speed: want a number from 1 to 16 (see dcbtop demo --help)\n"},
+		{name: "demo empty snapshot dir", args: []string{"demo", "--snapshot-dir="}, code: 2, stderr: "dcbtop: demo: invalid value \"\" for flag --snapshot-dir: empty directory name (see dcbtop demo --help)\n"},
+		{name: "demo bad color", args: []string{"demo", "--color", "purple"}, code: 2, stderr: "dcbtop: demo: invalid value \"purple\" for flag --color: want auto, always or never (see dcbtop demo --help)\n"},
+		{name: "demo bad speed", args: []string{"demo", "--speed", "0.5"}, code: 2, stderr: "dcbtop: demo: invalid value \"0.5\" for flag --speed: want a number from 1 to 16 (see dcbtop demo --help)\n"},
 		{name: "demo help lists the scenario", args: []string{"demo", "--help"}, code: 0, stdout: "--duration 25s to see a first-receipt and a change"},
 		{name: "demo stray argument", args: []string{"demo", "now"}, code: 2, stderr: "dcbtop: demo: unexpected argument \"now\" (see dcbtop demo --help)\n"},
-		{name: "apply unknown flag", args: []string{"apply", "--frobnicate"}, code: 2, stderr: "dcbtop: flag provided but not defined: -frobnicate (see dcbtop --help)\n"},
+		{name: "apply unknown flag", args: []string{"apply", "--frobnicate"}, code: 2, stderr: "dcbtop: unknown flag --frobnicate (see dcbtop --help)\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -248,5 +250,16 @@ func TestSysfsRootInvalid(t *testing.T) {
 	code, _, errOut := runCLI(t, "-i", "h0", "--json", "--duration", "1s")
 	if want := "dcbtop: DCBTOP_SYSFS_ROOT=" + missing + ": not a directory (it replaces /sys for the counters)\n"; code != 1 || errOut != want {
 		t.Errorf("exit %d, stderr %q; want 1, %q", code, errOut, want)
+	}
+}
+
+// dcbtop apply --help is apply's own help.
+func TestApplyHelp(t *testing.T) {
+	for _, arg := range []string{"--help", "-h"} {
+		var out, errOut strings.Builder
+		code := Run(context.Background(), []string{"apply", arg}, Env{Stdout: &out, Stderr: &errOut})
+		if code != ExitOK || !strings.HasPrefix(out.String(), "usage: dcbtop apply -i IFACE") || errOut.Len() != 0 {
+			t.Errorf("apply %s: exit %d, stdout %q, stderr %q", arg, code, out.String(), errOut.String())
+		}
 	}
 }

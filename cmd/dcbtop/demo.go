@@ -59,7 +59,7 @@ func runDemo(ctx context.Context, args []string, env Env) int {
 		speed = v
 		return nil
 	})
-	err := fs.Parse(args)
+	err := parseFlags(fs, args)
 	if err == nil && fs.NArg() > 0 {
 		err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
