@@ -46,7 +46,7 @@ var testMAC = lldp.MAC{2, 0, 0, 0, 0, 1}
 func startTestAgent(t *testing.T, dir string, local *engine.Params, willing bool, timeout ...time.Duration) *testAgent {
 	t.Helper()
 	out := &bytes.Buffer{}
-	r := &liveRun{cfg: &Config{Events: true, Agent: true, Out: out}, eng: engine.New(engine.Config{}), out: newEventWriter(out, true),
+	r := &liveRun{cfg: &Config{Events: true, Agent: true, Out: out}, eng: engine.New(engine.Config{}), out: newEventWriter(out, true, false),
 		events: make(chan engine.Event, 16), byName: map[string]*liveIface{}, control: make(chan control.Call), undo: newUndoStore(), clk: capture.Clock{}}
 	li := &liveIface{name: "h0", kick: make(chan struct{}, 1)}
 	r.byName["h0"] = li

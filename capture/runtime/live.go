@@ -242,7 +242,10 @@ type Config struct {
 	// Events prints each indication to Out as NDJSON; JSON prints the
 	// final snapshot to Out.
 	Events, JSON bool
-	Out          io.Writer
+	// TextEvents prints the indications as plain lines instead of NDJSON
+	// (a TERM=dumb terminal).
+	TextEvents bool
+	Out        io.Writer
 	// Version and Revision name this build (agent's system description,
 	// metrics build info).
 	Version, Revision string
@@ -418,7 +421,7 @@ func (rt *Runtime) Close() error {
 
 // newLiveRun returns the state of the engine goroutine of a live run.
 func newLiveRun(cfg *Config, rec *capture.Writer) *liveRun {
-	return &liveRun{cfg: cfg, eng: engine.New(engine.Config{}), out: newEventWriter(cfg.Out, cfg.Events), rec: rec,
+	return &liveRun{cfg: cfg, eng: engine.New(engine.Config{}), out: newEventWriter(cfg.Out, cfg.Events, cfg.TextEvents), rec: rec,
 		events: make(chan engine.Event, 1024), byName: map[string]*liveIface{},
 		control: make(chan control.Call), calls: make(chan loopCall), stopped: make(chan struct{}), undo: newUndoStore(), clk: cfg.Clock}
 }

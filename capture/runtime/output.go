@@ -3,6 +3,7 @@ package runtime
 import (
 	"encoding/json"
 	"io"
+	"strings"
 
 	"github.com/dcbtop/dcbtop/engine"
 )
@@ -21,12 +22,13 @@ func writeJSON(w io.Writer, v any) error {
 // An eventWriter prints indications as NDJSON for --events, and nothing
 // otherwise (--json, the screen).
 type eventWriter struct {
-	w  io.Writer // nil: print nothing
-	on bool
+	w    io.Writer // nil: print nothing
+	on   bool
+	text bool // plain lines, not NDJSON
 }
 
-func newEventWriter(w io.Writer, events bool) *eventWriter {
-	return &eventWriter{w: w, on: events}
+func newEventWriter(w io.Writer, events, text bool) *eventWriter {
+	return &eventWriter{w: w, on: events, text: text}
 }
 
 // write prints one line per indication, escaped as writeJSON does.
@@ -35,6 +37,12 @@ func (ew *eventWriter) write(ins []engine.Indication) error {
 		return nil
 	}
 	for _, in := range ins {
+		if ew.text {
+			if _, err := io.WriteString(ew.w, textLine(in)); err != nil {
+				return err
+			}
+			continue
+		}
 		b, err := json.Marshal(in)
 		if err != nil {
 			return err
@@ -44,4 +52,16 @@ func (ew *eventWriter) write(ins []engine.Indication) error {
 		}
 	}
 	return nil
+}
+
+// textLine is an indication as a plain line for a dumb terminal: time,
+// interface, status, reason, the NDIS flags and the peer, control
+// characters of wire strings replaced.
+func textLine(in engine.Indication) string {
+	line := in.Time.Format("15:04:05.000") + " " + engine.Sanitize(in.Interface) + " " + in.Status.String() +
+		" " + string(in.Reason) + " " + strings.Join(in.Flags.Names(), "|")
+	if in.Peer != "" {
+		line += " peer " + engine.Sanitize(in.Peer)
+	}
+	return line + "\n"
 }

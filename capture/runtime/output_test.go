@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dcbtop/dcbtop/engine"
 )
@@ -36,12 +37,28 @@ func TestOutputEscapesInvisible(t *testing.T) {
 	check("--json", b.String())
 
 	b.Reset()
-	ew := newEventWriter(&b, true)
+	ew := newEventWriter(&b, true, false)
 	if err := ew.write([]engine.Indication{{Interface: "eth0", Peer: hostile}}); err != nil {
 		t.Fatal(err)
 	}
 	check("--events", b.String())
 	if n := strings.Count(b.String(), "\n"); n != 1 {
 		t.Errorf("%d lines for one indication", n)
+	}
+}
+
+// A dumb terminal gets each indication as a plain line.
+func TestTextEvents(t *testing.T) {
+	var b bytes.Buffer
+	ew := newEventWriter(&b, true, true)
+	at := time.Date(2026, 11, 25, 10, 0, 1, 0, time.UTC)
+	in := engine.Indication{Time: at, Interface: "eth0", Status: engine.StatusRemote, Reason: engine.ReasonFirstReceipt,
+		Flags: engine.FlagPFCConfigured | engine.FlagPFCChanged, Peer: "mac 02:00:00:00:00:01 / ifname swp1\x1b[2J"}
+	if err := ew.write([]engine.Indication{in}); err != nil {
+		t.Fatal(err)
+	}
+	want := "10:00:01.000 eth0 QOS_REMOTE_PARAMETERS_CHANGE first-receipt PFC_CONFIGURED|PFC_CHANGED peer mac 02:00:00:00:00:01 / ifname swp1\ufffd[2J\n"
+	if b.String() != want {
+		t.Errorf("line %q, want %q", b.String(), want)
 	}
 }

@@ -46,20 +46,23 @@ type Env struct {
 
 // options are the parsed command line.
 type options struct {
-	noMouse    bool // --no-mouse
-	ifaces     []string
-	read       string
-	json       bool
-	events     bool
-	duration   time.Duration
-	speed      float64
-	write      string
-	agent      bool
-	local      string
-	willing    bool
-	willingSet bool
-	force      bool
-	txInterval time.Duration
+	noMouse bool // --no-mouse
+	// textEvents prints indications as plain lines (TERM=dumb), dumb says
+	// so on stderr.
+	textEvents, dumb bool
+	ifaces           []string
+	read             string
+	json             bool
+	events           bool
+	duration         time.Duration
+	speed            float64
+	write            string
+	agent            bool
+	local            string
+	willing          bool
+	willingSet       bool
+	force            bool
+	txInterval       time.Duration
 	// countersEvery is --counters-interval (negative: sampling off);
 	// countersSet says it was given.
 	countersEvery time.Duration
@@ -214,7 +217,12 @@ func (o *options) announce(env Env) {
 	if o.notTTY {
 		fmt.Fprint(env.Stderr, notTTYNotice)
 	}
+	if o.dumb {
+		fmt.Fprint(env.Stderr, dumbNotice)
+	}
 }
+
+const dumbNotice = "dcbtop: TERM=dumb: no screen; printing each indication as a line (use a terminal with cursor addressing for the screen)\n"
 
 // usageError reports a command line that did not parse: the help text on
 // stdout (exit 0) for -h/--help, else a one-line error on stderr that
@@ -274,9 +282,14 @@ func (o *options) checkOutput() error {
 // announce) when it is not, and makes the export directory absolute.
 func (o *options) settleOutput(env Env) {
 	if !o.json && !o.events {
-		if env.StdoutTTY {
+		switch {
+		case env.StdoutTTY && os.Getenv("TERM") == "dumb":
+			// A dumb terminal has no cursor addressing: no screen, but
+			// indications as plain lines, one per change.
+			o.events, o.textEvents, o.dumb = true, true, true
+		case env.StdoutTTY:
 			o.tui = true
-		} else {
+		default:
 			o.events, o.notTTY = true, true
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -42,6 +43,13 @@ type screen struct {
 // with an error, the screen shows it and stays until the operator quits
 // (the error is returned then); without an error the screen quits (live
 // --duration).
+// XTWINOPS: save the window and icon titles on the terminal's stack, and
+// restore them.
+const (
+	pushTitle = "\x1b[22;0t"
+	popTitle  = "\x1b[23;0t"
+)
+
 func runScreen(ctx context.Context, o *options, env Env, sc screen, engineLoop func(context.Context) error) error {
 	opts := []ui.Option{ui.WithBackend(sc.backend), ui.WithColor(o.color), ui.WithCapture(sc.status), ui.WithClock(o.clock.Now),
 		ui.WithMouse(!o.noMouse)}
@@ -113,7 +121,12 @@ func runScreen(ctx context.Context, o *options, env Env, sc screen, engineLoop f
 		case <-runDone:
 		}
 	}()
+	// The screen sets the window title ("dcbtop: eth0"): the terminal's
+	// own is pushed on its title stack first and popped afterwards
+	// (XTWINOPS 22;0 and 23;0; terminals without a stack ignore them).
+	io.WriteString(env.Stdout, pushTitle)
 	_, runErr := p.Run()
+	io.WriteString(env.Stdout, popTitle)
 	close(runDone)
 	stopLoop()
 	<-loopDone
@@ -161,7 +174,7 @@ func runLive(ctx context.Context, o *options, env Env) error {
 		Duration: o.duration, Agent: o.agent, LocalParams: o.localParams, Local: o.local, Willing: o.willing,
 		TxInterval: o.txInterval, Force: o.force, NoControl: o.noControl, Record: o.write, Metrics: o.metrics,
 		CountersInterval: o.countersEvery, SysfsRoot: o.sysfsRoot,
-		Screen: o.tui, Events: o.events, JSON: o.json, Out: env.Stdout, Version: version, Revision: revision}
+		Screen: o.tui, Events: o.events, TextEvents: o.textEvents, JSON: o.json, Out: env.Stdout, Version: version, Revision: revision}
 	return runRuntime(ctx, o, env, cfg, func(rt *runtime.Runtime) screen {
 		sc := screen{feed: rt.Feed(), post: o.post, backend: rt.Backend(o.snapshotDir)}
 		if sc.post == nil {
@@ -184,7 +197,7 @@ func runReplay(ctx context.Context, o *options, env Env) error {
 		return err
 	}
 	defer release()
-	cfg := runtime.Config{Replay: o.read, Speed: o.speed, Screen: o.tui, Events: o.events, JSON: o.json,
+	cfg := runtime.Config{Replay: o.read, Speed: o.speed, Screen: o.tui, Events: o.events, TextEvents: o.textEvents, JSON: o.json,
 		Out: env.Stdout, Version: version, Revision: revision}
 	post := newPoster()
 	if o.tui {
