@@ -421,3 +421,21 @@ func TestParseParamsPosition(t *testing.T) {
 		}
 	}
 }
+
+// In a replay, local-unknown's advice says what a capture can carry.
+func TestLocalUnknownReplayAdvice(t *testing.T) {
+	for _, replay := range []bool{false, true} {
+		e := New(Config{Replay: replay})
+		e.Apply(rx(0, frame(t, macA, 120, etsA, pfc3)))
+		in, _ := e.Interface("eth0")
+		var action string
+		for _, d := range in.Diagnostics {
+			if d.Code == CodeLocalUnknown {
+				action = d.Action
+			}
+		}
+		if got := strings.Contains(action, "record with dcbtop -w"); got != replay {
+			t.Errorf("replay %v: action %q", replay, action)
+		}
+	}
+}

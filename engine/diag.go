@@ -156,7 +156,11 @@ func (p *port) pairDiagnostics() []lldp.Diagnostic {
 	}
 	if p.localSource == "" {
 		if r.ETS != nil || r.PFC != nil {
-			out = append(out, mkDiag(CodeLocalUnknown, lldp.SeverityInfo, "lldp", "run live on the host (dcbnl) or with --agent to compare",
+			action := "run live on the host (dcbnl) or with --agent to compare"
+			if p.replay {
+				action = "a capture carries only what was on the wire: record with dcbtop -w on the host to include its local parameters"
+			}
+			out = append(out, mkDiag(CodeLocalUnknown, lldp.SeverityInfo, "lldp", action,
 				"local parameters unknown: mismatches with the peer cannot be checked"))
 		}
 		return out

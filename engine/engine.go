@@ -33,6 +33,9 @@ type Config struct {
 	MaxNeighbors int
 	// LogSize bounds the indication log carried in snapshots.
 	LogSize int
+	// Replay says the events come from a capture file: advice that needs
+	// the live host (local-unknown's) says what a capture can carry.
+	Replay bool
 }
 
 // An Engine is the state machine. Its methods must not be called
@@ -100,6 +103,7 @@ type port struct {
 	multiSince time.Time
 	counters   CaptureCounters
 	lossless   *losslessState // nil until counters are sampled
+	replay     bool           // the events come from a capture file (Config.Replay)
 	lastBad    string         // the last malformed LLDPDU's error
 	lastBadAt  time.Time
 	// tooManyUntil is when the tooManyNeighbors condition ends (IEEE Std
@@ -162,7 +166,7 @@ func (e *Engine) port(name string) *port {
 	if p, ok := e.ports[name]; ok {
 		return p
 	}
-	p := &port{name: name}
+	p := &port{name: name, replay: e.cfg.Replay}
 	e.ports[name] = p
 	i, _ := slices.BinarySearch(e.names, name)
 	e.names = slices.Insert(e.names, i, name)

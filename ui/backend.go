@@ -41,6 +41,19 @@ type Backend interface {
 	SetAgent(iface string, on bool) (string, error)
 }
 
+// A Player controls a replay (capture/runtime's Player): the screen's
+// space, ←/→, +/- and r in a replay. Its methods return at once; the
+// replay's CaptureStatus shows the effect.
+type Player interface {
+	TogglePause()
+	Faster() float64
+	Slower() float64
+	// Seek moves by d in capture time (negative: back); the engine is
+	// re-run from the start of the file up to there.
+	Seek(d time.Duration)
+	Restart()
+}
+
 // Caps says which actions a Backend allows on an interface, and why not:
 // the engine's decision (engine.Interface.Capabilities). The zero value
 // allows nothing and gives no reason.

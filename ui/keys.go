@@ -19,6 +19,14 @@ type KeyMap struct {
 	Sort      key.Binding // the overview's next sort order
 	Messages  key.Binding // the status message history
 	Order     key.Binding // the log newest first, or last
+
+	// Replay (with a player).
+	PlayPause key.Binding // pause/resume the replay
+	SeekBack  key.Binding // 10 s back in capture time
+	SeekFwd   key.Binding // 10 s forward
+	Faster    key.Binding // replay speed up
+	Slower    key.Binding // replay speed down
+	Restart   key.Binding // replay from the start
 	NextIface key.Binding
 	PrevIface key.Binding
 	JumpIface key.Binding // 1-9: the n-th interface
@@ -76,6 +84,13 @@ func DefaultKeyMap() KeyMap {
 		Sort:      b(">", "sort", ">"),
 		Messages:  b("m", "messages", "m"),
 		Order:     b("O", "newest first/last", "O"),
+
+		PlayPause: b("space", "play/pause", "space"),
+		SeekBack:  b("←", "10s back", "left"),
+		SeekFwd:   b("→", "10s on", "right"),
+		Faster:    b("+", "faster", "+", "="),
+		Slower:    b("-", "slower", "-"),
+		Restart:   b("r", "restart", "r"),
 		NextIface: b("]", "next iface", "]"),
 		PrevIface: b("[", "prev iface", "["),
 		JumpIface: b("1-9", "iface n", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
@@ -117,6 +132,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Quit, k.Interrupt, k.Help, k.Pause, k.NextPane, k.PrevPane, k.Lossless, k.Overview, k.Sort, k.Messages, k.PrevIface, k.NextIface, k.JumpIface},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Select, k.Filter, k.Order, k.Back},
-		{k.Willing, k.Edit, k.Undo, k.Export, k.Agent, k.Yes, k.No},
+		// Actions, then the replay's player.
+		{k.Willing, k.Edit, k.Undo, k.Export, k.Agent, k.Yes, k.No, k.PlayPause, k.SeekBack, k.SeekFwd, k.Faster, k.Slower, k.Restart},
 	}
 }

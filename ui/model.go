@@ -175,7 +175,8 @@ type Model struct {
 	stylesFixed bool
 
 	width, height int
-	mouseOn       bool // the mouse focuses, selects and scrolls (WithMouse)
+	mouseOn       bool   // the mouse focuses, selects and scrolls (WithMouse)
+	player        Player // a replay's controls (WithPlayer); nil live
 
 	snap       engine.Snapshot // on screen
 	latest     engine.Snapshot // newest received (differs from snap while paused)
@@ -289,10 +290,16 @@ func (m Model) age() time.Duration {
 	now := m.now()
 	if m.vs.capture.Mode == CaptureReplay {
 		c := m.vs.capture
-		if c.Done || c.Paused || c.Speed <= 0 || m.vs.closed {
+		speed := c.Speed
+		if c.Done && speed <= 0 {
+			speed = 1 // after the end, time goes on in real time
+		}
+		// Countdowns stand still while paused; after the end they go on,
+		// as information would have expired live.
+		if c.Paused || speed <= 0 || m.vs.closed {
 			return m.ageBase
 		}
-		return m.ageBase + time.Duration(float64(now.Sub(m.recvAt))*c.Speed)
+		return m.ageBase + time.Duration(float64(now.Sub(m.recvAt))*speed)
 	}
 	if m.snap.TakenAt.IsZero() {
 		return 0

@@ -94,3 +94,10 @@ func WithOverview(on bool) Option {
 // wheel to scroll, click the footer's keys) or off, leaving it to the
 // terminal (dcbtop --no-mouse).
 func WithMouse(on bool) Option { return func(m *Model) { m.mouseOn = on } }
+
+// WithPlayer gives a replay's controls: space pauses and resumes, ←/→
+// seek 10 s, +/- change the speed, r restarts.
+func WithPlayer(p Player) Option { return func(m *Model) { m.player = p } }
+
+// seekStep is how far ←/→ move a replay, in capture time.
+const seekStep = 10 * time.Second

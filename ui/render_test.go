@@ -65,6 +65,12 @@ func TestRender(t *testing.T) {
 		{name: "overview_100x30", snap: twoPorts, w: 100, h: 30, age: time.Second, modify: overviewState},
 		{name: "overview_160x48", snap: twoPorts, w: 160, h: 48, age: time.Second, modify: overviewState},
 		{name: "overview_80x24_lossless", snap: lossless, w: 80, h: 24, modify: overviewState},
+		// A replay paused after a seek to 0:20 (the engine re-ran up to
+		// there): the header says where and that it is paused.
+		{name: "replay_seek", snap: realistic, w: 100, h: 30, age: 0, modify: func(vs *viewState, _ engine.Snapshot) {
+			vs.capture = CaptureStatus{Mode: CaptureReplay, Source: "demo.pcap", Position: 20 * time.Second, Duration: 62 * time.Second, Speed: 1, Paused: true}
+			vs.caps, vs.capsKnown = Caps{WriteWhy: "replay: nothing to write to", AgentWhy: "replay: nothing to transmit on"}, true
+		}},
 		{name: "peer_detail", snap: nexus, w: 120, h: 48, age: time.Second, modify: func(vs *viewState, _ engine.Snapshot) {
 			vs.focus, vs.detail = panePeers, &detailView{kind: detailPeers}
 		}},

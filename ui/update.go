@@ -389,6 +389,23 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return mm, cmd
 		}
 	}
+	if pl := m.player; pl != nil && m.vs.capture.Mode == CaptureReplay {
+		// A replay is a player.
+		switch {
+		case key.Matches(msg, k.PlayPause):
+			return m, func() tea.Msg { pl.TogglePause(); return nil }
+		case key.Matches(msg, k.SeekBack):
+			return m, func() tea.Msg { pl.Seek(-seekStep); return nil }
+		case key.Matches(msg, k.SeekFwd):
+			return m, func() tea.Msg { pl.Seek(seekStep); return nil }
+		case key.Matches(msg, k.Faster):
+			return m, func() tea.Msg { pl.Faster(); return nil }
+		case key.Matches(msg, k.Slower):
+			return m, func() tea.Msg { pl.Slower(); return nil }
+		case key.Matches(msg, k.Restart):
+			return m, func() tea.Msg { pl.Restart(); return nil }
+		}
+	}
 	switch {
 	case key.Matches(msg, k.Overview):
 		m.openOverview()

@@ -719,11 +719,18 @@ func TestCountdown(t *testing.T) {
 	if got := ansi.Strip(mm.View().Content); !strings.Contains(got, "100s/120s") {
 		t.Errorf("replay: no 100s/120s in\n%s", got)
 	}
-	// The replay ends: the countdown stops.
+	// The replay ends: the countdown goes on (information expires when it
+	// would have live), at the replay's speed.
 	mm, _ = mm.Update(CaptureStatus{Mode: CaptureReplay, Speed: 4, Done: true})
-	now = now.Add(30 * time.Second)
-	if got := ansi.Strip(mm.View().Content); !strings.Contains(got, "100s/120s") || !strings.Contains(got, "END") {
-		t.Errorf("replay done: countdown moved or no END in\n%s", got)
+	now = now.Add(5 * time.Second)
+	if got := ansi.Strip(mm.View().Content); !strings.Contains(got, "80s/120s") || !strings.Contains(got, "END") {
+		t.Errorf("replay done: countdown not at 80s or no END in\n%s", got)
+	}
+	// Paused, it stands still.
+	mm, _ = mm.Update(CaptureStatus{Mode: CaptureReplay, Speed: 4, Paused: true})
+	now = now.Add(5 * time.Second)
+	if got := ansi.Strip(mm.View().Content); !strings.Contains(got, "80s/120s") {
+		t.Errorf("replay paused: countdown moved in\n%s", got)
 	}
 }
 

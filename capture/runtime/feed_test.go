@@ -187,6 +187,9 @@ func TestReplayer(t *testing.T) {
 			}
 			defer rt.Close()
 			rt.tickEvery = 20 * time.Millisecond
+			// Compared with the headless replay: the clock stops at the
+			// end (on the screen it goes on, TestReplayClockAfterEnd).
+			rt.replay.interactive = false
 			if p := rt.ReplayProgress(); p.Frames != 64 || p.Duration != last.Sub(first) || p.Speed != tt.speed {
 				t.Errorf("progress before the start: %+v", p)
 			}

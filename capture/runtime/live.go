@@ -369,10 +369,21 @@ func (rt *Runtime) startReplay(cfg Config) error {
 	if err != nil {
 		return err
 	}
-	rt.closers = append(rt.closers, src.src.Close)
+	rt.closers = append(rt.closers, src.close)
 	r := newLiveRun(&cfg, nil)
 	r.clk, r.replay = src, src
 	rt.liveRun = r
+	if cfg.Screen {
+		// The screen's replay is a player: it stays after the end for a
+		// seek back, which starts the engine afresh first.
+		src.interactive = true
+		src.reset = func() {
+			_ = r.do(func() {
+				r.eng = engine.New(engine.Config{Replay: true})
+				r.dirty = true
+			})
+		}
+	}
 	if cfg.Screen {
 		r.feed = NewFeed()
 		r.dirty = true
@@ -421,7 +432,7 @@ func (rt *Runtime) Close() error {
 
 // newLiveRun returns the state of the engine goroutine of a live run.
 func newLiveRun(cfg *Config, rec *capture.Writer) *liveRun {
-	return &liveRun{cfg: cfg, eng: engine.New(engine.Config{}), out: newEventWriter(cfg.Out, cfg.Events, cfg.TextEvents), rec: rec,
+	return &liveRun{cfg: cfg, eng: engine.New(engine.Config{Replay: cfg.Replay != ""}), out: newEventWriter(cfg.Out, cfg.Events, cfg.TextEvents), rec: rec,
 		events: make(chan engine.Event, 1024), byName: map[string]*liveIface{},
 		control: make(chan control.Call), calls: make(chan loopCall), stopped: make(chan struct{}), undo: newUndoStore(), clk: cfg.Clock}
 }

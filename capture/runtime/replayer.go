@@ -29,6 +29,8 @@ type ReplayProgress struct {
 	Speed float64
 	// Done: the end of the file (or a read error) was reached.
 	Done bool
+	// Paused: the player paused the replay.
+	Paused bool
 }
 
 // A Poster receives what a replay reports beside its snapshots. Its
@@ -59,6 +61,21 @@ type replaySource struct {
 	wallBase  time.Time // when the latest frame was sent
 	nextAt    time.Time // the next frame's timestamp while it waits; zero otherwise
 	status    ReplayProgress
+	// paused stands the clock still (player.go); pending is a frame read
+	// ahead by a seek, sent next.
+	paused  bool
+	pending *capture.Frame
+	endAt   time.Time // the clock when the file ended
+	// reqSpeed is a speed the player asked for and the goroutine has not
+	// set yet.
+	reqSpeed *float64
+
+	// ctl carries the player's requests (player.go); interactive keeps
+	// the goroutine after the end of the file, for a seek back; reset
+	// starts the engine afresh before a seek re-runs the file.
+	ctl         chan playerCmd
+	interactive bool
+	reset       func()
 }
 
 // openReplay opens path for a run. With a poster, the file is scanned
@@ -69,7 +86,7 @@ func openReplay(path string, speed float64, post Poster) (*replaySource, error) 
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	s := &replaySource{src: src, name: path, speed: speed, post: post, real: time.Now,
-		status: ReplayProgress{Source: filepath.Base(path), Speed: speed}}
+		status: ReplayProgress{Source: filepath.Base(path), Speed: speed}, ctl: make(chan playerCmd, 1)}
 	if post != nil {
 		frames, first, last := prescan(path, 2*time.Second)
 		s.status.Frames = frames
@@ -89,10 +106,16 @@ func (s *replaySource) Now() time.Time {
 }
 
 func (s *replaySource) nowLocked() time.Time {
-	if !s.started || s.speed <= 0 || s.status.Done {
+	speed := s.speed
+	if s.status.Done && s.interactive && speed <= 0 {
+		speed = 1 // after the end, on the screen, time goes on in real time
+	}
+	if !s.started || speed <= 0 || s.paused || (s.status.Done && !s.interactive) {
 		return s.clockBase
 	}
-	c := s.clockBase.Add(scaleDuration(s.real().Sub(s.wallBase), s.speed))
+	// After the end (on the screen) the clock goes on at the speed, so that
+	// information expires when it would have live.
+	c := s.clockBase.Add(scaleDuration(s.real().Sub(s.wallBase), speed))
 	if !s.nextAt.IsZero() && !c.Before(s.nextAt) {
 		c = s.nextAt.Add(-time.Nanosecond)
 	}
@@ -116,8 +139,12 @@ func (s *replaySource) progress() ReplayProgress {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p := s.status
+	p.Paused = s.paused
 	if s.started {
 		p.Position = s.nowLocked().Sub(s.first)
+		if s.status.Done {
+			p.Position = s.endAt.Sub(s.first) // the end of the file
+		}
 	}
 	return p
 }
@@ -131,13 +158,25 @@ func (s *replaySource) tick() {
 
 // run sends the file's frames to events, paced, then reports the end on
 // done: nil at the end of the file, else the read error (which the poster
-// gets too). It returns early when ctx is done.
+// gets too). It returns early when ctx is done; an interactive replay
+// (the screen's) stays after the end for the player's requests (a seek
+// back plays on). Requests are handled while a frame waits.
 func (s *replaySource) run(ctx context.Context, events chan<- engine.Event, done chan<- error) {
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	defer timer.Stop()
 	for {
-		f, err := s.src.ReadFrame(ctx)
+		var f capture.Frame
+		var err error
+		s.mu.Lock()
+		pending := s.pending
+		s.pending = nil
+		s.mu.Unlock()
+		if pending != nil {
+			f = *pending
+		} else {
+			f, err = s.src.ReadFrame(ctx)
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return
@@ -150,16 +189,20 @@ func (s *replaySource) run(ctx context.Context, events chan<- engine.Event, done
 				}
 			}
 			s.end()
-			done <- readErr
-			return
-		}
-		if d := s.wait(f.At); d > 0 {
-			timer.Reset(d)
-			select {
-			case <-ctx.Done():
-				return
-			case <-timer.C:
+			if done != nil {
+				done <- readErr
+				done = nil // reported once
 			}
+			if !s.interactive || !s.awaitSeek(ctx, events) {
+				return
+			}
+			continue
+		}
+		if !s.pace(ctx, timer, f.At, events) {
+			if ctx.Err() != nil {
+				return
+			}
+			continue // a seek: the file was read again
 		}
 		s.sent(f)
 		select {
@@ -170,6 +213,62 @@ func (s *replaySource) run(ctx context.Context, events chan<- engine.Event, done
 		if s.post != nil {
 			s.post.Progress(s.progress())
 		}
+	}
+}
+
+// pace waits until the frame stamped at is due, handling the player's
+// requests meanwhile (a pause holds it, a speed change recomputes the
+// wait). It returns false when ctx ended or a seek re-read the file.
+func (s *replaySource) pace(ctx context.Context, timer *time.Timer, at time.Time, events chan<- engine.Event) bool {
+	for {
+		var tc <-chan time.Time
+		if !s.Paused() {
+			d := s.wait(at)
+			if d <= 0 {
+				return true
+			}
+			timer.Reset(d)
+			tc = timer.C
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-tc:
+		case c := <-s.ctl:
+			timer.Stop()
+			if to := s.handle(c); to != nil {
+				s.seekTo(ctx, *to, events)
+				return false
+			}
+		}
+	}
+}
+
+// awaitSeek waits at the end of the file for the player's requests until
+// a seek re-reads it (true) or ctx ends (false).
+func (s *replaySource) awaitSeek(ctx context.Context, events chan<- engine.Event) bool {
+	for {
+		select {
+		case <-ctx.Done():
+			return false
+		case c := <-s.ctl:
+			if to := s.handle(c); to != nil {
+				s.seekTo(ctx, *to, events)
+				return true
+			}
+		}
+	}
+}
+
+// seekTo re-runs the file up to pos and reports the position.
+func (s *replaySource) seekTo(ctx context.Context, pos time.Duration, events chan<- engine.Event) {
+	if err := s.rewind(ctx, pos, events); err != nil && ctx.Err() == nil {
+		s.mu.Lock()
+		s.pending = nil
+		s.mu.Unlock()
+	}
+	if s.post != nil {
+		s.post.Progress(s.progress())
 	}
 }
 
@@ -206,6 +305,11 @@ func (s *replaySource) sent(f capture.Frame) {
 // end marks the replay done and posts its final progress.
 func (s *replaySource) end() {
 	s.mu.Lock()
+	if s.started {
+		// The clock stays at the last frame; on the screen it goes on
+		// from there (nowLocked).
+		s.wallBase, s.endAt = s.real(), s.clockBase
+	}
 	s.status.Done = true
 	if s.status.Frames < s.status.Frame {
 		s.status.Frames = s.status.Frame

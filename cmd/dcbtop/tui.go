@@ -29,6 +29,7 @@ type screen struct {
 	post    *poster
 	backend ui.Backend
 	status  ui.CaptureStatus
+	player  ui.Player // a replay's controls; nil live
 }
 
 // runScreen runs the screen on the terminal (env.Stdout) while engine runs
@@ -53,6 +54,9 @@ const (
 func runScreen(ctx context.Context, o *options, env Env, sc screen, engineLoop func(context.Context) error) error {
 	opts := []ui.Option{ui.WithBackend(sc.backend), ui.WithColor(o.color), ui.WithCapture(sc.status), ui.WithClock(o.clock.Now),
 		ui.WithMouse(!o.noMouse)}
+	if sc.player != nil {
+		opts = append(opts, ui.WithPlayer(sc.player))
+	}
 	if len(o.ifaces) > 0 {
 		opts = append(opts, ui.WithInterface(o.ifaces[0]))
 	}
@@ -204,7 +208,8 @@ func runReplay(ctx context.Context, o *options, env Env) error {
 		cfg.Post = replayPoster{post}
 	}
 	return runRuntime(ctx, o, env, cfg, func(rt *runtime.Runtime) screen {
-		return screen{feed: rt.Feed(), post: post, status: replayStatus(rt.ReplayProgress()), backend: rt.Backend(o.snapshotDir)}
+		return screen{feed: rt.Feed(), post: post, status: replayStatus(rt.ReplayProgress()), backend: rt.Backend(o.snapshotDir),
+			player: rt.Player()}
 	})
 }
 
@@ -240,5 +245,5 @@ func (p replayPoster) Error(err error) { p.error(err) }
 // replayStatus is the screen's capture status of a replay's progress.
 func replayStatus(r runtime.ReplayProgress) ui.CaptureStatus {
 	return ui.CaptureStatus{Mode: ui.CaptureReplay, Source: r.Source, Position: r.Position, Duration: r.Duration,
-		Frame: r.Frame, Frames: r.Frames, Speed: r.Speed, Done: r.Done}
+		Frame: r.Frame, Frames: r.Frames, Speed: r.Speed, Done: r.Done, Paused: r.Paused}
 }

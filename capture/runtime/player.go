@@ -1,0 +1,199 @@
+package runtime
+
+// The replay as a player (the screen's space, ←/→, +/-, r): pause and
+// resume, change the speed, seek. A seek re-runs the engine from the
+// start of the file up to the target capture time, as fast as it goes,
+// then plays on paced: what the screen shows after it is exactly what a
+// straight replay shows at that capture time.
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/engine"
+)
+
+// Speeds the player steps through with SetSpeed's faster/slower (0 is as
+// fast as possible, above the fastest).
+var playerSpeeds = []float64{0.25, 0.5, 1, 2, 4, 8, 16, 32, 64, 0}
+
+// A playerCmd is a request to the replay's goroutine.
+type playerCmd struct {
+	pause, resume bool
+	speed         *float64
+	seek          *time.Duration // capture time from the first frame
+}
+
+// Pause pauses the replay (on) or resumes it: the capture clock stands
+// still meanwhile.
+func (s *replaySource) Pause(on bool) {
+	if on {
+		s.send(playerCmd{pause: true})
+	} else {
+		s.send(playerCmd{resume: true})
+	}
+}
+
+// Paused reports whether the replay is paused.
+func (s *replaySource) Paused() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.paused
+}
+
+// StepSpeed moves the speed one step faster (up) or slower and returns
+// the new one (0: as fast as possible).
+func (s *replaySource) StepSpeed(up bool) float64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cur := s.speed
+	if s.reqSpeed != nil {
+		cur = *s.reqSpeed // a step not yet carried out counts
+	}
+	i := 0
+	for k, v := range playerSpeeds {
+		if v == cur || (cur > 0 && v > 0 && v <= cur) {
+			i = k
+		}
+	}
+	switch {
+	case up && i < len(playerSpeeds)-1:
+		i++
+	case !up && i > 0:
+		i--
+	}
+	v := playerSpeeds[i]
+	s.reqSpeed = &v
+	s.send(playerCmd{speed: &v})
+	return v
+}
+
+// Seek moves the replay to capture time pos from its first frame (clamped
+// to the file), re-running the engine from the start.
+func (s *replaySource) Seek(pos time.Duration) {
+	pos = max(0, pos)
+	s.send(playerCmd{seek: &pos})
+}
+
+// Position returns the capture time reached from the first frame.
+func (s *replaySource) Position() time.Duration { return s.progress().Position }
+
+func (s *replaySource) send(c playerCmd) {
+	select {
+	case s.ctl <- c:
+	default: // one pending request at a time; the operator presses again
+	}
+}
+
+// handle carries out a request on the replay's goroutine. It returns
+// true when the file must be read again from the start (a seek).
+func (s *replaySource) handle(c playerCmd) (restartTo *time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.nowLocked()
+	switch {
+	case c.pause && !s.paused:
+		s.paused, s.clockBase, s.wallBase = true, now, s.real()
+	case c.resume && s.paused:
+		s.paused, s.wallBase = false, s.real()
+	case c.speed != nil:
+		s.clockBase, s.wallBase, s.speed = now, s.real(), *c.speed
+		s.reqSpeed = nil
+		s.status.Speed = *c.speed
+	case c.seek != nil:
+		return c.seek
+	}
+	return nil
+}
+
+// rewind reopens the file, resets the engine (through reset, on the
+// engine's goroutine) and sends, unpaced, every frame up to the first
+// frame's time plus pos; the replay then goes on paced from there. It
+// returns the reopened source.
+func (s *replaySource) rewind(ctx context.Context, pos time.Duration, events chan<- engine.Event) error {
+	src, err := capture.OpenReplay(s.name, capture.ReplayOptions{})
+	if err != nil {
+		return fmt.Errorf("%s: %w", s.name, err)
+	}
+	if s.reset != nil {
+		s.reset()
+	}
+	s.mu.Lock()
+	old := s.src
+	s.src = src
+	s.mu.Unlock()
+	old.Close()
+	s.mu.Lock()
+	first := s.first
+	s.started, s.status.Frame, s.status.Done, s.pending = false, 0, false, nil
+	s.mu.Unlock()
+	target := first.Add(pos)
+	for {
+		f, err := s.src.ReadFrame(ctx)
+		if err != nil {
+			s.mu.Lock()
+			s.clockBase, s.wallBase = maxTime(s.clockBase, target), s.real()
+			s.mu.Unlock()
+			return err // the end (or an error) before the target: the run loop handles it
+		}
+		if !first.IsZero() && f.At.After(target) {
+			s.mu.Lock()
+			s.pending = &f // the first frame after the target: sent paced
+			s.clockBase, s.wallBase = target, s.real()
+			s.mu.Unlock()
+			return nil
+		}
+		s.sent(f)
+		select {
+		case events <- frameEvent(f.Interface, f, f.At):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+// Player returns the replay's player (nil for a live run): the screen's
+// controls (ui.Player).
+func (rt *Runtime) Player() *Player {
+	if rt.replay == nil {
+		return nil
+	}
+	return &Player{s: rt.replay}
+}
+
+// A Player controls a replay from the screen. Its methods return at once;
+// the replay's progress (ReplayProgress, posted) shows the effect.
+type Player struct{ s *replaySource }
+
+// TogglePause pauses or resumes the replay.
+func (p *Player) TogglePause() { p.s.Pause(!p.s.Paused()) }
+
+// Faster and Slower step the speed (×0.25 … ×64, then as fast as
+// possible) and return the new one.
+func (p *Player) Faster() float64 { return p.s.StepSpeed(true) }
+
+// Slower steps the speed down.
+func (p *Player) Slower() float64 { return p.s.StepSpeed(false) }
+
+// Seek moves by d in capture time (negative: back).
+func (p *Player) Seek(d time.Duration) { p.s.Seek(p.s.Position() + d) }
+
+// Restart goes back to the start of the file.
+func (p *Player) Restart() { p.s.Seek(0) }
+
+// close closes the file being replayed (a seek may have reopened it).
+func (s *replaySource) close() error {
+	s.mu.Lock()
+	src := s.src
+	s.mu.Unlock()
+	return src.Close()
+}

@@ -1,0 +1,112 @@
+package runtime
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/engine"
+)
+
+// headlessUpTo is the snapshot of a straight replay of file up to the
+// first frame's time plus pos.
+func headlessUpTo(t *testing.T, file string, pos time.Duration) engine.Snapshot {
+	t.Helper()
+	src, err := capture.OpenReplay(file, capture.ReplayOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	eng := engine.New(engine.Config{})
+	var first time.Time
+	for {
+		f, err := src.ReadFrame(context.Background())
+		if err != nil {
+			break
+		}
+		if first.IsZero() {
+			first = f.At
+		}
+		if f.At.After(first.Add(pos)) {
+			break
+		}
+		eng.Apply(frameEvent(f.Interface, f, f.At))
+	}
+	return eng.Snapshot()
+}
+
+// The screen's replay as a player: paused, a seek re-runs the engine from
+// the start up to the target and the screen then shows what a straight
+// replay shows there; forward and back; restart; the speed steps.
+func TestPlayerSeek(t *testing.T) {
+	const file = "../../assets/demo.pcap"
+	rec := newRecPoster()
+	rt, err := Start(Config{Replay: file, Speed: 1, Screen: true, Post: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- rt.Loop(ctx) }()
+	defer func() { cancel(); <-done }()
+	pl := rt.Player()
+	pl.TogglePause()
+	waitProgress(t, rec, func(p ReplayProgress) bool { return p.Paused })
+
+	latest := func() engine.Snapshot {
+		var s engine.Snapshot
+		deadline := time.After(5 * time.Second)
+		for {
+			select {
+			case s = <-rt.Feed().C():
+			case <-time.After(300 * time.Millisecond):
+				return s
+			case <-deadline:
+				t.Fatal("no snapshot")
+			}
+		}
+	}
+	for _, pos := range []time.Duration{25 * time.Second, 45 * time.Second, 12 * time.Second} {
+		pl.Seek(pos - rt.replay.Position())
+		waitProgress(t, rec, func(p ReplayProgress) bool { return p.Position == pos })
+		got, want := latest(), headlessUpTo(t, file, pos)
+		if diff := cmp.Diff(want.Indications, got.Indications); diff != "" {
+			t.Errorf("seek to %v: indications differ from a straight replay (-straight +seek):\n%s", pos, diff)
+		}
+		if diff := cmp.Diff(want.Interfaces[0].Remote, got.Interfaces[0].Remote); diff != "" {
+			t.Errorf("seek to %v: remote differs (-straight +seek):\n%s", pos, diff)
+		}
+	}
+	pl.Restart()
+	waitProgress(t, rec, func(p ReplayProgress) bool { return p.Position == 0 && p.Frame == 1 })
+	if got := len(latest().Indications); got != len(headlessUpTo(t, file, 0).Indications) {
+		t.Errorf("restart: %d indications", got)
+	}
+	if s := pl.Faster(); s != 2 {
+		t.Errorf("faster from ×1: ×%g, want ×2", s)
+	}
+	waitProgress(t, rec, func(p ReplayProgress) bool { return true })
+	if s := pl.Slower(); s != 1 {
+		t.Errorf("slower from ×2: ×%g, want ×1", s)
+	}
+}
+
+// waitProgress waits for a progress report cond accepts.
+func waitProgress(t *testing.T, rec *recPoster, cond func(ReplayProgress) bool) ReplayProgress {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case p := <-rec.progress:
+			if cond(p) {
+				return p
+			}
+		case <-deadline:
+			t.Fatal("no such progress within 10 s")
+		}
+	}
+}

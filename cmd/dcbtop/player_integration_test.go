@@ -1,0 +1,32 @@
+//go:build linux
+
+package main
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// TestTUIPlayer replays the demo capture on the screen as a player: space
+// pauses (PAUSED, the position stands), → seeks 10 s on, ← back, r
+// restarts.
+func TestTUIPlayer(t *testing.T) {
+	bin := tuiBinary(t)
+	t.Parallel()
+	fixture, err := filepath.Abs("../../assets/demo.pcap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := startTmux(t, 100, 30, nil, bin, "-r", fixture)
+	p.waitText(10*time.Second, "REMOTE first-receipt")
+	p.keys("Space")
+	p.waitText(5*time.Second, "PAUSED")
+	p.keys("r")
+	p.waitText(5*time.Second, "REPLAY demo.pcap 0:00/1:02", "PAUSED")
+	p.keys("Right", "Right")
+	p.waitText(5*time.Second, "REPLAY demo.pcap 0:20/1:02", "PAUSED", "REMOTE changed")
+	p.keys("Left")
+	p.waitText(5*time.Second, "REPLAY demo.pcap 0:10/1:02", "PAUSED")
+	p.quit()
+}
