@@ -12,13 +12,13 @@ type KeyMap struct {
 	Pause     key.Binding // pause rendering; capture continues
 
 	// Panes and interfaces.
-	NextPane  key.Binding
-	PrevPane  key.Binding
-	Lossless  key.Binding // the Lossless pane (counters), in the log's place
-	Overview  key.Binding // every interface at a glance, and back
-	Sort      key.Binding // the overview's next sort order
-	Messages  key.Binding // the status message history
-	Order     key.Binding // the log newest first, or last
+	NextPane key.Binding
+	PrevPane key.Binding
+	Lossless key.Binding // the Lossless pane (counters), in the log's place
+	Overview key.Binding // every interface at a glance, and back
+	Sort     key.Binding // the overview's next sort order
+	Messages key.Binding // the status message history
+	Order    key.Binding // the log newest first, or last
 
 	// Replay (with a player).
 	PlayPause key.Binding // pause/resume the replay
@@ -77,13 +77,13 @@ func DefaultKeyMap() KeyMap {
 		Help:      b("?", "help", "?", "f1"),
 		Pause:     b("p", "pause", "p", "space"),
 
-		NextPane:  b("tab", "pane", "tab"),
-		PrevPane:  b("shift+tab", "prev pane", "shift+tab"),
-		Lossless:  b("l", "lossless", "l"),
-		Overview:  b("o", "overview", "o"),
-		Sort:      b(">", "sort", ">"),
-		Messages:  b("m", "messages", "m"),
-		Order:     b("O", "newest first/last", "O"),
+		NextPane: b("tab", "pane", "tab"),
+		PrevPane: b("shift+tab", "prev pane", "shift+tab"),
+		Lossless: b("l", "lossless", "l"),
+		Overview: b("o", "overview", "o"),
+		Sort:     b(">", "sort", ">"),
+		Messages: b("m", "messages", "m"),
+		Order:    b("O", "newest first/last", "O"),
 
 		PlayPause: b("space", "play/pause", "space"),
 		SeekBack:  b("←", "10s back", "left"),
