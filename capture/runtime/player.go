@@ -29,6 +29,9 @@ type playerCmd struct {
 // Pause pauses the replay (on) or resumes it: the capture clock stands
 // still meanwhile.
 func (s *replaySource) Pause(on bool) {
+	s.mu.Lock()
+	s.reqPaused = &on
+	s.mu.Unlock()
 	if on {
 		s.send(playerCmd{pause: true})
 	} else {
@@ -36,8 +39,18 @@ func (s *replaySource) Pause(on bool) {
 	}
 }
 
-// Paused reports whether the replay is paused.
+// Paused reports whether the replay is paused (or asked to be).
 func (s *replaySource) Paused() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.reqPaused != nil {
+		return *s.reqPaused
+	}
+	return s.paused
+}
+
+// pausedNow is the state the goroutine is in, requests aside.
+func (s *replaySource) pausedNow() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.paused
@@ -74,16 +87,30 @@ func (s *replaySource) StepSpeed(up bool) float64 {
 // to the file), re-running the engine from the start.
 func (s *replaySource) Seek(pos time.Duration) {
 	pos = max(0, pos)
+	s.mu.Lock()
+	s.reqPos = &pos
+	s.mu.Unlock()
 	s.send(playerCmd{seek: &pos})
 }
 
-// Position returns the capture time reached from the first frame.
-func (s *replaySource) Position() time.Duration { return s.progress().Position }
+// Position returns the capture time reached from the first frame, or the
+// one a seek not yet carried out asked for (so that quick presses add up).
+func (s *replaySource) Position() time.Duration {
+	s.mu.Lock()
+	req := s.reqPos
+	s.mu.Unlock()
+	if req != nil {
+		return *req
+	}
+	return s.progress().Position
+}
 
+// send queues a request; when the queue is full (a key held down) it is
+// dropped, the state the requests asked for (reqPos...) kept.
 func (s *replaySource) send(c playerCmd) {
 	select {
 	case s.ctl <- c:
-	default: // one pending request at a time; the operator presses again
+	default:
 	}
 }
 
@@ -94,15 +121,24 @@ func (s *replaySource) handle(c playerCmd) (restartTo *time.Duration) {
 	defer s.mu.Unlock()
 	now := s.nowLocked()
 	switch {
-	case c.pause && !s.paused:
-		s.paused, s.clockBase, s.wallBase = true, now, s.real()
-	case c.resume && s.paused:
-		s.paused, s.wallBase = false, s.real()
+	case c.pause:
+		if !s.paused {
+			s.paused, s.clockBase, s.wallBase = true, now, s.real()
+		}
+		s.reqPaused = nil
+	case c.resume:
+		if s.paused {
+			s.paused, s.wallBase = false, s.real()
+		}
+		s.reqPaused = nil
 	case c.speed != nil:
 		s.clockBase, s.wallBase, s.speed = now, s.real(), *c.speed
 		s.reqSpeed = nil
 		s.status.Speed = *c.speed
 	case c.seek != nil:
+		if s.reqPos != nil && *s.reqPos == *c.seek {
+			s.reqPos = nil // the latest seek asked for
+		}
 		return c.seek
 	}
 	return nil

@@ -69,6 +69,10 @@ type replaySource struct {
 	// reqSpeed is a speed the player asked for and the goroutine has not
 	// set yet.
 	reqSpeed *float64
+	// reqPaused and reqPos are the pause state and position requests not
+	// yet carried out ask for.
+	reqPaused *bool
+	reqPos    *time.Duration
 
 	// ctl carries the player's requests (player.go); interactive keeps
 	// the goroutine after the end of the file, for a seek back; reset
@@ -86,7 +90,7 @@ func openReplay(path string, speed float64, post Poster) (*replaySource, error) 
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	s := &replaySource{src: src, name: path, speed: speed, post: post, real: time.Now,
-		status: ReplayProgress{Source: filepath.Base(path), Speed: speed}, ctl: make(chan playerCmd, 1)}
+		status: ReplayProgress{Source: filepath.Base(path), Speed: speed}, ctl: make(chan playerCmd, 16)}
 	if post != nil {
 		frames, first, last := prescan(path, 2*time.Second)
 		s.status.Frames = frames
@@ -222,7 +226,7 @@ func (s *replaySource) run(ctx context.Context, events chan<- engine.Event, done
 func (s *replaySource) pace(ctx context.Context, timer *time.Timer, at time.Time, events chan<- engine.Event) bool {
 	for {
 		var tc <-chan time.Time
-		if !s.Paused() {
+		if !s.pausedNow() {
 			d := s.wait(at)
 			if d <= 0 {
 				return true
