@@ -439,3 +439,22 @@ func TestLocalUnknownReplayAdvice(t *testing.T) {
 		}
 	}
 }
+
+// A LOCAL indication says CLASSIFICATION_CONFIGURED only when the local
+// APP table has entries (an empty one configures nothing).
+func TestLocalAppConfiguredOnlyWithEntries(t *testing.T) {
+	for _, tt := range []struct {
+		app  []App
+		want bool
+	}{{[]App{}, false}, {nil, false}, {[]App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}}, true}} {
+		e := New(Config{})
+		ins := e.Apply(LocalChanged{Interface: "eth0", At: at(0), Source: SourceAgent, Willing: true,
+			Params: &Params{PFC: &PFC{Willing: true, Cap: 8, Enabled: 1 << 3}, App: tt.app}})
+		if len(ins) == 0 || ins[0].Status != StatusLocal {
+			t.Fatalf("no LOCAL indication: %+v", ins)
+		}
+		if got := ins[0].Flags&FlagClassificationConfigured != 0; got != tt.want {
+			t.Errorf("APP %v: CLASSIFICATION_CONFIGURED %v, want %v", tt.app, got, tt.want)
+		}
+	}
+}

@@ -73,7 +73,13 @@ func (e *Engine) setLocal(p *port, source LocalSource, willing bool, params *Par
 		return
 	}
 	p.localSource, p.willing, p.local = source, willing, params.Clone()
-	f := configured(params.Groups()) | changed(d)
+	g := params.Groups()
+	if params != nil && len(params.App) == 0 {
+		// An empty APP table configures no classification: the LOCAL
+		// indication says APP only with entries, as its detail shows.
+		g &^= GroupApp
+	}
+	f := configured(g) | changed(d)
 	if willing {
 		f |= FlagWilling
 	}

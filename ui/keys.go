@@ -19,6 +19,8 @@ type KeyMap struct {
 	Sort     key.Binding // the overview's next sort order
 	Messages key.Binding // the status message history
 	Order    key.Binding // the log newest first, or last
+	NextHit  key.Binding // with a filter: the next matching entry
+	PrevHit  key.Binding // with a filter: the previous matching entry
 
 	// Replay (with a player).
 	PlayPause key.Binding // pause/resume the replay
@@ -84,6 +86,8 @@ func DefaultKeyMap() KeyMap {
 		Sort:     b(">", "sort", ">"),
 		Messages: b("m", "messages", "m"),
 		Order:    b("O", "newest first/last", "O"),
+		NextHit:  b("n", "next match", "n"),
+		PrevHit:  b("N", "previous match", "N"),
 
 		PlayPause: b("space", "play/pause", "space"),
 		SeekBack:  b("←", "10s back", "left"),
@@ -131,7 +135,7 @@ func DefaultKeyMap() KeyMap {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Quit, k.Interrupt, k.Help, k.Pause, k.NextPane, k.PrevPane, k.Lossless, k.Overview, k.Sort, k.Messages, k.PrevIface, k.NextIface, k.JumpIface},
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Select, k.Filter, k.Order, k.Back},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Select, k.Filter, k.NextHit, k.PrevHit, k.Order, k.Back},
 		// Actions, then the replay's player.
 		{k.Willing, k.Edit, k.Undo, k.Export, k.Agent, k.Yes, k.No, k.PlayPause, k.SeekBack, k.SeekFwd, k.Faster, k.Slower, k.Restart},
 	}

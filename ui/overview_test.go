@@ -182,3 +182,18 @@ func TestUndoNothingToUndo(t *testing.T) {
 	}
 	h.wantScreen("nothing to undo on eth0")
 }
+
+// With a filter, n and N move to the next and previous matching entry.
+func TestFilterNextPrev(t *testing.T) {
+	h := newHarness(t, realistic(t), nil)
+	h.m.vs.filter = "remote"
+	n := len(filtered(h.m.snap.Indications, "remote"))
+	h.press("N")
+	if h.m.vs.logFollow || logCursor(&h.m.vs, n) != n-2 {
+		t.Errorf("N: cursor %d of %d, want the previous match", logCursor(&h.m.vs, n), n)
+	}
+	h.press("n")
+	if logCursor(&h.m.vs, n) != n-1 {
+		t.Errorf("n: cursor %d of %d, want the last match", logCursor(&h.m.vs, n), n)
+	}
+}

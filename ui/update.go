@@ -409,6 +409,15 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	switch {
 	case key.Matches(msg, k.Overview):
 		m.openOverview()
+	case m.vs.filter != "" && key.Matches(msg, k.NextHit, k.PrevHit):
+		// As in less: n and N go to the next and previous entry that
+		// matches (with a filter, the log shows only those).
+		m.vs.focus = paneLog
+		d := 1
+		if key.Matches(msg, k.PrevHit) {
+			d = -1
+		}
+		m.scroll(d) // in the order shown (O turns it)
 	case key.Matches(msg, k.Order):
 		m.vs.newestFirst = !m.vs.newestFirst
 		m.vs.focus = paneLog
