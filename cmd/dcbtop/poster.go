@@ -7,6 +7,7 @@ package main
 
 import (
 	"context"
+	"reflect"
 	"sync"
 
 	tea "charm.land/bubbletea/v2"
@@ -21,6 +22,7 @@ import (
 type poster struct {
 	mu     sync.Mutex
 	status *ui.CaptureStatus
+	last   *ui.CaptureStatus // the last status delivered
 	errs   []error
 	quit   bool
 	wake   chan struct{}
@@ -41,6 +43,12 @@ func (p *poster) kick() {
 // setStatus posts the capture status.
 func (p *poster) setStatus(s ui.CaptureStatus) {
 	p.mu.Lock()
+	if p.status == nil && p.last != nil && reflect.DeepEqual(*p.last, s) {
+		// The same as on screen (a replay at its end reports each
+		// second): nothing to redraw.
+		p.mu.Unlock()
+		return
+	}
 	p.status = &s
 	p.mu.Unlock()
 	p.kick()
@@ -73,6 +81,7 @@ func (p *poster) take() (msgs []tea.Msg) {
 	}
 	if p.status != nil {
 		msgs = append(msgs, *p.status)
+		p.last = p.status
 	}
 	if p.quit {
 		msgs = append(msgs, tea.Quit())

@@ -68,7 +68,7 @@ func runScreen(ctx context.Context, o *options, env Env, sc screen, engineLoop f
 	// under its input reader (a data race), and its handler would race
 	// ctx and can block its shutdown (its send of the quit message has no
 	// way out once the event loop has returned).
-	popts := []tea.ProgramOption{tea.WithOutput(env.Stdout), tea.WithoutSignalHandler()}
+	popts := []tea.ProgramOption{tea.WithOutput(env.Stdout), tea.WithoutSignalHandler(), tea.WithFPS(screenFPS)}
 	if env.Stdin != nil {
 		popts = append(popts, tea.WithInput(env.Stdin))
 	}
@@ -247,3 +247,9 @@ func replayStatus(r runtime.ReplayProgress) ui.CaptureStatus {
 	return ui.CaptureStatus{Mode: ui.CaptureReplay, Source: r.Source, Position: r.Position, Duration: r.Duration,
 		Frame: r.Frame, Frames: r.Frames, Speed: r.Speed, Done: r.Done, Paused: r.Paused}
 }
+
+// screenFPS is the screen's frame rate: how often Bubble Tea's renderer
+// wakes up to write a changed view. Its ticker runs even when nothing
+// changes (60 by default), the main cost of an idle screen; 20 frames a
+// second keeps a key press's echo within 50 ms.
+const screenFPS = 20
