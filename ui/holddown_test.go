@@ -43,3 +43,23 @@ func TestHoldDownCountdown(t *testing.T) {
 func stripView(m tea.Model) string { return ansi.Strip(m.View().Content) }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// The 1 Hz tick stops while nothing on screen counts down (no peer, the
+// replay ended) and starts again when something does.
+func TestTickOnlyWhenCounting(t *testing.T) {
+	m := NewModel(nil, WithColor(ColorNever), WithOverview(false))
+	var mm tea.Model = m
+	mm, _ = mm.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	mm, _ = mm.Update(snapshotMsg{noPeer(t)})
+	mm, cmd := mm.Update(tickMsg(time.Now()))
+	if cmd != nil {
+		t.Error("a tick re-armed with nothing counting down")
+	}
+	if mm.(Model).ticking {
+		t.Error("ticking after a tick with nothing to count")
+	}
+	mm, cmd = mm.Update(snapshotMsg{firstReceipt(t)}) // a peer: its TTL counts down
+	if !mm.(Model).ticking || cmd == nil {
+		t.Errorf("a peer appeared: ticking %v, command %v; want the tick armed", mm.(Model).ticking, cmd)
+	}
+}

@@ -177,6 +177,7 @@ type Model struct {
 	width, height int
 	mouseOn       bool   // the mouse focuses, selects and scrolls (WithMouse)
 	player        Player // a replay's controls (WithPlayer); nil live
+	ticking       bool   // the 1 Hz countdown tick is armed
 
 	snap       engine.Snapshot // on screen
 	latest     engine.Snapshot // newest received (differs from snap while paused)
@@ -201,6 +202,8 @@ func NewModel(snaps <-chan engine.Snapshot, opts ...Option) Model {
 		keys:  DefaultKeyMap(),
 		dark:  true,
 		caps:  map[string]Caps{},
+		// Init arms the 1 Hz tick; it stops while nothing counts down.
+		ticking: true,
 		// The mouse is on unless WithMouse(false) turns it off.
 		mouseOn: true,
 		vs:      viewState{loc: time.Local, logFollow: true, focus: paneLog},
@@ -239,7 +242,7 @@ func (m Model) themeFor(dark bool) Styles {
 // Init subscribes to the snapshot channel, starts the 1 Hz countdown tick
 // and, unless the theme is fixed, asks the terminal for its background.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{waitSnapshot(m.snaps), tick()}
+	cmds := []tea.Cmd{waitSnapshot(m.snaps), tick()} // ticking starts true
 	if !m.darkFixed && !m.stylesFixed && m.colorOn() {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
@@ -343,4 +346,28 @@ func selectedIndex(s engine.Snapshot, name string) int {
 		return 0
 	}
 	return -1
+}
+
+// needsTick reports whether anything on screen changes with the clock
+// alone: a peer's TTL and "last seen", a multi-peer hold-down, the demo's
+// next step, a status message that will clear, a replay that plays. An
+// idle screen (no peer, a paused or ended replay with nothing left to
+// expire) then wakes for nothing.
+func (m Model) needsTick() bool {
+	if m.vs.paused {
+		return false // the screen is frozen
+	}
+	if m.vs.status.text != "" || m.vs.capture.Demo != nil {
+		return true
+	}
+	if c := m.vs.capture; c.Mode == CaptureReplay && !c.Done && !c.Paused {
+		return true
+	}
+	for i := range m.snap.Interfaces {
+		in := &m.snap.Interfaces[i]
+		if len(in.Peers) > 0 || in.MultiPeer != nil {
+			return true
+		}
+	}
+	return false
 }

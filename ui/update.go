@@ -92,6 +92,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			nm.vs.messages = slices.Delete(slices.Clone(nm.vs.messages), 0, len(nm.vs.messages)-maxMessages)
 		}
 	}
+	if !nm.ticking && nm.needsTick() {
+		nm.ticking = true
+		cmd = tea.Batch(cmd, tick())
+	}
 	if s := nm.vs.status; s.text != "" && !s.at.IsZero() {
 		life := statusLife
 		if s.level == levelErr {
@@ -121,6 +125,12 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.ageBase, m.recvAt = m.age(), m.clock()
 		m.vs.closed = true
 	case tickMsg:
+		// The 1 Hz tick re-arms only while something on screen counts
+		// down; Update starts it again when something does (ticking).
+		if !m.needsTick() {
+			m.ticking = false
+			return m, nil
+		}
 		return m, tick()
 	case CaptureStatus:
 		m.ageBase, m.recvAt = m.age(), m.clock()
