@@ -146,23 +146,7 @@ func peerFrame(t *testing.T, ttl uint16) []byte {
 }
 
 // headless returns what a headless replay of file ends with.
-func headless(t *testing.T, file string) engine.Snapshot {
-	t.Helper()
-	src, err := capture.OpenReplay(file, capture.ReplayOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
-	eng := engine.New(engine.Config{})
-	for {
-		f, err := src.ReadFrame(context.Background())
-		if err != nil {
-			break
-		}
-		eng.Apply(engine.FrameReceived{Interface: f.Interface, At: f.At, Outgoing: f.Dir == capture.DirectionOutgoing, Data: f.Data})
-	}
-	return eng.Snapshot()
-}
+func headless(t *testing.T, file string) engine.Snapshot { return headlessUpTo(t, file, -1) }
 
 // TestReplayer replays the demo capture for the screen, paced with ticks
 // in between (TTL expiry in the 12 s gap of phase 6 happens on a tick):

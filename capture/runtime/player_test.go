@@ -12,7 +12,7 @@ import (
 )
 
 // headlessUpTo is the snapshot of a straight replay of file up to the
-// first frame's time plus pos.
+// first frame's time plus pos (the whole file for a negative pos).
 func headlessUpTo(t *testing.T, file string, pos time.Duration) engine.Snapshot {
 	t.Helper()
 	src, err := capture.OpenReplay(file, capture.ReplayOptions{})
@@ -30,7 +30,7 @@ func headlessUpTo(t *testing.T, file string, pos time.Duration) engine.Snapshot 
 		if first.IsZero() {
 			first = f.At
 		}
-		if f.At.After(first.Add(pos)) {
+		if pos >= 0 && f.At.After(first.Add(pos)) {
 			break
 		}
 		eng.Apply(frameEvent(f.Interface, f, f.At))
