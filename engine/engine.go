@@ -163,14 +163,20 @@ type CaptureCounters struct {
 }
 
 func (e *Engine) port(name string) *port {
+	p, _ := e.portNew(name)
+	return p
+}
+
+// portNew is port, and whether the interface was new to the engine.
+func (e *Engine) portNew(name string) (*port, bool) {
 	if p, ok := e.ports[name]; ok {
-		return p
+		return p, false
 	}
 	p := &port{name: name, replay: e.cfg.Replay}
 	e.ports[name] = p
 	i, _ := slices.BinarySearch(e.names, name)
 	e.names = slices.Insert(e.names, i, name)
-	return p
+	return p, true
 }
 
 // Now returns the engine's clock: the time of the latest event.
@@ -196,6 +202,13 @@ type Outcome struct {
 	// there advertises changed (IEEE Std 802.1Q-2018, D.2: the agent
 	// advertises its operational configuration).
 	Advertise []string
+	// Changed reports that the event changed what a snapshot shows other
+	// than by the clock moving on: any indication, and a link, local
+	// source, capture status or counters sample that differs from what was
+	// there. A frame that only refreshes a neighbour (its TTL, LastSeen
+	// and frame count) is not a change; the caller decides how often such
+	// a refresh is worth a snapshot.
+	Changed bool
 }
 
 // Step applies ev and returns its Outcome.
@@ -217,6 +230,7 @@ func (e *Engine) Step(ev Event) Outcome {
 }
 
 func (e *Engine) step(ev Event) Outcome {
+	changed := false
 	switch ev := ev.(type) {
 	case FrameReceived:
 		e.advance(ev.At)
@@ -225,38 +239,42 @@ func (e *Engine) step(ev Event) Outcome {
 		e.advance(ev.At)
 	case LocalChanged:
 		e.advance(ev.At)
-		p := e.port(ev.Interface)
+		p, isNew := e.portNew(ev.Interface)
+		changed = isNew // the local state in force changing issues an indication
 		if ev.Source == SourceDCBNL {
+			changed = changed || p.dcbxMode != ev.Mode || p.firmware != ev.FirmwareManaged
 			p.dcbxMode, p.firmware = ev.Mode, ev.FirmwareManaged
 		}
 		e.sourceChanged(p, ev.Source, localState{set: !ev.Withdrawn, willing: ev.Willing, params: ev.Params.Clone()})
 	case LinkChanged:
 		e.advance(ev.At)
-		p := e.port(ev.Interface)
-		idx, mac := ev.Ifindex, ev.MAC
-		p.ifindex, p.mac = &idx, &mac
-		p.operState = "down"
+		p, isNew := e.portNew(ev.Interface)
+		state := "down"
 		if ev.Up && !ev.Removed {
-			p.operState = "up"
+			state = "up"
 		}
+		changed = isNew || p.ifindex == nil || *p.ifindex != ev.Ifindex || p.mac == nil || *p.mac != ev.MAC || p.operState != state
+		idx, mac := ev.Ifindex, ev.MAC
+		p.ifindex, p.mac, p.operState = &idx, &mac, state
 	case CaptureStatus:
 		e.advance(ev.At)
-		p := e.port(ev.Interface)
+		p, isNew := e.portNew(ev.Interface)
+		changed = isNew || p.captureErr != ev.Err || p.counters.KernelDrops != ev.KernelDrops || p.counters.FramesSent != ev.Sent
 		p.captureErr = ev.Err
 		p.counters.KernelDrops, p.counters.FramesSent = ev.KernelDrops, ev.Sent
 	case CountersSampled:
 		e.advance(ev.At)
-		p := e.port(ev.Interface)
+		p, isNew := e.portNew(ev.Interface)
 		if p.lossless == nil {
 			p.lossless = &losslessState{}
 		}
-		p.lossless.sample(ev)
+		changed = p.lossless.sample(ev) || isNew
 	}
 	if len(e.out) == 0 {
-		return Outcome{}
+		return Outcome{Changed: changed}
 	}
 	e.gen++
-	return Outcome{Indications: e.out}
+	return Outcome{Indications: e.out, Changed: true}
 }
 
 // emit records an indication at the engine's current time.
@@ -571,3 +589,25 @@ func msapName(n *neighbor) string {
 // msapString names an MSAP as the snapshot does (Interface.RemotePeer,
 // MultiPeer.Peers, Indication.Peer): "chassis ID / port ID".
 func msapString(chassis, portID string) string { return chassis + " / " + portID }
+
+// TimeSensitive reports whether a snapshot taken later could differ from
+// one taken now by the clock alone: a neighbour's information counts down
+// to its expiry (and may turn stale, the peer-stale diagnostic), a
+// multi-peer hold-down runs, or a local agent was seen within the window
+// of the dual-agent check. Without any, a snapshot stays true until the
+// next event that reports Outcome.Changed, so a caller publishing
+// snapshots needs no periodic refresh.
+func (e *Engine) TimeSensitive() bool {
+	for _, name := range e.names {
+		p := e.ports[name]
+		if len(p.neighbors) > 0 || p.multi {
+			return true
+		}
+		for _, a := range p.agents {
+			if e.now.Sub(a.lastSeen) < dualAgentWindow {
+				return true
+			}
+		}
+	}
+	return false
+}

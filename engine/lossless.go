@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -189,8 +190,12 @@ type losslessState struct {
 	next, n int
 }
 
-// sample records a sample, keeping the previous one for rates.
-func (ls *losslessState) sample(ev CountersSampled) {
+// sample records a sample, keeping the previous one for rates, and
+// reports whether what a snapshot shows changed: a reading, the interval
+// or the error differs, a rate or the pause history is not at rest (the
+// history still filling, or a pause rate in the window).
+func (ls *losslessState) sample(ev CountersSampled) bool {
+	rest := ls.cur != nil && ls.prev != nil && sameReadings(&ev, ls.cur) && sameReadings(ls.cur, ls.prev) && ls.historyQuiet()
 	c := ev
 	c.RDMA = append([]RDMAPortSample(nil), ev.RDMA...)
 	if ev.PFC != nil {
@@ -207,7 +212,7 @@ func (ls *losslessState) sample(ev CountersSampled) {
 		ls.history, ls.next, ls.n = make([][8]float64, size), 0, 0
 	}
 	if ls.prev == nil || ls.cur.PFC == nil || ls.prev.PFC == nil {
-		return
+		return !rest
 	}
 	dt := ls.cur.At.Sub(ls.prev.At)
 	var row [8]float64
@@ -223,6 +228,41 @@ func (ls *losslessState) sample(ev CountersSampled) {
 	ls.history[ls.next] = row
 	ls.next = (ls.next + 1) % size
 	ls.n = min(ls.n+1, size)
+	return !rest
+}
+
+// historyQuiet reports that another sample without pauses leaves the
+// pause history as it shows: the ring is full (or unused: no pause
+// counters) and every rate in it is zero.
+func (ls *losslessState) historyQuiet() bool {
+	if ls.cur.PFC == nil {
+		return true
+	}
+	if ls.n < len(ls.history) {
+		return false
+	}
+	for _, row := range ls.history {
+		if row != ([8]float64{}) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameReadings reports whether two samples read the same values from the
+// same sources at the same interval (their times aside).
+func sameReadings(a, b *CountersSampled) bool {
+	return a.Interval == b.Interval && a.Err == b.Err && slices.Equal(a.RDMA, b.RDMA) &&
+		ptrEqual(a.PFC, b.PFC) && ptrEqual(a.ECN, b.ECN)
+}
+
+// ptrEqual reports whether two pointers are both nil or point to equal
+// values.
+func ptrEqual[T comparable](a, b *T) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
 }
 
 // historySize is the number of samples that cover HistoryWindow at the

@@ -5,6 +5,7 @@ package runtime
 // their control sockets.
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -28,12 +29,19 @@ type loopCall struct {
 }
 
 // do runs fn on the engine goroutine and waits for it.
-func (r *liveRun) do(fn func()) error {
+func (r *liveRun) do(fn func()) error { return r.doCtx(context.Background(), fn) }
+
+// doCtx is do for a goroutine the engine goroutine waits for when it
+// stops (the replay's): it gives up, without running fn, once ctx is done
+// (the loop stops taking calls then, and waits for that goroutine).
+func (r *liveRun) doCtx(ctx context.Context, fn func()) error {
 	c := loopCall{fn: fn, done: make(chan struct{})}
 	select {
 	case r.calls <- c:
 	case <-r.stopped:
 		return errStopped
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 	select {
 	case <-c.done:

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/capture/counters"
 	"github.com/dcbtop/dcbtop/capture/dcbnl"
+	"github.com/dcbtop/dcbtop/engine"
 )
 
 // DefaultCountersInterval is how often the lossless counters are sampled
@@ -51,8 +52,9 @@ func (r *liveRun) startCounters(ifaces []*liveIface) (stop func()) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		t := r.clk.NewTicker(every)
-		defer t.Stop()
+		period := every
+		t := r.clk.NewTicker(period)
+		defer func() { t.Stop() }()
 		for {
 			select {
 			case <-ctx.Done():
@@ -60,12 +62,27 @@ func (r *liveRun) startCounters(ifaces []*liveIface) (stop func()) {
 			case <-t.C:
 			}
 			now := r.now()
+			empty := true
 			for _, n := range names {
+				ev := s.Sample(n, now, every)
+				empty = empty && nothingSampled(ev)
 				select {
-				case r.events <- s.Sample(n, now, every):
+				case r.events <- ev:
 				case <-ctx.Done():
 					return
 				}
+			}
+			// Interfaces with nothing to sample (a veth, a NIC without
+			// pause counters or RDMA) are probed less often: a driver
+			// loaded or an RDMA device bound later shows within
+			// emptyProbeEvery.
+			next := every
+			if empty {
+				next = max(every, emptyProbeEvery)
+			}
+			if next != period {
+				t.Stop()
+				period, t = next, r.clk.NewTicker(next)
 			}
 		}
 	}()
@@ -76,4 +93,13 @@ func (r *liveRun) startCounters(ifaces []*liveIface) (stop func()) {
 			c()
 		}
 	}
+}
+
+// emptyProbeEvery is how often interfaces without any lossless counter
+// (no RDMA port, pause counter or ECN setting) are sampled again.
+const emptyProbeEvery = 10 * time.Second
+
+// nothingSampled reports whether a sample found no counter and no error.
+func nothingSampled(ev engine.CountersSampled) bool {
+	return len(ev.RDMA) == 0 && ev.PFC == nil && ev.ECN == nil && ev.Err == ""
 }

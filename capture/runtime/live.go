@@ -377,8 +377,8 @@ func (rt *Runtime) startReplay(cfg Config) error {
 		// The screen's replay is a player: it stays after the end for a
 		// seek back, which starts the engine afresh first.
 		src.interactive = true
-		src.reset = func() {
-			_ = r.do(func() {
+		src.reset = func(ctx context.Context) {
+			_ = r.doCtx(ctx, func() {
 				r.eng = engine.New(engine.Config{Replay: true})
 				r.dirty = true
 			})
@@ -539,12 +539,6 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 	defer r.tick.Stop()
 	statsEvery := r.clk.NewTicker(5 * time.Second)
 	defer statsEvery.Stop()
-	var publish <-chan time.Time // the 1 Hz snapshot for the screen
-	if r.feed != nil {
-		t := time.NewTicker(time.Second)
-		defer t.Stop()
-		publish = t.C
-	}
 	r.transmit(ifaces, r.now())
 	r.flush()
 	for r.err == nil {
@@ -597,15 +591,13 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 			r.transmit(ifaces, now)
 			if r.replay != nil {
 				r.replay.tick()
-				r.dirty = true // the screen's 1 Hz snapshot between frames
 			}
+			r.aging()
 		case <-statsEvery.C:
 			now := r.now()
 			for _, li := range ifaces {
 				r.apply(li.status(now))
 			}
-		case <-publish:
-			r.dirty = true
 		}
 		r.flush()
 	}
@@ -614,6 +606,21 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 	r.flush()
 	return err
 }
+
+// aging marks a snapshot due when the last one is agingEvery old and the
+// clock moving on changes what it shows (expiry countdowns, a stale peer,
+// a hold-down: the Backend's exports and the metrics read them): the
+// screen's snapshot between frames. With nothing aging, nothing is
+// published until something changes.
+func (r *liveRun) aging() {
+	if r.feed != nil && time.Since(r.lastPub) >= agingEvery && r.eng.TimeSensitive() {
+		r.dirty = true
+	}
+}
+
+// agingEvery is how often, at most, a snapshot is published only because
+// time passed: about once a second (the loop's 1 s tick less its jitter).
+const agingEvery = 900 * time.Millisecond
 
 // flush publishes a snapshot to the screen when the engine changed since
 // the last one, or a frame refreshed a peer and the last one is older
@@ -648,11 +655,7 @@ func (r *liveRun) apply(ev engine.Event) {
 	if r.metrics != nil {
 		r.metrics.Observe(ins)
 	}
-	switch ev.(type) {
-	case engine.LinkChanged, engine.CaptureStatus, engine.LocalChanged, engine.CountersSampled:
-		r.dirty = true
-	}
-	if len(ins) > 0 { // the snapshot's Generation changed
+	if o.Changed {
 		r.dirty = true
 	}
 	if isFrame && !fr.Outgoing {

@@ -136,9 +136,9 @@ func (s *replaySource) handle(c playerCmd) (restartTo *time.Duration) {
 		s.reqSpeed = nil
 		s.status.Speed = *c.speed
 	case c.seek != nil:
-		if s.reqPos != nil && *s.reqPos == *c.seek {
-			s.reqPos = nil // the latest seek asked for
-		}
+		// reqPos stays until the file has been read up to the position
+		// (seekTo): meanwhile the progress says 0, and a quick second
+		// press must count from this seek's target.
 		return c.seek
 	}
 	return nil
@@ -154,7 +154,7 @@ func (s *replaySource) rewind(ctx context.Context, pos time.Duration, events cha
 		return fmt.Errorf("%s: %w", s.name, err)
 	}
 	if s.reset != nil {
-		s.reset()
+		s.reset(ctx)
 	}
 	s.mu.Lock()
 	old := s.src

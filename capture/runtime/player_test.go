@@ -110,3 +110,63 @@ func waitProgress(t *testing.T, rec *recPoster, cond func(ReplayProgress) bool) 
 		}
 	}
 }
+
+// A seek asked for while another is being carried out (the file read
+// again from the start, the progress meanwhile at 0) counts from the
+// first one's target: two quick → presses go 20 s on, not 10.
+func TestPlayerSeekDuringSeek(t *testing.T) {
+	const file = "../../assets/demo.pcap"
+	rec := newRecPoster()
+	rt, err := Start(Config{Replay: file, Speed: 1, Screen: true, Post: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	pl := rt.Player()
+	reset, pressed := rt.replay.reset, false
+	rt.replay.reset = func(ctx context.Context) {
+		reset(ctx)
+		if !pressed { // the second press, in the middle of the first seek
+			pressed = true
+			pl.Seek(10 * time.Second)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- rt.Loop(ctx) }()
+	defer func() { cancel(); <-done }()
+	pl.TogglePause()
+	waitProgress(t, rec, func(p ReplayProgress) bool { return p.Paused })
+	pl.Seek(10 * time.Second)
+	p := waitProgress(t, rec, func(p ReplayProgress) bool { return p.Position != 0 && rt.replay.Position() == p.Position })
+	if got := p.Position.Round(time.Millisecond); got != 20*time.Second { // paused a few µs in
+		t.Errorf("two seeks of 10 s, the second during the first: at %v, want 20s", got)
+	}
+}
+
+// Quitting while a seek starts the engine afresh (q pressed just after
+// ←): the run ends, the seek given up, rather than both waiting for each
+// other.
+func TestPlayerQuitDuringSeek(t *testing.T) {
+	for range 5 { // the loop picks at random between the quit and the seek
+		rt, err := Start(Config{Replay: "../../assets/demo.pcap", Speed: 1, Screen: true, Post: newRecPoster()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		reset := rt.replay.reset
+		rt.replay.reset = func(c context.Context) {
+			cancel() // q
+			reset(c)
+		}
+		done := make(chan error, 1)
+		go func() { done <- rt.Loop(ctx) }()
+		rt.Player().Seek(10 * time.Second)
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Fatal("the run did not end within 5 s of quitting during a seek")
+		}
+		rt.Close()
+	}
+}

@@ -79,7 +79,7 @@ type replaySource struct {
 	// starts the engine afresh before a seek re-runs the file.
 	ctl         chan playerCmd
 	interactive bool
-	reset       func()
+	reset       func(context.Context)
 }
 
 // openReplay opens path for a run. With a poster, the file is scanned
@@ -266,11 +266,15 @@ func (s *replaySource) awaitSeek(ctx context.Context, events chan<- engine.Event
 
 // seekTo re-runs the file up to pos and reports the position.
 func (s *replaySource) seekTo(ctx context.Context, pos time.Duration, events chan<- engine.Event) {
-	if err := s.rewind(ctx, pos, events); err != nil && ctx.Err() == nil {
-		s.mu.Lock()
+	err := s.rewind(ctx, pos, events)
+	s.mu.Lock()
+	if err != nil && ctx.Err() == nil {
 		s.pending = nil
-		s.mu.Unlock()
 	}
+	if s.reqPos != nil && *s.reqPos == pos {
+		s.reqPos = nil // the latest seek asked for is carried out
+	}
+	s.mu.Unlock()
 	if s.post != nil {
 		s.post.Progress(s.progress())
 	}
