@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"unicode"
-	"unicode/utf8"
 )
 
 // Errors returned by OpenReplay and (*Replay).ReadFrame. Test for them with
@@ -42,14 +40,4 @@ func osError(op string, err error) error {
 		return fmt.Errorf("%s: %w", op, pe.Err)
 	}
 	return fmt.Errorf("%s: %w", op, err)
-}
-
-// lowerFirst lowercases the first letter of s: gopacket's messages start
-// with a capital, this package's do not.
-func lowerFirst(s string) string {
-	r, n := utf8.DecodeRuneInString(s)
-	if r == utf8.RuneError || unicode.IsLower(r) {
-		return s
-	}
-	return string(unicode.ToLower(r)) + s[n:]
 }

@@ -10,12 +10,9 @@ import (
 	"io"
 	"io/fs"
 	"math"
-	"math/bits"
 	"os"
 	"strconv"
 	"time"
-
-	"github.com/gopacket/gopacket/pcapgo"
 )
 
 // maxRecordLen is the longest record a Replay accepts, libpcap's
@@ -23,9 +20,7 @@ import (
 // trusting them would let a small file ask for a huge allocation.
 const maxRecordLen = 256 << 10
 
-// replayBufSize is the read buffer of a Replay. It must be at least 4096
-// bytes so that pcapgo uses it as is instead of wrapping it in a buffer of its
-// own, which is what lets the Replay know the offset of every record.
+// replayBufSize is the read buffer of a Replay.
 const replayBufSize = 64 << 10
 
 // Link types (https://www.tcpdump.org/linktypes.html) a Replay understands.
@@ -137,14 +132,20 @@ type Replay struct {
 	cr   *countingReader
 	br   *bufio.Reader
 
-	// Exactly one of pcap and ng is set.
-	pcap     *pcapgo.Reader
+	// The file's format: a classic pcap file (linkType, snaplen, nanos)
+	// or pcapng (ng: the current section's interfaces); order is the byte
+	// order of the file or of the current pcapng section.
+	ng       bool
+	order    binary.ByteOrder
 	linkType uint32 // of a classic pcap file
 	snaplen  uint32 // of a classic pcap file, 0 if it declares none
+	nanos    bool   // classic pcap with nanosecond timestamps
 
-	ng          *pcapgo.NgReader
-	ngBigEndian bool           // byte order of the first pcapng section
-	ngNames     map[int]string // "pcapN" names already built
+	ngIfaces []ngIface
+	ngNames  map[int]string // "pcapN" names already built
+	lastAt   time.Time      // the latest pcapng packet's timestamp
+
+	buf []byte // the record being read
 
 	record int   // number of records read so far
 	err    error // sticky error of the last read, io.EOF included
@@ -189,11 +190,6 @@ func OpenReplay(path string, opts ReplayOptions) (*Replay, error) {
 
 // open detects the file format from its magic number and reads the header.
 func (r *Replay) open() (err error) {
-	defer func() { // see read
-		if p := recover(); p != nil {
-			err = fmt.Errorf("%w: gopacket/pcapgo failed: %v", ErrCorrupt, p)
-		}
-	}()
 	magic, err := r.br.Peek(4)
 	if len(magic) < 4 {
 		if err != io.EOF {
@@ -213,9 +209,9 @@ func (r *Replay) open() (err error) {
 	case bytes.Equal(magic, magicPcapng):
 		return r.openPcapng()
 	case bytes.Equal(magic, magicPcapMicrosLE), bytes.Equal(magic, magicPcapNanosLE):
-		return r.openPcap(binary.LittleEndian)
+		return r.openPcap(binary.LittleEndian, bytes.Equal(magic, magicPcapNanosLE))
 	case bytes.Equal(magic, magicPcapMicrosBE), bytes.Equal(magic, magicPcapNanosBE):
-		return r.openPcap(binary.BigEndian)
+		return r.openPcap(binary.BigEndian, bytes.Equal(magic, magicPcapNanosBE))
 	case bytes.HasPrefix(magic, magicGzip):
 		return fmt.Errorf("%w: gzip-compressed (decompress it first)", ErrNotPcap)
 	default:
@@ -236,7 +232,7 @@ func (r *Replay) header(n int) ([]byte, error) {
 }
 
 // openPcap reads the header of a classic pcap file.
-func (r *Replay) openPcap(order binary.ByteOrder) error {
+func (r *Replay) openPcap(order binary.ByteOrder, nanos bool) error {
 	hdr, err := r.header(pcapHeaderLen)
 	if err != nil {
 		return err
@@ -250,52 +246,24 @@ func (r *Replay) openPcap(order binary.ByteOrder) error {
 	if !supportedLinkType(r.linkType) {
 		return unsupportedLinkType(r.linkType)
 	}
-	pr, err := pcapgo.NewReader(r.br)
-	if err != nil { // unreachable: the header was checked above
-		return r.formatError(0, err)
-	}
-	if r.snaplen == 0 || r.snaplen > maxRecordLen {
-		// pcapgo accepts capture lengths up to the larger of this and
-		// maxRecordLen, and reads them before the caller sees them.
-		pr.SetSnaplen(maxRecordLen)
-	}
-	r.pcap = pr
-	return nil
+	r.order, r.nanos = order, nanos
+	_, err = r.br.Discard(pcapHeaderLen)
+	return err
 }
 
 // openPcapng reads the first section header block of a pcapng file.
 func (r *Replay) openPcapng() error {
-	hdr, err := r.header(pcapngMinHeaderLen)
-	if err != nil {
+	if _, err := r.header(pcapngMinHeaderLen); err != nil {
 		return err
 	}
-	var order binary.ByteOrder
-	switch bom := hdr[8:12]; {
-	case bytes.Equal(bom, pcapngByteOrderBE):
-		order, r.ngBigEndian = binary.BigEndian, true
-	case bytes.Equal(bom, pcapngByteOrderLE):
-		order = binary.LittleEndian
-	default:
-		return fmt.Errorf("%w: bad pcapng byte-order magic %x", ErrNotPcap, bom)
+	var hdr [8]byte
+	if _, err := io.ReadFull(r.br, hdr[:]); err != nil {
+		return osError("read", err) // unreachable: peeked above
 	}
-	if n := order.Uint32(hdr[4:8]); n < pcapngMinHeaderLen || n%4 != 0 {
-		return fmt.Errorf("%w: section header block length %d", ErrCorrupt, n)
+	if err := r.openNgSection(0, hdr[:], true); err != nil {
+		return err
 	}
-	if major, minor := order.Uint16(hdr[12:14]), order.Uint16(hdr[14:16]); major != 1 || minor != 0 {
-		return fmt.Errorf("%w pcapng version %d.%d (want 1.0)", ErrUnsupported, major, minor)
-	}
-	// WantMixedLinkType keeps pcapgo from dropping the packets of
-	// interfaces whose link type differs from the first one's: a capture
-	// may mix Ethernet and Linux cooked interfaces.
-	ng, err := pcapgo.NewNgReader(r.br, pcapgo.NgReaderOptions{WantMixedLinkType: true})
-	if err != nil {
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return fmt.Errorf("%w: file header cut short", ErrTruncated)
-		}
-		return r.formatError(0, err)
-	}
-	r.ng = ng
-	r.ngNames = make(map[int]string)
+	r.ng, r.ngNames = true, make(map[int]string)
 	return nil
 }
 
@@ -400,76 +368,52 @@ func (r *Replay) wait(ctx context.Context) error {
 	}
 }
 
-// offset returns the offset in the file of the next byte pcapgo will read.
+// offset returns the offset in the file of the next byte to be read.
 func (r *Replay) offset() int64 {
 	return r.cr.n - int64(r.br.Buffered())
 }
 
 // read reads the next record and turns it into a Frame.
-func (r *Replay) read() (f Frame, err error) {
+func (r *Replay) read() (Frame, error) {
 	off := r.offset()
 	r.record++
-	// gopacket/pcapgo v1.7.7 indexes its interface table with an
-	// unchecked negative index on 32-bit platforms when an interface id
-	// is above 2^31 (a pcapng file can say anything). Whatever else it
-	// may do on hostile input, a corrupt file must not crash dcbtop.
-	defer func() {
-		if p := recover(); p != nil {
-			f, err = Frame{}, r.corrupt(off, "gopacket/pcapgo failed: %v", p)
-		}
-	}()
-	if r.ng != nil {
-		return r.readPcapng(off)
+	var (
+		rec record
+		err error
+	)
+	if r.ng {
+		rec, err = r.readNgRecord()
+		off = rec.off
+	} else {
+		rec, err = r.readPcapRecord(off)
 	}
-	return r.readPcap(off)
-}
-
-// readPcap reads the next record of a classic pcap file, which starts at off.
-func (r *Replay) readPcap(off int64) (Frame, error) {
-	data, ci, err := r.pcap.ZeroCopyReadPacketData()
-	if err != nil {
-		switch {
-		case err == io.EOF && r.offset() == off:
-			return Frame{}, io.EOF
-		case tooLong(ci.CaptureLength):
-			return Frame{}, r.tooLongError(off, ci.CaptureLength)
-		case ci.CaptureLength > ci.Length && r.offset() == off+pcapRecordHeaderLen:
-			// pcapgo refuses the record once it has read its header,
-			// and leaves its data unread: read it here.
-			if data, err = r.readRecordData(off, ci.CaptureLength); err != nil {
-				return Frame{}, err
-			}
-		default:
-			return Frame{}, r.readError(off, err)
-		}
-	}
-	if err := r.checkTime(off, ci.Timestamp, false); err != nil {
-		return Frame{}, err
-	}
-	f, err := r.frame(off, r.linkType, data, ci.Timestamp, pcapInterface, DirectionUnknown)
 	if err != nil {
 		return Frame{}, err
 	}
-	f.Note = r.lengthNote(off, ci.CaptureLength, ci.Length, r.snaplen)
+	if err := r.checkTime(off, rec.at, rec.usDflt); err != nil {
+		return Frame{}, err
+	}
+	name := pcapInterface
+	if r.ng {
+		name = rec.iface
+		if name == "" {
+			name = r.ngName(rec.ifIndex)
+		}
+	}
+	f, err := r.frame(off, rec.linkType, rec.data, rec.at, name, rec.dir)
+	if err != nil {
+		return Frame{}, err
+	}
+	f.Note = r.lengthNote(off, rec.capLen, rec.origLen, rec.snaplen)
 	return f, nil
-}
-
-// readRecordData reads the n bytes of data of the record at off, n being at
-// most maxRecordLen.
-func (r *Replay) readRecordData(off int64, n int) ([]byte, error) {
-	data := make([]byte, n)
-	if _, err := io.ReadFull(r.br, data); err != nil {
-		return nil, r.readError(off, err)
-	}
-	return data, nil
 }
 
 // lengthNote returns the Frame.Note of the record at off, of capture length
 // capLen, original length origLen and snapshot length snaplen (0 for none),
 // or "" if capLen exceeds neither.
-func (r *Replay) lengthNote(off int64, capLen, origLen int, snaplen uint32) string {
+func (r *Replay) lengthNote(off int64, capLen, origLen, snaplen uint32) string {
 	overLen := capLen > origLen
-	overSnap := snaplen != 0 && uint64(capLen) > uint64(snaplen)
+	overSnap := snaplen != 0 && capLen > snaplen
 	var what string
 	switch {
 	case overLen && overSnap:
@@ -500,43 +444,6 @@ func (r *Replay) checkTime(off int64, at time.Time, usNg bool) error {
 	return nil
 }
 
-// readPcapng reads the next packet block of a pcapng file, and the other
-// blocks before it, which start at off.
-func (r *Replay) readPcapng(off int64) (Frame, error) {
-	data, ci, opts, err := r.ng.ZeroCopyReadPacketDataWithOptions()
-	if err != nil {
-		switch {
-		case err == io.EOF: // pcapgo returns it only between blocks
-			return Frame{}, io.EOF
-		case tooLong(ci.CaptureLength):
-			return Frame{}, r.tooLongError(off, ci.CaptureLength)
-		case errors.Is(err, pcapgo.ErrNgVersionMismatch):
-			return Frame{}, fmt.Errorf("record %d at offset %d: %w pcapng section version (want 1.0)", r.record, off, ErrUnsupported)
-		}
-		return Frame{}, r.readError(off, err)
-	}
-	if tooLong(ci.CaptureLength) {
-		return Frame{}, r.tooLongError(off, ci.CaptureLength)
-	}
-	iface, err := r.ng.Interface(ci.InterfaceIndex)
-	if err != nil { // unreachable: pcapgo checked the index
-		return Frame{}, r.formatError(off, err)
-	}
-	if err := r.checkTime(off, ci.Timestamp, iface.TimestampResolution == 6); err != nil {
-		return Frame{}, err
-	}
-	name := iface.Name
-	if name == "" {
-		name = r.ngName(ci.InterfaceIndex)
-	}
-	f, err := r.frame(off, uint32(iface.LinkType), data, ci.Timestamp, name, epbDirection(opts.Flags, r.ngBigEndian))
-	if err != nil {
-		return Frame{}, err
-	}
-	f.Note = r.lengthNote(off, ci.CaptureLength, ci.Length, iface.SnapLength)
-	return f, nil
-}
-
 // ngName returns "pcapN" for interface index i.
 func (r *Replay) ngName(i int) string {
 	name, ok := r.ngNames[i]
@@ -547,35 +454,8 @@ func (r *Replay) ngName(i int) string {
 	return name
 }
 
-// epbDirection returns the direction in the flags of an Enhanced Packet
-// Block, if any.
-//
-// pcapgo v1.7.7 decodes the flags word as little-endian whatever the byte
-// order of the section. In a big-endian section the direction bits (0-1)
-// then land in bits 24-25, which NgEpbFlags keeps in LinkLayerErr, so
-// swapping the bytes back recovers them. Only the byte order of the first
-// section is known: files whose sections differ in byte order are read with
-// that of the first.
-func epbDirection(flags *pcapgo.NgEpbFlags, bigEndian bool) Direction {
-	if flags == nil {
-		return DirectionUnknown
-	}
-	word := flags.ToUint32()
-	if bigEndian {
-		word = bits.ReverseBytes32(word)
-	}
-	switch pcapgo.NgEpbFlag(word) & pcapgo.NgEpbFlagDirectionMask {
-	case pcapgo.NgEpbFlagDirectionInbound:
-		return DirectionIncoming
-	case pcapgo.NgEpbFlagDirectionOutbound:
-		return DirectionOutgoing
-	default:
-		return DirectionUnknown
-	}
-}
-
-// frame builds the Frame of a record of link type lt. data may be reused
-// by pcapgo, so the Frame gets a copy.
+// frame builds the Frame of a record of link type lt. data is reused by
+// the next read, so the Frame gets a copy.
 func (r *Replay) frame(off int64, lt uint32, data []byte, at time.Time, iface string, dir Direction) (Frame, error) {
 	f := Frame{Interface: iface, At: at, Dir: dir}
 	var cookedDir Direction
@@ -694,14 +574,8 @@ func unsupportedLinkType(lt uint32) error {
 	return fmt.Errorf("%w link type %d (want Ethernet or Linux cooked)", ErrUnsupported, lt)
 }
 
-// tooLong reports whether a capture length is out of bounds. A negative
-// length is a uint32 above 2^31 on a 32-bit platform.
-func tooLong(n int) bool {
-	return n < 0 || n > maxRecordLen
-}
-
-func (r *Replay) tooLongError(off int64, n int) error {
-	return r.corrupt(off, "capture length %d exceeds the %d-byte limit", uint32(n), maxRecordLen)
+func (r *Replay) tooLongError(off int64, n uint32) error {
+	return r.corrupt(off, "capture length %d exceeds the %d-byte limit", n, maxRecordLen)
 }
 
 // corrupt returns an ErrCorrupt error about the current record.
@@ -709,8 +583,8 @@ func (r *Replay) corrupt(off int64, format string, args ...any) error {
 	return fmt.Errorf("%w: record %d at offset %d: %s", ErrCorrupt, r.record, off, fmt.Sprintf(format, args...))
 }
 
-// readError turns an error of pcapgo while reading the record at off into
-// one of this package.
+// readError turns an error reading the record at off into one of this
+// package: a truncation, or the file's read error.
 func (r *Replay) readError(off int64, err error) error {
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		return fmt.Errorf("%w: record %d at offset %d cut short", ErrTruncated, r.record, off)
@@ -718,18 +592,10 @@ func (r *Replay) readError(off int64, err error) error {
 	if _, ok := errors.AsType[*fs.PathError](err); ok {
 		return osError("read", err)
 	}
-	return r.formatError(off, err)
+	return osError("read", err)
 }
 
-// formatError wraps a complaint of pcapgo about the file's structure.
-func (r *Replay) formatError(off int64, err error) error {
-	if r.record == 0 {
-		return fmt.Errorf("%w: %s", ErrCorrupt, lowerFirst(err.Error()))
-	}
-	return r.corrupt(off, "%s", lowerFirst(err.Error()))
-}
-
-// newReplayReader returns the buffered reader a Replay hands to pcapgo.
+// newReplayReader returns the buffered reader a Replay reads through.
 func newReplayReader(r io.Reader) *bufio.Reader {
 	return bufio.NewReaderSize(r, replayBufSize)
 }

@@ -90,7 +90,7 @@ func TestReplayOddLengths(t *testing.T) {
 			name: "pcapng capture length over snapshot length",
 			file: ngFile(be, 30, r1),
 			want: []capture.Frame{
-				{Interface: "eth0", At: t0, Data: lldpFrame(1), Note: "record 1 at offset 28: capture length 36 exceeds snapshot length 30; read as captured"},
+				{Interface: "eth0", At: t0, Data: lldpFrame(1), Note: "record 1 at offset 68: capture length 36 exceeds snapshot length 30; read as captured"},
 				{Interface: "eth0", At: t0.Add(time.Second), Data: lldpFrame(2), Note: fmt.Sprintf("record 2 at offset %d: capture length 36 exceeds snapshot length 30; read as captured", ngRec2)},
 			},
 		},
@@ -98,7 +98,7 @@ func TestReplayOddLengths(t *testing.T) {
 			name: "pcapng capture length over packet length",
 			file: ngFile(le, 0, rec{at: t0, data: lldpFrame(1), origLen: 20}),
 			want: []capture.Frame{
-				{Interface: "eth0", At: t0, Data: lldpFrame(1), Note: "record 1 at offset 28: capture length 36 exceeds packet length 20; read as captured"},
+				{Interface: "eth0", At: t0, Data: lldpFrame(1), Note: "record 1 at offset 68: capture length 36 exceeds packet length 20; read as captured"},
 				f2("eth0"),
 			},
 		},
@@ -106,7 +106,7 @@ func TestReplayOddLengths(t *testing.T) {
 			name: "pcapng capture length over both",
 			file: ngFile(le, 35, rec{at: t0, data: lldpFrame(1), origLen: 34}),
 			want: []capture.Frame{
-				{Interface: "eth0", At: t0, Data: lldpFrame(1), Note: "record 1 at offset 28: capture length 36 exceeds packet length 34 and snapshot length 35; read as captured"},
+				{Interface: "eth0", At: t0, Data: lldpFrame(1), Note: "record 1 at offset 68: capture length 36 exceeds packet length 34 and snapshot length 35; read as captured"},
 				{Interface: "eth0", At: t0.Add(time.Second), Data: lldpFrame(2), Note: fmt.Sprintf("record 2 at offset %d: capture length 36 exceeds snapshot length 35; read as captured", ngRec2)},
 			},
 		},
@@ -114,7 +114,7 @@ func TestReplayOddLengths(t *testing.T) {
 			name: "pcapng Linux cooked capture length over packet length",
 			file: (&ng{order: le}).shb().idb(ltSLL, 0, "any").epb(0, sllRec, nil).b,
 			want: []capture.Frame{
-				{Interface: "any", At: t0, Dir: capture.DirectionIncoming, Data: lldpFrame(1), DstAssumed: true, Note: "record 1 at offset 28: capture length 38 exceeds packet length 30; read as captured"},
+				{Interface: "any", At: t0, Dir: capture.DirectionIncoming, Data: lldpFrame(1), DstAssumed: true, Note: "record 1 at offset 68: capture length 38 exceeds packet length 30; read as captured"},
 			},
 		},
 	}
@@ -163,7 +163,7 @@ func TestReplayOddLengthErrors(t *testing.T) {
 			name: "pcapng over the 256 KiB limit",
 			file: (&ng{order: le}).shb().idb(ltEthernet, 30, "eth0").epb(0, rec{at: t0, data: lldpFrame(1), capLen: 256<<10 + 1, origLen: 20}, nil).b,
 			is:   capture.ErrCorrupt,
-			msg:  "corrupt capture: record 1 at offset 28: capture length 262145 exceeds the 262144-byte limit",
+			msg:  "corrupt capture: record 1 at offset 68: capture length 262145 exceeds the 262144-byte limit",
 		},
 	}
 	for _, tt := range tests {
@@ -207,26 +207,26 @@ func TestReplayTimestampRange(t *testing.T) {
 		msg  string    // the ErrCorrupt error, if any
 	}{
 		{name: "last nanosecond of 9999", file: at(le, last), want: last},
-		{name: "first nanosecond of 10000", file: at(be, last.Add(1)), msg: "corrupt capture: record 1 at offset 28: timestamp is year 10000, after 9999"},
+		{name: "first nanosecond of 10000", file: at(be, last.Add(1)), msg: "corrupt capture: record 1 at offset 72: timestamp is year 10000, after 9999"},
 		{name: "first nanosecond of year 0", file: at(be, first), want: first},
-		{name: "last nanosecond of year -1", file: at(le, first.Add(-1)), msg: "corrupt capture: record 1 at offset 28: timestamp is year -1, before 0"},
+		{name: "last nanosecond of year -1", file: at(le, first.Add(-1)), msg: "corrupt capture: record 1 at offset 72: timestamp is year -1, before 0"},
 		{name: "1 January 1970", file: at(le, time.Unix(0, 0).UTC()), want: time.Unix(0, 0).UTC()},
 		{name: "before 1970", file: at(be, time.Date(1969, 7, 20, 20, 17, 40, 5, time.UTC)), want: time.Date(1969, 7, 20, 20, 17, 40, 5, time.UTC)},
 		{
 			name: "nanoseconds without if_tsresol",
 			file: noTsresol,
-			msg:  fmt.Sprintf("corrupt capture: record 1 at offset 28: timestamp is year %d, after 9999 (nanosecond stamps without if_tsresol?)", wantYear),
+			msg:  fmt.Sprintf("corrupt capture: record 1 at offset 48: timestamp is year %d, after 9999 (nanosecond stamps without if_tsresol?)", wantYear),
 		},
 		{
 			name: "largest microsecond timestamp",
 			file: (&ng{order: be}).shb().idbOpts(ltEthernet, 0).epbTS(0, ^uint64(0), rec{data: lldpFrame(1)}, nil).b,
-			msg:  "corrupt capture: record 1 at offset 28: timestamp is year 586524, after 9999 (nanosecond stamps without if_tsresol?)",
+			msg:  "corrupt capture: record 1 at offset 48: timestamp is year 586524, after 9999 (nanosecond stamps without if_tsresol?)",
 		},
 		{
 			// 2^63 seconds, which time.Unix wraps.
 			name: "2^63 seconds",
 			file: (&ng{order: le}).shb().idbOpts(ltEthernet, 0, ngOpt{code: 9, value: []byte{0x80}}).epbTS(0, 1<<63, rec{data: lldpFrame(1)}, nil).b,
-			msg:  "corrupt capture: record 1 at offset 28: timestamp is year 292277026596, after 9999",
+			msg:  "corrupt capture: record 1 at offset 60: timestamp is year 292277026596, after 9999",
 		},
 	}
 	for _, tt := range tests {

@@ -449,13 +449,13 @@ func TestReplayErrors(t *testing.T) {
 			name: "pcapng huge capture length",
 			file: (&ng{order: le}).shb().idb(ltEthernet, 0, "eth0").epb(0, rec{at: t0, data: lldpFrame(1), capLen: 0x7fffffff}, nil).b,
 			is:   capture.ErrCorrupt,
-			msg:  "corrupt capture: record 1 at offset 28: capture length 2147483647 exceeds the 262144-byte limit",
+			msg:  "corrupt capture: record 1 at offset 68: capture length 2147483647 exceeds the 262144-byte limit",
 		},
 		{
 			name: "pcapng unknown interface",
 			file: (&ng{order: le}).shb().idb(ltEthernet, 0, "eth0").epb(3, r1, nil).b,
 			is:   capture.ErrCorrupt,
-			msg:  "corrupt capture: record 1 at offset 28: interface id 3 not present in section (have only 1 interfaces)",
+			msg:  "corrupt capture: record 1 at offset 68: packet on interface 3, but the section describes 1",
 		},
 		{
 			name:    "pcapng bad section header length",
@@ -604,9 +604,8 @@ func TestReplayDoneContext(t *testing.T) {
 	}
 }
 
-// TestReplayInterfaceIDOverflow is a regression test for a panic of
-// gopacket/pcapgo on 32-bit platforms (GOARCH=386, arm), where interface id
-// 0xffffffff becomes index -1.
+// TestReplayInterfaceIDOverflow: interface id 0xffffffff, index -1 as a
+// 32-bit int (GOARCH=386, arm), is corrupt, not a crash.
 func TestReplayInterfaceIDOverflow(t *testing.T) {
 	b := (&ng{order: binary.LittleEndian}).shb().idb(ltEthernet, 0, "eth0").
 		epb(0xffffffff, rec{at: t0, data: lldpFrame(1)}, nil).b

@@ -2,18 +2,12 @@ package capture
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"math"
 	"os"
-	"strings"
 	"time"
-
-	"github.com/gopacket/gopacket"
-	"github.com/gopacket/gopacket/layers"
-	"github.com/gopacket/gopacket/pcapgo"
 )
 
 // writerSnaplen is the snapshot length a Writer declares for each
@@ -24,8 +18,9 @@ const writerSnaplen = 65535
 // writerApplication is the shb_userappl option of the files a Writer writes.
 const writerApplication = "dcbtop"
 
-// Timestamps a Writer can record: pcapgo writes time.Time.UnixNano as an
-// unsigned count of nanoseconds since 1970.
+// Timestamps a Writer can record: an unsigned 64-bit count of nanoseconds
+// since 1970 (if_tsresol 9), of which time.Time.UnixNano gives the first
+// half.
 var (
 	writerMinTime = time.Unix(0, 0)
 	writerMaxTime = time.Unix(0, math.MaxInt64) // 2262-04-11T23:47:16.854775807Z
@@ -56,21 +51,11 @@ var (
 // concurrent use.
 type Writer struct {
 	dst    io.Writer
-	file   *os.File // set if CreateWriter created it
-	ng     *pcapgo.NgWriter
-	buf    *blockBuffer   // where ng writes, emptied into dst
+	file   *os.File       // set if CreateWriter created it
+	buf    []byte         // the blocks of one WriteFrame, handed to dst in one Write
 	ifaces map[string]int // interface index in the file, by name
 	err    error          // first failed write to dst: final
 	closed bool
-}
-
-// blockBuffer collects the blocks pcapgo writes, so that the Writer can hand
-// them to the destination in one Write. Its Write never fails.
-type blockBuffer struct{ b []byte }
-
-func (b *blockBuffer) Write(p []byte) (int, error) {
-	b.b = append(b.b, p...)
-	return len(p), nil
 }
 
 // CreateWriter creates the file at path, with mode 0644 (before umask), or
@@ -93,26 +78,13 @@ func CreateWriter(path string) (*Writer, error) {
 // NewWriter writes the pcapng section header to w and returns a Writer for
 // the interfaces and records. Close does not close w.
 func NewWriter(w io.Writer) (*Writer, error) {
-	buf := &blockBuffer{}
-	// pcapgo writes a first interface along with the section header; the
-	// Writer describes interfaces only once it knows their names, so it
-	// keeps the section header alone. Interface i of the file is then
-	// interface i+1 of the NgWriter, whose indexes only matter to check
-	// that the interface exists.
-	ng, err := pcapgo.NewNgWriterInterface(buf,
-		pcapgo.NgInterface{LinkType: layers.LinkTypeEthernet, SnapLength: writerSnaplen},
-		pcapgo.NgWriterOptions{SectionInfo: pcapgo.NgSectionInfo{Application: writerApplication}})
-	if err == nil {
-		err = ng.Flush()
-	}
-	if err != nil { // unreachable: buf never fails
-		return nil, pcapgoError(err)
-	}
-	if len(buf.b) < 8 || binary.LittleEndian.Uint32(buf.b[4:8]) > uint32(len(buf.b)) {
-		return nil, errors.New("write: gopacket/pcapgo wrote no section header") // unreachable
-	}
-	buf.b = buf.b[:binary.LittleEndian.Uint32(buf.b[4:8])]
-	wr := &Writer{dst: w, ng: ng, buf: buf, ifaces: make(map[string]int)}
+	wr := &Writer{dst: w, ifaces: make(map[string]int)}
+	body := binary.LittleEndian.AppendUint32(nil, 0x1a2b3c4d) // byte-order magic
+	body = binary.LittleEndian.AppendUint16(body, 1)          // version 1.0
+	body = binary.LittleEndian.AppendUint16(body, 0)
+	body = binary.LittleEndian.AppendUint64(body, math.MaxUint64) // section length: unknown
+	body = appendNgOption(body, ngOptUserAppl, []byte(writerApplication))
+	wr.buf = appendNgBlock(wr.buf, ngBlockSHB, appendNgEnd(body))
 	if err := wr.flush(); err != nil {
 		return nil, err
 	}
@@ -121,9 +93,9 @@ func NewWriter(w io.Writer) (*Writer, error) {
 
 // WriteFrame appends f to the file, after the description of f.Interface if
 // it is the first frame on it. f.At must lie between 1970 and 2262, which
-// pcapgo can represent (the zero time cannot be written); such a rejected
-// frame leaves the Writer usable. A failed write is final: later calls
-// return the same error.
+// the file's timestamps can represent (the zero time cannot be written);
+// such a rejected frame leaves the Writer usable. A failed write is final:
+// later calls return the same error.
 func (w *Writer) WriteFrame(f Frame) error {
 	if w.closed {
 		return fmt.Errorf("write: %w", fs.ErrClosed)
@@ -139,54 +111,76 @@ func (w *Writer) WriteFrame(f Frame) error {
 	}
 	idx, ok := w.ifaces[f.Interface]
 	if !ok {
-		id, err := w.ng.AddInterface(pcapgo.NgInterface{
-			Name:       f.Interface,
-			LinkType:   layers.LinkTypeEthernet,
-			SnapLength: writerSnaplen,
-		})
-		if err != nil { // unreachable: buf never fails
-			return w.fail(pcapgoError(err))
+		// Ethernet, snapshot length 65535, if_name, nanoseconds.
+		body := binary.LittleEndian.AppendUint16(nil, linkTypeEthernet)
+		body = binary.LittleEndian.AppendUint16(body, 0)
+		body = binary.LittleEndian.AppendUint32(body, writerSnaplen)
+		if f.Interface != "" {
+			body = appendNgOption(body, ngOptIfName, []byte(f.Interface))
 		}
-		idx = id - 1 // see NewWriter
+		body = appendNgOption(body, ngOptTsresol, []byte{9})
+		w.buf = appendNgBlock(w.buf, ngBlockIDB, appendNgEnd(body))
+		idx = len(w.ifaces)
 		w.ifaces[f.Interface] = idx
 	}
 	data := f.Data
 	if len(data) > writerSnaplen {
 		data = data[:writerSnaplen]
 	}
-	ci := gopacket.CaptureInfo{Timestamp: f.At, CaptureLength: len(data), Length: len(f.Data), InterfaceIndex: idx}
-	var opts pcapgo.NgPacketOptions
+	ts := uint64(f.At.UnixNano())
+	body := binary.LittleEndian.AppendUint32(nil, uint32(idx))
+	body = binary.LittleEndian.AppendUint32(body, uint32(ts>>32))
+	body = binary.LittleEndian.AppendUint32(body, uint32(ts))
+	body = binary.LittleEndian.AppendUint32(body, uint32(len(data)))
+	body = binary.LittleEndian.AppendUint32(body, uint32(len(f.Data)))
+	body = append(body, data...)
+	body = append(body, make([]byte, pad4(len(data)))...)
+	var flags uint32
 	switch f.Dir {
 	case DirectionIncoming:
-		opts.Flags = &pcapgo.NgEpbFlags{Direction: pcapgo.NgEpbFlagDirectionInbound}
+		flags = ngFlagInbound
 	case DirectionOutgoing:
-		opts.Flags = &pcapgo.NgEpbFlags{Direction: pcapgo.NgEpbFlagDirectionOutbound}
+		flags = ngFlagOutbound
 	}
-	err := w.ng.WritePacketWithOptions(ci, data, opts)
-	if ferr := w.ng.Flush(); err == nil {
-		err = ferr
+	if flags != 0 {
+		body = appendNgEnd(appendNgOption(body, ngOptFlags, binary.LittleEndian.AppendUint32(nil, flags)))
 	}
-	// Whatever pcapgo refused, a new interface's description is in buf and
-	// must reach the file.
-	if ferr := w.flush(); ferr != nil {
-		return ferr
-	}
-	if err != nil { // unreachable: ci matches data and buf never fails
-		return pcapgoError(err)
-	}
-	return nil
+	w.buf = appendNgBlock(w.buf, ngBlockEPB, body)
+	return w.flush()
+}
+
+// appendNgOption appends a pcapng option (little-endian), padded to 4
+// bytes.
+func appendNgOption(b []byte, code uint16, v []byte) []byte {
+	b = binary.LittleEndian.AppendUint16(b, code)
+	b = binary.LittleEndian.AppendUint16(b, uint16(len(v)))
+	b = append(b, v...)
+	return append(b, make([]byte, pad4(len(v)))...)
+}
+
+// appendNgEnd ends an option list (opt_endofopt).
+func appendNgEnd(b []byte) []byte { return append(b, 0, 0, 0, 0) }
+
+// appendNgBlock appends a little-endian pcapng block of type typ around
+// body (a multiple of 4 bytes long).
+func appendNgBlock(b []byte, typ uint32, body []byte) []byte {
+	total := uint32(12 + len(body))
+	b = binary.LittleEndian.AppendUint32(b, typ)
+	b = binary.LittleEndian.AppendUint32(b, total)
+	b = append(b, body...)
+	return binary.LittleEndian.AppendUint32(b, total)
 }
 
 // flush hands the blocks in w.buf to the destination in one Write.
 func (w *Writer) flush() error {
-	if len(w.buf.b) == 0 {
+	if len(w.buf) == 0 {
 		return nil
 	}
-	n, err := w.dst.Write(w.buf.b)
-	if err == nil && n < len(w.buf.b) {
+	n, err := w.dst.Write(w.buf)
+	if err == nil && n < len(w.buf) {
 		err = io.ErrShortWrite
 	}
-	w.buf.b = w.buf.b[:0]
+	w.buf = w.buf[:0]
 	if err != nil {
 		return w.fail(osError("write", err))
 	}
@@ -214,11 +208,4 @@ func (w *Writer) Close() error {
 		}
 	}
 	return err
-}
-
-// pcapgoError turns a complaint of gopacket/pcapgo's writer into a
-// one-line error.
-func pcapgoError(err error) error {
-	msg, _, _ := strings.Cut(err.Error(), "\n")
-	return fmt.Errorf("write: gopacket/pcapgo: %s", lowerFirst(msg))
 }
