@@ -96,9 +96,12 @@ fuzz:
 	  done; \
 	done
 
-# Benchmarks: time and allocations per operation.
+# dcbtop against tcpdump, tshark and htop on this machine, each figure as
+# a ratio to its reference measured in the same run (medians of RUNS runs,
+# 5 by default): prints the table and writes bench/results.md. Needs root;
+# installs the tools it compares with when missing. Never part of test.
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
+	GO=$(GO) ./bench/run
 
 # Installs the binary, the man page and shell completions, and grants the
 # binary CAP_NET_RAW (capture) and CAP_NET_ADMIN (DCB netlink writes) so

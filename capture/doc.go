@@ -36,10 +36,10 @@
 //
 // # Replay
 //
-// OpenReplay reads a capture file, classic pcap or pcapng, with the pure Go
-// readers of github.com/gopacket/gopacket/pcapgo (no cgo, no libpcap). It
-// delivers frames as fast as they are asked for, or paced by their recorded
-// timestamps (ReplayOptions.Speed).
+// OpenReplay reads a capture file, classic pcap or pcapng, with this
+// package's own readers (pcapfile.go; no cgo, no libpcap; gopacket's pcapgo
+// checks them in the tests). It delivers frames as fast as they are asked
+// for, or paced by their recorded timestamps (ReplayOptions.Speed).
 //
 // Link types other than Ethernet are rejected, except Linux cooked captures
 // (LINKTYPE_LINUX_SLL and LINKTYPE_LINUX_SLL2, what "tcpdump -i any"

@@ -3,7 +3,7 @@ package capture
 // The capture file formats, read and written here rather than through
 // gopacket/pcapgo: pcapgo imports gopacket/layers for its link type, whose
 // initialisation fills two 64 K-entry tables (5 MB resident in every
-// dcbtop process, a quarter of the idle screen's memory, and 6 MB of
+// dcbtop process, a quarter of the idle screen's memory; 1.4 MB of
 // binary), and its pcapng reader needed three workarounds here (a panic on
 // hostile interface ids, epb_flags decoded little-endian in big-endian
 // sections, capture lengths read before they could be checked).

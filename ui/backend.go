@@ -90,6 +90,13 @@ type CaptureStatus struct {
 	// Demo, when set, says the capture is dcbtop's built-in demo: the
 	// header shows a DEMO badge and a line with the scenario's step.
 	Demo *DemoStatus
+	// Ages says the source publishes a new snapshot about once a second
+	// while the clock alone changes what one shows (a peer's TTL and last
+	// receipt, a hold-down), as a live run does until it is Done: the
+	// screen then redraws those countdowns on each snapshot and wakes on
+	// its own only for what the source does not know (a status message,
+	// the demo's next step, a playing replay).
+	Ages bool
 }
 
 // DemoStatus describes the built-in demo's scenario for the header: the

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/lipgloss/v2"
 
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -34,7 +33,7 @@ func ttlLevel(left, ttl time.Duration) int {
 	return 0
 }
 
-func (r *renderer) ttlStyle(left, ttl time.Duration) lipgloss.Style {
+func (r *renderer) ttlStyle(left, ttl time.Duration) Look {
 	switch ttlLevel(left, ttl) {
 	case 2:
 		return r.st.Crit

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -22,36 +23,113 @@ import (
 func Sanitize(s string) string { return engine.Sanitize(s) }
 
 // width returns the display width of s, escape sequences excluded.
-func width(s string) int { return ansi.StringWidth(s) }
+func width(s string) int {
+	// Most of what a frame measures is ASCII, SGR sequences and a few
+	// symbols of one cell each (rules, arrows, "·", "—"): counted here
+	// without segmenting graphemes. Anything else is measured by ansi.
+	n := 0
+	for i := 0; i < len(s); {
+		switch c := s[i]; {
+		case c >= 0x20 && c < 0x7f:
+			n++
+			i++
+		case c == 0x1b && i+1 < len(s) && s[i+1] == '[':
+			// SGR, as styles write it: CSI, digits and separators, m
+			// (ECMA-48 8.3.117). Other sequences go to ansi.
+			j := i + 2
+			for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == ';' || s[j] == ':') {
+				j++
+			}
+			if j == len(s) || s[j] != 'm' {
+				return ansi.StringWidth(s)
+			}
+			i = j + 1
+		case c >= 0x80:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if size == 1 || !narrowRune(r) { // size 1: invalid UTF-8
+				return ansi.StringWidth(s)
+			}
+			n++
+			i += size
+		default:
+			return ansi.StringWidth(s)
+		}
+	}
+	return n
+}
+
+// narrowRanges are runes one cell wide that never join a neighbour in a
+// grapheme cluster (no marks, joiners, selectors or emoji presentation):
+// Latin-1 symbols and letters, punctuation, letterlike symbols, arrows,
+// mathematical operators, box drawing, block elements, geometric shapes
+// and the few other symbols the screen draws. TestNarrowRanges checks each
+// against ansi.StringWidth.
+var narrowRanges = [...][2]rune{
+	{0x00a1, 0x00ac}, {0x00ae, 0x00ff}, {0x2010, 0x2027}, {0x2030, 0x205e},
+	{0x2100, 0x214f}, {0x2190, 0x22ff}, {0x23ce, 0x23ce}, {0x2500, 0x25fc},
+	{0x2600, 0x2613}, {0x26a0, 0x26a0}, {0x2713, 0x2717}, {0xfffd, 0xfffd},
+}
+
+// narrowRune reports whether r is in narrowRanges.
+func narrowRune(r rune) bool {
+	for _, rg := range narrowRanges {
+		if r < rg[0] {
+			return false
+		}
+		if r <= rg[1] {
+			return true
+		}
+	}
+	return false
+}
 
 // trunc cuts s (which may be styled) to at most w cells, ending with "…"
 // when something was cut.
 func trunc(s string, w int) string {
+	s, _ = truncWidth(s, w)
+	return s
+}
+
+// truncWidth is trunc, and the width of what it returns.
+func truncWidth(s string, w int) (string, int) {
 	if w <= 0 {
-		return ""
+		return "", 0
 	}
-	if width(s) <= w {
-		return s
+	n := width(s)
+	if n <= w {
+		return s, n
 	}
-	return ansi.Truncate(s, w, "…")
+	s = ansi.Truncate(s, w, "…")
+	return s, width(s)
 }
 
 // pad truncates s to w cells and pads it with spaces to exactly w.
 func pad(s string, w int) string {
-	s = trunc(s, w)
-	if n := width(s); n < w {
-		s += strings.Repeat(" ", w-n)
+	s, n := truncWidth(s, w)
+	if n < w {
+		s += spaces(w - n)
 	}
 	return s
 }
 
 // padLeft right-aligns s in w cells.
 func padLeft(s string, w int) string {
-	s = trunc(s, w)
-	if n := width(s); n < w {
-		s = strings.Repeat(" ", w-n) + s
+	s, n := truncWidth(s, w)
+	if n < w {
+		s = spaces(w-n) + s
 	}
 	return s
+}
+
+// blanks is a line of spaces that spaces slices.
+var blanks = strings.Repeat(" ", 512)
+
+// spaces returns n spaces (without allocating up to 512).
+func spaces(n int) string {
+	if n <= len(blanks) {
+		return blanks[:n]
+	}
+	return strings.Repeat(" ", n)
 }
 
 // clean sanitizes an untrusted string and fits it in w cells (no padding).

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -61,5 +62,36 @@ func TestTickOnlyWhenCounting(t *testing.T) {
 	mm, cmd = mm.Update(snapshotMsg{firstReceipt(t)}) // a peer: its TTL counts down
 	if !mm.(Model).ticking || cmd == nil {
 		t.Errorf("a peer appeared: ticking %v, command %v; want the tick armed", mm.(Model).ticking, cmd)
+	}
+}
+
+// With a source whose snapshots age (live: one at least every second
+// while something counts down), a peer's countdown needs no tick of the
+// screen's own; it does again once the source is done, and for what the
+// source does not know (a status message).
+func TestTickNotWhenSnapshotsAge(t *testing.T) {
+	m := NewModel(nil, WithColor(ColorNever), WithOverview(false))
+	var mm tea.Model = m
+	mm, _ = mm.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	mm, _ = mm.Update(CaptureStatus{Mode: CaptureLive, Ages: true})
+	mm, _ = mm.Update(snapshotMsg{noPeer(t)})
+	mm, _ = mm.Update(tickMsg(time.Now())) // the tick Init armed ends
+	mm, _ = mm.Update(snapshotMsg{firstReceipt(t)})
+	if mm.(Model).ticking {
+		t.Error("a peer appeared on an ageing feed: the screen ticks")
+	}
+	mm, _ = mm.Update(CaptureStatus{Mode: CaptureLive, Ages: true, Done: true})
+	if !mm.(Model).ticking {
+		t.Error("the capture ended with a peer on screen: no tick")
+	}
+	mm, _ = mm.Update(tickMsg(time.Now()))
+	mm, _ = mm.Update(CaptureStatus{Mode: CaptureLive, Ages: true})
+	mm, _ = mm.Update(tickMsg(time.Now()))
+	if mm.(Model).ticking {
+		t.Error("ticking on an ageing feed")
+	}
+	mm, _ = mm.Update(ErrorMsg{Err: errors.New("boom")})
+	if !mm.(Model).ticking {
+		t.Error("a status message that clears in time: no tick")
 	}
 }

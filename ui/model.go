@@ -349,10 +349,12 @@ func selectedIndex(s engine.Snapshot, name string) int {
 }
 
 // needsTick reports whether anything on screen changes with the clock
-// alone: a peer's TTL and "last seen", a multi-peer hold-down, the demo's
-// next step, a status message that will clear, a replay that plays. An
-// idle screen (no peer, a paused or ended replay with nothing left to
-// expire) then wakes for nothing.
+// alone: a peer's TTL and "last seen", a multi-peer hold-down (unless the
+// source's snapshots redraw them: CaptureStatus.Ages), the demo's next
+// step, a status message that will clear, a replay that plays. An idle
+// screen (no peer, a paused or ended replay with nothing left to expire)
+// then wakes for nothing, and a live one with a peer sending every second
+// once a second, on its snapshot.
 func (m Model) needsTick() bool {
 	if m.vs.paused {
 		return false // the screen is frozen
@@ -362,6 +364,9 @@ func (m Model) needsTick() bool {
 	}
 	if c := m.vs.capture; c.Mode == CaptureReplay && !c.Done && !c.Paused {
 		return true
+	}
+	if c := m.vs.capture; c.Ages && !c.Done && !m.vs.closed {
+		return false // each snapshot redraws the countdowns
 	}
 	for i := range m.snap.Interfaces {
 		in := &m.snap.Interfaces[i]

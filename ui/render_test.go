@@ -399,3 +399,44 @@ func TestRestartMarks(t *testing.T) {
 }
 
 func focusLossless(vs *viewState, _ engine.Snapshot) { vs.focus = paneLossless }
+
+// BenchmarkLossless is a second of the Lossless pane with 8 ports whose
+// counters are sampled every second, after a minute of such samples: the
+// engine takes the 8 samples, and the screen draws the snapshot at
+// 160x48 with the pane focused.
+func BenchmarkLossless(b *testing.B) {
+	const ports = 8
+	s := newScenario(b)
+	names := make([]string, ports)
+	for i := range names {
+		names[i] = fmt.Sprintf("eth%d", i)
+		mac := macLocal0
+		mac[5] += byte(i)
+		s.link(0, names[i], mac)
+	}
+	var samples [61]engine.CountersSampled // made once: the sampler's work is not the screen's
+	for i := range samples {
+		samples[i] = losslessSample(i)
+	}
+	sample := func(sec int) {
+		for _, name := range names {
+			ev := samples[sec%len(samples)]
+			ev.Interface, ev.Interval = name, time.Second
+			s.counters(float64(1+sec), ev)
+		}
+	}
+	for sec := range 60 {
+		sample(sec)
+	}
+	st, keys := DefaultStyles(true), DefaultKeyMap()
+	b.ReportAllocs()
+	sec := 60
+	for b.Loop() {
+		sample(sec)
+		sec++
+		snap := s.snap()
+		vs := testState(snap, 0)
+		vs.focus = paneLossless
+		render(snap, vs, st, keys, 160, 48)
+	}
+}

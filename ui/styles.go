@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"strings"
+
 	"charm.land/lipgloss/v2"
 )
 
@@ -9,32 +11,32 @@ import (
 // nothing but colour. Pass a Styles with WithStyles, or let WithColor and
 // the terminal's background pick DefaultStyles or NoColorStyles.
 type Styles struct {
-	Brand        lipgloss.Style // the "dcbtop" badge
-	Label        lipgloss.Style // header labels ("peer", "TTL")
-	Value        lipgloss.Style // header values
-	Title        lipgloss.Style // pane titles
-	TitleFocused lipgloss.Style // the focused pane's title
-	Rule         lipgloss.Style // title rules and column separators
-	ColHeader    lipgloss.Style // table column headers
-	Dim          lipgloss.Style // secondary text
-	Mismatch     lipgloss.Style // a value that differs between local and remote
-	OK           lipgloss.Style // good state: valid, enabled, live
-	Warn         lipgloss.Style // warnings, TTL running low
-	Crit         lipgloss.Style // errors, expired, multi-peer
-	Info         lipgloss.Style // informational diagnostics
-	Enabled      lipgloss.Style // a PFC-enabled priority
-	Selected     lipgloss.Style // the log cursor row
-	Match        lipgloss.Style // text the filter matched
-	Key          lipgloss.Style // a key in hints
-	KeyDesc      lipgloss.Style // its description
-	KeyDisabled  lipgloss.Style // a key whose action is unavailable
-	Dialog       lipgloss.Style // overlay boxes (help, details, confirm, edit)
-	DialogTitle  lipgloss.Style
-	Added        lipgloss.Style // diff: added or enabled
-	Removed      lipgloss.Style // diff: removed or disabled
-	InputFocused lipgloss.Style // the field being edited
-	GaugeFull    lipgloss.Style // the TTL gauge's elapsed part
-	GaugeEmpty   lipgloss.Style // its remaining part
+	Brand        Look // the "dcbtop" badge
+	Label        Look // header labels ("peer", "TTL")
+	Value        Look // header values
+	Title        Look // pane titles
+	TitleFocused Look // the focused pane's title
+	Rule         Look // title rules and column separators
+	ColHeader    Look // table column headers
+	Dim          Look // secondary text
+	Mismatch     Look // a value that differs between local and remote
+	OK           Look // good state: valid, enabled, live
+	Warn         Look // warnings, TTL running low
+	Crit         Look // errors, expired, multi-peer
+	Info         Look // informational diagnostics
+	Enabled      Look // a PFC-enabled priority
+	Selected     Look // the log cursor row
+	Match        Look // text the filter matched
+	Key          Look // a key in hints
+	KeyDesc      Look // its description
+	KeyDisabled  Look // a key whose action is unavailable
+	Dialog       Look // overlay boxes (help, details, confirm, edit)
+	DialogTitle  Look
+	Added        Look // diff: added or enabled
+	Removed      Look // diff: removed or disabled
+	InputFocused Look // the field being edited
+	GaugeFull    Look // the TTL gauge's elapsed part
+	GaugeEmpty   Look // its remaining part
 }
 
 // DefaultStyles returns the default theme for a dark (or light) terminal
@@ -49,32 +51,32 @@ func DefaultStyles(dark bool) Styles {
 	cyan := ld(lipgloss.Color("4"), lipgloss.Color("14"))
 	s := lipgloss.NewStyle
 	return Styles{
-		Brand:        s().Bold(true).Reverse(true),
-		Label:        s().Faint(true),
-		Value:        s().Bold(true),
-		Title:        s().Bold(true).Foreground(cyan),
-		TitleFocused: s().Bold(true).Reverse(true).Foreground(cyan),
-		Rule:         s().Faint(true),
-		ColHeader:    s().Bold(true),
-		Dim:          s().Faint(true),
-		Mismatch:     s().Bold(true).Foreground(red),
-		OK:           s().Foreground(green),
-		Warn:         s().Bold(true).Foreground(yellow),
-		Crit:         s().Bold(true).Foreground(red),
-		Info:         s().Foreground(blue),
-		Enabled:      s().Bold(true).Foreground(green),
-		Selected:     s().Reverse(true),
-		Match:        s().Underline(true).Bold(true),
-		Key:          s().Bold(true).Foreground(cyan),
-		KeyDesc:      s(),
-		KeyDisabled:  s().Faint(true).Strikethrough(true),
-		Dialog:       s().Border(lipgloss.RoundedBorder()).BorderForeground(blue).Padding(0, 1),
-		DialogTitle:  s().Bold(true).Foreground(cyan),
-		Added:        s().Foreground(green),
-		Removed:      s().Foreground(red),
-		InputFocused: s().Reverse(true),
-		GaugeFull:    s().Foreground(green),
-		GaugeEmpty:   s().Faint(true),
+		Brand:        look(s().Bold(true).Reverse(true)),
+		Label:        look(s().Faint(true)),
+		Value:        look(s().Bold(true)),
+		Title:        look(s().Bold(true).Foreground(cyan)),
+		TitleFocused: look(s().Bold(true).Reverse(true).Foreground(cyan)),
+		Rule:         look(s().Faint(true)),
+		ColHeader:    look(s().Bold(true)),
+		Dim:          look(s().Faint(true)),
+		Mismatch:     look(s().Bold(true).Foreground(red)),
+		OK:           look(s().Foreground(green)),
+		Warn:         look(s().Bold(true).Foreground(yellow)),
+		Crit:         look(s().Bold(true).Foreground(red)),
+		Info:         look(s().Foreground(blue)),
+		Enabled:      look(s().Bold(true).Foreground(green)),
+		Selected:     look(s().Reverse(true)),
+		Match:        look(s().Underline(true).Bold(true)),
+		Key:          look(s().Bold(true).Foreground(cyan)),
+		KeyDesc:      look(s()),
+		KeyDisabled:  look(s().Faint(true).Strikethrough(true)),
+		Dialog:       look(s().Border(lipgloss.RoundedBorder()).BorderForeground(blue).Padding(0, 1)),
+		DialogTitle:  look(s().Bold(true).Foreground(cyan)),
+		Added:        look(s().Foreground(green)),
+		Removed:      look(s().Foreground(red)),
+		InputFocused: look(s().Reverse(true)),
+		GaugeFull:    look(s().Foreground(green)),
+		GaugeEmpty:   look(s().Faint(true)),
 	}
 }
 
@@ -82,13 +84,69 @@ func DefaultStyles(dark bool) Styles {
 // (for NO_COLOR, --color=never and dumb terminals): the screen is plain
 // text, and state shows through words and symbols only.
 func NoColorStyles() Styles {
-	p := lipgloss.NewStyle()
+	p := look(lipgloss.NewStyle())
 	return Styles{
 		Brand: p, Label: p, Value: p, Title: p, TitleFocused: p, Rule: p, ColHeader: p, Dim: p,
 		Mismatch: p, OK: p, Warn: p, Crit: p, Info: p, Enabled: p, Selected: p, Match: p,
 		Key: p, KeyDesc: p, KeyDisabled: p,
-		Dialog:      p.Border(lipgloss.RoundedBorder()).Padding(0, 1),
+		Dialog:      look(lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).Padding(0, 1)),
 		DialogTitle: p, Added: p, Removed: p, InputFocused: p,
 		GaugeFull: p, GaugeEmpty: p,
 	}
+}
+
+// A Look is a lip gloss style that renders a line of text fast. A frame
+// renders a few thousand styled snippets; lip gloss works each one out
+// from the style's properties (borders, margins, padding, wrapping) every
+// time, though for a style that only sets attributes and colours the
+// result is always the same opening sequence, the text, and the same
+// closing one. A Look finds those two once, when it is made, and renders
+// a line with them; text on several lines, with tabs, or a style that
+// lays text out (a border, padding, spaces styled apart) goes through lip
+// gloss as before. Either way Render returns what the Style's would.
+type Look struct {
+	lipgloss.Style
+	pre, suf string // the sequences around a line of text, if fast
+	empty    string // what the style renders for ""
+	fast     bool
+}
+
+// look makes the Look of s.
+func look(s lipgloss.Style) Look {
+	l := Look{Style: s, empty: s.Render("")}
+	out := s.Render("X")
+	i := strings.IndexByte(out, 'X')
+	if i < 0 {
+		return l
+	}
+	l.pre, l.suf = out[:i], out[i+1:]
+	// Spaces and a wide character: a style that treats either apart
+	// (underlined or struck-through spaces, a width) is not fast.
+	for _, probe := range []string{"a b", " x ", "日本"} {
+		if s.Render(probe) != l.pre+probe+l.suf {
+			return l
+		}
+	}
+	l.fast = true
+	return l
+}
+
+// Render renders strs joined by spaces, as lipgloss.Style.Render does.
+func (l Look) Render(strs ...string) string {
+	if !l.fast {
+		return l.Style.Render(strs...)
+	}
+	var s string
+	if len(strs) == 1 {
+		s = strs[0]
+	} else {
+		s = strings.Join(strs, " ")
+	}
+	switch {
+	case s == "":
+		return l.empty
+	case strings.ContainsAny(s, "\n\r\t"):
+		return l.Style.Render(s)
+	}
+	return l.pre + s + l.suf
 }

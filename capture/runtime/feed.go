@@ -79,15 +79,18 @@ type publisher struct {
 	lastPub time.Time
 }
 
-// flush publishes eng's snapshot when due at now.
-func (p *publisher) flush(now time.Time, eng *engine.Engine) {
+// flush publishes eng's snapshot when due at now, and reports whether it
+// did.
+func (p *publisher) flush(now time.Time, eng *engine.Engine) bool {
 	if p.feed == nil {
-		return
+		return false
 	}
 	if p.dirty || (p.fresh && now.Sub(p.lastPub) >= freshEvery) {
 		p.dirty, p.fresh, p.lastPub = false, false, now
 		p.feed.Publish(eng.Snapshot())
+		return true
 	}
+	return false
 }
 
 // freshEvery is how often, at most, a frame that changed nothing but a

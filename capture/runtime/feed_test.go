@@ -300,3 +300,52 @@ func newRecPoster() *recPoster {
 
 func (p *recPoster) Progress(r ReplayProgress) { p.progress <- r }
 func (p *recPoster) Error(err error)           { p.errs <- err }
+
+// TestArmAging checks when the loop publishes a snapshot only because time
+// passed: never while nothing ages; a second and a tenth after a snapshot
+// published for an event (a peer sending every second then publishes once
+// a second, not twice); then every second exactly, counted from when the
+// last such snapshot was due, so that a countdown drawn from each never
+// skips a second.
+func TestArmAging(t *testing.T) {
+	r := newLiveRun(&Config{Screen: true}, nil)
+	r.feed = NewFeed()
+	defer func() {
+		if r.agingTimer != nil {
+			r.agingTimer.Stop()
+		}
+	}()
+	now := t0()
+	r.apply(engine.LinkChanged{Interface: "h0", At: now, Ifindex: 2, MAC: testMAC, Up: true})
+	r.flush()
+	<-r.feed.C()
+	if r.agingC != nil {
+		t.Fatal("the aging timer is armed with nothing ageing")
+	}
+	r.apply(engine.FrameReceived{Interface: "h0", At: now.Add(time.Second), Data: peerFrame(t, 120)})
+	before := time.Now()
+	r.flush()
+	<-r.feed.C()
+	if r.agingC == nil {
+		t.Fatal("a peer counts down, and the aging timer is not armed")
+	}
+	if d := r.agingAt.Sub(before); d < agingAfter || d > agingAfter+time.Second/2 {
+		t.Errorf("first aging snapshot due %v after the event's, want %v", d, agingAfter)
+	}
+	// The timer fires late; the next is due a second after this one was.
+	due := r.agingAt
+	r.apply(engine.Tick{At: now.Add(2 * time.Second)})
+	r.dirty, r.agingFired = true, true
+	r.flush()
+	<-r.feed.C()
+	if !r.agingAt.Equal(due.Add(time.Second)) {
+		t.Errorf("next aging snapshot due at %v, want %v (a second after the last was due)", r.agingAt, due.Add(time.Second))
+	}
+	// The peer leaves (shutdown): nothing ages, the timer stops.
+	r.apply(engine.FrameReceived{Interface: "h0", At: now.Add(3 * time.Second), Data: peerFrame(t, 0)})
+	r.flush()
+	<-r.feed.C()
+	if r.agingC != nil {
+		t.Error("the aging timer is still armed with nothing ageing")
+	}
+}

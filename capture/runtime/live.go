@@ -504,12 +504,21 @@ type liveRun struct {
 	// The screen and the metrics (feed nil without them): the loop
 	// publishes a snapshot after each event that changed the engine, after
 	// a frame that only refreshed a peer's TTL at most every freshEvery,
-	// and once a second.
+	// and, while something ages, a second after the last (armAging).
 	publisher
+	agingTimer *time.Timer
+	agingC     <-chan time.Time // agingTimer's channel while armed, else nil
+	agingAt    time.Time        // when it fires
+	agingFired bool             // the snapshot now due is the aging one
 }
 
 func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 	defer close(r.stopped)
+	defer func() {
+		if r.agingTimer != nil {
+			r.agingTimer.Stop()
+		}
+	}()
 	capCtx, stopCapture := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	for _, li := range ifaces {
@@ -592,7 +601,12 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 			if r.replay != nil {
 				r.replay.tick()
 			}
-			r.aging()
+		case <-r.agingC:
+			// A second since the last snapshot, and the clock alone
+			// changes what it shows: publish one taken now.
+			r.drain()
+			r.apply(engine.Tick{At: r.now()})
+			r.dirty, r.agingFired = true, true
 		case <-statsEvery.C:
 			now := r.now()
 			for _, li := range ifaces {
@@ -607,25 +621,52 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 	return err
 }
 
-// aging marks a snapshot due when the last one is agingEvery old and the
-// clock moving on changes what it shows (expiry countdowns, a stale peer,
-// a hold-down: the Backend's exports and the metrics read them): the
-// screen's snapshot between frames. With nothing aging, nothing is
-// published until something changes.
-func (r *liveRun) aging() {
-	if r.feed != nil && time.Since(r.lastPub) >= agingEvery && r.eng.TimeSensitive() {
-		r.dirty = true
+// flush publishes a snapshot to the screen when the engine changed since
+// the last one, or a frame refreshed a peer and the last one is older
+// than freshEvery; then arms the aging timer.
+func (r *liveRun) flush() {
+	now := time.Now()
+	if r.publisher.flush(now, r.eng) {
+		r.armAging(now)
 	}
 }
 
-// agingEvery is how often, at most, a snapshot is published only because
-// time passed: about once a second (the loop's 1 s tick less its jitter).
-const agingEvery = 900 * time.Millisecond
+// armAging schedules the next snapshot published only because time
+// passed (expiry countdowns, a stale peer, a hold-down: the screen draws
+// them from the latest snapshot and has no clock of its own for them,
+// and the Backend's exports and the metrics read them), after a snapshot
+// published at now: agingAfter later, and then every second exactly, so
+// that a countdown drawn from each steps by one second and never skips.
+// Nothing is scheduled while nothing ages.
+func (r *liveRun) armAging(now time.Time) {
+	fired := r.agingFired
+	r.agingFired = false
+	if !r.eng.TimeSensitive() {
+		if r.agingTimer != nil {
+			r.agingTimer.Stop()
+		}
+		r.agingC = nil
+		return
+	}
+	next := now.Add(agingAfter)
+	if fired {
+		next = r.agingAt.Add(time.Second)
+	}
+	r.agingAt = next
+	d := max(time.Until(next), 0)
+	if r.agingTimer == nil {
+		r.agingTimer = time.NewTimer(d)
+	} else {
+		r.agingTimer.Reset(d)
+	}
+	r.agingC = r.agingTimer.C
+}
 
-// flush publishes a snapshot to the screen when the engine changed since
-// the last one, or a frame refreshed a peer and the last one is older
-// than freshEvery.
-func (r *liveRun) flush() { r.publisher.flush(time.Now(), r.eng) }
+// agingAfter is how long after a snapshot published for an event the
+// first one published because time passed comes: a second, and a tenth
+// more so that a peer sending every second (each frame publishes) beats
+// it and the screen redraws once a second, not twice.
+const agingAfter = 1100 * time.Millisecond
 
 // drain applies the events already queued (not those that arrive
 // meanwhile, so it always returns).

@@ -149,7 +149,7 @@ func demoStatus(o *options, p *demo.Progress) ui.CaptureStatus {
 	if st := p.Current(); st != nil {
 		ds.Caption = st.Caption
 	}
-	return ui.CaptureStatus{Mode: ui.CaptureLive, Source: o.banner, Demo: ds}
+	return ui.CaptureStatus{Mode: ui.CaptureLive, Source: o.banner, Demo: ds, Ages: true}
 }
 
 // stopOnClose is the in-memory demo's host end: closing it first stops the
