@@ -10,10 +10,12 @@ LDFLAGS   := -X main.version=$(VERSION) -X main.revision=$(REVISION)
 FUZZTIME  ?= 20s
 # Debian packages the integration tests need: an independent LLDP peer
 # (lldpd), an independent decoder (tshark), a recorder (tcpdump) and a
-# terminal for end-to-end UI tests (tmux), and the kernel's dcbnl.h header
-# that pins dcbtop's DCB netlink constants (linux-libc-dev).
-DEB_PKGS  := lldpd tshark tcpdump tmux linux-libc-dev iproute2 util-linux
-DEB_CMDS  := lldpd lldpcli tshark tcpdump tmux ip setpriv unshare
+# terminal for end-to-end UI tests (tmux), the kernel's dcbnl.h header
+# that pins dcbtop's DCB netlink constants (linux-libc-dev), and
+# Prometheus's promtool, which checks and unit-tests the alerting rules in
+# assets/prometheus (prometheus).
+DEB_PKGS  := lldpd tshark tcpdump tmux linux-libc-dev iproute2 util-linux prometheus
+DEB_CMDS  := lldpd lldpcli tshark tcpdump tmux ip setpriv unshare promtool
 DEB_FILES := /usr/include/linux/dcbnl.h
 
 .PHONY: all build demo test unit vet lint fuzz bench install deps check clean

@@ -17,3 +17,14 @@ var SnapshotSchema []byte
 // SnapshotSchemaID is the $id of SnapshotSchema, the URL to compile it
 // under with a JSON Schema validator.
 const SnapshotSchemaID = "urn:dcbtop:schema:dcbtop.snapshot/v2"
+
+// CheckSchema is the JSON Schema (draft 2020-12) of the report `dcbtop
+// check --json` prints: check.schema.json in this directory, whose $id ends
+// in dcbtop.check/v1 like engine.CheckSchemaVersion. Treat the slice as
+// read-only.
+//
+//go:embed check.schema.json
+var CheckSchema []byte
+
+// CheckSchemaID is the $id of CheckSchema.
+const CheckSchemaID = "urn:dcbtop:schema:dcbtop.check/v1"

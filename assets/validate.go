@@ -8,35 +8,50 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-var (
-	schemaOnce sync.Once
-	schema     *jsonschema.Schema
-	schemaErr  error
-)
+// A validator compiles a schema once, on first use.
+type validator struct {
+	once   sync.Once
+	schema *jsonschema.Schema
+	err    error
+	name   string
+	doc    []byte
+	id     string
+}
 
-// ValidateSnapshot checks a snapshot JSON document against
-// SnapshotSchema, for tests of any package that produces snapshots.
-func ValidateSnapshot(b []byte) error {
-	schemaOnce.Do(func() {
-		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(SnapshotSchema))
+func (v *validator) validate(b []byte) error {
+	v.once.Do(func() {
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(v.doc))
 		if err != nil {
-			schemaErr = fmt.Errorf("snapshot.schema.json: %w", err)
+			v.err = fmt.Errorf("%s: %w", v.name, err)
 			return
 		}
 		c := jsonschema.NewCompiler()
 		c.AssertFormat()
-		if err := c.AddResource(SnapshotSchemaID, doc); err != nil {
-			schemaErr = err
+		if err := c.AddResource(v.id, doc); err != nil {
+			v.err = err
 			return
 		}
-		schema, schemaErr = c.Compile(SnapshotSchemaID)
+		v.schema, v.err = c.Compile(v.id)
 	})
-	if schemaErr != nil {
-		return schemaErr
+	if v.err != nil {
+		return v.err
 	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
 	if err != nil {
 		return err
 	}
-	return schema.Validate(v)
+	return v.schema.Validate(doc)
 }
+
+var (
+	snapshotValidator = validator{name: "snapshot.schema.json", doc: SnapshotSchema, id: SnapshotSchemaID}
+	checkValidator    = validator{name: "check.schema.json", doc: CheckSchema, id: CheckSchemaID}
+)
+
+// ValidateSnapshot checks a snapshot JSON document against
+// SnapshotSchema, for tests of any package that produces snapshots.
+func ValidateSnapshot(b []byte) error { return snapshotValidator.validate(b) }
+
+// ValidateCheck checks a `dcbtop check --json` report against
+// CheckSchema.
+func ValidateCheck(b []byte) error { return checkValidator.validate(b) }

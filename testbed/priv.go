@@ -29,6 +29,7 @@ var debPackage = map[string]string{
 	"tshark":   "tshark",
 	"capinfos": "tshark",
 	"tmux":     "tmux",
+	"promtool": "prometheus",
 }
 
 // RequirePriv skips the test (t.Skipf, with the reason) unless the harness

@@ -404,6 +404,11 @@ func (rt *Runtime) ReplayProgress() ReplayProgress {
 // Config asked for a screen or metrics).
 func (rt *Runtime) Feed() *Feed { return rt.feed }
 
+// Snapshot returns the run's snapshot. The engine belongs to Loop's
+// goroutine: call it only once Loop has returned, when it is the run's
+// final state (dcbtop check judges it).
+func (rt *Runtime) Snapshot() engine.Snapshot { return rt.eng.Snapshot() }
+
 // Loop runs the engine's goroutine (the caller's) until ctx is done or
 // the Config's Duration has passed; then the agents send their shutdown
 // LLDPDUs and, with JSON, the final snapshot is printed.

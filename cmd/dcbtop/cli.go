@@ -113,6 +113,10 @@ Usage:
                                    set local parameters (see below)
   dcbtop demo [--json | --events] [--duration D]
                                    against the built-in simulated switch
+  dcbtop check [-i IFACE]... [-r FILE] [--expect POLICY] [--json | --junit]
+                                   a lossless (RoCE) readiness verdict per
+                                   interface, exit status as a Nagios plugin
+                                   (dcbtop check --help)
 
 Options:
   -i IFACE       capture on IFACE (repeatable)
@@ -175,6 +179,9 @@ func Run(ctx context.Context, args []string, env Env) int {
 	}
 	if len(args) > 0 && args[0] == "demo" {
 		return runDemo(ctx, args[1:], env)
+	}
+	if len(args) > 0 && args[0] == "check" {
+		return runCheck(ctx, args[1:], env)
 	}
 	o, err := parse(args, env)
 	if err != nil {

@@ -1,0 +1,459 @@
+package main
+
+// dcbtop check: a scriptable lossless-readiness verdict per interface and
+// check (engine.Check), in the Nagios plugin convention, live or on a
+// replay; text for people, JSON and JUnit for machines.
+
+import (
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/dcbtop/dcbtop/capture/runtime"
+	"github.com/dcbtop/dcbtop/engine"
+)
+
+// checkUsage is dcbtop check --help.
+const checkUsage = `usage: dcbtop check [-i IFACE]... [-r FILE] [--expect POLICY] [--wait D] [--json | --junit]
+
+Is this host ready for lossless RoCE, and if not, why? Captures LLDP until
+each interface has a DCBX peer (or --wait passes), samples the lossless
+counters twice, and prints one verdict per interface and check, each with
+its evidence and a fix. Read-only: nothing is sent or written.
+
+  -i IFACE         an interface to check (repeatable; default: every up
+                   Ethernet interface, or every interface of the capture)
+  -r FILE          judge a capture (pcap or pcapng) instead: checks that
+                   need what a capture does not carry (this host's
+                   parameters, counters) are UNKNOWN
+  --expect POLICY  also hold the operational parameters to POLICY, a JSON
+                   file such as {"pfc":{"enabled":[3]},
+                   "app":[{"selector":"udp-port","protocol":4791,"priority":3}],
+                   "ets":{"min_bandwidth":{"3":50}}, "willing":false}
+  --wait D         live: how long to wait for the peers (default 35s, a
+                   little over LLDP's usual 30 s transmit interval)
+  --json           the report as JSON (assets/check.schema.json)
+  --junit          the report as JUnit XML: a test case per interface and
+                   check; CRITICAL and WARNING are failures (their type
+                   says which), UNKNOWN is skipped
+  -h, --help       this help
+
+Checks: dcbx-peer, roce-priority, roce-pfc, roce-ets, pfc-agreement,
+single-agent, pauses, ecn, and policy with --expect (see the README).
+
+Exit status (Nagios): 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN; the worst
+verdict wins (CRITICAL over WARNING over UNKNOWN over OK). No peer within
+--wait is CRITICAL. Bad usage or a failure to capture is UNKNOWN (3), with
+one line on stderr.
+`
+
+// Exit statuses of dcbtop check: the Nagios plugin return codes.
+const (
+	checkExitUnknown = int(engine.VerdictUnknown)
+)
+
+// checkOptions are the parsed arguments of dcbtop check.
+type checkOptions struct {
+	ifaces      []string
+	read        string
+	expect      string
+	policy      *engine.Policy
+	wait        time.Duration
+	json, junit bool
+}
+
+// defaultCheckWait is --wait's default: LLDP's usual transmit interval
+// (30 s, IEEE 802.1AB msgTxInterval) and a little more.
+const defaultCheckWait = 35 * time.Second
+
+// parseCheck parses the arguments after "check".
+func parseCheck(args []string) (*checkOptions, error) {
+	o := &checkOptions{wait: defaultCheckWait}
+	fs := flag.NewFlagSet("dcbtop check", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Func("i", "interface", func(s string) error {
+		if s == "" {
+			return errors.New("empty interface name")
+		}
+		o.ifaces = append(o.ifaces, s)
+		return nil
+	})
+	fs.StringVar(&o.read, "r", "", "capture file")
+	fs.StringVar(&o.expect, "expect", "", "policy file")
+	fs.DurationVar(&o.wait, "wait", defaultCheckWait, "wait")
+	fs.BoolVar(&o.json, "json", false, "JSON")
+	fs.BoolVar(&o.junit, "junit", false, "JUnit")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	case o.json && o.junit:
+		return nil, errors.New("--json and --junit exclude each other")
+	case o.wait <= 0:
+		return nil, errors.New("--wait must be positive")
+	}
+	if o.expect != "" {
+		b, err := readLimited(o.expect, 1<<20)
+		if err != nil {
+			return nil, fmt.Errorf("--expect: %w", err)
+		}
+		if o.policy, err = engine.ParsePolicy(b); err != nil {
+			return nil, fmt.Errorf("--expect %s: %w", o.expect, err)
+		}
+	}
+	return o, nil
+}
+
+// readLimited reads a file of at most limit bytes.
+func readLimited(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%s: over %d bytes", path, limit)
+	}
+	return b, nil
+}
+
+// runCheck runs dcbtop check and returns its exit status.
+func runCheck(ctx context.Context, args []string, env Env) int {
+	for _, a := range args {
+		if a == "-h" || a == "--help" || a == "-help" {
+			fmt.Fprint(env.Stdout, checkUsage)
+			return ExitOK
+		}
+	}
+	o, err := parseCheck(args)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "dcbtop check: UNKNOWN: %v (dcbtop check --help)\n", err)
+		return checkExitUnknown
+	}
+	var snap engine.Snapshot
+	if o.read != "" {
+		snap, err = checkReplay(ctx, o)
+	} else {
+		snap, err = checkLive(ctx, o)
+	}
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "dcbtop check: UNKNOWN: %v\n", err)
+		return checkExitUnknown
+	}
+	rep := engine.NewCheckReport(snap, o.ifaces, engine.CheckOptions{Policy: o.policy, Replay: o.read != ""})
+	if o.read != "" {
+		rep.File = &o.read
+	}
+	switch {
+	case o.json:
+		err = writeCheckJSON(env.Stdout, rep)
+	case o.junit:
+		err = writeCheckJUnit(env.Stdout, rep)
+	default:
+		err = writeCheckText(env.Stdout, rep, env.StdoutTTY && colorWanted())
+	}
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "dcbtop check: UNKNOWN: write: %v\n", err)
+		return checkExitUnknown
+	}
+	return rep.Exit
+}
+
+// colorWanted reports whether the environment allows colours on a
+// terminal (NO_COLOR unset, TERM not dumb).
+func colorWanted() bool {
+	return os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
+}
+
+// checkReplay judges what a capture file ends with.
+func checkReplay(ctx context.Context, o *checkOptions) (engine.Snapshot, error) {
+	release, err := waitFIFO(ctx, o.read)
+	if err != nil {
+		return engine.Snapshot{}, err
+	}
+	defer release()
+	rt, err := runtime.Start(runtime.Config{Replay: o.read, Out: io.Discard, Version: version, Revision: revision})
+	if err != nil {
+		return engine.Snapshot{}, err
+	}
+	err = rt.Loop(ctx)
+	snap := rt.Snapshot()
+	if cerr := rt.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && ctx.Err() != nil {
+		err = errInterrupted
+	}
+	return snap, err
+}
+
+// checkLive captures until every interface checked has a verdict on its
+// peer (valid, multi-peer, expired or shut down) and, after that, two
+// counter samples (or checkCountersGrace has passed), or until --wait.
+func checkLive(ctx context.Context, o *checkOptions) (engine.Snapshot, error) {
+	root, err := sysfsRoot()
+	if err != nil {
+		return engine.Snapshot{}, err
+	}
+	rt, err := runtime.Start(runtime.Config{Interfaces: o.ifaces, Screen: true, Out: io.Discard,
+		CountersInterval: runtime.DefaultCountersInterval, SysfsRoot: root, Version: version, Revision: revision})
+	if err != nil {
+		return engine.Snapshot{}, err
+	}
+	loopCtx, stop := context.WithTimeout(ctx, o.wait)
+	defer stop()
+	loopDone := make(chan error, 1)
+	go func() { loopDone <- rt.Loop(loopCtx) }()
+
+	w := newReadiness(o.ifaces)
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	feed := rt.Feed().C()
+wait:
+	for {
+		select {
+		case s, ok := <-feed:
+			if !ok {
+				break wait
+			}
+			if w.see(s, time.Now()) {
+				stop()
+			}
+		case <-tick.C:
+			if w.done(time.Now()) {
+				stop()
+			}
+		case err = <-loopDone:
+			loopDone = nil
+			break wait
+		}
+	}
+	if loopDone != nil {
+		err = <-loopDone
+	}
+	snap := rt.Snapshot()
+	if cerr := rt.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && ctx.Err() != nil {
+		err = errInterrupted
+	}
+	return snap, err
+}
+
+// checkCountersGrace is how long, once every peer is known, a check waits
+// for interfaces' second counter sample: an interface without counters
+// has none to wait for.
+const checkCountersGrace = 2500 * time.Millisecond
+
+// readiness follows the snapshots of a live check and says when what it
+// needs has been seen.
+type readiness struct {
+	names   []string             // the interfaces asked for; nil: all
+	samples map[string]time.Time // each interface's latest sample
+	counts  map[string]int       // and how many were seen
+	peersAt time.Time            // when every peer was known (zero: not yet)
+	pending bool                 // interfaces still wait for samples
+}
+
+func newReadiness(names []string) *readiness {
+	return &readiness{names: names, samples: map[string]time.Time{}, counts: map[string]int{}}
+}
+
+// see takes a snapshot seen at now and reports whether the check may end.
+func (w *readiness) see(s engine.Snapshot, now time.Time) bool {
+	allPeers := true
+	w.pending = false
+	n := 0
+	for i := range s.Interfaces {
+		in := &s.Interfaces[i]
+		if w.names != nil && !slices.Contains(w.names, in.Name) {
+			continue
+		}
+		n++
+		if c := in.Counters; c != nil && !c.SampledAt.Equal(w.samples[in.Name]) {
+			w.samples[in.Name] = c.SampledAt
+			w.counts[in.Name]++
+		}
+		if w.counts[in.Name] < 2 {
+			w.pending = true
+		}
+		if !in.RemoteValid && in.MultiPeer == nil && in.RemoteInvalidReason == nil {
+			allPeers = false
+		}
+	}
+	if n == 0 || (w.names != nil && n < len(w.names)) {
+		allPeers = false
+	}
+	if allPeers && w.peersAt.IsZero() {
+		w.peersAt = now
+	}
+	if !allPeers {
+		w.peersAt = time.Time{}
+	}
+	return w.done(now)
+}
+
+// done reports whether, at now, every peer is known and the counters have
+// been sampled twice or had their grace.
+func (w *readiness) done(now time.Time) bool {
+	return !w.peersAt.IsZero() && (!w.pending || now.Sub(w.peersAt) >= checkCountersGrace)
+}
+
+// writeCheckJSON prints the report as JSON (assets/check.schema.json).
+func writeCheckJSON(w io.Writer, r engine.CheckReport) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// SGR colours of the verdicts on a terminal.
+var verdictColor = map[engine.Verdict]string{
+	engine.VerdictOK:       "\x1b[32m",
+	engine.VerdictWarning:  "\x1b[1;33m",
+	engine.VerdictCritical: "\x1b[1;31m",
+	engine.VerdictUnknown:  "\x1b[35m",
+}
+
+// writeCheckText prints the report for people: the verdict and its
+// counts, then per interface a line per check, with the evidence and the
+// fix of every check not OK. Strings from the wire are sanitized.
+func writeCheckText(w io.Writer, r engine.CheckReport, color bool) error {
+	paint := func(v engine.Verdict, s string) string {
+		if !color {
+			return s
+		}
+		return verdictColor[v] + s + "\x1b[m"
+	}
+	var counts [4]int
+	for _, in := range r.Interfaces {
+		for _, x := range in.Results {
+			if int(x.Verdict) < len(counts) {
+				counts[x.Verdict]++
+			}
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "dcbtop check: %s (%d ok, %d warning, %d critical, %d unknown on %d interface%s", paint(r.Verdict, r.Verdict.String()),
+		counts[engine.VerdictOK], counts[engine.VerdictWarning], counts[engine.VerdictCritical], counts[engine.VerdictUnknown],
+		len(r.Interfaces), map[bool]string{true: "", false: "s"}[len(r.Interfaces) == 1])
+	if r.File != nil {
+		fmt.Fprintf(&b, ", replay of %s", engine.Sanitize(*r.File))
+	}
+	b.WriteString(")\n")
+	for _, in := range r.Interfaces {
+		fmt.Fprintf(&b, "\n%s  %s\n", engine.Sanitize(in.Name), paint(in.Verdict, in.Verdict.String()))
+		for _, x := range in.Results {
+			fmt.Fprintf(&b, "  %s %-14s %s\n", paint(x.Verdict, fmt.Sprintf("%-8s", x.Verdict)), x.Check, engine.Sanitize(x.Summary))
+			if x.Verdict == engine.VerdictOK {
+				continue
+			}
+			for _, e := range x.Evidence {
+				fmt.Fprintf(&b, "  %-8s %-14s · %s\n", "", "", engine.Sanitize(e))
+			}
+			if x.Fix != "" {
+				fmt.Fprintf(&b, "  %-8s %-14s → %s\n", "", "", engine.Sanitize(x.Fix))
+			}
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// JUnit XML, as CI systems read it (the Ant JUnit report format).
+type (
+	junitSuites struct {
+		XMLName  xml.Name     `xml:"testsuites"`
+		Name     string       `xml:"name,attr"`
+		Tests    int          `xml:"tests,attr"`
+		Failures int          `xml:"failures,attr"`
+		Skipped  int          `xml:"skipped,attr"`
+		Suites   []junitSuite `xml:"testsuite"`
+	}
+	junitSuite struct {
+		Name      string      `xml:"name,attr"`
+		Tests     int         `xml:"tests,attr"`
+		Failures  int         `xml:"failures,attr"`
+		Skipped   int         `xml:"skipped,attr"`
+		Timestamp string      `xml:"timestamp,attr"`
+		Cases     []junitCase `xml:"testcase"`
+	}
+	junitCase struct {
+		Name      string        `xml:"name,attr"`
+		Classname string        `xml:"classname,attr"`
+		Failure   *junitFailure `xml:"failure"`
+		Skipped   *junitFailure `xml:"skipped"`
+		SystemOut string        `xml:"system-out,omitempty"`
+	}
+	junitFailure struct {
+		Type    string `xml:"type,attr,omitempty"`
+		Message string `xml:"message,attr"`
+		Text    string `xml:",chardata"`
+	}
+)
+
+// writeCheckJUnit prints the report as JUnit XML: a test suite per
+// interface, a test case per check; CRITICAL and WARNING are failures
+// whose type is the verdict, UNKNOWN is skipped. Text goes through
+// encoding/xml, which escapes it; sanitized first, since XML 1.0 cannot
+// carry most control characters at all.
+func writeCheckJUnit(w io.Writer, r engine.CheckReport) error {
+	all := junitSuites{Name: "dcbtop check"}
+	for _, in := range r.Interfaces {
+		s := junitSuite{Name: engine.Sanitize(in.Name), Timestamp: r.TakenAt.UTC().Format(time.RFC3339)}
+		for _, x := range in.Results {
+			detail := ""
+			for _, e := range x.Evidence {
+				detail += "evidence: " + engine.Sanitize(e) + "\n"
+			}
+			if x.Fix != "" {
+				detail += "fix: " + engine.Sanitize(x.Fix) + "\n"
+			}
+			c := junitCase{Name: string(x.Check), Classname: "dcbtop.check." + engine.Sanitize(in.Name)}
+			f := &junitFailure{Type: x.Verdict.String(), Message: engine.Sanitize(x.Summary), Text: detail}
+			switch x.Verdict {
+			case engine.VerdictCritical, engine.VerdictWarning:
+				c.Failure = f
+				s.Failures++
+			case engine.VerdictUnknown:
+				c.Skipped = f
+				s.Skipped++
+			default:
+				c.SystemOut = "OK: " + engine.Sanitize(x.Summary) + "\n" + detail
+			}
+			s.Cases = append(s.Cases, c)
+			s.Tests++
+		}
+		all.Tests += s.Tests
+		all.Failures += s.Failures
+		all.Skipped += s.Skipped
+		all.Suites = append(all.Suites, s)
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(all); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}

@@ -1,0 +1,300 @@
+package main
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/dcbtop/dcbtop/assets"
+	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/lldp"
+)
+
+// A checkFrame is an LLDPDU of a check fixture: from src, with tlvs,
+// outgoing when this host sent it.
+type checkFrame struct {
+	src      lldp.MAC
+	name     string
+	outgoing bool
+	tlvs     []lldp.TLV
+}
+
+var (
+	hostMAC   = lldp.MAC{0x02, 0xdc, 0xb0, 0, 0, 0x10}
+	switchMAC = lldp.MAC{0x02, 0x5e, 0, 0, 0, 1}
+	switch2   = lldp.MAC{0x02, 0x5e, 0, 0, 0, 2}
+	ets5050   = &lldp.ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, Bandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{lldp.TSAETS, lldp.TSAETS}}
+	reco5050  = &lldp.ETS{Recommendation: true, PrioTC: [8]uint8{0, 0, 0, 1}, Bandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{lldp.TSAETS, lldp.TSAETS}}
+	pfcOn3    = &lldp.PFC{Cap: 8, Enabled: 1 << 3}
+	pfcNone   = &lldp.PFC{Cap: 8}
+	roceApp   = &lldp.AppPriority{Entries: []lldp.AppEntry{{Priority: 3, Selector: lldp.AppSelUDP, Protocol: engine.RoCEv2Port}}}
+)
+
+// checkCapture writes frames, one a second, to a pcapng file on eth0 and
+// returns its path.
+func checkCapture(t *testing.T, frames ...checkFrame) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "check.pcapng")
+	w, err := capture.CreateWriter(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC)
+	for i, f := range frames {
+		du := &lldp.DU{
+			ChassisID: lldp.ChassisID{Subtype: lldp.ChassisIDSubtypeMACAddress, ID: f.src[:]},
+			PortID:    lldp.PortID{Subtype: lldp.PortIDSubtypeInterfaceName, ID: []byte("p1")},
+			TTL:       120,
+			TLVs:      append([]lldp.TLV{&lldp.Text{Kind: lldp.TLVTypeSystemName, Value: f.name}}, f.tlvs...),
+		}
+		b, err := lldp.AppendFrame(nil, lldp.NearestBridge, f.src, du)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := capture.DirectionIncoming
+		if f.outgoing {
+			dir = capture.DirectionOutgoing
+		}
+		if err := w.WriteFrame(capture.Frame{Interface: "eth0", At: at.Add(time.Duration(i) * time.Second), Dir: dir, Data: b}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// host is this host's own LLDPDU (an LLDP agent here: the observed local
+// parameters), willing, RoCE-ready.
+func host() checkFrame {
+	ets := *ets5050
+	ets.Willing = true
+	pfc := *pfcOn3
+	pfc.Willing = true
+	return checkFrame{src: hostMAC, name: "host", outgoing: true, tlvs: []lldp.TLV{&ets, &pfc, roceApp}}
+}
+
+// checkJSON runs dcbtop check --json with args and decodes its report,
+// after validating it against the schema.
+func checkJSON(t *testing.T, args ...string) (int, engine.CheckReport) {
+	t.Helper()
+	code, out, errOut := runCLI(t, append([]string{"check", "--json"}, args...)...)
+	if err := assets.ValidateCheck([]byte(out)); err != nil {
+		t.Fatalf("report does not match check.schema.json: %v\n%s\nstderr: %s", err, out, errOut)
+	}
+	var r engine.CheckReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Exit != code {
+		t.Errorf("exit %d, report says %d", code, r.Exit)
+	}
+	return code, r
+}
+
+// TestCheckReplay judges captures of the situations a fleet meets; a
+// replay carries no counters, so a healthy capture is UNKNOWN at best
+// (exit 3), never OK.
+func TestCheckReplay(t *testing.T) {
+	healthyPeer := checkFrame{src: switchMAC, name: "leaf1", tlvs: []lldp.TLV{ets5050, reco5050, pfcOn3, roceApp}}
+	tests := []struct {
+		name     string
+		frames   []checkFrame
+		args     []string
+		exit     int
+		verdicts map[engine.CheckName]engine.Verdict // a subset
+	}{
+		{
+			name:   "healthy RoCE, counters unknown",
+			frames: []checkFrame{host(), healthyPeer},
+			exit:   3,
+			verdicts: map[engine.CheckName]engine.Verdict{engine.CheckPeer: engine.VerdictOK, engine.CheckRoCEPFC: engine.VerdictOK,
+				engine.CheckPFCAgreement: engine.VerdictOK, engine.CheckPauses: engine.VerdictUnknown},
+		},
+		{
+			name:     "the switch has PFC off on the RoCE priority",
+			frames:   []checkFrame{host(), {src: switchMAC, name: "leaf1", tlvs: []lldp.TLV{ets5050, reco5050, pfcNone, roceApp}}},
+			exit:     2,
+			verdicts: map[engine.CheckName]engine.Verdict{engine.CheckRoCEPFC: engine.VerdictCritical},
+		},
+		{
+			name: "multi-peer",
+			frames: []checkFrame{host(), healthyPeer,
+				{src: switch2, name: "leaf2", tlvs: []lldp.TLV{ets5050, pfcOn3, roceApp}}},
+			exit:     2,
+			verdicts: map[engine.CheckName]engine.Verdict{engine.CheckPeer: engine.VerdictCritical},
+		},
+		{
+			name:     "policy mismatch",
+			frames:   []checkFrame{host(), healthyPeer},
+			args:     []string{"--expect", "POLICY"},
+			exit:     2,
+			verdicts: map[engine.CheckName]engine.Verdict{engine.CheckPolicy: engine.VerdictCritical},
+		},
+		{
+			name:     "an interface the capture does not have",
+			frames:   []checkFrame{host(), healthyPeer},
+			args:     []string{"-i", "eth9"},
+			exit:     2,
+			verdicts: map[engine.CheckName]engine.Verdict{engine.CheckPeer: engine.VerdictCritical},
+		},
+	}
+	policy := filepath.Join(t.TempDir(), "policy.json")
+	if err := os.WriteFile(policy, []byte(`{"pfc":{"enabled":[3,4]}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := []string{"-r", checkCapture(t, tt.frames...)}
+			for _, a := range tt.args {
+				if a == "POLICY" {
+					a = policy
+				}
+				args = append(args, a)
+			}
+			code, r := checkJSON(t, args...)
+			if code != tt.exit {
+				t.Errorf("exit %d, want %d", code, tt.exit)
+			}
+			if r.Source != "replay" || r.File == nil || len(r.Interfaces) != 1 {
+				t.Fatalf("report %+v", r)
+			}
+			got := map[engine.CheckName]engine.Verdict{}
+			for _, x := range r.Interfaces[0].Results {
+				if _, ok := tt.verdicts[x.Check]; ok {
+					got[x.Check] = x.Verdict
+				}
+			}
+			if diff := cmp.Diff(tt.verdicts, got); diff != "" {
+				t.Errorf("verdicts (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestCheckJUnit parses the JUnit report with encoding/xml: a suite per
+// interface, a case per check, CRITICAL a failure, UNKNOWN skipped, and
+// the counts add up.
+func TestCheckJUnit(t *testing.T) {
+	path := checkCapture(t, host(), checkFrame{src: switchMAC, name: "leaf<1>&\x1b[31m", tlvs: []lldp.TLV{ets5050, pfcNone, roceApp}})
+	code, out, _ := runCLI(t, "check", "--junit", "-r", path)
+	if code != 2 {
+		t.Errorf("exit %d, want 2", code)
+	}
+	if strings.Contains(out, "\x1b") {
+		t.Error("an escape sequence reached the XML")
+	}
+	var doc struct {
+		XMLName  xml.Name `xml:"testsuites"`
+		Tests    int      `xml:"tests,attr"`
+		Failures int      `xml:"failures,attr"`
+		Skipped  int      `xml:"skipped,attr"`
+		Suites   []struct {
+			Name  string `xml:"name,attr"`
+			Cases []struct {
+				Name    string `xml:"name,attr"`
+				Failure *struct {
+					Type    string `xml:"type,attr"`
+					Message string `xml:"message,attr"`
+					Text    string `xml:",chardata"`
+				} `xml:"failure"`
+				Skipped *struct {
+					Message string `xml:"message,attr"`
+				} `xml:"skipped"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("not XML: %v\n%s", err, out)
+	}
+	if len(doc.Suites) != 1 || doc.Suites[0].Name != "eth0" {
+		t.Fatalf("suites %+v", doc.Suites)
+	}
+	cases := map[string]string{}
+	failures, skipped := 0, 0
+	for _, c := range doc.Suites[0].Cases {
+		switch {
+		case c.Failure != nil:
+			cases[c.Name] = c.Failure.Type
+			failures++
+			if c.Failure.Message == "" || !strings.Contains(c.Failure.Text, "fix: ") {
+				t.Errorf("failure %s without message or fix: %+v", c.Name, c.Failure)
+			}
+		case c.Skipped != nil:
+			cases[c.Name] = "skipped"
+			skipped++
+		default:
+			cases[c.Name] = "pass"
+		}
+	}
+	if len(cases) != 8 || doc.Tests != 8 || doc.Failures != failures || doc.Skipped != skipped {
+		t.Errorf("tests %d failures %d skipped %d; counted %d cases, %d failures, %d skipped", doc.Tests, doc.Failures, doc.Skipped, len(cases), failures, skipped)
+	}
+	for name, want := range map[string]string{"dcbx-peer": "pass", "roce-pfc": "CRITICAL", "pauses": "skipped"} {
+		if cases[name] != want {
+			t.Errorf("case %s: %s, want %s", name, cases[name], want)
+		}
+	}
+}
+
+// TestCheckText: the people's report names each check, shows evidence
+// and fixes of what is not OK, has no colour off a terminal, and strips
+// control characters from the wire.
+func TestCheckText(t *testing.T) {
+	path := checkCapture(t, host(), checkFrame{src: switchMAC, name: "evil\x1b]0;owned\x07", tlvs: []lldp.TLV{ets5050, pfcNone, roceApp}})
+	code, out, _ := runCLI(t, "check", "-r", path)
+	if code != 2 {
+		t.Errorf("exit %d, want 2", code)
+	}
+	for _, want := range []string{"dcbtop check: CRITICAL", "eth0  CRITICAL", "CRITICAL roce-pfc", "the peer does not enable PFC on RoCE priority 3",
+		"→ enable PFC on priority 3 on the switch port", "UNKNOWN  pauses"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.ContainsAny(out, "\x1b\x07") {
+		t.Errorf("control characters in the report:\n%q", out)
+	}
+}
+
+// TestCheckUsageErrors: bad usage is UNKNOWN (3), with one line on stderr.
+func TestCheckUsageErrors(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	if err := os.WriteFile(bad, []byte(`{"pfc":{"enabled":[9]}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--json", "--junit"}, "dcbtop check: UNKNOWN: --json and --junit exclude each other (dcbtop check --help)\n"},
+		{[]string{"--wait", "0s"}, "dcbtop check: UNKNOWN: --wait must be positive (dcbtop check --help)\n"},
+		{[]string{"extra"}, "dcbtop check: UNKNOWN: unexpected argument \"extra\" (dcbtop check --help)\n"},
+		{[]string{"--expect", bad}, "dcbtop check: UNKNOWN: --expect " + bad + ": policy: pfc.enabled: priority 9 is not 0-7 (dcbtop check --help)\n"},
+		{[]string{"-r", filepath.Join(t.TempDir(), "missing.pcap")}, ""},
+	}
+	for _, tt := range tests {
+		code, out, errOut := runCLI(t, append([]string{"check"}, tt.args...)...)
+		if code != 3 || out != "" {
+			t.Errorf("%v: exit %d, stdout %q; want 3 and nothing", tt.args, code, out)
+		}
+		if tt.want != "" && errOut != tt.want {
+			t.Errorf("%v: stderr %q, want %q", tt.args, errOut, tt.want)
+		}
+		if strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "dcbtop check: UNKNOWN: ") {
+			t.Errorf("%v: stderr %q is not one line", tt.args, errOut)
+		}
+	}
+	code, out, _ := runCLI(t, "check", "--help")
+	if code != 0 || !strings.Contains(out, "Exit status (Nagios)") {
+		t.Errorf("--help: exit %d\n%s", code, out)
+	}
+}

@@ -1,0 +1,682 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dcbtop/dcbtop/engine/lldp"
+)
+
+// A CheckName names one check of lossless (RoCE) readiness, stable across
+// versions: it is part of `dcbtop check`'s JSON and JUnit output.
+type CheckName string
+
+// The checks, in the order Check runs them.
+const (
+	// CheckPeer: a valid DCBX peer (it sends DCBX TLVs, has not expired,
+	// is alone on the link).
+	CheckPeer CheckName = "dcbx-peer"
+	// CheckRoCEPriority: the APP table maps RoCEv2 (UDP 4791) or a DSCP to
+	// a priority, the one the checks below look at.
+	CheckRoCEPriority CheckName = "roce-priority"
+	// CheckRoCEPFC: PFC is on for the RoCE priority, in force here and at
+	// the peer.
+	CheckRoCEPFC CheckName = "roce-pfc"
+	// CheckRoCEETS: the RoCE priority's traffic class gets ETS bandwidth
+	// and no strict-priority class can starve it, here and at the peer.
+	CheckRoCEETS CheckName = "roce-ets"
+	// CheckPFCAgreement: this host's and the peer's PFC agree, or the
+	// willing side adopted the other's.
+	CheckPFCAgreement CheckName = "pfc-agreement"
+	// CheckAgents: one DCBX agent on the port: no second local LLDP
+	// agent, no NIC firmware agent besides the host's.
+	CheckAgents CheckName = "single-agent"
+	// CheckPauses: no pause storm, no pauses on a priority without PFC.
+	CheckPauses CheckName = "pauses"
+	// CheckECN: congestion notifications (CNPs) come with ECN marking
+	// enabled (DCQCN).
+	CheckECN CheckName = "ecn"
+	// CheckPolicy: the operational parameters meet the expected policy.
+	CheckPolicy CheckName = "policy"
+)
+
+// A Verdict is a check's outcome, numbered as a Nagios plugin's exit
+// status (Nagios Plugin API, "Plugin Return Codes").
+type Verdict uint8
+
+// The verdicts.
+const (
+	VerdictOK       Verdict = 0
+	VerdictWarning  Verdict = 1
+	VerdictCritical Verdict = 2
+	// VerdictUnknown: the check could not run (its inputs are missing,
+	// as on a replay without local parameters or counters).
+	VerdictUnknown Verdict = 3
+)
+
+var verdictNames = [...]string{"OK", "WARNING", "CRITICAL", "UNKNOWN"}
+
+// String returns OK, WARNING, CRITICAL or UNKNOWN.
+func (v Verdict) String() string {
+	if int(v) < len(verdictNames) {
+		return verdictNames[v]
+	}
+	return "verdict-" + strconv.Itoa(int(v))
+}
+
+// MarshalText returns String.
+func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
+
+// UnmarshalText accepts what String returns.
+func (v *Verdict) UnmarshalText(b []byte) error {
+	for i, n := range verdictNames {
+		if n == string(b) {
+			*v = Verdict(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown verdict %q", b)
+}
+
+// severity orders verdicts for Worst: CRITICAL, then WARNING, then
+// UNKNOWN, then OK (the monitoring plugins' max_state_alt).
+var severity = [...]int{VerdictOK: 0, VerdictWarning: 2, VerdictCritical: 3, VerdictUnknown: 1}
+
+// Worst returns the worse of v and w: CRITICAL over WARNING over UNKNOWN
+// over OK.
+func (v Verdict) Worst(w Verdict) Verdict {
+	if int(w) < len(severity) && (int(v) >= len(severity) || severity[w] > severity[v]) {
+		return w
+	}
+	return v
+}
+
+// A CheckResult is one check's verdict on one interface, with what it
+// was decided from and what to do about it.
+type CheckResult struct {
+	Interface string    `json:"interface"`
+	Check     CheckName `json:"check"`
+	Verdict   Verdict   `json:"verdict"`
+	// Summary says the verdict's reason in one line.
+	Summary string `json:"summary"`
+	// Evidence lists the facts it rests on.
+	Evidence []string `json:"evidence"`
+	// Fix suggests what to do; "" when there is nothing to do.
+	Fix string `json:"fix"`
+}
+
+// RoCEv2Port is RoCEv2's UDP destination port (IANA; InfiniBand
+// Architecture Specification Annex A17).
+const RoCEv2Port = 4791
+
+// A Policy is what `dcbtop check --expect` holds the operational
+// parameters to: a PARAMS-shaped JSON object whose members are all
+// optional. Its JSON form is
+//
+//	{"pfc": {"enabled": [3]},
+//	 "app": [{"selector": "udp-port", "protocol": 4791, "priority": 3}],
+//	 "ets": {"min_bandwidth": {"3": 50}},
+//	 "willing": false}
+//
+// pfc.enabled is the exact set of priorities with PFC; each app entry must
+// be in force; ets.min_bandwidth maps a priority to the least bandwidth
+// share (percent) its traffic class must get under ETS; willing is the
+// local DCBX Willing state.
+type Policy struct {
+	PFC     *PolicyPFC `json:"pfc,omitempty"`
+	App     []App      `json:"app,omitempty"`
+	ETS     *PolicyETS `json:"ets,omitempty"`
+	Willing *bool      `json:"willing,omitempty"`
+}
+
+// PolicyPFC is a Policy's PFC part.
+type PolicyPFC struct {
+	Enabled []uint8 `json:"enabled"`
+}
+
+// PolicyETS is a Policy's ETS part.
+type PolicyETS struct {
+	// MinBandwidth maps a priority ("0"-"7") to the least ETS bandwidth
+	// share of its traffic class, 0-100.
+	MinBandwidth map[string]uint8 `json:"min_bandwidth"`
+}
+
+// ParsePolicy decodes a policy, refusing unknown members, priorities
+// outside 0-7 and shares over 100, and names what is wrong.
+func ParsePolicy(b []byte) (*Policy, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var p Policy
+	if err := dec.Decode(&p); err != nil {
+		return nil, fmt.Errorf("policy: %w", err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("policy: more than one JSON value")
+	}
+	if p.PFC != nil {
+		for _, prio := range p.PFC.Enabled {
+			if prio > 7 {
+				return nil, fmt.Errorf("policy: pfc.enabled: priority %d is not 0-7", prio)
+			}
+		}
+	}
+	for i, a := range p.App {
+		if a.Priority > 7 {
+			return nil, fmt.Errorf("policy: app[%d]: priority %d is not 0-7", i, a.Priority)
+		}
+		if a.Selector < lldp.AppSelEthertype || a.Selector > lldp.AppSelDSCP {
+			return nil, fmt.Errorf("policy: app[%d]: selector %v is not one of ethertype, tcp-port, udp-port, port, dscp", i, a.Selector)
+		}
+	}
+	if p.ETS != nil {
+		for k, v := range p.ETS.MinBandwidth {
+			if prio, err := strconv.ParseUint(k, 10, 8); err != nil || prio > 7 {
+				return nil, fmt.Errorf("policy: ets.min_bandwidth: key %q is not a priority 0-7", k)
+			}
+			if v > 100 {
+				return nil, fmt.Errorf("policy: ets.min_bandwidth[%q]: %d%% is over 100", k, v)
+			}
+		}
+	}
+	return &p, nil
+}
+
+// CheckOptions say what a Check may assume.
+type CheckOptions struct {
+	// Policy, when set, adds CheckPolicy.
+	Policy *Policy
+	// Replay: the snapshot comes from a capture file, which carries no
+	// counters (their checks are UNKNOWN, not OK).
+	Replay bool
+}
+
+// Check judges an interface's lossless readiness from its snapshot: one
+// result per check, in the order of the Check* constants (CheckPolicy only
+// with a policy). A check whose inputs the snapshot lacks is UNKNOWN.
+func Check(in *Interface, o CheckOptions) []CheckResult {
+	c := checker{in: in, o: o}
+	c.peer()
+	c.rocePriority()
+	c.rocePFC()
+	c.roceETS()
+	c.pfcAgreement()
+	c.agents()
+	c.pauses()
+	c.ecn()
+	if o.Policy != nil {
+		c.policy()
+	}
+	return c.out
+}
+
+// checker accumulates an interface's results.
+type checker struct {
+	in  *Interface
+	o   CheckOptions
+	out []CheckResult
+	// prio is the RoCE priority (-1: unknown), prioFrom how it was found.
+	prio     int
+	prioFrom string
+}
+
+func (c *checker) add(name CheckName, v Verdict, summary, fix string, evidence ...string) {
+	if evidence == nil {
+		evidence = []string{}
+	}
+	c.out = append(c.out, CheckResult{Interface: c.in.Name, Check: name, Verdict: v, Summary: summary, Evidence: evidence, Fix: fix})
+}
+
+// has reports whether the interface has an active diagnostic code.
+func (c *checker) has(code lldp.Code) (lldp.Diagnostic, bool) {
+	for _, d := range c.in.Diagnostics {
+		if d.Code == code {
+			return d, true
+		}
+	}
+	return lldp.Diagnostic{}, false
+}
+
+// localKnown reports whether this host's parameters are known, so that
+// what is in force here can be judged.
+func (c *checker) localKnown() bool { return c.in.Local != nil && c.in.Operational != nil }
+
+func (c *checker) peer() {
+	in := c.in
+	switch {
+	case len(in.Peers) == 0 && in.RemoteInvalidReason == nil:
+		c.add(CheckPeer, VerdictCritical, "no LLDP peer on the link",
+			"enable LLDP and DCBX on the switch port (and check the cabling); a firmware DCBX agent may hide LLDP from the host")
+	case in.MultiPeer != nil:
+		c.add(CheckPeer, VerdictCritical, fmt.Sprintf("%d DCBX peers on one link: the remote parameters are invalid (multi-peer)", len(in.MultiPeer.Peers)),
+			"leave one DCBX agent on the link (a second switch port, a hypervisor's or NIC firmware agent)", prefixAll("peer ", in.MultiPeer.Peers)...)
+	case !in.RemoteValid && in.RemoteInvalidReason != nil:
+		c.add(CheckPeer, VerdictCritical, "the peer's DCBX information is no longer valid: "+string(*in.RemoteInvalidReason),
+			"check the switch's LLDP agent and the link; the peer must keep sending within its TTL")
+	case in.Remote == nil:
+		c.add(CheckPeer, VerdictCritical, "the LLDP peer sends no DCBX TLVs",
+			"enable DCBX (IEEE 802.1Qaz or CEE) on the switch port", c.peerNames()...)
+	default:
+		ev := c.peerNames()
+		ev = append(ev, "dialect "+in.Dialect.String())
+		c.add(CheckPeer, VerdictOK, "a valid DCBX peer ("+in.Dialect.String()+")", "", ev...)
+	}
+}
+
+// peerNames describes the interface's peers.
+func (c *checker) peerNames() []string {
+	var ev []string
+	for _, p := range c.in.Peers {
+		name := Sanitize(p.ChassisID) + " / " + Sanitize(p.PortID)
+		if p.SystemName != nil {
+			name = Sanitize(*p.SystemName) + " (" + name + ")"
+		}
+		ev = append(ev, fmt.Sprintf("peer %s, TTL %d s, %d frames", name, p.TTL, p.Frames))
+	}
+	return ev
+}
+
+// params returns the parameters the RoCE checks read for this host: the
+// operational ones when known, else nil.
+func (c *checker) here() *Params {
+	if c.localKnown() {
+		return c.in.Operational
+	}
+	return nil
+}
+
+func (c *checker) rocePriority() {
+	c.prio = -1
+	// The APP table in force here, else the peer's.
+	sources := []struct {
+		name string
+		p    *Params
+	}{{"operational", c.here()}, {"peer", c.in.Remote}}
+	for _, s := range sources {
+		if s.p == nil {
+			continue
+		}
+		for _, a := range s.p.App {
+			if (a.Selector == lldp.AppSelUDP || a.Selector == lldp.AppSelPort) && a.Protocol == RoCEv2Port {
+				c.prio, c.prioFrom = int(a.Priority), fmt.Sprintf("%s APP %s %d -> priority %d", s.name, a.Selector, a.Protocol, a.Priority)
+				c.add(CheckRoCEPriority, VerdictOK, fmt.Sprintf("RoCEv2 (UDP %d) is on priority %d", RoCEv2Port, a.Priority), "", c.prioFrom)
+				return
+			}
+		}
+	}
+	// No UDP 4791 entry: a DSCP entry on a PFC priority is RoCE marked by
+	// DSCP (the host trusts DSCP).
+	for _, s := range sources {
+		if s.p == nil || s.p.PFC == nil {
+			continue
+		}
+		for _, a := range s.p.App {
+			if a.Selector == lldp.AppSelDSCP && s.p.PFC.Enabled.Has(a.Priority) {
+				c.prio, c.prioFrom = int(a.Priority), fmt.Sprintf("%s APP dscp %d -> priority %d, which has PFC", s.name, a.Protocol, a.Priority)
+				c.add(CheckRoCEPriority, VerdictOK, fmt.Sprintf("RoCE marked DSCP %d is on lossless priority %d", a.Protocol, a.Priority), "", c.prioFrom)
+				return
+			}
+		}
+	}
+	var ev []string
+	for _, s := range sources {
+		if s.p != nil {
+			ev = append(ev, fmt.Sprintf("%s: %d APP entries, none for UDP %d or a DSCP on a PFC priority", s.name, len(s.p.App), RoCEv2Port))
+		}
+	}
+	if len(ev) == 0 {
+		c.add(CheckRoCEPriority, VerdictUnknown, "no APP table to read the RoCE priority from (no valid peer, local parameters unknown)", "")
+		return
+	}
+	c.add(CheckRoCEPriority, VerdictCritical, fmt.Sprintf("no APP entry maps RoCEv2 (UDP %d) or its DSCP to a priority", RoCEv2Port),
+		fmt.Sprintf("advertise an APP entry from the switch: udp-port %d (or the RoCE DSCP) -> the lossless priority", RoCEv2Port), ev...)
+}
+
+func (c *checker) rocePFC() {
+	if c.prio < 0 {
+		c.add(CheckRoCEPFC, VerdictUnknown, "the RoCE priority is unknown", "", "see "+string(CheckRoCEPriority))
+		return
+	}
+	p := uint8(c.prio)
+	var ev []string
+	peerOn, hereOn := false, false
+	if r := c.in.Remote; c.in.RemoteValid && r != nil && r.PFC != nil {
+		peerOn = r.PFC.Enabled.Has(p)
+		ev = append(ev, fmt.Sprintf("peer PFC enabled %s", prios(r.PFC.Enabled)))
+	} else {
+		ev = append(ev, "peer: no valid PFC")
+	}
+	here := c.here()
+	if here != nil && here.PFC != nil {
+		hereOn = here.PFC.Enabled.Has(p)
+		ev = append(ev, fmt.Sprintf("operational PFC enabled %s (%s)", prios(here.PFC.Enabled), c.in.Resolution.PFC.Why))
+	} else if here != nil {
+		ev = append(ev, "operational: no PFC")
+	} else {
+		ev = append(ev, "operational: unknown (local parameters unknown)")
+	}
+	switch {
+	case !peerOn:
+		c.add(CheckRoCEPFC, VerdictCritical, fmt.Sprintf("the peer does not enable PFC on RoCE priority %d", p),
+			fmt.Sprintf("enable PFC on priority %d on the switch port", p), ev...)
+	case here == nil:
+		c.add(CheckRoCEPFC, VerdictUnknown, fmt.Sprintf("the peer enables PFC on priority %d; what is in force on this host is unknown", p),
+			"run dcbtop where dcbnl or a local agent shows this host's parameters", ev...)
+	case !hereOn:
+		c.add(CheckRoCEPFC, VerdictCritical, fmt.Sprintf("PFC is not in force on RoCE priority %d on this host", p),
+			fmt.Sprintf("enable PFC on priority %d (set Willing on to take the switch's, or dcbtop apply)", p), ev...)
+	default:
+		c.add(CheckRoCEPFC, VerdictOK, fmt.Sprintf("PFC is on for priority %d on both sides", p), "", ev...)
+	}
+}
+
+func (c *checker) roceETS() {
+	if c.prio < 0 {
+		c.add(CheckRoCEETS, VerdictUnknown, "the RoCE priority is unknown", "", "see "+string(CheckRoCEPriority))
+		return
+	}
+	p := uint8(c.prio)
+	var ev []string
+	worst, summary, fix := VerdictOK, fmt.Sprintf("priority %d's traffic class gets bandwidth on both sides", p), ""
+	judge := func(side string, e *ETS) {
+		if e == nil {
+			ev = append(ev, side+": no ETS")
+			if worst == VerdictOK {
+				worst, summary = VerdictUnknown, side+" ETS is unknown"
+			}
+			return
+		}
+		tc := e.PrioTC[p&7]
+		if tc > 7 {
+			ev = append(ev, fmt.Sprintf("%s: priority %d on TC %d", side, p, tc))
+			worst, summary, fix = VerdictCritical, fmt.Sprintf("%s maps priority %d to an invalid traffic class %d", side, p, tc), "map the RoCE priority to a traffic class 0-7"
+			return
+		}
+		ev = append(ev, fmt.Sprintf("%s: priority %d on TC %d, %s %d%%", side, p, tc, e.TSA[tc], e.TCBandwidth[tc]))
+		var strict []string
+		for t := range uint8(8) {
+			if t != tc && e.TSA[t] == lldp.TSAStrict && tcUsed(e, t) {
+				strict = append(strict, strconv.Itoa(int(t)))
+			}
+		}
+		switch {
+		case e.TSA[tc] == lldp.TSAETS && e.TCBandwidth[tc] == 0:
+			worst, summary = VerdictCritical, fmt.Sprintf("%s gives RoCE priority %d's TC %d no ETS bandwidth", side, p, tc)
+			fix = "give the RoCE traffic class an ETS share (e.g. 50%)"
+		case len(strict) > 0 && e.TSA[tc] != lldp.TSAStrict:
+			if worst != VerdictCritical {
+				worst, summary = VerdictWarning, fmt.Sprintf("%s: strict-priority TC %s can starve RoCE TC %d", side, strings.Join(strict, ","), tc)
+				fix = "keep strict priority for light control traffic only, or give it ETS"
+			}
+		}
+	}
+	if c.in.RemoteValid && c.in.Remote != nil {
+		judge("peer", c.in.Remote.ETS)
+	} else {
+		judge("peer", nil)
+	}
+	if here := c.here(); here != nil {
+		judge("operational", here.ETS)
+	} else {
+		ev = append(ev, "operational: unknown (local parameters unknown)")
+		if worst == VerdictOK {
+			worst, summary = VerdictUnknown, fmt.Sprintf("the peer gives priority %d bandwidth; what is in force on this host is unknown", p)
+		}
+	}
+	c.add(CheckRoCEETS, worst, summary, fix, ev...)
+}
+
+// tcUsed reports whether any priority maps to traffic class tc.
+func tcUsed(e *ETS, tc uint8) bool { return slices.Contains(e.PrioTC[:], tc) }
+
+func (c *checker) pfcAgreement() {
+	for _, code := range []lldp.Code{CodePFCMismatch, CodeNeitherWilling} {
+		if d, ok := c.has(code); ok {
+			c.add(CheckPFCAgreement, VerdictCritical, d.Message, d.Action, "diagnostic "+string(code))
+			return
+		}
+	}
+	if !c.localKnown() || !c.in.RemoteValid || c.in.Remote == nil || c.in.Remote.PFC == nil {
+		c.add(CheckPFCAgreement, VerdictUnknown, "needs this host's parameters and a valid peer PFC to compare", "",
+			"local source "+string(c.in.LocalSource))
+		return
+	}
+	ev := []string{"resolution: " + c.in.Resolution.PFC.Why}
+	if d, ok := c.has(CodeBothWilling); ok {
+		c.add(CheckPFCAgreement, VerdictWarning, d.Message, d.Action, append(ev, "diagnostic "+string(CodeBothWilling))...)
+		return
+	}
+	c.add(CheckPFCAgreement, VerdictOK, "this host and the peer agree on PFC", "", ev...)
+}
+
+func (c *checker) agents() {
+	if d, ok := c.has(CodeDualLocalAgent); ok {
+		c.add(CheckAgents, VerdictCritical, d.Message, d.Action, "diagnostic "+string(CodeDualLocalAgent))
+		return
+	}
+	ev := []string{"local source " + string(c.in.LocalSource)}
+	for _, a := range c.in.LocalAgents {
+		ev = append(ev, "local agent "+Sanitize(a.ChassisID)+" / "+Sanitize(a.PortID))
+	}
+	if c.in.FirmwareManaged && (c.in.LocalSource == SourceAgent || c.in.LocalSource == SourceObserved) {
+		c.add(CheckAgents, VerdictCritical, "the NIC firmware runs DCBX and a host agent does too", "run one: switch the firmware DCBX mode off, or stop the host agent",
+			append(ev, "firmware DCBX (LLD_MANAGED)")...)
+		return
+	}
+	c.add(CheckAgents, VerdictOK, "one DCBX agent on the port", "", ev...)
+}
+
+// counters returns the interface's lossless counters, or nil after adding
+// an UNKNOWN result for name.
+func (c *checker) counters(name CheckName) *LosslessCounters {
+	switch {
+	case c.o.Replay:
+		c.add(name, VerdictUnknown, "a capture file carries no counters", "run dcbtop check live on the host")
+	case c.in.Counters == nil:
+		c.add(name, VerdictUnknown, "no counters were sampled", "run with --counters-interval above 0")
+	default:
+		return c.in.Counters
+	}
+	return nil
+}
+
+func (c *checker) pauses() {
+	lc := c.counters(CheckPauses)
+	if lc == nil {
+		return
+	}
+	if lc.PFC.Source == nil {
+		c.add(CheckPauses, VerdictUnknown, "no per-priority pause counters on this interface (neither dcbnl nor the driver's statistics)", "")
+		return
+	}
+	ev := []string{"pause counters from " + string(*lc.PFC.Source)}
+	if d, ok := c.has(CodePauseStorm); ok {
+		c.add(CheckPauses, VerdictCritical, d.Message, d.Action, append(ev, "diagnostic "+string(CodePauseStorm))...)
+		return
+	}
+	if d, ok := c.has(CodePauseWithoutPFC); ok {
+		c.add(CheckPauses, VerdictWarning, d.Message, d.Action, append(ev, "diagnostic "+string(CodePauseWithoutPFC))...)
+		return
+	}
+	c.add(CheckPauses, VerdictOK, "no pause storm, no pauses on a priority without PFC", "", ev...)
+}
+
+func (c *checker) ecn() {
+	lc := c.counters(CheckECN)
+	if lc == nil {
+		return
+	}
+	if len(lc.RDMA) == 0 {
+		c.add(CheckECN, VerdictUnknown, "no RDMA device on this interface: no congestion counters", "")
+		return
+	}
+	var ev []string
+	for _, r := range lc.RDMA {
+		ev = append(ev, fmt.Sprintf("RDMA device %s port %d", Sanitize(r.Device), r.Port))
+	}
+	if d, ok := c.has(CodeCNPWithoutECN); ok {
+		c.add(CheckECN, VerdictWarning, d.Message, d.Action, append(ev, "diagnostic "+string(CodeCNPWithoutECN))...)
+		return
+	}
+	c.add(CheckECN, VerdictOK, "no congestion notifications without ECN marking", "", ev...)
+}
+
+func (c *checker) policy() {
+	pol := c.o.Policy
+	here := c.here()
+	if here == nil {
+		c.add(CheckPolicy, VerdictUnknown, "the operational parameters are unknown (local parameters unknown)", "")
+		return
+	}
+	var bad, ev []string
+	if pol.PFC != nil {
+		var want PrioSet
+		for _, p := range pol.PFC.Enabled {
+			want |= 1 << p
+		}
+		var got PrioSet
+		if here.PFC != nil {
+			got = here.PFC.Enabled
+		}
+		ev = append(ev, fmt.Sprintf("pfc.enabled: want %s, in force %s", prios(want), prios(got)))
+		if got != want {
+			bad = append(bad, fmt.Sprintf("PFC on %s, expected %s", prios(got), prios(want)))
+		}
+	}
+	for _, a := range pol.App {
+		if slices.Contains(here.App, a) {
+			ev = append(ev, fmt.Sprintf("app %s %d -> %d: in force", a.Selector, a.Protocol, a.Priority))
+		} else {
+			bad = append(bad, fmt.Sprintf("APP %s %d -> priority %d not in force", a.Selector, a.Protocol, a.Priority))
+		}
+	}
+	if pol.ETS != nil {
+		keys := make([]string, 0, len(pol.ETS.MinBandwidth))
+		for k := range pol.ETS.MinBandwidth {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			min := pol.ETS.MinBandwidth[k]
+			p, _ := strconv.Atoi(k) // ParsePolicy checked it
+			if here.ETS == nil {
+				bad = append(bad, "no ETS in force")
+				break
+			}
+			tc := here.ETS.PrioTC[p]
+			if tc > 7 {
+				bad = append(bad, fmt.Sprintf("priority %d on invalid TC %d", p, tc))
+				continue
+			}
+			bw, tsa := here.ETS.TCBandwidth[tc], here.ETS.TSA[tc]
+			ev = append(ev, fmt.Sprintf("ets: priority %d on TC %d, %s %d%% (want ets >= %d%%)", p, tc, tsa, bw, min))
+			if tsa != lldp.TSAETS || bw < min {
+				bad = append(bad, fmt.Sprintf("priority %d's TC %d has %s %d%%, expected ets >= %d%%", p, tc, tsa, bw, min))
+			}
+		}
+	}
+	if pol.Willing != nil {
+		switch {
+		case c.in.Willing == nil:
+			bad = append(bad, "the Willing state is unknown")
+		case *c.in.Willing != *pol.Willing:
+			bad = append(bad, fmt.Sprintf("Willing is %s, expected %s", onOff(*c.in.Willing), onOff(*pol.Willing)))
+		default:
+			ev = append(ev, "willing "+onOff(*c.in.Willing))
+		}
+	}
+	if len(bad) > 0 {
+		c.add(CheckPolicy, VerdictCritical, strings.Join(bad, "; "), "apply the policy (dcbtop apply, or the switch's configuration when this host is willing)", ev...)
+		return
+	}
+	c.add(CheckPolicy, VerdictOK, "the operational parameters meet the policy", "", ev...)
+}
+
+// prios renders a priority set as "{3,4}", "{}" when empty.
+func prios(s PrioSet) string {
+	var b []string
+	for _, p := range s.List() {
+		b = append(b, strconv.Itoa(int(p)))
+	}
+	return "{" + strings.Join(b, ",") + "}"
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+func prefixAll(prefix string, s []string) []string {
+	out := make([]string, len(s))
+	for i, v := range s {
+		out[i] = prefix + Sanitize(v)
+	}
+	return out
+}
+
+// CheckSchemaVersion identifies the JSON contract of `dcbtop check --json`
+// (assets/check.schema.json).
+const CheckSchemaVersion = "dcbtop.check/v1"
+
+// A CheckReport is `dcbtop check`'s verdict on a snapshot: every checked
+// interface's results, and the worst verdict, which is also the exit
+// status.
+type CheckReport struct {
+	Schema  string    `json:"schema"`
+	Verdict Verdict   `json:"verdict"`
+	Exit    int       `json:"exit_code"`
+	TakenAt time.Time `json:"taken_at"`
+	// Source is "live" or "replay"; File the capture file replayed.
+	Source     string           `json:"source"`
+	File       *string          `json:"file"`
+	Interfaces []CheckInterface `json:"interfaces"`
+}
+
+// A CheckInterface is one interface's results and their worst verdict.
+type CheckInterface struct {
+	Name    string        `json:"name"`
+	Verdict Verdict       `json:"verdict"`
+	Results []CheckResult `json:"results"`
+}
+
+// NewCheckReport checks the interfaces of snap named in names (all of
+// them when names is empty, sorted as in the snapshot). A name the
+// snapshot lacks is CRITICAL for CheckPeer: nothing was seen on it.
+func NewCheckReport(snap Snapshot, names []string, o CheckOptions) CheckReport {
+	r := CheckReport{Schema: CheckSchemaVersion, TakenAt: snap.TakenAt, Source: "live", Interfaces: []CheckInterface{}}
+	if o.Replay {
+		r.Source = "replay"
+	}
+	pick := snap.Interfaces
+	if len(names) > 0 {
+		pick = nil
+		for _, n := range names {
+			i := slices.IndexFunc(snap.Interfaces, func(in Interface) bool { return in.Name == n })
+			if i < 0 {
+				pick = append(pick, Interface{Name: n})
+				continue
+			}
+			pick = append(pick, snap.Interfaces[i])
+		}
+	}
+	for i := range pick {
+		res := Check(&pick[i], o)
+		ci := CheckInterface{Name: pick[i].Name, Results: res}
+		for _, x := range res {
+			ci.Verdict = ci.Verdict.Worst(x.Verdict)
+		}
+		r.Verdict = r.Verdict.Worst(ci.Verdict)
+		r.Interfaces = append(r.Interfaces, ci)
+	}
+	if len(r.Interfaces) == 0 {
+		r.Verdict = VerdictUnknown // nothing to judge
+	}
+	r.Exit = int(r.Verdict)
+	return r
+}

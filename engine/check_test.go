@@ -1,0 +1,261 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/dcbtop/dcbtop/engine/lldp"
+)
+
+// roceLocal is a RoCE-ready host: ETS 50/50 with priority 3 on TC 1, PFC
+// on 3, RoCEv2 on 3, Willing as given.
+func roceLocal(willing bool) *Params {
+	return &Params{
+		ETS: &ETS{Willing: willing, MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{2, 2}},
+		PFC: &PFC{Willing: willing, Cap: 8, Enabled: 1 << 3},
+		App: []App{{Selector: lldp.AppSelUDP, Protocol: RoCEv2Port, Priority: 3}},
+	}
+}
+
+// verdicts maps each check of rs to its verdict.
+func verdicts(rs []CheckResult) map[CheckName]Verdict {
+	m := map[CheckName]Verdict{}
+	for _, r := range rs {
+		m[r.Check] = r.Verdict
+	}
+	return m
+}
+
+func TestCheck(t *testing.T) {
+	const (
+		ok   = VerdictOK
+		warn = VerdictWarning
+		crit = VerdictCritical
+		unkn = VerdictUnknown
+	)
+	pfcOff := &lldp.PFC{Cap: 8}
+	strict := &lldp.ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1, 0, 0, 2}, Bandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{2, 2, 0}}
+	starved := &lldp.ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, Bandwidth: [8]uint8{100, 0}, TSA: [8]lldp.TSA{2, 2}}
+	noRoCE := &lldp.AppPriority{Entries: []lldp.AppEntry{{Priority: 4, Selector: lldp.AppSelTCP, Protocol: 3260}}}
+	dscpOnly := &lldp.AppPriority{Entries: []lldp.AppEntry{{Priority: 3, Selector: lldp.AppSelDSCP, Protocol: 26}}}
+	want := func(overrides map[CheckName]Verdict) map[CheckName]Verdict {
+		m := map[CheckName]Verdict{CheckPeer: ok, CheckRoCEPriority: ok, CheckRoCEPFC: ok, CheckRoCEETS: ok,
+			CheckPFCAgreement: ok, CheckAgents: ok, CheckPauses: ok, CheckECN: ok}
+		for k, v := range overrides {
+			m[k] = v
+		}
+		return m
+	}
+	tests := []struct {
+		name    string
+		local   *Params // nil: unknown
+		events  func(t *testing.T) []Event
+		opts    CheckOptions
+		want    map[CheckName]Verdict
+		summary map[CheckName]string // substrings of summaries
+	}{
+		{
+			name:  "healthy RoCE",
+			local: roceLocal(true),
+			events: func(t *testing.T) []Event {
+				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app1)), mlxSample(at(2), 0), mlxSample(at(3), 1)}
+			},
+			want: want(nil),
+		},
+		{
+			name:  "the peer has PFC off on the RoCE priority",
+			local: roceLocal(false),
+			events: func(t *testing.T) []Event {
+				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfcOff, app1)), mlxSample(at(2), 0), mlxSample(at(3), 1)}
+			},
+			want:    want(map[CheckName]Verdict{CheckRoCEPFC: crit, CheckPFCAgreement: crit}),
+			summary: map[CheckName]string{CheckRoCEPFC: "the peer does not enable PFC on RoCE priority 3"},
+		},
+		{
+			name:  "multi-peer",
+			local: roceLocal(true),
+			events: func(t *testing.T) []Event {
+				return []Event{rx(1, frame(t, macA, 120, etsA, pfc3, app1)), rx(2, frame(t, macB, 120, etsA, pfc3, app1)),
+					mlxSample(at(2), 0), mlxSample(at(3), 1)}
+			},
+			want: want(map[CheckName]Verdict{CheckPeer: crit, CheckRoCEPFC: crit, CheckRoCEETS: unkn, CheckPFCAgreement: unkn}),
+			summary: map[CheckName]string{CheckPeer: "2 DCBX peers on one link",
+				CheckRoCEPriority: "RoCEv2 (UDP 4791) is on priority 3"},
+		},
+		{
+			name:  "no peer",
+			local: roceLocal(true),
+			events: func(t *testing.T) []Event {
+				return []Event{mlxSample(at(2), 0), mlxSample(at(3), 1)}
+			},
+			want:    want(map[CheckName]Verdict{CheckPeer: crit, CheckRoCEPFC: crit, CheckRoCEETS: unkn, CheckPFCAgreement: unkn}),
+			summary: map[CheckName]string{CheckPeer: "no LLDP peer"},
+		},
+		{
+			name:  "the peer expired",
+			local: roceLocal(true),
+			events: func(t *testing.T) []Event {
+				return []Event{rx(1, frame(t, macB, 10, etsA, pfc3, app1)), Tick{At: at(20)}, mlxSample(at(21), 0), mlxSample(at(22), 1)}
+			},
+			want:    want(map[CheckName]Verdict{CheckPeer: crit, CheckRoCEPFC: crit, CheckRoCEETS: unkn, CheckPFCAgreement: unkn}),
+			summary: map[CheckName]string{CheckPeer: "ttl-expired"},
+		},
+		{
+			name:  "no APP entry for RoCE",
+			local: &Params{ETS: roceLocal(true).ETS, PFC: roceLocal(true).PFC},
+			events: func(t *testing.T) []Event {
+				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, noRoCE)), mlxSample(at(2), 0), mlxSample(at(3), 1)}
+			},
+			want: want(map[CheckName]Verdict{CheckRoCEPriority: crit, CheckRoCEPFC: unkn, CheckRoCEETS: unkn}),
+		},
+		{
+			name:  "RoCE by DSCP on a lossless priority",
+			local: &Params{ETS: roceLocal(true).ETS, PFC: roceLocal(true).PFC},
+			events: func(t *testing.T) []Event {
+				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, dscpOnly)), mlxSample(at(2), 0), mlxSample(at(3), 1)}
+			},
+			want:    want(nil),
+			summary: map[CheckName]string{CheckRoCEPriority: "DSCP 26 is on lossless priority 3"},
+		},
+		{
+			name:  "a strict class can starve RoCE",
+			local: roceLocal(true),
+			events: func(t *testing.T) []Event {
+				return []Event{rx(1, frame(t, macB, 120, strict, pfc3, app1)), mlxSample(at(2), 0), mlxSample(at(3), 1)}
+			},
+			want:    want(map[CheckName]Verdict{CheckRoCEETS: warn}),
+			summary: map[CheckName]string{CheckRoCEETS: "strict-priority TC 2 can starve RoCE TC 1"},
+		},
+		{
+			name:  "the RoCE class gets no bandwidth",
+			local: roceLocal(true),
+			events: func(t *testing.T) []Event {
+				return []Event{rx(1, frame(t, macB, 120, starved, pfc3, app1)), mlxSample(at(2), 0), mlxSample(at(3), 1)}
+			},
+			want:    want(map[CheckName]Verdict{CheckRoCEETS: crit}),
+			summary: map[CheckName]string{CheckRoCEETS: "gives RoCE priority 3's TC 1 no ETS bandwidth"},
+		},
+		{
+			name: "a replay: local parameters and counters unknown",
+			events: func(t *testing.T) []Event {
+				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app1))}
+			},
+			opts: CheckOptions{Replay: true},
+			want: want(map[CheckName]Verdict{CheckRoCEPFC: unkn, CheckRoCEETS: unkn, CheckPFCAgreement: unkn, CheckPauses: unkn, CheckECN: unkn}),
+			summary: map[CheckName]string{CheckRoCEPFC: "the peer enables PFC on priority 3; what is in force on this host is unknown",
+				CheckPauses: "a capture file carries no counters"},
+		},
+		{
+			name:  "live without counters",
+			local: roceLocal(true),
+			events: func(t *testing.T) []Event {
+				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app1))}
+			},
+			want: want(map[CheckName]Verdict{CheckPauses: unkn, CheckECN: unkn}),
+		},
+		{
+			name:  "policy met",
+			local: roceLocal(true),
+			events: func(t *testing.T) []Event {
+				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app1)), mlxSample(at(2), 0), mlxSample(at(3), 1)}
+			},
+			opts: CheckOptions{Policy: mustPolicy(t, `{"pfc":{"enabled":[3]},"app":[{"selector":"udp-port","protocol":4791,"priority":3}],"ets":{"min_bandwidth":{"3":50}},"willing":true}`)},
+			want: want(map[CheckName]Verdict{CheckPolicy: ok}),
+		},
+		{
+			name:  "policy not met",
+			local: roceLocal(true),
+			events: func(t *testing.T) []Event {
+				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app1)), mlxSample(at(2), 0), mlxSample(at(3), 1)}
+			},
+			opts:    CheckOptions{Policy: mustPolicy(t, `{"pfc":{"enabled":[3,4]},"ets":{"min_bandwidth":{"3":80}},"willing":false}`)},
+			want:    want(map[CheckName]Verdict{CheckPolicy: crit}),
+			summary: map[CheckName]string{CheckPolicy: "PFC on {3}, expected {3,4}; priority 3's TC 1 has ets 70%, expected ets >= 80%; Willing is on, expected off"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := New(Config{})
+			if tt.local != nil {
+				e.Apply(LocalChanged{Interface: "eth0", At: at(0), Source: SourceAgent, Willing: tt.local.ETS.Willing, Params: tt.local})
+			}
+			for _, ev := range tt.events(t) {
+				e.Apply(ev)
+			}
+			in, ok := e.Interface("eth0")
+			if !ok {
+				t.Fatal("no eth0")
+			}
+			got := Check(&in, tt.opts)
+			if diff := cmp.Diff(tt.want, verdicts(got)); diff != "" {
+				t.Errorf("verdicts (-want +got):\n%s\n%s", diff, dumpResults(got))
+			}
+			for _, r := range got {
+				if s, ok := tt.summary[r.Check]; ok && !strings.Contains(r.Summary, s) {
+					t.Errorf("%s summary %q, want it to say %q", r.Check, r.Summary, s)
+				}
+				if r.Interface != "eth0" || r.Summary == "" || r.Evidence == nil {
+					t.Errorf("incomplete result %+v", r)
+				}
+				if r.Verdict != VerdictOK && r.Verdict != VerdictUnknown && r.Fix == "" {
+					t.Errorf("%s is %v without a fix", r.Check, r.Verdict)
+				}
+			}
+		})
+	}
+}
+
+func mustPolicy(t *testing.T, s string) *Policy {
+	t.Helper()
+	p, err := ParsePolicy([]byte(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func dumpResults(rs []CheckResult) string {
+	var b strings.Builder
+	for _, r := range rs {
+		b.WriteString(string(r.Check) + " " + r.Verdict.String() + ": " + r.Summary + " [" + strings.Join(r.Evidence, "; ") + "]\n")
+	}
+	return b.String()
+}
+
+func TestParsePolicyErrors(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"pfc":{"enabled":[8]}}`, "policy: pfc.enabled: priority 8 is not 0-7"},
+		{`{"pfc":{"enable":[3]}}`, `policy: json: unknown field "enable"`},
+		{`{"ets":{"min_bandwidth":{"x":5}}}`, `policy: ets.min_bandwidth: key "x" is not a priority 0-7`},
+		{`{"ets":{"min_bandwidth":{"3":101}}}`, `policy: ets.min_bandwidth["3"]: 101% is over 100`},
+		{`{"app":[{"selector":"udp-port","protocol":4791,"priority":9}]}`, "policy: app[0]: priority 9 is not 0-7"},
+		{`{"app":[{"selector":"bogus","protocol":1,"priority":1}]}`, `policy: unknown APP selector "bogus" (want ethertype, tcp-port, udp-port, port or dscp)`},
+		{`{} {}`, "policy: more than one JSON value"},
+		{`[`, "policy: unexpected EOF"},
+	}
+	for _, tt := range tests {
+		if _, err := ParsePolicy([]byte(tt.in)); err == nil || err.Error() != tt.want {
+			t.Errorf("ParsePolicy(%s) = %v, want %q", tt.in, err, tt.want)
+		}
+	}
+}
+
+func TestVerdictWorst(t *testing.T) {
+	order := []Verdict{VerdictOK, VerdictUnknown, VerdictWarning, VerdictCritical}
+	for i, a := range order {
+		for j, b := range order {
+			want := order[max(i, j)]
+			if got := a.Worst(b); got != want {
+				t.Errorf("%v.Worst(%v) = %v, want %v", a, b, got, want)
+			}
+		}
+	}
+	var v Verdict
+	for _, s := range []string{"OK", "WARNING", "CRITICAL", "UNKNOWN"} {
+		if err := v.UnmarshalText([]byte(s)); err != nil || v.String() != s {
+			t.Errorf("%s round trip: %v %v", s, v, err)
+		}
+	}
+}
