@@ -26,17 +26,20 @@ func (r *liveRun) startCounters(ifaces []*liveIface) (stop func()) {
 	if every < 0 || len(ifaces) == 0 {
 		return func() {}
 	}
-	cfg := counters.Config{SysfsRoot: r.cfg.SysfsRoot}
 	var closers []func()
-	if et, err := counters.OpenEthtool(); err == nil {
-		cfg.Ethtool = et
-		closers = append(closers, et.Close)
+	s := r.cfg.Sampler
+	if s == nil {
+		cfg := counters.Config{SysfsRoot: r.cfg.SysfsRoot}
+		if et, err := counters.OpenEthtool(); err == nil {
+			cfg.Ethtool = et
+			closers = append(closers, et.Close)
+		}
+		if c, err := dcbnl.Dial(); err == nil {
+			cfg.DCB = counters.DCBFrom(c)
+			closers = append(closers, func() { c.Close() })
+		}
+		s = counters.New(cfg)
 	}
-	if c, err := dcbnl.Dial(); err == nil {
-		cfg.DCB = counters.DCBFrom(c)
-		closers = append(closers, func() { c.Close() })
-	}
-	s := counters.New(cfg)
 	names := make([]string, len(ifaces))
 	for i, li := range ifaces {
 		names[i] = li.name
@@ -94,6 +97,14 @@ func (r *liveRun) startCounters(ifaces []*liveIface) (stop func()) {
 		}
 	}
 }
+
+// A Sampler reads an interface's lossless counters: a *counters.Sampler
+// over sysfs, ethtool and dcbnl, or what stands in for one (the tests).
+type Sampler interface {
+	Sample(ifname string, at time.Time, interval time.Duration) engine.CountersSampled
+}
+
+var _ Sampler = (*counters.Sampler)(nil)
 
 // emptyProbeEvery is how often interfaces without any lossless counter
 // (no RDMA port, pause counter or ECN setting) are sampled again.

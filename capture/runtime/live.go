@@ -233,6 +233,9 @@ type Config struct {
 	// ("" /sys; DCBTOP_SYSFS_ROOT points it at a fixture tree).
 	CountersInterval time.Duration
 	SysfsRoot        string
+	// Sampler reads the counters instead of one over SysfsRoot, ethtool
+	// and dcbnl (nil: that one).
+	Sampler Sampler
 	// Record names a pcapng file that gets every LLDPDU seen (-w).
 	Record string
 	// Metrics is the address of the Prometheus endpoint (--metrics).

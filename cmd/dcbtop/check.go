@@ -209,8 +209,10 @@ func checkLive(ctx context.Context, o *checkOptions) (engine.Snapshot, error) {
 	if err != nil {
 		return engine.Snapshot{}, err
 	}
-	rt, err := runtime.Start(runtime.Config{Interfaces: o.ifaces, Screen: true, Out: io.Discard,
-		CountersInterval: runtime.DefaultCountersInterval, SysfsRoot: root, Version: version, Revision: revision})
+	cfg := runtime.Config{Interfaces: o.ifaces, Screen: true, Out: io.Discard,
+		CountersInterval: runtime.DefaultCountersInterval, SysfsRoot: root, Version: version, Revision: revision}
+	checkRuntime(&cfg)
+	rt, err := runtime.Start(cfg)
 	if err != nil {
 		return engine.Snapshot{}, err
 	}
@@ -254,6 +256,10 @@ wait:
 	}
 	return snap, err
 }
+
+// checkRuntime adjusts a live check's runtime configuration (tests: an
+// in-memory link and counters).
+var checkRuntime = func(*runtime.Config) {}
 
 // checkCountersGrace is how long, once every peer is known, a check waits
 // for interfaces' second counter sample: an interface without counters

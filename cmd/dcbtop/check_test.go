@@ -1,11 +1,15 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"encoding/xml"
+	"errors"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,6 +17,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/assets"
 	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture/runtime"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
@@ -138,6 +143,14 @@ func TestCheckReplay(t *testing.T) {
 			args:     []string{"--expect", "POLICY"},
 			exit:     2,
 			verdicts: map[engine.CheckName]engine.Verdict{engine.CheckPolicy: engine.VerdictCritical},
+		},
+		{
+			name: "warnings only: a strict class can starve RoCE",
+			frames: []checkFrame{host(), {src: switchMAC, name: "leaf1", tlvs: []lldp.TLV{
+				&lldp.ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1, 0, 0, 2}, Bandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{lldp.TSAETS, lldp.TSAETS, lldp.TSAStrict}},
+				reco5050, pfcOn3, roceApp}}},
+			exit:     1,
+			verdicts: map[engine.CheckName]engine.Verdict{engine.CheckRoCEETS: engine.VerdictWarning, engine.CheckPauses: engine.VerdictUnknown},
 		},
 		{
 			name:     "an interface the capture does not have",
@@ -296,5 +309,138 @@ func TestCheckUsageErrors(t *testing.T) {
 	code, out, _ := runCLI(t, "check", "--help")
 	if code != 0 || !strings.Contains(out, "Exit status (Nagios)") {
 		t.Errorf("--help: exit %d\n%s", code, out)
+	}
+}
+
+// memConn is a capture socket that delivers frames from a channel.
+type memConn struct {
+	frames chan capture.Frame
+	done   chan struct{}
+}
+
+func (c *memConn) ReadFrame(ctx context.Context) (capture.Frame, error) {
+	select {
+	case f := <-c.frames:
+		return f, nil
+	case <-c.done:
+		return capture.Frame{}, net.ErrClosed
+	case <-ctx.Done():
+		return capture.Frame{}, ctx.Err()
+	}
+}
+func (c *memConn) WriteFrame([]byte) error           { return errors.New("read-only") }
+func (c *memConn) Stats() (capture.LiveStats, error) { return capture.LiveStats{}, nil }
+func (c *memConn) Close() error                      { close(c.done); return nil }
+func (fakeSampler) Sample(ifname string, at time.Time, every time.Duration) engine.CountersSampled {
+	port := engine.RDMAPortSample{Device: "mlx5_0", Port: 1}
+	port.NDK[engine.NDKRDMAInOctets] = engine.Reading{Value: 4000, Source: "port_rcv_data"}
+	port.Congestion[engine.CNPSent] = engine.Reading{Value: 0, Source: "np_cnp_sent"}
+	pfc := &engine.PFCSample{Source: engine.PFCSourceEthtool}
+	for p := range pfc.Priorities {
+		pfc.Priorities[p].RxPause = engine.Reading{Value: 0, Source: "rx_prio_pause"}
+		pfc.Priorities[p].TxPause = engine.Reading{Value: 0, Source: "tx_prio_pause"}
+	}
+	return engine.CountersSampled{Interface: ifname, At: at, Interval: every, RDMA: []engine.RDMAPortSample{port}, PFC: pfc}
+}
+
+// fakeSampler has the counters of a quiet mlx5 RoCE port.
+type fakeSampler struct{}
+
+// liveCheck runs `dcbtop check --json -i eth0 args...` in process, live
+// on an in-memory eth0 that delivers frames (each LLDPDU again every
+// 200 ms) and whose counters are fakeSampler's.
+func liveCheck(t *testing.T, frames []checkFrame, args ...string) (int, engine.CheckReport, time.Duration) {
+	t.Helper()
+	conn := &memConn{frames: make(chan capture.Frame, 64), done: make(chan struct{})}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for {
+			for _, f := range frames {
+				dir := capture.DirectionIncoming
+				if f.outgoing {
+					dir = capture.DirectionOutgoing
+				}
+				select {
+				case conn.frames <- capture.Frame{Interface: "eth0", At: time.Now(), Dir: dir, Data: lldpFrame(t, f)}:
+				case <-stop:
+					return
+				}
+			}
+			select {
+			case <-time.After(200 * time.Millisecond):
+			case <-stop:
+				return
+			}
+		}
+	})
+	defer func() { close(stop); wg.Wait() }()
+	old := checkRuntime
+	checkRuntime = func(cfg *runtime.Config) {
+		cfg.Interfaces = nil
+		cfg.Links = []capture.Link{{Name: "eth0", Index: 7, MAC: hostMAC, Up: true}}
+		cfg.Open = func(string) (runtime.Conn, error) { return conn, nil }
+		cfg.Sampler = fakeSampler{}
+	}
+	defer func() { checkRuntime = old }()
+	start := time.Now()
+	code, r := checkJSON(t, append([]string{"-i", "eth0"}, args...)...)
+	return code, r, time.Since(start)
+}
+
+// lldpFrame encodes a fixture frame.
+func lldpFrame(t *testing.T, f checkFrame) []byte {
+	du := &lldp.DU{
+		ChassisID: lldp.ChassisID{Subtype: lldp.ChassisIDSubtypeMACAddress, ID: f.src[:]},
+		PortID:    lldp.PortID{Subtype: lldp.PortIDSubtypeInterfaceName, ID: []byte("p1")},
+		TTL:       120,
+		TLVs:      append([]lldp.TLV{&lldp.Text{Kind: lldp.TLVTypeSystemName, Value: f.name}}, f.tlvs...),
+	}
+	b, err := lldp.AppendFrame(nil, lldp.NearestBridge, f.src, du)
+	if err != nil {
+		t.Error(err)
+	}
+	return b
+}
+
+// TestCheckLive runs the live path (wait for the peer, sample the
+// counters twice) on an in-memory link: a healthy RoCE host is OK (exit
+// 0) as soon as it is known; the switch without PFC on the RoCE priority
+// is CRITICAL; a strict class that can starve RoCE is a WARNING (exit 1);
+// no peer within --wait is CRITICAL once --wait passed.
+func TestCheckLive(t *testing.T) {
+	healthyPeer := checkFrame{src: switchMAC, name: "leaf1", tlvs: []lldp.TLV{ets5050, reco5050, pfcOn3, roceApp}}
+	code, r, took := liveCheck(t, []checkFrame{host(), healthyPeer}, "--wait", "20s")
+	if code != 0 || r.Verdict != engine.VerdictOK || r.Source != "live" || r.File != nil {
+		t.Errorf("healthy: exit %d, report %+v", code, r)
+	}
+	if took > 10*time.Second {
+		t.Errorf("healthy: took %v; the check should end once the peer and two samples are in", took)
+	}
+	for _, x := range r.Interfaces[0].Results {
+		if x.Verdict != engine.VerdictOK {
+			t.Errorf("healthy: %s %v: %s %v", x.Check, x.Verdict, x.Summary, x.Evidence)
+		}
+	}
+
+	code, r, _ = liveCheck(t, []checkFrame{host(), {src: switchMAC, name: "leaf1", tlvs: []lldp.TLV{ets5050, pfcNone, roceApp}}}, "--wait", "20s")
+	if code != 2 {
+		t.Errorf("PFC off at the switch: exit %d, report %+v", code, r)
+	}
+
+	strictPeer := checkFrame{src: switchMAC, name: "leaf1", tlvs: []lldp.TLV{
+		&lldp.ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1, 0, 0, 2}, Bandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{lldp.TSAETS, lldp.TSAETS, lldp.TSAStrict}},
+		reco5050, pfcOn3, roceApp}}
+	code, r, _ = liveCheck(t, []checkFrame{host(), strictPeer}, "--wait", "20s")
+	if code != 1 || r.Verdict != engine.VerdictWarning {
+		t.Errorf("warnings only: exit %d, report %+v", code, r)
+	}
+
+	code, r, took = liveCheck(t, nil, "--wait", "1500ms")
+	if code != 2 || r.Interfaces[0].Results[0].Check != engine.CheckPeer || r.Interfaces[0].Results[0].Verdict != engine.VerdictCritical {
+		t.Errorf("no peer: exit %d, report %+v", code, r)
+	}
+	if took < 1500*time.Millisecond || took > 8*time.Second {
+		t.Errorf("no peer: took %v, want about --wait (1.5 s)", took)
 	}
 }

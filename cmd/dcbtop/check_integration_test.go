@@ -1,0 +1,132 @@
+package main
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/dcbtop/dcbtop/assets"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/testbed"
+)
+
+// roceAppTLV is an IEEE APP TLV mapping UDP 4791 (RoCEv2) to priority 3.
+var roceAppTLV = testbed.UnknownTLV{OUI: testbed.OUI8021, Subtype: 12, Value: []byte{0x00, 3<<5 | 3, 0x12, 0xb7}}
+
+// hostTLVs are a RoCE-ready host's willing ETS (priority 3 on TC 3, 50 %),
+// willing PFC on 3 and the RoCE APP entry, as a host LLDP agent (lldpd
+// here) sends them.
+var hostTLVs = []testbed.UnknownTLV{
+	{OUI: testbed.OUI8021, Subtype: 9, Value: append([]byte{0x80}, swETS[1:]...)},
+	{OUI: testbed.OUI8021, Subtype: 11, Value: []byte{0x88, 0x08}},
+	roceAppTLV,
+}
+
+// runCheckIn runs `dcbtop check --json args...` in ns and returns its exit
+// status and report (validated against the schema).
+func runCheckIn(t *testing.T, ns *testbed.NS, args ...string) (int, engine.CheckReport) {
+	t.Helper()
+	p := startDcbtop(t, ns, append([]string{"check", "--json"}, args...)...)
+	code := p.wait(60 * time.Second)
+	out := p.stdout()
+	if err := assets.ValidateCheck([]byte(out)); err != nil {
+		t.Fatalf("exit %d, report does not match check.schema.json: %v\n%s\nstderr: %s", code, err, out, p.stderrText())
+	}
+	var r engine.CheckReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	return code, r
+}
+
+// verdictOf returns the verdict of check c on the report's first
+// interface.
+func verdictOf(r engine.CheckReport, c engine.CheckName) (engine.Verdict, string) {
+	if len(r.Interfaces) == 0 {
+		return engine.VerdictUnknown, "no interface"
+	}
+	for _, x := range r.Interfaces[0].Results {
+		if x.Check == c {
+			return x.Verdict, x.Summary
+		}
+	}
+	return engine.VerdictUnknown, "no such check"
+}
+
+// TestCheckLLDPD judges live links to real lldpd peers: a RoCE-ready
+// switch and host agent pass every check that a veth can answer (a veth
+// has no pause counters and no RDMA device, so pauses and ecn are UNKNOWN
+// and the exit status 3); the switch without PFC on the RoCE priority is
+// CRITICAL (2); two switches on one link are multi-peer (2); and a link
+// where nothing speaks is CRITICAL once --wait has passed.
+func TestCheckLLDPD(t *testing.T) {
+	testbed.RequirePriv(t)
+	t.Parallel()
+	want := func(t *testing.T, r engine.CheckReport, vs map[engine.CheckName]engine.Verdict) {
+		t.Helper()
+		for c, v := range vs {
+			if got, why := verdictOf(r, c); got != v {
+				t.Errorf("%s: %v (%s), want %v", c, got, why, v)
+			}
+		}
+	}
+	t.Run("ready", func(t *testing.T) {
+		t.Parallel()
+		sw, host := testbed.NewNS(t, "sw"), testbed.NewNS(t, "host")
+		testbed.Veth(t, sw, "p0", host, "h0")
+		testbed.StartLLDPD(t, sw, "p0", testbed.LLDPDOpts{Hostname: "leaf1", TLVs: append(swTLVs(swPFC3), roceAppTLV)})
+		testbed.StartLLDPD(t, host, "h0", testbed.LLDPDOpts{Hostname: "host1", TLVs: hostTLVs})
+		start := time.Now()
+		code, r := runCheckIn(t, host, "-i", "h0", "--wait", "20s")
+		if code != 3 || r.Verdict != engine.VerdictUnknown {
+			t.Errorf("exit %d, verdict %v; want 3 (UNKNOWN: no counters on a veth)", code, r.Verdict)
+		}
+		want(t, r, map[engine.CheckName]engine.Verdict{
+			engine.CheckPeer: engine.VerdictOK, engine.CheckRoCEPriority: engine.VerdictOK, engine.CheckRoCEPFC: engine.VerdictOK,
+			engine.CheckRoCEETS: engine.VerdictOK, engine.CheckPFCAgreement: engine.VerdictOK, engine.CheckAgents: engine.VerdictOK,
+			engine.CheckPauses: engine.VerdictUnknown, engine.CheckECN: engine.VerdictUnknown,
+		})
+		if took := time.Since(start); took > 15*time.Second {
+			t.Errorf("took %v: the check should end soon after both agents were seen", took)
+		}
+	})
+	t.Run("switch without PFC on the RoCE priority", func(t *testing.T) {
+		t.Parallel()
+		sw, host := testbed.NewNS(t, "sw"), testbed.NewNS(t, "host")
+		testbed.Veth(t, sw, "p0", host, "h0")
+		testbed.StartLLDPD(t, sw, "p0", testbed.LLDPDOpts{Hostname: "leaf1", TLVs: append(swTLVs(swPFC4), roceAppTLV)})
+		testbed.StartLLDPD(t, host, "h0", testbed.LLDPDOpts{Hostname: "host1", TLVs: hostTLVs})
+		code, r := runCheckIn(t, host, "-i", "h0", "--wait", "20s")
+		if code != 2 {
+			t.Errorf("exit %d, want 2", code)
+		}
+		want(t, r, map[engine.CheckName]engine.Verdict{engine.CheckRoCEPFC: engine.VerdictCritical})
+	})
+	t.Run("multi-peer", func(t *testing.T) {
+		t.Parallel()
+		sw, host := testbed.NewNS(t, "sw"), testbed.NewNS(t, "host")
+		pa, pb := testbed.NewNS(t, "peera"), testbed.NewNS(t, "peerb")
+		testbed.Veth(t, sw, "p0", host, "h0")
+		testbed.Veth(t, pa, "a0", sw, "pa")
+		testbed.Veth(t, pb, "b0", sw, "pb")
+		testbed.Bridge(t, sw, "br0", "p0", "pa", "pb")
+		testbed.StartLLDPD(t, pa, "a0", testbed.LLDPDOpts{Hostname: "swA", TLVs: append(swTLVs(swPFC3), roceAppTLV)})
+		testbed.StartLLDPD(t, pb, "b0", testbed.LLDPDOpts{Hostname: "swB", TLVs: append(swTLVs(swPFC3), roceAppTLV)})
+		code, r := runCheckIn(t, host, "-i", "h0", "--wait", "20s")
+		if code != 2 {
+			t.Errorf("exit %d, want 2", code)
+		}
+		want(t, r, map[engine.CheckName]engine.Verdict{engine.CheckPeer: engine.VerdictCritical})
+	})
+	t.Run("no peer within --wait", func(t *testing.T) {
+		t.Parallel()
+		sw, host := testbed.NewNS(t, "sw"), testbed.NewNS(t, "host")
+		testbed.Veth(t, sw, "p0", host, "h0")
+		start := time.Now()
+		code, r := runCheckIn(t, host, "-i", "h0", "--wait", "2s")
+		if took := time.Since(start); code != 2 || took < 2*time.Second {
+			t.Errorf("exit %d after %v, want 2 after --wait (2 s)", code, took)
+		}
+		want(t, r, map[engine.CheckName]engine.Verdict{engine.CheckPeer: engine.VerdictCritical})
+	})
+}
