@@ -280,7 +280,7 @@ func (c *checker) peerNames() []string {
 	return ev
 }
 
-// params returns the parameters the RoCE checks read for this host: the
+// here returns the parameters the RoCE checks read for this host: the
 // operational ones when known, else nil.
 func (c *checker) here() *Params {
 	if c.localKnown() {

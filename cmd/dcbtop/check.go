@@ -79,13 +79,7 @@ func parseCheck(args []string) (*checkOptions, error) {
 	o := &checkOptions{wait: defaultCheckWait}
 	fs := flag.NewFlagSet("dcbtop check", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.Func("i", "interface", func(s string) error {
-		if s == "" {
-			return errors.New("empty interface name")
-		}
-		o.ifaces = append(o.ifaces, s)
-		return nil
-	})
+	ifaceFlag(fs, &o.ifaces)
 	fs.StringVar(&o.read, "r", "", "capture file")
 	fs.StringVar(&o.expect, "expect", "", "policy file")
 	fs.DurationVar(&o.wait, "wait", defaultCheckWait, "wait")

@@ -70,12 +70,21 @@ func TestCheckLLDPD(t *testing.T) {
 			}
 		}
 	}
+	// link makes a switch port p0 and a host port h0, with a RoCE-ready
+	// host agent on h0 and, unless swPFC is nil, a switch on p0 that
+	// enables PFC as swPFC says.
+	link := func(t *testing.T, swPFC []byte) (sw, host *testbed.NS) {
+		sw, host = testbed.NewNS(t, "sw"), testbed.NewNS(t, "host")
+		testbed.Veth(t, sw, "p0", host, "h0")
+		if swPFC != nil {
+			testbed.StartLLDPD(t, sw, "p0", testbed.LLDPDOpts{Hostname: "leaf1", TLVs: append(swTLVs(swPFC), roceAppTLV)})
+			testbed.StartLLDPD(t, host, "h0", testbed.LLDPDOpts{Hostname: "host1", TLVs: hostTLVs})
+		}
+		return sw, host
+	}
 	t.Run("ready", func(t *testing.T) {
 		t.Parallel()
-		sw, host := testbed.NewNS(t, "sw"), testbed.NewNS(t, "host")
-		testbed.Veth(t, sw, "p0", host, "h0")
-		testbed.StartLLDPD(t, sw, "p0", testbed.LLDPDOpts{Hostname: "leaf1", TLVs: append(swTLVs(swPFC3), roceAppTLV)})
-		testbed.StartLLDPD(t, host, "h0", testbed.LLDPDOpts{Hostname: "host1", TLVs: hostTLVs})
+		_, host := link(t, swPFC3)
 		start := time.Now()
 		code, r := runCheckIn(t, host, "-i", "h0", "--wait", "20s")
 		if code != 3 || r.Verdict != engine.VerdictUnknown {
@@ -92,10 +101,7 @@ func TestCheckLLDPD(t *testing.T) {
 	})
 	t.Run("switch without PFC on the RoCE priority", func(t *testing.T) {
 		t.Parallel()
-		sw, host := testbed.NewNS(t, "sw"), testbed.NewNS(t, "host")
-		testbed.Veth(t, sw, "p0", host, "h0")
-		testbed.StartLLDPD(t, sw, "p0", testbed.LLDPDOpts{Hostname: "leaf1", TLVs: append(swTLVs(swPFC4), roceAppTLV)})
-		testbed.StartLLDPD(t, host, "h0", testbed.LLDPDOpts{Hostname: "host1", TLVs: hostTLVs})
+		_, host := link(t, swPFC4)
 		code, r := runCheckIn(t, host, "-i", "h0", "--wait", "20s")
 		if code != 2 {
 			t.Errorf("exit %d, want 2", code)
@@ -120,8 +126,7 @@ func TestCheckLLDPD(t *testing.T) {
 	})
 	t.Run("no peer within --wait", func(t *testing.T) {
 		t.Parallel()
-		sw, host := testbed.NewNS(t, "sw"), testbed.NewNS(t, "host")
-		testbed.Veth(t, sw, "p0", host, "h0")
+		_, host := link(t, nil)
 		start := time.Now()
 		code, r := runCheckIn(t, host, "-i", "h0", "--wait", "2s")
 		if took := time.Since(start); code != 2 || took < 2*time.Second {

@@ -53,21 +53,7 @@ func checkCapture(t *testing.T, frames ...checkFrame) string {
 	}
 	at := time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC)
 	for i, f := range frames {
-		du := &lldp.DU{
-			ChassisID: lldp.ChassisID{Subtype: lldp.ChassisIDSubtypeMACAddress, ID: f.src[:]},
-			PortID:    lldp.PortID{Subtype: lldp.PortIDSubtypeInterfaceName, ID: []byte("p1")},
-			TTL:       120,
-			TLVs:      append([]lldp.TLV{&lldp.Text{Kind: lldp.TLVTypeSystemName, Value: f.name}}, f.tlvs...),
-		}
-		b, err := lldp.AppendFrame(nil, lldp.NearestBridge, f.src, du)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dir := capture.DirectionIncoming
-		if f.outgoing {
-			dir = capture.DirectionOutgoing
-		}
-		if err := w.WriteFrame(capture.Frame{Interface: "eth0", At: at.Add(time.Duration(i) * time.Second), Dir: dir, Data: b}); err != nil {
+		if err := w.WriteFrame(f.capture(t, at.Add(time.Duration(i)*time.Second))); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -357,12 +343,8 @@ func liveCheck(t *testing.T, frames []checkFrame, args ...string) (int, engine.C
 	wg.Go(func() {
 		for {
 			for _, f := range frames {
-				dir := capture.DirectionIncoming
-				if f.outgoing {
-					dir = capture.DirectionOutgoing
-				}
 				select {
-				case conn.frames <- capture.Frame{Interface: "eth0", At: time.Now(), Dir: dir, Data: lldpFrame(t, f)}:
+				case conn.frames <- f.capture(t, time.Now()):
 				case <-stop:
 					return
 				}
@@ -386,6 +368,15 @@ func liveCheck(t *testing.T, frames []checkFrame, args ...string) (int, engine.C
 	start := time.Now()
 	code, r := checkJSON(t, append([]string{"-i", "eth0"}, args...)...)
 	return code, r, time.Since(start)
+}
+
+// capture is f as captured on eth0 at at.
+func (f checkFrame) capture(t *testing.T, at time.Time) capture.Frame {
+	dir := capture.DirectionIncoming
+	if f.outgoing {
+		dir = capture.DirectionOutgoing
+	}
+	return capture.Frame{Interface: "eth0", At: at, Dir: dir, Data: lldpFrame(t, f)}
 }
 
 // lldpFrame encodes a fixture frame.

@@ -305,17 +305,22 @@ func (o *options) settleOutput(env Env) {
 	}
 }
 
-func parse(args []string, env Env) (*options, error) {
-	o := &options{speed: -1, willing: true, snapshotDir: runtime.DefaultSnapshotDir()}
-	fs := flag.NewFlagSet("dcbtop", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+// ifaceFlag defines -i, repeatable, appending to ifaces.
+func ifaceFlag(fs *flag.FlagSet, ifaces *[]string) {
 	fs.Func("i", "interface (repeatable)", func(s string) error {
 		if s == "" {
 			return errors.New("empty interface name")
 		}
-		o.ifaces = append(o.ifaces, s)
+		*ifaces = append(*ifaces, s)
 		return nil
 	})
+}
+
+func parse(args []string, env Env) (*options, error) {
+	o := &options{speed: -1, willing: true, snapshotDir: runtime.DefaultSnapshotDir()}
+	fs := flag.NewFlagSet("dcbtop", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	ifaceFlag(fs, &o.ifaces)
 	fs.StringVar(&o.read, "r", "", "replay a capture file")
 	outputFlags(fs, o)
 	fs.Func("speed", "replay speed", func(s string) error {
