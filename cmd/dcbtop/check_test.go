@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/assets"
@@ -433,5 +434,33 @@ func TestCheckLive(t *testing.T) {
 	}
 	if took < 1500*time.Millisecond || took > 8*time.Second {
 		t.Errorf("no peer: took %v, want about --wait (1.5 s)", took)
+	}
+}
+
+// TestCheckTextColor: on a terminal the verdicts are coloured, and only
+// the verdicts.
+func TestCheckTextColor(t *testing.T) {
+	r := engine.CheckReport{Verdict: engine.VerdictCritical, Exit: 2, Interfaces: []engine.CheckInterface{{
+		Name: "eth0", Verdict: engine.VerdictCritical, Results: []engine.CheckResult{
+			{Interface: "eth0", Check: engine.CheckPeer, Verdict: engine.VerdictOK, Summary: "a valid DCBX peer (ieee)", Evidence: []string{}},
+			{Interface: "eth0", Check: engine.CheckRoCEPFC, Verdict: engine.VerdictCritical, Summary: "off", Evidence: []string{"peer PFC enabled {}"}, Fix: "enable it"},
+		}}}}
+	var plain, color strings.Builder
+	if err := writeCheckText(&plain, r, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeCheckText(&color, r, true); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(plain.String(), "\x1b") {
+		t.Errorf("plain text has escapes:\n%q", plain.String())
+	}
+	for _, want := range []string{"\x1b[1;31mCRITICAL\x1b[m (1 ok", "\x1b[32mOK      \x1b[m dcbx-peer", "\x1b[1;31mCRITICAL\x1b[m roce-pfc"} {
+		if !strings.Contains(color.String(), want) {
+			t.Errorf("coloured text lacks %q:\n%q", want, color.String())
+		}
+	}
+	if got := ansi.Strip(color.String()); got != plain.String() {
+		t.Errorf("colour changed the text:\n%s\nvs\n%s", got, plain.String())
 	}
 }
