@@ -3,11 +3,8 @@ package capture_test
 import (
 	"encoding/binary"
 	"errors"
-	"io"
 	"testing"
 	"time"
-
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/capture"
 )
@@ -109,15 +106,7 @@ func TestReplayNgBlocks(t *testing.T) {
 		},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := replayFile(t, tt.file)
-			if err != io.EOF {
-				t.Errorf("last ReadFrame error = %v, want io.EOF", err)
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("frames (-want +got):\n%s", diff)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { wantReplay(t, tt.file, tt.want) })
 	}
 }
 

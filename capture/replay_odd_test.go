@@ -119,15 +119,7 @@ func TestReplayOddLengths(t *testing.T) {
 		},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := replayFile(t, tt.file)
-			if err != io.EOF {
-				t.Errorf("last ReadFrame error = %v, want io.EOF", err)
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("frames (-want +got):\n%s", diff)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { wantReplay(t, tt.file, tt.want) })
 	}
 }
 

@@ -39,6 +39,19 @@ func readAll(tb testing.TB, r *capture.Replay) ([]capture.Frame, error) {
 	return nil, nil
 }
 
+// wantReplay reads file whole and checks that it delivers want, then
+// io.EOF.
+func wantReplay(t *testing.T, file []byte, want []capture.Frame) {
+	t.Helper()
+	got, err := replayFile(t, file)
+	if err != io.EOF {
+		t.Errorf("last ReadFrame error = %v, want io.EOF", err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("frames (-want +got):\n%s", diff)
+	}
+}
+
 // replayFile opens b as a capture file and reads all of it.
 func replayFile(tb testing.TB, b []byte) ([]capture.Frame, error) {
 	tb.Helper()
@@ -264,15 +277,7 @@ func TestReplay(t *testing.T) {
 		},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := replayFile(t, tt.file)
-			if err != io.EOF {
-				t.Errorf("last ReadFrame error = %v, want io.EOF", err)
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("frames (-want +got):\n%s", diff)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { wantReplay(t, tt.file, tt.want) })
 	}
 }
 

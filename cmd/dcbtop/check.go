@@ -184,7 +184,12 @@ func checkReplay(ctx context.Context, o *checkOptions) (engine.Snapshot, error) 
 	if err != nil {
 		return engine.Snapshot{}, err
 	}
-	err = rt.Loop(ctx)
+	return checkEnd(ctx, rt, rt.Loop(ctx))
+}
+
+// checkEnd takes the final snapshot of a run whose Loop returned err and
+// releases it: an interrupted check is an error (it judged nothing).
+func checkEnd(ctx context.Context, rt *runtime.Runtime, err error) (engine.Snapshot, error) {
 	snap := rt.Snapshot()
 	if cerr := rt.Close(); err == nil {
 		err = cerr
@@ -241,14 +246,7 @@ wait:
 	if loopDone != nil {
 		err = <-loopDone
 	}
-	snap := rt.Snapshot()
-	if cerr := rt.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil && ctx.Err() != nil {
-		err = errInterrupted
-	}
-	return snap, err
+	return checkEnd(ctx, rt, err)
 }
 
 // checkRuntime adjusts a live check's runtime configuration (tests: an
