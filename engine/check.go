@@ -146,9 +146,13 @@ type PolicyETS struct {
 	MinBandwidth map[string]uint8 `json:"min_bandwidth"`
 }
 
-// ParsePolicy decodes a policy, refusing unknown members, priorities
-// outside 0-7 and shares over 100, and names what is wrong.
+// ParsePolicy decodes a policy, refusing unknown members, members given
+// twice, priorities outside 0-7 and shares over 100, and names what is
+// wrong.
 func ParsePolicy(b []byte) (*Policy, error) {
+	if err := duplicateKeys(b); err != nil { // as PARAMS: a key given twice is an error
+		return nil, fmt.Errorf("policy: %w", err)
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	var p Policy

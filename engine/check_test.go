@@ -233,6 +233,7 @@ func TestParsePolicyErrors(t *testing.T) {
 		{`{"app":[{"selector":"udp-port","protocol":4791,"priority":9}]}`, "policy: app[0]: priority 9 is not 0-7"},
 		{`{"app":[{"selector":"bogus","protocol":1,"priority":1}]}`, `policy: unknown APP selector "bogus" (want ethertype, tcp-port, udp-port, port or dscp)`},
 		{`{} {}`, "policy: more than one JSON value"},
+		{`{"pfc":{"enabled":[3]},"pfc":{"enabled":[4]}}`, `policy: line 1, column 29: duplicate key "pfc"`},
 		{`[`, "policy: unexpected EOF"},
 	}
 	for _, tt := range tests {

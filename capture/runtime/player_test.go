@@ -38,17 +38,25 @@ func headlessUpTo(t *testing.T, file string, pos time.Duration) engine.Snapshot 
 	return eng.Snapshot()
 }
 
+// screenReplay starts a screen's replay of file at recorded speed, its
+// progress posted to rec; a t.Cleanup closes it.
+func screenReplay(t *testing.T, file string, rec *recPoster) *Runtime {
+	t.Helper()
+	rt, err := Start(Config{Replay: file, Speed: 1, Screen: true, Post: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rt.Close() })
+	return rt
+}
+
 // The screen's replay as a player: paused, a seek re-runs the engine from
 // the start up to the target and the screen then shows what a straight
 // replay shows there; forward and back; restart; the speed steps.
 func TestPlayerSeek(t *testing.T) {
 	const file = "../../assets/demo.pcap"
 	rec := newRecPoster()
-	rt, err := Start(Config{Replay: file, Speed: 1, Screen: true, Post: rec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rt.Close()
+	rt := screenReplay(t, file, rec)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- rt.Loop(ctx) }()
@@ -117,11 +125,7 @@ func waitProgress(t *testing.T, rec *recPoster, cond func(ReplayProgress) bool) 
 func TestPlayerSeekDuringSeek(t *testing.T) {
 	const file = "../../assets/demo.pcap"
 	rec := newRecPoster()
-	rt, err := Start(Config{Replay: file, Speed: 1, Screen: true, Post: rec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rt.Close()
+	rt := screenReplay(t, file, rec)
 	pl := rt.Player()
 	reset, pressed := rt.replay.reset, false
 	rt.replay.reset = func(ctx context.Context) {

@@ -110,12 +110,7 @@ func TestCheckLLDPD(t *testing.T) {
 	})
 	t.Run("multi-peer", func(t *testing.T) {
 		t.Parallel()
-		sw, host := testbed.NewNS(t, "sw"), testbed.NewNS(t, "host")
-		pa, pb := testbed.NewNS(t, "peera"), testbed.NewNS(t, "peerb")
-		testbed.Veth(t, sw, "p0", host, "h0")
-		testbed.Veth(t, pa, "a0", sw, "pa")
-		testbed.Veth(t, pb, "b0", sw, "pb")
-		testbed.Bridge(t, sw, "br0", "p0", "pa", "pb")
+		_, host, pa, pb := multiPeerLink(t)
 		testbed.StartLLDPD(t, pa, "a0", testbed.LLDPDOpts{Hostname: "swA", TLVs: append(swTLVs(swPFC3), roceAppTLV)})
 		testbed.StartLLDPD(t, pb, "b0", testbed.LLDPDOpts{Hostname: "swB", TLVs: append(swTLVs(swPFC3), roceAppTLV)})
 		code, r := runCheckIn(t, host, "-i", "h0", "--wait", "20s")

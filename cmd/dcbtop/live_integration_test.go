@@ -180,18 +180,26 @@ func TestLiveEventsLLDPD(t *testing.T) {
 	}
 }
 
+// multiPeerLink makes a host port h0 bridged (br0 in namespace sw) with
+// two peers' ports: a0 in namespace pa and b0 in pb.
+func multiPeerLink(t *testing.T) (sw, host, pa, pb *testbed.NS) {
+	t.Helper()
+	sw, host = testbed.NewNS(t, "sw"), testbed.NewNS(t, "host")
+	pa, pb = testbed.NewNS(t, "peera"), testbed.NewNS(t, "peerb")
+	testbed.Veth(t, sw, "p0", host, "h0")
+	testbed.Veth(t, pa, "a0", sw, "pa")
+	testbed.Veth(t, pb, "b0", sw, "pb")
+	testbed.Bridge(t, sw, "br0", "p0", "pa", "pb")
+	return sw, host, pa, pb
+}
+
 // TestLiveMultiPeer puts two lldpd behind a bridge: the second one makes a
 // multi-peer condition; once it is cut off and every tainted TTL has run
 // out, the first one's next LLDPDU is a first receipt again.
 func TestLiveMultiPeer(t *testing.T) {
 	testbed.RequirePriv(t)
 	t.Parallel()
-	sw, host := testbed.NewNS(t, "sw"), testbed.NewNS(t, "host")
-	pa, pb := testbed.NewNS(t, "peera"), testbed.NewNS(t, "peerb")
-	testbed.Veth(t, sw, "p0", host, "h0")
-	testbed.Veth(t, pa, "a0", sw, "pa")
-	testbed.Veth(t, pb, "b0", sw, "pb")
-	testbed.Bridge(t, sw, "br0", "p0", "pa", "pb")
+	sw, host, pa, pb := multiPeerLink(t)
 
 	d := startDcbtop(t, host, "-i", "h0", "--events")
 	d.waitSocket(t, host, "h0")
