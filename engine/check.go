@@ -136,7 +136,9 @@ type Policy struct {
 
 // PolicyPFC is a Policy's PFC part.
 type PolicyPFC struct {
-	Enabled []uint8 `json:"enabled"`
+	// Enabled lists priorities as JSON numbers (an int slice: a []uint8
+	// would also accept a base64 string).
+	Enabled []int `json:"enabled"`
 }
 
 // PolicyETS is a Policy's ETS part.
@@ -150,6 +152,9 @@ type PolicyETS struct {
 // twice, priorities outside 0-7 and shares over 100, and names what is
 // wrong.
 func ParsePolicy(b []byte) (*Policy, error) {
+	if err := CheckJSONDepth(b); err != nil {
+		return nil, fmt.Errorf("policy: %w", err)
+	}
 	if err := duplicateKeys(b); err != nil { // as PARAMS: a key given twice is an error
 		return nil, fmt.Errorf("policy: %w", err)
 	}
@@ -164,7 +169,7 @@ func ParsePolicy(b []byte) (*Policy, error) {
 	}
 	if p.PFC != nil {
 		for _, prio := range p.PFC.Enabled {
-			if prio > 7 {
+			if prio < 0 || prio > 7 {
 				return nil, fmt.Errorf("policy: pfc.enabled: priority %d is not 0-7", prio)
 			}
 		}
@@ -179,7 +184,8 @@ func ParsePolicy(b []byte) (*Policy, error) {
 	}
 	if p.ETS != nil {
 		for k, v := range p.ETS.MinBandwidth {
-			if prio, err := strconv.ParseUint(k, 10, 8); err != nil || prio > 7 {
+			// One spelling per priority: "3", never "03" or "+3".
+			if len(k) != 1 || k[0] < '0' || k[0] > '7' {
 				return nil, fmt.Errorf("policy: ets.min_bandwidth: key %q is not a priority 0-7", k)
 			}
 			if v > 100 {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -140,76 +141,102 @@ func lineCol(b []byte, off int64) (line, col int) {
 	return line, col
 }
 
+// maxObjectMembers bounds the members of one object of a PARAMS file or
+// policy: the largest real one has eight (ets.min_bandwidth).
+const maxObjectMembers = 64
+
 // duplicateKeys returns an error naming the first key that appears twice
 // in one object of the JSON text b ("ets.willing"): encoding/json keeps the
 // last silently, so a file saying two things would apply one of them. A
-// syntax error is left to the decoder, which reports it better.
+// syntax error is left to the decoder, which reports it better. It scans
+// the bytes itself, allocating only for object keys (json.Decoder.Token
+// costs about a hundred bytes a token: 58 MB for a 1 MiB array), and
+// gives up past MaxJSONDepth, which callers refuse first (CheckJSONDepth).
 func duplicateKeys(b []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	type frame struct {
-		object bool
-		path   string
-		seen   map[string]bool
-		key    string // the key whose value comes next (objects)
-		index  int    // the next element's index (arrays)
+	type level struct {
+		object    bool
+		expectKey bool
+		seen      []string // keys so far, at most maxObjectMembers
+		key       string // the current member's key (objects)
+		index     int    // the current element's index (arrays)
 	}
-	var stack []*frame
-	// child names the value about to start in the innermost container.
-	child := func() string {
-		if len(stack) == 0 {
-			return ""
+	var stack [MaxJSONDepth]level
+	depth := 0
+	path := func(last string) string {
+		var sb strings.Builder
+		for _, l := range stack[:depth-1] {
+			if l.object {
+				if sb.Len() > 0 {
+					sb.WriteByte('.')
+				}
+				sb.WriteString(l.key)
+			} else {
+				fmt.Fprintf(&sb, "[%d]", l.index)
+			}
 		}
-		f := stack[len(stack)-1]
-		sep := "."
-		if f.path == "" {
-			sep = ""
+		if sb.Len() > 0 {
+			sb.WriteByte('.')
 		}
-		if f.object {
-			return f.path + sep + f.key
-		}
-		defer func() { f.index++ }()
-		return fmt.Sprintf("%s[%d]", f.path, f.index)
+		sb.WriteString(last)
+		return sb.String()
 	}
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil // end of input, or a syntax error for the decoder
-		}
-		if len(stack) > 0 {
-			if f := stack[len(stack)-1]; f.object && f.key == "" {
-				if k, ok := tok.(string); ok {
-					if f.seen[k] {
-						p := k
-						if f.path != "" {
-							p = f.path + "." + k
-						}
-						line, col := lineCol(b, dec.InputOffset())
-						return fmt.Errorf("line %d, column %d: duplicate key %q", line, col, p)
-					}
-					f.seen[k] = true
-					f.key = k
-					continue
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; c {
+		case '{', '[':
+			if depth == len(stack) {
+				return nil // too deep: CheckJSONDepth's error
+			}
+			// The level's key slice is reused: no allocation per object.
+			stack[depth] = level{object: c == '{', expectKey: c == '{', seen: stack[depth].seen[:0]}
+			depth++
+		case '}', ']':
+			if depth > 0 {
+				depth--
+			}
+		case ',':
+			if depth > 0 {
+				l := &stack[depth-1]
+				l.index++
+				l.expectKey = l.object
+			}
+		case ':':
+			if depth > 0 {
+				stack[depth-1].expectKey = false
+			}
+		case '"':
+			start, escaped := i, false
+			for i++; i < len(b) && b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					escaped = true
+					i++
 				}
 			}
-		}
-		switch tok {
-		case json.Delim('{'):
-			stack = append(stack, &frame{object: true, path: child(), seen: map[string]bool{}})
-			continue
-		case json.Delim('['):
-			stack = append(stack, &frame{path: child()})
-			continue
-		case json.Delim('}'), json.Delim(']'):
-			stack = stack[:len(stack)-1]
-		default:
-			child() // a scalar value: counts as an array element
-		}
-		if len(stack) > 0 {
-			if f := stack[len(stack)-1]; f.object {
-				f.key = "" // the value is done: a key comes next
+			if i >= len(b) {
+				return nil // unterminated: the decoder's error
 			}
+			if depth == 0 || !stack[depth-1].expectKey {
+				continue
+			}
+			l := &stack[depth-1]
+			var k string
+			if !escaped {
+				k = string(b[start+1 : i])
+			} else if json.Unmarshal(b[start:i+1], &k) != nil {
+				return nil // a bad escape: the decoder's error
+			}
+			if slices.Contains(l.seen, k) {
+				line, col := lineCol(b, int64(i+1))
+				return fmt.Errorf("line %d, column %d: duplicate key %q", line, col, path(k))
+			}
+			if len(l.seen) == maxObjectMembers {
+				line, col := lineCol(b, int64(i+1))
+				return fmt.Errorf("line %d, column %d: more than %d members in one object", line, col, maxObjectMembers)
+			}
+			l.seen = append(l.seen, k)
+			l.key, l.expectKey = k, false
 		}
 	}
+	return nil
 }
 
 // MaxParamsJSON bounds a PARAMS file: the largest valid one (every
@@ -232,6 +259,9 @@ func ParseParams(r io.Reader) (*Params, error) {
 	}
 	if len(b) > MaxParamsJSON {
 		return nil, ErrParamsTooLarge
+	}
+	if err := CheckJSONDepth(b); err != nil {
+		return nil, fmt.Errorf("parameters JSON: %w", err)
 	}
 	if err := duplicateKeys(b); err != nil {
 		return nil, fmt.Errorf("parameters JSON: %w", err)

@@ -151,7 +151,9 @@ func encodeRequest(req Request) ([]byte, error) {
 // MaxRequest bytes. Its errors are one line, for the response.
 func readRequest(r io.Reader) (Request, error) {
 	lr := &io.LimitedReader{R: r, N: MaxRequest + 1}
-	dec := json.NewDecoder(lr)
+	// The depth is checked as the bytes arrive, before the decoder works
+	// on them (engine.MaxJSONDepth).
+	dec := json.NewDecoder(&engine.DepthReader{R: lr})
 	dec.DisallowUnknownFields()
 	var j requestJSON
 	if err := dec.Decode(&j); err != nil {

@@ -62,3 +62,19 @@ func TestOversizeRequest(t *testing.T) {
 		t.Errorf("server answer %+v, %v; want the limit error", resp, err)
 	}
 }
+
+// A request nested past engine.MaxJSONDepth is refused as its bytes
+// arrive, with the place and the limit, before any per-level work: such
+// a request once took the agent from 16 MB to 180 MB.
+func TestDeepRequest(t *testing.T) {
+	deep := `{"op":"apply","params":{"ets":` + strings.Repeat("[", 60000) + "\n"
+	_, err := readRequest(strings.NewReader(deep))
+	if err == nil || !strings.Contains(err.Error(), "line 1, column 37: nested deeper than 8 levels") {
+		t.Fatalf("readRequest of a deep request: %v", err)
+	}
+	// At the limit the request is read; its parameters are merely wrong.
+	ok := `{"op":"apply","params":{"ets":{"prio_tc":[[[[[1]]]]]}}}`
+	if _, err := readRequest(strings.NewReader(ok)); err == nil || strings.Contains(err.Error(), "nested") {
+		t.Fatalf("readRequest of an 8-deep request: %v", err)
+	}
+}
