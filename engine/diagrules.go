@@ -31,6 +31,7 @@ var diagRules = map[lldp.Code]string{
 	CodeTLVTooLong:              "IEEE 802.1AB-2016 8.4.1: a TLV value is at most 511 bytes (168 APP entries)",
 	CodeMalformed:               "IEEE 802.1AB-2016 9.2.7.7.2: an error in the framing or the mandatory TLVs discards the LLDPDU",
 	CodeTooManyNeighbors:        "IEEE 802.1AB-2016 9.2.5.22: tooManyNeighbors, until its timer runs out",
+	CodeTooManyInterfaces:       "dcbtop's bound on interfaces (engine.DefaultMaxInterfaces, 1,024): a host has a handful, a switch 64 to 256",
 	CodeMultiPeer:               "Microsoft, Indicating Changes to the Remote NDIS QoS Parameters: more than one peer invalidates the remote parameters",
 	CodeETSMismatch:             "IEEE 802.1Q-2018 37.1 (ETS is asymmetric): a willing host runs the ETS the resolver puts in force",
 	CodePFCMismatch:             "IEEE 802.1Q-2018 (PFC is symmetric): both ends enable PFC on the same priorities",

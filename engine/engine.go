@@ -36,6 +36,10 @@ type Config struct {
 	// Replay says the events come from a capture file: advice that needs
 	// the live host (local-unknown's) says what a capture can carry.
 	Replay bool
+	// MaxInterfaces bounds the interfaces kept (DefaultMaxInterfaces when
+	// zero); events for others are counted and reported once as the
+	// host-wide too-many-interfaces diagnostic, never applied.
+	MaxInterfaces int
 }
 
 // An Engine is the state machine. Its methods must not be called
@@ -44,11 +48,21 @@ type Engine struct {
 	cfg   Config
 	now   time.Time
 	ports map[string]*port
-	names []string // sorted port names
-	log   []Indication
-	head  int // index of the oldest entry once the log is full
-	gen   uint64
-	out   []Indication // indications of the event being applied
+	names []string // port names, sorted when sorted is true
+	// sorted says names is in order; a new port appends and clears it,
+	// so that adding ports costs no insertion each.
+	sorted bool
+	// sched orders the ports with a deadline by their next one.
+	sched schedule
+	// ignored counts the interfaces past cfg.MaxInterfaces.
+	ignored ignoredInterfaces
+	// agentSeen is when any port last saw a local agent transmit (for
+	// TimeSensitive).
+	agentSeen time.Time
+	log       []Indication
+	head      int // index of the oldest entry once the log is full
+	gen       uint64
+	out       []Indication // indications of the event being applied
 	// newPeers and advertise build the Outcome of the event being applied.
 	newPeers, advertise []string
 }
@@ -61,7 +75,10 @@ func New(cfg Config) *Engine {
 	if cfg.LogSize <= 0 {
 		cfg.LogSize = DefaultLogSize
 	}
-	return &Engine{cfg: cfg, ports: map[string]*port{}}
+	if cfg.MaxInterfaces <= 0 {
+		cfg.MaxInterfaces = DefaultMaxInterfaces
+	}
+	return &Engine{cfg: cfg, ports: map[string]*port{}, sorted: true}
 }
 
 // A neighbor is one MSAP's information as one LLDP agent holds it (IEEE
@@ -92,7 +109,11 @@ func (n *neighbor) dcbx() bool { return n.params != nil }
 
 // A port is the state of one interface.
 type port struct {
-	name      string
+	name string
+	// due is the next deadline while the port is in the schedule, at
+	// index slot (-1 when it is not).
+	due       time.Time
+	slot      int
 	neighbors []*neighbor
 	// remote is valid when remoteFrom is set: the parameters of the single
 	// live DCBX peer, as last indicated.
@@ -162,21 +183,33 @@ type CaptureCounters struct {
 	RecordsOdd uint64 `json:"records_odd"`
 }
 
-func (e *Engine) port(name string) *port {
-	p, _ := e.portNew(name)
-	return p
-}
-
-// portNew is port, and whether the interface was new to the engine.
+// portNew returns the state of interface name, creating it, and whether
+// it was new to the engine. It returns nil past Config.MaxInterfaces,
+// after counting the event as ignored.
 func (e *Engine) portNew(name string) (*port, bool) {
 	if p, ok := e.ports[name]; ok {
 		return p, false
 	}
-	p := &port{name: name, replay: e.cfg.Replay}
+	if len(e.ports) >= e.cfg.MaxInterfaces {
+		e.ignored.ignore(name)
+		return nil, false
+	}
+	p := &port{name: name, replay: e.cfg.Replay, slot: -1}
 	e.ports[name] = p
-	i, _ := slices.BinarySearch(e.names, name)
-	e.names = slices.Insert(e.names, i, name)
+	if n := len(e.names); n > 0 && e.names[n-1] > name {
+		e.sorted = false
+	}
+	e.names = append(e.names, name)
 	return p, true
+}
+
+// portNames returns the port names in order.
+func (e *Engine) portNames() []string {
+	if !e.sorted {
+		slices.Sort(e.names)
+		e.sorted = true
+	}
+	return e.names
 }
 
 // Now returns the engine's clock: the time of the latest event.
@@ -209,6 +242,10 @@ type Outcome struct {
 	// and frame count) is not a change; the caller decides how often such
 	// a refresh is worth a snapshot.
 	Changed bool
+	// Notices are host-wide diagnostics this event raised for the first
+	// time (too-many-interfaces), for a headless caller to say once; the
+	// snapshot's Diagnostics keep them up to date.
+	Notices []lldp.Diagnostic
 }
 
 // Step applies ev and returns its Outcome.
@@ -231,15 +268,22 @@ func (e *Engine) Step(ev Event) Outcome {
 
 func (e *Engine) step(ev Event) Outcome {
 	changed := false
+	ignored := e.ignored.events
 	switch ev := ev.(type) {
 	case FrameReceived:
 		e.advance(ev.At)
-		e.frame(ev)
+		if p, _ := e.portNew(ev.Interface); p != nil {
+			e.frame(p, ev)
+			e.reschedule(p)
+		}
 	case Tick:
 		e.advance(ev.At)
 	case LocalChanged:
 		e.advance(ev.At)
 		p, isNew := e.portNew(ev.Interface)
+		if p == nil {
+			break
+		}
 		changed = isNew // the local state in force changing issues an indication
 		if ev.Source == SourceDCBNL {
 			changed = changed || p.dcbxMode != ev.Mode || p.firmware != ev.FirmwareManaged
@@ -249,6 +293,9 @@ func (e *Engine) step(ev Event) Outcome {
 	case LinkChanged:
 		e.advance(ev.At)
 		p, isNew := e.portNew(ev.Interface)
+		if p == nil {
+			break
+		}
 		state := "down"
 		if ev.Up && !ev.Removed {
 			state = "up"
@@ -259,22 +306,34 @@ func (e *Engine) step(ev Event) Outcome {
 	case CaptureStatus:
 		e.advance(ev.At)
 		p, isNew := e.portNew(ev.Interface)
+		if p == nil {
+			break
+		}
 		changed = isNew || p.captureErr != ev.Err || p.counters.KernelDrops != ev.KernelDrops || p.counters.FramesSent != ev.Sent
 		p.captureErr = ev.Err
 		p.counters.KernelDrops, p.counters.FramesSent = ev.KernelDrops, ev.Sent
 	case CountersSampled:
 		e.advance(ev.At)
 		p, isNew := e.portNew(ev.Interface)
+		if p == nil {
+			break
+		}
 		if p.lossless == nil {
 			p.lossless = &losslessState{}
 		}
 		changed = p.lossless.sample(ev) || isNew
 	}
+	var notices []lldp.Diagnostic
+	if e.ignored.events == 1 && ignored == 0 {
+		changed = true // the first ignored interface: the diagnostic appears
+		notices = []lldp.Diagnostic{mkDiag(CodeTooManyInterfaces, lldp.SeverityWarning, "capture", "",
+			"events for more than %d interfaces: the others are ignored and counted (the snapshot's too-many-interfaces diagnostic says how many)", e.cfg.MaxInterfaces)}
+	}
 	if len(e.out) == 0 {
-		return Outcome{Changed: changed}
+		return Outcome{Changed: changed, Notices: notices}
 	}
 	e.gen++
-	return Outcome{Indications: e.out, Changed: true}
+	return Outcome{Indications: e.out, Changed: true, Notices: notices}
 }
 
 // emit records an indication at the engine's current time.
@@ -293,24 +352,17 @@ func (e *Engine) emit(p *port, st Status, r Reason, f Flags, params *Params, pee
 // every expiry and hold-down end that falls at or before t. A t before the
 // clock (an out-of-order frame) leaves the clock where it is.
 func (e *Engine) advance(t time.Time) {
-	for {
-		var (
-			due   time.Time
-			dport *port
-		)
-		for _, name := range e.names {
-			p := e.ports[name]
-			if d, ok := p.nextDeadline(); ok && (dport == nil || d.Before(due)) {
-				due, dport = d, p
-			}
-		}
-		if dport == nil || due.After(t) {
+	for len(e.sched) > 0 {
+		dport := e.sched[0]
+		due := dport.due
+		if due.After(t) {
 			break
 		}
 		if due.After(e.now) {
 			e.now = due
 		}
 		e.expire(dport)
+		e.reschedule(dport)
 	}
 	if t.After(e.now) {
 		e.now = t
@@ -407,9 +459,8 @@ func (p *port) find(dst lldp.MAC, chassis, portID []byte) (int, *neighbor) {
 	return -1, nil
 }
 
-// frame handles one captured frame.
-func (e *Engine) frame(ev FrameReceived) {
-	p := e.port(ev.Interface)
+// frame handles one captured frame on port p.
+func (e *Engine) frame(p *port, ev FrameReceived) {
 	if ev.Outgoing {
 		p.counters.FramesOut++
 	} else {
@@ -598,16 +649,7 @@ func msapString(chassis, portID string) string { return chassis + " / " + portID
 // next event that reports Outcome.Changed, so a caller publishing
 // snapshots needs no periodic refresh.
 func (e *Engine) TimeSensitive() bool {
-	for _, name := range e.names {
-		p := e.ports[name]
-		if len(p.neighbors) > 0 || p.multi {
-			return true
-		}
-		for _, a := range p.agents {
-			if e.now.Sub(a.lastSeen) < dualAgentWindow {
-				return true
-			}
-		}
-	}
-	return false
+	// A port with neighbours or a hold-down has a deadline: it is in the
+	// schedule.
+	return len(e.sched) > 0 || (!e.agentSeen.IsZero() && e.now.Sub(e.agentSeen) < dualAgentWindow)
 }

@@ -102,6 +102,7 @@ func (e *Engine) outgoing(p *port, hdr lldp.EthernetHeader, chassis, portID, pdu
 			break
 		}
 	}
+	e.agentSeen = e.now
 	if a != nil && a.dst == hdr.Dst && bytes.Equal(a.raw, pdu) {
 		a.lastSeen = e.now
 		a.frames++

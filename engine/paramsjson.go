@@ -157,8 +157,8 @@ func duplicateKeys(b []byte) error {
 		object    bool
 		expectKey bool
 		seen      []string // keys so far, at most maxObjectMembers
-		key       string // the current member's key (objects)
-		index     int    // the current element's index (arrays)
+		key       string   // the current member's key (objects)
+		index     int      // the current element's index (arrays)
 	}
 	var stack [MaxJSONDepth]level
 	depth := 0

@@ -23,6 +23,9 @@ type Snapshot struct {
 	Interfaces []Interface `json:"interfaces"`
 	// Indications is the bounded recent log, oldest first.
 	Indications []Indication `json:"indications"`
+	// Diagnostics are the host-wide ones, which concern no single
+	// interface (too-many-interfaces); empty when there are none.
+	Diagnostics []lldp.Diagnostic `json:"diagnostics"`
 }
 
 // An Interface is one interface's state in a Snapshot.
@@ -129,8 +132,8 @@ type LocalAgent struct {
 // Snapshot returns a deep copy of the state at the engine's clock.
 func (e *Engine) Snapshot() Snapshot {
 	s := Snapshot{Schema: SchemaVersion, TakenAt: e.now, Generation: e.gen,
-		Interfaces: make([]Interface, 0, len(e.names)), Indications: e.Log()}
-	for _, name := range e.names {
+		Interfaces: make([]Interface, 0, len(e.names)), Indications: e.Log(), Diagnostics: e.Diagnostics()}
+	for _, name := range e.portNames() {
 		s.Interfaces = append(s.Interfaces, e.ports[name].snapshot(e.now))
 	}
 	return s

@@ -730,7 +730,7 @@ func (r *renderer) sevMark(s lldp.Severity) string {
 
 func (r *renderer) diagContent(w int) paneContent {
 	c := paneContent{cursor: -1}
-	ds := slices.Clone(r.in.Diagnostics)
+	ds := r.diagnostics()
 	slices.SortStableFunc(ds, func(a, b lldp.Diagnostic) int { return cmp.Compare(b.Severity, a.Severity) })
 	e, wn, i := diagCounts(ds)
 	c.sub = fmt.Sprintf("%s %s · %s %s · %s %d info", symError, plural(e, "error"), symWarning, plural(wn, "warning"), symInfo, i)

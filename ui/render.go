@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // The smallest screen dcbtop draws on.
@@ -81,6 +83,13 @@ type builtContent struct {
 	ok bool
 	w  int
 	c  paneContent
+}
+
+// diagnostics returns the selected interface's diagnostics followed by
+// the host-wide ones (Snapshot.Diagnostics), which concern every
+// interface.
+func (r *renderer) diagnostics() []lldp.Diagnostic {
+	return append(slices.Clone(r.in.Diagnostics), r.snap.Diagnostics...)
 }
 
 func newRenderer(snap engine.Snapshot, vs *viewState, st Styles, keys KeyMap, w, h int) *renderer {
@@ -432,7 +441,7 @@ func (r *renderer) paneCount(p pane) string {
 	case paneLossless:
 		return r.pauseRate()
 	case paneDiag:
-		e, w, i := diagCounts(r.in.Diagnostics)
+		e, w, i := diagCounts(r.diagnostics())
 		var parts []string
 		for _, c := range []struct {
 			sym string

@@ -249,6 +249,9 @@ type Config struct {
 	// (a TERM=dumb terminal).
 	TextEvents bool
 	Out        io.Writer
+	// Warn receives one-line warnings a headless run says once (the
+	// engine's Outcome.Notices); nil discards them.
+	Warn io.Writer
 	// Version and Revision name this build (agent's system description,
 	// metrics build info).
 	Version, Revision string
@@ -268,6 +271,9 @@ type Runtime struct {
 // sockets, and the DCB netlink reader; the engine learns the links and the
 // agents' local parameters. Loop then runs it; Close releases it all.
 func Start(cfg Config) (rt *Runtime, err error) {
+	if cfg.Warn == nil {
+		cfg.Warn = io.Discard
+	}
 	if cfg.Out == nil {
 		cfg.Out = io.Discard
 	}
@@ -706,6 +712,9 @@ func (r *liveRun) apply(ev engine.Event) {
 	}
 	if o.Changed {
 		r.dirty = true
+	}
+	for _, n := range o.Notices {
+		fmt.Fprintf(r.cfg.Warn, "dcbtop: warning: %s: %s\n", n.Code, n.Message)
 	}
 	if isFrame && !fr.Outgoing {
 		r.fresh = true // a peer's TTL starts again

@@ -181,6 +181,9 @@ func runLive(ctx context.Context, o *options, env Env) error {
 		TxInterval: o.txInterval, Force: o.force, NoControl: o.noControl, Record: o.write, Metrics: o.metrics,
 		CountersInterval: o.countersEvery, SysfsRoot: o.sysfsRoot,
 		Screen: o.tui, Events: o.events, TextEvents: o.textEvents, JSON: o.json, Out: env.Stdout, Version: version, Revision: revision}
+	if !o.tui {
+		cfg.Warn = env.Stderr
+	}
 	return runRuntime(ctx, o, env, cfg, func(rt *runtime.Runtime) screen {
 		sc := screen{feed: rt.Feed(), post: o.post, backend: rt.Backend(o.snapshotDir)}
 		if sc.post == nil {
@@ -205,6 +208,9 @@ func runReplay(ctx context.Context, o *options, env Env) error {
 	defer release()
 	cfg := runtime.Config{Replay: o.read, Speed: o.speed, Screen: o.tui, Events: o.events, TextEvents: o.textEvents, JSON: o.json,
 		Out: env.Stdout, Version: version, Revision: revision}
+	if !o.tui {
+		cfg.Warn = env.Stderr
+	}
 	post := newPoster()
 	if o.tui {
 		cfg.Post = replayPoster{post}

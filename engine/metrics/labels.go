@@ -41,6 +41,7 @@ func diagnosticCodes() []lldp.Code {
 		engine.CodePFCTCShared, engine.CodeDialectConflict, engine.CodeDualLocalAgent,
 		engine.CodePeerStale, engine.CodeCEEPeerError, engine.CodeLocalUnknown,
 		engine.CodeCaptureError, engine.CodeFirmwareDCBX, engine.CodeCaptureRecordOdd,
+		engine.CodeTooManyInterfaces,
 		// Lossless counters (package engine).
 		engine.CodePauseStorm, engine.CodePauseWithoutPFC, engine.CodePFCNoPauses,
 		engine.CodeCNPWithoutECN, engine.CodeLossyFabric, engine.CodeCountersError,

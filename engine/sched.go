@@ -1,0 +1,130 @@
+package engine
+
+import (
+	"container/heap"
+	"fmt"
+	"time"
+
+	"github.com/dcbtop/dcbtop/engine/lldp"
+)
+
+// DefaultMaxInterfaces bounds the interfaces one engine keeps: a host has a
+// handful, a switch 64 to 256 host-facing ports; past 1,024 an input (a
+// crafted pcapng naming an interface per frame) is not a network, and
+// each kept interface costs memory and snapshot time.
+const DefaultMaxInterfaces = 1024
+
+// maxIgnoredNames bounds the set that counts distinct ignored interfaces;
+// past it the count is a lower bound ("at least").
+const maxIgnoredNames = 1 << 16
+
+// CodeTooManyInterfaces is the host-wide diagnostic raised once events
+// arrived for more interfaces than Config.MaxInterfaces.
+const CodeTooManyInterfaces lldp.Code = "too-many-interfaces"
+
+// ignoredInterfaces counts what the interface bound kept out.
+type ignoredInterfaces struct {
+	names  map[string]struct{} // distinct names, at most maxIgnoredNames
+	more   bool                // names overflowed: the count is a lower bound
+	events uint64              // events (frames, samples, ...) ignored
+}
+
+// ignore records an event for an interface past the bound, and reports
+// whether it is the first such event (the caller reports it once).
+func (g *ignoredInterfaces) ignore(name string) (first bool) {
+	first = g.names == nil
+	if first {
+		g.names = map[string]struct{}{}
+	}
+	g.events++
+	if _, ok := g.names[name]; !ok {
+		if len(g.names) < maxIgnoredNames {
+			g.names[name] = struct{}{}
+		} else {
+			g.more = true
+		}
+	}
+	return first
+}
+
+// diagnostic describes the ignored interfaces; ok is false when none were.
+func (g *ignoredInterfaces) diagnostic(limit int) (lldp.Diagnostic, bool) {
+	if g.names == nil {
+		return lldp.Diagnostic{}, false
+	}
+	n := fmt.Sprint(len(g.names))
+	if g.more {
+		n = "at least " + n
+	}
+	return mkDiag(CodeTooManyInterfaces, lldp.SeverityWarning, "capture",
+		"watch fewer interfaces (-i), or split the capture by interface (editcap, tshark -Y frame.interface_id)",
+		"events for more than %d interfaces: %s more interfaces ignored (%d events)", limit, n, g.events), true
+}
+
+// Diagnostics returns the host-wide diagnostics (Snapshot.Diagnostics):
+// what concerns no single interface.
+func (e *Engine) Diagnostics() []lldp.Diagnostic {
+	out := []lldp.Diagnostic{}
+	if d, ok := e.ignored.diagnostic(e.cfg.MaxInterfaces); ok {
+		out = append(out, d)
+	}
+	return out
+}
+
+// The schedule is a min-heap of the ports that have a deadline (a
+// neighbour's expiry, a hold-down's end), keyed by the earliest one, so
+// that an event costs O(log ports) instead of a walk over every port.
+// A port's entry is updated whenever an event touched it (reschedule).
+type schedule []*port
+
+func (s schedule) Len() int           { return len(s) }
+func (s schedule) Less(i, j int) bool { return s[i].due.Before(s[j].due) }
+func (s schedule) Swap(i, j int) {
+	s[i], s[j] = s[j], s[i]
+	s[i].slot, s[j].slot = i, j
+}
+
+// Push implements heap.Interface.
+func (s *schedule) Push(x any) {
+	p := x.(*port)
+	p.slot = len(*s)
+	*s = append(*s, p)
+}
+
+// Pop implements heap.Interface.
+func (s *schedule) Pop() any {
+	old := *s
+	p := old[len(old)-1]
+	old[len(old)-1] = nil
+	*s = old[:len(old)-1]
+	p.slot = -1
+	return p
+}
+
+// reschedule puts p's next deadline in the schedule, or takes p out of
+// it when it has none.
+func (e *Engine) reschedule(p *port) {
+	d, ok := p.nextDeadline()
+	switch {
+	case ok && p.slot >= 0:
+		if !d.Equal(p.due) {
+			p.due = d
+			heap.Fix(&e.sched, p.slot)
+		}
+	case ok:
+		p.due = d
+		heap.Push(&e.sched, p)
+	case p.slot >= 0:
+		heap.Remove(&e.sched, p.slot)
+	}
+}
+
+// NextDeadline returns the earliest time at which the engine's state
+// changes by the clock alone (a neighbour expires, a hold-down ends), and
+// false when nothing is pending.
+func (e *Engine) NextDeadline() (time.Time, bool) {
+	if len(e.sched) == 0 {
+		return time.Time{}, false
+	}
+	return e.sched[0].due, true
+}
