@@ -119,6 +119,14 @@ func (l *Live) Stats() (LiveStats, error) {
 	return l.sys.stats()
 }
 
+// Pending reports whether a frame waits in the socket's receive queue, so
+// that a ReadFrame would return it at once: after the process was stopped
+// or starved, what the kernel received meanwhile. False after Close or on
+// an error.
+func (l *Live) Pending() bool {
+	return l.sys.pending()
+}
+
 // Close closes the socket, which also leaves the multicast groups and
 // unblocks a pending ReadFrame. Close may be called more than once.
 func (l *Live) Close() error {

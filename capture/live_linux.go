@@ -375,6 +375,17 @@ func (s *liveSys) stats() (LiveStats, error) {
 	return s.total, nil
 }
 
+// pending asks the kernel for the length of the next frame in the
+// socket's receive queue (SIOCINQ; net/packet/af_packet.c packet_ioctl).
+func (s *liveSys) pending() bool {
+	if s.closed.Load() {
+		return false
+	}
+	n := 0
+	err := s.rc.Control(func(fd uintptr) { n, _ = unix.IoctlGetInt(int(fd), unix.SIOCINQ) })
+	return err == nil && n > 0
+}
+
 func (s *liveSys) close() error {
 	if s.closed.Swap(true) {
 		return nil

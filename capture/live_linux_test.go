@@ -576,3 +576,36 @@ func TestLLDPFilter(t *testing.T) {
 		}
 	}
 }
+
+// TestLivePending: Pending says whether a frame waits in the socket
+// (SIOCINQ on the packet socket), before and after ReadFrame takes it,
+// and that frames the filter drops do not count.
+func TestLivePending(t *testing.T) {
+	n := newNS(t)
+	n.veth("va", "vb")
+	wr := n.openLive("va")
+	rd := n.openLive("vb")
+	if rd.Pending() {
+		t.Fatal("Pending on a new socket")
+	}
+	write(t, wr, ipv4Frame(n.mac("vb"), n.mac("va"), 1)) // filtered out
+	write(t, wr, lldpFrom(nearestBridge, n.mac("va"), 1))
+	write(t, wr, lldpFrom(nearestBridge, n.mac("va"), 2))
+	deadline := time.Now().Add(2 * time.Second)
+	for !rd.Pending() && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	for i := range 2 {
+		if !rd.Pending() {
+			t.Fatalf("frame %d: not pending", i+1)
+		}
+		readFrame(t, rd, time.Second)
+	}
+	if rd.Pending() {
+		t.Error("Pending with the queue read")
+	}
+	rd.Close()
+	if rd.Pending() {
+		t.Error("Pending after Close")
+	}
+}

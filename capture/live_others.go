@@ -21,6 +21,8 @@ func (*liveSys) stats() (LiveStats, error) { return LiveStats{}, unimplementedEr
 
 func (*liveSys) close() error { return unimplementedError{} }
 
+func (*liveSys) pending() bool { return false }
+
 // unimplementedError is the error of the live capture functions on
 // operating systems other than Linux. It satisfies
 // errors.Is(err, errors.ErrUnsupported).

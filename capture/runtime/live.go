@@ -593,6 +593,10 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 			}
 			r.dirty = true
 		case ev := <-r.events:
+			if _, ok := ev.(engine.FrameReceived); !ok {
+				// Stamped with the clock: frames received earlier go first.
+				r.settle(ifaces)
+			}
 			r.apply(ev)
 		case c := <-r.control:
 			r.drain()
@@ -608,7 +612,7 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 			// Frames captured before the tick go first: select picks at
 			// random among ready cases, and a tick applied before an older
 			// frame would expire information that frame refreshes.
-			r.drain()
+			r.settle(ifaces)
 			now := r.now()
 			r.apply(engine.Tick{At: now})
 			r.transmit(ifaces, now)
@@ -618,7 +622,7 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 		case <-r.agingC:
 			// A second since the last snapshot, and the clock alone
 			// changes what it shows: publish one taken now.
-			r.drain()
+			r.settle(ifaces)
 			r.apply(engine.Tick{At: r.now()})
 			r.dirty, r.agingFired = true, true
 		case <-statsEvery.C:
@@ -681,6 +685,71 @@ func (r *liveRun) armAging(now time.Time) {
 // more so that a peer sending every second (each frame publishes) beats
 // it and the screen redraws once a second, not twice.
 const agingAfter = 1100 * time.Millisecond
+
+// settleMax bounds how long a tick waits for the frames already queued in
+// the capture sockets (settle).
+const settleMax = 250 * time.Millisecond
+
+// A pender is a Conn that tells whether a frame waits in its socket
+// (capture.Live.Pending).
+type pender interface{ Pending() bool }
+
+// backlog reports whether a frame waits in any capture socket.
+func backlog(ifaces []*liveIface) bool {
+	for _, li := range ifaces {
+		if p, ok := li.current().(pender); ok && p.Pending() {
+			return true
+		}
+	}
+	return false
+}
+
+// settle applies the frames that already wait, in the event queue and in
+// the capture sockets, before anything stamped with the clock (a tick, a
+// counters sample, a link or capture status) may age information out.
+// After the process was stopped (SIGSTOP) or starved, the peer's LLDPDUs of
+// the meantime sit in the socket buffers with their kernel receive times:
+// they were received, so the information they refresh has not expired
+// (IEEE Std 802.1AB-2016, 9.2.7.7: rxInfoAge counts from the last LLDPDU
+// received), and an event applied first would report a false peer loss
+// and then a first receipt. While frames wait, other events are held back
+// and applied after them, in order. settle returns once the sockets stayed
+// empty for a millisecond (so that a frame read but not yet queued lands
+// meanwhile), or after settleMax under a flood.
+func (r *liveRun) settle(ifaces []*liveIface) {
+	if !backlog(ifaces) {
+		r.drain()
+		return
+	}
+	var later []engine.Event
+	deadline := time.NewTimer(settleMax)
+	defer deadline.Stop()
+	idle := time.NewTimer(time.Millisecond)
+	defer idle.Stop()
+wait:
+	for r.err == nil {
+		select {
+		case ev := <-r.events:
+			if _, ok := ev.(engine.FrameReceived); ok {
+				r.apply(ev)
+			} else {
+				later = append(later, ev)
+			}
+			continue
+		case <-deadline.C:
+			break wait
+		case <-idle.C:
+		}
+		if !backlog(ifaces) {
+			break
+		}
+		idle.Reset(time.Millisecond)
+	}
+	for _, ev := range later {
+		r.apply(ev)
+	}
+	r.drain()
+}
 
 // drain applies the events already queued (not those that arrive
 // meanwhile, so it always returns).
