@@ -17,7 +17,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
-	"math"
 	"math/bits"
 	"time"
 )
@@ -438,9 +437,15 @@ var pow10 = func() (p [20]uint64) {
 	return p
 }()
 
+// ngTimeLimit bounds the seconds ngTime hands to time.Unix: about 31
+// million years either side of 1970, far outside the years 0 to 9999 the
+// Replay accepts and far inside what time.Time holds without wrapping.
+const ngTimeLimit = 1e15
+
 // ngTime converts a pcapng timestamp of ts units of resolution tsresol,
-// plus tsoffset seconds, to a time. Seconds beyond what time.Unix holds
-// saturate (a year far past 9999, which the Replay rejects).
+// plus tsoffset seconds, to a time. Seconds beyond ±ngTimeLimit saturate
+// there (a year the Replay rejects, on the side the value was on: a large
+// negative if_tsoffset gives a year before 0, never one after 9999).
 func ngTime(ts uint64, tsresol byte, tsoffset int64) time.Time {
 	var sec, nsec uint64
 	if tsresol&0x80 != 0 {
@@ -461,14 +466,6 @@ func ngTime(ts uint64, tsresol byte, tsoffset int64) time.Time {
 			nsec = frac / pow10[tsresol-9]
 		}
 	}
-	s := int64(math.MaxInt64)
-	if sec <= math.MaxInt64 {
-		s = int64(sec)
-		if tsoffset > 0 && s > math.MaxInt64-tsoffset {
-			s = math.MaxInt64
-		} else {
-			s += tsoffset
-		}
-	}
-	return time.Unix(s, int64(nsec)).UTC()
+	s := int64(min(sec, ngTimeLimit)) + max(min(tsoffset, ngTimeLimit), -ngTimeLimit)
+	return time.Unix(max(min(s, ngTimeLimit), -ngTimeLimit), int64(nsec)).UTC()
 }

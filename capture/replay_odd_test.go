@@ -218,7 +218,19 @@ func TestReplayTimestampRange(t *testing.T) {
 			// 2^63 seconds, which time.Unix wraps.
 			name: "2^63 seconds",
 			file: (&ng{order: le}).shb().idbOpts(ltEthernet, 0, ngOpt{code: 9, value: []byte{0x80}}).epbTS(0, 1<<63, rec{data: lldpFrame(1)}, nil).b,
-			msg:  "corrupt capture: record 1 at offset 60: timestamp is year 292277026596, after 9999",
+			msg:  "corrupt capture: record 1 at offset 60: timestamp is year 31690708, after 9999",
+		},
+		{
+			// An if_tsoffset far back: before year 0, said as such (the
+			// seconds once wrapped to a year after 9999).
+			name: "if_tsoffset before year 0",
+			file: (&ng{order: le}).shb().idbOpts(ltEthernet, 0, ngOpt{code: 14, value: le.AppendUint64(nil, uint64(back70e9))}).epbTS(0, 1, rec{data: lldpFrame(1)}, nil).b,
+			msg:  "corrupt capture: record 1 at offset 64: timestamp is year -249, before 0",
+		},
+		{
+			name: "if_tsoffset of -2^63",
+			file: (&ng{order: le}).shb().idbOpts(ltEthernet, 0, ngOpt{code: 14, value: le.AppendUint64(nil, 1<<63)}).epbTS(0, 1, rec{data: lldpFrame(1)}, nil).b,
+			msg:  "corrupt capture: record 1 at offset 64: timestamp is year -31686769, before 0",
 		},
 	}
 	for _, tt := range tests {
@@ -253,3 +265,6 @@ func TestReplayTimestampRange(t *testing.T) {
 		}
 	}
 }
+
+// back70e9 is -70e9 seconds (about 2,218 years before 1970).
+var back70e9 int64 = -70_000_000_000

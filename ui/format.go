@@ -159,17 +159,23 @@ func ceilSeconds(d time.Duration) time.Duration {
 	return (d + time.Second - 1).Truncate(time.Second)
 }
 
-// fmtCount renders a counter compactly: 999, 1.2k, 3.4M.
+// fmtCount renders a counter compactly with an SI prefix, always in at
+// most six cells (999, 1.2k, 3.4M, ... 18.4E for the largest uint64), so
+// that a narrow column never cuts it into a smaller-looking number (2^62
+// was "4611686018.4G", cut to "461168…").
 func fmtCount(n uint64) string {
-	switch {
-	case n < 1000:
+	if n < 1000 {
 		return strconv.FormatUint(n, 10)
-	case n < 1000000:
-		return fmt.Sprintf("%.1fk", float64(n)/1e3)
-	case n < 1000000000:
-		return fmt.Sprintf("%.1fM", float64(n)/1e6)
 	}
-	return fmt.Sprintf("%.1fG", float64(n)/1e9)
+	v := float64(n) / 1000
+	for _, unit := range "kMGTP" {
+		// 999.95 and more rounds to "1000.0": take the next prefix.
+		if v < 999.95 {
+			return strconv.FormatFloat(v, 'f', 1, 64) + string(unit)
+		}
+		v /= 1000
+	}
+	return strconv.FormatFloat(v, 'f', 1, 64) + "E" // at most 18.4E
 }
 
 // statusShort is the short form of an indication status.

@@ -177,6 +177,24 @@ func (r *liveRun) startAgent(iface string, now time.Time) (AgentChange, error) {
 			return AgentChange{}, err
 		}
 	}
+	var lock *control.AgentLock
+	if r.cfg.Open == nil {
+		// A kernel interface: one agent on it per network namespace,
+		// whatever the run directory (an in-memory demo link is no
+		// kernel interface). The control socket's error, when it has
+		// one, names the socket too.
+		idx := li.link.Index
+		if in.Ifindex != nil {
+			idx = *in.Ifindex
+		}
+		var err error
+		if lock, err = control.LockAgent(idx, iface); err != nil {
+			if srv != nil {
+				srv.Close()
+			}
+			return AgentChange{}, err
+		}
+	}
 	host, _ := os.Hostname()
 	cfg := agent.Config{Ifname: iface, MAC: mac, SystemName: host,
 		SystemDesc: "dcbtop " + r.cfg.Version + " host DCBX agent", TxInterval: r.cfg.TxInterval}
@@ -185,12 +203,13 @@ func (r *liveRun) startAgent(iface string, now time.Time) (AgentChange, error) {
 		if srv != nil {
 			srv.Close()
 		}
+		lock.Release()
 		return AgentChange{}, err
 	}
 	if srv != nil {
 		srv.Start()
 	}
-	li.agent, li.acfg, li.ctl = a, cfg, srv
+	li.agent, li.acfg, li.ctl, li.lock = a, cfg, srv, lock
 	li.local, li.willing = local.Clone(), willing
 	r.undo.drop(iface)
 	r.apply(engine.LocalChanged{Interface: iface, At: now, Source: engine.SourceAgent, Willing: willing, Params: local})
@@ -217,10 +236,7 @@ func (r *liveRun) stopAgent(iface string, now time.Time) (AgentChange, error) {
 	}
 	r.send(li, li.agent.Shutdown(), now)
 	li.agent = nil
-	if li.ctl != nil {
-		li.ctl.Close()
-		li.ctl = nil
-	}
+	li.closeControl()
 	li.local = nil
 	r.undo.drop(iface)
 	r.apply(engine.LocalChanged{Interface: iface, At: now, Source: engine.SourceAgent, Withdrawn: true})

@@ -47,6 +47,19 @@ type liveIface struct {
 	// ctl is the agent's control socket (nil without an agent), owned by
 	// the engine goroutine.
 	ctl *control.Server
+	// lock is held while the agent runs on a kernel interface: one agent
+	// per interface and network namespace (nil otherwise).
+	lock *control.AgentLock
+}
+
+// closeControl closes the agent's control socket and gives its lock up.
+func (li *liveIface) closeControl() {
+	if li.ctl != nil {
+		li.ctl.Close()
+		li.ctl = nil
+	}
+	li.lock.Release()
+	li.lock = nil
 }
 
 func (li *liveIface) current() Conn {
@@ -305,10 +318,7 @@ func Start(cfg Config) (rt *Runtime, err error) {
 	}
 	rt.closers = append(rt.closers, func() error {
 		for _, li := range rt.ifaces {
-			if li.ctl != nil {
-				li.ctl.Close()
-				li.ctl = nil
-			}
+			li.closeControl()
 			li.drop()
 		}
 		return nil

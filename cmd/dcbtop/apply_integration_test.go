@@ -209,6 +209,16 @@ func TestApplyAgentLLDPD(t *testing.T) {
 		!strings.HasPrefix(errOut, want) || !strings.HasSuffix(errOut, "-h0.sock); stop it first, or change its parameters with dcbtop apply -i h0\n") {
 		t.Errorf("second agent: exit %d, stdout %q, stderr %q; want 1 and %q...", code, out, errOut, want)
 	}
+	// Likewise with another run directory (DCBTOP_RUN_DIR): the lock is
+	// the interface's in this network namespace, not the socket file's.
+	run2 := t.TempDir()
+	code, out, errOut = runOut(t, dcbtopIn(t, host, run2, "--agent", "-i", "h0", "--tx-interval", "1s", "--json", "--duration", "3s")...)
+	if want := fmt.Sprintf("dcbtop: h0: another dcbtop agent runs on h0 in this network namespace (pid %d); stop it first, or change its parameters with dcbtop apply -i h0\n", pid); code != 1 || out != "" || errOut != want {
+		t.Errorf("second agent, other run directory: exit %d, stdout %q, stderr %q; want 1 and %q", code, out, errOut, want)
+	}
+	if ents, _ := os.ReadDir(run2); len(ents) != 0 {
+		t.Errorf("the refused agent left %v in its run directory", ents)
+	}
 	other, peer := testbed.NewNS(t, "other"), testbed.NewNS(t, "peer")
 	testbed.Veth(t, peer, "p0", other, "h0")
 	if code, _, errOut := runOut(t, dcbtopIn(t, other, run, "--agent", "-i", "h0", "--tx-interval", "1s", "--json", "--duration", "2s")...); code != 0 || errOut != "" {
