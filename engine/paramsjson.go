@@ -145,9 +145,17 @@ func lineCol(b []byte, off int64) (line, col int) {
 // policy: the largest real one has eight (ets.min_bandwidth).
 const maxObjectMembers = 64
 
+// maxArrayElements bounds the elements of one array of a PARAMS file or
+// policy: the longest real one is an APP table (at most lldp.MaxAppEntries,
+// 168, fit in a TLV). Past it the decoder would build and refuse every
+// element (a megabyte of them cost 58 MB).
+const maxArrayElements = 256
+
 // duplicateKeys returns an error naming the first key that appears twice
 // in one object of the JSON text b ("ets.willing"): encoding/json keeps the
-// last silently, so a file saying two things would apply one of them. A
+// last silently, so a file saying two things would apply one of them. It
+// also refuses an object of more than maxObjectMembers members and an array
+// of more than maxArrayElements elements. A
 // syntax error is left to the decoder, which reports it better. It scans
 // the bytes itself, allocating only for object keys (json.Decoder.Token
 // costs about a hundred bytes a token: 58 MB for a 1 MiB array), and
@@ -198,6 +206,10 @@ func duplicateKeys(b []byte) error {
 				l := &stack[depth-1]
 				l.index++
 				l.expectKey = l.object
+				if !l.object && l.index == maxArrayElements {
+					line, col := lineCol(b, int64(i+1))
+					return fmt.Errorf("line %d, column %d: more than %d elements in one array", line, col, maxArrayElements)
+				}
 			}
 		case ':':
 			if depth > 0 {
