@@ -134,18 +134,7 @@ func readRecords(t *testing.T, b []byte) {
 	}
 	end := int64(-1) // where the previous record ends
 	for {
-		off := r.offset()
-		r.record++
-		var (
-			rec record
-			err error
-		)
-		if r.ng {
-			rec, err = r.readNgRecord()
-			off = rec.off
-		} else {
-			rec, err = r.readPcapRecord(off)
-		}
+		rec, off, err := r.nextRecord()
 		if at := r.offset(); at > int64(len(b)) {
 			t.Fatalf("record %d: the reader is at offset %d of a %d-byte file", r.record, at, len(b))
 		}

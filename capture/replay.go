@@ -373,20 +373,22 @@ func (r *Replay) offset() int64 {
 	return r.cr.n - int64(r.br.Buffered())
 }
 
-// read reads the next record and turns it into a Frame.
-func (r *Replay) read() (Frame, error) {
-	off := r.offset()
+// nextRecord reads the next record of either format and returns it with
+// its offset in the file.
+func (r *Replay) nextRecord() (rec record, off int64, err error) {
+	off = r.offset()
 	r.record++
-	var (
-		rec record
-		err error
-	)
 	if r.ng {
 		rec, err = r.readNgRecord()
-		off = rec.off
-	} else {
-		rec, err = r.readPcapRecord(off)
+		return rec, rec.off, err
 	}
+	rec, err = r.readPcapRecord(off)
+	return rec, off, err
+}
+
+// read reads the next record and turns it into a Frame.
+func (r *Replay) read() (Frame, error) {
+	rec, off, err := r.nextRecord()
 	if err != nil {
 		return Frame{}, err
 	}
