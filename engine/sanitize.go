@@ -53,3 +53,12 @@ func Sanitize(s string) string {
 	}
 	return b.String()
 }
+
+// NeedsEscape reports whether r must be written as an escape, never as
+// itself, where an untrusted string goes out as text that a terminal may
+// show (the metrics exposition): every rune UnsafeRune reports (C0
+// controls, DEL, C1 controls, bidirectional formatting characters, line
+// and paragraph separators) and every rune EscapeJSONText escapes (the
+// same, plus the zero-width characters, the soft hyphen and U+FEFF). One
+// table for the screen, the JSON and the metrics.
+func NeedsEscape(r rune) bool { return UnsafeRune(r) || invisible(r) }

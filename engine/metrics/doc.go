@@ -34,6 +34,15 @@
 //	dialect    ieee | cee | none
 //	direction  in | out | sent
 //
+// The open-ended values (interface and RDMA device names, from sysfs,
+// netlink or a capture) are written with every character a terminal would
+// act on or hide escaped as text: C0 controls, DEL and bytes that are not
+// UTF-8 as \xNN (ESC is \x1b), C1 controls, bidirectional, zero-width
+// and separator characters as \uNNNN (U+202E is \u202e), the set the
+// screen and the JSON output escape too (engine.NeedsEscape). Normal names
+// are exported unchanged. Every label value goes through that escaping, so
+// a curl of /metrics to a terminal shows names and never runs them.
+//
 // Absent data is an absent series, never a fake zero: dcbtop_willing is
 // missing while the local Willing state is unknown, the ETS and PFC series
 // of a side are missing while that side does not advertise the feature,

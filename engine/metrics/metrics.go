@@ -199,11 +199,14 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 	c.collectIndications(ch, s.Interfaces)
 }
 
-// send sends one sample. A label value that is not valid UTF-8 (an odd
-// interface name) becomes an invalid metric, which fails that sample only,
-// instead of a panic in the registry's collecting goroutine.
+// send sends one sample. Every label value goes through labelValue here,
+// so that no string from sysfs, netlink or the wire reaches the exposition
+// with a control or invisible character, nor fails as invalid UTF-8.
+// Should a sample still fail to build, it becomes an invalid metric, which
+// fails that sample only, instead of a panic in the registry's collecting
+// goroutine.
 func send(ch chan<- prometheus.Metric, d *prometheus.Desc, t prometheus.ValueType, v float64, labels ...string) {
-	m, err := prometheus.NewConstMetric(d, t, v, labels...)
+	m, err := prometheus.NewConstMetric(d, t, v, labelValues(labels)...)
 	if err != nil {
 		m = prometheus.NewInvalidMetric(d, err)
 	}
