@@ -119,8 +119,8 @@ func (r *Replay) body(off int64, n int) ([]byte, error) {
 // readPcapRecord reads the next record of a classic pcap file, which
 // starts at off.
 func (r *Replay) readPcapRecord(off int64) (record, error) {
-	var h [pcapRecordHeaderLen]byte
-	if err := r.readFull(off, h[:]); err != nil {
+	h := r.hdr[:pcapRecordHeaderLen] // a local array would escape: an allocation per record
+	if err := r.readFull(off, h); err != nil {
 		return record{}, err
 	}
 	o := r.order

@@ -250,8 +250,28 @@ type Outcome struct {
 
 // Step applies ev and returns its Outcome.
 func (e *Engine) Step(ev Event) Outcome {
+	if fr, ok := ev.(FrameReceived); ok {
+		return e.StepFrame(fr)
+	}
 	e.out, e.newPeers, e.advertise = e.out[:0], e.newPeers[:0], e.advertise[:0]
-	o := e.step(ev)
+	return e.finish(e.step(ev))
+}
+
+// StepFrame is Step for a frame, which a caller holding a FrameReceived
+// can apply without boxing it in an Event (an allocation per frame).
+func (e *Engine) StepFrame(ev FrameReceived) Outcome {
+	e.out, e.newPeers, e.advertise = e.out[:0], e.newPeers[:0], e.advertise[:0]
+	ignored := e.ignored.events
+	e.advance(ev.At)
+	if p, _ := e.portNew(ev.Interface); p != nil {
+		e.frame(p, ev)
+		e.reschedule(p)
+	}
+	return e.finish(e.outcome(false, ignored))
+}
+
+// finish completes an event's Outcome with the lists an agent reacts to.
+func (e *Engine) finish(o Outcome) Outcome {
 	for _, in := range o.Indications {
 		if in.Status != StatusRemote && !slices.Contains(e.advertise, in.Interface) {
 			e.advertise = append(e.advertise, in.Interface)
@@ -266,16 +286,11 @@ func (e *Engine) Step(ev Event) Outcome {
 	return o
 }
 
+// step applies an event other than a frame (StepFrame).
 func (e *Engine) step(ev Event) Outcome {
 	changed := false
 	ignored := e.ignored.events
 	switch ev := ev.(type) {
-	case FrameReceived:
-		e.advance(ev.At)
-		if p, _ := e.portNew(ev.Interface); p != nil {
-			e.frame(p, ev)
-			e.reschedule(p)
-		}
 	case Tick:
 		e.advance(ev.At)
 	case LocalChanged:
@@ -323,6 +338,13 @@ func (e *Engine) step(ev Event) Outcome {
 		}
 		changed = p.lossless.sample(ev) || isNew
 	}
+	return e.outcome(changed, ignored)
+}
+
+// outcome builds an event's Outcome: changed says whether the event
+// changed the state other than through indications, ignored is the count
+// of ignored events before it.
+func (e *Engine) outcome(changed bool, ignored uint64) Outcome {
 	var notices []lldp.Diagnostic
 	if e.ignored.events == 1 && ignored == 0 {
 		changed = true // the first ignored interface: the diagnostic appears

@@ -220,6 +220,39 @@ func (s *replaySource) run(ctx context.Context, events chan<- engine.Event, done
 	}
 }
 
+// direct reads the file to its end and hands each frame to apply on the
+// calling goroutine: a headless replay as fast as possible, with no pacing,
+// no player and no channel operation per frame. It stops early when apply
+// returns false or ctx ends (nil), and returns the read error otherwise
+// (nil at the end of the file), which the poster gets too.
+func (s *replaySource) direct(ctx context.Context, apply func(engine.FrameReceived) bool) error {
+	s.src.Borrow() // apply (the engine, the recorder) copies what it keeps
+	for n := 1; ; n++ {
+		if n%1024 == 0 && ctx.Err() != nil {
+			return nil
+		}
+		f, err := s.src.ReadFrame(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			var readErr error
+			if !errors.Is(err, io.EOF) {
+				readErr = fmt.Errorf("%s: %w", s.name, err)
+				if s.post != nil {
+					s.post.Error(readErr)
+				}
+			}
+			s.end()
+			return readErr
+		}
+		s.advance(f)
+		if !apply(frameEvent(f.Interface, f, f.At)) {
+			return nil
+		}
+	}
+}
+
 // pace waits until the frame stamped at is due, handling the player's
 // requests meanwhile (a pause holds it, a speed change recomputes the
 // wait). It returns false when ctx ended or a seek re-read the file.
@@ -296,8 +329,18 @@ func (s *replaySource) wait(at time.Time) time.Duration {
 	return s.wallBase.Add(scaleDuration(gap, 1/s.speed)).Sub(s.real())
 }
 
-// sent moves the clock to a frame about to be applied.
+// sent moves the clock to a frame about to be applied, and notes when
+// (the pacing of the next frame counts from there).
 func (s *replaySource) sent(f capture.Frame) {
+	s.advance(f)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.wallBase, s.nextAt = s.real(), time.Time{}
+}
+
+// advance moves the clock to a frame about to be applied: all that a
+// replay as fast as possible needs (no reading of the wall clock).
+func (s *replaySource) advance(f capture.Frame) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.started {
@@ -306,7 +349,6 @@ func (s *replaySource) sent(f capture.Frame) {
 	if f.At.After(s.clockBase) {
 		s.clockBase = f.At
 	}
-	s.wallBase, s.nextAt = s.real(), time.Time{}
 	s.status.Frame++
 }
 
