@@ -131,7 +131,7 @@ type Replay struct {
 	// borrow: an Ethernet frame's Data is the read buffer (Borrow).
 	borrow bool
 	// hdr holds a record header as it is read.
-	hdr [pcapRecordHeaderLen]byte
+	hdr  [pcapRecordHeaderLen]byte
 	file io.Closer
 	cr   *countingReader
 	br   *bufio.Reader

@@ -6,24 +6,59 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"golang.org/x/net/netutil"
 
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/metrics"
 )
 
-// The endpoint's limits, so that idle or slow clients cannot pile up
-// descriptors: a scrape is one small request, answered from a snapshot in
-// memory. Variables for the tests.
+// The endpoint's limits, so that slow or idle clients can neither pile up
+// descriptors nor keep a scrape from being answered. A scrape is one small
+// request whose header comes whole right after its connection, answered
+// from a snapshot in memory; a slow client is one whose header does not
+// come. The server tells them apart by what it has read from each
+// connection, and closes the oldest slow connections in favour of new ones
+// beyond a budget. Variables for the tests.
 var (
-	metricsMaxConns          = 32               // connections served at once; more wait in the backlog
-	metricsIdleTimeout       = 60 * time.Second // a keep-alive connection with no request (Prometheus scrapes every 15-60 s)
-	metricsReadHeaderTimeout = 5 * time.Second
-	metricsReadTimeout       = 10 * time.Second
-	metricsWriteTimeout      = 30 * time.Second
+	// metricsMaxPreRequest is how many connections may be open without
+	// having completed a request header: 64. When another one arrives with
+	// the budget full, one of them is closed: the oldest that sent part of
+	// a header, else the oldest that sent nothing for
+	// metricsFirstByteGrace. A connection the server has not read yet, or
+	// whose header it has read whole, is never closed to make room; with
+	// none to close, the next connection waits in the listen backlog. A
+	// scraper's header comes whole, so clients trickling theirs, however
+	// fast they reconnect, only close each other.
+	metricsMaxPreRequest = 64
+	// metricsFirstByteGrace is how long a new connection may send nothing
+	// before it can be closed to make room: 500 ms, for a scraper's request
+	// to follow its connection even on a busy host. Clients that connect
+	// and send nothing thus leave room for 128 new connections a second.
+	metricsFirstByteGrace = 500 * time.Millisecond
+	// metricsMaxServed is how many connections that have completed a
+	// request header may stay open: 64. When one more completes its first
+	// request, the one idle the longest is closed (or, none idle, the one
+	// whose request started the longest ago: a client that does not read
+	// its response). With metricsMaxPreRequest, the endpoint holds at most
+	// 129 connections.
+	metricsMaxServed = 64
+	// metricsIdleTimeout closes a keep-alive connection with no request
+	// for 30 s (Prometheus scrapes every 15-60 s and reconnects when
+	// needed).
+	metricsIdleTimeout = 30 * time.Second
+	// metricsReadHeaderTimeout closes a connection whose request header is
+	// not complete within 2 s: counted from the connection for its first
+	// request, from the first bytes of each next one on a keep-alive
+	// connection.
+	metricsReadHeaderTimeout = 2 * time.Second
+	// metricsReadTimeout bounds the reading of a whole request: 10 s.
+	metricsReadTimeout = 10 * time.Second
+	// metricsWriteTimeout bounds the writing of a response: 30 s.
+	metricsWriteTimeout = 30 * time.Second
 )
 
 // serveMetrics starts the Prometheus endpoint of --metrics on addr, on a
@@ -53,12 +88,22 @@ func serveMetrics(addr string, feed *Feed, version, revision string) (*metrics.C
 		}
 		fmt.Fprintln(w, "dcbtop: metrics at /metrics")
 	})
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: metricsReadHeaderTimeout, ReadTimeout: metricsReadTimeout,
-		WriteTimeout: metricsWriteTimeout, IdleTimeout: metricsIdleTimeout, MaxHeaderBytes: 16 << 10}
+	conns := newMetricsConns(metricsMaxPreRequest, metricsMaxServed, metricsFirstByteGrace)
+	srv := &http.Server{
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			c := conns.begin(r.Context()) // the request's header is complete
+			defer conns.end(c)
+			mux.ServeHTTP(w, r)
+		}),
+		ConnState:         conns.state,
+		ConnContext:       conns.context,
+		ReadHeaderTimeout: metricsReadHeaderTimeout, ReadTimeout: metricsReadTimeout,
+		WriteTimeout: metricsWriteTimeout, IdleTimeout: metricsIdleTimeout, MaxHeaderBytes: 16 << 10,
+	}
 	served := make(chan struct{})
 	go func() {
 		defer close(served)
-		_ = srv.Serve(netutil.LimitListener(ln, metricsMaxConns)) // ErrServerClosed after Shutdown
+		_ = srv.Serve(&metricsListener{Listener: ln, m: conns, done: make(chan struct{})}) // ErrServerClosed after Shutdown
 	}()
 	return col, func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -66,4 +111,301 @@ func serveMetrics(addr string, feed *Feed, version, revision string) (*metrics.C
 		_ = srv.Shutdown(ctx)
 		<-served
 	}, nil
+}
+
+// metricsConns keeps the endpoint's connections within metricsMaxPreRequest
+// and metricsMaxServed, closing the oldest ones in favour of new ones. It
+// follows the connections through the server's ConnState hook and the
+// reads on each (metricsConn), learns from the handler when a request's
+// header was complete (ConnState's StateActive cannot tell: it also fires
+// for a header cut short by the read-header timeout), and holds the
+// listener's Accept while the budget is full of connections it may not
+// close.
+type metricsConns struct {
+	maxPre, maxServed int
+	grace             time.Duration // metricsFirstByteGrace
+	// changed wakes waitRoom (1 buffered): a connection without a complete
+	// request went, or the server started reading one, or read its first
+	// bytes.
+	changed chan struct{}
+
+	mu          sync.Mutex
+	seq         uint64 // orders the connections by arrival or last request
+	conns       map[*metricsConn]struct{}
+	pre, served int // connections with served false and true
+}
+
+func newMetricsConns(maxPre, maxServed int, grace time.Duration) *metricsConns {
+	return &metricsConns{maxPre: max(maxPre, 1), maxServed: max(maxServed, 1), grace: grace,
+		changed: make(chan struct{}, 1), conns: map[*metricsConn]struct{}{}}
+}
+
+// A metricsConn is a connection of the endpoint, as the listener returns
+// it: its reads tell whether the server has started reading it, whether
+// the client sent anything, and whether what it sent ends a request header.
+type metricsConn struct {
+	net.Conn
+	m  *metricsConns
+	at time.Time // accepted
+
+	// Set by the goroutine serving the connection (its only reader).
+	reading  atomic.Bool // the server has called Read
+	got      atomic.Bool // Read has returned bytes
+	complete atomic.Bool // an empty line, the end of a request header, was read
+	last     [2]byte     // the last two bytes read, until complete
+
+	// Guarded by m.mu.
+	served bool   // a request's header was complete (the handler ran)
+	busy   bool   // in the handler
+	since  uint64 // m.seq at its arrival, or its last request's start or end
+}
+
+// Read reads from the connection, recording that the server reads it and
+// whether the bytes so far contain the empty line that ends a request
+// header (CRLF CRLF, or LF LF).
+func (c *metricsConn) Read(b []byte) (int, error) {
+	if !c.reading.Load() {
+		c.reading.Store(true)
+		c.m.signal()
+	}
+	n, err := c.Conn.Read(b)
+	if !c.complete.Load() {
+		for _, x := range b[:n] {
+			if x == '\n' && (c.last[1] == '\n' || c.last[1] == '\r' && c.last[0] == '\n') {
+				c.complete.Store(true)
+				break
+			}
+			c.last[0], c.last[1] = c.last[1], x
+		}
+	}
+	// got after complete, so that partial never sees a whole header
+	// between the two.
+	if n > 0 && !c.got.Load() {
+		c.got.Store(true)
+		c.m.signal()
+	}
+	return n, err
+}
+
+// CloseWrite half-closes the connection, as the server does before closing
+// one whose request it did not read to the end.
+func (c *metricsConn) CloseWrite() error {
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
+}
+
+// partial reports whether c's client sent part of a request header and
+// not its end.
+func (c *metricsConn) partial() bool {
+	return !c.served && c.got.Load() && !c.complete.Load()
+}
+
+// silent reports whether the server is reading c and its client has sent
+// nothing.
+func (c *metricsConn) silent() bool {
+	return !c.served && c.reading.Load() && !c.got.Load()
+}
+
+// A metricsListener wraps the endpoint's connections in metricsConn and
+// accepts one only when the pre-request budget has room or a connection to
+// close for it.
+type metricsListener struct {
+	net.Listener
+	m    *metricsConns
+	done chan struct{}
+	once sync.Once
+}
+
+// Accept waits for room in the pre-request budget, then accepts.
+func (l *metricsListener) Accept() (net.Conn, error) {
+	if !l.m.waitRoom(l.done) {
+		return nil, net.ErrClosed
+	}
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return &metricsConn{Conn: c, m: l.m, at: time.Now()}, nil
+}
+
+// Close closes the listener and ends a wait in Accept.
+func (l *metricsListener) Close() error {
+	l.once.Do(func() { close(l.done) })
+	return l.Listener.Close()
+}
+
+// waitRoom returns true when a new connection may be accepted: the
+// pre-request budget has room, or a victim to close for it; false when
+// done is closed first.
+func (m *metricsConns) waitRoom(done <-chan struct{}) bool {
+	for {
+		m.mu.Lock()
+		ok := m.pre < m.maxPre || m.victim(nil) != nil
+		var wait time.Duration // until the oldest silent connection has had its grace
+		if s := m.oldest(nil, (*metricsConn).silent); !ok && s != nil {
+			wait = m.grace - time.Since(s.at)
+		}
+		m.mu.Unlock()
+		if ok {
+			return true
+		}
+		if !m.waitChange(done, wait) {
+			return false
+		}
+	}
+}
+
+// waitChange waits for a signal, or for d if positive; false when done is
+// closed first.
+func (m *metricsConns) waitChange(done <-chan struct{}, d time.Duration) bool {
+	var timeout <-chan time.Time
+	if d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		timeout = t.C
+	}
+	select {
+	case <-m.changed:
+	case <-timeout:
+	case <-done:
+		return false
+	}
+	return true
+}
+
+// victim returns the pre-request connection other than self to close to
+// make room, or nil: the oldest whose client sent part of a header, else
+// the oldest whose client sent nothing for the grace period. m.mu is held.
+func (m *metricsConns) victim(self *metricsConn) *metricsConn {
+	if v := m.oldest(self, (*metricsConn).partial); v != nil {
+		return v
+	}
+	if v := m.oldest(self, (*metricsConn).silent); v != nil && time.Since(v.at) >= m.grace {
+		return v
+	}
+	return nil
+}
+
+// signal wakes waitRoom.
+func (m *metricsConns) signal() {
+	select {
+	case m.changed <- struct{}{}:
+	default:
+	}
+}
+
+// metricsConnKey is the context key of the connection a request came on.
+type metricsConnKey struct{}
+
+// context is the server's ConnContext: it records the connection in its
+// context, for begin.
+func (m *metricsConns) context(ctx context.Context, c net.Conn) context.Context {
+	return context.WithValue(ctx, metricsConnKey{}, c)
+}
+
+// state is the server's ConnState hook. A new connection counts against
+// the pre-request budget, closing a victim when it is full; a closed one
+// is forgotten.
+func (m *metricsConns) state(nc net.Conn, s http.ConnState) {
+	c, ok := nc.(*metricsConn)
+	if !ok {
+		return
+	}
+	var victim *metricsConn
+	m.mu.Lock()
+	switch s {
+	case http.StateNew:
+		m.seq++
+		c.since = m.seq
+		m.conns[c] = struct{}{}
+		m.pre++
+		if m.pre > m.maxPre {
+			victim = m.victim(c)
+			m.forget(victim)
+		}
+	case http.StateClosed, http.StateHijacked:
+		m.forget(c)
+	}
+	m.mu.Unlock()
+	closeAsync(victim)
+}
+
+// begin is called by the handler when a request's header is complete, and
+// returns the request's connection, for end. The connection becomes a
+// served one; when that exceeds the served limit, the served connection
+// idle the longest is closed, or, none idle, the one whose request started
+// the longest ago.
+func (m *metricsConns) begin(ctx context.Context) *metricsConn {
+	c, _ := ctx.Value(metricsConnKey{}).(*metricsConn)
+	var victim *metricsConn
+	m.mu.Lock()
+	if _, ok := m.conns[c]; ok { // not: closed to make room meanwhile
+		if !c.served {
+			c.served = true
+			m.pre--
+			m.served++
+			m.signal()
+		}
+		m.seq++
+		c.busy, c.since = true, m.seq
+		if m.served > m.maxServed {
+			idle := func(o *metricsConn) bool { return o.served && !o.busy }
+			if victim = m.oldest(c, idle); victim == nil {
+				victim = m.oldest(c, func(o *metricsConn) bool { return o.served })
+			}
+			m.forget(victim)
+		}
+	}
+	m.mu.Unlock()
+	closeAsync(victim)
+	return c
+}
+
+// end is called when the handler of a request on c returns: c is idle
+// from now on (the response may still be on its way to the client).
+func (m *metricsConns) end(c *metricsConn) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.conns[c]; ok {
+		m.seq++
+		c.busy, c.since = false, m.seq
+	}
+}
+
+// oldest returns the connection other than self that match accepts with
+// the oldest since, or nil. m.mu is held.
+func (m *metricsConns) oldest(self *metricsConn, match func(*metricsConn) bool) *metricsConn {
+	var o *metricsConn
+	for c := range m.conns {
+		if c != self && match(c) && (o == nil || c.since < o.since) {
+			o = c
+		}
+	}
+	return o
+}
+
+// forget stops tracking c (nil or not tracked: nothing). m.mu is held.
+func (m *metricsConns) forget(c *metricsConn) {
+	if _, ok := m.conns[c]; !ok {
+		return
+	}
+	delete(m.conns, c)
+	if c.served {
+		m.served--
+	} else {
+		m.pre--
+		m.signal()
+	}
+}
+
+// closeAsync closes c, if not nil, without waiting: Close returns only
+// once the goroutine serving c has returned from its Read, which would
+// make the accept loop (or a scrape's handler) wait on the scheduling of
+// the very connections being closed.
+func closeAsync(c *metricsConn) {
+	if c != nil {
+		go c.Close()
+	}
 }
