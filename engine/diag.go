@@ -77,8 +77,8 @@ func (p *port) diagnostics(now time.Time) []lldp.Diagnostic {
 			cee = true
 		}
 		if ttl := time.Duration(n.du.TTL) * time.Second; ttl > 0 {
-			interval := max(time.Second, (ttl / 4).Round(time.Second))
-			if silent := now.Sub(n.lastSeen); silent > 3*interval {
+			interval := n.interval()
+			if silent := now.Sub(n.lastSeen); freshnessOf(silent, interval) == FreshnessStale {
 				out = append(out, mkDiag(CodePeerStale, lldp.SeverityWarning, "lldp", "check the link and the peer's LLDP agent",
 					"peer %s silent for %s (about %d transmit intervals); its information expires in %s",
 					msapName(n), silent.Round(time.Second), int(silent/interval), n.expires.Sub(now).Round(time.Second)))

@@ -97,6 +97,7 @@ type neighbor struct {
 	params          *Params  // DCBX parameters of du; nil when du has none or scope is not nearest-bridge
 	firstSeen       time.Time
 	lastSeen        time.Time
+	gap             time.Duration // between the last two LLDPDUs; 0 after one
 	expires         time.Time
 	frames          uint64
 	// taintUntil is when the last LLDPDU this MSAP sent while two or more
@@ -514,6 +515,7 @@ func (e *Engine) frame(p *port, ev FrameReceived) {
 		// 802.1AB validates every LLDPDU before the identical check
 		// (9.2.7.7.2), so its discarded TLVs count again.
 		p.counters.TLVsDiscarded += uint64(len(n.du.Discarded))
+		n.noteGap(e.now)
 		n.lastSeen, n.expires = e.now, e.now.Add(time.Duration(n.du.TTL)*time.Second)
 		n.frames++
 		e.resolveRemote(p, n)
@@ -542,6 +544,9 @@ func (e *Engine) frame(p *port, ev FrameReceived) {
 	n.vlan = nil
 	if hdr.Tagged {
 		n.vlan = &VLANTag{ID: hdr.VLAN, PCP: hdr.PCP}
+	}
+	if n.frames > 0 {
+		n.noteGap(e.now)
 	}
 	n.lastSeen, n.expires = e.now, e.now.Add(time.Duration(du.TTL)*time.Second)
 	n.frames++

@@ -104,10 +104,17 @@ type Peer struct {
 	DiscardedTLVs []DiscardedTLV `json:"discarded_tlvs"`
 	TTL           uint16         `json:"ttl_s"`
 	ExpiresInMs   int64          `json:"expires_in_ms"`
-	FirstSeen     time.Time      `json:"first_seen"`
-	LastSeen      time.Time      `json:"last_seen"`
-	Frames        uint64         `json:"frames"`
-	DCBX          lldp.Dialect   `json:"dcbx"`
+	// TxIntervalMs is the peer's transmit interval as estimated from the
+	// gap between its last two LLDPDUs (else its TTL / 4): what Freshness
+	// counts missed LLDPDUs by.
+	TxIntervalMs int64 `json:"tx_interval_ms"`
+	// Freshness grades the peer at the snapshot's time (FreshnessAt
+	// grades it later): fresh, late (two LLDPDUs missed), stale (three).
+	Freshness Freshness    `json:"freshness"`
+	FirstSeen time.Time    `json:"first_seen"`
+	LastSeen  time.Time    `json:"last_seen"`
+	Frames    uint64       `json:"frames"`
+	DCBX      lldp.Dialect `json:"dcbx"`
 	// Params are this peer's DCBX parameters as last received, shown for
 	// every peer (only a single live peer's count as the remote set).
 	Params *Params `json:"params"`
@@ -219,6 +226,7 @@ func (p *port) snapshot(now time.Time) Interface {
 			PortDescription: textTLV(du, lldp.TLVTypePortDescription), SourceMAC: n.src, Scope: n.scope,
 			ScopeAssumed: n.scopeAssumed, VLAN: vlan, DiscardedTLVs: discardedTLVs(du),
 			TTL: du.TTL, ExpiresInMs: n.expires.Sub(now).Milliseconds(),
+			TxIntervalMs: n.interval().Milliseconds(), Freshness: freshnessOf(now.Sub(n.lastSeen), n.interval()),
 			FirstSeen: n.firstSeen, LastSeen: n.lastSeen, Frames: n.frames,
 			DCBX: du.Dialect(), Params: n.params.Clone(), LLDPDU: slices.Clone(n.raw),
 		})

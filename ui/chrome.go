@@ -21,20 +21,20 @@ func (r *renderer) ttlLeft(p *engine.Peer) time.Duration {
 	return ceilSeconds(msDur(p.ExpiresInMs) - r.vs.age)
 }
 
-// ttlLevel grades a countdown: 0 fine, 1 low (under 30 % of the TTL), 2
-// critical (under 10 % or 3 s, expired included).
-func ttlLevel(left, ttl time.Duration) int {
-	switch {
-	case left <= 3*time.Second || left*10 < ttl:
+// peerLevel grades a peer at the screen's clock by the engine's rule
+// (engine.Peer.FreshnessAt: late after two missed LLDPDUs, stale after
+// three, counted by the peer's own transmit interval): 0 fresh, 1 late, 2
+// stale or expiring.
+func (r *renderer) peerLevel(p *engine.Peer) int {
+	if r.ttlLeft(p) <= 0 {
 		return 2
-	case left*10 < ttl*3:
-		return 1
 	}
-	return 0
+	return int(p.FreshnessAt(r.now))
 }
 
-func (r *renderer) ttlStyle(left, ttl time.Duration) Look {
-	switch ttlLevel(left, ttl) {
+// peerStyle colours a peer's countdown by peerLevel.
+func (r *renderer) peerStyle(p *engine.Peer) Look {
+	switch r.peerLevel(p) {
 	case 2:
 		return r.st.Crit
 	case 1:
@@ -220,11 +220,11 @@ func (r *renderer) ttlState() string {
 	}
 	fill = clamp(fill, 0, gw)
 	bar := st.GaugeFull.Render(strings.Repeat("█", fill)) + st.GaugeEmpty.Render(strings.Repeat("░", gw-fill))
-	text := fmtSeconds(left) + "/" + fmtSeconds(ttl) + [...]string{"", " LOW", " CRITICAL"}[ttlLevel(left, ttl)]
+	text := fmtSeconds(left) + "/" + fmtSeconds(ttl) + [...]string{"", " LATE", " STALE"}[r.peerLevel(p)]
 	if left <= 0 {
 		text = "0s EXPIRING"
 	}
-	text = r.ttlStyle(left, ttl).Render(text)
+	text = r.peerStyle(p).Render(text)
 	note := ""
 	if !in.RemoteValid {
 		note = st.Dim.Render(" (no DCBX)")

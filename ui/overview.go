@@ -141,7 +141,7 @@ func (r *renderer) overviewCells(in *engine.Interface) []string {
 			fill = clamp(int((left*gw+total-1)/total), 0, gw)
 		}
 		ttl = st.GaugeFull.Render(strings.Repeat("█", fill)) + st.GaugeEmpty.Render(strings.Repeat("░", gw-fill)) + " " +
-			r.ttlStyle(left, total).Render(fmtSeconds(max(0, left)))
+			r.peerStyle(p).Render(fmtSeconds(max(0, left)))
 	}
 	local := st.Dim.Render(symAbsent)
 	if in.LocalSource != "" {

@@ -837,7 +837,7 @@ func (r *renderer) peersContent(w int) paneContent {
 		if ttl <= 0 {
 			ttlText = "expiring"
 		}
-		ttlCell := r.ttlStyle(ttl, secDur(p.TTL)).Render(pad(ttlText, 10)) + " "
+		ttlCell := r.peerStyle(p).Render(pad(ttlText, 10)) + " "
 		ago := fmtSeconds(r.now.Sub(p.LastSeen)) + " ago"
 		c.body = append(c.body, mark+pad(clean(name, nameW-1), nameW)+pad(p.DCBX.String(), 6)+ttlCell+pad(ago, 10)+padLeft(fmt.Sprint(p.Frames), 7))
 		ids := []string{"chassis " + Sanitize(p.ChassisID), "port " + Sanitize(p.PortID)}

@@ -702,13 +702,16 @@ func TestCountdown(t *testing.T) {
 	if got := ansi.Strip(mm.View().Content); !strings.Contains(got, "110s/120s") {
 		t.Errorf("live: no 110s/120s in\n%s", got)
 	}
-	now = now.Add(95 * time.Second)
-	if got := ansi.Strip(mm.View().Content); !strings.Contains(got, "15s/120s LOW") {
-		t.Errorf("live: no 15s/120s LOW in\n%s", got)
+	// The peer sends every 30 s (TTL 120 / 4): late after two missed
+	// LLDPDUs (silent 70 s), stale after three (silent 105 s), by the
+	// engine's rule (engine.Peer.FreshnessAt), not by the seconds left.
+	now = now.Add(60 * time.Second)
+	if got := ansi.Strip(mm.View().Content); !strings.Contains(got, "50s/120s LATE") {
+		t.Errorf("live: no 50s/120s LATE in\n%s", got)
 	}
-	now = now.Add(5 * time.Second)
-	if got := ansi.Strip(mm.View().Content); !strings.Contains(got, "10s/120s CRITICAL") {
-		t.Errorf("live: no 10s/120s CRITICAL in\n%s", got)
+	now = now.Add(35 * time.Second)
+	if got := ansi.Strip(mm.View().Content); !strings.Contains(got, "15s/120s STALE") {
+		t.Errorf("live: no 15s/120s STALE in\n%s", got)
 	}
 	// Replay at 4x: 5 s of wall time are 20 s of capture time.
 	now = s.TakenAt.Add(time.Hour) // the wall clock has nothing to do with capture time
