@@ -14,13 +14,9 @@ func PreviewOperational(in Interface, willing bool, local *Params) (*Params, Res
 		m := *in.MAC
 		ri.localMAC = &m
 	}
-	if in.RemoteValid && in.RemotePeer != nil {
-		for _, p := range in.Peers {
-			if p.MSAP() == *in.RemotePeer {
-				ri.remoteMAC = p.SourceMAC
-			}
-		}
-	} else {
+	if p := in.PeerInForce(); in.RemoteValid && p != nil {
+		ri.remoteMAC = p.SourceMAC
+	} else if !in.RemoteValid || in.RemotePeer == nil {
 		ri.remote = nil
 	}
 	return resolve(ri)

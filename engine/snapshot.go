@@ -123,6 +123,32 @@ type Peer struct {
 	LLDPDU []byte `json:"-"`
 }
 
+// PeerInForce returns the peer the remote parameters come from (the single
+// live DCBX peer), nil when none is.
+func (in *Interface) PeerInForce() *Peer {
+	if in.RemotePeer == nil {
+		return nil
+	}
+	for i := range in.Peers {
+		if in.Peers[i].MSAP() == *in.RemotePeer {
+			return &in.Peers[i]
+		}
+	}
+	return nil
+}
+
+// ShownPeer returns the peer a one-line summary of the interface names:
+// the one in force, else the first heard, else nil.
+func (in *Interface) ShownPeer() *Peer {
+	if p := in.PeerInForce(); p != nil {
+		return p
+	}
+	if len(in.Peers) > 0 {
+		return &in.Peers[0]
+	}
+	return nil
+}
+
 // MSAP names the peer as Interface.RemotePeer, MultiPeer.Peers and
 // Indication.Peer do: "chassis ID / port ID".
 func (p *Peer) MSAP() string { return msapString(p.ChassisID, p.PortID) }

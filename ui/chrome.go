@@ -43,22 +43,8 @@ func (r *renderer) peerStyle(p *engine.Peer) Look {
 	return r.st.OK
 }
 
-// remotePeer returns the peer the remote parameters come from, else the
-// first peer, else nil.
-func (r *renderer) remotePeer() *engine.Peer {
-	in := r.in
-	if in.RemotePeer != nil {
-		for i := range in.Peers {
-			if in.Peers[i].MSAP() == *in.RemotePeer {
-				return &in.Peers[i]
-			}
-		}
-	}
-	if len(in.Peers) > 0 {
-		return &in.Peers[0]
-	}
-	return nil
-}
+// remotePeer returns the peer the header shows (engine.Interface.ShownPeer).
+func (r *renderer) remotePeer() *engine.Peer { return r.in.ShownPeer() }
 
 func dialectWords(d lldp.Dialect) string {
 	switch d {

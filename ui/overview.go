@@ -88,21 +88,6 @@ func pauseSum(in *engine.Interface) (float64, bool) {
 	return sum, known
 }
 
-// peerOf returns the interface's remote peer, else its first peer.
-func peerOf(in *engine.Interface) *engine.Peer {
-	if in.RemotePeer != nil {
-		for i := range in.Peers {
-			if in.Peers[i].MSAP() == *in.RemotePeer {
-				return &in.Peers[i]
-			}
-		}
-	}
-	if len(in.Peers) > 0 {
-		return &in.Peers[0]
-	}
-	return nil
-}
-
 // overviewColumns are the overview's column titles.
 // (Local is the source of the local parameters, Will the local Willing
 // state, PFC the operational PFC priorities.)
@@ -123,7 +108,7 @@ func (r *renderer) overviewCells(in *engine.Interface) []string {
 		link = st.Crit.Render("DOWN")
 	}
 	peer, dialect, ttl := st.Dim.Render(symAbsent), st.Dim.Render(symAbsent), st.Dim.Render(symAbsent)
-	if p := peerOf(in); p != nil {
+	if p := in.ShownPeer(); p != nil {
 		name := deref(p.SystemName)
 		if name == "" {
 			name = p.ChassisID
