@@ -257,17 +257,17 @@ func (c *checker) localKnown() bool { return c.in.Local != nil && c.in.Operation
 
 func (c *checker) peer() {
 	in := c.in
-	switch {
-	case len(in.Peers) == 0 && in.RemoteInvalidReason == nil:
+	switch rs := in.RemoteState(); {
+	case rs == RemoteNoPeer:
 		c.add(CheckPeer, VerdictCritical, "no LLDP peer on the link",
 			"enable LLDP and DCBX on the switch port (and check the cabling); a firmware DCBX agent may hide LLDP from the host")
 	case in.MultiPeer != nil:
 		c.add(CheckPeer, VerdictCritical, fmt.Sprintf("%d DCBX peers on one link: the remote parameters are invalid (multi-peer)", len(in.MultiPeer.Peers)),
 			"leave one DCBX agent on the link (a second switch port, a hypervisor's or NIC firmware agent)", prefixAll("peer ", in.MultiPeer.Peers)...)
-	case !in.RemoteValid && in.RemoteInvalidReason != nil:
+	case rs != RemoteValid && rs != RemoteNoDCBX:
 		c.add(CheckPeer, VerdictCritical, "the peer's DCBX information is no longer valid: "+string(*in.RemoteInvalidReason),
 			"check the switch's LLDP agent and the link; the peer must keep sending within its TTL")
-	case in.Remote == nil:
+	case rs == RemoteNoDCBX:
 		c.add(CheckPeer, VerdictCritical, "the LLDP peer sends no DCBX TLVs",
 			"enable DCBX (IEEE 802.1Qaz or CEE) on the switch port", c.peerNames()...)
 	default:

@@ -141,13 +141,15 @@ func (r *renderer) overviewCells(in *engine.Interface) []string {
 		pfc = op.PFC.Enabled.PrioWords()
 	}
 	remote := st.OK.Render("valid")
-	switch {
-	case in.MultiPeer != nil:
+	switch rs := in.RemoteState(); rs {
+	case engine.RemoteMultiPeer:
 		remote = st.Crit.Render(symMulti + " multi-peer")
-	case !in.RemoteValid && in.RemoteInvalidReason != nil:
+	case engine.RemoteExpired, engine.RemoteShutdown, engine.RemoteInvalid:
 		remote = st.Crit.Render(symError + " " + string(*in.RemoteInvalidReason))
-	case !in.RemoteValid:
+	case engine.RemoteNoPeer:
 		remote = st.Dim.Render("no peer")
+	case engine.RemoteNoDCBX:
+		remote = st.Dim.Render("no DCBX")
 	}
 	e, w, _ := diagCounts(in.Diagnostics)
 	var diag []string

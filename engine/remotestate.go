@@ -1,0 +1,62 @@
+package engine
+
+// A RemoteState says, in one word, what state an interface's remote
+// parameters are in: the one rule the screen, the overview, dcbtop check
+// and the JSON consumers share.
+type RemoteState uint8
+
+// The states of RemoteState.
+const (
+	// RemoteNoPeer: no LLDP peer is heard and none was lost.
+	RemoteNoPeer RemoteState = iota
+	// RemoteValid: a single live DCBX peer's parameters are in force.
+	RemoteValid
+	// RemoteNoDCBX: LLDP peers are heard, but none sends DCBX TLVs.
+	RemoteNoDCBX
+	// RemoteMultiPeer: more than one DCBX peer; the remote parameters are
+	// invalid until the hold-down ends.
+	RemoteMultiPeer
+	// RemoteExpired: the peer's information expired (its TTL ran out).
+	RemoteExpired
+	// RemoteShutdown: the peer withdrew its information (a shutdown
+	// LLDPDU, TTL 0).
+	RemoteShutdown
+	// RemoteInvalid: invalid for another reason.
+	RemoteInvalid
+)
+
+var remoteStateNames = [...]string{"no-peer", "valid", "no-dcbx", "multi-peer", "expired", "shutdown", "invalid"}
+
+// String returns the state's name: no-peer, valid, no-dcbx, multi-peer,
+// expired, shutdown or invalid.
+func (s RemoteState) String() string {
+	if int(s) < len(remoteStateNames) {
+		return remoteStateNames[s]
+	}
+	return "invalid"
+}
+
+// RemoteState returns the state of the interface's remote parameters
+// ("Indicating Changes to the Remote NDIS QoS Parameters": valid from the
+// first receipt until expiry, shutdown or a second DCBX peer).
+func (in *Interface) RemoteState() RemoteState {
+	switch {
+	case in.MultiPeer != nil:
+		return RemoteMultiPeer
+	case in.RemoteValid:
+		return RemoteValid
+	case in.RemoteInvalidReason != nil:
+		switch *in.RemoteInvalidReason {
+		case ReasonTTLExpired:
+			return RemoteExpired
+		case ReasonShutdown:
+			return RemoteShutdown
+		case ReasonMultiPeer:
+			return RemoteMultiPeer
+		}
+		return RemoteInvalid
+	case len(in.Peers) == 0:
+		return RemoteNoPeer
+	}
+	return RemoteNoDCBX
+}
