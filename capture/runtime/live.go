@@ -620,11 +620,13 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 			}
 			r.dirty = true
 		case ev := <-r.events:
-			if _, ok := ev.(engine.FrameReceived); !ok {
-				// Stamped with the clock: frames received earlier go first.
-				r.settle(ifaces)
+			if _, ok := ev.(engine.FrameReceived); ok {
+				r.apply(ev)
+				break
 			}
-			r.apply(ev)
+			// Stamped with the clock: frames received earlier go first,
+			// then ev, then what came after it, in order.
+			r.settle(ifaces, ev)
 		case c := <-r.control:
 			r.drain()
 			resp := r.handleControl(c)
@@ -639,7 +641,7 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 			// Frames captured before the tick go first: select picks at
 			// random among ready cases, and a tick applied before an older
 			// frame would expire information that frame refreshes.
-			r.settle(ifaces)
+			r.settle(ifaces, nil)
 			now := r.now()
 			r.apply(engine.Tick{At: now})
 			r.transmit(ifaces, now)
@@ -649,7 +651,7 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 		case <-r.agingC:
 			// A second since the last snapshot, and the clock alone
 			// changes what it shows: publish one taken now.
-			r.settle(ifaces)
+			r.settle(ifaces, nil)
 			r.apply(engine.Tick{At: r.now()})
 			r.dirty, r.agingFired = true, true
 		case <-statsEvery.C:
@@ -740,15 +742,22 @@ func backlog(ifaces []*liveIface) bool {
 // (IEEE Std 802.1AB-2016, 9.2.7.7: rxInfoAge counts from the last LLDPDU
 // received), and an event applied first would report a false peer loss
 // and then a first receipt. While frames wait, other events are held back
-// and applied after them, in order. settle returns once the sockets stayed
-// empty for a millisecond (so that a frame read but not yet queued lands
+// and applied after them, in order, after held (an event already taken
+// from the queue, or nil). settle returns once the sockets stayed empty for
+// a millisecond (so that a frame read but not yet queued lands
 // meanwhile), or after settleMax under a flood.
-func (r *liveRun) settle(ifaces []*liveIface) {
+func (r *liveRun) settle(ifaces []*liveIface, held engine.Event) {
 	if !backlog(ifaces) {
+		if held != nil {
+			r.apply(held)
+		}
 		r.drain()
 		return
 	}
 	var later []engine.Event
+	if held != nil {
+		later = append(later, held)
+	}
 	deadline := time.NewTimer(settleMax)
 	defer deadline.Stop()
 	idle := time.NewTimer(time.Millisecond)
