@@ -13,9 +13,10 @@ FUZZTIME  ?= 20s
 # terminal for end-to-end UI tests (tmux), the kernel's dcbnl.h header
 # that pins dcbtop's DCB netlink constants (linux-libc-dev), and
 # Prometheus's promtool, which checks and unit-tests the alerting rules in
-# assets/prometheus (prometheus).
-DEB_PKGS  := lldpd tshark tcpdump tmux linux-libc-dev iproute2 util-linux prometheus
-DEB_CMDS  := lldpd lldpcli tshark tcpdump tmux ip setpriv unshare promtool
+# assets/prometheus (prometheus), and zsh, which runs the zsh completion in
+# its test.
+DEB_PKGS  := lldpd tshark tcpdump tmux linux-libc-dev iproute2 util-linux prometheus zsh
+DEB_CMDS  := lldpd lldpcli tshark tcpdump tmux ip setpriv unshare promtool zsh
 DEB_FILES := /usr/include/linux/dcbnl.h
 
 .PHONY: all build demo test unit vet lint fuzz fuzz-smoke bench install deps check clean

@@ -1,4 +1,6 @@
-# bash completion for dcbtop
+# bash completion for dcbtop. Every flag of every command is listed here;
+# cmd/dcbtop/clisource_test.go fails when one is missing, or when this
+# names a flag or a command that dcbtop does not have.
 _dcbtop() {
     local cur prev words cword
     _init_completion || return
@@ -8,23 +10,27 @@ _dcbtop() {
         --snapshot-dir) _filedir -d; return ;;
         --willing) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
         --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
-        --duration|--tx-interval|--speed|--metrics|--wait) return ;;
+        --duration|--tx-interval|--speed|--metrics|--wait|--counters-interval) return ;;
     esac
+    local commands="apply check demo help version"
     if [[ $cword -eq 1 && $cur != -* ]]; then
-        COMPREPLY=($(compgen -W "demo apply check" -- "$cur")); return
+        COMPREPLY=($(compgen -W "$commands" -- "$cur")); return
     fi
-    if [[ ${words[1]} == demo ]]; then
-        COMPREPLY=($(compgen -W "--json --events --duration --speed --metrics --color --snapshot-dir --help" -- "$cur"))
-        return
+    if [[ ${words[1]} == help && $cword -eq 2 && $cur != -* ]]; then
+        COMPREPLY=($(compgen -W "$commands" -- "$cur")); return
     fi
-    if [[ ${words[1]} == check ]]; then
-        COMPREPLY=($(compgen -W "-i -r --expect --wait --json --junit --help" -- "$cur"))
-        return
+    if [[ ${words[1]} == apply && $cur != -* ]]; then
+        _filedir json; return
     fi
-    if [[ ${words[1]} == apply ]]; then
-        [[ $cur == -* ]] && COMPREPLY=($(compgen -W "-i --willing --help" -- "$cur")) || _filedir json
-        return
-    fi
-    COMPREPLY=($(compgen -W "-i -r --json --events --duration -w --speed --agent --local --willing --tx-interval --force --metrics --color --snapshot-dir --version --help" -- "$cur"))
+    local opts
+    case ${words[1]} in
+        apply) opts="-i --willing --help" ;;
+        check) opts="-i -r --expect --wait --json --junit --help" ;;
+        demo) opts="--json --events --duration --speed --no-mouse --color --metrics --snapshot-dir --help" ;;
+        help) opts="--help" ;;
+        version) opts="--help" ;;
+        *) opts="-i -r --json --events --duration -w --speed --agent --local --willing --tx-interval --force --no-mouse --color --metrics --snapshot-dir --counters-interval --version --help" ;;
+    esac
+    COMPREPLY=($(compgen -W "$opts" -- "$cur"))
 }
 complete -F _dcbtop dcbtop

@@ -33,7 +33,7 @@ needs CAP_NET_ADMIN and a driver with DCB support). Nothing is reported as
 applied unless it was read back.
 
   -i IFACE          the interface (exactly one)
-  --willing on|off  the local DCBX Willing state
+  --willing on|off  the local DCBX Willing state (unchanged when not given)
   -h, --help        this help
 
 The file is checked whole before anything is sent: unknown fields, arrays
@@ -56,32 +56,21 @@ type applyOptions struct {
 	willing *bool
 }
 
+// applyFlags defines dcbtop apply's flags on o and ifaces.
+func applyFlags(o *applyOptions, ifaces *[]string) *flag.FlagSet {
+	fs := flag.NewFlagSet("dcbtop apply", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	ifaceFlag(fs, ifaces)
+	fs.Var(optOnOffValue{&o.willing}, "willing", "on|off")
+	return fs
+}
+
 // parseApply parses the arguments after "apply". Flags and the FILE may
 // come in any order.
 func parseApply(args []string) (*applyOptions, error) {
 	o := &applyOptions{}
 	var ifaces, files []string
-	fs := flag.NewFlagSet("dcbtop apply", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Func("i", "interface", func(s string) error {
-		if s == "" {
-			return errors.New("empty interface name")
-		}
-		ifaces = append(ifaces, s)
-		return nil
-	})
-	fs.Func("willing", "on|off", func(s string) error {
-		var w bool
-		switch s {
-		case "on":
-			w = true
-		case "off":
-		default:
-			return errors.New("want on or off")
-		}
-		o.willing = &w
-		return nil
-	})
+	fs := applyFlags(o, &ifaces)
 	for {
 		if err := parseFlags(fs, args); err != nil {
 			return nil, err
@@ -94,13 +83,13 @@ func parseApply(args []string) (*applyOptions, error) {
 	}
 	switch {
 	case len(ifaces) == 0:
-		return nil, errors.New("apply: name the interface with -i")
+		return nil, errors.New("name the interface with -i")
 	case len(ifaces) > 1:
-		return nil, errors.New("apply: exactly one -i")
+		return nil, errors.New("exactly one -i")
 	case len(files) > 1:
-		return nil, fmt.Errorf("apply: unexpected argument %q (one PARAMS FILE at most)", files[1])
+		return nil, fmt.Errorf("unexpected argument %q (one PARAMS FILE at most)", files[1])
 	case len(files) == 0 && o.willing == nil:
-		return nil, errors.New("apply: give a PARAMS FILE (- for stdin), --willing on|off, or both")
+		return nil, errors.New("give a PARAMS FILE (- for stdin), --willing on|off, or both")
 	}
 	o.iface = ifaces[0]
 	if len(files) == 1 {
@@ -113,7 +102,7 @@ func parseApply(args []string) (*applyOptions, error) {
 func runApply(ctx context.Context, args []string, env Env) int {
 	o, err := parseApply(args)
 	if err != nil {
-		return usageError(env, err, "", applyUsage)
+		return usageError(env, err, "apply", applyUsage)
 	}
 	if err := apply(ctx, o, env); err != nil {
 		fmt.Fprintf(env.Stderr, "dcbtop: %s\n", control.OneLine(err.Error()))

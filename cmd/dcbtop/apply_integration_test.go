@@ -86,7 +86,7 @@ func TestApplyKernelErrors(t *testing.T) {
 		{"veth: no dcbnl_ops", []string{"apply", "-i", "h0", file}, noDCB},
 		{"willing alone", []string{"apply", "-i", "h0", "--willing", "off"}, noDCB},
 		{"no such interface", []string{"apply", "-i", "nosuch0", file}, "dcbtop: nosuch0: no such interface (available: h0, lo)\n"},
-		{"bad usage", []string{"apply", "-i", "h0"}, "dcbtop: apply: give a PARAMS FILE (- for stdin), --willing on|off, or both (see dcbtop --help)\n"},
+		{"bad usage", []string{"apply", "-i", "h0"}, "dcbtop: apply: give a PARAMS FILE (- for stdin), --willing on|off, or both (see dcbtop apply --help)\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			code, out, errOut := runOut(t, dcbtopIn(t, host, run, tt.args...)...)

@@ -29,13 +29,13 @@ func TestApplyUsage(t *testing.T) {
 		args []string
 		want string // the whole stderr line
 	}{
-		{"no interface", []string{"apply", "x.json"}, "dcbtop: apply: name the interface with -i (see dcbtop --help)\n"},
-		{"two interfaces", []string{"apply", "-i", "a", "-i", "b", "x.json"}, "dcbtop: apply: exactly one -i (see dcbtop --help)\n"},
-		{"nothing to apply", []string{"apply", "-i", "h0"}, "dcbtop: apply: give a PARAMS FILE (- for stdin), --willing on|off, or both (see dcbtop --help)\n"},
-		{"two files", []string{"apply", "-i", "h0", "a.json", "b.json"}, "dcbtop: apply: unexpected argument \"b.json\" (one PARAMS FILE at most) (see dcbtop --help)\n"},
-		{"bad willing", []string{"apply", "-i", "h0", "--willing", "yes"}, "dcbtop: invalid value \"yes\" for flag --willing: want on or off (see dcbtop --help)\n"},
-		{"live flag", []string{"apply", "-i", "h0", "--agent", "x.json"}, "dcbtop: unknown flag --agent (see dcbtop --help)\n"},
-		{"empty interface", []string{"apply", "-i", "", "x.json"}, "dcbtop: invalid value \"\" for flag -i: empty interface name (see dcbtop --help)\n"},
+		{"no interface", []string{"apply", "x.json"}, "dcbtop: apply: name the interface with -i (see dcbtop apply --help)\n"},
+		{"two interfaces", []string{"apply", "-i", "a", "-i", "b", "x.json"}, "dcbtop: apply: exactly one -i (see dcbtop apply --help)\n"},
+		{"nothing to apply", []string{"apply", "-i", "h0"}, "dcbtop: apply: give a PARAMS FILE (- for stdin), --willing on|off, or both (see dcbtop apply --help)\n"},
+		{"two files", []string{"apply", "-i", "h0", "a.json", "b.json"}, "dcbtop: apply: unexpected argument \"b.json\" (one PARAMS FILE at most) (see dcbtop apply --help)\n"},
+		{"bad willing", []string{"apply", "-i", "h0", "--willing", "yes"}, "dcbtop: apply: invalid value \"yes\" for flag --willing: want on or off (see dcbtop apply --help)\n"},
+		{"live flag", []string{"apply", "-i", "h0", "--agent", "x.json"}, "dcbtop: apply: unknown flag --agent (see dcbtop apply --help)\n"},
+		{"empty interface", []string{"apply", "-i", "", "x.json"}, "dcbtop: apply: invalid value \"\" for flag -i: empty interface name (see dcbtop apply --help)\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -29,7 +29,7 @@ each interface has a DCBX peer (or --wait passes), samples the lossless
 counters twice, and prints one verdict per interface and check, each with
 its evidence and a fix. Read-only: nothing is sent or written.
 
-  -i IFACE         an interface to check (repeatable; default: every up
+  -i IFACE         an interface to check (repeatable; default every up
                    Ethernet interface, or every interface of the capture)
   -r FILE          judge a capture (pcap or pcapng) instead: checks that
                    need what a capture does not carry (this host's
@@ -38,7 +38,7 @@ its evidence and a fix. Read-only: nothing is sent or written.
                    file such as {"pfc":{"enabled":[3]},
                    "app":[{"selector":"udp-port","protocol":4791,"priority":3}],
                    "ets":{"min_bandwidth":{"3":50}}, "willing":false}
-  --wait D         live: how long to wait for the peers (default 35s, a
+  --wait D         live: how long to wait for the peers (default 35s; a
                    little over LLDP's usual 30 s transmit interval)
   --json           the report as JSON (assets/check.schema.json)
   --junit          the report as JUnit XML: a test case per interface and
@@ -74,18 +74,25 @@ type checkOptions struct {
 // (30 s, IEEE 802.1AB msgTxInterval) and a little more.
 const defaultCheckWait = 35 * time.Second
 
-// parseCheck parses the arguments after "check".
-func parseCheck(args []string) (*checkOptions, error) {
-	o := &checkOptions{wait: defaultCheckWait}
+// checkFlags defines dcbtop check's flags on o, with their defaults.
+func checkFlags(o *checkOptions) *flag.FlagSet {
 	fs := flag.NewFlagSet("dcbtop check", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	ifaceFlag(fs, &o.ifaces)
+	documentDefault(fs, "i", "every up Ethernet interface, or every interface of the capture")
 	fs.StringVar(&o.read, "r", "", "capture file")
 	fs.StringVar(&o.expect, "expect", "", "policy file")
-	fs.DurationVar(&o.wait, "wait", defaultCheckWait, "wait")
+	durationFlag(fs, &o.wait, "wait", defaultCheckWait, "wait")
 	fs.BoolVar(&o.json, "json", false, "JSON")
 	fs.BoolVar(&o.junit, "junit", false, "JUnit")
-	if err := fs.Parse(args); err != nil {
+	return fs
+}
+
+// parseCheck parses the arguments after "check".
+func parseCheck(args []string) (*checkOptions, error) {
+	o := &checkOptions{}
+	fs := checkFlags(o)
+	if err := parseFlags(fs, args); err != nil {
 		return nil, err
 	}
 	switch {
@@ -135,7 +142,11 @@ func runCheck(ctx context.Context, args []string, env Env) int {
 	}
 	o, err := parseCheck(args)
 	if err != nil {
-		fmt.Fprintf(env.Stderr, "dcbtop check: UNKNOWN: %v (dcbtop check --help)\n", err)
+		see := " (dcbtop check --help)"
+		if he := (*hintError)(nil); errors.As(err, &he) {
+			see = ""
+		}
+		fmt.Fprintf(env.Stderr, "dcbtop check: UNKNOWN: %v%s\n", err, see)
 		return checkExitUnknown
 	}
 	var snap engine.Snapshot

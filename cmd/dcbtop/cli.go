@@ -1,7 +1,8 @@
-// Package cli is dcbtop's command line: it parses arguments, wires capture
-// sources to the engine and writes the headless outputs. cmd/dcbtop only
-// calls Run.
 package main
+
+// dcbtop's command line: Run parses the arguments, dispatches to the
+// commands, wires capture sources to the engine and writes the headless
+// outputs; main only calls Run.
 
 import (
 	"context"
@@ -9,10 +10,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"time"
 
 	"github.com/dcbtop/dcbtop/capture"
@@ -30,7 +29,9 @@ const (
 	ExitUsage   = 2
 )
 
-// version and revision are set with -ldflags -X by the Makefile.
+// version and revision are set with -ldflags -X by the Makefile; main
+// fills them from the build information Go embeds when they are not (a
+// plain go build, see versionInfo).
 var (
 	version  = "dev"
 	revision = "unknown"
@@ -99,6 +100,7 @@ type options struct {
 // headless output was asked for: dcbtop then behaves as with --events.
 const notTTYNotice = "dcbtop: stdout is not a terminal: printing indications as NDJSON (use --events, --json or run in a terminal)\n"
 
+// usage is dcbtop --help (and dcbtop help).
 const usage = `dcbtop: top for Data Center Bridging (LLDP / DCBX)
 
 Usage:
@@ -111,15 +113,17 @@ Usage:
                                    NDJSON, on stdout (no screen)
   dcbtop apply -i IFACE [FILE.json | -] [--willing on|off]
                                    set local parameters (see below)
-  dcbtop demo [--json | --events] [--duration D]
+  dcbtop demo [--json | --events] [--duration D] [--speed X]
                                    against the built-in simulated switch
   dcbtop check [-i IFACE]... [-r FILE] [--expect POLICY] [--json | --junit]
                                    a lossless (RoCE) readiness verdict per
                                    interface, exit status as a Nagios plugin
-                                   (dcbtop check --help)
+  dcbtop help [COMMAND]            this help, or COMMAND's (dcbtop help check)
+  dcbtop version                   the version, as --version
 
 Options:
-  -i IFACE       capture on IFACE (repeatable)
+  -i IFACE       capture on IFACE (repeatable; default every up Ethernet
+                 interface)
   -r FILE        replay FILE; capture timestamps drive the clock
   --json         print one snapshot (JSON) and exit: after the last frame
                  (replay) or after --duration / Ctrl-C (live)
@@ -127,39 +131,29 @@ Options:
   --duration D   live: stop after D (e.g. 35s)
   -w FILE        live: also record every LLDPDU seen, both directions, to
                  FILE (pcapng with interface names and directions)
-  --speed X      replay pacing: 0 = as fast as possible (default for --json
-                 and --events), 1 = recorded speed (default on the screen),
-                 4 = four times faster
+  --speed X      replay pacing: 0 = as fast as possible, 1 = recorded speed,
+                 4 = four times faster (default 1 on the screen, 0 headless)
   --agent        act as the host DCBX agent: transmit LLDPDUs with the local
                  ETS/PFC/APP parameters on every captured interface (on the
                  screen, a starts and stops it per interface)
-  --local FILE   the agent's local parameters (PARAMS JSON, see README);
-                 default: 8 TCs, all priorities on TC0 at 100% ETS, PFC off
+  --local FILE   the agent's local parameters (PARAMS JSON, see README;
+                 default 8 TCs, all priorities on TC0 at 100% ETS, PFC off)
   --willing on|off   the agent's DCBX Willing state (default on)
   --tx-interval D    the agent's transmit interval (default 30s; TTL = 4xD+1)
   --force        start the agent even if another LLDP agent runs here
-  --color auto|always|never
-                 colours on the screen (default auto: none when NO_COLOR is
-                 set or TERM is dumb)
-  --no-mouse     leave the mouse to the terminal (by default a click
-                 focuses a pane or selects a row, the wheel scrolls)
-  --snapshot-dir DIR
-                 where the screen's s key exports snapshots (default: the
-                 current directory), as dcbtop-IFACE-YYYYMMDDTHHMMSSZ.json
-  --metrics ADDR serve Prometheus metrics on ADDR (e.g. :9424), headless
-                 or beside the screen
-  --counters-interval D
+` + screenOptionsHelp + `  --counters-interval D
                  how often RDMA, PFC pause and congestion counters are
-                 sampled (default 1s, 100ms to 1h; 0 = never)
-  --version      print the version and exit
-  --help         this help
+                 sampled: 100ms to 1h, 0 = never (default 1s)
+  --version      print the version and exit (as dcbtop version)
+  -h, --help     this help (as dcbtop help)
 
 The screen: ? lists the keys; q quits. w toggles Willing, e edits local
 parameters, u undoes the last apply (each previewed, then confirmed), s
 exports the snapshot, a starts or stops dcbtop's agent on the interface.
 When stdout is not a terminal and neither --json nor --events is given,
 dcbtop prints indications as NDJSON, as with --events, and says so on
-stderr.
+stderr. On a TERM=dumb terminal there is no screen: dcbtop prints each
+indication as a plain line, and says so on stderr.
 
 dcbtop apply sets only the features FILE gives (ets, ets_reco, pfc, app; a
 PARAMS object, - for stdin) and/or the Willing state: through the running
@@ -171,24 +165,37 @@ Exit status: 0 success, 1 runtime failure, 2 bad usage, 130 interrupted
 while waiting for input (a FIFO without a writer, a terminal).
 `
 
+// screenOptionsHelp is the part of the help of dcbtop and dcbtop demo on
+// the options they share (outputFlags) besides --json, --events and
+// --duration.
+const screenOptionsHelp = `  --color auto|always|never
+                 colours on the screen (default auto; none when NO_COLOR
+                 is set)
+  --no-mouse     leave the mouse to the terminal (else a click focuses a
+                 pane or selects a row, the wheel scrolls)
+  --snapshot-dir DIR
+                 where the screen's s key exports snapshots, as
+                 dcbtop-IFACE-YYYYMMDDTHHMMSSZ.json (default the current
+                 directory if writable, else $HOME, else the temporary
+                 directory)
+  --metrics ADDR serve Prometheus metrics on ADDR (e.g. :9424), headless
+                 or beside the screen
+`
+
 // Run executes dcbtop with args (without the program name) and returns the
 // exit status. Errors are printed to env.Stderr as one line.
 func Run(ctx context.Context, args []string, env Env) int {
-	if len(args) > 0 && args[0] == "apply" {
-		return runApply(ctx, args[1:], env)
-	}
-	if len(args) > 0 && args[0] == "demo" {
-		return runDemo(ctx, args[1:], env)
-	}
-	if len(args) > 0 && args[0] == "check" {
-		return runCheck(ctx, args[1:], env)
+	if len(args) > 0 {
+		if c := lookupCommand(args[0]); c != nil {
+			return c.run(ctx, args[1:], env)
+		}
 	}
 	o, err := parse(args, env)
 	if err != nil {
 		return usageError(env, err, "", usage)
 	}
 	if o.version {
-		fmt.Fprintf(env.Stdout, "dcbtop %s (git %s)\n", version, revision)
+		fmt.Fprint(env.Stdout, versionLine())
 		return ExitOK
 	}
 	run := runLive
@@ -233,17 +240,21 @@ const dumbNotice = "dcbtop: TERM=dumb: no screen; printing each indication as a 
 
 // usageError reports a command line that did not parse: the help text on
 // stdout (exit 0) for -h/--help, else a one-line error on stderr that
-// points to it (exit 2). sub names the subcommand ("" for dcbtop itself).
+// points to it, or gives its own hint (exit 2). sub names the subcommand
+// ("" for dcbtop itself).
 func usageError(env Env, err error, sub, help string) int {
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(env.Stdout, help)
 		return ExitOK
 	}
+	prefix, see := "dcbtop: ", " (see dcbtop --help)"
 	if sub != "" {
-		fmt.Fprintf(env.Stderr, "dcbtop: %s: %v (see dcbtop %s --help)\n", sub, err, sub)
-	} else {
-		fmt.Fprintf(env.Stderr, "dcbtop: %v (see dcbtop --help)\n", err)
+		prefix, see = "dcbtop: "+sub+": ", " (see dcbtop "+sub+" --help)"
 	}
+	if he := (*hintError)(nil); errors.As(err, &he) {
+		see = ""
+	}
+	fmt.Fprintf(env.Stderr, "%s%v%s\n", prefix, err, see)
 	return ExitUsage
 }
 
@@ -255,15 +266,9 @@ func outputFlags(fs *flag.FlagSet, o *options) {
 	fs.BoolVar(&o.events, "events", false, "print indications as NDJSON")
 	durationFlag(fs, &o.duration, "duration", 0, "stop after D")
 	fs.BoolVar(&o.noMouse, "no-mouse", false, "leave the mouse to the terminal")
-	fs.Func("color", "auto|always|never", func(s string) error {
-		m, err := ui.ParseColorMode(s)
-		if err != nil {
-			return errors.New("want auto, always or never")
-		}
-		o.color = m
-		return nil
-	})
+	fs.Var(colorValue{&o.color}, "color", "auto|always|never")
 	fs.StringVar(&o.metrics, "metrics", "", "serve Prometheus metrics on ADDR")
+	o.snapshotDir = runtime.DefaultSnapshotDir()
 	fs.Func("snapshot-dir", "export directory", func(s string) error {
 		if s == "" {
 			return errors.New("empty directory name")
@@ -271,6 +276,7 @@ func outputFlags(fs *flag.FlagSet, o *options) {
 		o.snapshotDir = s
 		return nil
 	})
+	documentDefault(fs, "snapshot-dir", "the current directory if writable, else $HOME, else the temporary directory")
 }
 
 // checkOutput rejects the output flags that contradict each other.
@@ -316,58 +322,72 @@ func ifaceFlag(fs *flag.FlagSet, ifaces *[]string) {
 	})
 }
 
-func parse(args []string, env Env) (*options, error) {
-	o := &options{speed: -1, willing: true, snapshotDir: runtime.DefaultSnapshotDir()}
+// countersValue is --counters-interval: 0 is never (stored as -1), else
+// 100ms to 1h; set records that it was given.
+type countersValue struct {
+	p   *time.Duration
+	set *bool
+}
+
+func (v countersValue) String() string {
+	switch {
+	case v.p == nil:
+		return ""
+	case *v.p < 0:
+		return "0"
+	}
+	return v.p.String()
+}
+
+func (v countersValue) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	switch {
+	case err != nil:
+		return errors.New("want a duration like 1s or 500ms")
+	case d == 0:
+		d = -1
+	case d < 100*time.Millisecond || d > time.Hour:
+		return errors.New("want 0 (never) or 100ms to 1h")
+	}
+	*v.p, *v.set = d, true
+	return nil
+}
+
+// rootFlags defines dcbtop's own flags on o, with their defaults.
+func rootFlags(o *options) *flag.FlagSet {
 	fs := flag.NewFlagSet("dcbtop", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	ifaceFlag(fs, &o.ifaces)
+	documentDefault(fs, "i", "every up Ethernet interface")
 	fs.StringVar(&o.read, "r", "", "replay a capture file")
 	outputFlags(fs, o)
-	fs.Func("speed", "replay speed", func(s string) error {
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
-			return fmt.Errorf("want a number of 0 or more")
-		}
-		o.speed = v
-		return nil
-	})
+	o.speed = -1 // set by settleOutput once the mode is known
+	fs.Var(speedValue{p: &o.speed, want: "want a number of 0 or more"}, "speed", "replay speed")
+	documentDefault(fs, "speed", "1 on the screen, 0 headless")
 	fs.StringVar(&o.write, "w", "", "record to FILE")
 	fs.BoolVar(&o.agent, "agent", false, "act as the host DCBX agent")
 	fs.StringVar(&o.local, "local", "", "the agent's local PARAMS")
-	fs.Func("willing", "on|off", func(s string) error {
-		switch s {
-		case "on":
-			o.willing = true
-		case "off":
-			o.willing = false
-		default:
-			return errors.New("want on or off")
-		}
-		o.willingSet = true
-		return nil
-	})
+	documentDefault(fs, "local", "8 TCs, all priorities on TC0 at 100% ETS, PFC off")
+	o.willing = true
+	fs.Var(onOffValue{&o.willing, &o.willingSet}, "willing", "on|off")
 	durationFlag(fs, &o.txInterval, "tx-interval", agent.DefaultTxInterval, "agent transmit interval")
 	fs.BoolVar(&o.force, "force", false, "start the agent despite another agent")
 	o.countersEvery = runtime.DefaultCountersInterval
-	fs.Func("counters-interval", "counter sampling interval", func(s string) error {
-		d, err := time.ParseDuration(s)
-		switch {
-		case err != nil:
-			return errors.New("want a duration like 1s or 500ms")
-		case d == 0:
-			d = -1
-		case d < 100*time.Millisecond || d > time.Hour:
-			return errors.New("want 0 (never) or 100ms to 1h")
-		}
-		o.countersEvery, o.countersSet = d, true
-		return nil
-	})
+	fs.Var(countersValue{&o.countersEvery, &o.countersSet}, "counters-interval", "counter sampling interval")
 	fs.BoolVar(&o.version, "version", false, "print the version")
+	return fs
+}
+
+// parse parses dcbtop's own arguments (no command) and settles the
+// output mode.
+func parse(args []string, env Env) (*options, error) {
+	o := &options{}
+	fs := rootFlags(o)
 	if err := parseFlags(fs, args); err != nil {
 		return nil, err
 	}
 	if fs.NArg() > 0 {
-		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+		return nil, strayArgument(fs.Arg(0), len(args) > 0 && args[0] == fs.Arg(0))
 	}
 	if o.version {
 		return o, nil

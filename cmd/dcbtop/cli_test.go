@@ -71,7 +71,7 @@ func TestUsage(t *testing.T) {
 		{name: "demo bad speed", args: []string{"demo", "--speed", "0.5"}, code: 2, stderr: "dcbtop: demo: invalid value \"0.5\" for flag --speed: want a number from 1 to 16 (see dcbtop demo --help)\n"},
 		{name: "demo help lists the scenario", args: []string{"demo", "--help"}, code: 0, stdout: "--duration 25s to see a first-receipt and a change"},
 		{name: "demo stray argument", args: []string{"demo", "now"}, code: 2, stderr: "dcbtop: demo: unexpected argument \"now\" (see dcbtop demo --help)\n"},
-		{name: "apply unknown flag", args: []string{"apply", "--frobnicate"}, code: 2, stderr: "dcbtop: unknown flag --frobnicate (see dcbtop --help)\n"},
+		{name: "apply unknown flag", args: []string{"apply", "--frobnicate"}, code: 2, stderr: "dcbtop: apply: unknown flag --frobnicate (see dcbtop apply --help)\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

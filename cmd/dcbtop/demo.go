@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/dcbtop/dcbtop/capture"
@@ -17,7 +16,8 @@ import (
 	"github.com/dcbtop/dcbtop/ui"
 )
 
-const demoUsage = `Usage: dcbtop demo [--json | --events] [--duration D] [--speed X] [--color auto|always|never] [--snapshot-dir DIR] [--metrics ADDR]
+const demoUsage = `Usage: dcbtop demo [--json | --events] [--duration D] [--speed X] [--color auto|always|never]
+                   [--no-mouse] [--snapshot-dir DIR] [--metrics ADDR]
 
 Runs dcbtop against its built-in simulated switch, a real DCBX peer playing a
 looping two-minute scenario. As root, the switch lives in a network
@@ -38,27 +38,32 @@ So a headless run needs --duration 25s to see a first-receipt and a change,
 95s for every reason up to ttl-expired (or --speed 8 and an eighth of that).
 
 Options:
-  --speed X   play the scenario X times faster (default 1): the switches,
-              dcbtop's agent, TTLs and timestamps all run on the faster
-              clock, so --speed 8 shows the whole scenario in 15 s
-  and the output options of dcbtop (see dcbtop --help).
+  --speed X      play the scenario X times faster, 1 to 16 (default 1): the
+                 switches, dcbtop's agent, TTLs and timestamps all run on the
+                 faster clock, so --speed 8 shows the whole scenario in 15 s
+  --json         print one snapshot (JSON) and exit, after --duration or
+                 Ctrl-C
+  --events       print each indication as one JSON line (NDJSON)
+  --duration D   stop after D (e.g. 25s)
+` + screenOptionsHelp + `  -h, --help     this help
 `
 
-// runDemo runs `dcbtop demo`.
-func runDemo(ctx context.Context, args []string, env Env) int {
-	o := &options{willing: true, snapshotDir: runtime.DefaultSnapshotDir()}
-	speed := 1.0
+// demoFlags defines dcbtop demo's flags on o and speed, with their
+// defaults.
+func demoFlags(o *options, speed *float64) *flag.FlagSet {
 	fs := flag.NewFlagSet("dcbtop demo", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	outputFlags(fs, o)
-	fs.Func("speed", "scenario speed", func(s string) error {
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil || v < 1 || v > maxDemoSpeed {
-			return fmt.Errorf("want a number from 1 to %d", maxDemoSpeed)
-		}
-		speed = v
-		return nil
-	})
+	*speed = 1
+	fs.Var(speedValue{p: speed, min: 1, max: maxDemoSpeed, want: fmt.Sprintf("want a number from 1 to %d", maxDemoSpeed)}, "speed", "scenario speed")
+	return fs
+}
+
+// runDemo runs `dcbtop demo`.
+func runDemo(ctx context.Context, args []string, env Env) int {
+	o := &options{willing: true}
+	var speed float64
+	fs := demoFlags(o, &speed)
 	err := parseFlags(fs, args)
 	if err == nil && fs.NArg() > 0 {
 		err = fmt.Errorf("unexpected argument %q", fs.Arg(0))

@@ -7,12 +7,16 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"golang.org/x/sys/unix"
 )
 
 func main() {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		version, revision = versionInfo(version, revision, bi)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	_, err := unix.IoctlGetTermios(int(os.Stdout.Fd()), unix.TCGETS)
 	code := Run(ctx, os.Args[1:], Env{Stdout: os.Stdout, Stderr: os.Stderr, StdoutTTY: err == nil})

@@ -40,6 +40,13 @@ func TestManPageSections(t *testing.T) {
 			t.Errorf("ENVIRONMENT lacks %s", v)
 		}
 	}
+	// TERM=dumb means no screen, but indications as plain lines
+	// (dumbNotice), not merely no colours.
+	if _, term, ok := strings.Cut(env, ".B TERM\n"); !ok {
+		t.Error("ENVIRONMENT has no entry .B TERM")
+	} else if term, _, _ = strings.Cut(term, ".TP"); !strings.Contains(manText(term), "no screen") || !strings.Contains(dumbNotice, "no screen") {
+		t.Errorf("ENVIRONMENT TERM does not say that TERM=dumb means no screen: %q", term)
+	}
 	if !strings.Contains(page, `\-\-no\-mouse`) {
 		t.Error("OPTIONS lacks --no-mouse")
 	}

@@ -2,7 +2,7 @@ package main
 
 // The interactive screen: a ui.Model in a tea.Program on the terminal,
 // beside the goroutine that owns the engine (a live run's loop or a
-// replay). The engine goroutine publishes snapshots to a snapFeed and
+// replay). The engine goroutine publishes snapshots to a runtime.Feed and
 // posts capture status and errors; the screen's Backend calls back into
 // it. Nothing else writes to the terminal while the screen owns it.
 
@@ -33,18 +33,6 @@ type screen struct {
 	player  ui.Player // a replay's controls; nil live
 }
 
-// runScreen runs the screen on the terminal (env.Stdout) while engine runs
-// in a goroutine of its own, and returns when the operator quits (q,
-// Ctrl-C), a signal cancels ctx, or engine asks to quit. engine is then
-// cancelled and waited for, so a live run's shutdown (the agents' shutdown
-// LLDPDUs, control sockets removed, -w closed) happens before runScreen
-// returns. The terminal is restored in every case, a panic included; the
-// error is reported after that.
-//
-// engine must return when its context is done. When it returns by itself
-// with an error, the screen shows it and stays until the operator quits
-// (the error is returned then); without an error the screen quits (live
-// --duration).
 // XTWINOPS: save the window and icon titles on the terminal's stack, and
 // restore them.
 const (
@@ -52,6 +40,18 @@ const (
 	popTitle  = "\x1b[23;0t"
 )
 
+// runScreen runs the screen on the terminal (env.Stdout) while engineLoop
+// runs in a goroutine of its own, and returns when the operator quits (q,
+// Ctrl-C), a signal cancels ctx, or engineLoop asks to quit. engineLoop is
+// then cancelled and waited for, so a live run's shutdown (the agents'
+// shutdown LLDPDUs, control sockets removed, -w closed) happens before
+// runScreen returns. The terminal is restored in every case, a panic
+// included; the error is reported after that.
+//
+// engineLoop must return when its context is done. When it returns by
+// itself with an error, the screen shows it and stays until the operator
+// quits (the error is returned then); without an error the screen quits
+// (live --duration).
 func runScreen(ctx context.Context, o *options, env Env, sc screen, engineLoop func(context.Context) error) error {
 	opts := []ui.Option{ui.WithBackend(sc.backend), ui.WithColor(o.color), ui.WithCapture(sc.status), ui.WithClock(o.clock.Now),
 		ui.WithMouse(!o.noMouse)}
