@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"unicode/utf8"
 )
 
@@ -62,4 +63,22 @@ func EscapeJSONText(b []byte) []byte {
 		i += n
 	}
 	return out
+}
+
+// MarshalOutput encodes v as dcbtop writes every JSON and NDJSON output
+// (--json, --events, exported snapshots, dcbtop check --json): indented
+// when indent is true, else on one line; the characters invisible reports
+// escaped (EscapeJSONText); and a final newline.
+func MarshalOutput(v any, indent bool) ([]byte, error) {
+	var b []byte
+	var err error
+	if indent {
+		b, err = json.MarshalIndent(v, "", "  ")
+	} else {
+		b, err = json.Marshal(v)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return append(EscapeJSONText(b), '\n'), nil
 }

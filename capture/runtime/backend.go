@@ -7,7 +7,6 @@ package runtime
 // concurrent use and may block: the screen calls them inside tea.Cmds.
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -281,11 +280,10 @@ var exportBeforeLink func(tmp string) error
 // a file: -1, -2... are added when the name is taken), and the directory
 // synced. On error nothing is left behind.
 func (b *Backend) Export(snap engine.Snapshot) (string, error) {
-	data, err := json.MarshalIndent(snap, "", "  ")
+	data, err := engine.MarshalOutput(snap, true)
 	if err != nil {
 		return "", err
 	}
-	data = append(engine.EscapeJSONText(data), '\n')
 	at := snap.TakenAt
 	if at.IsZero() {
 		at = b.now()

@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"encoding/json"
 	"io"
 	"strings"
 
@@ -11,11 +10,11 @@ import (
 // writeJSON writes v as indented JSON followed by a newline, with the
 // characters that could act on a terminal escaped (engine.EscapeJSONText).
 func writeJSON(w io.Writer, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
+	b, err := engine.MarshalOutput(v, true)
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(append(engine.EscapeJSONText(b), '\n'))
+	_, err = w.Write(b)
 	return err
 }
 
@@ -43,11 +42,11 @@ func (ew *eventWriter) write(ins []engine.Indication) error {
 			}
 			continue
 		}
-		b, err := json.Marshal(in)
+		b, err := engine.MarshalOutput(in, false)
 		if err != nil {
 			return err
 		}
-		if _, err := ew.w.Write(append(engine.EscapeJSONText(b), '\n')); err != nil {
+		if _, err := ew.w.Write(b); err != nil {
 			return err
 		}
 	}

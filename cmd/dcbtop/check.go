@@ -6,7 +6,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"encoding/xml"
 	"errors"
 	"flag"
@@ -323,13 +322,14 @@ func (w *readiness) done(now time.Time) bool {
 	return !w.peersAt.IsZero() && (!w.pending || now.Sub(w.peersAt) >= checkCountersGrace)
 }
 
-// writeCheckJSON prints the report as JSON (assets/check.schema.json).
+// writeCheckJSON prints the report as JSON (assets/check.schema.json),
+// escaped as every JSON output is (engine.MarshalOutput).
 func writeCheckJSON(w io.Writer, r engine.CheckReport) error {
-	b, err := json.MarshalIndent(r, "", "  ")
+	b, err := engine.MarshalOutput(r, true)
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(append(b, '\n'))
+	_, err = w.Write(b)
 	return err
 }
 

@@ -464,3 +464,18 @@ func TestCheckTextColor(t *testing.T) {
 		t.Errorf("colour changed the text:\n%s\nvs\n%s", got, plain.String())
 	}
 }
+
+// dcbtop check --json escapes what could act on a terminal as every JSON
+// output does (engine.MarshalOutput): a peer's system name with a bidi
+// override and a C1 CSI reaches the evidence as \u escapes.
+func TestCheckJSONEscapes(t *testing.T) {
+	file := "x\u202ey\u009b2J.pcap"
+	var b strings.Builder
+	if err := writeCheckJSON(&b, engine.CheckReport{Schema: "dcbtop.check/v1", File: &file, Interfaces: []engine.CheckInterface{}}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if strings.ContainsAny(out, "\u202e\u009b") || !strings.Contains(out, `x\u202ey\u009b2J.pcap`) {
+		t.Errorf("check --json: %q", out)
+	}
+}
