@@ -3,12 +3,18 @@
 // A Collector reads an engine.Snapshot at scrape time and turns it into
 // constant metrics; it keeps no metric state of its own except the
 // indication counts (see below). Register it on a registry of your own and
-// serve that registry with Handler:
+// serve that registry over HTTP, which is I/O and lives with the rest of it
+// (capture/runtime serves --metrics so):
 //
 //	reg := prometheus.NewRegistry()
 //	col := metrics.New(latestSnapshot, metrics.WithBuildInfo(version, revision))
 //	reg.MustRegister(col)
-//	http.Handle("/metrics", metrics.Handler(reg))
+//	http.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{
+//		Registry: reg, ErrorHandling: promhttp.ContinueOnError}))
+//
+// ContinueOnError leaves out a sample that fails to collect (an invalid
+// metric) instead of failing the scrape, and counts it in
+// promhttp_metric_handler_errors_total.
 //
 // The package declares no package-level metrics and never touches the
 // default registry.

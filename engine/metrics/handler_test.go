@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/dcbtop/dcbtop/engine"
 )
@@ -34,7 +35,7 @@ func scrape(t *testing.T, srv *httptest.Server) (body, contentType string) {
 
 // serve serves reg through Handler for the test's duration.
 func serve(t *testing.T, reg *prometheus.Registry) *httptest.Server {
-	srv := httptest.NewServer(Handler(reg))
+	srv := httptest.NewServer(promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg, ErrorHandling: promhttp.ContinueOnError}))
 	t.Cleanup(srv.Close)
 	return srv
 }

@@ -1,12 +1,10 @@
 package metrics
 
 import (
-	"net/http"
 	"runtime"
 	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -369,12 +367,5 @@ func (c *Collector) collectIndications(ch chan<- prometheus.Metric, ifaces []eng
 	}
 }
 
-// Handler returns an http.Handler that serves reg in the Prometheus
-// exposition formats. A metric that fails to collect is left out rather
-// than failing the whole scrape, and such failures are counted in
-// promhttp_metric_handler_errors_total on reg.
-func Handler(reg *prometheus.Registry) http.Handler {
-	return promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg, ErrorHandling: promhttp.ContinueOnError})
-}
 
 var _ prometheus.Collector = (*Collector)(nil)
