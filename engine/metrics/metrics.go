@@ -367,5 +367,4 @@ func (c *Collector) collectIndications(ch chan<- prometheus.Metric, ifaces []eng
 	}
 }
 
-
 var _ prometheus.Collector = (*Collector)(nil)
