@@ -9,7 +9,7 @@ import (
 // A Backend carries out what the operator asks for: it previews and
 // applies local parameters and the local Willing state, undoes the last
 // apply, exports snapshots and starts or stops dcbtop's host DCBX agent.
-// capture/runtime implements it over the engine and capture.
+// capture/session implements it over the engine and capture.
 //
 // The UI calls every method from inside a tea.Cmd, never from Update, so
 // methods may block (netlink round trips, file writes); they are called
@@ -41,7 +41,7 @@ type Backend interface {
 	SetAgent(iface string, on bool) (string, error)
 }
 
-// A Player controls a replay (capture/runtime's Player): the screen's
+// A Player controls a replay (capture/session's Player): the screen's
 // space, ←/→, +/- and r in a replay. Its methods return at once; the
 // replay's CaptureStatus shows the effect.
 type Player interface {

@@ -32,7 +32,7 @@ func (s seen) String() string {
 
 // host is the test's host: a dcbtop engine on the host end of an
 // in-memory link, given the scenario's local parameters, and optionally
-// transmitting as dcbtop's agent does (capture/runtime live.go).
+// transmitting as dcbtop's agent does (capture/session live.go).
 type host struct {
 	eng    *engine.Engine
 	ag     *agent.Agent // nil: the host only listens

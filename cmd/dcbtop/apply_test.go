@@ -19,7 +19,7 @@ import (
 	"github.com/dcbtop/dcbtop/capture/demo"
 	"github.com/dcbtop/dcbtop/capture/kernel"
 	"github.com/dcbtop/dcbtop/capture/kernel/kerneltest"
-	"github.com/dcbtop/dcbtop/capture/runtime"
+	"github.com/dcbtop/dcbtop/capture/session"
 	"github.com/dcbtop/dcbtop/testbed"
 )
 
@@ -127,8 +127,8 @@ func TestApplyRun(t *testing.T) {
 	// runtime, the host's agent on the demo's in-memory link (demo0).
 	host, sw := demo.NewMemLink(demo.DefaultHostMAC)
 	_ = sw
-	rt, err := runtime.Start(runtime.Config{Links: []capture.Link{host.Link()},
-		Open: func(string) (runtime.Conn, error) { return host, nil }, Agent: true, Willing: true,
+	rt, err := session.Start(session.Config{Links: []capture.Link{host.Link()},
+		Open: func(string) (session.Conn, error) { return host, nil }, Agent: true, Willing: true,
 		TxInterval: time.Second, Force: true, Version: "test"})
 	if err != nil {
 		t.Fatal(err)

@@ -16,7 +16,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dcbtop/dcbtop/capture/runtime"
+	"github.com/dcbtop/dcbtop/capture/session"
 	"github.com/dcbtop/dcbtop/engine"
 )
 
@@ -190,7 +190,7 @@ func checkReplay(ctx context.Context, o *checkOptions) (engine.Snapshot, error) 
 		return engine.Snapshot{}, err
 	}
 	defer release()
-	rt, err := runtime.Start(runtime.Config{Replay: o.read, Out: io.Discard, Version: version, Revision: revision})
+	rt, err := session.Start(session.Config{Replay: o.read, Out: io.Discard, Version: version, Revision: revision})
 	if err != nil {
 		return engine.Snapshot{}, err
 	}
@@ -199,7 +199,7 @@ func checkReplay(ctx context.Context, o *checkOptions) (engine.Snapshot, error) 
 
 // checkEnd takes the final snapshot of a run whose Loop returned err and
 // releases it: an interrupted check is an error (it judged nothing).
-func checkEnd(ctx context.Context, rt *runtime.Runtime, err error) (engine.Snapshot, error) {
+func checkEnd(ctx context.Context, rt *session.Runtime, err error) (engine.Snapshot, error) {
 	snap := rt.Snapshot()
 	if cerr := rt.Close(); err == nil {
 		err = cerr
@@ -218,10 +218,10 @@ func checkLive(ctx context.Context, o *checkOptions) (engine.Snapshot, error) {
 	if err != nil {
 		return engine.Snapshot{}, err
 	}
-	cfg := runtime.Config{Interfaces: o.ifaces, Screen: true, Out: io.Discard,
-		CountersInterval: runtime.DefaultCountersInterval, SysfsRoot: root, Version: version, Revision: revision}
+	cfg := session.Config{Interfaces: o.ifaces, Screen: true, Out: io.Discard,
+		CountersInterval: session.DefaultCountersInterval, SysfsRoot: root, Version: version, Revision: revision}
 	checkRuntime(&cfg)
-	rt, err := runtime.Start(cfg)
+	rt, err := session.Start(cfg)
 	if err != nil {
 		return engine.Snapshot{}, err
 	}
@@ -261,7 +261,7 @@ wait:
 
 // checkRuntime adjusts a live check's runtime configuration (tests: an
 // in-memory link and counters).
-var checkRuntime = func(*runtime.Config) {}
+var checkRuntime = func(*session.Config) {}
 
 // checkCountersGrace is how long, once every peer is known, a check waits
 // for interfaces' second counter sample: an interface without counters

@@ -18,7 +18,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/assets"
 	"github.com/dcbtop/dcbtop/capture"
-	"github.com/dcbtop/dcbtop/capture/runtime"
+	"github.com/dcbtop/dcbtop/capture/session"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
@@ -359,10 +359,10 @@ func liveCheck(t *testing.T, frames []checkFrame, args ...string) (int, engine.C
 	})
 	defer func() { close(stop); wg.Wait() }()
 	old := checkRuntime
-	checkRuntime = func(cfg *runtime.Config) {
+	checkRuntime = func(cfg *session.Config) {
 		cfg.Interfaces = nil
 		cfg.Links = []capture.Link{{Name: "eth0", Index: 7, MAC: hostMAC, Up: true}}
-		cfg.Open = func(string) (runtime.Conn, error) { return conn, nil }
+		cfg.Open = func(string) (session.Conn, error) { return conn, nil }
 		cfg.Sampler = fakeSampler{}
 	}
 	defer func() { checkRuntime = old }()

@@ -16,7 +16,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/capture/counters"
-	"github.com/dcbtop/dcbtop/capture/runtime"
+	"github.com/dcbtop/dcbtop/capture/session"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
 	"github.com/dcbtop/dcbtop/ui"
@@ -86,7 +86,7 @@ type options struct {
 	// clock; the demo's may run faster).
 	localParams *engine.Params
 	links       []capture.Link
-	openLive    func(name string) (runtime.Conn, error)
+	openLive    func(name string) (session.Conn, error)
 	banner      string
 	noControl   bool
 	clock       capture.Clock
@@ -268,7 +268,7 @@ func outputFlags(fs *flag.FlagSet, o *options) {
 	fs.BoolVar(&o.noMouse, "no-mouse", false, "leave the mouse to the terminal")
 	fs.Var(colorValue{&o.color}, "color", "auto|always|never")
 	fs.StringVar(&o.metrics, "metrics", "", "serve Prometheus metrics on ADDR")
-	o.snapshotDir = runtime.DefaultSnapshotDir()
+	o.snapshotDir = session.DefaultSnapshotDir()
 	fs.Func("snapshot-dir", "export directory", func(s string) error {
 		if s == "" {
 			return errors.New("empty directory name")
@@ -372,7 +372,7 @@ func rootFlags(o *options) *flag.FlagSet {
 	fs.Var(onOffValue{&o.willing, &o.willingSet}, "willing", "on|off")
 	durationFlag(fs, &o.txInterval, "tx-interval", agent.DefaultTxInterval, "agent transmit interval")
 	fs.BoolVar(&o.force, "force", false, "start the agent despite another agent")
-	o.countersEvery = runtime.DefaultCountersInterval
+	o.countersEvery = session.DefaultCountersInterval
 	fs.Var(countersValue{&o.countersEvery, &o.countersSet}, "counters-interval", "counter sampling interval")
 	fs.BoolVar(&o.version, "version", false, "print the version")
 	return fs

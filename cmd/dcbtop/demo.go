@@ -12,7 +12,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/capture/demo"
-	"github.com/dcbtop/dcbtop/capture/runtime"
+	"github.com/dcbtop/dcbtop/capture/session"
 	"github.com/dcbtop/dcbtop/ui"
 )
 
@@ -118,7 +118,7 @@ func demoRun(ctx context.Context, o *options, env Env) error {
 		o.links = []capture.Link{host.Link()}
 		// The live loop closes the host end as it stops, which closes the
 		// whole link: stop the switch first so it takes that as the end.
-		o.openLive = func(string) (runtime.Conn, error) { return stopOnClose{host, stop}, nil }
+		o.openLive = func(string) (session.Conn, error) { return stopOnClose{host, stop}, nil }
 		o.banner = "in-memory link (not root)"
 		o.countersEvery = -1 // no interface to sample counters of
 		if !o.tui {

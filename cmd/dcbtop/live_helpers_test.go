@@ -70,7 +70,10 @@ func buildDcbtop(bin string) error {
 	if raceEnabled {
 		args = append(args, "-race")
 	}
-	args = append(args, "-o", bin, "./cmd/dcbtop")
+	// No VCS stamp: the binary says "dev", as the test process does
+	// (version), whatever the checkout (versionInfo would report the
+	// module version and revision).
+	args = append(args, "-buildvcs=false", "-o", bin, "./cmd/dcbtop")
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = filepath.Dir(strings.TrimSpace(string(gomod)))
 	if out, err := cmd.CombinedOutput(); err != nil {

@@ -2,7 +2,7 @@ package main
 
 // The interactive screen: a ui.Model in a tea.Program on the terminal,
 // beside the goroutine that owns the engine (a live run's loop or a
-// replay). The engine goroutine publishes snapshots to a runtime.Feed and
+// replay). The engine goroutine publishes snapshots to a session.Feed and
 // posts capture status and errors; the screen's Backend calls back into
 // it. Nothing else writes to the terminal while the screen owns it.
 
@@ -12,13 +12,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	goruntime "runtime"
+	"runtime"
 	"runtime/debug"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/dcbtop/dcbtop/capture/runtime"
+	"github.com/dcbtop/dcbtop/capture/session"
 	"github.com/dcbtop/dcbtop/ui"
 )
 
@@ -26,7 +26,7 @@ import (
 // publishes to, the poster it posts to, the backend and the initial
 // capture status.
 type screen struct {
-	feed    *runtime.Feed
+	feed    *session.Feed
 	post    *poster
 	backend ui.Backend
 	status  ui.CaptureStatus
@@ -176,7 +176,7 @@ func runLive(ctx context.Context, o *options, env Env) error {
 		return err
 	}
 	o.sysfsRoot = root
-	cfg := runtime.Config{Interfaces: o.ifaces, Links: o.links, Open: o.openLive, Clock: o.clock,
+	cfg := session.Config{Interfaces: o.ifaces, Links: o.links, Open: o.openLive, Clock: o.clock,
 		Duration: o.duration, Agent: o.agent, LocalParams: o.localParams, Local: o.local, Willing: o.willing,
 		TxInterval: o.txInterval, Force: o.force, NoControl: o.noControl, Record: o.write, Metrics: o.metrics,
 		CountersInterval: o.countersEvery, SysfsRoot: o.sysfsRoot,
@@ -184,7 +184,7 @@ func runLive(ctx context.Context, o *options, env Env) error {
 	if !o.tui {
 		cfg.Warn = env.Stderr
 	}
-	return runRuntime(ctx, o, env, cfg, func(rt *runtime.Runtime) screen {
+	return runRuntime(ctx, o, env, cfg, func(rt *session.Runtime) screen {
 		sc := screen{feed: rt.Feed(), post: o.post, backend: rt.Backend(o.snapshotDir)}
 		if sc.post == nil {
 			sc.post = newPoster()
@@ -206,7 +206,7 @@ func runReplay(ctx context.Context, o *options, env Env) error {
 		return err
 	}
 	defer release()
-	cfg := runtime.Config{Replay: o.read, Speed: o.speed, Screen: o.tui, Events: o.events, TextEvents: o.textEvents, JSON: o.json,
+	cfg := session.Config{Replay: o.read, Speed: o.speed, Screen: o.tui, Events: o.events, TextEvents: o.textEvents, JSON: o.json,
 		Out: env.Stdout, Version: version, Revision: revision}
 	if !o.tui {
 		cfg.Warn = env.Stderr
@@ -215,7 +215,7 @@ func runReplay(ctx context.Context, o *options, env Env) error {
 	if o.tui {
 		cfg.Post = replayPoster{post}
 	}
-	return runRuntime(ctx, o, env, cfg, func(rt *runtime.Runtime) screen {
+	return runRuntime(ctx, o, env, cfg, func(rt *session.Runtime) screen {
 		return screen{feed: rt.Feed(), post: post, status: replayStatus(rt.ReplayProgress()), backend: rt.Backend(o.snapshotDir),
 			player: rt.Player()}
 	})
@@ -224,8 +224,8 @@ func runReplay(ctx context.Context, o *options, env Env) error {
 // runRuntime starts the run cfg describes and runs it on the screen
 // screenOf describes, or headless (after the not-a-terminal notice, once
 // the run's sources are open), then releases it.
-func runRuntime(ctx context.Context, o *options, env Env, cfg runtime.Config, screenOf func(*runtime.Runtime) screen) error {
-	rt, err := runtime.Start(cfg)
+func runRuntime(ctx context.Context, o *options, env Env, cfg session.Config, screenOf func(*session.Runtime) screen) error {
+	rt, err := session.Start(cfg)
 	if err != nil {
 		return err
 	}
@@ -245,13 +245,13 @@ func runRuntime(ctx context.Context, o *options, env Env, cfg runtime.Config, sc
 type replayPoster struct{ *poster }
 
 // Progress posts the replay's position as the screen's capture status.
-func (p replayPoster) Progress(r runtime.ReplayProgress) { p.setStatus(replayStatus(r)) }
+func (p replayPoster) Progress(r session.ReplayProgress) { p.setStatus(replayStatus(r)) }
 
 // Error posts an error for the status line.
 func (p replayPoster) Error(err error) { p.error(err) }
 
 // replayStatus is the screen's capture status of a replay's progress.
-func replayStatus(r runtime.ReplayProgress) ui.CaptureStatus {
+func replayStatus(r session.ReplayProgress) ui.CaptureStatus {
 	return ui.CaptureStatus{Mode: ui.CaptureReplay, Source: r.Source, Position: r.Position, Duration: r.Duration,
 		Frame: r.Frame, Frames: r.Frames, Speed: r.Speed, Done: r.Done, Paused: r.Paused}
 }
@@ -276,14 +276,14 @@ const screenFPS = 12
 func tuneScreen() (undo func()) {
 	procs, gc := -1, -1
 	if os.Getenv("GOMAXPROCS") == "" {
-		procs = goruntime.GOMAXPROCS(screenProcs)
+		procs = runtime.GOMAXPROCS(screenProcs)
 	}
 	if os.Getenv("GOGC") == "" {
 		gc = debug.SetGCPercent(screenGOGC)
 	}
 	return func() {
 		if procs > 0 {
-			goruntime.GOMAXPROCS(procs)
+			runtime.GOMAXPROCS(procs)
 		}
 		if gc != -1 {
 			debug.SetGCPercent(gc)

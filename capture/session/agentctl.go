@@ -1,4 +1,4 @@
-package runtime
+package session
 
 // The live run's side of the screen's Backend: requests carried out by the
 // engine goroutine (liveRun.loop), which owns the engine, the agents and

@@ -1,4 +1,4 @@
-package runtime
+package session
 
 // The screen's Backend: what the operator's keys do. Live, writes go to
 // dcbtop's own agent through the engine goroutine (the path the control

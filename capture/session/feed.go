@@ -1,4 +1,4 @@
-package runtime
+package session
 
 // The engine's owning goroutine publishes snapshots to the screen (and the
 // metrics) through a mailbox that never blocks it: a channel of one,

@@ -1,4 +1,4 @@
-package runtime
+package session
 
 // The engine goroutine's side of the agent control socket
 // (capture/control): it answers each request, so a request never races

@@ -1,4 +1,4 @@
-package runtime
+package session
 
 // A replay: a capture file as the source of the run's events, paced at the
 // replay speed, with the capture's timestamps as the run's clock.

@@ -1,6 +1,6 @@
 //go:build linux
 
-package runtime
+package session
 
 import "golang.org/x/sys/unix"
 

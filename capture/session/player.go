@@ -1,4 +1,4 @@
-package runtime
+package session
 
 // The replay as a player (the screen's space, ←/→, +/-, r): pause and
 // resume, change the speed, seek. A seek re-runs the engine from the

@@ -1,6 +1,6 @@
 //go:build unix
 
-package runtime
+package session
 
 import "syscall"
 
