@@ -332,9 +332,9 @@ func (s *replaySource) wait(at time.Time) time.Duration {
 // sent moves the clock to a frame about to be applied, and notes when
 // (the pacing of the next frame counts from there).
 func (s *replaySource) sent(f capture.Frame) {
-	s.advance(f)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.advanceLocked(f)
 	s.wallBase, s.nextAt = s.real(), time.Time{}
 }
 
@@ -343,6 +343,11 @@ func (s *replaySource) sent(f capture.Frame) {
 func (s *replaySource) advance(f capture.Frame) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.advanceLocked(f)
+}
+
+// advanceLocked is advance with s.mu held.
+func (s *replaySource) advanceLocked(f capture.Frame) {
 	if !s.started {
 		s.started, s.first, s.clockBase = true, f.At, f.At
 	}
