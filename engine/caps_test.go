@@ -57,3 +57,39 @@ func TestCapabilities(t *testing.T) {
 		t.Errorf("firmwareWhy = %q", firmwareWhy("x"))
 	}
 }
+
+// TestHostObservedCaps: each snapshot's capabilities come from the last
+// HostObserved: a transmitting lldpd blocks the agent, the snapshot after
+// it exited allows it, and a receive-only lldpd (-r) never blocks it.
+func TestHostObservedCaps(t *testing.T) {
+	e := New(Config{})
+	e.Apply(LinkChanged{Interface: "eth0", At: at(0), Ifindex: 2, MAC: macA, Up: true})
+	lldpd := HostAgent{Name: "lldpd", PID: 7, Transmits: true}
+	steps := []struct {
+		name      string
+		agents    []HostAgent
+		canAgent  bool
+		whyPrefix string
+	}{
+		{"lldpd transmits", []HostAgent{lldpd}, false, "another LLDP agent (lldpd (pid 7)) transmits LLDP here"},
+		{"lldpd exited", nil, true, ""},
+		{"lldpd -r", []HostAgent{{Name: "lldpd", PID: 8}}, true, ""},
+	}
+	for i, st := range steps {
+		o := e.Step(HostObserved{At: at(float64(i + 1)), NetAdmin: true, Agents: st.agents})
+		if !o.Changed {
+			t.Errorf("%s: not a change", st.name)
+		}
+		in, _ := e.Interface("eth0")
+		c := e.Snapshot().Interfaces[0].Caps
+		if c != in.Caps {
+			t.Errorf("%s: Snapshot and Interface disagree: %+v, %+v", st.name, c, in.Caps)
+		}
+		if c.CanAgent != st.canAgent || !strings.HasPrefix(c.AgentWhy, st.whyPrefix) {
+			t.Errorf("%s: caps %+v, want CanAgent %v and a reason starting %q", st.name, c, st.canAgent, st.whyPrefix)
+		}
+	}
+	if o := e.Step(HostObserved{At: at(9), NetAdmin: true, Agents: []HostAgent{{Name: "lldpd", PID: 8}}}); o.Changed {
+		t.Error("the same host again reported as a change")
+	}
+}

@@ -59,10 +59,12 @@ type Engine struct {
 	// agentSeen is when any port last saw a local agent transmit (for
 	// TimeSensitive).
 	agentSeen time.Time
-	log       []Indication
-	head      int // index of the oldest entry once the log is full
-	gen       uint64
-	out       []Indication // indications of the event being applied
+	// host is the latest HostObserved: what capabilities are decided from.
+	host HostObserved
+	log  []Indication
+	head int // index of the oldest entry once the log is full
+	gen  uint64
+	out  []Indication // indications of the event being applied
 	// newPeers and advertise build the Outcome of the event being applied.
 	newPeers, advertise []string
 }
@@ -294,6 +296,10 @@ func (e *Engine) step(ev Event) Outcome {
 	switch ev := ev.(type) {
 	case Tick:
 		e.advance(ev.At)
+	case HostObserved:
+		e.advance(ev.At)
+		changed = ev.NetAdmin != e.host.NetAdmin || !slices.Equal(ev.Agents, e.host.Agents)
+		e.host = HostObserved{NetAdmin: ev.NetAdmin, Agents: slices.Clone(ev.Agents)}
 	case LocalChanged:
 		e.advance(ev.At)
 		p, isNew := e.portNew(ev.Interface)

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -85,8 +86,35 @@ type CaptureStatus struct {
 	Sent        uint64 // LLDPDUs transmitted by dcbtop's agent
 }
 
+// A HostObserved reports what the host around the interfaces allows: the
+// LLDP agent processes running in this network namespace (which own what
+// the host advertises) and whether this process may write DCB netlink.
+// The capture layer sends one at start and one whenever it changes, so
+// that the capabilities in every snapshot are current (an agent that
+// exits stops blocking writes at the next snapshot).
+type HostObserved struct {
+	At time.Time
+	// NetAdmin: this process may write DCB netlink (CAP_NET_ADMIN).
+	NetAdmin bool
+	// Agents are the LLDP agent processes of this network namespace.
+	Agents []HostAgent
+}
+
+// A HostAgent is an LLDP agent process of this host.
+type HostAgent struct {
+	Name string // "lldpd", "lldpad"
+	PID  int
+	// Transmits is false for an agent that only receives (lldpd -r):
+	// it advertises nothing, so dcbtop's agent may run beside it.
+	Transmits bool
+}
+
+// String names the agent as operators see it: "lldpd (pid 42)".
+func (a HostAgent) String() string { return fmt.Sprintf("%s (pid %d)", a.Name, a.PID) }
+
 func (FrameReceived) isEvent() {}
 func (Tick) isEvent()          {}
 func (LocalChanged) isEvent()  {}
 func (LinkChanged) isEvent()   {}
 func (CaptureStatus) isEvent() {}
+func (HostObserved) isEvent()  {}

@@ -68,6 +68,10 @@ type Interface struct {
 	// congestion) as last sampled; null in replays and where nothing was
 	// sampled.
 	Counters *LosslessCounters `json:"counters"`
+	// Caps says what may be changed here and why not, decided when the
+	// snapshot was taken (Engine.Snapshot) from the host's last
+	// HostObserved. Not part of the JSON contract.
+	Caps Capabilities `json:"-"`
 }
 
 // MultiPeer describes a multi-peer hold-down in force.
@@ -167,7 +171,7 @@ func (e *Engine) Snapshot() Snapshot {
 	s := Snapshot{Schema: SchemaVersion, TakenAt: e.now, Generation: e.gen,
 		Interfaces: make([]Interface, 0, len(e.names)), Indications: e.Log(), Diagnostics: e.Diagnostics()}
 	for _, name := range e.portNames() {
-		s.Interfaces = append(s.Interfaces, e.ports[name].snapshot(e.now))
+		s.Interfaces = append(s.Interfaces, e.interfaceSnapshot(e.ports[name]))
 	}
 	return s
 }
@@ -289,6 +293,21 @@ func discardedTLVs(du *lldp.DU) []DiscardedTLV {
 	return out
 }
 
+// interfaceSnapshot is p's snapshot with its capabilities decided from the
+// host the engine was told of (HostObserved): once per snapshot, so that
+// every reader of the snapshot sees the same, current answer.
+func (e *Engine) interfaceSnapshot(p *port) Interface {
+	in := p.snapshot(e.now)
+	h := Host{Replay: e.cfg.Replay, NetAdmin: e.host.NetAdmin, Now: e.now}
+	for _, a := range e.host.Agents {
+		if a.Transmits {
+			h.OtherAgents = append(h.OtherAgents, a.String())
+		}
+	}
+	in.Caps = in.Capabilities(h)
+	return in
+}
+
 // Interface returns the snapshot of one interface, and false when the
 // engine has not seen it.
 func (e *Engine) Interface(name string) (Interface, bool) {
@@ -296,7 +315,7 @@ func (e *Engine) Interface(name string) (Interface, bool) {
 	if !ok {
 		return Interface{}, false
 	}
-	return p.snapshot(e.now), true
+	return e.interfaceSnapshot(p), true
 }
 
 // NeighborCount returns the number of MSAPs live on an interface.

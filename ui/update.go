@@ -312,11 +312,40 @@ func (m *Model) show(s engine.Snapshot) tea.Cmd {
 		return nil
 	}
 	m.vs.iface = in.Name
+	m.adoptCaps(s)
 	m.syncCaps()
 	if in.Name != before || !m.vs.capsKnown {
 		return m.capsCmd(in.Name)
 	}
 	return nil
+}
+
+// adoptCaps takes the capabilities the engine decided for each interface
+// of a live snapshot (engine.Interface.Caps), so that what the keys allow
+// follows the host without asking the backend: an LLDP agent that exited
+// stops blocking a at the next snapshot. What only the backend knows (why
+// there is nothing to undo) is kept until it answers again. A snapshot
+// without decided capabilities (a replay's, a test's) leaves them as the
+// backend said.
+func (m *Model) adoptCaps(s engine.Snapshot) {
+	if m.vs.capture.Mode == CaptureReplay {
+		return
+	}
+	for i := range s.Interfaces {
+		in := &s.Interfaces[i]
+		c := in.Caps
+		if c == (engine.Capabilities{}) {
+			continue
+		}
+		old, known := m.caps[in.Name]
+		if known {
+			c.UndoWhy = old.UndoWhy
+			if c == old {
+				continue
+			}
+		}
+		m.setCaps(in.Name, c)
+	}
 }
 
 func sameIndication(a, b *engine.Indication) bool {

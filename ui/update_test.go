@@ -1001,3 +1001,41 @@ func TestLosslessPane(t *testing.T) {
 	h.press("home")
 	h.wantScreen("Prio PFC", "↓17")
 }
+
+// TestCapsFollowSnapshots: the capabilities the engine decides for each
+// snapshot replace what the screen knew, without switching interface: an
+// LLDP agent that blocked a and then exited no longer blocks it at the
+// next snapshot (the screen once refused a for 40 s and more, naming dead
+// pids, until the interface was switched away and back).
+func TestCapsFollowSnapshots(t *testing.T) {
+	const why = "another LLDP agent (lldpd (pid 7)) transmits LLDP here and owns what this host advertises"
+	blocked := Caps{WriteWhy: why, AgentWhy: why}
+	snap := realistic(t)
+	for i := range snap.Interfaces {
+		snap.Interfaces[i].Caps = blocked
+	}
+	be := &fakeBackend{caps: blocked}
+	h := newHarness(t, snap, be)
+	h.press("a")
+	h.wantScreen("host agent unavailable on eth0: another LLDP agent (lldpd (pid 7))")
+
+	// lldpd exits: the engine's next snapshot allows the agent; the
+	// backend would now say so too.
+	allowed := Caps{CanAgent: true, WriteWhy: "no local DCB source here"}
+	next := realistic(t)
+	next.Generation++
+	for i := range next.Interfaces {
+		next.Interfaces[i].Caps = allowed
+	}
+	be.mu.Lock()
+	be.caps = allowed
+	be.mu.Unlock()
+	h.send(snapshotMsg{next})
+	if !h.m.vs.caps.CanAgent {
+		t.Fatalf("caps after the snapshot: %+v", h.m.vs.caps)
+	}
+	h.press("a")
+	if h.m.vs.dialog == nil {
+		t.Errorf("a after the agent exited: no dialog; status %q", h.m.vs.status.text)
+	}
+}

@@ -148,8 +148,9 @@ func (r *liveRun) startAgent(iface string, now time.Time) (AgentChange, error) {
 	if li.agent != nil {
 		return AgentChange{Started: true, Unchanged: true}, nil
 	}
+	r.observeHost(now) // the engine decides from the host as it is now
 	in, _ := r.eng.Interface(iface)
-	if c := in.Capabilities(engine.Host{NetAdmin: hasNetAdmin(), OtherAgents: otherAgents(), Now: now}); !c.CanAgent && !r.cfg.Force {
+	if c := in.Caps; !c.CanAgent && !r.cfg.Force {
 		return AgentChange{}, errors.New(c.AgentWhy)
 	}
 	local, willing, from := agent.DefaultLocal(), r.cfg.Willing, "the defaults (100% ETS on TC0, PFC off)"

@@ -37,6 +37,9 @@ type liveControl interface {
 	localChanged(ev engine.LocalChanged) error
 	// undos is the run's undo store.
 	undos() *undoStore
+	// refreshHost has the engine observe the host (LLDP agents running,
+	// CAP_NET_ADMIN) before a snapshot's capabilities are read.
+	refreshHost() error
 }
 
 // A Backend carries out what the screen's keys ask for (it implements
@@ -51,10 +54,8 @@ type Backend struct {
 	live liveControl // nil in a replay
 
 	// Seams for tests.
-	privileged  func() bool
-	otherAgents func() []string
-	dial        func() (kernel.Client, func(), error)
-	now         func() time.Time
+	dial func() (kernel.Client, func(), error)
+	now  func() time.Time
 
 	mu sync.Mutex // serializes kernel writes
 }
@@ -70,8 +71,7 @@ func (rt *Runtime) Backend(dir string) *Backend {
 
 // newBackend returns the backend of a live run (live != nil) or a replay.
 func newBackend(dir string, snap func() (engine.Snapshot, bool), live liveControl) *Backend {
-	return &Backend{replay: live == nil, dir: dir, snap: snap, live: live,
-		privileged: hasNetAdmin, otherAgents: otherAgents, dial: kernel.Dial, now: time.Now}
+	return &Backend{replay: live == nil, dir: dir, snap: snap, live: live, dial: kernel.Dial, now: time.Now}
 }
 
 // errReplay is the answer to every write in a replay.
@@ -90,19 +90,20 @@ func (b *Backend) iface(name string) (engine.Interface, error) {
 	return engine.Interface{}, fmt.Errorf("%s is not in the snapshot", name)
 }
 
-// Capabilities says what may be changed on iface, and why not: the
-// engine decides (engine.Interface.Capabilities) from the snapshot and
-// what this process knows of the host.
+// Capabilities says what may be changed on iface, and why not: what the
+// engine decided for the latest snapshot (engine.Interface.Caps), after
+// having it observe the host again, so that an LLDP agent that exited a
+// moment ago no longer blocks anything.
 func (b *Backend) Capabilities(iface string) engine.Capabilities {
 	if b.replay {
 		return engine.Capabilities{WriteWhy: replayWhy, AgentWhy: replayWhy}
 	}
+	_ = b.live.refreshHost() // a stopped run: the last snapshot stands
 	in, err := b.iface(iface)
 	if err != nil {
 		return engine.Capabilities{WriteWhy: err.Error(), AgentWhy: err.Error()}
 	}
-	s, _ := b.snap()
-	caps := in.Capabilities(engine.Host{NetAdmin: b.privileged(), OtherAgents: b.otherAgents(), Now: s.TakenAt})
+	caps := in.Caps
 	if caps.CanWrite && b.live != nil && b.live.undos().get(iface) == nil {
 		caps.UndoWhy = "nothing to undo on " + iface + " (no apply since dcbtop started)"
 	}

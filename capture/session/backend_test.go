@@ -83,8 +83,17 @@ func (f *fakeLive) localChanged(ev engine.LocalChanged) error {
 // every one hears the switch of peerFrame.
 func liveSnapshot(t *testing.T) engine.Snapshot {
 	t.Helper()
+	return liveSnapshotHost(t, engine.HostObserved{NetAdmin: true})
+}
+
+// liveSnapshotHost is liveSnapshot on a host as h says (LLDP agents
+// running, CAP_NET_ADMIN).
+func liveSnapshotHost(t *testing.T, h engine.HostObserved) engine.Snapshot {
+	t.Helper()
 	e := engine.New(engine.Config{})
 	now := t0()
+	h.At = now
+	e.Apply(h)
 	local := agent.DefaultLocal().WithWilling(true)
 	for i, name := range []string{"ag", "fw", "nl", "no", "ob"} {
 		mac := lldp.MAC{2, 0, 0, 0, 0, byte(0x10 + i)}
@@ -115,8 +124,6 @@ func liveSnapshot(t *testing.T) engine.Snapshot {
 
 func testBackend(s engine.Snapshot, live liveControl) *Backend {
 	b := newBackend(os.TempDir(), snapOf(s), live)
-	b.privileged = func() bool { return true }
-	b.otherAgents = func() []string { return nil }
 	b.dial = func() (kernel.Client, func(), error) { return nil, nil, errors.New("no dcbnl in this test") }
 	return b
 }
@@ -141,24 +148,24 @@ func TestBackendCapabilities(t *testing.T) {
 		replay      bool
 		iface       string
 		unpriv      bool
-		others      []string
+		others      []int // pids of transmitting lldpds
 		want        ui.Caps
 		wantAgentIn string // substring of AgentWhy, when not exact
 	}{
 		{name: "replay", replay: true, iface: "pcap0", want: ui.Caps{WriteWhy: replayWhy, AgentWhy: replayWhy}},
 		{name: "agent", iface: "ag", want: ui.Caps{CanWrite: true, CanAgent: true}},
-		{name: "agent, lldpd beside", iface: "ag", others: []string{"lldpd (pid 7)"}, want: ui.Caps{CanWrite: true, CanAgent: true}},
+		{name: "agent, lldpd beside", iface: "ag", others: []int{7}, want: ui.Caps{CanWrite: true, CanAgent: true}},
 		{name: "dcbnl", iface: "nl", want: ui.Caps{CanWrite: true, CanAgent: true}},
 		{name: "dcbnl unprivileged", iface: "nl", unpriv: true, want: ui.Caps{WriteWhy: "needs CAP_NET_ADMIN to write DCB netlink (run as root)", CanAgent: true}},
 		{name: "dcbnl firmware", iface: "fw", want: ui.Caps{WriteWhy: fwWhy, AgentWhy: fwWhy}},
 		{name: "none", iface: "no", want: ui.Caps{WriteWhy: noneWhy, CanAgent: true}},
 		// One coherent answer where another agent runs: neither write nor
 		// start a second agent, and how to hand over.
-		{name: "none, lldpd here", iface: "no", others: []string{"lldpd (pid 7)"},
+		{name: "none, lldpd here", iface: "no", others: []int{7},
 			want: ui.Caps{WriteWhy: otherWhy("another LLDP agent (lldpd (pid 7))"), AgentWhy: otherWhy("another LLDP agent (lldpd (pid 7))")}},
 		{name: "observed", iface: "ob", want: ui.Caps{WriteWhy: otherWhy("another LLDP agent of this host (mac 02:00:00:00:00:99)"),
 			AgentWhy: otherWhy("another LLDP agent of this host (mac 02:00:00:00:00:99)")}},
-		{name: "dcbnl, lldpd here", iface: "nl", others: []string{"lldpd (pid 7)"},
+		{name: "dcbnl, lldpd here", iface: "nl", others: []int{7},
 			want: ui.Caps{CanWrite: true, AgentWhy: otherWhy("another LLDP agent (lldpd (pid 7))")}},
 		{name: "unknown", iface: "zz", want: ui.Caps{WriteWhy: "zz is not in the snapshot", AgentWhy: "zz is not in the snapshot"}},
 	}
@@ -168,9 +175,11 @@ func TestBackendCapabilities(t *testing.T) {
 			if tt.replay {
 				live = nil
 			}
-			b := testBackend(s, live)
-			b.privileged = func() bool { return !tt.unpriv }
-			b.otherAgents = func() []string { return tt.others }
+			var agents []engine.HostAgent
+			for _, pid := range tt.others {
+				agents = append(agents, engine.HostAgent{Name: "lldpd", PID: pid, Transmits: true})
+			}
+			b := testBackend(liveSnapshotHost(t, engine.HostObserved{NetAdmin: !tt.unpriv, Agents: agents}), live)
 			want := tt.want
 			if want.CanWrite {
 				// Writes allowed, nothing applied yet: undo has nothing to do.
@@ -361,7 +370,7 @@ func TestBackendExport(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := snaptest.Decode(t, p, string(b))
-		if diff := cmp.Diff(one, got, cmpopts.IgnoreFields(engine.Peer{}, "LLDPDU")); diff != "" { // the raw LLDPDU is for the screen only
+		if diff := cmp.Diff(one, got, cmpopts.IgnoreFields(engine.Peer{}, "LLDPDU"), cmpopts.IgnoreFields(engine.Interface{}, "Caps")); diff != "" { // the raw LLDPDU and the capabilities are for the screen only
 			t.Errorf("%s (-exported +read back):\n%s", p, diff)
 		}
 	}
@@ -523,7 +532,6 @@ func TestSetAgentRuntime(t *testing.T) {
 		}
 	}()
 	b := newBackend(t.TempDir(), r.feed.Snapshot, r)
-	b.otherAgents = func() []string { return nil }
 	if c := b.Capabilities("h0"); c.CanWrite || !c.CanAgent {
 		t.Fatalf("before: %+v, want only the agent allowed", c)
 	}
@@ -578,3 +586,5 @@ func mustSnap(t *testing.T, b *Backend) engine.Snapshot {
 	}
 	return s
 }
+
+func (f *fakeLive) refreshHost() error { return nil }

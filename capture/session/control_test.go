@@ -47,7 +47,7 @@ func startTestAgent(t *testing.T, dir string, local *engine.Params, willing bool
 	t.Helper()
 	out := &bytes.Buffer{}
 	r := &liveRun{cfg: &Config{Events: true, Agent: true, Out: out}, eng: engine.New(engine.Config{}), out: newEventWriter(out, true, false),
-		events: make(chan engine.Event, 16), byName: map[string]*liveIface{}, control: make(chan control.Call), undo: newUndoStore(), clk: capture.Clock{}}
+		events: make(chan engine.Event, 16), byName: map[string]*liveIface{}, control: make(chan control.Call), calls: make(chan loopCall), undo: newUndoStore(), clk: capture.Clock{}}
 	li := &liveIface{name: "h0", kick: make(chan struct{}, 1)}
 	r.byName["h0"] = li
 	now := time.Now().UTC()
@@ -78,6 +78,9 @@ func startTestAgent(t *testing.T, dir string, local *engine.Params, willing bool
 				c.Reply <- r.handleControl(c)
 			case f := <-ta.do:
 				f()
+			case c := <-r.calls: // r.do: the backend's host refresh
+				c.fn()
+				close(c.done)
 			case <-stop:
 				return
 			}
@@ -472,8 +475,6 @@ func TestAgentCannotAdvertise(t *testing.T) {
 		return s
 	}
 	b := newBackend(dir, func() (engine.Snapshot, bool) { return snap(), true }, ta.r)
-	b.privileged = func() bool { return true }
-	b.otherAgents = func() []string { return nil }
 	if _, err := b.Apply("h0", nil, &engine.Params{PFC: &engine.PFC{Cap: 8, Enabled: 1 << 3}}); err == nil || err.Error() != want {
 		t.Errorf("screen apply: %v, want %q", err, want)
 	}
@@ -537,8 +538,6 @@ func TestOneUndo(t *testing.T) {
 		return s, true
 	}
 	b := newBackend(dir, snap, ta.r)
-	b.privileged = func() bool { return true }
-	b.otherAgents = func() []string { return nil }
 	before := ta.call(`{"op":"get"}`)
 	if _, err := b.Apply("h0", nil, &engine.Params{PFC: &engine.PFC{Cap: 8, Enabled: 1 << 4}}); err != nil {
 		t.Fatal(err)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -159,30 +158,38 @@ func pickInterfaces(names []string) ([]capture.Link, error) {
 	return out, nil
 }
 
-// otherAgents lists LLDP agents (lldpad, lldpd) running in this network
-// namespace, as "name (pid N)".
-func otherAgents() []string {
-	self, err := os.Readlink("/proc/self/ns/net")
-	if err != nil {
-		return nil
-	}
+// hostAgents lists the LLDP agent processes of this network namespace,
+// and netAdmin whether this process may write DCB netlink: what the
+// engine decides capabilities from (engine.HostObserved). Variables for
+// tests.
+var (
+	hostAgents = func() []engine.HostAgent { return capture.LLDPAgents("/proc") }
+	netAdmin   = hasNetAdmin
+)
+
+// transmittingAgents names the LLDP agents of this network namespace that
+// transmit ("lldpd (pid 42)"; a receive-only lldpd is not one).
+func transmittingAgents() []string {
 	var out []string
-	dirs, _ := filepath.Glob("/proc/[0-9]*")
-	for _, d := range dirs {
-		comm, err := os.ReadFile(d + "/comm")
-		if err != nil {
-			continue
+	for _, a := range hostAgents() {
+		if a.Transmits {
+			out = append(out, a.String())
 		}
-		name := strings.TrimSpace(string(comm))
-		if name != "lldpad" && name != "lldpd" {
-			continue
-		}
-		if ns, err := os.Readlink(d + "/ns/net"); err != nil || ns != self {
-			continue
-		}
-		out = append(out, fmt.Sprintf("%s (pid %s)", name, filepath.Base(d)))
 	}
 	return out
+}
+
+// observeHost tells the engine what the host allows now (engine
+// goroutine): the LLDP agents running here and CAP_NET_ADMIN. Every
+// snapshot's capabilities come from the last such event.
+func (r *liveRun) observeHost(now time.Time) {
+	r.apply(engine.HostObserved{At: now, NetAdmin: netAdmin(), Agents: hostAgents()})
+}
+
+// refreshHost observes the host now, in the engine goroutine, so that the
+// next snapshot's capabilities are current (the screen asks before acting).
+func (r *liveRun) refreshHost() error {
+	return r.do(func() { r.observeHost(r.now()) })
 }
 
 // loadLocal returns the agent's local parameters: --local FILE or the
@@ -312,7 +319,7 @@ func Start(cfg Config) (rt *Runtime, err error) {
 		if _, err := loadLocal(cfg.Local); err != nil {
 			return rt, err
 		}
-		if others := otherAgents(); len(others) > 0 && !cfg.Force {
+		if others := transmittingAgents(); len(others) > 0 && !cfg.Force {
 			return rt, fmt.Errorf("%s: another LLDP agent runs in this network namespace: %s; stop it, or use --force", links[0].Name, strings.Join(others, ", "))
 		}
 	}
@@ -589,6 +596,9 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 	defer r.tick.Stop()
 	statsEvery := r.clk.NewTicker(5 * time.Second)
 	defer statsEvery.Stop()
+	if r.replay == nil {
+		r.observeHost(r.now())
+	}
 	r.transmit(ifaces, r.now())
 	r.flush()
 	for r.err == nil {
@@ -658,6 +668,11 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 			now := r.now()
 			for _, li := range ifaces {
 				r.apply(li.status(now))
+			}
+			if r.replay == nil {
+				// An LLDP agent that started or exited changes what may
+				// be written: the screen's keys follow within 5 s.
+				r.observeHost(now)
 			}
 		}
 		r.flush()
