@@ -185,14 +185,7 @@ func (s *replaySource) run(ctx context.Context, events chan<- engine.Event, done
 			if ctx.Err() != nil {
 				return
 			}
-			var readErr error
-			if !errors.Is(err, io.EOF) {
-				readErr = fmt.Errorf("%s: %w", s.name, err)
-				if s.post != nil {
-					s.post.Error(readErr)
-				}
-			}
-			s.end()
+			readErr := s.ended(err)
 			if done != nil {
 				done <- readErr
 				done = nil // reported once
@@ -236,15 +229,7 @@ func (s *replaySource) direct(ctx context.Context, apply func(engine.FrameReceiv
 			if ctx.Err() != nil {
 				return nil
 			}
-			var readErr error
-			if !errors.Is(err, io.EOF) {
-				readErr = fmt.Errorf("%s: %w", s.name, err)
-				if s.post != nil {
-					s.post.Error(readErr)
-				}
-			}
-			s.end()
-			return readErr
+			return s.ended(err)
 		}
 		s.advance(f)
 		if !apply(frameEvent(f.Interface, f, f.At)) {
@@ -355,6 +340,21 @@ func (s *replaySource) advanceLocked(f capture.Frame) {
 		s.clockBase = f.At
 	}
 	s.status.Frame++
+}
+
+// ended handles the read error that ended the file: nil at its end
+// (io.EOF), else the error naming the file, which the poster gets too;
+// either way the replay is done (end).
+func (s *replaySource) ended(err error) error {
+	var readErr error
+	if !errors.Is(err, io.EOF) {
+		readErr = fmt.Errorf("%s: %w", s.name, err)
+		if s.post != nil {
+			s.post.Error(readErr)
+		}
+	}
+	s.end()
+	return readErr
 }
 
 // end marks the replay done and posts its final progress.
