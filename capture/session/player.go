@@ -88,21 +88,38 @@ func (s *replaySource) StepSpeed(up bool) float64 {
 func (s *replaySource) Seek(pos time.Duration) {
 	pos = max(0, pos)
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.reqPos = &pos
-	s.mu.Unlock()
-	s.send(playerCmd{seek: &pos})
+	s.send(playerCmd{seek: &pos}) // under the lock: requests queue in the order asked
 }
 
 // Position returns the capture time reached from the first frame, or the
 // one a seek not yet carried out asked for (so that quick presses add up).
 func (s *replaySource) Position() time.Duration {
 	s.mu.Lock()
-	req := s.reqPos
-	s.mu.Unlock()
-	if req != nil {
-		return *req
+	defer s.mu.Unlock()
+	return s.positionLocked()
+}
+
+// positionLocked is Position with s.mu held.
+func (s *replaySource) positionLocked() time.Duration {
+	if s.reqPos != nil {
+		return *s.reqPos
 	}
-	return s.progress().Position
+	return s.progressLocked().Position
+}
+
+// SeekBy moves the replay by d from Position. Reading the position, asking
+// for the new one and queueing the request happen under one lock: the
+// screen runs each key's command on a goroutine of its own, and two quick
+// presses that both read the position before either asked for a new one
+// (or queued their requests in the other order) lost one seek.
+func (s *replaySource) SeekBy(d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	pos := max(0, s.positionLocked()+d)
+	s.reqPos = &pos
+	s.send(playerCmd{seek: &pos})
 }
 
 // send queues a request; when the queue is full (a key held down) it is
@@ -221,7 +238,7 @@ func (p *Player) Faster() float64 { return p.s.StepSpeed(true) }
 func (p *Player) Slower() float64 { return p.s.StepSpeed(false) }
 
 // Seek moves by d in capture time (negative: back).
-func (p *Player) Seek(d time.Duration) { p.s.Seek(p.s.Position() + d) }
+func (p *Player) Seek(d time.Duration) { p.s.SeekBy(d) }
 
 // Restart goes back to the start of the file.
 func (p *Player) Restart() { p.s.Seek(0) }

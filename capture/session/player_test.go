@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -172,5 +173,31 @@ func TestPlayerQuitDuringSeek(t *testing.T) {
 			t.Fatal("the run did not end within 5 s of quitting during a seek")
 		}
 		rt.Close()
+	}
+}
+
+// Quick presses handled on goroutines of their own (the screen runs each
+// key's command on one) all count: eight seeks of 5 s asked at once end 40 s
+// in. Reading the position and asking for the next one were two steps, so
+// two presses could both count from the same place.
+func TestPlayerConcurrentSeeks(t *testing.T) {
+	const file = "../../assets/demo.pcap"
+	rec := newRecPoster()
+	rt := screenReplay(t, file, rec)
+	pl := rt.Player()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- rt.Loop(ctx) }()
+	defer func() { cancel(); <-done }()
+	pl.TogglePause()
+	waitProgress(t, rec, func(p ReplayProgress) bool { return p.Paused })
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() { pl.Seek(5 * time.Second) })
+	}
+	wg.Wait()
+	p := waitProgress(t, rec, func(p ReplayProgress) bool { return p.Position != 0 && rt.replay.Position() == p.Position })
+	if got := p.Position.Round(time.Millisecond); got != 40*time.Second {
+		t.Errorf("eight concurrent seeks of 5 s: at %v, want 40s", got)
 	}
 }

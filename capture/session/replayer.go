@@ -142,6 +142,11 @@ func (s *replaySource) Stamp(t time.Time) time.Time { return t }
 func (s *replaySource) progress() ReplayProgress {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.progressLocked()
+}
+
+// progressLocked is progress with s.mu held.
+func (s *replaySource) progressLocked() ReplayProgress {
 	p := s.status
 	p.Paused = s.paused
 	if s.started {
