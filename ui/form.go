@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/agent"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
@@ -62,19 +63,15 @@ const (
 	rowApp0
 )
 
-// newEditForm opens the form on in's local parameters, or on a default
-// table (everything on TC0 with 100 % ETS bandwidth, PFC off) when they
-// are unknown.
+// newEditForm opens the form on in's local parameters, or on the ETS table
+// dcbtop's agent starts with (agent.DefaultLocal: everything on TC0 with
+// 100 % ETS bandwidth) when they are unknown: one default, the engine's.
 func newEditForm(in *engine.Interface) *editForm {
 	f := &editForm{iface: in.Name, base: in.Local.Clone(), curOp: in.Operational.Clone(), curRes: in.Resolution, fresh: true}
 	if in.Willing != nil {
 		f.willing = *in.Willing
 	}
-	ets := &engine.ETS{MaxTCs: 8, TCBandwidth: [8]uint8{100}}
-	for tc := 1; tc < 8; tc++ {
-		ets.TSA[tc] = lldp.TSAStrict
-	}
-	ets.TSA[0] = lldp.TSAETS
+	ets := agent.DefaultLocal().ETS
 	if f.base != nil && f.base.ETS != nil {
 		ets = f.base.ETS
 	}
