@@ -5,10 +5,11 @@
 // no goroutines and never reads the clock: time enters only through events,
 // so every rule is testable from tables of timestamped events.
 //
-// Size: about 2,600 lines because the engine is one state machine: the
-// neighbour table, NDIS indications, resolver, local sources, diagnostics,
-// capabilities and the snapshot all read and write the same per-interface
-// state, which a split would have to export.
+// It is one package, though large (the files beside this one), because it
+// is one state machine: the neighbour table, NDIS indications, resolver,
+// local sources, diagnostics, capabilities, lossless counters, checks and
+// the snapshot all read and write the same per-interface state, which a
+// split would have to export.
 package engine
 
 import (

@@ -65,7 +65,7 @@ func FirmwareManaged(ifname string) error {
 	return fmt.Errorf("%s: the NIC firmware runs DCBX (DCB_CAP_DCBX_LLD_MANAGED), so ETS and PFC cannot be set from the host; hand DCBX to the host first (ice: ethtool --set-priv-flags %s fw-lldp-agent off; i40e: ethtool --set-priv-flags %s disable-fw-lldp on), or configure the switch", ifname, ifname, ifname)
 }
 
-// A kernelPlan is what applyKernel writes: each feature to write, or nil
+// A kernelPlan is what Apply writes: each feature to write, or nil
 // when it is not given or unchanged.
 type kernelPlan struct {
 	ets        *dcbnl.ETS

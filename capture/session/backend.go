@@ -74,7 +74,7 @@ func newBackend(dir string, snap func() (engine.Snapshot, bool), live liveContro
 	return &Backend{replay: live == nil, dir: dir, snap: snap, live: live, dial: kernel.Dial, now: time.Now}
 }
 
-// errReplay is the answer to every write in a replay.
+// replayWhy is the answer to every write in a replay.
 const replayWhy = "replay: nothing to write to"
 
 // iface returns the named interface of the latest snapshot.
@@ -215,7 +215,7 @@ func symOnOff(b *bool) string {
 	return engine.OnOff(*b)
 }
 
-// kernel applies through DCB netlink (applyKernel: only what changes is
+// kernel applies through DCB netlink (kernel.Apply: only what changes is
 // written, then read back), keeps the state before for undo, and feeds
 // the new local parameters to the engine at once.
 func (b *Backend) kernel(iface string, local *engine.Params, willing *bool, undoing bool) (string, error) {

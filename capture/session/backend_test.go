@@ -297,7 +297,7 @@ func TestBackendApplyAgent(t *testing.T) {
 }
 
 // TestBackendApplyKernel: on a dcbnl interface, apply goes through
-// applyKernel, feeds the read-back to the engine, and undo restores the
+// kernel.Apply, feeds the read-back to the engine, and undo restores the
 // state before.
 func TestBackendApplyKernel(t *testing.T) {
 	s := liveSnapshot(t)
