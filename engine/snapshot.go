@@ -170,8 +170,9 @@ type LocalAgent struct {
 func (e *Engine) Snapshot() Snapshot {
 	s := Snapshot{Schema: SchemaVersion, TakenAt: e.now, Generation: e.gen,
 		Interfaces: make([]Interface, 0, len(e.names)), Indications: e.Log(), Diagnostics: e.Diagnostics()}
+	h := e.hostNow()
 	for _, name := range e.portNames() {
-		s.Interfaces = append(s.Interfaces, e.interfaceSnapshot(e.ports[name]))
+		s.Interfaces = append(s.Interfaces, e.interfaceSnapshot(e.ports[name], h))
 	}
 	return s
 }
@@ -293,17 +294,23 @@ func discardedTLVs(du *lldp.DU) []DiscardedTLV {
 	return out
 }
 
-// interfaceSnapshot is p's snapshot with its capabilities decided from the
-// host the engine was told of (HostObserved): once per snapshot, so that
-// every reader of the snapshot sees the same, current answer.
-func (e *Engine) interfaceSnapshot(p *port) Interface {
-	in := p.snapshot(e.now)
+// hostNow is what the engine was last told of the host (HostObserved), as
+// Capabilities takes it: the transmitting agents by name.
+func (e *Engine) hostNow() Host {
 	h := Host{Replay: e.cfg.Replay, NetAdmin: e.host.NetAdmin, Now: e.now}
 	for _, a := range e.host.Agents {
 		if a.Transmits {
 			h.OtherAgents = append(h.OtherAgents, a.String())
 		}
 	}
+	return h
+}
+
+// interfaceSnapshot is p's snapshot with its capabilities decided from the
+// host h: once per snapshot, so that every reader of the snapshot sees the
+// same, current answer.
+func (e *Engine) interfaceSnapshot(p *port, h Host) Interface {
+	in := p.snapshot(e.now)
 	in.Caps = in.Capabilities(h)
 	return in
 }
@@ -315,7 +322,7 @@ func (e *Engine) Interface(name string) (Interface, bool) {
 	if !ok {
 		return Interface{}, false
 	}
-	return e.interfaceSnapshot(p), true
+	return e.interfaceSnapshot(p, e.hostNow()), true
 }
 
 // NeighborCount returns the number of MSAPs live on an interface.

@@ -128,18 +128,7 @@ func TestLabelEscaping(t *testing.T) {
 // duplicate samples fail alone (counted in
 // promhttp_metric_handler_errors_total), the rest of the scrape is served.
 func TestLabelCollision(t *testing.T) {
-	c := New(func() engine.Snapshot {
-		return engine.Snapshot{Interfaces: []engine.Interface{
-			{Name: "eth0", LocalSource: engine.SourceNone},
-			{Name: `esc\x1b`, LocalSource: engine.SourceNone},
-			{Name: "esc\x1b", LocalSource: engine.SourceNone},
-		}}
-	})
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(c)
-	srv := serve(t, reg)
-	scrape(t, srv)
-	body, _ := scrape(t, srv)
+	body := scrapeNamed(t, "eth0", `esc\x1b`, "esc\x1b")
 	for _, want := range []string{
 		`dcbtop_remote_valid{interface="eth0"} 0`,
 		`dcbtop_remote_valid{interface="esc\\x1b"} 0`,

@@ -99,6 +99,26 @@ func TestConcurrentObserveCollect(t *testing.T) {
 	}
 }
 
+// scrapeNamed serves a collector of interfaces with the given names (no
+// local source) and returns the body of its second scrape (the first
+// primes promhttp's error counter).
+func scrapeNamed(t *testing.T, names ...string) string {
+	t.Helper()
+	c := New(func() engine.Snapshot {
+		s := engine.Snapshot{}
+		for _, n := range names {
+			s.Interfaces = append(s.Interfaces, engine.Interface{Name: n, LocalSource: engine.SourceNone})
+		}
+		return s
+	})
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(c)
+	srv := serve(t, reg)
+	scrape(t, srv)
+	body, _ := scrape(t, srv)
+	return body
+}
+
 // TestInvalidLabelValue checks that an interface name that is not UTF-8
 // is exported with its invalid bytes written as \xNN (as labelValue
 // does), alongside the other interfaces, and that nothing fails: before
@@ -106,14 +126,7 @@ func TestConcurrentObserveCollect(t *testing.T) {
 // promhttp_metric_handler_errors_total); TestSendInvalidMetric keeps that
 // fallback for a sample that still cannot be built.
 func TestInvalidLabelValue(t *testing.T) {
-	c := New(func() engine.Snapshot {
-		return engine.Snapshot{Interfaces: []engine.Interface{{Name: "eth0", LocalSource: "none"}, {Name: "bad\xff", LocalSource: "none"}}}
-	})
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(c)
-	srv := serve(t, reg)
-	scrape(t, srv)
-	body, _ := scrape(t, srv)
+	body := scrapeNamed(t, "eth0", "bad\xff")
 	for _, want := range []string{
 		`dcbtop_remote_valid{interface="eth0"} 0`,
 		`dcbtop_remote_valid{interface="bad\\xff"} 0`,
