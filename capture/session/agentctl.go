@@ -8,12 +8,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/engine"
-	"github.com/dcbtop/dcbtop/engine/agent"
+	"github.com/dcbtop/dcbtop/engine/host"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 var _ liveControl = (*liveRun)(nil)
@@ -81,8 +81,22 @@ func (r *liveRun) agentCall(iface string, req control.Request) (control.Response
 	return resp, nil
 }
 
-// undos returns the run's undo store.
-func (r *liveRun) undos() *undoStore { return r.undo }
+// undoState returns the local state an undo on iface restores, and
+// whether there is one (the host's, on the engine goroutine).
+func (r *liveRun) undoState(iface string) (st host.LocalState, ok bool) {
+	if err := r.do(func() { st, ok = r.h.Undo(iface) }); err != nil {
+		return host.LocalState{}, false
+	}
+	return st, ok
+}
+
+// saveUndo records the state before a kernel write for the next undo;
+// dropUndo forgets it once an undo succeeded.
+func (r *liveRun) saveUndo(iface string, before host.LocalState) error {
+	return r.do(func() { r.h.Saved(iface, before) })
+}
+
+func (r *liveRun) dropUndo(iface string) error { return r.do(func() { r.h.Undone(iface) }) }
 
 // localChanged feeds local parameters to the engine.
 func (r *liveRun) localChanged(ev engine.LocalChanged) error {
@@ -135,45 +149,33 @@ func (c AgentChange) String() string {
 }
 
 // startAgent starts dcbtop's agent on iface (engine goroutine, or Start
-// before the loop runs): with the configured local parameters (the demo's,
-// or --local's), else those read from the driver when there are valid
-// ones, else the defaults; the configured Willing state; and a control
-// socket for dcbtop apply (not for the demo, which must leave no file
-// behind when killed).
+// before the loop runs). The host decides whether it may and with which
+// parameters (host.PlanAgent, after observing the host as it is now);
+// this claims what the agent needs of the system (its lock on a kernel
+// interface, its control socket for dcbtop apply, not for the demo,
+// which must leave no file behind when killed), then has the host start
+// it and carries out the result (the first LLDPDU).
 func (r *liveRun) startAgent(iface string, now time.Time) (AgentChange, error) {
 	li := r.byName[iface]
 	if li == nil {
 		return AgentChange{}, fmt.Errorf("%s is not captured", iface)
 	}
-	if li.agent != nil {
+	r.observeHost(now)
+	plan, ok, err := r.h.PlanAgent(iface)
+	if err != nil {
+		return AgentChange{}, err
+	}
+	if !ok {
 		return AgentChange{Started: true, Unchanged: true}, nil
 	}
-	r.observeHost(now) // the engine decides from the host as it is now
-	in, _ := r.eng.Interface(iface)
-	if c := in.Caps; !c.CanAgent && !r.cfg.Force {
-		return AgentChange{}, errors.New(c.AgentWhy)
+	if plan.MAC == (lldp.MAC{}) {
+		plan.MAC = li.link.MAC
 	}
-	local, willing, from := agent.DefaultLocal(), r.cfg.Willing, "the defaults (100% ETS on TC0, PFC off)"
-	switch {
-	case r.cfg.LocalParams != nil: // the demo's host
-		local, willing, from = r.cfg.LocalParams.Clone(), r.cfg.Willing, "the demo host's"
-	case r.cfg.Local != "": // --local FILE, as when the agent first started
-		p, err := loadLocal(r.cfg.Local)
-		if err != nil {
-			return AgentChange{}, err
-		}
-		local, willing, from = p, r.cfg.Willing, "from "+r.cfg.Local
-	case in.LocalSource == engine.SourceDCBNL && in.Local != nil && in.Local.ETS != nil && in.Local.Errors() == nil && in.Willing != nil:
-		local, willing, from = in.Local.Clone(), *in.Willing, "the driver's (dcbnl)"
-	}
-	local = local.WithWilling(willing)
-	mac := li.link.MAC
-	if in.MAC != nil {
-		mac = *in.MAC
+	if plan.Ifindex == 0 {
+		plan.Ifindex = li.link.Index
 	}
 	var srv *control.Server
 	if !r.cfg.NoControl {
-		var err error
 		if srv, err = control.Listen(control.RunDir(), iface, r.control); err != nil {
 			return AgentChange{}, err
 		}
@@ -182,24 +184,15 @@ func (r *liveRun) startAgent(iface string, now time.Time) (AgentChange, error) {
 	if r.cfg.Open == nil {
 		// A kernel interface: one agent on it per network namespace,
 		// whatever the run directory (an in-memory demo link is no
-		// kernel interface). The control socket's error, when it has
-		// one, names the socket too.
-		idx := li.link.Index
-		if in.Ifindex != nil {
-			idx = *in.Ifindex
-		}
-		var err error
-		if lock, err = control.LockAgent(idx, iface); err != nil {
+		// kernel interface).
+		if lock, err = control.LockAgent(plan.Ifindex, iface); err != nil {
 			if srv != nil {
 				srv.Close()
 			}
 			return AgentChange{}, err
 		}
 	}
-	host, _ := os.Hostname()
-	cfg := agent.Config{Ifname: iface, MAC: mac, SystemName: host,
-		SystemDesc: "dcbtop " + r.cfg.Version + " host DCBX agent", TxInterval: r.cfg.TxInterval}
-	a, err := agent.New(cfg, agent.Advert{Willing: willing, Local: local}, now)
+	started, res, err := r.h.StartAgent(plan, now)
 	if err != nil {
 		if srv != nil {
 			srv.Close()
@@ -210,37 +203,23 @@ func (r *liveRun) startAgent(iface string, now time.Time) (AgentChange, error) {
 	if srv != nil {
 		srv.Start()
 	}
-	li.agent, li.acfg, li.ctl, li.lock = a, cfg, srv, lock
-	li.local, li.willing = local.Clone(), willing
-	r.undo.drop(iface)
-	r.apply(engine.LocalChanged{Interface: iface, At: now, Source: engine.SourceAgent, Willing: willing, Params: local})
-	if r.tick != nil {
-		r.tick.Reset(r.clk.Real(agentTick))
-	}
-	if f, ok := a.Due(now); ok {
-		r.send(li, f, now)
-	}
-	return AgentChange{Started: true, Interval: r.cfg.TxInterval, TTL: a.TTL(), Willing: willing, From: from}, nil
+	li.ctl, li.lock = srv, lock
+	r.carryOut(res, false)
+	return AgentChange{Started: true, Interval: started.Interval, TTL: started.TTL, Willing: started.Willing, From: started.From}, nil
 }
 
-// stopAgent stops dcbtop's agent on iface (engine goroutine): a shutdown
-// LLDPDU withdraws its information at the peer, its control socket goes,
-// and the local parameters come from DCB netlink, another agent or
-// nowhere again.
+// stopAgent stops dcbtop's agent on iface (engine goroutine): the host
+// has its shutdown LLDPDU sent and its control socket released, and the
+// local parameters come from DCB netlink, another agent or nowhere again.
 func (r *liveRun) stopAgent(iface string, now time.Time) (AgentChange, error) {
-	li := r.byName[iface]
-	if li == nil {
+	if r.byName[iface] == nil {
 		return AgentChange{}, fmt.Errorf("%s is not captured", iface)
 	}
-	if li.agent == nil {
+	ran, res := r.h.StopAgent(iface, now)
+	if !ran {
 		return AgentChange{Unchanged: true}, nil
 	}
-	r.send(li, li.agent.Shutdown(), now)
-	li.agent = nil
-	li.closeControl()
-	li.local = nil
-	r.undo.drop(iface)
-	r.apply(engine.LocalChanged{Interface: iface, At: now, Source: engine.SourceAgent, Withdrawn: true})
-	in, _ := r.eng.Interface(iface)
+	r.carryOut(res, false)
+	in, _ := r.h.Engine().Interface(iface)
 	return AgentChange{From: in.LocalSource.Describe()}, nil
 }

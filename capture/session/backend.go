@@ -20,6 +20,7 @@ import (
 	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/capture/kernel"
 	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/host"
 )
 
 // liveControl is what the backend needs of a live run's engine goroutine
@@ -35,8 +36,13 @@ type liveControl interface {
 	// localChanged feeds local parameters (read back from the kernel) to
 	// the engine.
 	localChanged(ev engine.LocalChanged) error
-	// undos is the run's undo store.
-	undos() *undoStore
+	// undoState is the state an undo on iface restores (the host's, one
+	// level for the agent's and the kernel's writes alike); saveUndo
+	// records the state before a kernel write, dropUndo forgets it once
+	// undone.
+	undoState(iface string) (host.LocalState, bool)
+	saveUndo(iface string, before host.LocalState) error
+	dropUndo(iface string) error
 	// refreshHost has the engine observe the host (LLDP agents running,
 	// CAP_NET_ADMIN) before a snapshot's capabilities are read.
 	refreshHost() error
@@ -104,10 +110,16 @@ func (b *Backend) Capabilities(iface string) engine.Capabilities {
 		return engine.Capabilities{WriteWhy: err.Error(), AgentWhy: err.Error()}
 	}
 	caps := in.Caps
-	if caps.CanWrite && b.live != nil && b.live.undos().get(iface) == nil {
+	if caps.CanWrite && b.live != nil && !b.hasUndo(iface) {
 		caps.UndoWhy = "nothing to undo on " + iface + " (no apply since dcbtop started)"
 	}
 	return caps
+}
+
+// hasUndo reports whether an undo on iface has something to restore.
+func (b *Backend) hasUndo(iface string) bool {
+	_, ok := b.live.undoState(iface)
+	return ok
 }
 
 // Preview returns the operational parameters and resolution iface would
@@ -184,8 +196,8 @@ func (b *Backend) Undo(iface string) (string, error) {
 		}
 		return agentResult("undone on dcbtop's agent", resp), nil
 	}
-	prev := b.live.undos().get(iface)
-	if prev == nil {
+	prev, ok := b.live.undoState(iface)
+	if !ok {
 		return "", fmt.Errorf("nothing to undo on %s (no apply from this screen yet)", iface)
 	}
 	w := prev.Willing
@@ -237,10 +249,10 @@ func (b *Backend) kernel(iface string, local *engine.Params, willing *bool, undo
 	}
 	switch {
 	case undoing && err == nil:
-		b.live.undos().drop(iface)
+		_ = b.live.dropUndo(iface)
 	case !undoing:
 		// Also after a partial failure: undo writes back what changed.
-		b.live.undos().put(iface, before)
+		_ = b.live.saveUndo(iface, host.LocalState{Willing: before.Willing, Local: before.Local})
 	}
 	for i, l := range lines {
 		lines[i] = strings.TrimPrefix(l, iface+": ")

@@ -24,6 +24,7 @@ import (
 	"github.com/dcbtop/dcbtop/capture/kernel/kerneltest"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
+	"github.com/dcbtop/dcbtop/engine/host"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 	"github.com/dcbtop/dcbtop/testbed"
 	"github.com/dcbtop/dcbtop/testbed/snaptest"
@@ -43,16 +44,31 @@ type fakeLive struct {
 	resp  control.Response
 	err   error
 	local []engine.LocalChanged
-	undo  *undoStore
+	undo  map[string]host.LocalState
 }
 
-func (f *fakeLive) undos() *undoStore {
+func (f *fakeLive) undoState(iface string) (host.LocalState, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	st, ok := f.undo[iface]
+	return st, ok
+}
+
+func (f *fakeLive) saveUndo(iface string, before host.LocalState) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.undo == nil {
-		f.undo = newUndoStore()
+		f.undo = map[string]host.LocalState{}
 	}
-	return f.undo
+	f.undo[iface] = before
+	return nil
+}
+
+func (f *fakeLive) dropUndo(iface string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	delete(f.undo, iface)
+	return nil
 }
 
 func (f *fakeLive) agentCall(iface string, req control.Request) (control.Response, error) {
@@ -189,7 +205,7 @@ func TestBackendCapabilities(t *testing.T) {
 				t.Errorf("Capabilities(%s) = %+v, want %+v", tt.iface, got, want)
 			}
 			if want.CanWrite {
-				b.live.undos().put(tt.iface, &control.LocalState{})
+				_ = b.live.saveUndo(tt.iface, host.LocalState{})
 				if got := b.Capabilities(tt.iface); got.UndoWhy != "" {
 					t.Errorf("after an apply, UndoWhy %q", got.UndoWhy)
 				}
@@ -505,7 +521,7 @@ func dirNames(t *testing.T, dir string) []string {
 func TestSetAgentRuntime(t *testing.T) {
 	dir := testbed.ShortTempDir(t)
 	t.Setenv(control.EnvRunDir, dir)
-	r := newLiveRun(&Config{Screen: true, TxInterval: time.Second, Force: true, Willing: true}, nil)
+	r := mustLiveRun(t, &Config{Screen: true, TxInterval: time.Second, Force: true, Willing: true})
 	r.feed = NewFeed()
 	li := &liveIface{name: "h0", kick: make(chan struct{}, 1), link: linkOf("h0", testMAC)}
 	r.byName["h0"] = li

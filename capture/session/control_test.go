@@ -22,6 +22,7 @@ import (
 	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
+	"github.com/dcbtop/dcbtop/engine/host"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 	"github.com/dcbtop/dcbtop/testbed"
 	"github.com/dcbtop/dcbtop/testbed/snaptest"
@@ -46,20 +47,22 @@ var testMAC = lldp.MAC{2, 0, 0, 0, 0, 1}
 func startTestAgent(t *testing.T, dir string, local *engine.Params, willing bool, timeout ...time.Duration) *testAgent {
 	t.Helper()
 	out := &bytes.Buffer{}
-	r := &liveRun{cfg: &Config{Events: true, Agent: true, Out: out}, eng: engine.New(engine.Config{}), out: newEventWriter(out, true, false),
-		events: make(chan engine.Event, 16), byName: map[string]*liveIface{}, control: make(chan control.Call), calls: make(chan loopCall), undo: newUndoStore(), clk: capture.Clock{}}
+	h := host.New(host.Config{Agent: host.AgentConfig{SystemName: "test", TxInterval: time.Second, Willing: willing, Local: local, LocalFrom: "the test's"}})
+	r := &liveRun{cfg: &Config{Events: true, Agent: true, Out: out}, h: h, out: newEventWriter(out, true, false),
+		events: make(chan engine.Event, 16), byName: map[string]*liveIface{}, control: make(chan control.Call), calls: make(chan loopCall), clk: capture.Clock{}}
 	li := &liveIface{name: "h0", kick: make(chan struct{}, 1)}
 	r.byName["h0"] = li
 	now := time.Now().UTC()
 	r.apply(engine.LinkChanged{Interface: "h0", At: now, Ifindex: 2, MAC: testMAC, Up: true})
-	local = local.WithWilling(willing)
-	cfg := agent.Config{Ifname: "h0", MAC: testMAC, SystemName: "test", TxInterval: time.Second}
-	a, err := agent.New(cfg, agent.Advert{Willing: willing, Local: local}, now)
+	plan, ok, err := h.PlanAgent("h0")
+	if err != nil || !ok {
+		t.Fatalf("PlanAgent: %v, %v", ok, err)
+	}
+	_, res, err := h.StartAgent(plan, now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	li.agent, li.acfg, li.local, li.willing = a, cfg, local.Clone(), willing
-	r.apply(engine.LocalChanged{Interface: "h0", At: now, Source: "agent", Willing: willing, Params: local})
+	r.carryOut(res, false)
 	srv, err := control.Listen(dir, "h0", r.control)
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +134,7 @@ func (ta *testAgent) call(req string) control.Response {
 
 func (ta *testAgent) frame() []byte {
 	var f []byte
-	ta.onLoop(func() { f = append(f, ta.li.agent.Frame()...) })
+	ta.onLoop(func() { f = append(f, ta.r.h.AgentFrame("h0")...) })
 	return f
 }
 
@@ -460,9 +463,11 @@ func TestAgentCannotAdvertise(t *testing.T) {
 	ta := startTestAgent(t, dir, agent.DefaultLocal(), true)
 	before := ta.call(`{"op":"get"}`)
 	frame := ta.frame()
-	refuse := errors.New("agent: TLV too long (injected)")
-	agentCheck = func(*agent.Agent, agent.Advert) error { return refuse }
-	t.Cleanup(func() { agentCheck = (*agent.Agent).Check })
+	refuse := errors.New("h0: not applied: dcbtop's agent cannot advertise these parameters: agent: TLV too long (injected)")
+	hostApply = func(*host.Host, string, *engine.Params, *bool, time.Time) (host.Applied, host.Result, error) {
+		return host.Applied{}, host.Result{}, refuse
+	}
+	t.Cleanup(func() { hostApply = (*host.Host).Apply })
 
 	resp := ta.call(`{"op":"apply","params":{"pfc":{"cap":8,"enabled":[3]}}}`)
 	want := "h0: not applied: dcbtop's agent cannot advertise these parameters: agent: TLV too long (injected)"
@@ -471,7 +476,7 @@ func TestAgentCannotAdvertise(t *testing.T) {
 	}
 	snap := func() engine.Snapshot {
 		var s engine.Snapshot
-		ta.onLoop(func() { s = ta.r.eng.Snapshot() })
+		ta.onLoop(func() { s = ta.r.h.Engine().Snapshot() })
 		return s
 	}
 	b := newBackend(dir, func() (engine.Snapshot, bool) { return snap(), true }, ta.r)
@@ -481,14 +486,17 @@ func TestAgentCannotAdvertise(t *testing.T) {
 	if after := ta.call(`{"op":"get"}`); !cmp.Equal(before, after) || !bytes.Equal(ta.frame(), frame) {
 		t.Errorf("a refused apply changed the agent's state or frame")
 	}
-	agentCheck = (*agent.Agent).Check
+	hostApply = (*host.Host).Apply
 
-	// The check passes but the agent refuses the advertisement itself.
-	agentSet = func(*agent.Agent, agent.Advert, time.Time) error { return refuse }
-	t.Cleanup(func() { agentSet = (*agent.Agent).Set })
-	if resp := ta.call(`{"op":"apply","params":{"pfc":{"cap":8,"enabled":[3]}}}`); !resp.OK {
-		t.Fatalf("apply: %+v", resp)
+	// The check passes but the agent refuses the advertisement itself
+	// (engine/host's TestAdvertiseRefused): the host reports the
+	// interface's status changed, and the run shows its AdvertiseErr as a
+	// capture-error until it is "" again.
+	advertiseErr = func(*host.Host, string) string {
+		return "advertise: agent: TLV too long (injected) (still sending the previous LLDPDU)"
 	}
+	t.Cleanup(func() { advertiseErr = (*host.Host).AdvertiseErr })
+	ta.onLoop(func() { ta.r.carryOut(host.Result{Status: []string{"h0"}}, false) })
 	in := snaptest.Iface(t, snap(), "h0")
 	found := false
 	for _, d := range in.Diagnostics {
@@ -501,7 +509,8 @@ func TestAgentCannotAdvertise(t *testing.T) {
 		t.Errorf("the agent's frame changed although Set failed")
 	}
 	// Once an advertisement succeeds, the error goes.
-	agentSet = (*agent.Agent).Set
+	advertiseErr = (*host.Host).AdvertiseErr
+	ta.onLoop(func() { ta.r.carryOut(host.Result{Status: []string{"h0"}}, false) })
 	if resp := ta.call(`{"op":"apply","params":{"pfc":{"cap":8,"enabled":[4]}}}`); !resp.OK {
 		t.Fatalf("apply: %+v", resp)
 	}
@@ -534,7 +543,7 @@ func TestOneUndo(t *testing.T) {
 	ta := startTestAgent(t, dir, agent.DefaultLocal(), true)
 	snap := func() (engine.Snapshot, bool) {
 		var s engine.Snapshot
-		ta.onLoop(func() { s = ta.r.eng.Snapshot() })
+		ta.onLoop(func() { s = ta.r.h.Engine().Snapshot() })
 		return s, true
 	}
 	b := newBackend(dir, snap, ta.r)
@@ -542,7 +551,7 @@ func TestOneUndo(t *testing.T) {
 	if _, err := b.Apply("h0", nil, &engine.Params{PFC: &engine.PFC{Cap: 8, Enabled: 1 << 4}}); err != nil {
 		t.Fatal(err)
 	}
-	if prev := ta.r.undo.get("h0"); prev == nil || prev.Local.PFC.Enabled != before.Local.PFC.Enabled {
+	if prev, ok := ta.r.undoState("h0"); !ok || prev.Local.PFC.Enabled != before.Local.PFC.Enabled {
 		t.Fatalf("the run's undo store holds %+v after the screen's apply", prev)
 	}
 	// The control socket undoes what the screen applied.

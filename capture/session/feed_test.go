@@ -72,7 +72,7 @@ func TestSnapFeedCoalesces(t *testing.T) {
 // that changed the engine (an indication, a link or capture status
 // change), not after one that did not.
 func TestLiveFlush(t *testing.T) {
-	r := newLiveRun(&Config{Screen: true}, nil)
+	r := mustLiveRun(t, &Config{Screen: true})
 	r.feed = NewFeed()
 	r.byName["h0"] = &liveIface{name: "h0"}
 	take := func() (engine.Snapshot, bool) {
@@ -308,26 +308,26 @@ func (p *recPoster) Error(err error)           { p.errs <- err }
 // last such snapshot was due, so that a countdown drawn from each never
 // skips a second.
 func TestArmAging(t *testing.T) {
-	r := newLiveRun(&Config{Screen: true}, nil)
+	r := mustLiveRun(t, &Config{Screen: true})
 	r.feed = NewFeed()
 	defer func() {
-		if r.agingTimer != nil {
-			r.agingTimer.Stop()
+		if r.wake != nil {
+			r.wake.Stop()
 		}
 	}()
 	now := t0()
 	r.apply(engine.LinkChanged{Interface: "h0", At: now, Ifindex: 2, MAC: testMAC, Up: true})
 	r.flush()
 	<-r.feed.C()
-	if r.agingC != nil {
-		t.Fatal("the aging timer is armed with nothing ageing")
+	if !r.agingAt.IsZero() || r.wakeC != nil {
+		t.Fatal("the run's timer is armed with nothing ageing")
 	}
 	r.apply(engine.FrameReceived{Interface: "h0", At: now.Add(time.Second), Data: peerFrame(t, 120)})
 	before := time.Now()
 	r.flush()
 	<-r.feed.C()
-	if r.agingC == nil {
-		t.Fatal("a peer counts down, and the aging timer is not armed")
+	if r.agingAt.IsZero() || r.wakeC == nil {
+		t.Fatal("a peer counts down, and the run's timer is not armed")
 	}
 	if d := r.agingAt.Sub(before); d < agingAfter || d > agingAfter+time.Second/2 {
 		t.Errorf("first aging snapshot due %v after the event's, want %v", d, agingAfter)
@@ -345,7 +345,17 @@ func TestArmAging(t *testing.T) {
 	r.apply(engine.FrameReceived{Interface: "h0", At: now.Add(3 * time.Second), Data: peerFrame(t, 0)})
 	r.flush()
 	<-r.feed.C()
-	if r.agingC != nil {
-		t.Error("the aging timer is still armed with nothing ageing")
+	if !r.agingAt.IsZero() || r.wakeC != nil {
+		t.Error("the run's timer is still armed with nothing ageing")
 	}
+}
+
+// mustLiveRun is newLiveRun that fails the test on error.
+func mustLiveRun(t *testing.T, cfg *Config) *liveRun {
+	t.Helper()
+	r, err := newLiveRun(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

@@ -16,13 +16,15 @@ import (
 	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
+	"github.com/dcbtop/dcbtop/engine/host"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 	"github.com/dcbtop/dcbtop/engine/metrics"
 )
 
 // A liveIface is one captured interface: its current socket (replaced
-// when the interface goes away and comes back), and the agent speaking on
-// it, if any.
+// when the interface goes away and comes back), and the system resources
+// of dcbtop's agent on it, if one runs (the agent itself is the host
+// layer's, engine/host).
 type liveIface struct {
 	name   string
 	link   capture.Link
@@ -34,15 +36,10 @@ type liveIface struct {
 	sent   uint64
 	errMsg string // the capture's error, "" while capturing
 	txErr  string // the agent's last transmit error, "" after a success
-	advErr string // why the agent cannot advertise the current state, "" when it can
-	agent  *agent.Agent
-	acfg   agent.Config // the agent's configuration (its MAC follows the link's)
-	wasUp  bool         // the link's state at the last link event
-	// The agent's local state (owned by the engine goroutine): what the
-	// control socket reads and changes (the state before the last change
-	// is in liveRun.undo).
-	local   *engine.Params
-	willing bool
+	// advErr is the host's word on why the agent cannot advertise the
+	// current state ("" when it can), kept here for status, which the
+	// capture goroutine builds too.
+	advErr string
 	// ctl is the agent's control socket (nil without an agent), owned by
 	// the engine goroutine.
 	ctl *control.Server
@@ -166,18 +163,6 @@ var (
 	hostAgents = func() []engine.HostAgent { return capture.LLDPAgents("/proc") }
 	netAdmin   = hasNetAdmin
 )
-
-// transmittingAgents names the LLDP agents of this network namespace that
-// transmit ("lldpd (pid 42)"; a receive-only lldpd is not one).
-func transmittingAgents() []string {
-	var out []string
-	for _, a := range hostAgents() {
-		if a.Transmits {
-			out = append(out, a.String())
-		}
-	}
-	return out
-}
 
 // observeHost tells the engine what the host allows now (engine
 // goroutine): the LLDP agents running here and CAP_NET_ADMIN. Every
@@ -319,7 +304,7 @@ func Start(cfg Config) (rt *Runtime, err error) {
 		if _, err := loadLocal(cfg.Local); err != nil {
 			return rt, err
 		}
-		if others := transmittingAgents(); len(others) > 0 && !cfg.Force {
+		if others := host.Transmitting(hostAgents()); len(others) > 0 && !cfg.Force {
 			return rt, fmt.Errorf("%s: another LLDP agent runs in this network namespace: %s; stop it, or use --force", links[0].Name, strings.Join(others, ", "))
 		}
 	}
@@ -349,7 +334,10 @@ func Start(cfg Config) (rt *Runtime, err error) {
 			return nil
 		})
 	}
-	r := newLiveRun(&cfg, rec)
+	r, err := newLiveRun(&cfg, rec)
+	if err != nil {
+		return rt, err
+	}
 	rt.liveRun = r
 	if cfg.Metrics != "" || cfg.Screen {
 		r.feed = NewFeed()
@@ -396,7 +384,10 @@ func (rt *Runtime) startReplay(cfg Config) error {
 		return err
 	}
 	rt.closers = append(rt.closers, src.close)
-	r := newLiveRun(&cfg, nil)
+	r, err := newLiveRun(&cfg, nil)
+	if err != nil {
+		return err
+	}
 	r.clk, r.replay = src, src
 	rt.liveRun = r
 	if cfg.Screen {
@@ -405,7 +396,7 @@ func (rt *Runtime) startReplay(cfg Config) error {
 		src.interactive = true
 		src.reset = func(ctx context.Context) {
 			_ = r.doCtx(ctx, func() {
-				r.eng = engine.New(engine.Config{Replay: true})
+				r.h.Reset()
 				r.dirty = true
 			})
 		}
@@ -433,7 +424,7 @@ func (rt *Runtime) Feed() *Feed { return rt.feed }
 // Snapshot returns the run's snapshot. The engine belongs to Loop's
 // goroutine: call it only once Loop has returned, when it is the run's
 // final state (dcbtop check judges it).
-func (rt *Runtime) Snapshot() engine.Snapshot { return rt.eng.Snapshot() }
+func (rt *Runtime) Snapshot() engine.Snapshot { return rt.h.Engine().Snapshot() }
 
 // Loop runs the engine's goroutine (the caller's) until ctx is done or
 // the Config's Duration has passed; then the agents send their shutdown
@@ -461,11 +452,26 @@ func (rt *Runtime) Close() error {
 	return first
 }
 
-// newLiveRun returns the state of the engine goroutine of a live run.
-func newLiveRun(cfg *Config, rec *capture.Writer) *liveRun {
-	return &liveRun{cfg: cfg, eng: engine.New(engine.Config{Replay: cfg.Replay != ""}), out: newEventWriter(cfg.Out, cfg.Events, cfg.TextEvents), rec: rec,
+// newLiveRun returns the state of the engine goroutine of a live run:
+// the host layer configured for its agents (the --local file read once).
+func newLiveRun(cfg *Config, rec *capture.Writer) (*liveRun, error) {
+	ac := host.AgentConfig{TxInterval: cfg.TxInterval, Willing: cfg.Willing, Force: cfg.Force,
+		SystemDesc: "dcbtop " + cfg.Version + " host DCBX agent"}
+	ac.SystemName, _ = os.Hostname()
+	switch {
+	case cfg.LocalParams != nil:
+		ac.Local, ac.LocalFrom = cfg.LocalParams.Clone(), "the demo host's"
+	case cfg.Local != "" && cfg.Replay == "":
+		p, err := loadLocal(cfg.Local)
+		if err != nil {
+			return nil, err
+		}
+		ac.Local, ac.LocalFrom = p, "from "+cfg.Local
+	}
+	h := host.New(host.Config{Engine: engine.Config{Replay: cfg.Replay != ""}, Agent: ac})
+	return &liveRun{cfg: cfg, h: h, out: newEventWriter(cfg.Out, cfg.Events, cfg.TextEvents), rec: rec,
 		events: make(chan engine.Event, 1024), byName: map[string]*liveIface{},
-		control: make(chan control.Call), calls: make(chan loopCall), stopped: make(chan struct{}), undo: newUndoStore(), clk: cfg.Clock}
+		control: make(chan control.Call), calls: make(chan loopCall), stopped: make(chan struct{}), clk: cfg.Clock}, nil
 }
 
 // now returns the run's clock reading (the demo's may run faster than
@@ -480,9 +486,6 @@ type clock interface {
 	Real(d time.Duration) time.Duration
 	Stamp(t time.Time) time.Time
 }
-
-// agentTick is how often the loop checks the agents' transmit schedule.
-const agentTick = 250 * time.Millisecond
 
 // A Conn is an interface's capture socket: a *capture.Live, or the
 // host end of the demo's in-memory link.
@@ -504,12 +507,15 @@ func (c *Config) open(name string) (Conn, error) {
 	return capture.OpenLive(name)
 }
 
-// A liveRun is the state of the single goroutine that owns the engine.
+// A liveRun is the state of the single goroutine that owns the host layer
+// (engine/host: the engine and dcbtop's agents). It decides nothing about
+// DCBX: it feeds events to the host and carries out the effects the host
+// returns, in order.
 type liveRun struct {
 	// metrics counts indications for --metrics (nil without it).
 	metrics *metrics.Collector
 	cfg     *Config
-	eng     *engine.Engine
+	h       *host.Host
 	out     *eventWriter
 	rec     *capture.Writer
 	events  chan engine.Event
@@ -521,15 +527,13 @@ type liveRun struct {
 	// stopped is closed when the loop has returned: requests no longer
 	// wait for it.
 	stopped chan struct{}
-	// undo is the one undo of the run's applies, agent and kernel alike.
-	undo *undoStore
 	// clk is the run's time; replay is the capture file replayed (nil
 	// live), which is then the clock too.
 	clk    clock
 	replay *replaySource
-	// tickEvery overrides the loop's tick (1 s; tests shorten it).
+	// tickEvery is how often a replay on the screen moves the engine's
+	// clock and reports the player's position (1 s; tests shorten it).
 	tickEvery time.Duration
-	tick      *time.Ticker
 	err       error // first output error
 
 	// The screen and the metrics (feed nil without them): the loop
@@ -537,17 +541,21 @@ type liveRun struct {
 	// a frame that only refreshed a peer's TTL at most every freshEvery,
 	// and, while something ages, a second after the last (armAging).
 	publisher
-	agingTimer *time.Timer
-	agingC     <-chan time.Time // agingTimer's channel while armed, else nil
-	agingAt    time.Time        // when it fires
-	agingFired bool             // the snapshot now due is the aging one
+	agingAt    time.Time // when the next snapshot due to time alone is (zero: none)
+	agingFired bool      // the snapshot now due is the aging one
+
+	// wake is the run's one timer: armed by arm for the earliest of the
+	// host's next deadline (a TTL, a hold-down, an agent's next LLDPDU),
+	// the next aging snapshot and a throttled refresh.
+	wake  *time.Timer
+	wakeC <-chan time.Time // wake's channel while armed, else nil
 }
 
 func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 	defer close(r.stopped)
 	defer func() {
-		if r.agingTimer != nil {
-			r.agingTimer.Stop()
+		if r.wake != nil {
+			r.wake.Stop()
 		}
 	}()
 	if r.replay != nil && !r.cfg.Screen && r.replay.speed <= 0 {
@@ -580,26 +588,28 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 		wg.Wait()
 	}()
 
-	tickEvery := cmp.Or(r.tickEvery, time.Second)
-	for _, li := range ifaces {
-		if li.agent != nil {
-			tickEvery = agentTick
-		}
-	}
 	var srcDone chan error // the replay's end
+	var replayTick <-chan time.Time
 	if r.replay != nil {
 		srcDone = make(chan error, 1)
 		wg.Go(func() { r.replay.run(capCtx, r.events, srcDone) })
+		// A replay's clock is the file's: it moves as the player plays,
+		// so the engine's clock follows it on a tick (which also reports
+		// the player's position) rather than on a timer set for a time
+		// the player may never reach.
+		t := time.NewTicker(cmp.Or(r.tickEvery, time.Second))
+		defer t.Stop()
+		replayTick = t.C
 	}
 	var readErr error
-	r.tick = r.clk.NewTicker(tickEvery)
-	defer r.tick.Stop()
-	statsEvery := r.clk.NewTicker(5 * time.Second)
+	// What the host asks of the system is sampled every 5 s (I/O, not a
+	// protocol timer): capture statistics, the LLDP agents running.
+	statsEvery := time.NewTicker(5 * time.Second)
 	defer statsEvery.Stop()
 	if r.replay == nil {
 		r.observeHost(r.now())
+		r.apply(engine.Tick{At: r.now()}) // agents' frames already due
 	}
-	r.transmit(ifaces, r.now())
 	r.flush()
 	for r.err == nil {
 		select {
@@ -647,23 +657,22 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 			c.fn()
 			r.flush()
 			close(c.done)
-		case <-r.tick.C:
-			// Frames captured before the tick go first: select picks at
-			// random among ready cases, and a tick applied before an older
-			// frame would expire information that frame refreshes.
-			r.settle(ifaces, nil)
-			now := r.now()
-			r.apply(engine.Tick{At: now})
-			r.transmit(ifaces, now)
-			if r.replay != nil {
-				r.replay.tick()
-			}
-		case <-r.agingC:
-			// A second since the last snapshot, and the clock alone
-			// changes what it shows: publish one taken now.
+		case <-r.wakeC:
+			// Frames captured before the deadline go first: a deadline
+			// applied before an older frame would expire information that
+			// frame refreshes.
+			r.wakeC = nil
 			r.settle(ifaces, nil)
 			r.apply(engine.Tick{At: r.now()})
-			r.dirty, r.agingFired = true, true
+			if !r.agingAt.IsZero() && !time.Now().Before(r.agingAt) {
+				// A second since the last snapshot, and the clock alone
+				// changes what it shows: publish one taken now.
+				r.dirty, r.agingFired = true, true
+			}
+		case <-replayTick:
+			r.settle(ifaces, nil)
+			r.apply(engine.Tick{At: r.now()})
+			r.replay.tick()
 		case <-statsEvery.C:
 			now := r.now()
 			for _, li := range ifaces {
@@ -685,12 +694,13 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 
 // flush publishes a snapshot to the screen when the engine changed since
 // the last one, or a frame refreshed a peer and the last one is older
-// than freshEvery; then arms the aging timer.
+// than freshEvery; then arms the run's timer.
 func (r *liveRun) flush() {
 	now := time.Now()
-	if r.publisher.flush(now, r.eng) {
+	if r.publisher.flush(now, r.h.Engine()) {
 		r.armAging(now)
 	}
+	r.arm(now)
 }
 
 // armAging schedules the next snapshot published only because time
@@ -703,11 +713,8 @@ func (r *liveRun) flush() {
 func (r *liveRun) armAging(now time.Time) {
 	fired := r.agingFired
 	r.agingFired = false
-	if !r.eng.TimeSensitive() {
-		if r.agingTimer != nil {
-			r.agingTimer.Stop()
-		}
-		r.agingC = nil
+	if !r.h.Engine().TimeSensitive() {
+		r.agingAt = time.Time{}
 		return
 	}
 	next := now.Add(agingAfter)
@@ -715,13 +722,46 @@ func (r *liveRun) armAging(now time.Time) {
 		next = r.agingAt.Add(time.Second)
 	}
 	r.agingAt = next
-	d := max(time.Until(next), 0)
-	if r.agingTimer == nil {
-		r.agingTimer = time.NewTimer(d)
-	} else {
-		r.agingTimer.Reset(d)
+}
+
+// arm sets the run's one timer for the earliest of: the host's next wake
+// (a deadline of the engine or an agent's next LLDPDU, on the run's clock,
+// which the demo may run faster), the next aging snapshot, and the end
+// of the throttle on a refreshed peer (freshEvery). A replay moves its
+// clock on its own tick instead (loop).
+func (r *liveRun) arm(now time.Time) {
+	var d time.Duration
+	armed := false
+	at := func(t time.Time) {
+		if dt := t.Sub(now); !armed || dt < d {
+			d, armed = dt, true
+		}
 	}
-	r.agingC = r.agingTimer.C
+	if r.replay == nil {
+		if t, ok := r.h.NextWake(); ok {
+			at(now.Add(r.clk.Real(t.Sub(r.now()))))
+		}
+	}
+	if !r.agingAt.IsZero() {
+		at(r.agingAt)
+	}
+	if r.feed != nil && r.fresh {
+		at(r.lastPub.Add(freshEvery))
+	}
+	if !armed {
+		if r.wake != nil {
+			r.wake.Stop()
+		}
+		r.wakeC = nil
+		return
+	}
+	d = max(d, time.Millisecond)
+	if r.wake == nil {
+		r.wake = time.NewTimer(d)
+	} else {
+		r.wake.Reset(d)
+	}
+	r.wakeC = r.wake.C
 }
 
 // agingAfter is how long after a snapshot published for an event the
@@ -810,18 +850,17 @@ func (r *liveRun) drain() {
 	}
 }
 
-// apply feeds one event to the engine, writes its indications and keeps
-// the agents' advertisements and the recording in step.
+// apply feeds one event to the host layer and carries out its result.
 func (r *liveRun) apply(ev engine.Event) {
 	if fr, ok := ev.(engine.FrameReceived); ok {
 		r.applyFrame(fr)
 		return
 	}
-	r.carryOut(ev, engine.FrameReceived{}, false, r.eng.Step(ev))
+	r.carryOut(r.h.Step(ev), false)
 }
 
 // applyFrame is apply for a frame, without boxing it in an engine.Event
-// (a replay's frames come here straight from the file).
+// (a replay's frames come here straight from the file); -w records it.
 func (r *liveRun) applyFrame(fr engine.FrameReceived) {
 	if r.rec != nil {
 		dir := capture.DirectionIncoming
@@ -832,117 +871,62 @@ func (r *liveRun) applyFrame(fr engine.FrameReceived) {
 			r.err = fmt.Errorf("%s: %w", r.cfg.Record, err)
 		}
 	}
-	r.carryOut(nil, fr, true, r.eng.StepFrame(fr))
+	r.carryOut(r.h.StepFrame(fr), !fr.Outgoing)
 }
 
-// carryOut does what an event's outcome o asks of the run: the event
-// (nil for a frame), or the frame fr when isFrame.
-func (r *liveRun) carryOut(ev engine.Event, fr engine.FrameReceived, isFrame bool, o engine.Outcome) {
-	ins := o.Indications
+// carryOut does what a host result asks of the run: indications to the
+// outputs, warnings said once, then the effects in order (LLDPDUs sent,
+// control sockets released) and the capture status of the interfaces
+// whose agent's state changed. received says the result is a peer's
+// frame's (its TTL starts again).
+func (r *liveRun) carryOut(res host.Result, received bool) {
 	if r.metrics != nil {
-		r.metrics.Observe(ins)
+		r.metrics.Observe(res.Indications)
 	}
-	if o.Changed {
+	if res.Changed {
 		r.dirty = true
 	}
-	for _, n := range o.Notices {
+	for _, n := range res.Notices {
 		fmt.Fprintf(r.cfg.Warn, "dcbtop: warning: %s: %s\n", n.Code, n.Message)
 	}
-	if isFrame && !fr.Outgoing {
-		r.fresh = true // a peer's TTL starts again
+	if received {
+		r.fresh = true
 	}
-	if err := r.out.write(ins); err != nil && r.err == nil {
+	if err := r.out.write(res.Indications); err != nil && r.err == nil {
 		r.err = fmt.Errorf("write: %w", err)
 	}
-	// What follows may apply events again (a transmit error): keep the
-	// outcome's lists, which the next Step reuses.
-	newPeers, advert := slices.Clone(o.NewPeers), slices.Clone(o.Advertise)
-	for _, name := range newPeers {
-		if a := r.byName[name]; a != nil && a.agent != nil {
-			a.agent.PeerAppeared(fr.At)
+	if len(res.Effects) == 0 && len(res.Status) == 0 {
+		return
+	}
+	// Carrying out applies events again (a sent frame): keep the lists,
+	// which the next call reuses.
+	effects, status := slices.Clone(res.Effects), slices.Clone(res.Status)
+	now := r.h.Engine().Now()
+	for _, name := range status {
+		if li := r.byName[name]; li != nil && li.setMsg(&li.advErr, advertiseErr(r.h, name)) {
+			r.apply(li.status(now))
 		}
 	}
-	if lc, ok := ev.(engine.LinkChanged); ok && !lc.Removed {
-		r.followMAC(lc)
-		if a := r.byName[lc.Interface]; a != nil && a.agent != nil && lc.Up && !a.wasUp {
-			// The link came back: announce ourselves at once, as to a
-			// new neighbour.
-			a.agent.PeerAppeared(lc.At)
-		}
-	}
-	if lc, ok := ev.(engine.LinkChanged); ok {
-		if a := r.byName[lc.Interface]; a != nil {
-			a.wasUp = lc.Up && !lc.Removed
-		}
-	}
-	for _, name := range advert {
-		if a := r.byName[name]; a != nil && a.agent != nil {
-			if s, ok := r.eng.Interface(name); ok && s.Willing != nil {
-				r.advertise(a, agent.Advert{Willing: *s.Willing, Local: s.Local, Operational: s.Operational}, r.eng.Now())
+	for _, e := range effects {
+		switch e := e.(type) {
+		case host.Transmit:
+			if li := r.byName[e.Interface]; li != nil {
+				r.send(li, e.Frame, now)
+			}
+		case host.Release:
+			if li := r.byName[e.Interface]; li != nil {
+				li.closeControl()
 			}
 		}
 	}
 }
 
-// advertise hands the agent what it is to advertise from now on. When it
-// cannot (parameters the wire cannot carry), it keeps sending what it
-// sent, and the failure shows as the interface's transmit error (the
-// capture-error diagnostic on the screen and in snapshots) until a later
-// advertisement succeeds.
-func (r *liveRun) advertise(li *liveIface, ad agent.Advert, now time.Time) {
-	msg := ""
-	if err := agentSet(li.agent, ad, now); err != nil {
-		msg = "advertise: " + err.Error() + " (still sending the previous LLDPDU)"
-	}
-	if li.setMsg(&li.advErr, msg) {
-		r.apply(li.status(now))
-	}
-}
+// advertiseErr is the host's AdvertiseErr (a variable: tests inject the
+// refusal an LLDPDU's limits would give).
+var advertiseErr = (*host.Host).AdvertiseErr
 
-// agentSet gives an agent a new advertisement (a variable: tests inject
-// failures).
-var agentSet = (*agent.Agent).Set
-
-// followMAC keeps an agent's chassis ID and source MAC those of its
-// interface when the MAC changes (ip link set address, or the interface
-// re-created): the old MSAP is withdrawn with a shutdown LLDPDU and the new
-// one announced with fast transmission.
-func (r *liveRun) followMAC(lc engine.LinkChanged) {
-	li := r.byName[lc.Interface]
-	if li == nil || li.agent == nil || lc.MAC == li.acfg.MAC || lc.MAC == (lldp.MAC{}) {
-		return
-	}
-	s, ok := r.eng.Interface(lc.Interface)
-	if !ok || s.Willing == nil {
-		return
-	}
-	cfg := li.acfg
-	cfg.MAC = lc.MAC
-	a, err := agent.New(cfg, agent.Advert{Willing: *s.Willing, Local: s.Local, Operational: s.Operational}, lc.At)
-	if err != nil {
-		return // unreachable: the configuration was accepted before
-	}
-	old := li.agent
-	li.agent, li.acfg = a, cfg
-	r.send(li, old.Shutdown(), lc.At)
-}
-
-// transmit sends every agent frame that is due, and feeds it to the
-// engine as this host's outgoing LLDPDU (a packet socket never sees its
-// own frames).
-func (r *liveRun) transmit(ifaces []*liveIface, now time.Time) {
-	for _, li := range ifaces {
-		if li.agent == nil {
-			continue
-		}
-		f, ok := li.agent.Due(now)
-		if !ok {
-			continue
-		}
-		r.send(li, f, now)
-	}
-}
-
+// send transmits an agent's frame; once sent, the host sees it as this
+// host's outgoing LLDPDU (a packet socket never sees its own frames).
 func (r *liveRun) send(li *liveIface, f []byte, now time.Time) {
 	conn := li.current()
 	if conn == nil {
@@ -960,23 +944,19 @@ func (r *liveRun) send(li *liveIface, f []byte, now time.Time) {
 	if li.setTxErr("") {
 		r.apply(li.status(now))
 	}
-	r.apply(engine.FrameReceived{Interface: li.name, At: now, Outgoing: true, Data: f})
+	r.applyFrame(engine.FrameReceived{Interface: li.name, At: now, Outgoing: true, Data: f})
 }
 
-// finish sends the agents' shutdown LLDPDUs and prints the final snapshot
-// for --json.
+// finish has the agents' shutdown LLDPDUs sent and prints the final
+// snapshot for --json.
 func (r *liveRun) finish(ifaces []*liveIface) error {
 	now := r.now()
-	for _, li := range ifaces {
-		if li.agent != nil {
-			r.send(li, li.agent.Shutdown(), now)
-		}
-	}
+	r.carryOut(r.h.StopAll(now), false)
 	for _, li := range ifaces {
 		r.apply(li.status(now))
 	}
 	if r.cfg.JSON && r.err == nil {
-		if err := writeJSON(r.cfg.Out, r.eng.Snapshot()); err != nil {
+		if err := writeJSON(r.cfg.Out, r.h.Engine().Snapshot()); err != nil {
 			return fmt.Errorf("write: %w", err)
 		}
 	}

@@ -1,0 +1,254 @@
+package host
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/agent"
+	"github.com/dcbtop/dcbtop/engine/lldp"
+)
+
+// An AgentPlan is the decision to start dcbtop's agent on an interface,
+// made by PlanAgent before the caller claims what an agent needs (its
+// control socket, its lock): where it speaks from and what it first
+// advertises. StartAgent carries it out.
+type AgentPlan struct {
+	Interface string
+	// Ifindex and MAC are the interface's as the engine last saw them
+	// (the agent's chassis ID and source address is MAC).
+	Ifindex int
+	MAC     lldp.MAC
+	// Willing and Local are what the agent starts advertising; From says
+	// where they come from: the configured ones (AgentConfig.Local), the
+	// driver's (dcbnl), or the defaults.
+	Willing bool
+	Local   *engine.Params
+	From    AdoptedFrom
+	// Words describes From for the operator ("the driver's (dcbnl)").
+	Words string
+}
+
+// AdoptedFrom says where a starting agent's local parameters come from.
+type AdoptedFrom uint8
+
+// Where a starting agent's parameters come from, in the order they are
+// tried.
+const (
+	// FromConfig: AgentConfig.Local (the demo host's, a --local file).
+	FromConfig AdoptedFrom = iota + 1
+	// FromDriver: the driver's valid parameters and Willing state, read
+	// through DCB netlink, so that starting the agent changes nothing the
+	// host has in force.
+	FromDriver
+	// FromDefaults: agent.DefaultLocal (100% ETS on TC0, PFC off).
+	FromDefaults
+)
+
+// PlanAgent decides whether dcbtop's agent may start on iface and with
+// what: the engine's capabilities for the interface (from the last
+// engine.HostObserved: another LLDP agent of this host, firmware DCBX)
+// unless AgentConfig.Force; the configured local parameters, else the
+// driver's when they are complete and valid (ETS present, no error, a
+// Willing state known), else the defaults. It changes nothing. An agent
+// already running is reported by ok false with no error.
+func (h *Host) PlanAgent(iface string) (plan AgentPlan, ok bool, err error) {
+	in, known := h.eng.Interface(iface)
+	if !known {
+		return AgentPlan{}, false, errNotCaptured(iface)
+	}
+	if p := h.ports[iface]; p != nil && p.agent != nil {
+		return AgentPlan{}, false, nil
+	}
+	if c := in.Caps; !c.CanAgent && !h.cfg.Agent.Force {
+		return AgentPlan{}, false, fmt.Errorf("%s", c.AgentWhy)
+	}
+	cfg := h.cfg.Agent
+	plan = AgentPlan{Interface: iface, Willing: cfg.Willing, Local: agent.DefaultLocal(), From: FromDefaults,
+		Words: "the defaults (100% ETS on TC0, PFC off)"}
+	switch {
+	case cfg.Local != nil:
+		plan.Local, plan.From, plan.Words = cfg.Local.Clone(), FromConfig, cfg.LocalFrom
+	case in.LocalSource == engine.SourceDCBNL && in.Local != nil && in.Local.ETS != nil && in.Local.Errors() == nil && in.Willing != nil:
+		plan.Local, plan.Willing, plan.From, plan.Words = in.Local.Clone(), *in.Willing, FromDriver, "the driver's (dcbnl)"
+	}
+	plan.Local = plan.Local.WithWilling(plan.Willing)
+	if in.MAC != nil {
+		plan.MAC = *in.MAC
+	}
+	if in.Ifindex != nil {
+		plan.Ifindex = *in.Ifindex
+	}
+	if p := h.ports[iface]; p != nil {
+		if plan.MAC == (lldp.MAC{}) {
+			plan.MAC = p.mac
+		}
+		if plan.Ifindex == 0 {
+			plan.Ifindex = p.ifindex
+		}
+	}
+	return plan, true, nil
+}
+
+// An AgentStarted is the answer to StartAgent: the running agent's
+// transmit interval, TTL and Willing state, and where its parameters come
+// from.
+type AgentStarted struct {
+	Interval time.Duration
+	TTL      uint16
+	Willing  bool
+	From     string
+}
+
+// StartAgent starts dcbtop's agent as plan says (PlanAgent), at at: the
+// engine takes its parameters as the local ones (source agent), and its
+// first LLDPDU is due at once, followed by fast transmission (a new agent
+// is a local change, IEEE Std 802.1AB-2016, 9.2.5). An error (parameters
+// no LLDPDU can carry) changes nothing.
+func (h *Host) StartAgent(plan AgentPlan, at time.Time) (AgentStarted, Result, error) {
+	h.begin()
+	p := h.port(plan.Interface)
+	if p.agent != nil {
+		return AgentStarted{}, h.end(at), fmt.Errorf("%s: dcbtop's agent already runs here", plan.Interface)
+	}
+	cfg := agent.Config{Ifname: plan.Interface, MAC: plan.MAC, SystemName: h.cfg.Agent.SystemName,
+		SystemDesc: h.cfg.Agent.SystemDesc, TxInterval: h.cfg.Agent.TxInterval}
+	a, err := agent.New(cfg, agent.Advert{Willing: plan.Willing, Local: plan.Local}, at)
+	if err != nil {
+		return AgentStarted{}, h.end(at), err
+	}
+	p.agent, p.acfg, p.local, p.willing, p.undo = a, cfg, plan.Local.Clone(), plan.Willing, nil
+	h.agents++
+	h.step(engine.LocalChanged{Interface: plan.Interface, At: at, Source: engine.SourceAgent, Willing: plan.Willing, Params: plan.Local.Clone()})
+	interval := cfg.TxInterval
+	if interval <= 0 {
+		interval = agent.DefaultTxInterval
+	}
+	return AgentStarted{Interval: interval, TTL: a.TTL(), Willing: plan.Willing, From: plan.Words}, h.end(at), nil
+}
+
+// StopAgent stops dcbtop's agent on iface at at: its shutdown LLDPDU
+// withdraws its information at the peer (TTL 0, IEEE Std 802.1AB-2016,
+// 9.2.7.7.1), the caller releases its control socket, and the local
+// parameters come from DCB netlink, another agent or nowhere again. ran
+// is false when no agent ran there (nothing happens).
+func (h *Host) StopAgent(iface string, at time.Time) (ran bool, res Result) {
+	h.begin()
+	p := h.ports[iface]
+	if p == nil || p.agent == nil {
+		return false, h.end(at)
+	}
+	h.effects = append(h.effects, Transmit{Interface: iface, Frame: p.agent.Shutdown(), Shutdown: true}, Release{Interface: iface})
+	p.agent, p.local, p.undo = nil, nil, nil
+	h.agents--
+	h.setAdvErr(p, "")
+	h.step(engine.LocalChanged{Interface: iface, At: at, Source: engine.SourceAgent, Withdrawn: true})
+	return true, h.end(at)
+}
+
+// StopAll stops every agent (the run ends): their shutdown LLDPDUs, in
+// interface order.
+func (h *Host) StopAll(at time.Time) Result {
+	h.begin()
+	for _, name := range h.agentNames() {
+		p := h.ports[name]
+		h.effects = append(h.effects, Transmit{Interface: name, Frame: p.agent.Shutdown(), Shutdown: true}, Release{Interface: name})
+		p.agent, p.local, p.undo = nil, nil, nil
+		h.agents--
+	}
+	// The engine keeps the agents' parameters: the final snapshot shows
+	// what was in force while the run lasted.
+	return h.end(at)
+}
+
+// An Applied is the typed answer to Apply and Undo on dcbtop's agent:
+// the local state before and after (what the agent advertises now), and
+// what changed between them.
+type Applied struct {
+	Interface string
+	Before    LocalState
+	After     LocalState
+	// Changed lists what differs, in order: the features of
+	// engine.Params.Changes ("ets", "ets_reco", "pfc", "app", the Willing
+	// bits aside) and "willing". Empty: nothing changed.
+	Changed []string
+}
+
+// Apply changes what dcbtop's agent on iface advertises at at: the given
+// features of change merged into its local parameters (nil: none), and
+// the Willing state when willing is set. The result is validated
+// (engine.Params.Errors) and must fit an LLDPDU (agent.Check) before
+// anything changes; then the engine takes it as a local change (a
+// QOS_LOCAL_PARAMETERS_CHANGE indication, the operational parameters
+// resolved again), the agent starts fast transmission, and the state
+// before is kept for Undo.
+func (h *Host) Apply(iface string, change *engine.Params, willing *bool, at time.Time) (Applied, Result, error) {
+	h.begin()
+	p := h.ports[iface]
+	if p == nil || p.agent == nil {
+		return Applied{}, h.end(at), fmt.Errorf("%s: %w", iface, ErrNoAgent)
+	}
+	w := p.willing
+	if willing != nil {
+		w = *willing
+	}
+	next := p.local.Merge(change).WithWilling(w)
+	if err := next.Errors(); err != nil {
+		return Applied{}, h.end(at), fmt.Errorf("invalid parameters: %w", err)
+	}
+	if err := agentCheck(p.agent, agent.Advert{Willing: w, Local: next}); err != nil {
+		return Applied{}, h.end(at), fmt.Errorf("%s: not applied: dcbtop's agent cannot advertise these parameters: %w", iface, err)
+	}
+	before := LocalState{Willing: p.willing, Local: p.local.Clone()}
+	ap := h.setLocal(p, before, LocalState{Willing: w, Local: next}, at)
+	p.undo = &before
+	return ap, h.end(at), nil
+}
+
+// UndoApply restores on dcbtop's agent on iface the local state before
+// the last Apply, when the agent can still advertise it.
+func (h *Host) UndoApply(iface string, at time.Time) (Applied, Result, error) {
+	h.begin()
+	p := h.ports[iface]
+	if p == nil || p.agent == nil {
+		return Applied{}, h.end(at), fmt.Errorf("%s: %w", iface, ErrNoAgent)
+	}
+	if p.undo == nil {
+		return Applied{}, h.end(at), fmt.Errorf("nothing to undo on %s", iface)
+	}
+	prev := *p.undo
+	if err := agentCheck(p.agent, agent.Advert{Willing: prev.Willing, Local: prev.Local}); err != nil {
+		return Applied{}, h.end(at), fmt.Errorf("%s: not undone: dcbtop's agent cannot advertise the earlier parameters: %w", iface, err)
+	}
+	cur := LocalState{Willing: p.willing, Local: p.local.Clone()}
+	ap := h.setLocal(p, cur, prev, at)
+	p.undo = nil
+	return ap, h.end(at), nil
+}
+
+// setLocal makes next the agent's local state: the engine takes it as a
+// local change, and the resolved state reaches the agent (absorb), whose
+// next LLDPDU is due at once.
+func (h *Host) setLocal(p *port, before, next LocalState, at time.Time) Applied {
+	p.willing, p.local = next.Willing, next.Local.Clone()
+	h.step(engine.LocalChanged{Interface: p.name, At: at, Source: engine.SourceAgent, Willing: next.Willing, Params: next.Local.Clone()})
+	return Applied{Interface: p.name, Before: before, After: LocalState{Willing: p.willing, Local: p.local.Clone()},
+		Changed: LocalChanges(before, next)}
+}
+
+// LocalChanges lists what differs between two local states: the features
+// of engine.Params.Changes ("ets", "ets_reco", "pfc", "app"; the Willing
+// bits aside) and "willing".
+func LocalChanges(a, b LocalState) []string {
+	out := []string{}
+	for _, c := range a.Local.WithWilling(false).Changes(b.Local.WithWilling(false)) {
+		if !slices.Contains(out, c.Feature) {
+			out = append(out, c.Feature)
+		}
+	}
+	if a.Willing != b.Willing {
+		out = append(out, "willing")
+	}
+	return out
+}

@@ -1,0 +1,420 @@
+package host
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/agent"
+	"github.com/dcbtop/dcbtop/engine/lldp"
+)
+
+var (
+	t0        = time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	hostMAC   = lldp.MAC{2, 0, 0, 0, 0, 1}
+	otherMAC  = lldp.MAC{2, 0, 0, 0, 0, 2}
+	switchMAC = lldp.MAC{2, 0xdc, 0xb0, 0, 0, 1}
+)
+
+// peerFrame is a switch's LLDPDU with PFC on priority 3.
+func peerFrame(t *testing.T, ttl uint16) []byte {
+	t.Helper()
+	du := &lldp.DU{
+		ChassisID: lldp.ChassisID{Subtype: lldp.ChassisIDSubtypeMACAddress, ID: switchMAC[:]},
+		PortID:    lldp.PortID{Subtype: lldp.PortIDSubtypeInterfaceName, ID: []byte("swp1")},
+		TTL:       ttl,
+		TLVs:      []lldp.TLV{&lldp.Text{Kind: lldp.TLVTypeSystemName, Value: "leaf1"}, &lldp.PFC{Cap: 8, Enabled: 1 << 3}},
+	}
+	b, err := lldp.AppendFrame(nil, lldp.NearestBridge, switchMAC, du)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// newHost returns a host with interface h0 up, as the capture reports it.
+func newHost(t *testing.T, ac AgentConfig) *Host {
+	t.Helper()
+	if ac.TxInterval == 0 {
+		ac.TxInterval = 30 * time.Second
+	}
+	h := New(Config{Agent: ac})
+	h.Step(engine.HostObserved{At: t0, NetAdmin: true})
+	h.Step(engine.LinkChanged{Interface: "h0", At: t0, Ifindex: 2, MAC: hostMAC, Up: true})
+	return h
+}
+
+// started returns a host whose agent runs on h0 since t0 and has sent its
+// first LLDPDU and its fast transmissions (the next is due at t0+33s).
+func started(t *testing.T, ac AgentConfig) *Host {
+	t.Helper()
+	h := newHost(t, ac)
+	plan, ok, err := h.PlanAgent("h0")
+	if err != nil || !ok {
+		t.Fatalf("PlanAgent: %v, %v", ok, err)
+	}
+	if _, _, err := h.StartAgent(plan, t0); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= agent.FastCount; i++ {
+		h.Step(engine.Tick{At: t0.Add(time.Duration(i) * time.Second)})
+	}
+	return h
+}
+
+// An effect as a test states it: "tx h0", "shutdown h0 02:00:00:00:00:01",
+// "release h0".
+func effects(res Result) []string {
+	var out []string
+	for _, e := range res.Effects {
+		switch e := e.(type) {
+		case Transmit:
+			hdr, _, err := lldp.SplitFrame(e.Frame)
+			src := ""
+			if err == nil {
+				src = " " + hdr.Src.String()
+			}
+			if e.Shutdown {
+				out = append(out, "shutdown "+e.Interface+src)
+			} else {
+				out = append(out, "tx "+e.Interface+src)
+			}
+		case Release:
+			out = append(out, "release "+e.Interface)
+		}
+	}
+	return out
+}
+
+// Each event with the effects it produces on a host whose agent runs on
+// h0 and has finished its fast transmissions.
+func TestHostEffects(t *testing.T) {
+	src := " " + hostMAC.String()
+	for _, tt := range []struct {
+		name string
+		run  func(t *testing.T, h *Host) Result
+		want []string
+	}{
+		{"nothing due", func(t *testing.T, h *Host) Result {
+			return h.Step(engine.Tick{At: t0.Add(10 * time.Second)})
+		}, nil},
+		{"transmit interval", func(t *testing.T, h *Host) Result {
+			return h.Step(engine.Tick{At: t0.Add(33 * time.Second)})
+		}, []string{"tx h0" + src}},
+		{"new peer: fast transmission", func(t *testing.T, h *Host) Result {
+			return h.StepFrame(engine.FrameReceived{Interface: "h0", At: t0.Add(10 * time.Second), Data: peerFrame(t, 120)})
+		}, []string{"tx h0" + src}},
+		{"the same peer again: nothing", func(t *testing.T, h *Host) Result {
+			h.StepFrame(engine.FrameReceived{Interface: "h0", At: t0.Add(10 * time.Second), Data: peerFrame(t, 120)})
+			for i := 11; i <= 13; i++ {
+				h.Step(engine.Tick{At: t0.Add(time.Duration(i) * time.Second)})
+			}
+			return h.StepFrame(engine.FrameReceived{Interface: "h0", At: t0.Add(20 * time.Second), Data: peerFrame(t, 120)})
+		}, nil},
+		{"link down: nothing", func(t *testing.T, h *Host) Result {
+			return h.Step(engine.LinkChanged{Interface: "h0", At: t0.Add(10 * time.Second), Ifindex: 2, MAC: hostMAC, Up: false})
+		}, nil},
+		{"link returns: fast transmission", func(t *testing.T, h *Host) Result {
+			h.Step(engine.LinkChanged{Interface: "h0", At: t0.Add(10 * time.Second), Ifindex: 2, MAC: hostMAC, Up: false})
+			return h.Step(engine.LinkChanged{Interface: "h0", At: t0.Add(11 * time.Second), Ifindex: 2, MAC: hostMAC, Up: true})
+		}, []string{"tx h0" + src}},
+		{"MAC changes: old MSAP withdrawn, new one announced", func(t *testing.T, h *Host) Result {
+			return h.Step(engine.LinkChanged{Interface: "h0", At: t0.Add(10 * time.Second), Ifindex: 2, MAC: otherMAC, Up: true})
+		}, []string{"shutdown h0" + src, "tx h0 " + otherMAC.String()}},
+		{"local change: fast transmission", func(t *testing.T, h *Host) Result {
+			_, res, err := h.Apply("h0", &engine.Params{PFC: &engine.PFC{Cap: 8, Enabled: 1 << 3}}, nil, t0.Add(10*time.Second))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res
+		}, []string{"tx h0" + src}},
+		{"willing toggled: fast transmission", func(t *testing.T, h *Host) Result {
+			off := false
+			_, res, err := h.Apply("h0", nil, &off, t0.Add(10*time.Second))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res
+		}, []string{"tx h0" + src}},
+		{"the same parameters again: nothing sent", func(t *testing.T, h *Host) Result {
+			_, res, err := h.Apply("h0", nil, nil, t0.Add(10*time.Second))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res
+		}, nil},
+		{"stop: shutdown LLDPDU, then the control socket released", func(t *testing.T, h *Host) Result {
+			ran, res := h.StopAgent("h0", t0.Add(10*time.Second))
+			if !ran {
+				t.Fatal("StopAgent: no agent ran")
+			}
+			return res
+		}, []string{"shutdown h0" + src, "release h0"}},
+		{"the run ends: every agent withdrawn", func(t *testing.T, h *Host) Result {
+			return h.StopAll(t0.Add(10 * time.Second))
+		}, []string{"shutdown h0" + src, "release h0"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h := started(t, AgentConfig{Willing: true})
+			if diff := cmp.Diff(tt.want, effects(tt.run(t, h))); diff != "" {
+				t.Errorf("effects (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// Starting the agent: its first LLDPDU at once, then fast transmission
+// (FastCount frames a second apart), then the transmit interval; the
+// engine takes its parameters as the local ones.
+func TestStartAgent(t *testing.T) {
+	h := newHost(t, AgentConfig{Willing: true})
+	plan, ok, err := h.PlanAgent("h0")
+	if err != nil || !ok {
+		t.Fatalf("PlanAgent: %v, %v", ok, err)
+	}
+	st, res, err := h.StartAgent(plan, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"tx h0 " + hostMAC.String()}, effects(res)); diff != "" {
+		t.Errorf("start (-want +got):\n%s", diff)
+	}
+	if want := (AgentStarted{Interval: 30 * time.Second, TTL: 121, Willing: true, From: "the defaults (100% ETS on TC0, PFC off)"}); st != want {
+		t.Errorf("started %+v, want %+v", st, want)
+	}
+	in, _ := h.Engine().Interface("h0")
+	if in.LocalSource != engine.SourceAgent || in.Willing == nil || !*in.Willing {
+		t.Errorf("engine's local source %q willing %v, want the agent's, willing", in.LocalSource, in.Willing)
+	}
+	var sent []time.Duration
+	for s := time.Duration(0); s <= 70*time.Second; s += 500 * time.Millisecond {
+		if len(effects(h.Step(engine.Tick{At: t0.Add(s)}))) > 0 {
+			sent = append(sent, s)
+		}
+	}
+	want := []time.Duration{1 * time.Second, 2 * time.Second, 3 * time.Second, 33 * time.Second, 63 * time.Second}
+	if diff := cmp.Diff(want, sent); diff != "" {
+		t.Errorf("transmissions after the first (-want +got):\n%s", diff)
+	}
+	if _, ok, err := h.PlanAgent("h0"); ok || err != nil {
+		t.Errorf("PlanAgent with the agent running: %v, %v; want not ok, no error", ok, err)
+	}
+}
+
+// What a starting agent adopts: the configured parameters, else the
+// driver's when complete and valid, else the defaults.
+func TestPlanAgentAdoption(t *testing.T) {
+	driver := agent.DefaultLocal()
+	driver.PFC.Enabled = 1 << 3
+	bad := agent.DefaultLocal()
+	bad.ETS.TCBandwidth = [8]uint8{50} // does not sum to 100
+	conf := agent.DefaultLocal()
+	conf.PFC.Enabled = 1 << 4
+	for _, tt := range []struct {
+		name        string
+		ac          AgentConfig
+		dcbnl       *engine.Params
+		dcbnlWill   bool
+		want        AdoptedFrom
+		wantPFC     engine.PrioSet
+		wantWilling bool
+	}{
+		{"nothing known: defaults", AgentConfig{Willing: true}, nil, false, FromDefaults, 0, true},
+		{"the driver's, with its Willing state", AgentConfig{Willing: true}, driver, false, FromDriver, 1 << 3, false},
+		{"the driver's when invalid: defaults", AgentConfig{Willing: true}, bad, false, FromDefaults, 0, true},
+		{"configured beats the driver's", AgentConfig{Willing: true, Local: conf, LocalFrom: "from p.json"}, driver, false, FromConfig, 1 << 4, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHost(t, tt.ac)
+			if tt.dcbnl != nil {
+				h.Step(engine.LocalChanged{Interface: "h0", At: t0, Source: engine.SourceDCBNL, Willing: tt.dcbnlWill, Params: tt.dcbnl, Mode: "host agent, IEEE"})
+			}
+			plan, ok, err := h.PlanAgent("h0")
+			if err != nil || !ok {
+				t.Fatalf("PlanAgent: %v, %v", ok, err)
+			}
+			if plan.From != tt.want || plan.Local.PFC.Enabled != tt.wantPFC || plan.Willing != tt.wantWilling {
+				t.Errorf("plan from %d, PFC %v, willing %v; want from %d, PFC %v, willing %v", plan.From, plan.Local.PFC.Enabled, plan.Willing, tt.want, tt.wantPFC, tt.wantWilling)
+			}
+			if plan.MAC != hostMAC || plan.Ifindex != 2 {
+				t.Errorf("plan speaks from %v (ifindex %d), want %v (2)", plan.MAC, plan.Ifindex, hostMAC)
+			}
+			if plan.Local.ETS.Willing != plan.Willing {
+				t.Errorf("the plan's parameters carry Willing %v, the plan %v", plan.Local.ETS.Willing, plan.Willing)
+			}
+		})
+	}
+}
+
+// Another LLDP agent of this host that transmits blocks a start unless
+// forced; one that only receives (lldpd -r) does not; an unknown
+// interface is refused.
+func TestPlanAgentCapabilities(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		force   bool
+		agents  []engine.HostAgent
+		wantErr string
+	}{
+		{"alone", false, nil, ""},
+		{"receive-only lldpd", false, []engine.HostAgent{{Name: "lldpd", PID: 42}}, ""},
+		{"transmitting lldpd", false, []engine.HostAgent{{Name: "lldpd", PID: 42, Transmits: true}}, "another LLDP agent (lldpd (pid 42)) transmits LLDP here"},
+		{"transmitting lldpd, forced", true, []engine.HostAgent{{Name: "lldpd", PID: 42, Transmits: true}}, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHost(t, AgentConfig{Force: tt.force})
+			h.Step(engine.HostObserved{At: t0, NetAdmin: true, Agents: tt.agents})
+			_, ok, err := h.PlanAgent("h0")
+			switch {
+			case tt.wantErr == "" && (err != nil || !ok):
+				t.Errorf("PlanAgent: %v, %v; want a plan", ok, err)
+			case tt.wantErr != "" && (err == nil || !strings.HasPrefix(err.Error(), tt.wantErr)):
+				t.Errorf("PlanAgent: %v; want %q...", err, tt.wantErr)
+			}
+		})
+	}
+	if got := Transmitting([]engine.HostAgent{{Name: "lldpd", PID: 1}, {Name: "lldpad", PID: 2, Transmits: true}}); !cmp.Equal(got, []string{"lldpad (pid 2)"}) {
+		t.Errorf("Transmitting = %q", got)
+	}
+	if _, _, err := New(Config{}).PlanAgent("nope"); err == nil || err.Error() != "nope is not captured" {
+		t.Errorf("PlanAgent(unknown): %v", err)
+	}
+}
+
+// Apply and undo are typed: the state before and after, and what changed;
+// one level of undo, shared with the kernel's path (Saved).
+func TestApplyUndo(t *testing.T) {
+	h := started(t, AgentConfig{Willing: true})
+	at := t0.Add(10 * time.Second)
+	before, _ := h.Agent("h0")
+	off := false
+	ap, _, err := h.Apply("h0", &engine.Params{PFC: &engine.PFC{Cap: 8, Enabled: 1 << 3}}, &off, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"pfc", "willing"}, ap.Changed); diff != "" {
+		t.Errorf("changed (-want +got):\n%s", diff)
+	}
+	if ap.Before.Willing != true || ap.After.Willing != false || ap.After.Local.PFC.Enabled != 1<<3 || ap.Before.Local.PFC.Enabled != 0 {
+		t.Errorf("applied %+v", ap)
+	}
+	in, _ := h.Engine().Interface("h0")
+	if in.Local.PFC.Enabled != 1<<3 || *in.Willing {
+		t.Errorf("the engine's local parameters: PFC %v willing %v", in.Local.PFC.Enabled, *in.Willing)
+	}
+	_, b, err := lldp.SplitFrame(h.AgentFrame("h0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	du, err := lldp.Parse(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := du.PFC(); p == nil || p.Enabled != 1<<3 || p.Willing {
+		t.Errorf("the agent advertises PFC %+v", p)
+	}
+	undo, ok := h.Undo("h0")
+	if !ok || !cmp.Equal(undo, before) {
+		t.Errorf("undo state %+v, %v; want the state before", undo, ok)
+	}
+	ap, res, err := h.UndoApply("h0", at.Add(time.Second))
+	if err != nil || !cmp.Equal(ap.After, before) || len(effects(res)) != 1 {
+		t.Errorf("undo: %+v, %v, effects %v", ap, err, effects(res))
+	}
+	if _, _, err := h.UndoApply("h0", at.Add(2*time.Second)); err == nil || err.Error() != "nothing to undo on h0" {
+		t.Errorf("a second undo: %v", err)
+	}
+	// A kernel write's state before is the same one level.
+	h.Saved("h0", LocalState{Willing: true, Local: agent.DefaultLocal()})
+	if _, ok := h.Undo("h0"); !ok {
+		t.Error("Saved kept nothing")
+	}
+	h.Undone("h0")
+	if _, ok := h.Undo("h0"); ok {
+		t.Error("Undone forgot nothing")
+	}
+	// Invalid parameters change nothing.
+	cur, _ := h.Agent("h0")
+	if _, _, err := h.Apply("h0", &engine.Params{ETS: &engine.ETS{MaxTCs: 8, TCBandwidth: [8]uint8{50}}}, nil, at); err == nil || !strings.HasPrefix(err.Error(), "invalid parameters: ") {
+		t.Errorf("invalid apply: %v", err)
+	}
+	if now, _ := h.Agent("h0"); !cmp.Equal(now, cur) {
+		t.Error("a refused apply changed the agent's state")
+	}
+	if _, _, err := h.Apply("h1", nil, nil, at); !errors.Is(err, ErrNoAgent) {
+		t.Errorf("apply without an agent: %v", err)
+	}
+}
+
+// An agent that cannot advertise what it is given: a refused apply
+// changes nothing; a later advertisement that fails keeps the previous
+// LLDPDU and sets AdvertiseErr (reported in Status) until one succeeds.
+func TestAdvertiseRefused(t *testing.T) {
+	h := started(t, AgentConfig{Willing: true})
+	frame := string(h.AgentFrame("h0"))
+	refuse := errors.New("agent: TLV too long (injected)")
+	agentCheck = func(*agent.Agent, agent.Advert) error { return refuse }
+	t.Cleanup(func() { agentCheck = (*agent.Agent).Check })
+	_, _, err := h.Apply("h0", &engine.Params{PFC: &engine.PFC{Cap: 8, Enabled: 1 << 3}}, nil, t0.Add(10*time.Second))
+	if want := "h0: not applied: dcbtop's agent cannot advertise these parameters: agent: TLV too long (injected)"; err == nil || err.Error() != want {
+		t.Errorf("apply: %v, want %q", err, want)
+	}
+	agentCheck = (*agent.Agent).Check
+
+	agentSet = func(*agent.Agent, agent.Advert, time.Time) error { return refuse }
+	t.Cleanup(func() { agentSet = (*agent.Agent).Set })
+	_, res, err := h.Apply("h0", &engine.Params{PFC: &engine.PFC{Cap: 8, Enabled: 1 << 3}}, nil, t0.Add(11*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cmp.Equal(res.Status, []string{"h0"}) || h.AdvertiseErr("h0") != "advertise: agent: TLV too long (injected) (still sending the previous LLDPDU)" {
+		t.Errorf("status %v, AdvertiseErr %q", res.Status, h.AdvertiseErr("h0"))
+	}
+	if string(h.AgentFrame("h0")) != frame {
+		t.Error("the agent's frame changed although Set failed")
+	}
+	agentSet = (*agent.Agent).Set
+	_, res, _ = h.Apply("h0", &engine.Params{PFC: &engine.PFC{Cap: 8, Enabled: 1 << 4}}, nil, t0.Add(12*time.Second))
+	if !cmp.Equal(res.Status, []string{"h0"}) || h.AdvertiseErr("h0") != "" {
+		t.Errorf("after a success: status %v, AdvertiseErr %q", res.Status, h.AdvertiseErr("h0"))
+	}
+}
+
+// NextWake is the earliest of the engine's deadlines and the agents' next
+// LLDPDU.
+func TestNextWake(t *testing.T) {
+	h := newHost(t, AgentConfig{})
+	if _, ok := h.NextWake(); ok {
+		t.Error("a wake with nothing scheduled")
+	}
+	h.StepFrame(engine.FrameReceived{Interface: "h0", At: t0, Data: peerFrame(t, 20)})
+	if w, ok := h.NextWake(); !ok || !w.Equal(t0.Add(20*time.Second)) {
+		t.Errorf("wake %v, %v; want the peer's TTL, t0+20s", w, ok)
+	}
+	plan, _, _ := h.PlanAgent("h0")
+	if _, _, err := h.StartAgent(plan, t0.Add(5*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if w, ok := h.NextWake(); !ok || !w.Equal(t0.Add(6*time.Second)) {
+		t.Errorf("wake %v, %v; want the agent's next fast transmission, t0+6s", w, ok)
+	}
+}
+
+// On a host without agents (a replay), an LLDPDU identical to the peer's
+// last costs no allocation through the host either.
+func TestStepFrameNoAlloc(t *testing.T) {
+	h := newHost(t, AgentConfig{})
+	fr := engine.FrameReceived{Interface: "h0", At: t0, Data: peerFrame(t, 120)}
+	h.StepFrame(fr)
+	n := testing.AllocsPerRun(100, func() {
+		fr.At = fr.At.Add(time.Second)
+		h.StepFrame(fr)
+	})
+	if n != 0 {
+		t.Errorf("%v allocations per identical LLDPDU", n)
+	}
+}
