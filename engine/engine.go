@@ -100,9 +100,11 @@ type neighbor struct {
 	params          *Params  // DCBX parameters of du; nil when du has none or scope is not nearest-bridge
 	firstSeen       time.Time
 	lastSeen        time.Time
-	gap             time.Duration // between the last two LLDPDUs; 0 after one
-	expires         time.Time
-	frames          uint64
+	// prevSeen is when the LLDPDU before the last arrived (zero after
+	// one): the gap between them is the peer's transmit interval.
+	prevSeen time.Time
+	expires  time.Time
+	frames   uint64
 	// taintUntil is when the last LLDPDU this MSAP sent while two or more
 	// DCBX MSAPs were live expires: the multi-peer hold-down lasts until
 	// every neighbour's taintUntil has passed.

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/json"
 	"unicode/utf8"
 )
@@ -81,4 +82,25 @@ func MarshalOutput(v any, indent bool) ([]byte, error) {
 		return nil, err
 	}
 	return append(EscapeJSONText(b), '\n'), nil
+}
+
+// An OutputEncoder writes a stream of values as MarshalOutput writes each
+// on one line (--events' NDJSON): the same bytes, through one buffer it
+// reuses. The zero value is ready to use.
+type OutputEncoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+// Line returns v as one line of NDJSON, escaped as MarshalOutput(v,
+// false) escapes it. The slice is valid until the next call.
+func (o *OutputEncoder) Line(v any) ([]byte, error) {
+	if o.enc == nil {
+		o.enc = json.NewEncoder(&o.buf)
+	}
+	o.buf.Reset()
+	if err := o.enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return EscapeJSONText(o.buf.Bytes()), nil
 }

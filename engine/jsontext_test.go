@@ -70,3 +70,31 @@ func FuzzEscapeJSONText(f *testing.F) {
 		}
 	})
 }
+
+// An OutputEncoder writes exactly what MarshalOutput writes on one line,
+// value after value, through its one buffer.
+func TestOutputEncoderLine(t *testing.T) {
+	var enc OutputEncoder
+	values := []any{
+		Indication{Interface: "eth0", Status: StatusRemote, Reason: ReasonChanged, Flags: FlagETSConfigured | FlagPFCChanged, Peer: "sw\u009b1 <a&b>"},
+		Indication{Interface: "eth1"},
+		map[string]string{"k": "\u202e\u2028 plain"},
+		Flags(0),
+	}
+	for i, v := range values {
+		want, err := MarshalOutput(v, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := enc.Line(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("value %d: Line %q, MarshalOutput %q", i, got, want)
+		}
+	}
+	if _, err := enc.Line(func() {}); err == nil {
+		t.Error("a value JSON cannot carry gave no error")
+	}
+}

@@ -24,6 +24,7 @@ type eventWriter struct {
 	w    io.Writer // nil: print nothing
 	on   bool
 	text bool // plain lines, not NDJSON
+	enc  engine.OutputEncoder
 }
 
 func newEventWriter(w io.Writer, events, text bool) *eventWriter {
@@ -42,7 +43,7 @@ func (ew *eventWriter) write(ins []engine.Indication) error {
 			}
 			continue
 		}
-		b, err := engine.MarshalOutput(in, false)
+		b, err := ew.enc.Line(in)
 		if err != nil {
 			return err
 		}
