@@ -60,3 +60,13 @@ func (in *Interface) RemoteState() RemoteState {
 	}
 	return RemoteNoDCBX
 }
+
+// RemoteSettled reports whether the interface's remote side has said what
+// it has to say: a DCBX peer's parameters are in force, or they were
+// invalidated for a reason (a second peer, expiry, shutdown). No peer yet,
+// or only peers without DCBX TLVs, is not settled: a DCBX peer may still
+// come within its transmit interval (what dcbtop check waits for).
+func (in *Interface) RemoteSettled() bool {
+	s := in.RemoteState()
+	return s != RemoteNoPeer && s != RemoteNoDCBX
+}

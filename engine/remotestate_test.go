@@ -39,10 +39,11 @@ func TestRemoteState(t *testing.T) {
 		if !ok {
 			in = Interface{Name: "eth0", Peers: []Peer{}, Diagnostics: []lldp.Diagnostic{}}
 		}
-		got = append(got, tt.name+": "+in.RemoteState().String())
-		want = append(want, tt.name+": "+tt.want.String())
+		settled := map[bool]string{true: " settled", false: ""}
+		got = append(got, tt.name+": "+in.RemoteState().String()+settled[in.RemoteSettled()])
+		want = append(want, tt.name+": "+tt.want.String()+settled[tt.want != RemoteNoPeer && tt.want != RemoteNoDCBX])
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("RemoteState (-want +got):\n%s", diff)
+		t.Errorf("RemoteState and RemoteSettled (-want +got):\n%s", diff)
 	}
 }

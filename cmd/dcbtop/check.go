@@ -300,7 +300,7 @@ func (w *readiness) see(s engine.Snapshot, now time.Time) bool {
 		if w.counts[in.Name] < 2 {
 			w.pending = true
 		}
-		if !in.RemoteValid && in.MultiPeer == nil && in.RemoteInvalidReason == nil {
+		if !in.RemoteSettled() {
 			allPeers = false
 		}
 	}
