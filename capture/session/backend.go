@@ -189,7 +189,7 @@ func (b *Backend) Undo(iface string) (string, error) {
 		return "", fmt.Errorf("nothing to undo on %s (no apply from this screen yet)", iface)
 	}
 	w := prev.Willing
-	return b.kernel(iface, prev.Local, &w, true)
+	return b.kernel(iface, prev.Params, &w, true)
 }
 
 // agentResult is the one-line account of an apply or undo through the
@@ -215,9 +215,11 @@ func symOnOff(b *bool) string {
 	return engine.OnOff(*b)
 }
 
-// kernel applies through DCB netlink (kernel.Apply: only what changes is
-// written, then read back), keeps the state before for undo, and feeds
-// the new local parameters to the engine at once.
+// kernel applies through DCB netlink (kernel.Apply: one read, only what
+// changes is written, one read back), keeps the state before for undo,
+// and feeds the state read back to the engine at once. Its message is the
+// result's one rendering (engine.WriteResult), without the interface
+// name: the screen adds it.
 func (b *Backend) kernel(iface string, local *engine.Params, willing *bool, undoing bool) (string, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -226,33 +228,24 @@ func (b *Backend) kernel(iface string, local *engine.Params, willing *bool, undo
 		return "", fmt.Errorf("DCB netlink: %w", err)
 	}
 	defer closeC()
-	ev, ok := kernel.Local(c, iface, b.now().UTC())
-	if !ok {
-		return "", fmt.Errorf("%s has no DCB netlink support (driver without dcbnl_ops): press a to run dcbtop's agent instead", iface)
+	res := kernel.Apply(c, iface, local, willing)
+	if res.Before.Params == nil {
+		return "", res.Failure() // nothing read, nothing written
 	}
-	before := &control.LocalState{Willing: ev.Willing, Local: ev.Params}
-	lines, err := kernel.Apply(c, iface, local, willing)
-	if after, ok := kernel.Local(c, iface, b.now().UTC()); ok && b.live != nil {
-		_ = b.live.localChanged(after)
+	if ev, ok := res.LocalChanged(b.now().UTC()); ok && b.live != nil {
+		_ = b.live.localChanged(ev)
 	}
 	switch {
-	case undoing && err == nil:
+	case undoing && res.Err == nil:
 		b.live.undos().drop(iface)
 	case !undoing:
 		// Also after a partial failure: undo writes back what changed.
-		b.live.undos().put(iface, before)
+		b.live.undos().put(iface, &res.Before)
 	}
-	for i, l := range lines {
-		lines[i] = strings.TrimPrefix(l, iface+": ")
+	if err := res.Failure(); err != nil {
+		return "", err
 	}
-	if err != nil {
-		msg := strings.TrimPrefix(err.Error(), iface+": ")
-		if len(lines) > 0 {
-			msg = strings.Join(lines, "; ") + "; " + msg
-		}
-		return "", errors.New(msg)
-	}
-	return strings.Join(lines, "; "), nil
+	return res.String(), nil
 }
 
 // SetAgent starts or stops dcbtop's agent on iface.

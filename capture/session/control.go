@@ -37,8 +37,8 @@ func (r *liveRun) handleControl(c control.Call) control.Response {
 		if err := agentCheck(li.agent, agent.Advert{Willing: willing, Local: next}); err != nil {
 			return control.Errorf("%s: not applied: dcbtop's agent cannot advertise these parameters: %s", li.name, control.OneLine(err.Error()))
 		}
-		prev := &control.LocalState{Willing: li.willing, Local: li.local.Clone()}
-		changed := localChanges(prev.Willing, prev.Local, willing, next)
+		prev := &control.LocalState{Willing: li.willing, Params: li.local.Clone()}
+		changed := localChanges(prev.Willing, prev.Params, willing, next)
 		r.setAgentLocal(li, willing, next, now)
 		r.undo.put(li.name, prev)
 		return r.controlState(li, prev, changed)
@@ -47,12 +47,12 @@ func (r *liveRun) handleControl(c control.Call) control.Response {
 		if prev == nil {
 			return control.Errorf("nothing to undo on %s", li.name)
 		}
-		if err := agentCheck(li.agent, agent.Advert{Willing: prev.Willing, Local: prev.Local}); err != nil {
+		if err := agentCheck(li.agent, agent.Advert{Willing: prev.Willing, Local: prev.Params}); err != nil {
 			return control.Errorf("%s: not undone: dcbtop's agent cannot advertise the earlier parameters: %s", li.name, control.OneLine(err.Error()))
 		}
-		cur := &control.LocalState{Willing: li.willing, Local: li.local.Clone()}
-		changed := localChanges(cur.Willing, cur.Local, prev.Willing, prev.Local)
-		r.setAgentLocal(li, prev.Willing, prev.Local, now)
+		cur := &control.LocalState{Willing: li.willing, Params: li.local.Clone()}
+		changed := localChanges(cur.Willing, cur.Params, prev.Willing, prev.Params)
+		r.setAgentLocal(li, prev.Willing, prev.Params, now)
 		r.undo.drop(li.name)
 		return r.controlState(li, cur, changed)
 	}
