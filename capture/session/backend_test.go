@@ -223,6 +223,17 @@ func TestBackendCapabilities(t *testing.T) {
 
 func second[T any](_ T, err error) error { return err }
 
+// countOf counts the elements of s equal to v.
+func countOf[T comparable](s []T, v T) int {
+	n := 0
+	for _, x := range s {
+		if x == v {
+			n++
+		}
+	}
+	return n
+}
+
 // TestBackendPreview: a preview is engine.PreviewOperational on the
 // latest snapshot, with the local Willing bits set as an apply sets them.
 func TestBackendPreview(t *testing.T) {
@@ -315,6 +326,18 @@ func TestBackendApplyKernel(t *testing.T) {
 	}
 	if len(fl.local) != 1 || fl.local[0].Source != "dcbnl" || fl.local[0].Params.PFC.Enabled != 0x18 {
 		t.Errorf("read-back fed to the engine: %+v", fl.local)
+	}
+	// One read before (the undo state), one read back (the engine's):
+	// nothing else reads.
+	if n := slices.Index(fake.Calls, "SET PFC {Cap:8 Enabled:24 MBC:0 Delay:1234 Requests:[0 0 0 0 0 0 0 0] Indications:[0 0 0 0 0 0 0 0]}"); n < 0 ||
+		countOf(fake.Calls[:n], "IEEE_GET") != 1 || countOf(fake.Calls[n:], "IEEE_GET") != 1 {
+		t.Errorf("driver calls %q: want one IEEE_GET before the write and one after", fake.Calls)
+	}
+	if diff := cmp.Diff(&control.LocalState{Params: &engine.Params{
+		ETS: &engine.ETS{MaxTCs: 8, TCBandwidth: [8]uint8{100}, TSA: [8]lldp.TSA{2, 2, 2, 2, 2, 2, 2, 2}},
+		PFC: &engine.PFC{Cap: 8},
+	}}, fl.undos().get("nl")); diff != "" {
+		t.Errorf("undo state: the state read before (-want +got):\n%s", diff)
 	}
 	w := true
 	text, err = b.Apply("nl", &w, nil)
