@@ -125,7 +125,8 @@ func (b *Backend) Preview(iface string, willing bool, local *engine.Params) (*en
 
 // previewLocal is the local parameter set a preview resolves with: local
 // (or the current one) with its Willing bits set to willing, as the agent
-// (Params.WithWilling) and the kernel's read-back (paramsFromIEEE) have them.
+// (Params.WithWilling) and the kernel's read-back (kernel.ParamsFromIEEE)
+// have them.
 func previewLocal(in engine.Interface, willing bool, local *engine.Params) *engine.Params {
 	if local == nil {
 		local = in.Local
