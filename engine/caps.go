@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"strings"
 	"time"
 )
@@ -119,5 +118,5 @@ func (in *Interface) OwnAgent(a LocalAgent) bool {
 // firmwareWhy says why nothing is written where the NIC firmware runs
 // DCBX, and how to hand DCBX to the host.
 func firmwareWhy(ifname string) string {
-	return fmt.Sprintf("the NIC firmware runs DCBX (LLD_MANAGED): hand DCBX to the host first (ice: ethtool --set-priv-flags %s fw-lldp-agent off; i40e: ethtool --set-priv-flags %s disable-fw-lldp on)", ifname, ifname)
+	return "the NIC firmware runs DCBX (LLD_MANAGED): hand DCBX to the host first (" + firmwareHandOver(ifname) + ")"
 }

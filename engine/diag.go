@@ -106,7 +106,7 @@ func (p *port) diagnostics(now time.Time) []lldp.Diagnostic {
 			sev, msg = lldp.SeverityWarning, "the NIC firmware runs DCBX (LLD_MANAGED) and may consume LLDP frames before the host sees them: no peer is visible here"
 		}
 		out = append(out, mkDiag(CodeFirmwareDCBX, sev, "lldp",
-			"to let the host see LLDP (and run dcbtop --agent): Intel ice: ethtool --set-priv-flags IF fw-lldp-agent off; i40e: ethtool --set-priv-flags IF disable-fw-lldp on; Mellanox/Broadcom: switch the firmware DCBX mode off",
+			"to let the host see LLDP (and run dcbtop --agent): Intel "+firmwareHandOver("IF")+"; Mellanox/Broadcom: switch the firmware DCBX mode off",
 			"%s", msg))
 	}
 	if p.captureErr != "" {

@@ -104,11 +104,9 @@ type requestJSON struct {
 	Willing *bool           `json:"willing,omitempty"`
 }
 
-// A LocalState is an agent's local parameters and Willing state.
-type LocalState struct {
-	Willing bool           `json:"willing"`
-	Local   *engine.Params `json:"local"`
-}
+// A LocalState is an agent's local parameters and Willing state: on the
+// wire {"willing":..,"local":PARAMS}.
+type LocalState = engine.LocalState
 
 // A Response is a response on the wire. An error response has only
 // ok (false) and error.

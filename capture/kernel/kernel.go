@@ -38,31 +38,33 @@ var Dial = func() (Client, func(), error) {
 	return c, func() { c.Close() }, nil
 }
 
-// Error turns a dcbnl error into dcbtop's one-line messages.
-func Error(ifname, op string, err error) error {
+// refusal classifies a dcbnl error that means nothing can be written at
+// all: a driver without dcbnl_ops, no such interface, no CAP_NET_ADMIN
+// (the kernel's dcb_doit requires it of every RTM_SETDCB). It is nil for
+// any other error. op names the operation, f the feature being written
+// (0 for the read before).
+func refusal(ifname, op string, f engine.Feature, err error) *engine.WriteError {
+	e := &engine.WriteError{Interface: ifname, Op: op, Feature: f}
 	switch {
 	case errors.Is(err, dcbnl.ErrNoDCB):
-		return fmt.Errorf("%s has no DCB netlink support (driver without dcbnl_ops); run dcbtop --agent -i %s to be the DCBX agent", ifname, ifname)
+		e.Kind = engine.WriteNoDCB
 	case errors.Is(err, os.ErrNotExist):
+		e.Kind = engine.WriteNoInterface
 		if _, lerr := capture.LinkByName(ifname); errors.Is(lerr, capture.ErrNoInterface) {
-			return fmt.Errorf("%s: %w", ifname, lerr)
+			e.Detail = trimIfname(ifname, lerr) // names the interfaces that exist
 		}
-		return fmt.Errorf("%s: no such interface", ifname)
 	case errors.Is(err, os.ErrPermission):
-		return fmt.Errorf("%s: %s: permission denied (needs CAP_NET_ADMIN: run as root)", ifname, op)
+		e.Kind = engine.WritePermission
+	default:
+		return nil
 	}
-	return fmt.Errorf("%s: %s: %s", ifname, op, trimIfname(ifname, err))
+	return e
 }
 
 // trimIfname drops a leading "IFNAME: " from an error message (the caller
 // names the interface already).
 func trimIfname(ifname string, err error) string {
 	return strings.TrimPrefix(err.Error(), ifname+": ")
-}
-
-// FirmwareManaged is the refusal when the NIC firmware runs DCBX.
-func FirmwareManaged(ifname string) error {
-	return fmt.Errorf("%s: the NIC firmware runs DCBX (DCB_CAP_DCBX_LLD_MANAGED), so ETS and PFC cannot be set from the host; hand DCBX to the host first (ice: ethtool --set-priv-flags %s fw-lldp-agent off; i40e: ethtool --set-priv-flags %s disable-fw-lldp on), or configure the switch", ifname, ifname, ifname)
 }
 
 // A kernelPlan is what Apply writes: each feature to write, or nil
@@ -73,7 +75,7 @@ type kernelPlan struct {
 	delApps    []dcbnl.App
 	addApps    []dcbnl.App
 	appChange  bool
-	unchanged  []string // features given but equal to the kernel's
+	unchanged  []engine.Feature // features given but equal to the kernel's
 	compareETS etsCompare
 }
 
@@ -84,61 +86,97 @@ type etsCompare struct {
 	reco, willing, cbs bool
 }
 
-// Apply applies p (the features given) and willing through dcbnl,
-// then reads them back. It returns the lines to print on success (and the
-// notes to print before an error), and an error naming what was applied
-// before a failure.
-func Apply(c Client, ifname string, p *engine.Params, willing *bool) ([]string, error) {
+// kernelState reads an interface's IEEE configuration (DCB_CMD_IEEE_GET)
+// and its DCBX mode: from the same reply when it carries DCB_ATTR_DCBX
+// (dcbnl_ieee_fill adds it when the driver has getdcbx), else with
+// DCB_CMD_GDCBX. mode is nil when the driver reports none.
+func kernelState(c Client, ifname string) (ieee *dcbnl.IEEE, mode *dcbnl.Mode, err error) {
+	ieee, err = c.IEEE(ifname)
+	if err != nil {
+		return nil, nil, err
+	}
+	mode = ieee.DCBX
+	if mode == nil {
+		if m, err := c.DCBX(ifname); err == nil {
+			mode = &m
+		}
+	}
+	return ieee, mode, nil
+}
+
+// localState maps an IEEE_GET reply to the engine's local state.
+func localState(ieee *dcbnl.IEEE) engine.LocalState {
+	p, willing := ParamsFromIEEE(ieee)
+	return engine.LocalState{Willing: willing, Params: p}
+}
+
+// Apply applies p (the features given) and willing through dcbnl: it
+// reads the interface's state once (DCB_CMD_IEEE_GET, which carries the
+// DCBX mode when the driver has getdcbx), writes only the features whose
+// values change, in the kernel's order ETS, PFC, APP, each in its own
+// DCB_CMD_IEEE_SET, then reads back once and compares. Nothing is read
+// back when nothing is written. The result carries the state before and
+// after, what was written and left alone, and the failure if any (its
+// Err).
+func Apply(c Client, ifname string, p *engine.Params, willing *bool) engine.WriteResult {
+	res := engine.WriteResult{Interface: ifname, Target: engine.WriteKernel}
 	if p == nil {
 		p = &engine.Params{}
 	}
-	cur, err := c.IEEE(ifname)
+	const readOp = "read DCB parameters (IEEE_GET)"
+	cur, mode, err := kernelState(c, ifname)
 	if err != nil {
-		return nil, Error(ifname, "read DCB parameters (IEEE_GET)", err)
+		res.Err = refusal(ifname, readOp, 0, err)
+		if res.Err == nil {
+			res.Err = &engine.WriteError{Kind: engine.WriteReadFailed, Interface: ifname, Op: readOp, Detail: trimIfname(ifname, err)}
+		}
+		return res
 	}
-	managed := false
-	if cur.DCBX != nil {
-		managed = cur.DCBX.LLDManaged()
-	} else if m, err := c.DCBX(ifname); err == nil {
-		managed = m.LLDManaged()
+	if mode != nil {
+		res.Mode, res.FirmwareManaged = mode.String(), mode.LLDManaged()
 	}
+	res.Before = localState(cur)
+	res.After = res.Before // until something is written
 	wantETS := p.ETS != nil || p.ETSReco != nil || willing != nil
-	if managed && (wantETS || p.PFC != nil) {
-		return nil, FirmwareManaged(ifname)
+	if res.FirmwareManaged && (wantETS || p.PFC != nil) {
+		// The firmware's agent owns ETS and PFC: ice and i40e refuse or
+		// overwrite host writes while it runs (DCB_CAP_DCBX_LLD_MANAGED).
+		res.Err = &engine.WriteError{Kind: engine.WriteFirmwareManaged, Interface: ifname}
+		return res
 	}
 	// Only what is written is checked: a feature the kernel holds and the
 	// operator left alone is not the operator's to fix here.
 	if err := p.Errors(); err != nil {
-		return nil, fmt.Errorf("%s: invalid parameters, nothing sent: %w", ifname, err)
+		res.Err = &engine.WriteError{Kind: engine.WriteInvalidParams, Interface: ifname, Detail: err.Error()}
+		return res
 	}
 	plan, err := planKernel(cur, p, willing)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", ifname, err)
+		res.Err = &engine.WriteError{Kind: engine.WriteInvalidParams, Interface: ifname, Detail: err.Error()}
+		return res
 	}
-	var notes []string
+	res.Unchanged = plan.unchanged
 	if willing != nil {
-		verb := "set " + engine.OnOff(*willing)
-		if plan.ets == nil {
-			verb = "already " + engine.OnOff(*willing)
-		}
-		notes = append(notes, fmt.Sprintf("%s: PFC willing exists only in dcbtop's own agent (ieee_pfc has no willing field); ETS willing %s", ifname, verb))
+		// struct ieee_pfc (linux/dcbnl.h) has no willing field: the
+		// kernel's one Willing bit is ETS's.
+		res.Notes = append(res.Notes, engine.WriteNote{Kind: engine.NoteETSWillingOnly, Willing: *willing, Already: plan.ets == nil})
 	}
 
 	// The kernel applies ETS, PFC then APP, with no rollback; each goes in
 	// its own IEEE_SET so that a failure names its feature.
 	type step struct {
-		name string
-		do   func() error
+		feature engine.Feature
+		do      func() error
 	}
 	var steps []step
 	if plan.ets != nil {
-		steps = append(steps, step{"ETS", func() error { return c.SetIEEE(ifname, &dcbnl.IEEESet{ETS: plan.ets}) }})
+		steps = append(steps, step{engine.FeatureETS, func() error { return c.SetIEEE(ifname, &dcbnl.IEEESet{ETS: plan.ets}) }})
 	}
 	if plan.pfc != nil {
-		steps = append(steps, step{"PFC", func() error { return c.SetIEEE(ifname, &dcbnl.IEEESet{PFC: plan.pfc}) }})
+		steps = append(steps, step{engine.FeaturePFC, func() error { return c.SetIEEE(ifname, &dcbnl.IEEESet{PFC: plan.pfc}) }})
 	}
 	if plan.appChange {
-		steps = append(steps, step{"APP", func() error {
+		steps = append(steps, step{engine.FeatureApp, func() error {
 			// APP replaces: remove the entries no longer wanted, then add
 			// the new ones (a driver keeps one priority per DSCP, so the
 			// order matters).
@@ -159,57 +197,66 @@ func Apply(c Client, ifname string, p *engine.Params, willing *bool) ([]string, 
 		}})
 	}
 	if len(steps) == 0 {
-		return append(notes, fmt.Sprintf("%s: nothing to change: the driver already has these parameters (nothing rewritten)", ifname)), nil
+		return res
 	}
-	var applied []string
 	for i, s := range steps {
 		if err := s.do(); err != nil {
-			if len(applied) == 0 && (errors.Is(err, dcbnl.ErrNoDCB) || errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission)) {
-				return notes, Error(ifname, "set "+s.name+" (IEEE_SET)", err)
+			op := "set " + s.feature.String() + " (IEEE_SET)"
+			if e := refusal(ifname, op, s.feature, err); e != nil && len(res.Written) == 0 {
+				res.Err = e
+			} else {
+				kind := engine.WritePartial
+				if len(res.Written) == 0 {
+					kind = engine.WriteRejected
+				}
+				res.Err = &engine.WriteError{Kind: kind, Interface: ifname, Feature: s.feature, Written: slices.Clone(res.Written), Detail: trimIfname(ifname, err)}
 			}
-			var parts []string
-			for _, a := range applied {
-				parts = append(parts, a+" applied")
-			}
-			parts = append(parts, s.name+" failed: "+trimIfname(ifname, err))
 			for _, n := range steps[i+1:] {
-				parts = append(parts, n.name+" not attempted")
+				res.Err.NotAttempted = append(res.Err.NotAttempted, n.feature)
 			}
-			return notes, fmt.Errorf("%s: %s", ifname, strings.Join(parts, "; "))
+			break
 		}
-		applied = append(applied, s.name)
+		res.Written = append(res.Written, s.feature)
 	}
 
-	// Read back: a driver that accepts and ignores is reported, not
-	// trusted.
+	// Read back, once, whatever happened: a driver that accepts and
+	// ignores is reported, not trusted, and after a failure the state
+	// after is what an undo and the engine need.
 	got, err := c.IEEE(ifname)
 	if err != nil {
-		return notes, fmt.Errorf("%s: %s applied, but reading them back failed: %s", ifname, strings.Join(applied, ", "), trimIfname(ifname, err))
+		res.After = engine.LocalState{}
+		if res.Err == nil {
+			res.Err = &engine.WriteError{Kind: engine.WriteReadBackFailed, Interface: ifname, Written: slices.Clone(res.Written), Detail: trimIfname(ifname, err)}
+		}
+		return res
 	}
-	var bad []string
+	res.After = localState(got)
+	if got.DCBX != nil {
+		res.Mode, res.FirmwareManaged = got.DCBX.String(), got.DCBX.LLDManaged()
+	}
+	if res.Err != nil {
+		return res
+	}
+	var bad []engine.Mismatch
 	if plan.ets != nil {
-		if d := etsDiffs(got.ETS, plan.ets, plan.compareETS); len(d) > 0 {
-			bad = append(bad, "driver accepted ETS but reports different values: "+strings.Join(d, "; "))
+		if m, ok := etsMismatch(got.ETS, plan.ets, plan.compareETS); ok {
+			bad = append(bad, m)
 		}
 	}
 	if plan.pfc != nil {
-		if d := pfcDiffs(got.PFC, plan.pfc); len(d) > 0 {
-			bad = append(bad, "driver accepted PFC but reports different values: "+strings.Join(d, "; "))
+		if m, ok := pfcMismatch(got.PFC, plan.pfc); ok {
+			bad = append(bad, m)
 		}
 	}
 	if plan.appChange {
-		if d := appDiffs(got.App, p.App); len(d) > 0 {
-			bad = append(bad, "driver accepted APP but reports different values: "+strings.Join(d, "; "))
+		if m, ok := appMismatch(got.App, p.App); ok {
+			bad = append(bad, m)
 		}
 	}
 	if len(bad) > 0 {
-		return notes, fmt.Errorf("%s: %s", ifname, strings.Join(bad, "; "))
+		res.Err = &engine.WriteError{Kind: engine.WriteReadBackMismatch, Interface: ifname, Written: slices.Clone(res.Written), Mismatches: bad}
 	}
-	line := fmt.Sprintf("%s: applied through dcbnl and read back: %s", ifname, strings.Join(applied, ", "))
-	if len(plan.unchanged) > 0 {
-		line += "; " + strings.Join(plan.unchanged, ", ") + " unchanged (not rewritten)"
-	}
-	return append(notes, line), nil
+	return res
 }
 
 // planKernel maps the given features onto the kernel's structures, keeping
@@ -224,7 +271,7 @@ func planKernel(cur *dcbnl.IEEE, p *engine.Params, willing *bool) (kernelPlan, e
 		}
 		plan.compareETS = etsCompare{reco: p.ETSReco != nil, willing: willing != nil, cbs: p.ETS != nil}
 		if cur.ETS != nil && len(etsDiffs(cur.ETS, ets, plan.compareETS)) == 0 {
-			plan.unchanged = append(plan.unchanged, "ETS")
+			plan.unchanged = append(plan.unchanged, engine.FeatureETS)
 		} else {
 			plan.ets = ets
 		}
@@ -232,7 +279,7 @@ func planKernel(cur *dcbnl.IEEE, p *engine.Params, willing *bool) (kernelPlan, e
 	if p.PFC != nil {
 		pfc := ieeePFC(cur.PFC, p.PFC)
 		if cur.PFC != nil && len(pfcDiffs(cur.PFC, pfc)) == 0 {
-			plan.unchanged = append(plan.unchanged, "PFC")
+			plan.unchanged = append(plan.unchanged, engine.FeaturePFC)
 		} else {
 			plan.pfc = pfc
 		}
@@ -241,7 +288,7 @@ func planKernel(cur *dcbnl.IEEE, p *engine.Params, willing *bool) (kernelPlan, e
 		plan.delApps, plan.addApps = appChanges(cur.App, p.App)
 		plan.appChange = len(plan.delApps)+len(plan.addApps) > 0
 		if !plan.appChange {
-			plan.unchanged = append(plan.unchanged, "APP")
+			plan.unchanged = append(plan.unchanged, engine.FeatureApp)
 		}
 	}
 	return plan, nil
@@ -332,15 +379,13 @@ func appChanges(cur []dcbnl.App, want []engine.App) (del, add []dcbnl.App) {
 	return del, add
 }
 
-// etsDiffs lists the asked-for fields in which got differs from want.
-func etsDiffs(got, want *dcbnl.ETS, cmp etsCompare) []string {
-	if got == nil {
-		return []string{"no ETS reported"}
-	}
-	var d []string
+// etsDiffs lists the asked-for fields of struct ieee_ets in which got
+// differs from want (got not nil).
+func etsDiffs(got, want *dcbnl.ETS, cmp etsCompare) []engine.FieldDiff {
+	var d []engine.FieldDiff
 	diff := func(name, g, w string) {
 		if g != w {
-			d = append(d, fmt.Sprintf("%s %s, want %s", name, g, w))
+			d = append(d, engine.FieldDiff{Field: name, Got: g, Want: w})
 		}
 	}
 	diff("tc_bandwidth", joinU8(got.TCTxBW[:], "/"), joinU8(want.TCTxBW[:], "/"))
@@ -360,6 +405,18 @@ func etsDiffs(got, want *dcbnl.ETS, cmp etsCompare) []string {
 	return d
 }
 
+// etsMismatch compares the ETS read back with the ETS written; ok is
+// false when they agree.
+func etsMismatch(got, want *dcbnl.ETS, cmp etsCompare) (m engine.Mismatch, ok bool) {
+	m.Feature = engine.FeatureETS
+	if got == nil {
+		m.Absent = true
+		return m, true
+	}
+	m.Fields = etsDiffs(got, want, cmp)
+	return m, len(m.Fields) > 0
+}
+
 func joinTSA(t [8]uint8) string {
 	s := make([]string, len(t))
 	for i, v := range t {
@@ -368,43 +425,49 @@ func joinTSA(t [8]uint8) string {
 	return strings.Join(s, "/")
 }
 
-// pfcDiffs lists the fields in which got differs from want: pfc_en and
-// mbc (pfc_cap is the device's capability, the delay is kept).
-func pfcDiffs(got, want *dcbnl.PFC) []string {
-	if got == nil {
-		return []string{"no PFC reported"}
-	}
-	var d []string
+// pfcDiffs lists the fields of struct ieee_pfc in which got (not nil)
+// differs from want: pfc_en and mbc (pfc_cap is the device's capability,
+// the delay is kept).
+func pfcDiffs(got, want *dcbnl.PFC) []engine.FieldDiff {
+	var d []engine.FieldDiff
 	if g, w := prioList(got.Enabled), prioList(want.Enabled); g != w {
-		d = append(d, fmt.Sprintf("enabled %s, want %s", g, w))
+		d = append(d, engine.FieldDiff{Field: "enabled", Got: g, Want: w})
 	}
 	if (got.MBC != 0) != (want.MBC != 0) {
-		d = append(d, fmt.Sprintf("mbc %s, want %s", engine.OnOff(got.MBC != 0), engine.OnOff(want.MBC != 0)))
+		d = append(d, engine.FieldDiff{Field: "mbc", Got: engine.OnOff(got.MBC != 0), Want: engine.OnOff(want.MBC != 0)})
 	}
 	return d
+}
+
+// pfcMismatch compares the PFC read back with the PFC written; ok is
+// false when they agree.
+func pfcMismatch(got, want *dcbnl.PFC) (m engine.Mismatch, ok bool) {
+	m.Feature = engine.FeaturePFC
+	if got == nil {
+		m.Absent = true
+		return m, true
+	}
+	m.Fields = pfcDiffs(got, want)
+	return m, len(m.Fields) > 0
 }
 
 func prioList(en uint8) string { return engine.PrioSet(en).PrioWords() }
 
-// appDiffs compares the kernel's IEEE APP entries with the wanted set.
-func appDiffs(got []dcbnl.App, want []engine.App) []string {
+// appMismatch compares the kernel's IEEE APP entries with the wanted
+// set; ok is false when they agree.
+func appMismatch(got []dcbnl.App, want []engine.App) (m engine.Mismatch, ok bool) {
 	del, add := appChanges(got, want)
-	var d []string
-	if len(add) > 0 {
-		d = append(d, "missing "+appList(add))
-	}
-	if len(del) > 0 {
-		d = append(d, "unexpected "+appList(del))
-	}
-	return d
+	m = engine.Mismatch{Feature: engine.FeatureApp, Missing: engineApps(add), Unexpected: engineApps(del)}
+	return m, len(add)+len(del) > 0
 }
 
-func appList(apps []dcbnl.App) string {
-	s := make([]string, len(apps))
-	for i, a := range apps {
-		s[i] = fmt.Sprintf("%s %d priority %d", lldp.AppSelector(a.Selector), a.Protocol, a.Priority)
+// engineApps maps IEEE APP entries (isIEEEApp) to PARAMS app entries.
+func engineApps(apps []dcbnl.App) []engine.App {
+	var out []engine.App
+	for _, a := range apps {
+		out = append(out, engine.App{Selector: lldp.AppSelector(a.Selector), Protocol: a.Protocol, Priority: a.Priority})
 	}
-	return strings.Join(s, ", ")
+	return out
 }
 
 // joinU8 joins numbers with sep, for one-line reports of C struct arrays.
@@ -458,18 +521,12 @@ func tsas(b [8]uint8) (t [8]lldp.TSA) {
 // kernel. ok is false when the device has no dcbnl support (veth, virtio,
 // bonds...), in which case another local source applies.
 func Local(c Client, ifname string, now time.Time) (engine.LocalChanged, bool) {
-	ieee, err := c.IEEE(ifname)
+	ieee, mode, err := kernelState(c, ifname)
 	if err != nil {
 		return engine.LocalChanged{}, false
 	}
-	p, willing := ParamsFromIEEE(ieee)
-	ev := engine.LocalChanged{Interface: ifname, At: now, Source: engine.SourceDCBNL, Willing: willing, Params: p}
-	mode := ieee.DCBX
-	if mode == nil {
-		if m, err := c.DCBX(ifname); err == nil {
-			mode = &m
-		}
-	}
+	st := localState(ieee)
+	ev := engine.LocalChanged{Interface: ifname, At: now, Source: engine.SourceDCBNL, Willing: st.Willing, Params: st.Params}
 	if mode != nil {
 		ev.Mode, ev.FirmwareManaged = mode.String(), mode.LLDManaged()
 	}

@@ -3,9 +3,7 @@
 package kernel
 
 import (
-	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"syscall"
 	"testing"
@@ -159,36 +157,37 @@ func TestApplyKernel(t *testing.T) {
 		setup   func(f *kerneltest.Fake)
 		params  string
 		willing *bool
-		lines   []string
-		err     string   // the whole error ("" for success)
-		calls   []string // the writes, in order (reads left out)
+		lines   []string              // Lines: the notes, then the summary on success
+		kind    engine.WriteErrorKind // 0 for success
+		err     string                // the whole error message ("" for success; a prefix when it ends in ": ")
+		calls   []string              // the writes, in order (reads left out)
 	}{
 		{name: "no dcbnl_ops", params: `{` + pfc34 + `}`,
 			setup: func(f *kerneltest.Fake) {
 				f.ReadErr = &dcbnl.Error{Op: "IEEE_GET", Ifname: "eth0", Err: syscall.EOPNOTSUPP}
 			},
-			err: "eth0 has no DCB netlink support (driver without dcbnl_ops); run dcbtop --agent -i eth0 to be the DCBX agent"},
+			kind: engine.WriteNoDCB, err: "no DCB netlink support (driver without dcbnl_ops); run dcbtop --agent -i eth0 to be the DCBX agent"},
 		{name: "no permission", params: `{` + pfc34 + `}`,
 			setup: func(f *kerneltest.Fake) {
 				f.SetErr["PFC"] = &dcbnl.Error{Op: "IEEE_SET", Ifname: "eth0", Err: syscall.EPERM}
 			},
-			err:   "eth0: set PFC (IEEE_SET): permission denied (needs CAP_NET_ADMIN: run as root)",
+			kind: engine.WritePermission, err: "set PFC (IEEE_SET): permission denied (needs CAP_NET_ADMIN: run as root)",
 			calls: []string{"SET PFC {Cap:8 Enabled:24 MBC:0 Delay:1234 Requests:[0 0 0 0 0 0 0 0] Indications:[0 0 0 0 0 0 0 0]}"}},
 		{name: "firmware runs DCBX", params: `{` + pfc34 + `}`,
 			setup: func(f *kerneltest.Fake) { f.Mode = &lld },
-			err:   "eth0: the NIC firmware runs DCBX (DCB_CAP_DCBX_LLD_MANAGED), so ETS and PFC cannot be set from the host; hand DCBX to the host first (ice: ethtool --set-priv-flags eth0 fw-lldp-agent off; i40e: ethtool --set-priv-flags eth0 disable-fw-lldp on), or configure the switch"},
+			kind:  engine.WriteFirmwareManaged, err: "the NIC firmware runs DCBX (DCB_CAP_DCBX_LLD_MANAGED), so ETS and PFC cannot be set from the host; hand DCBX to the host first (ice: ethtool --set-priv-flags eth0 fw-lldp-agent off; i40e: ethtool --set-priv-flags eth0 disable-fw-lldp on), or configure the switch"},
 		{name: "firmware runs DCBX: willing refused too", willing: ptr(false),
 			setup: func(f *kerneltest.Fake) { f.Mode = &lld },
-			err:   "eth0: the NIC firmware runs DCBX (DCB_CAP_DCBX_LLD_MANAGED), so ETS and PFC cannot be set from the host; hand DCBX to the host first (ice: ethtool --set-priv-flags eth0 fw-lldp-agent off; i40e: ethtool --set-priv-flags eth0 disable-fw-lldp on), or configure the switch"},
+			kind:  engine.WriteFirmwareManaged, err: "the NIC firmware runs DCBX (DCB_CAP_DCBX_LLD_MANAGED), so ETS and PFC cannot be set from the host; hand DCBX to the host first (ice: ethtool --set-priv-flags eth0 fw-lldp-agent off; i40e: ethtool --set-priv-flags eth0 disable-fw-lldp on), or configure the switch"},
 		{name: "firmware runs DCBX: APP goes to the driver", params: `{` + appRoCE + `}`,
 			setup: func(f *kerneltest.Fake) { f.Mode = &lld },
-			lines: []string{"eth0: applied through dcbnl and read back: APP"},
+			lines: []string{"applied through dcbnl and read back: APP"},
 			calls: []string{"SET APP [{Selector:3 Priority:3 Protocol:4791} {Selector:5 Priority:3 Protocol:26}]"}},
 		{name: "invalid: nothing sent", params: `{"ets": {"prio_tc": [0,0,0,0,0,0,0,0], "tc_bandwidth": [50,40,0,0,0,0,0,0], "tsa": ["ets","ets","ets","ets","ets","ets","ets","ets"]}}`,
-			err: "eth0: invalid parameters, nothing sent: ets: "},
+			kind: engine.WriteInvalidParams, err: "invalid parameters, nothing sent: ets: "},
 		{name: "all three", params: `{` + ets4060 + `,` + pfc34 + `,` + appRoCE + `}`,
 			setup: func(f *kerneltest.Fake) { f.Mode = &host },
-			lines: []string{"eth0: applied through dcbnl and read back: ETS, PFC, APP"},
+			lines: []string{"applied through dcbnl and read back: ETS, PFC, APP"},
 			calls: []string{
 				"SET ETS {Willing:false ETSCap:8 CBS:false TCTxBW:[40 60 0 0 0 0 0 0] TCRxBW:[40 60 0 0 0 0 0 0] TCTSA:[2 2 0 0 0 0 0 0] PrioTC:[0 0 0 1 0 0 0 0] TCRecoBW:[40 60 0 0 0 0 0 0] TCRecoTSA:[2 2 0 0 0 0 0 0] RecoPrioTC:[0 0 0 1 0 0 0 0]}",
 				"SET PFC {Cap:8 Enabled:24 MBC:0 Delay:1234 Requests:[0 0 0 0 0 0 0 0] Indications:[0 0 0 0 0 0 0 0]}",
@@ -196,37 +195,37 @@ func TestApplyKernel(t *testing.T) {
 			}},
 		{name: "PFC unchanged is not rewritten", params: `{` + pfc34 + `,` + appRoCE + `}`,
 			setup: func(f *kerneltest.Fake) { f.State.PFC.Enabled = 0x18 },
-			lines: []string{"eth0: applied through dcbnl and read back: APP; PFC unchanged (not rewritten)"},
+			lines: []string{"applied through dcbnl and read back: APP; PFC unchanged (not rewritten)"},
 			calls: []string{"SET APP [{Selector:3 Priority:3 Protocol:4791} {Selector:5 Priority:3 Protocol:26}]"}},
 		{name: "nothing changes", params: `{` + pfc34 + `}`,
 			setup: func(f *kerneltest.Fake) { f.State.PFC.Enabled = 0x18 },
-			lines: []string{"eth0: nothing to change: the driver already has these parameters (nothing rewritten)"}},
+			lines: []string{"nothing to change: the driver already has these parameters (nothing rewritten)"}},
 		{name: "APP replaces: old entries removed first", params: `{"app": [{"selector": "dscp", "protocol": 26, "priority": 4}]}`,
 			setup: func(f *kerneltest.Fake) {
 				f.State.App = []dcbnl.App{{Selector: 5, Priority: 3, Protocol: 26}, {Selector: 3, Priority: 3, Protocol: 4791}, {Selector: 255, Priority: 1, Protocol: 1}}
 			},
-			lines: []string{"eth0: applied through dcbnl and read back: APP"},
+			lines: []string{"applied through dcbnl and read back: APP"},
 			calls: []string{"DEL APP [{Selector:5 Priority:3 Protocol:26} {Selector:3 Priority:3 Protocol:4791}]", "SET APP [{Selector:5 Priority:4 Protocol:26}]"}},
 		{name: "empty APP clears the table", params: `{"app": []}`,
 			setup: func(f *kerneltest.Fake) { f.State.App = []dcbnl.App{{Selector: 5, Priority: 3, Protocol: 26}} },
-			lines: []string{"eth0: applied through dcbnl and read back: APP"},
+			lines: []string{"applied through dcbnl and read back: APP"},
 			calls: []string{"DEL APP [{Selector:5 Priority:3 Protocol:26}]"}},
 		{name: "willing: ETS only, and said so", willing: ptr(true),
 			lines: []string{
-				"eth0: PFC willing exists only in dcbtop's own agent (ieee_pfc has no willing field); ETS willing set on",
-				"eth0: applied through dcbnl and read back: ETS",
+				"PFC willing exists only in dcbtop's own agent (ieee_pfc has no willing field); ETS willing set on",
+				"applied through dcbnl and read back: ETS",
 			},
 			calls: []string{"SET ETS {Willing:true ETSCap:8 CBS:false TCTxBW:[100 0 0 0 0 0 0 0] TCRxBW:[100 0 0 0 0 0 0 0] TCTSA:[2 2 2 2 2 2 2 2] PrioTC:[0 0 0 0 0 0 0 0] TCRecoBW:[0 0 0 0 0 0 0 0] TCRecoTSA:[0 0 0 0 0 0 0 0] RecoPrioTC:[0 0 0 0 0 0 0 0]}"}},
 		{name: "willing already so", willing: ptr(false),
 			lines: []string{
-				"eth0: PFC willing exists only in dcbtop's own agent (ieee_pfc has no willing field); ETS willing already off",
-				"eth0: nothing to change: the driver already has these parameters (nothing rewritten)",
+				"PFC willing exists only in dcbtop's own agent (ieee_pfc has no willing field); ETS willing already off",
+				"nothing to change: the driver already has these parameters (nothing rewritten)",
 			}},
 		{name: "ETS applied, PFC rejected, APP not attempted", params: `{` + ets4060 + `,` + pfc34 + `,` + appRoCE + `}`,
 			setup: func(f *kerneltest.Fake) {
 				f.SetErr["PFC"] = &dcbnl.Error{Op: "IEEE_SET", Ifname: "eth0", Err: syscall.EINVAL, Driver: true, Status: 234}
 			},
-			err: "eth0: ETS applied; PFC failed: driver rejected IEEE_SET on eth0: invalid argument; APP not attempted",
+			kind: engine.WritePartial, err: "ETS applied; PFC failed: driver rejected IEEE_SET on eth0: invalid argument; APP not attempted",
 			calls: []string{
 				"SET ETS {Willing:false ETSCap:8 CBS:false TCTxBW:[40 60 0 0 0 0 0 0] TCRxBW:[40 60 0 0 0 0 0 0] TCTSA:[2 2 0 0 0 0 0 0] PrioTC:[0 0 0 1 0 0 0 0] TCRecoBW:[40 60 0 0 0 0 0 0] TCRecoTSA:[2 2 0 0 0 0 0 0] RecoPrioTC:[0 0 0 1 0 0 0 0]}",
 				"SET PFC {Cap:8 Enabled:24 MBC:0 Delay:1234 Requests:[0 0 0 0 0 0 0 0] Indications:[0 0 0 0 0 0 0 0]}",
@@ -235,7 +234,7 @@ func TestApplyKernel(t *testing.T) {
 			setup: func(f *kerneltest.Fake) {
 				f.SetErr["ETS"] = &dcbnl.Error{Op: "IEEE_SET", Ifname: "eth0", Err: syscall.ERANGE, Driver: true}
 			},
-			err: "eth0: ETS failed: driver rejected IEEE_SET on eth0: numerical result out of range; PFC not attempted",
+			kind: engine.WriteRejected, err: "ETS failed: driver rejected IEEE_SET on eth0: numerical result out of range; PFC not attempted",
 			calls: []string{
 				"SET ETS {Willing:false ETSCap:8 CBS:false TCTxBW:[40 60 0 0 0 0 0 0] TCRxBW:[40 60 0 0 0 0 0 0] TCTSA:[2 2 0 0 0 0 0 0] PrioTC:[0 0 0 1 0 0 0 0] TCRecoBW:[40 60 0 0 0 0 0 0] TCRecoTSA:[2 2 0 0 0 0 0 0] RecoPrioTC:[0 0 0 1 0 0 0 0]}",
 			}},
@@ -244,15 +243,15 @@ func TestApplyKernel(t *testing.T) {
 				f.State.App = []dcbnl.App{{Selector: 5, Priority: 3, Protocol: 26}}
 				f.SetErr["APP"] = &dcbnl.Error{Op: "IEEE_SET", Ifname: "eth0", Err: syscall.EINVAL, Driver: true}
 			},
-			err:   "eth0: APP failed: driver rejected IEEE_SET on eth0: invalid argument (after removing APP entries no longer wanted: 1)",
+			kind: engine.WriteRejected, err: "APP failed: driver rejected IEEE_SET on eth0: invalid argument (after removing APP entries no longer wanted: 1)",
 			calls: []string{"DEL APP [{Selector:5 Priority:3 Protocol:26}]", "SET APP [{Selector:5 Priority:4 Protocol:26}]"}},
 		{name: "driver accepted ETS but stored other bandwidths", params: `{` + ets4060 + `}`,
 			setup: func(f *kerneltest.Fake) { f.MangleBW = &[8]uint8{50, 50} },
-			err:   "eth0: driver accepted ETS but reports different values: tc_bandwidth 50/50/0/0/0/0/0/0, want 40/60/0/0/0/0/0/0",
+			kind:  engine.WriteReadBackMismatch, err: "driver accepted ETS but reports different values: tc_bandwidth 50/50/0/0/0/0/0/0, want 40/60/0/0/0/0/0/0",
 			calls: []string{"SET ETS {Willing:false ETSCap:8 CBS:false TCTxBW:[40 60 0 0 0 0 0 0] TCRxBW:[40 60 0 0 0 0 0 0] TCTSA:[2 2 0 0 0 0 0 0] PrioTC:[0 0 0 1 0 0 0 0] TCRecoBW:[40 60 0 0 0 0 0 0] TCRecoTSA:[2 2 0 0 0 0 0 0] RecoPrioTC:[0 0 0 1 0 0 0 0]}"}},
 		{name: "driver ignores PFC and APP", params: `{` + pfc34 + `,` + appRoCE + `}`,
 			setup: func(f *kerneltest.Fake) { f.Ignore["PFC"], f.Ignore["APP"] = true, true },
-			err: "eth0: driver accepted PFC but reports different values: enabled none, want 3,4; " +
+			kind:  engine.WriteReadBackMismatch, err: "driver accepted PFC but reports different values: enabled none, want 3,4; " +
 				"driver accepted APP but reports different values: missing udp-port 4791 priority 3, dscp 26 priority 3",
 			calls: []string{
 				"SET PFC {Cap:8 Enabled:24 MBC:0 Delay:1234 Requests:[0 0 0 0 0 0 0 0] Indications:[0 0 0 0 0 0 0 0]}",
@@ -260,14 +259,14 @@ func TestApplyKernel(t *testing.T) {
 			}},
 		{name: "driver ignores willing", willing: ptr(true),
 			setup: func(f *kerneltest.Fake) { f.Ignore["ETS"] = true },
-			lines: []string{"eth0: PFC willing exists only in dcbtop's own agent (ieee_pfc has no willing field); ETS willing set on"},
-			err:   "eth0: driver accepted ETS but reports different values: willing off, want on",
+			lines: []string{"PFC willing exists only in dcbtop's own agent (ieee_pfc has no willing field); ETS willing set on"},
+			kind:  engine.WriteReadBackMismatch, err: "driver accepted ETS but reports different values: willing off, want on",
 			calls: []string{"SET ETS {Willing:true ETSCap:8 CBS:false TCTxBW:[100 0 0 0 0 0 0 0] TCRxBW:[100 0 0 0 0 0 0 0] TCTSA:[2 2 2 2 2 2 2 2] PrioTC:[0 0 0 0 0 0 0 0] TCRecoBW:[0 0 0 0 0 0 0 0] TCRecoTSA:[0 0 0 0 0 0 0 0] RecoPrioTC:[0 0 0 0 0 0 0 0]}"}},
 		{name: "driver lacks ieee_setpfc", params: `{` + pfc34 + `}`,
 			setup: func(f *kerneltest.Fake) {
 				f.SetErr["PFC"] = &dcbnl.Error{Op: "IEEE_SET", Ifname: "eth0", Err: syscall.EOPNOTSUPP, Driver: true}
 			},
-			err:   "eth0: PFC failed: driver rejected IEEE_SET on eth0: operation not supported",
+			kind: engine.WriteRejected, err: "PFC failed: driver rejected IEEE_SET on eth0: operation not supported",
 			calls: []string{"SET PFC {Cap:8 Enabled:24 MBC:0 Delay:1234 Requests:[0 0 0 0 0 0 0 0] Indications:[0 0 0 0 0 0 0 0]}"}},
 	}
 	for _, tt := range tests {
@@ -280,14 +279,19 @@ func TestApplyKernel(t *testing.T) {
 			if tt.params != "" {
 				p = mustParams(t, tt.params)
 			}
-			lines, err := Apply(f, "eth0", p, tt.willing)
-			switch {
-			case tt.err == "" && err != nil:
-				t.Errorf("error %v", err)
-			case tt.err != "" && (err == nil || !strings.HasPrefix(err.Error(), tt.err) || (!strings.HasSuffix(tt.err, ": ") && err.Error() != tt.err)):
-				t.Errorf("error\n  %v\nwant\n  %s", err, tt.err)
+			res := Apply(f, "eth0", p, tt.willing)
+			var kind engine.WriteErrorKind
+			msg := ""
+			if res.Err != nil {
+				kind, msg = res.Err.Kind, res.Err.Error()
 			}
-			if diff := cmp.Diff(tt.lines, lines); diff != "" {
+			if kind != tt.kind {
+				t.Errorf("error kind %v, want %v", kind, tt.kind)
+			}
+			if msg != tt.err && (!strings.HasSuffix(tt.err, ": ") || !strings.HasPrefix(msg, tt.err)) {
+				t.Errorf("error\n  %s\nwant\n  %s", msg, tt.err)
+			}
+			if diff := cmp.Diff(tt.lines, res.Lines()); diff != "" {
 				t.Errorf("lines (-want +got):\n%s", diff)
 			}
 			var writes []string
@@ -304,11 +308,11 @@ func TestApplyKernel(t *testing.T) {
 }
 
 func TestKernelErrorENODEV(t *testing.T) {
-	err := Error("nosuch-xyz0", "read", &dcbnl.Error{Op: "IEEE_GET", Ifname: "nosuch-xyz0", Err: syscall.ENODEV})
-	if !strings.HasPrefix(err.Error(), "nosuch-xyz0: no such interface") {
+	err := refusal("nosuch-xyz0", "read", 0, &dcbnl.Error{Op: "IEEE_GET", Ifname: "nosuch-xyz0", Err: syscall.ENODEV})
+	if err == nil || err.Kind != engine.WriteNoInterface || !strings.HasPrefix(err.Error(), "no such interface") {
 		t.Errorf("%v", err)
 	}
-	if errors.Is(err, os.ErrPermission) {
+	if err != nil && err.Kind == engine.WritePermission {
 		t.Error("ENODEV is not a permission error")
 	}
 }

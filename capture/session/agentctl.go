@@ -12,7 +12,6 @@ import (
 
 	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/engine"
-	"github.com/dcbtop/dcbtop/engine/host"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
@@ -83,16 +82,16 @@ func (r *liveRun) agentCall(iface string, req control.Request) (control.Response
 
 // undoState returns the local state an undo on iface restores, and
 // whether there is one (the host's, on the engine goroutine).
-func (r *liveRun) undoState(iface string) (st host.LocalState, ok bool) {
+func (r *liveRun) undoState(iface string) (st engine.LocalState, ok bool) {
 	if err := r.do(func() { st, ok = r.h.Undo(iface) }); err != nil {
-		return host.LocalState{}, false
+		return engine.LocalState{}, false
 	}
 	return st, ok
 }
 
 // saveUndo records the state before a kernel write for the next undo;
 // dropUndo forgets it once an undo succeeded.
-func (r *liveRun) saveUndo(iface string, before host.LocalState) error {
+func (r *liveRun) saveUndo(iface string, before engine.LocalState) error {
 	return r.do(func() { r.h.Saved(iface, before) })
 }
 

@@ -20,7 +20,6 @@ import (
 	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/capture/kernel"
 	"github.com/dcbtop/dcbtop/engine"
-	"github.com/dcbtop/dcbtop/engine/host"
 )
 
 // liveControl is what the backend needs of a live run's engine goroutine
@@ -40,8 +39,8 @@ type liveControl interface {
 	// level for the agent's and the kernel's writes alike); saveUndo
 	// records the state before a kernel write, dropUndo forgets it once
 	// undone.
-	undoState(iface string) (host.LocalState, bool)
-	saveUndo(iface string, before host.LocalState) error
+	undoState(iface string) (engine.LocalState, bool)
+	saveUndo(iface string, before engine.LocalState) error
 	dropUndo(iface string) error
 	// refreshHost has the engine observe the host (LLDP agents running,
 	// CAP_NET_ADMIN) before a snapshot's capabilities are read.
@@ -137,7 +136,8 @@ func (b *Backend) Preview(iface string, willing bool, local *engine.Params) (*en
 
 // previewLocal is the local parameter set a preview resolves with: local
 // (or the current one) with its Willing bits set to willing, as the agent
-// (Params.WithWilling) and the kernel's read-back (paramsFromIEEE) have them.
+// (Params.WithWilling) and the kernel's read-back (kernel.ParamsFromIEEE)
+// have them.
 func previewLocal(in engine.Interface, willing bool, local *engine.Params) *engine.Params {
 	if local == nil {
 		local = in.Local
@@ -201,7 +201,7 @@ func (b *Backend) Undo(iface string) (string, error) {
 		return "", fmt.Errorf("nothing to undo on %s (no apply from this screen yet)", iface)
 	}
 	w := prev.Willing
-	return b.kernel(iface, prev.Local, &w, true)
+	return b.kernel(iface, prev.Params, &w, true)
 }
 
 // agentResult is the one-line account of an apply or undo through the
@@ -227,9 +227,11 @@ func symOnOff(b *bool) string {
 	return engine.OnOff(*b)
 }
 
-// kernel applies through DCB netlink (kernel.Apply: only what changes is
-// written, then read back), keeps the state before for undo, and feeds
-// the new local parameters to the engine at once.
+// kernel applies through DCB netlink (kernel.Apply: one read, only what
+// changes is written, one read back), keeps the state before for undo,
+// and feeds the state read back to the engine at once. Its message is the
+// result's one rendering (engine.WriteResult), without the interface
+// name: the screen adds it.
 func (b *Backend) kernel(iface string, local *engine.Params, willing *bool, undoing bool) (string, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -238,33 +240,24 @@ func (b *Backend) kernel(iface string, local *engine.Params, willing *bool, undo
 		return "", fmt.Errorf("DCB netlink: %w", err)
 	}
 	defer closeC()
-	ev, ok := kernel.Local(c, iface, b.now().UTC())
-	if !ok {
-		return "", fmt.Errorf("%s has no DCB netlink support (driver without dcbnl_ops): press a to run dcbtop's agent instead", iface)
+	res := kernel.Apply(c, iface, local, willing)
+	if res.Before.Params == nil {
+		return "", res.Failure() // nothing read, nothing written
 	}
-	before := &control.LocalState{Willing: ev.Willing, Local: ev.Params}
-	lines, err := kernel.Apply(c, iface, local, willing)
-	if after, ok := kernel.Local(c, iface, b.now().UTC()); ok && b.live != nil {
-		_ = b.live.localChanged(after)
+	if ev, ok := res.LocalChanged(b.now().UTC()); ok && b.live != nil {
+		_ = b.live.localChanged(ev)
 	}
 	switch {
-	case undoing && err == nil:
+	case undoing && res.Err == nil:
 		_ = b.live.dropUndo(iface)
 	case !undoing:
 		// Also after a partial failure: undo writes back what changed.
-		_ = b.live.saveUndo(iface, host.LocalState{Willing: before.Willing, Local: before.Local})
+		_ = b.live.saveUndo(iface, res.Before)
 	}
-	for i, l := range lines {
-		lines[i] = strings.TrimPrefix(l, iface+": ")
+	if err := res.Failure(); err != nil {
+		return "", err
 	}
-	if err != nil {
-		msg := strings.TrimPrefix(err.Error(), iface+": ")
-		if len(lines) > 0 {
-			msg = strings.Join(lines, "; ") + "; " + msg
-		}
-		return "", errors.New(msg)
-	}
-	return strings.Join(lines, "; "), nil
+	return res.String(), nil
 }
 
 // SetAgent starts or stops dcbtop's agent on iface.

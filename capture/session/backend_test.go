@@ -24,7 +24,6 @@ import (
 	"github.com/dcbtop/dcbtop/capture/kernel/kerneltest"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
-	"github.com/dcbtop/dcbtop/engine/host"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 	"github.com/dcbtop/dcbtop/testbed"
 	"github.com/dcbtop/dcbtop/testbed/snaptest"
@@ -44,21 +43,21 @@ type fakeLive struct {
 	resp  control.Response
 	err   error
 	local []engine.LocalChanged
-	undo  map[string]host.LocalState
+	undo  map[string]engine.LocalState
 }
 
-func (f *fakeLive) undoState(iface string) (host.LocalState, bool) {
+func (f *fakeLive) undoState(iface string) (engine.LocalState, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	st, ok := f.undo[iface]
 	return st, ok
 }
 
-func (f *fakeLive) saveUndo(iface string, before host.LocalState) error {
+func (f *fakeLive) saveUndo(iface string, before engine.LocalState) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.undo == nil {
-		f.undo = map[string]host.LocalState{}
+		f.undo = map[string]engine.LocalState{}
 	}
 	f.undo[iface] = before
 	return nil
@@ -205,7 +204,7 @@ func TestBackendCapabilities(t *testing.T) {
 				t.Errorf("Capabilities(%s) = %+v, want %+v", tt.iface, got, want)
 			}
 			if want.CanWrite {
-				_ = b.live.saveUndo(tt.iface, host.LocalState{})
+				_ = b.live.saveUndo(tt.iface, engine.LocalState{})
 				if got := b.Capabilities(tt.iface); got.UndoWhy != "" {
 					t.Errorf("after an apply, UndoWhy %q", got.UndoWhy)
 				}
@@ -238,6 +237,17 @@ func TestBackendCapabilities(t *testing.T) {
 }
 
 func second[T any](_ T, err error) error { return err }
+
+// countOf counts the elements of s equal to v.
+func countOf[T comparable](s []T, v T) int {
+	n := 0
+	for _, x := range s {
+		if x == v {
+			n++
+		}
+	}
+	return n
+}
 
 // TestBackendPreview: a preview is engine.PreviewOperational on the
 // latest snapshot, with the local Willing bits set as an apply sets them.
@@ -331,6 +341,19 @@ func TestBackendApplyKernel(t *testing.T) {
 	}
 	if len(fl.local) != 1 || fl.local[0].Source != "dcbnl" || fl.local[0].Params.PFC.Enabled != 0x18 {
 		t.Errorf("read-back fed to the engine: %+v", fl.local)
+	}
+	// One read before (the undo state), one read back (the engine's):
+	// nothing else reads.
+	if n := slices.Index(fake.Calls, "SET PFC {Cap:8 Enabled:24 MBC:0 Delay:1234 Requests:[0 0 0 0 0 0 0 0] Indications:[0 0 0 0 0 0 0 0]}"); n < 0 ||
+		countOf(fake.Calls[:n], "IEEE_GET") != 1 || countOf(fake.Calls[n:], "IEEE_GET") != 1 {
+		t.Errorf("driver calls %q: want one IEEE_GET before the write and one after", fake.Calls)
+	}
+	undo, _ := fl.undoState("nl")
+	if diff := cmp.Diff(engine.LocalState{Params: &engine.Params{
+		ETS: &engine.ETS{MaxTCs: 8, TCBandwidth: [8]uint8{100}, TSA: [8]lldp.TSA{2, 2, 2, 2, 2, 2, 2, 2}},
+		PFC: &engine.PFC{Cap: 8},
+	}}, undo); diff != "" {
+		t.Errorf("undo state: the state read before (-want +got):\n%s", diff)
 	}
 	w := true
 	text, err = b.Apply("nl", &w, nil)

@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/dcbtop/dcbtop/capture/control"
+	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/host"
 )
 
@@ -37,7 +38,7 @@ func (r *liveRun) handleControl(c control.Call) control.Response {
 	if err != nil {
 		return control.Errorf("%s", control.OneLine(err.Error()))
 	}
-	prev := &control.LocalState{Willing: ap.Before.Willing, Local: ap.Before.Local}
+	prev := &ap.Before
 	return r.controlState(c.Iface, ap.After, prev, ap.Changed)
 }
 
@@ -49,10 +50,10 @@ var (
 )
 
 // controlState is a successful response with the interface's state.
-func (r *liveRun) controlState(iface string, st host.LocalState, prev *control.LocalState, changed []string) control.Response {
+func (r *liveRun) controlState(iface string, st engine.LocalState, prev *engine.LocalState, changed []string) control.Response {
 	w := st.Willing
 	resp := control.Response{OK: true, Interface: iface, PID: os.Getpid(), Previous: prev,
-		Willing: &w, Local: st.Local.Clone(), Changed: changed}
+		Willing: &w, Local: st.Params.Clone(), Changed: changed}
 	if s, ok := r.h.Engine().Interface(iface); ok {
 		resp.Operational = s.Operational
 	}

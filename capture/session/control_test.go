@@ -178,7 +178,7 @@ func TestControlRoundTrip(t *testing.T) {
 	if diff := cmp.Diff([]string{"pfc", "app", "willing"}, resp.Changed); diff != "" {
 		t.Errorf("apply: changed (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(&control.LocalState{Willing: true, Local: wantInitial}, resp.Previous); diff != "" {
+	if diff := cmp.Diff(&control.LocalState{Willing: true, Params: wantInitial}, resp.Previous); diff != "" {
 		t.Errorf("apply: previous (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff(want, resp.Local); diff != "" {
@@ -551,7 +551,7 @@ func TestOneUndo(t *testing.T) {
 	if _, err := b.Apply("h0", nil, &engine.Params{PFC: &engine.PFC{Cap: 8, Enabled: 1 << 4}}); err != nil {
 		t.Fatal(err)
 	}
-	if prev, ok := ta.r.undoState("h0"); !ok || prev.Local.PFC.Enabled != before.Local.PFC.Enabled {
+	if prev, ok := ta.r.undoState("h0"); !ok || prev.Params.PFC.Enabled != before.Local.PFC.Enabled {
 		t.Fatalf("the run's undo store holds %+v after the screen's apply", prev)
 	}
 	// The control socket undoes what the screen applied.

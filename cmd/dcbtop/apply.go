@@ -186,14 +186,19 @@ func apply(ctx context.Context, o *applyOptions, env Env) error {
 		return fmt.Errorf("%s: DCB netlink: %w", o.iface, err)
 	}
 	defer closeC()
-	lines, err := kernel.Apply(c, o.iface, params, o.willing)
-	for _, l := range lines {
-		fmt.Fprintln(env.Stdout, l)
+	// The result's lines (notes, then what was applied) go to stdout, its
+	// failure to stderr, each after the interface name.
+	res := kernel.Apply(c, o.iface, params, o.willing)
+	for _, l := range res.Lines() {
+		fmt.Fprintf(env.Stdout, "%s: %s\n", o.iface, l)
 	}
-	if err != nil && unreachable != "" {
-		err = fmt.Errorf("%w (a dcbtop agent's control socket, %s, may not be reached without root)", err, unreachable)
+	if res.Err == nil {
+		return nil
 	}
-	return err
+	if unreachable != "" {
+		return fmt.Errorf("%s: %w (a dcbtop agent's control socket, %s, may not be reached without root)", o.iface, res.Err, unreachable)
+	}
+	return fmt.Errorf("%s: %w", o.iface, res.Err)
 }
 
 // agentReport is the line printed after an apply through the agent.

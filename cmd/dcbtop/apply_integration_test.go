@@ -66,7 +66,7 @@ func nsControl(t testing.TB, runDir string, ns *testbed.NS, ifname, req string) 
 	return resp
 }
 
-const noDCB = "dcbtop: h0 has no DCB netlink support (driver without dcbnl_ops); run dcbtop --agent -i h0 to be the DCBX agent\n"
+const noDCB = "dcbtop: h0: no DCB netlink support (driver without dcbnl_ops); run dcbtop --agent -i h0 to be the DCBX agent\n"
 
 // TestApplyKernelErrors: without an agent, dcbtop apply goes to the
 // kernel, whose answers for a veth are one-line errors with exit status 1.
@@ -274,7 +274,7 @@ func TestApplyAgentLLDPD(t *testing.T) {
 	if !resp.OK || !cmp.Equal(resp.Changed, []string{"willing"}) || resp.Willing == nil || !*resp.Willing || resp.PID != pid {
 		t.Fatalf("undo: %+v", resp)
 	}
-	checkParams(t, "undo: previous", resp.Previous.Local, wantOff)
+	checkParams(t, "undo: previous", resp.Previous.Params, wantOff)
 	checkParams(t, "undo: local", resp.Local, wantLocal)
 	in, line := d.nextIndication(t, 5*time.Second)
 	if in.Status != engine.StatusLocal || in.Flags != fAll|engine.FlagETSChanged|engine.FlagPFCChanged|engine.FlagWilling {

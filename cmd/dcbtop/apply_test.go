@@ -87,7 +87,7 @@ func TestApplyRun(t *testing.T) {
 	// Errors are one line, exit 1.
 	fake.ReadErr = &dcbnl.Error{Op: "IEEE_GET", Ifname: "eth0", Err: syscall.EOPNOTSUPP}
 	code, out, errOut = runCLI(t, "apply", "-i", "eth0", "--willing", "off")
-	if want := "dcbtop: eth0 has no DCB netlink support (driver without dcbnl_ops); run dcbtop --agent -i eth0 to be the DCBX agent\n"; code != 1 || out != "" || errOut != want {
+	if want := "dcbtop: eth0: no DCB netlink support (driver without dcbnl_ops); run dcbtop --agent -i eth0 to be the DCBX agent\n"; code != 1 || out != "" || errOut != want {
 		t.Errorf("EOPNOTSUPP: exit %d, stdout %q, stderr %q; want 1, nothing, %q", code, out, errOut, want)
 	}
 	fake.ReadErr = &dcbnl.Error{Op: "IEEE_GET", Ifname: "nosuch0", Err: syscall.ENODEV}

@@ -167,8 +167,8 @@ func (h *Host) StopAll(at time.Time) Result {
 // what changed between them.
 type Applied struct {
 	Interface string
-	Before    LocalState
-	After     LocalState
+	Before    engine.LocalState
+	After     engine.LocalState
 	// Changed lists what differs, in order: the features of
 	// engine.Params.Changes ("ets", "ets_reco", "pfc", "app", the Willing
 	// bits aside) and "willing". Empty: nothing changed.
@@ -200,8 +200,8 @@ func (h *Host) Apply(iface string, change *engine.Params, willing *bool, at time
 	if err := agentCheck(p.agent, agent.Advert{Willing: w, Local: next}); err != nil {
 		return Applied{}, h.end(at), fmt.Errorf("%s: not applied: dcbtop's agent cannot advertise these parameters: %w", iface, err)
 	}
-	before := LocalState{Willing: p.willing, Local: p.local.Clone()}
-	ap := h.setLocal(p, before, LocalState{Willing: w, Local: next}, at)
+	before := engine.LocalState{Willing: p.willing, Params: p.local.Clone()}
+	ap := h.setLocal(p, before, engine.LocalState{Willing: w, Params: next}, at)
 	p.undo = &before
 	return ap, h.end(at), nil
 }
@@ -218,10 +218,10 @@ func (h *Host) UndoApply(iface string, at time.Time) (Applied, Result, error) {
 		return Applied{}, h.end(at), fmt.Errorf("nothing to undo on %s", iface)
 	}
 	prev := *p.undo
-	if err := agentCheck(p.agent, agent.Advert{Willing: prev.Willing, Local: prev.Local}); err != nil {
+	if err := agentCheck(p.agent, agent.Advert{Willing: prev.Willing, Local: prev.Params}); err != nil {
 		return Applied{}, h.end(at), fmt.Errorf("%s: not undone: dcbtop's agent cannot advertise the earlier parameters: %w", iface, err)
 	}
-	cur := LocalState{Willing: p.willing, Local: p.local.Clone()}
+	cur := engine.LocalState{Willing: p.willing, Params: p.local.Clone()}
 	ap := h.setLocal(p, cur, prev, at)
 	p.undo = nil
 	return ap, h.end(at), nil
@@ -230,19 +230,19 @@ func (h *Host) UndoApply(iface string, at time.Time) (Applied, Result, error) {
 // setLocal makes next the agent's local state: the engine takes it as a
 // local change, and the resolved state reaches the agent (absorb), whose
 // next LLDPDU is due at once.
-func (h *Host) setLocal(p *port, before, next LocalState, at time.Time) Applied {
-	p.willing, p.local = next.Willing, next.Local.Clone()
-	h.step(engine.LocalChanged{Interface: p.name, At: at, Source: engine.SourceAgent, Willing: next.Willing, Params: next.Local.Clone()})
-	return Applied{Interface: p.name, Before: before, After: LocalState{Willing: p.willing, Local: p.local.Clone()},
+func (h *Host) setLocal(p *port, before, next engine.LocalState, at time.Time) Applied {
+	p.willing, p.local = next.Willing, next.Params.Clone()
+	h.step(engine.LocalChanged{Interface: p.name, At: at, Source: engine.SourceAgent, Willing: next.Willing, Params: next.Params.Clone()})
+	return Applied{Interface: p.name, Before: before, After: engine.LocalState{Willing: p.willing, Params: p.local.Clone()},
 		Changed: LocalChanges(before, next)}
 }
 
 // LocalChanges lists what differs between two local states: the features
 // of engine.Params.Changes ("ets", "ets_reco", "pfc", "app"; the Willing
 // bits aside) and "willing".
-func LocalChanges(a, b LocalState) []string {
+func LocalChanges(a, b engine.LocalState) []string {
 	out := []string{}
-	for _, c := range a.Local.WithWilling(false).Changes(b.Local.WithWilling(false)) {
+	for _, c := range a.Params.WithWilling(false).Changes(b.Params.WithWilling(false)) {
 		if !slices.Contains(out, c.Feature) {
 			out = append(out, c.Feature)
 		}

@@ -92,14 +92,7 @@ type port struct {
 	advErr string
 	// undo is the local state before the last apply: one level, of
 	// either path (the agent's, or the kernel's through Saved).
-	undo *LocalState
-}
-
-// A LocalState is an interface's local Willing state and parameters, as
-// an apply found them and an undo restores them.
-type LocalState struct {
-	Willing bool
-	Local   *engine.Params
+	undo *engine.LocalState
 }
 
 // New returns a Host with an empty engine configured by cfg.Engine.
@@ -392,12 +385,12 @@ func (h *Host) AdvertiseErr(iface string) string {
 
 // Agent returns the local state dcbtop's agent on iface advertises, and
 // whether one runs there.
-func (h *Host) Agent(iface string) (LocalState, bool) {
+func (h *Host) Agent(iface string) (engine.LocalState, bool) {
 	p := h.ports[iface]
 	if p == nil || p.agent == nil {
-		return LocalState{}, false
+		return engine.LocalState{}, false
 	}
-	return LocalState{Willing: p.willing, Local: p.local.Clone()}, true
+	return engine.LocalState{Willing: p.willing, Params: p.local.Clone()}, true
 }
 
 // AgentFrame returns the LLDPDU dcbtop's agent on iface sends now (nil
@@ -414,19 +407,19 @@ func (h *Host) Agents() []string { return h.agentNames() }
 
 // Undo returns the local state an undo on iface restores, and whether
 // there is one.
-func (h *Host) Undo(iface string) (LocalState, bool) {
+func (h *Host) Undo(iface string) (engine.LocalState, bool) {
 	p := h.ports[iface]
 	if p == nil || p.undo == nil {
-		return LocalState{}, false
+		return engine.LocalState{}, false
 	}
-	return LocalState{Willing: p.undo.Willing, Local: p.undo.Local.Clone()}, true
+	return engine.LocalState{Willing: p.undo.Willing, Params: p.undo.Params.Clone()}, true
 }
 
 // Saved records the state before a write that did not go through dcbtop's
 // agent (the kernel's, through DCB netlink), for the next undo: one
 // level, shared with the agent's path.
-func (h *Host) Saved(iface string, before LocalState) {
-	h.port(iface).undo = &LocalState{Willing: before.Willing, Local: before.Local.Clone()}
+func (h *Host) Saved(iface string, before engine.LocalState) {
+	h.port(iface).undo = &engine.LocalState{Willing: before.Willing, Params: before.Params.Clone()}
 }
 
 // Undone forgets iface's undo state (an undo through the kernel

@@ -299,7 +299,7 @@ func TestApplyUndo(t *testing.T) {
 	if diff := cmp.Diff([]string{"pfc", "willing"}, ap.Changed); diff != "" {
 		t.Errorf("changed (-want +got):\n%s", diff)
 	}
-	if ap.Before.Willing != true || ap.After.Willing != false || ap.After.Local.PFC.Enabled != 1<<3 || ap.Before.Local.PFC.Enabled != 0 {
+	if ap.Before.Willing != true || ap.After.Willing != false || ap.After.Params.PFC.Enabled != 1<<3 || ap.Before.Params.PFC.Enabled != 0 {
 		t.Errorf("applied %+v", ap)
 	}
 	in, _ := h.Engine().Interface("h0")
@@ -329,7 +329,7 @@ func TestApplyUndo(t *testing.T) {
 		t.Errorf("a second undo: %v", err)
 	}
 	// A kernel write's state before is the same one level.
-	h.Saved("h0", LocalState{Willing: true, Local: agent.DefaultLocal()})
+	h.Saved("h0", engine.LocalState{Willing: true, Params: agent.DefaultLocal()})
 	if _, ok := h.Undo("h0"); !ok {
 		t.Error("Saved kept nothing")
 	}

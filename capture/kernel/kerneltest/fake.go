@@ -13,14 +13,26 @@ import (
 // A Fake is a driver behind dcbnl, for tests of the kernel path: it
 // stores what is set, can fail or ignore each feature, and records calls.
 type Fake struct {
-	State    dcbnl.IEEE
-	Mode     *dcbnl.Mode
-	ReadErr  error            // IEEE fails with it
-	SetErr   map[string]error // SetIEEE of "ETS", "PFC" or "APP" fails with it
-	DelErr   error
-	Ignore   map[string]bool // accepted but not stored
-	MangleBW *[8]uint8       // ETS stored with these bandwidths instead
-	Calls    []string
+	State   dcbnl.IEEE
+	Mode    *dcbnl.Mode
+	ReadErr error // IEEE fails with it
+	// ReadBackErr: IEEE fails with it once something was set or deleted.
+	ReadBackErr error
+	SetErr      map[string]error // SetIEEE of "ETS", "PFC" or "APP" fails with it
+	DelErr      error
+	Ignore      map[string]bool // accepted but not stored
+	MangleBW    *[8]uint8       // ETS stored with these bandwidths instead
+	// ModeNotInReply leaves DCB_ATTR_DCBX out of the IEEE_GET reply even
+	// with a Mode, as the first kernels with DCB_CMD_IEEE_GET did (their
+	// dcbnl_ieee_get filled ETS, PFC and APP only): the mode then takes a
+	// DCB_CMD_GDCBX.
+	ModeNotInReply bool
+	Calls          []string
+	// Requests are the DCB_CMD_* of the netlink requests (Netlink):
+	// "IEEE_GET", "IEEE_SET", "IEEE_DEL", "GDCBX".
+	Requests []string
+
+	written bool // a SetIEEE or DelApps was called
 }
 
 // NewFake returns a driver with 8 TCs all on TC0 at 100% ETS, PFC off and
@@ -37,6 +49,9 @@ func (f *Fake) IEEE(ifname string) (*dcbnl.IEEE, error) {
 	if f.ReadErr != nil {
 		return nil, f.ReadErr
 	}
+	if f.written && f.ReadBackErr != nil {
+		return nil, f.ReadBackErr
+	}
 	s := f.State
 	if s.ETS != nil {
 		e := *s.ETS
@@ -47,12 +62,15 @@ func (f *Fake) IEEE(ifname string) (*dcbnl.IEEE, error) {
 		s.PFC = &p
 	}
 	s.App = slices.Clone(s.App)
-	s.DCBX = f.Mode
+	if !f.ModeNotInReply {
+		s.DCBX = f.Mode
+	}
 	return &s, nil
 }
 
 // SetIEEE stores one feature (ETS, PFC or APP entries).
 func (f *Fake) SetIEEE(ifname string, s *dcbnl.IEEESet) error {
+	f.written = true
 	switch {
 	case s.ETS != nil:
 		f.Calls = append(f.Calls, fmt.Sprintf("SET ETS %+v", *s.ETS))
@@ -90,6 +108,7 @@ func (f *Fake) SetIEEE(ifname string, s *dcbnl.IEEESet) error {
 // DelApps removes APP entries.
 func (f *Fake) DelApps(ifname string, apps []dcbnl.App) error {
 	f.Calls = append(f.Calls, fmt.Sprintf("DEL APP %+v", apps))
+	f.written = true
 	if f.DelErr != nil {
 		return f.DelErr
 	}

@@ -1,0 +1,197 @@
+package kerneltest
+
+import (
+	"errors"
+	"fmt"
+	"syscall"
+	"testing"
+
+	"github.com/mdlayher/netlink"
+	"github.com/mdlayher/netlink/nltest"
+
+	"github.com/dcbtop/dcbtop/capture/dcbnl"
+)
+
+// commandNames name the DCB_CMD_* a Fake answers over netlink.
+var commandNames = map[uint8]string{
+	dcbnl.DCB_CMD_IEEE_GET: "IEEE_GET",
+	dcbnl.DCB_CMD_IEEE_SET: "IEEE_SET",
+	dcbnl.DCB_CMD_IEEE_DEL: "IEEE_DEL",
+	dcbnl.DCB_CMD_GDCBX:    "GDCBX",
+}
+
+// Netlink returns a real *dcbnl.Client whose kernel is f, over an
+// nltest connection: every request is decoded from its bytes, carried
+// out on f, and answered as net/dcb/dcbnl.c does (an IEEE_GET reply
+// filled as dcbnl_ieee_fill fills it, with DCB_ATTR_DCBX when f has a
+// Mode; a SET's status byte in DCB_ATTR_IEEE; an errno as a netlink
+// error). The DCB_CMD_* of each request is appended to f.Requests.
+func (f *Fake) Netlink(t testing.TB) *dcbnl.Client {
+	t.Helper()
+	conn := nltest.Dial(func(reqs []netlink.Message) ([]netlink.Message, error) {
+		if len(reqs) != 1 {
+			return nil, fmt.Errorf("fake kernel: %d requests at once", len(reqs))
+		}
+		req := reqs[0]
+		if len(req.Data) < dcbnl.SizeofDCBMsg {
+			return nil, errors.New("fake kernel: request shorter than struct dcbmsg")
+		}
+		cmd := req.Data[1]
+		name, ok := commandNames[cmd]
+		if !ok {
+			return nil, fmt.Errorf("fake kernel: unexpected DCB command %d", cmd)
+		}
+		f.Requests = append(f.Requests, name)
+		typ, data, err := f.answer(cmd, req.Data[dcbnl.SizeofDCBMsg:])
+		if err != nil {
+			if errno, ok := errors.AsType[syscall.Errno](err); ok {
+				return nltest.Error(int(errno), reqs)
+			}
+			return nil, err
+		}
+		return []netlink.Message{{
+			Header: netlink.Header{Type: typ, Flags: req.Header.Flags, Sequence: req.Header.Sequence, PID: nltest.PID},
+			Data:   append([]byte{syscall.AF_UNSPEC, cmd, 0, 0}, data...),
+		}}, nil
+	})
+	c := dcbnl.NewClient(conn)
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// answer carries out one request (its attributes after struct dcbmsg) on
+// f and returns the reply's type and attributes, or the errno to answer
+// with.
+func (f *Fake) answer(cmd uint8, attrs []byte) (netlink.HeaderType, []byte, error) {
+	ifname, ieee, err := decodeRequest(attrs)
+	if err != nil {
+		return 0, nil, err
+	}
+	ae := netlink.NewAttributeEncoder()
+	switch cmd {
+	case dcbnl.DCB_CMD_IEEE_GET:
+		s, err := f.IEEE(ifname)
+		if err != nil {
+			return 0, nil, errnoOf(err)
+		}
+		ae.String(dcbnl.DCB_ATTR_IFNAME, ifname)
+		ae.Nested(dcbnl.DCB_ATTR_IEEE, func(nae *netlink.AttributeEncoder) error {
+			if s.ETS != nil {
+				b, _ := s.ETS.MarshalBinary()
+				nae.Bytes(dcbnl.DCB_ATTR_IEEE_ETS, b)
+			}
+			if s.PFC != nil {
+				b, _ := s.PFC.MarshalBinary()
+				nae.Bytes(dcbnl.DCB_ATTR_IEEE_PFC, b)
+			}
+			nae.Nested(dcbnl.DCB_ATTR_IEEE_APP_TABLE, func(aae *netlink.AttributeEncoder) error {
+				for _, a := range s.App {
+					b, _ := a.MarshalBinary()
+					typ := uint16(dcbnl.DCB_ATTR_IEEE_APP)
+					if a.Selector == dcbnl.DCB_APP_SEL_PCP {
+						typ = dcbnl.DCB_ATTR_DCB_APP
+					}
+					aae.Bytes(typ, b)
+				}
+				return nil
+			})
+			return nil
+		})
+		if s.DCBX != nil {
+			ae.Uint8(dcbnl.DCB_ATTR_DCBX, uint8(*s.DCBX))
+		}
+		b, err := ae.Encode()
+		return dcbnl.RTM_GETDCB, b, err
+	case dcbnl.DCB_CMD_GDCBX:
+		m, err := f.DCBX(ifname)
+		if err != nil {
+			return 0, nil, errnoOf(err)
+		}
+		ae.Uint8(dcbnl.DCB_ATTR_DCBX, uint8(m))
+		b, err := ae.Encode()
+		return dcbnl.RTM_GETDCB, b, err
+	case dcbnl.DCB_CMD_IEEE_SET, dcbnl.DCB_CMD_IEEE_DEL:
+		// dcbnl_ieee_set and dcbnl_ieee_del set one feature after the
+		// other and stop at the first failure; dcbtop sends one at a
+		// time.
+		var err error
+		switch {
+		case cmd == dcbnl.DCB_CMD_IEEE_DEL:
+			err = f.DelApps(ifname, ieee.Apps)
+		case ieee.ETS != nil:
+			err = f.SetIEEE(ifname, &dcbnl.IEEESet{ETS: ieee.ETS})
+		case ieee.PFC != nil:
+			err = f.SetIEEE(ifname, &dcbnl.IEEESet{PFC: ieee.PFC})
+		default:
+			err = f.SetIEEE(ifname, &dcbnl.IEEESet{Apps: ieee.Apps})
+		}
+		status := uint8(0)
+		if err != nil {
+			e, ok := errors.AsType[*dcbnl.Error](err)
+			if !ok || !e.Driver {
+				return 0, nil, errnoOf(err)
+			}
+			status = e.Status
+			if errno, ok := errors.AsType[syscall.Errno](e.Err); ok && status == 0 {
+				status = uint8(256 - int(errno)) // (u8)-errno, as dcbnl_reply sends it
+			}
+		}
+		ae.Uint8(dcbnl.DCB_ATTR_IEEE, status)
+		b, err := ae.Encode()
+		return dcbnl.RTM_SETDCB, b, err
+	}
+	return 0, nil, syscall.EINVAL
+}
+
+// errnoOf is the errno a Fake's error stands for (EINVAL when it names
+// none).
+func errnoOf(err error) error {
+	if errno, ok := errors.AsType[syscall.Errno](err); ok {
+		return errno
+	}
+	return syscall.EINVAL
+}
+
+// decodeRequest decodes DCB_ATTR_IFNAME and the DCB_ATTR_IEEE nest of a
+// request.
+func decodeRequest(b []byte) (string, *dcbnl.IEEESet, error) {
+	ad, err := netlink.NewAttributeDecoder(b)
+	if err != nil {
+		return "", nil, err
+	}
+	var (
+		ifname string
+		s      dcbnl.IEEESet
+	)
+	for ad.Next() {
+		switch ad.Type() {
+		case dcbnl.DCB_ATTR_IFNAME:
+			ifname = ad.String()
+		case dcbnl.DCB_ATTR_IEEE:
+			ad.Nested(func(nad *netlink.AttributeDecoder) error {
+				for nad.Next() {
+					switch nad.Type() {
+					case dcbnl.DCB_ATTR_IEEE_ETS:
+						s.ETS = &dcbnl.ETS{}
+						nad.Do(s.ETS.UnmarshalBinary)
+					case dcbnl.DCB_ATTR_IEEE_PFC:
+						s.PFC = &dcbnl.PFC{}
+						nad.Do(s.PFC.UnmarshalBinary)
+					case dcbnl.DCB_ATTR_IEEE_APP_TABLE:
+						s.Apps = []dcbnl.App{}
+						nad.Nested(func(aad *netlink.AttributeDecoder) error {
+							for aad.Next() {
+								var a dcbnl.App
+								aad.Do(a.UnmarshalBinary)
+								s.Apps = append(s.Apps, a)
+							}
+							return aad.Err()
+						})
+					}
+				}
+				return nad.Err()
+			})
+		}
+	}
+	return ifname, &s, ad.Err()
+}
