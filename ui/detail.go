@@ -183,7 +183,7 @@ func (r *renderer) tlvLines(p *engine.Peer, w int) []string {
 }
 
 // diagKey identifies a diagnostic of an interface across snapshots.
-func diagKey(iface string, d lldp.Diagnostic) string {
+func diagKey(iface string, d engine.Diagnostic) string {
 	return iface + "\x00" + string(d.Code) + "\x00" + d.Feature
 }
 
@@ -210,7 +210,7 @@ func trackDiagnostics(since map[string]time.Time, s engine.Snapshot, now time.Ti
 func (r *renderer) diagDetailLines(w int) []string {
 	st := r.st
 	ds := slices.Clone(r.in.Diagnostics)
-	slices.SortStableFunc(ds, func(a, b lldp.Diagnostic) int { return int(b.Severity) - int(a.Severity) })
+	slices.SortStableFunc(ds, func(a, b engine.Diagnostic) int { return int(b.Severity) - int(a.Severity) })
 	var out []string
 	for i, d := range ds {
 		if i > 0 {
