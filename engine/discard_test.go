@@ -6,7 +6,7 @@ import (
 
 // badPFCFrame returns a frame from macA with ETS, a PFC TLV whose body is
 // one byte after OUI and subtype, and APP.
-func badPFCFrame(t *testing.T) []byte {
+func badPFCFrame(t testing.TB) []byte {
 	t.Helper()
 	f := frame(t, macA, 120, etsA, pfc3, app1)
 	// Find the PFC TLV (type 127, length 6, OUI 00-80-c2, subtype 11)
