@@ -242,13 +242,13 @@ func (c *checker) add(name CheckName, v Verdict, summary, fix string, evidence .
 }
 
 // has reports whether the interface has an active diagnostic code.
-func (c *checker) has(code lldp.Code) (lldp.Diagnostic, bool) {
+func (c *checker) has(code Code) (Diagnostic, bool) {
 	for _, d := range c.in.Diagnostics {
 		if d.Code == code {
 			return d, true
 		}
 	}
-	return lldp.Diagnostic{}, false
+	return Diagnostic{}, false
 }
 
 // localKnown reports whether this host's parameters are known, so that
@@ -444,7 +444,7 @@ func (c *checker) roceETS() {
 func tcUsed(e *ETS, tc uint8) bool { return slices.Contains(e.PrioTC[:], tc) }
 
 func (c *checker) pfcAgreement() {
-	for _, code := range []lldp.Code{CodePFCMismatch, CodeNeitherWilling} {
+	for _, code := range []Code{CodePFCMismatch, CodeNeitherWilling} {
 		if d, ok := c.has(code); ok {
 			c.add(CheckPFCAgreement, VerdictCritical, d.Message, d.Action, "diagnostic "+string(code))
 			return

@@ -354,8 +354,8 @@ func TestPrioTCRangeLocalIsError(t *testing.T) {
 	p := &Params{ETS: &ETS{MaxTCs: 3, PrioTC: [8]uint8{7, 7, 7, 7, 7, 7, 7, 7}, TCBandwidth: [8]uint8{100}, TSA: [8]lldp.TSA{lldp.TSAETS}}}
 	var found bool
 	for _, d := range p.Validate() {
-		if d.Code == lldp.CodeETSPrioTCRange {
-			found = d.Severity == lldp.SeverityError
+		if d.Code == CodeETSPrioTCRange {
+			found = d.Severity == SeverityError
 		}
 	}
 	if !found || p.Errors() == nil {

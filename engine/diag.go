@@ -9,40 +9,40 @@ import (
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
-// Diagnostic codes produced by the engine (the codec's are in package lldp).
+// Diagnostic codes produced by the engine (the codec's are in diagnostic.go).
 const (
-	CodeMalformed        lldp.Code = "lldpdu-malformed"
-	CodeTooManyNeighbors lldp.Code = "too-many-neighbors"
-	CodeMultiPeer        lldp.Code = "multi-peer"
-	CodeETSMismatch      lldp.Code = "ets-mismatch"
-	CodePFCMismatch      lldp.Code = "pfc-mismatch"
-	CodeBothWilling      lldp.Code = "both-willing"
-	CodeNeitherWilling   lldp.Code = "neither-willing-mismatch"
-	CodeNoETSReco        lldp.Code = "no-ets-reco"
-	CodePFCPrioNoApp     lldp.Code = "pfc-prio-no-app"
-	CodePFCTCShared      lldp.Code = "pfc-tc-shared"
-	CodeDialectConflict  lldp.Code = "dialect-conflict"
-	CodeDualLocalAgent   lldp.Code = "dual-local-agent"
-	CodePeerStale        lldp.Code = "peer-stale"
-	CodeCEEPeerError     lldp.Code = "cee-peer-error"
-	CodeLocalUnknown     lldp.Code = "local-unknown"
-	CodeCaptureError     lldp.Code = "capture-error"
-	CodeFirmwareDCBX     lldp.Code = "firmware-dcbx"
-	CodeCaptureRecordOdd lldp.Code = "capture-record-odd"
-	dualAgentWindow                = 121 * time.Second
+	CodeMalformed        Code = "lldpdu-malformed"
+	CodeTooManyNeighbors Code = "too-many-neighbors"
+	CodeMultiPeer        Code = "multi-peer"
+	CodeETSMismatch      Code = "ets-mismatch"
+	CodePFCMismatch      Code = "pfc-mismatch"
+	CodeBothWilling      Code = "both-willing"
+	CodeNeitherWilling   Code = "neither-willing-mismatch"
+	CodeNoETSReco        Code = "no-ets-reco"
+	CodePFCPrioNoApp     Code = "pfc-prio-no-app"
+	CodePFCTCShared      Code = "pfc-tc-shared"
+	CodeDialectConflict  Code = "dialect-conflict"
+	CodeDualLocalAgent   Code = "dual-local-agent"
+	CodePeerStale        Code = "peer-stale"
+	CodeCEEPeerError     Code = "cee-peer-error"
+	CodeLocalUnknown     Code = "local-unknown"
+	CodeCaptureError     Code = "capture-error"
+	CodeFirmwareDCBX     Code = "firmware-dcbx"
+	CodeCaptureRecordOdd Code = "capture-record-odd"
+	dualAgentWindow           = 121 * time.Second
 )
 
-func mkDiag(code lldp.Code, sev lldp.Severity, feature, action, format string, a ...any) lldp.Diagnostic {
-	return lldp.Diagnostic{Code: code, Severity: sev, Feature: feature, Message: fmt.Sprintf(format, a...), Action: action}
+func mkDiag(code Code, sev Severity, feature, action, format string, a ...any) Diagnostic {
+	return Diagnostic{Code: code, Severity: sev, Feature: feature, Message: fmt.Sprintf(format, a...), Action: action}
 }
 
 // diagnostics re-evaluates the interface's diagnostics at now: the decode
 // problems of the remote peer's LLDPDU, then the configuration problems an
 // operator of lossless Ethernet needs to see.
-func (p *port) diagnostics(now time.Time) []lldp.Diagnostic {
-	out := []lldp.Diagnostic{}
+func (p *port) diagnostics(now time.Time) []Diagnostic {
+	out := []Diagnostic{}
 	if p.remoteFrom != nil {
-		out = append(out, p.remoteFrom.du.Diagnostics...)
+		out = appendFindings(out, p.remoteFrom.du.Findings)
 	}
 	// Other peers' discarded TLVs (the remote peer's are among its
 	// diagnostics above).
@@ -50,15 +50,15 @@ func (p *port) diagnostics(now time.Time) []lldp.Diagnostic {
 		if n == p.remoteFrom {
 			continue
 		}
-		for _, d := range n.du.Diagnostics {
-			if d.Code == lldp.CodeTLVDiscarded {
-				d.Message = "peer " + msapName(n) + ": " + d.Message
-				out = append(out, d)
+		for _, f := range n.du.Findings {
+			if f.Code == lldp.CodeTLVDiscarded {
+				f.Message = "peer " + msapName(n) + ": " + f.Message
+				out = append(out, diagnosticOf(f))
 			}
 		}
 	}
 	if p.multi {
-		out = append(out, mkDiag(CodeMultiPeer, lldp.SeverityError, "lldp",
+		out = append(out, mkDiag(CodeMultiPeer, SeverityError, "lldp",
 			"find the second LLDP speaker: an unmanaged switch, a vswitch passing LLDP, or a NIC firmware agent next to a host agent",
 			"more than one DCBX peer on this link: remote parameters are invalid until every peer's information has expired"))
 	}
@@ -79,14 +79,14 @@ func (p *port) diagnostics(now time.Time) []lldp.Diagnostic {
 		if ttl := time.Duration(n.du.TTL) * time.Second; ttl > 0 {
 			interval := n.interval()
 			if silent := now.Sub(n.lastSeen); freshnessOf(silent, interval) == FreshnessStale {
-				out = append(out, mkDiag(CodePeerStale, lldp.SeverityWarning, "lldp", "check the link and the peer's LLDP agent",
+				out = append(out, mkDiag(CodePeerStale, SeverityWarning, "lldp", "check the link and the peer's LLDP agent",
 					"peer %s silent for %s (about %d transmit intervals); its information expires in %s",
 					msapName(n), silent.Round(time.Second), int(silent/interval), n.expires.Sub(now).Round(time.Second)))
 			}
 		}
 	}
 	if ieee && cee {
-		out = append(out, mkDiag(CodeDialectConflict, lldp.SeverityWarning, "lldp", "configure the switch port for one DCBX version (IEEE recommended)",
+		out = append(out, mkDiag(CodeDialectConflict, SeverityWarning, "lldp", "configure the switch port for one DCBX version (IEEE recommended)",
 			"both IEEE 802.1Qaz and CEE DCBX are heard on this link"))
 	}
 	live := 0
@@ -96,45 +96,45 @@ func (p *port) diagnostics(now time.Time) []lldp.Diagnostic {
 		}
 	}
 	if live > 1 {
-		out = append(out, mkDiag(CodeDualLocalAgent, lldp.SeverityError, "lldp",
+		out = append(out, mkDiag(CodeDualLocalAgent, SeverityError, "lldp",
 			"run one LLDP agent per port: stop lldpad/lldpd or the NIC firmware agent",
 			"%d local LLDP agents (different chassis or port IDs) transmit on this port; the switch sees a multi-peer condition", live))
 	}
 	if p.firmware {
-		sev, msg := lldp.SeverityInfo, "the NIC firmware runs DCBX (LLD_MANAGED): dcbtop shows what the driver reports and does not write ETS/PFC"
+		sev, msg := SeverityInfo, "the NIC firmware runs DCBX (LLD_MANAGED): dcbtop shows what the driver reports and does not write ETS/PFC"
 		if len(p.neighbors) == 0 {
-			sev, msg = lldp.SeverityWarning, "the NIC firmware runs DCBX (LLD_MANAGED) and may consume LLDP frames before the host sees them: no peer is visible here"
+			sev, msg = SeverityWarning, "the NIC firmware runs DCBX (LLD_MANAGED) and may consume LLDP frames before the host sees them: no peer is visible here"
 		}
 		out = append(out, mkDiag(CodeFirmwareDCBX, sev, "lldp",
 			"to let the host see LLDP (and run dcbtop --agent): Intel "+firmwareHandOver("IF")+"; Mellanox/Broadcom: switch the firmware DCBX mode off",
 			"%s", msg))
 	}
 	if p.captureErr != "" {
-		out = append(out, mkDiag(CodeCaptureError, lldp.SeverityError, "lldp", "dcbtop retries with backoff; check the interface and privileges",
+		out = append(out, mkDiag(CodeCaptureError, SeverityError, "lldp", "dcbtop retries with backoff; check the interface and privileges",
 			"capture: %s", p.captureErr))
 	}
 	if p.counters.Malformed > 0 {
-		out = append(out, mkDiag(CodeMalformed, lldp.SeverityWarning, "lldp", "",
+		out = append(out, mkDiag(CodeMalformed, SeverityWarning, "lldp", "",
 			"discarded %d malformed LLDPDU(s); last at %s: %s", p.counters.Malformed, p.lastBadAt.UTC().Format(time.RFC3339), p.lastBad))
 	}
 	if p.tooManyUntil.After(now) {
 		// As tooManyNeighbors (IEEE Std 802.1AB-2016, 9.2.5.22), this
 		// clears when its timer runs out; the evicted count stays in
 		// capture.neighbors_evicted.
-		out = append(out, mkDiag(CodeTooManyNeighbors, lldp.SeverityWarning, "lldp", "is something flooding LLDP on this link?",
+		out = append(out, mkDiag(CodeTooManyNeighbors, SeverityWarning, "lldp", "is something flooding LLDP on this link?",
 			"neighbour table full: %d MSAP(s) evicted so far; clears %s after the last eviction if none follows",
 			p.counters.NeighborsEvicted, p.tooManyUntil.Sub(now).Round(time.Second)))
 	}
 	if p.counters.RecordsOdd > 0 {
-		out = append(out, mkDiag(CodeCaptureRecordOdd, lldp.SeverityWarning, "lldp", "the capture file was written by a tool that got a length wrong; the frames are read as captured",
+		out = append(out, mkDiag(CodeCaptureRecordOdd, SeverityWarning, "lldp", "the capture file was written by a tool that got a length wrong; the frames are read as captured",
 			"%d capture record(s) read despite an inconsistency; last: %s", p.counters.RecordsOdd, p.lastNote))
 	}
 	return append(out, p.losslessDiagnostics()...)
 }
 
 // pairDiagnostics compare local and remote Willing and parameters.
-func (p *port) pairDiagnostics() []lldp.Diagnostic {
-	var out []lldp.Diagnostic
+func (p *port) pairDiagnostics() []Diagnostic {
+	var out []Diagnostic
 	r := p.remote
 	if r == nil || p.remoteFrom == nil {
 		return nil
@@ -150,7 +150,7 @@ func (p *port) pairDiagnostics() []lldp.Diagnostic {
 			}
 		}
 		if len(bad) > 0 {
-			out = append(out, mkDiag(CodeCEEPeerError, lldp.SeverityWarning, "cee", "compare both sides' configuration of these features",
+			out = append(out, mkDiag(CodeCEEPeerError, SeverityWarning, "cee", "compare both sides' configuration of these features",
 				"CEE peer reports an error on %s", strings.Join(bad, ", ")))
 		}
 	}
@@ -160,29 +160,29 @@ func (p *port) pairDiagnostics() []lldp.Diagnostic {
 			if p.replay {
 				action = "a capture carries only what was on the wire: record with dcbtop -w on the host to include its local parameters"
 			}
-			out = append(out, mkDiag(CodeLocalUnknown, lldp.SeverityInfo, "lldp", action,
+			out = append(out, mkDiag(CodeLocalUnknown, SeverityInfo, "lldp", action,
 				"local parameters unknown: mismatches with the peer cannot be checked"))
 		}
 		return out
 	}
 	if p.willing && r.ETS != nil && r.ETSReco == nil && r.CEE == nil {
-		out = append(out, mkDiag(CodeNoETSReco, lldp.SeverityWarning, "ets", "configure an ETS recommendation on the switch, or set local Willing off and configure ETS locally",
+		out = append(out, mkDiag(CodeNoETSReco, SeverityWarning, "ets", "configure an ETS recommendation on the switch, or set local Willing off and configure ETS locally",
 			"peer sends no ETS recommendation: a willing host keeps its local ETS"))
 	}
 	lw := p.willing
 	if r.PFC != nil && p.local != nil && p.local.PFC != nil {
 		switch {
 		case lw && r.PFC.Willing && r.CEE == nil:
-			out = append(out, mkDiag(CodeBothWilling, lldp.SeverityWarning, "pfc", "make the switch not willing (it should be the source of truth)",
+			out = append(out, mkDiag(CodeBothWilling, SeverityWarning, "pfc", "make the switch not willing (it should be the source of truth)",
 				"both sides are willing for PFC: %s", p.resolution.PFC.Why))
 		case !lw && !r.PFC.Willing && p.local.PFC.Enabled != r.PFC.Enabled:
-			out = append(out, mkDiag(CodeNeitherWilling, lldp.SeverityError, "pfc", "set local Willing on, or configure the same PFC priorities on both sides",
+			out = append(out, mkDiag(CodeNeitherWilling, SeverityError, "pfc", "set local Willing on, or configure the same PFC priorities on both sides",
 				"neither side is willing and PFC differs: local %s, peer %s", prioList(p.local.PFC.Enabled), prioList(r.PFC.Enabled)))
 		}
 	}
 	if op := p.operational; op != nil {
 		if op.PFC != nil && r.PFC != nil && op.PFC.Enabled != r.PFC.Enabled {
-			out = append(out, mkDiag(CodePFCMismatch, lldp.SeverityError, "pfc", "lossless traffic will drop: make both sides enable PFC on the same priorities",
+			out = append(out, mkDiag(CodePFCMismatch, SeverityError, "pfc", "lossless traffic will drop: make both sides enable PFC on the same priorities",
 				"PFC in force here (%s) differs from the peer's (%s)", prioList(op.PFC.Enabled), prioList(r.PFC.Enabled)))
 		}
 	}
@@ -202,21 +202,21 @@ func (p *port) pairDiagnostics() []lldp.Diagnostic {
 // kernel (dcbnl) or advertised by another agent of this host, must be it.
 // dcbtop's own agent transmits what the resolver chose, so it is not
 // checked.
-func (p *port) etsNotAdopted() (lldp.Diagnostic, bool) {
+func (p *port) etsNotAdopted() (Diagnostic, bool) {
 	op, l := p.operational, p.local
 	if op == nil || op.ETS == nil || l == nil || l.ETS == nil || !p.willing {
-		return lldp.Diagnostic{}, false
+		return Diagnostic{}, false
 	}
 	if src := p.resolution.ETS.Source; src != FromRemote && src != FromRemoteReco {
-		return lldp.Diagnostic{}, false
+		return Diagnostic{}, false
 	}
 	if p.localSource != SourceDCBNL && p.localSource != SourceObserved {
-		return lldp.Diagnostic{}, false
+		return Diagnostic{}, false
 	}
 	if l.ETS.PrioTC == op.ETS.PrioTC && l.ETS.TCBandwidth == op.ETS.TCBandwidth && l.ETS.TSA == op.ETS.TSA {
-		return lldp.Diagnostic{}, false
+		return Diagnostic{}, false
 	}
-	return mkDiag(CodeETSMismatch, lldp.SeverityWarning, "ets",
+	return mkDiag(CodeETSMismatch, SeverityWarning, "ets",
 		"the host's DCBX agent or NIC did not apply the peer's ETS: check lldpad/firmware DCBX mode, or set local Willing off and configure ETS locally",
 		"local Willing is on and the peer's ETS should be in force (%s), but this host runs other ETS (%s): bandwidth %s vs %s, priority→TC %s vs %s",
 		p.resolution.ETS.Why, p.localSource,
@@ -224,12 +224,12 @@ func (p *port) etsNotAdopted() (lldp.Diagnostic, bool) {
 }
 
 // opDiagnostics checks the operational set for lossless-Ethernet traps.
-func (p *port) opDiagnostics() []lldp.Diagnostic {
+func (p *port) opDiagnostics() []Diagnostic {
 	op := p.operational
 	if op == nil || op.PFC == nil || op.PFC.Enabled == 0 {
 		return nil
 	}
-	var out []lldp.Diagnostic
+	var out []Diagnostic
 	var noApp []uint8
 	for _, prio := range op.PFC.Enabled.List() {
 		found := false
@@ -243,7 +243,7 @@ func (p *port) opDiagnostics() []lldp.Diagnostic {
 		}
 	}
 	if len(noApp) > 0 {
-		out = append(out, mkDiag(CodePFCPrioNoApp, lldp.SeverityWarning, "app", "add an APP entry (e.g. UDP 4791 or the RoCE DSCP) for the lossless priority",
+		out = append(out, mkDiag(CodePFCPrioNoApp, SeverityWarning, "app", "add an APP entry (e.g. UDP 4791 or the RoCE DSCP) for the lossless priority",
 			"PFC is enabled on priority %s but no APP entry classifies traffic into it", joinNums(noApp, ",")))
 	}
 	if op.ETS != nil {
@@ -260,7 +260,7 @@ func (p *port) opDiagnostics() []lldp.Diagnostic {
 				}
 			}
 			if len(lossless) > 0 && len(lossy) > 0 {
-				out = append(out, mkDiag(CodePFCTCShared, lldp.SeverityWarning, "ets", "map the lossless priority to a TC of its own",
+				out = append(out, mkDiag(CodePFCTCShared, SeverityWarning, "ets", "map the lossless priority to a TC of its own",
 					"TC%d carries PFC priority %s and lossy priority %s: pauses stall the lossy traffic too", tc, joinNums(lossless, ","), joinNums(lossy, ",")))
 			}
 		}

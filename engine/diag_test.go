@@ -10,8 +10,8 @@ import (
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
-func codes(ds []lldp.Diagnostic) []lldp.Code {
-	out := []lldp.Code{}
+func codes(ds []Diagnostic) []Code {
+	out := []Code{}
 	for _, d := range ds {
 		out = append(out, d.Code)
 	}
@@ -33,46 +33,46 @@ func TestDiagnostics(t *testing.T) {
 	tests := []struct {
 		name string
 		evs  func(t testing.TB) []Event
-		want []lldp.Code
+		want []Code
 	}{
 		{"clean: local and peer agree, RoCE classified", func(t testing.TB) []Event {
 			return []Event{link, local(false, 1<<3, roce), rx(1, frame(t, highMAC, 120, etsA, pfc3))}
-		}, []lldp.Code{}},
+		}, []Code{}},
 		{"neither willing and PFC differs", func(t testing.TB) []Event {
 			return []Event{link, local(false, 1<<4, App{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 4}), rx(1, frame(t, highMAC, 120, etsA, pfc3))}
-		}, []lldp.Code{CodeNeitherWilling, CodePFCMismatch, CodePFCTCShared}},
+		}, []Code{CodeNeitherWilling, CodePFCMismatch, CodePFCTCShared}},
 		// The willing host runs the peer's recommendation, which differs
 		// from the peer's own configuration: ETS is asymmetric, no
 		// ets-mismatch (issue 13).
 		{"both willing", func(t testing.TB) []Event {
 			return []Event{link, local(true, 1<<3, roce), rx(1, frame(t, highMAC, 120, etsA, recoA, willingPFC3))}
-		}, []lldp.Code{CodeBothWilling}},
+		}, []Code{CodeBothWilling}},
 		{"willing but no recommendation", func(t testing.TB) []Event {
 			return []Event{link, local(true, 0), rx(1, frame(t, highMAC, 120, etsA))}
-		}, []lldp.Code{CodeNoETSReco}},
+		}, []Code{CodeNoETSReco}},
 		{"PFC priority without APP entry and on a TC shared with lossy priorities", func(t testing.TB) []Event {
 			return []Event{link, local(false, 1<<0), rx(1, frame(t, highMAC, 120, etsA, &lldp.PFC{Cap: 8, Enabled: 1}))}
-		}, []lldp.Code{CodePFCPrioNoApp, CodePFCTCShared}},
+		}, []Code{CodePFCPrioNoApp, CodePFCTCShared}},
 		{"local unknown", func(t testing.TB) []Event {
 			return []Event{rx(1, frame(t, highMAC, 120, etsA, pfc3))}
-		}, []lldp.Code{CodeLocalUnknown}},
+		}, []Code{CodeLocalUnknown}},
 		{"peer stale", func(t testing.TB) []Event {
 			return []Event{link, local(false, 1<<3, roce), rx(1, frame(t, highMAC, 120, etsA, pfc3)), Tick{At: at(100)}}
-		}, []lldp.Code{CodePeerStale}},
+		}, []Code{CodePeerStale}},
 		{"dialect conflict and multi-peer", func(t testing.TB) []Event {
 			cee := &lldp.CEE{Control: &lldp.CEEControl{}, PFC: &lldp.CEEPFC{CEEFeature: lldp.CEEFeature{Enable: true}, Enabled: 8, NumTCs: 8}}
 			return []Event{link, local(false, 1<<3, roce), rx(1, frame(t, highMAC, 120, etsA, pfc3)), rx(2, frame(t, macB, 120, cee))}
-		}, []lldp.Code{CodeDialectConflict, CodeMultiPeer}},
+		}, []Code{CodeDialectConflict, CodeMultiPeer}},
 		{"two local agents", func(t testing.TB) []Event {
 			out := func(s float64, src lldp.MAC) Event {
 				return FrameReceived{Interface: "eth0", At: at(s), Outgoing: true, Data: frame(t, src, 120, etsA, pfc3)}
 			}
 			return []Event{out(0, lowMAC), out(1, macA)}
-		}, []lldp.Code{CodeDualLocalAgent, CodePFCPrioNoApp}},
+		}, []Code{CodeDualLocalAgent, CodePFCPrioNoApp}},
 		{"CEE peer reports an error", func(t testing.TB) []Event {
 			cee := &lldp.CEE{Control: &lldp.CEEControl{}, PFC: &lldp.CEEPFC{CEEFeature: lldp.CEEFeature{Enable: true, Error: true}, Enabled: 8, NumTCs: 8}}
 			return []Event{link, local(false, 1<<3, roce), rx(1, frame(t, highMAC, 120, cee))}
-		}, []lldp.Code{CodeCEEPeerError}},
+		}, []Code{CodeCEEPeerError}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -150,13 +150,13 @@ func TestFirmwareDiagnostic(t *testing.T) {
 	if in.DCBXMode == nil || *in.DCBXMode != "firmware-managed (LLD_MANAGED), IEEE" || in.LocalSource != "dcbnl" {
 		t.Errorf("dcbx_mode %v local_source %q", in.DCBXMode, in.LocalSource)
 	}
-	var d *lldp.Diagnostic
+	var d *Diagnostic
 	for i := range in.Diagnostics {
 		if in.Diagnostics[i].Code == CodeFirmwareDCBX {
 			d = &in.Diagnostics[i]
 		}
 	}
-	if d == nil || d.Severity != lldp.SeverityWarning || !strings.Contains(d.Action, "fw-lldp-agent off") || !strings.Contains(d.Action, "disable-fw-lldp on") {
+	if d == nil || d.Severity != SeverityWarning || !strings.Contains(d.Action, "fw-lldp-agent off") || !strings.Contains(d.Action, "disable-fw-lldp on") {
 		t.Errorf("firmware diagnostic %+v", d)
 	}
 }

@@ -2,13 +2,11 @@ package engine
 
 import (
 	"testing"
-
-	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // badPFCFrame returns a frame from macA with ETS, a PFC TLV whose body is
 // one byte after OUI and subtype, and APP.
-func badPFCFrame(t *testing.T) []byte {
+func badPFCFrame(t testing.TB) []byte {
 	t.Helper()
 	f := frame(t, macA, 120, etsA, pfc3, app1)
 	// Find the PFC TLV (type 127, length 6, OUI 00-80-c2, subtype 11)
@@ -44,7 +42,7 @@ func TestMalformedOptionalTLVDiscarded(t *testing.T) {
 	if in.Capture.Malformed != 0 || in.Capture.TLVsDiscarded != 5 {
 		t.Errorf("malformed %d, tlvs_discarded %d; want 0 and 5 (one per LLDPDU, identical repeats included)", in.Capture.Malformed, in.Capture.TLVsDiscarded)
 	}
-	if !hasCode(in.Diagnostics, lldp.CodeTLVDiscarded) {
+	if !hasCode(in.Diagnostics, CodeTLVDiscarded) {
 		t.Errorf("no tlv-discarded diagnostic: %+v", in.Diagnostics)
 	}
 }

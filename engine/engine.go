@@ -251,7 +251,7 @@ type Outcome struct {
 	// Notices are host-wide diagnostics this event raised for the first
 	// time (too-many-interfaces), for a headless caller to say once; the
 	// snapshot's Diagnostics keep them up to date.
-	Notices []lldp.Diagnostic
+	Notices []Diagnostic
 }
 
 // Step applies ev and returns its Outcome.
@@ -355,10 +355,10 @@ func (e *Engine) step(ev Event) Outcome {
 // changed the state other than through indications, ignored is the count
 // of ignored events before it.
 func (e *Engine) outcome(changed bool, ignored uint64) Outcome {
-	var notices []lldp.Diagnostic
+	var notices []Diagnostic
 	if e.ignored.events == 1 && ignored == 0 {
 		changed = true // the first ignored interface: the diagnostic appears
-		notices = []lldp.Diagnostic{mkDiag(CodeTooManyInterfaces, lldp.SeverityWarning, "capture", "",
+		notices = []Diagnostic{mkDiag(CodeTooManyInterfaces, SeverityWarning, "capture", "",
 			"events for more than %d interfaces: the others are ignored and counted (the snapshot's too-many-interfaces diagnostic says how many)", e.cfg.MaxInterfaces)}
 	}
 	if len(e.out) == 0 {

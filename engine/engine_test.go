@@ -364,7 +364,7 @@ func TestSnapshotMultiPeer(t *testing.T) {
 	}
 }
 
-func hasCode(ds []lldp.Diagnostic, code lldp.Code) bool {
+func hasCode(ds []Diagnostic, code Code) bool {
 	for _, d := range ds {
 		if d.Code == code {
 			return true

@@ -10,12 +10,12 @@ import (
 
 // Diagnostic codes of the lossless counters.
 const (
-	CodePauseStorm      lldp.Code = "pause-storm"
-	CodePauseWithoutPFC lldp.Code = "pause-without-pfc"
-	CodePFCNoPauses     lldp.Code = "pfc-no-pauses"
-	CodeCNPWithoutECN   lldp.Code = "cnp-without-ecn"
-	CodeLossyFabric     lldp.Code = "lossy-fabric"
-	CodeCountersError   lldp.Code = "counters-error"
+	CodePauseStorm      Code = "pause-storm"
+	CodePauseWithoutPFC Code = "pause-without-pfc"
+	CodePFCNoPauses     Code = "pfc-no-pauses"
+	CodeCNPWithoutECN   Code = "cnp-without-ecn"
+	CodeLossyFabric     Code = "lossy-fabric"
+	CodeCountersError   Code = "counters-error"
 )
 
 // RoCE's classifiers in an APP table: UDP destination port 4791 (RoCEv2)
@@ -29,15 +29,15 @@ const (
 // operator of lossless Ethernet must act on: pause storms, pauses where
 // PFC is off, PFC that has never paused RDMA traffic, congestion
 // notifications the host does not act on, and losses of RDMA packets.
-func (p *port) losslessDiagnostics() []lldp.Diagnostic {
+func (p *port) losslessDiagnostics() []Diagnostic {
 	ls := p.lossless
 	if ls == nil || ls.cur == nil {
 		return nil
 	}
-	var out []lldp.Diagnostic
+	var out []Diagnostic
 	cur, prev := ls.cur, ls.prev
 	if cur.Err != "" {
-		out = append(out, mkDiag(CodeCountersError, lldp.SeverityWarning, "", "run dcbtop as root; check that the driver exposes the counters",
+		out = append(out, mkDiag(CodeCountersError, SeverityWarning, "", "run dcbtop as root; check that the driver exposes the counters",
 			"reading lossless counters: %s", cur.Err))
 	}
 	var dt time.Duration
@@ -65,8 +65,8 @@ func (p *port) losslessDiagnostics() []lldp.Diagnostic {
 }
 
 // pauseDiagnostics: pause storms and pauses on priorities without PFC.
-func pauseDiagnostics(pfc, before *PFCSample, dt time.Duration, pfcKnown bool, pfcOn PrioSet) []lldp.Diagnostic {
-	var out []lldp.Diagnostic
+func pauseDiagnostics(pfc, before *PFCSample, dt time.Duration, pfcKnown bool, pfcOn PrioSet) []Diagnostic {
+	var out []Diagnostic
 	if before != nil {
 		var storm []string
 		if moved(before.StormWarning, pfc.StormWarning) {
@@ -76,7 +76,7 @@ func pauseDiagnostics(pfc, before *PFCSample, dt time.Duration, pfcKnown bool, p
 			storm = append(storm, "error")
 		}
 		if len(storm) > 0 {
-			out = append(out, mkDiag(CodePauseStorm, lldp.SeverityError, "pfc",
+			out = append(out, mkDiag(CodePauseStorm, SeverityError, "pfc",
 				"find the receiver that cannot drain its queue (a stuck host or NIC); the NIC stops honouring pauses while the storm lasts",
 				"the NIC's pause storm guard fired (%s events counting): a receiver has been pausing this port continuously", strings.Join(storm, " and ")))
 		}
@@ -102,12 +102,12 @@ func pauseDiagnostics(pfc, before *PFCSample, dt time.Duration, pfcKnown bool, p
 		}
 	}
 	if len(stormy) > 0 {
-		out = append(out, mkDiag(CodePauseStorm, lldp.SeverityWarning, "pfc",
+		out = append(out, mkDiag(CodePauseStorm, SeverityWarning, "pfc",
 			"find the congested receiver (the side sending the pauses); check for a slow host, an incast, or a NIC stuck in XOFF",
 			"pause storm on priority %s: up to %.0f pause frames/s (threshold %.0f/s)", joinNums(stormy, ","), worst, PauseStormRate))
 	}
 	if len(unexpected) > 0 {
-		out = append(out, mkDiag(CodePauseWithoutPFC, lldp.SeverityWarning, "pfc",
+		out = append(out, mkDiag(CodePauseWithoutPFC, SeverityWarning, "pfc",
 			"enable PFC on this priority on both sides, or stop the peer pausing it (its PFC configuration differs from the operational one here)",
 			"pause frames on priority %s, where PFC is not operational (enabled: %s)", joinNums(unexpected, ","), pfcOn.PrioWords()))
 	}
@@ -118,9 +118,9 @@ func pauseDiagnostics(pfc, before *PFCSample, dt time.Duration, pfcKnown bool, p
 // never paused in either direction. The RDMA priorities are those the
 // operational APP table maps RoCE to; without such an entry, every
 // priority with PFC on.
-func (p *port) neverPaused(pfc *PFCSample, pfcOn PrioSet) (lldp.Diagnostic, bool) {
+func (p *port) neverPaused(pfc *PFCSample, pfcOn PrioSet) (Diagnostic, bool) {
 	if pfcOn == 0 || !p.lossless.rdmaTraffic() {
-		return lldp.Diagnostic{}, false
+		return Diagnostic{}, false
 	}
 	roce := pfcOn
 	if op := p.operational; op != nil {
@@ -142,9 +142,9 @@ func (p *port) neverPaused(pfc *PFCSample, pfcOn PrioSet) (lldp.Diagnostic, bool
 		}
 	}
 	if len(silent) == 0 || len(silent) != len(roce.List()) {
-		return lldp.Diagnostic{}, false
+		return Diagnostic{}, false
 	}
-	return mkDiag(CodePFCNoPauses, lldp.SeverityInfo, "pfc",
+	return mkDiag(CodePFCNoPauses, SeverityInfo, "pfc",
 		"nothing to do if the fabric is never congested; to prove the lossless path, run an incast test and watch the pause counters move",
 		"RDMA traffic flows and PFC is on for priority %s, but no pause frame has ever been sent or received there", joinNums(silent, ",")), true
 }
@@ -164,11 +164,11 @@ func (ls *losslessState) rdmaTraffic() bool {
 
 // congestionDiagnostics: congestion notifications the host does not act
 // on, and RDMA packets lost on the way (out of sequence).
-func congestionDiagnostics(cur, prev *CountersSampled, dt time.Duration) []lldp.Diagnostic {
+func congestionDiagnostics(cur, prev *CountersSampled, dt time.Duration) []Diagnostic {
 	if prev == nil {
 		return nil
 	}
-	var out []lldp.Diagnostic
+	var out []Diagnostic
 	for i := range cur.RDMA {
 		s := &cur.RDMA[i]
 		var b *RDMAPortSample
@@ -184,11 +184,11 @@ func congestionDiagnostics(cur, prev *CountersSampled, dt time.Duration) []lldp.
 		cnps := moved(b.Congestion[CNPSent], s.Congestion[CNPSent]) || moved(b.Congestion[CNPHandled], s.Congestion[CNPHandled])
 		switch {
 		case moved(b.Congestion[CNPIgnored], s.Congestion[CNPIgnored]):
-			out = append(out, mkDiag(CodeCNPWithoutECN, lldp.SeverityWarning, "",
+			out = append(out, mkDiag(CodeCNPWithoutECN, SeverityWarning, "",
 				"enable the reaction point on the RoCE priority (mlx5: echo 1 > /sys/class/net/IF/ecn/roce_rp/enable/P)",
 				"%s: congestion notifications arrive but are ignored (rp_cnp_ignored rising): the fabric marks ECN and this host does not slow down", name))
 		case cnps && cur.ECN != nil && (cur.ECN.NotificationPoint == 0 || cur.ECN.ReactionPoint == 0):
-			out = append(out, mkDiag(CodeCNPWithoutECN, lldp.SeverityWarning, "",
+			out = append(out, mkDiag(CodeCNPWithoutECN, SeverityWarning, "",
 				"enable ECN (DCQCN) on the RoCE priority on both roles (mlx5: /sys/class/net/IF/ecn/roce_np|roce_rp/enable/P)",
 				"%s: congestion notifications are counted but ECN is disabled here (notification point on %s, reaction point on %s)",
 				name, cur.ECN.NotificationPoint.PrioWords(), cur.ECN.ReactionPoint.PrioWords()))
@@ -196,7 +196,7 @@ func congestionDiagnostics(cur, prev *CountersSampled, dt time.Duration) []lldp.
 		in, inOK := readingRate(b.NDK[NDKRDMAInFrames], s.NDK[NDKRDMAInFrames], dt)
 		if inOK && in > 0 && moved(b.Congestion[OutOfSequence], s.Congestion[OutOfSequence]) {
 			oos, _ := readingRate(b.Congestion[OutOfSequence], s.Congestion[OutOfSequence], dt)
-			out = append(out, mkDiag(CodeLossyFabric, lldp.SeverityWarning, "",
+			out = append(out, mkDiag(CodeLossyFabric, SeverityWarning, "",
 				"check PFC for the RoCE priority on every hop (pause counters, switch drops) and the ECN thresholds",
 				"%s: RDMA packets arrive out of sequence (%.0f/s): packets are lost on a path that should be lossless", name, oos))
 		}

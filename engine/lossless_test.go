@@ -171,36 +171,36 @@ func TestLosslessDiagnostics(t *testing.T) {
 		name   string
 		local  *Params
 		second func(s *CountersSampled)
-		want   []lldp.Code
+		want   []Code
 	}{
 		{"quiet", roceOn3, func(s *CountersSampled) { s.PFC.Priorities[3].RxPause.Value = 5 }, nil},
-		{"pfc never paused RDMA traffic", roceOn3, func(s *CountersSampled) {}, []lldp.Code{CodePFCNoPauses}},
-		{"storm by rate", roceOn3, func(s *CountersSampled) { s.PFC.Priorities[3].TxPause.Value = 5000 }, []lldp.Code{CodePauseStorm}},
+		{"pfc never paused RDMA traffic", roceOn3, func(s *CountersSampled) {}, []Code{CodePFCNoPauses}},
+		{"storm by rate", roceOn3, func(s *CountersSampled) { s.PFC.Priorities[3].TxPause.Value = 5000 }, []Code{CodePauseStorm}},
 		{"storm guard counters moving", roceOn3, func(s *CountersSampled) {
 			s.PFC.Priorities[3].RxPause.Value = 5
 			s.PFC.StormError = reading(1, "tx_pause_storm_error_events")
-		}, []lldp.Code{CodePauseStorm}},
+		}, []Code{CodePauseStorm}},
 		{"pauses without pfc", roceOn3, func(s *CountersSampled) {
 			s.PFC.Priorities[3].RxPause.Value = 5
 			s.PFC.Priorities[1].RxPause.Value = 7
-		}, []lldp.Code{CodePauseWithoutPFC}},
+		}, []Code{CodePauseWithoutPFC}},
 		{"cnps ignored", roceOn3, func(s *CountersSampled) {
 			s.PFC.Priorities[3].RxPause.Value = 5
 			s.RDMA[0].Congestion[CNPIgnored].Value = 4
-		}, []lldp.Code{CodeCNPWithoutECN}},
+		}, []Code{CodeCNPWithoutECN}},
 		{"cnps with ecn disabled", roceOn3, func(s *CountersSampled) {
 			s.PFC.Priorities[3].RxPause.Value = 5
 			s.RDMA[0].Congestion[CNPHandled].Value = 40
 			s.ECN = &ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1 << 3}
-		}, []lldp.Code{CodeCNPWithoutECN}},
+		}, []Code{CodeCNPWithoutECN}},
 		{"lossy fabric", roceOn3, func(s *CountersSampled) {
 			s.PFC.Priorities[3].RxPause.Value = 5
 			s.RDMA[0].Congestion[OutOfSequence].Value = 30
-		}, []lldp.Code{CodeLossyFabric}},
+		}, []Code{CodeLossyFabric}},
 		{"read error", roceOn3, func(s *CountersSampled) {
 			s.PFC.Priorities[3].RxPause.Value = 5
 			s.Err = "ports/1/counters/port_rcv_data: not a number"
-		}, []lldp.Code{CodeCountersError}},
+		}, []Code{CodeCountersError}},
 		{"no operational pfc: no pfc rules", nil, func(s *CountersSampled) { s.PFC.Priorities[1].RxPause.Value = 7 }, nil},
 	}
 	for _, tt := range tests {
@@ -213,7 +213,7 @@ func TestLosslessDiagnostics(t *testing.T) {
 			s := mlxSample(t0.Add(time.Second), 1)
 			tt.second(&s)
 			e.Apply(s)
-			var got []lldp.Code
+			var got []Code
 			for _, d := range e.Snapshot().Interfaces[0].Diagnostics {
 				switch d.Code {
 				case CodePauseStorm, CodePauseWithoutPFC, CodePFCNoPauses, CodeCNPWithoutECN, CodeLossyFabric, CodeCountersError:

@@ -14,53 +14,53 @@ import (
 
 // Diagnostic codes of Validate beyond the codec's.
 const (
-	CodeETSMaxTCsRange   lldp.Code = "ets-max-tcs-range"
-	CodeAppPriorityRange lldp.Code = "app-priority-range"
+	CodeETSMaxTCsRange   Code = "ets-max-tcs-range"
+	CodeAppPriorityRange Code = "app-priority-range"
 	// CodeTLVTooLong: the parameters do not fit the TLV that carries
 	// them (more than lldp.MaxAppEntries APP entries).
-	CodeTLVTooLong lldp.Code = "tlv-too-long"
+	CodeTLVTooLong Code = "tlv-too-long"
 )
 
 // Validate checks p with the rules the codec applies to received TLVs
 // (IEEE Std 802.1Q-2018 Annex D; see lldp.ETS.Validate and friends), so
 // that what dcbtop sends or applies is held to the same standard as what
 // it receives.
-func (p *Params) Validate() (out []lldp.Diagnostic) {
+func (p *Params) Validate() (out []Diagnostic) {
 	defer func() {
 		// Received, a priority mapped past Max TCs is the sender's
 		// problem (a warning); what dcbtop sends or writes must not have it.
 		// Likewise a repeated APP entry: received it is the sender's
 		// (app-duplicate-entry, a warning); dcbtop does not write one.
 		for i := range out {
-			if out[i].Code == lldp.CodeETSPrioTCRange || out[i].Code == lldp.CodeAppDuplicate {
-				out[i].Severity = lldp.SeverityError
+			if out[i].Code == CodeETSPrioTCRange || out[i].Code == CodeAppDuplicate {
+				out[i].Severity = SeverityError
 			}
 		}
 	}()
 	if e := p.ETS; e != nil {
-		out = append(out, (&lldp.ETS{Willing: e.Willing, CBS: e.CBS, MaxTCs: e.MaxTCs, PrioTC: e.PrioTC, Bandwidth: e.TCBandwidth, TSA: e.TSA}).Validate()...)
+		out = appendFindings(out, (&lldp.ETS{Willing: e.Willing, CBS: e.CBS, MaxTCs: e.MaxTCs, PrioTC: e.PrioTC, Bandwidth: e.TCBandwidth, TSA: e.TSA}).Validate())
 		if e.MaxTCs == 0 || e.MaxTCs > 8 {
-			out = append(out, lldp.Diagnostic{Code: CodeETSMaxTCsRange, Severity: lldp.SeverityError, Feature: "ets", Message: fmt.Sprintf("max_tcs %d is not 1-8", e.MaxTCs)})
+			out = append(out, Diagnostic{Code: CodeETSMaxTCsRange, Severity: SeverityError, Feature: "ets", Message: fmt.Sprintf("max_tcs %d is not 1-8", e.MaxTCs)})
 		}
 	}
 	if r := p.ETSReco; r != nil {
-		out = append(out, (&lldp.ETS{Recommendation: true, PrioTC: r.PrioTC, Bandwidth: r.TCBandwidth, TSA: r.TSA}).Validate()...)
+		out = appendFindings(out, (&lldp.ETS{Recommendation: true, PrioTC: r.PrioTC, Bandwidth: r.TCBandwidth, TSA: r.TSA}).Validate())
 	}
 	if f := p.PFC; f != nil {
-		out = append(out, (&lldp.PFC{Willing: f.Willing, MBC: f.MBC, Cap: f.Cap, Enabled: uint8(f.Enabled)}).Validate()...)
+		out = appendFindings(out, (&lldp.PFC{Willing: f.Willing, MBC: f.MBC, Cap: f.Cap, Enabled: uint8(f.Enabled)}).Validate())
 	}
 	if p.App != nil {
 		a := &lldp.AppPriority{}
 		for _, e := range p.App {
 			if e.Priority > 7 {
-				out = append(out, lldp.Diagnostic{Code: CodeAppPriorityRange, Severity: lldp.SeverityError, Feature: "app", Message: fmt.Sprintf("APP priority %d is not 0-7", e.Priority)})
+				out = append(out, Diagnostic{Code: CodeAppPriorityRange, Severity: SeverityError, Feature: "app", Message: fmt.Sprintf("APP priority %d is not 0-7", e.Priority)})
 			}
 			a.Entries = append(a.Entries, lldp.AppEntry{Priority: e.Priority & 7, Selector: e.Selector, Protocol: e.Protocol})
 		}
-		out = append(out, a.Validate()...)
+		out = appendFindings(out, a.Validate())
 		// What the wire can carry, checked by building the TLV.
 		if _, err := a.MarshalBinary(); err != nil && len(a.Entries) > lldp.MaxAppEntries {
-			out = append(out, lldp.Diagnostic{Code: CodeTLVTooLong, Severity: lldp.SeverityError, Feature: "app",
+			out = append(out, Diagnostic{Code: CodeTLVTooLong, Severity: SeverityError, Feature: "app",
 				Message: fmt.Sprintf("%d APP entries do not fit in one APP TLV (at most %d: its value is limited to 511 bytes)", len(a.Entries), lldp.MaxAppEntries)})
 		}
 	}
@@ -72,7 +72,7 @@ func (p *Params) Validate() (out []lldp.Diagnostic) {
 func (p *Params) Errors() error {
 	var msgs []string
 	for _, d := range p.Validate() {
-		if d.Severity == lldp.SeverityError {
+		if d.Severity == SeverityError {
 			msgs = append(msgs, d.Feature+": "+d.Message)
 		}
 	}

@@ -100,11 +100,11 @@ func TestParamsValidate(t *testing.T) {
 		ETS: &ETS{MaxTCs: 9, TCBandwidth: [8]uint8{100}, TSA: [8]lldp.TSA{2}},
 		App: []App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 8}},
 	}
-	var codes []lldp.Code
+	var codes []Code
 	for _, d := range ranges.Validate() {
 		codes = append(codes, d.Code)
 	}
-	for _, want := range []lldp.Code{CodeETSMaxTCsRange, CodeAppPriorityRange} {
+	for _, want := range []Code{CodeETSMaxTCsRange, CodeAppPriorityRange} {
 		if !slices.Contains(codes, want) {
 			t.Errorf("Validate of max_tcs 9 and APP priority 8 gave codes %v, want %s among them", codes, want)
 		}

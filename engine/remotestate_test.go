@@ -4,8 +4,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // TestRemoteState: the one rule for the state of the remote parameters,
@@ -37,7 +35,7 @@ func TestRemoteState(t *testing.T) {
 		}
 		in, ok := e.Interface("eth0")
 		if !ok {
-			in = Interface{Name: "eth0", Peers: []Peer{}, Diagnostics: []lldp.Diagnostic{}}
+			in = Interface{Name: "eth0", Peers: []Peer{}, Diagnostics: []Diagnostic{}}
 		}
 		settled := map[bool]string{true: " settled", false: ""}
 		got = append(got, tt.name+": "+in.RemoteState().String()+settled[in.RemoteSettled()])

@@ -3,8 +3,6 @@ package engine
 import (
 	"fmt"
 	"time"
-
-	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // DefaultMaxInterfaces bounds the interfaces one engine keeps: a host has a
@@ -19,7 +17,7 @@ const maxIgnoredNames = 1 << 16
 
 // CodeTooManyInterfaces is the host-wide diagnostic raised once events
 // arrived for more interfaces than Config.MaxInterfaces.
-const CodeTooManyInterfaces lldp.Code = "too-many-interfaces"
+const CodeTooManyInterfaces Code = "too-many-interfaces"
 
 // ignoredInterfaces counts what the interface bound kept out.
 type ignoredInterfaces struct {
@@ -47,23 +45,23 @@ func (g *ignoredInterfaces) ignore(name string) (first bool) {
 }
 
 // diagnostic describes the ignored interfaces; ok is false when none were.
-func (g *ignoredInterfaces) diagnostic(limit int) (lldp.Diagnostic, bool) {
+func (g *ignoredInterfaces) diagnostic(limit int) (Diagnostic, bool) {
 	if g.names == nil {
-		return lldp.Diagnostic{}, false
+		return Diagnostic{}, false
 	}
 	n := fmt.Sprint(len(g.names))
 	if g.more {
 		n = "at least " + n
 	}
-	return mkDiag(CodeTooManyInterfaces, lldp.SeverityWarning, "capture",
+	return mkDiag(CodeTooManyInterfaces, SeverityWarning, "capture",
 		"watch fewer interfaces (-i), or split the capture by interface (editcap, tshark -Y frame.interface_id)",
 		"events for more than %d interfaces: %s more interfaces ignored (%d events)", limit, n, g.events), true
 }
 
 // Diagnostics returns the host-wide diagnostics (Snapshot.Diagnostics):
 // what concerns no single interface.
-func (e *Engine) Diagnostics() []lldp.Diagnostic {
-	out := []lldp.Diagnostic{}
+func (e *Engine) Diagnostics() []Diagnostic {
+	out := []Diagnostic{}
 	if d, ok := e.ignored.diagnostic(e.cfg.MaxInterfaces); ok {
 		out = append(out, d)
 	}

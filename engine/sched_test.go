@@ -45,7 +45,7 @@ func TestInterfaceBound(t *testing.T) {
 	if diff := cmp.Diff([]string{"if0", "if1", "if2", "if3"}, names); diff != "" {
 		t.Errorf("interfaces kept (-want +got):\n%s", diff)
 	}
-	want := []lldp.Diagnostic{{Code: CodeTooManyInterfaces, Severity: lldp.SeverityWarning, Feature: "capture",
+	want := []Diagnostic{{Code: CodeTooManyInterfaces, Severity: SeverityWarning, Feature: "capture",
 		Message: "events for more than 4 interfaces: 6 more interfaces ignored (18 events)",
 		Action:  "watch fewer interfaces (-i), or split the capture by interface (editcap, tshark -Y frame.interface_id)"}}
 	if diff := cmp.Diff(want, s.Diagnostics); diff != "" {

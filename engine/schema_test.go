@@ -249,7 +249,7 @@ func TestSnapshotSchemaCoversTypes(t *testing.T) {
 		"local_agent":        reflect.TypeFor[LocalAgent](),
 		"multi_peer":         reflect.TypeFor[MultiPeer](),
 		"peer":               reflect.TypeFor[Peer](),
-		"diagnostic":         reflect.TypeFor[lldp.Diagnostic](),
+		"diagnostic":         reflect.TypeFor[Diagnostic](),
 		"capture":            reflect.TypeFor[CaptureCounters](),
 		"lossless_counters":  reflect.TypeFor[LosslessCounters](),
 		"rdma_port_counters": reflect.TypeFor[RDMAPortCounters](),

@@ -25,7 +25,7 @@ type Snapshot struct {
 	Indications []Indication `json:"indications"`
 	// Diagnostics are the host-wide ones, which concern no single
 	// interface (too-many-interfaces); empty when there are none.
-	Diagnostics []lldp.Diagnostic `json:"diagnostics"`
+	Diagnostics []Diagnostic `json:"diagnostics"`
 }
 
 // An Interface is one interface's state in a Snapshot.
@@ -57,11 +57,11 @@ type Interface struct {
 	Resolution Resolution `json:"resolution"`
 	// LocalAgents lists the chassis IDs seen in this host's own outgoing
 	// LLDPDUs (more than one is a dual-agent problem).
-	LocalAgents []LocalAgent      `json:"local_agents"`
-	Dialect     lldp.Dialect      `json:"dialect"`
-	MultiPeer   *MultiPeer        `json:"multi_peer"`
-	Peers       []Peer            `json:"peers"`
-	Diagnostics []lldp.Diagnostic `json:"diagnostics"`
+	LocalAgents []LocalAgent `json:"local_agents"`
+	Dialect     lldp.Dialect `json:"dialect"`
+	MultiPeer   *MultiPeer   `json:"multi_peer"`
+	Peers       []Peer       `json:"peers"`
+	Diagnostics []Diagnostic `json:"diagnostics"`
 	// Capture counts the frames dcbtop captured and sent.
 	Capture CaptureCounters `json:"capture"`
 	// Counters are the lossless-Ethernet counters (RDMA, PFC pauses,

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"net/netip"
 	"slices"
 	"strings"
 	"time"
@@ -10,59 +9,35 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dcbtop/dcbtop/engine"
-	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // Drill-down overlays of the Peers and Diagnostics panes.
-
-// sysCapNames are the System Capabilities bits (IEEE 802.1AB-2016 Table
-// 8-4), bit 0 first.
-var sysCapNames = []string{"other", "repeater", "bridge", "WLAN AP", "router", "telephone", "DOCSIS", "station", "C-VLAN", "S-VLAN", "TPMR"}
-
-func capWords(bits uint16) string {
-	var out []string
-	for i, n := range sysCapNames {
-		if bits&(1<<i) != 0 {
-			out = append(out, n)
-		}
-	}
-	if len(out) == 0 {
-		return "none"
-	}
-	return strings.Join(out, ", ")
-}
-
-// mgmtAddress describes a Management Address TLV.
-func mgmtAddress(m *lldp.ManagementAddress) string {
-	a := fmt.Sprintf("family %d %x", m.Family, m.Address)
-	switch {
-	case m.Family == 1 && len(m.Address) == 4, m.Family == 2 && len(m.Address) == 16:
-		if ip, ok := netip.AddrFromSlice(m.Address); ok {
-			a = ip.String()
-		}
-	case m.Family == 6 && len(m.Address) == 6:
-		a = lldp.MAC(m.Address).String()
-	}
-	return fmt.Sprintf("%s (interface %d, numbering %d)", a, m.IfNumber, m.IfSubtype)
-}
 
 // wireText shows a string from the wire faithfully: each line break as a
 // line of its own (Cisco NX-OS puts them in sysDescr), control
 // characters replaced (Sanitize), wrapped to w after the prefix.
 func wireText(prefix, s string, w int) []string {
 	var out []string
-	indent := strings.Repeat(" ", width(prefix))
 	for i, l := range strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n") {
 		p := prefix
 		if i > 0 {
-			p = indent
+			p = spaces(width(prefix))
 		}
-		for j, wl := range strings.Split(ansi.Wordwrap(Sanitize(l), max(10, w-width(prefix)), " "), "\n") {
-			if j > 0 {
-				p = indent
-			}
-			out = append(out, p+wl)
+		out = append(out, wrapStyled(p, Sanitize(l), w)...)
+	}
+	return out
+}
+
+// wrapStyled wraps one line that is safe to print (sanitized, perhaps
+// styled) to w after the prefix, the next lines indented by its width.
+func wrapStyled(prefix, line string, w int) []string {
+	var out []string
+	p := prefix
+	for j, wl := range strings.Split(ansi.Wordwrap(line, max(10, w-width(prefix)), " "), "\n") {
+		if j > 0 {
+			p = spaces(width(prefix))
 		}
+		out = append(out, p+wl)
 	}
 	return out
 }
@@ -116,74 +91,74 @@ func (r *renderer) peerDetailLines(w int) []string {
 	return out
 }
 
-// tlvLines decodes the peer's last LLDPDU, one TLV after another.
+// tlvLines shows the peer's last LLDPDU, one TLV after another, as the
+// engine describes it (engine.DescribeLLDPDU).
 func (r *renderer) tlvLines(p *engine.Peer, w int) []string {
-	st := r.st
-	du, err := lldp.Parse(p.LLDPDU)
+	views, err := engine.DescribeLLDPDU(p.LLDPDU)
 	if len(p.LLDPDU) == 0 || err != nil {
-		return []string{st.Dim.Render("not available (a snapshot read back from JSON has no raw LLDPDU)")}
+		return []string{r.st.Dim.Render("not available (a snapshot read back from JSON has no raw LLDPDU)")}
 	}
-	label := func(s string) string { return st.Label.Render(pad(s, 21)) }
-	nums := func(v [8]uint8) string {
-		s := make([]string, len(v))
-		for i, n := range v {
-			s[i] = fmt.Sprint(n)
-		}
-		return strings.Join(s, " ")
-	}
-	out := []string{
-		label("Chassis ID") + clean(du.ChassisID.String(), w-20),
-		label("Port ID") + clean(du.PortID.String(), w-20),
-		label("Time To Live") + fmt.Sprintf("%d s", du.TTL),
-	}
-	for _, t := range du.TLVs {
-		switch x := t.(type) {
-		case *lldp.Text:
-			out = append(out, wireText(label(x.Kind.String()), x.Value, w)...)
-		case *lldp.SystemCapabilities:
-			out = append(out, label("System Capabilities")+capWords(x.Capabilities)+st.Dim.Render(" · enabled: ")+capWords(x.Enabled))
-		case *lldp.ManagementAddress:
-			out = append(out, label("Management Address")+mgmtAddress(x))
-		case *lldp.ETS:
-			name, flags := "ETS Recommendation", ""
-			if !x.Recommendation {
-				name = "ETS Configuration"
-				flags = fmt.Sprintf("willing %s · CBS %s · max TCs %d · ", engine.OnOff(x.Willing), engine.OnOff(x.CBS), x.MaxTCs)
-			}
-			tsa := make([]string, len(x.TSA))
-			for i, t := range x.TSA {
-				tsa[i] = t.String()
-			}
-			out = append(out, wireText(label(name), flags+"priority→TC "+nums(x.PrioTC)+" · TC bandwidth "+nums(x.Bandwidth)+
-				" % · TSA "+strings.Join(tsa, " "), w)...)
-		case *lldp.PFC:
-			out = append(out, label("PFC Configuration")+fmt.Sprintf("willing %s, MBC %s, cap %d, enabled on %s",
-				engine.OnOff(x.Willing), engine.OnOff(x.MBC), x.Cap, engine.PrioSet(x.Enabled).PrioWords()))
-		case *lldp.AppPriority:
-			var es []string
-			for _, e := range x.Entries {
-				proto := fmt.Sprint(e.Protocol)
-				if e.Selector == lldp.AppSelEthertype {
-					proto = fmt.Sprintf("%#04x", e.Protocol)
-				}
-				es = append(es, fmt.Sprintf("%s %s→%d", e.Selector, proto, e.Priority))
-			}
-			out = append(out, wrapTokens(label("Application Priority"), es, ", ", w)...)
-		case *lldp.CEE:
-			out = append(out, label("CEE DCBX")+"Control, PG, PFC and APP sub-TLVs (see the parameters below)")
-		case *lldp.RawTLV:
-			if oui, sub, ok := x.OrgID(); ok {
-				out = append(out, label(fmt.Sprintf("Org %s/%d", oui, sub))+fmt.Sprintf("%d bytes, not decoded", len(x.Value)-4))
-			} else {
-				out = append(out, label(x.T.String())+fmt.Sprintf("%d bytes, not decoded", len(x.Value)))
-			}
-		}
+	var out []string
+	for _, v := range views {
+		out = append(out, r.tlvViewLines(v, w)...)
 	}
 	return out
 }
 
+// tlvNameWidth is the width of the TLV name column of the drill-down; a
+// longer name takes a line of its own.
+const tlvNameWidth = 20
+
+// tlvViewLines lays out one TLV: its name, then its fields (sanitized,
+// wrapped to w). The fields without a label are the TLV's values: one is
+// shown as it came (a text's line breaks kept), several as a list wrapped
+// between entries. Named fields after a value are its details, dimmed
+// (" · enabled: bridge"); a TLV of named fields only is a record
+// ("willing off · CBS off · max TCs 8").
+func (r *renderer) tlvViewLines(v engine.TLVView, w int) []string {
+	st := r.st
+	var out []string
+	prefix := st.Label.Render(pad(v.Name, tlvNameWidth+1))
+	if width(v.Name) > tlvNameWidth {
+		out = append(out, st.Label.Render(v.Name))
+		prefix = spaces(tlvNameWidth + 1)
+	}
+	var values []string
+	var named []engine.TLVField
+	for _, f := range v.Fields {
+		if f.Label == "" {
+			values = append(values, f.Value)
+		} else {
+			named = append(named, f)
+		}
+	}
+	if len(values) == 0 && len(named) > 0 {
+		parts := make([]string, len(named))
+		for i, f := range named {
+			parts[i] = f.Label + " " + f.Value
+		}
+		return append(out, wireText(prefix, strings.Join(parts, " · "), w)...)
+	}
+	if len(values) == 1 && len(named) == 0 {
+		return append(out, wireText(prefix, values[0], w)...)
+	}
+	var details string
+	for _, f := range named {
+		details += st.Dim.Render(" · "+Sanitize(f.Label)+": ") + Sanitize(f.Value)
+	}
+	if len(values) == 1 {
+		return append(out, wrapStyled(prefix, Sanitize(values[0])+details, w)...)
+	}
+	for i, s := range values {
+		values[i] = Sanitize(s)
+	}
+	lines := wrapTokens(prefix, values, ", ", w)
+	lines[len(lines)-1] += details
+	return append(out, lines...)
+}
+
 // diagKey identifies a diagnostic of an interface across snapshots.
-func diagKey(iface string, d lldp.Diagnostic) string {
+func diagKey(iface string, d engine.Diagnostic) string {
 	return iface + "\x00" + string(d.Code) + "\x00" + d.Feature
 }
 
@@ -210,7 +185,7 @@ func trackDiagnostics(since map[string]time.Time, s engine.Snapshot, now time.Ti
 func (r *renderer) diagDetailLines(w int) []string {
 	st := r.st
 	ds := slices.Clone(r.in.Diagnostics)
-	slices.SortStableFunc(ds, func(a, b lldp.Diagnostic) int { return int(b.Severity) - int(a.Severity) })
+	slices.SortStableFunc(ds, func(a, b engine.Diagnostic) int { return int(b.Severity) - int(a.Severity) })
 	var out []string
 	for i, d := range ds {
 		if i > 0 {

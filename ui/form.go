@@ -351,7 +351,7 @@ func (f *editForm) problems() (p *engine.Params, errs, warns []string) {
 	p, errs = f.params()
 	for _, d := range p.Validate() {
 		s := d.Feature + ": " + d.Message
-		if d.Severity == lldp.SeverityError {
+		if d.Severity == engine.SeverityError {
 			errs = append(errs, s)
 		} else {
 			warns = append(warns, s)

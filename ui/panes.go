@@ -703,12 +703,12 @@ func (r *renderer) reasonStyle(rs engine.Reason, text string) string {
 
 // ---- Diagnostics ----
 
-func diagCounts(ds []lldp.Diagnostic) (errs, warns, infos int) {
+func diagCounts(ds []engine.Diagnostic) (errs, warns, infos int) {
 	for _, d := range ds {
 		switch d.Severity {
-		case lldp.SeverityError:
+		case engine.SeverityError:
 			errs++
-		case lldp.SeverityWarning:
+		case engine.SeverityWarning:
 			warns++
 		default:
 			infos++
@@ -718,11 +718,11 @@ func diagCounts(ds []lldp.Diagnostic) (errs, warns, infos int) {
 }
 
 // sevMark renders a severity as symbol and word, padded to 10 cells.
-func (r *renderer) sevMark(s lldp.Severity) string {
+func (r *renderer) sevMark(s engine.Severity) string {
 	switch s {
-	case lldp.SeverityError:
+	case engine.SeverityError:
 		return r.st.Crit.Render(pad(symError+" error", 10))
-	case lldp.SeverityWarning:
+	case engine.SeverityWarning:
 		return r.st.Warn.Render(pad(symWarning+" warning", 10))
 	}
 	return r.st.Info.Render(pad(symInfo+" info", 10))
@@ -731,13 +731,13 @@ func (r *renderer) sevMark(s lldp.Severity) string {
 func (r *renderer) diagContent(w int) paneContent {
 	c := paneContent{cursor: -1}
 	ds := r.diagnostics()
-	slices.SortStableFunc(ds, func(a, b lldp.Diagnostic) int { return cmp.Compare(b.Severity, a.Severity) })
+	slices.SortStableFunc(ds, func(a, b engine.Diagnostic) int { return cmp.Compare(b.Severity, a.Severity) })
 	e, wn, i := diagCounts(ds)
 	c.sub = fmt.Sprintf("%s %s · %s %s · %s %d info", symError, plural(e, "error"), symWarning, plural(wn, "warning"), symInfo, i)
 	if terms := textTerms(r.vs.filter); len(terms) > 0 {
 		// The log's filter filters the diagnostics too.
 		all := len(ds)
-		ds = slices.DeleteFunc(ds, func(d lldp.Diagnostic) bool {
+		ds = slices.DeleteFunc(ds, func(d engine.Diagnostic) bool {
 			return !matchesText(terms, string(d.Code), d.Message, d.Feature, d.Action)
 		})
 		c.sub += fmt.Sprintf(" · filter: %d of %d", len(ds), all)

@@ -10,7 +10,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dcbtop/dcbtop/engine"
-	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // The smallest screen dcbtop draws on.
@@ -88,7 +87,7 @@ type builtContent struct {
 // diagnostics returns the selected interface's diagnostics followed by
 // the host-wide ones (Snapshot.Diagnostics), which concern every
 // interface.
-func (r *renderer) diagnostics() []lldp.Diagnostic {
+func (r *renderer) diagnostics() []engine.Diagnostic {
 	return append(slices.Clone(r.in.Diagnostics), r.snap.Diagnostics...)
 }
 

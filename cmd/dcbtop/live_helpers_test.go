@@ -21,7 +21,6 @@ import (
 	"time"
 
 	"github.com/dcbtop/dcbtop/engine"
-	"github.com/dcbtop/dcbtop/engine/lldp"
 	"github.com/dcbtop/dcbtop/testbed"
 	"github.com/dcbtop/dcbtop/testbed/snaptest"
 )
@@ -355,7 +354,7 @@ func (p *proc) snapshot(t testing.TB) engine.Snapshot {
 	return snaptest.Decode(t, p.name, p.stdout())
 }
 
-func hasDiag(in engine.Interface, code lldp.Code) bool {
+func hasDiag(in engine.Interface, code engine.Code) bool {
 	for _, d := range in.Diagnostics {
 		if d.Code == code {
 			return true

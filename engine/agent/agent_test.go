@@ -97,8 +97,8 @@ func TestBuildDU(t *testing.T) {
 			if got := back.ChassisID.String() + " " + back.PortID.String(); got != "mac 02:00:00:00:00:01 ifname veth0" {
 				t.Errorf("MSAP %q", got)
 			}
-			if back.TTL != 121 || back.SystemName() != "host1" || len(back.Diagnostics) != 0 {
-				t.Errorf("TTL %d name %q diagnostics %v", back.TTL, back.SystemName(), back.Diagnostics)
+			if back.TTL != 121 || back.SystemName() != "host1" || len(back.Findings) != 0 {
+				t.Errorf("TTL %d name %q findings %v", back.TTL, back.SystemName(), back.Findings)
 			}
 		})
 	}

@@ -14,7 +14,7 @@ type DiscardedTLV struct {
 	Err    *ParseError
 }
 
-// CodeTLVDiscarded is the diagnostic of a DiscardedTLV.
+// CodeTLVDiscarded is the code of a DiscardedTLV's finding.
 const CodeTLVDiscarded Code = "tlv-discarded"
 
 // name names the TLV for a message: the DCBX TLVs by name, other
@@ -40,18 +40,17 @@ func (d DiscardedTLV) name() (name, feature string) {
 	return fmt.Sprintf("organizationally specific TLV %s/%d", d.OUI, d.Sub), "lldp"
 }
 
-// discardDiagnostics reports each discarded TLV.
-func (du *DU) discardDiagnostics() []Diagnostic {
-	var out []Diagnostic
+// discardFindings reports each discarded TLV.
+func (du *DU) discardFindings() []Finding {
+	var out []Finding
 	for _, d := range du.Discarded {
 		name, feature := d.name()
 		what := d.Err.Err.Error()
 		if d.Err.Detail != "" {
 			what += ": " + d.Err.Detail
 		}
-		out = append(out, Diagnostic{Code: CodeTLVDiscarded, Severity: SeverityWarning, Feature: feature,
-			Message: fmt.Sprintf("%s at offset %d discarded (%s); the rest of the LLDPDU is used", name, d.Offset, what),
-			Action:  "the peer sends a malformed TLV: check its software version; this TLV's parameters are ignored until it sends a valid one"})
+		out = append(out, finding(CodeTLVDiscarded, LevelWarning, feature,
+			"%s at offset %d discarded (%s); the rest of the LLDPDU is used", name, d.Offset, what))
 	}
 	return out
 }

@@ -14,7 +14,7 @@
 // length) reject the LLDPDU with a *ParseError that names the TLV and its
 // offset. Semantic problems (an ETS bandwidth sum other than 100, a reserved
 // TSA, an invalid APP selector, duplicate TLVs ...) do not: they are reported
-// as Diagnostics on the DU, so an operator sees what the peer really sent.
+// as Findings on the DU, so an operator sees what the peer really sent.
 // Results never alias the input buffer.
 //
 // Unknown TLVs, and organizationally specific TLVs of unknown OUI or

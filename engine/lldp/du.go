@@ -12,9 +12,9 @@ type DU struct {
 	PortID    PortID
 	TTL       uint16 // seconds; 0 marks a shutdown LLDPDU
 	TLVs      []TLV
-	// Diagnostics lists semantic problems found while parsing; they do not
-	// make the LLDPDU invalid.
-	Diagnostics []Diagnostic
+	// Findings lists semantic problems found while parsing (Validate's,
+	// then one per discarded TLV); they do not make the LLDPDU invalid.
+	Findings []Finding
 	// Discarded lists the optional TLVs dropped for errors, in order.
 	Discarded []DiscardedTLV
 }
@@ -58,9 +58,9 @@ func (d Dialect) MarshalText() ([]byte, error) { return []byte(d.String()), nil 
 // that is not 4 bytes, a malformed Management Address, an 802.1Qaz or CEE
 // TLV whose information string does not have its kind's layout) discards
 // that TLV only: it is left out of DU.TLVs, listed in DU.Discarded with its
-// offset and reported as a tlv-discarded Diagnostic, and the rest of the
+// offset and reported as a tlv-discarded Finding, and the rest of the
 // LLDPDU is used. Semantic problems (values a well-formed TLV may not
-// carry) are recorded in DU.Diagnostics. The DU never aliases b.
+// carry) are recorded in DU.Findings. The DU never aliases b.
 func Parse(b []byte) (*DU, error) {
 	du := &DU{}
 	if err := du.UnmarshalBinary(b); err != nil {
@@ -76,7 +76,7 @@ func (du *DU) UnmarshalBinary(b []byte) error {
 	if err := d.decode(b); err != nil {
 		return err
 	}
-	d.Diagnostics = append(d.Validate(), d.discardDiagnostics()...)
+	d.Findings = append(d.Validate(), d.discardFindings()...)
 	*du = d
 	return nil
 }
@@ -261,7 +261,7 @@ func (du *DU) SystemDescription() string { return du.text(TLVTypeSystemDescripti
 func (du *DU) PortDescription() string { return du.text(TLVTypePortDescription) }
 
 // ETS returns the first ETS Configuration TLV, or nil. Later copies are
-// ignored, as lldpad does, and reported as a diagnostic.
+// ignored, as lldpad does, and reported as a Finding.
 func (du *DU) ETS() *ETS { return du.ets(false) }
 
 // ETSReco returns the first ETS Recommendation TLV, or nil.

@@ -50,7 +50,7 @@ func TestParse(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := mustParse(t, tt.b)
-			if diff := cmp.Diff(tt.want, got, cmpopts.IgnoreFields(DU{}, "Diagnostics")); diff != "" {
+			if diff := cmp.Diff(tt.want, got, cmpopts.IgnoreFields(DU{}, "Findings")); diff != "" {
 				t.Errorf("Parse (-want +got):\n%s", diff)
 			}
 			if diff := cmp.Diff(tt.b, mustMarshal(t, got)); diff != "" {
@@ -63,7 +63,7 @@ func TestParse(t *testing.T) {
 	}
 }
 
-// Parse, marshal and parse again gives the same DU, Diagnostics included;
+// Parse, marshal and parse again gives the same DU, Findings included;
 // for canonical input the bytes are the same too.
 func TestRoundTrip(t *testing.T) {
 	type input struct {
@@ -127,7 +127,7 @@ func TestPadding(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := mustParse(t, tt.b)
-			if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(DU{}, "Diagnostics")); diff != "" {
+			if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(DU{}, "Findings")); diff != "" {
 				t.Errorf("Parse (-want +got):\n%s", diff)
 			}
 			if diff := cmp.Diff(lldpdu(refPFC), mustMarshal(t, got)); diff != "" {
@@ -160,7 +160,7 @@ func TestParseDoesNotAlias(t *testing.T) {
 
 // checkDiscarded checks that b parses with exactly one discarded TLV,
 // described by want (and message, the error's text, when given), reported
-// as a tlv-discarded diagnostic, and that the LLDPDU re-encodes without it.
+// as a tlv-discarded finding, and that the LLDPDU re-encodes without it.
 func checkDiscarded(t *testing.T, b []byte, want ParseError, message string) {
 	t.Helper()
 	du, err := Parse(b)
@@ -181,16 +181,16 @@ func checkDiscarded(t *testing.T, b []byte, want ParseError, message string) {
 		t.Errorf("discard error:\n got %s\nwant %s", d.Err, message)
 	}
 	var diags int
-	for _, g := range du.Diagnostics {
+	for _, g := range du.Findings {
 		if g.Code == CodeTLVDiscarded {
 			diags++
-			if !strings.Contains(g.Message, fmt.Sprintf("offset %d", want.Offset)) || g.Action == "" {
-				t.Errorf("diagnostic %+v does not give the offset %d and an action", g, want.Offset)
+			if !strings.Contains(g.Message, fmt.Sprintf("offset %d", want.Offset)) {
+				t.Errorf("finding %+v does not give the offset %d", g, want.Offset)
 			}
 		}
 	}
 	if diags != 1 {
-		t.Errorf("%d tlv-discarded diagnostics in %+v, want 1", diags, du.Diagnostics)
+		t.Errorf("%d tlv-discarded findings in %+v, want 1", diags, du.Findings)
 	}
 	for _, tlv := range du.TLVs {
 		if tlv.Type() == want.Type && want.Type != TLVTypeOrg {
@@ -360,7 +360,7 @@ func TestParseMalformed(t *testing.T) {
 
 			// UnmarshalBinary fails the same way and leaves the DU alone.
 			old := baseDU(refPFCWant)
-			old.Diagnostics = old.Validate()
+			old.Findings = old.Validate()
 			d := *old
 			if err2 := d.UnmarshalBinary(tt.b); err2 == nil || err2.Error() != err.Error() {
 				t.Errorf("UnmarshalBinary error = %v, want %v", err2, err)
@@ -424,7 +424,7 @@ func TestParseSequence(t *testing.T) {
 		if err != nil || uerr != nil {
 			t.Fatalf("frame %d: Parse error %v, UnmarshalBinary error %v", i, err, uerr)
 		}
-		if diff := cmp.Diff(f.want, got, cmpopts.IgnoreFields(DU{}, "Diagnostics")); diff != "" {
+		if diff := cmp.Diff(f.want, got, cmpopts.IgnoreFields(DU{}, "Findings")); diff != "" {
 			t.Errorf("frame %d: Parse (-want +got):\n%s", i, diff)
 		}
 		if diff := cmp.Diff(got, &reused); diff != "" {

@@ -26,7 +26,7 @@ type frameSummary struct {
 	CEE               *CEE
 	Dialect           Dialect
 	OtherOrg          []string // OUI/subtype of the organizationally specific TLVs kept raw
-	Diagnostics       []string // codes
+	Findings          []string // codes
 }
 
 func summarize(t *testing.T, frame []byte) frameSummary {
@@ -57,8 +57,8 @@ func summarize(t *testing.T, frame []byte) frameSummary {
 			}
 		}
 	}
-	for _, d := range du.Diagnostics {
-		s.Diagnostics = append(s.Diagnostics, string(d.Code))
+	for _, d := range du.Findings {
+		s.Findings = append(s.Findings, string(d.Code))
 	}
 	return s
 }

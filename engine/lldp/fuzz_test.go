@@ -125,7 +125,7 @@ func checkParse(t *testing.T, b []byte) {
 
 // checkReencoded checks du2, what Parse makes of du re-encoded (by
 // MarshalBinary or AppendFrame): discarded TLVs are not re-encoded, so
-// du2 is du without them and without their tlv-discarded diagnostics
+// du2 is du without them and without their tlv-discarded findings
 // (one for each discarded TLV), and discards nothing itself.
 func checkReencoded(t *testing.T, du, du2 *DU) {
 	t.Helper()
@@ -134,24 +134,24 @@ func checkReencoded(t *testing.T, du, du2 *DU) {
 	}
 	want := *du
 	want.Discarded = nil
-	want.Diagnostics = nil
+	want.Findings = nil
 	var kept int
-	for _, d := range du.Diagnostics {
+	for _, d := range du.Findings {
 		if d.Code == CodeTLVDiscarded {
 			kept++
 			continue
 		}
-		want.Diagnostics = append(want.Diagnostics, d)
+		want.Findings = append(want.Findings, d)
 	}
 	if kept != len(du.Discarded) {
-		t.Fatalf("%d tlv-discarded diagnostics for %d discarded TLVs", kept, len(du.Discarded))
+		t.Fatalf("%d tlv-discarded findings for %d discarded TLVs", kept, len(du.Discarded))
 	}
 	// cmp.Equal first: cmp.Diff is slow, and the fuzzer minimizes
 	// large inputs by running this function many times.
 	if len(du.Discarded) == 0 {
-		want.Diagnostics = du.Diagnostics // as it was, nil or not
-	} else if len(want.Diagnostics) == 0 && len(du2.Diagnostics) == 0 {
-		want.Diagnostics = du2.Diagnostics
+		want.Findings = du.Findings // as it was, nil or not
+	} else if len(want.Findings) == 0 && len(du2.Findings) == 0 {
+		want.Findings = du2.Findings
 	}
 	if !cmp.Equal(&want, du2) {
 		t.Fatalf("round trip (-first +second):\n%s", cmp.Diff(&want, du2))

@@ -375,10 +375,13 @@ func TestEnumText(t *testing.T) {
 			{AppSelPort, "port"}, {AppSelDSCP, "dscp"}, {6, "reserved-6"}, {7, "reserved-7"},
 		}, "", "DSCP", "reserved-", "reserved-256", "5")
 	})
-	t.Run("Severity", func(t *testing.T) {
-		checkEnumText(t, []enumText[Severity]{
-			{SeverityInfo, "info"}, {SeverityWarning, "warning"}, {SeverityError, "error"},
-		}, "", "fatal", "Error")
+	t.Run("Level", func(t *testing.T) {
+		// Not in JSON (engine.Severity is): String only.
+		for l, want := range map[Level]string{LevelInfo: "info", LevelWarning: "warning", LevelError: "error"} {
+			if l.String() != want {
+				t.Errorf("Level(%d).String() = %q, want %q", l, l.String(), want)
+			}
+		}
 	})
 	t.Run("Dialect", func(t *testing.T) {
 		checkEnumText(t, []enumText[Dialect]{

@@ -23,15 +23,15 @@ var digits = [8]string{"0", "1", "2", "3", "4", "5", "6", "7"}
 
 // diagnosticCodes returns every diagnostic code the engine and the codec
 // produce: the code label's bounded set (plus "other").
-func diagnosticCodes() []lldp.Code {
-	return []lldp.Code{
-		// Decoding (package lldp).
-		lldp.CodeETSBandwidthSum, lldp.CodeETSBandwidthRange, lldp.CodeETSBandwidthNonETS,
-		lldp.CodeETSPrioTCRange, lldp.CodeETSTSAReserved, lldp.CodePFCCapRange,
-		lldp.CodePFCCapExceeded, lldp.CodeAppSelector, lldp.CodeAppDSCPRange,
-		lldp.CodeAppEthertypeRange, lldp.CodeAppDuplicate, lldp.CodeDuplicateTLV,
-		lldp.CodeDialectBoth, lldp.CodeCEEPGBandwidthSum, lldp.CodeCEEPGIDReserved,
-		lldp.CodeCEEControlMissing, lldp.CodeCINLegacy, lldp.CodeTLVDiscarded,
+func diagnosticCodes() []engine.Code {
+	return []engine.Code{
+		// Decoding (package lldp's findings).
+		engine.CodeETSBandwidthSum, engine.CodeETSBandwidthRange, engine.CodeETSBandwidthNonETS,
+		engine.CodeETSPrioTCRange, engine.CodeETSTSAReserved, engine.CodePFCCapRange,
+		engine.CodePFCCapExceeded, engine.CodeAppSelector, engine.CodeAppDSCPRange,
+		engine.CodeAppEthertypeRange, engine.CodeAppDuplicate, engine.CodeDuplicateTLV,
+		engine.CodeDialectBoth, engine.CodeCEEPGBandwidthSum, engine.CodeCEEPGIDReserved,
+		engine.CodeCEEControlMissing, engine.CodeCINLegacy, engine.CodeTLVDiscarded,
 		// Local parameter files (engine.Params.Validate).
 		engine.CodeETSMaxTCsRange, engine.CodeAppPriorityRange, engine.CodeTLVTooLong,
 		// Pairing, lossless traps and the link (package engine).
@@ -49,7 +49,7 @@ func diagnosticCodes() []lldp.Code {
 }
 
 // severities are the severity label's values, least serious first.
-var severities = [...]lldp.Severity{lldp.SeverityInfo, lldp.SeverityWarning, lldp.SeverityError}
+var severities = [...]engine.Severity{engine.SeverityInfo, engine.SeverityWarning, engine.SeverityError}
 
 // statuses are the status label's values (plus "other").
 var statuses = [...]engine.Status{engine.StatusRemote, engine.StatusOperational, engine.StatusLocal}

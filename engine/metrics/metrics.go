@@ -7,7 +7,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/dcbtop/dcbtop/engine"
-	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // A Collector is a prometheus.Collector for dcbtop: every scrape calls the
@@ -17,7 +16,7 @@ type Collector struct {
 	snap     func() engine.Snapshot
 	version  string
 	revision string
-	codes    []lldp.Code
+	codes    []engine.Code
 	d        descs
 	l        losslessDescs
 
@@ -303,7 +302,7 @@ func (c *Collector) collectDiagnostics(ch chan<- prometheus.Metric, in *engine.I
 	for _, g := range in.Diagnostics {
 		sev := g.Severity
 		if int(sev) >= len(severities) {
-			sev = lldp.SeverityInfo // as Severity.String names it
+			sev = engine.SeverityInfo // as Severity.String names it
 		}
 		bySeverity[sev]++
 		switch g.Code {

@@ -559,10 +559,10 @@ func hostile() engine.Snapshot {
 		Name: "eth9", LocalSource: "martian", OperState: "dormant", RemoteInvalidReason: &r,
 		Dialect: lldp.Dialect(7),
 		Local:   &engine.Params{ETS: &engine.ETS{PrioTC: [8]uint8{200}, TSA: [8]lldp.TSA{3, 254, 255}}},
-		Diagnostics: []lldp.Diagnostic{
-			{Code: "brand-new-code", Severity: lldp.SeverityError},
-			{Code: "another-new-code", Severity: lldp.SeverityError},
-			{Code: lldp.CodeDuplicateTLV, Severity: lldp.Severity(9)},
+		Diagnostics: []engine.Diagnostic{
+			{Code: "brand-new-code", Severity: engine.SeverityError},
+			{Code: "another-new-code", Severity: engine.SeverityError},
+			{Code: engine.CodeDuplicateTLV, Severity: engine.Severity(9)},
 		},
 	}}}
 }

@@ -1,0 +1,113 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/dcbtop/dcbtop/engine/lldp"
+)
+
+// A Severity ranks a Diagnostic.
+type Severity uint8
+
+// Severities, from least to most serious.
+const (
+	SeverityInfo Severity = iota
+	SeverityWarning
+	SeverityError
+)
+
+// String returns "info", "warning" or "error".
+func (s Severity) String() string {
+	switch s {
+	case SeverityWarning:
+		return "warning"
+	case SeverityError:
+		return "error"
+	}
+	return "info"
+}
+
+// MarshalText returns String.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText accepts what String returns.
+func (s *Severity) UnmarshalText(b []byte) error {
+	for _, c := range []Severity{SeverityInfo, SeverityWarning, SeverityError} {
+		if c.String() == string(b) {
+			*s = c
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown severity %q", b)
+}
+
+// A Diagnostic is a problem worth showing an operator: a value the
+// standard does not allow, a configuration that cannot work. Code is a
+// stable kebab-case identifier for scripts and alerts.
+type Diagnostic struct {
+	Code     Code     `json:"code"`
+	Severity Severity `json:"severity"`
+	Feature  string   `json:"feature,omitempty"` // "ets", "ets_reco", "pfc", "app", "cee", "lldp", "capture", or none
+	Message  string   `json:"message"`
+	// Action suggests what the operator can do about it, when known.
+	Action string `json:"action,omitempty"`
+}
+
+// A Code names a kind of Diagnostic, stable across versions (it is a
+// metrics label and part of the JSON contract): "pfc-mismatch".
+type Code string
+
+// Diagnostic codes of what the codec finds (lldp.Finding), under the
+// codec's names: the problems of a received TLV, and of local parameters
+// checked with the same rules (Params.Validate).
+const (
+	CodeETSBandwidthSum    = Code(lldp.CodeETSBandwidthSum)
+	CodeETSBandwidthRange  = Code(lldp.CodeETSBandwidthRange)
+	CodeETSBandwidthNonETS = Code(lldp.CodeETSBandwidthNonETS)
+	CodeETSPrioTCRange     = Code(lldp.CodeETSPrioTCRange)
+	CodeETSTSAReserved     = Code(lldp.CodeETSTSAReserved)
+	CodePFCCapRange        = Code(lldp.CodePFCCapRange)
+	CodePFCCapExceeded     = Code(lldp.CodePFCCapExceeded)
+	CodeAppSelector        = Code(lldp.CodeAppSelector)
+	CodeAppDSCPRange       = Code(lldp.CodeAppDSCPRange)
+	CodeAppEthertypeRange  = Code(lldp.CodeAppEthertypeRange)
+	CodeAppDuplicate       = Code(lldp.CodeAppDuplicate)
+	CodeDuplicateTLV       = Code(lldp.CodeDuplicateTLV)
+	CodeDialectBoth        = Code(lldp.CodeDialectBoth)
+	CodeCEEPGBandwidthSum  = Code(lldp.CodeCEEPGBandwidthSum)
+	CodeCEEPGIDReserved    = Code(lldp.CodeCEEPGIDReserved)
+	CodeCEEControlMissing  = Code(lldp.CodeCEEControlMissing)
+	CodeCINLegacy          = Code(lldp.CodeCINLegacy)
+	CodeTLVDiscarded       = Code(lldp.CodeTLVDiscarded)
+)
+
+// diagnosticOf is the one place where a finding of the codec
+// (lldp.Finding) becomes a Diagnostic: the code keeps its text, the level
+// becomes a severity, and the engine adds the action an operator can take
+// where it knows one.
+func diagnosticOf(f lldp.Finding) Diagnostic {
+	d := Diagnostic{Code: Code(f.Code), Feature: f.Feature, Message: f.Message}
+	switch f.Level {
+	case lldp.LevelError:
+		d.Severity = SeverityError
+	case lldp.LevelWarning:
+		d.Severity = SeverityWarning
+	default:
+		d.Severity = SeverityInfo
+	}
+	switch d.Code {
+	case CodeETSPrioTCRange:
+		d.Action = "the sender maps priorities to traffic classes beyond the number it supports: fix the switch's ETS/CoS mapping or its TC count; until then the receiving hardware decides where those priorities go"
+	case CodeTLVDiscarded:
+		d.Action = "the peer sends a malformed TLV: check its software version; this TLV's parameters are ignored until it sends a valid one"
+	}
+	return d
+}
+
+// appendFindings appends the diagnostics of fs (diagnosticOf) to out.
+func appendFindings(out []Diagnostic, fs []lldp.Finding) []Diagnostic {
+	for _, f := range fs {
+		out = append(out, diagnosticOf(f))
+	}
+	return out
+}
