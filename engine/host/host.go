@@ -70,7 +70,7 @@ type Host struct {
 	// interfaces whose status changed.
 	res     Result
 	ins     []engine.Indication
-	notices []lldp.Diagnostic
+	notices []engine.Diagnostic
 	effects []Effect
 	status  []string
 }
@@ -127,7 +127,7 @@ type Result struct {
 	// every engine step the event took.
 	Indications []engine.Indication
 	Changed     bool
-	Notices     []lldp.Diagnostic
+	Notices     []engine.Diagnostic
 	// Effects are what the caller carries out, in order.
 	Effects []Effect
 	// Status lists the interfaces whose AdvertiseErr changed: their
