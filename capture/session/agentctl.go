@@ -12,6 +12,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/host"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
@@ -55,29 +56,43 @@ func (r *liveRun) doCtx(ctx context.Context, fn func()) error {
 	}
 }
 
-// agentCall hands a control request to the engine goroutine, as a
-// control socket connection does.
-func (r *liveRun) agentCall(iface string, req control.Request) (control.Response, error) {
-	c := control.Call{Iface: iface, Req: req, Reply: make(chan control.Response, 1)}
-	select {
-	case r.control <- c:
-	case <-r.stopped:
-		return control.Response{}, errStopped
-	}
-	var resp control.Response
-	select {
-	case resp = <-c.Reply:
-	case <-r.stopped:
-		select {
-		case resp = <-c.Reply:
-		default:
-			return control.Response{}, errStopped
+// write hands the operator's write (or, with undo, its undo) on iface
+// to the host layer on the engine goroutine (host.Write, host.UndoWrite),
+// which decides where it goes: dcbtop's agent, answered at once, or the
+// kernel, returned as the WriteKernel the caller carries out (off the
+// engine goroutine: a driver's write may take long) and reports with
+// kernelWritten.
+func (r *liveRun) write(iface string, change *engine.Params, willing *bool, undo bool) (ap host.Applied, wk *host.WriteKernel, err error) {
+	if derr := r.do(func() {
+		var res host.Result
+		if undo {
+			ap, res, err = hostUndoWrite(r.h, iface, r.now())
+		} else {
+			ap, res, err = hostWrite(r.h, iface, change, willing, r.now())
 		}
+		for _, e := range res.Effects {
+			if k, ok := e.(host.WriteKernel); ok {
+				wk = &k
+			}
+		}
+		r.carryOut(res, false)
+	}); derr != nil {
+		return host.Applied{}, nil, derr
 	}
-	if !resp.OK {
-		return resp, errors.New(resp.Error)
-	}
-	return resp, nil
+	return ap, wk, err
+}
+
+// hostWrite and hostUndoWrite are the host's Write and UndoWrite
+// (variables: tests inject refusals the wire's limits would give).
+var (
+	hostWrite     = (*host.Host).Write
+	hostUndoWrite = (*host.Host).UndoWrite
+)
+
+// kernelWritten reports the result of a WriteKernel to the host layer: the
+// undo state, and the state read back for the engine.
+func (r *liveRun) kernelWritten(w host.WriteKernel, res engine.WriteResult) error {
+	return r.do(func() { r.carryOut(r.h.KernelWritten(w, res, r.now()), false) })
 }
 
 // undoState returns the local state an undo on iface restores, and
@@ -87,19 +102,6 @@ func (r *liveRun) undoState(iface string) (st engine.LocalState, ok bool) {
 		return engine.LocalState{}, false
 	}
 	return st, ok
-}
-
-// saveUndo records the state before a kernel write for the next undo;
-// dropUndo forgets it once an undo succeeded.
-func (r *liveRun) saveUndo(iface string, before engine.LocalState) error {
-	return r.do(func() { r.h.Saved(iface, before) })
-}
-
-func (r *liveRun) dropUndo(iface string) error { return r.do(func() { r.h.Undone(iface) }) }
-
-// localChanged feeds local parameters to the engine.
-func (r *liveRun) localChanged(ev engine.LocalChanged) error {
-	return r.do(func() { r.apply(ev) })
 }
 
 // setAgent starts or stops dcbtop's agent on iface.

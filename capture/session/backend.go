@@ -17,31 +17,26 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/capture/kernel"
 	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/host"
 )
 
 // liveControl is what the backend needs of a live run's engine goroutine
 // (implemented by *liveRun): each call waits for the goroutine to carry
 // it out.
 type liveControl interface {
-	// agentCall hands a control-socket request (apply, undo) for iface's
-	// dcbtop agent to the engine goroutine and returns its answer; a
-	// refusal ({"ok":false}) is an error.
-	agentCall(iface string, req control.Request) (control.Response, error)
+	// write hands an operator's write (undo: its undo) on iface to the
+	// host layer, which decides where it goes: dcbtop's agent, done and
+	// answered at once, or the kernel, returned as the WriteKernel to
+	// carry out and report with kernelWritten. A refusal is an error.
+	write(iface string, change *engine.Params, willing *bool, undo bool) (host.Applied, *host.WriteKernel, error)
+	kernelWritten(w host.WriteKernel, res engine.WriteResult) error
+	// undoState is the state an undo on iface restores (the host's, one
+	// level for the agent's and the kernel's writes alike).
+	undoState(iface string) (engine.LocalState, bool)
 	// setAgent starts or stops dcbtop's agent on iface.
 	setAgent(iface string, on bool) (AgentChange, error)
-	// localChanged feeds local parameters (read back from the kernel) to
-	// the engine.
-	localChanged(ev engine.LocalChanged) error
-	// undoState is the state an undo on iface restores (the host's, one
-	// level for the agent's and the kernel's writes alike); saveUndo
-	// records the state before a kernel write, dropUndo forgets it once
-	// undone.
-	undoState(iface string) (engine.LocalState, bool)
-	saveUndo(iface string, before engine.LocalState) error
-	dropUndo(iface string) error
 	// refreshHost has the engine observe the host (LLDP agents running,
 	// CAP_NET_ADMIN) before a snapshot's capabilities are read.
 	refreshHost() error
@@ -164,75 +159,61 @@ func (b *Backend) writable(iface string) (engine.Interface, error) {
 	return in, nil
 }
 
-// Apply sets the local Willing state and/or parameters of iface.
+// Apply sets the local Willing state and/or parameters of iface, where
+// the host layer sends it (dcbtop's agent, or the kernel).
 func (b *Backend) Apply(iface string, willing *bool, local *engine.Params) (string, error) {
 	if willing == nil && local == nil {
 		return "", errors.New("nothing to apply")
 	}
-	in, err := b.writable(iface)
-	if err != nil {
-		return "", err
-	}
-	if in.LocalSource == engine.SourceAgent {
-		resp, err := b.live.agentCall(iface, control.Request{Op: "apply", Params: local, Willing: willing})
-		if err != nil {
-			return "", err
-		}
-		return agentResult("applied to dcbtop's agent", resp), nil
-	}
-	return b.kernel(iface, local, willing, false)
+	return b.write(iface, local, willing, false)
 }
 
 // Undo restores what was in force before the last Apply.
 func (b *Backend) Undo(iface string) (string, error) {
-	in, err := b.writable(iface)
-	if err != nil {
+	return b.write(iface, nil, nil, true)
+}
+
+// write carries out an apply or undo as the host layer decides it: the
+// agent's answer, or the kernel write it asks for.
+func (b *Backend) write(iface string, local *engine.Params, willing *bool, undo bool) (string, error) {
+	if _, err := b.writable(iface); err != nil {
 		return "", err
 	}
-	if in.LocalSource == engine.SourceAgent {
-		resp, err := b.live.agentCall(iface, control.Request{Op: "undo"})
-		if err != nil {
-			return "", err
-		}
-		return agentResult("undone on dcbtop's agent", resp), nil
+	ap, wk, err := b.live.write(iface, local, willing, undo)
+	switch {
+	case err != nil:
+		return "", err
+	case wk != nil:
+		return b.kernel(*wk)
+	case undo:
+		return agentResult("undone on dcbtop's agent", ap), nil
 	}
-	prev, ok := b.live.undoState(iface)
-	if !ok {
-		return "", fmt.Errorf("nothing to undo on %s (no apply from this screen yet)", iface)
-	}
-	w := prev.Willing
-	return b.kernel(iface, prev.Params, &w, true)
+	return agentResult("applied to dcbtop's agent", ap), nil
 }
 
 // agentResult is the one-line account of an apply or undo through the
 // agent: what changed, and what it now advertises.
-func agentResult(what string, resp control.Response) string {
+func agentResult(what string, ap host.Applied) string {
 	// "applied: willing; read back: willing off" read like a failure:
 	// say what changed, then what the agent now advertises.
-	s := what + ", changed " + strings.Join(resp.Changed, ", ")
-	if len(resp.Changed) == 0 {
+	s := what + ", changed " + strings.Join(ap.Changed, ", ")
+	if len(ap.Changed) == 0 {
 		s = "nothing changed"
 	}
-	rb := "willing " + symOnOff(resp.Willing)
-	if resp.Local != nil {
-		rb = resp.Local.String() // says willing or not willing
+	rb := "willing " + engine.OnOff(ap.After.Willing)
+	if ap.After.Params != nil {
+		rb = ap.After.Params.String() // says willing or not willing
 	}
 	return s + "; now advertising " + rb
 }
 
-func symOnOff(b *bool) string {
-	if b == nil {
-		return "unknown"
-	}
-	return engine.OnOff(*b)
-}
-
-// kernel applies through DCB netlink (kernel.Apply: one read, only what
-// changes is written, one read back), keeps the state before for undo,
-// and feeds the state read back to the engine at once. Its message is the
-// result's one rendering (engine.WriteResult), without the interface
-// name: the screen adds it.
-func (b *Backend) kernel(iface string, local *engine.Params, willing *bool, undoing bool) (string, error) {
+// kernel carries out a WriteKernel through DCB netlink (kernel.Apply: one
+// read, only what changes is written, one read back) and reports the
+// typed result to the host layer (the undo state; the state read back
+// becomes the engine's at once). Its message is the result's one
+// rendering (engine.WriteResult), without the interface name: the screen
+// adds it.
+func (b *Backend) kernel(w host.WriteKernel) (string, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	c, closeC, err := b.dial()
@@ -240,20 +221,8 @@ func (b *Backend) kernel(iface string, local *engine.Params, willing *bool, undo
 		return "", fmt.Errorf("DCB netlink: %w", err)
 	}
 	defer closeC()
-	res := kernel.Apply(c, iface, local, willing)
-	if res.Before.Params == nil {
-		return "", res.Failure() // nothing read, nothing written
-	}
-	if ev, ok := res.LocalChanged(b.now().UTC()); ok && b.live != nil {
-		_ = b.live.localChanged(ev)
-	}
-	switch {
-	case undoing && res.Err == nil:
-		_ = b.live.dropUndo(iface)
-	case !undoing:
-		// Also after a partial failure: undo writes back what changed.
-		_ = b.live.saveUndo(iface, res.Before)
-	}
+	res := kernel.Apply(c, w.Interface, w.Params, w.Willing)
+	_ = b.live.kernelWritten(w, res)
 	if err := res.Failure(); err != nil {
 		return "", err
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/dcbtop/dcbtop/capture/kernel/kerneltest"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
+	"github.com/dcbtop/dcbtop/engine/host"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 	"github.com/dcbtop/dcbtop/testbed"
 	"github.com/dcbtop/dcbtop/testbed/snaptest"
@@ -35,47 +36,73 @@ func snapOf(s engine.Snapshot) func() (engine.Snapshot, bool) {
 	return func() (engine.Snapshot, bool) { return s, true }
 }
 
-// A fakeLive records the backend's calls into a live run.
+// A fakeLive records the backend's calls into a live run. With h set, a
+// real host layer decides each write and keeps the undo state (the
+// kernel's path); without, a write is the agent's and answered with
+// applied, or refused with err.
 type fakeLive struct {
-	mu    sync.Mutex
-	calls []string
-	reqs  []control.Request
-	resp  control.Response
-	err   error
-	local []engine.LocalChanged
-	undo  map[string]engine.LocalState
+	mu      sync.Mutex
+	calls   []string
+	writes  []fakeWrite
+	applied host.Applied
+	err     error
+	h       *host.Host
+	results []engine.WriteResult // reported with kernelWritten
+	undo    map[string]engine.LocalState
+}
+
+// A fakeWrite is a write the backend handed to the live run.
+type fakeWrite struct {
+	Iface   string
+	Params  *engine.Params
+	Willing *bool
+	Undo    bool
+}
+
+func (f *fakeLive) write(iface string, change *engine.Params, willing *bool, undo bool) (host.Applied, *host.WriteKernel, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls = append(f.calls, "write "+iface)
+	f.writes = append(f.writes, fakeWrite{iface, change, willing, undo})
+	if f.h == nil {
+		return f.applied, nil, f.err
+	}
+	var (
+		ap  host.Applied
+		res host.Result
+		err error
+	)
+	if undo {
+		ap, res, err = f.h.UndoWrite(iface, t0())
+	} else {
+		ap, res, err = f.h.Write(iface, change, willing, t0())
+	}
+	for _, e := range res.Effects {
+		if k, ok := e.(host.WriteKernel); ok {
+			return ap, &k, err
+		}
+	}
+	return ap, nil, err
+}
+
+func (f *fakeLive) kernelWritten(w host.WriteKernel, res engine.WriteResult) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.results = append(f.results, res)
+	if f.h != nil {
+		f.h.KernelWritten(w, res, t0())
+	}
+	return nil
 }
 
 func (f *fakeLive) undoState(iface string) (engine.LocalState, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.h != nil {
+		return f.h.Undo(iface)
+	}
 	st, ok := f.undo[iface]
 	return st, ok
-}
-
-func (f *fakeLive) saveUndo(iface string, before engine.LocalState) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.undo == nil {
-		f.undo = map[string]engine.LocalState{}
-	}
-	f.undo[iface] = before
-	return nil
-}
-
-func (f *fakeLive) dropUndo(iface string) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	delete(f.undo, iface)
-	return nil
-}
-
-func (f *fakeLive) agentCall(iface string, req control.Request) (control.Response, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.calls = append(f.calls, "control "+iface+" "+req.Op)
-	f.reqs = append(f.reqs, req)
-	return f.resp, f.err
 }
 
 func (f *fakeLive) setAgent(iface string, on bool) (AgentChange, error) {
@@ -85,11 +112,16 @@ func (f *fakeLive) setAgent(iface string, on bool) (AgentChange, error) {
 	return AgentChange{Started: on, Interval: time.Second, TTL: 5, Willing: true, From: "the defaults"}, nil
 }
 
-func (f *fakeLive) localChanged(ev engine.LocalChanged) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.local = append(f.local, ev)
-	return nil
+// kernelHost is a host layer with nl, a dcbnl interface with the
+// defaults (as kerneltest's driver starts), writable by this process.
+func kernelHost(t *testing.T) *host.Host {
+	t.Helper()
+	h := host.New(host.Config{})
+	now := t0()
+	h.Step(engine.HostObserved{At: now, NetAdmin: true})
+	h.Step(engine.LinkChanged{Interface: "nl", At: now, Ifindex: 4, MAC: lldp.MAC{2, 0, 0, 0, 0, 0x12}, Up: true})
+	h.Step(engine.LocalChanged{Interface: "nl", At: now, Source: engine.SourceDCBNL, Params: agent.DefaultLocal(), Mode: "host agent, IEEE"})
+	return h
 }
 
 // liveSnapshot builds, with a real engine, a snapshot of interfaces in
@@ -204,7 +236,7 @@ func TestBackendCapabilities(t *testing.T) {
 				t.Errorf("Capabilities(%s) = %+v, want %+v", tt.iface, got, want)
 			}
 			if want.CanWrite {
-				_ = b.live.saveUndo(tt.iface, engine.LocalState{})
+				live.(*fakeLive).undo = map[string]engine.LocalState{tt.iface: {}}
 				if got := b.Capabilities(tt.iface); got.UndoWhy != "" {
 					t.Errorf("after an apply, UndoWhy %q", got.UndoWhy)
 				}
@@ -292,13 +324,14 @@ func TestBackendPreview(t *testing.T) {
 	}
 }
 
-// TestBackendApplyAgent: on dcbtop's agent, apply and undo are control
-// requests handed to the engine goroutine, and the result is the
-// read-back.
+// TestBackendApplyAgent: on dcbtop's agent, apply and undo are handed to
+// the host layer on the engine goroutine, and the answer says what
+// changed and what the agent now advertises.
 func TestBackendApplyAgent(t *testing.T) {
 	s := liveSnapshot(t)
 	w := false
-	fl := &fakeLive{resp: control.Response{OK: true, Willing: &w, Local: agent.DefaultLocal().WithWilling(false), Changed: []string{"willing"}}}
+	fl := &fakeLive{applied: host.Applied{Interface: "ag", Target: engine.WriteAgent,
+		After: engine.LocalState{Willing: false, Params: agent.DefaultLocal().WithWilling(false)}, Changed: []string{"willing"}}}
 	b := testBackend(s, fl)
 	text, err := b.Apply("ag", &w, nil)
 	if want := "applied to dcbtop's agent, changed willing; now advertising not willing, ETS 100/0/0/0/0/0/0/0 (prio→TC 00000000), PFC off, APP none"; err != nil || text != want {
@@ -308,13 +341,13 @@ func TestBackendApplyAgent(t *testing.T) {
 	if _, err := b.Apply("ag", nil, p); err != nil {
 		t.Fatal(err)
 	}
-	fl.resp.Changed = nil
+	fl.applied.Changed = nil
 	if text, err := b.Undo("ag"); err != nil || !strings.HasPrefix(text, "nothing changed; now advertising not willing") {
 		t.Errorf("undo: %q, %v", text, err)
 	}
-	want := []control.Request{{Op: "apply", Willing: &w}, {Op: "apply", Params: p}, {Op: "undo"}}
-	if diff := cmp.Diff(want, fl.reqs); diff != "" {
-		t.Errorf("requests (-want +got):\n%s", diff)
+	want := []fakeWrite{{Iface: "ag", Willing: &w}, {Iface: "ag", Params: p}, {Iface: "ag", Undo: true}}
+	if diff := cmp.Diff(want, fl.writes); diff != "" {
+		t.Errorf("writes (-want +got):\n%s", diff)
 	}
 	fl.err = errors.New("invalid parameters: ets: bandwidths sum to 90")
 	if _, err := b.Apply("ag", nil, p); err == nil || err.Error() != fl.err.Error() {
@@ -328,7 +361,7 @@ func TestBackendApplyAgent(t *testing.T) {
 func TestBackendApplyKernel(t *testing.T) {
 	s := liveSnapshot(t)
 	fake := kerneltest.NewFake()
-	fl := &fakeLive{}
+	fl := &fakeLive{h: kernelHost(t)}
 	b := testBackend(s, fl)
 	b.dial = func() (kernel.Client, func(), error) { return fake, func() {}, nil }
 	p := &engine.Params{PFC: &engine.PFC{Cap: 8, Enabled: 1<<3 | 1<<4}}
@@ -339,8 +372,11 @@ func TestBackendApplyKernel(t *testing.T) {
 	if fake.State.PFC.Enabled != 0x18 {
 		t.Errorf("driver PFC %#x, want 0x18", fake.State.PFC.Enabled)
 	}
-	if len(fl.local) != 1 || fl.local[0].Source != "dcbnl" || fl.local[0].Params.PFC.Enabled != 0x18 {
-		t.Errorf("read-back fed to the engine: %+v", fl.local)
+	if len(fl.results) != 1 || fl.results[0].After.Params == nil || fl.results[0].After.Params.PFC.Enabled != 0x18 {
+		t.Errorf("result reported to the host: %+v", fl.results)
+	}
+	if in, _ := fl.h.Engine().Interface("nl"); in.LocalSource != engine.SourceDCBNL || in.Local.PFC.Enabled != 0x18 {
+		t.Errorf("the engine's local parameters after the write: %s %+v", in.LocalSource, in.Local)
 	}
 	// One read before (the undo state), one read back (the engine's):
 	// nothing else reads.

@@ -468,6 +468,10 @@ func TestAgentCannotAdvertise(t *testing.T) {
 		return host.Applied{}, host.Result{}, refuse
 	}
 	t.Cleanup(func() { hostApply = (*host.Host).Apply })
+	hostWrite = func(*host.Host, string, *engine.Params, *bool, time.Time) (host.Applied, host.Result, error) {
+		return host.Applied{}, host.Result{}, refuse
+	}
+	t.Cleanup(func() { hostWrite = (*host.Host).Write })
 
 	resp := ta.call(`{"op":"apply","params":{"pfc":{"cap":8,"enabled":[3]}}}`)
 	want := "h0: not applied: dcbtop's agent cannot advertise these parameters: agent: TLV too long (injected)"
@@ -486,7 +490,7 @@ func TestAgentCannotAdvertise(t *testing.T) {
 	if after := ta.call(`{"op":"get"}`); !cmp.Equal(before, after) || !bytes.Equal(ta.frame(), frame) {
 		t.Errorf("a refused apply changed the agent's state or frame")
 	}
-	hostApply = (*host.Host).Apply
+	hostApply, hostWrite = (*host.Host).Apply, (*host.Host).Write
 
 	// The check passes but the agent refuses the advertisement itself
 	// (engine/host's TestAdvertiseRefused): the host reports the

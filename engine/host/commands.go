@@ -1,6 +1,7 @@
 package host
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -167,8 +168,11 @@ func (h *Host) StopAll(at time.Time) Result {
 // what changed between them.
 type Applied struct {
 	Interface string
-	Before    engine.LocalState
-	After     engine.LocalState
+	// Target is where the write went (Write, UndoWrite): dcbtop's agent,
+	// or the kernel, whose states a KernelWritten brings.
+	Target engine.WriteTarget
+	Before engine.LocalState
+	After  engine.LocalState
 	// Changed lists what differs, in order: the features of
 	// engine.Params.Changes ("ets", "ets_reco", "pfc", "app", the Willing
 	// bits aside) and "willing". Empty: nothing changed.
@@ -233,7 +237,7 @@ func (h *Host) UndoApply(iface string, at time.Time) (Applied, Result, error) {
 func (h *Host) setLocal(p *port, before, next engine.LocalState, at time.Time) Applied {
 	p.willing, p.local = next.Willing, next.Params.Clone()
 	h.step(engine.LocalChanged{Interface: p.name, At: at, Source: engine.SourceAgent, Willing: next.Willing, Params: next.Params.Clone()})
-	return Applied{Interface: p.name, Before: before, After: engine.LocalState{Willing: p.willing, Params: p.local.Clone()},
+	return Applied{Interface: p.name, Target: engine.WriteAgent, Before: before, After: engine.LocalState{Willing: p.willing, Params: p.local.Clone()},
 		Changed: LocalChanges(before, next)}
 }
 
@@ -251,4 +255,96 @@ func LocalChanges(a, b engine.LocalState) []string {
 		out = append(out, "willing")
 	}
 	return out
+}
+
+// A WriteKernel asks the caller to write local parameters to the kernel
+// through DCB netlink: the given features of Params (nil: none) and the
+// Willing state when set, as an operator's apply (or, with Undo, the
+// state before the last one). The caller does it where a slow driver
+// blocks nobody (a PFC write flaps the link on mlx5), then reports the
+// typed result with KernelWritten.
+type WriteKernel struct {
+	Interface string
+	Params    *engine.Params
+	Willing   *bool
+	Undo      bool
+}
+
+func (WriteKernel) isEffect() {}
+
+// Write decides where the operator's write on iface goes, and does it or
+// asks for it: to dcbtop's agent when one runs there (Apply, answered at
+// once with its Applied, Target engine.WriteAgent), else to the kernel
+// when the engine's capabilities allow it (the NIC firmware does not run
+// DCBX, this process has CAP_NET_ADMIN, another agent does not own the
+// interface), as a WriteKernel in the Result's effects (Applied has
+// Target engine.WriteKernel and no states: KernelWritten brings them).
+// One rule for the screen and every other caller.
+func (h *Host) Write(iface string, change *engine.Params, willing *bool, at time.Time) (Applied, Result, error) {
+	if p := h.ports[iface]; p != nil && p.agent != nil {
+		return h.Apply(iface, change, willing, at)
+	}
+	h.begin()
+	if err := h.kernelWritable(iface); err != nil {
+		return Applied{}, h.end(at), err
+	}
+	h.effects = append(h.effects, WriteKernel{Interface: iface, Params: change.Clone(), Willing: willing})
+	return Applied{Interface: iface, Target: engine.WriteKernel}, h.end(at), nil
+}
+
+// UndoWrite restores on iface the state before the last write, by the
+// path Write would take: dcbtop's agent (UndoApply), else the kernel (a
+// WriteKernel with Undo set, of the state the last KernelWritten found
+// before its write).
+func (h *Host) UndoWrite(iface string, at time.Time) (Applied, Result, error) {
+	p := h.ports[iface]
+	if p != nil && p.agent != nil {
+		return h.UndoApply(iface, at)
+	}
+	h.begin()
+	if err := h.kernelWritable(iface); err != nil {
+		return Applied{}, h.end(at), err
+	}
+	if p == nil || p.undo == nil {
+		return Applied{}, h.end(at), fmt.Errorf("nothing to undo on %s (no apply from this screen yet)", iface)
+	}
+	w := p.undo.Willing
+	h.effects = append(h.effects, WriteKernel{Interface: iface, Params: p.undo.Params.Clone(), Willing: &w, Undo: true})
+	return Applied{Interface: iface, Target: engine.WriteKernel}, h.end(at), nil
+}
+
+// kernelWritable says why the kernel's parameters of iface may not be
+// written (nil when they may): the engine's capabilities.
+func (h *Host) kernelWritable(iface string) error {
+	in, ok := h.eng.Interface(iface)
+	if !ok {
+		return errNotCaptured(iface)
+	}
+	if !in.Caps.CanWrite {
+		return errors.New(in.Caps.WriteWhy)
+	}
+	return nil
+}
+
+// KernelWritten takes the result of a WriteKernel carried out at at: the
+// state read before the write becomes the one level of undo (also after
+// a partial failure: undo writes back what changed), or, after an undo
+// that succeeded, there is nothing left to undo; the state read back
+// becomes the engine's local parameters from DCB netlink.
+func (h *Host) KernelWritten(w WriteKernel, res engine.WriteResult, at time.Time) Result {
+	h.begin()
+	if res.Before.Params == nil {
+		return h.end(at) // nothing read, nothing written
+	}
+	p := h.port(w.Interface)
+	switch {
+	case w.Undo && res.Err == nil:
+		p.undo = nil
+	case !w.Undo:
+		p.undo = &engine.LocalState{Willing: res.Before.Willing, Params: res.Before.Params.Clone()}
+	}
+	if ev, ok := res.LocalChanged(at); ok {
+		h.step(ev)
+	}
+	return h.end(at)
 }

@@ -136,7 +136,7 @@ type Result struct {
 }
 
 // An Effect is something a Result asks the caller to do. The set is
-// closed: Transmit and Release.
+// closed: Transmit, Release and WriteKernel.
 type Effect interface{ isEffect() }
 
 // A Transmit is an LLDPDU (a whole Ethernet frame) to send on Interface

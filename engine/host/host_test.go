@@ -418,3 +418,73 @@ func TestStepFrameNoAlloc(t *testing.T) {
 		t.Errorf("%v allocations per identical LLDPDU", n)
 	}
 }
+
+// Where an operator's write goes is the host's one decision: dcbtop's
+// agent when it runs there, else the kernel when the engine allows it (a
+// WriteKernel effect, whose result KernelWritten takes: the undo state,
+// the state read back), else a refusal with the reason.
+func TestWriteTarget(t *testing.T) {
+	pfc3 := &engine.Params{PFC: &engine.PFC{Cap: 8, Enabled: 1 << 3}}
+	at := t0.Add(10 * time.Second)
+
+	// dcbtop's agent: answered at once, a Transmit follows.
+	h := started(t, AgentConfig{Willing: true})
+	ap, res, err := h.Write("h0", pfc3, nil, at)
+	if err != nil || ap.Target != engine.WriteAgent || !cmp.Equal(effects(res), []string{"tx h0 " + hostMAC.String()}) {
+		t.Errorf("agent write: %+v, effects %v, %v", ap, effects(res), err)
+	}
+	if ap, _, err := h.UndoWrite("h0", at); err != nil || ap.Target != engine.WriteAgent || ap.After.Params.PFC.Enabled != 0 {
+		t.Errorf("agent undo: %+v, %v", ap, err)
+	}
+
+	// The kernel, through DCB netlink.
+	h = newHost(t, AgentConfig{})
+	driver := agent.DefaultLocal()
+	h.Step(engine.LocalChanged{Interface: "h0", At: t0, Source: engine.SourceDCBNL, Params: driver, Mode: "host agent, IEEE"})
+	if _, _, err := h.UndoWrite("h0", at); err == nil || err.Error() != "nothing to undo on h0 (no apply from this screen yet)" {
+		t.Errorf("undo before any write: %v", err)
+	}
+	on := true
+	ap, res, err = h.Write("h0", pfc3, &on, at)
+	want := WriteKernel{Interface: "h0", Params: pfc3, Willing: &on}
+	if err != nil || ap.Target != engine.WriteKernel || len(res.Effects) != 1 || !cmp.Equal(res.Effects[0], want) {
+		t.Fatalf("kernel write: %+v, effects %+v, %v; want %+v", ap, res.Effects, err, want)
+	}
+	after := driver.Clone()
+	after.PFC.Enabled = 1 << 3
+	h.KernelWritten(want, engine.WriteResult{Interface: "h0", Target: engine.WriteKernel, Mode: "host agent, IEEE",
+		Before: engine.LocalState{Params: driver}, After: engine.LocalState{Willing: true, Params: after}}, at)
+	in, _ := h.Engine().Interface("h0")
+	if in.LocalSource != engine.SourceDCBNL || in.Local.PFC.Enabled != 1<<3 {
+		t.Errorf("the state read back is not the engine's: %s %+v", in.LocalSource, in.Local)
+	}
+	if u, ok := h.Undo("h0"); !ok || u.Willing || u.Params.PFC.Enabled != 0 {
+		t.Errorf("undo state %+v, %v; want the state read before", u, ok)
+	}
+	_, res, err = h.UndoWrite("h0", at.Add(time.Second))
+	off := false
+	wantUndo := WriteKernel{Interface: "h0", Params: driver, Willing: &off, Undo: true}
+	if err != nil || len(res.Effects) != 1 || !cmp.Equal(res.Effects[0], wantUndo) {
+		t.Fatalf("kernel undo: effects %+v, %v; want %+v", res.Effects, err, wantUndo)
+	}
+	// A failed undo keeps what there is to undo; one that worked does not.
+	h.KernelWritten(wantUndo, engine.WriteResult{Interface: "h0", Before: engine.LocalState{Params: after},
+		Err: &engine.WriteError{Kind: engine.WritePartial}}, at)
+	if _, ok := h.Undo("h0"); !ok {
+		t.Error("a failed undo dropped the undo state")
+	}
+	h.KernelWritten(wantUndo, engine.WriteResult{Interface: "h0", Before: engine.LocalState{Params: after}, After: engine.LocalState{Params: driver}}, at)
+	if _, ok := h.Undo("h0"); ok {
+		t.Error("an undo that worked left something to undo")
+	}
+
+	// Nothing to write to: the engine's reason.
+	h = newHost(t, AgentConfig{})
+	if _, res, err := h.Write("h0", pfc3, nil, at); err == nil || !strings.HasPrefix(err.Error(), "no local DCB source here") || len(res.Effects) != 0 {
+		t.Errorf("no local source: %v, effects %v", err, res.Effects)
+	}
+	h.Step(engine.LocalChanged{Interface: "h0", At: t0, Source: engine.SourceDCBNL, Params: driver, FirmwareManaged: true})
+	if _, _, err := h.Write("h0", pfc3, nil, at); err == nil || !strings.HasPrefix(err.Error(), "the NIC firmware runs DCBX") {
+		t.Errorf("firmware DCBX: %v", err)
+	}
+}
