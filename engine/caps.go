@@ -24,21 +24,110 @@ type Host struct {
 // transmitting to count as running.
 const recentAgent = 2 * time.Minute
 
+// A RefusalCode says why an operator's change is not allowed.
+type RefusalCode uint8
+
+// The reasons of a Refusal.
+const (
+	// RefuseNothing: the zero Refusal, which refuses nothing.
+	RefuseNothing RefusalCode = iota
+	// RefuseReplay: a recording is read-only.
+	RefuseReplay
+	// RefuseFirmware: the NIC firmware runs DCBX (DCB_CAP_DCBX_LLD_MANAGED):
+	// the driver ignores the host's writes (Interface names the NIC for
+	// the remedy).
+	RefuseFirmware
+	// RefuseOtherAgent: another LLDP agent of this host owns what it
+	// advertises (Agent names it; Seen: seen transmitting, not found as a
+	// process).
+	RefuseOtherAgent
+	// RefuseNoNetAdmin: writing DCB netlink needs CAP_NET_ADMIN.
+	RefuseNoNetAdmin
+	// RefuseNoLocalSource: no agent and no driver DCB support: nothing
+	// holds local parameters to change.
+	RefuseNoLocalSource
+	// RefuseUnknownInterface: the interface is not in the snapshot.
+	RefuseUnknownInterface
+	// RefuseNothingToUndo: no apply since dcbtop started on Interface.
+	RefuseNothingToUndo
+)
+
+// A Refusal is why a change is not allowed, typed: its code and the
+// parameters its words need. The zero value refuses nothing. Its words
+// (String) are the one rendering the screen, dcbtop's errors and the
+// host layer's answers share.
+type Refusal struct {
+	Code RefusalCode
+	// Interface is the interface concerned (RefuseFirmware,
+	// RefuseUnknownInterface, RefuseNothingToUndo).
+	Interface string
+	// Agent names the other LLDP agent (RefuseOtherAgent): processes
+	// ("lldpd (pid 42)"), or the chassis it was seen sending from.
+	Agent string
+	// Seen: the other agent was seen transmitting on the wire (Agent is
+	// its chassis ID), rather than found running in this network
+	// namespace.
+	Seen bool
+}
+
+// String says why, in words an operator acts on, with the remedy; "" for
+// the zero Refusal.
+func (r Refusal) String() string {
+	switch r.Code {
+	case RefuseReplay:
+		return "replay: a recording is read-only"
+	case RefuseFirmware:
+		return firmwareWhy(r.Interface)
+	case RefuseOtherAgent:
+		who := "another LLDP agent (" + r.Agent + ")"
+		if r.Seen {
+			who = "another LLDP agent of this host (" + r.Agent + ")"
+		}
+		return who + " transmits LLDP here and owns what this host advertises: dcbtop will not run a second agent beside it (the switch would see two peers). " +
+			"Change the parameters in that agent (lldptool, lldpcli), or stop it and press a to run dcbtop's agent"
+	case RefuseNoNetAdmin:
+		return "needs CAP_NET_ADMIN to write DCB netlink (run as root)"
+	case RefuseNoLocalSource:
+		return "no local DCB source here (no agent, no driver DCB support): press a to run dcbtop's agent, then change its parameters"
+	case RefuseUnknownInterface:
+		return r.Interface + " is not in the snapshot"
+	case RefuseNothingToUndo:
+		return "nothing to undo on " + r.Interface + " (no apply since dcbtop started)"
+	}
+	return ""
+}
+
 // Capabilities says what the operator may change on an interface, and
-// when not, the one reason and its remedy, in words an operator acts on.
+// when not, the one typed reason (its words carry the remedy).
 type Capabilities struct {
 	// CanWrite allows toggling Willing, applying local parameters and
-	// undo; WriteWhy says why not.
+	// undo; WriteNo says why not.
 	CanWrite bool
-	WriteWhy string
-	// CanAgent allows starting or stopping dcbtop's agent; AgentWhy says
+	WriteNo  Refusal
+	// CanAgent allows starting or stopping dcbtop's agent; AgentNo says
 	// why not.
 	CanAgent bool
-	AgentWhy string
-	// UndoWhy, when set, says why there is nothing to undo although
-	// writes are allowed (no apply yet): the runtime, which keeps the undo
-	// state, sets it; the engine never does.
-	UndoWhy string
+	AgentNo  Refusal
+	// UndoNo, when set, says why there is nothing to undo although
+	// writes are allowed (no apply yet): the runtime, which asks the host
+	// layer for the undo state, sets it; the engine never does.
+	UndoNo Refusal
+}
+
+// WriteWhy, AgentWhy and UndoWhy are the words of WriteNo, AgentNo and
+// UndoNo ("" when nothing is refused).
+func (c Capabilities) WriteWhy() string { return c.WriteNo.String() }
+
+// AgentWhy is the words of AgentNo.
+func (c Capabilities) AgentWhy() string { return c.AgentNo.String() }
+
+// UndoWhy is the words of UndoNo.
+func (c Capabilities) UndoWhy() string { return c.UndoNo.String() }
+
+// ReadOnly is the capabilities of a replay: nothing is written.
+func ReadOnly() Capabilities {
+	r := Refusal{Code: RefuseReplay}
+	return Capabilities{WriteNo: r, AgentNo: r}
 }
 
 // Capabilities decides what may be written on in, and why not:
@@ -54,27 +143,23 @@ type Capabilities struct {
 //   - otherwise dcbtop's agent may be started.
 func (in *Interface) Capabilities(h Host) Capabilities {
 	if h.Replay {
-		const why = "replay: a recording is read-only"
-		return Capabilities{WriteWhy: why, AgentWhy: why}
+		return ReadOnly()
 	}
-	fw := in.FirmwareManaged
-	other := in.otherAgent(h)
+	other, ok := in.otherAgent(h)
 	var c Capabilities
 	switch {
 	case in.LocalSource == SourceAgent:
 		c.CanWrite, c.CanAgent = true, true // CanAgent: to stop it
 		return c
-	case fw:
-		why := firmwareWhy(in.Name)
-		return Capabilities{WriteWhy: why, AgentWhy: why}
-	case other != "":
-		why := other + " transmits LLDP here and owns what this host advertises: dcbtop will not run a second agent beside it (the switch would see two peers). " +
-			"Change the parameters in that agent (lldptool, lldpcli), or stop it and press a to run dcbtop's agent"
-		c.WriteWhy, c.AgentWhy = why, why
+	case in.FirmwareManaged:
+		r := Refusal{Code: RefuseFirmware, Interface: in.Name}
+		return Capabilities{WriteNo: r, AgentNo: r}
+	case ok:
+		c.WriteNo, c.AgentNo = other, other
 		if in.LocalSource == SourceDCBNL && h.NetAdmin {
 			// The kernel's settings are still dcbtop's to write: the
 			// other agent advertises, the driver applies.
-			c.CanWrite, c.WriteWhy = true, ""
+			c.CanWrite, c.WriteNo = true, Refusal{}
 		}
 		return c
 	}
@@ -84,28 +169,28 @@ func (in *Interface) Capabilities(h Host) Capabilities {
 		if h.NetAdmin {
 			c.CanWrite = true
 		} else {
-			c.WriteWhy = "needs CAP_NET_ADMIN to write DCB netlink (run as root)"
+			c.WriteNo = Refusal{Code: RefuseNoNetAdmin}
 		}
 	default:
-		c.WriteWhy = "no local DCB source here (no agent, no driver DCB support): press a to run dcbtop's agent, then change its parameters"
+		c.WriteNo = Refusal{Code: RefuseNoLocalSource}
 	}
 	return c
 }
 
-// otherAgent names another LLDP agent of this host on in: a process in
-// this network namespace, or the chassis of LLDPDUs this host sent
-// recently that are not dcbtop's own agent's; "" when none.
-func (in *Interface) otherAgent(h Host) string {
+// otherAgent is the refusal for another LLDP agent of this host on in: a
+// process in this network namespace, or the chassis of LLDPDUs this host
+// sent recently that are not dcbtop's own agent's; false when none.
+func (in *Interface) otherAgent(h Host) (Refusal, bool) {
 	if len(h.OtherAgents) > 0 {
-		return "another LLDP agent (" + strings.Join(h.OtherAgents, ", ") + ")"
+		return Refusal{Code: RefuseOtherAgent, Agent: strings.Join(h.OtherAgents, ", ")}, true
 	}
 	for _, a := range in.LocalAgents {
 		if in.OwnAgent(a) || (!h.Now.IsZero() && h.Now.Sub(a.LastSeen) >= recentAgent) {
 			continue
 		}
-		return "another LLDP agent of this host (" + a.ChassisID + ")"
+		return Refusal{Code: RefuseOtherAgent, Agent: a.ChassisID, Seen: true}, true
 	}
-	return ""
+	return Refusal{}, false
 }
 
 // OwnAgent reports whether a local agent seen transmitting on in is

@@ -21,11 +21,10 @@ func TestCapabilities(t *testing.T) {
 	iface := func(src LocalSource, fw bool, agents ...LocalAgent) Interface {
 		return Interface{Name: "eth0", MAC: &mac, LocalSource: src, FirmwareManaged: fw, LocalAgents: agents}
 	}
-	otherWhy := func(who string) string {
-		return who + " transmits LLDP here and owns what this host advertises: dcbtop will not run a second agent beside it (the switch would see two peers). " +
-			"Change the parameters in that agent (lldptool, lldpcli), or stop it and press a to run dcbtop's agent"
-	}
-	const noneWhy = "no local DCB source here (no agent, no driver DCB support): press a to run dcbtop's agent, then change its parameters"
+	proc := Refusal{Code: RefuseOtherAgent, Agent: "lldpd (pid 7)"}
+	seen := Refusal{Code: RefuseOtherAgent, Agent: "mac 02:00:00:00:00:99", Seen: true}
+	none := Refusal{Code: RefuseNoLocalSource}
+	fw := Refusal{Code: RefuseFirmware, Interface: "eth0"}
 	root := Host{NetAdmin: true, Now: now}
 	tests := []struct {
 		name string
@@ -33,18 +32,18 @@ func TestCapabilities(t *testing.T) {
 		host Host
 		want Capabilities
 	}{
-		{"replay", iface(SourceAgent, false), Host{Replay: true}, Capabilities{WriteWhy: "replay: a recording is read-only", AgentWhy: "replay: a recording is read-only"}},
+		{"replay", iface(SourceAgent, false), Host{Replay: true}, Capabilities{WriteNo: Refusal{Code: RefuseReplay}, AgentNo: Refusal{Code: RefuseReplay}}},
 		{"own agent", iface(SourceAgent, false, own), root, Capabilities{CanWrite: true, CanAgent: true}},
 		{"own agent, lldpd beside (it may be stopped)", iface(SourceAgent, false), Host{OtherAgents: []string{"lldpd (pid 7)"}}, Capabilities{CanWrite: true, CanAgent: true}},
 		{"dcbnl", iface(SourceDCBNL, false), root, Capabilities{CanWrite: true, CanAgent: true}},
-		{"dcbnl without CAP_NET_ADMIN", iface(SourceDCBNL, false), Host{Now: now}, Capabilities{WriteWhy: "needs CAP_NET_ADMIN to write DCB netlink (run as root)", CanAgent: true}},
-		{"firmware", iface(SourceDCBNL, true), root, Capabilities{WriteWhy: firmwareWhy("eth0"), AgentWhy: firmwareWhy("eth0")}},
-		{"observed agent", iface(SourceObserved, false, other), root, Capabilities{WriteWhy: otherWhy("another LLDP agent of this host (mac 02:00:00:00:00:99)"), AgentWhy: otherWhy("another LLDP agent of this host (mac 02:00:00:00:00:99)")}},
-		{"observed long ago", iface(SourceObserved, false, stale), root, Capabilities{WriteWhy: noneWhy, CanAgent: true}},
-		{"own frames are not another agent", iface(SourceNone, false, own), root, Capabilities{WriteWhy: noneWhy, CanAgent: true}},
-		{"lldpd process", iface(SourceNone, false), Host{NetAdmin: true, OtherAgents: []string{"lldpd (pid 7)"}}, Capabilities{WriteWhy: otherWhy("another LLDP agent (lldpd (pid 7))"), AgentWhy: otherWhy("another LLDP agent (lldpd (pid 7))")}},
-		{"dcbnl beside lldpd", iface(SourceDCBNL, false), Host{NetAdmin: true, OtherAgents: []string{"lldpd (pid 7)"}}, Capabilities{CanWrite: true, AgentWhy: otherWhy("another LLDP agent (lldpd (pid 7))")}},
-		{"nothing", iface(SourceNone, false), root, Capabilities{WriteWhy: noneWhy, CanAgent: true}},
+		{"dcbnl without CAP_NET_ADMIN", iface(SourceDCBNL, false), Host{Now: now}, Capabilities{WriteNo: Refusal{Code: RefuseNoNetAdmin}, CanAgent: true}},
+		{"firmware", iface(SourceDCBNL, true), root, Capabilities{WriteNo: fw, AgentNo: fw}},
+		{"observed agent", iface(SourceObserved, false, other), root, Capabilities{WriteNo: seen, AgentNo: seen}},
+		{"observed long ago", iface(SourceObserved, false, stale), root, Capabilities{WriteNo: none, CanAgent: true}},
+		{"own frames are not another agent", iface(SourceNone, false, own), root, Capabilities{WriteNo: none, CanAgent: true}},
+		{"lldpd process", iface(SourceNone, false), Host{NetAdmin: true, OtherAgents: []string{"lldpd (pid 7)"}}, Capabilities{WriteNo: proc, AgentNo: proc}},
+		{"dcbnl beside lldpd", iface(SourceDCBNL, false), Host{NetAdmin: true, OtherAgents: []string{"lldpd (pid 7)"}}, Capabilities{CanWrite: true, AgentNo: proc}},
+		{"nothing", iface(SourceNone, false), root, Capabilities{WriteNo: none, CanAgent: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -55,6 +54,37 @@ func TestCapabilities(t *testing.T) {
 	}
 	if !strings.HasPrefix(firmwareWhy("x"), "the NIC firmware runs DCBX (LLD_MANAGED): hand DCBX to the host first") {
 		t.Errorf("firmwareWhy = %q", firmwareWhy("x"))
+	}
+}
+
+// Each refusal's words: the one rendering the screen, the errors and the
+// host layer's answers share.
+func TestRefusalWords(t *testing.T) {
+	otherWhy := func(who string) string {
+		return who + " transmits LLDP here and owns what this host advertises: dcbtop will not run a second agent beside it (the switch would see two peers). " +
+			"Change the parameters in that agent (lldptool, lldpcli), or stop it and press a to run dcbtop's agent"
+	}
+	for _, tt := range []struct {
+		r    Refusal
+		want string
+	}{
+		{Refusal{}, ""},
+		{Refusal{Code: RefuseReplay}, "replay: a recording is read-only"},
+		{Refusal{Code: RefuseFirmware, Interface: "eth0"}, firmwareWhy("eth0")},
+		{Refusal{Code: RefuseOtherAgent, Agent: "lldpd (pid 7)"}, otherWhy("another LLDP agent (lldpd (pid 7))")},
+		{Refusal{Code: RefuseOtherAgent, Agent: "mac 02:00:00:00:00:99", Seen: true}, otherWhy("another LLDP agent of this host (mac 02:00:00:00:00:99)")},
+		{Refusal{Code: RefuseNoNetAdmin}, "needs CAP_NET_ADMIN to write DCB netlink (run as root)"},
+		{Refusal{Code: RefuseNoLocalSource}, "no local DCB source here (no agent, no driver DCB support): press a to run dcbtop's agent, then change its parameters"},
+		{Refusal{Code: RefuseUnknownInterface, Interface: "zz"}, "zz is not in the snapshot"},
+		{Refusal{Code: RefuseNothingToUndo, Interface: "eth0"}, "nothing to undo on eth0 (no apply since dcbtop started)"},
+	} {
+		if got := tt.r.String(); got != tt.want {
+			t.Errorf("%+v: %q, want %q", tt.r, got, tt.want)
+		}
+	}
+	c := Capabilities{WriteNo: Refusal{Code: RefuseNoNetAdmin}, AgentNo: Refusal{Code: RefuseReplay}, UndoNo: Refusal{Code: RefuseNothingToUndo, Interface: "x"}}
+	if c.WriteWhy() != c.WriteNo.String() || c.AgentWhy() != c.AgentNo.String() || c.UndoWhy() != c.UndoNo.String() {
+		t.Errorf("the Why methods differ from their refusals' words: %+v", c)
 	}
 }
 
@@ -85,7 +115,7 @@ func TestHostObservedCaps(t *testing.T) {
 		if c != in.Caps {
 			t.Errorf("%s: Snapshot and Interface disagree: %+v, %+v", st.name, c, in.Caps)
 		}
-		if c.CanAgent != st.canAgent || !strings.HasPrefix(c.AgentWhy, st.whyPrefix) {
+		if c.CanAgent != st.canAgent || !strings.HasPrefix(c.AgentWhy(), st.whyPrefix) {
 			t.Errorf("%s: caps %+v, want CanAgent %v and a reason starting %q", st.name, c, st.canAgent, st.whyPrefix)
 		}
 	}

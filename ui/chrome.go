@@ -315,11 +315,11 @@ func (r *renderer) statusText() string {
 func allows(c Caps, act actionKind) (ok bool, why string) {
 	switch {
 	case act == actAgent:
-		return c.CanAgent, c.AgentWhy
-	case act == actUndo && c.CanWrite && c.UndoWhy != "":
-		return false, c.UndoWhy // undo asks nothing when there is nothing to undo
+		return c.CanAgent, c.AgentWhy()
+	case act == actUndo && c.CanWrite && c.UndoNo.Code != engine.RefuseNothing:
+		return false, c.UndoWhy() // undo asks nothing when there is nothing to undo
 	}
-	return c.CanWrite, c.WriteWhy
+	return c.CanWrite, c.WriteWhy()
 }
 
 // blocked says why act is unavailable on the selected interface, from what

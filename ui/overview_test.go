@@ -174,7 +174,7 @@ func TestLogNewestFirst(t *testing.T) {
 
 // Undo with nothing to undo says so instead of asking for confirmation.
 func TestUndoNothingToUndo(t *testing.T) {
-	be := &fakeBackend{caps: Caps{CanWrite: true, CanAgent: true, UndoWhy: "nothing to undo on eth0 (no apply since dcbtop started)"}}
+	be := &fakeBackend{caps: Caps{CanWrite: true, CanAgent: true, UndoNo: engine.Refusal{Code: engine.RefuseNothingToUndo, Interface: "eth0"}}}
 	h := newHarness(t, realistic(t), be)
 	h.press("u")
 	if h.m.vs.dialog != nil {

@@ -339,7 +339,7 @@ func (m *Model) adoptCaps(s engine.Snapshot) {
 		}
 		old, known := m.caps[in.Name]
 		if known {
-			c.UndoWhy = old.UndoWhy
+			c.UndoNo = old.UndoNo
 			if c == old {
 				continue
 			}

@@ -543,14 +543,14 @@ func TestExport(t *testing.T) {
 }
 
 func TestReadOnlyReasons(t *testing.T) {
-	be := &fakeBackend{caps: Caps{WriteWhy: "replay: a recording is read-only", AgentWhy: "replay: there is no interface to transmit on"}}
+	be := &fakeBackend{caps: engine.ReadOnly()}
 	h := newHarness(t, realistic(t), be)
 	h.wantScreen("read-only: replay: a recording is read-only")
 	for _, k := range []struct{ key, want string }{
 		{"w", "toggle Willing unavailable on eth0: replay: a recording is read-only"},
 		{"e", "edit local parameters unavailable on eth0: replay: a recording is read-only"},
 		{"u", "undo unavailable on eth0: replay: a recording is read-only"},
-		{"a", "host agent unavailable on eth0: replay: there is no interface to transmit on"},
+		{"a", "host agent unavailable on eth0: replay: a recording is read-only"},
 	} {
 		h.press(k.key)
 		h.wantScreen(k.want)
@@ -1008,8 +1008,8 @@ func TestLosslessPane(t *testing.T) {
 // next snapshot (the screen once refused a for 40 s and more, naming dead
 // pids, until the interface was switched away and back).
 func TestCapsFollowSnapshots(t *testing.T) {
-	const why = "another LLDP agent (lldpd (pid 7)) transmits LLDP here and owns what this host advertises"
-	blocked := Caps{WriteWhy: why, AgentWhy: why}
+	why := engine.Refusal{Code: engine.RefuseOtherAgent, Agent: "lldpd (pid 7)"}
+	blocked := Caps{WriteNo: why, AgentNo: why}
 	snap := realistic(t)
 	for i := range snap.Interfaces {
 		snap.Interfaces[i].Caps = blocked
@@ -1021,7 +1021,7 @@ func TestCapsFollowSnapshots(t *testing.T) {
 
 	// lldpd exits: the engine's next snapshot allows the agent; the
 	// backend would now say so too.
-	allowed := Caps{CanAgent: true, WriteWhy: "no local DCB source here"}
+	allowed := Caps{CanAgent: true, WriteNo: engine.Refusal{Code: engine.RefuseNoLocalSource}}
 	next := realistic(t)
 	next.Generation++
 	for i := range next.Interfaces {

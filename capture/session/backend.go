@@ -75,7 +75,7 @@ func newBackend(dir string, snap func() (engine.Snapshot, bool), live liveContro
 }
 
 // replayWhy is the answer to every write in a replay.
-const replayWhy = "replay: nothing to write to"
+var replayWhy = engine.ReadOnly().WriteWhy()
 
 // iface returns the named interface of the latest snapshot.
 func (b *Backend) iface(name string) (engine.Interface, error) {
@@ -96,16 +96,17 @@ func (b *Backend) iface(name string) (engine.Interface, error) {
 // moment ago no longer blocks anything.
 func (b *Backend) Capabilities(iface string) engine.Capabilities {
 	if b.replay {
-		return engine.Capabilities{WriteWhy: replayWhy, AgentWhy: replayWhy}
+		return engine.ReadOnly()
 	}
 	_ = b.live.refreshHost() // a stopped run: the last snapshot stands
 	in, err := b.iface(iface)
 	if err != nil {
-		return engine.Capabilities{WriteWhy: err.Error(), AgentWhy: err.Error()}
+		r := engine.Refusal{Code: engine.RefuseUnknownInterface, Interface: iface}
+		return engine.Capabilities{WriteNo: r, AgentNo: r}
 	}
 	caps := in.Caps
 	if caps.CanWrite && b.live != nil && !b.hasUndo(iface) {
-		caps.UndoWhy = "nothing to undo on " + iface + " (no apply since dcbtop started)"
+		caps.UndoNo = engine.Refusal{Code: engine.RefuseNothingToUndo, Interface: iface}
 	}
 	return caps
 }
@@ -154,7 +155,7 @@ func (b *Backend) writable(iface string) (engine.Interface, error) {
 		return engine.Interface{}, err
 	}
 	if c := b.Capabilities(iface); !c.CanWrite {
-		return engine.Interface{}, errors.New(c.WriteWhy)
+		return engine.Interface{}, errors.New(c.WriteWhy())
 	}
 	return in, nil
 }
@@ -235,7 +236,7 @@ func (b *Backend) SetAgent(iface string, on bool) (string, error) {
 		return "", errors.New(replayWhy)
 	}
 	if c := b.Capabilities(iface); !c.CanAgent {
-		return "", errors.New(c.AgentWhy)
+		return "", errors.New(c.AgentWhy())
 	}
 	c, err := b.live.setAgent(iface, on)
 	if err != nil {

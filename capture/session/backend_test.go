@@ -196,25 +196,25 @@ func TestBackendCapabilities(t *testing.T) {
 		iface       string
 		unpriv      bool
 		others      []int // pids of transmitting lldpds
-		want        ui.Caps
+		want        capsWords
 		wantAgentIn string // substring of AgentWhy, when not exact
 	}{
-		{name: "replay", replay: true, iface: "pcap0", want: ui.Caps{WriteWhy: replayWhy, AgentWhy: replayWhy}},
-		{name: "agent", iface: "ag", want: ui.Caps{CanWrite: true, CanAgent: true}},
-		{name: "agent, lldpd beside", iface: "ag", others: []int{7}, want: ui.Caps{CanWrite: true, CanAgent: true}},
-		{name: "dcbnl", iface: "nl", want: ui.Caps{CanWrite: true, CanAgent: true}},
-		{name: "dcbnl unprivileged", iface: "nl", unpriv: true, want: ui.Caps{WriteWhy: "needs CAP_NET_ADMIN to write DCB netlink (run as root)", CanAgent: true}},
-		{name: "dcbnl firmware", iface: "fw", want: ui.Caps{WriteWhy: fwWhy, AgentWhy: fwWhy}},
-		{name: "none", iface: "no", want: ui.Caps{WriteWhy: noneWhy, CanAgent: true}},
+		{name: "replay", replay: true, iface: "pcap0", want: capsWords{WriteWhy: replayWhy, AgentWhy: replayWhy}},
+		{name: "agent", iface: "ag", want: capsWords{CanWrite: true, CanAgent: true}},
+		{name: "agent, lldpd beside", iface: "ag", others: []int{7}, want: capsWords{CanWrite: true, CanAgent: true}},
+		{name: "dcbnl", iface: "nl", want: capsWords{CanWrite: true, CanAgent: true}},
+		{name: "dcbnl unprivileged", iface: "nl", unpriv: true, want: capsWords{WriteWhy: "needs CAP_NET_ADMIN to write DCB netlink (run as root)", CanAgent: true}},
+		{name: "dcbnl firmware", iface: "fw", want: capsWords{WriteWhy: fwWhy, AgentWhy: fwWhy}},
+		{name: "none", iface: "no", want: capsWords{WriteWhy: noneWhy, CanAgent: true}},
 		// One coherent answer where another agent runs: neither write nor
 		// start a second agent, and how to hand over.
 		{name: "none, lldpd here", iface: "no", others: []int{7},
-			want: ui.Caps{WriteWhy: otherWhy("another LLDP agent (lldpd (pid 7))"), AgentWhy: otherWhy("another LLDP agent (lldpd (pid 7))")}},
-		{name: "observed", iface: "ob", want: ui.Caps{WriteWhy: otherWhy("another LLDP agent of this host (mac 02:00:00:00:00:99)"),
+			want: capsWords{WriteWhy: otherWhy("another LLDP agent (lldpd (pid 7))"), AgentWhy: otherWhy("another LLDP agent (lldpd (pid 7))")}},
+		{name: "observed", iface: "ob", want: capsWords{WriteWhy: otherWhy("another LLDP agent of this host (mac 02:00:00:00:00:99)"),
 			AgentWhy: otherWhy("another LLDP agent of this host (mac 02:00:00:00:00:99)")}},
 		{name: "dcbnl, lldpd here", iface: "nl", others: []int{7},
-			want: ui.Caps{CanWrite: true, AgentWhy: otherWhy("another LLDP agent (lldpd (pid 7))")}},
-		{name: "unknown", iface: "zz", want: ui.Caps{WriteWhy: "zz is not in the snapshot", AgentWhy: "zz is not in the snapshot"}},
+			want: capsWords{CanWrite: true, AgentWhy: otherWhy("another LLDP agent (lldpd (pid 7))")}},
+		{name: "unknown", iface: "zz", want: capsWords{WriteWhy: "zz is not in the snapshot", AgentWhy: "zz is not in the snapshot"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -232,13 +232,13 @@ func TestBackendCapabilities(t *testing.T) {
 				// Writes allowed, nothing applied yet: undo has nothing to do.
 				want.UndoWhy = "nothing to undo on " + tt.iface + " (no apply since dcbtop started)"
 			}
-			if got := b.Capabilities(tt.iface); got != want {
+			if got := wordsOf(b.Capabilities(tt.iface)); got != want {
 				t.Errorf("Capabilities(%s) = %+v, want %+v", tt.iface, got, want)
 			}
 			if want.CanWrite {
 				live.(*fakeLive).undo = map[string]engine.LocalState{tt.iface: {}}
-				if got := b.Capabilities(tt.iface); got.UndoWhy != "" {
-					t.Errorf("after an apply, UndoWhy %q", got.UndoWhy)
+				if got := b.Capabilities(tt.iface); got.UndoNo != (engine.Refusal{}) {
+					t.Errorf("after an apply, UndoNo %+v", got.UndoNo)
 				}
 			}
 		})
@@ -269,6 +269,20 @@ func TestBackendCapabilities(t *testing.T) {
 }
 
 func second[T any](_ T, err error) error { return err }
+
+// The screen's backend is what the screen needs.
+var _ ui.Backend = (*Backend)(nil)
+
+// capsWords is Capabilities as the operator reads them: what is allowed,
+// and the words of each refusal.
+type capsWords struct {
+	CanWrite, CanAgent          bool
+	WriteWhy, AgentWhy, UndoWhy string
+}
+
+func wordsOf(c engine.Capabilities) capsWords {
+	return capsWords{CanWrite: c.CanWrite, CanAgent: c.CanAgent, WriteWhy: c.WriteWhy(), AgentWhy: c.AgentWhy(), UndoWhy: c.UndoWhy()}
+}
 
 // countOf counts the elements of s equal to v.
 func countOf[T comparable](s []T, v T) int {

@@ -63,7 +63,7 @@ func (h *Host) PlanAgent(iface string) (plan AgentPlan, ok bool, err error) {
 		return AgentPlan{}, false, nil
 	}
 	if c := in.Caps; !c.CanAgent && !h.cfg.Agent.Force {
-		return AgentPlan{}, false, fmt.Errorf("%s", c.AgentWhy)
+		return AgentPlan{}, false, errors.New(c.AgentWhy())
 	}
 	cfg := h.cfg.Agent
 	plan = AgentPlan{Interface: iface, Willing: cfg.Willing, Local: agent.DefaultLocal(), From: FromDefaults,
@@ -321,7 +321,7 @@ func (h *Host) kernelWritable(iface string) error {
 		return errNotCaptured(iface)
 	}
 	if !in.Caps.CanWrite {
-		return errors.New(in.Caps.WriteWhy)
+		return errors.New(in.Caps.WriteWhy())
 	}
 	return nil
 }
