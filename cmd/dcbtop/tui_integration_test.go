@@ -255,7 +255,7 @@ func TestTUIReplay(t *testing.T) {
 	p.waitScreen("help closed", 5*time.Second, func(s string) bool { return !strings.Contains(s, "dcbtop help") })
 	// Read-only: w says why.
 	p.keys("w")
-	p.waitText(5*time.Second, "replay: nothing to write to")
+	p.waitText(5*time.Second, "replay: a recording is read-only")
 	out := p.quit()
 	if strings.Contains(out, "REMOTE first-receipt") {
 		t.Errorf("the screen's content stayed on the normal screen:\n%s", out)
