@@ -38,7 +38,7 @@ func BenchmarkReplay(b *testing.B) {
 			b.SetBytes(int64(len(f.file)))
 			loops := 0
 			for b.Loop() {
-				r, err := capture.OpenReplay(path, capture.ReplayOptions{})
+				r, err := capture.OpenReplay(path)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -39,7 +39,8 @@
 // OpenReplay reads a capture file, classic pcap or pcapng, with this
 // package's own readers (pcapfile.go; no cgo, no libpcap; gopacket's pcapgo
 // checks them in the tests). It delivers frames as fast as they are asked
-// for, or paced by their recorded timestamps (ReplayOptions.Speed).
+// for: capture/session's replay source paces them by their recorded
+// timestamps for the screen's player, which also pauses and seeks.
 //
 // Link types other than Ethernet are rejected, except Linux cooked captures
 // (LINKTYPE_LINUX_SLL and LINKTYPE_LINUX_SLL2, what "tcpdump -i any"

@@ -48,7 +48,7 @@ func FuzzReplay(f *testing.F) {
 
 // replayFuzzed replays the size-byte file at path to its end.
 func replayFuzzed(t *testing.T, path string, size int) {
-	r, err := capture.OpenReplay(path, capture.ReplayOptions{})
+	r, err := capture.OpenReplay(path)
 	if err != nil {
 		checkFuzzError(t, path, err)
 		return

@@ -90,7 +90,7 @@ func capturePrefix(tb testing.TB, path string, n int) (file, ng []byte) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	r, err := OpenReplay(path, ReplayOptions{})
+	r, err := OpenReplay(path)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"os"
 	"strconv"
 	"time"
@@ -87,22 +86,6 @@ const (
 // file, which has a single unnamed interface.
 const pcapInterface = "pcap0"
 
-// ReplayOptions configures OpenReplay.
-type ReplayOptions struct {
-	// Speed paces the replay: 0 delivers frames as fast as ReadFrame is
-	// called; otherwise 1 is real time, 10 ten times faster, 0.5 half
-	// speed. Must not be negative or NaN.
-	//
-	// With a positive Speed, ReadFrame delivers a frame no sooner than its
-	// recorded gap to the previous frame, divided by Speed, after it
-	// delivered the previous frame. The wait restarts from each delivery,
-	// so a consumer that falls behind gets no burst of frames to catch up.
-	// Gaps are measured from the latest timestamp seen so far: a frame
-	// stamped earlier than its predecessor is delivered at once, and does
-	// not lengthen the wait for the next one.
-	Speed float64
-}
-
 // A Replay is a Source that reads Ethernet frames from a capture file: a
 // classic pcap file (either byte order, microsecond or nanosecond
 // timestamps) or a pcapng file, told apart by their magic number.
@@ -124,10 +107,10 @@ type ReplayOptions struct {
 // every captured byte, as tshark reads it, and a Frame.Note saying so.
 // Capture lengths over 256 KiB are never read: they are corrupt.
 //
-// A Replay is not safe for concurrent use: to interrupt a paced ReadFrame,
-// cancel its context, then call Close.
+// A Replay is not safe for concurrent use. It delivers frames as fast as
+// they are read: pacing a replay is the caller's (capture/session's
+// player), which also pauses and seeks.
 type Replay struct {
-	opts ReplayOptions
 	// borrow: an Ethernet frame's Data is the read buffer (Borrow).
 	borrow bool
 	// hdr holds a record header as it is read.
@@ -154,14 +137,6 @@ type Replay struct {
 	record int   // number of records read so far
 	err    error // sticky error of the last read, io.EOF included
 	closed bool
-
-	// Delivery and pacing.
-	pending     Frame     // frame read but not yet delivered
-	havePending bool      // pending is valid
-	started     bool      // a frame was scheduled already
-	latest      time.Time // latest capture timestamp scheduled so far
-	delivered   time.Time // wall clock time the last frame was delivered
-	due         time.Time // wall clock time pending is due, zero for "now"
 }
 
 var _ Source = (*Replay)(nil)
@@ -175,15 +150,12 @@ var _ Source = (*Replay)(nil)
 // file header is cut short, ErrCorrupt when it is malformed, and
 // ErrUnsupported when its format version, or the link type of a classic pcap
 // file, is not supported.
-func OpenReplay(path string, opts ReplayOptions) (*Replay, error) {
-	if opts.Speed < 0 || math.IsNaN(opts.Speed) {
-		return nil, fmt.Errorf("invalid replay speed %v (want 0 for as fast as possible, or more)", opts.Speed)
-	}
+func OpenReplay(path string) (*Replay, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, osError("open", err)
 	}
-	r := &Replay{opts: opts, file: f, cr: &countingReader{r: f}}
+	r := &Replay{file: f, cr: &countingReader{r: f}}
 	r.br = newReplayReader(r.cr)
 	if err := r.open(); err != nil {
 		f.Close()
@@ -271,9 +243,8 @@ func (r *Replay) openPcapng() error {
 	return nil
 }
 
-// ReadFrame returns the next frame of the file. With a positive
-// ReplayOptions.Speed it first waits for the frame to be due; if ctx is done
-// before, it returns ctx.Err() and the next call returns the same frame.
+// ReadFrame returns the next frame of the file, or ctx.Err() when ctx is
+// done.
 //
 // At the end of the file ReadFrame returns io.EOF. If the file ends in the
 // middle of a record, it returns an error wrapping ErrTruncated that names
@@ -289,25 +260,13 @@ func (r *Replay) ReadFrame(ctx context.Context) (Frame, error) {
 	if err := ctx.Err(); err != nil {
 		return Frame{}, err
 	}
-	if !r.havePending {
-		if r.err != nil {
-			return Frame{}, r.err
-		}
-		f, err := r.read()
-		if err != nil {
-			r.err = err
-			return Frame{}, err
-		}
-		r.pending, r.havePending = f, true
-		r.schedule(f.At)
+	if r.err != nil {
+		return Frame{}, r.err
 	}
-	if err := r.wait(ctx); err != nil {
+	f, err := r.read()
+	if err != nil {
+		r.err = err
 		return Frame{}, err
-	}
-	f := r.pending
-	r.pending, r.havePending = Frame{}, false
-	if r.opts.Speed > 0 {
-		r.delivered = time.Now()
 	}
 	return f, nil
 }
@@ -319,57 +278,10 @@ func (r *Replay) Close() error {
 		return nil
 	}
 	r.closed = true
-	r.pending, r.havePending = Frame{}, false
 	if err := r.file.Close(); err != nil {
 		return osError("close", err)
 	}
 	return nil
-}
-
-// schedule sets the time the frame captured at at is due.
-func (r *Replay) schedule(at time.Time) {
-	if r.opts.Speed <= 0 {
-		return
-	}
-	if !r.started {
-		r.started, r.latest = true, at
-		return
-	}
-	gap := at.Sub(r.latest)
-	if gap <= 0 {
-		r.due = time.Time{}
-		return
-	}
-	r.latest = at
-	r.due = r.delivered.Add(scaleGap(gap, r.opts.Speed))
-}
-
-// scaleGap divides gap by speed, saturating instead of overflowing.
-func scaleGap(gap time.Duration, speed float64) time.Duration {
-	d := float64(gap) / speed
-	if d >= math.MaxInt64 {
-		return math.MaxInt64
-	}
-	return time.Duration(d)
-}
-
-// wait waits until the pending frame is due or ctx is done.
-func (r *Replay) wait(ctx context.Context) error {
-	if r.due.IsZero() {
-		return nil
-	}
-	d := time.Until(r.due)
-	if d <= 0 {
-		return nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // offset returns the offset in the file of the next byte to be read.

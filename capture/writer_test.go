@@ -47,7 +47,7 @@ func writeRecording(tb testing.TB, frames []capture.Frame) string {
 // clean io.EOF.
 func replayRecording(tb testing.TB, path string) []capture.Frame {
 	tb.Helper()
-	r, err := capture.OpenReplay(path, capture.ReplayOptions{})
+	r, err := capture.OpenReplay(path)
 	if err != nil {
 		tb.Fatal(err)
 	}

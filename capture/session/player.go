@@ -166,7 +166,7 @@ func (s *replaySource) handle(c playerCmd) (restartTo *time.Duration) {
 // frame's time plus pos; the replay then goes on paced from there. It
 // returns the reopened source.
 func (s *replaySource) rewind(ctx context.Context, pos time.Duration, events chan<- engine.Event) error {
-	src, err := capture.OpenReplay(s.name, capture.ReplayOptions{})
+	src, err := capture.OpenReplay(s.name)
 	if err != nil {
 		return fmt.Errorf("%s: %w", s.name, err)
 	}

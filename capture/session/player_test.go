@@ -16,7 +16,7 @@ import (
 // first frame's time plus pos (the whole file for a negative pos).
 func headlessUpTo(t *testing.T, file string, pos time.Duration) engine.Snapshot {
 	t.Helper()
-	src, err := capture.OpenReplay(file, capture.ReplayOptions{})
+	src, err := capture.OpenReplay(file)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -85,7 +85,7 @@ type replaySource struct {
 // openReplay opens path for a run. With a poster, the file is scanned
 // first for its frame count and duration (given up after 2 s).
 func openReplay(path string, speed float64, post Poster) (*replaySource, error) {
-	src, err := capture.OpenReplay(path, capture.ReplayOptions{})
+	src, err := capture.OpenReplay(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -429,7 +429,7 @@ func scaleDuration(d time.Duration, f float64) time.Duration {
 // last timestamps, for the replay's progress; it gives up (0 frames:
 // unknown) after budget. A file cut short counts what can be read.
 func prescan(path string, budget time.Duration) (frames int, first, last time.Time) {
-	src, err := capture.OpenReplay(path, capture.ReplayOptions{})
+	src, err := capture.OpenReplay(path)
 	if err != nil {
 		return 0, first, last
 	}

@@ -140,7 +140,7 @@ func TestLiveEventsLLDPD(t *testing.T) {
 
 	// The recording: every frame incoming, from the switch; the expiry
 	// exactly TTL (4 s) after the last frame before it.
-	src, err := capture.OpenReplay(rec, capture.ReplayOptions{})
+	src, err := capture.OpenReplay(rec)
 	if err != nil {
 		t.Fatal(err)
 	}
