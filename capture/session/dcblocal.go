@@ -15,10 +15,10 @@ const dcbPollEvery = 10 * time.Second
 
 // startDCB reads the local parameters of the interfaces from DCB netlink
 // now, then again on every RTNLGRP_DCB notification for them and every
-// dcbPollEvery, feeding the engine through events. Where dcbtop's agent
-// runs, the engine goroutine keeps the reading aside for when the agent
-// stops (liveRun.apply). It returns a stop function; without DCB netlink
-// (no socket) it does nothing.
+// dcbPollEvery, feeding the host layer through events. Where dcbtop's
+// agent runs, the engine keeps the reading aside for when the agent stops
+// (a local source of lower precedence). It returns a stop function;
+// without DCB netlink (no socket) it does nothing.
 func (r *liveRun) startDCB(ifaces []*liveIface) (stop func()) {
 	var names []string
 	for _, li := range ifaces {

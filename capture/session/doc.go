@@ -1,20 +1,22 @@
 // Package session is dcbtop's live run: the one goroutine that owns the
-// engine (Runtime.Loop) and everything that feeds it or acts on what it
-// decides. Capture sockets, link events, the DCB netlink poller and the
-// screen's and control socket's commands arrive as events; indications go
-// out as NDJSON, metrics and snapshots for the screen (Feed); dcbtop's
-// agents transmit what the engine resolves. Start opens it all from a
-// Config, Close releases it. Live captures, the demo's links and replays
-// of capture files (Config.Replay) all run through the same loop: a
-// replay is a source of frames and the run's clock. The screen's Backend
-// lives here too. (Named session, not runtime, so as not to shadow the
-// standard library's package in the files that use both.)
+// host layer (engine/host: the engine and dcbtop's agents) and everything
+// that feeds it or carries out what it decides. Capture sockets, link
+// events, the DCB netlink poller and the screen's and control socket's
+// commands arrive as events and go to the host layer in order; its
+// results are carried out as they come: indications out as NDJSON,
+// metrics and snapshots for the screen (Feed), LLDPDUs written to the
+// sockets, control sockets released, kernel writes done and reported.
+// The package makes no protocol decision: it holds file descriptors,
+// locks, goroutines and one timer, armed for the host's next wake.
+//
+// Start opens it all from a Config, Close releases it. Live captures, the
+// demo's links and replays of capture files (Config.Replay) all run
+// through the same loop: a replay is a source of frames and the run's
+// clock. The screen's Backend lives here too. (Named session, not
+// runtime, so as not to shadow the standard library's package in the
+// files that use both.)
 //
 // The run's time comes from a capture.Clock (the demo's may run faster)
-// or, in a replay, from the capture's timestamps; the engine itself has
-// none.
-//
-// Size: about 2,100 lines because the loop, the agents' life cycle, the
-// control socket's answers and the backend all work on the loop's state
-// (liveRun) on its goroutine; splitting them would expose that state.
+// or, in a replay, from the capture's timestamps; the engine and the host
+// layer have none.
 package session
