@@ -104,19 +104,7 @@ func (f Flags) String() string {
 
 // MarshalJSON encodes the flags as a list of names (plain ASCII, so
 // written directly: no reflection per indication).
-func (f Flags) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, 256)
-	b = append(b, '[')
-	for _, n := range flagNames {
-		if f&n.f != 0 {
-			if len(b) > 1 {
-				b = append(b, ',')
-			}
-			b = append(append(append(b, '"'), n.name...), '"')
-		}
-	}
-	return append(b, ']'), nil
-}
+func (f Flags) MarshalJSON() ([]byte, error) { return f.appendJSON(make([]byte, 0, 128)), nil }
 
 // UnmarshalJSON decodes a list of names.
 func (f *Flags) UnmarshalJSON(b []byte) error {

@@ -88,8 +88,21 @@ func MarshalOutput(v any, indent bool) ([]byte, error) {
 // on one line (--events' NDJSON): the same bytes, through one buffer it
 // reuses. The zero value is ready to use.
 type OutputEncoder struct {
-	buf bytes.Buffer
-	enc *json.Encoder
+	buf  bytes.Buffer
+	enc  *json.Encoder
+	line []byte // Indication's
+}
+
+// Indication returns in as one line of NDJSON: Line(in)'s bytes, written
+// without reflection where it can be (appendJSON). The slice is valid
+// until the next call.
+func (o *OutputEncoder) Indication(in *Indication) ([]byte, error) {
+	b, ok := in.appendJSON(o.line[:0])
+	if !ok {
+		return o.Line(*in)
+	}
+	o.line = append(b, '\n')
+	return EscapeJSONText(o.line), nil
 }
 
 // Line returns v as one line of NDJSON, escaped as MarshalOutput(v,

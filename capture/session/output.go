@@ -36,14 +36,15 @@ func (ew *eventWriter) write(ins []engine.Indication) error {
 	if !ew.on {
 		return nil
 	}
-	for _, in := range ins {
+	for i := range ins {
+		in := &ins[i]
 		if ew.text {
-			if _, err := io.WriteString(ew.w, textLine(in)); err != nil {
+			if _, err := io.WriteString(ew.w, textLine(*in)); err != nil {
 				return err
 			}
 			continue
 		}
-		b, err := ew.enc.Line(in)
+		b, err := ew.enc.Indication(in)
 		if err != nil {
 			return err
 		}
