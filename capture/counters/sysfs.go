@@ -137,29 +137,45 @@ func (r *reader) ndev(rel string) string {
 	return strings.TrimSpace(string(b))
 }
 
-// An ibPort is an RDMA device port: Name is its directory under ports/,
-// Num its number.
-type ibPort struct {
+// An RDMAPort is an RDMA device port: Dev is the device's directory under
+// class/infiniband/, Name the port's directory under its ports/, Num its
+// number.
+type RDMAPort struct {
 	Dev, Name string
 	Num       int
+}
+
+// BoundRDMAPorts returns the RDMA device ports bound to the interface
+// ifname under the sysfs root (see the package comment, RDMA ports),
+// sorted by device and port, with one "path: problem" (relative to root)
+// per directory or file on the way that exists but could not be read. It
+// fails only for a name that is not a possible interface name, which is
+// never spliced into a path.
+func BoundRDMAPorts(root, ifname string) ([]RDMAPort, []string, error) {
+	if !validIfname(ifname) {
+		return nil, nil, errors.New("invalid interface name " + strconv.Quote(ifname))
+	}
+	r := &reader{root: root}
+	ports := r.bindings(ifname)
+	return ports, r.errs, nil
 }
 
 // bindings returns the RDMA device ports bound to ifname, sorted by
 // device and port: those whose GID table names ifname (gid_attrs/ndevs),
 // and, of a device under class/net/IFNAME/device/infiniband whose GID
 // table names no netdev at all, every port.
-func (r *reader) bindings(ifname string) []ibPort {
+func (r *reader) bindings(ifname string) []RDMAPort {
 	linked := r.list("class/net/" + ifname + "/device/infiniband")
-	var out []ibPort
+	var out []RDMAPort
 	for _, dev := range r.list("class/infiniband") {
-		var all, named []ibPort
+		var all, named []RDMAPort
 		hasNdevs := false
 		for _, name := range r.list("class/infiniband/" + dev + "/ports") {
 			num, err := strconv.Atoi(name)
 			if err != nil || num < 0 {
 				continue // not a port
 			}
-			p := ibPort{Dev: dev, Name: name, Num: num}
+			p := RDMAPort{Dev: dev, Name: name, Num: num}
 			all = append(all, p)
 			dir := "class/infiniband/" + dev + "/ports/" + name + "/gid_attrs/ndevs"
 			for _, gid := range r.list(dir) {
@@ -181,7 +197,7 @@ func (r *reader) bindings(ifname string) []ibPort {
 			out = append(out, all...)
 		}
 	}
-	slices.SortFunc(out, func(a, b ibPort) int {
+	slices.SortFunc(out, func(a, b RDMAPort) int {
 		if c := strings.Compare(a.Dev, b.Dev); c != 0 {
 			return c
 		}
@@ -263,7 +279,7 @@ func (r *reader) rdma(ifname string) []engine.RDMAPortSample {
 }
 
 // port samples one RDMA device port.
-func (r *reader) port(p ibPort) engine.RDMAPortSample {
+func (r *reader) port(p RDMAPort) engine.RDMAPortSample {
 	s := engine.RDMAPortSample{Device: p.Dev, Port: p.Num}
 	dir := "class/infiniband/" + p.Dev + "/ports/" + p.Name + "/"
 	src := "ports/" + p.Name + "/" // Sources are relative to the device
