@@ -1,0 +1,47 @@
+// Package rdma reads the RoCE identity of the RDMA device ports bound to a
+// netdev on Linux: each port's GID table (which addresses it sends from,
+// as RoCE v1 or RoCE v2), the first routable RoCE v2 GID of the netdev,
+// and the ToS byte and GID type rdma_cm uses by default. It only reads
+// files; nothing here is an engine event yet.
+//
+// Files are read under a sysfs root, "/sys" unless the caller says
+// otherwise (the command takes it from DCBTOP_SYSFS_ROOT,
+// counters.EnvSysfsRoot, which then stands for all of /sys, configfs on
+// /sys/kernel/config included), and every Source and path in a problem is
+// relative to it. The ports are those capture/counters samples
+// (counters.BoundRDMAPorts). For each port, under
+// class/infiniband/DEV/ports/P/ (drivers/infiniband/core/sysfs.c):
+//
+//	file                   holds                                  kernel
+//	link_layer             "Ethernet", "InfiniBand" or "Unknown"  link_layer_show
+//	gids/N                 "%pI6": fe80:0000:0000:0000:0e42:...   show_port_gid (zeros when unused)
+//	gid_attrs/types/N      "IB/RoCE v1" or "RoCE v2"              print_gid_type (cache.c gid_type_str)
+//	gid_attrs/ndevs/N      the netdev's name                      print_ndev (EINVAL when unused)
+//
+// and in configfs, kernel/config/rdma_cm/DEV/ports/P/
+// (drivers/infiniband/core/cma_configfs.c):
+//
+//	default_roce_tos       the ToS byte, "%u"                     default_roce_tos_show
+//	default_roce_mode      "IB/RoCE v1" or "RoCE v2"              default_roce_mode_show
+//
+// Every file ends with a newline. A GID entry that is all zeros is an
+// unused one and is left out; its types and ndevs files are not read.
+// The kernel prints "IB/RoCE v1" for both an InfiniBand GID and a RoCE v1
+// one; the port's link_layer tells which.
+//
+// rdma_cm/DEV exists only after `mkdir /sys/kernel/config/rdma_cm/DEV`
+// (cma_configfs.c make_cma_dev, which makes ports/1..N with it). Until
+// then the defaults are unknown, not 0: rdma_cm starts every port at ToS
+// 0 (cma.c cma_add_one), but a directory made, written and removed again
+// leaves the value written, and an application may set its own ToS
+// (rdma_set_option RDMA_OPTION_ID_TOS) either way.
+//
+// A value that cannot be read, or is not what the kernel prints (a GID of
+// the wrong length or not hexadecimal, an unknown type name, a ToS out of
+// 0..255), is unknown, with a one-line reason in Value.Why; nothing is
+// ever a zero by accident, and no input panics.
+//
+// RoCE v2 is InfiniBand transport over UDP (port 4791) over IP, IBTA
+// Annex A17; its GIDs are the netdev's IP addresses, IPv4 ones mapped as
+// ::ffff:a.b.c.d. RoCE v1 (Annex A16) is not routable.
+package rdma
