@@ -272,6 +272,9 @@ func (r *reader) port(p counters.RDMAPort, netdev string) Port {
 		}
 	}
 	out.RoutableV2 = routableV2(out.GIDs, netdev, dir)
+	if problem != "" && !out.RoutableV2.Known {
+		out.RoutableV2.Why = "GID table not readable"
+	}
 	out.DefaultToS, out.DefaultMode = r.configfs(p)
 	return out
 }
@@ -327,7 +330,10 @@ func routable(a netip.Addr) bool {
 // routableV2 finds the first routable RoCE v2 entry of netdev in gids
 // (the entries of the port directory dir), or says why there is none.
 func routableV2(gids []GID, netdev, dir string) Value[int] {
-	var v2, v1, ib, other, linkLocal, unknownType, unknownAddr int
+	var (
+		v1, ib, unknownType                          int
+		v2, other, unknownNetdev, badAddr, linkLocal int
+	)
 	for _, g := range gids {
 		switch {
 		case !g.Type.Known:
@@ -342,39 +348,44 @@ func routableV2(gids []GID, netdev, dir string) Value[int] {
 		}
 		v2++
 		switch {
-		case !g.Netdev.Known || g.Netdev.V != netdev:
+		case !g.Netdev.Known:
+			unknownNetdev++
+		case g.Netdev.V != netdev:
 			other++
 		case !g.Addr.Known:
-			unknownAddr++
+			badAddr++
 		case !routable(g.Addr.V):
 			linkLocal++
 		default:
 			return known(g.Index, dir+"gids/"+strconv.Itoa(g.Index))
 		}
 	}
-	var why string
-	switch {
-	case len(gids) == 0:
-		why = "no GID in the table"
-	case v2 == 0:
-		var have []string
-		for _, c := range []struct {
-			n    int
-			what string
-		}{{v1, "RoCE v1"}, {ib, "InfiniBand"}, {unknownType, "of unknown type"}} {
-			if c.n > 0 {
-				have = append(have, strconv.Itoa(c.n)+" "+c.what)
-			}
-		}
-		why = "no RoCE v2 GID (" + strings.Join(have, ", ") + ")"
-	case other == v2:
-		why = "no RoCE v2 GID of " + netdev + " (only of other netdevs)"
-	case linkLocal > 0 && unknownAddr == 0:
-		why = "only link-local (not routable) RoCE v2 GIDs of " + netdev
-	default:
-		why = "no routable RoCE v2 GID of " + netdev + " (" + strconv.Itoa(unknownAddr) + " unreadable)"
+	if len(gids) == 0 {
+		return unknown[int](dir+"gids", "no GID in the table")
 	}
-	return unknown[int](dir+"gids", why)
+	if v2 == 0 {
+		return unknown[int](dir+"gids", "no RoCE v2 GID ("+counts(
+			count{v1, "RoCE v1"}, count{ib, "InfiniBand"}, count{unknownType, "of unknown type"})+")")
+	}
+	return unknown[int](dir+"gids", "no routable RoCE v2 GID of "+netdev+" (RoCE v2: "+counts(
+		count{linkLocal, "link-local"}, count{other, "of other netdevs"},
+		count{unknownNetdev, "of an unknown netdev"}, count{badAddr, "unreadable"})+")")
+}
+
+type count struct {
+	n    int
+	what string
+}
+
+// counts joins "N what" for each count whose N is not 0.
+func counts(cs ...count) string {
+	var out []string
+	for _, c := range cs {
+		if c.n > 0 {
+			out = append(out, strconv.Itoa(c.n)+" "+c.what)
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // configfs reads the rdma_cm defaults of port p from configfs. Their
@@ -393,7 +404,7 @@ func (r *reader) configfs(p counters.RDMAPort) (Value[ToS], Value[string]) {
 		// cma.c cma_add_one starts every port at ToS 0 and the GID
 		// type it prefers, but a directory made, written and removed
 		// again leaves what was written: the value is not known.
-		missing = "not configured: no " + configfsDir + "/" + p.Dev + " (made by mkdir); rdma_cm starts a port at ToS 0 and RoCE v2 when the device supports it, but cannot be asked without it"
+		missing = "not configured: no " + configfsDir + "/" + p.Dev + " (mkdir makes it); rdma_cm starts a port at ToS 0 and RoCE v2 if supported, but keeps what a since-removed one set"
 	case !r.isDir(dir):
 		missing = "no port " + p.Name + " in " + configfsDir + "/" + p.Dev
 	}
