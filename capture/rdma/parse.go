@@ -57,7 +57,7 @@ func parseGID(b []byte) (netip.Addr, string) {
 		for i, c := range group {
 			v, ok := hexVal(c)
 			if !ok {
-				return netip.Addr{}, "not a GID: " + strconv.QuoteRune(rune(c)) + " is not a hexadecimal digit"
+				return netip.Addr{}, "not a GID: " + strconv.Quote(string([]byte{c})) + " is not a hexadecimal digit"
 			}
 			raw[g*2+i/2] |= v << (4 * (1 - i%2))
 		}

@@ -130,7 +130,7 @@ func brokenPorts() []rdma.Port {
 		GIDs: []rdma.GID{
 			g(0, bad[netip.Addr](src("gids", 0), "not a GID: 7 bytes, want 39"),
 				ok(rdma.GIDTypeRoCEv2, src("types", 0)), eth0(0)),
-			g(1, bad[netip.Addr](src("gids", 1), "not a GID: 'z' is not a hexadecimal digit"),
+			g(1, bad[netip.Addr](src("gids", 1), `not a GID: "z" is not a hexadecimal digit`),
 				bad[rdma.GIDType](src("types", 1), v1LinkLayer), eth0(1)),
 			g(2, ok(netip.MustParseAddr("::ffff:10.0.0.1"), src("gids", 2)),
 				bad[rdma.GIDType](src("types", 2), `unknown GID type "RoCE v3"`), eth0(2)),
