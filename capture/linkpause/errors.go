@@ -38,19 +38,21 @@ type Error struct {
 // Error implements error.
 func (e *Error) Error() string {
 	errno, isErrno := e.Err.(syscall.Errno)
+	what := e.Op
+	if e.Ifname != "" {
+		what += " " + e.Ifname
+	}
 	switch {
 	case e.badName:
 		return fmt.Sprintf("%q: no such device (interface names are 1 to %d bytes)", e.Ifname, maxIfnameLen)
 	case isErrno && errno == syscall.ENODEV:
 		return fmt.Sprintf("%s: no such device", e.Ifname)
 	case isErrno && (errno == syscall.EPERM || errno == syscall.EACCES):
-		return fmt.Sprintf("%s %s: permission denied reading pause settings", e.Op, e.Ifname)
+		return fmt.Sprintf("%s: permission denied reading pause settings", what)
 	case e.Detail != "":
-		return fmt.Sprintf("%s %s: %v (%s)", e.Op, e.Ifname, e.Err, e.Detail)
-	case e.Ifname == "":
-		return fmt.Sprintf("%s: %v", e.Op, e.Err)
+		return fmt.Sprintf("%s: %v (%s)", what, e.Err, e.Detail)
 	}
-	return fmt.Sprintf("%s %s: %v", e.Op, e.Ifname, e.Err)
+	return fmt.Sprintf("%s: %v", what, e.Err)
 }
 
 // Unwrap returns Err.
