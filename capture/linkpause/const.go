@@ -42,10 +42,10 @@ const (
 
 // Attributes of PAUSE_GET and its reply. pause_fill_reply puts AUTONEG, RX
 // and TX as u8 0 or 1 (!! of struct ethtool_pauseparam's u32 fields); with
-// ETHTOOL_FLAG_STATS, kernels that know MAC merge statistics also put STATS_SRC (u32) and then the
-// STATS nest, which holds each counter the driver set (a counter left at
-// ETHTOOL_STAT_NOT_SET, or every one when the driver has no
-// get_pause_stats, is left out).
+// ETHTOOL_FLAG_STATS it adds the STATS nest (preceded by STATS_SRC, u32, in
+// kernels that know MAC merge statistics), which holds each counter the
+// driver set: a counter left at ETHTOOL_STAT_NOT_SET, or every one when the
+// driver has no get_pause_stats, is left out.
 const (
 	ethtoolAPauseHeader   = 1 // ETHTOOL_A_PAUSE_HEADER: nest of ETHTOOL_A_HEADER_*
 	ethtoolAPauseAutoneg  = 2 // ETHTOOL_A_PAUSE_AUTONEG: u8

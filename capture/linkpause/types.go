@@ -94,25 +94,26 @@ const (
 // Reasons a Pause gives for what it does not know, one line each (several
 // are joined with "; ").
 const (
-	// ReasonNoPauseOps: the driver has no pause operations (EOPNOTSUPP):
-	// veth, lo, bridges, most virtual devices.
+	// ReasonNoPauseOps is given when the driver has no pause operations
+	// (EOPNOTSUPP): veth, lo, bridges, most virtual devices.
 	ReasonNoPauseOps = "driver has no pause operations (no get_pauseparam in its ethtool_ops)"
-	// ReasonNoStatsOp: the kernel asked, but the driver reports no PAUSE
-	// frame counters (no get_pause_stats).
+	// ReasonNoStatsOp is given when the kernel asked but the driver
+	// reports no PAUSE frame counters (no get_pause_stats).
 	ReasonNoStatsOp = "driver reports no pause frame statistics (no get_pause_stats)"
-	// ReasonNoTxStat and ReasonNoRxStat: the driver reports one counter
-	// but not the other.
+	// ReasonNoTxStat and ReasonNoRxStat are given when the driver reports
+	// one counter but not the other.
 	ReasonNoTxStat = "driver reports no count of pause frames sent"
 	ReasonNoRxStat = "driver reports no count of pause frames received"
-	// ReasonOldKernelStats: the kernel refused ETHTOOL_FLAG_STATS, as
-	// Linux 5.6 to 5.9 do; the settings were read without statistics.
+	// ReasonOldKernelStats is given when the kernel refused
+	// ETHTOOL_FLAG_STATS, as Linux 5.6 to 5.9 do, and the settings were
+	// read without statistics.
 	ReasonOldKernelStats = "kernel has no pause statistics (ETHTOOL_FLAG_STATS needs Linux 5.10)"
-	// ReasonNoStatsNest: the kernel accepted ETHTOOL_FLAG_STATS but sent
-	// no ETHTOOL_A_PAUSE_STATS.
+	// ReasonNoStatsNest is given when the kernel accepted
+	// ETHTOOL_FLAG_STATS but sent no ETHTOOL_A_PAUSE_STATS.
 	ReasonNoStatsNest = "kernel reply has no pause statistics"
-	// ReasonIoctl: the kernel has no ethtool netlink (older than 5.6, or
-	// built without CONFIG_ETHTOOL_NETLINK); the settings came from the
-	// ioctl, which has no statistics.
+	// ReasonIoctl is given when the kernel has no ethtool netlink (older
+	// than 5.6, or built without CONFIG_ETHTOOL_NETLINK) and the settings
+	// came from the ioctl, which has no statistics.
 	ReasonIoctl = "kernel has no ethtool netlink family (Linux 5.6+): settings from the ETHTOOL_GPAUSEPARAM ioctl, no statistics"
 )
 
