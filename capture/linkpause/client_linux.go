@@ -1,0 +1,243 @@
+//go:build linux
+
+package linkpause
+
+import (
+	"errors"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/mdlayher/netlink"
+	"github.com/safchain/ethtool"
+	"golang.org/x/sys/unix"
+)
+
+// Names of the requests in errors (Error.Op).
+const (
+	opPauseGet     = "PAUSE_GET"
+	opGetFamily    = "CTRL_GETFAMILY"
+	opGPauseParam  = "GPAUSEPARAM"
+	opOpenIoctl    = "open SIOCETHTOOL socket"
+	opOpenNetlink  = "open NETLINK_GENERIC socket"
+	familyNotFound = syscall.ENOENT // ctrl_getfamily's answer for an unknown family
+)
+
+// A pauseIoctl reads struct ethtool_pauseparam with ETHTOOL_GPAUSEPARAM:
+// github.com/safchain/ethtool's *Ethtool, or a fake in tests.
+type pauseIoctl interface {
+	GetPause(ifname string) (ethtool.Pause, error)
+	Close()
+}
+
+// openEthtool opens the ioctl's AF_INET socket in the calling thread's
+// network namespace.
+func openEthtool() (pauseIoctl, error) { return ethtool.NewEthtool() }
+
+// A client is the Linux implementation of Client.
+type client struct {
+	conn *netlink.Conn // Execute validates sequence and port ID
+
+	mu       sync.Mutex
+	family   uint16 // the "ethtool" family's ID; 0 until resolved
+	noFamily bool   // resolved: the kernel has no "ethtool" family
+	ioctl    pauseIoctl
+	open     func() (pauseIoctl, error) // opens ioctl when needed
+	closed   bool
+}
+
+func newClient(conn *netlink.Conn) *client { return &client{conn: conn, open: openEthtool} }
+
+// dial opens the socket in the calling thread's network namespace
+// (netlink.Dial with Config.NetNS 0 creates it on the calling thread) and
+// resolves the family there, opening the ioctl's socket now if it is
+// missing, so that both belong to the same namespace.
+func dial() (*client, error) {
+	conn, err := netlink.Dial(unix.NETLINK_GENERIC, nil)
+	if err != nil {
+		return nil, &Error{Op: opOpenNetlink, Err: err}
+	}
+	// Extended acknowledgements name what the kernel refused; best effort.
+	_ = conn.SetOption(netlink.ExtendedAcknowledge, true)
+	c := newClient(conn)
+	c.mu.Lock()
+	_, err = c.resolveLocked()
+	c.mu.Unlock()
+	if err != nil {
+		c.close()
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *client) close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.closed = true
+	if c.ioctl != nil {
+		c.ioctl.Close()
+		c.ioctl = nil
+	}
+	return c.conn.Close()
+}
+
+// resolveLocked returns the "ethtool" family's ID, asking the controller
+// the first time; 0 when the kernel has none, after opening the ioctl's
+// socket. c.mu is held.
+func (c *client) resolveLocked() (uint16, error) {
+	if c.family != 0 || c.noFamily {
+		return c.family, c.openIoctlLocked()
+	}
+	msgs, err := c.conn.Execute(netlink.Message{
+		Header: netlink.Header{Type: genlIDCtrl, Flags: netlink.Request},
+		Data:   getFamilyRequest(ethtoolGenlName),
+	})
+	if err != nil {
+		if errors.Is(err, familyNotFound) {
+			c.noFamily = true
+			return 0, c.openIoctlLocked()
+		}
+		return 0, opError(opGetFamily, "", err)
+	}
+	for _, m := range msgs {
+		if m.Header.Type != genlIDCtrl {
+			continue
+		}
+		attrs, err := decodeMessage(m.Data, ctrlCmdNewFamily, "CTRL_CMD_GETFAMILY reply")
+		if err == nil {
+			c.family, err = decodeFamily(attrs, ethtoolGenlName)
+		}
+		if err != nil {
+			return 0, &Error{Op: opGetFamily, Err: err}
+		}
+		return c.family, nil
+	}
+	return 0, &Error{Op: opGetFamily, Err: malformed("", "no reply of type %d among %d messages", genlIDCtrl, len(msgs))}
+}
+
+// openIoctlLocked opens the ioctl's socket when the family is missing and
+// it is not open yet. c.mu is held.
+func (c *client) openIoctlLocked() error {
+	if !c.noFamily || c.ioctl != nil {
+		return nil
+	}
+	e, err := c.open()
+	if err != nil {
+		return &Error{Op: opOpenIoctl, Err: err}
+	}
+	c.ioctl = e
+	return nil
+}
+
+// opError turns a failed request into an *Error carrying the errno and the
+// kernel's extended acknowledgement message.
+func opError(op, ifname string, err error) error {
+	e := &Error{Op: op, Ifname: ifname, Err: err}
+	if oe, ok := errors.AsType[*netlink.OpError](err); ok {
+		e.Detail = oe.Message
+	}
+	if errno, ok := errors.AsType[syscall.Errno](err); ok {
+		e.Err = errno
+	}
+	return e
+}
+
+// checkIfname refuses names that cannot exist before asking the kernel.
+func checkIfname(op, ifname string) error {
+	if ifname == "" || len(ifname) > maxIfnameLen || strings.IndexByte(ifname, 0) >= 0 {
+		return &Error{Op: op, Ifname: ifname, Err: syscall.ENODEV, badName: true}
+	}
+	return nil
+}
+
+func (c *client) get(ifname string) (*Pause, error) {
+	if err := checkIfname(opPauseGet, ifname); err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil, &Error{Op: opPauseGet, Ifname: ifname, Err: errors.New("client closed")}
+	}
+	family, err := c.resolveLocked()
+	ioctl := c.ioctl
+	c.mu.Unlock()
+	switch {
+	case err != nil:
+		return nil, err
+	case family == 0:
+		return getIoctl(ioctl, ifname)
+	}
+
+	p, err := c.pauseGet(family, ifname, ethtoolFlagStats)
+	if !errors.Is(err, syscall.EOPNOTSUPP) {
+		return p, err
+	}
+	// EOPNOTSUPP: the driver has no get_pauseparam, or the kernel (5.6 to
+	// 5.9) does not know ETHTOOL_FLAG_STATS. Without the flag, only the
+	// former remains.
+	p, err = c.pauseGet(family, ifname, 0)
+	if errors.Is(err, syscall.EOPNOTSUPP) {
+		return unsupported(ifname, SourceNetlink), nil
+	}
+	return p, err
+}
+
+// unsupported is the Pause of a driver without pause operations.
+func unsupported(ifname, source string) *Pause {
+	return &Pause{Ifname: ifname, Source: source, Unsupported: true, Reason: ReasonNoPauseOps}
+}
+
+// pauseGet sends ETHTOOL_MSG_PAUSE_GET with the header flags and decodes
+// the reply. No NLM_F_ACK is requested: the reply itself is the answer.
+func (c *client) pauseGet(family uint16, ifname string, flags uint32) (*Pause, error) {
+	msgs, err := c.conn.Execute(netlink.Message{
+		Header: netlink.Header{Type: netlink.HeaderType(family), Flags: netlink.Request},
+		Data:   pauseGetRequest(ifname, flags),
+	})
+	if err != nil {
+		return nil, opError(opPauseGet, ifname, err)
+	}
+	for _, m := range msgs {
+		if m.Header.Type != netlink.HeaderType(family) {
+			continue
+		}
+		attrs, err := decodeMessage(m.Data, ethtoolMsgPauseGetReply, "PAUSE_GET reply")
+		if err != nil {
+			return nil, &Error{Op: opPauseGet, Ifname: ifname, Err: err}
+		}
+		r, err := decodeReply(attrs)
+		if err != nil {
+			return nil, &Error{Op: opPauseGet, Ifname: ifname, Err: err}
+		}
+		p, err := r.pause(ifname, flags&ethtoolFlagStats != 0)
+		if err != nil {
+			return nil, &Error{Op: opPauseGet, Ifname: ifname, Err: err}
+		}
+		return p, nil
+	}
+	return nil, &Error{Op: opPauseGet, Ifname: ifname,
+		Err: malformed("", "no reply of type %d among %d messages", family, len(msgs))}
+}
+
+// getIoctl reads the settings with ETHTOOL_GPAUSEPARAM (dev_ethtool:
+// EOPNOTSUPP without get_pauseparam, ENODEV for an unknown name).
+func getIoctl(e pauseIoctl, ifname string) (*Pause, error) {
+	pp, err := e.GetPause(ifname)
+	switch {
+	case errors.Is(err, syscall.EOPNOTSUPP):
+		return unsupported(ifname, SourceIoctl), nil
+	case err != nil:
+		return nil, opError(opGPauseParam, ifname, err)
+	}
+	return &Pause{
+		Ifname: ifname,
+		Settings: Settings{
+			Autoneg: stateOf(pp.Autoneg != 0),
+			RX:      stateOf(pp.RxPause != 0),
+			TX:      stateOf(pp.TxPause != 0),
+		},
+		Source: SourceIoctl,
+		Reason: ReasonIoctl,
+	}, nil
+}
