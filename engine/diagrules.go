@@ -50,6 +50,9 @@ var diagRules = map[Code]string{
 	CodeCNPWithoutECN:      "DCQCN (RoCEv2 congestion control): CNPs need ECN enabled at the reaction point",
 	CodeLossyFabric:        "design: RDMA traffic with out-of-sequence packets rising",
 	CodeCountersError:      "design: a counter source exists but could not be read",
+	CodeRoCEGIDNotV2:       "IBTA Annex A17 (RoCE v2): only a RoCE v2 GID with a routable IP address carries traffic beyond the subnet",
+	CodeRoCEToSNotLossless: "IEEE 802.1Q-2018 D.2.10.3: the APP table maps DSCP to priority; rdma_cm's default ToS (cma_configfs.c) must land on a PFC priority",
+	CodeLinkPauseWithPFC:   "IEEE 802.1Q-2018 36.1.3 and Linux Documentation/networking/flow_control.rst: link-level PAUSE and PFC are mutually exclusive",
 }
 
 // DiagnosticRule returns the rule a diagnostic code comes from (the

@@ -128,6 +128,12 @@ type CountersSampled struct {
 	PFC *PFCSample
 	// ECN is nil when the host's ECN (DCQCN) settings are unknown.
 	ECN *ECNSample
+	// RoCE has the RoCE identity (GID table, rdma_cm defaults) of each
+	// RDMA port bound to the interface; empty when it has none.
+	RoCE []RoCEPortSample
+	// LinkPause is the interface's 802.3x link-wide PAUSE; nil when
+	// nothing reports it.
+	LinkPause *LinkPauseSample
 	// Err is a failure to read a source that exists ("" when fine).
 	Err string
 }
@@ -206,6 +212,14 @@ func (ls *losslessState) sample(ev CountersSampled) bool {
 		ecn := *ev.ECN
 		c.ECN = &ecn
 	}
+	c.RoCE = make([]RoCEPortSample, len(ev.RoCE))
+	for i := range ev.RoCE {
+		c.RoCE[i] = ev.RoCE[i].clone()
+	}
+	if ev.LinkPause != nil {
+		lp := *ev.LinkPause
+		c.LinkPause = &lp
+	}
 	ls.prev, ls.cur = ls.cur, &c
 	size := historySize(ev.Interval)
 	if len(ls.history) != size {
@@ -253,7 +267,7 @@ func (ls *losslessState) historyQuiet() bool {
 // same sources at the same interval (their times aside).
 func sameReadings(a, b *CountersSampled) bool {
 	return a.Interval == b.Interval && a.Err == b.Err && slices.Equal(a.RDMA, b.RDMA) &&
-		ptrEqual(a.PFC, b.PFC) && ptrEqual(a.ECN, b.ECN)
+		ptrEqual(a.PFC, b.PFC) && ptrEqual(a.ECN, b.ECN) && sameRoCE(a, b)
 }
 
 // ptrEqual reports whether two pointers are both nil or point to equal
@@ -307,6 +321,12 @@ type LosslessCounters struct {
 	PFC  PFCCounters        `json:"pfc"`
 	// ECN is null when the host's DCQCN settings are unknown.
 	ECN *ECNSample `json:"ecn"`
+	// RoCE is the RoCE identity of each RDMA port bound to the
+	// interface (GID table, rdma_cm defaults); [] without one.
+	RoCE []RoCEPortSample `json:"roce"`
+	// LinkPause is the 802.3x link-wide PAUSE, null when nothing reports
+	// it.
+	LinkPause *LinkPauseSample `json:"link_pause"`
 	// Error is the last failure to read a source, null when fine.
 	Error *string `json:"error"`
 	// PauseHistory is, per priority, the summed rx+tx pause rate of each
@@ -521,6 +541,14 @@ func (ls *losslessState) snapshot() *LosslessCounters {
 	if cur.ECN != nil {
 		e := *cur.ECN
 		out.ECN = &e
+	}
+	out.RoCE = make([]RoCEPortSample, len(cur.RoCE))
+	for i := range cur.RoCE {
+		out.RoCE[i] = cur.RoCE[i].clone()
+	}
+	if cur.LinkPause != nil {
+		lp := *cur.LinkPause
+		out.LinkPause = &lp
 	}
 	if cur.Err != "" {
 		e := cur.Err

@@ -61,6 +61,7 @@ func (p *port) losslessDiagnostics() []Diagnostic {
 		}
 	}
 	out = append(out, congestionDiagnostics(cur, prev, dt)...)
+	out = append(out, p.roceDiagnostics(cur, pfcKnown, pfcOn)...)
 	return out
 }
 

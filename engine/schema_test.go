@@ -257,6 +257,10 @@ func TestSnapshotSchemaCoversTypes(t *testing.T) {
 		"congestion_values":  reflect.TypeFor[CongestionValues](),
 		"pfc_counters":       reflect.TypeFor[PFCCounters](),
 		"prio_pause":         reflect.TypeFor[PrioPause](),
+		"roce_port":          reflect.TypeFor[RoCEPortSample](),
+		"roce_gid":           reflect.TypeFor[RoCEGID](),
+		"roce_tos":           reflect.TypeFor[RoCEToS](),
+		"link_pause":         reflect.TypeFor[LinkPauseSample](),
 		"indication":         reflect.TypeFor[Indication](),
 	}
 	for def, typ := range types {

@@ -1,11 +1,17 @@
 package session
 
 import (
+	"cmp"
 	"context"
+	"errors"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/dcbtop/dcbtop/capture/counters"
 	"github.com/dcbtop/dcbtop/capture/dcbnl"
+	"github.com/dcbtop/dcbtop/capture/linkpause"
+	"github.com/dcbtop/dcbtop/capture/rdma"
 	"github.com/dcbtop/dcbtop/engine"
 )
 
@@ -38,7 +44,12 @@ func (r *liveRun) startCounters(ifaces []*liveIface) (stop func()) {
 			cfg.DCB = counters.DCBFrom(c)
 			closers = append(closers, func() { c.Close() })
 		}
-		s = counters.New(cfg)
+		hs := hostSampler{Sampler: counters.New(cfg), root: cmp.Or(r.cfg.SysfsRoot, counters.DefaultSysfsRoot)}
+		if pc, err := linkpause.Dial(); err == nil {
+			hs.pause = pc
+			closers = append(closers, func() { pc.Close() })
+		}
+		s = hs
 	}
 	names := make([]string, len(ifaces))
 	for i, li := range ifaces {
@@ -106,11 +117,46 @@ type Sampler interface {
 
 var _ Sampler = (*counters.Sampler)(nil)
 
+// A hostSampler is the counters' Sampler plus the RoCE identity of the
+// interface's RDMA ports (capture/rdma: GID table, rdma_cm defaults) and
+// its 802.3x link-wide PAUSE (capture/linkpause), in the same sample.
+type hostSampler struct {
+	*counters.Sampler
+	root  string
+	pause *linkpause.Client // nil without ethtool netlink or the ioctl
+}
+
+// Sample reads ifname's counters, RoCE identity and link pause now.
+func (s hostSampler) Sample(ifname string, at time.Time, interval time.Duration) engine.CountersSampled {
+	ev := s.Sampler.Sample(ifname, at, interval)
+	var errs []string
+	if ev.Err != "" {
+		errs = append(errs, ev.Err)
+	}
+	ports, err := rdma.Read(s.root, ifname)
+	if err != nil {
+		errs = append(errs, err.Error())
+	}
+	ev.RoCE = make([]engine.RoCEPortSample, 0, len(ports))
+	for i := range ports {
+		ev.RoCE = append(ev.RoCE, ports[i].Sample())
+	}
+	if s.pause != nil {
+		if p, err := s.pause.Get(ifname); err == nil {
+			ev.LinkPause = p.Sample()
+		} else if !errors.Is(err, os.ErrNotExist) {
+			errs = append(errs, err.Error())
+		}
+	}
+	ev.Err = strings.Join(errs, "; ")
+	return ev
+}
+
 // emptyProbeEvery is how often interfaces without any lossless counter
 // (no RDMA port, pause counter or ECN setting) are sampled again.
 const emptyProbeEvery = 10 * time.Second
 
 // nothingSampled reports whether a sample found no counter and no error.
 func nothingSampled(ev engine.CountersSampled) bool {
-	return len(ev.RDMA) == 0 && ev.PFC == nil && ev.ECN == nil && ev.Err == ""
+	return len(ev.RDMA) == 0 && ev.PFC == nil && ev.ECN == nil && ev.Err == "" && len(ev.RoCE) == 0 && !ev.LinkPause.Known()
 }

@@ -45,6 +45,8 @@ func diagnosticCodes() []engine.Code {
 		// Lossless counters (package engine).
 		engine.CodePauseStorm, engine.CodePauseWithoutPFC, engine.CodePFCNoPauses,
 		engine.CodeCNPWithoutECN, engine.CodeLossyFabric, engine.CodeCountersError,
+		// The RoCE path (package engine).
+		engine.CodeRoCEGIDNotV2, engine.CodeRoCEToSNotLossless, engine.CodeLinkPauseWithPFC,
 	}
 }
 

@@ -1,0 +1,45 @@
+package session
+
+import (
+	"testing"
+	"time"
+
+	"github.com/dcbtop/dcbtop/capture/counters"
+	"github.com/dcbtop/dcbtop/capture/linkpause"
+)
+
+// The run's sampler adds each RDMA port's RoCE identity (capture/rdma) and
+// the link pause (capture/linkpause) to the counters: on a fixture shaped
+// like an mlx5 port the GID table, the routable RoCE v2 GID and rdma_cm's
+// default ToS are there; on this machine's loopback (no RDMA device, no
+// pause operations) nothing is, and nothing reads as 0 or off.
+func TestHostSampler(t *testing.T) {
+	root := "../rdma/testdata/sysfs/mlx5"
+	s := hostSampler{Sampler: counters.New(counters.Config{SysfsRoot: root}), root: root}
+	ev := s.Sample("ens3f0np0", time.Now(), time.Second)
+	if len(ev.RoCE) != 1 {
+		t.Fatalf("RoCE ports %+v, want mlx5_0 port 1", ev.RoCE)
+	}
+	p := ev.RoCE[0]
+	if p.Device != "mlx5_0" || p.Port != 1 || !p.IsRoCE() || p.RoutableV2 == nil || *p.RoutableV2 != 3 ||
+		p.DefaultToS == nil || p.DefaultToS.DSCP != 26 || p.DefaultMode == nil || *p.DefaultMode != "RoCE v2" || len(p.Problems) != 0 {
+		t.Errorf("port %+v", p)
+	}
+	if len(p.GIDs) < 4 || p.GIDs[3].Index != 3 || p.GIDs[3].IPv4 == nil || *p.GIDs[3].IPv4 != "192.168.10.11" ||
+		p.GIDs[3].Type == nil || *p.GIDs[3].Type != "RoCE v2" || p.GIDs[3].Netdev == nil || *p.GIDs[3].Netdev != "ens3f0np0" {
+		t.Errorf("GIDs %+v", p.GIDs)
+	}
+
+	real := hostSampler{Sampler: counters.New(counters.Config{}), root: "/sys"}
+	if pc, err := linkpause.Dial(); err == nil {
+		real.pause = pc
+		defer pc.Close()
+	}
+	ev = real.Sample("lo", time.Now(), time.Second)
+	if len(ev.RoCE) != 0 || ev.LinkPause.Known() || ev.LinkPause.On() {
+		t.Errorf("loopback: RoCE %+v, link pause %+v; want none and unknown", ev.RoCE, ev.LinkPause)
+	}
+	if !nothingSampled(ev) {
+		t.Errorf("loopback counts as sampled: %+v", ev)
+	}
+}

@@ -1,0 +1,133 @@
+package engine
+
+import "slices"
+
+// The RoCE identity of an interface's RDMA ports and its link-level PAUSE,
+// as the capture layer samples them with the counters
+// (CountersSampled.RoCE, LinkPause): facts, each with the source it was
+// read from, null where unknown, never a zero by accident. The rules that
+// judge them are in lossless_diag.go.
+
+// A RoCEPortSample is one RDMA port bound to an interface: its GID table
+// (drivers/infiniband/core/sysfs.c ports/P/gids, gid_attrs/types,
+// gid_attrs/ndevs), the first routable RoCE v2 GID, and the defaults
+// rdma_cm applies to connections that set none (configfs
+// rdma_cm/DEV/ports/P, drivers/infiniband/core/cma_configfs.c).
+type RoCEPortSample struct {
+	Device string `json:"device"`
+	Port   int    `json:"port"`
+	// LinkLayer is "Ethernet" for RoCE, "InfiniBand", or null when
+	// unknown.
+	LinkLayer *string `json:"link_layer"`
+	// GIDs are the non-empty entries of the GID table, by index.
+	GIDs []RoCEGID `json:"gids"`
+	// RoutableV2 is the index of the first RoCE v2 GID of the interface
+	// with a routable address (IPv4-mapped or global IPv6, not link-local):
+	// the one RoCE v2 traffic can leave the subnet from (IBTA Annex A17).
+	// Null when there is none; RoutableV2Why then says why.
+	RoutableV2    *int    `json:"routable_v2_gid"`
+	RoutableV2Why *string `json:"routable_v2_why"`
+	// DefaultToS is the ToS rdma_cm stamps on connections that set none;
+	// null when unknown (rdma_cm's configfs directory for the device does
+	// not exist: cma_roce_tos was never run).
+	DefaultToS *RoCEToS `json:"default_tos"`
+	// DefaultMode is rdma_cm's default GID type ("RoCE v2", "IB/RoCE
+	// v1"); null when unknown.
+	DefaultMode *string `json:"default_mode"`
+	// Problems are what could not be read, one line each.
+	Problems []string `json:"problems"`
+}
+
+// A RoCEGID is one entry of a port's GID table.
+type RoCEGID struct {
+	Index int `json:"index"`
+	// GID is the address as the kernel prints it, null when unreadable.
+	GID *string `json:"gid"`
+	// IPv4 is the address of an IPv4-mapped GID, null otherwise.
+	IPv4 *string `json:"ipv4"`
+	// Type is "RoCE v2", "RoCE v1" or "IB"; null when unknown.
+	Type *string `json:"type"`
+	// Netdev is the interface the GID belongs to; null when unknown.
+	Netdev *string `json:"netdev"`
+}
+
+// A RoCEToS is an IP ToS octet: its DSCP (the upper six bits, RFC 2474)
+// and ECN field (the lower two, RFC 3168), and the file it was read from.
+type RoCEToS struct {
+	ToS    uint8  `json:"tos"`
+	DSCP   uint8  `json:"dscp"`
+	ECN    uint8  `json:"ecn"`
+	Source string `json:"source"`
+}
+
+// A LinkPauseSample is an interface's IEEE 802.3 Annex 31B (802.3x)
+// link-wide PAUSE: its settings and frame counters (ethtool netlink
+// PAUSE_GET with statistics, net/ethtool/pause.c; `ethtool -I -a`). Each
+// is null when the driver does not report it.
+type LinkPauseSample struct {
+	Autoneg  *bool   `json:"autoneg"`
+	RX       *bool   `json:"rx"`
+	TX       *bool   `json:"tx"`
+	RxFrames *uint64 `json:"rx_frames"`
+	TxFrames *uint64 `json:"tx_frames"`
+	// Source is where the values come from ("ethtool netlink
+	// PAUSE_GET"); Unknown, when set, says why the settings are unknown
+	// (a driver without pause operations, as a veth).
+	Source  string  `json:"source"`
+	Unknown *string `json:"unknown"`
+}
+
+// On reports whether link-wide PAUSE is known to be on in either
+// direction.
+func (l *LinkPauseSample) On() bool {
+	return l != nil && ((l.RX != nil && *l.RX) || (l.TX != nil && *l.TX))
+}
+
+// Known reports whether the sample holds any value (a driver without
+// pause operations reports none).
+func (l *LinkPauseSample) Known() bool {
+	return l != nil && (l.Autoneg != nil || l.RX != nil || l.TX != nil || l.RxFrames != nil || l.TxFrames != nil)
+}
+
+// Routable reports whether the port has a routable RoCE v2 GID.
+func (r *RoCEPortSample) Routable() bool { return r.RoutableV2 != nil }
+
+// IsRoCE reports whether the port runs over Ethernet (its link layer is
+// known to be Ethernet).
+func (r *RoCEPortSample) IsRoCE() bool { return r.LinkLayer != nil && *r.LinkLayer == "Ethernet" }
+
+// clone returns a deep copy.
+func (r RoCEPortSample) clone() RoCEPortSample {
+	r.GIDs = slices.Clone(r.GIDs)
+	r.Problems = slices.Clone(r.Problems)
+	return r
+}
+
+// equal reports whether two samples hold the same facts.
+func (r *RoCEPortSample) equal(o *RoCEPortSample) bool {
+	return r.Device == o.Device && r.Port == o.Port && strPtrEqual(r.LinkLayer, o.LinkLayer) &&
+		slices.EqualFunc(r.GIDs, o.GIDs, func(a, b RoCEGID) bool {
+			return a.Index == b.Index && strPtrEqual(a.GID, b.GID) && strPtrEqual(a.IPv4, b.IPv4) &&
+				strPtrEqual(a.Type, b.Type) && strPtrEqual(a.Netdev, b.Netdev)
+		}) &&
+		ptrEqual(r.RoutableV2, o.RoutableV2) && strPtrEqual(r.RoutableV2Why, o.RoutableV2Why) &&
+		ptrEqual(r.DefaultToS, o.DefaultToS) && strPtrEqual(r.DefaultMode, o.DefaultMode) && slices.Equal(r.Problems, o.Problems)
+}
+
+// equal reports whether two link pause samples hold the same facts.
+func (l *LinkPauseSample) equal(o *LinkPauseSample) bool {
+	if l == nil || o == nil {
+		return l == o
+	}
+	return ptrEqual(l.Autoneg, o.Autoneg) && ptrEqual(l.RX, o.RX) && ptrEqual(l.TX, o.TX) &&
+		ptrEqual(l.RxFrames, o.RxFrames) && ptrEqual(l.TxFrames, o.TxFrames) && l.Source == o.Source && strPtrEqual(l.Unknown, o.Unknown)
+}
+
+// strPtrEqual is ptrEqual for strings.
+func strPtrEqual(a, b *string) bool { return ptrEqual(a, b) }
+
+// sameRoCE reports whether two counters samples carry the same RoCE
+// identity and link pause facts.
+func sameRoCE(a, b *CountersSampled) bool {
+	return slices.EqualFunc(a.RoCE, b.RoCE, func(x, y RoCEPortSample) bool { return x.equal(&y) }) && a.LinkPause.equal(b.LinkPause)
+}

@@ -1,0 +1,140 @@
+package engine
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/dcbtop/dcbtop/engine/lldp"
+)
+
+func sp(s string) *string { return &s }
+func bp(b bool) *bool     { return &b }
+
+// roceSample is a sample of eth0 with one RoCE port: a routable RoCE v2
+// GID at index 3, rdma_cm's default ToS 106 (DSCP 26), link pause off.
+func roceSample(at time.Time) CountersSampled {
+	s := CountersSampled{Interface: "eth0", At: at, Interval: time.Second, RDMA: []RDMAPortSample{}}
+	three := 3
+	s.RoCE = []RoCEPortSample{{Device: "mlx5_0", Port: 1, LinkLayer: sp("Ethernet"),
+		GIDs: []RoCEGID{
+			{Index: 0, GID: sp("fe80::268a:7ff:fe11:2233"), Type: sp("RoCE v1"), Netdev: sp("eth0")},
+			{Index: 1, GID: sp("fe80::268a:7ff:fe11:2233"), Type: sp("RoCE v2"), Netdev: sp("eth0")},
+			{Index: 3, GID: sp("::ffff:192.168.10.11"), IPv4: sp("192.168.10.11"), Type: sp("RoCE v2"), Netdev: sp("eth0")},
+		},
+		RoutableV2: &three, DefaultToS: &RoCEToS{ToS: 106, DSCP: 26, ECN: 2, Source: "kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"},
+		DefaultMode: sp("RoCE v2"), Problems: []string{}}}
+	s.LinkPause = &LinkPauseSample{Autoneg: bp(false), RX: bp(false), TX: bp(false), RxFrames: u(0), TxFrames: u(0), Source: "ethtool netlink PAUSE_GET"}
+	return s
+}
+
+// TestRoCEDiagnostics: each RoCE path diagnostic fires on the data it
+// exists for and stays silent otherwise.
+func TestRoCEDiagnostics(t *testing.T) {
+	roce3 := &Params{PFC: &PFC{Cap: 8, Enabled: 1 << 3}, App: []App{
+		{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}, {Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}}}
+	dscpOn0 := &Params{PFC: &PFC{Cap: 8, Enabled: 1 << 3}, App: []App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 0}}}
+	for _, tt := range []struct {
+		name  string
+		local *Params
+		edit  func(s *CountersSampled)
+		want  []Code
+	}{
+		{"healthy", roce3, func(*CountersSampled) {}, nil},
+		{"no routable RoCE v2 GID", roce3, func(s *CountersSampled) {
+			s.RoCE[0].GIDs, s.RoCE[0].RoutableV2 = s.RoCE[0].GIDs[:2], nil
+			s.RoCE[0].RoutableV2Why = sp("only link-local RoCE v2 GIDs (fe80::)")
+		}, []Code{CodeRoCEGIDNotV2}},
+		{"InfiniBand port: no GID rule", roce3, func(s *CountersSampled) {
+			s.RoCE[0].LinkLayer, s.RoCE[0].RoutableV2, s.RoCE[0].RoutableV2Why = sp("InfiniBand"), nil, sp("no RoCE v2 GID")
+		}, nil},
+		{"GID table unknown: silent", roce3, func(s *CountersSampled) { s.RoCE[0].RoutableV2 = nil }, nil},
+		{"default ToS on a lossy priority", dscpOn0, func(*CountersSampled) {}, []Code{CodeRoCEToSNotLossless}},
+		{"default ToS unknown: silent", dscpOn0, func(s *CountersSampled) { s.RoCE[0].DefaultToS = nil }, nil},
+		{"DSCP not mapped: silent", &Params{PFC: &PFC{Cap: 8, Enabled: 1 << 3}}, func(*CountersSampled) {}, nil},
+		{"link pause beside PFC", roce3, func(s *CountersSampled) { s.LinkPause.RX = bp(true) }, []Code{CodeLinkPauseWithPFC}},
+		{"link pause without PFC: silent", &Params{PFC: &PFC{Cap: 8}}, func(s *CountersSampled) { s.LinkPause.TX = bp(true) }, nil},
+		{"link pause unknown (veth): silent", roce3, func(s *CountersSampled) {
+			s.LinkPause = &LinkPauseSample{Source: "ethtool netlink PAUSE_GET", Unknown: sp("driver has no pause operations")}
+		}, nil},
+		{"no operational parameters: only the GID rule", nil, func(s *CountersSampled) {
+			s.LinkPause.RX = bp(true)
+			s.RoCE[0].RoutableV2, s.RoCE[0].RoutableV2Why = nil, sp("no GID in the table")
+		}, []Code{CodeRoCEGIDNotV2}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := New(Config{})
+			if tt.local != nil {
+				e.Apply(LocalChanged{Interface: "eth0", At: t0, Source: SourceDCBNL, Params: tt.local})
+			}
+			s := roceSample(t0)
+			tt.edit(&s)
+			e.Apply(s)
+			var got []Code
+			for _, d := range e.Snapshot().Interfaces[0].Diagnostics {
+				switch d.Code {
+				case CodeRoCEGIDNotV2, CodeRoCEToSNotLossless, CodeLinkPauseWithPFC:
+					got = append(got, d.Code)
+					if d.Action == "" || strings.Contains(d.Message, "%!") {
+						t.Errorf("%s: action %q, message %q", d.Code, d.Action, d.Message)
+					}
+				}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("diagnostics (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// The RoCE identity and link pause reach the snapshot as sampled, null
+// where unknown, and a sample that changes nothing of them does not count
+// as a change; a copy is kept (the sample's slices are the caller's).
+func TestRoCESnapshot(t *testing.T) {
+	e := New(Config{})
+	s := roceSample(t0)
+	e.Apply(s)
+	s.RoCE[0].GIDs[0].Index = 99 // the caller reuses its sample
+	c := e.Snapshot().Interfaces[0].Counters
+	if len(c.RoCE) != 1 || c.RoCE[0].GIDs[0].Index != 0 || *c.RoCE[0].RoutableV2 != 3 || c.LinkPause == nil || *c.LinkPause.RX {
+		t.Fatalf("counters %+v", c)
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"roce":[{"device":"mlx5_0","port":1,"link_layer":"Ethernet","gids":[{"index":0,"gid":"fe80::268a:7ff:fe11:2233","ipv4":null,"type":"RoCE v1","netdev":"eth0"}`,
+		`"routable_v2_gid":3,"routable_v2_why":null,"default_tos":{"tos":106,"dscp":26,"ecn":2,"source":"kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"},"default_mode":"RoCE v2","problems":[]}]`,
+		`"link_pause":{"autoneg":false,"rx":false,"tx":false,"rx_frames":0,"tx_frames":0,"source":"ethtool netlink PAUSE_GET","unknown":null}`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("counters JSON lacks %s:\n%s", want, b)
+		}
+	}
+	var back LosslessCounters
+	if err := json.Unmarshal(b, &back); err != nil || !sameRoCE(&CountersSampled{RoCE: back.RoCE, LinkPause: back.LinkPause}, &CountersSampled{RoCE: c.RoCE, LinkPause: c.LinkPause}) {
+		t.Errorf("round trip: %v, %+v", err, back)
+	}
+	a, b2 := roceSample(t0), roceSample(t0)
+	if !sameRoCE(&a, &b2) {
+		t.Error("equal samples differ")
+	}
+	b2.LinkPause.TX = bp(true)
+	if sameRoCE(&a, &b2) {
+		t.Error("a changed link pause is the same")
+	}
+	b2 = roceSample(t0)
+	b2.RoCE[0].GIDs[2].IPv4 = sp("192.168.10.12")
+	if sameRoCE(&a, &b2) {
+		t.Error("a changed GID is the same")
+	}
+	none := CountersSampled{Interface: "eth1", At: t0, Interval: time.Second, RDMA: []RDMAPortSample{}}
+	e.Apply(none)
+	for _, in := range e.Snapshot().Interfaces {
+		if in.Name == "eth1" && (in.Counters.RoCE == nil || len(in.Counters.RoCE) != 0 || in.Counters.LinkPause != nil) {
+			t.Errorf("nothing sampled: roce %v, link pause %v; want [] and null", in.Counters.RoCE, in.Counters.LinkPause)
+		}
+	}
+}
