@@ -41,6 +41,12 @@ const (
 	// CheckECN: congestion notifications (CNPs) come with ECN marking
 	// enabled (DCQCN).
 	CheckECN CheckName = "ecn"
+	// CheckLinkPause: 802.3x link-wide PAUSE is off where PFC is in force
+	// (the two are mutually exclusive).
+	CheckLinkPause CheckName = "link-pause"
+	// CheckRoCEGID: every RoCE port of the interface has a routable RoCE
+	// v2 GID.
+	CheckRoCEGID CheckName = "roce-gid"
 	// CheckPolicy: the operational parameters meet the expected policy.
 	CheckPolicy CheckName = "policy"
 )
@@ -218,6 +224,8 @@ func Check(in *Interface, o CheckOptions) []CheckResult {
 	c.agents()
 	c.pauses()
 	c.ecn()
+	c.linkPause()
+	c.roceGID()
 	if o.Policy != nil {
 		c.policy()
 	}
@@ -533,6 +541,61 @@ func (c *checker) ecn() {
 		return
 	}
 	c.add(CheckECN, VerdictOK, "no congestion notifications without ECN marking", "", ev...)
+}
+
+func (c *checker) linkPause() {
+	lc := c.counters(CheckLinkPause)
+	if lc == nil {
+		return
+	}
+	lp := lc.LinkPause
+	if !lp.Known() {
+		why := "nothing reports the link-wide PAUSE settings here"
+		if lp != nil && lp.Unknown != nil {
+			why = "link-wide PAUSE unknown: " + *lp.Unknown
+		}
+		c.add(CheckLinkPause, VerdictUnknown, why, "")
+		return
+	}
+	ev := []string{fmt.Sprintf("link-wide PAUSE rx %s, tx %s (%s)", onOffPtr(lp.RX), onOffPtr(lp.TX), lp.Source)}
+	if d, ok := c.has(CodeLinkPauseWithPFC); ok {
+		c.add(CheckLinkPause, VerdictWarning, d.Message, d.Action, append(ev, "diagnostic "+string(CodeLinkPauseWithPFC))...)
+		return
+	}
+	c.add(CheckLinkPause, VerdictOK, "no link-wide PAUSE beside PFC", "", ev...)
+}
+
+func (c *checker) roceGID() {
+	lc := c.counters(CheckRoCEGID)
+	if lc == nil {
+		return
+	}
+	var ev []string
+	for _, r := range lc.RoCE {
+		if !r.IsRoCE() {
+			continue
+		}
+		g := "no routable RoCE v2 GID"
+		if r.RoutableV2 != nil {
+			g = fmt.Sprintf("routable RoCE v2 GID index %d", *r.RoutableV2)
+		}
+		ev = append(ev, fmt.Sprintf("RDMA device %s port %d: %s", Sanitize(r.Device), r.Port, g))
+	}
+	if len(ev) == 0 {
+		c.add(CheckRoCEGID, VerdictUnknown, "no RoCE port (RDMA device over Ethernet) on this interface", "")
+		return
+	}
+	if d, ok := c.has(CodeRoCEGIDNotV2); ok {
+		c.add(CheckRoCEGID, VerdictWarning, d.Message, d.Action, append(ev, "diagnostic "+string(CodeRoCEGIDNotV2))...)
+		return
+	}
+	for _, r := range lc.RoCE {
+		if r.IsRoCE() && r.RoutableV2 == nil {
+			c.add(CheckRoCEGID, VerdictUnknown, "the GID table could not be read", "", ev...)
+			return
+		}
+	}
+	c.add(CheckRoCEGID, VerdictOK, "a routable RoCE v2 GID on every RoCE port", "", ev...)
 }
 
 func (c *checker) policy() {

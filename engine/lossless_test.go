@@ -37,7 +37,8 @@ func mlxSample(at time.Time, n uint64) CountersSampled {
 		pfc.Priorities[p].TxPause = reading(0, fmt.Sprintf("tx_prio%d_pause", p))
 		pfc.Priorities[p].RxPauseDuration = reading(0, fmt.Sprintf("rx_prio%d_pause_duration", p))
 	}
-	return CountersSampled{Interface: "eth0", At: at, Interval: time.Second, RDMA: []RDMAPortSample{port}, PFC: pfc}
+	r := roceSample(at) // its RoCE identity and link pause
+	return CountersSampled{Interface: "eth0", At: at, Interval: time.Second, RDMA: []RDMAPortSample{port}, PFC: pfc, RoCE: r.RoCE, LinkPause: r.LinkPause}
 }
 
 func u(v uint64) *uint64 { return &v }

@@ -52,8 +52,8 @@ func (p *port) roceDiagnostics(cur *CountersSampled, pfcKnown bool, pfcOn PrioSe
 	if lp := cur.LinkPause; lp.On() && pfcKnown && pfcOn != 0 {
 		out = append(out, mkDiag(CodeLinkPauseWithPFC, SeverityWarning, "pfc",
 			fmt.Sprintf("turn link-wide PAUSE off: ethtool -A %s autoneg off rx off tx off", p.name),
-			"802.3x link-wide PAUSE is on (rx %s, tx %s) beside PFC on priorities %s: the two are mutually exclusive, and a link-wide PAUSE stops every priority",
-			onOffPtr(lp.RX), onOffPtr(lp.TX), pfcOn.PrioWords()))
+			"802.3x link-wide PAUSE is on (rx %s, tx %s) beside PFC on %s: the two are mutually exclusive, and a link-wide PAUSE stops every priority",
+			onOffPtr(lp.RX), onOffPtr(lp.TX), priorityWords(pfcOn)))
 	}
 	return out
 }
@@ -78,4 +78,12 @@ func onOffPtr(b *bool) string {
 		return "unknown"
 	}
 	return OnOff(*b)
+}
+
+// priorityWords says "priority 3" or "priorities 3,4".
+func priorityWords(s PrioSet) string {
+	if len(s.List()) == 1 {
+		return "priority " + s.PrioWords()
+	}
+	return "priorities " + s.PrioWords()
 }

@@ -235,7 +235,7 @@ func TestCheckJUnit(t *testing.T) {
 			cases[c.Name] = "pass"
 		}
 	}
-	if len(cases) != 8 || doc.Tests != 8 || doc.Failures != failures || doc.Skipped != skipped {
+	if len(cases) != 10 || doc.Tests != 10 || doc.Failures != failures || doc.Skipped != skipped {
 		t.Errorf("tests %d failures %d skipped %d; counted %d cases, %d failures, %d skipped", doc.Tests, doc.Failures, doc.Skipped, len(cases), failures, skipped)
 	}
 	for name, want := range map[string]string{"dcbx-peer": "pass", "roce-pfc": "CRITICAL", "pauses": "skipped"} {
@@ -327,7 +327,11 @@ func (fakeSampler) Sample(ifname string, at time.Time, every time.Duration) engi
 		pfc.Priorities[p].RxPause = engine.Reading{Value: 0, Source: "rx_prio_pause"}
 		pfc.Priorities[p].TxPause = engine.Reading{Value: 0, Source: "tx_prio_pause"}
 	}
-	return engine.CountersSampled{Interface: ifname, At: at, Interval: every, RDMA: []engine.RDMAPortSample{port}, PFC: pfc}
+	gid, idx, off := "::ffff:192.168.10.11", 3, false
+	roce := engine.RoCEPortSample{Device: "mlx5_0", Port: 1, LinkLayer: &[]string{"Ethernet"}[0], RoutableV2: &idx, Problems: []string{},
+		GIDs: []engine.RoCEGID{{Index: 3, GID: &gid}}}
+	return engine.CountersSampled{Interface: ifname, At: at, Interval: every, RDMA: []engine.RDMAPortSample{port}, PFC: pfc,
+		RoCE: []engine.RoCEPortSample{roce}, LinkPause: &engine.LinkPauseSample{RX: &off, TX: &off, Source: "ethtool netlink PAUSE_GET"}}
 }
 
 // fakeSampler has the counters of a quiet mlx5 RoCE port.
