@@ -17,6 +17,12 @@ type losslessDescs struct {
 	pauses     *prometheus.Desc
 	pauseTime  *prometheus.Desc
 	storms     *prometheus.Desc
+	// The RoCE path: link-wide PAUSE, and each RoCE port's routable GID
+	// and default ToS.
+	linkPause      *prometheus.Desc
+	linkPauseFrame *prometheus.Desc
+	routableGID    *prometheus.Desc
+	defaultDSCP    *prometheus.Desc
 }
 
 // ndkMetric names an NDK counter's metric; direction is "in"/"out" for the
@@ -79,6 +85,14 @@ func newLosslessDescs() losslessDescs {
 		"Time spent paused per priority and direction, where the driver counts it (mlx5 *_pause_duration).", prio, nil)
 	d.storms = prometheus.NewDesc("dcbtop_pfc_pause_storm_events_total",
 		"The NIC's pause-storm guard firing, by level (warning, error): a receiver paused this port continuously.", []string{"interface", "level"}, nil)
+	d.linkPause = prometheus.NewDesc("dcbtop_link_pause_enabled",
+		"1 when 802.3x link-wide PAUSE is on in the direction (rx: honours received PAUSE frames, tx: sends them), 0 when off; absent when the driver does not report it. It should be 0 wherever PFC is on.", []string{"interface", "direction"}, nil)
+	d.linkPauseFrame = prometheus.NewDesc("dcbtop_link_pause_frames_total",
+		"802.3x link-wide PAUSE frames by direction (rx = received, tx = sent), where the driver counts them.", []string{"interface", "direction"}, nil)
+	d.routableGID = prometheus.NewDesc("dcbtop_roce_routable_gid",
+		"1 when the RoCE port has a routable RoCE v2 GID on the interface, 0 when it has none; absent when its GID table is unknown.", port, nil)
+	d.defaultDSCP = prometheus.NewDesc("dcbtop_roce_default_dscp",
+		"The DSCP of the ToS rdma_cm stamps on connections that set none (configfs default_roce_tos); absent when unknown.", port, nil)
 	return d
 }
 
@@ -96,6 +110,10 @@ func (d *losslessDescs) describe(ch chan<- *prometheus.Desc) {
 	ch <- d.pauses
 	ch <- d.pauseTime
 	ch <- d.storms
+	ch <- d.linkPause
+	ch <- d.linkPauseFrame
+	ch <- d.routableGID
+	ch <- d.defaultDSCP
 }
 
 // collectLossless exports an interface's lossless counters.
@@ -151,4 +169,34 @@ func (c *Collector) collectLossless(ch chan<- prometheus.Metric, name string, k 
 	if v := k.PFC.StormErrorEvents; v != nil {
 		counter(ch, d.storms, *v, name, "error")
 	}
+	if lp := k.LinkPause; lp != nil {
+		for _, x := range []struct {
+			on  *bool
+			n   *uint64
+			dir string
+		}{{lp.RX, lp.RxFrames, "rx"}, {lp.TX, lp.TxFrames, "tx"}} {
+			if x.on != nil {
+				gauge(ch, d.linkPause, boolValue(*x.on), name, x.dir)
+			}
+			if x.n != nil {
+				counter(ch, d.linkPauseFrame, *x.n, name, x.dir)
+			}
+		}
+	}
+	for _, r := range k.RoCE {
+		if !r.IsRoCE() {
+			continue
+		}
+		port := strconv.Itoa(r.Port)
+		switch {
+		case r.RoutableV2 != nil:
+			gauge(ch, d.routableGID, 1, name, r.Device, port)
+		case r.RoutableV2Why != nil:
+			gauge(ch, d.routableGID, 0, name, r.Device, port)
+		}
+		if t := r.DefaultToS; t != nil {
+			gauge(ch, d.defaultDSCP, float64(t.DSCP), name, r.Device, port)
+		}
+	}
 }
+

@@ -97,7 +97,14 @@ func losslessSample(iface string, s float64, n uint64) engine.CountersSampled {
 	pfc.Priorities[3].RxPause.Value = 120 + 10*n
 	pfc.Priorities[3].TxPause.Value = 40
 	pfc.Priorities[3].RxPauseDuration = r(2500000, "rx_prio3_pause_duration")
-	return engine.CountersSampled{Interface: iface, At: at(s), Interval: time.Second, RDMA: []engine.RDMAPortSample{port}, PFC: pfc}
+	// Its RoCE identity: a routable RoCE v2 GID at index 3, rdma_cm's
+	// default ToS 106 (DSCP 26); link-wide PAUSE off.
+	eth, three, off, zero := "Ethernet", 3, false, uint64(0)
+	roce := engine.RoCEPortSample{Device: "mlx5_0", Port: 1, LinkLayer: &eth, RoutableV2: &three, Problems: []string{},
+		DefaultToS: &engine.RoCEToS{ToS: 106, DSCP: 26, ECN: 2, Source: "kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"}}
+	lp := &engine.LinkPauseSample{RX: &off, TX: &off, RxFrames: &zero, TxFrames: &zero, Source: "ethtool netlink PAUSE_GET"}
+	return engine.CountersSampled{Interface: iface, At: at(s), Interval: time.Second, RDMA: []engine.RDMAPortSample{port}, PFC: pfc,
+		RoCE: []engine.RoCEPortSample{roce}, LinkPause: lp}
 }
 
 // A scenario is a table of engine events whose final snapshot is exported.
