@@ -199,4 +199,3 @@ func (c *Collector) collectLossless(ch chan<- prometheus.Metric, name string, k 
 		}
 	}
 }
-
