@@ -321,6 +321,25 @@ func lossless(t testing.TB) engine.Snapshot {
 	return s.snap()
 }
 
+// losslessRoCE is lossless with the port's RoCE identity sampled too: a
+// routable RoCE v2 GID at index 3 (192.168.10.11), rdma_cm's default ToS
+// 106 (DSCP 26), and link-wide PAUSE left on (rx) beside PFC.
+func losslessRoCE(t testing.TB) engine.Snapshot {
+	s := newScenario(t).link(0, "eth0", macLocal0).local(0, "eth0", "agent", true, localParams(true), "").
+		rx(1, "eth0", leaf1(40, 60, 1<<3))
+	eth, three, on, off, n := "Ethernet", 3, true, false, uint64(1234)
+	gid, v4, v2 := "::ffff:192.168.10.11", "192.168.10.11", "RoCE v2"
+	for i := range 61 {
+		ev := losslessSample(i)
+		ev.RoCE = []engine.RoCEPortSample{{Device: "mlx5_0", Port: 1, LinkLayer: &eth, RoutableV2: &three, Problems: []string{},
+			GIDs:       []engine.RoCEGID{{Index: 3, GID: &gid, IPv4: &v4, Type: &v2}},
+			DefaultToS: &engine.RoCEToS{ToS: 106, DSCP: 26, ECN: 2, Source: "kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"}}}
+		ev.LinkPause = &engine.LinkPauseSample{RX: &on, TX: &off, RxFrames: &n, TxFrames: nil, Source: "ethtool netlink PAUSE_GET"}
+		s.counters(float64(2+i), ev)
+	}
+	return s.snap()
+}
+
 // twoPorts: a host's two RDMA ports with names that differ only near the
 // end (enp129s0f0np0, enp129s0f1np1), one with a peer and PFC on 3 and 4,
 // the other with the peer's information expired.

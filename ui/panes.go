@@ -942,8 +942,83 @@ func (r *renderer) losslessContent(w int) paneContent {
 		}
 	}
 	c.body = append(c.body, r.pauseLines(lc, w)...)
+	c.body = append(c.body, r.roceLines(lc, w)...)
 	c.body = append(c.body, r.rdmaLines(lc, w)...)
 	return c
+}
+
+// roceLines is the RoCE path this host sets up, when sampled: the
+// link-wide PAUSE beside PFC, and per RoCE port the GID its RoCE v2
+// traffic can be routed from and the ToS rdma_cm stamps by default.
+func (r *renderer) roceLines(lc *engine.LosslessCounters, w int) []string {
+	var lines []string
+	if lp := lc.LinkPause; lp != nil {
+		var text string
+		switch {
+		case lp.RX == nil && lp.TX == nil:
+			why := "not reported"
+			if lp.Unknown != nil {
+				why = Sanitize(*lp.Unknown)
+			}
+			text = r.st.Dim.Render("link-wide PAUSE (802.3x) unknown: " + why)
+		default:
+			text = "link-wide PAUSE (802.3x) rx " + onOffWord(lp.RX) + " · tx " + onOffWord(lp.TX)
+			if lp.RxFrames != nil || lp.TxFrames != nil {
+				text += " · frames rx " + countOr(lp.RxFrames) + " tx " + countOr(lp.TxFrames)
+			}
+			if lp.On() {
+				text = r.st.Warn.Render(symWarning+" ") + text
+			}
+		}
+		lines = append(lines, wrap(text, w, "  ")...)
+	}
+	for i := range lc.RoCE {
+		p := &lc.RoCE[i]
+		if !p.IsRoCE() {
+			continue
+		}
+		text := "RoCE " + clean(p.Device, 24) + "/" + fmt.Sprint(p.Port) + ": "
+		switch {
+		case p.RoutableV2 != nil:
+			text += "RoCE v2 GID " + fmt.Sprint(*p.RoutableV2)
+			for _, g := range p.GIDs {
+				if g.Index == *p.RoutableV2 && g.GID != nil {
+					addr := *g.GID
+					if g.IPv4 != nil {
+						addr = *g.IPv4
+					}
+					text += " " + Sanitize(addr)
+				}
+			}
+		case p.RoutableV2Why != nil:
+			text = r.st.Warn.Render(symWarning+" ") + text + "no routable RoCE v2 GID (" + Sanitize(*p.RoutableV2Why) + ")"
+		default:
+			text += "GID table unknown"
+		}
+		if t := p.DefaultToS; t != nil {
+			text += fmt.Sprintf(" · default ToS %d (DSCP %d, ECN %d)", t.ToS, t.DSCP, t.ECN)
+		} else {
+			text += " · default ToS not set (rdma_cm)"
+		}
+		lines = append(lines, wrap(text, w, "  ")...)
+	}
+	return lines
+}
+
+// onOffWord says "on", "off" or "?" for a setting nothing reported.
+func onOffWord(b *bool) string {
+	if b == nil {
+		return "?"
+	}
+	return engine.OnOff(*b)
+}
+
+// countOr is a count, or the mark of a missing one.
+func countOr(v *uint64) string {
+	if v == nil {
+		return notAvail
+	}
+	return fmtCount(*v)
 }
 
 // Widths of the pause table's columns: priority and PFC, each count and
