@@ -54,10 +54,16 @@ func (r *reader) path(rel string) string {
 	return filepath.Join(r.root, filepath.FromSlash(rel))
 }
 
-// read returns at most limit+1 bytes of the regular file at rel. Other
-// kinds of files are never opened (a FIFO would block).
+// read returns at most limit+1 bytes of the regular file at rel.
 func (r *reader) read(rel string, limit int64) ([]byte, error) {
-	p := r.path(rel)
+	return ReadRegular(r.path(rel), limit)
+}
+
+// ReadRegular returns at most limit+1 bytes of the regular file at p
+// (more than limit: the caller's sign of a file too long). Other kinds of
+// files are never opened: a FIFO in a fixture tree, or a sysfs attribute
+// replaced by one, would block.
+func ReadRegular(p string, limit int64) ([]byte, error) {
 	fi, err := os.Stat(p)
 	if err != nil {
 		return nil, err

@@ -2,7 +2,6 @@ package rdma
 
 import (
 	"errors"
-	"io"
 	"io/fs"
 	"net/netip"
 	"os"
@@ -183,8 +182,6 @@ type reader struct {
 	root string
 }
 
-var errNotRegular = errors.New("not a regular file")
-
 func (r *reader) path(rel string) string {
 	return filepath.Join(r.root, filepath.FromSlash(rel))
 }
@@ -192,20 +189,7 @@ func (r *reader) path(rel string) string {
 // read returns at most maxFileSize+1 bytes of the regular file at rel.
 // Other kinds of files are never opened (a FIFO would block).
 func (r *reader) read(rel string) ([]byte, error) {
-	p := r.path(rel)
-	fi, err := os.Stat(p)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, errNotRegular
-	}
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	return counters.ReadRegular(r.path(rel), maxFileSize)
 }
 
 // why says in one line why reading failed, without the machine's path.
