@@ -29,11 +29,15 @@
 //
 //	NDK counter     first of                                      driver
 //	RDMAInOctets    counters/port_rcv_data x4 (4-octet units)     mlx5 and other IB verbs devices
-//	                hw_counters/rdma_rx_bytes                     mlx5 optional counter
 //	                hw_counters/ip4InOctets+ip6InOctets           irdma (E810, X722)
-//	RDMAOutOctets   counters/port_xmit_data x4, rdma_tx_bytes, ip4OutOctets+ip6OutOctets
-//	RDMAInFrames    counters/port_rcv_packets, rdma_rx_packets, ip4InPkts+ip6InPkts
-//	RDMAOutFrames   counters/port_xmit_packets, rdma_tx_packets, ip4OutPkts+ip6OutPkts
+//	RDMAOutOctets   counters/port_xmit_data x4, ip4OutOctets+ip6OutOctets
+//	RDMAInFrames    counters/port_rcv_packets, ip4InPkts+ip6InPkts
+//	RDMAOutFrames   counters/port_xmit_packets, ip4OutPkts+ip6OutPkts
+//
+// mlx5's rdma_rx_bytes, rdma_tx_bytes, rdma_rx_packets and rdma_tx_packets
+// are optional counters (IB_STAT_FLAG_OPTIONAL): the kernel never lists
+// them in sysfs hw_counters (drivers/infiniband/core/sysfs.c), only over
+// RDMA netlink once enabled; they are not read here.
 //
 // A sum uses the files that exist (one alone when the other is missing);
 // multiplication and sums saturate at 2^64-1 instead of wrapping. What

@@ -222,29 +222,30 @@ type alternative struct {
 
 // ndkPort says where the NDK counters of a port's traffic come from, by
 // preference: the InfiniBand port counters (4-octet units for data), the
-// mlx5 optional hw_counters, the irdma IPv4+IPv6 hw_counters.
+// irdma IPv4+IPv6 hw_counters. mlx5's rdma_rx_bytes and the like are
+// optional counters (IB_STAT_FLAG_OPTIONAL, drivers/infiniband/hw/mlx5/
+// counters.c), which drivers/infiniband/core/sysfs.c never puts in
+// hw_counters: they exist only over RDMA netlink, disabled until enabled
+// (`rdma statistic set link DEV/P optional-counters ...`), and a file of
+// that name is not read.
 var ndkPort = []struct {
 	counter engine.NDKCounter
 	alts    []alternative
 }{
 	{engine.NDKRDMAInOctets, []alternative{
 		{"counters", []string{"port_rcv_data"}, 4},
-		{"hw_counters", []string{"rdma_rx_bytes"}, 1},
 		{"hw_counters", []string{"ip4InOctets", "ip6InOctets"}, 1},
 	}},
 	{engine.NDKRDMAOutOctets, []alternative{
 		{"counters", []string{"port_xmit_data"}, 4},
-		{"hw_counters", []string{"rdma_tx_bytes"}, 1},
 		{"hw_counters", []string{"ip4OutOctets", "ip6OutOctets"}, 1},
 	}},
 	{engine.NDKRDMAInFrames, []alternative{
 		{"counters", []string{"port_rcv_packets"}, 1},
-		{"hw_counters", []string{"rdma_rx_packets"}, 1},
 		{"hw_counters", []string{"ip4InPkts", "ip6InPkts"}, 1},
 	}},
 	{engine.NDKRDMAOutFrames, []alternative{
 		{"counters", []string{"port_xmit_packets"}, 1},
-		{"hw_counters", []string{"rdma_tx_packets"}, 1},
 		{"hw_counters", []string{"ip4OutPkts", "ip6OutPkts"}, 1},
 	}},
 }
