@@ -53,6 +53,8 @@ var diagRules = map[Code]string{
 	CodeRoCEGIDNotV2:       "IBTA Annex A17 (RoCE v2): only a RoCE v2 GID with a routable IP address carries traffic beyond the subnet",
 	CodeRoCEToSNotLossless: "IEEE 802.1Q-2018 D.2.10.3: the APP table maps DSCP to priority; rdma_cm's default ToS (cma_configfs.c) must land on a PFC priority",
 	CodeLinkPauseWithPFC:   "IEEE 802.1Q-2018 36.1.3 and Linux Documentation/networking/flow_control.rst: link-level PAUSE and PFC are mutually exclusive",
+	CodePFCNoHeadroom:      "linux/dcbnl.h ieee_pfc delay and dcbnl_buffer: a lossless priority needs a receive buffer with headroom for the round trip",
+	CodeTrustMismatch:      "linux/dcbnl.h DCB_ATTR_DCB_APP_TRUST_TABLE: the APP entries of a selector the port does not trust are never used",
 }
 
 // DiagnosticRule returns the rule a diagnostic code comes from (the

@@ -134,6 +134,9 @@ type CountersSampled struct {
 	// LinkPause is the interface's 802.3x link-wide PAUSE; nil when
 	// nothing reports it.
 	LinkPause *LinkPauseSample
+	// QoS is how the NIC classifies and buffers received traffic (DCB
+	// netlink); nil when nothing reports it.
+	QoS *PortQoSSample
 	// Err is a failure to read a source that exists ("" when fine).
 	Err string
 }
@@ -220,6 +223,7 @@ func (ls *losslessState) sample(ev CountersSampled) bool {
 		lp := *ev.LinkPause
 		c.LinkPause = &lp
 	}
+	c.QoS = ev.QoS.clone()
 	ls.prev, ls.cur = ls.cur, &c
 	size := historySize(ev.Interval)
 	if len(ls.history) != size {
@@ -327,6 +331,9 @@ type LosslessCounters struct {
 	// LinkPause is the 802.3x link-wide PAUSE, null when nothing reports
 	// it.
 	LinkPause *LinkPauseSample `json:"link_pause"`
+	// QoS is how the NIC classifies and buffers received traffic (trust,
+	// PFC delay, buffers, rate limits), null when nothing reports it.
+	QoS *PortQoSSample `json:"qos"`
 	// Error is the last failure to read a source, null when fine.
 	Error *string `json:"error"`
 	// PauseHistory is, per priority, the summed rx+tx pause rate of each
@@ -550,6 +557,7 @@ func (ls *losslessState) snapshot() *LosslessCounters {
 		lp := *cur.LinkPause
 		out.LinkPause = &lp
 	}
+	out.QoS = cur.QoS.clone()
 	if cur.Err != "" {
 		e := cur.Err
 		out.Error = &e

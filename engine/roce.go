@@ -129,5 +129,6 @@ func strPtrEqual(a, b *string) bool { return ptrEqual(a, b) }
 // sameRoCE reports whether two counters samples carry the same RoCE
 // identity and link pause facts.
 func sameRoCE(a, b *CountersSampled) bool {
-	return slices.EqualFunc(a.RoCE, b.RoCE, func(x, y RoCEPortSample) bool { return x.equal(&y) }) && a.LinkPause.equal(b.LinkPause)
+	return slices.EqualFunc(a.RoCE, b.RoCE, func(x, y RoCEPortSample) bool { return x.equal(&y) }) && a.LinkPause.equal(b.LinkPause) &&
+		a.QoS.equal(b.QoS)
 }

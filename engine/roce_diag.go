@@ -12,6 +12,8 @@ const (
 	CodeRoCEGIDNotV2       Code = "roce-gid-not-v2"
 	CodeRoCEToSNotLossless Code = "roce-tos-not-lossless"
 	CodeLinkPauseWithPFC   Code = "link-pause-with-pfc"
+	CodePFCNoHeadroom      Code = "pfc-no-headroom"
+	CodeTrustMismatch      Code = "trust-pcp-with-dscp-map"
 )
 
 // roceDiagnostics judges the RoCE identity and the link pause of the last
@@ -49,6 +51,7 @@ func (p *port) roceDiagnostics(cur *CountersSampled, pfcKnown bool, pfcOn PrioSe
 			}
 		}
 	}
+	out = append(out, p.qosDiagnostics(cur.QoS, pfcKnown, pfcOn)...)
 	if lp := cur.LinkPause; lp.On() && pfcKnown && pfcOn != 0 {
 		out = append(out, mkDiag(CodeLinkPauseWithPFC, SeverityWarning, "pfc",
 			fmt.Sprintf("turn link-wide PAUSE off: ethtool -A %s autoneg off rx off tx off", p.name),
@@ -86,4 +89,84 @@ func priorityWords(s PrioSet) string {
 		return "priority " + s.PrioWords()
 	}
 	return "priorities " + s.PrioWords()
+}
+
+// qosDiagnostics judges how the NIC classifies and buffers received
+// traffic (DCB netlink) against PFC and the local APP table:
+//   - pfc-no-headroom: a PFC priority whose receive buffer has size 0
+//     (error: pauses go out too late, frames are dropped), or a PFC
+//     delay of 0 on a NIC that sizes headroom from it (mlx5 reports its
+//     buffers and takes the delay as the cable length): no room for what
+//     is in flight when the pause goes out (linux/dcbnl.h struct
+//     ieee_pfc: delay, "allowance made for a round-trip propagation
+//     delay of the link in bits"; mlx5 computes each lossless buffer's
+//     headroom from it in en/port_buffer.c);
+//   - trust-pcp-with-dscp-map: DSCP APP entries while the port classifies
+//     by PCP (they are never used), or the port classifies by DSCP with
+//     no DSCP entry (every packet lands on the default priority). Only
+//     where the kernel reports the trust table: a trust derived from the
+//     APP table cannot disagree with it.
+func (p *port) qosDiagnostics(q *PortQoSSample, pfcKnown bool, pfcOn PrioSet) []Diagnostic {
+	if q == nil {
+		return nil
+	}
+	var out []Diagnostic
+	if b := q.Buffer; b != nil && pfcKnown {
+		var empty []string
+		for _, prio := range pfcOn.List() {
+			if buf := b.PrioBuffer[prio]; int(buf) < len(b.SizeBytes) && b.SizeBytes[buf] == 0 {
+				empty = append(empty, fmt.Sprintf("priority %d (buffer %d)", prio, buf))
+			}
+		}
+		switch {
+		case len(empty) > 0:
+			out = append(out, mkDiag(CodePFCNoHeadroom, SeverityError, "pfc",
+				fmt.Sprintf("give each PFC priority a receive buffer with headroom (mlnx_qos -i %s --buffer_size ..., or dcb buffer set dev %s)", p.name, p.name),
+				"PFC is on for %s, whose receive buffer has size 0: no headroom for the frames in flight when a pause goes out", joinWords(empty)))
+		case pfcOn != 0 && q.PFCDelay != nil && *q.PFCDelay == 0:
+			out = append(out, mkDiag(CodePFCNoHeadroom, SeverityWarning, "pfc",
+				fmt.Sprintf("set the PFC delay to the cable length (mlnx_qos -i %s --cable_len M, or dcb pfc set dev %s delay M)", p.name, p.name),
+				"the PFC delay (cable length) is 0 on a NIC that sizes its lossless headroom from it: frames in flight on a long cable may be dropped"))
+		}
+	}
+	if dscp, known := q.TrustsDSCP(); known && !q.TrustDerived {
+		entries := p.localDSCPEntries()
+		switch {
+		case !dscp && entries > 0:
+			out = append(out, mkDiag(CodeTrustMismatch, SeverityWarning, "app",
+				fmt.Sprintf("trust DSCP where the fabric marks it (dcb apptrust set dev %s order dscp pcp, or mlnx_qos -i %s --trust dscp)", p.name, p.name),
+				"the APP table maps %d DSCP values to priorities, but the port classifies received traffic by %s: the DSCP map is not used", entries, joinWords(q.Trust)))
+		case dscp && entries == 0:
+			out = append(out, mkDiag(CodeTrustMismatch, SeverityWarning, "app",
+				fmt.Sprintf("map the RoCE DSCP to the lossless priority (dcb app add dev %s dscp-prio 26:3), or trust PCP", p.name),
+				"the port classifies received traffic by DSCP, but the APP table maps no DSCP value: every packet lands on the default priority"))
+		}
+	}
+	return out
+}
+
+// localDSCPEntries counts the DSCP entries of the local APP table in
+// force.
+func (p *port) localDSCPEntries() int {
+	n := 0
+	if p.local != nil {
+		for _, a := range p.local.App {
+			if a.Selector == lldp.AppSelDSCP {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// joinWords joins with ", ".
+func joinWords(s []string) string {
+	out := ""
+	for i, w := range s {
+		if i > 0 {
+			out += ", "
+		}
+		out += w
+	}
+	return out
 }

@@ -138,3 +138,60 @@ func TestRoCESnapshot(t *testing.T) {
 		}
 	}
 }
+
+// TestQoSDiagnostics: pfc-no-headroom and trust-pcp-with-dscp-map fire on
+// the data they exist for and stay silent otherwise.
+func TestQoSDiagnostics(t *testing.T) {
+	dscpMap := &Params{PFC: &PFC{Cap: 8, Enabled: 1 << 3}, App: []App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}}}
+	noDSCP := &Params{PFC: &PFC{Cap: 8, Enabled: 1 << 3}, App: []App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}}}
+	delay := func(d uint16) *uint16 { return &d }
+	good := func() *PortQoSSample {
+		return &PortQoSSample{Trust: []string{"dscp", "pcp"}, PFCDelay: delay(7), Source: "dcbnl IEEE_GET",
+			Buffer: &PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{130944, 130944}, TotalBytes: 524288}}
+	}
+	for _, tt := range []struct {
+		name  string
+		local *Params
+		edit  func(q *PortQoSSample) *PortQoSSample
+		want  []Code
+	}{
+		{"healthy", dscpMap, func(q *PortQoSSample) *PortQoSSample { return q }, nil},
+		{"nothing reported", dscpMap, func(*PortQoSSample) *PortQoSSample { return nil }, nil},
+		{"PFC priority on an empty buffer", dscpMap, func(q *PortQoSSample) *PortQoSSample { q.Buffer.SizeBytes[1] = 0; return q },
+			[]Code{CodePFCNoHeadroom}},
+		{"PFC delay 0 on a NIC with buffers", dscpMap, func(q *PortQoSSample) *PortQoSSample { q.PFCDelay = delay(0); return q },
+			[]Code{CodePFCNoHeadroom}},
+		{"PFC delay 0, no buffers reported: silent", dscpMap, func(q *PortQoSSample) *PortQoSSample {
+			q.PFCDelay, q.Buffer = delay(0), nil
+			return q
+		}, nil},
+		{"DSCP map, trust PCP", dscpMap, func(q *PortQoSSample) *PortQoSSample { q.Trust = []string{"pcp"}; return q },
+			[]Code{CodeTrustMismatch}},
+		{"trust DSCP, no DSCP map", noDSCP, func(q *PortQoSSample) *PortQoSSample { return q }, []Code{CodeTrustMismatch}},
+		{"derived trust: silent", noDSCP, func(q *PortQoSSample) *PortQoSSample { q.Trust, q.TrustDerived = []string{"pcp"}, true; return q }, nil},
+		{"trust unknown: silent", dscpMap, func(q *PortQoSSample) *PortQoSSample { q.Trust = nil; return q }, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := New(Config{})
+			e.Apply(LocalChanged{Interface: "eth0", At: t0, Source: SourceDCBNL, Params: tt.local})
+			s := CountersSampled{Interface: "eth0", At: t0, Interval: time.Second, RDMA: []RDMAPortSample{}, QoS: tt.edit(good())}
+			e.Apply(s)
+			var got []Code
+			for _, d := range e.Snapshot().Interfaces[0].Diagnostics {
+				switch d.Code {
+				case CodePFCNoHeadroom, CodeTrustMismatch:
+					got = append(got, d.Code)
+					if d.Action == "" || strings.Contains(d.Message, "%!") {
+						t.Errorf("%s: action %q, message %q", d.Code, d.Action, d.Message)
+					}
+				}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("diagnostics (-want +got):\n%s", diff)
+			}
+			if q := e.Snapshot().Interfaces[0].Counters.QoS; (q == nil) != (s.QoS == nil) {
+				t.Errorf("snapshot qos %+v", q)
+			}
+		})
+	}
+}

@@ -261,6 +261,8 @@ func TestSnapshotSchemaCoversTypes(t *testing.T) {
 		"roce_gid":           reflect.TypeFor[RoCEGID](),
 		"roce_tos":           reflect.TypeFor[RoCEToS](),
 		"link_pause":         reflect.TypeFor[LinkPauseSample](),
+		"port_qos":           reflect.TypeFor[PortQoSSample](),
+		"port_buffer":        reflect.TypeFor[PortBuffer](),
 		"indication":         reflect.TypeFor[Indication](),
 	}
 	for def, typ := range types {

@@ -335,6 +335,9 @@ func losslessRoCE(t testing.TB) engine.Snapshot {
 			GIDs:       []engine.RoCEGID{{Index: 3, GID: &gid, IPv4: &v4, Type: &v2}},
 			DefaultToS: &engine.RoCEToS{ToS: 106, DSCP: 26, ECN: 2, Source: "kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"}}}
 		ev.LinkPause = &engine.LinkPauseSample{RX: &on, TX: &off, RxFrames: &n, TxFrames: nil, Source: "ethtool netlink PAUSE_GET"}
+		delay := uint16(7)
+		ev.QoS = &engine.PortQoSSample{Trust: []string{"dscp", "pcp"}, TrustDerived: true, PFCDelay: &delay, Source: "dcbnl IEEE_GET",
+			Buffer: &engine.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{130944, 130944}, TotalBytes: 524288}}
 		s.counters(float64(2+i), ev)
 	}
 	return s.snap()

@@ -952,6 +952,28 @@ func (r *renderer) losslessContent(w int) paneContent {
 // traffic can be routed from and the ToS rdma_cm stamps by default.
 func (r *renderer) roceLines(lc *engine.LosslessCounters, w int) []string {
 	var lines []string
+	if q := lc.QoS; q != nil {
+		text := "classified by "
+		if q.Trust == nil {
+			text += "?"
+		} else {
+			text += Sanitize(strings.Join(q.Trust, ", "))
+			if q.TrustDerived {
+				text += r.st.Dim.Render(" (derived from the APP table)")
+			}
+		}
+		if q.PFCDelay != nil {
+			text += fmt.Sprintf(" · PFC delay %d", *q.PFCDelay)
+		}
+		if b := q.Buffer; b != nil {
+			var sizes []string
+			for _, s := range b.SizeBytes {
+				sizes = append(sizes, fmtCount(uint64(s)))
+			}
+			text += fmt.Sprintf(" · buffers prio→buf %s, sizes %s", joinDigits(b.PrioBuffer), strings.Join(sizes, "/"))
+		}
+		lines = append(lines, wrap(text, w, "  ")...)
+	}
 	if lp := lc.LinkPause; lp != nil {
 		var text string
 		switch {
@@ -1003,6 +1025,15 @@ func (r *renderer) roceLines(lc *engine.LosslessCounters, w int) []string {
 		lines = append(lines, wrap(text, w, "  ")...)
 	}
 	return lines
+}
+
+// joinDigits writes a priority map as "00010000".
+func joinDigits(v [8]uint8) string {
+	var b strings.Builder
+	for _, x := range v {
+		b.WriteString(fmt.Sprint(x))
+	}
+	return b.String()
 }
 
 // onOffWord says "on", "off" or "?" for a setting nothing reported.

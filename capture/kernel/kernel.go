@@ -532,3 +532,52 @@ func Local(c Client, ifname string, now time.Time) (engine.LocalChanged, bool) {
 	}
 	return ev, true
 }
+
+// dcbAppSelPCP is DCB_APP_SEL_PCP (linux/dcbnl.h, Linux 6.3+), the trust
+// table's entry for the VLAN PCP.
+const dcbAppSelPCP = 255
+
+// QoSFromIEEE maps how the NIC classifies and buffers received traffic
+// from what DCB_CMD_IEEE_GET reports: the APP trust table (or, without
+// one, the trust mlx5 sets when the APP table changes: DSCP first when
+// DSCP entries exist, mlx5e_dcbnl_ieee_setapp; marked derived), the PFC
+// delay, the buffer split and the per-TC rate limits. Nil for nil.
+func QoSFromIEEE(in *dcbnl.IEEE) *engine.PortQoSSample {
+	if in == nil {
+		return nil
+	}
+	q := &engine.PortQoSSample{Source: "dcbnl IEEE_GET"}
+	if in.AppTrust != nil {
+		q.Trust = []string{}
+		for _, sel := range in.AppTrust {
+			switch {
+			case sel == dcbAppSelPCP:
+				q.Trust = append(q.Trust, "pcp")
+			case sel >= 1 && sel <= 5:
+				q.Trust = append(q.Trust, lldp.AppSelector(sel).String())
+			default:
+				q.Trust = append(q.Trust, fmt.Sprintf("selector-%d", sel))
+			}
+		}
+	} else {
+		q.Trust, q.TrustDerived = []string{"pcp"}, true
+		for _, a := range in.App {
+			if a.Selector == uint8(lldp.AppSelDSCP) {
+				q.Trust = []string{"dscp", "pcp"}
+				break
+			}
+		}
+	}
+	if in.PFC != nil {
+		d := in.PFC.Delay
+		q.PFCDelay = &d
+	}
+	if b := in.Buffer; b != nil {
+		q.Buffer = &engine.PortBuffer{PrioBuffer: b.PrioBuffer, SizeBytes: b.Size, TotalBytes: b.TotalSize}
+	}
+	if in.MaxRate != nil {
+		m := *in.MaxRate
+		q.MaxRateKbps = &m
+	}
+	return q
+}

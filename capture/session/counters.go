@@ -10,6 +10,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/capture/counters"
 	"github.com/dcbtop/dcbtop/capture/dcbnl"
+	"github.com/dcbtop/dcbtop/capture/kernel"
 	"github.com/dcbtop/dcbtop/capture/linkpause"
 	"github.com/dcbtop/dcbtop/capture/rdma"
 	"github.com/dcbtop/dcbtop/engine"
@@ -40,11 +41,12 @@ func (r *liveRun) startCounters(ifaces []*liveIface) (stop func()) {
 			cfg.Ethtool = et
 			closers = append(closers, et.Close)
 		}
+		var dcb *dcbnl.Client
 		if c, err := dcbnl.Dial(); err == nil {
-			cfg.DCB = counters.DCBFrom(c)
+			cfg.DCB, dcb = counters.DCBFrom(c), c
 			closers = append(closers, func() { c.Close() })
 		}
-		hs := hostSampler{Sampler: counters.New(cfg), root: cmp.Or(r.cfg.SysfsRoot, counters.DefaultSysfsRoot)}
+		hs := hostSampler{Sampler: counters.New(cfg), root: cmp.Or(r.cfg.SysfsRoot, counters.DefaultSysfsRoot), dcb: dcb}
 		if pc, err := linkpause.Dial(); err == nil {
 			hs.pause = pc
 			closers = append(closers, func() { pc.Close() })
@@ -118,12 +120,15 @@ type Sampler interface {
 var _ Sampler = (*counters.Sampler)(nil)
 
 // A hostSampler is the counters' Sampler plus the RoCE identity of the
-// interface's RDMA ports (capture/rdma: GID table, rdma_cm defaults) and
-// its 802.3x link-wide PAUSE (capture/linkpause), in the same sample.
+// interface's RDMA ports (capture/rdma: GID table, rdma_cm defaults), its
+// 802.3x link-wide PAUSE (capture/linkpause) and how its NIC classifies
+// and buffers received traffic (DCB netlink: kernel.QoSFromIEEE), in the
+// same sample.
 type hostSampler struct {
 	*counters.Sampler
 	root  string
 	pause *linkpause.Client // nil without ethtool netlink or the ioctl
+	dcb   *dcbnl.Client     // nil without DCB netlink
 }
 
 // Sample reads ifname's counters, RoCE identity and link pause now.
@@ -148,6 +153,11 @@ func (s hostSampler) Sample(ifname string, at time.Time, interval time.Duration)
 			errs = append(errs, err.Error())
 		}
 	}
+	if s.dcb != nil {
+		if ieee, err := s.dcb.IEEE(ifname); err == nil {
+			ev.QoS = kernel.QoSFromIEEE(ieee)
+		}
+	}
 	ev.Err = strings.Join(errs, "; ")
 	return ev
 }
@@ -158,5 +168,5 @@ const emptyProbeEvery = 10 * time.Second
 
 // nothingSampled reports whether a sample found no counter and no error.
 func nothingSampled(ev engine.CountersSampled) bool {
-	return len(ev.RDMA) == 0 && ev.PFC == nil && ev.ECN == nil && ev.Err == "" && len(ev.RoCE) == 0 && !ev.LinkPause.Known()
+	return len(ev.RDMA) == 0 && ev.PFC == nil && ev.ECN == nil && ev.Err == "" && len(ev.RoCE) == 0 && !ev.LinkPause.Known() && ev.QoS == nil
 }

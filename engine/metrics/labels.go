@@ -47,6 +47,7 @@ func diagnosticCodes() []engine.Code {
 		engine.CodeCNPWithoutECN, engine.CodeLossyFabric, engine.CodeCountersError,
 		// The RoCE path (package engine).
 		engine.CodeRoCEGIDNotV2, engine.CodeRoCEToSNotLossless, engine.CodeLinkPauseWithPFC,
+		engine.CodePFCNoHeadroom, engine.CodeTrustMismatch,
 	}
 }
 
