@@ -55,6 +55,8 @@ var diagRules = map[Code]string{
 	CodeLinkPauseWithPFC:   "IEEE 802.1Q-2018 36.1.3 and Linux Documentation/networking/flow_control.rst: link-level PAUSE and PFC are mutually exclusive",
 	CodePFCNoHeadroom:      "linux/dcbnl.h ieee_pfc delay and dcbnl_buffer: a lossless priority needs a receive buffer with headroom for the round trip",
 	CodeTrustMismatch:      "linux/dcbnl.h DCB_ATTR_DCB_APP_TRUST_TABLE: the APP entries of a selector the port does not trust are never used",
+	CodePFCStall:           "SONiC PFC watchdog's detection rule: paused over 99% of the interval with nothing transmitted is a stall",
+	CodeRDMAOnLossy:        "design: RDMA octets rising while every PFC priority carries no traffic and another priority does",
 }
 
 // DiagnosticRule returns the rule a diagnostic code comes from (the

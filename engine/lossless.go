@@ -165,6 +165,9 @@ type PFCSample struct {
 type PrioPauseSample struct {
 	RxPause, TxPause                 Reading
 	RxPauseDuration, TxPauseDuration Reading
+	// RxBytes and TxBytes are the priority's traffic (mlx5
+	// rx_prio{p}_bytes, tx_prio{p}_bytes), where the driver counts it.
+	RxBytes, TxBytes Reading
 }
 
 // An ECNSample is the host's DCQCN enablement per priority (mlx5
@@ -510,6 +513,15 @@ type PrioPause struct {
 	TxPauseRate       *float64 `json:"tx_pause_rate"`
 	RxPauseDurationUs *uint64  `json:"rx_pause_duration_us"`
 	TxPauseDurationUs *uint64  `json:"tx_pause_duration_us"`
+	// RxBytes and TxBytes are the priority's traffic, RxBytesRate and
+	// TxBytesRate per second over the last interval; PausedFraction is
+	// the share of the last interval this port spent paused by the peer
+	// on the priority (rx pause duration), 0 to 1. Null where unknown.
+	RxBytes        *uint64  `json:"rx_bytes"`
+	TxBytes        *uint64  `json:"tx_bytes"`
+	RxBytesRate    *float64 `json:"rx_bytes_rate"`
+	TxBytesRate    *float64 `json:"tx_bytes_rate"`
+	PausedFraction *float64 `json:"paused_fraction"`
 }
 
 func value(r Reading) *uint64 {
@@ -631,8 +643,18 @@ func pfcCounters(s *PFCSample, prev *CountersSampled, dt time.Duration) PFCCount
 		c, pp := &s.Priorities[p], &out.Priorities[p]
 		pp.RxPause, pp.TxPause = value(c.RxPause), value(c.TxPause)
 		pp.RxPauseDurationUs, pp.TxPauseDurationUs = value(c.RxPauseDuration), value(c.TxPauseDuration)
+		pp.RxBytes, pp.TxBytes = value(c.RxBytes), value(c.TxBytes)
 		if before != nil {
 			b := &before.Priorities[p]
+			if v, ok := readingRate(b.RxBytes, c.RxBytes, dt); ok {
+				pp.RxBytesRate = &v
+			}
+			if v, ok := readingRate(b.TxBytes, c.TxBytes, dt); ok {
+				pp.TxBytesRate = &v
+			}
+			if f, ok := pausedFraction(b.RxPauseDuration, c.RxPauseDuration, dt); ok {
+				pp.PausedFraction = &f
+			}
 			if v, ok := readingRate(b.RxPause, c.RxPause, dt); ok {
 				pp.RxPauseRate = &v
 			}
@@ -653,11 +675,24 @@ func pfcCounters(s *PFCSample, prev *CountersSampled, dt time.Duration) PFCCount
 		source("tx_pause", pat(c.TxPause))
 		source("rx_pause_duration_us", pat(c.RxPauseDuration))
 		source("tx_pause_duration_us", pat(c.TxPauseDuration))
+		source("rx_bytes", pat(c.RxBytes))
+		source("tx_bytes", pat(c.TxBytes))
 	}
 	out.StormWarningEvents, out.StormErrorEvents = value(s.StormWarning), value(s.StormError)
 	source("storm_warning_events", s.StormWarning)
 	source("storm_error_events", s.StormError)
 	return out
+}
+
+// pausedFraction is the share of dt a priority spent paused, from its
+// pause duration counter in microseconds (mlx5 rx_prio{p}_pause_duration):
+// 0 to 1 (a counter that ran ahead of the clock by jitter is 1).
+func pausedFraction(prev, cur Reading, dt time.Duration) (float64, bool) {
+	r, ok := readingRate(prev, cur, dt)
+	if !ok {
+		return 0, false
+	}
+	return min(1, r/1e6), true
 }
 
 // prioPattern replaces the priority's digit in a per-priority source name

@@ -62,6 +62,9 @@ func (p *port) losslessDiagnostics() []Diagnostic {
 	}
 	out = append(out, congestionDiagnostics(cur, prev, dt)...)
 	out = append(out, p.roceDiagnostics(cur, pfcKnown, pfcOn)...)
+	if prev != nil && pfcKnown {
+		out = append(out, trafficDiagnostics(cur, prev, dt, pfcOn)...)
+	}
 	return out
 }
 

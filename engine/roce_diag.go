@@ -2,6 +2,8 @@ package engine
 
 import (
 	"fmt"
+	"strconv"
+	"time"
 
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
@@ -14,7 +16,14 @@ const (
 	CodeLinkPauseWithPFC   Code = "link-pause-with-pfc"
 	CodePFCNoHeadroom      Code = "pfc-no-headroom"
 	CodeTrustMismatch      Code = "trust-pcp-with-dscp-map"
+	CodePFCStall           Code = "pfc-stall"
+	CodeRDMAOnLossy        Code = "rdma-on-lossy-priority"
 )
+
+// stallFraction is the share of an interval a PFC priority must spend
+// paused, with nothing sent, to count as stalled: the rule of SONiC's PFC
+// watchdog (queued, no transmission, paused over 99 % of the interval).
+const stallFraction = 0.99
 
 // roceDiagnostics judges the RoCE identity and the link pause of the last
 // sample against the operational parameters:
@@ -169,4 +178,86 @@ func joinWords(s []string) string {
 		out += w
 	}
 	return out
+}
+
+// trafficDiagnostics judges the per-priority traffic of the last interval
+// (mlx5 rx_prio{p}_bytes, tx_prio{p}_bytes, rx_prio{p}_pause_duration):
+//   - pfc-stall: a PFC priority paused by the peer for stallFraction of
+//     the interval or more while its transmit counter stood still: a PFC
+//     deadlock or a receiver that stopped draining (SONiC pfcwd's
+//     detection rule);
+//   - rdma-on-lossy-priority: RDMA traffic flows (an RDMA port's octets
+//     rise) while every PFC priority carries none and a priority without
+//     PFC carries traffic: RoCE landed on a lossy priority.
+func trafficDiagnostics(cur, prev *CountersSampled, dt time.Duration, pfcOn PrioSet) []Diagnostic {
+	if cur.PFC == nil || prev.PFC == nil || dt <= 0 {
+		return nil
+	}
+	var out []Diagnostic
+	for _, prio := range pfcOn.List() {
+		c, b := &cur.PFC.Priorities[prio], &prev.PFC.Priorities[prio]
+		f, ok := pausedFraction(b.RxPauseDuration, c.RxPauseDuration, dt)
+		if !ok || f < stallFraction || !c.TxBytes.OK() || !b.TxBytes.OK() || c.TxBytes.Source != b.TxBytes.Source || c.TxBytes.Value != b.TxBytes.Value {
+			continue
+		}
+		out = append(out, mkDiag(CodePFCStall, SeverityError, "pfc",
+			"find the receiver that stopped draining priority "+strconv.Itoa(int(prio))+" (a stuck host or NIC on the peer's side, or a pause loop in the fabric); a switch PFC watchdog drops or forwards on such a stall",
+			"priority %d was paused by the peer for %.1f%% of the last %s and sent nothing: a PFC stall (deadlock or a receiver that stopped draining)",
+			prio, 100*f, dt.Round(time.Millisecond)))
+	}
+	if len(out) > 0 || !rdmaFlowing(cur, prev) {
+		// A stalled lossless priority is not an idle one.
+		return out
+	}
+	var lossless, lossy float64
+	var lossySet PrioSet
+	known := false
+	for p := range uint8(8) {
+		c, b := &cur.PFC.Priorities[p], &prev.PFC.Priorities[p]
+		var bytes float64
+		have := false
+		for _, r := range [][2]Reading{{b.RxBytes, c.RxBytes}, {b.TxBytes, c.TxBytes}} {
+			if v, ok := readingRate(r[0], r[1], dt); ok {
+				bytes, have = bytes+v, true
+			}
+		}
+		if !have {
+			continue
+		}
+		known = true
+		if pfcOn.Has(p) {
+			lossless += bytes
+		} else if bytes > 0 {
+			lossy += bytes
+			lossySet |= 1 << p
+		}
+	}
+	if known && pfcOn != 0 && lossless == 0 && lossy > 0 {
+		lossyWords := priorityWords(lossySet)
+		out = append(out, mkDiag(CodeRDMAOnLossy, SeverityError, "pfc",
+			"check where RoCE is classified: the GID and ToS the application uses, the port's trust (PCP or DSCP) and its DSCP or PCP map, so that RDMA traffic lands on a PFC priority",
+			"RDMA traffic flows, but no traffic on PFC %s and traffic on %s without PFC: RoCE is on a lossy priority",
+			priorityWords(pfcOn), lossyWords))
+	}
+	return out
+}
+
+// rdmaFlowing reports whether an RDMA port's traffic octets rose over the
+// interval.
+func rdmaFlowing(cur, prev *CountersSampled) bool {
+	for i := range cur.RDMA {
+		c := &cur.RDMA[i]
+		for j := range prev.RDMA {
+			b := &prev.RDMA[j]
+			if b.Device != c.Device || b.Port != c.Port {
+				continue
+			}
+			for _, n := range []NDKCounter{NDKRDMAInOctets, NDKRDMAOutOctets} {
+				if c.NDK[n].OK() && b.NDK[n].OK() && c.NDK[n].Source == b.NDK[n].Source && c.NDK[n].Value > b.NDK[n].Value {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -193,5 +194,63 @@ func TestQoSDiagnostics(t *testing.T) {
 				t.Errorf("snapshot qos %+v", q)
 			}
 		})
+	}
+}
+
+// TestTrafficDiagnostics: pfc-stall and rdma-on-lossy-priority, from the
+// per-priority traffic and pause time of the last interval.
+func TestTrafficDiagnostics(t *testing.T) {
+	roce3 := &Params{PFC: &PFC{Cap: 8, Enabled: 1 << 3}, App: []App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}}}
+	// sample is mlxSample with per-priority bytes (priority 3 and 0
+	// sending tx3 and tx0 bytes so far), priority 3 paused for pausedUs.
+	sample := func(at time.Time, n, tx3, tx0, pausedUs uint64) CountersSampled {
+		s := mlxSample(at, n)
+		for p := range s.PFC.Priorities {
+			s.PFC.Priorities[p].RxBytes = reading(0, fmt.Sprintf("rx_prio%d_bytes", p))
+			s.PFC.Priorities[p].TxBytes = reading(0, fmt.Sprintf("tx_prio%d_bytes", p))
+		}
+		s.PFC.Priorities[3].TxBytes.Value, s.PFC.Priorities[0].TxBytes.Value = tx3, tx0
+		s.PFC.Priorities[3].RxPause.Value = 5 * n // pausing, not a storm
+		s.PFC.Priorities[3].RxPauseDuration.Value = pausedUs
+		return s
+	}
+	for _, tt := range []struct {
+		name          string
+		first, second CountersSampled
+		want          []Code
+	}{
+		{"healthy: RDMA on priority 3", sample(t0, 0, 1000, 500, 0), sample(t0.Add(time.Second), 1, 900000, 600, 10000), nil},
+		{"stall: paused the whole second, nothing sent", sample(t0, 0, 1000, 500, 0), sample(t0.Add(time.Second), 1, 1000, 600, 995000), []Code{CodePFCStall}},
+		{"paused 99% but sending: no stall", sample(t0, 0, 1000, 500, 0), sample(t0.Add(time.Second), 1, 2000, 600, 995000), nil},
+		{"RDMA on priority 0, none on 3", sample(t0, 0, 1000, 500, 0), sample(t0.Add(time.Second), 1, 1000, 800000, 0), []Code{CodeRDMAOnLossy}},
+		{"no RDMA traffic: silent", sample(t0, 1, 1000, 500, 0), sample(t0.Add(time.Second), 1, 1000, 800000, 0), nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := New(Config{})
+			e.Apply(LocalChanged{Interface: "eth0", At: t0, Source: SourceDCBNL, Params: roce3})
+			e.Apply(tt.first)
+			e.Apply(tt.second)
+			var got []Code
+			for _, d := range e.Snapshot().Interfaces[0].Diagnostics {
+				switch d.Code {
+				case CodePFCStall, CodeRDMAOnLossy:
+					got = append(got, d.Code)
+					if d.Action == "" || strings.Contains(d.Message, "%!") {
+						t.Errorf("%s: action %q, message %q", d.Code, d.Action, d.Message)
+					}
+				}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("diagnostics (-want +got):\n%s", diff)
+			}
+		})
+	}
+	// The snapshot carries the bytes, their rates and the paused share.
+	e := New(Config{})
+	e.Apply(sample(t0, 0, 1000, 500, 0))
+	e.Apply(sample(t0.Add(time.Second), 1, 3000, 500, 250000))
+	pp := e.Snapshot().Interfaces[0].Counters.PFC.Priorities[3]
+	if pp.TxBytes == nil || *pp.TxBytes != 3000 || pp.TxBytesRate == nil || *pp.TxBytesRate != 2000 || pp.PausedFraction == nil || *pp.PausedFraction != 0.25 {
+		t.Errorf("priority 3: tx %v at %v/s, paused %v; want 3000, 2000/s, 0.25", pp.TxBytes, pp.TxBytesRate, pp.PausedFraction)
 	}
 }

@@ -32,6 +32,8 @@ type pfcTable struct {
 	rxDuration, txDuration string
 	// stormWarning and stormError count the pause-storm guard's events.
 	stormWarning, stormError string
+	// rxBytes and txBytes are the priority's traffic in bytes.
+	rxBytes, txBytes string
 }
 
 // pfcTables are the drivers whose per-priority pause statistics dcbtop
@@ -45,6 +47,10 @@ var pfcTables = []pfcTable{
 		txDuration:   "tx_prio%d_pause_duration",
 		stormWarning: "tx_pause_storm_warning_events",
 		stormError:   "tx_pause_storm_error_events",
+		// drivers/net/ethernet/mellanox/mlx5/core/en_stats.c
+		// pport_per_prio_traffic_stats_desc.
+		rxBytes: "rx_prio%d_bytes",
+		txBytes: "tx_prio%d_bytes",
 	},
 	{
 		// ice counts XOFF frames (the pauses) and XON frames apart.
@@ -120,6 +126,8 @@ func (t *pfcTable) extras(stats map[string]uint64, s *engine.PFCSample) {
 		pp := &s.Priorities[p]
 		pp.RxPauseDuration, _ = t.lookup(stats, []string{t.rxDuration}, p)
 		pp.TxPauseDuration, _ = t.lookup(stats, []string{t.txDuration}, p)
+		pp.RxBytes, _ = t.lookup(stats, []string{t.rxBytes}, p)
+		pp.TxBytes, _ = t.lookup(stats, []string{t.txBytes}, p)
 	}
 	if v, ok := stats[t.stormWarning]; ok && t.stormWarning != "" {
 		s.StormWarning = engine.Reading{Value: v, Source: t.stormWarning}

@@ -139,7 +139,16 @@ func mlx5Want(prios uint8) *engine.PFCSample {
 			RxPauseDuration: rd(1000+u, f("rx_prio%d_pause_duration", p)), TxPauseDuration: rd(2000+u, f("tx_prio%d_pause_duration", p))}
 	})
 	s.StormWarning, s.StormError = rd(3, "tx_pause_storm_warning_events"), rd(1, "tx_pause_storm_error_events")
+	withMLX5Bytes(s)
 	return s
+}
+
+// withMLX5Bytes adds mlx5Stats' per-priority traffic (every priority, 0
+// bytes) to s, as the table's extras read it whatever the counts' source.
+func withMLX5Bytes(s *engine.PFCSample) {
+	for p := range s.Priorities {
+		s.Priorities[p].RxBytes, s.Priorities[p].TxBytes = rd(0, f("rx_prio%d_bytes", p)), rd(0, f("tx_prio%d_bytes", p))
+	}
 }
 
 func dcbWant(req, ind [8]uint64) *engine.PFCSample {
@@ -173,8 +182,10 @@ func TestPFC(t *testing.T) {
 	dcbWithDurations.Priorities[3].RxPauseDuration = rd(1003, "rx_prio3_pause_duration")
 	dcbWithDurations.Priorities[3].TxPauseDuration = rd(2003, "tx_prio3_pause_duration")
 	dcbWithDurations.StormWarning, dcbWithDurations.StormError = rd(3, "tx_pause_storm_warning_events"), rd(1, "tx_pause_storm_error_events")
+	withMLX5Bytes(dcbWithDurations)
 	dcbZerosStorm := dcbWant([8]uint64{}, [8]uint64{})
 	dcbZerosStorm.StormWarning, dcbZerosStorm.StormError = rd(3, "tx_pause_storm_warning_events"), rd(1, "tx_pause_storm_error_events")
+	withMLX5Bytes(dcbZerosStorm)
 
 	tests := []struct {
 		name    string
@@ -239,7 +250,8 @@ func TestPFCInEngine(t *testing.T) {
 			Ethtool: &fakeEthtool{driver: "mlx5_core", stats: mlx5Stats(1 << 3)}, DCB: &fakeDCB{req: [8]uint64{3: 1}}},
 			map[string]string{"rx_pause": "dcbnl ieee_pfc.indications[{p}]", "tx_pause": "dcbnl ieee_pfc.requests[{p}]",
 				"rx_pause_duration_us": "rx_prio{p}_pause_duration", "tx_pause_duration_us": "tx_prio{p}_pause_duration",
-				"storm_warning_events": "tx_pause_storm_warning_events", "storm_error_events": "tx_pause_storm_error_events"}},
+				"storm_warning_events": "tx_pause_storm_warning_events", "storm_error_events": "tx_pause_storm_error_events",
+				"rx_bytes": "rx_prio{p}_bytes", "tx_bytes": "tx_prio{p}_bytes"}},
 		{"i40e", counters.Config{Ethtool: &fakeEthtool{driver: "i40e", stats: i40eStats(false)}},
 			map[string]string{"rx_pause": "port.rx_priority_{p}_xoff_rx", "tx_pause": "port.tx_priority_{p}_xoff_tx"}},
 	} {

@@ -47,7 +47,7 @@ func diagnosticCodes() []engine.Code {
 		engine.CodeCNPWithoutECN, engine.CodeLossyFabric, engine.CodeCountersError,
 		// The RoCE path (package engine).
 		engine.CodeRoCEGIDNotV2, engine.CodeRoCEToSNotLossless, engine.CodeLinkPauseWithPFC,
-		engine.CodePFCNoHeadroom, engine.CodeTrustMismatch,
+		engine.CodePFCNoHeadroom, engine.CodeTrustMismatch, engine.CodePFCStall, engine.CodeRDMAOnLossy,
 	}
 }
 
