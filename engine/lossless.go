@@ -337,6 +337,9 @@ type LosslessCounters struct {
 	// QoS is how the NIC classifies and buffers received traffic (trust,
 	// PFC delay, buffers, rate limits), null when nothing reports it.
 	QoS *PortQoSSample `json:"qos"`
+	// RoCEPaths judges, per RoCE port, the way of its traffic through
+	// this host hop by hop (Interface.RoCEPaths); [] without one.
+	RoCEPaths []RoCEPath `json:"roce_paths"`
 	// Error is the last failure to read a source, null when fine.
 	Error *string `json:"error"`
 	// PauseHistory is, per priority, the summed rx+tx pause rate of each

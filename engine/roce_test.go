@@ -254,3 +254,76 @@ func TestTrafficDiagnostics(t *testing.T) {
 		t.Errorf("priority 3: tx %v at %v/s, paused %v; want 3000, 2000/s, 0.25", pp.TxBytes, pp.TxBytesRate, pp.PausedFraction)
 	}
 }
+
+// TestRoCEPath: the path of a RoCE port's traffic, hop by hop, from the
+// snapshot's facts: all ok on a ready host, and each broken hop with its
+// verdict (the worst wins), unknown where a fact is missing, never ok.
+func TestRoCEPath(t *testing.T) {
+	ready := func() *Params {
+		return &Params{ETS: &ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{lldp.TSAETS, lldp.TSAETS}},
+			PFC: &PFC{Cap: 8, Enabled: 1 << 3},
+			App: []App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}, {Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}}}
+	}
+	sample := func(edit func(s *CountersSampled)) CountersSampled {
+		s := mlxSample(t0, 0)
+		delay := uint16(7)
+		s.QoS = &PortQoSSample{Trust: []string{"dscp", "pcp"}, PFCDelay: &delay, Source: "dcbnl IEEE_GET",
+			Buffer: &PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{130944, 130944}}}
+		s.ECN = &ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1 << 3, ReactionPoint: 1 << 3}
+		if edit != nil {
+			edit(&s)
+		}
+		return s
+	}
+	verdicts := func(p RoCEPath) string {
+		var b []string
+		for _, h := range p.Hops {
+			b = append(b, string(h.Hop)+"="+string(h.Verdict))
+		}
+		return strings.Join(b, " ") + " worst=" + string(p.Worst)
+	}
+	for _, tt := range []struct {
+		name  string
+		local func() *Params
+		s     CountersSampled
+		want  string
+	}{
+		{"ready", ready, sample(nil),
+			"gid=ok tos=ok trust=ok priority=ok tc=ok pfc=ok buffer=ok ets=ok pauses=ok ecn=ok worst=ok"},
+		{"PFC off on the RoCE priority", func() *Params { p := ready(); p.PFC.Enabled = 1 << 4; return p }, sample(nil),
+			"gid=ok tos=ok trust=ok priority=ok tc=ok pfc=error buffer=ok ets=ok pauses=ok ecn=ok worst=error"},
+		{"no routable GID, no ToS, trust unknown: by UDP 4791", ready, sample(func(s *CountersSampled) {
+			s.RoCE[0].RoutableV2, s.RoCE[0].RoutableV2Why, s.RoCE[0].DefaultToS = nil, sp("only link-local GIDs"), nil
+			s.QoS.Trust = nil
+		}), "gid=warning tos=unknown trust=unknown priority=ok tc=ok pfc=ok buffer=ok ets=ok pauses=ok ecn=ok worst=warning"},
+		{"empty buffer, 0% ETS, ECN off", ready, sample(func(s *CountersSampled) {
+			s.QoS.Buffer.SizeBytes[1] = 0
+			s.ECN.ReactionPoint = 0
+		}), "gid=ok tos=ok trust=ok priority=ok tc=ok pfc=ok buffer=error ets=ok pauses=ok ecn=warning worst=error"},
+		{"no APP table: the rest unknown", func() *Params { p := ready(); p.App = nil; return p }, sample(nil),
+			"gid=ok tos=ok trust=warning priority=unknown tc=unknown pfc=unknown buffer=unknown ets=unknown pauses=unknown ecn=unknown worst=warning"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := New(Config{})
+			e.Apply(LocalChanged{Interface: "eth0", At: t0, Source: SourceDCBNL, Params: tt.local()})
+			e.Apply(tt.s)
+			paths := e.Snapshot().Interfaces[0].Counters.RoCEPaths
+			if len(paths) != 1 {
+				t.Fatalf("paths %+v", paths)
+			}
+			if got := verdicts(paths[0]); got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+			for _, h := range paths[0].Hops {
+				if h.Reason == "" || (h.Verdict == PathOK && h.Value == nil) {
+					t.Errorf("hop %s: %+v", h.Hop, h)
+				}
+			}
+		})
+	}
+	e := New(Config{})
+	e.Apply(CountersSampled{Interface: "eth0", At: t0, Interval: time.Second, RDMA: []RDMAPortSample{}})
+	if p := e.Snapshot().Interfaces[0].Counters.RoCEPaths; p == nil || len(p) != 0 {
+		t.Errorf("no RoCE port: paths %v, want []", p)
+	}
+}

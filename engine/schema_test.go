@@ -263,6 +263,8 @@ func TestSnapshotSchemaCoversTypes(t *testing.T) {
 		"link_pause":         reflect.TypeFor[LinkPauseSample](),
 		"port_qos":           reflect.TypeFor[PortQoSSample](),
 		"port_buffer":        reflect.TypeFor[PortBuffer](),
+		"roce_path":          reflect.TypeFor[RoCEPath](),
+		"path_hop":           reflect.TypeFor[PathHop](),
 		"indication":         reflect.TypeFor[Indication](),
 	}
 	for def, typ := range types {

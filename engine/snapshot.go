@@ -262,6 +262,9 @@ func (p *port) snapshot(now time.Time) Interface {
 			DCBX: du.Dialect(), Params: n.params.Clone(), LLDPDU: slices.Clone(n.raw),
 		})
 	}
+	if in.Counters != nil {
+		in.Counters.RoCEPaths = in.RoCEPaths()
+	}
 	return in
 }
 

@@ -1023,6 +1023,42 @@ func (r *renderer) roceLines(lc *engine.LosslessCounters, w int) []string {
 			text += " · default ToS not set (rdma_cm)"
 		}
 		lines = append(lines, wrap(text, w, "  ")...)
+		for _, path := range lc.RoCEPaths {
+			if path.Device == p.Device && path.Port == p.Port {
+				lines = append(lines, r.pathLines(path, w)...)
+			}
+		}
+	}
+	return lines
+}
+
+// pathLines is a RoCE port's path, one line per hop in the order a packet
+// takes them: the hop, its verdict's mark, its value, and why when it is
+// not ok.
+func (r *renderer) pathLines(p engine.RoCEPath, w int) []string {
+	var lines []string
+	for _, h := range p.Hops {
+		mark := r.st.Enabled.Render(symOK)
+		switch h.Verdict {
+		case engine.PathError:
+			mark = r.st.Crit.Render(symError)
+		case engine.PathWarning:
+			mark = r.st.Warn.Render(symWarning)
+		case engine.PathUnknown:
+			mark = r.st.Dim.Render(symAbsent)
+		}
+		value := ""
+		if h.Value != nil {
+			value = Sanitize(*h.Value)
+		}
+		line := "  " + pad(string(h.Hop), 9) + mark + " " + value
+		if h.Verdict != engine.PathOK {
+			if value != "" {
+				line += " · "
+			}
+			line += r.st.Dim.Render(Sanitize(h.Reason))
+		}
+		lines = append(lines, trunc(line, w))
 	}
 	return lines
 }

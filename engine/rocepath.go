@@ -1,0 +1,260 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dcbtop/dcbtop/engine/lldp"
+)
+
+// A RoCEHop is one step of a RoCE packet's way through this host, in the
+// order it takes them.
+type RoCEHop string
+
+// The hops of a RoCE path.
+const (
+	HopGID      RoCEHop = "gid"      // the source GID: a routable RoCE v2 one
+	HopToS      RoCEHop = "tos"      // the ToS rdma_cm stamps (DSCP, ECN)
+	HopTrust    RoCEHop = "trust"    // what the NIC classifies by (DSCP or PCP)
+	HopPriority RoCEHop = "priority" // the priority the traffic lands on
+	HopTC       RoCEHop = "tc"       // the traffic class of that priority
+	HopPFC      RoCEHop = "pfc"      // PFC on that priority (operational)
+	HopBuffer   RoCEHop = "buffer"   // its receive buffer (headroom)
+	HopETS      RoCEHop = "ets"      // the ETS share of its traffic class
+	HopPauses   RoCEHop = "pauses"   // pauses on it: storm, stall
+	HopECN      RoCEHop = "ecn"      // DCQCN (ECN marking, CNPs) on it
+)
+
+// A PathVerdict judges one hop.
+type PathVerdict string
+
+// The verdicts of a hop, from best to worst (unknown is not worse than a
+// warning, and never better than ok).
+const (
+	PathOK      PathVerdict = "ok"
+	PathUnknown PathVerdict = "unknown"
+	PathWarning PathVerdict = "warning"
+	PathError   PathVerdict = "error"
+)
+
+// rank orders verdicts for Worst: error > warning > unknown > ok.
+func (v PathVerdict) rank() int {
+	switch v {
+	case PathError:
+		return 3
+	case PathWarning:
+		return 2
+	case PathUnknown:
+		return 1
+	}
+	return 0
+}
+
+// A PathHop is one hop with what it is, where that was read, and its
+// verdict and reason. Value is null when unknown.
+type PathHop struct {
+	Hop     RoCEHop     `json:"hop"`
+	Value   *string     `json:"value"`
+	Verdict PathVerdict `json:"verdict"`
+	Reason  string      `json:"reason"`
+}
+
+// A RoCEPath is the way of an RDMA port's RoCE traffic through this host,
+// hop by hop, judged from the snapshot's facts only (the counters'
+// samples, the parameters in force, the diagnostics).
+type RoCEPath struct {
+	Device string `json:"device"`
+	Port   int    `json:"port"`
+	// Priority is the priority the traffic lands on, null when unknown.
+	Priority *int      `json:"priority"`
+	Hops     []PathHop `json:"hops"`
+	// Worst is the worst hop's verdict.
+	Worst PathVerdict `json:"worst"`
+}
+
+// RoCEPaths judges the way of each RoCE port's traffic (RoCE ports: link
+// layer Ethernet) through the interface: GID, ToS, trust, priority, TC,
+// PFC, buffer, ETS, pauses, ECN. Nil without counters; [] without a RoCE
+// port.
+func (in *Interface) RoCEPaths() []RoCEPath {
+	if in.Counters == nil {
+		return nil
+	}
+	out := []RoCEPath{}
+	for i := range in.Counters.RoCE {
+		r := &in.Counters.RoCE[i]
+		if r.IsRoCE() {
+			out = append(out, in.rocePath(r))
+		}
+	}
+	return out
+}
+
+// rocePath builds one port's path.
+func (in *Interface) rocePath(r *RoCEPortSample) RoCEPath {
+	p := RoCEPath{Device: r.Device, Port: r.Port, Worst: PathOK}
+	add := func(h RoCEHop, v PathVerdict, value, reason string) {
+		hop := PathHop{Hop: h, Verdict: v, Reason: reason}
+		if value != "" {
+			hop.Value = &value
+		}
+		p.Hops = append(p.Hops, hop)
+		if v.rank() > p.Worst.rank() {
+			p.Worst = v
+		}
+	}
+	lc, op := in.Counters, in.Operational
+	// GID.
+	switch {
+	case r.RoutableV2 != nil:
+		v := fmt.Sprintf("index %d", *r.RoutableV2)
+		for _, g := range r.GIDs {
+			if g.Index == *r.RoutableV2 && g.GID != nil {
+				v += " " + *g.GID
+			}
+		}
+		add(HopGID, PathOK, v, "a routable RoCE v2 GID")
+	case r.RoutableV2Why != nil:
+		add(HopGID, PathWarning, "", *r.RoutableV2Why)
+	default:
+		add(HopGID, PathUnknown, "", "the GID table could not be read")
+	}
+	// ToS.
+	if t := r.DefaultToS; t != nil {
+		add(HopToS, PathOK, fmt.Sprintf("%d (DSCP %d, ECN %d)", t.ToS, t.DSCP, t.ECN), "rdma_cm's default ("+t.Source+")")
+	} else {
+		add(HopToS, PathUnknown, "", "rdma_cm's default ToS is not configured (cma_roce_tos); connections carry what the application sets")
+	}
+	// Trust.
+	dscp, trustKnown := lc.QoS.TrustsDSCP()
+	switch {
+	case !trustKnown:
+		add(HopTrust, PathUnknown, "", "DCB netlink does not report how the NIC classifies")
+	case in.hasDiag(CodeTrustMismatch):
+		add(HopTrust, PathWarning, strings.Join(lc.QoS.Trust, ", "), "the trust and the DSCP map disagree (trust-pcp-with-dscp-map)")
+	default:
+		why := "reported by DCB netlink"
+		if lc.QoS.TrustDerived {
+			why = "derived from the APP table"
+		}
+		add(HopTrust, PathOK, strings.Join(lc.QoS.Trust, ", "), why)
+	}
+	// Priority: by the DSCP map when the NIC trusts DSCP and the ToS is
+	// known, else the APP table's RoCE v2 entry.
+	prio, how := -1, ""
+	if op != nil {
+		if dscp && r.DefaultToS != nil {
+			for _, a := range op.App {
+				if a.Selector == lldp.AppSelDSCP && a.Protocol == uint16(r.DefaultToS.DSCP) {
+					prio, how = int(a.Priority), fmt.Sprintf("APP dscp %d", a.Protocol)
+				}
+			}
+		}
+		if prio < 0 {
+			for _, a := range op.App {
+				if (a.Selector == lldp.AppSelUDP || a.Selector == lldp.AppSelPort) && a.Protocol == RoCEv2Port {
+					prio, how = int(a.Priority), fmt.Sprintf("APP udp-port %d", RoCEv2Port)
+				}
+			}
+		}
+	}
+	if prio < 0 {
+		add(HopPriority, PathUnknown, "", "no APP entry in force maps the RoCE DSCP or UDP 4791 to a priority")
+		for _, h := range []RoCEHop{HopTC, HopPFC, HopBuffer, HopETS, HopPauses, HopECN} {
+			add(h, PathUnknown, "", "the priority is unknown")
+		}
+		return p
+	}
+	p.Priority = &prio
+	add(HopPriority, PathOK, fmt.Sprint(prio), how+" (operational)")
+	// TC and ETS.
+	tc := -1
+	if op.ETS != nil && int(op.ETS.PrioTC[prio]) < len(op.ETS.TCBandwidth) {
+		tc = int(op.ETS.PrioTC[prio])
+		add(HopTC, PathOK, fmt.Sprint(tc), "operational ETS priority-to-TC map")
+	} else {
+		add(HopTC, PathUnknown, "", "no ETS in force")
+	}
+	// PFC.
+	switch {
+	case op.PFC == nil:
+		add(HopPFC, PathUnknown, "", "no PFC in force")
+	case op.PFC.Enabled.Has(uint8(prio)) && in.hasDiag(CodeLinkPauseWithPFC):
+		add(HopPFC, PathWarning, "on", "802.3x link-wide PAUSE is on beside it (link-pause-with-pfc)")
+	case op.PFC.Enabled.Has(uint8(prio)):
+		add(HopPFC, PathOK, "on", "operational PFC")
+	default:
+		add(HopPFC, PathError, "off", fmt.Sprintf("PFC is off on priority %d: RoCE traffic is lossy", prio))
+	}
+	// Buffer.
+	if q := lc.QoS; q != nil && q.Buffer != nil {
+		b := q.Buffer.PrioBuffer[prio]
+		size := q.Buffer.SizeBytes[b%8]
+		v := fmt.Sprintf("buffer %d, %d bytes", b, size)
+		if size == 0 {
+			add(HopBuffer, PathError, v, "an empty receive buffer: no headroom (pfc-no-headroom)")
+		} else {
+			add(HopBuffer, PathOK, v, "DCB netlink buffer split")
+		}
+	} else {
+		add(HopBuffer, PathUnknown, "", "the driver reports no buffer split")
+	}
+	// ETS share.
+	switch {
+	case tc < 0:
+		add(HopETS, PathUnknown, "", "no ETS in force")
+	case op.ETS.TSA[tc] == lldp.TSAStrict:
+		add(HopETS, PathOK, "strict", "strict priority")
+	case op.ETS.TCBandwidth[tc] == 0:
+		add(HopETS, PathError, "0%", fmt.Sprintf("TC %d has no ETS bandwidth: RoCE can starve", tc))
+	default:
+		add(HopETS, PathOK, fmt.Sprintf("%d%%", op.ETS.TCBandwidth[tc]), "operational ETS")
+	}
+	// Pauses.
+	pp := lc.PFC.Priorities[prio]
+	switch {
+	case lc.PFC.Source == nil:
+		add(HopPauses, PathUnknown, "", "no per-priority pause counters")
+	case in.hasDiag(CodePFCStall) || in.hasDiag(CodePauseStorm):
+		add(HopPauses, PathError, fmtPaused(pp), "a pause storm or stall (see the diagnostics)")
+	default:
+		add(HopPauses, PathOK, fmtPaused(pp), "no storm, no stall")
+	}
+	// ECN.
+	switch e := lc.ECN; {
+	case e == nil:
+		add(HopECN, PathUnknown, "", "the host's DCQCN settings are unknown (only the vendor driver exposes them in sysfs)")
+	case e.NotificationPoint.Has(uint8(prio)) && e.ReactionPoint.Has(uint8(prio)):
+		add(HopECN, PathOK, "notification and reaction point", e.Source)
+	default:
+		add(HopECN, PathWarning, fmt.Sprintf("np %s, rp %s", OnOff(e.NotificationPoint.Has(uint8(prio))), OnOff(e.ReactionPoint.Has(uint8(prio)))),
+			fmt.Sprintf("DCQCN is not on for priority %d in both roles", prio))
+	}
+	return p
+}
+
+// fmtPaused says how much a priority paused: frames received and the
+// share of the last interval.
+func fmtPaused(pp PrioPause) string {
+	s := ""
+	if pp.RxPause != nil {
+		s = fmt.Sprintf("%d pauses received", *pp.RxPause)
+	}
+	if pp.PausedFraction != nil {
+		if s != "" {
+			s += ", "
+		}
+		s += fmt.Sprintf("paused %.1f%% of the last interval", 100*(*pp.PausedFraction))
+	}
+	return s
+}
+
+// hasDiag reports whether the interface has a diagnostic of code.
+func (in *Interface) hasDiag(code Code) bool {
+	for _, d := range in.Diagnostics {
+		if d.Code == code {
+			return true
+		}
+	}
+	return false
+}
