@@ -47,6 +47,9 @@ const (
 	// CheckRoCEGID: every RoCE port of the interface has a routable RoCE
 	// v2 GID.
 	CheckRoCEGID CheckName = "roce-gid"
+	// CheckRoCEPath: every hop of each RoCE port's path (Interface.
+	// RoCEPaths) is ok: the worst hop is the verdict.
+	CheckRoCEPath CheckName = "roce-path"
 	// CheckPolicy: the operational parameters meet the expected policy.
 	CheckPolicy CheckName = "policy"
 )
@@ -226,6 +229,7 @@ func Check(in *Interface, o CheckOptions) []CheckResult {
 	c.ecn()
 	c.linkPause()
 	c.roceGID()
+	c.rocePath()
 	if o.Policy != nil {
 		c.policy()
 	}
@@ -596,6 +600,46 @@ func (c *checker) roceGID() {
 		}
 	}
 	c.add(CheckRoCEGID, VerdictOK, "a routable RoCE v2 GID on every RoCE port", "", ev...)
+}
+
+func (c *checker) rocePath() {
+	lc := c.counters(CheckRoCEPath)
+	if lc == nil {
+		return
+	}
+	if len(lc.RoCEPaths) == 0 {
+		c.add(CheckRoCEPath, VerdictUnknown, "no RoCE port (RDMA device over Ethernet) on this interface", "")
+		return
+	}
+	worst := PathOK
+	var ev, unknown []string
+	var bad *PathHop
+	for _, p := range lc.RoCEPaths {
+		for i := range p.Hops {
+			h := &p.Hops[i]
+			v := "?"
+			if h.Value != nil {
+				v = *h.Value
+			}
+			ev = append(ev, fmt.Sprintf("%s/%d %s: %s %s", Sanitize(p.Device), p.Port, h.Hop, h.Verdict, Sanitize(v)))
+			if h.Verdict == PathUnknown {
+				unknown = append(unknown, string(h.Hop))
+			}
+			if h.Verdict.rank() > worst.rank() {
+				worst, bad = h.Verdict, h
+			}
+		}
+	}
+	switch worst {
+	case PathError:
+		c.add(CheckRoCEPath, VerdictCritical, fmt.Sprintf("RoCE path: %s: %s", bad.Hop, bad.Reason), "fix that hop (see the diagnostics and the Lossless pane's path)", ev...)
+	case PathWarning:
+		c.add(CheckRoCEPath, VerdictWarning, fmt.Sprintf("RoCE path: %s: %s", bad.Hop, bad.Reason), "fix that hop (see the diagnostics and the Lossless pane's path)", ev...)
+	case PathUnknown:
+		c.add(CheckRoCEPath, VerdictUnknown, "RoCE path: unknown at "+strings.Join(unknown, ", "), "", ev...)
+	default:
+		c.add(CheckRoCEPath, VerdictOK, "every hop of the RoCE path is ok", "", ev...)
+	}
 }
 
 func (c *checker) policy() {

@@ -42,7 +42,7 @@ func TestCheck(t *testing.T) {
 	dscpOnly := &lldp.AppPriority{Entries: []lldp.AppEntry{{Priority: 3, Selector: lldp.AppSelDSCP, Protocol: 26}}}
 	want := func(overrides map[CheckName]Verdict) map[CheckName]Verdict {
 		m := map[CheckName]Verdict{CheckPeer: ok, CheckRoCEPriority: ok, CheckRoCEPFC: ok, CheckRoCEETS: ok,
-			CheckPFCAgreement: ok, CheckAgents: ok, CheckPauses: ok, CheckECN: ok, CheckLinkPause: ok, CheckRoCEGID: ok}
+			CheckPFCAgreement: ok, CheckAgents: ok, CheckPauses: ok, CheckECN: ok, CheckLinkPause: ok, CheckRoCEGID: ok, CheckRoCEPath: unkn}
 		for k, v := range overrides {
 			m[k] = v
 		}
@@ -73,7 +73,7 @@ func TestCheck(t *testing.T) {
 				s.RoCE[0].RoutableV2, s.RoCE[0].RoutableV2Why = nil, sp("only link-local RoCE v2 GIDs")
 				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app1)), mlxSample(at(2), 0), s}
 			},
-			want: want(map[CheckName]Verdict{CheckLinkPause: warn, CheckRoCEGID: warn}),
+			want: want(map[CheckName]Verdict{CheckLinkPause: warn, CheckRoCEGID: warn, CheckRoCEPath: warn}),
 			summary: map[CheckName]string{CheckLinkPause: "802.3x link-wide PAUSE is on (rx on, tx off) beside PFC on priority 3",
 				CheckRoCEGID: "mlx5_0 port 1 has no routable RoCE v2 GID on eth0"},
 		},
@@ -167,7 +167,7 @@ func TestCheck(t *testing.T) {
 				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app1))}
 			},
 			opts: CheckOptions{Replay: true},
-			want: want(map[CheckName]Verdict{CheckRoCEPFC: unkn, CheckRoCEETS: unkn, CheckPFCAgreement: unkn, CheckPauses: unkn, CheckECN: unkn, CheckLinkPause: unkn, CheckRoCEGID: unkn}),
+			want: want(map[CheckName]Verdict{CheckRoCEPFC: unkn, CheckRoCEETS: unkn, CheckPFCAgreement: unkn, CheckPauses: unkn, CheckECN: unkn, CheckLinkPause: unkn, CheckRoCEGID: unkn, CheckRoCEPath: unkn}),
 			summary: map[CheckName]string{CheckRoCEPFC: "the peer enables PFC on priority 3; what is in force on this host is unknown",
 				CheckPauses: "a capture file carries no counters"},
 		},
@@ -177,7 +177,7 @@ func TestCheck(t *testing.T) {
 			events: func(t *testing.T) []Event {
 				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app1))}
 			},
-			want: want(map[CheckName]Verdict{CheckPauses: unkn, CheckECN: unkn, CheckLinkPause: unkn, CheckRoCEGID: unkn}),
+			want: want(map[CheckName]Verdict{CheckPauses: unkn, CheckECN: unkn, CheckLinkPause: unkn, CheckRoCEGID: unkn, CheckRoCEPath: unkn}),
 		},
 		{
 			name:  "policy met",

@@ -314,7 +314,10 @@ func TestRoCEPath(t *testing.T) {
 			if got := verdicts(paths[0]); got != tt.want {
 				t.Errorf("got  %s\nwant %s", got, tt.want)
 			}
-			for _, h := range paths[0].Hops {
+			for i, h := range paths[0].Hops {
+				if i >= len(RoCEHops) || h.Hop != RoCEHops[i] {
+					t.Errorf("hop %d is %s, want RoCEHops' order", i, h.Hop)
+				}
 				if h.Reason == "" || (h.Verdict == PathOK && h.Value == nil) {
 					t.Errorf("hop %s: %+v", h.Hop, h)
 				}

@@ -25,6 +25,10 @@ const (
 	HopECN      RoCEHop = "ecn"      // DCQCN (ECN marking, CNPs) on it
 )
 
+// RoCEHops are the hops of a RoCE path, in order (the hop label's
+// bounded set in the metrics).
+var RoCEHops = []RoCEHop{HopGID, HopToS, HopTrust, HopPriority, HopTC, HopPFC, HopBuffer, HopETS, HopPauses, HopECN}
+
 // A PathVerdict judges one hop.
 type PathVerdict string
 

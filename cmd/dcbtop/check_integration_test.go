@@ -96,7 +96,7 @@ func TestCheckLLDPD(t *testing.T) {
 			engine.CheckPauses: engine.VerdictUnknown, engine.CheckECN: engine.VerdictUnknown,
 			// A veth has no pause operations and no RDMA device: unknown,
 			// never a false OK.
-			engine.CheckLinkPause: engine.VerdictUnknown, engine.CheckRoCEGID: engine.VerdictUnknown,
+			engine.CheckLinkPause: engine.VerdictUnknown, engine.CheckRoCEGID: engine.VerdictUnknown, engine.CheckRoCEPath: engine.VerdictUnknown,
 		})
 		if took := time.Since(start); took > 15*time.Second {
 			t.Errorf("took %v: the check should end soon after both agents were seen", took)

@@ -235,7 +235,7 @@ func TestCheckJUnit(t *testing.T) {
 			cases[c.Name] = "pass"
 		}
 	}
-	if len(cases) != 10 || doc.Tests != 10 || doc.Failures != failures || doc.Skipped != skipped {
+	if len(cases) != 11 || doc.Tests != 11 || doc.Failures != failures || doc.Skipped != skipped {
 		t.Errorf("tests %d failures %d skipped %d; counted %d cases, %d failures, %d skipped", doc.Tests, doc.Failures, doc.Skipped, len(cases), failures, skipped)
 	}
 	for name, want := range map[string]string{"dcbx-peer": "pass", "roce-pfc": "CRITICAL", "pauses": "skipped"} {
@@ -329,9 +329,14 @@ func (fakeSampler) Sample(ifname string, at time.Time, every time.Duration) engi
 	}
 	gid, idx, off := "::ffff:192.168.10.11", 3, false
 	roce := engine.RoCEPortSample{Device: "mlx5_0", Port: 1, LinkLayer: &[]string{"Ethernet"}[0], RoutableV2: &idx, Problems: []string{},
-		GIDs: []engine.RoCEGID{{Index: 3, GID: &gid}}}
+		GIDs:       []engine.RoCEGID{{Index: 3, GID: &gid}},
+		DefaultToS: &engine.RoCEToS{ToS: 106, DSCP: 26, ECN: 2, Source: "kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"}}
+	delay := uint16(7)
+	qos := &engine.PortQoSSample{Trust: []string{"pcp"}, PFCDelay: &delay, Source: "dcbnl IEEE_GET",
+		Buffer: &engine.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{130944, 130944}}}
 	return engine.CountersSampled{Interface: ifname, At: at, Interval: every, RDMA: []engine.RDMAPortSample{port}, PFC: pfc,
-		RoCE: []engine.RoCEPortSample{roce}, LinkPause: &engine.LinkPauseSample{RX: &off, TX: &off, Source: "ethtool netlink PAUSE_GET"}}
+		RoCE: []engine.RoCEPortSample{roce}, LinkPause: &engine.LinkPauseSample{RX: &off, TX: &off, Source: "ethtool netlink PAUSE_GET"},
+		QoS: qos, ECN: &engine.ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1 << 3, ReactionPoint: 1 << 3}}
 }
 
 // fakeSampler has the counters of a quiet mlx5 RoCE port.

@@ -23,6 +23,7 @@ type losslessDescs struct {
 	linkPauseFrame *prometheus.Desc
 	routableGID    *prometheus.Desc
 	defaultDSCP    *prometheus.Desc
+	pathHop        *prometheus.Desc
 }
 
 // ndkMetric names an NDK counter's metric; direction is "in"/"out" for the
@@ -91,6 +92,9 @@ func newLosslessDescs() losslessDescs {
 		"802.3x link-wide PAUSE frames by direction (rx = received, tx = sent), where the driver counts them.", []string{"interface", "direction"}, nil)
 	d.routableGID = prometheus.NewDesc("dcbtop_roce_routable_gid",
 		"1 when the RoCE port has a routable RoCE v2 GID on the interface, 0 when it has none; absent when its GID table is unknown.", port, nil)
+	d.pathHop = prometheus.NewDesc("dcbtop_roce_path_hop_status",
+		"Each hop of a RoCE port's path through this host (hop: gid, tos, trust, priority, tc, pfc, buffer, ets, pauses, ecn): 0 ok, 1 unknown, 2 warning, 3 error.",
+		append(append([]string(nil), port...), "hop"), nil)
 	d.defaultDSCP = prometheus.NewDesc("dcbtop_roce_default_dscp",
 		"The DSCP of the ToS rdma_cm stamps on connections that set none (configfs default_roce_tos); absent when unknown.", port, nil)
 	return d
@@ -114,6 +118,7 @@ func (d *losslessDescs) describe(ch chan<- *prometheus.Desc) {
 	ch <- d.linkPauseFrame
 	ch <- d.routableGID
 	ch <- d.defaultDSCP
+	ch <- d.pathHop
 }
 
 // collectLossless exports an interface's lossless counters.
@@ -198,4 +203,13 @@ func (c *Collector) collectLossless(ch chan<- prometheus.Metric, name string, k 
 			gauge(ch, d.defaultDSCP, float64(t.DSCP), name, r.Device, port)
 		}
 	}
+	for _, p := range k.RoCEPaths {
+		port := strconv.Itoa(p.Port)
+		for _, h := range p.Hops {
+			gauge(ch, d.pathHop, pathStatus[h.Verdict], name, p.Device, port, string(h.Hop))
+		}
+	}
 }
+
+// pathStatus is the value of a hop's verdict in dcbtop_roce_path_hop_status.
+var pathStatus = map[engine.PathVerdict]float64{engine.PathOK: 0, engine.PathUnknown: 1, engine.PathWarning: 2, engine.PathError: 3}

@@ -556,7 +556,17 @@ func boundedLabels() map[string][]string {
 		"dialect":   {"ieee", "cee", "none"},
 		"direction": {"in", "out", "sent", "rx", "tx"},
 		"level":     {"warning", "error"},
+		"hop":       hops(),
 	}
+}
+
+// hops are the hop label's values.
+func hops() []string {
+	var out []string
+	for _, h := range engine.RoCEHops {
+		out = append(out, string(h))
+	}
+	return out
 }
 
 // hostile is a snapshot with values outside every bounded set.
