@@ -91,11 +91,12 @@ func pauseSum(in *engine.Interface) (float64, bool) {
 // overviewColumns are the overview's column titles.
 // (Local is the source of the local parameters, Will the local Willing
 // state, PFC the operational PFC priorities.)
-var overviewColumns = []string{"Interface", "Link", "Peer", "DCBX", "TTL", "Local", "Will", "PFC", "Remote", "Diag", "Pauses/s"}
+var overviewColumns = []string{"Interface", "Link", "Peer", "DCBX", "TTL", "Local", "Will", "PFC", "Remote", "Diag", "Pauses/s", "RoCE"}
 
 // pausesCol is the pause-rate column, shown only when some interface has
-// counters.
-const pausesCol = 10
+// counters; roceCol the RoCE path's priority and worst hop, shown only
+// when some interface has a RoCE port.
+const pausesCol, roceCol = 10, 11
 
 // overviewCells renders one interface's cells (styled) in column order.
 func (r *renderer) overviewCells(in *engine.Interface) []string {
@@ -166,7 +167,37 @@ func (r *renderer) overviewCells(in *engine.Interface) []string {
 	if s, ok := pauseSum(in); ok {
 		pauses = fmtRate(s)
 	}
-	return []string{st.Value.Render(clean(in.Name, ifNameMax)), link, peer, dialect, ttl, local, will, pfc, remote, strings.Join(diag, " "), pauses}
+	return []string{st.Value.Render(clean(in.Name, ifNameMax)), link, peer, dialect, ttl, local, will, pfc, remote, strings.Join(diag, " "), pauses, r.roceCell(in)}
+}
+
+// roceCell is the RoCE priority and the worst hop of the interface's RoCE
+// paths: "3 ✓", "3 ✗ pfc", "? — tos".
+func (r *renderer) roceCell(in *engine.Interface) string {
+	st := r.st
+	if in.Counters == nil || len(in.Counters.RoCEPaths) == 0 {
+		return st.Dim.Render(symAbsent)
+	}
+	prio, worst, hop := "?", engine.PathOK, engine.RoCEHop("")
+	rank := map[engine.PathVerdict]int{engine.PathOK: 0, engine.PathUnknown: 1, engine.PathWarning: 2, engine.PathError: 3}
+	for _, p := range in.Counters.RoCEPaths {
+		if p.Priority != nil {
+			prio = strconv.Itoa(*p.Priority)
+		}
+		for _, h := range p.Hops {
+			if rank[h.Verdict] > rank[worst] {
+				worst, hop = h.Verdict, h.Hop
+			}
+		}
+	}
+	switch worst {
+	case engine.PathError:
+		return prio + " " + st.Crit.Render(symError+" "+string(hop))
+	case engine.PathWarning:
+		return prio + " " + st.Warn.Render(symWarning+" "+string(hop))
+	case engine.PathUnknown:
+		return prio + " " + st.Dim.Render(symAbsent+" "+string(hop))
+	}
+	return prio + " " + st.OK.Render(symOK)
 }
 
 // overviewBody draws the overview table in h lines: a column header, then
@@ -175,12 +206,17 @@ func (r *renderer) overviewBody(h int) string {
 	st := r.st
 	order := overviewOrder(r.snap, r.vs.ovSort)
 	cols := len(overviewColumns)
-	counters := false
+	counters, roce := false, false
 	for i := range r.snap.Interfaces {
-		counters = counters || r.snap.Interfaces[i].Counters != nil
+		c := r.snap.Interfaces[i].Counters
+		counters = counters || c != nil
+		roce = roce || (c != nil && len(c.RoCEPaths) > 0)
 	}
-	if !counters {
+	switch {
+	case !counters:
 		cols = pausesCol // no interface has counters: no column for them
+	case !roce:
+		cols = roceCol // no RoCE port anywhere
 	}
 	rows := make([][]string, len(order))
 	widths := make([]int, cols)

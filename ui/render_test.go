@@ -59,6 +59,7 @@ func TestRender(t *testing.T) {
 		{name: "lossless_80x24", snap: lossless, w: 80, h: 24, modify: focusLossless},
 		{name: "lossless_160x48", snap: lossless, w: 160, h: 48, modify: focusLossless},
 		{name: "lossless_roce_160x48", snap: losslessRoCE, w: 160, h: 48, modify: focusLossless},
+		{name: "overview_roce_160x48", snap: losslessRoCE, w: 160, h: 48, modify: overviewState},
 		{name: "demo_100x30", snap: realistic, w: 100, h: 30, age: 3 * time.Second, modify: demoState},
 		{name: "demo_80x24", snap: realistic, w: 80, h: 24, age: 3 * time.Second, modify: demoState},
 		// Every port at a glance: names that differ near the end are
