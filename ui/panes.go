@@ -942,8 +942,8 @@ func (r *renderer) losslessContent(w int) paneContent {
 		}
 	}
 	c.body = append(c.body, r.pauseLines(lc, w)...)
-	c.body = append(c.body, r.roceLines(lc, w)...)
 	c.body = append(c.body, r.rdmaLines(lc, w)...)
+	c.body = append(c.body, r.roceLines(lc, w)...)
 	return c
 }
 
