@@ -41,7 +41,11 @@ const (
 	PathError   PathVerdict = "error"
 )
 
-// rank orders verdicts for Worst: error > warning > unknown > ok.
+// Worse reports whether v is worse than o: error > warning > unknown >
+// ok (the one order the path's Worst, the check and the screen use).
+func (v PathVerdict) Worse(o PathVerdict) bool { return v.rank() > o.rank() }
+
+// rank orders verdicts for Worse.
 func (v PathVerdict) rank() int {
 	switch v {
 	case PathError:

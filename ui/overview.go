@@ -178,13 +178,12 @@ func (r *renderer) roceCell(in *engine.Interface) string {
 		return st.Dim.Render(symAbsent)
 	}
 	prio, worst, hop := "?", engine.PathOK, engine.RoCEHop("")
-	rank := map[engine.PathVerdict]int{engine.PathOK: 0, engine.PathUnknown: 1, engine.PathWarning: 2, engine.PathError: 3}
 	for _, p := range in.Counters.RoCEPaths {
 		if p.Priority != nil {
 			prio = strconv.Itoa(*p.Priority)
 		}
 		for _, h := range p.Hops {
-			if rank[h.Verdict] > rank[worst] {
+			if h.Verdict.Worse(worst) {
 				worst, hop = h.Verdict, h.Hop
 			}
 		}
