@@ -141,6 +141,52 @@ type Policy struct {
 	App     []App      `json:"app,omitempty"`
 	ETS     *PolicyETS `json:"ets,omitempty"`
 	Willing *bool      `json:"willing,omitempty"`
+	// Trust is what the NIC must classify received traffic by first:
+	// "dscp" or "pcp" (the DCB netlink trust table).
+	Trust *string `json:"trust,omitempty"`
+	// RoCE holds what RoCE traffic must carry: the DSCP of rdma_cm's
+	// default ToS.
+	RoCE *PolicyRoCE `json:"roce,omitempty"`
+	// CNP holds the congestion notification packets' DSCP and priority.
+	CNP *PolicyCNP `json:"cnp,omitempty"`
+}
+
+// PolicyRoCE is a Policy's RoCE part.
+type PolicyRoCE struct {
+	DSCP *int `json:"dscp,omitempty"`
+}
+
+// PolicyCNP is a Policy's CNP part: the DSCP and 802.1p priority the NIC
+// marks its CNPs with.
+type PolicyCNP struct {
+	DSCP     *int `json:"dscp,omitempty"`
+	Priority *int `json:"priority,omitempty"`
+}
+
+// PolicyPresets are the policies operators use, by name (dcbtop check
+// --expect NAME); docs/dcbx.md cites their sources.
+var PolicyPresets = map[string]string{
+	// NVIDIA nic-configuration-operator's "RoCE optimized" NIC
+	// configuration: trust DSCP, PFC on priority 3 (RoCE's DSCP 26 on it),
+	// CNPs with DSCP 4 on priority 6.
+	"roce-k8s": `{"trust":"dscp","pfc":{"enabled":[3]},"app":[{"selector":"dscp","protocol":26,"priority":3}],"roce":{"dscp":26},"cnp":{"dscp":4,"priority":6}}`,
+	// Microsoft's Azure Local (Azure Stack HCI) host networking: the host
+	// does not accept the switch's DCB (Willing off), PFC on priority 3
+	// for SMB Direct (RDMA), nothing else lossless.
+	"azure-local": `{"willing":false,"pfc":{"enabled":[3]}}`,
+}
+
+// PresetPolicy returns the preset policy of that name.
+func PresetPolicy(name string) (*Policy, bool) {
+	s, ok := PolicyPresets[name]
+	if !ok {
+		return nil, false
+	}
+	p, err := ParsePolicy([]byte(s))
+	if err != nil {
+		panic("engine: preset policy " + name + ": " + err.Error()) // TestPolicyPresets
+	}
+	return p, true
 }
 
 // PolicyPFC is a Policy's PFC part.
@@ -200,6 +246,18 @@ func ParsePolicy(b []byte) (*Policy, error) {
 			if v > 100 {
 				return nil, fmt.Errorf("policy: ets.min_bandwidth[%q]: %d%% is over 100", k, v)
 			}
+		}
+	}
+	if p.Trust != nil && *p.Trust != "dscp" && *p.Trust != "pcp" {
+		return nil, fmt.Errorf("policy: trust: %q is not dscp or pcp", *p.Trust)
+	}
+	for _, d := range []struct {
+		name string
+		v    *int
+		max  int
+	}{{"roce.dscp", roceDSCP(p.RoCE), 63}, {"cnp.dscp", cnpDSCP(p.CNP), 63}, {"cnp.priority", cnpPrio(p.CNP), 7}} {
+		if d.v != nil && (*d.v < 0 || *d.v > d.max) {
+			return nil, fmt.Errorf("policy: %s: %d is not 0-%d", d.name, *d.v, d.max)
 		}
 	}
 	return &p, nil
@@ -706,11 +764,87 @@ func (c *checker) policy() {
 			ev = append(ev, "willing "+onOff(*c.in.Willing))
 		}
 	}
+	unknown := c.policyRoCE(&bad, &ev)
 	if len(bad) > 0 {
 		c.add(CheckPolicy, VerdictCritical, strings.Join(bad, "; "), "apply the policy (dcbtop apply, or the switch's configuration when this host is willing)", ev...)
 		return
 	}
+	if len(unknown) > 0 {
+		c.add(CheckPolicy, VerdictUnknown, "the policy could not be checked in full: "+strings.Join(unknown, "; "), "", ev...)
+		return
+	}
 	c.add(CheckPolicy, VerdictOK, "the operational parameters meet the policy", "", ev...)
+}
+
+// policyRoCE checks a policy's trust, RoCE DSCP and CNP parts against the
+// sampled facts, adding what differs to bad and what was seen to ev; it
+// returns what could not be checked.
+func (c *checker) policyRoCE(bad, ev *[]string) (unknown []string) {
+	pol := c.o.Policy
+	lc := c.in.Counters
+	if pol.Trust != nil {
+		dscp, known := (*PortQoSSample)(nil).TrustsDSCP()
+		if lc != nil {
+			dscp, known = lc.QoS.TrustsDSCP()
+		}
+		got := "pcp"
+		if dscp {
+			got = "dscp"
+		}
+		switch {
+		case !known:
+			unknown = append(unknown, "trust: DCB netlink does not report what the NIC classifies by")
+		case got != *pol.Trust:
+			*bad = append(*bad, fmt.Sprintf("the NIC trusts %s first, expected %s", got, *pol.Trust))
+		default:
+			*ev = append(*ev, "trust "+got)
+		}
+	}
+	if want := roceDSCP(pol.RoCE); want != nil {
+		var got []string
+		known := false
+		if lc != nil {
+			for _, r := range lc.RoCE {
+				if r.DefaultToS != nil {
+					known = true
+					if int(r.DefaultToS.DSCP) != *want {
+						*bad = append(*bad, fmt.Sprintf("%s port %d: rdma_cm's default DSCP is %d, expected %d", Sanitize(r.Device), r.Port, r.DefaultToS.DSCP, *want))
+					}
+					got = append(got, fmt.Sprintf("%s/%d dscp %d", Sanitize(r.Device), r.Port, r.DefaultToS.DSCP))
+				}
+			}
+		}
+		if known {
+			*ev = append(*ev, "roce: "+strings.Join(got, ", "))
+		} else {
+			unknown = append(unknown, "roce.dscp: no RoCE port with rdma_cm's default ToS configured")
+		}
+	}
+	if pol.CNP != nil && (pol.CNP.DSCP != nil || pol.CNP.Priority != nil) {
+		unknown = append(unknown, "cnp: the CNP's DSCP and priority are not read yet (mlxconfig -d DEV q CNP_DSCP_P1 CNP_802P_PRIO_P1)")
+	}
+	return unknown
+}
+
+func roceDSCP(r *PolicyRoCE) *int {
+	if r == nil {
+		return nil
+	}
+	return r.DSCP
+}
+
+func cnpDSCP(c *PolicyCNP) *int {
+	if c == nil {
+		return nil
+	}
+	return c.DSCP
+}
+
+func cnpPrio(c *PolicyCNP) *int {
+	if c == nil {
+		return nil
+	}
+	return c.Priority
 }
 
 // prios renders a priority set as "{3,4}", "{}" when empty.

@@ -259,6 +259,9 @@ func TestParsePolicyErrors(t *testing.T) {
 		{`{} {}`, "policy: more than one JSON value"},
 		{`{"pfc":{"enabled":[3]},"pfc":{"enabled":[4]}}`, `policy: line 1, column 29: duplicate key "pfc"`},
 		{`[`, "policy: unexpected EOF"},
+		{`{"trust":"vlan"}`, `policy: trust: "vlan" is not dscp or pcp`},
+		{`{"roce":{"dscp":64}}`, "policy: roce.dscp: 64 is not 0-63"},
+		{`{"cnp":{"priority":8}}`, "policy: cnp.priority: 8 is not 0-7"},
 	}
 	for _, tt := range tests {
 		if _, err := ParsePolicy([]byte(tt.in)); err == nil || err.Error() != tt.want {

@@ -330,3 +330,55 @@ func TestRoCEPath(t *testing.T) {
 		t.Errorf("no RoCE port: paths %v, want []", p)
 	}
 }
+
+// The policy's trust and RoCE DSCP parts are held to the sampled facts;
+// what is not sampled (the CNP's marking) is UNKNOWN, never OK; the
+// presets parse.
+func TestPolicyRoCE(t *testing.T) {
+	local := &Params{ETS: &ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{lldp.TSAETS, lldp.TSAETS}},
+		PFC: &PFC{Cap: 8, Enabled: 1 << 3}, App: []App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}}}
+	sample := mlxSample(t0, 0)
+	sample.QoS = &PortQoSSample{Trust: []string{"dscp", "pcp"}, Source: "dcbnl IEEE_GET"}
+	for _, tt := range []struct {
+		policy string
+		want   Verdict
+		says   string
+	}{
+		{`{"trust":"dscp","roce":{"dscp":26},"pfc":{"enabled":[3]}}`, VerdictOK, "meet the policy"},
+		{`{"trust":"pcp"}`, VerdictCritical, "the NIC trusts dscp first, expected pcp"},
+		{`{"roce":{"dscp":24}}`, VerdictCritical, "rdma_cm's default DSCP is 26, expected 24"},
+		{`{"cnp":{"dscp":4}}`, VerdictUnknown, "the CNP's DSCP and priority are not read yet"},
+	} {
+		e := New(Config{})
+		e.Apply(LocalChanged{Interface: "eth0", At: t0, Source: SourceDCBNL, Params: local})
+		e.Apply(sample)
+		in, _ := e.Interface("eth0")
+		pol, err := ParsePolicy([]byte(tt.policy))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got *CheckResult
+		for _, r := range Check(&in, CheckOptions{Policy: pol}) {
+			if r.Check == CheckPolicy {
+				got = &r
+			}
+		}
+		if got == nil || got.Verdict != tt.want || !strings.Contains(got.Summary, tt.says) {
+			t.Errorf("%s: %+v; want %v saying %q", tt.policy, got, tt.want, tt.says)
+		}
+	}
+	for name := range PolicyPresets {
+		if p, ok := PresetPolicy(name); !ok || p == nil {
+			t.Errorf("preset %s", name)
+		}
+	}
+	if p, _ := PresetPolicy("roce-k8s"); *p.Trust != "dscp" || *p.CNP.DSCP != 4 || *p.CNP.Priority != 6 || p.PFC.Enabled[0] != 3 {
+		t.Errorf("roce-k8s: %+v", p)
+	}
+	if p, _ := PresetPolicy("azure-local"); *p.Willing || p.PFC.Enabled[0] != 3 {
+		t.Errorf("azure-local: %+v", p)
+	}
+	if _, ok := PresetPolicy("nope"); ok {
+		t.Error("an unknown preset")
+	}
+}

@@ -36,7 +36,10 @@ its evidence and a fix. Read-only: nothing is sent or written.
   --expect POLICY  also hold the operational parameters to POLICY, a JSON
                    file such as {"pfc":{"enabled":[3]},
                    "app":[{"selector":"udp-port","protocol":4791,"priority":3}],
-                   "ets":{"min_bandwidth":{"3":50}}, "willing":false}
+                   "ets":{"min_bandwidth":{"3":50}}, "willing":false,
+                   "trust":"dscp", "roce":{"dscp":26},
+                   "cnp":{"dscp":4,"priority":6}}, or a preset's name:
+                   roce-k8s, azure-local (see the README)
   --wait D         live: how long to wait for the peers (default 35s; a
                    little over LLDP's usual 30 s transmit interval)
   --json           the report as JSON (assets/check.schema.json)
@@ -102,6 +105,12 @@ func parseCheck(args []string) (*checkOptions, error) {
 		return nil, errors.New("--json and --junit exclude each other")
 	case o.wait <= 0:
 		return nil, errors.New("--wait must be positive")
+	}
+	if p, ok := engine.PresetPolicy(o.expect); ok {
+		if _, err := os.Stat(o.expect); err != nil { // a file of that name wins
+			o.policy = p
+			return o, nil
+		}
 	}
 	if o.expect != "" {
 		b, err := readLimited(o.expect, 1<<20)

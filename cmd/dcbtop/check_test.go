@@ -488,3 +488,20 @@ func TestCheckJSONEscapes(t *testing.T) {
 		t.Errorf("check --json: %q", out)
 	}
 }
+
+// --expect takes a preset's name, unless a file of that name exists.
+func TestCheckExpectPreset(t *testing.T) {
+	o, err := parseCheck([]string{"--expect", "azure-local"})
+	if err != nil || o.policy == nil || o.policy.Willing == nil || *o.policy.Willing || o.policy.PFC.Enabled[0] != 3 {
+		t.Fatalf("--expect azure-local: %+v, %v", o, err)
+	}
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.WriteFile(filepath.Join(dir, "roce-k8s"), []byte(`{"pfc":{"enabled":[4]}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o, err = parseCheck([]string{"--expect", "roce-k8s"})
+	if err != nil || o.policy == nil || o.policy.Trust != nil || o.policy.PFC.Enabled[0] != 4 {
+		t.Errorf("--expect roce-k8s with a file of that name: %+v, %v; want the file's policy", o.policy, err)
+	}
+}
