@@ -312,14 +312,7 @@ func (c *checker) add(name CheckName, v Verdict, summary, fix string, evidence .
 }
 
 // has reports whether the interface has an active diagnostic code.
-func (c *checker) has(code Code) (Diagnostic, bool) {
-	for _, d := range c.in.Diagnostics {
-		if d.Code == code {
-			return d, true
-		}
-	}
-	return Diagnostic{}, false
-}
+func (c *checker) has(code Code) (Diagnostic, bool) { return c.in.Diagnostic(code) }
 
 // localKnown reports whether this host's parameters are known, so that
 // what is in force here can be judged.
@@ -683,7 +676,7 @@ func (c *checker) rocePath() {
 			if h.Verdict == PathUnknown {
 				unknown = append(unknown, string(h.Hop))
 			}
-			if h.Verdict.rank() > worst.rank() {
+			if h.Verdict.Worse(worst) {
 				worst, bad = h.Verdict, h
 			}
 		}
@@ -783,10 +776,11 @@ func (c *checker) policyRoCE(bad, ev *[]string) (unknown []string) {
 	pol := c.o.Policy
 	lc := c.in.Counters
 	if pol.Trust != nil {
-		dscp, known := (*PortQoSSample)(nil).TrustsDSCP()
+		var q *PortQoSSample
 		if lc != nil {
-			dscp, known = lc.QoS.TrustsDSCP()
+			q = lc.QoS
 		}
+		dscp, known := q.TrustsDSCP()
 		got := "pcp"
 		if dscp {
 			got = "dscp"

@@ -218,15 +218,7 @@ func (ls *losslessState) sample(ev CountersSampled) bool {
 		ecn := *ev.ECN
 		c.ECN = &ecn
 	}
-	c.RoCE = make([]RoCEPortSample, len(ev.RoCE))
-	for i := range ev.RoCE {
-		c.RoCE[i] = ev.RoCE[i].clone()
-	}
-	if ev.LinkPause != nil {
-		lp := *ev.LinkPause
-		c.LinkPause = &lp
-	}
-	c.QoS = ev.QoS.clone()
+	c.RoCE, c.LinkPause, c.QoS = cloneRoCE(ev.RoCE), clonePtr(ev.LinkPause), ev.QoS.clone()
 	ls.prev, ls.cur = ls.cur, &c
 	size := historySize(ev.Interval)
 	if len(ls.history) != size {
@@ -564,15 +556,7 @@ func (ls *losslessState) snapshot() *LosslessCounters {
 		e := *cur.ECN
 		out.ECN = &e
 	}
-	out.RoCE = make([]RoCEPortSample, len(cur.RoCE))
-	for i := range cur.RoCE {
-		out.RoCE[i] = cur.RoCE[i].clone()
-	}
-	if cur.LinkPause != nil {
-		lp := *cur.LinkPause
-		out.LinkPause = &lp
-	}
-	out.QoS = cur.QoS.clone()
+	out.RoCE, out.LinkPause, out.QoS = cloneRoCE(cur.RoCE), clonePtr(cur.LinkPause), cur.QoS.clone()
 	if cur.Err != "" {
 		e := cur.Err
 		out.Error = &e

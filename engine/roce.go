@@ -103,15 +103,24 @@ func (r RoCEPortSample) clone() RoCEPortSample {
 	return r
 }
 
+// cloneRoCE deep-copies RoCE port samples ([] for none).
+func cloneRoCE(s []RoCEPortSample) []RoCEPortSample {
+	out := make([]RoCEPortSample, len(s))
+	for i := range s {
+		out[i] = s[i].clone()
+	}
+	return out
+}
+
 // equal reports whether two samples hold the same facts.
 func (r *RoCEPortSample) equal(o *RoCEPortSample) bool {
-	return r.Device == o.Device && r.Port == o.Port && strPtrEqual(r.LinkLayer, o.LinkLayer) &&
+	return r.Device == o.Device && r.Port == o.Port && ptrEqual(r.LinkLayer, o.LinkLayer) &&
 		slices.EqualFunc(r.GIDs, o.GIDs, func(a, b RoCEGID) bool {
-			return a.Index == b.Index && strPtrEqual(a.GID, b.GID) && strPtrEqual(a.IPv4, b.IPv4) &&
-				strPtrEqual(a.Type, b.Type) && strPtrEqual(a.Netdev, b.Netdev)
+			return a.Index == b.Index && ptrEqual(a.GID, b.GID) && ptrEqual(a.IPv4, b.IPv4) &&
+				ptrEqual(a.Type, b.Type) && ptrEqual(a.Netdev, b.Netdev)
 		}) &&
-		ptrEqual(r.RoutableV2, o.RoutableV2) && strPtrEqual(r.RoutableV2Why, o.RoutableV2Why) &&
-		ptrEqual(r.DefaultToS, o.DefaultToS) && strPtrEqual(r.DefaultMode, o.DefaultMode) && slices.Equal(r.Problems, o.Problems)
+		ptrEqual(r.RoutableV2, o.RoutableV2) && ptrEqual(r.RoutableV2Why, o.RoutableV2Why) &&
+		ptrEqual(r.DefaultToS, o.DefaultToS) && ptrEqual(r.DefaultMode, o.DefaultMode) && slices.Equal(r.Problems, o.Problems)
 }
 
 // equal reports whether two link pause samples hold the same facts.
@@ -120,11 +129,8 @@ func (l *LinkPauseSample) equal(o *LinkPauseSample) bool {
 		return l == o
 	}
 	return ptrEqual(l.Autoneg, o.Autoneg) && ptrEqual(l.RX, o.RX) && ptrEqual(l.TX, o.TX) &&
-		ptrEqual(l.RxFrames, o.RxFrames) && ptrEqual(l.TxFrames, o.TxFrames) && l.Source == o.Source && strPtrEqual(l.Unknown, o.Unknown)
+		ptrEqual(l.RxFrames, o.RxFrames) && ptrEqual(l.TxFrames, o.TxFrames) && l.Source == o.Source && ptrEqual(l.Unknown, o.Unknown)
 }
-
-// strPtrEqual is ptrEqual for strings.
-func strPtrEqual(a, b *string) bool { return ptrEqual(a, b) }
 
 // sameRoCE reports whether two counters samples carry the same RoCE
 // identity and link pause facts.

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -131,7 +132,7 @@ func (p *port) qosDiagnostics(q *PortQoSSample, pfcKnown bool, pfcOn PrioSet) []
 		case len(empty) > 0:
 			out = append(out, mkDiag(CodePFCNoHeadroom, SeverityError, "pfc",
 				fmt.Sprintf("give each PFC priority a receive buffer with headroom (mlnx_qos -i %s --buffer_size ..., or dcb buffer set dev %s)", p.name, p.name),
-				"PFC is on for %s, whose receive buffer has size 0: no headroom for the frames in flight when a pause goes out", joinWords(empty)))
+				"PFC is on for %s, whose receive buffer has size 0: no headroom for the frames in flight when a pause goes out", strings.Join(empty, ", ")))
 		case pfcOn != 0 && q.PFCDelay != nil && *q.PFCDelay == 0:
 			out = append(out, mkDiag(CodePFCNoHeadroom, SeverityWarning, "pfc",
 				fmt.Sprintf("set the PFC delay to the cable length (mlnx_qos -i %s --cable_len M, or dcb pfc set dev %s delay M)", p.name, p.name),
@@ -144,7 +145,7 @@ func (p *port) qosDiagnostics(q *PortQoSSample, pfcKnown bool, pfcOn PrioSet) []
 		case !dscp && entries > 0:
 			out = append(out, mkDiag(CodeTrustMismatch, SeverityWarning, "app",
 				fmt.Sprintf("trust DSCP where the fabric marks it (dcb apptrust set dev %s order dscp pcp, or mlnx_qos -i %s --trust dscp)", p.name, p.name),
-				"the APP table maps %d DSCP values to priorities, but the port classifies received traffic by %s: the DSCP map is not used", entries, joinWords(q.Trust)))
+				"the APP table maps %d DSCP values to priorities, but the port classifies received traffic by %s: the DSCP map is not used", entries, strings.Join(q.Trust, ", ")))
 		case dscp && entries == 0:
 			out = append(out, mkDiag(CodeTrustMismatch, SeverityWarning, "app",
 				fmt.Sprintf("map the RoCE DSCP to the lossless priority (dcb app add dev %s dscp-prio 26:3), or trust PCP", p.name),
@@ -168,17 +169,6 @@ func (p *port) localDSCPEntries() int {
 	return n
 }
 
-// joinWords joins with ", ".
-func joinWords(s []string) string {
-	out := ""
-	for i, w := range s {
-		if i > 0 {
-			out += ", "
-		}
-		out += w
-	}
-	return out
-}
 
 // trafficDiagnostics judges the per-priority traffic of the last interval
 // (mlx5 rx_prio{p}_bytes, tx_prio{p}_bytes, rx_prio{p}_pause_duration):

@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -74,19 +75,7 @@ func TestRoCEDiagnostics(t *testing.T) {
 			s := roceSample(t0)
 			tt.edit(&s)
 			e.Apply(s)
-			var got []Code
-			for _, d := range e.Snapshot().Interfaces[0].Diagnostics {
-				switch d.Code {
-				case CodeRoCEGIDNotV2, CodeRoCEToSNotLossless, CodeLinkPauseWithPFC:
-					got = append(got, d.Code)
-					if d.Action == "" || strings.Contains(d.Message, "%!") {
-						t.Errorf("%s: action %q, message %q", d.Code, d.Action, d.Message)
-					}
-				}
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("diagnostics (-want +got):\n%s", diff)
-			}
+			wantCodes(t, e, tt.want, CodeRoCEGIDNotV2, CodeRoCEToSNotLossless, CodeLinkPauseWithPFC)
 		})
 	}
 }
@@ -177,19 +166,7 @@ func TestQoSDiagnostics(t *testing.T) {
 			e.Apply(LocalChanged{Interface: "eth0", At: t0, Source: SourceDCBNL, Params: tt.local})
 			s := CountersSampled{Interface: "eth0", At: t0, Interval: time.Second, RDMA: []RDMAPortSample{}, QoS: tt.edit(good())}
 			e.Apply(s)
-			var got []Code
-			for _, d := range e.Snapshot().Interfaces[0].Diagnostics {
-				switch d.Code {
-				case CodePFCNoHeadroom, CodeTrustMismatch:
-					got = append(got, d.Code)
-					if d.Action == "" || strings.Contains(d.Message, "%!") {
-						t.Errorf("%s: action %q, message %q", d.Code, d.Action, d.Message)
-					}
-				}
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("diagnostics (-want +got):\n%s", diff)
-			}
+			wantCodes(t, e, tt.want, CodePFCNoHeadroom, CodeTrustMismatch)
 			if q := e.Snapshot().Interfaces[0].Counters.QoS; (q == nil) != (s.QoS == nil) {
 				t.Errorf("snapshot qos %+v", q)
 			}
@@ -230,19 +207,7 @@ func TestTrafficDiagnostics(t *testing.T) {
 			e.Apply(LocalChanged{Interface: "eth0", At: t0, Source: SourceDCBNL, Params: roce3})
 			e.Apply(tt.first)
 			e.Apply(tt.second)
-			var got []Code
-			for _, d := range e.Snapshot().Interfaces[0].Diagnostics {
-				switch d.Code {
-				case CodePFCStall, CodeRDMAOnLossy:
-					got = append(got, d.Code)
-					if d.Action == "" || strings.Contains(d.Message, "%!") {
-						t.Errorf("%s: action %q, message %q", d.Code, d.Action, d.Message)
-					}
-				}
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("diagnostics (-want +got):\n%s", diff)
-			}
+			wantCodes(t, e, tt.want, CodePFCStall, CodeRDMAOnLossy)
 		})
 	}
 	// The snapshot carries the bytes, their rates and the paused share.
@@ -380,5 +345,23 @@ func TestPolicyRoCE(t *testing.T) {
 	}
 	if _, ok := PresetPolicy("nope"); ok {
 		t.Error("an unknown preset")
+	}
+}
+
+// wantCodes checks which of codes eth0's diagnostics carry (in order),
+// and that each has an action and a well-formed message.
+func wantCodes(t *testing.T, e *Engine, want []Code, codes ...Code) {
+	t.Helper()
+	var got []Code
+	for _, d := range e.Snapshot().Interfaces[0].Diagnostics {
+		if slices.Contains(codes, d.Code) {
+			got = append(got, d.Code)
+			if d.Action == "" || strings.Contains(d.Message, "%!") {
+				t.Errorf("%s: action %q, message %q", d.Code, d.Action, d.Message)
+			}
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("diagnostics (-want +got):\n%s", diff)
 	}
 }

@@ -41,12 +41,12 @@ const (
 	PathError   PathVerdict = "error"
 )
 
-// Worse reports whether v is worse than o: error > warning > unknown >
-// ok (the one order the path's Worst, the check and the screen use).
-func (v PathVerdict) Worse(o PathVerdict) bool { return v.rank() > o.rank() }
+// Worse reports whether v is worse than o (Level).
+func (v PathVerdict) Worse(o PathVerdict) bool { return v.Level() > o.Level() }
 
-// rank orders verdicts for Worse.
-func (v PathVerdict) rank() int {
+// Level orders verdicts, the one order the path's Worst, the check, the
+// screen and the metrics use: 0 ok, 1 unknown, 2 warning, 3 error.
+func (v PathVerdict) Level() int {
 	switch v {
 	case PathError:
 		return 3
@@ -107,7 +107,7 @@ func (in *Interface) rocePath(r *RoCEPortSample) RoCEPath {
 			hop.Value = &value
 		}
 		p.Hops = append(p.Hops, hop)
-		if v.rank() > p.Worst.rank() {
+		if v.Worse(p.Worst) {
 			p.Worst = v
 		}
 	}
@@ -257,12 +257,19 @@ func fmtPaused(pp PrioPause) string {
 	return s
 }
 
-// hasDiag reports whether the interface has a diagnostic of code.
-func (in *Interface) hasDiag(code Code) bool {
+// Diagnostic returns the interface's first diagnostic of code, and
+// whether it has one.
+func (in *Interface) Diagnostic(code Code) (Diagnostic, bool) {
 	for _, d := range in.Diagnostics {
 		if d.Code == code {
-			return true
+			return d, true
 		}
 	}
-	return false
+	return Diagnostic{}, false
+}
+
+// hasDiag reports whether the interface has a diagnostic of code.
+func (in *Interface) hasDiag(code Code) bool {
+	_, ok := in.Diagnostic(code)
+	return ok
 }

@@ -19,17 +19,25 @@ type DCB interface {
 // ieee_pfc.
 var errNoPFC = errors.New("dcbnl: no ieee_pfc in the reply")
 
+// An IEEEReader reads an interface's IEEE DCB state (DCB_CMD_IEEE_GET):
+// a *dcbnl.Client, or one that shares each reply with another reader.
+type IEEEReader interface {
+	IEEE(ifname string) (*dcbnl.IEEE, error)
+}
+
+var _ IEEEReader = (*dcbnl.Client)(nil)
+
 // DCBFrom returns the DCB that reads the counters with c (IEEE_GET: the
 // requests and indications of its PFC). An error, or a reply without PFC,
 // is an error. DCBFrom(nil) is nil: no DCB.
-func DCBFrom(c *dcbnl.Client) DCB {
+func DCBFrom(c IEEEReader) DCB {
 	if c == nil {
 		return nil
 	}
 	return dcbClient{c}
 }
 
-type dcbClient struct{ c *dcbnl.Client }
+type dcbClient struct{ c IEEEReader }
 
 func (d dcbClient) PFCCounters(ifname string) (requests, indications [8]uint64, err error) {
 	ieee, err := d.c.IEEE(ifname)

@@ -28,9 +28,9 @@ func (r *liveRun) handleControl(c control.Call) control.Response {
 	case "get":
 		return r.controlState(c.Iface, cur, nil, nil)
 	case "apply":
-		ap, res, err = hostApply(r.h, c.Iface, c.Req.Params, c.Req.Willing, r.now())
+		ap, res, err = hostWrite(r.h, c.Iface, c.Req.Params, c.Req.Willing, r.now())
 	case "undo":
-		ap, res, err = hostUndo(r.h, c.Iface, r.now())
+		ap, res, err = hostUndoWrite(r.h, c.Iface, r.now())
 	default:
 		return control.Errorf("unknown op %q", c.Req.Op) // unreachable: checked when read
 	}
@@ -41,13 +41,6 @@ func (r *liveRun) handleControl(c control.Call) control.Response {
 	prev := &ap.Before
 	return r.controlState(c.Iface, ap.After, prev, ap.Changed)
 }
-
-// hostApply and hostUndo are the host's Apply and UndoApply (variables:
-// tests inject refusals the wire's limits would give).
-var (
-	hostApply = (*host.Host).Apply
-	hostUndo  = (*host.Host).UndoApply
-)
 
 // controlState is a successful response with the interface's state.
 func (r *liveRun) controlState(iface string, st engine.LocalState, prev *engine.LocalState, changed []string) control.Response {

@@ -464,10 +464,6 @@ func TestAgentCannotAdvertise(t *testing.T) {
 	before := ta.call(`{"op":"get"}`)
 	frame := ta.frame()
 	refuse := errors.New("h0: not applied: dcbtop's agent cannot advertise these parameters: agent: TLV too long (injected)")
-	hostApply = func(*host.Host, string, *engine.Params, *bool, time.Time) (host.Applied, host.Result, error) {
-		return host.Applied{}, host.Result{}, refuse
-	}
-	t.Cleanup(func() { hostApply = (*host.Host).Apply })
 	hostWrite = func(*host.Host, string, *engine.Params, *bool, time.Time) (host.Applied, host.Result, error) {
 		return host.Applied{}, host.Result{}, refuse
 	}
@@ -490,7 +486,7 @@ func TestAgentCannotAdvertise(t *testing.T) {
 	if after := ta.call(`{"op":"get"}`); !cmp.Equal(before, after) || !bytes.Equal(ta.frame(), frame) {
 		t.Errorf("a refused apply changed the agent's state or frame")
 	}
-	hostApply, hostWrite = (*host.Host).Apply, (*host.Host).Write
+	hostWrite = (*host.Host).Write
 
 	// The check passes but the agent refuses the advertisement itself
 	// (engine/host's TestAdvertiseRefused): the host reports the

@@ -41,9 +41,10 @@ func (r *liveRun) startCounters(ifaces []*liveIface) (stop func()) {
 			cfg.Ethtool = et
 			closers = append(closers, et.Close)
 		}
-		var dcb *dcbnl.Client
+		var dcb *ieeeShare
 		if c, err := dcbnl.Dial(); err == nil {
-			cfg.DCB, dcb = counters.DCBFrom(c), c
+			dcb = &ieeeShare{c: c, last: map[string]*dcbnl.IEEE{}}
+			cfg.DCB = counters.DCBFrom(dcb)
 			closers = append(closers, func() { c.Close() })
 		}
 		hs := hostSampler{Sampler: counters.New(cfg), root: cmp.Or(r.cfg.SysfsRoot, counters.DefaultSysfsRoot), dcb: dcb}
@@ -128,7 +129,34 @@ type hostSampler struct {
 	*counters.Sampler
 	root  string
 	pause *linkpause.Client // nil without ethtool netlink or the ioctl
-	dcb   *dcbnl.Client     // nil without DCB netlink
+	dcb   *ieeeShare        // nil without DCB netlink
+}
+
+// An ieeeShare reads an interface's IEEE DCB state for the counters' PFC
+// counts (counters.DCBFrom) and keeps the reply, so that the QoS facts of
+// the same sample come from it: one IEEE_GET an interface a sample. Used
+// by the sampling goroutine only.
+type ieeeShare struct {
+	c    *dcbnl.Client
+	last map[string]*dcbnl.IEEE
+}
+
+// IEEE asks the kernel and keeps the reply (or forgets the last one).
+func (s *ieeeShare) IEEE(ifname string) (*dcbnl.IEEE, error) {
+	ieee, err := s.c.IEEE(ifname)
+	if err != nil {
+		delete(s.last, ifname)
+		return nil, err
+	}
+	s.last[ifname] = ieee
+	return ieee, nil
+}
+
+// take returns the reply the sample read for ifname, and forgets it.
+func (s *ieeeShare) take(ifname string) *dcbnl.IEEE {
+	ieee := s.last[ifname]
+	delete(s.last, ifname)
+	return ieee
 }
 
 // Sample reads ifname's counters, RoCE identity and link pause now.
@@ -154,9 +182,7 @@ func (s hostSampler) Sample(ifname string, at time.Time, interval time.Duration)
 		}
 	}
 	if s.dcb != nil {
-		if ieee, err := s.dcb.IEEE(ifname); err == nil {
-			ev.QoS = kernel.QoSFromIEEE(ieee)
-		}
+		ev.QoS = kernel.QoSFromIEEE(s.dcb.take(ifname)) // read by the counters' PFC counts
 	}
 	ev.Err = strings.Join(errs, "; ")
 	return ev

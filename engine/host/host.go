@@ -140,8 +140,8 @@ type Result struct {
 type Effect interface{ isEffect() }
 
 // A Transmit is an LLDPDU (a whole Ethernet frame) to send on Interface
-// now. Once it is sent, the caller reports it with Sent (a packet socket
-// does not see its own frames). Shutdown marks the shutdown LLDPDU of an
+// now. Once it is sent, the caller hands it back to StepFrame as an
+// outgoing frame (a packet socket does not see its own frames). Shutdown marks the shutdown LLDPDU of an
 // agent that stops or leaves its old MAC (TTL 0, IEEE Std 802.1AB-2016,
 // 9.2.7.7.1). The frame is the agent's: the caller does not keep it.
 type Transmit struct {
@@ -304,12 +304,6 @@ func (h *Host) StepFrame(fr engine.FrameReceived) Result {
 	return h.end(h.eng.Now())
 }
 
-// Sent reports that the frame of a Transmit went out on iface at at: the
-// engine sees it as this host's outgoing LLDPDU.
-func (h *Host) Sent(iface string, frame []byte, at time.Time) Result {
-	return h.StepFrame(engine.FrameReceived{Interface: iface, At: at, Outgoing: true, Data: frame})
-}
-
 // link follows an interface's link before the engine sees the event: an
 // agent whose link comes back announces itself at once, and one whose
 // interface has a new MAC speaks from it.
@@ -401,9 +395,6 @@ func (h *Host) AgentFrame(iface string) []byte {
 	}
 	return nil
 }
-
-// Agents returns the interfaces where dcbtop's agent runs, in order.
-func (h *Host) Agents() []string { return h.agentNames() }
 
 // Undo returns the local state an undo on iface restores, and whether
 // there is one.

@@ -206,10 +206,7 @@ func (c *Collector) collectLossless(ch chan<- prometheus.Metric, name string, k 
 	for _, p := range k.RoCEPaths {
 		port := strconv.Itoa(p.Port)
 		for _, h := range p.Hops {
-			gauge(ch, d.pathHop, pathStatus[h.Verdict], name, p.Device, port, string(h.Hop))
+			gauge(ch, d.pathHop, float64(h.Verdict.Level()), name, p.Device, port, string(h.Hop))
 		}
 	}
 }
-
-// pathStatus is the value of a hop's verdict in dcbtop_roce_path_hop_status.
-var pathStatus = map[engine.PathVerdict]float64{engine.PathOK: 0, engine.PathUnknown: 1, engine.PathWarning: 2, engine.PathError: 3}
