@@ -169,7 +169,6 @@ func (p *port) localDSCPEntries() int {
 	return n
 }
 
-
 // trafficDiagnostics judges the per-priority traffic of the last interval
 // (mlx5 rx_prio{p}_bytes, tx_prio{p}_bytes, rx_prio{p}_pause_duration):
 //   - pfc-stall: a PFC priority paused by the peer for stallFraction of
