@@ -94,7 +94,7 @@ func TestCheck(t *testing.T) {
 			events: func(t *testing.T) []Event {
 				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfcOff, app1)), mlxSample(at(2), 0), mlxSample(at(3), 1)}
 			},
-			want:    want(map[CheckName]Verdict{CheckRoCEPFC: crit, CheckPFCAgreement: crit}),
+			want:    want(map[CheckName]Verdict{CheckRoCEPFC: crit, CheckPFCAgreement: crit, CheckRoCEPath: crit}),
 			summary: map[CheckName]string{CheckRoCEPFC: "the peer does not enable PFC on RoCE priority 3"},
 		},
 		{

@@ -223,6 +223,9 @@ func TestTrafficDiagnostics(t *testing.T) {
 // TestRoCEPath: the path of a RoCE port's traffic, hop by hop, from the
 // snapshot's facts: all ok on a ready host, and each broken hop with its
 // verdict (the worst wins), unknown where a fact is missing, never ok.
+// noPeer stands for "no peer frame" in TestRoCEPath.
+var noPeer = &lldp.PFC{}
+
 func TestRoCEPath(t *testing.T) {
 	ready := func() *Params {
 		return &Params{ETS: &ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{lldp.TSAETS, lldp.TSAETS}},
@@ -252,25 +255,37 @@ func TestRoCEPath(t *testing.T) {
 		local func() *Params
 		s     CountersSampled
 		want  string
+		peer  *lldp.PFC // what the peer advertises; nil: pfc3; noPeer: no frame
 	}{
 		{"ready", ready, sample(nil),
-			"gid=ok tos=ok trust=ok priority=ok tc=ok pfc=ok buffer=ok ets=ok pauses=ok ecn=ok worst=ok"},
+			"gid=ok tos=ok trust=ok priority=ok tc=ok pfc=ok buffer=ok ets=ok pauses=ok ecn=ok worst=ok", nil},
 		{"PFC off on the RoCE priority", func() *Params { p := ready(); p.PFC.Enabled = 1 << 4; return p }, sample(nil),
-			"gid=ok tos=ok trust=ok priority=ok tc=ok pfc=error buffer=ok ets=ok pauses=ok ecn=ok worst=error"},
+			"gid=ok tos=ok trust=ok priority=ok tc=ok pfc=error buffer=ok ets=ok pauses=ok ecn=ok worst=error", nil},
 		{"no routable GID, no ToS, trust unknown: by UDP 4791", ready, sample(func(s *CountersSampled) {
 			s.RoCE[0].RoutableV2, s.RoCE[0].RoutableV2Why, s.RoCE[0].DefaultToS = nil, sp("only link-local GIDs"), nil
 			s.QoS.Trust = nil
-		}), "gid=warning tos=unknown trust=unknown priority=ok tc=ok pfc=ok buffer=ok ets=ok pauses=ok ecn=ok worst=warning"},
+		}), "gid=warning tos=unknown trust=unknown priority=ok tc=ok pfc=ok buffer=ok ets=ok pauses=ok ecn=ok worst=warning", nil},
 		{"empty buffer, 0% ETS, ECN off", ready, sample(func(s *CountersSampled) {
 			s.QoS.Buffer.SizeBytes[1] = 0
 			s.ECN.ReactionPoint = 0
-		}), "gid=ok tos=ok trust=ok priority=ok tc=ok pfc=ok buffer=error ets=ok pauses=ok ecn=warning worst=error"},
+		}), "gid=ok tos=ok trust=ok priority=ok tc=ok pfc=ok buffer=error ets=ok pauses=ok ecn=warning worst=error", nil},
 		{"no APP table: the rest unknown", func() *Params { p := ready(); p.App = nil; return p }, sample(nil),
-			"gid=ok tos=ok trust=warning priority=unknown tc=unknown pfc=unknown buffer=unknown ets=unknown pauses=unknown ecn=unknown worst=warning"},
+			"gid=ok tos=ok trust=warning priority=unknown tc=unknown pfc=unknown buffer=unknown ets=unknown pauses=unknown ecn=unknown worst=warning", nil},
+		{"the peer has PFC off on the RoCE priority", ready, sample(nil),
+			"gid=ok tos=ok trust=ok priority=ok tc=ok pfc=error buffer=ok ets=ok pauses=ok ecn=ok worst=error", &lldp.PFC{Cap: 8, Enabled: 1 << 4}},
+		{"no peer: the switch's side unknown", ready, sample(nil),
+			"gid=ok tos=ok trust=ok priority=ok tc=ok pfc=unknown buffer=ok ets=ok pauses=ok ecn=ok worst=unknown", noPeer},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			e := New(Config{})
 			e.Apply(LocalChanged{Interface: "eth0", At: t0, Source: SourceDCBNL, Params: tt.local()})
+			switch tt.peer {
+			case nil:
+				e.Apply(FrameReceived{Interface: "eth0", At: t0, Data: frame(t, highMAC, 120, etsA, pfc3, app2)})
+			case noPeer:
+			default:
+				e.Apply(FrameReceived{Interface: "eth0", At: t0, Data: frame(t, highMAC, 120, etsA, tt.peer, app2)})
+			}
 			e.Apply(tt.s)
 			paths := e.Snapshot().Interfaces[0].Counters.RoCEPaths
 			if len(paths) != 1 {

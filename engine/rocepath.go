@@ -183,17 +183,8 @@ func (in *Interface) rocePath(r *RoCEPortSample) RoCEPath {
 	} else {
 		add(HopTC, PathUnknown, "", "no ETS in force")
 	}
-	// PFC.
-	switch {
-	case op.PFC == nil:
-		add(HopPFC, PathUnknown, "", "no PFC in force")
-	case op.PFC.Enabled.Has(uint8(prio)) && in.hasDiag(CodeLinkPauseWithPFC):
-		add(HopPFC, PathWarning, "on", "802.3x link-wide PAUSE is on beside it (link-pause-with-pfc)")
-	case op.PFC.Enabled.Has(uint8(prio)):
-		add(HopPFC, PathOK, "on", "operational PFC")
-	default:
-		add(HopPFC, PathError, "off", fmt.Sprintf("PFC is off on priority %d: RoCE traffic is lossy", prio))
-	}
+	// PFC: on in force, and on at both ends of the link.
+	in.pfcHop(add, uint8(prio))
 	// Buffer.
 	if q := lc.QoS; q != nil && q.Buffer != nil {
 		b := q.Buffer.PrioBuffer[prio]
@@ -239,6 +230,44 @@ func (in *Interface) rocePath(r *RoCEPortSample) RoCEPath {
 			fmt.Sprintf("DCQCN is not on for priority %d in both roles", prio))
 	}
 	return p
+}
+
+// pfcHop judges PFC on the RoCE priority at the three places it must
+// be on: in force here (operational), in this host's own configuration
+// (local), and in what the peer advertises (remote; IEEE Std 802.1Q-2018
+// D.2.10: the PFC Configuration TLV carries the sender's configuration).
+// Off in force is lossy: an error. Off at the peer while it advertises
+// PFC is an error too: the switch neither sends nor honours pauses on that
+// priority, whatever this host does. Off locally while on in force is
+// fine (a willing host took the peer's). No peer advertising PFC leaves
+// the switch's side unknown (DCBX off there, or configured by hand).
+func (in *Interface) pfcHop(add func(RoCEHop, PathVerdict, string, string), prio uint8) {
+	op := in.Operational
+	word := func(p *Params) string {
+		if p == nil || p.PFC == nil {
+			return "—"
+		}
+		return OnOff(p.PFC.Enabled.Has(prio))
+	}
+	var remote *Params
+	if in.RemoteValid {
+		remote = in.Remote
+	}
+	v := fmt.Sprintf("local %s, peer %s, operational %s", word(in.Local), word(remote), word(op))
+	switch {
+	case op == nil || op.PFC == nil:
+		add(HopPFC, PathUnknown, v, "no PFC in force")
+	case !op.PFC.Enabled.Has(prio):
+		add(HopPFC, PathError, v, fmt.Sprintf("PFC is off on priority %d: RoCE traffic is lossy", prio))
+	case remote != nil && remote.PFC != nil && !remote.PFC.Enabled.Has(prio):
+		add(HopPFC, PathError, v, fmt.Sprintf("the peer advertises PFC off on priority %d: the switch neither sends nor honours pauses there", prio))
+	case in.hasDiag(CodeLinkPauseWithPFC):
+		add(HopPFC, PathWarning, v, "802.3x link-wide PAUSE is on beside it (link-pause-with-pfc)")
+	case remote == nil || remote.PFC == nil:
+		add(HopPFC, PathUnknown, v, "on in force here; the peer advertises no PFC, so the switch's side is not known")
+	default:
+		add(HopPFC, PathOK, v, fmt.Sprintf("on here and at the peer (resolved: %s)", in.Resolution.PFC.Source))
+	}
 }
 
 // fmtPaused says how much a priority paused: frames received and the
