@@ -47,6 +47,13 @@ const (
 	// CheckRoCEGID: every RoCE port of the interface has a routable RoCE
 	// v2 GID.
 	CheckRoCEGID CheckName = "roce-gid"
+	// CheckHeadroom: every PFC priority has a receive buffer with room
+	// (size above 0) and the PFC delay (cable length) is set where the
+	// driver sizes headroom from it.
+	CheckHeadroom CheckName = "headroom"
+	// CheckTrust: the port classifies received traffic by the field the
+	// APP table maps (DSCP entries with DSCP trust, none without).
+	CheckTrust CheckName = "trust"
 	// CheckRoCEPath: every hop of each RoCE port's path (Interface.
 	// RoCEPaths) is ok: the worst hop is the verdict.
 	CheckRoCEPath CheckName = "roce-path"
@@ -287,6 +294,8 @@ func Check(in *Interface, o CheckOptions) []CheckResult {
 	c.ecn()
 	c.linkPause()
 	c.roceGID()
+	c.headroom()
+	c.trust()
 	c.rocePath()
 	if o.Policy != nil {
 		c.policy()
@@ -651,6 +660,72 @@ func (c *checker) roceGID() {
 		}
 	}
 	c.add(CheckRoCEGID, VerdictOK, "a routable RoCE v2 GID on every RoCE port", "", ev...)
+}
+
+// diagVerdict is a diagnostic's verdict: CRITICAL for an error, WARNING
+// otherwise.
+func diagVerdict(d Diagnostic) Verdict {
+	if d.Severity == SeverityError {
+		return VerdictCritical
+	}
+	return VerdictWarning
+}
+
+func (c *checker) headroom() {
+	lc := c.counters(CheckHeadroom)
+	if lc == nil {
+		return
+	}
+	q := lc.QoS
+	if q == nil || q.Buffer == nil {
+		c.add(CheckHeadroom, VerdictUnknown, "the driver reports no receive buffer split (DCB netlink DCB_ATTR_DCB_BUFFER)", "")
+		return
+	}
+	var ev []string
+	if op := c.in.Operational; op != nil && op.PFC != nil {
+		for _, prio := range op.PFC.Enabled.List() {
+			b := q.Buffer.PrioBuffer[prio] % 8
+			ev = append(ev, fmt.Sprintf("priority %d: buffer %d, %d bytes", prio, b, q.Buffer.SizeBytes[b]))
+		}
+	}
+	if q.PFCDelay != nil {
+		ev = append(ev, fmt.Sprintf("PFC delay %d", *q.PFCDelay))
+	}
+	if d, ok := c.has(CodePFCNoHeadroom); ok {
+		c.add(CheckHeadroom, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(CodePFCNoHeadroom))...)
+		return
+	}
+	if op := c.in.Operational; op == nil || op.PFC == nil {
+		c.add(CheckHeadroom, VerdictUnknown, "no PFC in force: which buffers need headroom is not known", "", ev...)
+		return
+	}
+	c.add(CheckHeadroom, VerdictOK, "every PFC priority has a receive buffer with room", "", ev...)
+}
+
+func (c *checker) trust() {
+	lc := c.counters(CheckTrust)
+	if lc == nil {
+		return
+	}
+	q := lc.QoS
+	if _, known := q.TrustsDSCP(); !known {
+		c.add(CheckTrust, VerdictUnknown, "the port's trust (DSCP or PCP) is not reported by DCB netlink", "")
+		return
+	}
+	how := "reported by DCB netlink (APP trust table)"
+	if q.TrustDerived {
+		how = "derived from the APP table as the driver sets it"
+	}
+	ev := []string{fmt.Sprintf("trust %s, %s", strings.Join(q.Trust, ", "), how)}
+	if d, ok := c.has(CodeTrustMismatch); ok {
+		c.add(CheckTrust, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(CodeTrustMismatch))...)
+		return
+	}
+	if q.TrustDerived {
+		c.add(CheckTrust, VerdictOK, "the trust follows the APP table (derived: the kernel has no trust table)", "", ev...)
+		return
+	}
+	c.add(CheckTrust, VerdictOK, "the port classifies by the field the APP table maps", "", ev...)
 }
 
 func (c *checker) rocePath() {

@@ -28,6 +28,20 @@ func verdicts(rs []CheckResult) map[CheckName]Verdict {
 	return m
 }
 
+// withDSCP adds the APP entry DSCP 26 -> priority 3 to p.
+func withDSCP(p *Params) *Params {
+	p.App = append(p.App, App{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3})
+	return p
+}
+
+// withQoS gives a sample DCB netlink's QoS facts: priority 3 on buffer 1
+// of size bytes, the PFC delay, and the trust table.
+func withQoS(s CountersSampled, size uint32, delay uint16, trust ...string) CountersSampled {
+	s.QoS = &PortQoSSample{Trust: trust, PFCDelay: &delay, Source: "dcbnl IEEE_GET",
+		Buffer: &PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{130944, size}, TotalBytes: 130944 + size}}
+	return s
+}
+
 func TestCheck(t *testing.T) {
 	const (
 		ok   = VerdictOK
@@ -42,7 +56,7 @@ func TestCheck(t *testing.T) {
 	dscpOnly := &lldp.AppPriority{Entries: []lldp.AppEntry{{Priority: 3, Selector: lldp.AppSelDSCP, Protocol: 26}}}
 	want := func(overrides map[CheckName]Verdict) map[CheckName]Verdict {
 		m := map[CheckName]Verdict{CheckPeer: ok, CheckRoCEPriority: ok, CheckRoCEPFC: ok, CheckRoCEETS: ok,
-			CheckPFCAgreement: ok, CheckAgents: ok, CheckPauses: ok, CheckECN: ok, CheckLinkPause: ok, CheckRoCEGID: ok, CheckRoCEPath: unkn}
+			CheckPFCAgreement: ok, CheckAgents: ok, CheckPauses: ok, CheckECN: ok, CheckLinkPause: ok, CheckRoCEGID: ok, CheckRoCEPath: unkn, CheckHeadroom: unkn, CheckTrust: unkn}
 		for k, v := range overrides {
 			m[k] = v
 		}
@@ -178,6 +192,34 @@ func TestCheck(t *testing.T) {
 				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app1))}
 			},
 			want: want(map[CheckName]Verdict{CheckPauses: unkn, CheckECN: unkn, CheckLinkPause: unkn, CheckRoCEGID: unkn, CheckRoCEPath: unkn}),
+		},
+		{
+			name:  "buffers with room, trust DSCP with a DSCP map",
+			local: withDSCP(roceLocal(true)),
+			events: func(t *testing.T) []Event {
+				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), withQoS(mlxSample(at(2), 0), 130944, 7, "dscp", "pcp"), withQoS(mlxSample(at(3), 1), 130944, 7, "dscp", "pcp")}
+			},
+			want:    want(map[CheckName]Verdict{CheckHeadroom: ok, CheckTrust: ok}),
+			summary: map[CheckName]string{CheckHeadroom: "every PFC priority has a receive buffer with room"},
+		},
+		{
+			name:  "an empty buffer on the PFC priority, trust PCP with a DSCP map",
+			local: withDSCP(roceLocal(true)),
+			events: func(t *testing.T) []Event {
+				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), withQoS(mlxSample(at(2), 0), 0, 7, "pcp"), withQoS(mlxSample(at(3), 1), 0, 7, "pcp")}
+			},
+			want: want(map[CheckName]Verdict{CheckHeadroom: crit, CheckTrust: warn, CheckRoCEPath: crit}),
+			summary: map[CheckName]string{CheckHeadroom: "whose receive buffer has size 0",
+				CheckTrust: "the DSCP map is not used"},
+		},
+		{
+			name:  "PFC delay 0",
+			local: roceLocal(true),
+			events: func(t *testing.T) []Event {
+				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app1)), withQoS(mlxSample(at(2), 0), 130944, 0, "pcp"), withQoS(mlxSample(at(3), 1), 130944, 0, "pcp")}
+			},
+			want:    want(map[CheckName]Verdict{CheckHeadroom: warn, CheckTrust: ok}),
+			summary: map[CheckName]string{CheckHeadroom: "PFC delay (cable length) is 0"},
 		},
 		{
 			name:  "policy met",

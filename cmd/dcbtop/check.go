@@ -49,8 +49,8 @@ its evidence and a fix. Read-only: nothing is sent or written.
   -h, --help       this help
 
 Checks: dcbx-peer, roce-priority, roce-pfc, roce-ets, pfc-agreement,
-single-agent, pauses, ecn, link-pause, roce-gid, roce-path, and policy
-with --expect (see the README).
+single-agent, pauses, ecn, link-pause, roce-gid, headroom, trust,
+roce-path, and policy with --expect (see the README).
 
 Exit status (Nagios): 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN; the worst
 verdict wins (CRITICAL over WARNING over UNKNOWN over OK). No peer within

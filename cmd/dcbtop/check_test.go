@@ -235,7 +235,7 @@ func TestCheckJUnit(t *testing.T) {
 			cases[c.Name] = "pass"
 		}
 	}
-	if len(cases) != 11 || doc.Tests != 11 || doc.Failures != failures || doc.Skipped != skipped {
+	if len(cases) != 13 || doc.Tests != 13 || doc.Failures != failures || doc.Skipped != skipped {
 		t.Errorf("tests %d failures %d skipped %d; counted %d cases, %d failures, %d skipped", doc.Tests, doc.Failures, doc.Skipped, len(cases), failures, skipped)
 	}
 	for name, want := range map[string]string{"dcbx-peer": "pass", "roce-pfc": "CRITICAL", "pauses": "skipped"} {
