@@ -83,12 +83,17 @@
 //	driver     rx (received)                    tx (sent)                        extras
 //	mlx5_core  rx_prio{p}_pause                 tx_prio{p}_pause                 rx|tx_prio{p}_pause_duration (µs),
 //	                                                                             tx_pause_storm_warning|error_events
+//	bnxt_en    rx_pfc_ena_frames_pri{p}         tx_pfc_ena_frames_pri{p}         pfc_pri{p}_rx|tx_duration_us (µs),
+//	                                                                             rx|tx_bytes_pri{p}
 //	ice        rx_priority_{p}_xoff.nic         tx_priority_{p}_xoff.nic         -
 //	i40e       port.rx_priority_{p}_xoff_rx     port.tx_priority_{p}_xoff_tx     -
 //	           (older kernels: port.rx_priority_{p}_xoff, likewise tx)
 //
 // mlx5 lists per-priority pause statistics only for priorities with PFC
-// enabled; the others have no source. ice and i40e count XOFF frames,
+// enabled; the others have no source. bnxt_en lists its per-priority
+bytes only while the firmware's priority-to-queue map is valid. ice and
+i40e have no per-priority traffic or pause-time statistics; they count
+XOFF frames,
 // which are the pauses. PFC is nil when neither source has anything. A
 // failure of either source (EOPNOTSUPP on lo, no dcbnl_ops on a veth) is
 // no error of the sample: most interfaces have neither.

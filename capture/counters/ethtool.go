@@ -53,7 +53,26 @@ var pfcTables = []pfcTable{
 		txBytes: "tx_prio%d_bytes",
 	},
 	{
-		// ice counts XOFF frames (the pauses) and XON frames apart.
+		// Broadcom NetXtreme-C/E (bnxt_en, the netdev under bnxt_re):
+		// drivers/net/ethernet/broadcom/bnxt/bnxt_ethtool.c,
+		// bnxt_port_stats_arr (rx/tx_pfc_ena_frames_pri%d: PFC frames
+		// with the priority's enable bit), BNXT_RX/TX_STATS_EXT_PFC_ENTRY
+		// (pfc_pri%d_rx/tx_duration_us) and BNXT_RX/TX_STATS_PRI_ENTRY
+		// (rx/tx_bytes_pri%d, listed while the firmware's priority-to-
+		// queue map is valid).
+		driver:     "bnxt_en",
+		rx:         []string{"rx_pfc_ena_frames_pri%d"},
+		tx:         []string{"tx_pfc_ena_frames_pri%d"},
+		rxDuration: "pfc_pri%d_rx_duration_us",
+		txDuration: "pfc_pri%d_tx_duration_us",
+		rxBytes:    "rx_bytes_pri%d",
+		txBytes:    "tx_bytes_pri%d",
+	},
+	{
+		// ice counts XOFF frames (the pauses) and XON frames apart
+		// (drivers/net/ethernet/intel/ice/ice_ethtool.c
+		// ice_get_strings: rx/tx_priority_%u_xoff.nic); it has no
+		// per-priority byte or pause-time statistics.
 		driver: "ice",
 		rx:     []string{"rx_priority_%d_xoff.nic"},
 		tx:     []string{"tx_priority_%d_xoff.nic"},

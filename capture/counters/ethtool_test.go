@@ -88,6 +88,28 @@ func iceStats() map[string]uint64 {
 	return m
 }
 
+// bnxtStats is `ethtool -S` of a BCM57508 port (bnxt_en): PFC frames
+// received 700+p, sent 800+p, paused 7000+p and 8000+p us, bytes
+// 90000+p and 91000+p.
+func bnxtStats() map[string]uint64 {
+	m := map[string]uint64{"rx_total_frames": 1000, "tx_total_frames": 2000, "rx_pause_frames": 0, "tx_pause_frames": 0,
+		"rx_pfc_frames": 0, "tx_pfc_frames": 0, "continuous_roce_pause_events": 0, "resume_roce_pause_events": 0}
+	for p := range 8 {
+		m[fmt.Sprintf("rx_pfc_ena_frames_pri%d", p)] = uint64(700 + p)
+		m[fmt.Sprintf("tx_pfc_ena_frames_pri%d", p)] = uint64(800 + p)
+		m[fmt.Sprintf("pfc_pri%d_rx_duration_us", p)] = uint64(7000 + p)
+		m[fmt.Sprintf("pfc_pri%d_rx_transitions", p)] = uint64(p)
+		m[fmt.Sprintf("pfc_pri%d_tx_duration_us", p)] = uint64(8000 + p)
+		m[fmt.Sprintf("pfc_pri%d_tx_transitions", p)] = uint64(p)
+		m[fmt.Sprintf("rx_bytes_cos%d", p)] = 1
+		m[fmt.Sprintf("rx_bytes_pri%d", p)] = uint64(90000 + p)
+		m[fmt.Sprintf("rx_packets_pri%d", p)] = 9
+		m[fmt.Sprintf("tx_bytes_pri%d", p)] = uint64(91000 + p)
+		m[fmt.Sprintf("tx_packets_pri%d", p)] = 9
+	}
+	return m
+}
+
 // i40eStats is `ethtool -S` of an X710 port (i40e): XOFF received 500+p,
 // sent 600+p; old is the older kernels' spelling.
 func i40eStats(old bool) map[string]uint64 {
@@ -170,6 +192,12 @@ func TestPFC(t *testing.T) {
 	iceWant := pfcWant(engine.PFCSourceEthtool, func(p int, pp *engine.PrioPauseSample) {
 		pp.RxPause, pp.TxPause = rd(uint64(300+p), f("rx_priority_%d_xoff.nic", p)), rd(uint64(400+p), f("tx_priority_%d_xoff.nic", p))
 	})
+	bnxtWant := pfcWant(engine.PFCSourceEthtool, func(p int, pp *engine.PrioPauseSample) {
+		u := uint64(p)
+		*pp = engine.PrioPauseSample{RxPause: rd(700+u, f("rx_pfc_ena_frames_pri%d", p)), TxPause: rd(800+u, f("tx_pfc_ena_frames_pri%d", p)),
+			RxPauseDuration: rd(7000+u, f("pfc_pri%d_rx_duration_us", p)), TxPauseDuration: rd(8000+u, f("pfc_pri%d_tx_duration_us", p)),
+			RxBytes: rd(90000+u, f("rx_bytes_pri%d", p)), TxBytes: rd(91000+u, f("tx_bytes_pri%d", p))}
+	})
 	i40eWant := pfcWant(engine.PFCSourceEthtool, func(p int, pp *engine.PrioPauseSample) {
 		pp.RxPause = rd(uint64(500+p), f("port.rx_priority_%d_xoff_rx", p))
 		pp.TxPause = rd(uint64(600+p), f("port.tx_priority_%d_xoff_tx", p))
@@ -196,6 +224,8 @@ func TestPFC(t *testing.T) {
 		{"mlx5, PFC on every priority", &fakeEthtool{driver: "mlx5_core", stats: mlx5Stats(0xff)}, nil, mlx5Want(0xff)},
 		{"mlx5, PFC on priority 3", &fakeEthtool{driver: "mlx5_core", stats: mlx5Stats(1 << 3)}, nil, mlx5Want(1 << 3)},
 		{"ice", &fakeEthtool{driver: "ice", stats: iceStats()}, nil, iceWant},
+		{"bnxt_en", &fakeEthtool{driver: "bnxt_en", stats: bnxtStats()}, nil, bnxtWant},
+		{"no driver name, bnxt_en keys", &fakeEthtool{driverErr: eopnotsupp, stats: bnxtStats()}, nil, bnxtWant},
 		{"i40e", &fakeEthtool{driver: "i40e", stats: i40eStats(false)}, nil, i40eWant},
 		{"i40e, older spelling", &fakeEthtool{driver: "i40e", stats: i40eStats(true)}, nil, i40eOldWant},
 		{"unknown driver name, mlx5 keys", &fakeEthtool{driver: "mlx5e_rep", stats: mlx5Stats(1 << 3)}, nil, mlx5Want(1 << 3)},
