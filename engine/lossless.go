@@ -196,10 +196,17 @@ const HistoryWindow = 60 * time.Second
 // last two samples and the pause-rate history.
 type losslessState struct {
 	prev, cur *CountersSampled
-	// history is a ring of the summed (rx+tx) pause rate per priority per
-	// sample; next is where the next entry goes, n how many are set.
-	history [][8]float64
+	// history is a ring of one historyRow per sample; next is where the
+	// next entry goes, n how many are set.
+	history []historyRow
 	next, n int
+}
+
+// A historyRow is what one sample adds to the sparklines, per priority:
+// the summed (rx+tx) pause rate, the summed traffic in bytes per second,
+// and the share of the interval paused by the peer (0 where unknown).
+type historyRow struct {
+	pause, traffic, paused [8]float64
 }
 
 // sample records a sample, keeping the previous one for rates, and
@@ -222,20 +229,27 @@ func (ls *losslessState) sample(ev CountersSampled) bool {
 	ls.prev, ls.cur = ls.cur, &c
 	size := historySize(ev.Interval)
 	if len(ls.history) != size {
-		ls.history, ls.next, ls.n = make([][8]float64, size), 0, 0
+		ls.history, ls.next, ls.n = make([]historyRow, size), 0, 0
 	}
 	if ls.prev == nil || ls.cur.PFC == nil || ls.prev.PFC == nil {
 		return !rest
 	}
 	dt := ls.cur.At.Sub(ls.prev.At)
-	var row [8]float64
-	for p := range row {
+	var row historyRow
+	for p := range 8 {
 		c, pr := &ls.cur.PFC.Priorities[p], &ls.prev.PFC.Priorities[p]
-		if r, ok := readingRate(pr.RxPause, c.RxPause, dt); ok {
-			row[p] += r
+		for _, r := range [...][2]Reading{{pr.RxPause, c.RxPause}, {pr.TxPause, c.TxPause}} {
+			if v, ok := readingRate(r[0], r[1], dt); ok {
+				row.pause[p] += v
+			}
 		}
-		if r, ok := readingRate(pr.TxPause, c.TxPause, dt); ok {
-			row[p] += r
+		for _, r := range [...][2]Reading{{pr.RxBytes, c.RxBytes}, {pr.TxBytes, c.TxBytes}} {
+			if v, ok := readingRate(r[0], r[1], dt); ok {
+				row.traffic[p] += v
+			}
+		}
+		if f, ok := pausedFraction(pr.RxPauseDuration, c.RxPauseDuration, dt); ok {
+			row.paused[p] = f
 		}
 	}
 	ls.history[ls.next] = row
@@ -255,7 +269,7 @@ func (ls *losslessState) historyQuiet() bool {
 		return false
 	}
 	for _, row := range ls.history {
-		if row != ([8]float64{}) {
+		if row != (historyRow{}) {
 			return false
 		}
 	}
@@ -338,6 +352,11 @@ type LosslessCounters struct {
 	// sample of the last HistoryWindow, oldest first (for sparklines; not
 	// part of the JSON contract).
 	PauseHistory [8][]float64 `json:"-"`
+	// TrafficHistory is, likewise, the summed rx+tx bytes per second, and
+	// PausedHistory the share of each interval paused by the peer (0
+	// where the driver has no pause time).
+	TrafficHistory [8][]float64 `json:"-"`
+	PausedHistory  [8][]float64 `json:"-"`
 }
 
 // MarshalJSON writes the ECN settings as the JSON contract's object.
@@ -561,12 +580,16 @@ func (ls *losslessState) snapshot() *LosslessCounters {
 		e := cur.Err
 		out.Error = &e
 	}
-	for p := range out.PauseHistory {
-		h := make([]float64, 0, ls.n)
+	// One backing array for the 24 series.
+	all := make([]float64, 3*8*ls.n)
+	for p := range 8 {
+		pause, traffic, paused := all[:ls.n:ls.n], all[ls.n:2*ls.n:2*ls.n], all[2*ls.n:3*ls.n:3*ls.n]
+		all = all[3*ls.n:]
 		for i := range ls.n {
-			h = append(h, ls.history[(ls.next-ls.n+i+len(ls.history))%len(ls.history)][p])
+			row := &ls.history[(ls.next-ls.n+i+len(ls.history))%len(ls.history)]
+			pause[i], traffic[i], paused[i] = row.pause[p], row.traffic[p], row.paused[p]
 		}
-		out.PauseHistory[p] = h
+		out.PauseHistory[p], out.TrafficHistory[p], out.PausedHistory[p] = pause, traffic, paused
 	}
 	return out
 }

@@ -164,6 +164,34 @@ func TestPauseHistoryWindow(t *testing.T) {
 	}
 }
 
+// TestTrafficHistory: per priority, the summed rx+tx bytes per second
+// and the share of each interval paused, oldest first; 0 where a driver
+// has no such counter.
+func TestTrafficHistory(t *testing.T) {
+	e := New(Config{})
+	for i := range 4 {
+		s := mlxSample(t0.Add(time.Duration(i)*time.Second), 0)
+		pp := &s.PFC.Priorities[3]
+		pp.RxBytes = reading(uint64(1000*i), "rx_prio3_bytes")
+		pp.TxBytes = reading(uint64(500*i*i), "tx_prio3_bytes")
+		pp.RxPauseDuration = reading(uint64(250000*i), "rx_prio3_pause_duration")
+		e.Apply(s)
+	}
+	c := e.Snapshot().Interfaces[0].Counters
+	if diff := cmp.Diff([]float64{1500, 2500, 3500}, c.TrafficHistory[3]); diff != "" {
+		t.Errorf("priority 3 traffic (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]float64{0.25, 0.25, 0.25}, c.PausedHistory[3]); diff != "" {
+		t.Errorf("priority 3 paused (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]float64{0, 0, 0}, c.TrafficHistory[4]); diff != "" {
+		t.Errorf("priority 4 without byte counters (-want +got):\n%s", diff)
+	}
+	if len(c.PauseHistory[3]) != 3 || len(c.PausedHistory[7]) != 3 {
+		t.Errorf("series lengths %d %d", len(c.PauseHistory[3]), len(c.PausedHistory[7]))
+	}
+}
+
 // TestLosslessDiagnostics checks each lossless diagnostic fires on the
 // data that supports it and stays quiet otherwise.
 func TestLosslessDiagnostics(t *testing.T) {

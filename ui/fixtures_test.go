@@ -338,9 +338,32 @@ func losslessRoCE(t testing.TB) engine.Snapshot {
 		delay := uint16(7)
 		ev.QoS = &engine.PortQoSSample{Trust: []string{"dscp", "pcp"}, TrustDerived: true, PFCDelay: &delay, Source: "dcbnl IEEE_GET",
 			Buffer: &engine.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{130944, 130944}, TotalBytes: 524288}}
+		for p := range ev.PFC.Priorities {
+			rx, tx := roceBytes(p, i)
+			ev.PFC.Priorities[p].RxBytes = engine.Reading{Value: rx, Source: fmt.Sprintf("rx_prio%d_bytes", p)}
+			ev.PFC.Priorities[p].TxBytes = engine.Reading{Value: tx, Source: fmt.Sprintf("tx_prio%d_bytes", p)}
+		}
 		s.counters(float64(2+i), ev)
 	}
 	return s.snap()
+}
+
+// roceBytes are priority p's bytes received and sent by second i of the
+// losslessRoCE fixture (mlx5 rx_prio{p}_bytes, tx_prio{p}_bytes): RoCE on
+// priority 3 at 2 MB/s received and 1.5 MB/s sent, slowing to a quarter
+// while it is paused (20-29 s), 100 kB/s of other traffic on priority 0.
+func roceBytes(p, i int) (rx, tx uint64) {
+	for s := 1; s <= i; s++ {
+		switch {
+		case p == 0:
+			rx, tx = rx+100_000, tx+100_000
+		case p == 3 && s >= 20 && s <= 29:
+			rx, tx = rx+500_000, tx+375_000
+		case p == 3:
+			rx, tx = rx+2_000_000, tx+1_500_000
+		}
+	}
+	return rx, tx
 }
 
 // twoPorts: a host's two RDMA ports with names that differ only near the

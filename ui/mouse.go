@@ -42,10 +42,16 @@ func (r *renderer) regions(p plan) map[pane]rect {
 		row(p.rowH[0], paneETS, panePFC)
 		row(p.rowH[1], paneApp, panePeers)
 		row(p.boxes[p.slot].h, p.slot)
+		if p.under {
+			row(p.boxes[paneLossless].h, paneLossless)
+		}
 		row(p.boxes[paneDiag].h, paneDiag)
 	case modeWide:
 		row(p.rowH[0], paneETS, panePFC, paneApp)
 		row(p.boxes[p.slot].h, p.slot)
+		if p.under {
+			row(p.boxes[paneLossless].h, paneLossless)
+		}
 		row(p.rowH[1], paneDiag, panePeers)
 	}
 	return out

@@ -72,3 +72,29 @@ func TestMouseOverview(t *testing.T) {
 		t.Errorf("second click: overview %v, interface %q; want the port opened", h.m.vs.overview, h.m.vs.iface)
 	}
 }
+
+// With an RDMA device and room, the log's place is shared: a click in the
+// log focuses the log, a click in the Lossless pane under it focuses that
+// pane, which then has the whole place.
+func TestMouseSharedSlot(t *testing.T) {
+	h := newHarness(t, losslessRoCE(t), nil)
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	s := h.screen()
+	ly, ry := lineOf(s, "Log · 4 entries"), lineOf(s, "RoCE mlx5_0/1: RoCE v2 GID 3")
+	if ly < 0 || ry < 0 || ry < ly {
+		t.Fatalf("log at %d, RoCE path at %d:\n%s", ly, ry, s)
+	}
+	h.send(tea.MouseClickMsg{X: 10, Y: ry, Button: tea.MouseLeft})
+	if h.m.vs.focus != paneLossless {
+		t.Fatalf("click on the RoCE path: focus %v", paneNames[h.m.vs.focus])
+	}
+	h.wantNotScreen("Log · 4 entries")
+	h.wantScreen("▶ Lossless")
+	h.press("l")
+	h.wantScreen("▶ Log · 4 entries", "RoCE mlx5_0/1: RoCE v2 GID 3")
+	s = h.screen()
+	h.send(tea.MouseClickMsg{X: 10, Y: lineOf(s, "10:00:01.000 eth0 REMOTE"), Button: tea.MouseLeft})
+	if h.m.vs.focus != paneLog {
+		t.Errorf("click in the log: focus %v", paneNames[h.m.vs.focus])
+	}
+}

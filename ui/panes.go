@@ -941,10 +941,106 @@ func (r *renderer) losslessContent(w int) paneContent {
 			c.body = append(c.body, r.st.Warn.Render(l))
 		}
 	}
+	// With a RoCE port, its path first: it answers "is my RoCE traffic
+	// lossless?", the counters below say how it behaves.
+	if len(lc.RoCEPaths) > 0 {
+		c.body = append(c.body, r.roceLines(lc, w)...)
+		c.body = append(c.body, r.trafficLines(lc, w)...)
+		c.body = append(c.body, r.pauseLines(lc, w)...)
+		c.body = append(c.body, r.rdmaLines(lc, w)...)
+		return c
+	}
 	c.body = append(c.body, r.pauseLines(lc, w)...)
+	c.body = append(c.body, r.trafficLines(lc, w)...)
 	c.body = append(c.body, r.rdmaLines(lc, w)...)
 	c.body = append(c.body, r.roceLines(lc, w)...)
 	return c
+}
+
+// Widths of the traffic table's columns: the share of the interval
+// paused, and the narrowest a sparkline gets.
+const (
+	pausedW   = 7
+	minSparkW = 8
+)
+
+// trafficLines is the per-priority traffic (bytes per second, rx and tx)
+// and the share of each interval the peer paused the priority, each with
+// its last minute as a sparkline; only the priorities the driver counts
+// (mlx5 rx_prio{p}_bytes, bnxt_en rx_bytes_pri{p}), nothing without any.
+func (r *renderer) trafficLines(lc *engine.LosslessCounters, w int) []string {
+	var rows []uint8
+	for p := range uint8(8) {
+		pp := r.prioPause(p)
+		if pp != nil && (pp.RxBytes != nil || pp.TxBytes != nil || pp.PausedFraction != nil) {
+			rows = append(rows, p)
+		}
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	fixed := pausePrioW + 2*pauseCountW + pausedW + 3*pauseGapW
+	sw := clamp((w-fixed)*2/3, minSparkW, 60)
+	pw := clamp(w-fixed-sw, minSparkW, 60)
+	var traffic, paused [8][]float64
+	topT := 0.0
+	for _, p := range rows {
+		traffic[p], paused[p] = buckets(lc.TrafficHistory[p], sw), buckets(lc.PausedHistory[p], pw)
+		for _, v := range traffic[p] {
+			topT = max(topT, v)
+		}
+	}
+	na := r.st.Dim.Render(notAvail)
+	rate := func(v *float64) string {
+		if v == nil {
+			return na
+		}
+		return fmtRate(*v)
+	}
+	gap := strings.Repeat(" ", pauseGapW)
+	head := "bytes/s " + fmtSeconds(engine.HistoryWindow)
+	if topT > 0 {
+		head += ", peak " + fmtRate(topT)
+	}
+	lines := []string{r.st.ColHeader.Render(pad("Prio PFC", pausePrioW) + padLeft("rx B/s", pauseCountW) + padLeft("tx B/s", pauseCountW) +
+		gap + pad(head, sw) + gap + padLeft("paused", pausedW) + gap + "paused " + fmtSeconds(engine.HistoryWindow))}
+	for _, p := range rows {
+		pp := r.prioPause(p)
+		spark := func(v []float64, w int, top float64) string {
+			s := sparkline(v, w, top)
+			if len(v) == 0 || slices.Max(v) <= 0 {
+				return r.st.Dim.Render(s)
+			}
+			return s
+		}
+		share := na
+		if pp.PausedFraction != nil {
+			share = fmt.Sprintf("%.1f%%", 100*(*pp.PausedFraction))
+			if *pp.PausedFraction >= 0.5 {
+				share = r.st.Warn.Render(share)
+			}
+		}
+		lines = append(lines, trunc(pad(padLeft(fmt.Sprint(p), 4)+" "+r.pfcMark(p), pausePrioW)+
+			padLeft(rate(pp.RxBytesRate), pauseCountW)+padLeft(rate(pp.TxBytesRate), pauseCountW)+gap+
+			spark(traffic[p], sw, topT)+gap+padLeft(share, pausedW)+gap+spark(paused[p], pw, 1), w))
+	}
+	return lines
+}
+
+// pfcMark marks whether PFC is on for priority p in force: on, off, or
+// unknown without operational PFC.
+func (r *renderer) pfcMark(p uint8) string {
+	var op *engine.PFC
+	if r.in.Operational != nil {
+		op = r.in.Operational.PFC
+	}
+	switch {
+	case op == nil:
+		return r.st.Dim.Render(symAbsent)
+	case op.Enabled.Has(p):
+		return r.st.Enabled.Render(symOn)
+	}
+	return r.st.Dim.Render(symOff)
 }
 
 // roceLines is the RoCE path this host sets up, when sampled: the
@@ -1138,20 +1234,8 @@ func (r *renderer) pauseLines(lc *engine.LosslessCounters, w int) []string {
 	}
 	lines := []string{r.st.ColHeader.Render(pad("Prio PFC", pausePrioW) + padLeft("rx", pauseCountW) + padLeft("tx", pauseCountW) +
 		padLeft("rx/s", pauseCountW) + padLeft("tx/s", pauseCountW) + gap + pad(sparkHead, sw) + gap + "paused rx/tx")}
-	var op *engine.PFC
-	if r.in.Operational != nil {
-		op = r.in.Operational.PFC
-	}
 	for p := range uint8(8) {
-		pfc := r.st.Dim.Render(symAbsent)
-		switch {
-		case op == nil:
-		case op.Enabled.Has(p):
-			pfc = r.st.Enabled.Render(symOn)
-		default:
-			pfc = r.st.Dim.Render(symOff)
-		}
-		line := pad(padLeft(fmt.Sprint(p), 4)+" "+pfc, pausePrioW)
+		line := pad(padLeft(fmt.Sprint(p), 4)+" "+r.pfcMark(p), pausePrioW)
 		pp := r.prioPause(p)
 		if pp == nil {
 			lines = append(lines, line+padLeft(na, pauseCountW))

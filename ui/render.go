@@ -52,10 +52,13 @@ type box struct{ w, h int }
 
 // A plan is where each pane goes for the screen size.
 type plan struct {
-	mode    layoutMode
-	bodyH   int
-	boxes   [numPanes]box
-	slot    pane // the pane in the bottom slot (compact) or the log's place
+	mode  layoutMode
+	bodyH int
+	boxes [numPanes]box
+	slot  pane // the pane in the bottom slot (compact) or the log's place
+	// under reports that the log's place is shared: the log above, the
+	// Lossless pane under it (splitSlot).
+	under   bool
 	rowH    [3]int
 	headerH int
 	statusH int
@@ -175,6 +178,7 @@ func (r *renderer) plan() plan {
 		p.boxes[panePeers] = box{peersW, h2}
 		p.boxes[p.slot] = box{w, logH}
 		p.boxes[paneDiag] = box{w, h4}
+		r.splitSlot(&p, w)
 	case modeWide:
 		etsW := w - pfcWideWidth - appWideWidth - 2*sepWidth
 		h1 := max(r.content(paneETS, etsW).need(), r.content(panePFC, pfcWideWidth).need(), r.content(paneApp, appWideWidth).need())
@@ -190,8 +194,36 @@ func (r *renderer) plan() plan {
 		p.boxes[p.slot] = box{w, p.bodyH - h1 - h3}
 		p.boxes[paneDiag] = box{diagW, h3}
 		p.boxes[panePeers] = box{peersW, h3}
+		r.splitSlot(&p, w)
 	}
 	return p
+}
+
+// Sizes of a shared log place (splitSlot): the log keeps at least
+// splitLogMin lines and at most a third; the Lossless pane needs
+// splitLosslessMin to show a RoCE path (its title, a port line and ten
+// hops) and is only placed when it gets them.
+const (
+	splitLogMin      = 5
+	splitLosslessMin = 14
+)
+
+// splitSlot shares the log's place between the log and the Lossless pane
+// when the interface has an RDMA device and there is room: the RoCE path
+// and its counters show without a key press. A focused Lossless pane has
+// the whole place (logSlot), as without an RDMA device.
+func (r *renderer) splitSlot(p *plan, w int) {
+	if p.slot != paneLog || r.in == nil || r.in.Counters == nil || len(r.in.Counters.RDMA) == 0 {
+		return
+	}
+	h := p.boxes[paneLog].h
+	logH := clamp(r.content(paneLog, w).need(), splitLogMin, h/3)
+	if h-logH < splitLosslessMin {
+		return
+	}
+	p.under = true
+	p.boxes[paneLog] = box{w, logH}
+	p.boxes[paneLossless] = box{w, h - logH}
 }
 
 // logSlot is the pane in the log's place of the medium and wide layouts:
@@ -241,6 +273,12 @@ func (r *renderer) screen() string {
 // body draws the panes as planned.
 func (r *renderer) body(p plan) string {
 	pn := func(x pane) string { b := p.boxes[x]; return r.pane(x, b.w, b.h) }
+	under := func() string {
+		if !p.under {
+			return ""
+		}
+		return pn(paneLossless)
+	}
 	var rows []string
 	switch p.mode {
 	case modeCompact:
@@ -250,12 +288,14 @@ func (r *renderer) body(p plan) string {
 			r.hjoin(p.rowH[0], pn(paneETS), pn(panePFC)),
 			r.hjoin(p.rowH[1], pn(paneApp), pn(panePeers)),
 			pn(p.slot),
+			under(),
 			pn(paneDiag),
 		}
 	case modeWide:
 		rows = []string{
 			r.hjoin(p.rowH[0], pn(paneETS), pn(panePFC), pn(paneApp)),
 			pn(p.slot),
+			under(),
 			r.hjoin(p.rowH[1], pn(paneDiag), pn(panePeers)),
 		}
 	}

@@ -59,6 +59,11 @@ func TestRender(t *testing.T) {
 		{name: "lossless_80x24", snap: lossless, w: 80, h: 24, modify: focusLossless},
 		{name: "lossless_160x48", snap: lossless, w: 160, h: 48, modify: focusLossless},
 		{name: "lossless_roce_160x48", snap: losslessRoCE, w: 160, h: 48, modify: focusLossless},
+		// With an RDMA device and room, the log shares its place with the
+		// Lossless pane: the RoCE path shows without a key press.
+		{name: "roce_shared_160x48", snap: losslessRoCE, w: 160, h: 48},
+		{name: "roce_shared_120x50", snap: losslessRoCE, w: 120, h: 50},
+		{name: "roce_no_room_120x40", snap: losslessRoCE, w: 120, h: 40},
 		{name: "overview_roce_160x48", snap: losslessRoCE, w: 160, h: 48, modify: overviewState},
 		{name: "demo_100x30", snap: realistic, w: 100, h: 30, age: 3 * time.Second, modify: demoState},
 		{name: "demo_80x24", snap: realistic, w: 80, h: 24, age: 3 * time.Second, modify: demoState},
