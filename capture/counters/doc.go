@@ -91,10 +91,9 @@
 //
 // mlx5 lists per-priority pause statistics only for priorities with PFC
 // enabled; the others have no source. bnxt_en lists its per-priority
-bytes only while the firmware's priority-to-queue map is valid. ice and
-i40e have no per-priority traffic or pause-time statistics; they count
-XOFF frames,
-// which are the pauses. PFC is nil when neither source has anything. A
+// bytes only while the firmware's priority-to-queue map is valid. ice and
+// i40e have no per-priority traffic or pause-time statistics; they count
+// XOFF frames, which are the pauses. PFC is nil when neither source has anything. A
 // failure of either source (EOPNOTSUPP on lo, no dcbnl_ops on a veth) is
 // no error of the sample: most interfaces have neither.
 //
