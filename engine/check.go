@@ -890,7 +890,38 @@ func (c *checker) policyRoCE(bad, ev *[]string) (unknown []string) {
 		}
 	}
 	if pol.CNP != nil && (pol.CNP.DSCP != nil || pol.CNP.Priority != nil) {
-		unknown = append(unknown, "cnp: the CNP's DSCP and priority are not read yet (mlxconfig -d DEV q CNP_DSCP_P1 CNP_802P_PRIO_P1)")
+		unknown = append(unknown, c.policyCNP(bad, ev)...)
+	}
+	return unknown
+}
+
+// policyCNP checks the policy's CNP marking against the DCQCN settings
+// read (ECNSample.CNPDSCP, CNPPriority); what was not read is unknown,
+// with the command that would tell.
+func (c *checker) policyCNP(bad, ev *[]string) (unknown []string) {
+	pol := c.o.Policy.CNP
+	var e *ECNSample
+	if lc := c.in.Counters; lc != nil {
+		e = lc.ECN
+	}
+	hint := "mlxconfig -d DEV q CNP_DSCP_P1 CNP_802P_PRIO_P1"
+	if e != nil && e.Hint != "" {
+		hint = e.Hint
+	}
+	for _, f := range []struct {
+		name string
+		want *int
+		got  *uint8
+	}{{"cnp.dscp", pol.DSCP, e.cnpDSCP()}, {"cnp.priority", pol.Priority, e.cnpPriority()}} {
+		switch {
+		case f.want == nil:
+		case f.got == nil:
+			unknown = append(unknown, f.name+": not read here ("+hint+")")
+		case int(*f.got) != *f.want:
+			*bad = append(*bad, fmt.Sprintf("%s is %d, expected %d", f.name, *f.got, *f.want))
+		default:
+			*ev = append(*ev, fmt.Sprintf("%s %d", f.name, *f.got))
+		}
 	}
 	return unknown
 }

@@ -57,6 +57,8 @@ var diagRules = map[Code]string{
 	CodeTrustMismatch:      "linux/dcbnl.h DCB_ATTR_DCB_APP_TRUST_TABLE: the APP entries of a selector the port does not trust are never used",
 	CodePFCStall:           "SONiC PFC watchdog's detection rule: paused over 99% of the interval with nothing transmitted is a stall",
 	CodeRDMAOnLossy:        "design: RDMA octets rising while every PFC priority carries no traffic and another priority does",
+	CodeCNPPriorityLossy:   "DCQCN (Zhu et al., SIGCOMM 2015) and NVIDIA's RoCE configuration: CNPs go on a lossless or strict-priority class so that they are not delayed by the congestion they report",
+	CodeECNNeverMarked:     "DCQCN: the switch marks ECN below its PFC threshold, so marks come before pauses; pauses or receive-buffer exhaustion without marks mean ECN is not working",
 }
 
 // DiagnosticRule returns the rule a diagnostic code comes from (the

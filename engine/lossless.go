@@ -170,15 +170,65 @@ type PrioPauseSample struct {
 	RxBytes, TxBytes Reading
 }
 
-// An ECNSample is the host's DCQCN enablement per priority (mlx5
-// /sys/class/net/IF/ecn/roce_np|roce_rp/enable/P).
+// An ECNSample is the host's DCQCN (RoCE congestion control) settings:
+// which priorities have each role enabled, and how the CNPs this host
+// sends are marked. Sources: the vendor driver's
+// /sys/class/net/IF/ecn/roce_np|roce_rp tree, upstream mlx5's debugfs
+// cc_params (no per-priority enables there: EnablesUnknown); with neither,
+// Source is "" and Hint names the command that would tell.
 type ECNSample struct {
-	// Source names where the settings were read.
+	// Source names where the settings were read, "" when nothing could
+	// be (Why says why).
 	Source string
 	// NotificationPoint has the priorities on which this host sends CNPs
 	// for ECN-marked packets; ReactionPoint those on which it slows down
-	// on receiving CNPs.
+	// on receiving CNPs. Both mean nothing when EnablesUnknown.
 	NotificationPoint, ReactionPoint PrioSet
+	// EnablesUnknown reports that the source has no per-priority enables
+	// (upstream mlx5's debugfs; the firmware's ROCE_CC_PRIO_MASK).
+	EnablesUnknown bool
+	// CNPDSCP and CNPPriority are the DSCP and the 802.1p priority of
+	// the CNPs this host sends (vendor cnp_dscp / cnp_802p_prio, debugfs
+	// np_cnp_dscp / np_cnp_prio); nil when unknown. CNPPriorityFromPacket
+	// is set when the CNP takes the priority of the packet it answers
+	// (debugfs np_cnp_prio_mode 1), nil when unknown.
+	CNPDSCP, CNPPriority  *uint8
+	CNPPriorityFromPacket *bool
+	// Why says why nothing (or not everything) is known; Hint is the
+	// command an operator can run to find out. "" when not needed.
+	Why, Hint string
+}
+
+// equal reports whether two samples hold the same settings (by value:
+// the CNP fields are pointers).
+func (e *ECNSample) equal(o *ECNSample) bool {
+	if e == nil || o == nil {
+		return e == o
+	}
+	a, b := *e, *o
+	if !ptrEqual(a.CNPDSCP, b.CNPDSCP) || !ptrEqual(a.CNPPriority, b.CNPPriority) || !ptrEqual(a.CNPPriorityFromPacket, b.CNPPriorityFromPacket) {
+		return false
+	}
+	a.CNPDSCP, a.CNPPriority, a.CNPPriorityFromPacket = nil, nil, nil
+	b.CNPDSCP, b.CNPPriority, b.CNPPriorityFromPacket = nil, nil, nil
+	return a == b
+}
+
+// cnpDSCP is the CNP's DSCP, nil when unknown (or e is nil).
+func (e *ECNSample) cnpDSCP() *uint8 {
+	if e == nil {
+		return nil
+	}
+	return e.CNPDSCP
+}
+
+// cnpPriority is the CNP's fixed 802.1p priority, nil when unknown or
+// when the CNP takes the priority of the packet it answers.
+func (e *ECNSample) cnpPriority() *uint8 {
+	if e == nil || (e.CNPPriorityFromPacket != nil && *e.CNPPriorityFromPacket) {
+		return nil
+	}
+	return e.CNPPriority
 }
 
 func (CountersSampled) isEvent() {}
@@ -280,7 +330,7 @@ func (ls *losslessState) historyQuiet() bool {
 // same sources at the same interval (their times aside).
 func sameReadings(a, b *CountersSampled) bool {
 	return a.Interval == b.Interval && a.Err == b.Err && slices.Equal(a.RDMA, b.RDMA) &&
-		ptrEqual(a.PFC, b.PFC) && ptrEqual(a.ECN, b.ECN) && sameRoCE(a, b)
+		ptrEqual(a.PFC, b.PFC) && a.ECN.equal(b.ECN) && sameRoCE(a, b)
 }
 
 // ptrEqual reports whether two pointers are both nil or point to equal
@@ -359,32 +409,59 @@ type LosslessCounters struct {
 	PausedHistory  [8][]float64 `json:"-"`
 }
 
-// MarshalJSON writes the ECN settings as the JSON contract's object.
+// ecnJSON is the JSON contract's "ecn" object.
+type ecnJSON struct {
+	Source        string   `json:"source"`
+	NP            *PrioSet `json:"np_enabled"`
+	RP            *PrioSet `json:"rp_enabled"`
+	CNPDSCP       *uint8   `json:"cnp_dscp"`
+	CNPPriority   *uint8   `json:"cnp_priority"`
+	CNPFromPacket *bool    `json:"cnp_priority_from_packet"`
+	Why           *string  `json:"why"`
+	Hint          *string  `json:"hint"`
+}
+
+// MarshalJSON writes the ECN settings as the JSON contract's object:
+// np_enabled and rp_enabled null when the enables are unknown, why and
+// hint null when empty.
 func (e ECNSample) MarshalJSON() ([]byte, error) {
-	b := []byte(`{"source":`)
-	b = strconv.AppendQuote(b, e.Source)
-	np, _ := e.NotificationPoint.MarshalJSON()
-	rp, _ := e.ReactionPoint.MarshalJSON()
-	b = append(append(append(b, `,"np_enabled":`...), np...), `,"rp_enabled":`...)
-	return append(append(b, rp...), '}'), nil
+	v := ecnJSON{Source: e.Source, CNPDSCP: e.CNPDSCP, CNPPriority: e.CNPPriority, CNPFromPacket: e.CNPPriorityFromPacket}
+	if !e.EnablesUnknown {
+		v.NP, v.RP = &e.NotificationPoint, &e.ReactionPoint
+	}
+	if e.Why != "" {
+		v.Why = &e.Why
+	}
+	if e.Hint != "" {
+		v.Hint = &e.Hint
+	}
+	return json.Marshal(v)
 }
 
 // UnmarshalJSON reads the object MarshalJSON writes, so that a saved
 // snapshot decodes back into the same settings; unknown fields are
 // rejected as the rest of the contract's strict decoding does.
 func (e *ECNSample) UnmarshalJSON(b []byte) error {
-	var v struct {
-		Source string  `json:"source"`
-		NP     PrioSet `json:"np_enabled"`
-		RP     PrioSet `json:"rp_enabled"`
-	}
+	var v ecnJSON
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.DisallowUnknownFields()
 	if err := d.Decode(&v); err != nil {
 		return err
 	}
-	*e = ECNSample{Source: v.Source, NotificationPoint: v.NP, ReactionPoint: v.RP}
+	*e = ECNSample{Source: v.Source, CNPDSCP: v.CNPDSCP, CNPPriority: v.CNPPriority, CNPPriorityFromPacket: v.CNPFromPacket,
+		EnablesUnknown: v.NP == nil || v.RP == nil, Why: deref(v.Why), Hint: deref(v.Hint)}
+	if v.NP != nil && v.RP != nil {
+		e.NotificationPoint, e.ReactionPoint = *v.NP, *v.RP
+	}
 	return nil
+}
+
+func deref[T any](p *T) T {
+	var z T
+	if p == nil {
+		return z
+	}
+	return *p
 }
 
 // RDMAPortCounters is one RDMA device port's counters in the snapshot.

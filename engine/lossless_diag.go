@@ -16,6 +16,11 @@ const (
 	CodeCNPWithoutECN   Code = "cnp-without-ecn"
 	CodeLossyFabric     Code = "lossy-fabric"
 	CodeCountersError   Code = "counters-error"
+	// CodeCNPPriorityLossy: the CNPs this host sends travel on a priority
+	// neither lossless nor strict.
+	CodeCNPPriorityLossy Code = "cnp-priority-lossy"
+	// CodeECNNeverMarked: congestion while ECN-marked packets stay flat.
+	CodeECNNeverMarked Code = "ecn-never-marked"
 )
 
 // RoCE's classifiers in an APP table: UDP destination port 4791 (RoCEv2)
@@ -61,6 +66,12 @@ func (p *port) losslessDiagnostics() []Diagnostic {
 		}
 	}
 	out = append(out, congestionDiagnostics(cur, prev, dt)...)
+	if d, ok := p.cnpPriorityLossy(cur.ECN, cur.QoS); ok {
+		out = append(out, d)
+	}
+	if prev != nil {
+		out = append(out, ecnNeverMarked(cur, prev, dt, pfcOn)...)
+	}
 	out = append(out, p.roceDiagnostics(cur, pfcKnown, pfcOn)...)
 	if prev != nil && pfcKnown {
 		out = append(out, trafficDiagnostics(cur, prev, dt, pfcOn)...)
@@ -175,12 +186,7 @@ func congestionDiagnostics(cur, prev *CountersSampled, dt time.Duration) []Diagn
 	var out []Diagnostic
 	for i := range cur.RDMA {
 		s := &cur.RDMA[i]
-		var b *RDMAPortSample
-		for j := range prev.RDMA {
-			if prev.RDMA[j].Device == s.Device && prev.RDMA[j].Port == s.Port {
-				b = &prev.RDMA[j]
-			}
-		}
+		b := prev.rdmaPort(s.Device, s.Port)
 		if b == nil {
 			continue
 		}
@@ -191,7 +197,7 @@ func congestionDiagnostics(cur, prev *CountersSampled, dt time.Duration) []Diagn
 			out = append(out, mkDiag(CodeCNPWithoutECN, SeverityWarning, "",
 				"enable the reaction point on the RoCE priority (mlx5: echo 1 > /sys/class/net/IF/ecn/roce_rp/enable/P)",
 				"%s: congestion notifications arrive but are ignored (rp_cnp_ignored rising): the fabric marks ECN and this host does not slow down", name))
-		case cnps && cur.ECN != nil && (cur.ECN.NotificationPoint == 0 || cur.ECN.ReactionPoint == 0):
+		case cnps && cur.ECN != nil && !cur.ECN.EnablesUnknown && cur.ECN.Source != "" && (cur.ECN.NotificationPoint == 0 || cur.ECN.ReactionPoint == 0):
 			out = append(out, mkDiag(CodeCNPWithoutECN, SeverityWarning, "",
 				"enable ECN (DCQCN) on the RoCE priority on both roles (mlx5: /sys/class/net/IF/ecn/roce_np|roce_rp/enable/P)",
 				"%s: congestion notifications are counted but ECN is disabled here (notification point on %s, reaction point on %s)",
@@ -206,6 +212,102 @@ func congestionDiagnostics(cur, prev *CountersSampled, dt time.Duration) []Diagn
 		}
 	}
 	return out
+}
+
+// CNPPriority returns the priority the CNPs this host sends travel on,
+// and how that is known: by the CNP's DSCP where the port trusts DSCP and
+// the operational APP table maps it (IEEE Std 802.1Q-2018 D.2.10.3), else
+// its 802.1p priority (vendor cnp_802p_prio, debugfs np_cnp_prio). Not
+// known when neither is read, or when a CNP takes the priority of the
+// packet it answers (np_cnp_prio_mode 1: then it is the RoCE priority).
+func (p *port) cnpPriority(e *ECNSample, q *PortQoSSample) (prio uint8, how string, ok bool) {
+	if e == nil || (e.CNPPriorityFromPacket != nil && *e.CNPPriorityFromPacket) {
+		return 0, "", false
+	}
+	if dscp, _ := q.TrustsDSCP(); dscp && e.CNPDSCP != nil {
+		if pr, mapped := p.dscpPriority(*e.CNPDSCP); mapped {
+			return pr, fmt.Sprintf("CNP DSCP %d, mapped by the APP table", *e.CNPDSCP), true
+		}
+	}
+	if e.CNPPriority != nil {
+		return *e.CNPPriority, fmt.Sprintf("CNP 802.1p priority %d", *e.CNPPriority), true
+	}
+	return 0, "", false
+}
+
+// cnpPriorityLossy: the CNPs this host sends travel on a priority that is
+// neither lossless (PFC) nor strict (ETS TSA strict): under the very
+// congestion they report they queue behind bulk traffic or are dropped,
+// and the sender slows down late (DCQCN; NVIDIA's RoCE configuration puts
+// CNPs on a strict-priority class, priority 6).
+func (p *port) cnpPriorityLossy(e *ECNSample, q *PortQoSSample) (Diagnostic, bool) {
+	op := p.operational
+	prio, how, ok := p.cnpPriority(e, q)
+	if !ok || op == nil || op.PFC == nil || op.ETS == nil {
+		return Diagnostic{}, false
+	}
+	tc := op.ETS.PrioTC[prio%8]
+	if op.PFC.Enabled.Has(prio) || (int(tc) < len(op.ETS.TSA) && op.ETS.TSA[tc] == lldp.TSAStrict) {
+		return Diagnostic{}, false
+	}
+	return mkDiag(CodeCNPPriorityLossy, SeverityWarning, "ets",
+		fmt.Sprintf("send CNPs on a strict-priority or PFC priority (vendor driver: echo P > /sys/class/net/%s/ecn/roce_np/cnp_802p_prio; mlxconfig -d DEV set CNP_802P_PRIO_P1=P CNP_DSCP_P1=D), or make TC %d strict", p.name, tc),
+		"the CNPs this host sends (%s) travel on priority %d, TC %d, which is neither lossless nor strict: congestion notifications can be delayed or dropped by the congestion they report",
+		how, prio, tc), true
+}
+
+// ecnNeverMarked: congestion evidence on an RDMA port in the last
+// interval (out_of_buffer rising: receive WQEs exhausted; or pauses
+// received on a PFC priority) while its count of ECN-marked RoCE packets
+// stood still: the fabric pauses or drops instead of marking, so DCQCN
+// never slows the senders and PFC carries all of the congestion (ECN's
+// thresholds on the switch are missing or above its PFC thresholds).
+func ecnNeverMarked(cur, prev *CountersSampled, dt time.Duration, pfcOn PrioSet) []Diagnostic {
+	paused := false
+	if cur.PFC != nil && prev.PFC != nil {
+		for _, prio := range pfcOn.List() {
+			if moved(prev.PFC.Priorities[prio].RxPause, cur.PFC.Priorities[prio].RxPause) {
+				paused = true
+			}
+		}
+	}
+	var out []Diagnostic
+	for i := range cur.RDMA {
+		s := &cur.RDMA[i]
+		b := prev.rdmaPort(s.Device, s.Port)
+		if b == nil || !s.Congestion[ECNMarked].OK() || moved(b.Congestion[ECNMarked], s.Congestion[ECNMarked]) {
+			continue
+		}
+		if !b.Congestion[ECNMarked].OK() || b.Congestion[ECNMarked].Source != s.Congestion[ECNMarked].Source {
+			continue
+		}
+		var evidence []string
+		if moved(b.Congestion[OutOfBuffer], s.Congestion[OutOfBuffer]) {
+			r, _ := readingRate(b.Congestion[OutOfBuffer], s.Congestion[OutOfBuffer], dt)
+			evidence = append(evidence, fmt.Sprintf("out_of_buffer rising (%.0f/s)", r))
+		}
+		if paused {
+			evidence = append(evidence, "pauses received on "+priorityWords(pfcOn))
+		}
+		if len(evidence) == 0 {
+			continue
+		}
+		out = append(out, mkDiag(CodeECNNeverMarked, SeverityWarning, "",
+			"enable ECN marking (WRED/ECN thresholds below the PFC thresholds) on the switch queue of the RoCE priority, and DCQCN on both hosts",
+			"%s port %d: congestion (%s) while no ECN-marked RoCE packet arrived (np_ecn_marked_roce_packets flat): the fabric pauses instead of marking, so DCQCN never slows the senders",
+			s.Device, s.Port, strings.Join(evidence, ", ")))
+	}
+	return out
+}
+
+// rdmaPort returns the sample's RDMA port dev/port, nil if absent.
+func (s *CountersSampled) rdmaPort(dev string, port int) *RDMAPortSample {
+	for j := range s.RDMA {
+		if s.RDMA[j].Device == dev && s.RDMA[j].Port == port {
+			return &s.RDMA[j]
+		}
+	}
+	return nil
 }
 
 // moved reports a counter that rose between two readings from the same

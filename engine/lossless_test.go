@@ -297,22 +297,38 @@ func TestPrioPattern(t *testing.T) {
 }
 
 func TestECNSampleJSONRoundTrip(t *testing.T) {
-	in := ECNSample{Source: "class/net/mlx0/ecn", NotificationPoint: 1<<3 | 1<<4, ReactionPoint: 1 << 3}
-	b, err := json.Marshal(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const want = `{"source":"class/net/mlx0/ecn","np_enabled":[3,4],"rp_enabled":[3]}`
-	if string(b) != want {
-		t.Errorf("Marshal = %s, want %s", b, want)
+	dscp, prio, fromPacket := uint8(48), uint8(6), false
+	for _, tt := range []struct {
+		in   ECNSample
+		want string
+	}{
+		{ECNSample{Source: "class/net/mlx0/ecn", NotificationPoint: 1<<3 | 1<<4, ReactionPoint: 1 << 3},
+			`{"source":"class/net/mlx0/ecn","np_enabled":[3,4],"rp_enabled":[3],"cnp_dscp":null,"cnp_priority":null,"cnp_priority_from_packet":null,"why":null,"hint":null}`},
+		{ECNSample{Source: "kernel/debug/mlx5/0000:3b:00.0/cc_params", EnablesUnknown: true, CNPDSCP: &dscp, CNPPriority: &prio, CNPPriorityFromPacket: &fromPacket,
+			Hint: "mlxconfig -d 0000:3b:00.0 q ROCE_CC_PRIO_MASK_P1"},
+			`{"source":"kernel/debug/mlx5/0000:3b:00.0/cc_params","np_enabled":null,"rp_enabled":null,"cnp_dscp":48,"cnp_priority":6,"cnp_priority_from_packet":false,"why":null,"hint":"mlxconfig -d 0000:3b:00.0 q ROCE_CC_PRIO_MASK_P1"}`},
+		{ECNSample{EnablesUnknown: true, Why: "no DCQCN settings readable", Hint: "mlxconfig"},
+			`{"source":"","np_enabled":null,"rp_enabled":null,"cnp_dscp":null,"cnp_priority":null,"cnp_priority_from_packet":null,"why":"no DCQCN settings readable","hint":"mlxconfig"}`},
+	} {
+		b, err := json.Marshal(tt.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(b) != tt.want {
+			t.Errorf("Marshal = %s, want %s", b, tt.want)
+		}
+		var out ECNSample
+		if err := json.Unmarshal(b, &out); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tt.in, out); diff != "" {
+			t.Errorf("round trip (-want +got):\n%s", diff)
+		}
+		if !tt.in.equal(&out) {
+			t.Errorf("%+v and its round trip are not equal", tt.in)
+		}
 	}
 	var out ECNSample
-	if err := json.Unmarshal(b, &out); err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(in, out); diff != "" {
-		t.Errorf("round trip (-want +got):\n%s", diff)
-	}
 	for _, bad := range []string{
 		`{"source":"x","np_enabled":[3],"rp_enabled":[],"extra":1}`,
 		`{"source":"x","np_enabled":[9],"rp_enabled":[]}`,

@@ -319,19 +319,29 @@ func TestPolicyRoCE(t *testing.T) {
 		PFC: &PFC{Cap: 8, Enabled: 1 << 3}, App: []App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}}}
 	sample := mlxSample(t0, 0)
 	sample.QoS = &PortQoSSample{Trust: []string{"dscp", "pcp"}, Source: "dcbnl IEEE_GET"}
+	dscp, prio := uint8(48), uint8(6)
+	marked := &ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1 << 3, ReactionPoint: 1 << 3, CNPDSCP: &dscp, CNPPriority: &prio}
 	for _, tt := range []struct {
 		policy string
 		want   Verdict
 		says   string
+		ecn    *ECNSample // the DCQCN settings sampled (mlxSample's none when nil)
 	}{
-		{`{"trust":"dscp","roce":{"dscp":26},"pfc":{"enabled":[3]}}`, VerdictOK, "meet the policy"},
-		{`{"trust":"pcp"}`, VerdictCritical, "the NIC trusts dscp first, expected pcp"},
-		{`{"roce":{"dscp":24}}`, VerdictCritical, "rdma_cm's default DSCP is 26, expected 24"},
-		{`{"cnp":{"dscp":4}}`, VerdictUnknown, "the CNP's DSCP and priority are not read yet"},
+		{`{"trust":"dscp","roce":{"dscp":26},"pfc":{"enabled":[3]}}`, VerdictOK, "meet the policy", nil},
+		{`{"trust":"pcp"}`, VerdictCritical, "the NIC trusts dscp first, expected pcp", nil},
+		{`{"roce":{"dscp":24}}`, VerdictCritical, "rdma_cm's default DSCP is 26, expected 24", nil},
+		{`{"cnp":{"dscp":4}}`, VerdictUnknown, "cnp.dscp: not read here (mlxconfig -d DEV q CNP_DSCP_P1 CNP_802P_PRIO_P1)", nil},
+		{`{"cnp":{"dscp":48,"priority":6}}`, VerdictOK, "meet the policy", marked},
+		{`{"cnp":{"dscp":4,"priority":6}}`, VerdictCritical, "cnp.dscp is 48, expected 4", marked},
+		{`{"cnp":{"priority":3}}`, VerdictCritical, "cnp.priority is 6, expected 3", marked},
 	} {
 		e := New(Config{})
 		e.Apply(LocalChanged{Interface: "eth0", At: t0, Source: SourceDCBNL, Params: local})
-		e.Apply(sample)
+		s := sample
+		if tt.ecn != nil {
+			s.ECN = tt.ecn
+		}
+		e.Apply(s)
 		in, _ := e.Interface("eth0")
 		pol, err := ParsePolicy([]byte(tt.policy))
 		if err != nil {
@@ -378,5 +388,62 @@ func wantCodes(t *testing.T, e *Engine, want []Code, codes ...Code) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("diagnostics (-want +got):\n%s", diff)
+	}
+}
+
+// TestECNDiagnostics: cnp-priority-lossy and ecn-never-marked fire on the
+// data they exist for and stay silent otherwise; settings whose enables
+// are unknown (upstream mlx5 debugfs) never count as ECN off.
+func TestECNDiagnostics(t *testing.T) {
+	u8 := func(v uint8) *uint8 { return &v }
+	// ETS: priority 3 on TC 1 (ets), 6 on TC 2 (strict), the rest TC 0.
+	local := func() *Params {
+		return &Params{ETS: &ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1, 0, 0, 2}, TCBandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{lldp.TSAETS, lldp.TSAETS, lldp.TSAStrict}},
+			PFC: &PFC{Cap: 8, Enabled: 1 << 3},
+			App: []App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}, {Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}, {Selector: lldp.AppSelDSCP, Protocol: 48, Priority: 6}}}
+	}
+	// sample is mlxSample n with the ECN settings e, trust (nil: none
+	// reported), priority 3 paused rx3 times and ECN marks and
+	// out_of_buffer as given.
+	sample := func(n uint64, e *ECNSample, trust []string, rx3, marked, oob uint64) CountersSampled {
+		s := mlxSample(t0.Add(time.Duration(n)*time.Second), n)
+		s.ECN = e
+		if trust != nil {
+			s.QoS = &PortQoSSample{Trust: trust, Source: "dcbnl IEEE_GET"}
+		}
+		s.PFC.Priorities[3].RxPause.Value = rx3
+		s.RDMA[0].Congestion[ECNMarked].Value = marked
+		s.RDMA[0].Congestion[OutOfBuffer] = reading(oob, "ports/1/hw_counters/out_of_buffer")
+		return s
+	}
+	vendor := func(dscp, prio uint8) *ECNSample {
+		return &ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1 << 3, ReactionPoint: 1 << 3, CNPDSCP: u8(dscp), CNPPriority: u8(prio)}
+	}
+	fromPacket := true
+	for _, tt := range []struct {
+		name          string
+		first, second CountersSampled
+		want          []Code
+	}{
+		{"CNPs on strict priority 6", sample(0, vendor(48, 6), nil, 0, 9, 0), sample(1, vendor(48, 6), nil, 0, 9, 0), nil},
+		{"CNPs on lossless priority 3", sample(0, vendor(26, 3), nil, 0, 9, 0), sample(1, vendor(26, 3), nil, 0, 9, 0), nil},
+		{"CNPs on priority 0: lossy", sample(0, vendor(48, 0), nil, 0, 9, 0), sample(1, vendor(48, 0), nil, 0, 9, 0), []Code{CodeCNPPriorityLossy}},
+		{"priority 0 but DSCP 48 trusted, mapped to 6", sample(0, vendor(48, 0), []string{"dscp", "pcp"}, 0, 9, 0), sample(1, vendor(48, 0), []string{"dscp", "pcp"}, 0, 9, 0), nil},
+		{"DSCP 10 trusted, not mapped: the 802.1p priority 0", sample(0, vendor(10, 0), []string{"dscp", "pcp"}, 0, 9, 0), sample(1, vendor(10, 0), []string{"dscp", "pcp"}, 0, 9, 0), []Code{CodeCNPPriorityLossy}},
+		{"CNP takes the packet's priority", sample(0, &ECNSample{Source: "kernel/debug/mlx5/x/cc_params", EnablesUnknown: true, CNPPriority: u8(0), CNPPriorityFromPacket: &fromPacket}, nil, 0, 9, 0),
+			sample(1, &ECNSample{Source: "kernel/debug/mlx5/x/cc_params", EnablesUnknown: true, CNPPriority: u8(0), CNPPriorityFromPacket: &fromPacket}, nil, 0, 9, 0), nil},
+		{"CNP marking unknown", sample(0, &ECNSample{EnablesUnknown: true, Why: "nothing readable"}, nil, 0, 9, 0), sample(1, &ECNSample{EnablesUnknown: true, Why: "nothing readable"}, nil, 0, 9, 0), nil},
+		{"pauses received, marks flat", sample(0, vendor(48, 6), nil, 0, 9, 0), sample(1, vendor(48, 6), nil, 40, 9, 0), []Code{CodeECNNeverMarked}},
+		{"out_of_buffer rising, marks flat", sample(0, vendor(48, 6), nil, 0, 9, 0), sample(1, vendor(48, 6), nil, 0, 9, 7), []Code{CodeECNNeverMarked}},
+		{"pauses received, marks rising", sample(0, vendor(48, 6), nil, 0, 9, 0), sample(1, vendor(48, 6), nil, 40, 30, 7), nil},
+		{"quiet, marks flat", sample(0, vendor(48, 6), nil, 0, 9, 0), sample(1, vendor(48, 6), nil, 0, 9, 0), nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := New(Config{})
+			e.Apply(LocalChanged{Interface: "eth0", At: t0, Source: SourceDCBNL, Params: local()})
+			e.Apply(tt.first)
+			e.Apply(tt.second)
+			wantCodes(t, e, tt.want, CodeCNPPriorityLossy, CodeECNNeverMarked, CodeCNPWithoutECN)
+		})
 	}
 }

@@ -220,15 +220,7 @@ func (in *Interface) rocePath(r *RoCEPortSample) RoCEPath {
 		add(HopPauses, PathOK, fmtPaused(pp), "no storm, no stall")
 	}
 	// ECN.
-	switch e := lc.ECN; {
-	case e == nil:
-		add(HopECN, PathUnknown, "", "the host's DCQCN settings are unknown (only the vendor driver exposes them in sysfs)")
-	case e.NotificationPoint.Has(uint8(prio)) && e.ReactionPoint.Has(uint8(prio)):
-		add(HopECN, PathOK, "notification and reaction point", e.Source)
-	default:
-		add(HopECN, PathWarning, fmt.Sprintf("np %s, rp %s", OnOff(e.NotificationPoint.Has(uint8(prio))), OnOff(e.ReactionPoint.Has(uint8(prio)))),
-			fmt.Sprintf("DCQCN is not on for priority %d in both roles", prio))
-	}
+	in.ecnHop(add, lc.ECN, uint8(prio))
 	return p
 }
 
@@ -267,6 +259,57 @@ func (in *Interface) pfcHop(add func(RoCEHop, PathVerdict, string, string), prio
 		add(HopPFC, PathUnknown, v, "on in force here; the peer advertises no PFC, so the switch's side is not known")
 	default:
 		add(HopPFC, PathOK, v, fmt.Sprintf("on here and at the peer (resolved: %s)", in.Resolution.PFC.Source))
+	}
+}
+
+// ecnHop judges DCQCN on the RoCE priority: both roles enabled there,
+// the CNPs this host sends on a lossless or strict priority
+// (cnp-priority-lossy), and ECN marks arriving under congestion
+// (ecn-never-marked). Enables the source does not have (upstream mlx5's
+// debugfs) leave the hop unknown, with the command that would tell.
+func (in *Interface) ecnHop(add func(RoCEHop, PathVerdict, string, string), e *ECNSample, prio uint8) {
+	if e == nil || e.Source == "" {
+		why := "the host's DCQCN settings are unknown"
+		if e != nil && e.Why != "" {
+			why = e.Why
+		}
+		if e != nil && e.Hint != "" {
+			why += " (" + e.Hint + ")"
+		}
+		add(HopECN, PathUnknown, "", why)
+		return
+	}
+	var parts []string
+	if !e.EnablesUnknown {
+		parts = append(parts, "np "+OnOff(e.NotificationPoint.Has(prio)), "rp "+OnOff(e.ReactionPoint.Has(prio)))
+	}
+	if e.CNPDSCP != nil {
+		parts = append(parts, fmt.Sprintf("CNP DSCP %d", *e.CNPDSCP))
+	}
+	switch {
+	case e.CNPPriorityFromPacket != nil && *e.CNPPriorityFromPacket:
+		parts = append(parts, "CNP priority of the packet")
+	case e.CNPPriority != nil:
+		parts = append(parts, fmt.Sprintf("CNP priority %d", *e.CNPPriority))
+	}
+	value := strings.Join(parts, ", ")
+	for _, code := range []Code{CodeCNPPriorityLossy, CodeECNNeverMarked} {
+		if in.hasDiag(code) {
+			add(HopECN, PathWarning, value, "see the diagnostic "+string(code))
+			return
+		}
+	}
+	switch {
+	case e.EnablesUnknown:
+		why := "the per-priority DCQCN enables are not exposed here (" + e.Source + ")"
+		if e.Hint != "" {
+			why += ": " + e.Hint
+		}
+		add(HopECN, PathUnknown, value, why)
+	case !e.NotificationPoint.Has(prio) || !e.ReactionPoint.Has(prio):
+		add(HopECN, PathWarning, value, fmt.Sprintf("DCQCN is not on for priority %d in both roles", prio))
+	default:
+		add(HopECN, PathOK, value, "DCQCN on in both roles ("+e.Source+")")
 	}
 }
 

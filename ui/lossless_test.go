@@ -160,6 +160,18 @@ func TestLosslessMessages(t *testing.T) {
 		}, sub: "no pause counters · every 1s",
 			want: []string{"⚠ ethtool -S eth0: operation not permitted", "no per-priority pause counters (driver exposes none)",
 				"no RDMA device on this interface", "ECN notification point on 3 · reaction point on none (class/net/eth0/ecn)"}},
+		{name: "upstream mlx5 debugfs: no enables, the CNP's marking", snap: func(t testing.TB) engine.Snapshot {
+			dscp, prio := uint8(48), uint8(6)
+			return withCounters(t, engine.CountersSampled{ECN: &engine.ECNSample{Source: "kernel/debug/mlx5/0000:3b:00.0/cc_params", EnablesUnknown: true,
+				CNPDSCP: &dscp, CNPPriority: &prio, Hint: "mlxconfig -d 0000:3b:00.0 q ROCE_CC_PRIO_MASK_P1"}})
+		}, sub: "no pause counters · every 1s",
+			want: []string{"no per-priority pause counters (driver exposes none)", "no RDMA device on this interface",
+				"ECN enables not exposed · CNP DSCP 48 · CNP priority 6 (kernel/debug/mlx5/0000:3b:00.0/cc_params) · mlxconfig -d 0000:3b:00.0 q ROCE_CC_PRIO_MASK_P1"}},
+		{name: "no DCQCN source: why and the command", snap: func(t testing.TB) engine.Snapshot {
+			return withCounters(t, engine.CountersSampled{ECN: &engine.ECNSample{EnablesUnknown: true, Why: "debugfs is not mounted", Hint: "mlxconfig -d 0000:3b:00.0 q CNP_DSCP_P1"}})
+		}, sub: "no pause counters · every 1s",
+			want: []string{"no per-priority pause counters (driver exposes none)", "no RDMA device on this interface",
+				"ECN settings unknown: debugfs is not mounted · mlxconfig -d 0000:3b:00.0 q CNP_DSCP_P1"}},
 		{name: "pauses without RDMA", snap: func(t testing.TB) engine.Snapshot {
 			s := losslessSample(60)
 			s.RDMA = nil

@@ -1304,9 +1304,34 @@ func (r *renderer) ecnLine(e *engine.ECNSample) string {
 	if e == nil {
 		return r.st.Dim.Render("ECN settings unknown")
 	}
-	line := "ECN notification point on " + e.NotificationPoint.PrioWords() + " · reaction point on " + e.ReactionPoint.PrioWords()
-	if e.Source != "" {
-		line += r.st.Dim.Render(" (" + Sanitize(e.Source) + ")")
+	if e.Source == "" {
+		text := "ECN settings unknown"
+		if e.Why != "" {
+			text += ": " + Sanitize(e.Why)
+		}
+		if e.Hint != "" {
+			text += " · " + Sanitize(e.Hint)
+		}
+		return r.st.Dim.Render(text)
+	}
+	var parts []string
+	if e.EnablesUnknown {
+		parts = append(parts, "ECN enables not exposed")
+	} else {
+		parts = append(parts, "ECN notification point on "+e.NotificationPoint.PrioWords(), "reaction point on "+e.ReactionPoint.PrioWords())
+	}
+	if e.CNPDSCP != nil {
+		parts = append(parts, fmt.Sprintf("CNP DSCP %d", *e.CNPDSCP))
+	}
+	switch {
+	case e.CNPPriorityFromPacket != nil && *e.CNPPriorityFromPacket:
+		parts = append(parts, "CNP priority of the packet")
+	case e.CNPPriority != nil:
+		parts = append(parts, fmt.Sprintf("CNP priority %d", *e.CNPPriority))
+	}
+	line := strings.Join(parts, " · ") + r.st.Dim.Render(" ("+Sanitize(e.Source)+")")
+	if e.EnablesUnknown && e.Hint != "" {
+		line += r.st.Dim.Render(" · " + Sanitize(e.Hint))
 	}
 	return line
 }

@@ -48,6 +48,7 @@ func diagnosticCodes() []engine.Code {
 		// The RoCE path (package engine).
 		engine.CodeRoCEGIDNotV2, engine.CodeRoCEToSNotLossless, engine.CodeLinkPauseWithPFC,
 		engine.CodePFCNoHeadroom, engine.CodeTrustMismatch, engine.CodePFCStall, engine.CodeRDMAOnLossy,
+		engine.CodeCNPPriorityLossy, engine.CodeECNNeverMarked,
 	}
 }
 
