@@ -217,7 +217,7 @@ func (c *client) stat(op string, typ netlink.HeaderType, d Device, port int) (st
 		if m.Header.Type != typ {
 			continue
 		}
-		r, err := decodeStatReply(m.Data)
+		r, err := decodeStatReply(m.Data, typ == typeStatGet)
 		switch {
 		case err != nil:
 			return fail(err)

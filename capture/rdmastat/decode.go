@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mdlayher/netlink"
@@ -54,8 +55,9 @@ func malformed(format string, args ...any) error {
 // reply; a bad entry is skipped (or its value dropped) and noted in
 // skipped. Unknown attributes, RDMA_NLDEV_ATTR_PAD included, are ignored,
 // and nests are accepted with or without NLA_F_NESTED (set by
-// nla_nest_start since Linux 5.2).
-func decodeStatReply(b []byte) (statReply, error) {
+// nla_nest_start since Linux 5.2). withValues is true for STAT_GET, whose
+// entries must each carry a value.
+func decodeStatReply(b []byte, withValues bool) (statReply, error) {
 	var r statReply
 	ad, err := netlink.NewAttributeDecoder(b)
 	if err != nil {
@@ -79,7 +81,7 @@ func decodeStatReply(b []byte) (statReply, error) {
 			r.devName = cString(ad.Bytes())
 		case RDMA_NLDEV_ATTR_STAT_HWCOUNTERS:
 			r.hasTable = true
-			if err := r.decodeTable(ad.Bytes()); err != nil {
+			if err := r.decodeTable(ad.Bytes(), withValues); err != nil {
 				return statReply{}, err
 			}
 		}
@@ -91,7 +93,7 @@ func decodeStatReply(b []byte) (statReply, error) {
 }
 
 // decodeTable appends the entries of one HWCOUNTERS nest to r.
-func (r *statReply) decodeTable(b []byte) error {
+func (r *statReply) decodeTable(b []byte, withValues bool) error {
 	ad, err := netlink.NewAttributeDecoder(b)
 	if err != nil {
 		return malformed("RDMA_NLDEV_ATTR_STAT_HWCOUNTERS: %v", err)
@@ -102,7 +104,7 @@ func (r *statReply) decodeTable(b []byte) error {
 			continue
 		}
 		n++
-		e, problem := decodeEntry(ad.Bytes())
+		e, problem := decodeEntry(ad.Bytes(), withValues)
 		if problem != "" {
 			if e.name != "" {
 				problem = fmt.Sprintf("entry %d (%s): %s", n, e.name, problem)
@@ -124,7 +126,8 @@ func (r *statReply) decodeTable(b []byte) error {
 // decodeEntry decodes one HWCOUNTER_ENTRY nest. An entry whose name is
 // missing or not acceptable comes back with name "" (to be left out);
 // problem says, in a few words, what was wrong with the entry, or is "".
-func decodeEntry(b []byte) (e counterEntry, problem string) {
+// withValues asks for a value: its absence is then a problem.
+func decodeEntry(b []byte, withValues bool) (e counterEntry, problem string) {
 	ad, err := netlink.NewAttributeDecoder(b)
 	if err != nil {
 		return counterEntry{}, fmt.Sprintf("not a nest of attributes (%v)", err)
@@ -168,8 +171,11 @@ func decodeEntry(b []byte) (e counterEntry, problem string) {
 		return counterEntry{}, why
 	}
 	e.name = name
-	if valueLen >= 0 && valueLen != 8 {
+	switch {
+	case valueLen >= 0 && valueLen != 8:
 		problems = append(problems, fmt.Sprintf("value of %d bytes, not a u64: left unknown", valueLen))
+	case valueLen < 0 && withValues:
+		problems = append(problems, "no value: left unknown")
 	}
 	if haveDynamic {
 		e.optional = true
@@ -335,12 +341,12 @@ func cString(b []byte) string {
 	return string(b)
 }
 
-// quoteShort quotes b for a message, cut to 40 bytes.
+// quoteShort quotes b for a one-line message, in ASCII, cut to 40 bytes.
 func quoteShort(b []byte) string {
 	if len(b) > 40 {
-		return fmt.Sprintf("%q...", b[:40])
+		return strconv.QuoteToASCII(string(b[:40])) + "..."
 	}
-	return fmt.Sprintf("%q", b)
+	return strconv.QuoteToASCII(string(b))
 }
 
 // oneLine replaces line breaks in s by spaces.
