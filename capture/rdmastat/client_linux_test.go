@@ -674,3 +674,38 @@ func TestConcurrentPorts(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestDialErrors checks how socket errors map: EPROTONOSUPPORT (no
+// ib_core) is ErrNoRDMA for dial only, EPERM and EACCES are
+// os.ErrPermission, and the errno stays reachable.
+func TestDialErrors(t *testing.T) {
+	tests := []struct {
+		op      string
+		errno   syscall.Errno
+		wantMsg string
+		noRDMA  bool
+		perm    bool
+	}{
+		{opDial, syscall.EPROTONOSUPPORT, "no RDMA subsystem: NETLINK_RDMA is unavailable (ib_core not loaded, or a kernel without CONFIG_INFINIBAND)", true, false},
+		{opDial, syscall.EACCES, "dial: permission denied (permission denied)", false, true},
+		{opDial, syscall.EMFILE, "dial: too many open files", false, false},
+		{opStatGet, syscall.EPROTONOSUPPORT, "STAT_GET mlx5_0/1: protocol not supported", false, false},
+	}
+	for _, tt := range tests {
+		dev, port := "", 0
+		if tt.op != opDial {
+			dev, port = "mlx5_0", 1
+		}
+		err := opError(tt.op, dev, port, &netlink.OpError{Op: "socket", Err: os.NewSyscallError("socket", tt.errno)})
+		if got := err.Error(); got != tt.wantMsg {
+			t.Errorf("%s %v: message %q, want %q", tt.op, tt.errno, got, tt.wantMsg)
+		}
+		if errors.Is(err, ErrNoRDMA) != tt.noRDMA || errors.Is(err, os.ErrPermission) != tt.perm {
+			t.Errorf("%s %v: Is(ErrNoRDMA) = %v, Is(os.ErrPermission) = %v", tt.op, tt.errno,
+				errors.Is(err, ErrNoRDMA), errors.Is(err, os.ErrPermission))
+		}
+		if !errors.Is(err, tt.errno) {
+			t.Errorf("%s %v: errno not reachable through Unwrap", tt.op, tt.errno)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package rdmastat
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -107,7 +108,7 @@ func checkPort(t *testing.T, p Port) {
 	if cmd == "" {
 		return
 	}
-	prefix := "rdma statistic set link mlx5_0/1 optional-counters "
+	prefix := "rdma statistic set link " + shellQuote(p.Device+"/"+strconv.Itoa(p.Port)) + " optional-counters "
 	list, ok := strings.CutPrefix(cmd, prefix)
 	if !ok {
 		t.Fatalf("EnableCommand %q does not start with %q", cmd, prefix)
