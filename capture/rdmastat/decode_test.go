@@ -94,26 +94,28 @@ func TestDecodeReplies(t *testing.T) {
 			name: "bad entries are skipped, bad values left unknown",
 			stat: cat(handle(3, "mlx5_0", 1), table(
 				valueEntry("out_of_buffer", 12),
-				rawEntry(valueAttr(le64(99))),                                          // 2: no name
-				rawEntry(nameAttr(cstr("rp_cnp_handled")), valueAttr(le32(7))),         // 3: a u32 value
-				rawEntry(nameAttr(cstr("np_cnp_sent"))),                                // 4: no value
-				rawEntry(nameAttr(cstr(long65)), valueAttr(le64(1))),                   // 5: name too long
-				rawEntry(nameAttr(cstr(long64)), valueAttr(le64(64))),                  // 6: 64 bytes is fine
-				rawEntry(nameAttr(cstr("np_cnp\x01sent")), valueAttr(le64(1))),         // 7: control byte
-				rawEntry(nameAttr(cstr("rx bytes")), valueAttr(le64(1))),               // 8: space
-				rawEntry(nameAttr(cstr("a,b")), valueAttr(le64(1))),                    // 9: comma
-				rawEntry(nameAttr([]byte("ab\x00cd\x00")), valueAttr(le64(1))),         // 10: NUL inside
-				rawEntry(nameAttr(cstr("\xc3\xa9t\xc3\xa9")), valueAttr(le64(1))),      // 11: not ASCII
-				rawEntry(nameAttr([]byte{0}), valueAttr(le64(1))),                      // 12: empty
-				rawEntry(nameAttr([]byte("rx_icrc_encapsulated")), valueAttr(le64(5))), // 13: no NUL: accepted
-				nla(RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY, []byte{1, 2, 3, 4, 5, 6}),    // 14: not attributes
-				valueEntry("out_of_buffer", 13),                                        // 15: a duplicate
+				rawEntry(valueAttr(le64(99))),                                                 // 2: no name
+				rawEntry(nameAttr(cstr("rp_cnp_handled")), valueAttr(le32(7))),                // 3: a u32 value
+				rawEntry(nameAttr(cstr("np_cnp_sent"))),                                       // 4: no value
+				rawEntry(nameAttr(cstr(long65)), valueAttr(le64(1))),                          // 5: name too long
+				rawEntry(nameAttr(cstr(long64)), valueAttr(le64(64))),                         // 6: 64 bytes is fine
+				rawEntry(nameAttr(cstr("np_cnp\x01sent")), valueAttr(le64(1))),                // 7: control byte
+				rawEntry(nameAttr(cstr("rx bytes")), valueAttr(le64(1))),                      // 8: space
+				rawEntry(nameAttr(cstr("a,b")), valueAttr(le64(1))),                           // 9: comma
+				rawEntry(nameAttr([]byte("ab\x00cd\x00")), valueAttr(le64(1))),                // 10: NUL inside
+				rawEntry(nameAttr(cstr("\xc3\xa9t\xc3\xa9")), valueAttr(le64(1))),             // 11: not ASCII
+				rawEntry(nameAttr([]byte{0}), valueAttr(le64(1))),                             // 12: empty
+				rawEntry(nameAttr([]byte("rx_icrc_encapsulated")), valueAttr(le64(5))),        // 13: no NUL: accepted
+				nla(RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY, []byte{1, 2, 3, 4, 5, 6}),           // 14: not attributes
+				valueEntry("out_of_buffer", 13),                                               // 15: a duplicate
+				rawEntry(nameAttr(cstr("out_of_sequence")), valueAttr(cat(le64(3), le32(0)))), // 16: 12-byte value
 			)),
 			want: Port{Device: "mlx5_0", Port: 1, StatusWhy: "no status",
 				Counters: []Counter{
 					{Name: long64, Value: u64p(64)},
 					{Name: "np_cnp_sent"},
 					{Name: "out_of_buffer", Value: u64p(12)},
+					{Name: "out_of_sequence"},
 					{Name: "rp_cnp_handled"},
 					{Name: "rx_icrc_encapsulated", Value: u64p(5)},
 				},
@@ -129,6 +131,7 @@ func TestDecodeReplies(t *testing.T) {
 					`STAT_GET entry 11: name "\u00e9t\u00e9" has byte 0xc3 (not printable ASCII, or a space or comma)`,
 					"STAT_GET entry 12: empty name",
 					"STAT_GET entry 14: not a nest of attributes (invalid attribute; length too short or too large)",
+					"STAT_GET entry 16 (out_of_sequence): value of 12 bytes, not a u64: left unknown",
 					"STAT_GET: duplicate counter out_of_buffer: the first one is kept",
 				},
 			},
