@@ -28,10 +28,12 @@
 // # Optional counters
 //
 // A driver may mark counters optional (IB_STAT_FLAG_OPTIONAL,
-// include/rdma/ib_verbs.h); mlx5 does so for cc_rx_ce_pkts,
-// cc_rx_cnp_pkts, cc_tx_cnp_pkts and the rdma_{tx,rx}_{packets,bytes}
-// counters (drivers/infiniband/hw/mlx5/counters.c), and starts them
-// disabled (do_alloc_stats). STAT_GET leaves a disabled counter out
+// include/rdma/ib_verbs.h); mlx5 does so for its flow-counter ("op")
+// counters, cc_rx_ce_pkts, cc_rx_cnp_pkts and cc_tx_cnp_pkts (the CNP
+// ones only where the NIC's flow tables can match the BTH opcode) and, in
+// recent kernels, rdma_{tx,rx}_{packets,bytes}
+// (drivers/infiniband/hw/mlx5/counters.c mlx5_ib_fill_counters), and
+// starts them disabled (do_alloc_stats). STAT_GET leaves a disabled counter out
 // altogether (stat_get_doit_default_counter skips is_disabled bits), so
 // from STAT_GET alone a disabled counter and a counter the hardware lacks
 // look the same. STAT_GET_STATUS lists every counter of the port and adds

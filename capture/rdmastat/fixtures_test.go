@@ -106,7 +106,10 @@ var (
 // port's rdma_hw_stats (drivers/infiniband/hw/mlx5/counters.c: the Q
 // counters basic_q_cnts, out_of_seq_q_cnts and retrans_q_cnts first, then
 // cong_cnts, ext_ppcnt_cnts, and the optional op counters basic_op_cnts,
-// rdmarx_cnp_op_cnts, rdmatx_cnp_op_cnts last). A subset, to keep the
+// rdmarx_cnp_op_cnts, rdmatx_cnp_op_cnts last), numbered as on a NIC
+// without the extended-error and RoCE-acceleration Q counters, with a
+// kernel from before the rdma_{tx,rx}_{packets,bytes} op counters. A
+// subset (rx_write_requests and the like are left out), to keep the
 // fixtures short; the values are made up.
 var (
 	mlx5Base = []struct {
