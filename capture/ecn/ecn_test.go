@@ -219,7 +219,7 @@ func TestRead(t *testing.T) {
 	}, {
 		name: "ofed tree with nothing in it",
 		layout: layout{fixture: "ofed", driver: "mlx5_core", edit: func(t *testing.T, root string) {
-			remove(netDir + "/ecn")(t, root)
+			remove(netDir+"/ecn")(t, root)
 			mkdir(t, root, netDir+"/ecn/roce_np")
 		}},
 		want: ecn.Settings{
@@ -262,8 +262,8 @@ func TestRead(t *testing.T) {
 	}, {
 		name: "upstream debugfs without roce_cc_general",
 		layout: layout{fixture: "upstream", driver: "mlx5_core", edit: func(t *testing.T, root string) {
-			remove(ccDir + "/rtt_resp_dscp")(t, root)
-			remove(ccDir + "/rtt_resp_dscp_valid")(t, root)
+			remove(ccDir+"/rtt_resp_dscp")(t, root)
+			remove(ccDir+"/rtt_resp_dscp_valid")(t, root)
 		}},
 		want: ecn.Settings{
 			Source:                ccDir,
@@ -364,7 +364,7 @@ func TestRead(t *testing.T) {
 	}, {
 		name: "none: device link to ..",
 		layout: layout{fixture: "none", driver: "mlx5_core", edit: func(t *testing.T, root string) {
-			remove(netDir + "/device")(t, root)
+			remove(netDir+"/device")(t, root)
 			symlink(t, root, netDir+"/device", "..")
 		}},
 		want: ecn.Settings{
@@ -415,7 +415,7 @@ func TestRead(t *testing.T) {
 	}, {
 		name: "ofed roce_np a file",
 		layout: layout{fixture: "ofed", driver: "mlx5_core", edit: func(t *testing.T, root string) {
-			remove(netDir + "/ecn/roce_np")(t, root)
+			remove(netDir+"/ecn/roce_np")(t, root)
 			write(netDir+"/ecn/roce_np", "1\n")(t, root)
 		}},
 		want: ecn.Settings{
