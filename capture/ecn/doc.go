@@ -21,7 +21,8 @@
 //
 // The interface, class/net/IF (Read refuses a name the kernel's
 // dev_valid_name, net/core/dev.c, would refuse, before touching a file),
-// and its links made by the driver core:
+// and its links made by the driver core (drivers/base/core.c
+// device_add_class_symlinks, drivers/base/dd.c driver_sysfs_add):
 //
 //	class/net/IF/device          -> the PCI device; base name e.g. 0000:3b:00.0
 //	class/net/IF/device/driver   -> the bound driver; base name e.g. mlx5_core
@@ -43,7 +44,7 @@
 //	  rate_to_set_on_first_cnp, dce_tcp_g, dce_tcp_rtt,
 //	  rate_reduce_monitor_period, initial_alpha_value}
 //
-// 2. The upstream (inbox) mlx5 debugfs directory, made only when the
+// 2. The upstream (inbox) mlx5 debugfs directory, read only when the
 // netdev has no MLNX_OFED tree and its driver is mlx5_core:
 //
 //	kernel/debug/mlx5/PCI/cc_params/NAME
@@ -72,23 +73,6 @@
 // This directory has no per-priority enable: NotificationPoint and
 // ReactionPoint stay Unknown, never Off.
 //
-// # The CNP priority mode
-//
-// np_cnp_prio_mode shows the one-bit cnp_prio_mode field of the NP
-// congestion parameters (include/linux/mlx5/mlx5_ifc.h,
-// cong_control_r_roce_ecn_np, next to the 3-bit cnp_802p_prio and 6-bit
-// cnp_dscp). cong.c ties the two together: writing np_cnp_prio sets
-// cnp_802p_prio and clears cnp_prio_mode in the same command
-// (mlx5_ib_set_cc_param_mask_val), so mode 0 means the CNP is sent with
-// the configured priority. Mode 1 is the other choice, the CNP taking the
-// priority of the received packet that triggered it; the kernel source
-// does not spell that out, it is the PRM's meaning of the field. Read
-// models it so: with mode 1, CNPPriorityFromPacket is true and
-// CNPPriority nil (the parameter is not used); with mode 0 or an unknown
-// mode, CNPPriority is np_cnp_prio. The MLNX_OFED tree shows no mode at
-// all, so its cnp_802p_prio is reported as CNPPriority with
-// CNPPriorityFromPacket nil.
-//
 // 3. Otherwise the settings are unknown and Why says why (no such
 // interface, a virtual interface without a device link, no driver, a
 // driver without a known source, debugfs missing or root-only). For
@@ -103,7 +87,27 @@
 // say which of them is the CNP marking. The configfs tree under
 // kernel/config/bnxt_re/ is made only by Broadcom's out-of-tree driver
 // (upstream drivers/infiniband/hw/bnxt_re/ has no configfs.c) and is not
-// read either.
+// read either. For ice and i40e (irdma) Hint says no file is known.
+// Other drivers (virtio_net, ...) get no hint.
+//
+// # The CNP priority mode
+//
+// np_cnp_prio_mode shows the one-bit cnp_prio_mode field of the NP
+// congestion parameters (include/linux/mlx5/mlx5_ifc.h,
+// cong_control_r_roce_ecn_np, next to the 3-bit cnp_802p_prio and 6-bit
+// cnp_dscp). cong.c ties the two together: writing np_cnp_prio sets
+// cnp_802p_prio and clears cnp_prio_mode in the same command
+// (mlx5_ib_set_cc_param_mask_val), so mode 0 means the CNP is sent with
+// the configured priority. Mode 1 is the other choice, the CNP taking the
+// priority of the received packet that triggered it. That reading is not
+// in the kernel source, which only passes the bit between the file and
+// the firmware; it rests on the field's name and NVIDIA's description of
+// cnp_prio_mode, and was not checked against the PRM's own text. Read
+// models it so: with mode 1, CNPPriorityFromPacket is true and
+// CNPPriority nil (the parameter is not used); with mode 0 or an unknown
+// mode, CNPPriority is np_cnp_prio. The MLNX_OFED tree shows no mode at
+// all, so its cnp_802p_prio is reported as CNPPriority with
+// CNPPriorityFromPacket nil.
 //
 // # Values
 //

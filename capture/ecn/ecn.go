@@ -158,8 +158,9 @@ func (r *reader) read(ifname string) Settings {
 }
 
 // device resolves class/net/IF/device and its driver link. Both are
-// symlinks made by the driver core (drivers/base/core.c device_add_class_symlinks
-// and drivers/base/bus.c driver_sysfs_add); only their base names matter.
+// symlinks made by the driver core (drivers/base/core.c
+// device_add_class_symlinks, drivers/base/dd.c driver_sysfs_add); only
+// their base names matter.
 func (r *reader) device(netdir string) device {
 	link, err := os.Readlink(r.abs(netdir + "/device"))
 	if err != nil {

@@ -371,6 +371,20 @@ func TestRead(t *testing.T) {
 			Why: `class/net/eth0/device: link to ".." has no usable name`,
 		},
 	}, {
+		// A device name that is not a PCI address is not put in the
+		// mlxconfig command.
+		name: "none: device not named like PCI",
+		layout: layout{fixture: "none", driver: "mlx5_core", edit: func(t *testing.T, root string) {
+			remove(netDir+"/device")(t, root)
+			symlink(t, root, netDir+"/device", "../../../virtio2")
+			mkdir(t, root, "devices/pci0000:00/0000:00:02.0/virtio2")
+			symlink(t, root, "devices/pci0000:00/0000:00:02.0/virtio2/driver", "../../../../bus/pci/drivers/mlx5_core")
+		}},
+		want: ecn.Settings{
+			Why:  "kernel/debug/mlx5 does not exist: debugfs is not mounted there, or mlx5_core is not loaded",
+			Hint: "mlxconfig -d <PCI> q ROCE_CC_PRIO_MASK_P1 CNP_DSCP_P1 CNP_802P_PRIO_P1",
+		},
+	}, {
 		name:   "no such interface",
 		layout: layout{fixture: "ofed", driver: "mlx5_core"},
 		ifname: "eth1",
