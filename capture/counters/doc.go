@@ -93,14 +93,19 @@
 // enabled; the others have no source. bnxt_en lists its per-priority
 // bytes only while the firmware's priority-to-queue map is valid. ice and
 // i40e have no per-priority traffic or pause-time statistics; they count
-// XOFF frames, which are the pauses. PFC is nil when neither source has anything. A
+// XOFF frames, which are the pauses. PFC is nil when neither source has
+// anything. A
 // failure of either source (EOPNOTSUPP on lo, no dcbnl_ops on a veth) is
 // no error of the sample: most interfaces have neither.
 //
 // # ECN
 //
-// The host's DCQCN enablement per priority is read from mlx5's
-// class/net/IF/ecn/roce_np/enable/0..7 (notification point: sends CNPs)
-// and roce_rp/enable/0..7 (reaction point: slows down on CNPs), files
-// holding 0 or 1; ECN is nil unless at least one of them is there.
+// The host's DCQCN settings come from capture/ecn: the vendor driver's
+// class/net/IF/ecn/roce_np|roce_rp tree (per-priority enables, the CNP's
+// DSCP and priority), else upstream mlx5's debugfs
+// kernel/debug/mlx5/PCI/cc_params (the CNP's marking, no enables). The
+// enables count only when all sixteen files were read. ECN is nil on an
+// interface with neither source and no RDMA device; with an RDMA device it
+// is a sample whose Why and Hint say why nothing is known and which
+// command would tell (mlxconfig for mlx5).
 package counters

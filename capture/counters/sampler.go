@@ -64,7 +64,7 @@ func (s *Sampler) Sample(ifname string, at time.Time, interval time.Duration) en
 	r := &reader{root: s.root}
 	ev.RDMA = r.rdma(ifname)
 	ev.PFC = s.pfc(ifname)
-	ev.ECN = r.ecn(ifname)
+	ev.ECN = r.ecn(ifname, len(ev.RDMA) > 0)
 	ev.Err = r.errString()
 	return ev
 }

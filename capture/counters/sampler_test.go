@@ -1,6 +1,8 @@
 package counters_test
 
 import (
+	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -72,7 +74,9 @@ func TestFixtures(t *testing.T) {
 	}{
 		{"mlx5", "mlx0", sample("mlx0", []engine.RDMAPortSample{mlx5Port()},
 			&engine.ECNSample{Source: "class/net/mlx0/ecn", NotificationPoint: 1 << 3, ReactionPoint: 1 << 3})},
-		{"irdma", "ens1f0", sample("ens1f0", []engine.RDMAPortSample{irdmaPort()}, nil)},
+		// An RDMA interface with no DCQCN source: unknown, with why.
+		{"irdma", "ens1f0", sample("ens1f0", []engine.RDMAPortSample{irdmaPort()}, &engine.ECNSample{EnablesUnknown: true,
+			Why: "class/net/ens1f0 has no device link: a virtual interface, without RDMA congestion control of its own"})},
 		{"nordma", "eth0", sample("eth0", []engine.RDMAPortSample{}, nil)},
 		// The mlx5 device is mlx0's; another netdev gets nothing of it.
 		{"mlx5", "eth0", sample("eth0", []engine.RDMAPortSample{}, nil)},
@@ -281,18 +285,20 @@ func TestBadFiles(t *testing.T) {
 			func(p *engine.RDMAPortSample) { p.Congestion[engine.CNPSent] = engine.Reading{} },
 			mlxPort + "hw_counters/np_cnp_sent: not a number"},
 		{"ECN flag 2", func(t *testing.T, root string) { write(t, root, "class/net/mlx0/ecn/roce_rp/enable/5", "2\n") },
-			func(*engine.RDMAPortSample) {}, "class/net/mlx0/ecn/roce_rp/enable/5: not 0 or 1"},
+			func(*engine.RDMAPortSample) {}, "class/net/mlx0/ecn/roce_rp/enable/5: 2 is out of range 0..1"},
 		{"ECN all garbage", func(t *testing.T, root string) {
 			for _, pt := range []string{"roce_np", "roce_rp"} {
 				for p := range 8 {
 					write(t, root, "class/net/mlx0/ecn/"+pt+"/enable/"+string(rune('0'+p)), "on\n")
 				}
 			}
-		}, func(*engine.RDMAPortSample) {}, "class/net/mlx0/ecn/roce_np/enable/0: not a number; " +
-			"class/net/mlx0/ecn/roce_np/enable/1: not a number; class/net/mlx0/ecn/roce_np/enable/2: not a number; " +
-			"class/net/mlx0/ecn/roce_np/enable/3: not a number; class/net/mlx0/ecn/roce_np/enable/4: not a number; " +
-			"class/net/mlx0/ecn/roce_np/enable/5: not a number; class/net/mlx0/ecn/roce_np/enable/6: not a number; " +
-			"class/net/mlx0/ecn/roce_np/enable/7: not a number; and 8 more"},
+		}, func(*engine.RDMAPortSample) {}, func() string {
+			var errs []string
+			for p := range 8 {
+				errs = append(errs, fmt.Sprintf(`class/net/mlx0/ecn/roce_np/enable/%d: not a decimal number: "on\n"`, p))
+			}
+			return strings.Join(errs, "; ") + "; and 8 more"
+		}()},
 		{"unreadable GID entries are empty ones", func(t *testing.T, root string) {
 			// The kernel answers EINVAL for unused GID entries.
 			must(t, os.Mkdir(filepath.Join(root, mlxPort+"gid_attrs/ndevs/2"), 0o755))
@@ -480,9 +486,22 @@ func TestDefaults(t *testing.T) {
 	}
 }
 
-// TestECN checks the DCQCN enablement read from class/net/IF/ecn.
+// TestECN checks how capture/ecn's settings become the engine's sample:
+// the sixteen enables count only when all were read (one bad file leaves
+// them unknown, never off), the CNP's marking passes through, and an
+// interface without RDMA and without a source has none.
 func TestECN(t *testing.T) {
 	const dir = "class/net/eth0/ecn/"
+	full := func(np, rp engine.PrioSet, extra map[string]string) map[string]string {
+		m := map[string]string{}
+		for p := range 8 {
+			m[fmt.Sprintf(dir+"roce_np/enable/%d", p)] = fmt.Sprintf("%d\n", np>>p&1)
+			m[fmt.Sprintf(dir+"roce_rp/enable/%d", p)] = fmt.Sprintf("%d\n", rp>>p&1)
+		}
+		maps.Copy(m, extra)
+		return m
+	}
+	dscp, prio := uint8(48), uint8(6)
 	tests := []struct {
 		name    string
 		files   map[string]string
@@ -490,17 +509,12 @@ func TestECN(t *testing.T) {
 		wantErr string
 	}{
 		{"none", map[string]string{"class/net/eth0/ifindex": "2\n"}, nil, ""},
-		{"one flag", map[string]string{dir + "roce_np/enable/0": "1\n"},
-			&engine.ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1}, ""},
-		{"all off", map[string]string{dir + "roce_np/enable/0": "0\n", dir + "roce_rp/enable/7": "0\n"},
-			&engine.ECNSample{Source: "class/net/eth0/ecn"}, ""},
-		{"NP and RP apart", map[string]string{dir + "roce_np/enable/2": "1\n", dir + "roce_np/enable/5": "1\n",
-			dir + "roce_rp/enable/5": "1\n", dir + "roce_rp/enable/6": "0\n"},
+		{"vendor tree: enables and the CNP's marking", full(1<<3, 1<<3, map[string]string{dir + "roce_np/cnp_dscp": "48\n", dir + "roce_np/cnp_802p_prio": "6\n"}),
+			&engine.ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1 << 3, ReactionPoint: 1 << 3, CNPDSCP: &dscp, CNPPriority: &prio}, ""},
+		{"NP and RP apart", full(1<<2|1<<5, 1<<5, nil),
 			&engine.ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1<<2 | 1<<5, ReactionPoint: 1 << 5}, ""},
-		{"a bad flag among good ones", map[string]string{dir + "roce_np/enable/3": "1\n", dir + "roce_rp/enable/3": "yes\n"},
-			&engine.ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1 << 3}, dir + "roce_rp/enable/3: not a number"},
-		{"only bad flags", map[string]string{dir + "roce_np/enable/3": "2\n"}, nil, dir + "roce_np/enable/3: not 0 or 1"},
-		{"priorities beyond 7 ignored", map[string]string{dir + "roce_np/enable/8": "1\n"}, nil, ""},
+		{"a bad flag among good ones: enables unknown", full(1<<3, 1<<3, map[string]string{dir + "roce_rp/enable/3": "yes\n"}),
+			&engine.ECNSample{Source: "class/net/eth0/ecn", EnablesUnknown: true}, dir + `roce_rp/enable/3: not a decimal number: "yes\n"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dcbtop/dcbtop/capture/ecn"
 	"github.com/dcbtop/dcbtop/engine"
 )
 
@@ -356,34 +357,35 @@ func mulSat(a, b uint64) uint64 {
 	return a * b
 }
 
-// ecn reads the mlx5 DCQCN enablement of ifname's priorities
-// (class/net/IF/ecn/roce_np|roce_rp/enable/P, 0 or 1); nil when no such
-// file exists or none is usable.
-func (r *reader) ecn(ifname string) *engine.ECNSample {
-	dir := "class/net/" + ifname + "/ecn"
-	e := &engine.ECNSample{Source: dir}
-	found := false
-	for _, point := range []struct {
-		name string
-		set  *engine.PrioSet
-	}{{"roce_np", &e.NotificationPoint}, {"roce_rp", &e.ReactionPoint}} {
-		for p := range 8 {
-			rel := dir + "/" + point.name + "/enable/" + strconv.Itoa(p)
-			v, ok := r.uint(rel)
-			switch {
-			case !ok:
-				continue
-			case v > 1:
-				r.bad(rel, "not 0 or 1")
-				continue
-			case v == 1:
-				*point.set |= 1 << p
-			}
-			found = true
+// ecn reads ifname's DCQCN settings (capture/ecn: the vendor driver's
+// class/net/IF/ecn tree, else upstream mlx5's debugfs cc_params) as the
+// engine's sample. Per-priority enables count only when all sixteen were
+// read (one missing or malformed file leaves them unknown, never off).
+// Without any source the sample is nil on an interface without an RDMA
+// device (nothing to say) and otherwise carries why and the command that
+// would tell. Files that exist but cannot be used are named in Err.
+func (r *reader) ecn(ifname string, rdma bool) *engine.ECNSample {
+	st := ecn.Read(r.root, ifname)
+	r.errs = append(r.errs, st.Problems...)
+	if st.Source == "" && !rdma {
+		return nil
+	}
+	e := &engine.ECNSample{Source: st.Source, CNPDSCP: st.CNPDSCP, CNPPriority: st.CNPPriority,
+		CNPPriorityFromPacket: st.CNPPriorityFromPacket, Why: st.Why, Hint: st.Hint}
+	for p := range 8 {
+		np, rp := st.NotificationPoint[p], st.ReactionPoint[p]
+		if np == ecn.Unknown || rp == ecn.Unknown {
+			e.EnablesUnknown = true
+		}
+		if np == ecn.On {
+			e.NotificationPoint |= 1 << p
+		}
+		if rp == ecn.On {
+			e.ReactionPoint |= 1 << p
 		}
 	}
-	if !found {
-		return nil
+	if e.EnablesUnknown {
+		e.NotificationPoint, e.ReactionPoint = 0, 0
 	}
 	return e
 }
