@@ -36,6 +36,52 @@ type RoCEPortSample struct {
 	DefaultMode *string `json:"default_mode"`
 	// Problems are what could not be read, one line each.
 	Problems []string `json:"problems"`
+	// Optional is the state of the port's optional hardware counters
+	// (RDMA netlink); null where RDMA netlink was not asked or has no
+	// RDMA subsystem.
+	Optional *OptionalCounters `json:"optional_counters"`
+}
+
+// OptionalCounters is the state of an RDMA port's optional hardware
+// counters. The kernel keeps counters a driver flags optional
+// (IB_STAT_FLAG_OPTIONAL; mlx5's cc_rx_ce_pkts, cc_rx_cnp_pkts,
+// cc_tx_cnp_pkts, ...) out of sysfs hw_counters
+// (drivers/infiniband/core/sysfs.c); they exist only over RDMA netlink
+// (RDMA_NLDEV_CMD_STAT_GET, RDMA_NLDEV_CMD_STAT_GET_STATUS, Linux 5.16),
+// off until enabled and not kept across a reboot. dcbtop only reports
+// them: it never enables one.
+type OptionalCounters struct {
+	// Source is where the state was read ("rdma netlink").
+	Source string `json:"source"`
+	// StatusKnown is false on kernels without STAT_GET_STATUS: which
+	// counters are optional is then unknown, and Why says why.
+	StatusKnown bool    `json:"status_known"`
+	Why         *string `json:"why"`
+	// Enabled are the optional counters that count, with their values
+	// (null when the reply carried none); Disabled those that do not.
+	Enabled  []OptionalCounter `json:"enabled"`
+	Disabled []string          `json:"disabled"`
+	// EnableCommand enables the disabled ones along with the enabled
+	// ones (the set replaces what is enabled): iproute2's `rdma statistic
+	// set link DEV/PORT optional-counters ...`. Null when none is
+	// disabled.
+	EnableCommand *string `json:"enable_command"`
+}
+
+// An OptionalCounter is an enabled optional counter and its value.
+type OptionalCounter struct {
+	Name  string  `json:"name"`
+	Value *uint64 `json:"value"`
+}
+
+// equal reports whether two states are the same.
+func (o *OptionalCounters) equal(p *OptionalCounters) bool {
+	if o == nil || p == nil {
+		return o == p
+	}
+	return o.Source == p.Source && o.StatusKnown == p.StatusKnown && ptrEqual(o.Why, p.Why) &&
+		slices.EqualFunc(o.Enabled, p.Enabled, func(a, b OptionalCounter) bool { return a.Name == b.Name && ptrEqual(a.Value, b.Value) }) &&
+		slices.Equal(o.Disabled, p.Disabled) && ptrEqual(o.EnableCommand, p.EnableCommand)
 }
 
 // A RoCEGID is one entry of a port's GID table.
@@ -100,6 +146,11 @@ func (r *RoCEPortSample) IsRoCE() bool { return r.LinkLayer != nil && *r.LinkLay
 func (r RoCEPortSample) clone() RoCEPortSample {
 	r.GIDs = slices.Clone(r.GIDs)
 	r.Problems = slices.Clone(r.Problems)
+	if o := r.Optional; o != nil {
+		c := *o
+		c.Enabled, c.Disabled = slices.Clone(o.Enabled), slices.Clone(o.Disabled)
+		r.Optional = &c
+	}
 	return r
 }
 
@@ -120,7 +171,8 @@ func (r *RoCEPortSample) equal(o *RoCEPortSample) bool {
 				ptrEqual(a.Type, b.Type) && ptrEqual(a.Netdev, b.Netdev)
 		}) &&
 		ptrEqual(r.RoutableV2, o.RoutableV2) && ptrEqual(r.RoutableV2Why, o.RoutableV2Why) &&
-		ptrEqual(r.DefaultToS, o.DefaultToS) && ptrEqual(r.DefaultMode, o.DefaultMode) && slices.Equal(r.Problems, o.Problems)
+		ptrEqual(r.DefaultToS, o.DefaultToS) && ptrEqual(r.DefaultMode, o.DefaultMode) && slices.Equal(r.Problems, o.Problems) &&
+		r.Optional.equal(o.Optional)
 }
 
 // equal reports whether two link pause samples hold the same facts.

@@ -97,7 +97,7 @@ func TestRoCESnapshot(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{`"roce":[{"device":"mlx5_0","port":1,"link_layer":"Ethernet","gids":[{"index":0,"gid":"fe80::268a:7ff:fe11:2233","ipv4":null,"type":"RoCE v1","netdev":"eth0"}`,
-		`"routable_v2_gid":3,"routable_v2_why":null,"default_tos":{"tos":106,"dscp":26,"ecn":2,"source":"kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"},"default_mode":"RoCE v2","problems":[]}]`,
+		`"routable_v2_gid":3,"routable_v2_why":null,"default_tos":{"tos":106,"dscp":26,"ecn":2,"source":"kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"},"default_mode":"RoCE v2","problems":[],"optional_counters":null}]`,
 		`"link_pause":{"autoneg":false,"rx":false,"tx":false,"rx_frames":0,"tx_frames":0,"source":"ethtool netlink PAUSE_GET","unknown":null}`} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("counters JSON lacks %s:\n%s", want, b)

@@ -331,7 +331,10 @@ func losslessRoCE(t testing.TB) engine.Snapshot {
 	gid, v4, v2 := "::ffff:192.168.10.11", "192.168.10.11", "RoCE v2"
 	for i := range 61 {
 		ev := losslessSample(i)
-		ev.RoCE = []engine.RoCEPortSample{{Device: "mlx5_0", Port: 1, LinkLayer: &eth, RoutableV2: &three, Problems: []string{},
+		cnp, cmd := uint64(12*i), "rdma statistic set link mlx5_0/1 optional-counters cc_rx_ce_pkts,cc_rx_cnp_pkts,cc_tx_cnp_pkts"
+		optional := &engine.OptionalCounters{Source: "rdma netlink", StatusKnown: true,
+			Enabled: []engine.OptionalCounter{{Name: "cc_rx_cnp_pkts", Value: &cnp}}, Disabled: []string{"cc_rx_ce_pkts", "cc_tx_cnp_pkts"}, EnableCommand: &cmd}
+		ev.RoCE = []engine.RoCEPortSample{{Device: "mlx5_0", Port: 1, LinkLayer: &eth, RoutableV2: &three, Problems: []string{}, Optional: optional,
 			GIDs:       []engine.RoCEGID{{Index: 3, GID: &gid, IPv4: &v4, Type: &v2}},
 			DefaultToS: &engine.RoCEToS{ToS: 106, DSCP: 26, ECN: 2, Source: "kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"}}}
 		ev.LinkPause = &engine.LinkPauseSample{RX: &on, TX: &off, RxFrames: &n, TxFrames: nil, Source: "ethtool netlink PAUSE_GET"}

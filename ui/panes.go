@@ -970,13 +970,22 @@ const (
 // (mlx5 rx_prio{p}_bytes, bnxt_en rx_bytes_pri{p}), nothing without any.
 func (r *renderer) trafficLines(lc *engine.LosslessCounters, w int) []string {
 	var rows []uint8
+	counted, quiet := false, 0
 	for p := range uint8(8) {
 		pp := r.prioPause(p)
-		if pp != nil && (pp.RxBytes != nil || pp.TxBytes != nil || pp.PausedFraction != nil) {
+		if pp == nil || (pp.RxBytes == nil && pp.TxBytes == nil && pp.PausedFraction == nil) {
+			continue
+		}
+		counted = true
+		busy := slices.ContainsFunc(lc.TrafficHistory[p], func(v float64) bool { return v > 0 }) ||
+			slices.ContainsFunc(lc.PausedHistory[p], func(v float64) bool { return v > 0 })
+		if busy || r.pfcOn(p) {
 			rows = append(rows, p)
+		} else {
+			quiet++
 		}
 	}
-	if len(rows) == 0 {
+	if !counted {
 		return nil
 	}
 	fixed := pausePrioW + 2*pauseCountW + pausedW + 3*pauseGapW
@@ -1024,7 +1033,16 @@ func (r *renderer) trafficLines(lc *engine.LosslessCounters, w int) []string {
 			padLeft(rate(pp.RxBytesRate), pauseCountW)+padLeft(rate(pp.TxBytesRate), pauseCountW)+gap+
 			spark(traffic[p], sw, topT)+gap+padLeft(share, pausedW)+gap+spark(paused[p], pw, 1), w))
 	}
+	if quiet > 0 {
+		lines = append(lines, r.st.Dim.Render("     "+plural(quiet, "quiet priority")+" without PFC not shown"))
+	}
 	return lines
+}
+
+// pfcOn reports whether PFC is on for priority p in force.
+func (r *renderer) pfcOn(p uint8) bool {
+	op := r.in.Operational
+	return op != nil && op.PFC != nil && op.PFC.Enabled.Has(p)
 }
 
 // pfcMark marks whether PFC is on for priority p in force: on, off, or
@@ -1119,11 +1137,46 @@ func (r *renderer) roceLines(lc *engine.LosslessCounters, w int) []string {
 			text += " · default ToS not set (rdma_cm)"
 		}
 		lines = append(lines, wrap(text, w, "  ")...)
+		if o := p.Optional; o != nil {
+			lines = append(lines, r.optionalLines(o, w)...)
+		}
 		for _, path := range lc.RoCEPaths {
 			if path.Device == p.Device && path.Port == p.Port {
 				lines = append(lines, r.pathLines(path, w)...)
 			}
 		}
+	}
+	return lines
+}
+
+// optionalLines says which of an RDMA port's optional counters (RDMA
+// netlink) count, which are off, and the command that would turn them on
+// (dcbtop never does).
+func (r *renderer) optionalLines(o *engine.OptionalCounters, w int) []string {
+	if !o.StatusKnown {
+		why := "unknown"
+		if o.Why != nil {
+			why = Sanitize(*o.Why)
+		}
+		return wrap(r.st.Dim.Render("  optional counters ("+Sanitize(o.Source)+"): "+why), w, "    ")
+	}
+	var parts []string
+	for _, c := range o.Enabled {
+		parts = append(parts, Sanitize(c.Name)+" "+countOr(c.Value))
+	}
+	if len(o.Disabled) > 0 {
+		var off []string
+		for _, n := range o.Disabled {
+			off = append(off, Sanitize(n))
+		}
+		parts = append(parts, "off: "+strings.Join(off, ", "))
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "none")
+	}
+	lines := wrap("  optional counters ("+Sanitize(o.Source)+"): "+strings.Join(parts, " · "), w, "    ")
+	if o.EnableCommand != nil {
+		lines = append(lines, wrap(r.st.Dim.Render("    enable (not persistent): "+Sanitize(*o.EnableCommand)), w, "      ")...)
 	}
 	return lines
 }

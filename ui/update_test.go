@@ -974,10 +974,10 @@ func TestLosslessPane(t *testing.T) {
 	if h.m.vs.focus != paneLossless {
 		t.Fatalf("focus %v after l", h.m.vs.focus)
 	}
-	h.wantScreen("▶ Lossless · pauses from ethtool · every 1s", "Log 4 ↓22", "   3 ●       120     40    2.0      0")
+	h.wantScreen("▶ Lossless · pauses from ethtool · every 1s", "Log 4 ↓16", "   3 ●       120     40    2.0      0")
 	h.wantNotScreen("Log · 4 entries", "10:00:01.000 eth0 REMOTE")
 	h.press("end")
-	h.wantScreen("CNP/ECN mlx5_0/1", "ECN notification point on 3 · reaction point on 3", "↑22")
+	h.wantScreen("CNP/ECN mlx5_0/1", "ECN notification point on 3 · reaction point on 3", "↑16")
 	h.press("l")
 	if h.m.vs.focus != paneLog {
 		t.Fatalf("focus %v after l again", h.m.vs.focus)
@@ -996,10 +996,10 @@ func TestLosslessPane(t *testing.T) {
 	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	h.wantScreen("Lossless 2.0/s")
 	h.press("l", "end")
-	h.wantScreen("▶ Lossless", "Log 4  APP 5", "≈ derived: approximates the NDK counter", "↑26")
+	h.wantScreen("▶ Lossless", "Log 4  APP 5", "≈ derived: approximates the NDK counter", "↑20")
 	h.wantNotScreen("Prio PFC")
 	h.press("home")
-	h.wantScreen("Prio PFC", "↓26")
+	h.wantScreen("Prio PFC", "↓20")
 }
 
 // TestCapsFollowSnapshots: the capabilities the engine decides for each

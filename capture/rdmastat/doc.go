@@ -3,7 +3,8 @@
 // np_ecn_marked_roce_packets, out_of_buffer, and mlx5's optional
 // cc_rx_ce_pkts, cc_rx_cnp_pkts, cc_tx_cnp_pkts) over RDMA netlink, as
 // iproute2's `rdma statistic show link DEV/PORT` and `rdma statistic mode
-// supported link DEV/PORT` do. It imports no dcbtop engine package.
+// supported link DEV/PORT` do. Port.Sample maps what it read onto the
+// engine's facts (engine.OptionalCounters).
 //
 // # Messages
 //

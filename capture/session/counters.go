@@ -13,6 +13,7 @@ import (
 	"github.com/dcbtop/dcbtop/capture/kernel"
 	"github.com/dcbtop/dcbtop/capture/linkpause"
 	"github.com/dcbtop/dcbtop/capture/rdma"
+	"github.com/dcbtop/dcbtop/capture/rdmastat"
 	"github.com/dcbtop/dcbtop/engine"
 )
 
@@ -51,6 +52,13 @@ func (r *liveRun) startCounters(ifaces []*liveIface) (stop func()) {
 		if pc, err := linkpause.Dial(); err == nil {
 			hs.pause = pc
 			closers = append(closers, func() { pc.Close() })
+		}
+		switch sc, err := rdmastat.Dial(); {
+		case err == nil:
+			hs.stats = sc
+			closers = append(closers, func() { sc.Close() })
+		case !errors.Is(err, rdmastat.ErrNoRDMA):
+			hs.statsErr = err // said on each RDMA port; no RDMA subsystem needs no word
 		}
 		s = hs
 	}
@@ -130,6 +138,10 @@ type hostSampler struct {
 	root  string
 	pause *linkpause.Client // nil without ethtool netlink or the ioctl
 	dcb   *ieeeShare        // nil without DCB netlink
+	// stats reads the RDMA ports' optional counters (RDMA netlink); nil
+	// without the RDMA subsystem, or when dialling failed (statsErr).
+	stats    *rdmastat.Client
+	statsErr error
 }
 
 // An ieeeShare reads an interface's IEEE DCB state for the counters' PFC
@@ -172,7 +184,9 @@ func (s hostSampler) Sample(ifname string, at time.Time, interval time.Duration)
 	}
 	ev.RoCE = make([]engine.RoCEPortSample, 0, len(ports))
 	for i := range ports {
-		ev.RoCE = append(ev.RoCE, ports[i].Sample())
+		rs := ports[i].Sample()
+		rs.Optional = s.optional(ports[i].Device, ports[i].Port)
+		ev.RoCE = append(ev.RoCE, rs)
 	}
 	if s.pause != nil {
 		if p, err := s.pause.Get(ifname); err == nil {
@@ -186,6 +200,22 @@ func (s hostSampler) Sample(ifname string, at time.Time, interval time.Duration)
 	}
 	ev.Err = strings.Join(errs, "; ")
 	return ev
+}
+
+// optional reads an RDMA port's optional counters over RDMA netlink; nil
+// without the RDMA subsystem.
+func (s hostSampler) optional(dev string, port int) *engine.OptionalCounters {
+	switch {
+	case s.stats != nil:
+		p, err := s.stats.Port(dev, port)
+		if err != nil {
+			return rdmastat.Unread(err)
+		}
+		return p.Sample()
+	case s.statsErr != nil:
+		return rdmastat.Unread(s.statsErr)
+	}
+	return nil
 }
 
 // emptyProbeEvery is how often interfaces without any lossless counter
