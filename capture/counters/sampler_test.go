@@ -60,6 +60,19 @@ func irdmaPort() engine.RDMAPortSample {
 	return p
 }
 
+// bnxtPort is the bnxt_re fixture's port as sampled.
+func bnxtPort() engine.RDMAPortSample {
+	p := engine.RDMAPortSample{Device: "bnxt_re0", Port: 1}
+	p.NDK[engine.NDKRDMAInOctets] = rd(51200, "ports/1/hw_counters/rx_bytes")
+	p.NDK[engine.NDKRDMAOutOctets] = rd(61440, "ports/1/hw_counters/tx_bytes")
+	p.NDK[engine.NDKRDMAInFrames] = rd(25, "ports/1/hw_counters/rx_pkts")
+	p.NDK[engine.NDKRDMAOutFrames] = rd(30, "ports/1/hw_counters/tx_pkts")
+	p.Congestion[engine.CNPSent] = rd(4, "ports/1/hw_counters/np_cnp_pkts")
+	p.Congestion[engine.CNPHandled] = rd(2, "ports/1/hw_counters/rp_cnp_handled")
+	p.Congestion[engine.ECNMarked] = rd(6, "ports/1/hw_counters/np_ecn_marked_roce_packets")
+	return p
+}
+
 func sample(ifname string, ports []engine.RDMAPortSample, ecn *engine.ECNSample) engine.CountersSampled {
 	return engine.CountersSampled{Interface: ifname, At: t0, Interval: time.Second, RDMA: ports, ECN: ecn}
 }
@@ -77,6 +90,8 @@ func TestFixtures(t *testing.T) {
 		// An RDMA interface with no DCQCN source: unknown, with why.
 		{"irdma", "ens1f0", sample("ens1f0", []engine.RDMAPortSample{irdmaPort()}, &engine.ECNSample{EnablesUnknown: true,
 			Why: "class/net/ens1f0 has no device link: a virtual interface, without RDMA congestion control of its own"})},
+		{"bnxt_re", "ens2f0np0", sample("ens2f0np0", []engine.RDMAPortSample{bnxtPort()}, &engine.ECNSample{EnablesUnknown: true,
+			Why: "class/net/ens2f0np0 has no device link: a virtual interface, without RDMA congestion control of its own"})},
 		{"nordma", "eth0", sample("eth0", []engine.RDMAPortSample{}, nil)},
 		// The mlx5 device is mlx0's; another netdev gets nothing of it.
 		{"mlx5", "eth0", sample("eth0", []engine.RDMAPortSample{}, nil)},

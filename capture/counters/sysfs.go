@@ -223,7 +223,9 @@ type alternative struct {
 
 // ndkPort says where the NDK counters of a port's traffic come from, by
 // preference: the InfiniBand port counters (4-octet units for data), the
-// irdma IPv4+IPv6 hw_counters. mlx5's rdma_rx_bytes and the like are
+// irdma IPv4+IPv6 hw_counters, bnxt_re's hw_counters rx_bytes, tx_bytes,
+// rx_pkts, tx_pkts (drivers/infiniband/hw/bnxt_re/hw_counters.c
+// bnxt_re_stat_descs). mlx5's rdma_rx_bytes and the like are
 // optional counters (IB_STAT_FLAG_OPTIONAL, drivers/infiniband/hw/mlx5/
 // counters.c), which drivers/infiniband/core/sysfs.c never puts in
 // hw_counters: they exist only over RDMA netlink, disabled until enabled
@@ -236,18 +238,22 @@ var ndkPort = []struct {
 	{engine.NDKRDMAInOctets, []alternative{
 		{"counters", []string{"port_rcv_data"}, 4},
 		{"hw_counters", []string{"ip4InOctets", "ip6InOctets"}, 1},
+		{"hw_counters", []string{"rx_bytes"}, 1},
 	}},
 	{engine.NDKRDMAOutOctets, []alternative{
 		{"counters", []string{"port_xmit_data"}, 4},
 		{"hw_counters", []string{"ip4OutOctets", "ip6OutOctets"}, 1},
+		{"hw_counters", []string{"tx_bytes"}, 1},
 	}},
 	{engine.NDKRDMAInFrames, []alternative{
 		{"counters", []string{"port_rcv_packets"}, 1},
 		{"hw_counters", []string{"ip4InPkts", "ip6InPkts"}, 1},
+		{"hw_counters", []string{"rx_pkts"}, 1},
 	}},
 	{engine.NDKRDMAOutFrames, []alternative{
 		{"counters", []string{"port_xmit_packets"}, 1},
 		{"hw_counters", []string{"ip4OutPkts", "ip6OutPkts"}, 1},
+		{"hw_counters", []string{"tx_pkts"}, 1},
 	}},
 }
 
@@ -265,9 +271,10 @@ var ndkCM = []struct {
 }
 
 // congestionFiles names each congestion counter's file in hw_counters, by
-// driver: mlx5, then irdma.
+// driver: mlx5, then irdma, then bnxt_re (np_cnp_pkts; its
+// rp_cnp_handled and np_ecn_marked_roce_packets have mlx5's names).
 var congestionFiles = [engine.NumCongestion][]string{
-	engine.CNPSent:       {"np_cnp_sent", "cnpSent"},
+	engine.CNPSent:       {"np_cnp_sent", "cnpSent", "np_cnp_pkts"},
 	engine.CNPHandled:    {"rp_cnp_handled", "cnpHandled"},
 	engine.CNPIgnored:    {"rp_cnp_ignored", "cnpIgnored"},
 	engine.ECNMarked:     {"np_ecn_marked_roce_packets", "RxECNMrkd"},

@@ -28,15 +28,25 @@ func runCheckIn(t *testing.T, ns *testbed.NS, args ...string) (int, engine.Check
 	t.Helper()
 	p := startDcbtop(t, ns, append([]string{"check", "--json"}, args...)...)
 	code := p.wait(60 * time.Second)
+	return code, decodeCheck(t, p)
+}
+
+// decodeCheck validates the report a finished `dcbtop check --json`
+// printed against the schema and decodes it.
+func decodeCheck(t *testing.T, p *proc) engine.CheckReport {
+	t.Helper()
 	out := p.stdout()
 	if err := assets.ValidateCheck([]byte(out)); err != nil {
-		t.Fatalf("exit %d, report does not match check.schema.json: %v\n%s\nstderr: %s", code, err, out, p.stderrText())
+		t.Fatalf("report does not match check.schema.json: %v\n%s\nstderr: %s", err, out, p.stderrText())
 	}
 	var r engine.CheckReport
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
-	return code, r
+	if len(r.Interfaces) == 0 {
+		t.Fatalf("no interface in the report:\n%s", out)
+	}
+	return r
 }
 
 // verdictOf returns the verdict of check c on the report's first

@@ -1,0 +1,159 @@
+//go:build linux
+
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dcbtop/dcbtop/capture/control"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/testbed"
+	"github.com/dcbtop/dcbtop/testbed/snaptest"
+)
+
+// A roceFixture is a whole host's /sys for one RoCE port (testdata/roce),
+// the netdev it is bound to, and the verdict each hop of its path must get
+// on a veth (no DCB netlink: trust and buffer unknown; no pause counters).
+type roceFixture struct {
+	dir, ifname string
+	hops        map[engine.RoCEHop]engine.PathVerdict
+	// checks are `dcbtop check` verdicts beyond the path's.
+	checks map[engine.CheckName]engine.Verdict
+}
+
+var roceFixtures = []roceFixture{
+	{dir: "testdata/roce/mlx5", ifname: "ens3f0np0",
+		hops: map[engine.RoCEHop]engine.PathVerdict{
+			engine.HopGID: engine.PathOK, engine.HopToS: engine.PathOK, engine.HopTrust: engine.PathUnknown,
+			engine.HopPriority: engine.PathOK, engine.HopTC: engine.PathOK, engine.HopPFC: engine.PathOK,
+			engine.HopBuffer: engine.PathUnknown, engine.HopETS: engine.PathOK, engine.HopPauses: engine.PathUnknown,
+			// DCQCN is on for priority 3, but the fixture's CNPs go out on
+			// priority 6, which the host's and the switch's ETS leave on
+			// an ETS class without PFC: cnp-priority-lossy.
+			engine.HopECN: engine.PathWarning},
+		checks: map[engine.CheckName]engine.Verdict{engine.CheckRoCEGID: engine.VerdictOK, engine.CheckECN: engine.VerdictOK,
+			engine.CheckRoCEPath: engine.VerdictWarning, engine.CheckHeadroom: engine.VerdictUnknown, engine.CheckTrust: engine.VerdictUnknown}},
+	{dir: "testdata/roce/bnxt_re", ifname: "ens2f0np0",
+		hops: map[engine.RoCEHop]engine.PathVerdict{
+			engine.HopGID: engine.PathOK, engine.HopToS: engine.PathUnknown, engine.HopTrust: engine.PathUnknown,
+			engine.HopPriority: engine.PathOK, engine.HopTC: engine.PathOK, engine.HopPFC: engine.PathOK,
+			engine.HopBuffer: engine.PathUnknown, engine.HopETS: engine.PathOK, engine.HopPauses: engine.PathUnknown,
+			engine.HopECN: engine.PathUnknown},
+		checks: map[engine.CheckName]engine.Verdict{engine.CheckRoCEGID: engine.VerdictOK,
+			engine.CheckRoCEPath: engine.VerdictUnknown, engine.CheckHeadroom: engine.VerdictUnknown, engine.CheckTrust: engine.VerdictUnknown}},
+}
+
+// TestRoCEPathFixtures runs dcbtop on a veth named as each fixture's
+// netdev, with DCBTOP_SYSFS_ROOT standing for the host's /sys and a real
+// lldpd switch (ETS, PFC on 3, RoCE APP) on the other end: the snapshot
+// JSON carries the RoCE path hop by hop with the verdicts the fixture's
+// facts give (and null values where unknown), /metrics the same verdicts
+// per hop, and `dcbtop check` the path with every hop as evidence. On the
+// mlx5 fixture the screen shows the path at 160x48 without a key press.
+func TestRoCEPathFixtures(t *testing.T) {
+	testbed.RequirePriv(t)
+	t.Parallel()
+	for i, fx := range roceFixtures {
+		root, err := filepath.Abs(fx.dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		env := "DCBTOP_SYSFS_ROOT=" + root
+		// link: a switch port p0 facing the host's fx.ifname.
+		link := func(t *testing.T) (sw, host *testbed.NS) {
+			sw, host = testbed.NewNS(t, "rsw"), testbed.NewNS(t, "rhost")
+			testbed.Veth(t, sw, "p0", host, fx.ifname)
+			testbed.StartLLDPD(t, sw, "p0", testbed.LLDPDOpts{Hostname: "leaf1", TLVs: append(swTLVs(swPFC3), roceAppTLV)})
+			return sw, host
+		}
+		t.Run(filepath.Base(fx.dir)+"/json and metrics", func(t *testing.T) {
+			t.Parallel()
+			_, host := link(t)
+			local := testbed.WriteFile(t, "local.json", agentParams)
+			addr := "127.0.0.1:" + []string{"9431", "9432"}[i]
+			p := startProc(t, "dcbtop --agent on "+fx.ifname, []string{ipPath(t), "netns", "exec", host.Name, "env", env,
+				control.EnvRunDir + "=" + testbed.ShortTempDir(t), dcbtopBin, "--agent", "--local", local, "--willing", "off",
+				"-i", fx.ifname, "--json", "--duration", "6s", "--metrics", addr})
+			time.Sleep(4500 * time.Millisecond)
+			fams := scrape(t, host, addr)
+			if code := p.wait(30 * time.Second); code != 0 {
+				t.Fatalf("exit %d: %s", code, p.stderrText())
+			}
+			in := snaptest.Iface(t, snaptest.Decode(t, "dcbtop --json", p.stdout()), fx.ifname)
+			if in.Counters == nil || len(in.Counters.RoCEPaths) != 1 {
+				t.Fatalf("counters %+v: want one RoCE path", in.Counters)
+			}
+			path := in.Counters.RoCEPaths[0]
+			if len(path.Hops) != len(engine.RoCEHops) {
+				t.Fatalf("%d hops, want %d: %+v", len(path.Hops), len(engine.RoCEHops), path.Hops)
+			}
+			for j, h := range path.Hops {
+				if h.Hop != engine.RoCEHops[j] {
+					t.Errorf("hop %d is %s, want %s", j, h.Hop, engine.RoCEHops[j])
+				}
+				if want := fx.hops[h.Hop]; h.Verdict != want {
+					t.Errorf("%s: %s (%s), want %s", h.Hop, h.Verdict, h.Reason, want)
+				}
+				if h.Verdict == engine.PathOK && h.Value == nil {
+					t.Errorf("%s is ok without a value", h.Hop)
+				}
+				labels := map[string]string{"interface": fx.ifname, "device": path.Device, "port": "1", "hop": string(h.Hop)}
+				if got := gauge(t, fams, "dcbtop_roce_path_hop_status", labels); got != float64(h.Verdict.Level()) {
+					t.Errorf("dcbtop_roce_path_hop_status{hop=%q} = %v, JSON says %s", h.Hop, got, h.Verdict)
+				}
+			}
+			if path.Priority == nil || *path.Priority != 3 {
+				t.Errorf("RoCE priority %v, want 3", path.Priority)
+			}
+		})
+		t.Run(filepath.Base(fx.dir)+"/check", func(t *testing.T) {
+			t.Parallel()
+			_, host := link(t)
+			testbed.StartLLDPD(t, host, fx.ifname, testbed.LLDPDOpts{Hostname: "host1", TLVs: hostTLVs})
+			p := startProc(t, "dcbtop check on "+fx.ifname, []string{ipPath(t), "netns", "exec", host.Name, "env", env,
+				dcbtopBin, "check", "--json", "-i", fx.ifname, "--wait", "20s"})
+			p.wait(60 * time.Second)
+			r := decodeCheck(t, p)
+			for c, want := range fx.checks {
+				if got, why := verdictOf(r, c); got != want {
+					t.Errorf("%s: %v (%s), want %v", c, got, why, want)
+				}
+			}
+			for _, x := range r.Interfaces[0].Results {
+				if x.Check != engine.CheckRoCEPath {
+					continue
+				}
+				ev := strings.Join(x.Evidence, "\n")
+				for _, h := range engine.RoCEHops {
+					if !strings.Contains(ev, " "+string(h)+": "+string(fx.hops[h])) {
+						t.Errorf("roce-path evidence lacks %s: %s:\n%s", h, fx.hops[h], ev)
+					}
+				}
+			}
+		})
+	}
+	t.Run("mlx5/screen", func(t *testing.T) {
+		t.Parallel()
+		testbed.RequireCommands(t, "tmux")
+		fx := roceFixtures[0]
+		root, err := filepath.Abs(fx.dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sw, host := testbed.NewNS(t, "rsw"), testbed.NewNS(t, "rhost")
+		testbed.Veth(t, sw, "p0", host, fx.ifname)
+		testbed.StartLLDPD(t, sw, "p0", testbed.LLDPDOpts{Hostname: "leaf1", TLVs: append(swTLVs(swPFC3), roceAppTLV)})
+		local := testbed.WriteFile(t, "local.json", agentParams)
+		env := []string{"DCBTOP_SYSFS_ROOT=" + root, control.EnvRunDir + "=" + testbed.ShortTempDir(t)}
+		p := startTmux(t, 160, 48, env, ipPath(t), "netns", "exec", host.Name, dcbtopBin, "--agent", "--local", local,
+			"--willing", "off", "-i", fx.ifname)
+		// No key pressed: the log shares its place with the Lossless pane,
+		// which opens with the RoCE port and its path.
+		p.waitText(20*time.Second, "Log ·", "Lossless ·", "RoCE mlx5_0/1: RoCE v2 GID 3 192.168.10.11",
+			"gid      ✓ index 3", "tos      ✓ 106 (DSCP 26, ECN 2)", "priority ✓ 3", "pfc      ✓ local on, peer on, operational on")
+		p.quit()
+	})
+}
