@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"time"
@@ -212,6 +213,22 @@ func (e *ECNSample) equal(o *ECNSample) bool {
 	a.CNPDSCP, a.CNPPriority, a.CNPPriorityFromPacket = nil, nil, nil
 	b.CNPDSCP, b.CNPPriority, b.CNPPriorityFromPacket = nil, nil, nil
 	return a == b
+}
+
+// CNPWords says how the CNPs this host sends are marked, as far as known:
+// "CNP DSCP 48", "CNP priority 6" or "CNP priority of the packet".
+func (e *ECNSample) CNPWords() []string {
+	var w []string
+	if e.CNPDSCP != nil {
+		w = append(w, fmt.Sprintf("CNP DSCP %d", *e.CNPDSCP))
+	}
+	switch {
+	case e.CNPPriorityFromPacket != nil && *e.CNPPriorityFromPacket:
+		w = append(w, "CNP priority of the packet")
+	case e.CNPPriority != nil:
+		w = append(w, fmt.Sprintf("CNP priority %d", *e.CNPPriority))
+	}
+	return w
 }
 
 // cnpDSCP is the CNP's DSCP, nil when unknown (or e is nil).

@@ -283,15 +283,7 @@ func (in *Interface) ecnHop(add func(RoCEHop, PathVerdict, string, string), e *E
 	if !e.EnablesUnknown {
 		parts = append(parts, "np "+OnOff(e.NotificationPoint.Has(prio)), "rp "+OnOff(e.ReactionPoint.Has(prio)))
 	}
-	if e.CNPDSCP != nil {
-		parts = append(parts, fmt.Sprintf("CNP DSCP %d", *e.CNPDSCP))
-	}
-	switch {
-	case e.CNPPriorityFromPacket != nil && *e.CNPPriorityFromPacket:
-		parts = append(parts, "CNP priority of the packet")
-	case e.CNPPriority != nil:
-		parts = append(parts, fmt.Sprintf("CNP priority %d", *e.CNPPriority))
-	}
+	parts = append(parts, e.CNPWords()...)
 	value := strings.Join(parts, ", ")
 	for _, code := range []Code{CodeCNPPriorityLossy, CodeECNNeverMarked} {
 		if in.hasDiag(code) {

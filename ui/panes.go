@@ -1373,15 +1373,7 @@ func (r *renderer) ecnLine(e *engine.ECNSample) string {
 	} else {
 		parts = append(parts, "ECN notification point on "+e.NotificationPoint.PrioWords(), "reaction point on "+e.ReactionPoint.PrioWords())
 	}
-	if e.CNPDSCP != nil {
-		parts = append(parts, fmt.Sprintf("CNP DSCP %d", *e.CNPDSCP))
-	}
-	switch {
-	case e.CNPPriorityFromPacket != nil && *e.CNPPriorityFromPacket:
-		parts = append(parts, "CNP priority of the packet")
-	case e.CNPPriority != nil:
-		parts = append(parts, fmt.Sprintf("CNP priority %d", *e.CNPPriority))
-	}
+	parts = append(parts, e.CNPWords()...)
 	line := strings.Join(parts, " · ") + r.st.Dim.Render(" ("+Sanitize(e.Source)+")")
 	if e.EnablesUnknown && e.Hint != "" {
 		line += r.st.Dim.Render(" · " + Sanitize(e.Hint))
