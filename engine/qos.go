@@ -10,7 +10,7 @@ import "slices"
 type PortQoSSample struct {
 	// Trust lists the fields the port classifies received traffic by, in
 	// precedence order: "dscp", "pcp" or another APP selector's name
-	// (DCB_ATTR_DCB_APP_TRUST_TABLE, Linux 6.3+). Where the kernel does
+	// (DCB_ATTR_DCB_APP_TRUST_TABLE, Linux 6.2+). Where the kernel does
 	// not report it, it is derived as mlx5 sets it when the APP table
 	// changes: ["dscp","pcp"] when DSCP entries exist, else ["pcp"]
 	// (TrustDerived). Null when unknown.

@@ -84,11 +84,11 @@ const (
 	DCB_ATTR_IEEE_QCN            = 8  // struct ieee_qcn (not decoded)
 	DCB_ATTR_IEEE_QCN_STATS      = 9  // struct ieee_qcn_stats (not decoded)
 	DCB_ATTR_DCB_BUFFER          = 10 // struct dcbnl_buffer
-	DCB_ATTR_DCB_APP_TRUST_TABLE = 11 // nest of u8 selectors (Linux 6.3+)
+	DCB_ATTR_DCB_APP_TRUST_TABLE = 11 // nest of u8 selectors (Linux 6.2+)
 	DCB_ATTR_DCB_REWR_TABLE      = 12 // nest of struct dcb_app (Linux 6.4+, not decoded)
 	DCB_ATTR_IEEE_APP_UNSPEC     = 0  // enum ieee_attrs_app: what the kernel uses for selectors it does not know
 	DCB_ATTR_IEEE_APP            = 1  // struct dcb_app with an IEEE selector (1-5)
-	DCB_ATTR_DCB_APP             = 2  // struct dcb_app with selector DCB_APP_SEL_PCP (Linux 6.3+)
+	DCB_ATTR_DCB_APP             = 2  // struct dcb_app with selector DCB_APP_SEL_PCP (Linux 6.2+)
 )
 
 // Attributes inside DCB_ATTR_CEE (enum cee_attrs) and its nests.
@@ -173,7 +173,7 @@ const (
 	IEEE_8021QAZ_APP_SEL_DGRAM     = 3 // UDP or DCCP port
 	IEEE_8021QAZ_APP_SEL_ANY       = 4 // TCP, SCTP, UDP or DCCP port
 	IEEE_8021QAZ_APP_SEL_DSCP      = 5
-	DCB_APP_SEL_PCP                = 255 // Linux 6.3+: PCP rewrite/trust entries (DCB_ATTR_DCB_APP)
+	DCB_APP_SEL_PCP                = 255 // Linux 6.2+: PCP rewrite/trust entries (DCB_ATTR_DCB_APP)
 
 	DCB_APP_IDTYPE_ETHTYPE = 0 // CEE selector: EtherType
 	DCB_APP_IDTYPE_PORTNUM = 1 // CEE selector: TCP/UDP port

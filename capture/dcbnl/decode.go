@@ -170,7 +170,7 @@ func decodeIEEENest(b []byte, ie *IEEE) error {
 
 // decodeAppTable decodes an APP table nest (DCB_ATTR_IEEE_APP_TABLE or
 // DCB_ATTR_IEEE_PEER_APP): struct dcb_app entries typed DCB_ATTR_IEEE_APP,
-// DCB_ATTR_DCB_APP (selector DCB_APP_SEL_PCP) or, for selectors a 6.3+
+// DCB_ATTR_DCB_APP (selector DCB_APP_SEL_PCP) or, for selectors a 6.2+
 // kernel does not know (CEE entries), DCB_ATTR_IEEE_APP_UNSPEC. An empty
 // nest gives an empty, non-nil slice.
 func decodeAppTable(attr string, b []byte) ([]App, error) {

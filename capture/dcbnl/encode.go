@@ -62,7 +62,7 @@ func ieeeDelRequest(ifname string, apps []App) ([]byte, error) {
 
 // appTable encodes apps as the entries of an APP table nest: struct dcb_app
 // typed DCB_ATTR_IEEE_APP, or DCB_ATTR_DCB_APP for selector DCB_APP_SEL_PCP,
-// which is what the kernel (6.3+) requires of each selector
+// which is what the kernel (6.2+) requires of each selector
 // (dcbnl_app_selector_validate).
 func appTable(apps []App) func(*netlink.AttributeEncoder) error {
 	return func(ae *netlink.AttributeEncoder) error {

@@ -26,7 +26,7 @@ type IEEE struct {
 	// includes peer-learned entries that lldpad or a firmware-mode driver
 	// (i40e, ice on a firmware LLDP MIB change) pushed into the kernel, CEE
 	// entries added through DCB_CMD_SAPP (selector 0 or 1, Priority a
-	// bitmap), and PCP entries (DCB_APP_SEL_PCP, Linux 6.3+). The kernel
+	// bitmap), and PCP entries (DCB_APP_SEL_PCP, Linux 6.2+). The kernel
 	// always sends the table, so App is non-nil (possibly empty) in every
 	// reply from a real kernel.
 	App []App
@@ -51,7 +51,7 @@ type IEEE struct {
 	Buffer *Buffer
 	// AppTrust lists, in order of precedence, the APP selectors the port
 	// trusts for classifying received traffic
-	// (DCB_ATTR_DCB_APP_TRUST_TABLE, Linux 6.3+, when the driver has
+	// (DCB_ATTR_DCB_APP_TRUST_TABLE, Linux 6.2+, when the driver has
 	// dcbnl_getapptrust), for example [IEEE_8021QAZ_APP_SEL_DSCP,
 	// DCB_APP_SEL_PCP]. Nil when not reported.
 	AppTrust []uint8
@@ -121,7 +121,7 @@ const (
 //
 // For IEEE entries Selector is one of IEEE_8021QAZ_APP_SEL_* and Priority is
 // 0-7. Entries added through the CEE interface use DCB_APP_IDTYPE_* selectors
-// and a priority bitmap; DCB_APP_SEL_PCP (255) entries (Linux 6.3+) map a
+// and a priority bitmap; DCB_APP_SEL_PCP (255) entries (Linux 6.2+) map a
 // PCP/DEI value to a priority.
 type App struct {
 	Selector uint8

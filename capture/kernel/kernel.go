@@ -533,7 +533,7 @@ func Local(c Client, ifname string, now time.Time) (engine.LocalChanged, bool) {
 	return ev, true
 }
 
-// dcbAppSelPCP is DCB_APP_SEL_PCP (linux/dcbnl.h, Linux 6.3+), the trust
+// dcbAppSelPCP is DCB_APP_SEL_PCP (linux/dcbnl.h, Linux 6.2+), the trust
 // table's entry for the VLAN PCP.
 const dcbAppSelPCP = 255
 
