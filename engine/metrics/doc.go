@@ -68,10 +68,12 @@
 //
 // # Pause and RDMA counters
 //
-// Per-priority PFC pause frames (rx/tx) and the NDK (RDMA) performance
-// counters come with issue 8 from the capture side (ethtool and sysfs
-// statistics). They belong here, as
-// dcbtop_pfc_pause_frames_total{interface,priority,direction="rx|tx"} and
-// dcbtop_rdma_*_total{interface}, read from the snapshot like the frame
-// counters.
+// The lossless counters (lossless.go) are read from the snapshot like the
+// frame counters: per-priority PFC pauses, pause time and traffic
+// (dcbtop_pfc_pause_frames_total, dcbtop_priority_bytes_total, labels
+// interface, priority, direction), the NDK and congestion counters per
+// RDMA port (dcbtop_rdma_*), the CNP's marking (dcbtop_ecn_cnp_*), and
+// the RoCE path per hop (dcbtop_roce_path_hop_status). Labels are
+// bounded: interfaces by the engine's limit, priorities 0-7, the ten
+// hops.
 package metrics

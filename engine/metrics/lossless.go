@@ -16,6 +16,9 @@ type losslessDescs struct {
 	congestion [engine.NumCongestion]*prometheus.Desc
 	pauses     *prometheus.Desc
 	pauseTime  *prometheus.Desc
+	// prioBytes is each priority's traffic; cnpPrio and cnpDSCP the
+	// marking of the CNPs this host sends.
+	prioBytes, cnpPrio, cnpDSCP *prometheus.Desc
 	storms     *prometheus.Desc
 	// The RoCE path: link-wide PAUSE, and each RoCE port's routable GID
 	// and default ToS.
@@ -84,6 +87,12 @@ func newLosslessDescs() losslessDescs {
 		"PFC pause frames per priority: direction rx = received (the peer paused this host), tx = sent (this host paused the peer). Absent where the driver exposes no per-priority pause counter.", prio, nil)
 	d.pauseTime = prometheus.NewDesc("dcbtop_pfc_pause_duration_seconds_total",
 		"Time spent paused per priority and direction, where the driver counts it (mlx5 *_pause_duration).", prio, nil)
+	d.prioBytes = prometheus.NewDesc("dcbtop_priority_bytes_total",
+		"Traffic per priority and direction (rx = received), where the driver counts it (mlx5 rx_prio{p}_bytes, bnxt_en rx_bytes_pri{p}): shows which priority RoCE really uses.", prio, nil)
+	d.cnpPrio = prometheus.NewDesc("dcbtop_ecn_cnp_priority",
+		"The 802.1p priority of the congestion notifications (CNPs) this host sends; absent when unknown or when a CNP takes the priority of the packet it answers.", []string{"interface"}, nil)
+	d.cnpDSCP = prometheus.NewDesc("dcbtop_ecn_cnp_dscp",
+		"The DSCP of the congestion notifications (CNPs) this host sends; absent when unknown.", []string{"interface"}, nil)
 	d.storms = prometheus.NewDesc("dcbtop_pfc_pause_storm_events_total",
 		"The NIC's pause-storm guard firing, by level (warning, error): a receiver paused this port continuously.", []string{"interface", "level"}, nil)
 	d.linkPause = prometheus.NewDesc("dcbtop_link_pause_enabled",
@@ -113,6 +122,9 @@ func (d *losslessDescs) describe(ch chan<- *prometheus.Desc) {
 	}
 	ch <- d.pauses
 	ch <- d.pauseTime
+	ch <- d.prioBytes
+	ch <- d.cnpPrio
+	ch <- d.cnpDSCP
 	ch <- d.storms
 	ch <- d.linkPause
 	ch <- d.linkPauseFrame
@@ -158,7 +170,8 @@ func (c *Collector) collectLossless(ch chan<- prometheus.Metric, name string, k 
 			dir  string
 			us   bool
 		}{{d.pauses, p.RxPause, "rx", false}, {d.pauses, p.TxPause, "tx", false},
-			{d.pauseTime, p.RxPauseDurationUs, "rx", true}, {d.pauseTime, p.TxPauseDurationUs, "tx", true}} {
+			{d.pauseTime, p.RxPauseDurationUs, "rx", true}, {d.pauseTime, p.TxPauseDurationUs, "tx", true},
+			{d.prioBytes, p.RxBytes, "rx", false}, {d.prioBytes, p.TxBytes, "tx", false}} {
 			switch {
 			case x.v == nil:
 			case x.us:
@@ -166,6 +179,14 @@ func (c *Collector) collectLossless(ch chan<- prometheus.Metric, name string, k 
 			default:
 				counter(ch, x.desc, *x.v, name, prio, x.dir)
 			}
+		}
+	}
+	if e := k.ECN; e != nil {
+		if v := e.CNPDSCP; v != nil {
+			gauge(ch, d.cnpDSCP, float64(*v), name)
+		}
+		if v := e.CNPPriority; v != nil && (e.CNPPriorityFromPacket == nil || !*e.CNPPriorityFromPacket) {
+			gauge(ch, d.cnpPrio, float64(*v), name)
 		}
 	}
 	if v := k.PFC.StormWarningEvents; v != nil {

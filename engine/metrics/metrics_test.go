@@ -97,6 +97,11 @@ func losslessSample(iface string, s float64, n uint64) engine.CountersSampled {
 	pfc.Priorities[3].RxPause.Value = 120 + 10*n
 	pfc.Priorities[3].TxPause.Value = 40
 	pfc.Priorities[3].RxPauseDuration = r(2500000, "rx_prio3_pause_duration")
+	pfc.Priorities[3].RxBytes = r(2000000*n, "rx_prio3_bytes")
+	pfc.Priorities[3].TxBytes = r(1500000*n, "tx_prio3_bytes")
+	// DCQCN on priority 3, CNPs marked DSCP 48 on priority 6.
+	cnpDSCP, cnpPrio := uint8(48), uint8(6)
+	ecn := &engine.ECNSample{Source: "class/net/" + iface + "/ecn", NotificationPoint: 1 << 3, ReactionPoint: 1 << 3, CNPDSCP: &cnpDSCP, CNPPriority: &cnpPrio}
 	// Its RoCE identity: a routable RoCE v2 GID at index 3, rdma_cm's
 	// default ToS 106 (DSCP 26); link-wide PAUSE off.
 	eth, three, off, zero := "Ethernet", 3, false, uint64(0)
@@ -104,7 +109,7 @@ func losslessSample(iface string, s float64, n uint64) engine.CountersSampled {
 		DefaultToS: &engine.RoCEToS{ToS: 106, DSCP: 26, ECN: 2, Source: "kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"}}
 	lp := &engine.LinkPauseSample{RX: &off, TX: &off, RxFrames: &zero, TxFrames: &zero, Source: "ethtool netlink PAUSE_GET"}
 	return engine.CountersSampled{Interface: iface, At: at(s), Interval: time.Second, RDMA: []engine.RDMAPortSample{port}, PFC: pfc,
-		RoCE: []engine.RoCEPortSample{roce}, LinkPause: lp}
+		RoCE: []engine.RoCEPortSample{roce}, LinkPause: lp, ECN: ecn}
 }
 
 // A scenario is a table of engine events whose final snapshot is exported.
