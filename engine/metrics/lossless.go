@@ -19,7 +19,7 @@ type losslessDescs struct {
 	// prioBytes is each priority's traffic; cnpPrio and cnpDSCP the
 	// marking of the CNPs this host sends.
 	prioBytes, cnpPrio, cnpDSCP *prometheus.Desc
-	storms     *prometheus.Desc
+	storms                      *prometheus.Desc
 	// The RoCE path: link-wide PAUSE, and each RoCE port's routable GID
 	// and default ToS.
 	linkPause      *prometheus.Desc
