@@ -169,6 +169,11 @@ type PrioPauseSample struct {
 	// RxBytes and TxBytes are the priority's traffic (mlx5
 	// rx_prio{p}_bytes, tx_prio{p}_bytes), where the driver counts it.
 	RxBytes, TxBytes Reading
+	// RxPauseTransitions counts the times the peer's pauses started on
+	// the priority (mlx5 rx_prio{p}_pause_transition, bnxt_en
+	// pfc_pri{p}_rx_transitions): with the pause time, how long each
+	// pause lasted.
+	RxPauseTransitions Reading
 }
 
 // An ECNSample is the host's DCQCN (RoCE congestion control) settings:
@@ -630,6 +635,9 @@ type PrioPause struct {
 	RxBytesRate    *float64 `json:"rx_bytes_rate"`
 	TxBytesRate    *float64 `json:"tx_bytes_rate"`
 	PausedFraction *float64 `json:"paused_fraction"`
+	// RxPauseTransitions counts the pauses the peer started on the
+	// priority, where the driver counts them.
+	RxPauseTransitions *uint64 `json:"rx_pause_transitions"`
 }
 
 func value(r Reading) *uint64 {
@@ -748,6 +756,7 @@ func pfcCounters(s *PFCSample, prev *CountersSampled, dt time.Duration) PFCCount
 		pp.RxPause, pp.TxPause = value(c.RxPause), value(c.TxPause)
 		pp.RxPauseDurationUs, pp.TxPauseDurationUs = value(c.RxPauseDuration), value(c.TxPauseDuration)
 		pp.RxBytes, pp.TxBytes = value(c.RxBytes), value(c.TxBytes)
+		pp.RxPauseTransitions = value(c.RxPauseTransitions)
 		if before != nil {
 			b := &before.Priorities[p]
 			if v, ok := readingRate(b.RxBytes, c.RxBytes, dt); ok {
@@ -781,6 +790,7 @@ func pfcCounters(s *PFCSample, prev *CountersSampled, dt time.Duration) PFCCount
 		source("tx_pause_duration_us", pat(c.TxPauseDuration))
 		source("rx_bytes", pat(c.RxBytes))
 		source("tx_bytes", pat(c.TxBytes))
+		source("rx_pause_transitions", pat(c.RxPauseTransitions))
 	}
 	out.StormWarningEvents, out.StormErrorEvents = value(s.StormWarning), value(s.StormError)
 	source("storm_warning_events", s.StormWarning)

@@ -82,9 +82,10 @@
 //
 //	driver     rx (received)                    tx (sent)                        extras
 //	mlx5_core  rx_prio{p}_pause                 tx_prio{p}_pause                 rx|tx_prio{p}_pause_duration (µs),
-//	                                                                             tx_pause_storm_warning|error_events
+//	                                                                             tx_pause_storm_warning|error_events,
+//	                                                                             rx|tx_prio{p}_bytes, rx_prio{p}_pause_transition
 //	bnxt_en    rx_pfc_ena_frames_pri{p}         tx_pfc_ena_frames_pri{p}         pfc_pri{p}_rx|tx_duration_us (µs),
-//	                                                                             rx|tx_bytes_pri{p}
+//	                                                                             rx|tx_bytes_pri{p}, pfc_pri{p}_rx_transitions
 //	ice        rx_priority_{p}_xoff.nic         tx_priority_{p}_xoff.nic         -
 //	i40e       port.rx_priority_{p}_xoff_rx     port.tx_priority_{p}_xoff_tx     -
 //	           (older kernels: port.rx_priority_{p}_xoff, likewise tx)

@@ -34,6 +34,8 @@ type pfcTable struct {
 	stormWarning, stormError string
 	// rxBytes and txBytes are the priority's traffic in bytes.
 	rxBytes, txBytes string
+	// rxTransitions counts the pauses received that started.
+	rxTransitions string
 }
 
 // pfcTables are the drivers whose per-priority pause statistics dcbtop
@@ -51,6 +53,8 @@ var pfcTables = []pfcTable{
 		// pport_per_prio_traffic_stats_desc.
 		rxBytes: "rx_prio%d_bytes",
 		txBytes: "tx_prio%d_bytes",
+		// pport_per_prio_pfc_stats_desc.
+		rxTransitions: "rx_prio%d_pause_transition",
 	},
 	{
 		// Broadcom NetXtreme-C/E (bnxt_en, the netdev under bnxt_re):
@@ -60,13 +64,14 @@ var pfcTables = []pfcTable{
 		// (pfc_pri%d_rx/tx_duration_us) and BNXT_RX/TX_STATS_PRI_ENTRY
 		// (rx/tx_bytes_pri%d, listed while the firmware's priority-to-
 		// queue map is valid).
-		driver:     "bnxt_en",
-		rx:         []string{"rx_pfc_ena_frames_pri%d"},
-		tx:         []string{"tx_pfc_ena_frames_pri%d"},
-		rxDuration: "pfc_pri%d_rx_duration_us",
-		txDuration: "pfc_pri%d_tx_duration_us",
-		rxBytes:    "rx_bytes_pri%d",
-		txBytes:    "tx_bytes_pri%d",
+		driver:        "bnxt_en",
+		rx:            []string{"rx_pfc_ena_frames_pri%d"},
+		tx:            []string{"tx_pfc_ena_frames_pri%d"},
+		rxDuration:    "pfc_pri%d_rx_duration_us",
+		txDuration:    "pfc_pri%d_tx_duration_us",
+		rxBytes:       "rx_bytes_pri%d",
+		txBytes:       "tx_bytes_pri%d",
+		rxTransitions: "pfc_pri%d_rx_transitions",
 	},
 	{
 		// ice counts XOFF frames (the pauses) and XON frames apart
@@ -147,6 +152,7 @@ func (t *pfcTable) extras(stats map[string]uint64, s *engine.PFCSample) {
 		pp.TxPauseDuration, _ = t.lookup(stats, []string{t.txDuration}, p)
 		pp.RxBytes, _ = t.lookup(stats, []string{t.rxBytes}, p)
 		pp.TxBytes, _ = t.lookup(stats, []string{t.txBytes}, p)
+		pp.RxPauseTransitions, _ = t.lookup(stats, []string{t.rxTransitions}, p)
 	}
 	if v, ok := stats[t.stormWarning]; ok && t.stormWarning != "" {
 		s.StormWarning = engine.Reading{Value: v, Source: t.stormWarning}

@@ -158,7 +158,8 @@ func mlx5Want(prios uint8) *engine.PFCSample {
 		}
 		u := uint64(p)
 		*pp = engine.PrioPauseSample{RxPause: rd(100+u, f("rx_prio%d_pause", p)), TxPause: rd(200+u, f("tx_prio%d_pause", p)),
-			RxPauseDuration: rd(1000+u, f("rx_prio%d_pause_duration", p)), TxPauseDuration: rd(2000+u, f("tx_prio%d_pause_duration", p))}
+			RxPauseDuration: rd(1000+u, f("rx_prio%d_pause_duration", p)), TxPauseDuration: rd(2000+u, f("tx_prio%d_pause_duration", p)),
+			RxPauseTransitions: rd(u, f("rx_prio%d_pause_transition", p))}
 	})
 	s.StormWarning, s.StormError = rd(3, "tx_pause_storm_warning_events"), rd(1, "tx_pause_storm_error_events")
 	withMLX5Bytes(s)
@@ -196,7 +197,8 @@ func TestPFC(t *testing.T) {
 		u := uint64(p)
 		*pp = engine.PrioPauseSample{RxPause: rd(700+u, f("rx_pfc_ena_frames_pri%d", p)), TxPause: rd(800+u, f("tx_pfc_ena_frames_pri%d", p)),
 			RxPauseDuration: rd(7000+u, f("pfc_pri%d_rx_duration_us", p)), TxPauseDuration: rd(8000+u, f("pfc_pri%d_tx_duration_us", p)),
-			RxBytes: rd(90000+u, f("rx_bytes_pri%d", p)), TxBytes: rd(91000+u, f("tx_bytes_pri%d", p))}
+			RxBytes: rd(90000+u, f("rx_bytes_pri%d", p)), TxBytes: rd(91000+u, f("tx_bytes_pri%d", p)),
+			RxPauseTransitions: rd(u, f("pfc_pri%d_rx_transitions", p))}
 	})
 	i40eWant := pfcWant(engine.PFCSourceEthtool, func(p int, pp *engine.PrioPauseSample) {
 		pp.RxPause = rd(uint64(500+p), f("port.rx_priority_%d_xoff_rx", p))
@@ -209,6 +211,7 @@ func TestPFC(t *testing.T) {
 	dcbWithDurations := dcbWant(dcbReq, dcbInd)
 	dcbWithDurations.Priorities[3].RxPauseDuration = rd(1003, "rx_prio3_pause_duration")
 	dcbWithDurations.Priorities[3].TxPauseDuration = rd(2003, "tx_prio3_pause_duration")
+	dcbWithDurations.Priorities[3].RxPauseTransitions = rd(3, "rx_prio3_pause_transition")
 	dcbWithDurations.StormWarning, dcbWithDurations.StormError = rd(3, "tx_pause_storm_warning_events"), rd(1, "tx_pause_storm_error_events")
 	withMLX5Bytes(dcbWithDurations)
 	dcbZerosStorm := dcbWant([8]uint64{}, [8]uint64{})
@@ -281,7 +284,7 @@ func TestPFCInEngine(t *testing.T) {
 			map[string]string{"rx_pause": "dcbnl ieee_pfc.indications[{p}]", "tx_pause": "dcbnl ieee_pfc.requests[{p}]",
 				"rx_pause_duration_us": "rx_prio{p}_pause_duration", "tx_pause_duration_us": "tx_prio{p}_pause_duration",
 				"storm_warning_events": "tx_pause_storm_warning_events", "storm_error_events": "tx_pause_storm_error_events",
-				"rx_bytes": "rx_prio{p}_bytes", "tx_bytes": "tx_prio{p}_bytes"}},
+				"rx_bytes": "rx_prio{p}_bytes", "tx_bytes": "tx_prio{p}_bytes", "rx_pause_transitions": "rx_prio{p}_pause_transition"}},
 		{"i40e", counters.Config{Ethtool: &fakeEthtool{driver: "i40e", stats: i40eStats(false)}},
 			map[string]string{"rx_pause": "port.rx_priority_{p}_xoff_rx", "tx_pause": "port.tx_priority_{p}_xoff_tx"}},
 	} {
