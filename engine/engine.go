@@ -326,8 +326,12 @@ func (e *Engine) step(ev Event) Outcome {
 			state = "up"
 		}
 		changed = isNew || p.ifindex == nil || *p.ifindex != ev.Ifindex || p.mac == nil || *p.mac != ev.MAC || p.operState != state
+		wasUp := p.operState == "up"
 		idx, mac := ev.Ifindex, ev.MAC
 		p.ifindex, p.mac, p.operState = &idx, &mac, state
+		if wasUp && state == "down" {
+			e.linkDown(p)
+		}
 	case CaptureStatus:
 		e.advance(ev.At)
 		p, isNew := e.portNew(ev.Interface)
@@ -418,6 +422,25 @@ func (p *port) nextDeadline() (time.Time, bool) {
 		return time.Time{}, true // hold-down with nothing left: ends now
 	}
 	return d, ok
+}
+
+// linkDown discards every neighbour of a port that stopped being
+// operational (IEEE Std 802.1AB-2016 9.2.9, the receive state machine:
+// when portEnabled goes FALSE the port's receive state is re-initialized
+// and rxInitializeLLDP deletes all the remote systems information of the
+// port; lldpd drops the port's neighbours likewise). Valid remote
+// parameters are invalidated with ReasonLinkDown (an NDIS invalidation
+// indication); the first LLDPDU after the link returns is a first
+// receipt. The multi-peer hold-down ends with the information it held.
+func (e *Engine) linkDown(p *port) {
+	had := len(p.neighbors) > 0
+	for len(p.neighbors) > 0 {
+		e.remove(p, len(p.neighbors)-1, ReasonLinkDown)
+	}
+	p.multi = false
+	if had && p.remoteFrom == nil && p.invalid != "" {
+		p.invalid = ReasonLinkDown // already invalid (multi-peer): now for this reason
+	}
 }
 
 // expire removes every neighbour whose information has expired at the

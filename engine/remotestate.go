@@ -23,12 +23,15 @@ const (
 	RemoteShutdown
 	// RemoteInvalid: invalid for another reason.
 	RemoteInvalid
+	// RemoteLinkDown: the link went down; the port's remote information
+	// was discarded.
+	RemoteLinkDown
 )
 
-var remoteStateNames = [...]string{"no-peer", "valid", "no-dcbx", "multi-peer", "expired", "shutdown", "invalid"}
+var remoteStateNames = [...]string{"no-peer", "valid", "no-dcbx", "multi-peer", "expired", "shutdown", "invalid", "link-down"}
 
 // String returns the state's name: no-peer, valid, no-dcbx, multi-peer,
-// expired, shutdown or invalid.
+// expired, shutdown, link-down or invalid.
 func (s RemoteState) String() string {
 	if int(s) < len(remoteStateNames) {
 		return remoteStateNames[s]
@@ -53,6 +56,8 @@ func (in *Interface) RemoteState() RemoteState {
 			return RemoteShutdown
 		case ReasonMultiPeer:
 			return RemoteMultiPeer
+		case ReasonLinkDown:
+			return RemoteLinkDown
 		}
 		return RemoteInvalid
 	case len(in.Peers) == 0:

@@ -47,8 +47,9 @@ type Interface struct {
 	Remote          *Params `json:"remote"`
 	Operational     *Params `json:"operational"`
 	RemoteValid     bool    `json:"remote_valid"`
-	// RemoteInvalidReason is "ttl-expired", "shutdown" or "multi-peer"
-	// while the remote parameters are invalid after having been received.
+	// RemoteInvalidReason is "ttl-expired", "shutdown", "multi-peer" or
+	// "link-down" while the remote parameters are invalid after having
+	// been received.
 	RemoteInvalidReason *Reason `json:"remote_invalid_reason"`
 	// RemotePeer names the MSAP the remote parameters come from.
 	RemotePeer *string `json:"remote_peer"`

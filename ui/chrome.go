@@ -190,6 +190,8 @@ func (r *renderer) ttlState() string {
 			return st.Crit.Render(symError + " EXPIRED · remote parameters withdrawn")
 		case engine.ReasonShutdown:
 			return st.Crit.Render(symError + " SHUTDOWN · peer sent TTL 0")
+		case engine.ReasonLinkDown:
+			return st.Crit.Render(symError + " LINK DOWN · remote parameters discarded")
 		}
 		return st.Crit.Render(symError + " INVALID · " + clean(string(*in.RemoteInvalidReason), 20))
 	}

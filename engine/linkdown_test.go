@@ -1,0 +1,57 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestLinkDown: a port whose link goes down discards its peers at once
+// (802.1AB-2016 9.2.9): the valid remote parameters are invalidated with
+// reason link-down (zeroed, *_CHANGED for each group), the peers are gone,
+// and the first LLDPDU after the link returns is a first receipt. A
+// multi-peer port's hold-down ends with the information it held.
+func TestLinkDown(t *testing.T) {
+	up := func(s float64, on bool) Event {
+		return LinkChanged{Interface: "eth0", At: at(s), Ifindex: 2, MAC: lowMAC, Up: on}
+	}
+	e := New(Config{})
+	got := run(e, []Event{
+		up(0, true),
+		rx(1, frame(t, highMAC, 120, etsA, pfc3, app1)),
+		up(5, false),
+		up(6, false), // down again: nothing more
+		up(10, true),
+		rx(11, frame(t, highMAC, 120, etsA, pfc3, app1)),
+	})
+	want := []ind{
+		{1, StatusRemote, ReasonFirstReceipt, allETS | allPFC | allApp, true},
+		{5, StatusRemote, ReasonLinkDown, FlagETSChanged | FlagPFCChanged | FlagClassificationChanged, false},
+		{11, StatusRemote, ReasonFirstReceipt, allETS | allPFC | allApp, true},
+	}
+	var remote []ind
+	for _, i := range got {
+		if i.Status == StatusRemote {
+			remote = append(remote, i)
+		}
+	}
+	if diff := cmp.Diff(want, remote); diff != "" {
+		t.Errorf("remote indications (-want +got):\n%s", diff)
+	}
+
+	e = New(Config{})
+	run(e, []Event{up(0, true), rx(1, frame(t, highMAC, 120, etsA, pfc3, app1)), up(5, false)})
+	in := e.Snapshot().Interfaces[0]
+	if in.RemoteValid || in.RemoteInvalidReason == nil || *in.RemoteInvalidReason != ReasonLinkDown || len(in.Peers) != 0 ||
+		in.RemoteState() != RemoteLinkDown || in.RemoteState().String() != "link-down" {
+		t.Errorf("after link down: valid %v, reason %v, peers %d, state %v", in.RemoteValid, in.RemoteInvalidReason, len(in.Peers), in.RemoteState())
+	}
+
+	// Two DCBX peers (multi-peer), then the link goes down.
+	e = New(Config{})
+	run(e, []Event{up(0, true), rx(1, frame(t, highMAC, 120, etsA, pfc3)), rx(2, frame(t, macB, 120, etsA, pfc3)), up(5, false)})
+	in = e.Snapshot().Interfaces[0]
+	if in.MultiPeer != nil || len(in.Peers) != 0 || in.RemoteInvalidReason == nil || *in.RemoteInvalidReason != ReasonLinkDown {
+		t.Errorf("multi-peer, then link down: multi %+v, peers %d, reason %v", in.MultiPeer, len(in.Peers), in.RemoteInvalidReason)
+	}
+}
