@@ -24,7 +24,7 @@ func sll2Capture(t *testing.T) string {
 		t.Fatalf("reading the lldpd capture: %v (%d frames)", err, len(frames))
 	}
 	be := binary.BigEndian
-	b := be.AppendUint32(nil, 0xa1b2c3d4)      // pcap, microseconds
+	b := be.AppendUint32(nil, 0xa1b2c3d4)         // pcap, microseconds
 	b = be.AppendUint16(be.AppendUint16(b, 2), 4) // version 2.4
 	b = be.AppendUint32(be.AppendUint32(b, 0), 0)
 	b = be.AppendUint32(be.AppendUint32(b, 262144), 276) // snaplen, LINKTYPE_LINUX_SLL2
