@@ -1,5 +1,10 @@
 package engine
 
+import (
+	"encoding/json"
+	"fmt"
+)
+
 // A RemoteState says, in one word, what state an interface's remote
 // parameters are in: the one rule the screen, the overview, dcbtop check
 // and the JSON consumers share.
@@ -37,6 +42,28 @@ func (s RemoteState) String() string {
 		return remoteStateNames[s]
 	}
 	return "invalid"
+}
+
+// MarshalJSON writes the state's name.
+func (s RemoteState) MarshalJSON() ([]byte, error) { return json.Marshal(s.String()) }
+
+// UnmarshalJSON reads a state's name.
+func (s *RemoteState) UnmarshalJSON(b []byte) error {
+	var name string
+	if err := json.Unmarshal(b, &name); err != nil {
+		return err
+	}
+	for i, n := range remoteStateNames {
+		if n == name {
+			*s = RemoteState(i)
+			return nil
+		}
+	}
+	if name == "invalid" {
+		*s = RemoteInvalid
+		return nil
+	}
+	return fmt.Errorf("unknown remote state %q", name)
 }
 
 // RemoteState returns the state of the interface's remote parameters

@@ -47,6 +47,10 @@ type Interface struct {
 	Remote          *Params `json:"remote"`
 	Operational     *Params `json:"operational"`
 	RemoteValid     bool    `json:"remote_valid"`
+	// RemoteStatus says in one word what state the remote parameters are
+	// in (RemoteState): no-peer, valid, no-dcbx (a peer without DCBX
+	// TLVs), multi-peer, expired, shutdown, link-down or invalid.
+	RemoteStatus RemoteState `json:"remote_state"`
 	// RemoteInvalidReason is "ttl-expired", "shutdown", "multi-peer" or
 	// "link-down" while the remote parameters are invalid after having
 	// been received.
@@ -266,6 +270,7 @@ func (p *port) snapshot(now time.Time) Interface {
 	if in.Counters != nil {
 		in.Counters.RoCEPaths = in.RoCEPaths()
 	}
+	in.RemoteStatus = in.RemoteState()
 	return in
 }
 
