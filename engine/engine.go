@@ -664,7 +664,7 @@ func (e *Engine) resolveRemote(p *port, n *neighbor) {
 	if p.remoteFrom != n {
 		p.remote, p.remoteFrom, p.invalid = n.params, n, ""
 		g := n.params.Groups()
-		e.emit(p, StatusRemote, ReasonFirstReceipt, configured(g)|changed(g), n.params, msapName(n))
+		e.emit(p, StatusRemote, ReasonFirstReceipt, configured(n.params.Configured())|changed(g), n.params, msapName(n))
 		e.resolveOperational(p, ReasonFirstReceipt)
 		return
 	}
@@ -674,7 +674,7 @@ func (e *Engine) resolveRemote(p *port, n *neighbor) {
 	d := p.remote.Diff(n.params)
 	p.remote = n.params
 	if d != 0 {
-		e.emit(p, StatusRemote, ReasonChanged, configured(n.params.Groups())|changed(d), n.params, msapName(n))
+		e.emit(p, StatusRemote, ReasonChanged, configured(n.params.Configured())|changed(d), n.params, msapName(n))
 	}
 	// Also on a flag-only change (CEE seq/ack): the resolution may differ.
 	e.resolveOperational(p, ReasonChanged)

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/dcbtop/dcbtop/engine/lldp"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -53,5 +54,27 @@ func TestLinkDown(t *testing.T) {
 	in = e.Snapshot().Interfaces[0]
 	if in.MultiPeer != nil || len(in.Peers) != 0 || in.RemoteInvalidReason == nil || *in.RemoteInvalidReason != ReasonLinkDown {
 		t.Errorf("multi-peer, then link down: multi %+v, peers %d, reason %v", in.MultiPeer, len(in.Peers), in.RemoteInvalidReason)
+	}
+}
+
+// TestEmptyAppTable: an APP table without entries configures no
+// classification, on either side: neither the peer's empty APP TLV nor a
+// local empty table sets CLASSIFICATION_CONFIGURED (one rule from
+// "Guidelines for Setting the Flags Member" for every status); its
+// appearance is still a change.
+func TestEmptyAppTable(t *testing.T) {
+	e := New(Config{})
+	local := &Params{PFC: &PFC{Cap: 8, Enabled: 1 << 3}, App: []App{}}
+	got := run(e, []Event{
+		LocalChanged{Interface: "eth0", At: at(0), Source: SourceAgent, Params: local},
+		rx(1, frame(t, highMAC, 120, etsA, pfc3, &lldp.AppPriority{})),
+	})
+	want := []ind{
+		{0, StatusLocal, ReasonLocalChange, allPFC | FlagClassificationChanged, true},
+		{0, StatusOperational, ReasonLocalChange, allPFC | FlagClassificationChanged, true},
+		{1, StatusRemote, ReasonFirstReceipt, allETS | allPFC | FlagClassificationChanged, true},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("indications (-want +got):\n%s", diff)
 	}
 }
