@@ -244,7 +244,7 @@ func (r *renderer) captureState() string {
 		}
 		switch {
 		case c.Done || r.vs.closed:
-			s = st.Dim.Render("■ " + s + " END")
+			s = st.Dim.Render("■ " + s + " END · as at the last frame")
 		case c.Paused:
 			s = st.Warn.Render("|| " + s + " PAUSED")
 		default:
