@@ -116,6 +116,11 @@ func (n *neighbor) dcbx() bool { return n.params != nil }
 // A port is the state of one interface.
 type port struct {
 	name string
+	// lost is the last neighbour the port lost to expiry, shutdown or its
+	// link going down; lostAt and lostWhy when and why.
+	lost    *neighbor
+	lostAt  time.Time
+	lostWhy Reason
 	// due is the next deadline while the port is in the schedule, at
 	// index slot (-1 when it is not).
 	due       time.Time
@@ -465,6 +470,10 @@ func (e *Engine) expire(p *port) {
 func (e *Engine) remove(p *port, i int, r Reason) {
 	n := p.neighbors[i]
 	p.neighbors = slices.Delete(p.neighbors, i, i+1)
+	switch r {
+	case ReasonTTLExpired, ReasonShutdown, ReasonLinkDown:
+		p.lost, p.lostAt, p.lostWhy = n, e.now, r
+	}
 	if p.remoteFrom == n {
 		e.invalidate(p, r, n)
 	}

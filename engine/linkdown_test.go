@@ -47,6 +47,17 @@ func TestLinkDown(t *testing.T) {
 		in.RemoteState() != RemoteLinkDown || in.RemoteState().String() != "link-down" {
 		t.Errorf("after link down: valid %v, reason %v, peers %d, state %v", in.RemoteValid, in.RemoteInvalidReason, len(in.Peers), in.RemoteState())
 	}
+	// The peer's identity stays: who it was, what it last sent, when and
+	// why it went.
+	if lp := in.LastPeer; lp == nil || lp.Reason != ReasonLinkDown || !lp.GoneAt.Equal(at(5)) || lp.SystemName == nil ||
+		lp.ChassisID != in.LastPeer.ChassisID || lp.Params == nil || lp.Params.PFC == nil || lp.Params.PFC.Enabled != 1<<3 {
+		t.Errorf("last peer %+v, want the link-down peer at 5 s with its PFC on 3", lp)
+	}
+	e = New(Config{})
+	run(e, []Event{up(0, true), rx(1, frame(t, highMAC, 4, etsA, pfc3)), Tick{At: at(6)}})
+	if lp := e.Snapshot().Interfaces[0].LastPeer; lp == nil || lp.Reason != ReasonTTLExpired || !lp.GoneAt.Equal(at(5)) {
+		t.Errorf("after expiry: last peer %+v, want expired at 5 s", lp)
+	}
 
 	// Two DCBX peers (multi-peer), then the link goes down.
 	e = New(Config{})
