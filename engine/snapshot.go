@@ -68,7 +68,7 @@ type Interface struct {
 	Peers       []Peer       `json:"peers"`
 	// LastPeer is the last peer the interface lost (expired, shut down,
 	// link down), null when none was.
-	LastPeer *LostPeer `json:"last_peer"`
+	LastPeer    *LostPeer    `json:"last_peer"`
 	Diagnostics []Diagnostic `json:"diagnostics"`
 	// Capture counts the frames dcbtop captured and sent.
 	Capture CaptureCounters `json:"capture"`
