@@ -94,7 +94,10 @@ const pcapInterface = "pcap0"
 // allocated copy of the record as Data. Interface is "pcap0" for a classic
 // pcap file; for pcapng it is the interface name from the Interface
 // Description Block, or "pcapN" (N the interface's index in its section) if
-// the block has none.
+// the block has none. A LINKTYPE_LINUX_SLL2 record ("tcpdump -i any" since
+// libpcap 1.10) carries the index of the interface it was captured on: its
+// Interface is "ifN" (N that index), so that the ports of a host captured
+// together stay apart.
 //
 // Frames of the Ethernet link type are delivered as recorded, with
 // DirectionUnknown unless a pcapng Enhanced Packet Block has direction flags.
@@ -127,6 +130,8 @@ type Replay struct {
 	linkType uint32 // of a classic pcap file
 	snaplen  uint32 // of a classic pcap file, 0 if it declares none
 	nanos    bool   // classic pcap with nanosecond timestamps
+	// ifnames names SLL2 records' interface indexes (ifindexName).
+	ifnames map[uint32]string
 
 	ngIfaces []ngIface
 	ngNames  map[int]string // "pcapN" names already built
@@ -415,6 +420,10 @@ func (r *Replay) frame(off int64, lt uint32, data []byte, at time.Time, iface st
 		pktType := uint16(data[10])
 		f.Data = cookedToEthernet(pktType, data[12:20], int(data[11]), binary.BigEndian.Uint16(data[0:2]), data[hdrLen:])
 		cookedDir = cookedDirection(pktType)
+		// "tcpdump -i any" records each frame's interface index: frames
+		// of different ports are different interfaces, not one link
+		// with several peers.
+		f.Interface = r.ifindexName(binary.BigEndian.Uint32(data[4:8]))
 	default:
 		return Frame{}, fmt.Errorf("record %d at offset %d: %w", r.record, off, unsupportedLinkType(lt))
 	}
@@ -424,6 +433,27 @@ func (r *Replay) frame(off int64, lt uint32, data []byte, at time.Time, iface st
 	}
 	return f, nil
 }
+
+// ifindexName names the interface of a LINKTYPE_LINUX_SLL2 record by the
+// interface index it carries: "if2" for index 2 (the file has no names).
+// Names are kept, so a frame does not allocate one.
+func (r *Replay) ifindexName(idx uint32) string {
+	if name, ok := r.ifnames[idx]; ok {
+		return name
+	}
+	if r.ifnames == nil {
+		r.ifnames = map[uint32]string{}
+	}
+	name := "if" + strconv.FormatUint(uint64(idx), 10)
+	if len(r.ifnames) < maxIfindexNames {
+		r.ifnames[idx] = name
+	}
+	return name
+}
+
+// maxIfindexNames bounds the interface names a Replay keeps (a hostile
+// file may carry any index in every record).
+const maxIfindexNames = 4096
 
 // cookedToEthernet builds the Ethernet frame of a Linux cooked capture
 // record of packet type pktType: a destination the record does not carry,

@@ -215,7 +215,7 @@ func TestReplay(t *testing.T) {
 				epb(1, rec{at: atNs[0], data: sll2(4, 7, mac1, 0x88cc, lldpPayload(1))}, nil).
 				epb(0, recs(atNs)[1], nil).b,
 			want: []capture.Frame{
-				{Interface: "pcap1", At: atNs[0], Dir: capture.DirectionOutgoing, Data: lldpFrame(1), DstAssumed: true},
+				{Interface: "if7", At: atNs[0], Dir: capture.DirectionOutgoing, Data: lldpFrame(1), DstAssumed: true},
 				{Interface: "pcap0", At: atNs[1], Data: lldpFrame(2)},
 			},
 		},
@@ -260,8 +260,21 @@ func TestReplay(t *testing.T) {
 				rec{at: atNs[1], data: sll2(4, 3, mac2, 0x88cc, lldpPayload(2))}, // PACKET_OUTGOING
 			),
 			want: []capture.Frame{
-				{Interface: "pcap0", At: atNs[0], Dir: capture.DirectionIncoming, Data: lldpFrame(1), DstAssumed: true},
-				{Interface: "pcap0", At: atNs[1], Dir: capture.DirectionOutgoing, Data: lldpFrame(2), DstAssumed: true},
+				{Interface: "if3", At: atNs[0], Dir: capture.DirectionIncoming, Data: lldpFrame(1), DstAssumed: true},
+				{Interface: "if3", At: atNs[1], Dir: capture.DirectionOutgoing, Data: lldpFrame(2), DstAssumed: true},
+			},
+		},
+		{
+			// "tcpdump -i any" on a host with two ports: each record says
+			// its interface, and the ports stay apart.
+			name: "SLL2 from two interfaces",
+			file: pcapFile{order: be, nanos: true, snaplen: 65535, linkType: ltSLL2}.bytes(
+				rec{at: atNs[0], data: sll2(2, 2, mac1, 0x88cc, lldpPayload(1))},
+				rec{at: atNs[1], data: sll2(2, 4, mac2, 0x88cc, lldpPayload(2))},
+			),
+			want: []capture.Frame{
+				{Interface: "if2", At: atNs[0], Dir: capture.DirectionIncoming, Data: lldpFrame(1), DstAssumed: true},
+				{Interface: "if4", At: atNs[1], Dir: capture.DirectionIncoming, Data: lldpFrame(2), DstAssumed: true},
 			},
 		},
 		{
@@ -477,7 +490,7 @@ func TestReplayErrors(t *testing.T) {
 		{
 			name: "SLL2 header cut short",
 			file: sll2File.bytes(sll2Rec, rec{at: t0, data: make([]byte, 19)}),
-			want: []capture.Frame{{Interface: "pcap0", At: t0, Dir: capture.DirectionIncoming, Data: cooked(1), DstAssumed: true}},
+			want: []capture.Frame{{Interface: "if1", At: t0, Dir: capture.DirectionIncoming, Data: cooked(1), DstAssumed: true}},
 			is:   capture.ErrCorrupt,
 			msg:  fmt.Sprintf("corrupt capture: record 2 at offset %d: linux cooked v2 header cut short (19 of 20 bytes)", len(sll2File.bytes(sll2Rec))),
 		},

@@ -116,6 +116,11 @@ func (n *neighbor) dcbx() bool { return n.params != nil }
 // A port is the state of one interface.
 type port struct {
 	name string
+	// lost is the last neighbour the port lost to expiry, shutdown or its
+	// link going down; lostAt and lostWhy when and why.
+	lost    *neighbor
+	lostAt  time.Time
+	lostWhy Reason
 	// due is the next deadline while the port is in the schedule, at
 	// index slot (-1 when it is not).
 	due       time.Time
@@ -326,8 +331,12 @@ func (e *Engine) step(ev Event) Outcome {
 			state = "up"
 		}
 		changed = isNew || p.ifindex == nil || *p.ifindex != ev.Ifindex || p.mac == nil || *p.mac != ev.MAC || p.operState != state
+		wasUp := p.operState == "up"
 		idx, mac := ev.Ifindex, ev.MAC
 		p.ifindex, p.mac, p.operState = &idx, &mac, state
+		if wasUp && state == "down" {
+			e.linkDown(p)
+		}
 	case CaptureStatus:
 		e.advance(ev.At)
 		p, isNew := e.portNew(ev.Interface)
@@ -420,6 +429,25 @@ func (p *port) nextDeadline() (time.Time, bool) {
 	return d, ok
 }
 
+// linkDown discards every neighbour of a port that stopped being
+// operational (IEEE Std 802.1AB-2016 9.2.9, the receive state machine:
+// when portEnabled goes FALSE the port's receive state is re-initialized
+// and rxInitializeLLDP deletes all the remote systems information of the
+// port; lldpd drops the port's neighbours likewise). Valid remote
+// parameters are invalidated with ReasonLinkDown (an NDIS invalidation
+// indication); the first LLDPDU after the link returns is a first
+// receipt. The multi-peer hold-down ends with the information it held.
+func (e *Engine) linkDown(p *port) {
+	had := len(p.neighbors) > 0
+	for len(p.neighbors) > 0 {
+		e.remove(p, len(p.neighbors)-1, ReasonLinkDown)
+	}
+	p.multi = false
+	if had && p.remoteFrom == nil && p.invalid != "" {
+		p.invalid = ReasonLinkDown // already invalid (multi-peer): now for this reason
+	}
+}
+
 // expire removes every neighbour whose information has expired at the
 // clock and ends the hold-down when no tainted information remains.
 func (e *Engine) expire(p *port) {
@@ -442,6 +470,10 @@ func (e *Engine) expire(p *port) {
 func (e *Engine) remove(p *port, i int, r Reason) {
 	n := p.neighbors[i]
 	p.neighbors = slices.Delete(p.neighbors, i, i+1)
+	switch r {
+	case ReasonTTLExpired, ReasonShutdown, ReasonLinkDown:
+		p.lost, p.lostAt, p.lostWhy = n, e.now, r
+	}
 	if p.remoteFrom == n {
 		e.invalidate(p, r, n)
 	}
@@ -641,7 +673,7 @@ func (e *Engine) resolveRemote(p *port, n *neighbor) {
 	if p.remoteFrom != n {
 		p.remote, p.remoteFrom, p.invalid = n.params, n, ""
 		g := n.params.Groups()
-		e.emit(p, StatusRemote, ReasonFirstReceipt, configured(g)|changed(g), n.params, msapName(n))
+		e.emit(p, StatusRemote, ReasonFirstReceipt, configured(n.params.Configured())|changed(g), n.params, msapName(n))
 		e.resolveOperational(p, ReasonFirstReceipt)
 		return
 	}
@@ -651,7 +683,7 @@ func (e *Engine) resolveRemote(p *port, n *neighbor) {
 	d := p.remote.Diff(n.params)
 	p.remote = n.params
 	if d != 0 {
-		e.emit(p, StatusRemote, ReasonChanged, configured(n.params.Groups())|changed(d), n.params, msapName(n))
+		e.emit(p, StatusRemote, ReasonChanged, configured(n.params.Configured())|changed(d), n.params, msapName(n))
 	}
 	// Also on a flag-only change (CEE seq/ack): the resolution may differ.
 	e.resolveOperational(p, ReasonChanged)

@@ -51,6 +51,7 @@ const (
 	ReasonTTLExpired   Reason = "ttl-expired"   // the peer's information aged out
 	ReasonShutdown     Reason = "shutdown"      // the peer sent a shutdown LLDPDU (TTL 0)
 	ReasonMultiPeer    Reason = "multi-peer"    // a second DCBX peer appeared
+	ReasonLinkDown     Reason = "link-down"     // the port stopped being operational
 	ReasonLocalChange  Reason = "local-change"  // local parameters or Willing changed
 )
 

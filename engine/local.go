@@ -73,13 +73,7 @@ func (e *Engine) setLocal(p *port, source LocalSource, willing bool, params *Par
 		return
 	}
 	p.localSource, p.willing, p.local = source, willing, params.Clone()
-	g := params.Groups()
-	if params != nil && len(params.App) == 0 {
-		// An empty APP table configures no classification: the LOCAL
-		// indication says APP only with entries, as its detail shows.
-		g &^= GroupApp
-	}
-	f := configured(g) | changed(d)
+	f := configured(params.Configured()) | changed(d)
 	if willing {
 		f |= FlagWilling
 	}
@@ -160,7 +154,7 @@ func (e *Engine) resolveOperational(p *port, cause Reason) {
 		return
 	}
 	p.operational = op
-	f := configured(op.Groups()) | changed(d)
+	f := configured(op.Configured()) | changed(d)
 	if p.willing {
 		f |= FlagWilling
 	}

@@ -273,6 +273,21 @@ func (p *Params) Groups() Group {
 	return g
 }
 
+// Configured returns the groups p configures, as the NDIS_QOS_PARAMETERS
+// *_CONFIGURED flags say them: ETS and PFC when present, the APP group
+// only with at least one entry. An APP table without entries classifies
+// nothing ("Guidelines for Setting the Flags Member":
+// CLASSIFICATION_CONFIGURED says the adapter was configured with
+// NumClassificationElements elements). One rule for every status: local,
+// remote and operational.
+func (p *Params) Configured() Group {
+	g := p.Groups()
+	if p != nil && len(p.App) == 0 {
+		g &^= GroupApp
+	}
+	return g
+}
+
 // Diff returns the groups whose values differ between p and q. A group
 // present in one and absent in the other differs.
 func (p *Params) Diff(q *Params) Group {

@@ -1,5 +1,10 @@
 package engine
 
+import (
+	"encoding/json"
+	"fmt"
+)
+
 // A RemoteState says, in one word, what state an interface's remote
 // parameters are in: the one rule the screen, the overview, dcbtop check
 // and the JSON consumers share.
@@ -23,17 +28,42 @@ const (
 	RemoteShutdown
 	// RemoteInvalid: invalid for another reason.
 	RemoteInvalid
+	// RemoteLinkDown: the link went down; the port's remote information
+	// was discarded.
+	RemoteLinkDown
 )
 
-var remoteStateNames = [...]string{"no-peer", "valid", "no-dcbx", "multi-peer", "expired", "shutdown", "invalid"}
+var remoteStateNames = [...]string{"no-peer", "valid", "no-dcbx", "multi-peer", "expired", "shutdown", "invalid", "link-down"}
 
 // String returns the state's name: no-peer, valid, no-dcbx, multi-peer,
-// expired, shutdown or invalid.
+// expired, shutdown, link-down or invalid.
 func (s RemoteState) String() string {
 	if int(s) < len(remoteStateNames) {
 		return remoteStateNames[s]
 	}
 	return "invalid"
+}
+
+// MarshalJSON writes the state's name.
+func (s RemoteState) MarshalJSON() ([]byte, error) { return json.Marshal(s.String()) }
+
+// UnmarshalJSON reads a state's name.
+func (s *RemoteState) UnmarshalJSON(b []byte) error {
+	var name string
+	if err := json.Unmarshal(b, &name); err != nil {
+		return err
+	}
+	for i, n := range remoteStateNames {
+		if n == name {
+			*s = RemoteState(i)
+			return nil
+		}
+	}
+	if name == "invalid" {
+		*s = RemoteInvalid
+		return nil
+	}
+	return fmt.Errorf("unknown remote state %q", name)
 }
 
 // RemoteState returns the state of the interface's remote parameters
@@ -53,6 +83,8 @@ func (in *Interface) RemoteState() RemoteState {
 			return RemoteShutdown
 		case ReasonMultiPeer:
 			return RemoteMultiPeer
+		case ReasonLinkDown:
+			return RemoteLinkDown
 		}
 		return RemoteInvalid
 	case len(in.Peers) == 0:

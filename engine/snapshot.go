@@ -47,8 +47,13 @@ type Interface struct {
 	Remote          *Params `json:"remote"`
 	Operational     *Params `json:"operational"`
 	RemoteValid     bool    `json:"remote_valid"`
-	// RemoteInvalidReason is "ttl-expired", "shutdown" or "multi-peer"
-	// while the remote parameters are invalid after having been received.
+	// RemoteStatus says in one word what state the remote parameters are
+	// in (RemoteState): no-peer, valid, no-dcbx (a peer without DCBX
+	// TLVs), multi-peer, expired, shutdown, link-down or invalid.
+	RemoteStatus RemoteState `json:"remote_state"`
+	// RemoteInvalidReason is "ttl-expired", "shutdown", "multi-peer" or
+	// "link-down" while the remote parameters are invalid after having
+	// been received.
 	RemoteInvalidReason *Reason `json:"remote_invalid_reason"`
 	// RemotePeer names the MSAP the remote parameters come from.
 	RemotePeer *string `json:"remote_peer"`
@@ -61,6 +66,9 @@ type Interface struct {
 	Dialect     lldp.Dialect `json:"dialect"`
 	MultiPeer   *MultiPeer   `json:"multi_peer"`
 	Peers       []Peer       `json:"peers"`
+	// LastPeer is the last peer the interface lost (expired, shut down,
+	// link down), null when none was.
+	LastPeer    *LostPeer    `json:"last_peer"`
 	Diagnostics []Diagnostic `json:"diagnostics"`
 	// Capture counts the frames dcbtop captured and sent.
 	Capture CaptureCounters `json:"capture"`
@@ -83,6 +91,25 @@ type MultiPeer struct {
 	HoldDownMs int64 `json:"hold_down_ms"`
 	// Peers lists the MSAPs whose information holds the condition.
 	Peers []string `json:"peers"`
+}
+
+// A LostPeer is the last peer an interface lost, to expiry, a shutdown
+// LLDPDU or its link going down: who it was, what it last sent, and when
+// and why it went. The screen keeps naming it instead of "no peer".
+type LostPeer struct {
+	ChassisID  string       `json:"chassis_id"`
+	PortID     string       `json:"port_id"`
+	SystemName *string      `json:"system_name"`
+	SourceMAC  lldp.MAC     `json:"source_mac"`
+	DCBX       lldp.Dialect `json:"dcbx"`
+	// Params are the DCBX parameters it last sent, null without DCBX.
+	Params   *Params   `json:"params"`
+	LastSeen time.Time `json:"last_seen"`
+	GoneAt   time.Time `json:"gone_at"`
+	// Reason is ttl-expired, shutdown or link-down.
+	Reason Reason `json:"reason"`
+	// LLDPDU is its last LLDPDU (the drill-down); not in the JSON.
+	LLDPDU []byte `json:"-"`
 }
 
 // A Peer is one MSAP seen on an interface by one LLDP agent (an MSAP
@@ -245,31 +272,42 @@ func (p *port) snapshot(now time.Time) Interface {
 		in.MultiPeer = mp
 	}
 	for _, n := range p.neighbors {
-		du := n.du
-		var vlan *VLANTag
-		if n.vlan != nil {
-			v := *n.vlan
-			vlan = &v
-		}
-		in.Peers = append(in.Peers, Peer{
-			ChassisID: du.ChassisID.String(), PortID: du.PortID.String(),
-			SystemName: textTLV(du, lldp.TLVTypeSystemName), SystemDescription: textTLV(du, lldp.TLVTypeSystemDescription),
-			PortDescription: textTLV(du, lldp.TLVTypePortDescription), SourceMAC: n.src, Scope: n.scope,
-			ScopeAssumed: n.scopeAssumed, VLAN: vlan, DiscardedTLVs: discardedTLVs(du),
-			TTL: du.TTL, ExpiresInMs: n.expires.Sub(now).Milliseconds(),
-			TxIntervalMs: n.interval().Milliseconds(), Freshness: freshnessOf(now.Sub(n.lastSeen), n.interval()),
-			FirstSeen: n.firstSeen, LastSeen: n.lastSeen, Frames: n.frames,
-			DCBX: du.Dialect(), Params: n.params.Clone(), LLDPDU: slices.Clone(n.raw),
-		})
+		in.Peers = append(in.Peers, n.peer(now))
+	}
+	if p.lost != nil {
+		lp := p.lost.peer(now)
+		in.LastPeer = &LostPeer{ChassisID: lp.ChassisID, PortID: lp.PortID, SystemName: lp.SystemName, SourceMAC: lp.SourceMAC,
+			DCBX: lp.DCBX, Params: lp.Params, LastSeen: lp.LastSeen, GoneAt: p.lostAt, Reason: p.lostWhy, LLDPDU: lp.LLDPDU}
 	}
 	if in.Counters != nil {
 		in.Counters.RoCEPaths = in.RoCEPaths()
 	}
+	in.RemoteStatus = in.RemoteState()
 	return in
 }
 
 // textTLV returns the value of du's first text TLV of kind k, nil when
 // there is none.
+// peer is the neighbour as the snapshot shows it at now.
+func (n *neighbor) peer(now time.Time) Peer {
+	du := n.du
+	var vlan *VLANTag
+	if n.vlan != nil {
+		v := *n.vlan
+		vlan = &v
+	}
+	return Peer{
+		ChassisID: du.ChassisID.String(), PortID: du.PortID.String(),
+		SystemName: textTLV(du, lldp.TLVTypeSystemName), SystemDescription: textTLV(du, lldp.TLVTypeSystemDescription),
+		PortDescription: textTLV(du, lldp.TLVTypePortDescription), SourceMAC: n.src, Scope: n.scope,
+		ScopeAssumed: n.scopeAssumed, VLAN: vlan, DiscardedTLVs: discardedTLVs(du),
+		TTL: du.TTL, ExpiresInMs: n.expires.Sub(now).Milliseconds(),
+		TxIntervalMs: n.interval().Milliseconds(), Freshness: freshnessOf(now.Sub(n.lastSeen), n.interval()),
+		FirstSeen: n.firstSeen, LastSeen: n.lastSeen, Frames: n.frames,
+		DCBX: du.Dialect(), Params: n.params.Clone(), LLDPDU: slices.Clone(n.raw),
+	}
+}
+
 func textTLV(du *lldp.DU, k lldp.TLVType) *string {
 	for _, t := range du.TLVs {
 		if x, ok := t.(*lldp.Text); ok && x.Kind == k {

@@ -150,7 +150,7 @@ func (r *renderer) peerSummary() string {
 	st, in := r.st, r.in
 	p := r.remotePeer()
 	if p == nil {
-		return st.Label.Render("peer") + " " + st.Dim.Render("none live (waiting for an LLDPDU)")
+		return r.lostPeerSummary()
 	}
 	name := deref(p.SystemName)
 	if name == "" {
@@ -176,6 +176,33 @@ func (r *renderer) peerSummary() string {
 	return strings.Join(parts, st.Dim.Render(" · "))
 }
 
+// lostPeerSummary is the second header line without a live peer: the last
+// peer the interface lost, when and why it went, or that none was seen
+// ("waiting" only while frames may still come, not at the end of a
+// capture).
+func (r *renderer) lostPeerSummary() string {
+	st := r.st
+	ended := r.vs.capture.Done || r.vs.closed
+	lp := r.in.LastPeer
+	if lp == nil {
+		if ended {
+			return st.Label.Render("peer") + " " + st.Dim.Render("none seen")
+		}
+		return st.Label.Render("peer") + " " + st.Dim.Render("none live (waiting for an LLDPDU)")
+	}
+	name := deref(lp.SystemName)
+	if name == "" {
+		name = "(no name)"
+	}
+	why := map[engine.Reason]string{engine.ReasonTTLExpired: "expired", engine.ReasonShutdown: "shut down", engine.ReasonLinkDown: "link down"}[lp.Reason]
+	if why == "" {
+		why = clean(string(lp.Reason), 16)
+	}
+	gone := st.Warn.Render(why + " " + fmtSeconds(r.now.Sub(lp.GoneAt).Truncate(time.Second)) + " ago")
+	parts := []string{st.Label.Render("last peer") + " " + st.Value.Render(clean(name, 24)), clean(lp.PortID, 24), gone}
+	return strings.Join(parts, st.Dim.Render(" · "))
+}
+
 // ttlState is the TTL countdown, or the reason the remote parameters are
 // invalid, in words.
 func (r *renderer) ttlState() string {
@@ -190,6 +217,8 @@ func (r *renderer) ttlState() string {
 			return st.Crit.Render(symError + " EXPIRED · remote parameters withdrawn")
 		case engine.ReasonShutdown:
 			return st.Crit.Render(symError + " SHUTDOWN · peer sent TTL 0")
+		case engine.ReasonLinkDown:
+			return st.Crit.Render(symError + " LINK DOWN · remote parameters discarded")
 		}
 		return st.Crit.Render(symError + " INVALID · " + clean(string(*in.RemoteInvalidReason), 20))
 	}
@@ -242,7 +271,7 @@ func (r *renderer) captureState() string {
 		}
 		switch {
 		case c.Done || r.vs.closed:
-			s = st.Dim.Render("■ " + s + " END")
+			s = st.Dim.Render("■ " + s + " END · as at the last frame")
 		case c.Paused:
 			s = st.Warn.Render("|| " + s + " PAUSED")
 		default:

@@ -288,20 +288,16 @@ func (m Model) now() time.Time {
 // in the snapshot's clock. Live, that is the clock minus TakenAt. A
 // replay's clock is the capture's: it advances at the replay speed from
 // when the snapshot arrived, and stands still while the replay is paused,
-// over, or running as fast as possible.
+// running as fast as possible, or over: the end of a capture shows the
+// state at its last frame, as `dcbtop -r FILE --json` reports it.
 func (m Model) age() time.Duration {
 	now := m.now()
 	if m.vs.capture.Mode == CaptureReplay {
 		c := m.vs.capture
-		speed := c.Speed
-		if c.Done && speed <= 0 {
-			speed = 1 // after the end, time goes on in real time
-		}
-		// Countdowns stand still while paused; after the end they go on,
-		// as information would have expired live.
-		if c.Paused || speed <= 0 || m.vs.closed {
+		if c.Done || c.Paused || c.Speed <= 0 || m.vs.closed {
 			return m.ageBase
 		}
+		speed := c.Speed
 		return m.ageBase + time.Duration(float64(now.Sub(m.recvAt))*speed)
 	}
 	if m.snap.TakenAt.IsZero() {

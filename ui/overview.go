@@ -145,7 +145,7 @@ func (r *renderer) overviewCells(in *engine.Interface) []string {
 	switch rs := in.RemoteState(); rs {
 	case engine.RemoteMultiPeer:
 		remote = st.Crit.Render(symMulti + " multi-peer")
-	case engine.RemoteExpired, engine.RemoteShutdown, engine.RemoteInvalid:
+	case engine.RemoteExpired, engine.RemoteShutdown, engine.RemoteInvalid, engine.RemoteLinkDown:
 		remote = st.Crit.Render(symError + " " + string(*in.RemoteInvalidReason))
 	case engine.RemoteNoPeer:
 		remote = st.Dim.Render("no peer")

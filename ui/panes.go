@@ -693,7 +693,7 @@ func (r *renderer) statusStyle(s engine.Status, text string) string {
 
 func (r *renderer) reasonStyle(rs engine.Reason, text string) string {
 	switch rs {
-	case engine.ReasonTTLExpired, engine.ReasonShutdown, engine.ReasonMultiPeer:
+	case engine.ReasonTTLExpired, engine.ReasonShutdown, engine.ReasonMultiPeer, engine.ReasonLinkDown:
 		return r.st.Crit.Render(text)
 	case engine.ReasonFirstReceipt:
 		return r.st.OK.Render(text)
@@ -802,6 +802,8 @@ func (r *renderer) peersContent(w int) paneContent {
 				msg = "no live LLDP peer: the last one's information expired (TTL)"
 			case engine.ReasonShutdown:
 				msg = "no live LLDP peer: the last one withdrew (shutdown LLDPDU)"
+			case engine.ReasonLinkDown:
+				msg = "no live LLDP peer: the link went down and its peers were discarded"
 			default:
 				msg = "no live LLDP peer (" + Sanitize(string(*why)) + ")"
 			}

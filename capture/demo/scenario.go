@@ -502,7 +502,7 @@ func (v *validator) start(name string, sj stepJSON) (SwitchConfig, error) {
 }
 
 var reasons = map[engine.Reason]bool{engine.ReasonFirstReceipt: true, engine.ReasonChanged: true,
-	engine.ReasonTTLExpired: true, engine.ReasonShutdown: true, engine.ReasonMultiPeer: true}
+	engine.ReasonTTLExpired: true, engine.ReasonShutdown: true, engine.ReasonMultiPeer: true, engine.ReasonLinkDown: true}
 
 func parseExpect(list []expectJSON) ([]Expect, error) {
 	var out []Expect

@@ -292,6 +292,8 @@ func (s *Switch) heard(in engine.Indication) string {
 		return fmt.Sprintf("%s: %s shut its LLDP agent down", s.cfg.Name, who)
 	case engine.ReasonMultiPeer:
 		return fmt.Sprintf("%s: more than one DCBX peer on %s", s.cfg.Name, s.cfg.Port)
+	case engine.ReasonLinkDown:
+		return fmt.Sprintf("%s: %s went down, what %s advertised is discarded", s.cfg.Name, s.cfg.Port, who)
 	}
 	return fmt.Sprintf("%s: %s %s", s.cfg.Name, in.Reason, who)
 }

@@ -367,6 +367,10 @@ func Start(cfg Config) (rt *Runtime, err error) {
 	}
 	stopDCB := r.startDCB(rt.ifaces)
 	rt.closers = append(rt.closers, func() error { stopDCB(); return nil })
+	if !cfg.Agent {
+		stopOthers := r.startOtherAgents(rt.ifaces)
+		rt.closers = append(rt.closers, func() error { stopOthers(); return nil })
+	}
 	stopCounters := r.startCounters(rt.ifaces)
 	rt.closers = append(rt.closers, func() error { stopCounters(); return nil })
 	if r.feed != nil {

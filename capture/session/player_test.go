@@ -201,3 +201,32 @@ func TestPlayerConcurrentSeeks(t *testing.T) {
 		t.Errorf("eight concurrent seeks of 5 s: at %v, want 40s", got)
 	}
 }
+
+// The end of a capture is the state at its last frame, on the screen as
+// headless: after the end the screen's replay clock stands at the last
+// frame (it went on in real time, so every peer showed ttl-expired at END
+// while -r FILE --json said valid).
+func TestReplayEndIsLastFrame(t *testing.T) {
+	const file = "../../engine/lldp/testdata/lldpd-ieee-full.pcap"
+	rec := newRecPoster()
+	rt, err := Start(Config{Replay: file, Speed: 0, Screen: true, Post: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rt.Close() })
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- rt.Loop(ctx) }()
+	defer func() { cancel(); <-done }()
+	waitProgress(t, rec, func(p ReplayProgress) bool { return p.Done })
+	end := rt.replay.Now()
+	time.Sleep(1500 * time.Millisecond) // the loop's ticks run on
+	if now := rt.replay.Now(); !now.Equal(end) {
+		t.Errorf("after the end the clock moved from %v to %v", end, now)
+	}
+	want := headlessUpTo(t, file, -1).Interfaces[0]
+	got := rt.Snapshot().Interfaces[0]
+	if got.RemoteValid != want.RemoteValid || got.RemoteStatus != want.RemoteStatus || !got.RemoteValid {
+		t.Errorf("at the end: screen remote %v (%s), headless %v (%s); want both valid", got.RemoteValid, got.RemoteStatus, want.RemoteValid, want.RemoteStatus)
+	}
+}

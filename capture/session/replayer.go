@@ -111,14 +111,13 @@ func (s *replaySource) Now() time.Time {
 
 func (s *replaySource) nowLocked() time.Time {
 	speed := s.speed
-	if s.status.Done && s.interactive && speed <= 0 {
-		speed = 1 // after the end, on the screen, time goes on in real time
-	}
-	if !s.started || speed <= 0 || s.paused || (s.status.Done && !s.interactive) {
+	// At the end of the file the clock stands at its last frame, on the
+	// screen as headless: the end of a capture is the state at its last
+	// frame (information a live run would have seen expire later is not
+	// in the file).
+	if !s.started || speed <= 0 || s.paused || s.status.Done {
 		return s.clockBase
 	}
-	// After the end (on the screen) the clock goes on at the speed, so that
-	// information expires when it would have live.
 	c := s.clockBase.Add(scaleDuration(s.real().Sub(s.wallBase), speed))
 	if !s.nextAt.IsZero() && !c.Before(s.nextAt) {
 		c = s.nextAt.Add(-time.Nanosecond)

@@ -61,7 +61,7 @@ var statuses = [...]engine.Status{engine.StatusRemote, engine.StatusOperational,
 // reasons are the reason label's values (plus "other").
 var reasons = [...]engine.Reason{
 	engine.ReasonFirstReceipt, engine.ReasonChanged, engine.ReasonTTLExpired,
-	engine.ReasonShutdown, engine.ReasonMultiPeer, engine.ReasonLocalChange,
+	engine.ReasonShutdown, engine.ReasonMultiPeer, engine.ReasonLocalChange, engine.ReasonLinkDown,
 }
 
 // localSources are the source label's values (plus "other").
@@ -78,11 +78,13 @@ var expectedIndications = []struct {
 	{engine.StatusRemote, engine.ReasonTTLExpired},
 	{engine.StatusRemote, engine.ReasonShutdown},
 	{engine.StatusRemote, engine.ReasonMultiPeer},
+	{engine.StatusRemote, engine.ReasonLinkDown},
 	{engine.StatusOperational, engine.ReasonFirstReceipt},
 	{engine.StatusOperational, engine.ReasonChanged},
 	{engine.StatusOperational, engine.ReasonTTLExpired},
 	{engine.StatusOperational, engine.ReasonShutdown},
 	{engine.StatusOperational, engine.ReasonMultiPeer},
+	{engine.StatusOperational, engine.ReasonLinkDown},
 	{engine.StatusOperational, engine.ReasonLocalChange},
 	{engine.StatusLocal, engine.ReasonLocalChange},
 }

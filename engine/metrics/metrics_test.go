@@ -489,6 +489,8 @@ dcbtop_indications_total{interface="eth0",reason="changed",status="QOS_OPERATION
 dcbtop_indications_total{interface="eth0",reason="changed",status="QOS_REMOTE_PARAMETERS_CHANGE"} 10
 dcbtop_indications_total{interface="eth0",reason="first-receipt",status="QOS_OPERATIONAL_PARAMETERS_CHANGE"} 0
 dcbtop_indications_total{interface="eth0",reason="first-receipt",status="QOS_REMOTE_PARAMETERS_CHANGE"} 1
+dcbtop_indications_total{interface="eth0",reason="link-down",status="QOS_OPERATIONAL_PARAMETERS_CHANGE"} 0
+dcbtop_indications_total{interface="eth0",reason="link-down",status="QOS_REMOTE_PARAMETERS_CHANGE"} 0
 dcbtop_indications_total{interface="eth0",reason="local-change",status="QOS_LOCAL_PARAMETERS_CHANGE"} 0
 dcbtop_indications_total{interface="eth0",reason="local-change",status="QOS_OPERATIONAL_PARAMETERS_CHANGE"} 0
 dcbtop_indications_total{interface="eth0",reason="multi-peer",status="QOS_OPERATIONAL_PARAMETERS_CHANGE"} 0

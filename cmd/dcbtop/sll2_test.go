@@ -1,0 +1,92 @@
+package main
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/testbed"
+	"github.com/dcbtop/dcbtop/testbed/snaptest"
+)
+
+// sll2Capture writes what `tcpdump -i any -w FILE` (libpcap 1.10 and
+// later: LINKTYPE_LINUX_SLL2) records on a host with two ports, each with
+// its own switch: the LLDPDUs of engine/lldp's lldpd-ieee-full.pcap,
+// alternately received on interface index 2 from one switch and on index
+// 4 from another (a second source MAC).
+func sll2Capture(t *testing.T) string {
+	t.Helper()
+	frames, err := testbed.ReadPcap("../../engine/lldp/testdata/lldpd-ieee-full.pcap")
+	if err != nil || len(frames) == 0 {
+		t.Fatalf("reading the lldpd capture: %v (%d frames)", err, len(frames))
+	}
+	be := binary.BigEndian
+	b := be.AppendUint32(nil, 0xa1b2c3d4)         // pcap, microseconds
+	b = be.AppendUint16(be.AppendUint16(b, 2), 4) // version 2.4
+	b = be.AppendUint32(be.AppendUint32(b, 0), 0)
+	b = be.AppendUint32(be.AppendUint32(b, 262144), 276) // snaplen, LINKTYPE_LINUX_SLL2
+	for i := range 6 {
+		f := frames[i%len(frames)].Data
+		ifindex, src := uint32(2), append([]byte(nil), f[6:12]...)
+		if i%2 == 1 {
+			ifindex, src[5] = 4, src[5]^0xff
+		}
+		// LINKTYPE_LINUX_SLL2: protocol, reserved, interface index, ARPHRD
+		// type, packet type (2: PACKET_MULTICAST), address length, address.
+		rec := be.AppendUint16(nil, 0x88cc)
+		rec = be.AppendUint16(rec, 0)
+		rec = be.AppendUint32(rec, ifindex)
+		rec = be.AppendUint16(rec, 1)
+		rec = append(rec, 2, 6)
+		rec = append(append(rec, src...), 0, 0)
+		rec = append(rec, f[14:]...)
+		b = be.AppendUint32(be.AppendUint32(b, uint32(1700000000+i)), 0)
+		b = be.AppendUint32(be.AppendUint32(b, uint32(len(rec))), uint32(len(rec)))
+		b = append(b, rec...)
+	}
+	path := filepath.Join(t.TempDir(), "any.pcap")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestReplaySLL2TwoPorts: a `tcpdump -i any` capture of a host with two
+// ports, one switch each, is two interfaces (if2, if4) with a valid peer
+// each, not one link with two peers: no multi-peer, and dcbtop check does
+// not call the host's DCBX broken.
+func TestReplaySLL2TwoPorts(t *testing.T) {
+	path := sll2Capture(t)
+	code, out, errOut := runCLI(t, "-r", path, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	snap := snaptest.Decode(t, "dcbtop -r any.pcap --json", out)
+	if len(snap.Interfaces) != 2 {
+		t.Fatalf("%d interfaces, want if2 and if4", len(snap.Interfaces))
+	}
+	for _, name := range []string{"if2", "if4"} {
+		in := snaptest.Iface(t, snap, name)
+		if !in.RemoteValid || in.MultiPeer != nil || len(in.Peers) != 1 {
+			t.Errorf("%s: remote valid %v, multi-peer %v, %d peers; want valid, one peer", name, in.RemoteValid, in.MultiPeer, len(in.Peers))
+		}
+	}
+	_, out, _ = runCLI(t, "check", "--json", "-r", path)
+	var r engine.CheckReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("check report: %v\n%s", err, out)
+	}
+	if len(r.Interfaces) != 2 {
+		t.Fatalf("check judged %d interfaces, want 2", len(r.Interfaces))
+	}
+	for _, in := range r.Interfaces {
+		for _, x := range in.Results {
+			if x.Check == engine.CheckPeer && x.Verdict != engine.VerdictOK {
+				t.Errorf("%s: dcbx-peer %v (%s), want OK", in.Name, x.Verdict, x.Summary)
+			}
+		}
+	}
+}

@@ -1,0 +1,91 @@
+package engine
+
+import (
+	"github.com/dcbtop/dcbtop/engine/lldp"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestLinkDown: a port whose link goes down discards its peers at once
+// (802.1AB-2016 9.2.9): the valid remote parameters are invalidated with
+// reason link-down (zeroed, *_CHANGED for each group), the peers are gone,
+// and the first LLDPDU after the link returns is a first receipt. A
+// multi-peer port's hold-down ends with the information it held.
+func TestLinkDown(t *testing.T) {
+	up := func(s float64, on bool) Event {
+		return LinkChanged{Interface: "eth0", At: at(s), Ifindex: 2, MAC: lowMAC, Up: on}
+	}
+	e := New(Config{})
+	got := run(e, []Event{
+		up(0, true),
+		rx(1, frame(t, highMAC, 120, etsA, pfc3, app1)),
+		up(5, false),
+		up(6, false), // down again: nothing more
+		up(10, true),
+		rx(11, frame(t, highMAC, 120, etsA, pfc3, app1)),
+	})
+	want := []ind{
+		{1, StatusRemote, ReasonFirstReceipt, allETS | allPFC | allApp, true},
+		{5, StatusRemote, ReasonLinkDown, FlagETSChanged | FlagPFCChanged | FlagClassificationChanged, false},
+		{11, StatusRemote, ReasonFirstReceipt, allETS | allPFC | allApp, true},
+	}
+	var remote []ind
+	for _, i := range got {
+		if i.Status == StatusRemote {
+			remote = append(remote, i)
+		}
+	}
+	if diff := cmp.Diff(want, remote); diff != "" {
+		t.Errorf("remote indications (-want +got):\n%s", diff)
+	}
+
+	e = New(Config{})
+	run(e, []Event{up(0, true), rx(1, frame(t, highMAC, 120, etsA, pfc3, app1)), up(5, false)})
+	in := e.Snapshot().Interfaces[0]
+	if in.RemoteValid || in.RemoteInvalidReason == nil || *in.RemoteInvalidReason != ReasonLinkDown || len(in.Peers) != 0 ||
+		in.RemoteState() != RemoteLinkDown || in.RemoteState().String() != "link-down" {
+		t.Errorf("after link down: valid %v, reason %v, peers %d, state %v", in.RemoteValid, in.RemoteInvalidReason, len(in.Peers), in.RemoteState())
+	}
+	// The peer's identity stays: who it was, what it last sent, when and
+	// why it went.
+	if lp := in.LastPeer; lp == nil || lp.Reason != ReasonLinkDown || !lp.GoneAt.Equal(at(5)) || lp.SystemName == nil ||
+		lp.ChassisID != in.LastPeer.ChassisID || lp.Params == nil || lp.Params.PFC == nil || lp.Params.PFC.Enabled != 1<<3 {
+		t.Errorf("last peer %+v, want the link-down peer at 5 s with its PFC on 3", lp)
+	}
+	e = New(Config{})
+	run(e, []Event{up(0, true), rx(1, frame(t, highMAC, 4, etsA, pfc3)), Tick{At: at(6)}})
+	if lp := e.Snapshot().Interfaces[0].LastPeer; lp == nil || lp.Reason != ReasonTTLExpired || !lp.GoneAt.Equal(at(5)) {
+		t.Errorf("after expiry: last peer %+v, want expired at 5 s", lp)
+	}
+
+	// Two DCBX peers (multi-peer), then the link goes down.
+	e = New(Config{})
+	run(e, []Event{up(0, true), rx(1, frame(t, highMAC, 120, etsA, pfc3)), rx(2, frame(t, macB, 120, etsA, pfc3)), up(5, false)})
+	in = e.Snapshot().Interfaces[0]
+	if in.MultiPeer != nil || len(in.Peers) != 0 || in.RemoteInvalidReason == nil || *in.RemoteInvalidReason != ReasonLinkDown {
+		t.Errorf("multi-peer, then link down: multi %+v, peers %d, reason %v", in.MultiPeer, len(in.Peers), in.RemoteInvalidReason)
+	}
+}
+
+// TestEmptyAppTable: an APP table without entries configures no
+// classification, on either side: neither the peer's empty APP TLV nor a
+// local empty table sets CLASSIFICATION_CONFIGURED (one rule from
+// "Guidelines for Setting the Flags Member" for every status); its
+// appearance is still a change.
+func TestEmptyAppTable(t *testing.T) {
+	e := New(Config{})
+	local := &Params{PFC: &PFC{Cap: 8, Enabled: 1 << 3}, App: []App{}}
+	got := run(e, []Event{
+		LocalChanged{Interface: "eth0", At: at(0), Source: SourceAgent, Params: local},
+		rx(1, frame(t, highMAC, 120, etsA, pfc3, &lldp.AppPriority{})),
+	})
+	want := []ind{
+		{0, StatusLocal, ReasonLocalChange, allPFC | FlagClassificationChanged, true},
+		{0, StatusOperational, ReasonLocalChange, allPFC | FlagClassificationChanged, true},
+		{1, StatusRemote, ReasonFirstReceipt, allETS | allPFC | FlagClassificationChanged, true},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("indications (-want +got):\n%s", diff)
+	}
+}
