@@ -55,7 +55,7 @@ func TestSparkline(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, sparkline(tt.values, tt.w, tt.top)); diff != "" {
+			if diff := cmp.Diff(tt.want, sparkline(tt.values, tt.w, tt.top, UnicodeSymbols().Spark)); diff != "" {
 				t.Errorf("sparkline(%v, %d, %g) (-want +got):\n%s", tt.values, tt.w, tt.top, diff)
 			}
 		})

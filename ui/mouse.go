@@ -34,9 +34,9 @@ func (r *renderer) regions(p plan) map[pane]rect {
 		y += h
 	}
 	switch p.mode {
-	case modeCompact:
-		for _, pn := range []pane{paneETS, panePFC, p.slot} {
-			row(p.boxes[pn].h, pn)
+	case modeCompact, modeShort:
+		for _, sr := range p.stack {
+			row(sr.h, sr.panes...)
 		}
 	case modeMedium:
 		row(p.rowH[0], paneETS, panePFC)
@@ -82,7 +82,7 @@ func (r *renderer) footerHints() []footerHint {
 
 // mouse handles a mouse message.
 func (m Model) mouse(msg tea.MouseMsg) (tea.Model, tea.Cmd) {
-	if !m.mouseOn || m.vs.help || m.vs.dialog != nil || m.vs.form != nil {
+	if !m.mouseOn || m.vs.help || m.vs.dialog != nil || m.vs.form != nil || refused(m.width, m.height) {
 		return m, nil
 	}
 	mo := msg.Mouse()
