@@ -2,8 +2,8 @@ package ui
 
 import (
 	"cmp"
-	"slices"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
