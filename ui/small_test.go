@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"flag"
 	"fmt"
 	"strings"
 	"testing"
@@ -13,24 +12,38 @@ import (
 )
 
 // TestRenderSizes renders every size from 20x5 to 200x60 (every 7th
-// column, every 3rd line, and the edges of the layouts) over several
-// fixtures and view states: each screen is exactly w×h cells, never a
-// panic, and the panes the mouse knows are where the screen draws them.
+// column, every 3rd line, and the edges of the layouts) over fixtures and
+// view states (the help overlay, the overview, a focused pane, the demo
+// with a status line, ASCII): each screen is exactly w×h cells, never a
+// panic; ASCII screens are ASCII; and the panes the mouse knows are where
+// the screen draws them.
 func TestRenderSizes(t *testing.T) {
-	snaps := map[string]engine.Snapshot{
-		"realistic": realistic(t), "lossless_roce": losslessRoCE(t), "two_ports": twoPorts(t),
-		"hostile": hostile(t), "empty": {},
+	type state struct {
+		name   string
+		modify func(*viewState, engine.Snapshot)
+		ascii  bool
 	}
-	states := map[string]func(*viewState, engine.Snapshot){
-		"log":      nil,
-		"help":     func(vs *viewState, _ engine.Snapshot) { vs.help = true },
-		"overview": overviewState,
-		"ets":      func(vs *viewState, _ engine.Snapshot) { vs.focus = paneETS },
-		"lossless": focusLossless,
-		"status_demo": func(vs *viewState, s engine.Snapshot) {
+	all := []state{
+		{name: "log"},
+		{name: "help", modify: func(vs *viewState, _ engine.Snapshot) { vs.help = true }},
+		{name: "overview", modify: overviewState},
+		{name: "lossless", modify: focusLossless},
+		{name: "ets_demo_status", modify: func(vs *viewState, s engine.Snapshot) {
 			demoState(vs, s)
+			vs.focus = paneETS
 			vs.status = statusLine{text: "applied: PFC on priority 3 now in force on eth0", level: levelOK}
-		},
+		}},
+		{name: "ascii_peers", modify: func(vs *viewState, _ engine.Snapshot) { vs.focus = panePeers }, ascii: true},
+	}
+	fixtures := []struct {
+		name   string
+		snap   engine.Snapshot
+		states []state
+	}{
+		{"realistic", realistic(t), all},
+		{"lossless_roce", losslessRoCE(t), all},
+		{"hostile", hostile(t), []state{all[0], all[5]}},
+		{"empty", engine.Snapshot{}, all[:1]},
 	}
 	var widths, heights []int
 	for w := 20; w <= 200; w += 7 {
@@ -39,26 +52,32 @@ func TestRenderSizes(t *testing.T) {
 	for h := 5; h <= 60; h += 3 {
 		heights = append(heights, h)
 	}
-	widths = append(widths, minWidth-1, minWidth, narrowWidth-1, narrowWidth, 133, 134)
+	widths = append(widths, minWidth-1, minWidth, narrowWidth-1, narrowWidth, etsCompactW+sepWidth+pfcCompactW)
 	heights = append(heights, minHeight-1, minHeight, shortHeight-1, shortHeight)
-	for sn, s := range snaps {
-		for name, modify := range states {
-			t.Run(sn+"/"+name, func(t *testing.T) {
+	for _, f := range fixtures {
+		for _, st := range f.states {
+			t.Run(f.name+"/"+st.name, func(t *testing.T) {
+				styles := DefaultStyles(true)
+				if st.ascii {
+					styles = styles.ASCII()
+				}
 				for _, w := range widths {
 					for _, h := range heights {
-						vs := testState(s, 3*time.Second)
-						if modify != nil {
-							modify(&vs, s)
+						vs := testState(f.snap, 3*time.Second)
+						if st.modify != nil {
+							st.modify(&vs, f.snap)
 						}
-						out := render(s, vs, DefaultStyles(true), DefaultKeyMap(), w, h)
+						out := render(f.snap, vs, styles, DefaultKeyMap(), w, h)
 						if msg := frameError(out, w, h); msg != "" {
 							t.Fatalf("%dx%d: %s", w, h, msg)
 						}
-						if refused(w, h) || vs.overview || vs.help || len(s.Interfaces) == 0 {
+						if i := strings.IndexFunc(out, func(r rune) bool { return r >= 0x80 }); st.ascii && i >= 0 {
+							t.Fatalf("%dx%d: ASCII screen has %q", w, h, out[i:min(len(out), i+4)])
+						}
+						if refused(w, h) || vs.overview || vs.help || len(f.snap.Interfaces) == 0 {
 							continue
 						}
-						r := newRenderer(s, &vs, DefaultStyles(true), DefaultKeyMap(), w, h)
-						checkRegions(t, r, out)
+						checkRegions(t, newRenderer(f.snap, &vs, styles, DefaultKeyMap(), w, h), out)
 					}
 				}
 			})
@@ -101,23 +120,3 @@ func checkRegions(t *testing.T, r *renderer, out string) {
 		}
 	}
 }
-
-// TestShow prints screens (go test -run TestShow -v -show WxH).
-func TestShow(t *testing.T) {
-	if *show == "" {
-		t.Skip()
-	}
-	var w, h int
-	fmt.Sscanf(*show, "%dx%d", &w, &h)
-	s := realistic(t)
-	vs := testState(s, 3*time.Second)
-	if *showFocus >= 0 {
-		vs.focus = pane(*showFocus)
-	}
-	fmt.Println(ansi.Strip(render(s, vs, DefaultStyles(true), DefaultKeyMap(), w, h)))
-}
-
-var (
-	show      = flag.String("show", "", "")
-	showFocus = flag.Int("focus", -1, "")
-)
