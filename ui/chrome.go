@@ -415,6 +415,27 @@ func (r *renderer) footerBindings() []key.Binding {
 	return out
 }
 
+// footerRight is the footer's right-hand part: why the screen is
+// read-only, if it is. On a narrow screen it gives way to the first two
+// hints (quit, help).
+func (r *renderer) footerRight() string {
+	why := r.vs.blocked(actApply)
+	if why == "" {
+		return ""
+	}
+	right := r.st.Dim.Render("read-only: " + clean(why, 40))
+	if r.narrow() {
+		first := 0
+		for _, b := range r.footerBindings()[:2] {
+			first += width(b.Help().Key+" "+b.Help().Desc) + 2
+		}
+		if first+width(right)+1 > r.w {
+			return ""
+		}
+	}
+	return right
+}
+
 // footer is the key hints line, with the read-only reason on the right.
 func (r *renderer) footer() string {
 	k, st := r.keys, r.st
@@ -433,10 +454,7 @@ func (r *renderer) footer() string {
 		hints = append(hints, hint(b, disabled[r.footerPtrs()[i]]))
 	}
 	hints = append(hints, st.Key.Render(k.PrevIface.Help().Key+" "+k.NextIface.Help().Key)+" iface")
-	right := ""
-	if writeWhy != "" {
-		right = st.Dim.Render("read-only: " + clean(writeWhy, 40))
-	}
+	right := r.footerRight()
 	left := ""
 	for _, h := range hints {
 		next := left

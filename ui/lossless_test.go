@@ -118,7 +118,11 @@ func TestPFCPauseColumn(t *testing.T) {
 			s := tt.snap(t)
 			vs := testState(s, 0)
 			r := newRenderer(s, &vs, NoColorStyles(), DefaultKeyMap(), tt.w, tt.h)
-			body := plainLines(r.pfcContent(pfcWideWidth).body)
+			w := pfcWideWidth
+			if r.mode == modeCompact {
+				w = tt.w // the compact table takes the screen's width
+			}
+			body := plainLines(r.pfcContent(w).body)
 			var got []string
 			if r.mode == modeCompact {
 				f := strings.Fields(body[3]) // Local, Remote, Oper, Pauses

@@ -68,10 +68,11 @@ type footerHint struct {
 func (r *renderer) footerHints() []footerHint {
 	var out []footerHint
 	x := 0
+	rw := width(r.footerRight()) + 1
 	for _, b := range r.footerBindings() {
 		h := b.Help()
 		w := width(h.Key + " " + h.Desc)
-		if x+w > r.w {
+		if x+w+rw > r.w {
 			break
 		}
 		out = append(out, footerHint{b: b, x: x, w: w})

@@ -84,16 +84,18 @@ func usedTCs(sides []etsSide) []uint8 {
 func (r *renderer) etsContent(w int) paneContent {
 	c := paneContent{cursor: -1, sub: "operational = " + r.choice(r.in.Resolution.ETS)}
 	sides := r.etsSides()
-	// Narrower than the four sides' compact cells: the remote's
-	// recommendation gives way, then the remote's configuration (local
-	// and operational stay; the header and Diagnostics say mismatches).
-	switch {
-	case w < etsCompactW-17:
-		sides = []etsSide{sides[0], sides[3]}
-	case w < etsCompactW:
-		sides = []etsSide{sides[0], sides[1], sides[3]}
-	}
 	full := w >= 3+4*22
+	// Narrower than the four sides' compact cells (etsCompactW): the
+	// remote's recommendation gives way, then the remote's configuration
+	// (local and operational stay; Diagnostics says mismatches). A cell
+	// is 17 cells and its mark's extra, and a space.
+	if fit := (w - 2) / (18 + width(r.sym.Diff) - 1); !full && fit < 4 {
+		all := sides
+		sides = []etsSide{all[0], all[1], all[3]}
+		if fit < 3 {
+			sides = []etsSide{all[0], all[3]}
+		}
+	}
 	cellW := 17
 	if full {
 		cellW = 21

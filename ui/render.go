@@ -297,7 +297,7 @@ const shortSlotMin = 6
 
 // Widths of the compact ETS (four sides) and PFC tables: from both and a
 // separator on, the short layout puts them side by side.
-const etsCompactW, pfcCompactW = 70, 61
+const etsCompactW, pfcCompactW = 74, 61
 
 // stackRow adds a row of h lines to the plan's stack: the panes side by
 // side (two: ETS | PFC, with a separator), or one of the whole width.
