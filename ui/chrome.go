@@ -3,6 +3,7 @@ package ui
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -57,51 +58,102 @@ func dialectWords(d lldp.Dialect) string {
 }
 
 // header is the status lines at the top: two, and the demo's step line
-// (headerHeight).
+// (headerHeight). On a narrow screen the least useful parts give way
+// whole (fitParts) before anything is cut.
 func (r *renderer) header() string {
 	st := r.st
 	seg := func(label, value string) string { return st.Label.Render(label) + " " + value }
-	var l1 []string
-	l1 = append(l1, st.Brand.Render(" dcbtop "))
+	brand := part{text: st.Brand.Render(" dcbtop "), drop: 3}
 	if r.in == nil {
-		l1 = append(l1, st.Dim.Render(r.noInterface()))
-		return lr(strings.Join(l1, "  "), r.captureState(), r.w) + "\n" + strings.Repeat(" ", r.w) + r.demoLine()
+		right := r.captureState()
+		l1 := r.fitParts([]part{brand, {text: st.Dim.Render(r.noInterface())}}, "  ", r.w-width(right)-1)
+		return lr(l1, right, r.w) + "\n" + strings.Repeat(" ", r.w) + r.demoLine()
 	}
 	in := r.in
+	l1 := []part{brand}
 	ifs := st.Value.Render(clean(in.Name, ifNameMax))
+	var others string
 	if n := len(r.snap.Interfaces); n > 1 {
 		ifs += fmt.Sprintf(" (%d/%d)", r.idx+1, n)
 		if r.mode != modeCompact {
-			var others []string
+			var names []string
 			for i := range r.snap.Interfaces {
 				if i != r.idx && i < 9 {
-					others = append(others, fmt.Sprintf("%d:%s", i+1, clean(r.snap.Interfaces[i].Name, ifNameMax)))
+					names = append(names, fmt.Sprintf("%d:%s", i+1, clean(r.snap.Interfaces[i].Name, ifNameMax)))
 				}
 			}
-			ifs += " " + st.Dim.Render(strings.Join(others, " "))
+			others = st.Dim.Render(strings.Join(names, " "))
 		}
 	}
-	l1 = append(l1, ifs)
+	l1 = append(l1, part{text: ifs})
+	if others != "" {
+		l1 = append(l1, part{text: others, drop: 5, sep: " "})
+	}
 	switch in.OperState {
 	case "up":
-		l1 = append(l1, seg("link", st.OK.Render("up")))
+		l1 = append(l1, part{text: seg("link", st.OK.Render("up"))})
 	case "down":
-		l1 = append(l1, seg("link", st.Crit.Render("DOWN")))
+		l1 = append(l1, part{text: seg("link", st.Crit.Render("DOWN"))})
 	default:
-		l1 = append(l1, seg("link", st.Dim.Render(clean(in.OperState, 10))))
+		l1 = append(l1, part{text: seg("link", st.Dim.Render(clean(in.OperState, 10)))})
 	}
-	will := st.Dim.Render(symAbsent)
+	will := st.Dim.Render(r.sym.Absent)
 	if in.Willing != nil {
 		will = st.Value.Render(map[bool]string{true: "ON", false: "OFF"}[*in.Willing])
 	}
-	l1 = append(l1, seg("willing", will))
+	l1 = append(l1, part{text: seg("willing", will), drop: 2})
 	local := localSourceWords(in.LocalSource)
 	if in.DCBXMode != nil {
-		local += " · " + clean(*in.DCBXMode, 30)
+		local += " " + r.sym.Sep + " " + clean(*in.DCBXMode, 30)
 	}
-	l1 = append(l1, seg("local", st.Value.Render(local)))
-	line1 := lr(strings.Join(l1, "  "), r.captureState(), r.w)
-	return line1 + "\n" + lr(r.peerSummary(), r.ttlState(), r.w) + r.demoLine()
+	l1 = append(l1, part{text: seg("local", st.Value.Render(local)), drop: 4})
+	right := r.captureState()
+	line1 := lr(r.fitParts(l1, "  ", r.w-width(right)-1), right, r.w)
+	ttl := r.ttlState()
+	return line1 + "\n" + lr(r.fitParts(r.peerSummary(), st.Dim.Render(" "+r.sym.Sep+" "), r.w-width(ttl)-1), ttl, r.w) + r.demoLine()
+}
+
+// A part is a piece of a header line. On a narrow screen, the parts with
+// the highest drop give way first, whole (drop 0: never); sep, when set,
+// joins the part to the one before instead of the line's separator.
+type part struct {
+	text string
+	drop int
+	sep  string
+}
+
+// fitParts joins parts with sep. On a narrow screen (under narrowWidth
+// columns) it first leaves out, highest drop first (the last of equals),
+// the parts that keep the line from fitting in w cells; what still does
+// not fit is cut by the caller, as on a wide screen.
+func (r *renderer) fitParts(parts []part, sep string, w int) string {
+	join := func(ps []part) string {
+		var b strings.Builder
+		for i, p := range ps {
+			if i > 0 {
+				b.WriteString(cmp.Or(p.sep, sep))
+			}
+			b.WriteString(p.text)
+		}
+		return b.String()
+	}
+	ps := slices.Clone(parts)
+	for r.narrow() {
+		if width(join(ps)) <= w {
+			break
+		}
+		worst := -1
+		for i, p := range ps {
+			if p.drop > 0 && (worst < 0 || p.drop >= ps[worst].drop) {
+				worst = i
+			}
+		}
+		if worst < 0 {
+			break
+		}
+		ps = slices.Delete(ps, worst, worst+1)
+	}
+	return join(ps)
 }
 
 // headerHeight is the header's number of lines: two, and the demo's step
@@ -145,8 +197,9 @@ func (r *renderer) demoLine() string {
 	return "\n" + pad(trunc(line, r.w-width(next))+next, r.w)
 }
 
-// peerSummary identifies the peer on the second header line.
-func (r *renderer) peerSummary() string {
+// peerSummary identifies the peer on the second header line: its parts,
+// for fitParts.
+func (r *renderer) peerSummary() []part {
 	st, in := r.st, r.in
 	p := r.remotePeer()
 	if p == nil {
@@ -161,34 +214,33 @@ func (r *renderer) peerSummary() string {
 		d = in.Dialect
 	}
 	dw := dialectWords(d)
-	if r.mode == modeCompact && d == lldp.DialectIEEE {
+	if r.stacked() && d == lldp.DialectIEEE {
 		dw = "IEEE"
 	}
-	parts := []string{
-		st.Label.Render("peer") + " " + st.Value.Render(clean(name, 24)),
-		clean(p.PortID, 24),
-		st.Label.Render("DCBX") + " " + st.Value.Render(dw),
+	parts := []part{
+		{text: st.Label.Render("peer") + " " + st.Value.Render(clean(name, 24))},
+		{text: clean(p.PortID, 24), drop: 3},
+		{text: st.Label.Render("DCBX") + " " + st.Value.Render(dw), drop: 2},
 	}
 	if n := len(in.Peers); n > 1 {
-		parts = append(parts, st.Warn.Render("+"+plural(n-1, "more peer")))
+		parts = append(parts, part{text: st.Warn.Render("+" + plural(n-1, "more peer")), drop: 1})
 	}
-	parts = append(parts, clean(p.ChassisID, 28))
-	return strings.Join(parts, st.Dim.Render(" · "))
+	return append(parts, part{text: clean(p.ChassisID, 28), drop: 4})
 }
 
 // lostPeerSummary is the second header line without a live peer: the last
 // peer the interface lost, when and why it went, or that none was seen
 // ("waiting" only while frames may still come, not at the end of a
 // capture).
-func (r *renderer) lostPeerSummary() string {
+func (r *renderer) lostPeerSummary() []part {
 	st := r.st
 	ended := r.vs.capture.Done || r.vs.closed
 	lp := r.in.LastPeer
 	if lp == nil {
 		if ended {
-			return st.Label.Render("peer") + " " + st.Dim.Render("none seen")
+			return []part{{text: st.Label.Render("peer") + " " + st.Dim.Render("none seen")}}
 		}
-		return st.Label.Render("peer") + " " + st.Dim.Render("none live (waiting for an LLDPDU)")
+		return []part{{text: st.Label.Render("peer") + " " + st.Dim.Render("none live (waiting for an LLDPDU)")}}
 	}
 	name := deref(lp.SystemName)
 	if name == "" {
@@ -199,8 +251,11 @@ func (r *renderer) lostPeerSummary() string {
 		why = clean(string(lp.Reason), 16)
 	}
 	gone := st.Warn.Render(why + " " + fmtSeconds(r.now.Sub(lp.GoneAt).Truncate(time.Second)) + " ago")
-	parts := []string{st.Label.Render("last peer") + " " + st.Value.Render(clean(name, 24)), clean(lp.PortID, 24), gone}
-	return strings.Join(parts, st.Dim.Render(" · "))
+	return []part{
+		{text: st.Label.Render("last peer") + " " + st.Value.Render(clean(name, 24))},
+		{text: clean(lp.PortID, 24), drop: 2},
+		{text: gone, drop: 1},
+	}
 }
 
 // ttlState is the TTL countdown, or the reason the remote parameters are
@@ -209,32 +264,35 @@ func (r *renderer) ttlState() string {
 	st, in := r.st, r.in
 	if mp := in.MultiPeer; mp != nil {
 		left := ceilSeconds(msDur(mp.HoldDownMs) - r.vs.age)
-		return st.Crit.Render(fmt.Sprintf("%s MULTI-PEER · hold-down %s", symMulti, fmtSeconds(left)))
+		return st.Crit.Render(fmt.Sprintf("%s MULTI-PEER · hold-down %s", r.sym.Multi, fmtSeconds(left)))
 	}
 	if !in.RemoteValid && in.RemoteInvalidReason != nil {
 		switch *in.RemoteInvalidReason {
 		case engine.ReasonTTLExpired:
-			return st.Crit.Render(symError + " EXPIRED · remote parameters withdrawn")
+			return st.Crit.Render(r.sym.Error + " EXPIRED · remote parameters withdrawn")
 		case engine.ReasonShutdown:
-			return st.Crit.Render(symError + " SHUTDOWN · peer sent TTL 0")
+			return st.Crit.Render(r.sym.Error + " SHUTDOWN · peer sent TTL 0")
 		case engine.ReasonLinkDown:
-			return st.Crit.Render(symError + " LINK DOWN · remote parameters discarded")
+			return st.Crit.Render(r.sym.Error + " LINK DOWN · remote parameters discarded")
 		}
-		return st.Crit.Render(symError + " INVALID · " + clean(string(*in.RemoteInvalidReason), 20))
+		return st.Crit.Render(r.sym.Error + " INVALID · " + clean(string(*in.RemoteInvalidReason), 20))
 	}
 	p := r.remotePeer()
 	if p == nil {
-		return st.Label.Render("TTL") + " " + st.Dim.Render(symAbsent)
+		return st.Label.Render("TTL") + " " + st.Dim.Render(r.sym.Absent)
 	}
 	ttl := secDur(p.TTL)
 	left := r.ttlLeft(p)
-	const gw = 10
+	gw := 10
+	if r.narrow() {
+		gw = 5
+	}
 	fill := 0
 	if ttl > 0 {
-		fill = int((left*gw + ttl - 1) / ttl)
+		fill = int((left*time.Duration(gw) + ttl - 1) / ttl)
 	}
 	fill = clamp(fill, 0, gw)
-	bar := st.GaugeFull.Render(strings.Repeat("█", fill)) + st.GaugeEmpty.Render(strings.Repeat("░", gw-fill))
+	bar := st.GaugeFull.Render(strings.Repeat(r.sym.GaugeFull, fill)) + st.GaugeEmpty.Render(strings.Repeat(r.sym.GaugeEmpty, gw-fill))
 	text := fmtSeconds(left) + "/" + fmtSeconds(ttl) + [...]string{"", " LATE", " STALE"}[r.peerLevel(p)]
 	if left <= 0 {
 		text = "0s EXPIRING"
@@ -267,30 +325,30 @@ func (r *renderer) captureState() string {
 		case c.Speed <= 0:
 			s += " max speed"
 		case c.Speed != 1:
-			s += fmt.Sprintf(" ×%g", c.Speed)
+			s += fmt.Sprintf(" %s%g", r.sym.Times, c.Speed)
 		}
 		switch {
 		case c.Done || r.vs.closed:
-			s = st.Dim.Render("■ " + s + " END · as at the last frame")
+			s = st.Dim.Render(r.sym.Stop + " " + s + " END · as at the last frame")
 		case c.Paused:
 			s = st.Warn.Render("|| " + s + " PAUSED")
 		default:
-			s = st.OK.Render("▶ " + s)
+			s = st.OK.Render(r.sym.Play + " " + s)
 		}
 	case c.Demo != nil && (c.Done || r.vs.closed):
-		s = st.Dim.Render("■ DEMO ENDED")
+		s = st.Dim.Render(r.sym.Stop + " DEMO ENDED")
 	case c.Demo != nil:
-		s = "◆ DEMO"
+		s = r.sym.Demo + " DEMO"
 		if sp := c.Demo.Speed; sp != 0 && sp != 1 {
-			s += fmt.Sprintf(" ×%g", sp)
+			s += fmt.Sprintf(" %s%g", r.sym.Times, sp)
 		}
 		// Never the source: the switches on screen are simulated, not
 		// this host's.
 		s = st.OK.Render(s)
 	case c.Done || r.vs.closed:
-		s = st.Dim.Render("■ CAPTURE ENDED")
+		s = st.Dim.Render(r.sym.Stop + " CAPTURE ENDED")
 	default:
-		s = st.OK.Render("● LIVE")
+		s = st.OK.Render(r.sym.Live + " LIVE")
 		if c.Source != "" {
 			s += " " + st.Dim.Render(clean(c.Source, 20))
 		}
@@ -313,7 +371,7 @@ func (r *renderer) statusText() string {
 	st := r.st
 	switch {
 	case r.vs.filtering:
-		return st.Key.Render("/") + Sanitize(r.vs.filter) + "█" + st.Dim.Render("   filter the log: text, flag:X, reason:X, status:X, if:X · enter keep · esc clear")
+		return st.Key.Render("/") + Sanitize(r.vs.filter) + r.sym.GaugeFull + st.Dim.Render("   filter the log: text, flag:X, reason:X, status:X, if:X · enter keep · esc clear")
 	}
 	var parts []string
 	if r.vs.paused {
@@ -322,7 +380,9 @@ func (r *renderer) statusText() string {
 	}
 	switch {
 	case r.vs.busy != "":
-		parts = append(parts, st.Dim.Render("… "+Sanitize(r.vs.busy)))
+		// The busy text is the model's own, ending with "…".
+		busy := strings.ReplaceAll(Sanitize(r.vs.busy), "…", r.sym.Ellipsis)
+		parts = append(parts, st.Dim.Render(r.sym.Ellipsis+" "+busy))
 	case r.vs.status.text != "":
 		t := Sanitize(r.vs.status.text)
 		if hint := " (" + r.keys.Messages.Help().Key + ": in full)"; width(t)+4 > r.w {
@@ -330,11 +390,11 @@ func (r *renderer) statusText() string {
 		}
 		switch r.vs.status.level {
 		case levelOK:
-			parts = append(parts, st.OK.Render(symOK)+" "+t)
+			parts = append(parts, st.OK.Render(r.sym.OK)+" "+t)
 		case levelErr:
-			parts = append(parts, st.Crit.Render(symError+" "+t))
+			parts = append(parts, st.Crit.Render(r.sym.Error+" "+t))
 		default:
-			parts = append(parts, st.Info.Render(symInfo)+" "+t)
+			parts = append(parts, st.Info.Render(r.sym.Info)+" "+t)
 		}
 	}
 	return strings.Join(parts, "  ")
@@ -387,6 +447,27 @@ func (r *renderer) footerBindings() []key.Binding {
 	return out
 }
 
+// footerRight is the footer's right-hand part: why the screen is
+// read-only, if it is. On a narrow screen it gives way to the first two
+// hints (quit, help).
+func (r *renderer) footerRight() string {
+	why := r.vs.blocked(actApply)
+	if why == "" {
+		return ""
+	}
+	right := r.st.Dim.Render("read-only: " + clean(why, 40))
+	if r.narrow() {
+		first := 0
+		for _, b := range r.footerBindings()[:2] {
+			first += width(b.Help().Key+" "+b.Help().Desc) + 2
+		}
+		if first+width(right)+1 > r.w {
+			return ""
+		}
+	}
+	return right
+}
+
 // footer is the key hints line, with the read-only reason on the right.
 func (r *renderer) footer() string {
 	k, st := r.keys, r.st
@@ -405,10 +486,7 @@ func (r *renderer) footer() string {
 		hints = append(hints, hint(b, disabled[r.footerPtrs()[i]]))
 	}
 	hints = append(hints, st.Key.Render(k.PrevIface.Help().Key+" "+k.NextIface.Help().Key)+" iface")
-	right := ""
-	if writeWhy != "" {
-		right = st.Dim.Render("read-only: " + clean(writeWhy, 40))
-	}
+	right := r.footerRight()
 	left := ""
 	for _, h := range hints {
 		next := left

@@ -51,7 +51,7 @@ func (r *renderer) peerDetailLines(w int) []string {
 	for i := range r.in.Peers {
 		p := &r.in.Peers[i]
 		if i > 0 {
-			out = append(out, "", r.st.Rule.Render(strings.Repeat("─", w)))
+			out = append(out, "", r.st.Rule.Render(strings.Repeat(r.sym.RuleH, w)))
 		}
 		name := deref(p.SystemName)
 		if p.SystemName == nil {
@@ -75,7 +75,7 @@ func (r *renderer) peerDetailLines(w int) []string {
 		out = append(out, "", st.ColHeader.Render("TLVs of the last LLDPDU"))
 		out = append(out, r.tlvLines(p, w)...)
 		for _, d := range p.DiscardedTLVs {
-			out = append(out, wireText(st.Warn.Render(symWarning+" discarded")+" ", fmt.Sprintf("%s at offset %d: %s", d.TLV, d.Offset, d.Error), w)...)
+			out = append(out, wireText(st.Warn.Render(r.sym.Warning+" discarded")+" ", fmt.Sprintf("%s at offset %d: %s", d.TLV, d.Offset, d.Error), w)...)
 		}
 		out = append(out, "", st.ColHeader.Render("DCBX parameters"))
 		if p.Params == nil {
@@ -219,12 +219,12 @@ func (r *renderer) messageLines(w int) []string {
 	}
 	var out []string
 	for _, m := range r.vs.messages {
-		mark := st.Info.Render(symInfo)
+		mark := st.Info.Render(r.sym.Info)
 		switch m.level {
 		case levelOK:
-			mark = st.OK.Render(symOK)
+			mark = st.OK.Render(r.sym.OK)
 		case levelErr:
-			mark = st.Crit.Render(symError)
+			mark = st.Crit.Render(r.sym.Error)
 		}
 		out = append(out, wireText(mark+" "+st.Dim.Render(m.at.In(r.vs.loc).Format("15:04:05"))+" ", m.text, w)...)
 	}

@@ -30,7 +30,7 @@ func TestTLVViewLines(t *testing.T) {
 		{"list wrapped between entries, then details", engine.TLVView{Name: "Application Priority",
 			Fields: []engine.TLVField{f("", "udp-port 4791→3"), f("", "dscp 26→3\x00"), f("x", "y")}}, 40,
 			[]string{"Application Priority udp-port 4791→3, ", "                     dscp 26→3\uFFFD · x: y"}},
-		{"no fields", engine.TLVView{Name: "Application Priority"}, 40, []string{"Application Priority " + symAbsent}},
+		{"no fields", engine.TLVView{Name: "Application Priority"}, 40, []string{"Application Priority " + "—"}},
 		{"long name", engine.TLVView{Name: "MAC/PHY Configuration/Status", Fields: []engine.TLVField{f("", "5 bytes, not decoded")}}, 60,
 			[]string{"MAC/PHY Configuration/Status", "                     5 bytes, not decoded"}},
 	}

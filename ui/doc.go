@@ -37,9 +37,10 @@
 //
 // Styles and KeyMap are values (DefaultStyles, NoColorStyles,
 // DefaultKeyMap), never package variables. Colour never carries meaning
-// alone: mismatches are marked "≠", severities carry a word and a symbol,
-// states such as EXPIRED or MULTI-PEER are spelled out, so the NO_COLOR
-// screen (WithColor(ColorNever)) says everything the coloured one does.
+// alone: mismatches are marked "≠" ("!=" in ASCII), severities carry a
+// word and a symbol, states such as EXPIRED or MULTI-PEER are spelled
+// out, so the NO_COLOR screen (WithColor(ColorNever)) says everything the
+// coloured one does.
 //
 // Strings from the wire (system names and descriptions, chassis and port
 // IDs), from capture files (interface names), from the kernel (RDMA device
@@ -47,6 +48,30 @@
 // C0, DEL and C1 controls, ESC included, and bidirectional-override
 // characters replaced with U+FFFD before they are rendered, and are cut
 // to fit by display width.
+//
+// # Screen sizes
+//
+// From 80x24 the panes are laid out compact, medium (110x34) or wide
+// (150x40). Below that the screen degrades as htop's does instead of
+// refusing: under 24 lines the body is one slot showing the focused pane,
+// with the compact PFC table (and ETS, side by side from 138 columns)
+// above it while they leave the slot six lines; under 80 columns ETS
+// shows fewer sides, PFC narrower cells, and the header's and footer's
+// least useful parts give way whole. The header, the footer and the log
+// stay as long as anything does; only under 40x8 does the screen say it
+// is too small, in as many words as fit, wrapped at spaces. The mouse's
+// regions follow the same plan.
+//
+// # Character set
+//
+// Under a locale whose character set is not UTF-8 (LANG=C; ASCIILocale
+// decides from LC_ALL, LC_CTYPE and LANG, as the C library does) the
+// screen is ASCII (WithASCII): the Symbols the screen draws marks, rules,
+// gauges and sparklines with are ASCIISymbols ("*" for ●, "!=" for ≠,
+// "_.:-=+*#" for ▁…█), the overlay boxes have an ASCII border, and the
+// rest (text from the wire included) is folded to ASCII column for
+// column. The symbol set is part of the Styles value (Styles.Sym), chosen
+// once.
 //
 // Size: about 4,700 lines: one Bubble Tea model whose panes, overlays,
 // form and keys all render from the same view state; render stays a pure

@@ -387,9 +387,9 @@ func (r *renderer) formBox() string {
 		grid("Prio → TC", rowTC, func(i int) string { return f.prioTC[i] }),
 		grid("PFC", rowPFC, func(i int) string {
 			if f.pfc[i] {
-				return symOn
+				return r.sym.On
 			}
-			return symOff
+			return r.sym.Off
 		}),
 		st.ColHeader.Render(pad("APP", labelW) + pad(" Selector", 12) + pad(" Protocol", 10) + pad(" Prio", 7)),
 	}
@@ -418,19 +418,19 @@ func (r *renderer) formBox() string {
 	switch {
 	case len(errs) > 0:
 		for _, e := range errs {
-			tail = append(tail, wrap(st.Crit.Render(symError+" "+Sanitize(e)), w, "  ")...)
+			tail = append(tail, wrap(st.Crit.Render(r.sym.Error+" "+Sanitize(e)), w, "  ")...)
 		}
 	default:
-		tail = append(tail, st.OK.Render(symOK+" valid"))
+		tail = append(tail, st.OK.Render(r.sym.OK+" valid"))
 	}
 	for _, wn := range warns {
-		tail = append(tail, st.Warn.Render(trunc(symWarning+" "+Sanitize(wn), w)))
+		tail = append(tail, st.Warn.Render(trunc(r.sym.Warning+" "+Sanitize(wn), w)))
 	}
 	if f.msg != "" {
 		tail = append(tail, st.Crit.Render(trunc(Sanitize(f.msg), w)))
 	}
 	if f.rebased {
-		tail = append(tail, wrap(st.Warn.Render(symWarning+" "+rebasedNote), w, "  ")...)
+		tail = append(tail, wrap(st.Warn.Render(r.sym.Warning+" "+rebasedNote), w, "  ")...)
 	}
 	changes := paramsDiff(f.base, params)
 	var diff []string
@@ -465,7 +465,7 @@ func (r *renderer) formBox() string {
 	if len(diff) > room {
 		cut := max(0, room-1)
 		more := len(diff) - cut
-		diff = append(diff[:cut], st.Dim.Render("… "+plural(more, "more change line")))
+		diff = append(diff[:cut], st.Dim.Render(r.sym.Ellipsis+" "+plural(more, "more change line")))
 		if room <= 0 {
 			diff = nil
 		}

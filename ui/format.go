@@ -391,9 +391,6 @@ func fmtInterval(ms int64) string {
 	return fmtSeconds(msDur(ms))
 }
 
-// sparkBlocks are a sparkline's levels, lowest first.
-var sparkBlocks = []rune("▁▂▃▄▅▆▇█")
-
 // buckets fits samples (oldest first) into at most w cells: one sample
 // per cell when they fit, else consecutive runs of samples sharing a cell
 // by their largest, so that a burst stays visible.
@@ -412,25 +409,27 @@ func buckets(samples []float64, w int) []float64 {
 	return out
 }
 
-// sparkline draws values (oldest first, at most w) as block characters,
+// sparkline draws values (oldest first, at most w) with blocks, the
+// levels lowest first (Symbols.Spark: ▁ to █, or _ to # in ASCII),
 // right-aligned in w cells so that the newest is always in the last one.
-// top is drawn █; zero (and anything not positive) is ▁ and any positive
-// value at least ▂, so a quiet minute never looks like a busy one. No
-// values is w blanks; top 0 (all zero) a row of ▁.
-func sparkline(values []float64, w int, top float64) string {
+// top is drawn with the highest level; zero (and anything not positive)
+// with the lowest and any positive value at least the second, so a quiet
+// minute never looks like a busy one. No values is w blanks; top 0 (all
+// zero) a row of the lowest level.
+func sparkline(values []float64, w int, top float64, blocks [8]string) string {
 	if w <= 0 {
 		return ""
 	}
 	values = values[max(0, len(values)-w):]
 	var b strings.Builder
 	b.WriteString(strings.Repeat(" ", w-len(values)))
-	last := len(sparkBlocks) - 1
+	last := len(blocks) - 1
 	for _, v := range values {
 		level := 0
 		if v > 0 && top > 0 {
 			level = 1 + int(math.Round(min(v/top, 1)*float64(last-1)))
 		}
-		b.WriteRune(sparkBlocks[level])
+		b.WriteString(blocks[level])
 	}
 	return b.String()
 }

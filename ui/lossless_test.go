@@ -55,7 +55,7 @@ func TestSparkline(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, sparkline(tt.values, tt.w, tt.top)); diff != "" {
+			if diff := cmp.Diff(tt.want, sparkline(tt.values, tt.w, tt.top, UnicodeSymbols().Spark)); diff != "" {
 				t.Errorf("sparkline(%v, %d, %g) (-want +got):\n%s", tt.values, tt.w, tt.top, diff)
 			}
 		})
@@ -118,7 +118,11 @@ func TestPFCPauseColumn(t *testing.T) {
 			s := tt.snap(t)
 			vs := testState(s, 0)
 			r := newRenderer(s, &vs, NoColorStyles(), DefaultKeyMap(), tt.w, tt.h)
-			body := plainLines(r.pfcContent(pfcWideWidth).body)
+			w := pfcWideWidth
+			if r.mode == modeCompact {
+				w = tt.w // the compact table takes the screen's width
+			}
+			body := plainLines(r.pfcContent(w).body)
 			var got []string
 			if r.mode == modeCompact {
 				f := strings.Fields(body[3]) // Local, Remote, Oper, Pauses

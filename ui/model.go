@@ -173,6 +173,7 @@ type Model struct {
 	dark        bool
 	darkFixed   bool
 	stylesFixed bool
+	ascii       bool // WithASCII: styles are drawn in ASCII
 
 	width, height int
 	mouseOn       bool   // the mouse focuses, selects and scrolls (WithMouse)
@@ -217,6 +218,8 @@ func NewModel(snaps <-chan engine.Snapshot, opts ...Option) Model {
 	m.vs.hasBackend = m.backend != nil
 	if !m.stylesFixed {
 		m.styles = m.themeFor(m.dark)
+	} else if m.ascii {
+		m.styles = m.styles.ASCII()
 	}
 	return m
 }
@@ -232,11 +235,17 @@ func (m Model) colorOn() bool {
 	return os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
 }
 
+// themeFor is the theme for a dark (or light) background, in colour or
+// not, in ASCII or not.
 func (m Model) themeFor(dark bool) Styles {
+	st := DefaultStyles(dark)
 	if !m.colorOn() {
-		return NoColorStyles()
+		st = NoColorStyles()
 	}
-	return DefaultStyles(dark)
+	if m.ascii {
+		st = st.ASCII()
+	}
+	return st
 }
 
 // Init subscribes to the snapshot channel, starts the 1 Hz countdown tick

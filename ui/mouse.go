@@ -34,9 +34,9 @@ func (r *renderer) regions(p plan) map[pane]rect {
 		y += h
 	}
 	switch p.mode {
-	case modeCompact:
-		for _, pn := range []pane{paneETS, panePFC, p.slot} {
-			row(p.boxes[pn].h, pn)
+	case modeCompact, modeShort:
+		for _, sr := range p.stack {
+			row(sr.h, sr.panes...)
 		}
 	case modeMedium:
 		row(p.rowH[0], paneETS, panePFC)
@@ -68,10 +68,11 @@ type footerHint struct {
 func (r *renderer) footerHints() []footerHint {
 	var out []footerHint
 	x := 0
+	rw := width(r.footerRight()) + 1
 	for _, b := range r.footerBindings() {
 		h := b.Help()
 		w := width(h.Key + " " + h.Desc)
-		if x+w > r.w {
+		if x+w+rw > r.w {
 			break
 		}
 		out = append(out, footerHint{b: b, x: x, w: w})
@@ -82,7 +83,7 @@ func (r *renderer) footerHints() []footerHint {
 
 // mouse handles a mouse message.
 func (m Model) mouse(msg tea.MouseMsg) (tea.Model, tea.Cmd) {
-	if !m.mouseOn || m.vs.help || m.vs.dialog != nil || m.vs.form != nil {
+	if !m.mouseOn || m.vs.help || m.vs.dialog != nil || m.vs.form != nil || refused(m.width, m.height) {
 		return m, nil
 	}
 	mo := msg.Mouse()

@@ -98,3 +98,51 @@ func TestMouseSharedSlot(t *testing.T) {
 		t.Errorf("click in the log: focus %v", paneNames[h.m.vs.focus])
 	}
 }
+
+// On the small layouts the mouse finds the panes where they are drawn: a
+// click on the short layout's PFC table focuses it, the wheel scrolls the
+// slot's log, the footer's hints still press their keys; a refused screen
+// takes no click.
+func TestMouseSmall(t *testing.T) {
+	h := newHarness(t, realistic(t), nil)
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 20})
+	s := h.screen()
+	y := lineOf(s, "PFC ─")
+	if y < 0 {
+		t.Fatalf("no PFC pane at 160x20:\n%s", s)
+	}
+	x := len([]rune(strings.Split(s, "\n")[y][:strings.Index(strings.Split(s, "\n")[y], "PFC ─")]))
+	h.send(tea.MouseClickMsg{X: x + 1, Y: y + 2, Button: tea.MouseLeft})
+	if h.m.vs.focus != panePFC {
+		t.Errorf("click on the PFC table at 160x20: focus %v", paneNames[h.m.vs.focus])
+	}
+	h.wantNotScreen("Log ·") // the slot shows the focused PFC pane alone
+
+	h = newHarness(t, realistic(t), nil)
+	h.send(tea.WindowSizeMsg{Width: 60, Height: 20})
+	ly := lineOf(h.screen(), "Log ")
+	h.send(tea.MouseWheelMsg{X: 5, Y: ly + 3, Button: tea.MouseWheelUp})
+	if h.m.vs.focus != paneLog || h.m.vs.logFollow {
+		t.Errorf("wheel up over the log at 60x20: focus %v, following %v", paneNames[h.m.vs.focus], h.m.vs.logFollow)
+	}
+
+	h = newHarness(t, realistic(t), nil) // no backend: read-only, said on the right at 80 columns and more
+	h.send(tea.WindowSizeMsg{Width: 40, Height: 10})
+	foot := strings.Split(h.screen(), "\n")[9]
+	hx := strings.Index(foot, "? help")
+	if hx < 0 {
+		t.Fatalf("no ? help in the footer at 40x10: %q", foot)
+	}
+	h.send(tea.MouseClickMsg{X: len([]rune(foot[:hx])), Y: 9, Button: tea.MouseLeft})
+	if !h.m.vs.help {
+		t.Errorf("a click on %q at 40x10 did not open the help", "? help")
+	}
+
+	h = newHarness(t, realistic(t), nil)
+	h.send(tea.WindowSizeMsg{Width: 39, Height: 20})
+	h.send(tea.MouseClickMsg{X: 2, Y: 5, Button: tea.MouseLeft})
+	h.send(tea.MouseClickMsg{X: 2, Y: 19, Button: tea.MouseLeft})
+	if h.m.vs.focus != paneLog || h.m.vs.help {
+		t.Errorf("a refused screen took a click: focus %v, help %v", paneNames[h.m.vs.focus], h.m.vs.help)
+	}
+}

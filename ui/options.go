@@ -58,6 +58,12 @@ func WithClock(now func() time.Time) Option { return func(m *Model) { m.clock = 
 // WithColor sets the colour mode (default ColorAuto).
 func WithColor(mode ColorMode) Option { return func(m *Model) { m.color = mode } }
 
+// WithASCII draws the screen in ASCII (true): ASCIISymbols, an ASCII
+// border, and every other character folded to ASCII, for a terminal whose
+// locale is not UTF-8 (dcbtop decides with ASCIILocale, or --ascii).
+// The default, false, draws UnicodeSymbols.
+func WithASCII(on bool) Option { return func(m *Model) { m.ascii = on } }
+
 // WithDarkBackground fixes the theme for a dark (true) or light (false)
 // terminal background instead of asking the terminal.
 func WithDarkBackground(dark bool) Option {

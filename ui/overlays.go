@@ -82,12 +82,12 @@ func (r *renderer) helpBox() string {
 	lines := strings.Split(lipgloss.JoinHorizontal(lipgloss.Top, parts...), "\n")
 	lines = append(lines, "")
 	for _, l := range []string{
-		symDiff + " differs from local  " + symOn + " PFC on  " + symOff + " off  " + symAbsent + " none  " + symInOper + " in operational",
-		symRemote + " remote's peer  " + symMulti + " multi-peer  " + symError + " error  " + symWarning + " warning  " + symInfo + " info",
+		r.sym.Diff + " differs from local  " + r.sym.On + " PFC on  " + r.sym.Off + " off  " + r.sym.Absent + " none  " + r.sym.OK + " in operational",
+		r.sym.Remote + " remote's peer  " + r.sym.Multi + " multi-peer  " + r.sym.Error + " error  " + r.sym.Warning + " warning  " + r.sym.Info + " info",
 		"ETS cell: TSA, BW %, priorities on the TC (···3···· = priority 3)",
 		"log flags: X configured, X* also changed, X- withdrawn, W willing",
 		"filter: words or flag:pfc_changed reason:ttl status:remote if:eth0",
-		"Lossless: " + symDerived + " derived NDK counter  " + notAvail + " no source  " + string(sparkBlocks) + " pauses/s, 60 s",
+		"Lossless: " + r.sym.Derived + " derived NDK counter  " + notAvail + " no source  " + strings.Join(r.sym.Spark[:], "") + " pauses/s, 60 s",
 	} {
 		lines = append(lines, wrap(l, w, "  ")...)
 	}
@@ -104,7 +104,7 @@ func (r *renderer) dialogBox() string {
 	preview := func(heading string) {
 		switch {
 		case d.previewErr != nil:
-			lines = append(lines, r.st.Crit.Render(symError+" preview failed:"))
+			lines = append(lines, r.st.Crit.Render(r.sym.Error+" preview failed:"))
 			lines = append(lines, wrap(Sanitize(d.previewErr.Error()), w-2, "  ")...)
 		case d.hasPreview:
 			lines = append(lines, heading)
@@ -143,11 +143,11 @@ func (r *renderer) dialogBox() string {
 		preview("Operational after apply (preview):")
 	}
 	if d.rebased {
-		lines = append(lines, wrap(r.st.Warn.Render(symWarning+" "+rebasedNote), w, "  ")...)
+		lines = append(lines, wrap(r.st.Warn.Render(r.sym.Warning+" "+rebasedNote), w, "  ")...)
 	}
 	maxLines := r.h - 8
 	if len(lines) > maxLines {
-		lines = append(lines[:maxLines-1], r.st.Dim.Render("… "+plural(len(lines)-maxLines+1, "more line")))
+		lines = append(lines[:maxLines-1], r.st.Dim.Render(r.sym.Ellipsis+" "+plural(len(lines)-maxLines+1, "more line")))
 	}
 	// The confirmation names its action.
 	verb := map[dialogKind]string{dialogWilling: "set Willing " + map[bool]string{true: "on", false: "off"}[d.willing],
@@ -167,7 +167,7 @@ func paramsLines(st Styles, p *engine.Params, w int) []string {
 	var out []string
 	ets := func(name string, t *etsTab, extra string) {
 		if t == nil {
-			out = append(out, name+" "+st.Dim.Render(symAbsent))
+			out = append(out, name+" "+st.Dim.Render(st.Sym.Absent))
 			return
 		}
 		out = append(out, name+extra)
@@ -198,11 +198,11 @@ func paramsLines(st Styles, p *engine.Params, w int) []string {
 	if f := p.PFC; f != nil {
 		out = append(out, fmt.Sprintf("PFC enabled on %s · willing %s · MBC %s · cap %d", f.Enabled.PrioWords(), engine.OnOff(f.Willing), engine.OnOff(f.MBC), f.Cap))
 	} else {
-		out = append(out, "PFC "+st.Dim.Render(symAbsent))
+		out = append(out, "PFC "+st.Dim.Render(st.Sym.Absent))
 	}
 	switch {
 	case p.App == nil:
-		out = append(out, "APP "+st.Dim.Render(symAbsent))
+		out = append(out, "APP "+st.Dim.Render(st.Sym.Absent))
 	case len(p.App) == 0:
 		out = append(out, "APP (no entries)")
 	default:
@@ -294,7 +294,7 @@ func (r *renderer) detailBox() string {
 // the prefix.
 func wrapTokens(prefix string, tokens []string, sep string, w int) []string {
 	if len(tokens) == 0 {
-		return []string{prefix + symAbsent}
+		return []string{prefix + "—"}
 	}
 	indent := strings.Repeat(" ", width(prefix))
 	var out []string

@@ -101,14 +101,14 @@ const pausesCol, roceCol = 10, 11
 // overviewCells renders one interface's cells (styled) in column order.
 func (r *renderer) overviewCells(in *engine.Interface) []string {
 	st := r.st
-	link := st.Dim.Render(symAbsent)
+	link := st.Dim.Render(r.sym.Absent)
 	switch in.OperState {
 	case "up":
 		link = st.OK.Render("up")
 	case "down":
 		link = st.Crit.Render("DOWN")
 	}
-	peer, dialect, ttl := st.Dim.Render(symAbsent), st.Dim.Render(symAbsent), st.Dim.Render(symAbsent)
+	peer, dialect, ttl := st.Dim.Render(r.sym.Absent), st.Dim.Render(r.sym.Absent), st.Dim.Render(r.sym.Absent)
 	if p := in.ShownPeer(); p != nil {
 		name := deref(p.SystemName)
 		if name == "" {
@@ -126,27 +126,27 @@ func (r *renderer) overviewCells(in *engine.Interface) []string {
 		if total > 0 {
 			fill = clamp(int((left*gw+total-1)/total), 0, gw)
 		}
-		ttl = st.GaugeFull.Render(strings.Repeat("█", fill)) + st.GaugeEmpty.Render(strings.Repeat("░", gw-fill)) + " " +
+		ttl = st.GaugeFull.Render(strings.Repeat(r.sym.GaugeFull, fill)) + st.GaugeEmpty.Render(strings.Repeat(r.sym.GaugeEmpty, gw-fill)) + " " +
 			r.peerStyle(p).Render(fmtSeconds(max(0, left)))
 	}
-	local := st.Dim.Render(symAbsent)
+	local := st.Dim.Render(r.sym.Absent)
 	if in.LocalSource != "" {
 		local = string(in.LocalSource)
 	}
-	will := st.Dim.Render(symAbsent)
+	will := st.Dim.Render(r.sym.Absent)
 	if in.Willing != nil {
 		will = engine.OnOff(*in.Willing)
 	}
-	pfc := st.Dim.Render(symAbsent)
+	pfc := st.Dim.Render(r.sym.Absent)
 	if op := in.Operational; op != nil && op.PFC != nil {
 		pfc = op.PFC.Enabled.PrioWords()
 	}
 	remote := st.OK.Render("valid")
 	switch rs := in.RemoteState(); rs {
 	case engine.RemoteMultiPeer:
-		remote = st.Crit.Render(symMulti + " multi-peer")
+		remote = st.Crit.Render(r.sym.Multi + " multi-peer")
 	case engine.RemoteExpired, engine.RemoteShutdown, engine.RemoteInvalid, engine.RemoteLinkDown:
-		remote = st.Crit.Render(symError + " " + string(*in.RemoteInvalidReason))
+		remote = st.Crit.Render(r.sym.Error + " " + string(*in.RemoteInvalidReason))
 	case engine.RemoteNoPeer:
 		remote = st.Dim.Render("no peer")
 	case engine.RemoteNoDCBX:
@@ -155,15 +155,15 @@ func (r *renderer) overviewCells(in *engine.Interface) []string {
 	e, w, _ := diagCounts(in.Diagnostics)
 	var diag []string
 	if e > 0 {
-		diag = append(diag, st.Crit.Render(fmt.Sprintf("%s%d", symError, e)))
+		diag = append(diag, st.Crit.Render(fmt.Sprintf("%s%d", r.sym.Error, e)))
 	}
 	if w > 0 {
-		diag = append(diag, st.Warn.Render(fmt.Sprintf("%s%d", symWarning, w)))
+		diag = append(diag, st.Warn.Render(fmt.Sprintf("%s%d", r.sym.Warning, w)))
 	}
 	if len(diag) == 0 {
-		diag = append(diag, st.OK.Render(symOK))
+		diag = append(diag, st.OK.Render(r.sym.OK))
 	}
-	pauses := st.Dim.Render(symAbsent)
+	pauses := st.Dim.Render(r.sym.Absent)
 	if s, ok := pauseSum(in); ok {
 		pauses = fmtRate(s)
 	}
@@ -175,7 +175,7 @@ func (r *renderer) overviewCells(in *engine.Interface) []string {
 func (r *renderer) roceCell(in *engine.Interface) string {
 	st := r.st
 	if in.Counters == nil || len(in.Counters.RoCEPaths) == 0 {
-		return st.Dim.Render(symAbsent)
+		return st.Dim.Render(r.sym.Absent)
 	}
 	prio, worst, hop := "?", engine.PathOK, engine.RoCEHop("")
 	for _, p := range in.Counters.RoCEPaths {
@@ -190,13 +190,13 @@ func (r *renderer) roceCell(in *engine.Interface) string {
 	}
 	switch worst {
 	case engine.PathError:
-		return prio + " " + st.Crit.Render(symError+" "+string(hop))
+		return prio + " " + st.Crit.Render(r.sym.Error+" "+string(hop))
 	case engine.PathWarning:
-		return prio + " " + st.Warn.Render(symWarning+" "+string(hop))
+		return prio + " " + st.Warn.Render(r.sym.Warning+" "+string(hop))
 	case engine.PathUnknown:
-		return prio + " " + st.Dim.Render(symAbsent+" "+string(hop))
+		return prio + " " + st.Dim.Render(r.sym.Absent+" "+string(hop))
 	}
-	return prio + " " + st.OK.Render(symOK)
+	return prio + " " + st.OK.Render(r.sym.OK)
 }
 
 // overviewBody draws the overview table in h lines: a column header, then
@@ -245,7 +245,7 @@ func (r *renderer) overviewBody(h int) string {
 	line := func(cells []string, cur bool) string {
 		var b strings.Builder
 		if cur {
-			b.WriteString(symCursor + " ")
+			b.WriteString(r.sym.Cursor + " ")
 		} else {
 			b.WriteString("  ")
 		}

@@ -161,7 +161,7 @@ func TestLogNewestFirst(t *testing.T) {
 	if first < 0 || last < 0 || last > first {
 		t.Fatalf("newest first: the 10:00:31 entries are not above the 10:00:00 ones:\n%s", s)
 	}
-	if !strings.Contains(strings.Split(s, "\n")[lineOf(s, "10:00:31.000")], symCursor) {
+	if !strings.Contains(strings.Split(s, "\n")[lineOf(s, "10:00:31.000")], UnicodeSymbols().Cursor) {
 		t.Errorf("the cursor is not on the newest entry, on top:\n%s", s)
 	}
 	h.press("down") // one older

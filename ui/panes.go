@@ -12,23 +12,6 @@ import (
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
-// Symbols that carry state without colour.
-const (
-	symDiff     = "≠" // differs from local
-	symOn       = "●" // PFC enabled
-	symOff      = "·" // PFC disabled
-	symAbsent   = "—" // not advertised / not known
-	symCursor   = "▸"
-	symRemote   = "★" // the peer the remote parameters come from
-	symMulti    = "!!"
-	symError    = "✗"
-	symWarning  = "⚠"
-	symInfo     = "ℹ"
-	symOK       = "✓"
-	symInOper   = "✓"
-	symNotInOpr = "·"
-)
-
 // params returns the selected interface's local, remote and operational
 // parameters; unknown ones are zero (every feature nil).
 func (r *renderer) params() (local, remote, oper engine.Params) {
@@ -102,10 +85,22 @@ func (r *renderer) etsContent(w int) paneContent {
 	c := paneContent{cursor: -1, sub: "operational = " + r.choice(r.in.Resolution.ETS)}
 	sides := r.etsSides()
 	full := w >= 3+4*22
+	// Narrower than the four sides' compact cells (etsCompactW): the
+	// remote's recommendation gives way, then the remote's configuration
+	// (local and operational stay; Diagnostics says mismatches). A cell
+	// is 17 cells and its mark's extra, and a space.
+	if fit := (w - 2) / (18 + width(r.sym.Diff) - 1); !full && fit < 4 {
+		all := sides
+		sides = []etsSide{all[0], all[1], all[3]}
+		if fit < 3 {
+			sides = []etsSide{all[0], all[3]}
+		}
+	}
 	cellW := 17
 	if full {
 		cellW = 21
 	}
+	cellW += width(r.sym.Diff) - 1 // the mark's cell: "!=" in ASCII
 	hdr := "TC "
 	sub := "   "
 	// The legend row stays in every width: the narrow cells carry the %
@@ -134,7 +129,7 @@ func (r *renderer) etsContent(w int) paneContent {
 		}
 		c.body = append(c.body, label+strings.Join(cells, " "))
 	}
-	if r.mode != modeCompact {
+	if !r.stacked() {
 		c.body = append(c.body, r.etsFlags())
 		if cee {
 			// Wrapped, never cut: the PFC feature's error flag is at the
@@ -153,7 +148,7 @@ func (r *renderer) etsCell(t *etsTab, tc uint8, local *etsTab, remote, full, cee
 		cellW, tsaW, bwW = 20, 6, 4
 	}
 	if t == nil {
-		return pad(r.st.Dim.Render(symAbsent), cellW+1)
+		return pad(r.st.Dim.Render(r.sym.Absent), cellW+width(r.sym.Diff))
 	}
 	prio := prioMap(t.prioTC, tc)
 	mapped := slices.Contains(t.prioTC[:], tc)
@@ -166,7 +161,7 @@ func (r *renderer) etsCell(t *etsTab, tc uint8, local *etsTab, remote, full, cee
 			bw += "%"
 		}
 	case mapped:
-		tsa, bw = "?", symAbsent
+		tsa, bw = "?", r.sym.Absent
 		if cee && tc == 15 {
 			tsa = tsaName(lldp.TSAStrict, !full)
 		}
@@ -188,9 +183,9 @@ func (r *renderer) etsCell(t *etsTab, tc uint8, local *etsTab, remote, full, cee
 		}
 		return s
 	}
-	mark := " "
+	mark := spaces(width(r.sym.Diff))
 	if dTSA || dBW || dPrio {
-		mark = r.st.Mismatch.Render(symDiff)
+		mark = r.st.Mismatch.Render(r.sym.Diff)
 	}
 	return style(pad(tsa, tsaW), dTSA) + " " + style(padLeft(bw, bwW), dBW) + " " + style(prio, dPrio) + mark
 }
@@ -202,7 +197,7 @@ func (r *renderer) etsFlags() string {
 	le, re := lp.ETS, rp.ETS
 	f := func(e *engine.ETS, get func(*engine.ETS) string) string {
 		if e == nil {
-			return symAbsent
+			return r.sym.Absent
 		}
 		return get(e)
 	}
@@ -218,7 +213,7 @@ func (r *renderer) ceeLine() string {
 	c := r.in.Remote.CEE
 	feat := func(name string, f *engine.CEEFeature) string {
 		if f == nil {
-			return name + " " + symAbsent
+			return name + " " + r.sym.Absent
 		}
 		var fl []string
 		fl = append(fl, map[bool]string{true: "enabled", false: "disabled"}[f.Enable])
@@ -246,25 +241,25 @@ func (r *renderer) pfcContent(w int) paneContent {
 	cell := func(i int, p uint8, cw int) string {
 		s := sides[i]
 		if s == nil {
-			return pad(r.st.Dim.Render(symAbsent), cw)
+			return pad(r.st.Dim.Render(r.sym.Absent), cw)
 		}
-		sym := r.st.Dim.Render(symOff)
+		sym := r.st.Dim.Render(r.sym.Off)
 		if s.Enabled.Has(p) {
-			sym = r.st.Enabled.Render(symOn)
+			sym = r.st.Enabled.Render(r.sym.On)
 		}
 		if i == 1 && sides[0] != nil && sides[0].Enabled.Has(p) != s.Enabled.Has(p) {
-			sym = r.st.Mismatch.Render(map[bool]string{true: symOn, false: symOff}[s.Enabled.Has(p)] + symDiff)
+			sym = r.st.Mismatch.Render(map[bool]string{true: r.sym.On, false: r.sym.Off}[s.Enabled.Has(p)] + r.sym.Diff)
 		}
 		return pad(sym, cw)
 	}
 	attr := func(i int, get func(*engine.PFC) string, diff bool) string {
 		s := sides[i]
 		if s == nil {
-			return r.st.Dim.Render(symAbsent)
+			return r.st.Dim.Render(r.sym.Absent)
 		}
 		v := get(s)
 		if diff && i == 1 && sides[0] != nil && get(sides[0]) != v {
-			return r.st.Mismatch.Render(v + symDiff)
+			return r.st.Mismatch.Render(v + r.sym.Diff)
 		}
 		return v
 	}
@@ -276,40 +271,53 @@ func (r *renderer) pfcContent(w int) paneContent {
 	pauseCell := func(p uint8, total bool) string {
 		pp := r.prioPause(p)
 		if pp == nil || pp.RxPause == nil && pp.TxPause == nil {
-			return r.st.Dim.Render(symAbsent)
+			return r.st.Dim.Render(r.sym.Absent)
 		}
 		if total {
 			return fmtCount(deref(pp.RxPause) + deref(pp.TxPause))
 		}
 		count := func(v *uint64) string {
 			if v == nil {
-				return r.st.Dim.Render(symAbsent)
+				return r.st.Dim.Render(r.sym.Absent)
 			}
 			return fmtCount(*v)
 		}
 		return count(pp.RxPause) + "/" + count(pp.TxPause)
 	}
-	if r.mode == modeCompact {
-		const cw = 5
+	if r.stacked() {
+		// Under pfcCompactW the cells narrow to 4, then Willing, MBC and
+		// Cap give way.
+		cw, attrs := 5, true
+		if w < pfcCompactW {
+			cw, attrs = 4, w >= 7+8*4+14
+		}
 		hdr := pad("", 7)
 		for p := range 8 {
 			hdr += pad(fmt.Sprint(p), cw)
 		}
-		c.head = []string{r.st.ColHeader.Render(hdr + "Will  MBC  Cap")}
+		if attrs {
+			hdr += "Will  MBC  Cap"
+		}
+		c.head = []string{r.st.ColHeader.Render(hdr)}
 		names := []string{"Local", "Remote", "Oper"}
 		for i, n := range names {
 			line := pad(n, 7)
 			for p := range uint8(8) {
 				line += cell(i, p, cw)
 			}
-			line += pad(attr(i, will, false), 6) + pad(attr(i, mbc, true), 5) + attr(i, capf, true)
+			if attrs {
+				line += pad(attr(i, will, false), 6) + pad(attr(i, mbc, true), 5) + attr(i, capf, true)
+			}
 			c.body = append(c.body, line)
 		}
 		line := pad("Pauses", 7)
 		for p := range uint8(8) {
-			line += pad(pauseCell(p, true), cw)
+			line += pad(trunc(pauseCell(p, true), cw-1), cw)
 		}
-		c.body = append(c.body, line+r.st.Dim.Render("rx+tx"))
+		if attrs {
+			line += r.st.Dim.Render("rx+tx")
+		}
+		c.body = append(c.body, line)
 		return c
 	}
 	c.head = []string{r.st.ColHeader.Render(pad("Prio", 8) + pad("Local", 6) + pad("Remote", 7) + pad("Oper", 5) + "Pause rx/tx")}
@@ -410,13 +418,13 @@ func (r *renderer) appContent(w int) paneContent {
 			src = "remote"
 		}
 		if a.conflict {
-			src = r.st.Mismatch.Render(src + symDiff)
+			src = r.st.Mismatch.Render(src + r.sym.Diff)
 		}
-		oper := r.st.Dim.Render(symAbsent)
+		oper := r.st.Dim.Render(r.sym.Absent)
 		if a.operKnown {
-			oper = r.st.Dim.Render(symNotInOpr)
+			oper = r.st.Dim.Render(r.sym.Off)
 			if a.oper {
-				oper = r.st.OK.Render(symInOper)
+				oper = r.st.OK.Render(r.sym.OK)
 			}
 		}
 		c.body = append(c.body, pad(selShort(a.app.Selector), 6)+pad(appProtocol(a.app.Selector, a.app.Protocol), protoW)+
@@ -642,7 +650,7 @@ func (r *renderer) logContent(w int) paneContent {
 		st := pad(statusShort(in.Status), statusW)
 		rs := pad(string(in.Reason), reasonW)
 		if n == cur {
-			c.body = append(c.body, r.st.Selected.Render(pad(symCursor+" "+tm+" "+ifn+" "+st+" "+rs+" "+trunc(flags, flagsW), w)))
+			c.body = append(c.body, r.st.Selected.Render(pad(r.sym.Cursor+" "+tm+" "+ifn+" "+st+" "+rs+" "+trunc(flags, flagsW), w)))
 			continue
 		}
 		c.body = append(c.body, "  "+r.st.Dim.Render(tm)+" "+r.highlight(ifn)+" "+r.statusStyle(in.Status, st)+" "+r.reasonStyle(in.Reason, rs)+" "+r.highlight(trunc(flags, flagsW)))
@@ -675,7 +683,8 @@ func (r *renderer) restartMarks(log []engine.Indication, idx []int) []restartMar
 			n++
 		}
 		pass := d.Pass - len(d.Restarts) + k + 1
-		text := fmt.Sprintf("── demo scenario restarts: pass %d ──", pass)
+		rule := r.sym.RuleH + r.sym.RuleH
+		text := fmt.Sprintf("%s demo scenario restarts: pass %d %s", rule, pass, rule)
 		marks = append(marks, restartMark{before: n, line: "  " + r.st.Dim.Render(text)})
 	}
 	return marks
@@ -721,11 +730,11 @@ func diagCounts(ds []engine.Diagnostic) (errs, warns, infos int) {
 func (r *renderer) sevMark(s engine.Severity) string {
 	switch s {
 	case engine.SeverityError:
-		return r.st.Crit.Render(pad(symError+" error", 10))
+		return r.st.Crit.Render(pad(r.sym.Error+" error", 10))
 	case engine.SeverityWarning:
-		return r.st.Warn.Render(pad(symWarning+" warning", 10))
+		return r.st.Warn.Render(pad(r.sym.Warning+" warning", 10))
 	}
-	return r.st.Info.Render(pad(symInfo+" info", 10))
+	return r.st.Info.Render(pad(r.sym.Info+" info", 10))
 }
 
 func (r *renderer) diagContent(w int) paneContent {
@@ -733,7 +742,7 @@ func (r *renderer) diagContent(w int) paneContent {
 	ds := r.diagnostics()
 	slices.SortStableFunc(ds, func(a, b engine.Diagnostic) int { return cmp.Compare(b.Severity, a.Severity) })
 	e, wn, i := diagCounts(ds)
-	c.sub = fmt.Sprintf("%s %s · %s %s · %s %d info", symError, plural(e, "error"), symWarning, plural(wn, "warning"), symInfo, i)
+	c.sub = fmt.Sprintf("%s %s · %s %s · %s %d info", r.sym.Error, plural(e, "error"), r.sym.Warning, plural(wn, "warning"), r.sym.Info, i)
 	if terms := textTerms(r.vs.filter); len(terms) > 0 {
 		// The log's filter filters the diagnostics too.
 		all := len(ds)
@@ -748,7 +757,7 @@ func (r *renderer) diagContent(w int) paneContent {
 	}
 	if len(ds) == 0 {
 		c.sub = ""
-		c.body = []string{r.st.OK.Render(symOK + " no problems found")}
+		c.body = []string{r.st.OK.Render(r.sym.OK + " no problems found")}
 		return c
 	}
 	const indent = 10
@@ -789,7 +798,7 @@ func (r *renderer) peersContent(w int) paneContent {
 		}
 		left := ceilSeconds(msDur(mp.HoldDownMs) - r.vs.age)
 		c.head = append(c.head, r.st.Crit.Render(fmt.Sprintf("%s MULTI-PEER since %s: remote parameters invalid; hold-down %s left; held by %d: ",
-			symMulti, mp.Since.In(r.vs.loc).Format("15:04:05"), fmtSeconds(left), len(mp.Peers)))+strings.Join(held, ", "))
+			r.sym.Multi, mp.Since.In(r.vs.loc).Format("15:04:05"), fmtSeconds(left), len(mp.Peers)))+strings.Join(held, ", "))
 	}
 	nameW := max(12, w-3-6-11-10-7)
 	c.head = append(c.head, r.st.ColHeader.Render("   "+pad("System name", nameW)+pad("DCBX", 6)+pad("TTL left", 11)+pad("Last seen", 10)+padLeft("Frames", 7)))
@@ -826,13 +835,13 @@ func (r *renderer) peersContent(w int) paneContent {
 		mark := "   "
 		switch {
 		case in.MultiPeer != nil && slices.Contains(in.MultiPeer.Peers, p.MSAP()):
-			mark = r.st.Crit.Render(symMulti) + " "
+			mark = r.st.Crit.Render(r.sym.Multi) + " "
 		case p.MSAP() == remote:
-			mark = r.st.OK.Render(symRemote) + "  "
+			mark = r.st.OK.Render(r.sym.Remote) + "  "
 		}
 		name := deref(p.SystemName)
 		if name == "" {
-			name = symAbsent
+			name = r.sym.Absent
 		}
 		ttl := r.ttlLeft(p)
 		ttlText := fmtSeconds(ttl) + "/" + fmtSeconds(secDur(p.TTL))
@@ -863,7 +872,7 @@ func (r *renderer) peersContent(w int) paneContent {
 			c.body = append(c.body, "   "+r.st.Dim.Render(trunc(Sanitize(lineBreaks(d)), w-3)))
 		}
 		for _, d := range p.DiscardedTLVs {
-			c.body = append(c.body, "   "+r.st.Warn.Render(trunc(fmt.Sprintf("%s discarded %s TLV at offset %d: %s", symWarning, Sanitize(d.TLV), d.Offset, Sanitize(d.Error)), w-3)))
+			c.body = append(c.body, "   "+r.st.Warn.Render(trunc(fmt.Sprintf("%s discarded %s TLV at offset %d: %s", r.sym.Warning, Sanitize(d.TLV), d.Offset, Sanitize(d.Error)), w-3)))
 		}
 	}
 	if len(terms) > 0 {
@@ -883,8 +892,7 @@ func (r *renderer) peersContent(w int) paneContent {
 
 // Marks of the Lossless pane.
 const (
-	symDerived = "≈"   // an NDK counter approximated from another source
-	notAvail   = "n/a" // a counter nothing provides
+	notAvail = "n/a" // a counter nothing provides
 )
 
 // prioPause returns the selected interface's pause counters of priority
@@ -908,7 +916,7 @@ func (r *renderer) prioPause(p uint8) *engine.PrioPause {
 func (r *renderer) pauseRate() string {
 	lc := r.in.Counters
 	if lc == nil {
-		return symAbsent
+		return r.sym.Absent
 	}
 	sum, known := 0.0, false
 	for _, pp := range lc.PFC.Priorities {
@@ -919,7 +927,7 @@ func (r *renderer) pauseRate() string {
 		}
 	}
 	if !known {
-		return symAbsent
+		return r.sym.Absent
 	}
 	return fmtRate(sum) + "/s"
 }
@@ -939,7 +947,7 @@ func (r *renderer) losslessContent(w int) paneContent {
 		c.sub = "pauses from " + Sanitize(string(*lc.PFC.Source)) + " · every " + fmtInterval(lc.IntervalMs)
 	}
 	if lc.Error != nil {
-		for _, l := range wrap(symWarning+" "+Sanitize(*lc.Error), w, "  ") {
+		for _, l := range wrap(r.sym.Warning+" "+Sanitize(*lc.Error), w, "  ") {
 			c.body = append(c.body, r.st.Warn.Render(l))
 		}
 	}
@@ -1018,7 +1026,7 @@ func (r *renderer) trafficLines(lc *engine.LosslessCounters, w int) []string {
 	for _, p := range rows {
 		pp := r.prioPause(p)
 		spark := func(v []float64, w int, top float64) string {
-			s := sparkline(v, w, top)
+			s := sparkline(v, w, top, r.sym.Spark)
 			if len(v) == 0 || slices.Max(v) <= 0 {
 				return r.st.Dim.Render(s)
 			}
@@ -1056,11 +1064,11 @@ func (r *renderer) pfcMark(p uint8) string {
 	}
 	switch {
 	case op == nil:
-		return r.st.Dim.Render(symAbsent)
+		return r.st.Dim.Render(r.sym.Absent)
 	case op.Enabled.Has(p):
-		return r.st.Enabled.Render(symOn)
+		return r.st.Enabled.Render(r.sym.On)
 	}
-	return r.st.Dim.Render(symOff)
+	return r.st.Dim.Render(r.sym.Off)
 }
 
 // roceLines is the RoCE path this host sets up, when sampled: the
@@ -1105,7 +1113,7 @@ func (r *renderer) roceLines(lc *engine.LosslessCounters, w int) []string {
 				text += " · frames rx " + countOr(lp.RxFrames) + " tx " + countOr(lp.TxFrames)
 			}
 			if lp.On() {
-				text = r.st.Warn.Render(symWarning+" ") + text
+				text = r.st.Warn.Render(r.sym.Warning+" ") + text
 			}
 		}
 		lines = append(lines, wrap(text, w, "  ")...)
@@ -1129,7 +1137,7 @@ func (r *renderer) roceLines(lc *engine.LosslessCounters, w int) []string {
 				}
 			}
 		case p.RoutableV2Why != nil:
-			text = r.st.Warn.Render(symWarning+" ") + text + "no routable RoCE v2 GID (" + Sanitize(*p.RoutableV2Why) + ")"
+			text = r.st.Warn.Render(r.sym.Warning+" ") + text + "no routable RoCE v2 GID (" + Sanitize(*p.RoutableV2Why) + ")"
 		default:
 			text += "GID table unknown"
 		}
@@ -1189,14 +1197,14 @@ func (r *renderer) optionalLines(o *engine.OptionalCounters, w int) []string {
 func (r *renderer) pathLines(p engine.RoCEPath, w int) []string {
 	var lines []string
 	for _, h := range p.Hops {
-		mark := r.st.Enabled.Render(symOK)
+		mark := r.st.Enabled.Render(r.sym.OK)
 		switch h.Verdict {
 		case engine.PathError:
-			mark = r.st.Crit.Render(symError)
+			mark = r.st.Crit.Render(r.sym.Error)
 		case engine.PathWarning:
-			mark = r.st.Warn.Render(symWarning)
+			mark = r.st.Warn.Render(r.sym.Warning)
 		case engine.PathUnknown:
-			mark = r.st.Dim.Render(symAbsent)
+			mark = r.st.Dim.Render(r.sym.Absent)
 		}
 		value := ""
 		if h.Value != nil {
@@ -1296,7 +1304,7 @@ func (r *renderer) pauseLines(lc *engine.LosslessCounters, w int) []string {
 			lines = append(lines, line+padLeft(na, pauseCountW))
 			continue
 		}
-		spark := sparkline(hist[p], sw, top)
+		spark := sparkline(hist[p], sw, top, r.sym.Spark)
 		if len(hist[p]) == 0 || slices.Max(hist[p]) <= 0 { // a quiet minute
 			spark = r.st.Dim.Render(spark)
 		}
@@ -1311,7 +1319,7 @@ func (r *renderer) pauseLines(lc *engine.LosslessCounters, w int) []string {
 	if warn != nil || errs != nil {
 		text := "pause storm guard events: warning " + count(warn) + " · error " + count(errs)
 		if deref(warn) > 0 || deref(errs) > 0 {
-			text = r.st.Warn.Render(symWarning+" ") + text
+			text = r.st.Warn.Render(r.sym.Warning+" ") + text
 		}
 		lines = append(lines, text)
 	}
@@ -1347,7 +1355,7 @@ func (r *renderer) rdmaLines(lc *engine.LosslessCounters, w int) []string {
 		lines = append(lines, r.counterGrid(cong, w)...)
 	}
 	lines = append(lines, r.ecnLine(lc.ECN))
-	for _, l := range wrap(symDerived+" derived: approximates the NDK counter · "+notAvail+" no source · mask bit N = NDK counter N", w, "  ") {
+	for _, l := range wrap(r.sym.Derived+" derived: approximates the NDK counter · "+notAvail+" no source · mask bit N = NDK counter N", w, "  ") {
 		lines = append(lines, r.st.Dim.Render(l))
 	}
 	return lines
@@ -1431,7 +1439,7 @@ func (r *renderer) counterValue(c counterCell) string {
 	}
 	mark := " "
 	if c.derived {
-		mark = symDerived
+		mark = r.sym.Derived
 	}
 	rate := ""
 	switch v, ok := c.rates[c.name]; {

@@ -3,17 +3,23 @@ package ui
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dcbtop/dcbtop/engine"
 )
 
-// The smallest screen dcbtop draws on.
-const minWidth, minHeight = 80, 24
+// The smallest screen dcbtop draws on: the header, one pane's title and
+// a line or two of it, and the footer. Below it tooSmall says so.
+const minWidth, minHeight = 40, 8
+
+// Below narrowWidth columns the panes narrow their columns (fewer ETS
+// sides, tighter PFC cells) and the header drops its least useful parts
+// whole; below shortHeight lines the body is one pane slot (modeShort).
+const narrowWidth, shortHeight = 80, 24
 
 // layoutMode is the arrangement of panes for a screen size.
 type layoutMode uint8
@@ -28,10 +34,16 @@ const (
 	// modeWide: ETS | PFC | APP, the log (or the focused Lossless pane),
 	// diagnostics | peers.
 	modeWide
+	// modeShort, under shortHeight lines: one slot that shows the focused
+	// pane, with the compact PFC (and ETS, side by side when wide enough)
+	// above it while they leave the slot shortSlotMin lines.
+	modeShort
 )
 
 func layoutFor(w, h int) layoutMode {
 	switch {
+	case h < shortHeight:
+		return modeShort
 	case w >= 150 && h >= 40:
 		return modeWide
 	case w >= 110 && h >= 34:
@@ -62,13 +74,31 @@ type plan struct {
 	rowH    [3]int
 	headerH int
 	statusH int
+	// stack is the rows of the compact and short layouts, top down: each
+	// one pane, or ETS | PFC side by side.
+	stack []stackRow
 }
+
+// A stackRow is a row of the compact and short layouts: its height and
+// its panes, left to right.
+type stackRow struct {
+	h     int
+	panes []pane
+}
+
+// stacked reports whether the layout stacks full-width panes (compact,
+// short): the ETS and PFC panes then use their compact tables.
+func (r *renderer) stacked() bool { return r.mode == modeCompact || r.mode == modeShort }
+
+// narrow reports whether the screen is narrower than narrowWidth.
+func (r *renderer) narrow() bool { return r.w < narrowWidth }
 
 // renderer holds what one frame is drawn from.
 type renderer struct {
 	snap engine.Snapshot
 	vs   *viewState
 	st   Styles
+	sym  Symbols // st.Sym
 	keys KeyMap
 	w, h int
 	idx  int               // selected interface index, -1 without interfaces
@@ -95,7 +125,7 @@ func (r *renderer) diagnostics() []engine.Diagnostic {
 }
 
 func newRenderer(snap engine.Snapshot, vs *viewState, st Styles, keys KeyMap, w, h int) *renderer {
-	r := &renderer{snap: snap, vs: vs, st: st, keys: keys, w: w, h: h, mode: layoutFor(w, h)}
+	r := &renderer{snap: snap, vs: vs, st: st, sym: st.Sym, keys: keys, w: w, h: h, mode: layoutFor(w, h)}
 	r.idx = selectedIndex(snap, vs.iface)
 	if r.idx >= 0 {
 		r.in = &snap.Interfaces[r.idx]
@@ -110,18 +140,75 @@ func render(snap engine.Snapshot, vs viewState, st Styles, keys KeyMap, w, h int
 	if w <= 0 || h <= 0 {
 		return ""
 	}
-	if w < minWidth || h < minHeight {
-		return tooSmall(st, w, h)
+	var out string
+	if refused(w, h) {
+		out = tooSmall(st, w, h)
+	} else {
+		out = newRenderer(snap, &vs, st, keys, w, h).screen()
 	}
-	return newRenderer(snap, &vs, st, keys, w, h).screen()
+	if st.Sym.ASCII {
+		out = asciiFrame(out)
+	}
+	return out
 }
 
-// tooSmall is the screen below 80x24.
+// refused reports whether a w×h screen is too small to draw on.
+func refused(w, h int) bool { return w < minWidth || h < minHeight }
+
+// tooSmall is the screen below minWidth×minHeight: the longest of its
+// messages that fits, wrapped at spaces and never cut inside a word,
+// centred; only a screen narrower than the shortest message's words has
+// it cut.
 func tooSmall(st Styles, w, h int) string {
-	msg := st.Crit.Render(fmt.Sprintf("terminal too small (need %dx%d, have %dx%d)", minWidth, minHeight, w, h)) +
-		"\n" + st.Dim.Render("enlarge the window, or press q to quit")
-	msg = ansi.Wordwrap(msg, w, " ")
-	return fitBlock(lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, msg), w, h)
+	size := fmt.Sprintf("%dx%d", w, h)
+	msgs := [][2]string{
+		{fmt.Sprintf("terminal too small: dcbtop needs %dx%d, this is %s", minWidth, minHeight, size), "enlarge the window, or press q to quit"},
+		{fmt.Sprintf("terminal too small: need %dx%d, have %s", minWidth, minHeight, size), "q quits"},
+		{"dcbtop: " + size + " too small", ""},
+		{size, ""},
+	}
+	var lines []string
+	for _, m := range msgs {
+		crit, ok := wrapWords(m[0], w)
+		dim, ok2 := wrapWords(m[1], w)
+		lines = nil
+		for _, l := range crit {
+			lines = append(lines, st.Crit.Render(l))
+		}
+		for _, l := range dim {
+			lines = append(lines, st.Dim.Render(l))
+		}
+		if ok && ok2 && len(lines) <= h {
+			break
+		}
+	}
+	for i, l := range lines {
+		if n := width(l); n < w {
+			lines[i] = spaces((w-n)/2) + l
+		}
+	}
+	if len(lines) < h {
+		lines = append(make([]string, (h-len(lines))/2), lines...)
+	}
+	return fitBlock(strings.Join(lines, "\n"), w, h)
+}
+
+// wrapWords wraps plain text at spaces to lines of at most w cells; ok is
+// false when a word is longer than w (it is then cut).
+func wrapWords(s string, w int) (lines []string, ok bool) {
+	if s == "" {
+		return nil, true
+	}
+	ok = true
+	for _, word := range strings.Fields(s) {
+		if width(word) > w {
+			ok = false
+		}
+	}
+	for _, l := range strings.Split(ansi.Wordwrap(s, w, " "), "\n") {
+		lines = append(lines, strings.TrimRight(l, " "))
+	}
+	return lines, ok
 }
 
 // fitBlock makes s exactly w×h: lines cut or padded, rows cut or added.
@@ -154,9 +241,14 @@ func (r *renderer) plan() plan {
 		if f := r.vs.focus; f != paneETS && f != panePFC {
 			p.slot = f
 		}
-		p.boxes[paneETS] = box{w, etsH}
-		p.boxes[panePFC] = box{w, pfcH}
-		p.boxes[p.slot] = box{w, p.bodyH - etsH - pfcH}
+		if p.bodyH-etsH-pfcH < 3 { // narrow titles wrapped: ETS gives way
+			etsH = 0
+		}
+		r.stackRow(&p, etsH, paneETS)
+		r.stackRow(&p, pfcH, panePFC)
+		r.stackRow(&p, p.bodyH-etsH-pfcH, p.slot)
+	case modeShort:
+		r.planShort(&p)
 	case modeMedium:
 		etsW := w - pfcWideWidth - sepWidth
 		h1 := max(r.content(paneETS, etsW).need(), r.content(panePFC, pfcWideWidth).need())
@@ -197,6 +289,62 @@ func (r *renderer) plan() plan {
 		r.splitSlot(&p, w)
 	}
 	return p
+}
+
+// shortSlotMin is the fewest lines the short layout's slot keeps: ETS and
+// PFC go above it only when they leave it as many.
+const shortSlotMin = 6
+
+// Widths of the compact ETS (four sides) and PFC tables: from both and a
+// separator on, the short layout puts them side by side.
+const etsCompactW, pfcCompactW = 74, 61
+
+// stackRow adds a row of h lines to the plan's stack: the panes side by
+// side (two: ETS | PFC, with a separator), or one of the whole width.
+// A row of no lines is left out.
+func (r *renderer) stackRow(p *plan, h int, panes ...pane) {
+	if h <= 0 {
+		return
+	}
+	if len(panes) == 1 {
+		p.boxes[panes[0]] = box{r.w, h}
+	} else {
+		pfcW := pfcCompactW
+		p.boxes[paneETS] = box{r.w - pfcW - sepWidth, h}
+		p.boxes[panePFC] = box{pfcW, h}
+	}
+	p.stack = append(p.stack, stackRow{h, panes})
+}
+
+// planShort lays out a screen under shortHeight lines: the focused pane
+// in one slot; above it, when the focus is elsewhere, the compact PFC and
+// ETS tables (side by side on a wide screen) while the slot keeps
+// shortSlotMin lines.
+func (r *renderer) planShort(p *plan) {
+	w, body := r.w, p.bodyH
+	p.slot = r.vs.focus
+	if p.slot == paneETS || p.slot == panePFC {
+		r.stackRow(p, body, p.slot)
+		return
+	}
+	if w >= etsCompactW+sepWidth+pfcCompactW {
+		h := max(r.content(paneETS, w-pfcCompactW-sepWidth).need(), r.content(panePFC, pfcCompactW).need())
+		if body-h >= shortSlotMin {
+			r.stackRow(p, h, paneETS, panePFC)
+			r.stackRow(p, body-h, p.slot)
+			return
+		}
+	}
+	etsH, pfcH := r.content(paneETS, w).need(), r.content(panePFC, w).need()
+	if body-pfcH < shortSlotMin {
+		pfcH = 0
+	}
+	if pfcH == 0 || body-pfcH-etsH < shortSlotMin {
+		etsH = 0
+	}
+	r.stackRow(p, etsH, paneETS)
+	r.stackRow(p, pfcH, panePFC)
+	r.stackRow(p, body-etsH-pfcH, p.slot)
 }
 
 // Sizes of a shared log place (splitSlot): the log keeps at least
@@ -281,8 +429,18 @@ func (r *renderer) body(p plan) string {
 	}
 	var rows []string
 	switch p.mode {
-	case modeCompact:
-		rows = []string{pn(paneETS), pn(panePFC), pn(p.slot)}
+	case modeCompact, modeShort:
+		for _, row := range p.stack {
+			if len(row.panes) == 1 {
+				rows = append(rows, pn(row.panes[0]))
+				continue
+			}
+			blocks := make([]string, len(row.panes))
+			for i, x := range row.panes {
+				blocks[i] = pn(x)
+			}
+			rows = append(rows, r.hjoin(row.h, blocks...))
+		}
 	case modeMedium:
 		rows = []string{
 			r.hjoin(p.rowH[0], pn(paneETS), pn(panePFC)),
@@ -317,7 +475,7 @@ func (r *renderer) hjoin(h int, blocks ...string) string {
 	for i, b := range blocks {
 		split[i] = strings.Split(b, "\n")
 	}
-	sep := " " + r.st.Rule.Render("│") + " "
+	sep := " " + r.st.Rule.Render(r.sym.RuleV) + " "
 	lines := make([]string, h)
 	for y := range lines {
 		var sb strings.Builder
@@ -378,11 +536,12 @@ func (r *renderer) buildContent(p pane, w int) paneContent {
 	case paneLossless:
 		c = r.losslessContent(w)
 	}
-	if (r.mode == modeCompact && p != paneETS && p != panePFC) || p == paneLossless {
-		c.right = r.slotTabs(p)
+	if (r.mode == modeCompact && p != paneETS && p != panePFC) || (r.mode == modeShort && p == r.vs.focus) || p == paneLossless {
+		c.right = r.slotTabs(p, w)
 	}
-	// A subtitle too long for the title line goes under it.
-	if c.sub != "" && width(c.sub) > w-width(paneNames[p])-6-min(width(c.right), w/2) {
+	// A subtitle too long for the title line goes under it (the line's
+	// right part, even empty, takes a cell).
+	if c.sub != "" && width(c.sub) > w-width(paneNames[p])-7-min(width(c.right), w/2) {
 		var sub []string
 		for _, l := range wrap(c.sub, w-2, "  ") {
 			sub = append(sub, r.st.Dim.Render(l))
@@ -395,7 +554,7 @@ func (r *renderer) buildContent(p pane, w int) paneContent {
 
 func (r *renderer) noInterface() string {
 	if r.snap.TakenAt.IsZero() {
-		return "waiting for the first snapshot…"
+		return "waiting for the first snapshot" + r.sym.Ellipsis
 	}
 	return "no interfaces in the snapshot"
 }
@@ -411,10 +570,10 @@ func (r *renderer) pane(p pane, w, h int) string {
 	top := scrollTop(r.vs.scroll[p], c.cursor, rows, len(c.body))
 	var ind []string
 	if top > 0 {
-		ind = append(ind, fmt.Sprintf("↑%d", top))
+		ind = append(ind, r.sym.Up+strconv.Itoa(top))
 	}
 	if below := len(c.body) - top - rows; below > 0 {
-		ind = append(ind, fmt.Sprintf("↓%d", below))
+		ind = append(ind, r.sym.Down+strconv.Itoa(below))
 	}
 	right := strings.TrimSpace(c.right + " " + r.st.Dim.Render(strings.Join(ind, " ")))
 	lines := []string{r.titleLine(paneNames[p], c.sub, right, w, r.vs.focus == p)}
@@ -446,9 +605,9 @@ func scrollTop(top, cursor, rows, n int) int {
 
 // slotTabs names the other panes the slot can show, with counts: the
 // compact slot's, or the log's place's (the log and the Lossless pane).
-func (r *renderer) slotTabs(cur pane) string {
+func (r *renderer) slotTabs(cur pane, w int) string {
 	panes := []pane{paneLog, paneLossless}
-	if r.mode == modeCompact {
+	if r.stacked() {
 		panes = []pane{paneLog, paneApp, paneDiag, panePeers, paneLossless}
 	}
 	var tabs []string
@@ -460,7 +619,13 @@ func (r *renderer) slotTabs(cur pane) string {
 		if p == paneDiag {
 			name = "Diag"
 		}
-		tabs = append(tabs, name+" "+r.paneCount(p))
+		tab := name + " " + r.paneCount(p)
+		// A narrow title line (the right half less the space before it)
+		// keeps whole tabs only.
+		if w < narrowWidth && width(strings.Join(append(tabs, tab), "  ")) > w/2-1 {
+			break
+		}
+		tabs = append(tabs, tab)
 	}
 	return r.st.Dim.Render(strings.Join(tabs, "  "))
 }
@@ -485,13 +650,13 @@ func (r *renderer) paneCount(p pane) string {
 		for _, c := range []struct {
 			sym string
 			n   int
-		}{{symError, e}, {symWarning, w}, {symInfo, i}} {
+		}{{r.sym.Error, e}, {r.sym.Warning, w}, {r.sym.Info, i}} {
 			if c.n > 0 {
 				parts = append(parts, fmt.Sprintf("%s%d", c.sym, c.n))
 			}
 		}
 		if len(parts) == 0 {
-			return symOK
+			return r.sym.OK
 		}
 		return strings.Join(parts, " ")
 	}
@@ -503,11 +668,11 @@ func (r *renderer) paneCount(p pane) string {
 func (r *renderer) titleLine(name, sub, right string, w int, focused bool) string {
 	mark, ts := "  ", r.st.Title
 	if focused {
-		mark, ts = "▶ ", r.st.TitleFocused
+		mark, ts = r.sym.Focus+" ", r.st.TitleFocused
 	}
 	left := mark + ts.Render(name)
 	if sub != "" {
-		left += " " + r.st.Dim.Render("·") + " " + sub
+		left += " " + r.st.Dim.Render(r.sym.Sep) + " " + sub
 	}
 	if right != "" {
 		right = " " + right
@@ -522,7 +687,7 @@ func (r *renderer) titleLine(name, sub, right string, w int, focused bool) strin
 	if fill < 0 {
 		fill = 0
 	}
-	return pad(left+" "+r.st.Rule.Render(strings.Repeat("─", fill))+right, w)
+	return pad(left+" "+r.st.Rule.Render(strings.Repeat(r.sym.RuleH, fill))+right, w)
 }
 
 // lr puts left and right on one line of w cells, cutting left first.

@@ -26,6 +26,7 @@ func TestRender(t *testing.T) {
 		w, h   int
 		age    time.Duration
 		plain  bool // NoColorStyles
+		ascii  bool // Styles.ASCII: every byte ASCII
 		modify func(*viewState, engine.Snapshot)
 	}{
 		{name: "no_peer_yet", snap: noPeer, w: 100, h: 30},
@@ -41,7 +42,18 @@ func TestRender(t *testing.T) {
 		{name: "160x48", snap: realistic, w: 160, h: 48, age: 3 * time.Second},
 		{name: "no_color", snap: realistic, w: 80, h: 24, age: 3 * time.Second, plain: true},
 		{name: "no_color_160x48", snap: mismatch, w: 160, h: 48, age: 3 * time.Second, plain: true},
-		{name: "too_small", snap: realistic, w: 60, h: 20},
+		// Below 80x24 the screen degrades: one pane slot under 24 lines,
+		// narrower columns under 80; only under 40x8 does it refuse.
+		{name: "too_small", snap: realistic, w: 38, h: 6},
+		{name: "short_120x20", snap: realistic, w: 120, h: 20, age: 3 * time.Second},
+		{name: "narrow_79x40", snap: realistic, w: 79, h: 40, age: 3 * time.Second},
+		{name: "small_60x20", snap: realistic, w: 60, h: 20, age: 3 * time.Second},
+		{name: "small_40x10", snap: realistic, w: 40, h: 10, age: 3 * time.Second},
+		{name: "short_160x20_focus_peers", snap: multiPeer, w: 160, h: 20, age: time.Second, modify: func(vs *viewState, _ engine.Snapshot) { vs.focus = panePeers }},
+		// LANG=C: ASCII only.
+		{name: "ascii_80x24", snap: realistic, w: 80, h: 24, age: 3 * time.Second, ascii: true},
+		{name: "ascii_160x48", snap: losslessRoCE, w: 160, h: 48, ascii: true},
+		{name: "ascii_help_80x24", snap: realistic, w: 80, h: 24, ascii: true, plain: true, modify: func(vs *viewState, _ engine.Snapshot) { vs.help = true }},
 		{name: "help_overlay", snap: realistic, w: 80, h: 24, modify: func(vs *viewState, _ engine.Snapshot) { vs.help = true }},
 		{name: "hostile_strings", snap: hostile, w: 120, h: 40, age: time.Second, modify: func(vs *viewState, _ engine.Snapshot) {
 			vs.status = statusLine{text: "apply failed: \x1b]52;c;ZXZpbA==\a", level: levelErr}
@@ -109,8 +121,14 @@ func TestRender(t *testing.T) {
 			if tt.plain {
 				st = NoColorStyles()
 			}
+			if tt.ascii {
+				st = st.ASCII()
+			}
 			out := render(s, vs, st, keys, tt.w, tt.h)
 			checkFrame(t, out, tt.w, tt.h)
+			if i := strings.IndexFunc(out, func(r rune) bool { return r >= 0x80 }); tt.ascii && i >= 0 {
+				t.Errorf("ASCII screen has a byte ≥ 0x80 at %d: %q", i, out[max(0, i-20):min(len(out), i+20)])
+			}
 			if tt.plain && strings.ContainsRune(out, '\x1b') {
 				t.Errorf("NO_COLOR screen contains an escape sequence:\n%q", out)
 			}

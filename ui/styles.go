@@ -37,6 +37,9 @@ type Styles struct {
 	InputFocused Look // the field being edited
 	GaugeFull    Look // the TTL gauge's elapsed part
 	GaugeEmpty   Look // its remaining part
+	// Sym are the characters marks, rules, gauges and sparklines are
+	// drawn with: UnicodeSymbols, or ASCIISymbols (Styles.ASCII).
+	Sym Symbols
 }
 
 // DefaultStyles returns the default theme for a dark (or light) terminal
@@ -77,6 +80,7 @@ func DefaultStyles(dark bool) Styles {
 		InputFocused: look(s().Reverse(true)),
 		GaugeFull:    look(s().Foreground(green)),
 		GaugeEmpty:   look(s().Faint(true)),
+		Sym:          UnicodeSymbols(),
 	}
 }
 
@@ -92,6 +96,7 @@ func NoColorStyles() Styles {
 		Dialog:      look(lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).Padding(0, 1)),
 		DialogTitle: p, Added: p, Removed: p, InputFocused: p,
 		GaugeFull: p, GaugeEmpty: p,
+		Sym: UnicodeSymbols(),
 	}
 }
 

@@ -574,7 +574,12 @@ func (m *Model) switchIface(d, n int) tea.Cmd {
 func (m Model) renderer() *renderer {
 	vs := m.vs
 	vs.age = m.age()
-	w, h := max(m.width, minWidth), max(m.height, minHeight)
+	w, h := m.width, m.height
+	if refused(w, h) {
+		// Before the first size (or on a refused screen, where nothing
+		// scrolls or takes a click): the geometry of 80x24.
+		w, h = narrowWidth, shortHeight
+	}
 	return newRenderer(m.snap, &vs, m.styles, m.keys, w, h)
 }
 

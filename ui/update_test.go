@@ -682,7 +682,10 @@ func isQuit(cmd tea.Cmd) bool {
 func TestResize(t *testing.T) {
 	h := newHarness(t, realistic(t), nil)
 	h.send(tea.WindowSizeMsg{Width: 60, Height: 20})
-	h.wantScreen("terminal too small (need 80x24, have 60x20)")
+	h.wantNotScreen("too small")
+	h.wantScreen("eth0", "link", "Log", "q quit")
+	h.send(tea.WindowSizeMsg{Width: 39, Height: 20})
+	h.wantScreen("terminal too small: dcbtop needs 40x8,", "this is 39x20")
 	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
 	h.wantNotScreen("too small")
 	h.wantScreen("Peers", "Diagnostics", "ETS_CONFIGURED|ETS_CHANGED")
@@ -919,8 +922,8 @@ func TestLogWindowSteady(t *testing.T) {
 					switch {
 					case strings.Contains(l, "Log ·"):
 						in = true
-					case in && strings.HasPrefix(l, symCursor+" "):
-						cursor = "  " + strings.TrimPrefix(l, symCursor+" ")
+					case in && strings.HasPrefix(l, UnicodeSymbols().Cursor+" "):
+						cursor = "  " + strings.TrimPrefix(l, UnicodeSymbols().Cursor+" ")
 						lines = append(lines, cursor)
 					case in:
 						lines = append(lines, l)

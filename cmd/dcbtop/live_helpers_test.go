@@ -100,6 +100,10 @@ func ipPath(t testing.TB) string {
 // status 66 (and the report on stderr), so no test can pass over one.
 const raceEnv = "GORACE=halt_on_error=1 exitcode=66"
 
+// utf8Env gives dcbtop a UTF-8 locale whatever the test's: the screens
+// the tests read are drawn in Unicode (under LANG=C dcbtop draws ASCII).
+const utf8Env = "LC_ALL=C.UTF-8"
+
 // A proc is a process started by the tests (dcbtop, usually in a network
 // namespace), with its stdout read line by line.
 type proc struct {
@@ -143,7 +147,7 @@ func startProc(t testing.TB, name string, argv []string) *proc {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Env = append(os.Environ(), raceEnv)
+	cmd.Env = append(os.Environ(), raceEnv, utf8Env)
 	cmd.WaitDelay = 5 * time.Second
 	p := &proc{t: t, name: name, cmd: cmd, lines: make(chan string, 4096), done: make(chan struct{})}
 	cmd.Stderr = lockedWriter{&p.mu, &p.stderr}
@@ -370,7 +374,7 @@ func runOut(t testing.TB, argv ...string) (int, string, string) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Env = append(os.Environ(), raceEnv)
+	cmd.Env = append(os.Environ(), raceEnv, utf8Env)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()

@@ -53,8 +53,10 @@ const (
 // quits (the error is returned then); without an error the screen quits
 // (live --duration).
 func runScreen(ctx context.Context, o *options, env Env, sc screen, engineLoop func(context.Context) error) error {
+	// A locale whose character set is not UTF-8 (LANG=C) gets the
+	// screen in ASCII, as htop does.
 	opts := []ui.Option{ui.WithBackend(sc.backend), ui.WithColor(o.color), ui.WithCapture(sc.status), ui.WithClock(o.clock.Now),
-		ui.WithMouse(!o.noMouse)}
+		ui.WithMouse(!o.noMouse), ui.WithASCII(ui.ASCIILocale(os.Getenv))}
 	if sc.player != nil {
 		opts = append(opts, ui.WithPlayer(sc.player))
 	}

@@ -75,7 +75,7 @@ func startTmux(t *testing.T, w, h int, env []string, argv ...string) *tmuxPane {
 	_, _ = rand.Read(b)
 	p := &tmuxPane{t: t, sock: fmt.Sprintf("dcbtop-test-%d-%s", os.Getpid(), hex.EncodeToString(b)),
 		exit: filepath.Join(t.TempDir(), "exit")}
-	words := []string{"env", shQuote(raceEnv)}
+	words := []string{"env", shQuote(raceEnv), shQuote(utf8Env)}
 	for _, e := range env {
 		words = append(words, shQuote(e))
 	}
