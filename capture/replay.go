@@ -156,9 +156,12 @@ var _ Source = (*Replay)(nil)
 // ErrUnsupported when its format version, or the link type of a classic pcap
 // file, is not supported.
 func OpenReplay(path string) (*Replay, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, osError("open", err)
+	f := os.Stdin // "-", as tcpdump -r -
+	if path != "-" {
+		var err error
+		if f, err = os.Open(path); err != nil {
+			return nil, osError("open", err)
+		}
 	}
 	r := &Replay{file: f, cr: &countingReader{r: f}}
 	r.br = newReplayReader(r.cr)

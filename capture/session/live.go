@@ -323,10 +323,18 @@ func Start(cfg Config) (rt *Runtime, err error) {
 		rt.ifaces = append(rt.ifaces, &liveIface{name: l.Name, link: l, conn: conn, kick: make(chan struct{}, 1), open: cfg.open})
 	}
 	var rec *capture.Writer
-	if cfg.Record != "" {
+	switch cfg.Record {
+	case "":
+	case "-": // pcapng on standard output, as tcpdump -w -
+		if rec, err = capture.NewWriter(cfg.Out); err != nil {
+			return rt, fmt.Errorf("-w -: %w", err)
+		}
+	default:
 		if rec, err = capture.CreateWriter(cfg.Record); err != nil {
 			return rt, fmt.Errorf("%s: %w", cfg.Record, err)
 		}
+	}
+	if rec != nil {
 		rt.closers = append(rt.closers, func() error {
 			if err := rec.Close(); err != nil {
 				return fmt.Errorf("%s: %w", cfg.Record, err)

@@ -76,6 +76,8 @@ type options struct {
 	// and --events was implied.
 	tui         bool
 	notTTY      bool
+	// quiet: nothing but the recording on standard output (-w -).
+	quiet bool
 	color       ui.ColorMode
 	snapshotDir string
 	metrics     string // --metrics ADDR
@@ -124,13 +126,15 @@ Usage:
 Options:
   -i IFACE       capture on IFACE (repeatable; default every up Ethernet
                  interface)
-  -r FILE        replay FILE; capture timestamps drive the clock
+  -r FILE        replay FILE; capture timestamps drive the clock (- reads
+                 standard input, with --json or --events)
   --json         print one snapshot (JSON) and exit: after the last frame
                  (replay) or after --duration / Ctrl-C (live)
   --events       print each indication as one JSON line (NDJSON)
   --duration D   live: stop after D (e.g. 35s)
   -w FILE        live: also record every LLDPDU seen, both directions, to
-                 FILE (pcapng with interface names and directions)
+                 FILE (pcapng with interface names and directions; - writes
+                 it to standard output and nothing else there)
   --speed X      replay pacing: 0 = as fast as possible, 1 = recorded speed,
                  4 = four times faster (default 1 on the screen, 0 headless)
   --agent        act as the host DCBX agent: transmit LLDPDUs with the local
@@ -290,11 +294,30 @@ func (o *options) checkOutput() error {
 	return nil
 }
 
+// checkStdio checks "-" for -r (the capture on standard input) and -w
+// (pcapng on standard output), as tcpdump takes them: -r - needs a
+// headless output (the screen reads the keyboard there); -w - needs
+// standard output to itself, not a terminal, and prints nothing else on
+// it.
+func (o *options) checkStdio(env Env) error {
+	switch {
+	case o.read == "-" && !o.json && !o.events && env.StdoutTTY:
+		return errors.New("-r - reads the capture from standard input, which the screen needs for the keyboard: add --json or --events")
+	case o.write == "-" && (o.json || o.events):
+		return errors.New("-w - writes pcapng to standard output: --json and --events would print there too")
+	case o.write == "-" && env.StdoutTTY:
+		return errors.New("-w - writes pcapng to standard output, which is a terminal: redirect or pipe it (dcbtop -i IF -w - | tshark -r -)")
+	case o.write == "-":
+		o.quiet = true
+	}
+	return nil
+}
+
 // settleOutput picks the screen when stdout is a terminal and neither
 // --json nor --events was given, NDJSON events (with a notice, see
 // announce) when it is not, and makes the export directory absolute.
 func (o *options) settleOutput(env Env) {
-	if !o.json && !o.events {
+	if !o.json && !o.events && !o.quiet {
 		switch {
 		case env.StdoutTTY && os.Getenv("TERM") == "dumb":
 			// A dumb terminal has no cursor addressing: no screen, but
@@ -395,6 +418,9 @@ func parse(args []string, env Env) (*options, error) {
 	if err := o.checkOutput(); err != nil {
 		return nil, err
 	}
+	if err := o.checkStdio(env); err != nil {
+		return nil, err
+	}
 	live := o.read == ""
 	switch {
 	case !live && len(o.ifaces) > 0:
@@ -405,8 +431,10 @@ func parse(args []string, env Env) (*options, error) {
 		return nil, errors.New("--metrics applies to live capture and the demo only")
 	case !live && o.countersSet:
 		return nil, errors.New("--counters-interval applies to live capture and the demo only (a capture file has no counters)")
-	case !live && (o.write != "" || o.agent):
-		return nil, errors.New("-w and --agent apply to live capture only")
+	case !live && o.write != "":
+		return nil, errors.New("-w applies to live capture only (a replay records nothing new)")
+	case !live && o.agent:
+		return nil, errors.New("--agent applies to live capture only")
 	case live && o.speed >= 0:
 		return nil, errors.New("--speed applies to replay (-r) only")
 	case !o.agent && (o.local != "" || o.willingSet || o.force):

@@ -47,6 +47,9 @@ func TestUsage(t *testing.T) {
 		// before any interface is touched.
 		{name: "speed in live mode", args: []string{"--speed", "2"}, code: 2, stderr: "dcbtop: --speed applies to replay (-r) only (see dcbtop --help)\n"},
 		{name: "local without agent", args: []string{"-i", "h0", "--local", "x.json"}, code: 2, stderr: "dcbtop: --local, --willing and --force need --agent (see dcbtop --help)\n"},
+		{name: "-w - with --events", args: []string{"-i", "h0", "-w", "-", "--events"}, code: 2, stderr: "dcbtop: -w - writes pcapng to standard output: --json and --events would print there too (see dcbtop --help)\n"},
+		{name: "-w with -r names -w", args: []string{"-r", "x.pcap", "-w", "y.pcapng"}, code: 2, stderr: "dcbtop: -w applies to live capture only (a replay records nothing new) (see dcbtop --help)\n"},
+		{name: "--agent with -r names --agent", args: []string{"-r", "x.pcap", "--agent"}, code: 2, stderr: "dcbtop: --agent applies to live capture only (see dcbtop --help)\n"},
 		{name: "negative duration", args: []string{"--duration", "-1s"}, code: 2, stderr: "dcbtop: --duration must be positive (see dcbtop --help)\n"},
 		{name: "tx-interval range", args: []string{"--agent", "-i", "h0", "--tx-interval", "100ms"}, code: 2, stderr: "dcbtop: --tx-interval must be between 1s and 1h (see dcbtop --help)\n"},
 		{name: "counters interval too short", args: []string{"-i", "h0", "--counters-interval", "10ms"}, code: 2, stderr: "dcbtop: invalid value \"10ms\" for flag --counters-interval: want 0 (never) or 100ms to 1h (see dcbtop --help)\n"},
