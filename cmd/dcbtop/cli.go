@@ -74,10 +74,10 @@ type options struct {
 	// The interactive screen: tui when stdout is a terminal and no
 	// headless output was asked for; notTTY when stdout is not a terminal
 	// and --events was implied.
-	tui         bool
-	notTTY      bool
+	tui    bool
+	notTTY bool
 	// quiet: nothing but the recording on standard output (-w -).
-	quiet bool
+	quiet       bool
 	color       ui.ColorMode
 	snapshotDir string
 	metrics     string // --metrics ADDR
