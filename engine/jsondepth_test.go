@@ -135,17 +135,19 @@ func TestHostileJSONMemory(t *testing.T) {
 }
 
 // TestDuplicateKeyPaths: the path of a duplicate names its place through
-// arrays and objects.
+// arrays and objects, and its position is the second key's, beside the
+// first's.
 func TestDuplicateKeyPaths(t *testing.T) {
 	tests := []struct{ in, want string }{
-		{`{"app":[{"priority":3},{"priority":3,"priority":4}]}`, `duplicate key "app[1].priority"`},
-		{`[{"a":1},{"b":{"c":1,"c":2}}]`, `duplicate key "[1].b.c"`},
-		{`{"ets":{"willing":true,"willing":false}}`, `duplicate key "ets.willing"`},
+		{`{"app":[{"priority":3},{"priority":3,"priority":4}]}`, `x: line 1, column 38: app[1].priority: key given twice (first at line 1, column 25)`},
+		{`[{"a":1},{"b":{"c":1,"c":2}}]`, `x: line 1, column 22: [1].b.c: key given twice (first at line 1, column 16)`},
+		{"{\"ets\":{\"willing\":true,\n \"willing\":false}}", `x: line 2, column 2: ets.willing: key given twice (first at line 1, column 9)`},
+		{`{"a":{"é":1,"é":2}}`, `x: line 1, column 13: a["é"]: key given twice (first at line 1, column 7)`},
 	}
 	for _, tt := range tests {
-		err := duplicateKeys([]byte(tt.in))
-		if err == nil || !strings.HasSuffix(err.Error(), tt.want) {
-			t.Errorf("duplicateKeys(%s) = %v, want %s", tt.in, err, tt.want)
+		d, ok := readJSONDoc([]byte(tt.in))
+		if err := d.err("x"); !ok || err == nil || err.Error() != tt.want {
+			t.Errorf("readJSONDoc(%s) = %v, %v; want %s", tt.in, ok, err, tt.want)
 		}
 	}
 }
