@@ -33,16 +33,32 @@ func hostileJSON() map[string][]byte {
 		keys.WriteString(`":1`)
 	}
 	keys.WriteString("}")
+	// 65,536 objects that each repeat a key, in arrays of 256 (each
+	// repeat is a problem; placing them all would read the document
+	// once per repeat).
+	obj := `{"a":1,"a":2},`
+	row := "[" + strings.Repeat(obj, 255) + obj[:len(obj)-1] + "]"
+	repeats := []byte(`{"app":[` + strings.Repeat(row+",", 255) + row + "]}")
+	// 256 APP entries of 63 unknown members each: 16,128 problems.
+	var entry strings.Builder
+	entry.WriteString(`{"priority":3`)
+	for i := range 63 {
+		entry.WriteString(`,"` + itoa(i) + `":1`)
+	}
+	entry.WriteString("}")
+	unknown := []byte(`{"app":[` + strings.Repeat(entry.String()+",", 255) + entry.String() + "]}")
 	return map[string][]byte{
-		"1 MiB of [":              bytes.Repeat([]byte("["), big),
-		"1 MiB of {\"a\":":        bytes.Repeat([]byte(`{"a":`), big/5),
-		"arrays 9 deep, closed":   deep("[", "]", 9),
-		"objects in arrays":       bytes.Repeat([]byte(`[{"a":`), big/6),
-		"one array of 512k items": many,
-		"an object of many keys":  keys.Bytes(),
-		"many small objects":      []byte("[" + strings.Repeat(`{"a":1},`, big/8-1) + "1]"),
-		"an APP table of junk":    []byte(`{"app":[` + strings.Repeat(`{"a":1},`, big/8-2) + `{}]}`),
-		"an APP table too long":   []byte(`{"app":[` + strings.Repeat(`{"priority":3,"selector":"udp-port","protocol":4791},`, big/53-1) + `{}]}`),
+		"65k objects repeating a key": repeats,
+		"16k unknown members":         unknown,
+		"1 MiB of [":                  bytes.Repeat([]byte("["), big),
+		"1 MiB of {\"a\":":            bytes.Repeat([]byte(`{"a":`), big/5),
+		"arrays 9 deep, closed":       deep("[", "]", 9),
+		"objects in arrays":           bytes.Repeat([]byte(`[{"a":`), big/6),
+		"one array of 512k items":     many,
+		"an object of many keys":      keys.Bytes(),
+		"many small objects":          []byte("[" + strings.Repeat(`{"a":1},`, big/8-1) + "1]"),
+		"an APP table of junk":        []byte(`{"app":[` + strings.Repeat(`{"a":1},`, big/8-2) + `{}]}`),
+		"an APP table too long":       []byte(`{"app":[` + strings.Repeat(`{"priority":3,"selector":"udp-port","protocol":4791},`, big/53-1) + `{}]}`),
 	}
 }
 
