@@ -240,7 +240,7 @@ func (d *jsonDoc) policy() *Policy {
 					if path := member(path, key); key == "enabled" {
 						p.PFC.Enabled = d.priorities(path, v)
 					} else {
-						d.unknown(k, path, "enabled")
+						d.unknown(k, "pfc", key, "enabled")
 					}
 				})
 			}
@@ -275,7 +275,7 @@ func (d *jsonDoc) policy() *Policy {
 					if path := member(path, key); key == "min_bandwidth" {
 						p.ETS.MinBandwidth = d.minBandwidth(path, v)
 					} else {
-						d.unknown(k, path, "min_bandwidth")
+						d.unknown(k, "ets", key, "min_bandwidth")
 					}
 				})
 			}
@@ -293,7 +293,7 @@ func (d *jsonDoc) policy() *Policy {
 					if path := member(path, key); key == "dscp" {
 						p.RoCE.DSCP = d.intIn(path, v, 63, "a DSCP 0-63")
 					} else {
-						d.unknown(k, path, "dscp")
+						d.unknown(k, "roce", key, "dscp")
 					}
 				})
 			}
@@ -308,12 +308,12 @@ func (d *jsonDoc) policy() *Policy {
 					case "priority":
 						p.CNP.Priority = d.intIn(path, v, 7, "a priority 0-7")
 					default:
-						d.unknown(k, path, "dscp or priority")
+						d.unknown(k, "cnp", key, "dscp or priority")
 					}
 				})
 			}
 		default:
-			d.unknown(k, path, "pfc, app, ets, willing, trust, roce or cnp")
+			d.unknown(k, "", key, "pfc, app, ets, willing, trust, roce or cnp")
 		}
 	})
 	return p

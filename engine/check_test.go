@@ -299,7 +299,7 @@ func TestParsePolicyErrors(t *testing.T) {
 		want []string
 	}{
 		{`{"pfc":{"enabled":[8]}}`, []string{"policy: line 1, column 20: pfc.enabled[0]: priority 8 is not 0-7"}},
-		{`{"pfc":{"enable":[3]}}`, []string{"policy: line 1, column 9: pfc.enable: unknown field (want enabled)"}},
+		{`{"pfc":{"enable":[3]}}`, []string{`policy: line 1, column 9: pfc: unknown field "enable" (want enabled)`}},
 		{`{"ets":{"min_bandwidth":{"x":5}}}`, []string{`policy: line 1, column 26: ets.min_bandwidth["x"]: the key is not a priority 0-7`}},
 		{`{"ets":{"min_bandwidth":{"3":101}}}`, []string{`policy: line 1, column 30: ets.min_bandwidth["3"]: 101% is over 100`}},
 		{`{"app":[{"selector":"udp-port","protocol":4791,"priority":9}]}`, []string{"policy: line 1, column 59: app[0].priority: priority 9 is not 0-7"}},
@@ -324,11 +324,11 @@ func TestParsePolicyErrors(t *testing.T) {
 				"policy: line 1, column 25: pfc.enabled[1]: priority 8 is not 0-7",
 				`line 2, column 37: ets.min_bandwidth["03"]: the key is not a priority 0-7`,
 				`line 2, column 52: ets.min_bandwidth["4"]: 101% is over 100`,
-				"line 3, column 68: app[0].pri: unknown field (want selector, protocol or priority)",
+				"line 3, column 68: app[0]: unknown field \"pri\" (want selector, protocol or priority)",
 				"line 4, column 19: roce.dscp: 64 is not 0-63",
-				"line 4, column 23: roce.ecn: unknown field (want dscp)",
+				"line 4, column 23: roce: unknown field \"ecn\" (want dscp)",
 				`line 5, column 13: willing: want true, false or null, got "no"`,
-				"line 6, column 21: cnp.prio: unknown field (want dscp or priority)",
+				"line 6, column 21: cnp: unknown field \"prio\" (want dscp or priority)",
 			},
 		},
 		{
@@ -337,7 +337,7 @@ func TestParsePolicyErrors(t *testing.T) {
 		},
 		{
 			"{\n  \"preset\": \"roce-k8s\",\n  \"pfc\": {\"enabled\": [3]}\n}",
-			[]string{"policy: line 2, column 3: preset: unknown field (want pfc, app, ets, willing, trust, roce or cnp)"},
+			[]string{`policy: line 2, column 3: unknown field "preset" (want pfc, app, ets, willing, trust, roce or cnp)`},
 		},
 	}
 	for _, tt := range tests {

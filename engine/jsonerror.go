@@ -25,8 +25,9 @@ type FieldError struct {
 	// start of the line, so that it matches what an editor shows.
 	Line, Column int
 	// Path names the value: "ets.tc_bandwidth[1]", "app[2].selector",
-	// "ets.min_bandwidth[\"3\"]"; "" for the document as a whole (a syntax
-	// error, the depth limit).
+	// "ets.min_bandwidth[\"3\"]"; for an unknown member, the object it is
+	// in (Msg names the member); "" for the document as a whole (a syntax
+	// error, the depth limit, an unknown member at the top).
 	Path string
 	// Msg says what is wrong.
 	Msg string
@@ -408,9 +409,10 @@ func (d *jsonDoc) wantObject(v int, path, what string) bool {
 	return false
 }
 
-// unknown records an unknown member at its key k.
-func (d *jsonDoc) unknown(k int, path, want string) {
-	d.errorf(k, path, "unknown field (want %s)", want)
+// unknown records the unknown member key of the object at path, at the
+// key (offset k): `pfc: unknown field "delay" (want ...)`.
+func (d *jsonDoc) unknown(k int, path, key, want string) {
+	d.errorf(k, path, "unknown field %s (want %s)", strconv.Quote(Sanitize(key)), want)
 }
 
 // isIdent reports whether a key can follow a dot in a path: lower-case

@@ -87,8 +87,8 @@ func TestParamsErrorPlaces(t *testing.T) {
 }`,
 			want: []string{
 				`parameters JSON: line 3, column 22: pfc.enabled: want a list of priorities 0-7, got "3"`,
-				"line 5, column 48: app[1].prio: unknown field (want selector, protocol or priority)",
-				"line 6, column 3: ecn: unknown field (want ets, ets_reco, pfc or app)",
+				"line 5, column 48: app[1]: unknown field \"prio\" (want selector, protocol or priority)",
+				"line 6, column 3: unknown field \"ecn\" (want ets, ets_reco, pfc or app)",
 			},
 		},
 		{
@@ -241,8 +241,8 @@ func TestJSONErrorFields(t *testing.T) {
 	_, err = ParseParams(strings.NewReader(sb.String()))
 	lines := errLines(err)
 	if len(lines) != 21 || lines[20] != "and 10 more" ||
-		lines[0] != "parameters JSON: line 1, column 65: app[0].x: unknown field (want selector, protocol or priority)" ||
-		lines[19] != "line 20, column 56: app[19].x: unknown field (want selector, protocol or priority)" {
+		lines[0] != `parameters JSON: line 1, column 65: app[0]: unknown field "x" (want selector, protocol or priority)` ||
+		lines[19] != `line 20, column 56: app[19]: unknown field "x" (want selector, protocol or priority)` {
 		t.Errorf("30 problems:\n%s", err)
 	}
 	if je, ok := errors.AsType[*JSONError](err); !ok || len(je.Errors) != 20 || je.More != 10 {

@@ -275,7 +275,7 @@ func (d *jsonDoc) params() (p, clean *Params) {
 				d.errorf(v, path, "cannot be set: CEE parameters are only received from a CEE peer")
 			}
 		default:
-			d.unknown(k, path, "ets, ets_reco, pfc or app")
+			d.unknown(k, "", key, "ets, ets_reco, pfc or app")
 		}
 	})
 	return p, clean
@@ -289,7 +289,7 @@ func (d *jsonDoc) ets(path string, v int, reco bool) *ETS {
 	e := &ETS{MaxTCs: 8}
 	var given [3]bool // prio_tc, tc_bandwidth, tsa
 	d.members(v, func(key string, k, v int) {
-		path := member(path, key)
+		path, parent := member(path, key), path
 		d.pos[path] = v
 		switch key {
 		case "willing", "cbs":
@@ -327,9 +327,9 @@ func (d *jsonDoc) ets(path string, v int, reco bool) *ETS {
 			}
 		default:
 			if reco {
-				d.unknown(k, path, "prio_tc, tc_bandwidth or tsa")
+				d.unknown(k, parent, key, "prio_tc, tc_bandwidth or tsa")
 			} else {
-				d.unknown(k, path, "willing, cbs, max_tcs, prio_tc, tc_bandwidth or tsa")
+				d.unknown(k, parent, key, "willing, cbs, max_tcs, prio_tc, tc_bandwidth or tsa")
 			}
 		}
 	})
@@ -369,7 +369,7 @@ func (d *jsonDoc) pfc(path string, v int) *PFC {
 	}
 	f := &PFC{}
 	d.members(v, func(key string, k, v int) {
-		path := member(path, key)
+		path, parent := member(path, key), path
 		d.pos[path] = v
 		switch key {
 		case "willing":
@@ -387,7 +387,7 @@ func (d *jsonDoc) pfc(path string, v int) *PFC {
 				f.Enabled |= 1 << p
 			}
 		default:
-			d.unknown(k, path, "willing, mbc, cap or enabled")
+			d.unknown(k, parent, key, "willing, mbc, cap or enabled")
 		}
 	})
 	return f
@@ -438,7 +438,7 @@ func (d *jsonDoc) apps(path string, v int) (out []App, bad []bool) {
 		switch {
 		case d.is(v, '{'):
 			d.members(v, func(key string, k, v int) {
-				path := member(path, key)
+				path, parent := member(path, key), path
 				d.pos[path] = v
 				switch key {
 				case "selector":
@@ -448,7 +448,7 @@ func (d *jsonDoc) apps(path string, v int) (out []App, bad []bool) {
 				case "priority":
 					d.leaf(v, path, "a priority 0-7", &a.Priority)
 				default:
-					d.unknown(k, path, "selector, protocol or priority")
+					d.unknown(k, parent, key, "selector, protocol or priority")
 				}
 			})
 		case !d.is(v, 'n'):

@@ -30,7 +30,7 @@ func TestParseParams(t *testing.T) {
 			want: &Params{ETS: &ETS{MaxTCs: 8, TCBandwidth: [8]uint8{100}, TSA: [8]lldp.TSA{2, 2, 2, 2, 2, 2, 2, 2}}}},
 		{name: "short array", in: `{"ets":{"prio_tc":[0,0],"tc_bandwidth":[100,0,0,0,0,0,0,0],"tsa":["ets","ets","ets","ets","ets","ets","ets","ets"]}}`, err: "ets.prio_tc: want 8 values, got 2"},
 		{name: "long array", in: `{"ets_reco":{"prio_tc":[0,0,0,0,0,0,0,0,0],"tc_bandwidth":[100,0,0,0,0,0,0,0],"tsa":["ets","ets","ets","ets","ets","ets","ets","ets"]}}`, err: "ets_reco.prio_tc: want 8 values, got 9"},
-		{name: "unknown field", in: `{"pfc":{"cap":8,"enable":[3]}}`, err: `pfc.enable: unknown field`},
+		{name: "unknown field", in: `{"pfc":{"cap":8,"enable":[3]}}`, err: `pfc: unknown field "enable"`},
 		{name: "bad TSA", in: `{"ets":{"prio_tc":[0,0,0,0,0,0,0,0],"tc_bandwidth":[100,0,0,0,0,0,0,0],"tsa":["fair","ets","ets","ets","ets","ets","ets","ets"]}}`, err: `unknown TSA "fair"`},
 		{name: "bad selector", in: `{"app":[{"selector":"sctp","protocol":1,"priority":1}]}`, err: `unknown APP selector "sctp"`},
 		{name: "bad priority in PFC", in: `{"pfc":{"cap":8,"enabled":[9]}}`, err: "pfc.enabled[0]: priority 9 is not 0-7"},
