@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -211,63 +209,148 @@ type PolicyETS struct {
 }
 
 // ParsePolicy decodes a policy, refusing unknown members, members given
-// twice, priorities outside 0-7 and shares over 100, and names what is
-// wrong.
+// twice, values of the wrong type, priorities outside 0-7, DSCPs outside
+// 0-63 and shares over 100. Its error (a *JSONError) lists every problem,
+// each at its line and column. Member names match exactly.
 func ParsePolicy(b []byte) (*Policy, error) {
-	if err := CheckJSONDepth(b); err != nil {
-		return nil, fmt.Errorf("policy: %w", err)
+	d, ok := readJSONDoc(b)
+	if ok {
+		if p := d.policy(); d.total == 0 {
+			return p, nil
+		}
 	}
-	if err := duplicateKeys(b); err != nil { // as PARAMS: a key given twice is an error
-		return nil, fmt.Errorf("policy: %w", err)
+	return nil, d.err("policy")
+}
+
+// policy walks a policy document.
+func (d *jsonDoc) policy() *Policy {
+	p := &Policy{}
+	v := d.ws(0)
+	if !d.wantObject(v, "", "a policy object") {
+		return p
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	var p Policy
-	if err := dec.Decode(&p); err != nil {
-		return nil, fmt.Errorf("policy: %w", err)
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("policy: more than one JSON value")
-	}
-	if p.PFC != nil {
-		for _, prio := range p.PFC.Enabled {
-			if prio < 0 || prio > 7 {
-				return nil, fmt.Errorf("policy: pfc.enabled: priority %d is not 0-7", prio)
+	d.members(v, func(key string, k, v int) {
+		path := member("", key)
+		switch key {
+		case "pfc":
+			p.PFC = nil
+			if d.wantObject(v, path, "an object") {
+				p.PFC = &PolicyPFC{}
+				d.members(v, func(key string, k, v int) {
+					if path := member(path, key); key == "enabled" {
+						p.PFC.Enabled = d.priorities(path, v)
+					} else {
+						d.unknown(k, "pfc", key, "enabled")
+					}
+				})
 			}
-		}
-	}
-	for i, a := range p.App {
-		if a.Priority > 7 {
-			return nil, fmt.Errorf("policy: app[%d]: priority %d is not 0-7", i, a.Priority)
-		}
-		if a.Selector < lldp.AppSelEthertype || a.Selector > lldp.AppSelDSCP {
-			return nil, fmt.Errorf("policy: app[%d]: selector %v is not one of ethertype, tcp-port, udp-port, port, dscp", i, a.Selector)
-		}
-	}
-	if p.ETS != nil {
-		for k, v := range p.ETS.MinBandwidth {
-			// One spelling per priority: "3", never "03" or "+3".
-			if len(k) != 1 || k[0] < '0' || k[0] > '7' {
-				return nil, fmt.Errorf("policy: ets.min_bandwidth: key %q is not a priority 0-7", k)
+		case "app":
+			var bad []bool
+			p.App, bad = d.apps(path, v)
+			for i, a := range p.App {
+				if bad[i] {
+					continue
+				}
+				at := func(field string) (int, string) {
+					path := index(path, i)
+					if off, ok := d.pos[path+"."+field]; ok {
+						return off, path + "." + field
+					}
+					return d.pos[path], path
+				}
+				if a.Priority > 7 {
+					off, path := at("priority")
+					d.errorf(off, path, "priority %d is not 0-7", a.Priority)
+				}
+				if a.Selector < lldp.AppSelEthertype || a.Selector > lldp.AppSelDSCP {
+					off, path := at("selector")
+					d.errorf(off, path, "selector %v is not one of ethertype, tcp-port, udp-port, port or dscp", a.Selector)
+				}
 			}
-			if v > 100 {
-				return nil, fmt.Errorf("policy: ets.min_bandwidth[%q]: %d%% is over 100", k, v)
+		case "ets":
+			p.ETS = nil
+			if d.wantObject(v, path, "an object") {
+				p.ETS = &PolicyETS{}
+				d.members(v, func(key string, k, v int) {
+					if path := member(path, key); key == "min_bandwidth" {
+						p.ETS.MinBandwidth = d.minBandwidth(path, v)
+					} else {
+						d.unknown(k, "ets", key, "min_bandwidth")
+					}
+				})
 			}
+		case "willing":
+			d.leaf(v, path, "true, false or null", &p.Willing)
+		case "trust":
+			if d.leaf(v, path, `"dscp", "pcp" or null`, &p.Trust) && p.Trust != nil && *p.Trust != "dscp" && *p.Trust != "pcp" {
+				d.errorf(v, path, "%s is not dscp or pcp", d.describe(v))
+			}
+		case "roce":
+			p.RoCE = nil
+			if d.wantObject(v, path, "an object") {
+				p.RoCE = &PolicyRoCE{}
+				d.members(v, func(key string, k, v int) {
+					if path := member(path, key); key == "dscp" {
+						p.RoCE.DSCP = d.intIn(path, v, 63, "a DSCP 0-63")
+					} else {
+						d.unknown(k, "roce", key, "dscp")
+					}
+				})
+			}
+		case "cnp":
+			p.CNP = nil
+			if d.wantObject(v, path, "an object") {
+				p.CNP = &PolicyCNP{}
+				d.members(v, func(key string, k, v int) {
+					switch path := member(path, key); key {
+					case "dscp":
+						p.CNP.DSCP = d.intIn(path, v, 63, "a DSCP 0-63")
+					case "priority":
+						p.CNP.Priority = d.intIn(path, v, 7, "a priority 0-7")
+					default:
+						d.unknown(k, "cnp", key, "dscp or priority")
+					}
+				})
+			}
+		default:
+			d.unknown(k, "", key, "pfc, app, ets, willing, trust, roce or cnp")
 		}
+	})
+	return p
+}
+
+// intIn decodes a number 0-max or null at v.
+func (d *jsonDoc) intIn(path string, v, max int, want string) *int {
+	var x *int
+	if d.leaf(v, path, want+" or null", &x) && x != nil && (*x < 0 || *x > max) {
+		d.errorf(v, path, "%d is not 0-%d", *x, max)
 	}
-	if p.Trust != nil && *p.Trust != "dscp" && *p.Trust != "pcp" {
-		return nil, fmt.Errorf("policy: trust: %q is not dscp or pcp", *p.Trust)
+	return x
+}
+
+// minBandwidth decodes ets.min_bandwidth at v: priority keys "0" to "7",
+// one spelling each ("3", never "03" or "+3"), shares 0-100.
+func (d *jsonDoc) minBandwidth(path string, v int) map[string]uint8 {
+	if d.is(v, 'n') {
+		return nil
 	}
-	for _, d := range []struct {
-		name string
-		v    *int
-		max  int
-	}{{"roce.dscp", roceDSCP(p.RoCE), 63}, {"cnp.dscp", cnpDSCP(p.CNP), 63}, {"cnp.priority", cnpPrio(p.CNP), 7}} {
-		if d.v != nil && (*d.v < 0 || *d.v > d.max) {
-			return nil, fmt.Errorf("policy: %s: %d is not 0-%d", d.name, *d.v, d.max)
+	if !d.is(v, '{') {
+		d.errorf(v, path, "want an object of priorities to percentages, got %s", d.describe(v))
+		return nil
+	}
+	m := map[string]uint8{}
+	d.members(v, func(key string, k, v int) {
+		path := mapKey(path, key)
+		if len(key) != 1 || key[0] < '0' || key[0] > '7' {
+			d.errorf(k, path, "the key is not a priority 0-7")
 		}
-	}
-	return &p, nil
+		var x uint8
+		if d.leaf(v, path, "a percentage 0-100", &x) && x > 100 {
+			d.errorf(v, path, "%d%% is over 100", x)
+		}
+		m[key] = x
+	})
+	return m
 }
 
 // CheckOptions say what a Check may assume.
@@ -931,20 +1014,6 @@ func roceDSCP(r *PolicyRoCE) *int {
 		return nil
 	}
 	return r.DSCP
-}
-
-func cnpDSCP(c *PolicyCNP) *int {
-	if c == nil {
-		return nil
-	}
-	return c.DSCP
-}
-
-func cnpPrio(c *PolicyCNP) *int {
-	if c == nil {
-		return nil
-	}
-	return c.Priority
 }
 
 // prios renders a priority set as "{3,4}", "{}" when empty.

@@ -290,24 +290,60 @@ func dumpResults(rs []CheckResult) string {
 	return b.String()
 }
 
+// TestParsePolicyErrors: a policy's errors name the line and column of
+// the offending value (of the key of an unknown member), every one of
+// them, by place.
 func TestParsePolicyErrors(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{`{"pfc":{"enabled":[8]}}`, "policy: pfc.enabled: priority 8 is not 0-7"},
-		{`{"pfc":{"enable":[3]}}`, `policy: json: unknown field "enable"`},
-		{`{"ets":{"min_bandwidth":{"x":5}}}`, `policy: ets.min_bandwidth: key "x" is not a priority 0-7`},
-		{`{"ets":{"min_bandwidth":{"3":101}}}`, `policy: ets.min_bandwidth["3"]: 101% is over 100`},
-		{`{"app":[{"selector":"udp-port","protocol":4791,"priority":9}]}`, "policy: app[0]: priority 9 is not 0-7"},
-		{`{"app":[{"selector":"bogus","protocol":1,"priority":1}]}`, `policy: unknown APP selector "bogus" (want ethertype, tcp-port, udp-port, port or dscp)`},
-		{`{} {}`, "policy: more than one JSON value"},
-		{`{"pfc":{"enabled":[3]},"pfc":{"enabled":[4]}}`, `policy: line 1, column 29: duplicate key "pfc"`},
-		{`[`, "policy: unexpected EOF"},
-		{`{"trust":"vlan"}`, `policy: trust: "vlan" is not dscp or pcp`},
-		{`{"roce":{"dscp":64}}`, "policy: roce.dscp: 64 is not 0-63"},
-		{`{"cnp":{"priority":8}}`, "policy: cnp.priority: 8 is not 0-7"},
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{`{"pfc":{"enabled":[8]}}`, []string{"policy: line 1, column 20: pfc.enabled[0]: priority 8 is not 0-7"}},
+		{`{"pfc":{"enable":[3]}}`, []string{`policy: line 1, column 9: pfc: unknown field "enable" (want enabled)`}},
+		{`{"ets":{"min_bandwidth":{"x":5}}}`, []string{`policy: line 1, column 26: ets.min_bandwidth["x"]: the key is not a priority 0-7`}},
+		{`{"ets":{"min_bandwidth":{"3":101}}}`, []string{`policy: line 1, column 30: ets.min_bandwidth["3"]: 101% is over 100`}},
+		{`{"app":[{"selector":"udp-port","protocol":4791,"priority":9}]}`, []string{"policy: line 1, column 59: app[0].priority: priority 9 is not 0-7"}},
+		{`{"app":[{"selector":"bogus","protocol":1,"priority":1}]}`, []string{`policy: line 1, column 21: app[0].selector: unknown APP selector "bogus" (want ethertype, tcp-port, udp-port, port or dscp)`}},
+		{`{"app":[{"selector":"reserved-0","protocol":1,"priority":1}]}`, []string{"policy: line 1, column 21: app[0].selector: selector reserved-0 is not one of ethertype, tcp-port, udp-port, port or dscp"}},
+		{`{"app":[{"protocol":1}]}`, []string{"policy: line 1, column 9: app[0]: selector reserved-0 is not one of ethertype, tcp-port, udp-port, port or dscp"}},
+		{`{} {}`, []string{"policy: line 1, column 4: trailing data after the object"}},
+		{`{"pfc":{"enabled":[3]},"pfc":{"enabled":[4]}}`, []string{"policy: line 1, column 24: pfc: key given twice (first at line 1, column 2)"}},
+		{`[`, []string{"policy: line 1, column 2: unexpected end of input (an array is not closed)"}},
+		{`{"trust":"vlan"}`, []string{`policy: line 1, column 10: trust: "vlan" is not dscp or pcp`}},
+		{`{"roce":{"dscp":64}}`, []string{"policy: line 1, column 17: roce.dscp: 64 is not 0-63"}},
+		{`{"cnp":{"priority":8}}`, []string{"policy: line 1, column 20: cnp.priority: 8 is not 0-7"}},
+		{`{"pfc":{"enabled":"Aw=="}}`, []string{`policy: line 1, column 19: pfc.enabled: want a list of priorities 0-7, got "Aw=="`}},
+		{
+			`{"pfc": {"enabled": [3, 8]},
+ "ets": {"min_bandwidth": {"3": 50, "03": 20, "4": 101}},
+ "app": [{"selector": "udp-port", "protocol": 4791, "priority": 9, "pri": 3}],
+ "roce": {"dscp": 64, "ecn": true},
+ "willing": "no",
+ "cnp": {"dscp": 4, "prio": 6}}`,
+			[]string{
+				"policy: line 1, column 25: pfc.enabled[1]: priority 8 is not 0-7",
+				`line 2, column 37: ets.min_bandwidth["03"]: the key is not a priority 0-7`,
+				`line 2, column 52: ets.min_bandwidth["4"]: 101% is over 100`,
+				"line 3, column 68: app[0]: unknown field \"pri\" (want selector, protocol or priority)",
+				"line 4, column 19: roce.dscp: 64 is not 0-63",
+				"line 4, column 23: roce: unknown field \"ecn\" (want dscp)",
+				`line 5, column 13: willing: want true, false or null, got "no"`,
+				"line 6, column 21: cnp: unknown field \"prio\" (want dscp or priority)",
+			},
+		},
+		{
+			"{\n  \"preset\": \"roce-k8s\",\n  \"pfc\": {\"enabled\": [3]}\n",
+			[]string{"policy: line 4, column 1: unexpected end of input (an object is not closed)"},
+		},
+		{
+			"{\n  \"preset\": \"roce-k8s\",\n  \"pfc\": {\"enabled\": [3]}\n}",
+			[]string{`policy: line 2, column 3: unknown field "preset" (want pfc, app, ets, willing, trust, roce or cnp)`},
+		},
 	}
 	for _, tt := range tests {
-		if _, err := ParsePolicy([]byte(tt.in)); err == nil || err.Error() != tt.want {
-			t.Errorf("ParsePolicy(%s) = %v, want %q", tt.in, err, tt.want)
+		_, err := ParsePolicy([]byte(tt.in))
+		if diff := cmp.Diff(tt.want, errLines(err)); diff != "" {
+			t.Errorf("ParsePolicy(%s) (-want +got):\n%s", tt.in, diff)
 		}
 	}
 }

@@ -371,9 +371,9 @@ func TestParseParamsDuplicates(t *testing.T) {
 		in   string
 		want string // "" when it parses
 	}{
-		{`{"pfc": {"willing": true, "cap": 8, "enabled": [3]}, "pfc": {"willing": false, "cap": 8, "enabled": []}}`, `duplicate key "pfc"`},
-		{`{"ets": {"willing": true, "willing": false, "prio_tc": [0,0,0,0,0,0,0,0], "tc_bandwidth": [100,0,0,0,0,0,0,0], "tsa": ["ets","strict","strict","strict","strict","strict","strict","strict"]}}`, `duplicate key "ets.willing"`},
-		{`{"app": [{"selector": "udp-port", "protocol": 4791, "priority": 3, "priority": 4}]}`, `duplicate key "app[0].priority"`},
+		{`{"pfc": {"willing": true, "cap": 8, "enabled": [3]}, "pfc": {"willing": false, "cap": 8, "enabled": []}}`, `pfc: key given twice`},
+		{`{"ets": {"willing": true, "willing": false, "prio_tc": [0,0,0,0,0,0,0,0], "tc_bandwidth": [100,0,0,0,0,0,0,0], "tsa": ["ets","strict","strict","strict","strict","strict","strict","strict"]}}`, `ets.willing: key given twice`},
+		{`{"app": [{"selector": "udp-port", "protocol": 4791, "priority": 3, "priority": 4}]}`, `app[0].priority: key given twice`},
 		{`{"app": [{"selector": "udp-port", "protocol": 4791, "priority": 3}, {"selector": "udp-port", "protocol": 4791, "priority": 4}]}`, ""},
 		{`{"pfc": {"willing": true, "cap": 8, "enabled": [3]}, "app": [{"selector": "udp-port", "protocol": 4791, "priority": 3}]}`, ""},
 	}

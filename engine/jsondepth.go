@@ -24,18 +24,22 @@ type depthScanner struct {
 	inString bool
 	escaped  bool
 	line     int // 1-based line of the next byte
-	col      int // 0-based column (bytes) of the next byte within its line
+	col      int // runes of the line before the next byte
 }
 
 // feed scans b and returns an error at the first byte that opens a
-// container past MaxJSONDepth. Text that is not JSON is left to the
-// decoder: the scanner only counts brackets outside strings.
-func (s *depthScanner) feed(b []byte) error {
+// container past MaxJSONDepth, and that byte's offset in b. Text that is
+// not JSON is left to the decoder: the scanner only counts brackets
+// outside strings. Columns count runes: a byte continuing a UTF-8
+// sequence does not count.
+func (s *depthScanner) feed(b []byte) (int, error) {
 	if s.line == 0 {
 		s.line = 1
 	}
-	for _, c := range b {
-		s.col++
+	for i, c := range b {
+		if c&0xc0 != 0x80 {
+			s.col++
+		}
 		switch {
 		case s.inString:
 			switch {
@@ -51,7 +55,7 @@ func (s *depthScanner) feed(b []byte) error {
 		case c == '[' || c == '{':
 			s.depth++
 			if s.depth > MaxJSONDepth {
-				return fmt.Errorf("line %d, column %d: %w", s.line, s.col, ErrJSONTooDeep)
+				return i, fmt.Errorf("line %d, column %d: %w", s.line, s.col, ErrJSONTooDeep)
 			}
 		case c == ']' || c == '}':
 			if s.depth > 0 {
@@ -61,15 +65,29 @@ func (s *depthScanner) feed(b []byte) error {
 			s.line, s.col = s.line+1, 0
 		}
 	}
-	return nil
+	return 0, nil
 }
 
-// CheckJSONDepth returns an error naming the line and column where the
-// JSON text b nests deeper than MaxJSONDepth, or nil. It allocates
-// nothing and reads b once.
+// CheckJSONDepth returns an error naming the line and column (1-based,
+// the column in runes) where the JSON text b nests deeper than
+// MaxJSONDepth, or nil. It allocates nothing but the error and reads b
+// once.
 func CheckJSONDepth(b []byte) error {
+	_, err := jsonDepth(b)
+	return err
+}
+
+// jsonDepth is CheckJSONDepth, also returning the offset of the byte
+// that opens a container too deep; the error's line and column are those
+// of lineCol (an invalid UTF-8 byte being a rune).
+func jsonDepth(b []byte) (int, error) {
 	var s depthScanner
-	return s.feed(b)
+	off, err := s.feed(b)
+	if err != nil {
+		line, col := lineCol(b, off)
+		err = fmt.Errorf("line %d, column %d: %w", line, col, ErrJSONTooDeep)
+	}
+	return off, err
 }
 
 // A DepthReader passes a JSON stream through, failing the read that
@@ -83,7 +101,7 @@ type DepthReader struct {
 // Read reads from R and checks what it read.
 func (d *DepthReader) Read(p []byte) (int, error) {
 	n, err := d.R.Read(p)
-	if derr := d.s.feed(p[:n]); derr != nil {
+	if _, derr := d.s.feed(p[:n]); derr != nil {
 		return 0, derr
 	}
 	return n, err

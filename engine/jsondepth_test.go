@@ -33,16 +33,32 @@ func hostileJSON() map[string][]byte {
 		keys.WriteString(`":1`)
 	}
 	keys.WriteString("}")
+	// 65,536 objects that each repeat a key, in arrays of 256 (each
+	// repeat is a problem; placing them all would read the document
+	// once per repeat).
+	obj := `{"a":1,"a":2},`
+	row := "[" + strings.Repeat(obj, 255) + obj[:len(obj)-1] + "]"
+	repeats := []byte(`{"app":[` + strings.Repeat(row+",", 255) + row + "]}")
+	// 256 APP entries of 63 unknown members each: 16,128 problems.
+	var entry strings.Builder
+	entry.WriteString(`{"priority":3`)
+	for i := range 63 {
+		entry.WriteString(`,"` + itoa(i) + `":1`)
+	}
+	entry.WriteString("}")
+	unknown := []byte(`{"app":[` + strings.Repeat(entry.String()+",", 255) + entry.String() + "]}")
 	return map[string][]byte{
-		"1 MiB of [":              bytes.Repeat([]byte("["), big),
-		"1 MiB of {\"a\":":        bytes.Repeat([]byte(`{"a":`), big/5),
-		"arrays 9 deep, closed":   deep("[", "]", 9),
-		"objects in arrays":       bytes.Repeat([]byte(`[{"a":`), big/6),
-		"one array of 512k items": many,
-		"an object of many keys":  keys.Bytes(),
-		"many small objects":      []byte("[" + strings.Repeat(`{"a":1},`, big/8-1) + "1]"),
-		"an APP table of junk":    []byte(`{"app":[` + strings.Repeat(`{"a":1},`, big/8-2) + `{}]}`),
-		"an APP table too long":   []byte(`{"app":[` + strings.Repeat(`{"priority":3,"selector":"udp-port","protocol":4791},`, big/53-1) + `{}]}`),
+		"65k objects repeating a key": repeats,
+		"16k unknown members":         unknown,
+		"1 MiB of [":                  bytes.Repeat([]byte("["), big),
+		"1 MiB of {\"a\":":            bytes.Repeat([]byte(`{"a":`), big/5),
+		"arrays 9 deep, closed":       deep("[", "]", 9),
+		"objects in arrays":           bytes.Repeat([]byte(`[{"a":`), big/6),
+		"one array of 512k items":     many,
+		"an object of many keys":      keys.Bytes(),
+		"many small objects":          []byte("[" + strings.Repeat(`{"a":1},`, big/8-1) + "1]"),
+		"an APP table of junk":        []byte(`{"app":[` + strings.Repeat(`{"a":1},`, big/8-2) + `{}]}`),
+		"an APP table too long":       []byte(`{"app":[` + strings.Repeat(`{"priority":3,"selector":"udp-port","protocol":4791},`, big/53-1) + `{}]}`),
 	}
 }
 
@@ -135,17 +151,19 @@ func TestHostileJSONMemory(t *testing.T) {
 }
 
 // TestDuplicateKeyPaths: the path of a duplicate names its place through
-// arrays and objects.
+// arrays and objects, and its position is the second key's, beside the
+// first's.
 func TestDuplicateKeyPaths(t *testing.T) {
 	tests := []struct{ in, want string }{
-		{`{"app":[{"priority":3},{"priority":3,"priority":4}]}`, `duplicate key "app[1].priority"`},
-		{`[{"a":1},{"b":{"c":1,"c":2}}]`, `duplicate key "[1].b.c"`},
-		{`{"ets":{"willing":true,"willing":false}}`, `duplicate key "ets.willing"`},
+		{`{"app":[{"priority":3},{"priority":3,"priority":4}]}`, `x: line 1, column 38: app[1].priority: key given twice (first at line 1, column 25)`},
+		{`[{"a":1},{"b":{"c":1,"c":2}}]`, `x: line 1, column 22: [1].b.c: key given twice (first at line 1, column 16)`},
+		{"{\"ets\":{\"willing\":true,\n \"willing\":false}}", `x: line 2, column 2: ets.willing: key given twice (first at line 1, column 9)`},
+		{`{"a":{"é":1,"é":2}}`, `x: line 1, column 13: a["é"]: key given twice (first at line 1, column 7)`},
 	}
 	for _, tt := range tests {
-		err := duplicateKeys([]byte(tt.in))
-		if err == nil || !strings.HasSuffix(err.Error(), tt.want) {
-			t.Errorf("duplicateKeys(%s) = %v, want %s", tt.in, err, tt.want)
+		d, ok := readJSONDoc([]byte(tt.in))
+		if err := d.err("x"); !ok || err == nil || err.Error() != tt.want {
+			t.Errorf("readJSONDoc(%s) = %v, %v; want %s", tt.in, ok, err, tt.want)
 		}
 	}
 }

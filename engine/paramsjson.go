@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -82,65 +80,6 @@ func (p *Params) Errors() error {
 	return errors.New(strings.Join(msgs, "; "))
 }
 
-// wire forms with slices, so that arrays of the wrong length are caught
-// instead of silently truncated or zero-filled.
-type etsJSON struct {
-	Willing     bool       `json:"willing"`
-	CBS         bool       `json:"cbs"`
-	MaxTCs      *uint8     `json:"max_tcs"`
-	PrioTC      []uint8    `json:"prio_tc"`
-	TCBandwidth []uint8    `json:"tc_bandwidth"`
-	TSA         []lldp.TSA `json:"tsa"`
-	// StrictPrio is accepted as null or [] so that the snapshot's ets
-	// object parses; it describes a CEE peer's PGID 15 and cannot be set.
-	StrictPrio json.RawMessage `json:"strict_prio"`
-}
-
-// strictPrioGiven reports whether a strict_prio other than null or [] was
-// given.
-func (j *etsJSON) strictPrioGiven() bool {
-	v := bytes.TrimSpace(j.StrictPrio)
-	return len(v) > 0 && !bytes.Equal(v, []byte("null")) && !bytes.Equal(bytes.ReplaceAll(v, []byte(" "), nil), []byte("[]"))
-}
-
-type paramsJSON struct {
-	ETS     *etsJSON        `json:"ets"`
-	ETSReco *etsJSON        `json:"ets_reco"`
-	PFC     *PFC            `json:"pfc"`
-	App     []App           `json:"app"`
-	CEE     json.RawMessage `json:"cee"`
-}
-
-func eight[T any](field string, v []T) ([8]T, error) {
-	var a [8]T
-	if len(v) != 8 {
-		return a, fmt.Errorf("%s: want 8 values, got %d", field, len(v))
-	}
-	copy(a[:], v)
-	return a, nil
-}
-
-func (j *etsJSON) tables(f string) (prio, bw [8]uint8, tsa [8]lldp.TSA, err error) {
-	if prio, err = eight(f+".prio_tc", j.PrioTC); err != nil {
-		return
-	}
-	if bw, err = eight(f+".tc_bandwidth", j.TCBandwidth); err != nil {
-		return
-	}
-	tsa, err = eight(f+".tsa", j.TSA)
-	return
-}
-
-// lineCol returns the 1-based line and column (in bytes) of offset off
-// in b.
-func lineCol(b []byte, off int64) (line, col int) {
-	off = min(max(off, 0), int64(len(b)))
-	before := b[:off]
-	line = bytes.Count(before, []byte("\n")) + 1
-	col = int(off) - (bytes.LastIndexByte(before, '\n') + 1) + 1
-	return line, col
-}
-
 // maxObjectMembers bounds the members of one object of a PARAMS file or
 // policy: the largest real one has eight (ets.min_bandwidth).
 const maxObjectMembers = 64
@@ -151,48 +90,50 @@ const maxObjectMembers = 64
 // element (a megabyte of them cost 58 MB).
 const maxArrayElements = 256
 
-// duplicateKeys returns an error naming the first key that appears twice
-// in one object of the JSON text b ("ets.willing"): encoding/json keeps the
-// last silently, so a file saying two things would apply one of them. It
-// also refuses an object of more than maxObjectMembers members and an array
-// of more than maxArrayElements elements. A
-// syntax error is left to the decoder, which reports it better. It scans
+// duplicateKeys records in d each key that appears twice in one object
+// ("ets.willing: key given twice (first at line 1, column 9)"):
+// encoding/json keeps the last silently, so a file saying two things would
+// apply one of them. It also refuses an object of more than
+// maxObjectMembers members and an array of more than maxArrayElements
+// elements, returning false: the document is not to be walked. It expects
+// valid JSON within MaxJSONDepth (readJSONDoc checks both first). It scans
 // the bytes itself, allocating only for object keys (json.Decoder.Token
 // costs about a hundred bytes a token: 58 MB for a 1 MiB array), and
-// gives up past MaxJSONDepth, which callers refuse first (CheckJSONDepth).
-func duplicateKeys(b []byte) error {
+// places a repeated key only while it can still be listed (lineCol reads
+// the document up to the place).
+func duplicateKeys(d *jsonDoc) bool {
+	type keyAt struct {
+		key string
+		off int
+	}
 	type level struct {
 		object    bool
 		expectKey bool
-		seen      []string // keys so far, at most maxObjectMembers
-		key       string   // the current member's key (objects)
-		index     int      // the current element's index (arrays)
+		seen      []keyAt // distinct keys so far, at most maxObjectMembers
+		members   int
+		key       string // the current member's key (objects)
+		index     int    // the current element's index (arrays)
 	}
 	var stack [MaxJSONDepth]level
 	depth := 0
-	path := func(last string) string {
-		var sb strings.Builder
-		for _, l := range stack[:depth-1] {
+	// at returns the path of the container open at stack[n-1].
+	at := func(n int) string {
+		p := ""
+		for _, l := range stack[:n] {
 			if l.object {
-				if sb.Len() > 0 {
-					sb.WriteByte('.')
-				}
-				sb.WriteString(l.key)
+				p = member(p, l.key)
 			} else {
-				fmt.Fprintf(&sb, "[%d]", l.index)
+				p = index(p, l.index)
 			}
 		}
-		if sb.Len() > 0 {
-			sb.WriteByte('.')
-		}
-		sb.WriteString(last)
-		return sb.String()
+		return p
 	}
+	b := d.b
 	for i := 0; i < len(b); i++ {
 		switch c := b[i]; c {
 		case '{', '[':
 			if depth == len(stack) {
-				return nil // too deep: CheckJSONDepth's error
+				return true // too deep: refused before (jsonDepth)
 			}
 			// The level's key slice is reused: no allocation per object.
 			stack[depth] = level{object: c == '{', expectKey: c == '{', seen: stack[depth].seen[:0]}
@@ -207,8 +148,8 @@ func duplicateKeys(b []byte) error {
 				l.index++
 				l.expectKey = l.object
 				if !l.object && l.index == maxArrayElements {
-					line, col := lineCol(b, int64(i+1))
-					return fmt.Errorf("line %d, column %d: more than %d elements in one array", line, col, maxArrayElements)
+					d.errorf(d.ws(i+1), at(depth), "more than %d elements in one array", maxArrayElements)
+					return false
 				}
 			}
 		case ':':
@@ -216,39 +157,32 @@ func duplicateKeys(b []byte) error {
 				stack[depth-1].expectKey = false
 			}
 		case '"':
-			start, escaped := i, false
-			for i++; i < len(b) && b[i] != '"'; i++ {
-				if b[i] == '\\' {
-					escaped = true
-					i++
-				}
-			}
-			if i >= len(b) {
-				return nil // unterminated: the decoder's error
-			}
+			start := i
+			i = d.strEnd(i) - 1
 			if depth == 0 || !stack[depth-1].expectKey {
 				continue
 			}
 			l := &stack[depth-1]
-			var k string
-			if !escaped {
-				k = string(b[start+1 : i])
-			} else if json.Unmarshal(b[start:i+1], &k) != nil {
-				return nil // a bad escape: the decoder's error
-			}
-			if slices.Contains(l.seen, k) {
-				line, col := lineCol(b, int64(i+1))
-				return fmt.Errorf("line %d, column %d: duplicate key %q", line, col, path(k))
-			}
-			if len(l.seen) == maxObjectMembers {
-				line, col := lineCol(b, int64(i+1))
-				return fmt.Errorf("line %d, column %d: more than %d members in one object", line, col, maxObjectMembers)
-			}
-			l.seen = append(l.seen, k)
+			k := d.key(start)
 			l.key, l.expectKey = k, false
+			if l.members++; l.members > maxObjectMembers {
+				d.errorf(start, at(depth-1), "more than %d members in one object", maxObjectMembers)
+				return false
+			}
+			j := slices.IndexFunc(l.seen, func(s keyAt) bool { return s.key == k })
+			if j < 0 {
+				l.seen = append(l.seen, keyAt{k, start})
+				continue
+			}
+			if !d.listable(start) {
+				d.total++
+				continue
+			}
+			line, col := lineCol(b, l.seen[j].off)
+			d.errorf(start, at(depth), "key given twice (first at line %d, column %d)", line, col)
 		}
 	}
-	return nil
+	return true
 }
 
 // MaxParamsJSON bounds a PARAMS file: the largest valid one (every
@@ -262,9 +196,25 @@ var ErrParamsTooLarge = fmt.Errorf("larger than %d KiB: a PARAMS file is a few K
 
 // ParseParams reads a PARAMS JSON object (the snapshot contract's form) as
 // written by an operator for --local or dcbtop apply. Features left out
-// stay nil ("not given"); unknown fields, arrays of the wrong length and
-// trailing data are errors. ets.max_tcs defaults to 8.
-func ParseParams(r io.Reader) (*Params, error) {
+// stay nil ("not given"); unknown fields, arrays of the wrong length,
+// values of the wrong type and trailing data are errors. Member names
+// match exactly ("pfc", not "PFC"), and a list of numbers is a JSON array
+// (not a base64 string). ets.max_tcs defaults to 8.
+//
+// It accepts parameters that Params.Validate would refuse (a bandwidth
+// sum of 90): those are the caller's to judge (Params.Errors), or use
+// ParseValidParams. But once it refuses a document, its error (a
+// *JSONError) lists every problem found, those of Validate in the
+// features that decoded included, each at its line and column.
+func ParseParams(r io.Reader) (*Params, error) { return parseParams(r, false) }
+
+// ParseValidParams is ParseParams refusing also what Params.Errors
+// refuses (ranges, the bandwidth sum, the PFC capability, repeated APP
+// entries), each at its place in the document, in one *JSONError with the
+// rest: what a file that is applied whole or not at all wants.
+func ParseValidParams(r io.Reader) (*Params, error) { return parseParams(r, true) }
+
+func parseParams(r io.Reader, valid bool) (*Params, error) {
 	b, err := io.ReadAll(io.LimitReader(r, MaxParamsJSON+1))
 	if err != nil {
 		return nil, fmt.Errorf("parameters JSON: %w", err)
@@ -272,75 +222,349 @@ func ParseParams(r io.Reader) (*Params, error) {
 	if len(b) > MaxParamsJSON {
 		return nil, ErrParamsTooLarge
 	}
-	if err := CheckJSONDepth(b); err != nil {
-		return nil, fmt.Errorf("parameters JSON: %w", err)
+	d, ok := readJSONDoc(b)
+	if ok {
+		p, clean := d.params()
+		if valid || d.total > 0 {
+			d.ruleErrors(clean)
+		}
+		if d.total == 0 {
+			return p, nil
+		}
 	}
-	if err := duplicateKeys(b); err != nil {
-		return nil, fmt.Errorf("parameters JSON: %w", err)
+	return nil, d.err("parameters JSON")
+}
+
+// params walks a PARAMS document: p as decoded, and clean holding only
+// the features that decoded without a problem (those Validate can judge
+// without repeating a problem already found).
+func (d *jsonDoc) params() (p, clean *Params) {
+	p, clean = &Params{}, &Params{}
+	v := d.ws(0)
+	if !d.wantObject(v, "", "a PARAMS object") {
+		return p, clean
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	var j paramsJSON
-	if err := dec.Decode(&j); err != nil {
-		// Where: the error's own offset when it has one, else where the
-		// decoder stopped.
-		off := dec.InputOffset()
-		var se *json.SyntaxError
-		var te *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &se):
-			off = se.Offset - 1 // the offending byte
-		case errors.As(err, &te):
-			off = te.Offset
+	d.members(v, func(key string, k, v int) {
+		before, path := d.total, member("", key)
+		switch key {
+		case "ets":
+			p.ETS = d.ets(path, v, false)
+			if d.total == before {
+				clean.ETS = p.ETS
+			}
+		case "ets_reco":
+			p.ETSReco = nil
+			if e := d.ets(path, v, true); e != nil {
+				p.ETSReco = &ETSReco{PrioTC: e.PrioTC, TCBandwidth: e.TCBandwidth, TSA: e.TSA}
+			}
+			if d.total == before {
+				clean.ETSReco = p.ETSReco
+			}
+		case "pfc":
+			p.PFC = d.pfc(path, v)
+			if d.total == before {
+				clean.PFC = p.PFC
+			}
+		case "app":
+			p.App, _ = d.apps(path, v)
+			if d.total == before {
+				clean.App = p.App
+			}
+		case "cee":
+			if !d.is(v, 'n') {
+				d.errorf(v, path, "cannot be set: CEE parameters are only received from a CEE peer")
+			}
 		default:
-			// An unknown field is reported once the object is read: find
-			// its key.
-			if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-				if i := bytes.Index(b, []byte(name)); i >= 0 {
-					off = int64(i)
+			d.unknown(k, "", key, "ets, ets_reco, pfc or app")
+		}
+	})
+	return p, clean
+}
+
+// ets decodes the "ets" or (reco) "ets_reco" object at v; nil for null.
+func (d *jsonDoc) ets(path string, v int, reco bool) *ETS {
+	if !d.wantObject(v, path, "an object") {
+		return nil
+	}
+	e := &ETS{MaxTCs: 8}
+	var given [3]bool // prio_tc, tc_bandwidth, tsa
+	d.members(v, func(key string, k, v int) {
+		path, parent := member(path, key), path
+		d.pos[path] = v
+		switch key {
+		case "willing", "cbs":
+			var x bool
+			if d.leaf(v, path, "true or false", &x) && reco && x {
+				d.errorf(v, path, "ets_reco has no %s (the recommendation TLV carries none)", key)
+			}
+			if key == "willing" {
+				e.Willing = x
+			} else {
+				e.CBS = x
+			}
+		case "max_tcs":
+			var m *uint8
+			if d.leaf(v, path, "a number 1-8", &m) && m != nil {
+				if reco {
+					d.errorf(v, path, "ets_reco has no max_tcs (the recommendation TLV carries none)")
 				}
+				e.MaxTCs = *m
+			}
+		case "prio_tc":
+			given[0] = true
+			e.PrioTC = eight[uint8](d, v, path, "traffic classes 0-7", "a traffic class 0-7")
+		case "tc_bandwidth":
+			given[1] = true
+			e.TCBandwidth = eight[uint8](d, v, path, "percentages", "a percentage 0-100")
+		case "tsa":
+			given[2] = true
+			e.TSA = eight[lldp.TSA](d, v, path, "TSA names", "a TSA name (strict, cbs, ets, vendor or unknown-N)")
+		case "strict_prio":
+			// Accepted as null or [] so that the snapshot's ets object
+			// parses; it describes a CEE peer's PGID 15.
+			if !d.is(v, 'n') && !(d.is(v, '[') && d.elements(v, func(int, int) {}) == 0) {
+				d.errorf(v, path, "lists a CEE peer's strict-priority group and cannot be set; give strict priority with tsa \"strict\"")
+			}
+		default:
+			if reco {
+				d.unknown(k, parent, key, "prio_tc, tc_bandwidth or tsa")
+			} else {
+				d.unknown(k, parent, key, "willing, cbs, max_tcs, prio_tc, tc_bandwidth or tsa")
 			}
 		}
-		line, col := lineCol(b, off)
-		return nil, fmt.Errorf("parameters JSON: line %d, column %d: %w", line, col, err)
-	}
-	if dec.More() {
-		return nil, errors.New("parameters JSON: trailing data after the object")
-	}
-	if len(j.CEE) > 0 && !bytes.Equal(j.CEE, []byte("null")) {
-		return nil, errors.New("parameters JSON: \"cee\" cannot be set")
-	}
-	p := &Params{PFC: j.PFC, App: j.App}
-	if p.PFC != nil {
-		p.PFC.FromCEE = false // "mbc": null; local parameters are never CEE
-	}
-	for _, e := range []struct {
-		name string
-		j    *etsJSON
-	}{{"ets", j.ETS}, {"ets_reco", j.ETSReco}} {
-		if e.j != nil && e.j.strictPrioGiven() {
-			return nil, fmt.Errorf("parameters JSON: %s.strict_prio lists a CEE peer's strict-priority group and cannot be set; give strict priority with tsa \"strict\"", e.name)
+	})
+	for i, name := range []string{"prio_tc", "tc_bandwidth", "tsa"} {
+		if !given[i] {
+			d.errorf(v, member(path, name), "missing (want 8 values)")
 		}
 	}
-	if j.ETS != nil {
-		prio, bw, tsa, err := j.ETS.tables("ets")
-		if err != nil {
-			return nil, fmt.Errorf("parameters JSON: %w", err)
+	return e
+}
+
+// eight decodes the list of 8 values at v, recording each bad element at
+// its place and a list of another length (or not a list) at v.
+func eight[T any](d *jsonDoc, v int, path, what, want string) (a [8]T) {
+	if !d.is(v, '[') {
+		d.errorf(v, path, "want a list of 8 %s, got %s", what, d.describe(v))
+		return a
+	}
+	n := d.elements(v, func(i, v int) {
+		path := index(path, i)
+		d.pos[path] = v
+		var x T
+		if d.leaf(v, path, want, &x) && i < len(a) {
+			a[i] = x
 		}
-		p.ETS = &ETS{Willing: j.ETS.Willing, CBS: j.ETS.CBS, MaxTCs: 8, PrioTC: prio, TCBandwidth: bw, TSA: tsa}
-		if j.ETS.MaxTCs != nil {
-			p.ETS.MaxTCs = *j.ETS.MaxTCs
+	})
+	if n != len(a) {
+		d.errorf(v, path, "want 8 values, got %d", n)
+	}
+	return a
+}
+
+// pfc decodes the "pfc" object at v; nil for null.
+func (d *jsonDoc) pfc(path string, v int) *PFC {
+	if !d.wantObject(v, path, "an object") {
+		return nil
+	}
+	f := &PFC{}
+	d.members(v, func(key string, k, v int) {
+		path, parent := member(path, key), path
+		d.pos[path] = v
+		switch key {
+		case "willing":
+			d.leaf(v, path, "true or false", &f.Willing)
+		case "mbc": // null: a CEE peer's; local parameters are never CEE
+			var m *bool
+			if d.leaf(v, path, "true, false or null", &m) && m != nil {
+				f.MBC = *m
+			}
+		case "cap":
+			d.leaf(v, path, "a number 0-8", &f.Cap)
+		case "enabled":
+			f.Enabled = 0
+			for _, p := range d.priorities(path, v) {
+				f.Enabled |= 1 << p
+			}
+		default:
+			d.unknown(k, parent, key, "willing, mbc, cap or enabled")
+		}
+	})
+	return f
+}
+
+// priorities decodes a list of priorities 0-7 at v (null: none),
+// recording each bad one at its place.
+func (d *jsonDoc) priorities(path string, v int) []int {
+	if d.is(v, 'n') {
+		return nil
+	}
+	if !d.is(v, '[') {
+		d.errorf(v, path, "want a list of priorities 0-7, got %s", d.describe(v))
+		return nil
+	}
+	l := []int{}
+	d.elements(v, func(i, v int) {
+		path := index(path, i)
+		d.pos[path] = v
+		var x int
+		switch {
+		case !d.leaf(v, path, "a priority 0-7", &x):
+		case x < 0 || x > 7:
+			d.errorf(v, path, "priority %d is not 0-7", x)
+		default:
+			l = append(l, x)
+		}
+	})
+	return l
+}
+
+// apps decodes an APP table at v (null: nil, not given), and which
+// entries had a problem.
+func (d *jsonDoc) apps(path string, v int) (out []App, bad []bool) {
+	if d.is(v, 'n') {
+		return nil, nil
+	}
+	if !d.is(v, '[') {
+		d.errorf(v, path, "want a list of APP entries, got %s", d.describe(v))
+		return nil, nil
+	}
+	d.pos[path] = v
+	out = []App{}
+	d.elements(v, func(i, v int) {
+		before, path := d.total, index(path, i)
+		d.pos[path] = v
+		var a App
+		switch {
+		case d.is(v, '{'):
+			d.members(v, func(key string, k, v int) {
+				path, parent := member(path, key), path
+				d.pos[path] = v
+				switch key {
+				case "selector":
+					d.leaf(v, path, "a selector (ethertype, tcp-port, udp-port, port or dscp)", &a.Selector)
+				case "protocol":
+					d.leaf(v, path, "a number 0-65535", &a.Protocol)
+				case "priority":
+					d.leaf(v, path, "a priority 0-7", &a.Priority)
+				default:
+					d.unknown(k, parent, key, "selector, protocol or priority")
+				}
+			})
+		case !d.is(v, 'n'):
+			d.errorf(v, path, "want an APP entry (an object), got %s", d.describe(v))
+		}
+		out, bad = append(out, a), append(bad, d.total != before)
+	})
+	return out, bad
+}
+
+// ruleErrors records the errors of p.Validate, each at the value it is
+// about (findingPaths); p holds the features that decoded cleanly.
+func (d *jsonDoc) ruleErrors(p *Params) {
+	seen := map[string]int{}
+	for _, diag := range p.Validate() {
+		if diag.Severity != SeverityError {
+			continue
+		}
+		key := diag.Feature + " " + string(diag.Code)
+		n := seen[key]
+		seen[key]++
+		path, msg := diag.Feature, diag.Message
+		if paths := findingPaths(p, diag.Feature, diag.Code); n < len(paths) {
+			path = paths[n]
+		}
+		if diag.Code == CodeETSBandwidthSum {
+			path, msg = sumFinding(p, diag.Feature, msg)
+		}
+		off, ok := d.pos[path]
+		if !ok {
+			path, off = diag.Feature, d.pos[diag.Feature]
+		}
+		d.errorf(off, path, "%s", msg)
+	}
+}
+
+// etsTables returns the tables of feature f ("ets", "ets_reco") of p and
+// the traffic class limit of its priority table.
+func etsTables(p *Params, f string) (prio, bw [8]uint8, tsa [8]lldp.TSA, limit uint8) {
+	limit = 8
+	switch {
+	case f == "ets" && p.ETS != nil:
+		prio, bw, tsa = p.ETS.PrioTC, p.ETS.TCBandwidth, p.ETS.TSA
+		if m := p.ETS.MaxTCs; m > 0 && m < limit {
+			limit = m
+		}
+	case f == "ets_reco" && p.ETSReco != nil:
+		prio, bw, tsa = p.ETSReco.PrioTC, p.ETSReco.TCBandwidth, p.ETSReco.TSA
+	}
+	return prio, bw, tsa, limit
+}
+
+// sumFinding places a bandwidth sum other than 100: past 100, at the
+// bandwidth that takes it past; under, at the table.
+func sumFinding(p *Params, f, msg string) (path, _ string) {
+	_, bw, _, _ := etsTables(p, f)
+	total, at := 0, -1
+	for tc, x := range bw {
+		if total += int(x); total > 100 && at < 0 {
+			at = tc
 		}
 	}
-	if j.ETSReco != nil {
-		if j.ETSReco.Willing || j.ETSReco.CBS || j.ETSReco.MaxTCs != nil {
-			return nil, errors.New("parameters JSON: ets_reco has no willing, cbs or max_tcs")
-		}
-		prio, bw, tsa, err := j.ETSReco.tables("ets_reco")
-		if err != nil {
-			return nil, fmt.Errorf("parameters JSON: %w", err)
-		}
-		p.ETSReco = &ETSReco{PrioTC: prio, TCBandwidth: bw, TSA: tsa}
+	if at < 0 {
+		return f + ".tc_bandwidth", msg
 	}
-	return p, nil
+	return index(f+".tc_bandwidth", at), fmt.Sprintf("%d%% takes the sum past 100%%: the TC bandwidths sum to %d%%", bw[at], total)
+}
+
+// findingPaths returns the paths of the values that Validate's findings of
+// code in feature f are about, in the order Validate reports them; a
+// finding past them is placed at the feature.
+func findingPaths(p *Params, f string, code Code) []string {
+	prio, bw, tsa, limit := etsTables(p, f)
+	var out []string
+	switch code {
+	case CodeETSBandwidthRange:
+		for tc, x := range bw {
+			if x > 100 {
+				out = append(out, index(f+".tc_bandwidth", tc))
+			}
+		}
+	case CodeETSTSAReserved:
+		for tc, t := range tsa {
+			if t != lldp.TSAStrict && t != lldp.TSACBS && t != lldp.TSAETS && t != lldp.TSAVendor {
+				out = append(out, index(f+".tsa", tc))
+			}
+		}
+	case CodeETSPrioTCRange: // one finding: placed at its first priority
+		for pr, tc := range prio {
+			if tc >= limit && tc < 16 {
+				return []string{index(f+".prio_tc", pr)}
+			}
+		}
+	case CodeETSMaxTCsRange:
+		out = append(out, "ets.max_tcs")
+	case CodePFCCapRange:
+		out = append(out, "pfc.cap")
+	case CodePFCCapExceeded:
+		out = append(out, "pfc.enabled")
+	case CodeAppPriorityRange, CodeAppSelector, CodeAppDSCPRange, CodeAppEthertypeRange, CodeAppDuplicate:
+		for i, a := range p.App {
+			sel, prot := a.Selector, a.Protocol
+			switch {
+			case code == CodeAppPriorityRange && a.Priority > 7:
+				out = append(out, index("app", i)+".priority")
+			case code == CodeAppSelector && (sel == 0 || sel > lldp.AppSelDSCP):
+				out = append(out, index("app", i)+".selector")
+			case code == CodeAppDSCPRange && sel == lldp.AppSelDSCP && prot > 63,
+				code == CodeAppEthertypeRange && sel == lldp.AppSelEthertype && prot != 0 && prot < 0x600:
+				out = append(out, index("app", i)+".protocol")
+			case code == CodeAppDuplicate && slices.ContainsFunc(p.App[:i], func(b App) bool {
+				return b.Selector == sel && b.Protocol == prot && b.Priority&7 == a.Priority&7
+			}):
+				out = append(out, index("app", i))
+			}
+		}
+	}
+	return out
 }

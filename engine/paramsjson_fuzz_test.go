@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"runtime/metrics"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -37,11 +39,13 @@ const readmePolicy = `{"pfc": {"enabled": [3]},
  "ets": {"min_bandwidth": {"3": 50}},
  "willing": false}`
 
-// FuzzParseParams fuzzes ParseParams on any document. Invariants: no
-// panic; allocation under 64 bytes per input byte plus 1 MiB; an error
-// is one line, "parameters JSON: ..." or ErrParamsTooLarge; accepted
-// parameters can be validated, and marshalled with json.Marshal they
-// parse again to the same parameters.
+// FuzzParseParams fuzzes ParseParams and ParseValidParams on any
+// document. Invariants: no panic; allocation under 64 bytes per input byte
+// plus 1 MiB; an error is ErrParamsTooLarge or a *JSONError (checkJSONError:
+// every place within the input, sorted, one problem a line); accepted
+// parameters can be validated, ParseValidParams accepts them exactly when
+// Validate finds no error, and marshalled with json.Marshal they parse
+// again to the same parameters.
 func FuzzParseParams(f *testing.F) {
 	const tables = `"prio_tc":[0,0,0,1,0,0,0,0],"tc_bandwidth":[50,50,0,0,0,0,0,0],"tsa":["ets","ets","strict","strict","strict","strict","strict","strict"]`
 	for _, s := range []string{
@@ -70,11 +74,20 @@ func FuzzParseParams(f *testing.F) {
 			err error
 		)
 		checkAllocated(t, len(b), func() { p, err = engine.ParseParams(bytes.NewReader(b)) })
+		_, verr := engine.ParseValidParams(bytes.NewReader(b))
+		if verr != nil {
+			checkJSONError(t, b, verr, "parameters JSON", engine.ErrParamsTooLarge)
+		}
 		if err != nil {
-			checkJSONError(t, err, "parameters JSON: ", engine.ErrParamsTooLarge)
+			checkJSONError(t, b, err, "parameters JSON", engine.ErrParamsTooLarge)
+			if verr == nil {
+				t.Fatalf("ParseValidParams accepts what ParseParams refuses: %v", err)
+			}
 			return
 		}
-		p.Validate()
+		if (p.Errors() == nil) != (verr == nil) {
+			t.Fatalf("ParseValidParams: %v, but Errors: %v", verr, p.Errors())
+		}
 		m, err := json.Marshal(p)
 		if err != nil {
 			t.Fatalf("marshal of %+v: %v", p, err)
@@ -91,7 +104,7 @@ func FuzzParseParams(f *testing.F) {
 
 // FuzzParsePolicy fuzzes ParsePolicy on any document. Invariants: no
 // panic; allocation under 64 bytes per input byte plus 1 MiB; an error is
-// one line starting "policy: "; an accepted policy keeps the promises of
+// a *JSONError of "policy" (checkJSONError); an accepted policy keeps the promises of
 // ParsePolicy (priorities 0-7, known APP selectors, min_bandwidth keys
 // "0" to "7" and shares of at most 100), and marshalled with json.Marshal
 // it parses again to the same policy (an empty list or map being no list
@@ -125,7 +138,7 @@ func FuzzParsePolicy(f *testing.F) {
 		)
 		checkAllocated(t, len(b), func() { p, err = engine.ParsePolicy(b) })
 		if err != nil {
-			checkJSONError(t, err, "policy: ", nil)
+			checkJSONError(t, b, err, "policy", nil)
 			return
 		}
 		checkPolicy(t, p)
@@ -182,15 +195,41 @@ func checkAllocated(t *testing.T, n int, parse func()) {
 	}
 }
 
-// checkJSONError checks that err is one line, and either starts with
-// prefix or is sentinel.
-func checkJSONError(t *testing.T, err error, prefix string, sentinel error) {
+// checkJSONError checks that err is sentinel or a *engine.JSONError of
+// document doc about the input b: 1 to 20 problems, sorted by place, each
+// within b (a line at most one past its last newline, a column at most
+// one past its line's runes), with a path and message free of control
+// characters, and an Error listing them one a line.
+func checkJSONError(t *testing.T, b []byte, err error, doc string, sentinel error) {
 	t.Helper()
-	msg := err.Error()
-	if strings.ContainsAny(msg, "\n\r") {
-		t.Fatalf("error %q is not one line", msg)
+	if sentinel != nil && errors.Is(err, sentinel) {
+		return
 	}
-	if !strings.HasPrefix(msg, prefix) && (sentinel == nil || !errors.Is(err, sentinel)) {
-		t.Fatalf("error %q does not start with %q", msg, prefix)
+	je, ok := errors.AsType[*engine.JSONError](err)
+	if !ok {
+		t.Fatalf("error %q (%T) is not a *JSONError", err, err)
+	}
+	if je.Doc != doc || len(je.Errors) == 0 || len(je.Errors) > 20 || je.More < 0 || je.More > 0 && len(je.Errors) != 20 {
+		t.Fatalf("JSONError %+v", je)
+	}
+	lines := bytes.Split(b, []byte("\n"))
+	var text []string
+	for i, f := range je.Errors {
+		if f.Line < 1 || f.Line > len(lines) || f.Column < 1 || f.Column > utf8.RuneCount(lines[f.Line-1])+1 {
+			t.Fatalf("problem %d at line %d, column %d: outside the input (%d lines)\n%s", i, f.Line, f.Column, len(lines), err)
+		}
+		if i > 0 && (f.Line < je.Errors[i-1].Line || f.Line == je.Errors[i-1].Line && f.Column < je.Errors[i-1].Column) {
+			t.Fatalf("problems out of order:\n%s", err)
+		}
+		if f.Msg == "" || engine.Sanitize(f.Path+f.Msg) != f.Path+f.Msg || strings.ContainsAny(f.Path+f.Msg, "\n\r\t") {
+			t.Fatalf("problem %d: path %q, message %q", i, f.Path, f.Msg)
+		}
+		text = append(text, f.Error())
+	}
+	if je.More > 0 {
+		text = append(text, fmt.Sprintf("and %d more", je.More))
+	}
+	if want := doc + ": " + strings.Join(text, "\n"); err.Error() != want {
+		t.Fatalf("Error() = %q, want %q", err.Error(), want)
 	}
 }

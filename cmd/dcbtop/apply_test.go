@@ -103,7 +103,7 @@ func TestApplyRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, errOut = runCLI(t, "apply", "-i", "eth0", bad)
-	if want := "dcbtop: " + bad + ": parameters JSON: line 1, column 37: json: unknown field \"ecn\"\n"; code != 1 || errOut != want {
+	if want := "dcbtop: " + bad + ": parameters JSON: line 1, column 37: unknown field \"ecn\" (want ets, ets_reco, pfc or app)\n"; code != 1 || errOut != want {
 		t.Errorf("bad file: exit %d, stderr %q, want %q", code, errOut, want)
 	}
 	code, _, errOut = runCLI(t, "apply", "-i", "eth0", bad+".missing")

@@ -278,7 +278,7 @@ func TestCheckUsageErrors(t *testing.T) {
 		{[]string{"--json", "--junit"}, "dcbtop check: UNKNOWN: --json and --junit exclude each other (dcbtop check --help)\n"},
 		{[]string{"--wait", "0s"}, "dcbtop check: UNKNOWN: --wait must be positive (dcbtop check --help)\n"},
 		{[]string{"extra"}, "dcbtop check: UNKNOWN: unexpected argument \"extra\" (dcbtop check --help)\n"},
-		{[]string{"--expect", bad}, "dcbtop check: UNKNOWN: --expect " + bad + ": policy: pfc.enabled: priority 9 is not 0-7 (dcbtop check --help)\n"},
+		{[]string{"--expect", bad}, "dcbtop check: UNKNOWN: --expect " + bad + ": policy: line 1, column 20: pfc.enabled[0]: priority 9 is not 0-7 (dcbtop check --help)\n"},
 		{[]string{"-r", filepath.Join(t.TempDir(), "missing.pcap")}, ""},
 	}
 	for _, tt := range tests {

@@ -61,7 +61,7 @@ func TestApplyValidatesFirst(t *testing.T) {
 	if err := os.WriteFile(dup, []byte(`{"pfc": {"willing": true, "cap": 8, "enabled": [3]}, "pfc": {"willing": true, "cap": 8, "enabled": []}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, errOut := runApplyCmd(t, "-i", "lo", dup); code != ExitFailure || !strings.Contains(errOut, `duplicate key "pfc"`) {
+	if code, errOut := runApplyCmd(t, "-i", "lo", dup); code != ExitFailure || !strings.Contains(errOut, `pfc: key given twice`) {
 		t.Errorf("duplicate key: exit %d, stderr %q", code, errOut)
 	}
 }
