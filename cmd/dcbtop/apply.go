@@ -105,7 +105,9 @@ func runApply(ctx context.Context, args []string, env Env) int {
 		return usageError(env, err, "apply", applyUsage)
 	}
 	if err := apply(ctx, o, env); err != nil {
-		fmt.Fprintf(env.Stderr, "dcbtop: %s\n", control.OneLine(err.Error()))
+		for _, l := range errLines(err) {
+			fmt.Fprintf(env.Stderr, "dcbtop: %s\n", l)
+		}
 		if errors.Is(err, errInterrupted) {
 			return ExitInterrupted
 		}
@@ -134,9 +136,10 @@ func readParamsFile(ctx context.Context, name string, env Env) (*engine.Params, 
 	if err != nil {
 		return nil, err
 	}
-	p, err := engine.ParseParams(bytes.NewReader(b))
+	p, err := engine.ParseValidParams(bytes.NewReader(b))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		// Every problem at its line and column, one a line (errLines).
+		return nil, fmt.Errorf("%s: invalid parameters, nothing applied: %w", name, err)
 	}
 	if err := p.Errors(); err != nil {
 		return nil, fmt.Errorf("%s: invalid parameters, nothing applied: %w", name, err)

@@ -103,7 +103,7 @@ func TestApplyRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, errOut = runCLI(t, "apply", "-i", "eth0", bad)
-	if want := "dcbtop: " + bad + ": parameters JSON: line 1, column 37: unknown field \"ecn\" (want ets, ets_reco, pfc or app)\n"; code != 1 || errOut != want {
+	if want := "dcbtop: " + bad + ": invalid parameters, nothing applied: parameters JSON: line 1, column 37: unknown field \"ecn\" (want ets, ets_reco, pfc or app)\n"; code != 1 || errOut != want {
 		t.Errorf("bad file: exit %d, stderr %q, want %q", code, errOut, want)
 	}
 	code, _, errOut = runCLI(t, "apply", "-i", "eth0", bad+".missing")
@@ -157,7 +157,7 @@ func TestApplyRun(t *testing.T) {
 	// The file is checked whole before the agent is asked (issue 13).
 	badFile := writeTemp(t, `{"ets": {"prio_tc": [0,0,0,0,0,0,0,0], "tc_bandwidth": [50,40,0,0,0,0,0,0], "tsa": ["ets","ets","ets","ets","ets","ets","ets","ets"]}}`)
 	code, out, errOut = runCLI(t, "apply", "-i", ifn, badFile)
-	if code != 1 || out != "" || !strings.HasPrefix(errOut, "dcbtop: "+badFile+": invalid parameters, nothing applied: ets: ") || strings.Count(errOut, "\n") != 1 {
+	if code != 1 || out != "" || errOut != "dcbtop: "+badFile+": invalid parameters, nothing applied: parameters JSON: line 1, column 56: ets.tc_bandwidth: TC bandwidths sum to 90%, want 100%\n" {
 		t.Errorf("agent path, invalid: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	resp, err := control.Do(control.Path(dir, ifn), control.Request{Op: "get"}, 5*time.Second)

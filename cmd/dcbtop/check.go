@@ -155,7 +155,13 @@ func runCheck(ctx context.Context, args []string, env Env) int {
 		if he := (*hintError)(nil); errors.As(err, &he) {
 			see = ""
 		}
-		fmt.Fprintf(env.Stderr, "dcbtop check: UNKNOWN: %v%s\n", err, see)
+		lines := errLines(err)
+		for i, l := range lines {
+			if i == len(lines)-1 {
+				l += see
+			}
+			fmt.Fprintf(env.Stderr, "dcbtop check: UNKNOWN: %s\n", l)
+		}
 		return checkExitUnknown
 	}
 	var snap engine.Snapshot

@@ -505,3 +505,22 @@ func TestCheckExpectPreset(t *testing.T) {
 		t.Errorf("--expect roce-k8s with a file of that name: %+v, %v; want the file's policy", o.policy, err)
 	}
 }
+
+// A policy with several mistakes gets every one, each on its own line at
+// its value, the help pointer after the last (issue 25, item 18).
+func TestCheckExpectEveryError(t *testing.T) {
+	path := writeTemp(t, "{\"pfc\": {\"enabled\": [3, 8]},\n \"ets\": {\"min_bandwidth\": {\"3\": 120}}}")
+	code, _, errOut := runCLI(t, "check", "--expect", path, "-r", "../../engine/lldp/testdata/lldpd-ieee-full.pcap")
+	lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
+	if code != 3 || len(lines) != 2 {
+		t.Fatalf("exit %d, stderr %q; want 2 lines", code, errOut)
+	}
+	for i, want := range []string{"line 1, column 25: pfc.enabled[1]: priority 8 is not 0-7", `line 2, column 33: ets.min_bandwidth["3"]: 120% is over 100`} {
+		if !strings.HasPrefix(lines[i], "dcbtop check: UNKNOWN: --expect "+path+": policy: ") || !strings.Contains(lines[i], want) {
+			t.Errorf("line %d %q, want it at %q", i+1, lines[i], want)
+		}
+	}
+	if !strings.HasSuffix(lines[1], "(dcbtop check --help)") || strings.Contains(lines[0], "--help") {
+		t.Errorf("the help pointer belongs after the last line: %q", lines)
+	}
+}

@@ -5,10 +5,13 @@ package main
 // outputs; main only calls Run.
 
 import (
+	"strings"
+
 	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/dcbtop/dcbtop/capture/control"
 	"io"
 	"os"
 	"path/filepath"
@@ -207,7 +210,9 @@ func Run(ctx context.Context, args []string, env Env) int {
 		run = runReplay
 	}
 	if err := run(ctx, o, env); err != nil {
-		fmt.Fprintf(env.Stderr, "dcbtop: %v\n", err)
+		for _, l := range errLines(err) {
+			fmt.Fprintf(env.Stderr, "dcbtop: %s\n", l)
+		}
 		if errors.Is(err, errInterrupted) {
 			return ExitInterrupted
 		}
@@ -246,6 +251,26 @@ const dumbNotice = "dcbtop: TERM=dumb: no screen; printing each indication as a 
 // stdout (exit 0) for -h/--help, else a one-line error on stderr that
 // points to it, or gives its own hint (exit 2). sub names the subcommand
 // ("" for dcbtop itself).
+// errLines renders err for stderr, one string a line (without the
+// "dcbtop: " prefix): a JSON document's problems (engine.JSONError) one a
+// line, each after what names the document ("params.json: parameters
+// JSON: line 3, column 18: ..."), anything else on one line.
+func errLines(err error) []string {
+	var je *engine.JSONError
+	if !errors.As(err, &je) || len(je.Errors) == 0 {
+		return []string{control.OneLine(err.Error())}
+	}
+	prefix := strings.TrimSuffix(err.Error(), je.Error()) + je.Doc + ": "
+	lines := make([]string, 0, len(je.Errors)+1)
+	for _, f := range je.Errors {
+		lines = append(lines, control.OneLine(prefix+f.Error()))
+	}
+	if je.More > 0 {
+		lines = append(lines, fmt.Sprintf("%sand %d more", prefix, je.More))
+	}
+	return lines
+}
+
 func usageError(env Env, err error, sub, help string) int {
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(env.Stdout, help)
@@ -258,7 +283,13 @@ func usageError(env Env, err error, sub, help string) int {
 	if he := (*hintError)(nil); errors.As(err, &he) {
 		see = ""
 	}
-	fmt.Fprintf(env.Stderr, "%s%v%s\n", prefix, err, see)
+	lines := errLines(err)
+	for i, l := range lines {
+		if i == len(lines)-1 {
+			l += see
+		}
+		fmt.Fprintf(env.Stderr, "%s%s\n", prefix, l)
+	}
 	return ExitUsage
 }
 

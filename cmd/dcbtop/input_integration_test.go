@@ -53,7 +53,9 @@ func TestApplyValidatesFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, errOut := runApplyCmd(t, "-i", "lo", f)
-	if code != ExitFailure || !strings.Contains(errOut, "invalid parameters, nothing applied") || !strings.Contains(errOut, "150%") ||
+	// Every problem, each on its own line at its value.
+	if code != ExitFailure || !strings.Contains(errOut, "invalid parameters, nothing applied") || !strings.Contains(errOut, "line 1, column 46: ets.prio_tc[3]: priority 3 maps to TC9") ||
+		!strings.Contains(errOut, "line 1, column 75: ets.tc_bandwidth[0]: TC0 bandwidth 150% is over 100%") || strings.Count(errOut, "\n") < 2 ||
 		strings.Contains(errOut, "netlink") {
 		t.Errorf("exit %d, stderr %q; want the file's range errors, not DCB netlink", code, errOut)
 	}
