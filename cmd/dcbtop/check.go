@@ -168,7 +168,11 @@ func runCheck(ctx context.Context, args []string, env Env) int {
 	if o.read != "" {
 		snap, err = checkReplay(ctx, o)
 	} else {
-		snap, err = checkLive(ctx, o)
+		var progress io.Writer
+		if env.StderrTTY {
+			progress = env.Stderr
+		}
+		snap, err = checkLive(ctx, o, progress)
 	}
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "dcbtop check: UNKNOWN: %v\n", err)
@@ -229,7 +233,7 @@ func checkEnd(ctx context.Context, rt *session.Runtime, err error) (engine.Snaps
 // checkLive captures until every interface checked has a verdict on its
 // peer (valid, multi-peer, expired or shut down) and, after that, two
 // counter samples (or checkCountersGrace has passed), or until --wait.
-func checkLive(ctx context.Context, o *checkOptions) (engine.Snapshot, error) {
+func checkLive(ctx context.Context, o *checkOptions, progress io.Writer) (engine.Snapshot, error) {
 	root, err := sysfsRoot()
 	if err != nil {
 		return engine.Snapshot{}, err
@@ -250,6 +254,26 @@ func checkLive(ctx context.Context, o *checkOptions) (engine.Snapshot, error) {
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
 	feed := rt.Feed().C()
+	start := time.Now()
+	said := ""
+	say := func(now time.Time) { // what the check waits for, on a terminal
+		if progress == nil {
+			return
+		}
+		line := ""
+		if what := w.waitingFor(); what != "" {
+			line = fmt.Sprintf("dcbtop check: waiting for %s (%s/%s)", what, fmtWait(now.Sub(start)), fmtWait(o.wait))
+		}
+		if line != said {
+			fmt.Fprintf(progress, "\r\x1b[K%s", line)
+			said = line
+		}
+	}
+	defer func() {
+		if said != "" {
+			fmt.Fprint(progress, "\r\x1b[K") // the report follows on a clean line
+		}
+	}()
 wait:
 	for {
 		select {
@@ -260,10 +284,12 @@ wait:
 			if w.see(s, time.Now()) {
 				stop()
 			}
+			say(time.Now())
 		case <-tick.C:
 			if w.done(time.Now()) {
 				stop()
 			}
+			say(time.Now())
 		case err = <-loopDone:
 			loopDone = nil
 			break wait
@@ -292,6 +318,9 @@ type readiness struct {
 	counts  map[string]int       // and how many were seen
 	peersAt time.Time            // when every peer was known (zero: not yet)
 	pending bool                 // interfaces still wait for samples
+	// unsettled and unsampled name, as of the last snapshot, the
+	// interfaces without a settled peer and those awaiting samples.
+	unsettled, unsampled []string
 }
 
 func newReadiness(names []string) *readiness {
@@ -302,6 +331,7 @@ func newReadiness(names []string) *readiness {
 func (w *readiness) see(s engine.Snapshot, now time.Time) bool {
 	allPeers := true
 	w.pending = false
+	w.unsettled, w.unsampled = w.unsettled[:0], w.unsampled[:0]
 	n := 0
 	for i := range s.Interfaces {
 		in := &s.Interfaces[i]
@@ -315,9 +345,11 @@ func (w *readiness) see(s engine.Snapshot, now time.Time) bool {
 		}
 		if w.counts[in.Name] < 2 {
 			w.pending = true
+			w.unsampled = append(w.unsampled, in.Name)
 		}
 		if !in.RemoteSettled() {
 			allPeers = false
+			w.unsettled = append(w.unsettled, in.Name)
 		}
 	}
 	if n == 0 || (w.names != nil && n < len(w.names)) {
@@ -330,6 +362,24 @@ func (w *readiness) see(s engine.Snapshot, now time.Time) bool {
 		w.peersAt = time.Time{}
 	}
 	return w.done(now)
+}
+
+// waitingFor says what the check still waits for, "" when nothing: the
+// interfaces without a settled DCBX peer ("a DCBX peer on eth0, eth1"),
+// else their counters ("counters on eth0").
+func (w *readiness) waitingFor() string {
+	if len(w.unsettled) > 0 {
+		return "a DCBX peer on " + strings.Join(w.unsettled, ", ")
+	}
+	if w.pending {
+		return "counters on " + strings.Join(w.unsampled, ", ")
+	}
+	return ""
+}
+
+// fmtWait renders a wait as whole seconds ("12s").
+func fmtWait(d time.Duration) string {
+	return fmt.Sprintf("%ds", int(d.Round(time.Second)/time.Second))
 }
 
 // done reports whether, at now, every peer is known and the counters have

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"encoding/xml"
@@ -522,5 +523,32 @@ func TestCheckExpectEveryError(t *testing.T) {
 	}
 	if !strings.HasSuffix(lines[1], "(dcbtop check --help)") || strings.Contains(lines[0], "--help") {
 		t.Errorf("the help pointer belongs after the last line: %q", lines)
+	}
+}
+
+// On a terminal, dcbtop check says on stderr what it waits for and for how
+// long (issue 25, item 13), and clears the line before its report; not on
+// a pipe.
+func TestCheckProgress(t *testing.T) {
+	old := checkRuntime
+	defer func() { checkRuntime = old }()
+	for _, tty := range []bool{true, false} {
+		conn := &memConn{frames: make(chan capture.Frame, 1), done: make(chan struct{})}
+		checkRuntime = func(cfg *session.Config) {
+			cfg.Interfaces = nil
+			cfg.Links = []capture.Link{{Name: "eth0", Index: 7, MAC: hostMAC, Up: true}}
+			cfg.Open = func(string) (session.Conn, error) { return conn, nil }
+			cfg.Sampler = fakeSampler{}
+		}
+		var o, e bytes.Buffer
+		Run(context.Background(), []string{"check", "-i", "eth0", "--wait", "1500ms"}, Env{Stdout: &o, Stderr: &e, StderrTTY: tty})
+		got := e.String()
+		said := strings.Contains(got, "dcbtop check: waiting for a DCBX peer on eth0 (0s/2s)") && strings.HasSuffix(got, "\r\x1b[K")
+		if tty != said {
+			t.Errorf("stderr a terminal %v: stderr %q", tty, got)
+		}
+		if !strings.Contains(o.String(), "dcbx-peer") {
+			t.Errorf("no report on stdout: %q", o.String())
+		}
 	}
 }

@@ -46,6 +46,9 @@ type Env struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
 	StdoutTTY      bool
+	// StderrTTY: stderr is a terminal (dcbtop check says there what it
+	// waits for).
+	StderrTTY bool
 }
 
 // options are the parsed command line.

@@ -19,7 +19,8 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	_, err := unix.IoctlGetTermios(int(os.Stdout.Fd()), unix.TCGETS)
-	code := Run(ctx, os.Args[1:], Env{Stdout: os.Stdout, Stderr: os.Stderr, StdoutTTY: err == nil})
+	_, errErr := unix.IoctlGetTermios(int(os.Stderr.Fd()), unix.TCGETS)
+	code := Run(ctx, os.Args[1:], Env{Stdout: os.Stdout, Stderr: os.Stderr, StdoutTTY: err == nil, StderrTTY: errErr == nil})
 	stop()
 	os.Exit(code)
 }
