@@ -170,18 +170,20 @@ func (p *port) pairDiagnostics() []Diagnostic {
 			"peer sends no ETS recommendation: a willing host keeps its local ETS"))
 	}
 	lw := p.willing
+	neither := false // neither-willing-mismatch says the PFC mismatch already
 	if r.PFC != nil && p.local != nil && p.local.PFC != nil {
 		switch {
 		case lw && r.PFC.Willing && r.CEE == nil:
 			out = append(out, mkDiag(CodeBothWilling, SeverityWarning, "pfc", "make the switch not willing (it should be the source of truth)",
 				"both sides are willing for PFC: %s", p.resolution.PFC.Why))
 		case !lw && !r.PFC.Willing && p.local.PFC.Enabled != r.PFC.Enabled:
+			neither = true
 			out = append(out, mkDiag(CodeNeitherWilling, SeverityError, "pfc", "set local Willing on, or configure the same PFC priorities on both sides",
 				"neither side is willing and PFC differs: local %s, peer %s", prioList(p.local.PFC.Enabled), prioList(r.PFC.Enabled)))
 		}
 	}
 	if op := p.operational; op != nil {
-		if op.PFC != nil && r.PFC != nil && op.PFC.Enabled != r.PFC.Enabled {
+		if op.PFC != nil && r.PFC != nil && op.PFC.Enabled != r.PFC.Enabled && !neither {
 			out = append(out, mkDiag(CodePFCMismatch, SeverityError, "pfc", "lossless traffic will drop: make both sides enable PFC on the same priorities",
 				"PFC in force here (%s) differs from the peer's (%s)", prioList(op.PFC.Enabled), prioList(r.PFC.Enabled)))
 		}

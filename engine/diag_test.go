@@ -40,7 +40,7 @@ func TestDiagnostics(t *testing.T) {
 		}, []Code{}},
 		{"neither willing and PFC differs", func(t testing.TB) []Event {
 			return []Event{link, local(false, 1<<4, App{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 4}), rx(1, frame(t, highMAC, 120, etsA, pfc3))}
-		}, []Code{CodeNeitherWilling, CodePFCMismatch, CodePFCTCShared}},
+		}, []Code{CodeNeitherWilling, CodePFCTCShared}}, // one diagnostic for one fact: not pfc-mismatch too
 		// The willing host runs the peer's recommendation, which differs
 		// from the peer's own configuration: ETS is asymmetric, no
 		// ets-mismatch (issue 13).

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
@@ -98,16 +100,32 @@ func diagnosticOf(f lldp.Finding) Diagnostic {
 	switch d.Code {
 	case CodeETSPrioTCRange:
 		d.Action = "the sender maps priorities to traffic classes beyond the number it supports: fix the switch's ETS/CoS mapping or its TC count; until then the receiving hardware decides where those priorities go"
+		if strings.Contains(d.Message, "reserved traffic class") {
+			d.Action = "fix the switch's priority-to-TC map: traffic classes above TC7 do not exist, whatever its TC count; until then the receiving hardware decides where those priorities go"
+		}
+	case CodeETSBandwidthSum:
+		d.Action = "fix the sender's ETS bandwidth table so that the ETS classes share 100% (on the switch: its ETS/QoS configuration; on this host: dcbtop apply)"
 	case CodeTLVDiscarded:
 		d.Action = "the peer sends a malformed TLV: check its software version; this TLV's parameters are ignored until it sends a valid one"
 	}
 	return d
 }
 
-// appendFindings appends the diagnostics of fs (diagnosticOf) to out.
+// appendFindings appends the diagnostics of fs (diagnosticOf) to out: one
+// diagnostic per fact, so a finding of the ETS recommendation that says
+// what the same finding of the ETS configuration already says (one table
+// sent twice) is not repeated; the kept one names both.
 func appendFindings(out []Diagnostic, fs []lldp.Finding) []Diagnostic {
 	for _, f := range fs {
-		out = append(out, diagnosticOf(f))
+		d := diagnosticOf(f)
+		if i := slices.IndexFunc(out, func(o Diagnostic) bool {
+			return o.Code == d.Code && o.Message == d.Message && (o.Feature == "ets") != (d.Feature == "ets") &&
+				strings.HasPrefix(o.Feature, "ets") && strings.HasPrefix(d.Feature, "ets")
+		}); i >= 0 {
+			out[i].Message = "ETS configuration and recommendation: " + out[i].Message
+			continue
+		}
+		out = append(out, d)
 	}
 	return out
 }

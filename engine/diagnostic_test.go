@@ -64,7 +64,8 @@ func TestDiagnosticOf(t *testing.T) {
 		want Diagnostic
 	}{
 		{lldp.Finding{Code: lldp.CodeETSBandwidthSum, Level: lldp.LevelError, Feature: "ets", Message: "m"},
-			Diagnostic{Code: CodeETSBandwidthSum, Severity: SeverityError, Feature: "ets", Message: "m"}},
+			Diagnostic{Code: CodeETSBandwidthSum, Severity: SeverityError, Feature: "ets", Message: "m",
+				Action: "fix the sender's ETS bandwidth table so that the ETS classes share 100% (on the switch: its ETS/QoS configuration; on this host: dcbtop apply)"}},
 		{lldp.Finding{Code: lldp.CodeDialectBoth, Level: lldp.LevelWarning, Feature: "lldp", Message: "m"},
 			Diagnostic{Code: CodeDialectBoth, Severity: SeverityWarning, Feature: "lldp", Message: "m"}},
 		{lldp.Finding{Code: lldp.CodeCINLegacy, Level: lldp.LevelInfo, Feature: "cee", Message: "m"},

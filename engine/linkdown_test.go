@@ -2,6 +2,7 @@ package engine
 
 import (
 	"github.com/dcbtop/dcbtop/engine/lldp"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -87,5 +88,30 @@ func TestEmptyAppTable(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("indications (-want +got):\n%s", diff)
+	}
+}
+
+// TestOneDiagnosticPerFact: the same out-of-range priority map sent in
+// the ETS configuration and in the recommendation is one diagnostic that
+// names both; a reserved traffic class (8-15) says so and does not advise
+// changing Max TCs, which cannot help.
+func TestOneDiagnosticPerFact(t *testing.T) {
+	cfg := &lldp.ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 15}, Bandwidth: [8]uint8{100}, TSA: [8]lldp.TSA{2}}
+	reco := &lldp.ETS{Recommendation: true, PrioTC: [8]uint8{0, 0, 0, 15}, Bandwidth: [8]uint8{100}, TSA: [8]lldp.TSA{2}}
+	e := New(Config{})
+	e.Apply(rx(1, frame(t, highMAC, 120, cfg, reco, pfc3)))
+	var got []Diagnostic
+	for _, d := range e.Snapshot().Interfaces[0].Diagnostics {
+		if d.Code == CodeETSPrioTCRange {
+			got = append(got, d)
+		}
+	}
+	if len(got) != 1 {
+		t.Fatalf("%d ets-prio-tc-range diagnostics, want 1: %+v", len(got), got)
+	}
+	d := got[0]
+	if !strings.HasPrefix(d.Message, "ETS configuration and recommendation: priority 3 maps to TC15, a reserved traffic class") ||
+		strings.Contains(d.Action, "or its TC count") || !strings.Contains(d.Action, "above TC7") {
+		t.Errorf("message %q, action %q", d.Message, d.Action)
 	}
 }

@@ -147,6 +147,11 @@ func prioTCRange(prioTC [8]uint8, limit uint8, feature string) (Finding, bool) {
 		parts = append(parts, fmt.Sprintf("%s %s %s TC%d", word, prioRanges(g.prios), verb, g.tc))
 	}
 	msg := strings.Join(parts, ", ")
+	if groups[0].tc >= maxTCs && limit == maxTCs {
+		// TC values 8-15 are reserved (802.1Q-2018 D.2.9): no Max TCs
+		// makes them valid.
+		return finding(CodeETSPrioTCRange, LevelWarning, feature, "%s, a reserved traffic class (TC0-TC7 exist)", msg), true
+	}
 	return finding(CodeETSPrioTCRange, LevelWarning, feature, "%s, but Max TCs is %d (TC0-TC%d)", msg, limit, limit-1), true
 }
 

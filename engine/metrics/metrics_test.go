@@ -359,7 +359,6 @@ func TestCollectSemantics(t *testing.T) {
 				`dcbtop_dcbx_feature_mismatch{feature="pfc",interface="eth0"}`:                                      1,
 				`dcbtop_dcbx_feature_mismatch{feature="ets",interface="eth0"}`:                                      0,
 				`dcbtop_diagnostic{code="neither-willing-mismatch",interface="eth0",severity="error"}`:              1,
-				`dcbtop_diagnostic{code="pfc-mismatch",interface="eth0",severity="error"}`:                          1,
 				`dcbtop_pfc_enabled{interface="eth0",priority="4",side="operational"}`:                              1,
 				`dcbtop_pfc_enabled{interface="eth0",priority="3",side="operational"}`:                              0,
 				`dcbtop_pfc_enabled{interface="eth0",priority="3",side="remote"}`:                                   1,
