@@ -378,8 +378,14 @@ func (e *Engine) outcome(changed bool, ignored uint64) Outcome {
 }
 
 // emit records an indication at the engine's current time.
-func (e *Engine) emit(p *port, st Status, r Reason, f Flags, params *Params, peer string) {
-	in := Indication{Time: e.now, Interface: p.name, Status: st, Reason: r, Flags: f, Params: params.Clone(), Peer: peer}
+func (e *Engine) emit(p *port, st Status, r Reason, f Flags, params *Params, from *neighbor) {
+	in := Indication{Time: e.now, Interface: p.name, Status: st, Reason: r, Flags: f, Params: params.Clone()}
+	if from != nil {
+		in.Peer = msapName(from)
+		if name := textTLV(from.du, lldp.TLVTypeSystemName); name != nil {
+			in.PeerName = *name
+		}
+	}
 	e.out = append(e.out, in)
 	if len(e.log) < e.cfg.LogSize {
 		e.log = append(e.log, in)
@@ -485,7 +491,7 @@ func (e *Engine) remove(p *port, i int, r Reason) {
 func (e *Engine) invalidate(p *port, r Reason, from *neighbor) {
 	g := p.remote.Groups()
 	p.remote, p.remoteFrom, p.invalid = nil, nil, r
-	e.emit(p, StatusRemote, r, changed(g), nil, msapName(from))
+	e.emit(p, StatusRemote, r, changed(g), nil, from)
 	e.resolveOperational(p, r)
 }
 
@@ -643,7 +649,7 @@ func (e *Engine) resolveRemote(p *port, n *neighbor) {
 			// disappears, which counts as a change.
 			if g := p.remote.Groups(); g != 0 {
 				p.remote = &Params{}
-				e.emit(p, StatusRemote, ReasonChanged, changed(g), p.remote, msapName(n))
+				e.emit(p, StatusRemote, ReasonChanged, changed(g), p.remote, n)
 				e.resolveOperational(p, ReasonChanged)
 			}
 		}
@@ -673,7 +679,7 @@ func (e *Engine) resolveRemote(p *port, n *neighbor) {
 	if p.remoteFrom != n {
 		p.remote, p.remoteFrom, p.invalid = n.params, n, ""
 		g := n.params.Groups()
-		e.emit(p, StatusRemote, ReasonFirstReceipt, configured(n.params.Configured())|changed(g), n.params, msapName(n))
+		e.emit(p, StatusRemote, ReasonFirstReceipt, configured(n.params.Configured())|changed(g), n.params, n)
 		e.resolveOperational(p, ReasonFirstReceipt)
 		return
 	}
@@ -683,7 +689,7 @@ func (e *Engine) resolveRemote(p *port, n *neighbor) {
 	d := p.remote.Diff(n.params)
 	p.remote = n.params
 	if d != 0 {
-		e.emit(p, StatusRemote, ReasonChanged, configured(n.params.Configured())|changed(d), n.params, msapName(n))
+		e.emit(p, StatusRemote, ReasonChanged, configured(n.params.Configured())|changed(d), n.params, n)
 	}
 	// Also on a flag-only change (CEE seq/ack): the resolution may differ.
 	e.resolveOperational(p, ReasonChanged)

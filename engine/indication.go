@@ -169,8 +169,10 @@ type Indication struct {
 	Reason    Reason    `json:"reason"`
 	Flags     Flags     `json:"flags"`
 	Params    *Params   `json:"params"`
-	// Peer names the MSAP the indication came from, when there is one.
-	Peer string `json:"peer,omitempty"`
+	// Peer names the MSAP the indication came from, when there is one;
+	// PeerName is that peer's system name, when it sends one.
+	Peer     string `json:"peer,omitempty"`
+	PeerName string `json:"peer_name,omitempty"`
 }
 
 // UnmarshalText accepts what String returns.

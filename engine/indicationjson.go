@@ -39,6 +39,10 @@ func (in *Indication) appendJSON(b []byte) ([]byte, bool) {
 		b = append(b, `,"peer":`...)
 		b = appendJSONString(b, in.Peer)
 	}
+	if in.PeerName != "" {
+		b = append(b, `,"peer_name":`...)
+		b = appendJSONString(b, in.PeerName)
+	}
 	return append(b, '}'), true
 }
 

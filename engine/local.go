@@ -77,7 +77,7 @@ func (e *Engine) setLocal(p *port, source LocalSource, willing bool, params *Par
 	if willing {
 		f |= FlagWilling
 	}
-	e.emit(p, StatusLocal, ReasonLocalChange, f, params, "")
+	e.emit(p, StatusLocal, ReasonLocalChange, f, params, nil)
 	e.resolveOperational(p, ReasonLocalChange)
 }
 
@@ -158,7 +158,7 @@ func (e *Engine) resolveOperational(p *port, cause Reason) {
 	if p.willing {
 		f |= FlagWilling
 	}
-	e.emit(p, StatusOperational, cause, f, op, "")
+	e.emit(p, StatusOperational, cause, f, op, nil)
 }
 
 // msap renders the agent's chassis and port IDs.

@@ -26,10 +26,10 @@ _dcbtop() {
     case ${words[1]} in
         apply) opts="-i --willing --help" ;;
         check) opts="-i -r --expect --wait --json --junit --help" ;;
-        demo) opts="--json --events --duration --speed --no-mouse --color --metrics --snapshot-dir --help" ;;
+        demo) opts="--json --events --text --duration --speed --no-mouse --color --metrics --snapshot-dir --help" ;;
         help) opts="--help" ;;
         version) opts="--help" ;;
-        *) opts="-i -r --json --events --duration -w --speed --agent --local --willing --tx-interval --force --no-mouse --color --metrics --snapshot-dir --counters-interval --version --help" ;;
+        *) opts="-i -r --json --events --text --duration -w --speed --agent --local --willing --tx-interval --force --no-mouse --color --metrics --snapshot-dir --counters-interval --version --help" ;;
     esac
     COMPREPLY=($(compgen -W "$opts" -- "$cur"))
 }

@@ -63,6 +63,9 @@ func textLine(in engine.Indication) string {
 		" " + string(in.Reason) + " " + strings.Join(in.Flags.Names(), "|")
 	if in.Peer != "" {
 		line += " peer " + engine.Sanitize(in.Peer)
+		if in.PeerName != "" {
+			line += " (" + engine.Sanitize(in.PeerName) + ")"
+		}
 	}
 	return line + "\n"
 }

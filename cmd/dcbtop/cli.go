@@ -57,19 +57,21 @@ type options struct {
 	// textEvents prints indications as plain lines (TERM=dumb), dumb says
 	// so on stderr.
 	textEvents, dumb bool
-	ifaces           []string
-	read             string
-	json             bool
-	events           bool
-	duration         time.Duration
-	speed            float64
-	write            string
-	agent            bool
-	local            string
-	willing          bool
-	willingSet       bool
-	force            bool
-	txInterval       time.Duration
+	// text is --text: the indications as plain lines, on any output.
+	text       bool
+	ifaces     []string
+	read       string
+	json       bool
+	events     bool
+	duration   time.Duration
+	speed      float64
+	write      string
+	agent      bool
+	local      string
+	willing    bool
+	willingSet bool
+	force      bool
+	txInterval time.Duration
 	// countersEvery is --counters-interval (negative: sampling off);
 	// countersSet says it was given.
 	countersEvery time.Duration
@@ -137,6 +139,8 @@ Options:
   --json         print one snapshot (JSON) and exit: after the last frame
                  (replay) or after --duration / Ctrl-C (live)
   --events       print each indication as one JSON line (NDJSON)
+  --text         print each indication as a plain line (time, interface,
+                 status, reason, flags, peer and its system name)
   --duration D   live: stop after D (e.g. 35s)
   -w FILE        live: also record every LLDPDU seen, both directions, to
                  FILE (pcapng with interface names and directions; - writes
@@ -302,6 +306,7 @@ func usageError(env Env, err error, sub, help string) int {
 func outputFlags(fs *flag.FlagSet, o *options) {
 	fs.BoolVar(&o.json, "json", false, "print a snapshot")
 	fs.BoolVar(&o.events, "events", false, "print indications as NDJSON")
+	fs.BoolVar(&o.text, "text", false, "print indications as plain lines")
 	durationFlag(fs, &o.duration, "duration", 0, "stop after D")
 	fs.BoolVar(&o.noMouse, "no-mouse", false, "leave the mouse to the terminal")
 	fs.Var(colorValue{&o.color}, "color", "auto|always|never")
@@ -322,6 +327,8 @@ func (o *options) checkOutput() error {
 	switch {
 	case o.json && o.events:
 		return errors.New("--json and --events are exclusive")
+	case o.text && (o.json || o.events):
+		return errors.New("--text, --json and --events are exclusive")
 	case o.duration < 0:
 		return errors.New("--duration must be positive")
 	}
@@ -351,6 +358,9 @@ func (o *options) checkStdio(env Env) error {
 // --json nor --events was given, NDJSON events (with a notice, see
 // announce) when it is not, and makes the export directory absolute.
 func (o *options) settleOutput(env Env) {
+	if o.text {
+		o.events, o.textEvents = true, true
+	}
 	if !o.json && !o.events && !o.quiet {
 		switch {
 		case env.StdoutTTY && os.Getenv("TERM") == "dumb":

@@ -16,7 +16,7 @@ import (
 	"github.com/dcbtop/dcbtop/ui"
 )
 
-const demoUsage = `Usage: dcbtop demo [--json | --events] [--duration D] [--speed X] [--color auto|always|never]
+const demoUsage = `Usage: dcbtop demo [--json | --events | --text] [--duration D] [--speed X] [--color auto|always|never]
                    [--no-mouse] [--snapshot-dir DIR] [--metrics ADDR]
 
 Runs dcbtop against its built-in simulated switch, a real DCBX peer playing a
@@ -44,6 +44,7 @@ Options:
   --json         print one snapshot (JSON) and exit, after --duration or
                  Ctrl-C
   --events       print each indication as one JSON line (NDJSON)
+  --text         print each indication as a plain line
   --duration D   stop after D (e.g. 25s)
 ` + screenOptionsHelp + `  -h, --help     this help
 `

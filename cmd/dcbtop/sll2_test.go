@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/dcbtop/dcbtop/engine"
@@ -88,5 +89,22 @@ func TestReplaySLL2TwoPorts(t *testing.T) {
 				t.Errorf("%s: dcbx-peer %v (%s), want OK", in.Name, x.Verdict, x.Summary)
 			}
 		}
+	}
+}
+
+// --text prints each indication as a readable line with the peer's system
+// name, on a pipe too (issue 25, item 12); NDJSON stays behind --events.
+func TestTextOutput(t *testing.T) {
+	code, out, errOut := runCLI(t, "-r", "../../engine/lldp/testdata/lldpd-ieee-full.pcap", "--text")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) == 0 || !strings.Contains(lines[0], "QOS_REMOTE_PARAMETERS_CHANGE first-receipt") || !strings.Contains(lines[0], " peer ") ||
+		!strings.HasSuffix(lines[0], ")") || strings.HasPrefix(lines[0], "{") {
+		t.Errorf("--text: %q", lines)
+	}
+	if code, _, errOut := runCLI(t, "-r", "x.pcap", "--text", "--events"); code != 2 || !strings.Contains(errOut, "--text, --json and --events are exclusive") {
+		t.Errorf("--text --events: exit %d, %q", code, errOut)
 	}
 }
