@@ -610,6 +610,16 @@ func (r *renderer) logContent(w int) paneContent {
 	// switches as entries arrive: the NDIS flag names at 120 columns and
 	// more, the compact form below.
 	full := w >= fullFlagsWidth
+	for _, i := range idx { // and only where every entry's long form fits whole
+		if !full {
+			break
+		}
+		n := 0
+		for _, f := range log[i].Flags.Names() {
+			n += len(f) + 1
+		}
+		full = n-1 <= flagsW
+	}
 	cur := logCursor(r.vs, len(idx))
 	marks := r.restartMarks(log, idx)
 	// Only the lines that can be on screen are formatted (the log holds up
