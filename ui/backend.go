@@ -120,6 +120,11 @@ type DemoStatus struct {
 	// Speed is the scenario's time scale: 1 real time, 8 eight times
 	// faster (0 counts as 1).
 	Speed float64
+	// Start is when the scenario started, in the screen's clock: the log
+	// then shows scenario time since it (+m:ss.mmm), not a wall-clock
+	// time that a faster scenario would put in the future. Zero: the
+	// log shows times of day.
+	Start time.Time
 }
 
 // ErrorMsg shows an error from the wiring (for example a capture that

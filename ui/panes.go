@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -447,6 +448,17 @@ func filtered(log []engine.Indication, filter string) []int {
 	return out
 }
 
+// scenarioTime renders a time in the demo's scenario clock: "+1:05.250"
+// (milliseconds when ms), never negative.
+func scenarioTime(d time.Duration, ms bool) string {
+	d = max(d, 0)
+	m, sec := int(d/time.Minute), d%time.Minute
+	if ms {
+		return fmt.Sprintf("+%d:%06.3f", m, sec.Seconds())
+	}
+	return fmt.Sprintf("+%d:%02d", m, int(sec/time.Second))
+}
+
 // textTerms returns the filter's free-text terms (not flag:X and the
 // like), lower-cased: what the Peers and Diagnostics panes filter by and
 // what is highlighted.
@@ -656,6 +668,9 @@ func (r *renderer) logContent(w int) paneContent {
 			flags = flagsFull(in.Flags)
 		}
 		tm := pad(in.Time.In(r.vs.loc).Format(layout), timeW)
+		if d := r.vs.capture.Demo; d != nil && !d.Start.IsZero() {
+			tm = pad(scenarioTime(in.Time.Sub(d.Start), timeW > 8), timeW)
+		}
 		ifn := pad(clean(in.Interface, ifW), ifW)
 		st := pad(statusShort(in.Status), statusW)
 		rs := pad(string(in.Reason), reasonW)

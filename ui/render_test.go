@@ -79,6 +79,12 @@ func TestRender(t *testing.T) {
 		{name: "overview_roce_160x48", snap: losslessRoCE, w: 160, h: 48, modify: overviewState},
 		{name: "demo_100x30", snap: realistic, w: 100, h: 30, age: 3 * time.Second, modify: demoState},
 		{name: "demo_80x24", snap: realistic, w: 80, h: 24, age: 3 * time.Second, modify: demoState},
+		// At --speed 4 the scenario's clock runs ahead of the wall clock:
+		// the log shows scenario time since its start, not times of day.
+		{name: "demo_scenario_clock_100x30", snap: realistic, w: 100, h: 30, age: 3 * time.Second, modify: func(vs *viewState, s engine.Snapshot) {
+			demoState(vs, s)
+			vs.capture.Demo.Speed, vs.capture.Demo.Start = 4, at(-2)
+		}},
 		// Every port at a glance: names that differ near the end are
 		// shown whole at 100 and at 160 columns.
 		{name: "overview_100x30", snap: twoPorts, w: 100, h: 30, age: time.Second, modify: overviewState},

@@ -100,6 +100,8 @@ type options struct {
 	banner      string
 	noControl   bool
 	clock       capture.Clock
+	// demoStart is when the demo's scenario started (its clock's origin).
+	demoStart time.Time
 	// The demo's screen: its progress (the initial status) and the poster
 	// the simulated switch's observer posts status changes to.
 	demo *ui.DemoStatus

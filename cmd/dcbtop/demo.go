@@ -76,7 +76,8 @@ func runDemo(ctx context.Context, args []string, env Env) int {
 		return usageError(env, err, "demo", demoUsage)
 	}
 	o.settleOutput(env) // the live loop prints the not-a-terminal notice
-	o.clock = capture.ScaledClock(time.Now(), speed)
+	o.demoStart = time.Now()
+	o.clock = capture.ScaledClock(o.demoStart, speed)
 	if err := demoRun(ctx, o, env); err != nil {
 		fmt.Fprintf(env.Stderr, "dcbtop: demo: %v\n", err)
 		return ExitFailure
@@ -129,7 +130,7 @@ func demoRun(ctx context.Context, o *options, env Env) error {
 	opts := []demo.Option{demo.WithClock(o.clock)}
 	if o.tui {
 		o.post = newPoster()
-		o.demo = &ui.DemoStatus{Steps: len(sc.Steps), Speed: o.clock.Speed()}
+		o.demo = &ui.DemoStatus{Steps: len(sc.Steps), Speed: o.clock.Speed(), Start: o.demoStart}
 		prog := demo.NewProgress(sc)
 		opts = append(opts, demo.WithObserver(func(ev demo.Event) {
 			if prog.Observe(ev) {
@@ -151,7 +152,7 @@ func demoRun(ctx context.Context, o *options, env Env) error {
 // stands.
 func demoStatus(o *options, p *demo.Progress) ui.CaptureStatus {
 	ds := &ui.DemoStatus{Step: p.Step + 1, Steps: p.Steps(), NextAt: p.NextAt(), Pass: p.Pass,
-		Restarts: slices.Clone(p.Restarts), Speed: o.clock.Speed()}
+		Restarts: slices.Clone(p.Restarts), Speed: o.clock.Speed(), Start: o.demoStart}
 	if st := p.Current(); st != nil {
 		ds.Caption = st.Caption
 	}
