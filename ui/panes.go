@@ -38,6 +38,17 @@ func (r *renderer) choice(c engine.Choice) string {
 	return "unknown"
 }
 
+// resolutionSub is the PFC or APP pane's subtitle: why the operational
+// parameters are what they are, or, when the ETS pane on the same screen
+// says the same (local parameters unknown: one reason for all three),
+// only that it is the same, so that the reason is said once.
+func (r *renderer) resolutionSub(c engine.Choice) string {
+	if c == r.in.Resolution.ETS && r.mode != modeCompact {
+		return "operational: as for ETS"
+	}
+	return "operational = " + r.choice(c)
+}
+
 // ---- ETS ----
 
 type etsSide struct {
@@ -236,7 +247,7 @@ func (r *renderer) ceeLine() string {
 // ---- PFC ----
 
 func (r *renderer) pfcContent(w int) paneContent {
-	c := paneContent{cursor: -1, sub: "operational = " + r.choice(r.in.Resolution.PFC)}
+	c := paneContent{cursor: -1, sub: r.resolutionSub(r.in.Resolution.PFC)}
 	lp, rp, op := r.params()
 	sides := [3]*engine.PFC{lp.PFC, rp.PFC, op.PFC}
 	cell := func(i int, p uint8, cw int) string {
@@ -402,7 +413,7 @@ func selShort(s lldp.AppSelector) string {
 }
 
 func (r *renderer) appContent(w int) paneContent {
-	c := paneContent{cursor: -1, sub: "operational = " + r.choice(r.in.Resolution.App)}
+	c := paneContent{cursor: -1, sub: r.resolutionSub(r.in.Resolution.App)}
 	protoW := max(12, w-24)
 	c.head = []string{r.st.ColHeader.Render(pad("Sel", 6) + pad("Protocol", protoW) + padLeft("Prio", 4) + " " + pad("Source", 9) + "Oper")}
 	rows := r.appRows()
