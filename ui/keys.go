@@ -74,10 +74,10 @@ func DefaultKeyMap() KeyMap {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
 	return KeyMap{
-		Quit:      b("q", "quit", "q", "f10"),
-		Interrupt: b("ctrl+c", "quit now", "ctrl+c"),
-		Help:      b("?", "help", "?", "f1"),
-		Pause:     b("p", "pause", "p", "space"),
+		Quit:      b("q/F10", "quit", "q", "f10"),
+		Interrupt: b("ctrl+c", "quit, no y/n", "ctrl+c"),
+		Help:      b("?/F1", "help", "?", "f1"),
+		Pause:     b("p/space", "pause", "p", "space"),
 
 		NextPane: b("tab", "pane", "tab"),
 		PrevPane: b("shift+tab", "prev pane", "shift+tab"),
@@ -92,7 +92,7 @@ func DefaultKeyMap() KeyMap {
 		PlayPause: b("space", "play/pause", "space"),
 		SeekBack:  b("←", "10s back", "left"),
 		SeekFwd:   b("→", "10s on", "right"),
-		Faster:    b("+", "faster", "+", "="),
+		Faster:    b("+/=", "faster", "+", "="),
 		Slower:    b("-", "slower", "-"),
 		Restart:   b("r", "restart", "r"),
 		NextIface: b("]", "next iface", "]"),
@@ -101,8 +101,8 @@ func DefaultKeyMap() KeyMap {
 
 		Up:       b("↑/k", "up", "up", "k"),
 		Down:     b("↓/j", "down", "down", "j"),
-		PageUp:   b("pgup", "page up", "pgup", "ctrl+b"),
-		PageDown: b("pgdn", "page down", "pgdown", "ctrl+f"),
+		PageUp:   b("pgup/^B", "page up", "pgup", "ctrl+b"),
+		PageDown: b("pgdn/^F", "page down", "pgdown", "ctrl+f"),
 		Home:     b("home/g", "top / oldest", "home", "g"),
 		End:      b("end/G", "bottom / follow", "end", "G"),
 
@@ -116,7 +116,7 @@ func DefaultKeyMap() KeyMap {
 		Export:  b("s", "export", "s"),
 		Agent:   b("a", "agent", "a"),
 		Yes:     b("y", "yes", "y", "Y"),
-		No:      b("n", "no", "n", "N", "esc"),
+		No:      b("n/esc", "no", "n", "N", "esc"),
 
 		FormNext:   b("tab", "next field", "tab"),
 		FormPrev:   b("shift+tab", "prev field", "shift+tab"),

@@ -107,6 +107,7 @@ type viewState struct {
 	diagSince map[string]time.Time
 
 	hasBackend bool
+	hasPlayer  bool // a replay's player (WithPlayer) takes space, ←/→, +/- and r
 	caps       Caps
 	capsKnown  bool // caps belong to the selected interface
 }
@@ -216,6 +217,7 @@ func NewModel(snaps <-chan engine.Snapshot, opts ...Option) Model {
 		m.vs.loc = time.Local
 	}
 	m.vs.hasBackend = m.backend != nil
+	m.vs.hasPlayer = m.player != nil
 	if !m.stylesFixed {
 		m.styles = m.themeFor(m.dark)
 	} else if m.ascii {

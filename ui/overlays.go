@@ -71,15 +71,21 @@ func (r *renderer) helpBox() string {
 		}
 		cols = append(cols, strings.Join(lines, "\n"))
 	}
-	var parts []string
-	for i, c := range cols {
-		if i > 0 {
-			parts = append(parts, "    ")
-		}
-		parts = append(parts, c)
-	}
 	w := r.boxWidth(96)
-	lines := strings.Split(lipgloss.JoinHorizontal(lipgloss.Top, parts...), "\n")
+	join := func(gap string) []string {
+		var parts []string
+		for i, c := range cols {
+			if i > 0 {
+				parts = append(parts, gap)
+			}
+			parts = append(parts, c)
+		}
+		return strings.Split(lipgloss.JoinHorizontal(lipgloss.Top, parts...), "\n")
+	}
+	lines := join("    ")
+	if width(lines[0]) > w { // 80 columns: the columns closer together
+		lines = join("  ")
+	}
 	lines = append(lines, "")
 	for _, l := range []string{
 		r.sym.Diff + " differs from local  " + r.sym.On + " PFC on  " + r.sym.Off + " off  " + r.sym.Absent + " none  " + r.sym.OK + " in operational",

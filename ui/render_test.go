@@ -62,7 +62,7 @@ func TestRender(t *testing.T) {
 		{name: "replay_paused_screen", snap: realistic, w: 100, h: 30, age: 3 * time.Second, modify: func(vs *viewState, _ engine.Snapshot) {
 			vs.capture = CaptureStatus{Mode: CaptureReplay, Source: "leaf1-flap.pcapng", Position: 65 * time.Second, Duration: 5 * time.Minute, Speed: 4}
 			vs.paused, vs.newCount = true, 7
-			vs.caps, vs.capsKnown = engine.ReadOnly(), true
+			vs.caps, vs.capsKnown, vs.hasPlayer = engine.ReadOnly(), true, true
 		}},
 		{name: "filtered_log_second_iface", snap: realistic, w: 100, h: 30, age: 3 * time.Second, modify: func(vs *viewState, s engine.Snapshot) {
 			vs.iface, vs.filter, vs.filtering = "eth1", "reason:first", true
@@ -88,7 +88,7 @@ func TestRender(t *testing.T) {
 		// there): the header says where and that it is paused.
 		{name: "replay_seek", snap: realistic, w: 100, h: 30, age: 0, modify: func(vs *viewState, _ engine.Snapshot) {
 			vs.capture = CaptureStatus{Mode: CaptureReplay, Source: "demo.pcap", Position: 20 * time.Second, Duration: 62 * time.Second, Speed: 1, Paused: true}
-			vs.caps, vs.capsKnown = engine.ReadOnly(), true
+			vs.caps, vs.capsKnown, vs.hasPlayer = engine.ReadOnly(), true, true
 		}},
 		{name: "peer_detail", snap: nexus, w: 120, h: 48, age: time.Second, modify: func(vs *viewState, _ engine.Snapshot) {
 			vs.focus, vs.detail = panePeers, &detailView{kind: detailPeers}

@@ -1,0 +1,156 @@
+package ui
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/dcbtop/dcbtop/engine"
+)
+
+// footerLine is the screen's last line.
+func (h *harness) footerLine() string {
+	lines := strings.Split(h.screen(), "\n")
+	return lines[len(lines)-1]
+}
+
+// The footer shows the keys that work in the current mode: in a replay the
+// player's, not the actions, which cannot write to a recording; live, the
+// actions the backend allows, and not the others.
+func TestFooterModes(t *testing.T) {
+	actions := []string{"w willing", "e edit", "u undo", "a agent"}
+	player := []string{"space play/pause", "←/→ seek", "+/- speed", "r restart"}
+
+	pl := &fakePlayer{}
+	h := newHarness(t, realistic(t), &fakeBackend{caps: engine.ReadOnly()}, WithPlayer(pl),
+		WithCapture(CaptureStatus{Mode: CaptureReplay, Source: "x.pcap", Speed: 1}))
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	foot := h.footerLine()
+	for _, s := range player {
+		if !strings.Contains(foot, s) {
+			t.Errorf("replay footer lacks %q: %q", s, foot)
+		}
+	}
+	for _, s := range actions {
+		if strings.Contains(foot, s) {
+			t.Errorf("replay footer has %q: %q", s, foot)
+		}
+	}
+	// A click on the seek hint seeks (back: its first key).
+	x := strings.Index(foot, "←/→ seek")
+	if x < 0 {
+		t.Fatalf("no seek hint: %q", foot)
+	}
+	h.send(tea.MouseClickMsg{X: len([]rune(foot[:x])), Y: 47, Button: tea.MouseLeft})
+	if diff := cmp.Diff([]string{"seek -10s"}, pl.calls); diff != "" {
+		t.Errorf("click on the seek hint (-want +got):\n%s", diff)
+	}
+
+	// Live and writable: the actions, no player.
+	h = newHarness(t, realistic(t), writable())
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	foot = h.footerLine()
+	for _, s := range actions {
+		if !strings.Contains(foot, s) {
+			t.Errorf("writable footer lacks %q: %q", s, foot)
+		}
+	}
+	for _, s := range player {
+		if strings.Contains(foot, s) {
+			t.Errorf("live footer has %q: %q", s, foot)
+		}
+	}
+
+	// Live, writes refused but the agent may start: a, not w e u; the
+	// reason on the right.
+	h = newHarness(t, realistic(t), &fakeBackend{caps: Caps{CanAgent: true, WriteNo: engine.Refusal{Code: engine.RefuseNoLocalSource}}})
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	foot = h.footerLine()
+	for _, s := range actions[:3] {
+		if strings.Contains(foot, s) {
+			t.Errorf("read-only footer has %q: %q", s, foot)
+		}
+	}
+	if !strings.Contains(foot, "a agent") || !strings.Contains(foot, "read-only: no local DCB source") {
+		t.Errorf("read-only footer: %q", foot)
+	}
+
+	// Writable, nothing to undo: no u.
+	be := writable()
+	be.caps.UndoNo = engine.Refusal{Code: engine.RefuseNothingToUndo, Interface: "eth0"}
+	h = newHarness(t, realistic(t), be)
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	if foot = h.footerLine(); strings.Contains(foot, "u undo") || !strings.Contains(foot, "e edit") {
+		t.Errorf("nothing to undo: footer %q", foot)
+	}
+}
+
+// manKeys returns the keys the man page's KEYS section lists.
+func manKeys(t *testing.T) []string {
+	t.Helper()
+	b, err := os.ReadFile("../assets/dcbtop.8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	i := strings.Index(s, "\n.SH KEYS\n")
+	if i < 0 {
+		t.Fatal("no KEYS section in the man page")
+	}
+	s = s[i+len("\n.SH KEYS\n"):]
+	s = s[:strings.Index(s, "\n.SH ")]
+	var keys []string
+	tp := regexp.MustCompile(`(?m)^\.TP\n\.BR? (.*)$`)
+	tok := regexp.MustCompile(`"[^"]*"|\S+`)
+	for _, m := range tp.FindAllStringSubmatch(s, -1) {
+		for n, k := range tok.FindAllString(m[1], -1) {
+			if n%2 == 1 { // .BR alternates bold keys and roman separators
+				continue
+			}
+			k = strings.NewReplacer(`\-`, "-", `"`, "").Replace(k)
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+// The help overlay lists every key the man page does, each key bound.
+func TestHelpListsManKeys(t *testing.T) {
+	km := DefaultKeyMap()
+	listed := map[string]bool{}
+	bound := map[string]bool{}
+	for _, col := range km.FullHelp() {
+		for _, b := range col {
+			for _, k := range strings.Split(b.Help().Key, "/") {
+				listed[k] = true
+			}
+			for _, k := range b.Keys() {
+				bound[k] = true
+			}
+		}
+	}
+	// The man page's spelling of keys the help shows as symbols.
+	shown := map[string]string{"up": "↑", "down": "↓", "left": "←", "right": "→", "pgdown": "pgdn",
+		"ctrl+b": "^B", "ctrl+f": "^F", "F1": "F1", "F10": "F10", "1-9": "1-9"}
+	keyName := map[string]string{"F1": "f1", "F10": "f10", "pgdown": "pgdown", "1-9": "1"}
+	keys := manKeys(t)
+	if len(keys) < 40 {
+		t.Fatalf("read %d keys from the man page: %q", len(keys), keys)
+	}
+	for _, k := range keys {
+		if !listed[k] && !listed[shown[k]] {
+			t.Errorf("man page key %q is not in the help", k)
+		}
+		name := k
+		if n, ok := keyName[k]; ok {
+			name = n
+		}
+		if !bound[name] {
+			t.Errorf("man page key %q is not bound", k)
+		}
+	}
+}
