@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/google/go-cmp/cmp"
@@ -153,4 +154,29 @@ func TestHelpListsManKeys(t *testing.T) {
 			t.Errorf("man page key %q is not bound", k)
 		}
 	}
+}
+
+// While the screen is paused the demo's step line is as frozen as the rest
+// of it: the caption stays and its countdown neither runs nor grows; the
+// newest step shows on resume.
+func TestPauseFreezesDemo(t *testing.T) {
+	snap := realistic(t)
+	now := snap.TakenAt.Add(2 * time.Second)
+	clock := func() time.Time { return now }
+	demo := func(step int, caption string, next time.Time) CaptureStatus {
+		return CaptureStatus{Mode: CaptureLive, Demo: &DemoStatus{Step: step, Steps: 12, Caption: caption, NextAt: next, Pass: 1, Speed: 1}}
+	}
+	h := newHarness(t, snap, nil, WithClock(clock))
+	h.send(demo(3, "first caption", now.Add(7*time.Second)))
+	h.wantScreen("step 3/12 · first caption · next in 7s")
+	h.press("p")
+	for i, c := range []string{"second caption", "third caption"} {
+		now = now.Add(13 * time.Second)
+		h.send(demo(4+i, c, now.Add(12*time.Second)))
+		h.wantScreen("step 3/12 · first caption · next in 7s", "PAUSED")
+		h.wantNotScreen(c)
+	}
+	h.press("p")
+	h.wantScreen("step 5/12 · third caption · next in 12s")
+	h.wantNotScreen("first caption", "PAUSED")
 }

@@ -187,6 +187,11 @@ type Model struct {
 	recvAt     time.Time     // clock reading when snap arrived or the replay pacing changed
 	ageBase    time.Duration // replay: the age at recvAt
 	pausedAt   time.Time
+	// demoLatest is the demo's newest status while the screen is paused
+	// (demoHeld): the header keeps the step, caption and countdown it had
+	// when paused, as frozen as the rest, until the pause ends.
+	demoLatest *DemoStatus
+	demoHeld   bool
 
 	caps map[string]Caps
 	seq  int // edit previews: only the newest counts

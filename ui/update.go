@@ -134,6 +134,12 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tick()
 	case CaptureStatus:
 		m.ageBase, m.recvAt = m.age(), m.clock()
+		if m.vs.paused && msg.Demo != nil && m.vs.capture.Demo != nil {
+			// Paused: the demo's step line stays as it was (the clock it
+			// counts down with is frozen too); the newest shows on resume.
+			m.demoLatest, m.demoHeld = msg.Demo, true
+			msg.Demo = m.vs.capture.Demo
+		}
 		m.vs.capture = msg
 	case ErrorMsg:
 		if msg.Err != nil {
@@ -532,6 +538,12 @@ func (m *Model) togglePause() tea.Cmd {
 		return nil
 	}
 	m.vs.paused, m.vs.newCount = false, 0
+	if m.demoHeld {
+		if m.vs.capture.Demo != nil {
+			m.vs.capture.Demo = m.demoLatest
+		}
+		m.demoLatest, m.demoHeld = nil, false
+	}
 	if m.haveLatest {
 		return m.show(m.latest)
 	}
