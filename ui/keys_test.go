@@ -180,3 +180,60 @@ func TestPauseFreezesDemo(t *testing.T) {
 	h.wantScreen("step 5/12 · third caption · next in 12s")
 	h.wantNotScreen("first caption", "PAUSED")
 }
+
+// q (and F10) while dcbtop's agent runs asks first: quitting sends the
+// shutdown LLDPDU that makes a willing switch drop the host's parameters.
+// y quits, n and esc cancel; ctrl+c still quits at once; a replay, where
+// no agent of this process runs, quits at once.
+func TestQuitAgentConfirm(t *testing.T) {
+	for _, k := range []string{"q", "f10"} {
+		h := newHarness(t, firstReceipt(t), writable()) // eth0's local source is dcbtop's agent
+		press := keyPress("q")
+		if k == "f10" {
+			press = tea.KeyPressMsg{Code: tea.KeyF10}
+		}
+		mm, cmd := h.m.Update(press)
+		h.m = mm.(Model)
+		if isQuit(cmd) {
+			t.Fatalf("%s quit at once with the agent running", k)
+		}
+		if d := h.m.vs.dialog; d == nil || d.kind != dialogQuit {
+			t.Fatalf("%s: no quit dialog:\n%s", k, h.screen())
+		}
+		h.wantScreen("Quit dcbtop", "agent running on 1 port(s): quit and withdraw? y/n", "shutdown LLDPDU", "y quit and withdraw")
+		if k == "q" {
+			h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
+			h.golden("quit_dialog_80x24")
+		}
+		if _, cmd := h.m.Update(keyPress("y")); !isQuit(cmd) {
+			t.Errorf("%s, y: did not quit", k)
+		}
+	}
+	for _, k := range []string{"n", "esc"} {
+		h := newHarness(t, firstReceipt(t), writable())
+		h.press("q", k)
+		if h.m.vs.dialog != nil {
+			t.Fatalf("%s: dialog still open", k)
+		}
+		h.wantScreen("quit cancelled: dcbtop's agent keeps running")
+		for _, c := range h.be.Calls() {
+			if !strings.HasPrefix(c, "Capabilities") {
+				t.Errorf("%s: backend call %s", k, c)
+			}
+		}
+	}
+	// ctrl+c: at once.
+	h := newHarness(t, firstReceipt(t), writable())
+	if _, cmd := h.m.Update(keyPress("ctrl+c")); !isQuit(cmd) {
+		t.Error("ctrl+c does not quit at once")
+	}
+	// In the overview the dialog shows over it.
+	h = newHarness(t, realistic(t), writable(), WithOverview(true))
+	h.press("q")
+	h.wantScreen("all ports", "agent running on 1 port(s): quit and withdraw? y/n", "on eth0:")
+	// A replay of a capture where the agent ran: nothing to withdraw.
+	h = newHarness(t, firstReceipt(t), &fakeBackend{caps: engine.ReadOnly()}, WithCapture(CaptureStatus{Mode: CaptureReplay, Source: "x.pcap", Speed: 1}))
+	if _, cmd := h.m.Update(keyPress("q")); !isQuit(cmd) {
+		t.Error("q in a replay does not quit at once")
+	}
+}

@@ -141,6 +141,9 @@ const (
 	dialogAgent
 	dialogUndo
 	dialogApply // the edit form's parameters
+	// dialogQuit: q while dcbtop's agent runs, whose shutdown LLDPDU on
+	// quitting withdraws the host's parameters from a willing switch.
+	dialogQuit
 )
 
 // A dialog asks y/n before an action, with what it would change.
@@ -156,6 +159,7 @@ type dialog struct {
 	local       *engine.Params // dialogApply: the parameters to apply
 	localDiff   []change       // dialogApply: local before → after
 	agentDetail string         // dialogAgent: what starting/stopping means
+	agentPorts  []string       // dialogQuit: the ports dcbtop's agent runs on
 	// seq numbers the dialog's preview request (a newer one supersedes
 	// it); rebased says the state in force changed while it was open.
 	seq     int

@@ -139,6 +139,17 @@ func (r *renderer) dialogBox() string {
 	case dialogUndo:
 		title = "Undo the last apply on " + ifn
 		lines = append(lines, wrap("restores the local parameters and Willing state that were in force before it", w, "")...)
+	case dialogQuit:
+		n := len(d.agentPorts)
+		title = "Quit dcbtop"
+		names := make([]string, n)
+		for i, p := range d.agentPorts {
+			names[i] = clean(p, ifNameMax)
+		}
+		lines = append(lines, r.st.Warn.Render(fmt.Sprintf("agent running on %d port(s): quit and withdraw? y/n", n)))
+		lines = append(lines, "")
+		lines = append(lines, wrap(fmt.Sprintf("Quitting stops dcbtop's DCBX agent on %s: it sends a shutdown LLDPDU (TTL 0), and a willing switch drops this host's DCBX parameters at once.",
+			strings.Join(names, ", ")), w, "")...)
 	case dialogApply:
 		title = "Apply local parameters on " + ifn
 		lines = append(lines, "Local parameters change:")
@@ -157,7 +168,7 @@ func (r *renderer) dialogBox() string {
 	}
 	// The confirmation names its action.
 	verb := map[dialogKind]string{dialogWilling: "set Willing " + map[bool]string{true: "on", false: "off"}[d.willing],
-		dialogAgent: "stop agent", dialogUndo: "undo", dialogApply: "apply"}[d.kind]
+		dialogAgent: "stop agent", dialogUndo: "undo", dialogApply: "apply", dialogQuit: "quit and withdraw"}[d.kind]
 	if d.kind == dialogAgent && d.willing {
 		verb = "start agent"
 	}

@@ -309,7 +309,7 @@ func overviewSelected(snap engine.Snapshot, vs *viewState) string {
 }
 
 // overviewScreen is the whole screen in the overview: header, table,
-// status line and footer, with the help overlay over it.
+// status line and footer, with the help overlay or a dialog over it.
 func (r *renderer) overviewScreen() string {
 	status := r.statusText()
 	bodyH := r.h - r.headerHeight() - 1
@@ -324,6 +324,9 @@ func (r *renderer) overviewScreen() string {
 	out := strings.Join(parts, "\n")
 	if r.vs.help {
 		return overlay(out, r.helpBox(), r.w, r.h)
+	}
+	if r.vs.dialog != nil { // quit's confirmation
+		return overlay(out, r.dialogBox(), r.w, r.h)
 	}
 	return out
 }

@@ -469,6 +469,12 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Messages):
 		m.vs.detail = &detailView{kind: detailMessages, scroll: 1 << 20}
 	case key.Matches(msg, k.Quit):
+		if ports := m.agentPorts(); len(ports) > 0 {
+			// Quitting stops the agent, whose shutdown LLDPDU makes a
+			// willing switch drop this host's parameters: ask first.
+			m.vs.dialog = &dialog{kind: dialogQuit, agentPorts: ports}
+			return m, nil
+		}
 		return m, tea.Quit
 	case key.Matches(msg, k.Help):
 		m.vs.help = true
@@ -527,6 +533,28 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.export()
 	}
 	return m, nil
+}
+
+// agentPorts returns the interfaces dcbtop's own host agent runs on
+// (local source agent in the newest live snapshot, paused or not), which
+// quitting withdraws; none in a replay, in the demo (its switches are
+// simulated) or once the capture ended.
+func (m Model) agentPorts() []string {
+	c := m.vs.capture
+	if c.Mode != CaptureLive || c.Demo != nil || c.Done || m.vs.closed {
+		return nil
+	}
+	s := m.snap
+	if m.haveLatest {
+		s = m.latest
+	}
+	var out []string
+	for i := range s.Interfaces {
+		if s.Interfaces[i].LocalSource == engine.SourceAgent {
+			out = append(out, s.Interfaces[i].Name)
+		}
+	}
+	return out
 }
 
 // togglePause freezes the screen (snapshots keep arriving and are
@@ -840,6 +868,10 @@ func (m Model) dialogKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Yes):
 	case key.Matches(msg, k.No):
 		m.vs.dialog = nil
+		if d.kind == dialogQuit {
+			m.vs.status = statusLine{text: "quit cancelled: dcbtop's agent keeps running"}
+			return m, nil
+		}
 		if d.kind != dialogApply {
 			m.vs.status = statusLine{text: "cancelled: nothing was changed"}
 		}
@@ -848,6 +880,9 @@ func (m Model) dialogKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	m.vs.dialog = nil
+	if d.kind == dialogQuit {
+		return m, tea.Quit
+	}
 	if b == nil {
 		return m, nil
 	}

@@ -651,7 +651,9 @@ func TestScrollAndDetail(t *testing.T) {
 }
 
 func TestHelpAndQuit(t *testing.T) {
-	h := newHarness(t, realistic(t), nil)
+	// The local parameters come from the kernel: no agent of dcbtop's to
+	// withdraw, q quits at once (TestQuitAgentConfirm: with one).
+	h := newHarness(t, mismatch(t), nil)
 	h.press("?")
 	h.wantScreen("dcbtop help", "≠ differs from local")
 	h.press("q") // closes help, does not quit
