@@ -237,3 +237,47 @@ func TestQuitAgentConfirm(t *testing.T) {
 		t.Error("q in a replay does not quit at once")
 	}
 }
+
+// u previews what an undo changes, as w and e do: the local Willing state
+// and parameters before → after and the operational parameters after;
+// once undone (one level), a second u says that truthfully instead of
+// "no apply since dcbtop started"; the next apply can be undone again.
+func TestUndoPreview(t *testing.T) {
+	be := writable()
+	before := localParams(false)
+	before.ETS.TCBandwidth = [8]uint8{70, 30}
+	before.PFC.Enabled = 1<<3 | 1<<4
+	be.undo = &engine.LocalState{Willing: false, Params: before}
+	be.applyUndo = &engine.LocalState{Willing: true, Params: localParams(true)}
+	h := newHarness(t, firstReceipt(t), be)
+	h.press("u")
+	if d := h.m.vs.dialog; d == nil || d.kind != dialogUndo {
+		t.Fatalf("no undo dialog:\n%s", h.screen())
+	}
+	h.wantScreen("Undo the last apply on eth0", "Local Willing: ON → OFF", "Local parameters change:",
+		"ETS TC0 bandwidth 50% → 70%", "ETS TC1 bandwidth 50% → 30%", "PFC priority 4 enabled",
+		"Operational after undo (preview):", "y undo")
+	h.wantCalls("Capabilities(eth0)", "Capabilities(eth0)", "UndoState(eth0)", "Preview(eth0, willing off, local true)")
+	h.golden("undo_dialog")
+	h.press("y")
+	h.wantScreen("✓ eth0: restored willing on; read back: willing on")
+	h.press("u")
+	if h.m.vs.dialog != nil {
+		t.Fatal("a second undo opened a dialog")
+	}
+	h.wantScreen("undo unavailable on eth0: nothing left to undo (one level: the last apply was undone)")
+	h.wantNotScreen("no apply since dcbtop started")
+	// An apply: undo has something again.
+	h.press("w", "y", "u")
+	if d := h.m.vs.dialog; d == nil || d.kind != dialogUndo {
+		t.Fatalf("no undo dialog after an apply:\n%s", h.screen())
+	}
+	h.wantScreen("Local Willing: ON (unchanged)", "nothing changes")
+	h.press("n")
+	// Nothing ever applied: the backend's words stand.
+	be2 := writable()
+	be2.caps.UndoNo = engine.Refusal{Code: engine.RefuseNothingToUndo, Interface: "eth0"}
+	h2 := newHarness(t, firstReceipt(t), be2)
+	h2.press("u")
+	h2.wantScreen("no apply since dcbtop started")
+}

@@ -156,7 +156,8 @@ type dialog struct {
 	curRes, res engine.Resolution
 	previewErr  error
 	hasPreview  bool
-	local       *engine.Params // dialogApply: the parameters to apply
+	local       *engine.Params // dialogApply: the parameters to apply; dialogUndo: to restore
+	curWilling  *bool          // dialogUndo: the local Willing state in force (willing: restored)
 	localDiff   []change       // dialogApply: local before → after
 	agentDetail string         // dialogAgent: what starting/stopping means
 	agentPorts  []string       // dialogQuit: the ports dcbtop's agent runs on
@@ -199,6 +200,9 @@ type Model struct {
 
 	caps map[string]Caps
 	seq  int // edit previews: only the newest counts
+	// undone marks the interfaces whose last apply this screen undid:
+	// one level of undo, nothing left until the next apply.
+	undone map[string]bool
 
 	vs viewState
 }

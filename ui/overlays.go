@@ -138,7 +138,25 @@ func (r *renderer) dialogBox() string {
 		lines = append(lines, wrap(d.agentDetail, w, "")...)
 	case dialogUndo:
 		title = "Undo the last apply on " + ifn
-		lines = append(lines, wrap("restores the local parameters and Willing state that were in force before it", w, "")...)
+		lines = append(lines, wrap("restores the local parameters and Willing state that were in force before it (one level)", w, "")...)
+		if d.local != nil || d.localDiff != nil || d.hasPreview || d.previewErr != nil {
+			from := r.sym.Absent
+			if d.curWilling != nil {
+				from = map[bool]string{true: "ON", false: "OFF"}[*d.curWilling]
+			}
+			to := map[bool]string{true: "ON", false: "OFF"}[d.willing]
+			if from == to {
+				lines = append(lines, "", "Local Willing: "+r.st.Value.Render(to)+r.st.Dim.Render(" (unchanged)"))
+			} else {
+				lines = append(lines, "", "Local Willing: "+r.st.Value.Render(from)+" → "+r.st.Value.Render(to))
+			}
+			lines = append(lines, "Local parameters change:")
+			if len(d.localDiff) == 0 {
+				lines = append(lines, "  "+r.st.Dim.Render("nothing changes"))
+			}
+			lines = append(lines, r.changeLines(d.localDiff, w)...)
+			preview("Operational after undo (preview):")
+		}
 	case dialogQuit:
 		n := len(d.agentPorts)
 		title = "Quit dcbtop"

@@ -53,6 +53,8 @@ type (
 		res     engine.Resolution
 		err     error
 		preview bool
+		// undo is what an undo restores (undo only).
+		undo *engine.LocalState
 	}
 	editReadyMsg struct {
 		iface string
@@ -176,6 +178,20 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case resultMsg:
 		m.vs.busy = ""
+		if msg.err == nil {
+			// One level of undo: after an undo there is nothing left
+			// until the next apply.
+			m.undone = maps.Clone(m.undone)
+			if m.undone == nil {
+				m.undone = map[string]bool{}
+			}
+			switch msg.act {
+			case actUndo:
+				m.undone[msg.iface] = true
+			case actWilling, actApply:
+				delete(m.undone, msg.iface)
+			}
+		}
 		if msg.err != nil {
 			m.vs.status = statusLine{text: fmt.Sprintf("%s: %s failed: %v", msg.iface, msg.act, msg.err), level: levelErr}
 		} else {
@@ -272,6 +288,12 @@ func (m *Model) rebase(s engine.Snapshot) tea.Cmd {
 		case dialogWilling:
 			cmds = append(cmds, preview(nd.willing, nil))
 			nd.seq, nd.hasPreview, nd.previewErr = m.seq, false, nil
+		case dialogUndo:
+			if nd.local != nil {
+				nd.localDiff, nd.curWilling = paramsDiff(in.Local, nd.local), in.Willing
+				cmds = append(cmds, preview(nd.willing, nd.local))
+				nd.seq, nd.hasPreview, nd.previewErr = m.seq, false, nil
+			}
 		case dialogApply:
 			if f := m.vs.form; f != nil {
 				nd.localDiff = paramsDiff(f.base, nd.local)
@@ -403,8 +425,16 @@ func (m Model) iface(name string) *engine.Interface {
 	return nil
 }
 
+// leftToUndo is why undo is unavailable once the last apply was undone.
+const leftToUndo = "nothing left to undo (one level: the last apply was undone)"
+
 // readOnly explains, in the status line, why an action is unavailable.
+// After an undo from this screen, "nothing to undo" says that the one
+// level of undo was used, not that nothing was ever applied.
 func (m *Model) readOnly(act actionKind, iface, why string) {
+	if act == actUndo && m.undone[iface] && m.caps[iface].UndoNo.Code == engine.RefuseNothingToUndo {
+		why = leftToUndo
+	}
 	m.vs.status = statusLine{text: fmt.Sprintf("%s unavailable on %s: %s", act, iface, cmp.Or(why, noReason)), level: levelInfo}
 }
 
@@ -813,11 +843,22 @@ func (m Model) startGuarded(act actionKind) (tea.Model, tea.Cmd) {
 	}
 	name := in.Name
 	m.vs.busy = fmt.Sprintf("checking %s on %s…", act, name)
-	return m, m.checked(act, name, func(_ Backend, caps Caps) tea.Msg {
+	return m, m.checked(act, name, func(b Backend, caps Caps) tea.Msg {
 		if act == actEdit {
 			return editReadyMsg{iface: name, caps: caps}
 		}
-		return confirmMsg{act: act, iface: name, caps: caps}
+		// Undo: what it restores, and what operational would become.
+		st, ok := b.UndoState(name)
+		if !ok {
+			caps.UndoNo = engine.Refusal{Code: engine.RefuseNothingToUndo, Interface: name}
+			return readOnlyMsg{act: act, iface: name, caps: caps}
+		}
+		msg := confirmMsg{act: act, iface: name, caps: caps, undo: &st, willing: st.Willing}
+		if st.Params != nil {
+			msg.op, msg.res, msg.err = b.Preview(name, st.Willing, st.Params)
+			msg.preview = true
+		}
+		return msg
 	})
 }
 
@@ -848,6 +889,10 @@ func (m *Model) openConfirm(msg confirmMsg) {
 		d.kind = dialogWilling
 	case actUndo:
 		d.kind = dialogUndo
+		if u := msg.undo; u != nil {
+			d.local, d.localDiff = u.Params, paramsDiff(in.Local, u.Params)
+			d.curWilling = in.Willing
+		}
 	case actAgent:
 		d.kind = dialogAgent
 		d.agentDetail = fmt.Sprintf("dcbtop stops transmitting on %s and sends a shutdown LLDPDU (TTL 0): the switch withdraws this host's DCBX parameters at once.", msg.iface)
