@@ -84,6 +84,10 @@ func TestRender(t *testing.T) {
 		{name: "overview_100x30", snap: twoPorts, w: 100, h: 30, age: time.Second, modify: overviewState},
 		{name: "overview_160x48", snap: twoPorts, w: 160, h: 48, age: time.Second, modify: overviewState},
 		{name: "overview_80x24_lossless", snap: lossless, w: 80, h: 24, modify: overviewState},
+		// The peer's PFC beside the operational; no peer counted apart
+		// from invalid; the remote state whole at 80 columns.
+		{name: "overview_ports_80x24", snap: fourPorts, w: 80, h: 24, age: time.Second, modify: overviewState},
+		{name: "overview_ports_160x48", snap: fourPorts, w: 160, h: 48, age: time.Second, modify: overviewState},
 		// A replay paused after a seek to 0:20 (the engine re-ran up to
 		// there): the header says where and that it is paused.
 		{name: "replay_seek", snap: realistic, w: 100, h: 30, age: 0, modify: func(vs *viewState, _ engine.Snapshot) {
