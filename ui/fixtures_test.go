@@ -416,6 +416,8 @@ func nexus(t testing.TB) engine.Snapshot {
 		&lldp.SystemCapabilities{Capabilities: 1<<2 | 1<<4, Enabled: 1 << 2},
 		&lldp.ManagementAddress{Family: 1, Address: []byte{192, 0, 2, 13}, IfSubtype: 2, IfNumber: 83886080},
 	}, p.tlvs...)
+	// A vendor TLV (Cisco OUI) the engine does not decode, shown in hex.
+	p.tlvs = append(p.tlvs, &lldp.RawTLV{T: lldp.TLVTypeOrg, Value: []byte{0x00, 0x01, 0x42, 1, 0x03, 0x6c, 0x00, 0x00, 0x10}})
 	f := p.frame(t)
 	// Cut the PFC TLV's information string by one byte (its length 6 → 5).
 	for i := 14; i+6 <= len(f); i++ {

@@ -45,6 +45,7 @@ type KeyMap struct {
 	Select key.Binding // show the selected indication in full
 	Filter key.Binding // filter the log
 	Back   key.Binding // close an overlay, clear the filter
+	Hex    key.Binding // the peers' drill-down: each LLDPDU as a hex dump, and back
 
 	// Actions.
 	Willing key.Binding // toggle local Willing (preview, then confirm)
@@ -109,6 +110,7 @@ func DefaultKeyMap() KeyMap {
 		Select: b("enter", "details", "enter"),
 		Filter: b("/", "filter", "/"),
 		Back:   b("esc", "close / clear", "esc"),
+		Hex:    b("x", "LLDPDU in hex", "x"),
 
 		Willing: b("w", "willing", "w"),
 		Edit:    b("e", "edit", "e"),
@@ -135,7 +137,7 @@ func DefaultKeyMap() KeyMap {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Quit, k.Interrupt, k.Help, k.Pause, k.NextPane, k.PrevPane, k.Lossless, k.Overview, k.Sort, k.Messages, k.PrevIface, k.NextIface, k.JumpIface},
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Select, k.Filter, k.NextHit, k.PrevHit, k.Order, k.Back},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Select, k.Hex, k.Filter, k.NextHit, k.PrevHit, k.Order, k.Back},
 		// Actions, then the replay's player.
 		{k.Willing, k.Edit, k.Undo, k.Export, k.Agent, k.Yes, k.No, k.PlayPause, k.SeekBack, k.SeekFwd, k.Faster, k.Slower, k.Restart},
 	}

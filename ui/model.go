@@ -121,6 +121,8 @@ type detailView struct {
 	ind    engine.Indication
 	prev   *engine.Indication
 	scroll int
+	// hex shows the peers' LLDPDUs as a hex dump (detailPeers, KeyMap.Hex).
+	hex bool
 }
 
 // detailKind says what a detailView shows.

@@ -259,6 +259,9 @@ func paramsLines(st Styles, p *engine.Params, w int) []string {
 func (r *renderer) detailLines(d *detailView, w int) []string {
 	switch d.kind {
 	case detailPeers:
+		if d.hex {
+			return r.peerHexLines(w)
+		}
 		return r.peerDetailLines(w)
 	case detailDiagnostics:
 		return r.diagDetailLines(w)
@@ -311,11 +314,18 @@ func (r *renderer) detailBox() string {
 	if top > 0 || end < len(lines) {
 		more = fmt.Sprintf(" · lines %d-%d of %d", top+1, end, len(lines))
 	}
-	shown = append(shown, r.st.Dim.Render("↑↓ pgup pgdn scroll · esc close"+more))
+	hint := "↑↓ pgup pgdn scroll · esc close"
+	if r.vs.detail.kind == detailPeers {
+		hint += " · " + shortKey(r.keys.Hex) + " " + map[bool]string{false: "hex", true: "decoded"}[r.vs.detail.hex]
+	}
+	shown = append(shown, r.st.Dim.Render(hint+more))
 	title := "Indication"
 	switch r.vs.detail.kind {
 	case detailPeers:
 		title = "Peers of " + clean(r.in.Name, ifNameMax)
+		if r.vs.detail.hex {
+			title += " (hex)"
+		}
 	case detailDiagnostics:
 		title = "Diagnostics of " + clean(r.in.Name, ifNameMax)
 	case detailMessages:

@@ -97,6 +97,11 @@ func TestRender(t *testing.T) {
 		{name: "peer_detail", snap: nexus, w: 120, h: 48, age: time.Second, modify: func(vs *viewState, _ engine.Snapshot) {
 			vs.focus, vs.detail = panePeers, &detailView{kind: detailPeers}
 		}},
+		// x in the peers' drill-down: the LLDPDU as a hex dump, 16 bytes
+		// a line at 80 columns.
+		{name: "peer_detail_hex_80x24", snap: nexus, w: 80, h: 24, age: time.Second, modify: func(vs *viewState, _ engine.Snapshot) {
+			vs.focus, vs.detail = panePeers, &detailView{kind: detailPeers, hex: true}
+		}},
 		{name: "diag_detail", snap: nexus, w: 100, h: 30, age: time.Second, modify: func(vs *viewState, s engine.Snapshot) {
 			vs.focus, vs.detail = paneDiag, &detailView{kind: detailDiagnostics}
 			vs.diagSince = trackDiagnostics(nil, s, s.TakenAt)

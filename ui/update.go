@@ -745,6 +745,9 @@ func (m Model) detailKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Back, k.Select, k.Quit):
 		m.vs.detail = nil
 		return m, nil
+	case d.kind == detailPeers && key.Matches(msg, k.Hex):
+		d.hex, d.scroll = !d.hex, 0
+		n = len(r.detailLines(&d, w))
 	case key.Matches(msg, k.Up):
 		d.scroll--
 	case key.Matches(msg, k.Down):
