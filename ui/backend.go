@@ -33,6 +33,11 @@ type Backend interface {
 	// Undo restores what was in force on iface before the last Apply and
 	// returns a one-line read-back.
 	Undo(iface string) (string, error)
+	// UndoState returns what an Undo on iface would restore: the local
+	// Willing state and parameters in force before the last Apply (one
+	// level: an Undo forgets it), and false when there is nothing to undo.
+	// The screen previews an undo with it.
+	UndoState(iface string) (engine.LocalState, bool)
 	// Export writes snap (the snapshot JSON contract) and returns the path
 	// written.
 	Export(snap engine.Snapshot) (path string, err error)

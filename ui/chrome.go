@@ -376,7 +376,7 @@ func (r *renderer) statusText() string {
 	var parts []string
 	if r.vs.paused {
 		parts = append(parts, st.Warn.Render(fmt.Sprintf("|| PAUSED: screen frozen, capture continues · %s since · %s resumes",
-			plural(r.vs.newCount, "new indication"), r.keys.Pause.Help().Key)))
+			plural(r.vs.newCount, "new indication"), shortKey(r.keys.Pause))))
 	}
 	switch {
 	case r.vs.busy != "":
@@ -430,36 +430,75 @@ func (vs *viewState) blocked(act actionKind) string {
 // noReason stands for the reason a backend refusing an action did not give.
 const noReason = "not allowed here"
 
-// footerPtrs are the footer's key bindings, in order (footerBindings).
-func (r *renderer) footerPtrs() []*key.Binding {
-	k := &r.keys
-	return []*key.Binding{&k.Quit, &k.Help, &k.Willing, &k.Edit, &k.Undo, &k.Export, &k.Agent,
-		&k.Filter, &k.Pause, &k.NextPane, &k.Lossless, &k.Overview}
+// A footerItem is one key hint of the footer: the binding a click on it
+// presses, its key and what it does.
+type footerItem struct {
+	b         key.Binding
+	key, desc string
 }
 
-// footerBindings are the bindings the footer shows hints of, in order
-// (clickable: footerHints).
-func (r *renderer) footerBindings() []key.Binding {
-	var out []key.Binding
-	for _, b := range r.footerPtrs() {
-		out = append(out, *b)
+// shortKey is a binding's key as the footer shows it: its help key's first
+// spelling ("q" of "q/F10", "+" of "+/="); the help overlay lists them all.
+func shortKey(b key.Binding) string {
+	k := b.Help().Key
+	if i := strings.Index(k, "/"); i > 0 {
+		return k[:i]
 	}
-	return out
+	return k
+}
+
+// footerItems are the key hints the footer shows, in order: only what works
+// in the current mode. In a replay, the player's keys (when the replay has
+// a player) instead of the actions, which cannot write to a recording;
+// live, each action only while the backend allows it (the reason on the
+// right says why the others are not there).
+func (r *renderer) footerItems() []footerItem {
+	k := &r.keys
+	item := func(b key.Binding) footerItem { return footerItem{b: b, key: shortKey(b), desc: b.Help().Desc} }
+	pair := func(a, b key.Binding, desc string) footerItem {
+		return footerItem{b: key.NewBinding(key.WithKeys(append(a.Keys(), b.Keys()...)...)), key: shortKey(a) + "/" + shortKey(b), desc: desc}
+	}
+	out := []footerItem{item(k.Quit), item(k.Help)}
+	switch {
+	case r.vs.capture.Mode == CaptureReplay:
+		if r.vs.hasPlayer {
+			out = append(out, item(k.PlayPause), pair(k.SeekBack, k.SeekFwd, "seek"), pair(k.Faster, k.Slower, "speed"), item(k.Restart))
+		}
+	default:
+		if r.vs.blocked(actApply) == "" {
+			out = append(out, item(k.Willing), item(k.Edit))
+		}
+		if r.vs.blocked(actUndo) == "" {
+			out = append(out, item(k.Undo))
+		}
+	}
+	if r.vs.hasBackend {
+		out = append(out, item(k.Export))
+	}
+	if r.vs.capture.Mode != CaptureReplay && r.vs.blocked(actAgent) == "" {
+		out = append(out, item(k.Agent))
+	}
+	pause := item(k.Pause)
+	if r.vs.capture.Mode == CaptureReplay {
+		pause.desc = "freeze" // space pauses the replay, p the screen
+	}
+	return append(out, item(k.Filter), pause, item(k.NextPane), item(k.Lossless), item(k.Overview))
 }
 
 // footerRight is the footer's right-hand part: why the screen is
-// read-only, if it is. On a narrow screen it gives way to the first two
-// hints (quit, help).
+// read-only, if it is live and read-only (a replay says REPLAY in the
+// header and its footer has the player's keys). On a narrow screen it gives
+// way to the first two hints (quit, help).
 func (r *renderer) footerRight() string {
 	why := r.vs.blocked(actApply)
-	if why == "" {
+	if why == "" || r.vs.capture.Mode == CaptureReplay {
 		return ""
 	}
 	right := r.st.Dim.Render("read-only: " + clean(why, 40))
 	if r.narrow() {
 		first := 0
-		for _, b := range r.footerBindings()[:2] {
-			first += width(b.Help().Key+" "+b.Help().Desc) + 2
+		for _, it := range r.footerItems()[:2] {
+			first += width(it.key+" "+it.desc) + 2
 		}
 		if first+width(right)+1 > r.w {
 			return ""
@@ -471,21 +510,11 @@ func (r *renderer) footerRight() string {
 // footer is the key hints line, with the read-only reason on the right.
 func (r *renderer) footer() string {
 	k, st := r.keys, r.st
-	writeWhy := r.vs.blocked(actApply)
-	wb, ab := writeWhy != "", r.vs.blocked(actAgent) != ""
-	hint := func(b key.Binding, disabled bool) string {
-		h := b.Help()
-		if disabled {
-			return st.KeyDisabled.Render(h.Key + " " + h.Desc)
-		}
-		return st.Key.Render(h.Key) + " " + st.KeyDesc.Render(h.Desc)
-	}
-	disabled := map[*key.Binding]bool{&k.Willing: wb, &k.Edit: wb, &k.Undo: wb, &k.Export: !r.vs.hasBackend, &k.Agent: ab}
 	var hints []string
-	for i, b := range r.footerBindings() {
-		hints = append(hints, hint(b, disabled[r.footerPtrs()[i]]))
+	for _, it := range r.footerItems() {
+		hints = append(hints, st.Key.Render(it.key)+" "+st.KeyDesc.Render(it.desc))
 	}
-	hints = append(hints, st.Key.Render(k.PrevIface.Help().Key+" "+k.NextIface.Help().Key)+" iface")
+	hints = append(hints, st.Key.Render(shortKey(k.PrevIface)+" "+shortKey(k.NextIface))+" iface")
 	right := r.footerRight()
 	left := ""
 	for _, h := range hints {

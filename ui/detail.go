@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // Drill-down overlays of the Peers and Diagnostics panes.
@@ -92,15 +93,126 @@ func (r *renderer) peerDetailLines(w int) []string {
 }
 
 // tlvLines shows the peer's last LLDPDU, one TLV after another, as the
-// engine describes it (engine.DescribeLLDPDU).
+// engine describes it (engine.DescribeLLDPDU); a TLV the engine does not
+// decode shows its bytes in hex (rawHex).
 func (r *renderer) tlvLines(p *engine.Peer, w int) []string {
 	views, err := engine.DescribeLLDPDU(p.LLDPDU)
 	if len(p.LLDPDU) == 0 || err != nil {
 		return []string{r.st.Dim.Render("not available (a snapshot read back from JSON has no raw LLDPDU)")}
 	}
+	// The views are the Chassis ID, Port ID and TTL, then one per
+	// optional TLV in the parsed LLDPDU's order.
+	du, _ := lldp.Parse(p.LLDPDU)
 	var out []string
-	for _, v := range views {
+	for i, v := range views {
+		if j := i - 3; du != nil && j >= 0 && j < len(du.TLVs) {
+			if raw, ok := du.TLVs[j].(*lldp.RawTLV); ok {
+				v = r.rawHex(v, raw)
+			}
+		}
 		out = append(out, r.tlvViewLines(v, w)...)
+	}
+	return out
+}
+
+// rawHexMax is how many bytes of an undecoded TLV the drill-down shows
+// inline; the hex view (KeyMap.Hex) has them all.
+const rawHexMax = 64
+
+// rawHex replaces the "N bytes, not decoded" value of a TLV the engine
+// does not decode with its bytes in hex (after the OUI and subtype of an
+// organizationally specific TLV, which the view names).
+func (r *renderer) rawHex(v engine.TLVView, raw *lldp.RawTLV) engine.TLVView {
+	b := raw.Value
+	if _, _, ok := raw.OrgID(); ok {
+		b = b[4:]
+	}
+	words := hexBytes(b[:min(len(b), rawHexMax)])
+	if len(b) > rawHexMax {
+		words += " " + r.sym.Ellipsis + " (" + shortKey(r.keys.Hex) + ": all of it)"
+	}
+	text := fmt.Sprintf("%s (%s, not decoded)", words, plural(len(b), "byte"))
+	if len(b) == 0 {
+		text = "no bytes"
+	}
+	fields := slices.Clone(v.Fields)
+	for i, f := range fields {
+		if f.Label == "" {
+			fields[i].Value = text
+			break
+		}
+	}
+	v.Fields = fields
+	return v
+}
+
+// hexBytes writes b as hex bytes separated by spaces: "03 6c 00".
+func hexBytes(b []byte) string {
+	var sb strings.Builder
+	for i, c := range b {
+		if i > 0 {
+			sb.WriteByte(' ')
+		}
+		fmt.Fprintf(&sb, "%02x", c)
+	}
+	return sb.String()
+}
+
+// hexDump lays b out as xxd, tshark and lldpcli do: the offset, n bytes
+// in hex (a gap after each 8), and the same bytes as ASCII with "." for
+// what is not printable.
+func hexDump(b []byte, n int) []string {
+	var out []string
+	for off := 0; off < len(b); off += n {
+		row := b[off:min(len(b), off+n)]
+		var sb strings.Builder
+		fmt.Fprintf(&sb, "%04x  ", off)
+		for i := range n {
+			if i > 0 && i%8 == 0 {
+				sb.WriteByte(' ')
+			}
+			if i < len(row) {
+				fmt.Fprintf(&sb, "%02x ", row[i])
+			} else {
+				sb.WriteString("   ")
+			}
+		}
+		sb.WriteByte(' ')
+		for _, c := range row {
+			if c < 0x20 || c > 0x7e {
+				c = '.'
+			}
+			sb.WriteByte(c)
+		}
+		out = append(out, sb.String())
+	}
+	return out
+}
+
+// peerHexLines is the peers' drill-down in hex (KeyMap.Hex): each peer's
+// last LLDPDU whole, 16 bytes a line (8 on a narrow box).
+func (r *renderer) peerHexLines(w int) []string {
+	st := r.st
+	n := 16
+	if w < 72 {
+		n = 8
+	}
+	var out []string
+	for i := range r.in.Peers {
+		p := &r.in.Peers[i]
+		if i > 0 {
+			out = append(out, "")
+		}
+		name := deref(p.SystemName)
+		if p.SystemName == nil {
+			name = p.ChassisID
+		}
+		out = append(out, st.Value.Render(clean(name, w/2))+st.Dim.Render(" · last LLDPDU, "+plural(len(p.LLDPDU), "byte")+" (EtherType 88cc payload)"))
+		if len(p.LLDPDU) == 0 {
+			out = append(out, st.Dim.Render("not available (a snapshot read back from JSON has no raw LLDPDU)"))
+			continue
+		}
+		out = append(out, hexDump(p.LLDPDU, n)...)
 	}
 	return out
 }

@@ -1,9 +1,11 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/engine"
@@ -47,5 +49,50 @@ func TestTLVViewLines(t *testing.T) {
 				t.Errorf("tlvViewLines (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// hexDump lays bytes out as xxd and tshark do: offset, 16 bytes in hex
+// with a gap after 8, ASCII with "." for what is not printable.
+func TestHexDump(t *testing.T) {
+	b := []byte("\x02\x07\x04\x02\xdc\xb0\x00\x00\x01\x04\x07\x05swp1\x7f\x1b\x00ab")
+	want := []string{
+		"0000  02 07 04 02 dc b0 00 00  01 04 07 05 73 77 70 31  ............swp1",
+		"0010  7f 1b 00 61 62                                    ...ab",
+	}
+	if diff := cmp.Diff(want, hexDump(b, 16)); diff != "" {
+		t.Errorf("hexDump (-want +got):\n%s", diff)
+	}
+	if got := hexDump(b[:9], 8); !cmp.Equal(got, []string{"0000  02 07 04 02 dc b0 00 00  ........", "0008  01                       ."}) {
+		t.Errorf("hexDump 8 a line: %q", got)
+	}
+}
+
+// The peers' drill-down shows a TLV the engine does not decode in hex, and
+// x toggles a hex dump of the whole LLDPDU.
+func TestPeerDetailHex(t *testing.T) {
+	s := nexus(t)
+	h := newHarness(t, s, nil)
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 48})
+	h.m.vs.focus = panePeers
+	h.press("enter", "end")
+	h.wantScreen("Organizationally Specific", "03 6c 00 00 10 (5 bytes, not decoded) · OUI: 00-01-42 · subtype: 1")
+	h.wantNotScreen("5 bytes, not decoded ·")
+	h.press("x")
+	if d := h.m.vs.detail; d == nil || !d.hex {
+		t.Fatalf("x: no hex view:\n%s", h.screen())
+	}
+	lldpdu := s.Interfaces[0].Peers[0].LLDPDU
+	first := hexDump(lldpdu, 16)[0]
+	h.wantScreen("Peers of eth0 (hex)", "last LLDPDU, "+fmt.Sprint(len(lldpdu))+" bytes", first, "x decoded")
+	h.press("x")
+	if h.m.vs.detail.hex {
+		t.Error("a second x did not go back to the decoded view")
+	}
+	h.wantScreen("TLVs of the last LLDPDU")
+	// Elsewhere x does nothing.
+	h.press("esc", "x")
+	if h.m.vs.detail != nil {
+		t.Error("x outside the drill-down opened something")
 	}
 }

@@ -4,8 +4,13 @@
 // TTL countdowns, peers, diagnostics and the lossless-Ethernet counters
 // (per-priority PFC pauses with their last minute, the NDK and RoCE
 // congestion counters of each RDMA port), and lets the operator toggle
-// Willing, edit and apply local parameters, undo, export a snapshot and
-// start or stop dcbtop's host agent.
+// Willing, edit and apply local parameters, undo (one level, previewed
+// like the others), export a snapshot and start or stop dcbtop's host
+// agent. Every state change asks first, quitting too while dcbtop's
+// agent runs (its shutdown LLDPDU withdraws the host's parameters;
+// ctrl+c does not ask). The footer shows only the keys that work in the
+// current mode: a replay's player keys, live the actions the backend
+// allows.
 //
 // # Data flow
 //

@@ -384,6 +384,24 @@ func twoPorts(t testing.TB) engine.Snapshot {
 		snap()
 }
 
+// fourPorts: twoPorts (a valid peer; one expired) and two more: a port
+// without a local source whose peer is heard (no operational PFC, the
+// peer's known), and a port with no peer at all.
+func fourPorts(t testing.TB) engine.Snapshot {
+	const a, b, c, d = "enp129s0f0np0", "enp129s0f1np1", "enp130s0f0np0", "enp130s0f1np1"
+	return newScenario(t).
+		link(0, a, macLocal0).local(0, a, "agent", true, localParams(true), "").
+		link(0, b, macLocal1).local(0, b, "dcbnl", false, localParams(false), "host agent, IEEE").
+		link(0, c, macLocal0).
+		link(0, d, macLocal1).local(0, d, "dcbnl", false, localParams(false), "host agent, IEEE").
+		rx(1, a, leaf1(40, 60, 1<<3|1<<4)).
+		rx(5, b, leaf2()).
+		rx(100, a, leaf1(40, 60, 1<<3|1<<4)).
+		rx(100, c, leaf2()).
+		tick(130).
+		snap()
+}
+
 // overviewState shows the overview.
 func overviewState(vs *viewState, _ engine.Snapshot) { vs.overview, vs.ovDecided = true, true }
 
@@ -398,6 +416,8 @@ func nexus(t testing.TB) engine.Snapshot {
 		&lldp.SystemCapabilities{Capabilities: 1<<2 | 1<<4, Enabled: 1 << 2},
 		&lldp.ManagementAddress{Family: 1, Address: []byte{192, 0, 2, 13}, IfSubtype: 2, IfNumber: 83886080},
 	}, p.tlvs...)
+	// A vendor TLV (Cisco OUI) the engine does not decode, shown in hex.
+	p.tlvs = append(p.tlvs, &lldp.RawTLV{T: lldp.TLVTypeOrg, Value: []byte{0x00, 0x01, 0x42, 1, 0x03, 0x6c, 0x00, 0x00, 0x10}})
 	f := p.frame(t)
 	// Cut the PFC TLV's information string by one byte (its length 6 → 5).
 	for i := 14; i+6 <= len(f); i++ {

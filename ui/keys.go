@@ -45,6 +45,7 @@ type KeyMap struct {
 	Select key.Binding // show the selected indication in full
 	Filter key.Binding // filter the log
 	Back   key.Binding // close an overlay, clear the filter
+	Hex    key.Binding // the peers' drill-down: each LLDPDU as a hex dump, and back
 
 	// Actions.
 	Willing key.Binding // toggle local Willing (preview, then confirm)
@@ -74,10 +75,10 @@ func DefaultKeyMap() KeyMap {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
 	return KeyMap{
-		Quit:      b("q", "quit", "q", "f10"),
-		Interrupt: b("ctrl+c", "quit now", "ctrl+c"),
-		Help:      b("?", "help", "?", "f1"),
-		Pause:     b("p", "pause", "p", "space"),
+		Quit:      b("q/F10", "quit", "q", "f10"),
+		Interrupt: b("ctrl+c", "quit, no y/n", "ctrl+c"),
+		Help:      b("?/F1", "help", "?", "f1"),
+		Pause:     b("p/space", "pause", "p", "space"),
 
 		NextPane: b("tab", "pane", "tab"),
 		PrevPane: b("shift+tab", "prev pane", "shift+tab"),
@@ -92,7 +93,7 @@ func DefaultKeyMap() KeyMap {
 		PlayPause: b("space", "play/pause", "space"),
 		SeekBack:  b("←", "10s back", "left"),
 		SeekFwd:   b("→", "10s on", "right"),
-		Faster:    b("+", "faster", "+", "="),
+		Faster:    b("+/=", "faster", "+", "="),
 		Slower:    b("-", "slower", "-"),
 		Restart:   b("r", "restart", "r"),
 		NextIface: b("]", "next iface", "]"),
@@ -101,14 +102,15 @@ func DefaultKeyMap() KeyMap {
 
 		Up:       b("↑/k", "up", "up", "k"),
 		Down:     b("↓/j", "down", "down", "j"),
-		PageUp:   b("pgup", "page up", "pgup", "ctrl+b"),
-		PageDown: b("pgdn", "page down", "pgdown", "ctrl+f"),
+		PageUp:   b("pgup/^B", "page up", "pgup", "ctrl+b"),
+		PageDown: b("pgdn/^F", "page down", "pgdown", "ctrl+f"),
 		Home:     b("home/g", "top / oldest", "home", "g"),
 		End:      b("end/G", "bottom / follow", "end", "G"),
 
 		Select: b("enter", "details", "enter"),
 		Filter: b("/", "filter", "/"),
 		Back:   b("esc", "close / clear", "esc"),
+		Hex:    b("x", "LLDPDU in hex", "x"),
 
 		Willing: b("w", "willing", "w"),
 		Edit:    b("e", "edit", "e"),
@@ -116,7 +118,7 @@ func DefaultKeyMap() KeyMap {
 		Export:  b("s", "export", "s"),
 		Agent:   b("a", "agent", "a"),
 		Yes:     b("y", "yes", "y", "Y"),
-		No:      b("n", "no", "n", "N", "esc"),
+		No:      b("n/esc", "no", "n", "N", "esc"),
 
 		FormNext:   b("tab", "next field", "tab"),
 		FormPrev:   b("shift+tab", "prev field", "shift+tab"),
@@ -135,7 +137,7 @@ func DefaultKeyMap() KeyMap {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Quit, k.Interrupt, k.Help, k.Pause, k.NextPane, k.PrevPane, k.Lossless, k.Overview, k.Sort, k.Messages, k.PrevIface, k.NextIface, k.JumpIface},
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Select, k.Filter, k.NextHit, k.PrevHit, k.Order, k.Back},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Select, k.Hex, k.Filter, k.NextHit, k.PrevHit, k.Order, k.Back},
 		// Actions, then the replay's player.
 		{k.Willing, k.Edit, k.Undo, k.Export, k.Agent, k.Yes, k.No, k.PlayPause, k.SeekBack, k.SeekFwd, k.Faster, k.Slower, k.Restart},
 	}

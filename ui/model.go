@@ -107,6 +107,7 @@ type viewState struct {
 	diagSince map[string]time.Time
 
 	hasBackend bool
+	hasPlayer  bool // a replay's player (WithPlayer) takes space, ←/→, +/- and r
 	caps       Caps
 	capsKnown  bool // caps belong to the selected interface
 }
@@ -120,6 +121,8 @@ type detailView struct {
 	ind    engine.Indication
 	prev   *engine.Indication
 	scroll int
+	// hex shows the peers' LLDPDUs as a hex dump (detailPeers, KeyMap.Hex).
+	hex bool
 }
 
 // detailKind says what a detailView shows.
@@ -140,6 +143,9 @@ const (
 	dialogAgent
 	dialogUndo
 	dialogApply // the edit form's parameters
+	// dialogQuit: q while dcbtop's agent runs, whose shutdown LLDPDU on
+	// quitting withdraws the host's parameters from a willing switch.
+	dialogQuit
 )
 
 // A dialog asks y/n before an action, with what it would change.
@@ -152,9 +158,11 @@ type dialog struct {
 	curRes, res engine.Resolution
 	previewErr  error
 	hasPreview  bool
-	local       *engine.Params // dialogApply: the parameters to apply
+	local       *engine.Params // dialogApply: the parameters to apply; dialogUndo: to restore
+	curWilling  *bool          // dialogUndo: the local Willing state in force (willing: restored)
 	localDiff   []change       // dialogApply: local before → after
 	agentDetail string         // dialogAgent: what starting/stopping means
+	agentPorts  []string       // dialogQuit: the ports dcbtop's agent runs on
 	// seq numbers the dialog's preview request (a newer one supersedes
 	// it); rebased says the state in force changed while it was open.
 	seq     int
@@ -186,9 +194,17 @@ type Model struct {
 	recvAt     time.Time     // clock reading when snap arrived or the replay pacing changed
 	ageBase    time.Duration // replay: the age at recvAt
 	pausedAt   time.Time
+	// demoLatest is the demo's newest status while the screen is paused
+	// (demoHeld): the header keeps the step, caption and countdown it had
+	// when paused, as frozen as the rest, until the pause ends.
+	demoLatest *DemoStatus
+	demoHeld   bool
 
 	caps map[string]Caps
 	seq  int // edit previews: only the newest counts
+	// undone marks the interfaces whose last apply this screen undid:
+	// one level of undo, nothing left until the next apply.
+	undone map[string]bool
 
 	vs viewState
 }
@@ -216,6 +232,7 @@ func NewModel(snaps <-chan engine.Snapshot, opts ...Option) Model {
 		m.vs.loc = time.Local
 	}
 	m.vs.hasBackend = m.backend != nil
+	m.vs.hasPlayer = m.player != nil
 	if !m.stylesFixed {
 		m.styles = m.themeFor(m.dark)
 	} else if m.ascii {

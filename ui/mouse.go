@@ -69,13 +69,12 @@ func (r *renderer) footerHints() []footerHint {
 	var out []footerHint
 	x := 0
 	rw := width(r.footerRight()) + 1
-	for _, b := range r.footerBindings() {
-		h := b.Help()
-		w := width(h.Key + " " + h.Desc)
+	for _, it := range r.footerItems() {
+		w := width(it.key + " " + it.desc)
 		if x+w+rw > r.w {
 			break
 		}
-		out = append(out, footerHint{b: b, x: x, w: w})
+		out = append(out, footerHint{b: it.b, x: x, w: w})
 		x += w + 2
 	}
 	return out
@@ -171,6 +170,14 @@ func pressOf(name string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyTab}
 	case "space":
 		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	case "left":
+		return tea.KeyPressMsg{Code: tea.KeyLeft}
+	case "right":
+		return tea.KeyPressMsg{Code: tea.KeyRight}
+	case "f1":
+		return tea.KeyPressMsg{Code: tea.KeyF1}
+	case "f10":
+		return tea.KeyPressMsg{Code: tea.KeyF10}
 	}
 	r := []rune(name)
 	return tea.KeyPressMsg{Code: r[0], Text: name}

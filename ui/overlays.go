@@ -71,15 +71,21 @@ func (r *renderer) helpBox() string {
 		}
 		cols = append(cols, strings.Join(lines, "\n"))
 	}
-	var parts []string
-	for i, c := range cols {
-		if i > 0 {
-			parts = append(parts, "    ")
-		}
-		parts = append(parts, c)
-	}
 	w := r.boxWidth(96)
-	lines := strings.Split(lipgloss.JoinHorizontal(lipgloss.Top, parts...), "\n")
+	join := func(gap string) []string {
+		var parts []string
+		for i, c := range cols {
+			if i > 0 {
+				parts = append(parts, gap)
+			}
+			parts = append(parts, c)
+		}
+		return strings.Split(lipgloss.JoinHorizontal(lipgloss.Top, parts...), "\n")
+	}
+	lines := join("    ")
+	if width(lines[0]) > w { // 80 columns: the columns closer together
+		lines = join("  ")
+	}
 	lines = append(lines, "")
 	for _, l := range []string{
 		r.sym.Diff + " differs from local  " + r.sym.On + " PFC on  " + r.sym.Off + " off  " + r.sym.Absent + " none  " + r.sym.OK + " in operational",
@@ -132,7 +138,36 @@ func (r *renderer) dialogBox() string {
 		lines = append(lines, wrap(d.agentDetail, w, "")...)
 	case dialogUndo:
 		title = "Undo the last apply on " + ifn
-		lines = append(lines, wrap("restores the local parameters and Willing state that were in force before it", w, "")...)
+		lines = append(lines, wrap("restores the local parameters and Willing state that were in force before it (one level)", w, "")...)
+		if d.local != nil || d.localDiff != nil || d.hasPreview || d.previewErr != nil {
+			from := r.sym.Absent
+			if d.curWilling != nil {
+				from = map[bool]string{true: "ON", false: "OFF"}[*d.curWilling]
+			}
+			to := map[bool]string{true: "ON", false: "OFF"}[d.willing]
+			if from == to {
+				lines = append(lines, "", "Local Willing: "+r.st.Value.Render(to)+r.st.Dim.Render(" (unchanged)"))
+			} else {
+				lines = append(lines, "", "Local Willing: "+r.st.Value.Render(from)+" → "+r.st.Value.Render(to))
+			}
+			lines = append(lines, "Local parameters change:")
+			if len(d.localDiff) == 0 {
+				lines = append(lines, "  "+r.st.Dim.Render("nothing changes"))
+			}
+			lines = append(lines, r.changeLines(d.localDiff, w)...)
+			preview("Operational after undo (preview):")
+		}
+	case dialogQuit:
+		n := len(d.agentPorts)
+		title = "Quit dcbtop"
+		names := make([]string, n)
+		for i, p := range d.agentPorts {
+			names[i] = clean(p, ifNameMax)
+		}
+		lines = append(lines, r.st.Warn.Render(fmt.Sprintf("agent running on %d port(s): quit and withdraw? y/n", n)))
+		lines = append(lines, "")
+		lines = append(lines, wrap(fmt.Sprintf("Quitting stops dcbtop's DCBX agent on %s: it sends a shutdown LLDPDU (TTL 0), and a willing switch drops this host's DCBX parameters at once.",
+			strings.Join(names, ", ")), w, "")...)
 	case dialogApply:
 		title = "Apply local parameters on " + ifn
 		lines = append(lines, "Local parameters change:")
@@ -151,7 +186,7 @@ func (r *renderer) dialogBox() string {
 	}
 	// The confirmation names its action.
 	verb := map[dialogKind]string{dialogWilling: "set Willing " + map[bool]string{true: "on", false: "off"}[d.willing],
-		dialogAgent: "stop agent", dialogUndo: "undo", dialogApply: "apply"}[d.kind]
+		dialogAgent: "stop agent", dialogUndo: "undo", dialogApply: "apply", dialogQuit: "quit and withdraw"}[d.kind]
 	if d.kind == dialogAgent && d.willing {
 		verb = "start agent"
 	}
@@ -224,6 +259,9 @@ func paramsLines(st Styles, p *engine.Params, w int) []string {
 func (r *renderer) detailLines(d *detailView, w int) []string {
 	switch d.kind {
 	case detailPeers:
+		if d.hex {
+			return r.peerHexLines(w)
+		}
 		return r.peerDetailLines(w)
 	case detailDiagnostics:
 		return r.diagDetailLines(w)
@@ -276,11 +314,18 @@ func (r *renderer) detailBox() string {
 	if top > 0 || end < len(lines) {
 		more = fmt.Sprintf(" · lines %d-%d of %d", top+1, end, len(lines))
 	}
-	shown = append(shown, r.st.Dim.Render("↑↓ pgup pgdn scroll · esc close"+more))
+	hint := "↑↓ pgup pgdn scroll · esc close"
+	if r.vs.detail.kind == detailPeers {
+		hint += " · " + shortKey(r.keys.Hex) + " " + map[bool]string{false: "hex", true: "decoded"}[r.vs.detail.hex]
+	}
+	shown = append(shown, r.st.Dim.Render(hint+more))
 	title := "Indication"
 	switch r.vs.detail.kind {
 	case detailPeers:
 		title = "Peers of " + clean(r.in.Name, ifNameMax)
+		if r.vs.detail.hex {
+			title += " (hex)"
+		}
 	case detailDiagnostics:
 		title = "Diagnostics of " + clean(r.in.Name, ifNameMax)
 	case detailMessages:

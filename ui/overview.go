@@ -90,13 +90,25 @@ func pauseSum(in *engine.Interface) (float64, bool) {
 
 // overviewColumns are the overview's column titles.
 // (Local is the source of the local parameters, Will the local Willing
-// state, PFC the operational PFC priorities.)
-var overviewColumns = []string{"Interface", "Link", "Peer", "DCBX", "TTL", "Local", "Will", "PFC", "Remote", "Diag", "Pauses/s", "RoCE"}
+// state, PFC the operational PFC priorities, Peer PFC the remote's.)
+var overviewColumns = []string{"Interface", "Link", "Peer", "DCBX", "TTL", "Local", "Will", "PFC", "Peer PFC", "Remote", "Diag", "Pauses/s", "RoCE"}
 
-// pausesCol is the pause-rate column, shown only when some interface has
-// counters; roceCol the RoCE path's priority and worst hop, shown only
-// when some interface has a RoCE port.
-const pausesCol, roceCol = 10, 11
+// Columns the overview's layout names.
+const (
+	linkCol, peerCol, dialectCol, ttlCol, localCol, willCol = 1, 2, 3, 4, 5, 6
+	// pausesCol is the pause-rate column, shown only when some
+	// interface has counters; roceCol the RoCE path's priority and
+	// worst hop, shown only when some interface has a RoCE port.
+	pausesCol, roceCol = 11, 12
+)
+
+// overviewDrops are the columns a narrow screen leaves out, whole, first
+// to last, once the peer names are cut as short as they go: never the
+// interface, the PFC columns, the remote state or the diagnostics.
+var overviewDrops = []int{dialectCol, willCol, linkCol, localCol, ttlCol, pausesCol, roceCol, peerCol}
+
+// peerColMin is how short a narrow screen cuts the peer names.
+const peerColMin = 6
 
 // overviewCells renders one interface's cells (styled) in column order.
 func (r *renderer) overviewCells(in *engine.Interface) []string {
@@ -141,6 +153,14 @@ func (r *renderer) overviewCells(in *engine.Interface) []string {
 	if op := in.Operational; op != nil && op.PFC != nil {
 		pfc = op.PFC.Enabled.PrioWords()
 	}
+	// The remote's PFC: the remote parameters in force, else what the
+	// peer shown last sent (dimmed: not in force, e.g. multi-peer).
+	peerPFC := st.Dim.Render(r.sym.Absent)
+	if rp := in.Remote; in.RemoteValid && rp != nil && rp.PFC != nil {
+		peerPFC = rp.PFC.Enabled.PrioWords()
+	} else if p := in.ShownPeer(); p != nil && p.Params != nil && p.Params.PFC != nil {
+		peerPFC = st.Dim.Render(p.Params.PFC.Enabled.PrioWords())
+	}
 	remote := st.OK.Render("valid")
 	switch rs := in.RemoteState(); rs {
 	case engine.RemoteMultiPeer:
@@ -167,7 +187,7 @@ func (r *renderer) overviewCells(in *engine.Interface) []string {
 	if s, ok := pauseSum(in); ok {
 		pauses = fmtRate(s)
 	}
-	return []string{st.Value.Render(clean(in.Name, ifNameMax)), link, peer, dialect, ttl, local, will, pfc, remote, strings.Join(diag, " "), pauses, r.roceCell(in)}
+	return []string{st.Value.Render(clean(in.Name, ifNameMax)), link, peer, dialect, ttl, local, will, pfc, peerPFC, remote, strings.Join(diag, " "), pauses, r.roceCell(in)}
 }
 
 // roceCell is the RoCE priority and the worst hop of the interface's RoCE
@@ -217,31 +237,68 @@ func (r *renderer) overviewBody(h int) string {
 	case !roce:
 		cols = roceCol // no RoCE port anywhere
 	}
-	rows := make([][]string, len(order))
 	widths := make([]int, cols)
 	for i, c := range overviewColumns[:cols] {
 		widths[i] = width(c)
 	}
+	all := make([][]string, len(order))
 	for n, i := range order {
-		rows[n] = r.overviewCells(&r.snap.Interfaces[i])[:cols]
-		for c, cell := range rows[n] {
+		all[n] = r.overviewCells(&r.snap.Interfaces[i])[:cols]
+		for c, cell := range all[n] {
 			widths[c] = max(widths[c], width(cell))
 		}
 	}
-	// On a narrow screen the peer name gives way, then the remote state;
-	// the interface names never do.
-	const peerCol, remoteCol = 2, 8
-	total := 2
-	for _, wd := range widths {
-		total += wd + 2
+	// On a narrow screen the peer names are cut, then the least useful
+	// columns give way whole (overviewDrops); the interface names and the
+	// remote state never do.
+	keep := make([]bool, cols)
+	for c := range keep {
+		keep[c] = true
 	}
-	for _, c := range []int{peerCol, remoteCol} {
-		if over := total - r.w; over > 0 {
-			cut := min(over, max(0, widths[c]-8))
-			widths[c] -= cut
-			total -= cut
+	total := func() int {
+		t := 2
+		for c, wd := range widths {
+			if keep[c] {
+				t += wd + 2
+			}
+		}
+		return t - 2
+	}
+	if over := total() - r.w; over > 0 {
+		widths[peerCol] -= min(over, max(0, widths[peerCol]-peerColMin))
+	}
+	for _, c := range overviewDrops {
+		if total() <= r.w {
+			break
+		}
+		if c < cols {
+			keep[c] = false
 		}
 	}
+	var shown []int
+	for c := range cols {
+		if keep[c] {
+			shown = append(shown, c)
+		}
+	}
+	pick := func(cells []string) []string {
+		out := make([]string, len(shown))
+		for i, c := range shown {
+			out[i] = cells[c]
+		}
+		return out
+	}
+	rows := make([][]string, len(all))
+	for n := range all {
+		rows[n] = pick(all[n])
+	}
+	widths = func() []int {
+		out := make([]int, len(shown))
+		for i, c := range shown {
+			out[i] = widths[c]
+		}
+		return out
+	}()
 	line := func(cells []string, cur bool) string {
 		var b strings.Builder
 		if cur {
@@ -261,6 +318,7 @@ func (r *renderer) overviewBody(h int) string {
 	for i, c := range overviewColumns[:cols] {
 		head[i] = st.ColHeader.Render(c)
 	}
+	head = pick(head)
 	out := []string{line(head, false)}
 	cur := clamp(r.vs.ovCur, 0, max(0, len(order)-1))
 	top := 0
@@ -281,11 +339,21 @@ func (r *renderer) overviewBody(h int) string {
 // overviewHeader is the overview's two header lines.
 func (r *renderer) overviewHeader() string {
 	st := r.st
-	var peers, invalid, errs, warns int
+	// The ports by remote state: valid, invalid (expired, shut down,
+	// multi-peer, link down...), no peer, and peers without DCBX, each
+	// counted apart (a port nobody talks to is not "invalid").
+	var peers, valid, invalid, noPeer, noDCBX, errs, warns int
 	for i := range r.snap.Interfaces {
 		in := &r.snap.Interfaces[i]
 		peers += len(in.Peers)
-		if !in.RemoteValid {
+		switch in.RemoteState() {
+		case engine.RemoteValid:
+			valid++
+		case engine.RemoteNoPeer:
+			noPeer++
+		case engine.RemoteNoDCBX:
+			noDCBX++
+		default:
 			invalid++
 		}
 		e, w, _ := diagCounts(in.Diagnostics)
@@ -293,8 +361,12 @@ func (r *renderer) overviewHeader() string {
 	}
 	l1 := st.Brand.Render(" dcbtop ") + "  " + st.Value.Render("all ports") + "  " +
 		st.Dim.Render(plural(len(r.snap.Interfaces), "interface"))
-	l2 := fmt.Sprintf("%s %d  %s %d  %s %s  %s %s", st.Label.Render("peers"), peers, st.Label.Render("remote invalid"), invalid,
-		st.Label.Render("errors"), st.Crit.Render(fmt.Sprint(errs)), st.Label.Render("warnings"), st.Warn.Render(fmt.Sprint(warns)))
+	l2 := fmt.Sprintf("%s %d  %s %d  %s %d  %s %d", st.Label.Render("peers"), peers, st.Label.Render("remote valid"), valid,
+		st.Label.Render("invalid"), invalid, st.Label.Render("no peer"), noPeer)
+	if noDCBX > 0 {
+		l2 += fmt.Sprintf("  %s %d", st.Label.Render("no DCBX"), noDCBX)
+	}
+	l2 += fmt.Sprintf("  %s %s  %s %s", st.Label.Render("errors"), st.Crit.Render(fmt.Sprint(errs)), st.Label.Render("warnings"), st.Warn.Render(fmt.Sprint(warns)))
 	return lr(l1, r.captureState(), r.w) + "\n" + pad(l2, r.w) + r.demoLine()
 }
 
@@ -309,7 +381,7 @@ func overviewSelected(snap engine.Snapshot, vs *viewState) string {
 }
 
 // overviewScreen is the whole screen in the overview: header, table,
-// status line and footer, with the help overlay over it.
+// status line and footer, with the help overlay or a dialog over it.
 func (r *renderer) overviewScreen() string {
 	status := r.statusText()
 	bodyH := r.h - r.headerHeight() - 1
@@ -324,6 +396,9 @@ func (r *renderer) overviewScreen() string {
 	out := strings.Join(parts, "\n")
 	if r.vs.help {
 		return overlay(out, r.helpBox(), r.w, r.h)
+	}
+	if r.vs.dialog != nil { // quit's confirmation
+		return overlay(out, r.dialogBox(), r.w, r.h)
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -195,5 +196,27 @@ func TestFilterNextPrev(t *testing.T) {
 	h.press("n")
 	if logCursor(&h.m.vs, n) != n-1 {
 		t.Errorf("n: cursor %d of %d, want the last match", logCursor(&h.m.vs, n), n)
+	}
+}
+
+// The overview shows the peer's PFC beside the operational, counts ports
+// without a peer apart from those whose remote parameters are invalid, and
+// keeps the remote state whole at 80 columns (other columns give way).
+func TestOverviewRemote(t *testing.T) {
+	h := newHarness(t, fourPorts(t), nil, WithOverview(true))
+	for _, size := range [][2]int{{80, 24}, {160, 48}} {
+		h.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		h.wantScreen("remote valid 2  invalid 1  no peer 1", "Peer PFC", "✗ ttl-expired", "no peer  ")
+		h.wantNotScreen("remote invalid 2", "ttl-exp…")
+		s := h.screen()
+		for _, l := range strings.Split(s, "\n") {
+			// The port without a local source: no operational PFC, the
+			// peer's on priority 3.
+			if strings.Contains(l, "enp130s0f0np0") {
+				if f := strings.Fields(l); !slices.Contains(f, "none") || !slices.Contains(f, "—") || !slices.Contains(f, "3") {
+					t.Errorf("%dx%d: %q", size[0], size[1], l)
+				}
+			}
+		}
 	}
 }

@@ -62,7 +62,7 @@ func TestRender(t *testing.T) {
 		{name: "replay_paused_screen", snap: realistic, w: 100, h: 30, age: 3 * time.Second, modify: func(vs *viewState, _ engine.Snapshot) {
 			vs.capture = CaptureStatus{Mode: CaptureReplay, Source: "leaf1-flap.pcapng", Position: 65 * time.Second, Duration: 5 * time.Minute, Speed: 4}
 			vs.paused, vs.newCount = true, 7
-			vs.caps, vs.capsKnown = engine.ReadOnly(), true
+			vs.caps, vs.capsKnown, vs.hasPlayer = engine.ReadOnly(), true, true
 		}},
 		{name: "filtered_log_second_iface", snap: realistic, w: 100, h: 30, age: 3 * time.Second, modify: func(vs *viewState, s engine.Snapshot) {
 			vs.iface, vs.filter, vs.filtering = "eth1", "reason:first", true
@@ -90,14 +90,23 @@ func TestRender(t *testing.T) {
 		{name: "overview_100x30", snap: twoPorts, w: 100, h: 30, age: time.Second, modify: overviewState},
 		{name: "overview_160x48", snap: twoPorts, w: 160, h: 48, age: time.Second, modify: overviewState},
 		{name: "overview_80x24_lossless", snap: lossless, w: 80, h: 24, modify: overviewState},
+		// The peer's PFC beside the operational; no peer counted apart
+		// from invalid; the remote state whole at 80 columns.
+		{name: "overview_ports_80x24", snap: fourPorts, w: 80, h: 24, age: time.Second, modify: overviewState},
+		{name: "overview_ports_160x48", snap: fourPorts, w: 160, h: 48, age: time.Second, modify: overviewState},
 		// A replay paused after a seek to 0:20 (the engine re-ran up to
 		// there): the header says where and that it is paused.
 		{name: "replay_seek", snap: realistic, w: 100, h: 30, age: 0, modify: func(vs *viewState, _ engine.Snapshot) {
 			vs.capture = CaptureStatus{Mode: CaptureReplay, Source: "demo.pcap", Position: 20 * time.Second, Duration: 62 * time.Second, Speed: 1, Paused: true}
-			vs.caps, vs.capsKnown = engine.ReadOnly(), true
+			vs.caps, vs.capsKnown, vs.hasPlayer = engine.ReadOnly(), true, true
 		}},
 		{name: "peer_detail", snap: nexus, w: 120, h: 48, age: time.Second, modify: func(vs *viewState, _ engine.Snapshot) {
 			vs.focus, vs.detail = panePeers, &detailView{kind: detailPeers}
+		}},
+		// x in the peers' drill-down: the LLDPDU as a hex dump, 16 bytes
+		// a line at 80 columns.
+		{name: "peer_detail_hex_80x24", snap: nexus, w: 80, h: 24, age: time.Second, modify: func(vs *viewState, _ engine.Snapshot) {
+			vs.focus, vs.detail = panePeers, &detailView{kind: detailPeers, hex: true}
 		}},
 		{name: "diag_detail", snap: nexus, w: 100, h: 30, age: time.Second, modify: func(vs *viewState, s engine.Snapshot) {
 			vs.focus, vs.detail = paneDiag, &detailView{kind: detailDiagnostics}

@@ -53,6 +53,8 @@ type (
 		res     engine.Resolution
 		err     error
 		preview bool
+		// undo is what an undo restores (undo only).
+		undo *engine.LocalState
 	}
 	editReadyMsg struct {
 		iface string
@@ -134,6 +136,12 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tick()
 	case CaptureStatus:
 		m.ageBase, m.recvAt = m.age(), m.clock()
+		if m.vs.paused && msg.Demo != nil && m.vs.capture.Demo != nil {
+			// Paused: the demo's step line stays as it was (the clock it
+			// counts down with is frozen too); the newest shows on resume.
+			m.demoLatest, m.demoHeld = msg.Demo, true
+			msg.Demo = m.vs.capture.Demo
+		}
 		m.vs.capture = msg
 	case ErrorMsg:
 		if msg.Err != nil {
@@ -170,6 +178,20 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case resultMsg:
 		m.vs.busy = ""
+		if msg.err == nil {
+			// One level of undo: after an undo there is nothing left
+			// until the next apply.
+			m.undone = maps.Clone(m.undone)
+			if m.undone == nil {
+				m.undone = map[string]bool{}
+			}
+			switch msg.act {
+			case actUndo:
+				m.undone[msg.iface] = true
+			case actWilling, actApply:
+				delete(m.undone, msg.iface)
+			}
+		}
 		if msg.err != nil {
 			m.vs.status = statusLine{text: fmt.Sprintf("%s: %s failed: %v", msg.iface, msg.act, msg.err), level: levelErr}
 		} else {
@@ -266,6 +288,12 @@ func (m *Model) rebase(s engine.Snapshot) tea.Cmd {
 		case dialogWilling:
 			cmds = append(cmds, preview(nd.willing, nil))
 			nd.seq, nd.hasPreview, nd.previewErr = m.seq, false, nil
+		case dialogUndo:
+			if nd.local != nil {
+				nd.localDiff, nd.curWilling = paramsDiff(in.Local, nd.local), in.Willing
+				cmds = append(cmds, preview(nd.willing, nd.local))
+				nd.seq, nd.hasPreview, nd.previewErr = m.seq, false, nil
+			}
 		case dialogApply:
 			if f := m.vs.form; f != nil {
 				nd.localDiff = paramsDiff(f.base, nd.local)
@@ -397,8 +425,16 @@ func (m Model) iface(name string) *engine.Interface {
 	return nil
 }
 
+// leftToUndo is why undo is unavailable once the last apply was undone.
+const leftToUndo = "nothing left to undo (one level: the last apply was undone)"
+
 // readOnly explains, in the status line, why an action is unavailable.
+// After an undo from this screen, "nothing to undo" says that the one
+// level of undo was used, not that nothing was ever applied.
 func (m *Model) readOnly(act actionKind, iface, why string) {
+	if act == actUndo && m.undone[iface] && m.caps[iface].UndoNo.Code == engine.RefuseNothingToUndo {
+		why = leftToUndo
+	}
 	m.vs.status = statusLine{text: fmt.Sprintf("%s unavailable on %s: %s", act, iface, cmp.Or(why, noReason)), level: levelInfo}
 }
 
@@ -463,6 +499,12 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Messages):
 		m.vs.detail = &detailView{kind: detailMessages, scroll: 1 << 20}
 	case key.Matches(msg, k.Quit):
+		if ports := m.agentPorts(); len(ports) > 0 {
+			// Quitting stops the agent, whose shutdown LLDPDU makes a
+			// willing switch drop this host's parameters: ask first.
+			m.vs.dialog = &dialog{kind: dialogQuit, agentPorts: ports}
+			return m, nil
+		}
 		return m, tea.Quit
 	case key.Matches(msg, k.Help):
 		m.vs.help = true
@@ -523,6 +565,28 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
+// agentPorts returns the interfaces dcbtop's own host agent runs on
+// (local source agent in the newest live snapshot, paused or not), which
+// quitting withdraws; none in a replay, in the demo (its switches are
+// simulated) or once the capture ended.
+func (m Model) agentPorts() []string {
+	c := m.vs.capture
+	if c.Mode != CaptureLive || c.Demo != nil || c.Done || m.vs.closed {
+		return nil
+	}
+	s := m.snap
+	if m.haveLatest {
+		s = m.latest
+	}
+	var out []string
+	for i := range s.Interfaces {
+		if s.Interfaces[i].LocalSource == engine.SourceAgent {
+			out = append(out, s.Interfaces[i].Name)
+		}
+	}
+	return out
+}
+
 // togglePause freezes the screen (snapshots keep arriving and are
 // counted) or shows the newest snapshot again.
 func (m *Model) togglePause() tea.Cmd {
@@ -532,6 +596,12 @@ func (m *Model) togglePause() tea.Cmd {
 		return nil
 	}
 	m.vs.paused, m.vs.newCount = false, 0
+	if m.demoHeld {
+		if m.vs.capture.Demo != nil {
+			m.vs.capture.Demo = m.demoLatest
+		}
+		m.demoLatest, m.demoHeld = nil, false
+	}
 	if m.haveLatest {
 		return m.show(m.latest)
 	}
@@ -675,6 +745,9 @@ func (m Model) detailKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Back, k.Select, k.Quit):
 		m.vs.detail = nil
 		return m, nil
+	case d.kind == detailPeers && key.Matches(msg, k.Hex):
+		d.hex, d.scroll = !d.hex, 0
+		n = len(r.detailLines(&d, w))
 	case key.Matches(msg, k.Up):
 		d.scroll--
 	case key.Matches(msg, k.Down):
@@ -773,11 +846,22 @@ func (m Model) startGuarded(act actionKind) (tea.Model, tea.Cmd) {
 	}
 	name := in.Name
 	m.vs.busy = fmt.Sprintf("checking %s on %s…", act, name)
-	return m, m.checked(act, name, func(_ Backend, caps Caps) tea.Msg {
+	return m, m.checked(act, name, func(b Backend, caps Caps) tea.Msg {
 		if act == actEdit {
 			return editReadyMsg{iface: name, caps: caps}
 		}
-		return confirmMsg{act: act, iface: name, caps: caps}
+		// Undo: what it restores, and what operational would become.
+		st, ok := b.UndoState(name)
+		if !ok {
+			caps.UndoNo = engine.Refusal{Code: engine.RefuseNothingToUndo, Interface: name}
+			return readOnlyMsg{act: act, iface: name, caps: caps}
+		}
+		msg := confirmMsg{act: act, iface: name, caps: caps, undo: &st, willing: st.Willing}
+		if st.Params != nil {
+			msg.op, msg.res, msg.err = b.Preview(name, st.Willing, st.Params)
+			msg.preview = true
+		}
+		return msg
 	})
 }
 
@@ -808,6 +892,10 @@ func (m *Model) openConfirm(msg confirmMsg) {
 		d.kind = dialogWilling
 	case actUndo:
 		d.kind = dialogUndo
+		if u := msg.undo; u != nil {
+			d.local, d.localDiff = u.Params, paramsDiff(in.Local, u.Params)
+			d.curWilling = in.Willing
+		}
 	case actAgent:
 		d.kind = dialogAgent
 		d.agentDetail = fmt.Sprintf("dcbtop stops transmitting on %s and sends a shutdown LLDPDU (TTL 0): the switch withdraws this host's DCBX parameters at once.", msg.iface)
@@ -828,6 +916,10 @@ func (m Model) dialogKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Yes):
 	case key.Matches(msg, k.No):
 		m.vs.dialog = nil
+		if d.kind == dialogQuit {
+			m.vs.status = statusLine{text: "quit cancelled: dcbtop's agent keeps running"}
+			return m, nil
+		}
 		if d.kind != dialogApply {
 			m.vs.status = statusLine{text: "cancelled: nothing was changed"}
 		}
@@ -836,6 +928,9 @@ func (m Model) dialogKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	m.vs.dialog = nil
+	if d.kind == dialogQuit {
+		return m, tea.Quit
+	}
 	if b == nil {
 		return m, nil
 	}

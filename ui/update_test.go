@@ -35,6 +35,11 @@ type fakeBackend struct {
 	// live, when set, is the backend's view of the state in force:
 	// Preview resolves against it, as the real backend does.
 	live func() engine.Snapshot
+	// undo is what Undo restores (UndoState), nil: nothing to undo. An
+	// Apply sets it to applyUndo when that is set; an Undo clears it and,
+	// as the real backend's capabilities then do, refuses the next.
+	undo      *engine.LocalState
+	applyUndo *engine.LocalState
 }
 
 func (f *fakeBackend) record(format string, a ...any) {
@@ -81,13 +86,34 @@ func (f *fakeBackend) Apply(iface string, willing *bool, local *engine.Params) (
 	f.record("Apply(%s, willing %s, local %v)", iface, ptrWords(willing), local != nil)
 	f.mu.Lock()
 	f.applied = append(f.applied, local)
+	if f.applyUndo != nil && f.applyErr == nil {
+		u := *f.applyUndo
+		f.undo = &u
+		f.caps.UndoNo = engine.Refusal{}
+	}
 	f.mu.Unlock()
 	return f.applyText, f.applyErr
 }
 
 func (f *fakeBackend) Undo(iface string) (string, error) {
 	f.record("Undo(%s)", iface)
+	f.mu.Lock()
+	if f.undo != nil {
+		f.undo = nil
+		f.caps.UndoNo = engine.Refusal{Code: engine.RefuseNothingToUndo, Interface: iface}
+	}
+	f.mu.Unlock()
 	return "restored willing on; read back: willing on", nil
+}
+
+func (f *fakeBackend) UndoState(iface string) (engine.LocalState, bool) {
+	f.record("UndoState(%s)", iface)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.undo == nil {
+		return engine.LocalState{}, false
+	}
+	return *f.undo, true
 }
 
 func (f *fakeBackend) Export(s engine.Snapshot) (string, error) {
@@ -589,6 +615,7 @@ func TestReadOnlyReasons(t *testing.T) {
 
 func TestUndoAndAgent(t *testing.T) {
 	be := writable()
+	be.undo = &engine.LocalState{Willing: true, Params: localParams(true)}
 	h := newHarness(t, firstReceipt(t), be)
 	h.press("u")
 	h.wantScreen("Undo the last apply on eth0")
@@ -651,7 +678,9 @@ func TestScrollAndDetail(t *testing.T) {
 }
 
 func TestHelpAndQuit(t *testing.T) {
-	h := newHarness(t, realistic(t), nil)
+	// The local parameters come from the kernel: no agent of dcbtop's to
+	// withdraw, q quits at once (TestQuitAgentConfirm: with one).
+	h := newHarness(t, mismatch(t), nil)
 	h.press("?")
 	h.wantScreen("dcbtop help", "≠ differs from local")
 	h.press("q") // closes help, does not quit

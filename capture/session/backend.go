@@ -174,6 +174,17 @@ func (b *Backend) Undo(iface string) (string, error) {
 	return b.write(iface, nil, nil, true)
 }
 
+// UndoState returns what an Undo on iface would restore (the host layer's
+// one-level undo state, for the agent's and the kernel's writes alike),
+// for the screen's undo preview; false in a replay or when there is
+// nothing to undo.
+func (b *Backend) UndoState(iface string) (engine.LocalState, bool) {
+	if b.replay {
+		return engine.LocalState{}, false
+	}
+	return b.live.undoState(iface)
+}
+
 // write carries out an apply or undo as the host layer decides it: the
 // agent's answer, or the kernel write it asks for.
 func (b *Backend) write(iface string, local *engine.Params, willing *bool, undo bool) (string, error) {

@@ -399,6 +399,10 @@ func TestBackendApplyKernel(t *testing.T) {
 		t.Errorf("driver calls %q: want one IEEE_GET before the write and one after", fake.Calls)
 	}
 	undo, _ := fl.undoState("nl")
+	// The screen's undo preview reads the same state.
+	if got, ok := b.UndoState("nl"); !ok || !cmp.Equal(got, undo) {
+		t.Errorf("UndoState: %+v, %v; want the host's undo state %+v", got, ok, undo)
+	}
 	if diff := cmp.Diff(engine.LocalState{Params: &engine.Params{
 		ETS: &engine.ETS{MaxTCs: 8, TCBandwidth: [8]uint8{100}, TSA: [8]lldp.TSA{2, 2, 2, 2, 2, 2, 2, 2}},
 		PFC: &engine.PFC{Cap: 8},
@@ -420,6 +424,12 @@ func TestBackendApplyKernel(t *testing.T) {
 	}
 	if _, err := b.Undo("nl"); err == nil || err.Error() != "nothing to undo on nl (no apply from this screen yet)" {
 		t.Errorf("second undo: %v", err)
+	}
+	if st, ok := b.UndoState("nl"); ok {
+		t.Errorf("UndoState after the undo: %+v, want nothing (one level)", st)
+	}
+	if st, ok := newBackend(t.TempDir(), snapOf(s), nil).UndoState("nl"); ok {
+		t.Errorf("a replay's UndoState: %+v", st)
 	}
 	// A driver error is one line without the interface name (the screen
 	// adds it).
