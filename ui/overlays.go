@@ -86,6 +86,7 @@ func (r *renderer) helpBox() string {
 	if width(lines[0]) > w { // 80 columns: the columns closer together
 		lines = join("  ")
 	}
+	keyRows := len(lines)
 	lines = append(lines, "")
 	for _, l := range []string{
 		r.sym.Diff + " differs from local  " + r.sym.On + " PFC on  " + r.sym.Off + " off  " + r.sym.Absent + " none  " + r.sym.OK + " in operational",
@@ -97,7 +98,15 @@ func (r *renderer) helpBox() string {
 	} {
 		lines = append(lines, wrap(l, w, "  ")...)
 	}
-	return r.box(lr("dcbtop help", r.st.Dim.Render("? esc q: close"), w), lines, w)
+	// The box (its borders and title included) fits the screen: the
+	// legend's last lines go first, never the keys.
+	title := lr("dcbtop help", r.st.Dim.Render("? esc q: close"), w)
+	b := r.box(title, lines, w)
+	for strings.Count(b, "\n")+1 > r.h && len(lines) > keyRows {
+		lines = lines[:len(lines)-1]
+		b = r.box(title, lines, w)
+	}
+	return b
 }
 
 // dialogBox is the y/n confirmation of an action, with its preview.
