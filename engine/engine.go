@@ -34,6 +34,10 @@ type Config struct {
 	MaxNeighbors int
 	// LogSize bounds the indication log carried in snapshots.
 	LogSize int
+	// NeighborEvents adds LLDP neighbour events (StatusNeighbor) to the
+	// indications and the log: a peer appeared, left, was evicted, a
+	// multi-peer hold-down started or ended.
+	NeighborEvents bool
 	// Replay says the events come from a capture file: advice that needs
 	// the live host (local-unknown's) says what a capture can carry.
 	Replay bool
@@ -476,6 +480,7 @@ func (e *Engine) expire(p *port) {
 func (e *Engine) remove(p *port, i int, r Reason) {
 	n := p.neighbors[i]
 	p.neighbors = slices.Delete(p.neighbors, i, i+1)
+	e.neighborEvent(p, r, n)
 	switch r {
 	case ReasonTTLExpired, ReasonShutdown, ReasonLinkDown:
 		p.lost, p.lostAt, p.lostWhy = n, e.now, r
@@ -495,6 +500,14 @@ func (e *Engine) invalidate(p *port, r Reason, from *neighbor) {
 	e.resolveOperational(p, r)
 }
 
+// neighborEvent records an LLDP neighbour event of n (nil: the port's,
+// as a hold-down's end) when Config.NeighborEvents asks for them.
+func (e *Engine) neighborEvent(p *port, r Reason, n *neighbor) {
+	if e.cfg.NeighborEvents {
+		e.emit(p, StatusNeighbor, r, 0, nil, n)
+	}
+}
+
 func (e *Engine) checkHoldDown(p *port) {
 	if !p.multi {
 		return
@@ -505,6 +518,7 @@ func (e *Engine) checkHoldDown(p *port) {
 		}
 	}
 	p.multi = false
+	e.neighborEvent(p, ReasonHoldDownEnd, nil)
 	for _, n := range p.neighbors {
 		n.taintUntil = time.Time{}
 	}
@@ -597,6 +611,9 @@ func (e *Engine) frame(p *port, ev FrameReceived) {
 	}
 	n.lastSeen, n.expires = e.now, e.now.Add(time.Duration(du.TTL)*time.Second)
 	n.frames++
+	if n.frames == 1 {
+		e.neighborEvent(p, ReasonPeerNew, n)
+	}
 	n.params = nil
 	if hdr.Dst == lldp.NearestBridge {
 		// DCBX runs only on the nearest-bridge agent (lldpad lldp_8021qaz.c).
@@ -628,6 +645,7 @@ func (e *Engine) addNeighbor(p *port, dst lldp.MAC, chassis, portID []byte, ttl 
 			}
 		}
 		if victim >= 0 {
+			e.neighborEvent(p, ReasonEvicted, p.neighbors[victim])
 			p.neighbors = slices.Delete(p.neighbors, victim, victim+1)
 			p.counters.NeighborsEvicted++
 		}
@@ -660,6 +678,7 @@ func (e *Engine) resolveRemote(p *port, n *neighbor) {
 		// all DCBX information received meanwhile has expired.
 		if !p.multi {
 			p.multi, p.multiSince = true, e.now
+			e.neighborEvent(p, ReasonMultiPeer, n)
 			for _, m := range p.neighbors {
 				if m.dcbx() {
 					m.taintUntil = m.expires

@@ -22,12 +22,20 @@ const (
 	// StatusLocal reports a change of the local parameters or of the local
 	// DCBX Willing state.
 	StatusLocal
+	// StatusNeighbor is not an NDIS indication but dcbtop's own record of
+	// an LLDP neighbour event (Config.NeighborEvents): a peer appeared
+	// (ReasonPeerNew), left (ReasonTTLExpired, ReasonShutdown,
+	// ReasonLinkDown), was evicted (ReasonEvicted), or a multi-peer
+	// hold-down started (ReasonMultiPeer) or ended (ReasonHoldDownEnd).
+	// Its flags are empty and its parameters null.
+	StatusNeighbor
 )
 
 var statusNames = [...]string{
 	StatusRemote:      "QOS_REMOTE_PARAMETERS_CHANGE",
 	StatusOperational: "QOS_OPERATIONAL_PARAMETERS_CHANGE",
 	StatusLocal:       "QOS_LOCAL_PARAMETERS_CHANGE",
+	StatusNeighbor:    "LLDP_NEIGHBOR_CHANGE",
 }
 
 // String returns the status name, e.g. "QOS_REMOTE_PARAMETERS_CHANGE".
@@ -52,6 +60,9 @@ const (
 	ReasonShutdown     Reason = "shutdown"      // the peer sent a shutdown LLDPDU (TTL 0)
 	ReasonMultiPeer    Reason = "multi-peer"    // a second DCBX peer appeared
 	ReasonLinkDown     Reason = "link-down"     // the port stopped being operational
+	ReasonPeerNew      Reason = "peer-new"      // neighbour event: an MSAP's first LLDPDU
+	ReasonEvicted      Reason = "evicted"       // neighbour event: dropped for a new one, the table full
+	ReasonHoldDownEnd  Reason = "hold-down-end" // neighbour event: the multi-peer hold-down is over
 	ReasonLocalChange  Reason = "local-change"  // local parameters or Willing changed
 )
 

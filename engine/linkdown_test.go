@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 	"strings"
 	"testing"
@@ -113,5 +114,46 @@ func TestOneDiagnosticPerFact(t *testing.T) {
 	if !strings.HasPrefix(d.Message, "ETS configuration and recommendation: priority 3 maps to TC15, a reserved traffic class") ||
 		strings.Contains(d.Action, "or its TC count") || !strings.Contains(d.Action, "above TC7") {
 		t.Errorf("message %q, action %q", d.Message, d.Action)
+	}
+}
+
+// TestNeighborEvents: with Config.NeighborEvents the log also records LLDP
+// neighbour events, a kind of their own (StatusNeighbor, no flags, no
+// parameters): a peer appeared, a second DCBX peer started a multi-peer
+// hold-down, one left (its TTL), the hold-down ended; so a peer leaving
+// the multi-peer condition is visible. Without it, none.
+func TestNeighborEvents(t *testing.T) {
+	events := func(e *Engine) []string {
+		var got []string
+		for _, in := range e.Log() {
+			if in.Status == StatusNeighbor {
+				if in.Flags != 0 || in.Params != nil || (in.Reason != ReasonHoldDownEnd && in.Peer == "") {
+					t.Errorf("neighbour event %+v: flags, params or peer", in)
+				}
+				got = append(got, fmt.Sprintf("%g %s %s", in.Time.Sub(t0).Seconds(), in.Reason, in.PeerName))
+			}
+		}
+		return got
+	}
+	evs := []Event{
+		rx(1, frame(t, highMAC, 4, etsA, pfc3)),
+		rx(2, frame(t, macB, 4, etsA, pfc3)),
+		rx(3, frame(t, highMAC, 4, etsA, pfc3)),
+		rx(6, frame(t, highMAC, 4, etsA, pfc3)),
+		rx(9, frame(t, highMAC, 4, etsA, pfc3)),
+		Tick{At: at(14)},
+	}
+	e := New(Config{NeighborEvents: true})
+	run(e, evs)
+	// B's information expires at 6; A's sent meanwhile (at 3) keeps the
+	// hold-down until 7; A's own expires 4 s after its last LLDPDU.
+	want := []string{"1 peer-new leaf-ff", "2 peer-new leaf-0b", "2 multi-peer leaf-0b", "6 ttl-expired leaf-0b", "7 hold-down-end ", "13 ttl-expired leaf-ff"}
+	if diff := cmp.Diff(want, events(e)); diff != "" {
+		t.Errorf("neighbour events (-want +got):\n%s", diff)
+	}
+	e = New(Config{})
+	run(e, evs)
+	if got := events(e); len(got) != 0 {
+		t.Errorf("without NeighborEvents: %v", got)
 	}
 }

@@ -187,6 +187,8 @@ func statusShort(s engine.Status) string {
 		return "OPER"
 	case engine.StatusLocal:
 		return "LOCAL"
+	case engine.StatusNeighbor:
+		return "NEIGH"
 	}
 	return s.String()
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
 
@@ -308,4 +309,22 @@ func TestLosslessHostileStrings(t *testing.T) {
 			}
 		}
 	}
+}
+
+// LLDP neighbour events are a kind of their own in the log (NEIGH, the
+// peer's name where the flags go), and the filter finds them by it.
+func TestLogNeighborEvents(t *testing.T) {
+	s := &scenario{t: t, e: engine.New(engine.Config{NeighborEvents: true})}
+	snap := s.link(0, "eth0", macLocal0).local(0, "eth0", "agent", true, localParams(true), "").
+		rx(1, "eth0", leaf1(40, 60, 1<<3)).snap()
+	h := newHarness(t, snap, nil)
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 40})
+	h.wantScreen("NEIGH  peer-new      leaf1", "REMOTE first-receipt")
+	h.press("/")
+	for _, r := range "status:neigh" {
+		h.press(string(r))
+	}
+	h.press("enter")
+	h.wantScreen("NEIGH  peer-new      leaf1")
+	h.wantNotScreen("REMOTE first-receipt")
 }

@@ -678,6 +678,13 @@ func (r *renderer) logContent(w int) paneContent {
 		if full {
 			flags = flagsFull(in.Flags)
 		}
+		if in.Status == engine.StatusNeighbor {
+			// A neighbour event has no flags: it names the peer.
+			flags = Sanitize(in.PeerName)
+			if flags == "" {
+				flags = Sanitize(in.Peer)
+			}
+		}
 		tm := pad(in.Time.In(r.vs.loc).Format(layout), timeW)
 		if d := r.vs.capture.Demo; d != nil && !d.Start.IsZero() {
 			tm = pad(scenarioTime(in.Time.Sub(d.Start), timeW > 8), timeW)
@@ -732,6 +739,8 @@ func (r *renderer) statusStyle(s engine.Status, text string) string {
 		return r.st.Info.Render(text)
 	case engine.StatusOperational:
 		return r.st.Value.Render(text)
+	case engine.StatusNeighbor:
+		return r.st.Dim.Render(text)
 	}
 	return text
 }

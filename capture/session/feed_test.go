@@ -99,7 +99,7 @@ func TestLiveFlush(t *testing.T) {
 	r.apply(engine.FrameReceived{Interface: "h0", At: now.Add(3 * time.Second), Data: frame})
 	r.flush()
 	s, ok := take()
-	if !ok || !s.Interfaces[0].RemoteValid || len(s.Indications) != 1 {
+	if !ok || !s.Interfaces[0].RemoteValid || len(s.Indications) != 2 { // the peer appeared, then its first receipt
 		t.Fatalf("after the first receipt: %v, %+v", ok, s)
 	}
 	// An identical LLDPDU changes nothing but the peer's TTL: published,

@@ -21,7 +21,7 @@ func headlessUpTo(t *testing.T, file string, pos time.Duration) engine.Snapshot 
 		t.Fatal(err)
 	}
 	defer src.Close()
-	eng := engine.New(engine.Config{Replay: true}) // as a replay runs it
+	eng := engine.New(engine.Config{Replay: true, NeighborEvents: true}) // as a replay runs it
 	var first time.Time
 	for {
 		f, err := src.ReadFrame(context.Background())

@@ -329,16 +329,22 @@ func ifindex(t testing.TB, ns *testbed.NS, ifname string) string {
 // nextIndication reads the next NDJSON line and decodes it.
 func (p *proc) nextIndication(t testing.TB, timeout time.Duration) (engine.Indication, string) {
 	t.Helper()
-	line, ok := p.next(timeout)
-	if !ok {
-		t.Fatalf("%s: no indication within %v (exited: %v); stdout so far:\n%s\nstderr:\n%s",
-			p.name, timeout, p.exited(), p.stdout(), p.stderrText())
+	deadline := time.Now().Add(timeout)
+	for {
+		line, ok := p.next(time.Until(deadline))
+		if !ok {
+			t.Fatalf("%s: no indication within %v (exited: %v); stdout so far:\n%s\nstderr:\n%s",
+				p.name, timeout, p.exited(), p.stdout(), p.stderrText())
+		}
+		var in engine.Indication
+		if err := json.Unmarshal([]byte(line), &in); err != nil {
+			t.Fatalf("%s: not an indication: %q: %v", p.name, line, err)
+		}
+		if in.Status == engine.StatusNeighbor {
+			continue // LLDP neighbour events: the NDIS indications are what these tests follow
+		}
+		return in, line
 	}
-	var in engine.Indication
-	if err := json.Unmarshal([]byte(line), &in); err != nil {
-		t.Fatalf("%s: not an indication: %q: %v", p.name, line, err)
-	}
-	return in, line
 }
 
 // expect reads the next indication and checks that it is a remote one

@@ -100,6 +100,10 @@ func TestTextOutput(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) < 2 || !strings.Contains(lines[0], "LLDP_NEIGHBOR_CHANGE peer-new") || !strings.HasSuffix(lines[0], "(sw-ieee)") {
+		t.Errorf("--text: the peer's appearance first, with its name: %q", lines)
+	}
+	lines = lines[1:]
 	if len(lines) == 0 || !strings.Contains(lines[0], "QOS_REMOTE_PARAMETERS_CHANGE first-receipt") || !strings.Contains(lines[0], " peer ") ||
 		!strings.HasSuffix(lines[0], ")") || strings.HasPrefix(lines[0], "{") {
 		t.Errorf("--text: %q", lines)

@@ -181,6 +181,11 @@ func (p *tmuxPane) exitStatus(timeout time.Duration) string {
 func (p *tmuxPane) quit() string {
 	p.t.Helper()
 	p.keys("q")
+	// While dcbtop is the host agent, q asks first (quit and withdraw?).
+	time.Sleep(300 * time.Millisecond)
+	if strings.Contains(p.screen(false), "quit and withdraw?") {
+		p.keys("y")
+	}
 	if code := p.exitStatus(20 * time.Second); code != "0" {
 		p.t.Fatalf("exit status %s after q, want 0; the screen:\n%s", code, p.screen(false))
 	}

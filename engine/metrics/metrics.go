@@ -167,6 +167,9 @@ func (c *Collector) Observe(ins []engine.Indication) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, in := range ins {
+		if in.Status == engine.StatusNeighbor {
+			continue // not an NDIS indication: dcbtop_peers says the neighbours
+		}
 		c.indications[indicationKey{in.Interface, statusLabel(in.Status), boundedLabel(reasons[:], in.Reason)}]++
 	}
 }
