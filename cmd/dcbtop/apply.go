@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -84,6 +85,8 @@ func parseApply(args []string) (*applyOptions, error) {
 	switch {
 	case len(ifaces) == 0:
 		return nil, errors.New("name the interface with -i")
+	case slices.Contains(ifaces, "any"):
+		return nil, errors.New("-i any: apply changes one interface at a time; name it")
 	case len(ifaces) > 1:
 		return nil, errors.New("exactly one -i")
 	case len(files) > 1:

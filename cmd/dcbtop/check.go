@@ -98,6 +98,10 @@ func parseCheck(args []string) (*checkOptions, error) {
 	if err := parseFlags(fs, args); err != nil {
 		return nil, err
 	}
+	var err error
+	if o.ifaces, err = anyIfaces(o.ifaces); err != nil {
+		return nil, err
+	}
 	switch {
 	case fs.NArg() > 0:
 		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))

@@ -5,6 +5,7 @@ package main
 // outputs; main only calls Run.
 
 import (
+	"slices"
 	"strings"
 
 	"context"
@@ -134,8 +135,8 @@ Usage:
   dcbtop version                   the version, as --version
 
 Options:
-  -i IFACE       capture on IFACE (repeatable; default every up Ethernet
-                 interface)
+  -i IFACE       capture on IFACE (repeatable; default, or -i any: every up
+                 Ethernet interface)
   -r FILE        replay FILE; capture timestamps drive the clock (- reads
                  standard input, with --json or --events)
   --json         print one snapshot (JSON) and exit: after the last frame
@@ -391,6 +392,19 @@ func ifaceFlag(fs *flag.FlagSet, ifaces *[]string) {
 	})
 }
 
+// anyIfaces settles "-i any" as tcpdump takes it: every interface, which
+// is what no -i gives (every up Ethernet interface); with another -i it is
+// a mistake.
+func anyIfaces(ifaces []string) ([]string, error) {
+	if !slices.Contains(ifaces, "any") {
+		return ifaces, nil
+	}
+	if len(ifaces) > 1 {
+		return nil, errors.New("-i any means every interface: give it alone")
+	}
+	return nil, nil
+}
+
 // countersValue is --counters-interval: 0 is never (stored as -1), else
 // 100ms to 1h; set records that it was given.
 type countersValue struct {
@@ -457,6 +471,10 @@ func parse(args []string, env Env) (*options, error) {
 	}
 	if fs.NArg() > 0 {
 		return nil, strayArgument(fs.Arg(0), len(args) > 0 && args[0] == fs.Arg(0))
+	}
+	var err error
+	if o.ifaces, err = anyIfaces(o.ifaces); err != nil {
+		return nil, err
 	}
 	if o.version {
 		return o, nil

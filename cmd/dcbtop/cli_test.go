@@ -47,6 +47,7 @@ func TestUsage(t *testing.T) {
 		// before any interface is touched.
 		{name: "speed in live mode", args: []string{"--speed", "2"}, code: 2, stderr: "dcbtop: --speed applies to replay (-r) only (see dcbtop --help)\n"},
 		{name: "local without agent", args: []string{"-i", "h0", "--local", "x.json"}, code: 2, stderr: "dcbtop: --local, --willing and --force need --agent (see dcbtop --help)\n"},
+		{name: "-i any with another -i", args: []string{"-i", "any", "-i", "eth0"}, code: 2, stderr: "dcbtop: -i any means every interface: give it alone (see dcbtop --help)\n"},
 		{name: "-w - with --events", args: []string{"-i", "h0", "-w", "-", "--events"}, code: 2, stderr: "dcbtop: -w - writes pcapng to standard output: --json and --events would print there too (see dcbtop --help)\n"},
 		{name: "-w with -r names -w", args: []string{"-r", "x.pcap", "-w", "y.pcapng"}, code: 2, stderr: "dcbtop: -w applies to live capture only (a replay records nothing new) (see dcbtop --help)\n"},
 		{name: "--agent with -r names --agent", args: []string{"-r", "x.pcap", "--agent"}, code: 2, stderr: "dcbtop: --agent applies to live capture only (see dcbtop --help)\n"},
@@ -264,5 +265,20 @@ func TestApplyHelp(t *testing.T) {
 		if code != ExitOK || !strings.HasPrefix(out.String(), "usage: dcbtop apply -i IFACE") || errOut.Len() != 0 {
 			t.Errorf("apply %s: exit %d, stdout %q, stderr %q", arg, code, out.String(), errOut.String())
 		}
+	}
+}
+
+// -i any is every interface, as tcpdump takes it: what no -i gives.
+func TestIfaceAny(t *testing.T) {
+	o, err := parse([]string{"-i", "any", "--events"}, Env{})
+	if err != nil || o.ifaces != nil {
+		t.Errorf("dcbtop -i any: ifaces %q, %v; want none named (every interface)", o.ifaces, err)
+	}
+	c, err := parseCheck([]string{"-i", "any"})
+	if err != nil || c.ifaces != nil {
+		t.Errorf("dcbtop check -i any: ifaces %q, %v", c.ifaces, err)
+	}
+	if code, _, errOut := runCLI(t, "apply", "-i", "any", "x.json"); code != 2 || !strings.Contains(errOut, "-i any: apply changes one interface at a time") {
+		t.Errorf("apply -i any: exit %d, %q", code, errOut)
 	}
 }
