@@ -135,8 +135,8 @@ Usage:
   dcbtop version                   the version, as --version
 
 Options:
-  -i IFACE       capture on IFACE (repeatable; default, or -i any: every up
-                 Ethernet interface)
+  -i IFACE       capture on IFACE (repeatable; default every up Ethernet
+                 interface); -i any also means every one, as in tcpdump
   -r FILE        replay FILE; capture timestamps drive the clock (- reads
                  standard input, with --json or --events)
   --json         print one snapshot (JSON) and exit: after the last frame
