@@ -68,6 +68,9 @@ type Refusal struct {
 	// its chassis ID), rather than found running in this network
 	// namespace.
 	Seen bool
+	// Undone (RefuseNothingToUndo): the one level of undo was used; the
+	// last apply is already undone.
+	Undone bool
 }
 
 // String says why, in words an operator acts on, with the remedy; "" for
@@ -92,6 +95,9 @@ func (r Refusal) String() string {
 	case RefuseUnknownInterface:
 		return r.Interface + " is not in the snapshot"
 	case RefuseNothingToUndo:
+		if r.Undone {
+			return "nothing left to undo on " + r.Interface + " (one level: the last apply is already undone)"
+		}
 		return "nothing to undo on " + r.Interface + " (no apply since dcbtop started)"
 	}
 	return ""

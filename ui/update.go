@@ -425,15 +425,13 @@ func (m Model) iface(name string) *engine.Interface {
 	return nil
 }
 
-// leftToUndo is why undo is unavailable once the last apply was undone.
-const leftToUndo = "nothing left to undo (one level: the last apply was undone)"
-
 // readOnly explains, in the status line, why an action is unavailable.
 // After an undo from this screen, "nothing to undo" says that the one
 // level of undo was used, not that nothing was ever applied.
 func (m *Model) readOnly(act actionKind, iface, why string) {
 	if act == actUndo && m.undone[iface] && m.caps[iface].UndoNo.Code == engine.RefuseNothingToUndo {
-		why = leftToUndo
+		// The engine's words for it (a backend that knows says the same).
+		why = engine.Refusal{Code: engine.RefuseNothingToUndo, Interface: iface, Undone: true}.String()
 	}
 	m.vs.status = statusLine{text: fmt.Sprintf("%s unavailable on %s: %s", act, iface, cmp.Or(why, noReason)), level: levelInfo}
 }

@@ -104,6 +104,15 @@ func (r *liveRun) undoState(iface string) (st engine.LocalState, ok bool) {
 	return st, ok
 }
 
+// undone reports whether iface's one level of undo was used
+// (Host.UndoUsed).
+func (r *liveRun) undone(iface string) (done bool) {
+	if err := r.do(func() { done = r.h.UndoUsed(iface) }); err != nil {
+		return false
+	}
+	return done
+}
+
 // setAgent starts or stops dcbtop's agent on iface.
 func (r *liveRun) setAgent(iface string, on bool) (change AgentChange, err error) {
 	if derr := r.do(func() {

@@ -35,6 +35,8 @@ type liveControl interface {
 	// undoState is the state an undo on iface restores (the host's, one
 	// level for the agent's and the kernel's writes alike).
 	undoState(iface string) (engine.LocalState, bool)
+	// undone reports whether the one level of undo on iface was used.
+	undone(iface string) bool
 	// setAgent starts or stops dcbtop's agent on iface.
 	setAgent(iface string, on bool) (AgentChange, error)
 	// refreshHost has the engine observe the host (LLDP agents running,
@@ -106,7 +108,7 @@ func (b *Backend) Capabilities(iface string) engine.Capabilities {
 	}
 	caps := in.Caps
 	if caps.CanWrite && b.live != nil && !b.hasUndo(iface) {
-		caps.UndoNo = engine.Refusal{Code: engine.RefuseNothingToUndo, Interface: iface}
+		caps.UndoNo = engine.Refusal{Code: engine.RefuseNothingToUndo, Interface: iface, Undone: b.live.undone(iface)}
 	}
 	return caps
 }

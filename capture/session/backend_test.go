@@ -95,6 +95,12 @@ func (f *fakeLive) kernelWritten(w host.WriteKernel, res engine.WriteResult) err
 	return nil
 }
 
+func (f *fakeLive) undone(iface string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.h != nil && f.h.UndoUsed(iface)
+}
+
 func (f *fakeLive) undoState(iface string) (engine.LocalState, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -422,7 +428,7 @@ func TestBackendApplyKernel(t *testing.T) {
 	if fake.State.ETS.Willing || fake.State.PFC.Enabled != 0x18 {
 		t.Errorf("after undo: ETS willing %v, PFC %#x; want off, 0x18", fake.State.ETS.Willing, fake.State.PFC.Enabled)
 	}
-	if _, err := b.Undo("nl"); err == nil || err.Error() != "nothing to undo on nl (no apply from this screen yet)" {
+	if _, err := b.Undo("nl"); err == nil || err.Error() != "nothing left to undo on nl (one level: the last apply is already undone)" {
 		t.Errorf("second undo: %v", err)
 	}
 	if st, ok := b.UndoState("nl"); ok {

@@ -233,7 +233,7 @@ func TestControlRoundTrip(t *testing.T) {
 		t.Errorf("after undo: PFC TLV %+v, want not willing", pfc)
 	}
 	resp = ta.call(`{"op":"undo"}`)
-	if resp.OK || resp.Error != "nothing to undo on h0" {
+	if resp.OK || resp.Error != "nothing left to undo on h0 (one level: the last apply is already undone)" {
 		t.Errorf("second undo: %+v", resp)
 	}
 }
@@ -558,8 +558,8 @@ func TestOneUndo(t *testing.T) {
 	if resp := ta.call(`{"op":"undo"}`); !resp.OK || resp.Local.PFC.Enabled != before.Local.PFC.Enabled {
 		t.Fatalf("undo through the socket: %+v", resp)
 	}
-	if _, err := b.Undo("h0"); err == nil || !strings.Contains(err.Error(), "nothing to undo") {
-		t.Errorf("a second undo from the screen: %v, want nothing to undo", err)
+	if _, err := b.Undo("h0"); err == nil || !strings.Contains(err.Error(), "nothing left to undo") {
+		t.Errorf("a second undo from the screen: %v, want nothing left to undo", err)
 	}
 }
 

@@ -281,7 +281,7 @@ func TestApplyAgentLLDPD(t *testing.T) {
 		t.Errorf("after undo: %s", line)
 	}
 	waitTLVs("undo", 2*time.Second, qaz(true, 0x18, roceApp))
-	if resp := nsControl(t, run, host, "h0", `{"op":"undo"}`); resp.OK || resp.Error != "nothing to undo on h0" {
+	if resp := nsControl(t, run, host, "h0", `{"op":"undo"}`); resp.OK || resp.Error != "nothing left to undo on h0 (one level: the last apply is already undone)" {
 		t.Errorf("second undo: %+v", resp)
 	}
 

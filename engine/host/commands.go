@@ -206,7 +206,7 @@ func (h *Host) Apply(iface string, change *engine.Params, willing *bool, at time
 	}
 	before := engine.LocalState{Willing: p.willing, Params: p.local.Clone()}
 	ap := h.setLocal(p, before, engine.LocalState{Willing: w, Params: next}, at)
-	p.undo = &before
+	p.undo, p.undone = &before, false
 	return ap, h.end(at), nil
 }
 
@@ -219,7 +219,7 @@ func (h *Host) UndoApply(iface string, at time.Time) (Applied, Result, error) {
 		return Applied{}, h.end(at), fmt.Errorf("%s: %w", iface, ErrNoAgent)
 	}
 	if p.undo == nil {
-		return Applied{}, h.end(at), fmt.Errorf("nothing to undo on %s", iface)
+		return Applied{}, h.end(at), errors.New(engine.Refusal{Code: engine.RefuseNothingToUndo, Interface: iface, Undone: p.undone}.String())
 	}
 	prev := *p.undo
 	if err := agentCheck(p.agent, agent.Advert{Willing: prev.Willing, Local: prev.Params}); err != nil {
@@ -227,7 +227,7 @@ func (h *Host) UndoApply(iface string, at time.Time) (Applied, Result, error) {
 	}
 	cur := engine.LocalState{Willing: p.willing, Params: p.local.Clone()}
 	ap := h.setLocal(p, cur, prev, at)
-	p.undo = nil
+	p.undo, p.undone = nil, true
 	return ap, h.end(at), nil
 }
 
@@ -306,7 +306,7 @@ func (h *Host) UndoWrite(iface string, at time.Time) (Applied, Result, error) {
 		return Applied{}, h.end(at), err
 	}
 	if p == nil || p.undo == nil {
-		return Applied{}, h.end(at), fmt.Errorf("nothing to undo on %s (no apply from this screen yet)", iface)
+		return Applied{}, h.end(at), errors.New(engine.Refusal{Code: engine.RefuseNothingToUndo, Interface: iface, Undone: p != nil && p.undone}.String())
 	}
 	w := p.undo.Willing
 	h.effects = append(h.effects, WriteKernel{Interface: iface, Params: p.undo.Params.Clone(), Willing: &w, Undo: true})
@@ -339,9 +339,9 @@ func (h *Host) KernelWritten(w WriteKernel, res engine.WriteResult, at time.Time
 	p := h.port(w.Interface)
 	switch {
 	case w.Undo && res.Err == nil:
-		p.undo = nil
+		p.undo, p.undone = nil, true
 	case !w.Undo:
-		p.undo = &engine.LocalState{Willing: res.Before.Willing, Params: res.Before.Params.Clone()}
+		p.undo, p.undone = &engine.LocalState{Willing: res.Before.Willing, Params: res.Before.Params.Clone()}, false
 	}
 	if ev, ok := res.LocalChanged(at); ok {
 		h.step(ev)

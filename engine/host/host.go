@@ -91,8 +91,11 @@ type port struct {
 	// keeps sending what it sent), "" when it can.
 	advErr string
 	// undo is the local state before the last apply: one level, of
-	// either path (the agent's, or the kernel's through Saved).
-	undo *engine.LocalState
+	// either path (the agent's, or the kernel's through Saved); undone
+	// says that level was used (an undo after an apply), so that a second
+	// undo is refused for what it is.
+	undo   *engine.LocalState
+	undone bool
 }
 
 // New returns a Host with an empty engine configured by cfg.Engine.
@@ -396,6 +399,13 @@ func (h *Host) AgentFrame(iface string) []byte {
 	return nil
 }
 
+// UndoUsed reports whether the one level of undo on iface was used: an
+// apply was made and undone, and nothing was applied since.
+func (h *Host) UndoUsed(iface string) bool {
+	p := h.ports[iface]
+	return p != nil && p.undo == nil && p.undone
+}
+
 // Undo returns the local state an undo on iface restores, and whether
 // there is one.
 func (h *Host) Undo(iface string) (engine.LocalState, bool) {
@@ -410,14 +420,15 @@ func (h *Host) Undo(iface string) (engine.LocalState, bool) {
 // agent (the kernel's, through DCB netlink), for the next undo: one
 // level, shared with the agent's path.
 func (h *Host) Saved(iface string, before engine.LocalState) {
-	h.port(iface).undo = &engine.LocalState{Willing: before.Willing, Params: before.Params.Clone()}
+	p := h.port(iface)
+	p.undo, p.undone = &engine.LocalState{Willing: before.Willing, Params: before.Params.Clone()}, false
 }
 
 // Undone forgets iface's undo state (an undo through the kernel
 // succeeded).
 func (h *Host) Undone(iface string) {
 	if p := h.ports[iface]; p != nil {
-		p.undo = nil
+		p.undo, p.undone = nil, true
 	}
 }
 

@@ -325,7 +325,7 @@ func TestApplyUndo(t *testing.T) {
 	if err != nil || !cmp.Equal(ap.After, before) || len(effects(res)) != 1 {
 		t.Errorf("undo: %+v, %v, effects %v", ap, err, effects(res))
 	}
-	if _, _, err := h.UndoApply("h0", at.Add(2*time.Second)); err == nil || err.Error() != "nothing to undo on h0" {
+	if _, _, err := h.UndoApply("h0", at.Add(2*time.Second)); err == nil || err.Error() != "nothing left to undo on h0 (one level: the last apply is already undone)" {
 		t.Errorf("a second undo: %v", err)
 	}
 	// A kernel write's state before is the same one level.
@@ -441,7 +441,7 @@ func TestWriteTarget(t *testing.T) {
 	h = newHost(t, AgentConfig{})
 	driver := agent.DefaultLocal()
 	h.Step(engine.LocalChanged{Interface: "h0", At: t0, Source: engine.SourceDCBNL, Params: driver, Mode: "host agent, IEEE"})
-	if _, _, err := h.UndoWrite("h0", at); err == nil || err.Error() != "nothing to undo on h0 (no apply from this screen yet)" {
+	if _, _, err := h.UndoWrite("h0", at); err == nil || err.Error() != "nothing to undo on h0 (no apply since dcbtop started)" {
 		t.Errorf("undo before any write: %v", err)
 	}
 	on := true
