@@ -89,6 +89,27 @@ func (r *renderer) peerDetailLines(w int) []string {
 			out = append(out, paramsLines(st, p.Params, w)...)
 		}
 	}
+	if lp := r.in.LastPeer; len(r.in.Peers) == 0 && lp != nil {
+		// The peer is gone: who it was, when and why it went, and what
+		// it last sent.
+		name := deref(lp.SystemName)
+		if lp.SystemName == nil {
+			name = "(no System Name TLV)"
+		}
+		out = append(out, st.Value.Render(clean(name, w))+st.Dim.Render(" · gone"))
+		out = append(out, st.Label.Render("MSAP ")+clean(lp.ChassisID+" / "+lp.PortID, w-5))
+		out = append(out, st.Label.Render("went ")+fmt.Sprintf("%s (%s, %s ago) · last seen %s",
+			lp.GoneAt.In(r.vs.loc).Format("15:04:05"), lp.Reason, fmtSeconds(r.now.Sub(lp.GoneAt).Truncate(time.Second)),
+			lp.LastSeen.In(r.vs.loc).Format("15:04:05")))
+		out = append(out, "", st.ColHeader.Render("TLVs of its last LLDPDU"))
+		out = append(out, r.tlvLines(&engine.Peer{LLDPDU: lp.LLDPDU}, w)...)
+		out = append(out, "", st.ColHeader.Render("DCBX parameters it last sent"))
+		if lp.Params == nil {
+			out = append(out, st.Dim.Render("none"))
+		} else {
+			out = append(out, paramsLines(st, lp.Params, w)...)
+		}
+	}
 	return out
 }
 

@@ -328,3 +328,14 @@ func TestLogNeighborEvents(t *testing.T) {
 	h.wantScreen("NEIGH  peer-new      leaf1")
 	h.wantNotScreen("REMOTE first-receipt")
 }
+
+// The peers' details of a port whose peer is gone still name it: when and
+// why it went, its last LLDPDU and what it last sent (issue 25, item 19).
+func TestLostPeerDetail(t *testing.T) {
+	h := newHarness(t, expired(t), nil)
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 48})
+	h.wantScreen("last peer leaf1")
+	h.m.vs.focus = panePeers
+	h.press("enter")
+	h.wantScreen("leaf1 · gone", "(ttl-expired,", "TLVs of its last LLDPDU", "DCBX parameters it last sent")
+}

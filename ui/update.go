@@ -701,7 +701,7 @@ func (m *Model) scroll(d int) {
 func (m *Model) openDetail() {
 	switch m.vs.focus {
 	case panePeers:
-		if in := selected(m.snap, m.vs.iface); in != nil && len(in.Peers) > 0 {
+		if in := selected(m.snap, m.vs.iface); in != nil && (len(in.Peers) > 0 || in.LastPeer != nil) {
 			m.vs.detail = &detailView{kind: detailPeers}
 		}
 		return
