@@ -7,6 +7,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/capture/dcbnl"
 	"github.com/dcbtop/dcbtop/capture/kernel"
+	"github.com/dcbtop/dcbtop/engine"
 )
 
 // dcbPollEvery is how often local parameters are re-read from the kernel:
@@ -66,28 +67,13 @@ func (r *liveRun) startDCB(ifaces []*liveIface) (stop func()) {
 	}()
 	go func() {
 		defer func() { done <- struct{}{} }()
-		t := time.NewTicker(dcbPollEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			case <-kick:
-			}
-			now := r.now()
+		r.poll(ctx, dcbPollEvery, kick, func(now time.Time, send func(engine.Event) bool) {
 			for _, n := range dcb {
-				ev, ok := kernel.Local(c, n, now)
-				if !ok {
-					continue
-				}
-				select {
-				case r.events <- ev:
-				case <-ctx.Done():
+				if ev, ok := kernel.Local(c, n, now); ok && !send(ev) {
 					return
 				}
 			}
-		}
+		})
 	}()
 	return func() {
 		cancel()

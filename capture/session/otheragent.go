@@ -58,27 +58,36 @@ func (r *liveRun) startOtherAgents(ifaces []*liveIface) (stop func()) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		t := time.NewTicker(otherAgentEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			}
-			round(r.now(), func(ev engine.Event) bool {
-				select {
-				case r.events <- ev:
-					return true
-				case <-ctx.Done():
-					return false
-				}
-			})
-		}
+		r.poll(ctx, otherAgentEvery, nil, round)
 	}()
 	return func() {
 		cancel()
 		<-done
+	}
+}
+
+// poll calls round every period, and at once whenever kick has a value
+// (nil: never), until ctx is done; round hands its events to the loop with
+// send, which says false once ctx is done.
+func (r *liveRun) poll(ctx context.Context, every time.Duration, kick <-chan struct{}, round func(now time.Time, send func(engine.Event) bool)) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	send := func(ev engine.Event) bool {
+		select {
+		case r.events <- ev:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		case <-kick:
+		}
+		round(r.now(), send)
 	}
 }
 
