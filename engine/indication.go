@@ -102,6 +102,17 @@ func (f Flags) Names() []string {
 	return out
 }
 
+// StringLen is len(f.String()), without building it.
+func (f Flags) StringLen() int {
+	n := 0
+	for _, fn := range flagNames {
+		if f&fn.f != 0 {
+			n += len(fn.name) + 1
+		}
+	}
+	return max(n-1, 0)
+}
+
 // String joins Names with "|".
 func (f Flags) String() string {
 	s := ""

@@ -157,3 +157,15 @@ func TestNeighborEvents(t *testing.T) {
 		t.Errorf("without NeighborEvents: %v", got)
 	}
 }
+
+// Flags.StringLen is the length of Flags.String, for every combination.
+func TestFlagsStringLen(t *testing.T) {
+	for f := range Flags(1 << 20) {
+		if f&^(allETS|allPFC|allApp|FlagWilling) != 0 {
+			continue
+		}
+		if got, want := f.StringLen(), len(f.String()); got != want {
+			t.Fatalf("%v: StringLen %d, want %d", f, got, want)
+		}
+	}
+}

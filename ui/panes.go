@@ -637,11 +637,7 @@ func (r *renderer) logContent(w int) paneContent {
 		if !full {
 			break
 		}
-		n := 0
-		for _, f := range log[i].Flags.Names() {
-			n += len(f) + 1
-		}
-		full = n-1 <= flagsW
+		full = log[i].Flags.StringLen() <= flagsW
 	}
 	cur := logCursor(r.vs, len(idx))
 	marks := r.restartMarks(log, idx)
