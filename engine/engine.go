@@ -501,11 +501,19 @@ func (e *Engine) invalidate(p *port, r Reason, from *neighbor) {
 }
 
 // neighborEvent records an LLDP neighbour event of n (nil: the port's,
-// as a hold-down's end) when Config.NeighborEvents asks for them.
+// as a hold-down's end) when Config.NeighborEvents asks for them. While
+// the neighbour table is full (tooManyNeighbors) new and evicted
+// neighbours are not recorded one by one: a flood of new MSAPs would
+// flood the log; the too-many-neighbors diagnostic and the eviction count
+// say it.
 func (e *Engine) neighborEvent(p *port, r Reason, n *neighbor) {
-	if e.cfg.NeighborEvents {
-		e.emit(p, StatusNeighbor, r, 0, nil, n)
+	if !e.cfg.NeighborEvents {
+		return
 	}
+	if (r == ReasonPeerNew || r == ReasonEvicted) && e.now.Before(p.tooManyUntil) {
+		return
+	}
+	e.emit(p, StatusNeighbor, r, 0, nil, n)
 }
 
 func (e *Engine) checkHoldDown(p *port) {

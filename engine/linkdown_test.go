@@ -170,3 +170,22 @@ func TestFlagsStringLen(t *testing.T) {
 		}
 	}
 }
+
+// A flood of new MSAPs beyond the neighbour table records no neighbour
+// event per MSAP: the too-many-neighbors condition says it once.
+func TestNeighborEventsFlood(t *testing.T) {
+	e := New(Config{NeighborEvents: true, MaxNeighbors: 4})
+	for i := range 100 {
+		mac := lldp.MAC{2, 0, 0, 0, byte(i >> 8), byte(i)}
+		e.Apply(rx(1+float64(i)/1000, frame(t, mac, 120)))
+	}
+	n := 0
+	for _, in := range e.Log() {
+		if in.Status == StatusNeighbor {
+			n++
+		}
+	}
+	if n != 4 { // the four that fit; from the first overflow on, none
+		t.Errorf("%d neighbour events for 100 new MSAPs into a table of 4, want 4", n)
+	}
+}
