@@ -59,6 +59,14 @@ const (
 	CheckPolicy CheckName = "policy"
 )
 
+// CheckNames are every check, in the order a report lists them: the
+// check label's bounded set in dcbtop check --textfile's metrics.
+var CheckNames = []CheckName{
+	CheckPeer, CheckRoCEPriority, CheckRoCEPFC, CheckRoCEETS, CheckPFCAgreement, CheckAgents,
+	CheckPauses, CheckECN, CheckLinkPause, CheckRoCEGID, CheckHeadroom, CheckTrust, CheckRoCEPath,
+	CheckPolicy,
+}
+
 // A Verdict is a check's outcome, numbered as a Nagios plugin's exit
 // status (Nagios Plugin API, "Plugin Return Codes").
 type Verdict uint8

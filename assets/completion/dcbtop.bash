@@ -7,7 +7,7 @@ _dcbtop() {
     case $prev in
         -i) COMPREPLY=($(compgen -W "$(ls /sys/class/net 2>/dev/null)" -- "$cur")); return ;;
         -r|-w|--local|--expect) _filedir; return ;;
-        --snapshot-dir) _filedir -d; return ;;
+        --snapshot-dir|--textfile) _filedir -d; return ;;
         --willing) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
         --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         --duration|--tx-interval|--speed|--metrics|--wait|--counters-interval) return ;;
@@ -25,7 +25,7 @@ _dcbtop() {
     local opts
     case ${words[1]} in
         apply) opts="-i --willing --help" ;;
-        check) opts="-i -r --expect --wait --json --junit --help" ;;
+        check) opts="-i -r --expect --wait --json --junit --textfile --help" ;;
         demo) opts="--json --events --text --duration --speed --no-mouse --color --metrics --snapshot-dir --help" ;;
         help) opts="--help" ;;
         version) opts="--help" ;;

@@ -11,17 +11,22 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/dcbtop/dcbtop/capture/session"
 	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/metrics"
 )
 
 // checkUsage is dcbtop check --help.
-const checkUsage = `usage: dcbtop check [-i IFACE]... [-r FILE] [--expect POLICY] [--wait D] [--json | --junit]
+const checkUsage = `usage: dcbtop check [-i IFACE]... [-r FILE] [--expect POLICY] [--wait D] [--json | --junit] [--textfile DIR]
 
 Is this host ready for lossless RoCE, and if not, why? Captures LLDP until
 each interface has a DCBX peer (or --wait passes), samples the lossless
@@ -46,6 +51,9 @@ its evidence and a fix. Read-only: nothing is sent or written.
   --junit          the report as JUnit XML: a test case per interface and
                    check; CRITICAL and WARNING are failures (their type
                    says which), UNKNOWN is skipped
+  --textfile DIR   also write the verdicts as Prometheus metrics to
+                   DIR/dcbtop_check.prom (node_exporter's textfile
+                   collector; written to a temporary file, then renamed)
   -h, --help       this help
 
 Checks: dcbx-peer, roce-priority, roce-pfc, roce-ets, pfc-agreement,
@@ -71,6 +79,8 @@ type checkOptions struct {
 	policy      *engine.Policy
 	wait        time.Duration
 	json, junit bool
+	// textfile is --textfile's directory, "" without it.
+	textfile string
 }
 
 // defaultCheckWait is --wait's default: LLDP's usual transmit interval
@@ -88,6 +98,7 @@ func checkFlags(o *checkOptions) *flag.FlagSet {
 	durationFlag(fs, &o.wait, "wait", defaultCheckWait, "wait")
 	fs.BoolVar(&o.json, "json", false, "JSON")
 	fs.BoolVar(&o.junit, "junit", false, "JUnit")
+	fs.StringVar(&o.textfile, "textfile", "", "textfile collector directory")
 	return fs
 }
 
@@ -168,6 +179,13 @@ func runCheck(ctx context.Context, args []string, env Env) int {
 		}
 		return checkExitUnknown
 	}
+	if o.textfile != "" {
+		if err := textfileWritable(o.textfile); err != nil {
+			fmt.Fprintf(env.Stderr, "dcbtop check: UNKNOWN: --textfile %s: %v\n", o.textfile, err)
+			return checkExitUnknown
+		}
+	}
+	start := time.Now()
 	var snap engine.Snapshot
 	if o.read != "" {
 		snap, err = checkReplay(ctx, o)
@@ -198,7 +216,47 @@ func runCheck(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintf(env.Stderr, "dcbtop check: UNKNOWN: write: %v\n", err)
 		return checkExitUnknown
 	}
+	if o.textfile != "" {
+		reg := metrics.NewCheckRegistry(rep, start, time.Now())
+		if err := prometheus.WriteToTextfile(filepath.Join(o.textfile, metrics.CheckTextfileName), reg); err != nil {
+			fmt.Fprintf(env.Stderr, "dcbtop check: UNKNOWN: --textfile %s: %v\n", o.textfile, unwrapPath(err))
+			return checkExitUnknown
+		}
+	}
 	return rep.Exit
+}
+
+// textfileWritable reports why dir cannot take --textfile's file: not
+// there, not a directory, or not writable (tried by creating and
+// removing a temporary file, which also catches a read-only mount for
+// root). Checked before the run, so a wrong directory fails at once
+// instead of after --wait.
+func textfileWritable(dir string) error {
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return errors.New("no such directory")
+	case err != nil:
+		return unwrapPath(err)
+	case !fi.IsDir():
+		return errors.New("not a directory")
+	}
+	f, err := os.CreateTemp(dir, "."+metrics.CheckTextfileName+".*")
+	if err != nil {
+		return fmt.Errorf("not writable: %v", unwrapPath(err))
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
+
+// unwrapPath drops a *fs.PathError's operation and path, which the
+// caller's message already names ("permission denied", not "open
+// /var/lib/x/.dcbtop_check.prom123: permission denied").
+func unwrapPath(err error) error {
+	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // colorWanted reports whether the environment allows colours on a

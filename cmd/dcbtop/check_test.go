@@ -8,6 +8,7 @@ import (
 	"errors"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -16,12 +17,16 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 
 	"github.com/dcbtop/dcbtop/assets"
 	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/capture/session"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/testbed"
 )
 
 // A checkFrame is an LLDPDU of a check fixture: from src, with tlvs,
@@ -550,5 +555,157 @@ func TestCheckProgress(t *testing.T) {
 		if !strings.Contains(o.String(), "dcbx-peer") {
 			t.Errorf("no report on stdout: %q", o.String())
 		}
+	}
+}
+
+// TestCheckTextfile writes the verdicts for node_exporter's textfile
+// collector: the file holds the same verdicts as the JSON report, no
+// temporary file is left beside it, and promtool accepts it.
+func TestCheckTextfile(t *testing.T) {
+	healthyPeer := checkFrame{src: switchMAC, name: "leaf1", tlvs: []lldp.TLV{ets5050, reco5050, pfcNone, roceApp}}
+	pcap := checkCapture(t, host(), healthyPeer)
+	dir := t.TempDir()
+	before := time.Now()
+	code, rep := checkJSON(t, "-r", pcap, "--textfile", dir)
+	if code != 2 {
+		t.Fatalf("exit %d, want 2 (PFC off at the switch)", code)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 || entries[0].Name() != "dcbtop_check.prom" {
+		t.Fatalf("the directory holds %v, want dcbtop_check.prom alone", entries)
+	}
+	path := filepath.Join(dir, "dcbtop_check.prom")
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o644 {
+		t.Errorf("mode %v, want 0644 (node_exporter runs as another user)", fi.Mode().Perm())
+	}
+	fams := parseTextfile(t, path)
+	want := map[string]float64{`dcbtop_check_exit_code{}`: 2}
+	for _, in := range rep.Interfaces {
+		want[`dcbtop_check_interface_verdict{interface="`+in.Name+`"}`] = float64(in.Verdict)
+		for _, x := range in.Results {
+			want[`dcbtop_check_verdict{check="`+string(x.Check)+`",interface="`+in.Name+`"}`] = float64(x.Verdict)
+		}
+	}
+	got := map[string]float64{}
+	for name, f := range fams {
+		if name == "dcbtop_check_last_run_timestamp_seconds" || name == "dcbtop_check_duration_seconds" {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			var ls []string
+			for _, l := range m.GetLabel() {
+				ls = append(ls, l.GetName()+`="`+l.GetValue()+`"`)
+			}
+			got[name+"{"+strings.Join(ls, ",")+"}"] = m.GetGauge().GetValue()
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("textfile metrics (-JSON report +file):\n%s", diff)
+	}
+	if got := fams["dcbtop_check_verdict"]; len(got.GetMetric()) < 10 {
+		t.Errorf("%d verdicts, want every check", len(got.GetMetric()))
+	}
+	ts := fams["dcbtop_check_last_run_timestamp_seconds"].GetMetric()[0].GetGauge().GetValue()
+	if lo, hi := float64(before.UnixNano())/1e9, float64(time.Now().UnixNano())/1e9; ts < lo || ts > hi {
+		t.Errorf("last run %v, want the run's end, within %v..%v (not the capture's time, %v)", ts, lo, hi, rep.TakenAt)
+	}
+	if d := fams["dcbtop_check_duration_seconds"].GetMetric()[0].GetGauge().GetValue(); d <= 0 || d > time.Since(before).Seconds() {
+		t.Errorf("duration %v s", d)
+	}
+	if _, err := exec.LookPath("promtool"); err == nil {
+			cmd := exec.Command("promtool", "check", "metrics")
+		f, ferr := os.Open(path)
+		if ferr != nil {
+			t.Fatal(ferr)
+		}
+		defer f.Close()
+		cmd.Stdin = f
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("promtool check metrics: %v\n%s", err, out)
+		}
+	} else {
+		testbed.RequireCommands(t, "promtool")
+	}
+
+	// A second run replaces the file whole.
+	if code, _ := checkJSON(t, "-r", checkCapture(t, host(), checkFrame{src: switchMAC, name: "leaf1", tlvs: []lldp.TLV{ets5050, reco5050, pfcOn3, roceApp}}), "--textfile", dir); code != 3 {
+		t.Fatalf("second run: exit %d, want 3", code)
+	}
+	if v := parseTextfile(t, path)["dcbtop_check_exit_code"].GetMetric()[0].GetGauge().GetValue(); v != 3 {
+		t.Errorf("after the second run the file says exit %v, want 3", v)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("the directory holds %d files after two runs", len(entries))
+	}
+}
+
+// parseTextfile parses a Prometheus text exposition file.
+func parseTextfile(t *testing.T, path string) map[string]*dto.MetricFamily {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := parser.TextToMetricFamilies(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return fams
+}
+
+// TestCheckTextfileErrors: a directory that cannot take the file is
+// UNKNOWN (exit 3) at once, with one line naming it, and nothing on
+// stdout.
+func TestCheckTextfileErrors(t *testing.T) {
+	pcap := checkCapture(t, host())
+	notDir := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(notDir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(t.TempDir(), "missing")
+	for _, tt := range []struct{ dir, want string }{
+		{missing, "dcbtop check: UNKNOWN: --textfile " + missing + ": no such directory\n"},
+		{notDir, "dcbtop check: UNKNOWN: --textfile " + notDir + ": not a directory\n"},
+	} {
+		code, out, errOut := runCLI(t, "check", "-r", pcap, "--textfile", tt.dir)
+		if code != 3 || out != "" || errOut != tt.want {
+			t.Errorf("--textfile %s: exit %d, stdout %q, stderr %q; want 3, nothing, %q", tt.dir, code, out, errOut, tt.want)
+		}
+	}
+	// Read-only: as another user (root writes anywhere), the binary.
+	testbed.RequirePriv(t)
+	testbed.RequireCommands(t, "setpriv")
+	ro := t.TempDir()
+	if err := os.Chmod(ro, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	// t.TempDir's directories are 0700: open the way to both for nobody.
+	for _, d := range []string{filepath.Dir(ro), filepath.Dir(filepath.Dir(pcap)), filepath.Dir(pcap)} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chmod(pcap, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", dcbtopBin, "check", "-r", pcap, "--textfile", ro)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := -1
+	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
+		code = ee.ExitCode()
+	}
+	if want := "dcbtop check: UNKNOWN: --textfile " + ro + ": not writable: permission denied\n"; code != 3 || stdout.Len() != 0 || stderr.String() != want {
+		t.Errorf("read-only directory: exit %d (%v), stdout %q, stderr %q; want 3, nothing, %q", code, err, stdout.String(), stderr.String(), want)
 	}
 }
