@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -195,6 +196,82 @@ type Indication struct {
 	// PeerName is that peer's system name, when it sends one.
 	Peer     string `json:"peer,omitempty"`
 	PeerName string `json:"peer_name,omitempty"`
+	// Host names the host the event happened on and ID identifies the
+	// event, in --events' lines only (for log pipelines: Loki, Vector,
+	// an OpenTelemetry collector); both are empty in the snapshot's log.
+	// Stamp sets them.
+	Host string  `json:"host,omitempty"`
+	ID   EventID `json:"id,omitempty"`
+}
+
+// An EventID identifies one event: a hash of what the event is (host,
+// interface, time to the nanosecond, status, reason, flags, peer), so the
+// same event always has the same ID (a log pipeline that reads a line
+// twice can drop the copy, and a replay gives the same IDs every time)
+// and two events differ in ID. It is written as 16 hexadecimal digits;
+// 0 means none.
+type EventID uint64
+
+// MarshalText writes the ID as 16 lower-case hexadecimal digits.
+func (id EventID) MarshalText() ([]byte, error) { return id.appendText(make([]byte, 0, 16)), nil }
+
+// UnmarshalText reads the 16 hexadecimal digits MarshalText writes.
+func (id *EventID) UnmarshalText(b []byte) error {
+	if len(b) != 16 {
+		return fmt.Errorf("event id %q: want 16 hexadecimal digits", b)
+	}
+	v, err := strconv.ParseUint(string(b), 16, 64)
+	if err != nil {
+		return fmt.Errorf("event id %q: want 16 hexadecimal digits", b)
+	}
+	*id = EventID(v)
+	return nil
+}
+
+// appendText appends the ID's 16 hexadecimal digits.
+func (id EventID) appendText(b []byte) []byte {
+	const hex = "0123456789abcdef"
+	for shift := 60; shift >= 0; shift -= 4 {
+		b = append(b, hex[(id>>uint(shift))&0xf])
+	}
+	return b
+}
+
+// Stamp sets the indication's Host to host and its ID to the hash of the
+// event (EventID) with that host: FNV-1a, 64 bits (a stable,
+// non-cryptographic hash: the ID names an event, it does not protect
+// anything), over the fields separated by a zero byte. It allocates
+// nothing.
+func (in *Indication) Stamp(host string) {
+	const (
+		offset64 = 14695981039346656037
+		prime64  = 1099511628211
+	)
+	h := uint64(offset64)
+	str := func(s string) {
+		for i := 0; i < len(s); i++ {
+			h = (h ^ uint64(s[i])) * prime64
+		}
+		h *= prime64 // the separator, a zero byte
+	}
+	num := func(v uint64) {
+		for range 8 {
+			h = (h ^ (v & 0xff)) * prime64
+			v >>= 8
+		}
+	}
+	str(host)
+	str(in.Interface)
+	num(uint64(in.Time.UnixNano()))
+	num(uint64(in.Status))
+	str(string(in.Reason))
+	num(uint64(in.Flags))
+	str(in.Peer)
+	in.Host = host
+	in.ID = EventID(h)
+	if in.ID == 0 {
+		in.ID = 1 // 0 means none
+	}
 }
 
 // UnmarshalText accepts what String returns.

@@ -43,6 +43,14 @@ func (in *Indication) appendJSON(b []byte) ([]byte, bool) {
 		b = append(b, `,"peer_name":`...)
 		b = appendJSONString(b, in.PeerName)
 	}
+	if in.Host != "" {
+		b = append(b, `,"host":`...)
+		b = appendJSONString(b, in.Host)
+	}
+	if in.ID != 0 {
+		b = append(b, `,"id":"`...)
+		b = append(in.ID.appendText(b), '"')
+	}
 	return append(b, '}'), true
 }
 

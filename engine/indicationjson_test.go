@@ -68,6 +68,8 @@ func TestIndicationJSON(t *testing.T) {
 		{},
 		{Time: at, Interface: "eth0", Status: StatusRemote, Reason: ReasonChanged, Flags: ^Flags(0), Peer: "mac 02:00:00:00:00:01 / ifname swp1"},
 		{Time: at, Interface: "e<t>&h\"0\\", Status: StatusOperational, Reason: "x\u2028y\x01\xff", Peer: "\x1b[31mred\u009b"},
+		{Time: at, Interface: "eth0", Host: "node\x1b[2J<1>", ID: 0x0123456789abcdef},
+		{Time: at, ID: 1},
 		{Time: at, Params: &Params{}},
 		{Time: at, Params: &Params{App: []App{}}},
 		{Time: at, Params: &Params{ETS: ets, ETSReco: &ETSReco{PrioTC: ets.PrioTC, TCBandwidth: ets.TCBandwidth, TSA: ets.TSA}, PFC: &PFC{Willing: true, MBC: true, Cap: 8, Enabled: 0xff}, App: app}},
@@ -92,6 +94,9 @@ func FuzzIndicationJSON(f *testing.F) {
 			return 0
 		}
 		in := Indication{Time: time.Unix(0, ns).UTC(), Interface: iface, Peer: peer, Status: Status(at(0) % 4), Reason: Reason(peer), Flags: Flags(at(1)) | Flags(at(2))<<8 | Flags(at(3))<<16}
+		if at(0)&4 != 0 {
+			in.Stamp(iface + peer)
+		}
 		if at(4)&1 != 0 {
 			p := &Params{}
 			if at(4)&2 != 0 {

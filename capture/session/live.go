@@ -481,7 +481,11 @@ func newLiveRun(cfg *Config, rec *capture.Writer) (*liveRun, error) {
 		ac.Local, ac.LocalFrom = p, "from "+cfg.Local
 	}
 	h := host.New(host.Config{Engine: engine.Config{Replay: cfg.Replay != "", NeighborEvents: true}, Agent: ac})
-	return &liveRun{cfg: cfg, h: h, out: newEventWriter(cfg.Out, cfg.Events, cfg.TextEvents), rec: rec,
+	eventHost := "" // a replay's events happened on a host the capture does not name
+	if cfg.Replay == "" {
+		eventHost = ac.SystemName
+	}
+	return &liveRun{cfg: cfg, h: h, out: newEventWriter(cfg.Out, cfg.Events, cfg.TextEvents, eventHost), rec: rec,
 		events: make(chan engine.Event, 1024), byName: map[string]*liveIface{},
 		control: make(chan control.Call), calls: make(chan loopCall), stopped: make(chan struct{}), clk: cfg.Clock}, nil
 }

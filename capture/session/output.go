@@ -24,11 +24,15 @@ type eventWriter struct {
 	w    io.Writer // nil: print nothing
 	on   bool
 	text bool // plain lines, not NDJSON
+	// host names this host in every NDJSON line ("" leaves it out: a
+	// replay's events happened on the captured host, whose name the
+	// capture does not carry); each line also gets its event ID.
+	host string
 	enc  engine.OutputEncoder
 }
 
-func newEventWriter(w io.Writer, events, text bool) *eventWriter {
-	return &eventWriter{w: w, on: events, text: text}
+func newEventWriter(w io.Writer, events, text bool, host string) *eventWriter {
+	return &eventWriter{w: w, on: events, text: text, host: host}
 }
 
 // write prints one line per indication, escaped as writeJSON does.
@@ -44,7 +48,9 @@ func (ew *eventWriter) write(ins []engine.Indication) error {
 			}
 			continue
 		}
-		b, err := ew.enc.Indication(in)
+		ev := *in // the engine's slice is shared: stamp a copy
+		ev.Stamp(ew.host)
+		b, err := ew.enc.Indication(&ev)
 		if err != nil {
 			return err
 		}

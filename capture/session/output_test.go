@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -37,11 +38,14 @@ func TestOutputEscapesInvisible(t *testing.T) {
 	check("--json", b.String())
 
 	b.Reset()
-	ew := newEventWriter(&b, true, false)
+	ew := newEventWriter(&b, true, false, hostile)
 	if err := ew.write([]engine.Indication{{Interface: "eth0", Peer: hostile}}); err != nil {
 		t.Fatal(err)
 	}
 	check("--events", b.String())
+	if strings.Count(b.String(), `sw\u009b2J\u202eevil\u200b`) != 2 {
+		t.Errorf("--events: the peer and the host name are not both escaped: %s", b.String())
+	}
 	if n := strings.Count(b.String(), "\n"); n != 1 {
 		t.Errorf("%d lines for one indication", n)
 	}
@@ -50,7 +54,7 @@ func TestOutputEscapesInvisible(t *testing.T) {
 // A dumb terminal gets each indication as a plain line.
 func TestTextEvents(t *testing.T) {
 	var b bytes.Buffer
-	ew := newEventWriter(&b, true, true)
+	ew := newEventWriter(&b, true, true, "node1")
 	at := time.Date(2026, 11, 25, 10, 0, 1, 0, time.UTC)
 	in := engine.Indication{Time: at, Interface: "eth0", Status: engine.StatusRemote, Reason: engine.ReasonFirstReceipt,
 		Flags: engine.FlagPFCConfigured | engine.FlagPFCChanged, Peer: "mac 02:00:00:00:00:01 / ifname swp1\x1b[2J"}
@@ -60,5 +64,66 @@ func TestTextEvents(t *testing.T) {
 	want := "10:00:01.000 eth0 QOS_REMOTE_PARAMETERS_CHANGE first-receipt PFC_CONFIGURED|PFC_CHANGED peer mac 02:00:00:00:00:01 / ifname swp1\ufffd[2J\n"
 	if b.String() != want {
 		t.Errorf("line %q, want %q", b.String(), want)
+	}
+}
+
+// TestEventLines: each NDJSON line names the host and carries an event
+// ID that the same event always gets (on another run, after a re-read)
+// and another event does not; the engine's slice is left as it was; a
+// replay's lines have an ID and no host.
+func TestEventLines(t *testing.T) {
+	at := time.Date(2026, 11, 25, 10, 0, 1, 5, time.UTC)
+	base := engine.Indication{Time: at, Interface: "eth0", Status: engine.StatusRemote, Reason: engine.ReasonFirstReceipt,
+		Flags: engine.FlagPFCConfigured, Peer: "mac 02:00:00:00:00:01 / ifname swp1"}
+	line := func(host string, in engine.Indication) map[string]any {
+		t.Helper()
+		var b bytes.Buffer
+		ins := []engine.Indication{in}
+		if err := newEventWriter(&b, true, false, host).write(ins); err != nil {
+			t.Fatal(err)
+		}
+		if ins[0].Host != "" || ins[0].ID != 0 {
+			t.Errorf("the engine's indication was stamped: %+v", ins[0])
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b.Bytes(), &m); err != nil {
+			t.Fatalf("%v: %s", err, b.String())
+		}
+		return m
+	}
+	first := line("node1", base)
+	if first["host"] != "node1" {
+		t.Errorf("host %v, want node1", first["host"])
+	}
+	id, _ := first["id"].(string)
+	if len(id) != 16 || strings.Trim(id, "0123456789abcdef") != "" {
+		t.Fatalf("id %q: want 16 hexadecimal digits", id)
+	}
+	if again := line("node1", base); again["id"] != id {
+		t.Errorf("the same event got id %v, then %v", id, again["id"])
+	}
+	other := func(f func(*engine.Indication)) engine.Indication { in := base; f(&in); return in }
+	for name, in := range map[string]engine.Indication{
+		"time":      other(func(in *engine.Indication) { in.Time = in.Time.Add(time.Nanosecond) }),
+		"interface": other(func(in *engine.Indication) { in.Interface = "eth1" }),
+		"status":    other(func(in *engine.Indication) { in.Status = engine.StatusOperational }),
+		"reason":    other(func(in *engine.Indication) { in.Reason = engine.ReasonChanged }),
+		"flags":     other(func(in *engine.Indication) { in.Flags |= engine.FlagPFCChanged }),
+		"peer":      other(func(in *engine.Indication) { in.Peer = "mac 02:00:00:00:00:02 / ifname swp1" }),
+	} {
+		if m := line("node1", in); m["id"] == id {
+			t.Errorf("another %s, the same id %v", name, id)
+		}
+	}
+	if m := line("node2", base); m["id"] == id {
+		t.Errorf("another host, the same id %v", id)
+	}
+	replay := line("", base)
+	if _, ok := replay["host"]; ok || replay["id"] == nil || replay["id"] == id {
+		t.Errorf("replay line: host %v, id %v; want no host and an id of its own", replay["host"], replay["id"])
+	}
+	in := base
+	if n := testing.AllocsPerRun(100, func() { in.Stamp("node1") }); n != 0 {
+		t.Errorf("Stamp allocates %v times", n)
 	}
 }

@@ -13,9 +13,9 @@ const other = "other"
 
 // Values of the side label.
 const (
-	sideLocal       = "local"
-	sideRemote      = "remote"
-	sideOperational = "operational"
+	sideLocal       = string(engine.SideLocal)
+	sideRemote      = string(engine.SideRemote)
+	sideOperational = string(engine.SideOperational)
 )
 
 // digits are the label values of tc and priority.

@@ -42,6 +42,8 @@ type descs struct {
 	peers             *prometheus.Desc
 	remoteTTL         *prometheus.Desc
 	minTTL            *prometheus.Desc
+	peerInfo          *prometheus.Desc
+	configInfo        *prometheus.Desc
 
 	etsBandwidth *prometheus.Desc
 	etsPrioTC    *prometheus.Desc
@@ -94,6 +96,12 @@ func newDescs() descs {
 			"Time until the information of the peer the remote parameters come from expires unless it sends another LLDPDU; absent without valid remote parameters.", i),
 		minTTL: d("peers_ttl_remaining_min_seconds",
 			"Time until the first LLDP neighbour's information expires unless it sends another LLDPDU; absent without neighbours.", i),
+		peerInfo: d("peer_info",
+			"Always 1 per live LLDP neighbour of the interface (at most 8; dcbtop_peers counts them all): the switch and port it is cabled to, as the neighbour's LLDPDU names them (chassis ID and port ID as dcbtop shows them, e.g. \"mac 02:00:00:00:00:01\" and \"ifname swp1\"; the port description and system name, \"\" when not sent). Join a host port to its switch port: * on (instance, interface) group_left (system_name, port_id) dcbtop_peer_info.",
+			i, "chassis_id", "port_id", "port_description", "system_name"),
+		configInfo: d("config_info",
+			"Always 1 per side of the interface's DCB configuration (local when known, remote while valid, operational when known): config is a hash of the side's canonical configuration (ETS, ETS recommendation, PFC, APP; local: Willing; operational: the RoCE path's settings), the same on hosts configured alike; pfc and roce_priority say two of its values in words. Count hosts per config to find the ones that differ (DCBConfigDrift).",
+			i, "side", "config", "pfc", "roce_priority"),
 
 		etsBandwidth: d("ets_tc_bandwidth_percent",
 			"ETS bandwidth share of each traffic class in percent (DCBX carries percent), for the local, remote (the peer's ETS Configuration) and operational (in force) parameters; absent when that side has no ETS.", i, "side", "tc"),
@@ -179,7 +187,7 @@ func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
 	d := &c.d
 	for _, x := range []*prometheus.Desc{
 		d.buildInfo, d.up, d.localSource, d.willing, d.remoteValid, d.remoteInvalid, d.dialect,
-		d.multiPeer, d.multiPeerHoldDown, d.peers, d.remoteTTL, d.minTTL,
+		d.multiPeer, d.multiPeerHoldDown, d.peers, d.remoteTTL, d.minTTL, d.peerInfo, d.configInfo,
 		d.etsBandwidth, d.etsPrioTC, d.etsTSA, d.pfcEnabled, d.appEntries,
 		d.diagnostic, d.diagnostics, d.mismatch, d.indications,
 		d.frames, d.malformed, d.unchanged, d.kernelDrops, d.evicted, d.tlvsDropped, d.recordsOdd,
@@ -248,6 +256,9 @@ func (c *Collector) collectInterface(ch chan<- prometheus.Metric, in *engine.Int
 		c.collectParams(ch, name, sideRemote, in.Remote)
 	}
 	c.collectParams(ch, name, sideOperational, in.Operational)
+	for _, g := range in.ConfigDigests() {
+		gauge(ch, d.configInfo, 1, name, string(g.Side), g.Hash, g.PFC, g.RoCEPriority)
+	}
 	c.collectDiagnostics(ch, in)
 	c.collectCounters(ch, name, in.Capture)
 	c.collectLossless(ch, name, in.Counters)
@@ -269,6 +280,23 @@ func (c *Collector) collectPeers(ch chan<- prometheus.Metric, in *engine.Interfa
 		}
 		gauge(ch, d.minTTL, float64(m)/1000, in.Name)
 	}
+	for _, p := range in.Peers[:min(len(in.Peers), maxPeerInfo)] {
+		gauge(ch, d.peerInfo, 1, in.Name, p.ChassisID, p.PortID, deref(p.PortDescription), deref(p.SystemName))
+	}
+}
+
+// maxPeerInfo bounds dcbtop_peer_info's series per interface: a link has
+// one LLDP neighbour, two or three in a multi-peer condition; a flood of
+// made-up neighbours (up to the engine's table of 64) must not make as
+// many series.
+const maxPeerInfo = 8
+
+// deref returns *s, or "" for nil.
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 // collectParams exports one side's ETS, PFC and APP tables.

@@ -575,11 +575,25 @@ func hops() []string {
 	return out
 }
 
+// configLabels are the forms of dcbtop_config_info's labels: a hash, a
+// priority list, a priority.
+var configLabels = map[string]*regexp.Regexp{
+	"config":        regexp.MustCompile(`^[0-9a-f]{16}$`),
+	"pfc":           regexp.MustCompile(`^(|none|[0-7](,[0-7]){0,7})$`),
+	"roce_priority": regexp.MustCompile(`^[0-7]?$`),
+}
+
 // hostile is a snapshot with values outside every bounded set.
 func hostile() engine.Snapshot {
 	r := engine.Reason("made-up")
+	var peers []engine.Peer
+	for i := range 20 { // a flood of made-up neighbours
+		name := fmt.Sprintf("sw\x1b[2J%d", i)
+		peers = append(peers, engine.Peer{ChassisID: fmt.Sprintf("local %d", i), PortID: "ifname \u202eswp1", SystemName: &name})
+	}
 	return engine.Snapshot{Interfaces: []engine.Interface{{
-		Name: "eth9", LocalSource: "martian", OperState: "dormant", RemoteInvalidReason: &r,
+		Peers: peers,
+		Name:  "eth9", LocalSource: "martian", OperState: "dormant", RemoteInvalidReason: &r,
 		Dialect: lldp.Dialect(7),
 		Local:   &engine.Params{ETS: &engine.ETS{PrioTC: [8]uint8{200}, TSA: [8]lldp.TSA{3, 254, 255}}},
 		Diagnostics: []engine.Diagnostic{
@@ -602,11 +616,26 @@ func TestLabelsBounded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		perIface := map[string]int{}
+		defer func() {
+			for iface, n := range perIface {
+				if n > maxPeerInfo {
+					t.Errorf("dcbtop_peer_info: %d series on %s, want at most %d", n, iface, maxPeerInfo)
+				}
+			}
+		}()
 		for _, mf := range mfs {
 			if mf.GetName() == "dcbtop_build_info" {
 				continue
 			}
 			for _, m := range mf.GetMetric() {
+				if mf.GetName() == "dcbtop_peer_info" {
+					for _, lp := range m.GetLabel() {
+						if lp.GetName() == "interface" {
+							perIface[lp.GetValue()]++
+						}
+					}
+				}
 				for _, lp := range m.GetLabel() {
 					switch lp.GetName() {
 					case "interface", "device":
@@ -615,6 +644,15 @@ func TestLabelsBounded(t *testing.T) {
 					case "port":
 						if _, err := strconv.ParseUint(lp.GetValue(), 10, 8); err != nil {
 							t.Errorf("%s: port=%q is not a port number", mf.GetName(), lp.GetValue())
+						}
+						continue
+					case "chassis_id", "port_id", "port_description", "system_name":
+						// From the wire, open-ended: bounded by series per
+						// interface (below).
+						continue
+					case "config", "pfc", "roce_priority":
+						if re := configLabels[lp.GetName()]; !re.MatchString(lp.GetValue()) {
+							t.Errorf("%s: %s=%q does not match %s", mf.GetName(), lp.GetName(), lp.GetValue(), re)
 						}
 						continue
 					}

@@ -1,0 +1,102 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/dcbtop/dcbtop/engine/lldp"
+)
+
+// fleetIface is a RoCE port configured as the demo host is: ETS 50/50 on
+// TC0/TC3, PFC on 3, APP UDP 4791 and DSCP 26 to 3, a RoCE path on 3.
+func fleetIface(name, gid string, pauses uint64) Interface {
+	ets := &ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 3}, TCBandwidth: [8]uint8{50, 0, 0, 50},
+		TSA: [8]lldp.TSA{lldp.TSAETS, lldp.TSAStrict, lldp.TSAStrict, lldp.TSAETS, lldp.TSAStrict, lldp.TSAStrict, lldp.TSAStrict, lldp.TSAStrict}}
+	p := &Params{ETS: ets, PFC: &PFC{Cap: 8, Enabled: 1 << 3},
+		App: []App{{Selector: lldp.AppSelUDP, Protocol: RoCEv2Port, Priority: 3}, {Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}}}
+	willing := true
+	val := func(s string) *string { return &s }
+	prio := 3
+	path := RoCEPath{Device: "mlx5_" + name, Port: 1, Priority: &prio, Hops: []PathHop{
+		{Hop: HopGID, Value: val("index 3 " + gid), Verdict: PathOK},
+		{Hop: HopToS, Value: val("106 (DSCP 26, ECN 2)"), Verdict: PathOK},
+		{Hop: HopTrust, Value: val("dscp"), Verdict: PathOK},
+		{Hop: HopPriority, Value: val("3"), Verdict: PathOK},
+		{Hop: HopTC, Value: val("3"), Verdict: PathOK},
+		{Hop: HopPFC, Value: val("local on, peer on, operational on"), Verdict: PathOK},
+		{Hop: HopBuffer, Value: val("buffer 1, 262144 bytes"), Verdict: PathOK},
+		{Hop: HopETS, Value: val("50%"), Verdict: PathOK},
+		{Hop: HopPauses, Value: val(strings.Repeat("9", int(pauses%5)) + " pauses received"), Verdict: PathOK},
+		{Hop: HopECN, Value: val("np on, rp on, CNP DSCP 48, CNP priority 6"), Verdict: PathOK},
+	}}
+	return Interface{Name: name, Local: p.Clone(), Remote: p.Clone(), Operational: p.Clone(), RemoteValid: true, Willing: &willing,
+		Counters: &LosslessCounters{RoCEPaths: []RoCEPath{path}}}
+}
+
+// TestConfigDigests: hosts configured alike have the same digests whatever
+// their names, GIDs, devices and counters; any setting that differs gives
+// another hash; the text is pinned (a change of format must change its
+// version, and the hash of a configuration with it).
+func TestConfigDigests(t *testing.T) {
+	a, b := fleetIface("ens1f0", "fe80::1", 1), fleetIface("eth7", "fe80::2", 4)
+	da, db := a.ConfigDigests(), b.ConfigDigests()
+	if diff := cmp.Diff(da, db); diff != "" {
+		t.Errorf("two ports configured alike differ (-a +b):\n%s", diff)
+	}
+	if len(da) != 3 {
+		t.Fatalf("%d digests, want local, remote and operational", len(da))
+	}
+	want := `dcbtop-config v1
+ets max_tcs=8 cbs=off cee=off prio_tc=0,0,0,3,0,0,0,0 bw=50,0,0,50,0,0,0,0 tsa=ets,strict,strict,ets,strict,strict,strict,strict
+ets_reco none
+pfc cap=8 mbc=off enabled=3
+app dscp:26:3 udp-port:4791:3
+roce gid=ok; tos=106 (DSCP 26, ECN 2); trust=dscp; priority=3; tc=3; buffer=buffer 1, 262144 bytes; ets=50%; ecn=np on, rp on, CNP DSCP 48, CNP priority 6
+`
+	op := da[2]
+	if op.Side != SideOperational || op.Text != want {
+		t.Errorf("operational digest %s:\n%s\nwant:\n%s", op.Side, op.Text, want)
+	}
+	if op.Hash != "b3bf305e9292eace" || op.PFC != "3" || op.RoCEPriority != "3" {
+		t.Errorf("operational hash %s, pfc %q, roce priority %q; want b3bf305e9292eace, 3, 3", op.Hash, op.PFC, op.RoCEPriority)
+	}
+	if l := da[0]; l.Side != SideLocal || !strings.HasSuffix(l.Text, "willing on\n") || l.RoCEPriority != "" {
+		t.Errorf("local digest: %+v", l)
+	}
+	if r := da[1]; r.Side != SideRemote || r.Hash == op.Hash || strings.Contains(r.Text, "willing") {
+		t.Errorf("remote digest: %+v (the operational one has the RoCE path besides)", r)
+	}
+
+	// Each of these makes the operational configuration another one.
+	for name, change := range map[string]func(*Interface){
+		"PFC":           func(in *Interface) { in.Operational.PFC.Enabled = 1<<3 | 1<<4 },
+		"ETS bandwidth": func(in *Interface) { in.Operational.ETS.TCBandwidth = [8]uint8{60, 0, 0, 40} },
+		"APP":           func(in *Interface) { in.Operational.App[1].Protocol = 24 },
+		"ToS":           func(in *Interface) { *in.Counters.RoCEPaths[0].Hops[1].Value = "96 (DSCP 24, ECN 0)" },
+		"trust":         func(in *Interface) { *in.Counters.RoCEPaths[0].Hops[2].Value = "pcp" },
+		"GID":           func(in *Interface) { in.Counters.RoCEPaths[0].Hops[0].Verdict = PathWarning },
+		"no RoCE port":  func(in *Interface) { in.Counters = nil },
+	} {
+		c := fleetIface("ens1f0", "fe80::1", 1)
+		change(&c)
+		if d := c.ConfigDigests(); d[2].Hash == op.Hash {
+			t.Errorf("%s changed, the operational hash did not:\n%s", name, d[2].Text)
+		}
+	}
+	// The APP table's order does not count.
+	c := fleetIface("ens1f0", "fe80::1", 1)
+	c.Operational.App[0], c.Operational.App[1] = c.Operational.App[1], c.Operational.App[0]
+	if d := c.ConfigDigests(); d[2].Hash != op.Hash {
+		t.Errorf("the APP table in another order gave another hash")
+	}
+	// Invalid remote parameters and unknown sides have no digest.
+	c.RemoteValid, c.Local = false, nil
+	if d := c.ConfigDigests(); len(d) != 1 || d[0].Side != SideOperational {
+		t.Errorf("digests %+v, want the operational one only", d)
+	}
+	if d := (&Interface{}).ConfigDigests(); len(d) != 0 {
+		t.Errorf("an interface with nothing known has digests %+v", d)
+	}
+}
