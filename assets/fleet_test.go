@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -39,6 +40,15 @@ func exported(t *testing.T) map[string]bool {
 	go func() { c.Describe(ch); close(ch) }()
 	re := regexp.MustCompile(`fqName: "([^"]+)"`)
 	names := map[string]bool{}
+	// dcbtop check --textfile's metrics too.
+	mfs, err := metrics.NewCheckRegistry(engine.CheckReport{Exit: 2, Interfaces: []engine.CheckInterface{{Name: "eth0",
+		Results: []engine.CheckResult{{Check: engine.CheckPeer}}}}}, time.Now(), time.Now()).Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		names[mf.GetName()] = true
+	}
 	for d := range ch {
 		m := re.FindStringSubmatch(d.String())
 		if m == nil {

@@ -204,12 +204,13 @@ type Indication struct {
 	ID   EventID `json:"id,omitempty"`
 }
 
-// An EventID identifies one event: a hash of what the event is (host,
-// interface, time to the nanosecond, status, reason, flags, peer), so the
-// same event always has the same ID (a log pipeline that reads a line
-// twice can drop the copy, and a replay gives the same IDs every time)
-// and two events differ in ID. It is written as 16 hexadecimal digits;
-// 0 means none.
+// An EventID identifies one event: a hash of what the event is
+// (interface, time to the nanosecond, status, reason, flags, peer), so
+// the same event always has the same ID: a log pipeline that reads a
+// line twice can drop the copy, a replay gives the same IDs every time,
+// and the replay of a -w recording gives the live run's. Two events of
+// one host differ in ID; across hosts, the host name goes with it. It is
+// written as 16 hexadecimal digits; 0 means none.
 type EventID uint64
 
 // MarshalText writes the ID as 16 lower-case hexadecimal digits.
@@ -238,10 +239,9 @@ func (id EventID) appendText(b []byte) []byte {
 }
 
 // Stamp sets the indication's Host to host and its ID to the hash of the
-// event (EventID) with that host: FNV-1a, 64 bits (a stable,
-// non-cryptographic hash: the ID names an event, it does not protect
-// anything), over the fields separated by a zero byte. It allocates
-// nothing.
+// event (EventID): FNV-1a, 64 bits (a stable, non-cryptographic hash: the
+// ID names an event, it does not protect anything), over the fields, a
+// zero byte after each string. It allocates nothing.
 func (in *Indication) Stamp(host string) {
 	const (
 		offset64 = 14695981039346656037
@@ -260,7 +260,6 @@ func (in *Indication) Stamp(host string) {
 			v >>= 8
 		}
 	}
-	str(host)
 	str(in.Interface)
 	num(uint64(in.Time.UnixNano()))
 	num(uint64(in.Status))

@@ -620,7 +620,7 @@ func TestCheckTextfile(t *testing.T) {
 		t.Errorf("duration %v s", d)
 	}
 	if _, err := exec.LookPath("promtool"); err == nil {
-			cmd := exec.Command("promtool", "check", "metrics")
+		cmd := exec.Command("promtool", "check", "metrics")
 		f, ferr := os.Open(path)
 		if ferr != nil {
 			t.Fatal(ferr)
