@@ -39,6 +39,30 @@
 //	source     dcbnl | observed | agent | none, or "other"
 //	dialect    ieee | cee | none
 //	direction  in | out | sent
+//	config     16 hexadecimal digits (dcbtop_config_info: a hash, one value per
+//	           interface and side at a time)
+//	pfc, roce_priority
+//	           a priority list ("3,4", "none") and a priority, or ""
+//
+// dcbtop_peer_info's labels (chassis_id, port_id, port_description,
+// system_name) come from the neighbour's LLDPDU: open-ended, but at most
+// 8 series an interface (a link has one neighbour, a few in a
+// multi-peer condition; a flood of made-up neighbours does not make more
+// series). No label names a queue pair, a GID or an address.
+//
+// # Fleets
+//
+// dcbtop_peer_info joins a host port to the switch port it is cabled to:
+//
+//	dcbtop_pfc_enabled{side="operational"}
+//	  * on (instance, interface) group_left (system_name, port_id) dcbtop_peer_info
+//
+// dcbtop_config_info's config label is engine.ConfigDigest's hash of a
+// side's canonical configuration (engine.ConfigText), the same on every
+// host configured alike, so hosts can be counted per configuration
+// (assets/prometheus: dcbtop:config_hosts:count and DCBConfigDrift).
+// NewCheckRegistry exports a dcbtop check report for node_exporter's
+// textfile collector (dcbtop check --textfile).
 //
 // The open-ended values (interface and RDMA device names, from sysfs,
 // netlink or a capture) are written with every character a terminal would
