@@ -174,8 +174,9 @@ func TestUnitCommand(t *testing.T) {
 	cmd.Stderr = &stderr
 	err = cmd.Run()
 	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(stderr.String(), "eth0") {
-		t.Errorf("%s: %v, want exit status 1 and a complaint about eth0 (2 is bad usage)\n%s", strings.Join(args, " "), err, stderr.Bytes())
+	if lines := strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n"); !errors.As(err, &ee) || ee.ExitCode() != 1 ||
+		len(lines) != 1 || !strings.HasPrefix(lines[0], "dcbtop: ") || !strings.Contains(lines[0], "eth") {
+		t.Errorf("%s: %v, want exit status 1 and a one-line complaint about the interfaces (2 is bad usage)\n%s", strings.Join(args, " "), err, stderr.Bytes())
 	}
 }
 
