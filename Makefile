@@ -14,12 +14,14 @@ FUZZTIME  ?= 20s
 # that pins dcbtop's DCB netlink constants (linux-libc-dev), and
 # Prometheus's promtool, which checks and unit-tests the alerting rules in
 # assets/prometheus (prometheus), and zsh, which runs the zsh completion in
-# its test.
-DEB_PKGS  := lldpd tshark tcpdump tmux linux-libc-dev iproute2 util-linux prometheus zsh
-DEB_CMDS  := lldpd lldpcli tshark tcpdump tmux ip setpriv unshare promtool zsh
+# its test; systemd's systemd-analyze verifies the service unit and scores
+# its hardening, and strace lists the system calls dcbtop makes, which the
+# unit's SystemCallFilter must allow (assets/deb_test.go).
+DEB_PKGS  := lldpd tshark tcpdump tmux linux-libc-dev iproute2 util-linux prometheus zsh systemd strace
+DEB_CMDS  := lldpd lldpcli tshark tcpdump tmux ip setpriv unshare nsenter promtool zsh systemd-analyze strace
 DEB_FILES := /usr/include/linux/dcbnl.h
 
-.PHONY: all build demo test unit vet lint fuzz fuzz-smoke bench install deps check clean
+.PHONY: all build demo test unit vet lint fuzz fuzz-smoke bench install deb deps check clean
 
 all: build
 
@@ -125,6 +127,16 @@ install: build
 	  if command -v setcap >/dev/null 2>&1; then setcap cap_net_raw,cap_net_admin+ep $(PREFIX)/bin/dcbtop && echo "granted cap_net_raw,cap_net_admin to $(PREFIX)/bin/dcbtop"; \
 	  else echo "setcap not found (apt-get install libcap2-bin): run dcbtop as root"; fi; \
 	fi
+
+# The Debian package, bin/dcbtop_VERSION_ARCH.deb, built by dpkg-deb
+# alone (assets/deb/build): the binary (static: CGO_ENABLED=0, so it
+# depends on nothing), the man page, completions, the read-only exporter
+# as dcbtop.service with /etc/default/dcbtop, and the Prometheus, Grafana
+# and Kubernetes files under /usr/share/dcbtop. VERSION comes from git
+# (0~gitYYYYMMDD.HASH before the first tag), ARCH from GOARCH.
+deb:
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS) -s -w' -o bin/deb/dcbtop ./cmd/dcbtop
+	GO=$(GO) assets/deb/build bin/deb/dcbtop bin
 
 check: vet lint test
 

@@ -22,14 +22,21 @@ var HarnessCommands = []string{"ip", "lldpd", "lldpcli", "tcpdump", "tshark"}
 // debPackage maps a command to the Debian package that provides it, for the
 // skip message.
 var debPackage = map[string]string{
-	"ip":       "iproute2",
-	"lldpd":    "lldpd",
-	"lldpcli":  "lldpd",
-	"tcpdump":  "tcpdump",
-	"tshark":   "tshark",
-	"capinfos": "tshark",
-	"tmux":     "tmux",
-	"promtool": "prometheus",
+	"ip":              "iproute2",
+	"lldpd":           "lldpd",
+	"lldpcli":         "lldpd",
+	"tcpdump":         "tcpdump",
+	"tshark":          "tshark",
+	"capinfos":        "tshark",
+	"tmux":            "tmux",
+	"promtool":        "prometheus",
+	"setpriv":         "util-linux",
+	"unshare":         "util-linux",
+	"nsenter":         "util-linux",
+	"dpkg-deb":        "dpkg",
+	"chroot":          "coreutils",
+	"strace":          "strace",
+	"systemd-analyze": "systemd",
 }
 
 // RequirePriv skips the test (t.Skipf, with the reason) unless the harness
