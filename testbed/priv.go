@@ -22,14 +22,15 @@ var HarnessCommands = []string{"ip", "lldpd", "lldpcli", "tcpdump", "tshark"}
 // debPackage maps a command to the Debian package that provides it, for the
 // skip message.
 var debPackage = map[string]string{
-	"ip":       "iproute2",
-	"lldpd":    "lldpd",
-	"lldpcli":  "lldpd",
-	"tcpdump":  "tcpdump",
-	"tshark":   "tshark",
-	"capinfos": "tshark",
-	"tmux":     "tmux",
-	"promtool": "prometheus",
+	"ip":         "iproute2",
+	"lldpd":      "lldpd",
+	"lldpcli":    "lldpd",
+	"tcpdump":    "tcpdump",
+	"tshark":     "tshark",
+	"capinfos":   "tshark",
+	"tmux":       "tmux",
+	"promtool":   "prometheus",
+	"prometheus": "prometheus",
 }
 
 // RequirePriv skips the test (t.Skipf, with the reason) unless the harness
