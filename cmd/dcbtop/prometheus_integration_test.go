@@ -227,7 +227,7 @@ func TestPrometheusServer(t *testing.T) {
 	for _, a := range pc.activeAlerts() {
 		if slices.ContainsFunc(episodes, func(e alertEpisode) bool { return e.alert == a.Labels["alertname"] }) ||
 			slices.Contains(promMustNotFire, a.Labels["alertname"]) {
-			t.Errorf("%s %v still %s at %.1f s of scenario (active since %s), with leaf-1 back", a.Labels["alertname"], a.Labels, a.State, promEnd, a.ActiveAt)
+			t.Errorf("%s%s still %s at %.1f s of scenario (active since %s), with leaf-1 back", a.Labels["alertname"], fmtLabels(a.Labels), a.State, promEnd, a.ActiveAt)
 		}
 	}
 	window := time.Since(start) + 5*time.Second
@@ -768,14 +768,14 @@ func checkAlerts(t *testing.T, pc promClient, episodes []alertEpisode, window ti
 		}
 		switch {
 		case e.mustFire && !firing:
-			t.Errorf("%s%v did not fire during %.0f-%.0f s of scenario (%s); pending: %v", e.alert, e.labels, e.from, e.to, e.step, pending)
+			t.Errorf("%s%s did not fire during %.0f-%.0f s of scenario (%s); pending: %v", e.alert, fmtLabels(e.labels), e.from, e.to, e.step, pending)
 		case e.cond != nil && !pending && !firing:
 			if n := condSamples(pc, e.cond, window, scen, e.from-promSpeed, e.to+lag); n >= 2 {
-				t.Errorf("%s did not go pending during %.0f-%.0f s of scenario (%s), though Prometheus scraped %s%v = %v %d times then",
-					e.alert, e.from, e.to, e.step, e.cond.metric, e.cond.match, e.cond.value, n)
+				t.Errorf("%s did not go pending during %.0f-%.0f s of scenario (%s), though Prometheus scraped %s%s = %v %d times then",
+					e.alert, e.from, e.to, e.step, e.cond.metric, fmtLabels(e.cond.match), e.cond.value, n)
 			} else {
-				t.Logf("%s: not pending during %.0f-%.0f s of scenario: Prometheus scraped %s%v = %v only %d times then",
-					e.alert, e.from, e.to, e.cond.metric, e.cond.match, e.cond.value, n)
+				t.Logf("%s: not pending during %.0f-%.0f s of scenario: Prometheus scraped %s%s = %v only %d times then",
+					e.alert, e.from, e.to, e.cond.metric, fmtLabels(e.cond.match), e.cond.value, n)
 			}
 		}
 	}
@@ -797,6 +797,19 @@ func condSamples(pc promClient, cond *promCond, window time.Duration, scen func(
 		}
 	}
 	return len(at)
+}
+
+// fmtLabels formats labels as PromQL does, sorted, "" when there are none.
+func fmtLabels(labels map[string]string) string {
+	if len(labels) == 0 {
+		return ""
+	}
+	var kv []string
+	for k, v := range labels {
+		kv = append(kv, k+"="+strconv.Quote(v))
+	}
+	sort.Strings(kv)
+	return "{" + strings.Join(kv, ",") + "}"
 }
 
 // labelsMatch reports whether have has every label of want.
