@@ -143,17 +143,18 @@ type promCond struct {
 // Reconciling the rules' for: clauses with the demo's speed: Prometheus
 // evaluates for: in wall time, while the demo plays its scenario
 // promSpeed (2) times faster, so its loop of 120 s takes 60 s; and the
-// scenario's episodes are shorter than the clauses even at speed 1
-// (the multi-peer hold-down 22 s against for: 30s, ttl-expired 11 s and
-// shutdown 10 s against 1m). So Prometheus gets a copy of the rules in which only the
-// for: durations are divided by promForDivisor (60: 30s becomes 500ms, 1m
-// 1s, 2m 2s, 5m 5s): the rules' clock runs 30 times faster than the
-// scenario's. The test checks that the copy differs from the original in
-// those durations alone, that `promtool check rules` accepts both, and
-// that Prometheus loaded every rule of the original with its divided
-// duration. At that pace the shortest episodes that must fire (shutdown,
-// 5 s of wall time) hold their condition for more than twice the divided
-// for: (1 s) plus the scrape and evaluation lag.
+// scenario's episodes are shorter than the clauses even at speed 1 (the
+// multi-peer hold-down 22 s against for: 30s, ttl-expired 11 s and
+// shutdown 10 s against 1m). So Prometheus gets a copy of the rules in
+// which only the for: durations are divided by promForDivisor (60: 30s
+// becomes 500ms, 1m 1s, 2m 2s, 5m 5s): the rules' clock runs 30 times
+// faster than the scenario's. The test checks that the copy differs from
+// the original in those durations alone, that `promtool check rules`
+// accepts both, and that Prometheus loaded every alert of the original
+// with its divided for:. At that pace the shortest episode that must fire
+// (shutdown: 5 s of wall time) holds its condition for longer than the
+// divided for: (1 s) plus the scrape and evaluation lag (up to 2 s) with
+// 2 s to spare.
 //
 // After 134 s of scenario (67 s of wall time, one loop and the start of
 // the next), the test reads the ALERTS series Prometheus recorded and maps
