@@ -30,6 +30,7 @@ var debPackage = map[string]string{
 	"capinfos":        "tshark",
 	"tmux":            "tmux",
 	"promtool":        "prometheus",
+	"prometheus":      "prometheus",
 	"setpriv":         "util-linux",
 	"unshare":         "util-linux",
 	"nsenter":         "util-linux",
