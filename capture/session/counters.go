@@ -38,7 +38,9 @@ func (r *liveRun) startCounters(ifaces []*liveIface) (stop func()) {
 	s := r.cfg.Sampler
 	if s == nil {
 		cfg := counters.Config{SysfsRoot: r.cfg.SysfsRoot}
-		if et, err := counters.OpenEthtool(); err == nil {
+		if r.cfg.EthtoolRoot != "" {
+			cfg.Ethtool = counters.FileEthtool{Root: r.cfg.EthtoolRoot}
+		} else if et, err := counters.OpenEthtool(); err == nil {
 			cfg.Ethtool = et
 			closers = append(closers, et.Close)
 		}

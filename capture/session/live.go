@@ -238,6 +238,10 @@ type Config struct {
 	// ("" /sys; DCBTOP_SYSFS_ROOT points it at a fixture tree).
 	CountersInterval time.Duration
 	SysfsRoot        string
+	// EthtoolRoot names recorded ethtool outputs read instead of the
+	// ethtool ioctls ("" the ioctls; DCBTOP_ETHTOOL_ROOT, see
+	// counters.EnvEthtoolRoot).
+	EthtoolRoot string
 	// Sampler reads the counters instead of one over SysfsRoot, ethtool
 	// and dcbnl (nil: that one).
 	Sampler Sampler

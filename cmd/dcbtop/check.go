@@ -300,8 +300,12 @@ func checkLive(ctx context.Context, o *checkOptions, progress io.Writer) (engine
 	if err != nil {
 		return engine.Snapshot{}, err
 	}
+	eroot, err := ethtoolRoot()
+	if err != nil {
+		return engine.Snapshot{}, err
+	}
 	cfg := session.Config{Interfaces: o.ifaces, Screen: true, Out: io.Discard,
-		CountersInterval: session.DefaultCountersInterval, SysfsRoot: root, Version: version, Revision: revision}
+		CountersInterval: session.DefaultCountersInterval, SysfsRoot: root, EthtoolRoot: eroot, Version: version, Revision: revision}
 	checkRuntime(&cfg)
 	rt, err := session.Start(cfg)
 	if err != nil {

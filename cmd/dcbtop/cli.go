@@ -77,8 +77,9 @@ type options struct {
 	// countersSet says it was given.
 	countersEvery time.Duration
 	countersSet   bool
-	// sysfsRoot is DCBTOP_SYSFS_ROOT ("" /sys).
-	sysfsRoot string
+	// sysfsRoot is DCBTOP_SYSFS_ROOT ("" /sys); ethtoolRoot is
+	// DCBTOP_ETHTOOL_ROOT ("" the ethtool ioctls).
+	sysfsRoot, ethtoolRoot string
 	version   bool
 	// The interactive screen: tui when stdout is a terminal and no
 	// headless output was asked for; notTTY when stdout is not a terminal
@@ -240,6 +241,20 @@ func sysfsRoot() (string, error) {
 	}
 	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
 		return "", fmt.Errorf("%s=%s: not a directory (it replaces /sys for the counters)", counters.EnvSysfsRoot, root)
+	}
+	return root, nil
+}
+
+// ethtoolRoot returns the directory of recorded ethtool outputs the
+// counters are read from instead of the ethtool ioctls:
+// DCBTOP_ETHTOOL_ROOT, which must name a directory, or "" for the ioctls.
+func ethtoolRoot() (string, error) {
+	root := os.Getenv(counters.EnvEthtoolRoot)
+	if root == "" {
+		return "", nil
+	}
+	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("%s=%s: not a directory (recorded ethtool -i and -S outputs, one directory per interface)", counters.EnvEthtoolRoot, root)
 	}
 	return root, nil
 }

@@ -261,6 +261,20 @@ func TestSysfsRootInvalid(t *testing.T) {
 	}
 }
 
+// TestEthtoolRootInvalid: so is a DCBTOP_ETHTOOL_ROOT that is not a
+// directory, for a live run and for check.
+func TestEthtoolRootInvalid(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nothing")
+	t.Setenv("DCBTOP_ETHTOOL_ROOT", missing)
+	want := "DCBTOP_ETHTOOL_ROOT=" + missing + ": not a directory (recorded ethtool -i and -S outputs, one directory per interface)\n"
+	if code, _, errOut := runCLI(t, "-i", "h0", "--json", "--duration", "1s"); code != 1 || errOut != "dcbtop: "+want {
+		t.Errorf("live: exit %d, stderr %q; want 1, %q", code, errOut, "dcbtop: "+want)
+	}
+	if code, _, errOut := runCLI(t, "check", "-i", "h0", "--wait", "1s"); code != 3 || errOut != "dcbtop check: UNKNOWN: "+want {
+		t.Errorf("check: exit %d, stderr %q; want 3, %q", code, errOut, "dcbtop check: UNKNOWN: "+want)
+	}
+}
+
 // dcbtop apply --help is apply's own help.
 func TestApplyHelp(t *testing.T) {
 	for _, arg := range []string{"--help", "-h"} {

@@ -35,7 +35,7 @@ func TestManPageSections(t *testing.T) {
 		}
 	}
 	env := page[envAt:]
-	for _, v := range []string{"NO_COLOR", "TERM", "DCBTOP_RUN_DIR", "DCBTOP_SYSFS_ROOT"} {
+	for _, v := range []string{"NO_COLOR", "TERM", "DCBTOP_RUN_DIR", "DCBTOP_SYSFS_ROOT", "DCBTOP_ETHTOOL_ROOT"} {
 		if !strings.Contains(env, v) {
 			t.Errorf("ENVIRONMENT lacks %s", v)
 		}
