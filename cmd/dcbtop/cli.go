@@ -80,7 +80,7 @@ type options struct {
 	// sysfsRoot is DCBTOP_SYSFS_ROOT ("" /sys); ethtoolRoot is
 	// DCBTOP_ETHTOOL_ROOT ("" the ethtool ioctls).
 	sysfsRoot, ethtoolRoot string
-	version   bool
+	version                bool
 	// The interactive screen: tui when stdout is a terminal and no
 	// headless output was asked for; notTTY when stdout is not a terminal
 	// and --events was implied.
