@@ -233,30 +233,30 @@ func Run(ctx context.Context, args []string, env Env) int {
 }
 
 // sysfsRoot returns the sysfs root the counters are read from:
-// DCBTOP_SYSFS_ROOT, which must name a directory, or "" for /sys.
+// DCBTOP_SYSFS_ROOT, or "" for /sys.
 func sysfsRoot() (string, error) {
-	root := os.Getenv(counters.EnvSysfsRoot)
-	if root == "" {
-		return "", nil
-	}
-	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
-		return "", fmt.Errorf("%s=%s: not a directory (it replaces /sys for the counters)", counters.EnvSysfsRoot, root)
-	}
-	return root, nil
+	return envDir(counters.EnvSysfsRoot, "it replaces /sys for the counters")
 }
 
 // ethtoolRoot returns the directory of recorded ethtool outputs the
 // counters are read from instead of the ethtool ioctls:
-// DCBTOP_ETHTOOL_ROOT, which must name a directory, or "" for the ioctls.
+// DCBTOP_ETHTOOL_ROOT, or "" for the ioctls.
 func ethtoolRoot() (string, error) {
-	root := os.Getenv(counters.EnvEthtoolRoot)
-	if root == "" {
+	return envDir(counters.EnvEthtoolRoot, "recorded ethtool -i and -S outputs, one directory per interface")
+}
+
+// envDir returns the directory the environment variable name gives, ""
+// when it is unset or empty; one that is not a directory is an error
+// that says what it is for.
+func envDir(name, what string) (string, error) {
+	dir := os.Getenv(name)
+	if dir == "" {
 		return "", nil
 	}
-	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
-		return "", fmt.Errorf("%s=%s: not a directory (recorded ethtool -i and -S outputs, one directory per interface)", counters.EnvEthtoolRoot, root)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("%s=%s: not a directory (%s)", name, dir, what)
 	}
-	return root, nil
+	return dir, nil
 }
 
 // announce prints, once the capture has opened, the notice that stdout is
