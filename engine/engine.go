@@ -96,14 +96,21 @@ type neighbor struct {
 	dst             lldp.MAC // the destination address: which agent holds it
 	chassis, portID []byte   // TLV information strings, subtype included
 	du              *lldp.DU
-	raw             []byte // the LLDPDU as received, for the identical-frame check
-	src             lldp.MAC
-	scope           Scope
-	scopeAssumed    bool     // the capture did not record the destination
-	vlan            *VLANTag // the 802.1Q tag the last LLDPDU arrived with
-	params          *Params  // DCBX parameters of du; nil when du has none or scope is not nearest-bridge
-	firstSeen       time.Time
-	lastSeen        time.Time
+	// raw is the LLDPDU as received, for the identical-frame check;
+	// replaced, never written to, so that snapshots share it.
+	raw []byte
+	// What snapshots show of du, made once per new LLDPDU (setDU) rather
+	// than at every snapshot: with 64 peers a snapshot a second, their
+	// formatting was a sixth of the screen's CPU.
+	chassisStr, portIDStr, msap string
+	sysName, sysDesc, portDesc  *string
+	src                         lldp.MAC
+	scope                       Scope
+	scopeAssumed                bool     // the capture did not record the destination
+	vlan                        *VLANTag // the 802.1Q tag the last LLDPDU arrived with
+	params                      *Params  // DCBX parameters of du; nil when du has none or scope is not nearest-bridge
+	firstSeen                   time.Time
+	lastSeen                    time.Time
 	// prevSeen is when the LLDPDU before the last arrived (zero after
 	// one): the gap between them is the peer's transmit interval.
 	prevSeen time.Time
@@ -608,7 +615,8 @@ func (e *Engine) frame(p *port, ev FrameReceived) {
 		n = e.addNeighbor(p, hdr.Dst, chassis, portID, du.TTL)
 	}
 	p.counters.TLVsDiscarded += uint64(len(du.Discarded))
-	n.du, n.raw, n.src, n.scope = du, append(n.raw[:0], pdu...), hdr.Src, ScopeOf(hdr.Dst)
+	n.setDU(du, pdu)
+	n.src, n.scope = hdr.Src, ScopeOf(hdr.Dst)
 	n.scopeAssumed = ev.DstAssumed
 	n.vlan = nil
 	if hdr.Tagged {
@@ -735,7 +743,20 @@ func msapName(n *neighbor) string {
 	if n == nil || n.du == nil {
 		return ""
 	}
-	return msapString(n.du.ChassisID.String(), n.du.PortID.String())
+	return n.msap
+}
+
+// setDU makes du, received as pdu, the neighbour's last LLDPDU, with what
+// snapshots show of it. pdu is copied: the caller's buffer is reused.
+func (n *neighbor) setDU(du *lldp.DU, pdu []byte) {
+	n.du, n.raw = du, slices.Clone(pdu)
+	if n.msap == "" { // the MSAP is the neighbour's key: it never changes
+		n.chassisStr, n.portIDStr = du.ChassisID.String(), du.PortID.String()
+		n.msap = msapString(n.chassisStr, n.portIDStr)
+	}
+	n.sysName = textTLV(du, lldp.TLVTypeSystemName)
+	n.sysDesc = textTLV(du, lldp.TLVTypeSystemDescription)
+	n.portDesc = textTLV(du, lldp.TLVTypePortDescription)
 }
 
 // msapString names an MSAP as the snapshot does (Interface.RemotePeer,

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -506,5 +507,19 @@ func TestStepOutcome(t *testing.T) {
 	o = e.Step(rx(4, frame(t, macA, 120, etsA, pfc34)))
 	if o.Advertise != nil || len(o.Indications) != 1 || o.Indications[0].Status != StatusRemote {
 		t.Errorf("remote change, not willing: %+v", o)
+	}
+}
+
+// BenchmarkSnapshot64 is the snapshot a switch-sized screen takes every
+// second: 64 interfaces, a DCBX peer on each.
+func BenchmarkSnapshot64(b *testing.B) {
+	e := New(Config{})
+	f := frame(b, macA, 120, etsA, recoA, pfc3, app2)
+	for i := range 64 {
+		e.Apply(FrameReceived{Interface: fmt.Sprintf("h%d", i), At: at(0), Data: f})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = e.Snapshot()
 	}
 }

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"slices"
 	"time"
 
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -296,15 +295,17 @@ func (n *neighbor) peer(now time.Time) Peer {
 		v := *n.vlan
 		vlan = &v
 	}
+	// The strings, the text TLVs and the LLDPDU are shared with the
+	// neighbour (setDU made them; nothing writes to them).
 	return Peer{
-		ChassisID: du.ChassisID.String(), PortID: du.PortID.String(),
-		SystemName: textTLV(du, lldp.TLVTypeSystemName), SystemDescription: textTLV(du, lldp.TLVTypeSystemDescription),
-		PortDescription: textTLV(du, lldp.TLVTypePortDescription), SourceMAC: n.src, Scope: n.scope,
+		ChassisID: n.chassisStr, PortID: n.portIDStr,
+		SystemName: n.sysName, SystemDescription: n.sysDesc,
+		PortDescription: n.portDesc, SourceMAC: n.src, Scope: n.scope,
 		ScopeAssumed: n.scopeAssumed, VLAN: vlan, DiscardedTLVs: discardedTLVs(du),
 		TTL: du.TTL, ExpiresInMs: n.expires.Sub(now).Milliseconds(),
 		TxIntervalMs: n.interval().Milliseconds(), Freshness: freshnessOf(now.Sub(n.lastSeen), n.interval()),
 		FirstSeen: n.firstSeen, LastSeen: n.lastSeen, Frames: n.frames,
-		DCBX: du.Dialect(), Params: n.params.Clone(), LLDPDU: slices.Clone(n.raw),
+		DCBX: du.Dialect(), Params: n.params.Clone(), LLDPDU: n.raw,
 	}
 }
 

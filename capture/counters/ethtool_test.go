@@ -299,3 +299,30 @@ func TestPFCInEngine(t *testing.T) {
 		})
 	}
 }
+
+// TestEthtoolVirtualDriver: a software interface (veth, bridge, ...) has
+// no pause statistics: its statistics are not dumped at all.
+func TestEthtoolVirtualDriver(t *testing.T) {
+	for _, d := range []string{"veth", "bridge", "vxlan"} {
+		et := &statsCounter{fakeEthtool: fakeEthtool{driver: d, stats: mlx5Stats(1 << 3)}}
+		s := counters.New(counters.Config{SysfsRoot: t.TempDir(), Ethtool: et})
+		if ev := s.Sample("v0", time.Unix(0, 0), time.Second); ev.PFC != nil || et.stats != 0 {
+			t.Errorf("%s: PFC %+v, %d statistics dumps; want none", d, ev.PFC, et.stats)
+		}
+	}
+	et := &statsCounter{fakeEthtool: fakeEthtool{driver: "mlx5_core", stats: mlx5Stats(1 << 3)}}
+	if ev := counters.New(counters.Config{SysfsRoot: t.TempDir(), Ethtool: et}).Sample("p0", time.Unix(0, 0), time.Second); ev.PFC == nil || et.stats != 1 {
+		t.Errorf("mlx5_core: PFC %+v, %d dumps; want the pauses, one dump", ev.PFC, et.stats)
+	}
+}
+
+// statsCounter counts the statistics dumps asked of a fakeEthtool.
+type statsCounter struct {
+	fakeEthtool
+	stats int
+}
+
+func (s *statsCounter) Stats(ifname string) (map[string]uint64, error) {
+	s.stats++
+	return s.fakeEthtool.Stats(ifname)
+}

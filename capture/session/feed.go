@@ -94,10 +94,15 @@ func (p *publisher) flush(now time.Time, eng *engine.Engine) bool {
 }
 
 // freshEvery is how often, at most, a frame that changed nothing but a
-// peer's TTL is published (the screen counts TTLs down from the last
-// snapshot: without it, a peer sending every second with TTL 4 would
-// seem to expire at ×4).
-const freshEvery = 100 * time.Millisecond
+// peer's TTL is published. The screen draws TTLs from the last snapshot
+// and the seconds since it was taken, in whole seconds, so a refreshed
+// TTL published once a second is exact to what the screen shows; more
+// often only redraws the screen for nothing: with 64 peers, each sending
+// every second at its own instant, a 100 ms throttle published (and the
+// screen redrew all 64 rows) ten times a second. A second also lines up
+// with the aging snapshots (agingAfter), so a switch of any size costs
+// one snapshot and one redraw a second when nothing changes.
+const freshEvery = time.Second
 
 // frameEvent is the engine's event for a captured frame on iface,
 // stamped at.
