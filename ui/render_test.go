@@ -480,3 +480,33 @@ func BenchmarkLossless(b *testing.B) {
 		render(snap, vs, st, keys, 160, 48)
 	}
 }
+
+// BenchmarkRenderOverview64 draws the overview of 64 ports with a peer
+// each (ports64) at 160x48 and 80x24: redraw draws the same state again
+// (a key press, a snapshot that changed nothing on screen), tick a second
+// later each time (every TTL countdown changes).
+func BenchmarkRenderOverview64(b *testing.B) {
+	s := ports64(b)
+	st, keys := DefaultStyles(true), DefaultKeyMap()
+	for _, size := range [][2]int{{160, 48}, {80, 24}} {
+		for _, ticking := range []bool{false, true} {
+			name := fmt.Sprintf("%dx%d/redraw", size[0], size[1])
+			if ticking {
+				name = fmt.Sprintf("%dx%d/tick", size[0], size[1])
+			}
+			b.Run(name, func(b *testing.B) {
+				vs := testState(s, time.Second)
+				overviewState(&vs, s)
+				b.ReportAllocs()
+				n := 0
+				for b.Loop() {
+					if ticking {
+						vs.age = time.Duration(n%60) * time.Second
+						n++
+					}
+					render(s, vs, st, keys, size[0], size[1])
+				}
+			})
+		}
+	}
+}
