@@ -36,7 +36,8 @@ var sortNames = [numSorts]string{"name", "problems", "pauses/s"}
 const ifNameMax = 15
 
 // overviewOrder returns the indexes of snap's interfaces in the order
-// sort gives (ties by name).
+// sort gives, ties by name in natural order (naturalCompare: h2 before
+// h10).
 func overviewOrder(snap engine.Snapshot, sort overviewSort) []int {
 	idx := make([]int, len(snap.Interfaces))
 	for i := range idx {
@@ -66,7 +67,7 @@ func overviewOrder(snap engine.Snapshot, sort overviewSort) []int {
 		if c := cmp.Compare(fa, fb); c != 0 {
 			return c
 		}
-		return cmp.Compare(snap.Interfaces[a].Name, snap.Interfaces[b].Name)
+		return naturalCompare(snap.Interfaces[a].Name, snap.Interfaces[b].Name)
 	})
 	return idx
 }
