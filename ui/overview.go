@@ -485,7 +485,7 @@ func (r *renderer) overviewHeader(l ovLayout) string {
 // ports: 52 valid · 6 no peer · 3 expired · 1 multi-peer · 2 with
 // errors". Expired counts the peers whose information ran out, shut down
 // or went with the link; invalid the remote parameters invalid for
-// another reason. What is zero is left out (valid never); on a narrow
+// another reason. What is zero is left out (valid only without rows); on a narrow
 // screen the warnings give way, then the errors are said shorter.
 func (r *renderer) overviewSummary(rows []int) string {
 	st := r.st
@@ -522,6 +522,9 @@ func (r *renderer) overviewSummary(rows []int) string {
 		what = strings.TrimSuffix(what, "s")
 	}
 	parts := []string{fmt.Sprintf("%s: %s", st.Label.Render(fmt.Sprintf("%d %s", len(rows), what)), st.OK.Render(fmt.Sprint(valid))+" valid")}
+	if len(rows) == 0 {
+		parts = []string{st.Label.Render("0 " + what)}
+	}
 	add := func(n int, look Look, words string) {
 		if n > 0 {
 			parts = append(parts, look.Render(fmt.Sprint(n))+" "+words)
