@@ -287,23 +287,21 @@ func overviewRows(snap engine.Snapshot, vs *viewState) []int {
 
 // ovMatches reports whether the overview's filter f matches interface
 // in: a substring, in any case, of its name or of the system name (else
-// the chassis ID) of a peer it hears or the peer it lost.
+// the chassis ID) of a peer it hears or of the peer it lost (expired,
+// shut down).
 func ovMatches(in *engine.Interface, f string) bool {
 	f = strings.ToLower(f)
 	has := func(s string) bool { return strings.Contains(strings.ToLower(Sanitize(s)), f) }
 	if has(in.Name) {
 		return true
 	}
-	peers := in.Peers
-	if p := in.ShownPeer(); p != nil {
-		peers = append([]engine.Peer{*p}, peers...)
-	}
-	for i := range peers {
-		if has(cmp.Or(deref(peers[i].SystemName), peers[i].ChassisID)) {
+	for i := range in.Peers {
+		if has(cmp.Or(deref(in.Peers[i].SystemName), in.Peers[i].ChassisID)) {
 			return true
 		}
 	}
-	return false
+	lp := in.LastPeer
+	return lp != nil && has(cmp.Or(deref(lp.SystemName), lp.ChassisID))
 }
 
 // An ovLayout is where the overview is scrolled to for a screen size.
@@ -587,7 +585,7 @@ func (r *renderer) overviewScreen() string {
 func (m Model) ovFit() int { return m.renderer().overviewLayout().fit }
 
 // ovFollow puts the overview's cursor on the interface named name when it
-// is listed (else keeps the row, within the list), the row that was at
+// is listed (else on the first row), the row that was at
 // line line of the table (0 the first) at that line again as far as the
 // cursor stays on screen: after a new snapshot, a sort or a filter the
 // cursor stays on its port and the table does not jump.
@@ -597,7 +595,7 @@ func (m *Model) ovFollow(name string, line int) {
 		m.vs.ovCur, m.vs.ovTop = 0, 0
 		return
 	}
-	m.vs.ovCur = clamp(m.vs.ovCur, 0, len(rows)-1)
+	m.vs.ovCur = 0
 	for n, i := range rows {
 		if m.snap.Interfaces[i].Name == name {
 			m.vs.ovCur = n
