@@ -372,6 +372,8 @@ func (r *renderer) statusText() string {
 	switch {
 	case r.vs.filtering:
 		return st.Key.Render("/") + Sanitize(r.vs.filter) + r.sym.GaugeFull + st.Dim.Render("   filter the log: text, flag:X, reason:X, status:X, if:X · enter keep · esc clear")
+	case r.vs.ovFiltering:
+		return st.Key.Render("/") + Sanitize(r.vs.ovFilter) + r.sym.GaugeFull + st.Dim.Render("   filter the ports: interface or peer name · enter keep · esc clear")
 	}
 	var parts []string
 	if r.vs.paused {

@@ -327,28 +327,34 @@ func lossless(t testing.TB) engine.Snapshot {
 func losslessRoCE(t testing.TB) engine.Snapshot {
 	s := newScenario(t).link(0, "eth0", macLocal0).local(0, "eth0", "agent", true, localParams(true), "").
 		rx(1, "eth0", leaf1(40, 60, 1<<3))
-	eth, three, on, off, n := "Ethernet", 3, true, false, uint64(1234)
-	gid, v4, v2 := "::ffff:192.168.10.11", "192.168.10.11", "RoCE v2"
 	for i := range 61 {
-		ev := losslessSample(i)
-		cnp, cmd := uint64(12*i), "rdma statistic set link mlx5_0/1 optional-counters cc_rx_ce_pkts,cc_rx_cnp_pkts,cc_tx_cnp_pkts"
-		optional := &engine.OptionalCounters{Source: "rdma netlink", StatusKnown: true,
-			Enabled: []engine.OptionalCounter{{Name: "cc_rx_cnp_pkts", Value: &cnp}}, Disabled: []string{"cc_rx_ce_pkts", "cc_tx_cnp_pkts"}, EnableCommand: &cmd}
-		ev.RoCE = []engine.RoCEPortSample{{Device: "mlx5_0", Port: 1, LinkLayer: &eth, RoutableV2: &three, Problems: []string{}, Optional: optional,
-			GIDs:       []engine.RoCEGID{{Index: 3, GID: &gid, IPv4: &v4, Type: &v2}},
-			DefaultToS: &engine.RoCEToS{ToS: 106, DSCP: 26, ECN: 2, Source: "kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"}}}
-		ev.LinkPause = &engine.LinkPauseSample{RX: &on, TX: &off, RxFrames: &n, TxFrames: nil, Source: "ethtool netlink PAUSE_GET"}
-		delay := uint16(7)
-		ev.QoS = &engine.PortQoSSample{Trust: []string{"dscp", "pcp"}, TrustDerived: true, PFCDelay: &delay, Source: "dcbnl IEEE_GET",
-			Buffer: &engine.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{130944, 130944}, TotalBytes: 524288}}
-		for p := range ev.PFC.Priorities {
-			rx, tx := roceBytes(p, i)
-			ev.PFC.Priorities[p].RxBytes = engine.Reading{Value: rx, Source: fmt.Sprintf("rx_prio%d_bytes", p)}
-			ev.PFC.Priorities[p].TxBytes = engine.Reading{Value: tx, Source: fmt.Sprintf("tx_prio%d_bytes", p)}
-		}
-		s.counters(float64(2+i), ev)
+		s.counters(float64(2+i), roceSample("eth0", i))
 	}
 	return s.snap()
+}
+
+// roceSample is sample i of losslessRoCE's counters, taken on iface.
+func roceSample(iface string, i int) engine.CountersSampled {
+	eth, three, on, off, n := "Ethernet", 3, true, false, uint64(1234)
+	gid, v4, v2 := "::ffff:192.168.10.11", "192.168.10.11", "RoCE v2"
+	ev := losslessSample(i)
+	ev.Interface = iface
+	cnp, cmd := uint64(12*i), "rdma statistic set link mlx5_0/1 optional-counters cc_rx_ce_pkts,cc_rx_cnp_pkts,cc_tx_cnp_pkts"
+	optional := &engine.OptionalCounters{Source: "rdma netlink", StatusKnown: true,
+		Enabled: []engine.OptionalCounter{{Name: "cc_rx_cnp_pkts", Value: &cnp}}, Disabled: []string{"cc_rx_ce_pkts", "cc_tx_cnp_pkts"}, EnableCommand: &cmd}
+	ev.RoCE = []engine.RoCEPortSample{{Device: "mlx5_0", Port: 1, LinkLayer: &eth, RoutableV2: &three, Problems: []string{}, Optional: optional,
+		GIDs:       []engine.RoCEGID{{Index: 3, GID: &gid, IPv4: &v4, Type: &v2}},
+		DefaultToS: &engine.RoCEToS{ToS: 106, DSCP: 26, ECN: 2, Source: "kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"}}}
+	ev.LinkPause = &engine.LinkPauseSample{RX: &on, TX: &off, RxFrames: &n, TxFrames: nil, Source: "ethtool netlink PAUSE_GET"}
+	delay := uint16(7)
+	ev.QoS = &engine.PortQoSSample{Trust: []string{"dscp", "pcp"}, TrustDerived: true, PFCDelay: &delay, Source: "dcbnl IEEE_GET",
+		Buffer: &engine.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{130944, 130944}, TotalBytes: 524288}}
+	for p := range ev.PFC.Priorities {
+		rx, tx := roceBytes(p, i)
+		ev.PFC.Priorities[p].RxBytes = engine.Reading{Value: rx, Source: fmt.Sprintf("rx_prio%d_bytes", p)}
+		ev.PFC.Priorities[p].TxBytes = engine.Reading{Value: tx, Source: fmt.Sprintf("tx_prio%d_bytes", p)}
+	}
+	return ev
 }
 
 // roceBytes are priority p's bytes received and sent by second i of the
@@ -429,4 +435,49 @@ func nexus(t testing.TB) engine.Snapshot {
 	s := newScenario(t).link(0, "eth0", macLocal0).local(0, "eth0", "agent", true, localParams(true), "")
 	s.e.Apply(engine.FrameReceived{Interface: "eth0", At: at(1), Data: f})
 	return s.snap()
+}
+
+// ports64 is a host with 64 ports, h0..h63 (as 64 veth pairs with an
+// lldpd on each far end), behind four switches leaf1..leaf4 (16 ports
+// each): most have a valid peer with PFC on 3; every tenth port (h9, h19,
+// ... h59) has no peer; h5, h25 and h45 heard their peer once and it
+// expired; h33 hears two switches (multi-peer); h12 and h40 disagree with
+// their peer on PFC, neither side willing (an error each); h0..h3 have
+// RDMA counters (pauses and a RoCE path).
+func ports64(t testing.TB) engine.Snapshot {
+	s := newScenario(t)
+	sw := func(i int, pfc uint8) peer {
+		p := leaf2()
+		p.name, p.port = fmt.Sprintf("leaf%d", i/16+1), fmt.Sprintf("swp%d", i%16+1)
+		p.mac[4] = byte(i/16 + 1)
+		p.tlvs[1] = &lldp.PFC{Cap: 8, Enabled: pfc}
+		return p
+	}
+	for i := range 64 {
+		name := fmt.Sprintf("h%d", i)
+		mac := macLocal0
+		mac[5] = byte(i)
+		s.link(0, name, mac).local(0, name, "dcbnl", false, localParams(false), "host agent, IEEE")
+	}
+	// In time order: the engine's clock only goes forward.
+	for _, i := range []int{5, 25, 45} {
+		s.rx(1, fmt.Sprintf("h%d", i), sw(i, 1<<3)) // heard once, then silent
+	}
+	s.rx(90, "h33", sw(33, 1<<3)).rx(95, "h33", leaf1(40, 60, 1<<3))
+	for i := range 64 {
+		name := fmt.Sprintf("h%d", i)
+		switch {
+		case i%10 == 9, i == 5, i == 25, i == 45, i == 33: // no peer, or above
+		case i == 12 || i == 40:
+			s.rx(100, name, sw(i, 1<<3|1<<4))
+		default:
+			s.rx(100, name, sw(i, 1<<3))
+		}
+	}
+	for i := range 4 {
+		for n := 58; n <= 60; n++ {
+			s.counters(float64(70+n), roceSample(fmt.Sprintf("h%d", i), n))
+		}
+	}
+	return s.tick(130).snap()
 }

@@ -68,13 +68,20 @@ type viewState struct {
 	iface string // the selected interface's name
 	focus pane
 	// overview shows every interface at a glance instead of one port;
-	// ovCur is its cursor (a row in ovSort's order). ovDecided is set once
-	// the first snapshot chose the default (overview with several
-	// interfaces).
-	overview  bool
-	ovCur     int
-	ovSort    overviewSort
-	ovDecided bool
+	// ovCur is its cursor (a row in ovSort's order, of those ovFilter
+	// matches), ovTop the first row on screen. ovDecided is set once the
+	// first snapshot chose the default (overview with several
+	// interfaces). ovFiltering: the filter is being typed.
+	overview    bool
+	ovCur       int
+	ovTop       int
+	ovSort      overviewSort
+	ovDecided   bool
+	ovFilter    string
+	ovFiltering bool
+	// ovCache keeps the overview's rows drawn in the last frames (nil:
+	// none kept); the Model resets it when the theme changes.
+	ovCache *rowCache
 	// scroll is each pane's first body line shown (the log's, which
 	// counts its restart marks, keeps the cursor on screen).
 	scroll [numPanes]int
@@ -233,6 +240,7 @@ func NewModel(snaps <-chan engine.Snapshot, opts ...Option) Model {
 	}
 	m.vs.hasBackend = m.backend != nil
 	m.vs.hasPlayer = m.player != nil
+	m.vs.ovCache = newRowCache()
 	if !m.stylesFixed {
 		m.styles = m.themeFor(m.dark)
 	} else if m.ascii {

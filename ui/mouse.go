@@ -129,28 +129,30 @@ func (m Model) mouse(msg tea.MouseMsg) (tea.Model, tea.Cmd) {
 }
 
 // overviewMouse: a click selects the row under it (a second click on the
-// selected row opens the port), the wheel moves the cursor.
+// selected row opens the port), the wheel moves the cursor (the table
+// scrolls with it).
 func (m Model) overviewMouse(msg tea.MouseMsg, r *renderer) (tea.Model, tea.Cmd) {
 	mo := msg.Mouse()
-	n := len(m.snap.Interfaces)
+	l := r.overviewLayout()
 	switch msg.(type) {
 	case tea.MouseWheelMsg:
 		switch mo.Button {
 		case tea.MouseWheelUp:
-			m.vs.ovCur = clamp(m.vs.ovCur-1, 0, n-1)
+			m.ovMove(l.cur - 1)
 		case tea.MouseWheelDown:
-			m.vs.ovCur = clamp(m.vs.ovCur+1, 0, n-1)
+			m.ovMove(l.cur + 1)
 		}
 	case tea.MouseClickMsg:
-		row := mo.Y - r.headerHeight() - 1 // the column header is the body's first line
-		if row < 0 || row >= n {
+		line := mo.Y - r.headerHeight() - 1 // the column header is the body's first line
+		if line < 0 || line >= l.shown() {
 			return m, nil
 		}
-		if row == clamp(m.vs.ovCur, 0, n-1) {
+		if row := l.top + line; row == l.cur {
 			cmd := m.openPort()
 			return m, cmd
+		} else {
+			m.ovMove(row)
 		}
-		m.vs.ovCur = row
 	}
 	return m, nil
 }

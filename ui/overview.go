@@ -36,7 +36,8 @@ var sortNames = [numSorts]string{"name", "problems", "pauses/s"}
 const ifNameMax = 15
 
 // overviewOrder returns the indexes of snap's interfaces in the order
-// sort gives (ties by name).
+// sort gives, ties by name in natural order (naturalCompare: h2 before
+// h10).
 func overviewOrder(snap engine.Snapshot, sort overviewSort) []int {
 	idx := make([]int, len(snap.Interfaces))
 	for i := range idx {
@@ -66,7 +67,7 @@ func overviewOrder(snap engine.Snapshot, sort overviewSort) []int {
 		if c := cmp.Compare(fa, fb); c != 0 {
 			return c
 		}
-		return cmp.Compare(snap.Interfaces[a].Name, snap.Interfaces[b].Name)
+		return naturalCompare(snap.Interfaces[a].Name, snap.Interfaces[b].Name)
 	})
 	return idx
 }
@@ -110,84 +111,139 @@ var overviewDrops = []int{dialectCol, willCol, linkCol, localCol, ttlCol, pauses
 // peerColMin is how short a narrow screen cuts the peer names.
 const peerColMin = 6
 
-// overviewCells renders one interface's cells (styled) in column order.
-func (r *renderer) overviewCells(in *engine.Interface) []string {
-	st := r.st
-	link := st.Dim.Render(r.sym.Absent)
-	switch in.OperState {
-	case "up":
-		link = st.OK.Render("up")
-	case "down":
-		link = st.Crit.Render("DOWN")
-	}
-	peer, dialect, ttl := st.Dim.Render(r.sym.Absent), st.Dim.Render(r.sym.Absent), st.Dim.Render(r.sym.Absent)
+// An ovRow is what one overview row shows, before styling: comparable,
+// so that a row whose contents did not change is drawn from the cache
+// (rowCache) instead of again. The TTL's seconds and its colour are in
+// it: a countdown row changes every second.
+type ovRow struct {
+	name     string
+	oper     string // "up", "down" or anything else (unknown)
+	peer     bool   // a peer is shown: peerName, dialect and the TTL
+	peerName string
+	dialect  string
+	ttlFill  int    // the gauge's full cells, of 5
+	ttlLeft  string // fmtSeconds of the time left
+	ttlLevel int    // peerLevel: the countdown's colour
+	local    string // "" unknown
+	will     int8   // -1 unknown, 0 off, 1 on
+	pfc      string // "" unknown
+	peerPFC  string // "" unknown
+	peerDim  bool   // peerPFC is what the peer sent, not in force
+	remote   engine.RemoteState
+	reason   string
+	errs     int
+	warns    int
+	pauses   string // "" unknown
+	roce     string // roceCell, drawn (it has no clock in it)
+}
+
+// ttlGauge is the TTL gauge's width in cells.
+const ttlGauge = 5
+
+// overviewRow is what interface in's row shows.
+func (r *renderer) overviewRow(in *engine.Interface) ovRow {
+	row := ovRow{name: in.Name, oper: in.OperState, will: -1, remote: in.RemoteState()}
 	if p := in.ShownPeer(); p != nil {
 		name := deref(p.SystemName)
 		if name == "" {
 			name = p.ChassisID
 		}
-		peer = Sanitize(name)
 		d := p.DCBX
 		if in.RemoteValid {
 			d = in.Dialect
 		}
-		dialect = d.String()
 		left, total := r.ttlLeft(p), secDur(p.TTL)
-		const gw = 5
-		fill := 0
 		if total > 0 {
-			fill = clamp(int((left*gw+total-1)/total), 0, gw)
+			row.ttlFill = clamp(int((left*ttlGauge+total-1)/total), 0, ttlGauge)
 		}
-		ttl = st.GaugeFull.Render(strings.Repeat(r.sym.GaugeFull, fill)) + st.GaugeEmpty.Render(strings.Repeat(r.sym.GaugeEmpty, gw-fill)) + " " +
-			r.peerStyle(p).Render(fmtSeconds(max(0, left)))
+		row.peer, row.peerName, row.dialect = true, name, d.String()
+		row.ttlLeft, row.ttlLevel = fmtSeconds(max(0, left)), r.peerLevel(p)
 	}
-	local := st.Dim.Render(r.sym.Absent)
-	if in.LocalSource != "" {
-		local = string(in.LocalSource)
-	}
-	will := st.Dim.Render(r.sym.Absent)
+	row.local = string(in.LocalSource)
 	if in.Willing != nil {
-		will = engine.OnOff(*in.Willing)
+		row.will = 0
+		if *in.Willing {
+			row.will = 1
+		}
 	}
-	pfc := st.Dim.Render(r.sym.Absent)
 	if op := in.Operational; op != nil && op.PFC != nil {
-		pfc = op.PFC.Enabled.PrioWords()
+		row.pfc = op.PFC.Enabled.PrioWords()
 	}
 	// The remote's PFC: the remote parameters in force, else what the
 	// peer shown last sent (dimmed: not in force, e.g. multi-peer).
-	peerPFC := st.Dim.Render(r.sym.Absent)
 	if rp := in.Remote; in.RemoteValid && rp != nil && rp.PFC != nil {
-		peerPFC = rp.PFC.Enabled.PrioWords()
+		row.peerPFC = rp.PFC.Enabled.PrioWords()
 	} else if p := in.ShownPeer(); p != nil && p.Params != nil && p.Params.PFC != nil {
-		peerPFC = st.Dim.Render(p.Params.PFC.Enabled.PrioWords())
+		row.peerPFC, row.peerDim = p.Params.PFC.Enabled.PrioWords(), true
+	}
+	if in.RemoteInvalidReason != nil {
+		row.reason = string(*in.RemoteInvalidReason)
+	}
+	row.errs, row.warns, _ = diagCounts(in.Diagnostics)
+	if s, ok := pauseSum(in); ok {
+		row.pauses = fmtRate(s)
+	}
+	row.roce = r.roceCell(in)
+	return row
+}
+
+// rowCells renders a row's cells (styled) in column order.
+func (r *renderer) rowCells(row ovRow) []string {
+	st := r.st
+	absent := st.Dim.Render(r.sym.Absent)
+	link := absent
+	switch row.oper {
+	case "up":
+		link = st.OK.Render("up")
+	case "down":
+		link = st.Crit.Render("DOWN")
+	}
+	peer, dialect, ttl := absent, absent, absent
+	if row.peer {
+		peer, dialect = Sanitize(row.peerName), row.dialect
+		look := st.OK
+		switch row.ttlLevel {
+		case 2:
+			look = st.Crit
+		case 1:
+			look = st.Warn
+		}
+		ttl = st.GaugeFull.Render(strings.Repeat(r.sym.GaugeFull, row.ttlFill)) + st.GaugeEmpty.Render(strings.Repeat(r.sym.GaugeEmpty, ttlGauge-row.ttlFill)) + " " +
+			look.Render(row.ttlLeft)
+	}
+	local := cmp.Or(row.local, absent)
+	will := absent
+	if row.will >= 0 {
+		will = engine.OnOff(row.will == 1)
+	}
+	pfc := cmp.Or(row.pfc, absent)
+	peerPFC := cmp.Or(row.peerPFC, absent)
+	if row.peerDim && row.peerPFC != "" {
+		peerPFC = st.Dim.Render(row.peerPFC)
 	}
 	remote := st.OK.Render("valid")
-	switch rs := in.RemoteState(); rs {
+	switch row.remote {
 	case engine.RemoteMultiPeer:
 		remote = st.Crit.Render(r.sym.Multi + " multi-peer")
 	case engine.RemoteExpired, engine.RemoteShutdown, engine.RemoteInvalid, engine.RemoteLinkDown:
-		remote = st.Crit.Render(r.sym.Error + " " + string(*in.RemoteInvalidReason))
+		remote = st.Crit.Render(r.sym.Error + " " + row.reason)
 	case engine.RemoteNoPeer:
 		remote = st.Dim.Render("no peer")
 	case engine.RemoteNoDCBX:
 		remote = st.Dim.Render("no DCBX")
 	}
-	e, w, _ := diagCounts(in.Diagnostics)
 	var diag []string
-	if e > 0 {
-		diag = append(diag, st.Crit.Render(fmt.Sprintf("%s%d", r.sym.Error, e)))
+	if row.errs > 0 {
+		diag = append(diag, st.Crit.Render(fmt.Sprintf("%s%d", r.sym.Error, row.errs)))
 	}
-	if w > 0 {
-		diag = append(diag, st.Warn.Render(fmt.Sprintf("%s%d", r.sym.Warning, w)))
+	if row.warns > 0 {
+		diag = append(diag, st.Warn.Render(fmt.Sprintf("%s%d", r.sym.Warning, row.warns)))
 	}
 	if len(diag) == 0 {
 		diag = append(diag, st.OK.Render(r.sym.OK))
 	}
-	pauses := st.Dim.Render(r.sym.Absent)
-	if s, ok := pauseSum(in); ok {
-		pauses = fmtRate(s)
-	}
-	return []string{st.Value.Render(clean(in.Name, ifNameMax)), link, peer, dialect, ttl, local, will, pfc, peerPFC, remote, strings.Join(diag, " "), pauses, r.roceCell(in)}
+	pauses := cmp.Or(row.pauses, absent)
+	return []string{st.Value.Render(clean(row.name, ifNameMax)), link, peer, dialect, ttl, local, will, pfc, peerPFC, remote, strings.Join(diag, " "), pauses, row.roce}
 }
 
 // roceCell is the RoCE priority and the worst hop of the interface's RoCE
@@ -219,11 +275,75 @@ func (r *renderer) roceCell(in *engine.Interface) string {
 	return prio + " " + st.OK.Render(r.sym.OK)
 }
 
+// overviewRows returns the indexes of snap's interfaces the overview
+// lists, in its order: those the filter (vs.ovFilter) matches.
+func overviewRows(snap engine.Snapshot, vs *viewState) []int {
+	order := overviewOrder(snap, vs.ovSort)
+	if vs.ovFilter == "" {
+		return order
+	}
+	return slices.DeleteFunc(order, func(i int) bool { return !ovMatches(&snap.Interfaces[i], vs.ovFilter) })
+}
+
+// ovMatches reports whether the overview's filter f matches interface
+// in: a substring, in any case, of its name or of the system name (else
+// the chassis ID) of a peer it hears or of the peer it lost (expired,
+// shut down).
+func ovMatches(in *engine.Interface, f string) bool {
+	f = strings.ToLower(f)
+	has := func(s string) bool { return strings.Contains(strings.ToLower(Sanitize(s)), f) }
+	if has(in.Name) {
+		return true
+	}
+	for i := range in.Peers {
+		if has(cmp.Or(deref(in.Peers[i].SystemName), in.Peers[i].ChassisID)) {
+			return true
+		}
+	}
+	lp := in.LastPeer
+	return lp != nil && has(cmp.Or(deref(lp.SystemName), lp.ChassisID))
+}
+
+// An ovLayout is where the overview is scrolled to for a screen size.
+type ovLayout struct {
+	rows []int // the interfaces listed (overviewRows)
+	fit  int   // how many rows the body has lines for
+	cur  int   // the cursor's row (-1: none listed)
+	top  int   // the first row on screen
+}
+
+// shown is how many rows are on screen.
+func (l ovLayout) shown() int { return min(l.fit, len(l.rows)-l.top) }
+
+// overviewBodyHeight is the overview's body lines: the screen less the
+// header, the status line (if any) and the footer.
+func (r *renderer) overviewBodyHeight() int {
+	h := r.h - r.headerHeight() - 1
+	if r.statusText() != "" {
+		h--
+	}
+	return h
+}
+
+// overviewLayout lays the overview's rows out: the body's lines less the
+// column header and the line under the table; the first row shown is
+// vs.ovTop, moved as little as keeps the cursor on screen.
+func (r *renderer) overviewLayout() ovLayout {
+	l := ovLayout{rows: overviewRows(r.snap, r.vs), fit: max(1, r.overviewBodyHeight()-2), cur: -1}
+	if n := len(l.rows); n > 0 {
+		l.cur = clamp(r.vs.ovCur, 0, n-1)
+		l.top = scrollTop(r.vs.ovTop, l.cur, l.fit, n)
+	}
+	return l
+}
+
 // overviewBody draws the overview table in h lines: a column header, then
-// one row per interface in the chosen order, the cursor's row marked.
-func (r *renderer) overviewBody(h int) string {
+// the rows on screen in the chosen order, the cursor's row marked, and a
+// line that says which rows these are, the order and the keys. Only the
+// rows on screen are drawn (and sized: the columns fit them), from the
+// cache when their contents did not change.
+func (r *renderer) overviewBody(h int, l ovLayout) string {
 	st := r.st
-	order := overviewOrder(r.snap, r.vs.ovSort)
 	cols := len(overviewColumns)
 	counters, roce := false, false
 	for i := range r.snap.Interfaces {
@@ -237,15 +357,20 @@ func (r *renderer) overviewBody(h int) string {
 	case !roce:
 		cols = roceCol // no RoCE port anywhere
 	}
+	cache := r.vs.ovCache
+	cache.frame()
 	widths := make([]int, cols)
 	for i, c := range overviewColumns[:cols] {
 		widths[i] = width(c)
 	}
-	all := make([][]string, len(order))
-	for n, i := range order {
-		all[n] = r.overviewCells(&r.snap.Interfaces[i])[:cols]
-		for c, cell := range all[n] {
-			widths[c] = max(widths[c], width(cell))
+	vis := l.rows[l.top : l.top+l.shown()]
+	rows := make([]ovRow, len(vis))
+	cells := make([]rowCells, len(vis))
+	for n, i := range vis {
+		rows[n] = r.overviewRow(&r.snap.Interfaces[i])
+		cells[n] = cache.cells(rows[n], r.rowCells)
+		for c := range cols {
+			widths[c] = max(widths[c], cells[n].widths[c])
 		}
 	}
 	// On a narrow screen the peer names are cut, then the least useful
@@ -275,30 +400,15 @@ func (r *renderer) overviewBody(h int) string {
 			keep[c] = false
 		}
 	}
-	var shown []int
+	// The layout's key: the columns shown, their widths, the screen's.
+	var lk strings.Builder
+	fmt.Fprint(&lk, r.w)
 	for c := range cols {
 		if keep[c] {
-			shown = append(shown, c)
+			fmt.Fprintf(&lk, " %d:%d", c, widths[c])
 		}
 	}
-	pick := func(cells []string) []string {
-		out := make([]string, len(shown))
-		for i, c := range shown {
-			out[i] = cells[c]
-		}
-		return out
-	}
-	rows := make([][]string, len(all))
-	for n := range all {
-		rows[n] = pick(all[n])
-	}
-	widths = func() []int {
-		out := make([]int, len(shown))
-		for i, c := range shown {
-			out[i] = widths[c]
-		}
-		return out
-	}()
+	layoutKey := lk.String()
 	line := func(cells []string, cur bool) string {
 		var b strings.Builder
 		if cur {
@@ -306,11 +416,16 @@ func (r *renderer) overviewBody(h int) string {
 		} else {
 			b.WriteString("  ")
 		}
-		for c, cell := range cells {
-			b.WriteString(pad(trunc(cell, widths[c]), widths[c]))
-			if c < len(cells)-1 {
+		first := true
+		for c, cell := range cells[:cols] {
+			if !keep[c] {
+				continue
+			}
+			if !first {
 				b.WriteString("  ")
 			}
+			first = false
+			b.WriteString(pad(trunc(cell, widths[c]), widths[c]))
 		}
 		return pad(trunc(b.String(), r.w), r.w)
 	}
@@ -318,34 +433,63 @@ func (r *renderer) overviewBody(h int) string {
 	for i, c := range overviewColumns[:cols] {
 		head[i] = st.ColHeader.Render(c)
 	}
-	head = pick(head)
-	out := []string{line(head, false)}
-	cur := clamp(r.vs.ovCur, 0, max(0, len(order)-1))
-	top := 0
-	if rowsFit := h - 2; rowsFit > 0 && cur >= top+rowsFit {
-		top = cur - rowsFit + 1
+	out := make([]string, 0, h)
+	if len(l.rows) == 0 && r.vs.ovFilter != "" {
+		out = append(out, pad(trunc(st.Warn.Render(fmt.Sprintf("  no interface matches %q", Sanitize(r.vs.ovFilter)))+
+			st.Dim.Render(fmt.Sprintf(" (interface or peer name) %s %s clears", r.sym.Sep, r.keys.Back.Help().Key)), r.w), r.w))
+	} else {
+		out = append(out, line(head, false))
 	}
-	for n := top; n < len(rows) && len(out) < h-1; n++ {
-		out = append(out, line(rows[n], n == cur))
+	for n := range vis {
+		cur := l.top+n == l.cur
+		out = append(out, cache.line(lineKey{row: rows[n], cur: cur, layout: layoutKey}, func() string { return line(cells[n].cells, cur) }))
 	}
 	for len(out) < h-1 {
 		out = append(out, strings.Repeat(" ", r.w))
 	}
-	out = append(out, pad(st.Dim.Render(fmt.Sprintf("  %s · sorted by %s (%s) · enter opens the port · %s overview",
-		plural(len(order), "interface"), sortNames[r.vs.ovSort], r.keys.Sort.Help().Key, r.keys.Overview.Help().Key)), r.w))
+	what := plural(len(l.rows), "interface")
+	filtered := len(l.rows) < len(r.snap.Interfaces)
+	switch {
+	case l.shown() < len(l.rows) && filtered:
+		what = fmt.Sprintf("rows %d-%d of %d matching", l.top+1, l.top+l.shown(), len(l.rows))
+	case l.shown() < len(l.rows):
+		what = fmt.Sprintf("rows %d-%d of %d", l.top+1, l.top+l.shown(), len(l.rows))
+	case filtered:
+		what = fmt.Sprintf("%d of %d interfaces", len(l.rows), len(r.snap.Interfaces))
+	}
+	out = append(out, pad(trunc(st.Dim.Render(fmt.Sprintf("  %s %s sorted by %s (%s) %s enter opens the port %s %s overview",
+		what, r.sym.Sep, sortNames[r.vs.ovSort], r.keys.Sort.Help().Key, r.sym.Sep, r.sym.Sep, r.keys.Overview.Help().Key)), r.w), r.w))
 	return strings.Join(out[:h], "\n")
 }
 
-// overviewHeader is the overview's two header lines.
-func (r *renderer) overviewHeader() string {
+// overviewHeader is the overview's two header lines: how many interfaces
+// and how many of them are on screen (a short screen, a filter), then the
+// summary of the rows listed by state.
+func (r *renderer) overviewHeader(l ovLayout) string {
 	st := r.st
-	// The ports by remote state: valid, invalid (expired, shut down,
-	// multi-peer, link down...), no peer, and peers without DCBX, each
-	// counted apart (a port nobody talks to is not "invalid").
-	var peers, valid, invalid, noPeer, noDCBX, errs, warns int
-	for i := range r.snap.Interfaces {
+	n := len(r.snap.Interfaces)
+	ifs := plural(n, "interface")
+	if l.shown() < n {
+		ifs += fmt.Sprintf(" %s %d shown", r.sym.Sep, max(0, l.shown()))
+	}
+	l1 := st.Brand.Render(" dcbtop ") + "  " + st.Value.Render("all ports") + "  " + st.Dim.Render(ifs)
+	if f := r.vs.ovFilter; f != "" || r.vs.ovFiltering {
+		l1 += "  " + st.Label.Render("filter") + " " + st.Match.Render(Sanitize(f))
+	}
+	return lr(l1, r.captureState(), r.w) + "\n" + r.overviewSummary(l.rows) + r.demoLine()
+}
+
+// overviewSummary is the line that counts the rows listed by state: "64
+// ports: 52 valid · 6 no peer · 3 expired · 1 multi-peer · 2 with
+// errors". Expired counts the peers whose information ran out, shut down
+// or went with the link; invalid the remote parameters invalid for
+// another reason. What is zero is left out (valid only without rows); on a narrow
+// screen the warnings give way, then the errors are said shorter.
+func (r *renderer) overviewSummary(rows []int) string {
+	st := r.st
+	var valid, noPeer, expired, multi, invalid, noDCBX, errs, warns int
+	for _, i := range rows {
 		in := &r.snap.Interfaces[i]
-		peers += len(in.Peers)
 		switch in.RemoteState() {
 		case engine.RemoteValid:
 			valid++
@@ -353,42 +497,76 @@ func (r *renderer) overviewHeader() string {
 			noPeer++
 		case engine.RemoteNoDCBX:
 			noDCBX++
+		case engine.RemoteMultiPeer:
+			multi++
+		case engine.RemoteExpired, engine.RemoteShutdown, engine.RemoteLinkDown:
+			expired++
 		default:
 			invalid++
 		}
 		e, w, _ := diagCounts(in.Diagnostics)
-		errs, warns = errs+e, warns+w
+		if e > 0 {
+			errs++
+		}
+		if w > 0 {
+			warns++
+		}
 	}
-	l1 := st.Brand.Render(" dcbtop ") + "  " + st.Value.Render("all ports") + "  " +
-		st.Dim.Render(plural(len(r.snap.Interfaces), "interface"))
-	l2 := fmt.Sprintf("%s %d  %s %d  %s %d  %s %d", st.Label.Render("peers"), peers, st.Label.Render("remote valid"), valid,
-		st.Label.Render("invalid"), invalid, st.Label.Render("no peer"), noPeer)
-	if noDCBX > 0 {
-		l2 += fmt.Sprintf("  %s %d", st.Label.Render("no DCBX"), noDCBX)
+	what := "ports"
+	if r.vs.ovFilter != "" {
+		what = "matching ports"
 	}
-	l2 += fmt.Sprintf("  %s %s  %s %s", st.Label.Render("errors"), st.Crit.Render(fmt.Sprint(errs)), st.Label.Render("warnings"), st.Warn.Render(fmt.Sprint(warns)))
-	return lr(l1, r.captureState(), r.w) + "\n" + pad(l2, r.w) + r.demoLine()
+	if len(rows) == 1 {
+		what = strings.TrimSuffix(what, "s")
+	}
+	parts := []string{fmt.Sprintf("%s: %s", st.Label.Render(fmt.Sprintf("%d %s", len(rows), what)), st.OK.Render(fmt.Sprint(valid))+" valid")}
+	if len(rows) == 0 {
+		parts = []string{st.Label.Render("0 " + what)}
+	}
+	add := func(n int, look Look, words string) {
+		if n > 0 {
+			parts = append(parts, look.Render(fmt.Sprint(n))+" "+words)
+		}
+	}
+	add(noPeer, st.Dim, "no peer")
+	add(expired, st.Crit, "expired")
+	add(multi, st.Crit, "multi-peer")
+	add(invalid, st.Crit, "invalid")
+	add(noDCBX, st.Dim, "no DCBX")
+	sep := st.Dim.Render(" " + r.sym.Sep + " ")
+	var full []string
+	for _, try := range [][2]string{{"with errors", "with warnings"}, {"with errors", ""}, {"err", ""}} {
+		p := slices.Clone(parts)
+		if errs > 0 {
+			p = append(p, st.Crit.Render(fmt.Sprint(errs))+" "+try[0])
+		}
+		if warns > 0 && try[1] != "" {
+			p = append(p, st.Warn.Render(fmt.Sprint(warns))+" "+try[1])
+		}
+		full = p
+		if width(strings.Join(p, sep)) <= r.w {
+			break
+		}
+	}
+	return pad(trunc(strings.Join(full, sep), r.w), r.w)
 }
 
 // overviewSelected returns the name of the interface under the overview's
-// cursor ("" without interfaces).
+// cursor ("" when it lists none).
 func overviewSelected(snap engine.Snapshot, vs *viewState) string {
-	order := overviewOrder(snap, vs.ovSort)
-	if len(order) == 0 {
+	rows := overviewRows(snap, vs)
+	if len(rows) == 0 {
 		return ""
 	}
-	return snap.Interfaces[order[clamp(vs.ovCur, 0, len(order)-1)]].Name
+	return snap.Interfaces[rows[clamp(vs.ovCur, 0, len(rows)-1)]].Name
 }
 
 // overviewScreen is the whole screen in the overview: header, table,
 // status line and footer, with the help overlay or a dialog over it.
 func (r *renderer) overviewScreen() string {
 	status := r.statusText()
-	bodyH := r.h - r.headerHeight() - 1
-	if status != "" {
-		bodyH--
-	}
-	parts := []string{r.overviewHeader(), r.overviewBody(bodyH)}
+	l := r.overviewLayout()
+	parts := []string{r.overviewHeader(l), r.overviewBody(r.overviewBodyHeight(), l)}
 	if status != "" {
 		parts = append(parts, pad(status, r.w))
 	}
@@ -403,15 +581,51 @@ func (r *renderer) overviewScreen() string {
 	return out
 }
 
+// ovFit is how many rows the overview has lines for on this screen.
+func (m Model) ovFit() int { return m.renderer().overviewLayout().fit }
+
+// ovFollow puts the overview's cursor on the interface named name when it
+// is listed (else on the first row), the row that was at
+// line line of the table (0 the first) at that line again as far as the
+// cursor stays on screen: after a new snapshot, a sort or a filter the
+// cursor stays on its port and the table does not jump.
+func (m *Model) ovFollow(name string, line int) {
+	rows := overviewRows(m.snap, &m.vs)
+	if len(rows) == 0 {
+		m.vs.ovCur, m.vs.ovTop = 0, 0
+		return
+	}
+	m.vs.ovCur = 0
+	for n, i := range rows {
+		if m.snap.Interfaces[i].Name == name {
+			m.vs.ovCur = n
+		}
+	}
+	m.vs.ovTop = scrollTop(m.vs.ovCur-line, m.vs.ovCur, m.ovFit(), len(rows))
+}
+
+// ovLine is the table line (0 the first row) the overview's cursor is on.
+func (m Model) ovLine() int {
+	l := m.renderer().overviewLayout()
+	return l.cur - l.top
+}
+
+// ovMove moves the overview's cursor to row to (clamped) and scrolls as
+// little as keeps it on screen.
+func (m *Model) ovMove(to int) {
+	n := len(overviewRows(m.snap, &m.vs))
+	if n == 0 {
+		return
+	}
+	m.vs.ovCur = clamp(to, 0, n-1)
+	m.vs.ovTop = scrollTop(m.vs.ovTop, m.vs.ovCur, m.ovFit(), n)
+}
+
 // openOverview shows the overview with the cursor on the port on screen.
 func (m *Model) openOverview() {
 	m.vs.overview = true
 	m.vs.ovDecided = true
-	for n, i := range overviewOrder(m.snap, m.vs.ovSort) {
-		if m.snap.Interfaces[i].Name == m.vs.iface {
-			m.vs.ovCur = n
-		}
-	}
+	m.ovFollow(m.vs.iface, m.ovLine())
 }
 
 // openPort leaves the overview for the port under its cursor.
@@ -433,46 +647,79 @@ func (m *Model) openPort() tea.Cmd {
 // ok false lets the port view's handling run (quit, help, pause...).
 func (m Model) overviewKey(msg tea.KeyPressMsg) (Model, tea.Cmd, bool) {
 	k := m.keys
-	n := len(m.snap.Interfaces)
+	n := len(overviewRows(m.snap, &m.vs))
 	move := func(to int) (Model, tea.Cmd, bool) {
-		m.vs.ovCur = clamp(to, 0, n-1)
+		m.ovMove(to)
 		return m, nil, true
 	}
-	cur := clamp(m.vs.ovCur, 0, n-1)
+	cur := clamp(m.vs.ovCur, 0, max(0, n-1))
+	page := max(1, m.ovFit()-1)
 	switch {
+	case key.Matches(msg, k.Back) && m.vs.ovFilter != "":
+		name, line := overviewSelected(m.snap, &m.vs), m.ovLine()
+		m.vs.ovFilter = ""
+		m.ovFollow(name, line)
+		return m, nil, true
 	case key.Matches(msg, k.Overview, k.Back):
 		m.vs.overview = false
 		return m, nil, true
+	case key.Matches(msg, k.Filter):
+		m.vs.ovFiltering = true
+		return m, nil, true
 	case key.Matches(msg, k.Select):
+		if n == 0 {
+			return m, nil, true // a filter that matches nothing
+		}
 		cmd := m.openPort()
 		return m, cmd, true
 	case key.Matches(msg, k.Sort):
-		name := overviewSelected(m.snap, &m.vs)
+		name, line := overviewSelected(m.snap, &m.vs), m.ovLine()
 		m.vs.ovSort = (m.vs.ovSort + 1) % numSorts
-		for r, i := range overviewOrder(m.snap, m.vs.ovSort) {
-			if m.snap.Interfaces[i].Name == name {
-				m.vs.ovCur = r // the cursor stays on its port
-			}
-		}
+		m.ovFollow(name, line) // the cursor stays on its port
 		return m, nil, true
 	case key.Matches(msg, k.Up):
 		return move(cur - 1)
 	case key.Matches(msg, k.Down):
 		return move(cur + 1)
-	case key.Matches(msg, k.PageUp, k.Home):
+	case key.Matches(msg, k.PageUp):
+		return move(cur - page)
+	case key.Matches(msg, k.PageDown):
+		return move(cur + page)
+	case key.Matches(msg, k.Home):
 		return move(0)
-	case key.Matches(msg, k.PageDown, k.End):
+	case key.Matches(msg, k.End):
 		return move(n - 1)
 	case key.Matches(msg, k.JumpIface):
 		// 1-9 is the n-th interface by name, as in the port view.
-		if d, err := strconv.Atoi(msg.String()); err == nil && d >= 1 && d <= n {
+		if d, err := strconv.Atoi(msg.String()); err == nil && d >= 1 && d <= len(m.snap.Interfaces) {
 			m.vs.overview = false
 			cmd := m.switchIface(0, d-1)
 			return m, cmd, true
 		}
-	case key.Matches(msg, k.NextPane, k.PrevPane, k.Lossless, k.NextIface, k.PrevIface, k.Filter):
+	case key.Matches(msg, k.NextPane, k.PrevPane, k.Lossless, k.NextIface, k.PrevIface):
 		m.vs.overview = false // into the port view, then as there
 		return m, nil, false
 	}
 	return m, nil, false
+}
+
+// ovFilterKey edits the overview's filter as it is typed; the cursor stays
+// on its port while that is listed.
+func (m Model) ovFilterKey(msg tea.KeyPressMsg) tea.Model {
+	k := m.keys
+	name, line := overviewSelected(m.snap, &m.vs), m.ovLine()
+	switch {
+	case key.Matches(msg, k.Back):
+		m.vs.ovFilter, m.vs.ovFiltering = "", false
+	case key.Matches(msg, k.Select):
+		m.vs.ovFiltering = false
+	default:
+		f, ok := editText(m.vs.ovFilter, msg)
+		if !ok {
+			return m
+		}
+		m.vs.ovFilter = f
+	}
+	m.ovFollow(name, line)
+	return m
 }

@@ -94,6 +94,26 @@ func TestRender(t *testing.T) {
 		// from invalid; the remote state whole at 80 columns.
 		{name: "overview_ports_80x24", snap: fourPorts, w: 80, h: 24, age: time.Second, modify: overviewState},
 		{name: "overview_ports_160x48", snap: fourPorts, w: 160, h: 48, age: time.Second, modify: overviewState},
+		// 64 ports (h0..h63) in natural order: what fits, the header
+		// saying how many are shown; a filter; the end of the list.
+		{name: "overview_64_80x24", snap: ports64, w: 80, h: 24, age: time.Second, modify: overviewState},
+		{name: "overview_64_160x48", snap: ports64, w: 160, h: 48, age: time.Second, modify: overviewState},
+		{name: "overview_64_filter_80x24", snap: ports64, w: 80, h: 24, age: time.Second, modify: func(vs *viewState, s engine.Snapshot) {
+			overviewState(vs, s)
+			vs.ovFilter, vs.ovCur = "H1", 2
+		}},
+		{name: "overview_64_end_160x48", snap: ports64, w: 160, h: 48, age: time.Second, modify: func(vs *viewState, s engine.Snapshot) {
+			overviewState(vs, s)
+			vs.ovCur = 63
+		}},
+		{name: "overview_64_no_match_80x24", snap: ports64, w: 80, h: 24, age: time.Second, modify: func(vs *viewState, s engine.Snapshot) {
+			overviewState(vs, s)
+			vs.ovFilter, vs.ovFiltering = "spine", true
+		}},
+		{name: "overview_64_ascii_80x24", snap: ports64, w: 80, h: 24, age: time.Second, ascii: true, plain: true, modify: func(vs *viewState, s engine.Snapshot) {
+			overviewState(vs, s)
+			vs.ovCur = 40
+		}},
 		// A replay paused after a seek to 0:20 (the engine re-ran up to
 		// there): the header says where and that it is paused.
 		{name: "replay_seek", snap: realistic, w: 100, h: 30, age: 0, modify: func(vs *viewState, _ engine.Snapshot) {
@@ -478,5 +498,37 @@ func BenchmarkLossless(b *testing.B) {
 		vs := testState(snap, 0)
 		vs.focus = paneLossless
 		render(snap, vs, st, keys, 160, 48)
+	}
+}
+
+// BenchmarkRenderOverview64 draws the overview of 64 ports with a peer
+// each (ports64) at 160x48 and 80x24: redraw draws the same state again
+// (a key press, a snapshot that changed nothing on screen), tick a second
+// later each time (every TTL countdown changes). The rows are cached as
+// the Model caches them.
+func BenchmarkRenderOverview64(b *testing.B) {
+	s := ports64(b)
+	st, keys := DefaultStyles(true), DefaultKeyMap()
+	for _, size := range [][2]int{{160, 48}, {80, 24}} {
+		for _, ticking := range []bool{false, true} {
+			name := fmt.Sprintf("%dx%d/redraw", size[0], size[1])
+			if ticking {
+				name = fmt.Sprintf("%dx%d/tick", size[0], size[1])
+			}
+			b.Run(name, func(b *testing.B) {
+				vs := testState(s, time.Second)
+				overviewState(&vs, s)
+				vs.ovCache = newRowCache()
+				b.ReportAllocs()
+				n := 0
+				for b.Loop() {
+					if ticking {
+						vs.age = time.Duration(n%60) * time.Second
+						n++
+					}
+					render(s, vs, st, keys, size[0], size[1])
+				}
+			})
+		}
 	}
 }

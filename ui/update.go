@@ -119,6 +119,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if !m.darkFixed && !m.stylesFixed {
 			m.dark = msg.IsDark()
 			m.styles = m.themeFor(m.dark)
+			m.vs.ovCache = newRowCache() // drawn in the old theme
 		}
 	case snapshotMsg:
 		cmd := m.receive(msg.snap)
@@ -328,7 +329,11 @@ func (m *Model) show(s engine.Snapshot) tea.Cmd {
 		}
 	}
 	before := m.vs.iface
+	ovName, ovLine := overviewSelected(m.snap, &m.vs), m.ovLine()
 	m.snap = s
+	if ovName != "" && m.vs.overview {
+		m.ovFollow(ovName, ovLine) // the overview's cursor stays on its port
+	}
 	m.recvAt, m.ageBase = m.clock(), 0
 	m.vs.diagSince = trackDiagnostics(m.vs.diagSince, s, s.TakenAt)
 	if !m.vs.ovDecided && len(s.Interfaces) > 0 {
@@ -457,6 +462,8 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.detailKey(msg)
 	case m.vs.filtering:
 		return m.filterKey(msg), nil
+	case m.vs.ovFiltering:
+		return m.ovFilterKey(msg), nil
 	case m.vs.overview && len(m.snap.Interfaces) > 0:
 		if mm, cmd, ok := m.overviewKey(msg); ok {
 			return mm, cmd
@@ -772,24 +779,38 @@ func (m Model) filterKey(msg tea.KeyPressMsg) tea.Model {
 		m.vs.filter, m.vs.filtering = "", false
 	case key.Matches(msg, k.Select):
 		m.vs.filtering = false
-	case msg.Code == tea.KeyBackspace:
-		if r := []rune(m.vs.filter); len(r) > 0 {
-			m.vs.filter = string(r[:len(r)-1])
+	default:
+		f, ok := editText(m.vs.filter, msg)
+		if !ok {
+			return m
 		}
+		m.vs.filter = f
+	}
+	m.vs.logFollow = true
+	return m
+}
+
+// editText applies a key press to a filter being typed: backspace, ctrl+u
+// (all of it) or printable text (what could drive the terminal left
+// out); ok is false for any other key.
+func editText(s string, msg tea.KeyPressMsg) (string, bool) {
+	switch {
+	case msg.Code == tea.KeyBackspace:
+		if r := []rune(s); len(r) > 0 {
+			return string(r[:len(r)-1]), true
+		}
+		return s, true
 	case msg.String() == "ctrl+u":
-		m.vs.filter = ""
+		return "", true
 	case msg.Text != "":
-		m.vs.filter += strings.Map(func(r rune) rune {
+		return s + strings.Map(func(r rune) rune {
 			if engine.UnsafeRune(r) || !unicode.IsPrint(r) {
 				return -1
 			}
 			return r
-		}, msg.Text)
-	default:
-		return m
+		}, msg.Text), true
 	}
-	m.vs.logFollow = true
-	return m
+	return s, false
 }
 
 // target returns the selected interface when act may be tried on it. When
