@@ -272,6 +272,11 @@ type losslessState struct {
 	// next entry goes, n how many are set.
 	history []historyRow
 	next, n int
+	// made is the counters as snapshot made them after the last sample:
+	// they change only with a sample, so every snapshot until the next
+	// shares them (the slices, maps and series are never written to
+	// after), and a switch of 64 ports copies no sparkline a second.
+	made *LosslessCounters
 }
 
 // A historyRow is what one sample adds to the sparklines, per priority:
@@ -286,6 +291,7 @@ type historyRow struct {
 // or the error differs, a rate or the pause history is not at rest (the
 // history still filling, or a pause rate in the window).
 func (ls *losslessState) sample(ev CountersSampled) bool {
+	ls.made = nil
 	rest := ls.cur != nil && ls.prev != nil && sameReadings(&ev, ls.cur) && sameReadings(ls.cur, ls.prev) && ls.historyQuiet()
 	c := ev
 	c.RDMA = append([]RDMAPortSample(nil), ev.RDMA...)
@@ -654,6 +660,15 @@ func (ls *losslessState) snapshot() *LosslessCounters {
 	if ls == nil || ls.cur == nil {
 		return nil
 	}
+	if ls.made == nil {
+		ls.made = ls.build()
+	}
+	c := *ls.made // the caller sets RoCEPaths on its own copy
+	return &c
+}
+
+// build makes the counters of the last sample, for snapshot.
+func (ls *losslessState) build() *LosslessCounters {
 	cur, prev := ls.cur, ls.prev
 	var dt time.Duration
 	if prev != nil {
