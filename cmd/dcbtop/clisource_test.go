@@ -19,6 +19,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 const (
@@ -628,5 +630,38 @@ func TestCLISourceReadme(t *testing.T) {
 		if !slices.Contains(defs, stated) {
 			t.Errorf("README.md: %q: the code's default for %s is %q", m[0], m[1], defs)
 		}
+	}
+}
+
+// TestREADMEPerformance: the README's Performance table is
+// bench/results.md's, as bench/readme copies it (never written by hand).
+func TestREADMEPerformance(t *testing.T) {
+	readme, err := os.ReadFile(readmePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	results, err := os.ReadFile("../../bench/results.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(readme), "\n<!-- bench:begin -->\n")
+	block, _, ok2 := strings.Cut(rest, "<!-- bench:end -->\n")
+	if !ok || !ok2 {
+		t.Fatal("README.md has no <!-- bench:begin --> ... <!-- bench:end --> block")
+	}
+	var want []string
+	lines := strings.Split(string(results), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "Measured by") {
+			want = append(want, l, lines[i+1], "")
+		}
+	}
+	for _, l := range lines {
+		if strings.HasPrefix(l, "|") {
+			want = append(want, l)
+		}
+	}
+	if diff := cmp.Diff(strings.Join(want, "\n")+"\n", block); diff != "" {
+		t.Errorf("README.md's Performance table differs from bench/results.md (run bench/readme) (-results +README):\n%s", diff)
 	}
 }
