@@ -47,9 +47,15 @@ var lldpFilter = []bpf.Instruction{
 	bpf.RetConstant{Val: 0},                                           // drop: ret #0
 }
 
-// readBufSize is the size of a Live's receive buffer: no frame a packet
-// socket can deliver is longer.
+// readBufSize is the size of a receive buffer: no frame a packet socket
+// can deliver is longer.
 const readBufSize = 1 << 16
+
+// readBufs holds the receive buffers. A socket takes one only while a
+// frame is ready to be read, and copies the frame out of it: a thousand
+// idle interfaces (a switch, a test) hold none, where a buffer each held
+// 64 MB.
+var readBufs = sync.Pool{New: func() any { b := make([]byte, readBufSize); return &b }}
 
 // writeTimeout bounds the wait of WriteFrame for room in the socket's send
 // buffer (a stuck transmit queue).
@@ -80,9 +86,9 @@ type liveSys struct {
 	stampType int32
 
 	// Used by ReadFrame only.
-	buf, oob []byte
-	down     bool  // the interface went down since the last frame
-	readErr  error // final error: the interface was removed
+	oob     []byte
+	down    bool  // the interface went down since the last frame
+	readErr error // final error: the interface was removed
 
 	writeMu sync.Mutex // serializes WriteFrame
 
@@ -122,7 +128,6 @@ func openLive(ifname string) (*liveSys, error) {
 	s := &liveSys{
 		c:       c,
 		ifindex: ifi.Index,
-		buf:     make([]byte, readBufSize),
 		oob:     make([]byte, unix.CmsgSpace(16)),
 	}
 	if err := s.setup(); err != nil {
@@ -211,7 +216,7 @@ func (s *liveSys) readFrame(ctx context.Context) (Frame, error) {
 				return Frame{}, s.readError(err)
 			}
 		}
-		n, oobn, from, err := s.recvmsg()
+		data, oobn, from, err := s.recvmsg()
 		if err != nil {
 			switch {
 			case s.closed.Load():
@@ -238,7 +243,7 @@ func (s *liveSys) readFrame(ctx context.Context) (Frame, error) {
 		f := Frame{
 			At:   s.timestamp(s.oob[:oobn]),
 			Dir:  DirectionIncoming,
-			Data: bytes.Clone(s.buf[:n]),
+			Data: data,
 		}
 		if sll, ok := from.(*unix.SockaddrLinklayer); ok && sll.Pkttype == unix.PACKET_OUTGOING {
 			f.Dir = DirectionOutgoing
@@ -247,19 +252,26 @@ func (s *liveSys) readFrame(ctx context.Context) (Frame, error) {
 	}
 }
 
-// recvmsg reads one frame, its control messages and its source address,
-// waiting for it (or for the read deadline). packet.Conn.ReadFrom would
-// drop the address's packet type, which gives the direction.
-func (s *liveSys) recvmsg() (n, oobn int, from unix.Sockaddr, err error) {
+// recvmsg reads one frame (a copy of its own), its control messages and
+// its source address, waiting for it (or for the read deadline).
+// packet.Conn.ReadFrom would drop the address's packet type, which gives
+// the direction.
+func (s *liveSys) recvmsg() (data []byte, oobn int, from unix.Sockaddr, err error) {
 	var rerr error
 	err = s.rc.Read(func(fd uintptr) bool {
-		n, oobn, _, from, rerr = unix.Recvmsg(int(fd), s.buf, s.oob, unix.MSG_DONTWAIT)
+		bp := readBufs.Get().(*[]byte)
+		var n int
+		n, oobn, _, from, rerr = unix.Recvmsg(int(fd), *bp, s.oob, unix.MSG_DONTWAIT)
+		if rerr == nil {
+			data = bytes.Clone((*bp)[:n])
+		}
+		readBufs.Put(bp)
 		return rerr != unix.EAGAIN
 	})
 	if err == nil {
 		err = rerr
 	}
-	return n, oobn, from, err
+	return data, oobn, from, err
 }
 
 // timestamp returns the kernel receive timestamp of the control messages

@@ -64,13 +64,9 @@ func (r *liveRun) startCounters(ifaces []*liveIface) (stop func()) {
 		}
 		s = hs
 	}
-	names := make([]string, len(ifaces))
-	for i, li := range ifaces {
-		names[i] = li.name
-	}
 	sample := func() {
 		now := r.now()
-		for _, n := range names {
+		for _, n := range r.ifaceNames() {
 			r.apply(s.Sample(n, now, every))
 		}
 	}
@@ -80,6 +76,7 @@ func (r *liveRun) startCounters(ifaces []*liveIface) (stop func()) {
 	go func() {
 		defer close(done)
 		period := every
+		var evs []engine.Event
 		t := r.clk.NewTicker(period)
 		defer func() { t.Stop() }()
 		for {
@@ -88,17 +85,27 @@ func (r *liveRun) startCounters(ifaces []*liveIface) (stop func()) {
 				return
 			case <-t.C:
 			}
+			// Every interface is sampled before the samples go to the
+			// loop: they arrive together, and the loop settles the
+			// capture sockets once for all of them (settle, drain), not
+			// once a sample (a thousand interfaces made a million
+			// SIOCINQ a round).
 			now := r.now()
 			empty := true
-			for _, n := range names {
+			evs = evs[:0]
+			for _, n := range r.ifaceNames() {
 				ev := s.Sample(n, now, every)
 				empty = empty && nothingSampled(ev)
+				evs = append(evs, ev)
+			}
+			for _, ev := range evs {
 				select {
 				case r.events <- ev:
 				case <-ctx.Done():
 					return
 				}
 			}
+			clear(evs)
 			// Interfaces with nothing to sample (a veth, a NIC without
 			// pause counters or RDMA) are probed less often: a driver
 			// loaded or an RDMA device bound later shows within

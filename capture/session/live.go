@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dcbtop/dcbtop/capture"
@@ -26,9 +27,12 @@ import (
 // of dcbtop's agent on it, if one runs (the agent itself is the host
 // layer's, engine/host).
 type liveIface struct {
-	name   string
-	link   capture.Link
-	kick   chan struct{} // a link event: retry opening now
+	name string
+	link capture.Link
+	kick chan struct{} // a link event: retry opening now
+	// stop ends this interface's capture alone (set by the loop when it
+	// starts it): an interface removed from an all-interfaces run.
+	stop   context.CancelFunc
 	open   func(name string) (Conn, error)
 	mu     sync.Mutex
 	conn   Conn
@@ -70,8 +74,20 @@ func (li *liveIface) set(l Conn) {
 	li.conn = l
 }
 
+// closeSem bounds the sockets closed at once: closing a packet socket
+// waits for an RCU grace period (packet_release calls synchronize_net,
+// net/packet/af_packet.c), some 10 ms. One after the other, a thousand
+// interfaces took 12 s to quit; closes that wait together share grace
+// periods, and no more than closeConcurrency threads block in them.
+var closeSem = make(chan struct{}, closeConcurrency)
+
+// closeConcurrency is how many sockets close at once.
+const closeConcurrency = 64
+
 // drop closes the current socket, keeping its counters.
 func (li *liveIface) drop() {
+	closeSem <- struct{}{}
+	defer func() { <-closeSem }()
 	li.mu.Lock()
 	defer li.mu.Unlock()
 	if li.conn == nil {
@@ -83,6 +99,15 @@ func (li *liveIface) drop() {
 	}
 	li.conn.Close()
 	li.conn = nil
+}
+
+// dropAll closes the interfaces' sockets together (see closeSem).
+func dropAll(ifaces []*liveIface) {
+	var wg sync.WaitGroup
+	for _, li := range ifaces {
+		wg.Go(li.drop)
+	}
+	wg.Wait()
 }
 
 // status returns the interface's capture status for the engine.
@@ -297,9 +322,17 @@ func Start(cfg Config) (rt *Runtime, err error) {
 		return rt, rt.startReplay(cfg)
 	}
 	links := cfg.Links
+	dynamic := false
+	var over []capture.Link // interfaces past the engine's bound: not captured
 	if links == nil {
 		if links, err = pickInterfaces(cfg.Interfaces); err != nil {
 			return rt, err
+		}
+		// Every interface (no -i): those that appear later are captured
+		// too, those removed let go.
+		dynamic = len(cfg.Interfaces) == 0
+		if len(links) > engine.DefaultMaxInterfaces {
+			links, over = links[:engine.DefaultMaxInterfaces], links[engine.DefaultMaxInterfaces:]
 		}
 	}
 	if cfg.Agent {
@@ -315,7 +348,11 @@ func Start(cfg Config) (rt *Runtime, err error) {
 	rt.closers = append(rt.closers, func() error {
 		for _, li := range rt.ifaces {
 			li.closeControl()
-			li.drop()
+		}
+		dropAll(rt.ifaces)
+		if rt.liveRun != nil {
+			dropAll(rt.added) // interfaces that appeared (the loop has returned)
+			rt.letGo.Wait()
 		}
 		return nil
 	})
@@ -351,6 +388,7 @@ func Start(cfg Config) (rt *Runtime, err error) {
 		return rt, err
 	}
 	rt.liveRun = r
+	r.dynamic = dynamic
 	if cfg.Metrics != "" || cfg.Screen {
 		r.feed = NewFeed()
 	}
@@ -367,6 +405,11 @@ func Start(cfg Config) (rt *Runtime, err error) {
 		r.byName[li.name] = li
 		r.apply(engine.LinkChanged{Interface: li.name, At: now, Ifindex: li.link.Index, MAC: li.link.MAC, Up: li.link.Up})
 	}
+	for _, l := range over {
+		// The engine counts them: the too-many-interfaces diagnostic.
+		r.apply(engine.LinkChanged{Interface: l.Name, At: now, Ifindex: l.Index, MAC: l.MAC, Up: l.Up})
+	}
+	r.publishNames(rt.ifaces)
 	if cfg.Agent {
 		// The same start as the screen's a key: local parameters, a
 		// control socket (its requests wait in r.control until the loop
@@ -490,7 +533,7 @@ func newLiveRun(cfg *Config, rec *capture.Writer) (*liveRun, error) {
 		eventHost = ac.SystemName
 	}
 	return &liveRun{cfg: cfg, h: h, out: newEventWriter(cfg.Out, cfg.Events, cfg.TextEvents, eventHost), rec: rec,
-		events: make(chan engine.Event, 1024), byName: map[string]*liveIface{},
+		events: make(chan engine.Event, 1024), byName: map[string]*liveIface{}, linkEvents: make(chan capture.LinkEvent, 64),
 		control: make(chan control.Call), calls: make(chan loopCall), stopped: make(chan struct{}), clk: cfg.Clock}, nil
 }
 
@@ -540,6 +583,20 @@ type liveRun struct {
 	rec     *capture.Writer
 	events  chan engine.Event
 	byName  map[string]*liveIface
+	// names holds the captured interfaces' names for the samplers'
+	// goroutines (counters, other agents); the loop replaces it when an
+	// interface appears or is let go.
+	names atomic.Pointer[[]string]
+	// dynamic says the run captures every Ethernet interface (no -i): one
+	// that comes up later is captured too (up to the engine's bound), and
+	// one that is removed is let go. added holds those the loop started
+	// capturing; Close closes them after the loop has returned.
+	dynamic bool
+	added   []*liveIface
+	// letGo closes the sockets of interfaces let go; Close waits for it.
+	letGo sync.WaitGroup
+	// linkEvents carries the link watcher's events to the loop.
+	linkEvents chan capture.LinkEvent
 	// control carries the control sockets' (and the screen's) requests to
 	// the agents; calls the screen's other requests (see do).
 	control chan control.Call
@@ -597,8 +654,13 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 	}
 	capCtx, stopCapture := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
+	start := func(li *liveIface) {
+		ctx, stop := context.WithCancel(capCtx)
+		li.stop = stop
+		wg.Go(func() { li.capture(ctx, r.clk, r.events) })
+	}
 	for _, li := range ifaces {
-		wg.Go(func() { li.capture(capCtx, r.clk, r.events) })
+		start(li)
 	}
 	if r.replay == nil {
 		wg.Go(func() { r.watchLinks(capCtx) })
@@ -667,6 +729,8 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 			// Stamped with the clock: frames received earlier go first,
 			// then ev, then what came after it, in order.
 			r.settle(ifaces, ev)
+		case le := <-r.linkEvents:
+			ifaces = r.linkChanged(le, ifaces, start)
 		case c := <-r.control:
 			r.drain()
 			resp := r.handleControl(c)
@@ -1030,41 +1094,74 @@ func (li *liveIface) capture(ctx context.Context, clock clock, events chan<- eng
 	}
 }
 
-// watchLinks turns link changes of the captured interfaces into engine
-// events and wakes their capture loops.
+// watchLinks hands the link changes to the loop (linkChanged). The
+// watcher follows each link by its own messages (capture.WatchLinks),
+// never by listing them all again.
 func (r *liveRun) watchLinks(ctx context.Context) {
-	ch := make(chan capture.LinkEvent, 64)
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	wg.Go(func() {
-		for ctx.Err() == nil {
-			if err := capture.WatchLinks(ctx, ch); err != nil && ctx.Err() == nil {
-				select { // resubscribe after an overflow
-				case <-ctx.Done():
-				case <-time.After(time.Second):
-				}
-			}
-		}
-	})
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case le := <-ch:
-			li := r.byName[le.Name]
-			if li == nil {
-				continue
-			}
-			select {
-			case li.kick <- struct{}{}:
-			default:
-			}
-			ev := engine.LinkChanged{Interface: le.Name, At: r.clk.Stamp(le.At).UTC(), Ifindex: le.Index, MAC: lldp.MAC(le.MAC), Up: le.Up, Removed: le.Removed}
-			select {
-			case r.events <- ev:
+	for ctx.Err() == nil {
+		if err := capture.WatchLinks(ctx, r.linkEvents); err != nil && ctx.Err() == nil {
+			select { // resubscribe after an overflow
 			case <-ctx.Done():
-				return
+			case <-time.After(time.Second):
 			}
 		}
 	}
+}
+
+// linkChanged carries out a link change on the loop's goroutine and
+// returns the captured interfaces after it. A captured interface's
+// capture is woken (it reopens its socket at once) and the engine told.
+// In an all-interfaces run, an Ethernet interface that comes up is
+// captured from now on (start starts its capture), up to the engine's
+// bound past which the engine counts it (too-many-interfaces); one that is
+// removed is let go (its capture stopped and its socket closed, unless
+// dcbtop's agent runs there), and captured afresh should it come back.
+// The engine keeps its port, down, until then.
+func (r *liveRun) linkChanged(le capture.LinkEvent, ifaces []*liveIface, start func(*liveIface)) []*liveIface {
+	li := r.byName[le.Name]
+	switch {
+	case li == nil && (!r.dynamic || !le.Up || le.Removed):
+		return ifaces // not captured (-i names others), or not up
+	case li == nil && len(r.byName) >= engine.DefaultMaxInterfaces:
+		// Applied below: the engine counts it past its bound.
+	case li == nil:
+		li = &liveIface{name: le.Name, link: le.Link, kick: make(chan struct{}, 1), open: r.cfg.open}
+		r.byName[li.name] = li
+		r.added = append(r.added, li)
+		ifaces = append(ifaces, li)
+		r.publishNames(ifaces)
+		start(li)
+	case le.Removed && r.dynamic && li.ctl == nil:
+		li.stop()
+		r.letGo.Go(li.drop) // not on the loop: a close waits ~10 ms
+		delete(r.byName, li.name)
+		ifaces = slices.DeleteFunc(ifaces, func(x *liveIface) bool { return x == li })
+		r.added = slices.DeleteFunc(r.added, func(x *liveIface) bool { return x == li })
+		r.publishNames(ifaces)
+	default:
+		select {
+		case li.kick <- struct{}{}:
+		default:
+		}
+	}
+	ev := engine.LinkChanged{Interface: le.Name, At: r.clk.Stamp(le.At).UTC(), Ifindex: le.Index, MAC: lldp.MAC(le.MAC), Up: le.Up, Removed: le.Removed}
+	r.settle(ifaces, ev)
+	return ifaces
+}
+
+// publishNames publishes the captured interfaces' names to the samplers.
+func (r *liveRun) publishNames(ifaces []*liveIface) {
+	names := make([]string, len(ifaces))
+	for i, li := range ifaces {
+		names[i] = li.name
+	}
+	r.names.Store(&names)
+}
+
+// ifaceNames returns the captured interfaces' names (samplers' goroutines).
+func (r *liveRun) ifaceNames() []string {
+	if p := r.names.Load(); p != nil {
+		return *p
+	}
+	return nil
 }

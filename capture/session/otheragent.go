@@ -31,13 +31,9 @@ func (r *liveRun) startOtherAgents(ifaces []*liveIface) (stop func()) {
 		return func() {}
 	}
 	dir := control.RunDir()
-	names := make([]string, len(ifaces))
-	for i, li := range ifaces {
-		names[i] = li.name
-	}
 	seen := map[string]bool{} // interfaces whose other agent answered last time
 	round := func(now time.Time, send func(engine.Event) bool) {
-		for _, n := range names {
+		for _, n := range r.ifaceNames() {
 			ev, ok := askOtherAgent(dir, n, now)
 			switch {
 			case ok:

@@ -137,7 +137,8 @@ Usage:
 
 Options:
   -i IFACE       capture on IFACE (repeatable; default every up Ethernet
-                 interface); -i any also means every one, as in tcpdump
+                 interface); -i any also means every one, as in tcpdump;
+                 without -i, one that comes up later is captured too
   -r FILE        replay FILE; capture timestamps drive the clock (- reads
                  standard input, with --json or --events)
   --json         print one snapshot (JSON) and exit: after the last frame

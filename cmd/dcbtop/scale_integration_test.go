@@ -1,0 +1,142 @@
+//go:build linux
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dcbtop/dcbtop/capture/control"
+	"github.com/dcbtop/dcbtop/testbed"
+)
+
+// manyLinks is how many interfaces TestThousandInterfaces makes appear.
+const manyLinks = 1000
+
+// TestThousandInterfaces runs the screen on every interface of a
+// namespace that starts with one port and an lldpd peer, then makes a
+// thousand veth interfaces appear there, removes them and makes them
+// appear again. Each time the overview counts and shows them, a key press
+// still moves the screen, the capture sockets follow the interfaces (one a
+// captured interface, closed when it goes), the peer of the first port
+// stays valid, and memory after the second round is within half again of
+// the first's: nothing grows with each interface that comes and goes.
+func TestThousandInterfaces(t *testing.T) {
+	testbed.RequirePriv(t)
+	testbed.RequireCommands(t, "tmux", "lldpd")
+	host := testbed.NewNS(t, "scaleh")
+	sw := testbed.NewNS(t, "scales")
+	testbed.Veth(t, sw, "p0", host, "seed")
+	testbed.StartLLDPD(t, sw, "p0", testbed.LLDPDOpts{Hostname: "leaf1", TLVs: swTLVs(swPFC3)})
+
+	env := []string{control.EnvRunDir + "=" + testbed.ShortTempDir(t)}
+	p := startTmux(t, 160, 48, env, ipPath(t), "netns", "exec", host.Name, dcbtopBin)
+	// One interface: the screen opens on its port.
+	p.waitText(20*time.Second, "seed", "leaf1")
+	pid := p.commandPid(dcbtopBin)
+
+	round := func(n int) (rss int) {
+		far := testbed.NewNS(t, fmt.Sprintf("scalef%d", n))
+		var add, up, farUp strings.Builder
+		for i := range manyLinks {
+			fmt.Fprintf(&add, "link add x%d netns %s type veth peer name y%d netns %s\n", i, host.Name, i, far.Name)
+			fmt.Fprintf(&up, "link set x%d up\n", i)
+			fmt.Fprintf(&farUp, "link set y%d up\n", i)
+		}
+		ipBatch(t, "", add.String())
+		ipBatch(t, far.Name, farUp.String())
+		ipBatch(t, host.Name, up.String())
+
+		total := fmt.Sprintf("%d interfaces", manyLinks+1)
+		if !strings.Contains(p.screen(false), "all ports") {
+			p.keys("o") // the overview
+		}
+		p.waitText(60*time.Second, "all ports", total, "x0 ")
+		waitPacketSockets(t, host, manyLinks+1, 30*time.Second)
+		// A key still moves the screen: End shows the last row.
+		p.keys("End")
+		p.waitText(10*time.Second, "x999 ", fmt.Sprintf("of %d", manyLinks+1))
+		p.keys("Home")
+		p.waitText(10*time.Second, "seed ", "leaf1")
+		rss = vmRSS(t, pid)
+
+		// Removing the far namespace removes both ends of every pair.
+		if out, err := exec.Command("ip", "netns", "del", far.Name).CombinedOutput(); err != nil {
+			t.Fatalf("ip netns del %s: %v\n%s", far.Name, err, out)
+		}
+		waitPacketSockets(t, host, 1, 60*time.Second)
+		p.waitText(10*time.Second, "seed ", "leaf1", "valid")
+		return rss
+	}
+	first := round(1)
+	second := round(2)
+	t.Logf("RSS with %d interfaces: %d kB, after they went and came back: %d kB", manyLinks+1, first, second)
+	if second > first*3/2 {
+		t.Errorf("RSS %d kB after the second round, %d kB after the first: it grows with interfaces that come and go", second, first)
+	}
+	if !raceEnabled && first > 150*1024 {
+		t.Errorf("RSS %d kB with %d interfaces, want at most 150 MB", first, manyLinks+1)
+	}
+	p.quit()
+}
+
+// ipBatch runs `ip [-n ns] -batch -` on commands.
+func ipBatch(t *testing.T, ns, commands string) {
+	t.Helper()
+	args := []string{"-batch", "-"}
+	if ns != "" {
+		args = append([]string{"-n", ns}, args...)
+	}
+	cmd := exec.Command(ipPath(t), args...)
+	cmd.Stdin = strings.NewReader(commands)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("ip %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+}
+
+// waitPacketSockets waits until ns holds n packet sockets (lines of
+// /proc/net/packet after its header, read in the namespace).
+func waitPacketSockets(t *testing.T, ns *testbed.NS, n int, timeout time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		out, err := ns.Run("cat", "/proc/net/packet")
+		if err != nil {
+			t.Fatalf("/proc/net/packet: %v", err)
+		}
+		got := strings.Count(strings.TrimSpace(out), "\n") // the header is the first line
+		if got == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d packet sockets in %s, want %d", got, ns.Name, n)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// vmRSS returns a process's resident set size in kB.
+func vmRSS(t *testing.T, pid string) int {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("/proc", pid, "status"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+			kb, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(rest), " kB"))
+			if err != nil {
+				t.Fatalf("VmRSS %q: %v", rest, err)
+			}
+			return kb
+		}
+	}
+	t.Fatalf("no VmRSS in /proc/%s/status", pid)
+	return 0
+}
