@@ -74,12 +74,14 @@ func (r *renderer) header() string {
 	ifs := st.Value.Render(clean(in.Name, ifNameMax))
 	var others string
 	if n := len(r.snap.Interfaces); n > 1 {
-		ifs += fmt.Sprintf(" (%d/%d)", r.idx+1, n)
+		// Positions in natural order, as the overview lists the ports
+		// and [ ] and 1-9 step through them.
+		ifs += fmt.Sprintf(" (%d/%d)", portPosition(r.snap, r.idx)+1, n)
 		if r.mode != modeCompact {
 			var names []string
-			for i := range r.snap.Interfaces {
-				if i != r.idx && i < 9 {
-					names = append(names, fmt.Sprintf("%d:%s", i+1, clean(r.snap.Interfaces[i].Name, ifNameMax)))
+			for pos, i := range firstPorts(r.snap, 9) {
+				if i != r.idx {
+					names = append(names, fmt.Sprintf("%d:%s", pos+1, clean(r.snap.Interfaces[i].Name, ifNameMax)))
 				}
 			}
 			others = st.Dim.Render(strings.Join(names, " "))

@@ -1,6 +1,11 @@
 package ui
 
-import "strings"
+import (
+	"slices"
+	"strings"
+
+	"github.com/dcbtop/dcbtop/engine"
+)
 
 // naturalCompare orders strings as `ls -v` does: runs of digits compare
 // as numbers (h2 before h10, enp129s0f2np0 before enp129s0f10np0), the
@@ -59,4 +64,55 @@ func cmpInt(a, b int) int {
 		return 1
 	}
 	return 0
+}
+
+// portOrder returns the indices of s's interfaces in natural order of
+// their names: the order the port view's [ ] and 1-9 keys follow, as the
+// overview's rows do.
+func portOrder(s engine.Snapshot) []int {
+	order := make([]int, len(s.Interfaces))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return naturalCompare(s.Interfaces[a].Name, s.Interfaces[b].Name)
+	})
+	return order
+}
+
+// portPosition returns where interface i of s is in portOrder (0-based),
+// without sorting: the interfaces whose names come before it.
+func portPosition(s engine.Snapshot, i int) int {
+	pos := 0
+	for j := range s.Interfaces {
+		if c := naturalCompare(s.Interfaces[j].Name, s.Interfaces[i].Name); c < 0 || (c == 0 && j < i) {
+			pos++
+		}
+	}
+	return pos
+}
+
+// firstPorts returns the indices of the first n interfaces of s in
+// portOrder, without sorting them all (the port view's title lists the
+// first nine).
+func firstPorts(s engine.Snapshot, n int) []int {
+	first := make([]int, 0, n+1)
+	less := func(a, b int) bool {
+		c := naturalCompare(s.Interfaces[a].Name, s.Interfaces[b].Name)
+		return c < 0 || (c == 0 && a < b)
+	}
+	for i := range s.Interfaces {
+		if len(first) == n && !less(i, first[n-1]) {
+			continue
+		}
+		at := len(first)
+		for at > 0 && less(i, first[at-1]) {
+			at--
+		}
+		first = slices.Insert(first, at, i)
+		if len(first) > n {
+			first = first[:n]
+		}
+	}
+	return first
 }

@@ -637,7 +637,7 @@ func (m *Model) openPort() tea.Cmd {
 	}
 	for i := range m.snap.Interfaces {
 		if m.snap.Interfaces[i].Name == name {
-			return m.switchIface(0, i)
+			return m.switchIface(0, portPosition(m.snap, i))
 		}
 	}
 	return nil
@@ -690,7 +690,7 @@ func (m Model) overviewKey(msg tea.KeyPressMsg) (Model, tea.Cmd, bool) {
 	case key.Matches(msg, k.End):
 		return move(n - 1)
 	case key.Matches(msg, k.JumpIface):
-		// 1-9 is the n-th interface by name, as in the port view.
+		// 1-9 is the n-th interface in natural order, as in the port view.
 		if d, err := strconv.Atoi(msg.String()); err == nil && d >= 1 && d <= len(m.snap.Interfaces) {
 			m.vs.overview = false
 			cmd := m.switchIface(0, d-1)

@@ -620,17 +620,21 @@ func (m *Model) switchIface(d, n int) tea.Cmd {
 	if len(ifs) == 0 {
 		return nil
 	}
-	i := selectedIndex(m.snap, m.vs.iface)
+	// Steps and numbers follow the ports in natural order (h2 before
+	// h10), as the overview lists them.
+	order := portOrder(m.snap)
+	pos := portPosition(m.snap, selectedIndex(m.snap, m.vs.iface))
 	switch {
 	case n >= 0:
 		if n >= len(ifs) {
 			m.vs.status = statusLine{text: fmt.Sprintf("no interface %d (there are %d)", n+1, len(ifs))}
 			return nil
 		}
-		i = n
+		pos = n
 	default:
-		i = (i + d + len(ifs)) % len(ifs)
+		pos = (pos + d + len(ifs)) % len(ifs)
 	}
+	i := order[pos]
 	if ifs[i].Name == m.vs.iface {
 		return nil
 	}

@@ -526,6 +526,70 @@ func TestInterfaceSwitch(t *testing.T) {
 	}
 }
 
+// TestInterfaceSwitchNatural: [ ] and 1-9 step through the ports in
+// natural order (h2 before h10), as the overview lists them, whatever the
+// snapshot's order (the engine's is by bytes); the title's positions and
+// its list of the first nine follow the same order.
+func TestInterfaceSwitchNatural(t *testing.T) {
+	snap := realistic(t)
+	base := snap.Interfaces[0]
+	snap.Interfaces = nil
+	for _, n := range []string{"h1", "h10", "h2"} { // the engine's order
+		in := base
+		in.Name = n
+		snap.Interfaces = append(snap.Interfaces, in)
+	}
+	h := newHarness(t, snap, nil, WithInterface("h1"))
+	h.send(tea.WindowSizeMsg{Width: 200, Height: 40}) // room for the title's list
+	h.wantScreen("h1 (1/3)", "2:h2 3:h10")
+	steps := []struct {
+		key, want, others string
+	}{
+		{"]", "h2 (2/3)", "1:h1 3:h10"},
+		{"]", "h10 (3/3)", "1:h1 2:h2"},
+		{"]", "h1 (1/3)", "2:h2 3:h10"},
+		{"[", "h10 (3/3)", "1:h1 2:h2"},
+		{"2", "h2 (2/3)", "1:h1 3:h10"},
+		{"3", "h10 (3/3)", "1:h1 2:h2"},
+	}
+	for _, s := range steps {
+		h.press(s.key)
+		h.wantScreen(s.want, s.others)
+		if want := strings.Fields(s.want)[0]; h.m.vs.iface != want {
+			t.Errorf("after %q: iface %q, want %q", s.key, h.m.vs.iface, want)
+		}
+	}
+}
+
+func TestFirstPorts(t *testing.T) {
+	var s engine.Snapshot
+	for _, n := range []string{"h1", "h10", "h11", "h2", "h3", "h20", "h0"} {
+		s.Interfaces = append(s.Interfaces, engine.Interface{Name: n})
+	}
+	names := func(idx []int) []string {
+		var out []string
+		for _, i := range idx {
+			out = append(out, s.Interfaces[i].Name)
+		}
+		return out
+	}
+	want := []string{"h0", "h1", "h2", "h3", "h10", "h11", "h20"}
+	if diff := cmp.Diff(want, names(portOrder(s))); diff != "" {
+		t.Errorf("portOrder (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(want[:3], names(firstPorts(s, 3))); diff != "" {
+		t.Errorf("firstPorts 3 (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(want, names(firstPorts(s, 9))); diff != "" {
+		t.Errorf("firstPorts 9 (-want +got):\n%s", diff)
+	}
+	for i, in := range s.Interfaces {
+		if got, want := portPosition(s, i), slices.Index(want, in.Name); got != want {
+			t.Errorf("portPosition(%s) = %d, want %d", in.Name, got, want)
+		}
+	}
+}
+
 func TestPauseCountsNew(t *testing.T) {
 	sc := newScenario(t).link(0, "eth0", macLocal0).local(0, "eth0", "agent", true, localParams(true), "").
 		rx(1, "eth0", leaf1(50, 50, 1<<3))
