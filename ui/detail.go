@@ -168,16 +168,7 @@ func (r *renderer) rawHex(v engine.TLVView, raw *lldp.RawTLV) engine.TLVView {
 }
 
 // hexBytes writes b as hex bytes separated by spaces: "03 6c 00".
-func hexBytes(b []byte) string {
-	var sb strings.Builder
-	for i, c := range b {
-		if i > 0 {
-			sb.WriteByte(' ')
-		}
-		fmt.Fprintf(&sb, "%02x", c)
-	}
-	return sb.String()
-}
+func hexBytes(b []byte) string { return fmt.Sprintf("% x", b) }
 
 // hexDump lays b out as xxd, tshark and lldpcli do: the offset, n bytes
 // in hex (a gap after each 8), and the same bytes as ASCII with "." for

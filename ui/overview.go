@@ -706,19 +706,9 @@ func (m Model) overviewKey(msg tea.KeyPressMsg) (Model, tea.Cmd, bool) {
 // ovFilterKey edits the overview's filter as it is typed; the cursor stays
 // on its port while that is listed.
 func (m Model) ovFilterKey(msg tea.KeyPressMsg) tea.Model {
-	k := m.keys
 	name, line := overviewSelected(m.snap, &m.vs), m.ovLine()
-	switch {
-	case key.Matches(msg, k.Back):
-		m.vs.ovFilter, m.vs.ovFiltering = "", false
-	case key.Matches(msg, k.Select):
-		m.vs.ovFiltering = false
-	default:
-		f, ok := editText(m.vs.ovFilter, msg)
-		if !ok {
-			return m
-		}
-		m.vs.ovFilter = f
+	if !m.keys.editFilter(msg, &m.vs.ovFilter, &m.vs.ovFiltering) {
+		return m
 	}
 	m.ovFollow(name, line)
 	return m

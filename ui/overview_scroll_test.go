@@ -216,10 +216,10 @@ func TestRowCacheBounded(t *testing.T) {
 		render(s, vs, DefaultStyles(true), DefaultKeyMap(), 80, 24)
 	}
 	c := vs.ovCache
-	if n := len(c.cellsNow) + len(c.cellsPrev); n > 2*19 {
+	if n := len(c.rowGen.now) + len(c.rowGen.prev); n > 2*19 {
 		t.Errorf("%d rows' cells cached, want at most 2 frames of 19", n)
 	}
-	if n := len(c.linesNow) + len(c.linesPrev); n > 2*19 {
+	if n := len(c.lineGen.now) + len(c.lineGen.prev); n > 2*19 {
 		t.Errorf("%d lines cached, want at most 2 frames of 19", n)
 	}
 }

@@ -7,8 +7,33 @@ package ui
 // It holds what the last two frames used, no more: a frame starts a new
 // generation (frame), and what the one before did not use is dropped.
 type rowCache struct {
-	cellsNow, cellsPrev map[ovRow]rowCells
-	linesNow, linesPrev map[lineKey]string
+	rowGen  gen2[ovRow, rowCells]
+	lineGen gen2[lineKey, string]
+}
+
+// A gen2 maps keys to what the current and the previous frame used.
+type gen2[K comparable, V any] struct{ now, prev map[K]V }
+
+func newGen2[K comparable, V any]() gen2[K, V] { return gen2[K, V]{now: map[K]V{}, prev: map[K]V{}} }
+
+// get returns k's value, drawn by draw unless the current or previous
+// frame has it; the current frame keeps it.
+func (g *gen2[K, V]) get(k K, draw func() V) V {
+	v, ok := g.now[k]
+	if !ok {
+		if v, ok = g.prev[k]; !ok {
+			v = draw()
+		}
+		g.now[k] = v
+	}
+	return v
+}
+
+// frame makes the current frame the previous one and drops the one
+// before.
+func (g *gen2[K, V]) frame() {
+	g.prev, g.now = g.now, g.prev
+	clear(g.now)
 }
 
 // rowCells are a row's styled cells in column order and their widths.
@@ -27,8 +52,7 @@ type lineKey struct {
 }
 
 func newRowCache() *rowCache {
-	return &rowCache{cellsNow: map[ovRow]rowCells{}, cellsPrev: map[ovRow]rowCells{},
-		linesNow: map[lineKey]string{}, linesPrev: map[lineKey]string{}}
+	return &rowCache{rowGen: newGen2[ovRow, rowCells](), lineGen: newGen2[lineKey, string]()}
 }
 
 // frame starts a frame: what the frame before last used is dropped.
@@ -36,48 +60,30 @@ func (c *rowCache) frame() {
 	if c == nil {
 		return
 	}
-	c.cellsPrev, c.cellsNow = c.cellsNow, c.cellsPrev
-	c.linesPrev, c.linesNow = c.linesNow, c.linesPrev
-	clear(c.cellsNow)
-	clear(c.linesNow)
+	c.rowGen.frame()
+	c.lineGen.frame()
 }
 
 // cells returns row's cells, drawn by draw unless cached.
 func (c *rowCache) cells(row ovRow, draw func(ovRow) []string) rowCells {
-	if c != nil {
-		if rc, ok := c.cellsNow[row]; ok {
-			return rc
+	drawCells := func() rowCells {
+		rc := rowCells{cells: draw(row)}
+		rc.widths = make([]int, len(rc.cells))
+		for i, cell := range rc.cells {
+			rc.widths[i] = width(cell)
 		}
-		if rc, ok := c.cellsPrev[row]; ok {
-			c.cellsNow[row] = rc
-			return rc
-		}
+		return rc
 	}
-	rc := rowCells{cells: draw(row)}
-	rc.widths = make([]int, len(rc.cells))
-	for i, cell := range rc.cells {
-		rc.widths[i] = width(cell)
+	if c == nil {
+		return drawCells()
 	}
-	if c != nil {
-		c.cellsNow[row] = rc
-	}
-	return rc
+	return c.rowGen.get(row, drawCells)
 }
 
 // line returns the line k stands for, drawn by draw unless cached.
 func (c *rowCache) line(k lineKey, draw func() string) string {
-	if c != nil {
-		if s, ok := c.linesNow[k]; ok {
-			return s
-		}
-		if s, ok := c.linesPrev[k]; ok {
-			c.linesNow[k] = s
-			return s
-		}
+	if c == nil {
+		return draw()
 	}
-	s := draw()
-	if c != nil {
-		c.linesNow[k] = s
-	}
-	return s
+	return c.lineGen.get(k, draw)
 }

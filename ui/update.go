@@ -777,21 +777,29 @@ func (m Model) detailKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 
 // filterKey edits the log filter as it is typed.
 func (m Model) filterKey(msg tea.KeyPressMsg) tea.Model {
-	k := m.keys
+	if m.keys.editFilter(msg, &m.vs.filter, &m.vs.filtering) {
+		m.vs.logFollow = true
+	}
+	return m
+}
+
+// editFilter applies a key press to a filter being typed (the log's, the
+// overview's): Esc clears it, Enter keeps it and ends the typing, any other
+// key edits it (editText). It reports false for a key that does nothing.
+func (k KeyMap) editFilter(msg tea.KeyPressMsg, text *string, typing *bool) bool {
 	switch {
 	case key.Matches(msg, k.Back):
-		m.vs.filter, m.vs.filtering = "", false
+		*text, *typing = "", false
 	case key.Matches(msg, k.Select):
-		m.vs.filtering = false
+		*typing = false
 	default:
-		f, ok := editText(m.vs.filter, msg)
+		f, ok := editText(*text, msg)
 		if !ok {
-			return m
+			return false
 		}
-		m.vs.filter = f
+		*text = f
 	}
-	m.vs.logFollow = true
-	return m
+	return true
 }
 
 // editText applies a key press to a filter being typed: backspace, ctrl+u

@@ -40,7 +40,7 @@ func testMain(m *testing.M) int {
 		}
 		defer os.RemoveAll(dir)
 		bin := filepath.Join(dir, "dcbtop")
-		if err := buildDcbtop(bin); err != nil {
+		if err := buildDcbtop(bin, raceEnabled); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
@@ -57,8 +57,9 @@ func testMain(m *testing.M) int {
 	return code
 }
 
-// buildDcbtop runs `go build -o bin ./cmd/dcbtop` from the module root.
-func buildDcbtop(bin string) error {
+// buildDcbtop runs `go build -o bin ./cmd/dcbtop` from the module root,
+// with -race when race says so.
+func buildDcbtop(bin string, race bool) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	gomod, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
@@ -66,7 +67,7 @@ func buildDcbtop(bin string) error {
 		return fmt.Errorf("go env GOMOD: %w", err)
 	}
 	args := []string{"build"}
-	if raceEnabled {
+	if race {
 		args = append(args, "-race")
 	}
 	// No VCS stamp: the binary says "dev", as the test process does

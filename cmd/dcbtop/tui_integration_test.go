@@ -48,7 +48,7 @@ func tuiBinary(t *testing.T) string {
 			return
 		}
 		lazyBin = filepath.Join(lazyBinDir, "dcbtop")
-		lazyBinErr = buildDcbtop(lazyBin)
+		lazyBinErr = buildDcbtop(lazyBin, raceEnabled)
 	})
 	if lazyBinErr != nil {
 		t.Fatal(lazyBinErr)
