@@ -340,8 +340,9 @@ func (r *renderer) overviewLayout() ovLayout {
 // overviewBody draws the overview table in h lines: a column header, then
 // the rows on screen in the chosen order, the cursor's row marked, and a
 // line that says which rows these are, the order and the keys. Only the
-// rows on screen are drawn (and sized: the columns fit them), from the
-// cache when their contents did not change.
+// rows on screen are drawn, from the cache when their contents did not
+// change; the columns fit them, but for the interface and peer names,
+// which fit every listed row's.
 func (r *renderer) overviewBody(h int, l ovLayout) string {
 	st := r.st
 	cols := len(overviewColumns)
@@ -363,6 +364,17 @@ func (r *renderer) overviewBody(h int, l ovLayout) string {
 	for i, c := range overviewColumns[:cols] {
 		widths[i] = width(c)
 	}
+	// The interface and peer columns are as wide as the longest name of
+	// any listed row, not only of those on screen: the columns stay put
+	// while the table scrolls. Both come from the snapshot's strings
+	// alone (no row is drawn for them).
+	for _, i := range l.rows {
+		in := &r.snap.Interfaces[i]
+		widths[0] = max(widths[0], width(clean(in.Name, ifNameMax)))
+		if p := in.ShownPeer(); p != nil {
+			widths[peerCol] = max(widths[peerCol], width(Sanitize(cmp.Or(deref(p.SystemName), p.ChassisID))))
+		}
+	}
 	vis := l.rows[l.top : l.top+l.shown()]
 	rows := make([]ovRow, len(vis))
 	cells := make([]rowCells, len(vis))
@@ -373,6 +385,10 @@ func (r *renderer) overviewBody(h int, l ovLayout) string {
 			widths[c] = max(widths[c], cells[n].widths[c])
 		}
 	}
+	// Columns widen and stay wide while the table scrolls (the widest
+	// cell seen since the screen's width, the columns, the order or the
+	// filter last changed): the table does not jump back and forth.
+	cache.steady(widths, fmt.Sprint(r.w, cols, r.vs.ovSort, r.vs.ovFilter))
 	// On a narrow screen the peer names are cut, then the least useful
 	// columns give way whole (overviewDrops); the interface names and the
 	// remote state never do.

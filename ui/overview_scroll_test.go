@@ -225,3 +225,36 @@ func TestRowCacheBounded(t *testing.T) {
 }
 
 func ansiLines(s string) []string { return strings.Split(s, "\n") }
+
+// The columns stay put while the table scrolls: the interface and peer
+// columns fit every listed row's name, not only those on screen (the
+// header is the same at the top and at the end of 64 rows where only the
+// last one has a long name); the others widen for the widest cell seen and
+// stay so (back at the top, the header is the one of the end).
+func TestOverviewColumnsSteady(t *testing.T) {
+	snap := ports64(t)
+	last := &snap.Interfaces[len(snap.Interfaces)-1]
+	last.Name = "swp129s0f10np0" // after every hN
+	h := newHarness(t, snap, nil, WithOverview(true))
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 24})
+	header := func() string {
+		for _, l := range strings.Split(h.m.View().Content, "\n") {
+			if strings.Contains(l, "Interface") && strings.Contains(l, "Remote") {
+				return l
+			}
+		}
+		t.Fatalf("no column header on the screen:\n%s", h.m.View().Content)
+		return ""
+	}
+	top := header()
+	h.press("end")
+	h.wantScreen("swp129s0f10np0")
+	end := header()
+	if a, b := strings.Index(top, "Link"), strings.Index(end, "Link"); a != b {
+		t.Errorf("the interface column changed width while scrolling:\ntop: %q\nend: %q", top, end)
+	}
+	h.press("home")
+	if back := header(); back != end {
+		t.Errorf("the columns moved back when scrolling up:\nend:  %q\ntop:  %q", end, back)
+	}
+}

@@ -9,6 +9,9 @@ package ui
 type rowCache struct {
 	rowGen  gen2[ovRow, rowCells]
 	lineGen gen2[lineKey, string]
+	// widths are the widest cells seen under the layout widthsKey.
+	widths    []int
+	widthsKey string
 }
 
 // A gen2 maps keys to what the current and the previous frame used.
@@ -86,4 +89,19 @@ func (c *rowCache) line(k lineKey, draw func() string) string {
 		return draw()
 	}
 	return c.lineGen.get(k, draw)
+}
+
+// steady widens widths to the widest cells seen since the layout key
+// changed, and remembers them.
+func (c *rowCache) steady(widths []int, key string) {
+	if c == nil {
+		return
+	}
+	if key != c.widthsKey || len(c.widths) != len(widths) {
+		c.widths, c.widthsKey = make([]int, len(widths)), key
+	}
+	for i := range widths {
+		widths[i] = max(widths[i], c.widths[i])
+		c.widths[i] = widths[i]
+	}
 }

@@ -746,7 +746,7 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 			// applied before an older frame would expire information that
 			// frame refreshes.
 			r.wakeC = nil
-			r.settle(ifaces, nil)
+			r.settle(ifaces)
 			r.apply(engine.Tick{At: r.now()})
 			if !r.agingAt.IsZero() && !time.Now().Before(r.agingAt) {
 				// A second since the last snapshot, and the clock alone
@@ -754,7 +754,7 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 				r.dirty, r.agingFired = true, true
 			}
 		case <-replayTick:
-			r.settle(ifaces, nil)
+			r.settle(ifaces)
 			r.apply(engine.Tick{At: r.now()})
 			r.replay.tick()
 		case <-statsEvery.C:
@@ -881,22 +881,19 @@ func backlog(ifaces []*liveIface) bool {
 // (IEEE Std 802.1AB-2016, 9.2.7.7: rxInfoAge counts from the last LLDPDU
 // received), and an event applied first would report a false peer loss
 // and then a first receipt. While frames wait, other events are held back
-// and applied after them, in order, after held (an event already taken
-// from the queue, or nil). settle returns once the sockets stayed empty for
+// and applied after them, in order, after held (events already taken
+// from the queue, or none). settle returns once the sockets stayed empty for
 // a millisecond (so that a frame read but not yet queued lands
 // meanwhile), or after settleMax under a flood.
-func (r *liveRun) settle(ifaces []*liveIface, held engine.Event) {
+func (r *liveRun) settle(ifaces []*liveIface, held ...engine.Event) {
 	if !backlog(ifaces) {
-		if held != nil {
-			r.apply(held)
+		for _, ev := range held {
+			r.apply(ev)
 		}
 		r.drain()
 		return
 	}
-	var later []engine.Event
-	if held != nil {
-		later = append(later, held)
-	}
+	later := slices.Clone(held)
 	deadline := time.NewTimer(settleMax)
 	defer deadline.Stop()
 	idle := time.NewTimer(time.Millisecond)
@@ -1118,10 +1115,27 @@ func (r *liveRun) watchLinks(ctx context.Context) {
 // dcbtop's agent runs there), and captured afresh should it come back.
 // The engine keeps its port, down, until then.
 func (r *liveRun) linkChanged(le capture.LinkEvent, ifaces []*liveIface, start func(*liveIface)) []*liveIface {
+	// The changes already queued are carried out together and the
+	// sockets settled once for all of them: a thousand interfaces coming
+	// up would otherwise check up to a thousand sockets each.
+	var evs []engine.Event
+	ifaces, evs = r.linkChange(le, ifaces, start, evs)
+	for n := len(r.linkEvents); n > 0; n-- {
+		ifaces, evs = r.linkChange(<-r.linkEvents, ifaces, start, evs)
+	}
+	if len(evs) > 0 {
+		r.settle(ifaces, evs...)
+	}
+	return ifaces
+}
+
+// linkChange is one change of linkChanged: it returns the captured
+// interfaces after it and evs with the engine's event, if any, appended.
+func (r *liveRun) linkChange(le capture.LinkEvent, ifaces []*liveIface, start func(*liveIface), evs []engine.Event) ([]*liveIface, []engine.Event) {
 	li := r.byName[le.Name]
 	switch {
 	case li == nil && (!r.dynamic || !le.Up || le.Removed):
-		return ifaces // not captured (-i names others), or not up
+		return ifaces, evs // not captured (-i names others), or not up
 	case li == nil && len(r.byName) >= engine.DefaultMaxInterfaces:
 		// Applied below: the engine counts it past its bound.
 	case li == nil:
@@ -1145,8 +1159,7 @@ func (r *liveRun) linkChanged(le capture.LinkEvent, ifaces []*liveIface, start f
 		}
 	}
 	ev := engine.LinkChanged{Interface: le.Name, At: r.clk.Stamp(le.At).UTC(), Ifindex: le.Index, MAC: lldp.MAC(le.MAC), Up: le.Up, Removed: le.Removed}
-	r.settle(ifaces, ev)
-	return ifaces
+	return ifaces, append(evs, ev)
 }
 
 // publishNames publishes the captured interfaces' names to the samplers.
