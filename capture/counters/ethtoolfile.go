@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // EnvEthtoolRoot is the environment variable that names a directory of
@@ -80,6 +81,9 @@ func (f FileEthtool) read(ifname, name string) ([]byte, error) {
 // line that is not a statistic with a decimal value is an error, with
 // its line number; a name given twice keeps its last value, as the
 // kernel's list may repeat one (ethtool prints what the driver gives).
+// A driver's names are ETH_GSTRING_LEN printable strings
+// (include/uapi/linux/ethtool.h), so a name holding a control character
+// (a carriage return inside a line, say) is an error too, not a name.
 func ParseEthtoolStats(b []byte) (map[string]uint64, error) {
 	stats := map[string]uint64{}
 	sc := bufio.NewScanner(bytes.NewReader(b))
@@ -97,7 +101,7 @@ func ParseEthtoolStats(b []byte) (map[string]uint64, error) {
 		}
 		name := strings.TrimSpace(line[:i])
 		v, err := strconv.ParseUint(strings.TrimSpace(line[i+1:]), 10, 64)
-		if err != nil || name == "" {
+		if err != nil || name == "" || strings.ContainsFunc(name, unicode.IsControl) {
 			return nil, fmt.Errorf("ethtool -S line %d: %q is not name: value", n, line)
 		}
 		stats[name] = v

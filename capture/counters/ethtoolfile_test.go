@@ -102,6 +102,7 @@ func TestParseEthtoolStats(t *testing.T) {
 		{in: "NIC statistics:\n     rx_packets 12\n", err: `ethtool -S line 2: "rx_packets 12" is not name: value`},
 		{in: "     : 12\n", err: `ethtool -S line 1: ": 12" is not name: value`},
 		{in: "     x: 18446744073709551616\n", err: `ethtool -S line 1: "x: 18446744073709551616" is not name: value`},
+		{in: "     a\rb: 1\n", err: `ethtool -S line 1: "a\rb: 1" is not name: value`},
 		{in: "garbage\n", err: `ethtool -S line 1: "garbage" is not name: value`},
 	} {
 		got, err := counters.ParseEthtoolStats([]byte(tt.in))
