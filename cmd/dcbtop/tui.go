@@ -71,16 +71,20 @@ func runScreen(ctx context.Context, o *options, env Env, sc screen, engineLoop f
 	// under its input reader (a data race), and its handler would race
 	// ctx and can block its shutdown (its send of the quit message has no
 	// way out once the event loop has returned).
-	popts := []tea.ProgramOption{tea.WithOutput(env.Stdout), tea.WithoutSignalHandler(), tea.WithFPS(screenFPS)}
-	if env.Stdin != nil {
-		popts = append(popts, tea.WithInput(env.Stdin))
-	}
-	popts = append(popts, extraProgramOptions...)
+	environ := os.Environ()
 	if o.color == ui.ColorAlways {
-		// Bubble Tea would drop the colours under NO_COLOR.
-		popts = append(popts, tea.WithEnvironment(withoutEnv(os.Environ(), "NO_COLOR")))
+		environ = withoutEnv(environ, "NO_COLOR") // colours despite NO_COLOR
 	}
-	p := tea.NewProgram(model, popts...)
+	tty, err := openTerminal(env, environ)
+	if err != nil {
+		return err
+	}
+	defer tty.close()
+	popts := append([]tea.ProgramOption{tea.WithOutput(env.Stdout), tea.WithoutSignalHandler(), tea.WithEnvironment(environ)},
+		tty.programOptions()...)
+	popts = append(popts, extraProgramOptions...)
+	p := tea.NewProgram(tty.painter.Wrap(model), popts...)
+	defer tty.watchSize(env.Stdout, p)()
 	defer tuneScreen()()
 
 	postCtx, stopPost := context.WithCancel(context.Background())
@@ -134,6 +138,9 @@ func runScreen(ctx context.Context, o *options, env Env, sc screen, engineLoop f
 	// (XTWINOPS 22;0 and 23;0; terminals without a stack ignore them).
 	io.WriteString(env.Stdout, pushTitle)
 	_, runErr := p.Run()
+	if err := tty.close(); err != nil && runErr == nil {
+		runErr = err
+	}
 	io.WriteString(env.Stdout, popTitle)
 	close(runDone)
 	stopLoop()
@@ -261,20 +268,18 @@ func replayStatus(r session.ReplayProgress) ui.CaptureStatus {
 		Frame: r.Frame, Frames: r.Frames, Speed: r.Speed, Done: r.Done, Paused: r.Paused}
 }
 
-// screenFPS is the screen's frame rate: how often Bubble Tea's renderer
-// wakes up to write a changed view. Its ticker runs whether or not
-// anything changed (60 a second by default), and it is most of what an
-// idle screen costs once nothing else wakes up; Bubble Tea has no way to
-// stop it between changes. 12 frames a second keeps a key press's echo
-// within 84 ms (42 on average); bench/results.md has the figures.
+// screenFPS is the most frames a second the screen draws (ui/paint):
+// views that change faster, a replay at speed or a held key, are drawn
+// together. A change after a quiet moment is drawn at once; nothing is
+// drawn, and nothing wakes up, while the view stays the same.
 const screenFPS = 12
 
 // tuneScreen sets the Go runtime for the screen, unless the GOMAXPROCS
 // or GOGC environment variables say otherwise, and returns what undoes
 // it. The screen's work (a frame in under a millisecond, an LLDPDU in
-// under a microsecond) needs no second processor, and with one each
-// renderer tick wakes one thread instead of two. Its live heap is small
-// (a few MB, most of it Bubble Tea's two cell buffers), and the default
+// under a microsecond) needs no second processor, and with one a wake-up
+// stirs one thread instead of two. Its live heap is small (a few MB),
+// and the default
 // GOGC lets the heap grow to twice that between collections: at
 // screenGOGC the idle screen's resident memory is about 1.5 MB lower for
 // a collection every few seconds of a busy screen.
