@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"slices"
@@ -21,17 +22,27 @@ func LLDPAgents(procRoot string) []engine.HostAgent {
 	if err != nil {
 		return nil
 	}
+	dir, err := os.Open(procRoot)
+	if err != nil {
+		return nil
+	}
+	names, _ := dir.Readdirnames(-1)
+	dir.Close()
 	var out []engine.HostAgent
-	dirs, _ := filepath.Glob(filepath.Join(procRoot, "[0-9]*"))
-	for _, d := range dirs {
-		comm, err := os.ReadFile(filepath.Join(d, "comm"))
+	var buf [64]byte // comm is at most TASK_COMM_LEN (16) bytes
+	for _, n := range names {
+		if n == "" || n[0] < '0' || n[0] > '9' {
+			continue
+		}
+		k, err := readSmall(procRoot+"/"+n+"/comm", buf[:])
 		if err != nil {
 			continue
 		}
-		name := strings.TrimSpace(string(comm))
-		if name != "lldpad" && name != "lldpd" {
+		if b := bytes.TrimSpace(buf[:k]); string(b) != "lldpad" && string(b) != "lldpd" {
 			continue
 		}
+		d := filepath.Join(procRoot, n)
+		name := string(bytes.TrimSpace(buf[:k]))
 		if ns, err := os.Readlink(filepath.Join(d, "ns", "net")); err != nil || ns != self {
 			continue
 		}

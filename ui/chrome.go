@@ -457,7 +457,7 @@ func shortKey(b key.Binding) string {
 // live, each action only while the backend allows it (the reason on the
 // right says why the others are not there).
 func (r *renderer) footerItems() []footerItem {
-	k := &r.keys
+	k := r.keys
 	item := func(b key.Binding) footerItem { return footerItem{b: b, key: shortKey(b), desc: b.Help().Desc} }
 	pair := func(a, b key.Binding, desc string) footerItem {
 		return footerItem{b: key.NewBinding(key.WithKeys(append(a.Keys(), b.Keys()...)...)), key: shortKey(a) + "/" + shortKey(b), desc: desc}

@@ -15,7 +15,7 @@ import (
 // list, details after a value, a record, no fields; a long name on a line
 // of its own; strings from the wire sanitized.
 func TestTLVViewLines(t *testing.T) {
-	r := &renderer{st: NoColorStyles(), vs: &viewState{}}
+	r := &renderer{st: ptr(NoColorStyles()), vs: &viewState{}}
 	f := func(label, value string) engine.TLVField { return engine.TLVField{Label: label, Value: value} }
 	tests := []struct {
 		name string

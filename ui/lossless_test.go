@@ -118,7 +118,7 @@ func TestPFCPauseColumn(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := tt.snap(t)
 			vs := testState(s, 0)
-			r := newRenderer(s, &vs, NoColorStyles(), DefaultKeyMap(), tt.w, tt.h)
+			r := newRenderer(s, &vs, ptr(NoColorStyles()), ptr(DefaultKeyMap()), tt.w, tt.h)
 			w := pfcWideWidth
 			if r.mode == modeCompact {
 				w = tt.w // the compact table takes the screen's width
@@ -207,7 +207,7 @@ func TestLosslessMessages(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := tt.snap(t)
 			vs := testState(s, 0)
-			r := newRenderer(s, &vs, NoColorStyles(), DefaultKeyMap(), 100, 30)
+			r := newRenderer(s, &vs, ptr(NoColorStyles()), ptr(DefaultKeyMap()), 100, 30)
 			c := r.losslessContent(100)
 			if c.sub != tt.sub {
 				t.Errorf("sub-title %q, want %q", c.sub, tt.sub)
@@ -267,7 +267,7 @@ func TestLosslessPauseTable(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := tt.snap(t)
 			vs := testState(s, 0)
-			r := newRenderer(s, &vs, NoColorStyles(), DefaultKeyMap(), 80, 24)
+			r := newRenderer(s, &vs, ptr(NoColorStyles()), ptr(DefaultKeyMap()), 80, 24)
 			body := plainLines(r.losslessContent(80).body)
 			var got [][]string
 			for _, l := range body[:10] {
@@ -294,7 +294,7 @@ func TestLosslessHostileStrings(t *testing.T) {
 			vs := testState(s, 0)
 			vs.focus = paneLossless
 			vs.scroll[paneLossless] = 8 // the RDMA lines, at 80x24
-			out := render(s, vs, st, DefaultKeyMap(), size[0], size[1])
+			out := render(s, vs, &st, ptr(DefaultKeyMap()), size[0], size[1])
 			checkFrame(t, out, size[0], size[1])
 			rest := sgr.ReplaceAllString(out, "")
 			for _, bad := range []string{"\x1b", "\a", "\x9b", "\u202e", "\x7f"} {

@@ -182,8 +182,8 @@ type Model struct {
 	snaps       <-chan engine.Snapshot
 	backend     Backend
 	clock       func() time.Time
-	keys        KeyMap
-	styles      Styles
+	keys        *KeyMap // shared, as styles
+	styles      *Styles // shared, never changed in place: a Model is copied on every message
 	color       ColorMode
 	dark        bool
 	darkFixed   bool
@@ -223,7 +223,7 @@ func NewModel(snaps <-chan engine.Snapshot, opts ...Option) Model {
 	m := Model{
 		snaps: snaps,
 		clock: time.Now,
-		keys:  DefaultKeyMap(),
+		keys:  ptr(DefaultKeyMap()),
 		dark:  true,
 		caps:  map[string]Caps{},
 		// Init arms the 1 Hz tick; it stops while nothing counts down.
@@ -242,9 +242,9 @@ func NewModel(snaps <-chan engine.Snapshot, opts ...Option) Model {
 	m.vs.hasPlayer = m.player != nil
 	m.vs.ovCache = newRowCache()
 	if !m.stylesFixed {
-		m.styles = m.themeFor(m.dark)
+		m.styles = ptr(m.themeFor(m.dark))
 	} else if m.ascii {
-		m.styles = m.styles.ASCII()
+		m.styles = ptr(m.styles.ASCII())
 	}
 	return m
 }

@@ -73,11 +73,11 @@ func WithDarkBackground(dark bool) Option {
 // WithStyles replaces the theme entirely; WithColor and the terminal's
 // background then no longer change it.
 func WithStyles(s Styles) Option {
-	return func(m *Model) { m.styles, m.stylesFixed = s, true }
+	return func(m *Model) { m.styles, m.stylesFixed = &s, true }
 }
 
 // WithKeyMap replaces the key bindings.
-func WithKeyMap(k KeyMap) Option { return func(m *Model) { m.keys = k } }
+func WithKeyMap(k KeyMap) Option { return func(m *Model) { m.keys = &k } }
 
 // WithLocation sets the time zone times are shown in (default time.Local).
 func WithLocation(loc *time.Location) Option { return func(m *Model) { m.vs.loc = loc } }

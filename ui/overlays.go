@@ -204,7 +204,7 @@ func (r *renderer) dialogBox() string {
 }
 
 // paramsLines renders one parameter set in full.
-func paramsLines(st Styles, p *engine.Params, w int) []string {
+func paramsLines(st *Styles, p *engine.Params, w int) []string {
 	if p == nil {
 		return []string{st.Dim.Render("none: zeroed (the parameters were invalidated)")}
 	}

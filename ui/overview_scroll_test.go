@@ -185,10 +185,10 @@ func TestOverviewCache(t *testing.T) {
 	step := func(name string, f func()) {
 		f()
 		for _, size := range [][2]int{{160, 48}, {80, 24}} {
-			got := render(s, vs, st, keys, size[0], size[1])
+			got := render(s, vs, &st, &keys, size[0], size[1])
 			plain := vs
 			plain.ovCache = nil
-			if want := render(s, plain, st, keys, size[0], size[1]); got != want {
+			if want := render(s, plain, &st, &keys, size[0], size[1]); got != want {
 				t.Errorf("%s at %dx%d: the cached frame differs (-want +got):\n%s", name, size[0], size[1], cmp.Diff(ansiLines(want), ansiLines(got)))
 			}
 		}
@@ -213,7 +213,7 @@ func TestRowCacheBounded(t *testing.T) {
 	vs.ovCache = newRowCache()
 	for sec := range 30 {
 		vs.age = time.Duration(sec) * time.Second
-		render(s, vs, DefaultStyles(true), DefaultKeyMap(), 80, 24)
+		render(s, vs, ptr(DefaultStyles(true)), ptr(DefaultKeyMap()), 80, 24)
 	}
 	c := vs.ovCache
 	if n := len(c.rowGen.now) + len(c.rowGen.prev); n > 2*19 {

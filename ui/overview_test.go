@@ -144,7 +144,7 @@ func TestFilterPeersAndDiagnostics(t *testing.T) {
 	h.wantScreen("no diagnostic matches the filter", "filter: 0 of 1")
 	h.wantNotScreen("n9k-leaf3                ")
 	st := DefaultStyles(true)
-	r := &renderer{st: st, vs: &viewState{filter: "pfc"}}
+	r := &renderer{st: &st, vs: &viewState{filter: "pfc"}}
 	if got := r.highlight("ETS* PFC*"); got != "ETS* "+st.Match.Render("PFC")+"*" {
 		t.Errorf("highlight = %q", got)
 	}

@@ -97,9 +97,9 @@ func (r *renderer) narrow() bool { return r.w < narrowWidth }
 type renderer struct {
 	snap engine.Snapshot
 	vs   *viewState
-	st   Styles
+	st   *Styles
 	sym  Symbols // st.Sym
-	keys KeyMap
+	keys *KeyMap
 	w, h int
 	idx  int               // selected interface index, -1 without interfaces
 	in   *engine.Interface // the selected interface, nil without interfaces
@@ -124,7 +124,7 @@ func (r *renderer) diagnostics() []engine.Diagnostic {
 	return append(slices.Clone(r.in.Diagnostics), r.snap.Diagnostics...)
 }
 
-func newRenderer(snap engine.Snapshot, vs *viewState, st Styles, keys KeyMap, w, h int) *renderer {
+func newRenderer(snap engine.Snapshot, vs *viewState, st *Styles, keys *KeyMap, w, h int) *renderer {
 	r := &renderer{snap: snap, vs: vs, st: st, sym: st.Sym, keys: keys, w: w, h: h, mode: layoutFor(w, h)}
 	r.idx = selectedIndex(snap, vs.iface)
 	if r.idx >= 0 {
@@ -136,7 +136,7 @@ func newRenderer(snap engine.Snapshot, vs *viewState, st Styles, keys KeyMap, w,
 
 // render draws the whole screen, w×h cells, from a snapshot and the view
 // state. It is pure: the same arguments give the same string.
-func render(snap engine.Snapshot, vs viewState, st Styles, keys KeyMap, w, h int) string {
+func render(snap engine.Snapshot, vs viewState, st *Styles, keys *KeyMap, w, h int) string {
 	if w <= 0 || h <= 0 {
 		return ""
 	}
@@ -159,7 +159,7 @@ func refused(w, h int) bool { return w < minWidth || h < minHeight }
 // messages that fits, wrapped at spaces and never cut inside a word,
 // centred; only a screen narrower than the shortest message's words has
 // it cut.
-func tooSmall(st Styles, w, h int) string {
+func tooSmall(st *Styles, w, h int) string {
 	size := fmt.Sprintf("%dx%d", w, h)
 	msgs := [][2]string{
 		{fmt.Sprintf("terminal too small: dcbtop needs %dx%d, this is %s", minWidth, minHeight, size), "enlarge the window, or press q to quit"},
@@ -735,3 +735,6 @@ func overlay(bg, box string, w, h int) string {
 	}
 	return strings.Join(bl, "\n")
 }
+
+// ptr returns a pointer to a copy of v.
+func ptr[T any](v T) *T { return &v }

@@ -159,7 +159,7 @@ func TestRender(t *testing.T) {
 			if tt.ascii {
 				st = st.ASCII()
 			}
-			out := render(s, vs, st, keys, tt.w, tt.h)
+			out := render(s, vs, &st, &keys, tt.w, tt.h)
 			checkFrame(t, out, tt.w, tt.h)
 			if i := strings.IndexFunc(out, func(r rune) bool { return r >= 0x80 }); tt.ascii && i >= 0 {
 				t.Errorf("ASCII screen has a byte ≥ 0x80 at %d: %q", i, out[max(0, i-20):min(len(out), i+20)])
@@ -204,7 +204,7 @@ func TestHostileStrings(t *testing.T) {
 				vs := testState(s, time.Second)
 				vs.focus = focus
 				vs.status = statusLine{text: "x\x1b[2Jy\x07", level: levelErr}
-				out := render(s, vs, st, DefaultKeyMap(), size[0], size[1])
+				out := render(s, vs, &st, ptr(DefaultKeyMap()), size[0], size[1])
 				rest := sgr.ReplaceAllString(out, "")
 				for _, bad := range []string{"\x1b", "\a", "\x9b", "\u202e", "\x7f"} {
 					if strings.Contains(rest, bad) {
@@ -219,7 +219,7 @@ func TestHostileStrings(t *testing.T) {
 		vs := testState(s, time.Second)
 		vs.focus = paneLog
 		vs.detail = &detailView{ind: s.Indications[len(s.Indications)-1]}
-		if rest := sgr.ReplaceAllString(render(s, vs, st, DefaultKeyMap(), 100, 30), ""); strings.ContainsAny(rest, "\x1b\a") {
+		if rest := sgr.ReplaceAllString(render(s, vs, &st, ptr(DefaultKeyMap()), 100, 30), ""); strings.ContainsAny(rest, "\x1b\a") {
 			t.Fatalf("detail overlay leaks a control character")
 		}
 	}
@@ -320,7 +320,7 @@ func BenchmarkRender(b *testing.B) {
 		b.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				render(s, vs, st, keys, size[0], size[1])
+				render(s, vs, &st, &keys, size[0], size[1])
 			}
 		})
 	}
@@ -363,7 +363,7 @@ func TestDemoHeader(t *testing.T) {
 			vs := testState(snap, 3*time.Second)
 			d := tt.demo
 			vs.capture = CaptureStatus{Mode: CaptureLive, Source: "in-memory link (not root)", Demo: &d, Done: tt.done}
-			out := render(snap, vs, NoColorStyles(), DefaultKeyMap(), 100, 30)
+			out := render(snap, vs, ptr(NoColorStyles()), ptr(DefaultKeyMap()), 100, 30)
 			checkFrame(t, out, 100, 30)
 			if strings.Contains(out, "\x1b") {
 				t.Fatalf("the screen holds an escape sequence: %q", out)
@@ -383,14 +383,14 @@ func TestDemoHeader(t *testing.T) {
 	}
 	// Not a demo: two header lines, the log's title on the third.
 	vs := testState(snap, 3*time.Second)
-	out := ansi.Strip(render(snap, vs, NoColorStyles(), DefaultKeyMap(), 100, 30))
+	out := ansi.Strip(render(snap, vs, ptr(NoColorStyles()), ptr(DefaultKeyMap()), 100, 30))
 	if l := strings.Split(out, "\n")[2]; strings.Contains(l, "step") || !strings.Contains(out, "● LIVE") {
 		t.Errorf("live screen: third line %q", l)
 	}
 	// The snapshot channel closed: ended too.
 	vs.capture = CaptureStatus{Mode: CaptureLive, Demo: &DemoStatus{Step: 1, Steps: 10, Caption: "c", NextAt: now.Add(time.Second)}}
 	vs.closed = true
-	lines := strings.Split(ansi.Strip(render(snap, vs, NoColorStyles(), DefaultKeyMap(), 100, 30)), "\n")
+	lines := strings.Split(ansi.Strip(render(snap, vs, ptr(NoColorStyles()), ptr(DefaultKeyMap()), 100, 30)), "\n")
 	if !strings.HasSuffix(strings.TrimSpace(lines[0]), "■ DEMO ENDED") || strings.TrimSpace(lines[2]) != "step 1/10 · c" {
 		t.Errorf("closed demo: header\n%s\n%s", lines[0], lines[2])
 	}
@@ -398,7 +398,7 @@ func TestDemoHeader(t *testing.T) {
 	empty := engine.Snapshot{}
 	vs = testState(empty, 0)
 	vs.capture = CaptureStatus{Mode: CaptureLive, Demo: &DemoStatus{Steps: 10}}
-	out = render(empty, vs, NoColorStyles(), DefaultKeyMap(), 80, 24)
+	out = render(empty, vs, ptr(NoColorStyles()), ptr(DefaultKeyMap()), 80, 24)
 	checkFrame(t, out, 80, 24)
 	if l := strings.Split(out, "\n")[2]; strings.TrimSpace(l) != "starting" {
 		t.Errorf("no interface: third line %q, want the step line", l)
@@ -414,7 +414,7 @@ func TestRestartMarks(t *testing.T) {
 		vs := testState(snap, 3*time.Second)
 		vs.filter = filter
 		vs.capture = CaptureStatus{Mode: CaptureLive, Demo: &DemoStatus{Step: 1, Steps: 12, Pass: pass, Restarts: restarts}}
-		r := newRenderer(snap, &vs, NoColorStyles(), DefaultKeyMap(), 120, 40)
+		r := newRenderer(snap, &vs, ptr(NoColorStyles()), ptr(DefaultKeyMap()), 120, 40)
 		c := r.logContent(120)
 		var out []string
 		for i, l := range c.body {
@@ -497,7 +497,7 @@ func BenchmarkLossless(b *testing.B) {
 		snap := s.snap()
 		vs := testState(snap, 0)
 		vs.focus = paneLossless
-		render(snap, vs, st, keys, 160, 48)
+		render(snap, vs, &st, &keys, 160, 48)
 	}
 }
 
@@ -526,7 +526,7 @@ func BenchmarkRenderOverview64(b *testing.B) {
 						vs.age = time.Duration(n%60) * time.Second
 						n++
 					}
-					render(s, vs, st, keys, size[0], size[1])
+					render(s, vs, &st, &keys, size[0], size[1])
 				}
 			})
 		}

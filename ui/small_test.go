@@ -67,7 +67,7 @@ func TestRenderSizes(t *testing.T) {
 						if st.modify != nil {
 							st.modify(&vs, f.snap)
 						}
-						out := render(f.snap, vs, styles, DefaultKeyMap(), w, h)
+						out := render(f.snap, vs, &styles, ptr(DefaultKeyMap()), w, h)
 						if msg := frameError(out, w, h); msg != "" {
 							t.Fatalf("%dx%d: %s", w, h, msg)
 						}
@@ -77,7 +77,7 @@ func TestRenderSizes(t *testing.T) {
 						if refused(w, h) || vs.overview || vs.help || len(f.snap.Interfaces) == 0 {
 							continue
 						}
-						checkRegions(t, newRenderer(f.snap, &vs, styles, DefaultKeyMap(), w, h), out)
+						checkRegions(t, newRenderer(f.snap, &vs, &styles, ptr(DefaultKeyMap()), w, h), out)
 					}
 				}
 			})

@@ -118,7 +118,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.BackgroundColorMsg:
 		if !m.darkFixed && !m.stylesFixed {
 			m.dark = msg.IsDark()
-			m.styles = m.themeFor(m.dark)
+			m.styles = ptr(m.themeFor(m.dark))
 			m.vs.ovCache = newRowCache() // drawn in the old theme
 		}
 	case snapshotMsg:

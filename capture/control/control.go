@@ -78,16 +78,20 @@ func netnsID() string {
 	return id
 }
 
-// controlPath returns the control socket of ifname's agent in dir:
+// Path returns the control socket of ifname's agent in dir:
 // DIR/<netns inode>-IFNAME.sock, so that agents in different network
 // namespaces with the same interface name do not collide, and a client
 // finds the agent of its own namespace.
-func Path(dir, ifname string) string {
-	name := ifname + ".sock"
+func Path(dir, ifname string) string { return PathFunc(dir)(ifname) }
+
+// PathFunc returns Path for dir with the namespace read once: for
+// naming the sockets of many interfaces together.
+func PathFunc(dir string) func(ifname string) string {
+	prefix := ""
 	if id := netnsID(); id != "" {
-		name = id + "-" + name
+		prefix = id + "-"
 	}
-	return filepath.Join(dir, name)
+	return func(ifname string) string { return filepath.Join(dir, prefix+ifname+".sock") }
 }
 
 // A Request is a decoded request.

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/dcbtop/dcbtop/capture/control"
@@ -33,8 +34,23 @@ func (r *liveRun) startOtherAgents(ifaces []*liveIface) (stop func()) {
 	dir := control.RunDir()
 	seen := map[string]bool{} // interfaces whose other agent answered last time
 	round := func(now time.Time, send func(engine.Event) bool) {
+		// One listing of the directory, rather than a stat for each
+		// interface: on a switch most have no agent.
+		present := map[string]bool{}
+		if entries, err := os.ReadDir(dir); err == nil {
+			for _, e := range entries {
+				present[e.Name()] = true
+			}
+		}
+		pathOf := control.PathFunc(dir)
 		for _, n := range r.ifaceNames() {
-			ev, ok := askOtherAgent(dir, n, now)
+			var (
+				ev engine.LocalChanged
+				ok bool
+			)
+			if path := pathOf(n); present[filepath.Base(path)] {
+				ev, ok = askOtherAgent(path, n, now)
+			}
 			switch {
 			case ok:
 				seen[n] = true
@@ -87,14 +103,10 @@ func (r *liveRun) poll(ctx context.Context, every time.Duration, kick <-chan str
 	}
 }
 
-// askOtherAgent asks the control socket of ifname's agent in dir for its
-// local state; false when there is none, it is this process's own agent,
-// or it does not answer with parameters.
-func askOtherAgent(dir, ifname string, now time.Time) (engine.LocalChanged, bool) {
-	path := control.Path(dir, ifname)
-	if _, err := os.Stat(path); err != nil {
-		return engine.LocalChanged{}, false
-	}
+// askOtherAgent asks the control socket at path, ifname's agent's, for
+// its local state; false when it does not answer, it is this process's
+// own agent, or it does not answer with parameters.
+func askOtherAgent(path, ifname string, now time.Time) (engine.LocalChanged, bool) {
 	resp, err := control.Do(path, control.Request{Op: "get"}, otherAgentTimeout)
 	if err != nil || !resp.OK || resp.PID == os.Getpid() || resp.Willing == nil {
 		return engine.LocalChanged{}, false
