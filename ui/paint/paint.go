@@ -104,7 +104,7 @@ func New(o Options) *Painter {
 		profile = colorprofile.ASCII
 	}
 	if profile != colorprofile.TrueColor {
-		out = &colorprofile.Writer{Forward: o.Out, Profile: profile}
+		out = newDownsampler(o.Out, profile)
 	}
 	p := &Painter{out: out, interval: o.Interval, width: o.Width, height: o.Height,
 		wake: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{})}
