@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"maps"
 	"os"
 	"strings"
 	"time"
@@ -64,13 +65,13 @@ func (r *liveRun) startCounters(ifaces []*liveIface) (stop func()) {
 		}
 		s = hs
 	}
-	sample := func() {
-		now := r.now()
-		for _, n := range r.ifaceNames() {
-			r.apply(s.Sample(n, now, every))
-		}
+	cad := cadence{next: map[string]time.Time{}}
+	now := r.now()
+	for _, n := range r.ifaceNames() { // the first sample is there from the start
+		ev := s.Sample(n, now, every)
+		cad.sampled(n, now, nothingSampled(ev))
+		r.apply(ev)
 	}
-	sample() // the first sample is there from the start
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -91,13 +92,17 @@ func (r *liveRun) startCounters(ifaces []*liveIface) (stop func()) {
 			// once a sample (a thousand interfaces made a million
 			// SIOCINQ a round).
 			now := r.now()
-			empty := true
+			names := r.ifaceNames()
 			evs = evs[:0]
-			for _, n := range r.ifaceNames() {
+			for _, n := range names {
+				if !cad.due(n, now) {
+					continue
+				}
 				ev := s.Sample(n, now, every)
-				empty = empty && nothingSampled(ev)
+				cad.sampled(n, now, nothingSampled(ev))
 				evs = append(evs, ev)
 			}
+			cad.keep(names)
 			for _, ev := range evs {
 				select {
 				case r.events <- ev:
@@ -106,14 +111,7 @@ func (r *liveRun) startCounters(ifaces []*liveIface) (stop func()) {
 				}
 			}
 			clear(evs)
-			// Interfaces with nothing to sample (a veth, a NIC without
-			// pause counters or RDMA) are probed less often: a driver
-			// loaded or an RDMA device bound later shows within
-			// emptyProbeEvery.
-			next := every
-			if empty {
-				next = max(every, emptyProbeEvery)
-			}
+			next := cad.period(every, names)
 			if next != period {
 				t.Stop()
 				period, t = next, r.clk.NewTicker(next)
@@ -228,8 +226,57 @@ func (s hostSampler) optional(dev string, port int) *engine.OptionalCounters {
 }
 
 // emptyProbeEvery is how often interfaces without any lossless counter
-// (no RDMA port, pause counter or ECN setting) are sampled again.
-const emptyProbeEvery = 10 * time.Second
+// (no RDMA port, pause counter or ECN setting) are sampled again: a
+// driver loaded or an RDMA device bound later shows within it. On a
+// switch of veths or ports without counters, sampling each one (netlink
+// and ethtool round trips) was a sixth of the screen's CPU at 10 s.
+const emptyProbeEvery = 30 * time.Second
+
+// A cadence says which interfaces a counters round samples: each one
+// whose last sample found something, every round; one whose last sample
+// found nothing (a veth, a NIC without pause counters or RDMA), again
+// emptyProbeEvery after it; a new one at once.
+type cadence struct {
+	next map[string]time.Time // when an interface found empty is sampled again
+}
+
+// due reports whether ifname is sampled in a round at now.
+func (c *cadence) due(ifname string, now time.Time) bool {
+	t, ok := c.next[ifname]
+	return !ok || !now.Before(t)
+}
+
+// sampled records ifname's sample at now; empty: it found nothing.
+func (c *cadence) sampled(ifname string, now time.Time, empty bool) {
+	if empty {
+		c.next[ifname] = now.Add(emptyProbeEvery)
+	} else {
+		delete(c.next, ifname)
+	}
+}
+
+// keep forgets the interfaces not in names (removed ones).
+func (c *cadence) keep(names []string) {
+	if len(c.next) <= len(names) {
+		return
+	}
+	present := make(map[string]bool, len(names))
+	for _, n := range names {
+		present[n] = true
+	}
+	maps.DeleteFunc(c.next, func(n string, _ time.Time) bool { return !present[n] })
+}
+
+// period is the time to the next round: every while an interface of
+// names has counters (or is new), else emptyProbeEvery.
+func (c *cadence) period(every time.Duration, names []string) time.Duration {
+	for _, n := range names {
+		if _, ok := c.next[n]; !ok {
+			return every
+		}
+	}
+	return max(every, emptyProbeEvery)
+}
 
 // nothingSampled reports whether a sample found no counter and no error.
 func nothingSampled(ev engine.CountersSampled) bool {

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/dcbtop/dcbtop/capture/counters"
 	"github.com/dcbtop/dcbtop/capture/linkpause"
 	"github.com/dcbtop/dcbtop/engine"
@@ -100,4 +102,59 @@ func BenchmarkRoCESnapshot(b *testing.B) {
 		n = roceSnapshotBytes(b)
 	}
 	b.ReportMetric(float64(n), "json-B/port")
+}
+
+// TestCadence: an interface with counters is sampled every round; one
+// found empty again emptyProbeEvery later (or the round after); a new
+// one at once; removed ones are forgotten. The rounds come every
+// interval while an interface has counters or is new, else every
+// emptyProbeEvery.
+func TestCadence(t *testing.T) {
+	t0 := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
+	c := cadence{next: map[string]time.Time{}}
+	round := func(now time.Time, names []string, empty map[string]bool) []string {
+		var got []string
+		for _, n := range names {
+			if c.due(n, now) {
+				got = append(got, n)
+				c.sampled(n, now, empty[n])
+			}
+		}
+		c.keep(names)
+		return got
+	}
+	names := []string{"eth0", "h0", "h1"}
+	empty := map[string]bool{"h0": true, "h1": true}
+	steps := []struct {
+		at         int
+		names      []string
+		wantSample []string
+		wantPeriod time.Duration
+	}{
+		{0, names, names, time.Second},
+		{1, names, []string{"eth0"}, time.Second},
+		{29, names, []string{"eth0"}, time.Second},
+		{30, names, []string{"eth0", "h0", "h1"}, time.Second},
+		{31, append(names, "h2"), []string{"eth0", "h2"}, time.Second},
+		{32, []string{"h0", "h1", "h2"}, nil, emptyProbeEvery},
+		{60, []string{"h0", "h1", "h2"}, []string{"h0", "h1"}, emptyProbeEvery},
+		{61, []string{"h0", "h1", "h2"}, []string{"h2"}, emptyProbeEvery},
+		{62, []string{"h0", "h1"}, nil, emptyProbeEvery},
+		{89, []string{"h0", "h1"}, nil, emptyProbeEvery},
+		{90, []string{"h0", "h1"}, []string{"h0", "h1"}, emptyProbeEvery},
+	}
+	empty["h2"] = true
+	for _, st := range steps {
+		got := round(at(st.at), st.names, empty)
+		if diff := cmp.Diff(st.wantSample, got); diff != "" {
+			t.Errorf("round at %ds sampled (-want +got):\n%s", st.at, diff)
+		}
+		if p := c.period(time.Second, st.names); p != st.wantPeriod {
+			t.Errorf("after the round at %ds: next in %v, want %v", st.at, p, st.wantPeriod)
+		}
+	}
+	if _, ok := c.next["h2"]; ok {
+		t.Error("h2, removed, is still remembered")
+	}
 }
