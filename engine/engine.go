@@ -68,6 +68,9 @@ type Engine struct {
 	host HostObserved
 	log  []Indication
 	head int // index of the oldest entry once the log is full
+	// logged is the log oldest first as Log last returned it; nil once
+	// an indication is added. Snapshots share it: nothing writes to it.
+	logged []Indication
 	gen  uint64
 	out  []Indication // indications of the event being applied
 	// newPeers and advertise build the Outcome of the event being applied.
@@ -398,6 +401,7 @@ func (e *Engine) emit(p *port, st Status, r Reason, f Flags, params *Params, fro
 		}
 	}
 	e.out = append(e.out, in)
+	e.logged = nil
 	if len(e.log) < e.cfg.LogSize {
 		e.log = append(e.log, in)
 		return

@@ -517,6 +517,8 @@ func BenchmarkSnapshot64(b *testing.B) {
 	f := frame(b, macA, 120, etsA, recoA, pfc3, app2)
 	for i := range 64 {
 		e.Apply(FrameReceived{Interface: fmt.Sprintf("h%d", i), At: at(0), Data: f})
+		// A sample as a veth gives: no counter at all.
+		e.Apply(CountersSampled{Interface: fmt.Sprintf("h%d", i), At: at(0), Interval: time.Second, RDMA: []RDMAPortSample{}})
 	}
 	b.ReportAllocs()
 	for b.Loop() {

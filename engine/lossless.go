@@ -663,8 +663,27 @@ func (ls *losslessState) snapshot() *LosslessCounters {
 	if ls.made == nil {
 		ls.made = ls.build()
 	}
+	if !ls.made.hasRoCE() {
+		// Without a RoCE port there is no path, whatever else the
+		// interface says: every snapshot until the next sample shares
+		// the one made (nothing writes to a snapshot).
+		if ls.made.RoCEPaths == nil {
+			ls.made.RoCEPaths = []RoCEPath{}
+		}
+		return ls.made
+	}
 	c := *ls.made // the caller sets RoCEPaths on its own copy
 	return &c
+}
+
+// hasRoCE reports whether a RoCE port (link layer Ethernet) was sampled.
+func (c *LosslessCounters) hasRoCE() bool {
+	for i := range c.RoCE {
+		if c.RoCE[i].IsRoCE() {
+			return true
+		}
+	}
+	return false
 }
 
 // build makes the counters of the last sample, for snapshot.

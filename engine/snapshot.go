@@ -203,15 +203,17 @@ func (e *Engine) Snapshot() Snapshot {
 	return s
 }
 
-// Log returns a copy of the indication log, oldest first.
+// Log returns the indication log, oldest first. It is shared with the
+// snapshots taken since the last indication and must not be written to;
+// each indication's parameters are the engine's own copy (emit), which
+// nothing changes, so they are not copied again for every snapshot.
 func (e *Engine) Log() []Indication {
-	out := make([]Indication, 0, len(e.log))
-	out = append(out, e.log[e.head:]...)
-	out = append(out, e.log[:e.head]...)
-	for i := range out {
-		out[i].Params = out[i].Params.Clone()
+	if e.logged == nil {
+		out := make([]Indication, 0, len(e.log))
+		out = append(out, e.log[e.head:]...)
+		e.logged = append(out, e.log[:e.head]...)
 	}
-	return out
+	return e.logged
 }
 
 func (p *port) snapshot(now time.Time) Interface {
@@ -278,7 +280,7 @@ func (p *port) snapshot(now time.Time) Interface {
 		in.LastPeer = &LostPeer{ChassisID: lp.ChassisID, PortID: lp.PortID, SystemName: lp.SystemName, SourceMAC: lp.SourceMAC,
 			DCBX: lp.DCBX, Params: lp.Params, LastSeen: lp.LastSeen, GoneAt: p.lostAt, Reason: p.lostWhy, LLDPDU: lp.LLDPDU}
 	}
-	if in.Counters != nil {
+	if in.Counters != nil && in.Counters.RoCEPaths == nil {
 		in.Counters.RoCEPaths = in.RoCEPaths()
 	}
 	in.RemoteStatus = in.RemoteState()
