@@ -71,8 +71,8 @@ type Engine struct {
 	// logged is the log oldest first as Log last returned it; nil once
 	// an indication is added. Snapshots share it: nothing writes to it.
 	logged []Indication
-	gen  uint64
-	out  []Indication // indications of the event being applied
+	gen    uint64
+	out    []Indication // indications of the event being applied
 	// newPeers and advertise build the Outcome of the event being applied.
 	newPeers, advertise []string
 }
