@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"github.com/mdlayher/packet"
 	"github.com/vishvananda/netlink"
@@ -216,7 +217,7 @@ func (s *liveSys) readFrame(ctx context.Context) (Frame, error) {
 				return Frame{}, s.readError(err)
 			}
 		}
-		data, oobn, from, err := s.recvmsg()
+		data, oobn, outgoing, err := s.recvmsg()
 		if err != nil {
 			switch {
 			case s.closed.Load():
@@ -245,7 +246,7 @@ func (s *liveSys) readFrame(ctx context.Context) (Frame, error) {
 			Dir:  DirectionIncoming,
 			Data: data,
 		}
-		if sll, ok := from.(*unix.SockaddrLinklayer); ok && sll.Pkttype == unix.PACKET_OUTGOING {
+		if outgoing {
 			f.Dir = DirectionOutgoing
 		}
 		return f, nil
@@ -253,15 +254,15 @@ func (s *liveSys) readFrame(ctx context.Context) (Frame, error) {
 }
 
 // recvmsg reads one frame (a copy of its own), its control messages and
-// its source address, waiting for it (or for the read deadline).
-// packet.Conn.ReadFrom would drop the address's packet type, which gives
-// the direction.
-func (s *liveSys) recvmsg() (data []byte, oobn int, from unix.Sockaddr, err error) {
+// whether it is one this host sent (the packet type of its source
+// address; packet.Conn.ReadFrom would drop it), waiting for it (or for
+// the read deadline).
+func (s *liveSys) recvmsg() (data []byte, oobn int, outgoing bool, err error) {
 	var rerr error
 	err = s.rc.Read(func(fd uintptr) bool {
 		bp := readBufs.Get().(*[]byte)
 		var n int
-		n, oobn, _, from, rerr = unix.Recvmsg(int(fd), *bp, s.oob, unix.MSG_DONTWAIT)
+		n, oobn, outgoing, rerr = rawRecvmsg(int(fd), *bp, s.oob)
 		if rerr == nil {
 			data = bytes.Clone((*bp)[:n])
 		}
@@ -271,7 +272,33 @@ func (s *liveSys) recvmsg() (data []byte, oobn int, from unix.Sockaddr, err erro
 	if err == nil {
 		err = rerr
 	}
-	return data, oobn, from, err
+	return data, oobn, outgoing, err
+}
+
+// rawRecvmsg is recvmsg(2) with MSG_DONTWAIT on fd into p and oob, as a
+// raw system call: the socket never blocks (the poller made it
+// non-blocking, and MSG_DONTWAIT), and a raw call does not go through
+// runtime.entersyscall, which wakes the runtime's sysmon thread from its
+// sleep and has it poll again for a while: once for every frame on each
+// of a switch's ports, a tenth of the screen's CPU. It returns the
+// frame's length, the control messages' length, and whether the source
+// address's packet type is PACKET_OUTGOING (linux/if_packet.h); without
+// unix.Recvmsg's allocation of the address.
+func rawRecvmsg(fd int, p, oob []byte) (n, oobn int, outgoing bool, err error) {
+	var from unix.RawSockaddrLinklayer
+	iov := unix.Iovec{Base: &p[0]}
+	iov.SetLen(len(p))
+	msg := unix.Msghdr{Name: (*byte)(unsafe.Pointer(&from)), Namelen: uint32(unsafe.Sizeof(from)), Iov: &iov}
+	msg.SetIovlen(1)
+	if len(oob) > 0 {
+		msg.Control = &oob[0]
+		msg.SetControllen(len(oob))
+	}
+	r, _, e := unix.RawSyscall(unix.SYS_RECVMSG, uintptr(fd), uintptr(unsafe.Pointer(&msg)), unix.MSG_DONTWAIT)
+	if e != 0 {
+		return 0, 0, false, e
+	}
+	return int(r), int(msg.Controllen), from.Pkttype == unix.PACKET_OUTGOING, nil
 }
 
 // timestamp returns the kernel receive timestamp of the control messages

@@ -427,8 +427,10 @@ func (r *renderer) overviewBody(h int, l ovLayout) string {
 	layoutKey := lk.String()
 	line := func(cells []string, cur bool) string {
 		var b strings.Builder
+		n := 2 // the line's width so far: each cell is padded to its column's
 		if cur {
 			b.WriteString(r.sym.Cursor + " ")
+			n = width(r.sym.Cursor) + 1
 		} else {
 			b.WriteString("  ")
 		}
@@ -439,11 +441,16 @@ func (r *renderer) overviewBody(h int, l ovLayout) string {
 			}
 			if !first {
 				b.WriteString("  ")
+				n += 2
 			}
 			first = false
-			b.WriteString(pad(trunc(cell, widths[c]), widths[c]))
+			b.WriteString(pad(cell, widths[c]))
+			n += widths[c]
 		}
-		return pad(trunc(b.String(), r.w), r.w)
+		if n <= r.w {
+			return b.String() + spaces(r.w-n)
+		}
+		return pad(b.String(), r.w)
 	}
 	head := make([]string, cols)
 	for i, c := range overviewColumns[:cols] {
