@@ -73,3 +73,73 @@ func TestLLDPAgents(t *testing.T) {
 		t.Errorf("an empty proc tree: %v", got)
 	}
 }
+
+// TestAgentScan: a scan reads the names of processes it has not seen;
+// one it has seen as not an agent is not read again until a full scan
+// (every AgentScanFull scans, or asked for), which also catches a
+// process that replaced its program; agents are always read again, and
+// gone ones are gone.
+func TestAgentScan(t *testing.T) {
+	root := t.TempDir()
+	proc := func(pid, comm string) {
+		d := filepath.Join(root, pid)
+		if err := os.MkdirAll(filepath.Join(d, "ns"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, "comm"), []byte(comm+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, "cmdline"), []byte(comm+"\x00"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		os.Remove(filepath.Join(d, "ns", "net"))
+		if err := os.Symlink("net:[1]", filepath.Join(d, "ns", "net")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("1", filepath.Join(root, "self")); err != nil {
+		t.Fatal(err)
+	}
+	proc("1", "systemd")
+	proc("7", "sh")
+	a := &AgentScan{ProcRoot: root}
+	pids := func(full bool) []int {
+		var out []int
+		for _, ag := range a.Scan(full) {
+			out = append(out, ag.PID)
+		}
+		return out
+	}
+	if got := pids(false); got != nil {
+		t.Fatalf("first scan: %v", got)
+	}
+	proc("42", "lldpd") // a new process: read at once
+	if diff := cmp.Diff([]int{42}, pids(false)); diff != "" {
+		t.Errorf("a new lldpd (-want +got):\n%s", diff)
+	}
+	proc("7", "lldpad") // sh replaced its program: seen at the next full scan
+	if diff := cmp.Diff([]int{42}, pids(false)); diff != "" {
+		t.Errorf("before a full scan (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]int{7, 42}, pids(true)); diff != "" {
+		t.Errorf("a full scan asked for (-want +got):\n%s", diff)
+	}
+	if err := os.RemoveAll(filepath.Join(root, "42")); err != nil {
+		t.Fatal(err)
+	}
+	proc("7", "sh")
+	if got := pids(false); got != nil { // agents are read again each scan
+		t.Fatalf("after lldpd exited and lldpad became sh again: %v", got)
+	}
+	proc("7", "lldpd")
+	found := false
+	for range AgentScanFull {
+		if len(pids(false)) == 1 {
+			found = true
+			break
+		}
+	}
+	if !found {
+		t.Errorf("a process that became lldpd was not seen within %d scans", AgentScanFull)
+	}
+}

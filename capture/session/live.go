@@ -192,8 +192,15 @@ var (
 // observeHost tells the engine what the host allows now (engine
 // goroutine): the LLDP agents running here and CAP_NET_ADMIN. Every
 // snapshot's capabilities come from the last such event.
-func (r *liveRun) observeHost(now time.Time) {
-	r.apply(engine.HostObserved{At: now, NetAdmin: netAdmin(), Agents: hostAgents()})
+func (r *liveRun) observeHost(now time.Time) { r.observeHostAgents(now, true) }
+
+// observeHostAgents is observeHost; full reads the name of every process
+// (capture.AgentScan), else only of those new since the last look.
+func (r *liveRun) observeHostAgents(now time.Time, full bool) {
+	if r.agentScan == nil {
+		r.agentScan = &capture.AgentScan{ProcRoot: "/proc"}
+	}
+	r.apply(engine.HostObserved{At: now, NetAdmin: netAdmin(), Agents: r.agentScan.Scan(full)})
 }
 
 // refreshHost observes the host now, in the engine goroutine, so that the
@@ -575,6 +582,8 @@ func (c *Config) open(name string) (Conn, error) {
 // DCBX: it feeds events to the host and carries out the effects the host
 // returns, in order.
 type liveRun struct {
+	// agentScan lists the host's LLDP agents (observeHostAgents).
+	agentScan *capture.AgentScan
 	// metrics counts indications for --metrics (nil without it).
 	metrics *metrics.Collector
 	cfg     *Config
@@ -765,7 +774,7 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 			if r.replay == nil {
 				// An LLDP agent that started or exited changes what may
 				// be written: the screen's keys follow within 5 s.
-				r.observeHost(now)
+				r.observeHostAgents(now, false)
 			}
 		}
 		r.flush()
