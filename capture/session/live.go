@@ -755,8 +755,18 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 			// applied before an older frame would expire information that
 			// frame refreshes.
 			r.wakeC = nil
-			r.settle(ifaces)
-			r.apply(engine.Tick{At: r.now()})
+			now := r.now()
+			if t, ok := r.h.NextWake(); ok && !t.After(now) {
+				r.settle(ifaces)
+				now = r.now()
+			} else {
+				// Nothing falls due (the wake is for an aging snapshot or
+				// a refreshed peer's throttle): no information can expire
+				// before a frame that refreshes it, and the sockets need
+				// not be asked (SIOCINQ on each, every second).
+				r.drain()
+			}
+			r.apply(engine.Tick{At: now})
 			if !r.agingAt.IsZero() && !time.Now().Before(r.agingAt) {
 				// A second since the last snapshot, and the clock alone
 				// changes what it shows: publish one taken now.
