@@ -235,6 +235,11 @@ type CEE struct {
 // contract): local, remote or operational. A nil feature was not
 // advertised or is not known; App is nil when no APP TLV was received and
 // empty when one with no entries was.
+//
+// A Params the engine holds is never changed once made (what changes is
+// replaced by a new one; WithWilling and the edit form work on a Clone),
+// so snapshots share the engine's and each other's: nothing may write to
+// a Params it did not make.
 type Params struct {
 	ETS     *ETS     `json:"ets"`
 	ETSReco *ETSReco `json:"ets_reco"`

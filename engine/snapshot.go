@@ -192,7 +192,10 @@ type LocalAgent struct {
 	Frames    uint64    `json:"frames"`
 }
 
-// Snapshot returns a deep copy of the state at the engine's clock.
+// Snapshot returns the state at the engine's clock: a copy of what
+// changes, sharing what nothing writes to (parameter sets, the log, a
+// port's counters, a neighbour's text). A snapshot is read, never
+// written.
 func (e *Engine) Snapshot() Snapshot {
 	s := Snapshot{Schema: SchemaVersion, TakenAt: e.now, Generation: e.gen,
 		Interfaces: make([]Interface, 0, len(e.names)), Indications: e.Log(), Diagnostics: e.Diagnostics()}
@@ -218,9 +221,9 @@ func (e *Engine) Log() []Indication {
 
 func (p *port) snapshot(now time.Time) Interface {
 	in := Interface{Name: p.name, OperState: "unknown", LocalSource: SourceNone,
-		Remote: p.remote.Clone(), RemoteValid: p.remoteFrom != nil,
+		Remote: p.remote, RemoteValid: p.remoteFrom != nil,
 		Peers: []Peer{}, Diagnostics: p.diagnostics(now), Capture: p.counters, Counters: p.lossless.snapshot(),
-		Local: p.local.Clone(), Operational: p.operational.Clone(), Resolution: p.resolution,
+		Local: p.local, Operational: p.operational, Resolution: p.resolution,
 		LocalAgents: []LocalAgent{}}
 	if in.Resolution == (Resolution{}) {
 		// Nothing has been resolved yet: say why.
@@ -307,7 +310,7 @@ func (n *neighbor) peer(now time.Time) Peer {
 		TTL: du.TTL, ExpiresInMs: n.expires.Sub(now).Milliseconds(),
 		TxIntervalMs: n.interval().Milliseconds(), Freshness: freshnessOf(now.Sub(n.lastSeen), n.interval()),
 		FirstSeen: n.firstSeen, LastSeen: n.lastSeen, Frames: n.frames,
-		DCBX: du.Dialect(), Params: n.params.Clone(), LLDPDU: n.raw,
+		DCBX: du.Dialect(), Params: n.params, LLDPDU: n.raw,
 	}
 }
 
