@@ -90,6 +90,16 @@ type liveSys struct {
 	oob     []byte
 	down    bool  // the interface went down since the last frame
 	readErr error // final error: the interface was removed
+	// watch is the context whose end sets a read deadline in the past
+	// (waking the read), watched from the first ReadFrame with it until
+	// another context comes or the socket closes (unwatch, under
+	// watchMu: close may come from another goroutine).
+	watch   context.Context
+	watchMu sync.Mutex
+	unwatch func(wait bool)
+	// deadline: a read deadline is set (the interface being down, or a
+	// context that ended), cleared on the way into the next read.
+	deadline bool
 
 	writeMu sync.Mutex // serializes WriteFrame
 
@@ -180,23 +190,40 @@ func (s *liveSys) readFrame(ctx context.Context) (Frame, error) {
 		return Frame{}, s.readErr
 	}
 
-	// A done ctx sets a deadline in the past, which wakes the read. The
-	// deadline is cleared on the way in, and the wake-up never outlives
-	// this call.
-	if err := s.c.SetReadDeadline(time.Time{}); err != nil {
-		return Frame{}, s.readError(err)
-	}
-	if ctx.Done() != nil {
-		fired := make(chan struct{})
-		stop := context.AfterFunc(ctx, func() {
-			_ = s.c.SetReadDeadline(aLongTimeAgo)
-			close(fired)
-		})
-		defer func() {
-			if !stop() {
-				<-fired
+	// A done ctx sets a deadline in the past, which wakes the read. A
+	// capture reads with one context for the socket's life: it is
+	// watched once, not for each frame (an AfterFunc, its channel and a
+	// deadline reset each frame were a twentieth of a 64-port screen).
+	// A deadline left by the last call is cleared first and ctx checked
+	// after: should ctx end between the two, its deadline comes after
+	// the clearing and wakes the read.
+	if ctx != s.watch {
+		s.stopWatching(true)
+		s.watch = ctx
+		if ctx.Done() != nil {
+			fired := make(chan struct{})
+			stop := context.AfterFunc(ctx, func() {
+				_ = s.c.SetReadDeadline(aLongTimeAgo)
+				close(fired)
+			})
+			s.watchMu.Lock()
+			s.unwatch = func(wait bool) {
+				if !stop() && wait {
+					<-fired
+				}
 			}
-		}()
+			s.watchMu.Unlock()
+		}
+		s.deadline = true
+	}
+	if s.deadline {
+		if err := s.c.SetReadDeadline(time.Time{}); err != nil {
+			return Frame{}, s.readError(err)
+		}
+		s.deadline = false
+		if err := ctx.Err(); err != nil {
+			return Frame{}, err
+		}
 	}
 
 	for {
@@ -216,6 +243,7 @@ func (s *liveSys) readFrame(ctx context.Context) (Frame, error) {
 			if err := s.c.SetReadDeadline(time.Now().Add(downPoll)); err != nil {
 				return Frame{}, s.readError(err)
 			}
+			s.deadline = true
 		}
 		data, oobn, outgoing, err := s.recvmsg()
 		if err != nil {
@@ -430,10 +458,22 @@ func (s *liveSys) pending() bool {
 	return err == nil && n > 0
 }
 
+// stopWatching ends the watch on the context of the last read; wait:
+// until its deadline is set, if it has just ended.
+func (s *liveSys) stopWatching(wait bool) {
+	s.watchMu.Lock()
+	defer s.watchMu.Unlock()
+	if s.unwatch != nil {
+		s.unwatch(wait)
+	}
+	s.unwatch = nil
+}
+
 func (s *liveSys) close() error {
 	if s.closed.Swap(true) {
 		return nil
 	}
+	s.stopWatching(false) // a read under way ends with the socket
 	if err := s.c.Close(); err != nil {
 		return fmt.Errorf("close: %w", errnoOf(err))
 	}
