@@ -147,9 +147,9 @@ func (p *Painter) signal() {
 	}
 }
 
-// Close ends the Painter's goroutine and resets the modes the views set:
-// mouse reporting and bracketed paste off, the cursor shown, the
-// alternate screen left. It returns the first error writing to the
+// Close ends the Painter's goroutine, draws the last view if it was not
+// drawn yet, and resets the modes the views set: mouse reporting and
+// bracketed paste off, the cursor shown, the alternate screen left. It returns the first error writing to the
 // terminal, if any. A Painter is not used after Close.
 func (p *Painter) Close() error {
 	p.mu.Lock()
@@ -161,9 +161,20 @@ func (p *Painter) Close() error {
 	p.mu.Unlock()
 	close(p.quit)
 	<-p.done
+	p.mu.Lock()
+	v, width, height, full, draw := p.next, p.width, p.height, p.full, p.pending
+	p.pending = false
+	p.mu.Unlock()
+	p.buf.Reset()
+	if draw {
+		// The last view is drawn, as Bubble Tea's renderer does on its
+		// way out (a program that quits at once shows its one frame).
+		p.frame(v, width, height, full)
+	}
 	if p.started {
-		p.buf.Reset()
 		p.restore()
+	}
+	if p.buf.Len() > 0 {
 		p.write()
 	}
 	p.mu.Lock()

@@ -317,3 +317,22 @@ func TestWrap(t *testing.T) {
 	}
 	p.Close()
 }
+
+// TestPainterCloseDrawsLast: a view still waiting for its frame when the
+// Painter closes (the interval not over, or a program that quits at
+// once) is drawn before the modes are reset.
+func TestPainterCloseDrawsLast(t *testing.T) {
+	var w writes
+	p := New(Options{Out: &w, Width: 20, Height: 2, Interval: time.Hour})
+	p.Show(view("first"))
+	waitWrites(t, &w, 1)
+	p.Show(view("last"))
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got := waitWrites(t, &w, 2)[1]
+	draw, reset := strings.Index(got, "\x1b[1;1Hlast"), strings.Index(got, ansi.ResetModeAltScreenSaveCursor)
+	if draw < 0 || reset < draw {
+		t.Errorf("Close wrote %q: want the last view, then the modes reset", got)
+	}
+}
