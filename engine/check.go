@@ -391,6 +391,7 @@ func Check(in *Interface, o CheckOptions) []CheckResult {
 	if o.Policy != nil {
 		c.policy()
 	}
+	c.fold()
 	return c.out
 }
 
@@ -411,8 +412,16 @@ func (c *checker) add(name CheckName, v Verdict, summary, fix string, evidence .
 	c.out = append(c.out, CheckResult{Interface: c.in.Name, Check: name, Verdict: v, Summary: summary, Evidence: evidence, Fix: fix})
 }
 
-// has reports whether the interface has an active diagnostic code.
-func (c *checker) has(code Code) (Diagnostic, bool) { return c.in.Diagnostic(code) }
+// has returns the interface's first active diagnostic of code that is a
+// warning or an error (information never changes a verdict).
+func (c *checker) has(code Code) (Diagnostic, bool) {
+	for _, d := range c.in.Diagnostics {
+		if d.Code == code && d.Severity != SeverityInfo {
+			return d, true
+		}
+	}
+	return Diagnostic{}, false
+}
 
 // localKnown reports whether this host's parameters are known, so that
 // what is in force here can be judged.
@@ -464,7 +473,11 @@ func (c *checker) here() *Params {
 
 func (c *checker) rocePriority() {
 	c.prio = -1
-	// The APP table in force here, else the peer's.
+	if c.rocePriorityFromPaths() {
+		return
+	}
+	// No RoCE port sampled: the APP table in force here, else the
+	// peer's, says which priority the switch is told RoCE uses.
 	sources := []struct {
 		name string
 		p    *Params
@@ -476,7 +489,7 @@ func (c *checker) rocePriority() {
 		for _, a := range s.p.App {
 			if (a.Selector == lldp.AppSelUDP || a.Selector == lldp.AppSelPort) && a.Protocol == RoCEv2Port {
 				c.prio, c.prioFrom = int(a.Priority), fmt.Sprintf("%s APP %s %d -> priority %d", s.name, a.Selector, a.Protocol, a.Priority)
-				c.add(CheckRoCEPriority, VerdictOK, fmt.Sprintf("RoCEv2 (UDP %d) is on priority %d", RoCEv2Port, a.Priority), "", c.prioFrom)
+				c.add(CheckRoCEPriority, VerdictOK, fmt.Sprintf("the APP table puts RoCEv2 (UDP %d) on priority %d (no RoCE port sampled: where the NIC puts it is not judged)", RoCEv2Port, a.Priority), "", c.prioFrom)
 				return
 			}
 		}
@@ -490,7 +503,7 @@ func (c *checker) rocePriority() {
 		for _, a := range s.p.App {
 			if a.Selector == lldp.AppSelDSCP && s.p.PFC.Enabled.Has(a.Priority) {
 				c.prio, c.prioFrom = int(a.Priority), fmt.Sprintf("%s APP dscp %d -> priority %d, which has PFC", s.name, a.Protocol, a.Priority)
-				c.add(CheckRoCEPriority, VerdictOK, fmt.Sprintf("RoCE marked DSCP %d is on lossless priority %d", a.Protocol, a.Priority), "", c.prioFrom)
+				c.add(CheckRoCEPriority, VerdictOK, fmt.Sprintf("RoCE marked DSCP %d is on lossless priority %d (no RoCE port sampled: where the NIC puts it is not judged)", a.Protocol, a.Priority), "", c.prioFrom)
 				return
 			}
 		}
@@ -507,6 +520,47 @@ func (c *checker) rocePriority() {
 	}
 	c.add(CheckRoCEPriority, VerdictCritical, fmt.Sprintf("no APP entry maps RoCEv2 (UDP %d) or its DSCP to a priority", RoCEv2Port),
 		fmt.Sprintf("advertise an APP entry from the switch: udp-port %d (or the RoCE DSCP) -> the lossless priority", RoCEv2Port), ev...)
+}
+
+// rocePriorityFromPaths judges the RoCE priority from the interface's
+// RoCE paths (where the NIC puts each port's traffic, roceprio.go): the
+// worst port's priority hop is the verdict, and its priority the one the
+// checks below look at. False without a RoCE port.
+func (c *checker) rocePriorityFromPaths() bool {
+	lc := c.in.Counters
+	if c.o.Replay || lc == nil || len(lc.RoCEPaths) == 0 {
+		return false
+	}
+	var ev []string
+	var worst *PathHop
+	var at *RoCEPath
+	for i := range lc.RoCEPaths {
+		p := &lc.RoCEPaths[i]
+		for j := range p.Hops {
+			h := &p.Hops[j]
+			if h.Hop != HopPriority {
+				continue
+			}
+			ev = append(ev, fmt.Sprintf("%s/%d: %s", Sanitize(p.Device), p.Port, landingWords(p.Landings)))
+			if worst == nil || h.Verdict.Worse(worst.Verdict) {
+				worst, at = h, p
+			}
+		}
+	}
+	if worst == nil {
+		return false
+	}
+	if at.Priority != nil {
+		c.prio, c.prioFrom = *at.Priority, fmt.Sprintf("%s/%d lands on priority %d", Sanitize(at.Device), at.Port, *at.Priority)
+	}
+	v := pathVerdict(worst.Verdict)
+	summary := fmt.Sprintf("RoCE traffic of %s/%d: %s", Sanitize(at.Device), at.Port, worst.Reason)
+	fix := ""
+	if v != VerdictOK && v != VerdictUnknown {
+		fix = "map the DSCP RoCE carries to the lossless priority where the port trusts DSCP (dcb app add dev IF dscp-prio 26:3), or tag it with that PCP; an APP entry for UDP 4791 tells the switch, not the NIC"
+	}
+	c.add(CheckRoCEPriority, v, summary, fix, ev...)
+	return true
 }
 
 func (c *checker) rocePFC() {
@@ -609,7 +663,7 @@ func tcUsed(e *ETS, tc uint8) bool { return slices.Contains(e.PrioTC[:], tc) }
 func (c *checker) pfcAgreement() {
 	for _, code := range []Code{CodePFCMismatch, CodeNeitherWilling} {
 		if d, ok := c.has(code); ok {
-			c.add(CheckPFCAgreement, VerdictCritical, d.Message, d.Action, "diagnostic "+string(code))
+			c.add(CheckPFCAgreement, diagVerdict(d), d.Message, d.Action, "diagnostic "+string(code))
 			return
 		}
 	}
@@ -620,7 +674,7 @@ func (c *checker) pfcAgreement() {
 	}
 	ev := []string{"resolution: " + c.in.Resolution.PFC.Why}
 	if d, ok := c.has(CodeBothWilling); ok {
-		c.add(CheckPFCAgreement, VerdictWarning, d.Message, d.Action, append(ev, "diagnostic "+string(CodeBothWilling))...)
+		c.add(CheckPFCAgreement, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(CodeBothWilling))...)
 		return
 	}
 	c.add(CheckPFCAgreement, VerdictOK, "this host and the peer agree on PFC", "", ev...)
@@ -628,7 +682,7 @@ func (c *checker) pfcAgreement() {
 
 func (c *checker) agents() {
 	if d, ok := c.has(CodeDualLocalAgent); ok {
-		c.add(CheckAgents, VerdictCritical, d.Message, d.Action, "diagnostic "+string(CodeDualLocalAgent))
+		c.add(CheckAgents, diagVerdict(d), d.Message, d.Action, "diagnostic "+string(CodeDualLocalAgent))
 		return
 	}
 	ev := []string{"local source " + string(c.in.LocalSource)}
@@ -668,11 +722,11 @@ func (c *checker) pauses() {
 	}
 	ev := []string{"pause counters from " + string(*lc.PFC.Source)}
 	if d, ok := c.has(CodePauseStorm); ok {
-		c.add(CheckPauses, VerdictCritical, d.Message, d.Action, append(ev, "diagnostic "+string(CodePauseStorm))...)
+		c.add(CheckPauses, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(CodePauseStorm))...)
 		return
 	}
 	if d, ok := c.has(CodePauseWithoutPFC); ok {
-		c.add(CheckPauses, VerdictWarning, d.Message, d.Action, append(ev, "diagnostic "+string(CodePauseWithoutPFC))...)
+		c.add(CheckPauses, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(CodePauseWithoutPFC))...)
 		return
 	}
 	c.add(CheckPauses, VerdictOK, "no pause storm, no pauses on a priority without PFC", "", ev...)
@@ -692,7 +746,7 @@ func (c *checker) ecn() {
 		ev = append(ev, fmt.Sprintf("RDMA device %s port %d", Sanitize(r.Device), r.Port))
 	}
 	if d, ok := c.has(CodeCNPWithoutECN); ok {
-		c.add(CheckECN, VerdictWarning, d.Message, d.Action, append(ev, "diagnostic "+string(CodeCNPWithoutECN))...)
+		c.add(CheckECN, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(CodeCNPWithoutECN))...)
 		return
 	}
 	c.add(CheckECN, VerdictOK, "no congestion notifications without ECN marking", "", ev...)
@@ -714,7 +768,7 @@ func (c *checker) linkPause() {
 	}
 	ev := []string{fmt.Sprintf("link-wide PAUSE rx %s, tx %s (%s)", onOffPtr(lp.RX), onOffPtr(lp.TX), lp.Source)}
 	if d, ok := c.has(CodeLinkPauseWithPFC); ok {
-		c.add(CheckLinkPause, VerdictWarning, d.Message, d.Action, append(ev, "diagnostic "+string(CodeLinkPauseWithPFC))...)
+		c.add(CheckLinkPause, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(CodeLinkPauseWithPFC))...)
 		return
 	}
 	c.add(CheckLinkPause, VerdictOK, "no link-wide PAUSE beside PFC", "", ev...)
@@ -741,7 +795,7 @@ func (c *checker) roceGID() {
 		return
 	}
 	if d, ok := c.has(CodeRoCEGIDNotV2); ok {
-		c.add(CheckRoCEGID, VerdictWarning, d.Message, d.Action, append(ev, "diagnostic "+string(CodeRoCEGIDNotV2))...)
+		c.add(CheckRoCEGID, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(CodeRoCEGIDNotV2))...)
 		return
 	}
 	for _, r := range lc.RoCE {

@@ -3,6 +3,7 @@ package engine
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -54,9 +55,17 @@ func TestCheck(t *testing.T) {
 	starved := &lldp.ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, Bandwidth: [8]uint8{100, 0}, TSA: [8]lldp.TSA{2, 2}}
 	noRoCE := &lldp.AppPriority{Entries: []lldp.AppEntry{{Priority: 4, Selector: lldp.AppSelTCP, Protocol: 3260}}}
 	dscpOnly := &lldp.AppPriority{Entries: []lldp.AppEntry{{Priority: 3, Selector: lldp.AppSelDSCP, Protocol: 26}}}
+	// good is a sample of a port ready for RoCE: DCB netlink reports DSCP
+	// trust, a buffer with room for priority 3 and a PFC delay; DCQCN on
+	// priority 3 in both roles.
+	good := func(at time.Time, n uint64) CountersSampled {
+		s := withQoS(mlxSample(at, n), 130944, 7, "dscp", "pcp")
+		s.ECN = &ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1 << 3, ReactionPoint: 1 << 3}
+		return s
+	}
 	want := func(overrides map[CheckName]Verdict) map[CheckName]Verdict {
 		m := map[CheckName]Verdict{CheckPeer: ok, CheckRoCEPriority: ok, CheckRoCEPFC: ok, CheckRoCEETS: ok,
-			CheckPFCAgreement: ok, CheckAgents: ok, CheckPauses: ok, CheckECN: ok, CheckLinkPause: ok, CheckRoCEGID: ok, CheckRoCEPath: unkn, CheckHeadroom: unkn, CheckTrust: unkn}
+			CheckPFCAgreement: ok, CheckAgents: ok, CheckPauses: ok, CheckECN: ok, CheckLinkPause: ok, CheckRoCEGID: ok, CheckRoCEPath: ok, CheckHeadroom: ok, CheckTrust: ok}
 		for k, v := range overrides {
 			m[k] = v
 		}
@@ -72,105 +81,110 @@ func TestCheck(t *testing.T) {
 	}{
 		{
 			name:  "healthy RoCE",
-			local: roceLocal(true),
+			local: withDSCP(roceLocal(true)),
 			events: func(t *testing.T) []Event {
-				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app1)), mlxSample(at(2), 0), mlxSample(at(3), 1)}
+				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), good(at(2), 0), good(at(3), 1)}
 			},
 			want: want(nil),
 		},
 		{
 			name:  "link-wide PAUSE on beside PFC, no routable RoCE v2 GID",
-			local: roceLocal(true),
+			local: withDSCP(roceLocal(true)),
 			events: func(t *testing.T) []Event {
-				s := mlxSample(at(3), 1)
+				s := good(at(3), 1)
 				s.LinkPause.RX = bp(true)
 				s.RoCE[0].RoutableV2, s.RoCE[0].RoutableV2Why = nil, sp("only link-local RoCE v2 GIDs")
-				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app1)), mlxSample(at(2), 0), s}
+				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), good(at(2), 0), s}
 			},
-			want: want(map[CheckName]Verdict{CheckLinkPause: warn, CheckRoCEGID: warn, CheckRoCEPath: warn}),
+			// The PFC hop warns of the link pause beside it: roce-pfc too.
+			want: want(map[CheckName]Verdict{CheckLinkPause: warn, CheckRoCEGID: warn, CheckRoCEPath: warn, CheckRoCEPFC: warn}),
 			summary: map[CheckName]string{CheckLinkPause: "802.3x link-wide PAUSE is on (rx on, tx off) beside PFC on priority 3",
 				CheckRoCEGID: "mlx5_0 port 1 has no routable RoCE v2 GID on eth0"},
 		},
 		{
 			name:  "link-wide PAUSE unknown (no pause operations)",
-			local: roceLocal(true),
+			local: withDSCP(roceLocal(true)),
 			events: func(t *testing.T) []Event {
-				s := mlxSample(at(3), 1)
+				s := good(at(3), 1)
 				s.LinkPause = &LinkPauseSample{Source: "ethtool netlink PAUSE_GET", Unknown: sp("driver has no pause operations")}
-				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app1)), mlxSample(at(2), 0), s}
+				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), good(at(2), 0), s}
 			},
 			want:    want(map[CheckName]Verdict{CheckLinkPause: unkn}),
 			summary: map[CheckName]string{CheckLinkPause: "link-wide PAUSE unknown: driver has no pause operations"},
 		},
 		{
 			name:  "the peer has PFC off on the RoCE priority",
-			local: roceLocal(false),
+			local: withDSCP(roceLocal(false)),
 			events: func(t *testing.T) []Event {
-				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfcOff, app1)), mlxSample(at(2), 0), mlxSample(at(3), 1)}
+				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfcOff, app2)), good(at(2), 0), good(at(3), 1)}
 			},
 			want:    want(map[CheckName]Verdict{CheckRoCEPFC: crit, CheckPFCAgreement: crit, CheckRoCEPath: crit}),
 			summary: map[CheckName]string{CheckRoCEPFC: "the peer does not enable PFC on RoCE priority 3"},
 		},
 		{
 			name:  "multi-peer",
-			local: roceLocal(true),
+			local: withDSCP(roceLocal(true)),
 			events: func(t *testing.T) []Event {
-				return []Event{rx(1, frame(t, macA, 120, etsA, pfc3, app1)), rx(2, frame(t, macB, 120, etsA, pfc3, app1)),
-					mlxSample(at(2), 0), mlxSample(at(3), 1)}
+				return []Event{rx(1, frame(t, macA, 120, etsA, pfc3, app2)), rx(2, frame(t, macB, 120, etsA, pfc3, app2)),
+					good(at(2), 0), good(at(3), 1)}
 			},
-			want: want(map[CheckName]Verdict{CheckPeer: crit, CheckRoCEPFC: crit, CheckRoCEETS: unkn, CheckPFCAgreement: unkn}),
+			want: want(map[CheckName]Verdict{CheckPeer: crit, CheckRoCEPFC: crit, CheckRoCEETS: unkn, CheckPFCAgreement: unkn, CheckRoCEPath: unkn}),
 			summary: map[CheckName]string{CheckPeer: "2 DCBX peers on one link",
-				CheckRoCEPriority: "RoCEv2 (UDP 4791) is on priority 3"},
+				CheckRoCEPriority: "APP dscp 26 in the APP table in force; trust dscp, pcp"},
 		},
 		{
 			name:  "no peer",
-			local: roceLocal(true),
+			local: withDSCP(roceLocal(true)),
 			events: func(t *testing.T) []Event {
-				return []Event{mlxSample(at(2), 0), mlxSample(at(3), 1)}
+				return []Event{good(at(2), 0), good(at(3), 1)}
 			},
-			want:    want(map[CheckName]Verdict{CheckPeer: crit, CheckRoCEPFC: crit, CheckRoCEETS: unkn, CheckPFCAgreement: unkn}),
+			want:    want(map[CheckName]Verdict{CheckPeer: crit, CheckRoCEPFC: crit, CheckRoCEETS: unkn, CheckPFCAgreement: unkn, CheckRoCEPath: unkn}),
 			summary: map[CheckName]string{CheckPeer: "no LLDP peer"},
 		},
 		{
 			name:  "the peer expired",
-			local: roceLocal(true),
+			local: withDSCP(roceLocal(true)),
 			events: func(t *testing.T) []Event {
-				return []Event{rx(1, frame(t, macB, 10, etsA, pfc3, app1)), Tick{At: at(20)}, mlxSample(at(21), 0), mlxSample(at(22), 1)}
+				return []Event{rx(1, frame(t, macB, 10, etsA, pfc3, app2)), Tick{At: at(20)}, good(at(21), 0), good(at(22), 1)}
 			},
-			want:    want(map[CheckName]Verdict{CheckPeer: crit, CheckRoCEPFC: crit, CheckRoCEETS: unkn, CheckPFCAgreement: unkn}),
+			want:    want(map[CheckName]Verdict{CheckPeer: crit, CheckRoCEPFC: crit, CheckRoCEETS: unkn, CheckPFCAgreement: unkn, CheckRoCEPath: unkn}),
 			summary: map[CheckName]string{CheckPeer: "ttl-expired"},
 		},
 		{
 			name:  "no APP entry for RoCE",
-			local: &Params{ETS: roceLocal(true).ETS, PFC: roceLocal(true).PFC},
+			local: &Params{ETS: withDSCP(roceLocal(true)).ETS, PFC: withDSCP(roceLocal(true)).PFC},
 			events: func(t *testing.T) []Event {
-				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, noRoCE)), mlxSample(at(2), 0), mlxSample(at(3), 1)}
+				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, noRoCE)), good(at(2), 0), good(at(3), 1)}
 			},
-			want: want(map[CheckName]Verdict{CheckRoCEPriority: crit, CheckRoCEPFC: unkn, CheckRoCEETS: unkn}),
+			// DSCP 26 has no entry: the default priority 0, where PFC and
+			// DCQCN are off (54a24de: the priority UNKNOWN, the path OK).
+			want: want(map[CheckName]Verdict{CheckRoCEPriority: crit, CheckRoCEPFC: crit, CheckECN: warn, CheckTrust: warn, CheckRoCEPath: crit}),
+			summary: map[CheckName]string{CheckRoCEPriority: "RoCE lands on priority 0, where PFC is off: DSCP 26 is not in the APP table in force: the default priority 0",
+				CheckTrust: "the APP table maps no DSCP value"},
 		},
 		{
 			name:  "RoCE by DSCP on a lossless priority",
-			local: &Params{ETS: roceLocal(true).ETS, PFC: roceLocal(true).PFC},
+			local: &Params{ETS: withDSCP(roceLocal(true)).ETS, PFC: withDSCP(roceLocal(true)).PFC},
 			events: func(t *testing.T) []Event {
-				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, dscpOnly)), mlxSample(at(2), 0), mlxSample(at(3), 1)}
+				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, dscpOnly)), good(at(2), 0), good(at(3), 1)}
 			},
 			want:    want(nil),
-			summary: map[CheckName]string{CheckRoCEPriority: "DSCP 26 is on lossless priority 3"},
+			summary: map[CheckName]string{CheckRoCEPriority: "APP dscp 26 in the APP table in force"},
 		},
 		{
 			name:  "a strict class can starve RoCE",
-			local: roceLocal(true),
+			local: withDSCP(roceLocal(true)),
 			events: func(t *testing.T) []Event {
-				return []Event{rx(1, frame(t, macB, 120, strict, pfc3, app1)), mlxSample(at(2), 0), mlxSample(at(3), 1)}
+				return []Event{rx(1, frame(t, macB, 120, strict, pfc3, app2)), good(at(2), 0), good(at(3), 1)}
 			},
 			want:    want(map[CheckName]Verdict{CheckRoCEETS: warn}),
 			summary: map[CheckName]string{CheckRoCEETS: "strict-priority TC 2 can starve RoCE TC 1"},
 		},
 		{
 			name:  "the RoCE class gets no bandwidth",
-			local: roceLocal(true),
+			local: withDSCP(roceLocal(true)),
 			events: func(t *testing.T) []Event {
-				return []Event{rx(1, frame(t, macB, 120, starved, pfc3, app1)), mlxSample(at(2), 0), mlxSample(at(3), 1)}
+				return []Event{rx(1, frame(t, macB, 120, starved, pfc3, app2)), good(at(2), 0), good(at(3), 1)}
 			},
 			want:    want(map[CheckName]Verdict{CheckRoCEETS: crit}),
 			summary: map[CheckName]string{CheckRoCEETS: "gives RoCE priority 3's TC 1 no ETS bandwidth"},
@@ -178,20 +192,21 @@ func TestCheck(t *testing.T) {
 		{
 			name: "a replay: local parameters and counters unknown",
 			events: func(t *testing.T) []Event {
-				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app1))}
+				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2))}
 			},
 			opts: CheckOptions{Replay: true},
-			want: want(map[CheckName]Verdict{CheckRoCEPFC: unkn, CheckRoCEETS: unkn, CheckPFCAgreement: unkn, CheckPauses: unkn, CheckECN: unkn, CheckLinkPause: unkn, CheckRoCEGID: unkn, CheckRoCEPath: unkn}),
+			want: want(map[CheckName]Verdict{CheckRoCEPFC: unkn, CheckRoCEETS: unkn, CheckPFCAgreement: unkn, CheckPauses: unkn, CheckECN: unkn, CheckLinkPause: unkn, CheckRoCEGID: unkn, CheckRoCEPath: unkn,
+				CheckHeadroom: unkn, CheckTrust: unkn}),
 			summary: map[CheckName]string{CheckRoCEPFC: "the peer enables PFC on priority 3; what is in force on this host is unknown",
 				CheckPauses: "a capture file carries no counters"},
 		},
 		{
 			name:  "live without counters",
-			local: roceLocal(true),
+			local: withDSCP(roceLocal(true)),
 			events: func(t *testing.T) []Event {
-				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app1))}
+				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2))}
 			},
-			want: want(map[CheckName]Verdict{CheckPauses: unkn, CheckECN: unkn, CheckLinkPause: unkn, CheckRoCEGID: unkn, CheckRoCEPath: unkn}),
+			want: want(map[CheckName]Verdict{CheckPauses: unkn, CheckECN: unkn, CheckLinkPause: unkn, CheckRoCEGID: unkn, CheckRoCEPath: unkn, CheckHeadroom: unkn, CheckTrust: unkn}),
 		},
 		{
 			name:  "buffers with room, trust DSCP with a DSCP map",
@@ -199,7 +214,9 @@ func TestCheck(t *testing.T) {
 			events: func(t *testing.T) []Event {
 				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), withQoS(mlxSample(at(2), 0), 130944, 7, "dscp", "pcp"), withQoS(mlxSample(at(3), 1), 130944, 7, "dscp", "pcp")}
 			},
-			want:    want(map[CheckName]Verdict{CheckHeadroom: ok, CheckTrust: ok}),
+			// No DCQCN settings sampled: the ECN hop, and so the check, are
+			// unknown.
+			want:    want(map[CheckName]Verdict{CheckECN: unkn, CheckRoCEPath: unkn}),
 			summary: map[CheckName]string{CheckHeadroom: "every PFC priority has a receive buffer with room"},
 		},
 		{
@@ -208,33 +225,35 @@ func TestCheck(t *testing.T) {
 			events: func(t *testing.T) []Event {
 				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), withQoS(mlxSample(at(2), 0), 0, 7, "pcp"), withQoS(mlxSample(at(3), 1), 0, 7, "pcp")}
 			},
-			want: want(map[CheckName]Verdict{CheckHeadroom: crit, CheckTrust: warn, CheckRoCEPath: crit}),
+			// Trusted by PCP, untagged RoCE carries none: the default
+			// priority 0, without PFC.
+			want: want(map[CheckName]Verdict{CheckHeadroom: crit, CheckTrust: warn, CheckRoCEPath: crit, CheckRoCEPriority: crit, CheckRoCEPFC: crit, CheckECN: unkn}),
 			summary: map[CheckName]string{CheckHeadroom: "whose receive buffer has size 0",
-				CheckTrust: "the DSCP map is not used"},
+				CheckTrust: "the DSCP map is not used", CheckRoCEPriority: "untagged (the GID is eth0's own): no PCP"},
 		},
 		{
 			name:  "PFC delay 0",
-			local: roceLocal(true),
+			local: withDSCP(roceLocal(true)),
 			events: func(t *testing.T) []Event {
-				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app1)), withQoS(mlxSample(at(2), 0), 130944, 0, "pcp"), withQoS(mlxSample(at(3), 1), 130944, 0, "pcp")}
+				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), withQoS(good(at(2), 0), 130944, 0, "dscp", "pcp"), withQoS(good(at(3), 1), 130944, 0, "dscp", "pcp")}
 			},
-			want:    want(map[CheckName]Verdict{CheckHeadroom: warn, CheckTrust: ok}),
+			want:    want(map[CheckName]Verdict{CheckHeadroom: warn}),
 			summary: map[CheckName]string{CheckHeadroom: "PFC delay (cable length) is 0"},
 		},
 		{
 			name:  "policy met",
-			local: roceLocal(true),
+			local: withDSCP(roceLocal(true)),
 			events: func(t *testing.T) []Event {
-				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app1)), mlxSample(at(2), 0), mlxSample(at(3), 1)}
+				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), good(at(2), 0), good(at(3), 1)}
 			},
 			opts: CheckOptions{Policy: mustPolicy(t, `{"pfc":{"enabled":[3]},"app":[{"selector":"udp-port","protocol":4791,"priority":3}],"ets":{"min_bandwidth":{"3":50}},"willing":true}`)},
 			want: want(map[CheckName]Verdict{CheckPolicy: ok}),
 		},
 		{
 			name:  "policy not met",
-			local: roceLocal(true),
+			local: withDSCP(roceLocal(true)),
 			events: func(t *testing.T) []Event {
-				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app1)), mlxSample(at(2), 0), mlxSample(at(3), 1)}
+				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), good(at(2), 0), good(at(3), 1)}
 			},
 			opts:    CheckOptions{Policy: mustPolicy(t, `{"pfc":{"enabled":[3,4]},"ets":{"min_bandwidth":{"3":80}},"willing":false}`)},
 			want:    want(map[CheckName]Verdict{CheckPolicy: crit}),

@@ -29,7 +29,13 @@ const (
 	CodeCaptureError     Code = "capture-error"
 	CodeFirmwareDCBX     Code = "firmware-dcbx"
 	CodeCaptureRecordOdd Code = "capture-record-odd"
-	dualAgentWindow           = 121 * time.Second
+	// CodePeerLost: the DCBX peer expired, shut down or went with the
+	// link; the operational parameters fell back to the local ones.
+	CodePeerLost Code = "peer-lost"
+	// CodeETSDiffersFromReco: this host, not willing, runs an ETS other
+	// than the peer recommends (information: ETS is asymmetric).
+	CodeETSDiffersFromReco Code = "ets-differs-from-reco"
+	dualAgentWindow             = 121 * time.Second
 )
 
 func mkDiag(code Code, sev Severity, feature, action, format string, a ...any) Diagnostic {

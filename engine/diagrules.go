@@ -58,6 +58,10 @@ var diagRules = map[Code]string{
 	CodePFCStall:           "SONiC PFC watchdog's detection rule: paused over 99% of the interval with nothing transmitted is a stall",
 	CodeRDMAOnLossy:        "design: RDMA octets rising while every PFC priority carries no traffic and another priority does",
 	CodeCNPPriorityLossy:   "DCQCN (Zhu et al., SIGCOMM 2015) and NVIDIA's RoCE configuration: CNPs go on a lossless or strict-priority class so that they are not delayed by the congestion they report",
+	CodePeerLost:           "IEEE 802.1AB 9.2.5.23 (rxInfoAge) and 9.2.7.7.1 (shutdown LLDPDU): a neighbour's information is deleted when its TTL runs out or it sends a shutdown LLDPDU; Microsoft, Indicating Changes to the Remote NDIS QoS Parameters: the remote parameters are then invalid, and the operational ones the local",
+	CodeETSDiffersFromReco: "IEEE 802.1Q-2018 37.1 and D.2.10: ETS is asymmetric; the ETS Recommendation TLV is what the peer asks its willing neighbour to run, which a host that is not willing need not",
+	CodeRoCEToSECN:         "RFC 3168 5 and 6.1.1: a router marks CE only on ECN-capable (ECT) packets, and a sender never sets CE; DCQCN's notification point answers CE-marked packets with CNPs",
+	CodeLinkPauseFrames:    "IEEE 802.3 30.3.4.2 and 30.3.4.3 (aPAUSEMACCtrlFramesTransmitted/Received) and Linux Documentation/networking/flow_control.rst: link-wide PAUSE stops every priority, which PFC exists to avoid",
 	CodeECNNeverMarked:     "DCQCN: the switch marks ECN below its PFC threshold, so marks come before pauses; pauses or receive-buffer exhaustion without marks mean ECN is not working",
 }
 

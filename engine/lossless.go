@@ -138,6 +138,9 @@ type CountersSampled struct {
 	// QoS is how the NIC classifies and buffers received traffic (DCB
 	// netlink); nil when nothing reports it.
 	QoS *PortQoSSample
+	// Driver is the netdev's driver (ethtool -i), "" when unknown: some
+	// rules depend on what a driver does with the DCB settings.
+	Driver string
 	// Err is a failure to read a source that exists ("" when fine).
 	Err string
 }
@@ -357,7 +360,7 @@ func (ls *losslessState) historyQuiet() bool {
 // sameReadings reports whether two samples read the same values from the
 // same sources at the same interval (their times aside).
 func sameReadings(a, b *CountersSampled) bool {
-	return a.Interval == b.Interval && a.Err == b.Err && slices.Equal(a.RDMA, b.RDMA) &&
+	return a.Interval == b.Interval && a.Err == b.Err && a.Driver == b.Driver && slices.Equal(a.RDMA, b.RDMA) &&
 		ptrEqual(a.PFC, b.PFC) && a.ECN.equal(b.ECN) && sameRoCE(a, b)
 }
 
@@ -407,6 +410,9 @@ func readingRate(prev, cur Reading, dt time.Duration) (float64, bool) {
 type LosslessCounters struct {
 	SampledAt  time.Time `json:"sampled_at"`
 	IntervalMs int64     `json:"interval_ms"`
+	// Driver is the netdev's driver as ethtool -i names it, null when
+	// unknown.
+	Driver *string `json:"driver"`
 	// RDMA is [] on an interface without an RDMA device.
 	RDMA []RDMAPortCounters `json:"rdma"`
 	PFC  PFCCounters        `json:"pfc"`
@@ -715,6 +721,10 @@ func (ls *losslessState) build() *LosslessCounters {
 	if cur.Err != "" {
 		e := cur.Err
 		out.Error = &e
+	}
+	if cur.Driver != "" {
+		d := cur.Driver
+		out.Driver = &d
 	}
 	// One backing array for the 24 series.
 	all := make([]float64, 3*8*ls.n)

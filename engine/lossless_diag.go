@@ -225,8 +225,9 @@ func (p *port) cnpPriority(e *ECNSample, q *PortQoSSample) (prio uint8, how stri
 		return 0, "", false
 	}
 	if dscp, _ := q.TrustsDSCP(); dscp && e.CNPDSCP != nil {
-		if pr, mapped := p.dscpPriority(*e.CNPDSCP); mapped {
-			return pr, fmt.Sprintf("CNP DSCP %d, mapped by the APP table", *e.CNPDSCP), true
+		table, from := nicTable(p.local, p.operational, p.localSource)
+		if pr, mapped := dscpIn(table, *e.CNPDSCP); mapped {
+			return uint8(pr), fmt.Sprintf("CNP DSCP %d, mapped by %s", *e.CNPDSCP, from), true
 		}
 	}
 	if e.CNPPriority != nil {

@@ -19,6 +19,11 @@ const (
 	CodeTrustMismatch      Code = "trust-pcp-with-dscp-map"
 	CodePFCStall           Code = "pfc-stall"
 	CodeRDMAOnLossy        Code = "rdma-on-lossy-priority"
+	// CodeRoCEToSECN: rdma_cm's default ToS carries ECN Not-ECT or CE.
+	CodeRoCEToSECN Code = "roce-tos-ecn"
+	// CodeLinkPauseFrames: 802.3x PAUSE frames counted on a port that
+	// runs PFC or carries RDMA.
+	CodeLinkPauseFrames Code = "link-pause-frames"
 )
 
 // stallFraction is the share of an interval a PFC priority must spend
@@ -52,13 +57,34 @@ func (p *port) roceDiagnostics(cur *CountersSampled, pfcKnown bool, pfcOn PrioSe
 				fmt.Sprintf("give %s an IPv4 or global IPv6 address (the kernel adds its RoCE v2 GIDs) and have applications use that GID index (show_gids; NCCL_IB_GID_INDEX)", p.name),
 				"%s port %d has no routable RoCE v2 GID on %s: %s", r.Device, r.Port, p.name, *r.RoutableV2Why))
 		}
-		if t := r.DefaultToS; t != nil && pfcKnown {
-			if prio, ok := p.dscpPriority(t.DSCP); ok && !pfcOn.Has(prio) {
-				out = append(out, mkDiag(CodeRoCEToSNotLossless, SeverityError, "pfc",
-					fmt.Sprintf("set rdma_cm's default ToS to a DSCP mapped to a PFC priority (cma_roce_tos -d %s -t TOS), or map DSCP %d to one", r.Device, t.DSCP),
-					"rdma_cm's default ToS %d on %s port %d (DSCP %d) maps to priority %d, where PFC is off: RDMA connections that set no ToS are lossy",
-					t.ToS, r.Device, r.Port, t.DSCP, prio))
+		t := r.DefaultToS
+		if t == nil {
+			continue
+		}
+		f := p.landingFacts(cur, r)
+		var pfc *PFC
+		if pfcKnown {
+			pfc = p.operational.PFC
+		}
+		j := judgeToS(t, &f, pfc)
+		if l := j.lossy; l != nil {
+			where := fmt.Sprintf("maps to priority %d", *l.Priority)
+			if l.Default {
+				where = fmt.Sprintf("is not mapped and lands on the default priority %d", *l.Priority)
 			}
+			out = append(out, mkDiag(CodeRoCEToSNotLossless, SeverityError, "pfc",
+				fmt.Sprintf("set rdma_cm's default ToS to a DSCP mapped to a PFC priority (cma_roce_tos -d %s -t TOS), or map DSCP %d to one", r.Device, t.DSCP),
+				"rdma_cm's default ToS %d on %s port %d (DSCP %d) %s, where PFC is off: RDMA connections that set no ToS are lossy",
+				t.ToS, r.Device, r.Port, t.DSCP, where))
+		}
+		if j.ecnBad {
+			msg := "rdma_cm's default ToS %d on %s port %d has ECN Not-ECT: switches may not mark these packets (RFC 3168), so DCQCN gets no congestion signal and congestion ends in pauses or drops"
+			if j.ecn == SeverityError {
+				msg = "rdma_cm's default ToS %d on %s port %d has ECN CE (congestion experienced): every packet arrives as marked and the receiver answers each with a CNP"
+			}
+			out = append(out, mkDiag(CodeRoCEToSECN, j.ecn, "",
+				fmt.Sprintf("use a ToS with ECT(0): DSCP<<2 | 2 (DSCP 26: cma_roce_tos -d %s -t %d)", r.Device, int(t.DSCP)<<2|2),
+				msg, t.ToS, r.Device, r.Port))
 		}
 	}
 	out = append(out, p.qosDiagnostics(cur.QoS, pfcKnown, pfcOn)...)
@@ -71,18 +97,12 @@ func (p *port) roceDiagnostics(cur *CountersSampled, pfcKnown bool, pfcOn PrioSe
 	return out
 }
 
-// dscpPriority returns the priority the operational APP table maps dscp
-// to (IEEE Std 802.1Q-2018 D.2.10.3, selector 5), and whether it maps it.
-func (p *port) dscpPriority(dscp uint8) (uint8, bool) {
-	if p.operational == nil {
-		return 0, false
-	}
-	for _, a := range p.operational.App {
-		if a.Selector == lldp.AppSelDSCP && a.Protocol == uint16(dscp) {
-			return a.Priority, true
-		}
-	}
-	return 0, false
+// landingFacts returns what decides where r's traffic lands on this
+// port, from sample cur.
+func (p *port) landingFacts(cur *CountersSampled, r *RoCEPortSample) landingFacts {
+	f := landingFacts{ifname: p.name, r: r, qos: cur.QoS, driver: cur.Driver}
+	f.table, f.tableFrom = nicTable(p.local, p.operational, p.localSource)
+	return f
 }
 
 // onOffPtr says "on", "off" or "unknown".
@@ -140,7 +160,7 @@ func (p *port) qosDiagnostics(q *PortQoSSample, pfcKnown bool, pfcOn PrioSet) []
 		}
 	}
 	if dscp, known := q.TrustsDSCP(); known && !q.TrustDerived {
-		entries := p.localDSCPEntries()
+		entries := p.nicDSCPEntries()
 		switch {
 		case !dscp && entries > 0:
 			out = append(out, mkDiag(CodeTrustMismatch, SeverityWarning, "app",
@@ -155,15 +175,14 @@ func (p *port) qosDiagnostics(q *PortQoSSample, pfcKnown bool, pfcOn PrioSet) []
 	return out
 }
 
-// localDSCPEntries counts the DSCP entries of the local APP table in
-// force.
-func (p *port) localDSCPEntries() int {
+// nicDSCPEntries counts the DSCP entries of the APP table the NIC
+// applies (nicTable: the kernel's, else the one in force).
+func (p *port) nicDSCPEntries() int {
+	table, _ := nicTable(p.local, p.operational, p.localSource)
 	n := 0
-	if p.local != nil {
-		for _, a := range p.local.App {
-			if a.Selector == lldp.AppSelDSCP {
-				n++
-			}
+	for _, a := range table {
+		if a.Selector == lldp.AppSelDSCP {
+			n++
 		}
 	}
 	return n

@@ -56,9 +56,12 @@ func TestRoCEDiagnostics(t *testing.T) {
 		{"GID table unknown: silent", roce3, func(s *CountersSampled) { s.RoCE[0].RoutableV2 = nil }, nil},
 		{"default ToS on a lossy priority", dscpOn0, func(*CountersSampled) {}, []Code{CodeRoCEToSNotLossless}},
 		{"default ToS unknown: silent", dscpOn0, func(s *CountersSampled) { s.RoCE[0].DefaultToS = nil }, nil},
-		{"DSCP not mapped: silent", &Params{PFC: &PFC{Cap: 8, Enabled: 1 << 3}}, func(*CountersSampled) {}, nil},
+		// The table maps no DSCP: DSCP 26 lands on the default priority
+		// 0, where PFC is off (54a24de was silent).
+		{"DSCP not mapped: the default priority, lossy", &Params{PFC: &PFC{Cap: 8, Enabled: 1 << 3}}, func(*CountersSampled) {}, []Code{CodeRoCEToSNotLossless}},
+		{"DSCP not mapped, PFC on the default priority: silent", &Params{PFC: &PFC{Cap: 8, Enabled: 1<<3 | 1}}, func(*CountersSampled) {}, nil},
 		{"link pause beside PFC", roce3, func(s *CountersSampled) { s.LinkPause.RX = bp(true) }, []Code{CodeLinkPauseWithPFC}},
-		{"link pause without PFC: silent", &Params{PFC: &PFC{Cap: 8}}, func(s *CountersSampled) { s.LinkPause.TX = bp(true) }, nil},
+		{"link pause without PFC: no link pause rule (RoCE is lossy anyway)", &Params{PFC: &PFC{Cap: 8}}, func(s *CountersSampled) { s.LinkPause.TX = bp(true) }, []Code{CodeRoCEToSNotLossless}},
 		{"link pause unknown (veth): silent", roce3, func(s *CountersSampled) {
 			s.LinkPause = &LinkPauseSample{Source: "ethtool netlink PAUSE_GET", Unknown: sp("driver has no pause operations")}
 		}, nil},
@@ -260,17 +263,20 @@ func TestRoCEPath(t *testing.T) {
 		{"ready", ready, sample(nil),
 			"gid=ok tos=ok trust=ok priority=ok tc=ok pfc=ok buffer=ok ets=ok pauses=ok ecn=ok worst=ok", nil},
 		{"PFC off on the RoCE priority", func() *Params { p := ready(); p.PFC.Enabled = 1 << 4; return p }, sample(nil),
-			"gid=ok tos=ok trust=ok priority=ok tc=ok pfc=error buffer=ok ets=ok pauses=ok ecn=ok worst=error", nil},
-		{"no routable GID, no ToS, trust unknown: by UDP 4791", ready, sample(func(s *CountersSampled) {
+			"gid=ok tos=error trust=ok priority=error tc=ok pfc=error buffer=ok ets=ok pauses=ok ecn=ok worst=error", nil},
+		// No ToS, no routable GID (so no telling whether the traffic is
+		// tagged), the trust unknown: where RoCE lands is unknown. 54a24de
+		// took the UDP 4791 entry, which mlx5 never applies, and said ok.
+		{"no routable GID, no ToS, trust unknown: the priority unknown", ready, sample(func(s *CountersSampled) {
 			s.RoCE[0].RoutableV2, s.RoCE[0].RoutableV2Why, s.RoCE[0].DefaultToS = nil, sp("only link-local GIDs"), nil
 			s.QoS.Trust = nil
-		}), "gid=warning tos=unknown trust=unknown priority=ok tc=ok pfc=ok buffer=ok ets=ok pauses=ok ecn=ok worst=warning", nil},
+		}), "gid=warning tos=unknown trust=unknown priority=unknown tc=unknown pfc=unknown buffer=unknown ets=unknown pauses=unknown ecn=unknown worst=warning", nil},
 		{"empty buffer, 0% ETS, ECN off", ready, sample(func(s *CountersSampled) {
 			s.QoS.Buffer.SizeBytes[1] = 0
 			s.ECN.ReactionPoint = 0
 		}), "gid=ok tos=ok trust=ok priority=ok tc=ok pfc=ok buffer=error ets=ok pauses=ok ecn=warning worst=error", nil},
-		{"no APP table: the rest unknown", func() *Params { p := ready(); p.App = nil; return p }, sample(nil),
-			"gid=ok tos=ok trust=warning priority=unknown tc=unknown pfc=unknown buffer=unknown ets=unknown pauses=unknown ecn=unknown worst=warning", nil},
+		{"no APP table, DSCP trusted: the default priority 0, lossy", func() *Params { p := ready(); p.App = nil; return p }, sample(nil),
+			"gid=ok tos=error trust=warning priority=error tc=ok pfc=error buffer=ok ets=ok pauses=ok ecn=warning worst=error", nil},
 		{"the peer has PFC off on the RoCE priority", ready, sample(nil),
 			"gid=ok tos=ok trust=ok priority=ok tc=ok pfc=error buffer=ok ets=ok pauses=ok ecn=ok worst=error", &lldp.PFC{Cap: 8, Enabled: 1 << 4}},
 		{"no peer: the switch's side unknown", ready, sample(nil),

@@ -73,9 +73,14 @@ type PathHop struct {
 type RoCEPath struct {
 	Device string `json:"device"`
 	Port   int    `json:"port"`
-	// Priority is the priority the traffic lands on, null when unknown.
-	Priority *int      `json:"priority"`
-	Hops     []PathHop `json:"hops"`
+	// Priority is the priority the traffic lands on, null when unknown:
+	// where the ways of classifying it disagree (the trust unknown), the
+	// worst of Landings.
+	Priority *int `json:"priority"`
+	// Landings are where each way of classifying the traffic puts it: one
+	// where the NIC's classifier is known.
+	Landings []RoCELanding `json:"landings"`
+	Hops     []PathHop     `json:"hops"`
 	// Worst is the worst hop's verdict.
 	Worst PathVerdict `json:"worst"`
 }
@@ -128,16 +133,14 @@ func (in *Interface) rocePath(r *RoCEPortSample) RoCEPath {
 		add(HopGID, PathUnknown, "", "the GID table could not be read")
 	}
 	// ToS.
-	if t := r.DefaultToS; t != nil {
-		add(HopToS, PathOK, fmt.Sprintf("%d (DSCP %d, ECN %d)", t.ToS, t.DSCP, t.ECN), "rdma_cm's default ("+t.Source+")")
-	} else {
-		add(HopToS, PathUnknown, "", "rdma_cm's default ToS is not configured (cma_roce_tos); connections carry what the application sets")
-	}
+	landed := in.landing(r)
+	tos, tosVerdict, tosWhy := in.tosHop(r, landed.facts)
+	add(HopToS, tosVerdict, tos, tosWhy)
 	// Trust.
-	dscp, trustKnown := lc.QoS.TrustsDSCP()
+	_, trustKnown := lc.QoS.TrustsDSCP()
 	switch {
 	case !trustKnown:
-		add(HopTrust, PathUnknown, "", "DCB netlink does not report how the NIC classifies")
+		add(HopTrust, PathUnknown, "", "DCB netlink does not report how the NIC classifies: the priority below is judged under each way it may")
 	case in.hasDiag(CodeTrustMismatch):
 		add(HopTrust, PathWarning, strings.Join(lc.QoS.Trust, ", "), "the trust and the DSCP map disagree (trust-pcp-with-dscp-map)")
 	default:
@@ -147,37 +150,25 @@ func (in *Interface) rocePath(r *RoCEPortSample) RoCEPath {
 		}
 		add(HopTrust, PathOK, strings.Join(lc.QoS.Trust, ", "), why)
 	}
-	// Priority: by the DSCP map when the NIC trusts DSCP and the ToS is
-	// known, else the APP table's RoCE v2 entry.
-	prio, how := -1, ""
-	if op != nil {
-		if dscp && r.DefaultToS != nil {
-			for _, a := range op.App {
-				if a.Selector == lldp.AppSelDSCP && a.Protocol == uint16(r.DefaultToS.DSCP) {
-					prio, how = int(a.Priority), fmt.Sprintf("APP dscp %d", a.Protocol)
-				}
-			}
+	// Priority: where the NIC puts the traffic (roceprio.go).
+	p.Landings = landed.all
+	if landed.at < 0 || landed.all[landed.at].Priority == nil {
+		why := "where the NIC puts RoCE traffic is unknown"
+		if len(landed.all) > 0 {
+			why += ": " + landingWords(landed.all)
 		}
-		if prio < 0 {
-			for _, a := range op.App {
-				if (a.Selector == lldp.AppSelUDP || a.Selector == lldp.AppSelPort) && a.Protocol == RoCEv2Port {
-					prio, how = int(a.Priority), fmt.Sprintf("APP udp-port %d", RoCEv2Port)
-				}
-			}
-		}
-	}
-	if prio < 0 {
-		add(HopPriority, PathUnknown, "", "no APP entry in force maps the RoCE DSCP or UDP 4791 to a priority")
+		add(HopPriority, PathUnknown, "", why)
 		for _, h := range []RoCEHop{HopTC, HopPFC, HopBuffer, HopETS, HopPauses, HopECN} {
 			add(h, PathUnknown, "", "the priority is unknown")
 		}
 		return p
 	}
+	prio := *landed.all[landed.at].Priority
+	add(HopPriority, landed.verdict, landed.value(), landed.reason(prio))
 	p.Priority = &prio
-	add(HopPriority, PathOK, fmt.Sprint(prio), how+" (operational)")
 	// TC and ETS.
 	tc := -1
-	if op.ETS != nil && int(op.ETS.PrioTC[prio]) < len(op.ETS.TCBandwidth) {
+	if op != nil && op.ETS != nil && int(op.ETS.PrioTC[prio]) < len(op.ETS.TCBandwidth) {
 		tc = int(op.ETS.PrioTC[prio])
 		add(HopTC, PathOK, fmt.Sprint(tc), "operational ETS priority-to-TC map")
 	} else {

@@ -41,14 +41,14 @@ func diagnosticCodes() []engine.Code {
 		engine.CodePFCTCShared, engine.CodeDialectConflict, engine.CodeDualLocalAgent,
 		engine.CodePeerStale, engine.CodeCEEPeerError, engine.CodeLocalUnknown,
 		engine.CodeCaptureError, engine.CodeFirmwareDCBX, engine.CodeCaptureRecordOdd,
-		engine.CodeTooManyInterfaces,
+		engine.CodeTooManyInterfaces, engine.CodePeerLost, engine.CodeETSDiffersFromReco,
 		// Lossless counters (package engine).
 		engine.CodePauseStorm, engine.CodePauseWithoutPFC, engine.CodePFCNoPauses,
 		engine.CodeCNPWithoutECN, engine.CodeLossyFabric, engine.CodeCountersError,
 		// The RoCE path (package engine).
 		engine.CodeRoCEGIDNotV2, engine.CodeRoCEToSNotLossless, engine.CodeLinkPauseWithPFC,
 		engine.CodePFCNoHeadroom, engine.CodeTrustMismatch, engine.CodePFCStall, engine.CodeRDMAOnLossy,
-		engine.CodeCNPPriorityLossy, engine.CodeECNNeverMarked,
+		engine.CodeCNPPriorityLossy, engine.CodeECNNeverMarked, engine.CodeRoCEToSECN, engine.CodeLinkPauseFrames,
 	}
 }
 

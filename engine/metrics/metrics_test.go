@@ -76,6 +76,13 @@ func localParams(willing bool, pfc engine.PrioSet) *engine.Params {
 	}
 }
 
+// withDSCP26 adds the APP entry DSCP 26 -> priority 3 (what an mlx5
+// port's table holds: its driver applies only DSCP entries).
+func withDSCP26(p *engine.Params) *engine.Params {
+	p.App = append(p.App, engine.App{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3})
+	return p
+}
+
 // losslessSample is an mlx5 RoCE port's counters at second s: step n
 // adds traffic, CNPs and pauses on priority 3.
 func losslessSample(iface string, s float64, n uint64) engine.CountersSampled {
@@ -108,8 +115,10 @@ func losslessSample(iface string, s float64, n uint64) engine.CountersSampled {
 	roce := engine.RoCEPortSample{Device: "mlx5_0", Port: 1, LinkLayer: &eth, RoutableV2: &three, Problems: []string{},
 		DefaultToS: &engine.RoCEToS{ToS: 106, DSCP: 26, ECN: 2, Source: "kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"}}
 	lp := &engine.LinkPauseSample{RX: &off, TX: &off, RxFrames: &zero, TxFrames: &zero, Source: "ethtool netlink PAUSE_GET"}
+	// The port trusts DSCP (mlx5 with DSCP entries in its table).
+	qos := &engine.PortQoSSample{Trust: []string{"dscp", "pcp"}, TrustDerived: true, Source: "dcbnl IEEE_GET"}
 	return engine.CountersSampled{Interface: iface, At: at(s), Interval: time.Second, RDMA: []engine.RDMAPortSample{port}, PFC: pfc,
-		RoCE: []engine.RoCEPortSample{roce}, LinkPause: lp, ECN: ecn}
+		RoCE: []engine.RoCEPortSample{roce}, LinkPause: lp, ECN: ecn, QoS: qos, Driver: "mlx5_core"}
 }
 
 // A scenario is a table of engine events whose final snapshot is exported.
@@ -161,7 +170,7 @@ func scenarios() []scenario {
 		{name: "lossless", evs: func(t testing.TB) []engine.Event {
 			return []engine.Event{
 				link("eth0", 2),
-				engine.LocalChanged{Interface: "eth0", At: at(0), Source: "dcbnl", Willing: false, Params: localParams(false, 1<<3)},
+				engine.LocalChanged{Interface: "eth0", At: at(0), Source: "dcbnl", Willing: false, Params: withDSCP26(localParams(false, 1<<3))},
 				losslessSample("eth0", 1, 0),
 				losslessSample("eth0", 2, 1),
 			}

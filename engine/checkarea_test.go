@@ -1,0 +1,92 @@
+package engine
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestCheckAreas: every diagnostic code belongs to one check, every check
+// but the policy has codes, and a check is never better than a finding of
+// its area: an error diagnostic makes it CRITICAL, a warning WARNING, an
+// informational one changes nothing; a hop's error, warning or unknown
+// does the same through its check. At 54a24de `pauses` said OK beside
+// pfc-stall and `ecn` OK beside ecn-never-marked.
+func TestCheckAreas(t *testing.T) {
+	for code := range diagRules {
+		if _, ok := diagCheck[code]; !ok {
+			t.Errorf("diagnostic %s belongs to no check", code)
+		}
+	}
+	covered := map[CheckName]bool{}
+	for code, c := range diagCheck {
+		if _, ok := diagRules[code]; !ok {
+			t.Errorf("diagCheck names %s, which has no rule (diagRules)", code)
+		}
+		if !slices.Contains(CheckNames, c) {
+			t.Errorf("%s belongs to %q, not a check", code, c)
+		}
+		covered[c] = true
+	}
+	for _, c := range CheckNames {
+		if !covered[c] && c != CheckPolicy {
+			t.Errorf("check %s is blind: no diagnostic belongs to it", c)
+		}
+	}
+	for _, h := range RoCEHops {
+		if _, ok := hopCheck[h]; !ok {
+			t.Errorf("hop %s belongs to no check", h)
+		}
+	}
+	for code, owner := range diagCheck {
+		base := Interface{Name: "eth0"}
+		before := verdicts(Check(&base, CheckOptions{}))[owner]
+		for _, tt := range []struct {
+			sev  Severity
+			want Verdict
+		}{{SeverityError, VerdictCritical}, {SeverityWarning, VerdictWarning}} {
+			in := Interface{Name: "eth0", Diagnostics: []Diagnostic{{Code: code, Severity: tt.sev, Message: "the finding", Action: "the fix"}}}
+			for _, r := range Check(&in, CheckOptions{}) {
+				if r.Check != owner {
+					continue
+				}
+				if want := before.Worst(tt.want); r.Verdict != want {
+					t.Errorf("%s %s: %s is %s (%q), want %s", tt.sev, code, r.Check, r.Verdict, r.Summary, want)
+				}
+				if worse(tt.want, before) && (r.Summary != "the finding" || r.Fix != "the fix") {
+					t.Errorf("%s %s: %s says %q (fix %q), want the finding", tt.sev, code, r.Check, r.Summary, r.Fix)
+				}
+				if !slices.Contains(r.Evidence, "diagnostic "+string(code)) {
+					t.Errorf("%s %s: %s's evidence %q lacks it", tt.sev, code, r.Check, r.Evidence)
+				}
+			}
+		}
+		bare := Interface{Name: "eth0"}
+		info := Interface{Name: "eth0", Diagnostics: []Diagnostic{{Code: code, Severity: SeverityInfo, Message: "a note"}}}
+		if got, want := verdicts(Check(&info, CheckOptions{})), verdicts(Check(&bare, CheckOptions{})); !mapsEqual(got, want) {
+			t.Errorf("info %s changed verdicts: %v, want %v", code, got, want)
+		}
+	}
+	for h, owner := range hopCheck {
+		for _, v := range []PathVerdict{PathError, PathWarning, PathUnknown} {
+			in := Interface{Name: "eth0", Counters: &LosslessCounters{RoCEPaths: []RoCEPath{{Device: "mlx5_0", Port: 1,
+				Hops: []PathHop{{Hop: h, Verdict: v, Reason: "the hop's reason"}}, Worst: v}}}}
+			for _, r := range Check(&in, CheckOptions{}) {
+				if r.Check == owner && (r.Verdict.Worst(pathVerdict(v)) != r.Verdict) {
+					t.Errorf("hop %s %s: %s is %s, want at least %s", h, v, r.Check, r.Verdict, pathVerdict(v))
+				}
+			}
+		}
+	}
+}
+
+func mapsEqual(a, b map[CheckName]Verdict) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
