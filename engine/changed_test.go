@@ -41,10 +41,14 @@ func TestOutcomeChanged(t *testing.T) {
 		{"a sample with an error", func() CountersSampled { c := quietAt(4); c.Err = "ports/1: bad"; return c }(), true, false},
 		{"a peer appears", rx(5, f), true, true},
 		{"the peer refreshes", rx(6, f), false, true},
-		{"the tick that expires it", Tick{At: at(200)}, true, false},
-		{"a tick with nothing", Tick{At: at(201)}, false, false},
-		{"dcbnl reports the mode", LocalChanged{Interface: "eth0", At: at(202), Source: SourceDCBNL, Mode: "host agent, IEEE"}, true, false},
-		{"the same again", LocalChanged{Interface: "eth0", At: at(203), Source: SourceDCBNL, Mode: "host agent, IEEE"}, false, false},
+		// Expired at 126 s; peer-lost turns an error two TTLs later, at
+		// 366 s: until then the clock alone changes a snapshot.
+		{"the tick that expires it", Tick{At: at(200)}, true, true},
+		{"a tick with nothing", Tick{At: at(201)}, false, true},
+		{"the tick when the peer is gone long", Tick{At: at(366)}, true, false},
+		{"a tick with nothing, at last", Tick{At: at(367)}, false, false},
+		{"dcbnl reports the mode", LocalChanged{Interface: "eth0", At: at(402), Source: SourceDCBNL, Mode: "host agent, IEEE"}, true, false},
+		{"the same again", LocalChanged{Interface: "eth0", At: at(403), Source: SourceDCBNL, Mode: "host agent, IEEE"}, false, false},
 	}
 	e := New(Config{})
 	for _, s := range steps {

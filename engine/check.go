@@ -437,6 +437,12 @@ func (c *checker) peer() {
 		c.add(CheckPeer, VerdictCritical, fmt.Sprintf("%d DCBX peers on one link: the remote parameters are invalid (multi-peer)", len(in.MultiPeer.Peers)),
 			"leave one DCBX agent on the link (a second switch port, a hypervisor's or NIC firmware agent)", prefixAll("peer ", in.MultiPeer.Peers)...)
 	case rs != RemoteValid && rs != RemoteNoDCBX:
+		if d, ok := c.has(CodePeerLost); ok {
+			// How bad a lost peer is depends on how long it has been gone
+			// and what it left in force (peer-lost).
+			c.add(CheckPeer, diagVerdict(d), d.Message, d.Action, "diagnostic "+string(CodePeerLost))
+			return
+		}
 		c.add(CheckPeer, VerdictCritical, "the peer's DCBX information is no longer valid: "+string(*in.RemoteInvalidReason),
 			"check the switch's LLDP agent and the link; the peer must keep sending within its TTL")
 	case rs == RemoteNoDCBX:

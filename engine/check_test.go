@@ -144,11 +144,13 @@ func TestCheck(t *testing.T) {
 		{
 			name:  "the peer expired",
 			local: withDSCP(roceLocal(true)),
+			// Gone 11 s of its 10 s TTL: a warning until two TTLs have
+			// passed (TestPeerLost).
 			events: func(t *testing.T) []Event {
 				return []Event{rx(1, frame(t, macB, 10, etsA, pfc3, app2)), Tick{At: at(20)}, good(at(21), 0), good(at(22), 1)}
 			},
-			want:    want(map[CheckName]Verdict{CheckPeer: crit, CheckRoCEPFC: crit, CheckRoCEETS: unkn, CheckPFCAgreement: unkn, CheckRoCEPath: unkn}),
-			summary: map[CheckName]string{CheckPeer: "ttl-expired"},
+			want:    want(map[CheckName]Verdict{CheckPeer: warn, CheckRoCEPFC: crit, CheckRoCEETS: unkn, CheckPFCAgreement: unkn, CheckRoCEPath: unkn}),
+			summary: map[CheckName]string{CheckPeer: "its information expired (no LLDPDU within its TTL)"},
 		},
 		{
 			name:  "no APP entry for RoCE",

@@ -68,6 +68,9 @@ func (p *port) diagnostics(now time.Time) []Diagnostic {
 			"find the second LLDP speaker: an unmanaged switch, a vswitch passing LLDP, or a NIC firmware agent next to a host agent",
 			"more than one DCBX peer on this link: remote parameters are invalid until every peer's information has expired"))
 	}
+	if d, ok := p.peerLost(now); ok {
+		out = append(out, d)
+	}
 	out = append(out, p.pairDiagnostics()...)
 	out = append(out, p.opDiagnostics()...)
 	// Dialects heard from live peers.
@@ -197,7 +200,31 @@ func (p *port) pairDiagnostics() []Diagnostic {
 	if d, ok := p.etsNotAdopted(); ok {
 		out = append(out, d)
 	}
+	if d, ok := p.etsDiffersFromReco(); ok {
+		out = append(out, d)
+	}
 	return out
+}
+
+// etsDiffersFromReco: this host is not willing and runs an ETS other than
+// the one the peer recommends. ETS is asymmetric (IEEE Std 802.1Q-2018,
+// 37.1: each side's configuration governs its own transmission) and the
+// recommendation binds only a willing neighbour (D.2.10), so this is
+// information, not a fault: the first thing an operator asks when the two
+// differ on screen.
+func (p *port) etsDiffersFromReco() (Diagnostic, bool) {
+	r, l := p.remote, p.local
+	if p.willing || r == nil || r.ETSReco == nil || l == nil || l.ETS == nil {
+		return Diagnostic{}, false
+	}
+	reco := r.ETSReco
+	if l.ETS.PrioTC == reco.PrioTC && l.ETS.TCBandwidth == reco.TCBandwidth && l.ETS.TSA == reco.TSA {
+		return Diagnostic{}, false
+	}
+	return mkDiag(CodeETSDiffersFromReco, SeverityInfo, "ets",
+		"to run the switch's recommendation set local Willing on, or configure the same ETS here; otherwise nothing to do",
+		"this host is not willing and runs its own ETS (bandwidth %s, priority→TC %s), not the peer's recommendation (bandwidth %s, priority→TC %s): ETS is asymmetric, each side schedules its own transmission",
+		joinNums(l.ETS.TCBandwidth[:], "/"), joinNums(l.ETS.PrioTC[:], ""), joinNums(reco.TCBandwidth[:], "/"), joinNums(reco.PrioTC[:], "")), true
 }
 
 // etsNotAdopted reports ETS that this host should run but does not. ETS
@@ -289,4 +316,70 @@ func joinNums(v []uint8, sep string) string {
 		s[i] = strconv.Itoa(int(x))
 	}
 	return strings.Join(s, sep)
+}
+
+// defaultTTL stands for a lost peer's TTL when it advertised none: IEEE
+// Std 802.1AB's defaults (msgTxInterval 30 s x msgTxHold 4, plus 1).
+const defaultTTL = 121 * time.Second
+
+// lostLongAfter is how long a lost peer must be gone before peer-lost is
+// an error: two of its TTLs, past any reboot of a switch or restart of
+// its LLDP agent that keeps its configuration.
+func lostLongAfter(n *neighbor) time.Duration {
+	ttl := defaultTTL
+	if n.du != nil && n.du.TTL > 0 {
+		ttl = time.Duration(n.du.TTL) * time.Second
+	}
+	return 2 * ttl
+}
+
+// peerLost: the DCBX peer whose parameters were valid is gone (its TTL
+// ran out, it sent a shutdown LLDPDU, or the link went down) and no other
+// took its place. The remote parameters are invalid and the operational
+// ones fell back to the local (Microsoft, "Indicating Changes to the
+// Remote NDIS QoS Parameters"). A warning, an error once gone for two of
+// its TTLs, or at once where the fallback changed the PFC in force
+// against what the peer still runs, as far as this host knows.
+func (p *port) peerLost(now time.Time) (Diagnostic, bool) {
+	switch p.invalid {
+	case ReasonTTLExpired, ReasonShutdown, ReasonLinkDown:
+	default:
+		return Diagnostic{}, false
+	}
+	n := p.lost
+	if p.remoteFrom != nil || p.multi || n == nil || n.params == nil {
+		return Diagnostic{}, false
+	}
+	what := map[Reason]string{ReasonTTLExpired: "its information expired (no LLDPDU within its TTL)",
+		ReasonShutdown: "it sent a shutdown LLDPDU (its LLDP agent stopped)", ReasonLinkDown: "the link went down"}[p.invalid]
+	name := msapName(n)
+	if sys := textTLV(n.du, lldp.TLVTypeSystemName); sys != nil {
+		name = Sanitize(*sys) + " (" + name + ")"
+	}
+	sev := SeverityWarning
+	long := now.Sub(p.lostAt) >= lostLongAfter(n)
+	if long {
+		sev = SeverityError
+	}
+	var left string
+	op := p.operational
+	switch {
+	case op == nil:
+		left = "this host's parameters are unknown"
+	case !p.willing:
+		left = "this host was not willing: what is in force here did not change"
+	default:
+		left = "the operational parameters fell back to this host's own"
+		if lp, op := n.params.PFC, op.PFC; lp != nil && op != nil && lp.Enabled != op.Enabled {
+			sev = SeverityError
+			left += fmt.Sprintf(": PFC on %s now, where the peer ran %s", prioList(op.Enabled), prioList(lp.Enabled))
+		}
+	}
+	gone := fmt.Sprintf("gone since %s", p.lostAt.UTC().Format("15:04:05 UTC"))
+	if long {
+		gone += fmt.Sprintf(", over %s", lostLongAfter(n))
+	}
+	return mkDiag(CodePeerLost, sev, "lldp",
+		"check the switch port's LLDP/DCBX and the link; until a peer speaks again the switch's side is unknown",
+		"no DCBX peer: %s is %s: %s; %s", name, gone, what, left), true
 }

@@ -160,3 +160,96 @@ func TestFirmwareDiagnostic(t *testing.T) {
 		t.Errorf("firmware diagnostic %+v", d)
 	}
 }
+
+// TestPeerLost: a DCBX peer that expired, shut down or went with the
+// link is a finding (54a24de showed "no problems found" under EXPIRED):
+// a warning, an error once gone for two of its TTLs or where the willing
+// host's fallback changed the PFC in force; dcbtop check's dcbx-peer says
+// the same. A new peer ends it.
+func TestPeerLost(t *testing.T) {
+	local := func(willing bool, pfc PrioSet) LocalChanged {
+		return LocalChanged{Interface: "eth0", At: at(0), Source: SourceAgent, Willing: willing,
+			Params: &Params{ETS: &ETS{Willing: willing, MaxTCs: 8, TCBandwidth: [8]uint8{100}}, PFC: &PFC{Willing: willing, Cap: 8, Enabled: pfc}}}
+	}
+	up := LinkChanged{Interface: "eth0", At: at(0), Ifindex: 2, MAC: lldp.MAC{2, 0, 0, 0, 0, 9}, Up: true}
+	down := up
+	down.At, down.Up = at(30), false
+	for _, tt := range []struct {
+		name    string
+		evs     []Event
+		sev     Severity // 0xff: none
+		check   Verdict
+		message string
+	}{
+		{"expired, not willing", []Event{local(false, 1<<3), rx(1, frame(t, macB, 10, etsA, pfc3)), Tick{At: at(20)}},
+			SeverityWarning, VerdictWarning, "its information expired (no LLDPDU within its TTL); this host was not willing"},
+		{"expired, gone two TTLs", []Event{local(false, 1<<3), rx(1, frame(t, macB, 10, etsA, pfc3)), Tick{At: at(20)}, Tick{At: at(31)}},
+			SeverityError, VerdictCritical, "over 20s"},
+		{"shutdown, willing: PFC fell back", []Event{local(true, 0), rx(1, frame(t, macB, 120, etsA, pfc3)), rx(2, frame(t, macB, 0))},
+			SeverityError, VerdictCritical, "it sent a shutdown LLDPDU (its LLDP agent stopped); the operational parameters fell back to this host's own: PFC on none now, where the peer ran priority 3"},
+		{"link down, willing, same PFC", []Event{up, local(true, 1<<3), rx(1, frame(t, macB, 120, etsA, pfc3)), down},
+			SeverityWarning, VerdictWarning, "the link went down; the operational parameters fell back to this host's own"},
+		{"a new peer ends it", []Event{local(false, 1<<3), rx(1, frame(t, macB, 10, etsA, pfc3)), Tick{At: at(20)}, rx(21, frame(t, macB, 120, etsA, pfc3))},
+			0xff, VerdictOK, ""},
+		{"never a DCBX peer: nothing lost", []Event{local(false, 1<<3), rx(1, frame(t, macB, 10)), Tick{At: at(20)}},
+			0xff, VerdictCritical, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := New(Config{})
+			for _, ev := range tt.evs {
+				e.Apply(ev)
+			}
+			in, _ := e.Interface("eth0")
+			d, ok := in.Diagnostic(CodePeerLost)
+			switch {
+			case tt.sev == 0xff && ok:
+				t.Fatalf("peer-lost %+v, want none", d)
+			case tt.sev != 0xff && (!ok || d.Severity != tt.sev || !strings.Contains(d.Message, tt.message)):
+				t.Fatalf("peer-lost %+v (%v), want %s saying %q", d, ok, tt.sev, tt.message)
+			}
+			if got := verdicts(Check(&in, CheckOptions{}))[CheckPeer]; got != tt.check {
+				t.Errorf("dcbx-peer %s, want %s", got, tt.check)
+			}
+		})
+	}
+}
+
+// TestETSDiffersFromReco: a host that is not willing and runs an ETS
+// other than the peer's recommendation gets an information line saying
+// both; willing, equal or without a recommendation, none.
+func TestETSDiffersFromReco(t *testing.T) {
+	mine := &Params{ETS: &ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{2, 2}}, PFC: &PFC{Cap: 8, Enabled: 1 << 3}}
+	same := &lldp.ETS{Recommendation: true, PrioTC: [8]uint8{0, 0, 0, 1}, Bandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{2, 2}}
+	for _, tt := range []struct {
+		name    string
+		willing bool
+		tlvs    []lldp.TLV
+		want    string
+	}{
+		{"not willing, other recommendation", false, []lldp.TLV{etsA, recoA, pfc3},
+			"runs its own ETS (bandwidth 50/50/0/0/0/0/0/0, priority→TC 00010000), not the peer's recommendation (bandwidth 30/70/0/0/0/0/0/0, priority→TC 00010000)"},
+		{"willing", true, []lldp.TLV{etsA, recoA, pfc3}, ""},
+		{"the same", false, []lldp.TLV{etsA, same, pfc3}, ""},
+		{"no recommendation", false, []lldp.TLV{etsA, pfc3}, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := New(Config{})
+			e.Apply(LocalChanged{Interface: "eth0", At: at(0), Source: SourceAgent, Willing: tt.willing, Params: mine})
+			e.Apply(rx(1, frame(t, macB, 120, tt.tlvs...)))
+			in, _ := e.Interface("eth0")
+			d, ok := in.Diagnostic(CodeETSDiffersFromReco)
+			if tt.want == "" {
+				if ok {
+					t.Fatalf("got %+v, want none", d)
+				}
+				return
+			}
+			if !ok || d.Severity != SeverityInfo || !strings.Contains(d.Message, tt.want) {
+				t.Fatalf("got %+v (%v), want info saying %q", d, ok, tt.want)
+			}
+			if v := verdicts(Check(&in, CheckOptions{}))[CheckRoCEETS]; v == VerdictWarning || v == VerdictCritical {
+				t.Errorf("roce-ets %s: information must not change a verdict", v)
+			}
+		})
+	}
+}

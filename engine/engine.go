@@ -72,7 +72,10 @@ type Engine struct {
 	// an indication is added. Snapshots share it: nothing writes to it.
 	logged []Indication
 	gen    uint64
-	out    []Indication // indications of the event being applied
+	// dirty: the clock alone changed what a snapshot shows (a lost peer
+	// became long gone); the next Outcome says Changed.
+	dirty bool
+	out   []Indication // indications of the event being applied
 	// newPeers and advertise build the Outcome of the event being applied.
 	newPeers, advertise []string
 }
@@ -135,6 +138,10 @@ type port struct {
 	lost    *neighbor
 	lostAt  time.Time
 	lostWhy Reason
+	// lostLong is when the lost DCBX peer has been gone long enough for
+	// peer-lost to become an error (zero when no such deadline is
+	// pending): a deadline of the schedule, so that the change shows.
+	lostLong time.Time
 	// due is the next deadline while the port is in the schedule, at
 	// index slot (-1 when it is not).
 	due       time.Time
@@ -384,6 +391,9 @@ func (e *Engine) outcome(changed bool, ignored uint64) Outcome {
 		notices = []Diagnostic{mkDiag(CodeTooManyInterfaces, SeverityWarning, "capture", "",
 			"events for more than %d interfaces: the others are ignored and counted (the snapshot's too-many-interfaces diagnostic says how many)", e.cfg.MaxInterfaces)}
 	}
+	if e.dirty {
+		changed, e.dirty = true, false
+	}
 	if len(e.out) == 0 {
 		return Outcome{Changed: changed, Notices: notices}
 	}
@@ -447,6 +457,9 @@ func (p *port) nextDeadline() (time.Time, bool) {
 	if p.multi && !ok {
 		return time.Time{}, true // hold-down with nothing left: ends now
 	}
+	if !p.lostLong.IsZero() && (!ok || p.lostLong.Before(d)) {
+		d, ok = p.lostLong, true
+	}
 	return d, ok
 }
 
@@ -470,8 +483,15 @@ func (e *Engine) linkDown(p *port) {
 }
 
 // expire removes every neighbour whose information has expired at the
-// clock and ends the hold-down when no tainted information remains.
+// clock and ends the hold-down when no tainted information remains; a
+// lost peer gone for lostLongAfter makes peer-lost an error.
 func (e *Engine) expire(p *port) {
+	if !p.lostLong.IsZero() && !p.lostLong.After(e.now) {
+		p.lostLong = time.Time{}
+		if p.remoteFrom == nil {
+			e.dirty = true
+		}
+	}
 	for i := 0; i < len(p.neighbors); {
 		n := p.neighbors[i]
 		if n.expires.After(e.now) {
@@ -495,6 +515,9 @@ func (e *Engine) remove(p *port, i int, r Reason) {
 	switch r {
 	case ReasonTTLExpired, ReasonShutdown, ReasonLinkDown:
 		p.lost, p.lostAt, p.lostWhy = n, e.now, r
+		if p.remoteFrom == n {
+			p.lostLong = e.now.Add(lostLongAfter(n))
+		}
 	}
 	if p.remoteFrom == n {
 		e.invalidate(p, r, n)

@@ -132,6 +132,9 @@ func TestScheduleOrder(t *testing.T) {
 	if diff := cmp.Diff(wantNames, gotNames); diff != "" {
 		t.Errorf("expiry times per port (-want +got):\n%s", diff)
 	}
+	// A lost peer keeps one deadline, when peer-lost becomes an error
+	// (two TTLs after): past it nothing is left.
+	e.Apply(Tick{At: at(2000)})
 	if e.TimeSensitive() {
 		t.Error("TimeSensitive with every neighbour expired")
 	}

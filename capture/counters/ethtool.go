@@ -1,6 +1,7 @@
 package counters
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/dcbtop/dcbtop/engine"
@@ -162,14 +163,33 @@ func (t *pfcTable) extras(stats map[string]uint64, s *engine.PFCSample) {
 	}
 }
 
+// A driverName is what ETHTOOL_GDRVINFO answered for an interface: its
+// driver's name, or why there is none.
+type driverName struct {
+	name string
+	err  error
+}
+
+// errNoEthtool is the driver name's error without an Ethtool.
+var errNoEthtool = errors.New("no ethtool")
+
+// driver asks ifname's driver name once a sample.
+func (s *Sampler) driver(ifname string) driverName {
+	if s.ethtool == nil {
+		return driverName{err: errNoEthtool}
+	}
+	n, err := s.ethtool.DriverName(ifname)
+	return driverName{name: n, err: err}
+}
+
 // ethtoolStats returns ifname's driver statistics and the table that
 // reads them; nil stats when there is no Ethtool or it has none for
 // ifname (EOPNOTSUPP on lo is no error of the sample).
-func (s *Sampler) ethtoolStats(ifname string) (map[string]uint64, *pfcTable) {
+func (s *Sampler) ethtoolStats(ifname string, drv driverName) (map[string]uint64, *pfcTable) {
 	if s.ethtool == nil {
 		return nil, nil
 	}
-	driver, derr := s.ethtool.DriverName(ifname)
+	driver, derr := drv.name, drv.err
 	if derr == nil && virtualDrivers[driver] {
 		return nil, nil // no pause statistics to read: skip the dump
 	}

@@ -63,7 +63,11 @@ func (s *Sampler) Sample(ifname string, at time.Time, interval time.Duration) en
 	}
 	r := &reader{root: s.root}
 	ev.RDMA = r.rdma(ifname)
-	ev.PFC = s.pfc(ifname)
+	drv := s.driver(ifname)
+	if drv.err == nil {
+		ev.Driver = drv.name
+	}
+	ev.PFC = s.pfc(ifname, drv)
 	ev.ECN = r.ecn(ifname, len(ev.RDMA) > 0)
 	ev.Err = r.errString()
 	return ev
