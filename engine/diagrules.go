@@ -56,7 +56,7 @@ var diagRules = map[Code]string{
 	CodePFCNoHeadroom:      "linux/dcbnl.h ieee_pfc delay and dcbnl_buffer: a lossless priority needs a receive buffer with headroom for the round trip",
 	CodeTrustMismatch:      "linux/dcbnl.h DCB_ATTR_DCB_APP_TRUST_TABLE: the APP entries of a selector the port does not trust are never used",
 	CodePFCStall:           "SONiC PFC watchdog's detection rule: paused over 99% of the interval with nothing transmitted is a stall",
-	CodeRDMAOnLossy:        "design: RDMA octets rising while every PFC priority carries no traffic and another priority does",
+	CodeRDMAOnLossy:        "IEEE 802.1Q-2018 36.1 (PFC pauses only its priorities) against the counters: RDMA's port byte counters (IBTA PortXmitData/PortRcvData) exceed the PFC priorities' byte counters (mlx5 en_stats.c tx/rx_prio{p}_bytes) by a tenth or more, and the lossy priorities carried the difference",
 	CodeCNPPriorityLossy:   "DCQCN (Zhu et al., SIGCOMM 2015) and NVIDIA's RoCE configuration: CNPs go on a lossless or strict-priority class so that they are not delayed by the congestion they report",
 	CodePeerLost:           "IEEE 802.1AB 9.2.5.23 (rxInfoAge) and 9.2.7.7.1 (shutdown LLDPDU): a neighbour's information is deleted when its TTL runs out or it sends a shutdown LLDPDU; Microsoft, Indicating Changes to the Remote NDIS QoS Parameters: the remote parameters are then invalid, and the operational ones the local",
 	CodeETSDiffersFromReco: "IEEE 802.1Q-2018 37.1 and D.2.10: ETS is asymmetric; the ETS Recommendation TLV is what the peer asks its willing neighbour to run, which a host that is not willing need not",

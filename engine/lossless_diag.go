@@ -76,6 +76,11 @@ func (p *port) losslessDiagnostics() []Diagnostic {
 	if prev != nil && pfcKnown {
 		out = append(out, trafficDiagnostics(cur, prev, dt, pfcOn)...)
 	}
+	if prev != nil {
+		if d, ok := linkPauseFrames(cur, prev, dt, pfcOn); ok {
+			out = append(out, d)
+		}
+	}
 	return out
 }
 

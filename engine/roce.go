@@ -116,11 +116,19 @@ type LinkPauseSample struct {
 	TX       *bool   `json:"tx"`
 	RxFrames *uint64 `json:"rx_frames"`
 	TxFrames *uint64 `json:"tx_frames"`
+	// RxPauseUs is the time this port spent paused by received PAUSE
+	// frames, in microseconds, where the driver counts it (mlx5
+	// rx_global_pause_duration).
+	RxPauseUs *uint64 `json:"rx_pause_duration_us"`
 	// Source is where the values come from ("ethtool netlink
-	// PAUSE_GET"); Unknown, when set, says why the settings are unknown
-	// (a driver without pause operations, as a veth).
-	Source  string  `json:"source"`
-	Unknown *string `json:"unknown"`
+	// PAUSE_GET"); FramesSource, where the frame counters come from when
+	// it is elsewhere (the driver's statistics: "ethtool -S
+	// rx_pause_ctrl_phy, tx_pause_ctrl_phy"), "" otherwise. Unknown, when
+	// set, says why the settings are unknown (a driver without pause
+	// operations, as a veth).
+	Source       string  `json:"source"`
+	FramesSource string  `json:"frames_source"`
+	Unknown      *string `json:"unknown"`
 }
 
 // On reports whether link-wide PAUSE is known to be on in either
@@ -181,7 +189,8 @@ func (l *LinkPauseSample) equal(o *LinkPauseSample) bool {
 		return l == o
 	}
 	return ptrEqual(l.Autoneg, o.Autoneg) && ptrEqual(l.RX, o.RX) && ptrEqual(l.TX, o.TX) &&
-		ptrEqual(l.RxFrames, o.RxFrames) && ptrEqual(l.TxFrames, o.TxFrames) && l.Source == o.Source && ptrEqual(l.Unknown, o.Unknown)
+		ptrEqual(l.RxFrames, o.RxFrames) && ptrEqual(l.TxFrames, o.TxFrames) && ptrEqual(l.RxPauseUs, o.RxPauseUs) &&
+		l.Source == o.Source && l.FramesSource == o.FramesSource && ptrEqual(l.Unknown, o.Unknown)
 }
 
 // sameRoCE reports whether two counters samples carry the same RoCE

@@ -194,9 +194,9 @@ func (p *port) nicDSCPEntries() int {
 //     the interval or more while its transmit counter stood still: a PFC
 //     deadlock or a receiver that stopped draining (SONiC pfcwd's
 //     detection rule);
-//   - rdma-on-lossy-priority: RDMA traffic flows (an RDMA port's octets
-//     rise) while every PFC priority carries none and a priority without
-//     PFC carries traffic: RoCE landed on a lossy priority.
+//   - rdma-on-lossy-priority: a material share of the RDMA ports' bytes
+//     is missing from the PFC priorities' traffic and the lossy priorities
+//     carried at least as much (rdmaOnLossy).
 func trafficDiagnostics(cur, prev *CountersSampled, dt time.Duration, pfcOn PrioSet) []Diagnostic {
 	if cur.PFC == nil || prev.PFC == nil || dt <= 0 {
 		return nil
@@ -213,59 +213,177 @@ func trafficDiagnostics(cur, prev *CountersSampled, dt time.Duration, pfcOn Prio
 			"priority %d was paused by the peer for %.1f%% of the last %s and sent nothing: a PFC stall (deadlock or a receiver that stopped draining)",
 			prio, 100*f, dt.Round(time.Millisecond)))
 	}
-	if len(out) > 0 || !rdmaFlowing(cur, prev) {
+	if len(out) > 0 {
 		// A stalled lossless priority is not an idle one.
 		return out
 	}
-	var lossless, lossy float64
-	var lossySet PrioSet
-	known := false
-	for p := range uint8(8) {
-		c, b := &cur.PFC.Priorities[p], &prev.PFC.Priorities[p]
-		var bytes float64
-		have := false
-		for _, r := range [][2]Reading{{b.RxBytes, c.RxBytes}, {b.TxBytes, c.TxBytes}} {
-			if v, ok := readingRate(r[0], r[1], dt); ok {
-				bytes, have = bytes+v, true
-			}
-		}
-		if !have {
+	return append(out, rdmaOnLossy(cur, prev, dt, pfcOn)...)
+}
+
+// materialShare is the share of RDMA's bytes that must be missing from
+// the PFC priorities' traffic before rdma-on-lossy-priority speaks: the
+// per-priority counters count whole frames and RDMA's port counters
+// less, so a smaller gap is within the difference of the two counts.
+const materialShare = 0.10
+
+// rdmaOnLossy compares, per direction, the RDMA ports' byte rate with the
+// bytes the PFC priorities carried (mlx5 rx_prio{p}_bytes / tx_prio{p}_bytes,
+// bnxt_en rx_bytes_pri{p} / tx_bytes_pri{p}): RDMA bytes the lossless
+// priorities did not carry, a material share of them, travelled on a
+// priority without PFC, provided the lossy priorities carried at least
+// as much. The bound is a lower one (other traffic on the PFC
+// priorities hides RDMA bytes elsewhere), so nothing is claimed where
+// the counts do not add up.
+func rdmaOnLossy(cur, prev *CountersSampled, dt time.Duration, pfcOn PrioSet) []Diagnostic {
+	var out []Diagnostic
+	for _, dir := range []struct {
+		verb  string
+		rdma  NDKCounter
+		bytes func(p *PrioPauseSample) Reading
+	}{
+		{"received", NDKRDMAInOctets, func(p *PrioPauseSample) Reading { return p.RxBytes }},
+		{"sent", NDKRDMAOutOctets, func(p *PrioPauseSample) Reading { return p.TxBytes }},
+	} {
+		r := rdmaRate(cur, prev, dt, dir.rdma)
+		if r <= 0 {
 			continue
 		}
-		known = true
-		if pfcOn.Has(p) {
-			lossless += bytes
-		} else if bytes > 0 {
-			lossy += bytes
-			lossySet |= 1 << p
+		var lossless, lossy float64
+		var lossySet PrioSet
+		var lossyWords []string
+		known := false
+		for p := range uint8(8) {
+			v, ok := readingRate(dir.bytes(&prev.PFC.Priorities[p]), dir.bytes(&cur.PFC.Priorities[p]), dt)
+			if !ok {
+				continue
+			}
+			known = true
+			switch {
+			case pfcOn.Has(p):
+				lossless += v
+			case v > 0:
+				lossy += v
+				lossySet |= 1 << p
+				lossyWords = append(lossyWords, fmt.Sprintf("%d (%s/s)", p, byteWords(v)))
+			}
 		}
-	}
-	if known && pfcOn != 0 && lossless == 0 && lossy > 0 {
-		lossyWords := priorityWords(lossySet)
+		missing := r - lossless
+		if !known || pfcOn == 0 || missing < materialShare*r || lossy < missing {
+			continue
+		}
+		what := "no PFC priority carried any"
+		if lossless > 0 {
+			what = fmt.Sprintf("PFC %s carried %s/s", priorityWords(pfcOn), byteWords(lossless))
+		}
 		out = append(out, mkDiag(CodeRDMAOnLossy, SeverityError, "pfc",
 			"check where RoCE is classified: the GID and ToS the application uses, the port's trust (PCP or DSCP) and its DSCP or PCP map, so that RDMA traffic lands on a PFC priority",
-			"RDMA traffic flows, but no traffic on PFC %s and traffic on %s without PFC: RoCE is on a lossy priority",
-			priorityWords(pfcOn), lossyWords))
+			"RDMA %s %s/s while %s: at least %.0f%% of RDMA's %s bytes travel without PFC, on %s %s",
+			dir.verb, byteWords(r), what, 100*missing/r, dir.verb, map[bool]string{true: "priority", false: "priorities"}[len(lossySet.List()) == 1], strings.Join(lossyWords, ", ")))
 	}
 	return out
 }
 
-// rdmaFlowing reports whether an RDMA port's traffic octets rose over the
-// interval.
-func rdmaFlowing(cur, prev *CountersSampled) bool {
-	for i := range cur.RDMA {
-		c := &cur.RDMA[i]
-		for j := range prev.RDMA {
-			b := &prev.RDMA[j]
-			if b.Device != c.Device || b.Port != c.Port {
-				continue
+// linkPausedShare is the share of an interval spent paused by link-wide
+// PAUSE frames at which link-pause-frames is an error: a tenth of the
+// link's time stopped for every priority.
+const linkPausedShare = 0.10
+
+// linkPauseFrames: IEEE 802.3 Annex 31B (link-wide) PAUSE frames counted
+// in the last interval on a port that runs PFC or carries RDMA: a
+// link-wide PAUSE stops every priority, the lossless one included
+// (Documentation/networking/flow_control.rst; IEEE Std 802.1Q-2018
+// 36.1.3). The frames come from ethtool netlink's statistics, else the
+// driver's (mlx5 rx_pause_ctrl_phy); where the per-priority PFC counters
+// moved by as many frames, they are taken as PFC frames the driver also
+// counts here, and nothing is claimed. A warning; an error when the
+// driver's pause time says the port stood paused a tenth of the interval
+// or more.
+func linkPauseFrames(cur, prev *CountersSampled, dt time.Duration, pfcOn PrioSet) (Diagnostic, bool) {
+	c, b := cur.LinkPause, prev.LinkPause
+	if c == nil || b == nil || dt <= 0 || c.FramesSource != b.FramesSource {
+		return Diagnostic{}, false
+	}
+	rate := func(x, y *uint64) float64 {
+		if x == nil || y == nil {
+			return 0
+		}
+		return Rate(*x, *y, dt)
+	}
+	rx, tx := rate(b.RxFrames, c.RxFrames), rate(b.TxFrames, c.TxFrames)
+	if rx == 0 && tx == 0 {
+		return Diagnostic{}, false
+	}
+	rdma := rdmaRate(cur, prev, dt, NDKRDMAInOctets)+rdmaRate(cur, prev, dt, NDKRDMAOutOctets) > 0
+	if pfcOn == 0 && !rdma {
+		return Diagnostic{}, false
+	}
+	if cur.PFC != nil && prev.PFC != nil {
+		var prx, ptx float64
+		for p := range cur.PFC.Priorities {
+			if v, ok := readingRate(prev.PFC.Priorities[p].RxPause, cur.PFC.Priorities[p].RxPause, dt); ok {
+				prx += v
 			}
-			for _, n := range []NDKCounter{NDKRDMAInOctets, NDKRDMAOutOctets} {
-				if c.NDK[n].OK() && b.NDK[n].OK() && c.NDK[n].Source == b.NDK[n].Source && c.NDK[n].Value > b.NDK[n].Value {
-					return true
+			if v, ok := readingRate(prev.PFC.Priorities[p].TxPause, cur.PFC.Priorities[p].TxPause, dt); ok {
+				ptx += v
+			}
+		}
+		if rx <= prx && tx <= ptx {
+			return Diagnostic{}, false // as many PFC frames: counted twice
+		}
+	}
+	var why []string
+	if pfcOn != 0 {
+		why = append(why, "PFC runs on "+priorityWords(pfcOn))
+	}
+	if rdma {
+		why = append(why, "RDMA traffic flows")
+	}
+	sev, paused := SeverityWarning, ""
+	if c.RxPauseUs != nil && b.RxPauseUs != nil {
+		f := min(1, Rate(*b.RxPauseUs, *c.RxPauseUs, dt)/1e6)
+		paused = fmt.Sprintf(", paused %.1f%% of the interval", 100*f)
+		if f >= linkPausedShare {
+			sev = SeverityError
+		}
+	}
+	src := c.FramesSource
+	if src == "" {
+		src = c.Source
+	}
+	return mkDiag(CodeLinkPauseFrames, sev, "pfc",
+		"turn link-wide PAUSE off on both ends (ethtool -A IF rx off tx off; on the switch, flowcontrol off) and let PFC pause the lossless priority alone",
+		"802.3x link-wide PAUSE frames flow (%.0f/s received, %.0f/s sent%s; %s) while %s: each one stops every priority, the lossless one included",
+		rx, tx, paused, src, strings.Join(why, " and ")), true
+}
+
+// rdmaRate is the summed byte rate of the sample's RDMA ports for NDK
+// counter c (RDMAInOctets or RDMAOutOctets) over the interval; 0 when
+// unknown.
+func rdmaRate(cur, prev *CountersSampled, dt time.Duration, c NDKCounter) float64 {
+	var sum float64
+	for i := range cur.RDMA {
+		for j := range prev.RDMA {
+			if prev.RDMA[j].Device == cur.RDMA[i].Device && prev.RDMA[j].Port == cur.RDMA[i].Port {
+				if v, ok := readingRate(prev.RDMA[j].NDK[c], cur.RDMA[i].NDK[c], dt); ok {
+					sum += v
 				}
 			}
 		}
 	}
-	return false
+	return sum
 }
+
+// byteWords renders a byte count in SI units: "800 kB", "1.5 GB".
+func byteWords(v float64) string {
+	units := []string{"B", "kB", "MB", "GB", "TB"}
+	u := 0
+	for v >= 1000 && u < len(units)-1 {
+		v /= 1000
+		u++
+	}
+	if v >= 100 || u == 0 {
+		return fmt.Sprintf("%.0f %s", v, units[u])
+	}
+	return fmt.Sprintf("%.1f %s", v, units[u])
+}
+

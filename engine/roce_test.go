@@ -101,7 +101,7 @@ func TestRoCESnapshot(t *testing.T) {
 	}
 	for _, want := range []string{`"roce":[{"device":"mlx5_0","port":1,"link_layer":"Ethernet","gids":[{"index":0,"gid":"fe80::268a:7ff:fe11:2233","ipv4":null,"type":"RoCE v1","netdev":"eth0"}`,
 		`"routable_v2_gid":3,"routable_v2_why":null,"default_tos":{"tos":106,"dscp":26,"ecn":2,"source":"kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"},"default_mode":"RoCE v2","problems":[],"optional_counters":null}]`,
-		`"link_pause":{"autoneg":false,"rx":false,"tx":false,"rx_frames":0,"tx_frames":0,"source":"ethtool netlink PAUSE_GET","unknown":null}`} {
+		`"link_pause":{"autoneg":false,"rx":false,"tx":false,"rx_frames":0,"tx_frames":0,"rx_pause_duration_us":null,"source":"ethtool netlink PAUSE_GET","frames_source":"","unknown":null}`} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("counters JSON lacks %s:\n%s", want, b)
 		}
@@ -203,6 +203,12 @@ func TestTrafficDiagnostics(t *testing.T) {
 		{"stall: paused the whole second, nothing sent", sample(t0, 0, 1000, 500, 0), sample(t0.Add(time.Second), 1, 1000, 600, 995000), []Code{CodePFCStall}},
 		{"paused 99% but sending: no stall", sample(t0, 0, 1000, 500, 0), sample(t0.Add(time.Second), 1, 2000, 600, 995000), nil},
 		{"RDMA on priority 0, none on 3", sample(t0, 0, 1000, 500, 0), sample(t0.Add(time.Second), 1, 1000, 800000, 0), []Code{CodeRDMAOnLossy}},
+		// RDMA sends 8,000 B/s; priority 3 carried 2,000 of them: the
+		// rest went on priority 0 (54a24de spoke only when every PFC
+		// priority stood idle).
+		{"three quarters of RDMA on priority 0", sample(t0, 0, 1000, 500, 0), sample(t0.Add(time.Second), 1, 3000, 800000, 0), []Code{CodeRDMAOnLossy}},
+		{"a twentieth missing: within the counts' difference", sample(t0, 0, 1000, 500, 0), sample(t0.Add(time.Second), 1, 8600, 800000, 0), nil},
+		{"missing, but the lossy priorities carried less: no claim", sample(t0, 0, 1000, 500, 0), sample(t0.Add(time.Second), 1, 3000, 2500, 0), nil},
 		{"no RDMA traffic: silent", sample(t0, 1, 1000, 500, 0), sample(t0.Add(time.Second), 1, 1000, 800000, 0), nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -212,6 +218,15 @@ func TestTrafficDiagnostics(t *testing.T) {
 			e.Apply(tt.second)
 			wantCodes(t, e, tt.want, CodePFCStall, CodeRDMAOnLossy)
 		})
+	}
+	// The message says which priorities and what share.
+	e0 := New(Config{})
+	e0.Apply(LocalChanged{Interface: "eth0", At: t0, Source: SourceDCBNL, Params: roce3})
+	e0.Apply(sample(t0, 0, 1000, 500, 0))
+	e0.Apply(sample(t0.Add(time.Second), 1, 3000, 800000, 0))
+	in, _ := e0.Interface("eth0")
+	if d, _ := in.Diagnostic(CodeRDMAOnLossy); d.Message != "RDMA sent 8.0 kB/s while PFC priority 3 carried 2.0 kB/s: at least 75% of RDMA's sent bytes travel without PFC, on priority 0 (800 kB/s)" {
+		t.Errorf("message %q", d.Message)
 	}
 	// The snapshot carries the bytes, their rates and the paused share.
 	e := New(Config{})
@@ -450,6 +465,62 @@ func TestECNDiagnostics(t *testing.T) {
 			e.Apply(tt.first)
 			e.Apply(tt.second)
 			wantCodes(t, e, tt.want, CodeCNPPriorityLossy, CodeECNNeverMarked, CodeCNPWithoutECN)
+		})
+	}
+}
+
+// TestLinkPauseFrames: 802.3x PAUSE frames counted on a port that runs
+// PFC or carries RDMA are a finding, from ethtool netlink's statistics or
+// the driver's (mlx5 rx_pause_ctrl_phy); an error where the pause time
+// says a tenth of the interval stood paused; silent where the PFC
+// counters moved as much (the driver counting PFC frames too), where
+// nothing flows, or on a port with neither PFC nor RDMA. 54a24de read no
+// driver statistic for link pause.
+func TestLinkPauseFrames(t *testing.T) {
+	pfc3 := &Params{PFC: &PFC{Cap: 8, Enabled: 1 << 3}, App: []App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}}}
+	noPFC := &Params{PFC: &PFC{Cap: 8}, App: []App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}}}
+	// sample: the driver's link pause frames and pause time (µs); n
+	// steps the RDMA traffic (0: none since the first).
+	sample := func(at time.Time, n, rx, pausedUs, pfcRx uint64) CountersSampled {
+		s := mlxSample(at, n)
+		s.LinkPause = &LinkPauseSample{RxFrames: u(rx), TxFrames: u(0), RxPauseUs: u(pausedUs), Source: "ethtool -S",
+			FramesSource: "ethtool -S rx_pause_ctrl_phy, tx_pause_ctrl_phy, rx_global_pause_duration"}
+		s.PFC.Priorities[3].RxPause.Value = pfcRx
+		return s
+	}
+	t1 := t0.Add(time.Second)
+	for _, tt := range []struct {
+		name          string
+		local         *Params
+		first, second CountersSampled
+		want          Severity // 0xff none
+	}{
+		{"PFC on, link pauses flow", pfc3, sample(t0, 0, 100, 0, 0), sample(t1, 1, 600, 20000, 0), SeverityWarning},
+		{"a fifth of the time paused", pfc3, sample(t0, 0, 100, 0, 0), sample(t1, 1, 600, 200000, 0), SeverityError},
+		{"no PFC, RDMA flows", noPFC, sample(t0, 0, 100, 0, 0), sample(t1, 1, 600, 0, 0), SeverityWarning},
+		{"no PFC, no RDMA: silent", noPFC, sample(t0, 1, 100, 0, 0), sample(t1, 1, 600, 0, 0), 0xff},
+		{"nothing flows: silent", pfc3, sample(t0, 0, 100, 0, 0), sample(t1, 1, 100, 0, 0), 0xff},
+		{"as many PFC frames: silent", pfc3, sample(t0, 0, 100, 0, 0), sample(t1, 1, 600, 0, 500), 0xff},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := New(Config{})
+			e.Apply(LocalChanged{Interface: "eth0", At: t0, Source: SourceDCBNL, Params: tt.local})
+			e.Apply(tt.first)
+			e.Apply(tt.second)
+			in, _ := e.Interface("eth0")
+			d, ok := in.Diagnostic(CodeLinkPauseFrames)
+			if tt.want == 0xff {
+				if ok {
+					t.Fatalf("got %+v", d)
+				}
+				return
+			}
+			if !ok || d.Severity != tt.want || !strings.Contains(d.Message, "500/s received") || !strings.Contains(d.Message, "rx_pause_ctrl_phy") {
+				t.Fatalf("got %+v (%v), want %s", d, ok, tt.want)
+			}
+			if v := verdicts(Check(&in, CheckOptions{}))[CheckLinkPause]; v != diagVerdict(d) {
+				t.Errorf("link-pause %s, want %s", v, diagVerdict(d))
+			}
 		})
 	}
 }

@@ -396,7 +396,7 @@ func judgeToS(t *RoCEToS, f *landingFacts, pfc *PFC) tosJudgement {
 			if j.verdict == PathOK {
 				j.verdict = PathWarning
 			}
-			why = append(why, fmt.Sprintf("DSCP %d: %s", t.DSCP, l.How))
+			why = append(why, l.How)
 		}
 	}
 	if len(why) == 0 {

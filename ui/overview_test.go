@@ -206,7 +206,8 @@ func TestOverviewRemote(t *testing.T) {
 	h := newHarness(t, fourPorts(t), nil, WithOverview(true))
 	for _, size := range [][2]int{{80, 24}, {160, 48}} {
 		h.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
-		h.wantScreen("4 ports: 2 valid · 1 no peer · 1 expired · 1 with warnings", "Peer PFC", "✗ ttl-expired", "no peer  ")
+		// The expired port's lost peer is a warning too (peer-lost).
+		h.wantScreen("4 ports: 2 valid · 1 no peer · 1 expired · 2 with warnings", "Peer PFC", "✗ ttl-expired", "no peer  ")
 		h.wantNotScreen("remote invalid 2", "ttl-exp…")
 		s := h.screen()
 		for _, l := range strings.Split(s, "\n") {

@@ -1141,18 +1141,25 @@ func (r *renderer) roceLines(lc *engine.LosslessCounters, w int) []string {
 	}
 	if lp := lc.LinkPause; lp != nil {
 		var text string
+		frames := ""
+		if lp.RxFrames != nil || lp.TxFrames != nil {
+			frames = " · frames rx " + countOr(lp.RxFrames) + " tx " + countOr(lp.TxFrames)
+			if lp.RxPauseUs != nil {
+				frames += " · paused " + fmtCount(*lp.RxPauseUs/1000) + " ms"
+			}
+			if lp.FramesSource != "" {
+				frames += " (" + Sanitize(lp.FramesSource) + ")"
+			}
+		}
 		switch {
 		case lp.RX == nil && lp.TX == nil:
 			why := "not reported"
 			if lp.Unknown != nil {
 				why = Sanitize(*lp.Unknown)
 			}
-			text = r.st.Dim.Render("link-wide PAUSE (802.3x) unknown: " + why)
+			text = r.st.Dim.Render("link-wide PAUSE (802.3x) settings unknown: "+why) + frames
 		default:
-			text = "link-wide PAUSE (802.3x) rx " + onOffWord(lp.RX) + " · tx " + onOffWord(lp.TX)
-			if lp.RxFrames != nil || lp.TxFrames != nil {
-				text += " · frames rx " + countOr(lp.RxFrames) + " tx " + countOr(lp.TxFrames)
-			}
+			text = "link-wide PAUSE (802.3x) rx " + onOffWord(lp.RX) + " · tx " + onOffWord(lp.TX) + frames
 			if lp.On() {
 				text = r.st.Warn.Render(r.sym.Warning+" ") + text
 			}

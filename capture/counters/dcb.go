@@ -57,7 +57,7 @@ func (d dcbClient) PFCCounters(ifname string) (requests, indications [8]uint64, 
 // source has anything. Durations and storm counters come from ethtool
 // whichever source has the counts. A failure of either source is no
 // error of the sample: most interfaces have neither.
-func (s *Sampler) pfc(ifname string, drv driverName) *engine.PFCSample {
+func (s *Sampler) pfc(ifname string, stats map[string]uint64, table *pfcTable) *engine.PFCSample {
 	var (
 		dcbOK, dcbNonZero bool
 		req, ind          [8]uint64
@@ -71,7 +71,6 @@ func (s *Sampler) pfc(ifname string, drv driverName) *engine.PFCSample {
 			}
 		}
 	}
-	stats, table := s.ethtoolStats(ifname, drv)
 	out := &engine.PFCSample{}
 	switch {
 	case dcbOK && dcbNonZero:

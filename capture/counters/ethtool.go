@@ -37,6 +37,10 @@ type pfcTable struct {
 	rxBytes, txBytes string
 	// rxTransitions counts the pauses received that started.
 	rxTransitions string
+	// linkRx and linkTx count IEEE 802.3 Annex 31B (link-wide) PAUSE
+	// frames received and sent; linkRxDuration is the time paused by
+	// them, in microseconds, where the driver counts it.
+	linkRx, linkTx, linkRxDuration string
 }
 
 // pfcTables are the drivers whose per-priority pause statistics dcbtop
@@ -56,6 +60,13 @@ var pfcTables = []pfcTable{
 		txBytes: "tx_prio%d_bytes",
 		// pport_per_prio_pfc_stats_desc.
 		rxTransitions: "rx_prio%d_pause_transition",
+		// pport_802_3_stats_desc: a_pause_mac_ctrl_frames_received and
+		// _transmitted (IEEE 802.3 30.3.4.3, 30.3.4.2); the "global"
+		// pause time, listed while link-wide PAUSE is on
+		// (mlx5e_query_global_pause_combined).
+		linkRx:         "rx_pause_ctrl_phy",
+		linkTx:         "tx_pause_ctrl_phy",
+		linkRxDuration: "rx_global_pause_duration",
 	},
 	{
 		// Broadcom NetXtreme-C/E (bnxt_en, the netdev under bnxt_re):
@@ -73,6 +84,10 @@ var pfcTables = []pfcTable{
 		rxBytes:       "rx_bytes_pri%d",
 		txBytes:       "tx_bytes_pri%d",
 		rxTransitions: "pfc_pri%d_rx_transitions",
+		// bnxt_port_stats_arr: rx_pause_frames, tx_pause_frames (the
+		// port's 802.3x PAUSE frames; PFC frames are rx/tx_pfc_frames).
+		linkRx: "rx_pause_frames",
+		linkTx: "tx_pause_frames",
 	},
 	{
 		// ice counts XOFF frames (the pauses) and XON frames apart
@@ -82,12 +97,18 @@ var pfcTables = []pfcTable{
 		driver: "ice",
 		rx:     []string{"rx_priority_%d_xoff.nic"},
 		tx:     []string{"tx_priority_%d_xoff.nic"},
+		// ice_gstrings_pf_stats: link_xoff_rx.nic, link_xoff_tx.nic.
+		linkRx: "link_xoff_rx.nic",
+		linkTx: "link_xoff_tx.nic",
 	},
 	{
 		// Older i40e had no _rx/_tx suffix.
 		driver: "i40e",
 		rx:     []string{"port.rx_priority_%d_xoff_rx", "port.rx_priority_%d_xoff"},
 		tx:     []string{"port.tx_priority_%d_xoff_tx", "port.tx_priority_%d_xoff"},
+		// i40e_gstrings_stats: port.link_xoff_rx, port.link_xoff_tx.
+		linkRx: "port.link_xoff_rx",
+		linkTx: "port.link_xoff_tx",
 	},
 }
 
@@ -161,6 +182,57 @@ func (t *pfcTable) extras(stats map[string]uint64, s *engine.PFCSample) {
 	if v, ok := stats[t.stormError]; ok && t.stormError != "" {
 		s.StormError = engine.Reading{Value: v, Source: t.stormError}
 	}
+}
+
+// linkPause returns the driver's link-wide PAUSE frame counters (and
+// pause time) as a LinkPauseSample with frames only; nil when the table
+// or the statistics have none. The settings come from ethtool netlink
+// (capture/linkpause), whose frame statistics, where the kernel has
+// them, are preferred to these.
+func (t *pfcTable) linkPause(stats map[string]uint64) *engine.LinkPauseSample {
+	if t == nil || stats == nil {
+		return nil
+	}
+	get := func(name string) *uint64 {
+		if v, ok := stats[name]; ok && name != "" {
+			return &v
+		}
+		return nil
+	}
+	l := &engine.LinkPauseSample{RxFrames: get(t.linkRx), TxFrames: get(t.linkTx), RxPauseUs: get(t.linkRxDuration)}
+	if l.RxFrames == nil && l.TxFrames == nil {
+		return nil
+	}
+	l.Source = "ethtool -S"
+	l.FramesSource = "ethtool -S " + t.linkRx + ", " + t.linkTx
+	if l.RxPauseUs != nil {
+		l.FramesSource += ", " + t.linkRxDuration
+	}
+	return l
+}
+
+// MergeLinkPause completes the link-wide PAUSE settings read from ethtool
+// netlink with the driver's frame counters where netlink has no
+// statistics (kernels before 5.10, the ioctl, drivers that do not fill
+// them); either may be nil.
+func MergeLinkPause(settings, driver *engine.LinkPauseSample) *engine.LinkPauseSample {
+	switch {
+	case driver == nil:
+		return settings
+	case settings == nil:
+		return driver
+	}
+	out := *settings
+	if out.RxFrames == nil && out.TxFrames == nil {
+		out.RxFrames, out.TxFrames, out.FramesSource = driver.RxFrames, driver.TxFrames, driver.FramesSource
+	}
+	if out.RxPauseUs == nil && driver.RxPauseUs != nil {
+		out.RxPauseUs = driver.RxPauseUs
+		if out.FramesSource == "" {
+			out.FramesSource = driver.FramesSource
+		}
+	}
+	return &out
 }
 
 // A driverName is what ETHTOOL_GDRVINFO answered for an interface: its

@@ -83,6 +83,31 @@ func TestFileEthtool(t *testing.T) {
 	if second := s.Sample("eth0", time.Unix(1, 0), time.Second).PFC.Priorities[3].RxPause.Value; first != 1 || second != 9 {
 		t.Errorf("rx_prio3_pause %d then %d, want 1 then 9", first, second)
 	}
+	// Link-wide PAUSE on instead of PFC: mlx5 lists no per-priority pause
+	// statistic, only the port's PAUSE frames and the "global" pause time.
+	// The frames are read all the same, with the driver's name.
+	write("ethtool-S.txt", "NIC statistics:\n     rx_pause_ctrl_phy: 5000\n     tx_pause_ctrl_phy: 7\n     rx_global_pause: 5000\n     rx_global_pause_duration: 180000\n")
+	ev := s.Sample("eth0", time.Unix(2, 0), time.Second)
+	want := &engine.LinkPauseSample{RxFrames: ptr(uint64(5000)), TxFrames: ptr(uint64(7)), RxPauseUs: ptr(uint64(180000)), Source: "ethtool -S",
+		FramesSource: "ethtool -S rx_pause_ctrl_phy, tx_pause_ctrl_phy, rx_global_pause_duration"}
+	if diff := cmp.Diff(want, ev.LinkPause); diff != "" || ev.PFC != nil || ev.Driver != "mlx5_core" {
+		t.Errorf("link pause only: PFC %+v, driver %q, link pause (-want +got):\n%s", ev.PFC, ev.Driver, diff)
+	}
+	// Netlink's settings keep their frames; without frames they take the
+	// driver's.
+	on, off := true, false
+	nl := &engine.LinkPauseSample{Autoneg: &off, RX: &on, TX: &on, Source: "ethtool netlink PAUSE_GET"}
+	got := counters.MergeLinkPause(nl, ev.LinkPause)
+	if got.RX == nil || !*got.RX || *got.RxFrames != 5000 || *got.RxPauseUs != 180000 || got.Source != nl.Source || got.FramesSource != want.FramesSource {
+		t.Errorf("merged %+v", got)
+	}
+	nl.RxFrames, nl.TxFrames = ptr(uint64(1)), ptr(uint64(2))
+	if got := counters.MergeLinkPause(nl, ev.LinkPause); *got.RxFrames != 1 || *got.RxPauseUs != 180000 {
+		t.Errorf("merged with netlink's frames %+v", got)
+	}
+	if counters.MergeLinkPause(nil, nil) != nil || counters.MergeLinkPause(nl, nil) != nl {
+		t.Error("merging nothing")
+	}
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -67,7 +67,9 @@ func (s *Sampler) Sample(ifname string, at time.Time, interval time.Duration) en
 	if drv.err == nil {
 		ev.Driver = drv.name
 	}
-	ev.PFC = s.pfc(ifname, drv)
+	stats, table := s.ethtoolStats(ifname, drv)
+	ev.PFC = s.pfc(ifname, stats, table)
+	ev.LinkPause = table.linkPause(stats)
 	ev.ECN = r.ecn(ifname, len(ev.RDMA) > 0)
 	ev.Err = r.errString()
 	return ev

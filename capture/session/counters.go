@@ -197,7 +197,7 @@ func (s hostSampler) Sample(ifname string, at time.Time, interval time.Duration)
 	}
 	if s.pause != nil {
 		if p, err := s.pause.Get(ifname); err == nil {
-			ev.LinkPause = p.Sample()
+			ev.LinkPause = counters.MergeLinkPause(p.Sample(), ev.LinkPause)
 		} else if !errors.Is(err, os.ErrNotExist) {
 			errs = append(errs, err.Error())
 		}

@@ -341,8 +341,16 @@ func TestArmAging(t *testing.T) {
 	if !r.agingAt.Equal(due.Add(time.Second)) {
 		t.Errorf("next aging snapshot due at %v, want %v (a second after the last was due)", r.agingAt, due.Add(time.Second))
 	}
-	// The peer leaves (shutdown): nothing ages, the timer stops.
+	// The peer leaves (shutdown): its loss ages (peer-lost turns an
+	// error two TTLs later), then nothing does and the timer stops.
 	r.apply(engine.FrameReceived{Interface: "h0", At: now.Add(3 * time.Second), Data: peerFrame(t, 0)})
+	r.flush()
+	<-r.feed.C()
+	if r.agingAt.IsZero() || r.wakeC == nil {
+		t.Error("a lost peer ages, and the run's timer is not armed")
+	}
+	r.apply(engine.Tick{At: now.Add(3*time.Second + 241*time.Second)})
+	r.dirty = true
 	r.flush()
 	<-r.feed.C()
 	if !r.agingAt.IsZero() || r.wakeC != nil {
