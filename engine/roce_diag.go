@@ -386,4 +386,3 @@ func byteWords(v float64) string {
 	}
 	return fmt.Sprintf("%.1f %s", v, units[u])
 }
-
