@@ -142,6 +142,9 @@ func (c *checker) fold() {
 				if hopCheck[h.Hop] != r.Check || h.Verdict == PathOK {
 					continue
 				}
+				if h.Verdict == PathUnknown && p.Priority == nil && afterPriority(h.Hop) {
+					continue // unknown because the priority is: nothing of its own
+				}
 				v := pathVerdict(h.Verdict)
 				if !worse(v, r.Verdict) {
 					continue
@@ -154,6 +157,13 @@ func (c *checker) fold() {
 			}
 		}
 	}
+}
+
+// afterPriority reports whether hop h is judged at the RoCE priority (TC,
+// PFC, buffer, ETS, pauses, ECN): unknown with it.
+func afterPriority(h RoCEHop) bool {
+	i, j := slices.Index(RoCEHops, h), slices.Index(RoCEHops, HopPriority)
+	return i > j
 }
 
 // worse reports whether v is worse than w (Verdict.Worst's order).

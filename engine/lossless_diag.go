@@ -142,6 +142,34 @@ func (p *port) neverPaused(pfc *PFCSample, pfcOn PrioSet) (Diagnostic, bool) {
 	if pfcOn == 0 || !p.lossless.rdmaTraffic() {
 		return Diagnostic{}, false
 	}
+	never := func(prio uint8) bool {
+		c := &pfc.Priorities[prio]
+		return c.RxPause.OK() && c.TxPause.OK() && c.RxPause.Value == 0 && c.TxPause.Value == 0
+	}
+	// Where the driver counts each priority's traffic, each PFC priority
+	// that carried traffic in the last interval is judged on its own: one
+	// that never paused while another did is worth knowing (is it lossless
+	// at the switch?).
+	if carrying, ok := p.lossless.carrying(pfcOn); ok {
+		var silent, paused []uint8
+		for _, prio := range carrying.List() {
+			if never(prio) {
+				silent = append(silent, prio)
+			} else {
+				paused = append(paused, prio)
+			}
+		}
+		if len(silent) == 0 {
+			return Diagnostic{}, false
+		}
+		msg := fmt.Sprintf("PFC priority %s carried traffic in the last interval but no pause frame has ever been sent or received there", joinNums(silent, ","))
+		action := "nothing to do if the fabric is never congested; to prove the lossless path, run an incast test and watch the pause counters move"
+		if len(paused) > 0 {
+			msg += fmt.Sprintf(", while PFC priority %s has paused", joinNums(paused, ","))
+			action = "check that the switch treats priority " + joinNums(silent, ",") + " as lossless (its PFC and buffer profile): under the same congestion a lossless priority is paused too"
+		}
+		return mkDiag(CodePFCNoPauses, SeverityInfo, "pfc", action, "%s", msg), true
+	}
 	roce := pfcOn
 	if op := p.operational; op != nil {
 		var mapped PrioSet
@@ -156,8 +184,7 @@ func (p *port) neverPaused(pfc *PFCSample, pfcOn PrioSet) (Diagnostic, bool) {
 	}
 	var silent []uint8
 	for _, prio := range roce.List() {
-		c := &pfc.Priorities[prio]
-		if c.RxPause.OK() && c.TxPause.OK() && c.RxPause.Value == 0 && c.TxPause.Value == 0 {
+		if never(prio) {
 			silent = append(silent, prio)
 		}
 	}
@@ -169,11 +196,36 @@ func (p *port) neverPaused(pfc *PFCSample, pfcOn PrioSet) (Diagnostic, bool) {
 		"RDMA traffic flows and PFC is on for priority %s, but no pause frame has ever been sent or received there", joinNums(silent, ",")), true
 }
 
-// rdmaTraffic reports whether any RDMA port has counted frames.
+// carrying returns the priorities of set whose traffic counters (rx or
+// tx bytes) rose over the last interval, and whether the driver counts
+// the traffic of every one of them.
+func (ls *losslessState) carrying(set PrioSet) (PrioSet, bool) {
+	cur, prev := ls.cur, ls.prev
+	if prev == nil || cur.PFC == nil || prev.PFC == nil {
+		return 0, false
+	}
+	dt := cur.At.Sub(prev.At)
+	var out PrioSet
+	for _, prio := range set.List() {
+		c, b := &cur.PFC.Priorities[prio], &prev.PFC.Priorities[prio]
+		rx, rxOK := readingRate(b.RxBytes, c.RxBytes, dt)
+		tx, txOK := readingRate(b.TxBytes, c.TxBytes, dt)
+		if !rxOK && !txOK {
+			return 0, false
+		}
+		if rx > 0 || tx > 0 {
+			out |= 1 << prio
+		}
+	}
+	return out, true
+}
+
+// rdmaTraffic reports whether any RDMA port has counted frames or
+// octets.
 func (ls *losslessState) rdmaTraffic() bool {
 	for i := range ls.cur.RDMA {
 		s := &ls.cur.RDMA[i]
-		for _, c := range []NDKCounter{NDKRDMAInFrames, NDKRDMAOutFrames} {
+		for _, c := range []NDKCounter{NDKRDMAInFrames, NDKRDMAOutFrames, NDKRDMAInOctets, NDKRDMAOutOctets} {
 			if s.NDK[c].OK() && s.NDK[c].Value > 0 {
 				return true
 			}
@@ -269,11 +321,11 @@ func (p *port) cnpPriorityLossy(e *ECNSample, q *PortQoSSample) (Diagnostic, boo
 // never slows the senders and PFC carries all of the congestion (ECN's
 // thresholds on the switch are missing or above its PFC thresholds).
 func ecnNeverMarked(cur, prev *CountersSampled, dt time.Duration, pfcOn PrioSet) []Diagnostic {
-	paused := false
+	var paused PrioSet
 	if cur.PFC != nil && prev.PFC != nil {
 		for _, prio := range pfcOn.List() {
 			if moved(prev.PFC.Priorities[prio].RxPause, cur.PFC.Priorities[prio].RxPause) {
-				paused = true
+				paused |= 1 << prio
 			}
 		}
 	}
@@ -292,8 +344,8 @@ func ecnNeverMarked(cur, prev *CountersSampled, dt time.Duration, pfcOn PrioSet)
 			r, _ := readingRate(b.Congestion[OutOfBuffer], s.Congestion[OutOfBuffer], dt)
 			evidence = append(evidence, fmt.Sprintf("out_of_buffer rising (%.0f/s)", r))
 		}
-		if paused {
-			evidence = append(evidence, "pauses received on "+priorityWords(pfcOn))
+		if paused != 0 {
+			evidence = append(evidence, "pauses received on "+priorityWords(paused))
 		}
 		if len(evidence) == 0 {
 			continue

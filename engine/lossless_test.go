@@ -339,3 +339,39 @@ func TestECNSampleJSONRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestNeverPausedPerPriority: where the driver counts each priority's
+// traffic, a PFC priority that carried traffic but never paused is named
+// on its own, also while another PFC priority pauses (54a24de said
+// nothing unless every RoCE priority stood unpaused).
+func TestNeverPausedPerPriority(t *testing.T) {
+	local := &Params{PFC: &PFC{Cap: 8, Enabled: 1<<3 | 1<<4}, App: []App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}}}
+	sample := func(at time.Time, n uint64, pauses3 uint64) CountersSampled {
+		s := mlxSample(at, n)
+		for _, p := range []int{3, 4} {
+			s.PFC.Priorities[p].TxBytes = reading(1000000*n, fmt.Sprintf("tx_prio%d_bytes", p))
+			s.PFC.Priorities[p].RxBytes = reading(0, fmt.Sprintf("rx_prio%d_bytes", p))
+		}
+		s.PFC.Priorities[3].RxPause.Value = pauses3
+		return s
+	}
+	for _, tt := range []struct {
+		name    string
+		pauses3 uint64
+		want    string
+	}{
+		{"3 paused, 4 never", 400, "PFC priority 4 carried traffic in the last interval but no pause frame has ever been sent or received there, while PFC priority 3 has paused"},
+		{"neither paused", 0, "PFC priority 3,4 carried traffic in the last interval but no pause frame has ever been sent or received there"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := New(Config{})
+			e.Apply(LocalChanged{Interface: "eth0", At: t0, Source: SourceDCBNL, Params: local})
+			e.Apply(sample(t0, 1, 0))
+			e.Apply(sample(t0.Add(time.Second), 2, tt.pauses3))
+			in, _ := e.Interface("eth0")
+			if d, ok := in.Diagnostic(CodePFCNoPauses); !ok || d.Message != tt.want || d.Severity != SeverityInfo {
+				t.Errorf("got %+v (%v), want %q", d, ok, tt.want)
+			}
+		})
+	}
+}

@@ -524,3 +524,69 @@ func TestLinkPauseFrames(t *testing.T) {
 		})
 	}
 }
+
+// TestRoCELandings: where the NIC puts RoCE traffic, by driver and trust.
+// A UDP 4791 entry counts only on bnxt_en (bnxt_re takes RoCE's priority
+// from it); mlx5's untagged RoCE read by PCP has none (priority 0); irdma
+// tags it with rt_tos2priority(ToS); with the trust unknown each way is
+// shown and the worse one judged.
+func TestRoCELandings(t *testing.T) {
+	pfc3 := &PFC{Cap: 8, Enabled: 1 << 3}
+	udp3 := App{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}
+	dscp26 := App{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}
+	tos := func(v uint8) *RoCEToS { return &RoCEToS{ToS: v, DSCP: v >> 2, ECN: v & 3} }
+	three := 3
+	untagged := RoCEPortSample{Device: "dev0", Port: 1, RoutableV2: &three,
+		GIDs: []RoCEGID{{Index: 3, GID: sp("::ffff:10.0.0.1"), Type: sp("RoCE v2"), Netdev: sp("eth0")}}}
+	vlan := untagged
+	vlan.GIDs = []RoCEGID{{Index: 3, GID: sp("::ffff:10.0.0.1"), Type: sp("RoCE v2"), Netdev: sp("eth0.100")}}
+	for _, tt := range []struct {
+		name    string
+		driver  string
+		trust   []string
+		table   []App
+		port    RoCEPortSample
+		tos     *RoCEToS
+		want    string // landings: "by=priority" joined by spaces, ? for unknown
+		verdict PathVerdict
+	}{
+		{"mlx5, trust unknown, only UDP 4791: both ways land on 0", "mlx5_core", nil, []App{udp3}, untagged, tos(106), "dscp=0 pcp=0", PathError},
+		{"mlx5, trust unknown, DSCP 26 mapped: PCP still 0", "mlx5_core", nil, []App{dscp26, udp3}, untagged, tos(106), "dscp=3 pcp=0", PathError},
+		{"mlx5, DSCP trusted", "mlx5_core", []string{"dscp", "pcp"}, []App{dscp26}, untagged, tos(106), "dscp=3", PathOK},
+		{"mlx5, PCP trusted, untagged", "mlx5_core", []string{"pcp"}, []App{dscp26}, untagged, tos(106), "pcp=0", PathError},
+		{"mlx5, PCP then DSCP, untagged: DSCP decides", "mlx5_core", []string{"pcp", "dscp"}, []App{dscp26}, untagged, tos(106), "dscp=3", PathOK},
+		{"mlx5, PCP trusted, VLAN: its egress map, unknown", "mlx5_core", []string{"pcp"}, nil, vlan, tos(106), "pcp=?", PathUnknown},
+		{"DSCP trusted, DSCP not mapped: default 0", "mlx5_core", []string{"dscp"}, nil, untagged, tos(106), "dscp=0", PathError},
+		{"bnxt_en: the UDP 4791 entry", "bnxt_en", nil, []App{udp3}, untagged, nil, "app=3", PathOK},
+		{"ice, PCP: rt_tos2priority(106) = 2", "ice", []string{"pcp"}, nil, untagged, tos(106), "pcp=2", PathError},
+		{"ice, PCP, ToS unknown", "ice", []string{"pcp"}, nil, untagged, nil, "pcp=?", PathUnknown},
+		{"ice, DSCP trusted: its DSCP map", "ice", []string{"dscp"}, []App{dscp26}, untagged, tos(106), "dscp=3", PathOK},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := tt.port
+			r.DefaultToS = tt.tos
+			f := landingFacts{ifname: "eth0", table: tt.table, tableFrom: "the table", r: &r, driver: tt.driver}
+			if tt.trust != nil {
+				f.qos = &PortQoSSample{Trust: tt.trust}
+			}
+			l := landOn(f, pfc3)
+			var got []string
+			for _, x := range l.all {
+				p := "?"
+				if x.Priority != nil {
+					p = fmt.Sprint(*x.Priority)
+				}
+				got = append(got, fmt.Sprintf("%s=%s", x.By, p))
+				if x.How == "" {
+					t.Errorf("%s landing without a how", x.By)
+				}
+			}
+			if s := strings.Join(got, " "); s != tt.want || l.verdict != tt.verdict {
+				t.Errorf("landings %s (%s), want %s (%s): %s", s, l.verdict, tt.want, tt.verdict, landingWords(l.all))
+			}
+		})
+	}
+	if got := []int{rtTOS2Priority(0), rtTOS2Priority(106), rtTOS2Priority(0x10), rtTOS2Priority(0x18)}; !slices.Equal(got, []int{0, 2, 6, 4}) {
+		t.Errorf("rt_tos2priority of 0, 106, 0x10, 0x18: %v, want 0 2 6 4", got)
+	}
+}

@@ -176,9 +176,34 @@ func dscpIn(table []App, dscp uint8) (int, bool) {
 	return 0, false
 }
 
+// iceDriver is the Intel E800 netdev driver, under the irdma RDMA device
+// (ethtool -i: "ice").
+const iceDriver = "ice"
+
+// ipTOS2Prio is the kernel's ToS-to-priority table (net/ipv4/route.c
+// ip_tos2prio: TC_PRIO_BESTEFFORT 0, BULK 2, INTERACTIVE_BULK 4,
+// INTERACTIVE 6), which rt_tos2priority indexes by the ToS bits
+// (IPTOS_TOS(tos) >> 1).
+var ipTOS2Prio = [16]uint8{0, 0, 0, 0, 2, 2, 2, 2, 6, 6, 6, 6, 4, 4, 4, 4}
+
+// rtTOS2Priority is include/net/route.h rt_tos2priority.
+func rtTOS2Priority(tos uint8) int { return int(ipTOS2Prio[(tos&0x1e)>>1]) }
+
 // pcpLanding is the priority the traffic's VLAN tag carries; tagged says
-// "untagged", "tagged" or "" (unknown).
+// "untagged", "tagged" or "" (unknown). irdma tags every RoCE packet
+// while DCB runs in VLAN (PCP) mode, a priority tag (VLAN 0) where the GID
+// has no VLAN, with the priority rt_tos2priority gives the ToS
+// (drivers/infiniband/hw/irdma/verbs.c, irdma_modify_qp_roce).
 func (f *landingFacts) pcpLanding() (RoCELanding, string) {
+	if f.driver == iceDriver {
+		t := f.r.DefaultToS
+		if t == nil {
+			return RoCELanding{By: ClassifyPCP, How: "irdma tags RoCE with rt_tos2priority of the ToS each application sets (rdma_cm's default is not configured)"}, "tagged"
+		}
+		p := rtTOS2Priority(t.ToS)
+		return RoCELanding{By: ClassifyPCP, Priority: &p,
+			How: fmt.Sprintf("irdma tags RoCE with PCP rt_tos2priority(ToS %d) = %d", t.ToS, p)}, "tagged"
+	}
 	dev, tagged := f.gidNetdev()
 	switch tagged {
 	case "untagged":

@@ -38,24 +38,22 @@ func (r *liveRun) startCounters(ifaces []*liveIface) (stop func()) {
 	var closers []func()
 	s := r.cfg.Sampler
 	if s == nil {
-		cfg := counters.Config{SysfsRoot: r.cfg.SysfsRoot}
+		src := HostSources{SysfsRoot: r.cfg.SysfsRoot}
 		if r.cfg.EthtoolRoot != "" {
-			cfg.Ethtool = counters.FileEthtool{Root: r.cfg.EthtoolRoot}
+			src.Ethtool = counters.FileEthtool{Root: r.cfg.EthtoolRoot}
 		} else if et, err := counters.OpenEthtool(); err == nil {
-			cfg.Ethtool = et
+			src.Ethtool = et
 			closers = append(closers, et.Close)
 		}
-		var dcb *ieeeShare
 		if c, err := dcbnl.Dial(); err == nil {
-			dcb = &ieeeShare{c: c, last: map[string]*dcbnl.IEEE{}}
-			cfg.DCB = counters.DCBFrom(dcb)
+			src.DCB = c
 			closers = append(closers, func() { c.Close() })
 		}
-		hs := hostSampler{Sampler: counters.New(cfg), root: cmp.Or(r.cfg.SysfsRoot, counters.DefaultSysfsRoot), dcb: dcb}
 		if pc, err := linkpause.Dial(); err == nil {
-			hs.pause = pc
+			src.Pause = pc
 			closers = append(closers, func() { pc.Close() })
 		}
+		hs := newHostSampler(src)
 		switch sc, err := rdmastat.Dial(); {
 		case err == nil:
 			hs.stats = sc
@@ -143,12 +141,51 @@ var _ Sampler = (*counters.Sampler)(nil)
 type hostSampler struct {
 	*counters.Sampler
 	root  string
-	pause *linkpause.Client // nil without ethtool netlink or the ioctl
-	dcb   *ieeeShare        // nil without DCB netlink
+	pause PauseReader // nil without ethtool netlink or the ioctl
+	dcb   *ieeeShare  // nil without DCB netlink
 	// stats reads the RDMA ports' optional counters (RDMA netlink); nil
 	// without the RDMA subsystem, or when dialling failed (statsErr).
 	stats    *rdmastat.Client
 	statsErr error
+}
+
+// A PauseReader reads an interface's link-wide PAUSE settings and
+// statistics: a *linkpause.Client.
+type PauseReader interface {
+	Get(ifname string) (*linkpause.Pause, error)
+}
+
+var _ PauseReader = (*linkpause.Client)(nil)
+
+// HostSources are where a live run's counters come from: sysfs (""
+// /sys), the driver's statistics (nil: none), DCB netlink's IEEE state
+// (nil: none) and ethtool netlink's PAUSE (nil: none).
+type HostSources struct {
+	SysfsRoot string
+	Ethtool   counters.Ethtool
+	DCB       counters.IEEEReader
+	Pause     PauseReader
+}
+
+// NewHostSampler composes the Sampler of a live run from its sources:
+// the counters (capture/counters), the RoCE identity of the RDMA ports
+// (capture/rdma), the link-wide PAUSE (ethtool netlink, completed by the
+// driver's frame counters) and the NIC's QoS (DCB netlink,
+// kernel.QoSFromIEEE), all read once a sample. RDMA netlink's optional
+// counters are the live run's own (a Sampler here has none). The case book
+// (testbed/casebook) samples recorded hosts through it.
+func NewHostSampler(src HostSources) Sampler { return newHostSampler(src) }
+
+// newHostSampler is NewHostSampler.
+func newHostSampler(src HostSources) hostSampler {
+	cfg := counters.Config{SysfsRoot: src.SysfsRoot, Ethtool: src.Ethtool}
+	hs := hostSampler{root: cmp.Or(src.SysfsRoot, counters.DefaultSysfsRoot), pause: src.Pause}
+	if src.DCB != nil {
+		hs.dcb = &ieeeShare{c: src.DCB, last: map[string]*dcbnl.IEEE{}}
+		cfg.DCB = counters.DCBFrom(hs.dcb)
+	}
+	hs.Sampler = counters.New(cfg)
+	return hs
 }
 
 // An ieeeShare reads an interface's IEEE DCB state for the counters' PFC
@@ -156,7 +193,7 @@ type hostSampler struct {
 // the same sample come from it: one IEEE_GET an interface a sample. Used
 // by the sampling goroutine only.
 type ieeeShare struct {
-	c    *dcbnl.Client
+	c    counters.IEEEReader
 	last map[string]*dcbnl.IEEE
 }
 

@@ -1,0 +1,229 @@
+package casebook
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/dcbtop/dcbtop/engine"
+)
+
+var update = flag.Bool("update", false, "rewrite each case's outcome.golden and README.md's table")
+
+// An Expect is a case's expect.json (README.md), written before dcbtop
+// ran on the case.
+type Expect struct {
+	Written   string   `json:"written"`
+	Interface string   `json:"interface"`
+	Diagnosis string   `json:"diagnosis"`
+	Named     []Item   `json:"named"`
+	Hinted    []Item   `json:"hinted"`
+	NeverOK   []string `json:"never_ok"`
+	Needs     string   `json:"needs"`
+	Score     string   `json:"score"`
+}
+
+// An Item is one thing dcbtop says: a check's verdict, a hop's worst
+// verdict, or a diagnostic (of a severity).
+type Item struct {
+	Check      string `json:"check,omitempty"`
+	Hop        string `json:"hop,omitempty"`
+	Diagnostic string `json:"diagnostic,omitempty"`
+	Verdict    string `json:"verdict,omitempty"`
+	Severity   string `json:"severity,omitempty"`
+}
+
+// The scores.
+const (
+	scoreNamed    = "named"
+	scoreHinted   = "hinted"
+	scoreMissed   = "missed"
+	scoreCalledOK = "called-ok"
+	scoreNeeds    = "needs-input"
+)
+
+// said is what dcbtop said about an interface: each check's verdict,
+// each hop's worst verdict, each diagnostic's severities.
+type said struct {
+	checks map[string]string
+	hops   map[string]string
+	diags  map[string][]string
+	lines  []string // the outcome, one fact a line
+}
+
+func hear(in *engine.Interface) said {
+	s := said{checks: map[string]string{}, hops: map[string]string{}, diags: map[string][]string{}}
+	for _, r := range engine.Check(in, engine.CheckOptions{}) {
+		s.checks[string(r.Check)] = r.Verdict.String()
+		s.lines = append(s.lines, fmt.Sprintf("check %-14s %-8s %s", r.Check, r.Verdict, engine.Sanitize(r.Summary)))
+	}
+	if in.Counters != nil {
+		for _, p := range in.Counters.RoCEPaths {
+			for _, h := range p.Hops {
+				if v, ok := s.hops[string(h.Hop)]; !ok || h.Verdict.Worse(engine.PathVerdict(v)) {
+					s.hops[string(h.Hop)] = string(h.Verdict)
+				}
+				s.lines = append(s.lines, fmt.Sprintf("hop   %s/%d %-8s %-7s %s", p.Device, p.Port, h.Hop, h.Verdict, engine.Sanitize(h.Reason)))
+			}
+		}
+	}
+	for _, d := range in.Diagnostics {
+		s.diags[string(d.Code)] = append(s.diags[string(d.Code)], d.Severity.String())
+		s.lines = append(s.lines, fmt.Sprintf("diag  %-24s %-7s %s", d.Code, d.Severity, engine.Sanitize(d.Message)))
+	}
+	return s
+}
+
+// holds reports whether dcbtop said it.
+func (s said) holds(it Item) bool {
+	switch {
+	case it.Check != "":
+		return s.checks[it.Check] == it.Verdict
+	case it.Hop != "":
+		return s.hops[it.Hop] == it.Verdict
+	case it.Diagnostic != "":
+		sev, ok := s.diags[it.Diagnostic]
+		return ok && (it.Severity == "" || slices.Contains(sev, it.Severity))
+	}
+	return false
+}
+
+// score judges what was said against what was expected: named when every
+// named item holds; called-ok when a check where the root cause lives says
+// OK; hinted when a hint holds; missed otherwise.
+func score(x Expect, s said) string {
+	named := len(x.Named) > 0
+	for _, it := range x.Named {
+		named = named && s.holds(it)
+	}
+	switch {
+	case named:
+		return scoreNamed
+	case slices.ContainsFunc(x.NeverOK, func(c string) bool { return s.checks[c] == "OK" }):
+		return scoreCalledOK
+	case slices.ContainsFunc(x.Hinted, s.holds):
+		return scoreHinted
+	}
+	return scoreMissed
+}
+
+// TestCaseBook runs every case and fails when a case's outcome changes:
+// its score (expect.json "score", recorded) or, line by line, what dcbtop
+// says (outcome.golden, rewritten with -update). README.md's table lists
+// the cases with their scores.
+func TestCaseBook(t *testing.T) {
+	dirs, err := filepath.Glob("testdata/[0-9]*")
+	if err != nil || len(dirs) < 20 {
+		t.Fatalf("%d cases (%v), want at least 20", len(dirs), err)
+	}
+	var rows []string
+	counts := map[string]int{}
+	for _, dir := range dirs {
+		var x Expect
+		if err := readJSON(filepath.Join(dir, "expect.json"), &x); err != nil {
+			t.Fatal(err)
+		}
+		title, link := caseTitle(t, dir)
+		got := scoreNeeds
+		if x.Needs == "" {
+			in, err := Run(dir)
+			if err != nil {
+				t.Errorf("%s: %v", dir, err)
+				continue
+			}
+			if in.Name != x.Interface {
+				t.Errorf("%s: expect.json names %s, host.json %s", dir, x.Interface, in.Name)
+			}
+			s := hear(&in)
+			got = score(x, s)
+			golden(t, filepath.Join(dir, "outcome.golden"), strings.Join(s.lines, "\n")+"\n")
+		}
+		if got != x.Score {
+			t.Errorf("%s: scored %s, recorded %s (expect.json)", dir, got, x.Score)
+		}
+		counts[got]++
+		rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s |", filepath.Base(dir)[:2], title, link, got))
+	}
+	table := fmt.Sprintf("%d cases: %d named, %d hinted, %d missed, %d called ok, %d need an input dcbtop cannot take yet.\n\n",
+		len(dirs), counts[scoreNamed], counts[scoreHinted], counts[scoreMissed], counts[scoreCalledOK], counts[scoreNeeds]) +
+		"| # | Case | Thread | Score |\n|---|---|---|---|\n" + strings.Join(rows, "\n") + "\n"
+	readmeTable(t, "README.md", table)
+}
+
+var titleLine = regexp.MustCompile(`(?m)^# (.+)$`)
+var sourceLine = regexp.MustCompile(`(?m)^Source: (https://\S+)`)
+
+// caseTitle returns a case's title and source link from its case.md.
+func caseTitle(t *testing.T, dir string) (string, string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "case.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	title, src := titleLine.FindSubmatch(b), sourceLine.FindSubmatch(b)
+	if title == nil || src == nil {
+		t.Fatalf("%s/case.md: no title or Source: link", dir)
+	}
+	for _, h := range []string{"## What the operator saw", "## The thread's diagnosis", "## How it is rebuilt", "## Expected (written before running dcbtop)"} {
+		if !strings.Contains(string(b), h) {
+			t.Errorf("%s/case.md lacks %q", dir, h)
+		}
+	}
+	return strings.ReplaceAll(string(title[1]), "|", "/"), string(src[1])
+}
+
+// golden compares got with the file at path, or rewrites it (-update).
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./testbed/casebook -update)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s: what dcbtop says changed (-was +now):\n%s", path, diff)
+	}
+}
+
+// The README's table sits between these lines.
+const (
+	tableStart = "<!-- cases: go test ./testbed/casebook -update -->\n"
+	tableEnd   = "<!-- end of cases -->\n"
+)
+
+// readmeTable checks (or, with -update, rewrites) the table of cases in
+// the README.
+func readmeTable(t *testing.T, path, table string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	i, j := strings.Index(s, tableStart), strings.Index(s, tableEnd)
+	if i < 0 || j < i {
+		t.Fatalf("%s has no table markers", path)
+	}
+	cur := s[i+len(tableStart) : j]
+	if *update {
+		if err := os.WriteFile(path, []byte(s[:i+len(tableStart)]+table+s[j:]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if diff := cmp.Diff(cur, table); diff != "" {
+		t.Errorf("%s's table of cases is stale (-readme +now):\n%s", path, diff)
+	}
+}
