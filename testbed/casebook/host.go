@@ -273,8 +273,12 @@ func (k *fakeKernel) DCBX(string) (dcbnl.Mode, error) {
 	return k.mode, nil
 }
 
-func (k *fakeKernel) SetIEEE(string, *dcbnl.IEEESet) error { return errors.New("the case book does not write") }
-func (k *fakeKernel) DelApps(string, []dcbnl.App) error    { return errors.New("the case book does not write") }
+func (k *fakeKernel) SetIEEE(string, *dcbnl.IEEESet) error {
+	return errors.New("the case book does not write")
+}
+func (k *fakeKernel) DelApps(string, []dcbnl.App) error {
+	return errors.New("the case book does not write")
+}
 
 // trustSelectors are the trust table's names (linux/dcbnl.h: the APP
 // selectors, DCB_APP_SEL_PCP 255).
