@@ -14,6 +14,7 @@ package engine
 
 import (
 	"bytes"
+	"errors"
 	"slices"
 	"time"
 
@@ -183,6 +184,9 @@ type port struct {
 	resolution  Resolution
 	// agents are the local agents seen transmitting (outgoing frames).
 	agents []*localAgent
+	// ends is how an undirected capture's two ends were read, nil when
+	// it was not (EndsAssumed).
+	ends *CaptureEnds
 }
 
 // A localAgent is a chassis ID seen in this host's own outgoing LLDPDUs.
@@ -213,6 +217,10 @@ type CaptureCounters struct {
 	// RecordsOdd counts capture records read despite an inconsistency
 	// (a capture length over the packet or snapshot length).
 	RecordsOdd uint64 `json:"records_odd"`
+	// NotLLDP counts frames of another protocol, skipped: a capture file
+	// taken without a filter ("tcpdump -w" of all traffic) holds them; a
+	// live capture's filter admits only LLDP.
+	NotLLDP uint64 `json:"frames_not_lldp"`
 }
 
 // portNew returns the state of interface name, creating it, and whether
@@ -325,6 +333,19 @@ func (e *Engine) step(ev Event) Outcome {
 	switch ev := ev.(type) {
 	case Tick:
 		e.advance(ev.At)
+	case EndsAssumed:
+		e.advance(ev.At)
+		p, isNew := e.portNew(ev.Interface)
+		if p == nil {
+			break
+		}
+		c := CaptureEnds{LocalMAC: ev.Local, PeerMAC: ev.Peer, Rule: ev.Rule}
+		changed = isNew || p.ends == nil || *p.ends != c
+		p.ends = &c
+		if p.mac == nil {
+			m := ev.Local
+			p.mac = &m // this host's end: its address breaks the PFC tie
+		}
 	case HostObserved:
 		e.advance(ev.At)
 		changed = ev.NetAdmin != e.host.NetAdmin || !slices.Equal(ev.Agents, e.host.Agents)
@@ -597,6 +618,16 @@ func (e *Engine) frame(p *port, ev FrameReceived) {
 		p.lastNote = ev.Note
 	}
 	hdr, pdu, err := lldp.SplitFrame(ev.Data)
+	if errors.Is(err, lldp.ErrNotLLDP) {
+		// Another protocol: no LLDPDU, and no LLDP frame either.
+		if ev.Outgoing {
+			p.counters.FramesOut--
+		} else {
+			p.counters.FramesIn--
+		}
+		p.counters.NotLLDP++
+		return
+	}
 	if err != nil {
 		e.malformed(p, err)
 		return

@@ -62,6 +62,10 @@ type Interface struct {
 	// LocalAgents lists the chassis IDs seen in this host's own outgoing
 	// LLDPDUs (more than one is a dual-agent problem).
 	LocalAgents []LocalAgent `json:"local_agents"`
+	// CaptureEnds, for a capture that does not say which frames this
+	// host sent, says which of its link's two ends was taken as this host
+	// and why (engine.LocalEnds); null otherwise.
+	CaptureEnds *CaptureEnds `json:"capture_ends"`
 	Dialect     lldp.Dialect `json:"dialect"`
 	MultiPeer   *MultiPeer   `json:"multi_peer"`
 	Peers       []Peer       `json:"peers"`
@@ -245,6 +249,7 @@ func (p *port) snapshot(now time.Time) Interface {
 		in.DCBXMode = &m
 	}
 	in.FirmwareManaged = p.firmware
+	in.CaptureEnds = p.ends
 	if p.localSource != "" {
 		in.LocalSource = p.localSource
 		w := p.willing

@@ -95,3 +95,36 @@ func TestTickNotWhenSnapshotsAge(t *testing.T) {
 		t.Error("a status message that clears in time: no tick")
 	}
 }
+
+// A lost peer's "expired Ns ago" moves once a second on a live screen
+// also when no snapshot comes (the engine's last deadline has passed):
+// 54a24de said "expired 0s ago" until the next event.
+func TestLostPeerAgeMoves(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		snap := expired(t)
+		lp := snap.Interfaces[0].LastPeer
+		if lp == nil || len(snap.Interfaces[0].Peers) != 0 {
+			t.Fatal("fixture without a lost peer")
+		}
+		// The snapshot was taken as the peer expired, just now.
+		shift := time.Since(snap.TakenAt)
+		snap.TakenAt = snap.TakenAt.Add(shift)
+		snap.Interfaces[0].LastPeer.GoneAt = snap.TakenAt
+		m := NewModel(nil, WithColor(ColorNever), WithLocation(time.UTC), WithOverview(false))
+		var mm tea.Model = m
+		mm, _ = mm.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
+		mm, _ = mm.Update(CaptureStatus{Mode: CaptureLive, Ages: true})
+		mm, _ = mm.Update(snapshotMsg{snap})
+		if !mm.(Model).ticking {
+			t.Fatal("a lost peer's age on screen: no tick")
+		}
+		for s := 0; s < 5; s++ {
+			want := fmt.Sprintf("expired %ds ago", s)
+			if screen := stripView(mm); !contains(screen, want) {
+				t.Fatalf("after %ds the screen lacks %q:\n%s", s, want, screen)
+			}
+			time.Sleep(time.Second)
+			mm, _ = mm.Update(tickMsg(time.Now()))
+		}
+	})
+}

@@ -379,12 +379,14 @@ func selectedIndex(s engine.Snapshot, name string) int {
 }
 
 // needsTick reports whether anything on screen changes with the clock
-// alone: a peer's TTL and "last seen", a multi-peer hold-down (unless the
-// source's snapshots redraw them: CaptureStatus.Ages), the demo's next
-// step, a status message that will clear, a replay that plays. An idle
-// screen (no peer, a paused or ended replay with nothing left to expire)
-// then wakes for nothing, and a live one with a peer sending every second
-// once a second, on its snapshot.
+// alone: a peer's TTL and "last seen", a multi-peer hold-down, a lost
+// peer's "gone ... ago", a local agent's "last ... ago" (unless the
+// source's snapshots redraw them: CaptureStatus.Ages, which redraws the
+// peers' countdowns only while the engine ages), the demo's next step, a
+// status message that will clear, a replay that plays. An idle screen (no
+// peer, a paused or ended replay with nothing left to expire) then wakes
+// for nothing, and a live one with a peer sending every second once a
+// second, on its snapshot.
 func (m Model) needsTick() bool {
 	if m.vs.paused {
 		return false // the screen is frozen
@@ -395,12 +397,16 @@ func (m Model) needsTick() bool {
 	if c := m.vs.capture; c.Mode == CaptureReplay && !c.Done && !c.Paused {
 		return true
 	}
-	if c := m.vs.capture; c.Ages && !c.Done && !m.vs.closed {
-		return false // each snapshot redraws the countdowns
-	}
+	ages := m.vs.capture.Ages && !m.vs.capture.Done && !m.vs.closed
 	for i := range m.snap.Interfaces {
 		in := &m.snap.Interfaces[i]
-		if len(in.Peers) > 0 || in.MultiPeer != nil {
+		if !ages && (len(in.Peers) > 0 || in.MultiPeer != nil) {
+			return true
+		}
+		// "gone ... ago" and "last ... ago" move on after the engine's
+		// last deadline, when no snapshot comes to redraw them (54a24de
+		// showed "expired 0s ago" until the next event).
+		if (in.LastPeer != nil && len(in.Peers) == 0) || len(in.LocalAgents) > 0 {
 			return true
 		}
 	}

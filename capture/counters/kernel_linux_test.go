@@ -128,7 +128,7 @@ func TestVethKernel(t *testing.T) {
 			t.Errorf("PFCCounters(a0) error %v, want one matching dcbnl.ErrNoDCB", err)
 		}
 		got := counters.New(cfg).Sample("a0", t0, time.Second)
-		want := engine.CountersSampled{Interface: "a0", At: t0, Interval: time.Second, RDMA: []engine.RDMAPortSample{}}
+		want := engine.CountersSampled{Interface: "a0", At: t0, Interval: time.Second, RDMA: []engine.RDMAPortSample{}, Driver: "veth"}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("Sample(a0) (-want +got):\n%s", diff)
 		}

@@ -214,9 +214,11 @@ func agentResult(what string, ap host.Applied) string {
 	if len(ap.Changed) == 0 {
 		s = "nothing changed"
 	}
+	// What the agent's next LLDPDU carries (read back from it): a willing
+	// host advertises the ETS and PFC it took from the peer, not its own.
 	rb := "willing " + engine.OnOff(ap.After.Willing)
-	if ap.After.Params != nil {
-		rb = ap.After.Params.String() // says willing or not willing
+	if ap.Advertised != nil {
+		rb = ap.Advertised.String() // says willing or not willing
 	}
 	return s + "; now advertising " + rb
 }

@@ -346,15 +346,20 @@ func TestBackendPreview(t *testing.T) {
 
 // TestBackendApplyAgent: on dcbtop's agent, apply and undo are handed to
 // the host layer on the engine goroutine, and the answer says what
-// changed and what the agent now advertises.
+// changed and what the agent now advertises: what its LLDPDU carries
+// (host.Applied.Advertised), which for a willing host is the peer's ETS
+// and PFC, not its own (54a24de said "ETS 100/0..., PFC off" while the
+// peer received ETS 50/50 with PFC on 3).
 func TestBackendApplyAgent(t *testing.T) {
 	s := liveSnapshot(t)
 	w := false
+	sent := &engine.Params{ETS: &engine.ETS{Willing: true, MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{50, 50}},
+		PFC: &engine.PFC{Willing: true, Cap: 8, Enabled: 1 << 3}}
 	fl := &fakeLive{applied: host.Applied{Interface: "ag", Target: engine.WriteAgent,
-		After: engine.LocalState{Willing: false, Params: agent.DefaultLocal().WithWilling(false)}, Changed: []string{"willing"}}}
+		After: engine.LocalState{Willing: true, Params: agent.DefaultLocal().WithWilling(true)}, Changed: []string{"willing"}, Advertised: sent}}
 	b := testBackend(s, fl)
 	text, err := b.Apply("ag", &w, nil)
-	if want := "applied to dcbtop's agent, changed willing; now advertising not willing, ETS 100/0/0/0/0/0/0/0 (prio→TC 00000000), PFC off, APP none"; err != nil || text != want {
+	if want := "applied to dcbtop's agent, changed willing; now advertising willing, ETS 50/50/0/0/0/0/0/0 (prio→TC 00010000), PFC 3"; err != nil || text != want {
 		t.Errorf("apply: %q, %v; want %q", text, err, want)
 	}
 	p := agent.DefaultLocal()
@@ -362,7 +367,7 @@ func TestBackendApplyAgent(t *testing.T) {
 		t.Fatal(err)
 	}
 	fl.applied.Changed = nil
-	if text, err := b.Undo("ag"); err != nil || !strings.HasPrefix(text, "nothing changed; now advertising not willing") {
+	if text, err := b.Undo("ag"); err != nil || !strings.HasPrefix(text, "nothing changed; now advertising willing, ETS 50/50") {
 		t.Errorf("undo: %q, %v", text, err)
 	}
 	want := []fakeWrite{{Iface: "ag", Willing: &w}, {Iface: "ag", Params: p}, {Iface: "ag", Undo: true}}

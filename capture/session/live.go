@@ -241,8 +241,11 @@ type Config struct {
 	// Speed (1 recorded speed, 0 as fast as possible), its timestamps the
 	// run's clock; Post then follows its progress. A headless replay's
 	// Loop ends at the end of the file; a screen's waits for its context.
-	Replay     string
-	Speed      float64
+	Replay string
+	Speed  float64
+	// LocalMAC, for a replay of a capture without direction, names this
+	// host's end of the link (--local-mac); nil: engine.LocalEnds' rule.
+	LocalMAC   *lldp.MAC
 	Post       Poster
 	Interfaces []string
 	Links      []capture.Link
@@ -456,6 +459,15 @@ func (rt *Runtime) startReplay(cfg Config) error {
 	}
 	r.clk, r.replay = src, src
 	rt.liveRun = r
+	ends, err := captureEnds(cfg.Replay, cfg.LocalMAC)
+	if err != nil {
+		return err
+	}
+	src.ends = map[string]lldp.MAC{}
+	for _, e := range ends {
+		src.ends[e.Interface] = e.Local
+		r.apply(e)
+	}
 	if cfg.Screen {
 		// The screen's replay is a player: it stays after the end for a
 		// seek back, which starts the engine afresh first.
@@ -463,6 +475,9 @@ func (rt *Runtime) startReplay(cfg Config) error {
 		src.reset = func(ctx context.Context) {
 			_ = r.doCtx(ctx, func() {
 				r.h.Reset()
+				for _, e := range ends {
+					r.apply(e)
+				}
 				r.dirty = true
 			})
 		}
@@ -473,6 +488,17 @@ func (rt *Runtime) startReplay(cfg Config) error {
 		r.flush()
 	}
 	return nil
+}
+
+// captureEnds reads which end of each undirected link of a capture file
+// is this host's (capture.ScanEnds, engine.LocalEnds: --local-mac, else
+// the willing end, else the first to send).
+func captureEnds(path string, localMAC *lldp.MAC) ([]engine.EndsAssumed, error) {
+	ends, err := capture.ScanEnds(path)
+	if err != nil {
+		return nil, err
+	}
+	return engine.LocalEnds(ends, localMAC)
 }
 
 // ReplayProgress returns a replay's progress (zero for a live run).

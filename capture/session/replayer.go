@@ -14,6 +14,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // ReplayProgress is a replay's position and pacing, for the screen.
@@ -80,6 +81,24 @@ type replaySource struct {
 	ctl         chan playerCmd
 	interactive bool
 	reset       func(context.Context)
+	// ends maps an interface of a capture without direction to this
+	// host's end of its link (engine.LocalEnds): frames from that address
+	// are this host's, the others the peer's.
+	ends map[string]lldp.MAC
+}
+
+// frameEvent is the engine's event for a replayed frame, its direction
+// given by the link's ends where the capture records none.
+func (s *replaySource) frameEvent(f capture.Frame) engine.FrameReceived {
+	if f.Dir == capture.DirectionUnknown && len(s.ends) > 0 && len(f.Data) >= 12 {
+		if local, ok := s.ends[f.Interface]; ok {
+			f.Dir = capture.DirectionIncoming
+			if lldp.MAC(f.Data[6:12]) == local {
+				f.Dir = capture.DirectionOutgoing
+			}
+		}
+	}
+	return frameEvent(f.Interface, f, f.At)
 }
 
 // openReplay opens path for a run. With a poster, the file is scanned
@@ -207,7 +226,7 @@ func (s *replaySource) run(ctx context.Context, events chan<- engine.Event, done
 		}
 		s.sent(f)
 		select {
-		case events <- frameEvent(f.Interface, f, f.At):
+		case events <- s.frameEvent(f):
 		case <-ctx.Done():
 			return
 		}
@@ -246,7 +265,7 @@ func (s *replaySource) direct(ctx context.Context, apply func(engine.FrameReceiv
 			return s.ended(err)
 		}
 		b.add(f.At)
-		if !apply(frameEvent(f.Interface, f, f.At)) {
+		if !apply(s.frameEvent(f)) {
 			return nil
 		}
 	}

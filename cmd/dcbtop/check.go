@@ -22,6 +22,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/capture/session"
 	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 	"github.com/dcbtop/dcbtop/engine/metrics"
 )
 
@@ -38,6 +39,9 @@ its evidence and a fix. Read-only: nothing is sent or written.
   -r FILE          judge a capture (pcap or pcapng) instead: checks that
                    need what a capture does not carry (this host's
                    parameters, counters) are UNKNOWN
+  --local-mac MAC  with -r: this host's end of a capture that does not say
+                   which frames it sent (both ends of one link); default
+                   the willing end, else the first to send
   --expect POLICY  also hold the operational parameters to POLICY, a JSON
                    file such as {"pfc":{"enabled":[3]},
                    "app":[{"selector":"udp-port","protocol":4791,"priority":3}],
@@ -75,6 +79,7 @@ const (
 type checkOptions struct {
 	ifaces      []string
 	read        string
+	localMAC    *lldp.MAC // --local-mac
 	expect      string
 	policy      *engine.Policy
 	wait        time.Duration
@@ -94,6 +99,7 @@ func checkFlags(o *checkOptions) *flag.FlagSet {
 	ifaceFlag(fs, &o.ifaces)
 	documentDefault(fs, "i", "every up Ethernet interface, or every interface of the capture")
 	fs.StringVar(&o.read, "r", "", "capture file")
+	fs.Var(macValue{&o.localMAC}, "local-mac", "this host's end of an undirected capture")
 	fs.StringVar(&o.expect, "expect", "", "policy file")
 	durationFlag(fs, &o.wait, "wait", defaultCheckWait, "wait")
 	fs.BoolVar(&o.json, "json", false, "JSON")
@@ -120,6 +126,8 @@ func parseCheck(args []string) (*checkOptions, error) {
 		return nil, errors.New("--json and --junit exclude each other")
 	case o.wait <= 0:
 		return nil, errors.New("--wait must be positive")
+	case o.localMAC != nil && o.read == "":
+		return nil, errors.New("--local-mac applies to -r only")
 	}
 	if p, ok := engine.PresetPolicy(o.expect); ok {
 		if _, err := os.Stat(o.expect); err != nil { // a file of that name wins
@@ -272,7 +280,7 @@ func checkReplay(ctx context.Context, o *checkOptions) (engine.Snapshot, error) 
 		return engine.Snapshot{}, err
 	}
 	defer release()
-	rt, err := session.Start(session.Config{Replay: o.read, Out: io.Discard, Version: version, Revision: revision})
+	rt, err := session.Start(session.Config{Replay: o.read, LocalMAC: o.localMAC, Out: io.Discard, Version: version, Revision: revision})
 	if err != nil {
 		return engine.Snapshot{}, err
 	}

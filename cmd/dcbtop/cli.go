@@ -23,6 +23,7 @@ import (
 	"github.com/dcbtop/dcbtop/capture/session"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 	"github.com/dcbtop/dcbtop/ui"
 )
 
@@ -62,6 +63,7 @@ type options struct {
 	text       bool
 	ifaces     []string
 	read       string
+	localMAC   *lldp.MAC // --local-mac
 	json       bool
 	events     bool
 	duration   time.Duration
@@ -152,6 +154,10 @@ Options:
                  it to standard output and nothing else there)
   --speed X      replay pacing: 0 = as fast as possible, 1 = recorded speed,
                  4 = four times faster (default 1 on the screen, 0 headless)
+  --local-mac MAC
+                 replay: this host's end of a capture that does not say
+                 which frames it sent (a classic pcap of both ends of one
+                 link); default the willing end, else the first to send
   --agent        act as the host DCBX agent: transmit LLDPDUs with the local
                  ETS/PFC/APP parameters on every captured interface (on the
                  screen, a starts and stops it per interface)
@@ -459,6 +465,7 @@ func rootFlags(o *options) *flag.FlagSet {
 	ifaceFlag(fs, &o.ifaces)
 	documentDefault(fs, "i", "every up Ethernet interface")
 	fs.StringVar(&o.read, "r", "", "replay a capture file")
+	fs.Var(macValue{&o.localMAC}, "local-mac", "this host's end of an undirected capture")
 	outputFlags(fs, o)
 	o.speed = -1 // set by settleOutput once the mode is known
 	fs.Var(speedValue{p: &o.speed, want: "want a number of 0 or more"}, "speed", "replay speed")
@@ -517,6 +524,8 @@ func parse(args []string, env Env) (*options, error) {
 		return nil, errors.New("--agent applies to live capture only")
 	case live && o.speed >= 0:
 		return nil, errors.New("--speed applies to replay (-r) only")
+	case live && o.localMAC != nil:
+		return nil, errors.New("--local-mac applies to replay (-r) only")
 	case !o.agent && (o.local != "" || o.willingSet || o.force):
 		return nil, errors.New("--local, --willing and --force need --agent")
 	case o.agent && (o.txInterval < time.Second || o.txInterval > time.Hour):

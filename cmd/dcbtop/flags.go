@@ -6,6 +6,7 @@ package main
 import (
 	"errors"
 	"flag"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 	"math"
 	"regexp"
 	"strconv"
@@ -270,4 +271,24 @@ func damerauLevenshtein(a, b string) int {
 		last[s[i-1]] = i
 	}
 	return d[len(s)+1][len(t)+1]
+}
+
+// macValue is a flag holding a MAC address (six hexadecimal octets
+// separated by colons or hyphens), nil until set.
+type macValue struct{ p **lldp.MAC }
+
+func (v macValue) String() string {
+	if v.p == nil || *v.p == nil {
+		return ""
+	}
+	return (*v.p).String()
+}
+
+func (v macValue) Set(s string) error {
+	var m lldp.MAC
+	if err := m.UnmarshalText([]byte(s)); err != nil {
+		return errors.New("want a MAC address like 02:00:00:00:00:01")
+	}
+	*v.p = &m
+	return nil
 }

@@ -218,7 +218,7 @@ func runReplay(ctx context.Context, o *options, env Env) error {
 		return err
 	}
 	defer release()
-	cfg := session.Config{Replay: o.read, Speed: o.speed, Screen: o.tui, Events: o.events, TextEvents: o.textEvents, JSON: o.json,
+	cfg := session.Config{Replay: o.read, LocalMAC: o.localMAC, Speed: o.speed, Screen: o.tui, Events: o.events, TextEvents: o.textEvents, JSON: o.json,
 		Out: env.Stdout, Version: version, Revision: revision}
 	if !o.tui {
 		cfg.Warn = env.Stderr

@@ -244,6 +244,22 @@ func (a *Agent) TTL() uint16 { return a.ttl }
 // Frame returns the current frame (for tests and recording).
 func (a *Agent) Frame() []byte { return a.frame }
 
+// Advertising reads back what the current frame advertises, as a peer
+// decodes it (engine.ParamsFromDU): the ETS Configuration and PFC in force
+// with the Willing bit, the recommendation and the APP table. Nil when the
+// frame carries no DCBX TLV.
+func (a *Agent) Advertising() *engine.Params {
+	_, pdu, err := lldp.SplitFrame(a.frame)
+	if err != nil {
+		return nil
+	}
+	du, err := lldp.Parse(pdu)
+	if err != nil {
+		return nil
+	}
+	return engine.ParamsFromDU(du)
+}
+
 // Shutdown returns the shutdown LLDPDU frame (TTL 0) to send when the
 // agent stops (IEEE Std 802.1AB-2016, 9.2.7.7.1).
 func (a *Agent) Shutdown() []byte { return a.shutdown }

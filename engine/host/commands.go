@@ -177,6 +177,11 @@ type Applied struct {
 	// engine.Params.Changes ("ets", "ets_reco", "pfc", "app", the Willing
 	// bits aside) and "willing". Empty: nothing changed.
 	Changed []string
+	// Advertised is what dcbtop's agent now advertises, read back from
+	// the LLDPDU it transmits next (agent.Agent.Advertising): the
+	// operational ETS and PFC with the local Willing bit, which a willing
+	// host took from the peer; nil for a kernel write.
+	Advertised *engine.Params
 }
 
 // Apply changes what dcbtop's agent on iface advertises at at: the given
@@ -207,7 +212,9 @@ func (h *Host) Apply(iface string, change *engine.Params, willing *bool, at time
 	before := engine.LocalState{Willing: p.willing, Params: p.local.Clone()}
 	ap := h.setLocal(p, before, engine.LocalState{Willing: w, Params: next}, at)
 	p.undo, p.undone = &before, false
-	return ap, h.end(at), nil
+	res := h.end(at) // the agent takes the resolved state here
+	ap.Advertised = p.agent.Advertising()
+	return ap, res, nil
 }
 
 // UndoApply restores on dcbtop's agent on iface the local state before
@@ -228,7 +235,9 @@ func (h *Host) UndoApply(iface string, at time.Time) (Applied, Result, error) {
 	cur := engine.LocalState{Willing: p.willing, Params: p.local.Clone()}
 	ap := h.setLocal(p, cur, prev, at)
 	p.undo, p.undone = nil, true
-	return ap, h.end(at), nil
+	res := h.end(at)
+	ap.Advertised = p.agent.Advertising()
+	return ap, res, nil
 }
 
 // setLocal makes next the agent's local state: the engine takes it as a

@@ -488,3 +488,37 @@ func TestWriteTarget(t *testing.T) {
 		t.Errorf("firmware DCBX: %v", err)
 	}
 }
+
+// TestAppliedAdvertised: the answer to an apply or an undo says what the
+// agent's LLDPDU now carries, read back from it: a willing host
+// advertises the ETS and PFC it took from the peer, not its own local
+// parameters.
+func TestAppliedAdvertised(t *testing.T) {
+	h := started(t, AgentConfig{Willing: false})
+	peerETS := &lldp.ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, Bandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{2, 2}}
+	du := &lldp.DU{ChassisID: lldp.ChassisID{Subtype: lldp.ChassisIDSubtypeMACAddress, ID: []byte{2, 0, 0, 0, 0, 9}},
+		PortID: lldp.PortID{Subtype: lldp.PortIDSubtypeInterfaceName, ID: []byte("swp1")}, TTL: 120,
+		TLVs: []lldp.TLV{peerETS, &lldp.ETS{Recommendation: true, PrioTC: peerETS.PrioTC, Bandwidth: peerETS.Bandwidth, TSA: peerETS.TSA},
+			&lldp.PFC{Cap: 8, Enabled: 1 << 3}}}
+	f, err := lldp.AppendFrame(nil, lldp.NearestBridge, lldp.MAC{2, 0, 0, 0, 0, 9}, du)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.StepFrame(engine.FrameReceived{Interface: "h0", At: t0.Add(5 * time.Second), Data: f})
+	on := true
+	ap, _, err := h.Apply("h0", nil, &on, t0.Add(10*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := ap.Advertised
+	if a == nil || a.ETS == nil || a.PFC == nil || !a.ETS.Willing || a.ETS.TCBandwidth != peerETS.Bandwidth || a.PFC.Enabled != 1<<3 {
+		t.Fatalf("advertised %v, want willing, the peer's ETS 50/50 and PFC 3", a)
+	}
+	if ap.After.Params.PFC.Enabled != 0 {
+		t.Errorf("the local parameters changed: %v", ap.After.Params)
+	}
+	ap, _, err = h.UndoApply("h0", t0.Add(11*time.Second))
+	if err != nil || ap.Advertised == nil || ap.Advertised.ETS.Willing || ap.Advertised.PFC.Enabled != 0 {
+		t.Errorf("undone: advertised %v (%v), want its own, not willing, PFC off", ap.Advertised, err)
+	}
+}
