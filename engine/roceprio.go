@@ -214,7 +214,11 @@ func (f *landingFacts) pcpLanding() (RoCELanding, string) {
 		return RoCELanding{By: ClassifyPCP,
 			How: fmt.Sprintf("tagged by %s: the PCP is its egress-qos-map's, not read here", dev)}, tagged
 	}
-	return RoCELanding{By: ClassifyPCP, How: "whether the traffic is VLAN-tagged is unknown (no routable GID)"}, ""
+	why := "no routable GID"
+	if f.r.RoutableV2 != nil {
+		why = "the routable GID's netdev is not reported"
+	}
+	return RoCELanding{By: ClassifyPCP, How: "whether the traffic is VLAN-tagged is unknown (" + why + ")"}, ""
 }
 
 // gidNetdev returns the netdev of the port's routable RoCE v2 GID and

@@ -227,7 +227,25 @@ func (r *renderer) peerSummary() []part {
 	if n := len(in.Peers); n > 1 {
 		parts = append(parts, part{text: st.Warn.Render("+" + plural(n-1, "more peer")), drop: 1})
 	}
+	if e := in.CaptureEnds; e != nil {
+		// A capture without direction read as both ends of one link:
+		// say which end was taken as this host, and by which rule.
+		parts = append(parts, part{text: st.Dim.Render("this host " + e.LocalMAC.String() + ": " + clean(endRuleWords(e.Rule), 40)), drop: 2})
+	}
 	return append(parts, part{text: clean(p.ChassisID, 28), drop: 4})
+}
+
+// endRuleWords is the short form of an EndsAssumed rule for the header.
+func endRuleWords(rule string) string {
+	switch rule {
+	case engine.EndRuleGiven:
+		return "--local-mac"
+	case engine.EndRuleWilling:
+		return "the willing end"
+	case engine.EndRuleFirst:
+		return "the first to send (--local-mac to choose)"
+	}
+	return rule
 }
 
 // lostPeerSummary is the second header line without a live peer: the last

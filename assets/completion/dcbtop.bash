@@ -10,7 +10,7 @@ _dcbtop() {
         --snapshot-dir|--textfile) _filedir -d; return ;;
         --willing) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
         --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
-        --duration|--tx-interval|--speed|--metrics|--wait|--counters-interval) return ;;
+        --duration|--tx-interval|--speed|--metrics|--wait|--counters-interval|--local-mac) return ;;
     esac
     local commands="apply check demo help version"
     if [[ $cword -eq 1 && $cur != -* ]]; then
@@ -25,11 +25,11 @@ _dcbtop() {
     local opts
     case ${words[1]} in
         apply) opts="-i --willing --help" ;;
-        check) opts="-i -r --expect --wait --json --junit --textfile --help" ;;
+        check) opts="-i -r --local-mac --expect --wait --json --junit --textfile --help" ;;
         demo) opts="--json --events --text --duration --speed --no-mouse --color --metrics --snapshot-dir --help" ;;
         help) opts="--help" ;;
         version) opts="--help" ;;
-        *) opts="-i -r --json --events --text --duration -w --speed --agent --local --willing --tx-interval --force --no-mouse --color --metrics --snapshot-dir --counters-interval --version --help" ;;
+        *) opts="-i -r --json --events --text --duration -w --speed --local-mac --agent --local --willing --tx-interval --force --no-mouse --color --metrics --snapshot-dir --counters-interval --version --help" ;;
     esac
     COMPREPLY=($(compgen -W "$opts" -- "$cur"))
 }

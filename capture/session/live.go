@@ -459,7 +459,7 @@ func (rt *Runtime) startReplay(cfg Config) error {
 	}
 	r.clk, r.replay = src, src
 	rt.liveRun = r
-	ends, err := captureEnds(cfg.Replay, cfg.LocalMAC)
+	ends, err := engine.LocalEnds(src.peekEnds(), cfg.LocalMAC)
 	if err != nil {
 		return err
 	}
@@ -488,17 +488,6 @@ func (rt *Runtime) startReplay(cfg Config) error {
 		r.flush()
 	}
 	return nil
-}
-
-// captureEnds reads which end of each undirected link of a capture file
-// is this host's (capture.ScanEnds, engine.LocalEnds: --local-mac, else
-// the willing end, else the first to send).
-func captureEnds(path string, localMAC *lldp.MAC) ([]engine.EndsAssumed, error) {
-	ends, err := capture.ScanEnds(path)
-	if err != nil {
-		return nil, err
-	}
-	return engine.LocalEnds(ends, localMAC)
 }
 
 // ReplayProgress returns a replay's progress (zero for a live run).

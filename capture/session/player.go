@@ -176,6 +176,7 @@ func (s *replaySource) rewind(ctx context.Context, pos time.Duration, events cha
 	s.mu.Lock()
 	old := s.src
 	s.src = src
+	s.peeked, s.peekErr = nil, nil // read again from the start
 	s.mu.Unlock()
 	old.Close()
 	s.mu.Lock()
@@ -200,7 +201,7 @@ func (s *replaySource) rewind(ctx context.Context, pos time.Duration, events cha
 		}
 		s.sent(f)
 		select {
-		case events <- frameEvent(f.Interface, f, f.At):
+		case events <- s.frameEvent(f):
 		case <-ctx.Done():
 			return ctx.Err()
 		}

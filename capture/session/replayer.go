@@ -83,8 +83,45 @@ type replaySource struct {
 	reset       func(context.Context)
 	// ends maps an interface of a capture without direction to this
 	// host's end of its link (engine.LocalEnds): frames from that address
-	// are this host's, the others the peer's.
-	ends map[string]lldp.MAC
+	// are this host's, the others the peer's. peeked are the frames read
+	// to find them, replayed first, and peekErr what ended that reading.
+	ends    map[string]lldp.MAC
+	peeked  []capture.Frame
+	peekErr error
+}
+
+// peekEnds reads the start of the file for the speakers of its links
+// (capture.EndsScan), keeping what it read for the replay: a capture on
+// standard input or a FIFO is read once.
+func (s *replaySource) peekEnds() []engine.LinkEnd {
+	var sc capture.EndsScan
+	for {
+		f, err := s.src.ReadFrame(context.Background())
+		if err != nil {
+			s.peekErr = err
+			break
+		}
+		s.peeked = append(s.peeked, f)
+		if !sc.Add(f) {
+			break
+		}
+	}
+	return sc.Ends()
+}
+
+// read returns the replay's next frame: the peeked ones first.
+func (s *replaySource) read(ctx context.Context) (capture.Frame, error) {
+	if len(s.peeked) > 0 {
+		f := s.peeked[0]
+		s.peeked[0] = capture.Frame{}
+		s.peeked = s.peeked[1:]
+		return f, nil
+	}
+	if err := s.peekErr; err != nil {
+		s.peekErr = nil
+		return capture.Frame{}, err
+	}
+	return s.src.ReadFrame(ctx)
 }
 
 // frameEvent is the engine's event for a replayed frame, its direction
@@ -202,7 +239,7 @@ func (s *replaySource) run(ctx context.Context, events chan<- engine.Event, done
 		if pending != nil {
 			f = *pending
 		} else {
-			f, err = s.src.ReadFrame(ctx)
+			f, err = s.read(ctx)
 		}
 		if err != nil {
 			if ctx.Err() != nil {
@@ -256,7 +293,7 @@ func (s *replaySource) direct(ctx context.Context, apply func(engine.FrameReceiv
 				return nil
 			}
 		}
-		f, err := s.src.ReadFrame(ctx)
+		f, err := s.read(ctx)
 		if err != nil {
 			b.flush(s)
 			if ctx.Err() != nil {

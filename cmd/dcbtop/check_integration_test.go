@@ -13,6 +13,10 @@ import (
 // roceAppTLV is an IEEE APP TLV mapping UDP 4791 (RoCEv2) to priority 3.
 var roceAppTLV = testbed.UnknownTLV{OUI: testbed.OUI8021, Subtype: 12, Value: []byte{0x00, 3<<5 | 3, 0x12, 0xb7}}
 
+// swRecoTLV is the switch's ETS Recommendation (IEEE 802.1Q-2018 D.2.10),
+// the same table as its configuration: what a willing host adopts.
+var swRecoTLV = testbed.UnknownTLV{OUI: testbed.OUI8021, Subtype: 10, Value: append([]byte{0x00}, swETS[1:]...)}
+
 // hostTLVs are a RoCE-ready host's willing ETS (priority 3 on TC 3, 50 %),
 // willing PFC on 3 and the RoCE APP entry, as a host LLDP agent (lldpd
 // here) sends them.
@@ -87,7 +91,7 @@ func TestCheckLLDPD(t *testing.T) {
 		sw, host = testbed.NewNS(t, "sw"), testbed.NewNS(t, "host")
 		testbed.Veth(t, sw, "p0", host, "h0")
 		if swPFC != nil {
-			testbed.StartLLDPD(t, sw, "p0", testbed.LLDPDOpts{Hostname: "leaf1", TLVs: append(swTLVs(swPFC), roceAppTLV)})
+			testbed.StartLLDPD(t, sw, "p0", testbed.LLDPDOpts{Hostname: "leaf1", TLVs: append(swTLVs(swPFC), swRecoTLV, roceAppTLV)})
 			testbed.StartLLDPD(t, host, "h0", testbed.LLDPDOpts{Hostname: "host1", TLVs: hostTLVs})
 		}
 		return sw, host

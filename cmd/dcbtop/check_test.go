@@ -46,7 +46,11 @@ var (
 	reco5050  = &lldp.ETS{Recommendation: true, PrioTC: [8]uint8{0, 0, 0, 1}, Bandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{lldp.TSAETS, lldp.TSAETS}}
 	pfcOn3    = &lldp.PFC{Cap: 8, Enabled: 1 << 3}
 	pfcNone   = &lldp.PFC{Cap: 8}
-	roceApp   = &lldp.AppPriority{Entries: []lldp.AppEntry{{Priority: 3, Selector: lldp.AppSelUDP, Protocol: engine.RoCEv2Port}}}
+	// roceApp maps RoCE to priority 3 for the switch (UDP 4791) and for
+	// an mlx5 NIC, which applies DSCP entries only (DSCP 26, the ToS 106
+	// of fakeSampler's rdma_cm).
+	roceApp = &lldp.AppPriority{Entries: []lldp.AppEntry{{Priority: 3, Selector: lldp.AppSelUDP, Protocol: engine.RoCEv2Port},
+		{Priority: 3, Selector: lldp.AppSelDSCP, Protocol: 26}}}
 )
 
 // checkCapture writes frames, one a second, to a pcapng file on eth0 and
@@ -335,10 +339,10 @@ func (fakeSampler) Sample(ifname string, at time.Time, every time.Duration) engi
 	}
 	gid, idx, off := "::ffff:192.168.10.11", 3, false
 	roce := engine.RoCEPortSample{Device: "mlx5_0", Port: 1, LinkLayer: &[]string{"Ethernet"}[0], RoutableV2: &idx, Problems: []string{},
-		GIDs:       []engine.RoCEGID{{Index: 3, GID: &gid}},
+		GIDs:       []engine.RoCEGID{{Index: 3, GID: &gid, Netdev: &ifname}},
 		DefaultToS: &engine.RoCEToS{ToS: 106, DSCP: 26, ECN: 2, Source: "kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"}}
 	delay := uint16(7)
-	qos := &engine.PortQoSSample{Trust: []string{"pcp"}, PFCDelay: &delay, Source: "dcbnl IEEE_GET",
+	qos := &engine.PortQoSSample{Trust: []string{"dscp", "pcp"}, PFCDelay: &delay, Source: "dcbnl IEEE_GET",
 		Buffer: &engine.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{130944, 130944}}}
 	return engine.CountersSampled{Interface: ifname, At: at, Interval: every, RDMA: []engine.RDMAPortSample{port}, PFC: pfc,
 		RoCE: []engine.RoCEPortSample{roce}, LinkPause: &engine.LinkPauseSample{RX: &off, TX: &off, Source: "ethtool netlink PAUSE_GET"},

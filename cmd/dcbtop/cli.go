@@ -156,8 +156,8 @@ Options:
                  4 = four times faster (default 1 on the screen, 0 headless)
   --local-mac MAC
                  replay: this host's end of a capture that does not say
-                 which frames it sent (a classic pcap of both ends of one
-                 link); default the willing end, else the first to send
+                 which frames it sent, a classic pcap of both ends of one
+                 link (default the willing end, else the first to send)
   --agent        act as the host DCBX agent: transmit LLDPDUs with the local
                  ETS/PFC/APP parameters on every captured interface (on the
                  screen, a starts and stops it per interface)
@@ -466,6 +466,7 @@ func rootFlags(o *options) *flag.FlagSet {
 	documentDefault(fs, "i", "every up Ethernet interface")
 	fs.StringVar(&o.read, "r", "", "replay a capture file")
 	fs.Var(macValue{&o.localMAC}, "local-mac", "this host's end of an undirected capture")
+	documentDefault(fs, "local-mac", "the willing end, else the first to send")
 	outputFlags(fs, o)
 	o.speed = -1 // set by settleOutput once the mode is known
 	fs.Var(speedValue{p: &o.speed, want: "want a number of 0 or more"}, "speed", "replay speed")

@@ -20,30 +20,49 @@ import (
 type roceFixture struct {
 	dir, ifname string
 	hops        map[engine.RoCEHop]engine.PathVerdict
+	// priority is the path's (the worse landing's).
+	priority int
+	// checkHops are the hops that differ in the check's run (a host
+	// lldpd advertising only UDP 4791, no DSCP entry).
+	checkHops map[engine.RoCEHop]engine.PathVerdict
 	// checks are `dcbtop check` verdicts beyond the path's.
 	checks map[engine.CheckName]engine.Verdict
 }
 
 var roceFixtures = []roceFixture{
+	// On a veth there is no DCB netlink: the trust is unknown, so the
+	// priority is judged under each way of classifying (docs/roce.md):
+	// DCQCN's DSCP 26 goes to priority 3 by the APP table, but read by
+	// PCP, untagged RoCE (a GID of the netdev itself) has none and lands
+	// on priority 0, without PFC: the worse, an error, and the hops after
+	// it are judged at priority 0.
 	{dir: "testdata/roce/mlx5", ifname: "ens3f0np0",
 		hops: map[engine.RoCEHop]engine.PathVerdict{
 			engine.HopGID: engine.PathOK, engine.HopToS: engine.PathOK, engine.HopTrust: engine.PathUnknown,
-			engine.HopPriority: engine.PathOK, engine.HopTC: engine.PathOK, engine.HopPFC: engine.PathOK,
+			engine.HopPriority: engine.PathError, engine.HopTC: engine.PathOK, engine.HopPFC: engine.PathError,
 			engine.HopBuffer: engine.PathUnknown, engine.HopETS: engine.PathOK, engine.HopPauses: engine.PathUnknown,
-			// DCQCN is on for priority 3, but the fixture's CNPs go out on
-			// priority 6, which the host's and the switch's ETS leave on
-			// an ETS class without PFC: cnp-priority-lossy.
+			// DCQCN is on for priority 3 only, and the fixture's CNPs go
+			// out on priority 6, which the host's and the switch's ETS
+			// leave on an ETS class without PFC: cnp-priority-lossy.
 			engine.HopECN: engine.PathWarning},
-		checks: map[engine.CheckName]engine.Verdict{engine.CheckRoCEGID: engine.VerdictOK, engine.CheckECN: engine.VerdictOK,
-			engine.CheckRoCEPath: engine.VerdictWarning, engine.CheckHeadroom: engine.VerdictUnknown, engine.CheckTrust: engine.VerdictUnknown}},
+		priority: 0,
+		// The check's host agent maps no DSCP: DSCP 26 lands on 0 too.
+		checkHops: map[engine.RoCEHop]engine.PathVerdict{engine.HopToS: engine.PathError},
+		checks: map[engine.CheckName]engine.Verdict{engine.CheckRoCEGID: engine.VerdictOK, engine.CheckECN: engine.VerdictWarning,
+			engine.CheckRoCEPriority: engine.VerdictCritical, engine.CheckRoCEPath: engine.VerdictCritical,
+			engine.CheckHeadroom: engine.VerdictUnknown, engine.CheckTrust: engine.VerdictUnknown}},
+	// bnxt_re: no rdma_cm default ToS, so the DSCP way is unknown; the
+	// PCP way lands on priority 0: the worse, an error. (bnxt_en would
+	// take the UDP 4791 entry, but on a veth the driver is veth.)
 	{dir: "testdata/roce/bnxt_re", ifname: "ens2f0np0",
 		hops: map[engine.RoCEHop]engine.PathVerdict{
 			engine.HopGID: engine.PathOK, engine.HopToS: engine.PathUnknown, engine.HopTrust: engine.PathUnknown,
-			engine.HopPriority: engine.PathOK, engine.HopTC: engine.PathOK, engine.HopPFC: engine.PathOK,
+			engine.HopPriority: engine.PathError, engine.HopTC: engine.PathOK, engine.HopPFC: engine.PathError,
 			engine.HopBuffer: engine.PathUnknown, engine.HopETS: engine.PathOK, engine.HopPauses: engine.PathUnknown,
 			engine.HopECN: engine.PathUnknown},
-		checks: map[engine.CheckName]engine.Verdict{engine.CheckRoCEGID: engine.VerdictOK,
-			engine.CheckRoCEPath: engine.VerdictUnknown, engine.CheckHeadroom: engine.VerdictUnknown, engine.CheckTrust: engine.VerdictUnknown}},
+		priority: 0,
+		checks: map[engine.CheckName]engine.Verdict{engine.CheckRoCEGID: engine.VerdictOK, engine.CheckRoCEPriority: engine.VerdictCritical,
+			engine.CheckRoCEPath: engine.VerdictCritical, engine.CheckHeadroom: engine.VerdictUnknown, engine.CheckTrust: engine.VerdictUnknown}},
 }
 
 // TestRoCEPathFixtures runs dcbtop on a veth named as each fixture's
@@ -105,8 +124,11 @@ func TestRoCEPathFixtures(t *testing.T) {
 					t.Errorf("dcbtop_roce_path_hop_status{hop=%q} = %v, JSON says %s", h.Hop, got, h.Verdict)
 				}
 			}
-			if path.Priority == nil || *path.Priority != 3 {
-				t.Errorf("RoCE priority %v, want 3", path.Priority)
+			if path.Priority == nil || *path.Priority != fx.priority {
+				t.Errorf("RoCE priority %v, want %d", path.Priority, fx.priority)
+			}
+			if len(path.Landings) != 2 {
+				t.Errorf("landings %+v: want the DSCP and the PCP way (the trust unknown)", path.Landings)
 			}
 		})
 		t.Run(filepath.Base(fx.dir)+"/check", func(t *testing.T) {
@@ -128,8 +150,12 @@ func TestRoCEPathFixtures(t *testing.T) {
 				}
 				ev := strings.Join(x.Evidence, "\n")
 				for _, h := range engine.RoCEHops {
-					if !strings.Contains(ev, " "+string(h)+": "+string(fx.hops[h])) {
-						t.Errorf("roce-path evidence lacks %s: %s:\n%s", h, fx.hops[h], ev)
+					want, ok := fx.checkHops[h]
+					if !ok {
+						want = fx.hops[h]
+					}
+					if !strings.Contains(ev, " "+string(h)+": "+string(want)) {
+						t.Errorf("roce-path evidence lacks %s: %s:\n%s", h, want, ev)
 					}
 				}
 			}
@@ -153,7 +179,7 @@ func TestRoCEPathFixtures(t *testing.T) {
 		// No key pressed: the log shares its place with the Lossless pane,
 		// which opens with the RoCE port and its path.
 		p.waitText(20*time.Second, "Log ·", "Lossless ·", "RoCE mlx5_0/1: RoCE v2 GID 3 192.168.10.11",
-			"gid      ✓ index 3", "tos      ✓ 106 (DSCP 26, ECN 2)", "priority ✓ 3", "pfc      ✓ local on, peer on, operational on")
+			"gid      ✓ index 3", "tos      ✓ 106 (DSCP 26, ECT(0))", "priority ✗ 3 by dscp, 0 by pcp", "pfc      ✗ local off, peer off, operational off")
 		p.quit()
 	})
 }
