@@ -434,7 +434,17 @@ func (c *checker) peer() {
 		c.add(CheckPeer, VerdictCritical, "no LLDP peer on the link",
 			"enable LLDP and DCBX on the switch port (and check the cabling); a firmware DCBX agent may hide LLDP from the host")
 	case in.MultiPeer != nil:
-		c.add(CheckPeer, VerdictCritical, fmt.Sprintf("%d DCBX peers on one link: the remote parameters are invalid (multi-peer)", len(in.MultiPeer.Peers)),
+		summary := fmt.Sprintf("%d DCBX peers on one link: the remote parameters are invalid (multi-peer)", len(in.MultiPeer.Peers))
+		if n := len(in.MultiPeer.Peers); n < 2 {
+			// The hold-down outlasts the second peer (NDIS: until every
+			// LLDPDU received while two spoke has expired).
+			live := "no DCBX peer"
+			if n == 1 {
+				live = "1 DCBX peer"
+			}
+			summary = "multi-peer hold-down: " + live + " live now; the remote parameters stay invalid until every LLDPDU received while two or more spoke has expired"
+		}
+		c.add(CheckPeer, VerdictCritical, summary,
 			"leave one DCBX agent on the link (a second switch port, a hypervisor's or NIC firmware agent)", prefixAll("peer ", in.MultiPeer.Peers)...)
 	case rs != RemoteValid && rs != RemoteNoDCBX:
 		if d, ok := c.has(CodePeerLost); ok {

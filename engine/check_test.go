@@ -386,3 +386,19 @@ func TestVerdictWorst(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckHoldDownWords: a multi-peer hold-down that outlasts the second
+// peer says so, in words that count right (54a24de: "1 DCBX peers on one
+// link").
+func TestCheckHoldDownWords(t *testing.T) {
+	for n, want := range map[int]string{
+		0: "multi-peer hold-down: no DCBX peer live now",
+		1: "multi-peer hold-down: 1 DCBX peer live now",
+		2: "2 DCBX peers on one link",
+	} {
+		in := Interface{Name: "eth0", MultiPeer: &MultiPeer{Peers: []string{"a", "b"}[:n]}}
+		if r := Check(&in, CheckOptions{})[0]; r.Check != CheckPeer || r.Verdict != VerdictCritical || !strings.HasPrefix(r.Summary, want) {
+			t.Errorf("%d peers: %s %s %q, want CRITICAL %q", n, r.Check, r.Verdict, r.Summary, want)
+		}
+	}
+}

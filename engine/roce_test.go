@@ -56,6 +56,14 @@ func TestRoCEDiagnostics(t *testing.T) {
 		{"GID table unknown: silent", roce3, func(s *CountersSampled) { s.RoCE[0].RoutableV2 = nil }, nil},
 		{"default ToS on a lossy priority", dscpOn0, func(*CountersSampled) {}, []Code{CodeRoCEToSNotLossless}},
 		{"default ToS unknown: silent", dscpOn0, func(s *CountersSampled) { s.RoCE[0].DefaultToS = nil }, nil},
+		// ToS 104: DSCP 26 without ECT; 107: DSCP 26 with CE set
+		// (54a24de called the ToS hop ok whatever its ECN field).
+		{"default ToS Not-ECT", roce3, func(s *CountersSampled) {
+			s.RoCE[0].DefaultToS = &RoCEToS{ToS: 104, DSCP: 26, ECN: 0, Source: "default_roce_tos"}
+		}, []Code{CodeRoCEToSECN}},
+		{"default ToS CE", roce3, func(s *CountersSampled) {
+			s.RoCE[0].DefaultToS = &RoCEToS{ToS: 107, DSCP: 26, ECN: 3, Source: "default_roce_tos"}
+		}, []Code{CodeRoCEToSECN}},
 		// The table maps no DSCP: DSCP 26 lands on the default priority
 		// 0, where PFC is off (54a24de was silent).
 		{"DSCP not mapped: the default priority, lossy", &Params{PFC: &PFC{Cap: 8, Enabled: 1 << 3}}, func(*CountersSampled) {}, []Code{CodeRoCEToSNotLossless}},
@@ -78,7 +86,7 @@ func TestRoCEDiagnostics(t *testing.T) {
 			s := roceSample(t0)
 			tt.edit(&s)
 			e.Apply(s)
-			wantCodes(t, e, tt.want, CodeRoCEGIDNotV2, CodeRoCEToSNotLossless, CodeLinkPauseWithPFC)
+			wantCodes(t, e, tt.want, CodeRoCEGIDNotV2, CodeRoCEToSNotLossless, CodeLinkPauseWithPFC, CodeRoCEToSECN)
 		})
 	}
 }
@@ -277,6 +285,12 @@ func TestRoCEPath(t *testing.T) {
 	}{
 		{"ready", ready, sample(nil),
 			"gid=ok tos=ok trust=ok priority=ok tc=ok pfc=ok buffer=ok ets=ok pauses=ok ecn=ok worst=ok", nil},
+		{"default ToS Not-ECT: the ToS hop warns", ready, sample(func(s *CountersSampled) {
+			s.RoCE[0].DefaultToS = &RoCEToS{ToS: 104, DSCP: 26, ECN: 0, Source: "default_roce_tos"}
+		}), "gid=ok tos=warning trust=ok priority=ok tc=ok pfc=ok buffer=ok ets=ok pauses=ok ecn=ok worst=warning", nil},
+		{"default ToS CE: the ToS hop fails", ready, sample(func(s *CountersSampled) {
+			s.RoCE[0].DefaultToS = &RoCEToS{ToS: 107, DSCP: 26, ECN: 3, Source: "default_roce_tos"}
+		}), "gid=ok tos=error trust=ok priority=ok tc=ok pfc=ok buffer=ok ets=ok pauses=ok ecn=ok worst=error", nil},
 		{"PFC off on the RoCE priority", func() *Params { p := ready(); p.PFC.Enabled = 1 << 4; return p }, sample(nil),
 			"gid=ok tos=error trust=ok priority=error tc=ok pfc=error buffer=ok ets=ok pauses=ok ecn=ok worst=error", nil},
 		// No ToS, no routable GID (so no telling whether the traffic is

@@ -155,6 +155,40 @@ func TestCaseBook(t *testing.T) {
 		len(dirs), counts[scoreNamed], counts[scoreHinted], counts[scoreMissed], counts[scoreCalledOK], counts[scoreNeeds]) +
 		"| # | Case | Thread | Score |\n|---|---|---|---|\n" + strings.Join(rows, "\n") + "\n"
 	readmeTable(t, "README.md", table)
+	score := fmt.Sprintf("%d incidents from public threads", len(dirs))
+	score2 := fmt.Sprintf("Score at this release: %d\nnamed, %d hinted, %d missed, %d called ok, %d needing an input dcbtop cannot\ntake yet",
+		counts[scoreNamed], counts[scoreHinted], counts[scoreMissed], counts[scoreCalledOK], counts[scoreNeeds])
+	projectScore(t, "../../README.md", score, score2)
+}
+
+// scoreRe finds the case book's score in the project's README.
+var scoreRe = regexp.MustCompile(`(?s)(\d+ incidents from public threads).*?(Score at this release: \d+\s+named, \d+ hinted, \d+ missed, \d+ called ok, \d+ needing an input dcbtop cannot\s+take yet)`)
+
+// projectScore checks (or, with -update, rewrites) the case book's
+// count and score in the project's README.
+func projectScore(t *testing.T, path, count, score string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := scoreRe.FindSubmatchIndex(b)
+	if m == nil {
+		t.Fatalf("%s does not state the case book's score", path)
+	}
+	got := string(b[m[2]:m[3]]) + " / " + string(b[m[4]:m[5]])
+	want := count + " / " + score
+	if got == want {
+		return
+	}
+	if !*update {
+		t.Errorf("%s states the case book as %q, it is %q (go test ./testbed/casebook -update)", path, got, want)
+		return
+	}
+	out := string(b[:m[2]]) + count + string(b[m[3]:m[4]]) + score + string(b[m[5]:])
+	if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 var titleLine = regexp.MustCompile(`(?m)^# (.+)$`)
