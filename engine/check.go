@@ -463,6 +463,12 @@ func (c *checker) peer() {
 		ev = append(ev, "dialect "+in.Dialect.String())
 		c.add(CheckPeer, VerdictOK, "a valid DCBX peer ("+in.Dialect.String()+")", "", ev...)
 	}
+	if e := in.CaptureEnds; e != nil {
+		// A capture without direction read as both ends of one link: the
+		// reading is part of the verdict's evidence.
+		r := &c.out[len(c.out)-1]
+		r.Evidence = append(r.Evidence, fmt.Sprintf("the capture read as both ends of one link: this host %s, the peer %s (%s)", e.LocalMAC, e.PeerMAC, e.Rule))
+	}
 }
 
 // peerNames describes the interface's peers.

@@ -72,6 +72,9 @@ func TestReplayBothEnds(t *testing.T) {
 	if v, why := verdictOf(r, engine.CheckPeer); v != engine.VerdictOK {
 		t.Errorf("check -r: dcbx-peer %v (%s), want OK", v, why)
 	}
+	if ev := strings.Join(r.Interfaces[0].Results[0].Evidence, "\n"); !strings.Contains(ev, "the capture read as both ends of one link: this host "+hostMAC.String()) {
+		t.Errorf("check -r: dcbx-peer's evidence does not state the reading:\n%s", ev)
+	}
 	if v, why := verdictOf(r, engine.CheckPFCAgreement); v != engine.VerdictOK {
 		t.Errorf("check -r: pfc-agreement %v (%s), want OK (this host's advertisement is known)", v, why)
 	}
