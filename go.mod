@@ -1,6 +1,6 @@
 module github.com/dcbtop/dcbtop
 
-go 1.26.0
+go 1.27.3
 
 require (
 	charm.land/bubbles/v2 v2.2.1
