@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -15,22 +14,25 @@ import (
 
 	"github.com/mdlayher/netlink"
 	"golang.org/x/sys/unix"
+
+	"github.com/dcbtop/dcbtop/capture/nlclient"
 )
 
 // A client is the Linux implementation of Client.
 type client struct {
-	conn  *netlink.Conn // requests: Execute validates sequence and port ID
-	wconn *netlink.Conn // RTNLGRP_DCB; the same as conn for NewClient
+	conn  *nlclient.Conn // requests
+	wconn *netlink.Conn  // RTNLGRP_DCB; conn's own socket for NewClient
+	// ownWatch is set when wconn is a socket of its own, which close
+	// closes too.
+	ownWatch bool
 
 	watching atomic.Bool // a Watch is running
-	closed   atomic.Bool
 }
 
 // dial opens the request and watch sockets in the calling thread's network
-// namespace (netlink.Dial with Config.NetNS 0 creates them on the calling
-// thread).
+// namespace (see nlclient.Dial).
 func dial() (*client, error) {
-	conn, err := netlink.Dial(unix.NETLINK_ROUTE, nil)
+	conn, err := nlclient.Dial(unix.NETLINK_ROUTE)
 	if err != nil {
 		return nil, fmt.Errorf("open NETLINK_ROUTE socket: %w", err)
 	}
@@ -39,15 +41,14 @@ func dial() (*client, error) {
 		conn.Close()
 		return nil, fmt.Errorf("open NETLINK_ROUTE socket: %w", err)
 	}
-	return &client{conn: conn, wconn: watch}, nil
+	return &client{conn: nl.NewConn(conn), wconn: watch, ownWatch: true}, nil
 }
 
-func newClient(conn *netlink.Conn) *client { return &client{conn: conn, wconn: conn} }
+func newClient(conn *netlink.Conn) *client { return &client{conn: nl.NewConn(conn), wconn: conn} }
 
 func (c *client) close() error {
-	c.closed.Store(true)
 	err := c.conn.Close()
-	if c.wconn != c.conn {
+	if c.ownWatch {
 		err = errors.Join(err, c.wconn.Close())
 	}
 	return err
@@ -71,38 +72,30 @@ const (
 // ones). No NLM_F_ACK is requested: the reply itself is the answer, and an
 // acknowledgement would arrive as a second datagram.
 func (c *client) execute(op, ifname string, typ netlink.HeaderType, cmd uint8, payload []byte) ([]byte, error) {
-	msgs, err := c.conn.Execute(netlink.Message{
-		Header: netlink.Header{Type: typ, Flags: netlink.Request},
-		Data:   payload,
-	})
-	if err != nil {
-		return nil, opError(op, ifname, err)
-	}
 	replyType := netlink.HeaderType(RTM_GETDCB)
 	if typ == RTM_SETDCB {
 		replyType = RTM_SETDCB
 	}
-	for _, m := range msgs {
-		if m.Header.Type != replyType {
-			continue
-		}
-		if len(m.Data) < SizeofDCBMsg {
-			return nil, &Error{Op: op, Ifname: ifname, Err: malformed("", "reply of %d bytes is shorter than struct dcbmsg", len(m.Data))}
-		}
-		if m.Data[1] != cmd {
-			return nil, &Error{Op: op, Ifname: ifname, Err: malformed("", "reply for command %d, want %d", m.Data[1], cmd)}
-		}
-		return m.Data[SizeofDCBMsg:], nil
+	m, err := c.conn.Request(netlink.Message{
+		Header: netlink.Header{Type: typ, Flags: netlink.Request},
+		Data:   payload,
+	}, replyType)
+	if err != nil {
+		return nil, opError(op, ifname, err)
 	}
-	return nil, &Error{Op: op, Ifname: ifname, Err: malformed("", "no reply of type %d among %d messages", replyType, len(msgs))}
+	if len(m.Data) < SizeofDCBMsg {
+		return nil, &Error{Op: op, Ifname: ifname, Err: nl.Malformed("", "reply of %d bytes is shorter than struct dcbmsg", len(m.Data))}
+	}
+	if m.Data[1] != cmd {
+		return nil, &Error{Op: op, Ifname: ifname, Err: nl.Malformed("", "reply for command %d, want %d", m.Data[1], cmd)}
+	}
+	return m.Data[SizeofDCBMsg:], nil
 }
 
-// opError turns a failed request into an *Error carrying the errno.
+// opError turns a failed request into an *Error carrying the errno (see
+// nlclient.Cause).
 func opError(op, ifname string, err error) error {
-	if errno, ok := errors.AsType[syscall.Errno](err); ok {
-		return &Error{Op: op, Ifname: ifname, Err: errno}
-	}
-	return &Error{Op: op, Ifname: ifname, Err: err}
+	return &Error{Op: op, Ifname: ifname, Err: nlclient.Cause(err)}
 }
 
 // driverError returns the error for a non-zero status byte: a truncated
@@ -118,12 +111,12 @@ func driverError(op, ifname string, status uint8) error {
 }
 
 // checkIfname refuses names that cannot exist before asking the kernel
-// (which would answer ERANGE for a name longer than IFNAMSIZ-1).
+// (see nlclient.ValidIfname).
 func checkIfname(op, ifname string) error {
-	if ifname == "" || len(ifname) > maxIfnameLen || strings.IndexByte(ifname, 0) >= 0 {
-		return &Error{Op: op, Ifname: ifname, Err: unix.ENODEV, badName: true}
+	if nlclient.ValidIfname(ifname) {
+		return nil
 	}
-	return nil
+	return &Error{Op: op, Ifname: ifname, Err: unix.ENODEV, badName: true}
 }
 
 func (c *client) ieee(ifname string) (*IEEE, error) {
@@ -269,7 +262,7 @@ func (c *client) watch(ctx context.Context, fn func(Notification)) error {
 			switch {
 			case ctx.Err() != nil:
 				return ctx.Err()
-			case c.closed.Load():
+			case c.conn.Closed():
 				return &Error{Op: opWatch, Err: net.ErrClosed}
 			case errors.Is(err, unix.ENOBUFS), errors.Is(err, unix.EMSGSIZE):
 				// ENOBUFS: the receive buffer overflowed. EMSGSIZE (or

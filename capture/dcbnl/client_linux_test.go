@@ -11,44 +11,26 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mdlayher/netlink"
-	"github.com/mdlayher/netlink/nltest"
 	"golang.org/x/sys/unix"
+
+	"github.com/dcbtop/dcbtop/capture/nlclient/nlfixture"
 )
 
-// A fakeKernel answers requests sent through an nltest connection and
-// records them.
-type fakeKernel struct {
-	reqs []netlink.Message
-	// answer returns the reply type and data for a request, or an errno
-	// to send back as a netlink error.
-	answer func(req netlink.Message) (netlink.HeaderType, []byte, syscall.Errno)
-}
-
-// newFake returns a Client whose kernel is answer.
-func newFake(t *testing.T, answer func(req netlink.Message) (netlink.HeaderType, []byte, syscall.Errno)) (*Client, *fakeKernel) {
+// newFake returns a Client whose kernel is answer, which returns the reply
+// type and data for a request, or an errno to send back as a netlink
+// error; the fake kernel records the requests.
+func newFake(t *testing.T, answer func(req netlink.Message) (netlink.HeaderType, []byte, syscall.Errno)) (*Client, *nlfixture.Kernel) {
 	t.Helper()
-	requireLittleEndian(t)
-	fk := &fakeKernel{answer: answer}
-	conn := nltest.Dial(func(reqs []netlink.Message) ([]netlink.Message, error) {
-		if len(reqs) == 0 {
-			return nil, errors.New("fake kernel: unexpected receive without request")
-		}
-		fk.reqs = append(fk.reqs, reqs...)
-		typ, data, errno := fk.answer(reqs[0])
+	nlfixture.RequireLittleEndian(t)
+	fk := &nlfixture.Kernel{Answer: func(req netlink.Message) ([]netlink.Message, syscall.Errno) {
+		typ, data, errno := answer(req)
 		if errno != 0 {
-			return nltest.Error(int(errno), reqs)
+			return nil, errno
 		}
-		return []netlink.Message{{
-			Header: netlink.Header{
-				Type:     typ,
-				Flags:    reqs[0].Header.Flags, // dcbnl_newmsg copies the request's flags
-				Sequence: reqs[0].Header.Sequence,
-				PID:      nltest.PID,
-			},
-			Data: data,
-		}}, nil
-	})
-	c := NewClient(conn)
+		// dcbnl_newmsg copies the request's flags.
+		return []netlink.Message{{Header: netlink.Header{Type: typ, Flags: req.Header.Flags}, Data: data}}, 0
+	}}
+	c := NewClient(fk.Dial())
 	t.Cleanup(func() { c.Close() })
 	return c, fk
 }
@@ -61,24 +43,6 @@ func reply(typ netlink.HeaderType, data []byte) func(netlink.Message) (netlink.H
 // fail returns an answer function that always sends errno.
 func fail(errno syscall.Errno) func(netlink.Message) (netlink.HeaderType, []byte, syscall.Errno) {
 	return func(netlink.Message) (netlink.HeaderType, []byte, syscall.Errno) { return 0, nil, errno }
-}
-
-// wire returns the bytes of m as sent, with the sequence number and port ID
-// replaced by zeros, after checking them.
-func wire(t *testing.T, m netlink.Message) []byte {
-	t.Helper()
-	if m.Header.Sequence == 0 {
-		t.Errorf("request has sequence number 0")
-	}
-	if m.Header.PID != nltest.PID {
-		t.Errorf("request port ID = %d, want %d", m.Header.PID, nltest.PID)
-	}
-	b, err := m.MarshalBinary()
-	if err != nil {
-		t.Fatalf("marshal request: %v", err)
-	}
-	clear(b[8:16])
-	return b
 }
 
 // TestRequests checks the exact bytes of each request: netlink header (type
@@ -96,7 +60,7 @@ func TestRequests(t *testing.T) {
 			name:  "IEEE_GET",
 			reply: replyIEEEMinimal, typ: RTM_GETDCB,
 			call: func(c *Client) error { _, err := c.IEEE("eth0"); return err },
-			want: cat(
+			want: nlfixture.Cat(
 				[]byte{0x20, 0x00, 0x00, 0x00}, // nlmsg_len 32
 				[]byte{0x4e, 0x00},             // RTM_GETDCB
 				[]byte{0x01, 0x00},             // NLM_F_REQUEST
@@ -111,7 +75,7 @@ func TestRequests(t *testing.T) {
 			call: func(c *Client) error {
 				return c.SetIEEE("eth0", &IEEESet{ETS: &etsWant, PFC: &pfcWant, Apps: []App{appFCoEWant, appRoCEWant}})
 			},
-			want: cat(
+			want: nlfixture.Cat(
 				[]byte{0x04, 0x01, 0x00, 0x00}, // nlmsg_len 260
 				[]byte{0x4f, 0x00},             // RTM_SETDCB
 				[]byte{0x01, 0x00},             // NLM_F_REQUEST
@@ -134,7 +98,7 @@ func TestRequests(t *testing.T) {
 			call: func(c *Client) error {
 				return c.SetIEEE("eth0", &IEEESet{Apps: []App{{Selector: DCB_APP_SEL_PCP, Priority: 5, Protocol: 3}}})
 			},
-			want: cat(
+			want: nlfixture.Cat(
 				[]byte{0x30, 0x00, 0x00, 0x00, 0x4f, 0x00, 0x01, 0x00}, // len 48, RTM_SETDCB, REQUEST
 				make([]byte, 8),
 				[]byte{0x00, 0x14, 0x00, 0x00},
@@ -148,7 +112,7 @@ func TestRequests(t *testing.T) {
 			name:  "IEEE_DEL",
 			reply: replyStatus(DCB_CMD_IEEE_DEL, DCB_ATTR_IEEE, 0), typ: RTM_SETDCB,
 			call: func(c *Client) error { return c.DelApps("eth0", []App{appDSCPWant}) },
-			want: cat(
+			want: nlfixture.Cat(
 				[]byte{0x30, 0x00, 0x00, 0x00}, // nlmsg_len 48
 				[]byte{0x4f, 0x00, 0x01, 0x00}, // RTM_SETDCB, NLM_F_REQUEST
 				make([]byte, 8),
@@ -163,7 +127,7 @@ func TestRequests(t *testing.T) {
 			name:  "GDCBX",
 			reply: replyStatus(DCB_CMD_GDCBX, DCB_ATTR_DCBX, 0x09), typ: RTM_GETDCB,
 			call: func(c *Client) error { _, err := c.DCBX("eth0"); return err },
-			want: cat(
+			want: nlfixture.Cat(
 				[]byte{0x20, 0x00, 0x00, 0x00, 0x4e, 0x00, 0x01, 0x00}, // len 32, RTM_GETDCB, REQUEST
 				make([]byte, 8),
 				[]byte{0x00, 0x16, 0x00, 0x00}, // dcbmsg: DCB_CMD_GDCBX
@@ -174,7 +138,7 @@ func TestRequests(t *testing.T) {
 			name:  "SDCBX",
 			reply: replyStatus(DCB_CMD_SDCBX, DCB_ATTR_DCBX, 0), typ: RTM_SETDCB,
 			call: func(c *Client) error { return c.SetDCBX("eth0", ModeHost|ModeIEEE) },
-			want: cat(
+			want: nlfixture.Cat(
 				[]byte{0x28, 0x00, 0x00, 0x00, 0x4f, 0x00, 0x01, 0x00}, // len 40, RTM_SETDCB, REQUEST
 				make([]byte, 8),
 				[]byte{0x00, 0x17, 0x00, 0x00}, // dcbmsg: DCB_CMD_SDCBX
@@ -186,7 +150,7 @@ func TestRequests(t *testing.T) {
 			name:  "CEE_GET",
 			reply: replyCEE, typ: RTM_GETDCB,
 			call: func(c *Client) error { _, err := c.CEE("eth0"); return err },
-			want: cat(
+			want: nlfixture.Cat(
 				[]byte{0x20, 0x00, 0x00, 0x00, 0x4e, 0x00, 0x01, 0x00}, // len 32, RTM_GETDCB, REQUEST
 				make([]byte, 8),
 				[]byte{0x00, 0x1a, 0x00, 0x00}, // dcbmsg: DCB_CMD_CEE_GET
@@ -200,10 +164,11 @@ func TestRequests(t *testing.T) {
 			if err := tt.call(c); err != nil {
 				t.Fatalf("call: %v", err)
 			}
-			if len(fk.reqs) != 1 {
-				t.Fatalf("sent %d requests, want 1", len(fk.reqs))
+			reqs := fk.Requests()
+			if len(reqs) != 1 {
+				t.Fatalf("sent %d requests, want 1", len(reqs))
 			}
-			if diff := cmp.Diff(tt.want, wire(t, fk.reqs[0])); diff != "" {
+			if diff := cmp.Diff(tt.want, nlfixture.Wire(t, reqs[0])); diff != "" {
 				t.Errorf("request bytes (-want +got):\n%s", diff)
 			}
 		})
@@ -407,8 +372,8 @@ func TestMissingCallback(t *testing.T) {
 	if got, want := err.Error(), "eth0: GDCBX not supported by the driver (dcbnl_ops without getdcbx)"; got != want {
 		t.Errorf("message = %q, want %q", got, want)
 	}
-	if len(fk.reqs) != 2 || fk.reqs[1].Data[1] != DCB_CMD_IEEE_GET {
-		t.Errorf("requests: %d, want GDCBX then IEEE_GET", len(fk.reqs))
+	if reqs := fk.Requests(); len(reqs) != 2 || reqs[1].Data[1] != DCB_CMD_IEEE_GET {
+		t.Errorf("requests: %d, want GDCBX then IEEE_GET", len(reqs))
 	}
 	err = c.SetDCBX("eth0", ModeHost|ModeIEEE)
 	if got, want := err.Error(), "eth0: SDCBX not supported by the driver (dcbnl_ops without setdcbx)"; got != want {
@@ -430,28 +395,28 @@ func TestMalformedReplies(t *testing.T) {
 	}{
 		{"ETS of 58 bytes", RTM_GETDCB, replyIEEEShortETS, get,
 			"IEEE_GET eth0: malformed dcbnl message: DCB_ATTR_IEEE_ETS: struct ieee_ets needs 59 bytes, got 58"},
-		{"PFC of 135 bytes", RTM_GETDCB, cat(
+		{"PFC of 135 bytes", RTM_GETDCB, nlfixture.Cat(
 			[]byte{0x00, 21, 0x00, 0x00}, ifnameEth0,
 			[]byte{0x90, 0x00, 0x0d, 0x00},                               // DCB_ATTR_IEEE, len 144
 			[]byte{0x8b, 0x00, 0x02, 0x00}, pfcBytes[:135], []byte{0x00}, // PFC, len 139
 		), get, "IEEE_GET eth0: malformed dcbnl message: DCB_ATTR_IEEE_PFC: struct ieee_pfc needs 136 bytes, got 135"},
-		{"APP entry of 3 bytes", RTM_GETDCB, cat(
+		{"APP entry of 3 bytes", RTM_GETDCB, nlfixture.Cat(
 			[]byte{0x00, 21, 0x00, 0x00}, ifnameEth0,
 			[]byte{0x10, 0x00, 0x0d, 0x00},                         // DCB_ATTR_IEEE, len 16
 			[]byte{0x0c, 0x00, 0x03, 0x00},                         // APP_TABLE, len 12
 			[]byte{0x07, 0x00, 0x01, 0x00, 0x01, 0x03, 0x06, 0x00}, // IEEE_APP, len 7
 		), get, "IEEE_GET eth0: malformed dcbnl message: DCB_ATTR_IEEE_APP: struct dcb_app needs 4 bytes, got 3"},
-		{"MAXRATE of 8 bytes", RTM_GETDCB, cat(
+		{"MAXRATE of 8 bytes", RTM_GETDCB, nlfixture.Cat(
 			[]byte{0x00, 21, 0x00, 0x00}, ifnameEth0,
 			[]byte{0x10, 0x00, 0x0d, 0x00},
 			[]byte{0x0c, 0x00, 0x07, 0x00}, make([]byte, 8),
 		), get, "IEEE_GET eth0: malformed dcbnl message: DCB_ATTR_IEEE_MAXRATE: struct ieee_maxrate needs 64 bytes, got 8"},
-		{"attribute longer than the message", RTM_GETDCB, cat(
+		{"attribute longer than the message", RTM_GETDCB, nlfixture.Cat(
 			[]byte{0x00, 21, 0x00, 0x00}, ifnameEth0,
 			[]byte{0x40, 0x00, 0x0d, 0x00}, // DCB_ATTR_IEEE, len 64, but 4 bytes follow
 			[]byte{0x04, 0x00, 0x03, 0x00},
 		), get, "IEEE_GET eth0: malformed dcbnl message: invalid attribute; length too short or too large"},
-		{"no IEEE nest", RTM_GETDCB, cat([]byte{0x00, 21, 0x00, 0x00}, ifnameEth0), get,
+		{"no IEEE nest", RTM_GETDCB, nlfixture.Cat([]byte{0x00, 21, 0x00, 0x00}, ifnameEth0), get,
 			"IEEE_GET eth0: malformed dcbnl message: no DCB_ATTR_IEEE nest"},
 		{"reply for another command", RTM_GETDCB, replyCEE, get,
 			"IEEE_GET eth0: malformed dcbnl message: reply for command 26, want 21"},
@@ -492,7 +457,7 @@ func TestBadIfname(t *testing.T) {
 		if !strings.Contains(err.Error(), "no such device") {
 			t.Errorf("IEEE(%q) message = %q", name, err)
 		}
-		if len(fk.reqs) != 0 {
+		if len(fk.Requests()) != 0 {
 			t.Errorf("IEEE(%q) sent a request", name)
 		}
 	}

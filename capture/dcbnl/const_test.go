@@ -1,14 +1,10 @@
 package dcbnl
 
 import (
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/dcbtop/dcbtop/capture/nlclient/nlfixture"
 )
 
 // constants lists every constant of const.go by its C name, with the value
@@ -157,18 +153,24 @@ var constants = []struct {
 	{"DCB_APP_IDTYPE_PORTNUM", DCB_APP_IDTYPE_PORTNUM, 1, false},
 }
 
+// headerConstants returns constants for nlfixture, each with the header
+// that defines it: linux/rtnetlink.h for the message types and the
+// multicast group, linux/dcbnl.h for the rest.
+func headerConstants() []nlfixture.Constant {
+	var out []nlfixture.Constant
+	for _, c := range constants {
+		header := "linux/dcbnl.h"
+		if strings.HasPrefix(c.name, "RTM_") || strings.HasPrefix(c.name, "RTNLGRP_") {
+			header = "linux/rtnetlink.h"
+		}
+		out = append(out, nlfixture.Constant{Name: c.name, Got: c.got, Want: c.want, Header: header, Recent: c.recentOnly})
+	}
+	return out
+}
+
 // TestConstants pins every constant of const.go.
 func TestConstants(t *testing.T) {
-	seen := map[string]bool{}
-	for _, c := range constants {
-		if seen[c.name] {
-			t.Errorf("%s listed twice", c.name)
-		}
-		seen[c.name] = true
-		if c.got != c.want {
-			t.Errorf("%s = %d, want %d", c.name, c.got, c.want)
-		}
-	}
+	nlfixture.CheckConstants(t, headerConstants())
 	modes := map[Mode]int{ModeHost: 0x01, ModeLLDManaged: 0x02, ModeCEE: 0x04, ModeIEEE: 0x08, ModeStatic: 0x10}
 	for m, want := range modes {
 		if int(m) != want {
@@ -178,169 +180,9 @@ func TestConstants(t *testing.T) {
 }
 
 // TestHeaderConstants cross-checks the constants against the installed
-// linux/dcbnl.h (package linux-libc-dev), parsed as text: #defines and enum
-// members, with implicit values counted. RTM_* and RTNLGRP_DCB come from
-// linux/rtnetlink.h. Constants added after the installed header
-// (recentOnly) may be missing from it; any other missing name fails.
+// linux/dcbnl.h and linux/rtnetlink.h (package linux-libc-dev). Constants
+// added after the installed header (recentOnly) may be missing from it;
+// any other missing name fails.
 func TestHeaderConstants(t *testing.T) {
-	dcb := readHeader(t, "/usr/include/linux/dcbnl.h")
-	rt := readHeader(t, "/usr/include/linux/rtnetlink.h")
-	for _, c := range constants {
-		v, ok := dcb[c.name]
-		if !ok {
-			v, ok = rt[c.name]
-		}
-		switch {
-		case !ok && c.recentOnly:
-			t.Logf("%s: not in the installed header (added in a later Linux)", c.name)
-		case !ok:
-			t.Errorf("%s: not found in the installed headers", c.name)
-		case v != c.want:
-			t.Errorf("%s = %d in the header, %d here", c.name, v, c.want)
-		}
-	}
-}
-
-// readHeader returns the constants of the C header at path. When the header
-// is absent it skips t, unless DCBTOP_REQUIRE_PRIV=1 (as in CI), where the
-// headers are expected to be installed.
-func readHeader(t *testing.T, path string) map[string]int {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		if os.Getenv("DCBTOP_REQUIRE_PRIV") == "1" {
-			t.Fatalf("%s is missing (DCBTOP_REQUIRE_PRIV=1): apt-get install linux-libc-dev", path)
-		}
-		t.Skipf("skipping: %s is missing (apt-get install linux-libc-dev)", path)
-	}
-	if err != nil {
-		t.Fatalf("read header: %v", err)
-	}
-	consts, err := parseHeader(string(b))
-	if err != nil {
-		t.Fatalf("parse %s: %v", path, err)
-	}
-	return consts
-}
-
-var (
-	cComment  = regexp.MustCompile(`(?s)/\*.*?\*/|//[^\n]*`)
-	cDefine   = regexp.MustCompile(`(?m)^\s*#\s*define\s+([A-Za-z_]\w*)\s+(.+?)\s*$`)
-	cEnum     = regexp.MustCompile(`(?s)\benum\s+\w*\s*\{(.*?)\}`)
-	cPreproc  = regexp.MustCompile(`(?m)^\s*#.*$`)
-	cEnumItem = regexp.MustCompile(`^([A-Za-z_]\w*)\s*(?:=\s*(.+))?$`)
-)
-
-// parseHeader extracts the integer #defines and enum members of a C header.
-// Expressions may be a number, a known name, or "NAME ± number", which
-// covers the kernel's DCB_CMD_MAX = __DCB_CMD_ENUM_MAX - 1 style.
-func parseHeader(src string) (map[string]int, error) {
-	src = cComment.ReplaceAllString(src, " ")
-	consts := map[string]int{}
-	for _, m := range cDefine.FindAllStringSubmatch(src, -1) {
-		if v, err := evalC(m[2], consts); err == nil {
-			consts[m[1]] = v
-		}
-		// Other #defines (types, macros, strings) are not constants.
-	}
-	for _, m := range cEnum.FindAllStringSubmatch(src, -1) {
-		body := cPreproc.ReplaceAllString(m[1], "") // rtnetlink.h: "#define RTM_BASE RTM_BASE" inside enums
-		next, known := 0, true
-		for item := range strings.SplitSeq(body, ",") {
-			item = strings.TrimSpace(item)
-			if item == "" {
-				continue
-			}
-			im := cEnumItem.FindStringSubmatch(item)
-			if im == nil {
-				return nil, fmt.Errorf("enum member %q", item)
-			}
-			if im[2] != "" {
-				v, err := evalC(im[2], consts)
-				// An expression beyond evalC (such as RTM_MAX's) leaves
-				// this member and the implicit ones after it unknown.
-				next, known = v, err == nil
-			}
-			if known {
-				consts[im[1]] = next
-			}
-			next++
-		}
-	}
-	return consts, nil
-}
-
-// evalC evaluates a constant expression of the forms parseHeader supports,
-// with optional surrounding parentheses.
-func evalC(expr string, consts map[string]int) (int, error) {
-	expr = strings.TrimSpace(expr)
-	for strings.HasPrefix(expr, "(") && strings.HasSuffix(expr, ")") {
-		expr = strings.TrimSpace(expr[1 : len(expr)-1])
-	}
-	for _, op := range []string{" - ", " + "} {
-		if l, r, ok := strings.Cut(expr, op); ok {
-			a, err := evalC(l, consts)
-			if err != nil {
-				return 0, err
-			}
-			b, err := evalC(r, consts)
-			if err != nil {
-				return 0, err
-			}
-			if op == " - " {
-				return a - b, nil
-			}
-			return a + b, nil
-		}
-	}
-	if v, err := strconv.ParseInt(strings.TrimRight(expr, "uUlL"), 0, 64); err == nil {
-		return int(v), nil
-	}
-	if v, ok := consts[expr]; ok {
-		return v, nil
-	}
-	return 0, fmt.Errorf("cannot evaluate %q", expr)
-}
-
-// TestParseHeader checks the header parser on the forms the kernel uses.
-func TestParseHeader(t *testing.T) {
-	got, err := parseHeader(`
-/* comment with enum x { NOT_ME } */
-#define A_HEX	0x10	/* trailing */
-#define A_DEC 7
-#define NOT_A_CONST(x) ((x) + 1)
-enum e {
-	E_ZERO,
-	E_ONE, // one
-	E_TEN = 10,
-	E_ELEVEN,
-	__E_MAX,
-	E_MAX = __E_MAX - 1,
-};
-enum { F_A = A_HEX, F_B };
-enum g {
-	G_A = 3,
-#define G_A G_A
-	G_B,
-	G_MAX = (((G_B + 3) & ~3) - 1),
-	G_AFTER,
-	G_SET = 40,
-	G_NEXT,
-};
-`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]int{"A_HEX": 16, "A_DEC": 7, "E_ZERO": 0, "E_ONE": 1, "E_TEN": 10, "E_ELEVEN": 11,
-		"__E_MAX": 12, "E_MAX": 11, "F_A": 16, "F_B": 17, "G_A": 3, "G_B": 4, "G_SET": 40, "G_NEXT": 41}
-	for k, v := range want {
-		if got[k] != v {
-			t.Errorf("%s = %d, want %d", k, got[k], v)
-		}
-	}
-	for _, name := range []string{"NOT_ME", "NOT_A_CONST", "G_MAX", "G_AFTER"} {
-		if v, ok := got[name]; ok {
-			t.Errorf("%s = %d, want no value", name, v)
-		}
-	}
+	nlfixture.CheckHeaders(t, headerConstants())
 }

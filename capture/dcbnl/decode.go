@@ -3,12 +3,12 @@
 package dcbnl
 
 import (
-	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
 
 	"github.com/mdlayher/netlink"
+
+	"github.com/dcbtop/dcbtop/capture/nlclient"
 )
 
 // This file decodes the attributes that follow struct dcbmsg in replies and
@@ -20,22 +20,6 @@ import (
 // kernel may append fields) and shorter ones are errors wrapping
 // ErrMalformed. Unknown attributes are skipped.
 
-// inAttr names attr in err if err does not name an attribute yet, and turns
-// any other decoding error (such as the netlink package's "invalid
-// attribute") into a malformedError.
-func inAttr(attr string, err error) error {
-	if err == nil {
-		return nil
-	}
-	if me, ok := errors.AsType[*malformedError](err); ok {
-		if me.attr != "" {
-			return me
-		}
-		return &malformedError{attr: attr, msg: me.msg}
-	}
-	return &malformedError{attr: attr, msg: err.Error()}
-}
-
 // decodeStruct decodes the C structure in the payload b of attribute attr
 // into a new T.
 func decodeStruct[T any, PT interface {
@@ -44,7 +28,7 @@ func decodeStruct[T any, PT interface {
 }](attr string, b []byte) (*T, error) {
 	v := PT(new(T))
 	if err := v.UnmarshalBinary(b); err != nil {
-		return nil, inAttr(attr, err)
+		return nil, nl.InAttr(attr, err)
 	}
 	return (*T)(v), nil
 }
@@ -52,7 +36,7 @@ func decodeStruct[T any, PT interface {
 // decodeU8 decodes a u8 attribute (nla_put_u8: one byte, padded to four).
 func decodeU8(attr string, b []byte) (uint8, error) {
 	if len(b) < 1 {
-		return 0, malformed(attr, "u8 attribute is empty")
+		return 0, nl.Malformed(attr, "u8 attribute is empty")
 	}
 	return b[0], nil
 }
@@ -60,26 +44,9 @@ func decodeU8(attr string, b []byte) (uint8, error) {
 // decodeU16 decodes a u16 attribute in host byte order (nla_put_u16).
 func decodeU16(attr string, b []byte) (uint16, error) {
 	if len(b) < 2 {
-		return 0, malformed(attr, "u16 attribute has %d bytes", len(b))
+		return 0, nl.Malformed(attr, "u16 attribute has %d bytes", len(b))
 	}
 	return binary.NativeEndian.Uint16(b), nil
-}
-
-// cString returns the NUL-terminated string at the start of b.
-func cString(b []byte) string {
-	if i := bytes.IndexByte(b, 0); i >= 0 {
-		b = b[:i]
-	}
-	return string(b)
-}
-
-// newDecoder returns an attribute decoder over b.
-func newDecoder(attr string, b []byte) (*netlink.AttributeDecoder, error) {
-	ad, err := netlink.NewAttributeDecoder(b)
-	if err != nil {
-		return nil, inAttr(attr, err)
-	}
-	return ad, nil
 }
 
 // decodeIEEE decodes the attributes of an IEEE_GET reply or IEEE
@@ -100,7 +67,7 @@ func decodeIEEE(b []byte) (string, *IEEE, error) {
 // which it hands to decodeNest and which must be there, and DCB_ATTR_DCBX,
 // which it stores in dcbx.
 func decodeFill(b []byte, nest uint16, name string, dcbx **Mode, decodeNest func([]byte) error) (string, error) {
-	ad, err := newDecoder("", b)
+	ad, err := nl.NewDecoder("", b)
 	if err != nil {
 		return "", err
 	}
@@ -111,7 +78,7 @@ func decodeFill(b []byte, nest uint16, name string, dcbx **Mode, decodeNest func
 	for ad.Next() {
 		switch ad.Type() {
 		case DCB_ATTR_IFNAME:
-			ad.Do(func(b []byte) error { ifname = cString(b); return nil })
+			ad.Do(func(b []byte) error { ifname = nlclient.CString(b); return nil })
 		case nest:
 			found = true
 			ad.Do(decodeNest)
@@ -124,17 +91,17 @@ func decodeFill(b []byte, nest uint16, name string, dcbx **Mode, decodeNest func
 		}
 	}
 	if err := ad.Err(); err != nil {
-		return ifname, inAttr("", err)
+		return ifname, nl.InAttr("", err)
 	}
 	if !found {
-		return ifname, malformed("", "no %s nest", name)
+		return ifname, nl.Malformed("", "no %s nest", name)
 	}
 	return ifname, nil
 }
 
 // decodeIEEENest decodes the DCB_ATTR_IEEE nest into ie.
 func decodeIEEENest(b []byte, ie *IEEE) error {
-	ad, err := newDecoder("DCB_ATTR_IEEE", b)
+	ad, err := nl.NewDecoder("DCB_ATTR_IEEE", b)
 	if err != nil {
 		return err
 	}
@@ -155,7 +122,7 @@ func decodeIEEENest(b []byte, ie *IEEE) error {
 		case DCB_ATTR_IEEE_MAXRATE:
 			ad.Do(func(b []byte) (err error) {
 				ie.MaxRate, err = unmarshalMaxrate(b)
-				return inAttr("DCB_ATTR_IEEE_MAXRATE", err)
+				return nl.InAttr("DCB_ATTR_IEEE_MAXRATE", err)
 			})
 		case DCB_ATTR_DCB_BUFFER:
 			ad.Do(func(b []byte) (err error) { ie.Buffer, err = decodeStruct[Buffer]("DCB_ATTR_DCB_BUFFER", b); return })
@@ -165,7 +132,7 @@ func decodeIEEENest(b []byte, ie *IEEE) error {
 			// DCB_ATTR_DCB_REWR_TABLE are not decoded.
 		}
 	}
-	return inAttr("DCB_ATTR_IEEE", ad.Err())
+	return nl.InAttr("DCB_ATTR_IEEE", ad.Err())
 }
 
 // decodeAppTable decodes an APP table nest (DCB_ATTR_IEEE_APP_TABLE or
@@ -174,7 +141,7 @@ func decodeIEEENest(b []byte, ie *IEEE) error {
 // kernel does not know (CEE entries), DCB_ATTR_IEEE_APP_UNSPEC. An empty
 // nest gives an empty, non-nil slice.
 func decodeAppTable(attr string, b []byte) ([]App, error) {
-	ad, err := newDecoder(attr, b)
+	ad, err := nl.NewDecoder(attr, b)
 	if err != nil {
 		return nil, err
 	}
@@ -195,7 +162,7 @@ func decodeAppTable(attr string, b []byte) ([]App, error) {
 			return err
 		})
 	}
-	return apps, inAttr(attr, ad.Err())
+	return apps, nl.InAttr(attr, ad.Err())
 }
 
 // appAttrName is the C name of an APP entry attribute type.
@@ -213,7 +180,7 @@ func appAttrName(typ uint16) string {
 // attribute, typed DCB_ATTR_IEEE_APP or DCB_ATTR_DCB_APP (dcbnl_getapptrust).
 func decodeAppTrust(b []byte) ([]uint8, error) {
 	const attr = "DCB_ATTR_DCB_APP_TRUST_TABLE"
-	ad, err := newDecoder(attr, b)
+	ad, err := nl.NewDecoder(attr, b)
 	if err != nil {
 		return nil, err
 	}
@@ -225,7 +192,7 @@ func decodeAppTrust(b []byte) ([]uint8, error) {
 			return err
 		})
 	}
-	return sels, inAttr(attr, ad.Err())
+	return sels, nl.InAttr(attr, ad.Err())
 }
 
 // decodeCEE decodes the attributes of a CEE_GET reply or CEE notification
@@ -242,7 +209,7 @@ func decodeCEE(b []byte) (string, *CEE, error) {
 
 // decodeCEENest decodes the DCB_ATTR_CEE nest into c.
 func decodeCEENest(b []byte, c *CEE) error {
-	ad, err := newDecoder("DCB_ATTR_CEE", b)
+	ad, err := nl.NewDecoder("DCB_ATTR_CEE", b)
 	if err != nil {
 		return err
 	}
@@ -269,7 +236,7 @@ func decodeCEENest(b []byte, c *CEE) error {
 			ad.Do(func(b []byte) (err error) { c.Feat, err = decodeCEEFeat(b); return })
 		}
 	}
-	return inAttr("DCB_ATTR_CEE", ad.Err())
+	return nl.InAttr("DCB_ATTR_CEE", ad.Err())
 }
 
 // decodeCEEPG decodes DCB_ATTR_CEE_TX_PG or DCB_ATTR_CEE_RX_PG
@@ -277,7 +244,7 @@ func decodeCEENest(b []byte, c *CEE) error {
 // then DCB_PG_ATTR_BW_ID_0..7 u8s. Values not present stay
 // DCB_ATTR_VALUE_UNDEFINED.
 func decodeCEEPG(attr string, b []byte) (*CEEPG, error) {
-	ad, err := newDecoder(attr, b)
+	ad, err := nl.NewDecoder(attr, b)
 	if err != nil {
 		return nil, err
 	}
@@ -321,7 +288,7 @@ func decodeCEEPG(attr string, b []byte) (*CEEPG, error) {
 		}
 	}
 	if err := ad.Err(); err != nil {
-		return nil, inAttr(attr, err)
+		return nil, nl.InAttr(attr, err)
 	}
 	return &pg, nil
 }
@@ -329,7 +296,7 @@ func decodeCEEPG(attr string, b []byte) (*CEEPG, error) {
 // decodeCEEPFC decodes DCB_ATTR_CEE_PFC: DCB_PFC_UP_ATTR_0..7 u8s.
 func decodeCEEPFC(b []byte) (*[8]uint8, error) {
 	const attr = "DCB_ATTR_CEE_PFC"
-	ad, err := newDecoder(attr, b)
+	ad, err := nl.NewDecoder(attr, b)
 	if err != nil {
 		return nil, err
 	}
@@ -340,7 +307,7 @@ func decodeCEEPFC(b []byte) (*[8]uint8, error) {
 		}
 	}
 	if err := ad.Err(); err != nil {
-		return nil, inAttr(attr, err)
+		return nil, nl.InAttr(attr, err)
 	}
 	return &pfc, nil
 }
@@ -351,7 +318,7 @@ func decodeCEEPFC(b []byte) (*[8]uint8, error) {
 // (u16) and DCB_APP_ATTR_PRIORITY (u8).
 func decodeCEEAppTable(b []byte) ([]App, error) {
 	const attr = "DCB_ATTR_CEE_APP_TABLE"
-	ad, err := newDecoder(attr, b)
+	ad, err := nl.NewDecoder(attr, b)
 	if err != nil {
 		return nil, err
 	}
@@ -377,7 +344,7 @@ func decodeCEEAppTable(b []byte) ([]App, error) {
 		apps = append(apps, a)
 	}
 	if err := ad.Err(); err != nil {
-		return nil, inAttr(attr, err)
+		return nil, nl.InAttr(attr, err)
 	}
 	return apps, nil
 }
@@ -386,7 +353,7 @@ func decodeCEEAppTable(b []byte) ([]App, error) {
 // _APP u8 flags.
 func decodeCEEFeat(b []byte) (*CEEFeat, error) {
 	const attr = "DCB_ATTR_CEE_FEAT"
-	ad, err := newDecoder(attr, b)
+	ad, err := nl.NewDecoder(attr, b)
 	if err != nil {
 		return nil, err
 	}
@@ -410,7 +377,7 @@ func decodeCEEFeat(b []byte) (*CEEFeat, error) {
 		})
 	}
 	if err := ad.Err(); err != nil {
-		return nil, inAttr(attr, err)
+		return nil, nl.InAttr(attr, err)
 	}
 	return &f, nil
 }
@@ -419,7 +386,7 @@ func decodeCEEFeat(b []byte) (*CEEFeat, error) {
 // DCB_ATTR_CEE_PEER_APP_INFO then DCB_ATTR_CEE_PEER_APP entries.
 func decodeCEEPeerApp(b []byte) (*CEEPeerApp, error) {
 	const attr = "DCB_ATTR_CEE_PEER_APP_TABLE"
-	ad, err := newDecoder(attr, b)
+	ad, err := nl.NewDecoder(attr, b)
 	if err != nil {
 		return nil, err
 	}
@@ -442,7 +409,7 @@ func decodeCEEPeerApp(b []byte) (*CEEPeerApp, error) {
 		}
 	}
 	if err := ad.Err(); err != nil {
-		return nil, inAttr(attr, err)
+		return nil, nl.InAttr(attr, err)
 	}
 	return &pa, nil
 }
@@ -451,7 +418,7 @@ func decodeCEEPeerApp(b []byte) (*CEEPeerApp, error) {
 // attributes b of a reply: the status of IEEE_SET and IEEE_DEL
 // (DCB_ATTR_IEEE) or of SDCBX, or the mode of GDCBX (DCB_ATTR_DCBX).
 func decodeStatus(b []byte, typ uint16, attr string) (uint8, error) {
-	ad, err := newDecoder("", b)
+	ad, err := nl.NewDecoder("", b)
 	if err != nil {
 		return 0, err
 	}
@@ -466,10 +433,10 @@ func decodeStatus(b []byte, typ uint16, attr string) (uint8, error) {
 		}
 	}
 	if err := ad.Err(); err != nil {
-		return 0, inAttr("", err)
+		return 0, nl.InAttr("", err)
 	}
 	if !found {
-		return 0, malformed("", "no %s in the reply", attr)
+		return 0, nl.Malformed("", "no %s in the reply", attr)
 	}
 	return v, nil
 }
@@ -479,7 +446,7 @@ func decodeStatus(b []byte, typ uint16, attr string) (uint8, error) {
 // dcbnl_cee_fill (a CEE one, recognised by its DCB_ATTR_CEE nest).
 func decodeNotification(m netlink.Message) Notification {
 	if len(m.Data) < SizeofDCBMsg {
-		return Notification{Err: malformed("", "notification of %d bytes is shorter than struct dcbmsg", len(m.Data))}
+		return Notification{Err: nl.Malformed("", "notification of %d bytes is shorter than struct dcbmsg", len(m.Data))}
 	}
 	n := Notification{Cmd: m.Data[1]}
 	attrs := m.Data[SizeofDCBMsg:]

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"syscall"
+
+	"github.com/dcbtop/dcbtop/capture/nlclient"
 )
 
 var (
@@ -64,27 +66,27 @@ type Error struct {
 
 // Error implements error.
 func (e *Error) Error() string {
-	errno, isErrno := e.Err.(syscall.Errno)
+	errno, _ := e.Err.(syscall.Errno)
 	switch {
+	case e.Driver && e.Err == ErrRefused:
+		return fmt.Sprintf("driver rejected %s on %s: refused (status %d)", e.Op, e.Ifname, e.Status)
 	case e.Driver:
-		if e.Err == ErrRefused {
-			return fmt.Sprintf("driver rejected %s on %s: refused (status %d)", e.Op, e.Ifname, e.Status)
-		}
 		return fmt.Sprintf("driver rejected %s on %s: %v", e.Op, e.Ifname, e.Err)
-	case e.badName:
-		return fmt.Sprintf("%q: no such device (interface names are 1 to %d bytes)", e.Ifname, maxIfnameLen)
-	case isErrno && errno == syscall.EOPNOTSUPP && e.missingOp != "":
+	case errno == syscall.EOPNOTSUPP && e.missingOp != "":
 		return fmt.Sprintf("%s: %s not supported by the driver (dcbnl_ops without %s)", e.Ifname, e.Op, e.missingOp)
-	case isErrno && errno == syscall.EOPNOTSUPP:
+	case errno == syscall.EOPNOTSUPP:
 		return fmt.Sprintf("%s has no DCB netlink support (driver without dcbnl_ops)", e.Ifname)
-	case isErrno && errno == syscall.ENODEV:
-		return fmt.Sprintf("%s: no such device", e.Ifname)
-	case isErrno && errno == syscall.EPERM:
+	case errno == syscall.EPERM:
 		return fmt.Sprintf("%s %s: permission denied (needs CAP_NET_ADMIN)", e.Op, e.Ifname)
-	case e.Ifname == "":
-		return fmt.Sprintf("%s: %v", e.Op, e.Err)
 	}
-	return fmt.Sprintf("%s %s: %v", e.Op, e.Ifname, e.Err)
+	// An unknown interface, a name that cannot be one, anything else.
+	return e.shared().Error()
+}
+
+// shared returns e as the Error every netlink client of dcbtop tells the
+// same way.
+func (e *Error) shared() *nlclient.Error {
+	return &nlclient.Error{Op: e.Op, Ifname: e.Ifname, Err: e.Err, BadName: e.badName}
 }
 
 // Unwrap returns Err; for a driver status errno, a wrapper that matches
@@ -126,46 +128,20 @@ func (e *Error) Is(target error) bool {
 		return false
 	}
 	errno, ok := e.Err.(syscall.Errno)
-	if !ok {
-		return false
-	}
 	switch target {
 	case ErrNoDCB:
-		return errno == syscall.EOPNOTSUPP && e.missingOp == ""
-	case os.ErrNotExist:
-		return errno == syscall.ENODEV
+		return ok && errno == syscall.EOPNOTSUPP && e.missingOp == ""
 	case os.ErrPermission:
-		return errno == syscall.EPERM
+		return ok && errno == syscall.EPERM
 	}
-	return false
+	return e.shared().Is(target) // os.ErrNotExist for ENODEV
 }
 
-// maxIfnameLen is the longest interface name, IFNAMSIZ-1 bytes.
-const maxIfnameLen = 15
-
-// A malformedError describes a reply the package cannot decode; it matches
-// ErrMalformed with errors.Is.
-type malformedError struct {
-	attr string // the attribute being decoded, if known
-	msg  string
-}
-
-func (e *malformedError) Error() string {
-	if e.attr == "" {
-		return ErrMalformed.Error() + ": " + e.msg
-	}
-	return ErrMalformed.Error() + ": " + e.attr + ": " + e.msg
-}
-
-func (e *malformedError) Is(target error) bool { return target == ErrMalformed }
-
-// malformed returns a malformedError about attr.
-func malformed(attr, format string, args ...any) error {
-	return &malformedError{attr: attr, msg: fmt.Sprintf(format, args...)}
-}
+// nl is what package nlclient knows of dcbnl: its ErrMalformed.
+var nl = nlclient.Family{ErrMalformed: ErrMalformed}
 
 // shortError returns the error for a payload shorter than the C structure
 // what of size want.
 func shortError(what string, want, got int) error {
-	return malformed("", "%s needs %d bytes, got %d", what, want, got)
+	return nl.Malformed("", "%s needs %d bytes, got %d", what, want, got)
 }

@@ -2,33 +2,12 @@
 
 package dcbnl
 
-import (
-	"encoding/binary"
-	"testing"
-)
+import "github.com/dcbtop/dcbtop/capture/nlclient/nlfixture"
 
 // Fixtures: replies and requests written out byte by byte to the kernel's
 // layouts (linux/dcbnl.h, net/dcb/dcbnl.c), never produced by this
 // package's encoder. Multi-byte values are little-endian: the tests that use
-// them skip on big-endian hosts (requireLittleEndian).
-
-// requireLittleEndian skips t on a big-endian host, where the host-order
-// fields of the fixtures would read differently.
-func requireLittleEndian(t testing.TB) {
-	t.Helper()
-	if binary.NativeEndian.Uint16([]byte{1, 0}) != 1 {
-		t.Skip("skipping: the byte fixtures are little-endian, this host is big-endian")
-	}
-}
-
-// cat concatenates hand-written pieces.
-func cat(parts ...[]byte) []byte {
-	var b []byte
-	for _, p := range parts {
-		b = append(b, p...)
-	}
-	return b
-}
+// them skip on big-endian hosts (nlfixture.RequireLittleEndian).
 
 // etsBytes is struct ieee_ets (59 bytes): a willing host with an ETS
 // configuration and a different recommendation.
@@ -112,7 +91,7 @@ var pfcWant = PFC{
 }
 
 // peerPFCBytes is struct ieee_pfc of a peer with PFC on priorities 3 and 4.
-var peerPFCBytes = cat([]byte{
+var peerPFCBytes = nlfixture.Cat([]byte{
 	0x08, 0x18, 0x00, 0x00, // pfc_cap 8, pfc_en 0x18, mbc 0, pad
 	0x00, 0x00, 0x00, 0x00, // delay 0, pad
 }, make([]byte, 128)) // requests and indications: zero
@@ -133,7 +112,7 @@ var (
 )
 
 // maxrateBytes is struct ieee_maxrate: 8 × u64 kbit/s.
-var maxrateBytes = cat(
+var maxrateBytes = nlfixture.Cat(
 	[]byte{0x40, 0x42, 0x0f, 0, 0, 0, 0, 0}, // TC0: 1000000 kbit/s
 	make([]byte, 6*8),                       // TC1-TC6: unlimited
 	[]byte{0x10, 0x27, 0, 0, 0, 0, 0, 0},    // TC7: 10000 kbit/s
@@ -144,7 +123,7 @@ var ifnameEth0 = []byte{0x09, 0x00, 0x01, 0x00, 'e', 't', 'h', '0', 0x00, 0x00, 
 
 // replyIEEEFull is an IEEE_GET reply (after the netlink header) from a
 // driver with every op: the order is dcbnl_ieee_fill's.
-var replyIEEEFull = cat(
+var replyIEEEFull = nlfixture.Cat(
 	[]byte{0x00, 21, 0x00, 0x00}, // struct dcbmsg: AF_UNSPEC, DCB_CMD_IEEE_GET
 	ifnameEth0,
 	[]byte{0x08, 0x02, 0x0d, 0x00}, // DCB_ATTR_IEEE, len 520, no NLA_F_NESTED
@@ -178,7 +157,7 @@ var replyIEEEFullWant = IEEE{
 
 // replyIEEEMinimal is an IEEE_GET reply from a driver with only
 // ieee_getets and ieee_getpfc and without getdcbx: ETS, PFC, APP_TABLE.
-var replyIEEEMinimal = cat(
+var replyIEEEMinimal = nlfixture.Cat(
 	[]byte{0x00, 21, 0x00, 0x00}, // struct dcbmsg
 	ifnameEth0,
 	[]byte{0xe4, 0x00, 0x0d, 0x00},                         // DCB_ATTR_IEEE, len 228
@@ -198,7 +177,7 @@ var replyIEEEMinimalWant = IEEE{
 // the nests, an empty APP table, an APP trust table (nla_nest_start, so
 // flagged, in dcbnl_getapptrust), an ETS one byte longer than struct
 // ieee_ets (a newer kernel), and an unknown attribute to skip.
-var replyIEEEFlagged = cat(
+var replyIEEEFlagged = nlfixture.Cat(
 	[]byte{0x00, 21, 0x00, 0x00},
 	ifnameEth0,
 	[]byte{0xe8, 0x00, 0x0d, 0x80},                         // DCB_ATTR_IEEE|NLA_F_NESTED, len 232
@@ -219,7 +198,7 @@ var replyIEEEFlaggedWant = IEEE{
 }
 
 // replyIEEEShortETS has a 58-byte ETS: one byte short of struct ieee_ets.
-var replyIEEEShortETS = cat(
+var replyIEEEShortETS = nlfixture.Cat(
 	[]byte{0x00, 21, 0x00, 0x00},
 	ifnameEth0,
 	[]byte{0x44, 0x00, 0x0d, 0x00},    // DCB_ATTR_IEEE, len 68
@@ -241,7 +220,7 @@ func replyStatus(cmd uint8, typ uint8, status uint8) []byte {
 // driver sends all eight of each; missing ones must read as 0xff), PFC, the
 // APP table as DCB_ATTR_APP nests, FEAT, PEER_PG, PEER_PFC, PEER_APP_TABLE,
 // then DCBX.
-var replyCEE = cat(
+var replyCEE = nlfixture.Cat(
 	[]byte{0x00, 26, 0x00, 0x00}, // struct dcbmsg: DCB_CMD_CEE_GET
 	ifnameEth0,
 	[]byte{0xcc, 0x00, 0x10, 0x00},                         // DCB_ATTR_CEE, len 204

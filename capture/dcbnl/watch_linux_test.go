@@ -17,6 +17,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mdlayher/netlink"
 	"golang.org/x/sys/unix"
+
+	"github.com/dcbtop/dcbtop/capture/nlclient/nlfixture"
 )
 
 // notification returns an RTNLGRP_DCB message as dcbnl_notify builds it:
@@ -26,12 +28,12 @@ import (
 func notification(cmd uint8, attrs []byte) netlink.Message {
 	return netlink.Message{
 		Header: netlink.Header{Type: RTM_SETDCB},
-		Data:   cat([]byte{0x00, cmd, 0x00, 0x00}, attrs),
+		Data:   nlfixture.Cat([]byte{0x00, cmd, 0x00, 0x00}, attrs),
 	}
 }
 
 func TestDecodeNotification(t *testing.T) {
-	requireLittleEndian(t)
+	nlfixture.RequireLittleEndian(t)
 	tests := []struct {
 		name string
 		msg  netlink.Message
@@ -183,7 +185,7 @@ func (s *mcastSocket) ReceiveIter() iter.Seq2[netlink.Message, error] {
 // decodes notifications, skips other message types, reports ENOBUFS as an
 // overrun, and leaves the group and returns on cancellation.
 func TestWatch(t *testing.T) {
-	requireLittleEndian(t)
+	nlfixture.RequireLittleEndian(t)
 	sock := newMcastSocket()
 	c := NewClient(netlink.NewConn(sock, 1))
 	t.Cleanup(func() { c.Close() })

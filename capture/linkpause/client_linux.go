@@ -4,13 +4,14 @@ package linkpause
 
 import (
 	"errors"
-	"strings"
 	"sync"
 	"syscall"
 
 	"github.com/mdlayher/netlink"
 	"github.com/safchain/ethtool"
 	"golang.org/x/sys/unix"
+
+	"github.com/dcbtop/dcbtop/capture/nlclient"
 )
 
 // Names of the requests in errors (Error.Op).
@@ -36,29 +37,25 @@ func openEthtool() (pauseIoctl, error) { return ethtool.NewEthtool() }
 
 // A client is the Linux implementation of Client.
 type client struct {
-	conn *netlink.Conn // Execute validates sequence and port ID
+	conn *nlclient.Conn
 
 	mu       sync.Mutex
 	family   uint16 // the "ethtool" family's ID; 0 until resolved
 	noFamily bool   // resolved: the kernel has no "ethtool" family
 	ioctl    pauseIoctl
 	open     func() (pauseIoctl, error) // opens ioctl when needed
-	closed   bool
 }
 
-func newClient(conn *netlink.Conn) *client { return &client{conn: conn, open: openEthtool} }
+func newClient(conn *netlink.Conn) *client { return &client{conn: nl.NewConn(conn), open: openEthtool} }
 
-// dial opens the socket in the calling thread's network namespace
-// (netlink.Dial with Config.NetNS 0 creates it on the calling thread) and
-// resolves the family there, opening the ioctl's socket now if it is
-// missing, so that both belong to the same namespace.
+// dial opens the socket in the calling thread's network namespace (see
+// nlclient.Dial) and resolves the family there, opening the ioctl's socket
+// now if it is missing, so that both belong to the same namespace.
 func dial() (*client, error) {
-	conn, err := netlink.Dial(unix.NETLINK_GENERIC, nil)
+	conn, err := nlclient.Dial(unix.NETLINK_GENERIC)
 	if err != nil {
 		return nil, &Error{Op: opOpenNetlink, Err: err}
 	}
-	// Extended acknowledgements name what the kernel refused; best effort.
-	_ = conn.SetOption(netlink.ExtendedAcknowledge, true)
 	c := newClient(conn)
 	c.mu.Lock()
 	_, err = c.resolveLocked()
@@ -73,7 +70,6 @@ func dial() (*client, error) {
 func (c *client) close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.closed = true
 	if c.ioctl != nil {
 		c.ioctl.Close()
 		c.ioctl = nil
@@ -88,31 +84,25 @@ func (c *client) resolveLocked() (uint16, error) {
 	if c.family != 0 || c.noFamily {
 		return c.family, c.openIoctlLocked()
 	}
-	msgs, err := c.conn.Execute(netlink.Message{
+	m, err := c.conn.Request(netlink.Message{
 		Header: netlink.Header{Type: genlIDCtrl, Flags: netlink.Request},
 		Data:   getFamilyRequest(ethtoolGenlName),
-	})
+	}, genlIDCtrl)
+	if errors.Is(err, familyNotFound) {
+		c.noFamily = true
+		return 0, c.openIoctlLocked()
+	}
 	if err != nil {
-		if errors.Is(err, familyNotFound) {
-			c.noFamily = true
-			return 0, c.openIoctlLocked()
-		}
 		return 0, opError(opGetFamily, "", err)
 	}
-	for _, m := range msgs {
-		if m.Header.Type != genlIDCtrl {
-			continue
-		}
-		attrs, err := decodeMessage(m.Data, ctrlCmdNewFamily, "CTRL_CMD_GETFAMILY reply")
-		if err == nil {
-			c.family, err = decodeFamily(attrs, ethtoolGenlName)
-		}
-		if err != nil {
-			return 0, &Error{Op: opGetFamily, Err: err}
-		}
-		return c.family, nil
+	attrs, err := decodeMessage(m.Data, ctrlCmdNewFamily, "CTRL_CMD_GETFAMILY reply")
+	if err == nil {
+		c.family, err = decodeFamily(attrs, ethtoolGenlName)
 	}
-	return 0, &Error{Op: opGetFamily, Err: malformed("", "no reply of type %d among %d messages", genlIDCtrl, len(msgs))}
+	if err != nil {
+		return 0, &Error{Op: opGetFamily, Err: err}
+	}
+	return c.family, nil
 }
 
 // openIoctlLocked opens the ioctl's socket when the family is missing and
@@ -130,24 +120,19 @@ func (c *client) openIoctlLocked() error {
 }
 
 // opError turns a failed request into an *Error carrying the errno and the
-// kernel's extended acknowledgement message.
+// kernel's extended acknowledgement message (see nlclient.Cause and
+// nlclient.Detail).
 func opError(op, ifname string, err error) error {
-	e := &Error{Op: op, Ifname: ifname, Err: err}
-	if oe, ok := errors.AsType[*netlink.OpError](err); ok {
-		e.Detail = oe.Message
-	}
-	if errno, ok := errors.AsType[syscall.Errno](err); ok {
-		e.Err = errno
-	}
-	return e
+	return &Error{Op: op, Ifname: ifname, Err: nlclient.Cause(err), Detail: nlclient.Detail(err)}
 }
 
-// checkIfname refuses names that cannot exist before asking the kernel.
+// checkIfname refuses names that cannot exist before asking the kernel
+// (see nlclient.ValidIfname).
 func checkIfname(op, ifname string) error {
-	if ifname == "" || len(ifname) > maxIfnameLen || strings.IndexByte(ifname, 0) >= 0 {
-		return &Error{Op: op, Ifname: ifname, Err: syscall.ENODEV, badName: true}
+	if nlclient.ValidIfname(ifname) {
+		return nil
 	}
-	return nil
+	return &Error{Op: op, Ifname: ifname, Err: syscall.ENODEV, badName: true}
 }
 
 func (c *client) get(ifname string) (*Pause, error) {
@@ -155,7 +140,7 @@ func (c *client) get(ifname string) (*Pause, error) {
 		return nil, err
 	}
 	c.mu.Lock()
-	if c.closed {
+	if c.conn.Closed() {
 		c.mu.Unlock()
 		return nil, &Error{Op: opPauseGet, Ifname: ifname, Err: errors.New("client closed")}
 	}
@@ -191,33 +176,26 @@ func unsupported(ifname, source string) *Pause {
 // pauseGet sends ETHTOOL_MSG_PAUSE_GET with the header flags and decodes
 // the reply. No NLM_F_ACK is requested: the reply itself is the answer.
 func (c *client) pauseGet(family uint16, ifname string, flags uint32) (*Pause, error) {
-	msgs, err := c.conn.Execute(netlink.Message{
+	m, err := c.conn.Request(netlink.Message{
 		Header: netlink.Header{Type: netlink.HeaderType(family), Flags: netlink.Request},
 		Data:   pauseGetRequest(ifname, flags),
-	})
+	}, netlink.HeaderType(family))
 	if err != nil {
 		return nil, opError(opPauseGet, ifname, err)
 	}
-	for _, m := range msgs {
-		if m.Header.Type != netlink.HeaderType(family) {
-			continue
-		}
-		attrs, err := decodeMessage(m.Data, ethtoolMsgPauseGetReply, "PAUSE_GET reply")
-		if err != nil {
-			return nil, &Error{Op: opPauseGet, Ifname: ifname, Err: err}
-		}
-		r, err := decodeReply(attrs)
-		if err != nil {
-			return nil, &Error{Op: opPauseGet, Ifname: ifname, Err: err}
-		}
-		p, err := r.pause(ifname, flags&ethtoolFlagStats != 0)
-		if err != nil {
-			return nil, &Error{Op: opPauseGet, Ifname: ifname, Err: err}
-		}
-		return p, nil
+	attrs, err := decodeMessage(m.Data, ethtoolMsgPauseGetReply, "PAUSE_GET reply")
+	if err != nil {
+		return nil, &Error{Op: opPauseGet, Ifname: ifname, Err: err}
 	}
-	return nil, &Error{Op: opPauseGet, Ifname: ifname,
-		Err: malformed("", "no reply of type %d among %d messages", family, len(msgs))}
+	r, err := decodeReply(attrs)
+	if err != nil {
+		return nil, &Error{Op: opPauseGet, Ifname: ifname, Err: err}
+	}
+	p, err := r.pause(ifname, flags&ethtoolFlagStats != 0)
+	if err != nil {
+		return nil, &Error{Op: opPauseGet, Ifname: ifname, Err: err}
+	}
+	return p, nil
 }
 
 // getIoctl reads the settings with ETHTOOL_GPAUSEPARAM (dev_ethtool:

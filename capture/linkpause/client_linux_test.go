@@ -12,8 +12,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mdlayher/netlink"
-	"github.com/mdlayher/netlink/nltest"
 	"github.com/safchain/ethtool"
+
+	"github.com/dcbtop/dcbtop/capture/nlclient/nlfixture"
 )
 
 // A step is one PAUSE_GET the fake kernel expects: the exact request
@@ -26,33 +27,29 @@ type step struct {
 
 // fakeKernel answers CTRL_CMD_GETFAMILY (with familyErrno, or replyFamily)
 // and then the steps in order, checking every request byte for byte; it
-// records what went wrong in t.
+// records what went wrong in t. Its errors carry extAck, when set, as the
+// kernel's extended acknowledgement message.
 type fakeKernel struct {
 	t           *testing.T
 	familyErrno syscall.Errno
 	steps       []step
+	extAck      string
 
 	mu       sync.Mutex
 	families int // CTRL_CMD_GETFAMILY requests seen
 	n        int // PAUSE_GET requests seen
 }
 
-func (k *fakeKernel) fn(reqs []netlink.Message) ([]netlink.Message, error) {
+// dial returns a connection whose requests k answers.
+func (k *fakeKernel) dial() *netlink.Conn {
+	return (&nlfixture.Kernel{Answer: k.answer, ExtAck: k.extAck}).Dial()
+}
+
+func (k *fakeKernel) answer(req netlink.Message) ([]netlink.Message, syscall.Errno) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if len(reqs) != 1 {
-		k.t.Errorf("%d messages in one request, want 1", len(reqs))
-		return nil, syscall.EINVAL
-	}
-	req := reqs[0]
 	if req.Header.Flags != netlink.Request {
 		k.t.Errorf("request flags %v, want exactly NLM_F_REQUEST", req.Header.Flags)
-	}
-	reply := func(typ netlink.HeaderType, data []byte) ([]netlink.Message, error) {
-		return []netlink.Message{{
-			Header: netlink.Header{Type: typ, Sequence: req.Header.Sequence, PID: nltest.PID},
-			Data:   data,
-		}}, nil
 	}
 	switch req.Header.Type {
 	case genlIDCtrl:
@@ -61,13 +58,13 @@ func (k *fakeKernel) fn(reqs []netlink.Message) ([]netlink.Message, error) {
 			k.t.Errorf("CTRL_CMD_GETFAMILY request (-want +got):\n%s", diff)
 		}
 		if k.familyErrno != 0 {
-			return nltest.Error(int(k.familyErrno), reqs)
+			return nil, k.familyErrno
 		}
-		return reply(genlIDCtrl, replyFamily)
+		return []netlink.Message{{Header: netlink.Header{Type: genlIDCtrl}, Data: replyFamily}}, 0
 	case testFamily:
 		if k.n >= len(k.steps) {
 			k.t.Errorf("PAUSE_GET #%d, want only %d", k.n+1, len(k.steps))
-			return nltest.Error(int(syscall.EINVAL), reqs)
+			return nil, syscall.EINVAL
 		}
 		s := k.steps[k.n]
 		k.n++
@@ -75,12 +72,12 @@ func (k *fakeKernel) fn(reqs []netlink.Message) ([]netlink.Message, error) {
 			k.t.Errorf("PAUSE_GET #%d request (-want +got):\n%s", k.n, diff)
 		}
 		if s.errno != 0 {
-			return nltest.Error(int(s.errno), reqs)
+			return nil, s.errno
 		}
-		return reply(testFamily, s.reply)
+		return []netlink.Message{{Header: netlink.Header{Type: testFamily}, Data: s.reply}}, 0
 	}
 	k.t.Errorf("request of type %d", req.Header.Type)
-	return nltest.Error(int(syscall.EINVAL), reqs)
+	return nil, syscall.EINVAL
 }
 
 // fakeIoctl stands in for ETHTOOL_GPAUSEPARAM.
@@ -101,12 +98,13 @@ func (f *fakeIoctl) Close() { f.closed = true }
 // TestGet runs Get against the fake kernel: every path from the request
 // to a Pause or an error.
 func TestGet(t *testing.T) {
-	requireLittleEndian(t)
+	nlfixture.RequireLittleEndian(t)
 	settings := Settings{Autoneg: On, RX: On, TX: Off}
 	tests := []struct {
 		name        string
 		familyErrno syscall.Errno
 		steps       []step
+		extAck      string
 		ioctl       *fakeIoctl
 		want        *Pause
 		wantErr     error  // matched with errors.Is
@@ -158,6 +156,13 @@ func TestGet(t *testing.T) {
 			wantMsg: "PAUSE_GET eth0: device or resource busy",
 		},
 		{
+			name:    "other errno, with the kernel's extended acknowledgement",
+			steps:   []step{{req: reqPauseStats, errno: syscall.EINVAL}},
+			extAck:  "unrecognized request flags",
+			wantErr: syscall.EINVAL,
+			wantMsg: "PAUSE_GET eth0: invalid argument (unrecognized request flags)",
+		},
+		{
 			name:    "malformed reply",
 			steps:   []step{{req: reqPauseStats, reply: replyStats[:len(replyStats)-4]}},
 			wantErr: ErrMalformed,
@@ -165,7 +170,7 @@ func TestGet(t *testing.T) {
 		},
 		{
 			name:    "reply of the wrong command",
-			steps:   []step{{req: reqPauseStats, reply: cat([]byte{0x17, 0x01, 0, 0}, replyStats[4:])}},
+			steps:   []step{{req: reqPauseStats, reply: nlfixture.Cat([]byte{0x17, 0x01, 0, 0}, replyStats[4:])}},
 			wantErr: ErrMalformed,
 			wantMsg: "PAUSE_GET eth0: malformed ethtool netlink reply: PAUSE_GET reply has command 23, want 22",
 		},
@@ -198,8 +203,8 @@ func TestGet(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			k := &fakeKernel{t: t, familyErrno: tt.familyErrno, steps: tt.steps}
-			c := NewClient(nltest.Dial(k.fn))
+			k := &fakeKernel{t: t, familyErrno: tt.familyErrno, steps: tt.steps, extAck: tt.extAck}
+			c := NewClient(k.dial())
 			opened := 0
 			c.c.open = func() (pauseIoctl, error) {
 				opened++
@@ -240,12 +245,12 @@ func TestGet(t *testing.T) {
 // TestFamilyResolvedOnce: the family is asked for once per Client, and a
 // missing family once too.
 func TestFamilyResolvedOnce(t *testing.T) {
-	requireLittleEndian(t)
+	nlfixture.RequireLittleEndian(t)
 	k := &fakeKernel{t: t, steps: []step{
 		{req: reqPauseStats, reply: replyStats},
 		{req: reqPauseStats, reply: replyStats},
 	}}
-	c := NewClient(nltest.Dial(k.fn))
+	c := NewClient(k.dial())
 	defer c.Close()
 	for range 2 {
 		if _, err := c.Get("eth0"); err != nil {
@@ -257,7 +262,7 @@ func TestFamilyResolvedOnce(t *testing.T) {
 	}
 
 	k = &fakeKernel{t: t, familyErrno: syscall.ENOENT}
-	c = NewClient(nltest.Dial(k.fn))
+	c = NewClient(k.dial())
 	defer c.Close()
 	io := &fakeIoctl{}
 	c.c.open = func() (pauseIoctl, error) { return io, nil }
@@ -274,7 +279,7 @@ func TestFamilyResolvedOnce(t *testing.T) {
 // TestGetBadName: names that cannot exist are refused without a request.
 func TestGetBadName(t *testing.T) {
 	k := &fakeKernel{t: t}
-	c := NewClient(nltest.Dial(k.fn))
+	c := NewClient(k.dial())
 	defer c.Close()
 	for _, name := range []string{"", "a-name-of-16-chr", "et\x00h0"} {
 		p, err := c.Get(name)

@@ -70,6 +70,4 @@ const (
 	nlaAlignTo  = 4      // NLA_ALIGNTO
 	nlaFNested  = 0x8000 // NLA_F_NESTED
 	nlaTypeMask = 0x3fff // NLA_TYPE_MASK: nla_type without NLA_F_NESTED and NLA_F_NET_BYTEORDER
-
-	maxIfnameLen = 15 // IFNAMSIZ-1
 )

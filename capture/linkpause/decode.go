@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strings"
+
+	"github.com/dcbtop/dcbtop/capture/nlclient"
 )
 
 // walkAttrs calls fn for each netlink attribute in b (host byte order, as
@@ -15,12 +17,12 @@ import (
 func walkAttrs(b []byte, what string, fn func(typ uint16, data []byte) error) error {
 	for len(b) > 0 {
 		if len(b) < nlaHdrLen {
-			return malformed(what, "%d trailing bytes, shorter than an attribute header", len(b))
+			return nl.Malformed(what, "%d trailing bytes, shorter than an attribute header", len(b))
 		}
 		n := int(binary.NativeEndian.Uint16(b[0:2]))
 		typ := binary.NativeEndian.Uint16(b[2:4]) & nlaTypeMask
 		if n < nlaHdrLen || n > len(b) {
-			return malformed(what, "attribute %d has length %d with %d bytes left", typ, n, len(b))
+			return nl.Malformed(what, "attribute %d has length %d with %d bytes left", typ, n, len(b))
 		}
 		if err := fn(typ, b[nlaHdrLen:n]); err != nil {
 			return err
@@ -38,7 +40,7 @@ type seen map[uint16]bool
 
 func (s seen) once(typ uint16, name string) error {
 	if s[typ] {
-		return malformed(name, "given twice")
+		return nl.Malformed(name, "given twice")
 	}
 	s[typ] = true
 	return nil
@@ -48,7 +50,7 @@ func (s seen) once(typ uint16, name string) error {
 // or 1, and reads any non-zero u8 as true when setting).
 func u8(name string, data []byte) (State, error) {
 	if len(data) != 1 {
-		return Unknown, malformed(name, "u8 of %d bytes", len(data))
+		return Unknown, nl.Malformed(name, "u8 of %d bytes", len(data))
 	}
 	return stateOf(data[0] != 0), nil
 }
@@ -56,7 +58,7 @@ func u8(name string, data []byte) (State, error) {
 // u64 decodes a counter of 8 bytes.
 func u64(name string, data []byte) (*uint64, error) {
 	if len(data) != 8 {
-		return nil, malformed(name, "u64 of %d bytes", len(data))
+		return nil, nl.Malformed(name, "u64 of %d bytes", len(data))
 	}
 	v := binary.NativeEndian.Uint64(data)
 	return &v, nil
@@ -122,14 +124,14 @@ func (r *reply) decodeHeader(b []byte) error {
 				return err
 			}
 			if len(data) != 4 {
-				return malformed("ETHTOOL_A_HEADER_DEV_INDEX", "u32 of %d bytes", len(data))
+				return nl.Malformed("ETHTOOL_A_HEADER_DEV_INDEX", "u32 of %d bytes", len(data))
 			}
 			r.Ifindex = int(binary.NativeEndian.Uint32(data))
 		case ethtoolAHeaderDevName:
 			if err := s.once(typ, "ETHTOOL_A_HEADER_DEV_NAME"); err != nil {
 				return err
 			}
-			r.Ifname = string(trimNUL(data))
+			r.Ifname = nlclient.CString(data)
 		}
 		return nil
 	})
@@ -160,10 +162,10 @@ func (r *reply) decodeStats(b []byte) error {
 // attributes.
 func decodeMessage(data []byte, cmd uint8, what string) ([]byte, error) {
 	if len(data) < genlHdrLen {
-		return nil, malformed("", "%s of %d bytes is shorter than struct genlmsghdr", what, len(data))
+		return nil, nl.Malformed("", "%s of %d bytes is shorter than struct genlmsghdr", what, len(data))
 	}
 	if data[0] != cmd {
-		return nil, malformed("", "%s has command %d, want %d", what, data[0], cmd)
+		return nil, nl.Malformed("", "%s has command %d, want %d", what, data[0], cmd)
 	}
 	return data[genlHdrLen:], nil
 }
@@ -172,7 +174,7 @@ func decodeMessage(data []byte, cmd uint8, what string) ([]byte, error) {
 // whether the request carried ETHTOOL_FLAG_STATS.
 func (r *reply) pause(ifname string, statsAsked bool) (*Pause, error) {
 	if r.Ifname != "" && r.Ifname != ifname {
-		return nil, malformed("ETHTOOL_A_HEADER_DEV_NAME", "reply about %q, asked about %q", r.Ifname, ifname)
+		return nil, nl.Malformed("ETHTOOL_A_HEADER_DEV_NAME", "reply about %q, asked about %q", r.Ifname, ifname)
 	}
 	p := &Pause{Ifname: ifname, Ifindex: r.Ifindex, Settings: r.Settings, Stats: r.Stats, Source: SourceNetlink}
 	var why []string

@@ -6,13 +6,15 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/dcbtop/dcbtop/capture/nlclient/nlfixture"
 )
 
 func u64p(v uint64) *uint64 { return &v }
 
 // TestRequests pins the encoder to the hand-written requests.
 func TestRequests(t *testing.T) {
-	requireLittleEndian(t)
+	nlfixture.RequireLittleEndian(t)
 	for _, tt := range []struct {
 		name      string
 		got, want []byte
@@ -33,7 +35,7 @@ func TestRequests(t *testing.T) {
 
 // TestDecodeReply decodes the fixtures' replies into Pauses.
 func TestDecodeReply(t *testing.T) {
-	requireLittleEndian(t)
+	nlfixture.RequireLittleEndian(t)
 	settings := Settings{Autoneg: On, RX: On, TX: Off}
 	tests := []struct {
 		name       string
@@ -58,12 +60,12 @@ func TestDecodeReply(t *testing.T) {
 			Ifname: "eth0", Ifindex: 2, Settings: settings, Source: SourceNetlink,
 			Stats: Stats{TxFrames: u64p(7)}, Reason: ReasonNoRxStat,
 		}},
-		{"only rx counted", cat(genlPauseReply, replyHeader, autonegOn, rxOn, txOff,
+		{"only rx counted", nlfixture.Cat(genlPauseReply, replyHeader, autonegOn, rxOn, txOff,
 			[]byte{0x10, 0x00, 0x05, 0x80, 0x0c, 0x00, 0x03, 0x00, 0, 0, 0, 0, 0, 0, 0, 0}), true, &Pause{
 			Ifname: "eth0", Ifindex: 2, Settings: settings, Source: SourceNetlink,
 			Stats: Stats{RxFrames: u64p(0)}, Reason: ReasonNoTxStat,
 		}},
-		{"settings missing", cat(genlPauseReply, replyHeader, rxOn, statsBoth), true, &Pause{
+		{"settings missing", nlfixture.Cat(genlPauseReply, replyHeader, rxOn, statsBoth), true, &Pause{
 			Ifname: "eth0", Ifindex: 2, Settings: Settings{RX: On}, Source: SourceNetlink,
 			Stats:  Stats{TxFrames: u64p(5), RxFrames: u64p(1<<32 + 2)},
 			Reason: "kernel reply has no ETHTOOL_A_PAUSE_AUTONEG; kernel reply has no ETHTOOL_A_PAUSE_TX",
@@ -73,10 +75,10 @@ func TestDecodeReply(t *testing.T) {
 			Reason: "kernel reply has no ETHTOOL_A_PAUSE_AUTONEG; kernel reply has no ETHTOOL_A_PAUSE_RX; " +
 				"kernel reply has no ETHTOOL_A_PAUSE_TX; " + ReasonNoStatsNest,
 		}},
-		{"last attribute without its padding", cat(genlPauseReply, autonegOn, rxOn, txOff[:5]), false, &Pause{
+		{"last attribute without its padding", nlfixture.Cat(genlPauseReply, autonegOn, rxOn, txOff[:5]), false, &Pause{
 			Ifname: "eth0", Settings: settings, Source: SourceNetlink, Reason: ReasonOldKernelStats,
 		}},
-		{"any non-zero u8 is on", cat(genlPauseReply, []byte{0x05, 0x00, 0x02, 0x00, 0x02, 0, 0, 0}), false, &Pause{
+		{"any non-zero u8 is on", nlfixture.Cat(genlPauseReply, []byte{0x05, 0x00, 0x02, 0x00, 0x02, 0, 0, 0}), false, &Pause{
 			Ifname: "eth0", Settings: Settings{Autoneg: On}, Source: SourceNetlink,
 			Reason: "kernel reply has no ETHTOOL_A_PAUSE_RX; kernel reply has no ETHTOOL_A_PAUSE_TX; " + ReasonOldKernelStats,
 		}},
@@ -105,7 +107,7 @@ func TestDecodeReply(t *testing.T) {
 // TestDecodeReplyMalformed: every broken reply is an error wrapping
 // ErrMalformed that names what is wrong, and no values.
 func TestDecodeReplyMalformed(t *testing.T) {
-	requireLittleEndian(t)
+	nlfixture.RequireLittleEndian(t)
 	tests := []struct {
 		name  string
 		attrs []byte
@@ -114,7 +116,7 @@ func TestDecodeReplyMalformed(t *testing.T) {
 		{"attribute longer than the message", []byte{0x10, 0x00, 0x02, 0x00, 0x01, 0, 0, 0},
 			"PAUSE_GET reply: attribute 2 has length 16 with 8 bytes left"},
 		{"attribute shorter than its header", []byte{0x02, 0x00, 0x02, 0x00}, "attribute 2 has length 2"},
-		{"trailing bytes", cat(autonegOn, []byte{0x00, 0x00}), "2 trailing bytes"},
+		{"trailing bytes", nlfixture.Cat(autonegOn, []byte{0x00, 0x00}), "2 trailing bytes"},
 		{"truncated in the middle of a header", autonegOn[:3], "3 trailing bytes"},
 		{"u8 of 2 bytes", []byte{0x06, 0x00, 0x02, 0x00, 0x01, 0x00, 0, 0}, "ETHTOOL_A_PAUSE_AUTONEG: u8 of 2 bytes"},
 		{"u8 of 0 bytes", []byte{0x04, 0x00, 0x04, 0x00}, "ETHTOOL_A_PAUSE_TX: u8 of 0 bytes"},
@@ -125,11 +127,11 @@ func TestDecodeReplyMalformed(t *testing.T) {
 		{"header nest cut short", replyHeader[:20], "attribute 1 has length 24 with 20 bytes left"},
 		{"ifindex of 2 bytes", []byte{0x0c, 0x00, 0x01, 0x80, 0x06, 0x00, 0x01, 0x00, 0x02, 0x00, 0, 0},
 			"ETHTOOL_A_HEADER_DEV_INDEX: u32 of 2 bytes"},
-		{"setting twice", cat(rxOn, rxOn), "ETHTOOL_A_PAUSE_RX: given twice"},
+		{"setting twice", nlfixture.Cat(rxOn, rxOn), "ETHTOOL_A_PAUSE_RX: given twice"},
 		{"counter twice", []byte{0x1c, 0x00, 0x05, 0x80,
 			0x0c, 0x00, 0x02, 0x00, 0x05, 0, 0, 0, 0, 0, 0, 0,
 			0x0c, 0x00, 0x02, 0x00, 0x06, 0, 0, 0, 0, 0, 0, 0}, "ETHTOOL_A_PAUSE_STAT_TX_FRAMES: given twice"},
-		{"stats nest twice", cat(statsEmpty, statsEmpty), "ETHTOOL_A_PAUSE_STATS: given twice"},
+		{"stats nest twice", nlfixture.Cat(statsEmpty, statsEmpty), "ETHTOOL_A_PAUSE_STATS: given twice"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -163,7 +165,7 @@ func TestDecodeMessage(t *testing.T) {
 
 // TestReplyAboutAnotherDevice: a reply naming another interface is refused.
 func TestReplyAboutAnotherDevice(t *testing.T) {
-	requireLittleEndian(t)
+	nlfixture.RequireLittleEndian(t)
 	r, err := decodeReply(replyStats[genlHdrLen:])
 	if err != nil {
 		t.Fatal(err)
@@ -175,7 +177,7 @@ func TestReplyAboutAnotherDevice(t *testing.T) {
 
 // TestDecodeFamily decodes the controller's reply and refuses broken ones.
 func TestDecodeFamily(t *testing.T) {
-	requireLittleEndian(t)
+	nlfixture.RequireLittleEndian(t)
 	id, err := decodeFamily(replyFamily[genlHdrLen:], "ethtool")
 	if err != nil || id != testFamily {
 		t.Fatalf("decodeFamily = %#x, %v; want %#x", id, err, testFamily)
@@ -186,7 +188,7 @@ func TestDecodeFamily(t *testing.T) {
 	}{
 		{"no ID", replyFamily[genlHdrLen : genlHdrLen+12]},
 		{"ID of 4 bytes", []byte{0x08, 0x00, 0x01, 0x00, 0x14, 0, 0, 0}},
-		{"another family", cat([]byte{0x0c, 0x00, 0x02, 0x00, 'n', 'l', '8', '0', '2', '1', '1', 0}, replyFamily[16:24])},
+		{"another family", nlfixture.Cat([]byte{0x0c, 0x00, 0x02, 0x00, 'n', 'l', '8', '0', '2', '1', '1', 0}, replyFamily[16:24])},
 		{"truncated", replyFamily[genlHdrLen : genlHdrLen+14]},
 	} {
 		if id, err := decodeFamily(tt.attrs, "ethtool"); !errors.Is(err, ErrMalformed) || id != 0 {

@@ -1,6 +1,10 @@
 package linkpause
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+
+	"github.com/dcbtop/dcbtop/capture/nlclient"
+)
 
 // appendAttr appends a netlink attribute of type typ carrying data, padded
 // to NLA_ALIGNTO, in host byte order.
@@ -50,14 +54,14 @@ func decodeFamily(b []byte, name string) (uint16, error) {
 				return err
 			}
 			if len(data) != 2 {
-				return malformed("CTRL_ATTR_FAMILY_ID", "u16 of %d bytes", len(data))
+				return nl.Malformed("CTRL_ATTR_FAMILY_ID", "u16 of %d bytes", len(data))
 			}
 			id = binary.NativeEndian.Uint16(data)
 		case ctrlAttrFamilyName:
 			if err := s.once(typ, "CTRL_ATTR_FAMILY_NAME"); err != nil {
 				return err
 			}
-			gotName = string(trimNUL(data))
+			gotName = nlclient.CString(data)
 		}
 		return nil
 	})
@@ -65,19 +69,9 @@ func decodeFamily(b []byte, name string) (uint16, error) {
 	case err != nil:
 		return 0, err
 	case id == 0:
-		return 0, malformed("CTRL_ATTR_FAMILY_ID", "missing or 0")
+		return 0, nl.Malformed("CTRL_ATTR_FAMILY_ID", "missing or 0")
 	case gotName != "" && gotName != name:
-		return 0, malformed("CTRL_ATTR_FAMILY_NAME", "reply about family %q, asked about %q", gotName, name)
+		return 0, nl.Malformed("CTRL_ATTR_FAMILY_NAME", "reply about family %q, asked about %q", gotName, name)
 	}
 	return id, nil
-}
-
-// trimNUL returns b up to its first NUL.
-func trimNUL(b []byte) []byte {
-	for i, c := range b {
-		if c == 0 {
-			return b[:i]
-		}
-	}
-	return b
 }

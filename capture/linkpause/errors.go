@@ -3,8 +3,9 @@ package linkpause
 import (
 	"errors"
 	"fmt"
-	"os"
 	"syscall"
+
+	"github.com/dcbtop/dcbtop/capture/nlclient"
 )
 
 // ErrMalformed is wrapped by every error about a reply this package cannot
@@ -37,22 +38,17 @@ type Error struct {
 
 // Error implements error.
 func (e *Error) Error() string {
-	errno, isErrno := e.Err.(syscall.Errno)
-	what := e.Op
-	if e.Ifname != "" {
-		what += " " + e.Ifname
+	if errno, _ := e.Err.(syscall.Errno); errno == syscall.EPERM || errno == syscall.EACCES {
+		return fmt.Sprintf("%s: permission denied reading pause settings", e.shared().Subject())
 	}
-	switch {
-	case e.badName:
-		return fmt.Sprintf("%q: no such device (interface names are 1 to %d bytes)", e.Ifname, maxIfnameLen)
-	case isErrno && errno == syscall.ENODEV:
-		return fmt.Sprintf("%s: no such device", e.Ifname)
-	case isErrno && (errno == syscall.EPERM || errno == syscall.EACCES):
-		return fmt.Sprintf("%s: permission denied reading pause settings", what)
-	case e.Detail != "":
-		return fmt.Sprintf("%s: %v (%s)", what, e.Err, e.Detail)
-	}
-	return fmt.Sprintf("%s: %v", what, e.Err)
+	// An unknown interface, a name that cannot be one, anything else.
+	return e.shared().Error()
+}
+
+// shared returns e as the Error every netlink client of dcbtop tells the
+// same way.
+func (e *Error) shared() *nlclient.Error {
+	return &nlclient.Error{Op: e.Op, Ifname: e.Ifname, Err: e.Err, Detail: e.Detail, BadName: e.badName}
 }
 
 // Unwrap returns Err.
@@ -60,28 +56,7 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // Is matches os.ErrNotExist for ENODEV; other targets (os.ErrPermission,
 // the errno, ErrMalformed) are matched through Unwrap.
-func (e *Error) Is(target error) bool {
-	errno, ok := e.Err.(syscall.Errno)
-	return ok && target == os.ErrNotExist && errno == syscall.ENODEV
-}
+func (e *Error) Is(target error) bool { return e.shared().Is(target) }
 
-// A malformedError describes a reply the package cannot decode; it matches
-// ErrMalformed with errors.Is.
-type malformedError struct {
-	attr string // the attribute being decoded, if known
-	msg  string
-}
-
-func (e *malformedError) Error() string {
-	if e.attr == "" {
-		return ErrMalformed.Error() + ": " + e.msg
-	}
-	return ErrMalformed.Error() + ": " + e.attr + ": " + e.msg
-}
-
-func (e *malformedError) Is(target error) bool { return target == ErrMalformed }
-
-// malformed returns a malformedError about attr.
-func malformed(attr, format string, args ...any) error {
-	return &malformedError{attr: attr, msg: fmt.Sprintf(format, args...)}
-}
+// nl is what package nlclient knows of linkpause: its ErrMalformed.
+var nl = nlclient.Family{ErrMalformed: ErrMalformed}

@@ -1,33 +1,13 @@
 package linkpause
 
-import (
-	"encoding/binary"
-	"testing"
-)
+import "github.com/dcbtop/dcbtop/capture/nlclient/nlfixture"
 
 // Fixtures: requests and replies written out byte by byte to the kernel's
 // layouts (net/ethtool/netlink.c ethnl_fill_reply_header, net/ethtool/pause.c
 // pause_fill_reply and pause_put_stats, net/netlink/genetlink.c
 // ctrl_fill_info), never produced by this package's encoder. Netlink is in
 // host byte order and these are little-endian: the tests that use them skip
-// on big-endian hosts (requireLittleEndian).
-
-// requireLittleEndian skips t on a big-endian host.
-func requireLittleEndian(t testing.TB) {
-	t.Helper()
-	if binary.NativeEndian.Uint16([]byte{1, 0}) != 1 {
-		t.Skip("skipping: the byte fixtures are little-endian, this host is big-endian")
-	}
-}
-
-// cat concatenates hand-written pieces.
-func cat(parts ...[]byte) []byte {
-	var b []byte
-	for _, p := range parts {
-		b = append(b, p...)
-	}
-	return b
-}
+// on big-endian hosts (nlfixture.RequireLittleEndian).
 
 // testFamily is the "ethtool" family ID the fake kernel hands out (IDs are
 // dynamic; 0x14 is one a real kernel might give).
@@ -90,22 +70,22 @@ var (
 
 // replyStats is what Linux 6.x sends for a driver with both pause ops:
 // autoneg on, rx on, tx off, 5 frames sent and 2^32+2 received.
-var replyStats = cat(genlPauseReply, replyHeader, autonegOn, rxOn, txOff, statsSrc, statsBoth)
+var replyStats = nlfixture.Cat(genlPauseReply, replyHeader, autonegOn, rxOn, txOff, statsSrc, statsBoth)
 
 // replyNoStatsOp is the reply for a driver without get_pause_stats: the
 // nest is there, empty.
-var replyNoStatsOp = cat(genlPauseReply, replyHeader, autonegOn, rxOn, txOff, statsSrc, statsEmpty)
+var replyNoStatsOp = nlfixture.Cat(genlPauseReply, replyHeader, autonegOn, rxOn, txOff, statsSrc, statsEmpty)
 
 // replyPlain is a reply to a request without ETHTOOL_FLAG_STATS (Linux 5.6
 // to 5.9): settings only.
-var replyPlain = cat(genlPauseReply, replyHeader, autonegOn, rxOn, txOff)
+var replyPlain = nlfixture.Cat(genlPauseReply, replyHeader, autonegOn, rxOn, txOff)
 
 // replyPadded is replyStats as an architecture without efficient
 // unaligned access gets it, a PAD before each u64, and with attributes
 // from the future: a top-level attribute 9 and a counter 4 (as
 // ETHTOOL_A_PAUSE_STAT_TX_PAUSE_STORM_EVENTS was proposed), both skipped;
 // only tx frames this time.
-var replyPadded = cat(genlPauseReply, replyHeader, autonegOn, rxOn, txOff, statsSrc,
+var replyPadded = nlfixture.Cat(genlPauseReply, replyHeader, autonegOn, rxOn, txOff, statsSrc,
 	[]byte{
 		0x24, 0x00, 0x05, 0x80, // len 36, ETHTOOL_A_PAUSE_STATS
 		0x04, 0x00, 0x01, 0x00, // ETHTOOL_A_PAUSE_STAT_PAD

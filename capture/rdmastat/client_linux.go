@@ -12,29 +12,32 @@ import (
 
 	"github.com/mdlayher/netlink"
 	"golang.org/x/sys/unix"
+
+	"github.com/dcbtop/dcbtop/capture/nlclient"
 )
 
 // A client is the Linux implementation of Client.
 type client struct {
-	conn *netlink.Conn // Execute checks the sequence number and port ID of replies
+	conn *nlclient.Conn
 
 	mu   sync.Mutex        // serialises requests and guards devs
 	devs map[string]Device // the last RDMA_NLDEV_CMD_GET dump; nil before the first
 }
 
 // dial opens a NETLINK_RDMA socket in the calling thread's network
-// namespace. The socket itself is what needs ib_core: the kernel side is
-// created by rdma_nl_init (drivers/infiniband/core/netlink.c), and without
-// it socket(2) fails with EPROTONOSUPPORT.
+// namespace (see nlclient.Dial). The socket itself is what needs ib_core:
+// the kernel side is created by rdma_nl_init
+// (drivers/infiniband/core/netlink.c), and without it socket(2) fails with
+// EPROTONOSUPPORT.
 func dial() (*client, error) {
-	conn, err := netlink.Dial(NETLINK_RDMA, nil)
+	conn, err := nlclient.Dial(NETLINK_RDMA)
 	if err != nil {
 		return nil, opError(opDial, "", 0, err)
 	}
 	return newClient(conn), nil
 }
 
-func newClient(conn *netlink.Conn) *client { return &client{conn: conn} }
+func newClient(conn *netlink.Conn) *client { return &client{conn: nl.NewConn(conn)} }
 
 func (c *client) close() error { return c.conn.Close() }
 
@@ -46,19 +49,17 @@ const (
 	opStatGetStatus = "STAT_GET_STATUS"
 )
 
-// opError turns a failed request into an *Error carrying the errno.
+// opError turns a failed request into an *Error carrying the errno (see
+// nlclient.Cause).
 func opError(op, device string, port int, err error) *Error {
-	e := &Error{Op: op, Device: device, Port: port, Err: err}
-	if errno, ok := errors.AsType[syscall.Errno](err); ok {
-		e.Err = errno
-		switch errno {
-		case unix.EPROTONOSUPPORT:
-			if op == opDial {
-				e.kind = kindNoRDMA
-			}
-		case unix.EPERM, unix.EACCES:
-			e.kind = kindPermission
+	e := &Error{Op: op, Device: device, Port: port, Err: nlclient.Cause(err)}
+	switch e.Err {
+	case unix.EPROTONOSUPPORT:
+		if op == opDial {
+			e.kind = kindNoRDMA
 		}
+	case unix.EPERM, unix.EACCES:
+		e.kind = kindPermission
 	}
 	return e
 }
@@ -84,16 +85,13 @@ func (c *client) devices() ([]Device, error) {
 // c.devs. Messages that cannot be decoded (no index, an unacceptable name)
 // are left out, as are repeated names.
 func (c *client) dump() ([]Device, error) {
-	msgs, err := c.conn.Execute(devicesRequest())
+	msgs, err := c.conn.Execute(devicesRequest(), typeGet)
 	if err != nil {
 		return nil, opError(opGet, "", 0, err)
 	}
 	devs := map[string]Device{}
 	list := []Device{}
 	for _, m := range msgs {
-		if m.Header.Type != typeGet {
-			continue
-		}
 		d, why := decodeDevice(m.Data)
 		if why != "" {
 			continue
@@ -206,31 +204,25 @@ func (c *client) stat(op string, typ netlink.HeaderType, d Device, port int) (st
 	if err != nil {
 		return statReply{}, &Error{Op: op, Device: d.Name, Port: port, Err: err}
 	}
-	msgs, err := c.conn.Execute(req)
+	m, err := c.conn.Request(req, typ)
 	if err != nil {
 		return statReply{}, opError(op, d.Name, port, err)
 	}
 	fail := func(err error) (statReply, error) {
 		return statReply{}, &Error{Op: op, Device: d.Name, Port: port, Err: err}
 	}
-	for _, m := range msgs {
-		if m.Header.Type != typ {
-			continue
-		}
-		r, err := decodeStatReply(m.Data, typ == typeStatGet)
-		switch {
-		case err != nil:
-			return fail(err)
-		case r.devIndex != nil && *r.devIndex != d.Index:
-			return fail(malformed("reply for device index %d, asked for %d", *r.devIndex, d.Index))
-		case r.port != nil && *r.port != uint32(port):
-			return fail(malformed("reply for port %d, asked for %d", *r.port, port))
-		case r.devName != "" && r.devName != d.Name:
-			return fail(fmt.Errorf("%w: index %d is now %q", errRenamed, d.Index, r.devName))
-		case !r.hasTable:
-			return fail(malformed("no RDMA_NLDEV_ATTR_STAT_HWCOUNTERS"))
-		}
-		return r, nil
+	r, err := decodeStatReply(m.Data, typ == typeStatGet)
+	switch {
+	case err != nil:
+		return fail(err)
+	case r.devIndex != nil && *r.devIndex != d.Index:
+		return fail(nl.Malformed("", "reply for device index %d, asked for %d", *r.devIndex, d.Index))
+	case r.port != nil && *r.port != uint32(port):
+		return fail(nl.Malformed("", "reply for port %d, asked for %d", *r.port, port))
+	case r.devName != "" && r.devName != d.Name:
+		return fail(fmt.Errorf("%w: index %d is now %q", errRenamed, d.Index, r.devName))
+	case !r.hasTable:
+		return fail(nl.Malformed("", "no RDMA_NLDEV_ATTR_STAT_HWCOUNTERS"))
 	}
-	return fail(malformed("no reply of type %#x among %d messages", uint16(typ), len(msgs)))
+	return r, nil
 }

@@ -13,79 +13,39 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mdlayher/netlink"
-	"github.com/mdlayher/netlink/nltest"
+
+	"github.com/dcbtop/dcbtop/capture/nlclient/nlfixture"
 )
 
 // A fakeKernel answers the requests sent through an nltest connection, the
 // way ib_core's nldev does, and records them.
-type fakeKernel struct {
-	mu   sync.Mutex
-	reqs []netlink.Message
-	// answer returns the attributes of each reply message to req (one for
-	// a doit, one per device for a dump), or an errno to send back as a
-	// netlink error.
-	answer func(req netlink.Message) ([][]byte, syscall.Errno)
-}
+type fakeKernel struct{ *nlfixture.Kernel }
 
-// newFake returns a Client whose kernel is answer.
-func newFake(t *testing.T, answer func(req netlink.Message) ([][]byte, syscall.Errno)) (*Client, *fakeKernel) {
+// newFake returns a Client whose kernel is answer: it returns the
+// attributes of each reply message to req (one for a doit, one per device
+// for a dump), or an errno to send back as a netlink error. Replies carry
+// the type of their request (nlmsg_put with RDMA_NL_GET_TYPE(RDMA_NL_NLDEV,
+// the same command) in nldev.c).
+func newFake(t *testing.T, answer func(req netlink.Message) ([][]byte, syscall.Errno)) (*Client, fakeKernel) {
 	t.Helper()
-	requireLittleEndian(t)
-	fk := &fakeKernel{answer: answer}
-	conn := nltest.Dial(func(reqs []netlink.Message) ([]netlink.Message, error) {
-		if len(reqs) == 0 {
-			return nil, errors.New("fake kernel: receive without a request")
-		}
-		req := reqs[0]
-		fk.mu.Lock()
-		fk.reqs = append(fk.reqs, req)
-		fk.mu.Unlock()
-		datas, errno := fk.answer(req)
-		if errno != 0 {
-			return []netlink.Message{kernelError(t, errno, req)}, nil
-		}
-		hdr := func(typ netlink.HeaderType, flags netlink.HeaderFlags) netlink.Header {
-			return netlink.Header{Type: typ, Flags: flags, Sequence: req.Header.Sequence, PID: nltest.PID}
-		}
-		if req.Header.Flags&netlink.Dump != 0 {
-			// netlink_dump: NLM_F_MULTI messages, then NLMSG_DONE.
-			var msgs []netlink.Message
-			for _, d := range datas {
-				msgs = append(msgs, netlink.Message{Header: hdr(req.Header.Type, netlink.Multi), Data: d})
-			}
-			return append(msgs, netlink.Message{Header: hdr(netlink.Done, netlink.Multi), Data: make([]byte, 4)}), nil
-		}
+	nlfixture.RequireLittleEndian(t)
+	fk := fakeKernel{&nlfixture.Kernel{Answer: func(req netlink.Message) ([]netlink.Message, syscall.Errno) {
+		datas, errno := answer(req)
 		var msgs []netlink.Message
 		for _, d := range datas {
-			msgs = append(msgs, netlink.Message{Header: hdr(req.Header.Type, 0), Data: d})
+			msgs = append(msgs, netlink.Message{Header: netlink.Header{Type: req.Header.Type}, Data: d})
 		}
-		return msgs, nil
-	})
-	c := NewClient(conn)
+		return msgs, errno
+	}}}
+	c := NewClient(fk.Dial())
 	t.Cleanup(func() { c.Close() })
 	return c, fk
 }
 
-// kernelError is the NLMSG_ERROR netlink_ack sends for a failed request:
-// struct nlmsgerr {int error (negative errno); struct nlmsghdr msg} and,
-// without NETLINK_CAP_ACK, the request's payload after its header.
-func kernelError(t *testing.T, errno syscall.Errno, req netlink.Message) netlink.Message {
-	orig, err := req.MarshalBinary()
-	if err != nil {
-		t.Fatalf("marshal request: %v", err)
-	}
-	return netlink.Message{
-		Header: netlink.Header{Type: netlink.Error, Sequence: req.Header.Sequence, PID: nltest.PID},
-		Data:   cat(le32(uint32(-int32(errno))), orig),
-	}
-}
-
 // types returns the message types of the recorded requests, by name.
-func (fk *fakeKernel) types() []string {
-	fk.mu.Lock()
-	defer fk.mu.Unlock()
+func (fk fakeKernel) types() []string {
 	var names []string
-	for _, r := range fk.reqs {
+	for _, r := range fk.Requests() {
 		names = append(names, map[netlink.HeaderType]string{
 			typeGet: "GET", typeStatGet: "STAT_GET", typeStatGetStatus: "STAT_GET_STATUS",
 		}[r.Header.Type])
@@ -93,28 +53,10 @@ func (fk *fakeKernel) types() []string {
 	return names
 }
 
-// wire returns the bytes of m as sent, with the sequence number and port ID
-// zeroed after checking them.
-func wire(t *testing.T, m netlink.Message) []byte {
-	t.Helper()
-	if m.Header.Sequence == 0 {
-		t.Errorf("request has sequence number 0")
-	}
-	if m.Header.PID != nltest.PID {
-		t.Errorf("request port ID = %d, want %d", m.Header.PID, nltest.PID)
-	}
-	b, err := m.MarshalBinary()
-	if err != nil {
-		t.Fatalf("marshal request: %v", err)
-	}
-	clear(b[8:16])
-	return b
-}
-
 // devMsg is one message of a GET dump (fill_dev_info), cut after the
 // attributes the package reads plus one it does not.
 func devMsg(name string, index, ports uint32) []byte {
-	return cat(
+	return nlfixture.Cat(
 		nla(RDMA_NLDEV_ATTR_DEV_INDEX, le32(index)),
 		nla(RDMA_NLDEV_ATTR_DEV_NAME, cstr(name)),
 		nla(RDMA_NLDEV_ATTR_PORT_INDEX, le32(ports)),
@@ -198,11 +140,12 @@ func TestRequests(t *testing.T) {
 			0x08, 0x00, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00,
 		},
 	}
-	if len(fk.reqs) != len(want) {
-		t.Fatalf("sent %d requests (%v), want %d", len(fk.reqs), fk.types(), len(want))
+	reqs := fk.Requests()
+	if len(reqs) != len(want) {
+		t.Fatalf("sent %d requests (%v), want %d", len(reqs), fk.types(), len(want))
 	}
 	for i, w := range want {
-		if got := wire(t, fk.reqs[i]); string(got) != string(w) {
+		if got := nlfixture.Wire(t, reqs[i]); string(got) != string(w) {
 			t.Errorf("request %d:\n got % x\nwant % x", i, got, w)
 		}
 	}
@@ -414,7 +357,7 @@ func TestPortErrors(t *testing.T) {
 				if req.Header.Type == typeGet {
 					return [][]byte{devMsg("mlx5_0", 3, 2)}, 0
 				}
-				return [][]byte{cat(handle(3, "mlx5_0", 2), table())}, 0
+				return [][]byte{nlfixture.Cat(handle(3, "mlx5_0", 2), table())}, 0
 			},
 			device: "mlx5_0", port: 1,
 			wantMsg:  "STAT_GET mlx5_0/1: malformed RDMA netlink reply: reply for port 2, asked for 1",
@@ -440,7 +383,7 @@ func TestPortErrors(t *testing.T) {
 				if req.Header.Type == typeGet {
 					return [][]byte{devMsg("mlx5_0", 3, 1)}, 0
 				}
-				return [][]byte{cat(handle(3, "mlx5_0", 1), []byte{0xff, 0x00, 0x50, 0x80})}, 0
+				return [][]byte{nlfixture.Cat(handle(3, "mlx5_0", 1), []byte{0xff, 0x00, 0x50, 0x80})}, 0
 			},
 			device: "mlx5_0", port: 1,
 			wantMsg:  "STAT_GET mlx5_0/1: malformed RDMA netlink reply: attributes: invalid attribute; length too short or too large",
@@ -510,7 +453,7 @@ func TestStaleIndex(t *testing.T) {
 			if dev, _ := reqPort(t, req); dev != 7 || dumps < 2 {
 				return nil, syscall.EINVAL
 			}
-			return [][]byte{cat(handle(7, "mlx5_0", 1), table(valueEntry("np_cnp_sent", 1)))}, 0
+			return [][]byte{nlfixture.Cat(handle(7, "mlx5_0", 1), table(valueEntry("np_cnp_sent", 1)))}, 0
 		}
 		return nil, syscall.EINVAL
 	})
@@ -533,7 +476,7 @@ func TestStaleIndex(t *testing.T) {
 	if diff := cmp.Diff([]string{"GET", "STAT_GET", "GET", "STAT_GET", "STAT_GET_STATUS"}, fk.types()); diff != "" {
 		t.Errorf("requests (-want +got):\n%s", diff)
 	}
-	if dev, _ := reqPort(t, fk.reqs[3]); dev != 7 {
+	if dev, _ := reqPort(t, fk.Requests()[3]); dev != 7 {
 		t.Errorf("retried STAT_GET for device index %d, want 7", dev)
 	}
 }
@@ -550,7 +493,7 @@ func TestRenamedDevice(t *testing.T) {
 			}
 			return [][]byte{devMsg("mlx5_bond_0", 3, 1)}, 0 // renamed
 		}
-		return [][]byte{cat(handle(3, "mlx5_bond_0", 1), table())}, 0
+		return [][]byte{nlfixture.Cat(handle(3, "mlx5_bond_0", 1), table())}, 0
 	})
 	if _, err := c.Devices(); err != nil { // the cache now has mlx5_0 as index 3
 		t.Fatalf("Devices: %v", err)
@@ -576,14 +519,14 @@ func TestMalformedEntriesThroughClient(t *testing.T) {
 		case typeGet:
 			return [][]byte{devMsg("mlx5_0", 3, 1)}, 0
 		case typeStatGet:
-			return [][]byte{cat(handle(3, "mlx5_0", 1), nla(300, []byte{1}), table(
+			return [][]byte{nlfixture.Cat(handle(3, "mlx5_0", 1), nla(300, []byte{1}), table(
 				valueEntry("out_of_buffer", 12),
 				rawEntry(nameAttr(cstr("np_cnp_sent")), valueAttr([]byte{1, 2, 3})),
 				rawEntry(valueAttr(le64(5))),
 				rawEntry(nameAttr(cstr(strings.Repeat("x", 65))), valueAttr(le64(5))),
 			))}, 0
 		}
-		return [][]byte{cat(handle(3, "mlx5_0", 1), table(
+		return [][]byte{nlfixture.Cat(handle(3, "mlx5_0", 1), table(
 			statusEntry("out_of_buffer", 4, nil),
 			statusEntry("np_cnp_sent", 14, nil),
 			statusEntry("cc_rx_ce_pkts", 16, &off),
@@ -656,7 +599,7 @@ func TestConcurrentPorts(t *testing.T) {
 			return [][]byte{devMsg("mlx5_0", 3, 2)}, 0
 		}
 		_, port := reqPort(t, req)
-		return [][]byte{cat(handle(3, "mlx5_0", port), table(valueEntry("np_cnp_sent", uint64(port))))}, 0
+		return [][]byte{nlfixture.Cat(handle(3, "mlx5_0", port), table(valueEntry("np_cnp_sent", uint64(port))))}, 0
 	})
 	var wg sync.WaitGroup
 	for i := range 8 {

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/mdlayher/netlink"
+
+	"github.com/dcbtop/dcbtop/capture/nlclient"
 )
 
 // A counterEntry is one RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY of a STAT_GET
@@ -37,17 +39,6 @@ type statReply struct {
 	skipped []string
 }
 
-// malformedError describes a reply the package cannot decode; it matches
-// ErrMalformed with errors.Is.
-type malformedError struct{ msg string }
-
-func (e *malformedError) Error() string        { return ErrMalformed.Error() + ": " + e.msg }
-func (e *malformedError) Is(target error) bool { return target == ErrMalformed }
-
-func malformed(format string, args ...any) error {
-	return &malformedError{msg: fmt.Sprintf(format, args...)}
-}
-
 // decodeStatReply decodes the attributes of a STAT_GET or STAT_GET_STATUS
 // reply (the kernel sends no family header: the attributes follow the
 // netlink header). A framing error of the message or of the HWCOUNTERS
@@ -61,24 +52,24 @@ func decodeStatReply(b []byte, withValues bool) (statReply, error) {
 	var r statReply
 	ad, err := netlink.NewAttributeDecoder(b)
 	if err != nil {
-		return statReply{}, malformed("attributes: %v", err)
+		return statReply{}, nl.Malformed("", "attributes: %v", err)
 	}
 	for ad.Next() {
 		switch ad.Type() {
 		case RDMA_NLDEV_ATTR_DEV_INDEX:
 			v, ok := u32(ad.Bytes())
 			if !ok {
-				return statReply{}, malformed("RDMA_NLDEV_ATTR_DEV_INDEX of %d bytes, not a u32", len(ad.Bytes()))
+				return statReply{}, nl.Malformed("", "RDMA_NLDEV_ATTR_DEV_INDEX of %d bytes, not a u32", len(ad.Bytes()))
 			}
 			r.devIndex = &v
 		case RDMA_NLDEV_ATTR_PORT_INDEX:
 			v, ok := u32(ad.Bytes())
 			if !ok {
-				return statReply{}, malformed("RDMA_NLDEV_ATTR_PORT_INDEX of %d bytes, not a u32", len(ad.Bytes()))
+				return statReply{}, nl.Malformed("", "RDMA_NLDEV_ATTR_PORT_INDEX of %d bytes, not a u32", len(ad.Bytes()))
 			}
 			r.port = &v
 		case RDMA_NLDEV_ATTR_DEV_NAME:
-			r.devName = cString(ad.Bytes())
+			r.devName = nlclient.CString(ad.Bytes())
 		case RDMA_NLDEV_ATTR_STAT_HWCOUNTERS:
 			r.hasTable = true
 			if err := r.decodeTable(ad.Bytes(), withValues); err != nil {
@@ -87,16 +78,16 @@ func decodeStatReply(b []byte, withValues bool) (statReply, error) {
 		}
 	}
 	if err := ad.Err(); err != nil {
-		return statReply{}, malformed("attributes: %v", err)
+		return statReply{}, nl.Malformed("", "attributes: %v", err)
 	}
 	return r, nil
 }
 
 // decodeTable appends the entries of one HWCOUNTERS nest to r.
 func (r *statReply) decodeTable(b []byte, withValues bool) error {
-	ad, err := netlink.NewAttributeDecoder(b)
+	ad, err := nl.NewDecoder("RDMA_NLDEV_ATTR_STAT_HWCOUNTERS", b)
 	if err != nil {
-		return malformed("RDMA_NLDEV_ATTR_STAT_HWCOUNTERS: %v", err)
+		return err
 	}
 	n := 0 // the entry's position in the table, from 1, for messages
 	for ad.Next() {
@@ -118,7 +109,7 @@ func (r *statReply) decodeTable(b []byte, withValues bool) error {
 		}
 	}
 	if err := ad.Err(); err != nil {
-		return malformed("RDMA_NLDEV_ATTR_STAT_HWCOUNTERS: %v", err)
+		return nl.InAttr("RDMA_NLDEV_ATTR_STAT_HWCOUNTERS", err)
 	}
 	return nil
 }
@@ -245,7 +236,7 @@ func decodeDevice(b []byte) (d Device, why string) {
 			}
 			d.Index, haveIndex = v, true
 		case RDMA_NLDEV_ATTR_DEV_NAME:
-			d.Name, haveName = cString(ad.Bytes()), true
+			d.Name, haveName = nlclient.CString(ad.Bytes()), true
 		case RDMA_NLDEV_ATTR_PORT_INDEX:
 			v, ok := u32(ad.Bytes())
 			if !ok || v > 1<<16 {
@@ -331,14 +322,6 @@ func u32(b []byte) (uint32, bool) {
 		return 0, false
 	}
 	return binary.NativeEndian.Uint32(b), true
-}
-
-// cString returns b up to its first NUL.
-func cString(b []byte) string {
-	if i := slices.Index(b, 0); i >= 0 {
-		b = b[:i]
-	}
-	return string(b)
 }
 
 // quoteShort quotes b for a one-line message, in ASCII, cut to 40 bytes.

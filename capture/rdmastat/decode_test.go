@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/dcbtop/dcbtop/capture/nlclient/nlfixture"
 )
 
 // portFrom decodes a STAT_GET reply and, unless status is nil, a
@@ -46,7 +48,7 @@ func valueAttr(b []byte) []byte {
 // TestDecodeReplies runs hand-built replies, well-formed and not, through
 // the decoder and merge.
 func TestDecodeReplies(t *testing.T) {
-	requireLittleEndian(t)
+	nlfixture.RequireLittleEndian(t)
 	long64 := strings.Repeat("a", 64)
 	long65 := strings.Repeat("b", 65)
 	tests := []struct {
@@ -62,7 +64,7 @@ func TestDecodeReplies(t *testing.T) {
 		},
 		{
 			name: "unknown attributes and padding are ignored",
-			stat: cat(
+			stat: nlfixture.Cat(
 				nla(200, []byte("future")), // an attribute from a later kernel
 				handle(3, "mlx5_0", 1),
 				nla(RDMA_NLDEV_ATTR_STAT_HWCOUNTERS|nlaNested,
@@ -80,35 +82,35 @@ func TestDecodeReplies(t *testing.T) {
 		},
 		{
 			name: "nests without NLA_F_NESTED (before Linux 5.2)",
-			stat: cat(handle(3, "mlx5_0", 1), nla(RDMA_NLDEV_ATTR_STAT_HWCOUNTERS,
+			stat: nlfixture.Cat(handle(3, "mlx5_0", 1), nla(RDMA_NLDEV_ATTR_STAT_HWCOUNTERS,
 				plainEntry("out_of_buffer", 12), plainEntry("np_cnp_sent", 5149))),
 			want: Port{Device: "mlx5_0", Port: 1, StatusWhy: "no status",
 				Counters: []Counter{{Name: "np_cnp_sent", Value: u64p(5149)}, {Name: "out_of_buffer", Value: u64p(12)}}},
 		},
 		{
 			name: "an empty table (every optional counter disabled, no others)",
-			stat: cat(handle(3, "mlx5_0", 1), table()),
+			stat: nlfixture.Cat(handle(3, "mlx5_0", 1), table()),
 			want: Port{Device: "mlx5_0", Port: 1, StatusWhy: "no status"},
 		},
 		{
 			name: "bad entries are skipped, bad values left unknown",
-			stat: cat(handle(3, "mlx5_0", 1), table(
+			stat: nlfixture.Cat(handle(3, "mlx5_0", 1), table(
 				valueEntry("out_of_buffer", 12),
-				rawEntry(valueAttr(le64(99))),                                                 // 2: no name
-				rawEntry(nameAttr(cstr("rp_cnp_handled")), valueAttr(le32(7))),                // 3: a u32 value
-				rawEntry(nameAttr(cstr("np_cnp_sent"))),                                       // 4: no value
-				rawEntry(nameAttr(cstr(long65)), valueAttr(le64(1))),                          // 5: name too long
-				rawEntry(nameAttr(cstr(long64)), valueAttr(le64(64))),                         // 6: 64 bytes is fine
-				rawEntry(nameAttr(cstr("np_cnp\x01sent")), valueAttr(le64(1))),                // 7: control byte
-				rawEntry(nameAttr(cstr("rx bytes")), valueAttr(le64(1))),                      // 8: space
-				rawEntry(nameAttr(cstr("a,b")), valueAttr(le64(1))),                           // 9: comma
-				rawEntry(nameAttr([]byte("ab\x00cd\x00")), valueAttr(le64(1))),                // 10: NUL inside
-				rawEntry(nameAttr(cstr("\xc3\xa9t\xc3\xa9")), valueAttr(le64(1))),             // 11: not ASCII
-				rawEntry(nameAttr([]byte{0}), valueAttr(le64(1))),                             // 12: empty
-				rawEntry(nameAttr([]byte("rx_icrc_encapsulated")), valueAttr(le64(5))),        // 13: no NUL: accepted
-				nla(RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY, []byte{1, 2, 3, 4, 5, 6}),           // 14: not attributes
-				valueEntry("out_of_buffer", 13),                                               // 15: a duplicate
-				rawEntry(nameAttr(cstr("out_of_sequence")), valueAttr(cat(le64(3), le32(0)))), // 16: 12-byte value
+				rawEntry(valueAttr(le64(99))),                                                           // 2: no name
+				rawEntry(nameAttr(cstr("rp_cnp_handled")), valueAttr(le32(7))),                          // 3: a u32 value
+				rawEntry(nameAttr(cstr("np_cnp_sent"))),                                                 // 4: no value
+				rawEntry(nameAttr(cstr(long65)), valueAttr(le64(1))),                                    // 5: name too long
+				rawEntry(nameAttr(cstr(long64)), valueAttr(le64(64))),                                   // 6: 64 bytes is fine
+				rawEntry(nameAttr(cstr("np_cnp\x01sent")), valueAttr(le64(1))),                          // 7: control byte
+				rawEntry(nameAttr(cstr("rx bytes")), valueAttr(le64(1))),                                // 8: space
+				rawEntry(nameAttr(cstr("a,b")), valueAttr(le64(1))),                                     // 9: comma
+				rawEntry(nameAttr([]byte("ab\x00cd\x00")), valueAttr(le64(1))),                          // 10: NUL inside
+				rawEntry(nameAttr(cstr("\xc3\xa9t\xc3\xa9")), valueAttr(le64(1))),                       // 11: not ASCII
+				rawEntry(nameAttr([]byte{0}), valueAttr(le64(1))),                                       // 12: empty
+				rawEntry(nameAttr([]byte("rx_icrc_encapsulated")), valueAttr(le64(5))),                  // 13: no NUL: accepted
+				nla(RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY, []byte{1, 2, 3, 4, 5, 6}),                     // 14: not attributes
+				valueEntry("out_of_buffer", 13),                                                         // 15: a duplicate
+				rawEntry(nameAttr(cstr("out_of_sequence")), valueAttr(nlfixture.Cat(le64(3), le32(0)))), // 16: 12-byte value
 			)),
 			want: Port{Device: "mlx5_0", Port: 1, StatusWhy: "no status",
 				Counters: []Counter{
@@ -156,8 +158,8 @@ func TestDecodeReplies(t *testing.T) {
 		},
 		{
 			name: "status: a DYNAMIC that is not a u8 is inferred from STAT_GET",
-			stat: cat(handle(3, "mlx5_0", 1), table(valueEntry("cc_rx_ce_pkts", 5))),
-			status: cat(handle(3, "mlx5_0", 1), table(
+			stat: nlfixture.Cat(handle(3, "mlx5_0", 1), table(valueEntry("cc_rx_ce_pkts", 5))),
+			status: nlfixture.Cat(handle(3, "mlx5_0", 1), table(
 				rawEntry(nameAttr(cstr("cc_rx_ce_pkts")), nla(RDMA_NLDEV_ATTR_STAT_HWCOUNTER_DYNAMIC, le32(0))),
 				rawEntry(nameAttr(cstr("cc_tx_cnp_pkts")), nla(RDMA_NLDEV_ATTR_STAT_HWCOUNTER_DYNAMIC)),
 				rawEntry(nameAttr(cstr("cc_rx_cnp_pkts")), nla(RDMA_NLDEV_ATTR_STAT_HWCOUNTER_DYNAMIC, []byte{7})),
@@ -175,8 +177,8 @@ func TestDecodeReplies(t *testing.T) {
 		},
 		{
 			name:   "status names a counter STAT_GET lacked, not optional",
-			stat:   cat(handle(3, "mlx5_0", 1), table()),
-			status: cat(handle(3, "mlx5_0", 1), table(statusEntry("out_of_buffer", 4, nil))),
+			stat:   nlfixture.Cat(handle(3, "mlx5_0", 1), table()),
+			status: nlfixture.Cat(handle(3, "mlx5_0", 1), table(statusEntry("out_of_buffer", 4, nil))),
 			want: Port{Device: "mlx5_0", Port: 1, StatusKnown: true,
 				Counters: []Counter{{Name: "out_of_buffer"}}},
 		},
@@ -197,21 +199,21 @@ func TestDecodeReplies(t *testing.T) {
 // TestDecodeMalformed checks the replies that cannot be decoded at all:
 // each fails with ErrMalformed, and none yields a Port.
 func TestDecodeMalformed(t *testing.T) {
-	requireLittleEndian(t)
+	nlfixture.RequireLittleEndian(t)
 	tests := []struct {
 		name, want string
 		b          []byte
 	}{
 		{"truncated attribute", "attributes: invalid attribute; length too short or too large",
-			cat(handle(3, "mlx5_0", 1), []byte{0x20, 0x00, 0x50, 0x80, 0, 0, 0, 0})},
+			nlfixture.Cat(handle(3, "mlx5_0", 1), []byte{0x20, 0x00, 0x50, 0x80, 0, 0, 0, 0})},
 		{"trailing bytes", "attributes: invalid attribute; length too short or too large",
-			cat(handle(3, "mlx5_0", 1), []byte{0x01, 0x00})},
+			nlfixture.Cat(handle(3, "mlx5_0", 1), []byte{0x01, 0x00})},
 		{"device index of 2 bytes", "RDMA_NLDEV_ATTR_DEV_INDEX of 2 bytes, not a u32",
 			nla(RDMA_NLDEV_ATTR_DEV_INDEX, []byte{3, 0})},
 		{"port index of 8 bytes", "RDMA_NLDEV_ATTR_PORT_INDEX of 8 bytes, not a u32",
 			nla(RDMA_NLDEV_ATTR_PORT_INDEX, le64(1))},
 		{"table with a broken entry header", "RDMA_NLDEV_ATTR_STAT_HWCOUNTERS: invalid attribute; length too short or too large",
-			cat(handle(3, "mlx5_0", 1), nla(RDMA_NLDEV_ATTR_STAT_HWCOUNTERS|nlaNested, []byte{0x40, 0x00, 0x51, 0x80, 1, 2, 3, 4}))},
+			nlfixture.Cat(handle(3, "mlx5_0", 1), nla(RDMA_NLDEV_ATTR_STAT_HWCOUNTERS|nlaNested, []byte{0x40, 0x00, 0x51, 0x80, 1, 2, 3, 4}))},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -294,14 +296,14 @@ func TestPortCounter(t *testing.T) {
 
 // TestDecodeDevice checks the GET dump messages, good and bad.
 func TestDecodeDevice(t *testing.T) {
-	requireLittleEndian(t)
+	nlfixture.RequireLittleEndian(t)
 	tests := []struct {
 		name    string
 		b       []byte
 		want    Device
 		wantWhy string
 	}{
-		{"mlx5 as fill_dev_info sends it", cat(
+		{"mlx5 as fill_dev_info sends it", nlfixture.Cat(
 			nla(RDMA_NLDEV_ATTR_DEV_INDEX, le32(3)),
 			nla(RDMA_NLDEV_ATTR_DEV_NAME, cstr("mlx5_0")),
 			nla(RDMA_NLDEV_ATTR_PORT_INDEX, le32(1)),
@@ -311,9 +313,9 @@ func TestDecodeDevice(t *testing.T) {
 		{"no index", nla(RDMA_NLDEV_ATTR_DEV_NAME, cstr("mlx5_0")), Device{}, "no RDMA_NLDEV_ATTR_DEV_INDEX"},
 		{"no name", nla(RDMA_NLDEV_ATTR_DEV_INDEX, le32(3)), Device{}, "no RDMA_NLDEV_ATTR_DEV_NAME"},
 		{"index of 1 byte", nla(RDMA_NLDEV_ATTR_DEV_INDEX, []byte{3}), Device{}, "RDMA_NLDEV_ATTR_DEV_INDEX is not a u32"},
-		{"name with a slash", cat(nla(RDMA_NLDEV_ATTR_DEV_INDEX, le32(3)), nla(RDMA_NLDEV_ATTR_DEV_NAME, cstr("a/b"))),
+		{"name with a slash", nlfixture.Cat(nla(RDMA_NLDEV_ATTR_DEV_INDEX, le32(3)), nla(RDMA_NLDEV_ATTR_DEV_NAME, cstr("a/b"))),
 			Device{}, `device name "a/b" is not acceptable`},
-		{"absurd port count", cat(nla(RDMA_NLDEV_ATTR_DEV_INDEX, le32(3)), nla(RDMA_NLDEV_ATTR_DEV_NAME, cstr("x")),
+		{"absurd port count", nlfixture.Cat(nla(RDMA_NLDEV_ATTR_DEV_INDEX, le32(3)), nla(RDMA_NLDEV_ATTR_DEV_NAME, cstr("x")),
 			nla(RDMA_NLDEV_ATTR_PORT_INDEX, le32(1<<31))), Device{}, "RDMA_NLDEV_ATTR_PORT_INDEX is not a port count"},
 	}
 	for _, tt := range tests {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+
+	"github.com/dcbtop/dcbtop/capture/nlclient"
 )
 
 var (
@@ -115,3 +117,8 @@ func (e *Error) Is(target error) bool {
 	}
 	return false
 }
+
+// nl is what package nlclient knows of rdmastat: its ErrMalformed, and
+// that message types read best in hexadecimal (0x1411 is
+// RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_STAT_GET)).
+var nl = nlclient.Family{ErrMalformed: ErrMalformed, HexTypes: true}

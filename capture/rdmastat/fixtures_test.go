@@ -3,22 +3,15 @@ package rdmastat
 import (
 	"encoding/binary"
 	"testing"
+
+	"github.com/dcbtop/dcbtop/capture/nlclient/nlfixture"
 )
 
 // Fixtures: replies written out to the kernel's layout, never produced by
 // this package (which encodes requests only). Attributes are built by nla
 // below, a few bytes at a time, in little-endian order: the tests that use
-// them skip on big-endian hosts (requireLittleEndian). One reply,
+// them skip on big-endian hosts (nlfixture.RequireLittleEndian). One reply,
 // replyOneCounter, is spelt out byte by byte to pin nla itself.
-
-// requireLittleEndian skips t on a big-endian host, where the host-order
-// fields of the fixtures would read differently.
-func requireLittleEndian(t testing.TB) {
-	t.Helper()
-	if binary.NativeEndian.Uint16([]byte{1, 0}) != 1 {
-		t.Skip("skipping: the fixtures are little-endian, this host is big-endian")
-	}
-}
 
 // nlaNested is NLA_F_NESTED (include/uapi/linux/netlink.h), which
 // nla_nest_start sets since Linux 5.2.
@@ -47,19 +40,10 @@ func le64(v uint64) []byte { return binary.LittleEndian.AppendUint64(nil, v) }
 // cstr is a string as nla_put_string sends it: with its NUL.
 func cstr(s string) []byte { return append([]byte(s), 0) }
 
-// cat concatenates byte slices.
-func cat(parts ...[]byte) []byte {
-	var b []byte
-	for _, p := range parts {
-		b = append(b, p...)
-	}
-	return b
-}
-
 // handle is the start of every STAT_GET and STAT_GET_STATUS reply:
 // fill_nldev_handle (DEV_INDEX, DEV_NAME) and the PORT_INDEX.
 func handle(index uint32, name string, port uint32) []byte {
-	return cat(
+	return nlfixture.Cat(
 		nla(RDMA_NLDEV_ATTR_DEV_INDEX, le32(index)),
 		nla(RDMA_NLDEV_ATTR_DEV_NAME, cstr(name)),
 		nla(RDMA_NLDEV_ATTR_PORT_INDEX, le32(port)),
@@ -148,7 +132,7 @@ func mlx5StatGet(enabled map[string]uint64) []byte {
 			entries = append(entries, valueEntry(c.name, v))
 		}
 	}
-	return cat(handle(3, "mlx5_0", 1), table(entries...))
+	return nlfixture.Cat(handle(3, "mlx5_0", 1), table(entries...))
 }
 
 // mlx5Status is the STAT_GET_STATUS reply of mlx5_0 port 1, with the
@@ -165,7 +149,7 @@ func mlx5Status(enabled map[string]uint64) []byte {
 		}
 		entries = append(entries, statusEntry(c.name, c.index, d))
 	}
-	return cat(handle(3, "mlx5_0", 1), table(entries...))
+	return nlfixture.Cat(handle(3, "mlx5_0", 1), table(entries...))
 }
 
 // replyOneCounter is a STAT_GET reply for mlx5_0 (index 3) port 1 with one
@@ -182,8 +166,8 @@ var replyOneCounter = []byte{
 
 // TestNLA checks the attribute builder against the hand-written reply.
 func TestNLA(t *testing.T) {
-	requireLittleEndian(t)
-	got := cat(handle(3, "mlx5_0", 1), table(valueEntry("np_cnp_sent", 5149)))
+	nlfixture.RequireLittleEndian(t)
+	got := nlfixture.Cat(handle(3, "mlx5_0", 1), table(valueEntry("np_cnp_sent", 5149)))
 	if string(got) != string(replyOneCounter) {
 		t.Errorf("built reply\n% x\nwant\n% x", got, replyOneCounter)
 	}

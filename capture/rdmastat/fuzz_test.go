@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/dcbtop/dcbtop/capture/nlclient/nlfixture"
 )
 
 // FuzzDecodeStatReply feeds arbitrary reply attributes to the decoders, as
@@ -21,7 +23,7 @@ func FuzzDecodeStatReply(f *testing.F) {
 	f.Add(replyOneCounter)
 	f.Add(mlx5StatGet(map[string]uint64{"cc_rx_ce_pkts": 77}))
 	f.Add(mlx5Status(map[string]uint64{"cc_rx_ce_pkts": 0}))
-	f.Add(cat(handle(3, "mlx5_0", 1), table(
+	f.Add(nlfixture.Cat(handle(3, "mlx5_0", 1), table(
 		rawEntry(nameAttr(cstr("np_cnp_sent")), valueAttr(le32(7))),
 		rawEntry(valueAttr(le64(5))),
 		rawEntry(nameAttr(cstr("cc_rx_ce_pkts")), nla(RDMA_NLDEV_ATTR_STAT_HWCOUNTER_DYNAMIC, le32(1))),
@@ -62,7 +64,7 @@ func FuzzDecodeStatReply(f *testing.F) {
 				entries = append(entries, valueEntry(e.name, *e.value))
 			}
 		}
-		again, err := decodeStatReply(cat(handle(3, "mlx5_0", 1), table(entries...)), true)
+		again, err := decodeStatReply(nlfixture.Cat(handle(3, "mlx5_0", 1), table(entries...)), true)
 		if err != nil {
 			t.Fatalf("re-encoded reply: %v", err)
 		}
