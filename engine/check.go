@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/diag"
+
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
@@ -414,13 +416,13 @@ func (c *checker) add(name CheckName, v Verdict, summary, fix string, evidence .
 
 // has returns the interface's first active diagnostic of code that is a
 // warning or an error (information never changes a verdict).
-func (c *checker) has(code Code) (Diagnostic, bool) {
+func (c *checker) has(code diag.Code) (diag.Diagnostic, bool) {
 	for _, d := range c.in.Diagnostics {
-		if d.Code == code && d.Severity != SeverityInfo {
+		if d.Code == code && d.Severity != diag.SeverityInfo {
 			return d, true
 		}
 	}
-	return Diagnostic{}, false
+	return diag.Diagnostic{}, false
 }
 
 // localKnown reports whether this host's parameters are known, so that
@@ -447,10 +449,10 @@ func (c *checker) peer() {
 		c.add(CheckPeer, VerdictCritical, summary,
 			"leave one DCBX agent on the link (a second switch port, a hypervisor's or NIC firmware agent)", prefixAll("peer ", in.MultiPeer.Peers)...)
 	case rs != RemoteValid && rs != RemoteNoDCBX:
-		if d, ok := c.has(CodePeerLost); ok {
+		if d, ok := c.has(diag.CodePeerLost); ok {
 			// How bad a lost peer is depends on how long it has been gone
 			// and what it left in force (peer-lost).
-			c.add(CheckPeer, diagVerdict(d), d.Message, d.Action, "diagnostic "+string(CodePeerLost))
+			c.add(CheckPeer, diagVerdict(d), d.Message, d.Action, "diagnostic "+string(diag.CodePeerLost))
 			return
 		}
 		c.add(CheckPeer, VerdictCritical, "the peer's DCBX information is no longer valid: "+string(*in.RemoteInvalidReason),
@@ -683,7 +685,7 @@ func (c *checker) roceETS() {
 func tcUsed(e *ETS, tc uint8) bool { return slices.Contains(e.PrioTC[:], tc) }
 
 func (c *checker) pfcAgreement() {
-	for _, code := range []Code{CodePFCMismatch, CodeNeitherWilling} {
+	for _, code := range []diag.Code{diag.CodePFCMismatch, diag.CodeNeitherWilling} {
 		if d, ok := c.has(code); ok {
 			c.add(CheckPFCAgreement, diagVerdict(d), d.Message, d.Action, "diagnostic "+string(code))
 			return
@@ -695,16 +697,16 @@ func (c *checker) pfcAgreement() {
 		return
 	}
 	ev := []string{"resolution: " + c.in.Resolution.PFC.Why}
-	if d, ok := c.has(CodeBothWilling); ok {
-		c.add(CheckPFCAgreement, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(CodeBothWilling))...)
+	if d, ok := c.has(diag.CodeBothWilling); ok {
+		c.add(CheckPFCAgreement, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(diag.CodeBothWilling))...)
 		return
 	}
 	c.add(CheckPFCAgreement, VerdictOK, "this host and the peer agree on PFC", "", ev...)
 }
 
 func (c *checker) agents() {
-	if d, ok := c.has(CodeDualLocalAgent); ok {
-		c.add(CheckAgents, diagVerdict(d), d.Message, d.Action, "diagnostic "+string(CodeDualLocalAgent))
+	if d, ok := c.has(diag.CodeDualLocalAgent); ok {
+		c.add(CheckAgents, diagVerdict(d), d.Message, d.Action, "diagnostic "+string(diag.CodeDualLocalAgent))
 		return
 	}
 	ev := []string{"local source " + string(c.in.LocalSource)}
@@ -743,12 +745,12 @@ func (c *checker) pauses() {
 		return
 	}
 	ev := []string{"pause counters from " + string(*lc.PFC.Source)}
-	if d, ok := c.has(CodePauseStorm); ok {
-		c.add(CheckPauses, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(CodePauseStorm))...)
+	if d, ok := c.has(diag.CodePauseStorm); ok {
+		c.add(CheckPauses, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(diag.CodePauseStorm))...)
 		return
 	}
-	if d, ok := c.has(CodePauseWithoutPFC); ok {
-		c.add(CheckPauses, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(CodePauseWithoutPFC))...)
+	if d, ok := c.has(diag.CodePauseWithoutPFC); ok {
+		c.add(CheckPauses, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(diag.CodePauseWithoutPFC))...)
 		return
 	}
 	c.add(CheckPauses, VerdictOK, "no pause storm, no pauses on a priority without PFC", "", ev...)
@@ -767,8 +769,8 @@ func (c *checker) ecn() {
 	for _, r := range lc.RDMA {
 		ev = append(ev, fmt.Sprintf("RDMA device %s port %d", Sanitize(r.Device), r.Port))
 	}
-	if d, ok := c.has(CodeCNPWithoutECN); ok {
-		c.add(CheckECN, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(CodeCNPWithoutECN))...)
+	if d, ok := c.has(diag.CodeCNPWithoutECN); ok {
+		c.add(CheckECN, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(diag.CodeCNPWithoutECN))...)
 		return
 	}
 	c.add(CheckECN, VerdictOK, "no congestion notifications without ECN marking", "", ev...)
@@ -789,8 +791,8 @@ func (c *checker) linkPause() {
 		return
 	}
 	ev := []string{fmt.Sprintf("link-wide PAUSE rx %s, tx %s (%s)", onOffPtr(lp.RX), onOffPtr(lp.TX), lp.Source)}
-	if d, ok := c.has(CodeLinkPauseWithPFC); ok {
-		c.add(CheckLinkPause, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(CodeLinkPauseWithPFC))...)
+	if d, ok := c.has(diag.CodeLinkPauseWithPFC); ok {
+		c.add(CheckLinkPause, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(diag.CodeLinkPauseWithPFC))...)
 		return
 	}
 	c.add(CheckLinkPause, VerdictOK, "no link-wide PAUSE beside PFC", "", ev...)
@@ -816,8 +818,8 @@ func (c *checker) roceGID() {
 		c.add(CheckRoCEGID, VerdictUnknown, "no RoCE port (RDMA device over Ethernet) on this interface", "")
 		return
 	}
-	if d, ok := c.has(CodeRoCEGIDNotV2); ok {
-		c.add(CheckRoCEGID, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(CodeRoCEGIDNotV2))...)
+	if d, ok := c.has(diag.CodeRoCEGIDNotV2); ok {
+		c.add(CheckRoCEGID, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(diag.CodeRoCEGIDNotV2))...)
 		return
 	}
 	for _, r := range lc.RoCE {
@@ -831,8 +833,8 @@ func (c *checker) roceGID() {
 
 // diagVerdict is a diagnostic's verdict: CRITICAL for an error, WARNING
 // otherwise.
-func diagVerdict(d Diagnostic) Verdict {
-	if d.Severity == SeverityError {
+func diagVerdict(d diag.Diagnostic) Verdict {
+	if d.Severity == diag.SeverityError {
 		return VerdictCritical
 	}
 	return VerdictWarning
@@ -858,8 +860,8 @@ func (c *checker) headroom() {
 	if q.PFCDelay != nil {
 		ev = append(ev, fmt.Sprintf("PFC delay %d", *q.PFCDelay))
 	}
-	if d, ok := c.has(CodePFCNoHeadroom); ok {
-		c.add(CheckHeadroom, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(CodePFCNoHeadroom))...)
+	if d, ok := c.has(diag.CodePFCNoHeadroom); ok {
+		c.add(CheckHeadroom, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(diag.CodePFCNoHeadroom))...)
 		return
 	}
 	if op := c.in.Operational; op == nil || op.PFC == nil {
@@ -884,8 +886,8 @@ func (c *checker) trust() {
 		how = "derived from the APP table as the driver sets it"
 	}
 	ev := []string{fmt.Sprintf("trust %s, %s", strings.Join(q.Trust, ", "), how)}
-	if d, ok := c.has(CodeTrustMismatch); ok {
-		c.add(CheckTrust, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(CodeTrustMismatch))...)
+	if d, ok := c.has(diag.CodeTrustMismatch); ok {
+		c.add(CheckTrust, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(diag.CodeTrustMismatch))...)
 		return
 	}
 	if q.TrustDerived {

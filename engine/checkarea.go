@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"slices"
+
+	"github.com/dcbtop/dcbtop/engine/diag"
 )
 
 // Every diagnostic belongs to the check of its area, and so does every
@@ -15,67 +17,67 @@ import (
 // (TestCheckAreas walks every code).
 
 // diagCheck names each diagnostic code's check.
-var diagCheck = map[Code]CheckName{
+var diagCheck = map[diag.Code]CheckName{
 	// The peer and what dcbtop hears of it.
-	CodeMultiPeer:          CheckPeer,
-	CodeTooManyNeighbors:   CheckPeer,
-	CodePeerStale:          CheckPeer,
-	CodePeerLost:           CheckPeer,
-	CodeDialectConflict:    CheckPeer,
-	CodeCEEPeerError:       CheckPeer,
-	CodeMalformed:          CheckPeer,
-	CodeCaptureError:       CheckPeer,
-	CodeCaptureRecordOdd:   CheckPeer,
-	CodeTooManyInterfaces:  CheckPeer,
-	CodeTLVDiscarded:       CheckPeer,
-	CodeDuplicateTLV:       CheckPeer,
-	CodeDialectBoth:        CheckPeer,
-	CodeCINLegacy:          CheckPeer,
-	CodeCEEControlMissing:  CheckPeer,
-	CodeETSBandwidthSum:    CheckRoCEETS,
-	CodeETSBandwidthRange:  CheckRoCEETS,
-	CodeETSBandwidthNonETS: CheckRoCEETS,
-	CodeETSPrioTCRange:     CheckRoCEETS,
-	CodeETSTSAReserved:     CheckRoCEETS,
-	CodeETSMaxTCsRange:     CheckRoCEETS,
-	CodeCEEPGBandwidthSum:  CheckRoCEETS,
-	CodeCEEPGIDReserved:    CheckRoCEETS,
-	CodeETSMismatch:        CheckRoCEETS,
-	CodeNoETSReco:          CheckRoCEETS,
-	CodePFCTCShared:        CheckRoCEETS,
-	CodeETSDiffersFromReco: CheckRoCEETS,
-	CodePFCCapRange:        CheckRoCEPFC,
-	CodePFCCapExceeded:     CheckRoCEPFC,
-	CodePFCMismatch:        CheckPFCAgreement,
-	CodeBothWilling:        CheckPFCAgreement,
-	CodeNeitherWilling:     CheckPFCAgreement,
-	CodeLocalUnknown:       CheckPFCAgreement,
-	CodeAppSelector:        CheckRoCEPriority,
-	CodeAppDSCPRange:       CheckRoCEPriority,
-	CodeAppEthertypeRange:  CheckRoCEPriority,
-	CodeAppDuplicate:       CheckRoCEPriority,
-	CodeAppPriorityRange:   CheckRoCEPriority,
-	CodeTLVTooLong:         CheckRoCEPriority,
-	CodePFCPrioNoApp:       CheckRoCEPriority,
-	CodeRoCEToSNotLossless: CheckRoCEPriority,
-	CodeRDMAOnLossy:        CheckRoCEPriority,
-	CodeDualLocalAgent:     CheckAgents,
-	CodeFirmwareDCBX:       CheckAgents,
-	CodePauseStorm:         CheckPauses,
-	CodePauseWithoutPFC:    CheckPauses,
-	CodePFCNoPauses:        CheckPauses,
-	CodePFCStall:           CheckPauses,
-	CodeLossyFabric:        CheckPauses,
-	CodeCNPWithoutECN:      CheckECN,
-	CodeCNPPriorityLossy:   CheckECN,
-	CodeECNNeverMarked:     CheckECN,
-	CodeRoCEToSECN:         CheckECN,
-	CodeLinkPauseWithPFC:   CheckLinkPause,
-	CodeLinkPauseFrames:    CheckLinkPause,
-	CodeRoCEGIDNotV2:       CheckRoCEGID,
-	CodePFCNoHeadroom:      CheckHeadroom,
-	CodeTrustMismatch:      CheckTrust,
-	CodeCountersError:      CheckRoCEPath,
+	diag.CodeMultiPeer:          CheckPeer,
+	diag.CodeTooManyNeighbors:   CheckPeer,
+	diag.CodePeerStale:          CheckPeer,
+	diag.CodePeerLost:           CheckPeer,
+	diag.CodeDialectConflict:    CheckPeer,
+	diag.CodeCEEPeerError:       CheckPeer,
+	diag.CodeMalformed:          CheckPeer,
+	diag.CodeCaptureError:       CheckPeer,
+	diag.CodeCaptureRecordOdd:   CheckPeer,
+	diag.CodeTooManyInterfaces:  CheckPeer,
+	diag.CodeTLVDiscarded:       CheckPeer,
+	diag.CodeDuplicateTLV:       CheckPeer,
+	diag.CodeDialectBoth:        CheckPeer,
+	diag.CodeCINLegacy:          CheckPeer,
+	diag.CodeCEEControlMissing:  CheckPeer,
+	diag.CodeETSBandwidthSum:    CheckRoCEETS,
+	diag.CodeETSBandwidthRange:  CheckRoCEETS,
+	diag.CodeETSBandwidthNonETS: CheckRoCEETS,
+	diag.CodeETSPrioTCRange:     CheckRoCEETS,
+	diag.CodeETSTSAReserved:     CheckRoCEETS,
+	diag.CodeETSMaxTCsRange:     CheckRoCEETS,
+	diag.CodeCEEPGBandwidthSum:  CheckRoCEETS,
+	diag.CodeCEEPGIDReserved:    CheckRoCEETS,
+	diag.CodeETSMismatch:        CheckRoCEETS,
+	diag.CodeNoETSReco:          CheckRoCEETS,
+	diag.CodePFCTCShared:        CheckRoCEETS,
+	diag.CodeETSDiffersFromReco: CheckRoCEETS,
+	diag.CodePFCCapRange:        CheckRoCEPFC,
+	diag.CodePFCCapExceeded:     CheckRoCEPFC,
+	diag.CodePFCMismatch:        CheckPFCAgreement,
+	diag.CodeBothWilling:        CheckPFCAgreement,
+	diag.CodeNeitherWilling:     CheckPFCAgreement,
+	diag.CodeLocalUnknown:       CheckPFCAgreement,
+	diag.CodeAppSelector:        CheckRoCEPriority,
+	diag.CodeAppDSCPRange:       CheckRoCEPriority,
+	diag.CodeAppEthertypeRange:  CheckRoCEPriority,
+	diag.CodeAppDuplicate:       CheckRoCEPriority,
+	diag.CodeAppPriorityRange:   CheckRoCEPriority,
+	diag.CodeTLVTooLong:         CheckRoCEPriority,
+	diag.CodePFCPrioNoApp:       CheckRoCEPriority,
+	diag.CodeRoCEToSNotLossless: CheckRoCEPriority,
+	diag.CodeRDMAOnLossy:        CheckRoCEPriority,
+	diag.CodeDualLocalAgent:     CheckAgents,
+	diag.CodeFirmwareDCBX:       CheckAgents,
+	diag.CodePauseStorm:         CheckPauses,
+	diag.CodePauseWithoutPFC:    CheckPauses,
+	diag.CodePFCNoPauses:        CheckPauses,
+	diag.CodePFCStall:           CheckPauses,
+	diag.CodeLossyFabric:        CheckPauses,
+	diag.CodeCNPWithoutECN:      CheckECN,
+	diag.CodeCNPPriorityLossy:   CheckECN,
+	diag.CodeECNNeverMarked:     CheckECN,
+	diag.CodeRoCEToSECN:         CheckECN,
+	diag.CodeLinkPauseWithPFC:   CheckLinkPause,
+	diag.CodeLinkPauseFrames:    CheckLinkPause,
+	diag.CodeRoCEGIDNotV2:       CheckRoCEGID,
+	diag.CodePFCNoHeadroom:      CheckHeadroom,
+	diag.CodeTrustMismatch:      CheckTrust,
+	diag.CodeCountersError:      CheckRoCEPath,
 }
 
 // hopCheck names each RoCE path hop's check ("" for the ToS hop, judged
@@ -95,7 +97,7 @@ var hopCheck = map[RoCEHop]CheckName{
 
 // CheckOfCode returns the check a diagnostic code belongs to, and whether
 // the code is known.
-func CheckOfCode(code Code) (CheckName, bool) {
+func CheckOfCode(code diag.Code) (CheckName, bool) {
 	c, ok := diagCheck[code]
 	return c, ok
 }
@@ -126,7 +128,7 @@ func (c *checker) fold() {
 	for i := range c.out {
 		r := &c.out[i]
 		for _, d := range c.in.Diagnostics {
-			if diagCheck[d.Code] != r.Check || d.Severity == SeverityInfo {
+			if diagCheck[d.Code] != r.Check || d.Severity == diag.SeverityInfo {
 				continue
 			}
 			r.Evidence = appendOnce(r.Evidence, "diagnostic "+string(d.Code))

@@ -3,6 +3,8 @@ package engine
 import (
 	"slices"
 	"testing"
+
+	"github.com/dcbtop/dcbtop/engine/diag"
 )
 
 // TestCheckAreas: every diagnostic code belongs to one check, every check
@@ -12,15 +14,15 @@ import (
 // does the same through its check. At 54a24de `pauses` said OK beside
 // pfc-stall and `ecn` OK beside ecn-never-marked.
 func TestCheckAreas(t *testing.T) {
-	for code := range diagRules {
+	for _, code := range diag.Codes() {
 		if _, ok := diagCheck[code]; !ok {
 			t.Errorf("diagnostic %s belongs to no check", code)
 		}
 	}
 	covered := map[CheckName]bool{}
 	for code, c := range diagCheck {
-		if _, ok := diagRules[code]; !ok {
-			t.Errorf("diagCheck names %s, which has no rule (diagRules)", code)
+		if diag.Rule(code) == "" {
+			t.Errorf("diagCheck names %s, which has no rule (Rule)", code)
 		}
 		if !slices.Contains(CheckNames, c) {
 			t.Errorf("%s belongs to %q, not a check", code, c)
@@ -41,10 +43,10 @@ func TestCheckAreas(t *testing.T) {
 		base := Interface{Name: "eth0"}
 		before := verdicts(Check(&base, CheckOptions{}))[owner]
 		for _, tt := range []struct {
-			sev  Severity
+			sev  diag.Severity
 			want Verdict
-		}{{SeverityError, VerdictCritical}, {SeverityWarning, VerdictWarning}} {
-			in := Interface{Name: "eth0", Diagnostics: []Diagnostic{{Code: code, Severity: tt.sev, Message: "the finding", Action: "the fix"}}}
+		}{{diag.SeverityError, VerdictCritical}, {diag.SeverityWarning, VerdictWarning}} {
+			in := Interface{Name: "eth0", Diagnostics: []diag.Diagnostic{{Code: code, Severity: tt.sev, Message: "the finding", Action: "the fix"}}}
 			for _, r := range Check(&in, CheckOptions{}) {
 				if r.Check != owner {
 					continue
@@ -61,7 +63,7 @@ func TestCheckAreas(t *testing.T) {
 			}
 		}
 		bare := Interface{Name: "eth0"}
-		info := Interface{Name: "eth0", Diagnostics: []Diagnostic{{Code: code, Severity: SeverityInfo, Message: "a note"}}}
+		info := Interface{Name: "eth0", Diagnostics: []diag.Diagnostic{{Code: code, Severity: diag.SeverityInfo, Message: "a note"}}}
 		if got, want := verdicts(Check(&info, CheckOptions{})), verdicts(Check(&bare, CheckOptions{})); !mapsEqual(got, want) {
 			t.Errorf("info %s changed verdicts: %v, want %v", code, got, want)
 		}

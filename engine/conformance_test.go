@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dcbtop/dcbtop/engine/diag"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -215,7 +217,7 @@ func TestETSMismatchOnlyWhenNotAdopted(t *testing.T) {
 		e.Apply(LocalChanged{Interface: "eth0", At: at(0), Source: tt.source, Willing: true, Params: l})
 		e.Apply(rx(1, peer))
 		in, _ := e.Interface("eth0")
-		if got := hasCode(in.Diagnostics, CodeETSMismatch); got != tt.want {
+		if got := hasCode(in.Diagnostics, diag.CodeETSMismatch); got != tt.want {
 			t.Errorf("source %s, local bandwidth %v: ets-mismatch %v, want %v (%+v)", tt.source, tt.ets[:2], got, tt.want, in.Diagnostics)
 		}
 	}
@@ -230,16 +232,16 @@ func TestTooManyNeighborsClears(t *testing.T) {
 		e.Apply(rx(float64(i), frame(t, src, 30)))
 	}
 	in, _ := e.Interface("eth0")
-	if !hasCode(in.Diagnostics, CodeTooManyNeighbors) {
+	if !hasCode(in.Diagnostics, diag.CodeTooManyNeighbors) {
 		t.Fatalf("no too-many-neighbors after an eviction: %+v", in.Diagnostics)
 	}
 	e.Apply(Tick{At: at(2 + 29)})
-	if in, _ := e.Interface("eth0"); !hasCode(in.Diagnostics, CodeTooManyNeighbors) {
+	if in, _ := e.Interface("eth0"); !hasCode(in.Diagnostics, diag.CodeTooManyNeighbors) {
 		t.Error("too-many-neighbors cleared before the TTL of the LLDPDU that found the table full")
 	}
 	e.Apply(Tick{At: at(2 + 31)})
 	in, _ = e.Interface("eth0")
-	if hasCode(in.Diagnostics, CodeTooManyNeighbors) {
+	if hasCode(in.Diagnostics, diag.CodeTooManyNeighbors) {
 		t.Errorf("too-many-neighbors still raised 31 s after the last eviction: %+v", in.Diagnostics)
 	}
 	if in.Capture.NeighborsEvicted != 1 {
@@ -252,7 +254,7 @@ func TestCaptureRecordNote(t *testing.T) {
 	e := New(Config{})
 	e.Apply(FrameReceived{Interface: "eth0", At: at(0), Data: frame(t, macA, 120), Note: "record 7 at offset 412: capture length 70 exceeds packet length 60; read as captured"})
 	in, _ := e.Interface("eth0")
-	if in.Capture.RecordsOdd != 1 || !hasCode(in.Diagnostics, CodeCaptureRecordOdd) || len(in.Peers) != 1 {
+	if in.Capture.RecordsOdd != 1 || !hasCode(in.Diagnostics, diag.CodeCaptureRecordOdd) || len(in.Peers) != 1 {
 		t.Errorf("records_odd %d, peers %d, diagnostics %+v", in.Capture.RecordsOdd, len(in.Peers), in.Diagnostics)
 	}
 }
@@ -354,8 +356,8 @@ func TestPrioTCRangeLocalIsError(t *testing.T) {
 	p := &Params{ETS: &ETS{MaxTCs: 3, PrioTC: [8]uint8{7, 7, 7, 7, 7, 7, 7, 7}, TCBandwidth: [8]uint8{100}, TSA: [8]lldp.TSA{lldp.TSAETS}}}
 	var found bool
 	for _, d := range p.Validate() {
-		if d.Code == CodeETSPrioTCRange {
-			found = d.Severity == SeverityError
+		if d.Code == diag.CodeETSPrioTCRange {
+			found = d.Severity == diag.SeverityError
 		}
 	}
 	if !found || p.Errors() == nil {
@@ -430,7 +432,7 @@ func TestLocalUnknownReplayAdvice(t *testing.T) {
 		in, _ := e.Interface("eth0")
 		var action string
 		for _, d := range in.Diagnostics {
-			if d.Code == CodeLocalUnknown {
+			if d.Code == diag.CodeLocalUnknown {
 				action = d.Action
 			}
 		}

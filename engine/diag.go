@@ -6,49 +6,26 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/diag"
+
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
-// Diagnostic codes produced by the engine (the codec's are in diagnostic.go).
-const (
-	CodeMalformed        Code = "lldpdu-malformed"
-	CodeTooManyNeighbors Code = "too-many-neighbors"
-	CodeMultiPeer        Code = "multi-peer"
-	CodeETSMismatch      Code = "ets-mismatch"
-	CodePFCMismatch      Code = "pfc-mismatch"
-	CodeBothWilling      Code = "both-willing"
-	CodeNeitherWilling   Code = "neither-willing-mismatch"
-	CodeNoETSReco        Code = "no-ets-reco"
-	CodePFCPrioNoApp     Code = "pfc-prio-no-app"
-	CodePFCTCShared      Code = "pfc-tc-shared"
-	CodeDialectConflict  Code = "dialect-conflict"
-	CodeDualLocalAgent   Code = "dual-local-agent"
-	CodePeerStale        Code = "peer-stale"
-	CodeCEEPeerError     Code = "cee-peer-error"
-	CodeLocalUnknown     Code = "local-unknown"
-	CodeCaptureError     Code = "capture-error"
-	CodeFirmwareDCBX     Code = "firmware-dcbx"
-	CodeCaptureRecordOdd Code = "capture-record-odd"
-	// CodePeerLost: the DCBX peer expired, shut down or went with the
-	// link; the operational parameters fell back to the local ones.
-	CodePeerLost Code = "peer-lost"
-	// CodeETSDiffersFromReco: this host, not willing, runs an ETS other
-	// than the peer recommends (information: ETS is asymmetric).
-	CodeETSDiffersFromReco Code = "ets-differs-from-reco"
-	dualAgentWindow             = 121 * time.Second
-)
+// dualAgentWindow is how recently another local LLDP agent must have been
+// seen for dcbtop and it to count as two agents on one port.
+const dualAgentWindow = 121 * time.Second
 
-func mkDiag(code Code, sev Severity, feature, action, format string, a ...any) Diagnostic {
-	return Diagnostic{Code: code, Severity: sev, Feature: feature, Message: fmt.Sprintf(format, a...), Action: action}
+func mkDiag(code diag.Code, sev diag.Severity, feature, action, format string, a ...any) diag.Diagnostic {
+	return diag.Diagnostic{Code: code, Severity: sev, Feature: feature, Message: fmt.Sprintf(format, a...), Action: action}
 }
 
 // diagnostics re-evaluates the interface's diagnostics at now: the decode
 // problems of the remote peer's LLDPDU, then the configuration problems an
 // operator of lossless Ethernet needs to see.
-func (p *port) diagnostics(now time.Time) []Diagnostic {
-	out := []Diagnostic{}
+func (p *port) diagnostics(now time.Time) []diag.Diagnostic {
+	out := []diag.Diagnostic{}
 	if p.remoteFrom != nil {
-		out = appendFindings(out, p.remoteFrom.du.Findings)
+		out = diag.AppendFindings(out, p.remoteFrom.du.Findings)
 	}
 	// Other peers' discarded TLVs (the remote peer's are among its
 	// diagnostics above).
@@ -59,12 +36,12 @@ func (p *port) diagnostics(now time.Time) []Diagnostic {
 		for _, f := range n.du.Findings {
 			if f.Code == lldp.CodeTLVDiscarded {
 				f.Message = "peer " + msapName(n) + ": " + f.Message
-				out = append(out, diagnosticOf(f))
+				out = append(out, diag.FromFinding(f))
 			}
 		}
 	}
 	if p.multi {
-		out = append(out, mkDiag(CodeMultiPeer, SeverityError, "lldp",
+		out = append(out, mkDiag(diag.CodeMultiPeer, diag.SeverityError, "lldp",
 			"find the second LLDP speaker: an unmanaged switch, a vswitch passing LLDP, or a NIC firmware agent next to a host agent",
 			"more than one DCBX peer on this link: remote parameters are invalid until every peer's information has expired"))
 	}
@@ -88,14 +65,14 @@ func (p *port) diagnostics(now time.Time) []Diagnostic {
 		if ttl := time.Duration(n.du.TTL) * time.Second; ttl > 0 {
 			interval := n.interval()
 			if silent := now.Sub(n.lastSeen); freshnessOf(silent, interval) == FreshnessStale {
-				out = append(out, mkDiag(CodePeerStale, SeverityWarning, "lldp", "check the link and the peer's LLDP agent",
+				out = append(out, mkDiag(diag.CodePeerStale, diag.SeverityWarning, "lldp", "check the link and the peer's LLDP agent",
 					"peer %s silent for %s (about %d transmit intervals); its information expires in %s",
 					msapName(n), silent.Round(time.Second), int(silent/interval), n.expires.Sub(now).Round(time.Second)))
 			}
 		}
 	}
 	if ieee && cee {
-		out = append(out, mkDiag(CodeDialectConflict, SeverityWarning, "lldp", "configure the switch port for one DCBX version (IEEE recommended)",
+		out = append(out, mkDiag(diag.CodeDialectConflict, diag.SeverityWarning, "lldp", "configure the switch port for one DCBX version (IEEE recommended)",
 			"both IEEE 802.1Qaz and CEE DCBX are heard on this link"))
 	}
 	live := 0
@@ -105,45 +82,45 @@ func (p *port) diagnostics(now time.Time) []Diagnostic {
 		}
 	}
 	if live > 1 {
-		out = append(out, mkDiag(CodeDualLocalAgent, SeverityError, "lldp",
+		out = append(out, mkDiag(diag.CodeDualLocalAgent, diag.SeverityError, "lldp",
 			"run one LLDP agent per port: stop lldpad/lldpd or the NIC firmware agent",
 			"%d local LLDP agents (different chassis or port IDs) transmit on this port; the switch sees a multi-peer condition", live))
 	}
 	if p.firmware {
-		sev, msg := SeverityInfo, "the NIC firmware runs DCBX (LLD_MANAGED): dcbtop shows what the driver reports and does not write ETS/PFC"
+		sev, msg := diag.SeverityInfo, "the NIC firmware runs DCBX (LLD_MANAGED): dcbtop shows what the driver reports and does not write ETS/PFC"
 		if len(p.neighbors) == 0 {
-			sev, msg = SeverityWarning, "the NIC firmware runs DCBX (LLD_MANAGED) and may consume LLDP frames before the host sees them: no peer is visible here"
+			sev, msg = diag.SeverityWarning, "the NIC firmware runs DCBX (LLD_MANAGED) and may consume LLDP frames before the host sees them: no peer is visible here"
 		}
-		out = append(out, mkDiag(CodeFirmwareDCBX, sev, "lldp",
+		out = append(out, mkDiag(diag.CodeFirmwareDCBX, sev, "lldp",
 			"to let the host see LLDP (and run dcbtop --agent): Intel "+firmwareHandOver("IF")+"; Mellanox/Broadcom: switch the firmware DCBX mode off",
 			"%s", msg))
 	}
 	if p.captureErr != "" {
-		out = append(out, mkDiag(CodeCaptureError, SeverityError, "lldp", "dcbtop retries with backoff; check the interface and privileges",
+		out = append(out, mkDiag(diag.CodeCaptureError, diag.SeverityError, "lldp", "dcbtop retries with backoff; check the interface and privileges",
 			"capture: %s", p.captureErr))
 	}
 	if p.counters.Malformed > 0 {
-		out = append(out, mkDiag(CodeMalformed, SeverityWarning, "lldp", "",
+		out = append(out, mkDiag(diag.CodeMalformed, diag.SeverityWarning, "lldp", "",
 			"discarded %d malformed LLDPDU(s); last at %s: %s", p.counters.Malformed, p.lastBadAt.UTC().Format(time.RFC3339), p.lastBad))
 	}
 	if p.tooManyUntil.After(now) {
 		// As tooManyNeighbors (IEEE Std 802.1AB-2016, 9.2.5.22), this
 		// clears when its timer runs out; the evicted count stays in
 		// capture.neighbors_evicted.
-		out = append(out, mkDiag(CodeTooManyNeighbors, SeverityWarning, "lldp", "is something flooding LLDP on this link?",
+		out = append(out, mkDiag(diag.CodeTooManyNeighbors, diag.SeverityWarning, "lldp", "is something flooding LLDP on this link?",
 			"neighbour table full: %d MSAP(s) evicted so far; clears %s after the last eviction if none follows",
 			p.counters.NeighborsEvicted, p.tooManyUntil.Sub(now).Round(time.Second)))
 	}
 	if p.counters.RecordsOdd > 0 {
-		out = append(out, mkDiag(CodeCaptureRecordOdd, SeverityWarning, "lldp", "the capture file was written by a tool that got a length wrong; the frames are read as captured",
+		out = append(out, mkDiag(diag.CodeCaptureRecordOdd, diag.SeverityWarning, "lldp", "the capture file was written by a tool that got a length wrong; the frames are read as captured",
 			"%d capture record(s) read despite an inconsistency; last: %s", p.counters.RecordsOdd, p.lastNote))
 	}
 	return append(out, p.losslessDiagnostics()...)
 }
 
 // pairDiagnostics compare local and remote Willing and parameters.
-func (p *port) pairDiagnostics() []Diagnostic {
-	var out []Diagnostic
+func (p *port) pairDiagnostics() []diag.Diagnostic {
+	var out []diag.Diagnostic
 	r := p.remote
 	if r == nil || p.remoteFrom == nil {
 		return nil
@@ -159,7 +136,7 @@ func (p *port) pairDiagnostics() []Diagnostic {
 			}
 		}
 		if len(bad) > 0 {
-			out = append(out, mkDiag(CodeCEEPeerError, SeverityWarning, "cee", "compare both sides' configuration of these features",
+			out = append(out, mkDiag(diag.CodeCEEPeerError, diag.SeverityWarning, "cee", "compare both sides' configuration of these features",
 				"CEE peer reports an error on %s", strings.Join(bad, ", ")))
 		}
 	}
@@ -169,13 +146,13 @@ func (p *port) pairDiagnostics() []Diagnostic {
 			if p.replay {
 				action = "a capture carries only what was on the wire: record with dcbtop -w on the host to include its local parameters"
 			}
-			out = append(out, mkDiag(CodeLocalUnknown, SeverityInfo, "lldp", action,
+			out = append(out, mkDiag(diag.CodeLocalUnknown, diag.SeverityInfo, "lldp", action,
 				"local parameters unknown: mismatches with the peer cannot be checked"))
 		}
 		return out
 	}
 	if p.willing && r.ETS != nil && r.ETSReco == nil && r.CEE == nil {
-		out = append(out, mkDiag(CodeNoETSReco, SeverityWarning, "ets", "configure an ETS recommendation on the switch, or set local Willing off and configure ETS locally",
+		out = append(out, mkDiag(diag.CodeNoETSReco, diag.SeverityWarning, "ets", "configure an ETS recommendation on the switch, or set local Willing off and configure ETS locally",
 			"peer sends no ETS recommendation: a willing host keeps its local ETS"))
 	}
 	lw := p.willing
@@ -183,17 +160,17 @@ func (p *port) pairDiagnostics() []Diagnostic {
 	if r.PFC != nil && p.local != nil && p.local.PFC != nil {
 		switch {
 		case lw && r.PFC.Willing && r.CEE == nil:
-			out = append(out, mkDiag(CodeBothWilling, SeverityWarning, "pfc", "make the switch not willing (it should be the source of truth)",
+			out = append(out, mkDiag(diag.CodeBothWilling, diag.SeverityWarning, "pfc", "make the switch not willing (it should be the source of truth)",
 				"both sides are willing for PFC: %s", p.resolution.PFC.Why))
 		case !lw && !r.PFC.Willing && p.local.PFC.Enabled != r.PFC.Enabled:
 			neither = true
-			out = append(out, mkDiag(CodeNeitherWilling, SeverityError, "pfc", "set local Willing on, or configure the same PFC priorities on both sides",
+			out = append(out, mkDiag(diag.CodeNeitherWilling, diag.SeverityError, "pfc", "set local Willing on, or configure the same PFC priorities on both sides",
 				"neither side is willing and PFC differs: local %s, peer %s", prioList(p.local.PFC.Enabled), prioList(r.PFC.Enabled)))
 		}
 	}
 	if op := p.operational; op != nil {
 		if op.PFC != nil && r.PFC != nil && op.PFC.Enabled != r.PFC.Enabled && !neither {
-			out = append(out, mkDiag(CodePFCMismatch, SeverityError, "pfc", "lossless traffic will drop: make both sides enable PFC on the same priorities",
+			out = append(out, mkDiag(diag.CodePFCMismatch, diag.SeverityError, "pfc", "lossless traffic will drop: make both sides enable PFC on the same priorities",
 				"PFC in force here (%s) differs from the peer's (%s)", prioList(op.PFC.Enabled), prioList(r.PFC.Enabled)))
 		}
 	}
@@ -212,16 +189,16 @@ func (p *port) pairDiagnostics() []Diagnostic {
 // recommendation binds only a willing neighbour (D.2.10), so this is
 // information, not a fault: the first thing an operator asks when the two
 // differ on screen.
-func (p *port) etsDiffersFromReco() (Diagnostic, bool) {
+func (p *port) etsDiffersFromReco() (diag.Diagnostic, bool) {
 	r, l := p.remote, p.local
 	if p.willing || r == nil || r.ETSReco == nil || l == nil || l.ETS == nil {
-		return Diagnostic{}, false
+		return diag.Diagnostic{}, false
 	}
 	reco := r.ETSReco
 	if l.ETS.PrioTC == reco.PrioTC && l.ETS.TCBandwidth == reco.TCBandwidth && l.ETS.TSA == reco.TSA {
-		return Diagnostic{}, false
+		return diag.Diagnostic{}, false
 	}
-	return mkDiag(CodeETSDiffersFromReco, SeverityInfo, "ets",
+	return mkDiag(diag.CodeETSDiffersFromReco, diag.SeverityInfo, "ets",
 		"to run the switch's recommendation set local Willing on, or configure the same ETS here; otherwise nothing to do",
 		"this host is not willing and runs its own ETS (bandwidth %s, priority→TC %s), not the peer's recommendation (bandwidth %s, priority→TC %s): ETS is asymmetric, each side schedules its own transmission",
 		joinNums(l.ETS.TCBandwidth[:], "/"), joinNums(l.ETS.PrioTC[:], ""), joinNums(reco.TCBandwidth[:], "/"), joinNums(reco.PrioTC[:], "")), true
@@ -237,21 +214,21 @@ func (p *port) etsDiffersFromReco() (Diagnostic, bool) {
 // kernel (dcbnl) or advertised by another agent of this host, must be it.
 // dcbtop's own agent transmits what the resolver chose, so it is not
 // checked.
-func (p *port) etsNotAdopted() (Diagnostic, bool) {
+func (p *port) etsNotAdopted() (diag.Diagnostic, bool) {
 	op, l := p.operational, p.local
 	if op == nil || op.ETS == nil || l == nil || l.ETS == nil || !p.willing {
-		return Diagnostic{}, false
+		return diag.Diagnostic{}, false
 	}
 	if src := p.resolution.ETS.Source; src != FromRemote && src != FromRemoteReco {
-		return Diagnostic{}, false
+		return diag.Diagnostic{}, false
 	}
 	if p.localSource != SourceDCBNL && p.localSource != SourceObserved {
-		return Diagnostic{}, false
+		return diag.Diagnostic{}, false
 	}
 	if l.ETS.PrioTC == op.ETS.PrioTC && l.ETS.TCBandwidth == op.ETS.TCBandwidth && l.ETS.TSA == op.ETS.TSA {
-		return Diagnostic{}, false
+		return diag.Diagnostic{}, false
 	}
-	return mkDiag(CodeETSMismatch, SeverityWarning, "ets",
+	return mkDiag(diag.CodeETSMismatch, diag.SeverityWarning, "ets",
 		"the host's DCBX agent or NIC did not apply the peer's ETS: check lldpad/firmware DCBX mode, or set local Willing off and configure ETS locally",
 		"local Willing is on and the peer's ETS should be in force (%s), but this host runs other ETS (%s): bandwidth %s vs %s, priority→TC %s vs %s",
 		p.resolution.ETS.Why, p.localSource,
@@ -259,12 +236,12 @@ func (p *port) etsNotAdopted() (Diagnostic, bool) {
 }
 
 // opDiagnostics checks the operational set for lossless-Ethernet traps.
-func (p *port) opDiagnostics() []Diagnostic {
+func (p *port) opDiagnostics() []diag.Diagnostic {
 	op := p.operational
 	if op == nil || op.PFC == nil || op.PFC.Enabled == 0 {
 		return nil
 	}
-	var out []Diagnostic
+	var out []diag.Diagnostic
 	var noApp []uint8
 	for _, prio := range op.PFC.Enabled.List() {
 		found := false
@@ -278,7 +255,7 @@ func (p *port) opDiagnostics() []Diagnostic {
 		}
 	}
 	if len(noApp) > 0 {
-		out = append(out, mkDiag(CodePFCPrioNoApp, SeverityWarning, "app", "add an APP entry (e.g. UDP 4791 or the RoCE DSCP) for the lossless priority",
+		out = append(out, mkDiag(diag.CodePFCPrioNoApp, diag.SeverityWarning, "app", "add an APP entry (e.g. UDP 4791 or the RoCE DSCP) for the lossless priority",
 			"PFC is enabled on priority %s but no APP entry classifies traffic into it", joinNums(noApp, ",")))
 	}
 	if op.ETS != nil {
@@ -295,7 +272,7 @@ func (p *port) opDiagnostics() []Diagnostic {
 				}
 			}
 			if len(lossless) > 0 && len(lossy) > 0 {
-				out = append(out, mkDiag(CodePFCTCShared, SeverityWarning, "ets", "map the lossless priority to a TC of its own",
+				out = append(out, mkDiag(diag.CodePFCTCShared, diag.SeverityWarning, "ets", "map the lossless priority to a TC of its own",
 					"TC%d carries PFC priority %s and lossy priority %s: pauses stall the lossy traffic too", tc, joinNums(lossless, ","), joinNums(lossy, ",")))
 			}
 		}
@@ -340,15 +317,15 @@ func lostLongAfter(n *neighbor) time.Duration {
 // Remote NDIS QoS Parameters"). A warning, an error once gone for two of
 // its TTLs, or at once where the fallback changed the PFC in force
 // against what the peer still runs, as far as this host knows.
-func (p *port) peerLost(now time.Time) (Diagnostic, bool) {
+func (p *port) peerLost(now time.Time) (diag.Diagnostic, bool) {
 	switch p.invalid {
 	case ReasonTTLExpired, ReasonShutdown, ReasonLinkDown:
 	default:
-		return Diagnostic{}, false
+		return diag.Diagnostic{}, false
 	}
 	n := p.lost
 	if p.remoteFrom != nil || p.multi || n == nil || n.params == nil {
-		return Diagnostic{}, false
+		return diag.Diagnostic{}, false
 	}
 	what := map[Reason]string{ReasonTTLExpired: "its information expired (no LLDPDU within its TTL)",
 		ReasonShutdown: "it sent a shutdown LLDPDU (its LLDP agent stopped)", ReasonLinkDown: "the link went down"}[p.invalid]
@@ -356,10 +333,10 @@ func (p *port) peerLost(now time.Time) (Diagnostic, bool) {
 	if sys := textTLV(n.du, lldp.TLVTypeSystemName); sys != nil {
 		name = Sanitize(*sys) + " (" + name + ")"
 	}
-	sev := SeverityWarning
+	sev := diag.SeverityWarning
 	long := now.Sub(p.lostAt) >= lostLongAfter(n)
 	if long {
-		sev = SeverityError
+		sev = diag.SeverityError
 	}
 	var left string
 	op := p.operational
@@ -371,7 +348,7 @@ func (p *port) peerLost(now time.Time) (Diagnostic, bool) {
 	default:
 		left = "the operational parameters fell back to this host's own"
 		if lp, op := n.params.PFC, op.PFC; lp != nil && op != nil && lp.Enabled != op.Enabled {
-			sev = SeverityError
+			sev = diag.SeverityError
 			left += fmt.Sprintf(": PFC on %s now, where the peer ran %s", prioList(op.Enabled), prioList(lp.Enabled))
 		}
 	}
@@ -379,7 +356,7 @@ func (p *port) peerLost(now time.Time) (Diagnostic, bool) {
 	if long {
 		gone += fmt.Sprintf(", over %s", lostLongAfter(n))
 	}
-	return mkDiag(CodePeerLost, sev, "lldp",
+	return mkDiag(diag.CodePeerLost, sev, "lldp",
 		"check the switch port's LLDP/DCBX and the link; until a peer speaks again the switch's side is unknown",
 		"no DCBX peer: %s is %s: %s; %s", name, gone, what, left), true
 }

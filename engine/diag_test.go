@@ -5,13 +5,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dcbtop/dcbtop/engine/diag"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
-func codes(ds []Diagnostic) []Code {
-	out := []Code{}
+func codes(ds []diag.Diagnostic) []diag.Code {
+	out := []diag.Code{}
 	for _, d := range ds {
 		out = append(out, d.Code)
 	}
@@ -33,46 +35,46 @@ func TestDiagnostics(t *testing.T) {
 	tests := []struct {
 		name string
 		evs  func(t testing.TB) []Event
-		want []Code
+		want []diag.Code
 	}{
 		{"clean: local and peer agree, RoCE classified", func(t testing.TB) []Event {
 			return []Event{link, local(false, 1<<3, roce), rx(1, frame(t, highMAC, 120, etsA, pfc3))}
-		}, []Code{}},
+		}, []diag.Code{}},
 		{"neither willing and PFC differs", func(t testing.TB) []Event {
 			return []Event{link, local(false, 1<<4, App{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 4}), rx(1, frame(t, highMAC, 120, etsA, pfc3))}
-		}, []Code{CodeNeitherWilling, CodePFCTCShared}}, // one diagnostic for one fact: not pfc-mismatch too
+		}, []diag.Code{diag.CodeNeitherWilling, diag.CodePFCTCShared}}, // one diagnostic for one fact: not pfc-mismatch too
 		// The willing host runs the peer's recommendation, which differs
 		// from the peer's own configuration: ETS is asymmetric, no
 		// ets-mismatch (issue 13).
 		{"both willing", func(t testing.TB) []Event {
 			return []Event{link, local(true, 1<<3, roce), rx(1, frame(t, highMAC, 120, etsA, recoA, willingPFC3))}
-		}, []Code{CodeBothWilling}},
+		}, []diag.Code{diag.CodeBothWilling}},
 		{"willing but no recommendation", func(t testing.TB) []Event {
 			return []Event{link, local(true, 0), rx(1, frame(t, highMAC, 120, etsA))}
-		}, []Code{CodeNoETSReco}},
+		}, []diag.Code{diag.CodeNoETSReco}},
 		{"PFC priority without APP entry and on a TC shared with lossy priorities", func(t testing.TB) []Event {
 			return []Event{link, local(false, 1<<0), rx(1, frame(t, highMAC, 120, etsA, &lldp.PFC{Cap: 8, Enabled: 1}))}
-		}, []Code{CodePFCPrioNoApp, CodePFCTCShared}},
+		}, []diag.Code{diag.CodePFCPrioNoApp, diag.CodePFCTCShared}},
 		{"local unknown", func(t testing.TB) []Event {
 			return []Event{rx(1, frame(t, highMAC, 120, etsA, pfc3))}
-		}, []Code{CodeLocalUnknown}},
+		}, []diag.Code{diag.CodeLocalUnknown}},
 		{"peer stale", func(t testing.TB) []Event {
 			return []Event{link, local(false, 1<<3, roce), rx(1, frame(t, highMAC, 120, etsA, pfc3)), Tick{At: at(100)}}
-		}, []Code{CodePeerStale}},
+		}, []diag.Code{diag.CodePeerStale}},
 		{"dialect conflict and multi-peer", func(t testing.TB) []Event {
 			cee := &lldp.CEE{Control: &lldp.CEEControl{}, PFC: &lldp.CEEPFC{CEEFeature: lldp.CEEFeature{Enable: true}, Enabled: 8, NumTCs: 8}}
 			return []Event{link, local(false, 1<<3, roce), rx(1, frame(t, highMAC, 120, etsA, pfc3)), rx(2, frame(t, macB, 120, cee))}
-		}, []Code{CodeDialectConflict, CodeMultiPeer}},
+		}, []diag.Code{diag.CodeDialectConflict, diag.CodeMultiPeer}},
 		{"two local agents", func(t testing.TB) []Event {
 			out := func(s float64, src lldp.MAC) Event {
 				return FrameReceived{Interface: "eth0", At: at(s), Outgoing: true, Data: frame(t, src, 120, etsA, pfc3)}
 			}
 			return []Event{out(0, lowMAC), out(1, macA)}
-		}, []Code{CodeDualLocalAgent, CodePFCPrioNoApp}},
+		}, []diag.Code{diag.CodeDualLocalAgent, diag.CodePFCPrioNoApp}},
 		{"CEE peer reports an error", func(t testing.TB) []Event {
 			cee := &lldp.CEE{Control: &lldp.CEEControl{}, PFC: &lldp.CEEPFC{CEEFeature: lldp.CEEFeature{Enable: true, Error: true}, Enabled: 8, NumTCs: 8}}
 			return []Event{link, local(false, 1<<3, roce), rx(1, frame(t, highMAC, 120, cee))}
-		}, []Code{CodeCEEPeerError}},
+		}, []diag.Code{diag.CodeCEEPeerError}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -132,12 +134,12 @@ func TestLocalAgents(t *testing.T) {
 	e := New(Config{})
 	run(e, []Event{out(0, "eth0", 121), out(1, "mac-port", 121)})
 	in := e.Snapshot().Interfaces[0]
-	if len(in.LocalAgents) != 2 || !hasCode(in.Diagnostics, CodeDualLocalAgent) {
+	if len(in.LocalAgents) != 2 || !hasCode(in.Diagnostics, diag.CodeDualLocalAgent) {
 		t.Fatalf("agents %+v diagnostics %v: same chassis, different ports must be two agents", in.LocalAgents, codes(in.Diagnostics))
 	}
 	run(e, []Event{out(2, "mac-port", 0)})
 	in = e.Snapshot().Interfaces[0]
-	if len(in.LocalAgents) != 1 || hasCode(in.Diagnostics, CodeDualLocalAgent) {
+	if len(in.LocalAgents) != 1 || hasCode(in.Diagnostics, diag.CodeDualLocalAgent) {
 		t.Errorf("after a shutdown: agents %+v diagnostics %v", in.LocalAgents, codes(in.Diagnostics))
 	}
 }
@@ -150,13 +152,13 @@ func TestFirmwareDiagnostic(t *testing.T) {
 	if in.DCBXMode == nil || *in.DCBXMode != "firmware-managed (LLD_MANAGED), IEEE" || in.LocalSource != "dcbnl" {
 		t.Errorf("dcbx_mode %v local_source %q", in.DCBXMode, in.LocalSource)
 	}
-	var d *Diagnostic
+	var d *diag.Diagnostic
 	for i := range in.Diagnostics {
-		if in.Diagnostics[i].Code == CodeFirmwareDCBX {
+		if in.Diagnostics[i].Code == diag.CodeFirmwareDCBX {
 			d = &in.Diagnostics[i]
 		}
 	}
-	if d == nil || d.Severity != SeverityWarning || !strings.Contains(d.Action, "fw-lldp-agent off") || !strings.Contains(d.Action, "disable-fw-lldp on") {
+	if d == nil || d.Severity != diag.SeverityWarning || !strings.Contains(d.Action, "fw-lldp-agent off") || !strings.Contains(d.Action, "disable-fw-lldp on") {
 		t.Errorf("firmware diagnostic %+v", d)
 	}
 }
@@ -177,18 +179,18 @@ func TestPeerLost(t *testing.T) {
 	for _, tt := range []struct {
 		name    string
 		evs     []Event
-		sev     Severity // 0xff: none
+		sev     diag.Severity // 0xff: none
 		check   Verdict
 		message string
 	}{
 		{"expired, not willing", []Event{local(false, 1<<3), rx(1, frame(t, macB, 10, etsA, pfc3)), Tick{At: at(20)}},
-			SeverityWarning, VerdictWarning, "its information expired (no LLDPDU within its TTL); this host was not willing"},
+			diag.SeverityWarning, VerdictWarning, "its information expired (no LLDPDU within its TTL); this host was not willing"},
 		{"expired, gone two TTLs", []Event{local(false, 1<<3), rx(1, frame(t, macB, 10, etsA, pfc3)), Tick{At: at(20)}, Tick{At: at(31)}},
-			SeverityError, VerdictCritical, "over 20s"},
+			diag.SeverityError, VerdictCritical, "over 20s"},
 		{"shutdown, willing: PFC fell back", []Event{local(true, 0), rx(1, frame(t, macB, 120, etsA, pfc3)), rx(2, frame(t, macB, 0))},
-			SeverityError, VerdictCritical, "it sent a shutdown LLDPDU (its LLDP agent stopped); the operational parameters fell back to this host's own: PFC on none now, where the peer ran priority 3"},
+			diag.SeverityError, VerdictCritical, "it sent a shutdown LLDPDU (its LLDP agent stopped); the operational parameters fell back to this host's own: PFC on none now, where the peer ran priority 3"},
 		{"link down, willing, same PFC", []Event{up, local(true, 1<<3), rx(1, frame(t, macB, 120, etsA, pfc3)), down},
-			SeverityWarning, VerdictWarning, "the link went down; the operational parameters fell back to this host's own"},
+			diag.SeverityWarning, VerdictWarning, "the link went down; the operational parameters fell back to this host's own"},
 		{"a new peer ends it", []Event{local(false, 1<<3), rx(1, frame(t, macB, 10, etsA, pfc3)), Tick{At: at(20)}, rx(21, frame(t, macB, 120, etsA, pfc3))},
 			0xff, VerdictOK, ""},
 		{"never a DCBX peer: nothing lost", []Event{local(false, 1<<3), rx(1, frame(t, macB, 10)), Tick{At: at(20)}},
@@ -200,7 +202,7 @@ func TestPeerLost(t *testing.T) {
 				e.Apply(ev)
 			}
 			in, _ := e.Interface("eth0")
-			d, ok := in.Diagnostic(CodePeerLost)
+			d, ok := in.Diagnostic(diag.CodePeerLost)
 			switch {
 			case tt.sev == 0xff && ok:
 				t.Fatalf("peer-lost %+v, want none", d)
@@ -237,14 +239,14 @@ func TestETSDiffersFromReco(t *testing.T) {
 			e.Apply(LocalChanged{Interface: "eth0", At: at(0), Source: SourceAgent, Willing: tt.willing, Params: mine})
 			e.Apply(rx(1, frame(t, macB, 120, tt.tlvs...)))
 			in, _ := e.Interface("eth0")
-			d, ok := in.Diagnostic(CodeETSDiffersFromReco)
+			d, ok := in.Diagnostic(diag.CodeETSDiffersFromReco)
 			if tt.want == "" {
 				if ok {
 					t.Fatalf("got %+v, want none", d)
 				}
 				return
 			}
-			if !ok || d.Severity != SeverityInfo || !strings.Contains(d.Message, tt.want) {
+			if !ok || d.Severity != diag.SeverityInfo || !strings.Contains(d.Message, tt.want) {
 				t.Fatalf("got %+v (%v), want info saying %q", d, ok, tt.want)
 			}
 			if v := verdicts(Check(&in, CheckOptions{}))[CheckRoCEETS]; v == VerdictWarning || v == VerdictCritical {

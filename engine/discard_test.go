@@ -2,6 +2,8 @@ package engine
 
 import (
 	"testing"
+
+	"github.com/dcbtop/dcbtop/engine/diag"
 )
 
 // badPFCFrame returns a frame from macA with ETS, a PFC TLV whose body is
@@ -42,7 +44,7 @@ func TestMalformedOptionalTLVDiscarded(t *testing.T) {
 	if in.Capture.Malformed != 0 || in.Capture.TLVsDiscarded != 5 {
 		t.Errorf("malformed %d, tlvs_discarded %d; want 0 and 5 (one per LLDPDU, identical repeats included)", in.Capture.Malformed, in.Capture.TLVsDiscarded)
 	}
-	if !hasCode(in.Diagnostics, CodeTLVDiscarded) {
+	if !hasCode(in.Diagnostics, diag.CodeTLVDiscarded) {
 		t.Errorf("no tlv-discarded diagnostic: %+v", in.Diagnostics)
 	}
 }

@@ -18,6 +18,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/diag"
+
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
@@ -285,7 +287,7 @@ type Outcome struct {
 	// Notices are host-wide diagnostics this event raised for the first
 	// time (too-many-interfaces), for a headless caller to say once; the
 	// snapshot's Diagnostics keep them up to date.
-	Notices []Diagnostic
+	Notices []diag.Diagnostic
 }
 
 // Step applies ev and returns its Outcome.
@@ -406,10 +408,10 @@ func (e *Engine) step(ev Event) Outcome {
 // changed the state other than through indications, ignored is the count
 // of ignored events before it.
 func (e *Engine) outcome(changed bool, ignored uint64) Outcome {
-	var notices []Diagnostic
+	var notices []diag.Diagnostic
 	if e.ignored.events == 1 && ignored == 0 {
 		changed = true // the first ignored interface: the diagnostic appears
-		notices = []Diagnostic{mkDiag(CodeTooManyInterfaces, SeverityWarning, "capture", "",
+		notices = []diag.Diagnostic{mkDiag(diag.CodeTooManyInterfaces, diag.SeverityWarning, "capture", "",
 			"events for more than %d interfaces: the others are ignored and counted (the snapshot's too-many-interfaces diagnostic says how many)", e.cfg.MaxInterfaces)}
 	}
 	if e.dirty {

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/diag"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -360,12 +362,12 @@ func TestSnapshotMultiPeer(t *testing.T) {
 	if len(in.Peers) != 2 || in.Peers[0].ExpiresInMs != 7000 || in.Peers[1].ExpiresInMs != 9000 {
 		t.Errorf("peers: %+v", in.Peers)
 	}
-	if !hasCode(in.Diagnostics, CodeMultiPeer) {
+	if !hasCode(in.Diagnostics, diag.CodeMultiPeer) {
 		t.Errorf("no multi-peer diagnostic in %+v", in.Diagnostics)
 	}
 }
 
-func hasCode(ds []Diagnostic, code Code) bool {
+func hasCode(ds []diag.Diagnostic, code diag.Code) bool {
 	for _, d := range ds {
 		if d.Code == code {
 			return true
@@ -388,7 +390,7 @@ func TestNeighborBound(t *testing.T) {
 	if !in.RemoteValid {
 		t.Error("the source of the remote parameters was evicted")
 	}
-	if in.Capture.NeighborsEvicted != 97 || !hasCode(in.Diagnostics, CodeTooManyNeighbors) {
+	if in.Capture.NeighborsEvicted != 97 || !hasCode(in.Diagnostics, diag.CodeTooManyNeighbors) {
 		t.Errorf("evicted %d, diagnostics %+v", in.Capture.NeighborsEvicted, in.Diagnostics)
 	}
 }
@@ -403,7 +405,7 @@ func TestMalformedCountedAndNextDecoded(t *testing.T) {
 		t.Errorf("indications %+v, want one first receipt", got)
 	}
 	in := e.Snapshot().Interfaces[0]
-	if in.Capture.Malformed != 1 || !hasCode(in.Diagnostics, CodeMalformed) {
+	if in.Capture.Malformed != 1 || !hasCode(in.Diagnostics, diag.CodeMalformed) {
 		t.Errorf("counters %+v diagnostics %+v", in.Capture, in.Diagnostics)
 	}
 }

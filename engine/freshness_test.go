@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/diag"
+
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -61,7 +63,7 @@ func TestFreshness(t *testing.T) {
 					if in.Peers[0].Freshness != pr.want {
 						t.Errorf("%.1f s after: snapshot says %v, want %v", pr.after, in.Peers[0].Freshness, pr.want)
 					}
-					if stale := hasCode(in.Diagnostics, CodePeerStale); stale != (pr.want == FreshnessStale) {
+					if stale := hasCode(in.Diagnostics, diag.CodePeerStale); stale != (pr.want == FreshnessStale) {
 						t.Errorf("%.1f s after (%v): peer-stale %v", pr.after, pr.want, stale)
 					}
 				}

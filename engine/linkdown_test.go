@@ -2,9 +2,11 @@ package engine
 
 import (
 	"fmt"
-	"github.com/dcbtop/dcbtop/engine/lldp"
 	"strings"
 	"testing"
+
+	"github.com/dcbtop/dcbtop/engine/diag"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -101,9 +103,9 @@ func TestOneDiagnosticPerFact(t *testing.T) {
 	reco := &lldp.ETS{Recommendation: true, PrioTC: [8]uint8{0, 0, 0, 15}, Bandwidth: [8]uint8{100}, TSA: [8]lldp.TSA{2}}
 	e := New(Config{})
 	e.Apply(rx(1, frame(t, highMAC, 120, cfg, reco, pfc3)))
-	var got []Diagnostic
+	var got []diag.Diagnostic
 	for _, d := range e.Snapshot().Interfaces[0].Diagnostics {
-		if d.Code == CodeETSPrioTCRange {
+		if d.Code == diag.CodeETSPrioTCRange {
 			got = append(got, d)
 		}
 	}

@@ -5,22 +5,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dcbtop/dcbtop/engine/lldp"
-)
+	"github.com/dcbtop/dcbtop/engine/diag"
 
-// Diagnostic codes of the lossless counters.
-const (
-	CodePauseStorm      Code = "pause-storm"
-	CodePauseWithoutPFC Code = "pause-without-pfc"
-	CodePFCNoPauses     Code = "pfc-no-pauses"
-	CodeCNPWithoutECN   Code = "cnp-without-ecn"
-	CodeLossyFabric     Code = "lossy-fabric"
-	CodeCountersError   Code = "counters-error"
-	// CodeCNPPriorityLossy: the CNPs this host sends travel on a priority
-	// neither lossless nor strict.
-	CodeCNPPriorityLossy Code = "cnp-priority-lossy"
-	// CodeECNNeverMarked: congestion while ECN-marked packets stay flat.
-	CodeECNNeverMarked Code = "ecn-never-marked"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // RoCE's classifiers in an APP table: UDP destination port 4791 (RoCEv2)
@@ -34,15 +21,15 @@ const (
 // operator of lossless Ethernet must act on: pause storms, pauses where
 // PFC is off, PFC that has never paused RDMA traffic, congestion
 // notifications the host does not act on, and losses of RDMA packets.
-func (p *port) losslessDiagnostics() []Diagnostic {
+func (p *port) losslessDiagnostics() []diag.Diagnostic {
 	ls := p.lossless
 	if ls == nil || ls.cur == nil {
 		return nil
 	}
-	var out []Diagnostic
+	var out []diag.Diagnostic
 	cur, prev := ls.cur, ls.prev
 	if cur.Err != "" {
-		out = append(out, mkDiag(CodeCountersError, SeverityWarning, "", "run dcbtop as root; check that the driver exposes the counters",
+		out = append(out, mkDiag(diag.CodeCountersError, diag.SeverityWarning, "", "run dcbtop as root; check that the driver exposes the counters",
 			"reading lossless counters: %s", cur.Err))
 	}
 	var dt time.Duration
@@ -85,8 +72,8 @@ func (p *port) losslessDiagnostics() []Diagnostic {
 }
 
 // pauseDiagnostics: pause storms and pauses on priorities without PFC.
-func pauseDiagnostics(pfc, before *PFCSample, dt time.Duration, pfcKnown bool, pfcOn PrioSet) []Diagnostic {
-	var out []Diagnostic
+func pauseDiagnostics(pfc, before *PFCSample, dt time.Duration, pfcKnown bool, pfcOn PrioSet) []diag.Diagnostic {
+	var out []diag.Diagnostic
 	if before != nil {
 		var storm []string
 		if moved(before.StormWarning, pfc.StormWarning) {
@@ -96,7 +83,7 @@ func pauseDiagnostics(pfc, before *PFCSample, dt time.Duration, pfcKnown bool, p
 			storm = append(storm, "error")
 		}
 		if len(storm) > 0 {
-			out = append(out, mkDiag(CodePauseStorm, SeverityError, "pfc",
+			out = append(out, mkDiag(diag.CodePauseStorm, diag.SeverityError, "pfc",
 				"find the receiver that cannot drain its queue (a stuck host or NIC); the NIC stops honouring pauses while the storm lasts",
 				"the NIC's pause storm guard fired (%s events counting): a receiver has been pausing this port continuously", strings.Join(storm, " and ")))
 		}
@@ -122,12 +109,12 @@ func pauseDiagnostics(pfc, before *PFCSample, dt time.Duration, pfcKnown bool, p
 		}
 	}
 	if len(stormy) > 0 {
-		out = append(out, mkDiag(CodePauseStorm, SeverityWarning, "pfc",
+		out = append(out, mkDiag(diag.CodePauseStorm, diag.SeverityWarning, "pfc",
 			"find the congested receiver (the side sending the pauses); check for a slow host, an incast, or a NIC stuck in XOFF",
 			"pause storm on priority %s: up to %.0f pause frames/s (threshold %.0f/s)", joinNums(stormy, ","), worst, PauseStormRate))
 	}
 	if len(unexpected) > 0 {
-		out = append(out, mkDiag(CodePauseWithoutPFC, SeverityWarning, "pfc",
+		out = append(out, mkDiag(diag.CodePauseWithoutPFC, diag.SeverityWarning, "pfc",
 			"enable PFC on this priority on both sides, or stop the peer pausing it (its PFC configuration differs from the operational one here)",
 			"pause frames on priority %s, where PFC is not operational (enabled: %s)", joinNums(unexpected, ","), pfcOn.PrioWords()))
 	}
@@ -138,9 +125,9 @@ func pauseDiagnostics(pfc, before *PFCSample, dt time.Duration, pfcKnown bool, p
 // never paused in either direction. The RDMA priorities are those the
 // operational APP table maps RoCE to; without such an entry, every
 // priority with PFC on.
-func (p *port) neverPaused(pfc *PFCSample, pfcOn PrioSet) (Diagnostic, bool) {
+func (p *port) neverPaused(pfc *PFCSample, pfcOn PrioSet) (diag.Diagnostic, bool) {
 	if pfcOn == 0 || !p.lossless.rdmaTraffic() {
-		return Diagnostic{}, false
+		return diag.Diagnostic{}, false
 	}
 	never := func(prio uint8) bool {
 		c := &pfc.Priorities[prio]
@@ -160,7 +147,7 @@ func (p *port) neverPaused(pfc *PFCSample, pfcOn PrioSet) (Diagnostic, bool) {
 			}
 		}
 		if len(silent) == 0 {
-			return Diagnostic{}, false
+			return diag.Diagnostic{}, false
 		}
 		msg := fmt.Sprintf("PFC priority %s carried traffic in the last interval but no pause frame has ever been sent or received there", joinNums(silent, ","))
 		action := "nothing to do if the fabric is never congested; to prove the lossless path, run an incast test and watch the pause counters move"
@@ -168,7 +155,7 @@ func (p *port) neverPaused(pfc *PFCSample, pfcOn PrioSet) (Diagnostic, bool) {
 			msg += fmt.Sprintf(", while PFC priority %s has paused", joinNums(paused, ","))
 			action = "check that the switch treats priority " + joinNums(silent, ",") + " as lossless (its PFC and buffer profile): under the same congestion a lossless priority is paused too"
 		}
-		return mkDiag(CodePFCNoPauses, SeverityInfo, "pfc", action, "%s", msg), true
+		return mkDiag(diag.CodePFCNoPauses, diag.SeverityInfo, "pfc", action, "%s", msg), true
 	}
 	roce := pfcOn
 	if op := p.operational; op != nil {
@@ -189,9 +176,9 @@ func (p *port) neverPaused(pfc *PFCSample, pfcOn PrioSet) (Diagnostic, bool) {
 		}
 	}
 	if len(silent) == 0 || len(silent) != len(roce.List()) {
-		return Diagnostic{}, false
+		return diag.Diagnostic{}, false
 	}
-	return mkDiag(CodePFCNoPauses, SeverityInfo, "pfc",
+	return mkDiag(diag.CodePFCNoPauses, diag.SeverityInfo, "pfc",
 		"nothing to do if the fabric is never congested; to prove the lossless path, run an incast test and watch the pause counters move",
 		"RDMA traffic flows and PFC is on for priority %s, but no pause frame has ever been sent or received there", joinNums(silent, ",")), true
 }
@@ -236,11 +223,11 @@ func (ls *losslessState) rdmaTraffic() bool {
 
 // congestionDiagnostics: congestion notifications the host does not act
 // on, and RDMA packets lost on the way (out of sequence).
-func congestionDiagnostics(cur, prev *CountersSampled, dt time.Duration) []Diagnostic {
+func congestionDiagnostics(cur, prev *CountersSampled, dt time.Duration) []diag.Diagnostic {
 	if prev == nil {
 		return nil
 	}
-	var out []Diagnostic
+	var out []diag.Diagnostic
 	for i := range cur.RDMA {
 		s := &cur.RDMA[i]
 		b := prev.rdmaPort(s.Device, s.Port)
@@ -251,11 +238,11 @@ func congestionDiagnostics(cur, prev *CountersSampled, dt time.Duration) []Diagn
 		cnps := moved(b.Congestion[CNPSent], s.Congestion[CNPSent]) || moved(b.Congestion[CNPHandled], s.Congestion[CNPHandled])
 		switch {
 		case moved(b.Congestion[CNPIgnored], s.Congestion[CNPIgnored]):
-			out = append(out, mkDiag(CodeCNPWithoutECN, SeverityWarning, "",
+			out = append(out, mkDiag(diag.CodeCNPWithoutECN, diag.SeverityWarning, "",
 				"enable the reaction point on the RoCE priority (mlx5: echo 1 > /sys/class/net/IF/ecn/roce_rp/enable/P)",
 				"%s: congestion notifications arrive but are ignored (rp_cnp_ignored rising): the fabric marks ECN and this host does not slow down", name))
 		case cnps && cur.ECN != nil && !cur.ECN.EnablesUnknown && cur.ECN.Source != "" && (cur.ECN.NotificationPoint == 0 || cur.ECN.ReactionPoint == 0):
-			out = append(out, mkDiag(CodeCNPWithoutECN, SeverityWarning, "",
+			out = append(out, mkDiag(diag.CodeCNPWithoutECN, diag.SeverityWarning, "",
 				"enable ECN (DCQCN) on the RoCE priority on both roles (mlx5: /sys/class/net/IF/ecn/roce_np|roce_rp/enable/P)",
 				"%s: congestion notifications are counted but ECN is disabled here (notification point on %s, reaction point on %s)",
 				name, cur.ECN.NotificationPoint.PrioWords(), cur.ECN.ReactionPoint.PrioWords()))
@@ -263,7 +250,7 @@ func congestionDiagnostics(cur, prev *CountersSampled, dt time.Duration) []Diagn
 		in, inOK := readingRate(b.NDK[NDKRDMAInFrames], s.NDK[NDKRDMAInFrames], dt)
 		if inOK && in > 0 && moved(b.Congestion[OutOfSequence], s.Congestion[OutOfSequence]) {
 			oos, _ := readingRate(b.Congestion[OutOfSequence], s.Congestion[OutOfSequence], dt)
-			out = append(out, mkDiag(CodeLossyFabric, SeverityWarning, "",
+			out = append(out, mkDiag(diag.CodeLossyFabric, diag.SeverityWarning, "",
 				"check PFC for the RoCE priority on every hop (pause counters, switch drops) and the ECN thresholds",
 				"%s: RDMA packets arrive out of sequence (%.0f/s): packets are lost on a path that should be lossless", name, oos))
 		}
@@ -298,17 +285,17 @@ func (p *port) cnpPriority(e *ECNSample, q *PortQoSSample) (prio uint8, how stri
 // congestion they report they queue behind bulk traffic or are dropped,
 // and the sender slows down late (DCQCN; NVIDIA's RoCE configuration puts
 // CNPs on a strict-priority class, priority 6).
-func (p *port) cnpPriorityLossy(e *ECNSample, q *PortQoSSample) (Diagnostic, bool) {
+func (p *port) cnpPriorityLossy(e *ECNSample, q *PortQoSSample) (diag.Diagnostic, bool) {
 	op := p.operational
 	prio, how, ok := p.cnpPriority(e, q)
 	if !ok || op == nil || op.PFC == nil || op.ETS == nil {
-		return Diagnostic{}, false
+		return diag.Diagnostic{}, false
 	}
 	tc := op.ETS.PrioTC[prio%8]
 	if op.PFC.Enabled.Has(prio) || (int(tc) < len(op.ETS.TSA) && op.ETS.TSA[tc] == lldp.TSAStrict) {
-		return Diagnostic{}, false
+		return diag.Diagnostic{}, false
 	}
-	return mkDiag(CodeCNPPriorityLossy, SeverityWarning, "ets",
+	return mkDiag(diag.CodeCNPPriorityLossy, diag.SeverityWarning, "ets",
 		fmt.Sprintf("send CNPs on a strict-priority or PFC priority (vendor driver: echo P > /sys/class/net/%s/ecn/roce_np/cnp_802p_prio; mlxconfig -d DEV set CNP_802P_PRIO_P1=P CNP_DSCP_P1=D), or make TC %d strict", p.name, tc),
 		"the CNPs this host sends (%s) travel on priority %d, TC %d, which is neither lossless nor strict: congestion notifications can be delayed or dropped by the congestion they report",
 		how, prio, tc), true
@@ -320,7 +307,7 @@ func (p *port) cnpPriorityLossy(e *ECNSample, q *PortQoSSample) (Diagnostic, boo
 // stood still: the fabric pauses or drops instead of marking, so DCQCN
 // never slows the senders and PFC carries all of the congestion (ECN's
 // thresholds on the switch are missing or above its PFC thresholds).
-func ecnNeverMarked(cur, prev *CountersSampled, dt time.Duration, pfcOn PrioSet) []Diagnostic {
+func ecnNeverMarked(cur, prev *CountersSampled, dt time.Duration, pfcOn PrioSet) []diag.Diagnostic {
 	var paused PrioSet
 	if cur.PFC != nil && prev.PFC != nil {
 		for _, prio := range pfcOn.List() {
@@ -329,7 +316,7 @@ func ecnNeverMarked(cur, prev *CountersSampled, dt time.Duration, pfcOn PrioSet)
 			}
 		}
 	}
-	var out []Diagnostic
+	var out []diag.Diagnostic
 	for i := range cur.RDMA {
 		s := &cur.RDMA[i]
 		b := prev.rdmaPort(s.Device, s.Port)
@@ -350,7 +337,7 @@ func ecnNeverMarked(cur, prev *CountersSampled, dt time.Duration, pfcOn PrioSet)
 		if len(evidence) == 0 {
 			continue
 		}
-		out = append(out, mkDiag(CodeECNNeverMarked, SeverityWarning, "",
+		out = append(out, mkDiag(diag.CodeECNNeverMarked, diag.SeverityWarning, "",
 			"enable ECN marking (WRED/ECN thresholds below the PFC thresholds) on the switch queue of the RoCE priority, and DCQCN on both hosts",
 			"%s port %d: congestion (%s) while no ECN-marked RoCE packet arrived (np_ecn_marked_roce_packets flat): the fabric pauses instead of marking, so DCQCN never slows the senders",
 			s.Device, s.Port, strings.Join(evidence, ", ")))

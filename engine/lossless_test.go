@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/diag"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -200,36 +202,36 @@ func TestLosslessDiagnostics(t *testing.T) {
 		name   string
 		local  *Params
 		second func(s *CountersSampled)
-		want   []Code
+		want   []diag.Code
 	}{
 		{"quiet", roceOn3, func(s *CountersSampled) { s.PFC.Priorities[3].RxPause.Value = 5 }, nil},
-		{"pfc never paused RDMA traffic", roceOn3, func(s *CountersSampled) {}, []Code{CodePFCNoPauses}},
-		{"storm by rate", roceOn3, func(s *CountersSampled) { s.PFC.Priorities[3].TxPause.Value = 5000 }, []Code{CodePauseStorm}},
+		{"pfc never paused RDMA traffic", roceOn3, func(s *CountersSampled) {}, []diag.Code{diag.CodePFCNoPauses}},
+		{"storm by rate", roceOn3, func(s *CountersSampled) { s.PFC.Priorities[3].TxPause.Value = 5000 }, []diag.Code{diag.CodePauseStorm}},
 		{"storm guard counters moving", roceOn3, func(s *CountersSampled) {
 			s.PFC.Priorities[3].RxPause.Value = 5
 			s.PFC.StormError = reading(1, "tx_pause_storm_error_events")
-		}, []Code{CodePauseStorm}},
+		}, []diag.Code{diag.CodePauseStorm}},
 		{"pauses without pfc", roceOn3, func(s *CountersSampled) {
 			s.PFC.Priorities[3].RxPause.Value = 5
 			s.PFC.Priorities[1].RxPause.Value = 7
-		}, []Code{CodePauseWithoutPFC}},
+		}, []diag.Code{diag.CodePauseWithoutPFC}},
 		{"cnps ignored", roceOn3, func(s *CountersSampled) {
 			s.PFC.Priorities[3].RxPause.Value = 5
 			s.RDMA[0].Congestion[CNPIgnored].Value = 4
-		}, []Code{CodeCNPWithoutECN}},
+		}, []diag.Code{diag.CodeCNPWithoutECN}},
 		{"cnps with ecn disabled", roceOn3, func(s *CountersSampled) {
 			s.PFC.Priorities[3].RxPause.Value = 5
 			s.RDMA[0].Congestion[CNPHandled].Value = 40
 			s.ECN = &ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1 << 3}
-		}, []Code{CodeCNPWithoutECN}},
+		}, []diag.Code{diag.CodeCNPWithoutECN}},
 		{"lossy fabric", roceOn3, func(s *CountersSampled) {
 			s.PFC.Priorities[3].RxPause.Value = 5
 			s.RDMA[0].Congestion[OutOfSequence].Value = 30
-		}, []Code{CodeLossyFabric}},
+		}, []diag.Code{diag.CodeLossyFabric}},
 		{"read error", roceOn3, func(s *CountersSampled) {
 			s.PFC.Priorities[3].RxPause.Value = 5
 			s.Err = "ports/1/counters/port_rcv_data: not a number"
-		}, []Code{CodeCountersError}},
+		}, []diag.Code{diag.CodeCountersError}},
 		{"no operational pfc: no pfc rules", nil, func(s *CountersSampled) { s.PFC.Priorities[1].RxPause.Value = 7 }, nil},
 	}
 	for _, tt := range tests {
@@ -242,10 +244,10 @@ func TestLosslessDiagnostics(t *testing.T) {
 			s := mlxSample(t0.Add(time.Second), 1)
 			tt.second(&s)
 			e.Apply(s)
-			var got []Code
+			var got []diag.Code
 			for _, d := range e.Snapshot().Interfaces[0].Diagnostics {
 				switch d.Code {
-				case CodePauseStorm, CodePauseWithoutPFC, CodePFCNoPauses, CodeCNPWithoutECN, CodeLossyFabric, CodeCountersError:
+				case diag.CodePauseStorm, diag.CodePauseWithoutPFC, diag.CodePFCNoPauses, diag.CodeCNPWithoutECN, diag.CodeLossyFabric, diag.CodeCountersError:
 					got = append(got, d.Code)
 					if d.Action == "" {
 						t.Errorf("%s has no action", d.Code)
@@ -369,7 +371,7 @@ func TestNeverPausedPerPriority(t *testing.T) {
 			e.Apply(sample(t0, 1, 0))
 			e.Apply(sample(t0.Add(time.Second), 2, tt.pauses3))
 			in, _ := e.Interface("eth0")
-			if d, ok := in.Diagnostic(CodePFCNoPauses); !ok || d.Message != tt.want || d.Severity != SeverityInfo {
+			if d, ok := in.Diagnostic(diag.CodePFCNoPauses); !ok || d.Message != tt.want || d.Severity != diag.SeverityInfo {
 				t.Errorf("got %+v (%v), want %q", d, ok, tt.want)
 			}
 		})

@@ -7,58 +7,51 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/dcbtop/dcbtop/engine/lldp"
-)
+	"github.com/dcbtop/dcbtop/engine/diag"
 
-// Diagnostic codes of Validate beyond the codec's.
-const (
-	CodeETSMaxTCsRange   Code = "ets-max-tcs-range"
-	CodeAppPriorityRange Code = "app-priority-range"
-	// CodeTLVTooLong: the parameters do not fit the TLV that carries
-	// them (more than lldp.MaxAppEntries APP entries).
-	CodeTLVTooLong Code = "tlv-too-long"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // Validate checks p with the rules the codec applies to received TLVs
 // (IEEE Std 802.1Q-2018 Annex D; see lldp.ETS.Validate and friends), so
 // that what dcbtop sends or applies is held to the same standard as what
 // it receives.
-func (p *Params) Validate() (out []Diagnostic) {
+func (p *Params) Validate() (out []diag.Diagnostic) {
 	defer func() {
 		// Received, a priority mapped past Max TCs is the sender's
 		// problem (a warning); what dcbtop sends or writes must not have it.
 		// Likewise a repeated APP entry: received it is the sender's
 		// (app-duplicate-entry, a warning); dcbtop does not write one.
 		for i := range out {
-			if out[i].Code == CodeETSPrioTCRange || out[i].Code == CodeAppDuplicate {
-				out[i].Severity = SeverityError
+			if out[i].Code == diag.CodeETSPrioTCRange || out[i].Code == diag.CodeAppDuplicate {
+				out[i].Severity = diag.SeverityError
 			}
 		}
 	}()
 	if e := p.ETS; e != nil {
-		out = appendFindings(out, (&lldp.ETS{Willing: e.Willing, CBS: e.CBS, MaxTCs: e.MaxTCs, PrioTC: e.PrioTC, Bandwidth: e.TCBandwidth, TSA: e.TSA}).Validate())
+		out = diag.AppendFindings(out, (&lldp.ETS{Willing: e.Willing, CBS: e.CBS, MaxTCs: e.MaxTCs, PrioTC: e.PrioTC, Bandwidth: e.TCBandwidth, TSA: e.TSA}).Validate())
 		if e.MaxTCs == 0 || e.MaxTCs > 8 {
-			out = append(out, Diagnostic{Code: CodeETSMaxTCsRange, Severity: SeverityError, Feature: "ets", Message: fmt.Sprintf("max_tcs %d is not 1-8", e.MaxTCs)})
+			out = append(out, diag.Diagnostic{Code: diag.CodeETSMaxTCsRange, Severity: diag.SeverityError, Feature: "ets", Message: fmt.Sprintf("max_tcs %d is not 1-8", e.MaxTCs)})
 		}
 	}
 	if r := p.ETSReco; r != nil {
-		out = appendFindings(out, (&lldp.ETS{Recommendation: true, PrioTC: r.PrioTC, Bandwidth: r.TCBandwidth, TSA: r.TSA}).Validate())
+		out = diag.AppendFindings(out, (&lldp.ETS{Recommendation: true, PrioTC: r.PrioTC, Bandwidth: r.TCBandwidth, TSA: r.TSA}).Validate())
 	}
 	if f := p.PFC; f != nil {
-		out = appendFindings(out, (&lldp.PFC{Willing: f.Willing, MBC: f.MBC, Cap: f.Cap, Enabled: uint8(f.Enabled)}).Validate())
+		out = diag.AppendFindings(out, (&lldp.PFC{Willing: f.Willing, MBC: f.MBC, Cap: f.Cap, Enabled: uint8(f.Enabled)}).Validate())
 	}
 	if p.App != nil {
 		a := &lldp.AppPriority{}
 		for _, e := range p.App {
 			if e.Priority > 7 {
-				out = append(out, Diagnostic{Code: CodeAppPriorityRange, Severity: SeverityError, Feature: "app", Message: fmt.Sprintf("APP priority %d is not 0-7", e.Priority)})
+				out = append(out, diag.Diagnostic{Code: diag.CodeAppPriorityRange, Severity: diag.SeverityError, Feature: "app", Message: fmt.Sprintf("APP priority %d is not 0-7", e.Priority)})
 			}
 			a.Entries = append(a.Entries, lldp.AppEntry{Priority: e.Priority & 7, Selector: e.Selector, Protocol: e.Protocol})
 		}
-		out = appendFindings(out, a.Validate())
+		out = diag.AppendFindings(out, a.Validate())
 		// What the wire can carry, checked by building the TLV.
 		if _, err := a.MarshalBinary(); err != nil && len(a.Entries) > lldp.MaxAppEntries {
-			out = append(out, Diagnostic{Code: CodeTLVTooLong, Severity: SeverityError, Feature: "app",
+			out = append(out, diag.Diagnostic{Code: diag.CodeTLVTooLong, Severity: diag.SeverityError, Feature: "app",
 				Message: fmt.Sprintf("%d APP entries do not fit in one APP TLV (at most %d: its value is limited to 511 bytes)", len(a.Entries), lldp.MaxAppEntries)})
 		}
 	}
@@ -70,7 +63,7 @@ func (p *Params) Validate() (out []Diagnostic) {
 func (p *Params) Errors() error {
 	var msgs []string
 	for _, d := range p.Validate() {
-		if d.Severity == SeverityError {
+		if d.Severity == diag.SeverityError {
 			msgs = append(msgs, d.Feature+": "+d.Message)
 		}
 	}
@@ -463,23 +456,23 @@ func (d *jsonDoc) apps(path string, v int) (out []App, bad []bool) {
 // about (findingPaths); p holds the features that decoded cleanly.
 func (d *jsonDoc) ruleErrors(p *Params) {
 	seen := map[string]int{}
-	for _, diag := range p.Validate() {
-		if diag.Severity != SeverityError {
+	for _, f := range p.Validate() {
+		if f.Severity != diag.SeverityError {
 			continue
 		}
-		key := diag.Feature + " " + string(diag.Code)
+		key := f.Feature + " " + string(f.Code)
 		n := seen[key]
 		seen[key]++
-		path, msg := diag.Feature, diag.Message
-		if paths := findingPaths(p, diag.Feature, diag.Code); n < len(paths) {
+		path, msg := f.Feature, f.Message
+		if paths := findingPaths(p, f.Feature, f.Code); n < len(paths) {
 			path = paths[n]
 		}
-		if diag.Code == CodeETSBandwidthSum {
-			path, msg = sumFinding(p, diag.Feature, msg)
+		if f.Code == diag.CodeETSBandwidthSum {
+			path, msg = sumFinding(p, f.Feature, msg)
 		}
 		off, ok := d.pos[path]
 		if !ok {
-			path, off = diag.Feature, d.pos[diag.Feature]
+			path, off = f.Feature, d.pos[f.Feature]
 		}
 		d.errorf(off, path, "%s", msg)
 	}
@@ -520,46 +513,46 @@ func sumFinding(p *Params, f, msg string) (path, _ string) {
 // findingPaths returns the paths of the values that Validate's findings of
 // code in feature f are about, in the order Validate reports them; a
 // finding past them is placed at the feature.
-func findingPaths(p *Params, f string, code Code) []string {
+func findingPaths(p *Params, f string, code diag.Code) []string {
 	prio, bw, tsa, limit := etsTables(p, f)
 	var out []string
 	switch code {
-	case CodeETSBandwidthRange:
+	case diag.CodeETSBandwidthRange:
 		for tc, x := range bw {
 			if x > 100 {
 				out = append(out, index(f+".tc_bandwidth", tc))
 			}
 		}
-	case CodeETSTSAReserved:
+	case diag.CodeETSTSAReserved:
 		for tc, t := range tsa {
 			if t != lldp.TSAStrict && t != lldp.TSACBS && t != lldp.TSAETS && t != lldp.TSAVendor {
 				out = append(out, index(f+".tsa", tc))
 			}
 		}
-	case CodeETSPrioTCRange: // one finding: placed at its first priority
+	case diag.CodeETSPrioTCRange: // one finding: placed at its first priority
 		for pr, tc := range prio {
 			if tc >= limit && tc < 16 {
 				return []string{index(f+".prio_tc", pr)}
 			}
 		}
-	case CodeETSMaxTCsRange:
+	case diag.CodeETSMaxTCsRange:
 		out = append(out, "ets.max_tcs")
-	case CodePFCCapRange:
+	case diag.CodePFCCapRange:
 		out = append(out, "pfc.cap")
-	case CodePFCCapExceeded:
+	case diag.CodePFCCapExceeded:
 		out = append(out, "pfc.enabled")
-	case CodeAppPriorityRange, CodeAppSelector, CodeAppDSCPRange, CodeAppEthertypeRange, CodeAppDuplicate:
+	case diag.CodeAppPriorityRange, diag.CodeAppSelector, diag.CodeAppDSCPRange, diag.CodeAppEthertypeRange, diag.CodeAppDuplicate:
 		for i, a := range p.App {
 			sel, prot := a.Selector, a.Protocol
 			switch {
-			case code == CodeAppPriorityRange && a.Priority > 7:
+			case code == diag.CodeAppPriorityRange && a.Priority > 7:
 				out = append(out, index("app", i)+".priority")
-			case code == CodeAppSelector && (sel == 0 || sel > lldp.AppSelDSCP):
+			case code == diag.CodeAppSelector && (sel == 0 || sel > lldp.AppSelDSCP):
 				out = append(out, index("app", i)+".selector")
-			case code == CodeAppDSCPRange && sel == lldp.AppSelDSCP && prot > 63,
-				code == CodeAppEthertypeRange && sel == lldp.AppSelEthertype && prot != 0 && prot < 0x600:
+			case code == diag.CodeAppDSCPRange && sel == lldp.AppSelDSCP && prot > 63,
+				code == diag.CodeAppEthertypeRange && sel == lldp.AppSelEthertype && prot != 0 && prot < 0x600:
 				out = append(out, index("app", i)+".protocol")
-			case code == CodeAppDuplicate && slices.ContainsFunc(p.App[:i], func(b App) bool {
+			case code == diag.CodeAppDuplicate && slices.ContainsFunc(p.App[:i], func(b App) bool {
 				return b.Selector == sel && b.Protocol == prot && b.Priority&7 == a.Priority&7
 			}):
 				out = append(out, index("app", i))

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dcbtop/dcbtop/engine/diag"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -100,11 +102,11 @@ func TestParamsValidate(t *testing.T) {
 		ETS: &ETS{MaxTCs: 9, TCBandwidth: [8]uint8{100}, TSA: [8]lldp.TSA{2}},
 		App: []App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 8}},
 	}
-	var codes []Code
+	var codes []diag.Code
 	for _, d := range ranges.Validate() {
 		codes = append(codes, d.Code)
 	}
-	for _, want := range []Code{CodeETSMaxTCsRange, CodeAppPriorityRange} {
+	for _, want := range []diag.Code{diag.CodeETSMaxTCsRange, diag.CodeAppPriorityRange} {
 		if !slices.Contains(codes, want) {
 			t.Errorf("Validate of max_tcs 9 and APP priority 8 gave codes %v, want %s among them", codes, want)
 		}

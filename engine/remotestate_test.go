@@ -3,6 +3,8 @@ package engine
 import (
 	"testing"
 
+	"github.com/dcbtop/dcbtop/engine/diag"
+
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -35,7 +37,7 @@ func TestRemoteState(t *testing.T) {
 		}
 		in, ok := e.Interface("eth0")
 		if !ok {
-			in = Interface{Name: "eth0", Peers: []Peer{}, Diagnostics: []Diagnostic{}}
+			in = Interface{Name: "eth0", Peers: []Peer{}, Diagnostics: []diag.Diagnostic{}}
 		}
 		settled := map[bool]string{true: " settled", false: ""}
 		got = append(got, tt.name+": "+in.RemoteState().String()+settled[in.RemoteSettled()])

@@ -6,24 +6,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dcbtop/dcbtop/engine/lldp"
-)
+	"github.com/dcbtop/dcbtop/engine/diag"
 
-// Diagnostic codes of a host's RoCE path (the GID, the ToS rdma_cm
-// stamps, link-level PAUSE beside PFC).
-const (
-	CodeRoCEGIDNotV2       Code = "roce-gid-not-v2"
-	CodeRoCEToSNotLossless Code = "roce-tos-not-lossless"
-	CodeLinkPauseWithPFC   Code = "link-pause-with-pfc"
-	CodePFCNoHeadroom      Code = "pfc-no-headroom"
-	CodeTrustMismatch      Code = "trust-pcp-with-dscp-map"
-	CodePFCStall           Code = "pfc-stall"
-	CodeRDMAOnLossy        Code = "rdma-on-lossy-priority"
-	// CodeRoCEToSECN: rdma_cm's default ToS carries ECN Not-ECT or CE.
-	CodeRoCEToSECN Code = "roce-tos-ecn"
-	// CodeLinkPauseFrames: 802.3x PAUSE frames counted on a port that
-	// runs PFC or carries RDMA.
-	CodeLinkPauseFrames Code = "link-pause-frames"
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // stallFraction is the share of an interval a PFC priority must spend
@@ -45,15 +30,15 @@ const stallFraction = 0.99
 //     Linux documents as mutually exclusive (IEEE 802.1Q-2018 36.1.3:
 //     PFC is used instead of PAUSE; Documentation/networking/
 //     flow_control.rst).
-func (p *port) roceDiagnostics(cur *CountersSampled, pfcKnown bool, pfcOn PrioSet) []Diagnostic {
-	var out []Diagnostic
+func (p *port) roceDiagnostics(cur *CountersSampled, pfcKnown bool, pfcOn PrioSet) []diag.Diagnostic {
+	var out []diag.Diagnostic
 	for i := range cur.RoCE {
 		r := &cur.RoCE[i]
 		if !r.IsRoCE() {
 			continue
 		}
 		if r.RoutableV2 == nil && r.RoutableV2Why != nil {
-			out = append(out, mkDiag(CodeRoCEGIDNotV2, SeverityWarning, "",
+			out = append(out, mkDiag(diag.CodeRoCEGIDNotV2, diag.SeverityWarning, "",
 				fmt.Sprintf("give %s an IPv4 or global IPv6 address (the kernel adds its RoCE v2 GIDs) and have applications use that GID index (show_gids; NCCL_IB_GID_INDEX)", p.name),
 				"%s port %d has no routable RoCE v2 GID on %s: %s", r.Device, r.Port, p.name, *r.RoutableV2Why))
 		}
@@ -72,24 +57,24 @@ func (p *port) roceDiagnostics(cur *CountersSampled, pfcKnown bool, pfcOn PrioSe
 			if l.Default {
 				where = fmt.Sprintf("is not mapped and lands on the default priority %d", *l.Priority)
 			}
-			out = append(out, mkDiag(CodeRoCEToSNotLossless, SeverityError, "pfc",
+			out = append(out, mkDiag(diag.CodeRoCEToSNotLossless, diag.SeverityError, "pfc",
 				fmt.Sprintf("set rdma_cm's default ToS to a DSCP mapped to a PFC priority (cma_roce_tos -d %s -t TOS), or map DSCP %d to one", r.Device, t.DSCP),
 				"rdma_cm's default ToS %d on %s port %d (DSCP %d) %s, where PFC is off: RDMA connections that set no ToS are lossy",
 				t.ToS, r.Device, r.Port, t.DSCP, where))
 		}
 		if j.ecnBad {
 			msg := "rdma_cm's default ToS %d on %s port %d has ECN Not-ECT: switches may not mark these packets (RFC 3168), so DCQCN gets no congestion signal and congestion ends in pauses or drops"
-			if j.ecn == SeverityError {
+			if j.ecn == diag.SeverityError {
 				msg = "rdma_cm's default ToS %d on %s port %d has ECN CE (congestion experienced): every packet arrives as marked and the receiver answers each with a CNP"
 			}
-			out = append(out, mkDiag(CodeRoCEToSECN, j.ecn, "",
+			out = append(out, mkDiag(diag.CodeRoCEToSECN, j.ecn, "",
 				fmt.Sprintf("use a ToS with ECT(0): DSCP<<2 | 2 (DSCP 26: cma_roce_tos -d %s -t %d)", r.Device, int(t.DSCP)<<2|2),
 				msg, t.ToS, r.Device, r.Port))
 		}
 	}
 	out = append(out, p.qosDiagnostics(cur.QoS, pfcKnown, pfcOn)...)
 	if lp := cur.LinkPause; lp.On() && pfcKnown && pfcOn != 0 {
-		out = append(out, mkDiag(CodeLinkPauseWithPFC, SeverityWarning, "pfc",
+		out = append(out, mkDiag(diag.CodeLinkPauseWithPFC, diag.SeverityWarning, "pfc",
 			fmt.Sprintf("turn link-wide PAUSE off: ethtool -A %s autoneg off rx off tx off", p.name),
 			"802.3x link-wide PAUSE is on (rx %s, tx %s) beside PFC on %s: the two are mutually exclusive, and a link-wide PAUSE stops every priority",
 			onOffPtr(lp.RX), onOffPtr(lp.TX), priorityWords(pfcOn)))
@@ -136,11 +121,11 @@ func priorityWords(s PrioSet) string {
 //     no DSCP entry (every packet lands on the default priority). Only
 //     where the kernel reports the trust table: a trust derived from the
 //     APP table cannot disagree with it.
-func (p *port) qosDiagnostics(q *PortQoSSample, pfcKnown bool, pfcOn PrioSet) []Diagnostic {
+func (p *port) qosDiagnostics(q *PortQoSSample, pfcKnown bool, pfcOn PrioSet) []diag.Diagnostic {
 	if q == nil {
 		return nil
 	}
-	var out []Diagnostic
+	var out []diag.Diagnostic
 	if b := q.Buffer; b != nil && pfcKnown {
 		var empty []string
 		for _, prio := range pfcOn.List() {
@@ -150,11 +135,11 @@ func (p *port) qosDiagnostics(q *PortQoSSample, pfcKnown bool, pfcOn PrioSet) []
 		}
 		switch {
 		case len(empty) > 0:
-			out = append(out, mkDiag(CodePFCNoHeadroom, SeverityError, "pfc",
+			out = append(out, mkDiag(diag.CodePFCNoHeadroom, diag.SeverityError, "pfc",
 				fmt.Sprintf("give each PFC priority a receive buffer with headroom (mlnx_qos -i %s --buffer_size ..., or dcb buffer set dev %s)", p.name, p.name),
 				"PFC is on for %s, whose receive buffer has size 0: no headroom for the frames in flight when a pause goes out", strings.Join(empty, ", ")))
 		case pfcOn != 0 && q.PFCDelay != nil && *q.PFCDelay == 0:
-			out = append(out, mkDiag(CodePFCNoHeadroom, SeverityWarning, "pfc",
+			out = append(out, mkDiag(diag.CodePFCNoHeadroom, diag.SeverityWarning, "pfc",
 				fmt.Sprintf("set the PFC delay to the cable length (mlnx_qos -i %s --cable_len M, or dcb pfc set dev %s delay M)", p.name, p.name),
 				"the PFC delay (cable length) is 0 on a NIC that sizes its lossless headroom from it: frames in flight on a long cable may be dropped"))
 		}
@@ -163,11 +148,11 @@ func (p *port) qosDiagnostics(q *PortQoSSample, pfcKnown bool, pfcOn PrioSet) []
 		entries := p.nicDSCPEntries()
 		switch {
 		case !dscp && entries > 0:
-			out = append(out, mkDiag(CodeTrustMismatch, SeverityWarning, "app",
+			out = append(out, mkDiag(diag.CodeTrustMismatch, diag.SeverityWarning, "app",
 				fmt.Sprintf("trust DSCP where the fabric marks it (dcb apptrust set dev %s order dscp pcp, or mlnx_qos -i %s --trust dscp)", p.name, p.name),
 				"the APP table maps %d DSCP values to priorities, but the port classifies received traffic by %s: the DSCP map is not used", entries, strings.Join(q.Trust, ", ")))
 		case dscp && entries == 0:
-			out = append(out, mkDiag(CodeTrustMismatch, SeverityWarning, "app",
+			out = append(out, mkDiag(diag.CodeTrustMismatch, diag.SeverityWarning, "app",
 				fmt.Sprintf("map the RoCE DSCP to the lossless priority (dcb app add dev %s dscp-prio 26:3), or trust PCP", p.name),
 				"the port classifies received traffic by DSCP, but the APP table maps no DSCP value: every packet lands on the default priority"))
 		}
@@ -197,18 +182,18 @@ func (p *port) nicDSCPEntries() int {
 //   - rdma-on-lossy-priority: a material share of the RDMA ports' bytes
 //     is missing from the PFC priorities' traffic and the lossy priorities
 //     carried at least as much (rdmaOnLossy).
-func trafficDiagnostics(cur, prev *CountersSampled, dt time.Duration, pfcOn PrioSet) []Diagnostic {
+func trafficDiagnostics(cur, prev *CountersSampled, dt time.Duration, pfcOn PrioSet) []diag.Diagnostic {
 	if cur.PFC == nil || prev.PFC == nil || dt <= 0 {
 		return nil
 	}
-	var out []Diagnostic
+	var out []diag.Diagnostic
 	for _, prio := range pfcOn.List() {
 		c, b := &cur.PFC.Priorities[prio], &prev.PFC.Priorities[prio]
 		f, ok := pausedFraction(b.RxPauseDuration, c.RxPauseDuration, dt)
 		if !ok || f < stallFraction || !c.TxBytes.OK() || !b.TxBytes.OK() || c.TxBytes.Source != b.TxBytes.Source || c.TxBytes.Value != b.TxBytes.Value {
 			continue
 		}
-		out = append(out, mkDiag(CodePFCStall, SeverityError, "pfc",
+		out = append(out, mkDiag(diag.CodePFCStall, diag.SeverityError, "pfc",
 			"find the receiver that stopped draining priority "+strconv.Itoa(int(prio))+" (a stuck host or NIC on the peer's side, or a pause loop in the fabric); a switch PFC watchdog drops or forwards on such a stall",
 			"priority %d was paused by the peer for %.1f%% of the last %s and sent nothing: a PFC stall (deadlock or a receiver that stopped draining)",
 			prio, 100*f, dt.Round(time.Millisecond)))
@@ -234,8 +219,8 @@ const materialShare = 0.10
 // as much. The bound is a lower one (other traffic on the PFC
 // priorities hides RDMA bytes elsewhere), so nothing is claimed where
 // the counts do not add up.
-func rdmaOnLossy(cur, prev *CountersSampled, dt time.Duration, pfcOn PrioSet) []Diagnostic {
-	var out []Diagnostic
+func rdmaOnLossy(cur, prev *CountersSampled, dt time.Duration, pfcOn PrioSet) []diag.Diagnostic {
+	var out []diag.Diagnostic
 	for _, dir := range []struct {
 		verb  string
 		rdma  NDKCounter
@@ -275,7 +260,7 @@ func rdmaOnLossy(cur, prev *CountersSampled, dt time.Duration, pfcOn PrioSet) []
 		if lossless > 0 {
 			what = fmt.Sprintf("PFC %s carried %s/s", priorityWords(pfcOn), byteWords(lossless))
 		}
-		out = append(out, mkDiag(CodeRDMAOnLossy, SeverityError, "pfc",
+		out = append(out, mkDiag(diag.CodeRDMAOnLossy, diag.SeverityError, "pfc",
 			"check where RoCE is classified: the GID and ToS the application uses, the port's trust (PCP or DSCP) and its DSCP or PCP map, so that RDMA traffic lands on a PFC priority",
 			"RDMA %s %s/s while %s: at least %.0f%% of RDMA's %s bytes travel without PFC, on %s %s",
 			dir.verb, byteWords(r), what, 100*missing/r, dir.verb, map[bool]string{true: "priority", false: "priorities"}[len(lossySet.List()) == 1], strings.Join(lossyWords, ", ")))
@@ -298,10 +283,10 @@ const linkPausedShare = 0.10
 // counts here, and nothing is claimed. A warning; an error when the
 // driver's pause time says the port stood paused a tenth of the interval
 // or more.
-func linkPauseFrames(cur, prev *CountersSampled, dt time.Duration, pfcOn PrioSet) (Diagnostic, bool) {
+func linkPauseFrames(cur, prev *CountersSampled, dt time.Duration, pfcOn PrioSet) (diag.Diagnostic, bool) {
 	c, b := cur.LinkPause, prev.LinkPause
 	if c == nil || b == nil || dt <= 0 || c.FramesSource != b.FramesSource {
-		return Diagnostic{}, false
+		return diag.Diagnostic{}, false
 	}
 	rate := func(x, y *uint64) float64 {
 		if x == nil || y == nil {
@@ -311,11 +296,11 @@ func linkPauseFrames(cur, prev *CountersSampled, dt time.Duration, pfcOn PrioSet
 	}
 	rx, tx := rate(b.RxFrames, c.RxFrames), rate(b.TxFrames, c.TxFrames)
 	if rx == 0 && tx == 0 {
-		return Diagnostic{}, false
+		return diag.Diagnostic{}, false
 	}
 	rdma := rdmaRate(cur, prev, dt, NDKRDMAInOctets)+rdmaRate(cur, prev, dt, NDKRDMAOutOctets) > 0
 	if pfcOn == 0 && !rdma {
-		return Diagnostic{}, false
+		return diag.Diagnostic{}, false
 	}
 	if cur.PFC != nil && prev.PFC != nil {
 		var prx, ptx float64
@@ -328,7 +313,7 @@ func linkPauseFrames(cur, prev *CountersSampled, dt time.Duration, pfcOn PrioSet
 			}
 		}
 		if rx <= prx && tx <= ptx {
-			return Diagnostic{}, false // as many PFC frames: counted twice
+			return diag.Diagnostic{}, false // as many PFC frames: counted twice
 		}
 	}
 	var why []string
@@ -338,19 +323,19 @@ func linkPauseFrames(cur, prev *CountersSampled, dt time.Duration, pfcOn PrioSet
 	if rdma {
 		why = append(why, "RDMA traffic flows")
 	}
-	sev, paused := SeverityWarning, ""
+	sev, paused := diag.SeverityWarning, ""
 	if c.RxPauseUs != nil && b.RxPauseUs != nil {
 		f := min(1, Rate(*b.RxPauseUs, *c.RxPauseUs, dt)/1e6)
 		paused = fmt.Sprintf(", paused %.1f%% of the interval", 100*f)
 		if f >= linkPausedShare {
-			sev = SeverityError
+			sev = diag.SeverityError
 		}
 	}
 	src := c.FramesSource
 	if src == "" {
 		src = c.Source
 	}
-	return mkDiag(CodeLinkPauseFrames, sev, "pfc",
+	return mkDiag(diag.CodeLinkPauseFrames, sev, "pfc",
 		"turn link-wide PAUSE off on both ends (ethtool -A IF rx off tx off; on the switch, flowcontrol off) and let PFC pause the lossless priority alone",
 		"802.3x link-wide PAUSE frames flow (%.0f/s received, %.0f/s sent%s; %s) while %s: each one stops every priority, the lossless one included",
 		rx, tx, paused, src, strings.Join(why, " and ")), true

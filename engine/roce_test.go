@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/diag"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -43,40 +45,40 @@ func TestRoCEDiagnostics(t *testing.T) {
 		name  string
 		local *Params
 		edit  func(s *CountersSampled)
-		want  []Code
+		want  []diag.Code
 	}{
 		{"healthy", roce3, func(*CountersSampled) {}, nil},
 		{"no routable RoCE v2 GID", roce3, func(s *CountersSampled) {
 			s.RoCE[0].GIDs, s.RoCE[0].RoutableV2 = s.RoCE[0].GIDs[:2], nil
 			s.RoCE[0].RoutableV2Why = sp("only link-local RoCE v2 GIDs (fe80::)")
-		}, []Code{CodeRoCEGIDNotV2}},
+		}, []diag.Code{diag.CodeRoCEGIDNotV2}},
 		{"InfiniBand port: no GID rule", roce3, func(s *CountersSampled) {
 			s.RoCE[0].LinkLayer, s.RoCE[0].RoutableV2, s.RoCE[0].RoutableV2Why = sp("InfiniBand"), nil, sp("no RoCE v2 GID")
 		}, nil},
 		{"GID table unknown: silent", roce3, func(s *CountersSampled) { s.RoCE[0].RoutableV2 = nil }, nil},
-		{"default ToS on a lossy priority", dscpOn0, func(*CountersSampled) {}, []Code{CodeRoCEToSNotLossless}},
+		{"default ToS on a lossy priority", dscpOn0, func(*CountersSampled) {}, []diag.Code{diag.CodeRoCEToSNotLossless}},
 		{"default ToS unknown: silent", dscpOn0, func(s *CountersSampled) { s.RoCE[0].DefaultToS = nil }, nil},
 		// ToS 104: DSCP 26 without ECT; 107: DSCP 26 with CE set
 		// (54a24de called the ToS hop ok whatever its ECN field).
 		{"default ToS Not-ECT", roce3, func(s *CountersSampled) {
 			s.RoCE[0].DefaultToS = &RoCEToS{ToS: 104, DSCP: 26, ECN: 0, Source: "default_roce_tos"}
-		}, []Code{CodeRoCEToSECN}},
+		}, []diag.Code{diag.CodeRoCEToSECN}},
 		{"default ToS CE", roce3, func(s *CountersSampled) {
 			s.RoCE[0].DefaultToS = &RoCEToS{ToS: 107, DSCP: 26, ECN: 3, Source: "default_roce_tos"}
-		}, []Code{CodeRoCEToSECN}},
+		}, []diag.Code{diag.CodeRoCEToSECN}},
 		// The table maps no DSCP: DSCP 26 lands on the default priority
 		// 0, where PFC is off (54a24de was silent).
-		{"DSCP not mapped: the default priority, lossy", &Params{PFC: &PFC{Cap: 8, Enabled: 1 << 3}}, func(*CountersSampled) {}, []Code{CodeRoCEToSNotLossless}},
+		{"DSCP not mapped: the default priority, lossy", &Params{PFC: &PFC{Cap: 8, Enabled: 1 << 3}}, func(*CountersSampled) {}, []diag.Code{diag.CodeRoCEToSNotLossless}},
 		{"DSCP not mapped, PFC on the default priority: silent", &Params{PFC: &PFC{Cap: 8, Enabled: 1<<3 | 1}}, func(*CountersSampled) {}, nil},
-		{"link pause beside PFC", roce3, func(s *CountersSampled) { s.LinkPause.RX = bp(true) }, []Code{CodeLinkPauseWithPFC}},
-		{"link pause without PFC: no link pause rule (RoCE is lossy anyway)", &Params{PFC: &PFC{Cap: 8}}, func(s *CountersSampled) { s.LinkPause.TX = bp(true) }, []Code{CodeRoCEToSNotLossless}},
+		{"link pause beside PFC", roce3, func(s *CountersSampled) { s.LinkPause.RX = bp(true) }, []diag.Code{diag.CodeLinkPauseWithPFC}},
+		{"link pause without PFC: no link pause rule (RoCE is lossy anyway)", &Params{PFC: &PFC{Cap: 8}}, func(s *CountersSampled) { s.LinkPause.TX = bp(true) }, []diag.Code{diag.CodeRoCEToSNotLossless}},
 		{"link pause unknown (veth): silent", roce3, func(s *CountersSampled) {
 			s.LinkPause = &LinkPauseSample{Source: "ethtool netlink PAUSE_GET", Unknown: sp("driver has no pause operations")}
 		}, nil},
 		{"no operational parameters: only the GID rule", nil, func(s *CountersSampled) {
 			s.LinkPause.RX = bp(true)
 			s.RoCE[0].RoutableV2, s.RoCE[0].RoutableV2Why = nil, sp("no GID in the table")
-		}, []Code{CodeRoCEGIDNotV2}},
+		}, []diag.Code{diag.CodeRoCEGIDNotV2}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			e := New(Config{})
@@ -86,7 +88,7 @@ func TestRoCEDiagnostics(t *testing.T) {
 			s := roceSample(t0)
 			tt.edit(&s)
 			e.Apply(s)
-			wantCodes(t, e, tt.want, CodeRoCEGIDNotV2, CodeRoCEToSNotLossless, CodeLinkPauseWithPFC, CodeRoCEToSECN)
+			wantCodes(t, e, tt.want, diag.CodeRoCEGIDNotV2, diag.CodeRoCEToSNotLossless, diag.CodeLinkPauseWithPFC, diag.CodeRoCEToSECN)
 		})
 	}
 }
@@ -154,21 +156,21 @@ func TestQoSDiagnostics(t *testing.T) {
 		name  string
 		local *Params
 		edit  func(q *PortQoSSample) *PortQoSSample
-		want  []Code
+		want  []diag.Code
 	}{
 		{"healthy", dscpMap, func(q *PortQoSSample) *PortQoSSample { return q }, nil},
 		{"nothing reported", dscpMap, func(*PortQoSSample) *PortQoSSample { return nil }, nil},
 		{"PFC priority on an empty buffer", dscpMap, func(q *PortQoSSample) *PortQoSSample { q.Buffer.SizeBytes[1] = 0; return q },
-			[]Code{CodePFCNoHeadroom}},
+			[]diag.Code{diag.CodePFCNoHeadroom}},
 		{"PFC delay 0 on a NIC with buffers", dscpMap, func(q *PortQoSSample) *PortQoSSample { q.PFCDelay = delay(0); return q },
-			[]Code{CodePFCNoHeadroom}},
+			[]diag.Code{diag.CodePFCNoHeadroom}},
 		{"PFC delay 0, no buffers reported: silent", dscpMap, func(q *PortQoSSample) *PortQoSSample {
 			q.PFCDelay, q.Buffer = delay(0), nil
 			return q
 		}, nil},
 		{"DSCP map, trust PCP", dscpMap, func(q *PortQoSSample) *PortQoSSample { q.Trust = []string{"pcp"}; return q },
-			[]Code{CodeTrustMismatch}},
-		{"trust DSCP, no DSCP map", noDSCP, func(q *PortQoSSample) *PortQoSSample { return q }, []Code{CodeTrustMismatch}},
+			[]diag.Code{diag.CodeTrustMismatch}},
+		{"trust DSCP, no DSCP map", noDSCP, func(q *PortQoSSample) *PortQoSSample { return q }, []diag.Code{diag.CodeTrustMismatch}},
 		{"derived trust: silent", noDSCP, func(q *PortQoSSample) *PortQoSSample { q.Trust, q.TrustDerived = []string{"pcp"}, true; return q }, nil},
 		{"trust unknown: silent", dscpMap, func(q *PortQoSSample) *PortQoSSample { q.Trust = nil; return q }, nil},
 	} {
@@ -177,7 +179,7 @@ func TestQoSDiagnostics(t *testing.T) {
 			e.Apply(LocalChanged{Interface: "eth0", At: t0, Source: SourceDCBNL, Params: tt.local})
 			s := CountersSampled{Interface: "eth0", At: t0, Interval: time.Second, RDMA: []RDMAPortSample{}, QoS: tt.edit(good())}
 			e.Apply(s)
-			wantCodes(t, e, tt.want, CodePFCNoHeadroom, CodeTrustMismatch)
+			wantCodes(t, e, tt.want, diag.CodePFCNoHeadroom, diag.CodeTrustMismatch)
 			if q := e.Snapshot().Interfaces[0].Counters.QoS; (q == nil) != (s.QoS == nil) {
 				t.Errorf("snapshot qos %+v", q)
 			}
@@ -205,16 +207,16 @@ func TestTrafficDiagnostics(t *testing.T) {
 	for _, tt := range []struct {
 		name          string
 		first, second CountersSampled
-		want          []Code
+		want          []diag.Code
 	}{
 		{"healthy: RDMA on priority 3", sample(t0, 0, 1000, 500, 0), sample(t0.Add(time.Second), 1, 900000, 600, 10000), nil},
-		{"stall: paused the whole second, nothing sent", sample(t0, 0, 1000, 500, 0), sample(t0.Add(time.Second), 1, 1000, 600, 995000), []Code{CodePFCStall}},
+		{"stall: paused the whole second, nothing sent", sample(t0, 0, 1000, 500, 0), sample(t0.Add(time.Second), 1, 1000, 600, 995000), []diag.Code{diag.CodePFCStall}},
 		{"paused 99% but sending: no stall", sample(t0, 0, 1000, 500, 0), sample(t0.Add(time.Second), 1, 2000, 600, 995000), nil},
-		{"RDMA on priority 0, none on 3", sample(t0, 0, 1000, 500, 0), sample(t0.Add(time.Second), 1, 1000, 800000, 0), []Code{CodeRDMAOnLossy}},
+		{"RDMA on priority 0, none on 3", sample(t0, 0, 1000, 500, 0), sample(t0.Add(time.Second), 1, 1000, 800000, 0), []diag.Code{diag.CodeRDMAOnLossy}},
 		// RDMA sends 8,000 B/s; priority 3 carried 2,000 of them: the
 		// rest went on priority 0 (54a24de spoke only when every PFC
 		// priority stood idle).
-		{"three quarters of RDMA on priority 0", sample(t0, 0, 1000, 500, 0), sample(t0.Add(time.Second), 1, 3000, 800000, 0), []Code{CodeRDMAOnLossy}},
+		{"three quarters of RDMA on priority 0", sample(t0, 0, 1000, 500, 0), sample(t0.Add(time.Second), 1, 3000, 800000, 0), []diag.Code{diag.CodeRDMAOnLossy}},
 		{"a twentieth missing: within the counts' difference", sample(t0, 0, 1000, 500, 0), sample(t0.Add(time.Second), 1, 8600, 800000, 0), nil},
 		{"missing, but the lossy priorities carried less: no claim", sample(t0, 0, 1000, 500, 0), sample(t0.Add(time.Second), 1, 3000, 2500, 0), nil},
 		{"no RDMA traffic: silent", sample(t0, 1, 1000, 500, 0), sample(t0.Add(time.Second), 1, 1000, 800000, 0), nil},
@@ -224,7 +226,7 @@ func TestTrafficDiagnostics(t *testing.T) {
 			e.Apply(LocalChanged{Interface: "eth0", At: t0, Source: SourceDCBNL, Params: roce3})
 			e.Apply(tt.first)
 			e.Apply(tt.second)
-			wantCodes(t, e, tt.want, CodePFCStall, CodeRDMAOnLossy)
+			wantCodes(t, e, tt.want, diag.CodePFCStall, diag.CodeRDMAOnLossy)
 		})
 	}
 	// The message says which priorities and what share.
@@ -233,7 +235,7 @@ func TestTrafficDiagnostics(t *testing.T) {
 	e0.Apply(sample(t0, 0, 1000, 500, 0))
 	e0.Apply(sample(t0.Add(time.Second), 1, 3000, 800000, 0))
 	in, _ := e0.Interface("eth0")
-	if d, _ := in.Diagnostic(CodeRDMAOnLossy); d.Message != "RDMA sent 8.0 kB/s while PFC priority 3 carried 2.0 kB/s: at least 75% of RDMA's sent bytes travel without PFC, on priority 0 (800 kB/s)" {
+	if d, _ := in.Diagnostic(diag.CodeRDMAOnLossy); d.Message != "RDMA sent 8.0 kB/s while PFC priority 3 carried 2.0 kB/s: at least 75% of RDMA's sent bytes travel without PFC, on priority 0 (800 kB/s)" {
 		t.Errorf("message %q", d.Message)
 	}
 	// The snapshot carries the bytes, their rates and the paused share.
@@ -410,9 +412,9 @@ func TestPolicyRoCE(t *testing.T) {
 
 // wantCodes checks which of codes eth0's diagnostics carry (in order),
 // and that each has an action and a well-formed message.
-func wantCodes(t *testing.T, e *Engine, want []Code, codes ...Code) {
+func wantCodes(t *testing.T, e *Engine, want []diag.Code, codes ...diag.Code) {
 	t.Helper()
-	var got []Code
+	var got []diag.Code
 	for _, d := range e.Snapshot().Interfaces[0].Diagnostics {
 		if slices.Contains(codes, d.Code) {
 			got = append(got, d.Code)
@@ -458,18 +460,18 @@ func TestECNDiagnostics(t *testing.T) {
 	for _, tt := range []struct {
 		name          string
 		first, second CountersSampled
-		want          []Code
+		want          []diag.Code
 	}{
 		{"CNPs on strict priority 6", sample(0, vendor(48, 6), nil, 0, 9, 0), sample(1, vendor(48, 6), nil, 0, 9, 0), nil},
 		{"CNPs on lossless priority 3", sample(0, vendor(26, 3), nil, 0, 9, 0), sample(1, vendor(26, 3), nil, 0, 9, 0), nil},
-		{"CNPs on priority 0: lossy", sample(0, vendor(48, 0), nil, 0, 9, 0), sample(1, vendor(48, 0), nil, 0, 9, 0), []Code{CodeCNPPriorityLossy}},
+		{"CNPs on priority 0: lossy", sample(0, vendor(48, 0), nil, 0, 9, 0), sample(1, vendor(48, 0), nil, 0, 9, 0), []diag.Code{diag.CodeCNPPriorityLossy}},
 		{"priority 0 but DSCP 48 trusted, mapped to 6", sample(0, vendor(48, 0), []string{"dscp", "pcp"}, 0, 9, 0), sample(1, vendor(48, 0), []string{"dscp", "pcp"}, 0, 9, 0), nil},
-		{"DSCP 10 trusted, not mapped: the 802.1p priority 0", sample(0, vendor(10, 0), []string{"dscp", "pcp"}, 0, 9, 0), sample(1, vendor(10, 0), []string{"dscp", "pcp"}, 0, 9, 0), []Code{CodeCNPPriorityLossy}},
+		{"DSCP 10 trusted, not mapped: the 802.1p priority 0", sample(0, vendor(10, 0), []string{"dscp", "pcp"}, 0, 9, 0), sample(1, vendor(10, 0), []string{"dscp", "pcp"}, 0, 9, 0), []diag.Code{diag.CodeCNPPriorityLossy}},
 		{"CNP takes the packet's priority", sample(0, &ECNSample{Source: "kernel/debug/mlx5/x/cc_params", EnablesUnknown: true, CNPPriority: u8(0), CNPPriorityFromPacket: &fromPacket}, nil, 0, 9, 0),
 			sample(1, &ECNSample{Source: "kernel/debug/mlx5/x/cc_params", EnablesUnknown: true, CNPPriority: u8(0), CNPPriorityFromPacket: &fromPacket}, nil, 0, 9, 0), nil},
 		{"CNP marking unknown", sample(0, &ECNSample{EnablesUnknown: true, Why: "nothing readable"}, nil, 0, 9, 0), sample(1, &ECNSample{EnablesUnknown: true, Why: "nothing readable"}, nil, 0, 9, 0), nil},
-		{"pauses received, marks flat", sample(0, vendor(48, 6), nil, 0, 9, 0), sample(1, vendor(48, 6), nil, 40, 9, 0), []Code{CodeECNNeverMarked}},
-		{"out_of_buffer rising, marks flat", sample(0, vendor(48, 6), nil, 0, 9, 0), sample(1, vendor(48, 6), nil, 0, 9, 7), []Code{CodeECNNeverMarked}},
+		{"pauses received, marks flat", sample(0, vendor(48, 6), nil, 0, 9, 0), sample(1, vendor(48, 6), nil, 40, 9, 0), []diag.Code{diag.CodeECNNeverMarked}},
+		{"out_of_buffer rising, marks flat", sample(0, vendor(48, 6), nil, 0, 9, 0), sample(1, vendor(48, 6), nil, 0, 9, 7), []diag.Code{diag.CodeECNNeverMarked}},
 		{"pauses received, marks rising", sample(0, vendor(48, 6), nil, 0, 9, 0), sample(1, vendor(48, 6), nil, 40, 30, 7), nil},
 		{"quiet, marks flat", sample(0, vendor(48, 6), nil, 0, 9, 0), sample(1, vendor(48, 6), nil, 0, 9, 0), nil},
 	} {
@@ -478,7 +480,7 @@ func TestECNDiagnostics(t *testing.T) {
 			e.Apply(LocalChanged{Interface: "eth0", At: t0, Source: SourceDCBNL, Params: local()})
 			e.Apply(tt.first)
 			e.Apply(tt.second)
-			wantCodes(t, e, tt.want, CodeCNPPriorityLossy, CodeECNNeverMarked, CodeCNPWithoutECN)
+			wantCodes(t, e, tt.want, diag.CodeCNPPriorityLossy, diag.CodeECNNeverMarked, diag.CodeCNPWithoutECN)
 		})
 	}
 }
@@ -507,11 +509,11 @@ func TestLinkPauseFrames(t *testing.T) {
 		name          string
 		local         *Params
 		first, second CountersSampled
-		want          Severity // 0xff none
+		want          diag.Severity // 0xff none
 	}{
-		{"PFC on, link pauses flow", pfc3, sample(t0, 0, 100, 0, 0), sample(t1, 1, 600, 20000, 0), SeverityWarning},
-		{"a fifth of the time paused", pfc3, sample(t0, 0, 100, 0, 0), sample(t1, 1, 600, 200000, 0), SeverityError},
-		{"no PFC, RDMA flows", noPFC, sample(t0, 0, 100, 0, 0), sample(t1, 1, 600, 0, 0), SeverityWarning},
+		{"PFC on, link pauses flow", pfc3, sample(t0, 0, 100, 0, 0), sample(t1, 1, 600, 20000, 0), diag.SeverityWarning},
+		{"a fifth of the time paused", pfc3, sample(t0, 0, 100, 0, 0), sample(t1, 1, 600, 200000, 0), diag.SeverityError},
+		{"no PFC, RDMA flows", noPFC, sample(t0, 0, 100, 0, 0), sample(t1, 1, 600, 0, 0), diag.SeverityWarning},
 		{"no PFC, no RDMA: silent", noPFC, sample(t0, 1, 100, 0, 0), sample(t1, 1, 600, 0, 0), 0xff},
 		{"nothing flows: silent", pfc3, sample(t0, 0, 100, 0, 0), sample(t1, 1, 100, 0, 0), 0xff},
 		{"as many PFC frames: silent", pfc3, sample(t0, 0, 100, 0, 0), sample(t1, 1, 600, 0, 500), 0xff},
@@ -522,7 +524,7 @@ func TestLinkPauseFrames(t *testing.T) {
 			e.Apply(tt.first)
 			e.Apply(tt.second)
 			in, _ := e.Interface("eth0")
-			d, ok := in.Diagnostic(CodeLinkPauseFrames)
+			d, ok := in.Diagnostic(diag.CodeLinkPauseFrames)
 			if tt.want == 0xff {
 				if ok {
 					t.Fatalf("got %+v", d)

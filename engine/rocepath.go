@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/dcbtop/dcbtop/engine/diag"
+
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
@@ -141,7 +143,7 @@ func (in *Interface) rocePath(r *RoCEPortSample) RoCEPath {
 	switch {
 	case !trustKnown:
 		add(HopTrust, PathUnknown, "", "DCB netlink does not report how the NIC classifies: the priority below is judged under each way it may")
-	case in.hasDiag(CodeTrustMismatch):
+	case in.hasDiag(diag.CodeTrustMismatch):
 		add(HopTrust, PathWarning, strings.Join(lc.QoS.Trust, ", "), "the trust and the DSCP map disagree (trust-pcp-with-dscp-map)")
 	default:
 		why := "reported by DCB netlink"
@@ -205,7 +207,7 @@ func (in *Interface) rocePath(r *RoCEPortSample) RoCEPath {
 	switch {
 	case lc.PFC.Source == nil:
 		add(HopPauses, PathUnknown, "", "no per-priority pause counters")
-	case in.hasDiag(CodePFCStall) || in.hasDiag(CodePauseStorm):
+	case in.hasDiag(diag.CodePFCStall) || in.hasDiag(diag.CodePauseStorm):
 		add(HopPauses, PathError, fmtPaused(pp), "a pause storm or stall (see the diagnostics)")
 	default:
 		add(HopPauses, PathOK, fmtPaused(pp), "no storm, no stall")
@@ -244,7 +246,7 @@ func (in *Interface) pfcHop(add func(RoCEHop, PathVerdict, string, string), prio
 		add(HopPFC, PathError, v, fmt.Sprintf("PFC is off on priority %d: RoCE traffic is lossy", prio))
 	case remote != nil && remote.PFC != nil && !remote.PFC.Enabled.Has(prio):
 		add(HopPFC, PathError, v, fmt.Sprintf("the peer advertises PFC off on priority %d: the switch neither sends nor honours pauses there", prio))
-	case in.hasDiag(CodeLinkPauseWithPFC):
+	case in.hasDiag(diag.CodeLinkPauseWithPFC):
 		add(HopPFC, PathWarning, v, "802.3x link-wide PAUSE is on beside it (link-pause-with-pfc)")
 	case remote == nil || remote.PFC == nil:
 		add(HopPFC, PathUnknown, v, "on in force here; the peer advertises no PFC, so the switch's side is not known")
@@ -276,7 +278,7 @@ func (in *Interface) ecnHop(add func(RoCEHop, PathVerdict, string, string), e *E
 	}
 	parts = append(parts, e.CNPWords()...)
 	value := strings.Join(parts, ", ")
-	for _, code := range []Code{CodeCNPPriorityLossy, CodeECNNeverMarked} {
+	for _, code := range []diag.Code{diag.CodeCNPPriorityLossy, diag.CodeECNNeverMarked} {
 		if in.hasDiag(code) {
 			add(HopECN, PathWarning, value, "see the diagnostic "+string(code))
 			return
@@ -314,17 +316,17 @@ func fmtPaused(pp PrioPause) string {
 
 // Diagnostic returns the interface's first diagnostic of code, and
 // whether it has one.
-func (in *Interface) Diagnostic(code Code) (Diagnostic, bool) {
+func (in *Interface) Diagnostic(code diag.Code) (diag.Diagnostic, bool) {
 	for _, d := range in.Diagnostics {
 		if d.Code == code {
 			return d, true
 		}
 	}
-	return Diagnostic{}, false
+	return diag.Diagnostic{}, false
 }
 
 // hasDiag reports whether the interface has a diagnostic of code.
-func (in *Interface) hasDiag(code Code) bool {
+func (in *Interface) hasDiag(code diag.Code) bool {
 	_, ok := in.Diagnostic(code)
 	return ok
 }

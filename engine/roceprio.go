@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dcbtop/dcbtop/engine/diag"
+
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
@@ -388,7 +390,7 @@ type tosJudgement struct {
 	lossy *RoCELanding
 	// ecn is the ECN field's problem: SeverityError for CE, SeverityWarning
 	// for Not-ECT; ecnBad false when fine.
-	ecn    Severity
+	ecn    diag.Severity
 	ecnBad bool
 }
 
@@ -409,10 +411,10 @@ func judgeToS(t *RoCEToS, f *landingFacts, pfc *PFC) tosJudgement {
 	var why []string
 	switch t.ECN & 3 {
 	case ecnCE:
-		j.verdict, j.ecn, j.ecnBad = PathError, SeverityError, true
+		j.verdict, j.ecn, j.ecnBad = PathError, diag.SeverityError, true
 		why = append(why, "its ECN field is CE (congestion experienced): every packet reads as marked and draws a CNP")
 	case ecnNotECT:
-		j.verdict, j.ecn, j.ecnBad = PathWarning, SeverityWarning, true
+		j.verdict, j.ecn, j.ecnBad = PathWarning, diag.SeverityWarning, true
 		why = append(why, "its ECN field is Not-ECT: no switch may mark these packets (RFC 3168), so DCQCN gets no congestion signal unless the NIC sets ECT itself")
 	}
 	if dscpClassifies(f) {

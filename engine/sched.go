@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"time"
+
+	"github.com/dcbtop/dcbtop/engine/diag"
 )
 
 // DefaultMaxInterfaces bounds the interfaces one engine keeps: a host has a
@@ -14,10 +16,6 @@ const DefaultMaxInterfaces = 1024
 // maxIgnoredNames bounds the set that counts distinct ignored interfaces;
 // past it the count is a lower bound ("at least").
 const maxIgnoredNames = 1 << 16
-
-// CodeTooManyInterfaces is the host-wide diagnostic raised once events
-// arrived for more interfaces than Config.MaxInterfaces.
-const CodeTooManyInterfaces Code = "too-many-interfaces"
 
 // ignoredInterfaces counts what the interface bound kept out.
 type ignoredInterfaces struct {
@@ -45,23 +43,23 @@ func (g *ignoredInterfaces) ignore(name string) (first bool) {
 }
 
 // diagnostic describes the ignored interfaces; ok is false when none were.
-func (g *ignoredInterfaces) diagnostic(limit int) (Diagnostic, bool) {
+func (g *ignoredInterfaces) diagnostic(limit int) (diag.Diagnostic, bool) {
 	if g.names == nil {
-		return Diagnostic{}, false
+		return diag.Diagnostic{}, false
 	}
 	n := fmt.Sprint(len(g.names))
 	if g.more {
 		n = "at least " + n
 	}
-	return mkDiag(CodeTooManyInterfaces, SeverityWarning, "capture",
+	return mkDiag(diag.CodeTooManyInterfaces, diag.SeverityWarning, "capture",
 		"watch fewer interfaces (-i), or split the capture by interface (editcap, tshark -Y frame.interface_id)",
 		"events for more than %d interfaces: %s more interfaces ignored (%d events)", limit, n, g.events), true
 }
 
 // Diagnostics returns the host-wide diagnostics (Snapshot.Diagnostics):
 // what concerns no single interface.
-func (e *Engine) Diagnostics() []Diagnostic {
-	out := []Diagnostic{}
+func (e *Engine) Diagnostics() []diag.Diagnostic {
+	out := []diag.Diagnostic{}
 	if d, ok := e.ignored.diagnostic(e.cfg.MaxInterfaces); ok {
 		out = append(out, d)
 	}

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/diag"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -45,7 +47,7 @@ func TestInterfaceBound(t *testing.T) {
 	if diff := cmp.Diff([]string{"if0", "if1", "if2", "if3"}, names); diff != "" {
 		t.Errorf("interfaces kept (-want +got):\n%s", diff)
 	}
-	want := []Diagnostic{{Code: CodeTooManyInterfaces, Severity: SeverityWarning, Feature: "capture",
+	want := []diag.Diagnostic{{Code: diag.CodeTooManyInterfaces, Severity: diag.SeverityWarning, Feature: "capture",
 		Message: "events for more than 4 interfaces: 6 more interfaces ignored (18 events)",
 		Action:  "watch fewer interfaces (-i), or split the capture by interface (editcap, tshark -Y frame.interface_id)"}}
 	if diff := cmp.Diff(want, s.Diagnostics); diff != "" {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dcbtop/dcbtop/engine/diag"
+
 	"github.com/dcbtop/dcbtop/assets"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
@@ -249,7 +251,7 @@ func TestSnapshotSchemaCoversTypes(t *testing.T) {
 		"local_agent":        reflect.TypeFor[LocalAgent](),
 		"multi_peer":         reflect.TypeFor[MultiPeer](),
 		"peer":               reflect.TypeFor[Peer](),
-		"diagnostic":         reflect.TypeFor[Diagnostic](),
+		"diagnostic":         reflect.TypeFor[diag.Diagnostic](),
 		"capture":            reflect.TypeFor[CaptureCounters](),
 		"lossless_counters":  reflect.TypeFor[LosslessCounters](),
 		"rdma_port_counters": reflect.TypeFor[RDMAPortCounters](),

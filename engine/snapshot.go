@@ -3,6 +3,8 @@ package engine
 import (
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/diag"
+
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
@@ -24,7 +26,7 @@ type Snapshot struct {
 	Indications []Indication `json:"indications"`
 	// Diagnostics are the host-wide ones, which concern no single
 	// interface (too-many-interfaces); empty when there are none.
-	Diagnostics []Diagnostic `json:"diagnostics"`
+	Diagnostics []diag.Diagnostic `json:"diagnostics"`
 }
 
 // An Interface is one interface's state in a Snapshot.
@@ -71,8 +73,8 @@ type Interface struct {
 	Peers       []Peer       `json:"peers"`
 	// LastPeer is the last peer the interface lost (expired, shut down,
 	// link down), null when none was.
-	LastPeer    *LostPeer    `json:"last_peer"`
-	Diagnostics []Diagnostic `json:"diagnostics"`
+	LastPeer    *LostPeer         `json:"last_peer"`
+	Diagnostics []diag.Diagnostic `json:"diagnostics"`
 	// Capture counts the frames dcbtop captured and sent.
 	Capture CaptureCounters `json:"capture"`
 	// Counters are the lossless-Ethernet counters (RDMA, PFC pauses,

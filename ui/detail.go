@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/diag"
+
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dcbtop/dcbtop/engine"
@@ -282,7 +284,7 @@ func (r *renderer) tlvViewLines(v engine.TLVView, w int) []string {
 }
 
 // diagKey identifies a diagnostic of an interface across snapshots.
-func diagKey(iface string, d engine.Diagnostic) string {
+func diagKey(iface string, d diag.Diagnostic) string {
 	return iface + "\x00" + string(d.Code) + "\x00" + d.Feature
 }
 
@@ -309,7 +311,7 @@ func trackDiagnostics(since map[string]time.Time, s engine.Snapshot, now time.Ti
 func (r *renderer) diagDetailLines(w int) []string {
 	st := r.st
 	ds := slices.Clone(r.in.Diagnostics)
-	slices.SortStableFunc(ds, func(a, b engine.Diagnostic) int { return int(b.Severity) - int(a.Severity) })
+	slices.SortStableFunc(ds, func(a, b diag.Diagnostic) int { return int(b.Severity) - int(a.Severity) })
 	var out []string
 	for i, d := range ds {
 		if i > 0 {
@@ -324,7 +326,7 @@ func (r *renderer) diagDetailLines(w int) []string {
 		if d.Action != "" {
 			out = append(out, wireText(st.Label.Render("  action "), d.Action, w)...)
 		}
-		if rule := engine.DiagnosticRule(d.Code); rule != "" {
+		if rule := diag.Rule(d.Code); rule != "" {
 			out = append(out, wireText(st.Label.Render("  rule ")+" ", rule, w)...)
 		}
 		if t, ok := r.vs.diagSince[diagKey(r.in.Name, d)]; ok {

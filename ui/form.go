@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dcbtop/dcbtop/engine/diag"
+
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -351,7 +353,7 @@ func (f *editForm) problems() (p *engine.Params, errs, warns []string) {
 	p, errs = f.params()
 	for _, d := range p.Validate() {
 		s := d.Feature + ": " + d.Message
-		if d.Severity == engine.SeverityError {
+		if d.Severity == diag.SeverityError {
 			errs = append(errs, s)
 		} else {
 			warns = append(warns, s)

@@ -6,10 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/diag"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/dcbtop/dcbtop/engine"
 )
 
 // ovView is where the overview is: the port under the cursor and the first
@@ -87,7 +87,7 @@ func TestOverviewScrollNewSnapshot(t *testing.T) {
 	s := ports64(t)
 	for i := range s.Interfaces {
 		if s.Interfaces[i].Name == "h58" {
-			s.Interfaces[i].Diagnostics = append(s.Interfaces[i].Diagnostics, engine.Diagnostic{Code: "test", Severity: engine.SeverityError, Message: "a new error"})
+			s.Interfaces[i].Diagnostics = append(s.Interfaces[i].Diagnostics, diag.Diagnostic{Code: "test", Severity: diag.SeverityError, Message: "a new error"})
 		}
 	}
 	h.send(snapshotMsg{s})

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/diag"
+
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dcbtop/dcbtop/engine"
@@ -753,12 +755,12 @@ func (r *renderer) reasonStyle(rs engine.Reason, text string) string {
 
 // ---- Diagnostics ----
 
-func diagCounts(ds []engine.Diagnostic) (errs, warns, infos int) {
+func diagCounts(ds []diag.Diagnostic) (errs, warns, infos int) {
 	for _, d := range ds {
 		switch d.Severity {
-		case engine.SeverityError:
+		case diag.SeverityError:
 			errs++
-		case engine.SeverityWarning:
+		case diag.SeverityWarning:
 			warns++
 		default:
 			infos++
@@ -768,11 +770,11 @@ func diagCounts(ds []engine.Diagnostic) (errs, warns, infos int) {
 }
 
 // sevMark renders a severity as symbol and word, padded to 10 cells.
-func (r *renderer) sevMark(s engine.Severity) string {
+func (r *renderer) sevMark(s diag.Severity) string {
 	switch s {
-	case engine.SeverityError:
+	case diag.SeverityError:
 		return r.st.Crit.Render(pad(r.sym.Error+" error", 10))
-	case engine.SeverityWarning:
+	case diag.SeverityWarning:
 		return r.st.Warn.Render(pad(r.sym.Warning+" warning", 10))
 	}
 	return r.st.Info.Render(pad(r.sym.Info+" info", 10))
@@ -781,13 +783,13 @@ func (r *renderer) sevMark(s engine.Severity) string {
 func (r *renderer) diagContent(w int) paneContent {
 	c := paneContent{cursor: -1}
 	ds := r.diagnostics()
-	slices.SortStableFunc(ds, func(a, b engine.Diagnostic) int { return cmp.Compare(b.Severity, a.Severity) })
+	slices.SortStableFunc(ds, func(a, b diag.Diagnostic) int { return cmp.Compare(b.Severity, a.Severity) })
 	e, wn, i := diagCounts(ds)
 	c.sub = fmt.Sprintf("%s %s · %s %s · %s %d info", r.sym.Error, plural(e, "error"), r.sym.Warning, plural(wn, "warning"), r.sym.Info, i)
 	if terms := textTerms(r.vs.filter); len(terms) > 0 {
 		// The log's filter filters the diagnostics too.
 		all := len(ds)
-		ds = slices.DeleteFunc(ds, func(d engine.Diagnostic) bool {
+		ds = slices.DeleteFunc(ds, func(d diag.Diagnostic) bool {
 			return !matchesText(terms, string(d.Code), d.Message, d.Feature, d.Action)
 		})
 		c.sub += fmt.Sprintf(" · filter: %d of %d", len(ds), all)

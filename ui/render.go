@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/diag"
+
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dcbtop/dcbtop/engine"
@@ -120,7 +122,7 @@ type builtContent struct {
 // diagnostics returns the selected interface's diagnostics followed by
 // the host-wide ones (Snapshot.Diagnostics), which concern every
 // interface.
-func (r *renderer) diagnostics() []engine.Diagnostic {
+func (r *renderer) diagnostics() []diag.Diagnostic {
 	return append(slices.Clone(r.in.Diagnostics), r.snap.Diagnostics...)
 }
 

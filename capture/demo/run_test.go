@@ -12,6 +12,8 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/diag"
+
 	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
@@ -291,7 +293,7 @@ func TestScenarioHostAgent(t *testing.T) {
 	reaction := wantIndication{
 		Expect: Expect{Reason: engine.ReasonChanged,
 			Flags:       engine.FlagETSConfigured | engine.FlagPFCConfigured | engine.FlagPFCChanged | engine.FlagClassificationConfigured,
-			Diagnostics: []string{string(engine.CodeBothWilling)}},
+			Diagnostics: []string{string(diag.CodeBothWilling)}},
 		from: want[back].from + 3*time.Second, to: want[back].from + 5*time.Second, peer: want[back].peer, step: want[back].step,
 	}
 	want = slices.Insert(want, back+1, reaction)
@@ -300,7 +302,7 @@ func TestScenarioHostAgent(t *testing.T) {
 	if p := r.in.Params; p == nil || p.PFC == nil || p.PFC.Enabled != 1<<3 || !p.PFC.Willing {
 		t.Errorf("leaf-1's parameters after its reaction: %+v, want PFC on priority 3 (the host's), willing", p)
 	}
-	if slices.Contains(r.diags, string(engine.CodePFCMismatch)) {
+	if slices.Contains(r.diags, string(diag.CodePFCMismatch)) {
 		t.Errorf("pfc-mismatch still shown after leaf-1 adopted the host's PFC: %v", r.diags)
 	}
 	// The switches' log says what they heard and what leaf-1 adopted.

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/diag"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/capture"
@@ -500,7 +502,7 @@ func TestAgentCannotAdvertise(t *testing.T) {
 	in := snaptest.Iface(t, snap(), "h0")
 	found := false
 	for _, d := range in.Diagnostics {
-		found = found || (d.Code == engine.CodeCaptureError && strings.Contains(d.Message, "advertise: agent: TLV too long (injected) (still sending the previous LLDPDU)"))
+		found = found || (d.Code == diag.CodeCaptureError && strings.Contains(d.Message, "advertise: agent: TLV too long (injected) (still sending the previous LLDPDU)"))
 	}
 	if !found {
 		t.Errorf("no capture-error naming the failed advertisement in %+v", in.Diagnostics)
@@ -515,7 +517,7 @@ func TestAgentCannotAdvertise(t *testing.T) {
 		t.Fatalf("apply: %+v", resp)
 	}
 	for _, d := range snaptest.Iface(t, snap(), "h0").Diagnostics {
-		if d.Code == engine.CodeCaptureError {
+		if d.Code == diag.CodeCaptureError {
 			t.Errorf("capture-error stays after a successful advertisement: %+v", d)
 		}
 	}

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/diag"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/capture"
@@ -121,7 +123,7 @@ func TestLiveFlush(t *testing.T) {
 	}
 	r.apply(engine.CaptureStatus{Interface: "h0", At: now.Add(5 * time.Second), Err: "boom"})
 	r.flush()
-	if s, ok := take(); !ok || !slices.ContainsFunc(s.Interfaces[0].Diagnostics, func(d engine.Diagnostic) bool { return d.Code == engine.CodeCaptureError }) {
+	if s, ok := take(); !ok || !slices.ContainsFunc(s.Interfaces[0].Diagnostics, func(d diag.Diagnostic) bool { return d.Code == diag.CodeCaptureError }) {
 		t.Errorf("after a capture error: %v", ok)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/diag"
+
 	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -62,7 +64,7 @@ func TestReplayManyInterfaces(t *testing.T) {
 		t.Errorf("%d interfaces, want %d", len(s.Interfaces), engine.DefaultMaxInterfaces)
 	}
 	want := fmt.Sprintf("events for more than %d interfaces: 100 more interfaces ignored (100 events)", engine.DefaultMaxInterfaces)
-	if len(s.Diagnostics) != 1 || s.Diagnostics[0].Code != engine.CodeTooManyInterfaces || s.Diagnostics[0].Message != want {
+	if len(s.Diagnostics) != 1 || s.Diagnostics[0].Code != diag.CodeTooManyInterfaces || s.Diagnostics[0].Message != want {
 		t.Errorf("diagnostics %+v, want one %q", s.Diagnostics, want)
 	}
 	if got := strings.Count(errOut, "dcbtop: warning: too-many-interfaces:"); got != 1 {

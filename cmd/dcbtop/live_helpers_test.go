@@ -20,6 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/diag"
+
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/testbed"
 	"github.com/dcbtop/dcbtop/testbed/snaptest"
@@ -365,7 +367,7 @@ func (p *proc) snapshot(t testing.TB) engine.Snapshot {
 	return snaptest.Decode(t, p.name, p.stdout())
 }
 
-func hasDiag(in engine.Interface, code engine.Code) bool {
+func hasDiag(in engine.Interface, code diag.Code) bool {
 	for _, d := range in.Diagnostics {
 		if d.Code == code {
 			return true

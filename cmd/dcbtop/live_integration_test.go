@@ -25,6 +25,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/diag"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/capture"
@@ -423,8 +425,8 @@ func TestLiveAgentsWilling(t *testing.T) {
 		if in.Resolution.PFC.Source != c.source {
 			t.Errorf("%s: resolution.pfc %+v, want source %q", c.name, in.Resolution.PFC, c.source)
 		}
-		if !hasDiag(in, engine.CodeBothWilling) {
-			t.Errorf("%s: no %s diagnostic: %+v", c.name, engine.CodeBothWilling, in.Diagnostics)
+		if !hasDiag(in, diag.CodeBothWilling) {
+			t.Errorf("%s: no %s diagnostic: %+v", c.name, diag.CodeBothWilling, in.Diagnostics)
 		}
 	}
 }
@@ -454,7 +456,7 @@ func TestLiveInterfaceRecreated(t *testing.T) {
 	time.Sleep(1500 * time.Millisecond) // a tick for the others
 	during.stop(t)
 	in := snaptest.Iface(t, during.snapshot(t), "h0")
-	if in.OperState != "down" || !hasDiag(in, engine.CodeCaptureError) || in.RemoteValid {
+	if in.OperState != "down" || !hasDiag(in, diag.CodeCaptureError) || in.RemoteValid {
 		t.Errorf("while h0 is deleted: oper_state %q, remote valid %v, diagnostics %+v; want down, a capture-error, invalid",
 			in.OperState, in.RemoteValid, in.Diagnostics)
 	}
@@ -473,7 +475,7 @@ func TestLiveInterfaceRecreated(t *testing.T) {
 	time.Sleep(1500 * time.Millisecond)
 	after.stop(t)
 	in = snaptest.Iface(t, after.snapshot(t), "h0")
-	if in.OperState != "up" || hasDiag(in, engine.CodeCaptureError) || !in.RemoteValid {
+	if in.OperState != "up" || hasDiag(in, diag.CodeCaptureError) || !in.RemoteValid {
 		t.Errorf("after: oper_state %q, remote valid %v, diagnostics %+v; want up, no capture-error, valid", in.OperState, in.RemoteValid, in.Diagnostics)
 	}
 	if in.Ifindex == nil || fmt.Sprint(*in.Ifindex) != idx || in.MAC == nil || in.MAC.String() != hostMAC.String() {
@@ -704,7 +706,7 @@ func TestLiveAgentFollowsLink(t *testing.T) {
 	d.stop(t)
 
 	in := snaptest.Iface(t, d.snapshot(t), "h0")
-	if in.OperState != "up" || hasDiag(in, engine.CodeCaptureError) || in.MAC == nil || in.MAC.String() != newMAC.String() {
+	if in.OperState != "up" || hasDiag(in, diag.CodeCaptureError) || in.MAC == nil || in.MAC.String() != newMAC.String() {
 		t.Errorf("oper_state %q, mac %v, diagnostics %+v; want up, %s, no capture-error", in.OperState, in.MAC, in.Diagnostics, newMAC)
 	}
 	if !in.RemoteValid || in.Capture.FramesSent < 5 {

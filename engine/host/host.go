@@ -23,6 +23,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/diag"
+
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -70,7 +72,7 @@ type Host struct {
 	// interfaces whose status changed.
 	res     Result
 	ins     []engine.Indication
-	notices []engine.Diagnostic
+	notices []diag.Diagnostic
 	effects []Effect
 	status  []string
 }
@@ -130,7 +132,7 @@ type Result struct {
 	// every engine step the event took.
 	Indications []engine.Indication
 	Changed     bool
-	Notices     []engine.Diagnostic
+	Notices     []diag.Diagnostic
 	// Effects are what the caller carries out, in order.
 	Effects []Effect
 	// Status lists the interfaces whose AdvertiseErr changed: their

@@ -2,7 +2,6 @@ package metrics
 
 import (
 	"encoding/json"
-	"github.com/dcbtop/dcbtop/engine"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -11,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/dcbtop/dcbtop/engine/diag"
 
 	"github.com/dcbtop/dcbtop/assets"
 )
@@ -121,7 +122,7 @@ func TestDiagnosticCodesInSchema(t *testing.T) {
 // diagnostic detail shows it).
 func TestDiagnosticRules(t *testing.T) {
 	for _, c := range diagnosticCodes() {
-		if engine.DiagnosticRule(c) == "" {
+		if diag.Rule(c) == "" {
 			t.Errorf("no rule for %s (engine/diagrules.go)", c)
 		}
 	}

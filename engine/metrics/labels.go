@@ -3,6 +3,8 @@ package metrics
 import (
 	"slices"
 
+	"github.com/dcbtop/dcbtop/engine/diag"
+
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
@@ -23,37 +25,37 @@ var digits = [8]string{"0", "1", "2", "3", "4", "5", "6", "7"}
 
 // diagnosticCodes returns every diagnostic code the engine and the codec
 // produce: the code label's bounded set (plus "other").
-func diagnosticCodes() []engine.Code {
-	return []engine.Code{
+func diagnosticCodes() []diag.Code {
+	return []diag.Code{
 		// Decoding (package lldp's findings).
-		engine.CodeETSBandwidthSum, engine.CodeETSBandwidthRange, engine.CodeETSBandwidthNonETS,
-		engine.CodeETSPrioTCRange, engine.CodeETSTSAReserved, engine.CodePFCCapRange,
-		engine.CodePFCCapExceeded, engine.CodeAppSelector, engine.CodeAppDSCPRange,
-		engine.CodeAppEthertypeRange, engine.CodeAppDuplicate, engine.CodeDuplicateTLV,
-		engine.CodeDialectBoth, engine.CodeCEEPGBandwidthSum, engine.CodeCEEPGIDReserved,
-		engine.CodeCEEControlMissing, engine.CodeCINLegacy, engine.CodeTLVDiscarded,
+		diag.CodeETSBandwidthSum, diag.CodeETSBandwidthRange, diag.CodeETSBandwidthNonETS,
+		diag.CodeETSPrioTCRange, diag.CodeETSTSAReserved, diag.CodePFCCapRange,
+		diag.CodePFCCapExceeded, diag.CodeAppSelector, diag.CodeAppDSCPRange,
+		diag.CodeAppEthertypeRange, diag.CodeAppDuplicate, diag.CodeDuplicateTLV,
+		diag.CodeDialectBoth, diag.CodeCEEPGBandwidthSum, diag.CodeCEEPGIDReserved,
+		diag.CodeCEEControlMissing, diag.CodeCINLegacy, diag.CodeTLVDiscarded,
 		// Local parameter files (engine.Params.Validate).
-		engine.CodeETSMaxTCsRange, engine.CodeAppPriorityRange, engine.CodeTLVTooLong,
+		diag.CodeETSMaxTCsRange, diag.CodeAppPriorityRange, diag.CodeTLVTooLong,
 		// Pairing, lossless traps and the link (package engine).
-		engine.CodeMalformed, engine.CodeTooManyNeighbors, engine.CodeMultiPeer,
-		engine.CodeETSMismatch, engine.CodePFCMismatch, engine.CodeBothWilling,
-		engine.CodeNeitherWilling, engine.CodeNoETSReco, engine.CodePFCPrioNoApp,
-		engine.CodePFCTCShared, engine.CodeDialectConflict, engine.CodeDualLocalAgent,
-		engine.CodePeerStale, engine.CodeCEEPeerError, engine.CodeLocalUnknown,
-		engine.CodeCaptureError, engine.CodeFirmwareDCBX, engine.CodeCaptureRecordOdd,
-		engine.CodeTooManyInterfaces, engine.CodePeerLost, engine.CodeETSDiffersFromReco,
+		diag.CodeMalformed, diag.CodeTooManyNeighbors, diag.CodeMultiPeer,
+		diag.CodeETSMismatch, diag.CodePFCMismatch, diag.CodeBothWilling,
+		diag.CodeNeitherWilling, diag.CodeNoETSReco, diag.CodePFCPrioNoApp,
+		diag.CodePFCTCShared, diag.CodeDialectConflict, diag.CodeDualLocalAgent,
+		diag.CodePeerStale, diag.CodeCEEPeerError, diag.CodeLocalUnknown,
+		diag.CodeCaptureError, diag.CodeFirmwareDCBX, diag.CodeCaptureRecordOdd,
+		diag.CodeTooManyInterfaces, diag.CodePeerLost, diag.CodeETSDiffersFromReco,
 		// Lossless counters (package engine).
-		engine.CodePauseStorm, engine.CodePauseWithoutPFC, engine.CodePFCNoPauses,
-		engine.CodeCNPWithoutECN, engine.CodeLossyFabric, engine.CodeCountersError,
+		diag.CodePauseStorm, diag.CodePauseWithoutPFC, diag.CodePFCNoPauses,
+		diag.CodeCNPWithoutECN, diag.CodeLossyFabric, diag.CodeCountersError,
 		// The RoCE path (package engine).
-		engine.CodeRoCEGIDNotV2, engine.CodeRoCEToSNotLossless, engine.CodeLinkPauseWithPFC,
-		engine.CodePFCNoHeadroom, engine.CodeTrustMismatch, engine.CodePFCStall, engine.CodeRDMAOnLossy,
-		engine.CodeCNPPriorityLossy, engine.CodeECNNeverMarked, engine.CodeRoCEToSECN, engine.CodeLinkPauseFrames,
+		diag.CodeRoCEGIDNotV2, diag.CodeRoCEToSNotLossless, diag.CodeLinkPauseWithPFC,
+		diag.CodePFCNoHeadroom, diag.CodeTrustMismatch, diag.CodePFCStall, diag.CodeRDMAOnLossy,
+		diag.CodeCNPPriorityLossy, diag.CodeECNNeverMarked, diag.CodeRoCEToSECN, diag.CodeLinkPauseFrames,
 	}
 }
 
 // severities are the severity label's values, least serious first.
-var severities = [...]engine.Severity{engine.SeverityInfo, engine.SeverityWarning, engine.SeverityError}
+var severities = [...]diag.Severity{diag.SeverityInfo, diag.SeverityWarning, diag.SeverityError}
 
 // statuses are the status label's values (plus "other").
 var statuses = [...]engine.Status{engine.StatusRemote, engine.StatusOperational, engine.StatusLocal}

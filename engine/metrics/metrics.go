@@ -4,6 +4,8 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/dcbtop/dcbtop/engine/diag"
+
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/dcbtop/dcbtop/engine"
@@ -16,7 +18,7 @@ type Collector struct {
 	snap     func() engine.Snapshot
 	version  string
 	revision string
-	codes    []engine.Code
+	codes    []diag.Code
 	d        descs
 	l        losslessDescs
 
@@ -333,13 +335,13 @@ func (c *Collector) collectDiagnostics(ch chan<- prometheus.Metric, in *engine.I
 	for _, g := range in.Diagnostics {
 		sev := g.Severity
 		if int(sev) >= len(severities) {
-			sev = engine.SeverityInfo // as Severity.String names it
+			sev = diag.SeverityInfo // as Severity.String names it
 		}
 		bySeverity[sev]++
 		switch g.Code {
-		case engine.CodePFCMismatch, engine.CodeNeitherWilling:
+		case diag.CodePFCMismatch, diag.CodeNeitherWilling:
 			pfc = true
-		case engine.CodeETSMismatch:
+		case diag.CodeETSMismatch:
 			ets = true
 		}
 		k := key{boundedLabel(c.codes, g.Code), sev.String()}

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/diag"
+
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	dto "github.com/prometheus/client_model/go"
@@ -605,10 +607,10 @@ func hostile() engine.Snapshot {
 		Name:  "eth9", LocalSource: "martian", OperState: "dormant", RemoteInvalidReason: &r,
 		Dialect: lldp.Dialect(7),
 		Local:   &engine.Params{ETS: &engine.ETS{PrioTC: [8]uint8{200}, TSA: [8]lldp.TSA{3, 254, 255}}},
-		Diagnostics: []engine.Diagnostic{
-			{Code: "brand-new-code", Severity: engine.SeverityError},
-			{Code: "another-new-code", Severity: engine.SeverityError},
-			{Code: engine.CodeDuplicateTLV, Severity: engine.Severity(9)},
+		Diagnostics: []diag.Diagnostic{
+			{Code: "brand-new-code", Severity: diag.SeverityError},
+			{Code: "another-new-code", Severity: diag.SeverityError},
+			{Code: diag.CodeDuplicateTLV, Severity: diag.Severity(9)},
 		},
 	}}}
 }

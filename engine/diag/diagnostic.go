@@ -1,4 +1,4 @@
-package engine
+package diag
 
 import (
 	"fmt"
@@ -83,11 +83,11 @@ const (
 	CodeTLVDiscarded       = Code(lldp.CodeTLVDiscarded)
 )
 
-// diagnosticOf is the one place where a finding of the codec
+// FromFinding is the one place where a finding of the codec
 // (lldp.Finding) becomes a Diagnostic: the code keeps its text, the level
 // becomes a severity, and the engine adds the action an operator can take
 // where it knows one.
-func diagnosticOf(f lldp.Finding) Diagnostic {
+func FromFinding(f lldp.Finding) Diagnostic {
 	d := Diagnostic{Code: Code(f.Code), Feature: f.Feature, Message: f.Message}
 	switch f.Level {
 	case lldp.LevelError:
@@ -111,13 +111,13 @@ func diagnosticOf(f lldp.Finding) Diagnostic {
 	return d
 }
 
-// appendFindings appends the diagnostics of fs (diagnosticOf) to out: one
+// AppendFindings appends the diagnostics of fs (FromFinding) to out: one
 // diagnostic per fact, so a finding of the ETS recommendation that says
 // what the same finding of the ETS configuration already says (one table
 // sent twice) is not repeated; the kept one names both.
-func appendFindings(out []Diagnostic, fs []lldp.Finding) []Diagnostic {
+func AppendFindings(out []Diagnostic, fs []lldp.Finding) []Diagnostic {
 	for _, f := range fs {
-		d := diagnosticOf(f)
+		d := FromFinding(f)
 		if i := slices.IndexFunc(out, func(o Diagnostic) bool {
 			return o.Code == d.Code && o.Message == d.Message && (o.Feature == "ets") != (d.Feature == "ets") &&
 				strings.HasPrefix(o.Feature, "ets") && strings.HasPrefix(d.Feature, "ets")

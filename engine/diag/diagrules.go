@@ -1,4 +1,6 @@
-package engine
+package diag
+
+import "slices"
 
 // diagRules names, per diagnostic code, the rule it comes from: the
 // standard clause, the Microsoft document or the design decision (the
@@ -65,7 +67,17 @@ var diagRules = map[Code]string{
 	CodeECNNeverMarked:     "DCQCN: the switch marks ECN below its PFC threshold, so marks come before pauses; pauses or receive-buffer exhaustion without marks mean ECN is not working",
 }
 
-// DiagnosticRule returns the rule a diagnostic code comes from (the
+// Rule returns the rule a diagnostic code comes from (the
 // standard clause, the document or the design decision), "" for an
 // unknown code.
-func DiagnosticRule(code Code) string { return diagRules[code] }
+func Rule(code Code) string { return diagRules[code] }
+
+// Codes returns every diagnostic code, sorted: each has its rule.
+func Codes() []Code {
+	out := make([]Code, 0, len(diagRules))
+	for c := range diagRules {
+		out = append(out, c)
+	}
+	slices.Sort(out)
+	return out
+}
