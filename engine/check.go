@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dcbtop/dcbtop/engine/diag"
+	"github.com/dcbtop/dcbtop/engine/jsondoc"
 
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
@@ -223,144 +224,150 @@ type PolicyETS struct {
 // 0-63 and shares over 100. Its error (a *JSONError) lists every problem,
 // each at its line and column. Member names match exactly.
 func ParsePolicy(b []byte) (*Policy, error) {
-	d, ok := readJSONDoc(b)
-	if ok {
-		if p := d.policy(); d.total == 0 {
+	d, root := jsondoc.Read(b)
+	if root != nil {
+		if p := readPolicy(d, root); d.Total() == 0 {
 			return p, nil
 		}
 	}
-	return nil, d.err("policy")
+	return nil, d.Err("policy")
 }
 
-// policy walks a policy document.
-func (d *jsonDoc) policy() *Policy {
+// readPolicy walks a policy document.
+func readPolicy(d *jsondoc.Doc, v *jsondoc.Value) *Policy {
 	p := &Policy{}
-	v := d.ws(0)
-	if !d.wantObject(v, "", "a policy object") {
+	if !d.WantObject(v, "", "a policy object") {
 		return p
 	}
-	d.members(v, func(key string, k, v int) {
-		path := member("", key)
+	for _, m := range v.Members {
+		key, v := m.Key, m.Value
+		path := jsondoc.MemberPath("", key)
 		switch key {
 		case "pfc":
 			p.PFC = nil
-			if d.wantObject(v, path, "an object") {
+			if d.WantObject(v, path, "an object") {
 				p.PFC = &PolicyPFC{}
-				d.members(v, func(key string, k, v int) {
-					if path := member(path, key); key == "enabled" {
-						p.PFC.Enabled = d.priorities(path, v)
+				for _, m := range v.Members {
+					key, v := m.Key, m.Value
+					if path := jsondoc.MemberPath(path, key); key == "enabled" {
+						p.PFC.Enabled = ReadPriorities(d, path, v)
 					} else {
-						d.unknown(k, "pfc", key, "enabled")
+						d.Unknown(m, "pfc", "enabled")
 					}
-				})
+				}
 			}
 		case "app":
 			var bad []bool
-			p.App, bad = d.apps(path, v)
+			p.App, bad = ReadApps(d, path, v)
 			for i, a := range p.App {
 				if bad[i] {
 					continue
 				}
 				at := func(field string) (int, string) {
-					path := index(path, i)
-					if off, ok := d.pos[path+"."+field]; ok {
+					path := jsondoc.IndexPath(path, i)
+					if off, ok := d.At(path + "." + field); ok {
 						return off, path + "." + field
 					}
-					return d.pos[path], path
+					off, _ := d.At(path)
+					return off, path
 				}
 				if a.Priority > 7 {
 					off, path := at("priority")
-					d.errorf(off, path, "priority %d is not 0-7", a.Priority)
+					d.Errorf(off, path, "priority %d is not 0-7", a.Priority)
 				}
 				if a.Selector < lldp.AppSelEthertype || a.Selector > lldp.AppSelDSCP {
 					off, path := at("selector")
-					d.errorf(off, path, "selector %v is not one of ethertype, tcp-port, udp-port, port or dscp", a.Selector)
+					d.Errorf(off, path, "selector %v is not one of ethertype, tcp-port, udp-port, port or dscp", a.Selector)
 				}
 			}
 		case "ets":
 			p.ETS = nil
-			if d.wantObject(v, path, "an object") {
+			if d.WantObject(v, path, "an object") {
 				p.ETS = &PolicyETS{}
-				d.members(v, func(key string, k, v int) {
-					if path := member(path, key); key == "min_bandwidth" {
-						p.ETS.MinBandwidth = d.minBandwidth(path, v)
+				for _, m := range v.Members {
+					key, v := m.Key, m.Value
+					if path := jsondoc.MemberPath(path, key); key == "min_bandwidth" {
+						p.ETS.MinBandwidth = minBandwidth(d, path, v)
 					} else {
-						d.unknown(k, "ets", key, "min_bandwidth")
+						d.Unknown(m, "ets", "min_bandwidth")
 					}
-				})
+				}
 			}
 		case "willing":
-			d.leaf(v, path, "true, false or null", &p.Willing)
+			d.Leaf(v, path, "true, false or null", &p.Willing)
 		case "trust":
-			if d.leaf(v, path, `"dscp", "pcp" or null`, &p.Trust) && p.Trust != nil && *p.Trust != "dscp" && *p.Trust != "pcp" {
-				d.errorf(v, path, "%s is not dscp or pcp", d.describe(v))
+			if d.Leaf(v, path, `"dscp", "pcp" or null`, &p.Trust) && p.Trust != nil && *p.Trust != "dscp" && *p.Trust != "pcp" {
+				d.Errorf(v.Off, path, "%s is not dscp or pcp", jsondoc.Describe(v))
 			}
 		case "roce":
 			p.RoCE = nil
-			if d.wantObject(v, path, "an object") {
+			if d.WantObject(v, path, "an object") {
 				p.RoCE = &PolicyRoCE{}
-				d.members(v, func(key string, k, v int) {
-					if path := member(path, key); key == "dscp" {
-						p.RoCE.DSCP = d.intIn(path, v, 63, "a DSCP 0-63")
+				for _, m := range v.Members {
+					key, v := m.Key, m.Value
+					if path := jsondoc.MemberPath(path, key); key == "dscp" {
+						p.RoCE.DSCP = intIn(d, path, v, 63, "a DSCP 0-63")
 					} else {
-						d.unknown(k, "roce", key, "dscp")
+						d.Unknown(m, "roce", "dscp")
 					}
-				})
+				}
 			}
 		case "cnp":
 			p.CNP = nil
-			if d.wantObject(v, path, "an object") {
+			if d.WantObject(v, path, "an object") {
 				p.CNP = &PolicyCNP{}
-				d.members(v, func(key string, k, v int) {
-					switch path := member(path, key); key {
+				for _, m := range v.Members {
+					key, v := m.Key, m.Value
+					switch path := jsondoc.MemberPath(path, key); key {
 					case "dscp":
-						p.CNP.DSCP = d.intIn(path, v, 63, "a DSCP 0-63")
+						p.CNP.DSCP = intIn(d, path, v, 63, "a DSCP 0-63")
 					case "priority":
-						p.CNP.Priority = d.intIn(path, v, 7, "a priority 0-7")
+						p.CNP.Priority = intIn(d, path, v, 7, "a priority 0-7")
 					default:
-						d.unknown(k, "cnp", key, "dscp or priority")
+						d.Unknown(m, "cnp", "dscp or priority")
 					}
-				})
+				}
 			}
 		default:
-			d.unknown(k, "", key, "pfc, app, ets, willing, trust, roce or cnp")
+			d.Unknown(m, "", "pfc, app, ets, willing, trust, roce or cnp")
 		}
-	})
+	}
 	return p
 }
 
 // intIn decodes a number 0-max or null at v.
-func (d *jsonDoc) intIn(path string, v, max int, want string) *int {
+func intIn(d *jsondoc.Doc, path string, v *jsondoc.Value, max int, want string) *int {
 	var x *int
-	if d.leaf(v, path, want+" or null", &x) && x != nil && (*x < 0 || *x > max) {
-		d.errorf(v, path, "%d is not 0-%d", *x, max)
+	if d.Leaf(v, path, want+" or null", &x) && x != nil && (*x < 0 || *x > max) {
+		d.Errorf(v.Off, path, "%d is not 0-%d", *x, max)
 	}
 	return x
 }
 
 // minBandwidth decodes ets.min_bandwidth at v: priority keys "0" to "7",
 // one spelling each ("3", never "03" or "+3"), shares 0-100.
-func (d *jsonDoc) minBandwidth(path string, v int) map[string]uint8 {
-	if d.is(v, 'n') {
+func minBandwidth(d *jsondoc.Doc, path string, v *jsondoc.Value) map[string]uint8 {
+	if v.Null() {
 		return nil
 	}
-	if !d.is(v, '{') {
-		d.errorf(v, path, "want an object of priorities to percentages, got %s", d.describe(v))
+	if !v.Object() {
+		d.Errorf(v.Off, path, "want an object of priorities to percentages, got %s", jsondoc.Describe(v))
 		return nil
 	}
-	m := map[string]uint8{}
-	d.members(v, func(key string, k, v int) {
-		path := mapKey(path, key)
+	out := map[string]uint8{}
+	for _, m := range v.Members {
+		key, v := m.Key, m.Value
+		path := jsondoc.MapKeyPath(path, key)
 		if len(key) != 1 || key[0] < '0' || key[0] > '7' {
-			d.errorf(k, path, "the key is not a priority 0-7")
+			d.Errorf(m.KeyOff, path, "the key is not a priority 0-7")
 		}
 		var x uint8
-		if d.leaf(v, path, "a percentage 0-100", &x) && x > 100 {
-			d.errorf(v, path, "%d%% is over 100", x)
+		if d.Leaf(v, path, "a percentage 0-100", &x) && x > 100 {
+			d.Errorf(v.Off, path, "%d%% is over 100", x)
 		}
-		m[key] = x
-	})
-	return m
+		out[key] = x
+	}
+	return out
 }
 
 // CheckOptions say what a Check may assume.

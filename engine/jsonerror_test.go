@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dcbtop/dcbtop/engine/jsondoc"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -54,7 +55,7 @@ func TestParamsErrorPlaces(t *testing.T) {
 		{
 			name: "a stray comma",
 			in:   "{\n  \"pfc\": {\"cap\": 8,}\n}",
-			want: []string{"parameters JSON: line 2, column 20: invalid character '}' looking for beginning of object key string"},
+			want: []string{"parameters JSON: line 2, column 19: a comma before '}' (nothing follows it)"},
 		},
 		{
 			name: "trailing data",
@@ -205,9 +206,9 @@ func TestParamsErrorPlaces(t *testing.T) {
 			if err == nil {
 				return
 			}
-			je, ok := errors.AsType[*JSONError](err)
+			je, ok := errors.AsType[*jsondoc.Error](err)
 			if !ok {
-				t.Fatalf("%T is not a *JSONError", err)
+				t.Fatalf("%T is not a *jsondoc.Error", err)
 			}
 			if je.Doc != "parameters JSON" || len(je.Errors) != len(tt.want) || je.More != 0 {
 				t.Errorf("JSONError %+v", je)
@@ -217,15 +218,15 @@ func TestParamsErrorPlaces(t *testing.T) {
 }
 
 // TestJSONErrorFields: the error's fields say what its text says; past 20
-// problems it says how many more; the depth limit stays ErrJSONTooDeep.
+// problems it says how many more; the depth limit stays jsondoc.ErrTooDeep.
 func TestJSONErrorFields(t *testing.T) {
 	_, err := ParseParams(strings.NewReader("{\n \"pfc\": {\"cap\": -1}}"))
-	je, ok := errors.AsType[*JSONError](err)
+	je, ok := errors.AsType[*jsondoc.Error](err)
 	if !ok {
 		t.Fatalf("%v (%T)", err, err)
 	}
-	want := &JSONError{Doc: "parameters JSON", Errors: []FieldError{{Line: 2, Column: 17, Path: "pfc.cap", Msg: "want a number 0-8, got -1"}}}
-	if diff := cmp.Diff(want, je, cmp.AllowUnexported(JSONError{})); diff != "" {
+	want := &jsondoc.Error{Doc: "parameters JSON", Errors: []jsondoc.FieldError{{Line: 2, Column: 17, Path: "pfc.cap", Msg: "want a number 0-8, got -1"}}}
+	if diff := cmp.Diff(want, je, cmp.AllowUnexported(jsondoc.Error{})); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 
@@ -245,25 +246,12 @@ func TestJSONErrorFields(t *testing.T) {
 		lines[19] != `line 20, column 56: app[19]: unknown field "x" (want selector, protocol or priority)` {
 		t.Errorf("30 problems:\n%s", err)
 	}
-	if je, ok := errors.AsType[*JSONError](err); !ok || len(je.Errors) != 20 || je.More != 10 {
+	if je, ok := errors.AsType[*jsondoc.Error](err); !ok || len(je.Errors) != 20 || je.More != 10 {
 		t.Errorf("30 problems: %+v", je)
 	}
 
 	_, err = ParsePolicy([]byte("{\n\"pfc\": [[[[[[[[[3]]]]]]]]]}"))
-	if !errors.Is(err, ErrJSONTooDeep) || err.Error() != "policy: line 2, column 15: nested deeper than 8 levels (a PARAMS file or policy is at most 4)" {
+	if !errors.Is(err, jsondoc.ErrTooDeep) || err.Error() != "policy: line 2, column 15: nested deeper than 8 levels (a PARAMS file or policy is at most 4)" {
 		t.Errorf("too deep: %v", err)
-	}
-}
-
-// TestLineCol: lines and columns are 1-based, columns in runes, an
-// offset past the end the end.
-func TestLineCol(t *testing.T) {
-	b := []byte("ab\n\tü€x\n")
-	for _, tt := range []struct{ off, line, col int }{
-		{0, 1, 1}, {2, 1, 3}, {3, 2, 1}, {4, 2, 2}, {6, 2, 3}, {9, 2, 4}, {10, 2, 5}, {11, 3, 1}, {99, 3, 1}, {-1, 1, 1},
-	} {
-		if line, col := lineCol(b, tt.off); line != tt.line || col != tt.col {
-			t.Errorf("lineCol(%d) = %d, %d; want %d, %d", tt.off, line, col, tt.line, tt.col)
-		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/dcbtop/dcbtop/engine/diag"
+	"github.com/dcbtop/dcbtop/engine/jsondoc"
 
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
@@ -73,111 +74,6 @@ func (p *Params) Errors() error {
 	return errors.New(strings.Join(msgs, "; "))
 }
 
-// maxObjectMembers bounds the members of one object of a PARAMS file or
-// policy: the largest real one has eight (ets.min_bandwidth).
-const maxObjectMembers = 64
-
-// maxArrayElements bounds the elements of one array of a PARAMS file or
-// policy: the longest real one is an APP table (at most lldp.MaxAppEntries,
-// 168, fit in a TLV). Past it the decoder would build and refuse every
-// element (a megabyte of them cost 58 MB).
-const maxArrayElements = 256
-
-// duplicateKeys records in d each key that appears twice in one object
-// ("ets.willing: key given twice (first at line 1, column 9)"):
-// encoding/json keeps the last silently, so a file saying two things would
-// apply one of them. It also refuses an object of more than
-// maxObjectMembers members and an array of more than maxArrayElements
-// elements, returning false: the document is not to be walked. It expects
-// valid JSON within MaxJSONDepth (readJSONDoc checks both first). It scans
-// the bytes itself, allocating only for object keys (json.Decoder.Token
-// costs about a hundred bytes a token: 58 MB for a 1 MiB array), and
-// places a repeated key only while it can still be listed (lineCol reads
-// the document up to the place).
-func duplicateKeys(d *jsonDoc) bool {
-	type keyAt struct {
-		key string
-		off int
-	}
-	type level struct {
-		object    bool
-		expectKey bool
-		seen      []keyAt // distinct keys so far, at most maxObjectMembers
-		members   int
-		key       string // the current member's key (objects)
-		index     int    // the current element's index (arrays)
-	}
-	var stack [MaxJSONDepth]level
-	depth := 0
-	// at returns the path of the container open at stack[n-1].
-	at := func(n int) string {
-		p := ""
-		for _, l := range stack[:n] {
-			if l.object {
-				p = member(p, l.key)
-			} else {
-				p = index(p, l.index)
-			}
-		}
-		return p
-	}
-	b := d.b
-	for i := 0; i < len(b); i++ {
-		switch c := b[i]; c {
-		case '{', '[':
-			if depth == len(stack) {
-				return true // too deep: refused before (jsonDepth)
-			}
-			// The level's key slice is reused: no allocation per object.
-			stack[depth] = level{object: c == '{', expectKey: c == '{', seen: stack[depth].seen[:0]}
-			depth++
-		case '}', ']':
-			if depth > 0 {
-				depth--
-			}
-		case ',':
-			if depth > 0 {
-				l := &stack[depth-1]
-				l.index++
-				l.expectKey = l.object
-				if !l.object && l.index == maxArrayElements {
-					d.errorf(d.ws(i+1), at(depth), "more than %d elements in one array", maxArrayElements)
-					return false
-				}
-			}
-		case ':':
-			if depth > 0 {
-				stack[depth-1].expectKey = false
-			}
-		case '"':
-			start := i
-			i = d.strEnd(i) - 1
-			if depth == 0 || !stack[depth-1].expectKey {
-				continue
-			}
-			l := &stack[depth-1]
-			k := d.key(start)
-			l.key, l.expectKey = k, false
-			if l.members++; l.members > maxObjectMembers {
-				d.errorf(start, at(depth-1), "more than %d members in one object", maxObjectMembers)
-				return false
-			}
-			j := slices.IndexFunc(l.seen, func(s keyAt) bool { return s.key == k })
-			if j < 0 {
-				l.seen = append(l.seen, keyAt{k, start})
-				continue
-			}
-			if !d.listable(start) {
-				d.total++
-				continue
-			}
-			line, col := lineCol(b, l.seen[j].off)
-			d.errorf(start, at(depth), "key given twice (first at line %d, column %d)", line, col)
-		}
-	}
-	return true
-}
-
 // MaxParamsJSON bounds a PARAMS file: the largest valid one (every
 // feature, 168 APP entries) is under 16 KiB, so 1 MiB is no limit for a
 // real file and keeps a wrong one (a capture, a log) from filling memory.
@@ -215,34 +111,52 @@ func parseParams(r io.Reader, valid bool) (*Params, error) {
 	if len(b) > MaxParamsJSON {
 		return nil, ErrParamsTooLarge
 	}
-	d, ok := readJSONDoc(b)
-	if ok {
-		p, clean := d.params()
-		if valid || d.total > 0 {
+	doc, root := jsondoc.Read(b)
+	if root != nil {
+		d := paramsDoc{doc}
+		p, clean := d.params(root)
+		if valid || d.Total() > 0 {
 			d.ruleErrors(clean)
 		}
-		if d.total == 0 {
+		if d.Total() == 0 {
 			return p, nil
 		}
 	}
-	return nil, d.err("parameters JSON")
+	return nil, doc.Err("parameters JSON")
+}
+
+// A paramsDoc walks a PARAMS document.
+type paramsDoc struct{ *jsondoc.Doc }
+
+// ReadPriorities decodes the list of priorities 0-7 at v (null: none),
+// recording each bad one at its place in d: PARAMS' pfc.enabled, and a
+// policy's.
+func ReadPriorities(d *jsondoc.Doc, path string, v *jsondoc.Value) []int {
+	return paramsDoc{d}.priorities(path, v)
+}
+
+// ReadApps decodes the APP table at v (null: nil, not given), recording
+// what is wrong in d, and says which entries had a problem: PARAMS' app,
+// and a policy's.
+func ReadApps(d *jsondoc.Doc, path string, v *jsondoc.Value) (out []App, bad []bool) {
+	return paramsDoc{d}.apps(path, v)
 }
 
 // params walks a PARAMS document: p as decoded, and clean holding only
 // the features that decoded without a problem (those Validate can judge
 // without repeating a problem already found).
-func (d *jsonDoc) params() (p, clean *Params) {
+func (d paramsDoc) params(v *jsondoc.Value) (p, clean *Params) {
 	p, clean = &Params{}, &Params{}
-	v := d.ws(0)
-	if !d.wantObject(v, "", "a PARAMS object") {
+	if !d.WantObject(v, "", "a PARAMS object") {
 		return p, clean
 	}
-	d.members(v, func(key string, k, v int) {
-		before, path := d.total, member("", key)
+	for _, m := range v.Members {
+		key, v := m.Key, m.Value
+		before, path := d.Total(), jsondoc.MemberPath("", key)
 		switch key {
 		case "ets":
 			p.ETS = d.ets(path, v, false)
-			if d.total == before {
+			if d.Total() == before {
 				clean.ETS = p.ETS
 			}
 		case "ets_reco":
@@ -250,45 +164,46 @@ func (d *jsonDoc) params() (p, clean *Params) {
 			if e := d.ets(path, v, true); e != nil {
 				p.ETSReco = &ETSReco{PrioTC: e.PrioTC, TCBandwidth: e.TCBandwidth, TSA: e.TSA}
 			}
-			if d.total == before {
+			if d.Total() == before {
 				clean.ETSReco = p.ETSReco
 			}
 		case "pfc":
 			p.PFC = d.pfc(path, v)
-			if d.total == before {
+			if d.Total() == before {
 				clean.PFC = p.PFC
 			}
 		case "app":
 			p.App, _ = d.apps(path, v)
-			if d.total == before {
+			if d.Total() == before {
 				clean.App = p.App
 			}
 		case "cee":
-			if !d.is(v, 'n') {
-				d.errorf(v, path, "cannot be set: CEE parameters are only received from a CEE peer")
+			if !v.Null() {
+				d.Errorf(v.Off, path, "cannot be set: CEE parameters are only received from a CEE peer")
 			}
 		default:
-			d.unknown(k, "", key, "ets, ets_reco, pfc or app")
+			d.Unknown(m, "", "ets, ets_reco, pfc or app")
 		}
-	})
+	}
 	return p, clean
 }
 
 // ets decodes the "ets" or (reco) "ets_reco" object at v; nil for null.
-func (d *jsonDoc) ets(path string, v int, reco bool) *ETS {
-	if !d.wantObject(v, path, "an object") {
+func (d paramsDoc) ets(path string, v *jsondoc.Value, reco bool) *ETS {
+	if !d.WantObject(v, path, "an object") {
 		return nil
 	}
 	e := &ETS{MaxTCs: 8}
 	var given [3]bool // prio_tc, tc_bandwidth, tsa
-	d.members(v, func(key string, k, v int) {
-		path, parent := member(path, key), path
-		d.pos[path] = v
+	for _, m := range v.Members {
+		key, v := m.Key, m.Value
+		path, parent := jsondoc.MemberPath(path, key), path
+		d.Place(path, v)
 		switch key {
 		case "willing", "cbs":
 			var x bool
-			if d.leaf(v, path, "true or false", &x) && reco && x {
-				d.errorf(v, path, "ets_reco has no %s (the recommendation TLV carries none)", key)
+			if d.Leaf(v, path, "true or false", &x) && reco && x {
+				d.Errorf(v.Off, path, "ets_reco has no %s (the recommendation TLV carries none)", key)
 			}
 			if key == "willing" {
 				e.Willing = x
@@ -297,9 +212,9 @@ func (d *jsonDoc) ets(path string, v int, reco bool) *ETS {
 			}
 		case "max_tcs":
 			var m *uint8
-			if d.leaf(v, path, "a number 1-8", &m) && m != nil {
+			if d.Leaf(v, path, "a number 1-8", &m) && m != nil {
 				if reco {
-					d.errorf(v, path, "ets_reco has no max_tcs (the recommendation TLV carries none)")
+					d.Errorf(v.Off, path, "ets_reco has no max_tcs (the recommendation TLV carries none)")
 				}
 				e.MaxTCs = *m
 			}
@@ -315,20 +230,20 @@ func (d *jsonDoc) ets(path string, v int, reco bool) *ETS {
 		case "strict_prio":
 			// Accepted as null or [] so that the snapshot's ets object
 			// parses; it describes a CEE peer's PGID 15.
-			if !d.is(v, 'n') && !(d.is(v, '[') && d.elements(v, func(int, int) {}) == 0) {
-				d.errorf(v, path, "lists a CEE peer's strict-priority group and cannot be set; give strict priority with tsa \"strict\"")
+			if !v.Null() && !(v.Array() && len(v.Elems) == 0) {
+				d.Errorf(v.Off, path, "lists a CEE peer's strict-priority group and cannot be set; give strict priority with tsa \"strict\"")
 			}
 		default:
 			if reco {
-				d.unknown(k, parent, key, "prio_tc, tc_bandwidth or tsa")
+				d.Unknown(m, parent, "prio_tc, tc_bandwidth or tsa")
 			} else {
-				d.unknown(k, parent, key, "willing, cbs, max_tcs, prio_tc, tc_bandwidth or tsa")
+				d.Unknown(m, parent, "willing, cbs, max_tcs, prio_tc, tc_bandwidth or tsa")
 			}
 		}
-	})
+	}
 	for i, name := range []string{"prio_tc", "tc_bandwidth", "tsa"} {
 		if !given[i] {
-			d.errorf(v, member(path, name), "missing (want 8 values)")
+			d.Errorf(v.Off, jsondoc.MemberPath(path, name), "missing (want 8 values)")
 		}
 	}
 	return e
@@ -336,125 +251,127 @@ func (d *jsonDoc) ets(path string, v int, reco bool) *ETS {
 
 // eight decodes the list of 8 values at v, recording each bad element at
 // its place and a list of another length (or not a list) at v.
-func eight[T any](d *jsonDoc, v int, path, what, want string) (a [8]T) {
-	if !d.is(v, '[') {
-		d.errorf(v, path, "want a list of 8 %s, got %s", what, d.describe(v))
+func eight[T any](d paramsDoc, v *jsondoc.Value, path, what, want string) (a [8]T) {
+	if !v.Array() {
+		d.Errorf(v.Off, path, "want a list of 8 %s, got %s", what, jsondoc.Describe(v))
 		return a
 	}
-	n := d.elements(v, func(i, v int) {
-		path := index(path, i)
-		d.pos[path] = v
-		var x T
-		if d.leaf(v, path, want, &x) && i < len(a) {
-			a[i] = x
+	for i, x := range v.Elems {
+		path := jsondoc.IndexPath(path, i)
+		d.Place(path, x)
+		var t T
+		if d.Leaf(x, path, want, &t) && i < len(a) {
+			a[i] = t
 		}
-	})
-	if n != len(a) {
-		d.errorf(v, path, "want 8 values, got %d", n)
+	}
+	if n := len(v.Elems); n != len(a) {
+		d.Errorf(v.Off, path, "want 8 values, got %d", n)
 	}
 	return a
 }
 
 // pfc decodes the "pfc" object at v; nil for null.
-func (d *jsonDoc) pfc(path string, v int) *PFC {
-	if !d.wantObject(v, path, "an object") {
+func (d paramsDoc) pfc(path string, v *jsondoc.Value) *PFC {
+	if !d.WantObject(v, path, "an object") {
 		return nil
 	}
 	f := &PFC{}
-	d.members(v, func(key string, k, v int) {
-		path, parent := member(path, key), path
-		d.pos[path] = v
+	for _, m := range v.Members {
+		key, v := m.Key, m.Value
+		path, parent := jsondoc.MemberPath(path, key), path
+		d.Place(path, v)
 		switch key {
 		case "willing":
-			d.leaf(v, path, "true or false", &f.Willing)
+			d.Leaf(v, path, "true or false", &f.Willing)
 		case "mbc": // null: a CEE peer's; local parameters are never CEE
 			var m *bool
-			if d.leaf(v, path, "true, false or null", &m) && m != nil {
+			if d.Leaf(v, path, "true, false or null", &m) && m != nil {
 				f.MBC = *m
 			}
 		case "cap":
-			d.leaf(v, path, "a number 0-8", &f.Cap)
+			d.Leaf(v, path, "a number 0-8", &f.Cap)
 		case "enabled":
 			f.Enabled = 0
 			for _, p := range d.priorities(path, v) {
 				f.Enabled |= 1 << p
 			}
 		default:
-			d.unknown(k, parent, key, "willing, mbc, cap or enabled")
+			d.Unknown(m, parent, "willing, mbc, cap or enabled")
 		}
-	})
+	}
 	return f
 }
 
 // priorities decodes a list of priorities 0-7 at v (null: none),
 // recording each bad one at its place.
-func (d *jsonDoc) priorities(path string, v int) []int {
-	if d.is(v, 'n') {
+func (d paramsDoc) priorities(path string, v *jsondoc.Value) []int {
+	if v.Null() {
 		return nil
 	}
-	if !d.is(v, '[') {
-		d.errorf(v, path, "want a list of priorities 0-7, got %s", d.describe(v))
+	if !v.Array() {
+		d.Errorf(v.Off, path, "want a list of priorities 0-7, got %s", jsondoc.Describe(v))
 		return nil
 	}
 	l := []int{}
-	d.elements(v, func(i, v int) {
-		path := index(path, i)
-		d.pos[path] = v
+	for i, v := range v.Elems {
+		path := jsondoc.IndexPath(path, i)
+		d.Place(path, v)
 		var x int
 		switch {
-		case !d.leaf(v, path, "a priority 0-7", &x):
+		case !d.Leaf(v, path, "a priority 0-7", &x):
 		case x < 0 || x > 7:
-			d.errorf(v, path, "priority %d is not 0-7", x)
+			d.Errorf(v.Off, path, "priority %d is not 0-7", x)
 		default:
 			l = append(l, x)
 		}
-	})
+	}
 	return l
 }
 
 // apps decodes an APP table at v (null: nil, not given), and which
 // entries had a problem.
-func (d *jsonDoc) apps(path string, v int) (out []App, bad []bool) {
-	if d.is(v, 'n') {
+func (d paramsDoc) apps(path string, v *jsondoc.Value) (out []App, bad []bool) {
+	if v.Null() {
 		return nil, nil
 	}
-	if !d.is(v, '[') {
-		d.errorf(v, path, "want a list of APP entries, got %s", d.describe(v))
+	if !v.Array() {
+		d.Errorf(v.Off, path, "want a list of APP entries, got %s", jsondoc.Describe(v))
 		return nil, nil
 	}
-	d.pos[path] = v
+	d.Place(path, v)
 	out = []App{}
-	d.elements(v, func(i, v int) {
-		before, path := d.total, index(path, i)
-		d.pos[path] = v
+	for i, v := range v.Elems {
+		before, path := d.Total(), jsondoc.IndexPath(path, i)
+		d.Place(path, v)
 		var a App
 		switch {
-		case d.is(v, '{'):
-			d.members(v, func(key string, k, v int) {
-				path, parent := member(path, key), path
-				d.pos[path] = v
+		case v.Object():
+			for _, m := range v.Members {
+				key, v := m.Key, m.Value
+				path, parent := jsondoc.MemberPath(path, key), path
+				d.Place(path, v)
 				switch key {
 				case "selector":
-					d.leaf(v, path, "a selector (ethertype, tcp-port, udp-port, port or dscp)", &a.Selector)
+					d.Leaf(v, path, "a selector (ethertype, tcp-port, udp-port, port or dscp)", &a.Selector)
 				case "protocol":
-					d.leaf(v, path, "a number 0-65535", &a.Protocol)
+					d.Leaf(v, path, "a number 0-65535", &a.Protocol)
 				case "priority":
-					d.leaf(v, path, "a priority 0-7", &a.Priority)
+					d.Leaf(v, path, "a priority 0-7", &a.Priority)
 				default:
-					d.unknown(k, parent, key, "selector, protocol or priority")
+					d.Unknown(m, parent, "selector, protocol or priority")
 				}
-			})
-		case !d.is(v, 'n'):
-			d.errorf(v, path, "want an APP entry (an object), got %s", d.describe(v))
+			}
+		case !v.Null():
+			d.Errorf(v.Off, path, "want an APP entry (an object), got %s", jsondoc.Describe(v))
 		}
-		out, bad = append(out, a), append(bad, d.total != before)
-	})
+		out, bad = append(out, a), append(bad, d.Total() != before)
+	}
 	return out, bad
 }
 
 // ruleErrors records the errors of p.Validate, each at the value it is
 // about (findingPaths); p holds the features that decoded cleanly.
-func (d *jsonDoc) ruleErrors(p *Params) {
+func (d paramsDoc) ruleErrors(p *Params) {
 	seen := map[string]int{}
 	for _, f := range p.Validate() {
 		if f.Severity != diag.SeverityError {
@@ -470,11 +387,12 @@ func (d *jsonDoc) ruleErrors(p *Params) {
 		if f.Code == diag.CodeETSBandwidthSum {
 			path, msg = sumFinding(p, f.Feature, msg)
 		}
-		off, ok := d.pos[path]
+		off, ok := d.At(path)
 		if !ok {
-			path, off = f.Feature, d.pos[f.Feature]
+			path = f.Feature
+			off, _ = d.At(path)
 		}
-		d.errorf(off, path, "%s", msg)
+		d.Errorf(off, path, "%s", msg)
 	}
 }
 
@@ -507,7 +425,7 @@ func sumFinding(p *Params, f, msg string) (path, _ string) {
 	if at < 0 {
 		return f + ".tc_bandwidth", msg
 	}
-	return index(f+".tc_bandwidth", at), fmt.Sprintf("%d%% takes the sum past 100%%: the TC bandwidths sum to %d%%", bw[at], total)
+	return jsondoc.IndexPath(f+".tc_bandwidth", at), fmt.Sprintf("%d%% takes the sum past 100%%: the TC bandwidths sum to %d%%", bw[at], total)
 }
 
 // findingPaths returns the paths of the values that Validate's findings of
@@ -520,19 +438,19 @@ func findingPaths(p *Params, f string, code diag.Code) []string {
 	case diag.CodeETSBandwidthRange:
 		for tc, x := range bw {
 			if x > 100 {
-				out = append(out, index(f+".tc_bandwidth", tc))
+				out = append(out, jsondoc.IndexPath(f+".tc_bandwidth", tc))
 			}
 		}
 	case diag.CodeETSTSAReserved:
 		for tc, t := range tsa {
 			if t != lldp.TSAStrict && t != lldp.TSACBS && t != lldp.TSAETS && t != lldp.TSAVendor {
-				out = append(out, index(f+".tsa", tc))
+				out = append(out, jsondoc.IndexPath(f+".tsa", tc))
 			}
 		}
 	case diag.CodeETSPrioTCRange: // one finding: placed at its first priority
 		for pr, tc := range prio {
 			if tc >= limit && tc < 16 {
-				return []string{index(f+".prio_tc", pr)}
+				return []string{jsondoc.IndexPath(f+".prio_tc", pr)}
 			}
 		}
 	case diag.CodeETSMaxTCsRange:
@@ -546,16 +464,16 @@ func findingPaths(p *Params, f string, code diag.Code) []string {
 			sel, prot := a.Selector, a.Protocol
 			switch {
 			case code == diag.CodeAppPriorityRange && a.Priority > 7:
-				out = append(out, index("app", i)+".priority")
+				out = append(out, jsondoc.IndexPath("app", i)+".priority")
 			case code == diag.CodeAppSelector && (sel == 0 || sel > lldp.AppSelDSCP):
-				out = append(out, index("app", i)+".selector")
+				out = append(out, jsondoc.IndexPath("app", i)+".selector")
 			case code == diag.CodeAppDSCPRange && sel == lldp.AppSelDSCP && prot > 63,
 				code == diag.CodeAppEthertypeRange && sel == lldp.AppSelEthertype && prot != 0 && prot < 0x600:
-				out = append(out, index("app", i)+".protocol")
+				out = append(out, jsondoc.IndexPath("app", i)+".protocol")
 			case code == diag.CodeAppDuplicate && slices.ContainsFunc(p.App[:i], func(b App) bool {
 				return b.Selector == sel && b.Protocol == prot && b.Priority&7 == a.Priority&7
 			}):
-				out = append(out, index("app", i))
+				out = append(out, jsondoc.IndexPath("app", i))
 			}
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/jsondoc"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
@@ -195,7 +196,7 @@ func checkAllocated(t *testing.T, n int, parse func()) {
 	}
 }
 
-// checkJSONError checks that err is sentinel or a *engine.JSONError of
+// checkJSONError checks that err is sentinel or a *jsondoc.Error of
 // document doc about the input b: 1 to 20 problems, sorted by place, each
 // within b (a line at most one past its last newline, a column at most
 // one past its line's runes), with a path and message free of control
@@ -205,7 +206,7 @@ func checkJSONError(t *testing.T, b []byte, err error, doc string, sentinel erro
 	if sentinel != nil && errors.Is(err, sentinel) {
 		return
 	}
-	je, ok := errors.AsType[*engine.JSONError](err)
+	je, ok := errors.AsType[*jsondoc.Error](err)
 	if !ok {
 		t.Fatalf("error %q (%T) is not a *JSONError", err, err)
 	}

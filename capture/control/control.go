@@ -22,6 +22,8 @@ package control
 import (
 	"bytes"
 	"encoding/json"
+	"encoding/json/jsontext"
+	jsonv2 "encoding/json/v2"
 	"errors"
 	"fmt"
 	"io"
@@ -34,6 +36,7 @@ import (
 	"time"
 
 	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/jsondoc"
 )
 
 const (
@@ -104,7 +107,7 @@ type Request struct {
 // requestJSON is a request on the wire.
 type requestJSON struct {
 	Op      string          `json:"op"`
-	Params  json.RawMessage `json:"params,omitempty"`
+	Params  jsontext.Value  `json:"params,omitempty"`
 	Willing *bool           `json:"willing,omitempty"`
 }
 
@@ -153,12 +156,14 @@ func encodeRequest(req Request) ([]byte, error) {
 // MaxRequest bytes. Its errors are one line, for the response.
 func readRequest(r io.Reader) (Request, error) {
 	lr := &io.LimitedReader{R: r, N: MaxRequest + 1}
-	// The depth is checked as the bytes arrive, before the decoder works
-	// on them (engine.MaxJSONDepth).
-	dec := json.NewDecoder(&engine.DepthReader{R: lr})
-	dec.DisallowUnknownFields()
+	// The depth is checked as the bytes arrive, before any work per
+	// level (jsondoc.MaxDepth).
+	raw, err := jsondoc.ReadValue(lr)
 	var j requestJSON
-	if err := dec.Decode(&j); err != nil {
+	if err == nil {
+		err = jsonv2.Unmarshal(raw, &j, jsonv2.RejectUnknownMembers(true))
+	}
+	if err != nil {
 		if lr.N <= 0 {
 			return Request{}, fmt.Errorf("request larger than %d KiB", MaxRequest>>10)
 		}

@@ -12,17 +12,19 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/dcbtop/dcbtop/capture/control"
 	"io"
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/dcbtop/dcbtop/capture/control"
 
 	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/capture/counters"
 	"github.com/dcbtop/dcbtop/capture/session"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
+	"github.com/dcbtop/dcbtop/engine/jsondoc"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 	"github.com/dcbtop/dcbtop/ui"
 )
@@ -284,11 +286,11 @@ const dumbNotice = "dcbtop: TERM=dumb: no screen; printing each indication as a 
 // points to it, or gives its own hint (exit 2). sub names the subcommand
 // ("" for dcbtop itself).
 // errLines renders err for stderr, one string a line (without the
-// "dcbtop: " prefix): a JSON document's problems (engine.JSONError) one a
+// "dcbtop: " prefix): a JSON document's problems (jsondoc.Error) one a
 // line, each after what names the document ("params.json: parameters
 // JSON: line 3, column 18: ..."), anything else on one line.
 func errLines(err error) []string {
-	var je *engine.JSONError
+	var je *jsondoc.Error
 	if !errors.As(err, &je) || len(je.Errors) == 0 {
 		return []string{control.OneLine(err.Error())}
 	}

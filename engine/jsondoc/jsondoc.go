@@ -44,6 +44,12 @@ const MaxMembers = 64
 // APP table (at most lldp.MaxAppEntries, 168, fit in a TLV).
 const MaxElements = 256
 
+// MaxValues bounds the values of one document: a PARAMS file with every
+// feature and the longest APP table has under a thousand. It keeps the
+// tree Read builds small whatever the input (65,536 objects in arrays of
+// 256 would otherwise cost megabytes).
+const MaxValues = 4096
+
 // maxListed bounds the problems an Error lists; past it the error says
 // how many more there are.
 const maxListed = 20
@@ -196,12 +202,12 @@ func Read(b []byte) (*Doc, *Value) {
 	if root == nil {
 		return d, nil
 	}
-	if _, err := r.dec.ReadToken(); err != io.EOF {
+	if off := r.next(); r.dec.PeekKind() != 0 || off < len(b) {
 		what := "value"
 		if root.Object() {
 			what = "object"
 		}
-		d.Errorf(r.next(), "", "trailing data after the %s", what)
+		d.Errorf(off, "", "trailing data after the %s", what)
 		return d, nil
 	}
 	return d, root
@@ -209,8 +215,9 @@ func Read(b []byte) (*Doc, *Value) {
 
 // A reader builds the tree from the decoder's tokens.
 type reader struct {
-	d   *Doc
-	dec *jsontext.Decoder
+	d      *Doc
+	dec    *jsontext.Decoder
+	values int
 }
 
 // next returns the offset of the next token: past the white space and the
@@ -226,6 +233,10 @@ func (r *reader) next() int {
 // value reads the value at path, or records why it cannot and returns nil.
 func (r *reader) value(path string) *Value {
 	off := r.next()
+	if r.values++; r.values > MaxValues {
+		r.d.Errorf(off, path, "more than %d values in one document", MaxValues)
+		return nil
+	}
 	k := r.dec.PeekKind()
 	switch k {
 	case '{', '[':
@@ -244,12 +255,11 @@ func (r *reader) value(path string) *Value {
 		}
 		return r.array(v, path)
 	}
-	raw, err := r.dec.ReadValue()
-	if err != nil {
+	if _, err := r.dec.ReadValue(); err != nil {
 		r.syntax(err)
 		return nil
 	}
-	return &Value{Off: off, Kind: k, raw: raw.Clone()}
+	return &Value{Off: off, Kind: k, raw: r.d.b[off:r.dec.InputOffset()]}
 }
 
 // object reads the members of the object v at path, up to its '}'.
@@ -491,3 +501,33 @@ func MapKeyPath(path, key string) string {
 
 // IndexPath returns the path of element i of the array at path: "app[2]".
 func IndexPath(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
+
+// ReadValue reads one JSON value from the stream r (a connection, a
+// pipe) and returns its text, refusing as the bytes arrive a value nested
+// deeper than MaxDepth, before any work per level: the error then says
+// where (line and column in the value's text) and wraps ErrTooDeep.
+// Syntax errors are jsontext's; io.EOF means r ended before any value.
+// Bound r's size beforehand (io.LimitedReader).
+func ReadValue(r io.Reader) (jsontext.Value, error) {
+	var seen bytes.Buffer
+	dec := jsontext.NewDecoder(io.TeeReader(r, &seen))
+	for {
+		if dec.PeekKind() == '{' || dec.PeekKind() == '[' {
+			if dec.StackDepth() == MaxDepth {
+				b := seen.Bytes()
+				off := int(dec.InputOffset())
+				for off < len(b) && strings.IndexByte(" \t\r\n,:", b[off]) >= 0 {
+					off++
+				}
+				line, col := LineCol(b, off)
+				return nil, fmt.Errorf("line %d, column %d: %w", line, col, ErrTooDeep)
+			}
+		}
+		if _, err := dec.ReadToken(); err != nil {
+			return nil, err
+		}
+		if dec.StackDepth() == 0 {
+			return jsontext.Value(bytes.TrimSpace(seen.Bytes()[:dec.InputOffset()])), nil
+		}
+	}
+}
