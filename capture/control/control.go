@@ -106,9 +106,9 @@ type Request struct {
 
 // requestJSON is a request on the wire.
 type requestJSON struct {
-	Op      string          `json:"op"`
-	Params  jsontext.Value  `json:"params,omitempty"`
-	Willing *bool           `json:"willing,omitempty"`
+	Op      string         `json:"op"`
+	Params  jsontext.Value `json:"params,omitempty"`
+	Willing *bool          `json:"willing,omitempty"`
 }
 
 // A LocalState is an agent's local parameters and Willing state: on the
