@@ -3,6 +3,8 @@ package capture
 import (
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
@@ -66,7 +68,7 @@ func (s *EndsScan) Add(f Frame) bool {
 	i, ok := s.at[key]
 	if !ok {
 		e := engine.LinkEnd{Interface: f.Interface, MAC: h.Src, MSAP: msap, First: f.At}
-		if p := engine.ParamsFromDU(du); p != nil && h.Dst == lldp.NearestBridge {
+		if p := dcb.ParamsFromDU(du); p != nil && h.Dst == lldp.NearestBridge {
 			e.DCBX = true
 			e.Willing = (p.ETS != nil && p.ETS.Willing) || (p.PFC != nil && p.PFC.Willing)
 		}

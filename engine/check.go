@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine/diag"
 	"github.com/dcbtop/dcbtop/engine/jsondoc"
 
@@ -154,7 +156,7 @@ const RoCEv2Port = 4791
 // local DCBX Willing state.
 type Policy struct {
 	PFC     *PolicyPFC `json:"pfc,omitempty"`
-	App     []App      `json:"app,omitempty"`
+	App     []dcb.App  `json:"app,omitempty"`
 	ETS     *PolicyETS `json:"ets,omitempty"`
 	Willing *bool      `json:"willing,omitempty"`
 	// Trust is what the NIC must classify received traffic by first:
@@ -250,7 +252,7 @@ func readPolicy(d *jsondoc.Doc, v *jsondoc.Value) *Policy {
 				for _, m := range v.Members {
 					key, v := m.Key, m.Value
 					if path := jsondoc.MemberPath(path, key); key == "enabled" {
-						p.PFC.Enabled = ReadPriorities(d, path, v)
+						p.PFC.Enabled = dcb.ReadPriorities(d, path, v)
 					} else {
 						d.Unknown(m, "pfc", "enabled")
 					}
@@ -258,7 +260,7 @@ func readPolicy(d *jsondoc.Doc, v *jsondoc.Value) *Policy {
 			}
 		case "app":
 			var bad []bool
-			p.App, bad = ReadApps(d, path, v)
+			p.App, bad = dcb.ReadApps(d, path, v)
 			for i, a := range p.App {
 				if bad[i] {
 					continue
@@ -495,7 +497,7 @@ func (c *checker) peerNames() []string {
 
 // here returns the parameters the RoCE checks read for this host: the
 // operational ones when known, else nil.
-func (c *checker) here() *Params {
+func (c *checker) here() *dcb.Params {
 	if c.localKnown() {
 		return c.in.Operational
 	}
@@ -511,7 +513,7 @@ func (c *checker) rocePriority() {
 	// peer's, says which priority the switch is told RoCE uses.
 	sources := []struct {
 		name string
-		p    *Params
+		p    *dcb.Params
 	}{{"operational", c.here()}, {"peer", c.in.Remote}}
 	for _, s := range sources {
 		if s.p == nil {
@@ -640,7 +642,7 @@ func (c *checker) roceETS() {
 	p := uint8(c.prio)
 	var ev []string
 	worst, summary, fix := VerdictOK, fmt.Sprintf("priority %d's traffic class gets bandwidth on both sides", p), ""
-	judge := func(side string, e *ETS) {
+	judge := func(side string, e *dcb.ETS) {
 		if e == nil {
 			ev = append(ev, side+": no ETS")
 			if worst == VerdictOK {
@@ -689,7 +691,7 @@ func (c *checker) roceETS() {
 }
 
 // tcUsed reports whether any priority maps to traffic class tc.
-func tcUsed(e *ETS, tc uint8) bool { return slices.Contains(e.PrioTC[:], tc) }
+func tcUsed(e *dcb.ETS, tc uint8) bool { return slices.Contains(e.PrioTC[:], tc) }
 
 func (c *checker) pfcAgreement() {
 	for _, code := range []diag.Code{diag.CodePFCMismatch, diag.CodeNeitherWilling} {
@@ -953,11 +955,11 @@ func (c *checker) policy() {
 	}
 	var bad, ev []string
 	if pol.PFC != nil {
-		var want PrioSet
+		var want dcb.PrioSet
 		for _, p := range pol.PFC.Enabled {
 			want |= 1 << p
 		}
-		var got PrioSet
+		var got dcb.PrioSet
 		if here.PFC != nil {
 			got = here.PFC.Enabled
 		}
@@ -1110,7 +1112,7 @@ func roceDSCP(r *PolicyRoCE) *int {
 }
 
 // prios renders a priority set as "{3,4}", "{}" when empty.
-func prios(s PrioSet) string {
+func prios(s dcb.PrioSet) string {
 	var b []string
 	for _, p := range s.List() {
 		b = append(b, strconv.Itoa(int(p)))

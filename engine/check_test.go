@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -12,11 +14,11 @@ import (
 
 // roceLocal is a RoCE-ready host: ETS 50/50 with priority 3 on TC 1, PFC
 // on 3, RoCEv2 on 3, Willing as given.
-func roceLocal(willing bool) *Params {
-	return &Params{
-		ETS: &ETS{Willing: willing, MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{2, 2}},
-		PFC: &PFC{Willing: willing, Cap: 8, Enabled: 1 << 3},
-		App: []App{{Selector: lldp.AppSelUDP, Protocol: RoCEv2Port, Priority: 3}},
+func roceLocal(willing bool) *dcb.Params {
+	return &dcb.Params{
+		ETS: &dcb.ETS{Willing: willing, MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{2, 2}},
+		PFC: &dcb.PFC{Willing: willing, Cap: 8, Enabled: 1 << 3},
+		App: []dcb.App{{Selector: lldp.AppSelUDP, Protocol: RoCEv2Port, Priority: 3}},
 	}
 }
 
@@ -30,8 +32,8 @@ func verdicts(rs []CheckResult) map[CheckName]Verdict {
 }
 
 // withDSCP adds the APP entry DSCP 26 -> priority 3 to p.
-func withDSCP(p *Params) *Params {
-	p.App = append(p.App, App{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3})
+func withDSCP(p *dcb.Params) *dcb.Params {
+	p.App = append(p.App, dcb.App{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3})
 	return p
 }
 
@@ -73,7 +75,7 @@ func TestCheck(t *testing.T) {
 	}
 	tests := []struct {
 		name    string
-		local   *Params // nil: unknown
+		local   *dcb.Params // nil: unknown
 		events  func(t *testing.T) []Event
 		opts    CheckOptions
 		want    map[CheckName]Verdict
@@ -154,7 +156,7 @@ func TestCheck(t *testing.T) {
 		},
 		{
 			name:  "no APP entry for RoCE",
-			local: &Params{ETS: withDSCP(roceLocal(true)).ETS, PFC: withDSCP(roceLocal(true)).PFC},
+			local: &dcb.Params{ETS: withDSCP(roceLocal(true)).ETS, PFC: withDSCP(roceLocal(true)).PFC},
 			events: func(t *testing.T) []Event {
 				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, noRoCE)), good(at(2), 0), good(at(3), 1)}
 			},
@@ -166,7 +168,7 @@ func TestCheck(t *testing.T) {
 		},
 		{
 			name:  "RoCE by DSCP on a lossless priority",
-			local: &Params{ETS: withDSCP(roceLocal(true)).ETS, PFC: withDSCP(roceLocal(true)).PFC},
+			local: &dcb.Params{ETS: withDSCP(roceLocal(true)).ETS, PFC: withDSCP(roceLocal(true)).PFC},
 			events: func(t *testing.T) []Event {
 				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, dscpOnly)), good(at(2), 0), good(at(3), 1)}
 			},

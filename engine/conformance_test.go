@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine/diag"
 
 	"github.com/google/go-cmp/cmp"
@@ -167,7 +169,7 @@ func TestCEEAbsentIsNull(t *testing.T) {
 			Bandwidth: [8]uint8{50, 50}, NumTCs: 8},
 		PFC: &lldp.CEEPFC{CEEFeature: lldp.CEEFeature{Enable: true}, Enabled: 1 << 3, NumTCs: 8},
 	}
-	p := ParamsFromDU(&lldp.DU{TLVs: []lldp.TLV{cee}})
+	p := dcb.ParamsFromDU(&lldp.DU{TLVs: []lldp.TLV{cee}})
 	b, err := json.Marshal(p)
 	if err != nil {
 		t.Fatal(err)
@@ -177,14 +179,14 @@ func TestCEEAbsentIsNull(t *testing.T) {
 			t.Errorf("CEE params JSON lacks %s: %s", want, b)
 		}
 	}
-	var back Params
+	var back dcb.Params
 	if err := json.Unmarshal(b, &back); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(p, &back); diff != "" {
 		t.Errorf("CEE params round trip (-want +got):\n%s", diff)
 	}
-	ieee := ParamsFromDU(&lldp.DU{TLVs: []lldp.TLV{etsA, pfc3}})
+	ieee := dcb.ParamsFromDU(&lldp.DU{TLVs: []lldp.TLV{etsA, pfc3}})
 	b, _ = json.Marshal(ieee)
 	for _, want := range []string{`"cbs":false`, `"mbc":false`, `"strict_prio":null`} {
 		if !strings.Contains(string(b), want) {
@@ -197,8 +199,8 @@ func TestCEEAbsentIsNull(t *testing.T) {
 // from the peer's own configuration, is no mismatch (ETS is asymmetric).
 // A host whose kernel ETS is not the recommendation it should run is.
 func TestETSMismatchOnlyWhenNotAdopted(t *testing.T) {
-	local := &Params{ETS: &ETS{Willing: true, MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{2, 2}},
-		PFC: &PFC{Willing: true, Cap: 8, Enabled: 1 << 3}}
+	local := &dcb.Params{ETS: &dcb.ETS{Willing: true, MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{2, 2}},
+		PFC: &dcb.PFC{Willing: true, Cap: 8, Enabled: 1 << 3}}
 	peer := frame(t, macB, 120, etsA2, recoA, pfc3) // config 40/60, recommendation 30/70
 	for _, tt := range []struct {
 		source LocalSource
@@ -353,7 +355,7 @@ func FuzzScopeKey(f *testing.F) {
 // advertisement); in parameters dcbtop would send or write it is an error
 // that stops the write.
 func TestPrioTCRangeLocalIsError(t *testing.T) {
-	p := &Params{ETS: &ETS{MaxTCs: 3, PrioTC: [8]uint8{7, 7, 7, 7, 7, 7, 7, 7}, TCBandwidth: [8]uint8{100}, TSA: [8]lldp.TSA{lldp.TSAETS}}}
+	p := &dcb.Params{ETS: &dcb.ETS{MaxTCs: 3, PrioTC: [8]uint8{7, 7, 7, 7, 7, 7, 7, 7}, TCBandwidth: [8]uint8{100}, TSA: [8]lldp.TSA{lldp.TSAETS}}}
 	var found bool
 	for _, d := range p.Validate() {
 		if d.Code == diag.CodeETSPrioTCRange {
@@ -380,7 +382,7 @@ func TestParseParamsDuplicates(t *testing.T) {
 		{`{"pfc": {"willing": true, "cap": 8, "enabled": [3]}, "app": [{"selector": "udp-port", "protocol": 4791, "priority": 3}]}`, ""},
 	}
 	for _, tt := range tests {
-		_, err := ParseParams(strings.NewReader(tt.in))
+		_, err := dcb.ParseParams(strings.NewReader(tt.in))
 		switch {
 		case tt.want == "" && err != nil:
 			t.Errorf("ParseParams(%s): %v", tt.in, err)
@@ -388,7 +390,7 @@ func TestParseParamsDuplicates(t *testing.T) {
 			t.Errorf("ParseParams(%s) = %v, want an error with %s", tt.in, err, tt.want)
 		}
 	}
-	p, err := ParseParams(strings.NewReader(`{"app": [{"selector": "udp-port", "protocol": 4791, "priority": 3}, {"selector": "udp-port", "protocol": 4791, "priority": 3}]}`))
+	p, err := dcb.ParseParams(strings.NewReader(`{"app": [{"selector": "udp-port", "protocol": 4791, "priority": 3}, {"selector": "udp-port", "protocol": 4791, "priority": 3}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -400,8 +402,8 @@ func TestParseParamsDuplicates(t *testing.T) {
 // ParseParams reads at most MaxParamsJSON bytes (--local and the control
 // socket's parameters go through it too).
 func TestParseParamsTooLarge(t *testing.T) {
-	r := strings.NewReader(`{"app": [` + strings.Repeat(" ", MaxParamsJSON) + `]}`)
-	if _, err := ParseParams(r); !errors.Is(err, ErrParamsTooLarge) {
+	r := strings.NewReader(`{"app": [` + strings.Repeat(" ", dcb.MaxParamsJSON) + `]}`)
+	if _, err := dcb.ParseParams(r); !errors.Is(err, dcb.ErrParamsTooLarge) {
 		t.Errorf("ParseParams of %d bytes: %v, want ErrParamsTooLarge", r.Size(), err)
 	}
 	if left := r.Len(); left == 0 {
@@ -417,7 +419,7 @@ func TestParseParamsPosition(t *testing.T) {
 		{"{\n  \"bogus\": 1\n}", "line 2, column"},
 		{"{\n  \"pfc\": {},\n  \"pfc\": {}\n}", "line 3, column"},
 	} {
-		_, err := ParseParams(strings.NewReader(tt.in))
+		_, err := dcb.ParseParams(strings.NewReader(tt.in))
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("ParseParams(%q) = %v, want %q in it", tt.in, err, tt.want)
 		}
@@ -446,12 +448,12 @@ func TestLocalUnknownReplayAdvice(t *testing.T) {
 // APP table has entries (an empty one configures nothing).
 func TestLocalAppConfiguredOnlyWithEntries(t *testing.T) {
 	for _, tt := range []struct {
-		app  []App
+		app  []dcb.App
 		want bool
-	}{{[]App{}, false}, {nil, false}, {[]App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}}, true}} {
+	}{{[]dcb.App{}, false}, {nil, false}, {[]dcb.App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}}, true}} {
 		e := New(Config{})
 		ins := e.Apply(LocalChanged{Interface: "eth0", At: at(0), Source: SourceAgent, Willing: true,
-			Params: &Params{PFC: &PFC{Willing: true, Cap: 8, Enabled: 1 << 3}, App: tt.app}})
+			Params: &dcb.Params{PFC: &dcb.PFC{Willing: true, Cap: 8, Enabled: 1 << 3}, App: tt.app}})
 		if len(ins) == 0 || ins[0].Status != StatusLocal {
 			t.Fatalf("no LOCAL indication: %+v", ins)
 		}

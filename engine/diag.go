@@ -2,9 +2,10 @@ package engine
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dcbtop/dcbtop/engine/dcb"
 
 	"github.com/dcbtop/dcbtop/engine/diag"
 
@@ -129,7 +130,7 @@ func (p *port) pairDiagnostics() []diag.Diagnostic {
 		var bad []string
 		for _, f := range []struct {
 			name string
-			f    *CEEFeature
+			f    *dcb.CEEFeature
 		}{{"PG", c.PG}, {"PFC", c.PFC}, {"APP", c.App}} {
 			if f.f != nil && f.f.Error {
 				bad = append(bad, f.name)
@@ -201,7 +202,7 @@ func (p *port) etsDiffersFromReco() (diag.Diagnostic, bool) {
 	return mkDiag(diag.CodeETSDiffersFromReco, diag.SeverityInfo, "ets",
 		"to run the switch's recommendation set local Willing on, or configure the same ETS here; otherwise nothing to do",
 		"this host is not willing and runs its own ETS (bandwidth %s, priority→TC %s), not the peer's recommendation (bandwidth %s, priority→TC %s): ETS is asymmetric, each side schedules its own transmission",
-		joinNums(l.ETS.TCBandwidth[:], "/"), joinNums(l.ETS.PrioTC[:], ""), joinNums(reco.TCBandwidth[:], "/"), joinNums(reco.PrioTC[:], "")), true
+		dcb.JoinNums(l.ETS.TCBandwidth[:], "/"), dcb.JoinNums(l.ETS.PrioTC[:], ""), dcb.JoinNums(reco.TCBandwidth[:], "/"), dcb.JoinNums(reco.PrioTC[:], "")), true
 }
 
 // etsNotAdopted reports ETS that this host should run but does not. ETS
@@ -219,7 +220,7 @@ func (p *port) etsNotAdopted() (diag.Diagnostic, bool) {
 	if op == nil || op.ETS == nil || l == nil || l.ETS == nil || !p.willing {
 		return diag.Diagnostic{}, false
 	}
-	if src := p.resolution.ETS.Source; src != FromRemote && src != FromRemoteReco {
+	if src := p.resolution.ETS.Source; src != dcb.FromRemote && src != dcb.FromRemoteReco {
 		return diag.Diagnostic{}, false
 	}
 	if p.localSource != SourceDCBNL && p.localSource != SourceObserved {
@@ -232,7 +233,7 @@ func (p *port) etsNotAdopted() (diag.Diagnostic, bool) {
 		"the host's DCBX agent or NIC did not apply the peer's ETS: check lldpad/firmware DCBX mode, or set local Willing off and configure ETS locally",
 		"local Willing is on and the peer's ETS should be in force (%s), but this host runs other ETS (%s): bandwidth %s vs %s, priority→TC %s vs %s",
 		p.resolution.ETS.Why, p.localSource,
-		joinNums(l.ETS.TCBandwidth[:], "/"), joinNums(op.ETS.TCBandwidth[:], "/"), joinNums(l.ETS.PrioTC[:], ""), joinNums(op.ETS.PrioTC[:], "")), true
+		dcb.JoinNums(l.ETS.TCBandwidth[:], "/"), dcb.JoinNums(op.ETS.TCBandwidth[:], "/"), dcb.JoinNums(l.ETS.PrioTC[:], ""), dcb.JoinNums(op.ETS.PrioTC[:], "")), true
 }
 
 // opDiagnostics checks the operational set for lossless-Ethernet traps.
@@ -256,7 +257,7 @@ func (p *port) opDiagnostics() []diag.Diagnostic {
 	}
 	if len(noApp) > 0 {
 		out = append(out, mkDiag(diag.CodePFCPrioNoApp, diag.SeverityWarning, "app", "add an APP entry (e.g. UDP 4791 or the RoCE DSCP) for the lossless priority",
-			"PFC is enabled on priority %s but no APP entry classifies traffic into it", joinNums(noApp, ",")))
+			"PFC is enabled on priority %s but no APP entry classifies traffic into it", dcb.JoinNums(noApp, ",")))
 	}
 	if op.ETS != nil {
 		for tc := range uint8(8) {
@@ -273,26 +274,18 @@ func (p *port) opDiagnostics() []diag.Diagnostic {
 			}
 			if len(lossless) > 0 && len(lossy) > 0 {
 				out = append(out, mkDiag(diag.CodePFCTCShared, diag.SeverityWarning, "ets", "map the lossless priority to a TC of its own",
-					"TC%d carries PFC priority %s and lossy priority %s: pauses stall the lossy traffic too", tc, joinNums(lossless, ","), joinNums(lossy, ",")))
+					"TC%d carries PFC priority %s and lossy priority %s: pauses stall the lossy traffic too", tc, dcb.JoinNums(lossless, ","), dcb.JoinNums(lossy, ",")))
 			}
 		}
 	}
 	return out
 }
 
-func prioList(s PrioSet) string {
+func prioList(s dcb.PrioSet) string {
 	if s == 0 {
 		return "none"
 	}
 	return "priority " + s.PrioWords()
-}
-
-func joinNums(v []uint8, sep string) string {
-	s := make([]string, len(v))
-	for i, x := range v {
-		s[i] = strconv.Itoa(int(x))
-	}
-	return strings.Join(s, sep)
 }
 
 // defaultTTL stands for a lost peer's TTL when it advertised none: IEEE

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine/diag"
 
 	"github.com/google/go-cmp/cmp"
@@ -24,12 +26,12 @@ func codes(ds []diag.Diagnostic) []diag.Code {
 // TestDiagnostics checks each engine diagnostic, re-evaluated at snapshot
 // time from event tables.
 func TestDiagnostics(t *testing.T) {
-	local := func(willing bool, pfc PrioSet, app ...App) LocalChanged {
+	local := func(willing bool, pfc dcb.PrioSet, app ...dcb.App) LocalChanged {
 		return LocalChanged{Interface: "eth0", At: at(0), Source: "agent", Willing: willing,
-			Params: &Params{ETS: &ETS{Willing: willing, MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{2, 2}},
-				PFC: &PFC{Willing: willing, Cap: 8, Enabled: pfc}, App: app}}
+			Params: &dcb.Params{ETS: &dcb.ETS{Willing: willing, MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{2, 2}},
+				PFC: &dcb.PFC{Willing: willing, Cap: 8, Enabled: pfc}, App: app}}
 	}
-	roce := App{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}
+	roce := dcb.App{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}
 	link := LinkChanged{Interface: "eth0", At: at(0), Ifindex: 2, MAC: lowMAC, Up: true}
 	willingPFC3 := &lldp.PFC{Willing: true, Cap: 8, Enabled: 1 << 3}
 	tests := []struct {
@@ -41,7 +43,7 @@ func TestDiagnostics(t *testing.T) {
 			return []Event{link, local(false, 1<<3, roce), rx(1, frame(t, highMAC, 120, etsA, pfc3))}
 		}, []diag.Code{}},
 		{"neither willing and PFC differs", func(t testing.TB) []Event {
-			return []Event{link, local(false, 1<<4, App{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 4}), rx(1, frame(t, highMAC, 120, etsA, pfc3))}
+			return []Event{link, local(false, 1<<4, dcb.App{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 4}), rx(1, frame(t, highMAC, 120, etsA, pfc3))}
 		}, []diag.Code{diag.CodeNeitherWilling, diag.CodePFCTCShared}}, // one diagnostic for one fact: not pfc-mismatch too
 		// The willing host runs the peer's recommendation, which differs
 		// from the peer's own configuration: ETS is asymmetric, no
@@ -147,7 +149,7 @@ func TestLocalAgents(t *testing.T) {
 func TestFirmwareDiagnostic(t *testing.T) {
 	e := New(Config{})
 	run(e, []Event{LocalChanged{Interface: "eth0", At: at(0), Source: "dcbnl", Willing: true,
-		Params: &Params{ETS: localETS}, Mode: "firmware-managed (LLD_MANAGED), IEEE", FirmwareManaged: true}})
+		Params: &dcb.Params{ETS: localETS}, Mode: "firmware-managed (LLD_MANAGED), IEEE", FirmwareManaged: true}})
 	in := e.Snapshot().Interfaces[0]
 	if in.DCBXMode == nil || *in.DCBXMode != "firmware-managed (LLD_MANAGED), IEEE" || in.LocalSource != "dcbnl" {
 		t.Errorf("dcbx_mode %v local_source %q", in.DCBXMode, in.LocalSource)
@@ -169,9 +171,9 @@ func TestFirmwareDiagnostic(t *testing.T) {
 // host's fallback changed the PFC in force; dcbtop check's dcbx-peer says
 // the same. A new peer ends it.
 func TestPeerLost(t *testing.T) {
-	local := func(willing bool, pfc PrioSet) LocalChanged {
+	local := func(willing bool, pfc dcb.PrioSet) LocalChanged {
 		return LocalChanged{Interface: "eth0", At: at(0), Source: SourceAgent, Willing: willing,
-			Params: &Params{ETS: &ETS{Willing: willing, MaxTCs: 8, TCBandwidth: [8]uint8{100}}, PFC: &PFC{Willing: willing, Cap: 8, Enabled: pfc}}}
+			Params: &dcb.Params{ETS: &dcb.ETS{Willing: willing, MaxTCs: 8, TCBandwidth: [8]uint8{100}}, PFC: &dcb.PFC{Willing: willing, Cap: 8, Enabled: pfc}}}
 	}
 	up := LinkChanged{Interface: "eth0", At: at(0), Ifindex: 2, MAC: lldp.MAC{2, 0, 0, 0, 0, 9}, Up: true}
 	down := up
@@ -220,7 +222,7 @@ func TestPeerLost(t *testing.T) {
 // other than the peer's recommendation gets an information line saying
 // both; willing, equal or without a recommendation, none.
 func TestETSDiffersFromReco(t *testing.T) {
-	mine := &Params{ETS: &ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{2, 2}}, PFC: &PFC{Cap: 8, Enabled: 1 << 3}}
+	mine := &dcb.Params{ETS: &dcb.ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{2, 2}}, PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}}
 	same := &lldp.ETS{Recommendation: true, PrioTC: [8]uint8{0, 0, 0, 1}, Bandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{2, 2}}
 	for _, tt := range []struct {
 		name    string

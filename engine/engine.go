@@ -18,6 +18,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine/diag"
 
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -115,9 +117,9 @@ type neighbor struct {
 	sysName, sysDesc, portDesc  *string
 	src                         lldp.MAC
 	scope                       Scope
-	scopeAssumed                bool     // the capture did not record the destination
-	vlan                        *VLANTag // the 802.1Q tag the last LLDPDU arrived with
-	params                      *Params  // DCBX parameters of du; nil when du has none or scope is not nearest-bridge
+	scopeAssumed                bool        // the capture did not record the destination
+	vlan                        *VLANTag    // the 802.1Q tag the last LLDPDU arrived with
+	params                      *dcb.Params // DCBX parameters of du; nil when du has none or scope is not nearest-bridge
 	firstSeen                   time.Time
 	lastSeen                    time.Time
 	// prevSeen is when the LLDPDU before the last arrived (zero after
@@ -152,7 +154,7 @@ type port struct {
 	neighbors []*neighbor
 	// remote is valid when remoteFrom is set: the parameters of the single
 	// live DCBX peer, as last indicated.
-	remote     *Params
+	remote     *dcb.Params
 	remoteFrom *neighbor
 	invalid    Reason // why the remote parameters are invalid, "" when never received
 	multi      bool   // multi-peer hold-down in force
@@ -180,10 +182,10 @@ type port struct {
 	sources     [len(localPrecedence)]localState
 	dcbxMode    string // the NIC's DCBX mode in words, "" when unknown
 	firmware    bool   // the NIC's firmware runs DCBX
-	local       *Params
+	local       *dcb.Params
 	willing     bool
-	operational *Params
-	resolution  Resolution
+	operational *dcb.Params
+	resolution  dcb.Resolution
 	// agents are the local agents seen transmitting (outgoing frames).
 	agents []*localAgent
 	// ends is how an undirected capture's two ends were read, nil when
@@ -425,7 +427,7 @@ func (e *Engine) outcome(changed bool, ignored uint64) Outcome {
 }
 
 // emit records an indication at the engine's current time.
-func (e *Engine) emit(p *port, st Status, r Reason, f Flags, params *Params, from *neighbor) {
+func (e *Engine) emit(p *port, st Status, r Reason, f Flags, params *dcb.Params, from *neighbor) {
 	in := Indication{Time: e.now, Interface: p.name, Status: st, Reason: r, Flags: f, Params: params.Clone()}
 	if from != nil {
 		in.Peer = msapName(from)
@@ -693,7 +695,7 @@ func (e *Engine) frame(p *port, ev FrameReceived) {
 	n.params = nil
 	if hdr.Dst == lldp.NearestBridge {
 		// DCBX runs only on the nearest-bridge agent (lldpad lldp_8021qaz.c).
-		n.params = ParamsFromDU(du)
+		n.params = dcb.ParamsFromDU(du)
 	}
 	e.resolveRemote(p, n)
 }
@@ -742,7 +744,7 @@ func (e *Engine) resolveRemote(p *port, n *neighbor) {
 			// The peer stopped sending DCBX TLVs: every group it had
 			// disappears, which counts as a change.
 			if g := p.remote.Groups(); g != 0 {
-				p.remote = &Params{}
+				p.remote = &dcb.Params{}
 				e.emit(p, StatusRemote, ReasonChanged, changed(g), p.remote, n)
 				e.resolveOperational(p, ReasonChanged)
 			}

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine/diag"
 
 	"github.com/google/go-cmp/cmp"
@@ -330,11 +332,11 @@ func TestIndicationParams(t *testing.T) {
 	if len(ins) != 1 {
 		t.Fatalf("got %d indications, want 1", len(ins))
 	}
-	want := &Params{
-		ETS:     &ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{2, 2}},
-		ETSReco: &ETSReco{PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{30, 70}, TSA: [8]lldp.TSA{2, 2}},
-		PFC:     &PFC{Cap: 8, Enabled: 1 << 3},
-		App:     []App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}},
+	want := &dcb.Params{
+		ETS:     &dcb.ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{2, 2}},
+		ETSReco: &dcb.ETSReco{PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{30, 70}, TSA: [8]lldp.TSA{2, 2}},
+		PFC:     &dcb.PFC{Cap: 8, Enabled: 1 << 3},
+		App:     []dcb.App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}},
 	}
 	if diff := cmp.Diff(want, ins[0].Params); diff != "" {
 		t.Errorf("params (-want +got):\n%s", diff)
@@ -489,7 +491,7 @@ func BenchmarkApplyChanged(b *testing.B) {
 func TestStepOutcome(t *testing.T) {
 	e := New(Config{})
 	e.Apply(LinkChanged{Interface: "eth0", At: at(0), MAC: macB, Up: true})
-	o := e.Step(LocalChanged{Interface: "eth0", At: at(0), Source: SourceAgent, Willing: true, Params: &Params{PFC: &PFC{Willing: true, Cap: 8, Enabled: 1 << 4}}})
+	o := e.Step(LocalChanged{Interface: "eth0", At: at(0), Source: SourceAgent, Willing: true, Params: &dcb.Params{PFC: &dcb.PFC{Willing: true, Cap: 8, Enabled: 1 << 4}}})
 	if diff := cmp.Diff([]string{"eth0"}, o.Advertise); diff != "" || o.NewPeers != nil {
 		t.Errorf("local change: advertise %v new peers %v", o.Advertise, o.NewPeers)
 	}
@@ -505,7 +507,7 @@ func TestStepOutcome(t *testing.T) {
 		t.Errorf("repeated LLDPDU: %+v", o)
 	}
 	// Not willing: a remote change changes nothing this host advertises.
-	e.Apply(LocalChanged{Interface: "eth0", At: at(3), Source: SourceAgent, Willing: false, Params: &Params{PFC: &PFC{Cap: 8, Enabled: 1 << 4}}})
+	e.Apply(LocalChanged{Interface: "eth0", At: at(3), Source: SourceAgent, Willing: false, Params: &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 4}}})
 	o = e.Step(rx(4, frame(t, macA, 120, etsA, pfc34)))
 	if o.Advertise != nil || len(o.Indications) != 1 || o.Indications[0].Status != StatusRemote {
 		t.Errorf("remote change, not willing: %+v", o)

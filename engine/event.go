@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
@@ -50,7 +52,7 @@ type LocalChanged struct {
 	Source  LocalSource
 	Willing bool
 	// Params are the local parameters; nil means unknown.
-	Params *Params
+	Params *dcb.Params
 	// Mode describes the NIC's DCBX mode in words when known (from
 	// DCB_CMD_GDCBX, e.g. "host agent, IEEE"); "" when unknown.
 	Mode string

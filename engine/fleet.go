@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
@@ -46,7 +48,7 @@ type ConfigDigest struct {
 // RoCE path's settings (see ConfigText).
 func (in *Interface) ConfigDigests() []ConfigDigest {
 	var out []ConfigDigest
-	add := func(side Side, p *Params, willing *bool, paths []RoCEPath) {
+	add := func(side Side, p *dcb.Params, willing *bool, paths []RoCEPath) {
 		if p == nil {
 			return
 		}
@@ -91,10 +93,10 @@ var configHops = []RoCEHop{HopToS, HopTrust, HopPriority, HopTC, HopBuffer, HopE
 // device's name, which differs between hosts of one kind). Names,
 // addresses and counters are left out so that hosts configured alike
 // give the same text. A change of this format changes its version.
-func ConfigText(p *Params, willing *bool, paths []RoCEPath) string {
+func ConfigText(p *dcb.Params, willing *bool, paths []RoCEPath) string {
 	var b strings.Builder
 	b.WriteString("dcbtop-config v1\n")
-	nums := func(v [8]uint8) string { return joinNums(v[:], ",") }
+	nums := func(v [8]uint8) string { return dcb.JoinNums(v[:], ",") }
 	tsas := func(t [8]lldp.TSA) string {
 		s := make([]string, len(t))
 		for i, x := range t {
@@ -103,7 +105,7 @@ func ConfigText(p *Params, willing *bool, paths []RoCEPath) string {
 		return strings.Join(s, ",")
 	}
 	if e := p.ETS; e != nil {
-		fmt.Fprintf(&b, "ets max_tcs=%d cbs=%s cee=%s prio_tc=%s bw=%s tsa=%s\n", e.MaxTCs, OnOff(e.CBS), OnOff(e.FromCEE),
+		fmt.Fprintf(&b, "ets max_tcs=%d cbs=%s cee=%s prio_tc=%s bw=%s tsa=%s\n", e.MaxTCs, dcb.OnOff(e.CBS), dcb.OnOff(e.FromCEE),
 			nums(e.PrioTC), nums(e.TCBandwidth), tsas(e.TSA))
 	} else {
 		b.WriteString("ets none\n")
@@ -114,7 +116,7 @@ func ConfigText(p *Params, willing *bool, paths []RoCEPath) string {
 		b.WriteString("ets_reco none\n")
 	}
 	if f := p.PFC; f != nil {
-		fmt.Fprintf(&b, "pfc cap=%d mbc=%s enabled=%s\n", f.Cap, OnOff(f.MBC), f.Enabled.PrioWords())
+		fmt.Fprintf(&b, "pfc cap=%d mbc=%s enabled=%s\n", f.Cap, dcb.OnOff(f.MBC), f.Enabled.PrioWords())
 	} else {
 		b.WriteString("pfc none\n")
 	}
@@ -129,7 +131,7 @@ func ConfigText(p *Params, willing *bool, paths []RoCEPath) string {
 		b.WriteString("app " + strings.Join(apps, " ") + "\n")
 	}
 	if willing != nil {
-		b.WriteString("willing " + OnOff(*willing) + "\n")
+		b.WriteString("willing " + dcb.OnOff(*willing) + "\n")
 	}
 	var ports []string
 	for _, r := range paths {

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -12,10 +14,10 @@ import (
 // fleetIface is a RoCE port configured as the demo host is: ETS 50/50 on
 // TC0/TC3, PFC on 3, APP UDP 4791 and DSCP 26 to 3, a RoCE path on 3.
 func fleetIface(name, gid string, pauses uint64) Interface {
-	ets := &ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 3}, TCBandwidth: [8]uint8{50, 0, 0, 50},
+	ets := &dcb.ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 3}, TCBandwidth: [8]uint8{50, 0, 0, 50},
 		TSA: [8]lldp.TSA{lldp.TSAETS, lldp.TSAStrict, lldp.TSAStrict, lldp.TSAETS, lldp.TSAStrict, lldp.TSAStrict, lldp.TSAStrict, lldp.TSAStrict}}
-	p := &Params{ETS: ets, PFC: &PFC{Cap: 8, Enabled: 1 << 3},
-		App: []App{{Selector: lldp.AppSelUDP, Protocol: RoCEv2Port, Priority: 3}, {Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}}}
+	p := &dcb.Params{ETS: ets, PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3},
+		App: []dcb.App{{Selector: lldp.AppSelUDP, Protocol: RoCEv2Port, Priority: 3}, {Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}}}
 	willing := true
 	val := func(s string) *string { return &s }
 	prio := 3

@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
@@ -32,7 +34,7 @@ func runProg(t *testing.T, prog []byte) {
 		const bound = 3
 		e := New(Config{MaxNeighbors: bound, LogSize: 16})
 		now := t0
-		var lastOp *Params
+		var lastOp *dcb.Params
 		opSeen := false
 		for i := 0; i+1 < len(prog); i += 2 {
 			op, arg := prog[i], prog[i+1]
@@ -49,9 +51,9 @@ func runProg(t *testing.T, prog []byte) {
 			case 2:
 				ev = Tick{At: now}
 			case 3:
-				var p *Params
+				var p *dcb.Params
 				if op&0x10 != 0 {
-					p = &Params{ETS: localETS, PFC: &PFC{Willing: true, Cap: 8, Enabled: PrioSet(arg)}}
+					p = &dcb.Params{ETS: localETS, PFC: &dcb.PFC{Willing: true, Cap: 8, Enabled: dcb.PrioSet(arg)}}
 				}
 				ev = LocalChanged{Interface: "eth0", At: now, Source: "agent", Willing: op&0x20 != 0, Params: p}
 			}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/dcbtop/dcbtop/engine/dcb"
 )
 
 // A Status is the kind of an Indication, named after the NDIS status codes
@@ -152,16 +154,16 @@ next:
 
 // groupFlags are each group's *_CONFIGURED and *_CHANGED flags.
 var groupFlags = [...]struct {
-	g                   Group
+	g                   dcb.Group
 	configured, changed Flags
 }{
-	{GroupETS, FlagETSConfigured, FlagETSChanged},
-	{GroupPFC, FlagPFCConfigured, FlagPFCChanged},
-	{GroupApp, FlagClassificationConfigured, FlagClassificationChanged},
+	{dcb.GroupETS, FlagETSConfigured, FlagETSChanged},
+	{dcb.GroupPFC, FlagPFCConfigured, FlagPFCChanged},
+	{dcb.GroupApp, FlagClassificationConfigured, FlagClassificationChanged},
 }
 
 // configured returns the *_CONFIGURED flags of groups g.
-func configured(g Group) Flags {
+func configured(g dcb.Group) Flags {
 	var f Flags
 	for _, x := range groupFlags {
 		if g&x.g != 0 {
@@ -172,7 +174,7 @@ func configured(g Group) Flags {
 }
 
 // changed returns the *_CHANGED flags of groups g.
-func changed(g Group) Flags {
+func changed(g dcb.Group) Flags {
 	var f Flags
 	for _, x := range groupFlags {
 		if g&x.g != 0 {
@@ -186,12 +188,12 @@ func changed(g Group) Flags {
 // the snapshot contract. Params is nil for an invalidation (the zeroed
 // NDIS_QOS_PARAMETERS of the seed rules).
 type Indication struct {
-	Time      time.Time `json:"time"`
-	Interface string    `json:"interface"`
-	Status    Status    `json:"status"`
-	Reason    Reason    `json:"reason"`
-	Flags     Flags     `json:"flags"`
-	Params    *Params   `json:"params"`
+	Time      time.Time   `json:"time"`
+	Interface string      `json:"interface"`
+	Status    Status      `json:"status"`
+	Reason    Reason      `json:"reason"`
+	Flags     Flags       `json:"flags"`
+	Params    *dcb.Params `json:"params"`
 	// Peer names the MSAP the indication came from, when there is one;
 	// PeerName is that peer's system name, when it sends one.
 	Peer     string `json:"peer,omitempty"`

@@ -1,11 +1,6 @@
 package engine
 
-import (
-	"encoding/json"
-	"strconv"
-
-	"github.com/dcbtop/dcbtop/engine/lldp"
-)
+import "github.com/dcbtop/dcbtop/engine/dcb"
 
 // appendJSON appends the indication's JSON, the bytes encoding/json
 // writes for it (its fields, and the MarshalJSON and MarshalText methods
@@ -26,26 +21,26 @@ func (in *Indication) appendJSON(b []byte) ([]byte, bool) {
 		return b[:start], false
 	}
 	b = append(b, `","interface":`...)
-	b = appendJSONString(b, in.Interface)
+	b = dcb.AppendJSONString(b, in.Interface)
 	b = append(b, `,"status":`...)
-	b = appendJSONString(b, in.Status.String())
+	b = dcb.AppendJSONString(b, in.Status.String())
 	b = append(b, `,"reason":`...)
-	b = appendJSONString(b, string(in.Reason))
+	b = dcb.AppendJSONString(b, string(in.Reason))
 	b = append(b, `,"flags":`...)
 	b = in.Flags.appendJSON(b)
 	b = append(b, `,"params":`...)
-	b = in.Params.appendJSON(b)
+	b = in.Params.AppendJSON(b)
 	if in.Peer != "" {
 		b = append(b, `,"peer":`...)
-		b = appendJSONString(b, in.Peer)
+		b = dcb.AppendJSONString(b, in.Peer)
 	}
 	if in.PeerName != "" {
 		b = append(b, `,"peer_name":`...)
-		b = appendJSONString(b, in.PeerName)
+		b = dcb.AppendJSONString(b, in.PeerName)
 	}
 	if in.Host != "" {
 		b = append(b, `,"host":`...)
-		b = appendJSONString(b, in.Host)
+		b = dcb.AppendJSONString(b, in.Host)
 	}
 	if in.ID != 0 {
 		b = append(b, `,"id":"`...)
@@ -68,147 +63,4 @@ func (f Flags) appendJSON(b []byte) []byte {
 		}
 	}
 	return append(b, ']')
-}
-
-// appendJSON appends the parameters without CEE ones, as encoding/json
-// writes them: null for nil.
-func (p *Params) appendJSON(b []byte) []byte {
-	if p == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, `{"ets":`...)
-	if e := p.ETS; e == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, `{"willing":`...)
-		b = strconv.AppendBool(b, e.Willing)
-		b = append(b, `,"cbs":`...)
-		if e.FromCEE {
-			b = append(b, "null"...)
-		} else {
-			b = strconv.AppendBool(b, e.CBS)
-		}
-		b = append(b, `,"max_tcs":`...)
-		b = strconv.AppendUint(b, uint64(e.MaxTCs), 10)
-		b = appendTCTable(b, &e.PrioTC, &e.TCBandwidth, &e.TSA)
-		b = append(b, `,"strict_prio":`...)
-		if e.FromCEE {
-			b = e.StrictPrio().appendJSON(b)
-		} else {
-			b = append(b, "null"...)
-		}
-		b = append(b, '}')
-	}
-	b = append(b, `,"ets_reco":`...)
-	if r := p.ETSReco; r == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '{')
-		b = appendTCTable(b, &r.PrioTC, &r.TCBandwidth, &r.TSA)
-		b = append(b, '}')
-	}
-	b = append(b, `,"pfc":`...)
-	if f := p.PFC; f == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, `{"willing":`...)
-		b = strconv.AppendBool(b, f.Willing)
-		b = append(b, `,"mbc":`...)
-		if f.FromCEE {
-			b = append(b, "null"...)
-		} else {
-			b = strconv.AppendBool(b, f.MBC)
-		}
-		b = append(b, `,"cap":`...)
-		b = strconv.AppendUint(b, uint64(f.Cap), 10)
-		b = append(b, `,"enabled":`...)
-		b = f.Enabled.appendJSON(b)
-		b = append(b, '}')
-	}
-	b = append(b, `,"app":`...)
-	if p.App == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, a := range p.App {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"selector":`...)
-			b = appendJSONString(b, a.Selector.String())
-			b = append(b, `,"protocol":`...)
-			b = strconv.AppendUint(b, uint64(a.Protocol), 10)
-			b = append(b, `,"priority":`...)
-			b = strconv.AppendUint(b, uint64(a.Priority), 10)
-			b = append(b, '}')
-		}
-		b = append(b, ']')
-	}
-	return append(b, '}')
-}
-
-// appendTCTable appends the "prio_tc", "tc_bandwidth" and "tsa" members
-// of an ETS object, each preceded by a comma except after an opening
-// brace.
-func appendTCTable(b []byte, prioTC, bw *[8]uint8, tsa *[8]lldp.TSA) []byte {
-	if b[len(b)-1] != '{' {
-		b = append(b, ',')
-	}
-	b = append(b, `"prio_tc":`...)
-	b = appendUint8s(b, prioTC)
-	b = append(b, `,"tc_bandwidth":`...)
-	b = appendUint8s(b, bw)
-	b = append(b, `,"tsa":[`...)
-	for i, t := range tsa {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendJSONString(b, t.String())
-	}
-	return append(b, ']')
-}
-
-// appendUint8s appends a JSON array of numbers.
-func appendUint8s(b []byte, v *[8]uint8) []byte {
-	b = append(b, '[')
-	for i, n := range v {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendUint(b, uint64(n), 10)
-	}
-	return append(b, ']')
-}
-
-// appendJSON appends the set as MarshalJSON writes it.
-func (s PrioSet) appendJSON(b []byte) []byte {
-	b = append(b, '[')
-	first := true
-	for p := range uint8(8) {
-		if s.Has(p) {
-			if !first {
-				b = append(b, ',')
-			}
-			first = false
-			b = append(b, '0'+p)
-		}
-	}
-	return append(b, ']')
-}
-
-// appendJSONString appends s as encoding/json writes a string: plain
-// printable ASCII as it is, anything else (quotes, backslashes, control
-// characters, HTML's <, > and &, non-ASCII) through encoding/json itself,
-// so that its escaping rules hold to the byte.
-func appendJSONString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(s) // a string always encodes
-			return append(b, q...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
@@ -59,10 +61,10 @@ func TestIndicationJSON(t *testing.T) {
 	if n < 20 {
 		t.Errorf("only %d indications in the captures", n)
 	}
-	ets := &ETS{Willing: true, CBS: true, MaxTCs: 3, PrioTC: [8]uint8{0, 1, 2, 7}, TCBandwidth: [8]uint8{10, 90},
+	ets := &dcb.ETS{Willing: true, CBS: true, MaxTCs: 3, PrioTC: [8]uint8{0, 1, 2, 7}, TCBandwidth: [8]uint8{10, 90},
 		TSA: [8]lldp.TSA{lldp.TSAETS, lldp.TSAETS, lldp.TSAStrict, lldp.TSACBS, lldp.TSAVendor, 5, 200, 0}}
-	cee := &ETS{FromCEE: true, PrioTC: [8]uint8{0, 15, 1, 15}, TCBandwidth: [8]uint8{50, 50}}
-	app := []App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}, {Selector: 0, Protocol: 65535, Priority: 7}, {Selector: 9, Protocol: 1}}
+	cee := &dcb.ETS{FromCEE: true, PrioTC: [8]uint8{0, 15, 1, 15}, TCBandwidth: [8]uint8{50, 50}}
+	app := []dcb.App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}, {Selector: 0, Protocol: 65535, Priority: 7}, {Selector: 9, Protocol: 1}}
 	at := time.Date(2026, 11, 26, 12, 0, 0, 123456789, time.UTC)
 	for _, in := range []Indication{
 		{},
@@ -70,11 +72,11 @@ func TestIndicationJSON(t *testing.T) {
 		{Time: at, Interface: "e<t>&h\"0\\", Status: StatusOperational, Reason: "x\u2028y\x01\xff", Peer: "\x1b[31mred\u009b"},
 		{Time: at, Interface: "eth0", Host: "node\x1b[2J<1>", ID: 0x0123456789abcdef},
 		{Time: at, ID: 1},
-		{Time: at, Params: &Params{}},
-		{Time: at, Params: &Params{App: []App{}}},
-		{Time: at, Params: &Params{ETS: ets, ETSReco: &ETSReco{PrioTC: ets.PrioTC, TCBandwidth: ets.TCBandwidth, TSA: ets.TSA}, PFC: &PFC{Willing: true, MBC: true, Cap: 8, Enabled: 0xff}, App: app}},
-		{Time: at, Params: &Params{ETS: cee, PFC: &PFC{FromCEE: true, Cap: 3, Enabled: 1 << 3}}},
-		{Time: at, Params: &Params{ETS: cee, CEE: &CEE{}}},
+		{Time: at, Params: &dcb.Params{}},
+		{Time: at, Params: &dcb.Params{App: []dcb.App{}}},
+		{Time: at, Params: &dcb.Params{ETS: ets, ETSReco: &dcb.ETSReco{PrioTC: ets.PrioTC, TCBandwidth: ets.TCBandwidth, TSA: ets.TSA}, PFC: &dcb.PFC{Willing: true, MBC: true, Cap: 8, Enabled: 0xff}, App: app}},
+		{Time: at, Params: &dcb.Params{ETS: cee, PFC: &dcb.PFC{FromCEE: true, Cap: 3, Enabled: 1 << 3}}},
+		{Time: at, Params: &dcb.Params{ETS: cee, CEE: &dcb.CEE{}}},
 		{Time: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)},
 	} {
 		checkIndicationJSON(t, in)
@@ -98,28 +100,28 @@ func FuzzIndicationJSON(f *testing.F) {
 			in.Stamp(iface + peer)
 		}
 		if at(4)&1 != 0 {
-			p := &Params{}
+			p := &dcb.Params{}
 			if at(4)&2 != 0 {
-				e := &ETS{Willing: at(5)&1 != 0, CBS: at(5)&2 != 0, FromCEE: at(5)&4 != 0, MaxTCs: at(6)}
+				e := &dcb.ETS{Willing: at(5)&1 != 0, CBS: at(5)&2 != 0, FromCEE: at(5)&4 != 0, MaxTCs: at(6)}
 				for i := range 8 {
 					e.PrioTC[i], e.TCBandwidth[i], e.TSA[i] = at(7+i), at(15+i), lldp.TSA(at(23+i))
 				}
 				p.ETS = e
 			}
 			if at(4)&4 != 0 {
-				p.ETSReco = &ETSReco{PrioTC: [8]uint8{at(7)}, TCBandwidth: [8]uint8{at(8)}, TSA: [8]lldp.TSA{lldp.TSA(at(9))}}
+				p.ETSReco = &dcb.ETSReco{PrioTC: [8]uint8{at(7)}, TCBandwidth: [8]uint8{at(8)}, TSA: [8]lldp.TSA{lldp.TSA(at(9))}}
 			}
 			if at(4)&8 != 0 {
-				p.PFC = &PFC{Willing: at(10)&1 != 0, MBC: at(10)&2 != 0, FromCEE: at(10)&4 != 0, Cap: at(11), Enabled: PrioSet(at(12))}
+				p.PFC = &dcb.PFC{Willing: at(10)&1 != 0, MBC: at(10)&2 != 0, FromCEE: at(10)&4 != 0, Cap: at(11), Enabled: dcb.PrioSet(at(12))}
 			}
 			if at(4)&16 != 0 {
-				p.App = []App{}
+				p.App = []dcb.App{}
 				for i := 31; i+2 < len(b); i += 3 {
-					p.App = append(p.App, App{Selector: lldp.AppSelector(b[i]), Protocol: uint16(b[i+1])<<8 | uint16(b[i+2]), Priority: b[i] >> 4})
+					p.App = append(p.App, dcb.App{Selector: lldp.AppSelector(b[i]), Protocol: uint16(b[i+1])<<8 | uint16(b[i+2]), Priority: b[i] >> 4})
 				}
 			}
 			if at(4)&32 != 0 {
-				p.CEE = &CEE{}
+				p.CEE = &dcb.CEE{}
 			}
 			in.Params = p
 		}
@@ -132,8 +134,8 @@ func FuzzIndicationJSON(f *testing.F) {
 func BenchmarkIndicationJSON(b *testing.B) {
 	in := Indication{Time: time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC), Interface: "eth0", Status: StatusRemote, Reason: ReasonChanged,
 		Flags: FlagETSConfigured | FlagPFCChanged, Peer: "mac 02:00:00:00:00:01 / ifname swp1",
-		Params: &Params{ETS: &ETS{MaxTCs: 8, TCBandwidth: [8]uint8{50, 50}}, ETSReco: &ETSReco{}, PFC: &PFC{Cap: 8, Enabled: 1 << 3},
-			App: []App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}}}}
+		Params: &dcb.Params{ETS: &dcb.ETS{MaxTCs: 8, TCBandwidth: [8]uint8{50, 50}}, ETSReco: &dcb.ETSReco{}, PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3},
+			App: []dcb.App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}}}}
 	var enc OutputEncoder
 	for b.Loop() {
 		if _, err := enc.Indication(&in); err != nil {

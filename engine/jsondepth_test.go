@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/dcbtop/dcbtop/engine/dcb"
 )
 
 // deep returns n levels of open (each open is one level), then closes
@@ -17,7 +19,7 @@ func deep(open, close string, n int) []byte {
 // quadratic in their depth (issue: 40 KB of '[' took 3.9 GB in the
 // duplicate-key check) or a string per element.
 func hostileJSON() map[string][]byte {
-	big := MaxParamsJSON
+	big := dcb.MaxParamsJSON
 	many := []byte("[" + strings.Repeat("1,", big/2-2) + "1]")
 	keys := &bytes.Buffer{}
 	keys.WriteString("{")
@@ -92,7 +94,7 @@ func TestJSONDepthRefused(t *testing.T) {
 		if tt.want == "" {
 			continue
 		}
-		if _, err := ParseParams(bytes.NewReader(tt.in)); err == nil || !strings.HasPrefix(err.Error(), "parameters JSON: "+tt.want) {
+		if _, err := dcb.ParseParams(bytes.NewReader(tt.in)); err == nil || !strings.HasPrefix(err.Error(), "parameters JSON: "+tt.want) {
 			t.Errorf("%s: ParseParams = %v", tt.name, err)
 		}
 		if _, err := ParsePolicy(tt.in); err == nil || !strings.HasPrefix(err.Error(), "policy: "+tt.want) {
@@ -119,12 +121,12 @@ func heapGrowth(f func()) (total uint64) {
 func TestHostileJSONMemory(t *testing.T) {
 	const limit = 8 << 20
 	for name, in := range hostileJSON() {
-		if len(in) > MaxParamsJSON {
+		if len(in) > dcb.MaxParamsJSON {
 			t.Fatalf("%s: %d bytes, over the cap", name, len(in))
 		}
 		var perr, polErr error
 		total := heapGrowth(func() {
-			_, perr = ParseParams(bytes.NewReader(in))
+			_, perr = dcb.ParseParams(bytes.NewReader(in))
 			_, polErr = ParsePolicy(in)
 		})
 		if perr == nil || polErr == nil {

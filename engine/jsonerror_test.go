@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine/jsondoc"
 	"github.com/google/go-cmp/cmp"
 )
@@ -195,9 +197,9 @@ func TestParamsErrorPlaces(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			parse := ParseParams
+			parse := dcb.ParseParams
 			if tt.valid {
-				parse = ParseValidParams
+				parse = dcb.ParseValidParams
 			}
 			_, err := parse(strings.NewReader(tt.in))
 			if diff := cmp.Diff(tt.want, errLines(err)); diff != "" {
@@ -220,7 +222,7 @@ func TestParamsErrorPlaces(t *testing.T) {
 // TestJSONErrorFields: the error's fields say what its text says; past 20
 // problems it says how many more; the depth limit stays jsondoc.ErrTooDeep.
 func TestJSONErrorFields(t *testing.T) {
-	_, err := ParseParams(strings.NewReader("{\n \"pfc\": {\"cap\": -1}}"))
+	_, err := dcb.ParseParams(strings.NewReader("{\n \"pfc\": {\"cap\": -1}}"))
 	je, ok := errors.AsType[*jsondoc.Error](err)
 	if !ok {
 		t.Fatalf("%v (%T)", err, err)
@@ -239,7 +241,7 @@ func TestJSONErrorFields(t *testing.T) {
 		sb.WriteString(`{"selector": "udp-port", "protocol": 1, "priority": 3, "x": 1}`)
 	}
 	sb.WriteString("]}")
-	_, err = ParseParams(strings.NewReader(sb.String()))
+	_, err = dcb.ParseParams(strings.NewReader(sb.String()))
 	lines := errLines(err)
 	if len(lines) != 21 || lines[20] != "and 10 more" ||
 		lines[0] != `parameters JSON: line 1, column 65: app[0]: unknown field "x" (want selector, protocol or priority)` ||

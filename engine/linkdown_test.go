@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine/diag"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 
@@ -79,7 +81,7 @@ func TestLinkDown(t *testing.T) {
 // appearance is still a change.
 func TestEmptyAppTable(t *testing.T) {
 	e := New(Config{})
-	local := &Params{PFC: &PFC{Cap: 8, Enabled: 1 << 3}, App: []App{}}
+	local := &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}, App: []dcb.App{}}
 	got := run(e, []Event{
 		LocalChanged{Interface: "eth0", At: at(0), Source: SourceAgent, Params: local},
 		rx(1, frame(t, highMAC, 120, etsA, pfc3, &lldp.AppPriority{})),

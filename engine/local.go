@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"slices"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
@@ -44,7 +46,7 @@ var localPrecedence = [...]LocalSource{SourceAgent, SourceDCBNL, SourceObserved}
 type localState struct {
 	set     bool
 	willing bool
-	params  *Params
+	params  *dcb.Params
 }
 
 // sourceChanged records what source provides now and puts the most
@@ -67,7 +69,7 @@ func (e *Engine) sourceChanged(p *port, source LocalSource, st localState) {
 // setLocal replaces the local parameters and Willing state; a change issues
 // a QOS_LOCAL_PARAMETERS_CHANGE indication (WILLING flag set when willing)
 // and re-resolves the operational parameters.
-func (e *Engine) setLocal(p *port, source LocalSource, willing bool, params *Params) {
+func (e *Engine) setLocal(p *port, source LocalSource, willing bool, params *dcb.Params) {
 	d := p.local.Diff(params)
 	if d == 0 && p.willing == willing && p.localSource == source && (p.local == nil) == (params == nil) {
 		return
@@ -132,7 +134,7 @@ func (e *Engine) outgoing(p *port, hdr lldp.EthernetHeader, chassis, portID, pdu
 		e.sourceChanged(p, SourceObserved, localState{})
 		return
 	}
-	params := ParamsFromDU(du)
+	params := dcb.ParamsFromDU(du)
 	if params == nil || hdr.Dst != lldp.NearestBridge {
 		return
 	}
@@ -143,11 +145,11 @@ func (e *Engine) outgoing(p *port, hdr lldp.EthernetHeader, chassis, portID, pdu
 // issues one QOS_OPERATIONAL_PARAMETERS_CHANGE with *_CONFIGURED for each
 // group in force and *_CHANGED for each group that changed.
 func (e *Engine) resolveOperational(p *port, cause Reason) {
-	in := resolveInput{local: p.local, willing: p.willing, localMAC: p.mac, remote: p.remote}
+	in := dcb.ResolveInput{Local: p.local, Willing: p.willing, LocalMAC: p.mac, Remote: p.remote}
 	if p.remoteFrom != nil {
-		in.remoteMAC, in.dialect = p.remoteFrom.src, p.remoteFrom.du.Dialect()
+		in.RemoteMAC, in.Dialect = p.remoteFrom.src, p.remoteFrom.du.Dialect()
 	}
-	op, r := resolve(in)
+	op, r := dcb.Resolve(in)
 	p.resolution = r
 	d := p.operational.Diff(op)
 	if d == 0 && (p.operational == nil) == (op == nil) {

@@ -3,6 +3,8 @@ package engine
 import (
 	"testing"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -13,8 +15,8 @@ import (
 // observed LLDPDUs; each source's latest is kept, so when one withdraws
 // the next takes over. The DCBX mode is the NIC's (dcbnl) only.
 func TestLocalSourcePrecedence(t *testing.T) {
-	pfc := func(prio uint) *Params { return &Params{PFC: &PFC{Cap: 8, Enabled: 1 << prio}} }
-	lc := func(s float64, src LocalSource, p *Params) Event {
+	pfc := func(prio uint) *dcb.Params { return &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << prio}} }
+	lc := func(s float64, src LocalSource, p *dcb.Params) Event {
 		return LocalChanged{Interface: "eth0", At: at(s), Source: src, Params: p, Mode: "mode of " + string(src)}
 	}
 	observed := func(s float64, p *lldp.PFC) Event {

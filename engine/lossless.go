@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/dcbtop/dcbtop/engine/dcb"
 )
 
 // An NDKCounter is one counter of NDIS_NDK_PERFORMANCE_COUNTERS, numbered
@@ -192,7 +194,7 @@ type ECNSample struct {
 	// NotificationPoint has the priorities on which this host sends CNPs
 	// for ECN-marked packets; ReactionPoint those on which it slows down
 	// on receiving CNPs. Both mean nothing when EnablesUnknown.
-	NotificationPoint, ReactionPoint PrioSet
+	NotificationPoint, ReactionPoint dcb.PrioSet
 	// EnablesUnknown reports that the source has no per-priority enables
 	// (upstream mlx5's debugfs; the firmware's ROCE_CC_PRIO_MASK).
 	EnablesUnknown bool
@@ -306,7 +308,7 @@ func (ls *losslessState) sample(ev CountersSampled) bool {
 		ecn := *ev.ECN
 		c.ECN = &ecn
 	}
-	c.RoCE, c.LinkPause, c.QoS = cloneRoCE(ev.RoCE), clonePtr(ev.LinkPause), ev.QoS.clone()
+	c.RoCE, c.LinkPause, c.QoS = cloneRoCE(ev.RoCE), copyPtr(ev.LinkPause), ev.QoS.clone()
 	ls.prev, ls.cur = ls.cur, &c
 	size := historySize(ev.Interval)
 	if len(ls.history) != size {
@@ -366,6 +368,15 @@ func sameReadings(a, b *CountersSampled) bool {
 
 // ptrEqual reports whether two pointers are both nil or point to equal
 // values.
+// copyPtr returns a pointer to a copy of *p, nil for nil.
+func copyPtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
 func ptrEqual[T comparable](a, b *T) bool {
 	if a == nil || b == nil {
 		return a == b
@@ -445,14 +456,14 @@ type LosslessCounters struct {
 
 // ecnJSON is the JSON contract's "ecn" object.
 type ecnJSON struct {
-	Source        string   `json:"source"`
-	NP            *PrioSet `json:"np_enabled"`
-	RP            *PrioSet `json:"rp_enabled"`
-	CNPDSCP       *uint8   `json:"cnp_dscp"`
-	CNPPriority   *uint8   `json:"cnp_priority"`
-	CNPFromPacket *bool    `json:"cnp_priority_from_packet"`
-	Why           *string  `json:"why"`
-	Hint          *string  `json:"hint"`
+	Source        string       `json:"source"`
+	NP            *dcb.PrioSet `json:"np_enabled"`
+	RP            *dcb.PrioSet `json:"rp_enabled"`
+	CNPDSCP       *uint8       `json:"cnp_dscp"`
+	CNPPriority   *uint8       `json:"cnp_priority"`
+	CNPFromPacket *bool        `json:"cnp_priority_from_packet"`
+	Why           *string      `json:"why"`
+	Hint          *string      `json:"hint"`
 }
 
 // MarshalJSON writes the ECN settings as the JSON contract's object:
@@ -717,7 +728,7 @@ func (ls *losslessState) build() *LosslessCounters {
 		e := *cur.ECN
 		out.ECN = &e
 	}
-	out.RoCE, out.LinkPause, out.QoS = cloneRoCE(cur.RoCE), clonePtr(cur.LinkPause), cur.QoS.clone()
+	out.RoCE, out.LinkPause, out.QoS = cloneRoCE(cur.RoCE), copyPtr(cur.LinkPause), cur.QoS.clone()
 	if cur.Err != "" {
 		e := cur.Err
 		out.Error = &e

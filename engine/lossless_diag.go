@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine/diag"
 
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -37,7 +39,7 @@ func (p *port) losslessDiagnostics() []diag.Diagnostic {
 		dt = cur.At.Sub(prev.At)
 	}
 	op := p.operational
-	var pfcOn PrioSet
+	var pfcOn dcb.PrioSet
 	pfcKnown := op != nil && op.PFC != nil
 	if pfcKnown {
 		pfcOn = op.PFC.Enabled
@@ -72,7 +74,7 @@ func (p *port) losslessDiagnostics() []diag.Diagnostic {
 }
 
 // pauseDiagnostics: pause storms and pauses on priorities without PFC.
-func pauseDiagnostics(pfc, before *PFCSample, dt time.Duration, pfcKnown bool, pfcOn PrioSet) []diag.Diagnostic {
+func pauseDiagnostics(pfc, before *PFCSample, dt time.Duration, pfcKnown bool, pfcOn dcb.PrioSet) []diag.Diagnostic {
 	var out []diag.Diagnostic
 	if before != nil {
 		var storm []string
@@ -111,12 +113,12 @@ func pauseDiagnostics(pfc, before *PFCSample, dt time.Duration, pfcKnown bool, p
 	if len(stormy) > 0 {
 		out = append(out, mkDiag(diag.CodePauseStorm, diag.SeverityWarning, "pfc",
 			"find the congested receiver (the side sending the pauses); check for a slow host, an incast, or a NIC stuck in XOFF",
-			"pause storm on priority %s: up to %.0f pause frames/s (threshold %.0f/s)", joinNums(stormy, ","), worst, PauseStormRate))
+			"pause storm on priority %s: up to %.0f pause frames/s (threshold %.0f/s)", dcb.JoinNums(stormy, ","), worst, PauseStormRate))
 	}
 	if len(unexpected) > 0 {
 		out = append(out, mkDiag(diag.CodePauseWithoutPFC, diag.SeverityWarning, "pfc",
 			"enable PFC on this priority on both sides, or stop the peer pausing it (its PFC configuration differs from the operational one here)",
-			"pause frames on priority %s, where PFC is not operational (enabled: %s)", joinNums(unexpected, ","), pfcOn.PrioWords()))
+			"pause frames on priority %s, where PFC is not operational (enabled: %s)", dcb.JoinNums(unexpected, ","), pfcOn.PrioWords()))
 	}
 	return out
 }
@@ -125,7 +127,7 @@ func pauseDiagnostics(pfc, before *PFCSample, dt time.Duration, pfcKnown bool, p
 // never paused in either direction. The RDMA priorities are those the
 // operational APP table maps RoCE to; without such an entry, every
 // priority with PFC on.
-func (p *port) neverPaused(pfc *PFCSample, pfcOn PrioSet) (diag.Diagnostic, bool) {
+func (p *port) neverPaused(pfc *PFCSample, pfcOn dcb.PrioSet) (diag.Diagnostic, bool) {
 	if pfcOn == 0 || !p.lossless.rdmaTraffic() {
 		return diag.Diagnostic{}, false
 	}
@@ -149,17 +151,17 @@ func (p *port) neverPaused(pfc *PFCSample, pfcOn PrioSet) (diag.Diagnostic, bool
 		if len(silent) == 0 {
 			return diag.Diagnostic{}, false
 		}
-		msg := fmt.Sprintf("PFC priority %s carried traffic in the last interval but no pause frame has ever been sent or received there", joinNums(silent, ","))
+		msg := fmt.Sprintf("PFC priority %s carried traffic in the last interval but no pause frame has ever been sent or received there", dcb.JoinNums(silent, ","))
 		action := "nothing to do if the fabric is never congested; to prove the lossless path, run an incast test and watch the pause counters move"
 		if len(paused) > 0 {
-			msg += fmt.Sprintf(", while PFC priority %s has paused", joinNums(paused, ","))
-			action = "check that the switch treats priority " + joinNums(silent, ",") + " as lossless (its PFC and buffer profile): under the same congestion a lossless priority is paused too"
+			msg += fmt.Sprintf(", while PFC priority %s has paused", dcb.JoinNums(paused, ","))
+			action = "check that the switch treats priority " + dcb.JoinNums(silent, ",") + " as lossless (its PFC and buffer profile): under the same congestion a lossless priority is paused too"
 		}
 		return mkDiag(diag.CodePFCNoPauses, diag.SeverityInfo, "pfc", action, "%s", msg), true
 	}
 	roce := pfcOn
 	if op := p.operational; op != nil {
-		var mapped PrioSet
+		var mapped dcb.PrioSet
 		for _, a := range op.App {
 			if a.Selector == lldp.AppSelUDP && a.Protocol == roceV2Port || a.Selector == lldp.AppSelEthertype && a.Protocol == roceV1Ethertype {
 				mapped |= 1 << a.Priority
@@ -180,19 +182,19 @@ func (p *port) neverPaused(pfc *PFCSample, pfcOn PrioSet) (diag.Diagnostic, bool
 	}
 	return mkDiag(diag.CodePFCNoPauses, diag.SeverityInfo, "pfc",
 		"nothing to do if the fabric is never congested; to prove the lossless path, run an incast test and watch the pause counters move",
-		"RDMA traffic flows and PFC is on for priority %s, but no pause frame has ever been sent or received there", joinNums(silent, ",")), true
+		"RDMA traffic flows and PFC is on for priority %s, but no pause frame has ever been sent or received there", dcb.JoinNums(silent, ",")), true
 }
 
 // carrying returns the priorities of set whose traffic counters (rx or
 // tx bytes) rose over the last interval, and whether the driver counts
 // the traffic of every one of them.
-func (ls *losslessState) carrying(set PrioSet) (PrioSet, bool) {
+func (ls *losslessState) carrying(set dcb.PrioSet) (dcb.PrioSet, bool) {
 	cur, prev := ls.cur, ls.prev
 	if prev == nil || cur.PFC == nil || prev.PFC == nil {
 		return 0, false
 	}
 	dt := cur.At.Sub(prev.At)
-	var out PrioSet
+	var out dcb.PrioSet
 	for _, prio := range set.List() {
 		c, b := &cur.PFC.Priorities[prio], &prev.PFC.Priorities[prio]
 		rx, rxOK := readingRate(b.RxBytes, c.RxBytes, dt)
@@ -307,8 +309,8 @@ func (p *port) cnpPriorityLossy(e *ECNSample, q *PortQoSSample) (diag.Diagnostic
 // stood still: the fabric pauses or drops instead of marking, so DCQCN
 // never slows the senders and PFC carries all of the congestion (ECN's
 // thresholds on the switch are missing or above its PFC thresholds).
-func ecnNeverMarked(cur, prev *CountersSampled, dt time.Duration, pfcOn PrioSet) []diag.Diagnostic {
-	var paused PrioSet
+func ecnNeverMarked(cur, prev *CountersSampled, dt time.Duration, pfcOn dcb.PrioSet) []diag.Diagnostic {
+	var paused dcb.PrioSet
 	if cur.PFC != nil && prev.PFC != nil {
 		for _, prio := range pfcOn.List() {
 			if moved(prev.PFC.Priorities[prio].RxPause, cur.PFC.Priorities[prio].RxPause) {

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine/diag"
 
 	"github.com/google/go-cmp/cmp"
@@ -197,10 +199,10 @@ func TestTrafficHistory(t *testing.T) {
 // TestLosslessDiagnostics checks each lossless diagnostic fires on the
 // data that supports it and stays quiet otherwise.
 func TestLosslessDiagnostics(t *testing.T) {
-	roceOn3 := &Params{PFC: &PFC{Cap: 8, Enabled: 1 << 3}, App: []App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}}}
+	roceOn3 := &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}, App: []dcb.App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}}}
 	tests := []struct {
 		name   string
-		local  *Params
+		local  *dcb.Params
 		second func(s *CountersSampled)
 		want   []diag.Code
 	}{
@@ -347,7 +349,7 @@ func TestECNSampleJSONRoundTrip(t *testing.T) {
 // on its own, also while another PFC priority pauses (54a24de said
 // nothing unless every RoCE priority stood unpaused).
 func TestNeverPausedPerPriority(t *testing.T) {
-	local := &Params{PFC: &PFC{Cap: 8, Enabled: 1<<3 | 1<<4}, App: []App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}}}
+	local := &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1<<3 | 1<<4}, App: []dcb.App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}}}
 	sample := func(at time.Time, n uint64, pauses3 uint64) CountersSampled {
 		s := mlxSample(at, n)
 		for _, p := range []int{3, 4} {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/dcbtop/dcbtop/engine/dcb"
 	"runtime/metrics"
 	"strings"
 	"testing"
@@ -71,16 +72,16 @@ func FuzzParseParams(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var (
-			p   *engine.Params
+			p   *dcb.Params
 			err error
 		)
-		checkAllocated(t, len(b), func() { p, err = engine.ParseParams(bytes.NewReader(b)) })
-		_, verr := engine.ParseValidParams(bytes.NewReader(b))
+		checkAllocated(t, len(b), func() { p, err = dcb.ParseParams(bytes.NewReader(b)) })
+		_, verr := dcb.ParseValidParams(bytes.NewReader(b))
 		if verr != nil {
-			checkJSONError(t, b, verr, "parameters JSON", engine.ErrParamsTooLarge)
+			checkJSONError(t, b, verr, "parameters JSON", dcb.ErrParamsTooLarge)
 		}
 		if err != nil {
-			checkJSONError(t, b, err, "parameters JSON", engine.ErrParamsTooLarge)
+			checkJSONError(t, b, err, "parameters JSON", dcb.ErrParamsTooLarge)
 			if verr == nil {
 				t.Fatalf("ParseValidParams accepts what ParseParams refuses: %v", err)
 			}
@@ -93,7 +94,7 @@ func FuzzParseParams(f *testing.F) {
 		if err != nil {
 			t.Fatalf("marshal of %+v: %v", p, err)
 		}
-		p2, err := engine.ParseParams(bytes.NewReader(m))
+		p2, err := dcb.ParseParams(bytes.NewReader(m))
 		if err != nil {
 			t.Fatalf("re-marshalled parameters do not parse: %v\n%s", err, m)
 		}

@@ -3,6 +3,8 @@ package engine
 import (
 	"testing"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine/lldp"
 
 	"github.com/google/go-cmp/cmp"
@@ -11,7 +13,7 @@ import (
 // TestPreviewOperational checks that the preview of a Willing change on a
 // snapshot equals what the engine then does.
 func TestPreviewOperational(t *testing.T) {
-	local := &Params{ETS: localETS, PFC: &PFC{Willing: true, Cap: 8}}
+	local := &dcb.Params{ETS: localETS, PFC: &dcb.PFC{Willing: true, Cap: 8}}
 	for _, peerMAC := range []struct {
 		name string
 		mac  lldp.MAC

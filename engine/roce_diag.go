@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine/diag"
 
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -30,7 +32,7 @@ const stallFraction = 0.99
 //     Linux documents as mutually exclusive (IEEE 802.1Q-2018 36.1.3:
 //     PFC is used instead of PAUSE; Documentation/networking/
 //     flow_control.rst).
-func (p *port) roceDiagnostics(cur *CountersSampled, pfcKnown bool, pfcOn PrioSet) []diag.Diagnostic {
+func (p *port) roceDiagnostics(cur *CountersSampled, pfcKnown bool, pfcOn dcb.PrioSet) []diag.Diagnostic {
 	var out []diag.Diagnostic
 	for i := range cur.RoCE {
 		r := &cur.RoCE[i]
@@ -47,7 +49,7 @@ func (p *port) roceDiagnostics(cur *CountersSampled, pfcKnown bool, pfcOn PrioSe
 			continue
 		}
 		f := p.landingFacts(cur, r)
-		var pfc *PFC
+		var pfc *dcb.PFC
 		if pfcKnown {
 			pfc = p.operational.PFC
 		}
@@ -95,11 +97,11 @@ func onOffPtr(b *bool) string {
 	if b == nil {
 		return "unknown"
 	}
-	return OnOff(*b)
+	return dcb.OnOff(*b)
 }
 
 // priorityWords says "priority 3" or "priorities 3,4".
-func priorityWords(s PrioSet) string {
+func priorityWords(s dcb.PrioSet) string {
 	if len(s.List()) == 1 {
 		return "priority " + s.PrioWords()
 	}
@@ -121,7 +123,7 @@ func priorityWords(s PrioSet) string {
 //     no DSCP entry (every packet lands on the default priority). Only
 //     where the kernel reports the trust table: a trust derived from the
 //     APP table cannot disagree with it.
-func (p *port) qosDiagnostics(q *PortQoSSample, pfcKnown bool, pfcOn PrioSet) []diag.Diagnostic {
+func (p *port) qosDiagnostics(q *PortQoSSample, pfcKnown bool, pfcOn dcb.PrioSet) []diag.Diagnostic {
 	if q == nil {
 		return nil
 	}
@@ -182,7 +184,7 @@ func (p *port) nicDSCPEntries() int {
 //   - rdma-on-lossy-priority: a material share of the RDMA ports' bytes
 //     is missing from the PFC priorities' traffic and the lossy priorities
 //     carried at least as much (rdmaOnLossy).
-func trafficDiagnostics(cur, prev *CountersSampled, dt time.Duration, pfcOn PrioSet) []diag.Diagnostic {
+func trafficDiagnostics(cur, prev *CountersSampled, dt time.Duration, pfcOn dcb.PrioSet) []diag.Diagnostic {
 	if cur.PFC == nil || prev.PFC == nil || dt <= 0 {
 		return nil
 	}
@@ -219,7 +221,7 @@ const materialShare = 0.10
 // as much. The bound is a lower one (other traffic on the PFC
 // priorities hides RDMA bytes elsewhere), so nothing is claimed where
 // the counts do not add up.
-func rdmaOnLossy(cur, prev *CountersSampled, dt time.Duration, pfcOn PrioSet) []diag.Diagnostic {
+func rdmaOnLossy(cur, prev *CountersSampled, dt time.Duration, pfcOn dcb.PrioSet) []diag.Diagnostic {
 	var out []diag.Diagnostic
 	for _, dir := range []struct {
 		verb  string
@@ -234,7 +236,7 @@ func rdmaOnLossy(cur, prev *CountersSampled, dt time.Duration, pfcOn PrioSet) []
 			continue
 		}
 		var lossless, lossy float64
-		var lossySet PrioSet
+		var lossySet dcb.PrioSet
 		var lossyWords []string
 		known := false
 		for p := range uint8(8) {
@@ -283,7 +285,7 @@ const linkPausedShare = 0.10
 // counts here, and nothing is claimed. A warning; an error when the
 // driver's pause time says the port stood paused a tenth of the interval
 // or more.
-func linkPauseFrames(cur, prev *CountersSampled, dt time.Duration, pfcOn PrioSet) (diag.Diagnostic, bool) {
+func linkPauseFrames(cur, prev *CountersSampled, dt time.Duration, pfcOn dcb.PrioSet) (diag.Diagnostic, bool) {
 	c, b := cur.LinkPause, prev.LinkPause
 	if c == nil || b == nil || dt <= 0 || c.FramesSource != b.FramesSource {
 		return diag.Diagnostic{}, false

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine/diag"
 
 	"github.com/google/go-cmp/cmp"
@@ -38,12 +40,12 @@ func roceSample(at time.Time) CountersSampled {
 // TestRoCEDiagnostics: each RoCE path diagnostic fires on the data it
 // exists for and stays silent otherwise.
 func TestRoCEDiagnostics(t *testing.T) {
-	roce3 := &Params{PFC: &PFC{Cap: 8, Enabled: 1 << 3}, App: []App{
+	roce3 := &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}, App: []dcb.App{
 		{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}, {Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}}}
-	dscpOn0 := &Params{PFC: &PFC{Cap: 8, Enabled: 1 << 3}, App: []App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 0}}}
+	dscpOn0 := &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}, App: []dcb.App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 0}}}
 	for _, tt := range []struct {
 		name  string
-		local *Params
+		local *dcb.Params
 		edit  func(s *CountersSampled)
 		want  []diag.Code
 	}{
@@ -68,10 +70,10 @@ func TestRoCEDiagnostics(t *testing.T) {
 		}, []diag.Code{diag.CodeRoCEToSECN}},
 		// The table maps no DSCP: DSCP 26 lands on the default priority
 		// 0, where PFC is off (54a24de was silent).
-		{"DSCP not mapped: the default priority, lossy", &Params{PFC: &PFC{Cap: 8, Enabled: 1 << 3}}, func(*CountersSampled) {}, []diag.Code{diag.CodeRoCEToSNotLossless}},
-		{"DSCP not mapped, PFC on the default priority: silent", &Params{PFC: &PFC{Cap: 8, Enabled: 1<<3 | 1}}, func(*CountersSampled) {}, nil},
+		{"DSCP not mapped: the default priority, lossy", &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}}, func(*CountersSampled) {}, []diag.Code{diag.CodeRoCEToSNotLossless}},
+		{"DSCP not mapped, PFC on the default priority: silent", &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1<<3 | 1}}, func(*CountersSampled) {}, nil},
 		{"link pause beside PFC", roce3, func(s *CountersSampled) { s.LinkPause.RX = bp(true) }, []diag.Code{diag.CodeLinkPauseWithPFC}},
-		{"link pause without PFC: no link pause rule (RoCE is lossy anyway)", &Params{PFC: &PFC{Cap: 8}}, func(s *CountersSampled) { s.LinkPause.TX = bp(true) }, []diag.Code{diag.CodeRoCEToSNotLossless}},
+		{"link pause without PFC: no link pause rule (RoCE is lossy anyway)", &dcb.Params{PFC: &dcb.PFC{Cap: 8}}, func(s *CountersSampled) { s.LinkPause.TX = bp(true) }, []diag.Code{diag.CodeRoCEToSNotLossless}},
 		{"link pause unknown (veth): silent", roce3, func(s *CountersSampled) {
 			s.LinkPause = &LinkPauseSample{Source: "ethtool netlink PAUSE_GET", Unknown: sp("driver has no pause operations")}
 		}, nil},
@@ -145,8 +147,8 @@ func TestRoCESnapshot(t *testing.T) {
 // TestQoSDiagnostics: pfc-no-headroom and trust-pcp-with-dscp-map fire on
 // the data they exist for and stay silent otherwise.
 func TestQoSDiagnostics(t *testing.T) {
-	dscpMap := &Params{PFC: &PFC{Cap: 8, Enabled: 1 << 3}, App: []App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}}}
-	noDSCP := &Params{PFC: &PFC{Cap: 8, Enabled: 1 << 3}, App: []App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}}}
+	dscpMap := &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}, App: []dcb.App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}}}
+	noDSCP := &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}, App: []dcb.App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}}}
 	delay := func(d uint16) *uint16 { return &d }
 	good := func() *PortQoSSample {
 		return &PortQoSSample{Trust: []string{"dscp", "pcp"}, PFCDelay: delay(7), Source: "dcbnl IEEE_GET",
@@ -154,7 +156,7 @@ func TestQoSDiagnostics(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		name  string
-		local *Params
+		local *dcb.Params
 		edit  func(q *PortQoSSample) *PortQoSSample
 		want  []diag.Code
 	}{
@@ -190,7 +192,7 @@ func TestQoSDiagnostics(t *testing.T) {
 // TestTrafficDiagnostics: pfc-stall and rdma-on-lossy-priority, from the
 // per-priority traffic and pause time of the last interval.
 func TestTrafficDiagnostics(t *testing.T) {
-	roce3 := &Params{PFC: &PFC{Cap: 8, Enabled: 1 << 3}, App: []App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}}}
+	roce3 := &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}, App: []dcb.App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}}}
 	// sample is mlxSample with per-priority bytes (priority 3 and 0
 	// sending tx3 and tx0 bytes so far), priority 3 paused for pausedUs.
 	sample := func(at time.Time, n, tx3, tx0, pausedUs uint64) CountersSampled {
@@ -255,10 +257,10 @@ func TestTrafficDiagnostics(t *testing.T) {
 var noPeer = &lldp.PFC{}
 
 func TestRoCEPath(t *testing.T) {
-	ready := func() *Params {
-		return &Params{ETS: &ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{lldp.TSAETS, lldp.TSAETS}},
-			PFC: &PFC{Cap: 8, Enabled: 1 << 3},
-			App: []App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}, {Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}}}
+	ready := func() *dcb.Params {
+		return &dcb.Params{ETS: &dcb.ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{lldp.TSAETS, lldp.TSAETS}},
+			PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3},
+			App: []dcb.App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}, {Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}}}
 	}
 	sample := func(edit func(s *CountersSampled)) CountersSampled {
 		s := mlxSample(t0, 0)
@@ -280,7 +282,7 @@ func TestRoCEPath(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		name  string
-		local func() *Params
+		local func() *dcb.Params
 		s     CountersSampled
 		want  string
 		peer  *lldp.PFC // what the peer advertises; nil: pfc3; noPeer: no frame
@@ -293,7 +295,7 @@ func TestRoCEPath(t *testing.T) {
 		{"default ToS CE: the ToS hop fails", ready, sample(func(s *CountersSampled) {
 			s.RoCE[0].DefaultToS = &RoCEToS{ToS: 107, DSCP: 26, ECN: 3, Source: "default_roce_tos"}
 		}), "gid=ok tos=error trust=ok priority=ok tc=ok pfc=ok buffer=ok ets=ok pauses=ok ecn=ok worst=error", nil},
-		{"PFC off on the RoCE priority", func() *Params { p := ready(); p.PFC.Enabled = 1 << 4; return p }, sample(nil),
+		{"PFC off on the RoCE priority", func() *dcb.Params { p := ready(); p.PFC.Enabled = 1 << 4; return p }, sample(nil),
 			"gid=ok tos=error trust=ok priority=error tc=ok pfc=error buffer=ok ets=ok pauses=ok ecn=ok worst=error", nil},
 		// No ToS, no routable GID (so no telling whether the traffic is
 		// tagged), the trust unknown: where RoCE lands is unknown. 54a24de
@@ -306,7 +308,7 @@ func TestRoCEPath(t *testing.T) {
 			s.QoS.Buffer.SizeBytes[1] = 0
 			s.ECN.ReactionPoint = 0
 		}), "gid=ok tos=ok trust=ok priority=ok tc=ok pfc=ok buffer=error ets=ok pauses=ok ecn=warning worst=error", nil},
-		{"no APP table, DSCP trusted: the default priority 0, lossy", func() *Params { p := ready(); p.App = nil; return p }, sample(nil),
+		{"no APP table, DSCP trusted: the default priority 0, lossy", func() *dcb.Params { p := ready(); p.App = nil; return p }, sample(nil),
 			"gid=ok tos=error trust=warning priority=error tc=ok pfc=error buffer=ok ets=ok pauses=ok ecn=warning worst=error", nil},
 		{"the peer has PFC off on the RoCE priority", ready, sample(nil),
 			"gid=ok tos=ok trust=ok priority=ok tc=ok pfc=error buffer=ok ets=ok pauses=ok ecn=ok worst=error", &lldp.PFC{Cap: 8, Enabled: 1 << 4}},
@@ -352,8 +354,8 @@ func TestRoCEPath(t *testing.T) {
 // what is not sampled (the CNP's marking) is UNKNOWN, never OK; the
 // presets parse.
 func TestPolicyRoCE(t *testing.T) {
-	local := &Params{ETS: &ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{lldp.TSAETS, lldp.TSAETS}},
-		PFC: &PFC{Cap: 8, Enabled: 1 << 3}, App: []App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}}}
+	local := &dcb.Params{ETS: &dcb.ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{lldp.TSAETS, lldp.TSAETS}},
+		PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}, App: []dcb.App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}}}
 	sample := mlxSample(t0, 0)
 	sample.QoS = &PortQoSSample{Trust: []string{"dscp", "pcp"}, Source: "dcbnl IEEE_GET"}
 	dscp, prio := uint8(48), uint8(6)
@@ -434,10 +436,10 @@ func wantCodes(t *testing.T, e *Engine, want []diag.Code, codes ...diag.Code) {
 func TestECNDiagnostics(t *testing.T) {
 	u8 := func(v uint8) *uint8 { return &v }
 	// ETS: priority 3 on TC 1 (ets), 6 on TC 2 (strict), the rest TC 0.
-	local := func() *Params {
-		return &Params{ETS: &ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1, 0, 0, 2}, TCBandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{lldp.TSAETS, lldp.TSAETS, lldp.TSAStrict}},
-			PFC: &PFC{Cap: 8, Enabled: 1 << 3},
-			App: []App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}, {Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}, {Selector: lldp.AppSelDSCP, Protocol: 48, Priority: 6}}}
+	local := func() *dcb.Params {
+		return &dcb.Params{ETS: &dcb.ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1, 0, 0, 2}, TCBandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{lldp.TSAETS, lldp.TSAETS, lldp.TSAStrict}},
+			PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3},
+			App: []dcb.App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}, {Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}, {Selector: lldp.AppSelDSCP, Protocol: 48, Priority: 6}}}
 	}
 	// sample is mlxSample n with the ECN settings e, trust (nil: none
 	// reported), priority 3 paused rx3 times and ECN marks and
@@ -493,8 +495,8 @@ func TestECNDiagnostics(t *testing.T) {
 // nothing flows, or on a port with neither PFC nor RDMA. 54a24de read no
 // driver statistic for link pause.
 func TestLinkPauseFrames(t *testing.T) {
-	pfc3 := &Params{PFC: &PFC{Cap: 8, Enabled: 1 << 3}, App: []App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}}}
-	noPFC := &Params{PFC: &PFC{Cap: 8}, App: []App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}}}
+	pfc3 := &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}, App: []dcb.App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}}}
+	noPFC := &dcb.Params{PFC: &dcb.PFC{Cap: 8}, App: []dcb.App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}}}
 	// sample: the driver's link pause frames and pause time (µs); n
 	// steps the RDMA traffic (0: none since the first).
 	sample := func(at time.Time, n, rx, pausedUs, pfcRx uint64) CountersSampled {
@@ -507,7 +509,7 @@ func TestLinkPauseFrames(t *testing.T) {
 	t1 := t0.Add(time.Second)
 	for _, tt := range []struct {
 		name          string
-		local         *Params
+		local         *dcb.Params
 		first, second CountersSampled
 		want          diag.Severity // 0xff none
 	}{
@@ -547,9 +549,9 @@ func TestLinkPauseFrames(t *testing.T) {
 // tags it with rt_tos2priority(ToS); with the trust unknown each way is
 // shown and the worse one judged.
 func TestRoCELandings(t *testing.T) {
-	pfc3 := &PFC{Cap: 8, Enabled: 1 << 3}
-	udp3 := App{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}
-	dscp26 := App{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}
+	pfc3 := &dcb.PFC{Cap: 8, Enabled: 1 << 3}
+	udp3 := dcb.App{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}
+	dscp26 := dcb.App{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}
 	tos := func(v uint8) *RoCEToS { return &RoCEToS{ToS: v, DSCP: v >> 2, ECN: v & 3} }
 	three := 3
 	untagged := RoCEPortSample{Device: "dev0", Port: 1, RoutableV2: &three,
@@ -560,23 +562,23 @@ func TestRoCELandings(t *testing.T) {
 		name    string
 		driver  string
 		trust   []string
-		table   []App
+		table   []dcb.App
 		port    RoCEPortSample
 		tos     *RoCEToS
 		want    string // landings: "by=priority" joined by spaces, ? for unknown
 		verdict PathVerdict
 	}{
-		{"mlx5, trust unknown, only UDP 4791: both ways land on 0", "mlx5_core", nil, []App{udp3}, untagged, tos(106), "dscp=0 pcp=0", PathError},
-		{"mlx5, trust unknown, DSCP 26 mapped: PCP still 0", "mlx5_core", nil, []App{dscp26, udp3}, untagged, tos(106), "dscp=3 pcp=0", PathError},
-		{"mlx5, DSCP trusted", "mlx5_core", []string{"dscp", "pcp"}, []App{dscp26}, untagged, tos(106), "dscp=3", PathOK},
-		{"mlx5, PCP trusted, untagged", "mlx5_core", []string{"pcp"}, []App{dscp26}, untagged, tos(106), "pcp=0", PathError},
-		{"mlx5, PCP then DSCP, untagged: DSCP decides", "mlx5_core", []string{"pcp", "dscp"}, []App{dscp26}, untagged, tos(106), "dscp=3", PathOK},
+		{"mlx5, trust unknown, only UDP 4791: both ways land on 0", "mlx5_core", nil, []dcb.App{udp3}, untagged, tos(106), "dscp=0 pcp=0", PathError},
+		{"mlx5, trust unknown, DSCP 26 mapped: PCP still 0", "mlx5_core", nil, []dcb.App{dscp26, udp3}, untagged, tos(106), "dscp=3 pcp=0", PathError},
+		{"mlx5, DSCP trusted", "mlx5_core", []string{"dscp", "pcp"}, []dcb.App{dscp26}, untagged, tos(106), "dscp=3", PathOK},
+		{"mlx5, PCP trusted, untagged", "mlx5_core", []string{"pcp"}, []dcb.App{dscp26}, untagged, tos(106), "pcp=0", PathError},
+		{"mlx5, PCP then DSCP, untagged: DSCP decides", "mlx5_core", []string{"pcp", "dscp"}, []dcb.App{dscp26}, untagged, tos(106), "dscp=3", PathOK},
 		{"mlx5, PCP trusted, VLAN: its egress map, unknown", "mlx5_core", []string{"pcp"}, nil, vlan, tos(106), "pcp=?", PathUnknown},
 		{"DSCP trusted, DSCP not mapped: default 0", "mlx5_core", []string{"dscp"}, nil, untagged, tos(106), "dscp=0", PathError},
-		{"bnxt_en: the UDP 4791 entry", "bnxt_en", nil, []App{udp3}, untagged, nil, "app=3", PathOK},
+		{"bnxt_en: the UDP 4791 entry", "bnxt_en", nil, []dcb.App{udp3}, untagged, nil, "app=3", PathOK},
 		{"ice, PCP: rt_tos2priority(106) = 2", "ice", []string{"pcp"}, nil, untagged, tos(106), "pcp=2", PathError},
 		{"ice, PCP, ToS unknown", "ice", []string{"pcp"}, nil, untagged, nil, "pcp=?", PathUnknown},
-		{"ice, DSCP trusted: its DSCP map", "ice", []string{"dscp"}, []App{dscp26}, untagged, tos(106), "dscp=3", PathOK},
+		{"ice, DSCP trusted: its DSCP map", "ice", []string{"dscp"}, []dcb.App{dscp26}, untagged, tos(106), "dscp=3", PathOK},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r := tt.port

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine/diag"
 
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -228,13 +230,13 @@ func (in *Interface) rocePath(r *RoCEPortSample) RoCEPath {
 // the switch's side unknown (DCBX off there, or configured by hand).
 func (in *Interface) pfcHop(add func(RoCEHop, PathVerdict, string, string), prio uint8) {
 	op := in.Operational
-	word := func(p *Params) string {
+	word := func(p *dcb.Params) string {
 		if p == nil || p.PFC == nil {
 			return "—"
 		}
-		return OnOff(p.PFC.Enabled.Has(prio))
+		return dcb.OnOff(p.PFC.Enabled.Has(prio))
 	}
-	var remote *Params
+	var remote *dcb.Params
 	if in.RemoteValid {
 		remote = in.Remote
 	}
@@ -274,7 +276,7 @@ func (in *Interface) ecnHop(add func(RoCEHop, PathVerdict, string, string), e *E
 	}
 	var parts []string
 	if !e.EnablesUnknown {
-		parts = append(parts, "np "+OnOff(e.NotificationPoint.Has(prio)), "rp "+OnOff(e.ReactionPoint.Has(prio)))
+		parts = append(parts, "np "+dcb.OnOff(e.NotificationPoint.Has(prio)), "rp "+dcb.OnOff(e.ReactionPoint.Has(prio)))
 	}
 	parts = append(parts, e.CNPWords()...)
 	value := strings.Join(parts, ", ")

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine/diag"
 
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -68,7 +70,7 @@ type RoCELanding struct {
 type landingFacts struct {
 	ifname string
 	// table is the APP table the NIC applies, tableFrom where it is from.
-	table     []App
+	table     []dcb.App
 	tableFrom string
 	qos       *PortQoSSample
 	r         *RoCEPortSample
@@ -78,7 +80,7 @@ type landingFacts struct {
 // nicTable returns the APP table the NIC applies and its name: the
 // kernel's own (DCB netlink) where that is this host's local source,
 // else the table in force (what a host DCBX agent programs).
-func nicTable(local, op *Params, src LocalSource) ([]App, string) {
+func nicTable(local, op *dcb.Params, src LocalSource) ([]dcb.App, string) {
 	if src == SourceDCBNL && local != nil {
 		return local.App, "the kernel's APP table"
 	}
@@ -169,7 +171,7 @@ func (f *landingFacts) dscpLanding() RoCELanding {
 }
 
 // dscpIn returns the priority table maps dscp to.
-func dscpIn(table []App, dscp uint8) (int, bool) {
+func dscpIn(table []dcb.App, dscp uint8) (int, bool) {
 	for _, a := range table {
 		if a.Selector == lldp.AppSelDSCP && a.Protocol == uint16(dscp) {
 			return int(a.Priority), true
@@ -246,7 +248,7 @@ func (f *landingFacts) gidNetdev() (string, string) {
 // landingVerdict judges one landing: unknown without a priority, an error
 // on a priority without PFC in force, a warning where a default took it
 // (no entry chose it), ok otherwise.
-func landingVerdict(l RoCELanding, pfc *PFC) PathVerdict {
+func landingVerdict(l RoCELanding, pfc *dcb.PFC) PathVerdict {
 	switch {
 	case l.Priority == nil:
 		return PathUnknown
@@ -260,7 +262,7 @@ func landingVerdict(l RoCELanding, pfc *PFC) PathVerdict {
 
 // worstLanding returns the index of the landing with the worst verdict
 // (the first of equals), and that verdict; -1 and unknown for none.
-func worstLanding(ls []RoCELanding, pfc *PFC) (int, PathVerdict) {
+func worstLanding(ls []RoCELanding, pfc *dcb.PFC) (int, PathVerdict) {
 	at, worst := -1, PathOK
 	for i, l := range ls {
 		if v := landingVerdict(l, pfc); at < 0 || v.Worse(worst) {
@@ -307,7 +309,7 @@ type landed struct {
 
 // landOn judges where f's port's traffic lands against PFC in force (nil
 // when unknown).
-func landOn(f landingFacts, pfc *PFC) landed {
+func landOn(f landingFacts, pfc *dcb.PFC) landed {
 	l := landed{facts: f, all: f.landings()}
 	l.at, l.verdict = worstLanding(l.all, pfc)
 	return l
@@ -317,7 +319,7 @@ func landOn(f landingFacts, pfc *PFC) landed {
 func (in *Interface) landing(r *RoCEPortSample) landed {
 	f := landingFacts{ifname: in.Name, r: r}
 	f.table, f.tableFrom = nicTable(in.Local, in.Operational, in.LocalSource)
-	var pfc *PFC
+	var pfc *dcb.PFC
 	if in.Operational != nil {
 		pfc = in.Operational.PFC
 	}
@@ -406,7 +408,7 @@ type tosJudgement struct {
 //     by: IEEE Std 802.1Q-2018 D.2.12): a DSCP the table does not map lands
 //     on the default priority, and one on a priority without PFC in force
 //     is lossy (roce-tos-not-lossless).
-func judgeToS(t *RoCEToS, f *landingFacts, pfc *PFC) tosJudgement {
+func judgeToS(t *RoCEToS, f *landingFacts, pfc *dcb.PFC) tosJudgement {
 	j := tosJudgement{value: fmt.Sprintf("%d (DSCP %d, %s)", t.ToS, t.DSCP, ecnWords(t.ECN)), verdict: PathOK}
 	var why []string
 	switch t.ECN & 3 {
@@ -441,7 +443,7 @@ func judgeToS(t *RoCEToS, f *landingFacts, pfc *PFC) tosJudgement {
 // at the switch: the port trusts DSCP before anything that marks RoCE,
 // its trust is unknown, or the table maps DSCP values.
 func dscpClassifies(f *landingFacts) bool {
-	if slices.ContainsFunc(f.table, func(a App) bool { return a.Selector == lldp.AppSelDSCP }) {
+	if slices.ContainsFunc(f.table, func(a dcb.App) bool { return a.Selector == lldp.AppSelDSCP }) {
 		return true
 	}
 	if f.qos == nil || f.qos.Trust == nil {
@@ -465,7 +467,7 @@ func (in *Interface) tosHop(r *RoCEPortSample, f landingFacts) (string, PathVerd
 	if t == nil {
 		return "", PathUnknown, "rdma_cm's default ToS is not configured (cma_roce_tos): connections carry what each application sets (ToS 0 when it sets none)"
 	}
-	var pfc *PFC
+	var pfc *dcb.PFC
 	if in.Operational != nil {
 		pfc = in.Operational.PFC
 	}

@@ -6,11 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine/diag"
+	"github.com/dcbtop/dcbtop/testbed/schematest"
 
 	"github.com/dcbtop/dcbtop/assets"
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -24,7 +26,7 @@ func schemaScenarios(t testing.TB) map[string][]Event {
 	link := LinkChanged{Interface: "eth0", At: at(0), Ifindex: 2, MAC: lowMAC, Up: true}
 	agent := func(willing bool) LocalChanged {
 		return LocalChanged{Interface: "eth0", At: at(0), Source: "agent", Willing: willing,
-			Params: &Params{ETS: localETS, PFC: localPFC, App: []App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}}}}
+			Params: &dcb.Params{ETS: localETS, PFC: localPFC, App: []dcb.App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}}}}
 	}
 	cee := &lldp.CEE{Control: &lldp.CEEControl{OperVersion: 0, MaxVersion: 0, SeqNo: 7, AckNo: 6},
 		PG:  &lldp.CEEPG{CEEFeature: lldp.CEEFeature{Enable: true}, PGID: [8]uint8{0, 0, 0, 1, 0, 0, 0, 15}, Bandwidth: [8]uint8{40, 60}, NumTCs: 8},
@@ -48,7 +50,7 @@ func schemaScenarios(t testing.TB) map[string][]Event {
 		},
 		"firmware, capture error, malformed, plain neighbour": {
 			link,
-			LocalChanged{Interface: "eth0", At: at(0), Source: "dcbnl", Willing: true, Params: &Params{ETS: localETS},
+			LocalChanged{Interface: "eth0", At: at(0), Source: "dcbnl", Willing: true, Params: &dcb.Params{ETS: localETS},
 				Mode: "firmware-managed (LLD_MANAGED), IEEE", FirmwareManaged: true},
 			rx(1, frame(t, macA, 120)[:20]),
 			rx(2, frameTo(t, lldp.NearestCustomerBridge, macB, 120, etsA)),
@@ -229,25 +231,9 @@ func TestSnapshotSchemaRejects(t *testing.T) {
 // that no scenario happens to emit is still caught: every field must be
 // in the schema, required unless it is omitempty.
 func TestSnapshotSchemaCoversTypes(t *testing.T) {
-	var schema struct {
-		objectSchema
-		Defs map[string]objectSchema `json:"$defs"`
-	}
-	if err := json.Unmarshal(assets.SnapshotSchema, &schema); err != nil {
-		t.Fatal(err)
-	}
-	types := map[string]reflect.Type{
+	schematest.CheckTypes(t, map[string]reflect.Type{
 		"":                   reflect.TypeFor[Snapshot](),
 		"interface":          reflect.TypeFor[Interface](),
-		"params":             reflect.TypeFor[Params](),
-		"ets":                reflect.TypeFor[etsWire](),
-		"ets_reco":           reflect.TypeFor[ETSReco](),
-		"pfc":                reflect.TypeFor[pfcWire](),
-		"app":                reflect.TypeFor[App](),
-		"cee":                reflect.TypeFor[CEE](),
-		"cee_feature":        reflect.TypeFor[CEEFeature](),
-		"resolution":         reflect.TypeFor[Resolution](),
-		"choice":             reflect.TypeFor[Choice](),
 		"local_agent":        reflect.TypeFor[LocalAgent](),
 		"multi_peer":         reflect.TypeFor[MultiPeer](),
 		"peer":               reflect.TypeFor[Peer](),
@@ -268,52 +254,5 @@ func TestSnapshotSchemaCoversTypes(t *testing.T) {
 		"roce_path":          reflect.TypeFor[RoCEPath](),
 		"path_hop":           reflect.TypeFor[PathHop](),
 		"indication":         reflect.TypeFor[Indication](),
-	}
-	for def, typ := range types {
-		t.Run(typ.Name(), func(t *testing.T) {
-			obj := schema.objectSchema
-			if def != "" {
-				var ok bool
-				if obj, ok = schema.Defs[def]; !ok {
-					t.Fatalf("no $defs/%s", def)
-				}
-			}
-			if string(obj.AdditionalProperties) != "false" {
-				t.Errorf("$defs/%s: additionalProperties must be false", def)
-			}
-			var fields, required []string
-			for f := range typ.Fields() {
-				name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-				if name == "-" || !f.IsExported() {
-					continue
-				}
-				fields = append(fields, name)
-				if !strings.Contains(opts, "omitempty") {
-					required = append(required, name)
-				}
-			}
-			var props []string
-			for p := range obj.Properties {
-				props = append(props, p)
-			}
-			slices.Sort(fields)
-			slices.Sort(props)
-			slices.Sort(required)
-			slices.Sort(obj.Required)
-			if !slices.Equal(fields, props) {
-				t.Errorf("$defs/%s properties %v, Go fields %v", def, props, fields)
-			}
-			if !slices.Equal(required, obj.Required) {
-				t.Errorf("$defs/%s required %v, Go fields without omitempty %v", def, obj.Required, required)
-			}
-		})
-	}
-}
-
-// objectSchema is the part of a JSON Schema object definition that
-// TestSnapshotSchemaCoversTypes compares with the Go types.
-type objectSchema struct {
-	AdditionalProperties json.RawMessage            `json:"additionalProperties"`
-	Required             []string                   `json:"required"`
-	Properties           map[string]json.RawMessage `json:"properties"`
+	})
 }

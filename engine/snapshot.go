@@ -3,6 +3,8 @@ package engine
 import (
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine/diag"
 
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -42,12 +44,12 @@ type Interface struct {
 	// FirmwareManaged reports that the NIC's firmware runs DCBX
 	// (LLD_MANAGED): nothing local may be written. Not part of the JSON
 	// contract: the firmware-dcbx diagnostic says it there.
-	FirmwareManaged bool    `json:"-"`
-	Willing         *bool   `json:"willing"`
-	Local           *Params `json:"local"`
-	Remote          *Params `json:"remote"`
-	Operational     *Params `json:"operational"`
-	RemoteValid     bool    `json:"remote_valid"`
+	FirmwareManaged bool        `json:"-"`
+	Willing         *bool       `json:"willing"`
+	Local           *dcb.Params `json:"local"`
+	Remote          *dcb.Params `json:"remote"`
+	Operational     *dcb.Params `json:"operational"`
+	RemoteValid     bool        `json:"remote_valid"`
 	// RemoteStatus says in one word what state the remote parameters are
 	// in (RemoteState): no-peer, valid, no-dcbx (a peer without DCBX
 	// TLVs), multi-peer, expired, shutdown, link-down or invalid.
@@ -60,7 +62,7 @@ type Interface struct {
 	RemotePeer *string `json:"remote_peer"`
 	// Resolution says, per feature, where the operational value came from
 	// and why.
-	Resolution Resolution `json:"resolution"`
+	Resolution dcb.Resolution `json:"resolution"`
 	// LocalAgents lists the chassis IDs seen in this host's own outgoing
 	// LLDPDUs (more than one is a dual-agent problem).
 	LocalAgents []LocalAgent `json:"local_agents"`
@@ -108,9 +110,9 @@ type LostPeer struct {
 	SourceMAC  lldp.MAC     `json:"source_mac"`
 	DCBX       lldp.Dialect `json:"dcbx"`
 	// Params are the DCBX parameters it last sent, null without DCBX.
-	Params   *Params   `json:"params"`
-	LastSeen time.Time `json:"last_seen"`
-	GoneAt   time.Time `json:"gone_at"`
+	Params   *dcb.Params `json:"params"`
+	LastSeen time.Time   `json:"last_seen"`
+	GoneAt   time.Time   `json:"gone_at"`
 	// Reason is ttl-expired, shutdown or link-down.
 	Reason Reason `json:"reason"`
 	// LLDPDU is its last LLDPDU (the drill-down); not in the JSON.
@@ -153,7 +155,7 @@ type Peer struct {
 	DCBX      lldp.Dialect `json:"dcbx"`
 	// Params are this peer's DCBX parameters as last received, shown for
 	// every peer (only a single live peer's count as the remote set).
-	Params *Params `json:"params"`
+	Params *dcb.Params `json:"params"`
 	// LLDPDU is the peer's last LLDPDU as received, for a screen's
 	// drill-down (every TLV decoded); not part of the JSON contract.
 	LLDPDU []byte `json:"-"`
@@ -231,9 +233,9 @@ func (p *port) snapshot(now time.Time) Interface {
 		Peers: []Peer{}, Diagnostics: p.diagnostics(now), Capture: p.counters, Counters: p.lossless.snapshot(),
 		Local: p.local, Operational: p.operational, Resolution: p.resolution,
 		LocalAgents: []LocalAgent{}}
-	if in.Resolution == (Resolution{}) {
+	if in.Resolution == (dcb.Resolution{}) {
 		// Nothing has been resolved yet: say why.
-		_, in.Resolution = resolve(resolveInput{local: p.local, willing: p.willing})
+		_, in.Resolution = dcb.Resolve(dcb.ResolveInput{Local: p.local, Willing: p.willing})
 	}
 	if p.ifindex != nil {
 		idx := *p.ifindex

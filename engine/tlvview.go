@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
@@ -79,8 +81,8 @@ func describeTLV(t lldp.TLV) TLVView {
 		v.OUI, v.Subtype, v.Name = lldp.OUIIEEE8021, lldp.SubtypeETSReco, "ETS Recommendation"
 		if !x.Recommendation {
 			v.Subtype, v.Name = lldp.SubtypeETSConfig, "ETS Configuration"
-			field("willing", OnOff(x.Willing))
-			field("CBS", OnOff(x.CBS))
+			field("willing", dcb.OnOff(x.Willing))
+			field("CBS", dcb.OnOff(x.CBS))
 			field("max TCs", strconv.Itoa(int(x.MaxTCs)))
 		}
 		tsa := make([]string, len(x.TSA))
@@ -92,10 +94,10 @@ func describeTLV(t lldp.TLV) TLVView {
 		field("TSA", strings.Join(tsa, " "))
 	case *lldp.PFC:
 		v.OUI, v.Subtype, v.Name = lldp.OUIIEEE8021, lldp.SubtypePFC, "PFC Configuration"
-		field("willing", OnOff(x.Willing))
-		field("MBC", OnOff(x.MBC))
+		field("willing", dcb.OnOff(x.Willing))
+		field("MBC", dcb.OnOff(x.MBC))
 		field("cap", strconv.Itoa(int(x.Cap)))
-		field("enabled on", PrioSet(x.Enabled).PrioWords())
+		field("enabled on", dcb.PrioSet(x.Enabled).PrioWords())
 	case *lldp.AppPriority:
 		v.OUI, v.Subtype, v.Name = lldp.OUIIEEE8021, lldp.SubtypeAppPriority, "Application Priority"
 		for _, e := range x.Entries {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/dcbtop/dcbtop/engine/dcb"
 )
 
 // This file holds the typed account of a write of local parameters, the
@@ -80,8 +82,8 @@ func featureList(fs []Feature) string {
 // parameters, as a write target holds them: what an undo restores, and,
 // with these JSON names, the control socket's "previous".
 type LocalState struct {
-	Willing bool    `json:"willing"`
-	Params  *Params `json:"local"`
+	Willing bool        `json:"willing"`
+	Params  *dcb.Params `json:"local"`
 }
 
 // A WriteNoteKind says what a WriteNote is about.
@@ -112,7 +114,7 @@ func (n WriteNote) String() string {
 		if n.Already {
 			verb = "already "
 		}
-		return "PFC willing exists only in dcbtop's own agent (ieee_pfc has no willing field); ETS willing " + verb + OnOff(n.Willing)
+		return "PFC willing exists only in dcbtop's own agent (ieee_pfc has no willing field); ETS willing " + verb + dcb.OnOff(n.Willing)
 	}
 	return fmt.Sprintf("note %d", uint8(n.Kind))
 }
@@ -254,7 +256,7 @@ type Mismatch struct {
 	Fields []FieldDiff
 	// Missing are APP entries written but not read back; Unexpected, the
 	// IEEE entries read back but not written.
-	Missing, Unexpected []App
+	Missing, Unexpected []dcb.App
 }
 
 // String renders the mismatch on one line.
@@ -277,7 +279,7 @@ func (m Mismatch) String() string {
 
 // appWords renders APP entries as "udp-port 4791 priority 3, dscp 26
 // priority 3".
-func appWords(apps []App) string {
+func appWords(apps []dcb.App) string {
 	s := make([]string, len(apps))
 	for i, a := range apps {
 		s[i] = fmt.Sprintf("%s %d priority %d", a.Selector, a.Protocol, a.Priority)

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -70,7 +72,7 @@ func TestWriteResultWords(t *testing.T) {
 			Mismatches: []Mismatch{
 				{Feature: ets, Fields: []FieldDiff{{Field: "tc_bandwidth", Got: "50/50/0/0/0/0/0/0", Want: "40/60/0/0/0/0/0/0"}, {Field: "willing", Got: "off", Want: "on"}}},
 				{Feature: pfc, Absent: true},
-				{Feature: app, Missing: []App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}}, Unexpected: []App{{Selector: lldp.AppSelDSCP, Protocol: 46, Priority: 5}}},
+				{Feature: app, Missing: []dcb.App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}}, Unexpected: []dcb.App{{Selector: lldp.AppSelDSCP, Protocol: 46, Priority: 5}}},
 			}})}),
 			failed("driver accepted ETS but reports different values: tc_bandwidth 50/50/0/0/0/0/0/0, want 40/60/0/0/0/0/0/0; willing off, want on; " +
 				"driver accepted PFC but reports different values: no PFC reported; " +
@@ -144,7 +146,7 @@ func TestWriteNames(t *testing.T) {
 // nothing when it could not be read back.
 func TestWriteResultLocalChanged(t *testing.T) {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	p := &Params{PFC: &PFC{Willing: true, Cap: 8, Enabled: 0x18}}
+	p := &dcb.Params{PFC: &dcb.PFC{Willing: true, Cap: 8, Enabled: 0x18}}
 	tests := []struct {
 		name string
 		in   WriteResult

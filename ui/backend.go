@@ -3,6 +3,8 @@ package ui
 import (
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine"
 )
 
@@ -24,12 +26,12 @@ type Backend interface {
 	// parameters and their resolution iface would have with the given
 	// Willing state and local parameters (nil: the current local
 	// parameters).
-	Preview(iface string, willing bool, local *engine.Params) (*engine.Params, engine.Resolution, error)
+	Preview(iface string, willing bool, local *dcb.Params) (*dcb.Params, dcb.Resolution, error)
 	// Apply sets the local Willing state (nil: unchanged) and local
 	// parameters (nil: unchanged) of iface, reads them back and returns a
 	// one-line account of what is now in force, e.g. "willing off; read
 	// back: willing off".
-	Apply(iface string, willing *bool, local *engine.Params) (string, error)
+	Apply(iface string, willing *bool, local *dcb.Params) (string, error)
 	// Undo restores what was in force on iface before the last Apply and
 	// returns a one-line read-back.
 	Undo(iface string) (string, error)

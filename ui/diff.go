@@ -3,7 +3,8 @@ package ui
 import (
 	"fmt"
 
-	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
@@ -18,7 +19,7 @@ type change struct {
 // "ETS TC1 bandwidth 50% → 40%", "PFC priority 4 enabled", "+ APP …",
 // from engine's Changes (the one parameter diff). Either may be nil
 // (nothing known / withdrawn).
-func paramsDiff(a, b *engine.Params) []change {
+func paramsDiff(a, b *dcb.Params) []change {
 	var out []change
 	for _, c := range a.Changes(b) {
 		out = append(out, changeLine(c))
@@ -33,9 +34,9 @@ var featureNames = map[string]string{
 }
 
 // changeLine renders one Change.
-func changeLine(c engine.Change) change {
+func changeLine(c dcb.Change) change {
 	name := featureNames[c.Feature]
-	added, removed := c.Kind == engine.ChangeAdded, c.Kind == engine.ChangeRemoved
+	added, removed := c.Kind == dcb.ChangeAdded, c.Kind == dcb.ChangeRemoved
 	var text string
 	switch {
 	case c.App != nil && added:
@@ -70,30 +71,30 @@ type etsTab struct {
 	tsa    [8]lldp.TSA
 }
 
-func etsTables(e *engine.ETS) *etsTab {
+func etsTables(e *dcb.ETS) *etsTab {
 	if e == nil {
 		return nil
 	}
 	return &etsTab{e.PrioTC, e.TCBandwidth, e.TSA}
 }
 
-func recoTables(e *engine.ETSReco) *etsTab {
+func recoTables(e *dcb.ETSReco) *etsTab {
 	if e == nil {
 		return nil
 	}
 	return &etsTab{e.PrioTC, e.TCBandwidth, e.TSA}
 }
 
-func appWords(e engine.App) string {
+func appWords(e dcb.App) string {
 	return fmt.Sprintf("%s → priority %d", appProtocol(e.Selector, e.Protocol), e.Priority)
 }
 
 // resolutionDiff lists the features whose operational source changes.
-func resolutionDiff(a, b engine.Resolution) []change {
+func resolutionDiff(a, b dcb.Resolution) []change {
 	var out []change
 	for _, f := range []struct {
 		name string
-		a, b engine.Choice
+		a, b dcb.Choice
 	}{{"ETS", a.ETS, b.ETS}, {"PFC", a.PFC, b.PFC}, {"APP", a.App, b.App}} {
 		if f.a != f.b && f.b.Source != "" {
 			out = append(out, change{text: fmt.Sprintf("%s from %s → %s (%s)", f.name, f.a.Source, f.b.Source, f.b.Why)})

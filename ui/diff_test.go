@@ -3,36 +3,37 @@ package ui
 import (
 	"testing"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 func TestParamsDiff(t *testing.T) {
-	pfc := &engine.PFC{Cap: 8, Enabled: 1 << 3}
+	pfc := &dcb.PFC{Cap: 8, Enabled: 1 << 3}
 	tests := []struct {
 		name string
-		a, b *engine.Params
+		a, b *dcb.Params
 		want []change
 	}{
-		{"same", &engine.Params{PFC: pfc}, &engine.Params{PFC: pfc}, nil},
+		{"same", &dcb.Params{PFC: pfc}, &dcb.Params{PFC: pfc}, nil},
 		{"nil to nil", nil, nil, nil},
 		{
 			"PFC priority 4 on, willing",
-			&engine.Params{PFC: pfc},
-			&engine.Params{PFC: &engine.PFC{Cap: 8, Enabled: 1<<3 | 1<<4, Willing: true}},
+			&dcb.Params{PFC: pfc},
+			&dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1<<3 | 1<<4, Willing: true}},
 			[]change{{text: "PFC priority 4 enabled", added: true}, {text: "PFC willing off → on"}},
 		},
 		{
 			"one APP entry withdrawn",
-			&engine.Params{App: []engine.App{roce}}, &engine.Params{},
+			&dcb.Params{App: []dcb.App{roce}}, &dcb.Params{},
 			[]change{{text: "- APP table withdrawn (1 entry)", removed: true}},
 		},
 		{
 			"APP entry replaced",
-			&engine.Params{App: []engine.App{roce}},
-			&engine.Params{App: []engine.App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 4}}},
+			&dcb.Params{App: []dcb.App{roce}},
+			&dcb.Params{App: []dcb.App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 4}}},
 			[]change{
 				{text: "- APP RoCEv2 (UDP 4791) → priority 3", removed: true},
 				{text: "+ APP RoCEv2 (UDP 4791) → priority 4", added: true},

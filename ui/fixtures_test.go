@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
@@ -76,7 +78,7 @@ func (s *scenario) link(sec float64, iface string, mac lldp.MAC) *scenario {
 	return s
 }
 
-func (s *scenario) local(sec float64, iface string, source engine.LocalSource, willing bool, p *engine.Params, mode string) *scenario {
+func (s *scenario) local(sec float64, iface string, source engine.LocalSource, willing bool, p *dcb.Params, mode string) *scenario {
 	s.e.Apply(engine.LocalChanged{Interface: iface, At: at(sec), Source: source, Willing: willing, Params: p, Mode: mode})
 	return s
 }
@@ -99,13 +101,13 @@ func tsa2ets() [8]lldp.TSA {
 	return [8]lldp.TSA{lldp.TSAETS, lldp.TSAETS, lldp.TSAStrict, lldp.TSAStrict, lldp.TSAStrict, lldp.TSAStrict, lldp.TSAStrict, lldp.TSAStrict}
 }
 
-var roce = engine.App{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}
+var roce = dcb.App{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}
 
-func localParams(willing bool) *engine.Params {
-	return &engine.Params{
-		ETS: &engine.ETS{Willing: willing, MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1, 0, 0, 0, 0}, TCBandwidth: [8]uint8{50, 50}, TSA: tsa2ets()},
-		PFC: &engine.PFC{Willing: willing, Cap: 8, Enabled: 1 << 3},
-		App: []engine.App{roce},
+func localParams(willing bool) *dcb.Params {
+	return &dcb.Params{
+		ETS: &dcb.ETS{Willing: willing, MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1, 0, 0, 0, 0}, TCBandwidth: [8]uint8{50, 50}, TSA: tsa2ets()},
+		PFC: &dcb.PFC{Willing: willing, Cap: 8, Enabled: 1 << 3},
+		App: []dcb.App{roce},
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine/diag"
 
 	"github.com/dcbtop/dcbtop/engine"
@@ -24,8 +26,8 @@ type appField struct {
 // form's parameters would give.
 type formPreview struct {
 	seq int
-	op  *engine.Params
-	res engine.Resolution
+	op  *dcb.Params
+	res dcb.Resolution
 	err error
 }
 
@@ -34,9 +36,9 @@ type formPreview struct {
 type editForm struct {
 	iface   string
 	willing bool
-	base    *engine.Params // the local parameters when the form opened; nil: unknown
-	curOp   *engine.Params // operational then
-	curRes  engine.Resolution
+	base    *dcb.Params // the local parameters when the form opened; nil: unknown
+	curOp   *dcb.Params // operational then
+	curRes  dcb.Resolution
 
 	tsa    [8]lldp.TSA
 	bw     [8]string
@@ -294,7 +296,7 @@ func parseProto(sel lldp.AppSelector, s string) (uint16, error) {
 
 // params builds the parameters the form describes, with the problems of
 // fields that are not numbers at all.
-func (f *editForm) params() (*engine.Params, []string) {
+func (f *editForm) params() (*dcb.Params, []string) {
 	var errs []string
 	// num parses a field; its error says the range it checks, with the
 	// unit ("TC0 bandwidth "150" is not 0-100 %").
@@ -306,12 +308,12 @@ func (f *editForm) params() (*engine.Params, []string) {
 		}
 		return uint8(n)
 	}
-	p := &engine.Params{}
+	p := &dcb.Params{}
 	if f.base != nil {
 		p = f.base.Clone()
 		p.CEE = nil
 	}
-	ets := engine.ETS{MaxTCs: 8}
+	ets := dcb.ETS{MaxTCs: 8}
 	if p.ETS != nil {
 		ets = *p.ETS
 	}
@@ -321,14 +323,14 @@ func (f *editForm) params() (*engine.Params, []string) {
 		ets.PrioTC[i] = num(f.prioTC[i], fmt.Sprintf("priority %d: TC", i), 7, "")
 	}
 	p.ETS = &ets
-	var en engine.PrioSet
+	var en dcb.PrioSet
 	for i, on := range f.pfc {
 		if on {
 			en |= 1 << i
 		}
 	}
 	if p.PFC != nil || en != 0 {
-		pfc := engine.PFC{Willing: f.willing, Cap: 8}
+		pfc := dcb.PFC{Willing: f.willing, Cap: 8}
 		if p.PFC != nil {
 			pfc = *p.PFC
 		}
@@ -336,20 +338,20 @@ func (f *editForm) params() (*engine.Params, []string) {
 		p.PFC = &pfc
 	}
 	if p.App != nil || len(f.app) > 0 {
-		p.App = []engine.App{}
+		p.App = []dcb.App{}
 		for i, a := range f.app {
 			v, err := parseProto(a.sel, a.proto)
 			if err != nil {
 				errs = append(errs, fmt.Sprintf("APP entry %d protocol %q is not a number", i+1, a.proto))
 			}
-			p.App = append(p.App, engine.App{Selector: a.sel, Protocol: v, Priority: num(a.prio, fmt.Sprintf("APP entry %d priority", i+1), 7, "")})
+			p.App = append(p.App, dcb.App{Selector: a.sel, Protocol: v, Priority: num(a.prio, fmt.Sprintf("APP entry %d priority", i+1), 7, "")})
 		}
 	}
 	return p, errs
 }
 
 // problems returns the form's errors (which block apply) and warnings.
-func (f *editForm) problems() (p *engine.Params, errs, warns []string) {
+func (f *editForm) problems() (p *dcb.Params, errs, warns []string) {
 	p, errs = f.params()
 	for _, d := range p.Validate() {
 		s := d.Feature + ": " + d.Message
@@ -475,5 +477,5 @@ func (r *renderer) formBox() string {
 	lines = append(lines, tail...)
 	lines = append(lines, diff...)
 	lines = append(lines, hint...)
-	return r.box("Edit local parameters · "+clean(f.iface, 20)+" · Willing "+engine.OnOff(f.willing), lines, w)
+	return r.box("Edit local parameters · "+clean(f.iface, 20)+" · Willing "+dcb.OnOff(f.willing), lines, w)
 }

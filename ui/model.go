@@ -4,6 +4,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dcbtop/dcbtop/engine"
@@ -161,15 +163,15 @@ type dialog struct {
 	iface   string
 	willing bool // dialogWilling: the new state; dialogAgent: start (true) or stop
 	// curOp and curRes are what is in force now; op and res the preview.
-	curOp, op   *engine.Params
-	curRes, res engine.Resolution
+	curOp, op   *dcb.Params
+	curRes, res dcb.Resolution
 	previewErr  error
 	hasPreview  bool
-	local       *engine.Params // dialogApply: the parameters to apply; dialogUndo: to restore
-	curWilling  *bool          // dialogUndo: the local Willing state in force (willing: restored)
-	localDiff   []change       // dialogApply: local before → after
-	agentDetail string         // dialogAgent: what starting/stopping means
-	agentPorts  []string       // dialogQuit: the ports dcbtop's agent runs on
+	local       *dcb.Params // dialogApply: the parameters to apply; dialogUndo: to restore
+	curWilling  *bool       // dialogUndo: the local Willing state in force (willing: restored)
+	localDiff   []change    // dialogApply: local before → after
+	agentDetail string      // dialogAgent: what starting/stopping means
+	agentPorts  []string    // dialogQuit: the ports dcbtop's agent runs on
 	// seq numbers the dialog's preview request (a newer one supersedes
 	// it); rebased says the state in force changed while it was open.
 	seq     int

@@ -5,10 +5,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/dcbtop/dcbtop/engine"
 )
 
 // boxWidth is the inner width of an overlay box on this screen.
@@ -204,7 +204,7 @@ func (r *renderer) dialogBox() string {
 }
 
 // paramsLines renders one parameter set in full.
-func paramsLines(st *Styles, p *engine.Params, w int) []string {
+func paramsLines(st *Styles, p *dcb.Params, w int) []string {
 	if p == nil {
 		return []string{st.Dim.Render("none: zeroed (the parameters were invalidated)")}
 	}
@@ -216,7 +216,7 @@ func paramsLines(st *Styles, p *engine.Params, w int) []string {
 		}
 		out = append(out, name+extra)
 		for tc := range uint8(8) {
-			var prios engine.PrioSet
+			var prios dcb.PrioSet
 			for pr, x := range t.prioTC {
 				if x == tc {
 					prios |= 1 << pr
@@ -234,13 +234,13 @@ func paramsLines(st *Styles, p *engine.Params, w int) []string {
 		}
 	}
 	if p.ETS != nil {
-		ets("ETS configuration", etsTables(p.ETS), st.Dim.Render(fmt.Sprintf(" · willing %s · CBS %s · max TCs %d", engine.OnOff(p.ETS.Willing), engine.OnOff(p.ETS.CBS), p.ETS.MaxTCs)))
+		ets("ETS configuration", etsTables(p.ETS), st.Dim.Render(fmt.Sprintf(" · willing %s · CBS %s · max TCs %d", dcb.OnOff(p.ETS.Willing), dcb.OnOff(p.ETS.CBS), p.ETS.MaxTCs)))
 	} else {
 		ets("ETS configuration", nil, "")
 	}
 	ets("ETS recommendation", recoTables(p.ETSReco), "")
 	if f := p.PFC; f != nil {
-		out = append(out, fmt.Sprintf("PFC enabled on %s · willing %s · MBC %s · cap %d", f.Enabled.PrioWords(), engine.OnOff(f.Willing), engine.OnOff(f.MBC), f.Cap))
+		out = append(out, fmt.Sprintf("PFC enabled on %s · willing %s · MBC %s · cap %d", f.Enabled.PrioWords(), dcb.OnOff(f.Willing), dcb.OnOff(f.MBC), f.Cap))
 	} else {
 		out = append(out, "PFC "+st.Dim.Render(st.Sym.Absent))
 	}

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -214,7 +216,7 @@ func (r *renderer) rowCells(row ovRow) []string {
 	local := cmp.Or(row.local, absent)
 	will := absent
 	if row.will >= 0 {
-		will = engine.OnOff(row.will == 1)
+		will = dcb.OnOff(row.will == 1)
 	}
 	pfc := cmp.Or(row.pfc, absent)
 	peerPFC := cmp.Or(row.peerPFC, absent)

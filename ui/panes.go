@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine/diag"
 
 	"github.com/charmbracelet/x/ansi"
@@ -17,20 +19,20 @@ import (
 
 // params returns the selected interface's local, remote and operational
 // parameters; unknown ones are zero (every feature nil).
-func (r *renderer) params() (local, remote, oper engine.Params) {
+func (r *renderer) params() (local, remote, oper dcb.Params) {
 	return orZero(r.in.Local), orZero(r.in.Remote), orZero(r.in.Operational)
 }
 
 // orZero returns *p, or the zero Params when p is nil.
-func orZero(p *engine.Params) engine.Params {
+func orZero(p *dcb.Params) dcb.Params {
 	if p == nil {
-		return engine.Params{}
+		return dcb.Params{}
 	}
 	return *p
 }
 
 // choice renders where an operational feature came from.
-func (r *renderer) choice(c engine.Choice) string {
+func (r *renderer) choice(c dcb.Choice) string {
 	if c.Why != "" {
 		return Sanitize(c.Why)
 	}
@@ -44,7 +46,7 @@ func (r *renderer) choice(c engine.Choice) string {
 // parameters are what they are, or, when the ETS pane on the same screen
 // says the same (local parameters unknown: one reason for all three),
 // only that it is the same, so that the reason is said once.
-func (r *renderer) resolutionSub(c engine.Choice) string {
+func (r *renderer) resolutionSub(c dcb.Choice) string {
 	if c == r.in.Resolution.ETS && r.mode != modeCompact {
 		return "operational: as for ETS"
 	}
@@ -209,15 +211,15 @@ func (r *renderer) etsCell(t *etsTab, tc uint8, local *etsTab, remote, full, cee
 func (r *renderer) etsFlags() string {
 	lp, rp, _ := r.params()
 	le, re := lp.ETS, rp.ETS
-	f := func(e *engine.ETS, get func(*engine.ETS) string) string {
+	f := func(e *dcb.ETS, get func(*dcb.ETS) string) string {
 		if e == nil {
 			return r.sym.Absent
 		}
 		return get(e)
 	}
-	will := func(e *engine.ETS) string { return engine.OnOff(e.Willing) }
-	cbs := func(e *engine.ETS) string { return engine.OnOff(e.CBS) }
-	tcs := func(e *engine.ETS) string { return fmt.Sprint(e.MaxTCs) }
+	will := func(e *dcb.ETS) string { return dcb.OnOff(e.Willing) }
+	cbs := func(e *dcb.ETS) string { return dcb.OnOff(e.CBS) }
+	tcs := func(e *dcb.ETS) string { return fmt.Sprint(e.MaxTCs) }
 	return r.st.Dim.Render(fmt.Sprintf("willing local %s remote %s · CBS %s/%s · max TCs %s/%s",
 		f(le, will), f(re, will), f(le, cbs), f(re, cbs), f(le, tcs), f(re, tcs)))
 }
@@ -225,7 +227,7 @@ func (r *renderer) etsFlags() string {
 // ceeLine describes a CEE peer's control and feature flags.
 func (r *renderer) ceeLine() string {
 	c := r.in.Remote.CEE
-	feat := func(name string, f *engine.CEEFeature) string {
+	feat := func(name string, f *dcb.CEEFeature) string {
 		if f == nil {
 			return name + " " + r.sym.Absent
 		}
@@ -251,7 +253,7 @@ func (r *renderer) ceeLine() string {
 func (r *renderer) pfcContent(w int) paneContent {
 	c := paneContent{cursor: -1, sub: r.resolutionSub(r.in.Resolution.PFC)}
 	lp, rp, op := r.params()
-	sides := [3]*engine.PFC{lp.PFC, rp.PFC, op.PFC}
+	sides := [3]*dcb.PFC{lp.PFC, rp.PFC, op.PFC}
 	cell := func(i int, p uint8, cw int) string {
 		s := sides[i]
 		if s == nil {
@@ -266,7 +268,7 @@ func (r *renderer) pfcContent(w int) paneContent {
 		}
 		return pad(sym, cw)
 	}
-	attr := func(i int, get func(*engine.PFC) string, diff bool) string {
+	attr := func(i int, get func(*dcb.PFC) string, diff bool) string {
 		s := sides[i]
 		if s == nil {
 			return r.st.Dim.Render(r.sym.Absent)
@@ -277,9 +279,9 @@ func (r *renderer) pfcContent(w int) paneContent {
 		}
 		return v
 	}
-	will := func(p *engine.PFC) string { return engine.OnOff(p.Willing) }
-	mbc := func(p *engine.PFC) string { return engine.OnOff(p.MBC) }
-	capf := func(p *engine.PFC) string { return fmt.Sprint(p.Cap) }
+	will := func(p *dcb.PFC) string { return dcb.OnOff(p.Willing) }
+	mbc := func(p *dcb.PFC) string { return dcb.OnOff(p.MBC) }
+	capf := func(p *dcb.PFC) string { return fmt.Sprint(p.Cap) }
 	// pauseCell is a priority's pause frames received and sent ("rx/tx"),
 	// or the sum of those known when total: "—" where a count is unknown.
 	pauseCell := func(p uint8, total bool) string {
@@ -340,7 +342,7 @@ func (r *renderer) pfcContent(w int) paneContent {
 	}
 	for _, a := range []struct {
 		name string
-		get  func(*engine.PFC) string
+		get  func(*dcb.PFC) string
 		diff bool
 	}{{"Willing", will, false}, {"MBC", mbc, true}, {"Cap", capf, true}} {
 		c.body = append(c.body, pad(a.name, 8)+pad(attr(0, a.get, a.diff), 6)+pad(attr(1, a.get, a.diff), 7)+attr(2, a.get, a.diff))
@@ -352,7 +354,7 @@ func (r *renderer) pfcContent(w int) paneContent {
 
 // An appLine is one APP entry of the merged local/remote table.
 type appLine struct {
-	app                 engine.App
+	app                 dcb.App
 	local, remote, oper bool
 	conflict, operKnown bool
 }
@@ -363,7 +365,7 @@ type appLine struct {
 func (r *renderer) appRows() []appLine {
 	lp, rp, op := r.params()
 	var rows []appLine
-	add := func(a engine.App, remote bool) {
+	add := func(a dcb.App, remote bool) {
 		for i := range rows {
 			if rows[i].app == a {
 				if remote {
@@ -1101,7 +1103,7 @@ func (r *renderer) pfcOn(p uint8) bool {
 // pfcMark marks whether PFC is on for priority p in force: on, off, or
 // unknown without operational PFC.
 func (r *renderer) pfcMark(p uint8) string {
-	var op *engine.PFC
+	var op *dcb.PFC
 	if r.in.Operational != nil {
 		op = r.in.Operational.PFC
 	}
@@ -1286,7 +1288,7 @@ func onOffWord(b *bool) string {
 	if b == nil {
 		return "?"
 	}
-	return engine.OnOff(*b)
+	return dcb.OnOff(*b)
 }
 
 // countOr is a count, or the mark of a missing one.

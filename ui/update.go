@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -49,8 +51,8 @@ type (
 		iface   string
 		willing bool // Willing: the new state; agent: start
 		caps    Caps
-		op      *engine.Params
-		res     engine.Resolution
+		op      *dcb.Params
+		res     dcb.Resolution
 		err     error
 		preview bool
 		// undo is what an undo restores (undo only).
@@ -63,8 +65,8 @@ type (
 	formPreviewMsg struct {
 		seq   int
 		iface string
-		op    *engine.Params
-		res   engine.Resolution
+		op    *dcb.Params
+		res   dcb.Resolution
 		err   error
 	}
 	resultMsg struct {
@@ -261,7 +263,7 @@ func (m *Model) rebase(s engine.Snapshot) tea.Cmd {
 		return nil
 	}
 	var cmds []tea.Cmd
-	preview := func(willing bool, local *engine.Params) tea.Cmd {
+	preview := func(willing bool, local *dcb.Params) tea.Cmd {
 		if m.backend == nil {
 			return nil
 		}
@@ -862,7 +864,7 @@ func (m Model) startWilling() (tea.Model, tea.Cmd) {
 	}
 	target := in.Willing == nil || !*in.Willing
 	name := in.Name
-	m.vs.busy = fmt.Sprintf("previewing Willing %s on %s…", engine.OnOff(target), name)
+	m.vs.busy = fmt.Sprintf("previewing Willing %s on %s…", dcb.OnOff(target), name)
 	return m, m.checked(actWilling, name, func(b Backend, caps Caps) tea.Msg {
 		op, res, err := b.Preview(name, target, nil)
 		return confirmMsg{act: actWilling, iface: name, willing: target, caps: caps, op: op, res: res, err: err, preview: true}
@@ -969,7 +971,7 @@ func (m Model) dialogKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	switch d.kind {
 	case dialogWilling:
 		w := d.willing
-		m.vs.busy = fmt.Sprintf("setting Willing %s on %s…", engine.OnOff(w), name)
+		m.vs.busy = fmt.Sprintf("setting Willing %s on %s…", dcb.OnOff(w), name)
 		return m, func() tea.Msg {
 			text, err := b.Apply(name, &w, nil)
 			return resultMsg{act: actWilling, iface: name, text: text, err: err}

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
@@ -24,10 +26,10 @@ type fakeBackend struct {
 	calls []string
 
 	caps       Caps
-	previewOp  *engine.Params
-	previewRes engine.Resolution
+	previewOp  *dcb.Params
+	previewRes dcb.Resolution
 	previewErr error
-	applied    []*engine.Params // the local parameters of each Apply
+	applied    []*dcb.Params // the local parameters of each Apply
 	applyText  string
 	applyErr   error
 	exportPath string
@@ -58,7 +60,7 @@ func ptrWords(b *bool) string {
 	if b == nil {
 		return "nil"
 	}
-	return engine.OnOff(*b)
+	return dcb.OnOff(*b)
 }
 
 func (f *fakeBackend) Capabilities(iface string) Caps {
@@ -66,8 +68,8 @@ func (f *fakeBackend) Capabilities(iface string) Caps {
 	return f.caps
 }
 
-func (f *fakeBackend) Preview(iface string, willing bool, local *engine.Params) (*engine.Params, engine.Resolution, error) {
-	f.record("Preview(%s, willing %s, local %v)", iface, engine.OnOff(willing), local != nil)
+func (f *fakeBackend) Preview(iface string, willing bool, local *dcb.Params) (*dcb.Params, dcb.Resolution, error) {
+	f.record("Preview(%s, willing %s, local %v)", iface, dcb.OnOff(willing), local != nil)
 	if f.live != nil {
 		for _, in := range f.live().Interfaces {
 			if in.Name == iface {
@@ -82,7 +84,7 @@ func (f *fakeBackend) Preview(iface string, willing bool, local *engine.Params) 
 	return f.previewOp, f.previewRes, f.previewErr
 }
 
-func (f *fakeBackend) Apply(iface string, willing *bool, local *engine.Params) (string, error) {
+func (f *fakeBackend) Apply(iface string, willing *bool, local *dcb.Params) (string, error) {
 	f.record("Apply(%s, willing %s, local %v)", iface, ptrWords(willing), local != nil)
 	f.mu.Lock()
 	f.applied = append(f.applied, local)
@@ -125,8 +127,8 @@ func (f *fakeBackend) Export(s engine.Snapshot) (string, error) {
 }
 
 func (f *fakeBackend) SetAgent(iface string, on bool) (string, error) {
-	f.record("SetAgent(%s, %s)", iface, engine.OnOff(on))
-	return "agent " + engine.OnOff(on), nil
+	f.record("SetAgent(%s, %s)", iface, dcb.OnOff(on))
+	return "agent " + dcb.OnOff(on), nil
 }
 
 var _ Backend = (*fakeBackend)(nil)
@@ -295,10 +297,10 @@ func TestWillingConfirm(t *testing.T) {
 	s := firstReceipt(t)
 	local := s.Interfaces[0].Local.Clone()
 	be.previewOp = local
-	be.previewRes = engine.Resolution{
-		ETS: engine.Choice{Source: engine.FromLocal, Why: "local: local Willing is off"},
-		PFC: engine.Choice{Source: engine.FromLocal, Why: "local: local Willing is off"},
-		App: engine.Choice{Source: engine.FromLocal, Why: "local: local Willing is off"},
+	be.previewRes = dcb.Resolution{
+		ETS: dcb.Choice{Source: dcb.FromLocal, Why: "local: local Willing is off"},
+		PFC: dcb.Choice{Source: dcb.FromLocal, Why: "local: local Willing is off"},
+		App: dcb.Choice{Source: dcb.FromLocal, Why: "local: local Willing is off"},
 	}
 	h := newHarness(t, s, be)
 	h.press("w")
@@ -350,10 +352,10 @@ func TestWillingError(t *testing.T) {
 
 func TestEditValidation(t *testing.T) {
 	be := writable()
-	be.previewRes = engine.Resolution{
-		ETS: engine.Choice{Source: engine.FromLocal, Why: "local: local Willing is off"},
-		PFC: engine.Choice{Source: engine.FromLocal, Why: "local: local Willing is off"},
-		App: engine.Choice{Source: engine.FromLocal, Why: "local: local Willing is off"},
+	be.previewRes = dcb.Resolution{
+		ETS: dcb.Choice{Source: dcb.FromLocal, Why: "local: local Willing is off"},
+		PFC: dcb.Choice{Source: dcb.FromLocal, Why: "local: local Willing is off"},
+		App: dcb.Choice{Source: dcb.FromLocal, Why: "local: local Willing is off"},
 	}
 	h := newHarness(t, mismatch(t), be)
 	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
@@ -435,7 +437,7 @@ func TestEditFormFields(t *testing.T) {
 	if len(errs) != 0 {
 		t.Fatalf("errors %v", errs)
 	}
-	if got := p.App[len(p.App)-1]; got != (engine.App{Selector: lldp.AppSelEthertype, Protocol: 0x8906, Priority: 3}) {
+	if got := p.App[len(p.App)-1]; got != (dcb.App{Selector: lldp.AppSelEthertype, Protocol: 0x8906, Priority: 3}) {
 		t.Errorf("APP entry %+v", got)
 	}
 	h.press("delete")

@@ -35,6 +35,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/jsondoc"
 )
@@ -100,8 +102,8 @@ func PathFunc(dir string) func(ifname string) string {
 // A Request is a decoded request.
 type Request struct {
 	Op      string
-	Params  *engine.Params // apply: the features to change; nil: none
-	Willing *bool          // apply: the new Willing state; nil: unchanged
+	Params  *dcb.Params // apply: the features to change; nil: none
+	Willing *bool       // apply: the new Willing state; nil: unchanged
 }
 
 // requestJSON is a request on the wire.
@@ -118,14 +120,14 @@ type LocalState = engine.LocalState
 // A Response is a response on the wire. An error response has only
 // ok (false) and error.
 type Response struct {
-	OK          bool           `json:"ok"`
-	Error       string         `json:"error,omitempty"`
-	Interface   string         `json:"interface,omitempty"`
-	PID         int            `json:"pid,omitempty"`
-	Previous    *LocalState    `json:"previous,omitempty"`
-	Willing     *bool          `json:"willing,omitempty"`
-	Local       *engine.Params `json:"local,omitempty"`
-	Operational *engine.Params `json:"operational,omitempty"`
+	OK          bool        `json:"ok"`
+	Error       string      `json:"error,omitempty"`
+	Interface   string      `json:"interface,omitempty"`
+	PID         int         `json:"pid,omitempty"`
+	Previous    *LocalState `json:"previous,omitempty"`
+	Willing     *bool       `json:"willing,omitempty"`
+	Local       *dcb.Params `json:"local,omitempty"`
+	Operational *dcb.Params `json:"operational,omitempty"`
 	// Changed lists what an apply or undo changed: "ets", "ets_reco",
 	// "pfc", "app", "willing" (empty when nothing did).
 	Changed []string `json:"changed,omitempty"`
@@ -177,7 +179,7 @@ func readRequest(r io.Reader) (Request, error) {
 	}
 	req := Request{Op: j.Op, Willing: j.Willing}
 	if len(j.Params) > 0 && !bytes.Equal(bytes.TrimSpace(j.Params), []byte("null")) {
-		p, err := engine.ParseParams(bytes.NewReader(j.Params))
+		p, err := dcb.ParseParams(bytes.NewReader(j.Params))
 		if err != nil {
 			return Request{}, fmt.Errorf("params: %s", OneLine(err.Error()))
 		}

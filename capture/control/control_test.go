@@ -8,15 +8,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/dcbtop/dcbtop/engine/dcb"
 
-	"github.com/dcbtop/dcbtop/engine"
+	"github.com/google/go-cmp/cmp"
 )
 
 // What apply sends is what the server reads back.
 func TestRequestEncoding(t *testing.T) {
 	no := false
-	p := &engine.Params{PFC: &engine.PFC{Cap: 8, Enabled: 1 << 3}, App: []engine.App{}}
+	p := &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}, App: []dcb.App{}}
 	b, err := encodeRequest(Request{Op: "apply", Params: p, Willing: &no})
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/capture/counters"
@@ -507,7 +509,7 @@ func TestDefaults(t *testing.T) {
 // interface without RDMA and without a source has none.
 func TestECN(t *testing.T) {
 	const dir = "class/net/eth0/ecn/"
-	full := func(np, rp engine.PrioSet, extra map[string]string) map[string]string {
+	full := func(np, rp dcb.PrioSet, extra map[string]string) map[string]string {
 		m := map[string]string{}
 		for p := range 8 {
 			m[fmt.Sprintf(dir+"roce_np/enable/%d", p)] = fmt.Sprintf("%d\n", np>>p&1)

@@ -14,6 +14,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	assets "github.com/dcbtop/dcbtop/assets/demo"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
@@ -76,7 +78,7 @@ type Host struct {
 	// Willing is the host's DCBX Willing state.
 	Willing bool
 	// Params are the host's local parameters, Willing bits set to Willing.
-	Params *engine.Params
+	Params *dcb.Params
 }
 
 // A Step is one entry of a Scenario.
@@ -96,7 +98,7 @@ type Step struct {
 	Start *SwitchConfig
 	// Params holds the features a set or resume step changes (nil
 	// features stay as they are); nil when it changes none.
-	Params *engine.Params
+	Params *dcb.Params
 	// Willing is the new Willing state of a set or resume step; nil when
 	// it does not change.
 	Willing *bool
@@ -271,8 +273,8 @@ func parseMAC(s string) (lldp.MAC, error) {
 
 // parseParams reads a PARAMS object strictly and checks it like received
 // TLVs. Willing lives on the step or host, not in the parameters.
-func parseParams(raw json.RawMessage) (*engine.Params, error) {
-	p, err := engine.ParseParams(bytes.NewReader(raw))
+func parseParams(raw json.RawMessage) (*dcb.Params, error) {
+	p, err := dcb.ParseParams(bytes.NewReader(raw))
 	if err != nil {
 		return nil, fmt.Errorf("params: %w", err)
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -34,7 +36,7 @@ type SwitchConfig struct {
 	// Willing is the switch's DCBX Willing state.
 	Willing bool
 	// Params are the switch's local parameters.
-	Params *engine.Params
+	Params *dcb.Params
 }
 
 func (c *SwitchConfig) clone() SwitchConfig {
@@ -218,7 +220,7 @@ func (s *Switch) apply(ev engine.Event, at time.Time) {
 // nil: none) and, when willing is not nil, its Willing state. A switch
 // that transmits re-resolves its operational parameters and, when its
 // LLDPDU changes, starts fast transmission.
-func (s *Switch) Set(change *engine.Params, willing *bool, now time.Time) error {
+func (s *Switch) Set(change *dcb.Params, willing *bool, now time.Time) error {
 	w := s.cfg.Willing
 	if willing != nil {
 		w = *willing

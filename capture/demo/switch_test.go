@@ -5,7 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine/agent"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
@@ -16,7 +17,7 @@ var (
 )
 
 // decode returns the DCBX parameters and TTL of a frame.
-func decode(t *testing.T, f []byte) (*engine.Params, uint16, lldp.MAC) {
+func decode(t *testing.T, f []byte) (*dcb.Params, uint16, lldp.MAC) {
 	t.Helper()
 	hdr, pdu, err := lldp.SplitFrame(f)
 	if err != nil {
@@ -29,13 +30,13 @@ func decode(t *testing.T, f []byte) (*engine.Params, uint16, lldp.MAC) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return engine.ParamsFromDU(du), du.TTL, hdr.Src
+	return dcb.ParamsFromDU(du), du.TTL, hdr.Src
 }
 
 func leafConfig(willing bool) SwitchConfig {
 	return SwitchConfig{Name: "leaf-1", ChassisMAC: leafMAC, Port: "swp1", SystemName: "leaf-1",
 		TxInterval: time.Second, ReactDelay: 2 * time.Second, Willing: willing,
-		Params: &engine.Params{PFC: &engine.PFC{Cap: 8, Enabled: 1 << 3}, App: []engine.App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}}}}
+		Params: &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}, App: []dcb.App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}}}}
 }
 
 // newSwitch is NewSwitch for a configuration that must be accepted.
@@ -79,10 +80,10 @@ func checkLog(t *testing.T, events []Event, want ...string) {
 }
 
 // hostFrame returns what dcbtop's agent on the host sends.
-func hostFrame(t *testing.T, mac lldp.MAC, willing bool, pfc engine.PrioSet, now time.Time) []byte {
+func hostFrame(t *testing.T, mac lldp.MAC, willing bool, pfc dcb.PrioSet, now time.Time) []byte {
 	t.Helper()
 	local := agent.DefaultLocal()
-	local.PFC = &engine.PFC{Willing: willing, Cap: 8, Enabled: pfc}
+	local.PFC = &dcb.PFC{Willing: willing, Cap: 8, Enabled: pfc}
 	ag, err := agent.New(agent.Config{Ifname: "eth0", MAC: mac, SystemName: "host", TxInterval: 30 * time.Second},
 		agent.Advert{Willing: willing, Local: local}, now)
 	if err != nil {
@@ -136,7 +137,7 @@ func TestSwitchAdoptsHostPFC(t *testing.T) {
 		t.Errorf("Advert = %+v", ad)
 	}
 	v, ok := s.View()
-	if !ok || v.Resolution.PFC.Source != engine.FromRemote || v.Remote == nil || v.Remote.PFC.Willing {
+	if !ok || v.Resolution.PFC.Source != dcb.FromRemote || v.Remote == nil || v.Remote.PFC.Willing {
 		t.Errorf("View: resolution %+v, remote %+v", v.Resolution, v.Remote)
 	}
 	// Fast transmission after the change: the next ones 1 s apart.
@@ -167,7 +168,7 @@ func TestSwitchBothWilling(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		host lldp.MAC
-		want engine.PrioSet
+		want dcb.PrioSet
 	}{
 		{"host MAC higher: the switch adopts", hostMAC, 1<<3 | 1<<4},
 		{"host MAC lower: the switch keeps its own", lldp.MAC{0x02, 0, 0, 0, 0, 0x01}, 1 << 3},
@@ -208,7 +209,7 @@ func TestSwitchLifecycle(t *testing.T) {
 	lastSent(s, t0, t0.Add(9*time.Second), time.Second)
 	t1 := t0.Add(10 * time.Second)
 	w := true
-	if err := s.Set(&engine.Params{PFC: &engine.PFC{Cap: 8, Enabled: 1 << 5}}, &w, t1); err != nil {
+	if err := s.Set(&dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 5}}, &w, t1); err != nil {
 		t.Fatal(err)
 	}
 	f, ok := s.Poll(t1)
@@ -218,7 +219,7 @@ func TestSwitchLifecycle(t *testing.T) {
 	if p, _, _ := decode(t, f); p.PFC.Enabled != 1<<5 || !p.PFC.Willing || len(p.App) != 1 {
 		t.Errorf("after Set: %+v (APP must stay)", p)
 	}
-	if err := s.Set(&engine.Params{PFC: &engine.PFC{Cap: 1, Enabled: 3}}, nil, t1); err == nil {
+	if err := s.Set(&dcb.Params{PFC: &dcb.PFC{Cap: 1, Enabled: 3}}, nil, t1); err == nil {
 		t.Error("Set accepted PFC on 2 priorities with capability 1")
 	}
 	s.Silence(t1)

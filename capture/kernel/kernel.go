@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/capture/dcbnl"
 	"github.com/dcbtop/dcbtop/engine"
@@ -118,10 +120,10 @@ func localState(ieee *dcbnl.IEEE) engine.LocalState {
 // back when nothing is written. The result carries the state before and
 // after, what was written and left alone, and the failure if any (its
 // Err).
-func Apply(c Client, ifname string, p *engine.Params, willing *bool) engine.WriteResult {
+func Apply(c Client, ifname string, p *dcb.Params, willing *bool) engine.WriteResult {
 	res := engine.WriteResult{Interface: ifname, Target: engine.WriteKernel}
 	if p == nil {
-		p = &engine.Params{}
+		p = &dcb.Params{}
 	}
 	const readOp = "read DCB parameters (IEEE_GET)"
 	cur, mode, err := kernelState(c, ifname)
@@ -262,7 +264,7 @@ func Apply(c Client, ifname string, p *engine.Params, willing *bool) engine.Writ
 // planKernel maps the given features onto the kernel's structures, keeping
 // what is not given from cur, and leaves out the features whose values
 // would not change (a PFC write flaps the link on mlx5).
-func planKernel(cur *dcbnl.IEEE, p *engine.Params, willing *bool) (kernelPlan, error) {
+func planKernel(cur *dcbnl.IEEE, p *dcb.Params, willing *bool) (kernelPlan, error) {
 	var plan kernelPlan
 	if p.ETS != nil || p.ETSReco != nil || willing != nil {
 		ets, err := ieeeETS(cur.ETS, p, willing)
@@ -300,7 +302,7 @@ func planKernel(cur *dcbnl.IEEE, p *engine.Params, willing *bool) (kernelPlan, e
 // from the --willing flag or the current value (the file's willing is
 // not used, as for --local); ets_cap is the device's and kept (max_tcs
 // when the driver reports none). What is not given is kept from cur.
-func ieeeETS(cur *dcbnl.ETS, p *engine.Params, willing *bool) (*dcbnl.ETS, error) {
+func ieeeETS(cur *dcbnl.ETS, p *dcb.Params, willing *bool) (*dcbnl.ETS, error) {
 	var e dcbnl.ETS
 	if cur != nil {
 		e = *cur
@@ -334,7 +336,7 @@ func tsaBytes(t [8]lldp.TSA) [8]uint8 {
 
 // ieeePFC maps PARAMS pfc onto struct ieee_pfc: pfc_cap, pfc_en, mbc; the
 // delay is kept from cur (PARAMS has none).
-func ieeePFC(cur *dcbnl.PFC, p *engine.PFC) *dcbnl.PFC {
+func ieeePFC(cur *dcbnl.PFC, p *dcb.PFC) *dcbnl.PFC {
 	f := &dcbnl.PFC{Cap: p.Cap, Enabled: uint8(p.Enabled)}
 	if p.MBC {
 		f.MBC = 1
@@ -347,7 +349,7 @@ func ieeePFC(cur *dcbnl.PFC, p *engine.PFC) *dcbnl.PFC {
 
 // ieeeApp maps a PARAMS app entry onto struct dcb_app (the IEEE selectors
 // 1-5 are the kernel's IEEE_8021QAZ_APP_SEL_*).
-func ieeeApp(a engine.App) dcbnl.App {
+func ieeeApp(a dcb.App) dcbnl.App {
 	return dcbnl.App{Selector: uint8(a.Selector), Priority: a.Priority, Protocol: a.Protocol}
 }
 
@@ -359,7 +361,7 @@ func isIEEEApp(a dcbnl.App) bool { return a.Selector >= 1 && a.Selector <= 5 && 
 
 // appChanges returns the IEEE APP entries of cur that want does not have
 // (to delete) and those of want that cur does not have (to add).
-func appChanges(cur []dcbnl.App, want []engine.App) (del, add []dcbnl.App) {
+func appChanges(cur []dcbnl.App, want []dcb.App) (del, add []dcbnl.App) {
 	w := make([]dcbnl.App, 0, len(want))
 	for _, a := range want {
 		if k := ieeeApp(a); !slices.Contains(w, k) {
@@ -397,10 +399,10 @@ func etsDiffs(got, want *dcbnl.ETS, cmp etsCompare) []engine.FieldDiff {
 		diff("reco prio_tc", joinU8(got.RecoPrioTC[:], "/"), joinU8(want.RecoPrioTC[:], "/"))
 	}
 	if cmp.willing {
-		diff("willing", engine.OnOff(got.Willing), engine.OnOff(want.Willing))
+		diff("willing", dcb.OnOff(got.Willing), dcb.OnOff(want.Willing))
 	}
 	if cmp.cbs {
-		diff("cbs", engine.OnOff(got.CBS), engine.OnOff(want.CBS))
+		diff("cbs", dcb.OnOff(got.CBS), dcb.OnOff(want.CBS))
 	}
 	return d
 }
@@ -434,7 +436,7 @@ func pfcDiffs(got, want *dcbnl.PFC) []engine.FieldDiff {
 		d = append(d, engine.FieldDiff{Field: "enabled", Got: g, Want: w})
 	}
 	if (got.MBC != 0) != (want.MBC != 0) {
-		d = append(d, engine.FieldDiff{Field: "mbc", Got: engine.OnOff(got.MBC != 0), Want: engine.OnOff(want.MBC != 0)})
+		d = append(d, engine.FieldDiff{Field: "mbc", Got: dcb.OnOff(got.MBC != 0), Want: dcb.OnOff(want.MBC != 0)})
 	}
 	return d
 }
@@ -451,21 +453,21 @@ func pfcMismatch(got, want *dcbnl.PFC) (m engine.Mismatch, ok bool) {
 	return m, len(m.Fields) > 0
 }
 
-func prioList(en uint8) string { return engine.PrioSet(en).PrioWords() }
+func prioList(en uint8) string { return dcb.PrioSet(en).PrioWords() }
 
 // appMismatch compares the kernel's IEEE APP entries with the wanted
 // set; ok is false when they agree.
-func appMismatch(got []dcbnl.App, want []engine.App) (m engine.Mismatch, ok bool) {
+func appMismatch(got []dcbnl.App, want []dcb.App) (m engine.Mismatch, ok bool) {
 	del, add := appChanges(got, want)
 	m = engine.Mismatch{Feature: engine.FeatureApp, Missing: engineApps(add), Unexpected: engineApps(del)}
 	return m, len(add)+len(del) > 0
 }
 
 // engineApps maps IEEE APP entries (isIEEEApp) to PARAMS app entries.
-func engineApps(apps []dcbnl.App) []engine.App {
-	var out []engine.App
+func engineApps(apps []dcbnl.App) []dcb.App {
+	var out []dcb.App
 	for _, a := range apps {
-		out = append(out, engine.App{Selector: lldp.AppSelector(a.Selector), Protocol: a.Protocol, Priority: a.Priority})
+		out = append(out, dcb.App{Selector: lldp.AppSelector(a.Selector), Protocol: a.Protocol, Priority: a.Priority})
 	}
 	return out
 }
@@ -486,25 +488,25 @@ func joinU8(v []uint8, sep string) string {
 // Willing bit: PFC willing is reported as the ETS one, the port's only
 // Willing state in dcbnl. The APP table can include entries an agent
 // learned from the peer (docs/dcbx.md, "Local parameters from the kernel").
-func ParamsFromIEEE(in *dcbnl.IEEE) (p *engine.Params, willing bool) {
-	p = &engine.Params{}
+func ParamsFromIEEE(in *dcbnl.IEEE) (p *dcb.Params, willing bool) {
+	p = &dcb.Params{}
 	if e := in.ETS; e != nil {
 		willing = e.Willing
 		maxTCs := e.ETSCap
 		if maxTCs == 0 || maxTCs > 8 {
 			maxTCs = 8
 		}
-		p.ETS = &engine.ETS{Willing: e.Willing, CBS: e.CBS, MaxTCs: maxTCs, PrioTC: e.PrioTC, TCBandwidth: e.TCTxBW, TSA: tsas(e.TCTSA)}
+		p.ETS = &dcb.ETS{Willing: e.Willing, CBS: e.CBS, MaxTCs: maxTCs, PrioTC: e.PrioTC, TCBandwidth: e.TCTxBW, TSA: tsas(e.TCTSA)}
 		if e.TCRecoBW != ([8]uint8{}) || e.RecoPrioTC != ([8]uint8{}) || e.TCRecoTSA != ([8]uint8{}) {
-			p.ETSReco = &engine.ETSReco{PrioTC: e.RecoPrioTC, TCBandwidth: e.TCRecoBW, TSA: tsas(e.TCRecoTSA)}
+			p.ETSReco = &dcb.ETSReco{PrioTC: e.RecoPrioTC, TCBandwidth: e.TCRecoBW, TSA: tsas(e.TCRecoTSA)}
 		}
 	}
 	if f := in.PFC; f != nil {
-		p.PFC = &engine.PFC{Willing: willing, MBC: f.MBC != 0, Cap: f.Cap, Enabled: engine.PrioSet(f.Enabled)}
+		p.PFC = &dcb.PFC{Willing: willing, MBC: f.MBC != 0, Cap: f.Cap, Enabled: dcb.PrioSet(f.Enabled)}
 	}
 	for _, a := range in.App {
 		if isIEEEApp(a) {
-			p.App = append(p.App, engine.App{Selector: lldp.AppSelector(a.Selector), Protocol: a.Protocol, Priority: a.Priority})
+			p.App = append(p.App, dcb.App{Selector: lldp.AppSelector(a.Selector), Protocol: a.Protocol, Priority: a.Priority})
 		}
 	}
 	return p, willing

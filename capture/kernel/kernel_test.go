@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/capture/dcbnl"
@@ -16,9 +18,9 @@ import (
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
-func mustParams(t *testing.T, s string) *engine.Params {
+func mustParams(t *testing.T, s string) *dcb.Params {
 	t.Helper()
-	p, err := engine.ParseParams(strings.NewReader(s))
+	p, err := dcb.ParseParams(strings.NewReader(s))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +123,7 @@ func TestIEEEMapping(t *testing.T) {
 			t.Errorf("%s: dcb_app %+v, want %+v", tt.sel, got, tt.want)
 		}
 	}
-	if got := ieeeApp(engine.App{Selector: lldp.AppSelDSCP, Protocol: 46, Priority: 5}); got != (dcbnl.App{Selector: 5, Priority: 5, Protocol: 46}) {
+	if got := ieeeApp(dcb.App{Selector: lldp.AppSelDSCP, Protocol: 46, Priority: 5}); got != (dcbnl.App{Selector: 5, Priority: 5, Protocol: 46}) {
 		t.Errorf("dscp: %+v", got)
 	}
 }
@@ -131,7 +133,7 @@ func TestAppChanges(t *testing.T) {
 		return dcbnl.App{Selector: sel, Priority: prio, Protocol: proto}
 	}
 	cur := []dcbnl.App{a(3, 3, 4791), a(5, 3, 26), a(5, 4, 46), a(255, 1, 1), a(0, 0x08, 0x8906), a(1, 0x18, 3260)}
-	want := []engine.App{
+	want := []dcb.App{
 		{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3},
 		{Selector: lldp.AppSelDSCP, Protocol: 46, Priority: 5}, // moved: the old entry goes first
 		{Selector: lldp.AppSelTCP, Protocol: 3260, Priority: 4},
@@ -275,7 +277,7 @@ func TestApplyKernel(t *testing.T) {
 			if tt.setup != nil {
 				tt.setup(f)
 			}
-			var p *engine.Params
+			var p *dcb.Params
 			if tt.params != "" {
 				p = mustParams(t, tt.params)
 			}

@@ -5,6 +5,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/capture/dcbnl"
@@ -24,23 +26,23 @@ func TestApplyNetlink(t *testing.T) {
 	allETS := [8]lldp.TSA{2, 2, 2, 2, 2, 2, 2, 2}
 	// The fake's initial state: all priorities on TC0 at 100 %, PFC off,
 	// no APP entry.
-	initial := &engine.Params{
-		ETS: &engine.ETS{MaxTCs: 8, TCBandwidth: [8]uint8{100}, TSA: allETS},
-		PFC: &engine.PFC{Cap: 8},
+	initial := &dcb.Params{
+		ETS: &dcb.ETS{MaxTCs: 8, TCBandwidth: [8]uint8{100}, TSA: allETS},
+		PFC: &dcb.PFC{Cap: 8},
 	}
 	etsTSA4060 := [8]lldp.TSA{2, 2}
-	ets4060After := &engine.ETS{MaxTCs: 8, PrioTC: prio4060, TCBandwidth: bw4060, TSA: etsTSA4060}
-	reco4060After := &engine.ETSReco{PrioTC: prio4060, TCBandwidth: bw4060, TSA: etsTSA4060}
-	roce := []engine.App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}, {Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}}
-	with := func(p *engine.Params, f func(p *engine.Params)) *engine.Params {
+	ets4060After := &dcb.ETS{MaxTCs: 8, PrioTC: prio4060, TCBandwidth: bw4060, TSA: etsTSA4060}
+	reco4060After := &dcb.ETSReco{PrioTC: prio4060, TCBandwidth: bw4060, TSA: etsTSA4060}
+	roce := []dcb.App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}, {Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}}
+	with := func(p *dcb.Params, f func(p *dcb.Params)) *dcb.Params {
 		q := p.Clone()
 		f(q)
 		return q
 	}
-	pfc34After := with(initial, func(p *engine.Params) { p.PFC.Enabled = 0x18 })
+	pfc34After := with(initial, func(p *dcb.Params) { p.PFC.Enabled = 0x18 })
 	const etsUnchanged = `"ets": {"prio_tc": [0,0,0,0,0,0,0,0], "tc_bandwidth": [100,0,0,0,0,0,0,0], "tsa": ["ets","ets","ets","ets","ets","ets","ets","ets"]}`
 	const invalid = `{"ets": {"prio_tc": [0,0,0,0,0,0,0,0], "tc_bandwidth": [50,40,0,0,0,0,0,0], "tsa": ["ets","ets","ets","ets","ets","ets","ets","ets"]}}`
-	state := func(p *engine.Params) engine.LocalState { return engine.LocalState{Params: p} }
+	state := func(p *dcb.Params) engine.LocalState { return engine.LocalState{Params: p} }
 
 	tests := []struct {
 		name    string
@@ -53,7 +55,7 @@ func TestApplyNetlink(t *testing.T) {
 		{name: "PFC and APP written, ETS unchanged", params: `{` + etsUnchanged + `,` + pfc34 + `,` + appRoCE + `}`,
 			setup: func(f *kerneltest.Fake) { f.Mode = &host },
 			want: engine.WriteResult{Mode: host.String(), Before: state(initial),
-				After:   state(with(pfc34After, func(p *engine.Params) { p.App = roce })),
+				After:   state(with(pfc34After, func(p *dcb.Params) { p.App = roce })),
 				Written: []engine.Feature{engine.FeaturePFC, engine.FeatureApp}, Unchanged: []engine.Feature{engine.FeatureETS}},
 			reqs: []string{"IEEE_GET", "IEEE_SET", "IEEE_SET", "IEEE_GET"}},
 		{name: "nothing to write: one read, After is Before", params: `{` + pfc34 + `}`,
@@ -72,7 +74,7 @@ func TestApplyNetlink(t *testing.T) {
 			reqs: []string{"IEEE_GET", "GDCBX", "IEEE_GET", "IEEE_SET", "IEEE_GET"}},
 		{name: "willing set", willing: ptr(true), setup: func(f *kerneltest.Fake) { f.Mode = &host },
 			want: engine.WriteResult{Mode: host.String(), Before: state(initial),
-				After: engine.LocalState{Willing: true, Params: with(initial, func(p *engine.Params) {
+				After: engine.LocalState{Willing: true, Params: with(initial, func(p *dcb.Params) {
 					p.ETS.Willing, p.PFC.Willing = true, true
 				})},
 				Written: []engine.Feature{engine.FeatureETS}, Notes: []engine.WriteNote{{Kind: engine.NoteETSWillingOnly, Willing: true}}},
@@ -93,7 +95,7 @@ func TestApplyNetlink(t *testing.T) {
 				f.SetErr["PFC"] = &dcbnl.Error{Op: "IEEE_SET", Ifname: "eth0", Err: syscall.EINVAL, Driver: true}
 			},
 			want: engine.WriteResult{Mode: host.String(), Before: state(initial),
-				After:   state(with(initial, func(p *engine.Params) { p.ETS, p.ETSReco = ets4060After, reco4060After })),
+				After:   state(with(initial, func(p *dcb.Params) { p.ETS, p.ETSReco = ets4060After, reco4060After })),
 				Written: []engine.Feature{engine.FeatureETS},
 				Err: &engine.WriteError{Kind: engine.WritePartial, Interface: "eth0", Feature: engine.FeaturePFC,
 					Written: []engine.Feature{engine.FeatureETS}, NotAttempted: []engine.Feature{engine.FeatureApp},
@@ -154,7 +156,7 @@ func TestApplyNetlink(t *testing.T) {
 			reqs: []string{"IEEE_GET"}},
 		{name: "incomplete for the driver: no ETS to keep", willing: ptr(true),
 			setup: func(f *kerneltest.Fake) { f.Mode, f.State.ETS = &host, nil },
-			want: engine.WriteResult{Mode: host.String(), Before: state(&engine.Params{PFC: &engine.PFC{Cap: 8}}), After: state(&engine.Params{PFC: &engine.PFC{Cap: 8}}),
+			want: engine.WriteResult{Mode: host.String(), Before: state(&dcb.Params{PFC: &dcb.PFC{Cap: 8}}), After: state(&dcb.Params{PFC: &dcb.PFC{Cap: 8}}),
 				Err: &engine.WriteError{Kind: engine.WriteInvalidParams, Interface: "eth0", Detail: "the driver reports no ETS configuration to keep: give ets too"}},
 			reqs: []string{"IEEE_GET"}},
 	}
@@ -164,7 +166,7 @@ func TestApplyNetlink(t *testing.T) {
 			if tt.setup != nil {
 				tt.setup(f)
 			}
-			var p *engine.Params
+			var p *dcb.Params
 			if tt.params != "" {
 				p = mustParams(t, tt.params)
 			}

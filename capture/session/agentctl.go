@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/host"
@@ -62,7 +64,7 @@ func (r *liveRun) doCtx(ctx context.Context, fn func()) error {
 // kernel, returned as the WriteKernel the caller carries out (off the
 // engine goroutine: a driver's write may take long) and reports with
 // kernelWritten.
-func (r *liveRun) write(iface string, change *engine.Params, willing *bool, undo bool) (ap host.Applied, wk *host.WriteKernel, err error) {
+func (r *liveRun) write(iface string, change *dcb.Params, willing *bool, undo bool) (ap host.Applied, wk *host.WriteKernel, err error) {
 	if derr := r.do(func() {
 		var res host.Result
 		if undo {
@@ -151,7 +153,7 @@ func (c AgentChange) String() string {
 		return "dcbtop's agent already runs here"
 	case c.Started:
 		return fmt.Sprintf("dcbtop's agent started: LLDPDUs every %s (TTL %d s), willing %s, local parameters %s",
-			c.Interval, c.TTL, engine.OnOff(c.Willing), c.From)
+			c.Interval, c.TTL, dcb.OnOff(c.Willing), c.From)
 	case c.Unchanged:
 		return "dcbtop's agent does not run here"
 	}

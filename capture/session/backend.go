@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/capture/kernel"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/host"
@@ -30,7 +32,7 @@ type liveControl interface {
 	// host layer, which decides where it goes: dcbtop's agent, done and
 	// answered at once, or the kernel, returned as the WriteKernel to
 	// carry out and report with kernelWritten. A refusal is an error.
-	write(iface string, change *engine.Params, willing *bool, undo bool) (host.Applied, *host.WriteKernel, error)
+	write(iface string, change *dcb.Params, willing *bool, undo bool) (host.Applied, *host.WriteKernel, error)
 	kernelWritten(w host.WriteKernel, res engine.WriteResult) error
 	// undoState is the state an undo on iface restores (the host's, one
 	// level for the agent's and the kernel's writes alike).
@@ -123,10 +125,10 @@ func (b *Backend) hasUndo(iface string) bool {
 // have with the given Willing state and local parameters (nil: the
 // current ones): engine.PreviewOperational on the latest snapshot, with
 // the Willing bits of the local parameters set as an apply would set them.
-func (b *Backend) Preview(iface string, willing bool, local *engine.Params) (*engine.Params, engine.Resolution, error) {
+func (b *Backend) Preview(iface string, willing bool, local *dcb.Params) (*dcb.Params, dcb.Resolution, error) {
 	in, err := b.iface(iface)
 	if err != nil {
-		return nil, engine.Resolution{}, err
+		return nil, dcb.Resolution{}, err
 	}
 	op, res := engine.PreviewOperational(in, willing, previewLocal(in, willing, local))
 	return op, res, nil
@@ -136,7 +138,7 @@ func (b *Backend) Preview(iface string, willing bool, local *engine.Params) (*en
 // (or the current one) with its Willing bits set to willing, as the agent
 // (Params.WithWilling) and the kernel's read-back (kernel.ParamsFromIEEE)
 // have them.
-func previewLocal(in engine.Interface, willing bool, local *engine.Params) *engine.Params {
+func previewLocal(in engine.Interface, willing bool, local *dcb.Params) *dcb.Params {
 	if local == nil {
 		local = in.Local
 	}
@@ -164,7 +166,7 @@ func (b *Backend) writable(iface string) (engine.Interface, error) {
 
 // Apply sets the local Willing state and/or parameters of iface, where
 // the host layer sends it (dcbtop's agent, or the kernel).
-func (b *Backend) Apply(iface string, willing *bool, local *engine.Params) (string, error) {
+func (b *Backend) Apply(iface string, willing *bool, local *dcb.Params) (string, error) {
 	if willing == nil && local == nil {
 		return "", errors.New("nothing to apply")
 	}
@@ -189,7 +191,7 @@ func (b *Backend) UndoState(iface string) (engine.LocalState, bool) {
 
 // write carries out an apply or undo as the host layer decides it: the
 // agent's answer, or the kernel write it asks for.
-func (b *Backend) write(iface string, local *engine.Params, willing *bool, undo bool) (string, error) {
+func (b *Backend) write(iface string, local *dcb.Params, willing *bool, undo bool) (string, error) {
 	if _, err := b.writable(iface); err != nil {
 		return "", err
 	}
@@ -216,7 +218,7 @@ func agentResult(what string, ap host.Applied) string {
 	}
 	// What the agent's next LLDPDU carries (read back from it): a willing
 	// host advertises the ETS and PFC it took from the peer, not its own.
-	rb := "willing " + engine.OnOff(ap.After.Willing)
+	rb := "willing " + dcb.OnOff(ap.After.Willing)
 	if ap.Advertised != nil {
 		rb = ap.Advertised.String() // says willing or not willing
 	}

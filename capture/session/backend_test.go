@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
@@ -54,12 +56,12 @@ type fakeLive struct {
 // A fakeWrite is a write the backend handed to the live run.
 type fakeWrite struct {
 	Iface   string
-	Params  *engine.Params
+	Params  *dcb.Params
 	Willing *bool
 	Undo    bool
 }
 
-func (f *fakeLive) write(iface string, change *engine.Params, willing *bool, undo bool) (host.Applied, *host.WriteKernel, error) {
+func (f *fakeLive) write(iface string, change *dcb.Params, willing *bool, undo bool) (host.Applied, *host.WriteKernel, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.calls = append(f.calls, "write "+iface)
@@ -114,7 +116,7 @@ func (f *fakeLive) undoState(iface string) (engine.LocalState, bool) {
 func (f *fakeLive) setAgent(iface string, on bool) (AgentChange, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.calls = append(f.calls, "agent "+iface+" "+engine.OnOff(on))
+	f.calls = append(f.calls, "agent "+iface+" "+dcb.OnOff(on))
 	return AgentChange{Started: on, Interval: time.Second, TTL: 5, Willing: true, From: "the defaults"}, nil
 }
 
@@ -311,7 +313,7 @@ func TestBackendPreview(t *testing.T) {
 	pfc4.PFC.Enabled = 1 << 4
 	for _, c := range []struct {
 		willing bool
-		local   *engine.Params
+		local   *dcb.Params
 	}{{false, nil}, {true, nil}, {false, pfc4}, {true, pfc4}} {
 		op, res, err := b.Preview("ag", c.willing, c.local)
 		if err != nil {
@@ -353,8 +355,8 @@ func TestBackendPreview(t *testing.T) {
 func TestBackendApplyAgent(t *testing.T) {
 	s := liveSnapshot(t)
 	w := false
-	sent := &engine.Params{ETS: &engine.ETS{Willing: true, MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{50, 50}},
-		PFC: &engine.PFC{Willing: true, Cap: 8, Enabled: 1 << 3}}
+	sent := &dcb.Params{ETS: &dcb.ETS{Willing: true, MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{50, 50}},
+		PFC: &dcb.PFC{Willing: true, Cap: 8, Enabled: 1 << 3}}
 	fl := &fakeLive{applied: host.Applied{Interface: "ag", Target: engine.WriteAgent,
 		After: engine.LocalState{Willing: true, Params: agent.DefaultLocal().WithWilling(true)}, Changed: []string{"willing"}, Advertised: sent}}
 	b := testBackend(s, fl)
@@ -389,7 +391,7 @@ func TestBackendApplyKernel(t *testing.T) {
 	fl := &fakeLive{h: kernelHost(t)}
 	b := testBackend(s, fl)
 	b.dial = func() (kernel.Client, func(), error) { return fake, func() {}, nil }
-	p := &engine.Params{PFC: &engine.PFC{Cap: 8, Enabled: 1<<3 | 1<<4}}
+	p := &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1<<3 | 1<<4}}
 	text, err := b.Apply("nl", nil, p)
 	if err != nil || text != "applied through dcbnl and read back: PFC" {
 		t.Fatalf("apply: %q, %v", text, err)
@@ -414,9 +416,9 @@ func TestBackendApplyKernel(t *testing.T) {
 	if got, ok := b.UndoState("nl"); !ok || !cmp.Equal(got, undo) {
 		t.Errorf("UndoState: %+v, %v; want the host's undo state %+v", got, ok, undo)
 	}
-	if diff := cmp.Diff(engine.LocalState{Params: &engine.Params{
-		ETS: &engine.ETS{MaxTCs: 8, TCBandwidth: [8]uint8{100}, TSA: [8]lldp.TSA{2, 2, 2, 2, 2, 2, 2, 2}},
-		PFC: &engine.PFC{Cap: 8},
+	if diff := cmp.Diff(engine.LocalState{Params: &dcb.Params{
+		ETS: &dcb.ETS{MaxTCs: 8, TCBandwidth: [8]uint8{100}, TSA: [8]lldp.TSA{2, 2, 2, 2, 2, 2, 2, 2}},
+		PFC: &dcb.PFC{Cap: 8},
 	}}, undo); diff != "" {
 		t.Errorf("undo state: the state read before (-want +got):\n%s", diff)
 	}
@@ -445,7 +447,7 @@ func TestBackendApplyKernel(t *testing.T) {
 	// A driver error is one line without the interface name (the screen
 	// adds it).
 	fake.SetErr["PFC"] = &dcbnl.Error{Op: "IEEE_SET", Ifname: "nl", Err: errors.New("invalid argument")}
-	_, err = b.Apply("nl", nil, &engine.Params{PFC: &engine.PFC{Cap: 8, Enabled: 1 << 5}})
+	_, err = b.Apply("nl", nil, &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 5}})
 	if err == nil || strings.HasPrefix(err.Error(), "nl: ") || !strings.Contains(err.Error(), "PFC failed") {
 		t.Errorf("driver error: %v", err)
 	}
@@ -664,7 +666,7 @@ func TestSetAgentRuntime(t *testing.T) {
 	if text, err := b.Apply("h0", &w, nil); err != nil || !strings.HasPrefix(text, "applied to dcbtop's agent, changed willing; now advertising not willing") {
 		t.Errorf("willing off: %q, %v", text, err)
 	}
-	if in := snaptest.Iface(t, mustSnap(t, b), "h0"); in.Operational.PFC.Enabled != 0 || in.Resolution.PFC.Source != engine.FromLocal {
+	if in := snaptest.Iface(t, mustSnap(t, b), "h0"); in.Operational.PFC.Enabled != 0 || in.Resolution.PFC.Source != dcb.FromLocal {
 		t.Errorf("willing off: operational %+v", in.Operational)
 	}
 	text, err = b.SetAgent("h0", false)

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine/diag"
 
 	"github.com/google/go-cmp/cmp"
@@ -46,7 +48,7 @@ type testAgent struct {
 
 var testMAC = lldp.MAC{2, 0, 0, 0, 0, 1}
 
-func startTestAgent(t *testing.T, dir string, local *engine.Params, willing bool, timeout ...time.Duration) *testAgent {
+func startTestAgent(t *testing.T, dir string, local *dcb.Params, willing bool, timeout ...time.Duration) *testAgent {
 	t.Helper()
 	out := &bytes.Buffer{}
 	h := host.New(host.Config{Agent: host.AgentConfig{SystemName: "test", TxInterval: time.Second, Willing: willing, Local: local, LocalFrom: "the test's"}})
@@ -175,8 +177,8 @@ func TestControlRoundTrip(t *testing.T) {
 		t.Fatalf("apply: %+v", resp)
 	}
 	want := initial.Clone()
-	want.PFC = &engine.PFC{Cap: 8, Enabled: 1<<3 | 1<<4}
-	want.App = []engine.App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}}
+	want.PFC = &dcb.PFC{Cap: 8, Enabled: 1<<3 | 1<<4}
+	want.App = []dcb.App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}}
 	if diff := cmp.Diff([]string{"pfc", "app", "willing"}, resp.Changed); diff != "" {
 		t.Errorf("apply: changed (-want +got):\n%s", diff)
 	}
@@ -466,7 +468,7 @@ func TestAgentCannotAdvertise(t *testing.T) {
 	before := ta.call(`{"op":"get"}`)
 	frame := ta.frame()
 	refuse := errors.New("h0: not applied: dcbtop's agent cannot advertise these parameters: agent: TLV too long (injected)")
-	hostWrite = func(*host.Host, string, *engine.Params, *bool, time.Time) (host.Applied, host.Result, error) {
+	hostWrite = func(*host.Host, string, *dcb.Params, *bool, time.Time) (host.Applied, host.Result, error) {
 		return host.Applied{}, host.Result{}, refuse
 	}
 	t.Cleanup(func() { hostWrite = (*host.Host).Write })
@@ -482,7 +484,7 @@ func TestAgentCannotAdvertise(t *testing.T) {
 		return s
 	}
 	b := newBackend(dir, func() (engine.Snapshot, bool) { return snap(), true }, ta.r)
-	if _, err := b.Apply("h0", nil, &engine.Params{PFC: &engine.PFC{Cap: 8, Enabled: 1 << 3}}); err == nil || err.Error() != want {
+	if _, err := b.Apply("h0", nil, &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}}); err == nil || err.Error() != want {
 		t.Errorf("screen apply: %v, want %q", err, want)
 	}
 	if after := ta.call(`{"op":"get"}`); !cmp.Equal(before, after) || !bytes.Equal(ta.frame(), frame) {
@@ -550,7 +552,7 @@ func TestOneUndo(t *testing.T) {
 	}
 	b := newBackend(dir, snap, ta.r)
 	before := ta.call(`{"op":"get"}`)
-	if _, err := b.Apply("h0", nil, &engine.Params{PFC: &engine.PFC{Cap: 8, Enabled: 1 << 4}}); err != nil {
+	if _, err := b.Apply("h0", nil, &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 4}}); err != nil {
 		t.Fatal(err)
 	}
 	if prev, ok := ta.r.undoState("h0"); !ok || prev.Params.PFC.Enabled != before.Local.PFC.Enabled {

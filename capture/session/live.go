@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/engine"
@@ -211,7 +213,7 @@ func (r *liveRun) refreshHost() error {
 
 // loadLocal returns the agent's local parameters: --local FILE or the
 // documented defaults, validated like received TLVs.
-func loadLocal(path string) (*engine.Params, error) {
+func loadLocal(path string) (*dcb.Params, error) {
 	if path == "" {
 		return agent.DefaultLocal(), nil
 	}
@@ -220,7 +222,7 @@ func loadLocal(path string) (*engine.Params, error) {
 		return nil, fmt.Errorf("%s: %w", path, errors.Unwrap(err))
 	}
 	defer f.Close()
-	p, err := engine.ParseParams(f)
+	p, err := dcb.ParseParams(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -261,7 +263,7 @@ type Config struct {
 	// every TxInterval. Force starts it beside another LLDP agent;
 	// NoControl serves no control socket (the demo).
 	Agent       bool
-	LocalParams *engine.Params
+	LocalParams *dcb.Params
 	Local       string
 	Willing     bool
 	TxInterval  time.Duration

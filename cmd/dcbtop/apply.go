@@ -17,9 +17,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/capture/kernel"
-	"github.com/dcbtop/dcbtop/engine"
 )
 
 // applyUsage is dcbtop apply --help.
@@ -123,7 +124,7 @@ func runApply(ctx context.Context, args []string, env Env) int {
 // MaxParamsFile bytes, interruptibly (a FIFO without a writer, a terminal
 // waiting for input), then checked as a whole (engine.Params.Errors)
 // before anything is sent anywhere.
-func readParamsFile(ctx context.Context, name string, env Env) (*engine.Params, error) {
+func readParamsFile(ctx context.Context, name string, env Env) (*dcb.Params, error) {
 	open := func() (io.ReadCloser, error) { return os.Open(name) }
 	if name == "-" {
 		stdin := env.Stdin
@@ -139,7 +140,7 @@ func readParamsFile(ctx context.Context, name string, env Env) (*engine.Params, 
 	if err != nil {
 		return nil, err
 	}
-	p, err := engine.ParseValidParams(bytes.NewReader(b))
+	p, err := dcb.ParseValidParams(bytes.NewReader(b))
 	if err != nil {
 		// Every problem at its line and column, one a line (errLines).
 		return nil, fmt.Errorf("%s: invalid parameters, nothing applied: %w", name, err)
@@ -151,7 +152,7 @@ func readParamsFile(ctx context.Context, name string, env Env) (*engine.Params, 
 }
 
 func apply(ctx context.Context, o *applyOptions, env Env) error {
-	var params *engine.Params
+	var params *dcb.Params
 	if o.file != "" {
 		var err error
 		if params, err = readParamsFile(ctx, o.file, env); err != nil {

@@ -20,6 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/capture/control"
@@ -235,7 +237,7 @@ func TestApplyAgentLLDPD(t *testing.T) {
 	}
 	wantLocal := agent.DefaultLocal().WithWilling(true)
 	wantLocal.PFC.Enabled = 1<<3 | 1<<4
-	wantLocal.App = []engine.App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}, {Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}}
+	wantLocal.App = []dcb.App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}, {Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}}
 	fAll := engine.FlagETSConfigured | engine.FlagPFCConfigured | engine.FlagClassificationConfigured
 	flags := fAll | engine.FlagPFCChanged | engine.FlagClassificationChanged | engine.FlagWilling
 	for _, st := range []engine.Status{engine.StatusLocal, engine.StatusOperational} {

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"context"
 	"errors"
 	"flag"
@@ -22,7 +24,6 @@ import (
 	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/capture/counters"
 	"github.com/dcbtop/dcbtop/capture/session"
-	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
 	"github.com/dcbtop/dcbtop/engine/jsondoc"
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -100,7 +101,7 @@ type options struct {
 	// the links to capture on and how to open them, a banner, whether to
 	// serve no control socket, and the clock (the zero value is the real
 	// clock; the demo's may run faster).
-	localParams *engine.Params
+	localParams *dcb.Params
 	links       []capture.Link
 	openLive    func(name string) (session.Conn, error)
 	banner      string

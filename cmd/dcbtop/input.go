@@ -13,11 +13,11 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/dcb"
 )
 
 // MaxParamsFile bounds a PARAMS file (engine.MaxParamsJSON).
-const MaxParamsFile = engine.MaxParamsJSON
+const MaxParamsFile = dcb.MaxParamsJSON
 
 // ExitInterrupted is the exit status when SIGINT or SIGTERM ends dcbtop
 // while it waits for input, before it did anything (128 + SIGINT, as
@@ -47,7 +47,7 @@ func readBounded(ctx context.Context, name string, open func() (io.ReadCloser, e
 		var buf bytes.Buffer
 		n, err := buf.ReadFrom(io.LimitReader(r, limit+1))
 		if err == nil && n > limit {
-			err = engine.ErrParamsTooLarge
+			err = dcb.ErrParamsTooLarge
 		}
 		done <- result{buf.Bytes(), err}
 	}()

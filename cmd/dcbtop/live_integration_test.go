@@ -25,6 +25,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine/diag"
 
 	"github.com/google/go-cmp/cmp"
@@ -46,7 +48,7 @@ var (
 	swPFC4 = []byte{0x08, 0x10}
 	swPFC2 = []byte{0x08, 0x18}
 
-	swParamsETS = &engine.ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 3}, TCBandwidth: [8]uint8{50, 0, 0, 50},
+	swParamsETS = &dcb.ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 3}, TCBandwidth: [8]uint8{50, 0, 0, 50},
 		TSA: [8]lldp.TSA{lldp.TSAETS, lldp.TSAStrict, lldp.TSAStrict, lldp.TSAETS, lldp.TSAStrict, lldp.TSAStrict, lldp.TSAStrict, lldp.TSAStrict}}
 )
 
@@ -54,9 +56,9 @@ func swTLVs(pfc []byte) []testbed.UnknownTLV {
 	return []testbed.UnknownTLV{{OUI: testbed.OUI8021, Subtype: 9, Value: swETS}, {OUI: testbed.OUI8021, Subtype: 11, Value: pfc}}
 }
 
-func swParams(pfc engine.PrioSet) *engine.Params {
+func swParams(pfc dcb.PrioSet) *dcb.Params {
 	e := *swParamsETS
-	return &engine.Params{ETS: &e, PFC: &engine.PFC{Cap: 8, Enabled: pfc}}
+	return &dcb.Params{ETS: &e, PFC: &dcb.PFC{Cap: 8, Enabled: pfc}}
 }
 
 const (
@@ -67,7 +69,7 @@ const (
 	fReceived = fETS | fPFC
 )
 
-func checkParams(t testing.TB, what string, got, want *engine.Params) {
+func checkParams(t testing.TB, what string, got, want *dcb.Params) {
 	t.Helper()
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("%s: params (-want +got):\n%s", what, diff)
@@ -402,12 +404,12 @@ func TestLiveAgentsWilling(t *testing.T) {
 		d         *proc
 		name      string
 		mac       net.HardwareAddr
-		local     engine.PrioSet
-		source    engine.Source
-		remotePFC engine.PrioSet
+		local     dcb.PrioSet
+		source    dcb.Source
+		remotePFC dcb.PrioSet
 	}{
-		{da, "a0", macA, 1 << 3, engine.FromRemote, 1 << 4},
-		{db, "b0", macB, 1 << 4, engine.FromLocal, 1 << 4},
+		{da, "a0", macA, 1 << 3, dcb.FromRemote, 1 << 4},
+		{db, "b0", macB, 1 << 4, dcb.FromLocal, 1 << 4},
 	} {
 		in := snaptest.Iface(t, c.d.snapshot(t), c.name)
 		if in.MAC == nil || in.MAC.String() != c.mac.String() || in.LocalSource != "agent" || in.Willing == nil || !*in.Willing {

@@ -23,6 +23,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/testbed"
@@ -341,7 +343,7 @@ func TestTUILiveWilling(t *testing.T) {
 	if in.Willing == nil || !*in.Willing || in.LocalSource != "agent" {
 		t.Errorf("exported: willing %v, local source %q; want true, agent", in.Willing, in.LocalSource)
 	}
-	if in.Operational == nil || in.Operational.PFC == nil || in.Operational.PFC.Enabled != 1<<3 || in.Resolution.PFC.Source != engine.FromRemote {
+	if in.Operational == nil || in.Operational.PFC == nil || in.Operational.PFC.Enabled != 1<<3 || in.Resolution.PFC.Source != dcb.FromRemote {
 		t.Errorf("exported: operational %+v, resolution %+v; want the peer's PFC (priority 3)", in.Operational, in.Resolution.PFC)
 	}
 

@@ -10,7 +10,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
@@ -39,19 +40,19 @@ type Config struct {
 // bld_ieee8021qaz_etscfg_tlv does the same).
 type Advert struct {
 	Willing     bool
-	Local       *engine.Params
-	Operational *engine.Params
+	Local       *dcb.Params
+	Operational *dcb.Params
 }
 
 // DefaultLocal returns the documented default local parameters: 8 traffic
 // classes, every priority on TC0 with 100% ETS bandwidth, PFC off (cap 8),
 // no APP entries.
-func DefaultLocal() *engine.Params {
-	e := &engine.ETS{MaxTCs: 8, TCBandwidth: [8]uint8{100}}
+func DefaultLocal() *dcb.Params {
+	e := &dcb.ETS{MaxTCs: 8, TCBandwidth: [8]uint8{100}}
 	for i := range e.TSA {
 		e.TSA[i] = lldp.TSAETS
 	}
-	return &engine.Params{ETS: e, PFC: &engine.PFC{Cap: 8}, App: []engine.App{}}
+	return &dcb.Params{ETS: e, PFC: &dcb.PFC{Cap: 8}, App: []dcb.App{}}
 }
 
 // TTL returns the TTL the agent advertises for a transmit interval:
@@ -248,7 +249,7 @@ func (a *Agent) Frame() []byte { return a.frame }
 // decodes it (engine.ParamsFromDU): the ETS Configuration and PFC in force
 // with the Willing bit, the recommendation and the APP table. Nil when the
 // frame carries no DCBX TLV.
-func (a *Agent) Advertising() *engine.Params {
+func (a *Agent) Advertising() *dcb.Params {
 	_, pdu, err := lldp.SplitFrame(a.frame)
 	if err != nil {
 		return nil
@@ -257,7 +258,7 @@ func (a *Agent) Advertising() *engine.Params {
 	if err != nil {
 		return nil
 	}
-	return engine.ParamsFromDU(du)
+	return dcb.ParamsFromDU(du)
 }
 
 // Shutdown returns the shutdown LLDPDU frame (TTL 0) to send when the

@@ -5,9 +5,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
@@ -44,37 +45,37 @@ func TestTTL(t *testing.T) {
 }
 
 func TestBuildDU(t *testing.T) {
-	roce := []engine.App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}}
-	local := &engine.Params{
-		ETS: &engine.ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{2, 2}},
-		PFC: &engine.PFC{Cap: 4, Enabled: 1 << 3}, App: roce,
+	roce := []dcb.App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}}
+	local := &dcb.Params{
+		ETS: &dcb.ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{2, 2}},
+		PFC: &dcb.PFC{Cap: 4, Enabled: 1 << 3}, App: roce,
 	}
-	op := &engine.Params{
-		ETS: &engine.ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{30, 70}, TSA: [8]lldp.TSA{2, 2}},
-		PFC: &engine.PFC{Cap: 8, Enabled: 1<<3 | 1<<4},
+	op := &dcb.Params{
+		ETS: &dcb.ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{30, 70}, TSA: [8]lldp.TSA{2, 2}},
+		PFC: &dcb.PFC{Cap: 8, Enabled: 1<<3 | 1<<4},
 	}
 	tests := []struct {
 		name string
 		ad   Advert
-		want *engine.Params
+		want *dcb.Params
 	}{
-		{name: "defaults, willing", ad: Advert{Willing: true}, want: &engine.Params{
-			ETS:     &engine.ETS{Willing: true, MaxTCs: 8, TCBandwidth: [8]uint8{100}, TSA: [8]lldp.TSA{2, 2, 2, 2, 2, 2, 2, 2}},
-			ETSReco: &engine.ETSReco{TCBandwidth: [8]uint8{100}, TSA: [8]lldp.TSA{2, 2, 2, 2, 2, 2, 2, 2}},
-			PFC:     &engine.PFC{Willing: true, Cap: 8}, App: []engine.App{},
+		{name: "defaults, willing", ad: Advert{Willing: true}, want: &dcb.Params{
+			ETS:     &dcb.ETS{Willing: true, MaxTCs: 8, TCBandwidth: [8]uint8{100}, TSA: [8]lldp.TSA{2, 2, 2, 2, 2, 2, 2, 2}},
+			ETSReco: &dcb.ETSReco{TCBandwidth: [8]uint8{100}, TSA: [8]lldp.TSA{2, 2, 2, 2, 2, 2, 2, 2}},
+			PFC:     &dcb.PFC{Willing: true, Cap: 8}, App: []dcb.App{},
 		}},
-		{name: "local, not willing: ETS and PFC from local, recommendation = local ETS", ad: Advert{Local: local}, want: &engine.Params{
+		{name: "local, not willing: ETS and PFC from local, recommendation = local ETS", ad: Advert{Local: local}, want: &dcb.Params{
 			ETS:     local.ETS,
-			ETSReco: &engine.ETSReco{PrioTC: local.ETS.PrioTC, TCBandwidth: local.ETS.TCBandwidth, TSA: local.ETS.TSA},
+			ETSReco: &dcb.ETSReco{PrioTC: local.ETS.PrioTC, TCBandwidth: local.ETS.TCBandwidth, TSA: local.ETS.TSA},
 			PFC:     local.PFC, App: roce,
 		}},
-		{name: "operational differs: ETS config and PFC enable carry operational, cap and reco stay local", ad: Advert{Willing: true, Local: local, Operational: op}, want: &engine.Params{
-			ETS:     &engine.ETS{Willing: true, MaxTCs: 8, PrioTC: op.ETS.PrioTC, TCBandwidth: op.ETS.TCBandwidth, TSA: op.ETS.TSA},
-			ETSReco: &engine.ETSReco{PrioTC: local.ETS.PrioTC, TCBandwidth: local.ETS.TCBandwidth, TSA: local.ETS.TSA},
-			PFC:     &engine.PFC{Willing: true, Cap: 4, Enabled: 1<<3 | 1<<4}, App: roce,
+		{name: "operational differs: ETS config and PFC enable carry operational, cap and reco stay local", ad: Advert{Willing: true, Local: local, Operational: op}, want: &dcb.Params{
+			ETS:     &dcb.ETS{Willing: true, MaxTCs: 8, PrioTC: op.ETS.PrioTC, TCBandwidth: op.ETS.TCBandwidth, TSA: op.ETS.TSA},
+			ETSReco: &dcb.ETSReco{PrioTC: local.ETS.PrioTC, TCBandwidth: local.ETS.TCBandwidth, TSA: local.ETS.TSA},
+			PFC:     &dcb.PFC{Willing: true, Cap: 4, Enabled: 1<<3 | 1<<4}, App: roce,
 		}},
-		{name: "no APP table: no APP TLV", ad: Advert{Local: &engine.Params{PFC: &engine.PFC{Cap: 8}}}, want: &engine.Params{
-			PFC: &engine.PFC{Cap: 8},
+		{name: "no APP table: no APP TLV", ad: Advert{Local: &dcb.Params{PFC: &dcb.PFC{Cap: 8}}}, want: &dcb.Params{
+			PFC: &dcb.PFC{Cap: 8},
 		}},
 	}
 	for _, tt := range tests {
@@ -91,7 +92,7 @@ func TestBuildDU(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(tt.want, engine.ParamsFromDU(back)); diff != "" {
+			if diff := cmp.Diff(tt.want, dcb.ParamsFromDU(back)); diff != "" {
 				t.Errorf("advertised params (-want +got):\n%s", diff)
 			}
 			if got := back.ChassisID.String() + " " + back.PortID.String(); got != "mac 02:00:00:00:00:01 ifname veth0" {
@@ -170,11 +171,11 @@ func TestBadInterval(t *testing.T) {
 // What the wire cannot carry is refused before anything changes: an APP
 // table over one TLV, an LLDPDU over one Ethernet frame.
 func TestCheckLimits(t *testing.T) {
-	app := func(n int) *engine.Params {
+	app := func(n int) *dcb.Params {
 		p := DefaultLocal()
-		p.App = make([]engine.App, n)
+		p.App = make([]dcb.App, n)
 		for i := range p.App {
-			p.App[i] = engine.App{Selector: lldp.AppSelUDP, Protocol: uint16(1000 + i), Priority: 3}
+			p.App[i] = dcb.App{Selector: lldp.AppSelUDP, Protocol: uint16(1000 + i), Priority: 3}
 		}
 		return p
 	}

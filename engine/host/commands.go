@@ -6,6 +6,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -25,7 +27,7 @@ type AgentPlan struct {
 	// where they come from: the configured ones (AgentConfig.Local), the
 	// driver's (dcbnl), or the defaults.
 	Willing bool
-	Local   *engine.Params
+	Local   *dcb.Params
 	From    AdoptedFrom
 	// Words describes From for the operator ("the driver's (dcbnl)").
 	Words string
@@ -181,7 +183,7 @@ type Applied struct {
 	// the LLDPDU it transmits next (agent.Agent.Advertising): the
 	// operational ETS and PFC with the local Willing bit, which a willing
 	// host took from the peer; nil for a kernel write.
-	Advertised *engine.Params
+	Advertised *dcb.Params
 }
 
 // Apply changes what dcbtop's agent on iface advertises at at: the given
@@ -192,7 +194,7 @@ type Applied struct {
 // QOS_LOCAL_PARAMETERS_CHANGE indication, the operational parameters
 // resolved again), the agent starts fast transmission, and the state
 // before is kept for Undo.
-func (h *Host) Apply(iface string, change *engine.Params, willing *bool, at time.Time) (Applied, Result, error) {
+func (h *Host) Apply(iface string, change *dcb.Params, willing *bool, at time.Time) (Applied, Result, error) {
 	h.begin()
 	p := h.ports[iface]
 	if p == nil || p.agent == nil {
@@ -274,7 +276,7 @@ func LocalChanges(a, b engine.LocalState) []string {
 // typed result with KernelWritten.
 type WriteKernel struct {
 	Interface string
-	Params    *engine.Params
+	Params    *dcb.Params
 	Willing   *bool
 	Undo      bool
 }
@@ -289,7 +291,7 @@ func (WriteKernel) isEffect() {}
 // interface), as a WriteKernel in the Result's effects (Applied has
 // Target engine.WriteKernel and no states: KernelWritten brings them).
 // One rule for the screen and every other caller.
-func (h *Host) Write(iface string, change *engine.Params, willing *bool, at time.Time) (Applied, Result, error) {
+func (h *Host) Write(iface string, change *dcb.Params, willing *bool, at time.Time) (Applied, Result, error) {
 	if p := h.ports[iface]; p != nil && p.agent != nil {
 		return h.Apply(iface, change, willing, at)
 	}

@@ -23,6 +23,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine/diag"
 
 	"github.com/dcbtop/dcbtop/engine"
@@ -45,7 +47,7 @@ type AgentConfig struct {
 	// (the demo host's, or a --local file), described by LocalFrom
 	// ("the demo host's", "from params.json"). Nil: the driver's when it
 	// has valid ones (dcbnl), else agent.DefaultLocal.
-	Local     *engine.Params
+	Local     *dcb.Params
 	LocalFrom string
 	// Force starts an agent beside another LLDP agent of this host.
 	Force bool
@@ -87,7 +89,7 @@ type port struct {
 
 	agent   *agent.Agent // nil: no agent of dcbtop's here
 	acfg    agent.Config // its configuration (its MAC follows the link's)
-	local   *engine.Params
+	local   *dcb.Params
 	willing bool
 	// advErr says why the agent cannot advertise the current state (it
 	// keeps sending what it sent), "" when it can.

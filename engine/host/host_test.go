@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/engine"
@@ -126,7 +128,7 @@ func TestHostEffects(t *testing.T) {
 			return h.Step(engine.LinkChanged{Interface: "h0", At: t0.Add(10 * time.Second), Ifindex: 2, MAC: otherMAC, Up: true})
 		}, []string{"shutdown h0" + src, "tx h0 " + otherMAC.String()}},
 		{"local change: fast transmission", func(t *testing.T, h *Host) Result {
-			_, res, err := h.Apply("h0", &engine.Params{PFC: &engine.PFC{Cap: 8, Enabled: 1 << 3}}, nil, t0.Add(10*time.Second))
+			_, res, err := h.Apply("h0", &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}}, nil, t0.Add(10*time.Second))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -217,10 +219,10 @@ func TestPlanAgentAdoption(t *testing.T) {
 	for _, tt := range []struct {
 		name        string
 		ac          AgentConfig
-		dcbnl       *engine.Params
+		dcbnl       *dcb.Params
 		dcbnlWill   bool
 		want        AdoptedFrom
-		wantPFC     engine.PrioSet
+		wantPFC     dcb.PrioSet
 		wantWilling bool
 	}{
 		{"nothing known: defaults", AgentConfig{Willing: true}, nil, false, FromDefaults, 0, true},
@@ -292,7 +294,7 @@ func TestApplyUndo(t *testing.T) {
 	at := t0.Add(10 * time.Second)
 	before, _ := h.Agent("h0")
 	off := false
-	ap, _, err := h.Apply("h0", &engine.Params{PFC: &engine.PFC{Cap: 8, Enabled: 1 << 3}}, &off, at)
+	ap, _, err := h.Apply("h0", &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}}, &off, at)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -339,7 +341,7 @@ func TestApplyUndo(t *testing.T) {
 	}
 	// Invalid parameters change nothing.
 	cur, _ := h.Agent("h0")
-	if _, _, err := h.Apply("h0", &engine.Params{ETS: &engine.ETS{MaxTCs: 8, TCBandwidth: [8]uint8{50}}}, nil, at); err == nil || !strings.HasPrefix(err.Error(), "invalid parameters: ") {
+	if _, _, err := h.Apply("h0", &dcb.Params{ETS: &dcb.ETS{MaxTCs: 8, TCBandwidth: [8]uint8{50}}}, nil, at); err == nil || !strings.HasPrefix(err.Error(), "invalid parameters: ") {
 		t.Errorf("invalid apply: %v", err)
 	}
 	if now, _ := h.Agent("h0"); !cmp.Equal(now, cur) {
@@ -359,7 +361,7 @@ func TestAdvertiseRefused(t *testing.T) {
 	refuse := errors.New("agent: TLV too long (injected)")
 	agentCheck = func(*agent.Agent, agent.Advert) error { return refuse }
 	t.Cleanup(func() { agentCheck = (*agent.Agent).Check })
-	_, _, err := h.Apply("h0", &engine.Params{PFC: &engine.PFC{Cap: 8, Enabled: 1 << 3}}, nil, t0.Add(10*time.Second))
+	_, _, err := h.Apply("h0", &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}}, nil, t0.Add(10*time.Second))
 	if want := "h0: not applied: dcbtop's agent cannot advertise these parameters: agent: TLV too long (injected)"; err == nil || err.Error() != want {
 		t.Errorf("apply: %v, want %q", err, want)
 	}
@@ -367,7 +369,7 @@ func TestAdvertiseRefused(t *testing.T) {
 
 	agentSet = func(*agent.Agent, agent.Advert, time.Time) error { return refuse }
 	t.Cleanup(func() { agentSet = (*agent.Agent).Set })
-	_, res, err := h.Apply("h0", &engine.Params{PFC: &engine.PFC{Cap: 8, Enabled: 1 << 3}}, nil, t0.Add(11*time.Second))
+	_, res, err := h.Apply("h0", &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}}, nil, t0.Add(11*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -378,7 +380,7 @@ func TestAdvertiseRefused(t *testing.T) {
 		t.Error("the agent's frame changed although Set failed")
 	}
 	agentSet = (*agent.Agent).Set
-	_, res, _ = h.Apply("h0", &engine.Params{PFC: &engine.PFC{Cap: 8, Enabled: 1 << 4}}, nil, t0.Add(12*time.Second))
+	_, res, _ = h.Apply("h0", &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 4}}, nil, t0.Add(12*time.Second))
 	if !cmp.Equal(res.Status, []string{"h0"}) || h.AdvertiseErr("h0") != "" {
 		t.Errorf("after a success: status %v, AdvertiseErr %q", res.Status, h.AdvertiseErr("h0"))
 	}
@@ -424,7 +426,7 @@ func TestStepFrameNoAlloc(t *testing.T) {
 // WriteKernel effect, whose result KernelWritten takes: the undo state,
 // the state read back), else a refusal with the reason.
 func TestWriteTarget(t *testing.T) {
-	pfc3 := &engine.Params{PFC: &engine.PFC{Cap: 8, Enabled: 1 << 3}}
+	pfc3 := &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}}
 	at := t0.Add(10 * time.Second)
 
 	// dcbtop's agent: answered at once, a Transmit follows.

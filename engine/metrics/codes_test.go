@@ -69,7 +69,7 @@ func sourceCodes(t *testing.T, dir string) []string {
 func TestDiagnosticCodesComplete(t *testing.T) {
 	known := labelStrings(diagnosticCodes())
 	var found []string
-	for _, dir := range []string{"..", "../lldp", "../agent"} {
+	for _, dir := range []string{"..", "../diag", "../dcb", "../lldp", "../agent"} {
 		found = append(found, sourceCodes(t, dir)...)
 	}
 	if len(found) < 30 {

@@ -4,6 +4,8 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine/diag"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -302,7 +304,7 @@ func deref(s *string) string {
 }
 
 // collectParams exports one side's ETS, PFC and APP tables.
-func (c *Collector) collectParams(ch chan<- prometheus.Metric, name, side string, p *engine.Params) {
+func (c *Collector) collectParams(ch chan<- prometheus.Metric, name, side string, p *dcb.Params) {
 	if p == nil {
 		return
 	}

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/engine/diag"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -40,7 +42,7 @@ var (
 	swReco = &lldp.ETS{Recommendation: true, PrioTC: [8]uint8{0, 0, 0, 1}, Bandwidth: [8]uint8{30, 70}, TSA: [8]lldp.TSA{2, 2}}
 	swPFC  = &lldp.PFC{Cap: 8, Enabled: 1 << 3}
 	swApp  = &lldp.AppPriority{Entries: []lldp.AppEntry{{Priority: 3, Selector: lldp.AppSelUDP, Protocol: 4791}}}
-	roce   = engine.App{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}
+	roce   = dcb.App{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}
 )
 
 // frame builds a nearest-bridge LLDP frame from src with port ID "swp1".
@@ -69,19 +71,19 @@ func link(iface string, idx int) engine.Event {
 
 // localParams is a host configured for RoCE on priority 3, Willing as
 // given, PFC on the priorities in pfc.
-func localParams(willing bool, pfc engine.PrioSet) *engine.Params {
-	return &engine.Params{
-		ETS: &engine.ETS{Willing: willing, MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{50, 50},
+func localParams(willing bool, pfc dcb.PrioSet) *dcb.Params {
+	return &dcb.Params{
+		ETS: &dcb.ETS{Willing: willing, MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{50, 50},
 			TSA: [8]lldp.TSA{2, 2, 0, 0, 0, 0, 0, 0}},
-		PFC: &engine.PFC{Willing: willing, Cap: 8, Enabled: pfc},
-		App: []engine.App{roce},
+		PFC: &dcb.PFC{Willing: willing, Cap: 8, Enabled: pfc},
+		App: []dcb.App{roce},
 	}
 }
 
 // withDSCP26 adds the APP entry DSCP 26 -> priority 3 (what an mlx5
 // port's table holds: its driver applies only DSCP entries).
-func withDSCP26(p *engine.Params) *engine.Params {
-	p.App = append(p.App, engine.App{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3})
+func withDSCP26(p *dcb.Params) *dcb.Params {
+	p.App = append(p.App, dcb.App{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3})
 	return p
 }
 
@@ -606,7 +608,7 @@ func hostile() engine.Snapshot {
 		Peers: peers,
 		Name:  "eth9", LocalSource: "martian", OperState: "dormant", RemoteInvalidReason: &r,
 		Dialect: lldp.Dialect(7),
-		Local:   &engine.Params{ETS: &engine.ETS{PrioTC: [8]uint8{200}, TSA: [8]lldp.TSA{3, 254, 255}}},
+		Local:   &dcb.Params{ETS: &dcb.ETS{PrioTC: [8]uint8{200}, TSA: [8]lldp.TSA{3, 254, 255}}},
 		Diagnostics: []diag.Diagnostic{
 			{Code: "brand-new-code", Severity: diag.SeverityError},
 			{Code: "another-new-code", Severity: diag.SeverityError},

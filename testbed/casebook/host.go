@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/dcb"
+
 	"github.com/dcbtop/dcbtop/capture/counters"
 	"github.com/dcbtop/dcbtop/capture/dcbnl"
 	"github.com/dcbtop/dcbtop/capture/kernel"
@@ -100,11 +102,11 @@ func readJSON(path string, v any) error {
 }
 
 // params decodes a PARAMS member as --local does (engine.ParseParams).
-func params(raw json.RawMessage) (*engine.Params, error) {
+func params(raw json.RawMessage) (*dcb.Params, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
-	return engine.ParseParams(bytes.NewReader(raw))
+	return dcb.ParseParams(bytes.NewReader(raw))
 }
 
 // t0 is when every case starts.
@@ -226,7 +228,7 @@ func peerFrame(p *Peer) ([]byte, error) {
 }
 
 // ieeeTLVs are the IEEE 802.1Qaz TLVs advertising ps (D.2.9-D.2.12).
-func ieeeTLVs(ps *engine.Params, willing bool) []lldp.TLV {
+func ieeeTLVs(ps *dcb.Params, willing bool) []lldp.TLV {
 	var out []lldp.TLV
 	if e := ps.ETS; e != nil {
 		out = append(out, &lldp.ETS{Willing: willing || e.Willing, CBS: e.CBS, MaxTCs: min(max(e.MaxTCs, 1), 8), PrioTC: e.PrioTC, Bandwidth: e.TCBandwidth, TSA: e.TSA})

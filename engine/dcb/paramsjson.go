@@ -1,4 +1,4 @@
-package engine
+package dcb
 
 import (
 	"errors"

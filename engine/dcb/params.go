@@ -1,10 +1,11 @@
-package engine
+package dcb
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -504,13 +505,13 @@ func (p *Params) String() string {
 		parts = append(parts, "not willing")
 	}
 	if e := p.ETS; e != nil {
-		parts = append(parts, fmt.Sprintf("ETS %s (prio→TC %s)", joinNums(e.TCBandwidth[:], "/"), joinNums(e.PrioTC[:], "")))
+		parts = append(parts, fmt.Sprintf("ETS %s (prio→TC %s)", JoinNums(e.TCBandwidth[:], "/"), JoinNums(e.PrioTC[:], "")))
 	}
 	if r := p.ETSReco; r != nil {
-		parts = append(parts, fmt.Sprintf("reco %s (prio→TC %s)", joinNums(r.TCBandwidth[:], "/"), joinNums(r.PrioTC[:], "")))
+		parts = append(parts, fmt.Sprintf("reco %s (prio→TC %s)", JoinNums(r.TCBandwidth[:], "/"), JoinNums(r.PrioTC[:], "")))
 	}
 	if f := p.PFC; f != nil {
-		l := joinNums(f.Enabled.List(), ",")
+		l := JoinNums(f.Enabled.List(), ",")
 		if l == "" {
 			l = "off"
 		}
@@ -528,4 +529,13 @@ func (p *Params) String() string {
 		parts = append(parts, "APP "+strings.Join(apps, " "))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// JoinNums joins the numbers of v with sep: "0,3", "50/50".
+func JoinNums(v []uint8, sep string) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.Itoa(int(x))
+	}
+	return strings.Join(s, sep)
 }

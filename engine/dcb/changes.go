@@ -1,4 +1,4 @@
-package engine
+package dcb
 
 import (
 	"fmt"
@@ -179,7 +179,7 @@ func (s PrioSet) PrioWords() string {
 	if s == 0 {
 		return "none"
 	}
-	return joinNums(s.List(), ",")
+	return JoinNums(s.List(), ",")
 }
 
 func pfcChanges(out []Change, a, b *PFC) []Change {

@@ -1,4 +1,4 @@
-package engine
+package dcb
 
 import (
 	"fmt"
@@ -32,17 +32,17 @@ type Resolution struct {
 	App Choice `json:"app"`
 }
 
-// resolveInput is what the resolver decides from.
-type resolveInput struct {
-	local     *Params // nil when unknown
-	willing   bool
-	localMAC  *lldp.MAC
-	remote    *Params // nil when invalid
-	remoteMAC lldp.MAC
-	dialect   lldp.Dialect
+// A ResolveInput is what the resolver decides from.
+type ResolveInput struct {
+	Local     *Params // nil when unknown
+	Willing   bool    // the local Willing state
+	LocalMAC  *lldp.MAC
+	Remote    *Params // nil when invalid
+	RemoteMAC lldp.MAC
+	Dialect   lldp.Dialect // the remote parameters' DCBX version
 }
 
-// resolve computes the operational parameters. IEEE (docs/dcbx.md "The
+// Resolve computes the operational parameters. IEEE (docs/dcbx.md "The
 // Willing resolver"; IEEE Std 802.1Q-2018 38.3, lldpad's ets_sm and pfc_sm; "Managing the Local DCBX Willing
 // State"):
 //   - Willing off, or no valid remote parameters: operational = local.
@@ -56,61 +56,61 @@ type resolveInput struct {
 //
 // CEE peers follow resolveCEE. With no local parameters known, nothing can
 // be resolved and the result is nil.
-func resolve(in resolveInput) (*Params, Resolution) {
+func Resolve(in ResolveInput) (*Params, Resolution) {
 	var r Resolution
-	if in.local == nil {
+	if in.Local == nil {
 		why := "local parameters unknown (no dcbnl, no observed local agent, no dcbtop agent)"
 		r = Resolution{ETS: Choice{FromNone, why}, PFC: Choice{FromNone, why}, App: Choice{FromNone, why}}
 		return nil, r
 	}
-	op := in.local.Clone()
+	op := in.Local.Clone()
 	op.CEE = nil
 	switch {
-	case in.remote == nil:
+	case in.Remote == nil:
 		why := "local: no valid remote parameters"
 		return op, Resolution{ETS: Choice{FromLocal, why}, PFC: Choice{FromLocal, why}, App: Choice{FromLocal, why}}
-	case !in.willing:
+	case !in.Willing:
 		why := "local: local Willing is off"
 		return op, Resolution{ETS: Choice{FromLocal, why}, PFC: Choice{FromLocal, why}, App: Choice{FromLocal, why}}
-	case in.dialect == lldp.DialectCEE:
+	case in.Dialect == lldp.DialectCEE:
 		return resolveCEE(in, op)
 	}
 	// ETS.
 	switch {
-	case in.remote.ETSReco != nil:
+	case in.Remote.ETSReco != nil:
 		e := ETS{Willing: true, MaxTCs: 8}
-		if in.local.ETS != nil {
-			e = *in.local.ETS
+		if in.Local.ETS != nil {
+			e = *in.Local.ETS
 		}
-		e.PrioTC, e.TCBandwidth, e.TSA = in.remote.ETSReco.PrioTC, in.remote.ETSReco.TCBandwidth, in.remote.ETSReco.TSA
+		e.PrioTC, e.TCBandwidth, e.TSA = in.Remote.ETSReco.PrioTC, in.Remote.ETSReco.TCBandwidth, in.Remote.ETSReco.TSA
 		op.ETS = &e
 		r.ETS = Choice{FromRemoteReco, "remote recommendation (local willing)"}
-	case in.remote.ETS != nil:
+	case in.Remote.ETS != nil:
 		r.ETS = Choice{FromLocal, "local: peer sends no ETS recommendation"}
 	default:
 		r.ETS = Choice{FromLocal, "local: peer sends no ETS"}
 	}
 	// PFC.
-	rp := in.remote.PFC
+	rp := in.Remote.PFC
 	switch {
 	case rp == nil:
 		r.PFC = Choice{FromLocal, "local: peer sends no PFC"}
 	case !rp.Willing:
-		op.PFC = adoptPFC(in.local.PFC, rp)
+		op.PFC = adoptPFC(in.Local.PFC, rp)
 		r.PFC = Choice{FromRemote, "remote (local willing, peer not willing)"}
-	case in.localMAC == nil:
+	case in.LocalMAC == nil:
 		r.PFC = Choice{FromLocal, "local: both willing and the local MAC is unknown, so the tie-break cannot be decided"}
-	case macLess(*in.localMAC, in.remoteMAC):
-		op.PFC = adoptPFC(in.local.PFC, rp)
-		r.PFC = Choice{FromRemote, fmt.Sprintf("remote: both willing, local MAC %s is lower so it adopts the peer's", *in.localMAC)}
+	case macLess(*in.LocalMAC, in.RemoteMAC):
+		op.PFC = adoptPFC(in.Local.PFC, rp)
+		r.PFC = Choice{FromRemote, fmt.Sprintf("remote: both willing, local MAC %s is lower so it adopts the peer's", *in.LocalMAC)}
 	default:
-		r.PFC = Choice{FromLocal, fmt.Sprintf("local: both willing, local MAC %s is higher so the peer adopts ours", *in.localMAC)}
+		r.PFC = Choice{FromLocal, fmt.Sprintf("local: both willing, local MAC %s is higher so the peer adopts ours", *in.LocalMAC)}
 	}
 	// APP.
-	if in.remote.App == nil {
+	if in.Remote.App == nil {
 		r.App = Choice{FromLocal, "local: peer sends no APP"}
 	} else {
-		op.App = mergeApp(in.local.App, in.remote.App)
+		op.App = mergeApp(in.Local.App, in.Remote.App)
 		r.App = Choice{FromMerged, "local entries plus the peer's (local willing)"}
 	}
 	return op, r
@@ -159,9 +159,9 @@ func macLess(a, b lldp.MAC) bool {
 // not send or has disabled stays local; a peer that is not willing and
 // reports no error gives its configuration; a peer that is also willing is
 // only compared (no MAC tie-break in CEE): local stays operational.
-func resolveCEE(in resolveInput, op *Params) (*Params, Resolution) {
+func resolveCEE(in ResolveInput, op *Params) (*Params, Resolution) {
 	var r Resolution
-	c := in.remote.CEE
+	c := in.Remote.CEE
 	if c == nil {
 		c = &CEE{}
 	}
@@ -179,15 +179,15 @@ func resolveCEE(in resolveInput, op *Params) (*Params, Resolution) {
 		adopt()
 		return Choice{FromRemote, "remote (local willing, CEE peer not willing)"}
 	}
-	r.ETS = feat(c.PG, in.remote.ETS != nil, "priority groups", func() {
-		e := *in.remote.ETS
-		if in.local.ETS != nil {
-			e.Willing, e.CBS = in.local.ETS.Willing, in.local.ETS.CBS
+	r.ETS = feat(c.PG, in.Remote.ETS != nil, "priority groups", func() {
+		e := *in.Remote.ETS
+		if in.Local.ETS != nil {
+			e.Willing, e.CBS = in.Local.ETS.Willing, in.Local.ETS.CBS
 		}
 		op.ETS = &e
 	})
-	r.PFC = feat(c.PFC, in.remote.PFC != nil, "PFC", func() { op.PFC = adoptPFC(in.local.PFC, in.remote.PFC) })
-	r.App = feat(c.App, in.remote.App != nil, "application", func() { op.App = mergeApp(in.local.App, in.remote.App) })
+	r.PFC = feat(c.PFC, in.Remote.PFC != nil, "PFC", func() { op.PFC = adoptPFC(in.Local.PFC, in.Remote.PFC) })
+	r.App = feat(c.App, in.Remote.App != nil, "application", func() { op.App = mergeApp(in.Local.App, in.Remote.App) })
 	if r.App.Source == FromRemote {
 		r.App = Choice{FromMerged, "local entries plus the CEE peer's (local willing, peer not willing)"}
 	}
