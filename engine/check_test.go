@@ -404,3 +404,11 @@ func TestCheckHoldDownWords(t *testing.T) {
 		}
 	}
 }
+
+// errLines returns the lines of err's message, nil for nil.
+func errLines(err error) []string {
+	if err == nil {
+		return nil
+	}
+	return strings.Split(err.Error(), "\n")
+}

@@ -1,11 +1,9 @@
-package engine
+package dcb
 
 import (
 	"errors"
 	"strings"
 	"testing"
-
-	"github.com/dcbtop/dcbtop/engine/dcb"
 
 	"github.com/dcbtop/dcbtop/engine/jsondoc"
 	"github.com/google/go-cmp/cmp"
@@ -197,9 +195,9 @@ func TestParamsErrorPlaces(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			parse := dcb.ParseParams
+			parse := ParseParams
 			if tt.valid {
-				parse = dcb.ParseValidParams
+				parse = ParseValidParams
 			}
 			_, err := parse(strings.NewReader(tt.in))
 			if diff := cmp.Diff(tt.want, errLines(err)); diff != "" {
@@ -220,9 +218,9 @@ func TestParamsErrorPlaces(t *testing.T) {
 }
 
 // TestJSONErrorFields: the error's fields say what its text says; past 20
-// problems it says how many more; the depth limit stays jsondoc.ErrTooDeep.
+// problems it says how many more.
 func TestJSONErrorFields(t *testing.T) {
-	_, err := dcb.ParseParams(strings.NewReader("{\n \"pfc\": {\"cap\": -1}}"))
+	_, err := ParseParams(strings.NewReader("{\n \"pfc\": {\"cap\": -1}}"))
 	je, ok := errors.AsType[*jsondoc.Error](err)
 	if !ok {
 		t.Fatalf("%v (%T)", err, err)
@@ -241,7 +239,7 @@ func TestJSONErrorFields(t *testing.T) {
 		sb.WriteString(`{"selector": "udp-port", "protocol": 1, "priority": 3, "x": 1}`)
 	}
 	sb.WriteString("]}")
-	_, err = dcb.ParseParams(strings.NewReader(sb.String()))
+	_, err = ParseParams(strings.NewReader(sb.String()))
 	lines := errLines(err)
 	if len(lines) != 21 || lines[20] != "and 10 more" ||
 		lines[0] != `parameters JSON: line 1, column 65: app[0]: unknown field "x" (want selector, protocol or priority)` ||
@@ -250,10 +248,5 @@ func TestJSONErrorFields(t *testing.T) {
 	}
 	if je, ok := errors.AsType[*jsondoc.Error](err); !ok || len(je.Errors) != 20 || je.More != 10 {
 		t.Errorf("30 problems: %+v", je)
-	}
-
-	_, err = ParsePolicy([]byte("{\n\"pfc\": [[[[[[[[[3]]]]]]]]]}"))
-	if !errors.Is(err, jsondoc.ErrTooDeep) || err.Error() != "policy: line 2, column 15: nested deeper than 8 levels (a PARAMS file or policy is at most 4)" {
-		t.Errorf("too deep: %v", err)
 	}
 }
