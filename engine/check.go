@@ -574,7 +574,7 @@ func (c *checker) rocePriorityFromPaths() bool {
 			if h.Hop != HopPriority {
 				continue
 			}
-			ev = append(ev, fmt.Sprintf("%s/%d: %s", Sanitize(p.Device), p.Port, landingWords(p.Landings)))
+			ev = append(ev, fmt.Sprintf("%s/%d: %s", Sanitize(p.Device), p.Port, LandingWords(p.Landings)))
 			if worst == nil || h.Verdict.Worse(worst.Verdict) {
 				worst, at = h, p
 			}
@@ -799,7 +799,7 @@ func (c *checker) linkPause() {
 		c.add(CheckLinkPause, VerdictUnknown, why, "")
 		return
 	}
-	ev := []string{fmt.Sprintf("link-wide PAUSE rx %s, tx %s (%s)", onOffPtr(lp.RX), onOffPtr(lp.TX), lp.Source)}
+	ev := []string{fmt.Sprintf("link-wide PAUSE rx %s, tx %s (%s)", OnOffPtr(lp.RX), OnOffPtr(lp.TX), lp.Source)}
 	if d, ok := c.has(diag.CodeLinkPauseWithPFC); ok {
 		c.add(CheckLinkPause, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(diag.CodeLinkPauseWithPFC))...)
 		return
@@ -1090,7 +1090,7 @@ func (c *checker) policyCNP(bad, ev *[]string) (unknown []string) {
 		name string
 		want *int
 		got  *uint8
-	}{{"cnp.dscp", pol.DSCP, e.cnpDSCP()}, {"cnp.priority", pol.Priority, e.cnpPriority()}} {
+	}{{"cnp.dscp", pol.DSCP, e.DSCPOfCNP()}, {"cnp.priority", pol.Priority, e.PriorityOfCNP()}} {
 		switch {
 		case f.want == nil:
 		case f.got == nil:

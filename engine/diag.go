@@ -16,10 +16,6 @@ import (
 // seen for dcbtop and it to count as two agents on one port.
 const dualAgentWindow = 121 * time.Second
 
-func mkDiag(code diag.Code, sev diag.Severity, feature, action, format string, a ...any) diag.Diagnostic {
-	return diag.Diagnostic{Code: code, Severity: sev, Feature: feature, Message: fmt.Sprintf(format, a...), Action: action}
-}
-
 // diagnostics re-evaluates the interface's diagnostics at now: the decode
 // problems of the remote peer's LLDPDU, then the configuration problems an
 // operator of lossless Ethernet needs to see.
@@ -42,7 +38,7 @@ func (p *port) diagnostics(now time.Time) []diag.Diagnostic {
 		}
 	}
 	if p.multi {
-		out = append(out, mkDiag(diag.CodeMultiPeer, diag.SeverityError, "lldp",
+		out = append(out, diag.Newf(diag.CodeMultiPeer, diag.SeverityError, "lldp",
 			"find the second LLDP speaker: an unmanaged switch, a vswitch passing LLDP, or a NIC firmware agent next to a host agent",
 			"more than one DCBX peer on this link: remote parameters are invalid until every peer's information has expired"))
 	}
@@ -66,14 +62,14 @@ func (p *port) diagnostics(now time.Time) []diag.Diagnostic {
 		if ttl := time.Duration(n.du.TTL) * time.Second; ttl > 0 {
 			interval := n.interval()
 			if silent := now.Sub(n.lastSeen); freshnessOf(silent, interval) == FreshnessStale {
-				out = append(out, mkDiag(diag.CodePeerStale, diag.SeverityWarning, "lldp", "check the link and the peer's LLDP agent",
+				out = append(out, diag.Newf(diag.CodePeerStale, diag.SeverityWarning, "lldp", "check the link and the peer's LLDP agent",
 					"peer %s silent for %s (about %d transmit intervals); its information expires in %s",
 					msapName(n), silent.Round(time.Second), int(silent/interval), n.expires.Sub(now).Round(time.Second)))
 			}
 		}
 	}
 	if ieee && cee {
-		out = append(out, mkDiag(diag.CodeDialectConflict, diag.SeverityWarning, "lldp", "configure the switch port for one DCBX version (IEEE recommended)",
+		out = append(out, diag.Newf(diag.CodeDialectConflict, diag.SeverityWarning, "lldp", "configure the switch port for one DCBX version (IEEE recommended)",
 			"both IEEE 802.1Qaz and CEE DCBX are heard on this link"))
 	}
 	live := 0
@@ -83,7 +79,7 @@ func (p *port) diagnostics(now time.Time) []diag.Diagnostic {
 		}
 	}
 	if live > 1 {
-		out = append(out, mkDiag(diag.CodeDualLocalAgent, diag.SeverityError, "lldp",
+		out = append(out, diag.Newf(diag.CodeDualLocalAgent, diag.SeverityError, "lldp",
 			"run one LLDP agent per port: stop lldpad/lldpd or the NIC firmware agent",
 			"%d local LLDP agents (different chassis or port IDs) transmit on this port; the switch sees a multi-peer condition", live))
 	}
@@ -92,28 +88,28 @@ func (p *port) diagnostics(now time.Time) []diag.Diagnostic {
 		if len(p.neighbors) == 0 {
 			sev, msg = diag.SeverityWarning, "the NIC firmware runs DCBX (LLD_MANAGED) and may consume LLDP frames before the host sees them: no peer is visible here"
 		}
-		out = append(out, mkDiag(diag.CodeFirmwareDCBX, sev, "lldp",
+		out = append(out, diag.Newf(diag.CodeFirmwareDCBX, sev, "lldp",
 			"to let the host see LLDP (and run dcbtop --agent): Intel "+firmwareHandOver("IF")+"; Mellanox/Broadcom: switch the firmware DCBX mode off",
 			"%s", msg))
 	}
 	if p.captureErr != "" {
-		out = append(out, mkDiag(diag.CodeCaptureError, diag.SeverityError, "lldp", "dcbtop retries with backoff; check the interface and privileges",
+		out = append(out, diag.Newf(diag.CodeCaptureError, diag.SeverityError, "lldp", "dcbtop retries with backoff; check the interface and privileges",
 			"capture: %s", p.captureErr))
 	}
 	if p.counters.Malformed > 0 {
-		out = append(out, mkDiag(diag.CodeMalformed, diag.SeverityWarning, "lldp", "",
+		out = append(out, diag.Newf(diag.CodeMalformed, diag.SeverityWarning, "lldp", "",
 			"discarded %d malformed LLDPDU(s); last at %s: %s", p.counters.Malformed, p.lastBadAt.UTC().Format(time.RFC3339), p.lastBad))
 	}
 	if p.tooManyUntil.After(now) {
 		// As tooManyNeighbors (IEEE Std 802.1AB-2016, 9.2.5.22), this
 		// clears when its timer runs out; the evicted count stays in
 		// capture.neighbors_evicted.
-		out = append(out, mkDiag(diag.CodeTooManyNeighbors, diag.SeverityWarning, "lldp", "is something flooding LLDP on this link?",
+		out = append(out, diag.Newf(diag.CodeTooManyNeighbors, diag.SeverityWarning, "lldp", "is something flooding LLDP on this link?",
 			"neighbour table full: %d MSAP(s) evicted so far; clears %s after the last eviction if none follows",
 			p.counters.NeighborsEvicted, p.tooManyUntil.Sub(now).Round(time.Second)))
 	}
 	if p.counters.RecordsOdd > 0 {
-		out = append(out, mkDiag(diag.CodeCaptureRecordOdd, diag.SeverityWarning, "lldp", "the capture file was written by a tool that got a length wrong; the frames are read as captured",
+		out = append(out, diag.Newf(diag.CodeCaptureRecordOdd, diag.SeverityWarning, "lldp", "the capture file was written by a tool that got a length wrong; the frames are read as captured",
 			"%d capture record(s) read despite an inconsistency; last: %s", p.counters.RecordsOdd, p.lastNote))
 	}
 	return append(out, p.losslessDiagnostics()...)
@@ -137,7 +133,7 @@ func (p *port) pairDiagnostics() []diag.Diagnostic {
 			}
 		}
 		if len(bad) > 0 {
-			out = append(out, mkDiag(diag.CodeCEEPeerError, diag.SeverityWarning, "cee", "compare both sides' configuration of these features",
+			out = append(out, diag.Newf(diag.CodeCEEPeerError, diag.SeverityWarning, "cee", "compare both sides' configuration of these features",
 				"CEE peer reports an error on %s", strings.Join(bad, ", ")))
 		}
 	}
@@ -147,13 +143,13 @@ func (p *port) pairDiagnostics() []diag.Diagnostic {
 			if p.replay {
 				action = "a capture carries only what was on the wire: record with dcbtop -w on the host to include its local parameters"
 			}
-			out = append(out, mkDiag(diag.CodeLocalUnknown, diag.SeverityInfo, "lldp", action,
+			out = append(out, diag.Newf(diag.CodeLocalUnknown, diag.SeverityInfo, "lldp", action,
 				"local parameters unknown: mismatches with the peer cannot be checked"))
 		}
 		return out
 	}
 	if p.willing && r.ETS != nil && r.ETSReco == nil && r.CEE == nil {
-		out = append(out, mkDiag(diag.CodeNoETSReco, diag.SeverityWarning, "ets", "configure an ETS recommendation on the switch, or set local Willing off and configure ETS locally",
+		out = append(out, diag.Newf(diag.CodeNoETSReco, diag.SeverityWarning, "ets", "configure an ETS recommendation on the switch, or set local Willing off and configure ETS locally",
 			"peer sends no ETS recommendation: a willing host keeps its local ETS"))
 	}
 	lw := p.willing
@@ -161,17 +157,17 @@ func (p *port) pairDiagnostics() []diag.Diagnostic {
 	if r.PFC != nil && p.local != nil && p.local.PFC != nil {
 		switch {
 		case lw && r.PFC.Willing && r.CEE == nil:
-			out = append(out, mkDiag(diag.CodeBothWilling, diag.SeverityWarning, "pfc", "make the switch not willing (it should be the source of truth)",
+			out = append(out, diag.Newf(diag.CodeBothWilling, diag.SeverityWarning, "pfc", "make the switch not willing (it should be the source of truth)",
 				"both sides are willing for PFC: %s", p.resolution.PFC.Why))
 		case !lw && !r.PFC.Willing && p.local.PFC.Enabled != r.PFC.Enabled:
 			neither = true
-			out = append(out, mkDiag(diag.CodeNeitherWilling, diag.SeverityError, "pfc", "set local Willing on, or configure the same PFC priorities on both sides",
+			out = append(out, diag.Newf(diag.CodeNeitherWilling, diag.SeverityError, "pfc", "set local Willing on, or configure the same PFC priorities on both sides",
 				"neither side is willing and PFC differs: local %s, peer %s", prioList(p.local.PFC.Enabled), prioList(r.PFC.Enabled)))
 		}
 	}
 	if op := p.operational; op != nil {
 		if op.PFC != nil && r.PFC != nil && op.PFC.Enabled != r.PFC.Enabled && !neither {
-			out = append(out, mkDiag(diag.CodePFCMismatch, diag.SeverityError, "pfc", "lossless traffic will drop: make both sides enable PFC on the same priorities",
+			out = append(out, diag.Newf(diag.CodePFCMismatch, diag.SeverityError, "pfc", "lossless traffic will drop: make both sides enable PFC on the same priorities",
 				"PFC in force here (%s) differs from the peer's (%s)", prioList(op.PFC.Enabled), prioList(r.PFC.Enabled)))
 		}
 	}
@@ -199,7 +195,7 @@ func (p *port) etsDiffersFromReco() (diag.Diagnostic, bool) {
 	if l.ETS.PrioTC == reco.PrioTC && l.ETS.TCBandwidth == reco.TCBandwidth && l.ETS.TSA == reco.TSA {
 		return diag.Diagnostic{}, false
 	}
-	return mkDiag(diag.CodeETSDiffersFromReco, diag.SeverityInfo, "ets",
+	return diag.Newf(diag.CodeETSDiffersFromReco, diag.SeverityInfo, "ets",
 		"to run the switch's recommendation set local Willing on, or configure the same ETS here; otherwise nothing to do",
 		"this host is not willing and runs its own ETS (bandwidth %s, priority→TC %s), not the peer's recommendation (bandwidth %s, priority→TC %s): ETS is asymmetric, each side schedules its own transmission",
 		dcb.JoinNums(l.ETS.TCBandwidth[:], "/"), dcb.JoinNums(l.ETS.PrioTC[:], ""), dcb.JoinNums(reco.TCBandwidth[:], "/"), dcb.JoinNums(reco.PrioTC[:], "")), true
@@ -229,7 +225,7 @@ func (p *port) etsNotAdopted() (diag.Diagnostic, bool) {
 	if l.ETS.PrioTC == op.ETS.PrioTC && l.ETS.TCBandwidth == op.ETS.TCBandwidth && l.ETS.TSA == op.ETS.TSA {
 		return diag.Diagnostic{}, false
 	}
-	return mkDiag(diag.CodeETSMismatch, diag.SeverityWarning, "ets",
+	return diag.Newf(diag.CodeETSMismatch, diag.SeverityWarning, "ets",
 		"the host's DCBX agent or NIC did not apply the peer's ETS: check lldpad/firmware DCBX mode, or set local Willing off and configure ETS locally",
 		"local Willing is on and the peer's ETS should be in force (%s), but this host runs other ETS (%s): bandwidth %s vs %s, priority→TC %s vs %s",
 		p.resolution.ETS.Why, p.localSource,
@@ -256,7 +252,7 @@ func (p *port) opDiagnostics() []diag.Diagnostic {
 		}
 	}
 	if len(noApp) > 0 {
-		out = append(out, mkDiag(diag.CodePFCPrioNoApp, diag.SeverityWarning, "app", "add an APP entry (e.g. UDP 4791 or the RoCE DSCP) for the lossless priority",
+		out = append(out, diag.Newf(diag.CodePFCPrioNoApp, diag.SeverityWarning, "app", "add an APP entry (e.g. UDP 4791 or the RoCE DSCP) for the lossless priority",
 			"PFC is enabled on priority %s but no APP entry classifies traffic into it", dcb.JoinNums(noApp, ",")))
 	}
 	if op.ETS != nil {
@@ -273,7 +269,7 @@ func (p *port) opDiagnostics() []diag.Diagnostic {
 				}
 			}
 			if len(lossless) > 0 && len(lossy) > 0 {
-				out = append(out, mkDiag(diag.CodePFCTCShared, diag.SeverityWarning, "ets", "map the lossless priority to a TC of its own",
+				out = append(out, diag.Newf(diag.CodePFCTCShared, diag.SeverityWarning, "ets", "map the lossless priority to a TC of its own",
 					"TC%d carries PFC priority %s and lossy priority %s: pauses stall the lossy traffic too", tc, dcb.JoinNums(lossless, ","), dcb.JoinNums(lossy, ",")))
 			}
 		}
@@ -349,7 +345,7 @@ func (p *port) peerLost(now time.Time) (diag.Diagnostic, bool) {
 	if long {
 		gone += fmt.Sprintf(", over %s", lostLongAfter(n))
 	}
-	return mkDiag(diag.CodePeerLost, sev, "lldp",
+	return diag.Newf(diag.CodePeerLost, sev, "lldp",
 		"check the switch port's LLDP/DCBX and the link; until a peer speaks again the switch's side is unknown",
 		"no DCBX peer: %s is %s: %s; %s", name, gone, what, left), true
 }

@@ -160,7 +160,7 @@ type port struct {
 	multi      bool   // multi-peer hold-down in force
 	multiSince time.Time
 	counters   CaptureCounters
-	lossless   *losslessState // nil until counters are sampled
+	lossless   *LosslessState // nil until counters are sampled
 	replay     bool           // the events come from a capture file (Config.Replay)
 	lastBad    string         // the last malformed LLDPDU's error
 	lastBadAt  time.Time
@@ -399,9 +399,9 @@ func (e *Engine) step(ev Event) Outcome {
 			break
 		}
 		if p.lossless == nil {
-			p.lossless = &losslessState{}
+			p.lossless = &LosslessState{}
 		}
-		changed = p.lossless.sample(ev) || isNew
+		changed = p.lossless.Sample(ev) || isNew
 	}
 	return e.outcome(changed, ignored)
 }
@@ -413,7 +413,7 @@ func (e *Engine) outcome(changed bool, ignored uint64) Outcome {
 	var notices []diag.Diagnostic
 	if e.ignored.events == 1 && ignored == 0 {
 		changed = true // the first ignored interface: the diagnostic appears
-		notices = []diag.Diagnostic{mkDiag(diag.CodeTooManyInterfaces, diag.SeverityWarning, "capture", "",
+		notices = []diag.Diagnostic{diag.Newf(diag.CodeTooManyInterfaces, diag.SeverityWarning, "capture", "",
 			"events for more than %d interfaces: the others are ignored and counted (the snapshot's too-many-interfaces diagnostic says how many)", e.cfg.MaxInterfaces)}
 	}
 	if e.dirty {

@@ -241,17 +241,17 @@ func (e *ECNSample) CNPWords() []string {
 	return w
 }
 
-// cnpDSCP is the CNP's DSCP, nil when unknown (or e is nil).
-func (e *ECNSample) cnpDSCP() *uint8 {
+// DSCPOfCNP is the CNP's DSCP, nil when unknown (or e is nil).
+func (e *ECNSample) DSCPOfCNP() *uint8 {
 	if e == nil {
 		return nil
 	}
 	return e.CNPDSCP
 }
 
-// cnpPriority is the CNP's fixed 802.1p priority, nil when unknown or
+// PriorityOfCNP is the CNP's fixed 802.1p priority, nil when unknown or
 // when the CNP takes the priority of the packet it answers.
-func (e *ECNSample) cnpPriority() *uint8 {
+func (e *ECNSample) PriorityOfCNP() *uint8 {
 	if e == nil || (e.CNPPriorityFromPacket != nil && *e.CNPPriorityFromPacket) {
 		return nil
 	}
@@ -269,9 +269,9 @@ const PauseStormRate = 1000.0
 // HistoryWindow is how far back the pause-rate history reaches.
 const HistoryWindow = 60 * time.Second
 
-// losslessState is what the engine keeps of an interface's counters: the
+// LosslessState is what the engine keeps of an interface's counters: the
 // last two samples and the pause-rate history.
-type losslessState struct {
+type LosslessState struct {
 	prev, cur *CountersSampled
 	// history is a ring of one historyRow per sample; next is where the
 	// next entry goes, n how many are set.
@@ -291,11 +291,11 @@ type historyRow struct {
 	pause, traffic, paused [8]float64
 }
 
-// sample records a sample, keeping the previous one for rates, and
+// Sample records a sample, keeping the previous one for rates, and
 // reports whether what a snapshot shows changed: a reading, the interval
 // or the error differs, a rate or the pause history is not at rest (the
 // history still filling, or a pause rate in the window).
-func (ls *losslessState) sample(ev CountersSampled) bool {
+func (ls *LosslessState) Sample(ev CountersSampled) bool {
 	ls.made = nil
 	rest := ls.cur != nil && ls.prev != nil && sameReadings(&ev, ls.cur) && sameReadings(ls.cur, ls.prev) && ls.historyQuiet()
 	c := ev
@@ -344,7 +344,7 @@ func (ls *losslessState) sample(ev CountersSampled) bool {
 // historyQuiet reports that another sample without pauses leaves the
 // pause history as it shows: the ring is full (or unused: no pause
 // counters) and every rate in it is zero.
-func (ls *losslessState) historyQuiet() bool {
+func (ls *LosslessState) historyQuiet() bool {
 	if ls.cur.PFC == nil {
 		return true
 	}
@@ -671,9 +671,9 @@ func value(r Reading) *uint64 {
 	return &v
 }
 
-// snapshot renders the last sample with rates against the one before;
+// Snapshot renders the last sample with rates against the one before;
 // nil when nothing was sampled.
-func (ls *losslessState) snapshot() *LosslessCounters {
+func (ls *LosslessState) Snapshot() *LosslessCounters {
 	if ls == nil || ls.cur == nil {
 		return nil
 	}
@@ -704,7 +704,7 @@ func (c *LosslessCounters) hasRoCE() bool {
 }
 
 // build makes the counters of the last sample, for snapshot.
-func (ls *losslessState) build() *LosslessCounters {
+func (ls *LosslessState) build() *LosslessCounters {
 	cur, prev := ls.cur, ls.prev
 	var dt time.Duration
 	if prev != nil {

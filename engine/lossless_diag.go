@@ -31,7 +31,7 @@ func (p *port) losslessDiagnostics() []diag.Diagnostic {
 	var out []diag.Diagnostic
 	cur, prev := ls.cur, ls.prev
 	if cur.Err != "" {
-		out = append(out, mkDiag(diag.CodeCountersError, diag.SeverityWarning, "", "run dcbtop as root; check that the driver exposes the counters",
+		out = append(out, diag.Newf(diag.CodeCountersError, diag.SeverityWarning, "", "run dcbtop as root; check that the driver exposes the counters",
 			"reading lossless counters: %s", cur.Err))
 	}
 	var dt time.Duration
@@ -85,7 +85,7 @@ func pauseDiagnostics(pfc, before *PFCSample, dt time.Duration, pfcKnown bool, p
 			storm = append(storm, "error")
 		}
 		if len(storm) > 0 {
-			out = append(out, mkDiag(diag.CodePauseStorm, diag.SeverityError, "pfc",
+			out = append(out, diag.Newf(diag.CodePauseStorm, diag.SeverityError, "pfc",
 				"find the receiver that cannot drain its queue (a stuck host or NIC); the NIC stops honouring pauses while the storm lasts",
 				"the NIC's pause storm guard fired (%s events counting): a receiver has been pausing this port continuously", strings.Join(storm, " and ")))
 		}
@@ -111,12 +111,12 @@ func pauseDiagnostics(pfc, before *PFCSample, dt time.Duration, pfcKnown bool, p
 		}
 	}
 	if len(stormy) > 0 {
-		out = append(out, mkDiag(diag.CodePauseStorm, diag.SeverityWarning, "pfc",
+		out = append(out, diag.Newf(diag.CodePauseStorm, diag.SeverityWarning, "pfc",
 			"find the congested receiver (the side sending the pauses); check for a slow host, an incast, or a NIC stuck in XOFF",
 			"pause storm on priority %s: up to %.0f pause frames/s (threshold %.0f/s)", dcb.JoinNums(stormy, ","), worst, PauseStormRate))
 	}
 	if len(unexpected) > 0 {
-		out = append(out, mkDiag(diag.CodePauseWithoutPFC, diag.SeverityWarning, "pfc",
+		out = append(out, diag.Newf(diag.CodePauseWithoutPFC, diag.SeverityWarning, "pfc",
 			"enable PFC on this priority on both sides, or stop the peer pausing it (its PFC configuration differs from the operational one here)",
 			"pause frames on priority %s, where PFC is not operational (enabled: %s)", dcb.JoinNums(unexpected, ","), pfcOn.PrioWords()))
 	}
@@ -157,7 +157,7 @@ func (p *port) neverPaused(pfc *PFCSample, pfcOn dcb.PrioSet) (diag.Diagnostic, 
 			msg += fmt.Sprintf(", while PFC priority %s has paused", dcb.JoinNums(paused, ","))
 			action = "check that the switch treats priority " + dcb.JoinNums(silent, ",") + " as lossless (its PFC and buffer profile): under the same congestion a lossless priority is paused too"
 		}
-		return mkDiag(diag.CodePFCNoPauses, diag.SeverityInfo, "pfc", action, "%s", msg), true
+		return diag.Newf(diag.CodePFCNoPauses, diag.SeverityInfo, "pfc", action, "%s", msg), true
 	}
 	roce := pfcOn
 	if op := p.operational; op != nil {
@@ -180,7 +180,7 @@ func (p *port) neverPaused(pfc *PFCSample, pfcOn dcb.PrioSet) (diag.Diagnostic, 
 	if len(silent) == 0 || len(silent) != len(roce.List()) {
 		return diag.Diagnostic{}, false
 	}
-	return mkDiag(diag.CodePFCNoPauses, diag.SeverityInfo, "pfc",
+	return diag.Newf(diag.CodePFCNoPauses, diag.SeverityInfo, "pfc",
 		"nothing to do if the fabric is never congested; to prove the lossless path, run an incast test and watch the pause counters move",
 		"RDMA traffic flows and PFC is on for priority %s, but no pause frame has ever been sent or received there", dcb.JoinNums(silent, ",")), true
 }
@@ -188,7 +188,7 @@ func (p *port) neverPaused(pfc *PFCSample, pfcOn dcb.PrioSet) (diag.Diagnostic, 
 // carrying returns the priorities of set whose traffic counters (rx or
 // tx bytes) rose over the last interval, and whether the driver counts
 // the traffic of every one of them.
-func (ls *losslessState) carrying(set dcb.PrioSet) (dcb.PrioSet, bool) {
+func (ls *LosslessState) carrying(set dcb.PrioSet) (dcb.PrioSet, bool) {
 	cur, prev := ls.cur, ls.prev
 	if prev == nil || cur.PFC == nil || prev.PFC == nil {
 		return 0, false
@@ -211,7 +211,7 @@ func (ls *losslessState) carrying(set dcb.PrioSet) (dcb.PrioSet, bool) {
 
 // rdmaTraffic reports whether any RDMA port has counted frames or
 // octets.
-func (ls *losslessState) rdmaTraffic() bool {
+func (ls *LosslessState) rdmaTraffic() bool {
 	for i := range ls.cur.RDMA {
 		s := &ls.cur.RDMA[i]
 		for _, c := range []NDKCounter{NDKRDMAInFrames, NDKRDMAOutFrames, NDKRDMAInOctets, NDKRDMAOutOctets} {
@@ -240,11 +240,11 @@ func congestionDiagnostics(cur, prev *CountersSampled, dt time.Duration) []diag.
 		cnps := moved(b.Congestion[CNPSent], s.Congestion[CNPSent]) || moved(b.Congestion[CNPHandled], s.Congestion[CNPHandled])
 		switch {
 		case moved(b.Congestion[CNPIgnored], s.Congestion[CNPIgnored]):
-			out = append(out, mkDiag(diag.CodeCNPWithoutECN, diag.SeverityWarning, "",
+			out = append(out, diag.Newf(diag.CodeCNPWithoutECN, diag.SeverityWarning, "",
 				"enable the reaction point on the RoCE priority (mlx5: echo 1 > /sys/class/net/IF/ecn/roce_rp/enable/P)",
 				"%s: congestion notifications arrive but are ignored (rp_cnp_ignored rising): the fabric marks ECN and this host does not slow down", name))
 		case cnps && cur.ECN != nil && !cur.ECN.EnablesUnknown && cur.ECN.Source != "" && (cur.ECN.NotificationPoint == 0 || cur.ECN.ReactionPoint == 0):
-			out = append(out, mkDiag(diag.CodeCNPWithoutECN, diag.SeverityWarning, "",
+			out = append(out, diag.Newf(diag.CodeCNPWithoutECN, diag.SeverityWarning, "",
 				"enable ECN (DCQCN) on the RoCE priority on both roles (mlx5: /sys/class/net/IF/ecn/roce_np|roce_rp/enable/P)",
 				"%s: congestion notifications are counted but ECN is disabled here (notification point on %s, reaction point on %s)",
 				name, cur.ECN.NotificationPoint.PrioWords(), cur.ECN.ReactionPoint.PrioWords()))
@@ -252,7 +252,7 @@ func congestionDiagnostics(cur, prev *CountersSampled, dt time.Duration) []diag.
 		in, inOK := readingRate(b.NDK[NDKRDMAInFrames], s.NDK[NDKRDMAInFrames], dt)
 		if inOK && in > 0 && moved(b.Congestion[OutOfSequence], s.Congestion[OutOfSequence]) {
 			oos, _ := readingRate(b.Congestion[OutOfSequence], s.Congestion[OutOfSequence], dt)
-			out = append(out, mkDiag(diag.CodeLossyFabric, diag.SeverityWarning, "",
+			out = append(out, diag.Newf(diag.CodeLossyFabric, diag.SeverityWarning, "",
 				"check PFC for the RoCE priority on every hop (pause counters, switch drops) and the ECN thresholds",
 				"%s: RDMA packets arrive out of sequence (%.0f/s): packets are lost on a path that should be lossless", name, oos))
 		}
@@ -266,7 +266,7 @@ func congestionDiagnostics(cur, prev *CountersSampled, dt time.Duration) []diag.
 // its 802.1p priority (vendor cnp_802p_prio, debugfs np_cnp_prio). Not
 // known when neither is read, or when a CNP takes the priority of the
 // packet it answers (np_cnp_prio_mode 1: then it is the RoCE priority).
-func (p *port) cnpPriority(e *ECNSample, q *PortQoSSample) (prio uint8, how string, ok bool) {
+func (p *port) PriorityOfCNP(e *ECNSample, q *PortQoSSample) (prio uint8, how string, ok bool) {
 	if e == nil || (e.CNPPriorityFromPacket != nil && *e.CNPPriorityFromPacket) {
 		return 0, "", false
 	}
@@ -289,7 +289,7 @@ func (p *port) cnpPriority(e *ECNSample, q *PortQoSSample) (prio uint8, how stri
 // CNPs on a strict-priority class, priority 6).
 func (p *port) cnpPriorityLossy(e *ECNSample, q *PortQoSSample) (diag.Diagnostic, bool) {
 	op := p.operational
-	prio, how, ok := p.cnpPriority(e, q)
+	prio, how, ok := p.PriorityOfCNP(e, q)
 	if !ok || op == nil || op.PFC == nil || op.ETS == nil {
 		return diag.Diagnostic{}, false
 	}
@@ -297,7 +297,7 @@ func (p *port) cnpPriorityLossy(e *ECNSample, q *PortQoSSample) (diag.Diagnostic
 	if op.PFC.Enabled.Has(prio) || (int(tc) < len(op.ETS.TSA) && op.ETS.TSA[tc] == lldp.TSAStrict) {
 		return diag.Diagnostic{}, false
 	}
-	return mkDiag(diag.CodeCNPPriorityLossy, diag.SeverityWarning, "ets",
+	return diag.Newf(diag.CodeCNPPriorityLossy, diag.SeverityWarning, "ets",
 		fmt.Sprintf("send CNPs on a strict-priority or PFC priority (vendor driver: echo P > /sys/class/net/%s/ecn/roce_np/cnp_802p_prio; mlxconfig -d DEV set CNP_802P_PRIO_P1=P CNP_DSCP_P1=D), or make TC %d strict", p.name, tc),
 		"the CNPs this host sends (%s) travel on priority %d, TC %d, which is neither lossless nor strict: congestion notifications can be delayed or dropped by the congestion they report",
 		how, prio, tc), true
@@ -339,7 +339,7 @@ func ecnNeverMarked(cur, prev *CountersSampled, dt time.Duration, pfcOn dcb.Prio
 		if len(evidence) == 0 {
 			continue
 		}
-		out = append(out, mkDiag(diag.CodeECNNeverMarked, diag.SeverityWarning, "",
+		out = append(out, diag.Newf(diag.CodeECNNeverMarked, diag.SeverityWarning, "",
 			"enable ECN marking (WRED/ECN thresholds below the PFC thresholds) on the switch queue of the RoCE priority, and DCQCN on both hosts",
 			"%s port %d: congestion (%s) while no ECN-marked RoCE packet arrived (np_ecn_marked_roce_packets flat): the fabric pauses instead of marking, so DCQCN never slows the senders",
 			s.Device, s.Port, strings.Join(evidence, ", ")))

@@ -40,7 +40,7 @@ func (p *port) roceDiagnostics(cur *CountersSampled, pfcKnown bool, pfcOn dcb.Pr
 			continue
 		}
 		if r.RoutableV2 == nil && r.RoutableV2Why != nil {
-			out = append(out, mkDiag(diag.CodeRoCEGIDNotV2, diag.SeverityWarning, "",
+			out = append(out, diag.Newf(diag.CodeRoCEGIDNotV2, diag.SeverityWarning, "",
 				fmt.Sprintf("give %s an IPv4 or global IPv6 address (the kernel adds its RoCE v2 GIDs) and have applications use that GID index (show_gids; NCCL_IB_GID_INDEX)", p.name),
 				"%s port %d has no routable RoCE v2 GID on %s: %s", r.Device, r.Port, p.name, *r.RoutableV2Why))
 		}
@@ -59,7 +59,7 @@ func (p *port) roceDiagnostics(cur *CountersSampled, pfcKnown bool, pfcOn dcb.Pr
 			if l.Default {
 				where = fmt.Sprintf("is not mapped and lands on the default priority %d", *l.Priority)
 			}
-			out = append(out, mkDiag(diag.CodeRoCEToSNotLossless, diag.SeverityError, "pfc",
+			out = append(out, diag.Newf(diag.CodeRoCEToSNotLossless, diag.SeverityError, "pfc",
 				fmt.Sprintf("set rdma_cm's default ToS to a DSCP mapped to a PFC priority (cma_roce_tos -d %s -t TOS), or map DSCP %d to one", r.Device, t.DSCP),
 				"rdma_cm's default ToS %d on %s port %d (DSCP %d) %s, where PFC is off: RDMA connections that set no ToS are lossy",
 				t.ToS, r.Device, r.Port, t.DSCP, where))
@@ -69,17 +69,17 @@ func (p *port) roceDiagnostics(cur *CountersSampled, pfcKnown bool, pfcOn dcb.Pr
 			if j.ecn == diag.SeverityError {
 				msg = "rdma_cm's default ToS %d on %s port %d has ECN CE (congestion experienced): every packet arrives as marked and the receiver answers each with a CNP"
 			}
-			out = append(out, mkDiag(diag.CodeRoCEToSECN, j.ecn, "",
+			out = append(out, diag.Newf(diag.CodeRoCEToSECN, j.ecn, "",
 				fmt.Sprintf("use a ToS with ECT(0): DSCP<<2 | 2 (DSCP 26: cma_roce_tos -d %s -t %d)", r.Device, int(t.DSCP)<<2|2),
 				msg, t.ToS, r.Device, r.Port))
 		}
 	}
 	out = append(out, p.qosDiagnostics(cur.QoS, pfcKnown, pfcOn)...)
 	if lp := cur.LinkPause; lp.On() && pfcKnown && pfcOn != 0 {
-		out = append(out, mkDiag(diag.CodeLinkPauseWithPFC, diag.SeverityWarning, "pfc",
+		out = append(out, diag.Newf(diag.CodeLinkPauseWithPFC, diag.SeverityWarning, "pfc",
 			fmt.Sprintf("turn link-wide PAUSE off: ethtool -A %s autoneg off rx off tx off", p.name),
 			"802.3x link-wide PAUSE is on (rx %s, tx %s) beside PFC on %s: the two are mutually exclusive, and a link-wide PAUSE stops every priority",
-			onOffPtr(lp.RX), onOffPtr(lp.TX), priorityWords(pfcOn)))
+			OnOffPtr(lp.RX), OnOffPtr(lp.TX), priorityWords(pfcOn)))
 	}
 	return out
 }
@@ -92,8 +92,8 @@ func (p *port) landingFacts(cur *CountersSampled, r *RoCEPortSample) landingFact
 	return f
 }
 
-// onOffPtr says "on", "off" or "unknown".
-func onOffPtr(b *bool) string {
+// OnOffPtr says "on", "off" or "unknown".
+func OnOffPtr(b *bool) string {
 	if b == nil {
 		return "unknown"
 	}
@@ -137,11 +137,11 @@ func (p *port) qosDiagnostics(q *PortQoSSample, pfcKnown bool, pfcOn dcb.PrioSet
 		}
 		switch {
 		case len(empty) > 0:
-			out = append(out, mkDiag(diag.CodePFCNoHeadroom, diag.SeverityError, "pfc",
+			out = append(out, diag.Newf(diag.CodePFCNoHeadroom, diag.SeverityError, "pfc",
 				fmt.Sprintf("give each PFC priority a receive buffer with headroom (mlnx_qos -i %s --buffer_size ..., or dcb buffer set dev %s)", p.name, p.name),
 				"PFC is on for %s, whose receive buffer has size 0: no headroom for the frames in flight when a pause goes out", strings.Join(empty, ", ")))
 		case pfcOn != 0 && q.PFCDelay != nil && *q.PFCDelay == 0:
-			out = append(out, mkDiag(diag.CodePFCNoHeadroom, diag.SeverityWarning, "pfc",
+			out = append(out, diag.Newf(diag.CodePFCNoHeadroom, diag.SeverityWarning, "pfc",
 				fmt.Sprintf("set the PFC delay to the cable length (mlnx_qos -i %s --cable_len M, or dcb pfc set dev %s delay M)", p.name, p.name),
 				"the PFC delay (cable length) is 0 on a NIC that sizes its lossless headroom from it: frames in flight on a long cable may be dropped"))
 		}
@@ -150,11 +150,11 @@ func (p *port) qosDiagnostics(q *PortQoSSample, pfcKnown bool, pfcOn dcb.PrioSet
 		entries := p.nicDSCPEntries()
 		switch {
 		case !dscp && entries > 0:
-			out = append(out, mkDiag(diag.CodeTrustMismatch, diag.SeverityWarning, "app",
+			out = append(out, diag.Newf(diag.CodeTrustMismatch, diag.SeverityWarning, "app",
 				fmt.Sprintf("trust DSCP where the fabric marks it (dcb apptrust set dev %s order dscp pcp, or mlnx_qos -i %s --trust dscp)", p.name, p.name),
 				"the APP table maps %d DSCP values to priorities, but the port classifies received traffic by %s: the DSCP map is not used", entries, strings.Join(q.Trust, ", ")))
 		case dscp && entries == 0:
-			out = append(out, mkDiag(diag.CodeTrustMismatch, diag.SeverityWarning, "app",
+			out = append(out, diag.Newf(diag.CodeTrustMismatch, diag.SeverityWarning, "app",
 				fmt.Sprintf("map the RoCE DSCP to the lossless priority (dcb app add dev %s dscp-prio 26:3), or trust PCP", p.name),
 				"the port classifies received traffic by DSCP, but the APP table maps no DSCP value: every packet lands on the default priority"))
 		}
@@ -195,7 +195,7 @@ func trafficDiagnostics(cur, prev *CountersSampled, dt time.Duration, pfcOn dcb.
 		if !ok || f < stallFraction || !c.TxBytes.OK() || !b.TxBytes.OK() || c.TxBytes.Source != b.TxBytes.Source || c.TxBytes.Value != b.TxBytes.Value {
 			continue
 		}
-		out = append(out, mkDiag(diag.CodePFCStall, diag.SeverityError, "pfc",
+		out = append(out, diag.Newf(diag.CodePFCStall, diag.SeverityError, "pfc",
 			"find the receiver that stopped draining priority "+strconv.Itoa(int(prio))+" (a stuck host or NIC on the peer's side, or a pause loop in the fabric); a switch PFC watchdog drops or forwards on such a stall",
 			"priority %d was paused by the peer for %.1f%% of the last %s and sent nothing: a PFC stall (deadlock or a receiver that stopped draining)",
 			prio, 100*f, dt.Round(time.Millisecond)))
@@ -262,7 +262,7 @@ func rdmaOnLossy(cur, prev *CountersSampled, dt time.Duration, pfcOn dcb.PrioSet
 		if lossless > 0 {
 			what = fmt.Sprintf("PFC %s carried %s/s", priorityWords(pfcOn), byteWords(lossless))
 		}
-		out = append(out, mkDiag(diag.CodeRDMAOnLossy, diag.SeverityError, "pfc",
+		out = append(out, diag.Newf(diag.CodeRDMAOnLossy, diag.SeverityError, "pfc",
 			"check where RoCE is classified: the GID and ToS the application uses, the port's trust (PCP or DSCP) and its DSCP or PCP map, so that RDMA traffic lands on a PFC priority",
 			"RDMA %s %s/s while %s: at least %.0f%% of RDMA's %s bytes travel without PFC, on %s %s",
 			dir.verb, byteWords(r), what, 100*missing/r, dir.verb, map[bool]string{true: "priority", false: "priorities"}[len(lossySet.List()) == 1], strings.Join(lossyWords, ", ")))
@@ -337,7 +337,7 @@ func linkPauseFrames(cur, prev *CountersSampled, dt time.Duration, pfcOn dcb.Pri
 	if src == "" {
 		src = c.Source
 	}
-	return mkDiag(diag.CodeLinkPauseFrames, sev, "pfc",
+	return diag.Newf(diag.CodeLinkPauseFrames, sev, "pfc",
 		"turn link-wide PAUSE off on both ends (ethtool -A IF rx off tx off; on the switch, flowcontrol off) and let PFC pause the lossless priority alone",
 		"802.3x link-wide PAUSE frames flow (%.0f/s received, %.0f/s sent%s; %s) while %s: each one stops every priority, the lossless one included",
 		rx, tx, paused, src, strings.Join(why, " and ")), true

@@ -600,7 +600,7 @@ func TestRoCELandings(t *testing.T) {
 				}
 			}
 			if s := strings.Join(got, " "); s != tt.want || l.verdict != tt.verdict {
-				t.Errorf("landings %s (%s), want %s (%s): %s", s, l.verdict, tt.want, tt.verdict, landingWords(l.all))
+				t.Errorf("landings %s (%s), want %s (%s): %s", s, l.verdict, tt.want, tt.verdict, LandingWords(l.all))
 			}
 		})
 	}

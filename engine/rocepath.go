@@ -159,7 +159,7 @@ func (in *Interface) rocePath(r *RoCEPortSample) RoCEPath {
 	if landed.at < 0 || landed.all[landed.at].Priority == nil {
 		why := "where the NIC puts RoCE traffic is unknown"
 		if len(landed.all) > 0 {
-			why += ": " + landingWords(landed.all)
+			why += ": " + LandingWords(landed.all)
 		}
 		add(HopPriority, PathUnknown, "", why)
 		for _, h := range []RoCEHop{HopTC, HopPFC, HopBuffer, HopETS, HopPauses, HopECN} {

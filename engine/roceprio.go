@@ -283,9 +283,9 @@ func landingsAgree(ls []RoCELanding) bool {
 	})
 }
 
-// landingWords renders landings as "3 by dscp (APP dscp 26 ...), 0 by
+// LandingWords renders landings as "3 by dscp (APP dscp 26 ...), 0 by
 // pcp (untagged ...)".
-func landingWords(ls []RoCELanding) string {
+func LandingWords(ls []RoCELanding) string {
 	var b []string
 	for _, l := range ls {
 		p := "?"
@@ -354,7 +354,7 @@ func (l landed) reason(prio int) string {
 	x := l.all[l.at]
 	switch {
 	case len(l.all) > 1 && !landingsAgree(l.all):
-		return fmt.Sprintf("the trust is unknown and the ways of classifying disagree: %s; judged at priority %d, the worse", landingWords(l.all), prio)
+		return fmt.Sprintf("the trust is unknown and the ways of classifying disagree: %s; judged at priority %d, the worse", LandingWords(l.all), prio)
 	case l.verdict == PathError:
 		return fmt.Sprintf("RoCE lands on priority %d, where PFC is off: %s", prio, x.How)
 	case x.Default:

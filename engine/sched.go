@@ -51,7 +51,7 @@ func (g *ignoredInterfaces) diagnostic(limit int) (diag.Diagnostic, bool) {
 	if g.more {
 		n = "at least " + n
 	}
-	return mkDiag(diag.CodeTooManyInterfaces, diag.SeverityWarning, "capture",
+	return diag.Newf(diag.CodeTooManyInterfaces, diag.SeverityWarning, "capture",
 		"watch fewer interfaces (-i), or split the capture by interface (editcap, tshark -Y frame.interface_id)",
 		"events for more than %d interfaces: %s more interfaces ignored (%d events)", limit, n, g.events), true
 }

@@ -230,7 +230,7 @@ func (e *Engine) Log() []Indication {
 func (p *port) snapshot(now time.Time) Interface {
 	in := Interface{Name: p.name, OperState: "unknown", LocalSource: SourceNone,
 		Remote: p.remote, RemoteValid: p.remoteFrom != nil,
-		Peers: []Peer{}, Diagnostics: p.diagnostics(now), Capture: p.counters, Counters: p.lossless.snapshot(),
+		Peers: []Peer{}, Diagnostics: p.diagnostics(now), Capture: p.counters, Counters: p.lossless.Snapshot(),
 		Local: p.local, Operational: p.operational, Resolution: p.resolution,
 		LocalAgents: []LocalAgent{}}
 	if in.Resolution == (dcb.Resolution{}) {

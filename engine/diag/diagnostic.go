@@ -129,3 +129,8 @@ func AppendFindings(out []Diagnostic, fs []lldp.Finding) []Diagnostic {
 	}
 	return out
 }
+
+// Newf returns a Diagnostic whose message is format applied to a.
+func Newf(code Code, sev Severity, feature, action, format string, a ...any) Diagnostic {
+	return Diagnostic{Code: code, Severity: sev, Feature: feature, Message: fmt.Sprintf(format, a...), Action: action}
+}
