@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/lossless"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -15,7 +17,7 @@ import (
 func TestOutcomeChanged(t *testing.T) {
 	peer := lldp.MAC{0x02, 0, 0, 0, 0, 1}
 	mac := lldp.MAC{0x02, 0, 0, 0, 0, 9}
-	quiet := CountersSampled{Interface: "eth0", At: at(1), Interval: time.Second, RDMA: []RDMAPortSample{}}
+	quiet := CountersSampled{Interface: "eth0", At: at(1), Interval: time.Second, RDMA: []lossless.RDMAPortSample{}}
 	quietAt := func(s float64) CountersSampled { c := quiet; c.At = at(s); return c }
 	paused := func(s float64, n uint64) CountersSampled {
 		c := mlxSample(at(s), 0)
@@ -63,7 +65,7 @@ func TestOutcomeChanged(t *testing.T) {
 	e = New(Config{})
 	var got []bool
 	n := uint64(0)
-	for i := range historySize(time.Second) + 4 {
+	for i := range lossless.HistorySize(time.Second) + 4 {
 		if i == 2 {
 			n = 500 // one burst of pauses
 		}
@@ -72,7 +74,7 @@ func TestOutcomeChanged(t *testing.T) {
 	want := make([]bool, len(got))
 	for i := range want {
 		// Changes until the burst has left the 60-sample window.
-		want[i] = i <= 2+historySize(time.Second)
+		want[i] = i <= 2+lossless.HistorySize(time.Second)
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("pause counters: Changed per sample (-want +got):\n%s", diff)

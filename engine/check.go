@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/lossless"
+
 	"github.com/dcbtop/dcbtop/engine/dcb"
 
 	"github.com/dcbtop/dcbtop/engine/diag"
@@ -565,16 +567,16 @@ func (c *checker) rocePriorityFromPaths() bool {
 		return false
 	}
 	var ev []string
-	var worst *PathHop
-	var at *RoCEPath
+	var worst *lossless.PathHop
+	var at *lossless.RoCEPath
 	for i := range lc.RoCEPaths {
 		p := &lc.RoCEPaths[i]
 		for j := range p.Hops {
 			h := &p.Hops[j]
-			if h.Hop != HopPriority {
+			if h.Hop != lossless.HopPriority {
 				continue
 			}
-			ev = append(ev, fmt.Sprintf("%s/%d: %s", Sanitize(p.Device), p.Port, LandingWords(p.Landings)))
+			ev = append(ev, fmt.Sprintf("%s/%d: %s", Sanitize(p.Device), p.Port, lossless.LandingWords(p.Landings)))
 			if worst == nil || h.Verdict.Worse(worst.Verdict) {
 				worst, at = h, p
 			}
@@ -732,7 +734,7 @@ func (c *checker) agents() {
 
 // counters returns the interface's lossless counters, or nil after adding
 // an UNKNOWN result for name.
-func (c *checker) counters(name CheckName) *LosslessCounters {
+func (c *checker) counters(name CheckName) *lossless.Counters {
 	switch {
 	case c.o.Replay:
 		c.add(name, VerdictUnknown, "a capture file carries no counters", "run dcbtop check live on the host")
@@ -799,7 +801,7 @@ func (c *checker) linkPause() {
 		c.add(CheckLinkPause, VerdictUnknown, why, "")
 		return
 	}
-	ev := []string{fmt.Sprintf("link-wide PAUSE rx %s, tx %s (%s)", OnOffPtr(lp.RX), OnOffPtr(lp.TX), lp.Source)}
+	ev := []string{fmt.Sprintf("link-wide PAUSE rx %s, tx %s (%s)", lossless.OnOffPtr(lp.RX), lossless.OnOffPtr(lp.TX), lp.Source)}
 	if d, ok := c.has(diag.CodeLinkPauseWithPFC); ok {
 		c.add(CheckLinkPause, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(diag.CodeLinkPauseWithPFC))...)
 		return
@@ -915,9 +917,9 @@ func (c *checker) rocePath() {
 		c.add(CheckRoCEPath, VerdictUnknown, "no RoCE port (RDMA device over Ethernet) on this interface", "")
 		return
 	}
-	worst := PathOK
+	worst := lossless.PathOK
 	var ev, unknown []string
-	var bad *PathHop
+	var bad *lossless.PathHop
 	for _, p := range lc.RoCEPaths {
 		for i := range p.Hops {
 			h := &p.Hops[i]
@@ -926,7 +928,7 @@ func (c *checker) rocePath() {
 				v = *h.Value
 			}
 			ev = append(ev, fmt.Sprintf("%s/%d %s: %s %s", Sanitize(p.Device), p.Port, h.Hop, h.Verdict, Sanitize(v)))
-			if h.Verdict == PathUnknown {
+			if h.Verdict == lossless.PathUnknown {
 				unknown = append(unknown, string(h.Hop))
 			}
 			if h.Verdict.Worse(worst) {
@@ -935,11 +937,11 @@ func (c *checker) rocePath() {
 		}
 	}
 	switch worst {
-	case PathError:
+	case lossless.PathError:
 		c.add(CheckRoCEPath, VerdictCritical, fmt.Sprintf("RoCE path: %s: %s", bad.Hop, bad.Reason), "fix that hop (see the diagnostics and the Lossless pane's path)", ev...)
-	case PathWarning:
+	case lossless.PathWarning:
 		c.add(CheckRoCEPath, VerdictWarning, fmt.Sprintf("RoCE path: %s: %s", bad.Hop, bad.Reason), "fix that hop (see the diagnostics and the Lossless pane's path)", ev...)
-	case PathUnknown:
+	case lossless.PathUnknown:
 		c.add(CheckRoCEPath, VerdictUnknown, "RoCE path: unknown at "+strings.Join(unknown, ", "), "", ev...)
 	default:
 		c.add(CheckRoCEPath, VerdictOK, "every hop of the RoCE path is ok", "", ev...)
@@ -1029,7 +1031,7 @@ func (c *checker) policyRoCE(bad, ev *[]string) (unknown []string) {
 	pol := c.o.Policy
 	lc := c.in.Counters
 	if pol.Trust != nil {
-		var q *PortQoSSample
+		var q *lossless.PortQoSSample
 		if lc != nil {
 			q = lc.QoS
 		}
@@ -1078,7 +1080,7 @@ func (c *checker) policyRoCE(bad, ev *[]string) (unknown []string) {
 // with the command that would tell.
 func (c *checker) policyCNP(bad, ev *[]string) (unknown []string) {
 	pol := c.o.Policy.CNP
-	var e *ECNSample
+	var e *lossless.ECNSample
 	if lc := c.in.Counters; lc != nil {
 		e = lc.ECN
 	}

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/lossless"
+
 	"github.com/dcbtop/dcbtop/engine/dcb"
 
 	"github.com/google/go-cmp/cmp"
@@ -40,8 +42,8 @@ func withDSCP(p *dcb.Params) *dcb.Params {
 // withQoS gives a sample DCB netlink's QoS facts: priority 3 on buffer 1
 // of size bytes, the PFC delay, and the trust table.
 func withQoS(s CountersSampled, size uint32, delay uint16, trust ...string) CountersSampled {
-	s.QoS = &PortQoSSample{Trust: trust, PFCDelay: &delay, Source: "dcbnl IEEE_GET",
-		Buffer: &PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{130944, size}, TotalBytes: 130944 + size}}
+	s.QoS = &lossless.PortQoSSample{Trust: trust, PFCDelay: &delay, Source: "dcbnl IEEE_GET",
+		Buffer: &lossless.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{130944, size}, TotalBytes: 130944 + size}}
 	return s
 }
 
@@ -62,7 +64,7 @@ func TestCheck(t *testing.T) {
 	// priority 3 in both roles.
 	good := func(at time.Time, n uint64) CountersSampled {
 		s := withQoS(mlxSample(at, n), 130944, 7, "dscp", "pcp")
-		s.ECN = &ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1 << 3, ReactionPoint: 1 << 3}
+		s.ECN = &lossless.ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1 << 3, ReactionPoint: 1 << 3}
 		return s
 	}
 	want := func(overrides map[CheckName]Verdict) map[CheckName]Verdict {
@@ -108,7 +110,7 @@ func TestCheck(t *testing.T) {
 			local: withDSCP(roceLocal(true)),
 			events: func(t *testing.T) []Event {
 				s := good(at(3), 1)
-				s.LinkPause = &LinkPauseSample{Source: "ethtool netlink PAUSE_GET", Unknown: sp("driver has no pause operations")}
+				s.LinkPause = &lossless.LinkPauseSample{Source: "ethtool netlink PAUSE_GET", Unknown: sp("driver has no pause operations")}
 				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), good(at(2), 0), s}
 			},
 			want:    want(map[CheckName]Verdict{CheckLinkPause: unkn}),

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/dcbtop/dcbtop/engine/lossless"
+
 	"github.com/dcbtop/dcbtop/engine/diag"
 )
 
@@ -82,17 +84,17 @@ var diagCheck = map[diag.Code]CheckName{
 
 // hopCheck names each RoCE path hop's check ("" for the ToS hop, judged
 // through its diagnostics).
-var hopCheck = map[RoCEHop]CheckName{
-	HopGID:      CheckRoCEGID,
-	HopToS:      "",
-	HopTrust:    CheckTrust,
-	HopPriority: CheckRoCEPriority,
-	HopTC:       CheckRoCEETS,
-	HopPFC:      CheckRoCEPFC,
-	HopBuffer:   CheckHeadroom,
-	HopETS:      CheckRoCEETS,
-	HopPauses:   CheckPauses,
-	HopECN:      CheckECN,
+var hopCheck = map[lossless.RoCEHop]CheckName{
+	lossless.HopGID:      CheckRoCEGID,
+	lossless.HopToS:      "",
+	lossless.HopTrust:    CheckTrust,
+	lossless.HopPriority: CheckRoCEPriority,
+	lossless.HopTC:       CheckRoCEETS,
+	lossless.HopPFC:      CheckRoCEPFC,
+	lossless.HopBuffer:   CheckHeadroom,
+	lossless.HopETS:      CheckRoCEETS,
+	lossless.HopPauses:   CheckPauses,
+	lossless.HopECN:      CheckECN,
 }
 
 // CheckOfCode returns the check a diagnostic code belongs to, and whether
@@ -104,16 +106,16 @@ func CheckOfCode(code diag.Code) (CheckName, bool) {
 
 // CheckOfHop returns the check a RoCE path hop belongs to ("" for the
 // ToS hop).
-func CheckOfHop(h RoCEHop) CheckName { return hopCheck[h] }
+func CheckOfHop(h lossless.RoCEHop) CheckName { return hopCheck[h] }
 
 // pathVerdict is a hop's verdict as a check's.
-func pathVerdict(v PathVerdict) Verdict {
+func pathVerdict(v lossless.PathVerdict) Verdict {
 	switch v {
-	case PathError:
+	case lossless.PathError:
 		return VerdictCritical
-	case PathWarning:
+	case lossless.PathWarning:
 		return VerdictWarning
-	case PathUnknown:
+	case lossless.PathUnknown:
 		return VerdictUnknown
 	}
 	return VerdictOK
@@ -141,10 +143,10 @@ func (c *checker) fold() {
 		}
 		for _, p := range c.in.Counters.RoCEPaths {
 			for _, h := range p.Hops {
-				if hopCheck[h.Hop] != r.Check || h.Verdict == PathOK {
+				if hopCheck[h.Hop] != r.Check || h.Verdict == lossless.PathOK {
 					continue
 				}
-				if h.Verdict == PathUnknown && p.Priority == nil && afterPriority(h.Hop) {
+				if h.Verdict == lossless.PathUnknown && p.Priority == nil && afterPriority(h.Hop) {
 					continue // unknown because the priority is: nothing of its own
 				}
 				v := pathVerdict(h.Verdict)
@@ -163,8 +165,8 @@ func (c *checker) fold() {
 
 // afterPriority reports whether hop h is judged at the RoCE priority (TC,
 // PFC, buffer, ETS, pauses, ECN): unknown with it.
-func afterPriority(h RoCEHop) bool {
-	i, j := slices.Index(RoCEHops, h), slices.Index(RoCEHops, HopPriority)
+func afterPriority(h lossless.RoCEHop) bool {
+	i, j := slices.Index(lossless.RoCEHops, h), slices.Index(lossless.RoCEHops, lossless.HopPriority)
 	return i > j
 }
 

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/dcbtop/dcbtop/engine/lossless"
+
 	"github.com/dcbtop/dcbtop/engine/diag"
 )
 
@@ -34,7 +36,7 @@ func TestCheckAreas(t *testing.T) {
 			t.Errorf("check %s is blind: no diagnostic belongs to it", c)
 		}
 	}
-	for _, h := range RoCEHops {
+	for _, h := range lossless.RoCEHops {
 		if _, ok := hopCheck[h]; !ok {
 			t.Errorf("hop %s belongs to no check", h)
 		}
@@ -69,9 +71,9 @@ func TestCheckAreas(t *testing.T) {
 		}
 	}
 	for h, owner := range hopCheck {
-		for _, v := range []PathVerdict{PathError, PathWarning, PathUnknown} {
-			in := Interface{Name: "eth0", Counters: &LosslessCounters{RoCEPaths: []RoCEPath{{Device: "mlx5_0", Port: 1,
-				Hops: []PathHop{{Hop: h, Verdict: v, Reason: "the hop's reason"}}, Worst: v}}}}
+		for _, v := range []lossless.PathVerdict{lossless.PathError, lossless.PathWarning, lossless.PathUnknown} {
+			in := Interface{Name: "eth0", Counters: &lossless.Counters{RoCEPaths: []lossless.RoCEPath{{Device: "mlx5_0", Port: 1,
+				Hops: []lossless.PathHop{{Hop: h, Verdict: v, Reason: "the hop's reason"}}, Worst: v}}}}
 			for _, r := range Check(&in, CheckOptions{}) {
 				if r.Check == owner && (r.Verdict.Worst(pathVerdict(v)) != r.Verdict) {
 					t.Errorf("hop %s %s: %s is %s, want at least %s", h, v, r.Check, r.Verdict, pathVerdict(v))

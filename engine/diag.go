@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dcbtop/dcbtop/engine/dcb"
+	"github.com/dcbtop/dcbtop/engine/lossless"
 
 	"github.com/dcbtop/dcbtop/engine/diag"
 
@@ -112,7 +113,8 @@ func (p *port) diagnostics(now time.Time) []diag.Diagnostic {
 		out = append(out, diag.Newf(diag.CodeCaptureRecordOdd, diag.SeverityWarning, "lldp", "the capture file was written by a tool that got a length wrong; the frames are read as captured",
 			"%d capture record(s) read despite an inconsistency; last: %s", p.counters.RecordsOdd, p.lastNote))
 	}
-	return append(out, p.losslessDiagnostics()...)
+	return append(out, p.lossless.Diagnostics(lossless.Port{Name: p.name, Local: p.local, Operational: p.operational,
+		KernelTable: p.localSource == SourceDCBNL})...)
 }
 
 // pairDiagnostics compare local and remote Willing and parameters.

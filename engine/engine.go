@@ -18,6 +18,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/lossless"
+
 	"github.com/dcbtop/dcbtop/engine/dcb"
 
 	"github.com/dcbtop/dcbtop/engine/diag"
@@ -160,9 +162,9 @@ type port struct {
 	multi      bool   // multi-peer hold-down in force
 	multiSince time.Time
 	counters   CaptureCounters
-	lossless   *LosslessState // nil until counters are sampled
-	replay     bool           // the events come from a capture file (Config.Replay)
-	lastBad    string         // the last malformed LLDPDU's error
+	lossless   *lossless.State // nil until counters are sampled
+	replay     bool            // the events come from a capture file (Config.Replay)
+	lastBad    string          // the last malformed LLDPDU's error
 	lastBadAt  time.Time
 	// tooManyUntil is when the tooManyNeighbors condition ends (IEEE Std
 	// 802.1AB-2016, 9.2.5.22 tooManyNeighborsTimer): every eviction
@@ -399,9 +401,9 @@ func (e *Engine) step(ev Event) Outcome {
 			break
 		}
 		if p.lossless == nil {
-			p.lossless = &LosslessState{}
+			p.lossless = &lossless.State{}
 		}
-		changed = p.lossless.Sample(ev) || isNew
+		changed = p.lossless.Sample(lossless.Sample(ev)) || isNew
 	}
 	return e.outcome(changed, ignored)
 }

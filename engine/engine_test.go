@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/lossless"
+
 	"github.com/dcbtop/dcbtop/engine/dcb"
 
 	"github.com/dcbtop/dcbtop/engine/diag"
@@ -522,7 +524,7 @@ func BenchmarkSnapshot64(b *testing.B) {
 	for i := range 64 {
 		e.Apply(FrameReceived{Interface: fmt.Sprintf("h%d", i), At: at(0), Data: f})
 		// A sample as a veth gives: no counter at all.
-		e.Apply(CountersSampled{Interface: fmt.Sprintf("h%d", i), At: at(0), Interval: time.Second, RDMA: []RDMAPortSample{}})
+		e.Apply(CountersSampled{Interface: fmt.Sprintf("h%d", i), At: at(0), Interval: time.Second, RDMA: []lossless.RDMAPortSample{}})
 	}
 	b.ReportAllocs()
 	for b.Loop() {

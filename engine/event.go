@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/dcbtop/dcbtop/engine/dcb"
+	"github.com/dcbtop/dcbtop/engine/lossless"
 
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
@@ -120,3 +121,9 @@ func (LocalChanged) isEvent()  {}
 func (LinkChanged) isEvent()   {}
 func (CaptureStatus) isEvent() {}
 func (HostObserved) isEvent()  {}
+
+// CountersSampled is one sample of an interface's lossless counters (see
+// lossless.Sample), as the capture layer takes them.
+type CountersSampled lossless.Sample
+
+func (CountersSampled) isEvent() {}

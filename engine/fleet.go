@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dcbtop/dcbtop/engine/lossless"
+
 	"github.com/dcbtop/dcbtop/engine/dcb"
 
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -48,7 +50,7 @@ type ConfigDigest struct {
 // RoCE path's settings (see ConfigText).
 func (in *Interface) ConfigDigests() []ConfigDigest {
 	var out []ConfigDigest
-	add := func(side Side, p *dcb.Params, willing *bool, paths []RoCEPath) {
+	add := func(side Side, p *dcb.Params, willing *bool, paths []lossless.RoCEPath) {
 		if p == nil {
 			return
 		}
@@ -70,7 +72,7 @@ func (in *Interface) ConfigDigests() []ConfigDigest {
 	if in.RemoteValid {
 		add(SideRemote, in.Remote, nil, nil)
 	}
-	var paths []RoCEPath
+	var paths []lossless.RoCEPath
 	if in.Counters != nil {
 		paths = in.Counters.RoCEPaths
 	}
@@ -83,7 +85,7 @@ func (in *Interface) ConfigDigests() []ConfigDigest {
 // only its verdict counts (a routable RoCE v2 GID or not); the pauses
 // are counts and the PFC hop repeats the parameters and the peer's, so
 // they are left out.
-var configHops = []RoCEHop{HopToS, HopTrust, HopPriority, HopTC, HopBuffer, HopETS, HopECN}
+var configHops = []lossless.RoCEHop{lossless.HopToS, lossless.HopTrust, lossless.HopPriority, lossless.HopTC, lossless.HopBuffer, lossless.HopETS, lossless.HopECN}
 
 // ConfigText is the canonical text of one side's configuration: its
 // first line "dcbtop-config v1", then one line per feature (ETS, the
@@ -93,7 +95,7 @@ var configHops = []RoCEHop{HopToS, HopTrust, HopPriority, HopTC, HopBuffer, HopE
 // device's name, which differs between hosts of one kind). Names,
 // addresses and counters are left out so that hosts configured alike
 // give the same text. A change of this format changes its version.
-func ConfigText(p *dcb.Params, willing *bool, paths []RoCEPath) string {
+func ConfigText(p *dcb.Params, willing *bool, paths []lossless.RoCEPath) string {
 	var b strings.Builder
 	b.WriteString("dcbtop-config v1\n")
 	nums := func(v [8]uint8) string { return dcb.JoinNums(v[:], ",") }
@@ -138,7 +140,7 @@ func ConfigText(p *dcb.Params, willing *bool, paths []RoCEPath) string {
 		var parts []string
 		for _, h := range r.Hops {
 			switch {
-			case h.Hop == HopGID:
+			case h.Hop == lossless.HopGID:
 				parts = append(parts, string(h.Hop)+"="+string(h.Verdict))
 			case slices.Contains(configHops, h.Hop):
 				v := "?"

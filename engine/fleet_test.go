@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dcbtop/dcbtop/engine/lossless"
+
 	"github.com/dcbtop/dcbtop/engine/dcb"
 
 	"github.com/google/go-cmp/cmp"
@@ -21,20 +23,20 @@ func fleetIface(name, gid string, pauses uint64) Interface {
 	willing := true
 	val := func(s string) *string { return &s }
 	prio := 3
-	path := RoCEPath{Device: "mlx5_" + name, Port: 1, Priority: &prio, Hops: []PathHop{
-		{Hop: HopGID, Value: val("index 3 " + gid), Verdict: PathOK},
-		{Hop: HopToS, Value: val("106 (DSCP 26, ECN 2)"), Verdict: PathOK},
-		{Hop: HopTrust, Value: val("dscp"), Verdict: PathOK},
-		{Hop: HopPriority, Value: val("3"), Verdict: PathOK},
-		{Hop: HopTC, Value: val("3"), Verdict: PathOK},
-		{Hop: HopPFC, Value: val("local on, peer on, operational on"), Verdict: PathOK},
-		{Hop: HopBuffer, Value: val("buffer 1, 262144 bytes"), Verdict: PathOK},
-		{Hop: HopETS, Value: val("50%"), Verdict: PathOK},
-		{Hop: HopPauses, Value: val(strings.Repeat("9", int(pauses%5)) + " pauses received"), Verdict: PathOK},
-		{Hop: HopECN, Value: val("np on, rp on, CNP DSCP 48, CNP priority 6"), Verdict: PathOK},
+	path := lossless.RoCEPath{Device: "mlx5_" + name, Port: 1, Priority: &prio, Hops: []lossless.PathHop{
+		{Hop: lossless.HopGID, Value: val("index 3 " + gid), Verdict: lossless.PathOK},
+		{Hop: lossless.HopToS, Value: val("106 (DSCP 26, ECN 2)"), Verdict: lossless.PathOK},
+		{Hop: lossless.HopTrust, Value: val("dscp"), Verdict: lossless.PathOK},
+		{Hop: lossless.HopPriority, Value: val("3"), Verdict: lossless.PathOK},
+		{Hop: lossless.HopTC, Value: val("3"), Verdict: lossless.PathOK},
+		{Hop: lossless.HopPFC, Value: val("local on, peer on, operational on"), Verdict: lossless.PathOK},
+		{Hop: lossless.HopBuffer, Value: val("buffer 1, 262144 bytes"), Verdict: lossless.PathOK},
+		{Hop: lossless.HopETS, Value: val("50%"), Verdict: lossless.PathOK},
+		{Hop: lossless.HopPauses, Value: val(strings.Repeat("9", int(pauses%5)) + " pauses received"), Verdict: lossless.PathOK},
+		{Hop: lossless.HopECN, Value: val("np on, rp on, CNP DSCP 48, CNP priority 6"), Verdict: lossless.PathOK},
 	}}
 	return Interface{Name: name, Local: p.Clone(), Remote: p.Clone(), Operational: p.Clone(), RemoteValid: true, Willing: &willing,
-		Counters: &LosslessCounters{RoCEPaths: []RoCEPath{path}}}
+		Counters: &lossless.Counters{RoCEPaths: []lossless.RoCEPath{path}}}
 }
 
 // TestConfigDigests: hosts configured alike have the same digests whatever
@@ -78,7 +80,7 @@ roce gid=ok; tos=106 (DSCP 26, ECN 2); trust=dscp; priority=3; tc=3; buffer=buff
 		"APP":           func(in *Interface) { in.Operational.App[1].Protocol = 24 },
 		"ToS":           func(in *Interface) { *in.Counters.RoCEPaths[0].Hops[1].Value = "96 (DSCP 24, ECN 0)" },
 		"trust":         func(in *Interface) { *in.Counters.RoCEPaths[0].Hops[2].Value = "pcp" },
-		"GID":           func(in *Interface) { in.Counters.RoCEPaths[0].Hops[0].Verdict = PathWarning },
+		"GID":           func(in *Interface) { in.Counters.RoCEPaths[0].Hops[0].Verdict = lossless.PathWarning },
 		"no RoCE port":  func(in *Interface) { in.Counters = nil },
 	} {
 		c := fleetIface("ens1f0", "fe80::1", 1)

@@ -7,6 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/lossless"
+	"github.com/dcbtop/dcbtop/engine/lossless/losslesstest"
+
 	"github.com/dcbtop/dcbtop/engine/dcb"
 
 	"github.com/dcbtop/dcbtop/engine/diag"
@@ -16,33 +19,11 @@ import (
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
-func reading(v uint64, src string) Reading { return Reading{Value: v, Source: src} }
+func reading(v uint64, src string) lossless.Reading { return lossless.Reading{Value: v, Source: src} }
 
-// mlxSample is an mlx5 RoCE port's counters as the issue's example shows
-// them, with n steps of traffic added.
+// mlxSample is losslesstest.MLX as the engine takes it.
 func mlxSample(at time.Time, n uint64) CountersSampled {
-	port := RDMAPortSample{Device: "mlx5_0", Port: 1}
-	port.NDK[NDKConnect] = Reading{Value: 12, Source: "infiniband_cm/mlx5_0/1/cm_tx_msgs/rtu", Derived: true}
-	port.NDK[NDKAccept] = Reading{Value: 3, Source: "infiniband_cm/mlx5_0/1/cm_rx_msgs/rtu", Derived: true}
-	port.NDK[NDKConnectFailure] = Reading{Value: 0, Source: "infiniband_cm/mlx5_0/1/cm_rx_msgs/rej+cm_tx_msgs/rej", Derived: true}
-	port.NDK[NDKRDMAInOctets] = reading(4000+4000*n, "ports/1/counters/port_rcv_data x4")
-	port.NDK[NDKRDMAOutOctets] = reading(8000+8000*n, "ports/1/counters/port_xmit_data x4")
-	port.NDK[NDKRDMAInFrames] = reading(10+10*n, "ports/1/counters/port_rcv_packets")
-	port.NDK[NDKRDMAOutFrames] = reading(20+20*n, "ports/1/counters/port_xmit_packets")
-	port.Congestion[CNPSent] = reading(5, "ports/1/hw_counters/np_cnp_sent")
-	port.Congestion[CNPHandled] = reading(2, "ports/1/hw_counters/rp_cnp_handled")
-	port.Congestion[CNPIgnored] = reading(0, "ports/1/hw_counters/rp_cnp_ignored")
-	port.Congestion[ECNMarked] = reading(9, "ports/1/hw_counters/np_ecn_marked_roce_packets")
-	port.Congestion[OutOfSequence] = reading(0, "ports/1/hw_counters/out_of_sequence")
-	pfc := &PFCSample{Source: PFCSourceEthtool, StormWarning: reading(0, "tx_pause_storm_warning_events"),
-		StormError: reading(0, "tx_pause_storm_error_events")}
-	for p := range pfc.Priorities {
-		pfc.Priorities[p].RxPause = reading(0, fmt.Sprintf("rx_prio%d_pause", p))
-		pfc.Priorities[p].TxPause = reading(0, fmt.Sprintf("tx_prio%d_pause", p))
-		pfc.Priorities[p].RxPauseDuration = reading(0, fmt.Sprintf("rx_prio%d_pause_duration", p))
-	}
-	r := roceSample(at) // its RoCE identity and link pause
-	return CountersSampled{Interface: "eth0", At: at, Interval: time.Second, RDMA: []RDMAPortSample{port}, PFC: pfc, RoCE: r.RoCE, LinkPause: r.LinkPause}
+	return CountersSampled(losslesstest.MLX(at, n))
 }
 
 func u(v uint64) *uint64 { return &v }
@@ -61,7 +42,7 @@ func TestLosslessSnapshot(t *testing.T) {
 		t.Fatalf("counters %+v", c)
 	}
 	r := c.RDMA[0]
-	want := NDKValues{Connect: u(12), Accept: u(3), ConnectFailure: u(0), RDMAInOctets: u(4000),
+	want := lossless.NDKValues{Connect: u(12), Accept: u(3), ConnectFailure: u(0), RDMAInOctets: u(4000),
 		RDMAOutOctets: u(8000), RDMAInFrames: u(10), RDMAOutFrames: u(20)}
 	if diff := cmp.Diff(want, r.NDK); diff != "" {
 		t.Errorf("NDK (-want +got):\n%s", diff)
@@ -126,25 +107,6 @@ func TestLosslessRates(t *testing.T) {
 	h := in.Counters.PauseHistory[3]
 	if diff := cmp.Diff([]float64{150, 50}, h); diff != "" {
 		t.Errorf("priority 3 history (-want +got):\n%s", diff)
-	}
-}
-
-func TestRate(t *testing.T) {
-	for _, tt := range []struct {
-		prev, cur uint64
-		dt        time.Duration
-		want      float64
-	}{
-		{10, 30, 2 * time.Second, 10},
-		{30, 30, time.Second, 0},
-		{30, 5, time.Second, 5},                 // reset
-		{1<<64 - 10, 20, 2 * time.Second, 10},   // wrap of a 64-bit counter counts as a reset
-		{10, 30, 0, 0},                          // no interval, no rate
-		{0, 1000, 500 * time.Millisecond, 2000}, // sub-second interval
-	} {
-		if got := Rate(tt.prev, tt.cur, tt.dt); got != tt.want {
-			t.Errorf("Rate(%d, %d, %v) = %v, want %v", tt.prev, tt.cur, tt.dt, got, tt.want)
-		}
 	}
 }
 
@@ -219,16 +181,16 @@ func TestLosslessDiagnostics(t *testing.T) {
 		}, []diag.Code{diag.CodePauseWithoutPFC}},
 		{"cnps ignored", roceOn3, func(s *CountersSampled) {
 			s.PFC.Priorities[3].RxPause.Value = 5
-			s.RDMA[0].Congestion[CNPIgnored].Value = 4
+			s.RDMA[0].Congestion[lossless.CNPIgnored].Value = 4
 		}, []diag.Code{diag.CodeCNPWithoutECN}},
 		{"cnps with ecn disabled", roceOn3, func(s *CountersSampled) {
 			s.PFC.Priorities[3].RxPause.Value = 5
-			s.RDMA[0].Congestion[CNPHandled].Value = 40
-			s.ECN = &ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1 << 3}
+			s.RDMA[0].Congestion[lossless.CNPHandled].Value = 40
+			s.ECN = &lossless.ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1 << 3}
 		}, []diag.Code{diag.CodeCNPWithoutECN}},
 		{"lossy fabric", roceOn3, func(s *CountersSampled) {
 			s.PFC.Priorities[3].RxPause.Value = 5
-			s.RDMA[0].Congestion[OutOfSequence].Value = 30
+			s.RDMA[0].Congestion[lossless.OutOfSequence].Value = 30
 		}, []diag.Code{diag.CodeLossyFabric}},
 		{"read error", roceOn3, func(s *CountersSampled) {
 			s.PFC.Priorities[3].RxPause.Value = 5
@@ -267,7 +229,7 @@ func TestLosslessDiagnostics(t *testing.T) {
 // rdma [] and a pfc object with a null source and null counts.
 func TestLosslessNoSources(t *testing.T) {
 	e := New(Config{})
-	e.Apply(CountersSampled{Interface: "eth0", At: t0, Interval: time.Second, RDMA: []RDMAPortSample{}})
+	e.Apply(CountersSampled{Interface: "eth0", At: t0, Interval: time.Second, RDMA: []lossless.RDMAPortSample{}})
 	c := e.Snapshot().Interfaces[0].Counters
 	b, err := json.Marshal(c)
 	if err != nil {
@@ -279,68 +241,6 @@ func TestLosslessNoSources(t *testing.T) {
 	}
 	if len(c.PFC.Priorities) != 8 {
 		t.Errorf("%d priorities", len(c.PFC.Priorities))
-	}
-}
-
-func TestPrioPattern(t *testing.T) {
-	for _, tt := range []struct {
-		src  string
-		p    int
-		want string
-	}{
-		{"rx_prio3_pause", 3, "rx_prio{p}_pause"},
-		{"port.rx_priority_0_xoff_rx", 0, "port.rx_priority_{p}_xoff_rx"},
-		{"tx_priority_7_xoff.nic", 7, "tx_priority_{p}_xoff.nic"},
-		{"dcbnl ieee_pfc.indications[5]", 5, "dcbnl ieee_pfc.indications[{p}]"},
-		{"rx_prio1_pause", 2, "rx_prio1_pause"},
-	} {
-		if got := prioPattern(tt.src, tt.p); got != tt.want {
-			t.Errorf("prioPattern(%q, %d) = %q, want %q", tt.src, tt.p, got, tt.want)
-		}
-	}
-}
-
-func TestECNSampleJSONRoundTrip(t *testing.T) {
-	dscp, prio, fromPacket := uint8(48), uint8(6), false
-	for _, tt := range []struct {
-		in   ECNSample
-		want string
-	}{
-		{ECNSample{Source: "class/net/mlx0/ecn", NotificationPoint: 1<<3 | 1<<4, ReactionPoint: 1 << 3},
-			`{"source":"class/net/mlx0/ecn","np_enabled":[3,4],"rp_enabled":[3],"cnp_dscp":null,"cnp_priority":null,"cnp_priority_from_packet":null,"why":null,"hint":null}`},
-		{ECNSample{Source: "kernel/debug/mlx5/0000:3b:00.0/cc_params", EnablesUnknown: true, CNPDSCP: &dscp, CNPPriority: &prio, CNPPriorityFromPacket: &fromPacket,
-			Hint: "mlxconfig -d 0000:3b:00.0 q ROCE_CC_PRIO_MASK_P1"},
-			`{"source":"kernel/debug/mlx5/0000:3b:00.0/cc_params","np_enabled":null,"rp_enabled":null,"cnp_dscp":48,"cnp_priority":6,"cnp_priority_from_packet":false,"why":null,"hint":"mlxconfig -d 0000:3b:00.0 q ROCE_CC_PRIO_MASK_P1"}`},
-		{ECNSample{EnablesUnknown: true, Why: "no DCQCN settings readable", Hint: "mlxconfig"},
-			`{"source":"","np_enabled":null,"rp_enabled":null,"cnp_dscp":null,"cnp_priority":null,"cnp_priority_from_packet":null,"why":"no DCQCN settings readable","hint":"mlxconfig"}`},
-	} {
-		b, err := json.Marshal(tt.in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(b) != tt.want {
-			t.Errorf("Marshal = %s, want %s", b, tt.want)
-		}
-		var out ECNSample
-		if err := json.Unmarshal(b, &out); err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(tt.in, out); diff != "" {
-			t.Errorf("round trip (-want +got):\n%s", diff)
-		}
-		if !tt.in.equal(&out) {
-			t.Errorf("%+v and its round trip are not equal", tt.in)
-		}
-	}
-	var out ECNSample
-	for _, bad := range []string{
-		`{"source":"x","np_enabled":[3],"rp_enabled":[],"extra":1}`,
-		`{"source":"x","np_enabled":[9],"rp_enabled":[]}`,
-		`[]`,
-	} {
-		if err := json.Unmarshal([]byte(bad), &out); err == nil {
-			t.Errorf("Unmarshal(%s) succeeded, want an error", bad)
-		}
 	}
 }
 

@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/lossless"
+	"github.com/dcbtop/dcbtop/engine/lossless/losslesstest"
+
 	"github.com/dcbtop/dcbtop/engine/dcb"
 
 	"github.com/dcbtop/dcbtop/engine/diag"
@@ -20,22 +23,8 @@ import (
 func sp(s string) *string { return &s }
 func bp(b bool) *bool     { return &b }
 
-// roceSample is a sample of eth0 with one RoCE port: a routable RoCE v2
-// GID at index 3, rdma_cm's default ToS 106 (DSCP 26), link pause off.
-func roceSample(at time.Time) CountersSampled {
-	s := CountersSampled{Interface: "eth0", At: at, Interval: time.Second, RDMA: []RDMAPortSample{}}
-	three := 3
-	s.RoCE = []RoCEPortSample{{Device: "mlx5_0", Port: 1, LinkLayer: sp("Ethernet"),
-		GIDs: []RoCEGID{
-			{Index: 0, GID: sp("fe80::268a:7ff:fe11:2233"), Type: sp("RoCE v1"), Netdev: sp("eth0")},
-			{Index: 1, GID: sp("fe80::268a:7ff:fe11:2233"), Type: sp("RoCE v2"), Netdev: sp("eth0")},
-			{Index: 3, GID: sp("::ffff:192.168.10.11"), IPv4: sp("192.168.10.11"), Type: sp("RoCE v2"), Netdev: sp("eth0")},
-		},
-		RoutableV2: &three, DefaultToS: &RoCEToS{ToS: 106, DSCP: 26, ECN: 2, Source: "kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"},
-		DefaultMode: sp("RoCE v2"), Problems: []string{}}}
-	s.LinkPause = &LinkPauseSample{Autoneg: bp(false), RX: bp(false), TX: bp(false), RxFrames: u(0), TxFrames: u(0), Source: "ethtool netlink PAUSE_GET"}
-	return s
-}
+// roceSample is losslesstest.RoCE as the engine takes it.
+func roceSample(at time.Time) CountersSampled { return CountersSampled(losslesstest.RoCE(at)) }
 
 // TestRoCEDiagnostics: each RoCE path diagnostic fires on the data it
 // exists for and stays silent otherwise.
@@ -63,10 +52,10 @@ func TestRoCEDiagnostics(t *testing.T) {
 		// ToS 104: DSCP 26 without ECT; 107: DSCP 26 with CE set
 		// (54a24de called the ToS hop ok whatever its ECN field).
 		{"default ToS Not-ECT", roce3, func(s *CountersSampled) {
-			s.RoCE[0].DefaultToS = &RoCEToS{ToS: 104, DSCP: 26, ECN: 0, Source: "default_roce_tos"}
+			s.RoCE[0].DefaultToS = &lossless.RoCEToS{ToS: 104, DSCP: 26, ECN: 0, Source: "default_roce_tos"}
 		}, []diag.Code{diag.CodeRoCEToSECN}},
 		{"default ToS CE", roce3, func(s *CountersSampled) {
-			s.RoCE[0].DefaultToS = &RoCEToS{ToS: 107, DSCP: 26, ECN: 3, Source: "default_roce_tos"}
+			s.RoCE[0].DefaultToS = &lossless.RoCEToS{ToS: 107, DSCP: 26, ECN: 3, Source: "default_roce_tos"}
 		}, []diag.Code{diag.CodeRoCEToSECN}},
 		// The table maps no DSCP: DSCP 26 lands on the default priority
 		// 0, where PFC is off (54a24de was silent).
@@ -75,7 +64,7 @@ func TestRoCEDiagnostics(t *testing.T) {
 		{"link pause beside PFC", roce3, func(s *CountersSampled) { s.LinkPause.RX = bp(true) }, []diag.Code{diag.CodeLinkPauseWithPFC}},
 		{"link pause without PFC: no link pause rule (RoCE is lossy anyway)", &dcb.Params{PFC: &dcb.PFC{Cap: 8}}, func(s *CountersSampled) { s.LinkPause.TX = bp(true) }, []diag.Code{diag.CodeRoCEToSNotLossless}},
 		{"link pause unknown (veth): silent", roce3, func(s *CountersSampled) {
-			s.LinkPause = &LinkPauseSample{Source: "ethtool netlink PAUSE_GET", Unknown: sp("driver has no pause operations")}
+			s.LinkPause = &lossless.LinkPauseSample{Source: "ethtool netlink PAUSE_GET", Unknown: sp("driver has no pause operations")}
 		}, nil},
 		{"no operational parameters: only the GID rule", nil, func(s *CountersSampled) {
 			s.LinkPause.RX = bp(true)
@@ -118,24 +107,7 @@ func TestRoCESnapshot(t *testing.T) {
 			t.Errorf("counters JSON lacks %s:\n%s", want, b)
 		}
 	}
-	var back LosslessCounters
-	if err := json.Unmarshal(b, &back); err != nil || !sameRoCE(&CountersSampled{RoCE: back.RoCE, LinkPause: back.LinkPause}, &CountersSampled{RoCE: c.RoCE, LinkPause: c.LinkPause}) {
-		t.Errorf("round trip: %v, %+v", err, back)
-	}
-	a, b2 := roceSample(t0), roceSample(t0)
-	if !sameRoCE(&a, &b2) {
-		t.Error("equal samples differ")
-	}
-	b2.LinkPause.TX = bp(true)
-	if sameRoCE(&a, &b2) {
-		t.Error("a changed link pause is the same")
-	}
-	b2 = roceSample(t0)
-	b2.RoCE[0].GIDs[2].IPv4 = sp("192.168.10.12")
-	if sameRoCE(&a, &b2) {
-		t.Error("a changed GID is the same")
-	}
-	none := CountersSampled{Interface: "eth1", At: t0, Interval: time.Second, RDMA: []RDMAPortSample{}}
+	none := CountersSampled{Interface: "eth1", At: t0, Interval: time.Second, RDMA: []lossless.RDMAPortSample{}}
 	e.Apply(none)
 	for _, in := range e.Snapshot().Interfaces {
 		if in.Name == "eth1" && (in.Counters.RoCE == nil || len(in.Counters.RoCE) != 0 || in.Counters.LinkPause != nil) {
@@ -150,36 +122,39 @@ func TestQoSDiagnostics(t *testing.T) {
 	dscpMap := &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}, App: []dcb.App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}}}
 	noDSCP := &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}, App: []dcb.App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}}}
 	delay := func(d uint16) *uint16 { return &d }
-	good := func() *PortQoSSample {
-		return &PortQoSSample{Trust: []string{"dscp", "pcp"}, PFCDelay: delay(7), Source: "dcbnl IEEE_GET",
-			Buffer: &PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{130944, 130944}, TotalBytes: 524288}}
+	good := func() *lossless.PortQoSSample {
+		return &lossless.PortQoSSample{Trust: []string{"dscp", "pcp"}, PFCDelay: delay(7), Source: "dcbnl IEEE_GET",
+			Buffer: &lossless.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{130944, 130944}, TotalBytes: 524288}}
 	}
 	for _, tt := range []struct {
 		name  string
 		local *dcb.Params
-		edit  func(q *PortQoSSample) *PortQoSSample
+		edit  func(q *lossless.PortQoSSample) *lossless.PortQoSSample
 		want  []diag.Code
 	}{
-		{"healthy", dscpMap, func(q *PortQoSSample) *PortQoSSample { return q }, nil},
-		{"nothing reported", dscpMap, func(*PortQoSSample) *PortQoSSample { return nil }, nil},
-		{"PFC priority on an empty buffer", dscpMap, func(q *PortQoSSample) *PortQoSSample { q.Buffer.SizeBytes[1] = 0; return q },
+		{"healthy", dscpMap, func(q *lossless.PortQoSSample) *lossless.PortQoSSample { return q }, nil},
+		{"nothing reported", dscpMap, func(*lossless.PortQoSSample) *lossless.PortQoSSample { return nil }, nil},
+		{"PFC priority on an empty buffer", dscpMap, func(q *lossless.PortQoSSample) *lossless.PortQoSSample { q.Buffer.SizeBytes[1] = 0; return q },
 			[]diag.Code{diag.CodePFCNoHeadroom}},
-		{"PFC delay 0 on a NIC with buffers", dscpMap, func(q *PortQoSSample) *PortQoSSample { q.PFCDelay = delay(0); return q },
+		{"PFC delay 0 on a NIC with buffers", dscpMap, func(q *lossless.PortQoSSample) *lossless.PortQoSSample { q.PFCDelay = delay(0); return q },
 			[]diag.Code{diag.CodePFCNoHeadroom}},
-		{"PFC delay 0, no buffers reported: silent", dscpMap, func(q *PortQoSSample) *PortQoSSample {
+		{"PFC delay 0, no buffers reported: silent", dscpMap, func(q *lossless.PortQoSSample) *lossless.PortQoSSample {
 			q.PFCDelay, q.Buffer = delay(0), nil
 			return q
 		}, nil},
-		{"DSCP map, trust PCP", dscpMap, func(q *PortQoSSample) *PortQoSSample { q.Trust = []string{"pcp"}; return q },
+		{"DSCP map, trust PCP", dscpMap, func(q *lossless.PortQoSSample) *lossless.PortQoSSample { q.Trust = []string{"pcp"}; return q },
 			[]diag.Code{diag.CodeTrustMismatch}},
-		{"trust DSCP, no DSCP map", noDSCP, func(q *PortQoSSample) *PortQoSSample { return q }, []diag.Code{diag.CodeTrustMismatch}},
-		{"derived trust: silent", noDSCP, func(q *PortQoSSample) *PortQoSSample { q.Trust, q.TrustDerived = []string{"pcp"}, true; return q }, nil},
-		{"trust unknown: silent", dscpMap, func(q *PortQoSSample) *PortQoSSample { q.Trust = nil; return q }, nil},
+		{"trust DSCP, no DSCP map", noDSCP, func(q *lossless.PortQoSSample) *lossless.PortQoSSample { return q }, []diag.Code{diag.CodeTrustMismatch}},
+		{"derived trust: silent", noDSCP, func(q *lossless.PortQoSSample) *lossless.PortQoSSample {
+			q.Trust, q.TrustDerived = []string{"pcp"}, true
+			return q
+		}, nil},
+		{"trust unknown: silent", dscpMap, func(q *lossless.PortQoSSample) *lossless.PortQoSSample { q.Trust = nil; return q }, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			e := New(Config{})
 			e.Apply(LocalChanged{Interface: "eth0", At: t0, Source: SourceDCBNL, Params: tt.local})
-			s := CountersSampled{Interface: "eth0", At: t0, Interval: time.Second, RDMA: []RDMAPortSample{}, QoS: tt.edit(good())}
+			s := CountersSampled{Interface: "eth0", At: t0, Interval: time.Second, RDMA: []lossless.RDMAPortSample{}, QoS: tt.edit(good())}
 			e.Apply(s)
 			wantCodes(t, e, tt.want, diag.CodePFCNoHeadroom, diag.CodeTrustMismatch)
 			if q := e.Snapshot().Interfaces[0].Counters.QoS; (q == nil) != (s.QoS == nil) {
@@ -265,15 +240,15 @@ func TestRoCEPath(t *testing.T) {
 	sample := func(edit func(s *CountersSampled)) CountersSampled {
 		s := mlxSample(t0, 0)
 		delay := uint16(7)
-		s.QoS = &PortQoSSample{Trust: []string{"dscp", "pcp"}, PFCDelay: &delay, Source: "dcbnl IEEE_GET",
-			Buffer: &PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{130944, 130944}}}
-		s.ECN = &ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1 << 3, ReactionPoint: 1 << 3}
+		s.QoS = &lossless.PortQoSSample{Trust: []string{"dscp", "pcp"}, PFCDelay: &delay, Source: "dcbnl IEEE_GET",
+			Buffer: &lossless.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{130944, 130944}}}
+		s.ECN = &lossless.ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1 << 3, ReactionPoint: 1 << 3}
 		if edit != nil {
 			edit(&s)
 		}
 		return s
 	}
-	verdicts := func(p RoCEPath) string {
+	verdicts := func(p lossless.RoCEPath) string {
 		var b []string
 		for _, h := range p.Hops {
 			b = append(b, string(h.Hop)+"="+string(h.Verdict))
@@ -290,10 +265,10 @@ func TestRoCEPath(t *testing.T) {
 		{"ready", ready, sample(nil),
 			"gid=ok tos=ok trust=ok priority=ok tc=ok pfc=ok buffer=ok ets=ok pauses=ok ecn=ok worst=ok", nil},
 		{"default ToS Not-ECT: the ToS hop warns", ready, sample(func(s *CountersSampled) {
-			s.RoCE[0].DefaultToS = &RoCEToS{ToS: 104, DSCP: 26, ECN: 0, Source: "default_roce_tos"}
+			s.RoCE[0].DefaultToS = &lossless.RoCEToS{ToS: 104, DSCP: 26, ECN: 0, Source: "default_roce_tos"}
 		}), "gid=ok tos=warning trust=ok priority=ok tc=ok pfc=ok buffer=ok ets=ok pauses=ok ecn=ok worst=warning", nil},
 		{"default ToS CE: the ToS hop fails", ready, sample(func(s *CountersSampled) {
-			s.RoCE[0].DefaultToS = &RoCEToS{ToS: 107, DSCP: 26, ECN: 3, Source: "default_roce_tos"}
+			s.RoCE[0].DefaultToS = &lossless.RoCEToS{ToS: 107, DSCP: 26, ECN: 3, Source: "default_roce_tos"}
 		}), "gid=ok tos=error trust=ok priority=ok tc=ok pfc=ok buffer=ok ets=ok pauses=ok ecn=ok worst=error", nil},
 		{"PFC off on the RoCE priority", func() *dcb.Params { p := ready(); p.PFC.Enabled = 1 << 4; return p }, sample(nil),
 			"gid=ok tos=error trust=ok priority=error tc=ok pfc=error buffer=ok ets=ok pauses=ok ecn=ok worst=error", nil},
@@ -334,17 +309,17 @@ func TestRoCEPath(t *testing.T) {
 				t.Errorf("got  %s\nwant %s", got, tt.want)
 			}
 			for i, h := range paths[0].Hops {
-				if i >= len(RoCEHops) || h.Hop != RoCEHops[i] {
+				if i >= len(lossless.RoCEHops) || h.Hop != lossless.RoCEHops[i] {
 					t.Errorf("hop %d is %s, want RoCEHops' order", i, h.Hop)
 				}
-				if h.Reason == "" || (h.Verdict == PathOK && h.Value == nil) {
+				if h.Reason == "" || (h.Verdict == lossless.PathOK && h.Value == nil) {
 					t.Errorf("hop %s: %+v", h.Hop, h)
 				}
 			}
 		})
 	}
 	e := New(Config{})
-	e.Apply(CountersSampled{Interface: "eth0", At: t0, Interval: time.Second, RDMA: []RDMAPortSample{}})
+	e.Apply(CountersSampled{Interface: "eth0", At: t0, Interval: time.Second, RDMA: []lossless.RDMAPortSample{}})
 	if p := e.Snapshot().Interfaces[0].Counters.RoCEPaths; p == nil || len(p) != 0 {
 		t.Errorf("no RoCE port: paths %v, want []", p)
 	}
@@ -357,14 +332,14 @@ func TestPolicyRoCE(t *testing.T) {
 	local := &dcb.Params{ETS: &dcb.ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{lldp.TSAETS, lldp.TSAETS}},
 		PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}, App: []dcb.App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}}}
 	sample := mlxSample(t0, 0)
-	sample.QoS = &PortQoSSample{Trust: []string{"dscp", "pcp"}, Source: "dcbnl IEEE_GET"}
+	sample.QoS = &lossless.PortQoSSample{Trust: []string{"dscp", "pcp"}, Source: "dcbnl IEEE_GET"}
 	dscp, prio := uint8(48), uint8(6)
-	marked := &ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1 << 3, ReactionPoint: 1 << 3, CNPDSCP: &dscp, CNPPriority: &prio}
+	marked := &lossless.ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1 << 3, ReactionPoint: 1 << 3, CNPDSCP: &dscp, CNPPriority: &prio}
 	for _, tt := range []struct {
 		policy string
 		want   Verdict
 		says   string
-		ecn    *ECNSample // the DCQCN settings sampled (mlxSample's none when nil)
+		ecn    *lossless.ECNSample // the DCQCN settings sampled (mlxSample's none when nil)
 	}{
 		{`{"trust":"dscp","roce":{"dscp":26},"pfc":{"enabled":[3]}}`, VerdictOK, "meet the policy", nil},
 		{`{"trust":"pcp"}`, VerdictCritical, "the NIC trusts dscp first, expected pcp", nil},
@@ -444,19 +419,19 @@ func TestECNDiagnostics(t *testing.T) {
 	// sample is mlxSample n with the ECN settings e, trust (nil: none
 	// reported), priority 3 paused rx3 times and ECN marks and
 	// out_of_buffer as given.
-	sample := func(n uint64, e *ECNSample, trust []string, rx3, marked, oob uint64) CountersSampled {
+	sample := func(n uint64, e *lossless.ECNSample, trust []string, rx3, marked, oob uint64) CountersSampled {
 		s := mlxSample(t0.Add(time.Duration(n)*time.Second), n)
 		s.ECN = e
 		if trust != nil {
-			s.QoS = &PortQoSSample{Trust: trust, Source: "dcbnl IEEE_GET"}
+			s.QoS = &lossless.PortQoSSample{Trust: trust, Source: "dcbnl IEEE_GET"}
 		}
 		s.PFC.Priorities[3].RxPause.Value = rx3
-		s.RDMA[0].Congestion[ECNMarked].Value = marked
-		s.RDMA[0].Congestion[OutOfBuffer] = reading(oob, "ports/1/hw_counters/out_of_buffer")
+		s.RDMA[0].Congestion[lossless.ECNMarked].Value = marked
+		s.RDMA[0].Congestion[lossless.OutOfBuffer] = reading(oob, "ports/1/hw_counters/out_of_buffer")
 		return s
 	}
-	vendor := func(dscp, prio uint8) *ECNSample {
-		return &ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1 << 3, ReactionPoint: 1 << 3, CNPDSCP: u8(dscp), CNPPriority: u8(prio)}
+	vendor := func(dscp, prio uint8) *lossless.ECNSample {
+		return &lossless.ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1 << 3, ReactionPoint: 1 << 3, CNPDSCP: u8(dscp), CNPPriority: u8(prio)}
 	}
 	fromPacket := true
 	for _, tt := range []struct {
@@ -469,9 +444,9 @@ func TestECNDiagnostics(t *testing.T) {
 		{"CNPs on priority 0: lossy", sample(0, vendor(48, 0), nil, 0, 9, 0), sample(1, vendor(48, 0), nil, 0, 9, 0), []diag.Code{diag.CodeCNPPriorityLossy}},
 		{"priority 0 but DSCP 48 trusted, mapped to 6", sample(0, vendor(48, 0), []string{"dscp", "pcp"}, 0, 9, 0), sample(1, vendor(48, 0), []string{"dscp", "pcp"}, 0, 9, 0), nil},
 		{"DSCP 10 trusted, not mapped: the 802.1p priority 0", sample(0, vendor(10, 0), []string{"dscp", "pcp"}, 0, 9, 0), sample(1, vendor(10, 0), []string{"dscp", "pcp"}, 0, 9, 0), []diag.Code{diag.CodeCNPPriorityLossy}},
-		{"CNP takes the packet's priority", sample(0, &ECNSample{Source: "kernel/debug/mlx5/x/cc_params", EnablesUnknown: true, CNPPriority: u8(0), CNPPriorityFromPacket: &fromPacket}, nil, 0, 9, 0),
-			sample(1, &ECNSample{Source: "kernel/debug/mlx5/x/cc_params", EnablesUnknown: true, CNPPriority: u8(0), CNPPriorityFromPacket: &fromPacket}, nil, 0, 9, 0), nil},
-		{"CNP marking unknown", sample(0, &ECNSample{EnablesUnknown: true, Why: "nothing readable"}, nil, 0, 9, 0), sample(1, &ECNSample{EnablesUnknown: true, Why: "nothing readable"}, nil, 0, 9, 0), nil},
+		{"CNP takes the packet's priority", sample(0, &lossless.ECNSample{Source: "kernel/debug/mlx5/x/cc_params", EnablesUnknown: true, CNPPriority: u8(0), CNPPriorityFromPacket: &fromPacket}, nil, 0, 9, 0),
+			sample(1, &lossless.ECNSample{Source: "kernel/debug/mlx5/x/cc_params", EnablesUnknown: true, CNPPriority: u8(0), CNPPriorityFromPacket: &fromPacket}, nil, 0, 9, 0), nil},
+		{"CNP marking unknown", sample(0, &lossless.ECNSample{EnablesUnknown: true, Why: "nothing readable"}, nil, 0, 9, 0), sample(1, &lossless.ECNSample{EnablesUnknown: true, Why: "nothing readable"}, nil, 0, 9, 0), nil},
 		{"pauses received, marks flat", sample(0, vendor(48, 6), nil, 0, 9, 0), sample(1, vendor(48, 6), nil, 40, 9, 0), []diag.Code{diag.CodeECNNeverMarked}},
 		{"out_of_buffer rising, marks flat", sample(0, vendor(48, 6), nil, 0, 9, 0), sample(1, vendor(48, 6), nil, 0, 9, 7), []diag.Code{diag.CodeECNNeverMarked}},
 		{"pauses received, marks rising", sample(0, vendor(48, 6), nil, 0, 9, 0), sample(1, vendor(48, 6), nil, 40, 30, 7), nil},
@@ -501,7 +476,7 @@ func TestLinkPauseFrames(t *testing.T) {
 	// steps the RDMA traffic (0: none since the first).
 	sample := func(at time.Time, n, rx, pausedUs, pfcRx uint64) CountersSampled {
 		s := mlxSample(at, n)
-		s.LinkPause = &LinkPauseSample{RxFrames: u(rx), TxFrames: u(0), RxPauseUs: u(pausedUs), Source: "ethtool -S",
+		s.LinkPause = &lossless.LinkPauseSample{RxFrames: u(rx), TxFrames: u(0), RxPauseUs: u(pausedUs), Source: "ethtool -S",
 			FramesSource: "ethtool -S rx_pause_ctrl_phy, tx_pause_ctrl_phy, rx_global_pause_duration"}
 		s.PFC.Priorities[3].RxPause.Value = pfcRx
 		return s
@@ -540,71 +515,5 @@ func TestLinkPauseFrames(t *testing.T) {
 				t.Errorf("link-pause %s, want %s", v, diagVerdict(d))
 			}
 		})
-	}
-}
-
-// TestRoCELandings: where the NIC puts RoCE traffic, by driver and trust.
-// A UDP 4791 entry counts only on bnxt_en (bnxt_re takes RoCE's priority
-// from it); mlx5's untagged RoCE read by PCP has none (priority 0); irdma
-// tags it with rt_tos2priority(ToS); with the trust unknown each way is
-// shown and the worse one judged.
-func TestRoCELandings(t *testing.T) {
-	pfc3 := &dcb.PFC{Cap: 8, Enabled: 1 << 3}
-	udp3 := dcb.App{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}
-	dscp26 := dcb.App{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}
-	tos := func(v uint8) *RoCEToS { return &RoCEToS{ToS: v, DSCP: v >> 2, ECN: v & 3} }
-	three := 3
-	untagged := RoCEPortSample{Device: "dev0", Port: 1, RoutableV2: &three,
-		GIDs: []RoCEGID{{Index: 3, GID: sp("::ffff:10.0.0.1"), Type: sp("RoCE v2"), Netdev: sp("eth0")}}}
-	vlan := untagged
-	vlan.GIDs = []RoCEGID{{Index: 3, GID: sp("::ffff:10.0.0.1"), Type: sp("RoCE v2"), Netdev: sp("eth0.100")}}
-	for _, tt := range []struct {
-		name    string
-		driver  string
-		trust   []string
-		table   []dcb.App
-		port    RoCEPortSample
-		tos     *RoCEToS
-		want    string // landings: "by=priority" joined by spaces, ? for unknown
-		verdict PathVerdict
-	}{
-		{"mlx5, trust unknown, only UDP 4791: both ways land on 0", "mlx5_core", nil, []dcb.App{udp3}, untagged, tos(106), "dscp=0 pcp=0", PathError},
-		{"mlx5, trust unknown, DSCP 26 mapped: PCP still 0", "mlx5_core", nil, []dcb.App{dscp26, udp3}, untagged, tos(106), "dscp=3 pcp=0", PathError},
-		{"mlx5, DSCP trusted", "mlx5_core", []string{"dscp", "pcp"}, []dcb.App{dscp26}, untagged, tos(106), "dscp=3", PathOK},
-		{"mlx5, PCP trusted, untagged", "mlx5_core", []string{"pcp"}, []dcb.App{dscp26}, untagged, tos(106), "pcp=0", PathError},
-		{"mlx5, PCP then DSCP, untagged: DSCP decides", "mlx5_core", []string{"pcp", "dscp"}, []dcb.App{dscp26}, untagged, tos(106), "dscp=3", PathOK},
-		{"mlx5, PCP trusted, VLAN: its egress map, unknown", "mlx5_core", []string{"pcp"}, nil, vlan, tos(106), "pcp=?", PathUnknown},
-		{"DSCP trusted, DSCP not mapped: default 0", "mlx5_core", []string{"dscp"}, nil, untagged, tos(106), "dscp=0", PathError},
-		{"bnxt_en: the UDP 4791 entry", "bnxt_en", nil, []dcb.App{udp3}, untagged, nil, "app=3", PathOK},
-		{"ice, PCP: rt_tos2priority(106) = 2", "ice", []string{"pcp"}, nil, untagged, tos(106), "pcp=2", PathError},
-		{"ice, PCP, ToS unknown", "ice", []string{"pcp"}, nil, untagged, nil, "pcp=?", PathUnknown},
-		{"ice, DSCP trusted: its DSCP map", "ice", []string{"dscp"}, []dcb.App{dscp26}, untagged, tos(106), "dscp=3", PathOK},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			r := tt.port
-			r.DefaultToS = tt.tos
-			f := landingFacts{ifname: "eth0", table: tt.table, tableFrom: "the table", r: &r, driver: tt.driver}
-			if tt.trust != nil {
-				f.qos = &PortQoSSample{Trust: tt.trust}
-			}
-			l := landOn(f, pfc3)
-			var got []string
-			for _, x := range l.all {
-				p := "?"
-				if x.Priority != nil {
-					p = fmt.Sprint(*x.Priority)
-				}
-				got = append(got, fmt.Sprintf("%s=%s", x.By, p))
-				if x.How == "" {
-					t.Errorf("%s landing without a how", x.By)
-				}
-			}
-			if s := strings.Join(got, " "); s != tt.want || l.verdict != tt.verdict {
-				t.Errorf("landings %s (%s), want %s (%s): %s", s, l.verdict, tt.want, tt.verdict, LandingWords(l.all))
-			}
-		})
-	}
-	if got := []int{rtTOS2Priority(0), rtTOS2Priority(106), rtTOS2Priority(0x10), rtTOS2Priority(0x18)}; !slices.Equal(got, []int{0, 2, 6, 4}) {
-		t.Errorf("rt_tos2priority of 0, 106, 0x10, 0x18: %v, want 0 2 6 4", got)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dcbtop/dcbtop/engine/lossless"
+
 	"github.com/dcbtop/dcbtop/engine/dcb"
 
 	"github.com/dcbtop/dcbtop/engine/diag"
@@ -239,20 +241,20 @@ func TestSnapshotSchemaCoversTypes(t *testing.T) {
 		"peer":               reflect.TypeFor[Peer](),
 		"diagnostic":         reflect.TypeFor[diag.Diagnostic](),
 		"capture":            reflect.TypeFor[CaptureCounters](),
-		"lossless_counters":  reflect.TypeFor[LosslessCounters](),
-		"rdma_port_counters": reflect.TypeFor[RDMAPortCounters](),
-		"ndk_values":         reflect.TypeFor[NDKValues](),
-		"congestion_values":  reflect.TypeFor[CongestionValues](),
-		"pfc_counters":       reflect.TypeFor[PFCCounters](),
-		"prio_pause":         reflect.TypeFor[PrioPause](),
-		"roce_port":          reflect.TypeFor[RoCEPortSample](),
-		"roce_gid":           reflect.TypeFor[RoCEGID](),
-		"roce_tos":           reflect.TypeFor[RoCEToS](),
-		"link_pause":         reflect.TypeFor[LinkPauseSample](),
-		"port_qos":           reflect.TypeFor[PortQoSSample](),
-		"port_buffer":        reflect.TypeFor[PortBuffer](),
-		"roce_path":          reflect.TypeFor[RoCEPath](),
-		"path_hop":           reflect.TypeFor[PathHop](),
+		"lossless_counters":  reflect.TypeFor[lossless.Counters](),
+		"rdma_port_counters": reflect.TypeFor[lossless.RDMAPortCounters](),
+		"ndk_values":         reflect.TypeFor[lossless.NDKValues](),
+		"congestion_values":  reflect.TypeFor[lossless.CongestionValues](),
+		"pfc_counters":       reflect.TypeFor[lossless.PFCCounters](),
+		"prio_pause":         reflect.TypeFor[lossless.PrioPause](),
+		"roce_port":          reflect.TypeFor[lossless.RoCEPortSample](),
+		"roce_gid":           reflect.TypeFor[lossless.RoCEGID](),
+		"roce_tos":           reflect.TypeFor[lossless.RoCEToS](),
+		"link_pause":         reflect.TypeFor[lossless.LinkPauseSample](),
+		"port_qos":           reflect.TypeFor[lossless.PortQoSSample](),
+		"port_buffer":        reflect.TypeFor[lossless.PortBuffer](),
+		"roce_path":          reflect.TypeFor[lossless.RoCEPath](),
+		"path_hop":           reflect.TypeFor[lossless.PathHop](),
 		"indication":         reflect.TypeFor[Indication](),
 	})
 }

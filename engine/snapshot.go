@@ -3,6 +3,8 @@ package engine
 import (
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/lossless"
+
 	"github.com/dcbtop/dcbtop/engine/dcb"
 
 	"github.com/dcbtop/dcbtop/engine/diag"
@@ -82,7 +84,7 @@ type Interface struct {
 	// Counters are the lossless-Ethernet counters (RDMA, PFC pauses,
 	// congestion) as last sampled; null in replays and where nothing was
 	// sampled.
-	Counters *LosslessCounters `json:"counters"`
+	Counters *lossless.Counters `json:"counters"`
 	// Caps says what may be changed here and why not, decided when the
 	// snapshot was taken (Engine.Snapshot) from the host's last
 	// HostObserved. Not part of the JSON contract.
@@ -293,7 +295,7 @@ func (p *port) snapshot(now time.Time) Interface {
 			DCBX: lp.DCBX, Params: lp.Params, LastSeen: lp.LastSeen, GoneAt: p.lostAt, Reason: p.lostWhy, LLDPDU: lp.LLDPDU}
 	}
 	if in.Counters != nil && in.Counters.RoCEPaths == nil {
-		in.Counters.RoCEPaths = in.RoCEPaths()
+		in.Counters.RoCEPaths = lossless.Paths(in.LosslessPort(), in.Counters, in.Diagnostics)
 	}
 	in.RemoteStatus = in.RemoteState()
 	return in
@@ -387,4 +389,22 @@ func (e *Engine) NeighborCount(name string) int {
 		return len(p.neighbors)
 	}
 	return 0
+}
+
+// Diagnostic returns the interface's first diagnostic of code, and
+// whether it has one.
+func (in *Interface) Diagnostic(code diag.Code) (diag.Diagnostic, bool) {
+	for _, d := range in.Diagnostics {
+		if d.Code == code {
+			return d, true
+		}
+	}
+	return diag.Diagnostic{}, false
+}
+
+// LosslessPort is what the lossless evaluation (the RoCE path) reads of
+// the interface.
+func (in *Interface) LosslessPort() lossless.Port {
+	return lossless.Port{Name: in.Name, Local: in.Local, Operational: in.Operational, Remote: in.Remote,
+		RemoteValid: in.RemoteValid, Resolution: in.Resolution, KernelTable: in.LocalSource == SourceDCBNL}
 }

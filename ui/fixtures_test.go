@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dcbtop/dcbtop/engine/dcb"
+	"github.com/dcbtop/dcbtop/engine/lossless"
 
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -274,21 +275,23 @@ func pauseSteps(i int) (rx, tx uint64) {
 // priority 3 pauses 120 received, 40 sent.
 func losslessSample(i int) engine.CountersSampled {
 	grow := func(final uint64) uint64 { return final * uint64(i) / 60 }
-	read := func(v uint64, src string) engine.Reading { return engine.Reading{Value: v, Source: src} }
-	derived := func(v uint64, src string) engine.Reading { return engine.Reading{Value: v, Source: src, Derived: true} }
-	const cm, ports = "class/infiniband_cm/mlx5_0/1/", "class/infiniband/mlx5_0/ports/1/"
-	port := engine.RDMAPortSample{Device: "mlx5_0", Port: 1}
-	port.NDK[engine.NDKConnect] = derived(grow(12), cm+"cm_tx_msgs/rtu")
-	port.NDK[engine.NDKAccept] = derived(grow(3), cm+"cm_rx_msgs/rtu")
-	port.NDK[engine.NDKConnectFailure] = derived(0, cm+"cm_rx_msgs/rej + cm_tx_msgs/rej")
-	port.NDK[engine.NDKRDMAInOctets] = read(grow(4000), ports+"counters/port_rcv_data x4")
-	port.NDK[engine.NDKRDMAOutOctets] = read(grow(8000), ports+"counters/port_xmit_data x4")
-	port.NDK[engine.NDKRDMAInFrames] = read(grow(10), ports+"counters/port_rcv_packets")
-	port.NDK[engine.NDKRDMAOutFrames] = read(grow(20), ports+"counters/port_xmit_packets")
-	for c, final := range [engine.NumCongestion]uint64{5, 2, 0, 9, 0, 0} {
-		port.Congestion[c] = read(grow(final), ports+"hw_counters/"+engine.CongestionCounter(c).Key())
+	read := func(v uint64, src string) lossless.Reading { return lossless.Reading{Value: v, Source: src} }
+	derived := func(v uint64, src string) lossless.Reading {
+		return lossless.Reading{Value: v, Source: src, Derived: true}
 	}
-	pfc := &engine.PFCSample{Source: engine.PFCSourceEthtool,
+	const cm, ports = "class/infiniband_cm/mlx5_0/1/", "class/infiniband/mlx5_0/ports/1/"
+	port := lossless.RDMAPortSample{Device: "mlx5_0", Port: 1}
+	port.NDK[lossless.NDKConnect] = derived(grow(12), cm+"cm_tx_msgs/rtu")
+	port.NDK[lossless.NDKAccept] = derived(grow(3), cm+"cm_rx_msgs/rtu")
+	port.NDK[lossless.NDKConnectFailure] = derived(0, cm+"cm_rx_msgs/rej + cm_tx_msgs/rej")
+	port.NDK[lossless.NDKRDMAInOctets] = read(grow(4000), ports+"counters/port_rcv_data x4")
+	port.NDK[lossless.NDKRDMAOutOctets] = read(grow(8000), ports+"counters/port_xmit_data x4")
+	port.NDK[lossless.NDKRDMAInFrames] = read(grow(10), ports+"counters/port_rcv_packets")
+	port.NDK[lossless.NDKRDMAOutFrames] = read(grow(20), ports+"counters/port_xmit_packets")
+	for c, final := range [lossless.NumCongestion]uint64{5, 2, 0, 9, 0, 0} {
+		port.Congestion[c] = read(grow(final), ports+"hw_counters/"+lossless.CongestionCounter(c).Key())
+	}
+	pfc := &lossless.PFCSample{Source: lossless.PFCSourceEthtool,
 		StormWarning: read(0, "tx_pause_storm_warning_events"), StormError: read(0, "tx_pause_storm_error_events")}
 	var rx3, tx3 uint64
 	for s := 1; s <= i; s++ {
@@ -301,20 +304,20 @@ func losslessSample(i int) engine.CountersSampled {
 			rx, tx = rx3, tx3
 		}
 		name := func(dir, suffix string) string { return fmt.Sprintf("%s_prio%d_pause%s", dir, p, suffix) }
-		pfc.Priorities[p] = engine.PrioPauseSample{
+		pfc.Priorities[p] = lossless.PrioPauseSample{
 			RxPause: read(rx, name("rx", "")), TxPause: read(tx, name("tx", "")),
 			// 125/6 µs per frame received, 20 per frame sent: 2500 and 800 µs in all.
 			RxPauseDuration: read(rx*125/6, name("rx", "_duration")), TxPauseDuration: read(tx*20, name("tx", "_duration")),
 		}
 	}
-	return engine.CountersSampled{Interface: "eth0", Interval: time.Second, RDMA: []engine.RDMAPortSample{port}, PFC: pfc,
-		ECN: &engine.ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1 << 3, ReactionPoint: 1 << 3}}
+	return engine.CountersSampled{Interface: "eth0", Interval: time.Second, RDMA: []lossless.RDMAPortSample{port}, PFC: pfc,
+		ECN: &lossless.ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1 << 3, ReactionPoint: 1 << 3}}
 }
 
-// lossless: firstReceipt's interface and peer, then a minute and a second
+// losslessSnap: firstReceipt's interface and peer, then a minute and a second
 // of lossless counters sampled each second (61 samples: a full minute of
 // pause history).
-func lossless(t testing.TB) engine.Snapshot {
+func losslessSnap(t testing.TB) engine.Snapshot {
 	s := newScenario(t).link(0, "eth0", macLocal0).local(0, "eth0", "agent", true, localParams(true), "").
 		rx(1, "eth0", leaf1(40, 60, 1<<3))
 	for i := range 61 {
@@ -342,19 +345,19 @@ func roceSample(iface string, i int) engine.CountersSampled {
 	ev := losslessSample(i)
 	ev.Interface = iface
 	cnp, cmd := uint64(12*i), "rdma statistic set link mlx5_0/1 optional-counters cc_rx_ce_pkts,cc_rx_cnp_pkts,cc_tx_cnp_pkts"
-	optional := &engine.OptionalCounters{Source: "rdma netlink", StatusKnown: true,
-		Enabled: []engine.OptionalCounter{{Name: "cc_rx_cnp_pkts", Value: &cnp}}, Disabled: []string{"cc_rx_ce_pkts", "cc_tx_cnp_pkts"}, EnableCommand: &cmd}
-	ev.RoCE = []engine.RoCEPortSample{{Device: "mlx5_0", Port: 1, LinkLayer: &eth, RoutableV2: &three, Problems: []string{}, Optional: optional,
-		GIDs:       []engine.RoCEGID{{Index: 3, GID: &gid, IPv4: &v4, Type: &v2}},
-		DefaultToS: &engine.RoCEToS{ToS: 106, DSCP: 26, ECN: 2, Source: "kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"}}}
-	ev.LinkPause = &engine.LinkPauseSample{RX: &on, TX: &off, RxFrames: &n, TxFrames: nil, Source: "ethtool netlink PAUSE_GET"}
+	optional := &lossless.OptionalCounters{Source: "rdma netlink", StatusKnown: true,
+		Enabled: []lossless.OptionalCounter{{Name: "cc_rx_cnp_pkts", Value: &cnp}}, Disabled: []string{"cc_rx_ce_pkts", "cc_tx_cnp_pkts"}, EnableCommand: &cmd}
+	ev.RoCE = []lossless.RoCEPortSample{{Device: "mlx5_0", Port: 1, LinkLayer: &eth, RoutableV2: &three, Problems: []string{}, Optional: optional,
+		GIDs:       []lossless.RoCEGID{{Index: 3, GID: &gid, IPv4: &v4, Type: &v2}},
+		DefaultToS: &lossless.RoCEToS{ToS: 106, DSCP: 26, ECN: 2, Source: "kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"}}}
+	ev.LinkPause = &lossless.LinkPauseSample{RX: &on, TX: &off, RxFrames: &n, TxFrames: nil, Source: "ethtool netlink PAUSE_GET"}
 	delay := uint16(7)
-	ev.QoS = &engine.PortQoSSample{Trust: []string{"dscp", "pcp"}, TrustDerived: true, PFCDelay: &delay, Source: "dcbnl IEEE_GET",
-		Buffer: &engine.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{130944, 130944}, TotalBytes: 524288}}
+	ev.QoS = &lossless.PortQoSSample{Trust: []string{"dscp", "pcp"}, TrustDerived: true, PFCDelay: &delay, Source: "dcbnl IEEE_GET",
+		Buffer: &lossless.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{130944, 130944}, TotalBytes: 524288}}
 	for p := range ev.PFC.Priorities {
 		rx, tx := roceBytes(p, i)
-		ev.PFC.Priorities[p].RxBytes = engine.Reading{Value: rx, Source: fmt.Sprintf("rx_prio%d_bytes", p)}
-		ev.PFC.Priorities[p].TxBytes = engine.Reading{Value: tx, Source: fmt.Sprintf("tx_prio%d_bytes", p)}
+		ev.PFC.Priorities[p].RxBytes = lossless.Reading{Value: rx, Source: fmt.Sprintf("rx_prio%d_bytes", p)}
+		ev.PFC.Priorities[p].TxBytes = lossless.Reading{Value: tx, Source: fmt.Sprintf("tx_prio%d_bytes", p)}
 	}
 	return ev
 }

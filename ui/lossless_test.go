@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/lossless"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
@@ -94,7 +96,7 @@ func TestBuckets(t *testing.T) {
 // a count is unknown or nothing was sampled; compact, rx+tx.
 func TestPFCPauseColumn(t *testing.T) {
 	halfKnown := losslessSample(60)
-	halfKnown.PFC.Priorities[3].TxPause = engine.Reading{}
+	halfKnown.PFC.Priorities[3].TxPause = lossless.Reading{}
 	noPFC := losslessSample(60)
 	noPFC.PFC = nil
 	dashes := []string{"—", "—", "—", "—", "—", "—", "—", "—"}
@@ -104,8 +106,8 @@ func TestPFCPauseColumn(t *testing.T) {
 		w, h int
 		want []string
 	}{
-		{"counters", lossless, 120, 40, []string{"0/0", "0/0", "0/0", "120/40", "0/0", "0/0", "0/0", "0/0"}},
-		{"counters compact", lossless, 80, 24, []string{"0", "0", "0", "160", "0", "0", "0", "0"}},
+		{"counters", losslessSnap, 120, 40, []string{"0/0", "0/0", "0/0", "120/40", "0/0", "0/0", "0/0", "0/0"}},
+		{"counters compact", losslessSnap, 80, 24, []string{"0", "0", "0", "160", "0", "0", "0", "0"}},
 		{"no counters", firstReceipt, 120, 40, dashes},
 		{"no counters compact", firstReceipt, 80, 24, dashes},
 		{"no pause source", func(t testing.TB) engine.Snapshot { return withCounters(t, noPFC) }, 120, 40, dashes},
@@ -146,7 +148,7 @@ func TestPFCPauseColumn(t *testing.T) {
 // What the Lossless pane says when there is nothing, or not everything,
 // to show.
 func TestLosslessMessages(t *testing.T) {
-	ecn := &engine.ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1 << 3}
+	ecn := &lossless.ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1 << 3}
 	tests := []struct {
 		name     string
 		snap     func(testing.TB) engine.Snapshot
@@ -167,13 +169,13 @@ func TestLosslessMessages(t *testing.T) {
 				"no RDMA device on this interface", "ECN notification point on 3 · reaction point on none (class/net/eth0/ecn)"}},
 		{name: "upstream mlx5 debugfs: no enables, the CNP's marking", snap: func(t testing.TB) engine.Snapshot {
 			dscp, prio := uint8(48), uint8(6)
-			return withCounters(t, engine.CountersSampled{ECN: &engine.ECNSample{Source: "kernel/debug/mlx5/0000:3b:00.0/cc_params", EnablesUnknown: true,
+			return withCounters(t, engine.CountersSampled{ECN: &lossless.ECNSample{Source: "kernel/debug/mlx5/0000:3b:00.0/cc_params", EnablesUnknown: true,
 				CNPDSCP: &dscp, CNPPriority: &prio, Hint: "mlxconfig -d 0000:3b:00.0 q ROCE_CC_PRIO_MASK_P1"}})
 		}, sub: "no pause counters · every 1s",
 			want: []string{"no per-priority pause counters (driver exposes none)", "no RDMA device on this interface",
 				"ECN enables not exposed · CNP DSCP 48 · CNP priority 6 (kernel/debug/mlx5/0000:3b:00.0/cc_params) · mlxconfig -d 0000:3b:00.0 q ROCE_CC_PRIO_MASK_P1"}},
 		{name: "no DCQCN source: why and the command", snap: func(t testing.TB) engine.Snapshot {
-			return withCounters(t, engine.CountersSampled{ECN: &engine.ECNSample{EnablesUnknown: true, Why: "debugfs is not mounted", Hint: "mlxconfig -d 0000:3b:00.0 q CNP_DSCP_P1"}})
+			return withCounters(t, engine.CountersSampled{ECN: &lossless.ECNSample{EnablesUnknown: true, Why: "debugfs is not mounted", Hint: "mlxconfig -d 0000:3b:00.0 q CNP_DSCP_P1"}})
 		}, sub: "no pause counters · every 1s",
 			want: []string{"no per-priority pause counters (driver exposes none)", "no RDMA device on this interface",
 				"ECN settings unknown: debugfs is not mounted · mlxconfig -d 0000:3b:00.0 q CNP_DSCP_P1"}},
@@ -227,14 +229,14 @@ func TestLosslessMessages(t *testing.T) {
 // ("n/a" before a second sample), durations, and the minute's sparkline.
 func TestLosslessPauseTable(t *testing.T) {
 	first := losslessSample(60)
-	first.PFC.Priorities[5].RxPauseDuration, first.PFC.Priorities[5].TxPauseDuration = engine.Reading{}, engine.Reading{}
-	first.PFC.StormError = engine.Reading{Value: 2, Source: "tx_pause_storm_error_events"}
+	first.PFC.Priorities[5].RxPauseDuration, first.PFC.Priorities[5].TxPauseDuration = lossless.Reading{}, lossless.Reading{}
+	first.PFC.StormError = lossless.Reading{Value: 2, Source: "tx_pause_storm_error_events"}
 	tests := []struct {
 		name string
 		snap func(testing.TB) engine.Snapshot
 		want [][]string // the fields of the table's lines, header included, and the storm line
 	}{
-		{"a minute", lossless, [][]string{
+		{"a minute", losslessSnap, [][]string{
 			{"Prio", "PFC", "rx", "tx", "rx/s", "tx/s", "rx+tx/s", "60s,", "peak", "11", "paused", "rx/tx"},
 			{"0", "·", "0", "0", "0", "0", strings.Repeat("▁", 24), "0µs/0µs"},
 			{"1", "·", "0", "0", "0", "0", strings.Repeat("▁", 24), "0µs/0µs"},
@@ -285,7 +287,7 @@ func TestLosslessHostileStrings(t *testing.T) {
 	evil := "\x1b[2J\x1b]0;owned\a\u202e\x9b31m\x7f"
 	ev := losslessSample(60)
 	ev.RDMA[0].Device = "mlx5" + evil + "_0"
-	ev.PFC.Source = engine.PFCSource("eth" + evil + "tool")
+	ev.PFC.Source = lossless.PFCSource("eth" + evil + "tool")
 	ev.ECN.Source = "class/net/eth0/ecn" + evil
 	ev.Err = "read " + evil + ": permission denied"
 	s := withCounters(t, ev)

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dcbtop/dcbtop/engine/lossless"
+
 	"github.com/dcbtop/dcbtop/engine/dcb"
 
 	"charm.land/bubbles/v2/key"
@@ -255,7 +257,7 @@ func (r *renderer) roceCell(in *engine.Interface) string {
 	if in.Counters == nil || len(in.Counters.RoCEPaths) == 0 {
 		return st.Dim.Render(r.sym.Absent)
 	}
-	prio, worst, hop := "?", engine.PathOK, engine.RoCEHop("")
+	prio, worst, hop := "?", lossless.PathOK, lossless.RoCEHop("")
 	for _, p := range in.Counters.RoCEPaths {
 		if p.Priority != nil {
 			prio = strconv.Itoa(*p.Priority)
@@ -267,11 +269,11 @@ func (r *renderer) roceCell(in *engine.Interface) string {
 		}
 	}
 	switch worst {
-	case engine.PathError:
+	case lossless.PathError:
 		return prio + " " + st.Crit.Render(r.sym.Error+" "+string(hop))
-	case engine.PathWarning:
+	case lossless.PathWarning:
 		return prio + " " + st.Warn.Render(r.sym.Warning+" "+string(hop))
-	case engine.PathUnknown:
+	case lossless.PathUnknown:
 		return prio + " " + st.Dim.Render(r.sym.Absent+" "+string(hop))
 	}
 	return prio + " " + st.OK.Render(r.sym.OK)

@@ -51,10 +51,10 @@ func TestOverviewKeys(t *testing.T) {
 
 // One interface: the port view; o still opens the overview.
 func TestOverviewSinglePort(t *testing.T) {
-	h := newHarness(t, lossless(t), nil)
+	h := newHarness(t, losslessSnap(t), nil)
 	h.m = NewModel(nil, WithColor(ColorNever), WithClock(h.m.clock), WithLocation(h.m.vs.loc))
 	h.send(tea.WindowSizeMsg{Width: 100, Height: 30})
-	h.send(snapshotMsg{lossless(t)})
+	h.send(snapshotMsg{losslessSnap(t)})
 	h.wantNotScreen("all ports")
 	h.press("o")
 	h.wantScreen("all ports", "1 interface ·", "Pauses/s")

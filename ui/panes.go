@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/lossless"
+
 	"github.com/dcbtop/dcbtop/engine/dcb"
 
 	"github.com/dcbtop/dcbtop/engine/diag"
@@ -942,7 +944,7 @@ const (
 
 // prioPause returns the selected interface's pause counters of priority
 // p, nil when none were sampled.
-func (r *renderer) prioPause(p uint8) *engine.PrioPause {
+func (r *renderer) prioPause(p uint8) *lossless.PrioPause {
 	lc := r.in.Counters
 	if lc == nil {
 		return nil
@@ -1023,7 +1025,7 @@ const (
 // and the share of each interval the peer paused the priority, each with
 // its last minute as a sparkline; only the priorities the driver counts
 // (mlx5 rx_prio{p}_bytes, bnxt_en rx_bytes_pri{p}), nothing without any.
-func (r *renderer) trafficLines(lc *engine.LosslessCounters, w int) []string {
+func (r *renderer) trafficLines(lc *lossless.Counters, w int) []string {
 	var rows []uint8
 	counted, quiet := false, 0
 	for p := range uint8(8) {
@@ -1062,12 +1064,12 @@ func (r *renderer) trafficLines(lc *engine.LosslessCounters, w int) []string {
 		return fmtRate(*v)
 	}
 	gap := strings.Repeat(" ", pauseGapW)
-	head := "bytes/s " + fmtSeconds(engine.HistoryWindow)
+	head := "bytes/s " + fmtSeconds(lossless.HistoryWindow)
 	if topT > 0 {
 		head += ", peak " + fmtRate(topT)
 	}
 	lines := []string{r.st.ColHeader.Render(pad("Prio PFC", pausePrioW) + padLeft("rx B/s", pauseCountW) + padLeft("tx B/s", pauseCountW) +
-		gap + pad(head, sw) + gap + padLeft("paused", pausedW) + gap + "paused " + fmtSeconds(engine.HistoryWindow))}
+		gap + pad(head, sw) + gap + padLeft("paused", pausedW) + gap + "paused " + fmtSeconds(lossless.HistoryWindow))}
 	for _, p := range rows {
 		pp := r.prioPause(p)
 		spark := func(v []float64, w int, top float64) string {
@@ -1119,7 +1121,7 @@ func (r *renderer) pfcMark(p uint8) string {
 // roceLines is the RoCE path this host sets up, when sampled: the
 // link-wide PAUSE beside PFC, and per RoCE port the GID its RoCE v2
 // traffic can be routed from and the ToS rdma_cm stamps by default.
-func (r *renderer) roceLines(lc *engine.LosslessCounters, w int) []string {
+func (r *renderer) roceLines(lc *lossless.Counters, w int) []string {
 	var lines []string
 	if q := lc.QoS; q != nil {
 		text := "classified by "
@@ -1214,7 +1216,7 @@ func (r *renderer) roceLines(lc *engine.LosslessCounters, w int) []string {
 // optionalLines says which of an RDMA port's optional counters (RDMA
 // netlink) count, which are off, and the command that would turn them on
 // (dcbtop never does).
-func (r *renderer) optionalLines(o *engine.OptionalCounters, w int) []string {
+func (r *renderer) optionalLines(o *lossless.OptionalCounters, w int) []string {
 	if !o.StatusKnown {
 		why := "unknown"
 		if o.Why != nil {
@@ -1246,16 +1248,16 @@ func (r *renderer) optionalLines(o *engine.OptionalCounters, w int) []string {
 // pathLines is a RoCE port's path, one line per hop in the order a packet
 // takes them: the hop, its verdict's mark, its value, and why when it is
 // not ok.
-func (r *renderer) pathLines(p engine.RoCEPath, w int) []string {
+func (r *renderer) pathLines(p lossless.RoCEPath, w int) []string {
 	var lines []string
 	for _, h := range p.Hops {
 		mark := r.st.Enabled.Render(r.sym.OK)
 		switch h.Verdict {
-		case engine.PathError:
+		case lossless.PathError:
 			mark = r.st.Crit.Render(r.sym.Error)
-		case engine.PathWarning:
+		case lossless.PathWarning:
 			mark = r.st.Warn.Render(r.sym.Warning)
-		case engine.PathUnknown:
+		case lossless.PathUnknown:
 			mark = r.st.Dim.Render(r.sym.Absent)
 		}
 		value := ""
@@ -1263,7 +1265,7 @@ func (r *renderer) pathLines(p engine.RoCEPath, w int) []string {
 			value = Sanitize(*h.Value)
 		}
 		line := "  " + pad(string(h.Hop), 9) + mark + " " + value
-		if h.Verdict != engine.PathOK {
+		if h.Verdict != lossless.PathOK {
 			if value != "" {
 				line += " · "
 			}
@@ -1310,7 +1312,7 @@ const (
 
 // pauseLines is the per-priority pause table and the storm guard's
 // counts.
-func (r *renderer) pauseLines(lc *engine.LosslessCounters, w int) []string {
+func (r *renderer) pauseLines(lc *lossless.Counters, w int) []string {
 	if lc.PFC.Source == nil {
 		return []string{r.st.Dim.Render("no per-priority pause counters (driver exposes none)")}
 	}
@@ -1343,7 +1345,7 @@ func (r *renderer) pauseLines(lc *engine.LosslessCounters, w int) []string {
 		return fmtMicros(*v)
 	}
 	gap := strings.Repeat(" ", pauseGapW)
-	sparkHead := "rx+tx/s " + fmtSeconds(engine.HistoryWindow)
+	sparkHead := "rx+tx/s " + fmtSeconds(lossless.HistoryWindow)
 	if top > 0 {
 		sparkHead += ", peak " + fmtRate(top)
 	}
@@ -1380,7 +1382,7 @@ func (r *renderer) pauseLines(lc *engine.LosslessCounters, w int) []string {
 
 // rdmaLines is the NDK and congestion counters of each RDMA device port,
 // the host's ECN settings and the legend of the marks.
-func (r *renderer) rdmaLines(lc *engine.LosslessCounters, w int) []string {
+func (r *renderer) rdmaLines(lc *lossless.Counters, w int) []string {
 	var lines []string
 	if len(lc.RDMA) == 0 {
 		lines = append(lines, r.st.Dim.Render("no RDMA device on this interface"))
@@ -1393,15 +1395,15 @@ func (r *renderer) rdmaLines(lc *engine.LosslessCounters, w int) []string {
 		pc := &lc.RDMA[i]
 		name := fmt.Sprintf("%s/%d", clean(pc.Device, 24), pc.Port)
 		lines = append(lines, r.st.ColHeader.Render("NDK "+name)+r.st.Dim.Render(fmt.Sprintf(" · missing 0x%X · derived 0x%X", pc.MissingCounterMask, pc.DerivedCounterMask)))
-		ndk := make([]counterCell, 0, len(engine.NDKCounters))
-		for _, c := range engine.NDKCounters {
+		ndk := make([]counterCell, 0, len(lossless.NDKCounters))
+		for _, c := range lossless.NDKCounters {
 			ndk = append(ndk, counterCell{name: c.Key(), value: pc.NDK.Get(c), derived: pc.DerivedCounterMask&(1<<c) != 0,
 				gauge: c.Gauge(), rates: pc.Rates})
 		}
 		lines = append(lines, r.counterGrid(ndk, w)...)
 		lines = append(lines, r.st.ColHeader.Render("CNP/ECN "+name))
-		cong := make([]counterCell, 0, engine.NumCongestion)
-		for c := range engine.NumCongestion {
+		cong := make([]counterCell, 0, lossless.NumCongestion)
+		for c := range lossless.NumCongestion {
 			cong = append(cong, counterCell{name: c.Key(), value: pc.Congestion.Get(c), rates: pc.Rates})
 		}
 		lines = append(lines, r.counterGrid(cong, w)...)
@@ -1415,7 +1417,7 @@ func (r *renderer) rdmaLines(lc *engine.LosslessCounters, w int) []string {
 
 // ecnLine says on which priorities the host acts as ECN notification
 // point (sends CNPs) and reaction point (slows down on CNPs).
-func (r *renderer) ecnLine(e *engine.ECNSample) string {
+func (r *renderer) ecnLine(e *lossless.ECNSample) string {
 	if e == nil {
 		return r.st.Dim.Render("ECN settings unknown")
 	}

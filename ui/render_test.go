@@ -67,9 +67,9 @@ func TestRender(t *testing.T) {
 		{name: "filtered_log_second_iface", snap: realistic, w: 100, h: 30, age: 3 * time.Second, modify: func(vs *viewState, s engine.Snapshot) {
 			vs.iface, vs.filter, vs.filtering = "eth1", "reason:first", true
 		}},
-		{name: "pause_counters", snap: lossless, w: 120, h: 40},
-		{name: "lossless_80x24", snap: lossless, w: 80, h: 24, modify: focusLossless},
-		{name: "lossless_160x48", snap: lossless, w: 160, h: 48, modify: focusLossless},
+		{name: "pause_counters", snap: losslessSnap, w: 120, h: 40},
+		{name: "lossless_80x24", snap: losslessSnap, w: 80, h: 24, modify: focusLossless},
+		{name: "lossless_160x48", snap: losslessSnap, w: 160, h: 48, modify: focusLossless},
 		{name: "lossless_roce_160x48", snap: losslessRoCE, w: 160, h: 48, modify: focusLossless},
 		// With an RDMA device and room, the log shares its place with the
 		// Lossless pane: the RoCE path shows without a key press.
@@ -89,7 +89,7 @@ func TestRender(t *testing.T) {
 		// shown whole at 100 and at 160 columns.
 		{name: "overview_100x30", snap: twoPorts, w: 100, h: 30, age: time.Second, modify: overviewState},
 		{name: "overview_160x48", snap: twoPorts, w: 160, h: 48, age: time.Second, modify: overviewState},
-		{name: "overview_80x24_lossless", snap: lossless, w: 80, h: 24, modify: overviewState},
+		{name: "overview_80x24_lossless", snap: losslessSnap, w: 80, h: 24, modify: overviewState},
 		// The peer's PFC beside the operational; no peer counted apart
 		// from invalid; the remote state whole at 80 columns.
 		{name: "overview_ports_80x24", snap: fourPorts, w: 80, h: 24, age: time.Second, modify: overviewState},

@@ -1067,7 +1067,7 @@ func TestDemoStatusReplaced(t *testing.T) {
 // brings the log back, Tab reaches it after the peers, and in the compact
 // layout it is one more pane of the slot and scrolls.
 func TestLosslessPane(t *testing.T) {
-	h := newHarness(t, lossless(t), nil)
+	h := newHarness(t, losslessSnap(t), nil)
 	h.send(tea.WindowSizeMsg{Width: 120, Height: 40})
 	h.press("l")
 	if h.m.vs.focus != paneLossless {

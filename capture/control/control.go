@@ -23,7 +23,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/json/jsontext"
-	jsonv2 "encoding/json/v2"
 	"errors"
 	"fmt"
 	"io"
@@ -154,6 +153,31 @@ func encodeRequest(req Request) ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
+// decodeRequest decodes the request raw, naming each problem at its
+// place as PARAMS' errors do: "bad request: line 1, column 13: unknown
+// field "force" (want op, params or willing)".
+func decodeRequest(raw []byte) (requestJSON, error) {
+	var j requestJSON
+	d, root := jsondoc.Read(raw)
+	if root != nil && d.WantObject(root, "", "a request object") {
+		for _, m := range root.Members {
+			switch v := m.Value; m.Key {
+			case "op":
+				d.Leaf(v, "op", "a string", &j.Op)
+			case "willing":
+				d.Leaf(v, "willing", "true, false or null", &j.Willing)
+			case "params":
+				j.Params = raw[v.Off:v.End]
+			default:
+				d.Unknown(m, "", "op, params or willing")
+			}
+		}
+	} else if root != nil && root.Null() {
+		d.Errorf(root.Off, "", "want a request object, got null")
+	}
+	return j, d.Err("bad request")
+}
+
 // readRequest reads and decodes one request of at most
 // MaxRequest bytes. Its errors are one line, for the response.
 func readRequest(r io.Reader) (Request, error) {
@@ -161,10 +185,6 @@ func readRequest(r io.Reader) (Request, error) {
 	// The depth is checked as the bytes arrive, before any work per
 	// level (jsondoc.MaxDepth).
 	raw, err := jsondoc.ReadValue(lr)
-	var j requestJSON
-	if err == nil {
-		err = jsonv2.Unmarshal(raw, &j, jsonv2.RejectUnknownMembers(true))
-	}
 	if err != nil {
 		if lr.N <= 0 {
 			return Request{}, fmt.Errorf("request larger than %d KiB", MaxRequest>>10)
@@ -176,6 +196,10 @@ func readRequest(r io.Reader) (Request, error) {
 			return Request{}, errors.New("bad request: empty")
 		}
 		return Request{}, fmt.Errorf("bad request: %s", OneLine(err.Error()))
+	}
+	j, err := decodeRequest(raw)
+	if err != nil {
+		return Request{}, errors.New(OneLine(err.Error()))
 	}
 	req := Request{Op: j.Op, Willing: j.Willing}
 	if len(j.Params) > 0 && !bytes.Equal(bytes.TrimSpace(j.Params), []byte("null")) {

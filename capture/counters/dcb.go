@@ -4,8 +4,9 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/dcbtop/dcbtop/engine/lossless"
+
 	"github.com/dcbtop/dcbtop/capture/dcbnl"
-	"github.com/dcbtop/dcbtop/engine"
 )
 
 // DCB gives an interface's per-priority PFC frame counters from DCB
@@ -57,7 +58,7 @@ func (d dcbClient) PFCCounters(ifname string) (requests, indications [8]uint64, 
 // source has anything. Durations and storm counters come from ethtool
 // whichever source has the counts. A failure of either source is no
 // error of the sample: most interfaces have neither.
-func (s *Sampler) pfc(ifname string, stats map[string]uint64, table *pfcTable) *engine.PFCSample {
+func (s *Sampler) pfc(ifname string, stats map[string]uint64, table *pfcTable) *lossless.PFCSample {
 	var (
 		dcbOK, dcbNonZero bool
 		req, ind          [8]uint64
@@ -71,12 +72,12 @@ func (s *Sampler) pfc(ifname string, stats map[string]uint64, table *pfcTable) *
 			}
 		}
 	}
-	out := &engine.PFCSample{}
+	out := &lossless.PFCSample{}
 	switch {
 	case dcbOK && dcbNonZero:
 		fromDCB(req, ind, out)
 	case table != nil && table.counts(stats, out):
-		out.Source = engine.PFCSourceEthtool
+		out.Source = lossless.PFCSourceEthtool
 	case dcbOK:
 		fromDCB(req, ind, out)
 	default:
@@ -90,11 +91,11 @@ func (s *Sampler) pfc(ifname string, stats map[string]uint64, table *pfcTable) *
 
 // fromDCB sets out's counts to dcbnl's requests (sent) and indications
 // (received).
-func fromDCB(req, ind [8]uint64, out *engine.PFCSample) {
-	out.Source = engine.PFCSourceDCBNL
+func fromDCB(req, ind [8]uint64, out *lossless.PFCSample) {
+	out.Source = lossless.PFCSourceDCBNL
 	for p := range out.Priorities {
 		i := strconv.Itoa(p)
-		out.Priorities[p].RxPause = engine.Reading{Value: ind[p], Source: "dcbnl ieee_pfc.indications[" + i + "]"}
-		out.Priorities[p].TxPause = engine.Reading{Value: req[p], Source: "dcbnl ieee_pfc.requests[" + i + "]"}
+		out.Priorities[p].RxPause = lossless.Reading{Value: ind[p], Source: "dcbnl ieee_pfc.indications[" + i + "]"}
+		out.Priorities[p].TxPause = lossless.Reading{Value: req[p], Source: "dcbnl ieee_pfc.requests[" + i + "]"}
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/lossless"
 )
 
 // Ethtool gives an interface's driver name and driver statistics (the
@@ -135,22 +135,22 @@ func tableFor(driver string, driverErr error, stats map[string]uint64) *pfcTable
 
 // lookup returns the first of the patterns that names a statistic of
 // priority p in stats, as a Reading whose Source is the statistic's name.
-func (t *pfcTable) lookup(stats map[string]uint64, patterns []string, p int) (engine.Reading, bool) {
+func (t *pfcTable) lookup(stats map[string]uint64, patterns []string, p int) (lossless.Reading, bool) {
 	for _, pat := range patterns {
 		if pat == "" {
 			continue
 		}
 		key := fmt.Sprintf(pat, p)
 		if v, ok := stats[key]; ok {
-			return engine.Reading{Value: v, Source: key}, true
+			return lossless.Reading{Value: v, Source: key}, true
 		}
 	}
-	return engine.Reading{}, false
+	return lossless.Reading{}, false
 }
 
 // counts fills the per-priority pause counts from stats; false when stats
 // have none.
-func (t *pfcTable) counts(stats map[string]uint64, s *engine.PFCSample) bool {
+func (t *pfcTable) counts(stats map[string]uint64, s *lossless.PFCSample) bool {
 	found := false
 	for p := range s.Priorities {
 		pp := &s.Priorities[p]
@@ -167,7 +167,7 @@ func (t *pfcTable) counts(stats map[string]uint64, s *engine.PFCSample) bool {
 
 // extras fills the pause durations and the storm counters from stats,
 // where the driver has them.
-func (t *pfcTable) extras(stats map[string]uint64, s *engine.PFCSample) {
+func (t *pfcTable) extras(stats map[string]uint64, s *lossless.PFCSample) {
 	for p := range s.Priorities {
 		pp := &s.Priorities[p]
 		pp.RxPauseDuration, _ = t.lookup(stats, []string{t.rxDuration}, p)
@@ -177,10 +177,10 @@ func (t *pfcTable) extras(stats map[string]uint64, s *engine.PFCSample) {
 		pp.RxPauseTransitions, _ = t.lookup(stats, []string{t.rxTransitions}, p)
 	}
 	if v, ok := stats[t.stormWarning]; ok && t.stormWarning != "" {
-		s.StormWarning = engine.Reading{Value: v, Source: t.stormWarning}
+		s.StormWarning = lossless.Reading{Value: v, Source: t.stormWarning}
 	}
 	if v, ok := stats[t.stormError]; ok && t.stormError != "" {
-		s.StormError = engine.Reading{Value: v, Source: t.stormError}
+		s.StormError = lossless.Reading{Value: v, Source: t.stormError}
 	}
 }
 
@@ -189,7 +189,7 @@ func (t *pfcTable) extras(stats map[string]uint64, s *engine.PFCSample) {
 // or the statistics have none. The settings come from ethtool netlink
 // (capture/linkpause), whose frame statistics, where the kernel has
 // them, are preferred to these.
-func (t *pfcTable) linkPause(stats map[string]uint64) *engine.LinkPauseSample {
+func (t *pfcTable) linkPause(stats map[string]uint64) *lossless.LinkPauseSample {
 	if t == nil || stats == nil {
 		return nil
 	}
@@ -199,7 +199,7 @@ func (t *pfcTable) linkPause(stats map[string]uint64) *engine.LinkPauseSample {
 		}
 		return nil
 	}
-	l := &engine.LinkPauseSample{RxFrames: get(t.linkRx), TxFrames: get(t.linkTx), RxPauseUs: get(t.linkRxDuration)}
+	l := &lossless.LinkPauseSample{RxFrames: get(t.linkRx), TxFrames: get(t.linkTx), RxPauseUs: get(t.linkRxDuration)}
 	if l.RxFrames == nil && l.TxFrames == nil {
 		return nil
 	}
@@ -215,7 +215,7 @@ func (t *pfcTable) linkPause(stats map[string]uint64) *engine.LinkPauseSample {
 // netlink with the driver's frame counters where netlink has no
 // statistics (kernels before 5.10, the ioctl, drivers that do not fill
 // them); either may be nil.
-func MergeLinkPause(settings, driver *engine.LinkPauseSample) *engine.LinkPauseSample {
+func MergeLinkPause(settings, driver *lossless.LinkPauseSample) *lossless.LinkPauseSample {
 	switch {
 	case driver == nil:
 		return settings

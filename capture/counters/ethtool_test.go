@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/lossless"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/capture/counters"
@@ -140,8 +142,8 @@ func vethStats() map[string]uint64 {
 }
 
 // pfcWant builds a PFCSample: fill sets each priority.
-func pfcWant(src engine.PFCSource, fill func(p int, pp *engine.PrioPauseSample)) *engine.PFCSample {
-	s := &engine.PFCSample{Source: src}
+func pfcWant(src lossless.PFCSource, fill func(p int, pp *lossless.PrioPauseSample)) *lossless.PFCSample {
+	s := &lossless.PFCSample{Source: src}
 	for p := range s.Priorities {
 		fill(p, &s.Priorities[p])
 	}
@@ -151,13 +153,13 @@ func pfcWant(src engine.PFCSource, fill func(p int, pp *engine.PrioPauseSample))
 func f(pat string, p int) string { return fmt.Sprintf(pat, p) }
 
 // mlx5Want is mlx5Stats(prios) as sampled from ethtool.
-func mlx5Want(prios uint8) *engine.PFCSample {
-	s := pfcWant(engine.PFCSourceEthtool, func(p int, pp *engine.PrioPauseSample) {
+func mlx5Want(prios uint8) *lossless.PFCSample {
+	s := pfcWant(lossless.PFCSourceEthtool, func(p int, pp *lossless.PrioPauseSample) {
 		if prios&(1<<p) == 0 {
 			return
 		}
 		u := uint64(p)
-		*pp = engine.PrioPauseSample{RxPause: rd(100+u, f("rx_prio%d_pause", p)), TxPause: rd(200+u, f("tx_prio%d_pause", p)),
+		*pp = lossless.PrioPauseSample{RxPause: rd(100+u, f("rx_prio%d_pause", p)), TxPause: rd(200+u, f("tx_prio%d_pause", p)),
 			RxPauseDuration: rd(1000+u, f("rx_prio%d_pause_duration", p)), TxPauseDuration: rd(2000+u, f("tx_prio%d_pause_duration", p)),
 			RxPauseTransitions: rd(u, f("rx_prio%d_pause_transition", p))}
 	})
@@ -168,14 +170,14 @@ func mlx5Want(prios uint8) *engine.PFCSample {
 
 // withMLX5Bytes adds mlx5Stats' per-priority traffic (every priority, 0
 // bytes) to s, as the table's extras read it whatever the counts' source.
-func withMLX5Bytes(s *engine.PFCSample) {
+func withMLX5Bytes(s *lossless.PFCSample) {
 	for p := range s.Priorities {
 		s.Priorities[p].RxBytes, s.Priorities[p].TxBytes = rd(0, f("rx_prio%d_bytes", p)), rd(0, f("tx_prio%d_bytes", p))
 	}
 }
 
-func dcbWant(req, ind [8]uint64) *engine.PFCSample {
-	return pfcWant(engine.PFCSourceDCBNL, func(p int, pp *engine.PrioPauseSample) {
+func dcbWant(req, ind [8]uint64) *lossless.PFCSample {
+	return pfcWant(lossless.PFCSourceDCBNL, func(p int, pp *lossless.PrioPauseSample) {
 		pp.RxPause = rd(ind[p], f("dcbnl ieee_pfc.indications[%d]", p))
 		pp.TxPause = rd(req[p], f("dcbnl ieee_pfc.requests[%d]", p))
 	})
@@ -190,21 +192,21 @@ func TestPFC(t *testing.T) {
 		dcbReq = [8]uint64{3: 70, 4: 1}
 		dcbInd = [8]uint64{3: 80}
 	)
-	iceWant := pfcWant(engine.PFCSourceEthtool, func(p int, pp *engine.PrioPauseSample) {
+	iceWant := pfcWant(lossless.PFCSourceEthtool, func(p int, pp *lossless.PrioPauseSample) {
 		pp.RxPause, pp.TxPause = rd(uint64(300+p), f("rx_priority_%d_xoff.nic", p)), rd(uint64(400+p), f("tx_priority_%d_xoff.nic", p))
 	})
-	bnxtWant := pfcWant(engine.PFCSourceEthtool, func(p int, pp *engine.PrioPauseSample) {
+	bnxtWant := pfcWant(lossless.PFCSourceEthtool, func(p int, pp *lossless.PrioPauseSample) {
 		u := uint64(p)
-		*pp = engine.PrioPauseSample{RxPause: rd(700+u, f("rx_pfc_ena_frames_pri%d", p)), TxPause: rd(800+u, f("tx_pfc_ena_frames_pri%d", p)),
+		*pp = lossless.PrioPauseSample{RxPause: rd(700+u, f("rx_pfc_ena_frames_pri%d", p)), TxPause: rd(800+u, f("tx_pfc_ena_frames_pri%d", p)),
 			RxPauseDuration: rd(7000+u, f("pfc_pri%d_rx_duration_us", p)), TxPauseDuration: rd(8000+u, f("pfc_pri%d_tx_duration_us", p)),
 			RxBytes: rd(90000+u, f("rx_bytes_pri%d", p)), TxBytes: rd(91000+u, f("tx_bytes_pri%d", p)),
 			RxPauseTransitions: rd(u, f("pfc_pri%d_rx_transitions", p))}
 	})
-	i40eWant := pfcWant(engine.PFCSourceEthtool, func(p int, pp *engine.PrioPauseSample) {
+	i40eWant := pfcWant(lossless.PFCSourceEthtool, func(p int, pp *lossless.PrioPauseSample) {
 		pp.RxPause = rd(uint64(500+p), f("port.rx_priority_%d_xoff_rx", p))
 		pp.TxPause = rd(uint64(600+p), f("port.tx_priority_%d_xoff_tx", p))
 	})
-	i40eOldWant := pfcWant(engine.PFCSourceEthtool, func(p int, pp *engine.PrioPauseSample) {
+	i40eOldWant := pfcWant(lossless.PFCSourceEthtool, func(p int, pp *lossless.PrioPauseSample) {
 		pp.RxPause = rd(uint64(500+p), f("port.rx_priority_%d_xoff", p))
 		pp.TxPause = rd(uint64(600+p), f("port.tx_priority_%d_xoff", p))
 	})
@@ -222,7 +224,7 @@ func TestPFC(t *testing.T) {
 		name    string
 		ethtool *fakeEthtool // nil: none
 		dcb     *fakeDCB     // nil: none
-		want    *engine.PFCSample
+		want    *lossless.PFCSample
 	}{
 		{"mlx5, PFC on every priority", &fakeEthtool{driver: "mlx5_core", stats: mlx5Stats(0xff)}, nil, mlx5Want(0xff)},
 		{"mlx5, PFC on priority 3", &fakeEthtool{driver: "mlx5_core", stats: mlx5Stats(1 << 3)}, nil, mlx5Want(1 << 3)},

@@ -8,10 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/lossless"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/capture/counters"
-	"github.com/dcbtop/dcbtop/engine"
 )
 
 // TestFileEthtool reads recorded ethtool outputs as the ioctls would be
@@ -35,7 +36,7 @@ func TestFileEthtool(t *testing.T) {
 		}
 		s := counters.New(counters.Config{SysfsRoot: t.TempDir(), Ethtool: fe})
 		ev := s.Sample(tt.ifname, time.Unix(0, 0), time.Second)
-		if ev.PFC == nil || ev.PFC.Source != engine.PFCSourceEthtool {
+		if ev.PFC == nil || ev.PFC.Source != lossless.PFCSourceEthtool {
 			t.Fatalf("%s: PFC %+v, want the ethtool statistics", tt.ifname, ev.PFC)
 		}
 		p3 := ev.PFC.Priorities[3]
@@ -88,7 +89,7 @@ func TestFileEthtool(t *testing.T) {
 	// The frames are read all the same, with the driver's name.
 	write("ethtool-S.txt", "NIC statistics:\n     rx_pause_ctrl_phy: 5000\n     tx_pause_ctrl_phy: 7\n     rx_global_pause: 5000\n     rx_global_pause_duration: 180000\n")
 	ev := s.Sample("eth0", time.Unix(2, 0), time.Second)
-	want := &engine.LinkPauseSample{RxFrames: ptr(uint64(5000)), TxFrames: ptr(uint64(7)), RxPauseUs: ptr(uint64(180000)), Source: "ethtool -S",
+	want := &lossless.LinkPauseSample{RxFrames: ptr(uint64(5000)), TxFrames: ptr(uint64(7)), RxPauseUs: ptr(uint64(180000)), Source: "ethtool -S",
 		FramesSource: "ethtool -S rx_pause_ctrl_phy, tx_pause_ctrl_phy, rx_global_pause_duration"}
 	if diff := cmp.Diff(want, ev.LinkPause); diff != "" || ev.PFC != nil || ev.Driver != "mlx5_core" {
 		t.Errorf("link pause only: PFC %+v, driver %q, link pause (-want +got):\n%s", ev.PFC, ev.Driver, diff)
@@ -96,7 +97,7 @@ func TestFileEthtool(t *testing.T) {
 	// Netlink's settings keep their frames; without frames they take the
 	// driver's.
 	on, off := true, false
-	nl := &engine.LinkPauseSample{Autoneg: &off, RX: &on, TX: &on, Source: "ethtool netlink PAUSE_GET"}
+	nl := &lossless.LinkPauseSample{Autoneg: &off, RX: &on, TX: &on, Source: "ethtool netlink PAUSE_GET"}
 	got := counters.MergeLinkPause(nl, ev.LinkPause)
 	if got.RX == nil || !*got.RX || *got.RxFrames != 5000 || *got.RxPauseUs != 180000 || got.Source != nl.Source || got.FramesSource != want.FramesSource {
 		t.Errorf("merged %+v", got)

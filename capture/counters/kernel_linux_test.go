@@ -9,13 +9,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/lossless"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/mdlayher/netlink"
 	"github.com/mdlayher/netlink/nltest"
 
 	"github.com/dcbtop/dcbtop/capture/counters"
 	"github.com/dcbtop/dcbtop/capture/dcbnl"
-	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/testbed"
 )
 
@@ -48,7 +50,7 @@ func TestRealSysfsLoopback(t *testing.T) {
 	}
 	cfg, done := realSources(t.Fatalf)
 	defer done()
-	want := engine.CountersSampled{Interface: "lo", At: t0, Interval: time.Second, RDMA: []engine.RDMAPortSample{}}
+	want := engine.CountersSampled{Interface: "lo", At: t0, Interval: time.Second, RDMA: []lossless.RDMAPortSample{}}
 	for _, c := range []counters.Config{cfg, {}} { // {}: the default root, no ethtool, no dcbnl
 		got := counters.New(c).Sample("lo", t0, time.Second)
 		if diff := cmp.Diff(want, got); diff != "" {
@@ -89,7 +91,7 @@ func TestFIFONeverOpened(t *testing.T) {
 	if want := rcv + ": not a regular file"; got.Err != want {
 		t.Errorf("Err %q, want %q", got.Err, want)
 	}
-	if len(got.RDMA) != 1 || got.RDMA[0].NDK[engine.NDKRDMAInOctets].OK() {
+	if len(got.RDMA) != 1 || got.RDMA[0].NDK[lossless.NDKRDMAInOctets].OK() {
 		t.Errorf("RDMA %+v, want rdma_in_octets missing", got.RDMA)
 	}
 }
@@ -128,7 +130,7 @@ func TestVethKernel(t *testing.T) {
 			t.Errorf("PFCCounters(a0) error %v, want one matching dcbnl.ErrNoDCB", err)
 		}
 		got := counters.New(cfg).Sample("a0", t0, time.Second)
-		want := engine.CountersSampled{Interface: "a0", At: t0, Interval: time.Second, RDMA: []engine.RDMAPortSample{}, Driver: "veth"}
+		want := engine.CountersSampled{Interface: "a0", At: t0, Interval: time.Second, RDMA: []lossless.RDMAPortSample{}, Driver: "veth"}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("Sample(a0) (-want +got):\n%s", diff)
 		}
@@ -196,7 +198,7 @@ func TestDCBFrom(t *testing.T) {
 			// Through a Sampler: dcbnl's counts, or nothing.
 			got := counters.New(counters.Config{SysfsRoot: filepath.Join(fixtures, "nordma"), DCB: counters.DCBFrom(c)}).
 				Sample("eth0", t0, time.Second)
-			var want *engine.PFCSample
+			var want *lossless.PFCSample
 			if !tt.wantErr {
 				want = dcbWant(tt.req, tt.ind)
 			}

@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/lossless"
 )
 
 // EnvSysfsRoot is the environment variable that overrides the sysfs root
@@ -54,7 +55,7 @@ func New(cfg Config) *Sampler {
 // that exists but cannot be read or parsed is left out and named in Err.
 // at and interval are passed through to the event.
 func (s *Sampler) Sample(ifname string, at time.Time, interval time.Duration) engine.CountersSampled {
-	ev := engine.CountersSampled{Interface: ifname, At: at, Interval: interval, RDMA: []engine.RDMAPortSample{}}
+	ev := engine.CountersSampled{Interface: ifname, At: at, Interval: interval, RDMA: []lossless.RDMAPortSample{}}
 	if !validIfname(ifname) {
 		// The name is never spliced into a path or an ioctl: it could
 		// climb out of the sysfs root or name another interface.

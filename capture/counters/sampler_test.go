@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/lossless"
+
 	"github.com/dcbtop/dcbtop/engine/dcb"
 
 	"github.com/google/go-cmp/cmp"
@@ -23,59 +25,59 @@ var t0 = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 
 const fixtures = "testdata/sysfs"
 
-func rd(v uint64, src string) engine.Reading { return engine.Reading{Value: v, Source: src} }
+func rd(v uint64, src string) lossless.Reading { return lossless.Reading{Value: v, Source: src} }
 
-func derived(v uint64, src string) engine.Reading {
-	return engine.Reading{Value: v, Source: src, Derived: true}
+func derived(v uint64, src string) lossless.Reading {
+	return lossless.Reading{Value: v, Source: src, Derived: true}
 }
 
 // mlx5Port is the mlx5 fixture's port as sampled.
-func mlx5Port() engine.RDMAPortSample {
-	p := engine.RDMAPortSample{Device: "mlx5_0", Port: 1}
-	p.NDK[engine.NDKConnect] = derived(12, "infiniband_cm/mlx5_0/1/cm_tx_msgs/rtu")
-	p.NDK[engine.NDKAccept] = derived(3, "infiniband_cm/mlx5_0/1/cm_rx_msgs/rtu")
-	p.NDK[engine.NDKConnectFailure] = derived(0, "infiniband_cm/mlx5_0/1/cm_rx_msgs/rej+cm_tx_msgs/rej")
-	p.NDK[engine.NDKRDMAInOctets] = rd(4000, "ports/1/counters/port_rcv_data x4")
-	p.NDK[engine.NDKRDMAOutOctets] = rd(8000, "ports/1/counters/port_xmit_data x4")
-	p.NDK[engine.NDKRDMAInFrames] = rd(10, "ports/1/counters/port_rcv_packets")
-	p.NDK[engine.NDKRDMAOutFrames] = rd(20, "ports/1/counters/port_xmit_packets")
-	p.Congestion[engine.CNPSent] = rd(5, "ports/1/hw_counters/np_cnp_sent")
-	p.Congestion[engine.CNPHandled] = rd(2, "ports/1/hw_counters/rp_cnp_handled")
-	p.Congestion[engine.CNPIgnored] = rd(0, "ports/1/hw_counters/rp_cnp_ignored")
-	p.Congestion[engine.ECNMarked] = rd(9, "ports/1/hw_counters/np_ecn_marked_roce_packets")
-	p.Congestion[engine.OutOfSequence] = rd(0, "ports/1/hw_counters/out_of_sequence")
-	p.Congestion[engine.OutOfBuffer] = rd(0, "ports/1/hw_counters/out_of_buffer")
+func mlx5Port() lossless.RDMAPortSample {
+	p := lossless.RDMAPortSample{Device: "mlx5_0", Port: 1}
+	p.NDK[lossless.NDKConnect] = derived(12, "infiniband_cm/mlx5_0/1/cm_tx_msgs/rtu")
+	p.NDK[lossless.NDKAccept] = derived(3, "infiniband_cm/mlx5_0/1/cm_rx_msgs/rtu")
+	p.NDK[lossless.NDKConnectFailure] = derived(0, "infiniband_cm/mlx5_0/1/cm_rx_msgs/rej+cm_tx_msgs/rej")
+	p.NDK[lossless.NDKRDMAInOctets] = rd(4000, "ports/1/counters/port_rcv_data x4")
+	p.NDK[lossless.NDKRDMAOutOctets] = rd(8000, "ports/1/counters/port_xmit_data x4")
+	p.NDK[lossless.NDKRDMAInFrames] = rd(10, "ports/1/counters/port_rcv_packets")
+	p.NDK[lossless.NDKRDMAOutFrames] = rd(20, "ports/1/counters/port_xmit_packets")
+	p.Congestion[lossless.CNPSent] = rd(5, "ports/1/hw_counters/np_cnp_sent")
+	p.Congestion[lossless.CNPHandled] = rd(2, "ports/1/hw_counters/rp_cnp_handled")
+	p.Congestion[lossless.CNPIgnored] = rd(0, "ports/1/hw_counters/rp_cnp_ignored")
+	p.Congestion[lossless.ECNMarked] = rd(9, "ports/1/hw_counters/np_ecn_marked_roce_packets")
+	p.Congestion[lossless.OutOfSequence] = rd(0, "ports/1/hw_counters/out_of_sequence")
+	p.Congestion[lossless.OutOfBuffer] = rd(0, "ports/1/hw_counters/out_of_buffer")
 	return p
 }
 
 // irdmaPort is the irdma fixture's port as sampled.
-func irdmaPort() engine.RDMAPortSample {
-	p := engine.RDMAPortSample{Device: "irdma0", Port: 1}
-	p.NDK[engine.NDKRDMAInOctets] = rd(2000, "ports/1/hw_counters/ip4InOctets+ip6InOctets")
-	p.NDK[engine.NDKRDMAOutOctets] = rd(4000, "ports/1/hw_counters/ip4OutOctets+ip6OutOctets")
-	p.NDK[engine.NDKRDMAInFrames] = rd(20, "ports/1/hw_counters/ip4InPkts+ip6InPkts")
-	p.NDK[engine.NDKRDMAOutFrames] = rd(40, "ports/1/hw_counters/ip4OutPkts+ip6OutPkts")
-	p.Congestion[engine.CNPSent] = rd(7, "ports/1/hw_counters/cnpSent")
-	p.Congestion[engine.CNPHandled] = rd(4, "ports/1/hw_counters/cnpHandled")
-	p.Congestion[engine.CNPIgnored] = rd(1, "ports/1/hw_counters/cnpIgnored")
-	p.Congestion[engine.ECNMarked] = rd(11, "ports/1/hw_counters/RxECNMrkd")
+func irdmaPort() lossless.RDMAPortSample {
+	p := lossless.RDMAPortSample{Device: "irdma0", Port: 1}
+	p.NDK[lossless.NDKRDMAInOctets] = rd(2000, "ports/1/hw_counters/ip4InOctets+ip6InOctets")
+	p.NDK[lossless.NDKRDMAOutOctets] = rd(4000, "ports/1/hw_counters/ip4OutOctets+ip6OutOctets")
+	p.NDK[lossless.NDKRDMAInFrames] = rd(20, "ports/1/hw_counters/ip4InPkts+ip6InPkts")
+	p.NDK[lossless.NDKRDMAOutFrames] = rd(40, "ports/1/hw_counters/ip4OutPkts+ip6OutPkts")
+	p.Congestion[lossless.CNPSent] = rd(7, "ports/1/hw_counters/cnpSent")
+	p.Congestion[lossless.CNPHandled] = rd(4, "ports/1/hw_counters/cnpHandled")
+	p.Congestion[lossless.CNPIgnored] = rd(1, "ports/1/hw_counters/cnpIgnored")
+	p.Congestion[lossless.ECNMarked] = rd(11, "ports/1/hw_counters/RxECNMrkd")
 	return p
 }
 
 // bnxtPort is the bnxt_re fixture's port as sampled.
-func bnxtPort() engine.RDMAPortSample {
-	p := engine.RDMAPortSample{Device: "bnxt_re0", Port: 1}
-	p.NDK[engine.NDKRDMAInOctets] = rd(51200, "ports/1/hw_counters/rx_bytes")
-	p.NDK[engine.NDKRDMAOutOctets] = rd(61440, "ports/1/hw_counters/tx_bytes")
-	p.NDK[engine.NDKRDMAInFrames] = rd(25, "ports/1/hw_counters/rx_pkts")
-	p.NDK[engine.NDKRDMAOutFrames] = rd(30, "ports/1/hw_counters/tx_pkts")
-	p.Congestion[engine.CNPSent] = rd(4, "ports/1/hw_counters/np_cnp_pkts")
-	p.Congestion[engine.CNPHandled] = rd(2, "ports/1/hw_counters/rp_cnp_handled")
-	p.Congestion[engine.ECNMarked] = rd(6, "ports/1/hw_counters/np_ecn_marked_roce_packets")
+func bnxtPort() lossless.RDMAPortSample {
+	p := lossless.RDMAPortSample{Device: "bnxt_re0", Port: 1}
+	p.NDK[lossless.NDKRDMAInOctets] = rd(51200, "ports/1/hw_counters/rx_bytes")
+	p.NDK[lossless.NDKRDMAOutOctets] = rd(61440, "ports/1/hw_counters/tx_bytes")
+	p.NDK[lossless.NDKRDMAInFrames] = rd(25, "ports/1/hw_counters/rx_pkts")
+	p.NDK[lossless.NDKRDMAOutFrames] = rd(30, "ports/1/hw_counters/tx_pkts")
+	p.Congestion[lossless.CNPSent] = rd(4, "ports/1/hw_counters/np_cnp_pkts")
+	p.Congestion[lossless.CNPHandled] = rd(2, "ports/1/hw_counters/rp_cnp_handled")
+	p.Congestion[lossless.ECNMarked] = rd(6, "ports/1/hw_counters/np_ecn_marked_roce_packets")
 	return p
 }
 
-func sample(ifname string, ports []engine.RDMAPortSample, ecn *engine.ECNSample) engine.CountersSampled {
+func sample(ifname string, ports []lossless.RDMAPortSample, ecn *lossless.ECNSample) engine.CountersSampled {
 	return engine.CountersSampled{Interface: ifname, At: t0, Interval: time.Second, RDMA: ports, ECN: ecn}
 }
 
@@ -87,16 +89,16 @@ func TestFixtures(t *testing.T) {
 		root, ifname string
 		want         engine.CountersSampled
 	}{
-		{"mlx5", "mlx0", sample("mlx0", []engine.RDMAPortSample{mlx5Port()},
-			&engine.ECNSample{Source: "class/net/mlx0/ecn", NotificationPoint: 1 << 3, ReactionPoint: 1 << 3})},
+		{"mlx5", "mlx0", sample("mlx0", []lossless.RDMAPortSample{mlx5Port()},
+			&lossless.ECNSample{Source: "class/net/mlx0/ecn", NotificationPoint: 1 << 3, ReactionPoint: 1 << 3})},
 		// An RDMA interface with no DCQCN source: unknown, with why.
-		{"irdma", "ens1f0", sample("ens1f0", []engine.RDMAPortSample{irdmaPort()}, &engine.ECNSample{EnablesUnknown: true,
+		{"irdma", "ens1f0", sample("ens1f0", []lossless.RDMAPortSample{irdmaPort()}, &lossless.ECNSample{EnablesUnknown: true,
 			Why: "class/net/ens1f0 has no device link: a virtual interface, without RDMA congestion control of its own"})},
-		{"bnxt_re", "ens2f0np0", sample("ens2f0np0", []engine.RDMAPortSample{bnxtPort()}, &engine.ECNSample{EnablesUnknown: true,
+		{"bnxt_re", "ens2f0np0", sample("ens2f0np0", []lossless.RDMAPortSample{bnxtPort()}, &lossless.ECNSample{EnablesUnknown: true,
 			Why: "class/net/ens2f0np0 has no device link: a virtual interface, without RDMA congestion control of its own"})},
-		{"nordma", "eth0", sample("eth0", []engine.RDMAPortSample{}, nil)},
+		{"nordma", "eth0", sample("eth0", []lossless.RDMAPortSample{}, nil)},
 		// The mlx5 device is mlx0's; another netdev gets nothing of it.
-		{"mlx5", "eth0", sample("eth0", []engine.RDMAPortSample{}, nil)},
+		{"mlx5", "eth0", sample("eth0", []lossless.RDMAPortSample{}, nil)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.root+"/"+tt.ifname, func(t *testing.T) {
@@ -109,7 +111,7 @@ func TestFixtures(t *testing.T) {
 				t.Error("RDMA is nil, want an empty slice")
 			}
 			for _, p := range got.RDMA {
-				for _, c := range []engine.NDKCounter{engine.NDKConnectionError, engine.NDKActiveConnection, engine.NDKCQError} {
+				for _, c := range []lossless.NDKCounter{lossless.NDKConnectionError, lossless.NDKActiveConnection, lossless.NDKCQError} {
 					if p.NDK[c].OK() {
 						t.Errorf("%s has source %q; Linux has no such counter", c.Key(), p.NDK[c].Source)
 					}
@@ -126,17 +128,17 @@ func TestFixtureInEngine(t *testing.T) {
 	tests := []struct {
 		root, ifname      string
 		missing, derived  uint32
-		ndk               engine.NDKValues
+		ndk               lossless.NDKValues
 		inOctetsSource    string
 		congestionCNPSent *uint64
 	}{
 		{"mlx5", "mlx0", 67108856, 7,
-			engine.NDKValues{Connect: u(12), Accept: u(3), ConnectFailure: u(0), RDMAInOctets: u(4000),
+			lossless.NDKValues{Connect: u(12), Accept: u(3), ConnectFailure: u(0), RDMAInOctets: u(4000),
 				RDMAOutOctets: u(8000), RDMAInFrames: u(10), RDMAOutFrames: u(20)},
 			"ports/1/counters/port_rcv_data x4", u(5)},
 		// No connection manager: bits 0-2 missing too, none derived.
 		{"irdma", "ens1f0", 67108863, 0,
-			engine.NDKValues{RDMAInOctets: u(2000), RDMAOutOctets: u(4000), RDMAInFrames: u(20), RDMAOutFrames: u(40)},
+			lossless.NDKValues{RDMAInOctets: u(2000), RDMAOutOctets: u(4000), RDMAInFrames: u(20), RDMAOutFrames: u(40)},
 			"ports/1/hw_counters/ip4InOctets+ip6InOctets", u(7)},
 	}
 	for _, tt := range tests {
@@ -252,11 +254,11 @@ func TestRates(t *testing.T) {
 // missing, Err names the file in one line, and nothing else changes.
 func TestBadFiles(t *testing.T) {
 	const rcv = mlxPort + "counters/port_rcv_data"
-	noInOctets := func(p *engine.RDMAPortSample) { p.NDK[engine.NDKRDMAInOctets] = engine.Reading{} }
+	noInOctets := func(p *lossless.RDMAPortSample) { p.NDK[lossless.NDKRDMAInOctets] = lossless.Reading{} }
 	tests := []struct {
 		name    string
 		prepare func(t *testing.T, root string)
-		fix     func(p *engine.RDMAPortSample) // the port as sampled, from mlx5Port
+		fix     func(p *lossless.RDMAPortSample) // the port as sampled, from mlx5Port
 		wantErr string
 	}{
 		{"letters", func(t *testing.T, root string) { write(t, root, rcv, "abc\n") }, noInOctets,
@@ -280,36 +282,36 @@ func TestBadFiles(t *testing.T) {
 		{"counters is a file", func(t *testing.T, root string) {
 			must(t, os.RemoveAll(filepath.Join(root, mlxPort+"counters")))
 			write(t, root, mlxPort+"counters", "0\n")
-		}, func(p *engine.RDMAPortSample) {
-			for _, c := range []engine.NDKCounter{engine.NDKRDMAInOctets, engine.NDKRDMAOutOctets, engine.NDKRDMAInFrames, engine.NDKRDMAOutFrames} {
-				p.NDK[c] = engine.Reading{}
+		}, func(p *lossless.RDMAPortSample) {
+			for _, c := range []lossless.NDKCounter{lossless.NDKRDMAInOctets, lossless.NDKRDMAOutOctets, lossless.NDKRDMAInFrames, lossless.NDKRDMAOutFrames} {
+				p.NDK[c] = lossless.Reading{}
 			}
 		}, mlxPort + "counters/port_rcv_data: not a directory; " + mlxPort + "counters/port_xmit_data: not a directory; " +
 			mlxPort + "counters/port_rcv_packets: not a directory; " + mlxPort + "counters/port_xmit_packets: not a directory"},
 		{"garbage with a fallback", func(t *testing.T, root string) {
 			write(t, root, rcv, "many\n")
 			write(t, root, mlxPort+"hw_counters/ip4InOctets", "4242\n")
-		}, func(p *engine.RDMAPortSample) {
-			p.NDK[engine.NDKRDMAInOctets] = rd(4242, "ports/1/hw_counters/ip4InOctets")
+		}, func(p *lossless.RDMAPortSample) {
+			p.NDK[lossless.NDKRDMAInOctets] = rd(4242, "ports/1/hw_counters/ip4InOctets")
 		}, rcv + ": not a number"},
 		{"one of a sum", func(t *testing.T, root string) {
 			write(t, root, "class/infiniband_cm/mlx5_0/1/cm_rx_msgs/rej", "x\n")
 			write(t, root, "class/infiniband_cm/mlx5_0/1/cm_tx_msgs/rej", "4\n")
-		}, func(p *engine.RDMAPortSample) {
-			p.NDK[engine.NDKConnectFailure] = derived(4, "infiniband_cm/mlx5_0/1/cm_tx_msgs/rej")
+		}, func(p *lossless.RDMAPortSample) {
+			p.NDK[lossless.NDKConnectFailure] = derived(4, "infiniband_cm/mlx5_0/1/cm_tx_msgs/rej")
 		}, "class/infiniband_cm/mlx5_0/1/cm_rx_msgs/rej: not a number"},
 		{"congestion", func(t *testing.T, root string) { write(t, root, mlxPort+"hw_counters/np_cnp_sent", "5.0\n") },
-			func(p *engine.RDMAPortSample) { p.Congestion[engine.CNPSent] = engine.Reading{} },
+			func(p *lossless.RDMAPortSample) { p.Congestion[lossless.CNPSent] = lossless.Reading{} },
 			mlxPort + "hw_counters/np_cnp_sent: not a number"},
 		{"ECN flag 2", func(t *testing.T, root string) { write(t, root, "class/net/mlx0/ecn/roce_rp/enable/5", "2\n") },
-			func(*engine.RDMAPortSample) {}, "class/net/mlx0/ecn/roce_rp/enable/5: 2 is out of range 0..1"},
+			func(*lossless.RDMAPortSample) {}, "class/net/mlx0/ecn/roce_rp/enable/5: 2 is out of range 0..1"},
 		{"ECN all garbage", func(t *testing.T, root string) {
 			for _, pt := range []string{"roce_np", "roce_rp"} {
 				for p := range 8 {
 					write(t, root, "class/net/mlx0/ecn/"+pt+"/enable/"+string(rune('0'+p)), "on\n")
 				}
 			}
-		}, func(*engine.RDMAPortSample) {}, func() string {
+		}, func(*lossless.RDMAPortSample) {}, func() string {
 			var errs []string
 			for p := range 8 {
 				errs = append(errs, fmt.Sprintf(`class/net/mlx0/ecn/roce_np/enable/%d: not a decimal number: "on\n"`, p))
@@ -320,11 +322,11 @@ func TestBadFiles(t *testing.T) {
 			// The kernel answers EINVAL for unused GID entries.
 			must(t, os.Mkdir(filepath.Join(root, mlxPort+"gid_attrs/ndevs/2"), 0o755))
 			write(t, root, mlxPort+"gid_attrs/ndevs/3", "")
-		}, func(*engine.RDMAPortSample) {}, ""},
+		}, func(*lossless.RDMAPortSample) {}, ""},
 		{"not a port", func(t *testing.T, root string) {
 			write(t, root, "class/infiniband/mlx5_0/ports/lo/counters/port_rcv_data", "1\n")
 			write(t, root, "class/infiniband/mlx5_0/ports/99999999999999999999/gid_attrs/ndevs/0", "mlx0\n")
-		}, func(*engine.RDMAPortSample) {}, ""},
+		}, func(*lossless.RDMAPortSample) {}, ""},
 		{"odd device name", func(t *testing.T, root string) {
 			write(t, root, "class/infiniband/odd\ndev/ports/1/gid_attrs/ndevs/0", "mlx0\n")
 			write(t, root, "class/infiniband/odd\ndev/ports/1/counters/port_rcv_packets", "?\n")
@@ -346,7 +348,7 @@ func TestBadFiles(t *testing.T) {
 			}
 			p := mlx5Port()
 			tt.fix(&p)
-			if diff := cmp.Diff([]engine.RDMAPortSample{p}, got.RDMA); diff != "" {
+			if diff := cmp.Diff([]lossless.RDMAPortSample{p}, got.RDMA); diff != "" {
 				t.Errorf("RDMA (-want +got):\n%s", diff)
 			}
 		})
@@ -367,7 +369,7 @@ func TestSaturation(t *testing.T) {
 	tests := []struct {
 		name  string
 		files map[string]string
-		want  engine.Reading
+		want  lossless.Reading
 	}{
 		{"x4", map[string]string{"counters/port_rcv_data": max}, rd(math.MaxUint64, "ports/1/counters/port_rcv_data x4")},
 		{"x4 of a quarter", map[string]string{"counters/port_rcv_data": "4611686018427387903\n"},
@@ -393,7 +395,7 @@ func TestSaturation(t *testing.T) {
 			if got.Err != "" || len(got.RDMA) != 1 {
 				t.Fatalf("Err %q, RDMA %+v", got.Err, got.RDMA)
 			}
-			if diff := cmp.Diff(tt.want, got.RDMA[0].NDK[engine.NDKRDMAInOctets]); diff != "" {
+			if diff := cmp.Diff(tt.want, got.RDMA[0].NDK[lossless.NDKRDMAInOctets]); diff != "" {
 				t.Errorf("rdma_in_octets (-want +got):\n%s", diff)
 			}
 		})
@@ -482,7 +484,7 @@ func TestInvalidNames(t *testing.T) {
 	for _, name := range []string{"", ".", "..", "../mlx0", "mlx0/..", "../../../etc", "a:b", "eth 0", "eth0\n",
 		"eth0\x00", "sixteen-chars-xx", strings.Repeat("x", 4096)} {
 		got := s.Sample(name, t0, time.Second)
-		want := engine.CountersSampled{Interface: name, At: t0, Interval: time.Second, RDMA: []engine.RDMAPortSample{},
+		want := engine.CountersSampled{Interface: name, At: t0, Interval: time.Second, RDMA: []lossless.RDMAPortSample{},
 			Err: "invalid interface name " + strconv.Quote(name)}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("Sample(%q) (-want +got):\n%s", name, diff)
@@ -522,16 +524,16 @@ func TestECN(t *testing.T) {
 	tests := []struct {
 		name    string
 		files   map[string]string
-		want    *engine.ECNSample
+		want    *lossless.ECNSample
 		wantErr string
 	}{
 		{"none", map[string]string{"class/net/eth0/ifindex": "2\n"}, nil, ""},
 		{"vendor tree: enables and the CNP's marking", full(1<<3, 1<<3, map[string]string{dir + "roce_np/cnp_dscp": "48\n", dir + "roce_np/cnp_802p_prio": "6\n"}),
-			&engine.ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1 << 3, ReactionPoint: 1 << 3, CNPDSCP: &dscp, CNPPriority: &prio}, ""},
+			&lossless.ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1 << 3, ReactionPoint: 1 << 3, CNPDSCP: &dscp, CNPPriority: &prio}, ""},
 		{"NP and RP apart", full(1<<2|1<<5, 1<<5, nil),
-			&engine.ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1<<2 | 1<<5, ReactionPoint: 1 << 5}, ""},
+			&lossless.ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1<<2 | 1<<5, ReactionPoint: 1 << 5}, ""},
 		{"a bad flag among good ones: enables unknown", full(1<<3, 1<<3, map[string]string{dir + "roce_rp/enable/3": "yes\n"}),
-			&engine.ECNSample{Source: "class/net/eth0/ecn", EnablesUnknown: true}, dir + `roce_rp/enable/3: not a decimal number: "yes\n"`},
+			&lossless.ECNSample{Source: "class/net/eth0/ecn", EnablesUnknown: true}, dir + `roce_rp/enable/3: not a decimal number: "yes\n"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

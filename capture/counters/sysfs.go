@@ -12,8 +12,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dcbtop/dcbtop/engine/lossless"
+
 	"github.com/dcbtop/dcbtop/capture/ecn"
-	"github.com/dcbtop/dcbtop/engine"
 )
 
 // A reader reads files under a sysfs root for one sample and collects the
@@ -232,25 +233,25 @@ type alternative struct {
 // (`rdma statistic set link DEV/P optional-counters ...`), and a file of
 // that name is not read.
 var ndkPort = []struct {
-	counter engine.NDKCounter
+	counter lossless.NDKCounter
 	alts    []alternative
 }{
-	{engine.NDKRDMAInOctets, []alternative{
+	{lossless.NDKRDMAInOctets, []alternative{
 		{"counters", []string{"port_rcv_data"}, 4},
 		{"hw_counters", []string{"ip4InOctets", "ip6InOctets"}, 1},
 		{"hw_counters", []string{"rx_bytes"}, 1},
 	}},
-	{engine.NDKRDMAOutOctets, []alternative{
+	{lossless.NDKRDMAOutOctets, []alternative{
 		{"counters", []string{"port_xmit_data"}, 4},
 		{"hw_counters", []string{"ip4OutOctets", "ip6OutOctets"}, 1},
 		{"hw_counters", []string{"tx_bytes"}, 1},
 	}},
-	{engine.NDKRDMAInFrames, []alternative{
+	{lossless.NDKRDMAInFrames, []alternative{
 		{"counters", []string{"port_rcv_packets"}, 1},
 		{"hw_counters", []string{"ip4InPkts", "ip6InPkts"}, 1},
 		{"hw_counters", []string{"rx_pkts"}, 1},
 	}},
-	{engine.NDKRDMAOutFrames, []alternative{
+	{lossless.NDKRDMAOutFrames, []alternative{
 		{"counters", []string{"port_xmit_packets"}, 1},
 		{"hw_counters", []string{"ip4OutPkts", "ip6OutPkts"}, 1},
 		{"hw_counters", []string{"tx_pkts"}, 1},
@@ -262,31 +263,31 @@ var ndkPort = []struct {
 // To Use) completes a connection, sent by the active side, received by the
 // passive one; a REJ refuses one, either way.
 var ndkCM = []struct {
-	counter engine.NDKCounter
+	counter lossless.NDKCounter
 	files   []string
 }{
-	{engine.NDKConnect, []string{"cm_tx_msgs/rtu"}},
-	{engine.NDKAccept, []string{"cm_rx_msgs/rtu"}},
-	{engine.NDKConnectFailure, []string{"cm_rx_msgs/rej", "cm_tx_msgs/rej"}},
+	{lossless.NDKConnect, []string{"cm_tx_msgs/rtu"}},
+	{lossless.NDKAccept, []string{"cm_rx_msgs/rtu"}},
+	{lossless.NDKConnectFailure, []string{"cm_rx_msgs/rej", "cm_tx_msgs/rej"}},
 }
 
 // congestionFiles names each congestion counter's file in hw_counters, by
 // driver: mlx5, then irdma, then bnxt_re (np_cnp_pkts; its
 // rp_cnp_handled and np_ecn_marked_roce_packets have mlx5's names).
-var congestionFiles = [engine.NumCongestion][]string{
-	engine.CNPSent:       {"np_cnp_sent", "cnpSent", "np_cnp_pkts"},
-	engine.CNPHandled:    {"rp_cnp_handled", "cnpHandled"},
-	engine.CNPIgnored:    {"rp_cnp_ignored", "cnpIgnored"},
-	engine.ECNMarked:     {"np_ecn_marked_roce_packets", "RxECNMrkd"},
-	engine.OutOfSequence: {"out_of_sequence"},
-	engine.OutOfBuffer:   {"out_of_buffer"},
+var congestionFiles = [lossless.NumCongestion][]string{
+	lossless.CNPSent:       {"np_cnp_sent", "cnpSent", "np_cnp_pkts"},
+	lossless.CNPHandled:    {"rp_cnp_handled", "cnpHandled"},
+	lossless.CNPIgnored:    {"rp_cnp_ignored", "cnpIgnored"},
+	lossless.ECNMarked:     {"np_ecn_marked_roce_packets", "RxECNMrkd"},
+	lossless.OutOfSequence: {"out_of_sequence"},
+	lossless.OutOfBuffer:   {"out_of_buffer"},
 }
 
 // rdma samples the RDMA device ports bound to ifname; empty, not nil,
 // when there are none.
-func (r *reader) rdma(ifname string) []engine.RDMAPortSample {
+func (r *reader) rdma(ifname string) []lossless.RDMAPortSample {
 	ports := r.bindings(ifname)
-	out := make([]engine.RDMAPortSample, 0, len(ports))
+	out := make([]lossless.RDMAPortSample, 0, len(ports))
 	for _, p := range ports {
 		out = append(out, r.port(p))
 	}
@@ -294,8 +295,8 @@ func (r *reader) rdma(ifname string) []engine.RDMAPortSample {
 }
 
 // port samples one RDMA device port.
-func (r *reader) port(p RDMAPort) engine.RDMAPortSample {
-	s := engine.RDMAPortSample{Device: p.Dev, Port: p.Num}
+func (r *reader) port(p RDMAPort) lossless.RDMAPortSample {
+	s := lossless.RDMAPortSample{Device: p.Dev, Port: p.Num}
 	dir := "class/infiniband/" + p.Dev + "/ports/" + p.Name + "/"
 	src := "ports/" + p.Name + "/" // Sources are relative to the device
 	for _, c := range ndkPort {
@@ -316,7 +317,7 @@ func (r *reader) port(p RDMAPort) engine.RDMAPortSample {
 	for c, names := range congestionFiles {
 		for _, name := range names {
 			if v, ok := r.uint(dir + "hw_counters/" + name); ok {
-				s.Congestion[c] = engine.Reading{Value: v, Source: src + "hw_counters/" + name}
+				s.Congestion[c] = lossless.Reading{Value: v, Source: src + "hw_counters/" + name}
 				break
 			}
 		}
@@ -328,7 +329,7 @@ func (r *reader) port(p RDMAPort) engine.RDMAPortSample {
 // Source src followed by the names of the files that were read joined by
 // "+" (and " x4" for mul 4); false when none could be read. It saturates
 // instead of wrapping.
-func (r *reader) sum(dir, src string, files []string, mul uint64) (engine.Reading, bool) {
+func (r *reader) sum(dir, src string, files []string, mul uint64) (lossless.Reading, bool) {
 	var (
 		total uint64
 		used  []string
@@ -340,14 +341,14 @@ func (r *reader) sum(dir, src string, files []string, mul uint64) (engine.Readin
 		}
 	}
 	if len(used) == 0 {
-		return engine.Reading{}, false
+		return lossless.Reading{}, false
 	}
 	src += strings.Join(used, "+")
 	if mul != 1 {
 		total = mulSat(total, mul)
 		src += " x" + strconv.FormatUint(mul, 10)
 	}
-	return engine.Reading{Value: total, Source: src}, true
+	return lossless.Reading{Value: total, Source: src}, true
 }
 
 func addSat(a, b uint64) uint64 {
@@ -371,13 +372,13 @@ func mulSat(a, b uint64) uint64 {
 // Without any source the sample is nil on an interface without an RDMA
 // device (nothing to say) and otherwise carries why and the command that
 // would tell. Files that exist but cannot be used are named in Err.
-func (r *reader) ecn(ifname string, rdma bool) *engine.ECNSample {
+func (r *reader) ecn(ifname string, rdma bool) *lossless.ECNSample {
 	st := ecn.Read(r.root, ifname)
 	r.errs = append(r.errs, st.Problems...)
 	if st.Source == "" && !rdma {
 		return nil
 	}
-	e := &engine.ECNSample{Source: st.Source, CNPDSCP: st.CNPDSCP, CNPPriority: st.CNPPriority,
+	e := &lossless.ECNSample{Source: st.Source, CNPDSCP: st.CNPDSCP, CNPPriority: st.CNPPriority,
 		CNPPriorityFromPacket: st.CNPPriorityFromPacket, Why: st.Why, Hint: st.Hint}
 	for p := range 8 {
 		np, rp := st.NotificationPoint[p], st.ReactionPoint[p]

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/lossless"
+
 	"github.com/dcbtop/dcbtop/engine/dcb"
 
 	"github.com/dcbtop/dcbtop/capture"
@@ -544,11 +546,11 @@ const dcbAppSelPCP = 255
 // one, the trust mlx5 sets when the APP table changes: DSCP first when
 // DSCP entries exist, mlx5e_dcbnl_ieee_setapp; marked derived), the PFC
 // delay, the buffer split and the per-TC rate limits. Nil for nil.
-func QoSFromIEEE(in *dcbnl.IEEE) *engine.PortQoSSample {
+func QoSFromIEEE(in *dcbnl.IEEE) *lossless.PortQoSSample {
 	if in == nil {
 		return nil
 	}
-	q := &engine.PortQoSSample{Source: "dcbnl IEEE_GET"}
+	q := &lossless.PortQoSSample{Source: "dcbnl IEEE_GET"}
 	if in.AppTrust != nil {
 		q.Trust = []string{}
 		for _, sel := range in.AppTrust {
@@ -575,7 +577,7 @@ func QoSFromIEEE(in *dcbnl.IEEE) *engine.PortQoSSample {
 		q.PFCDelay = &d
 	}
 	if b := in.Buffer; b != nil {
-		q.Buffer = &engine.PortBuffer{PrioBuffer: b.PrioBuffer, SizeBytes: b.Size, TotalBytes: b.TotalSize}
+		q.Buffer = &lossless.PortBuffer{PrioBuffer: b.PrioBuffer, SizeBytes: b.Size, TotalBytes: b.TotalSize}
 	}
 	if in.MaxRate != nil {
 		m := *in.MaxRate

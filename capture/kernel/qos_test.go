@@ -3,10 +3,11 @@ package kernel
 import (
 	"testing"
 
+	"github.com/dcbtop/dcbtop/engine/lossless"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/capture/dcbnl"
-	"github.com/dcbtop/dcbtop/engine"
 )
 
 // QoSFromIEEE: the trust table as the kernel reports it, else derived as
@@ -20,21 +21,21 @@ func TestQoSFromIEEE(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		in   *dcbnl.IEEE
-		want *engine.PortQoSSample
+		want *lossless.PortQoSSample
 	}{
 		{"nothing", nil, nil},
 		{"trust reported", &dcbnl.IEEE{AppTrust: []uint8{5, 255}, PFC: &dcbnl.PFC{Delay: 7}, Buffer: buf, MaxRate: &rate},
-			&engine.PortQoSSample{Trust: []string{"dscp", "pcp"}, PFCDelay: &delay,
-				Buffer:      &engine.PortBuffer{PrioBuffer: buf.PrioBuffer, SizeBytes: buf.Size, TotalBytes: 524288},
+			&lossless.PortQoSSample{Trust: []string{"dscp", "pcp"}, PFCDelay: &delay,
+				Buffer:      &lossless.PortBuffer{PrioBuffer: buf.PrioBuffer, SizeBytes: buf.Size, TotalBytes: 524288},
 				MaxRateKbps: &rate, Source: "dcbnl IEEE_GET"}},
 		{"trust reported, unknown selector", &dcbnl.IEEE{AppTrust: []uint8{9}},
-			&engine.PortQoSSample{Trust: []string{"selector-9"}, Source: "dcbnl IEEE_GET"}},
+			&lossless.PortQoSSample{Trust: []string{"selector-9"}, Source: "dcbnl IEEE_GET"}},
 		{"empty trust table", &dcbnl.IEEE{AppTrust: []uint8{}},
-			&engine.PortQoSSample{Trust: []string{}, Source: "dcbnl IEEE_GET"}},
+			&lossless.PortQoSSample{Trust: []string{}, Source: "dcbnl IEEE_GET"}},
 		{"derived: DSCP entries", &dcbnl.IEEE{App: dscp},
-			&engine.PortQoSSample{Trust: []string{"dscp", "pcp"}, TrustDerived: true, Source: "dcbnl IEEE_GET"}},
+			&lossless.PortQoSSample{Trust: []string{"dscp", "pcp"}, TrustDerived: true, Source: "dcbnl IEEE_GET"}},
 		{"derived: no DSCP entry", &dcbnl.IEEE{App: []dcbnl.App{{Selector: 3, Protocol: 4791, Priority: 3}}},
-			&engine.PortQoSSample{Trust: []string{"pcp"}, TrustDerived: true, Source: "dcbnl IEEE_GET"}},
+			&lossless.PortQoSSample{Trust: []string{"pcp"}, TrustDerived: true, Source: "dcbnl IEEE_GET"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if diff := cmp.Diff(tt.want, QoSFromIEEE(tt.in)); diff != "" {

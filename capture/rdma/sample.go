@@ -1,13 +1,13 @@
 package rdma
 
-import "github.com/dcbtop/dcbtop/engine"
+import "github.com/dcbtop/dcbtop/engine/lossless"
 
 // Sample maps a port onto the engine's sample (engine.RoCEPortSample):
 // every unknown value null, the reasons of those that matter kept in
 // Problems (a GID, a type, a default that could not be read); an empty
 // rdma_cm default is not a problem (it is simply not configured).
-func (p *Port) Sample() engine.RoCEPortSample {
-	s := engine.RoCEPortSample{Device: p.Device, Port: p.Port, GIDs: make([]engine.RoCEGID, 0, len(p.GIDs)), Problems: []string{}}
+func (p *Port) Sample() lossless.RoCEPortSample {
+	s := lossless.RoCEPortSample{Device: p.Device, Port: p.Port, GIDs: make([]lossless.RoCEGID, 0, len(p.GIDs)), Problems: []string{}}
 	s.Problems = append(s.Problems, p.Problems...)
 	if p.LinkLayer.Known {
 		s.LinkLayer = ptr(p.LinkLayer.V)
@@ -15,7 +15,7 @@ func (p *Port) Sample() engine.RoCEPortSample {
 		s.Problems = append(s.Problems, p.LinkLayer.Source+": "+p.LinkLayer.Why)
 	}
 	for _, g := range p.GIDs {
-		e := engine.RoCEGID{Index: g.Index}
+		e := lossless.RoCEGID{Index: g.Index}
 		if g.Addr.Known {
 			e.GID = ptr(g.Addr.V.String())
 		} else {
@@ -40,7 +40,7 @@ func (p *Port) Sample() engine.RoCEPortSample {
 		s.RoutableV2Why = ptr(p.RoutableV2.Why)
 	}
 	if t := p.DefaultToS; t.Known {
-		s.DefaultToS = &engine.RoCEToS{ToS: t.V.Byte, DSCP: t.V.DSCP, ECN: t.V.ECN, Source: t.Source}
+		s.DefaultToS = &lossless.RoCEToS{ToS: t.V.Byte, DSCP: t.V.DSCP, ECN: t.V.ECN, Source: t.Source}
 	}
 	if m := p.DefaultMode; m.Known {
 		s.DefaultMode = ptr(m.V)

@@ -1,6 +1,6 @@
 package rdmastat
 
-import "github.com/dcbtop/dcbtop/engine"
+import "github.com/dcbtop/dcbtop/engine/lossless"
 
 // SourceName names RDMA netlink as the source of optional counters in a
 // snapshot.
@@ -10,16 +10,16 @@ const SourceName = "rdma netlink"
 // (engine.OptionalCounters): the enabled ones with their values, the
 // disabled ones by name, and the command that would enable them (which
 // dcbtop never runs).
-func (p Port) Sample() *engine.OptionalCounters {
-	o := &engine.OptionalCounters{Source: SourceName, StatusKnown: p.StatusKnown,
-		Enabled: []engine.OptionalCounter{}, Disabled: []string{}}
+func (p Port) Sample() *lossless.OptionalCounters {
+	o := &lossless.OptionalCounters{Source: SourceName, StatusKnown: p.StatusKnown,
+		Enabled: []lossless.OptionalCounter{}, Disabled: []string{}}
 	if !p.StatusKnown {
 		why := p.StatusWhy
 		o.Why = &why
 	}
 	for _, c := range p.Counters {
 		if c.Optional && c.Enabled {
-			o.Enabled = append(o.Enabled, engine.OptionalCounter{Name: c.Name, Value: c.Value})
+			o.Enabled = append(o.Enabled, lossless.OptionalCounter{Name: c.Name, Value: c.Value})
 		}
 	}
 	o.Disabled = append(o.Disabled, p.Disabled()...)
@@ -31,7 +31,7 @@ func (p Port) Sample() *engine.OptionalCounters {
 
 // Unread is the facts of a port whose counters could not be read: the
 // reason, nothing else known.
-func Unread(err error) *engine.OptionalCounters {
+func Unread(err error) *lossless.OptionalCounters {
 	why := oneLine(err.Error())
-	return &engine.OptionalCounters{Source: SourceName, Why: &why, Enabled: []engine.OptionalCounter{}, Disabled: []string{}}
+	return &lossless.OptionalCounters{Source: SourceName, Why: &why, Enabled: []lossless.OptionalCounter{}, Disabled: []string{}}
 }

@@ -4,9 +4,9 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/dcbtop/dcbtop/engine/lossless"
 
-	"github.com/dcbtop/dcbtop/engine"
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestSample: the engine's facts keep the enabled optional counters with
@@ -27,19 +27,19 @@ func TestSample(t *testing.T) {
 		Counters: []Counter{{Name: "out_of_buffer", Value: v(3)}}}
 	for _, tt := range []struct {
 		name string
-		got  *engine.OptionalCounters
-		want *engine.OptionalCounters
+		got  *lossless.OptionalCounters
+		want *lossless.OptionalCounters
 	}{
-		{"one enabled, two disabled", port.Sample(), &engine.OptionalCounters{Source: "rdma netlink", StatusKnown: true,
-			Enabled:       []engine.OptionalCounter{{Name: "cc_rx_cnp_pkts", Value: v(12)}},
+		{"one enabled, two disabled", port.Sample(), &lossless.OptionalCounters{Source: "rdma netlink", StatusKnown: true,
+			Enabled:       []lossless.OptionalCounter{{Name: "cc_rx_cnp_pkts", Value: v(12)}},
 			Disabled:      []string{"cc_rx_ce_pkts", "cc_tx_cnp_pkts"},
 			EnableCommand: s("rdma statistic set link mlx5_0/1 optional-counters cc_rx_ce_pkts,cc_rx_cnp_pkts,cc_tx_cnp_pkts")}},
-		{"all enabled: no command", allOn.Sample(), &engine.OptionalCounters{Source: "rdma netlink", StatusKnown: true,
-			Enabled: []engine.OptionalCounter{{Name: "cc_rx_ce_pkts", Value: v(1)}}, Disabled: []string{}}},
-		{"status unknown", old.Sample(), &engine.OptionalCounters{Source: "rdma netlink", Why: s(old.StatusWhy),
-			Enabled: []engine.OptionalCounter{}, Disabled: []string{}}},
-		{"unread", Unread(errors.New("rdma netlink: mlx5_0 port 1: permission denied\nsecond line")), &engine.OptionalCounters{Source: "rdma netlink",
-			Why: s("rdma netlink: mlx5_0 port 1: permission denied second line"), Enabled: []engine.OptionalCounter{}, Disabled: []string{}}},
+		{"all enabled: no command", allOn.Sample(), &lossless.OptionalCounters{Source: "rdma netlink", StatusKnown: true,
+			Enabled: []lossless.OptionalCounter{{Name: "cc_rx_ce_pkts", Value: v(1)}}, Disabled: []string{}}},
+		{"status unknown", old.Sample(), &lossless.OptionalCounters{Source: "rdma netlink", Why: s(old.StatusWhy),
+			Enabled: []lossless.OptionalCounter{}, Disabled: []string{}}},
+		{"unread", Unread(errors.New("rdma netlink: mlx5_0 port 1: permission denied\nsecond line")), &lossless.OptionalCounters{Source: "rdma netlink",
+			Why: s("rdma netlink: mlx5_0 port 1: permission denied second line"), Enabled: []lossless.OptionalCounter{}, Disabled: []string{}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if diff := cmp.Diff(tt.want, tt.got); diff != "" {

@@ -249,15 +249,15 @@ func TestControlErrors(t *testing.T) {
 	tests := []struct {
 		name, req, want string
 	}{
-		{"garbage", "hello", "bad request: invalid character 'h' looking for beginning of value"},
+		{"garbage", "hello", "bad request: line 1, column 1: invalid character 'h' at start of value"},
 		{"empty", "", "bad request: empty"},
-		{"not an object", `[1,2]`, "bad request: json: cannot unmarshal array into Go value of type control.requestJSON"},
+		{"not an object", `[1,2]`, "bad request: line 1, column 1: want a request object, got an array"},
 		{"no op", `{}`, `bad request: no "op" (want get, apply or undo)`},
 		{"unknown op", `{"op":"reboot"}`, `unknown op "reboot" (want get, apply or undo)`},
-		{"unknown field", `{"op":"get","force":true}`, `bad request: json: unknown field "force"`},
+		{"unknown field", `{"op":"get","force":true}`, `bad request: line 1, column 13: unknown field "force" (want op, params or willing)`},
 		{"get with params", `{"op":"get","willing":true}`, "get takes no params or willing"},
 		{"apply nothing", `{"op":"apply","params":null,"willing":null}`, "apply: nothing to apply (give params, willing or both)"},
-		{"willing as a string", `{"op":"apply","willing":"on"}`, "bad request: json: cannot unmarshal string into Go struct field requestJSON.willing of type bool"},
+		{"willing as a string", `{"op":"apply","willing":"on"}`, `bad request: line 1, column 25: willing: want true, false or null, got "on"`},
 		{"short array", `{"op":"apply","params":{"ets":{"prio_tc":[0],"tc_bandwidth":[100,0,0,0,0,0,0,0],"tsa":["ets","ets","ets","ets","ets","ets","ets","ets"]}}}`,
 			"params: parameters JSON: line 1, column 19: ets.prio_tc: want 8 values, got 1"},
 		{"params unknown field", `{"op":"apply","params":{"pfc":{"cap":8,"enabled":[3],"delay":4}}}`, `params: parameters JSON: line 1, column 31: pfc: unknown field "delay" (want willing, mbc, cap or enabled)`},

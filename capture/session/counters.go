@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/lossless"
+
 	"github.com/dcbtop/dcbtop/capture/counters"
 	"github.com/dcbtop/dcbtop/capture/dcbnl"
 	"github.com/dcbtop/dcbtop/capture/kernel"
@@ -226,7 +228,7 @@ func (s hostSampler) Sample(ifname string, at time.Time, interval time.Duration)
 	if err != nil {
 		errs = append(errs, err.Error())
 	}
-	ev.RoCE = make([]engine.RoCEPortSample, 0, len(ports))
+	ev.RoCE = make([]lossless.RoCEPortSample, 0, len(ports))
 	for i := range ports {
 		rs := ports[i].Sample()
 		rs.Optional = s.optional(ports[i].Device, ports[i].Port)
@@ -248,7 +250,7 @@ func (s hostSampler) Sample(ifname string, at time.Time, interval time.Duration)
 
 // optional reads an RDMA port's optional counters over RDMA netlink; nil
 // without the RDMA subsystem.
-func (s hostSampler) optional(dev string, port int) *engine.OptionalCounters {
+func (s hostSampler) optional(dev string, port int) *lossless.OptionalCounters {
 	switch {
 	case s.stats != nil:
 		p, err := s.stats.Port(dev, port)

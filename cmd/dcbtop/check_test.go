@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/lossless"
+
 	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
 	dto "github.com/prometheus/client_model/go"
@@ -329,24 +331,24 @@ func (c *memConn) WriteFrame([]byte) error           { return errors.New("read-o
 func (c *memConn) Stats() (capture.LiveStats, error) { return capture.LiveStats{}, nil }
 func (c *memConn) Close() error                      { close(c.done); return nil }
 func (fakeSampler) Sample(ifname string, at time.Time, every time.Duration) engine.CountersSampled {
-	port := engine.RDMAPortSample{Device: "mlx5_0", Port: 1}
-	port.NDK[engine.NDKRDMAInOctets] = engine.Reading{Value: 4000, Source: "port_rcv_data"}
-	port.Congestion[engine.CNPSent] = engine.Reading{Value: 0, Source: "np_cnp_sent"}
-	pfc := &engine.PFCSample{Source: engine.PFCSourceEthtool}
+	port := lossless.RDMAPortSample{Device: "mlx5_0", Port: 1}
+	port.NDK[lossless.NDKRDMAInOctets] = lossless.Reading{Value: 4000, Source: "port_rcv_data"}
+	port.Congestion[lossless.CNPSent] = lossless.Reading{Value: 0, Source: "np_cnp_sent"}
+	pfc := &lossless.PFCSample{Source: lossless.PFCSourceEthtool}
 	for p := range pfc.Priorities {
-		pfc.Priorities[p].RxPause = engine.Reading{Value: 0, Source: "rx_prio_pause"}
-		pfc.Priorities[p].TxPause = engine.Reading{Value: 0, Source: "tx_prio_pause"}
+		pfc.Priorities[p].RxPause = lossless.Reading{Value: 0, Source: "rx_prio_pause"}
+		pfc.Priorities[p].TxPause = lossless.Reading{Value: 0, Source: "tx_prio_pause"}
 	}
 	gid, idx, off := "::ffff:192.168.10.11", 3, false
-	roce := engine.RoCEPortSample{Device: "mlx5_0", Port: 1, LinkLayer: &[]string{"Ethernet"}[0], RoutableV2: &idx, Problems: []string{},
-		GIDs:       []engine.RoCEGID{{Index: 3, GID: &gid, Netdev: &ifname}},
-		DefaultToS: &engine.RoCEToS{ToS: 106, DSCP: 26, ECN: 2, Source: "kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"}}
+	roce := lossless.RoCEPortSample{Device: "mlx5_0", Port: 1, LinkLayer: &[]string{"Ethernet"}[0], RoutableV2: &idx, Problems: []string{},
+		GIDs:       []lossless.RoCEGID{{Index: 3, GID: &gid, Netdev: &ifname}},
+		DefaultToS: &lossless.RoCEToS{ToS: 106, DSCP: 26, ECN: 2, Source: "kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"}}
 	delay := uint16(7)
-	qos := &engine.PortQoSSample{Trust: []string{"dscp", "pcp"}, PFCDelay: &delay, Source: "dcbnl IEEE_GET",
-		Buffer: &engine.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{130944, 130944}}}
-	return engine.CountersSampled{Interface: ifname, At: at, Interval: every, RDMA: []engine.RDMAPortSample{port}, PFC: pfc,
-		RoCE: []engine.RoCEPortSample{roce}, LinkPause: &engine.LinkPauseSample{RX: &off, TX: &off, Source: "ethtool netlink PAUSE_GET"},
-		QoS: qos, ECN: &engine.ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1 << 3, ReactionPoint: 1 << 3}}
+	qos := &lossless.PortQoSSample{Trust: []string{"dscp", "pcp"}, PFCDelay: &delay, Source: "dcbnl IEEE_GET",
+		Buffer: &lossless.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{130944, 130944}}}
+	return engine.CountersSampled{Interface: ifname, At: at, Interval: every, RDMA: []lossless.RDMAPortSample{port}, PFC: pfc,
+		RoCE: []lossless.RoCEPortSample{roce}, LinkPause: &lossless.LinkPauseSample{RX: &off, TX: &off, Source: "ethtool netlink PAUSE_GET"},
+		QoS: qos, ECN: &lossless.ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1 << 3, ReactionPoint: 1 << 3}}
 }
 
 // fakeSampler has the counters of a quiet mlx5 RoCE port.

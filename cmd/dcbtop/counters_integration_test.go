@@ -9,8 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/lossless"
+
 	"github.com/dcbtop/dcbtop/capture/control"
-	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/testbed"
 	"github.com/dcbtop/dcbtop/testbed/snaptest"
 )
@@ -63,13 +64,13 @@ func TestLiveCountersFixture(t *testing.T) {
 		t.Errorf("rdma %s/%d masks %d/%d", r.Device, r.Port, r.MissingCounterMask, r.DerivedCounterMask)
 	}
 	for _, x := range []struct {
-		c    engine.NDKCounter
+		c    lossless.NDKCounter
 		want *uint64
 	}{
-		{engine.NDKConnect, ptr(12)}, {engine.NDKAccept, ptr(3)}, {engine.NDKConnectFailure, ptr(0)},
-		{engine.NDKConnectionError, nil}, {engine.NDKActiveConnection, nil}, {engine.NDKCQError, nil},
-		{engine.NDKRDMAInOctets, ptr(12000)}, {engine.NDKRDMAOutOctets, ptr(8000)},
-		{engine.NDKRDMAInFrames, ptr(10)}, {engine.NDKRDMAOutFrames, ptr(20)},
+		{lossless.NDKConnect, ptr(12)}, {lossless.NDKAccept, ptr(3)}, {lossless.NDKConnectFailure, ptr(0)},
+		{lossless.NDKConnectionError, nil}, {lossless.NDKActiveConnection, nil}, {lossless.NDKCQError, nil},
+		{lossless.NDKRDMAInOctets, ptr(12000)}, {lossless.NDKRDMAOutOctets, ptr(8000)},
+		{lossless.NDKRDMAInFrames, ptr(10)}, {lossless.NDKRDMAOutFrames, ptr(20)},
 	} {
 		got := r.NDK.Get(x.c)
 		switch {

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/lossless"
+
 	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/testbed"
@@ -19,12 +21,12 @@ import (
 // on a veth (no DCB netlink: trust and buffer unknown; no pause counters).
 type roceFixture struct {
 	dir, ifname string
-	hops        map[engine.RoCEHop]engine.PathVerdict
+	hops        map[lossless.RoCEHop]lossless.PathVerdict
 	// priority is the path's (the worse landing's).
 	priority int
 	// checkHops are the hops that differ in the check's run (a host
 	// lldpd advertising only UDP 4791, no DSCP entry).
-	checkHops map[engine.RoCEHop]engine.PathVerdict
+	checkHops map[lossless.RoCEHop]lossless.PathVerdict
 	// checks are `dcbtop check` verdicts beyond the path's.
 	checks map[engine.CheckName]engine.Verdict
 }
@@ -37,17 +39,17 @@ var roceFixtures = []roceFixture{
 	// on priority 0, without PFC: the worse, an error, and the hops after
 	// it are judged at priority 0.
 	{dir: "testdata/roce/mlx5", ifname: "ens3f0np0",
-		hops: map[engine.RoCEHop]engine.PathVerdict{
-			engine.HopGID: engine.PathOK, engine.HopToS: engine.PathOK, engine.HopTrust: engine.PathUnknown,
-			engine.HopPriority: engine.PathError, engine.HopTC: engine.PathOK, engine.HopPFC: engine.PathError,
-			engine.HopBuffer: engine.PathUnknown, engine.HopETS: engine.PathOK, engine.HopPauses: engine.PathUnknown,
+		hops: map[lossless.RoCEHop]lossless.PathVerdict{
+			lossless.HopGID: lossless.PathOK, lossless.HopToS: lossless.PathOK, lossless.HopTrust: lossless.PathUnknown,
+			lossless.HopPriority: lossless.PathError, lossless.HopTC: lossless.PathOK, lossless.HopPFC: lossless.PathError,
+			lossless.HopBuffer: lossless.PathUnknown, lossless.HopETS: lossless.PathOK, lossless.HopPauses: lossless.PathUnknown,
 			// DCQCN is on for priority 3 only, and the fixture's CNPs go
 			// out on priority 6, which the host's and the switch's ETS
 			// leave on an ETS class without PFC: cnp-priority-lossy.
-			engine.HopECN: engine.PathWarning},
+			lossless.HopECN: lossless.PathWarning},
 		priority: 0,
 		// The check's host agent maps no DSCP: DSCP 26 lands on 0 too.
-		checkHops: map[engine.RoCEHop]engine.PathVerdict{engine.HopToS: engine.PathError},
+		checkHops: map[lossless.RoCEHop]lossless.PathVerdict{lossless.HopToS: lossless.PathError},
 		checks: map[engine.CheckName]engine.Verdict{engine.CheckRoCEGID: engine.VerdictOK, engine.CheckECN: engine.VerdictWarning,
 			engine.CheckRoCEPriority: engine.VerdictCritical, engine.CheckRoCEPath: engine.VerdictCritical,
 			engine.CheckHeadroom: engine.VerdictUnknown, engine.CheckTrust: engine.VerdictUnknown}},
@@ -55,11 +57,11 @@ var roceFixtures = []roceFixture{
 	// PCP way lands on priority 0: the worse, an error. (bnxt_en would
 	// take the UDP 4791 entry, but on a veth the driver is veth.)
 	{dir: "testdata/roce/bnxt_re", ifname: "ens2f0np0",
-		hops: map[engine.RoCEHop]engine.PathVerdict{
-			engine.HopGID: engine.PathOK, engine.HopToS: engine.PathUnknown, engine.HopTrust: engine.PathUnknown,
-			engine.HopPriority: engine.PathError, engine.HopTC: engine.PathOK, engine.HopPFC: engine.PathError,
-			engine.HopBuffer: engine.PathUnknown, engine.HopETS: engine.PathOK, engine.HopPauses: engine.PathUnknown,
-			engine.HopECN: engine.PathUnknown},
+		hops: map[lossless.RoCEHop]lossless.PathVerdict{
+			lossless.HopGID: lossless.PathOK, lossless.HopToS: lossless.PathUnknown, lossless.HopTrust: lossless.PathUnknown,
+			lossless.HopPriority: lossless.PathError, lossless.HopTC: lossless.PathOK, lossless.HopPFC: lossless.PathError,
+			lossless.HopBuffer: lossless.PathUnknown, lossless.HopETS: lossless.PathOK, lossless.HopPauses: lossless.PathUnknown,
+			lossless.HopECN: lossless.PathUnknown},
 		priority: 0,
 		checks: map[engine.CheckName]engine.Verdict{engine.CheckRoCEGID: engine.VerdictOK, engine.CheckRoCEPriority: engine.VerdictCritical,
 			engine.CheckRoCEPath: engine.VerdictCritical, engine.CheckHeadroom: engine.VerdictUnknown, engine.CheckTrust: engine.VerdictUnknown}},
@@ -106,17 +108,17 @@ func TestRoCEPathFixtures(t *testing.T) {
 				t.Fatalf("counters %+v: want one RoCE path", in.Counters)
 			}
 			path := in.Counters.RoCEPaths[0]
-			if len(path.Hops) != len(engine.RoCEHops) {
-				t.Fatalf("%d hops, want %d: %+v", len(path.Hops), len(engine.RoCEHops), path.Hops)
+			if len(path.Hops) != len(lossless.RoCEHops) {
+				t.Fatalf("%d hops, want %d: %+v", len(path.Hops), len(lossless.RoCEHops), path.Hops)
 			}
 			for j, h := range path.Hops {
-				if h.Hop != engine.RoCEHops[j] {
-					t.Errorf("hop %d is %s, want %s", j, h.Hop, engine.RoCEHops[j])
+				if h.Hop != lossless.RoCEHops[j] {
+					t.Errorf("hop %d is %s, want %s", j, h.Hop, lossless.RoCEHops[j])
 				}
 				if want := fx.hops[h.Hop]; h.Verdict != want {
 					t.Errorf("%s: %s (%s), want %s", h.Hop, h.Verdict, h.Reason, want)
 				}
-				if h.Verdict == engine.PathOK && h.Value == nil {
+				if h.Verdict == lossless.PathOK && h.Value == nil {
 					t.Errorf("%s is ok without a value", h.Hop)
 				}
 				labels := map[string]string{"interface": fx.ifname, "device": path.Device, "port": "1", "hop": string(h.Hop)}
@@ -149,7 +151,7 @@ func TestRoCEPathFixtures(t *testing.T) {
 					continue
 				}
 				ev := strings.Join(x.Evidence, "\n")
-				for _, h := range engine.RoCEHops {
+				for _, h := range lossless.RoCEHops {
 					want, ok := fx.checkHops[h]
 					if !ok {
 						want = fx.hops[h]

@@ -142,8 +142,9 @@ type Kind = jsontext.Kind
 
 // A Value is one value of a document and where it starts.
 type Value struct {
-	// Off is the byte offset of the value's first byte.
-	Off int
+	// Off is the byte offset of the value's first byte, End the offset
+	// just past its last.
+	Off, End int
 	// Kind says what it is.
 	Kind Kind
 	// Members are an object's members, in document order (a repeated
@@ -251,15 +252,21 @@ func (r *reader) value(path string) *Value {
 		}
 		v := &Value{Off: off, Kind: k}
 		if k == '{' {
-			return r.object(v, path)
+			v = r.object(v, path)
+		} else {
+			v = r.array(v, path)
 		}
-		return r.array(v, path)
+		if v != nil {
+			v.End = int(r.dec.InputOffset())
+		}
+		return v
 	}
 	if _, err := r.dec.ReadValue(); err != nil {
 		r.syntax(err)
 		return nil
 	}
-	return &Value{Off: off, Kind: k, raw: r.d.b[off:r.dec.InputOffset()]}
+	end := int(r.dec.InputOffset())
+	return &Value{Off: off, End: end, Kind: k, raw: r.d.b[off:end]}
 }
 
 // object reads the members of the object v at path, up to its '}'.
@@ -505,9 +512,10 @@ func IndexPath(path string, i int) string { return path + "[" + strconv.Itoa(i) 
 // ReadValue reads one JSON value from the stream r (a connection, a
 // pipe) and returns its text, refusing as the bytes arrive a value nested
 // deeper than MaxDepth, before any work per level: the error then says
-// where (line and column in the value's text) and wraps ErrTooDeep.
-// Syntax errors are jsontext's; io.EOF means r ended before any value.
-// Bound r's size beforehand (io.LimitedReader).
+// where (line and column in the stream) and wraps ErrTooDeep. A syntax
+// error says where too; io.EOF means r ended before any value, and
+// another error of r (a timeout, io.ErrUnexpectedEOF) is returned as it
+// is. Bound r's size beforehand (io.LimitedReader).
 func ReadValue(r io.Reader) (jsontext.Value, error) {
 	var seen bytes.Buffer
 	dec := jsontext.NewDecoder(io.TeeReader(r, &seen))
@@ -524,6 +532,10 @@ func ReadValue(r io.Reader) (jsontext.Value, error) {
 			}
 		}
 		if _, err := dec.ReadToken(); err != nil {
+			if se, ok := errors.AsType[*jsontext.SyntacticError](err); ok && !errors.Is(err, io.ErrUnexpectedEOF) {
+				line, col := LineCol(seen.Bytes(), int(se.ByteOffset))
+				return nil, fmt.Errorf("line %d, column %d: %s", line, col, se.Err)
+			}
 			return nil, err
 		}
 		if dec.StackDepth() == 0 {

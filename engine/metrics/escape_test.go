@@ -5,6 +5,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/dcbtop/dcbtop/engine/lossless"
+
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
 
@@ -62,8 +64,8 @@ func hostileNames() (engine.Snapshot, string, string) {
 	return engine.Snapshot{Interfaces: []engine.Interface{{
 		Name: iface, OperState: "up", LocalSource: engine.SourceNone,
 		RemoteValid: true, RemotePeer: &msap, Peers: []engine.Peer{peer},
-		Counters: &engine.LosslessCounters{RDMA: []engine.RDMAPortCounters{{Device: dev, Port: 1,
-			NDK: engine.NDKValues{Connect: &one, RDMAInOctets: &one}, Congestion: engine.CongestionValues{CNPSent: &one}}}},
+		Counters: &lossless.Counters{RDMA: []lossless.RDMAPortCounters{{Device: dev, Port: 1,
+			NDK: lossless.NDKValues{Connect: &one, RDMAInOctets: &one}, Congestion: lossless.CongestionValues{CNPSent: &one}}}},
 	}}}, iface, dev
 }
 

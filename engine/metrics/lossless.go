@@ -3,17 +3,17 @@ package metrics
 import (
 	"strconv"
 
-	"github.com/prometheus/client_golang/prometheus"
+	"github.com/dcbtop/dcbtop/engine/lossless"
 
-	"github.com/dcbtop/dcbtop/engine"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // losslessDescs are the metrics of the lossless counters: the NDK set,
 // RoCE congestion and per-priority PFC pauses. A counter without a source
 // has no series (never a 0).
 type losslessDescs struct {
-	ndk        [engine.NDKBits]*prometheus.Desc
-	congestion [engine.NumCongestion]*prometheus.Desc
+	ndk        [lossless.NDKBits]*prometheus.Desc
+	congestion [lossless.NumCongestion]*prometheus.Desc
 	pauses     *prometheus.Desc
 	pauseTime  *prometheus.Desc
 	// prioBytes is each priority's traffic; cnpPrio and cnpDSCP the
@@ -35,37 +35,37 @@ type ndkMetric struct {
 	name, help, direction string
 }
 
-var ndkMetrics = map[engine.NDKCounter]ndkMetric{
-	engine.NDKConnect: {"rdma_connections_established_total",
+var ndkMetrics = map[lossless.NDKCounter]ndkMetric{
+	lossless.NDKConnect: {"rdma_connections_established_total",
 		"NDK Connect/Accept: RDMA connections established, direction out = by this host (Connect), in = by the peer (Accept). Approximated from connection-manager RTU messages: raw verbs QPs are not counted.", "out"},
-	engine.NDKAccept:         {"rdma_connections_established_total", "", "in"},
-	engine.NDKConnectFailure: {"rdma_connect_failures_total", "NDK ConnectFailure: RDMA connect attempts that failed, both ways (connection-manager REJ messages).", ""},
-	engine.NDKConnectionError: {"rdma_connection_errors_total",
+	lossless.NDKAccept:         {"rdma_connections_established_total", "", "in"},
+	lossless.NDKConnectFailure: {"rdma_connect_failures_total", "NDK ConnectFailure: RDMA connect attempts that failed, both ways (connection-manager REJ messages).", ""},
+	lossless.NDKConnectionError: {"rdma_connection_errors_total",
 		"NDK ConnectionError: established RDMA connections that ended in error.", ""},
-	engine.NDKActiveConnection: {"rdma_active_connections", "NDK ActiveConnection: RDMA connections now active.", ""},
-	engine.NDKCQError:          {"rdma_cq_errors_total", "NDK CQError: RDMA completion queues that went into error.", ""},
-	engine.NDKRDMAInOctets: {"rdma_bytes_total",
+	lossless.NDKActiveConnection: {"rdma_active_connections", "NDK ActiveConnection: RDMA connections now active.", ""},
+	lossless.NDKCQError:          {"rdma_cq_errors_total", "NDK CQError: RDMA completion queues that went into error.", ""},
+	lossless.NDKRDMAInOctets: {"rdma_bytes_total",
 		"NDK RDMAInOctets/RDMAOutOctets: bytes of RDMA traffic by direction (in = received), layer 2 included where the source counts it.", "in"},
-	engine.NDKRDMAOutOctets: {"rdma_bytes_total", "", "out"},
-	engine.NDKRDMAInFrames: {"rdma_frames_total",
+	lossless.NDKRDMAOutOctets: {"rdma_bytes_total", "", "out"},
+	lossless.NDKRDMAInFrames: {"rdma_frames_total",
 		"NDK RDMAInFrames/RDMAOutFrames: layer-2 frames of RDMA traffic by direction (in = received).", "in"},
-	engine.NDKRDMAOutFrames: {"rdma_frames_total", "", "out"},
+	lossless.NDKRDMAOutFrames: {"rdma_frames_total", "", "out"},
 }
 
-var congestionHelp = [engine.NumCongestion]struct{ name, help string }{
-	engine.CNPSent:       {"rdma_cnp_sent_total", "Congestion notification packets (CNPs) this host sent as DCQCN notification point, for ECN-marked RoCE packets it received."},
-	engine.CNPHandled:    {"rdma_cnp_handled_total", "CNPs this host received and reacted to (DCQCN reaction point slowed down)."},
-	engine.CNPIgnored:    {"rdma_cnp_ignored_total", "CNPs this host received and ignored: its DCQCN reaction point is disabled on that priority."},
-	engine.ECNMarked:     {"rdma_ecn_marked_packets_total", "RoCE packets received with an ECN congestion mark."},
-	engine.OutOfSequence: {"rdma_out_of_sequence_packets_total", "RoCE packets received out of sequence: packets were lost on the way (a lossy fabric)."},
-	engine.OutOfBuffer:   {"rdma_out_of_buffer_drops_total", "RoCE packets dropped because no receive WQE was posted (the application was too slow)."},
+var congestionHelp = [lossless.NumCongestion]struct{ name, help string }{
+	lossless.CNPSent:       {"rdma_cnp_sent_total", "Congestion notification packets (CNPs) this host sent as DCQCN notification point, for ECN-marked RoCE packets it received."},
+	lossless.CNPHandled:    {"rdma_cnp_handled_total", "CNPs this host received and reacted to (DCQCN reaction point slowed down)."},
+	lossless.CNPIgnored:    {"rdma_cnp_ignored_total", "CNPs this host received and ignored: its DCQCN reaction point is disabled on that priority."},
+	lossless.ECNMarked:     {"rdma_ecn_marked_packets_total", "RoCE packets received with an ECN congestion mark."},
+	lossless.OutOfSequence: {"rdma_out_of_sequence_packets_total", "RoCE packets received out of sequence: packets were lost on the way (a lossy fabric)."},
+	lossless.OutOfBuffer:   {"rdma_out_of_buffer_drops_total", "RoCE packets dropped because no receive WQE was posted (the application was too slow)."},
 }
 
 func newLosslessDescs() losslessDescs {
 	port := []string{"interface", "device", "port"}
 	var d losslessDescs
 	shared := map[string]*prometheus.Desc{}
-	for _, c := range engine.NDKCounters {
+	for _, c := range lossless.NDKCounters {
 		m := ndkMetrics[c]
 		if desc, ok := shared[m.name]; ok {
 			d.ndk[c] = desc
@@ -78,7 +78,7 @@ func newLosslessDescs() losslessDescs {
 		d.ndk[c] = prometheus.NewDesc("dcbtop_"+m.name, m.help, labels, nil)
 		shared[m.name] = d.ndk[c]
 	}
-	for c := range engine.NumCongestion {
+	for c := range lossless.NumCongestion {
 		h := congestionHelp[c]
 		d.congestion[c] = prometheus.NewDesc("dcbtop_"+h.name, h.help, port, nil)
 	}
@@ -111,7 +111,7 @@ func newLosslessDescs() losslessDescs {
 
 func (d *losslessDescs) describe(ch chan<- *prometheus.Desc) {
 	seen := map[*prometheus.Desc]bool{}
-	for _, c := range engine.NDKCounters {
+	for _, c := range lossless.NDKCounters {
 		if !seen[d.ndk[c]] {
 			seen[d.ndk[c]] = true
 			ch <- d.ndk[c]
@@ -134,14 +134,14 @@ func (d *losslessDescs) describe(ch chan<- *prometheus.Desc) {
 }
 
 // collectLossless exports an interface's lossless counters.
-func (c *Collector) collectLossless(ch chan<- prometheus.Metric, name string, k *engine.LosslessCounters) {
+func (c *Collector) collectLossless(ch chan<- prometheus.Metric, name string, k *lossless.Counters) {
 	if k == nil {
 		return
 	}
 	d := &c.l
 	for _, r := range k.RDMA {
 		port := strconv.Itoa(r.Port)
-		for _, n := range engine.NDKCounters {
+		for _, n := range lossless.NDKCounters {
 			v := r.NDK.Get(n)
 			if v == nil {
 				continue
@@ -156,7 +156,7 @@ func (c *Collector) collectLossless(ch chan<- prometheus.Metric, name string, k 
 				counter(ch, d.ndk[n], *v, labels...)
 			}
 		}
-		for n := range engine.NumCongestion {
+		for n := range lossless.NumCongestion {
 			if v := r.Congestion.Get(n); v != nil {
 				counter(ch, d.congestion[n], *v, name, r.Device, port)
 			}

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/lossless"
+
 	"github.com/dcbtop/dcbtop/engine/dcb"
 
 	"github.com/dcbtop/dcbtop/engine/diag"
@@ -90,17 +92,17 @@ func withDSCP26(p *dcb.Params) *dcb.Params {
 // losslessSample is an mlx5 RoCE port's counters at second s: step n
 // adds traffic, CNPs and pauses on priority 3.
 func losslessSample(iface string, s float64, n uint64) engine.CountersSampled {
-	r := func(v uint64, src string) engine.Reading { return engine.Reading{Value: v, Source: src} }
-	port := engine.RDMAPortSample{Device: "mlx5_0", Port: 1}
-	port.NDK[engine.NDKConnect] = engine.Reading{Value: 12, Source: "infiniband_cm/mlx5_0/1/cm_tx_msgs/rtu", Derived: true}
-	port.NDK[engine.NDKAccept] = engine.Reading{Value: 3, Source: "infiniband_cm/mlx5_0/1/cm_rx_msgs/rtu", Derived: true}
-	port.NDK[engine.NDKRDMAInOctets] = r(4000+4000*n, "ports/1/counters/port_rcv_data x4")
-	port.NDK[engine.NDKRDMAOutOctets] = r(8000+8000*n, "ports/1/counters/port_xmit_data x4")
-	port.NDK[engine.NDKRDMAInFrames] = r(10+10*n, "ports/1/counters/port_rcv_packets")
-	port.NDK[engine.NDKRDMAOutFrames] = r(20+20*n, "ports/1/counters/port_xmit_packets")
-	port.Congestion[engine.CNPSent] = r(5+n, "ports/1/hw_counters/np_cnp_sent")
-	port.Congestion[engine.OutOfSequence] = r(0, "ports/1/hw_counters/out_of_sequence")
-	pfc := &engine.PFCSample{Source: engine.PFCSourceEthtool, StormWarning: r(0, "tx_pause_storm_warning_events")}
+	r := func(v uint64, src string) lossless.Reading { return lossless.Reading{Value: v, Source: src} }
+	port := lossless.RDMAPortSample{Device: "mlx5_0", Port: 1}
+	port.NDK[lossless.NDKConnect] = lossless.Reading{Value: 12, Source: "infiniband_cm/mlx5_0/1/cm_tx_msgs/rtu", Derived: true}
+	port.NDK[lossless.NDKAccept] = lossless.Reading{Value: 3, Source: "infiniband_cm/mlx5_0/1/cm_rx_msgs/rtu", Derived: true}
+	port.NDK[lossless.NDKRDMAInOctets] = r(4000+4000*n, "ports/1/counters/port_rcv_data x4")
+	port.NDK[lossless.NDKRDMAOutOctets] = r(8000+8000*n, "ports/1/counters/port_xmit_data x4")
+	port.NDK[lossless.NDKRDMAInFrames] = r(10+10*n, "ports/1/counters/port_rcv_packets")
+	port.NDK[lossless.NDKRDMAOutFrames] = r(20+20*n, "ports/1/counters/port_xmit_packets")
+	port.Congestion[lossless.CNPSent] = r(5+n, "ports/1/hw_counters/np_cnp_sent")
+	port.Congestion[lossless.OutOfSequence] = r(0, "ports/1/hw_counters/out_of_sequence")
+	pfc := &lossless.PFCSample{Source: lossless.PFCSourceEthtool, StormWarning: r(0, "tx_pause_storm_warning_events")}
 	for p := range pfc.Priorities {
 		pfc.Priorities[p].RxPause = r(0, fmt.Sprintf("rx_prio%d_pause", p))
 		pfc.Priorities[p].TxPause = r(0, fmt.Sprintf("tx_prio%d_pause", p))
@@ -112,17 +114,17 @@ func losslessSample(iface string, s float64, n uint64) engine.CountersSampled {
 	pfc.Priorities[3].TxBytes = r(1500000*n, "tx_prio3_bytes")
 	// DCQCN on priority 3, CNPs marked DSCP 48 on priority 6.
 	cnpDSCP, cnpPrio := uint8(48), uint8(6)
-	ecn := &engine.ECNSample{Source: "class/net/" + iface + "/ecn", NotificationPoint: 1 << 3, ReactionPoint: 1 << 3, CNPDSCP: &cnpDSCP, CNPPriority: &cnpPrio}
+	ecn := &lossless.ECNSample{Source: "class/net/" + iface + "/ecn", NotificationPoint: 1 << 3, ReactionPoint: 1 << 3, CNPDSCP: &cnpDSCP, CNPPriority: &cnpPrio}
 	// Its RoCE identity: a routable RoCE v2 GID at index 3, rdma_cm's
 	// default ToS 106 (DSCP 26); link-wide PAUSE off.
 	eth, three, off, zero := "Ethernet", 3, false, uint64(0)
-	roce := engine.RoCEPortSample{Device: "mlx5_0", Port: 1, LinkLayer: &eth, RoutableV2: &three, Problems: []string{},
-		DefaultToS: &engine.RoCEToS{ToS: 106, DSCP: 26, ECN: 2, Source: "kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"}}
-	lp := &engine.LinkPauseSample{RX: &off, TX: &off, RxFrames: &zero, TxFrames: &zero, Source: "ethtool netlink PAUSE_GET"}
+	roce := lossless.RoCEPortSample{Device: "mlx5_0", Port: 1, LinkLayer: &eth, RoutableV2: &three, Problems: []string{},
+		DefaultToS: &lossless.RoCEToS{ToS: 106, DSCP: 26, ECN: 2, Source: "kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"}}
+	lp := &lossless.LinkPauseSample{RX: &off, TX: &off, RxFrames: &zero, TxFrames: &zero, Source: "ethtool netlink PAUSE_GET"}
 	// The port trusts DSCP (mlx5 with DSCP entries in its table).
-	qos := &engine.PortQoSSample{Trust: []string{"dscp", "pcp"}, TrustDerived: true, Source: "dcbnl IEEE_GET"}
-	return engine.CountersSampled{Interface: iface, At: at(s), Interval: time.Second, RDMA: []engine.RDMAPortSample{port}, PFC: pfc,
-		RoCE: []engine.RoCEPortSample{roce}, LinkPause: lp, ECN: ecn, QoS: qos, Driver: "mlx5_core"}
+	qos := &lossless.PortQoSSample{Trust: []string{"dscp", "pcp"}, TrustDerived: true, Source: "dcbnl IEEE_GET"}
+	return engine.CountersSampled{Interface: iface, At: at(s), Interval: time.Second, RDMA: []lossless.RDMAPortSample{port}, PFC: pfc,
+		RoCE: []lossless.RoCEPortSample{roce}, LinkPause: lp, ECN: ecn, QoS: qos, Driver: "mlx5_core"}
 }
 
 // A scenario is a table of engine events whose final snapshot is exported.
@@ -582,7 +584,7 @@ func boundedLabels() map[string][]string {
 // hops are the hop label's values.
 func hops() []string {
 	var out []string
-	for _, h := range engine.RoCEHops {
+	for _, h := range lossless.RoCEHops {
 		out = append(out, string(h))
 	}
 	return out

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dcbtop/dcbtop/engine/lossless"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/engine"
@@ -67,7 +69,7 @@ func hear(in *engine.Interface) said {
 	if in.Counters != nil {
 		for _, p := range in.Counters.RoCEPaths {
 			for _, h := range p.Hops {
-				if v, ok := s.hops[string(h.Hop)]; !ok || h.Verdict.Worse(engine.PathVerdict(v)) {
+				if v, ok := s.hops[string(h.Hop)]; !ok || h.Verdict.Worse(lossless.PathVerdict(v)) {
 					s.hops[string(h.Hop)] = string(h.Verdict)
 				}
 				s.lines = append(s.lines, fmt.Sprintf("hop   %s/%d %-8s %-7s %s", p.Device, p.Port, h.Hop, h.Verdict, engine.Sanitize(h.Reason)))

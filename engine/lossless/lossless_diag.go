@@ -1,4 +1,4 @@
-package engine
+package lossless
 
 import (
 	"fmt"
@@ -38,7 +38,7 @@ func (p *port) losslessDiagnostics() []diag.Diagnostic {
 	if prev != nil {
 		dt = cur.At.Sub(prev.At)
 	}
-	op := p.operational
+	op := p.Operational
 	var pfcOn dcb.PrioSet
 	pfcKnown := op != nil && op.PFC != nil
 	if pfcKnown {
@@ -160,7 +160,7 @@ func (p *port) neverPaused(pfc *PFCSample, pfcOn dcb.PrioSet) (diag.Diagnostic, 
 		return diag.Newf(diag.CodePFCNoPauses, diag.SeverityInfo, "pfc", action, "%s", msg), true
 	}
 	roce := pfcOn
-	if op := p.operational; op != nil {
+	if op := p.Operational; op != nil {
 		var mapped dcb.PrioSet
 		for _, a := range op.App {
 			if a.Selector == lldp.AppSelUDP && a.Protocol == roceV2Port || a.Selector == lldp.AppSelEthertype && a.Protocol == roceV1Ethertype {
@@ -188,7 +188,7 @@ func (p *port) neverPaused(pfc *PFCSample, pfcOn dcb.PrioSet) (diag.Diagnostic, 
 // carrying returns the priorities of set whose traffic counters (rx or
 // tx bytes) rose over the last interval, and whether the driver counts
 // the traffic of every one of them.
-func (ls *LosslessState) carrying(set dcb.PrioSet) (dcb.PrioSet, bool) {
+func (ls *State) carrying(set dcb.PrioSet) (dcb.PrioSet, bool) {
 	cur, prev := ls.cur, ls.prev
 	if prev == nil || cur.PFC == nil || prev.PFC == nil {
 		return 0, false
@@ -211,7 +211,7 @@ func (ls *LosslessState) carrying(set dcb.PrioSet) (dcb.PrioSet, bool) {
 
 // rdmaTraffic reports whether any RDMA port has counted frames or
 // octets.
-func (ls *LosslessState) rdmaTraffic() bool {
+func (ls *State) rdmaTraffic() bool {
 	for i := range ls.cur.RDMA {
 		s := &ls.cur.RDMA[i]
 		for _, c := range []NDKCounter{NDKRDMAInFrames, NDKRDMAOutFrames, NDKRDMAInOctets, NDKRDMAOutOctets} {
@@ -225,7 +225,7 @@ func (ls *LosslessState) rdmaTraffic() bool {
 
 // congestionDiagnostics: congestion notifications the host does not act
 // on, and RDMA packets lost on the way (out of sequence).
-func congestionDiagnostics(cur, prev *CountersSampled, dt time.Duration) []diag.Diagnostic {
+func congestionDiagnostics(cur, prev *Sample, dt time.Duration) []diag.Diagnostic {
 	if prev == nil {
 		return nil
 	}
@@ -271,7 +271,7 @@ func (p *port) PriorityOfCNP(e *ECNSample, q *PortQoSSample) (prio uint8, how st
 		return 0, "", false
 	}
 	if dscp, _ := q.TrustsDSCP(); dscp && e.CNPDSCP != nil {
-		table, from := nicTable(p.local, p.operational, p.localSource)
+		table, from := nicTable(p.Local, p.Operational, p.KernelTable)
 		if pr, mapped := dscpIn(table, *e.CNPDSCP); mapped {
 			return uint8(pr), fmt.Sprintf("CNP DSCP %d, mapped by %s", *e.CNPDSCP, from), true
 		}
@@ -288,7 +288,7 @@ func (p *port) PriorityOfCNP(e *ECNSample, q *PortQoSSample) (prio uint8, how st
 // and the sender slows down late (DCQCN; NVIDIA's RoCE configuration puts
 // CNPs on a strict-priority class, priority 6).
 func (p *port) cnpPriorityLossy(e *ECNSample, q *PortQoSSample) (diag.Diagnostic, bool) {
-	op := p.operational
+	op := p.Operational
 	prio, how, ok := p.PriorityOfCNP(e, q)
 	if !ok || op == nil || op.PFC == nil || op.ETS == nil {
 		return diag.Diagnostic{}, false
@@ -298,7 +298,7 @@ func (p *port) cnpPriorityLossy(e *ECNSample, q *PortQoSSample) (diag.Diagnostic
 		return diag.Diagnostic{}, false
 	}
 	return diag.Newf(diag.CodeCNPPriorityLossy, diag.SeverityWarning, "ets",
-		fmt.Sprintf("send CNPs on a strict-priority or PFC priority (vendor driver: echo P > /sys/class/net/%s/ecn/roce_np/cnp_802p_prio; mlxconfig -d DEV set CNP_802P_PRIO_P1=P CNP_DSCP_P1=D), or make TC %d strict", p.name, tc),
+		fmt.Sprintf("send CNPs on a strict-priority or PFC priority (vendor driver: echo P > /sys/class/net/%s/ecn/roce_np/cnp_802p_prio; mlxconfig -d DEV set CNP_802P_PRIO_P1=P CNP_DSCP_P1=D), or make TC %d strict", p.Name, tc),
 		"the CNPs this host sends (%s) travel on priority %d, TC %d, which is neither lossless nor strict: congestion notifications can be delayed or dropped by the congestion they report",
 		how, prio, tc), true
 }
@@ -309,7 +309,7 @@ func (p *port) cnpPriorityLossy(e *ECNSample, q *PortQoSSample) (diag.Diagnostic
 // stood still: the fabric pauses or drops instead of marking, so DCQCN
 // never slows the senders and PFC carries all of the congestion (ECN's
 // thresholds on the switch are missing or above its PFC thresholds).
-func ecnNeverMarked(cur, prev *CountersSampled, dt time.Duration, pfcOn dcb.PrioSet) []diag.Diagnostic {
+func ecnNeverMarked(cur, prev *Sample, dt time.Duration, pfcOn dcb.PrioSet) []diag.Diagnostic {
 	var paused dcb.PrioSet
 	if cur.PFC != nil && prev.PFC != nil {
 		for _, prio := range pfcOn.List() {
@@ -348,7 +348,7 @@ func ecnNeverMarked(cur, prev *CountersSampled, dt time.Duration, pfcOn dcb.Prio
 }
 
 // rdmaPort returns the sample's RDMA port dev/port, nil if absent.
-func (s *CountersSampled) rdmaPort(dev string, port int) *RDMAPortSample {
+func (s *Sample) rdmaPort(dev string, port int) *RDMAPortSample {
 	for j := range s.RDMA {
 		if s.RDMA[j].Device == dev && s.RDMA[j].Port == port {
 			return &s.RDMA[j]

@@ -1,4 +1,4 @@
-package engine
+package lossless
 
 import (
 	"fmt"
@@ -89,11 +89,11 @@ type RoCEPath struct {
 	Worst PathVerdict `json:"worst"`
 }
 
-// RoCEPaths judges the way of each RoCE port's traffic (RoCE ports: link
+// roCEPaths judges the way of each RoCE port's traffic (RoCE ports: link
 // layer Ethernet) through the interface: GID, ToS, trust, priority, TC,
 // PFC, buffer, ETS, pauses, ECN. Nil without counters; [] without a RoCE
 // port.
-func (in *Interface) RoCEPaths() []RoCEPath {
+func (in *pathInput) roCEPaths() []RoCEPath {
 	if in.Counters == nil {
 		return nil
 	}
@@ -108,7 +108,7 @@ func (in *Interface) RoCEPaths() []RoCEPath {
 }
 
 // rocePath builds one port's path.
-func (in *Interface) rocePath(r *RoCEPortSample) RoCEPath {
+func (in *pathInput) rocePath(r *RoCEPortSample) RoCEPath {
 	p := RoCEPath{Device: r.Device, Port: r.Port, Worst: PathOK}
 	add := func(h RoCEHop, v PathVerdict, value, reason string) {
 		hop := PathHop{Hop: h, Verdict: v, Reason: reason}
@@ -228,7 +228,7 @@ func (in *Interface) rocePath(r *RoCEPortSample) RoCEPath {
 // priority, whatever this host does. Off locally while on in force is
 // fine (a willing host took the peer's). No peer advertising PFC leaves
 // the switch's side unknown (DCBX off there, or configured by hand).
-func (in *Interface) pfcHop(add func(RoCEHop, PathVerdict, string, string), prio uint8) {
+func (in *pathInput) pfcHop(add func(RoCEHop, PathVerdict, string, string), prio uint8) {
 	op := in.Operational
 	word := func(p *dcb.Params) string {
 		if p == nil || p.PFC == nil {
@@ -262,7 +262,7 @@ func (in *Interface) pfcHop(add func(RoCEHop, PathVerdict, string, string), prio
 // (cnp-priority-lossy), and ECN marks arriving under congestion
 // (ecn-never-marked). Enables the source does not have (upstream mlx5's
 // debugfs) leave the hop unknown, with the command that would tell.
-func (in *Interface) ecnHop(add func(RoCEHop, PathVerdict, string, string), e *ECNSample, prio uint8) {
+func (in *pathInput) ecnHop(add func(RoCEHop, PathVerdict, string, string), e *ECNSample, prio uint8) {
 	if e == nil || e.Source == "" {
 		why := "the host's DCQCN settings are unknown"
 		if e != nil && e.Why != "" {
@@ -316,19 +316,8 @@ func fmtPaused(pp PrioPause) string {
 	return s
 }
 
-// Diagnostic returns the interface's first diagnostic of code, and
-// whether it has one.
-func (in *Interface) Diagnostic(code diag.Code) (diag.Diagnostic, bool) {
-	for _, d := range in.Diagnostics {
-		if d.Code == code {
-			return d, true
-		}
-	}
-	return diag.Diagnostic{}, false
-}
-
 // hasDiag reports whether the interface has a diagnostic of code.
-func (in *Interface) hasDiag(code diag.Code) bool {
+func (in *pathInput) hasDiag(code diag.Code) bool {
 	_, ok := in.Diagnostic(code)
 	return ok
 }

@@ -1,10 +1,10 @@
-package engine
+package lossless
 
 import "slices"
 
 // The RoCE identity of an interface's RDMA ports and its link-level PAUSE,
 // as the capture layer samples them with the counters
-// (CountersSampled.RoCE, LinkPause): facts, each with the source it was
+// (Sample.RoCE, LinkPause): facts, each with the source it was
 // read from, null where unknown, never a zero by accident. The rules that
 // judge them are in lossless_diag.go.
 
@@ -195,7 +195,7 @@ func (l *LinkPauseSample) equal(o *LinkPauseSample) bool {
 
 // sameRoCE reports whether two counters samples carry the same RoCE
 // identity and link pause facts.
-func sameRoCE(a, b *CountersSampled) bool {
+func sameRoCE(a, b *Sample) bool {
 	return slices.EqualFunc(a.RoCE, b.RoCE, func(x, y RoCEPortSample) bool { return x.equal(&y) }) && a.LinkPause.equal(b.LinkPause) &&
 		a.QoS.equal(b.QoS)
 }

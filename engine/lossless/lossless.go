@@ -1,4 +1,4 @@
-package engine
+package lossless
 
 import (
 	"bytes"
@@ -116,10 +116,10 @@ const (
 	PFCSourceEthtool PFCSource = "ethtool"
 )
 
-// A CountersSampled carries one sample of an interface's lossless
+// A Sample carries one sample of an interface's lossless
 // counters: RDMA (NDK and congestion), per-priority PFC pause counts and
 // the host's ECN settings. Rates come from two successive samples.
-type CountersSampled struct {
+type Sample struct {
 	Interface string
 	At        time.Time
 	// Interval is the sampling interval in force.
@@ -258,8 +258,6 @@ func (e *ECNSample) PriorityOfCNP() *uint8 {
 	return e.CNPPriority
 }
 
-func (CountersSampled) isEvent() {}
-
 // PauseStormRate is the pause frame rate, per second and per priority in
 // either direction, at or above which dcbtop reports a pause storm: a
 // receiver pausing continuously refreshes XOFF about every half quanta
@@ -269,10 +267,10 @@ const PauseStormRate = 1000.0
 // HistoryWindow is how far back the pause-rate history reaches.
 const HistoryWindow = 60 * time.Second
 
-// LosslessState is what the engine keeps of an interface's counters: the
+// State is what the engine keeps of an interface's counters: the
 // last two samples and the pause-rate history.
-type LosslessState struct {
-	prev, cur *CountersSampled
+type State struct {
+	prev, cur *Sample
 	// history is a ring of one historyRow per sample; next is where the
 	// next entry goes, n how many are set.
 	history []historyRow
@@ -281,7 +279,7 @@ type LosslessState struct {
 	// they change only with a sample, so every snapshot until the next
 	// shares them (the slices, maps and series are never written to
 	// after), and a switch of 64 ports copies no sparkline a second.
-	made *LosslessCounters
+	made *Counters
 }
 
 // A historyRow is what one sample adds to the sparklines, per priority:
@@ -295,7 +293,7 @@ type historyRow struct {
 // reports whether what a snapshot shows changed: a reading, the interval
 // or the error differs, a rate or the pause history is not at rest (the
 // history still filling, or a pause rate in the window).
-func (ls *LosslessState) Sample(ev CountersSampled) bool {
+func (ls *State) Sample(ev Sample) bool {
 	ls.made = nil
 	rest := ls.cur != nil && ls.prev != nil && sameReadings(&ev, ls.cur) && sameReadings(ls.cur, ls.prev) && ls.historyQuiet()
 	c := ev
@@ -310,7 +308,7 @@ func (ls *LosslessState) Sample(ev CountersSampled) bool {
 	}
 	c.RoCE, c.LinkPause, c.QoS = cloneRoCE(ev.RoCE), copyPtr(ev.LinkPause), ev.QoS.clone()
 	ls.prev, ls.cur = ls.cur, &c
-	size := historySize(ev.Interval)
+	size := HistorySize(ev.Interval)
 	if len(ls.history) != size {
 		ls.history, ls.next, ls.n = make([]historyRow, size), 0, 0
 	}
@@ -344,7 +342,7 @@ func (ls *LosslessState) Sample(ev CountersSampled) bool {
 // historyQuiet reports that another sample without pauses leaves the
 // pause history as it shows: the ring is full (or unused: no pause
 // counters) and every rate in it is zero.
-func (ls *LosslessState) historyQuiet() bool {
+func (ls *State) historyQuiet() bool {
 	if ls.cur.PFC == nil {
 		return true
 	}
@@ -361,7 +359,7 @@ func (ls *LosslessState) historyQuiet() bool {
 
 // sameReadings reports whether two samples read the same values from the
 // same sources at the same interval (their times aside).
-func sameReadings(a, b *CountersSampled) bool {
+func sameReadings(a, b *Sample) bool {
 	return a.Interval == b.Interval && a.Err == b.Err && a.Driver == b.Driver && slices.Equal(a.RDMA, b.RDMA) &&
 		ptrEqual(a.PFC, b.PFC) && a.ECN.equal(b.ECN) && sameRoCE(a, b)
 }
@@ -386,7 +384,7 @@ func ptrEqual[T comparable](a, b *T) bool {
 
 // historySize is the number of samples that cover HistoryWindow at the
 // interval, from 2 to 600.
-func historySize(interval time.Duration) int {
+func HistorySize(interval time.Duration) int {
 	if interval <= 0 {
 		interval = time.Second
 	}
@@ -416,9 +414,9 @@ func readingRate(prev, cur Reading, dt time.Duration) (float64, bool) {
 	return Rate(prev.Value, cur.Value, dt), true
 }
 
-// LosslessCounters is the snapshot JSON "counters" object: an interface's
+// Counters is the snapshot JSON "counters" object: an interface's
 // lossless-Ethernet counters as last sampled.
-type LosslessCounters struct {
+type Counters struct {
 	SampledAt  time.Time `json:"sampled_at"`
 	IntervalMs int64     `json:"interval_ms"`
 	// Driver is the netdev's driver as ethtool -i names it, null when
@@ -673,7 +671,7 @@ func value(r Reading) *uint64 {
 
 // Snapshot renders the last sample with rates against the one before;
 // nil when nothing was sampled.
-func (ls *LosslessState) Snapshot() *LosslessCounters {
+func (ls *State) Snapshot() *Counters {
 	if ls == nil || ls.cur == nil {
 		return nil
 	}
@@ -694,7 +692,7 @@ func (ls *LosslessState) Snapshot() *LosslessCounters {
 }
 
 // hasRoCE reports whether a RoCE port (link layer Ethernet) was sampled.
-func (c *LosslessCounters) hasRoCE() bool {
+func (c *Counters) hasRoCE() bool {
 	for i := range c.RoCE {
 		if c.RoCE[i].IsRoCE() {
 			return true
@@ -704,13 +702,13 @@ func (c *LosslessCounters) hasRoCE() bool {
 }
 
 // build makes the counters of the last sample, for snapshot.
-func (ls *LosslessState) build() *LosslessCounters {
+func (ls *State) build() *Counters {
 	cur, prev := ls.cur, ls.prev
 	var dt time.Duration
 	if prev != nil {
 		dt = cur.At.Sub(prev.At)
 	}
-	out := &LosslessCounters{SampledAt: cur.At, IntervalMs: cur.Interval.Milliseconds(),
+	out := &Counters{SampledAt: cur.At, IntervalMs: cur.Interval.Milliseconds(),
 		RDMA: make([]RDMAPortCounters, 0, len(cur.RDMA))}
 	for i := range cur.RDMA {
 		var before *RDMAPortSample
@@ -787,7 +785,7 @@ func rdmaCounters(s, before *RDMAPortSample, dt time.Duration) RDMAPortCounters 
 	return rc
 }
 
-func pfcCounters(s *PFCSample, prev *CountersSampled, dt time.Duration) PFCCounters {
+func pfcCounters(s *PFCSample, prev *Sample, dt time.Duration) PFCCounters {
 	out := PFCCounters{Priorities: make([]PrioPause, 8), Sources: map[string]string{}}
 	for p := range out.Priorities {
 		out.Priorities[p].Priority = p

@@ -1,4 +1,4 @@
-package engine
+package lossless
 
 import (
 	"fmt"
@@ -80,8 +80,8 @@ type landingFacts struct {
 // nicTable returns the APP table the NIC applies and its name: the
 // kernel's own (DCB netlink) where that is this host's local source,
 // else the table in force (what a host DCBX agent programs).
-func nicTable(local, op *dcb.Params, src LocalSource) ([]dcb.App, string) {
-	if src == SourceDCBNL && local != nil {
+func nicTable(local, op *dcb.Params, kernel bool) ([]dcb.App, string) {
+	if kernel && local != nil {
 		return local.App, "the kernel's APP table"
 	}
 	if op != nil {
@@ -316,9 +316,9 @@ func landOn(f landingFacts, pfc *dcb.PFC) landed {
 }
 
 // landing judges where the NIC puts r's traffic on this interface.
-func (in *Interface) landing(r *RoCEPortSample) landed {
+func (in *pathInput) landing(r *RoCEPortSample) landed {
 	f := landingFacts{ifname: in.Name, r: r}
-	f.table, f.tableFrom = nicTable(in.Local, in.Operational, in.LocalSource)
+	f.table, f.tableFrom = nicTable(in.Local, in.Operational, in.KernelTable)
 	var pfc *dcb.PFC
 	if in.Operational != nil {
 		pfc = in.Operational.PFC
@@ -462,7 +462,7 @@ func dscpClassifies(f *landingFacts) bool {
 }
 
 // tosHop renders the ToS hop of r.
-func (in *Interface) tosHop(r *RoCEPortSample, f landingFacts) (string, PathVerdict, string) {
+func (in *pathInput) tosHop(r *RoCEPortSample, f landingFacts) (string, PathVerdict, string) {
 	t := r.DefaultToS
 	if t == nil {
 		return "", PathUnknown, "rdma_cm's default ToS is not configured (cma_roce_tos): connections carry what each application sets (ToS 0 when it sets none)"

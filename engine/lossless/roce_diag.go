@@ -1,4 +1,4 @@
-package engine
+package lossless
 
 import (
 	"fmt"
@@ -32,7 +32,7 @@ const stallFraction = 0.99
 //     Linux documents as mutually exclusive (IEEE 802.1Q-2018 36.1.3:
 //     PFC is used instead of PAUSE; Documentation/networking/
 //     flow_control.rst).
-func (p *port) roceDiagnostics(cur *CountersSampled, pfcKnown bool, pfcOn dcb.PrioSet) []diag.Diagnostic {
+func (p *port) roceDiagnostics(cur *Sample, pfcKnown bool, pfcOn dcb.PrioSet) []diag.Diagnostic {
 	var out []diag.Diagnostic
 	for i := range cur.RoCE {
 		r := &cur.RoCE[i]
@@ -41,8 +41,8 @@ func (p *port) roceDiagnostics(cur *CountersSampled, pfcKnown bool, pfcOn dcb.Pr
 		}
 		if r.RoutableV2 == nil && r.RoutableV2Why != nil {
 			out = append(out, diag.Newf(diag.CodeRoCEGIDNotV2, diag.SeverityWarning, "",
-				fmt.Sprintf("give %s an IPv4 or global IPv6 address (the kernel adds its RoCE v2 GIDs) and have applications use that GID index (show_gids; NCCL_IB_GID_INDEX)", p.name),
-				"%s port %d has no routable RoCE v2 GID on %s: %s", r.Device, r.Port, p.name, *r.RoutableV2Why))
+				fmt.Sprintf("give %s an IPv4 or global IPv6 address (the kernel adds its RoCE v2 GIDs) and have applications use that GID index (show_gids; NCCL_IB_GID_INDEX)", p.Name),
+				"%s port %d has no routable RoCE v2 GID on %s: %s", r.Device, r.Port, p.Name, *r.RoutableV2Why))
 		}
 		t := r.DefaultToS
 		if t == nil {
@@ -51,7 +51,7 @@ func (p *port) roceDiagnostics(cur *CountersSampled, pfcKnown bool, pfcOn dcb.Pr
 		f := p.landingFacts(cur, r)
 		var pfc *dcb.PFC
 		if pfcKnown {
-			pfc = p.operational.PFC
+			pfc = p.Operational.PFC
 		}
 		j := judgeToS(t, &f, pfc)
 		if l := j.lossy; l != nil {
@@ -77,7 +77,7 @@ func (p *port) roceDiagnostics(cur *CountersSampled, pfcKnown bool, pfcOn dcb.Pr
 	out = append(out, p.qosDiagnostics(cur.QoS, pfcKnown, pfcOn)...)
 	if lp := cur.LinkPause; lp.On() && pfcKnown && pfcOn != 0 {
 		out = append(out, diag.Newf(diag.CodeLinkPauseWithPFC, diag.SeverityWarning, "pfc",
-			fmt.Sprintf("turn link-wide PAUSE off: ethtool -A %s autoneg off rx off tx off", p.name),
+			fmt.Sprintf("turn link-wide PAUSE off: ethtool -A %s autoneg off rx off tx off", p.Name),
 			"802.3x link-wide PAUSE is on (rx %s, tx %s) beside PFC on %s: the two are mutually exclusive, and a link-wide PAUSE stops every priority",
 			OnOffPtr(lp.RX), OnOffPtr(lp.TX), priorityWords(pfcOn)))
 	}
@@ -86,9 +86,9 @@ func (p *port) roceDiagnostics(cur *CountersSampled, pfcKnown bool, pfcOn dcb.Pr
 
 // landingFacts returns what decides where r's traffic lands on this
 // port, from sample cur.
-func (p *port) landingFacts(cur *CountersSampled, r *RoCEPortSample) landingFacts {
-	f := landingFacts{ifname: p.name, r: r, qos: cur.QoS, driver: cur.Driver}
-	f.table, f.tableFrom = nicTable(p.local, p.operational, p.localSource)
+func (p *port) landingFacts(cur *Sample, r *RoCEPortSample) landingFacts {
+	f := landingFacts{ifname: p.Name, r: r, qos: cur.QoS, driver: cur.Driver}
+	f.table, f.tableFrom = nicTable(p.Local, p.Operational, p.KernelTable)
 	return f
 }
 
@@ -138,11 +138,11 @@ func (p *port) qosDiagnostics(q *PortQoSSample, pfcKnown bool, pfcOn dcb.PrioSet
 		switch {
 		case len(empty) > 0:
 			out = append(out, diag.Newf(diag.CodePFCNoHeadroom, diag.SeverityError, "pfc",
-				fmt.Sprintf("give each PFC priority a receive buffer with headroom (mlnx_qos -i %s --buffer_size ..., or dcb buffer set dev %s)", p.name, p.name),
+				fmt.Sprintf("give each PFC priority a receive buffer with headroom (mlnx_qos -i %s --buffer_size ..., or dcb buffer set dev %s)", p.Name, p.Name),
 				"PFC is on for %s, whose receive buffer has size 0: no headroom for the frames in flight when a pause goes out", strings.Join(empty, ", ")))
 		case pfcOn != 0 && q.PFCDelay != nil && *q.PFCDelay == 0:
 			out = append(out, diag.Newf(diag.CodePFCNoHeadroom, diag.SeverityWarning, "pfc",
-				fmt.Sprintf("set the PFC delay to the cable length (mlnx_qos -i %s --cable_len M, or dcb pfc set dev %s delay M)", p.name, p.name),
+				fmt.Sprintf("set the PFC delay to the cable length (mlnx_qos -i %s --cable_len M, or dcb pfc set dev %s delay M)", p.Name, p.Name),
 				"the PFC delay (cable length) is 0 on a NIC that sizes its lossless headroom from it: frames in flight on a long cable may be dropped"))
 		}
 	}
@@ -151,11 +151,11 @@ func (p *port) qosDiagnostics(q *PortQoSSample, pfcKnown bool, pfcOn dcb.PrioSet
 		switch {
 		case !dscp && entries > 0:
 			out = append(out, diag.Newf(diag.CodeTrustMismatch, diag.SeverityWarning, "app",
-				fmt.Sprintf("trust DSCP where the fabric marks it (dcb apptrust set dev %s order dscp pcp, or mlnx_qos -i %s --trust dscp)", p.name, p.name),
+				fmt.Sprintf("trust DSCP where the fabric marks it (dcb apptrust set dev %s order dscp pcp, or mlnx_qos -i %s --trust dscp)", p.Name, p.Name),
 				"the APP table maps %d DSCP values to priorities, but the port classifies received traffic by %s: the DSCP map is not used", entries, strings.Join(q.Trust, ", ")))
 		case dscp && entries == 0:
 			out = append(out, diag.Newf(diag.CodeTrustMismatch, diag.SeverityWarning, "app",
-				fmt.Sprintf("map the RoCE DSCP to the lossless priority (dcb app add dev %s dscp-prio 26:3), or trust PCP", p.name),
+				fmt.Sprintf("map the RoCE DSCP to the lossless priority (dcb app add dev %s dscp-prio 26:3), or trust PCP", p.Name),
 				"the port classifies received traffic by DSCP, but the APP table maps no DSCP value: every packet lands on the default priority"))
 		}
 	}
@@ -165,7 +165,7 @@ func (p *port) qosDiagnostics(q *PortQoSSample, pfcKnown bool, pfcOn dcb.PrioSet
 // nicDSCPEntries counts the DSCP entries of the APP table the NIC
 // applies (nicTable: the kernel's, else the one in force).
 func (p *port) nicDSCPEntries() int {
-	table, _ := nicTable(p.local, p.operational, p.localSource)
+	table, _ := nicTable(p.Local, p.Operational, p.KernelTable)
 	n := 0
 	for _, a := range table {
 		if a.Selector == lldp.AppSelDSCP {
@@ -184,7 +184,7 @@ func (p *port) nicDSCPEntries() int {
 //   - rdma-on-lossy-priority: a material share of the RDMA ports' bytes
 //     is missing from the PFC priorities' traffic and the lossy priorities
 //     carried at least as much (rdmaOnLossy).
-func trafficDiagnostics(cur, prev *CountersSampled, dt time.Duration, pfcOn dcb.PrioSet) []diag.Diagnostic {
+func trafficDiagnostics(cur, prev *Sample, dt time.Duration, pfcOn dcb.PrioSet) []diag.Diagnostic {
 	if cur.PFC == nil || prev.PFC == nil || dt <= 0 {
 		return nil
 	}
@@ -221,7 +221,7 @@ const materialShare = 0.10
 // as much. The bound is a lower one (other traffic on the PFC
 // priorities hides RDMA bytes elsewhere), so nothing is claimed where
 // the counts do not add up.
-func rdmaOnLossy(cur, prev *CountersSampled, dt time.Duration, pfcOn dcb.PrioSet) []diag.Diagnostic {
+func rdmaOnLossy(cur, prev *Sample, dt time.Duration, pfcOn dcb.PrioSet) []diag.Diagnostic {
 	var out []diag.Diagnostic
 	for _, dir := range []struct {
 		verb  string
@@ -285,7 +285,7 @@ const linkPausedShare = 0.10
 // counts here, and nothing is claimed. A warning; an error when the
 // driver's pause time says the port stood paused a tenth of the interval
 // or more.
-func linkPauseFrames(cur, prev *CountersSampled, dt time.Duration, pfcOn dcb.PrioSet) (diag.Diagnostic, bool) {
+func linkPauseFrames(cur, prev *Sample, dt time.Duration, pfcOn dcb.PrioSet) (diag.Diagnostic, bool) {
 	c, b := cur.LinkPause, prev.LinkPause
 	if c == nil || b == nil || dt <= 0 || c.FramesSource != b.FramesSource {
 		return diag.Diagnostic{}, false
@@ -346,7 +346,7 @@ func linkPauseFrames(cur, prev *CountersSampled, dt time.Duration, pfcOn dcb.Pri
 // rdmaRate is the summed byte rate of the sample's RDMA ports for NDK
 // counter c (RDMAInOctets or RDMAOutOctets) over the interval; 0 when
 // unknown.
-func rdmaRate(cur, prev *CountersSampled, dt time.Duration, c NDKCounter) float64 {
+func rdmaRate(cur, prev *Sample, dt time.Duration, c NDKCounter) float64 {
 	var sum float64
 	for i := range cur.RDMA {
 		for j := range prev.RDMA {

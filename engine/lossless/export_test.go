@@ -1,0 +1,4 @@
+package lossless
+
+// SameRoCE is sameRoCE, for the external tests.
+var SameRoCE = sameRoCE
