@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/check"
+
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/dcbtop/dcbtop/engine"
@@ -41,8 +43,8 @@ func exported(t *testing.T) map[string]bool {
 	re := regexp.MustCompile(`fqName: "([^"]+)"`)
 	names := map[string]bool{}
 	// dcbtop check --textfile's metrics too.
-	mfs, err := metrics.NewCheckRegistry(engine.CheckReport{Exit: 2, Interfaces: []engine.CheckInterface{{Name: "eth0",
-		Results: []engine.CheckResult{{Check: engine.CheckPeer}}}}}, time.Now(), time.Now()).Gather()
+	mfs, err := metrics.NewCheckRegistry(check.CheckReport{Exit: 2, Interfaces: []check.CheckInterface{{Name: "eth0",
+		Results: []check.CheckResult{{Check: check.CheckPeer}}}}}, time.Now(), time.Now()).Gather()
 	if err != nil {
 		t.Fatal(err)
 	}

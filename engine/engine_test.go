@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/lldp/lldptest"
 	"github.com/dcbtop/dcbtop/engine/lossless"
 
 	"github.com/dcbtop/dcbtop/engine/dcb"
@@ -20,41 +21,14 @@ var t0 = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 
 func at(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
 
+// The switch ports and TLVs of lldptest, under the names the tests use.
 var (
-	macA = lldp.MAC{0x02, 0, 0, 0, 0, 0xa}
-	macB = lldp.MAC{0x02, 0, 0, 0, 0, 0xb}
+	macA, macB         = lldptest.MacA, lldptest.MacB
+	etsA, etsA2, recoA = lldptest.ETSA, lldptest.ETSA2, lldptest.RecoA
+	pfc3, pfc34        = lldptest.PFC3, lldptest.PFC34
+	app1, app2         = lldptest.App1, lldptest.App2
+	frame, frameTo     = lldptest.Frame, lldptest.FrameTo
 )
-
-var (
-	etsA  = &lldp.ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, Bandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{2, 2}}
-	etsA2 = &lldp.ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, Bandwidth: [8]uint8{40, 60}, TSA: [8]lldp.TSA{2, 2}}
-	recoA = &lldp.ETS{Recommendation: true, PrioTC: [8]uint8{0, 0, 0, 1}, Bandwidth: [8]uint8{30, 70}, TSA: [8]lldp.TSA{2, 2}}
-	pfc3  = &lldp.PFC{Cap: 8, Enabled: 1 << 3}
-	pfc34 = &lldp.PFC{Cap: 8, Enabled: 1<<3 | 1<<4}
-	app1  = &lldp.AppPriority{Entries: []lldp.AppEntry{{Priority: 3, Selector: lldp.AppSelUDP, Protocol: 4791}}}
-	app2  = &lldp.AppPriority{Entries: []lldp.AppEntry{{Priority: 3, Selector: lldp.AppSelUDP, Protocol: 4791}, {Priority: 3, Selector: lldp.AppSelDSCP, Protocol: 26}}}
-)
-
-// frame builds a nearest-bridge LLDP frame from src whose chassis ID is
-// src's MAC and port ID "swp1".
-func frame(t testing.TB, src lldp.MAC, ttl uint16, tlvs ...lldp.TLV) []byte {
-	return frameTo(t, lldp.NearestBridge, src, ttl, tlvs...)
-}
-
-func frameTo(t testing.TB, dst, src lldp.MAC, ttl uint16, tlvs ...lldp.TLV) []byte {
-	t.Helper()
-	du := &lldp.DU{
-		ChassisID: lldp.ChassisID{Subtype: lldp.ChassisIDSubtypeMACAddress, ID: src[:]},
-		PortID:    lldp.PortID{Subtype: lldp.PortIDSubtypeInterfaceName, ID: []byte("swp1")},
-		TTL:       ttl,
-		TLVs:      append([]lldp.TLV{&lldp.Text{Kind: lldp.TLVTypeSystemName, Value: "leaf-" + src.String()[15:]}}, tlvs...),
-	}
-	b, err := lldp.AppendFrame(nil, dst, src, du)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 func rx(s float64, data []byte) Event {
 	return FrameReceived{Interface: "eth0", At: at(s), Data: data}

@@ -18,6 +18,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/check"
+
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/dcbtop/dcbtop/capture/session"
@@ -72,7 +74,7 @@ one line on stderr.
 
 // Exit statuses of dcbtop check: the Nagios plugin return codes.
 const (
-	checkExitUnknown = int(engine.VerdictUnknown)
+	checkExitUnknown = int(check.VerdictUnknown)
 )
 
 // checkOptions are the parsed arguments of dcbtop check.
@@ -81,7 +83,7 @@ type checkOptions struct {
 	read        string
 	localMAC    *lldp.MAC // --local-mac
 	expect      string
-	policy      *engine.Policy
+	policy      *check.Policy
 	wait        time.Duration
 	json, junit bool
 	// textfile is --textfile's directory, "" without it.
@@ -130,7 +132,7 @@ func parseCheck(args []string) (*checkOptions, error) {
 	case o.localMAC != nil && o.read == "":
 		return nil, errors.New("--local-mac applies to -r only")
 	}
-	if p, ok := engine.PresetPolicy(o.expect); ok {
+	if p, ok := check.PresetPolicy(o.expect); ok {
 		if _, err := os.Stat(o.expect); err != nil { // a file of that name wins
 			o.policy = p
 			return o, nil
@@ -141,7 +143,7 @@ func parseCheck(args []string) (*checkOptions, error) {
 		if err != nil {
 			return nil, fmt.Errorf("--expect: %w", err)
 		}
-		if o.policy, err = engine.ParsePolicy(b); err != nil {
+		if o.policy, err = check.ParsePolicy(b); err != nil {
 			return nil, fmt.Errorf("--expect %s: %w", o.expect, err)
 		}
 	}
@@ -209,7 +211,7 @@ func runCheck(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintf(env.Stderr, "dcbtop check: UNKNOWN: %v\n", err)
 		return checkExitUnknown
 	}
-	rep := engine.NewCheckReport(snap, o.ifaces, engine.CheckOptions{Policy: o.policy, Replay: o.read != ""})
+	rep := check.NewCheckReport(snap, o.ifaces, check.CheckOptions{Policy: o.policy, Replay: o.read != ""})
 	if o.read != "" {
 		rep.File = &o.read
 	}
@@ -465,7 +467,7 @@ func (w *readiness) done(now time.Time) bool {
 
 // writeCheckJSON prints the report as JSON (assets/check.schema.json),
 // escaped as every JSON output is (engine.MarshalOutput).
-func writeCheckJSON(w io.Writer, r engine.CheckReport) error {
+func writeCheckJSON(w io.Writer, r check.CheckReport) error {
 	b, err := engine.MarshalOutput(r, true)
 	if err != nil {
 		return err
@@ -475,18 +477,18 @@ func writeCheckJSON(w io.Writer, r engine.CheckReport) error {
 }
 
 // SGR colours of the verdicts on a terminal.
-var verdictColor = map[engine.Verdict]string{
-	engine.VerdictOK:       "\x1b[32m",
-	engine.VerdictWarning:  "\x1b[1;33m",
-	engine.VerdictCritical: "\x1b[1;31m",
-	engine.VerdictUnknown:  "\x1b[35m",
+var verdictColor = map[check.Verdict]string{
+	check.VerdictOK:       "\x1b[32m",
+	check.VerdictWarning:  "\x1b[1;33m",
+	check.VerdictCritical: "\x1b[1;31m",
+	check.VerdictUnknown:  "\x1b[35m",
 }
 
 // writeCheckText prints the report for people: the verdict and its
 // counts, then per interface a line per check, with the evidence and the
 // fix of every check not OK. Strings from the wire are sanitized.
-func writeCheckText(w io.Writer, r engine.CheckReport, color bool) error {
-	paint := func(v engine.Verdict, s string) string {
+func writeCheckText(w io.Writer, r check.CheckReport, color bool) error {
+	paint := func(v check.Verdict, s string) string {
 		if !color {
 			return s
 		}
@@ -502,7 +504,7 @@ func writeCheckText(w io.Writer, r engine.CheckReport, color bool) error {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "dcbtop check: %s (%d ok, %d warning, %d critical, %d unknown on %d interface%s", paint(r.Verdict, r.Verdict.String()),
-		counts[engine.VerdictOK], counts[engine.VerdictWarning], counts[engine.VerdictCritical], counts[engine.VerdictUnknown],
+		counts[check.VerdictOK], counts[check.VerdictWarning], counts[check.VerdictCritical], counts[check.VerdictUnknown],
 		len(r.Interfaces), map[bool]string{true: "", false: "s"}[len(r.Interfaces) == 1])
 	if r.File != nil {
 		fmt.Fprintf(&b, ", replay of %s", engine.Sanitize(*r.File))
@@ -512,7 +514,7 @@ func writeCheckText(w io.Writer, r engine.CheckReport, color bool) error {
 		fmt.Fprintf(&b, "\n%s  %s\n", engine.Sanitize(in.Name), paint(in.Verdict, in.Verdict.String()))
 		for _, x := range in.Results {
 			fmt.Fprintf(&b, "  %s %-14s %s\n", paint(x.Verdict, fmt.Sprintf("%-8s", x.Verdict)), x.Check, engine.Sanitize(x.Summary))
-			if x.Verdict == engine.VerdictOK {
+			if x.Verdict == check.VerdictOK {
 				continue
 			}
 			for _, e := range x.Evidence {
@@ -564,7 +566,7 @@ type (
 // whose type is the verdict, UNKNOWN is skipped. Text goes through
 // encoding/xml, which escapes it; sanitized first, since XML 1.0 cannot
 // carry most control characters at all.
-func writeCheckJUnit(w io.Writer, r engine.CheckReport) error {
+func writeCheckJUnit(w io.Writer, r check.CheckReport) error {
 	all := junitSuites{Name: "dcbtop check"}
 	for _, in := range r.Interfaces {
 		s := junitSuite{Name: engine.Sanitize(in.Name), Timestamp: r.TakenAt.UTC().Format(time.RFC3339)}
@@ -579,10 +581,10 @@ func writeCheckJUnit(w io.Writer, r engine.CheckReport) error {
 			c := junitCase{Name: string(x.Check), Classname: "dcbtop.check." + engine.Sanitize(in.Name)}
 			f := &junitFailure{Type: x.Verdict.String(), Message: engine.Sanitize(x.Summary), Text: detail}
 			switch x.Verdict {
-			case engine.VerdictCritical, engine.VerdictWarning:
+			case check.VerdictCritical, check.VerdictWarning:
 				c.Failure = f
 				s.Failures++
-			case engine.VerdictUnknown:
+			case check.VerdictUnknown:
 				c.Skipped = f
 				s.Skipped++
 			default:

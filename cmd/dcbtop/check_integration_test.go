@@ -5,8 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/check"
+
 	"github.com/dcbtop/dcbtop/assets"
-	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/testbed"
 )
 
@@ -28,7 +29,7 @@ var hostTLVs = []testbed.UnknownTLV{
 
 // runCheckIn runs `dcbtop check --json args...` in ns and returns its exit
 // status and report (validated against the schema).
-func runCheckIn(t *testing.T, ns *testbed.NS, args ...string) (int, engine.CheckReport) {
+func runCheckIn(t *testing.T, ns *testbed.NS, args ...string) (int, check.CheckReport) {
 	t.Helper()
 	p := startDcbtop(t, ns, append([]string{"check", "--json"}, args...)...)
 	code := p.wait(60 * time.Second)
@@ -37,13 +38,13 @@ func runCheckIn(t *testing.T, ns *testbed.NS, args ...string) (int, engine.Check
 
 // decodeCheck validates the report a finished `dcbtop check --json`
 // printed against the schema and decodes it.
-func decodeCheck(t *testing.T, p *proc) engine.CheckReport {
+func decodeCheck(t *testing.T, p *proc) check.CheckReport {
 	t.Helper()
 	out := p.stdout()
 	if err := assets.ValidateCheck([]byte(out)); err != nil {
 		t.Fatalf("report does not match check.schema.json: %v\n%s\nstderr: %s", err, out, p.stderrText())
 	}
-	var r engine.CheckReport
+	var r check.CheckReport
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
@@ -55,16 +56,16 @@ func decodeCheck(t *testing.T, p *proc) engine.CheckReport {
 
 // verdictOf returns the verdict of check c on the report's first
 // interface.
-func verdictOf(r engine.CheckReport, c engine.CheckName) (engine.Verdict, string) {
+func verdictOf(r check.CheckReport, c check.CheckName) (check.Verdict, string) {
 	if len(r.Interfaces) == 0 {
-		return engine.VerdictUnknown, "no interface"
+		return check.VerdictUnknown, "no interface"
 	}
 	for _, x := range r.Interfaces[0].Results {
 		if x.Check == c {
 			return x.Verdict, x.Summary
 		}
 	}
-	return engine.VerdictUnknown, "no such check"
+	return check.VerdictUnknown, "no such check"
 }
 
 // TestCheckLLDPD judges live links to real lldpd peers: a RoCE-ready
@@ -76,7 +77,7 @@ func verdictOf(r engine.CheckReport, c engine.CheckName) (engine.Verdict, string
 func TestCheckLLDPD(t *testing.T) {
 	testbed.RequirePriv(t)
 	t.Parallel()
-	want := func(t *testing.T, r engine.CheckReport, vs map[engine.CheckName]engine.Verdict) {
+	want := func(t *testing.T, r check.CheckReport, vs map[check.CheckName]check.Verdict) {
 		t.Helper()
 		for c, v := range vs {
 			if got, why := verdictOf(r, c); got != v {
@@ -101,16 +102,16 @@ func TestCheckLLDPD(t *testing.T) {
 		_, host := link(t, swPFC3)
 		start := time.Now()
 		code, r := runCheckIn(t, host, "-i", "h0", "--wait", "20s")
-		if code != 3 || r.Verdict != engine.VerdictUnknown {
+		if code != 3 || r.Verdict != check.VerdictUnknown {
 			t.Errorf("exit %d, verdict %v; want 3 (UNKNOWN: no counters on a veth)", code, r.Verdict)
 		}
-		want(t, r, map[engine.CheckName]engine.Verdict{
-			engine.CheckPeer: engine.VerdictOK, engine.CheckRoCEPriority: engine.VerdictOK, engine.CheckRoCEPFC: engine.VerdictOK,
-			engine.CheckRoCEETS: engine.VerdictOK, engine.CheckPFCAgreement: engine.VerdictOK, engine.CheckAgents: engine.VerdictOK,
-			engine.CheckPauses: engine.VerdictUnknown, engine.CheckECN: engine.VerdictUnknown,
+		want(t, r, map[check.CheckName]check.Verdict{
+			check.CheckPeer: check.VerdictOK, check.CheckRoCEPriority: check.VerdictOK, check.CheckRoCEPFC: check.VerdictOK,
+			check.CheckRoCEETS: check.VerdictOK, check.CheckPFCAgreement: check.VerdictOK, check.CheckAgents: check.VerdictOK,
+			check.CheckPauses: check.VerdictUnknown, check.CheckECN: check.VerdictUnknown,
 			// A veth has no pause operations and no RDMA device: unknown,
 			// never a false OK.
-			engine.CheckLinkPause: engine.VerdictUnknown, engine.CheckRoCEGID: engine.VerdictUnknown, engine.CheckRoCEPath: engine.VerdictUnknown,
+			check.CheckLinkPause: check.VerdictUnknown, check.CheckRoCEGID: check.VerdictUnknown, check.CheckRoCEPath: check.VerdictUnknown,
 		})
 		if took := time.Since(start); took > 15*time.Second {
 			t.Errorf("took %v: the check should end soon after both agents were seen", took)
@@ -123,7 +124,7 @@ func TestCheckLLDPD(t *testing.T) {
 		if code != 2 {
 			t.Errorf("exit %d, want 2", code)
 		}
-		want(t, r, map[engine.CheckName]engine.Verdict{engine.CheckRoCEPFC: engine.VerdictCritical})
+		want(t, r, map[check.CheckName]check.Verdict{check.CheckRoCEPFC: check.VerdictCritical})
 	})
 	t.Run("multi-peer", func(t *testing.T) {
 		t.Parallel()
@@ -134,7 +135,7 @@ func TestCheckLLDPD(t *testing.T) {
 		if code != 2 {
 			t.Errorf("exit %d, want 2", code)
 		}
-		want(t, r, map[engine.CheckName]engine.Verdict{engine.CheckPeer: engine.VerdictCritical})
+		want(t, r, map[check.CheckName]check.Verdict{check.CheckPeer: check.VerdictCritical})
 	})
 	t.Run("no peer within --wait", func(t *testing.T) {
 		t.Parallel()
@@ -144,6 +145,6 @@ func TestCheckLLDPD(t *testing.T) {
 		if took := time.Since(start); code != 2 || took < 2*time.Second {
 			t.Errorf("exit %d after %v, want 2 after --wait (2 s)", code, took)
 		}
-		want(t, r, map[engine.CheckName]engine.Verdict{engine.CheckPeer: engine.VerdictCritical})
+		want(t, r, map[check.CheckName]check.Verdict{check.CheckPeer: check.VerdictCritical})
 	})
 }

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/check"
+
 	"github.com/dcbtop/dcbtop/engine/lossless"
 
 	"github.com/charmbracelet/x/ansi"
@@ -51,7 +53,7 @@ var (
 	// roceApp maps RoCE to priority 3 for the switch (UDP 4791) and for
 	// an mlx5 NIC, which applies DSCP entries only (DSCP 26, the ToS 106
 	// of fakeSampler's rdma_cm).
-	roceApp = &lldp.AppPriority{Entries: []lldp.AppEntry{{Priority: 3, Selector: lldp.AppSelUDP, Protocol: engine.RoCEv2Port},
+	roceApp = &lldp.AppPriority{Entries: []lldp.AppEntry{{Priority: 3, Selector: lldp.AppSelUDP, Protocol: lossless.RoCEv2Port},
 		{Priority: 3, Selector: lldp.AppSelDSCP, Protocol: 26}}}
 )
 
@@ -88,13 +90,13 @@ func host() checkFrame {
 
 // checkJSON runs dcbtop check --json with args and decodes its report,
 // after validating it against the schema.
-func checkJSON(t *testing.T, args ...string) (int, engine.CheckReport) {
+func checkJSON(t *testing.T, args ...string) (int, check.CheckReport) {
 	t.Helper()
 	code, out, errOut := runCLI(t, append([]string{"check", "--json"}, args...)...)
 	if err := assets.ValidateCheck([]byte(out)); err != nil {
 		t.Fatalf("report does not match check.schema.json: %v\n%s\nstderr: %s", err, out, errOut)
 	}
-	var r engine.CheckReport
+	var r check.CheckReport
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
@@ -114,34 +116,34 @@ func TestCheckReplay(t *testing.T) {
 		frames   []checkFrame
 		args     []string
 		exit     int
-		verdicts map[engine.CheckName]engine.Verdict // a subset
+		verdicts map[check.CheckName]check.Verdict // a subset
 	}{
 		{
 			name:   "healthy RoCE, counters unknown",
 			frames: []checkFrame{host(), healthyPeer},
 			exit:   3,
-			verdicts: map[engine.CheckName]engine.Verdict{engine.CheckPeer: engine.VerdictOK, engine.CheckRoCEPFC: engine.VerdictOK,
-				engine.CheckPFCAgreement: engine.VerdictOK, engine.CheckPauses: engine.VerdictUnknown},
+			verdicts: map[check.CheckName]check.Verdict{check.CheckPeer: check.VerdictOK, check.CheckRoCEPFC: check.VerdictOK,
+				check.CheckPFCAgreement: check.VerdictOK, check.CheckPauses: check.VerdictUnknown},
 		},
 		{
 			name:     "the switch has PFC off on the RoCE priority",
 			frames:   []checkFrame{host(), {src: switchMAC, name: "leaf1", tlvs: []lldp.TLV{ets5050, reco5050, pfcNone, roceApp}}},
 			exit:     2,
-			verdicts: map[engine.CheckName]engine.Verdict{engine.CheckRoCEPFC: engine.VerdictCritical},
+			verdicts: map[check.CheckName]check.Verdict{check.CheckRoCEPFC: check.VerdictCritical},
 		},
 		{
 			name: "multi-peer",
 			frames: []checkFrame{host(), healthyPeer,
 				{src: switch2, name: "leaf2", tlvs: []lldp.TLV{ets5050, pfcOn3, roceApp}}},
 			exit:     2,
-			verdicts: map[engine.CheckName]engine.Verdict{engine.CheckPeer: engine.VerdictCritical},
+			verdicts: map[check.CheckName]check.Verdict{check.CheckPeer: check.VerdictCritical},
 		},
 		{
 			name:     "policy mismatch",
 			frames:   []checkFrame{host(), healthyPeer},
 			args:     []string{"--expect", "POLICY"},
 			exit:     2,
-			verdicts: map[engine.CheckName]engine.Verdict{engine.CheckPolicy: engine.VerdictCritical},
+			verdicts: map[check.CheckName]check.Verdict{check.CheckPolicy: check.VerdictCritical},
 		},
 		{
 			name: "warnings only: a strict class can starve RoCE",
@@ -149,14 +151,14 @@ func TestCheckReplay(t *testing.T) {
 				&lldp.ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1, 0, 0, 2}, Bandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{lldp.TSAETS, lldp.TSAETS, lldp.TSAStrict}},
 				reco5050, pfcOn3, roceApp}}},
 			exit:     1,
-			verdicts: map[engine.CheckName]engine.Verdict{engine.CheckRoCEETS: engine.VerdictWarning, engine.CheckPauses: engine.VerdictUnknown},
+			verdicts: map[check.CheckName]check.Verdict{check.CheckRoCEETS: check.VerdictWarning, check.CheckPauses: check.VerdictUnknown},
 		},
 		{
 			name:     "an interface the capture does not have",
 			frames:   []checkFrame{host(), healthyPeer},
 			args:     []string{"-i", "eth9"},
 			exit:     2,
-			verdicts: map[engine.CheckName]engine.Verdict{engine.CheckPeer: engine.VerdictCritical},
+			verdicts: map[check.CheckName]check.Verdict{check.CheckPeer: check.VerdictCritical},
 		},
 	}
 	policy := filepath.Join(t.TempDir(), "policy.json")
@@ -179,7 +181,7 @@ func TestCheckReplay(t *testing.T) {
 			if r.Source != "replay" || r.File == nil || len(r.Interfaces) != 1 {
 				t.Fatalf("report %+v", r)
 			}
-			got := map[engine.CheckName]engine.Verdict{}
+			got := map[check.CheckName]check.Verdict{}
 			for _, x := range r.Interfaces[0].Results {
 				if _, ok := tt.verdicts[x.Check]; ok {
 					got[x.Check] = x.Verdict
@@ -357,7 +359,7 @@ type fakeSampler struct{}
 // liveCheck runs `dcbtop check --json -i eth0 args...` in process, live
 // on an in-memory eth0 that delivers frames (each LLDPDU again every
 // 200 ms) and whose counters are fakeSampler's.
-func liveCheck(t *testing.T, frames []checkFrame, args ...string) (int, engine.CheckReport, time.Duration) {
+func liveCheck(t *testing.T, frames []checkFrame, args ...string) (int, check.CheckReport, time.Duration) {
 	t.Helper()
 	conn := &memConn{frames: make(chan capture.Frame, 64), done: make(chan struct{})}
 	stop := make(chan struct{})
@@ -424,14 +426,14 @@ func lldpFrame(t *testing.T, f checkFrame) []byte {
 func TestCheckLive(t *testing.T) {
 	healthyPeer := checkFrame{src: switchMAC, name: "leaf1", tlvs: []lldp.TLV{ets5050, reco5050, pfcOn3, roceApp}}
 	code, r, took := liveCheck(t, []checkFrame{host(), healthyPeer}, "--wait", "20s")
-	if code != 0 || r.Verdict != engine.VerdictOK || r.Source != "live" || r.File != nil {
+	if code != 0 || r.Verdict != check.VerdictOK || r.Source != "live" || r.File != nil {
 		t.Errorf("healthy: exit %d, report %+v", code, r)
 	}
 	if took > 10*time.Second {
 		t.Errorf("healthy: took %v; the check should end once the peer and two samples are in", took)
 	}
 	for _, x := range r.Interfaces[0].Results {
-		if x.Verdict != engine.VerdictOK {
+		if x.Verdict != check.VerdictOK {
 			t.Errorf("healthy: %s %v: %s %v", x.Check, x.Verdict, x.Summary, x.Evidence)
 		}
 	}
@@ -445,12 +447,12 @@ func TestCheckLive(t *testing.T) {
 		&lldp.ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1, 0, 0, 2}, Bandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{lldp.TSAETS, lldp.TSAETS, lldp.TSAStrict}},
 		reco5050, pfcOn3, roceApp}}
 	code, r, _ = liveCheck(t, []checkFrame{host(), strictPeer}, "--wait", "20s")
-	if code != 1 || r.Verdict != engine.VerdictWarning {
+	if code != 1 || r.Verdict != check.VerdictWarning {
 		t.Errorf("warnings only: exit %d, report %+v", code, r)
 	}
 
 	code, r, took = liveCheck(t, nil, "--wait", "1500ms")
-	if code != 2 || r.Interfaces[0].Results[0].Check != engine.CheckPeer || r.Interfaces[0].Results[0].Verdict != engine.VerdictCritical {
+	if code != 2 || r.Interfaces[0].Results[0].Check != check.CheckPeer || r.Interfaces[0].Results[0].Verdict != check.VerdictCritical {
 		t.Errorf("no peer: exit %d, report %+v", code, r)
 	}
 	if took < 1500*time.Millisecond || took > 8*time.Second {
@@ -461,10 +463,10 @@ func TestCheckLive(t *testing.T) {
 // TestCheckTextColor: on a terminal the verdicts are coloured, and only
 // the verdicts.
 func TestCheckTextColor(t *testing.T) {
-	r := engine.CheckReport{Verdict: engine.VerdictCritical, Exit: 2, Interfaces: []engine.CheckInterface{{
-		Name: "eth0", Verdict: engine.VerdictCritical, Results: []engine.CheckResult{
-			{Interface: "eth0", Check: engine.CheckPeer, Verdict: engine.VerdictOK, Summary: "a valid DCBX peer (ieee)", Evidence: []string{}},
-			{Interface: "eth0", Check: engine.CheckRoCEPFC, Verdict: engine.VerdictCritical, Summary: "off", Evidence: []string{"peer PFC enabled {}"}, Fix: "enable it"},
+	r := check.CheckReport{Verdict: check.VerdictCritical, Exit: 2, Interfaces: []check.CheckInterface{{
+		Name: "eth0", Verdict: check.VerdictCritical, Results: []check.CheckResult{
+			{Interface: "eth0", Check: check.CheckPeer, Verdict: check.VerdictOK, Summary: "a valid DCBX peer (ieee)", Evidence: []string{}},
+			{Interface: "eth0", Check: check.CheckRoCEPFC, Verdict: check.VerdictCritical, Summary: "off", Evidence: []string{"peer PFC enabled {}"}, Fix: "enable it"},
 		}}}}
 	var plain, color strings.Builder
 	if err := writeCheckText(&plain, r, false); err != nil {
@@ -492,7 +494,7 @@ func TestCheckTextColor(t *testing.T) {
 func TestCheckJSONEscapes(t *testing.T) {
 	file := "x\u202ey\u009b2J.pcap"
 	var b strings.Builder
-	if err := writeCheckJSON(&b, engine.CheckReport{Schema: "dcbtop.check/v1", File: &file, Interfaces: []engine.CheckInterface{}}); err != nil {
+	if err := writeCheckJSON(&b, check.CheckReport{Schema: "dcbtop.check/v1", File: &file, Interfaces: []check.CheckInterface{}}); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()

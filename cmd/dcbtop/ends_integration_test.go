@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/check"
+
 	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/testbed"
@@ -65,17 +67,17 @@ func TestReplayBothEnds(t *testing.T) {
 	}
 
 	code, out, errOut = runOut(t, dcbtopBin, "check", "-r", pcap, "--json")
-	var r engine.CheckReport
+	var r check.CheckReport
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("check -r: %v (exit %d, %s)", err, code, errOut)
 	}
-	if v, why := verdictOf(r, engine.CheckPeer); v != engine.VerdictOK {
+	if v, why := verdictOf(r, check.CheckPeer); v != check.VerdictOK {
 		t.Errorf("check -r: dcbx-peer %v (%s), want OK", v, why)
 	}
 	if ev := strings.Join(r.Interfaces[0].Results[0].Evidence, "\n"); !strings.Contains(ev, "the capture read as both ends of one link: this host "+hostMAC.String()) {
 		t.Errorf("check -r: dcbx-peer's evidence does not state the reading:\n%s", ev)
 	}
-	if v, why := verdictOf(r, engine.CheckPFCAgreement); v != engine.VerdictOK {
+	if v, why := verdictOf(r, check.CheckPFCAgreement); v != check.VerdictOK {
 		t.Errorf("check -r: pfc-agreement %v (%s), want OK (this host's advertisement is known)", v, why)
 	}
 

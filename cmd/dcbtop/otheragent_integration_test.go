@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/check"
+
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/testbed"
 	"github.com/dcbtop/dcbtop/testbed/snaptest"
@@ -40,14 +42,14 @@ func TestOtherAgentIsLocal(t *testing.T) {
 	c := startProc(t, "dcbtop check beside the agent", dcbtopIn(t, host, run, "check", "--json", "-i", "h0", "--wait", "10s"))
 	c.wait(60 * time.Second)
 	r := decodeCheck(t, c)
-	for ch, want := range map[engine.CheckName]engine.Verdict{engine.CheckRoCEPFC: engine.VerdictOK, engine.CheckRoCEPriority: engine.VerdictOK,
-		engine.CheckPFCAgreement: engine.VerdictOK, engine.CheckAgents: engine.VerdictOK} {
+	for ch, want := range map[check.CheckName]check.Verdict{check.CheckRoCEPFC: check.VerdictOK, check.CheckRoCEPriority: check.VerdictOK,
+		check.CheckPFCAgreement: check.VerdictOK, check.CheckAgents: check.VerdictOK} {
 		if got, why := verdictOf(r, ch); got != want {
 			t.Errorf("check beside the agent: %s %v (%s), want %v", ch, got, why, want)
 		}
 	}
 	for _, x := range r.Interfaces[0].Results {
-		if x.Check == engine.CheckAgents && !slices.ContainsFunc(x.Evidence, func(e string) bool { return strings.Contains(e, "local source agent") }) {
+		if x.Check == check.CheckAgents && !slices.ContainsFunc(x.Evidence, func(e string) bool { return strings.Contains(e, "local source agent") }) {
 			t.Errorf("single-agent evidence %v, want the agent named", x.Evidence)
 		}
 	}

@@ -8,10 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/check"
+
 	"github.com/dcbtop/dcbtop/engine/lossless"
 
 	"github.com/dcbtop/dcbtop/capture/control"
-	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/testbed"
 	"github.com/dcbtop/dcbtop/testbed/snaptest"
 )
@@ -28,7 +29,7 @@ type roceFixture struct {
 	// lldpd advertising only UDP 4791, no DSCP entry).
 	checkHops map[lossless.RoCEHop]lossless.PathVerdict
 	// checks are `dcbtop check` verdicts beyond the path's.
-	checks map[engine.CheckName]engine.Verdict
+	checks map[check.CheckName]check.Verdict
 }
 
 var roceFixtures = []roceFixture{
@@ -50,9 +51,9 @@ var roceFixtures = []roceFixture{
 		priority: 0,
 		// The check's host agent maps no DSCP: DSCP 26 lands on 0 too.
 		checkHops: map[lossless.RoCEHop]lossless.PathVerdict{lossless.HopToS: lossless.PathError},
-		checks: map[engine.CheckName]engine.Verdict{engine.CheckRoCEGID: engine.VerdictOK, engine.CheckECN: engine.VerdictWarning,
-			engine.CheckRoCEPriority: engine.VerdictCritical, engine.CheckRoCEPath: engine.VerdictCritical,
-			engine.CheckHeadroom: engine.VerdictUnknown, engine.CheckTrust: engine.VerdictUnknown}},
+		checks: map[check.CheckName]check.Verdict{check.CheckRoCEGID: check.VerdictOK, check.CheckECN: check.VerdictWarning,
+			check.CheckRoCEPriority: check.VerdictCritical, check.CheckRoCEPath: check.VerdictCritical,
+			check.CheckHeadroom: check.VerdictUnknown, check.CheckTrust: check.VerdictUnknown}},
 	// bnxt_re: no rdma_cm default ToS, so the DSCP way is unknown; the
 	// PCP way lands on priority 0: the worse, an error. (bnxt_en would
 	// take the UDP 4791 entry, but on a veth the driver is veth.)
@@ -63,8 +64,8 @@ var roceFixtures = []roceFixture{
 			lossless.HopBuffer: lossless.PathUnknown, lossless.HopETS: lossless.PathOK, lossless.HopPauses: lossless.PathUnknown,
 			lossless.HopECN: lossless.PathUnknown},
 		priority: 0,
-		checks: map[engine.CheckName]engine.Verdict{engine.CheckRoCEGID: engine.VerdictOK, engine.CheckRoCEPriority: engine.VerdictCritical,
-			engine.CheckRoCEPath: engine.VerdictCritical, engine.CheckHeadroom: engine.VerdictUnknown, engine.CheckTrust: engine.VerdictUnknown}},
+		checks: map[check.CheckName]check.Verdict{check.CheckRoCEGID: check.VerdictOK, check.CheckRoCEPriority: check.VerdictCritical,
+			check.CheckRoCEPath: check.VerdictCritical, check.CheckHeadroom: check.VerdictUnknown, check.CheckTrust: check.VerdictUnknown}},
 }
 
 // TestRoCEPathFixtures runs dcbtop on a veth named as each fixture's
@@ -147,7 +148,7 @@ func TestRoCEPathFixtures(t *testing.T) {
 				}
 			}
 			for _, x := range r.Interfaces[0].Results {
-				if x.Check != engine.CheckRoCEPath {
+				if x.Check != check.CheckRoCEPath {
 					continue
 				}
 				ev := strings.Join(x.Evidence, "\n")

@@ -8,7 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/check"
+
 	"github.com/dcbtop/dcbtop/testbed"
 	"github.com/dcbtop/dcbtop/testbed/snaptest"
 )
@@ -76,7 +77,7 @@ func TestReplaySLL2TwoPorts(t *testing.T) {
 		}
 	}
 	_, out, _ = runCLI(t, "check", "--json", "-r", path)
-	var r engine.CheckReport
+	var r check.CheckReport
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("check report: %v\n%s", err, out)
 	}
@@ -85,7 +86,7 @@ func TestReplaySLL2TwoPorts(t *testing.T) {
 	}
 	for _, in := range r.Interfaces {
 		for _, x := range in.Results {
-			if x.Check == engine.CheckPeer && x.Verdict != engine.VerdictOK {
+			if x.Check == check.CheckPeer && x.Verdict != check.VerdictOK {
 				t.Errorf("%s: dcbx-peer %v (%s), want OK", in.Name, x.Verdict, x.Summary)
 			}
 		}

@@ -12,11 +12,12 @@ import (
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
-// RoCE's classifiers in an APP table: UDP destination port 4791 (RoCEv2)
-// and EtherType 0x8915 (RoCEv1).
+// RoCE's classifiers in an APP table: UDP destination port 4791 (RoCEv2;
+// IANA, InfiniBand Architecture Specification Annex A17) and EtherType
+// 0x8915 (RoCEv1).
 const (
-	roceV2Port      = 4791
-	roceV1Ethertype = 0x8915
+	RoCEv2Port      = 4791
+	RoCEv1Ethertype = 0x8915
 )
 
 // losslessDiagnostics reads the last two counter samples for what an
@@ -163,7 +164,7 @@ func (p *port) neverPaused(pfc *PFCSample, pfcOn dcb.PrioSet) (diag.Diagnostic, 
 	if op := p.Operational; op != nil {
 		var mapped dcb.PrioSet
 		for _, a := range op.App {
-			if a.Selector == lldp.AppSelUDP && a.Protocol == roceV2Port || a.Selector == lldp.AppSelEthertype && a.Protocol == roceV1Ethertype {
+			if a.Selector == lldp.AppSelUDP && a.Protocol == RoCEv2Port || a.Selector == lldp.AppSelEthertype && a.Protocol == RoCEv1Ethertype {
 				mapped |= 1 << a.Priority
 			}
 		}

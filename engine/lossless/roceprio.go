@@ -140,7 +140,7 @@ func (f *landingFacts) appLanding() (RoCELanding, bool) {
 	for _, want := range []struct {
 		sel   lldp.AppSelector
 		proto uint16
-	}{{lldp.AppSelUDP, roceV2Port}, {lldp.AppSelEthertype, roceV1Ethertype}} {
+	}{{lldp.AppSelUDP, RoCEv2Port}, {lldp.AppSelEthertype, RoCEv1Ethertype}} {
 		for _, a := range f.table {
 			if a.Selector == want.sel && a.Protocol == want.proto {
 				p := int(a.Priority)

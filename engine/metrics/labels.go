@@ -15,9 +15,9 @@ const other = "other"
 
 // Values of the side label.
 const (
-	sideLocal       = string(engine.SideLocal)
-	sideRemote      = string(engine.SideRemote)
-	sideOperational = string(engine.SideOperational)
+	sideLocal       = string(SideLocal)
+	sideRemote      = string(SideRemote)
+	sideOperational = string(SideOperational)
 )
 
 // digits are the label values of tc and priority.

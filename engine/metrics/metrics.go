@@ -260,7 +260,7 @@ func (c *Collector) collectInterface(ch chan<- prometheus.Metric, in *engine.Int
 		c.collectParams(ch, name, sideRemote, in.Remote)
 	}
 	c.collectParams(ch, name, sideOperational, in.Operational)
-	for _, g := range in.ConfigDigests() {
+	for _, g := range ConfigDigests(in) {
 		gauge(ch, d.configInfo, 1, name, string(g.Side), g.Hash, g.PFC, g.RoCEPriority)
 	}
 	c.collectDiagnostics(ch, in)

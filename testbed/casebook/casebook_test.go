@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dcbtop/dcbtop/engine/check"
+
 	"github.com/dcbtop/dcbtop/engine/lossless"
 
 	"github.com/google/go-cmp/cmp"
@@ -62,7 +64,7 @@ type said struct {
 
 func hear(in *engine.Interface) said {
 	s := said{checks: map[string]string{}, hops: map[string]string{}, diags: map[string][]string{}}
-	for _, r := range engine.Check(in, engine.CheckOptions{}) {
+	for _, r := range check.Check(in, check.CheckOptions{}) {
 		s.checks[string(r.Check)] = r.Verdict.String()
 		s.lines = append(s.lines, fmt.Sprintf("check %-14s %-8s %s", r.Check, r.Verdict, engine.Sanitize(r.Summary)))
 	}

@@ -1,8 +1,10 @@
-package engine
+package check
 
 import (
 	"fmt"
 	"slices"
+
+	"github.com/dcbtop/dcbtop/engine"
 
 	"github.com/dcbtop/dcbtop/engine/lossless"
 
@@ -153,8 +155,8 @@ func (c *checker) fold() {
 				if !worse(v, r.Verdict) {
 					continue
 				}
-				r.Evidence = appendOnce(r.Evidence, fmt.Sprintf("%s/%d %s: %s", Sanitize(p.Device), p.Port, h.Hop, h.Verdict))
-				r.Verdict, r.Summary = v, fmt.Sprintf("RoCE path %s/%d, %s: %s", Sanitize(p.Device), p.Port, h.Hop, h.Reason)
+				r.Evidence = appendOnce(r.Evidence, fmt.Sprintf("%s/%d %s: %s", engine.Sanitize(p.Device), p.Port, h.Hop, h.Verdict))
+				r.Verdict, r.Summary = v, fmt.Sprintf("RoCE path %s/%d, %s: %s", engine.Sanitize(p.Device), p.Port, h.Hop, h.Reason)
 				if v != VerdictUnknown {
 					r.Fix = "see the Lossless pane's RoCE path and the diagnostics"
 				}

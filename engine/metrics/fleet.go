@@ -1,4 +1,4 @@
-package engine
+package metrics
 
 import (
 	"crypto/sha256"
@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/dcbtop/dcbtop/engine"
 
 	"github.com/dcbtop/dcbtop/engine/lossless"
 
@@ -48,7 +50,7 @@ type ConfigDigest struct {
 // local parameters when known, the remote ones while valid, the
 // operational ones when known. The operational digest also covers the
 // RoCE path's settings (see ConfigText).
-func (in *Interface) ConfigDigests() []ConfigDigest {
+func ConfigDigests(in *engine.Interface) []ConfigDigest {
 	var out []ConfigDigest
 	add := func(side Side, p *dcb.Params, willing *bool, paths []lossless.RoCEPath) {
 		if p == nil {

@@ -1,9 +1,11 @@
-package engine
+package check
 
 import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dcbtop/dcbtop/engine"
 
 	"github.com/dcbtop/dcbtop/engine/lossless"
 
@@ -20,7 +22,7 @@ func roceLocal(willing bool) *dcb.Params {
 	return &dcb.Params{
 		ETS: &dcb.ETS{Willing: willing, MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{2, 2}},
 		PFC: &dcb.PFC{Willing: willing, Cap: 8, Enabled: 1 << 3},
-		App: []dcb.App{{Selector: lldp.AppSelUDP, Protocol: RoCEv2Port, Priority: 3}},
+		App: []dcb.App{{Selector: lldp.AppSelUDP, Protocol: lossless.RoCEv2Port, Priority: 3}},
 	}
 }
 
@@ -41,7 +43,7 @@ func withDSCP(p *dcb.Params) *dcb.Params {
 
 // withQoS gives a sample DCB netlink's QoS facts: priority 3 on buffer 1
 // of size bytes, the PFC delay, and the trust table.
-func withQoS(s CountersSampled, size uint32, delay uint16, trust ...string) CountersSampled {
+func withQoS(s engine.CountersSampled, size uint32, delay uint16, trust ...string) engine.CountersSampled {
 	s.QoS = &lossless.PortQoSSample{Trust: trust, PFCDelay: &delay, Source: "dcbnl IEEE_GET",
 		Buffer: &lossless.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{130944, size}, TotalBytes: 130944 + size}}
 	return s
@@ -62,7 +64,7 @@ func TestCheck(t *testing.T) {
 	// good is a sample of a port ready for RoCE: DCB netlink reports DSCP
 	// trust, a buffer with room for priority 3 and a PFC delay; DCQCN on
 	// priority 3 in both roles.
-	good := func(at time.Time, n uint64) CountersSampled {
+	good := func(at time.Time, n uint64) engine.CountersSampled {
 		s := withQoS(mlxSample(at, n), 130944, 7, "dscp", "pcp")
 		s.ECN = &lossless.ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1 << 3, ReactionPoint: 1 << 3}
 		return s
@@ -78,7 +80,7 @@ func TestCheck(t *testing.T) {
 	tests := []struct {
 		name    string
 		local   *dcb.Params // nil: unknown
-		events  func(t *testing.T) []Event
+		events  func(t *testing.T) []engine.Event
 		opts    CheckOptions
 		want    map[CheckName]Verdict
 		summary map[CheckName]string // substrings of summaries
@@ -86,19 +88,19 @@ func TestCheck(t *testing.T) {
 		{
 			name:  "healthy RoCE",
 			local: withDSCP(roceLocal(true)),
-			events: func(t *testing.T) []Event {
-				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), good(at(2), 0), good(at(3), 1)}
+			events: func(t *testing.T) []engine.Event {
+				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), good(at(2), 0), good(at(3), 1)}
 			},
 			want: want(nil),
 		},
 		{
 			name:  "link-wide PAUSE on beside PFC, no routable RoCE v2 GID",
 			local: withDSCP(roceLocal(true)),
-			events: func(t *testing.T) []Event {
+			events: func(t *testing.T) []engine.Event {
 				s := good(at(3), 1)
 				s.LinkPause.RX = bp(true)
 				s.RoCE[0].RoutableV2, s.RoCE[0].RoutableV2Why = nil, sp("only link-local RoCE v2 GIDs")
-				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), good(at(2), 0), s}
+				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), good(at(2), 0), s}
 			},
 			// The PFC hop warns of the link pause beside it: roce-pfc too.
 			want: want(map[CheckName]Verdict{CheckLinkPause: warn, CheckRoCEGID: warn, CheckRoCEPath: warn, CheckRoCEPFC: warn}),
@@ -108,10 +110,10 @@ func TestCheck(t *testing.T) {
 		{
 			name:  "link-wide PAUSE unknown (no pause operations)",
 			local: withDSCP(roceLocal(true)),
-			events: func(t *testing.T) []Event {
+			events: func(t *testing.T) []engine.Event {
 				s := good(at(3), 1)
 				s.LinkPause = &lossless.LinkPauseSample{Source: "ethtool netlink PAUSE_GET", Unknown: sp("driver has no pause operations")}
-				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), good(at(2), 0), s}
+				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), good(at(2), 0), s}
 			},
 			want:    want(map[CheckName]Verdict{CheckLinkPause: unkn}),
 			summary: map[CheckName]string{CheckLinkPause: "link-wide PAUSE unknown: driver has no pause operations"},
@@ -119,8 +121,8 @@ func TestCheck(t *testing.T) {
 		{
 			name:  "the peer has PFC off on the RoCE priority",
 			local: withDSCP(roceLocal(false)),
-			events: func(t *testing.T) []Event {
-				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfcOff, app2)), good(at(2), 0), good(at(3), 1)}
+			events: func(t *testing.T) []engine.Event {
+				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfcOff, app2)), good(at(2), 0), good(at(3), 1)}
 			},
 			want:    want(map[CheckName]Verdict{CheckRoCEPFC: crit, CheckPFCAgreement: crit, CheckRoCEPath: crit}),
 			summary: map[CheckName]string{CheckRoCEPFC: "the peer does not enable PFC on RoCE priority 3"},
@@ -128,8 +130,8 @@ func TestCheck(t *testing.T) {
 		{
 			name:  "multi-peer",
 			local: withDSCP(roceLocal(true)),
-			events: func(t *testing.T) []Event {
-				return []Event{rx(1, frame(t, macA, 120, etsA, pfc3, app2)), rx(2, frame(t, macB, 120, etsA, pfc3, app2)),
+			events: func(t *testing.T) []engine.Event {
+				return []engine.Event{rx(1, frame(t, macA, 120, etsA, pfc3, app2)), rx(2, frame(t, macB, 120, etsA, pfc3, app2)),
 					good(at(2), 0), good(at(3), 1)}
 			},
 			want: want(map[CheckName]Verdict{CheckPeer: crit, CheckRoCEPFC: crit, CheckRoCEETS: unkn, CheckPFCAgreement: unkn, CheckRoCEPath: unkn}),
@@ -139,8 +141,8 @@ func TestCheck(t *testing.T) {
 		{
 			name:  "no peer",
 			local: withDSCP(roceLocal(true)),
-			events: func(t *testing.T) []Event {
-				return []Event{good(at(2), 0), good(at(3), 1)}
+			events: func(t *testing.T) []engine.Event {
+				return []engine.Event{good(at(2), 0), good(at(3), 1)}
 			},
 			want:    want(map[CheckName]Verdict{CheckPeer: crit, CheckRoCEPFC: crit, CheckRoCEETS: unkn, CheckPFCAgreement: unkn, CheckRoCEPath: unkn}),
 			summary: map[CheckName]string{CheckPeer: "no LLDP peer"},
@@ -150,8 +152,8 @@ func TestCheck(t *testing.T) {
 			local: withDSCP(roceLocal(true)),
 			// Gone 11 s of its 10 s TTL: a warning until two TTLs have
 			// passed (TestPeerLost).
-			events: func(t *testing.T) []Event {
-				return []Event{rx(1, frame(t, macB, 10, etsA, pfc3, app2)), Tick{At: at(20)}, good(at(21), 0), good(at(22), 1)}
+			events: func(t *testing.T) []engine.Event {
+				return []engine.Event{rx(1, frame(t, macB, 10, etsA, pfc3, app2)), engine.Tick{At: at(20)}, good(at(21), 0), good(at(22), 1)}
 			},
 			want:    want(map[CheckName]Verdict{CheckPeer: warn, CheckRoCEPFC: crit, CheckRoCEETS: unkn, CheckPFCAgreement: unkn, CheckRoCEPath: unkn}),
 			summary: map[CheckName]string{CheckPeer: "its information expired (no LLDPDU within its TTL)"},
@@ -159,8 +161,8 @@ func TestCheck(t *testing.T) {
 		{
 			name:  "no APP entry for RoCE",
 			local: &dcb.Params{ETS: withDSCP(roceLocal(true)).ETS, PFC: withDSCP(roceLocal(true)).PFC},
-			events: func(t *testing.T) []Event {
-				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, noRoCE)), good(at(2), 0), good(at(3), 1)}
+			events: func(t *testing.T) []engine.Event {
+				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, noRoCE)), good(at(2), 0), good(at(3), 1)}
 			},
 			// DSCP 26 has no entry: the default priority 0, where PFC and
 			// DCQCN are off (54a24de: the priority UNKNOWN, the path OK).
@@ -171,8 +173,8 @@ func TestCheck(t *testing.T) {
 		{
 			name:  "RoCE by DSCP on a lossless priority",
 			local: &dcb.Params{ETS: withDSCP(roceLocal(true)).ETS, PFC: withDSCP(roceLocal(true)).PFC},
-			events: func(t *testing.T) []Event {
-				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, dscpOnly)), good(at(2), 0), good(at(3), 1)}
+			events: func(t *testing.T) []engine.Event {
+				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, dscpOnly)), good(at(2), 0), good(at(3), 1)}
 			},
 			want:    want(nil),
 			summary: map[CheckName]string{CheckRoCEPriority: "APP dscp 26 in the APP table in force"},
@@ -180,8 +182,8 @@ func TestCheck(t *testing.T) {
 		{
 			name:  "a strict class can starve RoCE",
 			local: withDSCP(roceLocal(true)),
-			events: func(t *testing.T) []Event {
-				return []Event{rx(1, frame(t, macB, 120, strict, pfc3, app2)), good(at(2), 0), good(at(3), 1)}
+			events: func(t *testing.T) []engine.Event {
+				return []engine.Event{rx(1, frame(t, macB, 120, strict, pfc3, app2)), good(at(2), 0), good(at(3), 1)}
 			},
 			want:    want(map[CheckName]Verdict{CheckRoCEETS: warn}),
 			summary: map[CheckName]string{CheckRoCEETS: "strict-priority TC 2 can starve RoCE TC 1"},
@@ -189,16 +191,16 @@ func TestCheck(t *testing.T) {
 		{
 			name:  "the RoCE class gets no bandwidth",
 			local: withDSCP(roceLocal(true)),
-			events: func(t *testing.T) []Event {
-				return []Event{rx(1, frame(t, macB, 120, starved, pfc3, app2)), good(at(2), 0), good(at(3), 1)}
+			events: func(t *testing.T) []engine.Event {
+				return []engine.Event{rx(1, frame(t, macB, 120, starved, pfc3, app2)), good(at(2), 0), good(at(3), 1)}
 			},
 			want:    want(map[CheckName]Verdict{CheckRoCEETS: crit}),
 			summary: map[CheckName]string{CheckRoCEETS: "gives RoCE priority 3's TC 1 no ETS bandwidth"},
 		},
 		{
 			name: "a replay: local parameters and counters unknown",
-			events: func(t *testing.T) []Event {
-				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2))}
+			events: func(t *testing.T) []engine.Event {
+				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2))}
 			},
 			opts: CheckOptions{Replay: true},
 			want: want(map[CheckName]Verdict{CheckRoCEPFC: unkn, CheckRoCEETS: unkn, CheckPFCAgreement: unkn, CheckPauses: unkn, CheckECN: unkn, CheckLinkPause: unkn, CheckRoCEGID: unkn, CheckRoCEPath: unkn,
@@ -209,16 +211,16 @@ func TestCheck(t *testing.T) {
 		{
 			name:  "live without counters",
 			local: withDSCP(roceLocal(true)),
-			events: func(t *testing.T) []Event {
-				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2))}
+			events: func(t *testing.T) []engine.Event {
+				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2))}
 			},
 			want: want(map[CheckName]Verdict{CheckPauses: unkn, CheckECN: unkn, CheckLinkPause: unkn, CheckRoCEGID: unkn, CheckRoCEPath: unkn, CheckHeadroom: unkn, CheckTrust: unkn}),
 		},
 		{
 			name:  "buffers with room, trust DSCP with a DSCP map",
 			local: withDSCP(roceLocal(true)),
-			events: func(t *testing.T) []Event {
-				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), withQoS(mlxSample(at(2), 0), 130944, 7, "dscp", "pcp"), withQoS(mlxSample(at(3), 1), 130944, 7, "dscp", "pcp")}
+			events: func(t *testing.T) []engine.Event {
+				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), withQoS(mlxSample(at(2), 0), 130944, 7, "dscp", "pcp"), withQoS(mlxSample(at(3), 1), 130944, 7, "dscp", "pcp")}
 			},
 			// No DCQCN settings sampled: the ECN hop, and so the check, are
 			// unknown.
@@ -228,8 +230,8 @@ func TestCheck(t *testing.T) {
 		{
 			name:  "an empty buffer on the PFC priority, trust PCP with a DSCP map",
 			local: withDSCP(roceLocal(true)),
-			events: func(t *testing.T) []Event {
-				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), withQoS(mlxSample(at(2), 0), 0, 7, "pcp"), withQoS(mlxSample(at(3), 1), 0, 7, "pcp")}
+			events: func(t *testing.T) []engine.Event {
+				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), withQoS(mlxSample(at(2), 0), 0, 7, "pcp"), withQoS(mlxSample(at(3), 1), 0, 7, "pcp")}
 			},
 			// Trusted by PCP, untagged RoCE carries none: the default
 			// priority 0, without PFC.
@@ -240,8 +242,8 @@ func TestCheck(t *testing.T) {
 		{
 			name:  "PFC delay 0",
 			local: withDSCP(roceLocal(true)),
-			events: func(t *testing.T) []Event {
-				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), withQoS(good(at(2), 0), 130944, 0, "dscp", "pcp"), withQoS(good(at(3), 1), 130944, 0, "dscp", "pcp")}
+			events: func(t *testing.T) []engine.Event {
+				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), withQoS(good(at(2), 0), 130944, 0, "dscp", "pcp"), withQoS(good(at(3), 1), 130944, 0, "dscp", "pcp")}
 			},
 			want:    want(map[CheckName]Verdict{CheckHeadroom: warn}),
 			summary: map[CheckName]string{CheckHeadroom: "PFC delay (cable length) is 0"},
@@ -249,8 +251,8 @@ func TestCheck(t *testing.T) {
 		{
 			name:  "policy met",
 			local: withDSCP(roceLocal(true)),
-			events: func(t *testing.T) []Event {
-				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), good(at(2), 0), good(at(3), 1)}
+			events: func(t *testing.T) []engine.Event {
+				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), good(at(2), 0), good(at(3), 1)}
 			},
 			opts: CheckOptions{Policy: mustPolicy(t, `{"pfc":{"enabled":[3]},"app":[{"selector":"udp-port","protocol":4791,"priority":3}],"ets":{"min_bandwidth":{"3":50}},"willing":true}`)},
 			want: want(map[CheckName]Verdict{CheckPolicy: ok}),
@@ -258,8 +260,8 @@ func TestCheck(t *testing.T) {
 		{
 			name:  "policy not met",
 			local: withDSCP(roceLocal(true)),
-			events: func(t *testing.T) []Event {
-				return []Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), good(at(2), 0), good(at(3), 1)}
+			events: func(t *testing.T) []engine.Event {
+				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), good(at(2), 0), good(at(3), 1)}
 			},
 			opts:    CheckOptions{Policy: mustPolicy(t, `{"pfc":{"enabled":[3,4]},"ets":{"min_bandwidth":{"3":80}},"willing":false}`)},
 			want:    want(map[CheckName]Verdict{CheckPolicy: crit}),
@@ -268,9 +270,9 @@ func TestCheck(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := New(Config{})
+			e := engine.New(engine.Config{})
 			if tt.local != nil {
-				e.Apply(LocalChanged{Interface: "eth0", At: at(0), Source: SourceAgent, Willing: tt.local.ETS.Willing, Params: tt.local})
+				e.Apply(engine.LocalChanged{Interface: "eth0", At: at(0), Source: engine.SourceAgent, Willing: tt.local.ETS.Willing, Params: tt.local})
 			}
 			for _, ev := range tt.events(t) {
 				e.Apply(ev)
@@ -400,7 +402,7 @@ func TestCheckHoldDownWords(t *testing.T) {
 		1: "multi-peer hold-down: 1 DCBX peer live now",
 		2: "2 DCBX peers on one link",
 	} {
-		in := Interface{Name: "eth0", MultiPeer: &MultiPeer{Peers: []string{"a", "b"}[:n]}}
+		in := engine.Interface{Name: "eth0", MultiPeer: &engine.MultiPeer{Peers: []string{"a", "b"}[:n]}}
 		if r := Check(&in, CheckOptions{})[0]; r.Check != CheckPeer || r.Verdict != VerdictCritical || !strings.HasPrefix(r.Summary, want) {
 			t.Errorf("%d peers: %s %s %q, want CRITICAL %q", n, r.Check, r.Verdict, r.Summary, want)
 		}
@@ -413,4 +415,42 @@ func errLines(err error) []string {
 		return nil
 	}
 	return strings.Split(err.Error(), "\n")
+}
+
+// TestPeerLostCheck: dcbx-peer takes peer-lost's severity (engine's
+// TestPeerLost for the diagnostic itself): a warning while the peer is
+// briefly gone, CRITICAL once gone for two TTLs or when the willing
+// host's fallback changed the PFC in force; a new peer ends it, and a
+// port that never had a DCBX peer is CRITICAL for that, not for a loss.
+func TestPeerLostCheck(t *testing.T) {
+	local := func(willing bool, pfc dcb.PrioSet) engine.LocalChanged {
+		return engine.LocalChanged{Interface: "eth0", At: at(0), Source: engine.SourceAgent, Willing: willing,
+			Params: &dcb.Params{ETS: &dcb.ETS{Willing: willing, MaxTCs: 8, TCBandwidth: [8]uint8{100}}, PFC: &dcb.PFC{Willing: willing, Cap: 8, Enabled: pfc}}}
+	}
+	up := engine.LinkChanged{Interface: "eth0", At: at(0), Ifindex: 2, MAC: lldp.MAC{2, 0, 0, 0, 0, 9}, Up: true}
+	down := up
+	down.At, down.Up = at(30), false
+	for _, tt := range []struct {
+		name string
+		evs  []engine.Event
+		want Verdict
+	}{
+		{"expired, not willing", []engine.Event{local(false, 1<<3), rx(1, frame(t, macB, 10, etsA, pfc3)), engine.Tick{At: at(20)}}, VerdictWarning},
+		{"expired, gone two TTLs", []engine.Event{local(false, 1<<3), rx(1, frame(t, macB, 10, etsA, pfc3)), engine.Tick{At: at(20)}, engine.Tick{At: at(31)}}, VerdictCritical},
+		{"shutdown, willing: PFC fell back", []engine.Event{local(true, 0), rx(1, frame(t, macB, 120, etsA, pfc3)), rx(2, frame(t, macB, 0))}, VerdictCritical},
+		{"link down, willing, same PFC", []engine.Event{up, local(true, 1<<3), rx(1, frame(t, macB, 120, etsA, pfc3)), down}, VerdictWarning},
+		{"a new peer ends it", []engine.Event{local(false, 1<<3), rx(1, frame(t, macB, 10, etsA, pfc3)), engine.Tick{At: at(20)}, rx(21, frame(t, macB, 120, etsA, pfc3))}, VerdictOK},
+		{"never a DCBX peer: nothing lost", []engine.Event{local(false, 1<<3), rx(1, frame(t, macB, 10)), engine.Tick{At: at(20)}}, VerdictCritical},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := engine.New(engine.Config{})
+			for _, ev := range tt.evs {
+				e.Apply(ev)
+			}
+			in, _ := e.Interface("eth0")
+			if got := verdicts(Check(&in, CheckOptions{}))[CheckPeer]; got != tt.want {
+				t.Errorf("dcbx-peer %s, want %s", got, tt.want)
+			}
+		})
+	}
 }

@@ -1,4 +1,4 @@
-package engine
+package check
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dcbtop/dcbtop/engine"
 
 	"github.com/dcbtop/dcbtop/engine/lossless"
 
@@ -138,10 +140,6 @@ type CheckResult struct {
 	// Fix suggests what to do; "" when there is nothing to do.
 	Fix string `json:"fix"`
 }
-
-// RoCEv2Port is RoCEv2's UDP destination port (IANA; InfiniBand
-// Architecture Specification Annex A17).
-const RoCEv2Port = 4791
 
 // A Policy is what `dcbtop check --expect` holds the operational
 // parameters to: a PARAMS-shaped JSON object whose members are all
@@ -386,7 +384,7 @@ type CheckOptions struct {
 // Check judges an interface's lossless readiness from its snapshot: one
 // result per check, in the order of the Check* constants (CheckPolicy only
 // with a policy). A check whose inputs the snapshot lacks is UNKNOWN.
-func Check(in *Interface, o CheckOptions) []CheckResult {
+func Check(in *engine.Interface, o CheckOptions) []CheckResult {
 	c := checker{in: in, o: o}
 	c.peer()
 	c.rocePriority()
@@ -410,7 +408,7 @@ func Check(in *Interface, o CheckOptions) []CheckResult {
 
 // checker accumulates an interface's results.
 type checker struct {
-	in  *Interface
+	in  *engine.Interface
 	o   CheckOptions
 	out []CheckResult
 	// prio is the RoCE priority (-1: unknown), prioFrom how it was found.
@@ -443,7 +441,7 @@ func (c *checker) localKnown() bool { return c.in.Local != nil && c.in.Operation
 func (c *checker) peer() {
 	in := c.in
 	switch rs := in.RemoteState(); {
-	case rs == RemoteNoPeer:
+	case rs == engine.RemoteNoPeer:
 		c.add(CheckPeer, VerdictCritical, "no LLDP peer on the link",
 			"enable LLDP and DCBX on the switch port (and check the cabling); a firmware DCBX agent may hide LLDP from the host")
 	case in.MultiPeer != nil:
@@ -459,7 +457,7 @@ func (c *checker) peer() {
 		}
 		c.add(CheckPeer, VerdictCritical, summary,
 			"leave one DCBX agent on the link (a second switch port, a hypervisor's or NIC firmware agent)", prefixAll("peer ", in.MultiPeer.Peers)...)
-	case rs != RemoteValid && rs != RemoteNoDCBX:
+	case rs != engine.RemoteValid && rs != engine.RemoteNoDCBX:
 		if d, ok := c.has(diag.CodePeerLost); ok {
 			// How bad a lost peer is depends on how long it has been gone
 			// and what it left in force (peer-lost).
@@ -468,7 +466,7 @@ func (c *checker) peer() {
 		}
 		c.add(CheckPeer, VerdictCritical, "the peer's DCBX information is no longer valid: "+string(*in.RemoteInvalidReason),
 			"check the switch's LLDP agent and the link; the peer must keep sending within its TTL")
-	case rs == RemoteNoDCBX:
+	case rs == engine.RemoteNoDCBX:
 		c.add(CheckPeer, VerdictCritical, "the LLDP peer sends no DCBX TLVs",
 			"enable DCBX (IEEE 802.1Qaz or CEE) on the switch port", c.peerNames()...)
 	default:
@@ -488,9 +486,9 @@ func (c *checker) peer() {
 func (c *checker) peerNames() []string {
 	var ev []string
 	for _, p := range c.in.Peers {
-		name := Sanitize(p.ChassisID) + " / " + Sanitize(p.PortID)
+		name := engine.Sanitize(p.ChassisID) + " / " + engine.Sanitize(p.PortID)
 		if p.SystemName != nil {
-			name = Sanitize(*p.SystemName) + " (" + name + ")"
+			name = engine.Sanitize(*p.SystemName) + " (" + name + ")"
 		}
 		ev = append(ev, fmt.Sprintf("peer %s, TTL %d s, %d frames", name, p.TTL, p.Frames))
 	}
@@ -522,9 +520,9 @@ func (c *checker) rocePriority() {
 			continue
 		}
 		for _, a := range s.p.App {
-			if (a.Selector == lldp.AppSelUDP || a.Selector == lldp.AppSelPort) && a.Protocol == RoCEv2Port {
+			if (a.Selector == lldp.AppSelUDP || a.Selector == lldp.AppSelPort) && a.Protocol == lossless.RoCEv2Port {
 				c.prio, c.prioFrom = int(a.Priority), fmt.Sprintf("%s APP %s %d -> priority %d", s.name, a.Selector, a.Protocol, a.Priority)
-				c.add(CheckRoCEPriority, VerdictOK, fmt.Sprintf("the APP table puts RoCEv2 (UDP %d) on priority %d (no RoCE port sampled: where the NIC puts it is not judged)", RoCEv2Port, a.Priority), "", c.prioFrom)
+				c.add(CheckRoCEPriority, VerdictOK, fmt.Sprintf("the APP table puts RoCEv2 (UDP %d) on priority %d (no RoCE port sampled: where the NIC puts it is not judged)", lossless.RoCEv2Port, a.Priority), "", c.prioFrom)
 				return
 			}
 		}
@@ -546,15 +544,15 @@ func (c *checker) rocePriority() {
 	var ev []string
 	for _, s := range sources {
 		if s.p != nil {
-			ev = append(ev, fmt.Sprintf("%s: %d APP entries, none for UDP %d or a DSCP on a PFC priority", s.name, len(s.p.App), RoCEv2Port))
+			ev = append(ev, fmt.Sprintf("%s: %d APP entries, none for UDP %d or a DSCP on a PFC priority", s.name, len(s.p.App), lossless.RoCEv2Port))
 		}
 	}
 	if len(ev) == 0 {
 		c.add(CheckRoCEPriority, VerdictUnknown, "no APP table to read the RoCE priority from (no valid peer, local parameters unknown)", "")
 		return
 	}
-	c.add(CheckRoCEPriority, VerdictCritical, fmt.Sprintf("no APP entry maps RoCEv2 (UDP %d) or its DSCP to a priority", RoCEv2Port),
-		fmt.Sprintf("advertise an APP entry from the switch: udp-port %d (or the RoCE DSCP) -> the lossless priority", RoCEv2Port), ev...)
+	c.add(CheckRoCEPriority, VerdictCritical, fmt.Sprintf("no APP entry maps RoCEv2 (UDP %d) or its DSCP to a priority", lossless.RoCEv2Port),
+		fmt.Sprintf("advertise an APP entry from the switch: udp-port %d (or the RoCE DSCP) -> the lossless priority", lossless.RoCEv2Port), ev...)
 }
 
 // rocePriorityFromPaths judges the RoCE priority from the interface's
@@ -576,7 +574,7 @@ func (c *checker) rocePriorityFromPaths() bool {
 			if h.Hop != lossless.HopPriority {
 				continue
 			}
-			ev = append(ev, fmt.Sprintf("%s/%d: %s", Sanitize(p.Device), p.Port, lossless.LandingWords(p.Landings)))
+			ev = append(ev, fmt.Sprintf("%s/%d: %s", engine.Sanitize(p.Device), p.Port, lossless.LandingWords(p.Landings)))
 			if worst == nil || h.Verdict.Worse(worst.Verdict) {
 				worst, at = h, p
 			}
@@ -586,10 +584,10 @@ func (c *checker) rocePriorityFromPaths() bool {
 		return false
 	}
 	if at.Priority != nil {
-		c.prio, c.prioFrom = *at.Priority, fmt.Sprintf("%s/%d lands on priority %d", Sanitize(at.Device), at.Port, *at.Priority)
+		c.prio, c.prioFrom = *at.Priority, fmt.Sprintf("%s/%d lands on priority %d", engine.Sanitize(at.Device), at.Port, *at.Priority)
 	}
 	v := pathVerdict(worst.Verdict)
-	summary := fmt.Sprintf("RoCE traffic of %s/%d: %s", Sanitize(at.Device), at.Port, worst.Reason)
+	summary := fmt.Sprintf("RoCE traffic of %s/%d: %s", engine.Sanitize(at.Device), at.Port, worst.Reason)
 	fix := ""
 	if v != VerdictOK && v != VerdictUnknown {
 		fix = "map the DSCP RoCE carries to the lossless priority where the port trusts DSCP (dcb app add dev IF dscp-prio 26:3), or tag it with that PCP; an APP entry for UDP 4791 tells the switch, not the NIC"
@@ -722,9 +720,9 @@ func (c *checker) agents() {
 	}
 	ev := []string{"local source " + string(c.in.LocalSource)}
 	for _, a := range c.in.LocalAgents {
-		ev = append(ev, "local agent "+Sanitize(a.ChassisID)+" / "+Sanitize(a.PortID))
+		ev = append(ev, "local agent "+engine.Sanitize(a.ChassisID)+" / "+engine.Sanitize(a.PortID))
 	}
-	if c.in.FirmwareManaged && (c.in.LocalSource == SourceAgent || c.in.LocalSource == SourceObserved) {
+	if c.in.FirmwareManaged && (c.in.LocalSource == engine.SourceAgent || c.in.LocalSource == engine.SourceObserved) {
 		c.add(CheckAgents, VerdictCritical, "the NIC firmware runs DCBX and a host agent does too", "run one: switch the firmware DCBX mode off, or stop the host agent",
 			append(ev, "firmware DCBX (LLD_MANAGED)")...)
 		return
@@ -778,7 +776,7 @@ func (c *checker) ecn() {
 	}
 	var ev []string
 	for _, r := range lc.RDMA {
-		ev = append(ev, fmt.Sprintf("RDMA device %s port %d", Sanitize(r.Device), r.Port))
+		ev = append(ev, fmt.Sprintf("RDMA device %s port %d", engine.Sanitize(r.Device), r.Port))
 	}
 	if d, ok := c.has(diag.CodeCNPWithoutECN); ok {
 		c.add(CheckECN, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(diag.CodeCNPWithoutECN))...)
@@ -823,7 +821,7 @@ func (c *checker) roceGID() {
 		if r.RoutableV2 != nil {
 			g = fmt.Sprintf("routable RoCE v2 GID index %d", *r.RoutableV2)
 		}
-		ev = append(ev, fmt.Sprintf("RDMA device %s port %d: %s", Sanitize(r.Device), r.Port, g))
+		ev = append(ev, fmt.Sprintf("RDMA device %s port %d: %s", engine.Sanitize(r.Device), r.Port, g))
 	}
 	if len(ev) == 0 {
 		c.add(CheckRoCEGID, VerdictUnknown, "no RoCE port (RDMA device over Ethernet) on this interface", "")
@@ -927,7 +925,7 @@ func (c *checker) rocePath() {
 			if h.Value != nil {
 				v = *h.Value
 			}
-			ev = append(ev, fmt.Sprintf("%s/%d %s: %s %s", Sanitize(p.Device), p.Port, h.Hop, h.Verdict, Sanitize(v)))
+			ev = append(ev, fmt.Sprintf("%s/%d %s: %s %s", engine.Sanitize(p.Device), p.Port, h.Hop, h.Verdict, engine.Sanitize(v)))
 			if h.Verdict == lossless.PathUnknown {
 				unknown = append(unknown, string(h.Hop))
 			}
@@ -1057,9 +1055,9 @@ func (c *checker) policyRoCE(bad, ev *[]string) (unknown []string) {
 				if r.DefaultToS != nil {
 					known = true
 					if int(r.DefaultToS.DSCP) != *want {
-						*bad = append(*bad, fmt.Sprintf("%s port %d: rdma_cm's default DSCP is %d, expected %d", Sanitize(r.Device), r.Port, r.DefaultToS.DSCP, *want))
+						*bad = append(*bad, fmt.Sprintf("%s port %d: rdma_cm's default DSCP is %d, expected %d", engine.Sanitize(r.Device), r.Port, r.DefaultToS.DSCP, *want))
 					}
-					got = append(got, fmt.Sprintf("%s/%d dscp %d", Sanitize(r.Device), r.Port, r.DefaultToS.DSCP))
+					got = append(got, fmt.Sprintf("%s/%d dscp %d", engine.Sanitize(r.Device), r.Port, r.DefaultToS.DSCP))
 				}
 			}
 		}
@@ -1132,7 +1130,7 @@ func onOff(b bool) string {
 func prefixAll(prefix string, s []string) []string {
 	out := make([]string, len(s))
 	for i, v := range s {
-		out[i] = prefix + Sanitize(v)
+		out[i] = prefix + engine.Sanitize(v)
 	}
 	return out
 }
@@ -1165,7 +1163,7 @@ type CheckInterface struct {
 // NewCheckReport checks the interfaces of snap named in names (all of
 // them when names is empty, sorted as in the snapshot). A name the
 // snapshot lacks is CRITICAL for CheckPeer: nothing was seen on it.
-func NewCheckReport(snap Snapshot, names []string, o CheckOptions) CheckReport {
+func NewCheckReport(snap engine.Snapshot, names []string, o CheckOptions) CheckReport {
 	r := CheckReport{Schema: CheckSchemaVersion, TakenAt: snap.TakenAt, Source: "live", Interfaces: []CheckInterface{}}
 	if o.Replay {
 		r.Source = "replay"
@@ -1174,9 +1172,9 @@ func NewCheckReport(snap Snapshot, names []string, o CheckOptions) CheckReport {
 	if len(names) > 0 {
 		pick = nil
 		for _, n := range names {
-			i := slices.IndexFunc(snap.Interfaces, func(in Interface) bool { return in.Name == n })
+			i := slices.IndexFunc(snap.Interfaces, func(in engine.Interface) bool { return in.Name == n })
 			if i < 0 {
-				pick = append(pick, Interface{Name: n})
+				pick = append(pick, engine.Interface{Name: n})
 				continue
 			}
 			pick = append(pick, snap.Interfaces[i])

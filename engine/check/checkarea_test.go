@@ -1,8 +1,10 @@
-package engine
+package check
 
 import (
 	"slices"
 	"testing"
+
+	"github.com/dcbtop/dcbtop/engine"
 
 	"github.com/dcbtop/dcbtop/engine/lossless"
 
@@ -42,13 +44,13 @@ func TestCheckAreas(t *testing.T) {
 		}
 	}
 	for code, owner := range diagCheck {
-		base := Interface{Name: "eth0"}
+		base := engine.Interface{Name: "eth0"}
 		before := verdicts(Check(&base, CheckOptions{}))[owner]
 		for _, tt := range []struct {
 			sev  diag.Severity
 			want Verdict
 		}{{diag.SeverityError, VerdictCritical}, {diag.SeverityWarning, VerdictWarning}} {
-			in := Interface{Name: "eth0", Diagnostics: []diag.Diagnostic{{Code: code, Severity: tt.sev, Message: "the finding", Action: "the fix"}}}
+			in := engine.Interface{Name: "eth0", Diagnostics: []diag.Diagnostic{{Code: code, Severity: tt.sev, Message: "the finding", Action: "the fix"}}}
 			for _, r := range Check(&in, CheckOptions{}) {
 				if r.Check != owner {
 					continue
@@ -64,15 +66,15 @@ func TestCheckAreas(t *testing.T) {
 				}
 			}
 		}
-		bare := Interface{Name: "eth0"}
-		info := Interface{Name: "eth0", Diagnostics: []diag.Diagnostic{{Code: code, Severity: diag.SeverityInfo, Message: "a note"}}}
+		bare := engine.Interface{Name: "eth0"}
+		info := engine.Interface{Name: "eth0", Diagnostics: []diag.Diagnostic{{Code: code, Severity: diag.SeverityInfo, Message: "a note"}}}
 		if got, want := verdicts(Check(&info, CheckOptions{})), verdicts(Check(&bare, CheckOptions{})); !mapsEqual(got, want) {
 			t.Errorf("info %s changed verdicts: %v, want %v", code, got, want)
 		}
 	}
 	for h, owner := range hopCheck {
 		for _, v := range []lossless.PathVerdict{lossless.PathError, lossless.PathWarning, lossless.PathUnknown} {
-			in := Interface{Name: "eth0", Counters: &lossless.Counters{RoCEPaths: []lossless.RoCEPath{{Device: "mlx5_0", Port: 1,
+			in := engine.Interface{Name: "eth0", Counters: &lossless.Counters{RoCEPaths: []lossless.RoCEPath{{Device: "mlx5_0", Port: 1,
 				Hops: []lossless.PathHop{{Hop: h, Verdict: v, Reason: "the hop's reason"}}, Worst: v}}}}
 			for _, r := range Check(&in, CheckOptions{}) {
 				if r.Check == owner && (r.Verdict.Worst(pathVerdict(v)) != r.Verdict) {

@@ -1,10 +1,10 @@
-package engine_test
+package check_test
 
 import (
 	"encoding/json"
 	"testing"
 
-	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/check"
 	"github.com/dcbtop/dcbtop/engine/jsondoc/jsondoctest"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 	"github.com/google/go-cmp/cmp"
@@ -52,10 +52,10 @@ func FuzzParsePolicy(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var (
-			p   *engine.Policy
+			p   *check.Policy
 			err error
 		)
-		jsondoctest.CheckAllocated(t, jsondoctest.PerByte(len(b)), func() { p, err = engine.ParsePolicy(b) })
+		jsondoctest.CheckAllocated(t, jsondoctest.PerByte(len(b)), func() { p, err = check.ParsePolicy(b) })
 		if err != nil {
 			jsondoctest.CheckError(t, b, err, "policy", nil)
 			return
@@ -65,7 +65,7 @@ func FuzzParsePolicy(f *testing.F) {
 		if err != nil {
 			t.Fatalf("marshal of %+v: %v", p, err)
 		}
-		p2, err := engine.ParsePolicy(m)
+		p2, err := check.ParsePolicy(m)
 		if err != nil {
 			t.Fatalf("re-marshalled policy does not parse: %v\n%s", err, m)
 		}
@@ -76,7 +76,7 @@ func FuzzParsePolicy(f *testing.F) {
 }
 
 // checkPolicy checks what ParsePolicy promises of a policy it accepts.
-func checkPolicy(t *testing.T, p *engine.Policy) {
+func checkPolicy(t *testing.T, p *check.Policy) {
 	t.Helper()
 	if p.PFC != nil {
 		for _, prio := range p.PFC.Enabled {

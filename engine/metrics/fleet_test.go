@@ -1,8 +1,10 @@
-package engine
+package metrics
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/dcbtop/dcbtop/engine"
 
 	"github.com/dcbtop/dcbtop/engine/lossless"
 
@@ -15,11 +17,11 @@ import (
 
 // fleetIface is a RoCE port configured as the demo host is: ETS 50/50 on
 // TC0/TC3, PFC on 3, APP UDP 4791 and DSCP 26 to 3, a RoCE path on 3.
-func fleetIface(name, gid string, pauses uint64) Interface {
+func fleetIface(name, gid string, pauses uint64) engine.Interface {
 	ets := &dcb.ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 3}, TCBandwidth: [8]uint8{50, 0, 0, 50},
 		TSA: [8]lldp.TSA{lldp.TSAETS, lldp.TSAStrict, lldp.TSAStrict, lldp.TSAETS, lldp.TSAStrict, lldp.TSAStrict, lldp.TSAStrict, lldp.TSAStrict}}
 	p := &dcb.Params{ETS: ets, PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3},
-		App: []dcb.App{{Selector: lldp.AppSelUDP, Protocol: RoCEv2Port, Priority: 3}, {Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}}}
+		App: []dcb.App{{Selector: lldp.AppSelUDP, Protocol: lossless.RoCEv2Port, Priority: 3}, {Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}}}
 	willing := true
 	val := func(s string) *string { return &s }
 	prio := 3
@@ -35,7 +37,7 @@ func fleetIface(name, gid string, pauses uint64) Interface {
 		{Hop: lossless.HopPauses, Value: val(strings.Repeat("9", int(pauses%5)) + " pauses received"), Verdict: lossless.PathOK},
 		{Hop: lossless.HopECN, Value: val("np on, rp on, CNP DSCP 48, CNP priority 6"), Verdict: lossless.PathOK},
 	}}
-	return Interface{Name: name, Local: p.Clone(), Remote: p.Clone(), Operational: p.Clone(), RemoteValid: true, Willing: &willing,
+	return engine.Interface{Name: name, Local: p.Clone(), Remote: p.Clone(), Operational: p.Clone(), RemoteValid: true, Willing: &willing,
 		Counters: &lossless.Counters{RoCEPaths: []lossless.RoCEPath{path}}}
 }
 
@@ -45,7 +47,7 @@ func fleetIface(name, gid string, pauses uint64) Interface {
 // version, and the hash of a configuration with it).
 func TestConfigDigests(t *testing.T) {
 	a, b := fleetIface("ens1f0", "fe80::1", 1), fleetIface("eth7", "fe80::2", 4)
-	da, db := a.ConfigDigests(), b.ConfigDigests()
+	da, db := ConfigDigests(&a), ConfigDigests(&b)
 	if diff := cmp.Diff(da, db); diff != "" {
 		t.Errorf("two ports configured alike differ (-a +b):\n%s", diff)
 	}
@@ -74,33 +76,33 @@ roce gid=ok; tos=106 (DSCP 26, ECN 2); trust=dscp; priority=3; tc=3; buffer=buff
 	}
 
 	// Each of these makes the operational configuration another one.
-	for name, change := range map[string]func(*Interface){
-		"PFC":           func(in *Interface) { in.Operational.PFC.Enabled = 1<<3 | 1<<4 },
-		"ETS bandwidth": func(in *Interface) { in.Operational.ETS.TCBandwidth = [8]uint8{60, 0, 0, 40} },
-		"APP":           func(in *Interface) { in.Operational.App[1].Protocol = 24 },
-		"ToS":           func(in *Interface) { *in.Counters.RoCEPaths[0].Hops[1].Value = "96 (DSCP 24, ECN 0)" },
-		"trust":         func(in *Interface) { *in.Counters.RoCEPaths[0].Hops[2].Value = "pcp" },
-		"GID":           func(in *Interface) { in.Counters.RoCEPaths[0].Hops[0].Verdict = lossless.PathWarning },
-		"no RoCE port":  func(in *Interface) { in.Counters = nil },
+	for name, change := range map[string]func(*engine.Interface){
+		"PFC":           func(in *engine.Interface) { in.Operational.PFC.Enabled = 1<<3 | 1<<4 },
+		"ETS bandwidth": func(in *engine.Interface) { in.Operational.ETS.TCBandwidth = [8]uint8{60, 0, 0, 40} },
+		"APP":           func(in *engine.Interface) { in.Operational.App[1].Protocol = 24 },
+		"ToS":           func(in *engine.Interface) { *in.Counters.RoCEPaths[0].Hops[1].Value = "96 (DSCP 24, ECN 0)" },
+		"trust":         func(in *engine.Interface) { *in.Counters.RoCEPaths[0].Hops[2].Value = "pcp" },
+		"GID":           func(in *engine.Interface) { in.Counters.RoCEPaths[0].Hops[0].Verdict = lossless.PathWarning },
+		"no RoCE port":  func(in *engine.Interface) { in.Counters = nil },
 	} {
 		c := fleetIface("ens1f0", "fe80::1", 1)
 		change(&c)
-		if d := c.ConfigDigests(); d[2].Hash == op.Hash {
+		if d := ConfigDigests(&c); d[2].Hash == op.Hash {
 			t.Errorf("%s changed, the operational hash did not:\n%s", name, d[2].Text)
 		}
 	}
 	// The APP table's order does not count.
 	c := fleetIface("ens1f0", "fe80::1", 1)
 	c.Operational.App[0], c.Operational.App[1] = c.Operational.App[1], c.Operational.App[0]
-	if d := c.ConfigDigests(); d[2].Hash != op.Hash {
+	if d := ConfigDigests(&c); d[2].Hash != op.Hash {
 		t.Errorf("the APP table in another order gave another hash")
 	}
 	// Invalid remote parameters and unknown sides have no digest.
 	c.RemoteValid, c.Local = false, nil
-	if d := c.ConfigDigests(); len(d) != 1 || d[0].Side != SideOperational {
+	if d := ConfigDigests(&c); len(d) != 1 || d[0].Side != SideOperational {
 		t.Errorf("digests %+v, want the operational one only", d)
 	}
-	if d := (&Interface{}).ConfigDigests(); len(d) != 0 {
+	if d := ConfigDigests(&engine.Interface{}); len(d) != 0 {
 		t.Errorf("an interface with nothing known has digests %+v", d)
 	}
 }
