@@ -43,8 +43,8 @@ func exported(t *testing.T) map[string]bool {
 	re := regexp.MustCompile(`fqName: "([^"]+)"`)
 	names := map[string]bool{}
 	// dcbtop check --textfile's metrics too.
-	mfs, err := metrics.NewCheckRegistry(check.CheckReport{Exit: 2, Interfaces: []check.CheckInterface{{Name: "eth0",
-		Results: []check.CheckResult{{Check: check.CheckPeer}}}}}, time.Now(), time.Now()).Gather()
+	mfs, err := metrics.NewCheckRegistry(check.Report{Exit: 2, Interfaces: []check.InterfaceReport{{Name: "eth0",
+		Results: []check.Result{{Check: check.CheckPeer}}}}}, time.Now(), time.Now()).Gather()
 	if err != nil {
 		t.Fatal(err)
 	}

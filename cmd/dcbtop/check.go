@@ -211,7 +211,7 @@ func runCheck(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintf(env.Stderr, "dcbtop check: UNKNOWN: %v\n", err)
 		return checkExitUnknown
 	}
-	rep := check.NewCheckReport(snap, o.ifaces, check.CheckOptions{Policy: o.policy, Replay: o.read != ""})
+	rep := check.NewReport(snap, o.ifaces, check.Options{Policy: o.policy, Replay: o.read != ""})
 	if o.read != "" {
 		rep.File = &o.read
 	}
@@ -467,7 +467,7 @@ func (w *readiness) done(now time.Time) bool {
 
 // writeCheckJSON prints the report as JSON (assets/check.schema.json),
 // escaped as every JSON output is (engine.MarshalOutput).
-func writeCheckJSON(w io.Writer, r check.CheckReport) error {
+func writeCheckJSON(w io.Writer, r check.Report) error {
 	b, err := engine.MarshalOutput(r, true)
 	if err != nil {
 		return err
@@ -487,7 +487,7 @@ var verdictColor = map[check.Verdict]string{
 // writeCheckText prints the report for people: the verdict and its
 // counts, then per interface a line per check, with the evidence and the
 // fix of every check not OK. Strings from the wire are sanitized.
-func writeCheckText(w io.Writer, r check.CheckReport, color bool) error {
+func writeCheckText(w io.Writer, r check.Report, color bool) error {
 	paint := func(v check.Verdict, s string) string {
 		if !color {
 			return s
@@ -566,7 +566,7 @@ type (
 // whose type is the verdict, UNKNOWN is skipped. Text goes through
 // encoding/xml, which escapes it; sanitized first, since XML 1.0 cannot
 // carry most control characters at all.
-func writeCheckJUnit(w io.Writer, r check.CheckReport) error {
+func writeCheckJUnit(w io.Writer, r check.Report) error {
 	all := junitSuites{Name: "dcbtop check"}
 	for _, in := range r.Interfaces {
 		s := junitSuite{Name: engine.Sanitize(in.Name), Timestamp: r.TakenAt.UTC().Format(time.RFC3339)}

@@ -29,7 +29,7 @@ var hostTLVs = []testbed.UnknownTLV{
 
 // runCheckIn runs `dcbtop check --json args...` in ns and returns its exit
 // status and report (validated against the schema).
-func runCheckIn(t *testing.T, ns *testbed.NS, args ...string) (int, check.CheckReport) {
+func runCheckIn(t *testing.T, ns *testbed.NS, args ...string) (int, check.Report) {
 	t.Helper()
 	p := startDcbtop(t, ns, append([]string{"check", "--json"}, args...)...)
 	code := p.wait(60 * time.Second)
@@ -38,13 +38,13 @@ func runCheckIn(t *testing.T, ns *testbed.NS, args ...string) (int, check.CheckR
 
 // decodeCheck validates the report a finished `dcbtop check --json`
 // printed against the schema and decodes it.
-func decodeCheck(t *testing.T, p *proc) check.CheckReport {
+func decodeCheck(t *testing.T, p *proc) check.Report {
 	t.Helper()
 	out := p.stdout()
 	if err := assets.ValidateCheck([]byte(out)); err != nil {
 		t.Fatalf("report does not match check.schema.json: %v\n%s\nstderr: %s", err, out, p.stderrText())
 	}
-	var r check.CheckReport
+	var r check.Report
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func decodeCheck(t *testing.T, p *proc) check.CheckReport {
 
 // verdictOf returns the verdict of check c on the report's first
 // interface.
-func verdictOf(r check.CheckReport, c check.CheckName) (check.Verdict, string) {
+func verdictOf(r check.Report, c check.Name) (check.Verdict, string) {
 	if len(r.Interfaces) == 0 {
 		return check.VerdictUnknown, "no interface"
 	}
@@ -77,7 +77,7 @@ func verdictOf(r check.CheckReport, c check.CheckName) (check.Verdict, string) {
 func TestCheckLLDPD(t *testing.T) {
 	testbed.RequirePriv(t)
 	t.Parallel()
-	want := func(t *testing.T, r check.CheckReport, vs map[check.CheckName]check.Verdict) {
+	want := func(t *testing.T, r check.Report, vs map[check.Name]check.Verdict) {
 		t.Helper()
 		for c, v := range vs {
 			if got, why := verdictOf(r, c); got != v {
@@ -105,7 +105,7 @@ func TestCheckLLDPD(t *testing.T) {
 		if code != 3 || r.Verdict != check.VerdictUnknown {
 			t.Errorf("exit %d, verdict %v; want 3 (UNKNOWN: no counters on a veth)", code, r.Verdict)
 		}
-		want(t, r, map[check.CheckName]check.Verdict{
+		want(t, r, map[check.Name]check.Verdict{
 			check.CheckPeer: check.VerdictOK, check.CheckRoCEPriority: check.VerdictOK, check.CheckRoCEPFC: check.VerdictOK,
 			check.CheckRoCEETS: check.VerdictOK, check.CheckPFCAgreement: check.VerdictOK, check.CheckAgents: check.VerdictOK,
 			check.CheckPauses: check.VerdictUnknown, check.CheckECN: check.VerdictUnknown,
@@ -124,7 +124,7 @@ func TestCheckLLDPD(t *testing.T) {
 		if code != 2 {
 			t.Errorf("exit %d, want 2", code)
 		}
-		want(t, r, map[check.CheckName]check.Verdict{check.CheckRoCEPFC: check.VerdictCritical})
+		want(t, r, map[check.Name]check.Verdict{check.CheckRoCEPFC: check.VerdictCritical})
 	})
 	t.Run("multi-peer", func(t *testing.T) {
 		t.Parallel()
@@ -135,7 +135,7 @@ func TestCheckLLDPD(t *testing.T) {
 		if code != 2 {
 			t.Errorf("exit %d, want 2", code)
 		}
-		want(t, r, map[check.CheckName]check.Verdict{check.CheckPeer: check.VerdictCritical})
+		want(t, r, map[check.Name]check.Verdict{check.CheckPeer: check.VerdictCritical})
 	})
 	t.Run("no peer within --wait", func(t *testing.T) {
 		t.Parallel()
@@ -145,6 +145,6 @@ func TestCheckLLDPD(t *testing.T) {
 		if took := time.Since(start); code != 2 || took < 2*time.Second {
 			t.Errorf("exit %d after %v, want 2 after --wait (2 s)", code, took)
 		}
-		want(t, r, map[check.CheckName]check.Verdict{check.CheckPeer: check.VerdictCritical})
+		want(t, r, map[check.Name]check.Verdict{check.CheckPeer: check.VerdictCritical})
 	})
 }

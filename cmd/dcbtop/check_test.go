@@ -90,13 +90,13 @@ func host() checkFrame {
 
 // checkJSON runs dcbtop check --json with args and decodes its report,
 // after validating it against the schema.
-func checkJSON(t *testing.T, args ...string) (int, check.CheckReport) {
+func checkJSON(t *testing.T, args ...string) (int, check.Report) {
 	t.Helper()
 	code, out, errOut := runCLI(t, append([]string{"check", "--json"}, args...)...)
 	if err := assets.ValidateCheck([]byte(out)); err != nil {
 		t.Fatalf("report does not match check.schema.json: %v\n%s\nstderr: %s", err, out, errOut)
 	}
-	var r check.CheckReport
+	var r check.Report
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
@@ -116,34 +116,34 @@ func TestCheckReplay(t *testing.T) {
 		frames   []checkFrame
 		args     []string
 		exit     int
-		verdicts map[check.CheckName]check.Verdict // a subset
+		verdicts map[check.Name]check.Verdict // a subset
 	}{
 		{
 			name:   "healthy RoCE, counters unknown",
 			frames: []checkFrame{host(), healthyPeer},
 			exit:   3,
-			verdicts: map[check.CheckName]check.Verdict{check.CheckPeer: check.VerdictOK, check.CheckRoCEPFC: check.VerdictOK,
+			verdicts: map[check.Name]check.Verdict{check.CheckPeer: check.VerdictOK, check.CheckRoCEPFC: check.VerdictOK,
 				check.CheckPFCAgreement: check.VerdictOK, check.CheckPauses: check.VerdictUnknown},
 		},
 		{
 			name:     "the switch has PFC off on the RoCE priority",
 			frames:   []checkFrame{host(), {src: switchMAC, name: "leaf1", tlvs: []lldp.TLV{ets5050, reco5050, pfcNone, roceApp}}},
 			exit:     2,
-			verdicts: map[check.CheckName]check.Verdict{check.CheckRoCEPFC: check.VerdictCritical},
+			verdicts: map[check.Name]check.Verdict{check.CheckRoCEPFC: check.VerdictCritical},
 		},
 		{
 			name: "multi-peer",
 			frames: []checkFrame{host(), healthyPeer,
 				{src: switch2, name: "leaf2", tlvs: []lldp.TLV{ets5050, pfcOn3, roceApp}}},
 			exit:     2,
-			verdicts: map[check.CheckName]check.Verdict{check.CheckPeer: check.VerdictCritical},
+			verdicts: map[check.Name]check.Verdict{check.CheckPeer: check.VerdictCritical},
 		},
 		{
 			name:     "policy mismatch",
 			frames:   []checkFrame{host(), healthyPeer},
 			args:     []string{"--expect", "POLICY"},
 			exit:     2,
-			verdicts: map[check.CheckName]check.Verdict{check.CheckPolicy: check.VerdictCritical},
+			verdicts: map[check.Name]check.Verdict{check.CheckPolicy: check.VerdictCritical},
 		},
 		{
 			name: "warnings only: a strict class can starve RoCE",
@@ -151,14 +151,14 @@ func TestCheckReplay(t *testing.T) {
 				&lldp.ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1, 0, 0, 2}, Bandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{lldp.TSAETS, lldp.TSAETS, lldp.TSAStrict}},
 				reco5050, pfcOn3, roceApp}}},
 			exit:     1,
-			verdicts: map[check.CheckName]check.Verdict{check.CheckRoCEETS: check.VerdictWarning, check.CheckPauses: check.VerdictUnknown},
+			verdicts: map[check.Name]check.Verdict{check.CheckRoCEETS: check.VerdictWarning, check.CheckPauses: check.VerdictUnknown},
 		},
 		{
 			name:     "an interface the capture does not have",
 			frames:   []checkFrame{host(), healthyPeer},
 			args:     []string{"-i", "eth9"},
 			exit:     2,
-			verdicts: map[check.CheckName]check.Verdict{check.CheckPeer: check.VerdictCritical},
+			verdicts: map[check.Name]check.Verdict{check.CheckPeer: check.VerdictCritical},
 		},
 	}
 	policy := filepath.Join(t.TempDir(), "policy.json")
@@ -181,7 +181,7 @@ func TestCheckReplay(t *testing.T) {
 			if r.Source != "replay" || r.File == nil || len(r.Interfaces) != 1 {
 				t.Fatalf("report %+v", r)
 			}
-			got := map[check.CheckName]check.Verdict{}
+			got := map[check.Name]check.Verdict{}
 			for _, x := range r.Interfaces[0].Results {
 				if _, ok := tt.verdicts[x.Check]; ok {
 					got[x.Check] = x.Verdict
@@ -359,7 +359,7 @@ type fakeSampler struct{}
 // liveCheck runs `dcbtop check --json -i eth0 args...` in process, live
 // on an in-memory eth0 that delivers frames (each LLDPDU again every
 // 200 ms) and whose counters are fakeSampler's.
-func liveCheck(t *testing.T, frames []checkFrame, args ...string) (int, check.CheckReport, time.Duration) {
+func liveCheck(t *testing.T, frames []checkFrame, args ...string) (int, check.Report, time.Duration) {
 	t.Helper()
 	conn := &memConn{frames: make(chan capture.Frame, 64), done: make(chan struct{})}
 	stop := make(chan struct{})
@@ -463,8 +463,8 @@ func TestCheckLive(t *testing.T) {
 // TestCheckTextColor: on a terminal the verdicts are coloured, and only
 // the verdicts.
 func TestCheckTextColor(t *testing.T) {
-	r := check.CheckReport{Verdict: check.VerdictCritical, Exit: 2, Interfaces: []check.CheckInterface{{
-		Name: "eth0", Verdict: check.VerdictCritical, Results: []check.CheckResult{
+	r := check.Report{Verdict: check.VerdictCritical, Exit: 2, Interfaces: []check.InterfaceReport{{
+		Name: "eth0", Verdict: check.VerdictCritical, Results: []check.Result{
 			{Interface: "eth0", Check: check.CheckPeer, Verdict: check.VerdictOK, Summary: "a valid DCBX peer (ieee)", Evidence: []string{}},
 			{Interface: "eth0", Check: check.CheckRoCEPFC, Verdict: check.VerdictCritical, Summary: "off", Evidence: []string{"peer PFC enabled {}"}, Fix: "enable it"},
 		}}}}
@@ -494,7 +494,7 @@ func TestCheckTextColor(t *testing.T) {
 func TestCheckJSONEscapes(t *testing.T) {
 	file := "x\u202ey\u009b2J.pcap"
 	var b strings.Builder
-	if err := writeCheckJSON(&b, check.CheckReport{Schema: "dcbtop.check/v1", File: &file, Interfaces: []check.CheckInterface{}}); err != nil {
+	if err := writeCheckJSON(&b, check.Report{Schema: "dcbtop.check/v1", File: &file, Interfaces: []check.InterfaceReport{}}); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()

@@ -67,7 +67,7 @@ func TestReplayBothEnds(t *testing.T) {
 	}
 
 	code, out, errOut = runOut(t, dcbtopBin, "check", "-r", pcap, "--json")
-	var r check.CheckReport
+	var r check.Report
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("check -r: %v (exit %d, %s)", err, code, errOut)
 	}

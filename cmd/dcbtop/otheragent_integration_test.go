@@ -42,7 +42,7 @@ func TestOtherAgentIsLocal(t *testing.T) {
 	c := startProc(t, "dcbtop check beside the agent", dcbtopIn(t, host, run, "check", "--json", "-i", "h0", "--wait", "10s"))
 	c.wait(60 * time.Second)
 	r := decodeCheck(t, c)
-	for ch, want := range map[check.CheckName]check.Verdict{check.CheckRoCEPFC: check.VerdictOK, check.CheckRoCEPriority: check.VerdictOK,
+	for ch, want := range map[check.Name]check.Verdict{check.CheckRoCEPFC: check.VerdictOK, check.CheckRoCEPriority: check.VerdictOK,
 		check.CheckPFCAgreement: check.VerdictOK, check.CheckAgents: check.VerdictOK} {
 		if got, why := verdictOf(r, ch); got != want {
 			t.Errorf("check beside the agent: %s %v (%s), want %v", ch, got, why, want)

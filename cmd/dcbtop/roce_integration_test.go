@@ -29,7 +29,7 @@ type roceFixture struct {
 	// lldpd advertising only UDP 4791, no DSCP entry).
 	checkHops map[lossless.RoCEHop]lossless.PathVerdict
 	// checks are `dcbtop check` verdicts beyond the path's.
-	checks map[check.CheckName]check.Verdict
+	checks map[check.Name]check.Verdict
 }
 
 var roceFixtures = []roceFixture{
@@ -51,7 +51,7 @@ var roceFixtures = []roceFixture{
 		priority: 0,
 		// The check's host agent maps no DSCP: DSCP 26 lands on 0 too.
 		checkHops: map[lossless.RoCEHop]lossless.PathVerdict{lossless.HopToS: lossless.PathError},
-		checks: map[check.CheckName]check.Verdict{check.CheckRoCEGID: check.VerdictOK, check.CheckECN: check.VerdictWarning,
+		checks: map[check.Name]check.Verdict{check.CheckRoCEGID: check.VerdictOK, check.CheckECN: check.VerdictWarning,
 			check.CheckRoCEPriority: check.VerdictCritical, check.CheckRoCEPath: check.VerdictCritical,
 			check.CheckHeadroom: check.VerdictUnknown, check.CheckTrust: check.VerdictUnknown}},
 	// bnxt_re: no rdma_cm default ToS, so the DSCP way is unknown; the
@@ -64,7 +64,7 @@ var roceFixtures = []roceFixture{
 			lossless.HopBuffer: lossless.PathUnknown, lossless.HopETS: lossless.PathOK, lossless.HopPauses: lossless.PathUnknown,
 			lossless.HopECN: lossless.PathUnknown},
 		priority: 0,
-		checks: map[check.CheckName]check.Verdict{check.CheckRoCEGID: check.VerdictOK, check.CheckRoCEPriority: check.VerdictCritical,
+		checks: map[check.Name]check.Verdict{check.CheckRoCEGID: check.VerdictOK, check.CheckRoCEPriority: check.VerdictCritical,
 			check.CheckRoCEPath: check.VerdictCritical, check.CheckHeadroom: check.VerdictUnknown, check.CheckTrust: check.VerdictUnknown}},
 }
 

@@ -77,7 +77,7 @@ func TestReplaySLL2TwoPorts(t *testing.T) {
 		}
 	}
 	_, out, _ = runCLI(t, "check", "--json", "-r", path)
-	var r check.CheckReport
+	var r check.Report
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("check report: %v\n%s", err, out)
 	}

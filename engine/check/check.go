@@ -19,58 +19,58 @@ import (
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
-// A CheckName names one check of lossless (RoCE) readiness, stable across
+// A Name names one check of lossless (RoCE) readiness, stable across
 // versions: it is part of `dcbtop check`'s JSON and JUnit output.
-type CheckName string
+type Name string
 
 // The checks, in the order Check runs them.
 const (
 	// CheckPeer: a valid DCBX peer (it sends DCBX TLVs, has not expired,
 	// is alone on the link).
-	CheckPeer CheckName = "dcbx-peer"
+	CheckPeer Name = "dcbx-peer"
 	// CheckRoCEPriority: the APP table maps RoCEv2 (UDP 4791) or a DSCP to
 	// a priority, the one the checks below look at.
-	CheckRoCEPriority CheckName = "roce-priority"
+	CheckRoCEPriority Name = "roce-priority"
 	// CheckRoCEPFC: PFC is on for the RoCE priority, in force here and at
 	// the peer.
-	CheckRoCEPFC CheckName = "roce-pfc"
+	CheckRoCEPFC Name = "roce-pfc"
 	// CheckRoCEETS: the RoCE priority's traffic class gets ETS bandwidth
 	// and no strict-priority class can starve it, here and at the peer.
-	CheckRoCEETS CheckName = "roce-ets"
+	CheckRoCEETS Name = "roce-ets"
 	// CheckPFCAgreement: this host's and the peer's PFC agree, or the
 	// willing side adopted the other's.
-	CheckPFCAgreement CheckName = "pfc-agreement"
+	CheckPFCAgreement Name = "pfc-agreement"
 	// CheckAgents: one DCBX agent on the port: no second local LLDP
 	// agent, no NIC firmware agent besides the host's.
-	CheckAgents CheckName = "single-agent"
+	CheckAgents Name = "single-agent"
 	// CheckPauses: no pause storm, no pauses on a priority without PFC.
-	CheckPauses CheckName = "pauses"
+	CheckPauses Name = "pauses"
 	// CheckECN: congestion notifications (CNPs) come with ECN marking
 	// enabled (DCQCN).
-	CheckECN CheckName = "ecn"
+	CheckECN Name = "ecn"
 	// CheckLinkPause: 802.3x link-wide PAUSE is off where PFC is in force
 	// (the two are mutually exclusive).
-	CheckLinkPause CheckName = "link-pause"
+	CheckLinkPause Name = "link-pause"
 	// CheckRoCEGID: every RoCE port of the interface has a routable RoCE
 	// v2 GID.
-	CheckRoCEGID CheckName = "roce-gid"
+	CheckRoCEGID Name = "roce-gid"
 	// CheckHeadroom: every PFC priority has a receive buffer with room
 	// (size above 0) and the PFC delay (cable length) is set where the
 	// driver sizes headroom from it.
-	CheckHeadroom CheckName = "headroom"
+	CheckHeadroom Name = "headroom"
 	// CheckTrust: the port classifies received traffic by the field the
 	// APP table maps (DSCP entries with DSCP trust, none without).
-	CheckTrust CheckName = "trust"
+	CheckTrust Name = "trust"
 	// CheckRoCEPath: every hop of each RoCE port's path (Interface.
 	// RoCEPaths) is ok: the worst hop is the verdict.
-	CheckRoCEPath CheckName = "roce-path"
+	CheckRoCEPath Name = "roce-path"
 	// CheckPolicy: the operational parameters meet the expected policy.
-	CheckPolicy CheckName = "policy"
+	CheckPolicy Name = "policy"
 )
 
-// CheckNames are every check, in the order a report lists them: the
+// Names are every check, in the order a report lists them: the
 // check label's bounded set in dcbtop check --textfile's metrics.
-var CheckNames = []CheckName{
+var Names = []Name{
 	CheckPeer, CheckRoCEPriority, CheckRoCEPFC, CheckRoCEETS, CheckPFCAgreement, CheckAgents,
 	CheckPauses, CheckECN, CheckLinkPause, CheckRoCEGID, CheckHeadroom, CheckTrust, CheckRoCEPath,
 	CheckPolicy,
@@ -127,11 +127,11 @@ func (v Verdict) Worst(w Verdict) Verdict {
 	return v
 }
 
-// A CheckResult is one check's verdict on one interface, with what it
+// A Result is one check's verdict on one interface, with what it
 // was decided from and what to do about it.
-type CheckResult struct {
+type Result struct {
 	Interface string    `json:"interface"`
-	Check     CheckName `json:"check"`
+	Check     Name `json:"check"`
 	Verdict   Verdict   `json:"verdict"`
 	// Summary says the verdict's reason in one line.
 	Summary string `json:"summary"`
@@ -372,8 +372,8 @@ func minBandwidth(d *jsondoc.Doc, path string, v *jsondoc.Value) map[string]uint
 	return out
 }
 
-// CheckOptions say what a Check may assume.
-type CheckOptions struct {
+// Options say what a Check may assume.
+type Options struct {
 	// Policy, when set, adds CheckPolicy.
 	Policy *Policy
 	// Replay: the snapshot comes from a capture file, which carries no
@@ -381,10 +381,10 @@ type CheckOptions struct {
 	Replay bool
 }
 
-// Check judges an interface's lossless readiness from its snapshot: one
+// Run judges an interface's lossless readiness from its snapshot: one
 // result per check, in the order of the Check* constants (CheckPolicy only
 // with a policy). A check whose inputs the snapshot lacks is UNKNOWN.
-func Check(in *engine.Interface, o CheckOptions) []CheckResult {
+func Run(in *engine.Interface, o Options) []Result {
 	c := checker{in: in, o: o}
 	c.peer()
 	c.rocePriority()
@@ -409,18 +409,18 @@ func Check(in *engine.Interface, o CheckOptions) []CheckResult {
 // checker accumulates an interface's results.
 type checker struct {
 	in  *engine.Interface
-	o   CheckOptions
-	out []CheckResult
+	o   Options
+	out []Result
 	// prio is the RoCE priority (-1: unknown), prioFrom how it was found.
 	prio     int
 	prioFrom string
 }
 
-func (c *checker) add(name CheckName, v Verdict, summary, fix string, evidence ...string) {
+func (c *checker) add(name Name, v Verdict, summary, fix string, evidence ...string) {
 	if evidence == nil {
 		evidence = []string{}
 	}
-	c.out = append(c.out, CheckResult{Interface: c.in.Name, Check: name, Verdict: v, Summary: summary, Evidence: evidence, Fix: fix})
+	c.out = append(c.out, Result{Interface: c.in.Name, Check: name, Verdict: v, Summary: summary, Evidence: evidence, Fix: fix})
 }
 
 // has returns the interface's first active diagnostic of code that is a
@@ -732,7 +732,7 @@ func (c *checker) agents() {
 
 // counters returns the interface's lossless counters, or nil after adding
 // an UNKNOWN result for name.
-func (c *checker) counters(name CheckName) *lossless.Counters {
+func (c *checker) counters(name Name) *lossless.Counters {
 	switch {
 	case c.o.Replay:
 		c.add(name, VerdictUnknown, "a capture file carries no counters", "run dcbtop check live on the host")
@@ -1135,14 +1135,14 @@ func prefixAll(prefix string, s []string) []string {
 	return out
 }
 
-// CheckSchemaVersion identifies the JSON contract of `dcbtop check --json`
+// SchemaVersion identifies the JSON contract of `dcbtop check --json`
 // (assets/check.schema.json).
-const CheckSchemaVersion = "dcbtop.check/v1"
+const SchemaVersion = "dcbtop.check/v1"
 
-// A CheckReport is `dcbtop check`'s verdict on a snapshot: every checked
+// A Report is `dcbtop check`'s verdict on a snapshot: every checked
 // interface's results, and the worst verdict, which is also the exit
 // status.
-type CheckReport struct {
+type Report struct {
 	Schema  string    `json:"schema"`
 	Verdict Verdict   `json:"verdict"`
 	Exit    int       `json:"exit_code"`
@@ -1150,21 +1150,21 @@ type CheckReport struct {
 	// Source is "live" or "replay"; File the capture file replayed.
 	Source     string           `json:"source"`
 	File       *string          `json:"file"`
-	Interfaces []CheckInterface `json:"interfaces"`
+	Interfaces []InterfaceReport `json:"interfaces"`
 }
 
-// A CheckInterface is one interface's results and their worst verdict.
-type CheckInterface struct {
+// A InterfaceReport is one interface's results and their worst verdict.
+type InterfaceReport struct {
 	Name    string        `json:"name"`
 	Verdict Verdict       `json:"verdict"`
-	Results []CheckResult `json:"results"`
+	Results []Result `json:"results"`
 }
 
-// NewCheckReport checks the interfaces of snap named in names (all of
+// NewReport checks the interfaces of snap named in names (all of
 // them when names is empty, sorted as in the snapshot). A name the
 // snapshot lacks is CRITICAL for CheckPeer: nothing was seen on it.
-func NewCheckReport(snap engine.Snapshot, names []string, o CheckOptions) CheckReport {
-	r := CheckReport{Schema: CheckSchemaVersion, TakenAt: snap.TakenAt, Source: "live", Interfaces: []CheckInterface{}}
+func NewReport(snap engine.Snapshot, names []string, o Options) Report {
+	r := Report{Schema: SchemaVersion, TakenAt: snap.TakenAt, Source: "live", Interfaces: []InterfaceReport{}}
 	if o.Replay {
 		r.Source = "replay"
 	}
@@ -1181,8 +1181,8 @@ func NewCheckReport(snap engine.Snapshot, names []string, o CheckOptions) CheckR
 		}
 	}
 	for i := range pick {
-		res := Check(&pick[i], o)
-		ci := CheckInterface{Name: pick[i].Name, Results: res}
+		res := Run(&pick[i], o)
+		ci := InterfaceReport{Name: pick[i].Name, Results: res}
 		for _, x := range res {
 			ci.Verdict = ci.Verdict.Worst(x.Verdict)
 		}

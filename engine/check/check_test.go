@@ -27,8 +27,8 @@ func roceLocal(willing bool) *dcb.Params {
 }
 
 // verdicts maps each check of rs to its verdict.
-func verdicts(rs []CheckResult) map[CheckName]Verdict {
-	m := map[CheckName]Verdict{}
+func verdicts(rs []Result) map[Name]Verdict {
+	m := map[Name]Verdict{}
 	for _, r := range rs {
 		m[r.Check] = r.Verdict
 	}
@@ -69,8 +69,8 @@ func TestCheck(t *testing.T) {
 		s.ECN = &lossless.ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1 << 3, ReactionPoint: 1 << 3}
 		return s
 	}
-	want := func(overrides map[CheckName]Verdict) map[CheckName]Verdict {
-		m := map[CheckName]Verdict{CheckPeer: ok, CheckRoCEPriority: ok, CheckRoCEPFC: ok, CheckRoCEETS: ok,
+	want := func(overrides map[Name]Verdict) map[Name]Verdict {
+		m := map[Name]Verdict{CheckPeer: ok, CheckRoCEPriority: ok, CheckRoCEPFC: ok, CheckRoCEETS: ok,
 			CheckPFCAgreement: ok, CheckAgents: ok, CheckPauses: ok, CheckECN: ok, CheckLinkPause: ok, CheckRoCEGID: ok, CheckRoCEPath: ok, CheckHeadroom: ok, CheckTrust: ok}
 		for k, v := range overrides {
 			m[k] = v
@@ -81,9 +81,9 @@ func TestCheck(t *testing.T) {
 		name    string
 		local   *dcb.Params // nil: unknown
 		events  func(t *testing.T) []engine.Event
-		opts    CheckOptions
-		want    map[CheckName]Verdict
-		summary map[CheckName]string // substrings of summaries
+		opts    Options
+		want    map[Name]Verdict
+		summary map[Name]string // substrings of summaries
 	}{
 		{
 			name:  "healthy RoCE",
@@ -103,8 +103,8 @@ func TestCheck(t *testing.T) {
 				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), good(at(2), 0), s}
 			},
 			// The PFC hop warns of the link pause beside it: roce-pfc too.
-			want: want(map[CheckName]Verdict{CheckLinkPause: warn, CheckRoCEGID: warn, CheckRoCEPath: warn, CheckRoCEPFC: warn}),
-			summary: map[CheckName]string{CheckLinkPause: "802.3x link-wide PAUSE is on (rx on, tx off) beside PFC on priority 3",
+			want: want(map[Name]Verdict{CheckLinkPause: warn, CheckRoCEGID: warn, CheckRoCEPath: warn, CheckRoCEPFC: warn}),
+			summary: map[Name]string{CheckLinkPause: "802.3x link-wide PAUSE is on (rx on, tx off) beside PFC on priority 3",
 				CheckRoCEGID: "mlx5_0 port 1 has no routable RoCE v2 GID on eth0"},
 		},
 		{
@@ -115,8 +115,8 @@ func TestCheck(t *testing.T) {
 				s.LinkPause = &lossless.LinkPauseSample{Source: "ethtool netlink PAUSE_GET", Unknown: sp("driver has no pause operations")}
 				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), good(at(2), 0), s}
 			},
-			want:    want(map[CheckName]Verdict{CheckLinkPause: unkn}),
-			summary: map[CheckName]string{CheckLinkPause: "link-wide PAUSE unknown: driver has no pause operations"},
+			want:    want(map[Name]Verdict{CheckLinkPause: unkn}),
+			summary: map[Name]string{CheckLinkPause: "link-wide PAUSE unknown: driver has no pause operations"},
 		},
 		{
 			name:  "the peer has PFC off on the RoCE priority",
@@ -124,8 +124,8 @@ func TestCheck(t *testing.T) {
 			events: func(t *testing.T) []engine.Event {
 				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfcOff, app2)), good(at(2), 0), good(at(3), 1)}
 			},
-			want:    want(map[CheckName]Verdict{CheckRoCEPFC: crit, CheckPFCAgreement: crit, CheckRoCEPath: crit}),
-			summary: map[CheckName]string{CheckRoCEPFC: "the peer does not enable PFC on RoCE priority 3"},
+			want:    want(map[Name]Verdict{CheckRoCEPFC: crit, CheckPFCAgreement: crit, CheckRoCEPath: crit}),
+			summary: map[Name]string{CheckRoCEPFC: "the peer does not enable PFC on RoCE priority 3"},
 		},
 		{
 			name:  "multi-peer",
@@ -134,8 +134,8 @@ func TestCheck(t *testing.T) {
 				return []engine.Event{rx(1, frame(t, macA, 120, etsA, pfc3, app2)), rx(2, frame(t, macB, 120, etsA, pfc3, app2)),
 					good(at(2), 0), good(at(3), 1)}
 			},
-			want: want(map[CheckName]Verdict{CheckPeer: crit, CheckRoCEPFC: crit, CheckRoCEETS: unkn, CheckPFCAgreement: unkn, CheckRoCEPath: unkn}),
-			summary: map[CheckName]string{CheckPeer: "2 DCBX peers on one link",
+			want: want(map[Name]Verdict{CheckPeer: crit, CheckRoCEPFC: crit, CheckRoCEETS: unkn, CheckPFCAgreement: unkn, CheckRoCEPath: unkn}),
+			summary: map[Name]string{CheckPeer: "2 DCBX peers on one link",
 				CheckRoCEPriority: "APP dscp 26 in the APP table in force; trust dscp, pcp"},
 		},
 		{
@@ -144,8 +144,8 @@ func TestCheck(t *testing.T) {
 			events: func(t *testing.T) []engine.Event {
 				return []engine.Event{good(at(2), 0), good(at(3), 1)}
 			},
-			want:    want(map[CheckName]Verdict{CheckPeer: crit, CheckRoCEPFC: crit, CheckRoCEETS: unkn, CheckPFCAgreement: unkn, CheckRoCEPath: unkn}),
-			summary: map[CheckName]string{CheckPeer: "no LLDP peer"},
+			want:    want(map[Name]Verdict{CheckPeer: crit, CheckRoCEPFC: crit, CheckRoCEETS: unkn, CheckPFCAgreement: unkn, CheckRoCEPath: unkn}),
+			summary: map[Name]string{CheckPeer: "no LLDP peer"},
 		},
 		{
 			name:  "the peer expired",
@@ -155,8 +155,8 @@ func TestCheck(t *testing.T) {
 			events: func(t *testing.T) []engine.Event {
 				return []engine.Event{rx(1, frame(t, macB, 10, etsA, pfc3, app2)), engine.Tick{At: at(20)}, good(at(21), 0), good(at(22), 1)}
 			},
-			want:    want(map[CheckName]Verdict{CheckPeer: warn, CheckRoCEPFC: crit, CheckRoCEETS: unkn, CheckPFCAgreement: unkn, CheckRoCEPath: unkn}),
-			summary: map[CheckName]string{CheckPeer: "its information expired (no LLDPDU within its TTL)"},
+			want:    want(map[Name]Verdict{CheckPeer: warn, CheckRoCEPFC: crit, CheckRoCEETS: unkn, CheckPFCAgreement: unkn, CheckRoCEPath: unkn}),
+			summary: map[Name]string{CheckPeer: "its information expired (no LLDPDU within its TTL)"},
 		},
 		{
 			name:  "no APP entry for RoCE",
@@ -166,8 +166,8 @@ func TestCheck(t *testing.T) {
 			},
 			// DSCP 26 has no entry: the default priority 0, where PFC and
 			// DCQCN are off (54a24de: the priority UNKNOWN, the path OK).
-			want: want(map[CheckName]Verdict{CheckRoCEPriority: crit, CheckRoCEPFC: crit, CheckECN: warn, CheckTrust: warn, CheckRoCEPath: crit}),
-			summary: map[CheckName]string{CheckRoCEPriority: "RoCE lands on priority 0, where PFC is off: DSCP 26 is not in the APP table in force: the default priority 0",
+			want: want(map[Name]Verdict{CheckRoCEPriority: crit, CheckRoCEPFC: crit, CheckECN: warn, CheckTrust: warn, CheckRoCEPath: crit}),
+			summary: map[Name]string{CheckRoCEPriority: "RoCE lands on priority 0, where PFC is off: DSCP 26 is not in the APP table in force: the default priority 0",
 				CheckTrust: "the APP table maps no DSCP value"},
 		},
 		{
@@ -177,7 +177,7 @@ func TestCheck(t *testing.T) {
 				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, dscpOnly)), good(at(2), 0), good(at(3), 1)}
 			},
 			want:    want(nil),
-			summary: map[CheckName]string{CheckRoCEPriority: "APP dscp 26 in the APP table in force"},
+			summary: map[Name]string{CheckRoCEPriority: "APP dscp 26 in the APP table in force"},
 		},
 		{
 			name:  "a strict class can starve RoCE",
@@ -185,8 +185,8 @@ func TestCheck(t *testing.T) {
 			events: func(t *testing.T) []engine.Event {
 				return []engine.Event{rx(1, frame(t, macB, 120, strict, pfc3, app2)), good(at(2), 0), good(at(3), 1)}
 			},
-			want:    want(map[CheckName]Verdict{CheckRoCEETS: warn}),
-			summary: map[CheckName]string{CheckRoCEETS: "strict-priority TC 2 can starve RoCE TC 1"},
+			want:    want(map[Name]Verdict{CheckRoCEETS: warn}),
+			summary: map[Name]string{CheckRoCEETS: "strict-priority TC 2 can starve RoCE TC 1"},
 		},
 		{
 			name:  "the RoCE class gets no bandwidth",
@@ -194,18 +194,18 @@ func TestCheck(t *testing.T) {
 			events: func(t *testing.T) []engine.Event {
 				return []engine.Event{rx(1, frame(t, macB, 120, starved, pfc3, app2)), good(at(2), 0), good(at(3), 1)}
 			},
-			want:    want(map[CheckName]Verdict{CheckRoCEETS: crit}),
-			summary: map[CheckName]string{CheckRoCEETS: "gives RoCE priority 3's TC 1 no ETS bandwidth"},
+			want:    want(map[Name]Verdict{CheckRoCEETS: crit}),
+			summary: map[Name]string{CheckRoCEETS: "gives RoCE priority 3's TC 1 no ETS bandwidth"},
 		},
 		{
 			name: "a replay: local parameters and counters unknown",
 			events: func(t *testing.T) []engine.Event {
 				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2))}
 			},
-			opts: CheckOptions{Replay: true},
-			want: want(map[CheckName]Verdict{CheckRoCEPFC: unkn, CheckRoCEETS: unkn, CheckPFCAgreement: unkn, CheckPauses: unkn, CheckECN: unkn, CheckLinkPause: unkn, CheckRoCEGID: unkn, CheckRoCEPath: unkn,
+			opts: Options{Replay: true},
+			want: want(map[Name]Verdict{CheckRoCEPFC: unkn, CheckRoCEETS: unkn, CheckPFCAgreement: unkn, CheckPauses: unkn, CheckECN: unkn, CheckLinkPause: unkn, CheckRoCEGID: unkn, CheckRoCEPath: unkn,
 				CheckHeadroom: unkn, CheckTrust: unkn}),
-			summary: map[CheckName]string{CheckRoCEPFC: "the peer enables PFC on priority 3; what is in force on this host is unknown",
+			summary: map[Name]string{CheckRoCEPFC: "the peer enables PFC on priority 3; what is in force on this host is unknown",
 				CheckPauses: "a capture file carries no counters"},
 		},
 		{
@@ -214,7 +214,7 @@ func TestCheck(t *testing.T) {
 			events: func(t *testing.T) []engine.Event {
 				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2))}
 			},
-			want: want(map[CheckName]Verdict{CheckPauses: unkn, CheckECN: unkn, CheckLinkPause: unkn, CheckRoCEGID: unkn, CheckRoCEPath: unkn, CheckHeadroom: unkn, CheckTrust: unkn}),
+			want: want(map[Name]Verdict{CheckPauses: unkn, CheckECN: unkn, CheckLinkPause: unkn, CheckRoCEGID: unkn, CheckRoCEPath: unkn, CheckHeadroom: unkn, CheckTrust: unkn}),
 		},
 		{
 			name:  "buffers with room, trust DSCP with a DSCP map",
@@ -224,8 +224,8 @@ func TestCheck(t *testing.T) {
 			},
 			// No DCQCN settings sampled: the ECN hop, and so the check, are
 			// unknown.
-			want:    want(map[CheckName]Verdict{CheckECN: unkn, CheckRoCEPath: unkn}),
-			summary: map[CheckName]string{CheckHeadroom: "every PFC priority has a receive buffer with room"},
+			want:    want(map[Name]Verdict{CheckECN: unkn, CheckRoCEPath: unkn}),
+			summary: map[Name]string{CheckHeadroom: "every PFC priority has a receive buffer with room"},
 		},
 		{
 			name:  "an empty buffer on the PFC priority, trust PCP with a DSCP map",
@@ -235,8 +235,8 @@ func TestCheck(t *testing.T) {
 			},
 			// Trusted by PCP, untagged RoCE carries none: the default
 			// priority 0, without PFC.
-			want: want(map[CheckName]Verdict{CheckHeadroom: crit, CheckTrust: warn, CheckRoCEPath: crit, CheckRoCEPriority: crit, CheckRoCEPFC: crit, CheckECN: unkn}),
-			summary: map[CheckName]string{CheckHeadroom: "whose receive buffer has size 0",
+			want: want(map[Name]Verdict{CheckHeadroom: crit, CheckTrust: warn, CheckRoCEPath: crit, CheckRoCEPriority: crit, CheckRoCEPFC: crit, CheckECN: unkn}),
+			summary: map[Name]string{CheckHeadroom: "whose receive buffer has size 0",
 				CheckTrust: "the DSCP map is not used", CheckRoCEPriority: "untagged (the GID is eth0's own): no PCP"},
 		},
 		{
@@ -245,8 +245,8 @@ func TestCheck(t *testing.T) {
 			events: func(t *testing.T) []engine.Event {
 				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), withQoS(good(at(2), 0), 130944, 0, "dscp", "pcp"), withQoS(good(at(3), 1), 130944, 0, "dscp", "pcp")}
 			},
-			want:    want(map[CheckName]Verdict{CheckHeadroom: warn}),
-			summary: map[CheckName]string{CheckHeadroom: "PFC delay (cable length) is 0"},
+			want:    want(map[Name]Verdict{CheckHeadroom: warn}),
+			summary: map[Name]string{CheckHeadroom: "PFC delay (cable length) is 0"},
 		},
 		{
 			name:  "policy met",
@@ -254,8 +254,8 @@ func TestCheck(t *testing.T) {
 			events: func(t *testing.T) []engine.Event {
 				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), good(at(2), 0), good(at(3), 1)}
 			},
-			opts: CheckOptions{Policy: mustPolicy(t, `{"pfc":{"enabled":[3]},"app":[{"selector":"udp-port","protocol":4791,"priority":3}],"ets":{"min_bandwidth":{"3":50}},"willing":true}`)},
-			want: want(map[CheckName]Verdict{CheckPolicy: ok}),
+			opts: Options{Policy: mustPolicy(t, `{"pfc":{"enabled":[3]},"app":[{"selector":"udp-port","protocol":4791,"priority":3}],"ets":{"min_bandwidth":{"3":50}},"willing":true}`)},
+			want: want(map[Name]Verdict{CheckPolicy: ok}),
 		},
 		{
 			name:  "policy not met",
@@ -263,9 +263,9 @@ func TestCheck(t *testing.T) {
 			events: func(t *testing.T) []engine.Event {
 				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), good(at(2), 0), good(at(3), 1)}
 			},
-			opts:    CheckOptions{Policy: mustPolicy(t, `{"pfc":{"enabled":[3,4]},"ets":{"min_bandwidth":{"3":80}},"willing":false}`)},
-			want:    want(map[CheckName]Verdict{CheckPolicy: crit}),
-			summary: map[CheckName]string{CheckPolicy: "PFC on {3}, expected {3,4}; priority 3's TC 1 has ets 70%, expected ets >= 80%; Willing is on, expected off"},
+			opts:    Options{Policy: mustPolicy(t, `{"pfc":{"enabled":[3,4]},"ets":{"min_bandwidth":{"3":80}},"willing":false}`)},
+			want:    want(map[Name]Verdict{CheckPolicy: crit}),
+			summary: map[Name]string{CheckPolicy: "PFC on {3}, expected {3,4}; priority 3's TC 1 has ets 70%, expected ets >= 80%; Willing is on, expected off"},
 		},
 	}
 	for _, tt := range tests {
@@ -281,7 +281,7 @@ func TestCheck(t *testing.T) {
 			if !ok {
 				t.Fatal("no eth0")
 			}
-			got := Check(&in, tt.opts)
+			got := Run(&in, tt.opts)
 			if diff := cmp.Diff(tt.want, verdicts(got)); diff != "" {
 				t.Errorf("verdicts (-want +got):\n%s\n%s", diff, dumpResults(got))
 			}
@@ -309,7 +309,7 @@ func mustPolicy(t *testing.T, s string) *Policy {
 	return p
 }
 
-func dumpResults(rs []CheckResult) string {
+func dumpResults(rs []Result) string {
 	var b strings.Builder
 	for _, r := range rs {
 		b.WriteString(string(r.Check) + " " + r.Verdict.String() + ": " + r.Summary + " [" + strings.Join(r.Evidence, "; ") + "]\n")
@@ -403,7 +403,7 @@ func TestCheckHoldDownWords(t *testing.T) {
 		2: "2 DCBX peers on one link",
 	} {
 		in := engine.Interface{Name: "eth0", MultiPeer: &engine.MultiPeer{Peers: []string{"a", "b"}[:n]}}
-		if r := Check(&in, CheckOptions{})[0]; r.Check != CheckPeer || r.Verdict != VerdictCritical || !strings.HasPrefix(r.Summary, want) {
+		if r := Run(&in, Options{})[0]; r.Check != CheckPeer || r.Verdict != VerdictCritical || !strings.HasPrefix(r.Summary, want) {
 			t.Errorf("%d peers: %s %s %q, want CRITICAL %q", n, r.Check, r.Verdict, r.Summary, want)
 		}
 	}
@@ -448,7 +448,7 @@ func TestPeerLostCheck(t *testing.T) {
 				e.Apply(ev)
 			}
 			in, _ := e.Interface("eth0")
-			if got := verdicts(Check(&in, CheckOptions{}))[CheckPeer]; got != tt.want {
+			if got := verdicts(Run(&in, Options{}))[CheckPeer]; got != tt.want {
 				t.Errorf("dcbx-peer %s, want %s", got, tt.want)
 			}
 		})

@@ -21,7 +21,7 @@ import (
 // (TestCheckAreas walks every code).
 
 // diagCheck names each diagnostic code's check.
-var diagCheck = map[diag.Code]CheckName{
+var diagCheck = map[diag.Code]Name{
 	// The peer and what dcbtop hears of it.
 	diag.CodeMultiPeer:          CheckPeer,
 	diag.CodeTooManyNeighbors:   CheckPeer,
@@ -86,7 +86,7 @@ var diagCheck = map[diag.Code]CheckName{
 
 // hopCheck names each RoCE path hop's check ("" for the ToS hop, judged
 // through its diagnostics).
-var hopCheck = map[lossless.RoCEHop]CheckName{
+var hopCheck = map[lossless.RoCEHop]Name{
 	lossless.HopGID:      CheckRoCEGID,
 	lossless.HopToS:      "",
 	lossless.HopTrust:    CheckTrust,
@@ -99,16 +99,16 @@ var hopCheck = map[lossless.RoCEHop]CheckName{
 	lossless.HopECN:      CheckECN,
 }
 
-// CheckOfCode returns the check a diagnostic code belongs to, and whether
+// OfCode returns the check a diagnostic code belongs to, and whether
 // the code is known.
-func CheckOfCode(code diag.Code) (CheckName, bool) {
+func OfCode(code diag.Code) (Name, bool) {
 	c, ok := diagCheck[code]
 	return c, ok
 }
 
-// CheckOfHop returns the check a RoCE path hop belongs to ("" for the
+// OfHop returns the check a RoCE path hop belongs to ("" for the
 // ToS hop).
-func CheckOfHop(h lossless.RoCEHop) CheckName { return hopCheck[h] }
+func OfHop(h lossless.RoCEHop) Name { return hopCheck[h] }
 
 // pathVerdict is a hop's verdict as a check's.
 func pathVerdict(v lossless.PathVerdict) Verdict {

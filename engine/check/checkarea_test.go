@@ -23,17 +23,17 @@ func TestCheckAreas(t *testing.T) {
 			t.Errorf("diagnostic %s belongs to no check", code)
 		}
 	}
-	covered := map[CheckName]bool{}
+	covered := map[Name]bool{}
 	for code, c := range diagCheck {
 		if diag.Rule(code) == "" {
 			t.Errorf("diagCheck names %s, which has no rule (Rule)", code)
 		}
-		if !slices.Contains(CheckNames, c) {
+		if !slices.Contains(Names, c) {
 			t.Errorf("%s belongs to %q, not a check", code, c)
 		}
 		covered[c] = true
 	}
-	for _, c := range CheckNames {
+	for _, c := range Names {
 		if !covered[c] && c != CheckPolicy {
 			t.Errorf("check %s is blind: no diagnostic belongs to it", c)
 		}
@@ -45,13 +45,13 @@ func TestCheckAreas(t *testing.T) {
 	}
 	for code, owner := range diagCheck {
 		base := engine.Interface{Name: "eth0"}
-		before := verdicts(Check(&base, CheckOptions{}))[owner]
+		before := verdicts(Run(&base, Options{}))[owner]
 		for _, tt := range []struct {
 			sev  diag.Severity
 			want Verdict
 		}{{diag.SeverityError, VerdictCritical}, {diag.SeverityWarning, VerdictWarning}} {
 			in := engine.Interface{Name: "eth0", Diagnostics: []diag.Diagnostic{{Code: code, Severity: tt.sev, Message: "the finding", Action: "the fix"}}}
-			for _, r := range Check(&in, CheckOptions{}) {
+			for _, r := range Run(&in, Options{}) {
 				if r.Check != owner {
 					continue
 				}
@@ -68,7 +68,7 @@ func TestCheckAreas(t *testing.T) {
 		}
 		bare := engine.Interface{Name: "eth0"}
 		info := engine.Interface{Name: "eth0", Diagnostics: []diag.Diagnostic{{Code: code, Severity: diag.SeverityInfo, Message: "a note"}}}
-		if got, want := verdicts(Check(&info, CheckOptions{})), verdicts(Check(&bare, CheckOptions{})); !mapsEqual(got, want) {
+		if got, want := verdicts(Run(&info, Options{})), verdicts(Run(&bare, Options{})); !mapsEqual(got, want) {
 			t.Errorf("info %s changed verdicts: %v, want %v", code, got, want)
 		}
 	}
@@ -76,7 +76,7 @@ func TestCheckAreas(t *testing.T) {
 		for _, v := range []lossless.PathVerdict{lossless.PathError, lossless.PathWarning, lossless.PathUnknown} {
 			in := engine.Interface{Name: "eth0", Counters: &lossless.Counters{RoCEPaths: []lossless.RoCEPath{{Device: "mlx5_0", Port: 1,
 				Hops: []lossless.PathHop{{Hop: h, Verdict: v, Reason: "the hop's reason"}}, Worst: v}}}}
-			for _, r := range Check(&in, CheckOptions{}) {
+			for _, r := range Run(&in, Options{}) {
 				if r.Check == owner && (r.Verdict.Worst(pathVerdict(v)) != r.Verdict) {
 					t.Errorf("hop %s %s: %s is %s, want at least %s", h, v, r.Check, r.Verdict, pathVerdict(v))
 				}
@@ -85,7 +85,7 @@ func TestCheckAreas(t *testing.T) {
 	}
 }
 
-func mapsEqual(a, b map[CheckName]Verdict) bool {
+func mapsEqual(a, b map[Name]Verdict) bool {
 	if len(a) != len(b) {
 		return false
 	}

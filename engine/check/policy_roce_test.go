@@ -47,8 +47,8 @@ func TestPolicyRoCE(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got *CheckResult
-		for _, r := range Check(&in, CheckOptions{Policy: pol}) {
+		var got *Result
+		for _, r := range Run(&in, Options{Policy: pol}) {
 			if r.Check == CheckPolicy {
 				got = &r
 			}

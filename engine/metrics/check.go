@@ -16,7 +16,7 @@ const CheckTextfileName = "dcbtop_check.prom"
 // A checkCollector exports one check report: the verdicts of a run of
 // dcbtop check, for node_exporter's textfile collector or a push.
 type checkCollector struct {
-	r          check.CheckReport
+	r          check.Report
 	start, end time.Time
 
 	verdict, ifaceVerdict, exit, lastRun, duration *prometheus.Desc
@@ -30,7 +30,7 @@ type checkCollector struct {
 // Nagios code (0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN), as the exit status.
 // start and end are when the run started and ended (on the wall clock,
 // also for a replay, whose report is as at the capture's last frame).
-func NewCheckRegistry(r check.CheckReport, start, end time.Time) *prometheus.Registry {
+func NewCheckRegistry(r check.Report, start, end time.Time) *prometheus.Registry {
 	d := func(name, help string, labels ...string) *prometheus.Desc {
 		return prometheus.NewDesc("dcbtop_check_"+name, help, labels, nil)
 	}
@@ -68,7 +68,7 @@ func (c *checkCollector) Collect(ch chan<- prometheus.Metric) {
 		worst := map[string]check.Verdict{}
 		var order []string
 		for _, x := range in.Results {
-			name := boundedLabel(check.CheckNames, x.Check)
+			name := boundedLabel(check.Names, x.Check)
 			v, seen := worst[name]
 			if !seen {
 				order = append(order, name)

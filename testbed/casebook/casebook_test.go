@@ -64,7 +64,7 @@ type said struct {
 
 func hear(in *engine.Interface) said {
 	s := said{checks: map[string]string{}, hops: map[string]string{}, diags: map[string][]string{}}
-	for _, r := range check.Check(in, check.CheckOptions{}) {
+	for _, r := range check.Run(in, check.Options{}) {
 		s.checks[string(r.Check)] = r.Verdict.String()
 		s.lines = append(s.lines, fmt.Sprintf("check %-14s %-8s %s", r.Check, r.Verdict, engine.Sanitize(r.Summary)))
 	}
