@@ -119,7 +119,7 @@ func (r *renderer) peerDetailLines(w int) []string {
 // engine describes it (engine.DescribeLLDPDU); a TLV the engine does not
 // decode shows its bytes in hex (rawHex).
 func (r *renderer) tlvLines(p *engine.Peer, w int) []string {
-	views, err := engine.DescribeLLDPDU(p.LLDPDU)
+	views, err := lldp.DescribeLLDPDU(p.LLDPDU)
 	if len(p.LLDPDU) == 0 || err != nil {
 		return []string{r.st.Dim.Render("not available (a snapshot read back from JSON has no raw LLDPDU)")}
 	}
@@ -145,7 +145,7 @@ const rawHexMax = 64
 // rawHex replaces the "N bytes, not decoded" value of a TLV the engine
 // does not decode with its bytes in hex (after the OUI and subtype of an
 // organizationally specific TLV, which the view names).
-func (r *renderer) rawHex(v engine.TLVView, raw *lldp.RawTLV) engine.TLVView {
+func (r *renderer) rawHex(v lldp.TLVView, raw *lldp.RawTLV) lldp.TLVView {
 	b := raw.Value
 	if _, _, ok := raw.OrgID(); ok {
 		b = b[4:]
@@ -241,7 +241,7 @@ const tlvNameWidth = 20
 // between entries. Named fields after a value are its details, dimmed
 // (" · enabled: bridge"); a TLV of named fields only is a record
 // ("willing off · CBS off · max TCs 8").
-func (r *renderer) tlvViewLines(v engine.TLVView, w int) []string {
+func (r *renderer) tlvViewLines(v lldp.TLVView, w int) []string {
 	st := r.st
 	var out []string
 	prefix := st.Label.Render(pad(v.Name, tlvNameWidth+1))
@@ -250,7 +250,7 @@ func (r *renderer) tlvViewLines(v engine.TLVView, w int) []string {
 		prefix = spaces(tlvNameWidth + 1)
 	}
 	var values []string
-	var named []engine.TLVField
+	var named []lldp.TLVField
 	for _, f := range v.Fields {
 		if f.Label == "" {
 			values = append(values, f.Value)

@@ -5,10 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dcbtop/dcbtop/engine/lldp"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/dcbtop/dcbtop/engine"
 )
 
 // The drill-down lays out any TLV view by its fields alone: a value, a
@@ -16,24 +16,24 @@ import (
 // of its own; strings from the wire sanitized.
 func TestTLVViewLines(t *testing.T) {
 	r := &renderer{st: ptr(NoColorStyles()), vs: &viewState{}}
-	f := func(label, value string) engine.TLVField { return engine.TLVField{Label: label, Value: value} }
+	f := func(label, value string) lldp.TLVField { return lldp.TLVField{Label: label, Value: value} }
 	tests := []struct {
 		name string
-		v    engine.TLVView
+		v    lldp.TLVView
 		w    int
 		want []string
 	}{
-		{"value with line breaks", engine.TLVView{Name: "System Description", Fields: []engine.TLVField{f("", "one\r\ntwo\x1b[31m")}}, 60,
+		{"value with line breaks", lldp.TLVView{Name: "System Description", Fields: []lldp.TLVField{f("", "one\r\ntwo\x1b[31m")}}, 60,
 			[]string{"System Description   one", "                     two\uFFFD[31m"}},
-		{"value and details", engine.TLVView{Name: "System Capabilities", Fields: []engine.TLVField{f("", "bridge"), f("enabled", "none\x07")}}, 60,
+		{"value and details", lldp.TLVView{Name: "System Capabilities", Fields: []lldp.TLVField{f("", "bridge"), f("enabled", "none\x07")}}, 60,
 			[]string{"System Capabilities  bridge · enabled: none\uFFFD"}},
-		{"record wrapped", engine.TLVView{Name: "PFC Configuration", Fields: []engine.TLVField{f("willing", "on"), f("MBC", "off"), f("cap", "8")}}, 40,
+		{"record wrapped", lldp.TLVView{Name: "PFC Configuration", Fields: []lldp.TLVField{f("willing", "on"), f("MBC", "off"), f("cap", "8")}}, 40,
 			[]string{"PFC Configuration    willing on · MBC", "                     off · cap 8"}},
-		{"list wrapped between entries, then details", engine.TLVView{Name: "Application Priority",
-			Fields: []engine.TLVField{f("", "udp-port 4791→3"), f("", "dscp 26→3\x00"), f("x", "y")}}, 40,
+		{"list wrapped between entries, then details", lldp.TLVView{Name: "Application Priority",
+			Fields: []lldp.TLVField{f("", "udp-port 4791→3"), f("", "dscp 26→3\x00"), f("x", "y")}}, 40,
 			[]string{"Application Priority udp-port 4791→3, ", "                     dscp 26→3\uFFFD · x: y"}},
-		{"no fields", engine.TLVView{Name: "Application Priority"}, 40, []string{"Application Priority " + "—"}},
-		{"long name", engine.TLVView{Name: "MAC/PHY Configuration/Status", Fields: []engine.TLVField{f("", "5 bytes, not decoded")}}, 60,
+		{"no fields", lldp.TLVView{Name: "Application Priority"}, 40, []string{"Application Priority " + "—"}},
+		{"long name", lldp.TLVView{Name: "MAC/PHY Configuration/Status", Fields: []lldp.TLVField{f("", "5 bytes, not decoded")}}, 60,
 			[]string{"MAC/PHY Configuration/Status", "                     5 bytes, not decoded"}},
 	}
 	for _, tt := range tests {

@@ -53,3 +53,22 @@ func FrameTo(t testing.TB, dst, src lldp.MAC, ttl uint16, tlvs ...lldp.TLV) []by
 	}
 	return b
 }
+
+// badPFCFrame returns a frame from macA with ETS, a PFC TLV whose body is
+// one byte after OUI and subtype, and APP.
+func BadPFCFrame(t testing.TB) []byte {
+	t.Helper()
+	f := Frame(t, MacA, 120, ETSA, PFC3, App1)
+	// Find the PFC TLV (type 127, length 6, OUI 00-80-c2, subtype 11)
+	// and cut its information string to OUI, subtype and one byte.
+	for i := 14; i+6 <= len(f); i++ {
+		if f[i] == 127<<1 && f[i+1] == 6 && f[i+2] == 0x00 && f[i+3] == 0x80 && f[i+4] == 0xc2 && f[i+5] == 11 {
+			out := append([]byte(nil), f[:i]...)
+			out = append(out, 127<<1, 5)
+			out = append(out, f[i+2:i+2+5]...)
+			return append(out, f[i+8:]...)
+		}
+	}
+	t.Fatal("no PFC TLV in the frame")
+	return nil
+}

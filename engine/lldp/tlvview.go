@@ -1,24 +1,20 @@
-package engine
+package lldp
 
 import (
 	"fmt"
 	"net/netip"
 	"strconv"
 	"strings"
-
-	"github.com/dcbtop/dcbtop/engine/dcb"
-
-	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // A TLVView is one TLV of an LLDPDU decoded for a person to read (the
 // screen's drill-down into a peer): its name and its fields as text.
 type TLVView struct {
 	// Type is the TLV's type (IEEE Std 802.1AB-2016, Table 8-1).
-	Type lldp.TLVType
+	Type TLVType
 	// OUI and Subtype identify an organizationally specific TLV (Type
 	// 127); they are zero for the others.
-	OUI     lldp.OUI
+	OUI     OUI
 	Subtype uint8
 	// Name names the TLV as the standard that defines it (and tshark)
 	// does: "Chassis ID", "System Capabilities", "ETS Configuration".
@@ -45,18 +41,18 @@ type TLVField struct {
 // EtherType 0x88cc, as Peer.LLDPDU holds it) into one view per TLV, in
 // the order received: the Chassis ID, Port ID and Time To Live TLVs, then
 // the optional TLVs. The End TLV is not listed, nor are the TLVs the
-// codec discarded for an error (lldp.DU.Discarded, Peer.DiscardedTLVs).
-// An LLDPDU that lldp.Parse rejects returns its error and no views.
+// codec discarded for an error (DU.Discarded, Peer.DiscardedTLVs).
+// An LLDPDU that Parse rejects returns its error and no views.
 func DescribeLLDPDU(b []byte) ([]TLVView, error) {
-	du, err := lldp.Parse(b)
+	du, err := Parse(b)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]TLVView, 0, 3+len(du.TLVs))
 	out = append(out,
-		TLVView{Type: lldp.TLVTypeChassisID, Name: lldp.TLVTypeChassisID.String(), Fields: []TLVField{{Value: du.ChassisID.String()}}},
-		TLVView{Type: lldp.TLVTypePortID, Name: lldp.TLVTypePortID.String(), Fields: []TLVField{{Value: du.PortID.String()}}},
-		TLVView{Type: lldp.TLVTypeTTL, Name: "Time To Live", Fields: []TLVField{{Value: fmt.Sprintf("%d s", du.TTL)}}},
+		TLVView{Type: TLVTypeChassisID, Name: TLVTypeChassisID.String(), Fields: []TLVField{{Value: du.ChassisID.String()}}},
+		TLVView{Type: TLVTypePortID, Name: TLVTypePortID.String(), Fields: []TLVField{{Value: du.PortID.String()}}},
+		TLVView{Type: TLVTypeTTL, Name: "Time To Live", Fields: []TLVField{{Value: fmt.Sprintf("%d s", du.TTL)}}},
 	)
 	for _, t := range du.TLVs {
 		out = append(out, describeTLV(t))
@@ -65,24 +61,24 @@ func DescribeLLDPDU(b []byte) ([]TLVView, error) {
 }
 
 // describeTLV is the view of one optional TLV.
-func describeTLV(t lldp.TLV) TLVView {
+func describeTLV(t TLV) TLVView {
 	v := TLVView{Type: t.Type(), Name: t.Type().String()}
 	value := func(s string) { v.Fields = append(v.Fields, TLVField{Value: s}) }
 	field := func(label, s string) { v.Fields = append(v.Fields, TLVField{Label: label, Value: s}) }
 	switch x := t.(type) {
-	case *lldp.Text:
+	case *Text:
 		value(x.Value)
-	case *lldp.SystemCapabilities:
+	case *SystemCapabilities:
 		value(capWords(x.Capabilities))
 		field("enabled", capWords(x.Enabled))
-	case *lldp.ManagementAddress:
+	case *ManagementAddress:
 		value(mgmtAddress(x))
-	case *lldp.ETS:
-		v.OUI, v.Subtype, v.Name = lldp.OUIIEEE8021, lldp.SubtypeETSReco, "ETS Recommendation"
+	case *ETS:
+		v.OUI, v.Subtype, v.Name = OUIIEEE8021, SubtypeETSReco, "ETS Recommendation"
 		if !x.Recommendation {
-			v.Subtype, v.Name = lldp.SubtypeETSConfig, "ETS Configuration"
-			field("willing", dcb.OnOff(x.Willing))
-			field("CBS", dcb.OnOff(x.CBS))
+			v.Subtype, v.Name = SubtypeETSConfig, "ETS Configuration"
+			field("willing", onOff(x.Willing))
+			field("CBS", onOff(x.CBS))
 			field("max TCs", strconv.Itoa(int(x.MaxTCs)))
 		}
 		tsa := make([]string, len(x.TSA))
@@ -92,25 +88,25 @@ func describeTLV(t lldp.TLV) TLVView {
 		field("priority→TC", numbers(x.PrioTC))
 		field("TC bandwidth", numbers(x.Bandwidth)+" %")
 		field("TSA", strings.Join(tsa, " "))
-	case *lldp.PFC:
-		v.OUI, v.Subtype, v.Name = lldp.OUIIEEE8021, lldp.SubtypePFC, "PFC Configuration"
-		field("willing", dcb.OnOff(x.Willing))
-		field("MBC", dcb.OnOff(x.MBC))
+	case *PFC:
+		v.OUI, v.Subtype, v.Name = OUIIEEE8021, SubtypePFC, "PFC Configuration"
+		field("willing", onOff(x.Willing))
+		field("MBC", onOff(x.MBC))
 		field("cap", strconv.Itoa(int(x.Cap)))
-		field("enabled on", dcb.PrioSet(x.Enabled).PrioWords())
-	case *lldp.AppPriority:
-		v.OUI, v.Subtype, v.Name = lldp.OUIIEEE8021, lldp.SubtypeAppPriority, "Application Priority"
+		field("enabled on", prioWords(x.Priorities()))
+	case *AppPriority:
+		v.OUI, v.Subtype, v.Name = OUIIEEE8021, SubtypeAppPriority, "Application Priority"
 		for _, e := range x.Entries {
 			proto := strconv.Itoa(int(e.Protocol))
-			if e.Selector == lldp.AppSelEthertype {
+			if e.Selector == AppSelEthertype {
 				proto = fmt.Sprintf("%#04x", e.Protocol)
 			}
 			value(fmt.Sprintf("%s %s→%d", e.Selector, proto, e.Priority))
 		}
-	case *lldp.CEE:
-		v.OUI, v.Subtype, v.Name = lldp.OUICEE, lldp.SubtypeCEE, "CEE DCBX"
+	case *CEE:
+		v.OUI, v.Subtype, v.Name = OUICEE, SubtypeCEE, "CEE DCBX"
 		field("sub-TLVs", ceeSubTLVs(x))
-	case *lldp.RawTLV:
+	case *RawTLV:
 		n := len(x.Value)
 		if oui, sub, ok := x.OrgID(); ok {
 			v.OUI, v.Subtype, v.Name = oui, sub, orgTLVName(oui, sub)
@@ -119,7 +115,7 @@ func describeTLV(t lldp.TLV) TLVView {
 			field("subtype", strconv.Itoa(int(sub)))
 			break
 		}
-		if x.T > lldp.TLVTypeManagementAddress && x.T < lldp.TLVTypeOrg {
+		if x.T > TLVTypeManagementAddress && x.T < TLVTypeOrg {
 			v.Name = "Reserved" // IEEE Std 802.1AB-2016, Table 8-1: types 9 to 126
 		}
 		value(fmt.Sprintf("%d bytes, not decoded", n))
@@ -164,7 +160,7 @@ func capWords(bits uint16) string {
 // family (1 IPv4, 2 IPv6, 6 802 MAC) and length say so, else the family
 // and the bytes in hex; then the interface number and its numbering
 // subtype (8.5.9.5: 1 unknown, 2 ifIndex, 3 system port number).
-func mgmtAddress(m *lldp.ManagementAddress) string {
+func mgmtAddress(m *ManagementAddress) string {
 	a := fmt.Sprintf("family %d %x", m.Family, m.Address)
 	switch {
 	case m.Family == 1 && len(m.Address) == 4, m.Family == 2 && len(m.Address) == 16:
@@ -172,7 +168,7 @@ func mgmtAddress(m *lldp.ManagementAddress) string {
 			a = ip.String()
 		}
 	case m.Family == 6 && len(m.Address) == 6:
-		a = lldp.MAC(m.Address).String()
+		a = MAC(m.Address).String()
 	}
 	return fmt.Sprintf("%s (interface %d, numbering %d)", a, m.IfNumber, m.IfSubtype)
 }
@@ -180,7 +176,7 @@ func mgmtAddress(m *lldp.ManagementAddress) string {
 // ceeSubTLVs lists the sub-TLVs of a CEE DCBX TLV in the order the codec
 // keeps them (Control, PG, PFC, APP, then the others: unknown types and
 // repeats, by type).
-func ceeSubTLVs(c *lldp.CEE) string {
+func ceeSubTLVs(c *CEE) string {
 	var out []string
 	for _, s := range []struct {
 		present bool
@@ -217,46 +213,66 @@ func ceeSubTLVName(t uint8) string {
 
 // An orgID is an organizationally specific TLV's OUI and subtype.
 type orgID struct {
-	oui lldp.OUI
+	oui OUI
 	sub uint8
 }
 
-// ouiIEEE8023 is the IEEE 802.3 OUI, 00-12-0F.
-var ouiIEEE8023 = lldp.OUI{0x00, 0x12, 0x0f}
+// OUIIEEE8023 is the IEEE 802.3 OUI, 00-12-0F.
+var OUIIEEE8023 = OUI{0x00, 0x12, 0x0f}
 
 // orgTLVNames names the organizationally specific TLVs of IEEE 802.1 (IEEE
 // Std 802.1Q-2018, Table D-1; 9 to 12 are decoded, named here for
 // completeness), IEEE 802.3 (IEEE Std 802.3-2018, Table 79-1) and CIN
 // DCBX (OUI 00-1B-21 subtype 1, CEE's predecessor, not decoded).
 var orgTLVNames = map[orgID]string{
-	{lldp.OUIIEEE8021, 1}:  "Port VLAN ID",
-	{lldp.OUIIEEE8021, 2}:  "Port And Protocol VLAN ID",
-	{lldp.OUIIEEE8021, 3}:  "VLAN Name",
-	{lldp.OUIIEEE8021, 4}:  "Protocol Identity",
-	{lldp.OUIIEEE8021, 5}:  "VID Usage Digest",
-	{lldp.OUIIEEE8021, 6}:  "Management VID",
-	{lldp.OUIIEEE8021, 7}:  "Link Aggregation",
-	{lldp.OUIIEEE8021, 8}:  "Congestion Notification",
-	{lldp.OUIIEEE8021, 9}:  "ETS Configuration",
-	{lldp.OUIIEEE8021, 10}: "ETS Recommendation",
-	{lldp.OUIIEEE8021, 11}: "PFC Configuration",
-	{lldp.OUIIEEE8021, 12}: "Application Priority",
-	{lldp.OUIIEEE8021, 13}: "EVB",
-	{lldp.OUIIEEE8021, 14}: "CDCP",
-	{ouiIEEE8023, 1}:       "MAC/PHY Configuration/Status",
-	{ouiIEEE8023, 2}:       "Power via MDI",
-	{ouiIEEE8023, 3}:       "Link Aggregation",
-	{ouiIEEE8023, 4}:       "Maximum Frame Size",
-	{ouiIEEE8023, 5}:       "EEE",
-	{lldp.OUICEE, 1}:       "CIN DCBX",
-	{lldp.OUICEE, 2}:       "CEE DCBX",
+	{OUIIEEE8021, 1}:  "Port VLAN ID",
+	{OUIIEEE8021, 2}:  "Port And Protocol VLAN ID",
+	{OUIIEEE8021, 3}:  "VLAN Name",
+	{OUIIEEE8021, 4}:  "Protocol Identity",
+	{OUIIEEE8021, 5}:  "VID Usage Digest",
+	{OUIIEEE8021, 6}:  "Management VID",
+	{OUIIEEE8021, 7}:  "Link Aggregation",
+	{OUIIEEE8021, 8}:  "Congestion Notification",
+	{OUIIEEE8021, 9}:  "ETS Configuration",
+	{OUIIEEE8021, 10}: "ETS Recommendation",
+	{OUIIEEE8021, 11}: "PFC Configuration",
+	{OUIIEEE8021, 12}: "Application Priority",
+	{OUIIEEE8021, 13}: "EVB",
+	{OUIIEEE8021, 14}: "CDCP",
+	{OUIIEEE8023, 1}:  "MAC/PHY Configuration/Status",
+	{OUIIEEE8023, 2}:  "Power via MDI",
+	{OUIIEEE8023, 3}:  "Link Aggregation",
+	{OUIIEEE8023, 4}:  "Maximum Frame Size",
+	{OUIIEEE8023, 5}:  "EEE",
+	{OUICEE, 1}:       "CIN DCBX",
+	{OUICEE, 2}:       "CEE DCBX",
 }
 
 // orgTLVName names an organizationally specific TLV, "Organizationally
 // Specific" (IEEE Std 802.1AB-2016, 8.6) when dcbtop does not know it.
-func orgTLVName(oui lldp.OUI, sub uint8) string {
+func orgTLVName(oui OUI, sub uint8) string {
 	if n, ok := orgTLVNames[orgID{oui, sub}]; ok {
 		return n
 	}
 	return "Organizationally Specific"
+}
+
+// onOff says "on" or "off".
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+// prioWords renders priorities as "3,4", or "none".
+func prioWords(p []uint8) string {
+	if len(p) == 0 {
+		return "none"
+	}
+	s := make([]string, len(p))
+	for i, x := range p {
+		s[i] = strconv.Itoa(int(x))
+	}
+	return strings.Join(s, ",")
 }
