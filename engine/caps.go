@@ -5,9 +5,9 @@ import (
 	"time"
 )
 
-// Host is what deciding an interface's Capabilities needs to know about
+// HostFacts is what deciding an interface's Capabilities needs to know about
 // the host beyond the snapshot. The capture layer gathers it.
-type Host struct {
+type HostFacts struct {
 	// Replay: the snapshot comes from a recording; nothing is written.
 	Replay bool
 	// NetAdmin: this process may write DCB netlink (CAP_NET_ADMIN).
@@ -147,7 +147,7 @@ func ReadOnly() Capabilities {
 //     writes nor starts a second agent beside it, which the switch would
 //     see as a second peer (multi-peer), and says how to hand over;
 //   - otherwise dcbtop's agent may be started.
-func (in *Interface) Capabilities(h Host) Capabilities {
+func (in *Interface) Capabilities(h HostFacts) Capabilities {
 	if h.Replay {
 		return ReadOnly()
 	}
@@ -186,7 +186,7 @@ func (in *Interface) Capabilities(h Host) Capabilities {
 // otherAgent is the refusal for another LLDP agent of this host on in: a
 // process in this network namespace, or the chassis of LLDPDUs this host
 // sent recently that are not dcbtop's own agent's; false when none.
-func (in *Interface) otherAgent(h Host) (Refusal, bool) {
+func (in *Interface) otherAgent(h HostFacts) (Refusal, bool) {
 	if len(h.OtherAgents) > 0 {
 		return Refusal{Code: RefuseOtherAgent, Agent: strings.Join(h.OtherAgents, ", ")}, true
 	}

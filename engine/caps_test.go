@@ -25,24 +25,24 @@ func TestCapabilities(t *testing.T) {
 	seen := Refusal{Code: RefuseOtherAgent, Agent: "mac 02:00:00:00:00:99", Seen: true}
 	none := Refusal{Code: RefuseNoLocalSource}
 	fw := Refusal{Code: RefuseFirmware, Interface: "eth0"}
-	root := Host{NetAdmin: true, Now: now}
+	root := HostFacts{NetAdmin: true, Now: now}
 	tests := []struct {
 		name string
 		in   Interface
-		host Host
+		host HostFacts
 		want Capabilities
 	}{
-		{"replay", iface(SourceAgent, false), Host{Replay: true}, Capabilities{WriteNo: Refusal{Code: RefuseReplay}, AgentNo: Refusal{Code: RefuseReplay}}},
+		{"replay", iface(SourceAgent, false), HostFacts{Replay: true}, Capabilities{WriteNo: Refusal{Code: RefuseReplay}, AgentNo: Refusal{Code: RefuseReplay}}},
 		{"own agent", iface(SourceAgent, false, own), root, Capabilities{CanWrite: true, CanAgent: true}},
-		{"own agent, lldpd beside (it may be stopped)", iface(SourceAgent, false), Host{OtherAgents: []string{"lldpd (pid 7)"}}, Capabilities{CanWrite: true, CanAgent: true}},
+		{"own agent, lldpd beside (it may be stopped)", iface(SourceAgent, false), HostFacts{OtherAgents: []string{"lldpd (pid 7)"}}, Capabilities{CanWrite: true, CanAgent: true}},
 		{"dcbnl", iface(SourceDCBNL, false), root, Capabilities{CanWrite: true, CanAgent: true}},
-		{"dcbnl without CAP_NET_ADMIN", iface(SourceDCBNL, false), Host{Now: now}, Capabilities{WriteNo: Refusal{Code: RefuseNoNetAdmin}, CanAgent: true}},
+		{"dcbnl without CAP_NET_ADMIN", iface(SourceDCBNL, false), HostFacts{Now: now}, Capabilities{WriteNo: Refusal{Code: RefuseNoNetAdmin}, CanAgent: true}},
 		{"firmware", iface(SourceDCBNL, true), root, Capabilities{WriteNo: fw, AgentNo: fw}},
 		{"observed agent", iface(SourceObserved, false, other), root, Capabilities{WriteNo: seen, AgentNo: seen}},
 		{"observed long ago", iface(SourceObserved, false, stale), root, Capabilities{WriteNo: none, CanAgent: true}},
 		{"own frames are not another agent", iface(SourceNone, false, own), root, Capabilities{WriteNo: none, CanAgent: true}},
-		{"lldpd process", iface(SourceNone, false), Host{NetAdmin: true, OtherAgents: []string{"lldpd (pid 7)"}}, Capabilities{WriteNo: proc, AgentNo: proc}},
-		{"dcbnl beside lldpd", iface(SourceDCBNL, false), Host{NetAdmin: true, OtherAgents: []string{"lldpd (pid 7)"}}, Capabilities{CanWrite: true, AgentNo: proc}},
+		{"lldpd process", iface(SourceNone, false), HostFacts{NetAdmin: true, OtherAgents: []string{"lldpd (pid 7)"}}, Capabilities{WriteNo: proc, AgentNo: proc}},
+		{"dcbnl beside lldpd", iface(SourceDCBNL, false), HostFacts{NetAdmin: true, OtherAgents: []string{"lldpd (pid 7)"}}, Capabilities{CanWrite: true, AgentNo: proc}},
 		{"nothing", iface(SourceNone, false), root, Capabilities{WriteNo: none, CanAgent: true}},
 	}
 	for _, tt := range tests {

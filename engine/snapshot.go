@@ -354,8 +354,8 @@ func discardedTLVs(du *lldp.DU) []DiscardedTLV {
 
 // hostNow is what the engine was last told of the host (HostObserved), as
 // Capabilities takes it: the transmitting agents by name.
-func (e *Engine) hostNow() Host {
-	h := Host{Replay: e.cfg.Replay, NetAdmin: e.host.NetAdmin, Now: e.now}
+func (e *Engine) hostNow() HostFacts {
+	h := HostFacts{Replay: e.cfg.Replay, NetAdmin: e.host.NetAdmin, Now: e.now}
 	for _, a := range e.host.Agents {
 		if a.Transmits {
 			h.OtherAgents = append(h.OtherAgents, a.String())
@@ -367,7 +367,7 @@ func (e *Engine) hostNow() Host {
 // interfaceSnapshot is p's snapshot with its capabilities decided from the
 // host h: once per snapshot, so that every reader of the snapshot sees the
 // same, current answer.
-func (e *Engine) interfaceSnapshot(p *port, h Host) Interface {
+func (e *Engine) interfaceSnapshot(p *port, h HostFacts) Interface {
 	in := p.snapshot(e.now)
 	in.Caps = in.Capabilities(h)
 	return in
