@@ -1,15 +1,21 @@
 // Package engine is dcbtop's deterministic DCBX state machine. It consumes
-// events (captured frames, ticks), keeps per-interface neighbour tables and
-// the remote, local and operational parameters, issues NDIS-style
-// indications and produces immutable snapshots. It performs no I/O, starts
-// no goroutines and never reads the clock: time enters only through events,
-// so every rule is testable from tables of timestamped events.
+// events (captured frames, ticks, local parameters, links, counter
+// samples), keeps per-interface neighbour tables and the remote, local and
+// operational parameters, issues NDIS-style indications and produces
+// immutable snapshots. It performs no I/O, starts no goroutines and never
+// reads the clock: time enters only through events, so every rule is
+// testable from tables of timestamped events.
 //
-// It is one package, though large (the files beside this one), because it
-// is one state machine: the neighbour table, NDIS indications, resolver,
-// local sources, diagnostics, capabilities, lossless counters, checks and
-// the snapshot all read and write the same per-interface state, which a
-// split would have to export.
+// What it decides from its per-port state lives here: the neighbour table
+// and its expiries, the NDIS indications, local sources, the DCBX
+// diagnostics, the capabilities of each port, the writes an operator may
+// make, and the snapshot. The vocabularies it decides with are packages of
+// their own below it: engine/lldp (the codec), engine/dcb (the parameters
+// and the Willing resolver), engine/diag (the diagnostic catalogue) and
+// engine/lossless (counter samples, their diagnostics and the RoCE path,
+// handed a Port by the engine). What reads only the snapshot lives above
+// it: engine/check (the verdicts of `dcbtop check`), engine/metrics
+// (Prometheus, the fleet digest) and engine/host.
 package engine
 
 import (
