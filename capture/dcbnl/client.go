@@ -9,29 +9,19 @@ import (
 // A Client talks to the kernel's DCB netlink interface (net/dcb/dcbnl.c) over
 // NETLINK_ROUTE. Its methods may be called from several goroutines: requests
 // are serialised on one socket, and Watch uses a second one.
-type Client struct {
-	c *client
-}
+type Client struct{ c *client }
 
 // Dial opens a Client on two NETLINK_ROUTE sockets (one for requests, one for
 // Watch) in the network namespace of the calling thread; requests name
 // interfaces of that namespace. Reading needs no privilege; IEEE_SET,
 // IEEE_DEL and SDCBX need CAP_NET_ADMIN in the initial user namespace.
-func Dial() (*Client, error) {
-	c, err := dial()
-	if err != nil {
-		return nil, err
-	}
-	return &Client{c: c}, nil
-}
+func Dial() (*Client, error) { return dial() }
 
 // NewClient returns a Client that sends its requests on conn, typically a
 // fake from nltest.Dial. Watch also uses conn, which must then support
 // multicast groups and read deadlines (an nltest connection does not), and
 // blocks requests while it waits. Closing the Client closes conn.
-func NewClient(conn *netlink.Conn) *Client {
-	return &Client{c: newClient(conn)}
-}
+func NewClient(conn *netlink.Conn) *Client { return &Client{newClient(conn)} }
 
 // Close closes the Client's sockets; a running Watch returns.
 func (c *Client) Close() error { return c.c.close() }

@@ -31,7 +31,7 @@ type client struct {
 
 // dial opens the request and watch sockets in the calling thread's network
 // namespace (see nlclient.Dial).
-func dial() (*client, error) {
+func dial() (*Client, error) {
 	conn, err := nlclient.Dial(unix.NETLINK_ROUTE)
 	if err != nil {
 		return nil, fmt.Errorf("open NETLINK_ROUTE socket: %w", err)
@@ -41,7 +41,7 @@ func dial() (*client, error) {
 		conn.Close()
 		return nil, fmt.Errorf("open NETLINK_ROUTE socket: %w", err)
 	}
-	return &client{conn: nl.NewConn(conn), wconn: watch, ownWatch: true}, nil
+	return &Client{&client{conn: nl.NewConn(conn), wconn: watch, ownWatch: true}}, nil
 }
 
 func newClient(conn *netlink.Conn) *client { return &client{conn: nl.NewConn(conn), wconn: conn} }

@@ -72,6 +72,8 @@ func (e *Error) Error() string {
 		return fmt.Sprintf("driver rejected %s on %s: refused (status %d)", e.Op, e.Ifname, e.Status)
 	case e.Driver:
 		return fmt.Sprintf("driver rejected %s on %s: %v", e.Op, e.Ifname, e.Err)
+	case e.badName:
+		// Refused before asking: told the shared way, below.
 	case errno == syscall.EOPNOTSUPP && e.missingOp != "":
 		return fmt.Sprintf("%s: %s not supported by the driver (dcbnl_ops without %s)", e.Ifname, e.Op, e.missingOp)
 	case errno == syscall.EOPNOTSUPP:

@@ -6,31 +6,21 @@ import "github.com/mdlayher/netlink"
 // ethtool netlink interface (net/ethtool/pause.c) over NETLINK_GENERIC,
 // falling back to the ETHTOOL_GPAUSEPARAM ioctl on kernels without it. Its
 // methods may be called from several goroutines.
-type Client struct {
-	c *client
-}
+type Client struct{ c *client }
 
 // Dial opens a Client on a NETLINK_GENERIC socket in the network namespace
 // of the calling thread, and resolves the "ethtool" family there; when the
 // kernel has none, it opens the ioctl's AF_INET socket instead, in the same
 // namespace. Interface names are looked up in that namespace. Reading
 // needs no privilege.
-func Dial() (*Client, error) {
-	c, err := dial()
-	if err != nil {
-		return nil, err
-	}
-	return &Client{c: c}, nil
-}
+func Dial() (*Client, error) { return dial() }
 
 // NewClient returns a Client that sends its requests on conn, typically a
 // fake from nltest.Dial; the family is resolved on the first Get. Should
 // the kernel behind conn have no "ethtool" family, the ioctl's socket is
 // opened then, in the network namespace of the calling thread. Closing the
 // Client closes conn.
-func NewClient(conn *netlink.Conn) *Client {
-	return &Client{c: newClient(conn)}
-}
+func NewClient(conn *netlink.Conn) *Client { return &Client{newClient(conn)} }
 
 // Close closes the Client's sockets.
 func (c *Client) Close() error { return c.c.close() }

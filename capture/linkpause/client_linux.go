@@ -51,20 +51,17 @@ func newClient(conn *netlink.Conn) *client { return &client{conn: nl.NewConn(con
 // dial opens the socket in the calling thread's network namespace (see
 // nlclient.Dial) and resolves the family there, opening the ioctl's socket
 // now if it is missing, so that both belong to the same namespace.
-func dial() (*client, error) {
+func dial() (*Client, error) {
 	conn, err := nlclient.Dial(unix.NETLINK_GENERIC)
 	if err != nil {
 		return nil, &Error{Op: opOpenNetlink, Err: err}
 	}
 	c := newClient(conn)
-	c.mu.Lock()
-	_, err = c.resolveLocked()
-	c.mu.Unlock()
-	if err != nil {
+	if err := c.resolve(); err != nil {
 		c.close()
 		return nil, err
 	}
-	return c, nil
+	return &Client{c}, nil
 }
 
 func (c *client) close() error {
@@ -75,6 +72,15 @@ func (c *client) close() error {
 		c.ioctl = nil
 	}
 	return c.conn.Close()
+}
+
+// resolve resolves the "ethtool" family, or opens the ioctl's socket when
+// the kernel has none.
+func (c *client) resolve() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, err := c.resolveLocked()
+	return err
 }
 
 // resolveLocked returns the "ethtool" family's ID, asking the controller

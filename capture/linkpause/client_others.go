@@ -15,7 +15,7 @@ var errUnimplemented = fmt.Errorf("linkpause: ethtool pause settings are not imp
 // returns an error saying so.
 type client struct{}
 
-func dial() (*client, error)               { return nil, errUnimplemented }
+func dial() (*Client, error)               { return nil, errUnimplemented }
 func newClient(*netlink.Conn) *client      { return &client{} }
 func (*client) close() error               { return errUnimplemented }
 func (*client) get(string) (*Pause, error) { return nil, errUnimplemented }

@@ -38,7 +38,7 @@ type Error struct {
 
 // Error implements error.
 func (e *Error) Error() string {
-	if errno, _ := e.Err.(syscall.Errno); errno == syscall.EPERM || errno == syscall.EACCES {
+	if errno, _ := e.Err.(syscall.Errno); !e.badName && (errno == syscall.EPERM || errno == syscall.EACCES) {
 		return fmt.Sprintf("%s: permission denied reading pause settings", e.shared().Subject())
 	}
 	// An unknown interface, a name that cannot be one, anything else.

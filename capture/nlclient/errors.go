@@ -110,8 +110,9 @@ func Detail(err error) string {
 // without DCB), and hands the rest to an Error of this package.
 //
 // Error() is a lowercase one-liner that can follow "dcbtop: ". Errors
-// satisfy errors.Is with os.ErrNotExist for ENODEV (no such interface in
-// the network namespace: __dev_get_by_name finds none), and with what Err
+// satisfy errors.Is with os.ErrNotExist for ENODEV (no interface of that
+// name in the network namespace: dcb_doit in net/dcb/dcbnl.c, for one,
+// answers ENODEV when __dev_get_by_name finds none), and with what Err
 // matches, through Unwrap.
 type Error struct {
 	Op     string // the request, in its family's words ("IEEE_GET", "PAUSE_GET")

@@ -11,10 +11,11 @@ const MaxIfnameLen = 15
 
 // ValidIfname reports whether name can name a network interface: 1 to
 // MaxIfnameLen bytes without a NUL. A client refuses any other name
-// before asking the kernel, which would answer ERANGE or EINVAL for a
-// name longer than its policy allows (nla_validate: NLA_NUL_STRING with
-// .len IFNAMSIZ-1 in net/dcb/dcbnl.c dcbnl_rtnl_policy, for example),
-// and cannot store one with a NUL inside (it reads names as C strings).
+// before asking the kernel, which would refuse a longer one with ERANGE or
+// EINVAL when it checks the attribute against its policy (lib/nlattr.c;
+// DCB_ATTR_IFNAME is NLA_NUL_STRING with .len IFNAMSIZ-1 in
+// dcbnl_rtnl_policy, net/dcb/dcbnl.c), and reads a name as a C string, up
+// to a NUL inside it.
 // It checks the size only: the kernel's other rules for a new name
 // (dev_valid_name in net/core/dev.c: no '/', ':' or white space) do not
 // stop it from looking a name up, so a name that breaks them is simply

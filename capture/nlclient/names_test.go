@@ -1,44 +1,50 @@
 package nlclient
 
-import "testing"
+import (
+	"testing"
 
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestValidIfname checks which names a client refuses without asking the
+// kernel.
 func TestValidIfname(t *testing.T) {
-	tests := []struct {
-		name string
-		want bool
-	}{
-		{"eth0", true},
-		{"x", true},
-		{"fifteen-chars-x", true},
-		{"sixteen-chars-xx", false},
-		{"", false},
-		{"a\x00b", false},
-		{"eth0\x00", false},
-		{"enp1s0f0np0.100", true},
-		{"with space", true}, // not a name the kernel gives, but one it can be asked about
+	want := map[string]bool{
+		"eth0":             true,
+		"x":                true,
+		"fifteen-chars-x":  true, // IFNAMSIZ-1 bytes
+		"enp1s0f0np0.100":  true,
+		"with space":       true, // not a name the kernel gives, but one it can be asked about
+		"sixteen-chars-xx": false,
+		"":                 false,
+		"a\x00b":           false,
+		"eth0\x00":         false,
 	}
-	for _, tt := range tests {
-		if got := ValidIfname(tt.name); got != tt.want {
-			t.Errorf("ValidIfname(%q) = %v, want %v", tt.name, got, tt.want)
-		}
+	got := map[string]bool{}
+	for name := range want {
+		got[name] = ValidIfname(name)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ValidIfname (-want +got):\n%s", diff)
 	}
 }
 
+// TestCString checks the strings read from attribute payloads.
 func TestCString(t *testing.T) {
-	tests := []struct {
-		b    []byte
-		want string
-	}{
-		{[]byte("eth0\x00"), "eth0"},
-		{[]byte("eth0\x00\x00\x00\x00"), "eth0"},
-		{[]byte("mlx5_0"), "mlx5_0"},
-		{[]byte("ab\x00cd\x00"), "ab"},
-		{[]byte{0}, ""},
-		{nil, ""},
+	payloads := [][]byte{
+		[]byte("eth0\x00"),
+		[]byte("eth0\x00\x00\x00\x00"), // padded
+		[]byte("mlx5_0"),               // no NUL
+		[]byte("ab\x00cd\x00"),
+		{0},
+		nil,
 	}
-	for _, tt := range tests {
-		if got := CString(tt.b); got != tt.want {
-			t.Errorf("CString(%q) = %q, want %q", tt.b, got, tt.want)
-		}
+	want := []string{"eth0", "eth0", "mlx5_0", "ab", "", ""}
+	var got []string
+	for _, b := range payloads {
+		got = append(got, CString(b))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("CString (-want +got):\n%s", diff)
 	}
 }

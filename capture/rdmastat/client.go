@@ -4,26 +4,18 @@ import "github.com/mdlayher/netlink"
 
 // A Client reads RDMA port statistics over a NETLINK_RDMA socket. Its
 // methods may be called from several goroutines; requests are serialised.
-type Client struct {
-	c *client
-}
+type Client struct{ c *client }
 
 // Dial opens a Client on a NETLINK_RDMA socket in the network namespace of
 // the calling thread. Without the RDMA subsystem (ib_core not loaded) it
 // fails with an *Error matching ErrNoRDMA; a host with ib_core but no RDMA
 // device dials fine and has an empty Devices list. Reading needs no
 // privilege.
-func Dial() (*Client, error) {
-	c, err := dial()
-	if err != nil {
-		return nil, err
-	}
-	return &Client{c: c}, nil
-}
+func Dial() (*Client, error) { return dial() }
 
 // NewClient returns a Client that sends its requests on conn, typically a
 // fake from nltest.Dial. Closing the Client closes conn.
-func NewClient(conn *netlink.Conn) *Client { return &Client{c: newClient(conn)} }
+func NewClient(conn *netlink.Conn) *Client { return &Client{newClient(conn)} }
 
 // Close closes the Client's socket.
 func (c *Client) Close() error { return c.c.close() }

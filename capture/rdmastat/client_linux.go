@@ -29,12 +29,12 @@ type client struct {
 // the kernel side is created by rdma_nl_init
 // (drivers/infiniband/core/netlink.c), and without it socket(2) fails with
 // EPROTONOSUPPORT.
-func dial() (*client, error) {
+func dial() (*Client, error) {
 	conn, err := nlclient.Dial(NETLINK_RDMA)
 	if err != nil {
 		return nil, opError(opDial, "", 0, err)
 	}
-	return newClient(conn), nil
+	return NewClient(conn), nil
 }
 
 func newClient(conn *netlink.Conn) *client { return &client{conn: nl.NewConn(conn)} }

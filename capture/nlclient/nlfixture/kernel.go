@@ -40,8 +40,9 @@ func (k *Kernel) Requests() []netlink.Message {
 }
 
 // receive is k's nltest.Func. The answer to a dump request (NLM_F_DUMP)
-// goes out as netlink_dump (net/netlink/af_netlink.c) sends it: every
-// message with NLM_F_MULTI, then an NLMSG_DONE holding the int 0.
+// goes out as a kernel dump does: every message with NLM_F_MULTI (which
+// the families' dumpit callbacks set), then the NLMSG_DONE holding the int
+// 0 that netlink_dump (net/netlink/af_netlink.c) ends it with.
 func (k *Kernel) receive(reqs []netlink.Message) ([]netlink.Message, error) {
 	if len(reqs) != 1 {
 		return nil, fmt.Errorf("nlfixture: %d requests in one send, want 1", len(reqs))
