@@ -18,10 +18,12 @@ import (
 )
 
 // These targets use only the exported API: what an operator's file goes
-// through. Seeds: the examples of README.md and of the tests here, and in
-// testdata/fuzz/<target> a document nested 10,000 levels deep.
+// through. Seeds: the examples of docs/agent.md and docs/check.md and of
+// the tests here, and in testdata/fuzz/<target> a document nested 10,000
+// levels deep.
 
-// readmeParams is the PARAMS example of README.md.
+// readmeParams is the PARAMS example of docs/agent.md ("The host DCBX
+// agent").
 const readmeParams = `{
   "ets": { "willing": false, "cbs": false, "max_tcs": 8,
            "prio_tc": [0,0,0,1,0,0,0,0], "tc_bandwidth": [50,50,0,0,0,0,0,0],
@@ -33,7 +35,7 @@ const readmeParams = `{
            { "selector": "dscp", "protocol": 26, "priority": 3 } ]
 }`
 
-// readmePolicy is the policy example of README.md.
+// readmePolicy is the policy example of docs/check.md.
 const readmePolicy = `{"pfc": {"enabled": [3]},
  "app": [{"selector": "udp-port", "protocol": 4791, "priority": 3}],
  "ets": {"min_bandwidth": {"3": 50}},
