@@ -232,7 +232,7 @@ func TestKubernetesManifests(t *testing.T) {
 	}
 	port, err := strconv.Atoi(c.Args[1][1:])
 	if err != nil || port != 9424 {
-		t.Errorf("--metrics %s, want :9424 (the README's port)", c.Args[1])
+		t.Errorf("--metrics %s, want :9424 (docs/fleet.md's port)", c.Args[1])
 	}
 	if len(c.Ports) != 1 || c.Ports[0].ContainerPort != port || c.Ports[0].Name != "metrics" {
 		t.Errorf("container ports %+v, want metrics: %d", c.Ports, port)

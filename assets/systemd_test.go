@@ -122,7 +122,7 @@ func execStart(t *testing.T, defaults string) (argv []string, env map[string]str
 }
 
 // TestUnitCommand checks the command line the unit runs: the headless
-// exporter, read-only, on the port the README documents, its settings
+// exporter, read-only, on the port docs/fleet.md documents, its settings
 // from /etc/default/dcbtop; and that the commented DCBTOP_ARGS example
 // there is a command line dcbtop accepts.
 func TestUnitCommand(t *testing.T) {

@@ -19,7 +19,7 @@ import (
 const SchemaVersion = "dcbtop.snapshot/v2"
 
 // A Snapshot is an immutable deep copy of the engine's state: the snapshot
-// JSON contract (assets/snapshot.schema.json; README "Indications"). Slices are sorted, never maps, so the output
+// JSON contract (assets/snapshot.schema.json; docs/usage.md "Indications"). Slices are sorted, never maps, so the output
 // is stable.
 type Snapshot struct {
 	Schema     string      `json:"schema"`

@@ -238,7 +238,8 @@ func loadLocal(path string) (*dcb.Params, error) {
 type Config struct {
 	// Interfaces names the interfaces to capture on (-i); empty: every
 	// up Ethernet interface. Links, when set, are used instead (the
-	// demo's in-memory link), opened with Open. Replay, when set, names a
+	// demo's in-memory link), opened with Open, and no kernel link
+	// changes are watched for them. Replay, when set, names a
 	// capture file (pcap or pcapng) to replay instead of capturing, at
 	// Speed (1 recorded speed, 0 as fast as possible), its timestamps the
 	// run's clock; Post then follows its progress. A headless replay's
@@ -688,7 +689,9 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 	for _, li := range ifaces {
 		start(li)
 	}
-	if r.replay == nil {
+	if r.replay == nil && r.cfg.Links == nil {
+		// The kernel's link messages name kernel interfaces: given
+		// links (the demo's in-memory one) have none to follow.
 		wg.Go(func() { r.watchLinks(capCtx) })
 	}
 	defer func() {

@@ -30,7 +30,7 @@ import (
 	"github.com/dcbtop/dcbtop/ui"
 )
 
-// Exit statuses (README "Usage", dcbtop(8) EXIT STATUS).
+// Exit statuses (docs/usage.md "Usage", dcbtop(8) EXIT STATUS).
 const (
 	ExitOK      = 0
 	ExitFailure = 1

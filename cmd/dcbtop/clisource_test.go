@@ -2,7 +2,8 @@ package main
 
 // The command line is written down in five places besides the code: each
 // command's --help, the man page, the bash and zsh completions and the
-// README. These tests hold every one of them to the FlagSet each command
+// manual (README.md and its chapters in docs/, the Usage block in
+// docs/usage.md). These tests hold every one of them to the FlagSet each command
 // parses its arguments with (commands()), so that none can lack a flag,
 // name one that does not exist or state another default.
 //
@@ -15,6 +16,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -28,7 +30,30 @@ const (
 	bashPath   = "../../assets/completion/dcbtop.bash"
 	zshPath    = "../../assets/completion/_dcbtop"
 	readmePath = "../../README.md"
+	// usagePath is the chapter with the Usage block; perfPath the one
+	// with the Performance table (bench/readme writes it).
+	usagePath = "../../docs/usage.md"
+	perfPath  = "../../docs/development.md"
 )
+
+// manual returns README.md and every chapter in docs/, one after the
+// other.
+func manual(t *testing.T) string {
+	t.Helper()
+	chapters, err := filepath.Glob("../../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(chapters) == 0 {
+		t.Fatal("no chapters in docs/")
+	}
+	var b strings.Builder
+	for _, p := range append([]string{readmePath}, chapters...) {
+		b.WriteString(readDoc(t, p))
+		b.WriteString("\n")
+	}
+	return b.String()
+}
 
 // A cliFlag is a flag as the FlagSet of its command defines it.
 type cliFlag struct {
@@ -579,12 +604,13 @@ var (
 	readmeByDefault = regexp.MustCompile("`(-{1,2}[A-Za-z][\\w-]*)`, ([^,;()`]+?) by default")
 )
 
-// TestCLISourceReadme: the option lines of the README's Usage block name
-// only dcbtop's flags and state their defaults as the code has them, and
-// so does the prose's "`--flag`, X by default".
+// TestCLISourceReadme: the option lines of the Usage block
+// (docs/usage.md) name only dcbtop's flags and state their defaults as
+// the code has them, and so does the prose's "`--flag`, X by default"
+// anywhere in the manual (README.md and docs/*.md).
 func TestCLISourceReadme(t *testing.T) {
-	readme := readDoc(t, readmePath)
-	_, block, ok := strings.Cut(readme, "## Usage\n")
+	usage := readDoc(t, usagePath)
+	_, block, ok := strings.Cut(usage, "## Usage\n")
 	if ok {
 		_, block, ok = strings.Cut(block, "```\n")
 	}
@@ -592,7 +618,7 @@ func TestCLISourceReadme(t *testing.T) {
 		block, _, ok = strings.Cut(block, "```")
 	}
 	if !ok {
-		t.Fatal("README.md has no ## Usage with a code block")
+		t.Fatal("docs/usage.md has no ## Usage with a code block")
 	}
 	entries := map[string]string{}
 	var cur string
@@ -612,12 +638,12 @@ func TestCLISourceReadme(t *testing.T) {
 	for name, e := range entries {
 		f, ok := rootFlag(name)
 		if !ok {
-			t.Errorf("README.md Usage documents %s, which dcbtop does not take", flagName(name))
+			t.Errorf("docs/usage.md Usage documents %s, which dcbtop does not take", flagName(name))
 			continue
 		}
-		checkDefault(t, "README.md Usage", f, e, false)
+		checkDefault(t, "docs/usage.md Usage", f, e, false)
 	}
-	for _, m := range readmeByDefault.FindAllStringSubmatch(readme, -1) {
+	for _, m := range readmeByDefault.FindAllStringSubmatch(manual(t), -1) {
 		name, stated := strings.TrimLeft(m[1], "-"), strings.ReplaceAll(m[2], " ", "")
 		var defs []string
 		for _, c := range commands() {
@@ -628,15 +654,15 @@ func TestCLISourceReadme(t *testing.T) {
 			}
 		}
 		if !slices.Contains(defs, stated) {
-			t.Errorf("README.md: %q: the code's default for %s is %q", m[0], m[1], defs)
+			t.Errorf("the manual: %q: the code's default for %s is %q", m[0], m[1], defs)
 		}
 	}
 }
 
-// TestREADMEPerformance: the README's Performance table is
+// TestREADMEPerformance: the Performance table (docs/development.md) is
 // bench/results.md's, as bench/readme copies it (never written by hand).
 func TestREADMEPerformance(t *testing.T) {
-	readme, err := os.ReadFile(readmePath)
+	readme, err := os.ReadFile(perfPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -647,7 +673,7 @@ func TestREADMEPerformance(t *testing.T) {
 	_, rest, ok := strings.Cut(string(readme), "\n<!-- bench:begin -->\n")
 	block, _, ok2 := strings.Cut(rest, "<!-- bench:end -->\n")
 	if !ok || !ok2 {
-		t.Fatal("README.md has no <!-- bench:begin --> ... <!-- bench:end --> block")
+		t.Fatal("docs/development.md has no <!-- bench:begin --> ... <!-- bench:end --> block")
 	}
 	var want []string
 	lines := strings.Split(string(results), "\n")
@@ -662,6 +688,6 @@ func TestREADMEPerformance(t *testing.T) {
 		}
 	}
 	if diff := cmp.Diff(strings.Join(want, "\n")+"\n", block); diff != "" {
-		t.Errorf("README.md's Performance table differs from bench/results.md (run bench/readme) (-results +README):\n%s", diff)
+		t.Errorf("docs/development.md's Performance table differs from bench/results.md (run bench/readme) (-results +docs):\n%s", diff)
 	}
 }

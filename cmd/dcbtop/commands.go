@@ -3,7 +3,7 @@ package main
 // dcbtop's commands (dcbtop COMMAND [ARGS]), dcbtop help [COMMAND] and
 // dcbtop version. The table is the one list of commands: Run dispatches
 // on it, and clisource_test.go holds --help, dcbtop(8), the completions
-// and the README to every command's flags.
+// and the Usage block of docs/usage.md to every command's flags.
 
 import (
 	"context"

@@ -13,8 +13,8 @@ import (
 	"github.com/dcbtop/dcbtop/testbed/snaptest"
 )
 
-// TestReplayTcpdumpAny checks the README's promise about `tcpdump -i
-// any`: a real tcpdump records lldpd's DCBX on every interface of a
+// TestReplayTcpdumpAny checks docs/recording.md's promise about
+// `tcpdump -i any`: a real tcpdump records lldpd's DCBX on every interface of a
 // namespace as Linux cooked frames (no destination address), and
 // `dcbtop -r` of that file gives the peer's DCBX, its scope marked
 // assumed.

@@ -133,7 +133,7 @@ func (v colorValue) Set(s string) error {
 // documentDefault sets the default name's help states when it is not
 // one value (it depends on the mode or on the host). The flag package
 // keeps DefValue for usage messages; clisource_test.go holds --help,
-// dcbtop(8) and the README to it.
+// dcbtop(8) and docs/usage.md to it.
 func documentDefault(fs *flag.FlagSet, name, text string) {
 	fs.Lookup(name).DefValue = text
 }

@@ -12,10 +12,10 @@ import (
 )
 
 // These targets use only the exported API: what an operator's file goes
-// through. Seeds: the examples of the documentation and of the tests here,
+// through. Seeds: the example of docs/check.md and those of the tests here,
 // and in testdata/fuzz/<target> a document nested 10,000 levels deep.
 
-// readmePolicy is the policy example of README.md.
+// readmePolicy is the policy example of docs/check.md.
 const readmePolicy = `{"pfc": {"enabled": [3]},
  "app": [{"selector": "udp-port", "protocol": 4791, "priority": 3}],
  "ets": {"min_bandwidth": {"3": 50}},

@@ -11,10 +11,11 @@ import (
 )
 
 // These targets use only the exported API: what an operator's file goes
-// through. Seeds: the examples of the documentation and of the tests here,
+// through. Seeds: the example of docs/agent.md and those of the tests here,
 // and in testdata/fuzz/<target> a document nested 10,000 levels deep.
 
-// readmeParams is the PARAMS example of README.md.
+// readmeParams is the PARAMS example of docs/agent.md ("The host DCBX
+// agent").
 const readmeParams = `{
   "ets": { "willing": false, "cbs": false, "max_tcs": 8,
            "prio_tc": [0,0,0,1,0,0,0,0], "tc_bandwidth": [50,50,0,0,0,0,0,0],

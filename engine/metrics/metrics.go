@@ -119,7 +119,7 @@ func newDescs() descs {
 			"Number of APP (application priority) entries per side, e.g. UDP 4791 for RoCEv2; absent when that side sends no APP table.", i, "side"),
 
 		diagnostic: d("diagnostic",
-			"1 while a diagnostic is active on the interface; code names the problem (see dcbtop's README, Diagnostics) and severity is info, warning or error.", i, "code", "severity"),
+			"1 while a diagnostic is active on the interface; code names the problem (see dcbtop's docs/dcbx.md, Diagnostics) and severity is info, warning or error.", i, "code", "severity"),
 		diagnostics: d("diagnostics",
 			"Number of active diagnostics on the interface by severity; alert on error > 0.", i, "severity"),
 		mismatch: d("dcbx_feature_mismatch",
