@@ -130,9 +130,9 @@ func (v Verdict) Worst(w Verdict) Verdict {
 // A Result is one check's verdict on one interface, with what it
 // was decided from and what to do about it.
 type Result struct {
-	Interface string    `json:"interface"`
-	Check     Name `json:"check"`
-	Verdict   Verdict   `json:"verdict"`
+	Interface string  `json:"interface"`
+	Check     Name    `json:"check"`
+	Verdict   Verdict `json:"verdict"`
 	// Summary says the verdict's reason in one line.
 	Summary string `json:"summary"`
 	// Evidence lists the facts it rests on.
@@ -1148,15 +1148,15 @@ type Report struct {
 	Exit    int       `json:"exit_code"`
 	TakenAt time.Time `json:"taken_at"`
 	// Source is "live" or "replay"; File the capture file replayed.
-	Source     string           `json:"source"`
-	File       *string          `json:"file"`
+	Source     string            `json:"source"`
+	File       *string           `json:"file"`
 	Interfaces []InterfaceReport `json:"interfaces"`
 }
 
 // A InterfaceReport is one interface's results and their worst verdict.
 type InterfaceReport struct {
-	Name    string        `json:"name"`
-	Verdict Verdict       `json:"verdict"`
+	Name    string   `json:"name"`
+	Verdict Verdict  `json:"verdict"`
 	Results []Result `json:"results"`
 }
 
