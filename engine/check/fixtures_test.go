@@ -31,10 +31,5 @@ func mlxSample(at time.Time, n uint64) engine.CountersSampled {
 	return engine.CountersSampled(losslesstest.MLX(at, n))
 }
 
-// roceSample is losslesstest.RoCE as the engine takes it.
-func roceSample(at time.Time) engine.CountersSampled {
-	return engine.CountersSampled(losslesstest.RoCE(at))
-}
-
 func sp(s string) *string { return &s }
 func bp(b bool) *bool     { return &b }
