@@ -11,8 +11,8 @@ import (
 	"github.com/dcbtop/dcbtop/engine"
 )
 
-// TestRenderSizes renders every size from 20x5 to 200x60 (every 7th
-// column, every 3rd line, and the edges of the layouts) over fixtures and
+// TestRenderSizes renders sizes from 20x5 to 200x60 (the edges of the
+// layouts, and a grid between them) over fixtures and
 // view states (the help overlay, the overview, a focused pane, the demo
 // with a status line, ASCII): each screen is exactly w×h cells, never a
 // panic; ASCII screens are ASCII; and the panes the mouse knows are where
@@ -45,11 +45,19 @@ func TestRenderSizes(t *testing.T) {
 		{"hostile", hostile(t), []state{all[0], all[5]}},
 		{"empty", engine.Snapshot{}, all[:1]},
 	}
+	// Every size where the layout changes, and a grid between them: every
+	// 7th width and 3rd height, or under the race detector (which finds
+	// nothing in a render and makes it seven times slower) every 21st and
+	// 9th.
+	wStep, hStep := 7, 3
+	if raceEnabled {
+		wStep, hStep = 21, 9
+	}
 	var widths, heights []int
-	for w := 20; w <= 200; w += 7 {
+	for w := 20; w <= 200; w += wStep {
 		widths = append(widths, w)
 	}
-	for h := 5; h <= 60; h += 3 {
+	for h := 5; h <= 60; h += hStep {
 		heights = append(heights, h)
 	}
 	widths = append(widths, minWidth-1, minWidth, narrowWidth-1, narrowWidth, etsCompactW+sepWidth+pfcCompactW)
@@ -57,6 +65,7 @@ func TestRenderSizes(t *testing.T) {
 	for _, f := range fixtures {
 		for _, st := range f.states {
 			t.Run(f.name+"/"+st.name, func(t *testing.T) {
+				t.Parallel()
 				styles := DefaultStyles(true)
 				if st.ascii {
 					styles = styles.ASCII()

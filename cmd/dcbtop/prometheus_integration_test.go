@@ -36,10 +36,12 @@ import (
 const (
 	// promSpeed is the demo's --speed: scenario second s comes at wall
 	// time demoStart + s/promSpeed.
-	promSpeed = 2
+	promSpeed = 4
 	// promForDivisor divides every for: clause of the rules Prometheus
-	// runs (30s becomes 500ms, 1m 1s, 2m 2s, 5m 5s).
-	promForDivisor = 60
+	// runs (30s becomes 250ms, 1m 500ms, 2m 1s, 5m 2.5s).
+	promForDivisor = 120
+	// promScrape is Prometheus' scrape and evaluation interval.
+	promScrape = 500 * time.Millisecond
 	// promEnd is how far into the scenario the test watches, in scenario
 	// seconds: past leaf-1's first-receipt in the second loop (125 s),
 	// which ends the shutdown episode, by promLag.
@@ -47,10 +49,10 @@ const (
 	// promLag bounds, in wall time, how long an alert takes to reflect a
 	// change of dcbtop's state: a scrape interval, an evaluation interval
 	// and slack for a loaded machine.
-	promLag = 4 * time.Second
+	promLag = 3 * time.Second
 	// promRateInterval stands for Grafana's $__rate_interval: 5 scrape
 	// intervals (Grafana's own minimum is 4).
-	promRateInterval = "5s"
+	promRateInterval = "2500ms"
 )
 
 // Addresses inside the test's network namespace (its own loopback, so
@@ -151,21 +153,22 @@ type promCond struct {
 //
 // Reconciling the rules' for: clauses with the demo's speed: Prometheus
 // evaluates for: in wall time, while the demo plays its scenario
-// promSpeed (2) times faster, so its loop of 120 s takes 60 s; and the
+// promSpeed (4) times faster, so its loop of 120 s takes 30 s; and the
 // scenario's episodes are shorter than the clauses even at speed 1 (the
 // multi-peer hold-down 22 s against for: 30s, ttl-expired 11 s and
 // shutdown 10 s against 1m). So Prometheus gets a copy of the rules in
-// which only the for: durations are divided by promForDivisor (60: 30s
-// becomes 500ms, 1m 1s, 2m 2s, 5m 5s): the rules' clock runs 30 times
-// faster than the scenario's. The test checks that the copy differs from
+// which only the for: durations are divided by promForDivisor (120: 30s
+// becomes 250ms, 1m 500ms, 2m 1s, 5m 2.5s): the rules' clock runs 30 times
+// faster than the scenario's; Prometheus scrapes and evaluates every
+// promScrape (500 ms). The test checks that the copy differs from
 // the original in those durations alone, that `promtool check rules`
 // accepts both, and that Prometheus loaded every alert of the original
 // with its divided for:. At that pace the shortest episode that must fire
-// (shutdown: 5 s of wall time) holds its condition for longer than the
-// divided for: (1 s) plus the scrape and evaluation lag (up to 2 s) with
-// 2 s to spare.
+// (shutdown: 2.5 s of wall time) holds its condition for longer than the
+// divided for: (500 ms) plus the scrape and evaluation lag (up to 1 s)
+// with 1 s to spare.
 //
-// After 134 s of scenario (67 s of wall time, one loop and the start of
+// After 134 s of scenario (33.5 s of wall time, one loop and the start of
 // the next), the test reads the ALERTS series Prometheus recorded and maps
 // each sample to scenario time through the demo's start (the time of its
 // first indication, scenario second 0) and promSpeed:
@@ -521,16 +524,16 @@ func startPrometheus(t *testing.T, ns *testbed.NS, dir, rules, target string) *p
 	}
 	cfg := filepath.Join(dir, "prometheus.yml")
 	if err := os.WriteFile(cfg, fmt.Appendf(nil, `global:
-  scrape_interval: 1s
-  scrape_timeout: 1s
-  evaluation_interval: 1s
+  scrape_interval: %s
+  scrape_timeout: %s
+  evaluation_interval: %s
 rule_files:
   - %q
 scrape_configs:
   - job_name: dcbtop
     static_configs:
       - targets: [%q]
-`, rules, target), 0o644); err != nil {
+`, model.Duration(promScrape), model.Duration(promScrape), model.Duration(promScrape), rules, target), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	p := startProc(t, "prometheus (in "+ns.Name+")", []string{ipPath(t), "netns", "exec", ns.Name, bin,

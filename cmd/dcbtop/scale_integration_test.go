@@ -29,28 +29,35 @@ const manyLinks = 1000
 // interfaces hold is twice that): nothing grows with each interface that
 // comes and goes. Memory means something only without the race detector,
 // whose shadow memory grows with every allocation (204 MB, then 405 MB):
-// under -race (CI) the test's binary runs the rounds and a plain build
-// of it runs them again for the memory.
+// under -race (CI) the test's binary runs one round and, beside it, a
+// plain build of it the three for the memory.
 func TestThousandInterfaces(t *testing.T) {
 	testbed.RequirePriv(t)
 	testbed.RequireCommands(t, "tmux", "lldpd")
+	t.Parallel()
 	if !raceEnabled {
-		thousandInterfaces(t, dcbtopBin, true)
+		thousandInterfaces(t, dcbtopBin, 3, true)
 		return
 	}
-	t.Run("race", func(t *testing.T) { thousandInterfaces(t, dcbtopBin, false) })
+	// The race detector needs one round (each is the same code); memory,
+	// judged on the plain build, three.
+	t.Run("race", func(t *testing.T) {
+		t.Parallel()
+		thousandInterfaces(t, dcbtopBin, 1, false)
+	})
 	t.Run("memory", func(t *testing.T) {
+		t.Parallel()
 		plain := filepath.Join(t.TempDir(), "dcbtop")
 		if err := buildDcbtop(plain, false); err != nil {
 			t.Fatal(err)
 		}
-		thousandInterfaces(t, plain, true)
+		thousandInterfaces(t, plain, 3, true)
 	})
 }
 
-// thousandInterfaces is TestThousandInterfaces with the dcbtop binary bin;
-// memory says whether its RSS is judged.
-func thousandInterfaces(t *testing.T, bin string, memory bool) {
+// thousandInterfaces is TestThousandInterfaces with the dcbtop binary bin
+// for the given rounds; memory says whether its RSS is judged.
+func thousandInterfaces(t *testing.T, bin string, rounds int, memory bool) {
 	host := testbed.NewNS(t, "scaleh")
 	sw := testbed.NewNS(t, "scales")
 	testbed.Veth(t, sw, "p0", host, "seed")
@@ -96,10 +103,10 @@ func thousandInterfaces(t *testing.T, bin string, memory bool) {
 		return rss
 	}
 	var rss []int
-	for n := range 3 {
+	for n := range rounds {
 		rss = append(rss, round(n+1))
 	}
-	t.Logf("RSS with %d interfaces, three rounds: %v kB", manyLinks+1, rss)
+	t.Logf("RSS with %d interfaces, %d rounds: %v kB", manyLinks+1, rounds, rss)
 	if memory {
 		// What a thousand interfaces hold (~25 MB here) would come back
 		// each round were any of it kept after they go.
