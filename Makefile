@@ -14,6 +14,10 @@ VERSION   := $(shell git describe --tags --always --dirty 2>/dev/null || echo de
 REVISION  := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 LDFLAGS   := -X main.version=$(VERSION) -X main.revision=$(REVISION)
 FUZZTIME  ?= 20s
+# How many tests of one package run at once. Most integration tests wait
+# on peers and timers, not the CPU, and each has namespaces of its own, so
+# more than the two cores run at once.
+TEST_PARALLEL ?= 8
 # Debian packages the integration tests need: an independent LLDP peer
 # (lldpd), an independent decoder (tshark), a recorder (tcpdump) and a
 # terminal for end-to-end UI tests (tmux), the kernel's dcbnl.h header
@@ -77,13 +81,13 @@ deps:
 test: deps vet lint
 	@if [ "$$(id -u)" = 0 ] && [ -z "$$DCBTOP_ISOLATED" ] && command -v unshare >/dev/null 2>&1; then \
 	  $(GO) mod download && \
-	  echo "go test -race -count=1 ./... (private /run and network namespace)" && \
+	  echo "go test -race -count=1 -parallel $(TEST_PARALLEL) ./... (private /run and network namespace)" && \
 	  DCBTOP_ISOLATED=1 unshare --mount --propagation private --net -- sh -ec '\
 	    mount -t tmpfs -o mode=0755 dcbtop-test-run /run; mkdir -p /run/lock /run/user; \
 	    ip link set lo up; \
-	    GOFLAGS=-mod=mod GOPROXY=off exec $(GO) test -race -count=1 ./...'; \
+	    GOFLAGS=-mod=mod GOPROXY=off exec $(GO) test -race -count=1 -parallel $(TEST_PARALLEL) ./...'; \
 	else \
-	  echo "go test -race -count=1 ./..."; $(GO) test -race -count=1 ./...; \
+	  echo "go test -race -count=1 -parallel $(TEST_PARALLEL) ./..."; $(GO) test -race -count=1 -parallel $(TEST_PARALLEL) ./...; \
 	fi
 
 unit:
