@@ -67,11 +67,13 @@ type linkWatch struct {
 	state  map[string]capture.LinkEvent // the last event of each link, by name
 	cancel context.CancelFunc
 	errc   chan error
+	since  time.Time // when the watch started
 }
 
 func watch(t *testing.T, n *testNS) *linkWatch {
 	ctx, cancel := context.WithCancel(context.Background())
 	w := &linkWatch{
+		since:  time.Now(),
 		t:      t,
 		events: make(chan capture.LinkEvent),
 		state:  make(map[string]capture.LinkEvent),
@@ -94,8 +96,8 @@ func (w *linkWatch) waitUntil(desc string, cond func(last map[string]capture.Lin
 	for !cond(w.state) {
 		select {
 		case ev := <-w.events:
-			if time.Since(ev.At) > time.Second || time.Until(ev.At) > 0 {
-				w.t.Errorf("event %+v: At is not the time it was received", ev)
+			if ev.At.Before(w.since) || ev.At.After(time.Now()) {
+				w.t.Errorf("event %+v: At is not the time it was received (after the watch started at %v, not in the future)", ev, w.since)
 			}
 			w.seen = append(w.seen, ev)
 			w.state[ev.Name] = ev

@@ -284,11 +284,8 @@ func TestLiveCancel(t *testing.T) {
 		}
 	}
 
-	start := time.Now()
+	// The context's deadline ends the read: context.DeadlineExceeded.
 	expectNoFrame(t, rd, 150*time.Millisecond)
-	if d := time.Since(start); d > time.Second {
-		t.Errorf("ReadFrame with a 150ms deadline returned after %v", d)
-	}
 
 	f := lldpFrom(nearestBridge, n.mac("va"), 1)
 	write(t, wr, f)

@@ -472,3 +472,56 @@ func commaHex(s string) ([]byte, error) {
 	}
 	return hex.DecodeString(strings.ReplaceAll(s, ",", ""))
 }
+
+// PortStats are lldpd's counters of one port (`lldpcli show statistics
+// ports`): LLDPDUs sent and received, and its neighbour table's
+// insertions, deletions (a shutdown LLDPDU, IEEE Std 802.1AB-2016
+// 9.2.7.7.1) and age-outs (a TTL that ran out, 9.2.5.23).
+type PortStats struct {
+	TX, RX                     int
+	Inserted, Deleted, AgedOut int
+}
+
+// Stats returns lldpd's counters of port ifname, from `lldpcli -f json0
+// show statistics ports IFNAME`:
+//
+//	{"lldp": [{"interface": [{"name": "p0", "tx": [{"tx": "4"}], "rx": [{"rx": "4"}],
+//	  "ageout_cnt": [{"ageout_cnt": "0"}], "insert_cnt": [{"insert_cnt": "1"}],
+//	  "delete_cnt": [{"delete_cnt": "0"}], ...}]}]}
+func (l *LLDPD) Stats(ifname string) (PortStats, error) {
+	out, err := l.CLI("-f", "json0", "show", "statistics", "ports", ifname)
+	if err != nil {
+		return PortStats{}, err
+	}
+	var doc struct {
+		LLDP []struct {
+			Interface []map[string]json.RawMessage `json:"interface"`
+		} `json:"lldp"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		return PortStats{}, fmt.Errorf("lldpcli statistics: %w", err)
+	}
+	for _, d := range doc.LLDP {
+		for _, itf := range d.Interface {
+			var name string
+			if err := json.Unmarshal(itf["name"], &name); err != nil || name != ifname {
+				continue
+			}
+			count := func(key string) int {
+				var v []map[string]string
+				_ = json.Unmarshal(itf[key], &v)
+				if len(v) == 0 {
+					return -1
+				}
+				n, err := strconv.Atoi(v[0][key])
+				if err != nil {
+					return -1
+				}
+				return n
+			}
+			return PortStats{TX: count("tx"), RX: count("rx"), Inserted: count("insert_cnt"),
+				Deleted: count("delete_cnt"), AgedOut: count("ageout_cnt")}, nil
+		}
+	}
+	return PortStats{}, fmt.Errorf("lldpcli statistics: no port %s in %s", ifname, out)
+}

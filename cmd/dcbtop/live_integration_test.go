@@ -123,14 +123,11 @@ func TestLiveEventsLLDPD(t *testing.T) {
 	// The switch's end goes down: h0 loses its carrier, and its peer's
 	// information is discarded at once (802.1AB-2016 9.2.9), not when the
 	// TTL runs out.
-	cut := time.Now()
+	// (The reason says so: an expiry would be ttl-expired.)
 	testbed.SetLink(t, sw, "p0", false)
 	down := d.expect(t, 10*time.Second, engine.ReasonLinkDown, fInvalid)
 	if down.Params != nil {
 		t.Errorf("link-down: params %+v, want null", down.Params)
-	}
-	if took := time.Since(cut); took > 2*time.Second {
-		t.Errorf("link-down printed %v after the cut, want at once", took)
 	}
 	// The link back after the peer's TTL: lldpd's next LLDPDU is a first
 	// receipt again. (It also puts a frame after the TTL into the
@@ -697,12 +694,13 @@ func TestLiveAgentFollowsLink(t *testing.T) {
 
 	newMAC := net.HardwareAddr{2, 0, 0, 0, 0, 0x42}
 	testbed.SetMAC(t, host, "h0", newMAC)
-	changed := time.Now()
 	l.WaitNeighbors(10*time.Second, func(ns []testbed.Neighbor) bool {
 		return slices.ContainsFunc(ns, chassis(newMAC)) && !slices.ContainsFunc(ns, chassis(oldMAC))
 	})
-	if dt := time.Since(changed); dt > 3*time.Second {
-		t.Errorf("lldpd took %v to drop the old MSAP: it aged out (TTL 5 s) instead of being shut down", dt)
+	// lldpd counts how a neighbour left: deleted by a shutdown LLDPDU, or
+	// aged out when its TTL ran out.
+	if st, err := l.Stats("p0"); err != nil || st.Deleted < 1 || st.AgedOut != 0 {
+		t.Errorf("lldpd's statistics of p0: %+v (%v), want the old MSAP deleted by a shutdown LLDPDU, never aged out", st, err)
 	}
 	time.Sleep(1500 * time.Millisecond)
 	d.stop(t)
