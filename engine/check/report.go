@@ -1,0 +1,69 @@
+package check
+
+import (
+	"slices"
+	"time"
+
+	"github.com/dcbtop/dcbtop/engine"
+)
+
+// SchemaVersion identifies the JSON contract of `dcbtop check --json`
+// (assets/check.schema.json).
+const SchemaVersion = "dcbtop.check/v1"
+
+// A Report is `dcbtop check`'s verdict on a snapshot: every checked
+// interface's results, and the worst verdict, which is also the exit
+// status.
+type Report struct {
+	Schema  string    `json:"schema"`
+	Verdict Verdict   `json:"verdict"`
+	Exit    int       `json:"exit_code"`
+	TakenAt time.Time `json:"taken_at"`
+	// Source is "live" or "replay"; File the capture file replayed.
+	Source     string            `json:"source"`
+	File       *string           `json:"file"`
+	Interfaces []InterfaceReport `json:"interfaces"`
+}
+
+// A InterfaceReport is one interface's results and their worst verdict.
+type InterfaceReport struct {
+	Name    string   `json:"name"`
+	Verdict Verdict  `json:"verdict"`
+	Results []Result `json:"results"`
+}
+
+// NewReport checks the interfaces of snap named in names (all of
+// them when names is empty, sorted as in the snapshot). A name the
+// snapshot lacks is CRITICAL for CheckPeer: nothing was seen on it.
+func NewReport(snap engine.Snapshot, names []string, o Options) Report {
+	r := Report{Schema: SchemaVersion, TakenAt: snap.TakenAt, Source: "live", Interfaces: []InterfaceReport{}}
+	if o.Replay {
+		r.Source = "replay"
+	}
+	pick := snap.Interfaces
+	if len(names) > 0 {
+		pick = nil
+		for _, n := range names {
+			i := slices.IndexFunc(snap.Interfaces, func(in engine.Interface) bool { return in.Name == n })
+			if i < 0 {
+				pick = append(pick, engine.Interface{Name: n})
+				continue
+			}
+			pick = append(pick, snap.Interfaces[i])
+		}
+	}
+	for i := range pick {
+		res := Run(&pick[i], o)
+		ci := InterfaceReport{Name: pick[i].Name, Results: res}
+		for _, x := range res {
+			ci.Verdict = ci.Verdict.Worst(x.Verdict)
+		}
+		r.Verdict = r.Verdict.Worst(ci.Verdict)
+		r.Interfaces = append(r.Interfaces, ci)
+	}
+	if len(r.Interfaces) == 0 {
+		r.Verdict = VerdictUnknown // nothing to judge
+	}
+	r.Exit = int(r.Verdict)
+	return r
+}
