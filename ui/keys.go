@@ -2,8 +2,7 @@ package ui
 
 import "charm.land/bubbles/v2/key"
 
-// A KeyMap binds the UI's actions to keys. Build one with DefaultKeyMap
-// and change fields to rebind; pass it with WithKeyMap.
+// A KeyMap binds the UI's actions to keys: DefaultKeyMap.
 type KeyMap struct {
 	// General.
 	Quit      key.Binding // quit (not while typing in a field)

@@ -188,8 +188,6 @@ type Model struct {
 	styles      *Styles // shared, never changed in place: a Model is copied on every message
 	color       ColorMode
 	dark        bool
-	darkFixed   bool
-	stylesFixed bool
 	ascii       bool // WithASCII: styles are drawn in ASCII
 
 	width, height int
@@ -243,11 +241,7 @@ func NewModel(snaps <-chan engine.Snapshot, opts ...Option) Model {
 	m.vs.hasBackend = m.backend != nil
 	m.vs.hasPlayer = m.player != nil
 	m.vs.ovCache = newRowCache()
-	if !m.stylesFixed {
-		m.styles = ptr(m.themeFor(m.dark))
-	} else if m.ascii {
-		m.styles = ptr(m.styles.ASCII())
-	}
+	m.styles = ptr(m.themeFor(m.dark))
 	return m
 }
 
@@ -276,10 +270,10 @@ func (m Model) themeFor(dark bool) Styles {
 }
 
 // Init subscribes to the snapshot channel, starts the 1 Hz countdown tick
-// and, unless the theme is fixed, asks the terminal for its background.
+// and, in colour, asks the terminal for its background.
 func (m Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{waitSnapshot(m.snaps), tick()} // ticking starts true
-	if !m.darkFixed && !m.stylesFixed && m.colorOn() {
+	if m.colorOn() {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
 	return tea.Batch(cmds...)

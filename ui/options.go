@@ -64,21 +64,6 @@ func WithColor(mode ColorMode) Option { return func(m *Model) { m.color = mode }
 // The default, false, draws UnicodeSymbols.
 func WithASCII(on bool) Option { return func(m *Model) { m.ascii = on } }
 
-// WithDarkBackground fixes the theme for a dark (true) or light (false)
-// terminal background instead of asking the terminal.
-func WithDarkBackground(dark bool) Option {
-	return func(m *Model) { m.dark, m.darkFixed = dark, true }
-}
-
-// WithStyles replaces the theme entirely; WithColor and the terminal's
-// background then no longer change it.
-func WithStyles(s Styles) Option {
-	return func(m *Model) { m.styles, m.stylesFixed = &s, true }
-}
-
-// WithKeyMap replaces the key bindings.
-func WithKeyMap(k KeyMap) Option { return func(m *Model) { m.keys = &k } }
-
 // WithLocation sets the time zone times are shown in (default time.Local).
 func WithLocation(loc *time.Location) Option { return func(m *Model) { m.vs.loc = loc } }
 

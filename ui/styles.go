@@ -8,8 +8,8 @@ import (
 
 // Styles are the UI's lip gloss styles. Colour never carries meaning alone:
 // every state also shows as a word or a symbol, so NoColorStyles loses
-// nothing but colour. Pass a Styles with WithStyles, or let WithColor and
-// the terminal's background pick DefaultStyles or NoColorStyles.
+// nothing but colour. WithColor and the terminal's background pick
+// DefaultStyles or NoColorStyles.
 type Styles struct {
 	Brand        Look // the "dcbtop" badge
 	Label        Look // header labels ("peer", "TTL")

@@ -114,11 +114,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 	case tea.BackgroundColorMsg:
-		if !m.darkFixed && !m.stylesFixed {
-			m.dark = msg.IsDark()
-			m.styles = ptr(m.themeFor(m.dark))
-			m.vs.ovCache = newRowCache() // drawn in the old theme
-		}
+		m.dark = msg.IsDark()
+		m.styles = ptr(m.themeFor(m.dark))
+		m.vs.ovCache = newRowCache() // drawn in the old theme
 	case snapshotMsg:
 		cmd := m.receive(msg.snap)
 		return m, tea.Batch(waitSnapshot(m.snaps), cmd)

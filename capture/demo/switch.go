@@ -111,10 +111,6 @@ func (s *Switch) boot(now time.Time) error {
 // Name returns the switch's name.
 func (s *Switch) Name() string { return s.cfg.Name }
 
-// Config returns the switch's configuration with its current local
-// parameters and Willing state.
-func (s *Switch) Config() SwitchConfig { return s.cfg.clone() }
-
 // Transmitting reports whether the switch is sending LLDPDUs (started,
 // not silent, not shut down).
 func (s *Switch) Transmitting() bool { return s.state == stateOn }

@@ -99,17 +99,6 @@ var hopCheck = map[lossless.RoCEHop]Name{
 	lossless.HopECN:      CheckECN,
 }
 
-// OfCode returns the check a diagnostic code belongs to, and whether
-// the code is known.
-func OfCode(code diag.Code) (Name, bool) {
-	c, ok := diagCheck[code]
-	return c, ok
-}
-
-// OfHop returns the check a RoCE path hop belongs to ("" for the
-// ToS hop).
-func OfHop(h lossless.RoCEHop) Name { return hopCheck[h] }
-
 // pathVerdict is a hop's verdict as a check's.
 func pathVerdict(v lossless.PathVerdict) Verdict {
 	switch v {
