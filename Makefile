@@ -98,8 +98,12 @@ vet:
 	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 
+# staticcheck, and deadcode: no function that nothing reaches, from the
+# programs or the tests (-test).
 lint:
 	$(GO) tool staticcheck ./...
+	@dead=$$($(GO) tool deadcode -test ./...); \
+	if [ -n "$$dead" ]; then echo "unreachable code (deadcode -test):"; echo "$$dead"; exit 1; fi
 
 # Each fuzz target for a bounded time (FUZZTIME). -fuzz takes one target
 # per run, so each gets its own line. A package whose tests do not build
