@@ -50,6 +50,7 @@ func manyInterfacesCapture(t *testing.T, n int) string {
 // count of the others, and, headless, one warning line on stderr; never
 // an engine port per interface (20,000 once took 9 s and 566 MB).
 func TestReplayManyInterfaces(t *testing.T) {
+	t.Parallel()
 	n := engine.DefaultMaxInterfaces + 100
 	path := manyInterfacesCapture(t, n)
 	code, out, errOut := runCLI(t, "-r", path, "--json")

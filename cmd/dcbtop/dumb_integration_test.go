@@ -38,6 +38,7 @@ func TestDumbTerminal(t *testing.T) {
 // and gives the terminal its own title back on exit.
 func TestWindowTitleRestored(t *testing.T) {
 	testbed.RequireCommands(t, "tmux")
+	t.Parallel()
 	bin := tuiBinary(t)
 	fixture, err := filepath.Abs(fixtureIEEE)
 	if err != nil {

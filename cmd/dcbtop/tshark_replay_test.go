@@ -16,6 +16,7 @@ import (
 // exactly the values tshark (an independent decoder) shows for the last
 // frame.
 func TestReplayMatchesTshark(t *testing.T) {
+	t.Parallel()
 	code, out, errOut := runCLI(t, "-r", fixtureIEEE, "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
