@@ -140,7 +140,8 @@ func ReadOnly() Capabilities {
 //   - dcbtop's own agent (local source agent) takes every write;
 //   - the kernel (dcbnl) takes writes unless the NIC firmware runs DCBX
 //     (LLD_MANAGED, IEEE 802.1Qaz leaves the agent's location open: the
-//     driver then ignores host writes) or this process lacks
+//     driver then ignores host writes of ETS, PFC and Willing, which every
+//     write of the screen sets: FirmwareRefusal) or this process lacks
 //     CAP_NET_ADMIN;
 //   - another LLDP agent of this host (seen transmitting, or running in
 //     this network namespace) owns what is advertised: dcbtop neither

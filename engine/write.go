@@ -237,6 +237,22 @@ func (e *WriteError) Error() string {
 	return e.Kind.String() + ": " + e.Detail
 }
 
+// FirmwareRefusal is the one rule for a NIC whose firmware runs DCBX
+// (DCB_CAP_DCBX_LLD_MANAGED): ice and i40e refuse or overwrite ETS and PFC
+// written by the host while the firmware's agent runs, and the kernel's
+// one Willing bit is ETS's (struct ieee_ets). It returns the write's
+// refusal when firmware is true and the write sets any of them (p's ETS,
+// ETS recommendation or PFC, or willing), nil otherwise. The kernel write
+// (capture/kernel) asks it with the mode it reads before writing; the
+// port's capabilities refuse every write of the screen there, each of
+// which sets ETS, PFC or Willing.
+func FirmwareRefusal(ifname string, firmware bool, p *dcb.Params, willing *bool) *WriteError {
+	if !firmware || willing == nil && (p == nil || p.ETS == nil && p.ETSReco == nil && p.PFC == nil) {
+		return nil
+	}
+	return &WriteError{Kind: WriteFirmwareManaged, Interface: ifname}
+}
+
 // firmwareHandOver says how to hand DCBX from the NIC firmware to the
 // host on ifname, per driver: the ice and i40e private flags
 // (Documentation/networking/device_drivers/ethernet/intel/ice.rst and

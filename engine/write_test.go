@@ -173,3 +173,31 @@ func TestWriteResultLocalChanged(t *testing.T) {
 		}
 	}
 }
+
+// TestFirmwareRefusal: where the NIC firmware runs DCBX, a write of ETS,
+// its recommendation, PFC or Willing is refused, an APP-only write is not;
+// without the firmware nothing is.
+func TestFirmwareRefusal(t *testing.T) {
+	on := true
+	app := &dcb.Params{App: []dcb.App{{Selector: 5, Protocol: 26, Priority: 3}}}
+	for _, tt := range []struct {
+		name     string
+		firmware bool
+		p        *dcb.Params
+		willing  *bool
+		refused  bool
+	}{
+		{"ETS", true, &dcb.Params{ETS: &dcb.ETS{}}, nil, true},
+		{"ETS recommendation", true, &dcb.Params{ETSReco: &dcb.ETSReco{}}, nil, true},
+		{"PFC", true, &dcb.Params{PFC: &dcb.PFC{}}, nil, true},
+		{"Willing", true, nil, &on, true},
+		{"APP only", true, app, nil, false},
+		{"nothing", true, nil, nil, false},
+		{"no firmware", false, &dcb.Params{ETS: &dcb.ETS{}, PFC: &dcb.PFC{}}, &on, false},
+	} {
+		err := FirmwareRefusal("eth0", tt.firmware, tt.p, tt.willing)
+		if (err != nil) != tt.refused || err != nil && (err.Kind != WriteFirmwareManaged || err.Interface != "eth0") {
+			t.Errorf("%s: %v, want refused %v", tt.name, err, tt.refused)
+		}
+	}
+}

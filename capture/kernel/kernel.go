@@ -141,11 +141,8 @@ func Apply(c Client, ifname string, p *dcb.Params, willing *bool) engine.WriteRe
 	}
 	res.Before = localState(cur)
 	res.After = res.Before // until something is written
-	wantETS := p.ETS != nil || p.ETSReco != nil || willing != nil
-	if res.FirmwareManaged && (wantETS || p.PFC != nil) {
-		// The firmware's agent owns ETS and PFC: ice and i40e refuse or
-		// overwrite host writes while it runs (DCB_CAP_DCBX_LLD_MANAGED).
-		res.Err = &engine.WriteError{Kind: engine.WriteFirmwareManaged, Interface: ifname}
+	if err := engine.FirmwareRefusal(ifname, res.FirmwareManaged, p, willing); err != nil {
+		res.Err = err
 		return res
 	}
 	// Only what is written is checked: a feature the kernel holds and the
