@@ -13,10 +13,13 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/dcbtop/dcbtop/engine/dcb"
 
 	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/capture/control"
+	"github.com/dcbtop/dcbtop/capture/metricserver"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
 	"github.com/dcbtop/dcbtop/engine/host"
@@ -406,12 +409,11 @@ func Start(cfg Config) (rt *Runtime, err error) {
 		r.feed = NewFeed()
 	}
 	if cfg.Metrics != "" {
-		col, stop, err := serveMetrics(cfg.Metrics, r.feed, cfg.Version, cfg.Revision)
+		stop, err := r.serveMetrics(cfg.Metrics)
 		if err != nil {
 			return rt, err
 		}
 		rt.closers = append(rt.closers, func() error { stop(); return nil })
-		r.metrics = col
 	}
 	now := r.now()
 	for _, li := range rt.ifaces {
@@ -446,6 +448,28 @@ func Start(cfg Config) (rt *Runtime, err error) {
 		r.flush() // a screen has a snapshot from the start
 	}
 	return rt, nil
+}
+
+// serveMetrics starts the Prometheus endpoint of --metrics on addr
+// (capture/metricserver), on a registry of its own: the engine's metrics
+// (engine/metrics) from the latest snapshot published to the feed, the
+// indications counted as the loop carries them out. It returns a stop
+// function.
+func (r *liveRun) serveMetrics(addr string) (stop func(), err error) {
+	col := metrics.New(func() engine.Snapshot {
+		s, _ := r.feed.Snapshot()
+		return s
+	}, metrics.WithBuildInfo(r.cfg.Version, r.cfg.Revision))
+	reg := prometheus.NewRegistry()
+	if err := reg.Register(col); err != nil {
+		return nil, fmt.Errorf("--metrics: %w", err)
+	}
+	srv, err := metricserver.Serve(addr, reg)
+	if err != nil {
+		return nil, fmt.Errorf("--metrics %w", err)
+	}
+	r.metrics = col
+	return srv.Close, nil
 }
 
 // startReplay opens the capture file of cfg.Replay as the run's source

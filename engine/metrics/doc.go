@@ -4,7 +4,7 @@
 // constant metrics; it keeps no metric state of its own except the
 // indication counts (see below). Register it on a registry of your own and
 // serve that registry over HTTP, which is I/O and lives with the rest of it
-// (capture/session serves --metrics so):
+// (capture/metricserver serves --metrics so):
 //
 //	reg := prometheus.NewRegistry()
 //	col := metrics.New(latestSnapshot, metrics.WithBuildInfo(version, revision))
