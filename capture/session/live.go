@@ -20,6 +20,7 @@ import (
 	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/capture/metricserver"
+	"github.com/dcbtop/dcbtop/capture/replay"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
 	"github.com/dcbtop/dcbtop/engine/host"
@@ -252,7 +253,7 @@ type Config struct {
 	// LocalMAC, for a replay of a capture without direction, names this
 	// host's end of the link (--local-mac); nil: engine.LocalEnds' rule.
 	LocalMAC   *lldp.MAC
-	Post       Poster
+	Post       replay.Poster
 	Interfaces []string
 	Links      []capture.Link
 	// Open opens an interface's capture socket; nil: capture.OpenLive.
@@ -475,41 +476,27 @@ func (r *liveRun) serveMetrics(addr string) (stop func(), err error) {
 // startReplay opens the capture file of cfg.Replay as the run's source
 // and clock.
 func (rt *Runtime) startReplay(cfg Config) error {
-	src, err := openReplay(cfg.Replay, cfg.Speed, cfg.Post)
+	src, err := replay.Open(cfg.Replay, cfg.Speed, cfg.Post)
 	if err != nil {
 		return err
 	}
-	rt.closers = append(rt.closers, src.close)
+	rt.closers = append(rt.closers, src.Close)
 	r, err := newLiveRun(&cfg, nil)
 	if err != nil {
 		return err
 	}
 	r.clk, r.replay = src, src
 	rt.liveRun = r
-	ends, err := engine.LocalEnds(src.peekEnds(), cfg.LocalMAC)
-	if err != nil {
+	if r.replayEnds, err = src.LocalEnds(cfg.LocalMAC); err != nil {
 		return err
 	}
-	src.ends = map[string]lldp.MAC{}
-	for _, e := range ends {
-		src.ends[e.Interface] = e.Local
+	for _, e := range r.replayEnds {
 		r.apply(e)
 	}
 	if cfg.Screen {
 		// The screen's replay is a player: it stays after the end for a
 		// seek back, which starts the engine afresh first.
-		src.interactive = true
-		src.reset = func(ctx context.Context) {
-			_ = r.doCtx(ctx, func() {
-				r.h.Reset()
-				for _, e := range ends {
-					r.apply(e)
-				}
-				r.dirty = true
-			})
-		}
-	}
-	if cfg.Screen {
+		src.SetPlayer(r.resetReplay)
 		r.feed = NewFeed()
 		r.dirty = true
 		r.flush()
@@ -517,12 +504,35 @@ func (rt *Runtime) startReplay(cfg Config) error {
 	return nil
 }
 
+// resetReplay starts the engine afresh for a seek of the replay's
+// player, on the engine goroutine: the host layer reset, the link ends
+// applied again. It gives up once ctx is done (the replay gave the seek
+// up: the run is stopping).
+func (r *liveRun) resetReplay(ctx context.Context) {
+	_ = r.doCtx(ctx, func() {
+		r.h.Reset()
+		for _, e := range r.replayEnds {
+			r.apply(e)
+		}
+		r.dirty = true
+	})
+}
+
 // ReplayProgress returns a replay's progress (zero for a live run).
-func (rt *Runtime) ReplayProgress() ReplayProgress {
+func (rt *Runtime) ReplayProgress() replay.Progress {
 	if rt.replay == nil {
-		return ReplayProgress{}
+		return replay.Progress{}
 	}
-	return rt.replay.progress()
+	return rt.replay.Progress()
+}
+
+// Player returns the replay's player (nil for a live run): the screen's
+// controls (ui.Player).
+func (rt *Runtime) Player() *replay.Player {
+	if rt.replay == nil {
+		return nil
+	}
+	return rt.replay.Player()
 }
 
 // Feed returns the feed snapshots are published to (nil unless the
@@ -658,7 +668,10 @@ type liveRun struct {
 	// clk is the run's time; replay is the capture file replayed (nil
 	// live), which is then the clock too.
 	clk    clock
-	replay *replaySource
+	replay *replay.Source
+	// replayEnds are the ends of the replayed links (Source.LocalEnds),
+	// applied again when a seek starts the engine afresh.
+	replayEnds []engine.EndsAssumed
 	// tickEvery is how often a replay on the screen moves the engine's
 	// clock and reports the player's position (1 s; tests shorten it).
 	tickEvery time.Duration
@@ -686,13 +699,13 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 			r.wake.Stop()
 		}
 	}()
-	if r.replay != nil && !r.cfg.Screen && r.replay.speed <= 0 {
+	if r.replay != nil && !r.cfg.Screen && r.replay.Speed() <= 0 {
 		// A headless replay as fast as possible (--json, --events, check
 		// -r): nothing else asks the loop for anything, so the engine runs
 		// on the reading goroutine, without a channel operation per frame
 		// (which halved the speed of a replay).
 		n := 0
-		readErr := r.replay.direct(ctx, func(fr engine.FrameReceived) bool {
+		readErr := r.replay.Direct(ctx, func(fr engine.FrameReceived) bool {
 			r.applyFrame(fr)
 			if n++; n%1024 == 0 {
 				r.flush() // --metrics reads the published snapshot
@@ -727,7 +740,7 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 	var replayTick <-chan time.Time
 	if r.replay != nil {
 		srcDone = make(chan error, 1)
-		wg.Go(func() { r.replay.run(capCtx, r.events, srcDone) })
+		wg.Go(func() { r.replay.Run(capCtx, r.events, srcDone) })
 		// A replay's clock is the file's: it moves as the player plays,
 		// so the engine's clock follows it on a tick (which also reports
 		// the player's position) rather than on a timer set for a time
@@ -819,7 +832,7 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 		case <-replayTick:
 			r.settle(ifaces)
 			r.apply(engine.Tick{At: r.now()})
-			r.replay.tick()
+			r.replay.Tick()
 		case <-statsEvery.C:
 			now := r.now()
 			for _, li := range ifaces {
@@ -1147,7 +1160,7 @@ func (li *liveIface) capture(ctx context.Context, clock clock, events chan<- eng
 			continue
 		}
 		select {
-		case events <- frameEvent(li.name, f, clock.Stamp(f.At).UTC()):
+		case events <- f.Event(li.name, clock.Stamp(f.At).UTC()):
 		case <-ctx.Done():
 			return
 		}
