@@ -19,6 +19,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/capture/control"
+	"github.com/dcbtop/dcbtop/capture/counters"
 	"github.com/dcbtop/dcbtop/capture/metricserver"
 	"github.com/dcbtop/dcbtop/capture/replay"
 	"github.com/dcbtop/dcbtop/engine"
@@ -454,13 +455,13 @@ func Start(cfg Config) (rt *Runtime, err error) {
 // serveMetrics starts the Prometheus endpoint of --metrics on addr
 // (capture/metricserver), on a registry of its own: the engine's metrics
 // (engine/metrics) from the latest snapshot published to the feed, the
-// indications counted as the loop carries them out. It returns a stop
-// function.
+// indications counted as the loop carries them out, and how the counter
+// sources fared (counterStatus). It returns a stop function.
 func (r *liveRun) serveMetrics(addr string) (stop func(), err error) {
 	col := metrics.New(func() engine.Snapshot {
 		s, _ := r.feed.Snapshot()
 		return s
-	}, metrics.WithBuildInfo(r.cfg.Version, r.cfg.Revision))
+	}, metrics.WithBuildInfo(r.cfg.Version, r.cfg.Revision), metrics.WithCounterSources(r.counterStatus))
 	reg := prometheus.NewRegistry()
 	if err := reg.Register(col); err != nil {
 		return nil, fmt.Errorf("--metrics: %w", err)
@@ -638,12 +639,15 @@ type liveRun struct {
 	agentScan *capture.AgentScan
 	// metrics counts indications for --metrics (nil without it).
 	metrics *metrics.Collector
-	cfg     *Config
-	h       *host.Host
-	out     *eventWriter
-	rec     *capture.Writer
-	events  chan engine.Event
-	byName  map[string]*liveIface
+	// counterSources samples this host's counters (startCounters; nil
+	// before, or with Config.Sampler), for the metrics' goroutines.
+	counterSources atomic.Pointer[counters.Sampler]
+	cfg            *Config
+	h              *host.Host
+	out            *eventWriter
+	rec            *capture.Writer
+	events         chan engine.Event
+	byName         map[string]*liveIface
 	// names holds the captured interfaces' names for the samplers'
 	// goroutines (counters, other agents); the loop replaces it when an
 	// interface appears or is let go.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/dcbtop/dcbtop/engine/dcb"
@@ -143,8 +144,40 @@ type Sample struct {
 	// Driver is the netdev's driver (ethtool -i), "" when unknown: some
 	// rules depend on what a driver does with the DCB settings.
 	Driver string
-	// Err is a failure to read a source that exists ("" when fine).
+	// Errors are the failures to read a source that exists, one per
+	// counter source that failed (capture/counters' Source names), in
+	// the order the sources were read; none when fine.
+	Errors []SourceError
+}
+
+// A SourceError is a counter source's failure to read something that
+// exists, in one sample.
+type SourceError struct {
+	// Source names the source ("sysfs", "rdma", "linkpause"...); ""
+	// for a failure of the sample as a whole (an invalid interface
+	// name).
+	Source string
+	// Err says what failed, one line.
 	Err string
+}
+
+// String is the failure with its source: "SOURCE: ERR", or ERR alone
+// without a source.
+func (e SourceError) String() string {
+	if e.Source == "" {
+		return e.Err
+	}
+	return e.Source + ": " + e.Err
+}
+
+// errText joins the failures' messages, without their sources, in one
+// line ("" when none): the counters' error in the snapshot.
+func (s *Sample) errText() string {
+	msgs := make([]string, len(s.Errors))
+	for i, e := range s.Errors {
+		msgs[i] = e.Err
+	}
+	return strings.Join(msgs, "; ")
 }
 
 // An RDMAPortSample is one RDMA device port's counters.
@@ -360,7 +393,7 @@ func (ls *State) historyQuiet() bool {
 // sameReadings reports whether two samples read the same values from the
 // same sources at the same interval (their times aside).
 func sameReadings(a, b *Sample) bool {
-	return a.Interval == b.Interval && a.Err == b.Err && a.Driver == b.Driver && slices.Equal(a.RDMA, b.RDMA) &&
+	return a.Interval == b.Interval && slices.Equal(a.Errors, b.Errors) && a.Driver == b.Driver && slices.Equal(a.RDMA, b.RDMA) &&
 		ptrEqual(a.PFC, b.PFC) && a.ECN.equal(b.ECN) && sameRoCE(a, b)
 }
 
@@ -439,7 +472,9 @@ type Counters struct {
 	// RoCEPaths judges, per RoCE port, the way of its traffic through
 	// this host hop by hop (Interface.RoCEPaths); [] without one.
 	RoCEPaths []RoCEPath `json:"roce_paths"`
-	// Error is the last failure to read a source, null when fine.
+	// Error is the last sample's failures to read a source, their
+	// messages joined with "; " (the counters-error diagnostic names each
+	// failing source), null when fine.
 	Error *string `json:"error"`
 	// PauseHistory is, per priority, the summed rx+tx pause rate of each
 	// sample of the last HistoryWindow, oldest first (for sparklines; not
@@ -727,8 +762,7 @@ func (ls *State) build() *Counters {
 		out.ECN = &e
 	}
 	out.RoCE, out.LinkPause, out.QoS = cloneRoCE(cur.RoCE), copyPtr(cur.LinkPause), cur.QoS.clone()
-	if cur.Err != "" {
-		e := cur.Err
+	if e := cur.errText(); e != "" {
 		out.Error = &e
 	}
 	if cur.Driver != "" {
