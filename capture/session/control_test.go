@@ -24,6 +24,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/capture/control"
+	"github.com/dcbtop/dcbtop/capture/operator"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
 	"github.com/dcbtop/dcbtop/engine/host"
@@ -483,7 +484,7 @@ func TestAgentCannotAdvertise(t *testing.T) {
 		ta.onLoop(func() { s = ta.r.h.Engine().Snapshot() })
 		return s
 	}
-	b := newBackend(dir, func() (engine.Snapshot, bool) { return snap(), true }, ta.r)
+	b := operator.NewBackend(dir, func() (engine.Snapshot, bool) { return snap(), true }, ta.r)
 	if _, err := b.Apply("h0", nil, &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}}); err == nil || err.Error() != want {
 		t.Errorf("screen apply: %v, want %q", err, want)
 	}
@@ -550,12 +551,12 @@ func TestOneUndo(t *testing.T) {
 		ta.onLoop(func() { s = ta.r.h.Engine().Snapshot() })
 		return s, true
 	}
-	b := newBackend(dir, snap, ta.r)
+	b := operator.NewBackend(dir, snap, ta.r)
 	before := ta.call(`{"op":"get"}`)
 	if _, err := b.Apply("h0", nil, &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 4}}); err != nil {
 		t.Fatal(err)
 	}
-	if prev, ok := ta.r.undoState("h0"); !ok || prev.Params.PFC.Enabled != before.Local.PFC.Enabled {
+	if prev, ok := ta.r.UndoState("h0"); !ok || prev.Params.PFC.Enabled != before.Local.PFC.Enabled {
 		t.Fatalf("the run's undo store holds %+v after the screen's apply", prev)
 	}
 	// The control socket undoes what the screen applied.

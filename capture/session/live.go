@@ -21,6 +21,7 @@ import (
 	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/capture/counters"
 	"github.com/dcbtop/dcbtop/capture/metricserver"
+	"github.com/dcbtop/dcbtop/capture/operator"
 	"github.com/dcbtop/dcbtop/capture/replay"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
@@ -210,9 +211,9 @@ func (r *liveRun) observeHostAgents(now time.Time, full bool) {
 	r.apply(engine.HostObserved{At: now, NetAdmin: netAdmin(), Agents: r.agentScan.Scan(full)})
 }
 
-// refreshHost observes the host now, in the engine goroutine, so that the
+// RefreshHost observes the host now, in the engine goroutine, so that the
 // next snapshot's capabilities are current (the screen asks before acting).
-func (r *liveRun) refreshHost() error {
+func (r *liveRun) RefreshHost() error {
 	return r.do(func() { r.observeHost(r.now()) })
 }
 
@@ -517,6 +518,15 @@ func (r *liveRun) resetReplay(ctx context.Context) {
 		}
 		r.dirty = true
 	})
+}
+
+// Backend returns the screen's backend for the run (capture/operator);
+// exports go to dir. A replay's backend writes nothing but exports.
+func (rt *Runtime) Backend(dir string) *operator.Backend {
+	if rt.replay != nil {
+		return operator.NewBackend(dir, rt.feed.Snapshot, nil)
+	}
+	return operator.NewBackend(dir, rt.feed.Snapshot, rt.liveRun)
 }
 
 // ReplayProgress returns a replay's progress (zero for a live run).

@@ -1,6 +1,6 @@
 //go:build linux
 
-package session
+package operator
 
 import (
 	"errors"
@@ -13,11 +13,10 @@ import (
 	"time"
 
 	"github.com/dcbtop/dcbtop/engine/dcb"
+	"github.com/dcbtop/dcbtop/engine/lldp/lldptest"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/dcbtop/dcbtop/capture"
-	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/capture/dcbnl"
 	"github.com/dcbtop/dcbtop/capture/kernel"
 	"github.com/dcbtop/dcbtop/capture/kernel/kerneltest"
@@ -25,7 +24,6 @@ import (
 	"github.com/dcbtop/dcbtop/engine/agent"
 	"github.com/dcbtop/dcbtop/engine/host"
 	"github.com/dcbtop/dcbtop/engine/lldp"
-	"github.com/dcbtop/dcbtop/testbed"
 	"github.com/dcbtop/dcbtop/testbed/snaptest"
 	"github.com/dcbtop/dcbtop/ui"
 )
@@ -58,7 +56,7 @@ type fakeWrite struct {
 	Undo    bool
 }
 
-func (f *fakeLive) write(iface string, change *dcb.Params, willing *bool, undo bool) (host.Applied, *host.WriteKernel, error) {
+func (f *fakeLive) Write(iface string, change *dcb.Params, willing *bool, undo bool) (host.Applied, *host.WriteKernel, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.calls = append(f.calls, "write "+iface)
@@ -84,7 +82,7 @@ func (f *fakeLive) write(iface string, change *dcb.Params, willing *bool, undo b
 	return ap, nil, err
 }
 
-func (f *fakeLive) kernelWritten(w host.WriteKernel, res engine.WriteResult) error {
+func (f *fakeLive) KernelWritten(w host.WriteKernel, res engine.WriteResult) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.results = append(f.results, res)
@@ -94,13 +92,13 @@ func (f *fakeLive) kernelWritten(w host.WriteKernel, res engine.WriteResult) err
 	return nil
 }
 
-func (f *fakeLive) undone(iface string) bool {
+func (f *fakeLive) Undone(iface string) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.h != nil && f.h.UndoUsed(iface)
 }
 
-func (f *fakeLive) undoState(iface string) (engine.LocalState, bool) {
+func (f *fakeLive) UndoState(iface string) (engine.LocalState, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.h != nil {
@@ -110,7 +108,7 @@ func (f *fakeLive) undoState(iface string) (engine.LocalState, bool) {
 	return st, ok
 }
 
-func (f *fakeLive) setAgent(iface string, on bool) (AgentChange, error) {
+func (f *fakeLive) SetAgent(iface string, on bool) (AgentChange, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.calls = append(f.calls, "agent "+iface+" "+dcb.OnOff(on))
@@ -174,8 +172,8 @@ func liveSnapshotHost(t *testing.T, h engine.HostObserved) engine.Snapshot {
 	return e.Snapshot()
 }
 
-func testBackend(s engine.Snapshot, live liveControl) *Backend {
-	b := newBackend(os.TempDir(), snapOf(s), live)
+func testBackend(s engine.Snapshot, live Run) *Backend {
+	b := NewBackend(os.TempDir(), snapOf(s), live)
 	b.dial = func() (kernel.Client, func(), error) { return nil, nil, errors.New("no dcbnl in this test") }
 	return b
 }
@@ -223,7 +221,7 @@ func TestBackendCapabilities(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var live liveControl = &fakeLive{}
+			var live Run = &fakeLive{}
 			if tt.replay {
 				live = nil
 			}
@@ -408,7 +406,7 @@ func TestBackendApplyKernel(t *testing.T) {
 		countOf(fake.Calls[:n], "IEEE_GET") != 1 || countOf(fake.Calls[n:], "IEEE_GET") != 1 {
 		t.Errorf("driver calls %q: want one IEEE_GET before the write and one after", fake.Calls)
 	}
-	undo, _ := fl.undoState("nl")
+	undo, _ := fl.UndoState("nl")
 	// The screen's undo preview reads the same state.
 	if got, ok := b.UndoState("nl"); !ok || !cmp.Equal(got, undo) {
 		t.Errorf("UndoState: %+v, %v; want the host's undo state %+v", got, ok, undo)
@@ -438,7 +436,7 @@ func TestBackendApplyKernel(t *testing.T) {
 	if st, ok := b.UndoState("nl"); ok {
 		t.Errorf("UndoState after the undo: %+v, want nothing (one level)", st)
 	}
-	if st, ok := newBackend(t.TempDir(), snapOf(s), nil).UndoState("nl"); ok {
+	if st, ok := NewBackend(t.TempDir(), snapOf(s), nil).UndoState("nl"); ok {
 		t.Errorf("a replay's UndoState: %+v", st)
 	}
 	// A driver error is one line without the interface name (the screen
@@ -473,92 +471,12 @@ func TestBackendExport(t *testing.T) {
 	}
 }
 
-// TestSetAgentRuntime starts and stops dcbtop's agent on an interface of a
-// live run from the screen, with the engine goroutine played by a loop
-// that serves its requests (no socket: frames are built, not sent).
-func TestSetAgentRuntime(t *testing.T) {
-	dir := testbed.ShortTempDir(t)
-	t.Setenv(control.EnvRunDir, dir)
-	r := mustLiveRun(t, &Config{Screen: true, TxInterval: time.Second, Force: true, Willing: true})
-	r.feed = NewFeed()
-	li := &liveIface{name: "h0", kick: make(chan struct{}, 1), link: linkOf("h0", testMAC)}
-	r.byName["h0"] = li
-	now := time.Now().UTC()
-	r.apply(engine.LinkChanged{Interface: "h0", At: now, Ifindex: 2, MAC: testMAC, Up: true})
-	r.apply(engine.FrameReceived{Interface: "h0", At: now, Data: peerFrame(t, 120)})
-	r.flush()
-	stop := make(chan struct{})
-	go func() {
-		defer close(r.stopped)
-		for {
-			select {
-			case c := <-r.calls:
-				c.fn()
-				r.flush()
-				close(c.done)
-			case c := <-r.control:
-				resp := r.handleControl(c)
-				r.flush()
-				c.Reply <- resp
-			case <-stop:
-				return
-			}
-		}
-	}()
-	b := newBackend(t.TempDir(), r.feed.Snapshot, r)
-	if c := b.Capabilities("h0"); c.CanWrite || !c.CanAgent {
-		t.Fatalf("before: %+v, want only the agent allowed", c)
-	}
-	text, err := b.SetAgent("h0", true)
-	if err != nil || !strings.HasPrefix(text, "dcbtop's agent started: LLDPDUs every 1s (TTL 5 s), willing on, local parameters the defaults") {
-		t.Fatalf("start: %q, %v", text, err)
-	}
-	if c := b.Capabilities("h0"); !c.CanWrite || !c.CanAgent {
-		t.Errorf("with the agent: %+v", c)
-	}
-	in := snaptest.Iface(t, mustSnap(t, b), "h0")
-	if in.LocalSource != "agent" || in.Willing == nil || !*in.Willing || in.Operational.PFC.Enabled != 1<<3 {
-		t.Errorf("with the agent: source %q, willing %v, operational %+v; want agent, willing, the peer's PFC", in.LocalSource, in.Willing, in.Operational)
-	}
-	// dcbtop apply reaches it through its control socket.
-	if resp, err := control.Do(control.Path(dir, "h0"), control.Request{Op: "get"}, 5*time.Second); err != nil || !resp.OK || resp.Interface != "h0" {
-		t.Errorf("control socket: %+v, %v", resp, err)
-	}
-	w := false
-	if text, err := b.Apply("h0", &w, nil); err != nil || !strings.HasPrefix(text, "applied to dcbtop's agent, changed willing; now advertising not willing") {
-		t.Errorf("willing off: %q, %v", text, err)
-	}
-	if in := snaptest.Iface(t, mustSnap(t, b), "h0"); in.Operational.PFC.Enabled != 0 || in.Resolution.PFC.Source != dcb.FromLocal {
-		t.Errorf("willing off: operational %+v", in.Operational)
-	}
-	text, err = b.SetAgent("h0", false)
-	if err != nil || text != "dcbtop's agent stopped: shutdown LLDPDU sent (TTL 0); local parameters now from nowhere (no local agent)" {
-		t.Errorf("stop: %q, %v", text, err)
-	}
-	if in := snaptest.Iface(t, mustSnap(t, b), "h0"); in.LocalSource != "none" || in.Willing != nil {
-		t.Errorf("after stop: source %q, willing %v", in.LocalSource, in.Willing)
-	}
-	if _, err := os.Stat(control.Path(dir, "h0")); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("control socket still there after stop: %v", err)
-	}
-	close(stop)
-	<-r.stopped
-	if _, err := b.SetAgent("h0", true); !errors.Is(err, errStopped) {
-		t.Errorf("after the loop stopped: %v, want errStopped", err)
-	}
-}
+func (f *fakeLive) RefreshHost() error { return nil }
 
-func linkOf(name string, mac lldp.MAC) capture.Link {
-	return capture.Link{Name: name, Index: 2, MAC: mac, Up: true}
-}
+// t0 is when the tests' events happen.
+func t0() time.Time { return time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC) }
 
-func mustSnap(t *testing.T, b *Backend) engine.Snapshot {
-	t.Helper()
-	s, ok := b.snap()
-	if !ok {
-		t.Fatal("no snapshot published")
-	}
-	return s
+// peerFrame is an LLDPDU from a switch with PFC on priority 3.
+func peerFrame(t *testing.T, ttl uint16) []byte {
+	return lldptest.Frame(t, lldptest.MacA, ttl, lldptest.PFC3)
 }
-
-func (f *fakeLive) refreshHost() error { return nil }
