@@ -22,6 +22,7 @@ import (
 	"github.com/dcbtop/dcbtop/capture/counters"
 	"github.com/dcbtop/dcbtop/capture/metricserver"
 	"github.com/dcbtop/dcbtop/capture/operator"
+	"github.com/dcbtop/dcbtop/capture/output"
 	"github.com/dcbtop/dcbtop/capture/replay"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
@@ -602,7 +603,7 @@ func newLiveRun(cfg *Config, rec *capture.Writer) (*liveRun, error) {
 	if cfg.Replay == "" {
 		eventHost = ac.SystemName
 	}
-	return &liveRun{cfg: cfg, h: h, out: newEventWriter(cfg.Out, cfg.Events, cfg.TextEvents, eventHost), rec: rec,
+	return &liveRun{cfg: cfg, h: h, out: output.NewEvents(cfg.Out, cfg.Events, cfg.TextEvents, eventHost), rec: rec,
 		events: make(chan engine.Event, 1024), byName: map[string]*liveIface{}, linkEvents: make(chan capture.LinkEvent, 64),
 		control: make(chan control.Call), calls: make(chan loopCall), stopped: make(chan struct{}), clk: cfg.Clock}, nil
 }
@@ -654,7 +655,7 @@ type liveRun struct {
 	counterSources atomic.Pointer[counters.Sampler]
 	cfg            *Config
 	h              *host.Host
-	out            *eventWriter
+	out            *output.Events
 	rec            *capture.Writer
 	events         chan engine.Event
 	byName         map[string]*liveIface
@@ -1063,7 +1064,7 @@ func (r *liveRun) carryOut(res host.Result, received bool) {
 	if received {
 		r.fresh = true
 	}
-	if err := r.out.write(res.Indications); err != nil && r.err == nil {
+	if err := r.out.Write(res.Indications); err != nil && r.err == nil {
 		r.err = fmt.Errorf("write: %w", err)
 	}
 	if len(res.Effects) == 0 && len(res.Status) == 0 {
@@ -1127,7 +1128,7 @@ func (r *liveRun) finish(ifaces []*liveIface) error {
 		r.apply(li.status(now))
 	}
 	if r.cfg.JSON && r.err == nil {
-		if err := writeJSON(r.cfg.Out, r.h.Engine().Snapshot()); err != nil {
+		if err := output.WriteJSON(r.cfg.Out, r.h.Engine().Snapshot()); err != nil {
 			return fmt.Errorf("write: %w", err)
 		}
 	}
