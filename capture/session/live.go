@@ -160,42 +160,13 @@ func (li *liveIface) setMsg(field *string, msg string) bool {
 	return changed
 }
 
-// pickInterfaces returns the interfaces to capture on: those named with
-// -i (each must exist), or every up, non-loopback Ethernet interface.
-func pickInterfaces(names []string) ([]capture.Link, error) {
-	all, err := capture.Interfaces()
-	if err != nil {
-		return nil, err
-	}
-	if len(names) == 0 {
-		if len(all) == 0 {
-			return nil, errors.New("no up Ethernet interface to capture on; name one with -i")
-		}
-		return all, nil
-	}
-	var out []capture.Link
-	seen := map[string]bool{}
-	for _, n := range names {
-		if seen[n] {
-			continue
-		}
-		seen[n] = true
-		l, err := capture.LinkByName(n)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", n, err)
-		}
-		out = append(out, l)
-	}
-	return out, nil
-}
-
 // hostAgents lists the LLDP agent processes of this network namespace,
 // and netAdmin whether this process may write DCB netlink: what the
 // engine decides capabilities from (engine.HostObserved). Variables for
 // tests.
 var (
 	hostAgents = func() []engine.HostAgent { return capture.LLDPAgents("/proc") }
-	netAdmin   = hasNetAdmin
+	netAdmin   = capture.NetAdmin
 )
 
 // observeHost tells the engine what the host allows now (engine
@@ -345,7 +316,7 @@ func Start(cfg Config) (rt *Runtime, err error) {
 	dynamic := false
 	var over []capture.Link // interfaces past the engine's bound: not captured
 	if links == nil {
-		if links, err = pickInterfaces(cfg.Interfaces); err != nil {
+		if links, err = capture.PickLinks(cfg.Interfaces); err != nil {
 			return rt, err
 		}
 		// Every interface (no -i): those that appear later are captured
