@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/engine/dcb"
 
 	"github.com/dcbtop/dcbtop/capture/control"
@@ -205,4 +206,33 @@ func (r *liveRun) stopAgent(iface string, now time.Time) (operator.AgentChange, 
 	r.carryOut(res, false)
 	in, _ := r.h.Engine().Interface(iface)
 	return operator.AgentChange{From: in.LocalSource.Describe()}, nil
+}
+
+// hostAgents lists the LLDP agent processes of this network namespace,
+// and netAdmin whether this process may write DCB netlink: what the
+// engine decides capabilities from (engine.HostObserved). Variables for
+// tests.
+var (
+	hostAgents = func() []engine.HostAgent { return capture.LLDPAgents("/proc") }
+	netAdmin   = capture.NetAdmin
+)
+
+// observeHost tells the engine what the host allows now (engine
+// goroutine): the LLDP agents running here and CAP_NET_ADMIN. Every
+// snapshot's capabilities come from the last such event.
+func (r *liveRun) observeHost(now time.Time) { r.observeHostAgents(now, true) }
+
+// observeHostAgents is observeHost; full reads the name of every process
+// (capture.AgentScan), else only of those new since the last look.
+func (r *liveRun) observeHostAgents(now time.Time, full bool) {
+	if r.agentScan == nil {
+		r.agentScan = &capture.AgentScan{ProcRoot: "/proc"}
+	}
+	r.apply(engine.HostObserved{At: now, NetAdmin: netAdmin(), Agents: r.agentScan.Scan(full)})
+}
+
+// RefreshHost observes the host now, in the engine goroutine, so that the
+// next snapshot's capabilities are current (the screen asks before acting).
+func (r *liveRun) RefreshHost() error {
+	return r.do(func() { r.observeHost(r.now()) })
 }
