@@ -56,6 +56,7 @@ func LinkPauseSource(p PauseReader) Source { return linkpauseSource{p: p} }
 // settings: files under the sysfs root.
 type sysfsSource struct{ root string }
 
+// Name is "sysfs".
 func (sysfsSource) Name() string { return "sysfs" }
 
 // Sample reads the RDMA device ports' NDK and congestion counters and the
@@ -78,6 +79,7 @@ func (src sysfsSource) Sample(ifname string, s *lossless.Sample) error {
 // the sample: most interfaces have no DCB.
 type dcbnlSource struct{ c IEEEReader }
 
+// Name is "dcbnl".
 func (dcbnlSource) Name() string { return "dcbnl" }
 
 // Sample sets the PFC counts, the requests (PFC frames sent) and
@@ -102,6 +104,7 @@ func (src dcbnlSource) Sample(ifname string, s *lossless.Sample) error {
 // no error of the sample.
 type ethtoolSource struct{ e Ethtool }
 
+// Name is "ethtool".
 func (ethtoolSource) Name() string { return "ethtool" }
 
 // Sample sets the driver, the PFC sample and the driver's link PAUSE.
@@ -120,6 +123,7 @@ func (src ethtoolSource) Sample(ifname string, s *lossless.Sample) error {
 // interface (capture/rdma: GID table, rdma_cm defaults).
 type rdmaSource struct{ root string }
 
+// Name is "rdma".
 func (rdmaSource) Name() string { return "rdma" }
 
 // Sample sets the RoCE ports (empty, not nil, without any); its error is
@@ -143,6 +147,7 @@ type rdmastatSource struct {
 	err error // why c is nil
 }
 
+// Name is "rdmastat".
 func (rdmastatSource) Name() string { return "rdmastat" }
 
 // Sample sets each RoCE port's optional counters.
@@ -169,6 +174,7 @@ func (src rdmastatSource) Sample(_ string, s *lossless.Sample) error {
 // the kernel does not know (ENODEV) is no error.
 type linkpauseSource struct{ p PauseReader }
 
+// Name is "linkpause".
 func (linkpauseSource) Name() string { return "linkpause" }
 
 // Sample sets the link pause.
