@@ -2,6 +2,8 @@ package capture
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"time"
 )
 
@@ -63,4 +65,35 @@ func WatchLinks(ctx context.Context, out chan<- LinkEvent) error {
 // too.
 func LinkByName(name string) (Link, error) {
 	return linkByName(name)
+}
+
+// PickLinks returns the interfaces a run captures on: those named (dcbtop
+// -i; each must exist, a name given twice is taken once), or, none
+// named, every up, non-loopback Ethernet interface (Interfaces; none is
+// an error).
+func PickLinks(names []string) ([]Link, error) {
+	all, err := Interfaces()
+	if err != nil {
+		return nil, err
+	}
+	if len(names) == 0 {
+		if len(all) == 0 {
+			return nil, errors.New("no up Ethernet interface to capture on; name one with -i")
+		}
+		return all, nil
+	}
+	var out []Link
+	seen := map[string]bool{}
+	for _, n := range names {
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		l, err := LinkByName(n)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", n, err)
+		}
+		out = append(out, l)
+	}
+	return out, nil
 }

@@ -230,3 +230,60 @@ func TestLinkByName(t *testing.T) {
 		}
 	}
 }
+
+// TestPickLinks: the links named, each once, in the order named, or,
+// none named, the default capture set; an unknown name is refused with
+// the name, and no up Ethernet link at all is an error.
+func TestPickLinks(t *testing.T) {
+	n := newNS(t)
+	n.up("lo")
+	empty := func() ([]capture.Link, error) { return capture.PickLinks(nil) }
+	var (
+		got []capture.Link
+		err error
+	)
+	n.run(func() { got, err = empty() })
+	if err == nil || err.Error() != "no up Ethernet interface to capture on; name one with -i" {
+		t.Errorf("no link: %v, %v", got, err)
+	}
+	va, vb := n.veth("va", "vb")
+	tests := []struct {
+		names []string
+		want  []capture.Link
+		err   string
+	}{
+		{[]string{"vb", "va", "vb"}, []capture.Link{linkOf(vb, true), linkOf(va, true)}, ""},
+		{[]string{"va", "vc"}, nil, "vc: no such interface (available: lo, va, vb)"},
+	}
+	for _, tt := range tests {
+		// Carrier changes reach the link state asynchronously.
+		for deadline := time.Now().Add(3 * time.Second); ; {
+			n.run(func() { got, err = capture.PickLinks(tt.names) })
+			if tt.err != "" || cmp.Equal(tt.want, got) || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		if tt.err != "" {
+			if err == nil || err.Error() != tt.err {
+				t.Errorf("PickLinks(%q) = %v, %v; want error %q", tt.names, got, err, tt.err)
+			}
+			continue
+		}
+		if diff := cmp.Diff(tt.want, got); err != nil || diff != "" {
+			t.Errorf("PickLinks(%q): %v (-want +got):\n%s", tt.names, err, diff)
+		}
+	}
+	n.run(func() { got, err = empty() })
+	if diff := cmp.Diff([]capture.Link{linkOf(va, true), linkOf(vb, true)}, got); err != nil || diff != "" {
+		t.Errorf("PickLinks(nil): %v (-want +got):\n%s", err, diff)
+	}
+}
+
+// TestNetAdmin: root (this test's privilege) has CAP_NET_ADMIN.
+func TestNetAdmin(t *testing.T) {
+	requirePriv(t)
+	if !capture.NetAdmin() {
+		t.Error("NetAdmin is false with the privileges of a network namespace's creator")
+	}
+}

@@ -3,6 +3,8 @@ package capture
 import (
 	"context"
 	"time"
+
+	"github.com/dcbtop/dcbtop/engine"
 )
 
 // Direction tells whether a captured frame was received from the wire or
@@ -71,6 +73,14 @@ type Frame struct {
 	// reads anyway; Data then holds every captured byte. Live capture
 	// never sets it.
 	Note string
+}
+
+// Event returns the engine's event for f, captured on iface and stamped
+// at: the run's time of the frame (its kernel timestamp f.At on the
+// run's clock, or, replayed, the capture's timestamp).
+func (f Frame) Event(iface string, at time.Time) engine.FrameReceived {
+	return engine.FrameReceived{Interface: iface, At: at, Outgoing: f.Dir == DirectionOutgoing, Data: f.Data,
+		DstAssumed: f.DstAssumed, Note: f.Note}
 }
 
 // A Source yields Frames until ctx is done or it is exhausted, in which case

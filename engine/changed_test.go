@@ -40,7 +40,11 @@ func TestOutcomeChanged(t *testing.T) {
 		{"first empty counters sample", quietAt(1), true, false},
 		{"second empty sample", quietAt(2), true, false}, // its rates appear (none)
 		{"third empty sample", quietAt(3), false, false},
-		{"a sample with an error", func() CountersSampled { c := quietAt(4); c.Err = "ports/1: bad"; return c }(), true, false},
+		{"a sample with an error", func() CountersSampled {
+			c := quietAt(4)
+			c.Errors = []lossless.SourceError{{Source: "sysfs", Err: "ports/1: bad"}}
+			return c
+		}(), true, false},
 		{"a peer appears", rx(5, f), true, true},
 		{"the peer refreshes", rx(6, f), false, true},
 		// Expired at 126 s; peer-lost turns an error two TTLs later, at

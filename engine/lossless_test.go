@@ -194,7 +194,7 @@ func TestLosslessDiagnostics(t *testing.T) {
 		}, []diag.Code{diag.CodeLossyFabric}},
 		{"read error", roceOn3, func(s *CountersSampled) {
 			s.PFC.Priorities[3].RxPause.Value = 5
-			s.Err = "ports/1/counters/port_rcv_data: not a number"
+			s.Errors = []lossless.SourceError{{Source: "sysfs", Err: "ports/1/counters/port_rcv_data: not a number"}}
 		}, []diag.Code{diag.CodeCountersError}},
 		{"no operational pfc: no pfc rules", nil, func(s *CountersSampled) { s.PFC.Priorities[1].RxPause.Value = 7 }, nil},
 	}
@@ -220,6 +220,53 @@ func TestLosslessDiagnostics(t *testing.T) {
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("diagnostics (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestCountersErrorSources: the failures of the counter sources stay
+// apart up to the counters-error diagnostic, which names each failing
+// source; the snapshot's counters error joins their messages.
+func TestCountersErrorSources(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		errs      []lossless.SourceError
+		wantMsg   string // "": no counters-error
+		wantError *string
+	}{
+		{"none", nil, "", nil},
+		{"one source", []lossless.SourceError{{Source: "sysfs", Err: "ports/1/counters/port_rcv_data: not a number"}},
+			"reading lossless counters: sysfs: ports/1/counters/port_rcv_data: not a number",
+			new("ports/1/counters/port_rcv_data: not a number")},
+		{"two sources", []lossless.SourceError{{Source: "rdma", Err: "finding the RDMA ports of eth0: class/infiniband: permission denied"},
+			{Source: "linkpause", Err: "eth0: permission denied reading pause settings"}},
+			"reading lossless counters: rdma: finding the RDMA ports of eth0: class/infiniband: permission denied; linkpause: eth0: permission denied reading pause settings",
+			new("finding the RDMA ports of eth0: class/infiniband: permission denied; eth0: permission denied reading pause settings")},
+		{"no source: the sample as a whole", []lossless.SourceError{{Err: `invalid interface name "../x"`}},
+			`reading lossless counters: invalid interface name "../x"`, new(`invalid interface name "../x"`)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := New(Config{})
+			s := mlxSample(t0, 0)
+			s.Errors = tt.errs
+			e.Apply(s)
+			in := e.Snapshot().Interfaces[0]
+			var msgs []string
+			for _, d := range in.Diagnostics {
+				if d.Code == diag.CodeCountersError {
+					msgs = append(msgs, d.Message)
+				}
+			}
+			var want []string
+			if tt.wantMsg != "" {
+				want = []string{tt.wantMsg}
+			}
+			if diff := cmp.Diff(want, msgs); diff != "" {
+				t.Errorf("counters-error messages (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.wantError, in.Counters.Error); diff != "" {
+				t.Errorf("counters error (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -11,7 +11,7 @@ import (
 // A Backend carries out what the operator asks for: it previews and
 // applies local parameters and the local Willing state, undoes the last
 // apply, exports snapshots and starts or stops dcbtop's host DCBX agent.
-// capture/session implements it over the engine and capture.
+// capture/operator implements it over the engine and capture.
 //
 // The UI calls every method from inside a tea.Cmd, never from Update, so
 // methods may block (netlink round trips, file writes); they are called
@@ -48,7 +48,7 @@ type Backend interface {
 	SetAgent(iface string, on bool) (string, error)
 }
 
-// A Player controls a replay (capture/session's Player): the screen's
+// A Player controls a replay (capture/replay's Player): the screen's
 // space, ←/→, +/- and r in a replay. Its methods return at once; the
 // replay's CaptureStatus shows the effect.
 type Player interface {

@@ -20,7 +20,7 @@
 // state (selection, scroll, filter, overlays, the clock's reading), the
 // Styles and the KeyMap, so every screen is a golden test away.
 //
-// Actions go through a Backend (implemented by capture/session): each call
+// Actions go through a Backend (implemented by capture/operator): each call
 // runs inside a tea.Cmd and its result comes back to Update as a message.
 // Update never performs I/O. The wiring may also send CaptureStatus
 // (replay position, speed, end; the demo's step) and ErrorMsg to the

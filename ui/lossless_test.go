@@ -163,7 +163,7 @@ func TestLosslessMessages(t *testing.T) {
 		}, sub: "no pause counters · every 1s",
 			want: []string{"no per-priority pause counters (driver exposes none)", "no RDMA device on this interface"}},
 		{name: "a source failed", snap: func(t testing.TB) engine.Snapshot {
-			return withCounters(t, engine.CountersSampled{Err: "ethtool -S eth0: operation not permitted", ECN: ecn})
+			return withCounters(t, engine.CountersSampled{Errors: []lossless.SourceError{{Source: "sysfs", Err: "ethtool -S eth0: operation not permitted"}}, ECN: ecn})
 		}, sub: "no pause counters · every 1s",
 			want: []string{"⚠ ethtool -S eth0: operation not permitted", "no per-priority pause counters (driver exposes none)",
 				"no RDMA device on this interface", "ECN notification point on 3 · reaction point on none (class/net/eth0/ecn)"}},
@@ -289,7 +289,7 @@ func TestLosslessHostileStrings(t *testing.T) {
 	ev.RDMA[0].Device = "mlx5" + evil + "_0"
 	ev.PFC.Source = lossless.PFCSource("eth" + evil + "tool")
 	ev.ECN.Source = "class/net/eth0/ecn" + evil
-	ev.Err = "read " + evil + ": permission denied"
+	ev.Errors = []lossless.SourceError{{Source: "sysfs", Err: "read " + evil + ": permission denied"}}
 	s := withCounters(t, ev)
 	for _, st := range []Styles{DefaultStyles(true), NoColorStyles()} {
 		for _, size := range [][2]int{{80, 24}, {120, 40}, {160, 48}} {

@@ -181,14 +181,14 @@ type dialog struct {
 // Model is the dcbtop screen: a tea.Model that renders the latest engine
 // Snapshot from a channel and turns key presses into Backend calls.
 type Model struct {
-	snaps       <-chan engine.Snapshot
-	backend     Backend
-	clock       func() time.Time
-	keys        *KeyMap // shared, as styles
-	styles      *Styles // shared, never changed in place: a Model is copied on every message
-	color       ColorMode
-	dark        bool
-	ascii       bool // WithASCII: styles are drawn in ASCII
+	snaps   <-chan engine.Snapshot
+	backend Backend
+	clock   func() time.Time
+	keys    *KeyMap // shared, as styles
+	styles  *Styles // shared, never changed in place: a Model is copied on every message
+	color   ColorMode
+	dark    bool
+	ascii   bool // WithASCII: styles are drawn in ASCII
 
 	width, height int
 	mouseOn       bool   // the mouse focuses, selects and scrolls (WithMouse)

@@ -1,10 +1,39 @@
 // Package counters samples an interface's lossless-Ethernet counters on
 // Linux and returns them as the engine's event, engine.CountersSampled:
-// its RDMA device ports' NDK and congestion (DCQCN) counters, its
-// per-priority PFC pause counters, and the host's ECN (DCQCN) settings.
-// It only reads and maps; the engine computes rates, masks and
-// diagnostics. A counter nothing provides is left without a Source (null
-// in the snapshot, never 0).
+// its RDMA device ports' NDK and congestion (DCQCN) counters and RoCE
+// identity, its per-priority PFC pause counters, its link-wide PAUSE,
+// how its NIC classifies and buffers received traffic, and the host's
+// ECN (DCQCN) settings. It only reads and maps; the engine computes
+// rates, masks and diagnostics. A counter nothing provides is left
+// without a Source (null in the snapshot, never 0).
+//
+// # Sources
+//
+// Every source implements Source: its name, and the sampling of an
+// interface into the sample (lossless.Sample), the sources before it
+// having filled theirs. A Sampler (Compose; New for a host's sources,
+// Open to dial them on this host) runs every source, in order, for each
+// sample, keeps the failure of each under its name (the sample's Errors:
+// the counters-error diagnostic names each failing source) and how each
+// fared in every interface's last sample (Status: the metrics'
+// dcbtop_counter_source_success and _duration_seconds). New's sources,
+// in order:
+//
+//	name       reads                                                  from
+//	sysfs      RDMA ports' NDK and congestion counters, ECN settings  files under the sysfs root (below)
+//	dcbnl      PFC frame counts (ieee_pfc), the NIC's QoS             DCB netlink IEEE_GET, once an interface a sample
+//	ethtool    driver name, its pause statistics, link PAUSE frames   ETHTOOL_GDRVINFO, ETHTOOL_GSTATS
+//	rdma       RoCE identity of the RDMA ports (GIDs, rdma_cm)        capture/rdma
+//	rdmastat   the RoCE ports' optional counters                      RDMA netlink (capture/rdmastat)
+//	linkpause  link-wide PAUSE settings and statistics                ethtool netlink (capture/linkpause)
+//
+// The order matters where a source completes another's: ethtool ranks its
+// PFC counts against dcbnl's (PFC pause counters, below), rdmastat reads
+// the ports rdma found, linkpause completes its statistics with the
+// driver's frame counters ethtool found. Only sysfs and rdma fail a
+// sample: ethtool and dcbnl failing is the rule on most interfaces (lo,
+// a veth), an interface linkpause does not find is none, and an RDMA
+// port whose optional counters cannot be read says why on the port.
 //
 // Files are read under a sysfs root, "/sys" unless Config.SysfsRoot (the
 // command takes it from DCBTOP_SYSFS_ROOT, EnvSysfsRoot) says otherwise,
@@ -12,17 +41,19 @@
 // hold a decimal number, optionally followed by a newline; anything else
 // is not a number. A file that is missing is a counter without a source;
 // one that exists but cannot be read or parsed is treated as missing and
-// named in CountersSampled.Err, one line for the whole sample.
+// named in the sysfs source's error, one line for the sample (at most
+// eight named).
 //
 // # RDMA ports
 //
-// The RDMA device ports of interface IF are those whose GID table names
-// it (class/infiniband/DEV/ports/P/gid_attrs/ndevs/N holding IF; soft-RoCE
-// rxe and devices on the auxiliary bus, as mlx5_ib and irdma are in
-// current kernels, have no other link), and every port of a device listed
-// in class/net/IF/device/infiniband/ whose GID table names no netdev at
-// all (InfiniBand, or a kernel without gid_attrs). A GID entry that cannot
-// be read is an unused one: the kernel answers EINVAL for those.
+// The RDMA device ports of interface IF (rdma.BoundPorts) are those whose
+// GID table names it (class/infiniband/DEV/ports/P/gid_attrs/ndevs/N
+// holding IF; soft-RoCE rxe and devices on the auxiliary bus, as mlx5_ib
+// and irdma are in current kernels, have no other link), and every port
+// of a device listed in class/net/IF/device/infiniband/ whose GID table
+// names no netdev at all (InfiniBand, or a kernel without gid_attrs). A
+// GID entry that cannot be read is an unused one: the kernel answers
+// EINVAL for those.
 //
 // For each port, under class/infiniband/DEV/ports/P/ (Sources relative to
 // class/infiniband/DEV/, "ports/1/counters/port_rcv_data x4"):
@@ -95,9 +126,11 @@
 // bytes only while the firmware's priority-to-queue map is valid. ice and
 // i40e have no per-priority traffic or pause-time statistics; they count
 // XOFF frames, which are the pauses. PFC is nil when neither source has
-// anything. A
-// failure of either source (EOPNOTSUPP on lo, no dcbnl_ops on a veth) is
-// no error of the sample: most interfaces have neither.
+// anything. A failure of either source (EOPNOTSUPP on lo, no dcbnl_ops on
+// a veth) is no error of the sample: most interfaces have neither. The
+// dcbnl source reads first and the ethtool source ranks its own counts
+// against dcbnl's in the sample; the QoS of the sample (kernel.QoSFromIEEE)
+// comes from the same IEEE_GET reply as dcbnl's counts.
 //
 // # ECN
 //

@@ -1,7 +1,6 @@
 package counters
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/dcbtop/dcbtop/engine/lossless"
@@ -242,30 +241,21 @@ type driverName struct {
 	err  error
 }
 
-// errNoEthtool is the driver name's error without an Ethtool.
-var errNoEthtool = errors.New("no ethtool")
-
 // driver asks ifname's driver name once a sample.
-func (s *Sampler) driver(ifname string) driverName {
-	if s.ethtool == nil {
-		return driverName{err: errNoEthtool}
-	}
-	n, err := s.ethtool.DriverName(ifname)
+func (src ethtoolSource) driver(ifname string) driverName {
+	n, err := src.e.DriverName(ifname)
 	return driverName{name: n, err: err}
 }
 
-// ethtoolStats returns ifname's driver statistics and the table that
-// reads them; nil stats when there is no Ethtool or it has none for
-// ifname (EOPNOTSUPP on lo is no error of the sample).
-func (s *Sampler) ethtoolStats(ifname string, drv driverName) (map[string]uint64, *pfcTable) {
-	if s.ethtool == nil {
-		return nil, nil
-	}
+// stats returns ifname's driver statistics and the table that reads
+// them; nil stats when the driver has none for ifname (EOPNOTSUPP on lo
+// is no error of the sample).
+func (src ethtoolSource) stats(ifname string, drv driverName) (map[string]uint64, *pfcTable) {
 	driver, derr := drv.name, drv.err
 	if derr == nil && virtualDrivers[driver] {
 		return nil, nil // no pause statistics to read: skip the dump
 	}
-	stats, err := s.ethtool.Stats(ifname)
+	stats, err := src.e.Stats(ifname)
 	if err != nil || len(stats) == 0 {
 		return nil, nil
 	}

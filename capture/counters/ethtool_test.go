@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/capture/counters"
+	"github.com/dcbtop/dcbtop/capture/dcbnl"
 	"github.com/dcbtop/dcbtop/engine"
 )
 
@@ -36,14 +37,17 @@ func (f *fakeEthtool) Stats(ifname string) (map[string]uint64, error) {
 	return f.stats, f.statsErr
 }
 
-// fakeDCB answers dcbnl's ieee_pfc counters.
+// fakeDCB answers IEEE_GET with an ieee_pfc of these counters.
 type fakeDCB struct {
 	req, ind [8]uint64
 	err      error
 }
 
-func (f *fakeDCB) PFCCounters(string) (requests, indications [8]uint64, err error) {
-	return f.req, f.ind, f.err
+func (f *fakeDCB) IEEE(string) (*dcbnl.IEEE, error) {
+	if f.err != nil {
+		return nil, f.err
+	}
+	return &dcbnl.IEEE{PFC: &dcbnl.PFC{Requests: f.req, Indications: f.ind}}, nil
 }
 
 // mlx5Stats is `ethtool -S` of an mlx5 port with PFC enabled on the
@@ -266,8 +270,8 @@ func TestPFC(t *testing.T) {
 			if diff := cmp.Diff(tt.want, got.PFC); diff != "" {
 				t.Errorf("PFC (-want +got):\n%s", diff)
 			}
-			if got.Err != "" {
-				t.Errorf("Err %q: a source that fails is no error", got.Err)
+			if len(got.Errors) != 0 {
+				t.Errorf("Errors %q: a source that fails is no error", got.Errors)
 			}
 		})
 	}

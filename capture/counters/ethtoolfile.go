@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/dcbtop/dcbtop/capture/rdma"
 )
 
 // EnvEthtoolRoot is the environment variable that names a directory of
@@ -57,7 +59,7 @@ func (f FileEthtool) Stats(ifname string) (map[string]uint64, error) {
 
 // read reads one recorded output of ifname, at most maxEthtoolFile bytes.
 func (f FileEthtool) read(ifname, name string) ([]byte, error) {
-	if !validIfname(ifname) {
+	if !rdma.ValidIfname(ifname) {
 		return nil, fmt.Errorf("invalid interface name %q", ifname)
 	}
 	path := filepath.Join(f.Root, ifname, name)

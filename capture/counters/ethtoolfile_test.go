@@ -50,8 +50,8 @@ func TestFileEthtool(t *testing.T) {
 		if tt.rxBytes != nil && (!p3.RxBytes.OK() || p3.RxBytes.Value != *tt.rxBytes) {
 			t.Errorf("%s: priority 3 rx bytes %+v, want %d", tt.ifname, p3.RxBytes, *tt.rxBytes)
 		}
-		if ev.Err != "" {
-			t.Errorf("%s: sample error %q", tt.ifname, ev.Err)
+		if len(ev.Errors) != 0 {
+			t.Errorf("%s: sample errors %q", tt.ifname, ev.Errors)
 		}
 	}
 	// No recording: no statistics, as on a veth.

@@ -36,7 +36,7 @@ func realSources(report func(string, ...any)) (counters.Config, func()) {
 		report("dcbnl.Dial: %v", err)
 		return cfg, func() {}
 	}
-	cfg.Ethtool, cfg.DCB = et, counters.DCBFrom(c)
+	cfg.Ethtool, cfg.DCB = et, c
 	return cfg, func() { et.Close(); c.Close() }
 }
 
@@ -50,7 +50,8 @@ func TestRealSysfsLoopback(t *testing.T) {
 	}
 	cfg, done := realSources(t.Fatalf)
 	defer done()
-	want := engine.CountersSampled{Interface: "lo", At: t0, Interval: time.Second, RDMA: []lossless.RDMAPortSample{}}
+	want := engine.CountersSampled{Interface: "lo", At: t0, Interval: time.Second, RDMA: []lossless.RDMAPortSample{},
+		RoCE: []lossless.RoCEPortSample{}}
 	for _, c := range []counters.Config{cfg, {}} { // {}: the default root, no ethtool, no dcbnl
 		got := counters.New(c).Sample("lo", t0, time.Second)
 		if diff := cmp.Diff(want, got); diff != "" {
@@ -74,8 +75,8 @@ func TestRealSysfsEveryInterface(t *testing.T) {
 	}
 	for _, e := range entries {
 		got := s.Sample(e.Name(), t0, time.Second)
-		if got.Err != "" || got.RDMA == nil {
-			t.Errorf("Sample(%q): Err %q, RDMA %v", e.Name(), got.Err, got.RDMA)
+		if len(got.Errors) != 0 || got.RDMA == nil {
+			t.Errorf("Sample(%q): errors %q, RDMA %v", e.Name(), got.Errors, got.RDMA)
 		}
 	}
 }
@@ -87,9 +88,9 @@ func TestFIFONeverOpened(t *testing.T) {
 	const rcv = mlxPort + "counters/port_rcv_data"
 	must(t, os.Remove(filepath.Join(root, rcv)))
 	must(t, syscall.Mkfifo(filepath.Join(root, rcv), 0o644))
-	got := counters.New(counters.Config{SysfsRoot: root}).Sample("mlx0", t0, time.Second)
-	if want := rcv + ": not a regular file"; got.Err != want {
-		t.Errorf("Err %q, want %q", got.Err, want)
+	got := sysfsOnly(root).Sample("mlx0", t0, time.Second)
+	if want := rcv + ": not a regular file"; sysfsErr(t, got) != want {
+		t.Errorf("Err %q, want %q", sysfsErr(t, got), want)
 	}
 	if len(got.RDMA) != 1 || got.RDMA[0].NDK[lossless.NDKRDMAInOctets].OK() {
 		t.Errorf("RDMA %+v, want rdma_in_octets missing", got.RDMA)
@@ -126,11 +127,12 @@ func TestVethKernel(t *testing.T) {
 		if v, ok := stats["peer_ifindex"]; !ok || v != uint64(peer.Index) {
 			t.Errorf("peer_ifindex = %d (present %v), want b0's ifindex %d; stats %v", v, ok, peer.Index, stats)
 		}
-		if _, _, err := cfg.DCB.PFCCounters("a0"); !errors.Is(err, dcbnl.ErrNoDCB) {
-			t.Errorf("PFCCounters(a0) error %v, want one matching dcbnl.ErrNoDCB", err)
+		if _, err := cfg.DCB.IEEE("a0"); !errors.Is(err, dcbnl.ErrNoDCB) {
+			t.Errorf("IEEE(a0) error %v, want one matching dcbnl.ErrNoDCB", err)
 		}
 		got := counters.New(cfg).Sample("a0", t0, time.Second)
-		want := engine.CountersSampled{Interface: "a0", At: t0, Interval: time.Second, RDMA: []lossless.RDMAPortSample{}, Driver: "veth"}
+		want := engine.CountersSampled{Interface: "a0", At: t0, Interval: time.Second, RDMA: []lossless.RDMAPortSample{}, Driver: "veth",
+			RoCE: []lossless.RoCEPortSample{}}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("Sample(a0) (-want +got):\n%s", diff)
 		}
@@ -159,24 +161,29 @@ func ieeeReply(t *testing.T, pfc *dcbnl.PFC) []byte {
 	return append([]byte{syscall.AF_UNSPEC, dcbnl.DCB_CMD_IEEE_GET, 0, 0}, b...)
 }
 
-// TestDCBFrom runs DCBFrom's adapter over a dcbnl client talking to a
-// fake kernel.
-func TestDCBFrom(t *testing.T) {
+// TestDCBNLSource runs the dcbnl source over a dcbnl client talking to a
+// fake kernel: one IEEE_GET a sample, dcbnl's PFC counts (none without
+// an ieee_pfc in the reply) and the QoS of the same reply (none without
+// DCB).
+func TestDCBNLSource(t *testing.T) {
 	pfc := &dcbnl.PFC{Cap: 8, Enabled: 1 << 3, Requests: [8]uint64{3: 70, 7: ^uint64(0)}, Indications: [8]uint64{0: 1, 3: 80}}
 	tests := []struct {
 		name     string
 		data     []byte
 		errno    syscall.Errno
 		req, ind [8]uint64
-		wantErr  bool
+		noPFC    bool
+		noQoS    bool
 	}{
-		{"PFC", ieeeReply(t, pfc), 0, pfc.Requests, pfc.Indications, false},
-		{"no PFC in the reply", ieeeReply(t, nil), 0, [8]uint64{}, [8]uint64{}, true},
-		{"no DCB", nil, syscall.EOPNOTSUPP, [8]uint64{}, [8]uint64{}, true},
+		{"PFC", ieeeReply(t, pfc), 0, pfc.Requests, pfc.Indications, false, false},
+		{"no PFC in the reply", ieeeReply(t, nil), 0, [8]uint64{}, [8]uint64{}, true, false},
+		{"no DCB", nil, syscall.EOPNOTSUPP, [8]uint64{}, [8]uint64{}, true, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			requests := 0
 			conn := nltest.Dial(func(reqs []netlink.Message) ([]netlink.Message, error) {
+				requests++
 				if tt.errno != 0 {
 					return nltest.Error(int(tt.errno), reqs)
 				}
@@ -188,22 +195,19 @@ func TestDCBFrom(t *testing.T) {
 			})
 			c := dcbnl.NewClient(conn)
 			defer c.Close()
-			req, ind, err := counters.DCBFrom(c).PFCCounters("eth0")
-			if (err != nil) != tt.wantErr {
-				t.Fatalf("error %v, want one: %v", err, tt.wantErr)
-			}
-			if diff := cmp.Diff([2][8]uint64{tt.req, tt.ind}, [2][8]uint64{req, ind}); diff != "" {
-				t.Errorf("requests, indications (-want +got):\n%s", diff)
-			}
-			// Through a Sampler: dcbnl's counts, or nothing.
-			got := counters.New(counters.Config{SysfsRoot: filepath.Join(fixtures, "nordma"), DCB: counters.DCBFrom(c)}).
-				Sample("eth0", t0, time.Second)
+			got := counters.Compose(counters.DCBNLSource(c)).Sample("eth0", t0, time.Second)
 			var want *lossless.PFCSample
-			if !tt.wantErr {
+			if !tt.noPFC {
 				want = dcbWant(tt.req, tt.ind)
 			}
 			if diff := cmp.Diff(want, got.PFC); diff != "" {
 				t.Errorf("PFC (-want +got):\n%s", diff)
+			}
+			if (got.QoS == nil) != tt.noQoS {
+				t.Errorf("QoS %+v, want none: %v", got.QoS, tt.noQoS)
+			}
+			if requests != 1 || len(got.Errors) != 0 {
+				t.Errorf("%d requests, errors %q: want one IEEE_GET, and no error (most interfaces have no DCB)", requests, got.Errors)
 			}
 		})
 	}

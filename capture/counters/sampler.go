@@ -1,12 +1,19 @@
 package counters
 
 import (
+	"errors"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
+	"github.com/dcbtop/dcbtop/capture/dcbnl"
+	"github.com/dcbtop/dcbtop/capture/linkpause"
+	"github.com/dcbtop/dcbtop/capture/rdma"
+	"github.com/dcbtop/dcbtop/capture/rdmastat"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/lossless"
 )
@@ -20,79 +27,234 @@ const EnvSysfsRoot = "DCBTOP_SYSFS_ROOT"
 // DefaultSysfsRoot is the sysfs root used when Config.SysfsRoot is "".
 const DefaultSysfsRoot = "/sys"
 
-// Config says where a Sampler reads from.
+// A Source is one source of an interface's lossless counters (see the
+// package comment, Sources): a Sampler runs its sources in order for
+// each sample.
+type Source interface {
+	// Name names the source in the sample's errors and in the metrics:
+	// "sysfs", "dcbnl", "ethtool", "rdma", "rdmastat" or "linkpause".
+	Name() string
+	// Sample reads ifname's counters into s, which the sources before
+	// it have filled (a source may complete or override what an
+	// earlier one read). ifname is a valid interface name
+	// (rdma.ValidIfname). It returns the failure to read something that
+	// exists, one line, which the sample keeps as the source's error
+	// (the counters-error diagnostic); nil when there is none. What
+	// does not exist (no RDMA port, no dcbnl_ops on a veth) is no error.
+	Sample(ifname string, s *lossless.Sample) error
+}
+
+// Config says where a host's counters are read from (New).
 type Config struct {
 	// SysfsRoot is the directory that stands for /sys ("" is "/sys").
 	SysfsRoot string
 	// Ethtool gives the driver's statistics by name; nil reads none.
 	Ethtool Ethtool
-	// DCB gives the dcbnl per-priority PFC frame counters; nil reads none.
-	DCB DCB
+	// DCB reads the interface's IEEE DCB state (DCB_CMD_IEEE_GET) once
+	// a sample, for the PFC counts and the NIC's QoS; nil reads none.
+	DCB IEEEReader
+	// Pause reads the link-wide PAUSE (ethtool netlink); nil reads none.
+	Pause PauseReader
+	// RDMAStats reads the RDMA ports' optional counters (RDMA netlink);
+	// nil reads none. RDMAStatsErr, when RDMAStats is nil, is why there
+	// is none, said on each RDMA port (nil: no RDMA subsystem, nothing
+	// to say).
+	RDMAStats    RDMAStats
+	RDMAStatsErr error
 }
 
-// A Sampler reads interfaces' lossless-Ethernet counters. It keeps no
-// state between samples (the engine computes rates), so it may be used
-// from several goroutines when its Ethtool and DCB may.
+// A PauseReader reads an interface's link-wide PAUSE settings and
+// statistics: a *linkpause.Client.
+type PauseReader interface {
+	Get(ifname string) (*linkpause.Pause, error)
+}
+
+var _ PauseReader = (*linkpause.Client)(nil)
+
+// An RDMAStats reads an RDMA port's optional counters: a
+// *rdmastat.Client.
+type RDMAStats interface {
+	Port(device string, port int) (rdmastat.Port, error)
+}
+
+var _ RDMAStats = (*rdmastat.Client)(nil)
+
+// A Sampler reads interfaces' lossless counters from its sources, run in
+// order for each sample, and keeps how each source fared in each
+// interface's last sample (Status). It may be used from several
+// goroutines when its sources may.
 type Sampler struct {
-	root    string
-	ethtool Ethtool
-	dcb     DCB
+	sources []Source
+	closers []func() // what Open dialled
+
+	mu   sync.Mutex
+	last map[string][]outcome // by interface: each source's, in order
 }
 
-// New returns a Sampler reading from cfg's sources.
+// An outcome is how a source fared in one sample.
+type outcome struct {
+	failed bool
+	took   time.Duration
+}
+
+// New returns the Sampler of a host's counters from cfg's sources, in
+// this order: sysfs (the RDMA ports' counters and the ECN settings),
+// dcbnl (the PFC counts and the NIC's QoS, from one IEEE_GET), ethtool
+// (the driver's name, its PFC counts, which come after dcbnl's as the
+// package comment says, and its link PAUSE frame counters), rdma (the
+// RDMA ports' RoCE identity), rdmastat (their optional counters) and
+// linkpause (the link-wide PAUSE, completed by the driver's counters).
+// A source whose reader cfg leaves nil is left out.
 func New(cfg Config) *Sampler {
-	root := cfg.SysfsRoot
-	if root == "" {
-		root = DefaultSysfsRoot
+	srcs := []Source{SysfsSource(cfg.SysfsRoot)}
+	if cfg.DCB != nil {
+		srcs = append(srcs, DCBNLSource(cfg.DCB))
 	}
-	return &Sampler{root: root, ethtool: cfg.Ethtool, dcb: cfg.DCB}
+	if cfg.Ethtool != nil {
+		srcs = append(srcs, EthtoolSource(cfg.Ethtool))
+	}
+	srcs = append(srcs, RoCESource(cfg.SysfsRoot))
+	if cfg.RDMAStats != nil || cfg.RDMAStatsErr != nil {
+		srcs = append(srcs, RDMAStatSource(cfg.RDMAStats, cfg.RDMAStatsErr))
+	}
+	if cfg.Pause != nil {
+		srcs = append(srcs, LinkPauseSource(cfg.Pause))
+	}
+	return Compose(srcs...)
 }
 
-// Sample reads the counters of ifname now: its RDMA device ports' NDK and
-// congestion counters, its per-priority pause counters and its ECN
-// settings. It never fails as a whole: what has no source is left without
-// one (RDMA empty, PFC or ECN nil, a Reading with Source ""), and a source
-// that exists but cannot be read or parsed is left out and named in Err.
-// at and interval are passed through to the event.
+// Compose returns a Sampler running the given sources, in order.
+func Compose(sources ...Source) *Sampler {
+	return &Sampler{sources: sources, last: map[string][]outcome{}}
+}
+
+// Open returns the Sampler of this host's counters: sysfs under sysfsRoot
+// ("" /sys), the driver's statistics from the ethtool ioctls or, when
+// ethtoolRoot is set, from the recorded outputs under it (FileEthtool),
+// DCB netlink, ethtool netlink's PAUSE and RDMA netlink's optional
+// counters, each dialled now; one that cannot be dialled is left out.
+// Close releases them.
+func Open(sysfsRoot, ethtoolRoot string) *Sampler {
+	cfg := Config{SysfsRoot: sysfsRoot}
+	var closers []func()
+	if ethtoolRoot != "" {
+		cfg.Ethtool = FileEthtool{Root: ethtoolRoot}
+	} else if et, err := OpenEthtool(); err == nil {
+		cfg.Ethtool = et
+		closers = append(closers, et.Close)
+	}
+	if c, err := dcbnl.Dial(); err == nil {
+		cfg.DCB = c
+		closers = append(closers, func() { c.Close() })
+	}
+	if pc, err := linkpause.Dial(); err == nil {
+		cfg.Pause = pc
+		closers = append(closers, func() { pc.Close() })
+	}
+	switch sc, err := rdmastat.Dial(); {
+	case err == nil:
+		cfg.RDMAStats = sc
+		closers = append(closers, func() { sc.Close() })
+	case !errors.Is(err, rdmastat.ErrNoRDMA):
+		cfg.RDMAStatsErr = err // said on each RDMA port; no RDMA subsystem needs no word
+	}
+	s := New(cfg)
+	s.closers = closers
+	return s
+}
+
+// Close releases what Open dialled (nothing for New's and Compose's).
+func (s *Sampler) Close() {
+	for _, c := range s.closers {
+		c()
+	}
+	s.closers = nil
+}
+
+// Sample reads the counters of ifname now from every source, in order.
+// It never fails as a whole: what has no source is left without one
+// (RDMA empty, PFC or ECN nil, a Reading with Source ""), and a source
+// that exists but cannot be read or parsed is left out and named in the
+// sample's Errors, under its source's name. A name that is no possible
+// interface name is never read: the sample says so, with no source's
+// name. at and interval are passed through to the event.
 func (s *Sampler) Sample(ifname string, at time.Time, interval time.Duration) engine.CountersSampled {
-	ev := engine.CountersSampled{Interface: ifname, At: at, Interval: interval, RDMA: []lossless.RDMAPortSample{}}
-	if !validIfname(ifname) {
+	smp := lossless.Sample{Interface: ifname, At: at, Interval: interval, RDMA: []lossless.RDMAPortSample{}}
+	if !rdma.ValidIfname(ifname) {
 		// The name is never spliced into a path or an ioctl: it could
 		// climb out of the sysfs root or name another interface.
-		ev.Err = "invalid interface name " + strconv.Quote(ifname)
-		return ev
+		smp.Errors = []lossless.SourceError{{Err: "invalid interface name " + strconv.Quote(ifname)}}
+		return engine.CountersSampled(smp)
 	}
-	r := &reader{root: s.root}
-	ev.RDMA = r.rdma(ifname)
-	drv := s.driver(ifname)
-	if drv.err == nil {
-		ev.Driver = drv.name
-	}
-	stats, table := s.ethtoolStats(ifname, drv)
-	ev.PFC = s.pfc(ifname, stats, table)
-	ev.LinkPause = table.linkPause(stats)
-	ev.ECN = r.ecn(ifname, len(ev.RDMA) > 0)
-	ev.Err = r.errString()
-	return ev
-}
-
-// validIfname reports whether name is a possible Linux interface name
-// (the kernel's dev_valid_name): 1-15 bytes, not "." or "..", without '/',
-// ':', whitespace or NUL.
-func validIfname(name string) bool {
-	if name == "" || len(name) > 15 || name == "." || name == ".." {
-		return false
-	}
-	for i := 0; i < len(name); i++ {
-		switch c := name[i]; c {
-		case '/', ':', 0, ' ', '\t', '\n', '\v', '\f', '\r':
-			return false
+	out := make([]outcome, len(s.sources))
+	for i, src := range s.sources {
+		start := time.Now()
+		err := src.Sample(ifname, &smp)
+		out[i] = outcome{failed: err != nil, took: time.Since(start)}
+		if err != nil {
+			smp.Errors = append(smp.Errors, lossless.SourceError{Source: src.Name(), Err: err.Error()})
 		}
 	}
-	return true
+	s.mu.Lock()
+	s.last[ifname] = out
+	s.mu.Unlock()
+	return engine.CountersSampled(smp)
 }
 
-// maxErrors bounds the problems named in CountersSampled.Err.
+// A SourceStatus is how a source fared in the last sample of each
+// interface sampled (and not forgotten since, Keep).
+type SourceStatus struct {
+	// Name is the source's (Source.Name).
+	Name string
+	// OK says no interface's last sample had an error from it.
+	OK bool
+	// Duration is the time it took, summed over those samples.
+	Duration time.Duration
+}
+
+// Status returns each source's status, in the sources' order; none
+// before the first sample.
+func (s *Sampler) Status() []SourceStatus {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.last) == 0 {
+		return nil
+	}
+	st := make([]SourceStatus, len(s.sources))
+	for i, src := range s.sources {
+		st[i] = SourceStatus{Name: src.Name(), OK: true}
+	}
+	for _, out := range s.last {
+		for i, o := range out {
+			st[i].OK = st[i].OK && !o.failed
+			st[i].Duration += o.took
+		}
+	}
+	return st
+}
+
+// Keep forgets the last samples of the interfaces not in names (removed
+// ones), for Status.
+func (s *Sampler) Keep(names []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	present := 0 // names has no duplicates
+	for _, n := range names {
+		if _, ok := s.last[n]; ok {
+			present++
+		}
+	}
+	if present == len(s.last) {
+		return
+	}
+	keep := make(map[string]bool, len(names))
+	for _, n := range names {
+		keep[n] = true
+	}
+	maps.DeleteFunc(s.last, func(n string, _ []outcome) bool { return !keep[n] })
+}
+
+// maxErrors bounds the problems named in a source's error.
 const maxErrors = 8
 
 // errString joins the problems recorded so far into one line ("" when

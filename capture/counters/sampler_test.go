@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -77,6 +78,23 @@ func bnxtPort() lossless.RDMAPortSample {
 	return p
 }
 
+// sysfsOnly samples the sysfs source alone (the RDMA ports' counters and
+// the ECN settings) under root.
+func sysfsOnly(root string) *counters.Sampler { return counters.Compose(counters.SysfsSource(root)) }
+
+// sysfsErr returns the sysfs source's error in ev, "" when none, failing
+// t if another source's is there.
+func sysfsErr(t *testing.T, ev engine.CountersSampled) string {
+	t.Helper()
+	switch {
+	case len(ev.Errors) == 0:
+		return ""
+	case len(ev.Errors) > 1 || ev.Errors[0].Source != "sysfs":
+		t.Errorf("errors %q, want the sysfs source's only", ev.Errors)
+	}
+	return ev.Errors[0].Err
+}
+
 func sample(ifname string, ports []lossless.RDMAPortSample, ecn *lossless.ECNSample) engine.CountersSampled {
 	return engine.CountersSampled{Interface: ifname, At: t0, Interval: time.Second, RDMA: ports, ECN: ecn}
 }
@@ -102,7 +120,7 @@ func TestFixtures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.root+"/"+tt.ifname, func(t *testing.T) {
-			s := counters.New(counters.Config{SysfsRoot: filepath.Join(fixtures, tt.root)})
+			s := sysfsOnly(filepath.Join(fixtures, tt.root))
 			got := s.Sample(tt.ifname, t0, time.Second)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("Sample(%q) (-want +got):\n%s", tt.ifname, diff)
@@ -143,7 +161,7 @@ func TestFixtureInEngine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.root, func(t *testing.T) {
-			s := counters.New(counters.Config{SysfsRoot: filepath.Join(fixtures, tt.root)})
+			s := sysfsOnly(filepath.Join(fixtures, tt.root))
 			e := engine.New(engine.Config{})
 			e.Step(s.Sample(tt.ifname, t0, time.Second))
 			snap := e.Snapshot()
@@ -207,7 +225,7 @@ const mlxPort = "class/infiniband/mlx5_0/ports/1/"
 // down was reset, and its rate is its new value over the interval.
 func TestRates(t *testing.T) {
 	root := copyFixture(t, "mlx5")
-	s := counters.New(counters.Config{SysfsRoot: root})
+	s := sysfsOnly(root)
 	e := engine.New(engine.Config{})
 	e.Step(s.Sample("mlx0", t0, time.Second))
 	for rel, v := range map[string]string{
@@ -228,8 +246,8 @@ func TestRates(t *testing.T) {
 		write(t, root, rel, v)
 	}
 	next := s.Sample("mlx0", t0.Add(time.Second), time.Second)
-	if next.Err != "" {
-		t.Fatalf("Err %q", next.Err)
+	if len(next.Errors) != 0 {
+		t.Fatalf("Errors %q", next.Errors)
 	}
 	e.Step(next)
 	c := e.Snapshot().Interfaces[0].Counters
@@ -336,12 +354,12 @@ func TestBadFiles(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			root := copyFixture(t, "mlx5")
 			tt.prepare(t, root)
-			got := counters.New(counters.Config{SysfsRoot: root}).Sample("mlx0", t0, time.Second)
-			if got.Err != tt.wantErr {
-				t.Errorf("Err\n%q, want\n%q", got.Err, tt.wantErr)
+			got := sysfsOnly(root).Sample("mlx0", t0, time.Second)
+			if sysfsErr(t, got) != tt.wantErr {
+				t.Errorf("Err\n%q, want\n%q", sysfsErr(t, got), tt.wantErr)
 			}
-			if strings.ContainsAny(got.Err, "\n\r") || strings.Contains(got.Err, root) {
-				t.Errorf("Err %q is not one line relative to the root", got.Err)
+			if e := sysfsErr(t, got); strings.ContainsAny(e, "\n\r") || strings.Contains(e, root) {
+				t.Errorf("Err %q is not one line relative to the root", e)
 			}
 			if tt.fix == nil {
 				return
@@ -391,9 +409,9 @@ func TestSaturation(t *testing.T) {
 			for rel, v := range tt.files {
 				write(t, root, "class/infiniband/rxe0/ports/1/"+rel, v)
 			}
-			got := counters.New(counters.Config{SysfsRoot: root}).Sample("eth0", t0, time.Second)
-			if got.Err != "" || len(got.RDMA) != 1 {
-				t.Fatalf("Err %q, RDMA %+v", got.Err, got.RDMA)
+			got := sysfsOnly(root).Sample("eth0", t0, time.Second)
+			if len(got.Errors) != 0 || len(got.RDMA) != 1 {
+				t.Fatalf("Errors %q, RDMA %+v", got.Errors, got.RDMA)
 			}
 			if diff := cmp.Diff(tt.want, got.RDMA[0].NDK[lossless.NDKRDMAInOctets]); diff != "" {
 				t.Errorf("rdma_in_octets (-want +got):\n%s", diff)
@@ -458,9 +476,9 @@ func TestBindings(t *testing.T) {
 			for rel, v := range tt.files {
 				write(t, root, rel, v)
 			}
-			got := counters.New(counters.Config{SysfsRoot: root}).Sample(tt.ifname, t0, time.Second)
-			if got.Err != "" {
-				t.Errorf("Err %q", got.Err)
+			got := sysfsOnly(root).Sample(tt.ifname, t0, time.Second)
+			if len(got.Errors) != 0 {
+				t.Errorf("Errors %q", got.Errors)
 			}
 			if got.RDMA == nil {
 				t.Fatal("RDMA is nil")
@@ -485,7 +503,7 @@ func TestInvalidNames(t *testing.T) {
 		"eth0\x00", "sixteen-chars-xx", strings.Repeat("x", 4096)} {
 		got := s.Sample(name, t0, time.Second)
 		want := engine.CountersSampled{Interface: name, At: t0, Interval: time.Second, RDMA: []lossless.RDMAPortSample{},
-			Err: "invalid interface name " + strconv.Quote(name)}
+			Errors: []lossless.SourceError{{Err: "invalid interface name " + strconv.Quote(name)}}}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("Sample(%q) (-want +got):\n%s", name, diff)
 		}
@@ -500,8 +518,8 @@ func TestDefaults(t *testing.T) {
 	if counters.EnvSysfsRoot != "DCBTOP_SYSFS_ROOT" || counters.DefaultSysfsRoot != "/sys" {
 		t.Errorf("EnvSysfsRoot %q, DefaultSysfsRoot %q", counters.EnvSysfsRoot, counters.DefaultSysfsRoot)
 	}
-	if counters.DCBFrom(nil) != nil {
-		t.Error("DCBFrom(nil) is not nil")
+	if got := sourceNames(t, counters.New(counters.Config{SysfsRoot: t.TempDir()})); !slices.Equal(got, []string{"sysfs", "rdma"}) {
+		t.Errorf("sources without readers %q, want sysfs and rdma", got)
 	}
 }
 
@@ -541,12 +559,12 @@ func TestECN(t *testing.T) {
 			for rel, v := range tt.files {
 				write(t, root, rel, v)
 			}
-			got := counters.New(counters.Config{SysfsRoot: root}).Sample("eth0", t0, time.Second)
+			got := sysfsOnly(root).Sample("eth0", t0, time.Second)
 			if diff := cmp.Diff(tt.want, got.ECN); diff != "" {
 				t.Errorf("ECN (-want +got):\n%s", diff)
 			}
-			if got.Err != tt.wantErr {
-				t.Errorf("Err %q, want %q", got.Err, tt.wantErr)
+			if e := sysfsErr(t, got); e != tt.wantErr {
+				t.Errorf("Err %q, want %q", e, tt.wantErr)
 			}
 		})
 	}

@@ -3,18 +3,16 @@ package counters
 import (
 	"bytes"
 	"errors"
-	"io"
 	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/dcbtop/dcbtop/engine/lossless"
 
 	"github.com/dcbtop/dcbtop/capture/ecn"
+	"github.com/dcbtop/dcbtop/capture/rdma"
 )
 
 // A reader reads files under a sysfs root for one sample and collects the
@@ -31,8 +29,6 @@ type reader struct {
 // maxFileSize bounds what is read of a counter file: sysfs counters are a
 // few bytes; a longer file is not a number.
 const maxFileSize = 256
-
-var errNotRegular = errors.New("not a regular file")
 
 // bad records that the source at rel exists but cannot be used.
 func (r *reader) bad(rel, problem string) {
@@ -56,29 +52,10 @@ func (r *reader) path(rel string) string {
 	return filepath.Join(r.root, filepath.FromSlash(rel))
 }
 
-// read returns at most limit+1 bytes of the regular file at rel.
+// read returns at most limit+1 bytes of the regular file at rel
+// (rdma.ReadRegular: no other kind of file is opened).
 func (r *reader) read(rel string, limit int64) ([]byte, error) {
-	return ReadRegular(r.path(rel), limit)
-}
-
-// ReadRegular returns at most limit+1 bytes of the regular file at p
-// (more than limit: the caller's sign of a file too long). Other kinds of
-// files are never opened: a FIFO in a fixture tree, or a sysfs attribute
-// replaced by one, would block.
-func ReadRegular(p string, limit int64) ([]byte, error) {
-	fi, err := os.Stat(p)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, errNotRegular
-	}
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, limit+1))
+	return rdma.ReadRegular(r.path(rel), limit)
 }
 
 // uint reads the decimal counter in the file at rel. ok is false when the
@@ -118,100 +95,6 @@ func parseCounter(b []byte) (uint64, string) {
 		return 0, "out of range"
 	}
 	return v, ""
-}
-
-// list returns the names in the directory at rel, sorted; none when it
-// does not exist (a failure to read it otherwise is recorded).
-func (r *reader) list(rel string) []string {
-	entries, err := os.ReadDir(r.path(rel))
-	if err != nil {
-		r.badErr(rel, err)
-	}
-	names := make([]string, 0, len(entries))
-	for _, e := range entries {
-		names = append(names, e.Name())
-	}
-	return names
-}
-
-// ndev returns the netdev name in a gid_attrs/ndevs file, "" when it has
-// none. The kernel answers EINVAL for a GID table entry that is not in
-// use, so any failure just means no name.
-func (r *reader) ndev(rel string) string {
-	b, err := r.read(rel, maxFileSize)
-	if err != nil || len(b) > maxFileSize {
-		return ""
-	}
-	return strings.TrimSpace(string(b))
-}
-
-// An RDMAPort is an RDMA device port: Dev is the device's directory under
-// class/infiniband/, Name the port's directory under its ports/, Num its
-// number.
-type RDMAPort struct {
-	Dev, Name string
-	Num       int
-}
-
-// BoundRDMAPorts returns the RDMA device ports bound to the interface
-// ifname under the sysfs root (see the package comment, RDMA ports),
-// sorted by device and port, with one "path: problem" (relative to root)
-// per directory or file on the way that exists but could not be read. It
-// fails only for a name that is not a possible interface name, which is
-// never spliced into a path.
-func BoundRDMAPorts(root, ifname string) ([]RDMAPort, []string, error) {
-	if !validIfname(ifname) {
-		return nil, nil, errors.New("invalid interface name " + strconv.Quote(ifname))
-	}
-	r := &reader{root: root}
-	ports := r.bindings(ifname)
-	return ports, r.errs, nil
-}
-
-// bindings returns the RDMA device ports bound to ifname, sorted by
-// device and port: those whose GID table names ifname (gid_attrs/ndevs),
-// and, of a device under class/net/IFNAME/device/infiniband whose GID
-// table names no netdev at all, every port.
-func (r *reader) bindings(ifname string) []RDMAPort {
-	linked := r.list("class/net/" + ifname + "/device/infiniband")
-	var out []RDMAPort
-	for _, dev := range r.list("class/infiniband") {
-		var all, named []RDMAPort
-		hasNdevs := false
-		for _, name := range r.list("class/infiniband/" + dev + "/ports") {
-			num, err := strconv.Atoi(name)
-			if err != nil || num < 0 {
-				continue // not a port
-			}
-			p := RDMAPort{Dev: dev, Name: name, Num: num}
-			all = append(all, p)
-			dir := "class/infiniband/" + dev + "/ports/" + name + "/gid_attrs/ndevs"
-			for _, gid := range r.list(dir) {
-				nd := r.ndev(dir + "/" + gid)
-				if nd == "" {
-					continue
-				}
-				hasNdevs = true
-				if nd == ifname {
-					named = append(named, p)
-					break
-				}
-			}
-		}
-		switch {
-		case len(named) > 0:
-			out = append(out, named...)
-		case !hasNdevs && slices.Contains(linked, dev):
-			out = append(out, all...)
-		}
-	}
-	slices.SortFunc(out, func(a, b RDMAPort) int {
-		if c := strings.Compare(a.Dev, b.Dev); c != 0 {
-			return c
-		}
-		return a.Num - b.Num
-	})
-	return out
 }
 
 // An alternative is one way to get a counter: the files named, in one
@@ -283,10 +166,12 @@ var congestionFiles = [lossless.NumCongestion][]string{
 	lossless.OutOfBuffer:   {"out_of_buffer"},
 }
 
-// rdma samples the RDMA device ports bound to ifname; empty, not nil,
-// when there are none.
+// rdma samples the RDMA device ports bound to ifname (rdma.BoundPorts:
+// see the package comment, RDMA ports); empty, not nil, when there are
+// none. ifname is a valid name.
 func (r *reader) rdma(ifname string) []lossless.RDMAPortSample {
-	ports := r.bindings(ifname)
+	ports, problems, _ := rdma.BoundPorts(r.root, ifname)
+	r.errs = append(r.errs, problems...)
 	out := make([]lossless.RDMAPortSample, 0, len(ports))
 	for _, p := range ports {
 		out = append(out, r.port(p))
@@ -295,7 +180,7 @@ func (r *reader) rdma(ifname string) []lossless.RDMAPortSample {
 }
 
 // port samples one RDMA device port.
-func (r *reader) port(p RDMAPort) lossless.RDMAPortSample {
+func (r *reader) port(p rdma.BoundPort) lossless.RDMAPortSample {
 	s := lossless.RDMAPortSample{Device: p.Dev, Port: p.Num}
 	dir := "class/infiniband/" + p.Dev + "/ports/" + p.Name + "/"
 	src := "ports/" + p.Name + "/" // Sources are relative to the device

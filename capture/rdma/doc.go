@@ -8,8 +8,10 @@
 // otherwise (the command takes it from DCBTOP_SYSFS_ROOT,
 // counters.EnvSysfsRoot, which then stands for all of /sys, configfs on
 // /sys/kernel/config included), and every Source and path in a problem is
-// relative to it. The ports are those capture/counters samples
-// (counters.BoundRDMAPorts). For each port, under
+// relative to it. The ports are those bound to the netdev (BoundPorts:
+// the ports whose GID table names it, else every port of its device
+// whose GID table names no netdev), which capture/counters samples too.
+// For each port, under
 // class/infiniband/DEV/ports/P/ (drivers/infiniband/core/sysfs.c):
 //
 //	file                   holds                                  kernel

@@ -9,8 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/dcbtop/dcbtop/capture/counters"
 )
 
 // A Value is one value read from a file. Source names the file (relative
@@ -90,7 +88,7 @@ type GID struct {
 }
 
 // A Port is the RoCE identity of one RDMA device port bound to a netdev
-// (how a port is bound: counters.BoundRDMAPorts).
+// (how a port is bound: BoundPorts).
 type Port struct {
 	// Device is the RDMA device, as under class/infiniband ("mlx5_0").
 	Device string
@@ -141,6 +139,9 @@ type ToS struct {
 // DecodeToS splits the octet b into its DSCP (b>>2) and ECN (b&3).
 func DecodeToS(b uint8) ToS { return ToS{Byte: b, DSCP: b >> 2, ECN: b & 3} }
 
+// defaultSysfsRoot is the sysfs root when the caller gives none.
+const defaultSysfsRoot = "/sys"
+
 // configfsDir is the rdma_cm configfs directory, relative to the sysfs
 // root: configfs is mounted on /sys/kernel/config, and rdma_cm registers
 // its subsystem there (drivers/infiniband/core/cma_configfs.c
@@ -157,9 +158,9 @@ const configfsDir = "kernel/config/rdma_cm"
 // (then the ports found are returned with it).
 func Read(root, netdev string) ([]Port, error) {
 	if root == "" {
-		root = counters.DefaultSysfsRoot
+		root = defaultSysfsRoot
 	}
-	bound, problems, err := counters.BoundRDMAPorts(root, netdev)
+	bound, problems, err := BoundPorts(root, netdev)
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +177,7 @@ func Read(root, netdev string) ([]Port, error) {
 
 // A reader reads files under a sysfs root. Paths given to it are
 // slash-separated and relative to the root; the names in them come from
-// directory entries or from counters.BoundRDMAPorts, which has validated
+// directory entries or from BoundPorts, which has validated
 // the netdev name, so they stay under the root.
 type reader struct {
 	root string
@@ -189,7 +190,7 @@ func (r *reader) path(rel string) string {
 // read returns at most maxFileSize+1 bytes of the regular file at rel.
 // Other kinds of files are never opened (a FIFO would block).
 func (r *reader) read(rel string) ([]byte, error) {
-	return counters.ReadRegular(r.path(rel), maxFileSize)
+	return ReadRegular(r.path(rel), maxFileSize)
 }
 
 // why says in one line why reading failed, without the machine's path.
@@ -242,7 +243,7 @@ func (r *reader) indexes(rel string) ([]int, string) {
 }
 
 // port reads the identity of the port p, bound to netdev.
-func (r *reader) port(p counters.RDMAPort, netdev string) Port {
+func (r *reader) port(p BoundPort, netdev string) Port {
 	dir := "class/infiniband/" + p.Dev + "/ports/" + p.Name + "/"
 	out := Port{Device: p.Dev, Port: p.Num, Netdev: netdev}
 	out.LinkLayer = value(r, dir+"link_layer", parseText)
@@ -377,7 +378,7 @@ func counts(cs ...count) string {
 // subsystem's make_group, drivers/infiniband/core/cma_configfs.c
 // make_cma_dev, which creates ports/1..N with it); without it the
 // defaults are unknown, never 0.
-func (r *reader) configfs(p counters.RDMAPort) (Value[ToS], Value[string]) {
+func (r *reader) configfs(p BoundPort) (Value[ToS], Value[string]) {
 	dir := configfsDir + "/" + p.Dev + "/ports/" + p.Name + "/"
 	tosRel, modeRel := dir+"default_roce_tos", dir+"default_roce_mode"
 	var missing string

@@ -1,8 +1,8 @@
 package session
 
-// The live run's side of the screen's Backend: requests carried out by the
-// engine goroutine (liveRun.loop), which owns the engine, the agents and
-// their control sockets.
+// The live run's side of the screen's Backend (capture/operator's Run):
+// requests carried out by the engine goroutine (liveRun.loop), which owns
+// the engine, the agents and their control sockets.
 
 import (
 	"context"
@@ -10,15 +10,17 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/engine/dcb"
 
 	"github.com/dcbtop/dcbtop/capture/control"
+	"github.com/dcbtop/dcbtop/capture/operator"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/host"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
-var _ liveControl = (*liveRun)(nil)
+var _ operator.Run = (*liveRun)(nil)
 
 // errStopped answers requests once the engine goroutine has stopped.
 var errStopped = errors.New("the capture has stopped: nothing can be changed any more")
@@ -58,13 +60,13 @@ func (r *liveRun) doCtx(ctx context.Context, fn func()) error {
 	}
 }
 
-// write hands the operator's write (or, with undo, its undo) on iface
+// Write hands the operator's write (or, with undo, its undo) on iface
 // to the host layer on the engine goroutine (host.Write, host.UndoWrite),
 // which decides where it goes: dcbtop's agent, answered at once, or the
 // kernel, returned as the WriteKernel the caller carries out (off the
 // engine goroutine: a driver's write may take long) and reports with
-// kernelWritten.
-func (r *liveRun) write(iface string, change *dcb.Params, willing *bool, undo bool) (ap host.Applied, wk *host.WriteKernel, err error) {
+// KernelWritten.
+func (r *liveRun) Write(iface string, change *dcb.Params, willing *bool, undo bool) (ap host.Applied, wk *host.WriteKernel, err error) {
 	if derr := r.do(func() {
 		var res host.Result
 		if undo {
@@ -91,32 +93,32 @@ var (
 	hostUndoWrite = (*host.Host).UndoWrite
 )
 
-// kernelWritten reports the result of a WriteKernel to the host layer: the
+// KernelWritten reports the result of a WriteKernel to the host layer: the
 // undo state, and the state read back for the engine.
-func (r *liveRun) kernelWritten(w host.WriteKernel, res engine.WriteResult) error {
+func (r *liveRun) KernelWritten(w host.WriteKernel, res engine.WriteResult) error {
 	return r.do(func() { r.carryOut(r.h.KernelWritten(w, res, r.now()), false) })
 }
 
-// undoState returns the local state an undo on iface restores, and
+// UndoState returns the local state an undo on iface restores, and
 // whether there is one (the host's, on the engine goroutine).
-func (r *liveRun) undoState(iface string) (st engine.LocalState, ok bool) {
+func (r *liveRun) UndoState(iface string) (st engine.LocalState, ok bool) {
 	if err := r.do(func() { st, ok = r.h.Undo(iface) }); err != nil {
 		return engine.LocalState{}, false
 	}
 	return st, ok
 }
 
-// undone reports whether iface's one level of undo was used
+// Undone reports whether iface's one level of undo was used
 // (Host.UndoUsed).
-func (r *liveRun) undone(iface string) (done bool) {
+func (r *liveRun) Undone(iface string) (done bool) {
 	if err := r.do(func() { done = r.h.UndoUsed(iface) }); err != nil {
 		return false
 	}
 	return done
 }
 
-// setAgent starts or stops dcbtop's agent on iface.
-func (r *liveRun) setAgent(iface string, on bool) (change AgentChange, err error) {
+// SetAgent starts or stops dcbtop's agent on iface.
+func (r *liveRun) SetAgent(iface string, on bool) (change operator.AgentChange, err error) {
 	if derr := r.do(func() {
 		now := r.now()
 		if on {
@@ -125,39 +127,9 @@ func (r *liveRun) setAgent(iface string, on bool) (change AgentChange, err error
 			change, err = r.stopAgent(iface, now)
 		}
 	}); derr != nil {
-		return AgentChange{}, derr
+		return operator.AgentChange{}, derr
 	}
 	return change, err
-}
-
-// An AgentChange is what starting or stopping dcbtop's agent on an
-// interface did.
-type AgentChange struct {
-	// Started: the agent runs now (false: it stopped, or did not run).
-	Started bool
-	// Unchanged: it already ran (start) or did not run (stop).
-	Unchanged bool
-	// Interval and TTL are a started agent's transmit interval and the
-	// TTL of its LLDPDUs; Willing its Willing state.
-	Interval time.Duration
-	TTL      uint16
-	Willing  bool
-	// From says where the local parameters in force come from now.
-	From string
-}
-
-// String is the one-line account the screen shows.
-func (c AgentChange) String() string {
-	switch {
-	case c.Started && c.Unchanged:
-		return "dcbtop's agent already runs here"
-	case c.Started:
-		return fmt.Sprintf("dcbtop's agent started: LLDPDUs every %s (TTL %d s), willing %s, local parameters %s",
-			c.Interval, c.TTL, dcb.OnOff(c.Willing), c.From)
-	case c.Unchanged:
-		return "dcbtop's agent does not run here"
-	}
-	return "dcbtop's agent stopped: shutdown LLDPDU sent (TTL 0); local parameters now from " + c.From
 }
 
 // startAgent starts dcbtop's agent on iface (engine goroutine, or Start
@@ -167,18 +139,18 @@ func (c AgentChange) String() string {
 // interface, its control socket for dcbtop apply, not for the demo,
 // which must leave no file behind when killed), then has the host start
 // it and carries out the result (the first LLDPDU).
-func (r *liveRun) startAgent(iface string, now time.Time) (AgentChange, error) {
+func (r *liveRun) startAgent(iface string, now time.Time) (operator.AgentChange, error) {
 	li := r.byName[iface]
 	if li == nil {
-		return AgentChange{}, fmt.Errorf("%s is not captured", iface)
+		return operator.AgentChange{}, fmt.Errorf("%s is not captured", iface)
 	}
 	r.observeHost(now)
 	plan, ok, err := r.h.PlanAgent(iface)
 	if err != nil {
-		return AgentChange{}, err
+		return operator.AgentChange{}, err
 	}
 	if !ok {
-		return AgentChange{Started: true, Unchanged: true}, nil
+		return operator.AgentChange{Started: true, Unchanged: true}, nil
 	}
 	if plan.MAC == (lldp.MAC{}) {
 		plan.MAC = li.link.MAC
@@ -189,7 +161,7 @@ func (r *liveRun) startAgent(iface string, now time.Time) (AgentChange, error) {
 	var srv *control.Server
 	if !r.cfg.NoControl {
 		if srv, err = control.Listen(control.RunDir(), iface, r.control); err != nil {
-			return AgentChange{}, err
+			return operator.AgentChange{}, err
 		}
 	}
 	var lock *control.AgentLock
@@ -201,7 +173,7 @@ func (r *liveRun) startAgent(iface string, now time.Time) (AgentChange, error) {
 			if srv != nil {
 				srv.Close()
 			}
-			return AgentChange{}, err
+			return operator.AgentChange{}, err
 		}
 	}
 	started, res, err := r.h.StartAgent(plan, now)
@@ -210,28 +182,57 @@ func (r *liveRun) startAgent(iface string, now time.Time) (AgentChange, error) {
 			srv.Close()
 		}
 		lock.Release()
-		return AgentChange{}, err
+		return operator.AgentChange{}, err
 	}
 	if srv != nil {
 		srv.Start()
 	}
 	li.ctl, li.lock = srv, lock
 	r.carryOut(res, false)
-	return AgentChange{Started: true, Interval: started.Interval, TTL: started.TTL, Willing: started.Willing, From: started.From}, nil
+	return operator.AgentChange{Started: true, Interval: started.Interval, TTL: started.TTL, Willing: started.Willing, From: started.From}, nil
 }
 
 // stopAgent stops dcbtop's agent on iface (engine goroutine): the host
 // has its shutdown LLDPDU sent and its control socket released, and the
 // local parameters come from DCB netlink, another agent or nowhere again.
-func (r *liveRun) stopAgent(iface string, now time.Time) (AgentChange, error) {
+func (r *liveRun) stopAgent(iface string, now time.Time) (operator.AgentChange, error) {
 	if r.byName[iface] == nil {
-		return AgentChange{}, fmt.Errorf("%s is not captured", iface)
+		return operator.AgentChange{}, fmt.Errorf("%s is not captured", iface)
 	}
 	ran, res := r.h.StopAgent(iface, now)
 	if !ran {
-		return AgentChange{Unchanged: true}, nil
+		return operator.AgentChange{Unchanged: true}, nil
 	}
 	r.carryOut(res, false)
 	in, _ := r.h.Engine().Interface(iface)
-	return AgentChange{From: in.LocalSource.Describe()}, nil
+	return operator.AgentChange{From: in.LocalSource.Describe()}, nil
+}
+
+// hostAgents lists the LLDP agent processes of this network namespace,
+// and netAdmin whether this process may write DCB netlink: what the
+// engine decides capabilities from (engine.HostObserved). Variables for
+// tests.
+var (
+	hostAgents = func() []engine.HostAgent { return capture.LLDPAgents("/proc") }
+	netAdmin   = capture.NetAdmin
+)
+
+// observeHost tells the engine what the host allows now (engine
+// goroutine): the LLDP agents running here and CAP_NET_ADMIN. Every
+// snapshot's capabilities come from the last such event.
+func (r *liveRun) observeHost(now time.Time) { r.observeHostAgents(now, true) }
+
+// observeHostAgents is observeHost; full reads the name of every process
+// (capture.AgentScan), else only of those new since the last look.
+func (r *liveRun) observeHostAgents(now time.Time, full bool) {
+	if r.agentScan == nil {
+		r.agentScan = &capture.AgentScan{ProcRoot: "/proc"}
+	}
+	r.apply(engine.HostObserved{At: now, NetAdmin: netAdmin(), Agents: r.agentScan.Scan(full)})
+}
+
+// RefreshHost observes the host now, in the engine goroutine, so that the
+// next snapshot's capabilities are current (the screen asks before acting).
+func (r *liveRun) RefreshHost() error {
+	return r.do(func() { r.observeHost(r.now()) })
 }

@@ -24,6 +24,8 @@ import (
 
 	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/capture/control"
+	"github.com/dcbtop/dcbtop/capture/operator"
+	"github.com/dcbtop/dcbtop/capture/output"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
 	"github.com/dcbtop/dcbtop/engine/host"
@@ -52,7 +54,7 @@ func startTestAgent(t *testing.T, dir string, local *dcb.Params, willing bool, t
 	t.Helper()
 	out := &bytes.Buffer{}
 	h := host.New(host.Config{Agent: host.AgentConfig{SystemName: "test", TxInterval: time.Second, Willing: willing, Local: local, LocalFrom: "the test's"}})
-	r := &liveRun{cfg: &Config{Events: true, Agent: true, Out: out}, h: h, out: newEventWriter(out, true, false, ""),
+	r := &liveRun{cfg: &Config{Events: true, Agent: true, Out: out}, h: h, out: output.NewEvents(out, true, false, ""),
 		events: make(chan engine.Event, 16), byName: map[string]*liveIface{}, control: make(chan control.Call), calls: make(chan loopCall), clk: capture.Clock{}}
 	li := &liveIface{name: "h0", kick: make(chan struct{}, 1)}
 	r.byName["h0"] = li
@@ -483,7 +485,7 @@ func TestAgentCannotAdvertise(t *testing.T) {
 		ta.onLoop(func() { s = ta.r.h.Engine().Snapshot() })
 		return s
 	}
-	b := newBackend(dir, func() (engine.Snapshot, bool) { return snap(), true }, ta.r)
+	b := operator.NewBackend(dir, func() (engine.Snapshot, bool) { return snap(), true }, ta.r)
 	if _, err := b.Apply("h0", nil, &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}}); err == nil || err.Error() != want {
 		t.Errorf("screen apply: %v, want %q", err, want)
 	}
@@ -550,12 +552,12 @@ func TestOneUndo(t *testing.T) {
 		ta.onLoop(func() { s = ta.r.h.Engine().Snapshot() })
 		return s, true
 	}
-	b := newBackend(dir, snap, ta.r)
+	b := operator.NewBackend(dir, snap, ta.r)
 	before := ta.call(`{"op":"get"}`)
 	if _, err := b.Apply("h0", nil, &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 4}}); err != nil {
 		t.Fatal(err)
 	}
-	if prev, ok := ta.r.undoState("h0"); !ok || prev.Params.PFC.Enabled != before.Local.PFC.Enabled {
+	if prev, ok := ta.r.UndoState("h0"); !ok || prev.Params.PFC.Enabled != before.Local.PFC.Enabled {
 		t.Fatalf("the run's undo store holds %+v after the screen's apply", prev)
 	}
 	// The control socket undoes what the screen applied.

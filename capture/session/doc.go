@@ -1,20 +1,33 @@
 // Package session is dcbtop's live run: the one goroutine that owns the
 // host layer (engine/host: the engine and dcbtop's agents) and everything
 // that feeds it or carries out what it decides. Capture sockets, link
-// events, the DCB netlink poller and the screen's and control socket's
-// commands arrive as events and go to the host layer in order; its
-// results are carried out as they come: indications out as NDJSON,
-// metrics and snapshots for the screen (Feed), LLDPDUs written to the
-// sockets, control sockets released, kernel writes done and reported.
-// The package makes no protocol decision: it holds file descriptors,
-// locks, goroutines and one timer, armed for the host's next wake.
+// events, the DCB netlink poller, the counter samples and the screen's
+// and control socket's requests arrive as events and go to the host
+// layer in order; its results are carried out as they come: indications
+// printed (capture/output), metrics and snapshots for the screen (Feed),
+// LLDPDUs written to the sockets, control sockets released, kernel
+// writes done and reported. The package makes no protocol decision: it
+// holds file descriptors, locks, goroutines and one timer, armed for the
+// host's next wake.
 //
-// Start opens it all from a Config, Close releases it. Live captures, the
+// Start opens it all from a Config (run.go), Loop runs the engine
+// goroutine (loop.go), Close releases it. Its files, by concern: the
+// captured interfaces (iface.go), the kernel's link changes (links.go),
+// the requests of the screen and of dcbtop's agent's control socket
+// (agentctl.go, control.go), the event sources polled beside the capture
+// (counters.go, dcblocal.go, otheragent.go) and the snapshots published
+// to the screen (feed.go).
+//
+// What a run uses but does not hold lives elsewhere: the counter sources
+// and their composer (capture/counters), a capture file as a source of
+// frames and clock (capture/replay), the --metrics endpoint
+// (capture/metricserver), the screen's Backend (capture/operator, over
+// the Runtime's request calls), snapshot files (capture/snapfile) and the
+// --events and --json printers (capture/output). Live captures, the
 // demo's links and replays of capture files (Config.Replay) all run
 // through the same loop: a replay is a source of frames and the run's
-// clock. The screen's Backend lives here too. (Named session, not
-// runtime, so as not to shadow the standard library's package in the
-// files that use both.)
+// clock. (Named session, not runtime, so as not to shadow the standard
+// library's package in the files that use both.)
 //
 // The run's time comes from a capture.Clock (the demo's may run faster)
 // or, in a replay, from the capture's timestamps; the engine and the host

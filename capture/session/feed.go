@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/engine"
 )
 
@@ -103,10 +102,3 @@ func (p *publisher) flush(now time.Time, eng *engine.Engine) bool {
 // with the aging snapshots (agingAfter), so a switch of any size costs
 // one snapshot and one redraw a second when nothing changes.
 const freshEvery = time.Second
-
-// frameEvent is the engine's event for a captured frame on iface,
-// stamped at.
-func frameEvent(iface string, f capture.Frame, at time.Time) engine.FrameReceived {
-	return engine.FrameReceived{Interface: iface, At: at, Outgoing: f.Dir == capture.DirectionOutgoing, Data: f.Data,
-		DstAssumed: f.DstAssumed, Note: f.Note}
-}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/capture/replay"
 	"github.com/dcbtop/dcbtop/engine/diag"
 
 	"github.com/google/go-cmp/cmp"
@@ -162,9 +163,14 @@ func TestReplayer(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			const file = "../../assets/demo.pcap"
 			want := headless(t, file)
-			frames, first, last := prescan(file, time.Minute)
-			if frames != 64 || last.Sub(first) < 60*time.Second {
-				t.Fatalf("prescan: %d frames over %v, want 64 over 62.7 s", frames, last.Sub(first))
+			src, err := replay.Open(file, 0, newRecPoster()) // scans the file
+			if err != nil {
+				t.Fatal(err)
+			}
+			scan := src.Progress()
+			src.Close()
+			if scan.Frames != 64 || scan.Duration < 60*time.Second {
+				t.Fatalf("scan: %d frames over %v, want 64 over 62.7 s", scan.Frames, scan.Duration)
 			}
 			rec := newRecPoster()
 			rt, err := Start(Config{Replay: file, Speed: tt.speed, Screen: true, Post: rec})
@@ -175,8 +181,8 @@ func TestReplayer(t *testing.T) {
 			rt.tickEvery = 20 * time.Millisecond
 			// Compared with the headless replay: the clock stops at the
 			// end (on the screen it goes on, TestReplayClockAfterEnd).
-			rt.replay.interactive = false
-			if p := rt.ReplayProgress(); p.Frames != 64 || p.Duration != last.Sub(first) || p.Speed != tt.speed {
+			rt.replay.SetPlayer(nil)
+			if p := rt.ReplayProgress(); p.Frames != 64 || p.Duration != scan.Duration || p.Speed != tt.speed {
 				t.Errorf("progress before the start: %+v", p)
 			}
 			ctx, cancel := context.WithCancel(context.Background())
@@ -187,7 +193,7 @@ func TestReplayer(t *testing.T) {
 			rp := rt
 
 			var snaps []engine.Snapshot
-			var final ReplayProgress
+			var final replay.Progress
 			deadline := time.After(30 * time.Second)
 			for !final.Done {
 				select {
@@ -292,16 +298,16 @@ func writeTempBytes(t *testing.T, b []byte) string {
 
 // A recPoster records what a Replayer reports.
 type recPoster struct {
-	progress chan ReplayProgress
+	progress chan replay.Progress
 	errs     chan error
 }
 
 func newRecPoster() *recPoster {
-	return &recPoster{progress: make(chan ReplayProgress, 4096), errs: make(chan error, 16)}
+	return &recPoster{progress: make(chan replay.Progress, 4096), errs: make(chan error, 16)}
 }
 
-func (p *recPoster) Progress(r ReplayProgress) { p.progress <- r }
-func (p *recPoster) Error(err error)           { p.errs <- err }
+func (p *recPoster) Progress(r replay.Progress) { p.progress <- r }
+func (p *recPoster) Error(err error)            { p.errs <- err }
 
 // TestArmAging checks when the loop publishes a snapshot only because time
 // passed: never while nothing ages; a second and a tenth after a snapshot

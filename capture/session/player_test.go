@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture/replay"
 	"github.com/dcbtop/dcbtop/engine"
 )
 
@@ -34,7 +35,7 @@ func headlessUpTo(t *testing.T, file string, pos time.Duration) engine.Snapshot 
 		if pos >= 0 && f.At.After(first.Add(pos)) {
 			break
 		}
-		eng.Apply(frameEvent(f.Interface, f, f.At))
+		eng.Apply(f.Event(f.Interface, f.At))
 	}
 	return eng.Snapshot()
 }
@@ -64,7 +65,7 @@ func TestPlayerSeek(t *testing.T) {
 	defer func() { cancel(); <-done }()
 	pl := rt.Player()
 	pl.TogglePause()
-	waitProgress(t, rec, func(p ReplayProgress) bool { return p.Paused })
+	waitProgress(t, rec, func(p replay.Progress) bool { return p.Paused })
 
 	latest := func() engine.Snapshot {
 		var s engine.Snapshot
@@ -81,7 +82,7 @@ func TestPlayerSeek(t *testing.T) {
 	}
 	for _, pos := range []time.Duration{25 * time.Second, 45 * time.Second, 12 * time.Second} {
 		pl.Seek(pos - rt.replay.Position())
-		waitProgress(t, rec, func(p ReplayProgress) bool { return p.Position == pos })
+		waitProgress(t, rec, func(p replay.Progress) bool { return p.Position == pos })
 		got, want := latest(), headlessUpTo(t, file, pos)
 		if diff := cmp.Diff(want.Indications, got.Indications); diff != "" {
 			t.Errorf("seek to %v: indications differ from a straight replay (-straight +seek):\n%s", pos, diff)
@@ -91,21 +92,21 @@ func TestPlayerSeek(t *testing.T) {
 		}
 	}
 	pl.Restart()
-	waitProgress(t, rec, func(p ReplayProgress) bool { return p.Position == 0 && p.Frame == 1 })
+	waitProgress(t, rec, func(p replay.Progress) bool { return p.Position == 0 && p.Frame == 1 })
 	if got := len(latest().Indications); got != len(headlessUpTo(t, file, 0).Indications) {
 		t.Errorf("restart: %d indications", got)
 	}
 	if s := pl.Faster(); s != 2 {
 		t.Errorf("faster from ×1: ×%g, want ×2", s)
 	}
-	waitProgress(t, rec, func(p ReplayProgress) bool { return true })
+	waitProgress(t, rec, func(p replay.Progress) bool { return true })
 	if s := pl.Slower(); s != 1 {
 		t.Errorf("slower from ×2: ×%g, want ×1", s)
 	}
 }
 
 // waitProgress waits for a progress report cond accepts.
-func waitProgress(t *testing.T, rec *recPoster, cond func(ReplayProgress) bool) ReplayProgress {
+func waitProgress(t *testing.T, rec *recPoster, cond func(replay.Progress) bool) replay.Progress {
 	t.Helper()
 	deadline := time.After(10 * time.Second)
 	for {
@@ -128,22 +129,22 @@ func TestPlayerSeekDuringSeek(t *testing.T) {
 	rec := newRecPoster()
 	rt := screenReplay(t, file, rec)
 	pl := rt.Player()
-	reset, pressed := rt.replay.reset, false
-	rt.replay.reset = func(ctx context.Context) {
-		reset(ctx)
+	pressed := false
+	rt.replay.SetPlayer(func(ctx context.Context) {
+		rt.resetReplay(ctx)
 		if !pressed { // the second press, in the middle of the first seek
 			pressed = true
 			pl.Seek(10 * time.Second)
 		}
-	}
+	})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- rt.Loop(ctx) }()
 	defer func() { cancel(); <-done }()
 	pl.TogglePause()
-	waitProgress(t, rec, func(p ReplayProgress) bool { return p.Paused })
+	waitProgress(t, rec, func(p replay.Progress) bool { return p.Paused })
 	pl.Seek(10 * time.Second)
-	p := waitProgress(t, rec, func(p ReplayProgress) bool { return p.Position != 0 && rt.replay.Position() == p.Position })
+	p := waitProgress(t, rec, func(p replay.Progress) bool { return p.Position != 0 && rt.replay.Position() == p.Position })
 	if got := p.Position.Round(time.Millisecond); got != 20*time.Second { // paused a few µs in
 		t.Errorf("two seeks of 10 s, the second during the first: at %v, want 20s", got)
 	}
@@ -159,11 +160,10 @@ func TestPlayerQuitDuringSeek(t *testing.T) {
 			t.Fatal(err)
 		}
 		ctx, cancel := context.WithCancel(context.Background())
-		reset := rt.replay.reset
-		rt.replay.reset = func(c context.Context) {
+		rt.replay.SetPlayer(func(c context.Context) {
 			cancel() // q
-			reset(c)
-		}
+			rt.resetReplay(c)
+		})
 		done := make(chan error, 1)
 		go func() { done <- rt.Loop(ctx) }()
 		rt.Player().Seek(10 * time.Second)
@@ -190,13 +190,13 @@ func TestPlayerConcurrentSeeks(t *testing.T) {
 	go func() { done <- rt.Loop(ctx) }()
 	defer func() { cancel(); <-done }()
 	pl.TogglePause()
-	waitProgress(t, rec, func(p ReplayProgress) bool { return p.Paused })
+	waitProgress(t, rec, func(p replay.Progress) bool { return p.Paused })
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Go(func() { pl.Seek(5 * time.Second) })
 	}
 	wg.Wait()
-	p := waitProgress(t, rec, func(p ReplayProgress) bool { return p.Position != 0 && rt.replay.Position() == p.Position })
+	p := waitProgress(t, rec, func(p replay.Progress) bool { return p.Position != 0 && rt.replay.Position() == p.Position })
 	if got := p.Position.Round(time.Millisecond); got != 40*time.Second {
 		t.Errorf("eight concurrent seeks of 5 s: at %v, want 40s", got)
 	}
@@ -218,7 +218,7 @@ func TestReplayEndIsLastFrame(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- rt.Loop(ctx) }()
 	defer func() { cancel(); <-done }()
-	waitProgress(t, rec, func(p ReplayProgress) bool { return p.Done })
+	waitProgress(t, rec, func(p replay.Progress) bool { return p.Done })
 	end := rt.replay.Now()
 	time.Sleep(1500 * time.Millisecond) // the loop's ticks run on
 	if now := rt.replay.Now(); !now.Equal(end) {

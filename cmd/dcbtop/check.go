@@ -22,6 +22,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/dcbtop/dcbtop/capture/output"
 	"github.com/dcbtop/dcbtop/capture/session"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -467,14 +468,7 @@ func (w *readiness) done(now time.Time) bool {
 
 // writeCheckJSON prints the report as JSON (assets/check.schema.json),
 // escaped as every JSON output is (engine.MarshalOutput).
-func writeCheckJSON(w io.Writer, r check.Report) error {
-	b, err := engine.MarshalOutput(r, true)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(b)
-	return err
-}
+func writeCheckJSON(w io.Writer, r check.Report) error { return output.WriteJSON(w, r) }
 
 // SGR colours of the verdicts on a terminal.
 var verdictColor = map[check.Verdict]string{

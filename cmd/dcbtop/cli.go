@@ -24,6 +24,7 @@ import (
 	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/capture/counters"
 	"github.com/dcbtop/dcbtop/capture/session"
+	"github.com/dcbtop/dcbtop/capture/snapfile"
 	"github.com/dcbtop/dcbtop/engine/agent"
 	"github.com/dcbtop/dcbtop/engine/jsondoc"
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -339,7 +340,7 @@ func outputFlags(fs *flag.FlagSet, o *options) {
 	fs.BoolVar(&o.noMouse, "no-mouse", false, "leave the mouse to the terminal")
 	fs.Var(colorValue{&o.color}, "color", "auto|always|never")
 	fs.StringVar(&o.metrics, "metrics", "", "serve Prometheus metrics on ADDR")
-	o.snapshotDir = session.DefaultSnapshotDir()
+	o.snapshotDir = snapfile.DefaultDir()
 	fs.Func("snapshot-dir", "export directory", func(s string) error {
 		if s == "" {
 			return errors.New("empty directory name")

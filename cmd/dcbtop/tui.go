@@ -18,6 +18,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dcbtop/dcbtop/capture/replay"
 	"github.com/dcbtop/dcbtop/capture/session"
 	"github.com/dcbtop/dcbtop/ui"
 )
@@ -257,13 +258,13 @@ func runRuntime(ctx context.Context, o *options, env Env, cfg session.Config, sc
 type replayPoster struct{ *poster }
 
 // Progress posts the replay's position as the screen's capture status.
-func (p replayPoster) Progress(r session.ReplayProgress) { p.setStatus(replayStatus(r)) }
+func (p replayPoster) Progress(r replay.Progress) { p.setStatus(replayStatus(r)) }
 
 // Error posts an error for the status line.
 func (p replayPoster) Error(err error) { p.error(err) }
 
 // replayStatus is the screen's capture status of a replay's progress.
-func replayStatus(r session.ReplayProgress) ui.CaptureStatus {
+func replayStatus(r replay.Progress) ui.CaptureStatus {
 	return ui.CaptureStatus{Mode: ui.CaptureReplay, Source: r.Source, Position: r.Position, Duration: r.Duration,
 		Frame: r.Frame, Frames: r.Frames, Speed: r.Speed, Done: r.Done, Paused: r.Paused}
 }

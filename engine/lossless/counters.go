@@ -29,7 +29,9 @@ type Counters struct {
 	// RoCEPaths judges, per RoCE port, the way of its traffic through
 	// this host hop by hop (Interface.RoCEPaths); [] without one.
 	RoCEPaths []RoCEPath `json:"roce_paths"`
-	// Error is the last failure to read a source, null when fine.
+	// Error is the last sample's failures to read a source, their
+	// messages joined with "; " (the counters-error diagnostic names each
+	// failing source), null when fine.
 	Error *string `json:"error"`
 	// PauseHistory is, per priority, the summed rx+tx pause rate of each
 	// sample of the last HistoryWindow, oldest first (for sparklines; not
@@ -270,8 +272,7 @@ func (ls *State) build() *Counters {
 		out.ECN = &e
 	}
 	out.RoCE, out.LinkPause, out.QoS = cloneRoCE(cur.RoCE), copyPtr(cur.LinkPause), cur.QoS.clone()
-	if cur.Err != "" {
-		e := cur.Err
+	if e := cur.errText(); e != "" {
 		out.Error = &e
 	}
 	if cur.Driver != "" {

@@ -31,9 +31,15 @@ func (p *port) losslessDiagnostics() []diag.Diagnostic {
 	}
 	var out []diag.Diagnostic
 	cur, prev := ls.cur, ls.prev
-	if cur.Err != "" {
+	if len(cur.Errors) > 0 {
+		// Each failing source named: "sysfs: ports/1/...: not a number;
+		// linkpause: ...".
+		failed := make([]string, len(cur.Errors))
+		for i, e := range cur.Errors {
+			failed[i] = e.String()
+		}
 		out = append(out, diag.Newf(diag.CodeCountersError, diag.SeverityWarning, "", "run dcbtop as root; check that the driver exposes the counters",
-			"reading lossless counters: %s", cur.Err))
+			"reading lossless counters: %s", strings.Join(failed, "; ")))
 	}
 	var dt time.Duration
 	if prev != nil {

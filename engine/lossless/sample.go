@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/dcbtop/dcbtop/engine/dcb"
@@ -142,8 +143,40 @@ type Sample struct {
 	// Driver is the netdev's driver (ethtool -i), "" when unknown: some
 	// rules depend on what a driver does with the DCB settings.
 	Driver string
-	// Err is a failure to read a source that exists ("" when fine).
+	// Errors are the failures to read a source that exists, one per
+	// counter source that failed (capture/counters' Source names), in
+	// the order the sources were read; none when fine.
+	Errors []SourceError
+}
+
+// A SourceError is a counter source's failure to read something that
+// exists, in one sample.
+type SourceError struct {
+	// Source names the source ("sysfs", "rdma", "linkpause"...); ""
+	// for a failure of the sample as a whole (an invalid interface
+	// name).
+	Source string
+	// Err says what failed, one line.
 	Err string
+}
+
+// String is the failure with its source: "SOURCE: ERR", or ERR alone
+// without a source.
+func (e SourceError) String() string {
+	if e.Source == "" {
+		return e.Err
+	}
+	return e.Source + ": " + e.Err
+}
+
+// errText joins the failures' messages, without their sources, in one
+// line ("" when none): the counters' error in the snapshot.
+func (s *Sample) errText() string {
+	msgs := make([]string, len(s.Errors))
+	for i, e := range s.Errors {
+		msgs[i] = e.Err
+	}
+	return strings.Join(msgs, "; ")
 }
 
 // An RDMAPortSample is one RDMA device port's counters.

@@ -107,7 +107,7 @@ func (ls *State) historyQuiet() bool {
 // sameReadings reports whether two samples read the same values from the
 // same sources at the same interval (their times aside).
 func sameReadings(a, b *Sample) bool {
-	return a.Interval == b.Interval && a.Err == b.Err && a.Driver == b.Driver && slices.Equal(a.RDMA, b.RDMA) &&
+	return a.Interval == b.Interval && slices.Equal(a.Errors, b.Errors) && a.Driver == b.Driver && slices.Equal(a.RDMA, b.RDMA) &&
 		ptrEqual(a.PFC, b.PFC) && a.ECN.equal(b.ECN) && sameRoCE(a, b)
 }
 

@@ -4,7 +4,7 @@
 // constant metrics; it keeps no metric state of its own except the
 // indication counts (see below). Register it on a registry of your own and
 // serve that registry over HTTP, which is I/O and lives with the rest of it
-// (capture/session serves --metrics so):
+// (capture/metricserver serves --metrics so):
 //
 //	reg := prometheus.NewRegistry()
 //	col := metrics.New(latestSnapshot, metrics.WithBuildInfo(version, revision))
@@ -36,7 +36,9 @@
 //	           QOS_LOCAL_PARAMETERS_CHANGE, or "other"
 //	reason     first-receipt | changed | ttl-expired | shutdown | multi-peer |
 //	           local-change, or "other"
-//	source     dcbnl | observed | agent | none, or "other"
+//	source     dcbnl | observed | agent | none, or "other" (where this host's
+//	           local parameters come from); on dcbtop_counter_source_*,
+//	           sysfs | dcbnl | ethtool | rdma | rdmastat | linkpause, or "other"
 //	dialect    ieee | cee | none
 //	direction  in | out | sent
 //	config     16 hexadecimal digits (dcbtop_config_info: a hash, one value per
@@ -100,4 +102,21 @@
 // the RoCE path per hop (dcbtop_roce_path_hop_status). Labels are
 // bounded: interfaces by the engine's limit, priorities 0-7, the ten
 // hops.
+//
+// # Counter sources
+//
+// WithCounterSources exports how the sources of the lossless counters
+// (capture/counters) fared, as node_exporter exports its collectors'
+// (node_scrape_collector_success, node_scrape_collector_duration_seconds),
+// read at scrape time from the function it is given, not from the
+// snapshot; no series without it or while it returns none:
+//
+//	dcbtop_counter_source_success{source}           1 when the source read the last sample
+//	                                                of every interface without error, else 0
+//	dcbtop_counter_source_duration_seconds{source}  the time it took in the last sample of
+//	                                                each interface, summed across interfaces
+//
+// Their source label is one of CounterSourceNames (sysfs, dcbnl,
+// ethtool, rdma, rdmastat, linkpause), or "other"; they have no
+// interface label.
 package metrics

@@ -23,6 +23,9 @@ type Collector struct {
 	codes    []diag.Code
 	d        descs
 	l        losslessDescs
+	s        sourceDescs
+	// sources returns the counter sources' status (nil: none exported).
+	sources func() []CounterSource
 
 	mu          sync.Mutex
 	indications map[indicationKey]uint64
@@ -161,7 +164,7 @@ func WithBuildInfo(version, revision string) Option {
 // registry.
 func New(snap func() engine.Snapshot, opts ...Option) *Collector {
 	c := &Collector{snap: snap, version: "dev", revision: "unknown", codes: diagnosticCodes(),
-		d: newDescs(), l: newLosslessDescs(), indications: map[indicationKey]uint64{}}
+		d: newDescs(), l: newLosslessDescs(), s: newSourceDescs(), indications: map[indicationKey]uint64{}}
 	for _, o := range opts {
 		o(c)
 	}
@@ -199,6 +202,8 @@ func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
 		ch <- x
 	}
 	c.l.describe(ch)
+	ch <- c.s.success
+	ch <- c.s.duration
 }
 
 // Collect takes one snapshot and sends its metrics.
@@ -209,6 +214,7 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 		c.collectInterface(ch, &s.Interfaces[i])
 	}
 	c.collectIndications(ch, s.Interfaces)
+	c.collectSources(ch)
 }
 
 // send sends one sample. Every label value goes through labelValue here,

@@ -132,6 +132,9 @@ type scenario struct {
 	name string
 	cfg  engine.Config
 	evs  func(t testing.TB) []engine.Event
+	// sources is how the counter sources fared (WithCounterSources;
+	// nil: not exported).
+	sources []CounterSource
 }
 
 func scenarios() []scenario {
@@ -180,6 +183,13 @@ func scenarios() []scenario {
 				losslessSample("eth0", 1, 0),
 				losslessSample("eth0", 2, 1),
 			}
+		}, sources: []CounterSource{
+			{Name: "sysfs", Success: true, Duration: 1500 * time.Microsecond},
+			{Name: "dcbnl", Success: true, Duration: 250 * time.Microsecond},
+			{Name: "ethtool", Success: true, Duration: 750 * time.Microsecond},
+			{Name: "rdma", Success: false, Duration: 2 * time.Millisecond},
+			{Name: "rdmastat", Success: true, Duration: 100 * time.Microsecond},
+			{Name: "linkpause", Success: true, Duration: 50 * time.Microsecond},
 		}},
 		{name: "two-interfaces", evs: func(t testing.TB) []engine.Event {
 			good := frame(t, leafA, 120, swETS, swPFC, swApp)
@@ -207,7 +217,11 @@ func build(t testing.TB, sc scenario) (*Collector, engine.Snapshot) {
 	t.Helper()
 	e := engine.New(sc.cfg)
 	var snap engine.Snapshot
-	c := New(func() engine.Snapshot { return snap }, WithBuildInfo("v1.2.3", "abc1234"))
+	opts := []Option{WithBuildInfo("v1.2.3", "abc1234")}
+	if sc.sources != nil {
+		opts = append(opts, WithCounterSources(func() []CounterSource { return sc.sources }))
+	}
+	c := New(func() engine.Snapshot { return snap }, opts...)
 	for _, ev := range sc.evs(t) {
 		c.Observe(e.Apply(ev))
 	}
@@ -355,6 +369,12 @@ func TestCollectSemantics(t *testing.T) {
 				`dcbtop_pfc_pause_frames_total{direction="rx",interface="eth0",priority="0"}`:                          0,
 				`dcbtop_pfc_pause_duration_seconds_total{direction="rx",interface="eth0",priority="3"}`:                2.5,
 				`dcbtop_pfc_pause_storm_events_total{interface="eth0",level="warning"}`:                                0,
+				// How each counter source fared (node_exporter's
+				// node_scrape_collector_success and _duration_seconds).
+				`dcbtop_counter_source_success{source="sysfs"}`:          1,
+				`dcbtop_counter_source_success{source="rdma"}`:           0,
+				`dcbtop_counter_source_duration_seconds{source="sysfs"}`: 0.0015,
+				`dcbtop_counter_source_duration_seconds{source="rdma"}`:  0.002,
 			},
 			// Counters without a source have no series, never a 0.
 			absent: []string{
@@ -573,7 +593,7 @@ func boundedLabels() map[string][]string {
 		"severity":  sev,
 		"status":    st,
 		"reason":    rs,
-		"source":    append(labelStrings(localSources[:]), other),
+		"source":    append(append(labelStrings(localSources[:]), CounterSourceNames...), other),
 		"dialect":   {"ieee", "cee", "none"},
 		"direction": {"in", "out", "sent", "rx", "tx"},
 		"level":     {"warning", "error"},
@@ -688,7 +708,9 @@ func TestLabelsBounded(t *testing.T) {
 		})
 	}
 	t.Run("hostile", func(t *testing.T) {
-		c := New(hostile)
+		c := New(hostile, WithCounterSources(func() []CounterSource {
+			return []CounterSource{{Name: "made\x1b[2Jup", Success: true}}
+		}))
 		c.Observe([]engine.Indication{{Interface: "eth9", Status: engine.Status(42), Reason: "made-up"}})
 		check(t, c)
 		got := gathered(t, c)
@@ -700,6 +722,7 @@ func TestLabelsBounded(t *testing.T) {
 			`dcbtop_ets_tc_tsa_info{interface="eth9",side="local",tc="0",tsa="reserved"}`,
 			`dcbtop_ets_tc_tsa_info{interface="eth9",side="local",tc="2",tsa="vendor"}`,
 			`dcbtop_indications_total{interface="eth9",reason="other",status="other"}`,
+			`dcbtop_counter_source_success{source="other"}`,
 		} {
 			if _, ok := got[k]; !ok {
 				t.Errorf("%s missing", k)

@@ -20,7 +20,6 @@ import (
 	"github.com/dcbtop/dcbtop/capture/dcbnl"
 	"github.com/dcbtop/dcbtop/capture/kernel"
 	"github.com/dcbtop/dcbtop/capture/linkpause"
-	"github.com/dcbtop/dcbtop/capture/session"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
@@ -115,9 +114,9 @@ var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // Run feeds the case in dir through the engine, as a live run would have
 // met it: the link, the host's LLDP agents, the local parameters (dcbtop's
 // agent's, or DCB netlink's read by capture/kernel), the peer's LLDPDU,
-// then one or two counter samples read by capture/session's host sampler
-// from the case's sysfs and ethtool trees (later/ replacing files for the
-// second). It returns the interface as the last snapshot shows it.
+// then one or two counter samples read by capture/counters' sampler of a
+// host's sources (counters.New) from the case's sysfs and ethtool trees
+// (later/ replacing files for the second). It returns the interface as the last snapshot shows it.
 func Run(dir string) (engine.Interface, error) {
 	var h Host
 	if err := readJSON(filepath.Join(dir, "host.json"), &h); err != nil {
@@ -174,14 +173,14 @@ func Run(dir string) (engine.Interface, error) {
 			return engine.Interface{}, err
 		}
 	}
-	src := session.HostSources{SysfsRoot: filepath.Join(tmp, "sys"), Ethtool: counters.FileEthtool{Root: filepath.Join(tmp, "ethtool")}}
+	src := counters.Config{SysfsRoot: filepath.Join(tmp, "sys"), Ethtool: counters.FileEthtool{Root: filepath.Join(tmp, "ethtool")}}
 	if h.DCBNL != nil {
 		src.DCB = kern
 	}
 	if h.LinkPause != nil {
 		src.Pause = pauseSettings{h.LinkPause}
 	}
-	s := session.NewHostSampler(src)
+	s := counters.New(src)
 	interval := time.Duration(max(h.IntervalS, 1) * float64(time.Second))
 	e.Apply(s.Sample(ifn, at, interval))
 	if _, err := os.Stat(filepath.Join(dir, "later")); err == nil {

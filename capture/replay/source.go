@@ -1,7 +1,4 @@
-package session
-
-// A replay: a capture file as the source of the run's events, paced at the
-// replay speed, with the capture's timestamps as the run's clock.
+package replay
 
 import (
 	"context"
@@ -17,8 +14,8 @@ import (
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
-// ReplayProgress is a replay's position and pacing, for the screen.
-type ReplayProgress struct {
+// Progress is a replay's position and pacing, for the screen.
+type Progress struct {
 	// Source is the capture file's name (its base name).
 	Source string
 	// Position and Duration are the replay's progress in capture time;
@@ -37,18 +34,18 @@ type ReplayProgress struct {
 // A Poster receives what a replay reports beside its snapshots. Its
 // methods are called from the run's goroutines and must not block.
 type Poster interface {
-	Progress(ReplayProgress)
+	Progress(Progress)
 	Error(error)
 }
 
-// A replaySource reads a capture file for the run (Config.Replay): each
-// frame is due its recorded gap to the latest timestamp so far, divided
+// A Source reads a capture file for a run: each frame is due its
+// recorded gap to the latest timestamp so far, divided
 // by the speed, after the previous one was sent; at speed 0 frames go as
 // fast as the loop takes them. It is also the run's clock: the capture
 // time reached, advancing at the speed between frames but never to the
 // next frame's time, so that the loop's ticks expire information when it
 // would have expired live, and never before a frame that refreshes it.
-type replaySource struct {
+type Source struct {
 	src   *capture.Replay
 	name  string
 	speed float64
@@ -61,8 +58,8 @@ type replaySource struct {
 	clockBase time.Time // the latest timestamp sent
 	wallBase  time.Time // when the latest frame was sent
 	nextAt    time.Time // the next frame's timestamp while it waits; zero otherwise
-	status    ReplayProgress
-	// paused stands the clock still (player.go); pending is a frame read
+	status    Progress
+	// paused stands the clock still (Pause); pending is a frame read
 	// ahead by a seek, sent next.
 	paused  bool
 	pending *capture.Frame
@@ -75,9 +72,10 @@ type replaySource struct {
 	reqPaused *bool
 	reqPos    *time.Duration
 
-	// ctl carries the player's requests (player.go); interactive keeps
-	// the goroutine after the end of the file, for a seek back; reset
-	// starts the engine afresh before a seek re-runs the file.
+	// ctl carries the player's requests (Pause, StepSpeed, Seek);
+	// interactive keeps Run after the end of the file, for a seek back;
+	// reset starts the engine afresh before a seek re-runs the file
+	// (SetPlayer).
 	ctl         chan playerCmd
 	interactive bool
 	reset       func(context.Context)
@@ -90,10 +88,29 @@ type replaySource struct {
 	peekErr error
 }
 
-// peekEnds reads the start of the file for the speakers of its links
-// (capture.EndsScan), keeping what it read for the replay: a capture on
-// standard input or a FIFO is read once.
-func (s *replaySource) peekEnds() []engine.LinkEnd {
+// LocalEnds reads the start of the file for the speakers of its links
+// (capture.EndsScan), keeping what it read for the replay (a capture on
+// standard input or a FIFO is read once), and decides which end of each
+// link is this host (engine.LocalEnds; localMAC, --local-mac, nil: the
+// engine's rule). Frames without a recorded direction are then replayed
+// as sent by the end found local (outgoing) or received from the other.
+// It returns the engine's events saying so, for the run to apply before
+// the first frame. Call it at most once, before Run or Direct.
+func (s *Source) LocalEnds(localMAC *lldp.MAC) ([]engine.EndsAssumed, error) {
+	ends, err := engine.LocalEnds(s.peekEnds(), localMAC)
+	if err != nil {
+		return nil, err
+	}
+	s.ends = map[string]lldp.MAC{}
+	for _, e := range ends {
+		s.ends[e.Interface] = e.Local
+	}
+	return ends, nil
+}
+
+// peekEnds reads the start of the file for the speakers of its links,
+// keeping the frames it read.
+func (s *Source) peekEnds() []engine.LinkEnd {
 	var sc capture.EndsScan
 	for {
 		f, err := s.src.ReadFrame(context.Background())
@@ -110,7 +127,7 @@ func (s *replaySource) peekEnds() []engine.LinkEnd {
 }
 
 // read returns the replay's next frame: the peeked ones first.
-func (s *replaySource) read(ctx context.Context) (capture.Frame, error) {
+func (s *Source) read(ctx context.Context) (capture.Frame, error) {
 	if len(s.peeked) > 0 {
 		f := s.peeked[0]
 		s.peeked[0] = capture.Frame{}
@@ -124,9 +141,9 @@ func (s *replaySource) read(ctx context.Context) (capture.Frame, error) {
 	return s.src.ReadFrame(ctx)
 }
 
-// frameEvent is the engine's event for a replayed frame, its direction
-// given by the link's ends where the capture records none.
-func (s *replaySource) frameEvent(f capture.Frame) engine.FrameReceived {
+// event is the engine's event for a replayed frame, its direction given
+// by the link's ends where the capture records none.
+func (s *Source) event(f capture.Frame) engine.FrameReceived {
 	if f.Dir == capture.DirectionUnknown && len(s.ends) > 0 && len(f.Data) >= 12 {
 		if local, ok := s.ends[f.Interface]; ok {
 			f.Dir = capture.DirectionIncoming
@@ -135,18 +152,20 @@ func (s *replaySource) frameEvent(f capture.Frame) engine.FrameReceived {
 			}
 		}
 	}
-	return frameEvent(f.Interface, f, f.At)
+	return f.Event(f.Interface, f.At)
 }
 
-// openReplay opens path for a run. With a poster, the file is scanned
-// first for its frame count and duration (given up after 2 s).
-func openReplay(path string, speed float64, post Poster) (*replaySource, error) {
+// Open opens the capture file at path (pcap or pcapng) for a replay at
+// speed (1 recorded speed, 0 as fast as possible), its progress posted
+// to post (nil: to nobody). With a poster, the file is scanned first for
+// its frame count and duration (given up after 2 s). Close closes it.
+func Open(path string, speed float64, post Poster) (*Source, error) {
 	src, err := capture.OpenReplay(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	s := &replaySource{src: src, name: path, speed: speed, post: post, real: time.Now,
-		status: ReplayProgress{Source: filepath.Base(path), Speed: speed}, ctl: make(chan playerCmd, 16)}
+	s := &Source{src: src, name: path, speed: speed, post: post, real: time.Now,
+		status: Progress{Source: filepath.Base(path), Speed: speed}, ctl: make(chan playerCmd, 16)}
 	if post != nil {
 		frames, first, last := prescan(path, 2*time.Second)
 		s.status.Frames = frames
@@ -159,13 +178,13 @@ func openReplay(path string, speed float64, post Poster) (*replaySource, error) 
 
 // Now returns the capture time reached (the zero time before the first
 // frame).
-func (s *replaySource) Now() time.Time {
+func (s *Source) Now() time.Time {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.nowLocked()
 }
 
-func (s *replaySource) nowLocked() time.Time {
+func (s *Source) nowLocked() time.Time {
 	speed := s.speed
 	// At the end of the file the clock stands at its last frame, on the
 	// screen as headless: the end of a capture is the state at its last
@@ -184,24 +203,32 @@ func (s *replaySource) nowLocked() time.Time {
 	return c
 }
 
+// Speed returns the replay's speed: 1 recorded speed, 0 as fast as
+// possible.
+func (s *Source) Speed() float64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.speed
+}
+
 // NewTicker ticks in real time: the screen's pace between frames.
-func (s *replaySource) NewTicker(d time.Duration) *time.Ticker { return time.NewTicker(d) }
+func (s *Source) NewTicker(d time.Duration) *time.Ticker { return time.NewTicker(d) }
 
 // Real returns d: the ticks' pace is real time.
-func (s *replaySource) Real(d time.Duration) time.Duration { return d }
+func (s *Source) Real(d time.Duration) time.Duration { return d }
 
 // Stamp returns t: frames carry capture time already.
-func (s *replaySource) Stamp(t time.Time) time.Time { return t }
+func (s *Source) Stamp(t time.Time) time.Time { return t }
 
-// progress returns the replay's progress, its position at the clock.
-func (s *replaySource) progress() ReplayProgress {
+// Progress returns the replay's progress, its position at the clock.
+func (s *Source) Progress() Progress {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.progressLocked()
 }
 
 // progressLocked is progress with s.mu held.
-func (s *replaySource) progressLocked() ReplayProgress {
+func (s *Source) progressLocked() Progress {
 	p := s.status
 	p.Paused = s.paused
 	if s.started {
@@ -213,19 +240,20 @@ func (s *replaySource) progressLocked() ReplayProgress {
 	return p
 }
 
-// tick posts the position reached between frames.
-func (s *replaySource) tick() {
+// Tick posts the position reached between frames (the run calls it on
+// its ticks, which also move the engine's clock).
+func (s *Source) Tick() {
 	if s.post != nil {
-		s.post.Progress(s.progress())
+		s.post.Progress(s.Progress())
 	}
 }
 
-// run sends the file's frames to events, paced, then reports the end on
+// Run sends the file's frames to events, paced, then reports the end on
 // done: nil at the end of the file, else the read error (which the poster
-// gets too). It returns early when ctx is done; an interactive replay
-// (the screen's) stays after the end for the player's requests (a seek
+// gets too). It returns early when ctx is done; a player (SetPlayer, the
+// screen's replay) stays after the end for the player's requests (a seek
 // back plays on). Requests are handled while a frame waits.
-func (s *replaySource) run(ctx context.Context, events chan<- engine.Event, done chan<- error) {
+func (s *Source) Run(ctx context.Context, events chan<- engine.Event, done chan<- error) {
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	defer timer.Stop()
@@ -263,22 +291,22 @@ func (s *replaySource) run(ctx context.Context, events chan<- engine.Event, done
 		}
 		s.sent(f)
 		select {
-		case events <- s.frameEvent(f):
+		case events <- s.event(f):
 		case <-ctx.Done():
 			return
 		}
 		if s.post != nil {
-			s.post.Progress(s.progress())
+			s.post.Progress(s.Progress())
 		}
 	}
 }
 
-// direct reads the file to its end and hands each frame to apply on the
+// Direct reads the file to its end and hands each frame to apply on the
 // calling goroutine: a headless replay as fast as possible, with no pacing,
 // no player and no channel operation per frame. It stops early when apply
 // returns false or ctx ends (nil), and returns the read error otherwise
 // (nil at the end of the file), which the poster gets too.
-func (s *replaySource) direct(ctx context.Context, apply func(engine.FrameReceived) bool) error {
+func (s *Source) Direct(ctx context.Context, apply func(engine.FrameReceived) bool) error {
 	s.src.Borrow() // apply (the engine, the recorder) copies what it keeps
 	// The clock and the frame count move under the lock once per batch
 	// of frames, not per frame (a lock per frame cost a replay 4 %): the
@@ -302,7 +330,7 @@ func (s *replaySource) direct(ctx context.Context, apply func(engine.FrameReceiv
 			return s.ended(err)
 		}
 		b.add(f.At)
-		if !apply(s.frameEvent(f)) {
+		if !apply(s.event(f)) {
 			return nil
 		}
 	}
@@ -326,7 +354,7 @@ func (b *advanceBatch) add(at time.Time) {
 
 // flush moves the clock as advance would have for each frame of the
 // batch, and empties it.
-func (b *advanceBatch) flush(s *replaySource) {
+func (b *advanceBatch) flush(s *Source) {
 	if b.n == 0 {
 		return
 	}
@@ -345,7 +373,7 @@ func (b *advanceBatch) flush(s *replaySource) {
 // pace waits until the frame stamped at is due, handling the player's
 // requests meanwhile (a pause holds it, a speed change recomputes the
 // wait). It returns false when ctx ended or a seek re-read the file.
-func (s *replaySource) pace(ctx context.Context, timer *time.Timer, at time.Time, events chan<- engine.Event) bool {
+func (s *Source) pace(ctx context.Context, timer *time.Timer, at time.Time, events chan<- engine.Event) bool {
 	for {
 		var tc <-chan time.Time
 		if !s.pausedNow() {
@@ -372,7 +400,7 @@ func (s *replaySource) pace(ctx context.Context, timer *time.Timer, at time.Time
 
 // awaitSeek waits at the end of the file for the player's requests until
 // a seek re-reads it (true) or ctx ends (false).
-func (s *replaySource) awaitSeek(ctx context.Context, events chan<- engine.Event) bool {
+func (s *Source) awaitSeek(ctx context.Context, events chan<- engine.Event) bool {
 	for {
 		select {
 		case <-ctx.Done():
@@ -387,7 +415,7 @@ func (s *replaySource) awaitSeek(ctx context.Context, events chan<- engine.Event
 }
 
 // seekTo re-runs the file up to pos and reports the position.
-func (s *replaySource) seekTo(ctx context.Context, pos time.Duration, events chan<- engine.Event) {
+func (s *Source) seekTo(ctx context.Context, pos time.Duration, events chan<- engine.Event) {
 	err := s.rewind(ctx, pos, events)
 	s.mu.Lock()
 	if err != nil && ctx.Err() == nil {
@@ -398,13 +426,13 @@ func (s *replaySource) seekTo(ctx context.Context, pos time.Duration, events cha
 	}
 	s.mu.Unlock()
 	if s.post != nil {
-		s.post.Progress(s.progress())
+		s.post.Progress(s.Progress())
 	}
 }
 
 // wait returns how long the frame stamped at waits, and holds the clock
 // before it meanwhile.
-func (s *replaySource) wait(at time.Time) time.Duration {
+func (s *Source) wait(at time.Time) time.Duration {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.speed <= 0 || !s.started {
@@ -420,7 +448,7 @@ func (s *replaySource) wait(at time.Time) time.Duration {
 
 // sent moves the clock to a frame about to be applied, and notes when
 // (the pacing of the next frame counts from there).
-func (s *replaySource) sent(f capture.Frame) {
+func (s *Source) sent(f capture.Frame) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.advanceLocked(f)
@@ -429,7 +457,7 @@ func (s *replaySource) sent(f capture.Frame) {
 
 // advanceLocked moves the clock to a frame about to be applied, with
 // s.mu held.
-func (s *replaySource) advanceLocked(f capture.Frame) {
+func (s *Source) advanceLocked(f capture.Frame) {
 	if !s.started {
 		s.started, s.first, s.clockBase = true, f.At, f.At
 	}
@@ -442,7 +470,7 @@ func (s *replaySource) advanceLocked(f capture.Frame) {
 // ended handles the read error that ended the file: nil at its end
 // (io.EOF), else the error naming the file, which the poster gets too;
 // either way the replay is done (end).
-func (s *replaySource) ended(err error) error {
+func (s *Source) ended(err error) error {
 	var readErr error
 	if !errors.Is(err, io.EOF) {
 		readErr = fmt.Errorf("%s: %w", s.name, err)
@@ -455,7 +483,7 @@ func (s *replaySource) ended(err error) error {
 }
 
 // end marks the replay done and posts its final progress.
-func (s *replaySource) end() {
+func (s *Source) end() {
 	s.mu.Lock()
 	if s.started {
 		// The clock stays at the last frame; on the screen it goes on
@@ -468,7 +496,7 @@ func (s *replaySource) end() {
 	}
 	s.mu.Unlock()
 	if s.post != nil {
-		s.post.Progress(s.progress())
+		s.post.Progress(s.Progress())
 	}
 }
 

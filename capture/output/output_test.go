@@ -1,4 +1,4 @@
-package session
+package output
 
 import (
 	"bytes"
@@ -21,7 +21,7 @@ func TestOutputEscapesInvisible(t *testing.T) {
 	name := hostile
 	snap := engine.Snapshot{Interfaces: []engine.Interface{{Name: "eth0", Peers: []engine.Peer{{SystemName: &name}}}}}
 	var b bytes.Buffer
-	if err := writeJSON(&b, snap); err != nil {
+	if err := WriteJSON(&b, snap); err != nil {
 		t.Fatal(err)
 	}
 	check := func(what, out string) {
@@ -38,8 +38,8 @@ func TestOutputEscapesInvisible(t *testing.T) {
 	check("--json", b.String())
 
 	b.Reset()
-	ew := newEventWriter(&b, true, false, hostile)
-	if err := ew.write([]engine.Indication{{Interface: "eth0", Peer: hostile}}); err != nil {
+	ew := NewEvents(&b, true, false, hostile)
+	if err := ew.Write([]engine.Indication{{Interface: "eth0", Peer: hostile}}); err != nil {
 		t.Fatal(err)
 	}
 	check("--events", b.String())
@@ -54,11 +54,11 @@ func TestOutputEscapesInvisible(t *testing.T) {
 // A dumb terminal gets each indication as a plain line.
 func TestTextEvents(t *testing.T) {
 	var b bytes.Buffer
-	ew := newEventWriter(&b, true, true, "node1")
+	ew := NewEvents(&b, true, true, "node1")
 	at := time.Date(2026, 11, 25, 10, 0, 1, 0, time.UTC)
 	in := engine.Indication{Time: at, Interface: "eth0", Status: engine.StatusRemote, Reason: engine.ReasonFirstReceipt,
 		Flags: engine.FlagPFCConfigured | engine.FlagPFCChanged, Peer: "mac 02:00:00:00:00:01 / ifname swp1\x1b[2J"}
-	if err := ew.write([]engine.Indication{in}); err != nil {
+	if err := ew.Write([]engine.Indication{in}); err != nil {
 		t.Fatal(err)
 	}
 	want := "10:00:01.000 eth0 QOS_REMOTE_PARAMETERS_CHANGE first-receipt PFC_CONFIGURED|PFC_CHANGED peer mac 02:00:00:00:00:01 / ifname swp1\ufffd[2J\n"
@@ -79,7 +79,7 @@ func TestEventLines(t *testing.T) {
 		t.Helper()
 		var b bytes.Buffer
 		ins := []engine.Indication{in}
-		if err := newEventWriter(&b, true, false, host).write(ins); err != nil {
+		if err := NewEvents(&b, true, false, host).Write(ins); err != nil {
 			t.Fatal(err)
 		}
 		if ins[0].Host != "" || ins[0].ID != 0 {

@@ -1,13 +1,13 @@
 //go:build linux
 
-package session
+package capture
 
 import "golang.org/x/sys/unix"
 
-// hasNetAdmin reports whether this process has CAP_NET_ADMIN in its
+// NetAdmin reports whether this process has CAP_NET_ADMIN in its
 // effective set (root has it; so has a binary given it with setcap), which
 // DCB netlink writes need.
-func hasNetAdmin() bool {
+func NetAdmin() bool {
 	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
 	var data [2]unix.CapUserData
 	if err := unix.Capget(&hdr, &data[0]); err != nil {

@@ -1,4 +1,4 @@
-package session
+package metricserver
 
 import (
 	"context"
@@ -12,9 +12,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
-
-	"github.com/dcbtop/dcbtop/engine"
-	"github.com/dcbtop/dcbtop/engine/metrics"
 )
 
 // The endpoint's limits, so that slow or idle clients can neither pile up
@@ -25,64 +22,61 @@ import (
 // connection, and closes the oldest slow connections in favour of new ones
 // beyond a budget. Variables for the tests.
 var (
-	// metricsMaxPreRequest is how many connections may be open without
+	// maxPreRequest is how many connections may be open without
 	// having completed a request header: 64. When another one arrives with
 	// the budget full, one of them is closed: the oldest that sent part of
 	// a header, else the oldest that sent nothing for
-	// metricsFirstByteGrace. A connection the server has not read yet, or
+	// firstByteGrace. A connection the server has not read yet, or
 	// whose header it has read whole, is never closed to make room; with
 	// none to close, the next connection waits in the listen backlog. A
 	// scraper's header comes whole, so clients trickling theirs, however
 	// fast they reconnect, only close each other.
-	metricsMaxPreRequest = 64
-	// metricsFirstByteGrace is how long a new connection may send nothing
+	maxPreRequest = 64
+	// firstByteGrace is how long a new connection may send nothing
 	// before it can be closed to make room: 500 ms, for a scraper's request
 	// to follow its connection even on a busy host. Clients that connect
 	// and send nothing thus leave room for 128 new connections a second.
-	metricsFirstByteGrace = 500 * time.Millisecond
-	// metricsMaxServed is how many connections that have completed a
+	firstByteGrace = 500 * time.Millisecond
+	// maxServed is how many connections that have completed a
 	// request header may stay open: 64. When one more completes its first
 	// request, the one idle the longest is closed (or, none idle, the one
 	// whose request started the longest ago: a client that does not read
-	// its response). With metricsMaxPreRequest, the endpoint holds at most
+	// its response). With maxPreRequest, the endpoint holds at most
 	// 129 connections.
-	metricsMaxServed = 64
-	// metricsIdleTimeout closes a keep-alive connection with no request
+	maxServed = 64
+	// idleTimeout closes a keep-alive connection with no request
 	// for 30 s (Prometheus scrapes every 15-60 s and reconnects when
 	// needed).
-	metricsIdleTimeout = 30 * time.Second
-	// metricsReadHeaderTimeout closes a connection whose request header is
+	idleTimeout = 30 * time.Second
+	// readHeaderTimeout closes a connection whose request header is
 	// not complete within 2 s: counted from the connection for its first
 	// request, from the first bytes of each next one on a keep-alive
 	// connection.
-	metricsReadHeaderTimeout = 2 * time.Second
-	// metricsReadTimeout bounds the reading of a whole request: 10 s.
-	metricsReadTimeout = 10 * time.Second
-	// metricsWriteTimeout bounds the writing of a response: 30 s.
-	metricsWriteTimeout = 30 * time.Second
+	readHeaderTimeout = 2 * time.Second
+	// readTimeout bounds the reading of a whole request: 10 s.
+	readTimeout = 10 * time.Second
+	// writeTimeout bounds the writing of a response: 30 s.
+	writeTimeout = 30 * time.Second
 )
 
-// serveMetrics starts the Prometheus endpoint of --metrics on addr, on a
-// registry of its own, reading the latest snapshot the engine's goroutine
-// published to feed. It returns the collector (to count indications) and a
-// stop function.
-func serveMetrics(addr string, feed *Feed, version, revision string) (*metrics.Collector, func(), error) {
+// A Server is a Prometheus endpoint: a registry's metrics at /metrics,
+// over HTTP, within the limits above.
+type Server struct {
+	srv    *http.Server
+	served chan struct{} // closed once Serve has returned
+}
+
+// Serve listens on addr (host:port, as net.Listen takes it) and serves
+// reg's metrics at /metrics, and one line saying so at /, until Close. A
+// sample that fails to collect is left out, not the whole scrape, and
+// counted in reg's promhttp_metric_handler_errors_total. The error of a
+// failed listen is "ADDR: cause", without the operation.
+func Serve(addr string, reg *prometheus.Registry) (*Server, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, nil, fmt.Errorf("--metrics %s: %w", addr, errors.Unwrap(err))
-	}
-	col := metrics.New(func() engine.Snapshot {
-		s, _ := feed.Snapshot()
-		return s
-	}, metrics.WithBuildInfo(version, revision))
-	reg := prometheus.NewRegistry()
-	if err := reg.Register(col); err != nil {
-		ln.Close()
-		return nil, nil, fmt.Errorf("--metrics: %w", err)
+		return nil, fmt.Errorf("%s: %w", addr, errors.Unwrap(err))
 	}
 	mux := http.NewServeMux()
-	// A sample that fails to collect is left out, not the whole scrape
-	// (counted in promhttp_metric_handler_errors_total).
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg, ErrorHandling: promhttp.ContinueOnError}))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/" {
@@ -91,42 +85,47 @@ func serveMetrics(addr string, feed *Feed, version, revision string) (*metrics.C
 		}
 		fmt.Fprintln(w, "dcbtop: metrics at /metrics")
 	})
-	conns := newMetricsConns(metricsMaxPreRequest, metricsMaxServed, metricsFirstByteGrace)
-	srv := &http.Server{
+	tr := newTracker(maxPreRequest, maxServed, firstByteGrace)
+	s := &Server{served: make(chan struct{})}
+	s.srv = &http.Server{
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			c := conns.begin(r.Context()) // the request's header is complete
-			defer conns.end(c)
+			c := tr.begin(r.Context()) // the request's header is complete
+			defer tr.end(c)
 			mux.ServeHTTP(w, r)
 		}),
-		ConnState:         conns.state,
-		ConnContext:       conns.context,
-		ReadHeaderTimeout: metricsReadHeaderTimeout, ReadTimeout: metricsReadTimeout,
-		WriteTimeout: metricsWriteTimeout, IdleTimeout: metricsIdleTimeout, MaxHeaderBytes: 16 << 10,
+		ConnState:         tr.state,
+		ConnContext:       tr.context,
+		ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout,
+		WriteTimeout: writeTimeout, IdleTimeout: idleTimeout, MaxHeaderBytes: 16 << 10,
 	}
-	served := make(chan struct{})
 	go func() {
-		defer close(served)
-		_ = srv.Serve(&metricsListener{Listener: ln, m: conns, done: make(chan struct{})}) // ErrServerClosed after Shutdown
+		defer close(s.served)
+		_ = s.srv.Serve(&listener{Listener: ln, m: tr, done: make(chan struct{})}) // ErrServerClosed after Shutdown
 	}()
-	return col, func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(ctx)
-		<-served
-	}, nil
+	return s, nil
 }
 
-// metricsConns keeps the endpoint's connections within metricsMaxPreRequest
-// and metricsMaxServed, closing the oldest ones in favour of new ones. It
+// Close stops the endpoint: it stops listening, waits up to 2 s for the
+// scrapes being answered, closes every connection and returns once the
+// server has stopped.
+func (s *Server) Close() {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_ = s.srv.Shutdown(ctx)
+	<-s.served
+}
+
+// A tracker keeps the endpoint's connections within maxPreRequest
+// and maxServed, closing the oldest ones in favour of new ones. It
 // follows the connections through the server's ConnState hook and the
-// reads on each (metricsConn), learns from the handler when a request's
+// reads on each (conn), learns from the handler when a request's
 // header was complete (ConnState's StateActive cannot tell: it also fires
 // for a header cut short by the read-header timeout), and holds the
 // listener's Accept while the budget is full of connections it may not
 // close.
-type metricsConns struct {
+type tracker struct {
 	maxPre, maxServed int
-	grace             time.Duration // metricsFirstByteGrace
+	grace             time.Duration // firstByteGrace
 	// changed wakes waitRoom (1 buffered): a connection without a complete
 	// request went, or the server started reading one, or read its first
 	// bytes.
@@ -134,21 +133,21 @@ type metricsConns struct {
 
 	mu          sync.Mutex
 	seq         uint64 // orders the connections by arrival or last request
-	conns       map[*metricsConn]struct{}
+	conns       map[*conn]struct{}
 	pre, served int // connections with served false and true
 }
 
-func newMetricsConns(maxPre, maxServed int, grace time.Duration) *metricsConns {
-	return &metricsConns{maxPre: max(maxPre, 1), maxServed: max(maxServed, 1), grace: grace,
-		changed: make(chan struct{}, 1), conns: map[*metricsConn]struct{}{}}
+func newTracker(maxPre, maxServed int, grace time.Duration) *tracker {
+	return &tracker{maxPre: max(maxPre, 1), maxServed: max(maxServed, 1), grace: grace,
+		changed: make(chan struct{}, 1), conns: map[*conn]struct{}{}}
 }
 
-// A metricsConn is a connection of the endpoint, as the listener returns
+// A conn is a connection of the endpoint, as the listener returns
 // it: its reads tell whether the server has started reading it, whether
 // the client sent anything, and whether what it sent ends a request header.
-type metricsConn struct {
+type conn struct {
 	net.Conn
-	m  *metricsConns
+	m  *tracker
 	at time.Time // accepted
 
 	// Set by the goroutine serving the connection (its only reader).
@@ -166,7 +165,7 @@ type metricsConn struct {
 // Read reads from the connection, recording that the server reads it and
 // whether the bytes so far contain the empty line that ends a request
 // header (CRLF CRLF, or LF LF).
-func (c *metricsConn) Read(b []byte) (int, error) {
+func (c *conn) Read(b []byte) (int, error) {
 	if !c.reading.Load() {
 		c.reading.Store(true)
 		c.m.signal()
@@ -192,7 +191,7 @@ func (c *metricsConn) Read(b []byte) (int, error) {
 
 // CloseWrite half-closes the connection, as the server does before closing
 // one whose request it did not read to the end.
-func (c *metricsConn) CloseWrite() error {
+func (c *conn) CloseWrite() error {
 	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
 		return cw.CloseWrite()
 	}
@@ -201,28 +200,28 @@ func (c *metricsConn) CloseWrite() error {
 
 // partial reports whether c's client sent part of a request header and
 // not its end.
-func (c *metricsConn) partial() bool {
+func (c *conn) partial() bool {
 	return !c.served && c.got.Load() && !c.complete.Load()
 }
 
 // silent reports whether the server is reading c and its client has sent
 // nothing.
-func (c *metricsConn) silent() bool {
+func (c *conn) silent() bool {
 	return !c.served && c.reading.Load() && !c.got.Load()
 }
 
-// A metricsListener wraps the endpoint's connections in metricsConn and
+// A listener wraps the endpoint's connections in conn and
 // accepts one only when the pre-request budget has room or a connection to
 // close for it.
-type metricsListener struct {
+type listener struct {
 	net.Listener
-	m    *metricsConns
+	m    *tracker
 	done chan struct{}
 	once sync.Once
 }
 
 // Accept waits for room in the pre-request budget, then accepts.
-func (l *metricsListener) Accept() (net.Conn, error) {
+func (l *listener) Accept() (net.Conn, error) {
 	if !l.m.waitRoom(l.done) {
 		return nil, net.ErrClosed
 	}
@@ -230,11 +229,11 @@ func (l *metricsListener) Accept() (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &metricsConn{Conn: c, m: l.m, at: time.Now()}, nil
+	return &conn{Conn: c, m: l.m, at: time.Now()}, nil
 }
 
 // Close closes the listener and ends a wait in Accept.
-func (l *metricsListener) Close() error {
+func (l *listener) Close() error {
 	l.once.Do(func() { close(l.done) })
 	return l.Listener.Close()
 }
@@ -242,12 +241,12 @@ func (l *metricsListener) Close() error {
 // waitRoom returns true when a new connection may be accepted: the
 // pre-request budget has room, or a victim to close for it; false when
 // done is closed first.
-func (m *metricsConns) waitRoom(done <-chan struct{}) bool {
+func (m *tracker) waitRoom(done <-chan struct{}) bool {
 	for {
 		m.mu.Lock()
 		ok := m.pre < m.maxPre || m.victim(nil) != nil
 		var wait time.Duration // until the oldest silent connection has had its grace
-		if s := m.oldest(nil, (*metricsConn).silent); !ok && s != nil {
+		if s := m.oldest(nil, (*conn).silent); !ok && s != nil {
 			wait = m.grace - time.Since(s.at)
 		}
 		m.mu.Unlock()
@@ -262,7 +261,7 @@ func (m *metricsConns) waitRoom(done <-chan struct{}) bool {
 
 // waitChange waits for a signal, or for d if positive; false when done is
 // closed first.
-func (m *metricsConns) waitChange(done <-chan struct{}, d time.Duration) bool {
+func (m *tracker) waitChange(done <-chan struct{}, d time.Duration) bool {
 	var timeout <-chan time.Time
 	if d > 0 {
 		t := time.NewTimer(d)
@@ -281,42 +280,42 @@ func (m *metricsConns) waitChange(done <-chan struct{}, d time.Duration) bool {
 // victim returns the pre-request connection other than self to close to
 // make room, or nil: the oldest whose client sent part of a header, else
 // the oldest whose client sent nothing for the grace period. m.mu is held.
-func (m *metricsConns) victim(self *metricsConn) *metricsConn {
-	if v := m.oldest(self, (*metricsConn).partial); v != nil {
+func (m *tracker) victim(self *conn) *conn {
+	if v := m.oldest(self, (*conn).partial); v != nil {
 		return v
 	}
-	if v := m.oldest(self, (*metricsConn).silent); v != nil && time.Since(v.at) >= m.grace {
+	if v := m.oldest(self, (*conn).silent); v != nil && time.Since(v.at) >= m.grace {
 		return v
 	}
 	return nil
 }
 
 // signal wakes waitRoom.
-func (m *metricsConns) signal() {
+func (m *tracker) signal() {
 	select {
 	case m.changed <- struct{}{}:
 	default:
 	}
 }
 
-// metricsConnKey is the context key of the connection a request came on.
-type metricsConnKey struct{}
+// connKey is the context key of the connection a request came on.
+type connKey struct{}
 
 // context is the server's ConnContext: it records the connection in its
 // context, for begin.
-func (m *metricsConns) context(ctx context.Context, c net.Conn) context.Context {
-	return context.WithValue(ctx, metricsConnKey{}, c)
+func (m *tracker) context(ctx context.Context, c net.Conn) context.Context {
+	return context.WithValue(ctx, connKey{}, c)
 }
 
 // state is the server's ConnState hook. A new connection counts against
 // the pre-request budget, closing a victim when it is full; a closed one
 // is forgotten.
-func (m *metricsConns) state(nc net.Conn, s http.ConnState) {
-	c, ok := nc.(*metricsConn)
+func (m *tracker) state(nc net.Conn, s http.ConnState) {
+	c, ok := nc.(*conn)
 	if !ok {
 		return
 	}
-	var victim *metricsConn
+	var victim *conn
 	m.mu.Lock()
 	switch s {
 	case http.StateNew:
@@ -340,9 +339,9 @@ func (m *metricsConns) state(nc net.Conn, s http.ConnState) {
 // served one; when that exceeds the served limit, the served connection
 // idle the longest is closed, or, none idle, the one whose request started
 // the longest ago.
-func (m *metricsConns) begin(ctx context.Context) *metricsConn {
-	c, _ := ctx.Value(metricsConnKey{}).(*metricsConn)
-	var victim *metricsConn
+func (m *tracker) begin(ctx context.Context) *conn {
+	c, _ := ctx.Value(connKey{}).(*conn)
+	var victim *conn
 	m.mu.Lock()
 	if _, ok := m.conns[c]; ok { // not: closed to make room meanwhile
 		if !c.served {
@@ -354,9 +353,9 @@ func (m *metricsConns) begin(ctx context.Context) *metricsConn {
 		m.seq++
 		c.busy, c.since = true, m.seq
 		if m.served > m.maxServed {
-			idle := func(o *metricsConn) bool { return o.served && !o.busy }
+			idle := func(o *conn) bool { return o.served && !o.busy }
 			if victim = m.oldest(c, idle); victim == nil {
-				victim = m.oldest(c, func(o *metricsConn) bool { return o.served })
+				victim = m.oldest(c, func(o *conn) bool { return o.served })
 			}
 			m.forget(victim)
 		}
@@ -368,7 +367,7 @@ func (m *metricsConns) begin(ctx context.Context) *metricsConn {
 
 // end is called when the handler of a request on c returns: c is idle
 // from now on (the response may still be on its way to the client).
-func (m *metricsConns) end(c *metricsConn) {
+func (m *tracker) end(c *conn) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if _, ok := m.conns[c]; ok {
@@ -379,8 +378,8 @@ func (m *metricsConns) end(c *metricsConn) {
 
 // oldest returns the connection other than self that match accepts with
 // the oldest since, or nil. m.mu is held.
-func (m *metricsConns) oldest(self *metricsConn, match func(*metricsConn) bool) *metricsConn {
-	var o *metricsConn
+func (m *tracker) oldest(self *conn, match func(*conn) bool) *conn {
+	var o *conn
 	for c := range m.conns {
 		if c != self && match(c) && (o == nil || c.since < o.since) {
 			o = c
@@ -390,7 +389,7 @@ func (m *metricsConns) oldest(self *metricsConn, match func(*metricsConn) bool) 
 }
 
 // forget stops tracking c (nil or not tracked: nothing). m.mu is held.
-func (m *metricsConns) forget(c *metricsConn) {
+func (m *tracker) forget(c *conn) {
 	if _, ok := m.conns[c]; !ok {
 		return
 	}
@@ -407,7 +406,7 @@ func (m *metricsConns) forget(c *metricsConn) {
 // once the goroutine serving c has returned from its Read, which would
 // make the accept loop (or a scrape's handler) wait on the scheduling of
 // the very connections being closed.
-func closeAsync(c *metricsConn) {
+func closeAsync(c *conn) {
 	if c != nil {
 		go c.Close()
 	}

@@ -1,10 +1,11 @@
-package session
+package replay
 
 // The replay as a player (the screen's space, ←/→, +/-, r): pause and
 // resume, change the speed, seek. A seek re-runs the engine from the
 // start of the file up to the target capture time, as fast as it goes,
 // then plays on paced: what the screen shows after it is exactly what a
-// straight replay shows at that capture time.
+// straight replay shows at that capture time. The engine is the run's:
+// SetPlayer gives the replay the function that starts it afresh.
 
 import (
 	"context"
@@ -28,7 +29,7 @@ type playerCmd struct {
 
 // Pause pauses the replay (on) or resumes it: the capture clock stands
 // still meanwhile.
-func (s *replaySource) Pause(on bool) {
+func (s *Source) Pause(on bool) {
 	s.mu.Lock()
 	s.reqPaused = &on
 	s.mu.Unlock()
@@ -40,7 +41,7 @@ func (s *replaySource) Pause(on bool) {
 }
 
 // Paused reports whether the replay is paused (or asked to be).
-func (s *replaySource) Paused() bool {
+func (s *Source) Paused() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.reqPaused != nil {
@@ -50,7 +51,7 @@ func (s *replaySource) Paused() bool {
 }
 
 // pausedNow is the state the goroutine is in, requests aside.
-func (s *replaySource) pausedNow() bool {
+func (s *Source) pausedNow() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.paused
@@ -58,7 +59,7 @@ func (s *replaySource) pausedNow() bool {
 
 // StepSpeed moves the speed one step faster (up) or slower and returns
 // the new one (0: as fast as possible).
-func (s *replaySource) StepSpeed(up bool) float64 {
+func (s *Source) StepSpeed(up bool) float64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	cur := s.speed
@@ -85,7 +86,7 @@ func (s *replaySource) StepSpeed(up bool) float64 {
 
 // Seek moves the replay to capture time pos from its first frame (clamped
 // to the file), re-running the engine from the start.
-func (s *replaySource) Seek(pos time.Duration) {
+func (s *Source) Seek(pos time.Duration) {
 	pos = max(0, pos)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -95,14 +96,14 @@ func (s *replaySource) Seek(pos time.Duration) {
 
 // Position returns the capture time reached from the first frame, or the
 // one a seek not yet carried out asked for (so that quick presses add up).
-func (s *replaySource) Position() time.Duration {
+func (s *Source) Position() time.Duration {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.positionLocked()
 }
 
 // positionLocked is Position with s.mu held.
-func (s *replaySource) positionLocked() time.Duration {
+func (s *Source) positionLocked() time.Duration {
 	if s.reqPos != nil {
 		return *s.reqPos
 	}
@@ -114,7 +115,7 @@ func (s *replaySource) positionLocked() time.Duration {
 // screen runs each key's command on a goroutine of its own, and two quick
 // presses that both read the position before either asked for a new one
 // (or queued their requests in the other order) lost one seek.
-func (s *replaySource) SeekBy(d time.Duration) {
+func (s *Source) SeekBy(d time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	pos := max(0, s.positionLocked()+d)
@@ -124,7 +125,7 @@ func (s *replaySource) SeekBy(d time.Duration) {
 
 // send queues a request; when the queue is full (a key held down) it is
 // dropped, the state the requests asked for (reqPos...) kept.
-func (s *replaySource) send(c playerCmd) {
+func (s *Source) send(c playerCmd) {
 	select {
 	case s.ctl <- c:
 	default:
@@ -133,7 +134,7 @@ func (s *replaySource) send(c playerCmd) {
 
 // handle carries out a request on the replay's goroutine. It returns
 // true when the file must be read again from the start (a seek).
-func (s *replaySource) handle(c playerCmd) (restartTo *time.Duration) {
+func (s *Source) handle(c playerCmd) (restartTo *time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.nowLocked()
@@ -165,7 +166,7 @@ func (s *replaySource) handle(c playerCmd) (restartTo *time.Duration) {
 // engine's goroutine) and sends, unpaced, every frame up to the first
 // frame's time plus pos; the replay then goes on paced from there. It
 // returns the reopened source.
-func (s *replaySource) rewind(ctx context.Context, pos time.Duration, events chan<- engine.Event) error {
+func (s *Source) rewind(ctx context.Context, pos time.Duration, events chan<- engine.Event) error {
 	src, err := capture.OpenReplay(s.name)
 	if err != nil {
 		return fmt.Errorf("%s: %w", s.name, err)
@@ -201,7 +202,7 @@ func (s *replaySource) rewind(ctx context.Context, pos time.Duration, events cha
 		}
 		s.sent(f)
 		select {
-		case events <- s.frameEvent(f):
+		case events <- s.event(f):
 		case <-ctx.Done():
 			return ctx.Err()
 		}
@@ -215,18 +216,21 @@ func maxTime(a, b time.Time) time.Time {
 	return b
 }
 
-// Player returns the replay's player (nil for a live run): the screen's
-// controls (ui.Player).
-func (rt *Runtime) Player() *Player {
-	if rt.replay == nil {
-		return nil
-	}
-	return &Player{s: rt.replay}
+// SetPlayer makes the replay a player (the screen's): Run stays after
+// the end of the file for the player's requests, and a seek calls reset
+// first, which starts the run's engine afresh (its context ends when the
+// replay gives the seek up). nil makes it a plain source again, whose
+// Run returns at the end of the file. Call it before Run.
+func (s *Source) SetPlayer(reset func(context.Context)) {
+	s.interactive, s.reset = reset != nil, reset
 }
 
+// Player returns the replay's controls for the screen (ui.Player).
+func (s *Source) Player() *Player { return &Player{s: s} }
+
 // A Player controls a replay from the screen. Its methods return at once;
-// the replay's progress (ReplayProgress, posted) shows the effect.
-type Player struct{ s *replaySource }
+// the replay's progress (Progress, posted) shows the effect.
+type Player struct{ s *Source }
 
 // TogglePause pauses or resumes the replay.
 func (p *Player) TogglePause() { p.s.Pause(!p.s.Paused()) }
@@ -244,8 +248,8 @@ func (p *Player) Seek(d time.Duration) { p.s.SeekBy(d) }
 // Restart goes back to the start of the file.
 func (p *Player) Restart() { p.s.Seek(0) }
 
-// close closes the file being replayed (a seek may have reopened it).
-func (s *replaySource) close() error {
+// Close closes the file being replayed (a seek may have reopened it).
+func (s *Source) Close() error {
 	s.mu.Lock()
 	src := s.src
 	s.mu.Unlock()

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package session
+package snapfile
 
 // writableDir cannot tell here: it assumes dir is writable, and an export
 // that fails says so.

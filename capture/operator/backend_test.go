@@ -1,13 +1,11 @@
 //go:build linux
 
-package session
+package operator
 
 import (
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -15,12 +13,10 @@ import (
 	"time"
 
 	"github.com/dcbtop/dcbtop/engine/dcb"
+	"github.com/dcbtop/dcbtop/engine/lldp/lldptest"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/dcbtop/dcbtop/capture"
-	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/capture/dcbnl"
 	"github.com/dcbtop/dcbtop/capture/kernel"
 	"github.com/dcbtop/dcbtop/capture/kernel/kerneltest"
@@ -28,7 +24,6 @@ import (
 	"github.com/dcbtop/dcbtop/engine/agent"
 	"github.com/dcbtop/dcbtop/engine/host"
 	"github.com/dcbtop/dcbtop/engine/lldp"
-	"github.com/dcbtop/dcbtop/testbed"
 	"github.com/dcbtop/dcbtop/testbed/snaptest"
 	"github.com/dcbtop/dcbtop/ui"
 )
@@ -61,7 +56,7 @@ type fakeWrite struct {
 	Undo    bool
 }
 
-func (f *fakeLive) write(iface string, change *dcb.Params, willing *bool, undo bool) (host.Applied, *host.WriteKernel, error) {
+func (f *fakeLive) Write(iface string, change *dcb.Params, willing *bool, undo bool) (host.Applied, *host.WriteKernel, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.calls = append(f.calls, "write "+iface)
@@ -87,7 +82,7 @@ func (f *fakeLive) write(iface string, change *dcb.Params, willing *bool, undo b
 	return ap, nil, err
 }
 
-func (f *fakeLive) kernelWritten(w host.WriteKernel, res engine.WriteResult) error {
+func (f *fakeLive) KernelWritten(w host.WriteKernel, res engine.WriteResult) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.results = append(f.results, res)
@@ -97,13 +92,13 @@ func (f *fakeLive) kernelWritten(w host.WriteKernel, res engine.WriteResult) err
 	return nil
 }
 
-func (f *fakeLive) undone(iface string) bool {
+func (f *fakeLive) Undone(iface string) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.h != nil && f.h.UndoUsed(iface)
 }
 
-func (f *fakeLive) undoState(iface string) (engine.LocalState, bool) {
+func (f *fakeLive) UndoState(iface string) (engine.LocalState, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.h != nil {
@@ -113,7 +108,7 @@ func (f *fakeLive) undoState(iface string) (engine.LocalState, bool) {
 	return st, ok
 }
 
-func (f *fakeLive) setAgent(iface string, on bool) (AgentChange, error) {
+func (f *fakeLive) SetAgent(iface string, on bool) (AgentChange, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.calls = append(f.calls, "agent "+iface+" "+dcb.OnOff(on))
@@ -177,8 +172,8 @@ func liveSnapshotHost(t *testing.T, h engine.HostObserved) engine.Snapshot {
 	return e.Snapshot()
 }
 
-func testBackend(s engine.Snapshot, live liveControl) *Backend {
-	b := newBackend(os.TempDir(), snapOf(s), live)
+func testBackend(s engine.Snapshot, live Run) *Backend {
+	b := NewBackend(os.TempDir(), snapOf(s), live)
 	b.dial = func() (kernel.Client, func(), error) { return nil, nil, errors.New("no dcbnl in this test") }
 	return b
 }
@@ -226,7 +221,7 @@ func TestBackendCapabilities(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var live liveControl = &fakeLive{}
+			var live Run = &fakeLive{}
 			if tt.replay {
 				live = nil
 			}
@@ -411,7 +406,7 @@ func TestBackendApplyKernel(t *testing.T) {
 		countOf(fake.Calls[:n], "IEEE_GET") != 1 || countOf(fake.Calls[n:], "IEEE_GET") != 1 {
 		t.Errorf("driver calls %q: want one IEEE_GET before the write and one after", fake.Calls)
 	}
-	undo, _ := fl.undoState("nl")
+	undo, _ := fl.UndoState("nl")
 	// The screen's undo preview reads the same state.
 	if got, ok := b.UndoState("nl"); !ok || !cmp.Equal(got, undo) {
 		t.Errorf("UndoState: %+v, %v; want the host's undo state %+v", got, ok, undo)
@@ -441,7 +436,7 @@ func TestBackendApplyKernel(t *testing.T) {
 	if st, ok := b.UndoState("nl"); ok {
 		t.Errorf("UndoState after the undo: %+v, want nothing (one level)", st)
 	}
-	if st, ok := newBackend(t.TempDir(), snapOf(s), nil).UndoState("nl"); ok {
+	if st, ok := NewBackend(t.TempDir(), snapOf(s), nil).UndoState("nl"); ok {
 		t.Errorf("a replay's UndoState: %+v", st)
 	}
 	// A driver error is one line without the interface name (the screen
@@ -453,250 +448,35 @@ func TestBackendApplyKernel(t *testing.T) {
 	}
 }
 
-// TestBackendExport writes snapshots atomically under the documented
-// names, never replacing a file, and leaves nothing behind on error.
+// TestBackendExport: an export the directory cannot take names the
+// directory and the flag that chooses another (the file itself is
+// capture/snapfile's, TestExport).
 func TestBackendExport(t *testing.T) {
 	s := liveSnapshot(t)
 	s.TakenAt = time.Date(2026, 11, 21, 10, 0, 0, 500, time.UTC)
-	one := s
-	one.Interfaces = s.Interfaces[:1]
-	dir := t.TempDir()
 	b := testBackend(s, nil)
-	b.dir = dir
-
-	path, err := b.Export(one)
-	if want := filepath.Join(dir, "dcbtop-ag-20261121T100000Z.json"); err != nil || path != want {
-		t.Fatalf("export: %q, %v; want %q", path, err, want)
+	b.dir = t.TempDir()
+	if p, err := b.Export(s); err != nil || filepath.Dir(p) != b.dir {
+		t.Errorf("export: %q, %v; want a file in %s", p, err, b.dir)
 	}
-	path2, err := b.Export(one)
-	if want := filepath.Join(dir, "dcbtop-ag-20261121T100000Z-1.json"); err != nil || path2 != want {
-		t.Errorf("second export in the same second: %q, %v; want %q", path2, err, want)
-	}
-	for _, p := range []string{path, path2} {
-		st, err := os.Stat(p)
-		if err != nil || st.Mode().Perm() != 0o644 {
-			t.Errorf("%s: %v, mode %v; want 0644", p, err, st.Mode())
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := snaptest.Decode(t, p, string(b))
-		if diff := cmp.Diff(one, got, cmpopts.IgnoreFields(engine.Peer{}, "LLDPDU"), cmpopts.IgnoreFields(engine.Interface{}, "Caps")); diff != "" { // the raw LLDPDU and the capabilities are for the screen only
-			t.Errorf("%s (-exported +read back):\n%s", p, diff)
-		}
-	}
-	if names := dirNames(t, dir); len(names) != 2 {
-		t.Errorf("directory holds %v, want the two exports only", names)
-	}
-	all, err := b.Export(s)
-	if want := filepath.Join(dir, "dcbtop-ag+fw+nl+no+ob-20261121T100000Z.json"); err != nil || all != want {
-		t.Errorf("several interfaces: %q, %v; want %q", all, err, want)
-	}
-	hostile := one
-	hostile.Interfaces = []engine.Interface{{Name: "../\x1b[2Jx y"}}
-	if p, err := b.Export(hostile); err != nil || filepath.Dir(p) != dir || !regexp.MustCompile(`^dcbtop-\.\._+2Jx_y-`).MatchString(filepath.Base(p)) {
-		t.Errorf("hostile interface name: %q, %v", p, err)
-	}
-	// Strings from the wire are escaped beyond JSON's rules (C1, bidi,
-	// zero-width): the file cannot act on a terminal, and reads back the same.
-	name := "sw\u009b2J\u202eevil\u200b"
-	c1 := one
-	c1.Interfaces = []engine.Interface{{Name: "c1", Peers: []engine.Peer{{SystemName: &name}}}}
-	if p, err := b.Export(c1); err != nil {
-		t.Errorf("export with a C1 system name: %v", err)
-	} else if data, _ := os.ReadFile(p); !strings.Contains(string(data), `\u009b`) || strings.Contains(string(data), "\u009b") {
-		t.Errorf("exported %s does not escape U+009B:\n%s", p, data)
-	} else {
-		var back engine.Snapshot // not schema-checked: the interface is a stub
-		if err := json.Unmarshal(data, &back); err != nil || *back.Interfaces[0].Peers[0].SystemName != name {
-			t.Errorf("read back: %v, %+v; want the name %q", err, back.Interfaces, name)
-		}
-	}
-
-	// Atomic: the final name appears only once the file is complete.
-	dir2 := t.TempDir()
-	b.dir = dir2
-	t.Cleanup(func() { exportBeforeLink = nil })
-	var sawTmp bool
-	exportBeforeLink = func(tmp string) error {
-		names := dirNames(t, dir2)
-		data, _ := os.ReadFile(tmp)
-		sawTmp = len(names) == 1 && strings.HasPrefix(names[0], ".dcbtop-export-") && json.Valid(data)
-		return nil
-	}
-	if _, err := b.Export(one); err != nil || !sawTmp {
-		t.Errorf("export: %v; before the link, the directory held only the complete temporary file: %v", err, sawTmp)
-	}
-	// A failure on the way leaves nothing.
-	dir3 := t.TempDir()
-	b.dir = dir3
-	exportBeforeLink = func(string) error { return errors.New("disk on fire") }
-	if _, err := b.Export(one); err == nil || err.Error() != "disk on fire" {
-		t.Errorf("failed export: %v", err)
-	}
-	if names := dirNames(t, dir3); len(names) != 0 {
-		t.Errorf("failed export left %v", names)
-	}
-	exportBeforeLink = nil
-
-	// An unusable directory: an error naming it, nothing created.
 	file := filepath.Join(t.TempDir(), "file")
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, d := range []string{filepath.Join(t.TempDir(), "missing"), file} {
 		b.dir = d
-		if p, err := b.Export(one); err == nil || !strings.HasPrefix(err.Error(), d+": ") || !strings.HasSuffix(err.Error(), " (choose another directory with --snapshot-dir DIR)") {
+		if p, err := b.Export(s); err == nil || !strings.HasPrefix(err.Error(), d+": ") || !strings.HasSuffix(err.Error(), " (choose another directory with --snapshot-dir DIR)") {
 			t.Errorf("export to %s: %q, %v; want an error naming the directory and the flag", d, p, err)
 		}
 	}
-	if os.Geteuid() != 0 {
-		ro := t.TempDir()
-		if err := os.Chmod(ro, 0o555); err != nil {
-			t.Fatal(err)
-		}
-		b.dir = ro
-		if _, err := b.Export(one); err == nil || !errors.Is(err, os.ErrPermission) {
-			t.Errorf("read-only directory: %v", err)
-		}
-		if names := dirNames(t, ro); len(names) != 0 {
-			t.Errorf("read-only directory holds %v", names)
-		}
-	}
 }
 
-// The default export directory is the first writable of the current
-// directory and $HOME, else the temporary directory.
-func TestFirstWritable(t *testing.T) {
-	only := func(ok ...string) func(string) bool {
-		return func(d string) bool { return slices.Contains(ok, d) }
-	}
-	for _, tc := range []struct {
-		dirs []string
-		ok   func(string) bool
-		want string
-	}{
-		{[]string{".", "/home/u"}, only(".", "/home/u"), "."},
-		{[]string{".", "/home/u"}, only("/home/u"), "/home/u"},
-		{[]string{".", ""}, only(""), os.TempDir()},
-		{[]string{".", "/nonexistent"}, only(), os.TempDir()},
-	} {
-		if got := firstWritable(tc.dirs, tc.ok); got != tc.want {
-			t.Errorf("firstWritable(%q) = %q, want %q", tc.dirs, got, tc.want)
-		}
-	}
-	if !writableDir(t.TempDir()) {
-		t.Errorf("writableDir says a fresh temporary directory is not writable")
-	}
-	if os.Geteuid() != 0 {
-		ro := t.TempDir()
-		os.Chmod(ro, 0o555)
-		if writableDir(ro) {
-			t.Errorf("writableDir accepts a read-only directory")
-		}
-	}
-}
+func (f *fakeLive) RefreshHost() error { return nil }
 
-func dirNames(t *testing.T, dir string) []string {
-	t.Helper()
-	es, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range es {
-		names = append(names, e.Name())
-	}
-	return names
-}
+// t0 is when the tests' events happen.
+func t0() time.Time { return time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC) }
 
-// TestSetAgentRuntime starts and stops dcbtop's agent on an interface of a
-// live run from the screen, with the engine goroutine played by a loop
-// that serves its requests (no socket: frames are built, not sent).
-func TestSetAgentRuntime(t *testing.T) {
-	dir := testbed.ShortTempDir(t)
-	t.Setenv(control.EnvRunDir, dir)
-	r := mustLiveRun(t, &Config{Screen: true, TxInterval: time.Second, Force: true, Willing: true})
-	r.feed = NewFeed()
-	li := &liveIface{name: "h0", kick: make(chan struct{}, 1), link: linkOf("h0", testMAC)}
-	r.byName["h0"] = li
-	now := time.Now().UTC()
-	r.apply(engine.LinkChanged{Interface: "h0", At: now, Ifindex: 2, MAC: testMAC, Up: true})
-	r.apply(engine.FrameReceived{Interface: "h0", At: now, Data: peerFrame(t, 120)})
-	r.flush()
-	stop := make(chan struct{})
-	go func() {
-		defer close(r.stopped)
-		for {
-			select {
-			case c := <-r.calls:
-				c.fn()
-				r.flush()
-				close(c.done)
-			case c := <-r.control:
-				resp := r.handleControl(c)
-				r.flush()
-				c.Reply <- resp
-			case <-stop:
-				return
-			}
-		}
-	}()
-	b := newBackend(t.TempDir(), r.feed.Snapshot, r)
-	if c := b.Capabilities("h0"); c.CanWrite || !c.CanAgent {
-		t.Fatalf("before: %+v, want only the agent allowed", c)
-	}
-	text, err := b.SetAgent("h0", true)
-	if err != nil || !strings.HasPrefix(text, "dcbtop's agent started: LLDPDUs every 1s (TTL 5 s), willing on, local parameters the defaults") {
-		t.Fatalf("start: %q, %v", text, err)
-	}
-	if c := b.Capabilities("h0"); !c.CanWrite || !c.CanAgent {
-		t.Errorf("with the agent: %+v", c)
-	}
-	in := snaptest.Iface(t, mustSnap(t, b), "h0")
-	if in.LocalSource != "agent" || in.Willing == nil || !*in.Willing || in.Operational.PFC.Enabled != 1<<3 {
-		t.Errorf("with the agent: source %q, willing %v, operational %+v; want agent, willing, the peer's PFC", in.LocalSource, in.Willing, in.Operational)
-	}
-	// dcbtop apply reaches it through its control socket.
-	if resp, err := control.Do(control.Path(dir, "h0"), control.Request{Op: "get"}, 5*time.Second); err != nil || !resp.OK || resp.Interface != "h0" {
-		t.Errorf("control socket: %+v, %v", resp, err)
-	}
-	w := false
-	if text, err := b.Apply("h0", &w, nil); err != nil || !strings.HasPrefix(text, "applied to dcbtop's agent, changed willing; now advertising not willing") {
-		t.Errorf("willing off: %q, %v", text, err)
-	}
-	if in := snaptest.Iface(t, mustSnap(t, b), "h0"); in.Operational.PFC.Enabled != 0 || in.Resolution.PFC.Source != dcb.FromLocal {
-		t.Errorf("willing off: operational %+v", in.Operational)
-	}
-	text, err = b.SetAgent("h0", false)
-	if err != nil || text != "dcbtop's agent stopped: shutdown LLDPDU sent (TTL 0); local parameters now from nowhere (no local agent)" {
-		t.Errorf("stop: %q, %v", text, err)
-	}
-	if in := snaptest.Iface(t, mustSnap(t, b), "h0"); in.LocalSource != "none" || in.Willing != nil {
-		t.Errorf("after stop: source %q, willing %v", in.LocalSource, in.Willing)
-	}
-	if _, err := os.Stat(control.Path(dir, "h0")); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("control socket still there after stop: %v", err)
-	}
-	close(stop)
-	<-r.stopped
-	if _, err := b.SetAgent("h0", true); !errors.Is(err, errStopped) {
-		t.Errorf("after the loop stopped: %v, want errStopped", err)
-	}
+// peerFrame is an LLDPDU from a switch with PFC on priority 3.
+func peerFrame(t *testing.T, ttl uint16) []byte {
+	return lldptest.Frame(t, lldptest.MacA, ttl, lldptest.PFC3)
 }
-
-func linkOf(name string, mac lldp.MAC) capture.Link {
-	return capture.Link{Name: name, Index: 2, MAC: mac, Up: true}
-}
-
-func mustSnap(t *testing.T, b *Backend) engine.Snapshot {
-	t.Helper()
-	s, ok := b.snap()
-	if !ok {
-		t.Fatal("no snapshot published")
-	}
-	return s
-}
-
-func (f *fakeLive) refreshHost() error { return nil }

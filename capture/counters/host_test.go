@@ -1,4 +1,4 @@
-package session
+package counters_test
 
 import (
 	"encoding/json"
@@ -12,14 +12,14 @@ import (
 	"github.com/dcbtop/dcbtop/engine"
 )
 
-// The run's sampler adds each RDMA port's RoCE identity (capture/rdma) and
+// A host's sampler adds each RDMA port's RoCE identity (capture/rdma) and
 // the link pause (capture/linkpause) to the counters: on a fixture shaped
 // like an mlx5 port the GID table, the routable RoCE v2 GID and rdma_cm's
 // default ToS are there; on this machine's loopback (no RDMA device, no
 // pause operations) nothing is, and nothing reads as 0 or off.
 func TestHostSampler(t *testing.T) {
 	root := "../rdma/testdata/sysfs/mlx5"
-	s := hostSampler{Sampler: counters.New(counters.Config{SysfsRoot: root}), root: root}
+	s := counters.New(counters.Config{SysfsRoot: root})
 	ev := s.Sample("ens3f0np0", time.Now(), time.Second)
 	if len(ev.RoCE) != 1 {
 		t.Fatalf("RoCE ports %+v, want mlx5_0 port 1", ev.RoCE)
@@ -34,16 +34,16 @@ func TestHostSampler(t *testing.T) {
 		t.Errorf("GIDs %+v", p.GIDs)
 	}
 
-	real := hostSampler{Sampler: counters.New(counters.Config{}), root: "/sys"}
+	cfg := counters.Config{}
 	if pc, err := linkpause.Dial(); err == nil {
-		real.pause = pc
+		cfg.Pause = pc
 		defer pc.Close()
 	}
-	ev = real.Sample("lo", time.Now(), time.Second)
+	ev = counters.New(cfg).Sample("lo", time.Now(), time.Second)
 	if len(ev.RoCE) != 0 || ev.LinkPause.Known() || ev.LinkPause.On() {
 		t.Errorf("loopback: RoCE %+v, link pause %+v; want none and unknown", ev.RoCE, ev.LinkPause)
 	}
-	if !nothingSampled(ev) {
+	if !counters.Empty(ev) {
 		t.Errorf("loopback counts as sampled: %+v", ev)
 	}
 }
@@ -58,7 +58,7 @@ const roceFixture = "../../cmd/dcbtop/testdata/roce/mlx5"
 // ports every second must cost under 1 % of a core, 1.25 ms a port; make
 // bench reports 8 x this as a share of a core).
 func BenchmarkHostSample(b *testing.B) {
-	s := hostSampler{Sampler: counters.New(counters.Config{SysfsRoot: roceFixture}), root: roceFixture}
+	s := counters.New(counters.Config{SysfsRoot: roceFixture})
 	at := time.Now()
 	for b.Loop() {
 		s.Sample("ens3f0np0", at, time.Second)
@@ -70,7 +70,7 @@ func BenchmarkHostSample(b *testing.B) {
 // same interface's counters without an RDMA port.
 func roceSnapshotBytes(t testing.TB) int {
 	size := func(root, ifname string) int {
-		s := hostSampler{Sampler: counters.New(counters.Config{SysfsRoot: root}), root: root}
+		s := counters.New(counters.Config{SysfsRoot: root})
 		e := engine.New(engine.Config{})
 		at := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
 		e.Apply(s.Sample(ifname, at, time.Second))
@@ -105,23 +105,23 @@ func BenchmarkRoCESnapshot(b *testing.B) {
 }
 
 // TestCadence: an interface with counters is sampled every round; one
-// found empty again emptyProbeEvery later (or the round after); a new
+// found empty again EmptyProbeEvery later (or the round after); a new
 // one at once; removed ones are forgotten. The rounds come every
 // interval while an interface has counters or is new, else every
-// emptyProbeEvery.
+// EmptyProbeEvery.
 func TestCadence(t *testing.T) {
 	t0 := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
 	at := func(s int) time.Time { return t0.Add(time.Duration(s) * time.Second) }
-	c := cadence{next: map[string]time.Time{}}
+	c := counters.NewCadence()
 	round := func(now time.Time, names []string, empty map[string]bool) []string {
 		var got []string
 		for _, n := range names {
-			if c.due(n, now) {
+			if c.Due(n, now) {
 				got = append(got, n)
-				c.sampled(n, now, empty[n])
+				c.Sampled(n, now, empty[n])
 			}
 		}
-		c.keep(names)
+		c.Keep(names)
 		return got
 	}
 	names := []string{"eth0", "h0", "h1"}
@@ -137,12 +137,12 @@ func TestCadence(t *testing.T) {
 		{29, names, []string{"eth0"}, time.Second},
 		{30, names, []string{"eth0", "h0", "h1"}, time.Second},
 		{31, append(names, "h2"), []string{"eth0", "h2"}, time.Second},
-		{32, []string{"h0", "h1", "h2"}, nil, emptyProbeEvery},
-		{60, []string{"h0", "h1", "h2"}, []string{"h0", "h1"}, emptyProbeEvery},
-		{61, []string{"h0", "h1", "h2"}, []string{"h2"}, emptyProbeEvery},
-		{62, []string{"h0", "h1"}, nil, emptyProbeEvery},
-		{89, []string{"h0", "h1"}, nil, emptyProbeEvery},
-		{90, []string{"h0", "h1"}, []string{"h0", "h1"}, emptyProbeEvery},
+		{32, []string{"h0", "h1", "h2"}, nil, counters.EmptyProbeEvery},
+		{60, []string{"h0", "h1", "h2"}, []string{"h0", "h1"}, counters.EmptyProbeEvery},
+		{61, []string{"h0", "h1", "h2"}, []string{"h2"}, counters.EmptyProbeEvery},
+		{62, []string{"h0", "h1"}, nil, counters.EmptyProbeEvery},
+		{89, []string{"h0", "h1"}, nil, counters.EmptyProbeEvery},
+		{90, []string{"h0", "h1"}, []string{"h0", "h1"}, counters.EmptyProbeEvery},
 	}
 	empty["h2"] = true
 	for _, st := range steps {
@@ -150,11 +150,12 @@ func TestCadence(t *testing.T) {
 		if diff := cmp.Diff(st.wantSample, got); diff != "" {
 			t.Errorf("round at %ds sampled (-want +got):\n%s", st.at, diff)
 		}
-		if p := c.period(time.Second, st.names); p != st.wantPeriod {
+		if p := c.Period(time.Second, st.names); p != st.wantPeriod {
 			t.Errorf("after the round at %ds: next in %v, want %v", st.at, p, st.wantPeriod)
 		}
 	}
-	if _, ok := c.next["h2"]; ok {
+	// h2, removed, is forgotten: back, it is new, sampled at once.
+	if !c.Due("h2", at(89)) || c.Period(time.Second, []string{"h0", "h1", "h2"}) != time.Second {
 		t.Error("h2, removed, is still remembered")
 	}
 }

@@ -1,4 +1,4 @@
-package session
+package metricserver
 
 import (
 	"bufio"
@@ -11,26 +11,33 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/metrics"
 )
 
 // startMetrics serves the endpoint on a loopback port with the given
 // limits and returns its address.
-func startMetrics(t *testing.T, maxPre, maxServed int, idle time.Duration) string {
+func startMetrics(t *testing.T, pre, served int, idle time.Duration) string {
 	t.Helper()
-	oldPre, oldServed, oldIdle := metricsMaxPreRequest, metricsMaxServed, metricsIdleTimeout
-	metricsMaxPreRequest, metricsMaxServed, metricsIdleTimeout = maxPre, maxServed, idle
-	t.Cleanup(func() { metricsMaxPreRequest, metricsMaxServed, metricsIdleTimeout = oldPre, oldServed, oldIdle })
+	oldPre, oldServed, oldIdle := maxPreRequest, maxServed, idleTimeout
+	maxPreRequest, maxServed, idleTimeout = pre, served, idle
+	t.Cleanup(func() { maxPreRequest, maxServed, idleTimeout = oldPre, oldServed, oldIdle })
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	_, stop, err := serveMetrics(addr, NewFeed(), "test", "")
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(metrics.New(func() engine.Snapshot { return engine.Snapshot{} }, metrics.WithBuildInfo("test", "")))
+	s, err := Serve(addr, reg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(stop)
+	t.Cleanup(s.Close)
 	return addr
 }
 
@@ -122,9 +129,9 @@ func TestMetricsConnectionLimit(t *testing.T) {
 // holdHeaderTimeout keeps the server from closing connections with an
 // incomplete header on its own during the test.
 func holdHeaderTimeout(t *testing.T) {
-	old := metricsReadHeaderTimeout
-	metricsReadHeaderTimeout = time.Minute
-	t.Cleanup(func() { metricsReadHeaderTimeout = old })
+	old := readHeaderTimeout
+	readHeaderTimeout = time.Minute
+	t.Cleanup(func() { readHeaderTimeout = old })
 }
 
 // With the budget of connections that have not completed a request header
@@ -168,7 +175,7 @@ func TestMetricsPreRequestLimit(t *testing.T) {
 }
 
 // A connection that sends nothing is closed to make room once it has had
-// metricsFirstByteGrace, and not before: the new one waits in the backlog
+// firstByteGrace, and not before: the new one waits in the backlog
 // meanwhile.
 func TestMetricsSilentConnectionClosed(t *testing.T) {
 	holdHeaderTimeout(t)
@@ -178,8 +185,8 @@ func TestMetricsSilentConnectionClosed(t *testing.T) {
 	r := bufio.NewReader(silent)
 	scraper := dial(t, addr)
 	scrapeOn(t, scraper, bufio.NewReader(scraper))
-	if d := time.Since(start); d < metricsFirstByteGrace {
-		t.Errorf("the scrape was answered after %v, before the silent connection had its grace of %v", d, metricsFirstByteGrace)
+	if d := time.Since(start); d < firstByteGrace {
+		t.Errorf("the scrape was answered after %v, before the silent connection had its grace of %v", d, firstByteGrace)
 	}
 	closedByServer(t, silent, r, "a silent connection, with a budget of 1")
 }
@@ -252,7 +259,7 @@ func slowClients(t *testing.T, addr string, n int) (closed func() int64) {
 // reopened as soon as they are closed, do not keep a scrape from being
 // answered (issue 22: 5 of 5 scrapes missed a 10 s timeout).
 func TestMetricsSlowClients(t *testing.T) {
-	addr := startMetrics(t, metricsMaxPreRequest, metricsMaxServed, metricsIdleTimeout)
+	addr := startMetrics(t, maxPreRequest, maxServed, idleTimeout)
 	closed := slowClients(t, addr, 200)
 	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
 	defer client.CloseIdleConnections()

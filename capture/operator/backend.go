@@ -1,49 +1,41 @@
-package session
-
-// The screen's Backend: what the operator's keys do. Live, writes go to
-// dcbtop's own agent through the engine goroutine (the path the control
-// socket takes) or to the kernel through DCB netlink (as dcbtop apply
-// does); a replay has nothing to write to. Every method is safe for
-// concurrent use and may block: the screen calls them inside tea.Cmds.
+package operator
 
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/dcbtop/dcbtop/engine/dcb"
 
 	"github.com/dcbtop/dcbtop/capture/kernel"
+	"github.com/dcbtop/dcbtop/capture/snapfile"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/host"
 )
 
-// liveControl is what the backend needs of a live run's engine goroutine
-// (implemented by *liveRun): each call waits for the goroutine to carry
-// it out.
-type liveControl interface {
-	// write hands an operator's write (undo: its undo) on iface to the
+// A Run is what the backend needs of a live run's engine goroutine
+// (capture/session's Runtime): each call waits for the goroutine to
+// carry it out, and fails once it has stopped.
+type Run interface {
+	// Write hands an operator's write (undo: its undo) on iface to the
 	// host layer, which decides where it goes: dcbtop's agent, done and
 	// answered at once, or the kernel, returned as the WriteKernel to
-	// carry out and report with kernelWritten. A refusal is an error.
-	write(iface string, change *dcb.Params, willing *bool, undo bool) (host.Applied, *host.WriteKernel, error)
-	kernelWritten(w host.WriteKernel, res engine.WriteResult) error
-	// undoState is the state an undo on iface restores (the host's, one
+	// carry out and report with KernelWritten. A refusal is an error.
+	Write(iface string, change *dcb.Params, willing *bool, undo bool) (host.Applied, *host.WriteKernel, error)
+	// KernelWritten reports a WriteKernel's result to the host layer.
+	KernelWritten(w host.WriteKernel, res engine.WriteResult) error
+	// UndoState is the state an undo on iface restores (the host's, one
 	// level for the agent's and the kernel's writes alike).
-	undoState(iface string) (engine.LocalState, bool)
-	// undone reports whether the one level of undo on iface was used.
-	undone(iface string) bool
-	// setAgent starts or stops dcbtop's agent on iface.
-	setAgent(iface string, on bool) (AgentChange, error)
-	// refreshHost has the engine observe the host (LLDP agents running,
+	UndoState(iface string) (engine.LocalState, bool)
+	// Undone reports whether the one level of undo on iface was used.
+	Undone(iface string) bool
+	// SetAgent starts or stops dcbtop's agent on iface.
+	SetAgent(iface string, on bool) (AgentChange, error)
+	// RefreshHost has the engine observe the host (LLDP agents running,
 	// CAP_NET_ADMIN) before a snapshot's capabilities are read.
-	refreshHost() error
+	RefreshHost() error
 }
 
 // A Backend carries out what the screen's keys ask for (it implements
@@ -55,7 +47,7 @@ type Backend struct {
 	dir    string // --snapshot-dir
 	// snap returns the latest snapshot published to the screen.
 	snap func() (engine.Snapshot, bool)
-	live liveControl // nil in a replay
+	live Run // nil in a replay
 
 	// Seams for tests.
 	dial func() (kernel.Client, func(), error)
@@ -64,18 +56,11 @@ type Backend struct {
 	mu sync.Mutex // serializes kernel writes
 }
 
-// Backend returns the screen's backend for the run; exports go to dir.
-// A replay's backend writes nothing but exports.
-func (rt *Runtime) Backend(dir string) *Backend {
-	if rt.replay != nil {
-		return newBackend(dir, rt.feed.Snapshot, nil)
-	}
-	return newBackend(dir, rt.feed.Snapshot, rt.liveRun)
-}
-
-// newBackend returns the backend of a live run (live != nil) or a replay.
-func newBackend(dir string, snap func() (engine.Snapshot, bool), live liveControl) *Backend {
-	return &Backend{replay: live == nil, dir: dir, snap: snap, live: live, dial: kernel.Dial, now: time.Now}
+// NewBackend returns the screen's backend of a live run (run), or of a
+// replay (run nil), which writes nothing but exports. snap returns the
+// latest snapshot published to the screen; exports go to dir.
+func NewBackend(dir string, snap func() (engine.Snapshot, bool), run Run) *Backend {
+	return &Backend{replay: run == nil, dir: dir, snap: snap, live: run, dial: kernel.Dial, now: time.Now}
 }
 
 // replayWhy is the answer to every write in a replay.
@@ -102,7 +87,7 @@ func (b *Backend) Capabilities(iface string) engine.Capabilities {
 	if b.replay {
 		return engine.ReadOnly()
 	}
-	_ = b.live.refreshHost() // a stopped run: the last snapshot stands
+	_ = b.live.RefreshHost() // a stopped run: the last snapshot stands
 	in, err := b.iface(iface)
 	if err != nil {
 		r := engine.Refusal{Code: engine.RefuseUnknownInterface, Interface: iface}
@@ -110,14 +95,14 @@ func (b *Backend) Capabilities(iface string) engine.Capabilities {
 	}
 	caps := in.Caps
 	if caps.CanWrite && b.live != nil && !b.hasUndo(iface) {
-		caps.UndoNo = engine.Refusal{Code: engine.RefuseNothingToUndo, Interface: iface, Undone: b.live.undone(iface)}
+		caps.UndoNo = engine.Refusal{Code: engine.RefuseNothingToUndo, Interface: iface, Undone: b.live.Undone(iface)}
 	}
 	return caps
 }
 
 // hasUndo reports whether an undo on iface has something to restore.
 func (b *Backend) hasUndo(iface string) bool {
-	_, ok := b.live.undoState(iface)
+	_, ok := b.live.UndoState(iface)
 	return ok
 }
 
@@ -186,7 +171,7 @@ func (b *Backend) UndoState(iface string) (engine.LocalState, bool) {
 	if b.replay {
 		return engine.LocalState{}, false
 	}
-	return b.live.undoState(iface)
+	return b.live.UndoState(iface)
 }
 
 // write carries out an apply or undo as the host layer decides it: the
@@ -195,7 +180,7 @@ func (b *Backend) write(iface string, local *dcb.Params, willing *bool, undo boo
 	if _, err := b.writable(iface); err != nil {
 		return "", err
 	}
-	ap, wk, err := b.live.write(iface, local, willing, undo)
+	ap, wk, err := b.live.Write(iface, local, willing, undo)
 	switch {
 	case err != nil:
 		return "", err
@@ -240,7 +225,7 @@ func (b *Backend) kernel(w host.WriteKernel) (string, error) {
 	}
 	defer closeC()
 	res := kernel.Apply(c, w.Interface, w.Params, w.Willing)
-	_ = b.live.kernelWritten(w, res)
+	_ = b.live.KernelWritten(w, res)
 	if err := res.Failure(); err != nil {
 		return "", err
 	}
@@ -255,169 +240,51 @@ func (b *Backend) SetAgent(iface string, on bool) (string, error) {
 	if c := b.Capabilities(iface); !c.CanAgent {
 		return "", errors.New(c.AgentWhy())
 	}
-	c, err := b.live.setAgent(iface, on)
+	c, err := b.live.SetAgent(iface, on)
 	if err != nil {
 		return "", err
 	}
 	return c.String(), nil
 }
 
-// exportBeforeLink, when set (tests), runs after the temporary file is
-// written and synced and before it gets its final name; an error aborts
-// the export.
-var exportBeforeLink func(tmp string) error
-
 // Export writes snap (the snapshot JSON contract) to
-// DIR/dcbtop-IFACE-YYYYMMDDTHHMMSSZ.json, atomically: a temporary file in
-// DIR, written and synced, then linked to its final name (never replacing
-// a file: -1, -2... are added when the name is taken), and the directory
-// synced. On error nothing is left behind.
+// DIR/dcbtop-IFACE-YYYYMMDDTHHMMSSZ.json, atomically, never replacing a
+// file (capture/snapfile); an error of the directory says which flag
+// chooses another.
 func (b *Backend) Export(snap engine.Snapshot) (string, error) {
-	data, err := engine.MarshalOutput(snap, true)
-	if err != nil {
-		return "", err
-	}
-	at := snap.TakenAt
-	if at.IsZero() {
-		at = b.now()
-	}
-	base := "dcbtop-" + exportName(snap) + "-" + at.UTC().Format("20060102T150405Z")
-	path, err := writeExclusive(b.dir, base, ".json", data)
-	if err != nil && dirProblem(err) {
+	path, err := snapfile.Export(b.dir, snap, b.now())
+	if err != nil && snapfile.DirProblem(err) {
 		err = fmt.Errorf("%w (choose another directory with --snapshot-dir DIR)", err)
 	}
 	return path, err
 }
 
-// dirProblem reports whether err means the export directory cannot take
-// the file (missing, not a directory, not writable, full).
-func dirProblem(err error) bool {
-	for _, e := range []error{os.ErrNotExist, os.ErrPermission, syscall.ENOTDIR, syscall.EROFS, syscall.ENOSPC, syscall.EDQUOT} {
-		if errors.Is(err, e) {
-			return true
-		}
-	}
-	return false
+// An AgentChange is what starting or stopping dcbtop's agent on an
+// interface did.
+type AgentChange struct {
+	// Started: the agent runs now (false: it stopped, or did not run).
+	Started bool
+	// Unchanged: it already ran (start) or did not run (stop).
+	Unchanged bool
+	// Interval and TTL are a started agent's transmit interval and the
+	// TTL of its LLDPDUs; Willing its Willing state.
+	Interval time.Duration
+	TTL      uint16
+	Willing  bool
+	// From says where the local parameters in force come from now.
+	From string
 }
 
-// DefaultSnapshotDir is where the screen's s exports snapshots without
-// --snapshot-dir: the current directory when this process may write
-// there, else the home directory when it may, else the temporary
-// directory (a read-only working directory, or dcbtop run as another
-// user, must not make the export fail).
-func DefaultSnapshotDir() string {
-	return firstWritable([]string{".", os.Getenv("HOME")}, writableDir)
-}
-
-// firstWritable returns the first of dirs that writable accepts, or the
-// temporary directory.
-func firstWritable(dirs []string, writable func(string) bool) string {
-	for _, d := range dirs {
-		if d != "" && writable(d) {
-			return d
-		}
+// String is the one-line account the screen shows.
+func (c AgentChange) String() string {
+	switch {
+	case c.Started && c.Unchanged:
+		return "dcbtop's agent already runs here"
+	case c.Started:
+		return fmt.Sprintf("dcbtop's agent started: LLDPDUs every %s (TTL %d s), willing %s, local parameters %s",
+			c.Interval, c.TTL, dcb.OnOff(c.Willing), c.From)
+	case c.Unchanged:
+		return "dcbtop's agent does not run here"
 	}
-	return os.TempDir()
-}
-
-var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._+@-]`)
-
-// exportName names the interfaces of a snapshot for a file name: the one
-// interface, a few joined with "+", or the first and how many more.
-func exportName(s engine.Snapshot) string {
-	var names []string
-	for _, in := range s.Interfaces {
-		names = append(names, unsafeFileChars.ReplaceAllString(in.Name, "_"))
-	}
-	switch n := strings.Join(names, "+"); {
-	case len(names) == 0:
-		return "none"
-	case len(n) <= 40:
-		return n
-	default:
-		return fmt.Sprintf("%s+%d", names[0], len(names)-1)
-	}
-}
-
-// writeExclusive writes data to DIR/BASE+EXT, or BASE-N+EXT when that is
-// taken, atomically, with mode 0644, and returns the path.
-func writeExclusive(dir, base, ext string, data []byte) (path string, err error) {
-	f, err := os.CreateTemp(dir, ".dcbtop-export-*.tmp")
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", dir, unwrapPath(err))
-	}
-	tmp := f.Name()
-	defer func() {
-		if f != nil {
-			f.Close()
-		}
-		os.Remove(tmp) // linked under its final name, or abandoned
-	}()
-	if _, err := f.Write(data); err != nil {
-		return "", fmt.Errorf("%s: %w", tmp, unwrapPath(err))
-	}
-	if err := f.Chmod(0o644); err != nil {
-		return "", fmt.Errorf("%s: %w", tmp, unwrapPath(err))
-	}
-	if err := f.Sync(); err != nil {
-		return "", fmt.Errorf("%s: %w", tmp, unwrapPath(err))
-	}
-	if err := f.Close(); err != nil {
-		f = nil
-		return "", fmt.Errorf("%s: %w", tmp, unwrapPath(err))
-	}
-	f = nil
-	if exportBeforeLink != nil {
-		if err := exportBeforeLink(tmp); err != nil {
-			return "", err
-		}
-	}
-	for n := 0; n < 1000; n++ {
-		path = filepath.Join(dir, base+ext)
-		if n > 0 {
-			path = filepath.Join(dir, fmt.Sprintf("%s-%d%s", base, n, ext))
-		}
-		err = os.Link(tmp, path)
-		if errors.Is(err, os.ErrExist) {
-			continue
-		}
-		if err != nil && !errors.Is(err, syscall.EPERM) && !errors.Is(err, syscall.ENOTSUP) {
-			return "", fmt.Errorf("%s: %w", path, unwrapPath(err))
-		}
-		if err != nil {
-			// No hard links here (vfat...): rename, after checking the
-			// name is free (a race may still replace a file made since).
-			if _, serr := os.Lstat(path); serr == nil {
-				continue
-			}
-			if err := os.Rename(tmp, path); err != nil {
-				return "", fmt.Errorf("%s: %w", path, unwrapPath(err))
-			}
-		}
-		syncDir(dir)
-		return path, nil
-	}
-	return "", fmt.Errorf("%s: too many files named %s-N%s", dir, base, ext)
-}
-
-// syncDir makes a new directory entry durable (best effort).
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
-	}
-}
-
-// unwrapPath drops the operation and path of an *os.PathError or
-// *os.LinkError (the caller names the path).
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return le.Err
-	}
-	return err
+	return "dcbtop's agent stopped: shutdown LLDPDU sent (TTL 0); local parameters now from " + c.From
 }

@@ -1,0 +1,103 @@
+package session
+
+// Link watching: the kernel's link changes, carried out on the engine
+// goroutine (an interface's capture woken, one that appears captured, one
+// removed let go).
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/lldp"
+)
+
+// watchLinks hands the link changes to the loop (linkChanged). The
+// watcher follows each link by its own messages (capture.WatchLinks),
+// never by listing them all again.
+func (r *liveRun) watchLinks(ctx context.Context) {
+	for ctx.Err() == nil {
+		if err := capture.WatchLinks(ctx, r.linkEvents); err != nil && ctx.Err() == nil {
+			select { // resubscribe after an overflow
+			case <-ctx.Done():
+			case <-time.After(time.Second):
+			}
+		}
+	}
+}
+
+// linkChanged carries out a link change on the loop's goroutine and
+// returns the captured interfaces after it. A captured interface's
+// capture is woken (it reopens its socket at once) and the engine told.
+// In an all-interfaces run, an Ethernet interface that comes up is
+// captured from now on (start starts its capture), up to the engine's
+// bound past which the engine counts it (too-many-interfaces); one that is
+// removed is let go (its capture stopped and its socket closed, unless
+// dcbtop's agent runs there), and captured afresh should it come back.
+// The engine keeps its port, down, until then.
+func (r *liveRun) linkChanged(le capture.LinkEvent, ifaces []*liveIface, start func(*liveIface)) []*liveIface {
+	// The changes already queued are carried out together and the
+	// sockets settled once for all of them: a thousand interfaces coming
+	// up would otherwise check up to a thousand sockets each.
+	var evs []engine.Event
+	ifaces, evs = r.linkChange(le, ifaces, start, evs)
+	for n := len(r.linkEvents); n > 0; n-- {
+		ifaces, evs = r.linkChange(<-r.linkEvents, ifaces, start, evs)
+	}
+	if len(evs) > 0 {
+		r.settle(ifaces, evs...)
+	}
+	return ifaces
+}
+
+// linkChange is one change of linkChanged: it returns the captured
+// interfaces after it and evs with the engine's event, if any, appended.
+func (r *liveRun) linkChange(le capture.LinkEvent, ifaces []*liveIface, start func(*liveIface), evs []engine.Event) ([]*liveIface, []engine.Event) {
+	li := r.byName[le.Name]
+	switch {
+	case li == nil && (!r.dynamic || !le.Up || le.Removed):
+		return ifaces, evs // not captured (-i names others), or not up
+	case li == nil && len(r.byName) >= engine.DefaultMaxInterfaces:
+		// Applied below: the engine counts it past its bound.
+	case li == nil:
+		li = &liveIface{name: le.Name, link: le.Link, kick: make(chan struct{}, 1), open: r.cfg.open}
+		r.byName[li.name] = li
+		r.added = append(r.added, li)
+		ifaces = append(ifaces, li)
+		r.publishNames(ifaces)
+		start(li)
+	case le.Removed && r.dynamic && li.ctl == nil:
+		li.stop()
+		r.letGo.Go(li.drop) // not on the loop: a close waits ~10 ms
+		delete(r.byName, li.name)
+		ifaces = slices.DeleteFunc(ifaces, func(x *liveIface) bool { return x == li })
+		r.added = slices.DeleteFunc(r.added, func(x *liveIface) bool { return x == li })
+		r.publishNames(ifaces)
+	default:
+		select {
+		case li.kick <- struct{}{}:
+		default:
+		}
+	}
+	ev := engine.LinkChanged{Interface: le.Name, At: r.clk.Stamp(le.At).UTC(), Ifindex: le.Index, MAC: lldp.MAC(le.MAC), Up: le.Up, Removed: le.Removed}
+	return ifaces, append(evs, ev)
+}
+
+// publishNames publishes the captured interfaces' names to the samplers.
+func (r *liveRun) publishNames(ifaces []*liveIface) {
+	names := make([]string, len(ifaces))
+	for i, li := range ifaces {
+		names[i] = li.name
+	}
+	r.names.Store(&names)
+}
+
+// ifaceNames returns the captured interfaces' names (samplers' goroutines).
+func (r *liveRun) ifaceNames() []string {
+	if p := r.names.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
