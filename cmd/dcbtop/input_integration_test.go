@@ -93,7 +93,6 @@ func interruptWaiting(t *testing.T, what string, argv []string, env []string) {
 // A FIFO without a writer: apply and -r wait for one, and SIGINT ends
 // the wait (open() blocked and ignored it).
 func TestFIFOWithoutWriterInterrupted(t *testing.T) {
-	t.Parallel()
 	fifo := filepath.Join(t.TempDir(), "fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
