@@ -18,6 +18,8 @@ FUZZTIME  ?= 20s
 # on peers and timers, not the CPU, and each has namespaces of its own, so
 # more than the two cores run at once.
 TEST_PARALLEL ?= 8
+# How many packages test at once; go test's default is the cores (2).
+TEST_PACKAGES ?= 4
 # Debian packages the integration tests need: an independent LLDP peer
 # (lldpd), an independent decoder (tshark), a recorder (tcpdump) and a
 # terminal for end-to-end UI tests (tmux), the kernel's dcbnl.h header
@@ -60,8 +62,8 @@ deps:
 	  fi; \
 	fi
 
-# Everything: static checks, then unit and integration tests with the race
-# detector. Privileged tests skip without root unless DCBTOP_REQUIRE_PRIV=1,
+# Everything: static checks (beside the tests: they mostly wait), and unit
+# and integration tests with the race detector. Privileged tests skip without root unless DCBTOP_REQUIRE_PRIV=1,
 # which turns such a skip into a failure (CI sets it).
 #
 # As root the tests run as on a new machine, whatever ran here before: in
@@ -78,17 +80,22 @@ deps:
 # milliseconds), and go test still starts from an empty /run.
 # Without root nothing is wrapped (unshare needs root); privileged tests
 # then skip with their reason.
-test: deps vet lint
-	@if [ "$$(id -u)" = 0 ] && [ -z "$$DCBTOP_ISOLATED" ] && command -v unshare >/dev/null 2>&1; then \
+test: deps
+	@checks=$$(mktemp); \
+	( $(MAKE) --no-print-directory vet lint >$$checks 2>&1; echo $$? >$$checks.rc ) & \
+	if [ "$$(id -u)" = 0 ] && [ -z "$$DCBTOP_ISOLATED" ] && command -v unshare >/dev/null 2>&1; then \
 	  $(GO) mod download && \
-	  echo "go test -race -count=1 -parallel $(TEST_PARALLEL) ./... (private /run and network namespace)" && \
+	  echo "go test -race -count=1 -p $(TEST_PACKAGES) -parallel $(TEST_PARALLEL) ./... (private /run and network namespace)" && \
 	  DCBTOP_ISOLATED=1 unshare --mount --propagation private --net -- sh -ec '\
 	    mount -t tmpfs -o mode=0755 dcbtop-test-run /run; mkdir -p /run/lock /run/user; \
 	    ip link set lo up; \
-	    GOFLAGS=-mod=mod GOPROXY=off exec $(GO) test -race -count=1 -parallel $(TEST_PARALLEL) ./...'; \
+	    GOFLAGS=-mod=mod GOPROXY=off exec $(GO) test -race -count=1 -p $(TEST_PACKAGES) -parallel $(TEST_PARALLEL) ./...'; \
 	else \
-	  echo "go test -race -count=1 -parallel $(TEST_PARALLEL) ./..."; $(GO) test -race -count=1 -parallel $(TEST_PARALLEL) ./...; \
-	fi
+	  echo "go test -race -count=1 -p $(TEST_PACKAGES) -parallel $(TEST_PARALLEL) ./..."; \
+	  $(GO) test -race -count=1 -p $(TEST_PACKAGES) -parallel $(TEST_PARALLEL) ./...; \
+	fi; rc=$$?; wait; \
+	echo "gofmt, go vet, staticcheck, deadcode (beside the tests):"; cat $$checks; crc=$$(cat $$checks.rc); rm -f $$checks $$checks.rc; \
+	[ $$rc = 0 ] && [ "$$crc" = 0 ]
 
 unit:
 	$(GO) test -count=1 ./...
