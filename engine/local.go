@@ -171,12 +171,17 @@ func (a *localAgent) msap() (chassis, port string) {
 
 // PreviewOperational returns the operational parameters and their
 // resolution that in would have with the given local Willing state and
-// local parameters (nil: the current ones), all else unchanged. It is pure
-// and works on a Snapshot's Interface, so a UI can show what a change would
-// do before it is made.
+// local parameters (nil: the current ones), all else unchanged: the local
+// parameters with their Willing bits set to willing, as an apply sets them
+// (the agent's dcb.Params.WithWilling, the kernel's read-back). It is pure
+// and works on a Snapshot's Interface, so the screen shows what a change
+// would do before it is made without asking anyone.
 func PreviewOperational(in Interface, willing bool, local *dcb.Params) (*dcb.Params, dcb.Resolution) {
 	if local == nil {
 		local = in.Local
+	}
+	if local != nil {
+		local = local.WithWilling(willing)
 	}
 	ri := dcb.ResolveInput{Local: local, Willing: willing, Remote: in.Remote, Dialect: in.Dialect}
 	if in.MAC != nil {

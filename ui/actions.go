@@ -26,75 +26,64 @@ func (m *Model) target(act actionKind) *engine.Interface {
 	return in
 }
 
-// checked returns a Cmd that asks the backend again whether act is allowed
-// on iface (what it said last may be stale) and answers readOnlyMsg when it
-// is not, or then's message.
-func (m Model) checked(act actionKind, iface string, then func(b Backend, caps Caps) tea.Msg) tea.Cmd {
-	b := m.backend
-	return func() tea.Msg {
-		caps := b.Capabilities(iface)
-		if ok, _ := allows(caps, act); !ok {
-			return readOnlyMsg{act: act, iface: iface, caps: caps}
-		}
-		return then(b, caps)
-	}
-}
-
-// startWilling asks the backend (in a Cmd) whether Willing may change and
-// what operational would become; a confirmation dialog follows.
+// startWilling opens the confirmation of a Willing change, with what
+// operational would become (engine.PreviewOperational on the snapshot:
+// nothing is asked of the backend until the operator confirms).
 func (m Model) startWilling() (tea.Model, tea.Cmd) {
 	in := m.target(actWilling)
 	if in == nil {
 		return m, nil
 	}
 	target := in.Willing == nil || !*in.Willing
-	name := in.Name
-	m.vs.busy = fmt.Sprintf("previewing Willing %s on %s…", dcb.OnOff(target), name)
-	return m, m.checked(actWilling, name, func(b Backend, caps Caps) tea.Msg {
-		op, res, err := b.Preview(name, target, nil)
-		return confirmMsg{act: actWilling, iface: name, willing: target, caps: caps, op: op, res: res, err: err, preview: true}
-	})
+	op, res := engine.PreviewOperational(*in, target, nil)
+	m.openConfirm(confirmMsg{act: actWilling, iface: in.Name, willing: target, op: op, res: res, preview: true})
+	return m, nil
 }
 
-// startGuarded starts edit or undo after the backend's write check.
-func (m Model) startGuarded(act actionKind) (tea.Model, tea.Cmd) {
-	in := m.target(act)
+// startEdit opens the edit form on the selected interface.
+func (m Model) startEdit() (tea.Model, tea.Cmd) {
+	in := m.target(actEdit)
 	if in == nil {
 		return m, nil
 	}
-	name := in.Name
-	m.vs.busy = fmt.Sprintf("checking %s on %s…", act, name)
-	return m, m.checked(act, name, func(b Backend, caps Caps) tea.Msg {
-		if act == actEdit {
-			return editReadyMsg{iface: name, caps: caps}
-		}
-		// Undo: what it restores, and what operational would become.
-		st, ok := b.UndoState(name)
+	m.vs.form = newEditForm(in)
+	m.vs.detail = nil
+	return m, nil
+}
+
+// startUndo asks the backend what an undo would restore (the host's one
+// level of undo: the one thing the snapshot does not carry) and opens the
+// confirmation with what operational would become.
+func (m Model) startUndo() (tea.Model, tea.Cmd) {
+	in := m.target(actUndo)
+	if in == nil {
+		return m, nil
+	}
+	b, snap := m.backend, *in
+	m.vs.busy = fmt.Sprintf("checking undo on %s…", snap.Name)
+	return m, func() tea.Msg {
+		st, ok := b.UndoState(snap.Name)
 		if !ok {
-			caps.UndoNo = engine.Refusal{Code: engine.RefuseNothingToUndo, Interface: name}
-			return readOnlyMsg{act: act, iface: name, caps: caps}
+			return noUndoMsg{iface: snap.Name}
 		}
-		msg := confirmMsg{act: act, iface: name, caps: caps, undo: &st, willing: st.Willing}
+		msg := confirmMsg{act: actUndo, iface: snap.Name, undo: &st, willing: st.Willing}
 		if st.Params != nil {
-			msg.op, msg.res, msg.err = b.Preview(name, st.Willing, st.Params)
+			msg.op, msg.res = engine.PreviewOperational(snap, st.Willing, st.Params)
 			msg.preview = true
 		}
 		return msg
-	})
+	}
 }
 
-// startAgent asks to start or stop dcbtop's host agent on the interface.
+// startAgent opens the confirmation of starting or stopping dcbtop's host
+// agent on the interface.
 func (m Model) startAgent() (tea.Model, tea.Cmd) {
 	in := m.target(actAgent)
 	if in == nil {
 		return m, nil
 	}
-	on := in.LocalSource != engine.SourceAgent
-	name := in.Name
-	m.vs.busy = fmt.Sprintf("checking the host agent on %s…", name)
-	return m, m.checked(actAgent, name, func(_ Backend, caps Caps) tea.Msg {
-		return confirmMsg{act: actAgent, iface: name, willing: on, caps: caps}
-	})
+	m.openConfirm(confirmMsg{act: actAgent, iface: in.Name, willing: in.LocalSource != engine.SourceAgent})
+	return m, nil
 }
 
 // openConfirm opens the dialog a confirmMsg asks for.
@@ -104,7 +93,7 @@ func (m *Model) openConfirm(msg confirmMsg) {
 		return
 	}
 	d := &dialog{iface: msg.iface, willing: msg.willing, curOp: in.Operational.Clone(), curRes: in.Resolution,
-		op: msg.op, res: msg.res, previewErr: msg.err, hasPreview: msg.preview && msg.err == nil}
+		op: msg.op, res: msg.res, hasPreview: msg.preview}
 	switch msg.act {
 	case actWilling:
 		d.kind = dialogWilling
@@ -186,7 +175,8 @@ func (m Model) dialogKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// formKey edits the form; a change asks the backend for a new preview.
+// formKey edits the form; a change previews what operational would
+// become (engine.PreviewOperational on the snapshot).
 func (m Model) formKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
 	f := *m.vs.form
@@ -209,8 +199,8 @@ func (m Model) formKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			break
 		}
 		d := &dialog{kind: dialogApply, iface: f.iface, curOp: f.curOp, curRes: f.curRes, local: p, localDiff: paramsDiff(f.base, p)}
-		if pv := f.preview; pv != nil && pv.seq == f.seq {
-			d.op, d.res, d.previewErr, d.hasPreview = pv.op, pv.res, pv.err, pv.err == nil
+		if pv := f.preview; pv != nil {
+			d.op, d.res, d.hasPreview = pv.op, pv.res, true
 		}
 		m.vs.dialog = d
 	case key.Matches(msg, k.FormNext):
@@ -239,21 +229,18 @@ func (m Model) formKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	default:
 		changed = f.typeRune(msg.Text)
 	}
-	var cmd tea.Cmd
 	if changed {
 		f.msg = ""
-		m.seq++
-		f.seq = m.seq
-		if p, errs, _ := f.problems(); len(errs) == 0 && m.backend != nil {
-			b, name, w, seq := m.backend, f.iface, f.willing, f.seq
-			cmd = func() tea.Msg {
-				op, res, err := b.Preview(name, w, p)
-				return formPreviewMsg{seq: seq, iface: name, op: op, res: res, err: err}
+		f.preview = nil
+		if p, errs, _ := f.problems(); len(errs) == 0 {
+			if in := m.iface(f.iface); in != nil {
+				op, res := engine.PreviewOperational(*in, f.willing, p)
+				f.preview = &formPreview{op: op, res: res}
 			}
 		}
 	}
 	m.vs.form = &f
-	return m, cmd
+	return m, nil
 }
 
 // export writes the snapshot on screen through the backend.

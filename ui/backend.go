@@ -8,10 +8,16 @@ import (
 	"github.com/dcbtop/dcbtop/engine"
 )
 
-// A Backend carries out what the operator asks for: it previews and
-// applies local parameters and the local Willing state, undoes the last
-// apply, exports snapshots and starts or stops dcbtop's host DCBX agent.
+// A Backend carries out what the operator asks for: it applies local
+// parameters and the local Willing state, undoes the last apply, exports
+// snapshots and starts or stops dcbtop's host DCBX agent.
 // capture/operator implements it over the engine and capture.
+//
+// The screen asks it nothing the snapshot carries: what may be done on an
+// interface is the snapshot's (engine.Interface.Caps), and what a change
+// would put in force is engine.PreviewOperational's, computed here. Each
+// operator action is one call (the host layer decides again at the write
+// and refuses with an error what the snapshot no longer allows).
 //
 // The UI calls every method from inside a tea.Cmd, never from Update, so
 // methods may block (netlink round trips, file writes); they are called
@@ -19,14 +25,6 @@ import (
 // errors come back to Update as messages. Strings returned (results, error
 // messages, reasons) are sanitized before they are shown.
 type Backend interface {
-	// Capabilities says what may be changed on iface and, when something
-	// may not, why (replay, no privilege, firmware-managed DCBX...).
-	Capabilities(iface string) Caps
-	// Preview computes, without changing anything, the operational
-	// parameters and their resolution iface would have with the given
-	// Willing state and local parameters (nil: the current local
-	// parameters).
-	Preview(iface string, willing bool, local *dcb.Params) (*dcb.Params, dcb.Resolution, error)
 	// Apply sets the local Willing state (nil: unchanged) and local
 	// parameters (nil: unchanged) of iface, reads them back and returns a
 	// one-line account of what is now in force, e.g. "willing off; read

@@ -22,13 +22,11 @@ type appField struct {
 	prio  string
 }
 
-// formPreview is the backend's preview of the operational parameters the
-// form's parameters would give.
+// formPreview is the operational parameters the form's parameters would
+// give, and their resolution (engine.PreviewOperational).
 type formPreview struct {
-	seq int
 	op  *dcb.Params
 	res dcb.Resolution
-	err error
 }
 
 // An editForm edits an interface's local ETS table, PFC priorities and APP
@@ -50,7 +48,6 @@ type editForm struct {
 	// fresh is set when a number field was just focused: the next digit
 	// replaces its value instead of appending, as in a spreadsheet.
 	fresh   bool
-	seq     int
 	preview *formPreview
 	msg     string
 	// rebased says the state in force changed while the form was open:
@@ -444,17 +441,13 @@ func (r *renderer) formBox() string {
 			diff = append(diff, "  "+st.Dim.Render("none yet"))
 		}
 		diff = append(diff, r.changeLines(changes, w)...)
-		if pv := f.preview; pv != nil && pv.seq == f.seq && len(changes) > 0 {
+		if pv := f.preview; pv != nil && len(changes) > 0 {
 			diff = append(diff, st.ColHeader.Render("Operational after apply (preview)"))
-			if pv.err != nil {
-				diff = append(diff, st.Crit.Render(trunc("  preview failed: "+Sanitize(pv.err.Error()), w)))
-			} else {
-				cs := append(resolutionDiff(f.curRes, pv.res), paramsDiff(f.curOp, pv.op)...)
-				if len(cs) == 0 {
-					diff = append(diff, "  "+st.Dim.Render("no change to the operational parameters"))
-				}
-				diff = append(diff, r.changeLines(cs, w)...)
+			cs := append(resolutionDiff(f.curRes, pv.res), paramsDiff(f.curOp, pv.op)...)
+			if len(cs) == 0 {
+				diff = append(diff, "  "+st.Dim.Render("no change to the operational parameters"))
 			}
+			diff = append(diff, r.changeLines(cs, w)...)
 		}
 	}
 	apply := st.Key.Render("enter") + " apply"

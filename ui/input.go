@@ -130,9 +130,9 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Willing):
 		return m.startWilling()
 	case key.Matches(msg, k.Edit):
-		return m.startGuarded(actEdit)
+		return m.startEdit()
 	case key.Matches(msg, k.Undo):
-		return m.startGuarded(actUndo)
+		return m.startUndo()
 	case key.Matches(msg, k.Agent):
 		return m.startAgent()
 	case key.Matches(msg, k.Export):
@@ -216,7 +216,7 @@ func (m *Model) switchIface(d, n int) tea.Cmd {
 		}
 	}
 	m.syncCaps()
-	return m.capsCmd(m.vs.iface)
+	return nil
 }
 
 // renderer returns the renderer of the current frame, for the geometry

@@ -80,11 +80,14 @@ func TestFooterModes(t *testing.T) {
 		t.Errorf("read-only footer: %q", foot)
 	}
 
-	// Writable, nothing to undo: no u.
-	be := writable()
-	be.caps.UndoNo = engine.Refusal{Code: engine.RefuseNothingToUndo, Interface: "eth0"}
-	h = newHarness(t, realistic(t), be)
+	// Writable, and u once said there is nothing to undo: no u (only the
+	// backend knows the host's one level of undo; it is asked on u).
+	h = newHarness(t, realistic(t), writable())
 	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	if foot = h.footerLine(); !strings.Contains(foot, "u undo") {
+		t.Errorf("undo not asked yet: footer %q", foot)
+	}
+	h.send(keyPress("u"))
 	if foot = h.footerLine(); strings.Contains(foot, "u undo") || !strings.Contains(foot, "e edit") {
 		t.Errorf("nothing to undo: footer %q", foot)
 	}
@@ -257,7 +260,9 @@ func TestUndoPreview(t *testing.T) {
 	h.wantScreen("Undo the last apply on eth0", "Local Willing: ON → OFF", "Local parameters change:",
 		"ETS TC0 bandwidth 50% → 70%", "ETS TC1 bandwidth 50% → 30%", "PFC priority 4 enabled",
 		"Operational after undo (preview):", "y undo")
-	h.wantCalls("Capabilities(eth0)", "Capabilities(eth0)", "UndoState(eth0)", "Preview(eth0, willing off, local true)")
+	// One call for u: what the host would restore; the preview is the
+	// screen's own (engine.PreviewOperational on the snapshot).
+	h.wantCalls("UndoState(eth0)")
 	h.golden("undo_dialog")
 	h.press("y")
 	h.wantScreen("✓ eth0: restored willing on; read back: willing on")
@@ -274,10 +279,8 @@ func TestUndoPreview(t *testing.T) {
 	}
 	h.wantScreen("Local Willing: ON (unchanged)", "nothing changes")
 	h.press("n")
-	// Nothing ever applied: the backend's words stand.
-	be2 := writable()
-	be2.caps.UndoNo = engine.Refusal{Code: engine.RefuseNothingToUndo, Interface: "eth0"}
-	h2 := newHarness(t, firstReceipt(t), be2)
+	// Nothing ever applied: the host's words.
+	h2 := newHarness(t, firstReceipt(t), writable())
 	h2.press("u")
 	h2.wantScreen("no apply since dcbtop started")
 }

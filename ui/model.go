@@ -165,16 +165,13 @@ type dialog struct {
 	// curOp and curRes are what is in force now; op and res the preview.
 	curOp, op   *dcb.Params
 	curRes, res dcb.Resolution
-	previewErr  error
 	hasPreview  bool
 	local       *dcb.Params // dialogApply: the parameters to apply; dialogUndo: to restore
 	curWilling  *bool       // dialogUndo: the local Willing state in force (willing: restored)
 	localDiff   []change    // dialogApply: local before → after
 	agentDetail string      // dialogAgent: what starting/stopping means
 	agentPorts  []string    // dialogQuit: the ports dcbtop's agent runs on
-	// seq numbers the dialog's preview request (a newer one supersedes
-	// it); rebased says the state in force changed while it was open.
-	seq     int
+	// rebased says the state in force changed while it was open.
 	rebased bool
 }
 
@@ -207,8 +204,11 @@ type Model struct {
 	demoLatest *DemoStatus
 	demoHeld   bool
 
-	caps map[string]Caps
-	seq  int // edit previews: only the newest counts
+	// caps are the capabilities of each interface of the latest snapshot
+	// (engine.Interface.Caps); noUndo why there is nothing to undo where
+	// the backend said so or this screen undid the last apply.
+	caps   map[string]Caps
+	noUndo map[string]engine.Refusal
 	// undone marks the interfaces whose last apply this screen undid:
 	// one level of undo, nothing left until the next apply.
 	undone map[string]bool

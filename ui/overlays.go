@@ -118,9 +118,6 @@ func (r *renderer) dialogBox() string {
 	var lines []string
 	preview := func(heading string) {
 		switch {
-		case d.previewErr != nil:
-			lines = append(lines, r.st.Crit.Render(r.sym.Error+" preview failed:"))
-			lines = append(lines, wrap(Sanitize(d.previewErr.Error()), w-2, "  ")...)
 		case d.hasPreview:
 			lines = append(lines, heading)
 			cs := append(resolutionDiff(d.curRes, d.res), paramsDiff(d.curOp, d.op)...)
@@ -148,7 +145,7 @@ func (r *renderer) dialogBox() string {
 	case dialogUndo:
 		title = "Undo the last apply on " + ifn
 		lines = append(lines, wrap("restores the local parameters and Willing state that were in force before it (one level)", w, "")...)
-		if d.local != nil || d.localDiff != nil || d.hasPreview || d.previewErr != nil {
+		if d.local != nil || d.localDiff != nil || d.hasPreview {
 			from := r.sym.Absent
 			if d.curWilling != nil {
 				from = map[bool]string{true: "ON", false: "OFF"}[*d.curWilling]

@@ -31,39 +31,18 @@ func (a actionKind) String() string {
 
 // Messages carrying Backend results back to Update.
 type (
-	capsMsg struct {
-		iface string
-		caps  Caps
-	}
-	// readOnlyMsg: the backend refused an action, with its reason.
-	readOnlyMsg struct {
-		act   actionKind
-		iface string
-		caps  Caps
-	}
+	// noUndoMsg: the backend has nothing to undo on iface.
+	noUndoMsg struct{ iface string }
 	// confirmMsg opens a confirmation dialog, with a preview for Willing.
 	confirmMsg struct {
 		act     actionKind
 		iface   string
 		willing bool // Willing: the new state; agent: start
-		caps    Caps
 		op      *dcb.Params
 		res     dcb.Resolution
-		err     error
 		preview bool
 		// undo is what an undo restores (undo only).
 		undo *engine.LocalState
-	}
-	editReadyMsg struct {
-		iface string
-		caps  Caps
-	}
-	formPreviewMsg struct {
-		seq   int
-		iface string
-		op    *dcb.Params
-		res   dcb.Resolution
-		err   error
 	}
 	resultMsg struct {
 		act   actionKind
@@ -144,35 +123,14 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.Err != nil {
 			m.vs.status = statusLine{text: msg.Err.Error(), level: levelErr}
 		}
-	case capsMsg:
-		m.setCaps(msg.iface, msg.caps)
-	case readOnlyMsg:
+	case noUndoMsg:
 		m.vs.busy = ""
-		m.setCaps(msg.iface, msg.caps)
-		_, why := allows(msg.caps, msg.act)
-		m.readOnly(msg.act, msg.iface, why)
+		m.setNoUndo(msg.iface, engine.Refusal{Code: engine.RefuseNothingToUndo, Interface: msg.iface, Undone: m.undone[msg.iface]})
+		_, why := allows(m.vs.caps, actUndo)
+		m.readOnly(actUndo, msg.iface, why)
 	case confirmMsg:
 		m.vs.busy = ""
-		m.setCaps(msg.iface, msg.caps)
 		m.openConfirm(msg)
-	case editReadyMsg:
-		m.vs.busy = ""
-		m.setCaps(msg.iface, msg.caps)
-		if in := m.iface(msg.iface); in != nil {
-			m.vs.form = newEditForm(in)
-			m.vs.detail = nil
-		}
-	case formPreviewMsg:
-		if f := m.vs.form; f != nil && f.iface == msg.iface && f.seq == msg.seq {
-			nf := *f
-			nf.preview = &formPreview{seq: msg.seq, op: msg.op, res: msg.res, err: msg.err}
-			m.vs.form = &nf
-		}
-		if d := m.vs.dialog; d != nil && d.iface == msg.iface && d.seq == msg.seq && msg.seq != 0 {
-			nd := *d
-			nd.op, nd.res, nd.previewErr, nd.hasPreview = msg.op, msg.res, msg.err, msg.err == nil
-			m.vs.dialog = &nd
-		}
 	case resultMsg:
 		m.vs.busy = ""
 		if msg.err == nil {
@@ -185,8 +143,10 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			switch msg.act {
 			case actUndo:
 				m.undone[msg.iface] = true
+				m.setNoUndo(msg.iface, engine.Refusal{Code: engine.RefuseNothingToUndo, Interface: msg.iface, Undone: true})
 			case actWilling, actApply:
 				delete(m.undone, msg.iface)
+				m.setNoUndo(msg.iface, engine.Refusal{})
 			}
 		}
 		if msg.err != nil {
@@ -194,7 +154,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		} else {
 			m.vs.status = statusLine{text: msg.iface + ": " + msg.text, level: levelOK}
 		}
-		return m, m.capsCmd(msg.iface)
+		return m, nil
 	case exportMsg:
 		m.vs.busy = ""
 		if msg.err != nil {
@@ -214,13 +174,10 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // while the screen is paused.
 func (m *Model) receive(s engine.Snapshot) tea.Cmd {
 	m.latest, m.haveLatest = s, true
-	rebase := m.rebase(s)
+	m.rebase(s)
 	if m.vs.paused {
 		m.vs.newCount = countNew(m.snap.Indications, s.Indications)
-		return rebase
-	}
-	if rebase != nil {
-		return tea.Batch(rebase, m.show(s))
+		return nil
 	}
 	return m.show(s)
 }
@@ -234,10 +191,10 @@ const rebasedNote = "what is in force changed while this was open (a remote upda
 // parameters, their resolution or its local parameters differ from those
 // the form or dialog was opened with (the switch changed its TLVs, a
 // second peer appeared, another apply), the baseline becomes the new
-// state, the preview is asked for again and the form or dialog says so.
+// state, the preview is made again and the form or dialog says so.
 // So a preview never credits the operator's edit with a change the
 // remote side made.
-func (m *Model) rebase(s engine.Snapshot) tea.Cmd {
+func (m *Model) rebase(s engine.Snapshot) {
 	var name string
 	switch {
 	case m.vs.form != nil:
@@ -245,7 +202,7 @@ func (m *Model) rebase(s engine.Snapshot) tea.Cmd {
 	case m.vs.dialog != nil:
 		name = m.vs.dialog.iface
 	default:
-		return nil
+		return
 	}
 	var in *engine.Interface
 	for i := range s.Interfaces {
@@ -254,57 +211,43 @@ func (m *Model) rebase(s engine.Snapshot) tea.Cmd {
 		}
 	}
 	if in == nil {
-		return nil
-	}
-	var cmds []tea.Cmd
-	preview := func(willing bool, local *dcb.Params) tea.Cmd {
-		if m.backend == nil {
-			return nil
-		}
-		m.seq++
-		b, seq := m.backend, m.seq
-		return func() tea.Msg {
-			op, res, err := b.Preview(name, willing, local)
-			return formPreviewMsg{seq: seq, iface: name, op: op, res: res, err: err}
-		}
+		return
 	}
 	if f := m.vs.form; f != nil && (in.Operational.Diff(f.curOp) != 0 || in.Resolution != f.curRes || in.Local.Diff(f.base) != 0) {
 		nf := *f
 		nf.base, nf.curOp, nf.curRes, nf.rebased = in.Local.Clone(), in.Operational.Clone(), in.Resolution, true
 		nf.preview = nil
 		if p, errs, _ := nf.problems(); len(errs) == 0 {
-			cmds = append(cmds, preview(nf.willing, p))
+			op, res := engine.PreviewOperational(*in, nf.willing, p)
+			nf.preview = &formPreview{op: op, res: res}
 		}
-		nf.seq = m.seq
 		m.vs.form = &nf
 	}
 	if d := m.vs.dialog; d != nil && (in.Operational.Diff(d.curOp) != 0 || in.Resolution != d.curRes) {
 		nd := *d
 		nd.curOp, nd.curRes, nd.rebased = in.Operational.Clone(), in.Resolution, true
+		preview := func(willing bool, local *dcb.Params) {
+			nd.op, nd.res = engine.PreviewOperational(*in, willing, local)
+			nd.hasPreview = true
+		}
 		switch nd.kind {
 		case dialogWilling:
-			cmds = append(cmds, preview(nd.willing, nil))
-			nd.seq, nd.hasPreview, nd.previewErr = m.seq, false, nil
+			preview(nd.willing, nil)
 		case dialogUndo:
 			if nd.local != nil {
 				nd.localDiff, nd.curWilling = paramsDiff(in.Local, nd.local), in.Willing
-				cmds = append(cmds, preview(nd.willing, nd.local))
-				nd.seq, nd.hasPreview, nd.previewErr = m.seq, false, nil
+				preview(nd.willing, nd.local)
 			}
 		case dialogApply:
-			if f := m.vs.form; f != nil {
-				nd.localDiff = paramsDiff(f.base, nd.local)
-			}
 			willing := nd.local.Willing()
 			if f := m.vs.form; f != nil {
+				nd.localDiff = paramsDiff(f.base, nd.local)
 				willing = f.willing
 			}
-			cmds = append(cmds, preview(willing, nd.local))
-			nd.seq, nd.hasPreview, nd.previewErr = m.seq, false, nil
+			preview(willing, nd.local)
 		}
 		m.vs.dialog = &nd
 	}
-	return tea.Batch(cmds...)
 }
 
 // show puts a snapshot on screen, keeping the log cursor on the entry it
@@ -324,7 +267,6 @@ func (m *Model) show(s engine.Snapshot) tea.Cmd {
 			}
 		}
 	}
-	before := m.vs.iface
 	ovName, ovLine := overviewSelected(m.snap, &m.vs), m.ovLine()
 	m.snap = s
 	if ovName != "" && m.vs.overview {
@@ -343,38 +285,29 @@ func (m *Model) show(s engine.Snapshot) tea.Cmd {
 	m.vs.iface = in.Name
 	m.adoptCaps(s)
 	m.syncCaps()
-	if in.Name != before || !m.vs.capsKnown {
-		return m.capsCmd(in.Name)
-	}
 	return nil
 }
 
 // adoptCaps takes the capabilities the engine decided for each interface
-// of a live snapshot (engine.Interface.Caps), so that what the keys allow
+// of a snapshot (engine.Interface.Caps), so that what the keys allow
 // follows the host without asking the backend: an LLDP agent that exited
-// stops blocking a at the next snapshot. What only the backend knows (why
-// there is nothing to undo) is kept until it answers again. A snapshot
-// without decided capabilities (a replay's, a test's) leaves them as the
-// backend said.
+// stops blocking a at the next snapshot. A replay's screen writes nothing;
+// an interface whose snapshot decided nothing (a test's) may be tried, and
+// the backend's answer says why not.
 func (m *Model) adoptCaps(s engine.Snapshot) {
-	if m.vs.capture.Mode == CaptureReplay {
-		return
-	}
+	caps := make(map[string]Caps, len(s.Interfaces))
 	for i := range s.Interfaces {
 		in := &s.Interfaces[i]
 		c := in.Caps
+		if m.vs.capture.Mode == CaptureReplay {
+			c = engine.ReadOnly()
+		}
 		if c == (engine.Capabilities{}) {
 			continue
 		}
-		old, known := m.caps[in.Name]
-		if known {
-			c.UndoNo = old.UndoNo
-			if c == old {
-				continue
-			}
-		}
-		m.setCaps(in.Name, c)
+		caps[in.Name] = c
 	}
+	m.caps = caps
 }
 
 func sameIndication(a, b *engine.Indication) bool {
@@ -397,25 +330,29 @@ func countNew(shown, next []engine.Indication) int {
 	return len(next)
 }
 
-func (m *Model) setCaps(iface string, c Caps) {
-	m.caps = maps.Clone(m.caps)
-	if m.caps == nil {
-		m.caps = map[string]Caps{}
+// setNoUndo records why there is nothing to undo on iface (the zero
+// Refusal: there may be), which only the backend and this screen's own
+// actions know.
+func (m *Model) setNoUndo(iface string, r engine.Refusal) {
+	m.noUndo = maps.Clone(m.noUndo)
+	if m.noUndo == nil {
+		m.noUndo = map[string]engine.Refusal{}
 	}
-	m.caps[iface] = c
+	if r == (engine.Refusal{}) {
+		delete(m.noUndo, iface)
+	} else {
+		m.noUndo[iface] = r
+	}
 	m.syncCaps()
 }
 
+// syncCaps sets the selected interface's capabilities: the snapshot's,
+// with why there is nothing to undo when the screen knows.
 func (m *Model) syncCaps() {
 	m.vs.caps, m.vs.capsKnown = m.caps[m.vs.iface]
-}
-
-func (m Model) capsCmd(iface string) tea.Cmd {
-	b := m.backend
-	if b == nil || iface == "" {
-		return nil
+	if m.vs.capsKnown {
+		m.vs.caps.UndoNo = m.noUndo[m.vs.iface]
 	}
-	return func() tea.Msg { return capsMsg{iface: iface, caps: b.Capabilities(iface)} }
 }
 
 // iface returns the named interface of the snapshot on screen.
@@ -427,12 +364,6 @@ func (m Model) iface(name string) *engine.Interface {
 }
 
 // readOnly explains, in the status line, why an action is unavailable.
-// After an undo from this screen, "nothing to undo" says that the one
-// level of undo was used, not that nothing was ever applied.
 func (m *Model) readOnly(act actionKind, iface, why string) {
-	if act == actUndo && m.undone[iface] && m.caps[iface].UndoNo.Code == engine.RefuseNothingToUndo {
-		// The engine's words for it (a backend that knows says the same).
-		why = engine.Refusal{Code: engine.RefuseNothingToUndo, Interface: iface, Undone: true}.String()
-	}
 	m.vs.status = statusLine{text: fmt.Sprintf("%s unavailable on %s: %s", act, iface, cmp.Or(why, noReason)), level: levelInfo}
 }

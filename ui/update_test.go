@@ -26,20 +26,13 @@ type fakeBackend struct {
 	calls []string
 
 	caps       Caps
-	previewOp  *dcb.Params
-	previewRes dcb.Resolution
-	previewErr error
 	applied    []*dcb.Params // the local parameters of each Apply
 	applyText  string
 	applyErr   error
 	exportPath string
 	exported   []engine.Snapshot
-	// live, when set, is the backend's view of the state in force:
-	// Preview resolves against it, as the real backend does.
-	live func() engine.Snapshot
 	// undo is what Undo restores (UndoState), nil: nothing to undo. An
-	// Apply sets it to applyUndo when that is set; an Undo clears it and,
-	// as the real backend's capabilities then do, refuses the next.
+	// Apply sets it to applyUndo when that is set; an Undo clears it.
 	undo      *engine.LocalState
 	applyUndo *engine.LocalState
 }
@@ -63,35 +56,32 @@ func ptrWords(b *bool) string {
 	return dcb.OnOff(*b)
 }
 
-func (f *fakeBackend) Capabilities(iface string) Caps {
-	f.record("Capabilities(%s)", iface)
-	return f.caps
-}
-
-func (f *fakeBackend) Preview(iface string, willing bool, local *dcb.Params) (*dcb.Params, dcb.Resolution, error) {
-	f.record("Preview(%s, willing %s, local %v)", iface, dcb.OnOff(willing), local != nil)
-	if f.live != nil {
-		for _, in := range f.live().Interfaces {
-			if in.Name == iface {
-				op, res := engine.PreviewOperational(in, willing, local)
-				return op, res, nil
-			}
-		}
+// withCaps is s as the engine of the backend's host decides it: every
+// interface has the backend's capabilities (what the real backend's
+// snapshots carry, engine.Interface.Caps).
+func (f *fakeBackend) withCaps(s engine.Snapshot) engine.Snapshot {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.caps == (Caps{}) {
+		return s
 	}
-	if local != nil && f.previewOp == nil {
-		return local, f.previewRes, f.previewErr // willing off: operational = local
+	s.Interfaces = slices.Clone(s.Interfaces)
+	for i := range s.Interfaces {
+		s.Interfaces[i].Caps = f.caps
 	}
-	return f.previewOp, f.previewRes, f.previewErr
+	return s
 }
 
 func (f *fakeBackend) Apply(iface string, willing *bool, local *dcb.Params) (string, error) {
 	f.record("Apply(%s, willing %s, local %v)", iface, ptrWords(willing), local != nil)
+	if f.caps != (Caps{}) && !f.caps.CanWrite {
+		return "", errors.New(f.caps.WriteWhy()) // the host layer decides again at the write
+	}
 	f.mu.Lock()
 	f.applied = append(f.applied, local)
 	if f.applyUndo != nil && f.applyErr == nil {
 		u := *f.applyUndo
 		f.undo = &u
-		f.caps.UndoNo = engine.Refusal{}
 	}
 	f.mu.Unlock()
 	return f.applyText, f.applyErr
@@ -100,10 +90,7 @@ func (f *fakeBackend) Apply(iface string, willing *bool, local *dcb.Params) (str
 func (f *fakeBackend) Undo(iface string) (string, error) {
 	f.record("Undo(%s)", iface)
 	f.mu.Lock()
-	if f.undo != nil {
-		f.undo = nil
-		f.caps.UndoNo = engine.Refusal{Code: engine.RefuseNothingToUndo, Interface: iface}
-	}
+	f.undo = nil
 	f.mu.Unlock()
 	return "restored willing on; read back: willing on", nil
 }
@@ -128,6 +115,9 @@ func (f *fakeBackend) Export(s engine.Snapshot) (string, error) {
 
 func (f *fakeBackend) SetAgent(iface string, on bool) (string, error) {
 	f.record("SetAgent(%s, %s)", iface, dcb.OnOff(on))
+	if f.caps != (Caps{}) && !f.caps.CanAgent {
+		return "", errors.New(f.caps.AgentWhy())
+	}
 	return "agent " + dcb.OnOff(on), nil
 }
 
@@ -208,6 +198,9 @@ func (h *harness) send(msg tea.Msg) {
 			h.t.Fatal("message loop does not settle")
 		}
 		msg, queue = queue[0], queue[1:]
+		if sm, ok := msg.(snapshotMsg); ok && h.be != nil {
+			msg = snapshotMsg{h.be.withCaps(sm.snap)}
+		}
 		mm, cmd := h.m.Update(msg)
 		h.m = mm.(Model)
 		queue = append(queue, runCmd(cmd)...)
@@ -295,13 +288,6 @@ func writable() *fakeBackend {
 func TestWillingConfirm(t *testing.T) {
 	be := writable()
 	s := firstReceipt(t)
-	local := s.Interfaces[0].Local.Clone()
-	be.previewOp = local
-	be.previewRes = dcb.Resolution{
-		ETS: dcb.Choice{Source: dcb.FromLocal, Why: "local: local Willing is off"},
-		PFC: dcb.Choice{Source: dcb.FromLocal, Why: "local: local Willing is off"},
-		App: dcb.Choice{Source: dcb.FromLocal, Why: "local: local Willing is off"},
-	}
 	h := newHarness(t, s, be)
 	h.press("w")
 	if h.m.vs.dialog == nil {
@@ -309,15 +295,16 @@ func TestWillingConfirm(t *testing.T) {
 	}
 	h.wantScreen("Toggle Willing on eth0", "Local Willing: ON → OFF", "What operational becomes (preview):",
 		"ETS from remote-reco → local (local: local Willing is off)", "ETS TC0 bandwidth 40% → 50%", "y set Willing off")
-	h.wantCalls("Capabilities(eth0)", "Capabilities(eth0)", "Preview(eth0, willing off, local false)")
+	// The dialog asks the backend nothing: the snapshot says Willing may
+	// change and what operational would become (engine.PreviewOperational).
+	h.wantCalls()
 	h.golden("dialog")
 	h.press("y")
 	if h.m.vs.dialog != nil {
 		t.Fatal("dialog still open after y")
 	}
 	h.wantScreen("✓ eth0: willing off; read back: willing off, ETS/PFC local")
-	h.wantCalls("Capabilities(eth0)", "Capabilities(eth0)", "Preview(eth0, willing off, local false)",
-		"Apply(eth0, willing off, local false)", "Capabilities(eth0)")
+	h.wantCalls("Apply(eth0, willing off, local false)")
 }
 
 func TestWillingCancel(t *testing.T) {
@@ -341,22 +328,14 @@ func TestWillingCancel(t *testing.T) {
 
 func TestWillingError(t *testing.T) {
 	be := writable()
-	be.previewErr = errors.New("netlink: \x1b[31moperation not supported")
-	be.applyErr = errors.New("IEEE_SET: operation not supported")
+	be.applyErr = errors.New("IEEE_SET: \x1b[31moperation not supported")
 	h := newHarness(t, firstReceipt(t), be)
-	h.press("w")
-	h.wantScreen("preview failed:", "netlink: �[31moperation not supported")
-	h.press("y")
-	h.wantScreen("✗ eth0: toggle Willing failed: IEEE_SET: operation not supported")
+	h.press("w", "y")
+	h.wantScreen("✗ eth0: toggle Willing failed: IEEE_SET: �[31moperation not supported")
 }
 
 func TestEditValidation(t *testing.T) {
 	be := writable()
-	be.previewRes = dcb.Resolution{
-		ETS: dcb.Choice{Source: dcb.FromLocal, Why: "local: local Willing is off"},
-		PFC: dcb.Choice{Source: dcb.FromLocal, Why: "local: local Willing is off"},
-		App: dcb.Choice{Source: dcb.FromLocal, Why: "local: local Willing is off"},
-	}
 	h := newHarness(t, mismatch(t), be)
 	h.send(tea.WindowSizeMsg{Width: 80, Height: 24})
 	h.press("e")
@@ -404,10 +383,7 @@ func TestEditValidation(t *testing.T) {
 	if got := be.applied[0].ETS.TCBandwidth; got != [8]uint8{60, 40} {
 		t.Errorf("applied bandwidths %v", got)
 	}
-	calls := be.Calls()
-	if calls[len(calls)-2] != "Apply(eth0, willing nil, local true)" {
-		t.Errorf("calls %v", calls)
-	}
+	be.wantOnly(t, "Apply(eth0, willing nil, local true)")
 }
 
 func TestEditFormFields(t *testing.T) {
@@ -650,19 +626,19 @@ func TestReadOnlyReasons(t *testing.T) {
 			t.Errorf("%s opened a dialog or form on a read-only interface", k.key)
 		}
 	}
-	for _, c := range be.Calls() {
-		if !strings.HasPrefix(c, "Capabilities") {
-			t.Errorf("read-only backend got %s", c)
-		}
-	}
-	// Before the backend has answered, the key asks it (in a Cmd) and
-	// shows its reason.
+	be.wantOnly(t) // the snapshot said it all
+	// Where the snapshot decided nothing, w is tried: the backend's answer
+	// at the write says why not.
 	m := NewModel(nil, WithBackend(be), WithColor(ColorNever))
 	m.snap = realistic(t)
 	m.vs.iface = "eth0"
-	mm, cmd := m.Update(keyPress("w"))
+	mm, _ := m.Update(keyPress("w"))
+	if mm.(Model).vs.dialog == nil {
+		t.Fatal("w opened no dialog")
+	}
+	mm, cmd := mm.(Model).Update(keyPress("y"))
 	if cmd == nil {
-		t.Fatal("w returned no command")
+		t.Fatal("y returned no command")
 	}
 	mm, _ = mm.(Model).Update(cmd())
 	if got := mm.(Model).vs.status.text; !strings.Contains(got, "replay: a recording is read-only") {
@@ -672,9 +648,8 @@ func TestReadOnlyReasons(t *testing.T) {
 	h2 := newHarness(t, realistic(t), nil)
 	h2.press("w")
 	h2.wantScreen("toggle Willing unavailable on eth0: viewer only (no backend)")
-	// A backend that refuses without a reason: one fallback, said once.
-	h3 := newHarness(t, realistic(t), &fakeBackend{})
-	h3.wantScreen("read-only: not allowed here")
+	// Capabilities that refuse without a reason: one fallback, said once.
+	h3 := newHarness(t, realistic(t), &fakeBackend{caps: Caps{CanWrite: true}})
 	h3.press("a")
 	h3.wantScreen("host agent unavailable on eth0: not allowed here")
 }
@@ -936,39 +911,34 @@ func TestEditRemoteChangesMeanwhile(t *testing.T) {
 	sc := newScenario(t).link(0, "eth0", macLocal0).local(0, "eth0", "agent", true, localParams(true), "").
 		rx(1, "eth0", leaf1(50, 50, 1<<3))
 	before := sc.snap()
-	live := before
-	be.live = func() engine.Snapshot { return live }
 	h := newHarness(t, before, be)
 	h.press("e")
 	// While the form is open the switch changes its ETS (50/50 -> 40/60),
 	// then the operator enables PFC on priority 5 (willing: the switch's
 	// PFC is in force, so the preview shows no operational change).
-	live = sc.rx(30, "eth0", leaf1(40, 60, 1<<3)).snap()
-	h.send(snapshotMsg{live})
+	h.send(snapshotMsg{sc.rx(30, "eth0", leaf1(40, 60, 1<<3)).snap()})
 	f := h.m.vs.form
 	if f == nil || !f.rebased || f.curOp.ETS.TCBandwidth[0] != 40 {
 		t.Fatalf("the form did not take the new state: %+v", f)
 	}
 	h.wantScreen("what is in force changed while this was open")
-	previews := strings.Count(strings.Join(be.Calls(), "\n"), "Preview(")
 	h.press("down", "down", "down", "right", "right", "right", "right", "right", "space")
 	h.wantScreen("PFC priority 5 enabled", "no change to the operational parameters")
 	if s := h.screen(); strings.Contains(s, "50% → 40%") {
 		t.Errorf("the preview credits the switch's ETS change to the edit:\n%s", s)
 	}
-	// A remote change after the edit asks for the preview again.
-	live = sc.rx(35, "eth0", leaf1(40, 60, 1<<3|1<<4)).snap()
-	h.send(snapshotMsg{live})
-	if n := strings.Count(strings.Join(be.Calls(), "\n"), "Preview("); n != previews+2 {
-		t.Errorf("%d previews, want %d (the edit's, then the remote change's)", n, previews+2)
+	// A remote change after the edit makes the preview again: the
+	// switch's PFC on 3 and 4 is what a willing host runs.
+	h.send(snapshotMsg{sc.rx(35, "eth0", leaf1(40, 60, 1<<3|1<<4)).snap()})
+	if pv := h.m.vs.form.preview; pv == nil || pv.op == nil || pv.op.PFC == nil || pv.op.PFC.Enabled != 1<<3|1<<4 {
+		t.Errorf("preview after the remote change: %+v, want the switch's PFC on 3 and 4", pv)
 	}
 	// The confirmation dialog, then another remote change under it.
 	h.press("enter")
 	if h.m.vs.dialog == nil {
 		t.Fatal("enter opened no dialog")
 	}
-	live = sc.rx(40, "eth0", leaf1(30, 70, 1<<3|1<<4)).snap()
-	h.send(snapshotMsg{live})
+	h.send(snapshotMsg{sc.rx(40, "eth0", leaf1(30, 70, 1<<3|1<<4)).snap()})
 	d := h.m.vs.dialog
 	if d == nil || !d.rebased || !d.hasPreview || d.curOp.ETS.TCBandwidth[0] != 30 {
 		t.Fatalf("the dialog did not follow the new state: %+v", d)
@@ -1136,5 +1106,13 @@ func TestCapsFollowSnapshots(t *testing.T) {
 	h.press("a")
 	if h.m.vs.dialog == nil {
 		t.Errorf("a after the agent exited: no dialog; status %q", h.m.vs.status.text)
+	}
+}
+
+// wantOnly fails t unless want are the backend's calls, in order.
+func (f *fakeBackend) wantOnly(t *testing.T, want ...string) {
+	t.Helper()
+	if diff := cmp.Diff(want, f.Calls()); diff != "" {
+		t.Errorf("backend calls (-want +got):\n%s", diff)
 	}
 }

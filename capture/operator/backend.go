@@ -17,7 +17,10 @@ import (
 
 // A Run is what the backend needs of a live run's engine goroutine
 // (capture/session's Runtime): each call waits for the goroutine to
-// carry it out, and fails once it has stopped.
+// carry it out, and fails once it has stopped. Write and SetAgent observe
+// the host (the LLDP agents running, CAP_NET_ADMIN) in the same call, so
+// that the host layer decides from the host as it is: one call an
+// operator's action.
 type Run interface {
 	// Write hands an operator's write (undo: its undo) on iface to the
 	// host layer, which decides where it goes: dcbtop's agent, done and
@@ -29,18 +32,15 @@ type Run interface {
 	// UndoState is the state an undo on iface restores (the host's, one
 	// level for the agent's and the kernel's writes alike).
 	UndoState(iface string) (engine.LocalState, bool)
-	// Undone reports whether the one level of undo on iface was used.
-	Undone(iface string) bool
 	// SetAgent starts or stops dcbtop's agent on iface.
 	SetAgent(iface string, on bool) (AgentChange, error)
-	// RefreshHost has the engine observe the host (LLDP agents running,
-	// CAP_NET_ADMIN) before a snapshot's capabilities are read.
-	RefreshHost() error
 }
 
 // A Backend carries out what the screen's keys ask for (it implements
-// ui.Backend): previews, applies and undo through dcbtop's agent or the
-// kernel, the agent's start and stop, and snapshot exports. Every method
+// ui.Backend): applies and undo through dcbtop's agent or the kernel, the
+// agent's start and stop, and snapshot exports. What may be done is the
+// snapshot's (engine.Interface.Caps) for the screen and the host layer's
+// decision at the write: the backend asks nothing beforehand. Every method
 // is safe for concurrent use and may block.
 type Backend struct {
 	replay bool
@@ -79,74 +79,15 @@ func (b *Backend) iface(name string) (engine.Interface, error) {
 	return engine.Interface{}, fmt.Errorf("%s is not in the snapshot", name)
 }
 
-// Capabilities says what may be changed on iface, and why not: what the
-// engine decided for the latest snapshot (engine.Interface.Caps), after
-// having it observe the host again, so that an LLDP agent that exited a
-// moment ago no longer blocks anything.
-func (b *Backend) Capabilities(iface string) engine.Capabilities {
+// writable says why nothing is written on iface from the screen: a
+// replay, or an interface the screen's snapshot does not have; nil
+// otherwise (the host layer decides the rest at the write).
+func (b *Backend) writable(iface string) error {
 	if b.replay {
-		return engine.ReadOnly()
+		return errors.New(replayWhy)
 	}
-	_ = b.live.RefreshHost() // a stopped run: the last snapshot stands
-	in, err := b.iface(iface)
-	if err != nil {
-		r := engine.Refusal{Code: engine.RefuseUnknownInterface, Interface: iface}
-		return engine.Capabilities{WriteNo: r, AgentNo: r}
-	}
-	caps := in.Caps
-	if caps.CanWrite && b.live != nil && !b.hasUndo(iface) {
-		caps.UndoNo = engine.Refusal{Code: engine.RefuseNothingToUndo, Interface: iface, Undone: b.live.Undone(iface)}
-	}
-	return caps
-}
-
-// hasUndo reports whether an undo on iface has something to restore.
-func (b *Backend) hasUndo(iface string) bool {
-	_, ok := b.live.UndoState(iface)
-	return ok
-}
-
-// Preview returns the operational parameters and resolution iface would
-// have with the given Willing state and local parameters (nil: the
-// current ones): engine.PreviewOperational on the latest snapshot, with
-// the Willing bits of the local parameters set as an apply would set them.
-func (b *Backend) Preview(iface string, willing bool, local *dcb.Params) (*dcb.Params, dcb.Resolution, error) {
-	in, err := b.iface(iface)
-	if err != nil {
-		return nil, dcb.Resolution{}, err
-	}
-	op, res := engine.PreviewOperational(in, willing, previewLocal(in, willing, local))
-	return op, res, nil
-}
-
-// previewLocal is the local parameter set a preview resolves with: local
-// (or the current one) with its Willing bits set to willing, as the agent
-// (Params.WithWilling) and the kernel's read-back (kernel.ParamsFromIEEE)
-// have them.
-func previewLocal(in engine.Interface, willing bool, local *dcb.Params) *dcb.Params {
-	if local == nil {
-		local = in.Local
-	}
-	if local == nil {
-		return nil
-	}
-	return local.WithWilling(willing)
-}
-
-// writable returns iface's state when its local parameters can be written
-// from the screen, else an error saying why not.
-func (b *Backend) writable(iface string) (engine.Interface, error) {
-	if b.replay {
-		return engine.Interface{}, errors.New(replayWhy)
-	}
-	in, err := b.iface(iface)
-	if err != nil {
-		return engine.Interface{}, err
-	}
-	if c := b.Capabilities(iface); !c.CanWrite {
-		return engine.Interface{}, errors.New(c.WriteWhy())
-	}
-	return in, nil
+	_, err := b.iface(iface)
+	return err
 }
 
 // Apply sets the local Willing state and/or parameters of iface, where
@@ -177,7 +118,7 @@ func (b *Backend) UndoState(iface string) (engine.LocalState, bool) {
 // write carries out an apply or undo as the host layer decides it: the
 // agent's answer, or the kernel write it asks for.
 func (b *Backend) write(iface string, local *dcb.Params, willing *bool, undo bool) (string, error) {
-	if _, err := b.writable(iface); err != nil {
+	if err := b.writable(iface); err != nil {
 		return "", err
 	}
 	ap, wk, err := b.live.Write(iface, local, willing, undo)
@@ -234,11 +175,8 @@ func (b *Backend) kernel(w host.WriteKernel) (string, error) {
 
 // SetAgent starts or stops dcbtop's agent on iface.
 func (b *Backend) SetAgent(iface string, on bool) (string, error) {
-	if b.replay {
-		return "", errors.New(replayWhy)
-	}
-	if c := b.Capabilities(iface); !c.CanAgent {
-		return "", errors.New(c.AgentWhy())
+	if err := b.writable(iface); err != nil {
+		return "", err
 	}
 	c, err := b.live.SetAgent(iface, on)
 	if err != nil {

@@ -92,12 +92,6 @@ func (f *fakeLive) KernelWritten(w host.WriteKernel, res engine.WriteResult) err
 	return nil
 }
 
-func (f *fakeLive) Undone(iface string) bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.h != nil && f.h.UndoUsed(iface)
-}
-
 func (f *fakeLive) UndoState(iface string) (engine.LocalState, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -178,9 +172,11 @@ func testBackend(s engine.Snapshot, live Run) *Backend {
 	return b
 }
 
-// TestBackendCapabilities checks what the screen may do per mode and
-// local situation, and the reasons it may not.
-func TestBackendCapabilities(t *testing.T) {
+// TestScreenCapabilities checks what the screen may do per local
+// situation, and the reasons it may not: the capabilities the engine
+// puts in each snapshot (engine.Interface.Caps), which the screen reads
+// without asking the backend.
+func TestScreenCapabilities(t *testing.T) {
 	s := liveSnapshot(t)
 	for _, in := range s.Interfaces {
 		if want := map[string]engine.LocalSource{"ag": "agent", "nl": "dcbnl", "fw": "dcbnl", "ob": "observed", "no": "none"}[in.Name]; in.LocalSource != want {
@@ -194,15 +190,12 @@ func TestBackendCapabilities(t *testing.T) {
 	}
 	const noneWhy = "no local DCB source here (no agent, no driver DCB support): press a to run dcbtop's agent, then change its parameters"
 	tests := []struct {
-		name        string
-		replay      bool
-		iface       string
-		unpriv      bool
-		others      []int // pids of transmitting lldpds
-		want        capsWords
-		wantAgentIn string // substring of AgentWhy, when not exact
+		name   string
+		iface  string
+		unpriv bool
+		others []int // pids of transmitting lldpds
+		want   capsWords
 	}{
-		{name: "replay", replay: true, iface: "pcap0", want: capsWords{WriteWhy: replayWhy, AgentWhy: replayWhy}},
 		{name: "agent", iface: "ag", want: capsWords{CanWrite: true, CanAgent: true}},
 		{name: "agent, lldpd beside", iface: "ag", others: []int{7}, want: capsWords{CanWrite: true, CanAgent: true}},
 		{name: "dcbnl", iface: "nl", want: capsWords{CanWrite: true, CanAgent: true}},
@@ -217,32 +210,16 @@ func TestBackendCapabilities(t *testing.T) {
 			AgentWhy: otherWhy("another LLDP agent of this host (mac 02:00:00:00:00:99)")}},
 		{name: "dcbnl, lldpd here", iface: "nl", others: []int{7},
 			want: capsWords{CanWrite: true, AgentWhy: otherWhy("another LLDP agent (lldpd (pid 7))")}},
-		{name: "unknown", iface: "zz", want: capsWords{WriteWhy: "zz is not in the snapshot", AgentWhy: "zz is not in the snapshot"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var live Run = &fakeLive{}
-			if tt.replay {
-				live = nil
-			}
 			var agents []engine.HostAgent
 			for _, pid := range tt.others {
 				agents = append(agents, engine.HostAgent{Name: "lldpd", PID: pid, Transmits: true})
 			}
-			b := testBackend(liveSnapshotHost(t, engine.HostObserved{NetAdmin: !tt.unpriv, Agents: agents}), live)
-			want := tt.want
-			if want.CanWrite {
-				// Writes allowed, nothing applied yet: undo has nothing to do.
-				want.UndoWhy = "nothing to undo on " + tt.iface + " (no apply since dcbtop started)"
-			}
-			if got := wordsOf(b.Capabilities(tt.iface)); got != want {
-				t.Errorf("Capabilities(%s) = %+v, want %+v", tt.iface, got, want)
-			}
-			if want.CanWrite {
-				live.(*fakeLive).undo = map[string]engine.LocalState{tt.iface: {}}
-				if got := b.Capabilities(tt.iface); got.UndoNo != (engine.Refusal{}) {
-					t.Errorf("after an apply, UndoNo %+v", got.UndoNo)
-				}
+			in := snaptest.Iface(t, liveSnapshotHost(t, engine.HostObserved{NetAdmin: !tt.unpriv, Agents: agents}), tt.iface)
+			if got := wordsOf(in.Caps); got != tt.want {
+				t.Errorf("%s's capabilities %+v, want %+v", tt.iface, got, tt.want)
 			}
 		})
 	}
@@ -257,17 +234,19 @@ func TestBackendCapabilities(t *testing.T) {
 			t.Errorf("replay %s: %v, want %q", name, err, replayWhy)
 		}
 	}
-	// Live, a refused write says why and calls nothing.
-	fl := &fakeLive{}
+	// Live, an interface the screen does not have calls nothing; a write
+	// is one call into the run, whose host layer decides (engine/host's
+	// tests) and whose refusal is the answer.
+	fl := &fakeLive{err: errors.New(noneWhy)}
 	b = testBackend(s, fl)
+	if _, err := b.Apply("zz", &w, nil); err == nil || err.Error() != "zz is not in the snapshot" {
+		t.Errorf("apply on an unknown interface: %v", err)
+	}
 	if _, err := b.Apply("no", &w, nil); err == nil || err.Error() != noneWhy {
 		t.Errorf("apply without a local agent: %v", err)
 	}
-	if _, err := b.SetAgent("fw", true); err == nil || err.Error() != fwWhy {
-		t.Errorf("agent on a firmware-managed NIC: %v", err)
-	}
-	if len(fl.calls) != 0 {
-		t.Errorf("refused requests reached the loop: %v", fl.calls)
+	if !slices.Equal(fl.calls, []string{"write no"}) {
+		t.Errorf("calls into the run %v, want the one write", fl.calls)
 	}
 }
 
@@ -279,12 +258,12 @@ var _ ui.Backend = (*Backend)(nil)
 // capsWords is Capabilities as the operator reads them: what is allowed,
 // and the words of each refusal.
 type capsWords struct {
-	CanWrite, CanAgent          bool
-	WriteWhy, AgentWhy, UndoWhy string
+	CanWrite, CanAgent bool
+	WriteWhy, AgentWhy string
 }
 
 func wordsOf(c engine.Capabilities) capsWords {
-	return capsWords{CanWrite: c.CanWrite, CanAgent: c.CanAgent, WriteWhy: c.WriteWhy(), AgentWhy: c.AgentWhy(), UndoWhy: c.UndoWhy()}
+	return capsWords{CanWrite: c.CanWrite, CanAgent: c.CanAgent, WriteWhy: c.WriteWhy(), AgentWhy: c.AgentWhy()}
 }
 
 // countOf counts the elements of s equal to v.
@@ -296,49 +275,6 @@ func countOf[T comparable](s []T, v T) int {
 		}
 	}
 	return n
-}
-
-// TestBackendPreview: a preview is engine.PreviewOperational on the
-// latest snapshot, with the local Willing bits set as an apply sets them.
-func TestBackendPreview(t *testing.T) {
-	s := liveSnapshot(t)
-	b := testBackend(s, &fakeLive{})
-	in := snaptest.Iface(t, s, "ag")
-	pfc4 := agent.DefaultLocal().WithWilling(false)
-	pfc4.PFC.Enabled = 1 << 4
-	for _, c := range []struct {
-		willing bool
-		local   *dcb.Params
-	}{{false, nil}, {true, nil}, {false, pfc4}, {true, pfc4}} {
-		op, res, err := b.Preview("ag", c.willing, c.local)
-		if err != nil {
-			t.Fatal(err)
-		}
-		base := c.local
-		if base == nil {
-			base = in.Local
-		}
-		wantOp, wantRes := engine.PreviewOperational(in, c.willing, base.WithWilling(c.willing))
-		if diff := cmp.Diff(wantOp, op); diff != "" {
-			t.Errorf("willing %v, local %v: operational (-PreviewOperational +backend):\n%s", c.willing, c.local != nil, diff)
-		}
-		if res != wantRes {
-			t.Errorf("willing %v: resolution %+v, want %+v", c.willing, res, wantRes)
-		}
-	}
-	// Willing on: the switch (not willing) gives PFC; off: local.
-	if op, _, _ := b.Preview("ag", true, nil); op == nil || op.PFC == nil || op.PFC.Enabled != 1<<3 {
-		t.Errorf("willing on: operational PFC %+v, want the peer's (priority 3)", op)
-	}
-	if op, _, _ := b.Preview("ag", false, nil); op == nil || op.PFC == nil || op.PFC.Enabled != 0 {
-		t.Errorf("willing off: operational PFC %+v, want local (none)", op)
-	}
-	if _, _, err := b.Preview("zz", true, nil); err == nil {
-		t.Error("preview of an unknown interface: no error")
-	}
-	if op, _, err := b.Preview("no", true, nil); err != nil || op != nil {
-		t.Errorf("no local parameters: %+v, %v; want nothing to resolve", op, err)
-	}
 }
 
 // TestBackendApplyAgent: on dcbtop's agent, apply and undo are handed to
@@ -470,8 +406,6 @@ func TestBackendExport(t *testing.T) {
 		}
 	}
 }
-
-func (f *fakeLive) RefreshHost() error { return nil }
 
 // t0 is when the tests' events happen.
 func t0() time.Time { return time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC) }

@@ -68,6 +68,7 @@ func (r *liveRun) doCtx(ctx context.Context, fn func()) error {
 // KernelWritten.
 func (r *liveRun) Write(iface string, change *dcb.Params, willing *bool, undo bool) (ap host.Applied, wk *host.WriteKernel, err error) {
 	if derr := r.do(func() {
+		r.observeHostAgents(r.now(), false) // the host as it is now decides
 		var res host.Result
 		if undo {
 			ap, res, err = hostUndoWrite(r.h, iface, r.now())
@@ -108,19 +109,11 @@ func (r *liveRun) UndoState(iface string) (st engine.LocalState, ok bool) {
 	return st, ok
 }
 
-// Undone reports whether iface's one level of undo was used
-// (Host.UndoUsed).
-func (r *liveRun) Undone(iface string) (done bool) {
-	if err := r.do(func() { done = r.h.UndoUsed(iface) }); err != nil {
-		return false
-	}
-	return done
-}
-
 // SetAgent starts or stops dcbtop's agent on iface.
 func (r *liveRun) SetAgent(iface string, on bool) (change operator.AgentChange, err error) {
 	if derr := r.do(func() {
 		now := r.now()
+		r.observeHostAgents(now, false) // the host as it is now decides
 		if on {
 			change, err = r.startAgent(iface, now)
 		} else {
@@ -229,10 +222,4 @@ func (r *liveRun) observeHostAgents(now time.Time, full bool) {
 		r.agentScan = &capture.AgentScan{ProcRoot: "/proc"}
 	}
 	r.apply(engine.HostObserved{At: now, NetAdmin: netAdmin(), Agents: r.agentScan.Scan(full)})
-}
-
-// RefreshHost observes the host now, in the engine goroutine, so that the
-// next snapshot's capabilities are current (the screen asks before acting).
-func (r *liveRun) RefreshHost() error {
-	return r.do(func() { r.observeHost(r.now()) })
 }

@@ -52,14 +52,14 @@ func TestSetAgentRuntime(t *testing.T) {
 		}
 	}()
 	b := operator.NewBackend(t.TempDir(), r.feed.Snapshot, r)
-	if c := b.Capabilities("h0"); c.CanWrite || !c.CanAgent {
+	if c := snaptest.Iface(t, mustSnap(t, r), "h0").Caps; c.CanWrite || !c.CanAgent {
 		t.Fatalf("before: %+v, want only the agent allowed", c)
 	}
 	text, err := b.SetAgent("h0", true)
 	if err != nil || !strings.HasPrefix(text, "dcbtop's agent started: LLDPDUs every 1s (TTL 5 s), willing on, local parameters the defaults") {
 		t.Fatalf("start: %q, %v", text, err)
 	}
-	if c := b.Capabilities("h0"); !c.CanWrite || !c.CanAgent {
+	if c := snaptest.Iface(t, mustSnap(t, r), "h0").Caps; !c.CanWrite || !c.CanAgent {
 		t.Errorf("with the agent: %+v", c)
 	}
 	in := snaptest.Iface(t, mustSnap(t, r), "h0")
