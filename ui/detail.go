@@ -116,22 +116,17 @@ func (r *renderer) peerDetailLines(w int) []string {
 }
 
 // tlvLines shows the peer's last LLDPDU, one TLV after another, as the
-// engine describes it (engine.DescribeLLDPDU); a TLV the engine does not
+// codec describes it (lldp.DescribeLLDPDU); a TLV the codec does not
 // decode shows its bytes in hex (rawHex).
 func (r *renderer) tlvLines(p *engine.Peer, w int) []string {
 	views, err := lldp.DescribeLLDPDU(p.LLDPDU)
 	if len(p.LLDPDU) == 0 || err != nil {
 		return []string{r.st.Dim.Render("not available (a snapshot read back from JSON has no raw LLDPDU)")}
 	}
-	// The views are the Chassis ID, Port ID and TTL, then one per
-	// optional TLV in the parsed LLDPDU's order.
-	du, _ := lldp.Parse(p.LLDPDU)
 	var out []string
-	for i, v := range views {
-		if j := i - 3; du != nil && j >= 0 && j < len(du.TLVs) {
-			if raw, ok := du.TLVs[j].(*lldp.RawTLV); ok {
-				v = r.rawHex(v, raw)
-			}
+	for _, v := range views {
+		if v.Undecoded != nil {
+			v = r.rawHex(v)
 		}
 		out = append(out, r.tlvViewLines(v, w)...)
 	}
@@ -145,11 +140,8 @@ const rawHexMax = 64
 // rawHex replaces the "N bytes, not decoded" value of a TLV the engine
 // does not decode with its bytes in hex (after the OUI and subtype of an
 // organizationally specific TLV, which the view names).
-func (r *renderer) rawHex(v lldp.TLVView, raw *lldp.RawTLV) lldp.TLVView {
-	b := raw.Value
-	if _, _, ok := raw.OrgID(); ok {
-		b = b[4:]
-	}
+func (r *renderer) rawHex(v lldp.TLVView) lldp.TLVView {
+	b := v.Undecoded
 	words := hexBytes(b[:min(len(b), rawHexMax)])
 	if len(b) > rawHexMax {
 		words += " " + r.sym.Ellipsis + " (" + shortKey(r.keys.Hex) + ": all of it)"

@@ -24,6 +24,10 @@ type TLVView struct {
 	// list), then its named fields. A TLV of named fields only is a
 	// record: "willing off", "CBS off", "max TCs 8".
 	Fields []TLVField
+	// Undecoded is the value of a TLV the codec does not decode (after
+	// the OUI and subtype of an organizationally specific one), for a
+	// hex view; nil for the TLVs it decodes.
+	Undecoded []byte
 }
 
 // A TLVField is one field of a TLVView.
@@ -110,6 +114,7 @@ func describeTLV(t TLV) TLVView {
 		n := len(x.Value)
 		if oui, sub, ok := x.OrgID(); ok {
 			v.OUI, v.Subtype, v.Name = oui, sub, orgTLVName(oui, sub)
+			v.Undecoded = x.Value[4:]
 			value(fmt.Sprintf("%d bytes, not decoded", n-4))
 			field("OUI", oui.String())
 			field("subtype", strconv.Itoa(int(sub)))
@@ -118,6 +123,7 @@ func describeTLV(t TLV) TLVView {
 		if x.T > TLVTypeManagementAddress && x.T < TLVTypeOrg {
 			v.Name = "Reserved" // IEEE Std 802.1AB-2016, Table 8-1: types 9 to 126
 		}
+		v.Undecoded = x.Value
 		value(fmt.Sprintf("%d bytes, not decoded", n))
 		field("type", strconv.Itoa(int(x.T)))
 	}

@@ -76,9 +76,11 @@ func TestDescribeLLDPDU(t *testing.T) {
 			{Type: lldp.TLVTypeManagementAddress, Name: "Management Address", Fields: []lldp.TLVField{{Value: "192.0.2.1 (interface 2, numbering 2)"}}},
 			{Type: lldp.TLVTypePortDescription, Name: "Port Description", Fields: []lldp.TLVField{{Value: "p0"}}},
 			{Type: lldp.TLVTypeOrg, OUI: lldp.OUIIEEE8023, Subtype: 3, Name: "Link Aggregation",
-				Fields: []lldp.TLVField{{Value: "5 bytes, not decoded"}, {Label: "OUI", Value: "00-12-0f"}, {Label: "subtype", Value: "3"}}},
+				Fields: []lldp.TLVField{{Value: "5 bytes, not decoded"}, {Label: "OUI", Value: "00-12-0f"}, {Label: "subtype", Value: "3"}},
+				Undecoded: []byte{0x01, 0x00, 0x00, 0x00, 0x00}},
 			{Type: lldp.TLVTypeOrg, OUI: lldp.OUIIEEE8023, Subtype: 1, Name: "MAC/PHY Configuration/Status",
-				Fields: []lldp.TLVField{{Value: "5 bytes, not decoded"}, {Label: "OUI", Value: "00-12-0f"}, {Label: "subtype", Value: "1"}}},
+				Fields: []lldp.TLVField{{Value: "5 bytes, not decoded"}, {Label: "OUI", Value: "00-12-0f"}, {Label: "subtype", Value: "1"}},
+				Undecoded: []byte{0x00, 0x80, 0x00, 0x00, 0x36}},
 		}
 	}
 	ieee := captureLLDPDUs(t, "testdata/lldpd-ieee-full.pcap")
@@ -114,9 +116,9 @@ func TestDescribeLLDPDU(t *testing.T) {
 		lldp.TLVView{Type: lldp.TLVTypeOrg, OUI: lldp.OUIIEEE8021, Subtype: 12, Name: "Application Priority", Fields: []lldp.TLVField{{Value: "ethertype 0x0000→7"}}},
 		lldp.TLVView{Type: lldp.TLVTypeOrg, OUI: lldp.OUICEE, Subtype: 2, Name: "CEE DCBX", Fields: []lldp.TLVField{{"sub-TLVs", "none"}}},
 		lldp.TLVView{Type: lldp.TLVTypeOrg, OUI: lldp.OUICEE, Subtype: 2, Name: "CEE DCBX", Fields: []lldp.TLVField{{"sub-TLVs", "PFC, PFC, type 9"}}},
-		lldp.TLVView{Type: 9, Name: "Reserved", Fields: []lldp.TLVField{{Value: "3 bytes, not decoded"}, {"type", "9"}}},
-		lldp.TLVView{Type: lldp.TLVTypeOrg, OUI: lldp.OUICEE, Subtype: 1, Name: "CIN DCBX", Fields: []lldp.TLVField{{Value: "1 bytes, not decoded"}, {"OUI", "00-1b-21"}, {"subtype", "1"}}},
-		lldp.TLVView{Type: lldp.TLVTypeOrg, OUI: lldp.OUI{0xac, 0xde, 0x48}, Subtype: 7, Name: "Organizationally Specific", Fields: []lldp.TLVField{{Value: "0 bytes, not decoded"}, {"OUI", "ac-de-48"}, {"subtype", "7"}}},
+		lldp.TLVView{Type: 9, Name: "Reserved", Fields: []lldp.TLVField{{Value: "3 bytes, not decoded"}, {"type", "9"}}, Undecoded: []byte{1, 2, 3}},
+		lldp.TLVView{Type: lldp.TLVTypeOrg, OUI: lldp.OUICEE, Subtype: 1, Name: "CIN DCBX", Fields: []lldp.TLVField{{Value: "1 bytes, not decoded"}, {"OUI", "00-1b-21"}, {"subtype", "1"}}, Undecoded: []byte{0xaa}},
+		lldp.TLVView{Type: lldp.TLVTypeOrg, OUI: lldp.OUI{0xac, 0xde, 0x48}, Subtype: 7, Name: "Organizationally Specific", Fields: []lldp.TLVField{{Value: "0 bytes, not decoded"}, {"OUI", "ac-de-48"}, {"subtype", "7"}}, Undecoded: []byte{}},
 	)
 
 	tests := []struct {
