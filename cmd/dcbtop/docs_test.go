@@ -5,6 +5,11 @@ package main
 // manual to a file (and a heading) that exists.
 
 import (
+	"errors"
+	"go/ast"
+	"go/build"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -201,4 +206,182 @@ func TestDocsLinkChecker(t *testing.T) {
 	if got, want := headingAnchors(doc), []string{"top", "the-host-dcbx-agent---agent", "top-1", "1-kubernetes-a-daemonset"}; !slices.Equal(got, want) {
 		t.Errorf("anchors %q, want %q", got, want)
 	}
+}
+
+// TestArchitectureImports: docs/architecture.md's "## Imports" block lists,
+// for every package of the module, what it imports of the module outside
+// its tests (on Linux), and nothing else: an import the map does not draw,
+// or an arrow the code does not have, fails.
+func TestArchitectureImports(t *testing.T) {
+	doc := readDoc(t, "../../docs/architecture.md")
+	_, after, ok := strings.Cut(doc, "\n## Imports\n")
+	if !ok {
+		t.Fatal("docs/architecture.md has no ## Imports section")
+	}
+	_, block, ok := strings.Cut(after, "```\n")
+	if ok {
+		block, _, ok = strings.Cut(block, "```")
+	}
+	if !ok {
+		t.Fatal("docs/architecture.md's ## Imports has no code block")
+	}
+	want := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(block), "\n") {
+		pkg, deps, ok := strings.Cut(line, ":")
+		if !ok {
+			t.Fatalf("docs/architecture.md imports line %q: want PACKAGE: IMPORTS", line)
+		}
+		want[pkg] = strings.Fields(deps)
+	}
+	got := moduleImports(t, "../..")
+	for pkg, deps := range got {
+		w, listed := want[pkg]
+		if !listed {
+			t.Errorf("package %s is not in docs/architecture.md's imports (it imports %v)", pkg, deps)
+			continue
+		}
+		for _, d := range deps {
+			if !slices.Contains(w, d) {
+				t.Errorf("%s imports %s: docs/architecture.md does not draw it", pkg, d)
+			}
+		}
+		for _, d := range w {
+			if !slices.Contains(deps, d) {
+				t.Errorf("docs/architecture.md says %s imports %s: it does not", pkg, d)
+			}
+		}
+	}
+	for pkg := range want {
+		if _, ok := got[pkg]; !ok {
+			t.Errorf("docs/architecture.md lists %s, which is not a package", pkg)
+		}
+	}
+}
+
+// moduleImports returns, for each package of the module at root (by its
+// path below the module), the module's packages it imports outside its
+// tests, as go/build selects files on this system.
+func moduleImports(t *testing.T, root string) map[string][]string {
+	t.Helper()
+	const module = "github.com/dcbtop/dcbtop/"
+	out := map[string][]string{}
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		name := d.Name()
+		if path != root && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata" || name == "bin") {
+			return filepath.SkipDir
+		}
+		p, err := build.ImportDir(path, 0)
+		if err != nil {
+			var none *build.NoGoError
+			if errors.As(err, &none) {
+				return nil
+			}
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		deps := []string{}
+		for _, imp := range p.Imports {
+			if d, ok := strings.CutPrefix(imp, module); ok {
+				deps = append(deps, d)
+			}
+		}
+		out[filepath.ToSlash(rel)] = deps
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestDocsReferToCode: what the manual names in code spans is in the code:
+// a path ending in .go exists, and a name qualified by a package of the
+// module (`engine.PreviewOperational`, `dcb.Resolve`) is declared in it.
+func TestDocsReferToCode(t *testing.T) {
+	chapters, err := filepath.Glob("../../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	decls := packageDecls(t, "../..")
+	span := regexp.MustCompile("`([^`]+)`")
+	path := regexp.MustCompile(`^[a-zA-Z0-9_.-]+(/[a-zA-Z0-9_.-]+)+\.go$`)
+	qualified := regexp.MustCompile(`\b([a-z][a-z0-9]*)\.([A-Z][A-Za-z0-9_]*)`)
+	for _, f := range append([]string{readmePath, "../../testbed/casebook/README.md"}, chapters...) {
+		for _, m := range span.FindAllStringSubmatch(readDoc(t, f), -1) {
+			code := m[1]
+			if path.MatchString(code) {
+				if _, err := os.Stat(filepath.Join("../..", code)); err != nil {
+					t.Errorf("%s names %s, which does not exist", filepath.Base(f), code)
+				}
+				continue
+			}
+			for _, q := range qualified.FindAllStringSubmatch(code, -1) {
+				names, ok := decls[q[1]]
+				if ok && !names[q[2]] {
+					t.Errorf("%s names %s.%s (in %q): package %s declares no %s", filepath.Base(f), q[1], q[2], code, q[1], q[2])
+				}
+			}
+		}
+	}
+}
+
+// packageDecls returns, per package name of the module, the names its
+// files declare at the top level (functions, types, variables, constants)
+// and its methods, as "Method".
+func packageDecls(t *testing.T, root string) map[string]map[string]bool {
+	t.Helper()
+	out := map[string]map[string]bool{}
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		names := out[f.Name.Name]
+		if names == nil {
+			names = map[string]bool{}
+			out[f.Name.Name] = names
+		}
+		for _, decl := range f.Decls {
+			switch decl := decl.(type) {
+			case *ast.FuncDecl:
+				names[decl.Name.Name] = true
+			case *ast.GenDecl:
+				for _, s := range decl.Specs {
+					switch s := s.(type) {
+					case *ast.TypeSpec:
+						names[s.Name.Name] = true
+					case *ast.ValueSpec:
+						for _, n := range s.Names {
+							names[n.Name] = true
+						}
+					}
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	delete(out, "main") // cmd/dcbtop's names are not qualified
+	return out
 }
