@@ -76,10 +76,10 @@ func TestDescribeLLDPDU(t *testing.T) {
 			{Type: lldp.TLVTypeManagementAddress, Name: "Management Address", Fields: []lldp.TLVField{{Value: "192.0.2.1 (interface 2, numbering 2)"}}},
 			{Type: lldp.TLVTypePortDescription, Name: "Port Description", Fields: []lldp.TLVField{{Value: "p0"}}},
 			{Type: lldp.TLVTypeOrg, OUI: lldp.OUIIEEE8023, Subtype: 3, Name: "Link Aggregation",
-				Fields: []lldp.TLVField{{Value: "5 bytes, not decoded"}, {Label: "OUI", Value: "00-12-0f"}, {Label: "subtype", Value: "3"}},
+				Fields:    []lldp.TLVField{{Value: "5 bytes, not decoded"}, {Label: "OUI", Value: "00-12-0f"}, {Label: "subtype", Value: "3"}},
 				Undecoded: []byte{0x01, 0x00, 0x00, 0x00, 0x00}},
 			{Type: lldp.TLVTypeOrg, OUI: lldp.OUIIEEE8023, Subtype: 1, Name: "MAC/PHY Configuration/Status",
-				Fields: []lldp.TLVField{{Value: "5 bytes, not decoded"}, {Label: "OUI", Value: "00-12-0f"}, {Label: "subtype", Value: "1"}},
+				Fields:    []lldp.TLVField{{Value: "5 bytes, not decoded"}, {Label: "OUI", Value: "00-12-0f"}, {Label: "subtype", Value: "1"}},
 				Undecoded: []byte{0x00, 0x80, 0x00, 0x00, 0x36}},
 		}
 	}
