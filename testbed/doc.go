@@ -1,8 +1,8 @@
 // Package testbed is a test harness for running dcbtop against real network
 // peers: network namespaces joined by veth pairs and bridges, Debian's lldpd
 // as an independent LLDP/DCBX peer, tcpdump as recorder and tshark as an
-// independent decoder (docs/architecture.md "Packages";
-// testbed/peer.sh and testbed/record-fixtures.sh do the same from the shell).
+// independent decoder (docs/architecture.md "Packages"; testbed/
+// record-fixtures.sh records the lldpd fixtures the same way from the shell).
 //
 // It shells out to ip, lldpd, lldpcli, tcpdump and tshark (every short
 // command bounded by CommandTimeout) and only ever touches namespaces it

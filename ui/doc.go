@@ -9,8 +9,8 @@
 // agent. Every state change asks first, quitting too while dcbtop's
 // agent runs (its shutdown LLDPDU withdraws the host's parameters;
 // ctrl+c does not ask). The footer shows only the keys that work in the
-// current mode: a replay's player keys, live the actions the backend
-// allows.
+// current mode: a replay's player keys, live the actions the snapshot
+// allows (engine.Interface.Caps).
 //
 // # Data flow
 //
@@ -20,8 +20,12 @@
 // state (selection, scroll, filter, overlays, the clock's reading), the
 // Styles and the KeyMap, so every screen is a golden test away.
 //
-// Actions go through a Backend (implemented by capture/operator): each call
-// runs inside a tea.Cmd and its result comes back to Update as a message.
+// Actions go through a Backend (implemented by capture/operator), one call
+// an operator's action: what may be done and what a change would put in
+// force come from the snapshot (engine.Interface.Caps,
+// engine.PreviewOperational), so w and e open their confirmation and form
+// at once. Each call runs inside a tea.Cmd and its result comes back to
+// Update as a message.
 // Update never performs I/O. The wiring may also send CaptureStatus
 // (replay position, speed, end; the demo's step) and ErrorMsg to the
 // program. The lossless counters come in the snapshot
@@ -34,9 +38,12 @@
 // TTL countdowns are the peers' expires_in_ms less the time elapsed since
 // the snapshot was taken: live, the clock minus Snapshot.TakenAt; in a
 // replay, the wall time since the snapshot arrived times the replay speed.
-// The clock is an Option (WithClock), so tests are deterministic. A 1 Hz
-// tick redraws the countdowns; otherwise the screen changes only with a
-// snapshot or a key.
+// The clock is an Option (WithClock), so tests are deterministic. Live,
+// each snapshot redraws the countdowns (the runtime publishes one a
+// second while the clock alone changes what it shows); the screen's own
+// 1 Hz tick runs only for what the snapshots do not bring (a status
+// message, the demo, a playing replay, a lost peer's "ago"). Otherwise the
+// screen changes only with a snapshot or a key.
 //
 // # Colour and untrusted text
 //
@@ -78,7 +85,7 @@
 // column. The symbol set is part of the Styles value (Styles.Sym), chosen
 // once.
 //
-// Size: about 4,700 lines: one Bubble Tea model whose panes, overlays,
-// form and keys all render from the same view state; render stays a pure
-// function of it. Every file is one part of the screen.
+// One Bubble Tea model whose panes, overlays, form and keys all render
+// from the same view state; render stays a pure function of it. Every
+// file is one part of the screen (docs/architecture.md, "Packages").
 package ui

@@ -4,7 +4,8 @@
 // left on beside PFC is a hop of "is my RoCE traffic lossless end to end?"
 // that DCB netlink cannot see: the two are mutually exclusive
 // (Documentation/networking/flow_control.rst, IEEE 802.1Q clause 36). The
-// package only reads and reports; it imports no dcbtop engine package.
+// package only reads and reports; of the engine it knows only the sample
+// it fills (lossless.LinkPauseSample, sample.go).
 //
 // # Messages
 //

@@ -2,7 +2,8 @@
 // netdev on Linux: each port's GID table (which addresses it sends from,
 // as RoCE v1 or RoCE v2), the first routable RoCE v2 GID of the netdev,
 // and the ToS byte and GID type rdma_cm uses by default. It only reads
-// files; nothing here is an engine event yet.
+// files, and maps a port onto the engine's sample (lossless.RoCEPortSample,
+// sample.go), which capture/counters' RoCE source puts in each sample.
 //
 // Files are read under a sysfs root, "/sys" unless the caller says
 // otherwise (the command takes it from DCBTOP_SYSFS_ROOT,
