@@ -20,7 +20,7 @@ const SnapshotSchemaID = "urn:dcbtop:schema:dcbtop.snapshot/v2"
 
 // CheckSchema is the JSON Schema (draft 2020-12) of the report `dcbtop
 // check --json` prints: check.schema.json in this directory, whose $id ends
-// in dcbtop.check/v1 like engine.CheckSchemaVersion. Treat the slice as
+// in dcbtop.check/v1 like check.SchemaVersion. Treat the slice as
 // read-only.
 //
 //go:embed check.schema.json

@@ -63,7 +63,7 @@ func TestOversizeRequest(t *testing.T) {
 	}
 }
 
-// A request nested past engine.MaxJSONDepth is refused as its bytes
+// A request nested past jsondoc.MaxDepth is refused as its bytes
 // arrive, with the place and the limit, before any per-level work: such
 // a request once took the agent from 16 MB to 180 MB.
 func TestDeepRequest(t *testing.T) {

@@ -192,7 +192,7 @@ const (
 // action does not take, steps out of order, actions a switch cannot do in
 // its state (set before start, resume without silence...) and parameters
 // that break the rules dcbtop applies to received TLVs
-// (engine.Params.Errors) are errors that name the step.
+// (dcb.Params.Errors) are errors that name the step.
 func Parse(r io.Reader) (*Scenario, error) {
 	dec := json.NewDecoder(r)
 	dec.DisallowUnknownFields()

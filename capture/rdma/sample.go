@@ -2,7 +2,7 @@ package rdma
 
 import "github.com/dcbtop/dcbtop/engine/lossless"
 
-// Sample maps a port onto the engine's sample (engine.RoCEPortSample):
+// Sample maps a port onto the engine's sample (lossless.RoCEPortSample):
 // every unknown value null, the reasons of those that matter kept in
 // Problems (a GID, a type, a default that could not be read); an empty
 // rdma_cm default is not a problem (it is simply not configured).

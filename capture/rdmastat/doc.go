@@ -4,7 +4,7 @@
 // cc_rx_ce_pkts, cc_rx_cnp_pkts, cc_tx_cnp_pkts) over RDMA netlink, as
 // iproute2's `rdma statistic show link DEV/PORT` and `rdma statistic mode
 // supported link DEV/PORT` do. Port.Sample maps what it read onto the
-// engine's facts (engine.OptionalCounters).
+// engine's facts (lossless.OptionalCounters).
 //
 // # Messages
 //

@@ -7,7 +7,7 @@ import "github.com/dcbtop/dcbtop/engine/lossless"
 const SourceName = "rdma netlink"
 
 // Sample maps the port's optional counters onto the engine's facts
-// (engine.OptionalCounters): the enabled ones with their values, the
+// (lossless.OptionalCounters): the enabled ones with their values, the
 // disabled ones by name, and the command that would enable them (which
 // dcbtop never runs).
 func (p Port) Sample() *lossless.OptionalCounters {

@@ -122,7 +122,7 @@ func runApply(ctx context.Context, args []string, env Env) int {
 
 // readParamsFile parses a PARAMS file, or stdin for "-": at most
 // MaxParamsFile bytes, interruptibly (a FIFO without a writer, a terminal
-// waiting for input), then checked as a whole (engine.Params.Errors)
+// waiting for input), then checked as a whole (dcb.Params.Errors)
 // before anything is sent anywhere.
 func readParamsFile(ctx context.Context, name string, env Env) (*dcb.Params, error) {
 	open := func() (io.ReadCloser, error) { return os.Open(name) }

@@ -1,7 +1,7 @@
 package main
 
 // dcbtop check: a scriptable lossless-readiness verdict per interface and
-// check (engine.Check), in the Nagios plugin convention, live or on a
+// check (check.Run), in the Nagios plugin convention, live or on a
 // replay; text for people, JSON and JUnit for machines.
 
 import (

@@ -16,7 +16,7 @@ import (
 	"github.com/dcbtop/dcbtop/engine/dcb"
 )
 
-// MaxParamsFile bounds a PARAMS file (engine.MaxParamsJSON).
+// MaxParamsFile bounds a PARAMS file (dcb.MaxParamsJSON).
 const MaxParamsFile = dcb.MaxParamsJSON
 
 // ExitInterrupted is the exit status when SIGINT or SIGTERM ends dcbtop

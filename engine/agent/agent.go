@@ -246,7 +246,7 @@ func (a *Agent) TTL() uint16 { return a.ttl }
 func (a *Agent) Frame() []byte { return a.frame }
 
 // Advertising reads back what the current frame advertises, as a peer
-// decodes it (engine.ParamsFromDU): the ETS Configuration and PFC in force
+// decodes it (dcb.ParamsFromDU): the ETS Configuration and PFC in force
 // with the Willing bit, the recommendation and the APP table. Nil when the
 // frame carries no DCBX TLV.
 func (a *Agent) Advertising() *dcb.Params {

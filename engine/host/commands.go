@@ -176,7 +176,7 @@ type Applied struct {
 	Before engine.LocalState
 	After  engine.LocalState
 	// Changed lists what differs, in order: the features of
-	// engine.Params.Changes ("ets", "ets_reco", "pfc", "app", the Willing
+	// dcb.Params.Changes ("ets", "ets_reco", "pfc", "app", the Willing
 	// bits aside) and "willing". Empty: nothing changed.
 	Changed []string
 	// Advertised is what dcbtop's agent now advertises, read back from
@@ -189,7 +189,7 @@ type Applied struct {
 // Apply changes what dcbtop's agent on iface advertises at at: the given
 // features of change merged into its local parameters (nil: none), and
 // the Willing state when willing is set. The result is validated
-// (engine.Params.Errors) and must fit an LLDPDU (agent.Check) before
+// (dcb.Params.Errors) and must fit an LLDPDU (agent.Check) before
 // anything changes; then the engine takes it as a local change (a
 // QOS_LOCAL_PARAMETERS_CHANGE indication, the operational parameters
 // resolved again), the agent starts fast transmission, and the state
@@ -253,7 +253,7 @@ func (h *Host) setLocal(p *port, before, next engine.LocalState, at time.Time) A
 }
 
 // LocalChanges lists what differs between two local states: the features
-// of engine.Params.Changes ("ets", "ets_reco", "pfc", "app"; the Willing
+// of dcb.Params.Changes ("ets", "ets_reco", "pfc", "app"; the Willing
 // bits aside) and "willing".
 func LocalChanges(a, b engine.LocalState) []string {
 	out := []string{}

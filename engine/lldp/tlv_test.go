@@ -376,7 +376,7 @@ func TestEnumText(t *testing.T) {
 		}, "", "DSCP", "reserved-", "reserved-256", "5")
 	})
 	t.Run("Level", func(t *testing.T) {
-		// Not in JSON (engine.Severity is): String only.
+		// Not in JSON (diag.Severity is): String only.
 		for l, want := range map[Level]string{LevelInfo: "info", LevelWarning: "warning", LevelError: "error"} {
 			if l.String() != want {
 				t.Errorf("Level(%d).String() = %q, want %q", l, l.String(), want)

@@ -115,7 +115,7 @@ func (e *ETS) Validate() []Finding {
 // a warning: received, it is the sender's advertisement of a table it says
 // it cannot honour, which this host can neither fix nor refuse; what
 // dcbtop itself sends or writes is held to it as an error
-// (engine.Params.Validate).
+// (dcb.Params.Validate).
 func prioTCRange(prioTC [8]uint8, limit uint8, feature string) (Finding, bool) {
 	var byTC [16]uint8 // priorities (bit set) per out-of-range TC
 	for p, tc := range prioTC {

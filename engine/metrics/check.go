@@ -25,7 +25,7 @@ type checkCollector struct {
 // NewCheckRegistry returns a registry holding one check report's metrics,
 // for prometheus.WriteToTextfile: each check's verdict per interface and
 // each interface's worst (labels interface and check, the check label
-// bounded by engine.CheckNames plus "other"), the exit status, when the
+// bounded by check.Names plus "other"), the exit status, when the
 // report was taken, and how long the run took. A verdict's value is its
 // Nagios code (0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN), as the exit status.
 // start and end are when the run started and ended (on the wall clock,

@@ -59,8 +59,8 @@
 //	dcbtop_pfc_enabled{side="operational"}
 //	  * on (instance, interface) group_left (system_name, port_id) dcbtop_peer_info
 //
-// dcbtop_config_info's config label is engine.ConfigDigest's hash of a
-// side's canonical configuration (engine.ConfigText), the same on every
+// dcbtop_config_info's config label is metrics.ConfigDigest's hash of a
+// side's canonical configuration (metrics.ConfigText), the same on every
 // host configured alike, so hosts can be counted per configuration
 // (assets/prometheus: dcbtop:config_hosts:count and DCBConfigDrift).
 // NewCheckRegistry exports a dcbtop check report for node_exporter's

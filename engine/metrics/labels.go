@@ -34,7 +34,7 @@ func diagnosticCodes() []diag.Code {
 		diag.CodeAppEthertypeRange, diag.CodeAppDuplicate, diag.CodeDuplicateTLV,
 		diag.CodeDialectBoth, diag.CodeCEEPGBandwidthSum, diag.CodeCEEPGIDReserved,
 		diag.CodeCEEControlMissing, diag.CodeCINLegacy, diag.CodeTLVDiscarded,
-		// Local parameter files (engine.Params.Validate).
+		// Local parameter files (dcb.Params.Validate).
 		diag.CodeETSMaxTCsRange, diag.CodeAppPriorityRange, diag.CodeTLVTooLong,
 		// Pairing, lossless traps and the link (package engine).
 		diag.CodeMalformed, diag.CodeTooManyNeighbors, diag.CodeMultiPeer,

@@ -100,7 +100,7 @@ func readJSON(path string, v any) error {
 	return nil
 }
 
-// params decodes a PARAMS member as --local does (engine.ParseParams).
+// params decodes a PARAMS member as --local does (dcb.ParseParams).
 func params(raw json.RawMessage) (*dcb.Params, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
