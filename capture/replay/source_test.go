@@ -188,6 +188,30 @@ func TestLocalEnds(t *testing.T) {
 	}
 }
 
+// At a speed of ×40, each frame comes at its recorded time divided by 40,
+// exactly (dcbtop -r --speed 40).
+func TestRunPacedFaster(t *testing.T) {
+	path := writePcap(t, record{0, lldpFrame(t, switchMAC, false)}, record{2 * time.Second, lldpFrame(t, switchMAC, false)},
+		record{5 * time.Second, lldpFrame(t, switchMAC, false)})
+	synctest.Test(t, func(t *testing.T) {
+		s := open(t, path, 40, nil)
+		events, done := make(chan engine.Event), make(chan error, 1)
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		start := time.Now()
+		go s.Run(ctx, events, done)
+		for _, at := range []time.Duration{0, 2 * time.Second, 5 * time.Second} {
+			fr := (<-events).(engine.FrameReceived)
+			if got, want := time.Since(start), at/40; fr.At.Sub(t0) != at || got != want {
+				t.Errorf("frame of %v sent after %v, want %v", fr.At.Sub(t0), got, want)
+			}
+		}
+		if err := <-done; err != nil {
+			t.Errorf("end: %v", err)
+		}
+	})
+}
+
 // Run paces the frames at their recorded gaps; between frames the clock
 // moves at the speed but never reaches the next frame; paused, it stands
 // still, and the frame waiting is due its remaining gap after the resume.

@@ -199,6 +199,7 @@ func runCheck(ctx context.Context, args []string, env Env) int {
 	}
 	start := time.Now()
 	var snap engine.Snapshot
+	var ended check.End
 	if o.read != "" {
 		snap, err = checkReplay(ctx, o)
 	} else {
@@ -206,13 +207,13 @@ func runCheck(ctx context.Context, args []string, env Env) int {
 		if env.StderrTTY {
 			progress = env.Stderr
 		}
-		snap, err = checkLive(ctx, o, progress)
+		snap, ended, err = checkLive(ctx, o, progress)
 	}
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "dcbtop check: UNKNOWN: %v\n", err)
 		return checkExitUnknown
 	}
-	rep := check.NewReport(snap, o.ifaces, check.Options{Policy: o.policy, Replay: o.read != ""})
+	rep := check.NewReport(snap, o.ifaces, check.Options{Policy: o.policy, Replay: o.read != "", Ended: ended})
 	if o.read != "" {
 		rep.File = &o.read
 	}
@@ -306,22 +307,23 @@ func checkEnd(ctx context.Context, rt *session.Runtime, err error) (engine.Snaps
 
 // checkLive captures until every interface checked has a verdict on its
 // peer (valid, multi-peer, expired or shut down) and, after that, two
-// counter samples (or checkCountersGrace has passed), or until --wait.
-func checkLive(ctx context.Context, o *checkOptions, progress io.Writer) (engine.Snapshot, error) {
+// counter samples (or checkCountersGrace has passed), or until --wait,
+// and says which came first.
+func checkLive(ctx context.Context, o *checkOptions, progress io.Writer) (engine.Snapshot, check.End, error) {
 	root, err := sysfsRoot()
 	if err != nil {
-		return engine.Snapshot{}, err
+		return engine.Snapshot{}, "", err
 	}
 	eroot, err := ethtoolRoot()
 	if err != nil {
-		return engine.Snapshot{}, err
+		return engine.Snapshot{}, "", err
 	}
 	cfg := session.Config{Interfaces: o.ifaces, Screen: true, Out: io.Discard,
 		CountersInterval: session.DefaultCountersInterval, SysfsRoot: root, EthtoolRoot: eroot, Version: version, Revision: revision}
 	checkRuntime(&cfg)
 	rt, err := session.Start(cfg)
 	if err != nil {
-		return engine.Snapshot{}, err
+		return engine.Snapshot{}, "", err
 	}
 	loopCtx, stop := context.WithTimeout(ctx, o.wait)
 	defer stop()
@@ -334,6 +336,7 @@ func checkLive(ctx context.Context, o *checkOptions, progress io.Writer) (engine
 	feed := rt.Feed().C()
 	start := time.Now()
 	said := ""
+	ended := check.EndWait
 	say := func(now time.Time) { // what the check waits for, on a terminal
 		if progress == nil {
 			return
@@ -360,11 +363,13 @@ wait:
 				break wait
 			}
 			if w.see(s, time.Now()) {
+				ended = check.EndReady
 				stop()
 			}
 			say(time.Now())
 		case <-tick.C:
 			if w.done(time.Now()) {
+				ended = check.EndReady
 				stop()
 			}
 			say(time.Now())
@@ -376,7 +381,8 @@ wait:
 	if loopDone != nil {
 		err = <-loopDone
 	}
-	return checkEnd(ctx, rt, err)
+	snap, err := checkEnd(ctx, rt, err)
+	return snap, ended, err
 }
 
 // checkRuntime adjusts a live check's runtime configuration (tests: an
@@ -502,6 +508,9 @@ func writeCheckText(w io.Writer, r check.Report, color bool) error {
 		len(r.Interfaces), map[bool]string{true: "", false: "s"}[len(r.Interfaces) == 1])
 	if r.File != nil {
 		fmt.Fprintf(&b, ", replay of %s", engine.Sanitize(*r.File))
+	}
+	if r.Ended == check.EndWait {
+		b.WriteString(", judged at --wait")
 	}
 	b.WriteString(")\n")
 	for _, in := range r.Interfaces {

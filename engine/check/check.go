@@ -24,6 +24,8 @@ type Options struct {
 	// Replay: the snapshot comes from a capture file, which carries no
 	// counters (their checks are UNKNOWN, not OK).
 	Replay bool
+	// Ended: why a live check stopped gathering (Report.Ended).
+	Ended End
 }
 
 // Run judges an interface's lossless readiness from its snapshot: one
@@ -87,7 +89,11 @@ func (c *checker) peer() {
 	in := c.in
 	switch rs := in.RemoteState(); {
 	case rs == engine.RemoteNoPeer:
-		c.add(CheckPeer, VerdictCritical, "no LLDP peer on the link",
+		summary := "no LLDP peer on the link"
+		if c.o.Ended == EndWait {
+			summary += " within --wait"
+		}
+		c.add(CheckPeer, VerdictCritical, summary,
 			"enable LLDP and DCBX on the switch port (and check the cabling); a firmware DCBX agent may hide LLDP from the host")
 	case in.MultiPeer != nil:
 		summary := fmt.Sprintf("%d DCBX peers on one link: the remote parameters are invalid (multi-peer)", len(in.MultiPeer.Peers))

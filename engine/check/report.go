@@ -20,10 +20,28 @@ type Report struct {
 	Exit    int       `json:"exit_code"`
 	TakenAt time.Time `json:"taken_at"`
 	// Source is "live" or "replay"; File the capture file replayed.
-	Source     string            `json:"source"`
-	File       *string           `json:"file"`
+	Source string  `json:"source"`
+	File   *string `json:"file"`
+	// Ended says why the check stopped gathering what it judged.
+	Ended      End               `json:"ended"`
 	Interfaces []InterfaceReport `json:"interfaces"`
 }
+
+// An End says why a check stopped gathering: a verdict reached at
+// --wait judges what was missing as not seen, one reached when ready
+// judges everything it waits for (docs/check.md).
+type End string
+
+// The ends of a check.
+const (
+	// EndReady: live, every interface's peer was settled and its
+	// counters sampled (or had none) before --wait.
+	EndReady End = "ready"
+	// EndWait: live, --wait passed first.
+	EndWait End = "wait"
+	// EndFile: a replay, which judges what the capture ends with.
+	EndFile End = "end-of-file"
+)
 
 // A InterfaceReport is one interface's results and their worst verdict.
 type InterfaceReport struct {
@@ -36,9 +54,9 @@ type InterfaceReport struct {
 // them when names is empty, sorted as in the snapshot). A name the
 // snapshot lacks is CRITICAL for CheckPeer: nothing was seen on it.
 func NewReport(snap engine.Snapshot, names []string, o Options) Report {
-	r := Report{Schema: SchemaVersion, TakenAt: snap.TakenAt, Source: "live", Interfaces: []InterfaceReport{}}
+	r := Report{Schema: SchemaVersion, TakenAt: snap.TakenAt, Source: "live", Ended: o.Ended, Interfaces: []InterfaceReport{}}
 	if o.Replay {
-		r.Source = "replay"
+		r.Source, r.Ended = "replay", EndFile
 	}
 	pick := snap.Interfaces
 	if len(names) > 0 {
