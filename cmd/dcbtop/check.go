@@ -207,7 +207,7 @@ func runCheck(ctx context.Context, args []string, env Env) int {
 		if env.StderrTTY {
 			progress = env.Stderr
 		}
-		snap, ended, err = checkLive(ctx, o, progress)
+		snap, ended, err = checkLive(ctx, o, progress, env.checkRuntime)
 	}
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "dcbtop check: UNKNOWN: %v\n", err)
@@ -309,7 +309,7 @@ func checkEnd(ctx context.Context, rt *session.Runtime, err error) (engine.Snaps
 // peer (valid, multi-peer, expired or shut down) and, after that, two
 // counter samples (or checkCountersGrace has passed), or until --wait,
 // and says which came first.
-func checkLive(ctx context.Context, o *checkOptions, progress io.Writer) (engine.Snapshot, check.End, error) {
+func checkLive(ctx context.Context, o *checkOptions, progress io.Writer, adjust func(*session.Config)) (engine.Snapshot, check.End, error) {
 	root, err := sysfsRoot()
 	if err != nil {
 		return engine.Snapshot{}, "", err
@@ -320,7 +320,9 @@ func checkLive(ctx context.Context, o *checkOptions, progress io.Writer) (engine
 	}
 	cfg := session.Config{Interfaces: o.ifaces, Screen: true, Out: io.Discard,
 		CountersInterval: session.DefaultCountersInterval, SysfsRoot: root, EthtoolRoot: eroot, Version: version, Revision: revision}
-	checkRuntime(&cfg)
+	if adjust != nil {
+		adjust(&cfg)
+	}
 	rt, err := session.Start(cfg)
 	if err != nil {
 		return engine.Snapshot{}, "", err
@@ -384,10 +386,6 @@ wait:
 	snap, err := checkEnd(ctx, rt, err)
 	return snap, ended, err
 }
-
-// checkRuntime adjusts a live check's runtime configuration (tests: an
-// in-memory link and counters).
-var checkRuntime = func(*session.Config) {}
 
 // checkCountersGrace is how long, once every peer is known, a check waits
 // for interfaces' second counter sample: an interface without counters

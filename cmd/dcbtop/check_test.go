@@ -92,7 +92,17 @@ func host() checkFrame {
 // after validating it against the schema.
 func checkJSON(t *testing.T, args ...string) (int, check.Report) {
 	t.Helper()
-	code, out, errOut := runCLI(t, append([]string{"check", "--json"}, args...)...)
+	return checkJSONIn(t, Env{}, args...)
+}
+
+// checkJSONIn is checkJSON with env's test seams (its outputs are the
+// test's).
+func checkJSONIn(t *testing.T, env Env, args ...string) (int, check.Report) {
+	t.Helper()
+	var o, e bytes.Buffer
+	env.Stdout, env.Stderr = &o, &e
+	code := Run(context.Background(), append([]string{"check", "--json"}, args...), env)
+	out, errOut := o.String(), e.String()
 	if err := assets.ValidateCheck([]byte(out)); err != nil {
 		t.Fatalf("report does not match check.schema.json: %v\n%s\nstderr: %s", err, out, errOut)
 	}
@@ -381,15 +391,18 @@ func liveCheck(t *testing.T, frames []checkFrame, args ...string) (int, check.Re
 		}
 	})
 	defer func() { close(stop); wg.Wait() }()
-	old := checkRuntime
-	checkRuntime = func(cfg *session.Config) {
+	return checkJSONIn(t, Env{checkRuntime: memLink(conn)}, append([]string{"-i", "eth0"}, args...)...)
+}
+
+// memLink makes a live check run on conn as eth0, with fakeSampler's
+// counters.
+func memLink(conn *memConn) func(*session.Config) {
+	return func(cfg *session.Config) {
 		cfg.Interfaces = nil
 		cfg.Links = []capture.Link{{Name: "eth0", Index: 7, MAC: hostMAC, Up: true}}
 		cfg.Open = func(string) (session.Conn, error) { return conn, nil }
 		cfg.Sampler = fakeSampler{}
 	}
-	defer func() { checkRuntime = old }()
-	return checkJSON(t, append([]string{"-i", "eth0"}, args...)...)
 }
 
 // capture is f as captured on eth0 at at.
@@ -422,6 +435,7 @@ func lldpFrame(t *testing.T, f checkFrame) []byte {
 // is CRITICAL; a strict class that can starve RoCE is a WARNING (exit 1);
 // no peer within --wait is CRITICAL once --wait passed.
 func TestCheckLive(t *testing.T) {
+	t.Parallel()
 	healthyPeer := checkFrame{src: switchMAC, name: "leaf1", tlvs: []lldp.TLV{ets5050, reco5050, pfcOn3, roceApp}}
 	code, r := liveCheck(t, []checkFrame{host(), healthyPeer}, "--wait", "20s")
 	if code != 0 || r.Verdict != check.VerdictOK || r.Source != "live" || r.File != nil {
@@ -541,18 +555,11 @@ func TestCheckExpectEveryError(t *testing.T) {
 // long (issue 25, item 13), and clears the line before its report; not on
 // a pipe.
 func TestCheckProgress(t *testing.T) {
-	old := checkRuntime
-	defer func() { checkRuntime = old }()
+	t.Parallel()
 	for _, tty := range []bool{true, false} {
 		conn := &memConn{frames: make(chan capture.Frame, 1), done: make(chan struct{})}
-		checkRuntime = func(cfg *session.Config) {
-			cfg.Interfaces = nil
-			cfg.Links = []capture.Link{{Name: "eth0", Index: 7, MAC: hostMAC, Up: true}}
-			cfg.Open = func(string) (session.Conn, error) { return conn, nil }
-			cfg.Sampler = fakeSampler{}
-		}
 		var o, e bytes.Buffer
-		Run(context.Background(), []string{"check", "-i", "eth0", "--wait", "1500ms"}, Env{Stdout: &o, Stderr: &e, StderrTTY: tty})
+		Run(context.Background(), []string{"check", "-i", "eth0", "--wait", "1500ms"}, Env{Stdout: &o, Stderr: &e, StderrTTY: tty, checkRuntime: memLink(conn)})
 		got := e.String()
 		said := strings.Contains(got, "dcbtop check: waiting for a DCBX peer on eth0 (0s/2s)") && strings.HasSuffix(got, "\r\x1b[K")
 		if tty != said {

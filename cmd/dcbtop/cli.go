@@ -55,6 +55,9 @@ type Env struct {
 	// StderrTTY: stderr is a terminal (dcbtop check says there what it
 	// waits for).
 	StderrTTY bool
+	// checkRuntime, when set, adjusts a live check's runtime
+	// configuration (tests: an in-memory link and counters).
+	checkRuntime func(*session.Config)
 }
 
 // options are the parsed command line.

@@ -59,8 +59,8 @@ func testMain(m *testing.M) int {
 	return code
 }
 
-// buildDcbtop runs `go build -o bin ./cmd/dcbtop` from the module root,
-// with -race when race says so.
+// buildDcbtop runs `go build -trimpath -o bin ./cmd/dcbtop` from the
+// module root, with -race when race says so.
 func buildDcbtop(bin string, race bool) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -68,7 +68,10 @@ func buildDcbtop(bin string, race bool) error {
 	if err != nil {
 		return fmt.Errorf("go env GOMOD: %w", err)
 	}
-	args := []string{"build"}
+	// -trimpath as make test builds the tests: the packages the test
+	// binary already compiled come from the build cache, whatever the
+	// checkout's directory (Makefile, TRIMPATH).
+	args := []string{"build", "-trimpath"}
 	if race {
 		args = append(args, "-race")
 	}
