@@ -300,7 +300,6 @@ func TestControlTimeout(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		start := time.Now()
 		if _, err := c.Write([]byte(partial)); err != nil {
 			t.Fatal(err)
 		}
@@ -314,9 +313,6 @@ func TestControlTimeout(t *testing.T) {
 		// deadline, not from this client's 5 s one.
 		if resp.OK || resp.Error != "no complete request within 200ms" {
 			t.Errorf("%q: %+v", partial, resp)
-		}
-		if d := time.Since(start); d < 200*time.Millisecond {
-			t.Errorf("%q: answered after %v, before the request's 200 ms", partial, d)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/dcbtop/dcbtop/capture/replay"
@@ -173,6 +174,7 @@ func TestReplayer(t *testing.T) {
 				t.Fatalf("scan: %d frames over %v, want 64 over 62.7 s", scan.Frames, scan.Duration)
 			}
 			rec := newRecPoster()
+			start := time.Now() // before the replay's clock can start
 			rt, err := Start(Config{Replay: file, Speed: tt.speed, Screen: true, Post: rec})
 			if err != nil {
 				t.Fatal(err)
@@ -188,7 +190,6 @@ func TestReplayer(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			done := make(chan error, 1)
-			start := time.Now()
 			go func() { done <- rt.Loop(ctx) }()
 			rp := rt
 
@@ -319,6 +320,10 @@ func (p *recPoster) Error(err error)            { p.errs <- err }
 // last such snapshot was due, so that a countdown drawn from each never
 // skips a second.
 func TestArmAging(t *testing.T) {
+	synctest.Test(t, testArmAging) // the loop's time is the bubble's: exact
+}
+
+func testArmAging(t *testing.T) {
 	r := mustLiveRun(t, &Config{Screen: true})
 	r.feed = NewFeed()
 	defer func() {
@@ -340,7 +345,7 @@ func TestArmAging(t *testing.T) {
 	if r.agingAt.IsZero() || r.wakeC == nil {
 		t.Fatal("a peer counts down, and the run's timer is not armed")
 	}
-	if d := r.agingAt.Sub(before); d < agingAfter || d > agingAfter+time.Second/2 {
+	if d := r.agingAt.Sub(before); d != agingAfter {
 		t.Errorf("first aging snapshot due %v after the event's, want %v", d, agingAfter)
 	}
 	// The timer fires late; the next is due a second after this one was.
