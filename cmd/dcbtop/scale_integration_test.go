@@ -195,11 +195,12 @@ func vmRSS(t *testing.T, pid string) int {
 // collection, at its end, and live (marked) after it, in MB.
 var gcLine = regexp.MustCompile(`(\d+)->(\d+)->(\d+) MB`)
 
-// liveHeapFloor waits for the next three collections the trace at path
-// reports and returns the least heap they found live, in MB: a collection
-// that runs while the interfaces' events are still being taken in finds
-// them live too (tens of MB for a moment, more on a loaded machine),
-// while what is kept stays under every collection's figure.
+// liveHeapFloor follows the trace at path for five seconds and at least
+// three collections and returns the least heap they found live, in MB.
+// Collections come most often while the interfaces' events are still
+// being taken in, and find them live too (tens of MB for a moment, more
+// on a loaded machine); what is kept stays under every collection's
+// figure, the quiet ones' included.
 func liveHeapFloor(t *testing.T, path string) int {
 	t.Helper()
 	count := func() ([][]string, error) {
@@ -210,13 +211,13 @@ func liveHeapFloor(t *testing.T, path string) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
+	quiet, deadline := time.Now().Add(5*time.Second), time.Now().Add(30*time.Second)
 	for {
 		lines, err := count()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(lines) >= len(before)+3 {
+		if len(lines) >= len(before)+3 && time.Now().After(quiet) {
 			floor := -1
 			for _, l := range lines[len(before):] {
 				if live, _ := strconv.Atoi(l[3]); floor < 0 || live < floor {

@@ -161,3 +161,26 @@ func TestRoCELandings(t *testing.T) {
 }
 
 func sp(s string) *string { return &s }
+
+// An interface without pause counters keeps no pause history (a host of
+// a thousand veths kept 14 MB of empty rows); its first two samples with
+// PFC counters make the ring, one row for each interval after the first.
+func TestStateHistoryOnlyWithPFC(t *testing.T) {
+	var ls State
+	at := time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)
+	for i := range 5 {
+		ls.Sample(Sample{Interface: "veth0", At: at.Add(time.Duration(i) * time.Second), Interval: time.Second})
+	}
+	if ls.history != nil || ls.n != 0 {
+		t.Errorf("no pause counters, 5 samples: history of %d rows, %d set; want none", len(ls.history), ls.n)
+	}
+	for i := range 3 {
+		ls.Sample(Sample{Interface: "veth0", At: at.Add(time.Duration(5+i) * time.Second), Interval: time.Second, PFC: &PFCSample{}})
+	}
+	if len(ls.history) != HistorySize(time.Second) || ls.n != 2 {
+		t.Errorf("3 samples with PFC counters: history of %d rows, %d set; want %d, 2", len(ls.history), ls.n, HistorySize(time.Second))
+	}
+	if h := ls.Snapshot().PauseHistory[3]; len(h) != 2 {
+		t.Errorf("pause history of priority 3: %v, want 2 points", h)
+	}
+}
