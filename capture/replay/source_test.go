@@ -188,18 +188,27 @@ func TestLocalEnds(t *testing.T) {
 	}
 }
 
+// pacedRun starts a replay at speed of a capture of three LLDPDUs, at 0,
+// 2 and 5 s, in the caller's synctest bubble: the source, the events it
+// sends, where Run's end goes, and when it started.
+func pacedRun(t *testing.T, speed float64) (*Source, chan engine.Event, chan error, time.Time) {
+	t.Helper()
+	path := writePcap(t, record{0, lldpFrame(t, switchMAC, false)}, record{2 * time.Second, lldpFrame(t, switchMAC, false)},
+		record{5 * time.Second, lldpFrame(t, switchMAC, false)})
+	s := open(t, path, speed, nil)
+	events, done := make(chan engine.Event), make(chan error, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	start := time.Now()
+	go s.Run(ctx, events, done)
+	return s, events, done, start
+}
+
 // At a speed of ×40, each frame comes at its recorded time divided by 40,
 // exactly (dcbtop -r --speed 40).
 func TestRunPacedFaster(t *testing.T) {
-	path := writePcap(t, record{0, lldpFrame(t, switchMAC, false)}, record{2 * time.Second, lldpFrame(t, switchMAC, false)},
-		record{5 * time.Second, lldpFrame(t, switchMAC, false)})
 	synctest.Test(t, func(t *testing.T) {
-		s := open(t, path, 40, nil)
-		events, done := make(chan engine.Event), make(chan error, 1)
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		start := time.Now()
-		go s.Run(ctx, events, done)
+		_, events, done, start := pacedRun(t, 40)
 		for _, at := range []time.Duration{0, 2 * time.Second, 5 * time.Second} {
 			fr := (<-events).(engine.FrameReceived)
 			if got, want := time.Since(start), at/40; fr.At.Sub(t0) != at || got != want {
@@ -216,15 +225,8 @@ func TestRunPacedFaster(t *testing.T) {
 // moves at the speed but never reaches the next frame; paused, it stands
 // still, and the frame waiting is due its remaining gap after the resume.
 func TestRunPaced(t *testing.T) {
-	path := writePcap(t, record{0, lldpFrame(t, switchMAC, false)}, record{2 * time.Second, lldpFrame(t, switchMAC, false)},
-		record{5 * time.Second, lldpFrame(t, switchMAC, false)})
 	synctest.Test(t, func(t *testing.T) {
-		s := open(t, path, 1, nil)
-		events, done := make(chan engine.Event), make(chan error, 1)
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		start := time.Now()
-		go s.Run(ctx, events, done)
+		s, events, done, start := pacedRun(t, 1)
 		next := func() time.Duration {
 			t.Helper()
 			fr := (<-events).(engine.FrameReceived)
