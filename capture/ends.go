@@ -27,8 +27,8 @@ const (
 // first frame has one ends the scan.
 type EndsScan struct {
 	out    []engine.LinkEnd
-	at     map[string]int // interface, source, raw chassis and port IDs -> index in out
-	key    []byte         // the key of the frame being added
+	seen   map[string]bool // interface, source, raw chassis and port IDs of the speakers in out
+	key    []byte          // the key of the frame being added
 	n      int
 	first  time.Time
 	window time.Duration
@@ -66,23 +66,22 @@ func (s *EndsScan) Add(f Frame) bool {
 	}
 	s.key = append(append(append(s.key[:0], f.Interface...), 0), h.Src[:]...)
 	s.key = append(append(append(s.key, byte(len(chassis)>>8), byte(len(chassis))), chassis...), port...)
-	if i, ok := s.at[string(s.key)]; ok {
-		s.out[i].Frames++
+	if s.seen[string(s.key)] {
 		return true
 	}
 	du, err := lldp.Parse(pdu)
 	if err != nil {
 		return true
 	}
-	e := engine.LinkEnd{Interface: f.Interface, MAC: h.Src, MSAP: du.ChassisID.String() + " / " + du.PortID.String(), First: f.At, Frames: 1}
+	e := engine.LinkEnd{Interface: f.Interface, MAC: h.Src, MSAP: du.ChassisID.String() + " / " + du.PortID.String(), First: f.At}
 	if p := dcb.ParamsFromDU(du); p != nil && h.Dst == lldp.NearestBridge {
 		e.DCBX = true
 		e.Willing = (p.ETS != nil && p.ETS.Willing) || (p.PFC != nil && p.PFC.Willing)
 	}
-	if s.at == nil {
-		s.at = map[string]int{}
+	if s.seen == nil {
+		s.seen = map[string]bool{}
 	}
-	s.at[string(s.key)] = len(s.out)
+	s.seen[string(s.key)] = true
 	s.out = append(s.out, e)
 	return true
 }

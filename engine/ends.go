@@ -21,14 +21,12 @@ import (
 // multi-peer as ever.
 
 // A LinkEnd is one LLDP speaker heard on an interface of a capture
-// without direction: its source address, its MSAP, how many LLDPDUs it
-// sent, when the first, and whether it advertised DCBX with its Willing
-// bit set.
+// without direction: its source address, its MSAP, when it first sent,
+// and whether it advertised DCBX with its Willing bit set.
 type LinkEnd struct {
 	Interface string
 	MAC       lldp.MAC
 	MSAP      string
-	Frames    int
 	First     time.Time
 	DCBX      bool
 	Willing   bool

@@ -19,7 +19,7 @@ func TestLocalEnds(t *testing.T) {
 	b := lldp.MAC{8, 0, 0x27, 0x42, 0xba, 0x59}
 	c := lldp.MAC{2, 0, 0, 0, 0, 3}
 	end := func(m lldp.MAC, msap string, first float64, willing bool) LinkEnd {
-		return LinkEnd{Interface: "pcap0", MAC: m, MSAP: msap, Frames: 3, First: at(first), DCBX: true, Willing: willing}
+		return LinkEnd{Interface: "pcap0", MAC: m, MSAP: msap, First: at(first), DCBX: true, Willing: willing}
 	}
 	for _, tt := range []struct {
 		name  string
