@@ -207,16 +207,23 @@ func TestReplayer(t *testing.T) {
 				}
 			}
 			took := time.Since(start)
-			// The last snapshot may still be in the feed.
-			time.Sleep(50 * time.Millisecond)
-			select {
-			case s := <-rp.Feed().C():
-				snaps = append(snaps, s)
-			default:
-			}
 			cancel()
 			if err := <-done; err != nil {
 				t.Errorf("run: %v", err)
+			}
+			// The loop has returned: whatever it published is in the feed
+			// now (a sleep of 50 ms was not always enough under load).
+			for drained := false; !drained; {
+				select {
+				case s, ok := <-rp.Feed().C():
+					if ok {
+						snaps = append(snaps, s)
+					} else {
+						drained = true
+					}
+				default:
+					drained = true
+				}
 			}
 			if final.Frame != 64 || final.Frames != 64 || final.Position != final.Duration || final.Position < 62*time.Second {
 				t.Errorf("final status %+v", final)
