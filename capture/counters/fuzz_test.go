@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/dcbtop/dcbtop/capture/hostfs"
 )
 
 // FuzzParseCounter fuzzes the parsing of a sysfs counter file's content b,
@@ -73,7 +75,7 @@ func FuzzParseCounter(f *testing.F) {
 		if err := os.WriteFile(path, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		r := &reader{root: root}
+		r := &reader{fs: hostfs.Dir(root)}
 		got, ok := r.uint(rel)
 		if ok != (problem == "") || got != v {
 			t.Fatalf("reader.uint of a file of %q = %d, %v; parseCounter gives %d, %q", b, got, ok, v, problem)

@@ -1,6 +1,7 @@
 package counters
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -9,6 +10,8 @@ import (
 	"sync"
 	"time"
 	"unicode"
+
+	"github.com/dcbtop/dcbtop/capture/hostfs"
 
 	"github.com/dcbtop/dcbtop/capture/dcbnl"
 	"github.com/dcbtop/dcbtop/capture/linkpause"
@@ -46,8 +49,12 @@ type Source interface {
 
 // Config says where a host's counters are read from (New).
 type Config struct {
-	// SysfsRoot is the directory that stands for /sys ("" is "/sys").
+	// SysfsRoot is the directory that stands for /sys ("" is "/sys"),
+	// read unless FS is set.
 	SysfsRoot string
+	// FS, when set, is the tree that stands for /sys, instead of the
+	// files under SysfsRoot (a recording's, hostfs.Replay).
+	FS hostfs.FS
 	// Ethtool gives the driver's statistics by name; nil reads none.
 	Ethtool Ethtool
 	// DCB reads the interface's IEEE DCB state (DCB_CMD_IEEE_GET) once
@@ -106,14 +113,18 @@ type outcome struct {
 // linkpause (the link-wide PAUSE, completed by the driver's counters).
 // A source whose reader cfg leaves nil is left out.
 func New(cfg Config) *Sampler {
-	srcs := []Source{SysfsSource(cfg.SysfsRoot)}
+	fsys := cfg.FS
+	if fsys == nil {
+		fsys = hostfs.Dir(cmp.Or(cfg.SysfsRoot, DefaultSysfsRoot))
+	}
+	srcs := []Source{SysfsSource(fsys)}
 	if cfg.DCB != nil {
 		srcs = append(srcs, DCBNLSource(cfg.DCB))
 	}
 	if cfg.Ethtool != nil {
 		srcs = append(srcs, EthtoolSource(cfg.Ethtool))
 	}
-	srcs = append(srcs, RoCESource(cfg.SysfsRoot))
+	srcs = append(srcs, RoCESource(fsys))
 	if cfg.RDMAStats != nil || cfg.RDMAStatsErr != nil {
 		srcs = append(srcs, RDMAStatSource(cfg.RDMAStats, cfg.RDMAStatsErr))
 	}

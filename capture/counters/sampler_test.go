@@ -19,6 +19,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/capture/counters"
+	"github.com/dcbtop/dcbtop/capture/hostfs"
 	"github.com/dcbtop/dcbtop/engine"
 )
 
@@ -80,7 +81,9 @@ func bnxtPort() lossless.RDMAPortSample {
 
 // sysfsOnly samples the sysfs source alone (the RDMA ports' counters and
 // the ECN settings) under root.
-func sysfsOnly(root string) *counters.Sampler { return counters.Compose(counters.SysfsSource(root)) }
+func sysfsOnly(root string) *counters.Sampler {
+	return counters.Compose(counters.SysfsSource(hostfs.Dir(root)))
+}
 
 // sysfsErr returns the sysfs source's error in ev, "" when none, failing
 // t if another source's is there.
@@ -296,7 +299,7 @@ func TestBadFiles(t *testing.T) {
 		{"directory", func(t *testing.T, root string) {
 			must(t, os.Remove(filepath.Join(root, rcv)))
 			must(t, os.Mkdir(filepath.Join(root, rcv), 0o755))
-		}, noInOctets, rcv + ": not a regular file"},
+		}, noInOctets, rcv + ": a directory, not a file"},
 		{"counters is a file", func(t *testing.T, root string) {
 			must(t, os.RemoveAll(filepath.Join(root, mlxPort+"counters")))
 			write(t, root, mlxPort+"counters", "0\n")

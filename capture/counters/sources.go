@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 
+	"github.com/dcbtop/dcbtop/capture/hostfs"
 	"github.com/dcbtop/dcbtop/capture/kernel"
 	"github.com/dcbtop/dcbtop/capture/rdma"
 	"github.com/dcbtop/dcbtop/capture/rdmastat"
@@ -13,15 +14,10 @@ import (
 // The sources New composes (see the package comment, Sources), each
 // also to be composed alone (Compose).
 
-// SysfsSource returns the source "sysfs" under root ("" /sys): the RDMA
-// device ports' NDK and congestion counters and the ECN (DCQCN)
-// settings, files under the sysfs root.
-func SysfsSource(root string) Source {
-	if root == "" {
-		root = DefaultSysfsRoot
-	}
-	return sysfsSource{root: root}
-}
+// SysfsSource returns the source "sysfs" reading fsys, the tree that
+// stands for /sys: the RDMA device ports' NDK and congestion counters
+// and the ECN (DCQCN) settings.
+func SysfsSource(fsys hostfs.FS) Source { return sysfsSource{fs: fsys} }
 
 // DCBNLSource returns the source "dcbnl" over c: one DCB_CMD_IEEE_GET an
 // interface a sample, for the PFC frame counters of its ieee_pfc and the
@@ -33,14 +29,10 @@ func DCBNLSource(c IEEEReader) Source { return dcbnlSource{c: c} }
 // comment) and its link-wide PAUSE frame counters.
 func EthtoolSource(e Ethtool) Source { return ethtoolSource{e: e} }
 
-// RoCESource returns the source "rdma" under root ("" /sys): the RoCE
-// identity of the RDMA ports bound to the interface (capture/rdma).
-func RoCESource(root string) Source {
-	if root == "" {
-		root = DefaultSysfsRoot
-	}
-	return rdmaSource{root: root}
-}
+// RoCESource returns the source "rdma" reading fsys, the tree that
+// stands for /sys: the RoCE identity of the RDMA ports bound to the
+// interface (capture/rdma).
+func RoCESource(fsys hostfs.FS) Source { return rdmaSource{fs: fsys} }
 
 // RDMAStatSource returns the source "rdmastat": the optional counters of
 // the RoCE ports the "rdma" source found, over RDMA netlink with c, or,
@@ -54,7 +46,7 @@ func LinkPauseSource(p PauseReader) Source { return linkpauseSource{p: p} }
 
 // sysfsSource reads the RDMA ports' counters and the ECN (DCQCN)
 // settings: files under the sysfs root.
-type sysfsSource struct{ root string }
+type sysfsSource struct{ fs hostfs.FS }
 
 // Name is "sysfs".
 func (sysfsSource) Name() string { return "sysfs" }
@@ -63,7 +55,7 @@ func (sysfsSource) Name() string { return "sysfs" }
 // ECN settings; the files that exist but cannot be used are its error,
 // one line (at most maxErrors of them named).
 func (src sysfsSource) Sample(ifname string, s *lossless.Sample) error {
-	r := &reader{root: src.root}
+	r := &reader{fs: src.fs}
 	s.RDMA = r.rdma(ifname)
 	s.ECN = r.ecn(ifname, len(s.RDMA) > 0)
 	if e := r.errString(); e != "" {
@@ -121,7 +113,7 @@ func (src ethtoolSource) Sample(ifname string, s *lossless.Sample) error {
 
 // rdmaSource reads the RoCE identity of the RDMA ports bound to the
 // interface (capture/rdma: GID table, rdma_cm defaults).
-type rdmaSource struct{ root string }
+type rdmaSource struct{ fs hostfs.FS }
 
 // Name is "rdma".
 func (rdmaSource) Name() string { return "rdma" }
@@ -130,7 +122,7 @@ func (rdmaSource) Name() string { return "rdma" }
 // rdma.Read's: directories on the way to the ports that could not be
 // read.
 func (src rdmaSource) Sample(ifname string, s *lossless.Sample) error {
-	ports, err := rdma.Read(src.root, ifname)
+	ports, err := rdma.Read(src.fs, ifname)
 	s.RoCE = make([]lossless.RoCEPortSample, 0, len(ports))
 	for i := range ports {
 		s.RoCE = append(s.RoCE, ports[i].Sample())

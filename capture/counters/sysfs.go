@@ -5,13 +5,13 @@ import (
 	"errors"
 	"io/fs"
 	"math"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/dcbtop/dcbtop/engine/lossless"
 
 	"github.com/dcbtop/dcbtop/capture/ecn"
+	"github.com/dcbtop/dcbtop/capture/hostfs"
 	"github.com/dcbtop/dcbtop/capture/rdma"
 )
 
@@ -20,7 +20,7 @@ import (
 // the root; the names in them come from directory entries (which hold no
 // '/') or from a validated interface name, so they stay under the root.
 type reader struct {
-	root string
+	fs hostfs.FS
 	// errs has one "path: problem" per source that exists but could not
 	// be used, in the order met.
 	errs []string
@@ -48,14 +48,10 @@ func (r *reader) badErr(rel string, err error) {
 	r.bad(rel, err.Error())
 }
 
-func (r *reader) path(rel string) string {
-	return filepath.Join(r.root, filepath.FromSlash(rel))
-}
-
 // read returns at most limit+1 bytes of the regular file at rel
-// (rdma.ReadRegular: no other kind of file is opened).
+// (hostfs.FS.ReadFile: no other kind of file is opened).
 func (r *reader) read(rel string, limit int64) ([]byte, error) {
-	return rdma.ReadRegular(r.path(rel), limit)
+	return r.fs.ReadFile(rel, limit)
 }
 
 // uint reads the decimal counter in the file at rel. ok is false when the
@@ -170,7 +166,7 @@ var congestionFiles = [lossless.NumCongestion][]string{
 // see the package comment, RDMA ports); empty, not nil, when there are
 // none. ifname is a valid name.
 func (r *reader) rdma(ifname string) []lossless.RDMAPortSample {
-	ports, problems, _ := rdma.BoundPorts(r.root, ifname)
+	ports, problems, _ := rdma.BoundPorts(r.fs, ifname)
 	r.errs = append(r.errs, problems...)
 	out := make([]lossless.RDMAPortSample, 0, len(ports))
 	for _, p := range ports {
@@ -258,7 +254,7 @@ func mulSat(a, b uint64) uint64 {
 // device (nothing to say) and otherwise carries why and the command that
 // would tell. Files that exist but cannot be used are named in Err.
 func (r *reader) ecn(ifname string, rdma bool) *lossless.ECNSample {
-	st := ecn.Read(r.root, ifname)
+	st := ecn.Read(r.fs, ifname)
 	r.errs = append(r.errs, st.Problems...)
 	if st.Source == "" && !rdma {
 		return nil

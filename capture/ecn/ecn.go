@@ -3,13 +3,13 @@ package ecn
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"strconv"
-	"syscall"
+
+	"github.com/dcbtop/dcbtop/capture/hostfs"
 )
 
 // A Tri is an on/off that may be unknown. Its zero value is Unknown, so a
@@ -93,30 +93,24 @@ type Settings struct {
 	Problems []string
 }
 
-// Read reads the DCQCN settings of interface ifname under root, the sysfs
-// root ("/sys"; it stands for all of /sys, debugfs at root/kernel/debug
-// included). It tries the MLNX_OFED tree, then, for the mlx5_core driver,
+// Read reads the DCQCN settings of interface ifname from fsys, the tree
+// that stands for /sys (debugfs at kernel/debug included). It tries the MLNX_OFED tree, then, for the mlx5_core driver,
 // the upstream debugfs directory. It never fails: what it cannot read is
 // unknown, with the reason in Why and Problems.
-func Read(root, ifname string) Settings {
+func Read(fsys hostfs.FS, ifname string) Settings {
 	if why := validIfname(ifname); why != "" {
 		return Settings{Why: "invalid interface name " + strconv.Quote(ifname) + ": " + why}
 	}
-	r := &reader{root: root}
+	r := &reader{fs: fsys}
 	s := r.read(ifname)
 	s.Problems = r.problems
 	return s
 }
 
-// A reader reads files under root and collects problems.
+// A reader reads files of the tree and collects problems.
 type reader struct {
-	root     string
+	fs       hostfs.FS
 	problems []string
-}
-
-// abs turns a root-relative slash path into a file name.
-func (r *reader) abs(rel string) string {
-	return filepath.Join(r.root, filepath.FromSlash(rel))
 }
 
 func (r *reader) problem(rel, what string) {
@@ -132,7 +126,7 @@ type device struct {
 
 func (r *reader) read(ifname string) Settings {
 	netdir := "class/net/" + ifname
-	if _, err := os.Stat(r.abs(netdir)); err != nil {
+	if _, err := r.fs.Stat(netdir); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return Settings{Why: netdir + " does not exist: no such interface"}
 		}
@@ -162,7 +156,7 @@ func (r *reader) read(ifname string) Settings {
 // device_add_class_symlinks, drivers/base/dd.c driver_sysfs_add); only
 // their base names matter.
 func (r *reader) device(netdir string) device {
-	link, err := os.Readlink(r.abs(netdir + "/device"))
+	link, err := r.fs.Readlink(netdir + "/device")
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return device{why: netdir + " has no device link: a virtual interface, without RDMA congestion control of its own"}
@@ -173,7 +167,7 @@ func (r *reader) device(netdir string) device {
 	if !plainName(d.pci) {
 		return device{why: netdir + "/device: link to " + strconv.Quote(link) + " has no usable name"}
 	}
-	link, err = os.Readlink(r.abs(netdir + "/device/driver"))
+	link, err = r.fs.Readlink(netdir + "/device/driver")
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			d.why = "device " + d.pci + " has no driver bound"
@@ -327,7 +321,7 @@ func (r *reader) walk(dir string) string {
 		{dir, "mlx5_ib made none: it is not loaded, or the firmware does not allow congestion-control query and modify (cong.c mlx5_ib_init_cong_debugfs)"},
 	}
 	for _, st := range steps {
-		fi, err := os.Stat(r.abs(st.rel))
+		fi, err := r.fs.Stat(st.rel)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			return st.rel + " does not exist: " + st.missing
@@ -335,19 +329,17 @@ func (r *reader) walk(dir string) string {
 			return st.rel + ": permission denied (debugfs is for root only)"
 		case err != nil:
 			return st.rel + ": " + errText(err)
-		case !fi.IsDir():
+		case !fi.Dir:
 			return st.rel + " is not a directory"
 		}
 	}
 	// Stat needs only search permission; listing the files needs read.
-	f, err := os.Open(r.abs(dir))
-	if err != nil {
+	if _, err := r.fs.ReadDir(dir); err != nil {
 		if errors.Is(err, fs.ErrPermission) {
 			return dir + ": permission denied (debugfs is for root only)"
 		}
 		return dir + ": " + errText(err)
 	}
-	f.Close()
 	return ""
 }
 
@@ -378,14 +370,14 @@ func (r *reader) param(s *Settings, rel string, p param, b []byte) {
 // isDir reports whether rel is a directory (following symlinks). Something
 // else there is a problem; nothing there is not.
 func (r *reader) isDir(rel string) bool {
-	fi, err := os.Stat(r.abs(rel))
+	fi, err := r.fs.Stat(rel)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return false
 	case err != nil:
 		r.problem(rel, errText(err))
 		return false
-	case !fi.IsDir():
+	case !fi.Dir:
 		r.problem(rel, "not a directory")
 		return false
 	}
@@ -395,31 +387,11 @@ func (r *reader) isDir(rel string) bool {
 // file reads at most maxRead bytes of rel. A missing file is silently
 // not ok; a file that exists but cannot be read is not ok and a problem.
 func (r *reader) file(rel string) ([]byte, bool) {
-	// O_NONBLOCK: a FIFO where a file should be must not hang the
-	// reader; it is refused below as not a regular file.
-	f, err := os.OpenFile(r.abs(rel), os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, false
-		}
-		r.problem(rel, errText(err))
-		return nil, false
-	}
-	defer f.Close()
-	fi, err := f.Stat()
+	b, err := r.fs.ReadFile(rel, maxRead-1)
 	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, false
 	case err != nil:
-		r.problem(rel, errText(err))
-		return nil, false
-	case fi.IsDir():
-		r.problem(rel, "a directory, not a file")
-		return nil, false
-	case !fi.Mode().IsRegular():
-		r.problem(rel, "not a regular file")
-		return nil, false
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxRead))
-	if err != nil {
 		r.problem(rel, errText(err))
 		return nil, false
 	}

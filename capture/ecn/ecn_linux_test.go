@@ -1,6 +1,7 @@
 package ecn_test
 
 import (
+	"github.com/dcbtop/dcbtop/capture/hostfs"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -21,7 +22,7 @@ func TestReadRealSys(t *testing.T) {
 	if _, err := os.Stat("/sys/class/net/lo"); err != nil {
 		t.Skip("no /sys/class/net/lo:", err)
 	}
-	lo := ecn.Read("/sys", "lo")
+	lo := ecn.Read(hostfs.Dir("/sys"), "lo")
 	want := ecn.Settings{Why: "class/net/lo has no device link: a virtual interface, without RDMA congestion control of its own"}
 	if diff := cmp.Diff(want, lo); diff != "" {
 		t.Errorf(`Read("/sys", "lo") (-want +got):\n%s`, diff)
@@ -31,7 +32,7 @@ func TestReadRealSys(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range entries {
-		s := ecn.Read("/sys", e.Name())
+		s := ecn.Read(hostfs.Dir("/sys"), e.Name())
 		t.Logf("%s: %+v", e.Name(), s)
 		if s.Source != "" {
 			continue // a real source: its values are the NIC's
@@ -59,7 +60,7 @@ func TestReadFIFO(t *testing.T) {
 		}
 	}})
 	done := make(chan ecn.Settings, 1)
-	go func() { done <- ecn.Read(root, "eth0") }()
+	go func() { done <- ecn.Read(hostfs.Dir(root), "eth0") }()
 	select {
 	case got := <-done:
 		if got.CNPDSCP != nil {

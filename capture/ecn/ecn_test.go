@@ -1,6 +1,7 @@
 package ecn_test
 
 import (
+	"github.com/dcbtop/dcbtop/capture/hostfs"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -446,7 +447,7 @@ func TestRead(t *testing.T) {
 			if ifname == "" {
 				ifname = "eth0"
 			}
-			got := ecn.Read(root, ifname)
+			got := ecn.Read(hostfs.Dir(root), ifname)
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("Read(%s) (-want +got):\n%s", ifname, diff)
 			}
@@ -472,12 +473,12 @@ func TestReadInvalidName(t *testing.T) {
 		"sixteen-bytes-xx": "longer than 15 bytes",
 	} {
 		want := ecn.Settings{Why: "invalid interface name " + strconv.Quote(name) + ": " + why}
-		if diff := cmp.Diff(want, ecn.Read(root, name)); diff != "" {
+		if diff := cmp.Diff(want, ecn.Read(hostfs.Dir(root), name)); diff != "" {
 			t.Errorf("Read(%q) (-want +got):\n%s", name, diff)
 		}
 	}
 	// Fifteen bytes is a valid name; this one just does not exist.
-	got := ecn.Read(root, "fifteen-bytes-x")
+	got := ecn.Read(hostfs.Dir(root), "fifteen-bytes-x")
 	if want := "class/net/fifteen-bytes-x does not exist: no such interface"; got.Why != want {
 		t.Errorf("Read(fifteen bytes).Why = %q, want %q", got.Why, want)
 	}
@@ -500,7 +501,7 @@ func TestReadUnreadable(t *testing.T) {
 		Why:  "kernel/debug/mlx5: permission denied (debugfs is for root only)",
 		Hint: hint,
 	}
-	if diff := cmp.Diff(want, ecn.Read(root, "eth0")); diff != "" {
+	if diff := cmp.Diff(want, ecn.Read(hostfs.Dir(root), "eth0")); diff != "" {
 		t.Errorf("Read (-want +got):\n%s", diff)
 	}
 }
@@ -516,7 +517,7 @@ func TestReadFileModes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}})
-	got := ecn.Read(root, "eth0")
+	got := ecn.Read(hostfs.Dir(root), "eth0")
 	if got.CNPDSCP != nil {
 		t.Errorf("CNPDSCP = %d, want unknown", *got.CNPDSCP)
 	}

@@ -2,12 +2,12 @@ package rdma
 
 import (
 	"errors"
-	"io"
 	"io/fs"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/dcbtop/dcbtop/capture/hostfs"
 )
 
 // A BoundPort is an RDMA device port bound to a netdev: Dev is the
@@ -19,7 +19,7 @@ type BoundPort struct {
 }
 
 // BoundPorts returns the RDMA device ports bound to the interface ifname
-// under the sysfs root, sorted by device and port: those whose GID table
+// in fsys (the tree that stands for /sys), sorted by device and port: those whose GID table
 // names it (class/infiniband/DEV/ports/P/gid_attrs/ndevs/N holding
 // ifname; soft-RoCE rxe and devices on the auxiliary bus, as mlx5_ib and
 // irdma are in current kernels, have no other link), and every port of a
@@ -27,15 +27,15 @@ type BoundPort struct {
 // names no netdev at all (InfiniBand, or a kernel without gid_attrs). A
 // GID entry that cannot be read is an unused one: the kernel answers
 // EINVAL for those (drivers/infiniband/core/sysfs.c print_ndev). It also
-// returns one "path: problem" (relative to root) per directory on the way
+// returns one "path: problem" (relative to the root) per directory on the way
 // that exists but could not be read. It fails only for a name that is not
 // a possible interface name (ValidIfname), which is never spliced into a
 // path.
-func BoundPorts(root, ifname string) ([]BoundPort, []string, error) {
+func BoundPorts(fsys hostfs.FS, ifname string) ([]BoundPort, []string, error) {
 	if !ValidIfname(ifname) {
 		return nil, nil, errors.New("invalid interface name " + strconv.Quote(ifname))
 	}
-	f := &finder{reader: reader{root: root}}
+	f := &finder{reader: reader{fs: fsys}}
 	return f.bindings(ifname), f.problems, nil
 }
 
@@ -56,28 +56,6 @@ func ValidIfname(name string) bool {
 	}
 	return true
 }
-
-// ReadRegular returns at most limit+1 bytes of the regular file at p
-// (more than limit: the caller's sign of a file too long). Other kinds of
-// files are never opened: a FIFO in a fixture tree, or a sysfs attribute
-// replaced by one, would block.
-func ReadRegular(p string, limit int64) ([]byte, error) {
-	fi, err := os.Stat(p)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, errNotRegular
-	}
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, limit+1))
-}
-
-var errNotRegular = errors.New("not a regular file")
 
 // A finder finds the ports bound to a netdev, collecting the problems it
 // meets.
@@ -133,13 +111,9 @@ func (f *finder) bindings(ifname string) []BoundPort {
 // list returns the names in the directory at rel, sorted; none when it
 // does not exist (a failure to read it otherwise is a problem).
 func (f *finder) list(rel string) []string {
-	entries, err := os.ReadDir(f.path(rel))
+	names, err := f.fs.ReadDir(rel)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		f.problems = append(f.problems, rel+": "+why(err))
-	}
-	names := make([]string, 0, len(entries))
-	for _, e := range entries {
-		names = append(names, e.Name())
 	}
 	return names
 }

@@ -1,6 +1,7 @@
 package rdma_test
 
 import (
+	"github.com/dcbtop/dcbtop/capture/hostfs"
 	"path/filepath"
 	"testing"
 
@@ -24,7 +25,7 @@ func TestBoundPorts(t *testing.T) {
 		{"irdma", "ens1f0", []rdma.BoundPort{{Dev: "irdma0", Name: "1", Num: 1}}},
 		{"nordma", "eth0", nil},
 	} {
-		got, problems, err := rdma.BoundPorts(filepath.Join(countersFixtures, tc.tree), tc.ifname)
+		got, problems, err := rdma.BoundPorts(hostfs.Dir(filepath.Join(countersFixtures, tc.tree)), tc.ifname)
 		if err != nil || len(problems) != 0 {
 			t.Errorf("%s: problems %q, err %v", tc.tree, problems, err)
 		}
@@ -32,7 +33,7 @@ func TestBoundPorts(t *testing.T) {
 			t.Errorf("%s: BoundPorts(%s) (-want +got):\n%s", tc.tree, tc.ifname, diff)
 		}
 	}
-	if got, _, err := rdma.BoundPorts(countersFixtures, "../mlx5"); err == nil || got != nil {
+	if got, _, err := rdma.BoundPorts(hostfs.Dir(countersFixtures), "../mlx5"); err == nil || got != nil {
 		t.Errorf(`BoundPorts("../mlx5") = %v, %v; want an error`, got, err)
 	}
 }

@@ -1,6 +1,7 @@
 package rdma_test
 
 import (
+	"github.com/dcbtop/dcbtop/capture/hostfs"
 	"os"
 	"testing"
 
@@ -18,7 +19,7 @@ func TestRealSysfs(t *testing.T) {
 	_, statErr := os.Stat("/sys/class/infiniband")
 	for _, e := range entries {
 		for _, root := range []string{"", "/sys"} {
-			ports, err := rdma.Read(root, e.Name())
+			ports, err := rdma.Read(hostfs.Dir(root), e.Name())
 			if err != nil {
 				t.Errorf("Read(%q, %s): %v", root, e.Name(), err)
 			}

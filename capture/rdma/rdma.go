@@ -4,11 +4,11 @@ import (
 	"errors"
 	"io/fs"
 	"net/netip"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/dcbtop/dcbtop/capture/hostfs"
 )
 
 // A Value is one value read from a file. Source names the file (relative
@@ -139,9 +139,6 @@ type ToS struct {
 // DecodeToS splits the octet b into its DSCP (b>>2) and ECN (b&3).
 func DecodeToS(b uint8) ToS { return ToS{Byte: b, DSCP: b >> 2, ECN: b & 3} }
 
-// defaultSysfsRoot is the sysfs root when the caller gives none.
-const defaultSysfsRoot = "/sys"
-
 // configfsDir is the rdma_cm configfs directory, relative to the sysfs
 // root: configfs is mounted on /sys/kernel/config, and rdma_cm registers
 // its subsystem there (drivers/infiniband/core/cma_configfs.c
@@ -149,22 +146,18 @@ const defaultSysfsRoot = "/sys"
 const configfsDir = "kernel/config/rdma_cm"
 
 // Read returns the RoCE identity of each RDMA device port bound to the
-// netdev, read under root, the directory that stands for /sys ("" is
-// "/sys"), sorted by device and port; none, and no error, on a machine
+// netdev, read from fsys, the tree that stands for /sys, sorted by device and port; none, and no error, on a machine
 // without RDMA devices. A value that cannot be read or parsed is unknown
 // with its reason (Value.Why), never made up; the error is only for a
 // netdev name that is not a possible interface name (then no port is
 // read), or directories on the way to the ports that could not be read
 // (then the ports found are returned with it).
-func Read(root, netdev string) ([]Port, error) {
-	if root == "" {
-		root = defaultSysfsRoot
-	}
-	bound, problems, err := BoundPorts(root, netdev)
+func Read(fsys hostfs.FS, netdev string) ([]Port, error) {
+	bound, problems, err := BoundPorts(fsys, netdev)
 	if err != nil {
 		return nil, err
 	}
-	r := &reader{root: root}
+	r := &reader{fs: fsys}
 	ports := make([]Port, 0, len(bound))
 	for _, b := range bound {
 		ports = append(ports, r.port(b, netdev))
@@ -180,17 +173,13 @@ func Read(root, netdev string) ([]Port, error) {
 // directory entries or from BoundPorts, which has validated
 // the netdev name, so they stay under the root.
 type reader struct {
-	root string
-}
-
-func (r *reader) path(rel string) string {
-	return filepath.Join(r.root, filepath.FromSlash(rel))
+	fs hostfs.FS
 }
 
 // read returns at most maxFileSize+1 bytes of the regular file at rel.
 // Other kinds of files are never opened (a FIFO would block).
 func (r *reader) read(rel string) ([]byte, error) {
-	return ReadRegular(r.path(rel), maxFileSize)
+	return r.fs.ReadFile(rel, maxFileSize)
 }
 
 // why says in one line why reading failed, without the machine's path.
@@ -226,14 +215,14 @@ func parseText(b []byte) (string, string) {
 // indexes returns the numeric names in the directory at rel, in numeric
 // order, and the problem when it exists but cannot be listed.
 func (r *reader) indexes(rel string) ([]int, string) {
-	entries, err := os.ReadDir(r.path(rel))
+	entries, err := r.fs.ReadDir(rel)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, rel + ": " + why(err)
 	}
 	var out []int
 	for _, e := range entries {
-		n, err := strconv.Atoi(e.Name())
-		if err != nil || n < 0 || strconv.Itoa(n) != e.Name() {
+		n, err := strconv.Atoi(e)
+		if err != nil || n < 0 || strconv.Itoa(n) != e {
 			continue // not a table index
 		}
 		out = append(out, n)
@@ -400,8 +389,8 @@ func (r *reader) configfs(p BoundPort) (Value[ToS], Value[string]) {
 }
 
 func (r *reader) isDir(rel string) bool {
-	fi, err := os.Stat(r.path(rel))
-	return err == nil && fi.IsDir()
+	fi, err := r.fs.Stat(rel)
+	return err == nil && fi.Dir
 }
 
 // oneLine escapes control characters (newlines in odd file names) so

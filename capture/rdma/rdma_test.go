@@ -1,6 +1,7 @@
 package rdma_test
 
 import (
+	"github.com/dcbtop/dcbtop/capture/hostfs"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -137,7 +138,7 @@ func brokenPorts() []rdma.Port {
 			g(3, ok(netip.MustParseAddr("fe80::1"), src("gids", 3)),
 				bad[rdma.GIDType](src("types", 3), v1LinkLayer), eth0(3)),
 			g(4, ok(netip.MustParseAddr("::ffff:10.0.0.1"), src("gids", 4)),
-				bad[rdma.GIDType](src("types", 4), "not a regular file"),
+				bad[rdma.GIDType](src("types", 4), "a directory, not a file"),
 				bad[string](src("ndevs", 4), "missing")),
 			g(5, ok(netip.MustParseAddr("2001:db8::5"), src("gids", 5)),
 				ok(rdma.GIDTypeRoCEv2, src("types", 5)),
@@ -169,7 +170,7 @@ func TestReadFixtures(t *testing.T) {
 		{"broken", "eth0", brokenPorts()},
 		{"mlx5", "eth9", []rdma.Port{}}, // no such netdev: no port
 	} {
-		got, err := rdma.Read(filepath.Join(fixtures, tc.tree), tc.netdev)
+		got, err := rdma.Read(hostfs.Dir(filepath.Join(fixtures, tc.tree)), tc.netdev)
 		if err != nil {
 			t.Errorf("%s %s: %v", tc.tree, tc.netdev, err)
 		}
@@ -212,7 +213,7 @@ func TestReadSymlinks(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got, err := rdma.Read(root, "ens3f0np0")
+	got, err := rdma.Read(hostfs.Dir(root), "ens3f0np0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +226,7 @@ func TestReadSymlinks(t *testing.T) {
 // into a path.
 func TestReadInvalidName(t *testing.T) {
 	for _, name := range []string{"", "..", "../mlx5", "a/b", "eth0\n", "sixteen-bytes-xx"} {
-		got, err := rdma.Read(fixtures, name)
+		got, err := rdma.Read(hostfs.Dir(fixtures), name)
 		if err == nil || got != nil {
 			t.Errorf("Read(%q) = %v, %v; want no port and an error", name, got, err)
 		}
