@@ -36,6 +36,7 @@ const (
 	ngOptFlags    = 2  // epb_flags (and the obsolete block's pack_flags)
 	ngOptUserAppl = 4  // shb_userappl
 	ngOptIfName   = 2  // if_name
+	ngOptIfDescr  = 3  // if_description
 	ngOptTsresol  = 9  // if_tsresol
 	ngOptTsoffset = 14 // if_tsoffset
 )

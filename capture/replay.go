@@ -142,7 +142,64 @@ type Replay struct {
 	record int   // number of records read so far
 	err    error // sticky error of the last read, io.EOF included
 	closed bool
+
+	// frames counts the frames returned; host holds the host packets
+	// read since the last frame they preceded was taken (NextHost);
+	// skipped counts packets of other netlink or private interfaces.
+	frames  int
+	host    []HostPacket
+	skipped int
 }
+
+// A HostPacket is a packet of a dcbtop recording's own interfaces
+// (RecordingNetlink, RecordingHost): a netlink exchange's request or
+// reply, or a host record, for capture/tape to read.
+type HostPacket struct {
+	// Netlink: a packet of the netlink interface; else a host record.
+	Netlink bool
+	At      time.Time
+	Data    []byte // the Replay's own copy
+	// Before is the number of frames ReadFrame had returned when the
+	// packet was read: it comes before the frame of that index.
+	Before int
+	// Record and Offset are the packet's record number and offset in
+	// the file, for errors.
+	Record int
+	Offset int64
+}
+
+// maxHostPending is how many host packets ReadFrame reads ahead of a
+// frame before it returns ErrHostPending.
+const maxHostPending = 256
+
+// ErrHostPending is ReadFrame's answer when host packets wait to be taken
+// (NextHost) before it reads on: a recording with long stretches without
+// frames is never held in memory. It is not final.
+var ErrHostPending = errors.New("host packets pending")
+
+// NextHost returns the next host packet read that comes before the frame
+// of index frame (the number of frames the caller has handed on), and
+// takes it; false when there is none.
+func (r *Replay) NextHost(frame int) (HostPacket, bool) {
+	if len(r.host) == 0 || r.host[0].Before > frame {
+		return HostPacket{}, false
+	}
+	p := r.host[0]
+	r.host[0] = HostPacket{}
+	r.host = r.host[1:]
+	if len(r.host) == 0 {
+		r.host = nil
+	}
+	return p, true
+}
+
+// HostPending reports whether host packets wait to be taken (NextHost).
+func (r *Replay) HostPending() bool { return len(r.host) > 0 }
+
+// Skipped is the number of packets of netlink or private link types on
+// interfaces that are not a dcbtop recording's (an nlmon capture beside
+// the LLDPDUs): read past, never decoded.
+func (r *Replay) Skipped() int { return r.skipped }
 
 var _ Source = (*Replay)(nil)
 
@@ -273,7 +330,9 @@ func (r *Replay) ReadFrame(ctx context.Context) (Frame, error) {
 	}
 	f, err := r.read()
 	if err != nil {
-		r.err = err
+		if err != ErrHostPending {
+			r.err = err
+		}
 		return Frame{}, err
 	}
 	return f, nil
@@ -310,9 +369,25 @@ func (r *Replay) nextRecord() (rec record, off int64, err error) {
 	return rec, off, err
 }
 
-// read reads the next record and turns it into a Frame.
+// read reads the next record and turns it into a Frame; a dcbtop
+// recording's host packets on the way are kept for NextHost.
 func (r *Replay) read() (Frame, error) {
 	rec, off, err := r.nextRecord()
+	for err == nil && (rec.linkType == LinkTypeNetlink || rec.linkType == LinkTypeUser0) {
+		if err = r.checkTime(off, rec.at, rec.usDflt); err != nil {
+			return Frame{}, err
+		}
+		switch {
+		case r.ng && (rec.iface == RecordingNetlink || rec.iface == RecordingHost):
+			r.host = append(r.host, HostPacket{Netlink: rec.iface == RecordingNetlink, At: rec.at, Data: bytes.Clone(rec.data), Before: r.frames, Record: r.record, Offset: off})
+			if len(r.host) >= maxHostPending {
+				return Frame{}, ErrHostPending
+			}
+		default:
+			r.skipped++
+		}
+		rec, off, err = r.nextRecord()
+	}
 	if err != nil {
 		return Frame{}, err
 	}
@@ -331,6 +406,7 @@ func (r *Replay) read() (Frame, error) {
 		return Frame{}, err
 	}
 	f.Note = r.lengthNote(off, rec.capLen, rec.origLen, rec.snaplen)
+	r.frames++
 	return f, nil
 }
 
@@ -526,6 +602,21 @@ func cookedDirection(pktType uint16) Direction {
 	}
 	return DirectionIncoming
 }
+
+// The interfaces of a dcbtop recording besides the captured ones
+// (capture/tape, docs/recording.md): the netlink exchanges, on an
+// interface of link type LINKTYPE_NETLINK, and the host records, on one of
+// LINKTYPE_USER0.
+const (
+	RecordingNetlink = "dcbtop:netlink"
+	RecordingHost    = "dcbtop:host"
+	// LinkTypeNetlink is LINKTYPE_NETLINK
+	// (https://www.tcpdump.org/linktypes/LINKTYPE_NETLINK.html).
+	LinkTypeNetlink = 253
+	// LinkTypeUser0 is LINKTYPE_USER0, for private use
+	// (https://www.tcpdump.org/linktypes.html).
+	LinkTypeUser0 = 147
+)
 
 func supportedLinkType(lt uint32) bool {
 	return lt == linkTypeEthernet || lt == linkTypeLinuxSLL || lt == linkTypeLinuxSLL2

@@ -54,6 +54,7 @@ type Writer struct {
 	file   *os.File       // set if CreateWriter created it
 	buf    []byte         // the blocks of one WriteFrame, handed to dst in one Write
 	ifaces map[string]int // interface index in the file, by name
+	types  []uint16       // each interface's link type, by index
 	err    error          // first failed write to dst: final
 	closed bool
 }
@@ -96,7 +97,19 @@ func NewWriter(w io.Writer) (*Writer, error) {
 // the file's timestamps can represent (the zero time cannot be written);
 // such a rejected frame leaves the Writer usable. A failed write is final:
 // later calls return the same error.
-func (w *Writer) WriteFrame(f Frame) error {
+func (w *Writer) WriteFrame(f Frame) error { return w.write(f, linkTypeEthernet, "") }
+
+// WritePacket appends a packet of another link type than Ethernet (a
+// dcbtop recording's netlink exchanges and host records, capture/tape) on
+// the interface f.Interface, which has that link type and the description
+// descr (if_description; "" none). An interface name keeps the link type
+// it was first written with: another one is an error.
+func (w *Writer) WritePacket(f Frame, linkType uint16, descr string) error {
+	return w.write(f, linkType, descr)
+}
+
+// write appends f on its interface, of link type lt.
+func (w *Writer) write(f Frame, lt uint16, descr string) error {
 	if w.closed {
 		return fmt.Errorf("write: %w", fs.ErrClosed)
 	}
@@ -106,26 +119,39 @@ func (w *Writer) WriteFrame(f Frame) error {
 	if f.At.Before(writerMinTime) || f.At.After(writerMaxTime) {
 		return fmt.Errorf("frame timestamp %s outside the pcapng range (1970 to 2262)", f.At.UTC().Format(time.RFC3339Nano))
 	}
-	if len(f.Interface) > math.MaxUint16 {
+	if len(f.Interface) > math.MaxUint16 || len(descr) > math.MaxUint16 {
 		return fmt.Errorf("interface name of %d bytes too long for pcapng", len(f.Interface))
+	}
+	snaplen := writerSnaplen
+	if lt != linkTypeEthernet {
+		// A host packet is never cut: it would not decode.
+		if snaplen = maxRecordLen; len(f.Data) > snaplen {
+			return fmt.Errorf("packet of %d bytes for %s, over the %d-byte limit", len(f.Data), f.Interface, maxRecordLen)
+		}
 	}
 	idx, ok := w.ifaces[f.Interface]
 	if !ok {
-		// Ethernet, snapshot length 65535, if_name, nanoseconds.
-		body := binary.LittleEndian.AppendUint16(nil, linkTypeEthernet)
+		// The link type, snapshot length, if_name, nanoseconds.
+		body := binary.LittleEndian.AppendUint16(nil, lt)
 		body = binary.LittleEndian.AppendUint16(body, 0)
-		body = binary.LittleEndian.AppendUint32(body, writerSnaplen)
+		body = binary.LittleEndian.AppendUint32(body, uint32(snaplen))
 		if f.Interface != "" {
 			body = appendNgOption(body, ngOptIfName, []byte(f.Interface))
+		}
+		if descr != "" {
+			body = appendNgOption(body, ngOptIfDescr, []byte(descr))
 		}
 		body = appendNgOption(body, ngOptTsresol, []byte{9})
 		w.buf = appendNgBlock(w.buf, ngBlockIDB, appendNgEnd(body))
 		idx = len(w.ifaces)
 		w.ifaces[f.Interface] = idx
+		w.types = append(w.types, lt)
+	} else if w.types[idx] != lt {
+		return fmt.Errorf("interface %q has link type %d, not %d", f.Interface, w.types[idx], lt)
 	}
 	data := f.Data
-	if len(data) > writerSnaplen {
-		data = data[:writerSnaplen]
+	if len(data) > snaplen {
+		data = data[:snaplen]
 	}
 	ts := uint64(f.At.UnixNano())
 	body := binary.LittleEndian.AppendUint32(nil, uint32(idx))

@@ -17,6 +17,7 @@ import (
 	"github.com/dcbtop/dcbtop/capture/linkpause"
 	"github.com/dcbtop/dcbtop/capture/rdma"
 	"github.com/dcbtop/dcbtop/capture/rdmastat"
+	"github.com/dcbtop/dcbtop/capture/tape"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/lossless"
 )
@@ -145,24 +146,30 @@ func Compose(sources ...Source) *Sampler {
 // DCB netlink, ethtool netlink's PAUSE and RDMA netlink's optional
 // counters, each dialled now; one that cannot be dialled is left out.
 // Close releases them.
-func Open(sysfsRoot, ethtoolRoot string) *Sampler {
-	cfg := Config{SysfsRoot: sysfsRoot}
+func Open(sysfsRoot, ethtoolRoot string) *Sampler { return OpenRecorded(sysfsRoot, ethtoolRoot, nil) }
+
+// OpenRecorded is Open, every raw input its sources read collected in
+// tap (nil: none), from the netlink families resolved when dialling on:
+// a recording's open round (capture/tape), which also says which sources
+// there are (tape.Sources). Replayed makes the same Sampler from it.
+func OpenRecorded(sysfsRoot, ethtoolRoot string, tap *tape.Tap) *Sampler {
+	cfg := Config{FS: tap.FS(hostfs.Dir(cmp.Or(sysfsRoot, DefaultSysfsRoot)))}
 	var closers []func()
 	if ethtoolRoot != "" {
-		cfg.Ethtool = FileEthtool{Root: ethtoolRoot}
+		cfg.Ethtool = tap.Ethtool(FileEthtool{Root: ethtoolRoot})
 	} else if et, err := OpenEthtool(); err == nil {
-		cfg.Ethtool = et
+		cfg.Ethtool = tap.Ethtool(et)
 		closers = append(closers, et.Close)
 	}
-	if c, err := dcbnl.Dial(); err == nil {
+	if c, err := dcbnl.DialRecorded(tap.Netlink(tape.ProtoRoute)); err == nil {
 		cfg.DCB = c
 		closers = append(closers, func() { c.Close() })
 	}
-	if pc, err := linkpause.Dial(); err == nil {
+	if pc, err := linkpause.DialRecorded(tap.Netlink(tape.ProtoGeneric)); err == nil {
 		cfg.Pause = pc
 		closers = append(closers, func() { pc.Close() })
 	}
-	switch sc, err := rdmastat.Dial(); {
+	switch sc, err := rdmastat.DialRecorded(tap.Netlink(tape.ProtoRDMA)); {
 	case err == nil:
 		cfg.RDMAStats = sc
 		closers = append(closers, func() { sc.Close() })
@@ -171,7 +178,39 @@ func Open(sysfsRoot, ethtoolRoot string) *Sampler {
 	}
 	s := New(cfg)
 	s.closers = closers
+	src := tape.Sources{}
+	for _, x := range s.sources {
+		src.Names = append(src.Names, x.Name())
+	}
+	if cfg.RDMAStatsErr != nil {
+		src.RDMAStatsErr = cfg.RDMAStatsErr.Error()
+	}
+	tap.Add(src)
 	return s
+}
+
+// Replayed returns the Sampler of a recorded run: the sources src names,
+// in New's order, each reading what d answers from the recording (its
+// files, its netlink replies, its ethtool answers) through the same
+// readers and decoders as the live run.
+func Replayed(d *tape.Deck, src tape.Sources) *Sampler {
+	cfg := Config{FS: d.FS()}
+	for _, n := range src.Names {
+		switch n {
+		case "dcbnl":
+			cfg.DCB = dcbnl.NewClient(d.Conn(tape.ProtoRoute))
+		case "ethtool":
+			cfg.Ethtool = d.Ethtool()
+		case "linkpause":
+			cfg.Pause = linkpause.NewClient(d.Conn(tape.ProtoGeneric))
+		case "rdmastat":
+			cfg.RDMAStats = rdmastat.NewClient(d.Conn(tape.ProtoRDMA))
+		}
+	}
+	if src.RDMAStatsErr != "" {
+		cfg.RDMAStats, cfg.RDMAStatsErr = nil, errors.New(src.RDMAStatsErr)
+	}
+	return New(cfg)
 }
 
 // Close releases what Open dialled (nothing for New's and Compose's).

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/mdlayher/netlink"
+
+	"github.com/dcbtop/dcbtop/capture/nlclient"
 )
 
 // A Client talks to the kernel's DCB netlink interface (net/dcb/dcbnl.c) over
@@ -15,7 +17,11 @@ type Client struct{ c *client }
 // Watch) in the network namespace of the calling thread; requests name
 // interfaces of that namespace. Reading needs no privilege; IEEE_SET,
 // IEEE_DEL and SDCBX need CAP_NET_ADMIN in the initial user namespace.
-func Dial() (*Client, error) { return dial() }
+func Dial() (*Client, error) { return dial(nil) }
+
+// DialRecorded is Dial, rec told of every exchange of the Client's
+// requests, its first included (dcbtop -w, capture/tape).
+func DialRecorded(rec nlclient.Recorder) (*Client, error) { return dial(rec) }
 
 // NewClient returns a Client that sends its requests on conn, typically a
 // fake from nltest.Dial. Watch also uses conn, which must then support

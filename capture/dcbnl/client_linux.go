@@ -31,7 +31,7 @@ type client struct {
 
 // dial opens the request and watch sockets in the calling thread's network
 // namespace (see nlclient.Dial).
-func dial() (*Client, error) {
+func dial(rec nlclient.Recorder) (*Client, error) {
 	conn, err := nlclient.Dial(unix.NETLINK_ROUTE)
 	if err != nil {
 		return nil, fmt.Errorf("open NETLINK_ROUTE socket: %w", err)
@@ -41,7 +41,9 @@ func dial() (*Client, error) {
 		conn.Close()
 		return nil, fmt.Errorf("open NETLINK_ROUTE socket: %w", err)
 	}
-	return &Client{&client{conn: nl.NewConn(conn), wconn: watch, ownWatch: true}}, nil
+	c := &client{conn: nl.NewConn(conn), wconn: watch, ownWatch: true}
+	c.conn.SetRecorder(rec)
+	return &Client{c}, nil
 }
 
 func newClient(conn *netlink.Conn) *client { return &client{conn: nl.NewConn(conn), wconn: conn} }

@@ -5,6 +5,7 @@ package dcbnl
 import (
 	"context"
 	"fmt"
+	"github.com/dcbtop/dcbtop/capture/nlclient"
 	"runtime"
 
 	"github.com/mdlayher/netlink"
@@ -18,7 +19,7 @@ var errUnimplemented = fmt.Errorf("dcbnl: not implemented on %s", runtime.GOOS)
 // returns an error saying so.
 type client struct{}
 
-func dial() (*Client, error)                                    { return nil, errUnimplemented }
+func dial(nlclient.Recorder) (*Client, error)                   { return nil, errUnimplemented }
 func newClient(*netlink.Conn) *client                           { return &client{} }
 func (*client) close() error                                    { return errUnimplemented }
 func (*client) ieee(string) (*IEEE, error)                      { return nil, errUnimplemented }

@@ -1,6 +1,10 @@
 package linkpause
 
-import "github.com/mdlayher/netlink"
+import (
+	"github.com/mdlayher/netlink"
+
+	"github.com/dcbtop/dcbtop/capture/nlclient"
+)
 
 // A Client reads link-wide PAUSE settings and statistics from the kernel's
 // ethtool netlink interface (net/ethtool/pause.c) over NETLINK_GENERIC,
@@ -13,7 +17,11 @@ type Client struct{ c *client }
 // kernel has none, it opens the ioctl's AF_INET socket instead, in the same
 // namespace. Interface names are looked up in that namespace. Reading
 // needs no privilege.
-func Dial() (*Client, error) { return dial() }
+func Dial() (*Client, error) { return dial(nil) }
+
+// DialRecorded is Dial, rec told of every exchange of the Client's
+// requests, its first included (dcbtop -w, capture/tape).
+func DialRecorded(rec nlclient.Recorder) (*Client, error) { return dial(rec) }
 
 // NewClient returns a Client that sends its requests on conn, typically a
 // fake from nltest.Dial; the family is resolved on the first Get. Should

@@ -51,12 +51,13 @@ func newClient(conn *netlink.Conn) *client { return &client{conn: nl.NewConn(con
 // dial opens the socket in the calling thread's network namespace (see
 // nlclient.Dial) and resolves the family there, opening the ioctl's socket
 // now if it is missing, so that both belong to the same namespace.
-func dial() (*Client, error) {
+func dial(rec nlclient.Recorder) (*Client, error) {
 	conn, err := nlclient.Dial(unix.NETLINK_GENERIC)
 	if err != nil {
 		return nil, &Error{Op: opOpenNetlink, Err: err}
 	}
 	c := newClient(conn)
+	c.conn.SetRecorder(rec)
 	if err := c.resolve(); err != nil {
 		c.close()
 		return nil, err

@@ -4,6 +4,7 @@ package linkpause
 
 import (
 	"fmt"
+	"github.com/dcbtop/dcbtop/capture/nlclient"
 	"runtime"
 
 	"github.com/mdlayher/netlink"
@@ -15,7 +16,7 @@ var errUnimplemented = fmt.Errorf("linkpause: ethtool pause settings are not imp
 // returns an error saying so.
 type client struct{}
 
-func dial() (*Client, error)               { return nil, errUnimplemented }
-func newClient(*netlink.Conn) *client      { return &client{} }
-func (*client) close() error               { return errUnimplemented }
-func (*client) get(string) (*Pause, error) { return nil, errUnimplemented }
+func dial(nlclient.Recorder) (*Client, error) { return nil, errUnimplemented }
+func newClient(*netlink.Conn) *client         { return &client{} }
+func (*client) close() error                  { return errUnimplemented }
+func (*client) get(string) (*Pause, error)    { return nil, errUnimplemented }

@@ -32,7 +32,18 @@ type Conn struct {
 	family Family
 	conn   *netlink.Conn
 	closed atomic.Bool
+	rec    Recorder
 }
+
+// A Recorder is told of each exchange of a Conn, when its reply has come:
+// the request as the client made it (no sequence number or port ID yet)
+// and the reply's messages as netlink.Conn.Execute returned them, or its
+// error (dcbtop -w records them, capture/tape).
+type Recorder func(req netlink.Message, replies []netlink.Message, err error)
+
+// SetRecorder makes r the Conn's recorder (nil: none). Call it before
+// the Conn is used.
+func (c *Conn) SetRecorder(r Recorder) { c.rec = r }
 
 // NewConn returns a Conn of family f that sends its requests on conn,
 // which it owns from then on: Close closes it.
@@ -91,6 +102,9 @@ func (c *Conn) Request(req netlink.Message, want netlink.HeaderType) (netlink.Me
 // of messages of any type.
 func (c *Conn) execute(req netlink.Message, want netlink.HeaderType) ([]netlink.Message, int, error) {
 	msgs, err := c.conn.Execute(req)
+	if c.rec != nil {
+		c.rec(req, msgs, err)
+	}
 	if err != nil {
 		return nil, 0, err
 	}

@@ -1,6 +1,10 @@
 package rdmastat
 
-import "github.com/mdlayher/netlink"
+import (
+	"github.com/mdlayher/netlink"
+
+	"github.com/dcbtop/dcbtop/capture/nlclient"
+)
 
 // A Client reads RDMA port statistics over a NETLINK_RDMA socket. Its
 // methods may be called from several goroutines; requests are serialised.
@@ -11,7 +15,11 @@ type Client struct{ c *client }
 // fails with an *Error matching ErrNoRDMA; a host with ib_core but no RDMA
 // device dials fine and has an empty Devices list. Reading needs no
 // privilege.
-func Dial() (*Client, error) { return dial() }
+func Dial() (*Client, error) { return dial(nil) }
+
+// DialRecorded is Dial, rec told of every exchange of the Client's
+// requests, its first included (dcbtop -w, capture/tape).
+func DialRecorded(rec nlclient.Recorder) (*Client, error) { return dial(rec) }
 
 // NewClient returns a Client that sends its requests on conn, typically a
 // fake from nltest.Dial. Closing the Client closes conn.

@@ -29,12 +29,14 @@ type client struct {
 // the kernel side is created by rdma_nl_init
 // (drivers/infiniband/core/netlink.c), and without it socket(2) fails with
 // EPROTONOSUPPORT.
-func dial() (*Client, error) {
+func dial(rec nlclient.Recorder) (*Client, error) {
 	conn, err := nlclient.Dial(NETLINK_RDMA)
 	if err != nil {
 		return nil, opError(opDial, "", 0, err)
 	}
-	return NewClient(conn), nil
+	c := newClient(conn)
+	c.conn.SetRecorder(rec)
+	return &Client{c}, nil
 }
 
 func newClient(conn *netlink.Conn) *client { return &client{conn: nl.NewConn(conn)} }

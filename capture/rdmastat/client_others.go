@@ -4,6 +4,7 @@ package rdmastat
 
 import (
 	"fmt"
+	"github.com/dcbtop/dcbtop/capture/nlclient"
 	"runtime"
 
 	"github.com/mdlayher/netlink"
@@ -16,7 +17,7 @@ var errUnimplemented = fmt.Errorf("rdmastat: RDMA netlink is not implemented on 
 // A client is the stub of Client on systems without RDMA netlink.
 type client struct{}
 
-func dial() (*Client, error)                   { return nil, errUnimplemented }
+func dial(nlclient.Recorder) (*Client, error)  { return nil, errUnimplemented }
 func newClient(*netlink.Conn) *client          { return &client{} }
 func (*client) close() error                   { return errUnimplemented }
 func (*client) devices() ([]Device, error)     { return nil, errUnimplemented }

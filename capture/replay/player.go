@@ -178,6 +178,7 @@ func (s *Source) rewind(ctx context.Context, pos time.Duration, events chan<- en
 	old := s.src
 	s.src = src
 	s.peeked, s.peekErr = nil, nil // read again from the start
+	s.delivered = 0
 	s.mu.Unlock()
 	old.Close()
 	s.mu.Lock()
@@ -187,6 +188,28 @@ func (s *Source) rewind(ctx context.Context, pos time.Duration, events chan<- en
 	target := first.Add(pos)
 	for {
 		f, err := s.src.ReadFrame(ctx)
+		if s.src.HostPending() {
+			ok, herr := s.playHost(false, func(at time.Time, ev engine.Event) bool {
+				// Unpaced, as the frames up to the target: those
+				// past it precede the frame that waits (pending).
+				s.advanceClock(at)
+				select {
+				case events <- ev:
+					return true
+				case <-ctx.Done():
+					return false
+				}
+			})
+			if herr != nil {
+				return herr
+			}
+			if !ok {
+				return ctx.Err()
+			}
+		}
+		if err == capture.ErrHostPending {
+			continue
+		}
 		if err != nil {
 			s.mu.Lock()
 			s.clockBase, s.wallBase = maxTime(s.clockBase, target), s.real()
@@ -201,6 +224,7 @@ func (s *Source) rewind(ctx context.Context, pos time.Duration, events chan<- en
 			return nil
 		}
 		s.sent(f)
+		s.delivered++
 		select {
 		case events <- s.event(f):
 		case <-ctx.Done():

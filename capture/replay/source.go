@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"sync"
 	"time"
@@ -86,6 +87,59 @@ type Source struct {
 	ends    map[string]lldp.MAC
 	peeked  []capture.Frame
 	peekErr error
+
+	// host makes the engine's events of a dcbtop recording's host
+	// packets (SetHost); delivered counts the frames handed on, which
+	// the host packets read before them precede (capture.HostPacket).
+	host      HostFunc
+	delivered int
+}
+
+// A HostFunc turns a host packet of a dcbtop recording (a netlink
+// exchange's half, a host record) into the engine's events it completes
+// (capture/tape: a round of reads replayed), in the file's order. end
+// is called once at the end of the file, with a zero packet: the last
+// chance to say that the recording was cut short. An error stops the
+// replay: the recording is corrupt there.
+type HostFunc func(p capture.HostPacket, end bool) ([]engine.Event, error)
+
+// SetHost makes fn the reader of the file's host packets (nil: they are
+// read past). Call it before Run or Direct.
+func (s *Source) SetHost(fn HostFunc) { s.host = fn }
+
+// playHost hands the host packets that come before the next frame to
+// s.host, and each event it makes to send, stamped with its packet's
+// time; false from send stops it (ok false). At the end of the file
+// (end), every packet left is played, then s.host's end.
+func (s *Source) playHost(end bool, send func(at time.Time, ev engine.Event) bool) (ok bool, err error) {
+	limit := s.delivered
+	if end {
+		limit = math.MaxInt
+	}
+	for {
+		p, more := s.src.NextHost(limit)
+		if !more {
+			break
+		}
+		if s.host == nil {
+			continue
+		}
+		evs, err := s.host(p, false)
+		if err != nil {
+			return false, err
+		}
+		for _, ev := range evs {
+			if !send(p.At, ev) {
+				return false, nil
+			}
+		}
+	}
+	if end && s.host != nil {
+		if _, err := s.host(capture.HostPacket{}, true); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
 }
 
 // LocalEnds reads the start of the file for the speakers of its links
@@ -114,6 +168,9 @@ func (s *Source) peekEnds() []engine.LinkEnd {
 	var sc capture.EndsScan
 	for {
 		f, err := s.src.ReadFrame(context.Background())
+		if err == capture.ErrHostPending {
+			break // a recording's host records: it records directions anyway
+		}
 		if err != nil {
 			s.peekErr = err
 			break
@@ -269,6 +326,17 @@ func (s *Source) Run(ctx context.Context, events chan<- engine.Event, done chan<
 		} else {
 			f, err = s.read(ctx)
 		}
+		if ok, herr := s.playHostPaced(ctx, timer, err, events); herr != nil {
+			err = herr
+		} else if !ok {
+			if ctx.Err() != nil {
+				return
+			}
+			continue // a seek: the file was read again
+		}
+		if err == capture.ErrHostPending {
+			continue
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return
@@ -290,6 +358,7 @@ func (s *Source) Run(ctx context.Context, events chan<- engine.Event, done chan<
 			continue // a seek: the file was read again
 		}
 		s.sent(f)
+		s.delivered++
 		select {
 		case events <- s.event(f):
 		case <-ctx.Done():
@@ -306,7 +375,10 @@ func (s *Source) Run(ctx context.Context, events chan<- engine.Event, done chan<
 // no player and no channel operation per frame. It stops early when apply
 // returns false or ctx ends (nil), and returns the read error otherwise
 // (nil at the end of the file), which the poster gets too.
-func (s *Source) Direct(ctx context.Context, apply func(engine.FrameReceived) bool) error {
+//
+// The events a recording's host packets make (SetHost) go to other, in
+// the file's order.
+func (s *Source) Direct(ctx context.Context, apply func(engine.FrameReceived) bool, other func(engine.Event) bool) error {
 	s.src.Borrow() // apply (the engine, the recorder) copies what it keeps
 	// The clock and the frame count move under the lock once per batch
 	// of frames, not per frame (a lock per frame cost a replay 4 %): the
@@ -330,18 +402,76 @@ func (s *Source) Direct(ctx context.Context, apply func(engine.FrameReceived) bo
 			// read as well cost a replay 2 % of its CPU.
 			f, err = s.src.ReadFrame(ctx)
 		}
+		if s.src.HostPending() {
+			end := err != nil && err != capture.ErrHostPending
+			ok, herr := s.playHost(end, func(at time.Time, ev engine.Event) bool {
+				b.add(at)
+				return other(ev)
+			})
+			switch {
+			case herr != nil:
+				b.flush(s)
+				return s.ended(herr)
+			case !ok:
+				return nil
+			}
+		}
 		if err != nil {
+			if err == capture.ErrHostPending {
+				continue
+			}
 			b.flush(s)
 			if ctx.Err() != nil {
 				return nil
 			}
+			if _, herr := s.playHost(true, nil); herr != nil && errors.Is(err, io.EOF) {
+				err = herr
+			}
 			return s.ended(err)
 		}
 		b.add(f.At)
+		s.delivered++
 		if !apply(s.event(f)) {
 			return nil
 		}
 	}
+}
+
+// playHostPaced plays the host packets before the next frame, each
+// event at its packet's time (paced, as a frame), readErr being what the
+// read of that frame returned (at the end of the file, every packet
+// left). ok false: ctx ended or a seek re-read the file.
+func (s *Source) playHostPaced(ctx context.Context, timer *time.Timer, readErr error, events chan<- engine.Event) (ok bool, err error) {
+	end := readErr != nil && readErr != capture.ErrHostPending
+	if !s.src.HostPending() && !end {
+		return true, nil
+	}
+	return s.playHost(end, func(at time.Time, ev engine.Event) bool {
+		if !s.pace(ctx, timer, at, events) {
+			return false
+		}
+		s.advanceClock(at)
+		select {
+		case events <- ev:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	})
+}
+
+// advanceClock moves the clock to a host packet's time, as sent does for
+// a frame (no frame counted).
+func (s *Source) advanceClock(at time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.started {
+		s.started, s.first, s.clockBase = true, at, at
+	}
+	if at.After(s.clockBase) {
+		s.clockBase = at
+	}
+	s.wallBase, s.nextAt = s.real(), time.Time{}
 }
 
 // An advanceBatch is what frames read since the last flush did to a
@@ -529,6 +659,11 @@ func prescan(path string, budget time.Duration) (frames int, first, last time.Ti
 	ctx := context.Background()
 	for {
 		f, err := src.ReadFrame(ctx)
+		if err == capture.ErrHostPending {
+			for _, ok := src.NextHost(math.MaxInt); ok; _, ok = src.NextHost(math.MaxInt) {
+			}
+			continue
+		}
 		if err != nil {
 			return frames, first, last
 		}

@@ -135,7 +135,7 @@ func TestDirect(t *testing.T) {
 	err := s.Direct(context.Background(), func(fr engine.FrameReceived) bool {
 		got = append(got, fr.At.Sub(t0))
 		return true
-	})
+	}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func TestDirect(t *testing.T) {
 
 	s = open(t, path, 0, nil)
 	n := 0
-	if err := s.Direct(context.Background(), func(engine.FrameReceived) bool { n++; return n < 2 }); err != nil || n != 2 {
+	if err := s.Direct(context.Background(), func(engine.FrameReceived) bool { n++; return n < 2 }, nil); err != nil || n != 2 {
 		t.Errorf("stopped after the second frame: %d frames, %v", n, err)
 	}
 }
@@ -175,7 +175,7 @@ func TestLocalEnds(t *testing.T) {
 	if err := s.Direct(context.Background(), func(fr engine.FrameReceived) bool {
 		got = append(got, fr.Outgoing)
 		return true
-	}); err != nil {
+	}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff([]bool{false, true, false}, got); diff != "" {

@@ -221,5 +221,7 @@ func (r *liveRun) observeHostAgents(now time.Time, full bool) {
 	if r.agentScan == nil {
 		r.agentScan = &capture.AgentScan{ProcRoot: "/proc"}
 	}
-	r.apply(engine.HostObserved{At: now, NetAdmin: netAdmin(), Agents: r.agentScan.Scan(full)})
+	ev := engine.HostObserved{At: now, NetAdmin: netAdmin(), Agents: r.agentScan.Scan(full)}
+	r.writeTape(now, observedRecord(ev))
+	r.apply(ev)
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/dcbtop/dcbtop/capture/counters"
+	"github.com/dcbtop/dcbtop/capture/tape"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/metrics"
 )
@@ -29,18 +30,22 @@ func (r *liveRun) startCounters(ifaces []*liveIface) (stop func()) {
 	var closers []func()
 	s := r.cfg.Sampler
 	var host *counters.Sampler // this host's sources, when the run reads them
+	tap := r.newTap()          // -w: every input read, recorded
+	now := r.now()
 	if s == nil {
-		host = counters.Open(r.cfg.SysfsRoot, r.cfg.EthtoolRoot)
+		host = counters.OpenRecorded(r.cfg.SysfsRoot, r.cfg.EthtoolRoot, tap)
 		closers = append(closers, host.Close)
 		r.counterSources.Store(host)
 		s = host
+		r.writeRound(now, tape.Begin{Round: tape.RoundOpen}, tap.Take())
+	} else {
+		tap = nil // a Sampler of the caller's: its inputs are not this host's
 	}
 	cad := counters.NewCadence()
-	now := r.now()
 	for _, n := range r.ifaceNames() { // the first sample is there from the start
 		ev := s.Sample(n, now, every)
 		cad.Sampled(n, now, counters.Empty(ev))
-		r.apply(ev)
+		r.applyTaped(tapedEvent{at: now, begin: tape.Begin{Round: tape.RoundCounters, Ifname: n, Interval: every}, recs: tap.Take(), ev: ev})
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -48,6 +53,7 @@ func (r *liveRun) startCounters(ifaces []*liveIface) (stop func()) {
 		defer close(done)
 		period := every
 		var evs []engine.Event
+		var taped []tapedEvent
 		t := r.clk.NewTicker(period)
 		defer func() { t.Stop() }()
 		for {
@@ -64,13 +70,23 @@ func (r *liveRun) startCounters(ifaces []*liveIface) (stop func()) {
 			now := r.now()
 			names := r.ifaceNames()
 			evs = evs[:0]
+			taped = taped[:0]
 			for _, n := range names {
 				if !cad.Due(n, now) {
 					continue
 				}
 				ev := s.Sample(n, now, every)
 				cad.Sampled(n, now, counters.Empty(ev))
+				if tap != nil {
+					taped = append(taped, tapedEvent{at: now, begin: tape.Begin{Round: tape.RoundCounters, Ifname: n, Interval: every}, recs: tap.Take(), ev: ev})
+					continue
+				}
 				evs = append(evs, ev)
+			}
+			for _, t := range taped {
+				if !r.sendTaped(ctx, t) {
+					return
+				}
 			}
 			cad.Keep(names)
 			if host != nil {

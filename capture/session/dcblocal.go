@@ -7,6 +7,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/capture/dcbnl"
 	"github.com/dcbtop/dcbtop/capture/kernel"
+	"github.com/dcbtop/dcbtop/capture/tape"
 	"github.com/dcbtop/dcbtop/engine"
 )
 
@@ -28,17 +29,21 @@ func (r *liveRun) startDCB(ifaces []*liveIface) (stop func()) {
 	if len(names) == 0 {
 		return func() {}
 	}
-	c, err := dcbnl.Dial()
+	tap := r.newTap() // -w: every reply, recorded
+	c, err := dcbnl.DialRecorded(tap.Netlink(tape.ProtoRoute))
 	if err != nil {
 		return func() {}
 	}
 	now := r.now()
 	var dcb []string
 	for _, n := range names {
-		if ev, ok := kernel.Local(c, n, now); ok {
-			r.apply(ev)
+		ev, ok := kernel.Local(c, n, now)
+		t := tapedEvent{at: now, begin: tape.Begin{Round: tape.RoundDCB, Ifname: n}, recs: tap.Take()}
+		if ok {
+			t.ev = ev
 			dcb = append(dcb, n)
 		}
+		r.applyTaped(t)
 	}
 	if len(dcb) == 0 {
 		c.Close()
@@ -69,7 +74,18 @@ func (r *liveRun) startDCB(ifaces []*liveIface) (stop func()) {
 		defer func() { done <- struct{}{} }()
 		r.poll(ctx, dcbPollEvery, kick, func(now time.Time, send func(engine.Event) bool) {
 			for _, n := range dcb {
-				if ev, ok := kernel.Local(c, n, now); ok && !send(ev) {
+				ev, ok := kernel.Local(c, n, now)
+				if tap != nil {
+					t := tapedEvent{at: now, begin: tape.Begin{Round: tape.RoundDCB, Ifname: n}, recs: tap.Take()}
+					if ok {
+						t.ev = ev
+					}
+					if !r.sendTaped(ctx, t) {
+						return
+					}
+					continue
+				}
+				if ok && !send(ev) {
 					return
 				}
 			}

@@ -82,6 +82,7 @@ func (r *liveRun) linkChange(le capture.LinkEvent, ifaces []*liveIface, start fu
 		}
 	}
 	ev := engine.LinkChanged{Interface: le.Name, At: r.clk.Stamp(le.At).UTC(), Ifindex: le.Index, MAC: lldp.MAC(le.MAC), Up: le.Up, Removed: le.Removed}
+	r.writeTape(ev.At, linkRecord(ev))
 	return ifaces, append(evs, ev)
 }
 

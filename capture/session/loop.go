@@ -42,6 +42,9 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 				r.flush() // --metrics reads the published snapshot
 			}
 			return r.err == nil
+		}, func(ev engine.Event) bool {
+			r.apply(ev)
+			return r.err == nil
 		})
 		err := r.finish(ifaces)
 		r.flush()
@@ -126,6 +129,10 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 			// Stamped with the clock: frames received earlier go first,
 			// then ev, then what came after it, in order.
 			r.settle(ifaces, ev)
+		case t := <-r.taped:
+			// A reader's round (-w): frames received earlier go first.
+			r.settle(ifaces)
+			r.applyTaped(t)
 		case le := <-r.linkEvents:
 			ifaces = r.linkChanged(le, ifaces, start)
 		case c := <-r.control:

@@ -281,6 +281,8 @@ func (rt *Runtime) startReplay(cfg Config) error {
 		return err
 	}
 	r.clk, r.replay = src, src
+	r.tapes = newTapePlayer()
+	src.SetHost(r.tapes.play) // a dcbtop recording's host inputs, through the same readers
 	rt.liveRun = r
 	if r.replayEnds, err = src.LocalEnds(cfg.LocalMAC); err != nil {
 		return err
@@ -304,6 +306,7 @@ func (rt *Runtime) startReplay(cfg Config) error {
 // applied again. It gives up once ctx is done (the replay gave the seek
 // up: the run is stopping).
 func (r *liveRun) resetReplay(ctx context.Context) {
+	r.tapes.reset() // on the replay's goroutine, which plays the host inputs
 	_ = r.doCtx(ctx, func() {
 		r.h.Reset()
 		for _, e := range r.replayEnds {
@@ -396,7 +399,7 @@ func newLiveRun(cfg *Config, rec *capture.Writer) (*liveRun, error) {
 		eventHost = ac.SystemName
 	}
 	return &liveRun{cfg: cfg, h: h, out: output.NewEvents(cfg.Out, cfg.Events, cfg.TextEvents, eventHost), rec: rec,
-		events: make(chan engine.Event, 1024), byName: map[string]*liveIface{}, linkEvents: make(chan capture.LinkEvent, 64),
+		events: make(chan engine.Event, 1024), taped: make(chan tapedEvent, 64), byName: map[string]*liveIface{}, linkEvents: make(chan capture.LinkEvent, 64),
 		control: make(chan control.Call), calls: make(chan loopCall), stopped: make(chan struct{}), clk: cfg.Clock}, nil
 }
 
@@ -471,6 +474,10 @@ type liveRun struct {
 	out            *output.Events
 	rec            *capture.Writer
 	events         chan engine.Event
+	// taped carries the readers' rounds with their inputs, under -w.
+	taped chan tapedEvent
+	// tapes plays a replayed recording's host inputs back.
+	tapes *tapePlayer
 	byName         map[string]*liveIface
 	// names holds the captured interfaces' names for the samplers'
 	// goroutines (counters, other agents); the loop replaces it when an

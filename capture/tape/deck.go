@@ -1,0 +1,188 @@
+package tape
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"sync"
+
+	"github.com/mdlayher/netlink"
+	"github.com/mdlayher/netlink/nltest"
+
+	"github.com/dcbtop/dcbtop/capture/hostfs"
+)
+
+// A Deck answers the readers of a replay from recorded inputs: the files
+// of the tree that stands for /sys (FS), netlink requests (Conn) and the
+// driver's ethtool operations (Ethtool). Load gives it a round's inputs
+// before the reader runs again. It may be used from several goroutines.
+type Deck struct {
+	fs *hostfs.Replay
+
+	mu   sync.Mutex
+	nl   map[nlKey][][]netlink.Message // replies, first asked first served
+	open map[nlKey][][]netlink.Message // the open round's: asked again later (a family resolved lazily)
+	eth  map[ethKey]Ethtool
+}
+
+type nlKey struct {
+	proto int
+	req   string // the request's bytes, sequence number and port ID zero
+}
+
+type ethKey struct {
+	ifname string
+	op     EthtoolOp
+}
+
+// NewDeck returns a Deck holding nothing.
+func NewDeck() *Deck {
+	return &Deck{fs: hostfs.NewReplay(), nl: map[nlKey][][]netlink.Message{}, open: map[nlKey][][]netlink.Message{}, eth: map[ethKey]Ethtool{}}
+}
+
+// Load replaces what the Deck answers with the inputs in recs (a round's),
+// keeping the open round's netlink replies (open marks the open round's
+// own inputs, kept for later rounds too).
+func (d *Deck) Load(recs []Record, open bool) {
+	d.fs.Reset()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	clear(d.nl)
+	clear(d.eth)
+	for _, r := range recs {
+		switch r := r.(type) {
+		case File:
+			d.fs.Add(r.Op)
+		case Ethtool:
+			d.eth[ethKey{r.Ifname, r.Op}] = r
+		case Netlink:
+			k := key(r.Proto, r.Request)
+			reply := replyMessages(r)
+			d.nl[k] = append(d.nl[k], reply)
+			if open {
+				d.open[k] = append(d.open[k], reply)
+			}
+		}
+	}
+}
+
+// key is the lookup key of a request.
+func key(proto int, m netlink.Message) nlKey {
+	m.Header.Sequence, m.Header.PID = 0, 0
+	m.Header.Length = uint32(nlmsgHdrLen + len(m.Data))
+	b, _ := m.MarshalBinary()
+	return nlKey{proto, string(b)}
+}
+
+// replyMessages is the reply a Conn gets for r: its messages, or the
+// NLMSG_ERROR standing for its error (as Packets writes it).
+func replyMessages(r Netlink) []netlink.Message {
+	if r.Err == nil {
+		return r.Replies
+	}
+	_, reply, err := r.Packets()
+	if err != nil {
+		return nil
+	}
+	_, _, msgs, err := DecodePacket(reply)
+	if err != nil {
+		return nil
+	}
+	return msgs
+}
+
+// FS is the recorded tree.
+func (d *Deck) FS() hostfs.FS { return d.fs }
+
+// ErrNotRecorded is what a replayed reader gets for an input the
+// recording does not hold.
+var ErrNotRecorded = hostfs.ErrNotRecorded
+
+// Conn returns a netlink connection of protocol proto that answers each
+// request with the reply recorded for the same request (the same bytes
+// but for the sequence number and port ID) in the round loaded, or else in
+// the open round: the netlink.Conn then checks the reply and turns an
+// NLMSG_ERROR into the same *netlink.OpError the live client got. A
+// request not recorded fails with ErrNotRecorded.
+func (d *Deck) Conn(proto int) *netlink.Conn {
+	return nltest.Dial(func(reqs []netlink.Message) ([]netlink.Message, error) {
+		if len(reqs) == 0 {
+			return nil, io.EOF // a receive without a request: nothing more
+		}
+		req := reqs[0]
+		k := key(proto, req)
+		d.mu.Lock()
+		reply, ok := pop(d.nl, k)
+		if !ok {
+			reply, ok = pop(d.open, k)
+		}
+		d.mu.Unlock()
+		if !ok {
+			return nil, fmt.Errorf("netlink request of type %d: %w", req.Header.Type, ErrNotRecorded)
+		}
+		out := make([]netlink.Message, 0, len(reply)+1)
+		multi := false
+		for _, m := range reply {
+			m.Header.Sequence, m.Header.PID = req.Header.Sequence, req.Header.PID
+			m.Data = slices.Clone(m.Data)
+			multi = multi || m.Header.Flags&netlink.Multi != 0
+			out = append(out, m)
+		}
+		if multi { // the NLMSG_DONE that Execute left out
+			out = append(out, netlink.Message{Header: netlink.Header{Type: netlink.Done, Flags: netlink.Multi, Sequence: req.Header.Sequence, PID: req.Header.PID}, Data: make([]byte, 4)})
+		}
+		if len(out) == 0 {
+			return nil, io.EOF
+		}
+		return out, nil
+	})
+}
+
+// pop takes the first reply recorded for k; the last one stays, for a
+// request the replayed reader repeats.
+func pop(m map[nlKey][][]netlink.Message, k nlKey) ([]netlink.Message, bool) {
+	q := m[k]
+	if len(q) == 0 {
+		return nil, false
+	}
+	if len(q) > 1 {
+		m[k] = q[1:]
+	}
+	return q[0], true
+}
+
+// Ethtool returns the driver's operations as recorded.
+func (d *Deck) Ethtool() EthtoolReader { return deckEthtool{d} }
+
+type deckEthtool struct{ d *Deck }
+
+func (e deckEthtool) get(ifname string, op EthtoolOp) (Ethtool, error) {
+	e.d.mu.Lock()
+	r, ok := e.d.eth[ethKey{ifname, op}]
+	e.d.mu.Unlock()
+	if !ok {
+		return Ethtool{}, fmt.Errorf("ethtool %s: %w", ifname, ErrNotRecorded)
+	}
+	return r, r.Err
+}
+
+func (e deckEthtool) DriverName(ifname string) (string, error) {
+	r, err := e.get(ifname, EthtoolDriver)
+	return r.Driver, err
+}
+
+func (e deckEthtool) Stats(ifname string) (map[string]uint64, error) {
+	r, err := e.get(ifname, EthtoolStats)
+	if err != nil && !errors.Is(err, ErrNotRecorded) && r.Stats == nil {
+		return nil, err
+	}
+	if errors.Is(err, ErrNotRecorded) {
+		return nil, err
+	}
+	m := make(map[string]uint64, len(r.Stats))
+	for _, s := range r.Stats {
+		m[s.Name] = s.Value
+	}
+	return m, err
+}

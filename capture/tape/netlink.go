@@ -1,0 +1,170 @@
+package tape
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"syscall"
+
+	"github.com/mdlayher/netlink"
+)
+
+// Netlink is one netlink exchange: a request of protocol Proto
+// (NETLINK_ROUTE 0, NETLINK_GENERIC 16, NETLINK_RDMA 20) and the messages
+// of its reply as the client got them (netlink.Conn.Execute: the
+// NLMSG_DONE of a dump left out), or the error it got instead. A recording
+// holds it as two packets on NetlinkInterface (Packets).
+type Netlink struct {
+	Proto   int
+	Request netlink.Message
+	Replies []netlink.Message
+	Err     error
+}
+
+// Kind is 0: a Netlink is no host record (it is carried on the netlink
+// interface).
+func (Netlink) Kind() Kind { return 0 }
+
+// Linux cooked header fields of a netlink packet (LINKTYPE_NETLINK:
+// https://www.tcpdump.org/linktypes/LINKTYPE_NETLINK.html; the header an
+// nlmon interface gives, net/netlink/af_netlink.c __netlink_deliver_tap_skb,
+// read by Wireshark's epan/dissectors/packet-netlink.c).
+const (
+	sllLen         = 16
+	pktHost        = 0   // PACKET_HOST: to this host (the kernel's reply)
+	pktOutgoing    = 4   // PACKET_OUTGOING: sent by this host (the request)
+	arphrdNetlink  = 824 // ARPHRD_NETLINK
+	nlmsgHdrLen    = 16
+	flagsAckTLVs   = 0x200 // NLM_F_ACK_TLVS
+	nlmsgerrAttMsg = 1     // NLMSGERR_ATTR_MSG
+	nlmsgerrAttOff = 2     // NLMSGERR_ATTR_OFFS
+	maxProto       = 31    // MAX_LINKS - 1 (include/uapi/linux/netlink.h)
+)
+
+// Packets returns the exchange's two packets, each behind its cooked
+// header: the request, then the reply. An error the client got is the
+// reply's NLMSG_ERROR message, with the kernel's extended acknowledgement
+// (message, offset) when it had one; an error that is no kernel's answer
+// (a socket error) becomes EIO with its text as the message, which is
+// what a replay then says.
+func (n Netlink) Packets() (req, reply []byte, err error) {
+	if n.Proto < 0 || n.Proto > maxProto {
+		return nil, nil, fmt.Errorf("netlink protocol %d", n.Proto)
+	}
+	req, err = appendMessage(sll(pktOutgoing, n.Proto), n.Request)
+	if err != nil {
+		return nil, nil, err
+	}
+	reply = sll(pktHost, n.Proto)
+	if n.Err != nil {
+		return req, appendError(reply, n.Request, n.Err), nil
+	}
+	for _, m := range n.Replies {
+		if reply, err = appendMessage(reply, m); err != nil {
+			return nil, nil, err
+		}
+	}
+	return req, reply, nil
+}
+
+// sll returns a cooked header of packet type typ for protocol proto.
+func sll(typ uint16, proto int) []byte {
+	b := make([]byte, sllLen, sllLen+64)
+	binary.BigEndian.PutUint16(b[0:], typ)
+	binary.BigEndian.PutUint16(b[2:], arphrdNetlink)
+	binary.BigEndian.PutUint16(b[14:], uint16(proto))
+	return b
+}
+
+// appendMessage appends m with its header, its length computed, padded to
+// 4 bytes (NLMSG_ALIGN). Its sequence number and port ID are kept.
+func appendMessage(b []byte, m netlink.Message) ([]byte, error) {
+	m.Header.Length = uint32(nlmsgHdrLen + len(m.Data))
+	mb, err := m.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	return append(b, mb...), nil
+}
+
+// appendError appends the NLMSG_ERROR message answering req with err.
+func appendError(b []byte, req netlink.Message, err error) []byte {
+	errno, msg, off := syscall.EIO, err.Error(), 0
+	var oe *netlink.OpError
+	if errors.As(err, &oe) {
+		var en syscall.Errno
+		if errors.As(oe.Err, &en) && en != 0 {
+			errno, msg, off = en, oe.Message, oe.Offset
+		}
+	}
+	req.Header.Length = uint32(nlmsgHdrLen + len(req.Data))
+	rb, _ := req.MarshalBinary()
+	data := binary.NativeEndian.AppendUint32(nil, uint32(-int32(errno)))
+	data = append(data, rb...)
+	flags := netlink.HeaderFlags(0)
+	if msg != "" || off != 0 {
+		flags |= flagsAckTLVs
+		ae := netlink.NewAttributeEncoder()
+		if msg != "" {
+			ae.String(nlmsgerrAttMsg, msg)
+		}
+		if off != 0 {
+			ae.Uint32(nlmsgerrAttOff, uint32(off))
+		}
+		attrs, _ := ae.Encode()
+		data = append(data, attrs...)
+	}
+	out, _ := appendMessage(b, netlink.Message{Header: netlink.Header{Type: netlink.Error, Flags: flags, Sequence: req.Header.Sequence}, Data: data})
+	return out
+}
+
+// DecodePacket reads a packet of the netlink interface: its protocol,
+// whether it is a request (outgoing), and its messages. A packet that is
+// not one dcbtop writes (another header type, a message cut short) is an
+// error matching ErrMalformed.
+func DecodePacket(b []byte) (proto int, outgoing bool, msgs []netlink.Message, err error) {
+	if len(b) < sllLen {
+		return 0, false, nil, fmt.Errorf("%w: netlink packet of %d bytes", ErrMalformed, len(b))
+	}
+	typ, hatype := binary.BigEndian.Uint16(b[0:]), binary.BigEndian.Uint16(b[2:])
+	proto = int(binary.BigEndian.Uint16(b[14:]))
+	switch {
+	case hatype != arphrdNetlink:
+		return 0, false, nil, fmt.Errorf("%w: link-layer type %d, not netlink", ErrMalformed, hatype)
+	case typ != pktHost && typ != pktOutgoing:
+		return 0, false, nil, fmt.Errorf("%w: netlink packet type %d", ErrMalformed, typ)
+	case proto > maxProto:
+		return 0, false, nil, fmt.Errorf("%w: netlink protocol %d", ErrMalformed, proto)
+	}
+	for rest := b[sllLen:]; len(rest) > 0; {
+		if len(rest) < nlmsgHdrLen {
+			return 0, false, nil, fmt.Errorf("%w: netlink message header cut short (%d bytes)", ErrMalformed, len(rest))
+		}
+		n := binary.NativeEndian.Uint32(rest)
+		if n < nlmsgHdrLen || uint64(n) > uint64(len(rest)) {
+			return 0, false, nil, fmt.Errorf("%w: netlink message of length %d in %d bytes", ErrMalformed, n, len(rest))
+		}
+		if len(msgs) >= MaxItems {
+			return 0, false, nil, fmt.Errorf("%w: over %d netlink messages", ErrMalformed, MaxItems)
+		}
+		mb := padded(rest[:n]) // the last message may be unpadded
+		if end := align4(int(n)); end <= len(rest) {
+			mb = rest[:end]
+		}
+		var m netlink.Message
+		if err := m.UnmarshalBinary(mb); err != nil {
+			return 0, false, nil, fmt.Errorf("%w: netlink message: %v", ErrMalformed, err)
+		}
+		m.Data = append([]byte{}, m.Data[:n-nlmsgHdrLen]...)
+		msgs = append(msgs, m)
+		rest = rest[min(len(rest), align4(int(n))):]
+	}
+	return proto, typ == pktOutgoing, msgs, nil
+}
+
+func align4(n int) int { return (n + 3) &^ 3 }
+
+// padded returns b padded with zeros to a multiple of 4 bytes.
+func padded(b []byte) []byte {
+	return append(append([]byte{}, b...), make([]byte, align4(len(b))-len(b))...)
+}
