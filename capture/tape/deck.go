@@ -70,8 +70,7 @@ func (d *Deck) Load(recs []Record, open bool) {
 // key is the lookup key of a request.
 func key(proto int, m netlink.Message) nlKey {
 	m.Header.Sequence, m.Header.PID = 0, 0
-	m.Header.Length = uint32(nlmsgHdrLen + len(m.Data))
-	b, _ := m.MarshalBinary()
+	b, _ := appendMessage(nil, m)
 	return nlKey{proto, string(b)}
 }
 

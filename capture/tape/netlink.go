@@ -79,13 +79,22 @@ func sll(typ uint16, proto int) []byte {
 // appendMessage appends m with its header, its length computed, padded to
 // 4 bytes (NLMSG_ALIGN). Its sequence number and port ID are kept.
 func appendMessage(b []byte, m netlink.Message) ([]byte, error) {
-	m.Header.Length = uint32(nlmsgHdrLen + len(m.Data))
-	mb, err := m.MarshalBinary()
-	if err != nil {
-		return nil, err
+	n := nlmsgHdrLen + len(m.Data)
+	if n > maxMessage {
+		return nil, fmt.Errorf("netlink message of %d bytes", n)
 	}
-	return append(b, mb...), nil
+	b = binary.NativeEndian.AppendUint32(b, uint32(n))
+	b = binary.NativeEndian.AppendUint16(b, uint16(m.Header.Type))
+	b = binary.NativeEndian.AppendUint16(b, uint16(m.Header.Flags))
+	b = binary.NativeEndian.AppendUint32(b, m.Header.Sequence)
+	b = binary.NativeEndian.AppendUint32(b, m.Header.PID)
+	b = append(b, m.Data...)
+	return append(b, make([]byte, align4(n)-n)...), nil
 }
+
+// maxMessage bounds a netlink message written (a packet holds at most
+// 256 KiB).
+const maxMessage = 1 << 18
 
 // appendError appends the NLMSG_ERROR message answering req with err.
 func appendError(b []byte, req netlink.Message, err error) []byte {
@@ -97,10 +106,8 @@ func appendError(b []byte, req netlink.Message, err error) []byte {
 			errno, msg, off = en, oe.Message, oe.Offset
 		}
 	}
-	req.Header.Length = uint32(nlmsgHdrLen + len(req.Data))
-	rb, _ := req.MarshalBinary()
 	data := binary.NativeEndian.AppendUint32(nil, uint32(-int32(errno)))
-	data = append(data, rb...)
+	data, _ = appendMessage(data, req)
 	flags := netlink.HeaderFlags(0)
 	if msg != "" || off != 0 {
 		flags |= flagsAckTLVs
