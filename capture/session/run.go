@@ -477,8 +477,8 @@ type liveRun struct {
 	// taped carries the readers' rounds with their inputs, under -w.
 	taped chan tapedEvent
 	// tapes plays a replayed recording's host inputs back.
-	tapes *tapePlayer
-	byName         map[string]*liveIface
+	tapes  *tapePlayer
+	byName map[string]*liveIface
 	// names holds the captured interfaces' names for the samplers'
 	// goroutines (counters, other agents); the loop replaces it when an
 	// interface appears or is let go.
