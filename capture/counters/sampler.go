@@ -146,13 +146,12 @@ func Compose(sources ...Source) *Sampler {
 // DCB netlink, ethtool netlink's PAUSE and RDMA netlink's optional
 // counters, each dialled now; one that cannot be dialled is left out.
 // Close releases them.
-func Open(sysfsRoot, ethtoolRoot string) *Sampler { return OpenRecorded(sysfsRoot, ethtoolRoot, nil) }
-
-// OpenRecorded is Open, every raw input its sources read collected in
-// tap (nil: none), from the netlink families resolved when dialling on:
-// a recording's open round (capture/tape), which also says which sources
-// there are (tape.Sources). Replayed makes the same Sampler from it.
-func OpenRecorded(sysfsRoot, ethtoolRoot string, tap *tape.Tap) *Sampler {
+//
+// Every raw input its sources read is collected in tap (nil: none), from
+// the netlink families resolved when dialling on: a recording's open
+// round (capture/tape), which also says which sources there are
+// (tape.Sources). Replayed makes the same Sampler from it.
+func Open(sysfsRoot, ethtoolRoot string, tap *tape.Tap) *Sampler {
 	cfg := Config{FS: tap.FS(hostfs.Dir(cmp.Or(sysfsRoot, DefaultSysfsRoot)))}
 	var closers []func()
 	if ethtoolRoot != "" {

@@ -68,8 +68,7 @@ type Item struct {
 // file's order) into Items.
 type Reader struct {
 	req     *Netlink // a request whose reply is next
-	reqAt   capture.HostPacket
-	round   *Begin // the round begun, nil outside one
+	round   *Begin   // the round begun, nil outside one
 	roundAt time.Time
 	recs    []Record
 	// Unknown counts the records of kinds this version does not know,
