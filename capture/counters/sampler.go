@@ -177,15 +177,22 @@ func Open(sysfsRoot, ethtoolRoot string, tap *tape.Tap) *Sampler {
 	}
 	s := New(cfg)
 	s.closers = closers
-	src := tape.Sources{}
+	tap.Add(s.Tape(cfg.RDMAStatsErr))
+	return s
+}
+
+// Tape is the record of the Sampler's sources for a recording's open
+// round (Replayed makes the same Sampler from it); rdmaErr is why RDMA
+// netlink could not be read (Config.RDMAStatsErr), nil for none.
+func (s *Sampler) Tape(rdmaErr error) tape.Sources {
+	var src tape.Sources
 	for _, x := range s.sources {
 		src.Names = append(src.Names, x.Name())
 	}
-	if cfg.RDMAStatsErr != nil {
-		src.RDMAStatsErr = cfg.RDMAStatsErr.Error()
+	if rdmaErr != nil {
+		src.RDMAStatsErr = rdmaErr.Error()
 	}
-	tap.Add(src)
-	return s
+	return src
 }
 
 // Replayed returns the Sampler of a recorded run: the sources src names,

@@ -282,3 +282,5 @@ func (c *client) watch(ctx context.Context, fn func(Notification)) error {
 		}
 	}
 }
+
+func (c *client) setRecorder(r nlclient.Recorder) { c.conn.SetRecorder(r) }

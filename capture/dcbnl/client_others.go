@@ -29,3 +29,5 @@ func (*client) dcbx(string) (Mode, error)                       { return 0, errU
 func (*client) setDCBX(string, Mode) error                      { return errUnimplemented }
 func (*client) cee(string) (*CEE, error)                        { return nil, errUnimplemented }
 func (*client) watch(context.Context, func(Notification)) error { return errUnimplemented }
+
+func (*client) setRecorder(nlclient.Recorder) {}

@@ -226,3 +226,5 @@ func getIoctl(e pauseIoctl, ifname string) (*Pause, error) {
 		Reason: ReasonIoctl,
 	}, nil
 }
+
+func (c *client) setRecorder(r nlclient.Recorder) { c.conn.SetRecorder(r) }

@@ -265,3 +265,45 @@ func readmeTable(t *testing.T, path, table string) {
 		t.Errorf("%s's table of cases is stale (-readme +now):\n%s", path, diff)
 	}
 }
+
+// TestCaseRecordings records every case that runs as `dcbtop -w` would
+// have on the case's host (Record: the DCB netlink replies of its NIC
+// byte for byte, the ethtool netlink PAUSE reply, its sysfs files and
+// ethtool answers, the peer's LLDPDU) and replays the recording as
+// `dcbtop -r` does (Replay): what dcbtop says of the replay is what it
+// says of the case, line for line.
+func TestCaseRecordings(t *testing.T) {
+	dirs, err := filepath.Glob("testdata/[0-9]*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, dir := range dirs {
+		var x Expect
+		if err := readJSON(filepath.Join(dir, "expect.json"), &x); err != nil {
+			t.Fatal(err)
+		}
+		if x.Needs != "" {
+			continue
+		}
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			t.Parallel()
+			path := filepath.Join(t.TempDir(), "case.pcapng")
+			live, err := Record(dir, path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			replayed, err := Replay(path, x.Interface)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(hear(&live).lines, hear(&replayed).lines); diff != "" {
+				t.Errorf("the replay of the case's recording says otherwise (-case +replay):\n%s", diff)
+			}
+		})
+		n++
+	}
+	if n < 20 {
+		t.Errorf("%d cases recorded, want at least 20", n)
+	}
+}

@@ -6,9 +6,11 @@ package casebook
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,10 +18,14 @@ import (
 
 	"github.com/dcbtop/dcbtop/engine/dcb"
 
+	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/capture/counters"
 	"github.com/dcbtop/dcbtop/capture/dcbnl"
+	"github.com/dcbtop/dcbtop/capture/hostfs"
 	"github.com/dcbtop/dcbtop/capture/kernel"
 	"github.com/dcbtop/dcbtop/capture/linkpause"
+	"github.com/dcbtop/dcbtop/capture/session"
+	"github.com/dcbtop/dcbtop/capture/tape"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
@@ -117,20 +123,62 @@ var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // then one or two counter samples read by capture/counters' sampler of a
 // host's sources (counters.New) from the case's sysfs and ethtool trees
 // (later/ replacing files for the second). It returns the interface as the last snapshot shows it.
-func Run(dir string) (engine.Interface, error) {
+func Run(dir string) (engine.Interface, error) { return run(dir, nil) }
+
+// Record runs the case as Run does and writes to path what `dcbtop -w`
+// would have recorded on the case's host: the link, the host observed,
+// the DCB reading (the byte-exact DCB_CMD_IEEE_GET reply of the case's
+// NIC), the peer's LLDPDU, the counter sources opened and each counters
+// sample's inputs (the sysfs files, the ethtool answers, the DCB and
+// ethtool netlink replies). dcbtop -r replays it through the same
+// readers. It returns what Run returns.
+func Record(dir, path string) (engine.Interface, error) {
+	w, err := capture.CreateWriter(path)
+	if err != nil {
+		return engine.Interface{}, err
+	}
+	in, err := run(dir, w)
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	return in, err
+}
+
+// run is Run, recording to w when it is not nil.
+func run(dir string, w *capture.Writer) (engine.Interface, error) {
 	var h Host
 	if err := readJSON(filepath.Join(dir, "host.json"), &h); err != nil {
 		return engine.Interface{}, err
 	}
+	var tap *tape.Tap
+	var werr error
+	write := func(at time.Time, recs ...tape.Record) {
+		if w != nil && werr == nil {
+			werr = tape.Write(w, at, recs)
+		}
+	}
+	round := func(at time.Time, b tape.Begin, recs ...tape.Record) {
+		all := append(append([]tape.Record{}, recs...), tap.Take()...)
+		if w != nil && werr == nil {
+			werr = tape.WriteRound(w, at, b, all)
+		}
+	}
+	if w != nil {
+		tap = tape.NewTap()
+	}
 	mac := h.MAC
 	e := engine.New(engine.Config{})
 	ifn := h.Interface
-	e.Apply(engine.LinkChanged{Interface: ifn, At: t0, Ifindex: 2, MAC: mac, Up: true})
+	e.Apply(engine.LinkChanged{Interface: ifn, At: t0, Ifindex: casebookIfindex, MAC: mac, Up: true})
+	write(t0, tape.Link{Name: ifn, Index: casebookIfindex, MAC: [6]byte(mac), Up: true})
 	var agents []engine.HostAgent
+	obs := tape.Observed{NetAdmin: true}
 	for i, a := range h.HostAgents {
 		agents = append(agents, engine.HostAgent{Name: a.Name, PID: 100 + i, Transmits: a.Transmits})
+		obs.Agents = append(obs.Agents, tape.Agent{Name: a.Name, PID: 100 + i, Transmits: a.Transmits})
 	}
 	e.Apply(engine.HostObserved{At: t0, NetAdmin: true, Agents: agents})
+	write(t0, obs)
 	kern, err := newKernel(&h)
 	if err != nil {
 		return engine.Interface{}, err
@@ -144,10 +192,14 @@ func Run(dir string) (engine.Interface, error) {
 			}
 			e.Apply(engine.LocalChanged{Interface: ifn, At: t0, Source: engine.SourceAgent, Willing: l.Willing, Params: p})
 		case "dcbnl":
-			ev, ok := kernel.Local(kern, ifn, t0)
+			c := dcbnl.NewClient(kern.dcbConn())
+			c.SetRecorder(tap.Netlink(tape.ProtoRoute))
+			ev, ok := kernel.Local(c, ifn, t0)
+			c.Close()
 			if !ok {
 				return engine.Interface{}, errors.New("host.json: local source dcbnl without a dcbnl member")
 			}
+			round(t0, tape.Begin{Round: tape.RoundDCB, Ifname: ifn})
 			e.Apply(ev)
 		default:
 			return engine.Interface{}, fmt.Errorf("host.json local.source %q: want agent or dcbnl", l.Source)
@@ -160,6 +212,9 @@ func Run(dir string) (engine.Interface, error) {
 			return engine.Interface{}, err
 		}
 		e.Apply(engine.FrameReceived{Interface: ifn, At: at, Data: f})
+		if w != nil && werr == nil {
+			werr = w.WriteFrame(capture.Frame{Interface: ifn, At: at, Dir: capture.DirectionIncoming, Data: f})
+		}
 	}
 	at = at.Add(time.Duration(h.PeerSilentS * float64(time.Second)))
 	e.Apply(engine.Tick{At: at})
@@ -173,28 +228,66 @@ func Run(dir string) (engine.Interface, error) {
 			return engine.Interface{}, err
 		}
 	}
-	src := counters.Config{SysfsRoot: filepath.Join(tmp, "sys"), Ethtool: counters.FileEthtool{Root: filepath.Join(tmp, "ethtool")}}
+	src := counters.Config{FS: tap.FS(hostfs.Dir(filepath.Join(tmp, "sys"))), Ethtool: tap.Ethtool(counters.FileEthtool{Root: filepath.Join(tmp, "ethtool")})}
 	if h.DCBNL != nil {
-		src.DCB = kern
+		c := dcbnl.NewClient(kern.dcbConn())
+		c.SetRecorder(tap.Netlink(tape.ProtoRoute))
+		defer c.Close()
+		src.DCB = c
 	}
 	if h.LinkPause != nil {
-		src.Pause = pauseSettings{h.LinkPause}
+		c := linkpause.NewClient(pauseConn(h.LinkPause, ifn))
+		c.SetRecorder(tap.Netlink(tape.ProtoGeneric))
+		defer c.Close()
+		src.Pause = c
 	}
 	s := counters.New(src)
+	round(at, tape.Begin{Round: tape.RoundOpen}, s.Tape(nil))
 	interval := time.Duration(max(h.IntervalS, 1) * float64(time.Second))
-	e.Apply(s.Sample(ifn, at, interval))
+	ev := s.Sample(ifn, at, interval)
+	round(at, tape.Begin{Round: tape.RoundCounters, Ifname: ifn, Interval: interval})
+	e.Apply(ev)
 	if _, err := os.Stat(filepath.Join(dir, "later")); err == nil {
 		if err := copyTree(filepath.Join(dir, "later"), tmp); err != nil {
 			return engine.Interface{}, err
 		}
 		at = at.Add(interval)
-		e.Apply(s.Sample(ifn, at, interval))
+		ev := s.Sample(ifn, at, interval)
+		round(at, tape.Begin{Round: tape.RoundCounters, Ifname: ifn, Interval: interval})
+		e.Apply(ev)
+	}
+	if werr != nil {
+		return engine.Interface{}, fmt.Errorf("recording: %w", werr)
 	}
 	in, ok := e.Interface(ifn)
 	if !ok {
 		return engine.Interface{}, fmt.Errorf("no interface %s in the snapshot", ifn)
 	}
 	return in, nil
+}
+
+// Replay replays the recording at path as `dcbtop -r FILE --json` does
+// (capture/session, headless, as fast as possible) and returns ifname as
+// the final snapshot shows it.
+func Replay(path, ifname string) (engine.Interface, error) {
+	rt, err := session.Start(session.Config{Replay: path, Out: io.Discard})
+	if err != nil {
+		return engine.Interface{}, err
+	}
+	err = rt.Loop(context.Background())
+	snap := rt.Snapshot()
+	if cerr := rt.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return engine.Interface{}, err
+	}
+	for _, in := range snap.Interfaces {
+		if in.Name == ifname {
+			return in, nil
+		}
+	}
+	return engine.Interface{}, fmt.Errorf("no interface %s in the replay's snapshot", ifname)
 }
 
 // peerFrame builds the switch's LLDPDU: the mandatory TLVs, its system
@@ -248,37 +341,14 @@ func ieeeTLVs(ps *dcb.Params, willing bool) []lldp.TLV {
 	return out
 }
 
-// A fakeKernel answers DCB netlink as the case's NIC would: DCB_CMD_IEEE_GET
-// with its local parameters (when DCB netlink is their source), trust
-// table, PFC delay and buffers; DCB_CMD_GDCBX with its mode. Writes fail:
-// the case book only reads.
+// A fakeKernel is the case's NIC's DCB netlink state, which dcbConn
+// answers in bytes: DCB_CMD_IEEE_GET with its local parameters (when DCB
+// netlink is their source), trust table, PFC delay and buffers;
+// DCB_CMD_GDCBX with its mode. Writes are refused: the case book only
+// reads.
 type fakeKernel struct {
 	ieee *dcbnl.IEEE // nil: the NIC has no DCB netlink
 	mode dcbnl.Mode
-}
-
-var errNoDCB = errors.New("operation not supported (no DCB netlink on this NIC)")
-
-func (k *fakeKernel) IEEE(string) (*dcbnl.IEEE, error) {
-	if k.ieee == nil {
-		return nil, errNoDCB
-	}
-	c := *k.ieee
-	return &c, nil
-}
-
-func (k *fakeKernel) DCBX(string) (dcbnl.Mode, error) {
-	if k.ieee == nil {
-		return 0, errNoDCB
-	}
-	return k.mode, nil
-}
-
-func (k *fakeKernel) SetIEEE(string, *dcbnl.IEEESet) error {
-	return errors.New("the case book does not write")
-}
-func (k *fakeKernel) DelApps(string, []dcbnl.App) error {
-	return errors.New("the case book does not write")
 }
 
 // trustSelectors are the trust table's names (linux/dcbnl.h: the APP
@@ -345,24 +415,6 @@ func newKernel(h *Host) (*fakeKernel, error) {
 		ie.Buffer = &dcbnl.Buffer{PrioBuffer: b.PrioBuffer, Size: b.SizeBytes, TotalSize: b.TotalBytes}
 	}
 	return k, nil
-}
-
-// pauseSettings answers ethtool netlink's PAUSE_GET with the case's
-// settings and no statistics (the driver's come from ethtool -S).
-type pauseSettings struct{ l *LinkPause }
-
-func (p pauseSettings) Get(ifname string) (*linkpause.Pause, error) {
-	st := func(b *bool) linkpause.State {
-		switch {
-		case b == nil:
-			return linkpause.Unknown
-		case *b:
-			return linkpause.On
-		}
-		return linkpause.Off
-	}
-	return &linkpause.Pause{Ifname: ifname, Source: linkpause.SourceNetlink, Reason: linkpause.ReasonNoStatsOp,
-		Settings: linkpause.Settings{Autoneg: st(p.l.Autoneg), RX: st(p.l.RX), TX: st(p.l.TX)}}, nil
 }
 
 // copyTree copies the files under src into dst (nothing when src does not
