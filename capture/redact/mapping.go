@@ -1,0 +1,282 @@
+package redact
+
+import (
+	"cmp"
+	"encoding/binary"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/dcbtop/dcbtop/engine/lldp"
+)
+
+// A mapping is the second pass's substitution: each value's byte forms
+// and their placeholders, of the same lengths.
+type mapping struct {
+	mac     map[lldp.MAC]lldp.MAC
+	v4      map[[4]byte][4]byte
+	v6      map[[16]byte][16]byte
+	name    map[string]string
+	pairs   map[string]string // old bytes -> new bytes, every form
+	rep     *strings.Replacer // nil when there is nothing to replace
+	summary Summary
+}
+
+// Placeholder ranges.
+var (
+	// macPrefix starts every MAC placeholder: a locally administered
+	// unicast address (IEEE Std 802-2014, 8.4: bit 1 of the first octet).
+	macPrefix = [4]byte{0x02, 0, 0, 0}
+	// v4Nets are the IPv4 documentation ranges (RFC 5737): TEST-NET-1,
+	// -2 and -3, used in turn.
+	v4Nets = [][3]byte{{192, 0, 2}, {198, 51, 100}, {203, 0, 113}}
+	// v6Doc is the IPv6 documentation prefix 2001:db8::/32 (RFC 3849).
+	v6Doc = [4]byte{0x20, 0x01, 0x0d, 0xb8}
+	// linkLocal is the first 64 bits of a link-local address, fe80::/64
+	// (RFC 4291, 2.5.6), kept.
+	linkLocal = [8]byte{0xfe, 0x80}
+	// v4MappedPrefix is the first 96 bits of an IPv4-mapped IPv6 address
+	// (RFC 4291, 2.5.5.2), kept.
+	v4MappedPrefix = [12]byte{10: 0xff, 11: 0xff}
+)
+
+const (
+	maxMACs = 1<<16 - 1 // 02:00:00:00:00:01 to 02:00:00:00:ff:ff
+	maxV4   = 254 * 3   // .1 to .254 of each of v4Nets
+)
+
+func isPlaceholderMAC(m lldp.MAC) bool { return [4]byte(m[:4]) == macPrefix }
+
+func isPlaceholderV4(a [4]byte) bool {
+	return slices.Contains(v4Nets, [3]byte(a[:3]))
+}
+
+func isV4Mapped(a [16]byte) bool { return [12]byte(a[:12]) == v4MappedPrefix }
+
+// isPlaceholderV6 reports whether a is in 2001:db8::/32, or link-local
+// with an interface ID of the form ::N (not made from a MAC).
+func isPlaceholderV6(a [16]byte) bool {
+	if [4]byte(a[:4]) == v6Doc {
+		return true
+	}
+	return [8]byte(a[:8]) == linkLocal && [4]byte(a[8:12]) == [4]byte{}
+}
+
+// euiMAC returns the MAC a link-local address's interface ID was made
+// from (modified EUI-64, RFC 4291, Appendix A: ff:fe in the middle, the
+// universal/local bit inverted).
+func euiMAC(a [16]byte) (lldp.MAC, bool) {
+	if [8]byte(a[:8]) != linkLocal || a[11] != 0xff || a[12] != 0xfe {
+		return lldp.MAC{}, false
+	}
+	return lldp.MAC{a[8] ^ 2, a[9], a[10], a[13], a[14], a[15]}, true
+}
+
+// euiAddr is the link-local address made from m (modified EUI-64).
+func euiAddr(m lldp.MAC) [16]byte {
+	var a [16]byte
+	copy(a[:], linkLocal[:])
+	a[8], a[9], a[10], a[11], a[12] = m[0]^2, m[1], m[2], 0xff, 0xfe
+	a[13], a[14], a[15] = m[3], m[4], m[5]
+	return a
+}
+
+// placeholderName is the placeholder number n of length l for a name of
+// kind k: its prefix (cut to leave room for n's digits), zeros, n's
+// digits; false if n's digits leave no room for a letter.
+func placeholderName(k nameKind, n, l int) (string, bool) {
+	d := strconv.Itoa(n)
+	if len(d) >= l {
+		return "", false
+	}
+	p := string(k)
+	if len(p)+len(d) > l {
+		p = p[:l-len(d)]
+	}
+	return p + strings.Repeat("0", l-len(p)-len(d)) + d, true
+}
+
+// isPlaceholderName reports whether s is a placeholder of some kind.
+func isPlaceholderName(s string) bool {
+	i := len(s)
+	for i > 0 && s[i-1] >= '0' && s[i-1] <= '9' {
+		i--
+	}
+	d := strings.TrimLeft(s[i:], "0")
+	if i == 0 || d == "" || len(d) > 9 {
+		return false
+	}
+	n, err := strconv.Atoi(d)
+	if err != nil {
+		return false
+	}
+	for _, k := range nameKinds {
+		if p, ok := placeholderName(k, n, len(s)); ok && p == s {
+			return true
+		}
+	}
+	return false
+}
+
+// mapping gives every value collected its placeholder, in order of first
+// appearance, skipping those the file holds already.
+func (c *collector) mapping() (*mapping, error) {
+	m := &mapping{
+		mac: map[lldp.MAC]lldp.MAC{}, v4: map[[4]byte][4]byte{}, v6: map[[16]byte][16]byte{},
+		name: map[string]string{}, pairs: map[string]string{},
+	}
+	n := 0
+	for _, old := range c.macs {
+		var p lldp.MAC
+		for {
+			if n++; n > maxMACs {
+				return nil, fmt.Errorf("over %d distinct MAC addresses", maxMACs)
+			}
+			p = lldp.MAC{macPrefix[0], macPrefix[1], macPrefix[2], macPrefix[3], byte(n >> 8), byte(n)}
+			if !c.takenMAC[p] {
+				break
+			}
+		}
+		m.mac[old] = p
+	}
+	n = 0
+	for _, old := range c.v4 {
+		var p [4]byte
+		for {
+			if n++; n > maxV4 {
+				return nil, fmt.Errorf("over %d distinct IPv4 addresses", maxV4)
+			}
+			net := v4Nets[(n-1)/254]
+			p = [4]byte{net[0], net[1], net[2], byte((n-1)%254 + 1)}
+			if !c.takenV4[p] {
+				break
+			}
+		}
+		m.v4[old] = p
+	}
+	n = 0
+	for _, old := range c.v6 {
+		if mac, ok := euiMAC(old); ok {
+			if p, ok := m.mac[mac]; ok {
+				m.v6[old] = euiAddr(p)
+				continue
+			}
+		}
+		var p [16]byte
+		for {
+			n++ // a uint32 of them: never runs out
+			if [8]byte(old[:8]) == linkLocal {
+				copy(p[:], linkLocal[:])
+			} else {
+				p = [16]byte{}
+				copy(p[:], v6Doc[:])
+			}
+			binary.BigEndian.PutUint32(p[12:], uint32(n))
+			if !c.takenV6[p] {
+				break
+			}
+		}
+		m.v6[old] = p
+	}
+	next := map[int]int{} // the next number of each length
+	for _, old := range c.names {
+		l := len(old)
+		var p string
+		for {
+			next[l]++
+			var ok bool
+			if p, ok = placeholderName(c.nameKind[old], next[l], l); !ok {
+				return nil, fmt.Errorf("over %d distinct names of %d bytes", next[l]-1, l)
+			}
+			if !c.takenName[p] {
+				break
+			}
+		}
+		m.name[old] = p
+	}
+	m.build(c)
+	m.summary = Summary{MACs: len(m.mac), Names: len(m.name), Addresses: len(m.v4) + len(m.v6), GIDs: len(c.gids)}
+	return m, nil
+}
+
+// build lists every byte form of every value with its placeholder's (the
+// first one listed wins, in c's order: MACs, IPv4, IPv6, names), and
+// makes the Replacer: longest first, so that at any position the longest
+// value there is the one replaced (strings.NewReplacer compares in
+// argument order).
+func (m *mapping) build(c *collector) {
+	add := func(old, new string) {
+		if len(old) != len(new) {
+			panic(fmt.Sprintf("redact: placeholder of %d bytes for %d", len(new), len(old)))
+		}
+		if _, ok := m.pairs[old]; !ok && old != new {
+			m.pairs[old] = new
+		}
+	}
+	addV6 := func(old, new [16]byte) {
+		add(string(old[:]), string(new[:]))
+		for _, upper := range []bool{false, true} {
+			add(gidText(old, upper), gidText(new, upper))
+		}
+	}
+	for _, old := range c.macs {
+		p := m.mac[old]
+		add(string(old[:]), string(p[:]))
+		add(old.String(), p.String())
+		add(strings.ToUpper(old.String()), strings.ToUpper(p.String()))
+		addV6(euiAddr(old), euiAddr(p))
+	}
+	for _, old := range c.v4 {
+		p := m.v4[old]
+		add(string(old[:]), string(p[:]))
+		var o6, p6 [16]byte
+		copy(o6[:], v4MappedPrefix[:])
+		copy(p6[:], v4MappedPrefix[:])
+		copy(o6[12:], old[:])
+		copy(p6[12:], p[:])
+		addV6(o6, p6)
+	}
+	for _, old := range c.v6 {
+		addV6(old, m.v6[old])
+	}
+	for _, old := range c.names {
+		add(old, m.name[old])
+	}
+	if len(m.pairs) == 0 {
+		return
+	}
+	olds := make([]string, 0, len(m.pairs))
+	for old := range m.pairs {
+		olds = append(olds, old)
+	}
+	slices.SortFunc(olds, func(a, b string) int {
+		return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b))
+	})
+	args := make([]string, 0, 2*len(olds))
+	for _, old := range olds {
+		args = append(args, old, m.pairs[old])
+	}
+	m.rep = strings.NewReplacer(args...)
+}
+
+// replace replaces the values in b, in place (every placeholder has its
+// value's length).
+func (m *mapping) replace(b []byte) {
+	if m.rep == nil || len(b) == 0 {
+		return
+	}
+	s := m.rep.Replace(string(b))
+	if len(s) != len(b) {
+		panic("redact: a replacement changed the length")
+	}
+	copy(b, s)
+}
+
+// replaceString is replace on a string.
+func (m *mapping) replaceString(s string) string {
+	if m.rep == nil {
+		return s
+	}
+	return m.rep.Replace(s)
+}

@@ -1,0 +1,274 @@
+// Package redact hides what identifies a site in a dcbtop recording
+// (`dcbtop bundle --redact`: a support bundle for a ticket): MAC
+// addresses, interface and system names, LLDP descriptions, IP addresses
+// and RDMA GIDs are replaced with placeholders, and the result is still a
+// recording `dcbtop -r` replays.
+//
+// # Stable, same-length placeholders
+//
+// A recording says the same thing in several places: an interface's name
+// is the pcapng if_name of its LLDPDUs, a component of the sysfs paths its
+// counters were read from, the content of an RDMA port's gid_attrs/ndevs
+// file, an attribute of a netlink request; a peer's MAC address is the
+// frames' source and its Chassis ID. A replay holds together only if all
+// of them still agree, so a value gets one placeholder for the whole file,
+// wherever it occurs (File collects every value first, then rewrites).
+//
+// Every placeholder has exactly the length of the value it replaces. The
+// rewrite then works on the raw bytes of each record and nothing needs to
+// be encoded again: LLDP TLV lengths (IEEE Std 802.1AB-2016, 8.4.1), the
+// netlink messages' and attributes' lengths and the host records' field
+// lengths (docs/recording.md, "The host's inputs in a recording") stay
+// valid. Longer values are replaced before shorter ones, so a name inside
+// another (an interface in a description) does not cut the longer one.
+//
+// See File for what is replaced and what is not.
+package redact
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+
+	"github.com/dcbtop/dcbtop/capture"
+)
+
+// Summary says what File replaced.
+type Summary struct {
+	// MACs, Names, Addresses and GIDs count the distinct values replaced
+	// (each once, whatever forms it had). Addresses counts IPv4 and IPv6
+	// addresses, a GID's own address included (an IPv4-mapped GID counts
+	// its IPv4 address); GIDs counts the GID files' values.
+	MACs, Names, Addresses, GIDs int
+	// Records is the number of records written: frames, netlink packets
+	// and host records.
+	Records int
+	// Dropped is the number of packets left out: those of netlink or
+	// private link types on interfaces that are not a dcbtop recording's
+	// own (an nlmon capture beside the LLDPDUs), which capture.Replay
+	// reads past (Replay.Skipped) and which nothing here could redact.
+	Dropped int
+}
+
+// File reads the recording at in and writes the redacted recording to out,
+// returning what was replaced. out is created with mode 0600 through a
+// temporary file in its directory renamed to out at the end, so there is
+// never a partial file at out: on an error nothing is left behind. Both
+// must be files ("-", standard input, cannot be read twice).
+//
+// The input may be any capture capture.OpenReplay reads; the output is a
+// pcapng file written with capture.Writer holding the same records in the
+// same order: every frame (Interface and Data redacted, At and Dir kept)
+// and every packet of the recording's netlink ("dcbtop:netlink") and host
+// ("dcbtop:host") interfaces (redacted, with the tape's description). What
+// a capture.Replay does not read is not written: pcapng comments, name
+// resolution blocks, the captured interfaces' options other than if_name,
+// the section header's options (shb_hardware, shb_os), and the packets
+// Summary.Dropped counts.
+//
+// What is replaced, wherever its bytes occur in a frame, a netlink
+// message's payload or a host record's field values (the binary numbers
+// of a host record, its field headers, netlink message headers and the
+// cooked header are left as they are):
+//
+//   - MAC addresses: each frame's source, and its destination when it is
+//     unicast; the MAC-subtype Chassis and Port IDs and 802 management
+//     addresses of each LLDPDU (IEEE Std 802.1AB-2016, 8.5.2, 8.5.3,
+//     8.5.9); tape.Link's MAC; the content of sysfs ".../address" files;
+//     the MAC inside an EUI-64 link-local GID (RFC 4291, Appendix A).
+//     Each becomes 02:00:00:00:00:01, 02:00:00:00:00:02, ... (locally
+//     administered, IEEE Std 802-2014, 8.4) in order of first appearance,
+//     in binary and as text ("aa:bb:cc:dd:ee:ff", lower or upper case),
+//     and as the interface ID of its fe80:: link-local address, so a GID
+//     made from a MAC stays the GID of its placeholder.
+//   - Names: the captured interfaces' names (pcapng if_name), tape.Begin's,
+//     tape.Link's and tape.Ethtool's interface names, the component after
+//     "class/net/" in a sysfs path, the entries of a "class/net" listing
+//     (but bonding_masters),
+//     the content of RDMA gid_attrs/ndevs files (drivers/infiniband/core/
+//     sysfs.c print_ndev); each LLDPDU's System Name, System Description,
+//     Port Description and Chassis and Port IDs of the other subtypes
+//     (their bytes). Each becomes a kind prefix ("if" interface names,
+//     the interface-name Chassis and Port IDs included; "host" system
+//     names, "desc" system descriptions, "port" port descriptions and
+//     other Port IDs, "chassis" other Chassis IDs; the kind it is first
+//     seen as), cut if it must be, and a number padded with zeros to the
+//     original's length: "eth0" is "if01", "ens1f0np0" "if0000001";
+//     numbers count per length in order of first appearance (over 99
+//     distinct 3-byte names is an error). Names shorter than 3 bytes are
+//     left alone: a placeholder that short would hardly differ from what
+//     it stands for, and would match bytes everywhere.
+//   - IP addresses: IPv4 and IPv6 management addresses and network-address
+//     Chassis and Port IDs (family 1 or 2, IANA Address Family Numbers);
+//     the addresses in GIDs. IPv4 becomes 192.0.2.N (then 198.51.100.N,
+//     203.0.113.N: RFC 5737's documentation ranges), also inside an
+//     IPv4-mapped IPv6 address (::ffff:a.b.c.d, RFC 4291 2.5.5.2, the GID
+//     of an IPv4 RoCE v2 address); a link-local address (fe80::/64) keeps
+//     its prefix and gets the interface ID of its MAC's placeholder, or
+//     ::N; any other IPv6 address becomes 2001:db8::N (RFC 3849).
+//   - GIDs: the values of class/infiniband/DEV/ports/P/gids/N, the text
+//     show_port_gid prints (eight groups of four hex digits), replaced as
+//     their address is; the zero GID (an unused entry) stays zero.
+//
+// A value that is all zero bytes, a multicast MAC address, or a
+// placeholder already (so redacting a redacted file changes nothing) is
+// never replaced, and no value gets a placeholder the file holds already.
+//
+// What is not replaced: textual IP addresses other than GIDs ("10.1.2.3"
+// in a description is gone only as part of the description), names of
+// other things than interfaces and systems (RDMA device names such as
+// mlx5_0, PCI addresses, driver names and versions, LLDP agent process
+// names, ethtool statistic names), LLDP TLVs other than those above (the
+// organizationally specific ones, such as 802.1 VLAN names or LLDP-MED
+// inventory, are kept as they are), and names or addresses that occur only
+// in a netlink reply (an RDMA netlink answer naming a netdev no other
+// record names). Values are replaced wherever their bytes occur, so a
+// name that is also a word of a path or a message is replaced there too,
+// and a binary value could in principle match bytes of a number; File
+// checks that every LLDPDU, netlink packet and host record that decoded
+// before still decodes after, and fails rather than write one that does
+// not.
+//
+// Errors never repeat in or out; they say whether reading or writing
+// failed, with capture.Replay's error (capture.ErrNotPcap,
+// capture.ErrCorrupt, ...) or tape's (tape.ErrMalformed) for a file that
+// is no recording or a corrupt one.
+func File(in, out string) (Summary, error) {
+	if in == "-" || out == "-" {
+		return Summary{}, errors.New("redact: a recording is read twice: standard input or output cannot be used")
+	}
+	c := newCollector()
+	dropped, err := walk(in, c)
+	if err == nil {
+		err = c.end()
+	}
+	if err != nil {
+		return Summary{}, fmt.Errorf("redact: reading the recording: %w", err)
+	}
+	m, err := c.mapping()
+	if err != nil {
+		return Summary{}, fmt.Errorf("redact: %w", err)
+	}
+	sum := m.summary
+	sum.Dropped = dropped
+	if sum.Records, err = writeRedacted(in, out, m); err != nil {
+		return Summary{}, err
+	}
+	return sum, nil
+}
+
+// writeRedacted writes the redacted recording to a temporary file beside
+// out and renames it to out, returning the number of records written.
+func writeRedacted(in, out string, m *mapping) (int, error) {
+	f, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".redact-*")
+	if err != nil {
+		return 0, fmt.Errorf("redact: writing the redacted recording: %w", unwrapPath(err))
+	}
+	tmp := f.Name()
+	fail := func(err error) (int, error) {
+		f.Close()
+		os.Remove(tmp)
+		return 0, err
+	}
+	if err := f.Chmod(0o600); err != nil {
+		return fail(fmt.Errorf("redact: writing the redacted recording: %w", unwrapPath(err)))
+	}
+	w, err := capture.NewWriter(f)
+	if err != nil {
+		return fail(fmt.Errorf("redact: writing the redacted recording: %w", err))
+	}
+	rw := &rewriter{m: m, w: w}
+	if _, err := walk(in, rw); err != nil {
+		if rw.werr {
+			return fail(fmt.Errorf("redact: writing the redacted recording: %w", err))
+		}
+		return fail(fmt.Errorf("redact: reading the recording: %w", err))
+	}
+	if err := w.Close(); err != nil {
+		return fail(fmt.Errorf("redact: writing the redacted recording: %w", err))
+	}
+	if err := f.Sync(); err != nil {
+		return fail(fmt.Errorf("redact: writing the redacted recording: %w", unwrapPath(err)))
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return 0, fmt.Errorf("redact: writing the redacted recording: %w", unwrapPath(err))
+	}
+	if err := os.Rename(tmp, out); err != nil {
+		os.Remove(tmp)
+		return 0, fmt.Errorf("redact: writing the redacted recording: %w", unwrapPath(err))
+	}
+	return rw.records, nil
+}
+
+// unwrapPath drops the path an *os.PathError or *os.LinkError repeats,
+// keeping the operation and the cause.
+func unwrapPath(err error) error {
+	if pe, ok := errors.AsType[*os.PathError](err); ok {
+		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
+	}
+	if le, ok := errors.AsType[*os.LinkError](err); ok {
+		return fmt.Errorf("%s: %w", le.Op, le.Err)
+	}
+	return err
+}
+
+// A visitor is handed a recording's records in file order.
+type visitor interface {
+	frame(f capture.Frame) error
+	host(p capture.HostPacket) error
+}
+
+// walk reads the recording at path in file order: before each frame, the
+// host packets that came before it (Replay.NextHost with the number of
+// frames handed on so far), the pending ones when ReadFrame says
+// capture.ErrHostPending, and at the end those after the last frame. It
+// returns the number of packets the Replay skipped (Replay.Skipped).
+func walk(path string, v visitor) (skipped int, err error) {
+	r, err := capture.OpenReplay(path)
+	if err != nil {
+		return 0, err
+	}
+	defer r.Close()
+	frames := 0
+	take := func(upTo int) error {
+		for {
+			p, ok := r.NextHost(upTo)
+			if !ok {
+				return nil
+			}
+			if err := v.host(p); err != nil {
+				return err
+			}
+		}
+	}
+	ctx := context.Background()
+	for {
+		f, err := r.ReadFrame(ctx)
+		switch {
+		case errors.Is(err, capture.ErrHostPending):
+			if err := take(frames); err != nil {
+				return 0, err
+			}
+			continue
+		case err == io.EOF:
+			if err := take(math.MaxInt); err != nil {
+				return 0, err
+			}
+			return r.Skipped(), nil
+		case err != nil:
+			return 0, err
+		}
+		if err := take(frames); err != nil {
+			return 0, err
+		}
+		if err := v.frame(f); err != nil {
+			return 0, err
+		}
+		frames++
+	}
+}
