@@ -6,13 +6,13 @@ _dcbtop() {
     _init_completion || return
     case $prev in
         -i) COMPREPLY=($(compgen -W "$(ls /sys/class/net 2>/dev/null)" -- "$cur")); return ;;
-        -r|-w|--local|--expect) _filedir; return ;;
+        -r|-w|-o|--local|--expect) _filedir; return ;;
         --snapshot-dir|--textfile) _filedir -d; return ;;
         --willing) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
         --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         --duration|--tx-interval|--speed|--metrics|--wait|--counters-interval|--local-mac) return ;;
     esac
-    local commands="apply check demo help version"
+    local commands="apply bundle check demo help version"
     if [[ $cword -eq 1 && $cur != -* ]]; then
         COMPREPLY=($(compgen -W "$commands" -- "$cur")); return
     fi
@@ -25,6 +25,7 @@ _dcbtop() {
     local opts
     case ${words[1]} in
         apply) opts="-i --willing --help" ;;
+        bundle) opts="-i --duration --redact -o --help" ;;
         check) opts="-i -r --local-mac --expect --wait --json --junit --textfile --help" ;;
         demo) opts="--json --events --text --duration --speed --no-mouse --color --metrics --snapshot-dir --help" ;;
         help) opts="--help" ;;

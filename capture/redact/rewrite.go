@@ -149,7 +149,7 @@ func (m *mapping) hostRecord(d []byte) ([]byte, error) {
 			break
 		}
 		v := rest[fieldHdr : fieldHdr+int(n)]
-		m.replace(v[min(len(v), numbers(kind, tag, v)):])
+		m.replace(v[tape.NumericPrefix(kind, tag, v):])
 		rest = rest[fieldHdr+int(n):]
 	}
 	m.replace(rest)
@@ -159,36 +159,4 @@ func (m *mapping) hostRecord(d []byte) ([]byte, error) {
 		}
 	}
 	return out, nil
-}
-
-// all stands for a whole value in numbers.
-const all = 1 << 30
-
-// numbers returns how many bytes at the start of the value v of the field
-// tag of a host record of kind k are binary numbers, as tape.AppendHost
-// writes them (capture/tape/record.go): a round, an interval, an
-// operation, flags, an ifindex, a statistic's value, an agent's PID, an
-// error's class and errno. Those are never replaced; the rest (names,
-// paths, file contents, messages) is.
-func numbers(k tape.Kind, tag uint16, v []byte) int {
-	switch {
-	case k == tape.KindBegin && (tag == 1 || tag == 3), // round, interval
-		k == tape.KindFile && (tag == 1 || tag == 3), // operation, info
-		k == tape.KindEthtool && tag == 2,            // operation
-		k == tape.KindObserved && tag == 1,           // CAP_NET_ADMIN
-		k == tape.KindLink && (tag == 2 || tag == 4): // index, flags
-		return all
-	case k == tape.KindEthtool && tag == 4: // u64 value, name
-		return 8
-	case k == tape.KindObserved && tag == 2: // u32 PID, transmits, name
-		return 5
-	case k == tape.KindFile && tag == 6, k == tape.KindEthtool && tag == 6:
-		// The error's class, then for class 1 a u32 errno and the
-		// operation's name, for class 4 the message.
-		if len(v) > 0 && v[0] == 1 {
-			return 5
-		}
-		return 1
-	}
-	return 0
 }

@@ -588,3 +588,33 @@ const (
 	ProtoGeneric = 16
 	ProtoRDMA    = 20
 )
+
+// NumericPrefix returns how many bytes at the start of the value v of
+// field tag of a host record of kind k are binary numbers as AppendHost
+// writes them (a round, an interval, an operation, flags, an ifindex, a
+// statistic's value, an agent's PID, an error's class and errno): all of
+// v for a field that is a number, 0 for one that is text or raw bytes
+// (names, paths, file contents, messages). capture/redact replaces
+// values in the rest only.
+func NumericPrefix(k Kind, tag uint16, v []byte) int {
+	switch {
+	case k == KindBegin && (tag == tagRound || tag == tagInterval),
+		k == KindFile && (tag == tagOp || tag == tagInfo),
+		k == KindEthtool && tag == tagEthOp,
+		k == KindObserved && tag == tagNetAdmin,
+		k == KindLink && (tag == tagLinkIndex || tag == tagLinkFlags):
+		return len(v)
+	case k == KindEthtool && tag == tagStat: // u64 value, then the name
+		return min(len(v), 8)
+	case k == KindObserved && tag == tagAgent: // u32 PID, transmits, then the name
+		return min(len(v), 5)
+	case k == KindFile && tag == tagErr, k == KindEthtool && tag == tagEthErr:
+		// The class, then for an errno the u32 and the operation's name,
+		// for a message the text.
+		if len(v) > 0 && v[0] == errErrno {
+			return min(len(v), 5)
+		}
+		return min(len(v), 1)
+	}
+	return 0
+}

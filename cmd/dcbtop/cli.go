@@ -141,6 +141,9 @@ Usage:
   dcbtop check [-i IFACE]... [-r FILE] [--expect POLICY] [--json | --junit]
                                    a lossless (RoCE) readiness verdict per
                                    interface, exit status as a Nagios plugin
+  dcbtop bundle [-i IFACE]... [--duration D] [--redact] [-o FILE]
+                                   record every LLDPDU and every input read
+                                   from the host into one file for a ticket
   dcbtop help [COMMAND]            this help, or COMMAND's (dcbtop help check)
   dcbtop version                   the version, as --version
 

@@ -31,6 +31,7 @@ func commands() []command {
 	return []command{
 		{name: "", usage: usage, flags: func() *flag.FlagSet { return rootFlags(&options{}) }},
 		{name: "apply", usage: applyUsage, flags: func() *flag.FlagSet { return applyFlags(&applyOptions{}, new([]string)) }, run: runApply},
+		{name: "bundle", usage: bundleUsage, flags: func() *flag.FlagSet { return bundleFlags(&bundleOptions{}) }, run: runBundle},
 		{name: "check", usage: checkUsage, flags: func() *flag.FlagSet { return checkFlags(&checkOptions{}) }, run: runCheck},
 		{name: "demo", usage: demoUsage, flags: func() *flag.FlagSet { return demoFlags(&options{}, new(float64)) }, run: runDemo},
 		{name: "help", usage: helpUsage, flags: func() *flag.FlagSet { return noFlags("help") }, run: runHelp},

@@ -230,7 +230,7 @@ complete() { :; }
 		words []string // the last is the word completed
 		want  string
 	}{
-		{[]string{"dcbtop", ""}, "apply check demo help version"},
+		{[]string{"dcbtop", ""}, "apply bundle check demo help version"},
 		{[]string{"dcbtop", "ch"}, "check"},
 		{[]string{"dcbtop", "--cou"}, "--counters-interval"},
 		{[]string{"dcbtop", "--no"}, "--no-mouse"},

@@ -3,8 +3,11 @@
 package main
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -65,7 +68,28 @@ func TestRecordReplay(t *testing.T) {
 		t.Logf("recording: %d bytes", fi.Size())
 	}
 
-	code, out, errOut := runOut(t, dcbtopBin, "-r", rec, "--json")
+	// tshark, an independent decoder, reads the recording: the LLDPDUs,
+	// the DCB (route) and ethtool (generic) netlink exchanges as netlink,
+	// the host records as private data.
+	testbed.RequireCommands(t, "tshark")
+	code, out, errOut := runOut(t, "tshark", "-r", rec, "-T", "fields", "-e", "frame.protocols", "-e", "frame.interface_name")
+	if code != 0 {
+		t.Fatalf("tshark: exit %d: %s", code, errOut)
+	}
+	seen := map[string]int{}
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		seen[l]++
+	}
+	for _, want := range []string{"eth:ethertype:lldp\tmlx0", "netlink:netlink-route\tdcbtop:netlink", "user_dlt:data\tdcbtop:host"} {
+		if seen[want] == 0 {
+			t.Errorf("tshark shows no %q packet: %v", want, seen)
+		}
+	}
+	if !slices.ContainsFunc(slices.Collect(maps.Keys(seen)), func(k string) bool { return strings.HasPrefix(k, "netlink:genl") }) {
+		t.Errorf("tshark shows no generic netlink (ethtool) packet: %v", seen)
+	}
+
+	code, out, errOut = runOut(t, dcbtopBin, "-r", rec, "--json")
 	if code != 0 {
 		t.Fatalf("replay: exit %d: %s", code, errOut)
 	}
