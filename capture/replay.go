@@ -373,20 +373,8 @@ func (r *Replay) nextRecord() (rec record, off int64, err error) {
 // recording's host packets on the way are kept for NextHost.
 func (r *Replay) read() (Frame, error) {
 	rec, off, err := r.nextRecord()
-	for err == nil && (rec.linkType == LinkTypeNetlink || rec.linkType == LinkTypeUser0) {
-		if err = r.checkTime(off, rec.at, rec.usDflt); err != nil {
-			return Frame{}, err
-		}
-		switch {
-		case r.ng && (rec.iface == RecordingNetlink || rec.iface == RecordingHost):
-			r.host = append(r.host, HostPacket{Netlink: rec.iface == RecordingNetlink, At: rec.at, Data: bytes.Clone(rec.data), Before: r.frames, Record: r.record, Offset: off})
-			if len(r.host) >= maxHostPending {
-				return Frame{}, ErrHostPending
-			}
-		default:
-			r.skipped++
-		}
-		rec, off, err = r.nextRecord()
+	if err == nil && (rec.linkType == LinkTypeNetlink || rec.linkType == LinkTypeUser0) {
+		rec, off, err = r.hostRecords(rec, off)
 	}
 	if err != nil {
 		return Frame{}, err
@@ -408,6 +396,30 @@ func (r *Replay) read() (Frame, error) {
 	f.Note = r.lengthNote(off, rec.capLen, rec.origLen, rec.snaplen)
 	r.frames++
 	return f, nil
+}
+
+// hostRecords keeps rec, a host packet, and those that follow it for
+// NextHost (or counts them skipped: another program's netlink or private
+// packets), and returns the first record after them, or ErrHostPending
+// once maxHostPending wait. Off the path of a file of frames alone.
+func (r *Replay) hostRecords(rec record, off int64) (record, int64, error) {
+	var err error
+	for err == nil && (rec.linkType == LinkTypeNetlink || rec.linkType == LinkTypeUser0) {
+		if err = r.checkTime(off, rec.at, rec.usDflt); err != nil {
+			return rec, off, err
+		}
+		switch {
+		case r.ng && (rec.iface == RecordingNetlink || rec.iface == RecordingHost):
+			r.host = append(r.host, HostPacket{Netlink: rec.iface == RecordingNetlink, At: rec.at, Data: bytes.Clone(rec.data), Before: r.frames, Record: r.record, Offset: off})
+			if len(r.host) >= maxHostPending {
+				return rec, off, ErrHostPending
+			}
+		default:
+			r.skipped++
+		}
+		rec, off, err = r.nextRecord()
+	}
+	return rec, off, err
 }
 
 // lengthNote returns the Frame.Note of the record at off, of capture length
