@@ -3,6 +3,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -77,9 +78,22 @@ func interruptWaiting(t *testing.T, what string, argv []string, env []string) {
 		t.Setenv(k, v)
 	}
 	p := startProc(t, what, argv)
-	time.Sleep(300 * time.Millisecond)
-	if p.exited() {
-		t.Fatalf("%s exited before the signal: %s", what, p.stderrText())
+	// Blocked in open(2) on the FIFO (fs/pipe.c fifo_open waits for a
+	// writer): by then the signal handling is in place. A fixed sleep
+	// was too short for a binary starting under make test's load.
+	// Without root the kernel stacks cannot be read: a fixed wait.
+	deadline := time.Now().Add(10 * time.Second)
+	if os.Geteuid() != 0 {
+		time.Sleep(300 * time.Millisecond)
+	}
+	for os.Geteuid() == 0 && !blockedInFIFOOpen(p.cmd.Process.Pid) {
+		if p.exited() {
+			t.Fatalf("%s exited before the signal: %s", what, p.stderrText())
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not blocked opening the FIFO within 10 s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	p.signal(syscall.SIGINT)
 	if code := p.wait(2 * time.Second); code != ExitInterrupted {
@@ -88,6 +102,19 @@ func interruptWaiting(t *testing.T, what string, argv []string, env []string) {
 	if msg := p.stderrText(); !strings.Contains(msg, "interrupted while waiting for") {
 		t.Errorf("%s: stderr %q, want it to say it was interrupted while waiting", what, msg)
 	}
+}
+
+// blockedInFIFOOpen reports whether a thread of process pid waits in
+// fifo_open for the FIFO's other end (its kernel stack, /proc/PID/task/
+// TID/stack, which root may read).
+func blockedInFIFOOpen(pid int) bool {
+	stacks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/stack", pid))
+	for _, f := range stacks {
+		if b, err := os.ReadFile(f); err == nil && strings.Contains(string(b), "fifo_open") {
+			return true
+		}
+	}
+	return false
 }
 
 // A FIFO without a writer: apply and -r wait for one, and SIGINT ends
