@@ -85,18 +85,10 @@ func bundleFlags(o *bundleOptions) *flag.FlagSet {
 // parseBundle parses the arguments after "bundle".
 func parseBundle(args []string) (*bundleOptions, error) {
 	o := &bundleOptions{}
-	fs := bundleFlags(o)
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseCommand(bundleFlags(o), args, &o.ifaces); err != nil {
 		return nil, err
 	}
-	var err error
-	if o.ifaces, err = anyIfaces(o.ifaces); err != nil {
-		return nil, err
-	}
-	switch {
-	case fs.NArg() > 0:
-		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
-	case o.duration < time.Second:
+	if o.duration < time.Second {
 		return nil, errors.New("--duration must be at least 1s")
 	}
 	return o, nil

@@ -115,17 +115,10 @@ func checkFlags(o *checkOptions) *flag.FlagSet {
 // parseCheck parses the arguments after "check".
 func parseCheck(args []string) (*checkOptions, error) {
 	o := &checkOptions{}
-	fs := checkFlags(o)
-	if err := parseFlags(fs, args); err != nil {
-		return nil, err
-	}
-	var err error
-	if o.ifaces, err = anyIfaces(o.ifaces); err != nil {
+	if err := parseCommand(checkFlags(o), args, &o.ifaces); err != nil {
 		return nil, err
 	}
 	switch {
-	case fs.NArg() > 0:
-		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	case o.json && o.junit:
 		return nil, errors.New("--json and --junit exclude each other")
 	case o.wait <= 0:

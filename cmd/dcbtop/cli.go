@@ -468,6 +468,22 @@ func (v countersValue) Set(s string) error {
 	return nil
 }
 
+// parseCommand parses a command's arguments with fs: its flags, then -i
+// any (ifaces) and no positional argument.
+func parseCommand(fs *flag.FlagSet, args []string, ifaces *[]string) error {
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	var err error
+	if *ifaces, err = anyIfaces(*ifaces); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	return nil
+}
+
 // rootFlags defines dcbtop's own flags on o, with their defaults.
 func rootFlags(o *options) *flag.FlagSet {
 	fs := flag.NewFlagSet("dcbtop", flag.ContinueOnError)
