@@ -15,6 +15,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/capture/dcbnl"
 	"github.com/dcbtop/dcbtop/capture/linkpause"
+	"github.com/dcbtop/dcbtop/capture/nlclient"
 	"github.com/dcbtop/dcbtop/capture/rdma"
 	"github.com/dcbtop/dcbtop/capture/rdmastat"
 	"github.com/dcbtop/dcbtop/capture/tape"
@@ -151,7 +152,7 @@ func Compose(sources ...Source) *Sampler {
 // the netlink families resolved when dialling on: a recording's open
 // round (capture/tape), which also says which sources there are
 // (tape.Sources). Replayed makes the same Sampler from it.
-func Open(sysfsRoot, ethtoolRoot string, tap *tape.Tap) *Sampler {
+func Open(sysfsRoot, ethtoolRoot string, tap *tape.Tap, d Dialers) *Sampler {
 	cfg := Config{FS: tap.FS(hostfs.Dir(cmp.Or(sysfsRoot, DefaultSysfsRoot)))}
 	var closers []func()
 	if ethtoolRoot != "" {
@@ -160,15 +161,15 @@ func Open(sysfsRoot, ethtoolRoot string, tap *tape.Tap) *Sampler {
 		cfg.Ethtool = tap.Ethtool(et)
 		closers = append(closers, et.Close)
 	}
-	if c, err := dcbnl.DialRecorded(tap.Netlink(tape.ProtoRoute)); err == nil {
+	if c, err := d.dcb()(tap.Netlink(tape.ProtoRoute)); err == nil {
 		cfg.DCB = c
 		closers = append(closers, func() { c.Close() })
 	}
-	if pc, err := linkpause.DialRecorded(tap.Netlink(tape.ProtoGeneric)); err == nil {
+	if pc, err := d.pause()(tap.Netlink(tape.ProtoGeneric)); err == nil {
 		cfg.Pause = pc
 		closers = append(closers, func() { pc.Close() })
 	}
-	switch sc, err := rdmastat.DialRecorded(tap.Netlink(tape.ProtoRDMA)); {
+	switch sc, err := d.rdma()(tap.Netlink(tape.ProtoRDMA)); {
 	case err == nil:
 		cfg.RDMAStats = sc
 		closers = append(closers, func() { sc.Close() })
@@ -193,6 +194,37 @@ func (s *Sampler) Tape(rdmaErr error) tape.Sources {
 		src.RDMAStatsErr = rdmaErr.Error()
 	}
 	return src
+}
+
+// Dialers dial the host's netlink readers, each told of its exchanges
+// (a recording's recorder, nil for none); a nil one dials the kernel
+// (dcbnl.DialRecorded, linkpause.DialRecorded, rdmastat.DialRecorded).
+// Tests give clients on an nltest fake kernel.
+type Dialers struct {
+	DCB   func(nlclient.Recorder) (*dcbnl.Client, error)
+	Pause func(nlclient.Recorder) (*linkpause.Client, error)
+	RDMA  func(nlclient.Recorder) (*rdmastat.Client, error)
+}
+
+func (d Dialers) dcb() func(nlclient.Recorder) (*dcbnl.Client, error) {
+	if d.DCB != nil {
+		return d.DCB
+	}
+	return dcbnl.DialRecorded
+}
+
+func (d Dialers) pause() func(nlclient.Recorder) (*linkpause.Client, error) {
+	if d.Pause != nil {
+		return d.Pause
+	}
+	return linkpause.DialRecorded
+}
+
+func (d Dialers) rdma() func(nlclient.Recorder) (*rdmastat.Client, error) {
+	if d.RDMA != nil {
+		return d.RDMA
+	}
+	return rdmastat.DialRecorded
 }
 
 // Replayed returns the Sampler of a recorded run: the sources src names,

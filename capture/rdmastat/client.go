@@ -17,6 +17,11 @@ type Client struct{ c *client }
 // privilege.
 func Dial() (*Client, error) { return dial(nil) }
 
+// SetRecorder makes r the recorder of every exchange of the Client's
+// requests (a Client of NewClient recorded, capture/tape). Call it before
+// the Client is used.
+func (c *Client) SetRecorder(r nlclient.Recorder) { c.c.setRecorder(r) }
+
 // DialRecorded is Dial, rec told of every exchange of the Client's
 // requests, its first included (dcbtop -w, capture/tape).
 func DialRecorded(rec nlclient.Recorder) (*Client, error) { return dial(rec) }

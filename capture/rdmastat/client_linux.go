@@ -228,3 +228,5 @@ func (c *client) stat(op string, typ netlink.HeaderType, d Device, port int) (st
 	}
 	return r, nil
 }
+
+func (c *client) setRecorder(r nlclient.Recorder) { c.conn.SetRecorder(r) }

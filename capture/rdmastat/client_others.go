@@ -22,3 +22,5 @@ func newClient(*netlink.Conn) *client          { return &client{} }
 func (*client) close() error                   { return errUnimplemented }
 func (*client) devices() ([]Device, error)     { return nil, errUnimplemented }
 func (*client) port(string, int) (Port, error) { return Port{}, errUnimplemented }
+
+func (*client) setRecorder(nlclient.Recorder) {}

@@ -33,7 +33,7 @@ func (r *liveRun) startCounters(ifaces []*liveIface) (stop func()) {
 	tap := r.newTap()          // -w: every input read, recorded
 	now := r.now()
 	if s == nil {
-		host = counters.Open(r.cfg.SysfsRoot, r.cfg.EthtoolRoot, tap)
+		host = counters.Open(r.cfg.SysfsRoot, r.cfg.EthtoolRoot, tap, r.cfg.Dialers)
 		closers = append(closers, host.Close)
 		r.counterSources.Store(host)
 		s = host

@@ -82,6 +82,11 @@ type Config struct {
 	// Sampler reads the counters instead of one over SysfsRoot, ethtool
 	// and dcbnl (nil: that one).
 	Sampler Sampler
+	// Dialers, when set, dial the host's netlink readers (DCB netlink
+	// for the local parameters and the counters, ethtool netlink, RDMA
+	// netlink) instead of the kernel: tests give clients on an nltest
+	// fake kernel, which -w records as it would the kernel's replies.
+	Dialers counters.Dialers
 	// Record names a pcapng file that gets every LLDPDU seen (-w).
 	Record string
 	// Metrics is the address of the Prometheus endpoint (--metrics).
@@ -214,11 +219,11 @@ func Start(cfg Config) (rt *Runtime, err error) {
 	now := r.now()
 	for _, li := range rt.ifaces {
 		r.byName[li.name] = li
-		r.apply(engine.LinkChanged{Interface: li.name, At: now, Ifindex: li.link.Index, MAC: li.link.MAC, Up: li.link.Up})
+		r.applyLink(engine.LinkChanged{Interface: li.name, At: now, Ifindex: li.link.Index, MAC: li.link.MAC, Up: li.link.Up})
 	}
 	for _, l := range over {
 		// The engine counts them: the too-many-interfaces diagnostic.
-		r.apply(engine.LinkChanged{Interface: l.Name, At: now, Ifindex: l.Index, MAC: l.MAC, Up: l.Up})
+		r.applyLink(engine.LinkChanged{Interface: l.Name, At: now, Ifindex: l.Index, MAC: l.MAC, Up: l.Up})
 	}
 	r.publishNames(rt.ifaces)
 	if cfg.Agent {

@@ -58,6 +58,12 @@ func (r *liveRun) writeRound(at time.Time, b tape.Begin, recs []tape.Record) {
 	}
 }
 
+// applyLink records a link's state (-w), then applies it.
+func (r *liveRun) applyLink(ev engine.LinkChanged) {
+	r.writeTape(ev.At, linkRecord(ev))
+	r.apply(ev)
+}
+
 // applyTaped writes a taped event's round, then applies its event (on
 // the loop's goroutine).
 func (r *liveRun) applyTaped(t tapedEvent) {

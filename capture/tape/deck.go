@@ -21,14 +21,21 @@ type Deck struct {
 	fs *hostfs.Replay
 
 	mu   sync.Mutex
-	nl   map[nlKey][][]netlink.Message // replies, first asked first served
-	open map[nlKey][][]netlink.Message // the open round's: asked again later (a family resolved lazily)
+	nl   map[nlKey][]answer // replies, first asked first served
+	open map[nlKey][]answer // the open round's: asked again later (a family resolved lazily)
 	eth  map[ethKey]Ethtool
 }
 
 type nlKey struct {
 	proto int
 	req   string // the request's bytes, sequence number and port ID zero
+}
+
+// An answer is a recorded reply: its messages, or the error of the
+// client's side the request got instead.
+type answer struct {
+	msgs []netlink.Message
+	err  error
 }
 
 type ethKey struct {
@@ -38,7 +45,7 @@ type ethKey struct {
 
 // NewDeck returns a Deck holding nothing.
 func NewDeck() *Deck {
-	return &Deck{fs: hostfs.NewReplay(), nl: map[nlKey][][]netlink.Message{}, open: map[nlKey][][]netlink.Message{}, eth: map[ethKey]Ethtool{}}
+	return &Deck{fs: hostfs.NewReplay(), nl: map[nlKey][]answer{}, open: map[nlKey][]answer{}, eth: map[ethKey]Ethtool{}}
 }
 
 // Load replaces what the Deck answers with the inputs in recs (a round's),
@@ -58,7 +65,7 @@ func (d *Deck) Load(recs []Record, open bool) {
 			d.eth[ethKey{r.Ifname, r.Op}] = r
 		case Netlink:
 			k := key(r.Proto, r.Request)
-			reply := replyMessages(r)
+			reply := answerOf(r)
 			d.nl[k] = append(d.nl[k], reply)
 			if open {
 				d.open[k] = append(d.open[k], reply)
@@ -74,21 +81,22 @@ func key(proto int, m netlink.Message) nlKey {
 	return nlKey{proto, string(b)}
 }
 
-// replyMessages is the reply a Conn gets for r: its messages, or the
-// NLMSG_ERROR standing for its error (as Packets writes it).
-func replyMessages(r Netlink) []netlink.Message {
-	if r.Err == nil {
-		return r.Replies
+// answerOf is the answer a Conn gets for r: its messages, the
+// NLMSG_ERROR standing for the kernel's error (as Packets writes it), or
+// the client's side error.
+func answerOf(r Netlink) answer {
+	switch {
+	case r.Err == nil:
+		return answer{msgs: r.Replies}
+	case !r.KernelError():
+		return answer{err: errors.New(r.ClientError().Text)}
 	}
 	_, reply, err := r.Packets()
 	if err != nil {
-		return nil
+		return answer{err: err}
 	}
 	_, _, msgs, err := DecodePacket(reply)
-	if err != nil {
-		return nil
-	}
-	return msgs
+	return answer{msgs: msgs, err: err}
 }
 
 // FS is the recorded tree.
@@ -120,9 +128,12 @@ func (d *Deck) Conn(proto int) *netlink.Conn {
 		if !ok {
 			return nil, fmt.Errorf("netlink request of type %d: %w", req.Header.Type, ErrNotRecorded)
 		}
-		out := make([]netlink.Message, 0, len(reply)+1)
+		if reply.err != nil {
+			return nil, reply.err // netlink.Conn wraps it as the live one was ("netlink receive: ...")
+		}
+		out := make([]netlink.Message, 0, len(reply.msgs)+1)
 		multi := false
-		for _, m := range reply {
+		for _, m := range reply.msgs {
 			m.Header.Sequence, m.Header.PID = req.Header.Sequence, req.Header.PID
 			m.Data = slices.Clone(m.Data)
 			multi = multi || m.Header.Flags&netlink.Multi != 0
@@ -140,10 +151,10 @@ func (d *Deck) Conn(proto int) *netlink.Conn {
 
 // pop takes the first reply recorded for k; the last one stays, for a
 // request the replayed reader repeats.
-func pop(m map[nlKey][][]netlink.Message, k nlKey) ([]netlink.Message, bool) {
+func pop(m map[nlKey][]answer, k nlKey) (answer, bool) {
 	q := m[k]
 	if len(q) == 0 {
-		return nil, false
+		return answer{}, false
 	}
 	if len(q) > 1 {
 		m[k] = q[1:]

@@ -31,6 +31,12 @@ func Write(w Sink, at time.Time, recs []Record) error {
 			if err := w.WritePacket(capture.Frame{Interface: capture.RecordingNetlink, At: at, Dir: capture.DirectionOutgoing, Data: req}, capture.LinkTypeNetlink, Description); err != nil {
 				return err
 			}
+			if reply == nil { // an error of the client's side, not the kernel's
+				if err := Write(w, at, []Record{n.ClientError()}); err != nil {
+					return err
+				}
+				continue
+			}
 			if err := w.WritePacket(capture.Frame{Interface: capture.RecordingNetlink, At: at, Dir: capture.DirectionIncoming, Data: reply}, capture.LinkTypeNetlink, Description); err != nil {
 				return err
 			}
@@ -121,16 +127,26 @@ func (r *Reader) add(p capture.HostPacket) (Item, bool, error) {
 		n.Replies = msgs
 		return r.record(n, p.At)
 	}
-	if r.req != nil {
-		return Item{}, false, fmt.Errorf("%w: netlink request without its reply", ErrMalformed)
-	}
 	rec, err := DecodeHost(p.Data)
+	if r.req != nil {
+		ne, ok := rec.(NetlinkError)
+		if err != nil || !ok {
+			return Item{}, false, fmt.Errorf("%w: netlink request without its reply", ErrMalformed)
+		}
+		n := *r.req
+		r.req = nil
+		n.Err = errors.New(ne.Text)
+		return r.record(n, p.At)
+	}
 	if errors.Is(err, ErrUnknownKind) {
 		r.Unknown++
 		return Item{}, false, nil
 	}
 	if err != nil {
 		return Item{}, false, err
+	}
+	if _, ok := rec.(NetlinkError); ok {
+		return Item{}, false, fmt.Errorf("%w: netlink error without its request", ErrMalformed)
 	}
 	return r.record(rec, p.At)
 }

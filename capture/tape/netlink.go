@@ -41,12 +41,32 @@ const (
 	maxProto       = 31    // MAX_LINKS - 1 (include/uapi/linux/netlink.h)
 )
 
+// KernelError reports whether the exchange's error is the kernel's
+// answer (an NLMSG_ERROR with an errno: netlink.OpError around a
+// syscall.Errno), which Packets writes as the reply; any other error is
+// the client's side (ClientError).
+func (n Netlink) KernelError() bool {
+	var oe *netlink.OpError
+	var en syscall.Errno
+	return errors.As(n.Err, &oe) && errors.As(oe.Err, &en) && en != 0
+}
+
+// ClientError is the record standing for an error that is no kernel's
+// answer: the text of what netlink.OpError wraps.
+func (n Netlink) ClientError() NetlinkError {
+	var oe *netlink.OpError
+	if errors.As(n.Err, &oe) && oe.Err != nil {
+		return NetlinkError{Text: oe.Err.Error()}
+	}
+	return NetlinkError{Text: n.Err.Error()}
+}
+
 // Packets returns the exchange's two packets, each behind its cooked
-// header: the request, then the reply. An error the client got is the
-// reply's NLMSG_ERROR message, with the kernel's extended acknowledgement
-// (message, offset) when it had one; an error that is no kernel's answer
-// (a socket error) becomes EIO with its text as the message, which is
-// what a replay then says.
+// header: the request, then the reply. An error the kernel answered is
+// the reply's NLMSG_ERROR message, with its extended acknowledgement
+// (message, offset) when it had one. An error of the client's side
+// (KernelError false) has no reply packet: Write writes its ClientError
+// after the request instead (reply is nil).
 func (n Netlink) Packets() (req, reply []byte, err error) {
 	if n.Proto < 0 || n.Proto > maxProto {
 		return nil, nil, fmt.Errorf("netlink protocol %d", n.Proto)
@@ -57,6 +77,9 @@ func (n Netlink) Packets() (req, reply []byte, err error) {
 	}
 	reply = sll(pktHost, n.Proto)
 	if n.Err != nil {
+		if !n.KernelError() {
+			return req, nil, nil
+		}
 		return req, appendError(reply, n.Request, n.Err), nil
 	}
 	for _, m := range n.Replies {
@@ -96,16 +119,14 @@ func appendMessage(b []byte, m netlink.Message) ([]byte, error) {
 // 256 KiB).
 const maxMessage = 1 << 18
 
-// appendError appends the NLMSG_ERROR message answering req with err.
+// appendError appends the NLMSG_ERROR message answering req with err, a
+// kernel's error (Netlink.KernelError).
 func appendError(b []byte, req netlink.Message, err error) []byte {
-	errno, msg, off := syscall.EIO, err.Error(), 0
 	var oe *netlink.OpError
-	if errors.As(err, &oe) {
-		var en syscall.Errno
-		if errors.As(oe.Err, &en) && en != 0 {
-			errno, msg, off = en, oe.Message, oe.Offset
-		}
-	}
+	var errno syscall.Errno
+	errors.As(err, &oe)
+	errors.As(oe.Err, &errno)
+	msg, off := oe.Message, oe.Offset
 	data := binary.NativeEndian.AppendUint32(nil, uint32(-int32(errno)))
 	data, _ = appendMessage(data, req)
 	flags := netlink.HeaderFlags(0)

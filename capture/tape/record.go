@@ -45,6 +45,11 @@ const (
 	KindObserved Kind = 5
 	KindLink     Kind = 6
 	KindSources  Kind = 7
+	// KindNetlinkError ends a netlink exchange whose request got no
+	// kernel's answer but an error of the client's side (a socket error,
+	// a reply that could not be read): it follows the request, instead
+	// of a reply packet.
+	KindNetlinkError Kind = 8
 )
 
 // A Round is what a round of reads is for.
@@ -146,6 +151,14 @@ type Sources struct {
 	RDMAStatsErr string
 }
 
+// NetlinkError is the error a netlink exchange got instead of a kernel's
+// answer (KindNetlinkError): its text, without the "netlink receive:" of
+// netlink.OpError, which the replayed connection adds again.
+type NetlinkError struct{ Text string }
+
+// Kind is KindNetlinkError.
+func (NetlinkError) Kind() Kind { return KindNetlinkError }
+
 // Kind is KindBegin.
 func (Begin) Kind() Kind { return KindBegin }
 
@@ -195,6 +208,8 @@ const (
 	tagLinkFlags   = 4
 	tagSourceName  = 1
 	tagRDMAStatErr = 2
+
+	tagNetlinkErr = 1
 )
 
 // Error classes of a recorded error (the first byte of an error field).
@@ -273,6 +288,8 @@ func AppendHost(b []byte, r Record) []byte {
 			f |= 2
 		}
 		b = field(b, tagLinkFlags, []byte{f})
+	case NetlinkError:
+		b = field(b, tagNetlinkErr, []byte(r.Text))
 	case Sources:
 		for _, n := range r.Names {
 			b = field(b, tagSourceName, []byte(n))
@@ -469,6 +486,17 @@ func DecodeHost(b []byte) (Record, error) {
 				r.RDMAStatsErr = d.str(v)
 			}
 		})
+		rec = r
+	case KindNetlinkError:
+		var r NetlinkError
+		d.each(func(tag uint16, v []byte) {
+			if tag == tagNetlinkErr {
+				r.Text = d.str(v)
+			}
+		})
+		if d.err == nil && r.Text == "" {
+			d.fail("netlink error without its text")
+		}
 		rec = r
 	default:
 		return nil, fmt.Errorf("%w %d", ErrUnknownKind, kind)

@@ -183,3 +183,40 @@ func FuzzReader(f *testing.F) {
 		}
 	})
 }
+
+// An error of the client's side (no kernel's answer) is written after the
+// request as a NetlinkError, and the replayed connection gives the same
+// error text as the live one.
+func TestNetlinkClientError(t *testing.T) {
+	req := netlink.Message{Header: netlink.Header{Type: 0x1401, Flags: netlink.Request}}
+	live := &netlink.OpError{Op: "receive", Err: errors.New("not enough data for netlink error code")}
+	var w sink
+	if err := WriteRound(&w, time.Unix(5, 0), Begin{Round: RoundCounters, Ifname: "eth0"}, []Record{Netlink{Proto: ProtoRDMA, Request: req, Err: live}}); err != nil {
+		t.Fatal(err)
+	}
+	if len(w.packets) != 4 || !w.packets[1].Netlink || w.packets[2].Netlink {
+		t.Fatalf("packets %+v: want begin, the request, the error record, end", w.packets)
+	}
+	var rd Reader
+	var it Item
+	for _, p := range w.packets {
+		i, ok, err := rd.Add(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			it = i
+		}
+	}
+	d := NewDeck()
+	d.Load(it.Recs, false)
+	_, err := d.Conn(ProtoRDMA).Execute(req)
+	if err == nil || err.Error() != live.Error() {
+		t.Errorf("replayed error %v, want %q as live", err, live.Error())
+	}
+	var rd2 Reader
+	b := AppendHost(nil, NetlinkError{Text: "x"})
+	if _, _, err := rd2.Add(capture.HostPacket{Data: b}); !errors.Is(err, ErrMalformed) {
+		t.Errorf("a netlink error without its request: %v", err)
+	}
+}
