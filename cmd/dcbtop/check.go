@@ -41,7 +41,8 @@ its evidence and a fix. Read-only: nothing is sent or written.
                    Ethernet interface, or every interface of the capture)
   -r FILE          judge a capture (pcap or pcapng) instead: checks that
                    need what a capture does not carry (this host's
-                   parameters, counters) are UNKNOWN
+                   parameters, counters) are UNKNOWN; a dcbtop -w
+                   recording or bundle carries them
   --local-mac MAC  with -r: this host's end of a capture that does not say
                    which frames it sent, both ends of one link (default the
                    willing end, else the first to send)

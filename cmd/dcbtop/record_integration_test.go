@@ -3,6 +3,7 @@
 package main
 
 import (
+	"encoding/json"
 	"maps"
 	"os"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/check"
 	"github.com/dcbtop/dcbtop/testbed"
 	"github.com/dcbtop/dcbtop/testbed/snaptest"
 )
@@ -116,6 +118,19 @@ func TestRecordReplay(t *testing.T) {
 	}
 	if diff := cmp.Diff(diagCodes(live), diagCodes(replayed)); diff != "" {
 		t.Errorf("diagnostics differ (-live +replay):\n%s", diff)
+	}
+	// dcbtop check -r judges the recording's counters: the RoCE GID check
+	// (the fixture's port has no routable RoCE v2 GID) is no longer
+	// "the capture carries no counters".
+	_, out, _ = runOut(t, dcbtopBin, "check", "-r", rec, "--json")
+	var rep check.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Interfaces) != 1 {
+		t.Fatalf("dcbtop check -r --json: %v\n%s", err, out)
+	}
+	for _, r := range rep.Interfaces[0].Results {
+		if r.Check == check.CheckRoCEGID && r.Verdict != check.VerdictWarning {
+			t.Errorf("check -r on the recording: roce-gid %s (%s), want WARNING as live (no routable RoCE v2 GID)", r.Verdict, r.Summary)
+		}
 	}
 }
 

@@ -21,8 +21,10 @@ import (
 type Options struct {
 	// Policy, when set, adds CheckPolicy.
 	Policy *Policy
-	// Replay: the snapshot comes from a capture file, which carries no
-	// counters (their checks are UNKNOWN, not OK).
+	// Replay: the snapshot comes from a capture file. A capture of
+	// LLDPDUs carries no counters (their checks are UNKNOWN, not OK); a
+	// dcbtop -w recording or bundle carries them, and they are judged as
+	// live.
 	Replay bool
 	// Ended: why a live check stopped gathering (Report.Ended).
 	Ended End
@@ -212,7 +214,7 @@ func (c *checker) rocePriority() {
 // checks below look at. False without a RoCE port.
 func (c *checker) rocePriorityFromPaths() bool {
 	lc := c.in.Counters
-	if c.o.Replay || lc == nil || len(lc.RoCEPaths) == 0 {
+	if lc == nil || len(lc.RoCEPaths) == 0 {
 		return false
 	}
 	var ev []string
@@ -385,8 +387,8 @@ func (c *checker) agents() {
 // an UNKNOWN result for name.
 func (c *checker) counters(name Name) *lossless.Counters {
 	switch {
-	case c.o.Replay:
-		c.add(name, VerdictUnknown, "a capture file carries no counters", "run dcbtop check live on the host")
+	case c.o.Replay && c.in.Counters == nil:
+		c.add(name, VerdictUnknown, "the capture carries no counters", "run dcbtop check live on the host, or on a dcbtop -w recording or bundle, which carry them")
 	case c.in.Counters == nil:
 		c.add(name, VerdictUnknown, "no counters were sampled", "run with --counters-interval above 0")
 	default:

@@ -206,7 +206,7 @@ func TestCheck(t *testing.T) {
 			want: want(map[Name]Verdict{CheckRoCEPFC: unkn, CheckRoCEETS: unkn, CheckPFCAgreement: unkn, CheckPauses: unkn, CheckECN: unkn, CheckLinkPause: unkn, CheckRoCEGID: unkn, CheckRoCEPath: unkn,
 				CheckHeadroom: unkn, CheckTrust: unkn}),
 			summary: map[Name]string{CheckRoCEPFC: "the peer enables PFC on priority 3; what is in force on this host is unknown",
-				CheckPauses: "a capture file carries no counters"},
+				CheckPauses: "the capture carries no counters"},
 		},
 		{
 			name:  "live without counters",
@@ -224,6 +224,18 @@ func TestCheck(t *testing.T) {
 			},
 			// No DCQCN settings sampled: the ECN hop, and so the check, are
 			// unknown.
+			want:    want(map[Name]Verdict{CheckECN: unkn, CheckRoCEPath: unkn}),
+			summary: map[Name]string{CheckHeadroom: "every PFC priority has a receive buffer with room"},
+		},
+		{
+			// A dcbtop -w recording carries the counters: a replay of one
+			// judges them as live.
+			name:  "a replay of a recording with counters",
+			local: withDSCP(roceLocal(true)),
+			opts:  Options{Replay: true},
+			events: func(t *testing.T) []engine.Event {
+				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), withQoS(mlxSample(at(2), 0), 130944, 7, "dscp", "pcp"), withQoS(mlxSample(at(3), 1), 130944, 7, "dscp", "pcp")}
+			},
 			want:    want(map[Name]Verdict{CheckECN: unkn, CheckRoCEPath: unkn}),
 			summary: map[Name]string{CheckHeadroom: "every PFC priority has a receive buffer with room"},
 		},

@@ -115,8 +115,8 @@ func pathVerdict(v lossless.PathVerdict) Verdict {
 // fold makes each result the worst of itself, the interface's
 // diagnostics of its check and the hops of its check: a worse finding
 // takes the summary (its message or reason) and the fix, the finding
-// joins the evidence. A replay's counters checks keep their UNKNOWN
-// (nothing was sampled).
+// joins the evidence. A capture without counters keeps its counters
+// checks UNKNOWN (nothing was sampled).
 func (c *checker) fold() {
 	for i := range c.out {
 		r := &c.out[i]
