@@ -171,6 +171,12 @@ func TestLosslessDiagnostics(t *testing.T) {
 		{"quiet", roceOn3, func(s *CountersSampled) { s.PFC.Priorities[3].RxPause.Value = 5 }, nil},
 		{"pfc never paused RDMA traffic", roceOn3, func(s *CountersSampled) {}, []diag.Code{diag.CodePFCNoPauses}},
 		{"storm by rate", roceOn3, func(s *CountersSampled) { s.PFC.Priorities[3].TxPause.Value = 5000 }, []diag.Code{diag.CodePauseStorm}},
+		// A jump of about 2^64 (a small negative number read as
+		// unsigned) is no traffic: no rate, no storm (issue 35).
+		{"jump no link can make", roceOn3, func(s *CountersSampled) {
+			s.PFC.Priorities[3].RxPause.Value = 5
+			s.PFC.Priorities[3].TxPause.Value = 1<<64 - 3
+		}, nil},
 		{"storm guard counters moving", roceOn3, func(s *CountersSampled) {
 			s.PFC.Priorities[3].RxPause.Value = 5
 			s.PFC.StormError = reading(1, "tx_pause_storm_error_events")

@@ -1,7 +1,9 @@
 package counters
 
 import (
+	"errors"
 	"fmt"
+	"syscall"
 
 	"github.com/dcbtop/dcbtop/engine/lossless"
 )
@@ -248,18 +250,23 @@ func (src ethtoolSource) driver(ifname string) driverName {
 }
 
 // stats returns ifname's driver statistics and the table that reads
-// them; nil stats when the driver has none for ifname (EOPNOTSUPP on lo
-// is no error of the sample).
-func (src ethtoolSource) stats(ifname string, drv driverName) (map[string]uint64, *pfcTable) {
+// them; nil stats when the driver has none for ifname (an errno, such as
+// EOPNOTSUPP on lo, or no recorded file: no error of the sample), and the
+// error of statistics that exist but cannot be read.
+func (src ethtoolSource) stats(ifname string, drv driverName) (map[string]uint64, *pfcTable, error) {
 	driver, derr := drv.name, drv.err
 	if derr == nil && virtualDrivers[driver] {
-		return nil, nil // no pause statistics to read: skip the dump
+		return nil, nil, nil // no pause statistics to read: skip the dump
 	}
 	stats, err := src.e.Stats(ifname)
-	if err != nil || len(stats) == 0 {
-		return nil, nil
+	var errno syscall.Errno
+	switch {
+	case err != nil && !errors.As(err, &errno):
+		return nil, nil, err // statistics that exist but cannot be read
+	case err != nil || len(stats) == 0:
+		return nil, nil, nil
 	}
-	return stats, tableFor(driver, derr, stats)
+	return stats, tableFor(driver, derr, stats), nil
 }
 
 // virtualDrivers are software interfaces' drivers (ETHTOOL_GDRVINFO's

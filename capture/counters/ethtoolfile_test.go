@@ -184,3 +184,33 @@ func FuzzParseEthtoolStats(f *testing.F) {
 		}
 	})
 }
+
+// A recorded `ethtool -S` with a line that is no statistic makes every
+// counter of it unknown and says why, under the ethtool source (the
+// counters-error diagnostic), rather than leaving the pause counters
+// null in silence (issue 35); a missing recording is no error.
+func TestFileEthtoolMalformed(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "mlx0")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "ethtool-i.txt"), []byte("driver: mlx5_core\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "ethtool-S.txt"), []byte("NIC statistics:\n     rx_prio3_pause: 12\n     tx_prio3_pause twelve\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := counters.New(counters.Config{SysfsRoot: t.TempDir(), Ethtool: counters.FileEthtool{Root: root}})
+	ev := s.Sample("mlx0", time.Unix(0, 0), time.Second)
+	want := []lossless.SourceError{{Source: "ethtool", Err: `ethtool -S line 3: "tx_prio3_pause twelve" is not name: value`}}
+	if diff := cmp.Diff(want, ev.Errors); diff != "" {
+		t.Errorf("errors (-want +got):\n%s", diff)
+	}
+	if ev.PFC != nil && ev.PFC.Priorities[3].RxPause.OK() {
+		t.Errorf("a malformed file's counter read: %+v", ev.PFC.Priorities[3].RxPause)
+	}
+	if ev := s.Sample("veth0", time.Unix(0, 0), time.Second); len(ev.Errors) != 0 {
+		t.Errorf("no recording: errors %q", ev.Errors)
+	}
+}

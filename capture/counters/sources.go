@@ -100,15 +100,20 @@ type ethtoolSource struct{ e Ethtool }
 func (ethtoolSource) Name() string { return "ethtool" }
 
 // Sample sets the driver, the PFC sample and the driver's link PAUSE.
+// Statistics that cannot be read (a recorded `ethtool -S` with a line
+// that is no statistic, one too long) are the source's error: every
+// counter of theirs is then unknown, and the sample says why (the
+// counters-error diagnostic). A driver without statistics (an errno from
+// the ioctl, no recorded file) is no error.
 func (src ethtoolSource) Sample(ifname string, s *lossless.Sample) error {
 	drv := src.driver(ifname)
 	if drv.err == nil {
 		s.Driver = drv.name
 	}
-	stats, table := src.stats(ifname, drv)
+	stats, table, err := src.stats(ifname, drv)
 	s.PFC = pfc(s.PFC, stats, table)
 	s.LinkPause = table.linkPause(stats)
-	return nil
+	return err
 }
 
 // rdmaSource reads the RoCE identity of the RDMA ports bound to the

@@ -291,10 +291,8 @@ func linkPauseFrames(cur, prev *Sample, dt time.Duration, pfcOn dcb.PrioSet) (di
 		return diag.Diagnostic{}, false
 	}
 	rate := func(x, y *uint64) float64 {
-		if x == nil || y == nil {
-			return 0
-		}
-		return Rate(*x, *y, dt)
+		r, _ := plausible(x, y, dt) // missing, or an impossible jump: no rate
+		return r
 	}
 	rx, tx := rate(b.RxFrames, c.RxFrames), rate(b.TxFrames, c.TxFrames)
 	if rx == 0 && tx == 0 {
@@ -326,8 +324,8 @@ func linkPauseFrames(cur, prev *Sample, dt time.Duration, pfcOn dcb.PrioSet) (di
 		why = append(why, "RDMA traffic flows")
 	}
 	sev, paused := diag.SeverityWarning, ""
-	if c.RxPauseUs != nil && b.RxPauseUs != nil {
-		f := min(1, Rate(*b.RxPauseUs, *c.RxPauseUs, dt)/1e6)
+	if r, ok := plausible(b.RxPauseUs, c.RxPauseUs, dt); ok {
+		f := min(1, r/1e6)
 		paused = fmt.Sprintf(", paused %.1f%% of the interval", 100*f)
 		if f >= linkPausedShare {
 			sev = diag.SeverityError
@@ -358,6 +356,15 @@ func rdmaRate(cur, prev *Sample, dt time.Duration, c NDKCounter) float64 {
 		}
 	}
 	return sum
+}
+
+// plausible is PlausibleRate of two optional counter values, false when
+// either is missing.
+func plausible(prev, cur *uint64, dt time.Duration) (float64, bool) {
+	if prev == nil || cur == nil {
+		return 0, false
+	}
+	return PlausibleRate(*prev, *cur, dt)
 }
 
 // byteWords renders a byte count in SI units: "800 kB", "1.5 GB".

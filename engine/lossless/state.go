@@ -155,11 +155,31 @@ func Rate(prev, cur uint64, dt time.Duration) float64 {
 	return float64(d) / dt.Seconds()
 }
 
-// readingRate is Rate of two readings from the same source, and false
-// when either is missing or they come from different sources.
+// MaxCounterRate bounds what any counter dcbtop reads can count in a
+// second: five times the bytes a second of the fastest Ethernet carries
+// (1.6 Tb/s, IEEE Std 802.3dj: 2e11 bytes/s), far above its frame rate
+// (about 2.4e9 minimum-size frames/s) or the microseconds of a pause
+// duration counter. A counter that moved faster did not count traffic:
+// it was reset, wrapped at a width other than 64 bits, or misread (a jump
+// by about 2^64 is a small negative number read as unsigned).
+const MaxCounterRate = 1e12
+
+// PlausibleRate is Rate, and false when the rate is above
+// MaxCounterRate: no rate for that interval, rather than a storm that
+// never happened.
+func PlausibleRate(prev, cur uint64, dt time.Duration) (float64, bool) {
+	r := Rate(prev, cur, dt)
+	if r > MaxCounterRate {
+		return 0, false
+	}
+	return r, true
+}
+
+// readingRate is PlausibleRate of two readings from the same source, and
+// false when either is missing or they come from different sources.
 func readingRate(prev, cur Reading, dt time.Duration) (float64, bool) {
 	if !prev.OK() || !cur.OK() || prev.Source != cur.Source || dt <= 0 {
 		return 0, false
 	}
-	return Rate(prev.Value, cur.Value, dt), true
+	return PlausibleRate(prev.Value, cur.Value, dt)
 }

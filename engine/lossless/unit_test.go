@@ -13,6 +13,27 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
+// A counter that moved faster than any link can count has no rate for
+// that interval (MaxCounterRate): a reset or a bad read, not traffic.
+func TestPlausibleRate(t *testing.T) {
+	for _, tt := range []struct {
+		prev, cur uint64
+		want      float64
+		ok        bool
+	}{
+		{10, 30, 20, true},
+		{0, 200e9, 200e9, true},    // 1.6 Tb/s of bytes
+		{5, 1<<64 - 3, 0, false},   // a small negative number read as unsigned
+		{0, 2e12, 0, false},        // 2e12 in a second: no link
+		{1<<64 - 10, 20, 20, true}, // a decrease stays a reset
+	} {
+		got, ok := PlausibleRate(tt.prev, tt.cur, time.Second)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("PlausibleRate(%d, %d, 1s) = %v, %v; want %v, %v", tt.prev, tt.cur, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
 func TestRate(t *testing.T) {
 	for _, tt := range []struct {
 		prev, cur uint64
