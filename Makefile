@@ -156,7 +156,7 @@ install: build
 # depends on nothing), the man page, completions, the read-only exporter
 # as dcbtop.service with /etc/default/dcbtop, and the Prometheus, Grafana
 # and Kubernetes files under /usr/share/dcbtop. VERSION comes from git
-# (0~gitYYYYMMDD.HASH before the first tag), ARCH from GOARCH.
+# (0~gitYYYYMMDD.N.HASH before the first tag, N the commit count), ARCH from GOARCH.
 deb:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS) -s -w' -o bin/deb/dcbtop ./cmd/dcbtop
 	GO=$(GO) assets/deb/build bin/deb/dcbtop bin

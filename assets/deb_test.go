@@ -159,9 +159,11 @@ func gitRepo(t *testing.T) (string, func(args ...string) string) {
 }
 
 // TestDebVersion checks the package versions assets/deb/build derives
-// from git: 0~gitYYYYMMDD.HASH (commit date in UTC) before any tag, the
-// tag on a tagged commit, TAG+git... after one, +dirty with changes, and
-// that each is a valid Debian version.
+// from git: 0~gitYYYYMMDD.N.HASH (commit date in UTC, N commits) before
+// any tag, the tag on a tagged commit, TAG+git... after one, +dirty with
+// changes, that each is a valid Debian version, and that a later build of
+// the same day sorts after an earlier one whatever their hashes (issue
+// 35: by hash alone, a later build could look like a downgrade).
 func TestDebVersion(t *testing.T) {
 	testbed.RequireCommands(t, "git", "dpkg")
 	dir, git := gitRepo(t)
@@ -178,8 +180,17 @@ func TestDebVersion(t *testing.T) {
 		return v
 	}
 	hash := git("rev-parse", "--short=7", "HEAD")
-	if v, want := version(), "0~git20261127."+hash; v != want {
-		t.Errorf("untagged: version %q, want %q", v, want)
+	first := version()
+	if want := "0~git20261127.1." + hash; first != want {
+		t.Errorf("untagged: version %q, want %q", first, want)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "f"), []byte("1b\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git("commit", "-q", "-a", "-m", "one b")
+	second := version()
+	if _, err := run(t, "", nil, "dpkg", "--compare-versions", first, "lt", second); err != nil {
+		t.Errorf("a later build of the same day %s does not sort after %s", second, first)
 	}
 	git("tag", "v1.2.3")
 	if v := version(); v != "1.2.3" {
@@ -193,14 +204,14 @@ func TestDebVersion(t *testing.T) {
 	}
 	git("commit", "-q", "-a", "-m", "two")
 	hash = git("rev-parse", "--short=7", "HEAD")
-	if v, want := version(), "1.2.3+git20261127."+hash; v != want {
+	if v, want := version(), "1.2.3+git20261127.3."+hash; v != want {
 		t.Errorf("after the tag: version %q, want %q", v, want)
 	}
 	// Debian orders them as releases should be.
-	if _, err := run(t, "", nil, "dpkg", "--compare-versions", "0~git20261127."+hash, "lt", "1.2.3"); err != nil {
+	if _, err := run(t, "", nil, "dpkg", "--compare-versions", "0~git20261127.3."+hash, "lt", "1.2.3"); err != nil {
 		t.Error(err)
 	}
-	if _, err := run(t, "", nil, "dpkg", "--compare-versions", "1.2.3", "lt", "1.2.3+git20261127."+hash); err != nil {
+	if _, err := run(t, "", nil, "dpkg", "--compare-versions", "1.2.3", "lt", "1.2.3+git20261127.3."+hash); err != nil {
 		t.Error(err)
 	}
 }
