@@ -21,6 +21,13 @@ const (
 	DefaultTxHold     = 4                // msgTxHold
 	FastInterval      = time.Second      // msgFastTx
 	FastCount         = 4                // txFastInit
+	// TxCreditMax bounds the LLDPDUs sent back to back: each sends one
+	// credit, and a credit comes back every second (txTick), up to this
+	// many (IEEE Std 802.1AB-2016, 9.2.5: txCredit, txCreditMax, default
+	// 5; the transmit timer state machine sends only while txCredit is
+	// above 0). Twenty quick applies put five LLDPDUs on the wire at
+	// once, then one a second, not twenty.
+	TxCreditMax = 5
 )
 
 // Config identifies the port the agent speaks for.
@@ -138,6 +145,10 @@ type Agent struct {
 	shutdown []byte
 	next     time.Time
 	fastLeft int
+	// credit is txCredit, as of creditAt (whole seconds of txTick since
+	// then are added when it is read: refill).
+	credit   int
+	creditAt time.Time
 }
 
 // New returns an agent that transmits its first LLDPDU at now, followed by
@@ -149,7 +160,7 @@ func New(cfg Config, ad Advert, now time.Time) (*Agent, error) {
 	if cfg.TxInterval < time.Second {
 		return nil, fmt.Errorf("agent: transmit interval %s is below 1s", cfg.TxInterval)
 	}
-	a := &Agent{cfg: cfg, ttl: TTL(cfg.TxInterval)}
+	a := &Agent{cfg: cfg, ttl: TTL(cfg.TxInterval), credit: TxCreditMax, creditAt: now}
 	if err := a.Set(ad, now); err != nil {
 		return nil, err
 	}
@@ -219,12 +230,32 @@ func (a *Agent) fast(now time.Time) {
 	a.next = now
 }
 
+// refill adds the credits of the txTicks (one a second) since creditAt,
+// up to TxCreditMax.
+func (a *Agent) refill(now time.Time) {
+	ticks := int(now.Sub(a.creditAt) / time.Second)
+	if ticks <= 0 {
+		return
+	}
+	a.creditAt = a.creditAt.Add(time.Duration(ticks) * time.Second)
+	if a.credit += ticks; a.credit >= TxCreditMax {
+		a.credit, a.creditAt = TxCreditMax, now
+	}
+}
+
 // Due returns the frame to transmit when one is due at now, and schedules
-// the next transmission.
+// the next transmission. Without a transmit credit left (TxCreditMax), the
+// LLDPDU waits for the next one, a second after the last credit came.
 func (a *Agent) Due(now time.Time) ([]byte, bool) {
 	if now.Before(a.next) {
 		return nil, false
 	}
+	a.refill(now)
+	if a.credit <= 0 {
+		a.next = a.creditAt.Add(time.Second)
+		return nil, false
+	}
+	a.credit--
 	interval := a.cfg.TxInterval
 	if a.fastLeft > 0 {
 		a.fastLeft--

@@ -209,3 +209,50 @@ func TestCheckLimits(t *testing.T) {
 		t.Errorf("after a refused Set the agent sends another frame")
 	}
 }
+
+// TestTxCredit: twenty changes in 250 ms put TxCreditMax LLDPDUs on the
+// wire at once and the rest wait for the credit that comes back once a
+// second (IEEE Std 802.1AB-2016, 9.2.5 txCredit, txCreditMax); the last
+// change is sent, none is lost.
+func TestTxCredit(t *testing.T) {
+	a, err := New(Config{Ifname: "veth0", MAC: cfg.MAC, TxInterval: 30 * time.Second}, Advert{Willing: true}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sent []time.Duration
+	var last []byte
+	tick := func(now time.Time) {
+		if f, ok := a.Due(now); ok {
+			sent = append(sent, now.Sub(t0))
+			last = f
+		}
+	}
+	for i := range 20 {
+		now := t0.Add(time.Duration(i) * 12 * time.Millisecond)
+		p := DefaultLocal()
+		p.ETS.TCBandwidth = [8]uint8{uint8(100 - i), uint8(i)}
+		if err := a.Set(Advert{Willing: true, Local: p}, now); err != nil {
+			t.Fatal(err)
+		}
+		tick(now)
+	}
+	if len(sent) != TxCreditMax {
+		t.Fatalf("%d LLDPDUs in 250 ms, want %d: %v", len(sent), TxCreditMax, sent)
+	}
+	if next := a.Next(); next != t0.Add(time.Second) {
+		t.Errorf("with no credit left, the next LLDPDU at %v, want 1s (the next credit)", next.Sub(t0))
+	}
+	for now := t0.Add(250 * time.Millisecond); !now.After(t0.Add(10 * time.Second)); now = now.Add(10 * time.Millisecond) {
+		if !now.Before(a.Next()) {
+			tick(now)
+		}
+	}
+	want := []time.Duration{0, 12 * time.Millisecond, 24 * time.Millisecond, 36 * time.Millisecond, 48 * time.Millisecond,
+		time.Second, 2 * time.Second, 3 * time.Second, 4 * time.Second}
+	if diff := cmp.Diff(want, sent); diff != "" {
+		t.Errorf("transmissions (-want +got):\n%s", diff)
+	}
+	if e := parse(t, last).ETS(); e == nil || e.Bandwidth[1] != 19 {
+		t.Errorf("the last LLDPDU sent advertises %+v, want the last change (TC1 19%%)", e)
+	}
+}
