@@ -15,6 +15,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/dcbtop/dcbtop/engine/dcb"
@@ -172,13 +173,16 @@ func apply(ctx context.Context, o *applyOptions, env Env) error {
 	path := control.Path(control.RunDir(), o.iface)
 	resp, err := control.Do(path, control.Request{Op: "apply", Params: params, Willing: o.willing}, control.Timeout+time.Second)
 	var de *control.DialError
-	unreachable := ""
+	unreachable, dead := "", ""
 	switch {
 	case errors.As(err, &de):
-		// No agent here: the kernel. (Or one we may not talk to: said
-		// below if the kernel fails too.)
-		if errors.Is(de.Err, os.ErrPermission) {
+		// No agent here: the kernel. (Or one we may not talk to, or a
+		// socket an agent that died left behind: said below.)
+		switch {
+		case errors.Is(de.Err, os.ErrPermission):
 			unreachable = path
+		case errors.Is(de.Err, syscall.ECONNREFUSED):
+			dead = path
 		}
 	case err != nil:
 		return fmt.Errorf("%s: the dcbtop agent's control socket %s did not answer: %v", o.iface, path, err)
@@ -188,9 +192,17 @@ func apply(ctx context.Context, o *applyOptions, env Env) error {
 		fmt.Fprintln(env.Stdout, agentReport(o.iface, resp))
 		return nil
 	}
+	// An agent that died (kill -9) leaves its socket: the apply goes to
+	// the kernel, and what is said names the dead agent first.
+	deadAgent := func(err error) error {
+		if dead == "" {
+			return err
+		}
+		return fmt.Errorf("%s: the dcbtop agent of %s no longer runs (its control socket %s refuses connections), and the kernel did not take it either: %w", o.iface, o.iface, dead, errors.Unwrap(err))
+	}
 	c, closeC, err := kernel.Dial()
 	if err != nil {
-		return fmt.Errorf("%s: DCB netlink: %w", o.iface, err)
+		return deadAgent(fmt.Errorf("%s: DCB netlink: %w", o.iface, err))
 	}
 	defer closeC()
 	// The result's lines (notes, then what was applied) go to stdout, its
@@ -200,7 +212,13 @@ func apply(ctx context.Context, o *applyOptions, env Env) error {
 		fmt.Fprintf(env.Stdout, "%s: %s\n", o.iface, l)
 	}
 	if res.Err == nil {
+		if dead != "" {
+			fmt.Fprintf(env.Stdout, "%s: note: written to the kernel: the dcbtop agent of %s no longer runs (its control socket %s refuses connections); its LLDP peers see nothing until an agent runs again\n", o.iface, o.iface, dead)
+		}
 		return nil
+	}
+	if dead != "" {
+		return deadAgent(fmt.Errorf("%s: %w", o.iface, res.Err))
 	}
 	if unreachable != "" {
 		return fmt.Errorf("%s: %w (a dcbtop agent's control socket, %s, may not be reached without root)", o.iface, res.Err, unreachable)

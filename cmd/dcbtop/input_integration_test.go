@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dcbtop/dcbtop/capture/control"
+	"github.com/dcbtop/dcbtop/testbed"
 )
 
 // Issue 13, item 7: what dcbtop reads is bounded, checked as a whole
@@ -151,4 +153,28 @@ func atoi(t *testing.T, s string) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// After kill -9 of a dcbtop agent, its control socket stays and refuses
+// connections: apply says the agent no longer runs before what the
+// kernel answered (issue 35: it blamed "no DCB netlink support" alone).
+func TestApplyDeadAgent(t *testing.T) {
+	dir := testbed.ShortTempDir(t)
+	t.Setenv(control.EnvRunDir, dir)
+	path := control.Path(dir, "lo")
+	l, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.(*net.UnixListener).SetUnlinkOnClose(false) // as a killed process leaves it
+	l.Close()
+	f := filepath.Join(t.TempDir(), "p.json")
+	if err := os.WriteFile(f, []byte(`{"pfc": {"willing": false, "cap": 8, "enabled": [3]}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runOut(t, tuiBinary(t), "apply", "-i", "lo", f)
+	if code != ExitFailure || !strings.Contains(errOut, "the dcbtop agent of lo no longer runs (its control socket "+path+" refuses connections)") ||
+		strings.Count(errOut, "\n") != 1 {
+		t.Errorf("exit %d, stderr %q; want one line naming the dead agent first", code, errOut)
+	}
 }
