@@ -31,6 +31,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -232,12 +233,45 @@ func OneLine(s string) string {
 }
 
 // A Call carries a request from a connection to the engine
-// goroutine, which answers on reply (buffered: it never blocks).
+// goroutine, which answers on reply (buffered: it never blocks). The
+// engine carries a request out only once it has claimed it (Claim): a
+// connection that has given up on its answer (its deadline passed) claims
+// it first, and the request is then never carried out. A client that was
+// told "no answer" can count on that: nothing is applied later.
 type Call struct {
 	Iface string
 	Req   Request
 	Reply chan Response
+	// Deadline is the connection's: past it, the engine may not claim
+	// the call (a process stopped and resumed finds its calls stale).
+	Deadline time.Time
+	state    *atomic.Int32 // callPending, callClaimed or callAbandoned
 }
+
+// A Call's states.
+const (
+	callPending = iota
+	callClaimed
+	callAbandoned
+)
+
+// Claim reports whether the engine may carry the call out, and makes it
+// the engine's: false when its connection gave up on it or its deadline
+// has passed (the call is then abandoned, and its answer, if any, goes
+// nowhere).
+func (c Call) Claim() bool {
+	if c.state == nil {
+		return true // a Call not made by a Server (tests)
+	}
+	if !c.Deadline.IsZero() && time.Now().After(c.Deadline) {
+		c.state.CompareAndSwap(callPending, callAbandoned)
+	}
+	return c.state.CompareAndSwap(callPending, callClaimed)
+}
+
+// abandon marks the call given up by its connection, unless the engine
+// has claimed it; it reports whether it did.
+func (c Call) abandon() bool { return c.state.CompareAndSwap(callPending, callAbandoned) }
 
 // A Server listens on one agent interface's control socket.
 type Server struct {
@@ -409,23 +443,37 @@ func (s *Server) handle(c *net.UnixConn) {
 		writeResponse(c, Errorf("%s", err.Error()))
 		return
 	}
-	call := Call{Iface: s.iface, Req: req, Reply: make(chan Response, 1)}
+	call := Call{Iface: s.iface, Req: req, Reply: make(chan Response, 1), Deadline: deadline, state: new(atomic.Int32)}
 	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()
+	notApplied := func(why string) Response {
+		if call.abandon() {
+			return Errorf("%s: not applied (a request is never carried out after its answer is given up)", why)
+		}
+		// The engine claimed it just now: its answer follows at once.
+		select {
+		case resp := <-call.Reply:
+			return resp
+		case <-time.After(time.Second):
+			return Errorf("%s, while the engine was carrying it out: it may be applied; dcbtop --json -i %s shows the local parameters", why, s.iface)
+		}
+	}
 	var resp Response
 	select {
 	case s.calls <- call:
 		select {
 		case resp = <-call.Reply:
 		case <-s.done:
-			resp = Errorf("dcbtop is stopping")
+			resp = notApplied("dcbtop is stopping")
 		case <-timer.C:
-			resp = Errorf("no answer from the engine within %v", s.timeout)
+			resp = notApplied(fmt.Sprintf("no answer from the engine within %v", s.timeout))
 		}
 	case <-s.done:
+		call.abandon()
 		resp = Errorf("dcbtop is stopping")
 	case <-timer.C:
-		resp = Errorf("no answer from the engine within %v", s.timeout)
+		call.abandon()
+		resp = Errorf("no answer from the engine within %v: not applied (a request is never carried out after its answer is given up)", s.timeout)
 	}
 	_ = c.SetWriteDeadline(time.Now().Add(time.Second))
 	writeResponse(c, resp)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -76,5 +77,44 @@ func TestDeepRequest(t *testing.T) {
 	ok := `{"op":"apply","params":{"ets":{"prio_tc":[[[[[1]]]]]}}}`
 	if _, err := readRequest(strings.NewReader(ok)); err == nil || strings.Contains(err.Error(), "nested") {
 		t.Fatalf("readRequest of an 8-deep request: %v", err)
+	}
+}
+
+// A call the engine had not claimed when its connection's deadline passed
+// is abandoned: the engine, getting to it later (a process stopped past
+// the deadline), may not carry it out, and the client is told it was not
+// applied. One the engine claimed in time is answered.
+func TestCallAbandoned(t *testing.T) {
+	calls := make(chan Call, 1) // delivered at once: the engine has it but does not run
+	srv, err := Listen(t.TempDir(), "h0", calls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.SetTimeout(100 * time.Millisecond)
+	srv.Start()
+	defer srv.Close()
+	yes := true
+	resp, err := Do(srv.Addr(), Request{Op: "apply", Willing: &yes}, time.Second)
+	if err != nil || resp.OK || !strings.Contains(resp.Error, "not applied") {
+		t.Errorf("an apply the engine never got to: %+v, %v; want not applied", resp, err)
+	}
+	if c := <-calls; c.Claim() {
+		t.Error("the engine claimed a call its connection had given up")
+	}
+	// In time: claimed and answered.
+	go func() {
+		c := <-calls
+		if !c.Claim() {
+			t.Error("a call in time could not be claimed")
+		}
+		c.Reply <- Response{OK: true}
+	}()
+	if resp, err := Do(srv.Addr(), Request{Op: "get"}, time.Second); err != nil || !resp.OK {
+		t.Errorf("a call in time: %+v, %v", resp, err)
+	}
+	// Past its deadline (the process was stopped): never claimed.
+	late := Call{Deadline: time.Now().Add(-time.Millisecond), state: new(atomic.Int32)}
+	if late.Claim() {
+		t.Error("a call past its deadline was claimed")
 	}
 }

@@ -15,6 +15,11 @@ import (
 
 // handleControl answers a control request on the engine goroutine.
 func (r *liveRun) handleControl(c control.Call) control.Response {
+	if !c.Claim() {
+		// Its connection gave up on it (a process stopped past the
+		// deadline): never carried out late.
+		return control.Errorf("%s: the request's answer was given up: not applied", c.Iface)
+	}
 	cur, ok := r.h.Agent(c.Iface)
 	if r.byName[c.Iface] == nil || !ok {
 		return control.Errorf("%s: no dcbtop agent on this interface", c.Iface)

@@ -587,3 +587,28 @@ func TestControlOversizeRaw(t *testing.T) {
 		t.Errorf("answer %+v, %v; want the limit error", resp, err)
 	}
 }
+
+// TestControlLateApply: an apply whose answer the connection gave up
+// (the loop busy, or the process stopped, past the deadline) is never
+// carried out when the loop gets to it (issue 35: after SIGCONT the
+// agent applied a request its client had reported as failed).
+func TestControlLateApply(t *testing.T) {
+	ta := startTestAgent(t, testbed.ShortTempDir(t), agent.DefaultLocal(), true, 150*time.Millisecond)
+	before := framePFC(t, ta.frame())
+	release := make(chan struct{})
+	busy := make(chan struct{})
+	go ta.onLoop(func() { close(busy); <-release }) // the loop stands still, as a stopped process
+	<-busy
+	resp := ta.call(`{"op":"apply","params":{"pfc":{"cap":8,"enabled":[3]}}}`)
+	if resp.OK || !strings.Contains(resp.Error, "no answer from the engine within 150ms") || !strings.Contains(resp.Error, "not applied") {
+		t.Errorf("late apply answered %+v, want no answer and not applied", resp)
+	}
+	close(release)
+	if after := framePFC(t, ta.frame()); after.Enabled != before.Enabled {
+		t.Errorf("the agent applied the abandoned request once the loop ran: PFC %08b, was %08b", after.Enabled, before.Enabled)
+	}
+	// The loop did take the call, and refused it.
+	if resp := ta.call(`{"op":"get"}`); !resp.OK || resp.Local.PFC == nil || resp.Local.PFC.Enabled != 0 {
+		t.Errorf("local parameters after the abandoned apply: %+v", resp)
+	}
+}

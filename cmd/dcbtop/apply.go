@@ -185,7 +185,10 @@ func apply(ctx context.Context, o *applyOptions, env Env) error {
 			dead = path
 		}
 	case err != nil:
-		return fmt.Errorf("%s: the dcbtop agent's control socket %s did not answer: %v", o.iface, path, err)
+		// The agent carries out no request past its own deadline
+		// (control.Timeout, a second before this one): not applied,
+		// unless the agent was stopped while it answered.
+		return fmt.Errorf("%s: the dcbtop agent's control socket %s did not answer: %v; not applied (an agent never applies a request after %v), unless it was stopped while answering: dcbtop -i %s --json --duration 1s shows the local parameters", o.iface, path, err, control.Timeout, o.iface)
 	case !resp.OK:
 		return fmt.Errorf("%s: the running dcbtop agent refused: %s", o.iface, resp.Error)
 	default:
