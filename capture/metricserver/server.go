@@ -89,7 +89,12 @@ func Serve(addr string, reg *prometheus.Registry) (*Server, error) {
 	s := &Server{served: make(chan struct{})}
 	s.srv = &http.Server{
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			c := tr.begin(r.Context()) // the request's header is complete
+			c, ok := tr.begin(r.Context()) // the request's header is complete
+			if !ok {
+				// Closed to make room while its request came in (the
+				// close runs apart, closeAsync): no answer on it.
+				panic(http.ErrAbortHandler)
+			}
 			defer tr.end(c)
 			mux.ServeHTTP(w, r)
 		}),
@@ -335,15 +340,18 @@ func (m *tracker) state(nc net.Conn, s http.ConnState) {
 }
 
 // begin is called by the handler when a request's header is complete, and
-// returns the request's connection, for end. The connection becomes a
+// returns the request's connection, for end, and false when that
+// connection was closed to make room meanwhile (its close may not have
+// run yet: the request must not be answered). The connection becomes a
 // served one; when that exceeds the served limit, the served connection
 // idle the longest is closed, or, none idle, the one whose request started
 // the longest ago.
-func (m *tracker) begin(ctx context.Context) *conn {
+func (m *tracker) begin(ctx context.Context) (*conn, bool) {
 	c, _ := ctx.Value(connKey{}).(*conn)
 	var victim *conn
 	m.mu.Lock()
-	if _, ok := m.conns[c]; ok { // not: closed to make room meanwhile
+	_, tracked := m.conns[c]
+	if tracked { // not: closed to make room meanwhile
 		if !c.served {
 			c.served = true
 			m.pre--
@@ -362,7 +370,7 @@ func (m *tracker) begin(ctx context.Context) *conn {
 	}
 	m.mu.Unlock()
 	closeAsync(victim)
-	return c
+	return c, tracked
 }
 
 // end is called when the handler of a request on c returns: c is idle
