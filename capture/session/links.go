@@ -56,6 +56,14 @@ func (r *liveRun) linkChanged(le capture.LinkEvent, ifaces []*liveIface, start f
 // interfaces after it and evs with the engine's event, if any, appended.
 func (r *liveRun) linkChange(le capture.LinkEvent, ifaces []*liveIface, start func(*liveIface), evs []engine.Event) ([]*liveIface, []engine.Event) {
 	li := r.byName[le.Name]
+	if old := r.renamed(le); li == nil && old != nil {
+		// A rename: the kernel names the link by its new name only. The
+		// old name is gone, as if removed (its capture let go, its peers
+		// with it: link-down), rather than left capturing the same link
+		// under a name that no longer exists, one more each rename.
+		gone := capture.LinkEvent{Name: old.name, Index: le.Index, MAC: old.link.MAC, At: le.At, Removed: true}
+		ifaces, evs = r.linkChange(gone, ifaces, start, evs)
+	}
 	switch {
 	case li == nil && (!r.dynamic || !le.Up || le.Removed):
 		return ifaces, evs // not captured (-i names others), or not up
@@ -84,6 +92,20 @@ func (r *liveRun) linkChange(le capture.LinkEvent, ifaces []*liveIface, start fu
 	ev := engine.LinkChanged{Interface: le.Name, At: r.clk.Stamp(le.At).UTC(), Ifindex: le.Index, MAC: lldp.MAC(le.MAC), Up: le.Up, Removed: le.Removed}
 	r.writeTape(ev.At, linkRecord(ev))
 	return ifaces, append(evs, ev)
+}
+
+// renamed returns the captured interface that le renames: another name
+// with le's interface index, in an all-interfaces run; nil otherwise.
+func (r *liveRun) renamed(le capture.LinkEvent) *liveIface {
+	if !r.dynamic || le.Removed || le.Index == 0 {
+		return nil
+	}
+	for name, li := range r.byName {
+		if name != le.Name && li.link.Index == le.Index {
+			return li
+		}
+	}
+	return nil
 }
 
 // publishNames publishes the captured interfaces' names to the samplers.

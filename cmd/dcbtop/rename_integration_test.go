@@ -1,0 +1,59 @@
+//go:build linux
+
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/dcbtop/dcbtop/capture/control"
+	"github.com/dcbtop/dcbtop/testbed"
+	"github.com/dcbtop/dcbtop/testbed/snaptest"
+)
+
+// TestRenameNoPhantom renames a captured interface five times under a
+// dcbtop without -i, an lldpd peer on its link: the link is followed by
+// its index, so the last name alone is up with a valid remote, and each
+// old name is let go (down, its peers gone) instead of staying a live
+// interface capturing the same link (issue 35: after 5 renames, 6
+// interfaces each with a valid remote).
+func TestRenameNoPhantom(t *testing.T) {
+	testbed.RequirePriv(t)
+	t.Parallel()
+	host, sw := testbed.NewNS(t, "renh"), testbed.NewNS(t, "rens")
+	testbed.Veth(t, host, "ren0", sw, "sw0")
+	testbed.StartLLDPD(t, sw, "sw0", testbed.LLDPDOpts{Hostname: "leaf-ren"})
+	p := startProc(t, "dcbtop (every interface)", []string{ipPath(t), "netns", "exec", host.Name, envPath(t),
+		control.EnvRunDir + "=" + filepath.Join(t.TempDir(), "run"), dcbtopBin, "--json", "--duration", "9s"})
+	time.Sleep(2 * time.Second) // the peer seen under ren0
+	for i := 1; i <= 5; i++ {
+		old, name := fmt.Sprintf("ren%d", i-1), fmt.Sprintf("ren%d", i)
+		// Up all along: Linux renames a running interface (since 6.2,
+		// IFF_LIVE_RENAME_OK), and the old name never says down.
+		if _, err := host.Run("ip", "link", "set", "dev", old, "name", name); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	if code := p.wait(30 * time.Second); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	snap := snaptest.Decode(t, "dcbtop --json", p.stdout())
+	live := 0
+	for _, in := range snap.Interfaces {
+		if in.Name == "lo" {
+			continue
+		}
+		if in.RemoteValid || in.OperState == "up" {
+			live++
+			if in.Name != "ren5" {
+				t.Errorf("%s: %s, remote valid %v; want only ren5 live", in.Name, in.OperState, in.RemoteValid)
+			}
+		}
+	}
+	if live != 1 {
+		t.Errorf("%d live interfaces, want ren5 alone", live)
+	}
+}
