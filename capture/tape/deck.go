@@ -184,10 +184,7 @@ func (e deckEthtool) DriverName(ifname string) (string, error) {
 
 func (e deckEthtool) Stats(ifname string) (map[string]uint64, error) {
 	r, err := e.get(ifname, EthtoolStats)
-	if err != nil && !errors.Is(err, ErrNotRecorded) && r.Stats == nil {
-		return nil, err
-	}
-	if errors.Is(err, ErrNotRecorded) {
+	if r.Stats == nil {
 		return nil, err
 	}
 	m := make(map[string]uint64, len(r.Stats))
