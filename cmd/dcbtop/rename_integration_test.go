@@ -3,8 +3,10 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -55,5 +57,56 @@ func TestRenameNoPhantom(t *testing.T) {
 	}
 	if live != 1 {
 		t.Errorf("%d live interfaces, want ren5 alone", live)
+	}
+}
+
+// TestRenameFlap: a link renamed while up, then taken down, renamed back
+// and brought up again: its peer is lost with link-down under the name it
+// had when the link went down, and found again under the name it comes
+// back with (issue 35: a flap across a rename went unseen).
+func TestRenameFlap(t *testing.T) {
+	testbed.RequirePriv(t)
+	t.Parallel()
+	host, sw := testbed.NewNS(t, "flph"), testbed.NewNS(t, "flps")
+	testbed.Veth(t, host, "flp0", sw, "sw0")
+	testbed.StartLLDPD(t, sw, "sw0", testbed.LLDPDOpts{Hostname: "leaf-flap"})
+	p := startProc(t, "dcbtop --events (every interface)", []string{ipPath(t), "netns", "exec", host.Name, envPath(t),
+		control.EnvRunDir + "=" + filepath.Join(t.TempDir(), "run"), dcbtopBin, "--events", "--duration", "9s"})
+	time.Sleep(2 * time.Second)
+	for _, step := range [][]string{
+		{"ip", "link", "set", "dev", "flp0", "name", "flp1"}, // renamed while up
+		{"sleep", "1.5"},
+		{"ip", "link", "set", "dev", "flp1", "down"},
+		{"ip", "link", "set", "dev", "flp1", "name", "flp0"},
+		{"ip", "link", "set", "dev", "flp0", "up"},
+	} {
+		if _, err := host.Run(step...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code := p.wait(30 * time.Second); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	var downs, found []string
+	for _, l := range p.stdoutLines() {
+		var in struct {
+			Interface string `json:"interface"`
+			Reason    string `json:"reason"`
+		}
+		if err := json.Unmarshal([]byte(l), &in); err != nil {
+			continue
+		}
+		switch in.Reason {
+		case "link-down":
+			downs = append(downs, in.Interface)
+		case "peer-new", "first-receipt":
+			found = append(found, in.Interface)
+		}
+	}
+	if !slices.Contains(downs, "flp1") {
+		t.Errorf("link-down on %v, want flp1's (the link went down under that name)", downs)
+	}
+	if len(found) == 0 || found[len(found)-1] != "flp0" {
+		t.Errorf("peer found on %v, want flp0 last (the link came back under that name)", found)
 	}
 }
