@@ -415,6 +415,16 @@ func (c *checker) pauses() {
 		c.add(CheckPauses, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(diag.CodePauseWithoutPFC))...)
 		return
 	}
+	// No diagnostic says nothing where a rate is missing: a single
+	// sample, or a counter that moved by more than any link can count
+	// (lossless.MaxCounterRate: a reset or a bad read). Unknown, not OK.
+	for _, p := range lc.PFC.Priorities {
+		if (p.RxPause != nil && p.RxPauseRate == nil) || (p.TxPause != nil && p.TxPauseRate == nil) {
+			c.add(CheckPauses, VerdictUnknown, fmt.Sprintf("no pause rate over the last interval on priority %d: one sample so far, or a counter that moved by more than any link can count (a reset or a bad read)", p.Priority),
+				"sample again (dcbtop check waits for two samples)", ev...)
+			return
+		}
+	}
 	c.add(CheckPauses, VerdictOK, "no pause storm, no pauses on a priority without PFC", "", ev...)
 }
 

@@ -228,6 +228,20 @@ func TestCheck(t *testing.T) {
 			summary: map[Name]string{CheckHeadroom: "every PFC priority has a receive buffer with room"},
 		},
 		{
+			// A pause counter that jumped by about 2^64 (a small negative
+			// read as unsigned) counted no traffic: no rate, no storm, and
+			// the pauses check is UNKNOWN for that interval, not OK.
+			name:  "a pause counter jump no link can make",
+			local: withDSCP(roceLocal(true)),
+			events: func(t *testing.T) []engine.Event {
+				second := withQoS(mlxSample(at(3), 1), 130944, 7, "dscp", "pcp")
+				second.PFC.Priorities[3].TxPause.Value = 1<<64 - 3
+				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), withQoS(mlxSample(at(2), 0), 130944, 7, "dscp", "pcp"), second}
+			},
+			want:    want(map[Name]Verdict{CheckECN: unkn, CheckRoCEPath: unkn, CheckPauses: unkn}),
+			summary: map[Name]string{CheckPauses: "no pause rate over the last interval on priority 3: one sample so far, or a counter that moved by more than any link can count (a reset or a bad read)"},
+		},
+		{
 			// A dcbtop -w recording carries the counters: a replay of one
 			// judges them as live.
 			name:  "a replay of a recording with counters",
