@@ -15,6 +15,22 @@ import (
 	"github.com/dcbtop/dcbtop/testbed/snaptest"
 )
 
+// renameRig starts, in a namespace of its own, a veth PREFIX0 whose peer
+// runs lldpd and a dcbtop of every interface (out: --json or --events)
+// for 9 s, and waits 2 s for the peer to be seen.
+func renameRig(t *testing.T, prefix, out string) (*testbed.NS, *proc) {
+	t.Helper()
+	testbed.RequirePriv(t)
+	t.Parallel()
+	host, sw := testbed.NewNS(t, prefix+"h"), testbed.NewNS(t, prefix+"s")
+	testbed.Veth(t, host, prefix+"0", sw, "sw0")
+	testbed.StartLLDPD(t, sw, "sw0", testbed.LLDPDOpts{Hostname: "leaf-" + prefix})
+	p := startProc(t, "dcbtop "+out+" (every interface)", []string{ipPath(t), "netns", "exec", host.Name, envPath(t),
+		control.EnvRunDir + "=" + filepath.Join(t.TempDir(), "run"), dcbtopBin, out, "--duration", "9s"})
+	time.Sleep(2 * time.Second) // the peer seen under PREFIX0
+	return host, p
+}
+
 // TestRenameNoPhantom renames a captured interface five times under a
 // dcbtop without -i, an lldpd peer on its link: the link is followed by
 // its index, so the last name alone is up with a valid remote, and each
@@ -22,14 +38,7 @@ import (
 // interface capturing the same link (issue 35: after 5 renames, 6
 // interfaces each with a valid remote).
 func TestRenameNoPhantom(t *testing.T) {
-	testbed.RequirePriv(t)
-	t.Parallel()
-	host, sw := testbed.NewNS(t, "renh"), testbed.NewNS(t, "rens")
-	testbed.Veth(t, host, "ren0", sw, "sw0")
-	testbed.StartLLDPD(t, sw, "sw0", testbed.LLDPDOpts{Hostname: "leaf-ren"})
-	p := startProc(t, "dcbtop (every interface)", []string{ipPath(t), "netns", "exec", host.Name, envPath(t),
-		control.EnvRunDir + "=" + filepath.Join(t.TempDir(), "run"), dcbtopBin, "--json", "--duration", "9s"})
-	time.Sleep(2 * time.Second) // the peer seen under ren0
+	host, p := renameRig(t, "ren", "--json")
 	for i := 1; i <= 5; i++ {
 		old, name := fmt.Sprintf("ren%d", i-1), fmt.Sprintf("ren%d", i)
 		// Up all along: Linux renames a running interface (since 6.2,
@@ -65,14 +74,7 @@ func TestRenameNoPhantom(t *testing.T) {
 // had when the link went down, and found again under the name it comes
 // back with (issue 35: a flap across a rename went unseen).
 func TestRenameFlap(t *testing.T) {
-	testbed.RequirePriv(t)
-	t.Parallel()
-	host, sw := testbed.NewNS(t, "flph"), testbed.NewNS(t, "flps")
-	testbed.Veth(t, host, "flp0", sw, "sw0")
-	testbed.StartLLDPD(t, sw, "sw0", testbed.LLDPDOpts{Hostname: "leaf-flap"})
-	p := startProc(t, "dcbtop --events (every interface)", []string{ipPath(t), "netns", "exec", host.Name, envPath(t),
-		control.EnvRunDir + "=" + filepath.Join(t.TempDir(), "run"), dcbtopBin, "--events", "--duration", "9s"})
-	time.Sleep(2 * time.Second)
+	host, p := renameRig(t, "flp", "--events")
 	for _, step := range [][]string{
 		{"ip", "link", "set", "dev", "flp0", "name", "flp1"}, // renamed while up
 		{"sleep", "1.5"},
