@@ -199,6 +199,8 @@ type port struct {
 	// ends is how an undirected capture's two ends were read, nil when
 	// it was not (EndsAssumed).
 	ends *CaptureEnds
+	// nic is what dcbtop's agent's writes to the NIC did (NICWrite).
+	nic nicState
 }
 
 // A localAgent is a chassis ID seen in this host's own outgoing LLDPDUs.
@@ -372,6 +374,12 @@ func (e *Engine) step(ev Event) Outcome {
 		if ev.Source == SourceDCBNL {
 			changed = changed || p.dcbxMode != ev.Mode || p.firmware != ev.FirmwareManaged
 			p.dcbxMode, p.firmware = ev.Mode, ev.FirmwareManaged
+			if p.localSource == SourceAgent {
+				// The NIC's state, aside while the agent is in force,
+				// shows in its NICProgram.
+				old := p.sources[dcbnlSource]
+				changed = changed || old.set == ev.Withdrawn || old.params.Diff(ev.Params) != 0 || (old.params == nil) != (ev.Params == nil)
+			}
 		}
 		e.sourceChanged(p, ev.Source, localState{set: !ev.Withdrawn, willing: ev.Willing, params: ev.Params.Clone()})
 	case LinkChanged:
@@ -400,6 +408,18 @@ func (e *Engine) step(ev Event) Outcome {
 		changed = isNew || p.captureErr != ev.Err || p.counters.KernelDrops != ev.KernelDrops || p.counters.FramesSent != ev.Sent
 		p.captureErr = ev.Err
 		p.counters.KernelDrops, p.counters.FramesSent = ev.KernelDrops, ev.Sent
+	case NICWrite:
+		e.advance(ev.At)
+		p := e.ports[ev.Interface]
+		if p == nil {
+			break
+		}
+		next := nicState{pending: ev.Pending, err: ev.Err}
+		if ev.Pending {
+			next.err = p.nic.err // kept until the write ends
+		}
+		changed = p.nic != next
+		p.nic = next
 	case CountersSampled:
 		e.advance(ev.At)
 		p, isNew := e.portNew(ev.Interface)

@@ -85,6 +85,10 @@ type Interface struct {
 	// congestion) as last sampled; null in replays and where nothing was
 	// sampled.
 	Counters *lossless.Counters `json:"counters"`
+	// NIC says, per operational feature, whether the NIC holds what
+	// dcbtop's agent negotiated (in-nic, differs, writing,
+	// not-programmable); null unless dcbtop's agent is the local source.
+	NIC *NICProgram `json:"nic"`
 	// Caps says what may be changed here and why not, decided when the
 	// snapshot was taken (Engine.Snapshot) from the host's last
 	// HostObserved. Not part of the JSON contract.
@@ -370,6 +374,11 @@ func (e *Engine) hostNow() HostFacts {
 func (e *Engine) interfaceSnapshot(p *port, h HostFacts) Interface {
 	in := p.snapshot(e.now)
 	in.Caps = in.Capabilities(h)
+	if in.NIC = p.nicProgram(h); in.NIC != nil {
+		if d, ok := nicDiagnostic(&in); ok {
+			in.Diagnostics = append(in.Diagnostics, d)
+		}
+	}
 	return in
 }
 

@@ -110,6 +110,14 @@ func (r *renderer) header() string {
 	}
 	l1 = append(l1, part{text: seg("local", st.Value.Render(local)), drop: 4})
 	right := r.captureState()
+	if n := in.NIC; n != nil && n.Brief != "" {
+		// Why dcbtop's agent programs nothing here, once for the panes'
+		// "not in NIC": whole, or not at all.
+		nic := part{text: st.Dim.Render(r.sym.Sep + " " + clean(n.Brief, 60)), drop: 6, sep: " "}
+		if width(r.fitParts(append(slices.Clone(l1), nic), "  ", r.w)) <= r.w-width(right)-1 {
+			l1 = append(l1, nic)
+		}
+	}
 	line1 := lr(r.fitParts(l1, "  ", r.w-width(right)-1), right, r.w)
 	ttl := r.ttlState()
 	return line1 + "\n" + lr(r.fitParts(r.peerSummary(), st.Dim.Render(" "+r.sym.Sep+" "), r.w-width(ttl)-1), ttl, r.w) + r.demoLine()

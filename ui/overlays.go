@@ -28,7 +28,9 @@ func (r *renderer) box(title string, lines []string, w int) string {
 // wrap word-wraps a plain string to w cells, continuation lines indented.
 func wrap(s string, w int, indent string) []string {
 	var out []string
-	for i, l := range strings.Split(ansi.Wordwrap(s, w, " "), "\n") {
+	// The indent of the lines after the first counts against w, or a
+	// full line would be cut mid-word.
+	for i, l := range strings.Split(ansi.Wordwrap(s, max(1, w-width(indent)), " "), "\n") {
 		if i > 0 {
 			l = indent + l
 		}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/dcb"
 
 	"github.com/charmbracelet/x/ansi"
@@ -42,11 +43,30 @@ func (r *renderer) choice(c dcb.Choice) string {
 // parameters are what they are, or, when the ETS pane on the same screen
 // says the same (local parameters unknown: one reason for all three),
 // only that it is the same, so that the reason is said once.
-func (r *renderer) resolutionSub(c dcb.Choice) string {
+func (r *renderer) resolutionSub(c dcb.Choice, f engine.Feature) string {
 	if c == r.in.Resolution.ETS && r.mode != modeCompact {
-		return "operational: as for ETS"
+		return "operational: as for ETS" + r.nicSub(f)
 	}
-	return "operational = " + r.choice(c)
+	return "operational = " + r.choice(c) + r.nicSub(f)
+}
+
+// nicSub is what a pane's subtitle adds about the NIC under dcbtop's
+// agent (engine.NICProgram): whether the NIC holds the operational
+// feature f ("in the NIC"), differs from it, is being written, or cannot
+// be programmed (the header says why, once); "" without dcbtop's agent
+// or when f is not operational.
+func (r *renderer) nicSub(f engine.Feature) string {
+	n := r.in.NIC
+	switch s := n.Of(f); s {
+	case "":
+		return ""
+	case engine.NICInForce:
+		return " · " + r.st.OK.Render(s.Words())
+	case engine.NICDiffers:
+		return " · " + r.st.Mismatch.Render(s.Words())
+	default:
+		return " · " + s.Words()
+	}
 }
 
 // ---- ETS ----
@@ -94,7 +114,7 @@ func usedTCs(sides []etsSide) []uint8 {
 }
 
 func (r *renderer) etsContent(w int) paneContent {
-	c := paneContent{cursor: -1, sub: "operational = " + r.choice(r.in.Resolution.ETS)}
+	c := paneContent{cursor: -1, sub: "operational = " + r.choice(r.in.Resolution.ETS) + r.nicSub(engine.FeatureETS)}
 	sides := r.etsSides()
 	full := w >= 3+4*22
 	// Narrower than the four sides' compact cells (etsCompactW): the
@@ -247,7 +267,7 @@ func (r *renderer) ceeLine() string {
 // ---- PFC ----
 
 func (r *renderer) pfcContent(w int) paneContent {
-	c := paneContent{cursor: -1, sub: r.resolutionSub(r.in.Resolution.PFC)}
+	c := paneContent{cursor: -1, sub: r.resolutionSub(r.in.Resolution.PFC, engine.FeaturePFC)}
 	lp, rp, op := r.params()
 	sides := [3]*dcb.PFC{lp.PFC, rp.PFC, op.PFC}
 	cell := func(i int, p uint8, cw int) string {
@@ -413,7 +433,7 @@ func selShort(s lldp.AppSelector) string {
 }
 
 func (r *renderer) appContent(w int) paneContent {
-	c := paneContent{cursor: -1, sub: r.resolutionSub(r.in.Resolution.App)}
+	c := paneContent{cursor: -1, sub: r.resolutionSub(r.in.Resolution.App, engine.FeatureApp)}
 	protoW := max(12, w-24)
 	c.head = []string{r.st.ColHeader.Render(pad("Sel", 6) + pad("Protocol", protoW) + padLeft("Prio", 4) + " " + pad("Source", 9) + "Oper")}
 	rows := r.appRows()

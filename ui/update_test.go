@@ -1043,10 +1043,10 @@ func TestLosslessPane(t *testing.T) {
 	if h.m.vs.focus != paneLossless {
 		t.Fatalf("focus %v after l", h.m.vs.focus)
 	}
-	h.wantScreen("▶ Lossless · pauses from ethtool · every 1s", "Log 4 ↓16", "   3 ●       120     40    2.0      0")
+	h.wantScreen("▶ Lossless · pauses from ethtool · every 1s", "Log 4 ↓17", "   3 ●       120     40    2.0      0")
 	h.wantNotScreen("Log · 4 entries", "10:00:01.000 eth0 REMOTE")
 	h.press("end")
-	h.wantScreen("CNP/ECN mlx5_0/1", "ECN notification point on 3 · reaction point on 3", "↑16")
+	h.wantScreen("CNP/ECN mlx5_0/1", "ECN notification point on 3 · reaction point on 3", "↑17")
 	h.press("l")
 	if h.m.vs.focus != paneLog {
 		t.Fatalf("focus %v after l again", h.m.vs.focus)
@@ -1115,4 +1115,26 @@ func (f *fakeBackend) wantOnly(t *testing.T, want ...string) {
 	if diff := cmp.Diff(want, f.Calls()); diff != "" {
 		t.Errorf("backend calls (-want +got):\n%s", diff)
 	}
+}
+
+// The panes say per operational feature whether the NIC holds what
+// dcbtop's agent negotiated (engine.NICProgram): "in the NIC", "NIC
+// differs"; without DCB in the driver every pane says "not in NIC" and
+// the header, once, why.
+func TestNICStates(t *testing.T) {
+	in, differs := engine.NICInForce, engine.NICDiffers
+	snap := realistic(t)
+	snap.Interfaces[0].NIC = &engine.NICProgram{ETS: &in, PFC: &differs, App: &in}
+	h := newHarness(t, snap, nil)
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	h.wantScreen("operational = remote recommendation (local willing) · in the NIC", "peer not willing) · NIC", "differs", "(local willing) · in the NIC")
+	h.wantNotScreen("not in NIC", "not programmed")
+
+	snap = realistic(t)
+	if snap.Interfaces[0].NIC == nil || snap.Interfaces[0].NIC.Brief == "" {
+		t.Fatalf("eth0 runs dcbtop's agent with no DCB netlink source: NIC %+v, want not programmable", snap.Interfaces[0].NIC)
+	}
+	h = newHarness(t, snap, nil)
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	h.wantScreen("local dcbtop agent · negotiated, not programmed (no DCB in this driver)", "(local willing) · not in NIC")
 }

@@ -412,6 +412,8 @@ func (r *liveRun) carryOut(res host.Result, received bool) {
 			if li := r.byName[e.Interface]; li != nil {
 				li.closeControl()
 			}
+		case host.ProgramNIC:
+			r.programNIC(e)
 		}
 	}
 }

@@ -59,16 +59,21 @@ type Config struct {
 	Duration time.Duration
 	// Agent makes dcbtop the host DCBX agent on every interface, with
 	// the local parameters LocalParams, else those of the PARAMS file
-	// Local, else the defaults, and the Willing state Willing, sending
+	// Local, else the driver's (DCB netlink) when valid, else the
+	// defaults, and the Willing state Willing, sending
 	// every TxInterval. Force starts it beside another LLDP agent;
 	// NoControl serves no control socket (the demo).
 	Agent       bool
 	LocalParams *dcb.Params
 	Local       string
 	Willing     bool
-	TxInterval  time.Duration
-	Force       bool
-	NoControl   bool
+	// WillingSet: the operator gave Willing (--willing), which then
+	// beats the driver's Willing bit when the agent starts from the
+	// driver's parameters.
+	WillingSet bool
+	TxInterval time.Duration
+	Force      bool
+	NoControl  bool
 	// CountersInterval is how often the lossless counters (RDMA, PFC
 	// pauses, congestion) are sampled: 0 DefaultCountersInterval, negative
 	// never (replays never sample). SysfsRoot is where sysfs is read
@@ -170,6 +175,7 @@ func Start(cfg Config) (rt *Runtime, err error) {
 		if rt.liveRun != nil {
 			dropAll(rt.added) // interfaces that appeared (the loop has returned)
 			rt.letGo.Wait()
+			rt.nicWrites.Wait()
 		}
 		return nil
 	})
@@ -226,6 +232,10 @@ func Start(cfg Config) (rt *Runtime, err error) {
 		r.applyLink(engine.LinkChanged{Interface: l.Name, At: now, Ifindex: l.Index, MAC: l.MAC, Up: l.Up})
 	}
 	r.publishNames(rt.ifaces)
+	// The driver's DCB state first: an agent starts from it (PlanAgent),
+	// so that starting one changes nothing the NIC has in force.
+	stopDCB := r.startDCB(rt.ifaces)
+	rt.closers = append(rt.closers, func() error { stopDCB(); return nil })
 	if cfg.Agent {
 		// The same start as the screen's a key: local parameters, a
 		// control socket (its requests wait in r.control until the loop
@@ -236,8 +246,6 @@ func Start(cfg Config) (rt *Runtime, err error) {
 			}
 		}
 	}
-	stopDCB := r.startDCB(rt.ifaces)
-	rt.closers = append(rt.closers, func() error { stopDCB(); return nil })
 	if !cfg.Agent {
 		stopOthers := r.startOtherAgents(rt.ifaces)
 		rt.closers = append(rt.closers, func() error { stopOthers(); return nil })
@@ -385,7 +393,7 @@ func (rt *Runtime) Close() error {
 // newLiveRun returns the state of the engine goroutine of a live run:
 // the host layer configured for its agents (the --local file read once).
 func newLiveRun(cfg *Config, rec *capture.Writer) (*liveRun, error) {
-	ac := host.AgentConfig{TxInterval: cfg.TxInterval, Willing: cfg.Willing, Force: cfg.Force,
+	ac := host.AgentConfig{TxInterval: cfg.TxInterval, Willing: cfg.Willing, WillingSet: cfg.WillingSet, Force: cfg.Force,
 		SystemDesc: "dcbtop " + cfg.Version + " host DCBX agent"}
 	ac.SystemName, _ = os.Hostname()
 	switch {
@@ -496,6 +504,9 @@ type liveRun struct {
 	added   []*liveIface
 	// letGo closes the sockets of interfaces let go; Close waits for it.
 	letGo sync.WaitGroup
+	// nicWrites are the agents' writes to their NICs under way
+	// (programNIC); Close waits for them.
+	nicWrites sync.WaitGroup
 	// linkEvents carries the link watcher's events to the loop.
 	linkEvents chan capture.LinkEvent
 	// control carries the control sockets' (and the screen's) requests to

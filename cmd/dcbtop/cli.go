@@ -172,8 +172,10 @@ Options:
                  ETS/PFC/APP parameters on every captured interface (on the
                  screen, a starts and stops it per interface)
   --local FILE   the agent's local parameters (PARAMS JSON, see README;
-                 default 8 TCs, all priorities on TC0 at 100% ETS, PFC off)
-  --willing on|off   the agent's DCBX Willing state (default on)
+                 default the driver's when it has DCB, else 8 TCs, all
+                 priorities on TC0 at 100% ETS, PFC off)
+  --willing on|off   the agent's DCBX Willing state (default on); unless
+                 given, the driver's when the agent starts from the driver's
   --tx-interval D    the agent's transmit interval (default 30s; TTL = 4xD+1)
   --force        start the agent even if another LLDP agent runs here
 ` + screenOptionsHelp + `  --counters-interval D
@@ -500,7 +502,7 @@ func rootFlags(o *options) *flag.FlagSet {
 	fs.StringVar(&o.write, "w", "", "record to FILE")
 	fs.BoolVar(&o.agent, "agent", false, "act as the host DCBX agent")
 	fs.StringVar(&o.local, "local", "", "the agent's local PARAMS")
-	documentDefault(fs, "local", "8 TCs, all priorities on TC0 at 100% ETS, PFC off")
+	documentDefault(fs, "local", "the driver's when it has DCB, else 8 TCs, all priorities on TC0 at 100% ETS, PFC off")
 	o.willing = true
 	fs.Var(onOffValue{&o.willing, &o.willingSet}, "willing", "on|off")
 	durationFlag(fs, &o.txInterval, "tx-interval", agent.DefaultTxInterval, "agent transmit interval")

@@ -67,6 +67,7 @@ var diagCheck = map[diag.Code]Name{
 	diag.CodeRDMAOnLossy:        CheckRoCEPriority,
 	diag.CodeDualLocalAgent:     CheckAgents,
 	diag.CodeFirmwareDCBX:       CheckAgents,
+	diag.CodeNICDiffers:         CheckAgents,
 	diag.CodePauseStorm:         CheckPauses,
 	diag.CodePauseWithoutPFC:    CheckPauses,
 	diag.CodePFCNoPauses:        CheckPauses,

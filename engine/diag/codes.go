@@ -30,6 +30,9 @@ const (
 	// CodeETSDiffersFromReco: this host, not willing, runs an ETS other
 	// than the peer recommends (information: ETS is asymmetric).
 	CodeETSDiffersFromReco Code = "ets-differs-from-reco"
+	// CodeNICDiffers: what dcbtop's agent negotiated (the operational
+	// parameters) is not what the NIC reads back.
+	CodeNICDiffers Code = "nic-differs"
 )
 
 // Diagnostic codes of the lossless counters.

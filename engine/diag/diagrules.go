@@ -44,6 +44,7 @@ var diagRules = map[Code]string{
 	CodeCEEPeerError:       "CEE DCBX 1.01: the feature's Error bit",
 	CodeLocalUnknown:       "design: without local parameters nothing can be compared",
 	CodeCaptureError:       "design: the capture or transmission failed",
+	CodeNICDiffers:         "IEEE 802.1Q-2018 D.2 (the operational parameters are those in force) and lldpad's lldp_8021qaz.c set_ieee_hw, which programs the driver with DCB_CMD_IEEE_SET after every resolution: a NIC that reads back other values runs something other than what the peer is told",
 	CodeFirmwareDCBX:       "design: the NIC firmware runs DCBX (LLD_MANAGED), the host does not write",
 	CodeCaptureRecordOdd:   "design: capture records read despite an inconsistency",
 	CodePauseStorm:         "design: a priority pausing at 1,000 frames/s or more, or the NIC's storm guard counting",

@@ -54,7 +54,9 @@ const (
 // engine.HostObserved: another LLDP agent of this host, firmware DCBX)
 // unless AgentConfig.Force; the configured local parameters, else the
 // driver's when they are complete and valid (ETS present, no error, a
-// Willing state known), else the defaults. It changes nothing. An agent
+// Willing state known; the driver's Willing bit too unless the operator
+// gave one, AgentConfig.WillingSet), else the defaults. It changes
+// nothing. An agent
 // already running is reported by ok false with no error.
 func (h *Host) PlanAgent(iface string) (plan AgentPlan, ok bool, err error) {
 	in, known := h.eng.Interface(iface)
@@ -74,7 +76,10 @@ func (h *Host) PlanAgent(iface string) (plan AgentPlan, ok bool, err error) {
 	case cfg.Local != nil:
 		plan.Local, plan.From, plan.Words = cfg.Local.Clone(), FromConfig, cfg.LocalFrom
 	case in.LocalSource == engine.SourceDCBNL && in.Local != nil && in.Local.ETS != nil && in.Local.Errors() == nil && in.Willing != nil:
-		plan.Local, plan.Willing, plan.From, plan.Words = in.Local.Clone(), *in.Willing, FromDriver, "the driver's (dcbnl)"
+		plan.Local, plan.From, plan.Words = in.Local.Clone(), FromDriver, "the driver's (dcbnl)"
+		if !cfg.WillingSet {
+			plan.Willing = *in.Willing
+		}
 	}
 	plan.Local = plan.Local.WithWilling(plan.Willing)
 	if in.MAC != nil {
@@ -122,6 +127,7 @@ func (h *Host) StartAgent(plan AgentPlan, at time.Time) (AgentStarted, Result, e
 		return AgentStarted{}, h.end(at), err
 	}
 	p.agent, p.acfg, p.local, p.willing, p.undo = a, cfg, plan.Local.Clone(), plan.Willing, nil
+	p.nicAsked, p.nicCheck = nil, true
 	h.agents++
 	h.step(engine.LocalChanged{Interface: plan.Interface, At: at, Source: engine.SourceAgent, Willing: plan.Willing, Params: plan.Local.Clone()})
 	interval := cfg.TxInterval

@@ -41,8 +41,10 @@ type AgentConfig struct {
 	// when zero).
 	TxInterval time.Duration
 	// Willing is the Willing state an agent starts with, unless it
-	// adopts the driver's.
-	Willing bool
+	// adopts the driver's parameters and WillingSet is false (the
+	// operator did not give one): then the driver's Willing bit.
+	Willing    bool
+	WillingSet bool
 	// Local, when set, are the local parameters every agent starts with
 	// (the demo host's, or a --local file), described by LocalFrom
 	// ("the demo host's", "from params.json"). Nil: the driver's when it
@@ -100,6 +102,15 @@ type port struct {
 	// undo is refused for what it is.
 	undo   *engine.LocalState
 	undone bool
+
+	// nicCheck says the NIC's programming is to be looked at when the
+	// Result ends (the operational parameters, the NIC's state or the
+	// host changed); nicBusy, that a ProgramNIC is being carried out;
+	// nicAsked, what the last ProgramNIC asked for (asked once: a driver
+	// that reads back other values is shown, not written again and again).
+	nicCheck bool
+	nicBusy  bool
+	nicAsked *dcb.Params
 }
 
 // New returns a Host with an empty engine configured by cfg.Engine.
@@ -143,7 +154,7 @@ type Result struct {
 }
 
 // An Effect is something a Result asks the caller to do. The set is
-// closed: Transmit, Release and WriteKernel.
+// closed: Transmit, Release, WriteKernel and ProgramNIC.
 type Effect interface{ isEffect() }
 
 // A Transmit is an LLDPDU (a whole Ethernet frame) to send on Interface
@@ -209,6 +220,7 @@ func (h *Host) absorb(o engine.Outcome, at time.Time) {
 	for _, name := range o.Advertise {
 		if p := h.ports[name]; p != nil && p.agent != nil {
 			h.readvertise(p)
+			p.nicCheck = true
 		}
 	}
 }
@@ -253,6 +265,9 @@ func (h *Host) end(now time.Time) Result {
 	if h.agents > 0 {
 		for _, name := range h.agentNames() {
 			p := h.ports[name]
+			if p.nicCheck {
+				h.programNIC(p, now)
+			}
 			if f, ok := p.agent.Due(now); ok {
 				h.effects = append(h.effects, Transmit{Interface: name, Frame: f})
 			}
@@ -295,6 +310,18 @@ func (h *Host) Step(ev engine.Event) Result {
 		h.link(lc)
 	}
 	h.step(ev)
+	switch ev := ev.(type) {
+	case engine.LocalChanged:
+		// The NIC's state (read through DCB netlink) or the local one.
+		if p := h.ports[ev.Interface]; p != nil {
+			p.nicCheck = true
+		}
+	case engine.HostObserved:
+		// CAP_NET_ADMIN may have come or gone.
+		for _, p := range h.ports {
+			p.nicCheck = true
+		}
+	}
 	return h.end(h.eng.Now())
 }
 

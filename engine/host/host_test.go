@@ -227,6 +227,7 @@ func TestPlanAgentAdoption(t *testing.T) {
 	}{
 		{"nothing known: defaults", AgentConfig{Willing: true}, nil, false, FromDefaults, 0, true},
 		{"the driver's, with its Willing state", AgentConfig{Willing: true}, driver, false, FromDriver, 1 << 3, false},
+		{"the driver's, the operator's Willing state", AgentConfig{Willing: true, WillingSet: true}, driver, false, FromDriver, 1 << 3, true},
 		{"the driver's when invalid: defaults", AgentConfig{Willing: true}, bad, false, FromDefaults, 0, true},
 		{"configured beats the driver's", AgentConfig{Willing: true, Local: conf, LocalFrom: "from p.json"}, driver, false, FromConfig, 1 << 4, true},
 	} {

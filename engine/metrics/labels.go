@@ -43,7 +43,7 @@ func diagnosticCodes() []diag.Code {
 		diag.CodePFCTCShared, diag.CodeDialectConflict, diag.CodeDualLocalAgent,
 		diag.CodePeerStale, diag.CodeCEEPeerError, diag.CodeLocalUnknown,
 		diag.CodeCaptureError, diag.CodeFirmwareDCBX, diag.CodeCaptureRecordOdd,
-		diag.CodeTooManyInterfaces, diag.CodePeerLost, diag.CodeETSDiffersFromReco,
+		diag.CodeTooManyInterfaces, diag.CodePeerLost, diag.CodeETSDiffersFromReco, diag.CodeNICDiffers,
 		// Lossless counters (package engine).
 		diag.CodePauseStorm, diag.CodePauseWithoutPFC, diag.CodePFCNoPauses,
 		diag.CodeCNPWithoutECN, diag.CodeLossyFabric, diag.CodeCountersError,
@@ -65,6 +65,10 @@ var reasons = [...]engine.Reason{
 	engine.ReasonFirstReceipt, engine.ReasonChanged, engine.ReasonTTLExpired,
 	engine.ReasonShutdown, engine.ReasonMultiPeer, engine.ReasonLocalChange, engine.ReasonLinkDown,
 }
+
+// nicStates are the state label's values of dcbtop_nic_feature_state
+// (plus "other").
+var nicStates = [...]engine.NICState{engine.NICInForce, engine.NICDiffers, engine.NICWriting, engine.NICNotProgrammable}
 
 // localSources are the source label's values (plus "other").
 var localSources = [...]engine.LocalSource{engine.SourceDCBNL, engine.SourceObserved, engine.SourceAgent, engine.SourceNone}

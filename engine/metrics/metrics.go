@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/dcbtop/dcbtop/engine/dcb"
@@ -61,6 +62,7 @@ type descs struct {
 	diagnostic  *prometheus.Desc
 	diagnostics *prometheus.Desc
 	mismatch    *prometheus.Desc
+	nicState    *prometheus.Desc
 
 	indications *prometheus.Desc
 
@@ -128,6 +130,8 @@ func newDescs() descs {
 		mismatch: d("dcbx_feature_mismatch",
 			"1 when the parameters in force here differ from the peer's for the feature (pfc: pfc-mismatch or neither-willing-mismatch, ets: ets-mismatch), 0 when they agree; absent when local parameters are unknown or remote parameters invalid.", i, "feature"),
 
+		nicState: d("nic_feature_state",
+			"Always 1 per operational feature (ets, pfc, app) while dcbtop's agent is the local source; state says whether the NIC holds what the agent negotiated: in-nic (read back equal), differs (read back other values: the nic-differs diagnostic says which), writing, or not-programmable (no DCB in the driver, firmware DCBX, no CAP_NET_ADMIN, a CEE peer).", i, "feature", "state"),
 		indications: d("indications_total",
 			"NDIS-style QoS parameter change indications issued since dcbtop started, by status and reason; a rising rate of remote ttl-expired or multi-peer indications means an unstable DCBX peer.", i, "status", "reason"),
 
@@ -196,7 +200,7 @@ func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
 		d.buildInfo, d.up, d.localSource, d.willing, d.remoteValid, d.remoteInvalid, d.dialect,
 		d.multiPeer, d.multiPeerHoldDown, d.peers, d.remoteTTL, d.minTTL, d.peerInfo, d.configInfo,
 		d.etsBandwidth, d.etsPrioTC, d.etsTSA, d.pfcEnabled, d.appEntries,
-		d.diagnostic, d.diagnostics, d.mismatch, d.indications,
+		d.diagnostic, d.diagnostics, d.mismatch, d.nicState, d.indications,
 		d.frames, d.malformed, d.unchanged, d.kernelDrops, d.evicted, d.tlvsDropped, d.recordsOdd,
 	} {
 		ch <- x
@@ -268,6 +272,9 @@ func (c *Collector) collectInterface(ch chan<- prometheus.Metric, in *engine.Int
 	c.collectParams(ch, name, sideOperational, in.Operational)
 	for _, g := range ConfigDigests(in) {
 		gauge(ch, d.configInfo, 1, name, string(g.Side), g.Hash, g.PFC, g.RoCEPriority)
+	}
+	for _, s := range in.NIC.States() {
+		gauge(ch, d.nicState, 1, name, strings.ToLower(s.Feature.String()), boundedLabel(nicStates[:], s.State))
 	}
 	c.collectDiagnostics(ch, in)
 	c.collectCounters(ch, name, in.Capture)

@@ -586,6 +586,7 @@ func boundedLabels() map[string][]string {
 	return map[string][]string{
 		"side":      {sideLocal, sideRemote, sideOperational},
 		"feature":   {"ets", "pfc", "app"},
+		"state":     append(labelStrings(nicStates[:]), other),
 		"tc":        digits[:],
 		"priority":  digits[:],
 		"tsa":       {"strict", "cbs", "ets", "vendor", "reserved"},

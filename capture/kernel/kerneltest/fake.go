@@ -5,6 +5,7 @@ package kerneltest
 import (
 	"fmt"
 	"slices"
+	"sync"
 	"syscall"
 
 	"github.com/dcbtop/dcbtop/capture/dcbnl"
@@ -33,6 +34,9 @@ type Fake struct {
 	Requests []string
 
 	written bool // a SetIEEE or DelApps was called
+	// mu serialises the requests of the netlink clients sharing the
+	// Fake (NetlinkLog).
+	mu sync.Mutex
 }
 
 // NewFake returns a driver with 8 TCs all on TC0 at 100% ETS, PFC off and

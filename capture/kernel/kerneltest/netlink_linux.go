@@ -3,6 +3,7 @@ package kerneltest
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"syscall"
 	"testing"
 
@@ -26,9 +27,23 @@ var commandNames = map[uint8]string{
 // filled as dcbnl_ieee_fill fills it, with DCB_ATTR_DCBX when f has a
 // Mode; a SET's status byte in DCB_ATTR_IEEE; an errno as a netlink
 // error). The DCB_CMD_* of each request is appended to f.Requests.
-func (f *Fake) Netlink(t testing.TB) *dcbnl.Client {
+func (f *Fake) Netlink(t testing.TB) *dcbnl.Client { return f.NetlinkLog(t, nil) }
+
+// A Request is one netlink request a Fake answered: its DCB_CMD_* name
+// and its payload as sent (struct dcbmsg and the attributes).
+type Request struct {
+	Cmd  string
+	Data []byte
+}
+
+// NetlinkLog is Netlink, every request of this client also appended to
+// *log when log is not nil. Several clients may share f: requests are
+// carried out one at a time.
+func (f *Fake) NetlinkLog(t testing.TB, log *[]Request) *dcbnl.Client {
 	t.Helper()
 	conn := nltest.Dial(func(reqs []netlink.Message) ([]netlink.Message, error) {
+		f.mu.Lock()
+		defer f.mu.Unlock()
 		if len(reqs) != 1 {
 			return nil, fmt.Errorf("fake kernel: %d requests at once", len(reqs))
 		}
@@ -42,6 +57,9 @@ func (f *Fake) Netlink(t testing.TB) *dcbnl.Client {
 			return nil, fmt.Errorf("fake kernel: unexpected DCB command %d", cmd)
 		}
 		f.Requests = append(f.Requests, name)
+		if log != nil {
+			*log = append(*log, Request{Cmd: name, Data: slices.Clone(req.Data)})
+		}
 		typ, data, err := f.answer(cmd, req.Data[dcbnl.SizeofDCBMsg:])
 		if err != nil {
 			if errno, ok := errors.AsType[syscall.Errno](err); ok {
