@@ -103,11 +103,11 @@ func TestRecordReplay(t *testing.T) {
 	// kept after its shutdown LLDPDU; a replay knows them from the
 	// LLDPDUs sent, which the shutdown withdraws (docs/recording.md, "Not
 	// recorded yet"), and what follows from them (operational, who
-	// decided).
+	// decided, whether the NIC holds them).
 	opts := cmp.Options{
 		cmpopts.IgnoreTypes(time.Time{}),
 		cmpopts.EquateEmpty(),
-		cmpopts.IgnoreFields(engine.Interface{}, "Capture", "LocalSource", "Willing", "Local", "Operational", "Resolution", "LocalAgents"),
+		cmpopts.IgnoreFields(engine.Interface{}, "Capture", "LocalSource", "Willing", "Local", "Operational", "Resolution", "LocalAgents", "NIC"),
 		cmpopts.IgnoreFields(engine.Peer{}, "ExpiresInMs"),
 	}
 	if diff := cmp.Diff(live, replayed, opts); diff != "" {
