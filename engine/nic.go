@@ -308,3 +308,36 @@ func nicDiagnostic(in *Interface) (diag.Diagnostic, bool) {
 		"the peer is told one thing and the NIC runs another: check the driver's messages (dmesg), then compare with dcb ets show / dcb pfc show DEV",
 		"%s", msg), true
 }
+
+// NICAgentStartNote says what starting dcbtop's agent does to the NIC,
+// for its confirmation: starting the agent is a write to the kernel.
+const NICAgentStartNote = "Where the driver has DCB, the agent then writes the parameters in force to the NIC after every change (DCB_CMD_IEEE_SET) and reads them back; some drivers reset the link on a PFC or ETS change (mlx5, ixgbe)."
+
+// NICWriteNote says what a change of in's operational parameters to next
+// (the preview of an operator's change through dcbtop's agent) does to
+// the NIC, for its confirmation: nothing without the agent, why nothing
+// is programmed, or that the change is written, with a warning where
+// PFC changes: mlx5's ieee_setpfc and ixgbe's reset the link
+// (drivers/net/ethernet/mellanox/mlx5/core/en_dcbnl.c,
+// intel/ixgbe/ixgbe_dcb_nl.c). "" when nothing is to be said.
+func NICWriteNote(in Interface, next *dcb.Params) string {
+	n := in.NIC
+	switch {
+	case n == nil || next == nil:
+		return ""
+	case n.Brief != "":
+		return "NIC: " + n.Brief + "."
+	}
+	cur := in.Operational
+	if cur == nil {
+		cur = &dcb.Params{}
+	}
+	ets, pfc, app := nicDiffers(next, cur)
+	switch {
+	case pfc:
+		return "dcbtop's agent writes the new PFC to the NIC and reads it back: some drivers reset the link on a PFC change (mlx5, ixgbe)."
+	case ets || app:
+		return "dcbtop's agent writes the change to the NIC and reads it back."
+	}
+	return ""
+}

@@ -109,9 +109,13 @@ func (m *Model) openConfirm(msg confirmMsg) {
 		if msg.willing {
 			d.agentDetail = fmt.Sprintf("dcbtop transmits LLDPDUs on %s with the local ETS, PFC and APP TLVs and the Willing bit, and a shutdown LLDPDU when it stops. "+
 				"Another LLDP agent on this port would look like a second peer to the switch.", msg.iface)
+			d.nic = engine.NICAgentStartNote
 		}
 	default:
 		return
+	}
+	if d.hasPreview {
+		d.nic = engine.NICWriteNote(*in, d.op)
 	}
 	m.vs.dialog = d
 }
@@ -201,6 +205,9 @@ func (m Model) formKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		d := &dialog{kind: dialogApply, iface: f.iface, curOp: f.curOp, curRes: f.curRes, local: p, localDiff: paramsDiff(f.base, p)}
 		if pv := f.preview; pv != nil {
 			d.op, d.res, d.hasPreview = pv.op, pv.res, true
+			if in := m.iface(f.iface); in != nil {
+				d.nic = engine.NICWriteNote(*in, d.op)
+			}
 		}
 		m.vs.dialog = d
 	case key.Matches(msg, k.FormNext):

@@ -171,6 +171,9 @@ type dialog struct {
 	localDiff   []change    // dialogApply: local before → after
 	agentDetail string      // dialogAgent: what starting/stopping means
 	agentPorts  []string    // dialogQuit: the ports dcbtop's agent runs on
+	// nic says what the action does to the NIC (engine.NICWriteNote,
+	// engine.NICAgentStartNote), "" when nothing.
+	nic string
 	// rebased says the state in force changed while it was open.
 	rebased bool
 }

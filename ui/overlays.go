@@ -185,6 +185,10 @@ func (r *renderer) dialogBox() string {
 		lines = append(lines, r.changeLines(d.localDiff, w)...)
 		preview("Operational after apply (preview):")
 	}
+	if d.nic != "" {
+		lines = append(lines, "")
+		lines = append(lines, wrap(d.nic, w, "")...)
+	}
 	if d.rebased {
 		lines = append(lines, wrap(r.st.Warn.Render(r.sym.Warning+" "+rebasedNote), w, "  ")...)
 	}
