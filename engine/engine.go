@@ -257,6 +257,26 @@ func (e *Engine) portNew(name string) (*port, bool) {
 	return p, true
 }
 
+// rename moves the port of interface was to the name now, when there is
+// one under was and none under now (an interface renamed: LinkChanged's
+// Was), and reports whether it did. The log keeps the indications issued
+// under the old name.
+func (e *Engine) rename(was, now string) bool {
+	p, ok := e.ports[was]
+	if was == "" || was == now || !ok {
+		return false
+	}
+	if _, taken := e.ports[now]; taken {
+		return false
+	}
+	delete(e.ports, was)
+	p.name = now
+	e.ports[now] = p
+	e.names[slices.Index(e.names, was)] = now
+	e.sorted = false
+	return true
+}
+
 // portNames returns the port names in order.
 func (e *Engine) portNames() []string {
 	if !e.sorted {
@@ -384,6 +404,7 @@ func (e *Engine) step(ev Event) Outcome {
 		e.sourceChanged(p, ev.Source, localState{set: !ev.Withdrawn, willing: ev.Willing, params: ev.Params.Clone()})
 	case LinkChanged:
 		e.advance(ev.At)
+		renamed := e.rename(ev.Was, ev.Interface)
 		p, isNew := e.portNew(ev.Interface)
 		if p == nil {
 			break
@@ -392,7 +413,7 @@ func (e *Engine) step(ev Event) Outcome {
 		if ev.Up && !ev.Removed {
 			state = "up"
 		}
-		changed = isNew || p.ifindex == nil || *p.ifindex != ev.Ifindex || p.mac == nil || *p.mac != ev.MAC || p.operState != state
+		changed = renamed || isNew || p.ifindex == nil || *p.ifindex != ev.Ifindex || p.mac == nil || *p.mac != ev.MAC || p.operState != state
 		wasUp := p.operState == "up"
 		idx, mac := ev.Ifindex, ev.MAC
 		p.ifindex, p.mac, p.operState = &idx, &mac, state

@@ -77,6 +77,12 @@ type LinkChanged struct {
 	// Removed marks an interface that was deleted; it stays in the
 	// snapshot as down and its peers age out normally.
 	Removed bool
+	// Was, when set, is the interface's name before a rename (the same
+	// interface index under a new name, ip link set name): the port and
+	// everything it holds (peers, local parameters, counters) is the
+	// interface's under its new name from now on, as the kernel's
+	// interface is the same one.
+	Was string
 }
 
 // A CaptureStatus reports the health of an interface's capture: the

@@ -19,8 +19,11 @@ const dcbPollEvery = 10 * time.Second
 // now, then again on every RTNLGRP_DCB notification for them and every
 // dcbPollEvery, feeding the host layer through events. Where dcbtop's
 // agent runs, the engine keeps the reading aside for when the agent stops
-// (a local source of lower precedence). It returns a stop function;
-// without DCB netlink (no socket) it does nothing.
+// (a local source of lower precedence) and compares it with what the
+// agent negotiated. Polls follow the captured names as they are now (an
+// interface renamed is read under its new name). It returns a stop
+// function; without DCB netlink (no socket, or no interface whose driver
+// has DCB at the start) it does nothing.
 func (r *liveRun) startDCB(ifaces []*liveIface) (stop func()) {
 	var names []string
 	for _, li := range ifaces {
@@ -39,17 +42,21 @@ func (r *liveRun) startDCB(ifaces []*liveIface) (stop func()) {
 		return func() {}
 	}
 	now := r.now()
-	var dcb []string
+	// noDCB holds the names whose driver never answered (kernel.Local
+	// not ok the first time): not asked again. Another name (an interface
+	// renamed, or one that appeared) is asked; a name that answered once
+	// is asked on.
+	noDCB, hasDCB := map[string]bool{}, map[string]bool{}
 	for _, n := range names {
 		ev, ok := kernel.Local(c, n, now)
 		t := tapedEvent{at: now, begin: tape.Begin{Round: tape.RoundDCB, Ifname: n}, recs: tap.Take()}
 		if ok {
 			t.ev = ev
-			dcb = append(dcb, n)
 		}
+		noDCB[n], hasDCB[n] = !ok, ok
 		r.applyTaped(t)
 	}
-	if len(dcb) == 0 {
+	if len(noDCB) == len(names) {
 		c.Close()
 		return func() {}
 	}
@@ -80,8 +87,13 @@ func (r *liveRun) startDCB(ifaces []*liveIface) (stop func()) {
 	go func() {
 		defer func() { done <- struct{}{} }()
 		r.poll(ctx, dcbPollEvery, kick, func(now time.Time, send func(engine.Event) bool) {
-			for _, n := range dcb {
+			for _, n := range r.ifaceNames() {
+				if noDCB[n] {
+					continue
+				}
 				ev, ok := kernel.Local(c, n, now)
+				hasDCB[n] = hasDCB[n] || ok
+				noDCB[n] = !hasDCB[n]
 				if tap != nil {
 					t := tapedEvent{at: now, begin: tape.Begin{Round: tape.RoundDCB, Ifname: n}, recs: tap.Take()}
 					if ok {

@@ -6,10 +6,12 @@ package session
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"time"
 
 	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
@@ -57,12 +59,7 @@ func (r *liveRun) linkChanged(le capture.LinkEvent, ifaces []*liveIface, start f
 func (r *liveRun) linkChange(le capture.LinkEvent, ifaces []*liveIface, start func(*liveIface), evs []engine.Event) ([]*liveIface, []engine.Event) {
 	li := r.byName[le.Name]
 	if old := r.renamed(le); li == nil && old != nil {
-		// A rename: the kernel names the link by its new name only. The
-		// old name is gone, as if removed (its capture let go, its peers
-		// with it: link-down), rather than left capturing the same link
-		// under a name that no longer exists, one more each rename.
-		gone := capture.LinkEvent{Name: old.name, Index: le.Index, MAC: old.link.MAC, At: le.At, Removed: true}
-		ifaces, evs = r.linkChange(gone, ifaces, start, evs)
+		return r.rename(old, le, ifaces, start, evs)
 	}
 	switch {
 	case li == nil && (!r.dynamic || !le.Up || le.Removed):
@@ -95,10 +92,10 @@ func (r *liveRun) linkChange(le capture.LinkEvent, ifaces []*liveIface, start fu
 }
 
 // renamed returns the captured interface that le renames: another name
-// with le's interface index, in an all-interfaces run; nil otherwise.
+// with le's interface index; nil otherwise.
 func (r *liveRun) renamed(le capture.LinkEvent) *liveIface {
-	if !r.dynamic || le.Removed || le.Index == 0 {
-		return nil
+	if le.Removed || le.Index == 0 || r.cfg.Links != nil {
+		return nil // given links (the demo's) are no kernel interfaces
 	}
 	for name, li := range r.byName {
 		if name != le.Name && li.link.Index == le.Index {
@@ -106,6 +103,48 @@ func (r *liveRun) renamed(le capture.LinkEvent) *liveIface {
 		}
 	}
 	return nil
+}
+
+// rename follows a captured interface renamed (ip link set name: the
+// kernel names the link by its new name only, with the same index), in
+// every run, -i included: a rename is a rename. The capture under the old
+// name stops and one under the new name starts on the same socket (a
+// packet socket is bound to the index, which a rename keeps), with its
+// counts; dcbtop's agent keeps its lock (the index's) and its
+// control socket moves to the new name; the engine and the host get one
+// LinkChanged with Was, which carries the port over (its peers, its local
+// parameters, the agent, whose Port ID is the interface's name: a new
+// MSAP, announced after a shutdown LLDPDU for the old one). Nothing stays
+// under a name that no longer exists.
+func (r *liveRun) rename(old *liveIface, le capture.LinkEvent, ifaces []*liveIface, start func(*liveIface), evs []engine.Event) ([]*liveIface, []engine.Event) {
+	old.stop()
+	li := &liveIface{name: le.Name, link: le.Link, kick: make(chan struct{}, 1), open: r.cfg.open}
+	old.mu.Lock()
+	li.conn, li.prev, li.sent = old.conn, old.prev, old.sent
+	old.conn = nil
+	old.mu.Unlock()
+	li.lock, old.lock = old.lock, nil
+	if old.ctl != nil {
+		old.ctl.Close()
+		old.ctl = nil
+		srv, err := control.Listen(control.RunDir(), li.name, r.control)
+		if err != nil {
+			fmt.Fprintf(r.cfg.Warn, "dcbtop: warning: %s (was %s): dcbtop apply cannot reach the agent: %v\n", li.name, old.name, err)
+		} else {
+			srv.Start()
+			li.ctl = srv
+		}
+	}
+	delete(r.byName, old.name)
+	r.byName[li.name] = li
+	ifaces = slices.DeleteFunc(ifaces, func(x *liveIface) bool { return x == old })
+	r.added = slices.DeleteFunc(r.added, func(x *liveIface) bool { return x == old })
+	ifaces, r.added = append(ifaces, li), append(r.added, li)
+	r.publishNames(ifaces)
+	start(li)
+	ev := engine.LinkChanged{Interface: le.Name, Was: old.name, At: r.clk.Stamp(le.At).UTC(), Ifindex: le.Index, MAC: lldp.MAC(le.MAC), Up: le.Up}
+	r.writeTape(ev.At, linkRecord(ev))
+	return ifaces, append(evs, ev)
 }
 
 // publishNames publishes the captured interfaces' names to the samplers.

@@ -351,12 +351,25 @@ func (r *liveRun) apply(ev engine.Event) {
 		r.applyFrame(fr)
 		return
 	}
+	if st, ok := ev.(engine.CaptureStatus); ok && r.gone(st.Interface) {
+		return
+	}
 	r.carryOut(r.h.Step(ev), false)
+}
+
+// gone reports whether a live run's capture event names an interface no
+// longer captured under that name (renamed, or let go): one its stopped
+// capture sent on its way out, which would bring the name back.
+func (r *liveRun) gone(name string) bool {
+	return r.replay == nil && r.byName[name] == nil
 }
 
 // applyFrame is apply for a frame, without boxing it in an engine.Event
 // (a replay's frames come here straight from the file); -w records it.
 func (r *liveRun) applyFrame(fr engine.FrameReceived) {
+	if r.gone(fr.Interface) {
+		return
+	}
 	if r.rec != nil {
 		dir := capture.DirectionIncoming
 		if fr.Outgoing {

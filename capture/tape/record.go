@@ -141,6 +141,8 @@ type Link struct {
 	MAC     [6]byte
 	Up      bool
 	Removed bool
+	// Was is the name before a rename ("" when none).
+	Was string
 }
 
 // Sources says which counter sources the run had (counters.Sampler):
@@ -206,6 +208,7 @@ const (
 	tagLinkIndex   = 2
 	tagLinkMAC     = 3
 	tagLinkFlags   = 4
+	tagLinkWas     = 5
 	tagSourceName  = 1
 	tagRDMAStatErr = 2
 
@@ -288,6 +291,9 @@ func AppendHost(b []byte, r Record) []byte {
 			f |= 2
 		}
 		b = field(b, tagLinkFlags, []byte{f})
+		if r.Was != "" {
+			b = field(b, tagLinkWas, []byte(r.Was))
+		}
 	case NetlinkError:
 		b = field(b, tagNetlinkErr, []byte(r.Text))
 	case Sources:
@@ -466,6 +472,8 @@ func DecodeHost(b []byte) (Record, error) {
 			case tagLinkFlags:
 				f := d.u8(v)
 				r.Up, r.Removed = f&1 != 0, f&2 != 0
+			case tagLinkWas:
+				r.Was = d.str(v)
 			}
 		})
 		if d.err == nil && r.Name == "" {

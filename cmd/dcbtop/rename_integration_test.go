@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -34,7 +35,7 @@ func renameRig(t *testing.T, prefix, out string) (*testbed.NS, *proc) {
 // TestRenameNoPhantom renames a captured interface five times under a
 // dcbtop without -i, an lldpd peer on its link: the link is followed by
 // its index, so the last name alone is up with a valid remote, and each
-// old name is let go (down, its peers gone) instead of staying a live
+// old name's port becomes the new name's instead of staying a live
 // interface capturing the same link (issue 35: after 5 renames, 6
 // interfaces each with a valid remote).
 func TestRenameNoPhantom(t *testing.T) {
@@ -110,5 +111,77 @@ func TestRenameFlap(t *testing.T) {
 	}
 	if len(found) == 0 || found[len(found)-1] != "flp0" {
 		t.Errorf("peer found on %v, want flp0 last (the link came back under that name)", found)
+	}
+}
+
+// TestRenameAgent renames, while it runs, the interface of a dcbtop
+// --agent -i: a rename is a rename, in -i runs too. The agent speaks
+// under the new name at once (its old MSAP withdrawn with a shutdown
+// LLDPDU: the switch has one neighbour, Port ID the new name), its
+// control socket is the new name's (dcbtop apply -i NEW reaches it, -i OLD
+// finds no agent), and the port keeps its peer: no link-down, no second
+// first receipt, the indications after it under the new name (issue 35:
+// the agent kept sending Port ID = the old name).
+func TestRenameAgent(t *testing.T) {
+	testbed.RequirePriv(t)
+	t.Parallel()
+	host, sw := testbed.NewNS(t, "rnah"), testbed.NewNS(t, "rnas")
+	testbed.Veth(t, host, "agt0", sw, "sw0")
+	l := testbed.StartLLDPD(t, sw, "sw0", testbed.LLDPDOpts{Hostname: "leaf-rna", TLVs: swTLVs(swPFC3)})
+	run := filepath.Join(t.TempDir(), "run")
+	p := startProc(t, "dcbtop --agent --events", dcbtopIn(t, host, run, "--agent", "-i", "agt0", "--tx-interval", "1s", "--events", "--duration", "8s"))
+	l.WaitNeighbors(10*time.Second, func(ns []testbed.Neighbor) bool { return len(ns) == 1 && ns[0].PortID == "agt0" })
+	time.Sleep(2 * time.Second) // and the switch seen by dcbtop under agt0
+	if _, err := host.Run("ip", "link", "set", "dev", "agt0", "name", "agt1"); err != nil {
+		t.Fatal(err)
+	}
+	// The old MSAP withdrawn, the new one announced.
+	l.WaitNeighbors(5*time.Second, func(ns []testbed.Neighbor) bool { return len(ns) == 1 && ns[0].PortID == "agt1" })
+	var code int
+	var out, errOut string
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		code, out, errOut = runOut(t, dcbtopIn(t, host, run, "apply", "-i", "agt1", "--willing", "off")...)
+		if code == 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if code != 0 || !strings.Contains(out, "agt1: applied through the running dcbtop agent") {
+		t.Errorf("apply -i agt1: exit %d, stdout %q, stderr %q; want the agent's answer", code, out, errOut)
+	}
+	if code, _, errOut := runOut(t, dcbtopIn(t, host, run, "apply", "-i", "agt0", "--willing", "off")...); code == 0 || strings.Contains(errOut, "running dcbtop agent") {
+		t.Errorf("apply -i agt0 after the rename: exit %d, stderr %q; want no agent there", code, errOut)
+	}
+	if code := p.wait(30 * time.Second); code != 0 {
+		t.Fatalf("exit %d: %s", code, p.stderrText())
+	}
+	var first, downs, after []string
+	for _, line := range p.stdoutLines() {
+		var in struct {
+			Interface string `json:"interface"`
+			Status    string `json:"status"`
+			Reason    string `json:"reason"`
+		}
+		if err := json.Unmarshal([]byte(line), &in); err != nil {
+			continue
+		}
+		switch in.Reason {
+		case "first-receipt":
+			if in.Status != "QOS_REMOTE_PARAMETERS_CHANGE" {
+				continue
+			}
+			first = append(first, in.Interface)
+		case "link-down":
+			downs = append(downs, in.Interface)
+		case "local-change":
+			after = append(after, in.Interface)
+		}
+	}
+	if !slices.Equal(first, []string{"agt0"}) || len(downs) != 0 {
+		t.Errorf("first receipts on %v, link-downs on %v; want one first receipt (agt0), the peer kept across the rename", first, downs)
+	}
+	if len(after) == 0 || after[len(after)-1] != "agt1" {
+		t.Errorf("local changes on %v, want the apply's under agt1", after)
 	}
 }

@@ -340,8 +340,14 @@ func (h *Host) StepFrame(fr engine.FrameReceived) Result {
 
 // link follows an interface's link before the engine sees the event: an
 // agent whose link comes back announces itself at once, and one whose
-// interface has a new MAC speaks from it.
+// interface has a new MAC or a new name (renamed: Was) speaks from it.
 func (h *Host) link(lc engine.LinkChanged) {
+	was := lc.Interface // the name the engine knows the port by
+	if old := h.ports[lc.Was]; lc.Was != "" && old != nil && h.ports[lc.Interface] == nil {
+		delete(h.ports, lc.Was)
+		old.name, was = lc.Interface, lc.Was
+		h.ports[lc.Interface] = old
+	}
 	p := h.port(lc.Interface)
 	wasUp := p.up
 	p.up = lc.Up && !lc.Removed
@@ -355,8 +361,13 @@ func (h *Host) link(lc engine.LinkChanged) {
 	if p.agent == nil {
 		return
 	}
-	if lc.MAC != (lldp.MAC{}) && lc.MAC != p.acfg.MAC {
-		h.followMAC(p, lc)
+	cfg := p.acfg
+	if lc.MAC != (lldp.MAC{}) {
+		cfg.MAC = lc.MAC
+	}
+	cfg.Ifname = lc.Interface
+	if cfg != p.acfg {
+		h.newMSAP(p, was, cfg, lc.At)
 	}
 	if p.up && !wasUp {
 		// The link came back: announce ourselves at once, as to a new
@@ -365,18 +376,20 @@ func (h *Host) link(lc engine.LinkChanged) {
 	}
 }
 
-// followMAC keeps an agent's chassis ID and source MAC those of its
-// interface (ip link set address, or the interface re-created): the old
-// MSAP is withdrawn with a shutdown LLDPDU and the new one announced with
-// fast transmission.
-func (h *Host) followMAC(p *port, lc engine.LinkChanged) {
-	s, ok := h.eng.Interface(p.name)
+// newMSAP keeps an agent's chassis ID and source MAC those of its
+// interface (ip link set address, or the interface re-created) and its
+// port ID the interface's name (ip link set name): cfg is the agent's
+// configuration with the interface's MAC and name, the engine knows the
+// port as engineName until it sees the event. The old MSAP is withdrawn
+// with a shutdown LLDPDU and the new one announced with fast
+// transmission (IEEE Std 802.1AB-2016, 9.2.7.7.1: a new MSAP is a new
+// neighbour to the peer).
+func (h *Host) newMSAP(p *port, engineName string, cfg agent.Config, at time.Time) {
+	s, ok := h.eng.Interface(engineName)
 	if !ok || s.Willing == nil {
 		return
 	}
-	cfg := p.acfg
-	cfg.MAC = lc.MAC
-	a, err := agent.New(cfg, agent.Advert{Willing: *s.Willing, Local: s.Local, Operational: s.Operational}, lc.At)
+	a, err := agent.New(cfg, agent.Advert{Willing: *s.Willing, Local: s.Local, Operational: s.Operational}, at)
 	if err != nil {
 		return // unreachable: the same configuration was accepted before
 	}

@@ -127,6 +127,23 @@ func TestHostEffects(t *testing.T) {
 		{"MAC changes: old MSAP withdrawn, new one announced", func(t *testing.T, h *Host) Result {
 			return h.Step(engine.LinkChanged{Interface: "h0", At: t0.Add(10 * time.Second), Ifindex: 2, MAC: otherMAC, Up: true})
 		}, []string{"shutdown h0" + src, "tx h0 " + otherMAC.String()}},
+		{"renamed: old MSAP withdrawn, the new name's announced", func(t *testing.T, h *Host) Result {
+			res := h.Step(engine.LinkChanged{Interface: "h1", Was: "h0", At: t0.Add(10 * time.Second), Ifindex: 2, MAC: hostMAC, Up: true})
+			du, err := lldp.Parse(lldpdu(t, h.AgentFrame("h1")))
+			if err != nil || string(du.PortID.ID) != "h1" {
+				t.Errorf("the agent's Port ID after the rename: %v (%v), want h1", du, err)
+			}
+			if _, ok := h.Agent("h0"); ok || h.Engine().NeighborCount("h1") != 0 {
+				t.Errorf("an agent still under h0, or h1 has neighbours")
+			}
+			if in, ok := h.Engine().Interface("h1"); !ok || in.LocalSource != engine.SourceAgent {
+				t.Errorf("the engine's port under h1: %v, local %s; want the agent's", ok, in.LocalSource)
+			}
+			if _, ok := h.Engine().Interface("h0"); ok {
+				t.Error("the engine still has h0")
+			}
+			return res
+		}, []string{"shutdown h1" + src, "tx h1" + src}},
 		{"local change: fast transmission", func(t *testing.T, h *Host) Result {
 			_, res, err := h.Apply("h0", &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}}, nil, t0.Add(10*time.Second))
 			if err != nil {
@@ -524,4 +541,14 @@ func TestAppliedAdvertised(t *testing.T) {
 	if err != nil || ap.Advertised == nil || ap.Advertised.ETS.Willing || ap.Advertised.PFC.Enabled != 0 {
 		t.Errorf("undone: advertised %v (%v), want its own, not willing, PFC off", ap.Advertised, err)
 	}
+}
+
+// lldpdu returns the LLDPDU of an Ethernet frame.
+func lldpdu(t *testing.T, frame []byte) []byte {
+	t.Helper()
+	_, pdu, err := lldp.SplitFrame(frame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pdu
 }
