@@ -69,6 +69,7 @@ func (r *liveRun) linkChange(le capture.LinkEvent, ifaces []*liveIface, start fu
 	case li == nil:
 		li = &liveIface{name: le.Name, link: le.Link, kick: make(chan struct{}, 1), open: r.cfg.open}
 		r.byName[li.name] = li
+		delete(r.letGoNames, li.name)
 		r.added = append(r.added, li)
 		ifaces = append(ifaces, li)
 		r.publishNames(ifaces)
@@ -77,6 +78,7 @@ func (r *liveRun) linkChange(le capture.LinkEvent, ifaces []*liveIface, start fu
 		li.stop()
 		r.letGo.Go(li.drop) // not on the loop: a close waits ~10 ms
 		delete(r.byName, li.name)
+		r.markLetGo(li.name)
 		ifaces = slices.DeleteFunc(ifaces, func(x *liveIface) bool { return x == li })
 		r.added = slices.DeleteFunc(r.added, func(x *liveIface) bool { return x == li })
 		r.publishNames(ifaces)
@@ -136,7 +138,9 @@ func (r *liveRun) rename(old *liveIface, le capture.LinkEvent, ifaces []*liveIfa
 		}
 	}
 	delete(r.byName, old.name)
+	r.markLetGo(old.name)
 	r.byName[li.name] = li
+	delete(r.letGoNames, li.name)
 	ifaces = slices.DeleteFunc(ifaces, func(x *liveIface) bool { return x == old })
 	r.added = slices.DeleteFunc(r.added, func(x *liveIface) bool { return x == old })
 	ifaces, r.added = append(ifaces, li), append(r.added, li)
@@ -145,6 +149,14 @@ func (r *liveRun) rename(old *liveIface, le capture.LinkEvent, ifaces []*liveIfa
 	ev := engine.LinkChanged{Interface: le.Name, Was: old.name, At: r.clk.Stamp(le.At).UTC(), Ifindex: le.Index, MAC: lldp.MAC(le.MAC), Up: le.Up}
 	r.writeTape(ev.At, linkRecord(ev))
 	return ifaces, append(evs, ev)
+}
+
+// markLetGo notes that name is no longer captured (liveRun.letGoNames).
+func (r *liveRun) markLetGo(name string) {
+	if r.letGoNames == nil {
+		r.letGoNames = map[string]bool{}
+	}
+	r.letGoNames[name] = true
 }
 
 // publishNames publishes the captured interfaces' names to the samplers.

@@ -351,24 +351,17 @@ func (r *liveRun) apply(ev engine.Event) {
 		r.applyFrame(fr)
 		return
 	}
-	if st, ok := ev.(engine.CaptureStatus); ok && r.gone(st.Interface) {
+	if st, ok := ev.(engine.CaptureStatus); ok && r.letGoNames[st.Interface] {
 		return
 	}
 	r.carryOut(r.h.Step(ev), false)
 }
 
-// gone reports whether a live run's capture event names an interface no
-// longer captured under that name (renamed, or let go): one its stopped
-// capture sent on its way out, which would bring the name back.
-func (r *liveRun) gone(name string) bool {
-	return r.replay == nil && r.byName[name] == nil
-}
-
 // applyFrame is apply for a frame, without boxing it in an engine.Event
 // (a replay's frames come here straight from the file); -w records it.
 func (r *liveRun) applyFrame(fr engine.FrameReceived) {
-	if r.gone(fr.Interface) {
-		return
+	if len(r.letGoNames) > 0 && r.letGoNames[fr.Interface] {
+		return // sent by a capture stopped under a name no longer captured
 	}
 	if r.rec != nil {
 		dir := capture.DirectionIncoming

@@ -502,6 +502,10 @@ type liveRun struct {
 	// capturing; Close closes them after the loop has returned.
 	dynamic bool
 	added   []*liveIface
+	// letGoNames are the names no longer captured (renamed, or let go):
+	// an event their stopped capture sent on its way out is dropped
+	// rather than bring the name back.
+	letGoNames map[string]bool
 	// letGo closes the sockets of interfaces let go; Close waits for it.
 	letGo sync.WaitGroup
 	// nicWrites are the agents' writes to their NICs under way
