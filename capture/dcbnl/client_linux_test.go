@@ -109,6 +109,48 @@ func TestRequests(t *testing.T) {
 			),
 		},
 		{
+			// dcbnl_ieee_set reads DCB_ATTR_DCB_APP_TRUST_TABLE's entries
+			// as u8 selectors, each typed as dcbnl_app_attr_type_get types
+			// it: DCB_ATTR_IEEE_APP for an IEEE selector, DCB_ATTR_DCB_APP
+			// for PCP.
+			name:  "IEEE_SET trust dscp, pcp",
+			reply: replyStatus(DCB_CMD_IEEE_SET, DCB_ATTR_IEEE, 0), typ: RTM_SETDCB,
+			call: func(c *Client) error {
+				return c.SetIEEE("eth0", &IEEESet{AppTrust: []uint8{IEEE_8021QAZ_APP_SEL_DSCP, DCB_APP_SEL_PCP}})
+			},
+			want: nlfixture.Cat(
+				[]byte{0x38, 0x00, 0x00, 0x00, 0x4f, 0x00, 0x01, 0x00}, // len 56, RTM_SETDCB, REQUEST
+				make([]byte, 8),
+				[]byte{0x00, 0x14, 0x00, 0x00},
+				ifnameEth0,
+				[]byte{0x18, 0x00, 0x0d, 0x80}, // DCB_ATTR_IEEE, len 24
+				[]byte{0x14, 0x00, 0x0b, 0x80}, // DCB_ATTR_DCB_APP_TRUST_TABLE|NLA_F_NESTED, len 20
+				[]byte{0x05, 0x00, 0x01, 0x00, 0x05, 0x00, 0x00, 0x00}, // DCB_ATTR_IEEE_APP: DSCP (5), padded
+				[]byte{0x05, 0x00, 0x02, 0x00, 0xff, 0x00, 0x00, 0x00}, // DCB_ATTR_DCB_APP: PCP (255), padded
+			),
+		},
+		{
+			// struct dcbnl_buffer: prio2buffer[8], u32 buffer_size[8],
+			// u32 total_size.
+			name:  "IEEE_SET buffer",
+			reply: replyStatus(DCB_CMD_IEEE_SET, DCB_ATTR_IEEE, 0), typ: RTM_SETDCB,
+			call: func(c *Client) error {
+				return c.SetIEEE("eth0", &IEEESet{Buffer: &Buffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, Size: [8]uint32{0x10000, 0x20000}, TotalSize: 0x40000}})
+			},
+			want: nlfixture.Cat(
+				[]byte{0x54, 0x00, 0x00, 0x00, 0x4f, 0x00, 0x01, 0x00}, // len 84, RTM_SETDCB, REQUEST
+				make([]byte, 8),
+				[]byte{0x00, 0x14, 0x00, 0x00},
+				ifnameEth0,
+				[]byte{0x34, 0x00, 0x0d, 0x80},                         // DCB_ATTR_IEEE, len 52
+				[]byte{0x30, 0x00, 0x0a, 0x00},                         // DCB_ATTR_DCB_BUFFER, len 48
+				[]byte{0, 0, 0, 1, 0, 0, 0, 0},                         // prio2buffer
+				[]byte{0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x02, 0x00}, // buffer_size[0..1]
+				make([]byte, 24),                                       // buffer_size[2..7]
+				[]byte{0x00, 0x00, 0x04, 0x00},                         // total_size
+			),
+		},
+		{
 			name:  "IEEE_DEL",
 			reply: replyStatus(DCB_CMD_IEEE_DEL, DCB_ATTR_IEEE, 0), typ: RTM_SETDCB,
 			call: func(c *Client) error { return c.DelApps("eth0", []App{appDSCPWant}) },

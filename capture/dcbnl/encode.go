@@ -31,8 +31,9 @@ func request(cmd uint8, ifname string, fn func(ae *netlink.AttributeEncoder)) ([
 }
 
 // ieeeSetRequest returns the payload of DCB_CMD_IEEE_SET: DCB_ATTR_IEEE
-// holding DCB_ATTR_IEEE_ETS, DCB_ATTR_IEEE_PFC and DCB_ATTR_IEEE_APP_TABLE,
-// each only when set in s.
+// holding DCB_ATTR_IEEE_ETS, DCB_ATTR_IEEE_PFC, DCB_ATTR_IEEE_APP_TABLE,
+// DCB_ATTR_DCB_BUFFER and DCB_ATTR_DCB_APP_TRUST_TABLE, each only when set
+// in s.
 func ieeeSetRequest(ifname string, s *IEEESet) ([]byte, error) {
 	return request(DCB_CMD_IEEE_SET, ifname, func(ae *netlink.AttributeEncoder) {
 		ae.Nested(DCB_ATTR_IEEE, func(nae *netlink.AttributeEncoder) error {
@@ -44,6 +45,12 @@ func ieeeSetRequest(ifname string, s *IEEESet) ([]byte, error) {
 			}
 			if s.Apps != nil {
 				nae.Nested(DCB_ATTR_IEEE_APP_TABLE, appTable(s.Apps))
+			}
+			if s.Buffer != nil {
+				nae.Bytes(DCB_ATTR_DCB_BUFFER, s.Buffer.appendTo(nil))
+			}
+			if s.AppTrust != nil {
+				nae.Nested(DCB_ATTR_DCB_APP_TRUST_TABLE, trustTable(s.AppTrust))
 			}
 			return nil
 		})
@@ -72,6 +79,22 @@ func appTable(apps []App) func(*netlink.AttributeEncoder) error {
 				typ = DCB_ATTR_DCB_APP
 			}
 			ae.Bytes(typ, a.appendTo(nil))
+		}
+		return nil
+	}
+}
+
+// trustTable encodes a trust table: one u8 selector per attribute, typed
+// as the kernel types it (dcbnl_app_attr_type_get): DCB_ATTR_DCB_APP for
+// DCB_APP_SEL_PCP, DCB_ATTR_IEEE_APP for the IEEE selectors.
+func trustTable(sels []uint8) func(*netlink.AttributeEncoder) error {
+	return func(ae *netlink.AttributeEncoder) error {
+		for _, s := range sels {
+			typ := uint16(DCB_ATTR_IEEE_APP)
+			if s == DCB_APP_SEL_PCP {
+				typ = DCB_ATTR_DCB_APP
+			}
+			ae.Uint8(typ, s)
 		}
 		return nil
 	}

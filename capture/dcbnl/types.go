@@ -142,10 +142,21 @@ type Buffer struct {
 // the current values first and change what is needed (as iproute2's dcb
 // does). Apps are added to the APP table (an existing identical entry makes
 // the kernel report EEXIST); remove entries with Client.DelApps.
+//
+// AppTrust replaces the port's trust table (DCB_ATTR_DCB_APP_TRUST_TABLE,
+// Linux 6.2+): the selectors trusted for classifying received traffic,
+// most trusted first, each at most once (dcbnl_ieee_set refuses a
+// duplicate or an unknown selector with EINVAL, and a driver without
+// dcbnl_setapptrust with EOPNOTSUPP). Buffer sets the port's receive
+// buffer split (DCB_ATTR_DCB_BUFFER, Linux 4.18; prio2buffer below
+// DCBX_MAX_BUFFERS, else EINVAL); a driver without dcbnl_setbuffer
+// ignores it and reports success, so read back.
 type IEEESet struct {
-	ETS  *ETS
-	PFC  *PFC
-	Apps []App
+	ETS      *ETS
+	PFC      *PFC
+	Apps     []App
+	AppTrust []uint8
+	Buffer   *Buffer
 }
 
 // A Mode is the DCBX mode byte of DCB_ATTR_DCBX: a set of DCB_CAP_DCBX_*
@@ -438,6 +449,21 @@ func (a *App) UnmarshalBinary(b []byte) error {
 	}
 	*a = App{Selector: b[0], Priority: b[1], Protocol: binary.NativeEndian.Uint16(b[2:])}
 	return nil
+}
+
+// MarshalBinary encodes f as the 44 bytes of struct dcbnl_buffer, in host
+// byte order.
+func (f *Buffer) MarshalBinary() ([]byte, error) {
+	return f.appendTo(make([]byte, 0, SizeofDCBBuffer)), nil
+}
+
+// appendTo appends the struct dcbnl_buffer encoding of f to b.
+func (f *Buffer) appendTo(b []byte) []byte {
+	b = append(b, f.PrioBuffer[:]...)
+	for _, v := range f.Size {
+		b = binary.NativeEndian.AppendUint32(b, v)
+	}
+	return binary.NativeEndian.AppendUint32(b, f.TotalSize)
 }
 
 // UnmarshalBinary decodes struct dcbnl_buffer from b (host byte order).

@@ -23,15 +23,19 @@ type liveIface struct {
 	link capture.Link
 	kick chan struct{} // a link event: retry opening now
 	// stop ends this interface's capture alone (set by the loop when it
-	// starts it): an interface removed from an all-interfaces run.
-	stop   context.CancelFunc
-	open   func(name string) (Conn, error)
-	mu     sync.Mutex
-	conn   Conn
-	prev   capture.LiveStats // accumulated from closed sockets
-	sent   uint64
-	errMsg string // the capture's error, "" while capturing
-	txErr  string // the agent's last transmit error, "" after a success
+	// starts it): an interface removed from an all-interfaces run; done is
+	// closed when that capture has returned. after, when set, is the done
+	// of the capture this one takes the socket over from (a rename): it
+	// reads once that one has stopped reading.
+	stop        context.CancelFunc
+	done, after <-chan struct{}
+	open        func(name string) (Conn, error)
+	mu          sync.Mutex
+	conn        Conn
+	prev        capture.LiveStats // accumulated from closed sockets
+	sent        uint64
+	errMsg      string // the capture's error, "" while capturing
+	txErr       string // the agent's last transmit error, "" after a success
 	// advErr is the host's word on why the agent cannot advertise the
 	// current state ("" when it can), kept here for status, which the
 	// capture goroutine builds too.
@@ -153,6 +157,13 @@ func (li *liveIface) capture(ctx context.Context, clock clock, events chan<- eng
 			case events <- li.status(clock.Now().UTC()):
 			case <-ctx.Done():
 			}
+		}
+	}
+	if li.after != nil {
+		select {
+		case <-li.after:
+		case <-ctx.Done():
+			return
 		}
 	}
 	for ctx.Err() == nil {

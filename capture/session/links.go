@@ -120,7 +120,7 @@ func (r *liveRun) renamed(le capture.LinkEvent) *liveIface {
 // under a name that no longer exists.
 func (r *liveRun) rename(old *liveIface, le capture.LinkEvent, ifaces []*liveIface, start func(*liveIface), evs []engine.Event) ([]*liveIface, []engine.Event) {
 	old.stop()
-	li := &liveIface{name: le.Name, link: le.Link, kick: make(chan struct{}, 1), open: r.cfg.open}
+	li := &liveIface{name: le.Name, link: le.Link, kick: make(chan struct{}, 1), open: r.cfg.open, after: old.done}
 	old.mu.Lock()
 	li.conn, li.prev, li.sent = old.conn, old.prev, old.sent
 	old.conn = nil

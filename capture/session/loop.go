@@ -54,8 +54,12 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 	var wg sync.WaitGroup
 	start := func(li *liveIface) {
 		ctx, stop := context.WithCancel(capCtx)
-		li.stop = stop
-		wg.Go(func() { li.capture(ctx, r.clk, r.events) })
+		done := make(chan struct{})
+		li.stop, li.done = stop, done
+		wg.Go(func() {
+			defer close(done)
+			li.capture(ctx, r.clk, r.events)
+		})
 	}
 	for _, li := range ifaces {
 		start(li)
