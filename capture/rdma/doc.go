@@ -1,9 +1,11 @@
 // Package rdma reads the RoCE identity of the RDMA device ports bound to a
 // netdev on Linux: each port's GID table (which addresses it sends from,
 // as RoCE v1 or RoCE v2), the first routable RoCE v2 GID of the netdev,
-// and the ToS byte and GID type rdma_cm uses by default. It only reads
-// files, and maps a port onto the engine's sample (lossless.RoCEPortSample,
-// sample.go), which capture/counters' RoCE source puts in each sample.
+// and the ToS byte and GID type rdma_cm uses by default. It reads files,
+// and maps a port onto the engine's sample (lossless.RoCEPortSample,
+// sample.go), which capture/counters' RoCE source puts in each sample;
+// it writes only rdma_cm's default ToS, and only when asked (Writing,
+// below).
 //
 // Files are read under a sysfs root, "/sys" unless the caller says
 // otherwise (the command takes it from DCBTOP_SYSFS_ROOT,
@@ -43,6 +45,21 @@
 // the wrong length or not hexadecimal, an unknown type name, a ToS out of
 // 0..255), is unknown, with a one-line reason in Value.Why; nothing is
 // ever a zero by accident, and no input panics.
+//
+// # Writing
+//
+// SetDefaultToS sets a port's default_roce_tos through a WriteFS
+// (DirWriter on the host: a hostfs.FS that can also Mkdir and WriteFile
+// an existing file, under the same root). When rdma_cm/DEV does not
+// exist it makes it, as `mkdir` would (make_cma_dev: ENODEV for a name
+// that is not an RDMA device; the kernel makes ports/1..N), and leaves
+// it. It reads the value in force before (the value is the device's, so
+// a directory just made shows it), writes the decimal value
+// (default_roce_tos_store, kstrtou8: EINVAL otherwise) and reads it
+// back. The new ToS applies to connections rdma_cm makes from then on.
+// UndoDefaultToS writes back the value read before, and refuses when it
+// was not known; neither ever removes a directory, which would restore
+// nothing.
 //
 // RoCE v2 is InfiniBand transport over UDP (port 4791) over IP, IBTA
 // Annex A17; its GIDs are the netdev's IP addresses, IPv4 ones mapped as
