@@ -183,3 +183,19 @@ func readingRate(prev, cur Reading, dt time.Duration) (float64, bool) {
 	}
 	return PlausibleRate(prev.Value, cur.Value, dt)
 }
+
+// Preview returns a copy of ls whose last sample is changed by change (a
+// copy of it: ls is not changed), for judging what a change of the facts
+// would make of the port. The copy shares ls's history, which neither
+// writes to. Without a sample it is ls's copy with nothing changed.
+func (ls *State) Preview(change func(*Sample)) *State {
+	c := *ls
+	c.made = nil
+	if ls.cur != nil {
+		s := *ls.cur
+		s.RoCE, s.QoS = cloneRoCE(ls.cur.RoCE), ls.cur.QoS.clone()
+		change(&s)
+		c.cur = &s
+	}
+	return &c
+}

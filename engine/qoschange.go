@@ -1,0 +1,329 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/dcbtop/dcbtop/engine/dcb"
+	"github.com/dcbtop/dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/engine/lossless"
+)
+
+// A QoSChange is an operator's change of what the RoCE path judges and
+// DCBX does not carry: how the NIC classifies received traffic (its
+// trust table, its DSCP entries), its PFC delay and receive buffer split,
+// and the ToS rdma_cm stamps on new connections. Each nil field is left
+// as it is. It is checked (Errors) and previewed (Engine.PreviewQoS)
+// before anything is written; capture/kernel writes it (ApplyQoS).
+type QoSChange struct {
+	// Trust is the trust table to set, most trusted first: "dscp",
+	// "pcp", or another APP selector's name ("ethertype", "tcp", "udp",
+	// "port"); DCB_ATTR_DCB_APP_TRUST_TABLE, linux/dcbnl.h.
+	Trust []string `json:"trust"`
+	// DSCP are DSCP → priority APP entries to put in the kernel's APP
+	// table, each replacing the entries of its DSCP value (a DSCP value
+	// maps to one priority: mlx5's dscp2prio, the kernel's DSCP
+	// rewrite).
+	DSCP []DSCPPriority `json:"dscp"`
+	// PFCDelay is struct ieee_pfc's delay, the allowance for the link's
+	// round trip in bits (mlx5 takes it as the cable length in metres).
+	PFCDelay *uint16 `json:"pfc_delay"`
+	// Buffer is the receive buffer split: each priority's buffer and each
+	// buffer's size in bytes (struct dcbnl_buffer; the total is the
+	// NIC's and is not written).
+	Buffer *lossless.PortBuffer `json:"buffer"`
+	// RoCEToS sets rdma_cm's default ToS of RDMA ports bound to the
+	// interface (configfs rdma_cm/DEV/ports/P/default_roce_tos).
+	RoCEToS []RoCEToSChange `json:"roce_tos"`
+}
+
+// A DSCPPriority maps a DSCP value (0-63) to a priority (0-7).
+type DSCPPriority struct {
+	DSCP     uint8 `json:"dscp"`
+	Priority uint8 `json:"priority"`
+}
+
+// A RoCEToSChange sets one RDMA port's rdma_cm default ToS.
+type RoCEToSChange struct {
+	Device string `json:"device"`
+	Port   int    `json:"port"`
+	ToS    uint8  `json:"tos"`
+}
+
+// Empty reports whether c changes nothing.
+func (c *QoSChange) Empty() bool {
+	return c == nil || c.Trust == nil && c.DSCP == nil && c.PFCDelay == nil && c.Buffer == nil && c.RoCEToS == nil
+}
+
+// trustSelectors names the selectors a trust table may hold, as
+// dcbnl_ieee_set accepts them (IEEE_8021QAZ_APP_SEL_* 1-5 and
+// DCB_APP_SEL_PCP) and iproute2's dcb apptrust names them.
+var trustSelectors = map[string]bool{"ethertype": true, "tcp": true, "udp": true, "port": true, "dscp": true, "pcp": true}
+
+// Errors checks c on its own and against in, the interface it is for,
+// before anything is written, by the rules the kernel and the RoCE path
+// apply: a trust table of known selectors, each once (dcbnl_ieee_set
+// refuses a duplicate or an unknown one with EINVAL); DSCP values 0-63 and
+// priorities 0-7, each DSCP once (IEEE Std 802.1Q-2018, Table D-9); a
+// buffer for each priority below 8 (DCBX_MAX_BUFFERS, dcbnl_ieee_set),
+// sizes that fit the NIC's total, and no PFC priority on an empty buffer
+// (pfc-no-headroom); ToS values for RDMA ports the interface has; nil
+// when c can be written.
+func (c *QoSChange) Errors(in Interface) error {
+	var errs []error
+	seen := map[string]bool{}
+	for _, s := range c.Trust {
+		switch {
+		case !trustSelectors[s]:
+			errs = append(errs, fmt.Errorf("trust: unknown selector %q (want dscp, pcp, ethertype, tcp, udp or port)", s))
+		case seen[s]:
+			errs = append(errs, fmt.Errorf("trust: %s given twice", s))
+		}
+		seen[s] = true
+	}
+	if c.Trust != nil && len(c.Trust) == 0 {
+		errs = append(errs, errors.New("trust: empty (give at least one selector)"))
+	}
+	dscps := map[uint8]bool{}
+	for _, d := range c.DSCP {
+		switch {
+		case d.DSCP > 63:
+			errs = append(errs, fmt.Errorf("dscp %d: a DSCP value is 0-63", d.DSCP))
+		case d.Priority > 7:
+			errs = append(errs, fmt.Errorf("dscp %d: priority %d is not 0-7", d.DSCP, d.Priority))
+		case dscps[d.DSCP]:
+			errs = append(errs, fmt.Errorf("dscp %d given twice", d.DSCP))
+		}
+		dscps[d.DSCP] = true
+	}
+	q := in.qos()
+	if b := c.Buffer; b != nil {
+		var sum uint64
+		for prio, buf := range b.PrioBuffer {
+			if buf >= 8 {
+				errs = append(errs, fmt.Errorf("buffer: priority %d on buffer %d (buffers are 0-7)", prio, buf))
+			}
+		}
+		for _, s := range b.SizeBytes {
+			sum += uint64(s)
+		}
+		switch {
+		case q == nil || q.Buffer == nil:
+			errs = append(errs, errors.New("buffer: the driver reports no buffer split (DCB_ATTR_DCB_BUFFER): it cannot be set here"))
+		case q.Buffer.TotalBytes > 0 && sum > uint64(q.Buffer.TotalBytes):
+			errs = append(errs, fmt.Errorf("buffer: sizes sum to %d bytes, more than the NIC's %d", sum, q.Buffer.TotalBytes))
+		}
+		if op := in.Operational; op != nil && op.PFC != nil {
+			for _, prio := range op.PFC.Enabled.List() {
+				if buf := b.PrioBuffer[prio]; buf < 8 && b.SizeBytes[buf] == 0 {
+					errs = append(errs, fmt.Errorf("buffer: PFC priority %d on buffer %d of size 0: no headroom (pfc-no-headroom)", prio, buf))
+				}
+			}
+		}
+	}
+	if c.PFCDelay != nil && (in.Local == nil || in.Local.PFC == nil) {
+		errs = append(errs, errors.New("pfc delay: the driver reports no PFC (DCB_ATTR_IEEE_PFC) to set its delay in"))
+	}
+	ports := map[string]bool{}
+	for _, t := range c.RoCEToS {
+		key := t.Device + "/" + strconv.Itoa(t.Port)
+		switch {
+		case !in.hasRDMAPort(t.Device, t.Port):
+			errs = append(errs, fmt.Errorf("roce tos: %s port %d is not an RDMA port of %s", t.Device, t.Port, in.Name))
+		case ports[key]:
+			errs = append(errs, fmt.Errorf("roce tos: %s port %d given twice", t.Device, t.Port))
+		}
+		ports[key] = true
+	}
+	if len(errs) == 0 && (len(c.DSCP) > 0 || c.Trust != nil) && in.LocalSource != SourceDCBNL && in.LocalSource != SourceAgent {
+		errs = append(errs, errors.New("the driver reports no DCB APP table here (no DCB netlink): trust and DSCP entries cannot be set"))
+	}
+	return errors.Join(errs...)
+}
+
+// qos returns the NIC's classification and buffers as last sampled, nil
+// when unknown.
+func (in *Interface) qos() *lossless.PortQoSSample {
+	if in.Counters == nil {
+		return nil
+	}
+	return in.Counters.QoS
+}
+
+// hasRDMAPort reports whether dev's port is one of in's RDMA ports.
+func (in *Interface) hasRDMAPort(dev string, port int) bool {
+	if in.Counters == nil {
+		return false
+	}
+	return slices.ContainsFunc(in.Counters.RoCE, func(r lossless.RoCEPortSample) bool { return r.Device == dev && r.Port == port })
+}
+
+// WithDSCP returns app with c's DSCP entries: each replaces the entries of
+// its DSCP value; the other entries stay, in order.
+func (c *QoSChange) WithDSCP(app []dcb.App) []dcb.App {
+	if len(c.DSCP) == 0 {
+		return app
+	}
+	out := slices.DeleteFunc(slices.Clone(app), func(a dcb.App) bool {
+		return a.Selector == lldp.AppSelDSCP && slices.ContainsFunc(c.DSCP, func(d DSCPPriority) bool { return uint16(d.DSCP) == a.Protocol })
+	})
+	for _, d := range c.DSCP {
+		out = append(out, dcb.App{Selector: lldp.AppSelDSCP, Protocol: uint16(d.DSCP), Priority: d.Priority})
+	}
+	return out
+}
+
+// Lines says what c changes on in, one line each, before → after.
+func (c *QoSChange) Lines(in Interface) []string {
+	var out []string
+	q := in.qos()
+	if c.Trust != nil {
+		before := "unknown"
+		if q != nil && q.Trust != nil {
+			before = strings.Join(q.Trust, ", ")
+			if q.TrustDerived {
+				before += " (derived from the APP table)"
+			}
+		}
+		out = append(out, "trust "+before+" → "+strings.Join(c.Trust, ", "))
+	}
+	var app []dcb.App
+	if in.Local != nil {
+		app = in.Local.App
+	}
+	for _, d := range c.DSCP {
+		before := "none"
+		for _, a := range app {
+			if a.Selector == lldp.AppSelDSCP && a.Protocol == uint16(d.DSCP) {
+				before = "priority " + strconv.Itoa(int(a.Priority))
+			}
+		}
+		out = append(out, fmt.Sprintf("DSCP %d: %s → priority %d", d.DSCP, before, d.Priority))
+	}
+	if c.PFCDelay != nil {
+		before := "unknown"
+		if q != nil && q.PFCDelay != nil {
+			before = strconv.Itoa(int(*q.PFCDelay))
+		}
+		out = append(out, fmt.Sprintf("PFC delay %s → %d", before, *c.PFCDelay))
+	}
+	if b := c.Buffer; b != nil {
+		before := "unknown"
+		if q != nil && q.Buffer != nil {
+			before = bufferWords(q.Buffer)
+		}
+		out = append(out, "buffers "+before+" → "+bufferWords(b))
+	}
+	for _, t := range c.RoCEToS {
+		before := "unknown"
+		if in.Counters != nil {
+			for _, r := range in.Counters.RoCE {
+				if r.Device == t.Device && r.Port == t.Port && r.DefaultToS != nil {
+					before = tosWords(r.DefaultToS.ToS)
+				}
+			}
+		}
+		out = append(out, fmt.Sprintf("%s port %d rdma_cm default ToS %s → %s", t.Device, t.Port, before, tosWords(t.ToS)))
+	}
+	return out
+}
+
+// bufferWords renders a buffer split: "prio→buf 0,0,0,1,0,0,0,0; sizes
+// 65536,131072 B".
+func bufferWords(b *lossless.PortBuffer) string {
+	last := 0
+	for i, s := range b.SizeBytes {
+		if s != 0 {
+			last = i
+		}
+	}
+	sizes := make([]string, last+1)
+	for i := range sizes {
+		sizes[i] = strconv.FormatUint(uint64(b.SizeBytes[i]), 10)
+	}
+	return "prio→buf " + dcb.JoinNums(b.PrioBuffer[:], ",") + "; sizes " + strings.Join(sizes, ",") + " B"
+}
+
+// tosWords renders a ToS byte with its DSCP and ECN: "106 (DSCP 26,
+// ECT(0))".
+func tosWords(tos uint8) string {
+	ecn := [...]string{"Not-ECT", "ECT(1)", "ECT(0)", "CE"}[tos&3]
+	return fmt.Sprintf("%d (DSCP %d, %s)", tos, tos>>2, ecn)
+}
+
+// A QoSPreview is what a QoSChange would make of an interface: the
+// interface as it is and as it would be (its diagnostics and RoCE paths
+// judged again on the changed facts), and the change in words.
+type QoSPreview struct {
+	Before, After Interface
+	Lines         []string
+}
+
+// PreviewQoS returns what c would make of interface name, all else as it
+// is: the last counters sample with the NIC's trust, PFC delay, buffers
+// and rdma_cm ToS changed, the local APP table with the DSCP entries
+// (where the kernel holds it), judged again by the same rules (the
+// diagnostics, the RoCE paths). It changes nothing. An error says why c
+// cannot be written (QoSChange.Errors) or that the interface is unknown.
+func (e *Engine) PreviewQoS(name string, c QoSChange) (QoSPreview, error) {
+	p, ok := e.ports[name]
+	if !ok {
+		return QoSPreview{}, fmt.Errorf("%s is not captured", name)
+	}
+	h := e.hostNow()
+	before := e.interfaceSnapshot(p, h)
+	if c.Empty() {
+		return QoSPreview{}, errors.New("nothing to change")
+	}
+	if err := c.Errors(before); err != nil {
+		return QoSPreview{}, err
+	}
+	q := *p // the port as it would be; what it shares is only read
+	if len(c.DSCP) > 0 && p.local != nil {
+		local := p.local.Clone()
+		local.App = c.WithDSCP(local.App)
+		q.local = local
+		in := dcb.ResolveInput{Local: q.local, Willing: q.willing, LocalMAC: q.mac, Remote: q.remote}
+		if q.remoteFrom != nil {
+			in.RemoteMAC, in.Dialect = q.remoteFrom.src, q.remoteFrom.du.Dialect()
+		}
+		q.operational, q.resolution = dcb.Resolve(in)
+	}
+	if p.lossless != nil {
+		q.lossless = p.lossless.Preview(func(s *lossless.Sample) { c.applyTo(s) })
+	}
+	return QoSPreview{Before: before, After: e.interfaceSnapshot(&q, h), Lines: c.Lines(before)}, nil
+}
+
+// applyTo changes a counters sample as c would change the facts it holds.
+func (c *QoSChange) applyTo(s *lossless.Sample) {
+	if c.Trust != nil || c.PFCDelay != nil || c.Buffer != nil {
+		if s.QoS == nil {
+			s.QoS = &lossless.PortQoSSample{}
+		}
+		if c.Trust != nil {
+			s.QoS.Trust, s.QoS.TrustDerived = slices.Clone(c.Trust), false
+		}
+		if c.PFCDelay != nil {
+			d := *c.PFCDelay
+			s.QoS.PFCDelay = &d
+		}
+		if c.Buffer != nil {
+			b := *c.Buffer
+			if s.QoS.Buffer != nil {
+				b.TotalBytes = s.QoS.Buffer.TotalBytes
+			}
+			s.QoS.Buffer = &b
+		}
+	}
+	for _, t := range c.RoCEToS {
+		for i := range s.RoCE {
+			if r := &s.RoCE[i]; r.Device == t.Device && r.Port == t.Port {
+				r.DefaultToS = &lossless.RoCEToS{ToS: t.ToS, DSCP: t.ToS >> 2, ECN: t.ToS & 3, Source: "preview"}
+			}
+		}
+	}
+}

@@ -1,0 +1,104 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/dcbtop/dcbtop/engine/dcb"
+	"github.com/dcbtop/dcbtop/engine/diag"
+	"github.com/dcbtop/dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/engine/lossless"
+)
+
+// qosEngine is an engine whose eth0 has the kernel's PFC on 3 with DSCP
+// 26 → 3, trusts PCP only (a trust table the kernel reports), PFC delay 0
+// and priority 3 on buffer 1 of 130944 bytes.
+func qosEngine(t *testing.T) *Engine {
+	t.Helper()
+	e := New(Config{})
+	e.Apply(LocalChanged{Interface: "eth0", At: t0, Source: SourceDCBNL, Mode: "host agent, IEEE",
+		Params: &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}, App: []dcb.App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}}}})
+	d, ethernet := uint16(0), "Ethernet"
+	e.Apply(CountersSampled{Interface: "eth0", At: t0, Interval: time.Second, RDMA: []lossless.RDMAPortSample{},
+		RoCE: []lossless.RoCEPortSample{{Device: "mlx5_0", Port: 1, LinkLayer: &ethernet}},
+		QoS: &lossless.PortQoSSample{Trust: []string{"pcp"}, PFCDelay: &d, Source: "dcbnl IEEE_GET",
+			Buffer: &lossless.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{130944, 130944}, TotalBytes: 524288}}})
+	return e
+}
+
+// PreviewQoS judges the changed facts by the same rules, changing
+// nothing: trusting DSCP clears trust-pcp-with-dscp-map, a PFC delay
+// clears pfc-no-headroom; what the kernel or the rules refuse is refused
+// before any write.
+func TestPreviewQoS(t *testing.T) {
+	codes := func(in Interface) []diag.Code {
+		var out []diag.Code
+		for _, d := range in.Diagnostics {
+			if d.Code == diag.CodeTrustMismatch || d.Code == diag.CodePFCNoHeadroom || d.Code == diag.CodeRoCEToSECN {
+				out = append(out, d.Code)
+			}
+		}
+		return out
+	}
+	delay := uint16(7)
+	for _, tt := range []struct {
+		name       string
+		change     QoSChange
+		wantBefore []diag.Code
+		wantAfter  []diag.Code
+		wantLines  []string
+		wantErr    string
+	}{
+		{"trust dscp, pcp", QoSChange{Trust: []string{"dscp", "pcp"}}, []diag.Code{diag.CodePFCNoHeadroom, diag.CodeTrustMismatch},
+			[]diag.Code{diag.CodePFCNoHeadroom}, []string{"trust pcp → dscp, pcp"}, ""},
+		{"PFC delay 7", QoSChange{PFCDelay: &delay}, nil, []diag.Code{diag.CodeTrustMismatch}, []string{"PFC delay 0 → 7"}, ""},
+		{"both", QoSChange{Trust: []string{"dscp", "pcp"}, PFCDelay: &delay}, nil, nil, []string{"trust pcp → dscp, pcp", "PFC delay 0 → 7"}, ""},
+		{"DSCP 46 → 5 added, 26 kept", QoSChange{DSCP: []DSCPPriority{{46, 5}}}, nil, []diag.Code{diag.CodePFCNoHeadroom, diag.CodeTrustMismatch},
+			[]string{"DSCP 46: none → priority 5"}, ""},
+		{"ToS with ECN Not-ECT", QoSChange{RoCEToS: []RoCEToSChange{{"mlx5_0", 1, 104}}}, nil,
+			[]diag.Code{diag.CodeRoCEToSECN, diag.CodePFCNoHeadroom, diag.CodeTrustMismatch}, []string{"mlx5_0 port 1 rdma_cm default ToS unknown → 104 (DSCP 26, Not-ECT)"}, ""},
+		{"unknown selector", QoSChange{Trust: []string{"dscp", "vlan"}}, nil, nil, nil, `trust: unknown selector "vlan"`},
+		{"selector twice", QoSChange{Trust: []string{"dscp", "dscp"}}, nil, nil, nil, "trust: dscp given twice"},
+		{"DSCP 64", QoSChange{DSCP: []DSCPPriority{{64, 3}}}, nil, nil, nil, "dscp 64: a DSCP value is 0-63"},
+		{"buffer 8", QoSChange{Buffer: &lossless.PortBuffer{PrioBuffer: [8]uint8{8}, SizeBytes: [8]uint32{1000}}}, nil, nil, nil, "buffer: priority 0 on buffer 8"},
+		{"buffers beyond the total", QoSChange{Buffer: &lossless.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{400000, 400000}}}, nil, nil, nil,
+			"buffer: sizes sum to 800000 bytes, more than the NIC's 524288"},
+		{"PFC priority on an empty buffer", QoSChange{Buffer: &lossless.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 2}, SizeBytes: [8]uint32{130944, 130944}}}, nil, nil, nil,
+			"buffer: PFC priority 3 on buffer 2 of size 0"},
+		{"not an RDMA port", QoSChange{RoCEToS: []RoCEToSChange{{"mlx5_1", 1, 106}}}, nil, nil, nil, "roce tos: mlx5_1 port 1 is not an RDMA port of eth0"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := qosEngine(t)
+			pv, err := e.PreviewQoS("eth0", tt.change)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.wantBefore == nil {
+				tt.wantBefore = []diag.Code{diag.CodePFCNoHeadroom, diag.CodeTrustMismatch}
+			}
+			if diff := cmp.Diff(tt.wantBefore, codes(pv.Before)); diff != "" {
+				t.Errorf("before (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.wantAfter, codes(pv.After)); diff != "" {
+				t.Errorf("after (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.wantLines, pv.Lines); diff != "" {
+				t.Errorf("lines (-want +got):\n%s", diff)
+			}
+			// Nothing changed in the engine.
+			now, _ := e.Interface("eth0")
+			if diff := cmp.Diff(pv.Before.Diagnostics, now.Diagnostics); diff != "" {
+				t.Errorf("the preview changed the engine (-before +now):\n%s", diff)
+			}
+		})
+	}
+}
