@@ -20,14 +20,17 @@ import (
 // before anything is written; capture/kernel writes it (ApplyQoS).
 type QoSChange struct {
 	// Trust is the trust table to set, most trusted first: "dscp",
-	// "pcp", or another APP selector's name ("ethertype", "tcp", "udp",
-	// "port"); DCB_ATTR_DCB_APP_TRUST_TABLE, linux/dcbnl.h.
+	// "pcp", or another APP selector's name ("ethertype", "tcp-port",
+	// "udp-port", "port"); DCB_ATTR_DCB_APP_TRUST_TABLE, linux/dcbnl.h.
 	Trust []string `json:"trust"`
 	// DSCP are DSCP → priority APP entries to put in the kernel's APP
 	// table, each replacing the entries of its DSCP value (a DSCP value
 	// maps to one priority: mlx5's dscp2prio, the kernel's DSCP
 	// rewrite).
 	DSCP []DSCPPriority `json:"dscp"`
+	// DSCPDelete are DSCP values whose APP entries are removed (an undo
+	// of entries that did not exist before).
+	DSCPDelete []uint8 `json:"dscp_delete"`
 	// PFCDelay is struct ieee_pfc's delay, the allowance for the link's
 	// round trip in bits (mlx5 takes it as the cable length in metres).
 	PFCDelay *uint16 `json:"pfc_delay"`
@@ -55,13 +58,13 @@ type RoCEToSChange struct {
 
 // Empty reports whether c changes nothing.
 func (c *QoSChange) Empty() bool {
-	return c == nil || c.Trust == nil && c.DSCP == nil && c.PFCDelay == nil && c.Buffer == nil && c.RoCEToS == nil
+	return c == nil || c.Trust == nil && c.DSCP == nil && c.DSCPDelete == nil && c.PFCDelay == nil && c.Buffer == nil && c.RoCEToS == nil
 }
 
 // trustSelectors names the selectors a trust table may hold, as
 // dcbnl_ieee_set accepts them (IEEE_8021QAZ_APP_SEL_* 1-5 and
 // DCB_APP_SEL_PCP) and iproute2's dcb apptrust names them.
-var trustSelectors = map[string]bool{"ethertype": true, "tcp": true, "udp": true, "port": true, "dscp": true, "pcp": true}
+var trustSelectors = map[string]bool{"ethertype": true, "tcp-port": true, "udp-port": true, "port": true, "dscp": true, "pcp": true}
 
 // Errors checks c on its own and against in, the interface it is for,
 // before anything is written, by the rules the kernel and the RoCE path
@@ -78,7 +81,7 @@ func (c *QoSChange) Errors(in Interface) error {
 	for _, s := range c.Trust {
 		switch {
 		case !trustSelectors[s]:
-			errs = append(errs, fmt.Errorf("trust: unknown selector %q (want dscp, pcp, ethertype, tcp, udp or port)", s))
+			errs = append(errs, fmt.Errorf("trust: unknown selector %q (want dscp, pcp, ethertype, tcp-port, udp-port or port)", s))
 		case seen[s]:
 			errs = append(errs, fmt.Errorf("trust: %s given twice", s))
 		}
@@ -98,6 +101,11 @@ func (c *QoSChange) Errors(in Interface) error {
 			errs = append(errs, fmt.Errorf("dscp %d given twice", d.DSCP))
 		}
 		dscps[d.DSCP] = true
+	}
+	for _, d := range c.DSCPDelete {
+		if d > 63 || dscps[d] {
+			errs = append(errs, fmt.Errorf("dscp %d: deleted and set, or not 0-63", d))
+		}
 	}
 	q := in.qos()
 	if b := c.Buffer; b != nil {
@@ -138,7 +146,7 @@ func (c *QoSChange) Errors(in Interface) error {
 		}
 		ports[key] = true
 	}
-	if len(errs) == 0 && (len(c.DSCP) > 0 || c.Trust != nil) && in.LocalSource != SourceDCBNL && in.LocalSource != SourceAgent {
+	if len(errs) == 0 && (len(c.DSCP) > 0 || len(c.DSCPDelete) > 0 || c.Trust != nil) && in.LocalSource != SourceDCBNL && in.LocalSource != SourceAgent {
 		errs = append(errs, errors.New("the driver reports no DCB APP table here (no DCB netlink): trust and DSCP entries cannot be set"))
 	}
 	return errors.Join(errs...)
@@ -164,11 +172,12 @@ func (in *Interface) hasRDMAPort(dev string, port int) bool {
 // WithDSCP returns app with c's DSCP entries: each replaces the entries of
 // its DSCP value; the other entries stay, in order.
 func (c *QoSChange) WithDSCP(app []dcb.App) []dcb.App {
-	if len(c.DSCP) == 0 {
+	if len(c.DSCP) == 0 && len(c.DSCPDelete) == 0 {
 		return app
 	}
 	out := slices.DeleteFunc(slices.Clone(app), func(a dcb.App) bool {
-		return a.Selector == lldp.AppSelDSCP && slices.ContainsFunc(c.DSCP, func(d DSCPPriority) bool { return uint16(d.DSCP) == a.Protocol })
+		return a.Selector == lldp.AppSelDSCP && (slices.ContainsFunc(c.DSCP, func(d DSCPPriority) bool { return uint16(d.DSCP) == a.Protocol }) ||
+			slices.Contains(c.DSCPDelete, uint8(a.Protocol)))
 	})
 	for _, d := range c.DSCP {
 		out = append(out, dcb.App{Selector: lldp.AppSelDSCP, Protocol: uint16(d.DSCP), Priority: d.Priority})
@@ -202,6 +211,9 @@ func (c *QoSChange) Lines(in Interface) []string {
 			}
 		}
 		out = append(out, fmt.Sprintf("DSCP %d: %s → priority %d", d.DSCP, before, d.Priority))
+	}
+	for _, d := range c.DSCPDelete {
+		out = append(out, fmt.Sprintf("DSCP %d: entry removed", d))
 	}
 	if c.PFCDelay != nil {
 		before := "unknown"
@@ -282,7 +294,7 @@ func (e *Engine) PreviewQoS(name string, c QoSChange) (QoSPreview, error) {
 		return QoSPreview{}, err
 	}
 	q := *p // the port as it would be; what it shares is only read
-	if len(c.DSCP) > 0 && p.local != nil {
+	if (len(c.DSCP) > 0 || len(c.DSCPDelete) > 0) && p.local != nil {
 		local := p.local.Clone()
 		local.App = c.WithDSCP(local.App)
 		q.local = local
@@ -326,4 +338,132 @@ func (c *QoSChange) applyTo(s *lossless.Sample) {
 			}
 		}
 	}
+}
+
+// A QoSState is what a QoSChange writes, as read from the NIC before or
+// after the write: its trust table (Derived: the driver has none and
+// derives trust from the APP table, as mlx5 does), the DSCP entries of
+// its APP table, its PFC delay and buffer split, and the rdma_cm default
+// ToS of the ports written (nil: unknown).
+type QoSState struct {
+	Trust        []string
+	TrustDerived bool
+	DSCP         []DSCPPriority
+	PFCDelay     *uint16
+	Buffer       *lossless.PortBuffer
+	RoCEToS      []RoCEToSState
+}
+
+// A RoCEToSState is one RDMA port's rdma_cm default ToS, nil when unknown
+// (rdma_cm/DEV not made in configfs), with why.
+type RoCEToSState struct {
+	Device string
+	Port   int
+	ToS    *uint8
+	Why    string
+}
+
+// A QoSWriteResult is what writing a QoSChange did: the state before and
+// after (read back), what was written in order, notes, and the failure
+// (nil: everything written was read back as asked).
+type QoSWriteResult struct {
+	Interface     string
+	Before, After QoSState
+	Written       []string
+	Notes         []string
+	Err           error
+}
+
+// String is the one-line account: the notes, what was written and read
+// back, or the failure.
+func (r *QoSWriteResult) String() string {
+	parts := slices.Clone(r.Notes)
+	switch {
+	case r.Err != nil:
+		parts = append(parts, r.Err.Error())
+	case len(r.Written) == 0:
+		parts = append(parts, "nothing to change: the NIC already has these settings")
+	default:
+		parts = append(parts, "written and read back: "+strings.Join(r.Written, ", "))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Undo returns the change that restores, of what c changed, the state
+// before (r.Before): the trust table, the DSCP entries (an entry that did
+// not exist is removed), the PFC delay, the buffer split, the ToS. A part
+// whose state before is unknown (a derived trust, a ToS never set) cannot
+// be restored: notes says so, one line each.
+func (r *QoSWriteResult) Undo(c QoSChange) (undo QoSChange, notes []string) {
+	b := r.Before
+	if c.Trust != nil {
+		if b.Trust == nil || b.TrustDerived {
+			notes = append(notes, "the trust before was not a trust table the driver reports: not restored")
+		} else {
+			undo.Trust = slices.Clone(b.Trust)
+		}
+	}
+	for _, d := range c.DSCP {
+		i := slices.IndexFunc(b.DSCP, func(x DSCPPriority) bool { return x.DSCP == d.DSCP })
+		if i < 0 {
+			undo.DSCPDelete = append(undo.DSCPDelete, d.DSCP)
+		} else {
+			undo.DSCP = append(undo.DSCP, b.DSCP[i])
+		}
+	}
+	for _, d := range c.DSCPDelete {
+		if i := slices.IndexFunc(b.DSCP, func(x DSCPPriority) bool { return x.DSCP == d }); i >= 0 {
+			undo.DSCP = append(undo.DSCP, b.DSCP[i])
+		}
+	}
+	if c.PFCDelay != nil && b.PFCDelay != nil {
+		d := *b.PFCDelay
+		undo.PFCDelay = &d
+	}
+	if c.Buffer != nil && b.Buffer != nil {
+		x := *b.Buffer
+		undo.Buffer = &x
+	}
+	for _, t := range c.RoCEToS {
+		i := slices.IndexFunc(b.RoCEToS, func(x RoCEToSState) bool { return x.Device == t.Device && x.Port == t.Port })
+		if i < 0 || b.RoCEToS[i].ToS == nil {
+			notes = append(notes, fmt.Sprintf("%s port %d: the ToS before was not known: not restored", t.Device, t.Port))
+			continue
+		}
+		undo.RoCEToS = append(undo.RoCEToS, RoCEToSChange{Device: t.Device, Port: t.Port, ToS: *b.RoCEToS[i].ToS})
+	}
+	return undo, notes
+}
+
+// Args renders c as dcbtop apply's flags ("--trust dscp,pcp --dscp 26=3
+// ..."), in the order ApplyQoS writes them.
+func (c *QoSChange) Args() []string {
+	var out []string
+	if len(c.DSCP) > 0 {
+		parts := make([]string, len(c.DSCP))
+		for i, d := range c.DSCP {
+			parts[i] = fmt.Sprintf("%d=%d", d.DSCP, d.Priority)
+		}
+		out = append(out, "--dscp", strings.Join(parts, ","))
+	}
+	if len(c.DSCPDelete) > 0 {
+		out = append(out, "--dscp-delete", dcb.JoinNums(c.DSCPDelete, ","))
+	}
+	if c.Trust != nil {
+		out = append(out, "--trust", strings.Join(c.Trust, ","))
+	}
+	if c.PFCDelay != nil {
+		out = append(out, "--pfc-delay", strconv.Itoa(int(*c.PFCDelay)))
+	}
+	if b := c.Buffer; b != nil {
+		sizes := make([]string, len(b.SizeBytes))
+		for i, s := range b.SizeBytes {
+			sizes[i] = strconv.FormatUint(uint64(s), 10)
+		}
+		out = append(out, "--buffer", dcb.JoinNums(b.PrioBuffer[:], ",")+":"+strings.Join(sizes, ","))
+	}
+	for _, t := range c.RoCEToS {
+		out = append(out, "--roce-tos", fmt.Sprintf("%s/%d=%d", t.Device, t.Port, t.ToS))
+	}
+	return out
 }

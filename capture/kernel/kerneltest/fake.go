@@ -66,16 +66,45 @@ func (f *Fake) IEEE(ifname string) (*dcbnl.IEEE, error) {
 		s.PFC = &p
 	}
 	s.App = slices.Clone(s.App)
+	s.AppTrust = slices.Clone(s.AppTrust)
+	if s.Buffer != nil {
+		b := *s.Buffer
+		s.Buffer = &b
+	}
 	if !f.ModeNotInReply {
 		s.DCBX = f.Mode
 	}
 	return &s, nil
 }
 
-// SetIEEE stores one feature (ETS, PFC or APP entries).
+// SetIEEE stores one feature (ETS, PFC, APP entries, the trust table
+// or the buffer split). A driver that reports no trust table (State's
+// AppTrust nil) has no dcbnl_setapptrust: dcbnl_ieee_set answers
+// EOPNOTSUPP in the reply's status. A buffer is stored unless ignored
+// ("BUFFER"), as a driver without dcbnl_setbuffer does silently.
 func (f *Fake) SetIEEE(ifname string, s *dcbnl.IEEESet) error {
 	f.written = true
 	switch {
+	case s.AppTrust != nil:
+		f.Calls = append(f.Calls, fmt.Sprintf("SET TRUST %v", s.AppTrust))
+		if f.State.AppTrust == nil {
+			return &dcbnl.Error{Op: "IEEE_SET", Ifname: ifname, Err: syscall.EOPNOTSUPP, Driver: true, Status: uint8(256 - int(syscall.EOPNOTSUPP))}
+		}
+		if err := f.SetErr["TRUST"]; err != nil {
+			return err
+		}
+		if !f.Ignore["TRUST"] {
+			f.State.AppTrust = slices.Clone(s.AppTrust)
+		}
+	case s.Buffer != nil:
+		f.Calls = append(f.Calls, fmt.Sprintf("SET BUFFER %+v", *s.Buffer))
+		if err := f.SetErr["BUFFER"]; err != nil {
+			return err
+		}
+		if !f.Ignore["BUFFER"] && f.State.Buffer != nil {
+			b := *s.Buffer
+			f.State.Buffer = &b
+		}
 	case s.ETS != nil:
 		f.Calls = append(f.Calls, fmt.Sprintf("SET ETS %+v", *s.ETS))
 		if err := f.SetErr["ETS"]; err != nil {

@@ -102,6 +102,22 @@ func (f *Fake) answer(cmd uint8, attrs []byte) (netlink.HeaderType, []byte, erro
 				b, _ := s.PFC.MarshalBinary()
 				nae.Bytes(dcbnl.DCB_ATTR_IEEE_PFC, b)
 			}
+			if s.Buffer != nil {
+				b, _ := s.Buffer.MarshalBinary()
+				nae.Bytes(dcbnl.DCB_ATTR_DCB_BUFFER, b)
+			}
+			if s.AppTrust != nil {
+				nae.Nested(dcbnl.DCB_ATTR_DCB_APP_TRUST_TABLE, func(tae *netlink.AttributeEncoder) error {
+					for _, sel := range s.AppTrust {
+						typ := uint16(dcbnl.DCB_ATTR_IEEE_APP)
+						if sel == dcbnl.DCB_APP_SEL_PCP {
+							typ = dcbnl.DCB_ATTR_DCB_APP
+						}
+						tae.Uint8(typ, sel)
+					}
+					return nil
+				})
+			}
 			nae.Nested(dcbnl.DCB_ATTR_IEEE_APP_TABLE, func(aae *netlink.AttributeEncoder) error {
 				for _, a := range s.App {
 					b, _ := a.MarshalBinary()
@@ -136,6 +152,10 @@ func (f *Fake) answer(cmd uint8, attrs []byte) (netlink.HeaderType, []byte, erro
 		switch {
 		case cmd == dcbnl.DCB_CMD_IEEE_DEL:
 			err = f.DelApps(ifname, ieee.Apps)
+		case ieee.AppTrust != nil:
+			err = f.SetIEEE(ifname, &dcbnl.IEEESet{AppTrust: ieee.AppTrust})
+		case ieee.Buffer != nil:
+			err = f.SetIEEE(ifname, &dcbnl.IEEESet{Buffer: ieee.Buffer})
 		case ieee.ETS != nil:
 			err = f.SetIEEE(ifname, &dcbnl.IEEESet{ETS: ieee.ETS})
 		case ieee.PFC != nil:
@@ -195,6 +215,17 @@ func decodeRequest(b []byte) (string, *dcbnl.IEEESet, error) {
 					case dcbnl.DCB_ATTR_IEEE_PFC:
 						s.PFC = &dcbnl.PFC{}
 						nad.Do(s.PFC.UnmarshalBinary)
+					case dcbnl.DCB_ATTR_DCB_BUFFER:
+						s.Buffer = &dcbnl.Buffer{}
+						nad.Do(s.Buffer.UnmarshalBinary)
+					case dcbnl.DCB_ATTR_DCB_APP_TRUST_TABLE:
+						s.AppTrust = []uint8{}
+						nad.Nested(func(tad *netlink.AttributeDecoder) error {
+							for tad.Next() {
+								s.AppTrust = append(s.AppTrust, tad.Uint8())
+							}
+							return tad.Err()
+						})
 					case dcbnl.DCB_ATTR_IEEE_APP_TABLE:
 						s.Apps = []dcbnl.App{}
 						nad.Nested(func(aad *netlink.AttributeDecoder) error {

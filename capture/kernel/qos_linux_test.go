@@ -1,0 +1,181 @@
+package kernel
+
+import (
+	"bytes"
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/dcbtop/dcbtop/capture/dcbnl"
+	"github.com/dcbtop/dcbtop/capture/kernel/kerneltest"
+	"github.com/dcbtop/dcbtop/capture/rdma"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/lossless"
+)
+
+// ieeeSetTrust is the payload of DCB_CMD_IEEE_SET of a trust table on
+// ifname, built by hand as net/dcb/dcbnl.c reads it: struct dcbmsg,
+// DCB_ATTR_IFNAME, DCB_ATTR_IEEE (nested) holding
+// DCB_ATTR_DCB_APP_TRUST_TABLE (nested), one u8 per selector typed
+// DCB_ATTR_IEEE_APP, or DCB_ATTR_DCB_APP for PCP (dcbnl_app_attr_type_get),
+// each padded to 4 bytes.
+func ieeeSetTrust(ifname string, sels ...uint8) []byte {
+	attr := func(b []byte, typ uint16, v []byte) []byte {
+		b = binary.NativeEndian.AppendUint16(b, uint16(4+len(v)))
+		b = binary.NativeEndian.AppendUint16(b, typ)
+		b = append(b, v...)
+		for len(b)%4 != 0 {
+			b = append(b, 0)
+		}
+		return b
+	}
+	var table []byte
+	for _, s := range sels {
+		typ := uint16(1)
+		if s == 255 {
+			typ = 2
+		}
+		table = attr(table, typ, []byte{s})
+	}
+	b := attr([]byte{syscall.AF_UNSPEC, dcbnl.DCB_CMD_IEEE_SET, 0, 0}, 1, append([]byte(ifname), 0))
+	return attr(b, 13|0x8000, attr(nil, 11|0x8000, table))
+}
+
+// TestApplyQoS writes QoS changes through a real dcbnl.Client to the fake
+// driver over netlink (nltest) and rdma_cm's configfs in a temporary
+// tree: the requests in order (the trust table's byte for byte), the
+// state before and after read back, the notes, the refusals, the undo.
+func TestApplyQoS(t *testing.T) {
+	host := dcbnl.ModeHost | dcbnl.ModeIEEE
+	lld := dcbnl.ModeLLDManaged | dcbnl.ModeIEEE
+	delay := uint16(7)
+	dscp26 := dcbnl.App{Selector: 5, Priority: 3, Protocol: 26}
+	for _, tt := range []struct {
+		name     string
+		setup    func(f *kerneltest.Fake)
+		change   engine.QoSChange
+		wantReqs []string
+		wantErr  string
+		wantNote string
+		check    func(t *testing.T, f *kerneltest.Fake, res engine.QoSWriteResult, reqs []kerneltest.Request)
+	}{
+		{"trust pcp → dscp, pcp", func(f *kerneltest.Fake) { f.State.AppTrust = []uint8{255}; f.State.App = []dcbnl.App{dscp26} },
+			engine.QoSChange{Trust: []string{"dscp", "pcp"}}, []string{"IEEE_GET", "IEEE_SET", "IEEE_GET"}, "", "",
+			func(t *testing.T, f *kerneltest.Fake, res engine.QoSWriteResult, reqs []kerneltest.Request) {
+				if want := ieeeSetTrust("mlx0", 5, 255); !bytes.Equal(reqs[1].Data, want) {
+					t.Errorf("IEEE_SET:\n got % x\nwant % x", reqs[1].Data, want)
+				}
+				if diff := cmp.Diff([]string{"dscp", "pcp"}, res.After.Trust); diff != "" || res.After.TrustDerived {
+					t.Errorf("trust after (-want +got):\n%s", diff)
+				}
+				undo, notes := res.Undo(engine.QoSChange{Trust: []string{"dscp", "pcp"}})
+				if diff := cmp.Diff(engine.QoSChange{Trust: []string{"pcp"}}, undo); diff != "" || len(notes) != 0 {
+					t.Errorf("undo (-want +got):\n%s%v", diff, notes)
+				}
+			}},
+		{"no trust table (mlx5): trust DSCP is the DSCP entries", nil,
+			engine.QoSChange{Trust: []string{"dscp", "pcp"}, DSCP: []engine.DSCPPriority{{DSCP: 26, Priority: 3}}},
+			[]string{"IEEE_GET", "IEEE_SET", "IEEE_GET"}, "", "the trust follows the DSCP entries",
+			func(t *testing.T, f *kerneltest.Fake, res engine.QoSWriteResult, _ []kerneltest.Request) {
+				if !res.After.TrustDerived || res.After.Trust[0] != "dscp" {
+					t.Errorf("trust after %v (derived %v), want dscp first, derived", res.After.Trust, res.After.TrustDerived)
+				}
+				undo, _ := res.Undo(engine.QoSChange{DSCP: []engine.DSCPPriority{{DSCP: 26, Priority: 3}}})
+				if diff := cmp.Diff(engine.QoSChange{DSCPDelete: []uint8{26}}, undo); diff != "" {
+					t.Errorf("undo (-want +got):\n%s", diff)
+				}
+			}},
+		{"no trust table (mlx5), no DSCP entry: refused", nil, engine.QoSChange{Trust: []string{"dscp", "pcp"}},
+			[]string{"IEEE_GET"}, "give DSCP entries (--dscp 26=3)", "", nil},
+		{"no trust table (mlx5), trust PCP: refused", func(f *kerneltest.Fake) { f.State.App = []dcbnl.App{dscp26} },
+			engine.QoSChange{Trust: []string{"pcp"}}, []string{"IEEE_GET"}, "remove them (--dscp-delete) instead", "", nil},
+		{"DSCP 26 → 5 replaces 26 → 3", func(f *kerneltest.Fake) { f.State.App = []dcbnl.App{dscp26} },
+			engine.QoSChange{DSCP: []engine.DSCPPriority{{DSCP: 26, Priority: 5}}}, []string{"IEEE_GET", "IEEE_DEL", "IEEE_SET", "IEEE_GET"}, "", "",
+			func(t *testing.T, f *kerneltest.Fake, res engine.QoSWriteResult, _ []kerneltest.Request) {
+				if diff := cmp.Diff([]engine.DSCPPriority{{DSCP: 26, Priority: 5}}, res.After.DSCP); diff != "" {
+					t.Errorf("DSCP after (-want +got):\n%s", diff)
+				}
+				undo, _ := res.Undo(engine.QoSChange{DSCP: []engine.DSCPPriority{{DSCP: 26, Priority: 5}}})
+				if diff := cmp.Diff(engine.QoSChange{DSCP: []engine.DSCPPriority{{DSCP: 26, Priority: 3}}}, undo); diff != "" {
+					t.Errorf("undo (-want +got):\n%s", diff)
+				}
+			}},
+		{"PFC delay 1234 → 7, the rest of PFC kept", func(f *kerneltest.Fake) { f.State.PFC.Enabled = 1 << 3 },
+			engine.QoSChange{PFCDelay: &delay}, []string{"IEEE_GET", "IEEE_SET", "IEEE_GET"}, "", "resets the link",
+			func(t *testing.T, f *kerneltest.Fake, res engine.QoSWriteResult, _ []kerneltest.Request) {
+				if p := f.State.PFC; p.Delay != 7 || p.Enabled != 1<<3 || p.Cap != 8 {
+					t.Errorf("the driver's PFC %+v, want delay 7, priority 3, cap 8", *p)
+				}
+			}},
+		{"buffer ignored by the driver: read back differs", func(f *kerneltest.Fake) {
+			f.State.Buffer = &dcbnl.Buffer{Size: [8]uint32{262144}, TotalSize: 524288}
+			f.Ignore["BUFFER"] = true
+		}, engine.QoSChange{Buffer: &lossless.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{131072, 131072}}},
+			[]string{"IEEE_GET", "IEEE_SET", "IEEE_GET"}, "the driver accepted the writes but reads back other values: buffer split", "", nil},
+		{"buffer written, the total kept", func(f *kerneltest.Fake) { f.State.Buffer = &dcbnl.Buffer{Size: [8]uint32{262144}, TotalSize: 524288} },
+			engine.QoSChange{Buffer: &lossless.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{131072, 131072}}},
+			[]string{"IEEE_GET", "IEEE_SET", "IEEE_GET"}, "", "",
+			func(t *testing.T, f *kerneltest.Fake, res engine.QoSWriteResult, _ []kerneltest.Request) {
+				if b := f.State.Buffer; b.TotalSize != 524288 || b.PrioBuffer[3] != 1 {
+					t.Errorf("the driver's buffer %+v", *b)
+				}
+			}},
+		{"firmware DCBX: refused", func(f *kerneltest.Fake) { f.Mode = &lld }, engine.QoSChange{PFCDelay: &delay},
+			[]string{"IEEE_GET"}, "the NIC firmware runs DCBX", "", nil},
+		{"nothing differs: nothing written", func(f *kerneltest.Fake) { f.State.App = []dcbnl.App{dscp26} },
+			engine.QoSChange{DSCP: []engine.DSCPPriority{{DSCP: 26, Priority: 3}}}, []string{"IEEE_GET"}, "", "", nil},
+		{"rdma_cm default ToS 0 → 106", nil, engine.QoSChange{RoCEToS: []engine.RoCEToSChange{{Device: "mlx5_0", Port: 1, ToS: 106}}},
+			nil, "", "",
+			func(t *testing.T, f *kerneltest.Fake, res engine.QoSWriteResult, _ []kerneltest.Request) {
+				if b := res.Before.RoCEToS; len(b) != 1 || b[0].ToS == nil || *b[0].ToS != 0 {
+					t.Errorf("before %+v, want 0", b)
+				}
+				undo, notes := res.Undo(engine.QoSChange{RoCEToS: []engine.RoCEToSChange{{Device: "mlx5_0", Port: 1, ToS: 106}}})
+				if diff := cmp.Diff(engine.QoSChange{RoCEToS: []engine.RoCEToSChange{{Device: "mlx5_0", Port: 1, ToS: 0}}}, undo); diff != "" || len(notes) != 0 {
+					t.Errorf("undo (-want +got):\n%s%v", diff, notes)
+				}
+			}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := kerneltest.NewFake()
+			f.Mode = &host
+			if tt.setup != nil {
+				tt.setup(f)
+			}
+			root := t.TempDir()
+			port := filepath.Join(root, "kernel/config/rdma_cm/mlx5_0/ports/1")
+			if err := os.MkdirAll(port, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(port, "default_roce_tos"), []byte("0\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var reqs []kerneltest.Request
+			res := ApplyQoS(f.NetlinkLog(t, &reqs), rdma.DirWriter(root), "mlx0", tt.change)
+			var names []string
+			for _, r := range reqs {
+				names = append(names, r.Cmd)
+			}
+			if diff := cmp.Diff(tt.wantReqs, names); diff != "" {
+				t.Errorf("requests (-want +got):\n%s", diff)
+			}
+			switch {
+			case tt.wantErr == "" && res.Err != nil:
+				t.Fatalf("error %v", res.Err)
+			case tt.wantErr != "" && (res.Err == nil || !strings.Contains(res.Err.Error(), tt.wantErr)):
+				t.Fatalf("error %v, want %q", res.Err, tt.wantErr)
+			}
+			if tt.wantNote != "" && !strings.Contains(strings.Join(res.Notes, "; "), tt.wantNote) {
+				t.Errorf("notes %q, want %q", res.Notes, tt.wantNote)
+			}
+			if tt.check != nil {
+				tt.check(t, f, res, reqs)
+			}
+		})
+	}
+}
