@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/dcbtop/dcbtop/engine/dcb"
+	"github.com/dcbtop/dcbtop/engine/diag"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 	"github.com/dcbtop/dcbtop/engine/lossless"
 )
@@ -464,6 +465,50 @@ func (c *QoSChange) Args() []string {
 	}
 	for _, t := range c.RoCEToS {
 		out = append(out, "--roce-tos", fmt.Sprintf("%s/%d=%d", t.Device, t.Port, t.ToS))
+	}
+	return out
+}
+
+// Changes says what the change would change in the verdicts, one line
+// each: every RoCE path hop whose verdict changes ("mlx5_0/1 trust:
+// warning → ok"), then the diagnostics it raises ("+ roce-tos-ecn
+// warning: ...") and clears ("- trust-pcp-with-dscp-map").
+func (pv *QoSPreview) Changes() []string {
+	var out []string
+	paths := func(in Interface) map[string]lossless.PathVerdict {
+		m := map[string]lossless.PathVerdict{}
+		if in.Counters != nil {
+			for _, p := range in.Counters.RoCEPaths {
+				for _, h := range p.Hops {
+					m[fmt.Sprintf("%s/%d %s", p.Device, p.Port, h.Hop)] = h.Verdict
+				}
+			}
+		}
+		return m
+	}
+	before, after := paths(pv.Before), paths(pv.After)
+	var keys []string
+	for k := range after {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if b, a := before[k], after[k]; a != b {
+			out = append(out, fmt.Sprintf("%s: %s → %s", k, b, a))
+		}
+	}
+	has := func(in Interface, code string) bool {
+		return slices.ContainsFunc(in.Diagnostics, func(d diag.Diagnostic) bool { return string(d.Code) == code })
+	}
+	for _, d := range pv.After.Diagnostics {
+		if !has(pv.Before, string(d.Code)) {
+			out = append(out, fmt.Sprintf("+ %s %s: %s", d.Code, d.Severity, d.Message))
+		}
+	}
+	for _, d := range pv.Before.Diagnostics {
+		if !has(pv.After, string(d.Code)) {
+			out = append(out, fmt.Sprintf("- %s", d.Code))
+		}
 	}
 	return out
 }

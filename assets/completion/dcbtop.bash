@@ -10,7 +10,8 @@ _dcbtop() {
         --snapshot-dir|--textfile) _filedir -d; return ;;
         --willing) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
         --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
-        --duration|--tx-interval|--speed|--metrics|--wait|--counters-interval|--local-mac) return ;;
+        --trust) COMPREPLY=($(compgen -W "dscp,pcp pcp dscp" -- "$cur")); return ;;
+        --duration|--tx-interval|--speed|--metrics|--wait|--counters-interval|--local-mac|--dscp|--dscp-delete|--pfc-delay|--buffer|--roce-tos) return ;;
     esac
     local commands="apply bundle check demo help version"
     if [[ $cword -eq 1 && $cur != -* ]]; then
@@ -24,7 +25,7 @@ _dcbtop() {
     fi
     local opts
     case ${words[1]} in
-        apply) opts="-i --willing --help" ;;
+        apply) opts="-i --willing --trust --dscp --dscp-delete --pfc-delay --buffer --roce-tos --dry-run --help" ;;
         bundle) opts="-i --duration --redact -o --help" ;;
         check) opts="-i -r --local-mac --expect --wait --json --junit --textfile --help" ;;
         demo) opts="--json --events --text --duration --speed --no-mouse --color --metrics --snapshot-dir --help" ;;

@@ -22,10 +22,13 @@ import (
 
 	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/capture/kernel"
+	"github.com/dcbtop/dcbtop/engine"
 )
 
 // applyUsage is dcbtop apply --help.
 const applyUsage = `usage: dcbtop apply -i IFACE [PARAMS-FILE | -] [--willing on|off]
+       dcbtop apply -i IFACE [--dry-run] [--trust LIST] [--dscp D=P,...]
+                    [--dscp-delete D,...] [--pfc-delay N] [--buffer B] [--roce-tos DEV/PORT=TOS]
 
 Sets the local DCB parameters the file gives (ets, ets_reco, pfc, app; a
 PARAMS object as in dcbtop's JSON, - for stdin) and/or the DCBX Willing
@@ -39,6 +42,24 @@ applied unless it was read back.
   --willing on|off  the local DCBX Willing state (unchanged when not given)
   -h, --help        this help
 
+The host's QoS, which DCBX does not carry and the RoCE path judges, goes
+straight to the kernel, previewed first (what changes, and what the RoCE
+path, the diagnostics and dcbtop check say after it), then read back; the
+command that undoes it is printed:
+  --trust LIST      the trust table, most trusted first: dscp, pcp,
+                    ethertype, tcp-port, udp-port, port (mlx5, which has
+                    none, trusts DSCP while DSCP entries exist)
+  --dscp D=P,...    DSCP → priority APP entries (each replaces its DSCP's)
+  --dscp-delete D,...  remove the DSCP entries of these values
+  --pfc-delay N     the PFC delay (bits; the cable length in metres on mlx5)
+  --buffer B        the receive buffer split: 8 priority→buffer numbers,
+                    a colon, the buffers' sizes in bytes
+                    (0,0,0,1,0,0,0,0:131072,131072)
+  --roce-tos DEV/PORT=TOS  the ToS rdma_cm stamps on new connections of
+                    an RDMA port (configfs; mkdir rdma_cm/DEV when needed):
+                    106 is DSCP 26, ECT(0)
+  --dry-run         preview the QoS fields only, write nothing
+
 The file is checked whole before anything is sent: unknown fields, arrays
 not of 8, a key or an APP entry given twice, values out of range. It may be
 at most 1 MiB. Reading stdin from a terminal ends with Ctrl-D.
@@ -47,6 +68,8 @@ Examples:
   sudo dcbtop apply -i eth0 params.json
   sudo dcbtop apply -i eth0 --willing off
   echo '{"pfc": {"willing": true, "cap": 8, "enabled": [3]}}' | sudo dcbtop apply -i eth0 -
+  sudo dcbtop apply -i eth0 --dry-run --trust dscp,pcp --dscp 26=3
+  sudo dcbtop apply -i eth0 --roce-tos mlx5_0/1=106
 
 Exit status: 0 applied (or nothing to change), 1 not applied, 2 bad usage,
 130 interrupted while waiting for input.
@@ -57,6 +80,9 @@ type applyOptions struct {
 	iface   string
 	file    string // "" when none; "-" is stdin
 	willing *bool
+	// qos are the host QoS fields; dryRun previews them only.
+	qos    engine.QoSChange
+	dryRun bool
 }
 
 // applyFlags defines dcbtop apply's flags on o and ifaces.
@@ -65,6 +91,13 @@ func applyFlags(o *applyOptions, ifaces *[]string) *flag.FlagSet {
 	fs.SetOutput(io.Discard)
 	ifaceFlag(fs, ifaces)
 	fs.Var(optOnOffValue{&o.willing}, "willing", "on|off")
+	fs.Var(trustValue{&o.qos}, "trust", "trust table")
+	fs.Var(dscpValue{&o.qos}, "dscp", "DSCP=PRIORITY,...")
+	fs.Var(dscpDeleteValue{&o.qos}, "dscp-delete", "DSCP,...")
+	fs.Var(pfcDelayValue{&o.qos}, "pfc-delay", "PFC delay")
+	fs.Var(bufferValue{&o.qos}, "buffer", "buffer split")
+	fs.Var(roceToSValue{&o.qos}, "roce-tos", "DEV/PORT=TOS")
+	fs.BoolVar(&o.dryRun, "dry-run", false, "preview only")
 	return fs
 }
 
@@ -93,7 +126,11 @@ func parseApply(args []string) (*applyOptions, error) {
 		return nil, errors.New("exactly one -i")
 	case len(files) > 1:
 		return nil, fmt.Errorf("unexpected argument %q (one PARAMS FILE at most)", files[1])
-	case len(files) == 0 && o.willing == nil:
+	case !o.qos.Empty() && (len(files) > 0 || o.willing != nil):
+		return nil, errQoSWithAgentParams
+	case o.dryRun && o.qos.Empty():
+		return nil, errors.New("--dry-run previews the QoS fields (--trust, --dscp, --dscp-delete, --pfc-delay, --buffer, --roce-tos): give one")
+	case len(files) == 0 && o.willing == nil && o.qos.Empty():
 		return nil, errors.New("give a PARAMS FILE (- for stdin), --willing on|off, or both")
 	}
 	o.iface = ifaces[0]
@@ -153,6 +190,9 @@ func readParamsFile(ctx context.Context, name string, env Env) (*dcb.Params, err
 }
 
 func apply(ctx context.Context, o *applyOptions, env Env) error {
+	if !o.qos.Empty() {
+		return applyQoS(o, env)
+	}
 	var params *dcb.Params
 	if o.file != "" {
 		var err error

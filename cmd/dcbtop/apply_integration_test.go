@@ -25,6 +25,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/capture/control"
+	"github.com/dcbtop/dcbtop/capture/counters"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -322,5 +323,69 @@ func TestApplyAgentLLDPD(t *testing.T) {
 	}
 	if checked == 0 {
 		t.Error("tshark: no frame from dcbtop in the second after --willing off")
+	}
+}
+
+// TestApplyQoS runs dcbtop apply's host QoS fields on a veth named as the
+// mlx5 fixture's netdev, DCBTOP_SYSFS_ROOT a copy of the fixture's /sys:
+// the ToS is previewed (what the RoCE path and check say after it),
+// written to rdma_cm's configfs, read back, and undone by the command it
+// prints; a dry run writes nothing; trust and DSCP entries are refused
+// on a driver without DCB netlink before anything is written.
+func TestApplyQoS(t *testing.T) {
+	testbed.RequirePriv(t)
+	t.Parallel()
+	root := t.TempDir()
+	if err := os.CopyFS(root, os.DirFS("testdata/roce/mlx5")); err != nil {
+		t.Fatal(err)
+	}
+	tosFile := filepath.Join(root, "kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos")
+	sw, host := testbed.NewNS(t, "qsw"), testbed.NewNS(t, "qhost")
+	testbed.Veth(t, sw, "p0", host, "ens3f0np0")
+	run := func(args ...string) (int, string, string) {
+		return runOut(t, append([]string{ipPath(t), "netns", "exec", host.Name, envPath(t), counters.EnvSysfsRoot + "=" + root,
+			control.EnvRunDir + "=" + t.TempDir(), dcbtopBin, "apply", "-i", "ens3f0np0"}, args...)...)
+	}
+	tos := func() string {
+		b, err := os.ReadFile(tosFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+
+	code, out, errOut := run("--roce-tos", "mlx5_0/1=104", "--dry-run")
+	for _, want := range []string{
+		"ens3f0np0: mlx5_0 port 1 rdma_cm default ToS 106 (DSCP 26, ECT(0)) → 104 (DSCP 26, Not-ECT)\n",
+		"ens3f0np0: after it: + roce-tos-ecn warning: rdma_cm's default ToS 104 on mlx5_0 port 1 has ECN Not-ECT",
+		"ens3f0np0: dry run: nothing written\n",
+	} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("dry run: exit %d, stdout %q, stderr %q; want %q", code, out, errOut, want)
+		}
+	}
+	if got := tos(); got != "106\n" {
+		t.Fatalf("the dry run wrote %q", got)
+	}
+
+	code, out, errOut = run("--roce-tos", "mlx5_0/1=104")
+	if code != 0 || !strings.Contains(out, "ens3f0np0: to undo: dcbtop apply -i ens3f0np0 --roce-tos mlx5_0/1=106\n") ||
+		!strings.Contains(out, "ens3f0np0: written and read back: rdma_cm default ToS of mlx5_0 port 1\n") {
+		t.Errorf("apply: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if got := tos(); got != "104\n" {
+		t.Errorf("default_roce_tos %q after the apply, want 104", got)
+	}
+	if code, out, errOut := run("--roce-tos", "mlx5_0/1=106"); code != 0 || tos() != "106\n" {
+		t.Errorf("undo: exit %d, stdout %q, stderr %q, default_roce_tos %q", code, out, errOut, tos())
+	}
+
+	code, out, errOut = run("--trust", "dscp,pcp", "--dscp", "26=3")
+	if want := "dcbtop: ens3f0np0: not applied: the driver reports no DCB APP table here (no DCB netlink): trust and DSCP entries cannot be set\n"; code != 1 || out != "" || errOut != want {
+		t.Errorf("trust on a veth: exit %d, stdout %q, stderr %q; want 1 and %q", code, out, errOut, want)
+	}
+	code, _, errOut = run("--roce-tos", "mlx5_9/1=106")
+	if want := "roce tos: mlx5_9 port 1 is not an RDMA port of ens3f0np0"; code != 1 || !strings.Contains(errOut, want) {
+		t.Errorf("an unknown RDMA port: exit %d, stderr %q; want %q", code, errOut, want)
 	}
 }

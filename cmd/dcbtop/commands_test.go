@@ -242,7 +242,7 @@ complete() { :; }
 		{[]string{"dcbtop", "demo", "--s"}, "--speed --snapshot-dir"},
 		{[]string{"dcbtop", "check", "--j"}, "--json --junit"},
 		{[]string{"dcbtop", "apply", "-i", "lo", "p"}, "<files json>"},
-		{[]string{"dcbtop", "apply", "--"}, "--willing --help"},
+		{[]string{"dcbtop", "apply", "--"}, "--willing --trust --dscp --dscp-delete --pfc-delay --buffer --roce-tos --dry-run --help"},
 		{[]string{"dcbtop", "help", "d"}, "demo"},
 		{[]string{"dcbtop", "version", "--"}, "--help"},
 	}

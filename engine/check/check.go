@@ -632,3 +632,19 @@ func prefixAll(prefix string, s []string) []string {
 	}
 	return out
 }
+
+// Changes says which checks a change of an interface would change, one
+// line each ("trust: WARNING → OK"), judging before and after with o.
+func Changes(before, after *engine.Interface, o Options) []string {
+	was := map[Name]Verdict{}
+	for _, r := range Run(before, o) {
+		was[r.Check] = r.Verdict
+	}
+	var out []string
+	for _, r := range Run(after, o) {
+		if v, ok := was[r.Check]; !ok || v != r.Verdict {
+			out = append(out, fmt.Sprintf("%s: %s → %s", r.Check, v, r.Verdict))
+		}
+	}
+	return out
+}
