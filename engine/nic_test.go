@@ -24,7 +24,7 @@ func TestNICProgram(t *testing.T) {
 	nic := func(p *dcb.Params, mode string, firmware bool) LocalChanged {
 		return LocalChanged{Interface: "eth0", At: at(2), Source: SourceDCBNL, Params: p, Mode: mode, FirmwareManaged: firmware}
 	}
-	same := &dcb.Params{ETS: ets(50), PFC: &dcb.PFC{Cap: 4, MBC: true, Enabled: 1 << 3}}   // capability fields differ only
+	same := &dcb.Params{ETS: ets(50), PFC: &dcb.PFC{Cap: 4, MBC: true, Enabled: 1 << 3}}    // capability fields differ only
 	otherPFC := &dcb.Params{ETS: ets(50), PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 4}, App: nil} // PFC on 4, not 3
 	type want struct {
 		ETS, PFC NICState

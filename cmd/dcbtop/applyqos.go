@@ -173,7 +173,9 @@ func applyQoS(o *applyOptions, env Env) error {
 	if len(o.qos.DSCP)+len(o.qos.DSCPDelete) > 0 && pv.Before.LocalSource == engine.SourceAgent {
 		return fmt.Errorf("%s: not applied: dcbtop's agent runs here and programs the APP table with what it advertises: give the DSCP entries in a PARAMS file's app (dcbtop apply -i %s FILE)", o.iface, o.iface)
 	}
-	say := func(format string, a ...any) { fmt.Fprintf(env.Stdout, "%s: "+format+"\n", append([]any{o.iface}, a...)...) }
+	say := func(format string, a ...any) {
+		fmt.Fprintf(env.Stdout, "%s: "+format+"\n", append([]any{o.iface}, a...)...)
+	}
 	for _, l := range pv.Lines {
 		say("%s", l)
 	}
