@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/dcbtop/dcbtop/engine/dcb"
 	"github.com/dcbtop/dcbtop/engine/diag"
@@ -100,5 +101,41 @@ func TestPreviewQoS(t *testing.T) {
 				t.Errorf("the preview changed the engine (-before +now):\n%s", diff)
 			}
 		})
+	}
+}
+
+// QoSFixes proposes a fix for each diagnostic dcbtop can write one for,
+// and each fix, previewed, clears its diagnostic.
+func TestQoSFixes(t *testing.T) {
+	e := qosEngine(t)
+	in, _ := e.Interface("eth0")
+	fixes := QoSFixes(in)
+	delay := uint16(7)
+	want := []QoSFix{
+		{Code: diag.CodePFCNoHeadroom, Change: QoSChange{PFCDelay: &delay}},
+		{Code: diag.CodeTrustMismatch, Change: QoSChange{Trust: []string{"dscp", "pcp"}}},
+	}
+	if diff := cmp.Diff(want, fixes, cmpopts.IgnoreFields(QoSFix{}, "Why")); diff != "" {
+		t.Fatalf("fixes (-want +got):\n%s", diff)
+	}
+	for _, f := range fixes {
+		pv, err := e.PreviewQoS("eth0", f.Change)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, still := pv.After.Diagnostic(f.Code); still {
+			t.Errorf("%s: the fix leaves it (%s)", f.Code, f.Why)
+		}
+	}
+	// Trust DSCP with no DSCP entry: map the RoCE traffic's DSCP.
+	e.Apply(LocalChanged{Interface: "eth0", At: t0, Source: SourceDCBNL, Mode: "host agent, IEEE",
+		Params: &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}, App: []dcb.App{}}})
+	d := uint16(7)
+	e.Apply(CountersSampled{Interface: "eth0", At: t0.Add(time.Second), Interval: time.Second, RDMA: []lossless.RDMAPortSample{},
+		QoS: &lossless.PortQoSSample{Trust: []string{"dscp", "pcp"}, PFCDelay: &d}})
+	in, _ = e.Interface("eth0")
+	if diff := cmp.Diff([]QoSFix{{Code: diag.CodeTrustMismatch, Change: QoSChange{DSCP: []DSCPPriority{{DSCP: 26, Priority: 3}}}}},
+		QoSFixes(in), cmpopts.IgnoreFields(QoSFix{}, "Why")); diff != "" {
+		t.Errorf("fixes (-want +got):\n%s", diff)
 	}
 }

@@ -1,0 +1,151 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/dcbtop/dcbtop/engine/dcb"
+	"github.com/dcbtop/dcbtop/engine/diag"
+	"github.com/dcbtop/dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/engine/lossless"
+)
+
+// A QoSFix is the host QoS change dcbtop proposes for one of an
+// interface's diagnostics: what to write, and why that fixes it. The
+// screen's f previews one (Engine.PreviewQoS) and writes it after a
+// confirmation; dcbtop apply takes the same change (QoSChange.Args).
+type QoSFix struct {
+	Code   diag.Code
+	Change QoSChange
+	Why    string
+}
+
+// mlx5DefaultCableLen is the PFC delay mlx5 starts a port with: its
+// cable length in metres (drivers/net/ethernet/mellanox/mlx5/core/en/
+// port_buffer.h MLX5E_DEFAULT_CABLE_LEN, set by mlx5e_dcbnl_initialize).
+const mlx5DefaultCableLen = 7
+
+// roceDSCP is the DSCP RoCE v2 traffic conventionally carries (DCQCN's
+// deployments and NVIDIA's RoCE configuration: DSCP 26, AF31), proposed
+// where rdma_cm's default ToS does not say which DSCP the traffic has.
+const roceDSCP = 26
+
+// QoSFixes returns the fixes dcbtop can write for in's diagnostics, in
+// the diagnostics' order, most severe first: one per diagnostic that has
+// one:
+//   - trust-pcp-with-dscp-map with DSCP entries: trust DSCP, then PCP (the
+//     APP table's DSCP map is used once the port trusts DSCP,
+//     DCB_ATTR_DCB_APP_TRUST_TABLE);
+//   - trust-pcp-with-dscp-map with no DSCP entry: map the RoCE traffic's
+//     DSCP (rdma_cm's default, else 26) to the lowest PFC priority;
+//   - pfc-no-headroom from a PFC delay of 0: mlx5's default cable length,
+//     7 m (the operator sets the real one with dcbtop apply --pfc-delay);
+//   - roce-tos-ecn: the same DSCP with ECT(0) (RFC 3168: DSCP<<2 | 2);
+//   - roce-tos-not-lossless: a DSCP the APP table maps to a PFC priority,
+//     with ECT(0).
+//
+// A diagnostic whose fix would need facts dcbtop does not have (which
+// buffer to give a PFC priority) gets none.
+func QoSFixes(in Interface) []QoSFix {
+	ds := slices.Clone(in.Diagnostics)
+	slices.SortStableFunc(ds, func(a, b diag.Diagnostic) int { return int(b.Severity) - int(a.Severity) })
+	var out []QoSFix
+	for _, d := range ds {
+		if f, ok := qosFix(in, d.Code); ok && !slices.ContainsFunc(out, func(x QoSFix) bool { return x.Code == f.Code }) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// qosFix is code's fix on in, if dcbtop has one.
+func qosFix(in Interface, code diag.Code) (QoSFix, bool) {
+	q := in.qos()
+	var pfcOn []uint8
+	if op := in.Operational; op != nil && op.PFC != nil {
+		pfcOn = op.PFC.Enabled.List()
+	}
+	var app []dcbApp
+	if in.Local != nil {
+		app = in.Local.App
+	}
+	dscpEntries := slices.ContainsFunc(app, func(a dcbApp) bool { return a.Selector == lldp.AppSelDSCP })
+	f := QoSFix{Code: code}
+	switch code {
+	case diag.CodeTrustMismatch:
+		if q == nil || q.Trust == nil {
+			return f, false
+		}
+		if dscp, _ := q.TrustsDSCP(); !dscp && dscpEntries {
+			f.Change.Trust = []string{"dscp", "pcp"}
+			f.Why = "the APP table's DSCP map is used once the port trusts DSCP first"
+			return f, true
+		}
+		if len(pfcOn) == 0 {
+			return f, false
+		}
+		d := in.roceTrafficDSCP()
+		f.Change.DSCP = []DSCPPriority{{DSCP: d, Priority: pfcOn[0]}}
+		f.Why = fmt.Sprintf("the port trusts DSCP: DSCP %d (the RoCE traffic's) on PFC priority %d", d, pfcOn[0])
+		return f, true
+	case diag.CodePFCNoHeadroom:
+		if q == nil || q.PFCDelay == nil || *q.PFCDelay != 0 {
+			return f, false // an empty buffer: which one to give it is the operator's call
+		}
+		d := uint16(mlx5DefaultCableLen)
+		f.Change.PFCDelay = &d
+		f.Why = "mlx5's default cable length (7 m) sizes the lossless headroom; set the real length with dcbtop apply --pfc-delay M"
+		return f, true
+	case diag.CodeRoCEToSECN:
+		for _, r := range in.rocePorts() {
+			if t := r.DefaultToS; t != nil && t.ECN&3 != 2 && t.ECN&3 != 1 {
+				f.Change.RoCEToS = append(f.Change.RoCEToS, RoCEToSChange{Device: r.Device, Port: r.Port, ToS: t.DSCP<<2 | 2})
+			}
+		}
+		f.Why = "the same DSCP with ECN ECT(0), which switches may mark (RFC 3168)"
+		return f, len(f.Change.RoCEToS) > 0
+	case diag.CodeRoCEToSNotLossless:
+		var d uint8
+		found := false
+		for _, a := range app {
+			if a.Selector == lldp.AppSelDSCP && slices.Contains(pfcOn, a.Priority) {
+				d, found = uint8(a.Protocol), true
+				break
+			}
+		}
+		if !found {
+			return f, false
+		}
+		for _, r := range in.rocePorts() {
+			if t := r.DefaultToS; t != nil && t.DSCP != d {
+				f.Change.RoCEToS = append(f.Change.RoCEToS, RoCEToSChange{Device: r.Device, Port: r.Port, ToS: d<<2 | 2})
+			}
+		}
+		f.Why = fmt.Sprintf("DSCP %d, which the APP table maps to a PFC priority, with ECN ECT(0)", d)
+		return f, len(f.Change.RoCEToS) > 0
+	}
+	return f, false
+}
+
+// roceTrafficDSCP is the DSCP of the interface's RoCE traffic: rdma_cm's
+// default ToS of its first RDMA port that has one, else 26.
+func (in *Interface) roceTrafficDSCP() uint8 {
+	for _, r := range in.rocePorts() {
+		if r.DefaultToS != nil {
+			return r.DefaultToS.DSCP
+		}
+	}
+	return roceDSCP
+}
+
+// dcbApp is a PARAMS app entry.
+type dcbApp = dcb.App
+
+// rocePorts returns in's RDMA ports (the last counters sample's), none
+// when unknown.
+func (in *Interface) rocePorts() []lossless.RoCEPortSample {
+	if in.Counters == nil {
+		return nil
+	}
+	return in.Counters.RoCE
+}
