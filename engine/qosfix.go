@@ -149,3 +149,13 @@ func (in *Interface) rocePorts() []lossless.RoCEPortSample {
 	}
 	return in.Counters.RoCE
 }
+
+// A FixPreview is a host QoS change and what it would do: the fix (the
+// diagnostic it is for, the change, why), the change in words (before →
+// after), and what it changes in the verdicts (the RoCE path's hops, the
+// diagnostics, and dcbtop check's checks, which the caller adds).
+type FixPreview struct {
+	Fix     QoSFix
+	Lines   []string
+	Changes []string
+}

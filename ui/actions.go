@@ -62,6 +62,10 @@ func (m Model) startUndo() (tea.Model, tea.Cmd) {
 	b, snap := m.backend, *in
 	m.vs.busy = fmt.Sprintf("checking undo on %s…", snap.Name)
 	return m, func() tea.Msg {
+		if fix, ok := b.QoSUndo(snap.Name); ok {
+			// The last write here was a host QoS fix: its undo.
+			return fixesMsg{iface: snap.Name, fixes: []FixPreview{fix}, undo: true}
+		}
 		st, ok := b.UndoState(snap.Name)
 		if !ok {
 			return noUndoMsg{iface: snap.Name}
@@ -72,6 +76,22 @@ func (m Model) startUndo() (tea.Model, tea.Cmd) {
 			msg.preview = true
 		}
 		return msg
+	}
+}
+
+// startFix asks the backend for the host QoS fixes of the selected
+// interface's diagnostics, each previewed (the backend's engine judges
+// the changed facts), and opens the first.
+func (m Model) startFix() (tea.Model, tea.Cmd) {
+	in := m.target(actFix)
+	if in == nil {
+		return m, nil
+	}
+	b, name := m.backend, in.Name
+	m.vs.busy = fmt.Sprintf("looking for fixes on %s…", name)
+	return m, func() tea.Msg {
+		fixes, err := b.QoSFixes(name)
+		return fixesMsg{iface: name, fixes: fixes, err: err}
 	}
 }
 
@@ -124,6 +144,11 @@ func (m *Model) openConfirm(msg confirmMsg) {
 func (m Model) dialogKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	k, d, b := m.keys, m.vs.dialog, m.backend
 	switch {
+	case d.kind == dialogFix && key.Matches(msg, k.Fix) && len(d.fixes) > 1:
+		next := *d
+		next.fix = (d.fix + 1) % len(d.fixes)
+		m.vs.dialog = &next
+		return m, nil
 	case key.Matches(msg, k.Yes):
 	case key.Matches(msg, k.No):
 		m.vs.dialog = nil
@@ -167,6 +192,17 @@ func (m Model) dialogKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, func() tea.Msg {
 			text, err := b.Undo(name)
 			return resultMsg{act: actUndo, iface: name, text: text, err: err}
+		}
+	case dialogFix:
+		fix, undo := d.fixes[d.fix], d.qosUndo
+		act := actFix
+		if undo {
+			act = actUndo
+		}
+		m.vs.busy = fmt.Sprintf("writing %s on %s…", fix.Fix.Code, name)
+		return m, func() tea.Msg {
+			text, err := b.ApplyQoS(name, fix.Fix.Change, undo)
+			return resultMsg{act: act, iface: name, text: text, err: err}
 		}
 	case dialogAgent:
 		on := d.willing

@@ -435,6 +435,10 @@ func allows(c Caps, act actionKind) (ok bool, why string) {
 	switch {
 	case act == actAgent:
 		return c.CanAgent, c.AgentWhy()
+	case act == actFix:
+		// A host QoS fix goes to the kernel whoever owns DCBX: only a
+		// replay refuses it here (the backend says the rest).
+		return c.WriteNo.Code != engine.RefuseReplay, c.WriteWhy()
 	case act == actUndo && c.CanWrite && c.UndoNo.Code != engine.RefuseNothing:
 		return false, c.UndoWhy() // undo asks nothing when there is nothing to undo
 	}

@@ -135,6 +135,8 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.startUndo()
 	case key.Matches(msg, k.Agent):
 		return m.startAgent()
+	case key.Matches(msg, k.Fix):
+		return m.startFix()
 	case key.Matches(msg, k.Export):
 		return m.export()
 	}

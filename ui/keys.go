@@ -52,6 +52,7 @@ type KeyMap struct {
 	Undo    key.Binding // undo the last apply
 	Export  key.Binding // export the snapshot on screen
 	Agent   key.Binding // start/stop dcbtop's host agent
+	Fix     key.Binding // preview and write a host QoS fix of a diagnostic
 	Yes     key.Binding // confirm
 	No      key.Binding // cancel
 
@@ -116,6 +117,7 @@ func DefaultKeyMap() KeyMap {
 		Undo:    b("u", "undo", "u"),
 		Export:  b("s", "export", "s"),
 		Agent:   b("a", "agent", "a"),
+		Fix:     b("f", "fix (preview)", "f"),
 		Yes:     b("y", "yes", "y", "Y"),
 		No:      b("n/esc", "no", "n", "N", "esc"),
 
@@ -138,6 +140,6 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Quit, k.Interrupt, k.Help, k.Pause, k.NextPane, k.PrevPane, k.Lossless, k.Overview, k.Sort, k.Messages, k.PrevIface, k.NextIface, k.JumpIface},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Select, k.Hex, k.Filter, k.NextHit, k.PrevHit, k.Order, k.Back},
 		// Actions, then the replay's player.
-		{k.Willing, k.Edit, k.Undo, k.Export, k.Agent, k.Yes, k.No, k.PlayPause, k.SeekBack, k.SeekFwd, k.Faster, k.Slower, k.Restart},
+		{k.Willing, k.Edit, k.Undo, k.Export, k.Agent, k.Fix, k.Yes, k.No, k.PlayPause, k.SeekBack, k.SeekFwd, k.Faster, k.Slower, k.Restart},
 	}
 }

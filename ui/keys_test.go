@@ -262,7 +262,7 @@ func TestUndoPreview(t *testing.T) {
 		"Operational after undo (preview):", "y undo")
 	// One call for u: what the host would restore; the preview is the
 	// screen's own (engine.PreviewOperational on the snapshot).
-	h.wantCalls("UndoState(eth0)")
+	h.wantCalls("QoSUndo(eth0)", "UndoState(eth0)")
 	h.golden("undo_dialog")
 	h.press("y")
 	h.wantScreen("✓ eth0: restored willing on; read back: willing on")

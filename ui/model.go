@@ -155,6 +155,8 @@ const (
 	// dialogQuit: q while dcbtop's agent runs, whose shutdown LLDPDU on
 	// quitting withdraws the host's parameters from a willing switch.
 	dialogQuit
+	// dialogFix: a host QoS fix (or its undo) previewed.
+	dialogFix
 )
 
 // A dialog asks y/n before an action, with what it would change.
@@ -174,6 +176,11 @@ type dialog struct {
 	// nic says what the action does to the NIC (engine.NICWriteNote,
 	// engine.NICAgentStartNote), "" when nothing.
 	nic string
+	// fixes are dialogFix's previews (fix the one shown); qosUndo says it
+	// is the undo of the last fix.
+	fixes   []FixPreview
+	fix     int
+	qosUndo bool
 	// rebased says the state in force changed while it was open.
 	rebased bool
 }

@@ -176,6 +176,32 @@ func (r *renderer) dialogBox() string {
 		lines = append(lines, "")
 		lines = append(lines, wrap(fmt.Sprintf("Quitting stops dcbtop's DCBX agent on %s: it sends a shutdown LLDPDU (TTL 0), and a willing switch drops this host's DCBX parameters at once.",
 			strings.Join(names, ", ")), w, "")...)
+	case dialogFix:
+		f := d.fixes[d.fix]
+		title = fmt.Sprintf("Fix %s on %s", f.Fix.Code, ifn)
+		if len(d.fixes) > 1 {
+			title += fmt.Sprintf(" (%d of %d)", d.fix+1, len(d.fixes))
+		}
+		if d.qosUndo {
+			title = "Undo the last fix on " + ifn
+		}
+		if f.Fix.Why != "" {
+			lines = append(lines, wrap(Sanitize(f.Fix.Why), w, "  ")...)
+		}
+		lines = append(lines, "", "Writes to the NIC (read back after):")
+		for _, l := range f.Lines {
+			lines = append(lines, wrap("  "+Sanitize(l), w, "    ")...)
+		}
+		lines = append(lines, "", "After it (preview):")
+		if len(f.Changes) == 0 {
+			lines = append(lines, "  "+r.st.Dim.Render("no verdict changes"))
+		}
+		for _, l := range f.Changes {
+			lines = append(lines, wrap("  "+Sanitize(l), w, "    ")...)
+		}
+		if len(d.fixes) > 1 {
+			lines = append(lines, "", r.st.Dim.Render(r.st.Key.Render("f")+" the next fix"))
+		}
 	case dialogApply:
 		title = "Apply local parameters on " + ifn
 		lines = append(lines, "Local parameters change:")
@@ -198,7 +224,7 @@ func (r *renderer) dialogBox() string {
 	}
 	// The confirmation names its action.
 	verb := map[dialogKind]string{dialogWilling: "set Willing " + map[bool]string{true: "on", false: "off"}[d.willing],
-		dialogAgent: "stop agent", dialogUndo: "undo", dialogApply: "apply", dialogQuit: "quit and withdraw"}[d.kind]
+		dialogAgent: "stop agent", dialogUndo: "undo", dialogApply: "apply", dialogQuit: "quit and withdraw", dialogFix: "write it"}[d.kind]
 	if d.kind == dialogAgent && d.willing {
 		verb = "start agent"
 	}

@@ -22,11 +22,12 @@ const (
 	actUndo
 	actAgent
 	actApply
+	actFix
 )
 
 // String names the action as status lines do: "toggle Willing", "undo"...
 func (a actionKind) String() string {
-	return [...]string{"toggle Willing", "edit local parameters", "undo", "host agent", "apply"}[a]
+	return [...]string{"toggle Willing", "edit local parameters", "undo", "host agent", "apply", "fix"}[a]
 }
 
 // Messages carrying Backend results back to Update.
@@ -53,6 +54,14 @@ type (
 	exportMsg struct {
 		path string
 		err  error
+	}
+	// fixesMsg brings the host QoS fixes of iface (or, undo, the undo of
+	// the last one), previewed.
+	fixesMsg struct {
+		iface string
+		fixes []FixPreview
+		undo  bool
+		err   error
 	}
 )
 
@@ -131,6 +140,16 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case confirmMsg:
 		m.vs.busy = ""
 		m.openConfirm(msg)
+	case fixesMsg:
+		m.vs.busy = ""
+		switch {
+		case msg.err != nil:
+			m.vs.status = statusLine{text: fmt.Sprintf("%s: no fix can be written: %v", msg.iface, msg.err), level: levelErr}
+		case len(msg.fixes) == 0:
+			m.vs.status = statusLine{text: msg.iface + ": no diagnostic here has a fix dcbtop can write (f fixes the host's trust, DSCP map, PFC delay and rdma_cm ToS)"}
+		default:
+			m.vs.dialog = &dialog{kind: dialogFix, iface: msg.iface, fixes: msg.fixes, qosUndo: msg.undo}
+		}
 	case resultMsg:
 		m.vs.busy = ""
 		if msg.err == nil {
@@ -144,7 +163,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			case actUndo:
 				m.undone[msg.iface] = true
 				m.setNoUndo(msg.iface, engine.Refusal{Code: engine.RefuseNothingToUndo, Interface: msg.iface, Undone: true})
-			case actWilling, actApply:
+			case actWilling, actApply, actFix:
 				delete(m.undone, msg.iface)
 				m.setNoUndo(msg.iface, engine.Refusal{})
 			}

@@ -35,6 +35,11 @@ type fakeBackend struct {
 	// Apply sets it to applyUndo when that is set; an Undo clears it.
 	undo      *engine.LocalState
 	applyUndo *engine.LocalState
+	// fixes are what QoSFixes answers; an ApplyQoS of a fix makes fixUndo
+	// the pending undo (QoSUndo), an undo clears it.
+	fixes       []FixPreview
+	fixUndo     *FixPreview
+	pendingUndo *FixPreview
 }
 
 func (f *fakeBackend) record(format string, a ...any) {
@@ -119,6 +124,38 @@ func (f *fakeBackend) SetAgent(iface string, on bool) (string, error) {
 		return "", errors.New(f.caps.AgentWhy())
 	}
 	return "agent " + dcb.OnOff(on), nil
+}
+
+// QoSFixes answers fixes (FixPreview) when set.
+func (f *fakeBackend) QoSFixes(iface string) ([]FixPreview, error) {
+	f.record("QoSFixes(%s)", iface)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.fixes, nil
+}
+
+// ApplyQoS records the change; a fix leaves fixUndo as its undo.
+func (f *fakeBackend) ApplyQoS(iface string, change engine.QoSChange, undo bool) (string, error) {
+	f.record("ApplyQoS(%s, %v, undo %v)", iface, change.Args(), undo)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.pendingUndo = nil
+	if !undo && f.fixUndo != nil {
+		u := *f.fixUndo
+		f.pendingUndo = &u
+	}
+	return "written and read back", nil
+}
+
+// QoSUndo answers the undo of the last ApplyQoS of a fix.
+func (f *fakeBackend) QoSUndo(iface string) (FixPreview, bool) {
+	f.record("QoSUndo(%s)", iface)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.pendingUndo == nil {
+		return FixPreview{}, false
+	}
+	return *f.pendingUndo, true
 }
 
 var _ Backend = (*fakeBackend)(nil)
@@ -1137,4 +1174,39 @@ func TestNICStates(t *testing.T) {
 	h = newHarness(t, snap, nil)
 	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
 	h.wantScreen("local dcbtop agent · negotiated, not programmed (no DCB in this driver)", "(local willing) · not in NIC")
+}
+
+// f previews the host QoS fixes of the interface's diagnostics, one at a
+// time (f again: the next), y writes the one shown; u then previews its
+// undo, which y writes.
+func TestFixDialog(t *testing.T) {
+	delay := uint16(7)
+	be := &fakeBackend{
+		fixes: []FixPreview{
+			{Fix: engine.QoSFix{Code: "trust-pcp-with-dscp-map", Change: engine.QoSChange{Trust: []string{"dscp", "pcp"}}, Why: "the DSCP map is used once the port trusts DSCP"},
+				Lines: []string{"trust pcp → dscp, pcp"}, Changes: []string{"- trust-pcp-with-dscp-map", "trust: WARNING → OK"}},
+			{Fix: engine.QoSFix{Code: "pfc-no-headroom", Change: engine.QoSChange{PFCDelay: &delay}}, Lines: []string{"PFC delay 0 → 7"}},
+		},
+		fixUndo: &FixPreview{Fix: engine.QoSFix{Change: engine.QoSChange{Trust: []string{"pcp"}}}, Lines: []string{"trust dscp, pcp → pcp"}},
+	}
+	h := newHarness(t, realistic(t), be)
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 40})
+	h.press("f")
+	h.wantScreen("Fix trust-pcp-with-dscp-map on eth0 (1 of 2)", "the DSCP map is used once the port trusts DSCP",
+		"trust pcp → dscp, pcp", "- trust-pcp-with-dscp-map", "trust: WARNING → OK", "f the next fix", "y write it")
+	h.press("f")
+	h.wantScreen("Fix pfc-no-headroom on eth0 (2 of 2)", "PFC delay 0 → 7", "no verdict changes")
+	h.press("f", "y")
+	h.wantScreen("eth0: written and read back")
+	h.press("u")
+	h.wantScreen("Undo the last fix on eth0", "trust dscp, pcp → pcp")
+	h.press("y")
+	want := []string{"QoSFixes(eth0)", "ApplyQoS(eth0, [--trust dscp,pcp], undo false)", "QoSUndo(eth0)", "ApplyQoS(eth0, [--trust pcp], undo true)"}
+	if diff := cmp.Diff(want, be.Calls()); diff != "" {
+		t.Errorf("backend calls (-want +got):\n%s", diff)
+	}
+	// Nothing to fix: said, no dialog.
+	be.fixes = nil
+	h.press("f")
+	h.wantScreen("eth0: no diagnostic here has a fix dcbtop can write")
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/dcbtop/dcbtop/engine/dcb"
 
 	"github.com/dcbtop/dcbtop/capture/kernel"
+	"github.com/dcbtop/dcbtop/capture/rdma"
+	"github.com/dcbtop/dcbtop/engine/check"
 	"github.com/dcbtop/dcbtop/capture/snapfile"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/host"
@@ -34,6 +36,8 @@ type Run interface {
 	UndoState(iface string) (engine.LocalState, bool)
 	// SetAgent starts or stops dcbtop's agent on iface.
 	SetAgent(iface string, on bool) (AgentChange, error)
+	// PreviewQoS is the engine's PreviewQoS of c on iface, now.
+	PreviewQoS(iface string, c engine.QoSChange) (engine.QoSPreview, error)
 }
 
 // A Backend carries out what the screen's keys ask for (it implements
@@ -52,8 +56,14 @@ type Backend struct {
 	// Seams for tests.
 	dial func() (kernel.Client, func(), error)
 	now  func() time.Time
+	// configfs is where rdma_cm's configfs is written (the sysfs root's
+	// kernel/config).
+	configfs rdma.WriteFS
 
 	mu sync.Mutex // serializes kernel writes
+	// qosUndo is, per interface, the undo of the last host QoS fix while
+	// it is the last write there (one level).
+	qosUndo map[string]engine.QoSChange
 }
 
 // NewBackend returns the screen's backend of a live run (run), or of a
@@ -61,6 +71,15 @@ type Backend struct {
 // latest snapshot published to the screen; exports go to dir.
 func NewBackend(dir string, snap func() (engine.Snapshot, bool), run Run) *Backend {
 	return &Backend{replay: run == nil, dir: dir, snap: snap, live: run, dial: kernel.Dial, now: time.Now}
+}
+
+// SetSysfsRoot makes the host QoS fixes write rdma_cm's configfs under
+// root (DCBTOP_SYSFS_ROOT), "" for /sys.
+func (b *Backend) SetSysfsRoot(root string) {
+	if root == "" {
+		root = "/sys"
+	}
+	b.configfs = rdma.DirWriter(root)
 }
 
 // replayWhy is the answer to every write in a replay.
@@ -122,6 +141,9 @@ func (b *Backend) write(iface string, local *dcb.Params, willing *bool, undo boo
 		return "", err
 	}
 	ap, wk, err := b.live.Write(iface, local, willing, undo)
+	if err == nil {
+		b.forgetQoSUndo(iface) // the last write here is this one
+	}
 	switch {
 	case err != nil:
 		return "", err
@@ -225,4 +247,94 @@ func (c AgentChange) String() string {
 		return "dcbtop's agent does not run here"
 	}
 	return "dcbtop's agent stopped: shutdown LLDPDU sent (TTL 0); local parameters now from " + c.From
+}
+
+// QoSFixes returns the host QoS fixes of iface's diagnostics (on the
+// screen's latest snapshot: engine.QoSFixes), each previewed by the run's
+// engine now, with the checks of dcbtop check it changes.
+func (b *Backend) QoSFixes(iface string) ([]engine.FixPreview, error) {
+	if err := b.writable(iface); err != nil {
+		return nil, err
+	}
+	in, err := b.iface(iface)
+	if err != nil {
+		return nil, err
+	}
+	var out []engine.FixPreview
+	var errs []error
+	for _, f := range engine.QoSFixes(in) {
+		fp, err := b.preview(iface, f)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", f.Code, err))
+			continue
+		}
+		out = append(out, fp)
+	}
+	if len(out) == 0 && len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return out, nil
+}
+
+// preview previews fix on iface with the run's engine.
+func (b *Backend) preview(iface string, f engine.QoSFix) (engine.FixPreview, error) {
+	pv, err := b.live.PreviewQoS(iface, f.Change)
+	if err != nil {
+		return engine.FixPreview{}, err
+	}
+	return engine.FixPreview{Fix: f, Lines: pv.Lines, Changes: append(pv.Changes(), check.Changes(&pv.Before, &pv.After, check.Options{})...)}, nil
+}
+
+// ApplyQoS writes change on iface through DCB netlink and configfs
+// (kernel.ApplyQoS: read back) and keeps its undo, unless it is that
+// undo (undo), which it uses up.
+func (b *Backend) ApplyQoS(iface string, change engine.QoSChange, undo bool) (string, error) {
+	if err := b.writable(iface); err != nil {
+		return "", err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	c, closeC, err := b.dial()
+	if err != nil {
+		return "", fmt.Errorf("DCB netlink: %w", err)
+	}
+	defer closeC()
+	if b.configfs == nil {
+		b.configfs = rdma.DirWriter("/sys")
+	}
+	res := kernel.ApplyQoS(c, b.configfs, iface, change)
+	if b.qosUndo == nil {
+		b.qosUndo = map[string]engine.QoSChange{}
+	}
+	delete(b.qosUndo, iface)
+	if u, _ := res.Undo(change); !undo && len(res.Written) > 0 && !u.Empty() {
+		b.qosUndo[iface] = u
+	}
+	if res.Err != nil {
+		return "", errors.New(res.String())
+	}
+	return res.String(), nil
+}
+
+// QoSUndo returns the undo of the last host QoS fix on iface, previewed,
+// while it is the last write there.
+func (b *Backend) QoSUndo(iface string) (engine.FixPreview, bool) {
+	b.mu.Lock()
+	u, ok := b.qosUndo[iface]
+	b.mu.Unlock()
+	if !ok || b.replay {
+		return engine.FixPreview{}, false
+	}
+	fp, err := b.preview(iface, engine.QoSFix{Change: u, Why: "restores what the NIC held before the last fix"})
+	if err != nil {
+		return engine.FixPreview{}, false
+	}
+	return fp, true
+}
+
+// forgetQoSUndo drops iface's host QoS undo: another write came after it.
+func (b *Backend) forgetQoSUndo(iface string) {
+	b.mu.Lock()
+	delete(b.qosUndo, iface)
+	b.mu.Unlock()
 }

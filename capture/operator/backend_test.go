@@ -82,6 +82,16 @@ func (f *fakeLive) Write(iface string, change *dcb.Params, willing *bool, undo b
 	return ap, nil, err
 }
 
+// PreviewQoS is the host's engine's (none without h).
+func (f *fakeLive) PreviewQoS(iface string, c engine.QoSChange) (engine.QoSPreview, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.h == nil {
+		return engine.QoSPreview{}, errors.New("no engine in this test")
+	}
+	return f.h.Engine().PreviewQoS(iface, c)
+}
+
 func (f *fakeLive) KernelWritten(w host.WriteKernel, res engine.WriteResult) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -100,6 +100,15 @@ func (r *liveRun) KernelWritten(w host.WriteKernel, res engine.WriteResult) erro
 	return r.do(func() { r.carryOut(r.h.KernelWritten(w, res, r.now()), false) })
 }
 
+// PreviewQoS is the engine's PreviewQoS of c on iface (on the engine
+// goroutine).
+func (r *liveRun) PreviewQoS(iface string, c engine.QoSChange) (pv engine.QoSPreview, err error) {
+	if derr := r.do(func() { pv, err = r.h.Engine().PreviewQoS(iface, c) }); derr != nil {
+		return engine.QoSPreview{}, derr
+	}
+	return pv, err
+}
+
 // UndoState returns the local state an undo on iface restores, and
 // whether there is one (the host's, on the engine goroutine).
 func (r *liveRun) UndoState(iface string) (st engine.LocalState, ok bool) {

@@ -335,7 +335,9 @@ func (rt *Runtime) Backend(dir string) *operator.Backend {
 	if rt.replay != nil {
 		return operator.NewBackend(dir, rt.feed.Snapshot, nil)
 	}
-	return operator.NewBackend(dir, rt.feed.Snapshot, rt.liveRun)
+	b := operator.NewBackend(dir, rt.feed.Snapshot, rt.liveRun)
+	b.SetSysfsRoot(rt.liveRun.cfg.SysfsRoot) // rdma_cm's configfs for the host QoS fixes
+	return b
 }
 
 // ReplayProgress returns a replay's progress (zero for a live run).

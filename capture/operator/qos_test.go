@@ -1,0 +1,97 @@
+//go:build linux
+
+package operator
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/dcbtop/dcbtop/capture/dcbnl"
+	"github.com/dcbtop/dcbtop/capture/kernel"
+	"github.com/dcbtop/dcbtop/capture/kernel/kerneltest"
+	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/dcb"
+	"github.com/dcbtop/dcbtop/engine/diag"
+	"github.com/dcbtop/dcbtop/engine/host"
+	"github.com/dcbtop/dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/engine/lossless"
+)
+
+// TestQoSFix: the screen's f on an interface whose NIC trusts PCP with a
+// DSCP map and has a PFC delay of 0. The backend proposes both fixes,
+// each previewed with what dcbtop check says after it; writing the trust
+// fix writes the trust table through DCB netlink and keeps its undo,
+// which u previews and writes back; a DCBX write after a fix takes the
+// undo's place.
+func TestQoSFix(t *testing.T) {
+	h := host.New(host.Config{})
+	now := t0()
+	h.Step(engine.HostObserved{At: now, NetAdmin: true})
+	h.Step(engine.LinkChanged{Interface: "eth0", At: now, Ifindex: 2, MAC: lldp.MAC{2, 0, 0, 0, 0, 1}, Up: true})
+	h.Step(engine.LocalChanged{Interface: "eth0", At: now, Source: engine.SourceDCBNL, Mode: "host agent, IEEE",
+		Params: &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}, App: []dcb.App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}}}})
+	d := uint16(0)
+	h.Step(engine.CountersSampled{Interface: "eth0", At: now, Interval: time.Second, RDMA: []lossless.RDMAPortSample{},
+		QoS: &lossless.PortQoSSample{Trust: []string{"pcp"}, PFCDelay: &d, Source: "dcbnl IEEE_GET",
+			Buffer: &lossless.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{130944, 130944}, TotalBytes: 524288}}})
+	snap := h.Engine().Snapshot()
+	b := NewBackend(t.TempDir(), snapOf(snap), &fakeLive{h: h})
+	f := kerneltest.NewFake()
+	mode := dcbnl.ModeHost | dcbnl.ModeIEEE
+	f.Mode = &mode
+	f.State.AppTrust = []uint8{255}
+	f.State.App = []dcbnl.App{{Selector: 5, Priority: 3, Protocol: 26}}
+	var reqs []kerneltest.Request
+	b.dial = func() (kernel.Client, func(), error) { return f.NetlinkLog(t, &reqs), func() {}, nil }
+
+	fixes, err := b.QoSFixes("eth0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var codes []diag.Code
+	for _, fp := range fixes {
+		codes = append(codes, fp.Fix.Code)
+	}
+	if diff := cmp.Diff([]diag.Code{diag.CodePFCNoHeadroom, diag.CodeTrustMismatch}, codes); diff != "" {
+		t.Fatalf("fixes (-want +got):\n%s", diff)
+	}
+	trust := fixes[1]
+	if !strings.Contains(strings.Join(trust.Changes, "\n"), "- trust-pcp-with-dscp-map") ||
+		!strings.Contains(strings.Join(trust.Changes, "\n"), "trust: WARNING → OK") {
+		t.Errorf("the trust fix's preview: %q, want the diagnostic cleared and check's trust OK", trust.Changes)
+	}
+	text, err := b.ApplyQoS("eth0", trust.Fix.Change, false)
+	if err != nil || !strings.Contains(text, "written and read back: trust") {
+		t.Fatalf("ApplyQoS: %q, %v", text, err)
+	}
+	if diff := cmp.Diff([]uint8{5, 255}, f.State.AppTrust); diff != "" {
+		t.Errorf("the driver's trust table (-want +got):\n%s", diff)
+	}
+	undo, ok := b.QoSUndo("eth0")
+	if !ok || !cmp.Equal(undo.Fix.Change, engine.QoSChange{Trust: []string{"pcp"}}) {
+		t.Fatalf("QoSUndo: %+v, %v; want trust pcp", undo, ok)
+	}
+	if _, err := b.ApplyQoS("eth0", undo.Fix.Change, true); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]uint8{255}, f.State.AppTrust); diff != "" {
+		t.Errorf("the driver's trust table after the undo (-want +got):\n%s", diff)
+	}
+	if _, ok := b.QoSUndo("eth0"); ok {
+		t.Error("an undo left after the undo")
+	}
+	// A fix, then a DCBX write: u undoes the DCBX write, not the fix.
+	if _, err := b.ApplyQoS("eth0", trust.Fix.Change, false); err != nil {
+		t.Fatal(err)
+	}
+	on := true
+	if _, err := b.Apply("eth0", &on, nil); err != nil { // through the host, to the kernel
+		t.Fatal(err)
+	}
+	if _, ok := b.QoSUndo("eth0"); ok {
+		t.Error("the fix's undo outlived a later write")
+	}
+}
