@@ -30,12 +30,6 @@ func trustSelector(name string) (uint8, bool) {
 	return uint8(s), true
 }
 
-// trustNames maps a trust table to selector names, as QoSFromIEEE does.
-func trustNames(sels []uint8) []string {
-	q := QoSFromIEEE(&dcbnl.IEEE{AppTrust: sels})
-	return q.Trust
-}
-
 // qosState reads, from an IEEE_GET reply, what a QoSChange writes: the
 // trust table (derived from the APP table where the driver reports none,
 // as QoSFromIEEE derives it), the DSCP entries, the PFC delay, the
