@@ -2,7 +2,6 @@ package kernel
 
 import (
 	"bytes"
-	"encoding/binary"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,15 +24,7 @@ import (
 // DCB_ATTR_IEEE_APP, or DCB_ATTR_DCB_APP for PCP (dcbnl_app_attr_type_get),
 // each padded to 4 bytes.
 func ieeeSetTrust(ifname string, sels ...uint8) []byte {
-	attr := func(b []byte, typ uint16, v []byte) []byte {
-		b = binary.NativeEndian.AppendUint16(b, uint16(4+len(v)))
-		b = binary.NativeEndian.AppendUint16(b, typ)
-		b = append(b, v...)
-		for len(b)%4 != 0 {
-			b = append(b, 0)
-		}
-		return b
-	}
+	attr := kerneltest.AppendAttr
 	var table []byte
 	for _, s := range sels {
 		typ := uint16(1)

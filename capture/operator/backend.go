@@ -180,6 +180,19 @@ func agentResult(what string, ap host.Applied) string {
 // rendering (engine.WriteResult), without the interface name: the screen
 // adds it.
 func (b *Backend) kernel(w host.WriteKernel) (string, error) {
+	return b.withKernel(func(c kernel.Client) (string, error) {
+		res := kernel.Apply(c, w.Interface, w.Params, w.Willing)
+		_ = b.live.KernelWritten(w, res)
+		if err := res.Failure(); err != nil {
+			return "", err
+		}
+		return res.String(), nil
+	})
+}
+
+// withKernel runs fn with a DCB netlink client, one kernel write at a
+// time.
+func (b *Backend) withKernel(fn func(c kernel.Client) (string, error)) (string, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	c, closeC, err := b.dial()
@@ -187,12 +200,7 @@ func (b *Backend) kernel(w host.WriteKernel) (string, error) {
 		return "", fmt.Errorf("DCB netlink: %w", err)
 	}
 	defer closeC()
-	res := kernel.Apply(c, w.Interface, w.Params, w.Willing)
-	_ = b.live.KernelWritten(w, res)
-	if err := res.Failure(); err != nil {
-		return "", err
-	}
-	return res.String(), nil
+	return fn(c)
 }
 
 // SetAgent starts or stops dcbtop's agent on iface.
@@ -292,28 +300,23 @@ func (b *Backend) ApplyQoS(iface string, change engine.QoSChange, undo bool) (st
 	if err := b.writable(iface); err != nil {
 		return "", err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	c, closeC, err := b.dial()
-	if err != nil {
-		return "", fmt.Errorf("DCB netlink: %w", err)
-	}
-	defer closeC()
-	if b.configfs == nil {
-		b.configfs = rdma.DirWriter("/sys")
-	}
-	res := kernel.ApplyQoS(c, b.configfs, iface, change)
-	if b.qosUndo == nil {
-		b.qosUndo = map[string]engine.QoSChange{}
-	}
-	delete(b.qosUndo, iface)
-	if u, _ := res.Undo(change); !undo && len(res.Written) > 0 && !u.Empty() {
-		b.qosUndo[iface] = u
-	}
-	if res.Err != nil {
-		return "", errors.New(res.String())
-	}
-	return res.String(), nil
+	return b.withKernel(func(c kernel.Client) (string, error) {
+		if b.configfs == nil {
+			b.configfs = rdma.DirWriter("/sys")
+		}
+		res := kernel.ApplyQoS(c, b.configfs, iface, change)
+		if b.qosUndo == nil {
+			b.qosUndo = map[string]engine.QoSChange{}
+		}
+		delete(b.qosUndo, iface)
+		if u, _ := res.Undo(change); !undo && len(res.Written) > 0 && !u.Empty() {
+			b.qosUndo[iface] = u
+		}
+		if res.Err != nil {
+			return "", errors.New(res.String())
+		}
+		return res.String(), nil
+	})
 }
 
 // QoSUndo returns the undo of the last host QoS fix on iface, previewed,

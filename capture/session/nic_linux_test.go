@@ -19,7 +19,6 @@ import (
 	"github.com/dcbtop/dcbtop/capture/nlclient"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/diag"
-	"github.com/dcbtop/dcbtop/engine/lldp"
 	"github.com/dcbtop/dcbtop/testbed/snaptest"
 )
 
@@ -33,14 +32,7 @@ func nicRun(t *testing.T, f *kerneltest.Fake) (engine.Interface, [][]kerneltest.
 	oldAdmin, oldAgents := netAdmin, hostAgents
 	netAdmin, hostAgents = func() bool { return true }, func() []engine.HostAgent { return nil }
 	t.Cleanup(func() { netAdmin, hostAgents = oldAdmin, oldAgents })
-	sw := lldp.MAC{2, 0, 0, 0, 0, 0x51}
-	du := &lldp.DU{ChassisID: lldp.ChassisID{Subtype: lldp.ChassisIDSubtypeMACAddress, ID: sw[:]},
-		PortID: lldp.PortID{Subtype: lldp.PortIDSubtypeInterfaceName, ID: []byte("swp1")}, TTL: 120,
-		TLVs: []lldp.TLV{&lldp.PFC{Cap: 8, Enabled: 1 << 3}}}
-	frame, err := lldp.AppendFrame(nil, lldp.NearestBridge, sw, du)
-	if err != nil {
-		t.Fatal(err)
-	}
+	frame := switchPFC3(t)
 	var (
 		mu   sync.Mutex
 		logs []*[]kerneltest.Request
@@ -101,15 +93,7 @@ func writers(reqs [][]kerneltest.Request) (out [][]string, sets []kerneltest.Req
 // hand, not by the encoder under test.
 func ieeeSetPFC(ifname string, pfcCap, en uint8, delay uint16) []byte {
 	b := []byte{syscall.AF_UNSPEC, dcbnl.DCB_CMD_IEEE_SET, 0, 0}
-	attr := func(b []byte, typ uint16, v []byte) []byte {
-		b = binary.NativeEndian.AppendUint16(b, uint16(4+len(v)))
-		b = binary.NativeEndian.AppendUint16(b, typ)
-		b = append(b, v...)
-		for len(b)%4 != 0 {
-			b = append(b, 0)
-		}
-		return b
-	}
+	attr := kerneltest.AppendAttr
 	b = attr(b, dcbnl.DCB_ATTR_IFNAME, append([]byte(ifname), 0))
 	pfc := make([]byte, 136)
 	pfc[0], pfc[1] = pfcCap, en

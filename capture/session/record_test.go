@@ -43,6 +43,21 @@ func (c *peerConn) Stats() (capture.LiveStats, error) { return capture.LiveStats
 func (c *peerConn) Close() error                      { return nil }
 func (c *peerConn) Pending() (bool, error)            { return false, nil }
 
+// switchPFC3 is the LLDPDU of an IEEE DCBX switch, not willing, that
+// enables PFC on priority 3.
+func switchPFC3(t *testing.T) []byte {
+	t.Helper()
+	sw := lldp.MAC{2, 0, 0, 0, 0, 0x51}
+	du := &lldp.DU{ChassisID: lldp.ChassisID{Subtype: lldp.ChassisIDSubtypeMACAddress, ID: sw[:]},
+		PortID: lldp.PortID{Subtype: lldp.PortIDSubtypeInterfaceName, ID: []byte("swp1")}, TTL: 120,
+		TLVs: []lldp.TLV{&lldp.PFC{Cap: 8, Enabled: 1 << 3}}}
+	frame, err := lldp.AppendFrame(nil, lldp.NearestBridge, sw, du)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return frame
+}
+
 // fakeDCB dials DCB netlink on a fake kernel whose NIC has ETS 50/50,
 // PFC on priority 3 with frame counts that grow with every read, DSCP
 // 26 on priority 3 and a host-run IEEE DCBX (DCB_CMD_IEEE_GET as
@@ -181,14 +196,7 @@ func TestRecordReplayHost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sw := lldp.MAC{2, 0, 0, 0, 0, 0x51}
-	du := &lldp.DU{ChassisID: lldp.ChassisID{Subtype: lldp.ChassisIDSubtypeMACAddress, ID: sw[:]},
-		PortID: lldp.PortID{Subtype: lldp.PortIDSubtypeInterfaceName, ID: []byte("swp1")}, TTL: 120,
-		TLVs: []lldp.TLV{&lldp.PFC{Cap: 8, Enabled: 1 << 3}}}
-	frame, err := lldp.AppendFrame(nil, lldp.NearestBridge, sw, du)
-	if err != nil {
-		t.Fatal(err)
-	}
+	frame := switchPFC3(t)
 	rec := filepath.Join(dir, "run.pcapng")
 	var live bytes.Buffer
 	rt, err := Start(Config{Links: []capture.Link{{Name: "mlx0", Index: 2, MAC: [6]byte{2, 0, 0, 0, 0, 2}, Up: true}},

@@ -1,6 +1,7 @@
 package kerneltest
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -243,4 +244,18 @@ func decodeRequest(b []byte) (string, *dcbnl.IEEESet, error) {
 		}
 	}
 	return ifname, &s, ad.Err()
+}
+
+// AppendAttr appends a netlink attribute to b as the kernel lays it out
+// (struct nlattr: u16 length with the header, u16 type, the value,
+// padded to 4 bytes), in host byte order: for tests that build the
+// requests they expect by hand, not with the encoder under test.
+func AppendAttr(b []byte, typ uint16, v []byte) []byte {
+	b = binary.NativeEndian.AppendUint16(b, uint16(4+len(v)))
+	b = binary.NativeEndian.AppendUint16(b, typ)
+	b = append(b, v...)
+	for len(b)%4 != 0 {
+		b = append(b, 0)
+	}
+	return b
 }
