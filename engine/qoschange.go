@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -31,7 +32,7 @@ type QoSChange struct {
 	DSCP []DSCPPriority `json:"dscp"`
 	// DSCPDelete are DSCP values whose APP entries are removed (an undo
 	// of entries that did not exist before).
-	DSCPDelete []uint8 `json:"dscp_delete"`
+	DSCPDelete DSCPList `json:"dscp_delete"`
 	// PFCDelay is struct ieee_pfc's delay, the allowance for the link's
 	// round trip in bits (mlx5 takes it as the cable length in metres).
 	PFCDelay *uint16 `json:"pfc_delay"`
@@ -42,6 +43,43 @@ type QoSChange struct {
 	// RoCEToS sets rdma_cm's default ToS of RDMA ports bound to the
 	// interface (configfs rdma_cm/DEV/ports/P/default_roce_tos).
 	RoCEToS []RoCEToSChange `json:"roce_tos"`
+}
+
+// A DSCPList is a list of DSCP values; in JSON a list of numbers (not
+// the base64 string encoding/json makes of a []uint8).
+type DSCPList []uint8
+
+// MarshalJSON writes the list of numbers.
+func (l DSCPList) MarshalJSON() ([]byte, error) {
+	if l == nil {
+		return []byte("null"), nil
+	}
+	return json.Marshal(intsOf(l))
+}
+
+// UnmarshalJSON reads a list of numbers 0-255.
+func (l *DSCPList) UnmarshalJSON(b []byte) error {
+	var v []uint8
+	var ints []int
+	if err := json.Unmarshal(b, &ints); err != nil {
+		return fmt.Errorf("dscp_delete: want a list of DSCP values: %w", err)
+	}
+	for _, x := range ints {
+		if x < 0 || x > 255 {
+			return fmt.Errorf("dscp_delete: %d is not a DSCP value", x)
+		}
+		v = append(v, uint8(x))
+	}
+	*l = v
+	return nil
+}
+
+func intsOf(l []uint8) []int {
+	out := make([]int, len(l))
+	for i, x := range l {
+		out[i] = int(x)
+	}
+	return out
 }
 
 // A DSCPPriority maps a DSCP value (0-63) to a priority (0-7).

@@ -8,6 +8,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -59,6 +60,12 @@ command that undoes it is printed:
                     an RDMA port (configfs; mkdir rdma_cm/DEV when needed):
                     106 is DSCP 26, ECT(0)
   --dry-run         preview the QoS fields only, write nothing
+
+A file whose one member is "qos" gives the same fields:
+  {"qos": {"trust": ["dscp", "pcp"], "dscp": [{"dscp": 26, "priority": 3}],
+           "dscp_delete": [46], "pfc_delay": 7,
+           "buffer": {"prio_buffer": [0,0,0,1,0,0,0,0], "size_bytes": [131072,131072,0,0,0,0,0,0]},
+           "roce_tos": [{"device": "mlx5_0", "port": 1, "tos": 106}]}}
 
 The file is checked whole before anything is sent: unknown fields, arrays
 not of 8, a key or an APP entry given twice, values out of range. It may be
@@ -128,8 +135,8 @@ func parseApply(args []string) (*applyOptions, error) {
 		return nil, fmt.Errorf("unexpected argument %q (one PARAMS FILE at most)", files[1])
 	case !o.qos.Empty() && (len(files) > 0 || o.willing != nil):
 		return nil, errQoSWithAgentParams
-	case o.dryRun && o.qos.Empty():
-		return nil, errors.New("--dry-run previews the QoS fields (--trust, --dscp, --dscp-delete, --pfc-delay, --buffer, --roce-tos): give one")
+	case o.dryRun && o.qos.Empty() && len(files) == 0:
+		return nil, errors.New("--dry-run previews the QoS fields (--trust, --dscp, --dscp-delete, --pfc-delay, --buffer, --roce-tos, or a file's qos): give one")
 	case len(files) == 0 && o.willing == nil && o.qos.Empty():
 		return nil, errors.New("give a PARAMS FILE (- for stdin), --willing on|off, or both")
 	}
@@ -161,8 +168,10 @@ func runApply(ctx context.Context, args []string, env Env) int {
 // readParamsFile parses a PARAMS file, or stdin for "-": at most
 // MaxParamsFile bytes, interruptibly (a FIFO without a writer, a terminal
 // waiting for input), then checked as a whole (dcb.Params.Errors)
-// before anything is sent anywhere.
-func readParamsFile(ctx context.Context, name string, env Env) (*dcb.Params, error) {
+// before anything is sent anywhere. A file whose one member is "qos" is
+// the host QoS fields instead (engine.QoSChange's JSON: trust, dscp,
+// dscp_delete, pfc_delay, buffer, roce_tos), read as strictly.
+func readParamsFile(ctx context.Context, name string, env Env) (*dcb.Params, *engine.QoSChange, error) {
 	open := func() (io.ReadCloser, error) { return os.Open(name) }
 	if name == "-" {
 		stdin := env.Stdin
@@ -176,17 +185,50 @@ func readParamsFile(ctx context.Context, name string, env Env) (*dcb.Params, err
 	}
 	b, err := readBounded(ctx, name, open, MaxParamsFile)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	if q, ok, err := qosFile(b); ok {
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: invalid qos, nothing applied: %w", name, err)
+		}
+		return nil, q, nil
 	}
 	p, err := dcb.ParseValidParams(bytes.NewReader(b))
 	if err != nil {
 		// Every problem at its line and column, one a line (errLines).
-		return nil, fmt.Errorf("%s: invalid parameters, nothing applied: %w", name, err)
+		return nil, nil, fmt.Errorf("%s: invalid parameters, nothing applied: %w", name, err)
 	}
 	if err := p.Errors(); err != nil {
-		return nil, fmt.Errorf("%s: invalid parameters, nothing applied: %w", name, err)
+		return nil, nil, fmt.Errorf("%s: invalid parameters, nothing applied: %w", name, err)
 	}
-	return p, nil
+	return p, nil, nil
+}
+
+// qosFile reads a file whose one member is "qos" (ok true), strictly:
+// unknown fields are errors, and so is a qos that changes nothing or a
+// file that holds PARAMS beside it.
+func qosFile(b []byte) (q *engine.QoSChange, ok bool, err error) {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(b, &top) != nil {
+		return nil, false, nil // not an object: the PARAMS parser says why
+	}
+	raw, ok := top["qos"]
+	switch {
+	case !ok:
+		return nil, false, nil
+	case len(top) > 1:
+		return nil, true, errors.New("a file with qos holds nothing else: apply PARAMS and the host QoS in two commands")
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	q = &engine.QoSChange{}
+	if err := dec.Decode(q); err != nil {
+		return nil, true, err
+	}
+	if q.Empty() {
+		return nil, true, errors.New("qos changes nothing (give trust, dscp, dscp_delete, pfc_delay, buffer or roce_tos)")
+	}
+	return q, true, nil
 }
 
 func apply(ctx context.Context, o *applyOptions, env Env) error {
@@ -195,9 +237,21 @@ func apply(ctx context.Context, o *applyOptions, env Env) error {
 	}
 	var params *dcb.Params
 	if o.file != "" {
-		var err error
-		if params, err = readParamsFile(ctx, o.file, env); err != nil {
+		var (
+			qos *engine.QoSChange
+			err error
+		)
+		if params, qos, err = readParamsFile(ctx, o.file, env); err != nil {
 			return err
+		}
+		switch {
+		case qos != nil && o.willing != nil:
+			return errQoSWithAgentParams
+		case qos != nil:
+			o.qos = *qos
+			return applyQoS(o, env)
+		case o.dryRun:
+			return fmt.Errorf("%s: --dry-run previews the host QoS (a file's qos, or the QoS flags), not PARAMS", o.file)
 		}
 		if params.Groups() == 0 {
 			if o.willing == nil {

@@ -380,6 +380,15 @@ func TestApplyQoS(t *testing.T) {
 		t.Errorf("undo: exit %d, stdout %q, stderr %q, default_roce_tos %q", code, out, errOut, tos())
 	}
 
+	// The same fields in a file's qos: previewed the same.
+	file := testbed.WriteFile(t, "qos.json", `{"qos": {"roce_tos": [{"device": "mlx5_0", "port": 1, "tos": 104}], "dscp_delete": null}}`)
+	if code, out, errOut := run(file, "--dry-run"); code != 0 || !strings.Contains(out, "→ 104 (DSCP 26, Not-ECT)") || !strings.Contains(out, "dry run: nothing written") {
+		t.Errorf("a qos file: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	bad := testbed.WriteFile(t, "bad.json", `{"qos": {"trust": ["dscp"], "bogus": 1}}`)
+	if code, _, errOut := run(bad); code != 1 || !strings.Contains(errOut, `invalid qos, nothing applied: json: unknown field "bogus"`) {
+		t.Errorf("a qos file with an unknown field: exit %d, stderr %q", code, errOut)
+	}
 	code, out, errOut = run("--trust", "dscp,pcp", "--dscp", "26=3")
 	if want := "dcbtop: ens3f0np0: not applied: the driver reports no DCB APP table here (no DCB netlink): trust and DSCP entries cannot be set\n"; code != 1 || out != "" || errOut != want {
 		t.Errorf("trust on a veth: exit %d, stdout %q, stderr %q; want 1 and %q", code, out, errOut, want)
