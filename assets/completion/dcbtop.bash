@@ -6,7 +6,8 @@ _dcbtop() {
     _init_completion || return
     case $prev in
         -i) COMPREPLY=($(compgen -W "$(ls /sys/class/net 2>/dev/null)" -- "$cur")); return ;;
-        -r|-w|-o|--local|--expect) _filedir; return ;;
+        --expect) COMPREPLY=($(compgen -W "roce-k8s azure-local" -- "$cur") $(compgen -f -- "$cur")); return ;;
+        -r|-w|-o|--local) _filedir; return ;;
         --snapshot-dir|--textfile) _filedir -d; return ;;
         --willing) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
         --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;

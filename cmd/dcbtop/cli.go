@@ -132,11 +132,12 @@ Usage:
                                    Ethernet interface by default
   dcbtop -r FILE.pcap [--speed X]  the interactive screen on a capture
                                    (pcap or pcapng) replayed at its speed
-  dcbtop ... --json | --events     headless: a snapshot, or indications as
+  dcbtop ... --json | --events | --text
+                                   headless: a snapshot, or indications as
                                    NDJSON, on stdout (no screen)
   dcbtop apply -i IFACE [FILE.json | -] [--willing on|off]
                                    set local parameters (see below)
-  dcbtop demo [--json | --events] [--duration D] [--speed X]
+  dcbtop demo [--json | --events | --text] [--duration D] [--speed X]
                                    against the built-in simulated switch
   dcbtop check [-i IFACE]... [-r FILE] [--expect POLICY] [--json | --junit]
                                    a lossless (RoCE) readiness verdict per

@@ -241,6 +241,8 @@ complete() { :; }
 		{[]string{"dcbtop", "demo", "--no"}, "--no-mouse"},
 		{[]string{"dcbtop", "demo", "--s"}, "--speed --snapshot-dir"},
 		{[]string{"dcbtop", "check", "--j"}, "--json --junit"},
+		{[]string{"dcbtop", "check", "--expect", "roce"}, "roce-k8s roce_integration_test.go"}, // presets, then files
+		{[]string{"dcbtop", "check", "--expect", "az"}, "azure-local"},
 		{[]string{"dcbtop", "apply", "-i", "lo", "p"}, "<files json>"},
 		{[]string{"dcbtop", "apply", "--"}, "--willing --trust --dscp --dscp-delete --pfc-delay --buffer --roce-tos --dry-run --help"},
 		{[]string{"dcbtop", "help", "d"}, "demo"},
