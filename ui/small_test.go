@@ -119,7 +119,7 @@ func checkRegions(t *testing.T, r *renderer, out string) {
 			t.Fatalf("%dx%d: %s region %+v off the body", r.w, r.h, paneNames[pn], rc)
 		}
 		title := string([]rune(lines[rc.y])[rc.x:])
-		if !strings.HasPrefix(strings.TrimLeft(title, " ▶>"), paneNames[pn]) {
+		if !strings.HasPrefix(strings.TrimLeft(title, " ▶#"), paneNames[pn]) {
 			t.Fatalf("%dx%d: %s region %+v, but its first line is %q", r.w, r.h, paneNames[pn], rc, title)
 		}
 		for on, o := range regions {

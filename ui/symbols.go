@@ -65,7 +65,7 @@ func UnicodeSymbols() Symbols {
 // not UTF-8 (LANG=C): every one of them ASCII.
 func ASCIISymbols() Symbols {
 	return Symbols{
-		Diff: "!=", On: "*", Off: ".", Absent: "-", Cursor: ">", Focus: ">", Remote: "*", Multi: "!!",
+		Diff: "!=", On: "*", Off: ".", Absent: "-", Cursor: ">", Focus: "#", Remote: "*", Multi: "!!",
 		Error: "x", Warning: "!", Info: "i", OK: "+", Derived: "~", Sep: ".", Ellipsis: "...",
 		RuleH: "-", RuleV: "|", Up: "^", Down: "v", GaugeFull: "#", GaugeEmpty: ".",
 		Spark: [8]string{"_", ".", ":", "-", "=", "+", "*", "#"},

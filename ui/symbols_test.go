@@ -112,6 +112,11 @@ func TestSymbolSets(t *testing.T) {
 	if u.ASCII || !a.ASCII {
 		t.Errorf("ASCII: Unicode %v, ASCII %v", u.ASCII, a.ASCII)
 	}
+	// Markers that can stand on one screen must tell themselves apart
+	// in ASCII too (the focused pane's title, the cursor's row).
+	if a.Focus == a.Cursor {
+		t.Errorf("ASCII Focus and Cursor are both %q", a.Focus)
+	}
 }
 
 // TestWithASCII: the model's screen is ASCII with WithASCII(true), in
