@@ -21,8 +21,16 @@ type change struct {
 // (nothing known / withdrawn).
 func paramsDiff(a, b *dcb.Params) []change {
 	var out []change
+	idle := 0
 	for _, c := range a.Changes(b) {
+		if c.Idle {
+			idle++ // a TSA of a TC with no priority: said once below
+			continue
+		}
 		out = append(out, changeLine(c))
+	}
+	if idle > 0 {
+		out = append(out, change{text: fmt.Sprintf("(the TSA of %s with no priority changes too)", plural(idle, "TC"))})
 	}
 	return out
 }

@@ -48,3 +48,23 @@ func TestParamsDiff(t *testing.T) {
 		})
 	}
 }
+
+// A TSA change of a traffic class that carries no priority and no
+// bandwidth on either side changes no traffic: one line says them all.
+func TestParamsDiffIdleTCs(t *testing.T) {
+	ets := func(tsa lldp.TSA) *dcb.Params {
+		e := &dcb.ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{50, 50}}
+		for tc := range e.TSA {
+			e.TSA[tc] = tsa
+		}
+		e.TSA[0], e.TSA[1] = lldp.TSAETS, lldp.TSAETS
+		return &dcb.Params{ETS: e}
+	}
+	var got []string
+	for _, c := range paramsDiff(ets(lldp.TSAETS), ets(lldp.TSAStrict)) {
+		got = append(got, c.text)
+	}
+	if diff := cmp.Diff([]string{"(the TSA of 6 TCs with no priority changes too)"}, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

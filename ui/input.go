@@ -200,7 +200,7 @@ func (m *Model) switchIface(d, n int) tea.Cmd {
 	switch {
 	case n >= 0:
 		if n >= len(ifs) {
-			m.vs.status = statusLine{text: fmt.Sprintf("no interface %d (there are %d)", n+1, len(ifs))}
+			m.vs.status = statusLine{text: fmt.Sprintf("no interface %d: %s", n+1, map[bool]string{true: "there is only 1", false: fmt.Sprintf("there are %d", len(ifs))}[len(ifs) == 1])}
 			return nil
 		}
 		pos = n

@@ -270,7 +270,7 @@ func TestUndoPreview(t *testing.T) {
 	if h.m.vs.dialog != nil {
 		t.Fatal("a second undo opened a dialog")
 	}
-	h.wantScreen("undo unavailable on eth0: nothing left to undo on eth0 (one level")
+	h.wantScreen("undo unavailable: nothing left to undo on eth0 (one level")
 	h.wantNotScreen("no apply since dcbtop started")
 	// An apply: undo has something again.
 	h.press("w", "y", "u")

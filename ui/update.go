@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/dcbtop/dcbtop/engine/dcb"
 
@@ -384,5 +385,10 @@ func (m Model) iface(name string) *engine.Interface {
 
 // readOnly explains, in the status line, why an action is unavailable.
 func (m *Model) readOnly(act actionKind, iface, why string) {
-	m.vs.status = statusLine{text: fmt.Sprintf("%s unavailable on %s: %s", act, iface, cmp.Or(why, noReason)), level: levelInfo}
+	why = cmp.Or(why, noReason)
+	where := " on " + iface
+	if strings.Contains(why, iface) {
+		where = "" // the reason names the interface already
+	}
+	m.vs.status = statusLine{text: fmt.Sprintf("%s unavailable%s: %s", act, where, why), level: levelInfo}
 }

@@ -533,7 +533,7 @@ func TestInterfaceSwitch(t *testing.T) {
 	}
 	h.wantScreen("peer leaf2", "local dcbnl (driver) · host agent, IEEE", "willing OFF")
 	h.press("3")
-	h.wantScreen("no interface 3 (there are 2)", "eth1 (2/2)")
+	h.wantScreen("no interface 3: there are 2", "eth1 (2/2)")
 	// A new snapshot keeps the selection.
 	h.send(snapshotMsg{realistic(t)})
 	if h.m.vs.iface != "eth1" {
@@ -1209,4 +1209,11 @@ func TestFixDialog(t *testing.T) {
 	be.fixes = nil
 	h.press("f")
 	h.wantScreen("eth0: no diagnostic here has a fix dcbtop can write")
+}
+
+// A number past the last interface says so in words that count right.
+func TestInterfaceNumberWords(t *testing.T) {
+	h := newHarness(t, losslessSnap(t), nil)
+	h.press("2")
+	h.wantScreen("no interface 2: there is only 1")
 }

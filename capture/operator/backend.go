@@ -254,6 +254,9 @@ func (c AgentChange) String() string {
 	case c.Unchanged:
 		return "dcbtop's agent does not run here"
 	}
+	if c.From == engine.SourceNone.Describe() {
+		return "dcbtop's agent stopped: shutdown LLDPDU sent (TTL 0); no local parameters now (no DCB in the driver, no other agent)"
+	}
 	return "dcbtop's agent stopped: shutdown LLDPDU sent (TTL 0); local parameters now from " + c.From
 }
 

@@ -78,7 +78,7 @@ func TestSetAgentRuntime(t *testing.T) {
 		t.Errorf("willing off: operational %+v", in.Operational)
 	}
 	text, err = b.SetAgent("h0", false)
-	if err != nil || text != "dcbtop's agent stopped: shutdown LLDPDU sent (TTL 0); local parameters now from nowhere (no local agent)" {
+	if err != nil || text != "dcbtop's agent stopped: shutdown LLDPDU sent (TTL 0); no local parameters now (no DCB in the driver, no other agent)" {
 		t.Errorf("stop: %q, %v", text, err)
 	}
 	if in := snaptest.Iface(t, mustSnap(t, r), "h0"); in.LocalSource != "none" || in.Willing != nil {

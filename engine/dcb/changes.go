@@ -40,6 +40,10 @@ type Change struct {
 	// App is the APP entry added or removed, for Feature "app" with
 	// Field "".
 	App *App
+	// Idle marks a change of a traffic class that carries no priority
+	// and no bandwidth on either side (its TSA): it changes no traffic,
+	// so a preview may fold it away.
+	Idle bool
 }
 
 // Group returns the NDIS parameter group the change belongs to.
@@ -124,7 +128,8 @@ func etsChanges(out []Change, feature string, a, b *etsTab) []Change {
 	}
 	for tc := range 8 {
 		if a.tsa[tc] != b.tsa[tc] {
-			out = append(out, Change{Feature: feature, Field: fmt.Sprintf("TC%d TSA", tc), From: a.tsa[tc].String(), To: b.tsa[tc].String()})
+			idle := !a.carries(uint8(tc)) && !b.carries(uint8(tc))
+			out = append(out, Change{Feature: feature, Field: fmt.Sprintf("TC%d TSA", tc), From: a.tsa[tc].String(), To: b.tsa[tc].String(), Idle: idle})
 		}
 		if a.bw[tc] != b.bw[tc] {
 			out = append(out, Change{Feature: feature, Field: fmt.Sprintf("TC%d bandwidth", tc), From: fmt.Sprintf("%d%%", a.bw[tc]), To: fmt.Sprintf("%d%%", b.bw[tc])})
@@ -136,6 +141,11 @@ func etsChanges(out []Change, feature string, a, b *etsTab) []Change {
 		}
 	}
 	return out
+}
+
+// carries reports whether traffic class tc has a priority or bandwidth.
+func (t *etsTab) carries(tc uint8) bool {
+	return t.bw[tc] != 0 || slices.Contains(t.prioTC[:], tc)
 }
 
 // summary renders an ETS table on one line: "TC0 ets 50%, TC1 ets 50%".
