@@ -114,9 +114,7 @@ func (r *renderer) header() string {
 		// Why dcbtop's agent programs nothing here, once for the panes'
 		// "not in NIC": whole, or not at all.
 		nic := part{text: st.Dim.Render(r.sym.Sep + " " + clean(n.Brief, 60)), drop: 6, sep: " "}
-		if width(r.fitParts(append(slices.Clone(l1), nic), "  ", r.w)) <= r.w-width(right)-1 {
-			l1 = append(l1, nic)
-		}
+		l1 = append(l1, nic) // whole, or left out (fitParts)
 	}
 	line1 := lr(r.fitParts(l1, "  ", r.w-width(right)-1), right, r.w)
 	ttl := r.ttlState()
@@ -132,10 +130,10 @@ type part struct {
 	sep  string
 }
 
-// fitParts joins parts with sep. On a narrow screen (under narrowWidth
-// columns) it first leaves out, highest drop first (the last of equals),
-// the parts that keep the line from fitting in w cells; what still does
-// not fit is cut by the caller, as on a wide screen.
+// fitParts joins parts with sep. It first leaves out, highest drop first
+// (the last of equals), the parts that keep the line from fitting in w
+// cells, whole, rather than cut one in the middle; what still does not
+// fit is cut by the caller.
 func (r *renderer) fitParts(parts []part, sep string, w int) string {
 	join := func(ps []part) string {
 		var b strings.Builder
@@ -148,7 +146,7 @@ func (r *renderer) fitParts(parts []part, sep string, w int) string {
 		return b.String()
 	}
 	ps := slices.Clone(parts)
-	for r.narrow() {
+	for {
 		if width(join(ps)) <= w {
 			break
 		}
@@ -229,7 +227,7 @@ func (r *renderer) peerSummary() []part {
 	}
 	parts := []part{
 		{text: st.Label.Render("peer") + " " + st.Value.Render(clean(name, 24))},
-		{text: clean(p.PortID, 24), drop: 3},
+		{text: st.Label.Render("port") + " " + clean(p.PortID, 24), drop: 3},
 		{text: st.Label.Render("DCBX") + " " + st.Value.Render(dw), drop: 2},
 	}
 	if n := len(in.Peers); n > 1 {
@@ -240,7 +238,12 @@ func (r *renderer) peerSummary() []part {
 		// say which end was taken as this host, and by which rule.
 		parts = append(parts, part{text: st.Dim.Render("this host " + e.LocalMAC.String() + ": " + clean(endRuleWords(e.Rule), 40)), drop: 2})
 	}
-	return append(parts, part{text: clean(p.ChassisID, 28), drop: 4})
+	if p.ChassisID == p.PortID {
+		// A peer whose port ID is its chassis ID (both its MAC): once.
+		parts[1].text = st.Label.Render("chassis = port") + " " + clean(p.PortID, 24)
+		return parts
+	}
+	return append(parts, part{text: st.Label.Render("chassis") + " " + clean(p.ChassisID, 28), drop: 4})
 }
 
 // endRuleWords is the short form of an EndsAssumed rule for the header.

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/dcb"
 
 	"charm.land/lipgloss/v2"
@@ -320,6 +321,11 @@ func (r *renderer) indicationLines(d *detailView, w int) []string {
 		lines = append(lines, r.st.Label.Render("peer")+" "+clean(in.Peer, w-5))
 	}
 	lines = append(lines, wrapTokens("flags ", in.Flags.Names(), "|", w)...)
+	if in.Status == engine.StatusNeighbor {
+		// A neighbour came or went: no parameter set belongs to it.
+		lines = append(lines, "", r.st.Dim.Render("an LLDP neighbour event: it carries no DCB parameters (the peer's are in its REMOTE indications)"))
+		return lines
+	}
 	lines = append(lines, "", r.st.ColHeader.Render("Parameters"))
 	lines = append(lines, paramsLines(r.st, in.Params, w)...)
 	lines = append(lines, "")

@@ -1217,3 +1217,36 @@ func TestInterfaceNumberWords(t *testing.T) {
 	h.press("2")
 	h.wantScreen("no interface 2: there is only 1")
 }
+
+// The detail of a neighbour event says it carries no parameters, rather
+// than "none: zeroed" as for an invalidation.
+func TestNeighborEventDetail(t *testing.T) {
+	snap := realistic(t)
+	vs := testState(snap, time.Second)
+	styles := DefaultStyles(false)
+	r := newRenderer(snap, &vs, &styles, ptr(DefaultKeyMap()), 120, 40)
+	lines := strings.Join(r.indicationLines(&detailView{ind: engine.Indication{Interface: "eth0", Status: engine.StatusNeighbor, Reason: engine.ReasonFirstReceipt}}, 100), "\n")
+	if !strings.Contains(lines, "an LLDP neighbour event: it carries no DCB parameters") || strings.Contains(lines, "zeroed") {
+		t.Errorf("neighbour event detail:\n%s", lines)
+	}
+}
+
+// The header labels the peer's port and chassis, and names them once
+// when the port ID is the chassis ID (both the peer's MAC).
+func TestPeerHeaderIDs(t *testing.T) {
+	snap := realistic(t)
+	h := newHarness(t, snap, nil)
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	h.wantScreen("port ifname swp1", "chassis mac 02:dc:b0:00:00:01")
+	in := &snap.Interfaces[0]
+	in.Peers = slices.Clone(in.Peers)
+	for i := range in.Peers {
+		in.Peers[i].PortID = in.Peers[i].ChassisID
+	}
+	msap := in.Peers[0].MSAP()
+	in.RemotePeer = &msap
+	h = newHarness(t, snap, nil)
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	h.wantScreen("chassis = port mac 02:dc:b0:00:00:01")
+	h.wantNotScreen("· chassis mac")
+}
