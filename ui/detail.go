@@ -220,6 +220,25 @@ func (r *renderer) peerHexLines(w int) []string {
 		}
 		out = append(out, hexDump(p.LLDPDU, n)...)
 	}
+	if len(r.in.Peers) == 0 {
+		// No live peer: the one the interface lost, when its LLDPDU is
+		// kept.
+		lp := r.in.LastPeer
+		switch {
+		case lp == nil:
+			out = append(out, st.Dim.Render("no peer has sent an LLDPDU here: nothing to show"))
+		case len(lp.LLDPDU) == 0:
+			out = append(out, st.Dim.Render("no live peer; the last one's LLDPDU is not kept (a snapshot read back from JSON has none)"))
+		default:
+			name := deref(lp.SystemName)
+			if lp.SystemName == nil {
+				name = lp.ChassisID
+			}
+			out = append(out, st.Value.Render(clean(name, w/2))+st.Dim.Render(fmt.Sprintf(" · gone %s (%s) · its last LLDPDU, %s",
+				lp.GoneAt.In(r.vs.loc).Format("15:04:05"), lp.Reason, plural(len(lp.LLDPDU), "byte"))))
+			out = append(out, hexDump(lp.LLDPDU, n)...)
+		}
+	}
 	return out
 }
 

@@ -139,6 +139,9 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.startFix()
 	case key.Matches(msg, k.Export):
 		return m.export()
+	case key.Matches(msg, k.Hex):
+		// x works in the peers' details: say where, rather than nothing.
+		m.vs.status = statusLine{text: shortKey(k.Hex) + " shows the peers' LLDPDUs in hex in their details: focus Peers (" + shortKey(k.NextPane) + ") and press " + shortKey(k.Select)}
 	}
 	return m, nil
 }

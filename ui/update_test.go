@@ -1250,3 +1250,26 @@ func TestPeerHeaderIDs(t *testing.T) {
 	h.wantScreen("chassis = port mac 02:dc:b0:00:00:01")
 	h.wantNotScreen("· chassis mac")
 }
+
+// x outside the peers' details says where it works; in them, a peer that
+// has gone shows its last LLDPDU kept, not an empty box.
+func TestHexKey(t *testing.T) {
+	h := newHarness(t, realistic(t), nil)
+	h.press("x")
+	h.wantScreen("x shows the peers' LLDPDUs in hex in their details: focus Peers (tab) and press enter")
+
+	snap := realistic(t)
+	in := &snap.Interfaces[0]
+	gone := in.Peers[0]
+	in.LastPeer = &engine.LostPeer{ChassisID: gone.ChassisID, PortID: gone.PortID, SystemName: gone.SystemName, SourceMAC: gone.SourceMAC,
+		GoneAt: snap.TakenAt, Reason: engine.ReasonShutdown, LLDPDU: gone.LLDPDU}
+	in.Peers, in.RemotePeer, in.RemoteValid = nil, nil, false
+	vs := testState(snap, time.Second)
+	vs.detail = &detailView{kind: detailPeers, hex: true}
+	styles := DefaultStyles(false)
+	r := newRenderer(snap, &vs, &styles, ptr(DefaultKeyMap()), 120, 40)
+	lines := ansi.Strip(strings.Join(r.peerHexLines(100), "\n"))
+	if !strings.Contains(lines, "leaf1 · gone ") || !strings.Contains(lines, "(shutdown) · its last LLDPDU, ") || !strings.Contains(lines, "0000") {
+		t.Errorf("the hex view of a gone peer:\n%s", lines)
+	}
+}
