@@ -341,3 +341,24 @@ func TestLostPeerDetail(t *testing.T) {
 	h.press("enter")
 	h.wantScreen("leaf1 · gone", "(ttl-expired,", "TLVs of its last LLDPDU", "DCBX parameters it last sent")
 }
+
+// The hops after an unknown priority are unknown for that one reason:
+// one line says it, not one per hop.
+func TestPathLinesFoldUnknown(t *testing.T) {
+	v := "RoCE v2"
+	p := lossless.RoCEPath{Device: "mlx5_0", Port: 1, Hops: []lossless.PathHop{
+		{Hop: lossless.HopGID, Value: &v, Verdict: lossless.PathOK},
+		{Hop: lossless.HopPriority, Verdict: lossless.PathUnknown, Reason: "where the NIC puts RoCE traffic is unknown"},
+	}}
+	for _, h := range []lossless.RoCEHop{lossless.HopTC, lossless.HopPFC, lossless.HopBuffer, lossless.HopETS, lossless.HopPauses, lossless.HopECN} {
+		p.Hops = append(p.Hops, lossless.PathHop{Hop: h, Verdict: lossless.PathUnknown, Reason: "the priority is unknown"})
+	}
+	snap := losslessSnap(t)
+	vs := testState(snap, time.Second)
+	styles := DefaultStyles(false)
+	r := newRenderer(snap, &vs, &styles, ptr(DefaultKeyMap()), 160, 48)
+	got := ansi.Strip(strings.Join(r.pathLines(p, 150), "\n"))
+	if strings.Count(got, "the priority is unknown") != 1 || !strings.Contains(got, "tc, pfc, buffer, ets, pauses, ecn · the priority is unknown") {
+		t.Errorf("path lines:\n%s", got)
+	}
+}

@@ -325,7 +325,21 @@ func (r *renderer) optionalLines(o *lossless.OptionalCounters, w int) []string {
 // not ok.
 func (r *renderer) pathLines(p lossless.RoCEPath, w int) []string {
 	var lines []string
-	for _, h := range p.Hops {
+	for i := 0; i < len(p.Hops); i++ {
+		h := p.Hops[i]
+		// Hops unknown for one reason in a row (everything after an
+		// unknown priority) are one line: the reason is said once.
+		if j := i + 1; h.Verdict == lossless.PathUnknown && h.Value == nil {
+			names := []string{string(h.Hop)}
+			for ; j < len(p.Hops) && p.Hops[j].Verdict == lossless.PathUnknown && p.Hops[j].Value == nil && p.Hops[j].Reason == h.Reason; j++ {
+				names = append(names, string(p.Hops[j].Hop))
+			}
+			if len(names) > 1 {
+				lines = append(lines, wrap("  "+r.st.Dim.Render(r.sym.Absent)+" "+strings.Join(names, ", ")+" · "+r.st.Dim.Render(Sanitize(h.Reason)), w, "    ")...)
+				i = j - 1
+				continue
+			}
+		}
 		mark := r.st.Enabled.Render(r.sym.OK)
 		switch h.Verdict {
 		case lossless.PathError:
