@@ -45,6 +45,15 @@ type statusLine struct {
 	text  string
 	level statusLevel
 	at    time.Time // when it was set (the screen's clock)
+	// refusal, when set, says the line says why act is unavailable on
+	// iface: it clears once the action is allowed there (its cause gone).
+	refusal *refusedAction
+}
+
+// A refusedAction is an action refused on an interface.
+type refusedAction struct {
+	act   actionKind
+	iface string
 }
 
 // maxMessages is how many status messages the history keeps.

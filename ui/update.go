@@ -373,6 +373,13 @@ func (m *Model) syncCaps() {
 	if m.vs.capsKnown {
 		m.vs.caps.UndoNo = m.noUndo[m.vs.iface]
 	}
+	// A refusal whose cause has gone (another agent stopped, the
+	// privilege came) no longer stands.
+	if r := m.vs.status.refusal; r != nil && r.iface == m.vs.iface && m.vs.capsKnown {
+		if ok, _ := allows(m.vs.caps, r.act); ok {
+			m.vs.status = statusLine{}
+		}
+	}
 }
 
 // iface returns the named interface of the snapshot on screen.
@@ -390,5 +397,5 @@ func (m *Model) readOnly(act actionKind, iface, why string) {
 	if strings.Contains(why, iface) {
 		where = "" // the reason names the interface already
 	}
-	m.vs.status = statusLine{text: fmt.Sprintf("%s unavailable%s: %s", act, where, why), level: levelInfo}
+	m.vs.status = statusLine{text: fmt.Sprintf("%s unavailable%s: %s", act, where, why), level: levelInfo, refusal: &refusedAction{act, iface}}
 }

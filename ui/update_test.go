@@ -1273,3 +1273,20 @@ func TestHexKey(t *testing.T) {
 		t.Errorf("the hex view of a gone peer:\n%s", lines)
 	}
 }
+
+// A refusal in the status line clears once its cause has gone: another
+// LLDP agent stops, and the next snapshot allows the agent.
+func TestRefusalClears(t *testing.T) {
+	other := engine.Refusal{Code: engine.RefuseOtherAgent, Agent: "lldpd (pid 42)"}
+	be := &fakeBackend{caps: Caps{CanWrite: false, WriteNo: other, AgentNo: other}}
+	snap := realistic(t)
+	h := newHarness(t, snap, be)
+	h.press("a")
+	h.wantScreen("host agent unavailable on eth0: another LLDP agent (lldpd (pid 42))")
+	be.mu.Lock()
+	be.caps = Caps{CanAgent: true, WriteNo: engine.Refusal{Code: engine.RefuseNoLocalSource}}
+	be.mu.Unlock()
+	snap.TakenAt = snap.TakenAt.Add(time.Second)
+	h.send(snapshotMsg{snap})
+	h.wantNotScreen("host agent unavailable")
+}
