@@ -505,8 +505,11 @@ func (r *renderer) footerItems() []footerItem {
 		if r.vs.blocked(actApply) == "" {
 			out = append(out, item(k.Willing), item(k.Edit))
 		}
-		if r.vs.blocked(actUndo) == "" {
+		if r.vs.undoable && r.vs.blocked(actUndo) == "" {
 			out = append(out, item(k.Undo))
+		}
+		if r.in != nil && r.vs.blocked(actFix) == "" && len(engine.QoSFixes(*r.in)) > 0 {
+			out = append(out, item(k.Fix)) // a diagnostic here has a fix dcbtop can write
 		}
 	}
 	if r.vs.hasBackend {

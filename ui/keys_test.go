@@ -23,7 +23,7 @@ func (h *harness) footerLine() string {
 // player's, not the actions, which cannot write to a recording; live, the
 // actions the backend allows, and not the others.
 func TestFooterModes(t *testing.T) {
-	actions := []string{"w willing", "e edit", "u undo", "a agent"}
+	actions := []string{"w willing", "e edit", "a agent"}
 	player := []string{"space play/pause", "←/→ seek", "+/- speed", "r restart"}
 
 	pl := &fakePlayer{}
@@ -71,7 +71,7 @@ func TestFooterModes(t *testing.T) {
 	h = newHarness(t, realistic(t), &fakeBackend{caps: Caps{CanAgent: true, WriteNo: engine.Refusal{Code: engine.RefuseNoLocalSource}}})
 	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
 	foot = h.footerLine()
-	for _, s := range actions[:3] {
+	for _, s := range actions[:2] {
 		if strings.Contains(foot, s) {
 			t.Errorf("read-only footer has %q: %q", s, foot)
 		}
@@ -80,16 +80,20 @@ func TestFooterModes(t *testing.T) {
 		t.Errorf("read-only footer: %q", foot)
 	}
 
-	// Writable, and u once said there is nothing to undo: no u (only the
-	// backend knows the host's one level of undo; it is asked on u).
+	// Writable: u shows once this screen applied something, and stays
+	// until it is undone; a refused u does not make it come and go.
 	h = newHarness(t, realistic(t), writable())
 	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
-	if foot = h.footerLine(); !strings.Contains(foot, "u undo") {
-		t.Errorf("undo not asked yet: footer %q", foot)
+	if foot = h.footerLine(); strings.Contains(foot, "u undo") {
+		t.Errorf("nothing applied yet: footer %q", foot)
 	}
 	h.send(keyPress("u"))
 	if foot = h.footerLine(); strings.Contains(foot, "u undo") || !strings.Contains(foot, "e edit") {
 		t.Errorf("nothing to undo: footer %q", foot)
+	}
+	h.press("w", "y")
+	if foot = h.footerLine(); !strings.Contains(foot, "u undo") {
+		t.Errorf("after an apply: footer %q", foot)
 	}
 }
 

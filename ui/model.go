@@ -128,6 +128,10 @@ type viewState struct {
 	hasPlayer  bool // a replay's player (WithPlayer) takes space, ←/→, +/- and r
 	caps       Caps
 	capsKnown  bool // caps belong to the selected interface
+	// undoable: this screen applied something on the selected interface
+	// that is not undone yet; the key bar offers u only then, so that it
+	// does not come and go with a refused press.
+	undoable bool
 }
 
 // A detailView is the drill-down overlay: one indication in full and what
@@ -231,6 +235,9 @@ type Model struct {
 	// undone marks the interfaces whose last apply this screen undid:
 	// one level of undo, nothing left until the next apply.
 	undone map[string]bool
+	// applied marks the interfaces where this screen applied or fixed
+	// something since the last undo.
+	applied map[string]bool
 
 	vs viewState
 }

@@ -160,12 +160,18 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			if m.undone == nil {
 				m.undone = map[string]bool{}
 			}
+			m.applied = maps.Clone(m.applied)
+			if m.applied == nil {
+				m.applied = map[string]bool{}
+			}
 			switch msg.act {
 			case actUndo:
 				m.undone[msg.iface] = true
+				delete(m.applied, msg.iface)
 				m.setNoUndo(msg.iface, engine.Refusal{Code: engine.RefuseNothingToUndo, Interface: msg.iface, Undone: true})
 			case actWilling, actApply, actFix:
 				delete(m.undone, msg.iface)
+				m.applied[msg.iface] = true
 				m.setNoUndo(msg.iface, engine.Refusal{})
 			}
 		}
@@ -370,6 +376,7 @@ func (m *Model) setNoUndo(iface string, r engine.Refusal) {
 // with why there is nothing to undo when the screen knows.
 func (m *Model) syncCaps() {
 	m.vs.caps, m.vs.capsKnown = m.caps[m.vs.iface]
+	m.vs.undoable = m.applied[m.vs.iface]
 	if m.vs.capsKnown {
 		m.vs.caps.UndoNo = m.noUndo[m.vs.iface]
 	}
