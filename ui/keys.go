@@ -90,7 +90,7 @@ func DefaultKeyMap() KeyMap {
 		NextHit:  b("n", "next match (filter)", "n"),
 		PrevHit:  b("N", "prev match (filter)", "N"),
 
-		PlayPause: b("space", "play (replay)", "space"),
+		PlayPause: b("space", "play/pause replay", "space"),
 		SeekBack:  b("←", "10s back", "left"),
 		SeekFwd:   b("→", "10s on", "right"),
 		Faster:    b("+/=", "faster", "+", "="),
