@@ -114,11 +114,13 @@ func (r *renderer) header() string {
 		// Why dcbtop's agent programs nothing here, once for the panes'
 		// "not in NIC": whole, or not at all.
 		nic := part{text: st.Dim.Render(r.sym.Sep + " " + clean(n.Brief, 60)), drop: 6, sep: " "}
-		l1 = append(l1, nic) // whole, or left out (fitParts)
+		if width(r.fitParts(append(slices.Clone(l1), nic), "  ", r.w)) <= r.w-width(right)-1 {
+			l1 = append(l1, nic) // whole, or not at all
+		}
 	}
 	line1 := lr(r.fitParts(l1, "  ", r.w-width(right)-1), right, r.w)
 	ttl := r.ttlState()
-	return line1 + "\n" + lr(r.fitParts(r.peerSummary(), st.Dim.Render(" "+r.sym.Sep+" "), r.w-width(ttl)-1), ttl, r.w) + r.demoLine()
+	return line1 + "\n" + lr(r.fitPartsIf(true, r.peerSummary(), st.Dim.Render(" "+r.sym.Sep+" "), r.w-width(ttl)-1), ttl, r.w) + r.demoLine()
 }
 
 // A part is a piece of a header line. On a narrow screen, the parts with
@@ -130,11 +132,17 @@ type part struct {
 	sep  string
 }
 
-// fitParts joins parts with sep. It first leaves out, highest drop first
-// (the last of equals), the parts that keep the line from fitting in w
-// cells, whole, rather than cut one in the middle; what still does not
-// fit is cut by the caller.
+// fitParts joins parts with sep. On a narrow screen (under narrowWidth
+// columns) it first leaves out, highest drop first (the last of equals),
+// the parts that keep the line from fitting in w cells; what still does
+// not fit is cut by the caller, as on a wide screen.
 func (r *renderer) fitParts(parts []part, sep string, w int) string {
+	return r.fitPartsIf(r.narrow(), parts, sep, w)
+}
+
+// fitPartsIf is fitParts, parts left out whole when drop (at every width:
+// the peer line's IDs, which a cut would leave as "chassis …").
+func (r *renderer) fitPartsIf(drop bool, parts []part, sep string, w int) string {
 	join := func(ps []part) string {
 		var b strings.Builder
 		for i, p := range ps {
@@ -146,7 +154,7 @@ func (r *renderer) fitParts(parts []part, sep string, w int) string {
 		return b.String()
 	}
 	ps := slices.Clone(parts)
-	for {
+	for drop {
 		if width(join(ps)) <= w {
 			break
 		}
