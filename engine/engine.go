@@ -181,7 +181,7 @@ type port struct {
 
 	ifindex    *int
 	mac        *lldp.MAC // the interface's own MAC, for the PFC tie-break
-	operState  string    // "up", "down" or "" (unknown)
+	operState  string    // "up", "down", "removed" or "" (unknown)
 	captureErr string    // the capture's current error, "" when fine
 
 	localSource LocalSource // the source in force, "" for none
@@ -410,14 +410,17 @@ func (e *Engine) step(ev Event) Outcome {
 			break
 		}
 		state := "down"
-		if ev.Up && !ev.Removed {
+		switch {
+		case ev.Removed:
+			state = "removed" // deleted: no such interface, not a link down
+		case ev.Up:
 			state = "up"
 		}
 		changed = renamed || isNew || p.ifindex == nil || *p.ifindex != ev.Ifindex || p.mac == nil || *p.mac != ev.MAC || p.operState != state
 		wasUp := p.operState == "up"
 		idx, mac := ev.Ifindex, ev.MAC
 		p.ifindex, p.mac, p.operState = &idx, &mac, state
-		if wasUp && state == "down" {
+		if wasUp && state != "up" {
 			e.linkDown(p)
 		}
 	case CaptureStatus:

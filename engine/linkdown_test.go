@@ -193,3 +193,24 @@ func TestNeighborEventsFlood(t *testing.T) {
 		t.Errorf("%d neighbour events for 100 new MSAPs into a table of 4, want 4", n)
 	}
 }
+
+// TestInterfaceRemoved: a deleted interface is "removed", not "down": it
+// stays listed, its peers are gone as with a link down (link-down), and
+// it is up again when re-created.
+func TestInterfaceRemoved(t *testing.T) {
+	e := New(Config{})
+	e.Apply(LinkChanged{Interface: "eth0", At: at(0), Ifindex: 2, MAC: lowMAC, Up: true})
+	e.Apply(FrameReceived{Interface: "eth0", At: at(1), Data: frame(t, highMAC, 120, etsA, pfc3)})
+	ins := e.Apply(LinkChanged{Interface: "eth0", At: at(2), Ifindex: 2, MAC: lowMAC, Removed: true})
+	in, _ := e.Interface("eth0")
+	if in.OperState != "removed" || len(in.Peers) != 0 || in.RemoteValid {
+		t.Errorf("removed: oper %q, %d peers, remote valid %v; want removed, none, invalid", in.OperState, len(in.Peers), in.RemoteValid)
+	}
+	if len(ins) == 0 || ins[0].Reason != ReasonLinkDown {
+		t.Errorf("indications %+v, want link-down", ins)
+	}
+	e.Apply(LinkChanged{Interface: "eth0", At: at(3), Ifindex: 5, MAC: lowMAC, Up: true})
+	if in, _ := e.Interface("eth0"); in.OperState != "up" {
+		t.Errorf("re-created: oper %q, want up", in.OperState)
+	}
+}

@@ -35,10 +35,12 @@ type Snapshot struct {
 
 // An Interface is one interface's state in a Snapshot.
 type Interface struct {
-	Name        string      `json:"name"`
-	Ifindex     *int        `json:"ifindex"`
-	MAC         *lldp.MAC   `json:"mac"`
-	OperState   string      `json:"oper_state"` // "up", "down" or "unknown"
+	Name    string    `json:"name"`
+	Ifindex *int      `json:"ifindex"`
+	MAC     *lldp.MAC `json:"mac"`
+	// OperState is "up", "down", "removed" (the interface was deleted:
+	// it stays listed, its peers age out) or "unknown".
+	OperState   string      `json:"oper_state"`
 	LocalSource LocalSource `json:"local_source"`
 	// DCBXMode is the NIC's DCBX mode in words (dcbnl GDCBX), null when
 	// unknown.

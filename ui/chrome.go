@@ -96,6 +96,8 @@ func (r *renderer) header() string {
 		l1 = append(l1, part{text: seg("link", st.OK.Render("up"))})
 	case "down":
 		l1 = append(l1, part{text: seg("link", st.Crit.Render("DOWN"))})
+	case "removed":
+		l1 = append(l1, part{text: seg("link", st.Crit.Render("GONE (interface deleted)"))})
 	default:
 		l1 = append(l1, part{text: seg("link", st.Dim.Render(clean(in.OperState, 10)))})
 	}

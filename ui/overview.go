@@ -198,6 +198,8 @@ func (r *renderer) rowCells(row ovRow) []string {
 		link = st.OK.Render("up")
 	case "down":
 		link = st.Crit.Render("DOWN")
+	case "removed":
+		link = st.Crit.Render("GONE")
 	}
 	peer, dialect, ttl := absent, absent, absent
 	if row.peer {

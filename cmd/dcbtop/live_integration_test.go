@@ -450,8 +450,8 @@ func TestLiveInterfaceRecreated(t *testing.T) {
 	time.Sleep(1500 * time.Millisecond) // a tick for the others
 	during.stop(t)
 	in := snaptest.Iface(t, during.snapshot(t), "h0")
-	if in.OperState != "down" || !hasDiag(in, diag.CodeCaptureError) || in.RemoteValid {
-		t.Errorf("while h0 is deleted: oper_state %q, remote valid %v, diagnostics %+v; want down, a capture-error, invalid",
+	if in.OperState != "removed" || !hasDiag(in, diag.CodeCaptureError) || in.RemoteValid {
+		t.Errorf("while h0 is deleted: oper_state %q, remote valid %v, diagnostics %+v; want removed, a capture-error, invalid",
 			in.OperState, in.RemoteValid, in.Diagnostics)
 	}
 

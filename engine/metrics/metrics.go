@@ -248,7 +248,7 @@ func (c *Collector) collectInterface(ch chan<- prometheus.Metric, in *engine.Int
 	switch in.OperState {
 	case "up":
 		gauge(ch, d.up, 1, name)
-	case "down":
+	case "down", "removed":
 		gauge(ch, d.up, 0, name)
 	}
 	gauge(ch, d.localSource, 1, name, boundedLabel(localSources[:], in.LocalSource))
