@@ -143,7 +143,11 @@ func (c *checker) peerNames() []string {
 		if p.SystemName != nil {
 			name = engine.Sanitize(*p.SystemName) + " (" + name + ")"
 		}
-		ev = append(ev, fmt.Sprintf("peer %s, TTL %d s, %d frames", name, p.TTL, p.Frames))
+		frames := fmt.Sprintf("%d frames", p.Frames)
+		if p.Frames == 1 {
+			frames = "1 frame"
+		}
+		ev = append(ev, fmt.Sprintf("peer %s, TTL %d s, %s", name, p.TTL, frames))
 	}
 	return ev
 }

@@ -152,7 +152,7 @@ func (p *port) qosDiagnostics(q *PortQoSSample, pfcKnown bool, pfcOn dcb.PrioSet
 		case !dscp && entries > 0:
 			out = append(out, diag.Newf(diag.CodeTrustMismatch, diag.SeverityWarning, "app",
 				fmt.Sprintf("trust DSCP where the fabric marks it: f on dcbtop's screen, or dcbtop apply -i %s --trust dscp,pcp", p.Name),
-				"the APP table maps %d DSCP values to priorities, but the port classifies received traffic by %s: the DSCP map is not used", entries, strings.Join(q.Trust, ", ")))
+				"the APP table maps %s to priorities, but the port classifies received traffic by %s: the DSCP map is not used", count(uint64(entries), "DSCP value"), strings.Join(q.Trust, ", ")))
 		case dscp && entries == 0:
 			out = append(out, diag.Newf(diag.CodeTrustMismatch, diag.SeverityWarning, "app",
 				fmt.Sprintf("map the RoCE DSCP to the lossless priority: f on dcbtop's screen, or dcbtop apply -i %s --dscp 26=3; or trust PCP", p.Name),

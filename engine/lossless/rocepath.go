@@ -300,12 +300,21 @@ func (in *pathInput) ecnHop(add func(RoCEHop, PathVerdict, string, string), e *E
 	}
 }
 
+// count writes n and the noun, plural unless n is 1: "1 pause", "2
+// pauses".
+func count(n uint64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprint(n) + " " + noun + "s"
+}
+
 // fmtPaused says how much a priority paused: frames received and the
 // share of the last interval.
 func fmtPaused(pp PrioPause) string {
 	s := ""
 	if pp.RxPause != nil {
-		s = fmt.Sprintf("%d pauses received", *pp.RxPause)
+		s = count(*pp.RxPause, "pause") + " received"
 	}
 	if pp.PausedFraction != nil {
 		if s != "" {

@@ -205,3 +205,12 @@ func TestStateHistoryOnlyWithPFC(t *testing.T) {
 		t.Errorf("pause history of priority 3: %v, want 2 points", h)
 	}
 }
+
+// count says one thing in the singular, the rest in the plural.
+func TestCount(t *testing.T) {
+	for n, want := range map[uint64]string{0: "0 pauses", 1: "1 pause", 2: "2 pauses"} {
+		if got := count(n, "pause"); got != want {
+			t.Errorf("count(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
