@@ -17,8 +17,9 @@ type DiscardedTLV struct {
 // CodeTLVDiscarded is the code of a DiscardedTLV's finding.
 const CodeTLVDiscarded Code = "tlv-discarded"
 
-// name names the TLV for a message: the DCBX TLVs by name, other
-// organizationally specific TLVs by OUI and subtype.
+// name names the TLV for a message: the DCBX TLVs by name, the other
+// organizationally specific TLVs dcbtop decodes by name, OUI and subtype,
+// the rest by OUI and subtype.
 func (d DiscardedTLV) name() (name, feature string) {
 	if d.Type != TLVTypeOrg {
 		return d.Type.String() + " TLV", "lldp"
@@ -36,6 +37,9 @@ func (d DiscardedTLV) name() (name, feature string) {
 		return "CEE DCBX TLV", "cee"
 	case d.OUI == (OUI{}):
 		return "organizationally specific TLV", "lldp"
+	}
+	if n, ok := orgTLVNames[orgID{d.OUI, d.Sub}]; ok {
+		return fmt.Sprintf("%s TLV %s/%d", n, d.OUI, d.Sub), "lldp"
 	}
 	return fmt.Sprintf("organizationally specific TLV %s/%d", d.OUI, d.Sub), "lldp"
 }

@@ -2,7 +2,13 @@
 // DCBX TLVs they carry: the IEEE 802.1Qaz ETS Configuration, ETS
 // Recommendation, PFC Configuration and Application Priority TLVs
 // (organizationally specific, OUI 00-80-C2, IEEE Std 802.1Q-2018 Annex D)
-// and the pre-standard CEE DCBX TLV (OUI 00-1B-21, subtype 2).
+// and the pre-standard CEE DCBX TLV (OUI 00-1B-21, subtype 2). It also
+// decodes the basic IEEE 802.1 TLVs (Port VLAN ID, Port And Protocol VLAN
+// ID, VLAN Name, Protocol Identity, Link Aggregation and the 802.1Qau
+// Congestion Notification TLV; IEEE Std 802.1Q-2018 D.2) and the IEEE
+// 802.3 ones (MAC/PHY Configuration/Status, Power via MDI, Link
+// Aggregation, Maximum Frame Size; OUI 00-12-0F, IEEE Std 802.3-2018
+// 79.3).
 //
 // The package is pure: it performs no I/O and never reads the clock.
 //
@@ -32,7 +38,8 @@
 // an LLDPDU with the previous one from the same peer before decoding it.
 // AppendFrame builds a complete frame for transmission.
 //
-// Size: about 1,900 lines because it is the whole codec: every LLDP TLV,
-// the 802.1Qaz and CEE TLVs and their validation share one TLV walker and
-// error type; splitting them would split one wire format.
+// Size: about 3,000 lines because it is the whole codec: every LLDP TLV,
+// the 802.1Qaz, CEE and basic 802.1 and 802.3 TLVs, their validation and
+// their views share one TLV walker and error type; splitting them would
+// split one wire format.
 package lldp

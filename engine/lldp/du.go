@@ -55,12 +55,13 @@ func (d Dialect) MarshalText() ([]byte, error) { return []byte(d.String()), nil 
 // order, repeated, of a length not allowed) discards the LLDPDU: Parse
 // returns a *ParseError wrapping ErrTruncated, ErrInvalidLength or
 // ErrMandatory. An error inside an optional TLV (a System Capabilities TLV
-// that is not 4 bytes, a malformed Management Address, an 802.1Qaz or CEE
-// TLV whose information string does not have its kind's layout) discards
-// that TLV only: it is left out of DU.TLVs, listed in DU.Discarded with its
-// offset and reported as a tlv-discarded Finding, and the rest of the
-// LLDPDU is used. Semantic problems (values a well-formed TLV may not
-// carry) are recorded in DU.Findings. The DU never aliases b.
+// that is not 4 bytes, a malformed Management Address, an 802.1Qaz, CEE,
+// basic IEEE 802.1 or IEEE 802.3 TLV whose information string does not
+// have its kind's layout) discards that TLV only: it is left out of
+// DU.TLVs, listed in DU.Discarded with its offset and reported as a
+// tlv-discarded Finding, and the rest of the LLDPDU is used. Semantic
+// problems (values a well-formed TLV may not carry) are recorded in
+// DU.Findings. The DU never aliases b.
 func Parse(b []byte) (*DU, error) {
 	du := &DU{}
 	if err := du.UnmarshalBinary(b); err != nil {
@@ -206,6 +207,9 @@ func parseOrg(v []byte) (TLV, int, error) {
 		c := &CEE{}
 		off, err := c.unmarshal(v)
 		return c, off, err
+	}
+	if t, ok, err := parseBasicOrg(v); ok {
+		return t, 0, err
 	}
 	return &RawTLV{T: TLVTypeOrg, Value: clone(v)}, 0, nil
 }

@@ -44,8 +44,11 @@ func TestParse(t *testing.T) {
 		{"typical DCBX", typicalLLDPDU, typicalDU},
 		{"CEE", lldpdu(hx("0A 03 73 77 31"), refCEE), baseDU(&Text{TLVTypeSystemName, "sw1"}, refCEEWant)},
 		{"unknown TLVs between DCBX TLVs",
-			lldpdu(hx("12 01 01"), refPFC, hx("FE 06 00 80 C2 01 00 32"), refETS),
-			baseDU(&RawTLV{T: 9, Value: hx("01")}, refPFCWant, &RawTLV{T: TLVTypeOrg, Value: hx("00 80 C2 01 00 32")}, refETSWant)},
+			lldpdu(hx("12 01 01"), refPFC, hx("FE 06 00 80 C2 06 00 32"), refETS),
+			baseDU(&RawTLV{T: 9, Value: hx("01")}, refPFCWant, &RawTLV{T: TLVTypeOrg, Value: hx("00 80 C2 06 00 32")}, refETSWant)},
+		{"basic 802.1 and 802.3 TLVs between DCBX TLVs",
+			lldpdu(hx("FE 06 00 80 C2 01 00 32"), refPFC, lldpdMACPHY, refETS, hx("FE 06 00 12 0F 04 24 00")),
+			baseDU(&PortVLANID{PVID: 50}, refPFCWant, lldpdMACPHYWant, refETSWant, &MaxFrameSize{Size: 9216})},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -79,6 +82,7 @@ func TestRoundTrip(t *testing.T) {
 		{"CIN", lldpdu(cinTLV), true},
 		{"both dialects, duplicates", lldpdu(refETS, refETS, refCEE, refPFC, refCEE, cinTLV), true},
 		{"reserved bits", lldpdu(hx("FE 06 00 80 C2 0B 38 01"), hx("FE 08 00 80 C2 0C FF 7B 12 B7")), false},
+		{"basic 802.1 and 802.3 TLVs", lldpdu(basicOrgBytes()...), true},
 		{"padding", cat(lldpdu(refPFC), make([]byte, 11)), false},
 		{"no End", cat(tlvChassis, tlvPort, tlvTTL, refPFC), false},
 	}

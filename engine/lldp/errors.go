@@ -15,8 +15,12 @@ var (
 	// TTL other than 2, System Capabilities other than 4, Chassis or Port ID
 	// outside 2..256, ETS other than 25, PFC other than 6, APP not 5+3N,
 	// a CEE sub-TLV of the wrong size, a Management Address whose inner
-	// lengths do not fit, an End TLV with a value; or bytes after the TLV
-	// given to an UnmarshalBinary.
+	// lengths do not fit, a basic IEEE 802.1 or 802.3 TLV of another
+	// length than its kind's (Port VLAN ID 6, Port And Protocol VLAN ID
+	// 7, Link Aggregation 9, Congestion Notification 6, MAC/PHY 9, Power
+	// via MDI 7, 12 or 29, Maximum Frame Size 6; a VLAN Name or Protocol
+	// Identity whose length byte does not fill the TLV), an End TLV with
+	// a value; or bytes after the TLV given to an UnmarshalBinary.
 	ErrInvalidLength = errors.New("invalid length")
 	// ErrMandatory means the Chassis ID, Port ID and TTL TLVs are not the
 	// first three TLVs in that order, or one of them appears again later

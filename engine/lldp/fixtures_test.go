@@ -25,6 +25,7 @@ type frameSummary struct {
 	App               *AppPriority
 	CEE               *CEE
 	Dialect           Dialect
+	Basic             []TLV    // the basic IEEE 802.1 and 802.3 TLVs, in order
 	OtherOrg          []string // OUI/subtype of the organizationally specific TLVs kept raw
 	Findings          []string // codes
 }
@@ -51,6 +52,9 @@ func summarize(t *testing.T, frame []byte) frameSummary {
 			s.Mgmt = append(s.Mgmt, a.String())
 		case *SystemCapabilities:
 			s.Caps = x
+		case *PortVLANID, *ProtocolVLANID, *VLANName, *ProtocolIdentity, *LinkAggregation,
+			*CongestionNotification, *MACPHYStatus, *PowerViaMDI, *MaxFrameSize:
+			s.Basic = append(s.Basic, x)
 		case *RawTLV:
 			if oui, sub, ok := x.OrgID(); ok {
 				s.OtherOrg = append(s.OtherOrg, oui.String()+"/"+strconv.Itoa(int(sub)))
@@ -65,7 +69,7 @@ func summarize(t *testing.T, frame []byte) frameSummary {
 
 // lldpdSent fills in what every fixture frame has in common: lldpd on a
 // veth with MAC src and management address mgmt, port description p0,
-// TTL 4 (tx-interval 1), and its 802.3 TLVs kept raw.
+// TTL 4 (tx-interval 1), and its 802.3 Link Aggregation and MAC/PHY TLVs.
 func lldpdSent(src MAC, mgmt string, s frameSummary) frameSummary {
 	s.Header = EthernetHeader{Dst: NearestBridge, Src: src}
 	s.ChassisID = "mac " + src.String()
@@ -74,7 +78,7 @@ func lldpdSent(src MAC, mgmt string, s frameSummary) frameSummary {
 	s.PortDescription = "p0"
 	s.Mgmt = []string{mgmt}
 	s.Caps = &SystemCapabilities{0x009c, 0x0080}
-	s.OtherOrg = []string{"00-12-0f/3", "00-12-0f/1"}
+	s.Basic = []TLV{lldpdLinkAggWant, lldpdMACPHYWant}
 	return s
 }
 

@@ -28,6 +28,8 @@ func fuzzLLDPDUs() [][]byte {
 		typicalLLDPDU,
 		lldpdu(refCEE, hx("0A 03 73 77 31")),
 		lldpdu(juniperCEE),
+		lldpdu(basicOrgBytes()...),
+		lldpdu(basicOrgMalformed[0].b, lldpdMACPHY, basicOrgMalformed[len(basicOrgMalformed)-1].b),
 		lldpdu(refETS, refPFC, refCEE, cinTLV, refETS),
 		lldpdu(hx("10 13 05 01 C0 A8 00 3A 02 05 00 00 00 07 2B 06 01 04 01 BF 08"), hx("0E 04 00 9C 00 80"), hx("12 01 01")),
 		lldpdu(hx("FE 0F 00 1B 21 02  0A 02 AA BB  00 00  FE 03 01 02 03")),

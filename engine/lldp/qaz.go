@@ -205,15 +205,7 @@ func (*PFC) Type() TLVType { return TLVTypeOrg }
 func (*PFC) Subtype() uint8 { return SubtypePFC }
 
 // Priorities lists the priorities with PFC enabled, ascending.
-func (p *PFC) Priorities() []uint8 {
-	out := []uint8{}
-	for i := range uint8(numPrios) {
-		if p.Enabled&(1<<i) != 0 {
-			out = append(out, i)
-		}
-	}
-	return out
-}
+func (p *PFC) Priorities() []uint8 { return priorities(p.Enabled) }
 
 func (p *PFC) appendValue(b []byte) ([]byte, error) {
 	if p.Cap > 15 {

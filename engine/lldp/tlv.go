@@ -49,7 +49,8 @@ type OUI [3]byte
 
 // OUIs of the organizationally specific TLVs dcbtop decodes.
 var (
-	OUIIEEE8021 = OUI{0x00, 0x80, 0xc2} // IEEE 802.1 (802.1Qaz DCBX)
+	OUIIEEE8021 = OUI{0x00, 0x80, 0xc2} // IEEE 802.1: 802.1Qaz DCBX and the basic TLVs (IEEE Std 802.1Q-2018, Annex D)
+	OUIIEEE8023 = OUI{0x00, 0x12, 0x0f} // IEEE 802.3 (IEEE Std 802.3-2018, Clause 79)
 	OUICEE      = OUI{0x00, 0x1b, 0x21} // CEE / CIN DCBX
 )
 
@@ -58,7 +59,9 @@ func (o OUI) String() string { return fmt.Sprintf("%02x-%02x-%02x", o[0], o[1], 
 
 // A TLV is one optional TLV of an LLDPDU. The set of implementations is
 // closed: *Text, *SystemCapabilities, *ManagementAddress, *ETS, *PFC,
-// *AppPriority, *CEE and *RawTLV.
+// *AppPriority, *CEE, *PortVLANID, *ProtocolVLANID, *VLANName,
+// *ProtocolIdentity, *LinkAggregation, *CongestionNotification,
+// *MACPHYStatus, *PowerViaMDI, *MaxFrameSize and *RawTLV.
 type TLV interface {
 	// Type returns the TLV's 7-bit type.
 	Type() TLVType
@@ -75,6 +78,15 @@ var (
 	_ TLV = &PFC{}
 	_ TLV = &AppPriority{}
 	_ TLV = &CEE{}
+	_ TLV = &PortVLANID{}
+	_ TLV = &ProtocolVLANID{}
+	_ TLV = &VLANName{}
+	_ TLV = &ProtocolIdentity{}
+	_ TLV = &LinkAggregation{}
+	_ TLV = &CongestionNotification{}
+	_ TLV = &MACPHYStatus{}
+	_ TLV = &PowerViaMDI{}
+	_ TLV = &MaxFrameSize{}
 	_ TLV = &RawTLV{}
 )
 

@@ -257,8 +257,9 @@ func TestRawTLV(t *testing.T) {
 	runOptionalTLVTests(t, []optionalTLVTest{
 		{name: "reserved type 9", b: hx("12 03 01 02 03"), want: &RawTLV{T: 9, Value: hx("01 02 03")}},
 		{name: "reserved type 126, empty", b: hx("FC 00"), want: &RawTLV{T: 126}},
-		{name: "802.3 MAC/PHY", b: hx("FE 09 00 12 0F 01 00 80 00 00 36"), want: &RawTLV{T: TLVTypeOrg, Value: hx("00 12 0F 01 00 80 00 00 36")}},
-		{name: "802.1 port VLAN ID", b: hx("FE 06 00 80 C2 01 00 32"), want: &RawTLV{T: TLVTypeOrg, Value: hx("00 80 C2 01 00 32")}},
+		{name: "802.3 unknown subtype 5 (EEE)", b: hx("FE 0E 00 12 0F 05 00 10 00 10 00 10 00 10 00 10"), want: &RawTLV{T: TLVTypeOrg, Value: hx("00 12 0F 05 00 10 00 10 00 10 00 10 00 10")}},
+		{name: "802.1 unknown subtype 6 (management VID)", b: hx("FE 06 00 80 C2 06 00 32"), want: &RawTLV{T: TLVTypeOrg, Value: hx("00 80 C2 06 00 32")}},
+		{name: "802.1 unknown subtype 5 (VID usage digest)", b: hx("FE 08 00 80 C2 05 12 34 56 78"), want: &RawTLV{T: TLVTypeOrg, Value: hx("00 80 C2 05 12 34 56 78")}},
 		{name: "802.1 unknown subtype 13 (EVB)", b: hx("FE 05 00 80 C2 0D 07"), want: &RawTLV{T: TLVTypeOrg, Value: hx("00 80 C2 0D 07")}},
 		{name: "Cisco", b: hx("FE 05 00 01 42 01 01"), want: &RawTLV{T: TLVTypeOrg, Value: hx("00 01 42 01 01")}},
 		{name: "CEE OUI, subtype 3", b: hx("FE 06 00 1B 21 03 AA BB"), want: &RawTLV{T: TLVTypeOrg, Value: hx("00 1B 21 03 AA BB")}},

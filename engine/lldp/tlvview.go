@@ -110,6 +110,61 @@ func describeTLV(t TLV) TLVView {
 	case *CEE:
 		v.OUI, v.Subtype, v.Name = OUICEE, SubtypeCEE, "CEE DCBX"
 		field("sub-TLVs", ceeSubTLVs(x))
+	case *PortVLANID:
+		v.setOrg(OUIIEEE8021, SubtypePortVLANID)
+		field("PVID", vidWords(x.PVID))
+	case *ProtocolVLANID:
+		v.setOrg(OUIIEEE8021, SubtypeProtocolVLANID)
+		field("PPVID", vidWords(x.PPVID))
+		field("supported", onOff(x.Supported()))
+		field("enabled", onOff(x.Enabled()))
+	case *VLANName:
+		v.setOrg(OUIIEEE8021, SubtypeVLANName)
+		value(string(x.Name)) // as sent, like a Text TLV's value
+		field("VID", strconv.Itoa(int(x.VID)))
+	case *ProtocolIdentity:
+		v.setOrg(OUIIEEE8021, SubtypeProtocolIdentity)
+		if len(x.Identity) == 0 {
+			value("none")
+		} else {
+			value(hexBytes(x.Identity)) // protocol header bytes, not text
+		}
+	case *LinkAggregation:
+		v.setOrg(x.OUI, x.Subtype())
+		field("capable", onOff(x.Capable()))
+		field("enabled", onOff(x.Enabled()))
+		if x.OUI == OUIIEEE8021 {
+			field("port type", aggPortTypes[x.PortType()])
+		}
+		field("port ID", strconv.FormatUint(uint64(x.PortID), 10))
+	case *CongestionNotification:
+		v.setOrg(OUIIEEE8021, SubtypeCongestionNotification)
+		field("CNPV on", prioWords(x.CNPVPriorities()))
+		field("ready", prioWords(x.ReadyPriorities()))
+	case *MACPHYStatus:
+		v.setOrg(OUIIEEE8023, SubtypeMACPHYStatus)
+		field("autoneg supported", onOff(x.AutonegSupported()))
+		field("autoneg enabled", onOff(x.AutonegEnabled()))
+		field("advertised", autonegWords(x.Advertised))
+		field("MAU type", mauWords(x.MAUType))
+	case *PowerViaMDI:
+		v.setOrg(OUIIEEE8023, SubtypePowerViaMDI)
+		class := "PD"
+		if x.PSE() {
+			class = "PSE"
+		}
+		field("port class", class)
+		field("PSE power supported", onOff(x.PSESupported()))
+		field("PSE power enabled", onOff(x.PSEEnabled()))
+		field("pairs control", onOff(x.PairsControl()))
+		field("PSE power pair", numberWord(x.PowerPair, psePairNames[:]))
+		field("power class", numberWord(x.PowerClass, powerClassNames[:]))
+		if len(x.Extension) > 0 {
+			field("extension", fmt.Sprintf("%s (%d bytes, not decoded)", hexBytes(x.Extension), len(x.Extension)))
+		}
+	case *MaxFrameSize:
+		v.setOrg(OUIIEEE8023, SubtypeMaxFrameSize)
+		value(fmt.Sprintf("%d bytes", x.Size))
 	case *RawTLV:
 		n := len(x.Value)
 		if oui, sub, ok := x.OrgID(); ok {
@@ -128,6 +183,98 @@ func describeTLV(t TLV) TLVView {
 		field("type", strconv.Itoa(int(x.T)))
 	}
 	return v
+}
+
+// setOrg names an organizationally specific TLV's view by its OUI and
+// subtype.
+func (v *TLVView) setOrg(oui OUI, sub uint8) {
+	v.OUI, v.Subtype, v.Name = oui, sub, orgTLVName(oui, sub)
+}
+
+// vidWords renders a VLAN ID, "none (0)" for 0: a port without port-based
+// (PVID, IEEE Std 802.1Q-2018 D.2.1) or protocol VLANs (PPVID,
+// D.2.2) sends 0.
+func vidWords(vid uint16) string {
+	if vid == 0 {
+		return "none (0)"
+	}
+	return strconv.Itoa(int(vid))
+}
+
+// aggPortTypes names the port type of the 802.1 Link Aggregation TLV's
+// status byte, bits 3-2 (IEEE Std 802.1AX-2014, Annex F).
+var aggPortTypes = [4]string{"not specified", "aggregation port", "aggregator", "single-port aggregator"}
+
+// autonegNames name the bits of the PMD auto-negotiation advertised
+// capability of the MAC/PHY TLV (IEEE Std 802.3-2018, 79.3.1), most
+// significant bit first: RFC 4836's ifMauAutoNegCapAdvertisedBits, whose
+// bit 0 ("other") is the field's most significant bit, as lldpd and
+// Wireshark read it (tshark's lldp.ieee.802_3.pmd_auto_neg_advertised_caps.*:
+// other 0x8000 ... 1000base_tfd 0x0001; TestTshark compares them).
+var autonegNames = [16]string{
+	"other", "10BASE-T", "10BASE-T FD", "100BASE-T4",
+	"100BASE-TX", "100BASE-TX FD", "100BASE-T2", "100BASE-T2 FD",
+	"PAUSE", "asym PAUSE", "sym PAUSE", "asym+sym PAUSE",
+	"1000BASE-X", "1000BASE-X FD", "1000BASE-T", "1000BASE-T FD",
+}
+
+// autonegWords names the advertised capabilities, then the field in hex:
+// "10BASE-T, 100BASE-TX FD (0x4400)", "none (0x0000)".
+func autonegWords(bits uint16) string {
+	var out []string
+	for i, n := range autonegNames {
+		if bits&(0x8000>>i) != 0 {
+			out = append(out, n)
+		}
+	}
+	words := "none"
+	if len(out) > 0 {
+		words = strings.Join(out, ", ")
+	}
+	return fmt.Sprintf("%s (%#04x)", words, bits)
+}
+
+// mauNames are the operational MAU types tshark 4.0 names (Wireshark's
+// operational_mau_type_values, from the dot3MauType objects of RFC 4836:
+// 1 to 53, and 0), up to the first " - " of its description, with two
+// misspellings of Wireshark's corrected to RFC 4836's names (13
+// 10BaseFLFD, 20 100BaseT2FD). TestTsharkMAUNames compares them with
+// tshark -G values. Later types (the IANA MAU MIB's 54 on) are shown as
+// numbers, as tshark shows them.
+var mauNames = [...]string{
+	"other or unknown", "AUI", "10Base5", "Foirl", "10Base2", "10BaseT", "10BaseFP", "10BaseFB",
+	"10BaseFL", "10Broad36", "10BaseTHD", "10BaseTFD", "10BaseFLHD", "10BaseFLFD", "10BaseT4", "100BaseTXHD",
+	"100BaseTXFD", "100BaseFXHD", "100BaseFXFD", "100BaseT2HD", "100BaseT2FD", "1000BaseXHD", "1000BaseXFD", "1000BaseLXHD",
+	"1000BaseLXFD", "1000BaseSXHD", "1000BaseSXFD", "1000BaseCXHD", "1000BaseCXFD", "1000BaseTHD", "1000BaseTFD", "10GigBaseX",
+	"10GigBaseLX4", "10GigBaseR", "10GigBaseER", "10GigBaseLR", "10GigBaseSR", "10GigBaseW", "10GigBaseEW", "10GigBaseLW",
+	"10GigBaseSW", "10GBASE-CX4", "2BASE-TL", "10PASS-TS", "100BASE-BX10D", "100BASE-BX10U", "100BASE-LX10", "1000BASE-BX10D",
+	"1000BASE-BX10U", "1000BASE-LX10", "1000BASE-PX10D", "1000BASE-PX10U", "1000BASE-PX20D", "1000BASE-PX20U",
+}
+
+// mauWords renders an operational MAU type as its number and, where
+// mauNames has it, its name: "16 (100BaseTXFD)", "54".
+func mauWords(t uint16) string {
+	if int(t) < len(mauNames) {
+		return fmt.Sprintf("%d (%s)", t, mauNames[t])
+	}
+	return strconv.Itoa(int(t))
+}
+
+// psePairNames and powerClassNames name the PSE power pair and the power
+// class of the Power via MDI TLV (IEEE Std 802.3-2018, 79.3.2, after RFC
+// 3621): pair 1 signal, 2 spare; class 1 to 5 are classes 0 to 4.
+var (
+	psePairNames    = [...]string{1: "signal", 2: "spare"}
+	powerClassNames = [...]string{1: "class 0", 2: "class 1", 3: "class 2", 4: "class 3", 5: "class 4"}
+)
+
+// numberWord renders n as "NAME (n)" when names has a name for it, else
+// as the number.
+func numberWord(n uint8, names []string) string {
+	if int(n) < len(names) && names[n] != "" {
+		return fmt.Sprintf("%s (%d)", names[n], n)
+	}
+	return strconv.Itoa(int(n))
 }
 
 // numbers writes eight small numbers separated by spaces: "0 0 0 1 0 0 0 0".
@@ -223,13 +370,10 @@ type orgID struct {
 	sub uint8
 }
 
-// OUIIEEE8023 is the IEEE 802.3 OUI, 00-12-0F.
-var OUIIEEE8023 = OUI{0x00, 0x12, 0x0f}
-
 // orgTLVNames names the organizationally specific TLVs of IEEE 802.1 (IEEE
-// Std 802.1Q-2018, Table D-1; 9 to 12 are decoded, named here for
-// completeness), IEEE 802.3 (IEEE Std 802.3-2018, Table 79-1) and CIN
-// DCBX (OUI 00-1B-21 subtype 1, CEE's predecessor, not decoded).
+// Std 802.1Q-2018, Table D-1; 5, 6, 13 and 14 are not decoded), IEEE
+// 802.3 (IEEE Std 802.3-2018, Table 79-1; 5 is not decoded) and CIN DCBX
+// (OUI 00-1B-21 subtype 1, CEE's predecessor, not decoded).
 var orgTLVNames = map[orgID]string{
 	{OUIIEEE8021, 1}:  "Port VLAN ID",
 	{OUIIEEE8021, 2}:  "Port And Protocol VLAN ID",

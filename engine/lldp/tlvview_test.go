@@ -75,12 +75,14 @@ func TestDescribeLLDPDU(t *testing.T) {
 			{Type: lldp.TLVTypeSystemCapabilities, Name: "System Capabilities", Fields: []lldp.TLVField{{Value: "bridge, WLAN AP, router, station"}, {Label: "enabled", Value: "station"}}},
 			{Type: lldp.TLVTypeManagementAddress, Name: "Management Address", Fields: []lldp.TLVField{{Value: "192.0.2.1 (interface 2, numbering 2)"}}},
 			{Type: lldp.TLVTypePortDescription, Name: "Port Description", Fields: []lldp.TLVField{{Value: "p0"}}},
+			// lldpd's 802.3 Link Aggregation: capable, not aggregated.
 			{Type: lldp.TLVTypeOrg, OUI: lldp.OUIIEEE8023, Subtype: 3, Name: "Link Aggregation",
-				Fields:    []lldp.TLVField{{Value: "5 bytes, not decoded"}, {Label: "OUI", Value: "00-12-0f"}, {Label: "subtype", Value: "3"}},
-				Undecoded: []byte{0x01, 0x00, 0x00, 0x00, 0x00}},
+				Fields: []lldp.TLVField{{"capable", "on"}, {"enabled", "off"}, {"port ID", "0"}}},
+			// lldpd's MAC/PHY on a veth: no autoneg, "other", MAU type
+			// 54 (10GBASE-PR-D1 in the IANA MAU MIB), which tshark 4.0
+			// does not name either.
 			{Type: lldp.TLVTypeOrg, OUI: lldp.OUIIEEE8023, Subtype: 1, Name: "MAC/PHY Configuration/Status",
-				Fields:    []lldp.TLVField{{Value: "5 bytes, not decoded"}, {Label: "OUI", Value: "00-12-0f"}, {Label: "subtype", Value: "1"}},
-				Undecoded: []byte{0x00, 0x80, 0x00, 0x00, 0x36}},
+				Fields: []lldp.TLVField{{"autoneg supported", "off"}, {"autoneg enabled", "off"}, {"advertised", "other (0x8000)"}, {"MAU type", "54"}}},
 		}
 	}
 	ieee := captureLLDPDUs(t, "testdata/lldpd-ieee-full.pcap")
@@ -121,6 +123,61 @@ func TestDescribeLLDPDU(t *testing.T) {
 		lldp.TLVView{Type: lldp.TLVTypeOrg, OUI: lldp.OUI{0xac, 0xde, 0x48}, Subtype: 7, Name: "Organizationally Specific", Fields: []lldp.TLVField{{Value: "0 bytes, not decoded"}, {"OUI", "ac-de-48"}, {"subtype", "7"}}, Undecoded: []byte{}},
 	)
 
+	basic := lldptest.Frame(t, lldptest.MacA, 120,
+		&lldp.PortVLANID{PVID: 100},
+		&lldp.PortVLANID{},
+		&lldp.ProtocolVLANID{Flags: 0x06, PPVID: 42},
+		&lldp.ProtocolVLANID{Flags: 0xf9},
+		&lldp.VLANName{VID: 100, Name: []byte("storage")},
+		&lldp.VLANName{VID: 7, Name: []byte("\x1b[31mred\xff")},
+		&lldp.ProtocolIdentity{Identity: []byte{0x88, 0x8e, 0x01}},
+		&lldp.ProtocolIdentity{},
+		&lldp.LinkAggregation{OUI: lldp.OUIIEEE8021, Status: 0x0f, PortID: 42},
+		&lldp.LinkAggregation{OUI: lldp.OUIIEEE8021, Status: 0x05, PortID: 7},
+		&lldp.LinkAggregation{OUI: lldp.OUIIEEE8023, Status: 0x03, PortID: 7},
+		&lldp.CongestionNotification{CNPV: 0x18, Ready: 0x08},
+		&lldp.CongestionNotification{},
+		&lldp.MACPHYStatus{Autoneg: 0x03, Advertised: 0x6c01, MAUType: 16},
+		&lldp.MACPHYStatus{Autoneg: 0x01, MAUType: 0},
+		&lldp.PowerViaMDI{Support: 0x0f, PowerPair: 1, PowerClass: 4},
+		&lldp.PowerViaMDI{Support: 0x00, PowerPair: 3, PowerClass: 0, Extension: []byte{0x51, 0x00, 0xff, 0x00, 0xff}},
+		&lldp.MaxFrameSize{Size: 9216},
+	)
+	org := func(oui lldp.OUI, sub uint8, name string, fields ...lldp.TLVField) lldp.TLVView {
+		return lldp.TLVView{Type: lldp.TLVTypeOrg, OUI: oui, Subtype: sub, Name: name, Fields: fields}
+	}
+	basicWant := append(frameViews("120 s"),
+		org(lldp.OUIIEEE8021, 1, "Port VLAN ID", lldp.TLVField{"PVID", "100"}),
+		org(lldp.OUIIEEE8021, 1, "Port VLAN ID", lldp.TLVField{"PVID", "none (0)"}),
+		org(lldp.OUIIEEE8021, 2, "Port And Protocol VLAN ID", lldp.TLVField{"PPVID", "42"}, lldp.TLVField{"supported", "on"}, lldp.TLVField{"enabled", "on"}),
+		org(lldp.OUIIEEE8021, 2, "Port And Protocol VLAN ID", lldp.TLVField{"PPVID", "none (0)"}, lldp.TLVField{"supported", "off"}, lldp.TLVField{"enabled", "off"}),
+		org(lldp.OUIIEEE8021, 3, "VLAN Name", lldp.TLVField{Value: "storage"}, lldp.TLVField{"VID", "100"}),
+		// As sent, like a Text TLV: the screen sanitizes it.
+		org(lldp.OUIIEEE8021, 3, "VLAN Name", lldp.TLVField{Value: "\x1b[31mred\xff"}, lldp.TLVField{"VID", "7"}),
+		org(lldp.OUIIEEE8021, 4, "Protocol Identity", lldp.TLVField{Value: "88:8e:01"}),
+		org(lldp.OUIIEEE8021, 4, "Protocol Identity", lldp.TLVField{Value: "none"}),
+		org(lldp.OUIIEEE8021, 7, "Link Aggregation", lldp.TLVField{"capable", "on"}, lldp.TLVField{"enabled", "on"},
+			lldp.TLVField{"port type", "single-port aggregator"}, lldp.TLVField{"port ID", "42"}),
+		org(lldp.OUIIEEE8021, 7, "Link Aggregation", lldp.TLVField{"capable", "on"}, lldp.TLVField{"enabled", "off"},
+			lldp.TLVField{"port type", "aggregation port"}, lldp.TLVField{"port ID", "7"}),
+		org(lldp.OUIIEEE8023, 3, "Link Aggregation", lldp.TLVField{"capable", "on"}, lldp.TLVField{"enabled", "on"}, lldp.TLVField{"port ID", "7"}),
+		org(lldp.OUIIEEE8021, 8, "Congestion Notification", lldp.TLVField{"CNPV on", "3,4"}, lldp.TLVField{"ready", "3"}),
+		org(lldp.OUIIEEE8021, 8, "Congestion Notification", lldp.TLVField{"CNPV on", "none"}, lldp.TLVField{"ready", "none"}),
+		org(lldp.OUIIEEE8023, 1, "MAC/PHY Configuration/Status", lldp.TLVField{"autoneg supported", "on"}, lldp.TLVField{"autoneg enabled", "on"},
+			lldp.TLVField{"advertised", "10BASE-T, 10BASE-T FD, 100BASE-TX, 100BASE-TX FD, 1000BASE-T FD (0x6c01)"},
+			lldp.TLVField{"MAU type", "16 (100BaseTXFD)"}),
+		org(lldp.OUIIEEE8023, 1, "MAC/PHY Configuration/Status", lldp.TLVField{"autoneg supported", "on"}, lldp.TLVField{"autoneg enabled", "off"},
+			lldp.TLVField{"advertised", "none (0x0000)"}, lldp.TLVField{"MAU type", "0 (other or unknown)"}),
+		org(lldp.OUIIEEE8023, 2, "Power via MDI", lldp.TLVField{"port class", "PSE"}, lldp.TLVField{"PSE power supported", "on"},
+			lldp.TLVField{"PSE power enabled", "on"}, lldp.TLVField{"pairs control", "on"},
+			lldp.TLVField{"PSE power pair", "signal (1)"}, lldp.TLVField{"power class", "class 3 (4)"}),
+		org(lldp.OUIIEEE8023, 2, "Power via MDI", lldp.TLVField{"port class", "PD"}, lldp.TLVField{"PSE power supported", "off"},
+			lldp.TLVField{"PSE power enabled", "off"}, lldp.TLVField{"pairs control", "off"},
+			lldp.TLVField{"PSE power pair", "3"}, lldp.TLVField{"power class", "0"},
+			lldp.TLVField{"extension", "51:00:ff:00:ff (5 bytes, not decoded)"}),
+		org(lldp.OUIIEEE8023, 4, "Maximum Frame Size", lldp.TLVField{Value: "9216 bytes"}),
+	)
+
 	tests := []struct {
 		name   string
 		lldpdu []byte
@@ -142,6 +199,7 @@ func TestDescribeLLDPDU(t *testing.T) {
 			lldp.TLVView{Type: lldp.TLVTypeOrg, OUI: lldp.OUICEE, Subtype: 2, Name: "CEE DCBX", Fields: []lldp.TLVField{{"sub-TLVs", "Control, PG, PFC, APP"}}},
 		)},
 		{"every kind, odd values", lldpduOf(t, weird), weirdWant},
+		{"basic 802.1 and 802.3 TLVs", lldpduOf(t, basic), basicWant},
 		// The PFC TLV with a one-byte body is discarded: not listed
 		// (Peer.DiscardedTLVs has it).
 		{"discarded TLV", lldpduOf(t, lldptest.BadPFCFrame(t)), append(frameViews("120 s"),

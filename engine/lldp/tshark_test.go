@@ -21,11 +21,10 @@ import (
 	"github.com/dcbtop/dcbtop/testbed"
 )
 
-// TestTshark decodes every fixture frame with tshark (Wireshark's LLDP
-// dissector, an independent implementation) and with dcbtop, and compares
-// every 802.1Qaz and CEE field tshark shows; see checkTsharkFrame for the
-// field mapping. tshark 4.0 was used to write it.
-func TestTshark(t *testing.T) {
+// lookTshark returns the path of tshark, or skips the test when it is not
+// installed (fails with DCBTOP_REQUIRE_PRIV=1).
+func lookTshark(t *testing.T) string {
+	t.Helper()
 	tshark, err := exec.LookPath("tshark")
 	if err != nil {
 		if os.Getenv("DCBTOP_REQUIRE_PRIV") == "1" {
@@ -33,6 +32,16 @@ func TestTshark(t *testing.T) {
 		}
 		t.Skipf("tshark not installed (apt-get install tshark): %v", err)
 	}
+	return tshark
+}
+
+// TestTshark decodes every fixture frame with tshark (Wireshark's LLDP
+// dissector, an independent implementation) and with dcbtop, and compares
+// every 802.1Qaz, CEE and basic IEEE 802.1 and 802.3 field tshark shows;
+// see checkTsharkFrame for the field mapping. tshark 4.0 was used to write
+// it.
+func TestTshark(t *testing.T) {
+	tshark := lookTshark(t)
 	files := fixturePcaps(t)
 	// The fixtures leave many bits at 0; these hand-built frames set them.
 	files = append(files, writePcap(t, filepath.Join(t.TempDir(), "synthetic.pcap"), tsharkSynthetic...))
@@ -70,7 +79,11 @@ func TestTsharkRecorded(t *testing.T) {
 
 // tsharkSynthetic are frames for TestTshark that set what the fixtures
 // do not: willing, CBS, MBC, max TCs below 8, reserved bytes, reserved TSA
-// and selectors, CEE versions and flags, repeated CEE sub-TLVs.
+// and selectors, CEE versions and flags, repeated CEE sub-TLVs; and every
+// basic IEEE 802.1 and 802.3 TLV of basicOrgTLVs (each flag set and clear,
+// reserved bits, empty and 32-byte VLAN names, the Power via MDI
+// extensions), but for the VLAN name of escape sequences, which tshark
+// shows its own way.
 var tsharkSynthetic = [][]byte{
 	cat(ethDst, ethSrc, ethLLDP, typicalLLDPDU),
 	cat(ethDst, ethSrc, ethLLDP, lldpdu(
@@ -86,6 +99,74 @@ var tsharkSynthetic = [][]byte{
 		08 10 00 00 40 00 89 06 00 1B 21 0A 0C BC 01 1B 21 00
 		04 11 00 00 20 00 FE DC BA 98 00 00 00 00 00 00 00 64 08
 		06 06 00 00 80 00 10 08`))),
+	cat(ethDst, ethSrc, ethLLDP, lldpdu(tsharkBasicOrg(basicOrgTLVs[:len(basicOrgTLVs)/2])...)),
+	cat(ethDst, ethSrc, ethLLDP, lldpdu(tsharkBasicOrg(basicOrgTLVs[len(basicOrgTLVs)/2:])...)),
+}
+
+// tsharkBasicOrg returns the TLVs of tests whose values tshark shows as
+// dcbtop does: printable ASCII VLAN names only.
+func tsharkBasicOrg(tests []optionalTLVTest) [][]byte {
+	var out [][]byte
+	for _, tt := range tests {
+		if n, ok := tt.want.(*VLANName); ok && !printableASCII(n.Name) {
+			continue
+		}
+		out = append(out, tt.b)
+	}
+	return out
+}
+
+// printableASCII reports whether b is printable ASCII, which tshark shows
+// unchanged in a string field.
+func printableASCII(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 || c > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+// TestTsharkMAUNames compares the operational MAU type names of the
+// MAC/PHY view (mauNames) with those tshark gives the values of
+// lldp.ieee.802_3.pmd_mau_type (tshark -G values: "V", field, value,
+// description), up to the first " - " of the description.
+func TestTsharkMAUNames(t *testing.T) {
+	tshark := lookTshark(t)
+	cmd := exec.CommandContext(t.Context(), tshark, "-G", "values")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("tshark -G values: %v", err)
+	}
+	// Wireshark's misspellings, which mauNames corrects to RFC 4836's
+	// dot3MauType names.
+	fixed := map[uint64]string{13: "10BaseFLDF", 20: "100BaseT2DF"}
+	seen := 0
+	for line := range strings.Lines(string(out)) {
+		f := strings.Split(strings.TrimRight(line, "\n"), "\t")
+		if len(f) != 4 || f[0] != "V" || f[1] != "lldp.ieee.802_3.pmd_mau_type" {
+			continue
+		}
+		v, err := strconv.ParseUint(f[2], 0, 16)
+		if err != nil {
+			t.Fatalf("tshark value %q: %v", f[2], err)
+		}
+		name, _, _ := strings.Cut(f[3], " - ")
+		seen++
+		switch {
+		case v >= uint64(len(mauNames)):
+			t.Errorf("tshark names MAU type %d %q, mauNames stops at %d", v, name, len(mauNames)-1)
+		case fixed[v] != "":
+			if name != fixed[v] {
+				t.Errorf("MAU type %d: tshark %q, expected its misspelling %q (mauNames %q)", v, name, fixed[v], mauNames[v])
+			}
+		case mauNames[v] != name:
+			t.Errorf("MAU type %d: tshark %q, mauNames %q", v, name, mauNames[v])
+		}
+	}
+	if seen != len(mauNames) {
+		t.Errorf("tshark names %d MAU types, mauNames %d", seen, len(mauNames))
+	}
 }
 
 // writePcap writes Ethernet frames to a new classic pcap file.
@@ -216,7 +297,35 @@ func (c *fieldChecker) skip(key, why string) {
 	}
 }
 
-// skipAll consumes everything, for TLVs outside 802.1Qaz and CEE.
+// skipPrefix consumes every member whose name starts with prefix,
+// subtrees included; dcbtop has no value for them, why says so.
+func (c *fieldChecker) skipPrefix(prefix, why string) {
+	_ = why
+	for i, k := range c.n.Kids {
+		if strings.HasPrefix(k.Key, prefix) {
+			c.used[i] = true
+		}
+	}
+}
+
+// tree returns a checker for the first unused object member called key
+// and consumes it; when tshark does not show it, it fails and returns a
+// checker of nothing.
+func (c *fieldChecker) tree(key string) *fieldChecker {
+	c.t.Helper()
+	name := c.name + " " + key
+	for i, k := range c.n.Kids {
+		if !c.used[i] && !k.Leaf && k.Key == key {
+			c.used[i] = true
+			return newChecker(c.t, name, &c.n.Kids[i])
+		}
+	}
+	c.t.Errorf("%s: tshark does not show %s", c.name, key)
+	return newChecker(c.t, name, &testbed.JSONNode{})
+}
+
+// skipAll consumes everything, for TLVs dcbtop compares by type and
+// length only.
 func (c *fieldChecker) skipAll() {
 	for i := range c.used {
 		c.used[i] = true
@@ -319,6 +428,38 @@ func b2u(b bool) uint64 {
 //	                                                    (tshark shows one; absent when the map is 0)
 //	                  lldp.dcbx.feature.app.oui         upper OUI bits of the selector field: not kept
 //
+// The basic IEEE 802.1 TLVs (subtype lldp.ieee.802_1.subtype):
+//
+//	Port VLAN ID      lldp.ieee.802_1.port_vlan.id      PortVLANID.PVID
+//	Port And Protocol lldp.ieee.802_1.port_and_vlan_id_flag                  ProtocolVLANID.Flags
+//	VLAN ID           ..._tree: .port_and_vlan_id_flag.supported, .enabled   Supported(), Enabled()
+//	                  lldp.ieee.802_1.port_proto_vlan.id                     ProtocolVLANID.PPVID
+//	VLAN Name         lldp.ieee.802_1.vlan.id, .vlan.name_len, .vlan.name    VID, len(Name), Name
+//	                                                    (no name field for an empty name)
+//	Protocol Identity lldp.ieee.802_1.proto.id_length, .proto.id             len(Identity), Identity (aa:bb hex)
+//	Link Aggregation  lldp.ieee.802_1.aggregation_status                     LinkAggregation.Status
+//	                  ..._tree: .aggregation_status.cap, .enabled, .porttype Capable(), Enabled(), PortType()
+//	                  lldp.ieee.802_1.aggregated_port_id                     PortID
+//	Congestion Notif. lldp.ieee.802_1qau.cnpv.prioN, .ready.prioN            CNPV, Ready bit N
+//
+// and IEEE 802.3 TLVs (subtype lldp.ieee.802_3.subtype):
+//
+//	MAC/PHY           lldp.ieee.802_3.mac_phy_auto_neg_status                MACPHYStatus.Autoneg
+//	                  ..._tree: .mac_phy_auto_neg_status.supported, .enabled AutonegSupported(), AutonegEnabled()
+//	                  lldp.ieee.802_3.pmd_auto_neg_advertised_caps           Advertised
+//	                  ..._tree: .pmd_auto_neg_advertised_caps.NAME           Advertised bit, named as autonegNames
+//	                                                    (tsharkAutoneg; the "inverse (wrong) bitorder" tree is skipped)
+//	                  lldp.ieee.802_3.pmd_mau_type                           MAUType (names: TestTsharkMAUNames)
+//	Power via MDI     lldp.ieee.802_3.mdi_power_support                      PowerViaMDI.Support
+//	                  ..._tree: .port_class, .supported, .enabled, .pse_pairs PSE(), PSESupported(), PSEEnabled(), PairsControl()
+//	                  lldp.ieee.802_3.mdi_pse_pair, .mdi_power_class         PowerPair, PowerClass
+//	                  lldp.ieee.802_3.mdi_power_type, _source, _priority,    Extension (802.3at), which dcbtop keeps raw:
+//	                  .mdi_pde_requested, .mdi_pse_allocated                 compared with its bytes
+//	                  lldp.ieee.802_3.bt_*                                   Extension (802.3bt): skipped
+//	Link Aggregation  as the 802.1 one under lldp.ieee.802_3, without porttype;
+//	                  lldp.ieee.802_3.subtype_tree holds tshark's "TLV has been deprecated"
+//	Max Frame Size    lldp.ieee.802_3.max_frame_size                         MaxFrameSize.Size
+//
 // Other TLVs (text, capabilities, management address, raw) are compared by
 // type and length only.
 func checkTsharkFrame(t *testing.T, du *DU, lldp *testbed.JSONNode) {
@@ -383,9 +524,35 @@ func checkTsharkFrame(t *testing.T, du *DU, lldp *testbed.JSONNode) {
 			checkTsharkApp(c, x)
 		case *CEE:
 			checkTsharkCEE(c, x)
+		case *PortVLANID:
+			checkTsharkOrg(c, OUIIEEE8021, SubtypePortVLANID, tshark8021Sub)
+			c.eq("lldp.ieee.802_1.port_vlan.id", uint64(x.PVID))
+		case *ProtocolVLANID:
+			checkTsharkProtocolVLANID(c, x)
+		case *VLANName:
+			checkTsharkVLANName(c, x)
+		case *ProtocolIdentity:
+			checkTsharkProtocolIdentity(c, x)
+		case *LinkAggregation:
+			checkTsharkLinkAggregation(c, x)
+		case *CongestionNotification:
+			checkTsharkOrg(c, OUIIEEE8021, SubtypeCongestionNotification, tshark8021Sub)
+			for p := range 8 {
+				c.eq(fmt.Sprintf("lldp.ieee.802_1qau.cnpv.prio%d", p), uint64(x.CNPV>>p&1))
+			}
+			for p := range 8 {
+				c.eq(fmt.Sprintf("lldp.ieee.802_1qau.ready.prio%d", p), uint64(x.Ready>>p&1))
+			}
+		case *MACPHYStatus:
+			checkTsharkMACPHY(c, x)
+		case *PowerViaMDI:
+			checkTsharkPower(c, x)
+		case *MaxFrameSize:
+			checkTsharkOrg(c, OUIIEEE8023, SubtypeMaxFrameSize, tshark8023Sub)
+			c.eq("lldp.ieee.802_3.max_frame_size", uint64(x.Size))
 		case nil:
 		default:
-			c.skipAll() // not 802.1Qaz or CEE
+			c.skipAll() // text, capabilities, management address, raw
 		}
 		c.done()
 	}
@@ -540,4 +707,137 @@ func checkTsharkFeature(c *fieldChecker, f *CEEFeature) {
 	c.eq("lldp.dcbx.feature.willing", b2u(f.Willing))
 	c.eq("lldp.dcbx.feature.error", b2u(f.Error))
 	c.eq("lldp.dcbx.feature.subtype", uint64(f.Subtype))
+}
+
+// The subtype fields of the IEEE 802.1 and 802.3 OUIs.
+const (
+	tshark8021Sub = "lldp.ieee.802_1.subtype"
+	tshark8023Sub = "lldp.ieee.802_3.subtype"
+)
+
+func checkTsharkProtocolVLANID(c *fieldChecker, p *ProtocolVLANID) {
+	c.t.Helper()
+	checkTsharkOrg(c, OUIIEEE8021, SubtypeProtocolVLANID, tshark8021Sub)
+	c.eq("lldp.ieee.802_1.port_and_vlan_id_flag", uint64(p.Flags))
+	fc := c.tree("lldp.ieee.802_1.port_and_vlan_id_flag_tree")
+	fc.eq("lldp.ieee.802_1.port_and_vlan_id_flag.supported", b2u(p.Supported()))
+	fc.eq("lldp.ieee.802_1.port_and_vlan_id_flag.enabled", b2u(p.Enabled()))
+	fc.done()
+	c.eq("lldp.ieee.802_1.port_proto_vlan.id", uint64(p.PPVID))
+}
+
+func checkTsharkVLANName(c *fieldChecker, n *VLANName) {
+	c.t.Helper()
+	checkTsharkOrg(c, OUIIEEE8021, SubtypeVLANName, tshark8021Sub)
+	c.eq("lldp.ieee.802_1.vlan.id", uint64(n.VID))
+	c.eq("lldp.ieee.802_1.vlan.name_len", uint64(len(n.Name)))
+	switch {
+	case len(n.Name) == 0:
+		c.absent("lldp.ieee.802_1.vlan.name")
+	case printableASCII(n.Name):
+		c.eqString("lldp.ieee.802_1.vlan.name", string(n.Name))
+	default:
+		c.skip("lldp.ieee.802_1.vlan.name", "tshark shows bytes outside printable ASCII its own way")
+	}
+}
+
+func checkTsharkProtocolIdentity(c *fieldChecker, p *ProtocolIdentity) {
+	c.t.Helper()
+	checkTsharkOrg(c, OUIIEEE8021, SubtypeProtocolIdentity, tshark8021Sub)
+	c.eq("lldp.ieee.802_1.proto.id_length", uint64(len(p.Identity)))
+	if len(p.Identity) == 0 {
+		c.absent("lldp.ieee.802_1.proto.id")
+	} else {
+		c.eqString("lldp.ieee.802_1.proto.id", hexBytes(p.Identity))
+	}
+}
+
+func checkTsharkLinkAggregation(c *fieldChecker, l *LinkAggregation) {
+	c.t.Helper()
+	prefix := "lldp.ieee.802_1."
+	if l.OUI == OUIIEEE8023 {
+		prefix = "lldp.ieee.802_3."
+	}
+	checkTsharkOrg(c, l.OUI, l.Subtype(), prefix+"subtype")
+	if l.OUI == OUIIEEE8023 {
+		st := c.tree(prefix + "subtype_tree")
+		ex := st.tree("_ws.expert")
+		ex.eqString("_ws.expert.message", "TLV has been deprecated")
+		ex.skipAll() // its severity and group
+		ex.done()
+		st.done()
+	}
+	c.eq(prefix+"aggregation_status", uint64(l.Status))
+	sc := c.tree(prefix + "aggregation_status_tree")
+	sc.eq(prefix+"aggregation_status.cap", b2u(l.Capable()))
+	sc.eq(prefix+"aggregation_status.enabled", b2u(l.Enabled()))
+	if l.OUI == OUIIEEE8021 {
+		sc.eq(prefix+"aggregation_status.porttype", uint64(l.PortType()))
+	}
+	sc.done()
+	c.eq(prefix+"aggregated_port_id", uint64(l.PortID))
+}
+
+// tsharkAutoneg are tshark's names of the bits of the PMD auto-negotiation
+// advertised capability (lldp.ieee.802_3.pmd_auto_neg_advertised_caps.*),
+// most significant bit first, next to dcbtop's (autonegNames).
+var tsharkAutoneg = [16][2]string{
+	{"other", "other"}, {"10base_t", "10BASE-T"}, {"10base_tfd", "10BASE-T FD"}, {"100base_t4", "100BASE-T4"},
+	{"100base_tx", "100BASE-TX"}, {"100base_txfd", "100BASE-TX FD"}, {"100base_t2", "100BASE-T2"}, {"100base_t2fd", "100BASE-T2 FD"},
+	{"fdx_pause", "PAUSE"}, {"fdx_apause", "asym PAUSE"}, {"fdx_spause", "sym PAUSE"}, {"fdx_bpause", "asym+sym PAUSE"},
+	{"1000base_x", "1000BASE-X"}, {"1000base_xfd", "1000BASE-X FD"}, {"1000base_t", "1000BASE-T"}, {"1000base_tfd", "1000BASE-T FD"},
+}
+
+func checkTsharkMACPHY(c *fieldChecker, m *MACPHYStatus) {
+	c.t.Helper()
+	checkTsharkOrg(c, OUIIEEE8023, SubtypeMACPHYStatus, tshark8023Sub)
+	c.eq("lldp.ieee.802_3.mac_phy_auto_neg_status", uint64(m.Autoneg))
+	ac := c.tree("lldp.ieee.802_3.mac_phy_auto_neg_status_tree")
+	ac.eq("lldp.ieee.802_3.mac_phy_auto_neg_status.supported", b2u(m.AutonegSupported()))
+	ac.eq("lldp.ieee.802_3.mac_phy_auto_neg_status.enabled", b2u(m.AutonegEnabled()))
+	ac.done()
+	c.eq("lldp.ieee.802_3.pmd_auto_neg_advertised_caps", uint64(m.Advertised))
+	cc := c.tree("lldp.ieee.802_3.pmd_auto_neg_advertised_caps_tree")
+	for i, n := range tsharkAutoneg {
+		if autonegNames[i] != n[1] {
+			c.t.Errorf("advertised capability bit %#04x: dcbtop names it %q, want %q (tshark %s)", 0x8000>>i, autonegNames[i], n[1], n[0])
+		}
+		cc.eq("lldp.ieee.802_3.pmd_auto_neg_advertised_caps."+n[0], uint64(m.Advertised>>(15-i)&1))
+	}
+	cc.done()
+	inv := c.tree("Same in inverse (wrong) bitorder")
+	inv.skipAll() // tshark's reading of the field with the bits reversed, which lldpd and RFC 4836 do not use
+	inv.done()
+	c.eq("lldp.ieee.802_3.pmd_mau_type", uint64(m.MAUType))
+}
+
+func checkTsharkPower(c *fieldChecker, p *PowerViaMDI) {
+	c.t.Helper()
+	checkTsharkOrg(c, OUIIEEE8023, SubtypePowerViaMDI, tshark8023Sub)
+	c.eq("lldp.ieee.802_3.mdi_power_support", uint64(p.Support))
+	sc := c.tree("lldp.ieee.802_3.mdi_power_support_tree")
+	sc.eq("lldp.ieee.802_3.mdi_power_support.port_class", b2u(p.PSE()))
+	sc.eq("lldp.ieee.802_3.mdi_power_support.supported", b2u(p.PSESupported()))
+	sc.eq("lldp.ieee.802_3.mdi_power_support.enabled", b2u(p.PSEEnabled()))
+	sc.eq("lldp.ieee.802_3.mdi_power_support.pse_pairs", b2u(p.PairsControl()))
+	sc.done()
+	c.eq("lldp.ieee.802_3.mdi_pse_pair", uint64(p.PowerPair))
+	c.eq("lldp.ieee.802_3.mdi_power_class", uint64(p.PowerClass))
+	at := []string{"lldp.ieee.802_3.mdi_power_type", "lldp.ieee.802_3.mdi_power_source", "lldp.ieee.802_3.mdi_power_priority",
+		"lldp.ieee.802_3.mdi_pde_requested", "lldp.ieee.802_3.mdi_pse_allocated"}
+	if x := p.Extension; len(x) >= powerATExtLen {
+		// dcbtop keeps the 802.3at fields raw: its bytes are where
+		// tshark reads them.
+		for i, v := range []uint64{uint64(x[0] >> 6), uint64(x[0] >> 4 & 3), uint64(x[0] & 0xf),
+			uint64(binary.BigEndian.Uint16(x[1:])), uint64(binary.BigEndian.Uint16(x[3:]))} {
+			c.eq(at[i], v)
+		}
+	} else {
+		for _, k := range at {
+			c.absent(k)
+		}
+	}
+	if len(p.Extension) == powerBTExtLen {
+		c.skipPrefix("lldp.ieee.802_3.bt_", "the 802.3bt fields, which dcbtop keeps raw")
+	}
 }
