@@ -139,3 +139,16 @@ func TestQoSFixes(t *testing.T) {
 		t.Errorf("fixes (-want +got):\n%s", diff)
 	}
 }
+
+// HasQoSFix agrees with QoSFixes.
+func TestHasQoSFix(t *testing.T) {
+	e := qosEngine(t)
+	in, _ := e.Interface("eth0")
+	if !HasQoSFix(&in) || len(QoSFixes(in)) == 0 {
+		t.Error("fixes expected")
+	}
+	in.Diagnostics = nil
+	if HasQoSFix(&in) || len(QoSFixes(in)) != 0 {
+		t.Error("no diagnostic: no fix")
+	}
+}

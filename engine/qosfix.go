@@ -58,6 +58,20 @@ func QoSFixes(in Interface) []QoSFix {
 	return out
 }
 
+// HasQoSFix reports whether QoSFixes(in) has a fix, without building it
+// (the screen's key bar asks on every frame).
+func HasQoSFix(in *Interface) bool {
+	for _, d := range in.Diagnostics {
+		switch d.Code {
+		case diag.CodeTrustMismatch, diag.CodePFCNoHeadroom, diag.CodeRoCEToSECN, diag.CodeRoCEToSNotLossless:
+			if _, ok := qosFix(*in, d.Code); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // qosFix is code's fix on in, if dcbtop has one.
 func qosFix(in Interface, code diag.Code) (QoSFix, bool) {
 	q := in.qos()

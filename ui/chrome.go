@@ -518,7 +518,7 @@ func (r *renderer) footerItems() []footerItem {
 		if r.vs.undoable && r.vs.blocked(actUndo) == "" {
 			out = append(out, item(k.Undo))
 		}
-		if r.in != nil && r.vs.blocked(actFix) == "" && len(engine.QoSFixes(*r.in)) > 0 {
+		if r.in != nil && r.vs.blocked(actFix) == "" && engine.HasQoSFix(r.in) {
 			out = append(out, item(k.Fix)) // a diagnostic here has a fix dcbtop can write
 		}
 	}
