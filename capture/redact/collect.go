@@ -99,6 +99,8 @@ func (c *collector) frame(f capture.Frame) error {
 			c.text(t.Kind, []byte(t.Value))
 		case *lldp.ManagementAddress:
 			c.mgmtAddress(t.Family, t.Address)
+		case *lldp.VLANName:
+			c.addName(t.Name, kindDesc) // a tenant's or a site's name
 		}
 	}
 	return nil

@@ -122,9 +122,9 @@ type Summary struct {
 // in a description is gone only as part of the description), names of
 // other things than interfaces and systems (RDMA device names such as
 // mlx5_0, PCI addresses, driver names and versions, LLDP agent process
-// names, ethtool statistic names), LLDP TLVs other than those above (the
-// organizationally specific ones, such as 802.1 VLAN names or LLDP-MED
-// inventory, are kept as they are), and names or addresses that occur only
+// names, ethtool statistic names), LLDP TLVs other than those above and
+// the 802.1 VLAN Name (the other organizationally specific ones, such as
+// LLDP-MED inventory, are kept as they are), and names or addresses that occur only
 // in a netlink reply (an RDMA netlink answer naming a netdev no other
 // record names). Values are replaced wherever their bytes occur, so a
 // name that is also a word of a path or a message is replaced there too,

@@ -33,6 +33,7 @@ const (
 	peerPort  = "Ethernet8"
 	peerName  = "leaf1.corp.example"
 	peerDescr = "SONiC Software Version: SONiC.4.2.0 - HwSku: Mellanox-SN4600"
+	peerVLAN  = "tenant-blue-rdma"
 	hostName  = "gpu-node-17"
 	gidLL     = "fe80:0000:0000:0000:bace:f6ff:fe12:3456" // EUI-64 of hostMAC
 	gidV4     = "0000:0000:0000:0000:0000:ffff:0a00:0001" // ::ffff:10.0.0.1
@@ -69,7 +70,8 @@ func lldpFrame(t *testing.T, src, chassis lldp.MAC, port, sysName, descr string,
 		du.TLVs = append(du.TLVs, &lldp.Text{Kind: lldp.TLVTypeSystemDescription, Value: descr})
 	}
 	if mgmt != nil {
-		du.TLVs = append(du.TLVs, &lldp.ManagementAddress{Family: 1, Address: mgmt, IfSubtype: 2, IfNumber: 8})
+		du.TLVs = append(du.TLVs, &lldp.ManagementAddress{Family: 1, Address: mgmt, IfSubtype: 2, IfNumber: 8},
+			&lldp.VLANName{VID: 100, Name: []byte(peerVLAN)})
 	}
 	b, err := lldp.AppendFrame(nil, lldp.NearestBridge, src, du)
 	if err != nil {
@@ -261,7 +263,7 @@ func TestNothingLeft(t *testing.T) {
 func TestConsistent(t *testing.T) {
 	in, out, sum := redacted(t)
 	orig, rb := read(t, in), read(t, out)
-	if diff := cmp.Diff(Summary{MACs: 3, Names: 5, Addresses: 3, GIDs: 2, Records: len(orig.frames) + len(orig.host) + len(orig.netlink)}, sum); diff != "" {
+	if diff := cmp.Diff(Summary{MACs: 3, Names: 6, Addresses: 3, GIDs: 2, Records: len(orig.frames) + len(orig.host) + len(orig.netlink)}, sum); diff != "" {
 		t.Errorf("Summary (-want +got):\n%s", diff)
 	}
 	if len(rb.frames) != 2 || len(rb.items) != 2 || len(rb.netlink) != 2 {
@@ -294,6 +296,7 @@ func TestConsistent(t *testing.T) {
 		{"peer's System Name", peer.SystemName(), "host00000000000001"},
 		{"peer's System Description", peer.SystemDescription(), "desc" + strings.Repeat("0", len(peerDescr)-5) + "1"},
 		{"peer's management address", mgmt.String(), wantMgmt},
+		{"peer's VLAN name", string(peer.TLVs[3].(*lldp.VLANName).Name), "desc" + strings.Repeat("0", len(peerVLAN)-5) + "1"},
 		{"host frame's source", lldp.MAC(rb.frames[1].Data[6:12]).String(), wantHostMAC},
 		{"host's Chassis ID", lldp.MAC(host.ChassisID.ID).String(), wantHostMAC},
 		{"host's System Name", host.SystemName(), "host0000001"},
