@@ -85,6 +85,9 @@ type options struct {
 	// countersEvery is --counters-interval (negative: sampling off);
 	// countersSet says it was given.
 	countersEvery time.Duration
+	// sampler, when set, samples the counters instead of this host's
+	// sources (the demo's simulated NIC).
+	sampler session.Sampler
 	countersSet   bool
 	// sysfsRoot is DCBTOP_SYSFS_ROOT ("" /sys); ethtoolRoot is
 	// DCBTOP_ETHTOOL_ROOT ("" the ethtool ioctls).

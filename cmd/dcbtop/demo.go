@@ -34,6 +34,8 @@ The scenario, in seconds from the start of each pass (at --speed 1):
   35  ETS recommendation: changed      89  leaf-1's TTL runs out: ttl-expired
  100  leaf-1 returns willing: first-receipt, pfc-mismatch
  115  leaf-1 shuts down: shutdown; the scenario starts over at 120
+The host's RoCE NIC (mlx5_0) is simulated too: RoCE on priority 3, and in
+every 10 s a burst of congestion (pauses, ECN marks, CNPs); l shows it.
 So a headless run needs --duration 25s to see a first-receipt and a change,
 95s for every reason up to ttl-expired (or --speed 8 and an eighth of that).
 
@@ -122,11 +124,14 @@ func demoRun(ctx context.Context, o *options, env Env) error {
 		// whole link: stop the switch first so it takes that as the end.
 		o.openLive = func(string) (session.Conn, error) { return stopOnClose{host, stop}, nil }
 		o.banner = "in-memory link (not root)"
-		o.countersEvery = -1 // no interface to sample counters of
 		if !o.tui {
 			fmt.Fprintln(env.Stderr, "dcbtop: demo: not root: running the simulated switch over an in-memory link")
 		}
 	}
+	// The demo host's RoCE NIC is simulated too: its counters, RoCE
+	// identity and QoS follow the scenario's clock, read by the same
+	// engine and screen as a real NIC's.
+	o.sampler = demo.NewNIC(o.clock.Now())
 	opts := []demo.Option{demo.WithClock(o.clock)}
 	if o.tui {
 		o.post = newPoster()
