@@ -346,8 +346,8 @@ func plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
 	}
-	if strings.HasSuffix(word, "ry") {
-		return strconv.Itoa(n) + " " + strings.TrimSuffix(word, "y") + "ies"
+	if len(word) > 1 && word[len(word)-1] == 'y' && !strings.ContainsRune("aeiou", rune(word[len(word)-2])) {
+		return strconv.Itoa(n) + " " + strings.TrimSuffix(word, "y") + "ies" // entry, priority
 	}
 	return strconv.Itoa(n) + " " + word + "s"
 }

@@ -18,6 +18,8 @@ func TestPlural(t *testing.T) {
 		{1, "error", "1 error"},
 		{2, "error", "2 errors"},
 		{0, "peer", "0 peers"},
+		{6, "quiet priority", "6 quiet priorities"},
+		{2, "key", "2 keys"},
 	}
 	for _, tt := range tests {
 		if diff := cmp.Diff(tt.want, plural(tt.n, tt.word)); diff != "" {
