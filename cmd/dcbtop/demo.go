@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture/counters"
 	"github.com/dcbtop/dcbtop/capture/demo"
 	"github.com/dcbtop/dcbtop/capture/session"
 	"github.com/dcbtop/dcbtop/ui"
@@ -130,8 +131,12 @@ func demoRun(ctx context.Context, o *options, env Env) error {
 	}
 	// The demo host's RoCE NIC is simulated too: its counters, RoCE
 	// identity and QoS follow the scenario's clock, read by the same
-	// engine and screen as a real NIC's.
-	o.sampler = demo.NewNIC(o.clock.Now())
+	// engine and screen as a real NIC's. A tree given for /sys or
+	// recorded ethtool outputs (DCBTOP_SYSFS_ROOT, DCBTOP_ETHTOOL_ROOT:
+	// tests) is read instead.
+	if os.Getenv(counters.EnvSysfsRoot) == "" && os.Getenv(counters.EnvEthtoolRoot) == "" {
+		o.sampler = demo.NewNIC(o.clock.Now())
+	}
 	opts := []demo.Option{demo.WithClock(o.clock)}
 	if o.tui {
 		o.post = newPoster()
