@@ -103,7 +103,7 @@ func (n *NIC) Sample(ifname string, at time.Time, interval time.Duration) engine
 		ECN: &lossless.ECNSample{Source: "demo", NotificationPoint: dcb.PrioSet(1 << nicRocePrio), ReactionPoint: dcb.PrioSet(1 << nicRocePrio),
 			CNPDSCP: &cnpDSCP, CNPPriority: &cnpPrio},
 		RoCE: []lossless.RoCEPortSample{{Device: "mlx5_0", Port: 1, LinkLayer: &ethernet,
-			GIDs: []lossless.RoCEGID{{Index: 0, GID: &ll, Type: &v1, Netdev: &ifname}, {Index: 1, GID: &v4, IPv4: &v4addr, Type: &v2, Netdev: &ifname}},
+			GIDs:       []lossless.RoCEGID{{Index: 0, GID: &ll, Type: &v1, Netdev: &ifname}, {Index: 1, GID: &v4, IPv4: &v4addr, Type: &v2, Netdev: &ifname}},
 			RoutableV2: &routable, DefaultToS: &lossless.RoCEToS{ToS: 106, DSCP: 26, ECN: 2, Source: "demo"}, DefaultMode: &mode, Problems: []string{}}},
 		QoS: &lossless.PortQoSSample{Trust: []string{"dscp", "pcp"}, PFCDelay: &delay, Source: "demo",
 			Buffer: &lossless.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{130944, 130944}, TotalBytes: 524288}},

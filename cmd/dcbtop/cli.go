@@ -87,8 +87,8 @@ type options struct {
 	countersEvery time.Duration
 	// sampler, when set, samples the counters instead of this host's
 	// sources (the demo's simulated NIC).
-	sampler session.Sampler
-	countersSet   bool
+	sampler     session.Sampler
+	countersSet bool
 	// sysfsRoot is DCBTOP_SYSFS_ROOT ("" /sys); ethtoolRoot is
 	// DCBTOP_ETHTOOL_ROOT ("" the ethtool ioctls).
 	sysfsRoot, ethtoolRoot string
