@@ -31,6 +31,9 @@ type NIC struct {
 // demo's clock).
 func NewNIC(start time.Time) *NIC { return &NIC{start: start} }
 
+// nicSource is the source every value of the simulated NIC names.
+const nicSource = "the demo's simulated NIC"
+
 // The simulated traffic's rates, per second.
 const (
 	nicBytesRate   = 1e9   // RoCE bytes each way on priority 3
@@ -62,35 +65,35 @@ func (n *NIC) Sample(ifname string, at time.Time, interval time.Duration) engine
 	b := burstSeconds(s)
 	reading := func(v float64, src string) lossless.Reading { return lossless.Reading{Value: uint64(v), Source: src} }
 	var ndk [lossless.NDKBits]lossless.Reading
-	ndk[lossless.NDKConnect] = reading(8, "demo")
-	ndk[lossless.NDKAccept] = reading(8, "demo")
-	ndk[lossless.NDKConnectFailure] = reading(0, "demo")
-	ndk[lossless.NDKConnectionError] = reading(0, "demo")
-	ndk[lossless.NDKActiveConnection] = reading(16, "demo")
-	ndk[lossless.NDKRDMAInOctets] = reading(s*nicBytesRate, "demo")
-	ndk[lossless.NDKRDMAOutOctets] = reading(s*nicBytesRate, "demo")
-	ndk[lossless.NDKRDMAInFrames] = reading(s*nicBytesRate/4096, "demo")
-	ndk[lossless.NDKRDMAOutFrames] = reading(s*nicBytesRate/4096, "demo")
+	ndk[lossless.NDKConnect] = reading(8, nicSource)
+	ndk[lossless.NDKAccept] = reading(8, nicSource)
+	ndk[lossless.NDKConnectFailure] = reading(0, nicSource)
+	ndk[lossless.NDKConnectionError] = reading(0, nicSource)
+	ndk[lossless.NDKActiveConnection] = reading(16, nicSource)
+	ndk[lossless.NDKRDMAInOctets] = reading(s*nicBytesRate, nicSource)
+	ndk[lossless.NDKRDMAOutOctets] = reading(s*nicBytesRate, nicSource)
+	ndk[lossless.NDKRDMAInFrames] = reading(s*nicBytesRate/4096, nicSource)
+	ndk[lossless.NDKRDMAOutFrames] = reading(s*nicBytesRate/4096, nicSource)
 	var cong [lossless.NumCongestion]lossless.Reading
-	cong[lossless.CNPSent] = reading(b*nicCNPRate, "demo")
-	cong[lossless.CNPHandled] = reading(b*nicCNPRate, "demo")
-	cong[lossless.CNPIgnored] = reading(0, "demo")
-	cong[lossless.ECNMarked] = reading(b*nicECNRate, "demo")
-	cong[lossless.OutOfSequence] = reading(0, "demo")
-	cong[lossless.OutOfBuffer] = reading(0, "demo")
-	pfc := &lossless.PFCSample{Source: lossless.PFCSourceEthtool, StormWarning: reading(0, "demo"), StormError: reading(0, "demo")}
+	cong[lossless.CNPSent] = reading(b*nicCNPRate, nicSource)
+	cong[lossless.CNPHandled] = reading(b*nicCNPRate, nicSource)
+	cong[lossless.CNPIgnored] = reading(0, nicSource)
+	cong[lossless.ECNMarked] = reading(b*nicECNRate, nicSource)
+	cong[lossless.OutOfSequence] = reading(0, nicSource)
+	cong[lossless.OutOfBuffer] = reading(0, nicSource)
+	pfc := &lossless.PFCSample{Source: lossless.PFCSourceEthtool, StormWarning: reading(0, nicSource), StormError: reading(0, nicSource)}
 	for p := range pfc.Priorities {
 		pp := &pfc.Priorities[p]
-		pp.RxPause, pp.TxPause = reading(0, "demo"), reading(0, "demo")
-		pp.RxPauseDuration, pp.TxPauseDuration = reading(0, "demo"), reading(0, "demo")
-		pp.RxBytes, pp.TxBytes = reading(0, "demo"), reading(0, "demo")
-		pp.RxPauseTransitions = reading(0, "demo")
+		pp.RxPause, pp.TxPause = reading(0, nicSource), reading(0, nicSource)
+		pp.RxPauseDuration, pp.TxPauseDuration = reading(0, nicSource), reading(0, nicSource)
+		pp.RxBytes, pp.TxBytes = reading(0, nicSource), reading(0, nicSource)
+		pp.RxPauseTransitions = reading(0, nicSource)
 	}
 	p3 := &pfc.Priorities[nicRocePrio]
-	p3.RxBytes, p3.TxBytes = reading(s*nicBytesRate, "demo"), reading(s*nicBytesRate, "demo")
-	p3.RxPause = reading(b*nicPauseRate, "demo")
-	p3.RxPauseDuration = reading(b*nicPausedShare*1e6, "demo")
-	p3.RxPauseTransitions = reading(b*nicPauseRate/10, "demo")
+	p3.RxBytes, p3.TxBytes = reading(s*nicBytesRate, nicSource), reading(s*nicBytesRate, nicSource)
+	p3.RxPause = reading(b*nicPauseRate, nicSource)
+	p3.RxPauseDuration = reading(b*nicPausedShare*1e6, nicSource)
+	p3.RxPauseTransitions = reading(b*nicPauseRate/10, nicSource)
 	ethernet, v2, v1, mode := "Ethernet", "RoCE v2", "RoCE v1", "RoCE v2"
 	ll, v4, v4addr := "fe80::dc:b0ff:fe00:fe", "::ffff:192.0.2.10", "192.0.2.10"
 	routable := 1
@@ -100,14 +103,14 @@ func (n *NIC) Sample(ifname string, at time.Time, interval time.Duration) engine
 		Interface: ifname, At: at, Interval: interval, Driver: "mlx5_core",
 		RDMA: []lossless.RDMAPortSample{{Device: "mlx5_0", Port: 1, NDK: ndk, Congestion: cong}},
 		PFC:  pfc,
-		ECN: &lossless.ECNSample{Source: "demo", NotificationPoint: dcb.PrioSet(1 << nicRocePrio), ReactionPoint: dcb.PrioSet(1 << nicRocePrio),
+		ECN: &lossless.ECNSample{Source: nicSource, NotificationPoint: dcb.PrioSet(1 << nicRocePrio), ReactionPoint: dcb.PrioSet(1 << nicRocePrio),
 			CNPDSCP: &cnpDSCP, CNPPriority: &cnpPrio},
 		RoCE: []lossless.RoCEPortSample{{Device: "mlx5_0", Port: 1, LinkLayer: &ethernet,
 			GIDs:       []lossless.RoCEGID{{Index: 0, GID: &ll, Type: &v1, Netdev: &ifname}, {Index: 1, GID: &v4, IPv4: &v4addr, Type: &v2, Netdev: &ifname}},
-			RoutableV2: &routable, DefaultToS: &lossless.RoCEToS{ToS: 106, DSCP: 26, ECN: 2, Source: "demo"}, DefaultMode: &mode, Problems: []string{}}},
-		QoS: &lossless.PortQoSSample{Trust: []string{"dscp", "pcp"}, PFCDelay: &delay, Source: "demo",
+			RoutableV2: &routable, DefaultToS: &lossless.RoCEToS{ToS: 106, DSCP: 26, ECN: 2, Source: nicSource}, DefaultMode: &mode, Problems: []string{}}},
+		QoS: &lossless.PortQoSSample{Trust: []string{"dscp", "pcp"}, PFCDelay: &delay, Source: nicSource,
 			Buffer: &lossless.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{130944, 130944}, TotalBytes: 524288}},
-		LinkPause: &lossless.LinkPauseSample{Autoneg: new(false), RX: new(false), TX: new(false), Source: "demo"},
+		LinkPause: &lossless.LinkPauseSample{Autoneg: new(false), RX: new(false), TX: new(false), Source: nicSource},
 	}
 }
 

@@ -148,7 +148,7 @@ func (in *pathInput) rocePath(r *RoCEPortSample) RoCEPath {
 	case in.hasDiag(diag.CodeTrustMismatch):
 		add(HopTrust, PathWarning, strings.Join(lc.QoS.Trust, ", "), "the trust and the DSCP map disagree (trust-pcp-with-dscp-map)")
 	default:
-		why := "reported by DCB netlink"
+		why := "reported by " + qosSourceWords(lc.QoS)
 		if lc.QoS.TrustDerived {
 			why = "derived from the APP table"
 		}
@@ -188,7 +188,7 @@ func (in *pathInput) rocePath(r *RoCEPortSample) RoCEPath {
 		if size == 0 {
 			add(HopBuffer, PathError, v, "an empty receive buffer: no headroom (pfc-no-headroom)")
 		} else {
-			add(HopBuffer, PathOK, v, "DCB netlink buffer split")
+			add(HopBuffer, PathOK, v, "buffer split reported by "+qosSourceWords(lc.QoS))
 		}
 	} else {
 		add(HopBuffer, PathUnknown, "", "the driver reports no buffer split")
@@ -298,6 +298,16 @@ func (in *pathInput) ecnHop(add func(RoCEHop, PathVerdict, string, string), e *E
 	default:
 		add(HopECN, PathOK, value, "DCQCN on in both roles ("+e.Source+")")
 	}
+}
+
+// qosSourceWords names where the NIC's classification and buffers were
+// read: DCB netlink, or the sampler's own source (the demo's simulated
+// NIC says "demo").
+func qosSourceWords(q *PortQoSSample) string {
+	if q == nil || q.Source == "" || strings.HasPrefix(q.Source, "dcbnl") {
+		return "DCB netlink"
+	}
+	return q.Source
 }
 
 // count writes n and the noun, plural unless n is 1: "1 pause", "2
