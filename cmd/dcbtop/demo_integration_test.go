@@ -309,7 +309,8 @@ func copyWorldReadable(t *testing.T, bin string) string {
 
 // TestDemoScreen runs the demo's screen (what `make demo` runs) in a
 // 100x30 tmux pane: the tables appear within 5 s, the first receipt follows,
-// q exits 0, and the demo's namespace and veth are gone.
+// l shows the simulated RoCE NIC's path and traffic, q exits 0, and the
+// demo's namespace and veth are gone.
 func TestDemoScreen(t *testing.T) {
 	testbed.RequirePriv(t)
 	t.Parallel()
@@ -324,6 +325,11 @@ func TestDemoScreen(t *testing.T) {
 			break
 		}
 	}
+	// The demo host's simulated RoCE NIC: l shows its counters and the
+	// RoCE path, hop by hop, with the peer's PFC on priority 3.
+	p.keys("l")
+	p.waitText(10*time.Second, "Lossless", "RoCE mlx5_0/1", "priority ✓ 3", "pfc      ✓ local on, peer on, operational on",
+		"ecn      ✓ np on, rp on", "pauses received")
 	p.quit()
 	if hostIf == "" {
 		t.Fatalf("no dcbdemoN on the screen")
