@@ -353,10 +353,7 @@ func TestPathLinesFoldUnknown(t *testing.T) {
 	for _, h := range []lossless.RoCEHop{lossless.HopTC, lossless.HopPFC, lossless.HopBuffer, lossless.HopETS, lossless.HopPauses, lossless.HopECN} {
 		p.Hops = append(p.Hops, lossless.PathHop{Hop: h, Verdict: lossless.PathUnknown, Reason: "the priority is unknown"})
 	}
-	snap := losslessSnap(t)
-	vs := testState(snap, time.Second)
-	styles := DefaultStyles(false)
-	r := newRenderer(snap, &vs, &styles, ptr(DefaultKeyMap()), 160, 48)
+	r := testRenderer(losslessSnap(t), nil, 160, 48)
 	got := ansi.Strip(strings.Join(r.pathLines(p, 150), "\n"))
 	if strings.Count(got, "the priority is unknown") != 1 || !strings.Contains(got, "tc, pfc, buffer, ets, pauses, ecn · the priority is unknown") {
 		t.Errorf("path lines:\n%s", got)

@@ -1221,10 +1221,7 @@ func TestInterfaceNumberWords(t *testing.T) {
 // The detail of a neighbour event says it carries no parameters, rather
 // than "none: zeroed" as for an invalidation.
 func TestNeighborEventDetail(t *testing.T) {
-	snap := realistic(t)
-	vs := testState(snap, time.Second)
-	styles := DefaultStyles(false)
-	r := newRenderer(snap, &vs, &styles, ptr(DefaultKeyMap()), 120, 40)
+	r := testRenderer(realistic(t), nil, 120, 40)
 	lines := strings.Join(r.indicationLines(&detailView{ind: engine.Indication{Interface: "eth0", Status: engine.StatusNeighbor, Reason: engine.ReasonFirstReceipt}}, 100), "\n")
 	if !strings.Contains(lines, "an LLDP neighbour event: it carries no DCB parameters") || strings.Contains(lines, "zeroed") {
 		t.Errorf("neighbour event detail:\n%s", lines)
@@ -1264,10 +1261,7 @@ func TestHexKey(t *testing.T) {
 	in.LastPeer = &engine.LostPeer{ChassisID: gone.ChassisID, PortID: gone.PortID, SystemName: gone.SystemName, SourceMAC: gone.SourceMAC,
 		GoneAt: snap.TakenAt, Reason: engine.ReasonShutdown, LLDPDU: gone.LLDPDU}
 	in.Peers, in.RemotePeer, in.RemoteValid = nil, nil, false
-	vs := testState(snap, time.Second)
-	vs.detail = &detailView{kind: detailPeers, hex: true}
-	styles := DefaultStyles(false)
-	r := newRenderer(snap, &vs, &styles, ptr(DefaultKeyMap()), 120, 40)
+	r := testRenderer(snap, &detailView{kind: detailPeers, hex: true}, 120, 40)
 	lines := ansi.Strip(strings.Join(r.peerHexLines(100), "\n"))
 	if !strings.Contains(lines, "leaf1 · gone ") || !strings.Contains(lines, "(shutdown) · its last LLDPDU, ") || !strings.Contains(lines, "0000") {
 		t.Errorf("the hex view of a gone peer:\n%s", lines)
@@ -1289,4 +1283,13 @@ func TestRefusalClears(t *testing.T) {
 	snap.TakenAt = snap.TakenAt.Add(time.Second)
 	h.send(snapshotMsg{snap})
 	h.wantNotScreen("host agent unavailable")
+}
+
+// testRenderer is a renderer of snap a second after it was taken, with
+// the overlay detail (nil: none), at w×h in colour.
+func testRenderer(snap engine.Snapshot, detail *detailView, w, h int) *renderer {
+	vs := testState(snap, time.Second)
+	vs.detail = detail
+	styles := DefaultStyles(false)
+	return newRenderer(snap, &vs, &styles, ptr(DefaultKeyMap()), w, h)
 }
