@@ -202,10 +202,7 @@ func (in *Interface) qos() *lossless.PortQoSSample {
 
 // hasRDMAPort reports whether dev's port is one of in's RDMA ports.
 func (in *Interface) hasRDMAPort(dev string, port int) bool {
-	if in.Counters == nil {
-		return false
-	}
-	return slices.ContainsFunc(in.Counters.RoCE, func(r lossless.RoCEPortSample) bool { return r.Device == dev && r.Port == port })
+	return slices.ContainsFunc(in.rocePorts(), func(r lossless.RoCEPortSample) bool { return r.Device == dev && r.Port == port })
 }
 
 // WithDSCP returns app with c's DSCP entries: each replaces the entries of
@@ -270,11 +267,9 @@ func (c *QoSChange) Lines(in Interface) []string {
 	}
 	for _, t := range c.RoCEToS {
 		before := "unknown"
-		if in.Counters != nil {
-			for _, r := range in.Counters.RoCE {
-				if r.Device == t.Device && r.Port == t.Port && r.DefaultToS != nil {
-					before = tosWords(r.DefaultToS.ToS)
-				}
+		for _, r := range in.rocePorts() {
+			if r.Device == t.Device && r.Port == t.Port && r.DefaultToS != nil {
+				before = tosWords(r.DefaultToS.ToS)
 			}
 		}
 		out = append(out, fmt.Sprintf("%s port %d rdma_cm default ToS %s → %s", t.Device, t.Port, before, tosWords(t.ToS)))
