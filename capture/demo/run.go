@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/engine/dcb"
 )
 
 // A Link carries the simulated switches' frames to and from the host: the
@@ -73,6 +74,7 @@ type Option func(*options)
 type options struct {
 	clock   Clock
 	observe func(Event)
+	nic     *NIC
 }
 
 // WithClock makes Run (or a MemLink's timestamps) use c instead of the
@@ -82,6 +84,10 @@ func WithClock(c Clock) Option { return func(o *options) { o.clock = c } }
 // WithObserver has Run call f with each Event, from Run's goroutine: f
 // must not block for long (hand the Event over to another goroutine).
 func WithObserver(f func(Event)) Option { return func(o *options) { o.observe = f } }
+
+// WithNIC has Run drive the demo host's simulated RoCE NIC: the steps'
+// NIC changes, and the switches' links and operational PFC (NIC.Fabric).
+func WithNIC(n *NIC) Option { return func(o *options) { o.nic = n } }
 
 func makeOptions(opts []Option) options {
 	o := options{clock: realClock{}}
@@ -182,6 +188,7 @@ func run(ctx context.Context, link Link, sc *Scenario, loop bool, opts ...Option
 		if err := p.poll(now); err != nil {
 			return err
 		}
+		p.fabric(now)
 		next := end
 		if idx < len(sc.Steps) {
 			next = loopStart.Add(sc.Steps[idx].At)
@@ -216,6 +223,10 @@ type player struct {
 	o      options
 	byName map[string]*Switch
 	order  []*Switch // in the order they were started
+	// The fabric last told to the NIC.
+	fabricSet bool
+	up        bool
+	pfc       dcb.PrioSet
 }
 
 func (p *player) emit(ev Event) {
@@ -224,9 +235,32 @@ func (p *player) emit(ev Event) {
 	}
 }
 
+// fabric tells the NIC, if any, which switches' links are up and where
+// they run PFC, when that changed.
+func (p *player) fabric(now time.Time) {
+	if p.o.nic == nil {
+		return
+	}
+	up, pfc := false, dcb.PrioSet(0)
+	for _, s := range p.order {
+		if s.Transmitting() {
+			up = true
+			pfc |= s.PFC()
+		}
+	}
+	if p.fabricSet && up == p.up && pfc == p.pfc {
+		return
+	}
+	p.fabricSet, p.up, p.pfc = true, up, pfc
+	p.o.nic.Fabric(now, up, pfc)
+}
+
 // play carries out one step at its scheduled time at.
 func (p *player) play(st *Step, at time.Time) error {
 	p.emit(Event{At: at, Switch: st.Switch, Kind: EventStep, Step: st, Text: st.Comment})
+	if st.NIC != nil && p.o.nic != nil {
+		p.o.nic.Script(at, *st.NIC)
+	}
 	s := p.byName[st.Switch]
 	switch st.Action {
 	case ActionNote:

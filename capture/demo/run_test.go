@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -40,6 +41,7 @@ type host struct {
 	ag     *agent.Agent // nil: the host only listens
 	remote []seen
 	all    []engine.Indication
+	nic    []nicSecond // play with nic
 }
 
 func newHost(t *testing.T, sc *Scenario, now time.Time, transmit bool) *host {
@@ -101,12 +103,36 @@ func (h *host) diagCodes() []string {
 // playScenario plays sc against a host inside a synctest bubble until Run
 // returns (loop false) or for d (loop true), and returns the host.
 func playScenario(t *testing.T, sc *Scenario, loop bool, d time.Duration, transmit bool, opts ...Option) *host {
+	return play(t, sc, loop, d, transmit, false, opts...)
+}
+
+// A nicSecond is one second of the simulated NIC in a played scenario:
+// its counters' moves and the host's diagnostic codes after the sample.
+type nicSecond struct {
+	at    time.Duration // the second's end, from the start
+	d     nicDelta
+	tos   uint8
+	diags []string
+}
+
+// play is playScenario, with the simulated NIC (WithNIC) sampled into the
+// host's engine every second when nic is true (host.nic).
+func play(t *testing.T, sc *Scenario, loop bool, d time.Duration, transmit, nic bool, opts ...Option) *host {
 	var h *host
 	synctest.Test(t, func(t *testing.T) {
 		end, sw := NewMemLink(sc.Host.MAC)
 		defer end.Close()
 		start := time.Now()
 		h = newHost(t, sc, start, transmit)
+		var n *NIC
+		var last engine.CountersSampled
+		if nic {
+			n = NewNIC(nil)
+			opts = append(opts, WithNIC(n))
+			last = n.Sample(MemIfname, start, time.Second)
+			h.apply(last)
+		}
+		ticks := 0
 		ctx, cancel := context.WithCancel(t.Context())
 		defer cancel()
 		if loop {
@@ -134,6 +160,17 @@ func playScenario(t *testing.T, sc *Scenario, loop bool, d time.Duration, transm
 				h.apply(engine.FrameReceived{Interface: MemIfname, At: f.At, Data: f.Data})
 			case now := <-tick.C:
 				h.apply(engine.Tick{At: now})
+				if ticks++; n != nil && ticks%4 == 0 {
+					cur := n.Sample(MemIfname, now, time.Second)
+					h.apply(cur)
+					in, _ := h.eng.Interface(MemIfname)
+					var codes []string
+					for _, dg := range in.Diagnostics {
+						codes = append(codes, string(dg.Code))
+					}
+					h.nic = append(h.nic, nicSecond{at: now.Sub(start), d: delta(last, cur), tos: cur.RoCE[0].DefaultToS.ToS, diags: codes})
+					last = cur
+				}
 				if h.ag != nil {
 					if f, ok := h.ag.Due(now); ok {
 						if err := end.WriteFrame(f); err != nil {
@@ -250,11 +287,11 @@ func TestScenarioAgainstEngine(t *testing.T) {
 	for _, s := range h.remote {
 		reasons = append(reasons, string(s.in.Reason))
 	}
-	if got, want := strings.Join(reasons, " "), "first-receipt changed changed multi-peer first-receipt ttl-expired first-receipt shutdown"; got != want {
+	if got, want := strings.Join(reasons, " "), "first-receipt changed changed changed changed multi-peer first-receipt ttl-expired first-receipt shutdown"; got != want {
 		t.Errorf("reasons %s\nwant    %s", got, want)
 	}
 	// Exact times with a fake clock (the notes in the scenario say them).
-	wantAt := []time.Duration{5, 20, 35, 50, 72, 89, 100, 115}
+	wantAt := []time.Duration{5, 20, 35, 42, 47, 50, 72, 89, 100, 115}
 	for i, s := range h.remote {
 		if at := s.in.Time.Sub(time.Unix(0, 0)); i < len(wantAt) && at != wantAt[i]*time.Second {
 			t.Errorf("indication %d (%s) at %v, want %v", i+1, s.in.Reason, at, wantAt[i]*time.Second)
@@ -510,5 +547,80 @@ func TestRunWithFakeClock(t *testing.T) {
 	}
 	if len(starts) != 3 || !starts[1].Equal(t0.Add(sc.Duration())) || starts[2].Before(clock.jumpedTo) {
 		t.Errorf("passes started at %v; want 0, %v, then at or after the jump to %v", starts, sc.Duration(), clock.jumpedTo.Sub(t0))
+	}
+}
+
+// The simulated NIC follows the scenario's steps, second by second, with
+// a host running dcbtop's agent (as the demo does): RoCE flows while
+// leaf-1's link is up, pauses in the bursts once congestion starts, ECN
+// marks and CNPs once leaf-1 marks, drops instead of pauses while leaf-1
+// has no PFC on priority 3 and while the ToS puts RoCE on priority 0; and
+// the host's diagnostics say so.
+func TestScenarioNIC(t *testing.T) {
+	sc := mustLoad(t)
+	h := play(t, sc, false, 0, true, true)
+	if len(h.nic) < 115 {
+		t.Fatalf("%d seconds sampled, want the whole pass", len(h.nic))
+	}
+	in := func(s nicSecond, from, to int) bool {
+		return s.at > time.Duration(from)*time.Second && s.at <= time.Duration(to)*time.Second
+	}
+	has := func(s nicSecond, code diag.Code) bool { return slices.Contains(s.diags, string(code)) }
+	seen := map[string]bool{}
+	for _, s := range h.nic {
+		burst := math.Mod(s.at.Seconds()-0.5, burstEvery) >= burstFrom
+		var bytes, pauses uint64
+		for p := range 8 {
+			bytes += s.d.bytes[p]
+			pauses += s.d.pauses[p]
+		}
+		where := fmt.Sprintf("second ending at %v (%+v, diagnostics %v)", s.at, s.d, s.diags)
+		flowing := in(s, 5, 85) || in(s, 100, 115)
+		switch {
+		case flowing && bytes != 1e9:
+			t.Errorf("%s: %d bytes, want 1e9", where, bytes)
+		case !flowing && !in(s, 115, 116) && bytes != 0:
+			t.Errorf("%s: %d bytes with no switch link up, want 0", where, bytes)
+		}
+		lossy := in(s, 42, 47) || in(s, 76, 82)
+		switch {
+		case !burst || !flowing || in(s, 0, 12):
+			if pauses+s.d.oos+s.d.ecn != 0 && !in(s, 115, 116) {
+				t.Errorf("%s: congestion outside a burst", where)
+			}
+		case lossy:
+			if pauses != 0 || s.d.oos == 0 {
+				t.Errorf("%s: want drops, no pauses (priority %d lossy at leaf-1)", where, priority(s.tos))
+			}
+			seen["drops"] = true
+		case in(s, 12, 28):
+			if s.d.pauses[3] != 400 || s.d.ecn != 0 {
+				t.Errorf("%s: want 400 pauses on priority 3, no ECN", where)
+			}
+			seen["pauses"] = true
+		case in(s, 28, 85) || in(s, 104, 115):
+			if s.d.pauses[3] != 100 || s.d.ecn != 2000 || s.d.cnp != 500 || s.d.oos != 0 {
+				t.Errorf("%s: want 100 pauses on priority 3, 2000 ECN marks, 500 CNPs, no drops", where)
+			}
+			seen["ecn"] = true
+		}
+		// The host's verdicts follow: the RoCE ToS reaches no PFC
+		// priority while priority 3 or 0 is lossy, and does again after.
+		if in(s, 44, 47) || in(s, 78, 81) {
+			if !has(s, diag.CodeRoCEToSNotLossless) {
+				t.Errorf("%s: no %s", where, diag.CodeRoCEToSNotLossless)
+			}
+			if burst && !has(s, diag.CodeLossyFabric) {
+				t.Errorf("%s: no %s in a burst of drops", where, diag.CodeLossyFabric)
+			}
+		}
+		if (in(s, 14, 42) || in(s, 50, 75) || in(s, 84, 85)) && has(s, diag.CodeRoCEToSNotLossless) {
+			t.Errorf("%s: %s while RoCE is on a lossless priority", where, diag.CodeRoCEToSNotLossless)
+		}
+	}
+	for _, k := range []string{"pauses", "ecn", "drops"} {
+		if !seen[k] {
+			t.Errorf("no burst with %s", k)
+		}
 	}
 }

@@ -105,6 +105,22 @@ type Step struct {
 	// Expect lists the remote-parameter indications a listening host
 	// sees between this step and the next, in order.
 	Expect []Expect
+	// NIC changes the demo host's simulated RoCE NIC (any action may);
+	// nil when the step changes nothing there.
+	NIC *NICChange
+}
+
+// A NICChange is what a step changes in the traffic of the demo host's
+// simulated RoCE NIC (NIC); nil fields stay as they are.
+type NICChange struct {
+	// ToS is rdma_cm's default ToS of the NIC's port: the RoCE traffic's
+	// DSCP (ToS>>2), hence its priority, and ECN bits.
+	ToS *uint8 `json:"tos"`
+	// Congestion turns on or off the bursts in which the switch's buffer
+	// for the RoCE traffic fills (and it pauses the host, or drops).
+	Congestion *bool `json:"congestion"`
+	// ECN turns on or off the switch's ECN marking in those bursts.
+	ECN *bool `json:"ecn"`
 }
 
 // An Expect is a QOS_REMOTE_PARAMETERS_CHANGE indication a step should
@@ -171,6 +187,7 @@ type stepJSON struct {
 	Willing    *bool           `json:"willing"`
 	Params     json.RawMessage `json:"params"`
 	Expect     []expectJSON    `json:"expect"`
+	NIC        *NICChange      `json:"nic"`
 }
 
 type expectJSON struct {
@@ -363,6 +380,9 @@ func (v *validator) step(sj stepJSON, dur time.Duration) (Step, error) {
 		return st, fmt.Errorf("at_s %v is not within the scenario's %v", *sj.At, dur)
 	}
 	st.At, st.Switch, st.Action, st.Comment = at, sj.Switch, Action(sj.Action), strings.TrimSpace(sj.Comment)
+	if st.NIC = sj.NIC; st.NIC != nil && *st.NIC == (NICChange{}) {
+		return st, errors.New("nic changes nothing: give tos, congestion, ecn or several")
+	}
 	if st.Comment == "" {
 		return st, errors.New("comment is missing: say what the operator should see")
 	}

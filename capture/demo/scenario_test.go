@@ -66,6 +66,8 @@ func TestScenarioStory(t *testing.T) {
 		"first-receipt ETS, PFC, APP",
 		"changed PFC",
 		"changed ETS",
+		"changed PFC",
+		"changed PFC",
 		"multi-peer ETS, PFC, APP",
 		"first-receipt ETS, PFC, APP",
 		"ttl-expired ETS, PFC, APP",
@@ -116,6 +118,9 @@ func TestParseErrors(t *testing.T) {
 		{"bad reason", doc(start(`,"expect":[{"reason":"gone"}]`)), `reason "gone" is not a remote reason`},
 		{"bad flag", doc(start(`,"expect":[{"reason":"changed","flags":["PFC_BROKEN"]}]`)), `unknown flag "PFC_BROKEN"`},
 		{"note names unknown switch", doc(start(""), `{"at_s":2,"switch":"s9","action":"note","comment":"c"}`), `switch "s9", which no step starts`},
+		{"empty nic", doc(`{"at_s":1,"action":"note","comment":"c","nic":{}}`), "nic changes nothing"},
+		{"nic field", doc(`{"at_s":1,"action":"note","comment":"c","nic":{"pfc":true}}`), `unknown field "pfc"`},
+		{"nic ToS", doc(`{"at_s":1,"action":"note","comment":"c","nic":{"tos":256}}`), "nic.tos"},
 		{"host params", `{"duration_s":10,"host":{"params":{"pfc":{"cap":9,"enabled":[]}}},"steps":[` + start("") + `]}`, "scenario: host: params: pfc"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

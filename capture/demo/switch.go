@@ -115,6 +115,23 @@ func (s *Switch) Name() string { return s.cfg.Name }
 // not silent, not shut down).
 func (s *Switch) Transmitting() bool { return s.state == stateOn }
 
+// PFC returns the priorities on which the switch runs PFC (its
+// operational PFC, which a willing switch may have adopted from the host);
+// none while it does not transmit.
+func (s *Switch) PFC() dcb.PrioSet {
+	if s.state != stateOn {
+		return 0
+	}
+	p := s.cfg.Params
+	if in, ok := s.eng.Interface(s.cfg.Port); ok && in.Operational != nil {
+		p = in.Operational
+	}
+	if p == nil || p.PFC == nil {
+		return 0
+	}
+	return p.PFC.Enabled
+}
+
 // MSAP returns the switch's MSAP as dcbtop names peers:
 // "mac 02:dc:b0:00:00:01 / ifname swp1".
 func (s *Switch) MSAP() string {

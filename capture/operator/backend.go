@@ -82,6 +82,10 @@ func (b *Backend) SetSysfsRoot(root string) {
 	b.configfs = rdma.DirWriter(root)
 }
 
+// SetConfigFS makes the host QoS fixes write rdma_cm's configfs in fs
+// (the demo's simulated NIC's).
+func (b *Backend) SetConfigFS(fs rdma.WriteFS) { b.configfs = fs }
+
 // replayWhy is the answer to every write in a replay.
 var replayWhy = engine.ReadOnly().WriteWhy()
 

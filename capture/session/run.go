@@ -22,6 +22,7 @@ import (
 	"github.com/dcbtop/dcbtop/capture/metricserver"
 	"github.com/dcbtop/dcbtop/capture/operator"
 	"github.com/dcbtop/dcbtop/capture/output"
+	"github.com/dcbtop/dcbtop/capture/rdma"
 	"github.com/dcbtop/dcbtop/capture/replay"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
@@ -87,6 +88,9 @@ type Config struct {
 	// Sampler reads the counters instead of one over SysfsRoot, ethtool
 	// and dcbnl (nil: that one).
 	Sampler Sampler
+	// ConfigFS is where the screen's host QoS fixes write rdma_cm's
+	// configfs instead of under SysfsRoot (a simulated NIC's); nil: there.
+	ConfigFS rdma.WriteFS
 	// Dialers, when set, dial the host's netlink readers (DCB netlink
 	// for the local parameters and the counters, ethtool netlink, RDMA
 	// netlink) instead of the kernel: tests give clients on an nltest
@@ -337,6 +341,9 @@ func (rt *Runtime) Backend(dir string) *operator.Backend {
 	}
 	b := operator.NewBackend(dir, rt.feed.Snapshot, rt.liveRun)
 	b.SetSysfsRoot(rt.liveRun.cfg.SysfsRoot) // rdma_cm's configfs for the host QoS fixes
+	if fs := rt.liveRun.cfg.ConfigFS; fs != nil {
+		b.SetConfigFS(fs)
+	}
 	return b
 }
 

@@ -23,6 +23,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/capture/counters"
+	"github.com/dcbtop/dcbtop/capture/rdma"
 	"github.com/dcbtop/dcbtop/capture/session"
 	"github.com/dcbtop/dcbtop/capture/snapfile"
 	"github.com/dcbtop/dcbtop/engine/agent"
@@ -87,7 +88,10 @@ type options struct {
 	countersEvery time.Duration
 	// sampler, when set, samples the counters instead of this host's
 	// sources (the demo's simulated NIC).
-	sampler     session.Sampler
+	sampler session.Sampler
+	// configFS, when set, is where the screen's host QoS fixes write
+	// rdma_cm's configfs (the demo's simulated NIC's).
+	configFS    rdma.WriteFS
 	countersSet bool
 	// sysfsRoot is DCBTOP_SYSFS_ROOT ("" /sys); ethtoolRoot is
 	// DCBTOP_ETHTOOL_ROOT ("" the ethtool ioctls).

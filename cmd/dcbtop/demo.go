@@ -130,14 +130,17 @@ func demoRun(ctx context.Context, o *options, env Env) error {
 		}
 	}
 	// The demo host's RoCE NIC is simulated too: its counters, RoCE
-	// identity and QoS follow the scenario's clock, read by the same
-	// engine and screen as a real NIC's. A tree given for /sys or
-	// recorded ethtool outputs (DCBTOP_SYSFS_ROOT, DCBTOP_ETHTOOL_ROOT:
-	// tests) is read instead.
-	if os.Getenv(counters.EnvSysfsRoot) == "" && os.Getenv(counters.EnvEthtoolRoot) == "" {
-		o.sampler = demo.NewNIC(o.clock.Now())
-	}
+	// identity and QoS follow the scenario's steps and switches, read by
+	// the same engine and screen as a real NIC's, and the screen's fixes
+	// write its rdma_cm configfs. A tree given for /sys or recorded
+	// ethtool outputs (DCBTOP_SYSFS_ROOT, DCBTOP_ETHTOOL_ROOT: tests) is
+	// read instead.
 	opts := []demo.Option{demo.WithClock(o.clock)}
+	if os.Getenv(counters.EnvSysfsRoot) == "" && os.Getenv(counters.EnvEthtoolRoot) == "" {
+		nic := demo.NewNIC(o.clock)
+		o.sampler, o.configFS = nic, nic.ConfigFS()
+		opts = append(opts, demo.WithNIC(nic))
+	}
 	if o.tui {
 		o.post = newPoster()
 		o.demo = &ui.DemoStatus{Steps: len(sc.Steps), Speed: o.clock.Speed(), Start: o.demoStart}
