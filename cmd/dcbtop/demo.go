@@ -29,14 +29,18 @@ the switch react). Without root, the same scenario runs over an in-memory
 link. The screen shows a DEMO badge and a caption for each step.
 
 The scenario, in seconds from the start of each pass (at --speed 1):
-   0  no peer yet                      50  leaf-2 joins: multi-peer
-   5  leaf-1: first-receipt            60  leaf-2 goes silent
+   0  no peer yet                      47  PFC on 3 again: changed, pauses
+   5  leaf-1: first-receipt            50  leaf-2 joins: multi-peer
+  12  congestion: PFC pauses arrive    60  leaf-2 goes silent
   20  PFC change: changed              72  hold-down over: first-receipt
-  35  ETS recommendation: changed      89  leaf-1's TTL runs out: ttl-expired
+  28  ECN marking: CNPs, fewer pauses  76  RoCE ToS 0: lossy priority, drops
+  35  ETS recommendation: changed      82  RoCE ToS 106 again: priority 3
+  42  no PFC on 3: changed, drops      89  leaf-1's TTL runs out: ttl-expired
  100  leaf-1 returns willing: first-receipt, pfc-mismatch
  115  leaf-1 shuts down: shutdown; the scenario starts over at 120
-The host's RoCE NIC (mlx5_0) is simulated too: RoCE on priority 3, and in
-every 10 s a burst of congestion (pauses, ECN marks, CNPs); l shows it.
+The host's RoCE NIC (mlx5_0) is simulated too: its traffic, pauses, drops
+and ECN marks follow the steps and the switches' PFC; l shows it, and f
+writes its ToS.
 So a headless run needs --duration 25s to see a first-receipt and a change,
 95s for every reason up to ttl-expired (or --speed 8 and an eighth of that).
 

@@ -6,6 +6,7 @@ import (
 	"context"
 	"flag"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -47,7 +48,7 @@ const (
 // package's Model given the snapshot and the demo's status, in plain text.
 // -update-readme rewrites the picture.
 func TestREADMEScreen(t *testing.T) {
-	got := demoPicture(t)
+	got := demoScreen(t, pictureAt, pictureW, pictureH)
 	b, err := os.ReadFile(readmePath)
 	if err != nil {
 		t.Fatal(err)
@@ -69,11 +70,11 @@ func TestREADMEScreen(t *testing.T) {
 	}
 }
 
-// demoPicture runs the demo as demoRun does without root (keep the two in
-// step), in a synctest bubble, and returns its screen at pictureAt as
-// runScreen's Model draws it: plain text, trailing spaces and blank last
-// lines cut.
-func demoPicture(t *testing.T) string {
+// demoScreen runs the demo as demoRun does without root (keep the two in
+// step), in a synctest bubble, and returns its w x h screen at at into the
+// scenario, after keys (typed one by one), as runScreen's Model draws it:
+// plain text, trailing spaces and blank last lines cut.
+func demoScreen(t *testing.T, at time.Duration, w, h int, keys ...rune) string {
 	var out string
 	synctest.Test(t, func(t *testing.T) {
 		sc, err := demo.Load()
@@ -93,9 +94,10 @@ func demoPicture(t *testing.T) string {
 			mu   sync.Mutex
 			prog = demo.NewProgress(sc)
 		)
+		nic := demo.NewNIC(o.clock)
 		done := make(chan error, 1)
 		go func() {
-			done <- demo.Run(dctx, link, sc, true, demo.WithClock(o.clock), demo.WithObserver(func(ev demo.Event) {
+			done <- demo.Run(dctx, link, sc, true, demo.WithClock(o.clock), demo.WithNIC(nic), demo.WithObserver(func(ev demo.Event) {
 				mu.Lock()
 				prog.Observe(ev)
 				mu.Unlock()
@@ -104,7 +106,8 @@ func demoPicture(t *testing.T) string {
 		rt, err := session.Start(session.Config{Links: []capture.Link{host.Link()},
 			Open:  func(string) (session.Conn, error) { return stopOnClose{host, stop}, nil },
 			Clock: o.clock, Agent: o.agent, LocalParams: o.localParams, Willing: o.willing, TxInterval: o.txInterval,
-			Force: o.force, NoControl: o.noControl, CountersInterval: -1, Screen: true})
+			Force: o.force, NoControl: o.noControl, CountersInterval: session.DefaultCountersInterval, Screen: true,
+			Sampler: nic, ConfigFS: nic.ConfigFS()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -112,7 +115,7 @@ func demoPicture(t *testing.T) string {
 		loopDone := make(chan error, 1)
 		go func() { loopDone <- rt.Loop(ctx) }()
 
-		time.Sleep(pictureAt)
+		time.Sleep(at)
 		synctest.Wait()
 		snap, ok := rt.Feed().Snapshot()
 		if !ok {
@@ -128,8 +131,12 @@ func demoPicture(t *testing.T) string {
 		d.m = ui.NewModel(snaps, ui.WithBackend(rt.Backend(t.TempDir())), ui.WithColor(o.color), ui.WithCapture(status),
 			ui.WithClock(o.clock.Now), ui.WithInterface(demo.MemIfname), ui.WithLocation(time.UTC))
 		d.run(d.m.Init())
-		d.send(tea.WindowSizeMsg{Width: pictureW, Height: pictureH})
+		d.send(tea.WindowSizeMsg{Width: w, Height: h})
 		d.settle()
+		for _, k := range keys {
+			d.send(tea.KeyPressMsg{Code: k, Text: string(k)})
+			d.settle()
+		}
 		out = plainScreen(d.m.View().Content)
 		close(snaps)
 
@@ -197,5 +204,39 @@ func (d *teaDriver) settle() {
 		default:
 			return
 		}
+	}
+}
+
+// The demo shows the RoCE side at the sizes operators use: at 160x48 the
+// lossless view (l) 44 s in (leaf-1 has stopped PFC on priority 3: drops in a
+// burst, the ToS that reaches no PFC priority), and at 80x24 the lossless
+// view (l) 79 s in (RoCE moved to priority 0 by a ToS of 0, f proposes
+// the fix). Goldens in testdata/, rewritten with -update.
+func TestDemoScreens(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		at   time.Duration
+		w, h int
+		keys []rune
+	}{
+		{"demo-160x48-lossless", 44*time.Second + 500*time.Millisecond, 160, 48, []rune{'l'}},
+		{"demo-80x24-lossless", 79*time.Second + 500*time.Millisecond, 80, 24, []rune{'l'}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := demoScreen(t, tc.at, tc.w, tc.h, tc.keys...)
+			golden := filepath.Join("testdata", tc.name+".golden")
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(string(want), got); diff != "" {
+				t.Errorf("screen (-want +got; go test ./cmd/dcbtop -run TestDemoScreens -update):\n%s", diff)
+			}
+		})
 	}
 }
