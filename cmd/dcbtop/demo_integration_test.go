@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -19,6 +20,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
+	"github.com/dcbtop/dcbtop/capture/demo"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/testbed"
 )
@@ -320,4 +322,83 @@ func mustGlob(t *testing.T, pattern string) []string {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// TestTUIDemoWalk walks `dcbtop demo` on its screen (tmux, 160x80, the
+// lossless view open, --speed 4: one pass in 30 s) from the first step
+// to the last: for each step of assets/demo/scenario.json, the narration
+// line shows that step's caption while the screen shows what the step is
+// about, DCBX and RoCE alike; then the scenario starts over.
+func TestTUIDemoWalk(t *testing.T) {
+	testbed.RequirePriv(t)
+	testbed.RequireCommands(t, "tmux")
+	t.Parallel()
+	sc, err := demo.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns := testbed.NewNS(t, "walk")
+	p := startTmux(t, 160, 80, nil, ipPath(t), "netns", "exec", ns.Name, dcbtopBin, "demo", "--speed", "4")
+	p.waitText(15*time.Second, "step 1/")
+	p.keys("l")
+	re := regexp.MustCompile
+	has := func(s string) func(string) bool { return func(x string) bool { return strings.Contains(x, s) } }
+	hasNot := func(s string) func(string) bool { return func(x string) bool { return !strings.Contains(x, s) } }
+	match := func(r string) func(string) bool { return re(r).MatchString }
+	noMatch := func(r string) func(string) bool { x := re(r); return func(s string) bool { return !x.MatchString(s) } }
+	const (
+		peerLine  = "\npeer leaf-1 "
+		// Priority 3's bytes row: rx and tx B/s, then the sparkline (the
+		// pause row below it has four numbers).
+		traffic   = `(?m)^   3 [●·]\s+(1000\.0M|1\.0G)\s*(1000\.0M|1\.0G)\s+[▁▂▃▄▅▆▇█]`
+		noTraffic = `(?m)^   3 [●·]\s+0\s+0\s+[▁▂▃▄▅▆▇█]`
+	)
+	// What the screen shows for each step, in the scenario's order.
+	facts := []struct {
+		what  string
+		holds []func(string) bool
+	}{
+		{"no peer, no traffic", []func(string) bool{hasNot(peerLine), match(noTraffic)}},
+		{"leaf-1 is the peer, RoCE flows", []func(string) bool{has(peerLine), match(traffic)}},
+		{"pauses received on priority 3", []func(string) bool{match(`(?m)^   3 ●\s+[1-9][0-9.]*k?\s`)}},
+		{"remote PFC on 3 and 4", []func(string) bool{has("4     ·     ●≠     ●")}},
+		{"ECN marks", []func(string) bool{match(`np_ecn_marked_roce_packets\s+[1-9]`)}},
+		{"TC4 recommended, 20%", []func(string) bool{has("ets  20 ····4···")}},
+		{"the ToS reaches no PFC priority", []func(string) bool{has("tos      ✗ 106"), has("pfc      ✗ local on, peer off")}},
+		{"the ToS reaches PFC again", []func(string) bool{has("tos      ✓ 106")}},
+		{"multi-peer", []func(string) bool{has("MULTI-PEER"), has("[multi-peer]")}},
+		{"leaf-2 stale", []func(string) bool{has("[peer-stale]")}},
+		{"leaf-2 gone, hold-down on", []func(string) bool{noMatch(`!! leaf-2\s+ieee`), has("hold-down")}},
+		{"leaf-1 alone again", []func(string) bool{has(peerLine), hasNot("MULTI-PEER")}},
+		{"ToS 0: RoCE on a lossy priority", []func(string) bool{has("default ToS 0 (DSCP 0"), has("tos      ✗ 0")}},
+		{"ToS 106 again", []func(string) bool{has("default ToS 106"), has("tos      ✓ 106")}},
+		{"no traffic with the link cut", []func(string) bool{match(noTraffic)}},
+		{"leaf-1 expired", []func(string) bool{hasNot(peerLine)}},
+		{"leaf-1 back, both willing", []func(string) bool{has(peerLine), has("Willing on    on")}},
+		{"leaf-1 shut down", []func(string) bool{hasNot(peerLine)}},
+	}
+	if len(facts) != len(sc.Steps) {
+		t.Fatalf("%d steps described here, the scenario has %d", len(facts), len(sc.Steps))
+	}
+	n := len(sc.Steps)
+	for i, st := range sc.Steps {
+		f := facts[i]
+		caption := []rune(st.Caption)
+		narration := fmt.Sprintf("\nstep %d/%d · %s", i+1, n, string(caption[:min(len(caption), 30)]))
+		p.waitScreen(fmt.Sprintf("step %d at %v (%s): narration %q and %s", i+1, st.At, st.Caption, narration, f.what), 12*time.Second,
+			func(s string) bool {
+				if !strings.Contains(s, narration) {
+					return false
+				}
+				for _, h := range f.holds {
+					if !h(s) {
+						return false
+					}
+				}
+				return true
+			})
+	}
+	// The scenario starts over: step 1 again, in its second pass.
+	p.waitText(15*time.Second, fmt.Sprintf("\nstep 1/%d · ", n))
+	p.quit()
 }
