@@ -347,7 +347,7 @@ func TestTUIDemoWalk(t *testing.T) {
 	match := func(r string) func(string) bool { return re(r).MatchString }
 	noMatch := func(r string) func(string) bool { x := re(r); return func(s string) bool { return !x.MatchString(s) } }
 	const (
-		peerLine  = "\npeer leaf-1 "
+		peerLine = "\npeer leaf-1 "
 		// Priority 3's bytes row: rx and tx B/s, then the sparkline (the
 		// pause row below it has four numbers).
 		traffic   = `(?m)^   3 [●·]\s+(1000\.0M|1\.0G)\s*(1000\.0M|1\.0G)\s+[▁▂▃▄▅▆▇█]`
