@@ -78,8 +78,7 @@ func (r *renderer) diagContent(w int) paneContent {
 		if d.Action == "" {
 			act = ""
 		}
-		act = strings.TrimSpace(act + " [" + Sanitize(string(d.Code)) + "]")
-		for _, l := range strings.Split(ansi.Wordwrap(act, tw, " "), "\n") {
+		for _, l := range wrapTagged(act, "["+Sanitize(string(d.Code))+"]", tw) {
 			c.body = append(c.body, strings.Repeat(" ", indent)+r.st.Dim.Render(l))
 		}
 	}

@@ -212,6 +212,22 @@ func wrapWords(s string, w int) (lines []string, ok bool) {
 	return lines, ok
 }
 
+// wrapTagged word-wraps text to w cells and ends it with tag (a
+// diagnostic's [code]), which is never broken: ansi.Wordwrap breaks at
+// hyphens too, and "[cnp-" / "priority-lossy]" cannot be searched for.
+// The tag goes on the last line when it fits there, else on its own.
+func wrapTagged(text, tag string, w int) []string {
+	var lines []string
+	if text != "" {
+		lines = strings.Split(ansi.Wordwrap(text, w, " "), "\n")
+	}
+	if n := len(lines); n > 0 && width(lines[n-1])+1+width(tag) <= w {
+		lines[n-1] += " " + tag
+		return lines
+	}
+	return append(lines, strings.Split(ansi.Hardwrap(tag, w, true), "\n")...)
+}
+
 // fitBlock makes s exactly w×h: lines cut or padded, rows cut or added.
 func fitBlock(s string, w, h int) string {
 	lines := strings.Split(s, "\n")

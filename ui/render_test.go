@@ -532,3 +532,22 @@ func BenchmarkRenderOverview64(b *testing.B) {
 		}
 	}
 }
+
+// A diagnostic's [code] is never broken across lines, even where
+// word-wrapping would break it at its hyphens.
+func TestWrapTagged(t *testing.T) {
+	for _, tc := range []struct {
+		text, tag string
+		w         int
+		want      []string
+	}{
+		{"→ or make TC 3 strict", "[cnp-priority-lossy]", 25, []string{"→ or make TC 3 strict", "[cnp-priority-lossy]"}},
+		{"→ fix it", "[local-unknown]", 30, []string{"→ fix it [local-unknown]"}},
+		{"", "[local-unknown]", 30, []string{"[local-unknown]"}},
+		{"", "[a-very-long-code]", 8, []string{"[a-very-", "long-cod", "e]"}},
+	} {
+		if diff := cmp.Diff(tc.want, wrapTagged(tc.text, tc.tag, tc.w)); diff != "" {
+			t.Errorf("wrapTagged(%q, %q, %d) (-want +got):\n%s", tc.text, tc.tag, tc.w, diff)
+		}
+	}
+}
