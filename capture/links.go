@@ -23,6 +23,11 @@ type Link struct {
 	// or an operational state the driver leaves unknown), so that a
 	// pulled cable counts as down.
 	Up bool
+	// MTU is the interface's MTU (IFLA_MTU); 0 when not known.
+	MTU int
+	// VLAN is the 802.1Q VLAN ID of a VLAN interface (IFLA_VLAN_ID),
+	// on the interface of index Parent (IFLA_LINK); 0 for others.
+	VLAN, Parent int
 }
 
 // A LinkEvent reports a Link that appeared, changed or disappeared.

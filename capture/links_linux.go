@@ -54,6 +54,10 @@ func linkOf(l netlink.Link) (Link, bool) {
 		Name:  a.Name,
 		Index: a.Index,
 		Up:    a.RawFlags&unix.IFF_UP != 0 && a.RawFlags&unix.IFF_RUNNING != 0,
+		MTU:   a.MTU,
+	}
+	if v, ok := l.(*netlink.Vlan); ok {
+		k.VLAN, k.Parent = v.VlanId, a.ParentIndex
 	}
 	copy(k.MAC[:], a.HardwareAddr)
 	return k, true

@@ -18,7 +18,10 @@ import (
 // linkOf returns the Link the capture package should report for l.
 func linkOf(l netlink.Link, up bool) capture.Link {
 	a := l.Attrs()
-	k := capture.Link{Name: a.Name, Index: a.Index, Up: up}
+	k := capture.Link{Name: a.Name, Index: a.Index, Up: up, MTU: a.MTU}
+	if k.MTU == 0 {
+		k.MTU = 1500 // made without one: ether_setup's ETH_DATA_LEN
+	}
 	copy(k.MAC[:], a.HardwareAddr)
 	return k
 }

@@ -127,6 +127,7 @@ type neighbor struct {
 	scope                       Scope
 	scopeAssumed                bool        // the capture did not record the destination
 	vlan                        *VLANTag    // the 802.1Q tag the last LLDPDU arrived with
+	maxFrame                    uint16      // the Maximum Frame Size TLV's, 0 when du has none
 	params                      *dcb.Params // DCBX parameters of du; nil when du has none or scope is not nearest-bridge
 	firstSeen                   time.Time
 	lastSeen                    time.Time
@@ -182,6 +183,7 @@ type port struct {
 	ifindex    *int
 	mac        *lldp.MAC // the interface's own MAC, for the PFC tie-break
 	operState  string    // "up", "down", "removed" or "" (unknown)
+	mtu        *int      // the interface's MTU, nil when not known; replaced, never written to (snapshots share it)
 	captureErr string    // the capture's current error, "" when fine
 
 	localSource LocalSource // the source in force, "" for none
@@ -416,10 +418,15 @@ func (e *Engine) step(ev Event) Outcome {
 		case ev.Up:
 			state = "up"
 		}
-		changed = renamed || isNew || p.ifindex == nil || *p.ifindex != ev.Ifindex || p.mac == nil || *p.mac != ev.MAC || p.operState != state
+		changed = renamed || isNew || p.ifindex == nil || *p.ifindex != ev.Ifindex || p.mac == nil || *p.mac != ev.MAC || p.operState != state ||
+			(ev.MTU > 0 && (p.mtu == nil || *p.mtu != ev.MTU))
 		wasUp := p.operState == "up"
 		idx, mac := ev.Ifindex, ev.MAC
 		p.ifindex, p.mac, p.operState = &idx, &mac, state
+		if ev.MTU > 0 && (p.mtu == nil || *p.mtu != ev.MTU) {
+			mtu := ev.MTU // a removal's or an old tape's 0 keeps the last known
+			p.mtu = &mtu
+		}
 		if wasUp && state != "up" {
 			e.linkDown(p)
 		}
@@ -871,6 +878,12 @@ func (n *neighbor) setDU(du *lldp.DU, pdu []byte) {
 	n.sysName = textTLV(du, lldp.TLVTypeSystemName)
 	n.sysDesc = textTLV(du, lldp.TLVTypeSystemDescription)
 	n.portDesc = textTLV(du, lldp.TLVTypePortDescription)
+	n.maxFrame = 0
+	for _, t := range du.TLVs {
+		if m, ok := t.(*lldp.MaxFrameSize); ok {
+			n.maxFrame = m.Size
+		}
+	}
 }
 
 // msapString names an MSAP as the snapshot does (Interface.RemotePeer,

@@ -83,6 +83,11 @@ type LinkChanged struct {
 	// interface's under its new name from now on, as the kernel's
 	// interface is the same one.
 	Was string
+	// MTU is the interface's MTU (IFLA_MTU), 0 when not known: the
+	// largest frame it sends is MTU+18 bytes untagged (IEEE Std 802.3
+	// clause 3.1.1: header 14, FCS 4), which the peer's Maximum Frame
+	// Size TLV must allow.
+	MTU int
 }
 
 // A CaptureStatus reports the health of an interface's capture: the

@@ -40,7 +40,10 @@ type Interface struct {
 	MAC     *lldp.MAC `json:"mac"`
 	// OperState is "up", "down", "removed" (the interface was deleted:
 	// it stays listed, its peers age out) or "unknown".
-	OperState   string      `json:"oper_state"`
+	OperState string `json:"oper_state"`
+	// MTU is the interface's MTU; absent when not known (a replay of a
+	// recording made before it was recorded).
+	MTU         *int        `json:"mtu,omitempty"`
 	LocalSource LocalSource `json:"local_source"`
 	// DCBXMode is the NIC's DCBX mode in words (dcbnl GDCBX), null when
 	// unknown.
@@ -240,7 +243,7 @@ func (p *port) snapshot(now time.Time) Interface {
 		Remote: p.remote, RemoteValid: p.remoteFrom != nil,
 		Peers: []Peer{}, Diagnostics: p.diagnostics(now), Capture: p.counters, Counters: p.lossless.Snapshot(),
 		Local: p.local, Operational: p.operational, Resolution: p.resolution,
-		LocalAgents: []LocalAgent{}}
+		LocalAgents: []LocalAgent{}, MTU: p.mtu}
 	if in.Resolution == (dcb.Resolution{}) {
 		// Nothing has been resolved yet: say why.
 		_, in.Resolution = dcb.Resolve(dcb.ResolveInput{Local: p.local, Willing: p.willing})

@@ -88,7 +88,7 @@ func (r *liveRun) linkChange(le capture.LinkEvent, ifaces []*liveIface, start fu
 		default:
 		}
 	}
-	ev := engine.LinkChanged{Interface: le.Name, At: r.clk.Stamp(le.At).UTC(), Ifindex: le.Index, MAC: lldp.MAC(le.MAC), Up: le.Up, Removed: le.Removed}
+	ev := engine.LinkChanged{Interface: le.Name, At: r.clk.Stamp(le.At).UTC(), Ifindex: le.Index, MAC: lldp.MAC(le.MAC), Up: le.Up, Removed: le.Removed, MTU: le.MTU}
 	r.writeTape(ev.At, linkRecord(ev))
 	return ifaces, append(evs, ev)
 }
@@ -146,7 +146,7 @@ func (r *liveRun) rename(old *liveIface, le capture.LinkEvent, ifaces []*liveIfa
 	ifaces, r.added = append(ifaces, li), append(r.added, li)
 	r.publishNames(ifaces)
 	start(li)
-	ev := engine.LinkChanged{Interface: le.Name, Was: old.name, At: r.clk.Stamp(le.At).UTC(), Ifindex: le.Index, MAC: lldp.MAC(le.MAC), Up: le.Up}
+	ev := engine.LinkChanged{Interface: le.Name, Was: old.name, At: r.clk.Stamp(le.At).UTC(), Ifindex: le.Index, MAC: lldp.MAC(le.MAC), Up: le.Up, MTU: le.MTU}
 	r.writeTape(ev.At, linkRecord(ev))
 	return ifaces, append(evs, ev)
 }

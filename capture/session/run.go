@@ -229,11 +229,11 @@ func Start(cfg Config) (rt *Runtime, err error) {
 	now := r.now()
 	for _, li := range rt.ifaces {
 		r.byName[li.name] = li
-		r.applyLink(engine.LinkChanged{Interface: li.name, At: now, Ifindex: li.link.Index, MAC: li.link.MAC, Up: li.link.Up})
+		r.applyLink(engine.LinkChanged{Interface: li.name, At: now, Ifindex: li.link.Index, MAC: li.link.MAC, Up: li.link.Up, MTU: li.link.MTU})
 	}
 	for _, l := range over {
 		// The engine counts them: the too-many-interfaces diagnostic.
-		r.applyLink(engine.LinkChanged{Interface: l.Name, At: now, Ifindex: l.Index, MAC: l.MAC, Up: l.Up})
+		r.applyLink(engine.LinkChanged{Interface: l.Name, At: now, Ifindex: l.Index, MAC: l.MAC, Up: l.Up, MTU: l.MTU})
 	}
 	r.publishNames(rt.ifaces)
 	// The driver's DCB state first: an agent starts from it (PlanAgent),

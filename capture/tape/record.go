@@ -143,6 +143,9 @@ type Link struct {
 	Removed bool
 	// Was is the name before a rename ("" when none).
 	Was string
+	// MTU is the interface's MTU (0: not recorded, as in tapes of
+	// before it was).
+	MTU int
 }
 
 // Sources says which counter sources the run had (counters.Sampler):
@@ -209,6 +212,7 @@ const (
 	tagLinkMAC     = 3
 	tagLinkFlags   = 4
 	tagLinkWas     = 5
+	tagLinkMTU     = 6
 	tagSourceName  = 1
 	tagRDMAStatErr = 2
 
@@ -293,6 +297,9 @@ func AppendHost(b []byte, r Record) []byte {
 		b = field(b, tagLinkFlags, []byte{f})
 		if r.Was != "" {
 			b = field(b, tagLinkWas, []byte(r.Was))
+		}
+		if r.MTU > 0 {
+			b = field(b, tagLinkMTU, binary.LittleEndian.AppendUint32(nil, uint32(r.MTU)))
 		}
 	case NetlinkError:
 		b = field(b, tagNetlinkErr, []byte(r.Text))
@@ -474,6 +481,8 @@ func DecodeHost(b []byte) (Record, error) {
 				r.Up, r.Removed = f&1 != 0, f&2 != 0
 			case tagLinkWas:
 				r.Was = d.str(v)
+			case tagLinkMTU:
+				r.MTU = int(d.u32(v))
 			}
 		})
 		if d.err == nil && r.Name == "" {

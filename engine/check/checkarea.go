@@ -26,6 +26,7 @@ var diagCheck = map[diag.Code]Name{
 	diag.CodeMultiPeer:          CheckPeer,
 	diag.CodeTooManyNeighbors:   CheckPeer,
 	diag.CodePeerStale:          CheckPeer,
+	diag.CodeMaxFrameBelowMTU:   CheckPeer,
 	diag.CodePeerLost:           CheckPeer,
 	diag.CodeDialectConflict:    CheckPeer,
 	diag.CodeCEEPeerError:       CheckPeer,

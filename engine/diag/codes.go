@@ -33,6 +33,9 @@ const (
 	// CodeNICDiffers: what dcbtop's agent negotiated (the operational
 	// parameters) is not what the NIC reads back.
 	CodeNICDiffers Code = "nic-differs"
+	// CodeMaxFrameBelowMTU: the peer's Maximum Frame Size TLV is below
+	// the frames this interface's MTU (or its RoCE MTU) makes.
+	CodeMaxFrameBelowMTU Code = "max-frame-below-mtu"
 )
 
 // Diagnostic codes of the lossless counters.

@@ -199,3 +199,8 @@ func (ls *State) Preview(change func(*Sample)) *State {
 	}
 	return &c
 }
+
+// HasRoCE reports whether the last sample holds a RoCE port (an RDMA
+// device over this interface whose link layer is Ethernet); false on
+// a nil State (no sample yet).
+func (ls *State) HasRoCE() bool { return ls != nil && ls.cur != nil && len(ls.cur.RoCE) > 0 }
