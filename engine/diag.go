@@ -70,6 +70,7 @@ func (p *port) diagnostics(now time.Time) []diag.Diagnostic {
 		}
 	}
 	out = append(out, p.frameSizeDiagnostics()...)
+	out = append(out, p.vlanDiagnostics()...)
 	if ieee && cee {
 		out = append(out, diag.Newf(diag.CodeDialectConflict, diag.SeverityWarning, "lldp", "configure the switch port for one DCBX version (IEEE recommended)",
 			"both IEEE 802.1Qaz and CEE DCBX are heard on this link"))

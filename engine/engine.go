@@ -128,6 +128,7 @@ type neighbor struct {
 	scopeAssumed                bool        // the capture did not record the destination
 	vlan                        *VLANTag    // the 802.1Q tag the last LLDPDU arrived with
 	maxFrame                    uint16      // the Maximum Frame Size TLV's, 0 when du has none
+	vlanNames                   []uint16    // the VLAN IDs of du's VLAN Name TLVs (nil: none)
 	params                      *dcb.Params // DCBX parameters of du; nil when du has none or scope is not nearest-bridge
 	firstSeen                   time.Time
 	lastSeen                    time.Time
@@ -184,6 +185,7 @@ type port struct {
 	mac        *lldp.MAC // the interface's own MAC, for the PFC tie-break
 	operState  string    // "up", "down", "removed" or "" (unknown)
 	mtu        *int      // the interface's MTU, nil when not known; replaced, never written to (snapshots share it)
+	vlans      []uint16  // the VLANs of the VLAN interfaces on it (LinkChanged.VLANs); nil when not known; replaced, never written to
 	captureErr string    // the capture's current error, "" when fine
 
 	localSource LocalSource // the source in force, "" for none
@@ -423,6 +425,10 @@ func (e *Engine) step(ev Event) Outcome {
 		wasUp := p.operState == "up"
 		idx, mac := ev.Ifindex, ev.MAC
 		p.ifindex, p.mac, p.operState = &idx, &mac, state
+		if ev.VLANs != nil && (p.vlans == nil || !slices.Equal(ev.VLANs, p.vlans)) { // nil: not known, keep the last
+			changed = true
+			p.vlans = slices.Clone(ev.VLANs)
+		}
 		if ev.MTU > 0 && (p.mtu == nil || *p.mtu != ev.MTU) {
 			mtu := ev.MTU // a removal's or an old tape's 0 keeps the last known
 			p.mtu = &mtu
@@ -878,10 +884,13 @@ func (n *neighbor) setDU(du *lldp.DU, pdu []byte) {
 	n.sysName = textTLV(du, lldp.TLVTypeSystemName)
 	n.sysDesc = textTLV(du, lldp.TLVTypeSystemDescription)
 	n.portDesc = textTLV(du, lldp.TLVTypePortDescription)
-	n.maxFrame = 0
+	n.maxFrame, n.vlanNames = 0, nil
 	for _, t := range du.TLVs {
-		if m, ok := t.(*lldp.MaxFrameSize); ok {
-			n.maxFrame = m.Size
+		switch t := t.(type) {
+		case *lldp.MaxFrameSize:
+			n.maxFrame = t.Size
+		case *lldp.VLANName:
+			n.vlanNames = append(n.vlanNames, t.VID)
 		}
 	}
 }

@@ -88,6 +88,10 @@ type LinkChanged struct {
 	// clause 3.1.1: header 14, FCS 4), which the peer's Maximum Frame
 	// Size TLV must allow.
 	MTU int
+	// VLANs are the 802.1Q VLAN IDs of the VLAN interfaces on this one
+	// (the VLANs this host uses on the port), sorted; nil when not known
+	// (a recording made before they were recorded), empty when none.
+	VLANs []uint16
 }
 
 // A CaptureStatus reports the health of an interface's capture: the

@@ -1,7 +1,7 @@
 package engine
 
 import (
-	"strconv"
+	"fmt"
 
 	"github.com/dcbtop/dcbtop/engine/diag"
 )
@@ -36,12 +36,29 @@ func roceMTU(mtu int) int {
 	return 0
 }
 
-// frameSizeDiagnostics compares each nearest-bridge peer's Maximum Frame
-// Size TLV (IEEE Std 802.3-2018 79.3.4) with the frames this interface
-// sends: up to MTU+18 bytes, and RoCE packets of its RoCE MTU. A peer
-// that accepts less drops them: an error where RoCE's own packets do not
-// fit (RDMA retransmits until it gives up), a warning otherwise. Nothing
-// is said when the MTU or the peer's size is not known.
+// frameFit judges a peer's Maximum Frame Size TLV (IEEE Std 802.3-2018
+// 79.3.4: the largest frame its MAC and PHY accept) against the frames
+// an interface of MTU mtu sends: up to MTU+18 bytes, and, where it has a
+// RoCE port (roce), RoCE v2 packets of its RoCE MTU. ok is true when they
+// fit; otherwise sev is an error where RoCE's own packets do not fit
+// (RDMA retransmits until it gives up), a warning where only larger
+// frames do not, and why says so (after "peer ... accepts frames of at
+// most N bytes, but").
+func frameFit(size, mtu int, roce bool) (ok bool, sev diag.Severity, why string) {
+	if size >= mtu+ethFraming {
+		return true, 0, ""
+	}
+	if r := roceMTU(mtu); roce && r > 0 && size < r+roceV2Framing {
+		return false, diag.SeverityError, fmt.Sprintf("RoCE packets here are at least %d (RoCE MTU %d for MTU %d): the switch drops full RoCE packets, and RDMA retransmits until it gives up",
+			r+roceV2Framing, r, mtu)
+	}
+	return false, diag.SeverityWarning, fmt.Sprintf("MTU %d here makes frames of up to %d: the switch drops full-size frames", mtu, mtu+ethFraming)
+}
+
+// frameSizeDiagnostics raises max-frame-below-mtu for each nearest-bridge
+// peer whose Maximum Frame Size TLV is below this interface's frames
+// (frameFit). Nothing is said when the MTU or the peer's size is not
+// known.
 func (p *port) frameSizeDiagnostics() []diag.Diagnostic {
 	if p.mtu == nil {
 		return nil
@@ -52,20 +69,13 @@ func (p *port) frameSizeDiagnostics() []diag.Diagnostic {
 		if n.maxFrame == 0 || n.scope != ScopeNearestBridge {
 			continue
 		}
-		size := int(n.maxFrame)
-		if size >= mtu+ethFraming {
+		ok, sev, why := frameFit(int(n.maxFrame), mtu, p.lossless.HasRoCE())
+		if ok {
 			continue
 		}
-		action := "raise the switch port's MTU so that it accepts frames of " + strconv.Itoa(mtu+ethFraming) + " bytes, or lower this interface's MTU to " + strconv.Itoa(size-ethFraming)
-		if r := roceMTU(mtu); p.lossless.HasRoCE() && r > 0 && size < r+roceV2Framing {
-			out = append(out, diag.Newf(diag.CodeMaxFrameBelowMTU, diag.SeverityError, "lldp", action,
-				"peer %s accepts frames of at most %d bytes, but RoCE packets here are at least %d (RoCE MTU %d for MTU %d): the switch drops full RoCE packets, and RDMA retransmits until it gives up",
-				msapName(n), size, r+roceV2Framing, r, mtu))
-			continue
-		}
-		out = append(out, diag.Newf(diag.CodeMaxFrameBelowMTU, diag.SeverityWarning, "lldp", action,
-			"peer %s accepts frames of at most %d bytes, but MTU %d here makes frames of up to %d: the switch drops full-size frames",
-			msapName(n), size, mtu, mtu+ethFraming))
+		out = append(out, diag.Newf(diag.CodeMaxFrameBelowMTU, sev, "lldp",
+			fmt.Sprintf("raise the switch port's MTU so that it accepts frames of %d bytes, or lower this interface's MTU to %d", mtu+ethFraming, int(n.maxFrame)-ethFraming),
+			"peer %s accepts frames of at most %d bytes, but %s", msapName(n), n.maxFrame, why))
 	}
 	return out
 }

@@ -41,9 +41,13 @@ type Interface struct {
 	// OperState is "up", "down", "removed" (the interface was deleted:
 	// it stays listed, its peers age out) or "unknown".
 	OperState string `json:"oper_state"`
-	// MTU is the interface's MTU; absent when not known (a replay of a
-	// recording made before it was recorded).
-	MTU         *int        `json:"mtu,omitempty"`
+	// MTU is the interface's MTU; null when not known (a replay of a
+	// recording made before it was recorded, a capture file).
+	MTU *int `json:"mtu"`
+	// VLANs are the 802.1Q VLAN IDs of the VLAN interfaces on this one
+	// (the VLANs this host uses here), sorted; [] when none, null when
+	// not known.
+	VLANs       []uint16    `json:"vlans"`
 	LocalSource LocalSource `json:"local_source"`
 	// DCBXMode is the NIC's DCBX mode in words (dcbnl GDCBX), null when
 	// unknown.
@@ -243,7 +247,7 @@ func (p *port) snapshot(now time.Time) Interface {
 		Remote: p.remote, RemoteValid: p.remoteFrom != nil,
 		Peers: []Peer{}, Diagnostics: p.diagnostics(now), Capture: p.counters, Counters: p.lossless.Snapshot(),
 		Local: p.local, Operational: p.operational, Resolution: p.resolution,
-		LocalAgents: []LocalAgent{}, MTU: p.mtu}
+		LocalAgents: []LocalAgent{}, MTU: p.mtu, VLANs: p.vlans}
 	if in.Resolution == (dcb.Resolution{}) {
 		// Nothing has been resolved yet: say why.
 		_, in.Resolution = dcb.Resolve(dcb.ResolveInput{Local: p.local, Willing: p.willing})

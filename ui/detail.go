@@ -123,14 +123,33 @@ func (r *renderer) tlvLines(p *engine.Peer, w int) []string {
 	if len(p.LLDPDU) == 0 || err != nil {
 		return []string{r.st.Dim.Render("not available (a snapshot read back from JSON has no raw LLDPDU)")}
 	}
+	flags := engine.TLVFlags(r.in, p.LLDPDU)
 	var out []string
-	for _, v := range views {
+	for i, v := range views {
 		if v.Undecoded != nil {
 			v = r.rawHex(v)
 		}
 		out = append(out, r.tlvViewLines(v, w)...)
+		if i < len(flags) && flags[i].Text != "" {
+			out = append(out, r.tlvFlagLines(flags[i], w)...)
+		}
 	}
 	return out
+}
+
+// tlvFlagLines is a TLV's flag (engine.TLVFlags) under its value: ✓ for
+// a fact that agrees with the host, ℹ for another, ⚠ or ✗ for a problem.
+func (r *renderer) tlvFlagLines(f engine.TLVFlag, w int) []string {
+	mark, style := r.sym.Info, r.st.Info
+	switch {
+	case f.Severity == diag.SeverityInfo && f.Match:
+		mark, style = r.sym.OK, r.st.OK
+	case f.Severity == diag.SeverityError:
+		mark, style = r.sym.Error, r.st.Crit
+	case f.Severity == diag.SeverityWarning:
+		mark, style = r.sym.Warning, r.st.Warn
+	}
+	return wrapStyled(spaces(tlvNameWidth+1), style.Render(mark+" "+Sanitize(f.Text)), w)
 }
 
 // rawHexMax is how many bytes of an undecoded TLV the drill-down shows

@@ -2,9 +2,11 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 
 	tea "charm.land/bubbletea/v2"
@@ -94,5 +96,34 @@ func TestPeerDetailHex(t *testing.T) {
 	h.press("esc", "x")
 	if h.m.vs.detail != nil {
 		t.Error("x outside the drill-down opened something")
+	}
+}
+
+// The peer details flag the TLVs that matter for lossless against this
+// interface (engine.TLVFlags): a Maximum Frame Size below its MTU's
+// frames, and whether the host uses the VLANs the peer names.
+func TestPeerDetailFlags(t *testing.T) {
+	p := leaf1(40, 60, 1<<3)
+	p.tlvs = append(p.tlvs, &lldp.MaxFrameSize{Size: 1518}, &lldp.PortVLANID{PVID: 1}, &lldp.VLANName{VID: 100, Name: []byte("roce")},
+		&lldp.VLANName{VID: 200, Name: []byte("storage")})
+	s := newScenario(t)
+	s.e.Apply(engine.LinkChanged{Interface: "eth0", At: at(0), Ifindex: 2, MAC: macLocal0, Up: true, MTU: 9000, VLANs: []uint16{100}})
+	s.e.Apply(engine.FrameReceived{Interface: "eth0", At: at(1), Data: p.frame(t)})
+	h := newHarness(t, s.snap(), nil)
+	h.send(tea.WindowSizeMsg{Width: 140, Height: 60})
+	h.m.vs.focus = panePeers
+	h.press("enter")
+	h.wantScreen("Maximum Frame Size   1518",
+		"⚠ below this interface's frames: MTU 9000 here makes frames of up to 9018",
+		"ℹ this host has no VLAN interface for VLAN 1 on eth0 (its untagged frames are",
+		"✓ this host uses VLAN 100 on eth0",
+		"ℹ this host has no VLAN interface for VLAN 200 on eth0")
+	in := s.snap().Interfaces[0]
+	var codes []string
+	for _, d := range in.Diagnostics {
+		codes = append(codes, string(d.Code))
+	}
+	if !slices.Contains(codes, "max-frame-below-mtu") || slices.Contains(codes, "vlan-not-advertised") {
+		t.Errorf("diagnostics %v: want max-frame-below-mtu, and no vlan-not-advertised (the peer names VLAN 100)", codes)
 	}
 }

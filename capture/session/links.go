@@ -44,9 +44,12 @@ func (r *liveRun) linkChanged(le capture.LinkEvent, ifaces []*liveIface, start f
 	// sockets settled once for all of them: a thousand interfaces coming
 	// up would otherwise check up to a thousand sockets each.
 	var evs []engine.Event
+	evs = r.vlanChange(le, evs)
 	ifaces, evs = r.linkChange(le, ifaces, start, evs)
 	for n := len(r.linkEvents); n > 0; n-- {
-		ifaces, evs = r.linkChange(<-r.linkEvents, ifaces, start, evs)
+		le := <-r.linkEvents
+		evs = r.vlanChange(le, evs)
+		ifaces, evs = r.linkChange(le, ifaces, start, evs)
 	}
 	if len(evs) > 0 {
 		r.settle(ifaces, evs...)
@@ -88,7 +91,7 @@ func (r *liveRun) linkChange(le capture.LinkEvent, ifaces []*liveIface, start fu
 		default:
 		}
 	}
-	ev := engine.LinkChanged{Interface: le.Name, At: r.clk.Stamp(le.At).UTC(), Ifindex: le.Index, MAC: lldp.MAC(le.MAC), Up: le.Up, Removed: le.Removed, MTU: le.MTU}
+	ev := engine.LinkChanged{Interface: le.Name, At: r.clk.Stamp(le.At).UTC(), Ifindex: le.Index, MAC: lldp.MAC(le.MAC), Up: le.Up, Removed: le.Removed, MTU: le.MTU, VLANs: r.vlansOn(le.Index)}
 	r.writeTape(ev.At, linkRecord(ev))
 	return ifaces, append(evs, ev)
 }
@@ -146,7 +149,7 @@ func (r *liveRun) rename(old *liveIface, le capture.LinkEvent, ifaces []*liveIfa
 	ifaces, r.added = append(ifaces, li), append(r.added, li)
 	r.publishNames(ifaces)
 	start(li)
-	ev := engine.LinkChanged{Interface: le.Name, Was: old.name, At: r.clk.Stamp(le.At).UTC(), Ifindex: le.Index, MAC: lldp.MAC(le.MAC), Up: le.Up, MTU: le.MTU}
+	ev := engine.LinkChanged{Interface: le.Name, Was: old.name, At: r.clk.Stamp(le.At).UTC(), Ifindex: le.Index, MAC: lldp.MAC(le.MAC), Up: le.Up, MTU: le.MTU, VLANs: r.vlansOn(le.Index)}
 	r.writeTape(ev.At, linkRecord(ev))
 	return ifaces, append(evs, ev)
 }

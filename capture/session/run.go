@@ -484,6 +484,9 @@ func (c *Config) open(name string) (Conn, error) {
 // DCBX: it feeds events to the host and carries out the effects the host
 // returns, in order.
 type liveRun struct {
+	// lastLinks is every link's last state by interface index (the link
+	// watcher's), for the VLAN interfaces on the captured ones (vlans.go).
+	lastLinks map[int]capture.Link
 	// agentScan lists the host's LLDP agents (observeHostAgents).
 	agentScan *capture.AgentScan
 	// metrics counts indications for --metrics (nil without it).

@@ -150,7 +150,7 @@ func (p *tapePlayer) single(at time.Time, rec tape.Record) []engine.Event {
 		}
 		return []engine.Event{engine.HostObserved{At: at, NetAdmin: r.NetAdmin, Agents: agents}}
 	case tape.Link:
-		return []engine.Event{engine.LinkChanged{Interface: r.Name, At: at.UTC(), Ifindex: r.Index, MAC: lldp.MAC(r.MAC), Up: r.Up, Removed: r.Removed, Was: r.Was, MTU: r.MTU}}
+		return []engine.Event{engine.LinkChanged{Interface: r.Name, At: at.UTC(), Ifindex: r.Index, MAC: lldp.MAC(r.MAC), Up: r.Up, Removed: r.Removed, Was: r.Was, MTU: r.MTU, VLANs: r.VLANs}}
 	}
 	return nil
 }
@@ -166,5 +166,5 @@ func observedRecord(ev engine.HostObserved) tape.Observed {
 
 // linkRecord is the record of a link change.
 func linkRecord(ev engine.LinkChanged) tape.Link {
-	return tape.Link{Name: ev.Interface, Index: ev.Ifindex, MAC: [6]byte(ev.MAC), Up: ev.Up, Removed: ev.Removed, Was: ev.Was, MTU: ev.MTU}
+	return tape.Link{Name: ev.Interface, Index: ev.Ifindex, MAC: [6]byte(ev.MAC), Up: ev.Up, Removed: ev.Removed, Was: ev.Was, MTU: ev.MTU, VLANs: ev.VLANs}
 }

@@ -146,6 +146,9 @@ type Link struct {
 	// MTU is the interface's MTU (0: not recorded, as in tapes of
 	// before it was).
 	MTU int
+	// VLANs are the VLAN IDs of the VLAN interfaces on it; nil when not
+	// recorded (tapes of before they were), empty when none.
+	VLANs []uint16
 }
 
 // Sources says which counter sources the run had (counters.Sampler):
@@ -213,6 +216,7 @@ const (
 	tagLinkFlags   = 4
 	tagLinkWas     = 5
 	tagLinkMTU     = 6
+	tagLinkVLANs   = 7 // 2 bytes each, little-endian; present and empty for none
 	tagSourceName  = 1
 	tagRDMAStatErr = 2
 
@@ -300,6 +304,13 @@ func AppendHost(b []byte, r Record) []byte {
 		}
 		if r.MTU > 0 {
 			b = field(b, tagLinkMTU, binary.LittleEndian.AppendUint32(nil, uint32(r.MTU)))
+		}
+		if r.VLANs != nil {
+			v := make([]byte, 0, 2*len(r.VLANs))
+			for _, id := range r.VLANs {
+				v = binary.LittleEndian.AppendUint16(v, id)
+			}
+			b = field(b, tagLinkVLANs, v)
 		}
 	case NetlinkError:
 		b = field(b, tagNetlinkErr, []byte(r.Text))
@@ -483,6 +494,15 @@ func DecodeHost(b []byte) (Record, error) {
 				r.Was = d.str(v)
 			case tagLinkMTU:
 				r.MTU = int(d.u32(v))
+			case tagLinkVLANs:
+				if len(v)%2 != 0 {
+					d.fail("VLAN list of %d bytes", len(v))
+					return
+				}
+				r.VLANs = make([]uint16, 0, len(v)/2)
+				for i := 0; i < len(v); i += 2 {
+					r.VLANs = append(r.VLANs, binary.LittleEndian.Uint16(v[i:]))
+				}
 			}
 		})
 		if d.err == nil && r.Name == "" {

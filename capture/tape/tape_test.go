@@ -29,7 +29,8 @@ var records = []Record{
 	End{},
 	Observed{NetAdmin: true, Agents: []Agent{{Name: "lldpd", PID: 42, Transmits: true}}},
 	Link{Name: "eth0", Index: 2, MAC: [6]byte{2, 0, 0, 0, 0, 1}, Up: true},
-	Link{Name: "eth1", Index: 3, MAC: [6]byte{2, 0, 0, 0, 0, 2}, Up: true, MTU: 9000, Was: "ens1"},
+	Link{Name: "eth1", Index: 3, MAC: [6]byte{2, 0, 0, 0, 0, 2}, Up: true, MTU: 9000, Was: "ens1", VLANs: []uint16{100, 200}},
+	Link{Name: "eth2", Index: 4, MAC: [6]byte{2, 0, 0, 0, 0, 3}, VLANs: []uint16{}},
 	Sources{Names: []string{"sysfs", "dcbnl"}, RDMAStatsErr: "rdmastat: dial: permission denied"},
 }
 

@@ -30,6 +30,7 @@ import (
 	"github.com/dcbtop/dcbtop/engine/agent"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 	"github.com/dcbtop/dcbtop/testbed"
+	"github.com/dcbtop/dcbtop/testbed/snaptest"
 )
 
 // envPath returns the absolute path of env(1).
@@ -396,5 +397,43 @@ func TestApplyQoS(t *testing.T) {
 	code, _, errOut = run("--roce-tos", "mlx5_9/1=106")
 	if want := "roce tos: mlx5_9 port 1 is not an RDMA port of ens3f0np0"; code != 1 || !strings.Contains(errOut, want) {
 		t.Errorf("an unknown RDMA port: exit %d, stderr %q; want %q", code, errOut, want)
+	}
+}
+
+// A live run reports the interface's MTU and the VLAN interfaces on it
+// (the snapshot's mtu and vlans), and follows a VLAN interface added
+// while it runs. A kernel without 802.1Q VLAN devices (no 8021q, as on
+// the machine this was written on) has none to report: then the VLAN
+// half checks that none is made up (TestVLANChange covers the session's
+// side).
+func TestLiveMTUAndVLANs(t *testing.T) {
+	testbed.RequirePriv(t)
+	t.Parallel()
+	sw, host := testbed.NewNS(t, "sw"), testbed.NewNS(t, "host")
+	testbed.Veth(t, sw, "p0", host, "h0")
+	if out, err := host.Run("ip", "link", "set", "h0", "mtu", "9000"); err != nil {
+		t.Fatalf("mtu: %v %s", err, out)
+	}
+	var want []uint16
+	out, err := host.Run("ip", "link", "add", "link", "h0", "name", "h0.100", "type", "vlan", "id", "100")
+	switch {
+	case err != nil && strings.Contains(out+err.Error(), "Unknown device type"):
+		t.Log("this kernel has no VLAN devices (8021q): checking that no VLAN is reported")
+	case err != nil:
+		t.Fatalf("add h0.100: %v %s", err, out)
+	default:
+		want = []uint16{100, 200}
+		go func() {
+			time.Sleep(time.Second)
+			_, _ = host.Run("ip", "link", "add", "link", "h0", "name", "h0.200", "type", "vlan", "id", "200")
+		}()
+	}
+	code, out, errOut := runOut(t, dcbtopIn(t, host, testbed.ShortTempDir(t), "-i", "h0", "--json", "--duration", "3s")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	in := snaptest.Iface(t, snaptest.Decode(t, "stdout", out), "h0")
+	if in.MTU == nil || *in.MTU != 9000 || !slices.Equal(in.VLANs, want) {
+		t.Errorf("mtu %v, vlans %v; want 9000 and %v", in.MTU, in.VLANs, want)
 	}
 }

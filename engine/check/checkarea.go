@@ -27,6 +27,7 @@ var diagCheck = map[diag.Code]Name{
 	diag.CodeTooManyNeighbors:   CheckPeer,
 	diag.CodePeerStale:          CheckPeer,
 	diag.CodeMaxFrameBelowMTU:   CheckPeer,
+	diag.CodeVLANNotAdvertised:  CheckPeer,
 	diag.CodePeerLost:           CheckPeer,
 	diag.CodeDialectConflict:    CheckPeer,
 	diag.CodeCEEPeerError:       CheckPeer,

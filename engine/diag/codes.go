@@ -36,6 +36,9 @@ const (
 	// CodeMaxFrameBelowMTU: the peer's Maximum Frame Size TLV is below
 	// the frames this interface's MTU (or its RoCE MTU) makes.
 	CodeMaxFrameBelowMTU Code = "max-frame-below-mtu"
+	// CodeVLANNotAdvertised: this host uses a VLAN on the port that the
+	// peer, naming its VLANs, does not name.
+	CodeVLANNotAdvertised Code = "vlan-not-advertised"
 )
 
 // Diagnostic codes of the lossless counters.

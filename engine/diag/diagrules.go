@@ -45,6 +45,7 @@ var diagRules = map[Code]string{
 	CodeLocalUnknown:       "design: without local parameters nothing can be compared",
 	CodeCaptureError:       "design: the capture or transmission failed",
 	CodeMaxFrameBelowMTU:   "IEEE Std 802.3-2018 79.3.4 (Maximum Frame Size TLV: the largest frame the peer's MAC and PHY accept, destination address to FCS) and 3.1.1 (an MTU-sized payload is framed by 18 bytes: addresses 12, length/type 2, FCS 4); RoCE's MTU is include/rdma/ib_addr.h iboe_get_mtu of the interface's MTU, framed by Ethernet 14, IPv4 20, UDP 8, BTH 12, ICRC 4 and FCS 4 at least",
+	CodeVLANNotAdvertised:  "IEEE Std 802.1Q-2018 D.2.3 (VLAN Name TLV: a VLAN the port is a member of) and 8.6.2 (ingress filtering discards a frame whose VLAN the port is not a member of); a warning, since D.2.3 does not oblige a bridge to name every VLAN",
 	CodeNICDiffers:         "IEEE 802.1Q-2018 D.2 (the operational parameters are those in force) and lldpad's lldp_8021qaz.c set_ieee_hw, which programs the driver with DCB_CMD_IEEE_SET after every resolution: a NIC that reads back other values runs something other than what the peer is told",
 	CodeFirmwareDCBX:       "design: the NIC firmware runs DCBX (LLD_MANAGED), the host does not write",
 	CodeCaptureRecordOdd:   "design: capture records read despite an inconsistency",

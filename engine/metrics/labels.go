@@ -44,7 +44,7 @@ func diagnosticCodes() []diag.Code {
 		diag.CodePeerStale, diag.CodeCEEPeerError, diag.CodeLocalUnknown,
 		diag.CodeCaptureError, diag.CodeFirmwareDCBX, diag.CodeCaptureRecordOdd,
 		diag.CodeTooManyInterfaces, diag.CodePeerLost, diag.CodeETSDiffersFromReco, diag.CodeNICDiffers,
-		diag.CodeMaxFrameBelowMTU,
+		diag.CodeMaxFrameBelowMTU, diag.CodeVLANNotAdvertised,
 		// Lossless counters (package engine).
 		diag.CodePauseStorm, diag.CodePauseWithoutPFC, diag.CodePFCNoPauses,
 		diag.CodeCNPWithoutECN, diag.CodeLossyFabric, diag.CodeCountersError,
