@@ -128,3 +128,35 @@ func TestLostPeerAgeMoves(t *testing.T) {
 		}
 	})
 }
+
+// While a live run's snapshots flow (one less than a second ago), a tick
+// draws nothing new: View gives the screen drawn for the snapshot, whose
+// countdowns the next snapshot moves. Once none came for a second, the
+// tick draws again, countdowns moved.
+func TestTickRedrawnWhileSnapshotsFlow(t *testing.T) {
+	snap := firstReceipt(t)
+	now := snap.TakenAt
+	m := NewModel(nil, WithColor(ColorNever), WithOverview(false), WithClock(func() time.Time { return now }))
+	var mm tea.Model = m
+	mm, _ = mm.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	mm, _ = mm.Update(CaptureStatus{Mode: CaptureLive, Ages: true})
+	mm, _ = mm.Update(snapshotMsg{snap})
+	drawn := stripView(mm)
+	now = now.Add(900 * time.Millisecond)
+	mm, _ = mm.Update(tickMsg(now))
+	if !mm.(Model).redrawn || stripView(mm) != drawn {
+		t.Error("a tick 0.9 s after the snapshot drew the screen again")
+	}
+	now = now.Add(2 * time.Second)
+	mm, _ = mm.Update(tickMsg(now))
+	if mm.(Model).redrawn || stripView(mm) == drawn {
+		t.Error("a tick 2.9 s after the last snapshot did not draw the moved countdowns")
+	}
+	// A replay's ticks always draw (its clock is the player's).
+	mm, _ = mm.Update(CaptureStatus{Mode: CaptureReplay})
+	mm, _ = mm.Update(snapshotMsg{snap})
+	mm, _ = mm.Update(tickMsg(now))
+	if mm.(Model).redrawn {
+		t.Error("a replay's tick reused the last screen")
+	}
+}

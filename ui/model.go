@@ -214,6 +214,10 @@ type Model struct {
 	mouseOn       bool   // the mouse focuses, selects and scrolls (WithMouse)
 	player        Player // a replay's controls (WithPlayer); nil live
 	ticking       bool   // the 1 Hz countdown tick is armed
+	// redrawn: the last message was a tick while snapshots flow
+	// (snapshotsFlow): View gives the screen drawn before, from drawn.
+	redrawn bool
+	drawn   *drawnView
 
 	snap       engine.Snapshot // on screen
 	latest     engine.Snapshot // newest received (differs from snap while paused)
@@ -268,6 +272,7 @@ func NewModel(snaps <-chan engine.Snapshot, opts ...Option) Model {
 	m.vs.hasPlayer = m.player != nil
 	m.vs.ovCache = newRowCache()
 	m.styles = ptr(m.themeFor(m.dark))
+	m.drawn = &drawnView{}
 	return m
 }
 
@@ -364,6 +369,25 @@ func (m Model) age() time.Duration {
 
 // View renders the screen in the alternate screen buffer.
 func (m Model) View() tea.View {
+	if m.redrawn && m.drawn != nil && m.drawn.ok {
+		return m.drawn.v
+	}
+	v := m.view()
+	if m.drawn != nil {
+		m.drawn.v, m.drawn.ok = v, true
+	}
+	return v
+}
+
+// A drawnView is the last screen View drew, shared by the copies of a
+// Model.
+type drawnView struct {
+	v  tea.View
+	ok bool
+}
+
+// view draws the screen.
+func (m Model) view() tea.View {
 	vs := m.vs
 	vs.age = m.age()
 	v := tea.NewView(render(m.snap, vs, m.styles, m.keys, m.width, m.height))

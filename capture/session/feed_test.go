@@ -19,6 +19,7 @@ import (
 	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/engine/lossless"
 )
 
 // TestSnapFeedCoalesces publishes faster than anyone reads: publish never
@@ -127,6 +128,27 @@ func TestLiveFlush(t *testing.T) {
 	r.flush()
 	if s, ok := take(); !ok || !slices.ContainsFunc(s.Interfaces[0].Diagnostics, func(d diag.Diagnostic) bool { return d.Code == diag.CodeCaptureError }) {
 		t.Errorf("after a capture error: %v", ok)
+	}
+	// Counts only (the agent's frames sent, a counters sample): published
+	// with the next refresh, not with a redraw of their own.
+	r.lastPub = time.Now()
+	r.apply(engine.CaptureStatus{Interface: "h0", At: now.Add(6 * time.Second), Err: "boom", Sent: 7})
+	r.apply(engine.CountersSampled{Interface: "h0", At: now.Add(6 * time.Second), Interval: time.Second, RDMA: []lossless.RDMAPortSample{}})
+	r.flush()
+	if _, ok := take(); ok {
+		t.Errorf("counts published within %v of the last snapshot", freshEvery)
+	}
+	r.lastPub = time.Now().Add(-freshEvery)
+	r.flush()
+	if s, ok := take(); !ok || s.Interfaces[0].Capture.FramesSent != 7 || s.Interfaces[0].Counters == nil {
+		t.Errorf("the counts were not published after %v: %v", freshEvery, ok)
+	}
+	// A capture error that clears is published at once.
+	r.lastPub = time.Now()
+	r.apply(engine.CaptureStatus{Interface: "h0", At: now.Add(7 * time.Second), Sent: 8})
+	r.flush()
+	if s, ok := take(); !ok || slices.ContainsFunc(s.Interfaces[0].Diagnostics, func(d diag.Diagnostic) bool { return d.Code == diag.CodeCaptureError }) {
+		t.Errorf("after the capture error cleared: published %v", ok)
 	}
 }
 

@@ -484,6 +484,8 @@ func (c *Config) open(name string) (Conn, error) {
 // DCBX: it feeds events to the host and carries out the effects the host
 // returns, in order.
 type liveRun struct {
+	// capErr is each interface's last CaptureStatus.Err (apply).
+	capErr map[string]string
 	// lastLinks is every link's last state by interface index (the link
 	// watcher's), for the VLAN interfaces on the captured ones (vlans.go).
 	lastLinks map[int]capture.Link
