@@ -5,6 +5,7 @@ package session
 // latest wins.
 
 import (
+	"cmp"
 	"sync/atomic"
 	"time"
 
@@ -76,7 +77,14 @@ type publisher struct {
 	dirty   bool
 	fresh   bool
 	lastPub time.Time
+	// every is freshEvery of the run's clock in real time (the demo's
+	// runs faster); 0 is freshEvery.
+	every time.Duration
 }
+
+// freshAfter is how long after the last snapshot a fresh change is
+// published.
+func (p *publisher) freshAfter() time.Duration { return cmp.Or(p.every, freshEvery) }
 
 // flush publishes eng's snapshot when due at now, and reports whether it
 // did.
@@ -84,7 +92,7 @@ func (p *publisher) flush(now time.Time, eng *engine.Engine) bool {
 	if p.feed == nil {
 		return false
 	}
-	if p.dirty || (p.fresh && now.Sub(p.lastPub) >= freshEvery) {
+	if p.dirty || (p.fresh && now.Sub(p.lastPub) >= p.freshAfter()) {
 		p.dirty, p.fresh, p.lastPub = false, false, now
 		p.feed.Publish(eng.Snapshot())
 		return true

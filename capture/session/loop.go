@@ -248,7 +248,7 @@ func (r *liveRun) arm(now time.Time) {
 		at(r.agingAt)
 	}
 	if r.feed != nil && r.fresh {
-		at(r.lastPub.Add(freshEvery))
+		at(r.lastPub.Add(r.freshAfter()))
 	}
 	if !armed {
 		if r.wake != nil {

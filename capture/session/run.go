@@ -422,7 +422,8 @@ func newLiveRun(cfg *Config, rec *capture.Writer) (*liveRun, error) {
 	}
 	return &liveRun{cfg: cfg, h: h, out: output.NewEvents(cfg.Out, cfg.Events, cfg.TextEvents, eventHost), rec: rec,
 		events: make(chan engine.Event, 1024), taped: make(chan tapedEvent, 64), byName: map[string]*liveIface{}, linkEvents: make(chan capture.LinkEvent, 64),
-		control: make(chan control.Call), calls: make(chan loopCall), stopped: make(chan struct{}), clk: cfg.Clock}, nil
+		control: make(chan control.Call), calls: make(chan loopCall), stopped: make(chan struct{}), clk: cfg.Clock,
+		publisher: publisher{every: cfg.Clock.Real(freshEvery)}}, nil
 }
 
 // loadLocal returns the agent's local parameters: --local FILE or the

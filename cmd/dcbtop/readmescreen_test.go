@@ -229,10 +229,13 @@ func maskTiming(s string) string {
 }
 
 // The demo shows the RoCE side at the sizes operators use: at 160x48 the
-// lossless view (l) 44 s in (leaf-1 has stopped PFC on priority 3: drops in a
+// lossless view (l) 45 s in (leaf-1 has stopped PFC on priority 3: drops in a
 // burst, the ToS that reaches no PFC priority), and at 80x24 the lossless
-// view (l) 79 s in (RoCE moved to priority 0 by a ToS of 0, f proposes
-// the fix). Goldens in testdata/, rewritten with -update.
+// view (l) 80 s in (RoCE moved to priority 0 by a ToS of 0, f proposes
+// the fix). Each time comes 0.3 s after two samples of the same burst
+// second, so that the screen is the same whether the last sample made the
+// snapshot of its instant or the next (two goroutines at one synctest
+// instant). Goldens in testdata/, rewritten with -update.
 func TestDemoScreens(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -240,8 +243,8 @@ func TestDemoScreens(t *testing.T) {
 		w, h int
 		keys []rune
 	}{
-		{"demo-160x48-lossless", 44*time.Second + 300*time.Millisecond, 160, 48, []rune{'l'}},
-		{"demo-80x24-lossless", 79*time.Second + 300*time.Millisecond, 80, 24, []rune{'l'}},
+		{"demo-160x48-lossless", 45*time.Second + 300*time.Millisecond, 160, 48, []rune{'l'}},
+		{"demo-80x24-lossless", 80*time.Second + 300*time.Millisecond, 80, 24, []rune{'l'}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := maskTiming(demoScreen(t, tc.at, tc.w, tc.h, tc.keys...))
