@@ -37,10 +37,12 @@ func roceMTU(mtu int) int {
 }
 
 // frameFit judges a peer's Maximum Frame Size TLV (IEEE Std 802.3-2018
-// 79.3.4: the largest frame its MAC and PHY accept) against the frames
+// 79.3.4: the largest frame its MAC and PHY accept, a capability rather
+// than the port's configured MTU, lldpd#511) against the frames
 // an interface of MTU mtu sends: up to MTU+18 bytes, and, where it has a
 // RoCE port (roce), RoCE v2 packets of its RoCE MTU. ok is true when they
-// fit; otherwise sev is an error where RoCE's own packets do not fit
+// fit, which says nothing of the port's MTU (never "ok"); otherwise sev
+// is an error where RoCE's own packets do not fit
 // (RDMA retransmits until it gives up), a warning where only larger
 // frames do not, and why says so (after "peer ... accepts frames of at
 // most N bytes, but").

@@ -66,7 +66,9 @@ type TLVFlag struct {
 // the same order (a zero TLVFlag where there is none); nil when the
 // LLDPDU does not parse or nothing is known to compare it with.
 //   - Maximum Frame Size (IEEE Std 802.3-2018 79.3.4) against the MTU
-//     (frameFit, the max-frame-below-mtu rule);
+//     (frameFit, the max-frame-below-mtu rule). The TLV is what the peer's
+//     MAC and PHY can carry, not its port's configured MTU: below this
+//     interface's frames it is a limit; at or above, only information;
 //   - Port VLAN ID and VLAN Name (IEEE Std 802.1Q-2018 D.2.1, D.2.3)
 //     against the VLAN interfaces on in: whether this host uses that
 //     VLAN here.
@@ -94,7 +96,9 @@ func TLVFlags(in *Interface, lldpdu []byte) []TLVFlag {
 			}
 			ok, sev, why := frameFit(int(t.Size), *in.MTU, len(in.rocePorts()) > 0)
 			if ok {
-				*f = TLVFlag{Severity: diag.SeverityInfo, Match: true, Text: fmt.Sprintf("fits this interface's frames (MTU %d: up to %d bytes)", *in.MTU, *in.MTU+ethFraming)}
+				// A capability, not the port's configured MTU (lldpd#511:
+				// "MFS is not MTU"): that it fits proves nothing more.
+				*f = TLVFlag{Severity: diag.SeverityInfo, Text: fmt.Sprintf("the peer's MAC and PHY take this interface's frames (MTU %d: up to %d bytes); its port's MTU is not advertised", *in.MTU, *in.MTU+ethFraming)}
 			} else {
 				*f = TLVFlag{Severity: sev, Text: "below this interface's frames: " + why}
 			}

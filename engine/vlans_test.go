@@ -93,3 +93,20 @@ func TestTLVFlags(t *testing.T) {
 		t.Errorf("flags %v without an MTU or VLANs, want none", f)
 	}
 }
+
+// A Maximum Frame Size at or above this interface's frames is only
+// information (the peer's capability, not its port's MTU): never a match.
+func TestTLVFlagsFrameFitsIsNotOK(t *testing.T) {
+	e := New(Config{})
+	e.Apply(LinkChanged{Interface: "eth0", At: at(0), Ifindex: 2, MAC: lldp.MAC{2, 0, 0, 0, 0, 9}, Up: true, MTU: 1500})
+	e.Apply(rx(1, frame(t, macA, 120, pfc3, &lldp.MaxFrameSize{Size: 9216})))
+	in, _ := e.Interface("eth0")
+	flags := TLVFlags(&in, in.Peers[0].LLDPDU)
+	f := flags[len(flags)-1]
+	if f.Match || f.Severity != diag.SeverityInfo || !strings.Contains(f.Text, "port's MTU is not advertised") {
+		t.Errorf("flag %+v: want information that says the port's MTU is not known", f)
+	}
+	if hasCode(in.Diagnostics, diag.CodeMaxFrameBelowMTU) {
+		t.Error("max-frame-below-mtu for a frame size above the MTU's frames")
+	}
+}

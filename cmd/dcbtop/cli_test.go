@@ -155,19 +155,7 @@ func TestReplayJSON(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
-			golden := filepath.Join("testdata", name+".json.golden")
-			if *update {
-				if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(string(want), out); diff != "" {
-				t.Errorf("snapshot (-want +got):\n%s", diff)
-			}
+			checkGolden(t, filepath.Join("testdata", name+".json.golden"), out)
 		})
 	}
 }
@@ -298,5 +286,23 @@ func TestIfaceAny(t *testing.T) {
 	}
 	if code, _, errOut := runCLI(t, "apply", "-i", "any", "x.json"); code != 2 || !strings.Contains(errOut, "-i any: apply changes one interface at a time") {
 		t.Errorf("apply -i any: exit %d, %q", code, errOut)
+	}
+}
+
+// checkGolden compares got with the golden file path, which -update
+// rewrites with it first.
+func checkGolden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s (-want +got; go test ./cmd/dcbtop -run %s -update):\n%s", path, t.Name(), diff)
 	}
 }

@@ -247,20 +247,7 @@ func TestDemoScreens(t *testing.T) {
 		{"demo-80x24-lossless", 80*time.Second + 300*time.Millisecond, 80, 24, []rune{'l'}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := maskTiming(demoScreen(t, tc.at, tc.w, tc.h, tc.keys...))
-			golden := filepath.Join("testdata", tc.name+".golden")
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(string(want), got); diff != "" {
-				t.Errorf("screen (-want +got; go test ./cmd/dcbtop -run TestDemoScreens -update):\n%s", diff)
-			}
+			checkGolden(t, filepath.Join("testdata", tc.name+".golden"), maskTiming(demoScreen(t, tc.at, tc.w, tc.h, tc.keys...)))
 		})
 	}
 }
