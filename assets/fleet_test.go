@@ -1,6 +1,8 @@
 package assets_test
 
 import (
+	"github.com/dcbtop/dcbtop/engine/verdict"
+
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -44,7 +46,7 @@ func exported(t *testing.T) map[string]bool {
 	names := map[string]bool{}
 	// dcbtop check --textfile's metrics too.
 	mfs, err := metrics.NewCheckRegistry(check.Report{Exit: 2, Interfaces: []check.InterfaceReport{{Name: "eth0",
-		Results: []check.Result{{Check: check.CheckPeer}}}}}, time.Now(), time.Now()).Gather()
+		Results: []verdict.Result{{Check: verdict.CheckPeer}}}}}, time.Now(), time.Now()).Gather()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,8 @@ package main
 // replay; text for people, JSON and JUnit for machines.
 
 import (
+	"github.com/dcbtop/dcbtop/engine/verdict"
+
 	"context"
 	"encoding/xml"
 	"errors"
@@ -76,7 +78,7 @@ one line on stderr.
 
 // Exit statuses of dcbtop check: the Nagios plugin return codes.
 const (
-	checkExitUnknown = int(check.VerdictUnknown)
+	checkExitUnknown = int(verdict.Unknown)
 )
 
 // checkOptions are the parsed arguments of dcbtop check.
@@ -469,18 +471,18 @@ func (w *readiness) done(now time.Time) bool {
 func writeCheckJSON(w io.Writer, r check.Report) error { return output.WriteJSON(w, r) }
 
 // SGR colours of the verdicts on a terminal.
-var verdictColor = map[check.Verdict]string{
-	check.VerdictOK:       "\x1b[32m",
-	check.VerdictWarning:  "\x1b[1;33m",
-	check.VerdictCritical: "\x1b[1;31m",
-	check.VerdictUnknown:  "\x1b[35m",
+var verdictColor = map[verdict.Verdict]string{
+	verdict.OK:       "\x1b[32m",
+	verdict.Warning:  "\x1b[1;33m",
+	verdict.Critical: "\x1b[1;31m",
+	verdict.Unknown:  "\x1b[35m",
 }
 
 // writeCheckText prints the report for people: the verdict and its
 // counts, then per interface a line per check, with the evidence and the
 // fix of every check not OK. Strings from the wire are sanitized.
 func writeCheckText(w io.Writer, r check.Report, color bool) error {
-	paint := func(v check.Verdict, s string) string {
+	paint := func(v verdict.Verdict, s string) string {
 		if !color {
 			return s
 		}
@@ -496,7 +498,7 @@ func writeCheckText(w io.Writer, r check.Report, color bool) error {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "dcbtop check: %s (%d ok, %d warning, %d critical, %d unknown on %d interface%s", paint(r.Verdict, r.Verdict.String()),
-		counts[check.VerdictOK], counts[check.VerdictWarning], counts[check.VerdictCritical], counts[check.VerdictUnknown],
+		counts[verdict.OK], counts[verdict.Warning], counts[verdict.Critical], counts[verdict.Unknown],
 		len(r.Interfaces), map[bool]string{true: "", false: "s"}[len(r.Interfaces) == 1])
 	if r.File != nil {
 		fmt.Fprintf(&b, ", replay of %s", engine.Sanitize(*r.File))
@@ -509,7 +511,7 @@ func writeCheckText(w io.Writer, r check.Report, color bool) error {
 		fmt.Fprintf(&b, "\n%s  %s\n", engine.Sanitize(in.Name), paint(in.Verdict, in.Verdict.String()))
 		for _, x := range in.Results {
 			fmt.Fprintf(&b, "  %s %-14s %s\n", paint(x.Verdict, fmt.Sprintf("%-8s", x.Verdict)), x.Check, engine.Sanitize(x.Summary))
-			if x.Verdict == check.VerdictOK {
+			if x.Verdict == verdict.OK {
 				continue
 			}
 			for _, e := range x.Evidence {
@@ -576,10 +578,10 @@ func writeCheckJUnit(w io.Writer, r check.Report) error {
 			c := junitCase{Name: string(x.Check), Classname: "dcbtop.check." + engine.Sanitize(in.Name)}
 			f := &junitFailure{Type: x.Verdict.String(), Message: engine.Sanitize(x.Summary), Text: detail}
 			switch x.Verdict {
-			case check.VerdictCritical, check.VerdictWarning:
+			case verdict.Critical, verdict.Warning:
 				c.Failure = f
 				s.Failures++
-			case check.VerdictUnknown:
+			case verdict.Unknown:
 				c.Skipped = f
 				s.Skipped++
 			default:

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/dcbtop/dcbtop/engine/verdict"
+
 	"encoding/json"
 	"testing"
 	"time"
@@ -56,16 +58,16 @@ func decodeCheck(t *testing.T, p *proc) check.Report {
 
 // verdictOf returns the verdict of check c on the report's first
 // interface.
-func verdictOf(r check.Report, c check.Name) (check.Verdict, string) {
+func verdictOf(r check.Report, c verdict.Name) (verdict.Verdict, string) {
 	if len(r.Interfaces) == 0 {
-		return check.VerdictUnknown, "no interface"
+		return verdict.Unknown, "no interface"
 	}
 	for _, x := range r.Interfaces[0].Results {
 		if x.Check == c {
 			return x.Verdict, x.Summary
 		}
 	}
-	return check.VerdictUnknown, "no such check"
+	return verdict.Unknown, "no such check"
 }
 
 // TestCheckLLDPD judges live links to real lldpd peers: a RoCE-ready
@@ -77,7 +79,7 @@ func verdictOf(r check.Report, c check.Name) (check.Verdict, string) {
 func TestCheckLLDPD(t *testing.T) {
 	testbed.RequirePriv(t)
 	t.Parallel()
-	want := func(t *testing.T, r check.Report, vs map[check.Name]check.Verdict) {
+	want := func(t *testing.T, r check.Report, vs map[verdict.Name]verdict.Verdict) {
 		t.Helper()
 		for c, v := range vs {
 			if got, why := verdictOf(r, c); got != v {
@@ -101,16 +103,16 @@ func TestCheckLLDPD(t *testing.T) {
 		t.Parallel()
 		_, host := link(t, swPFC3)
 		code, r := runCheckIn(t, host, "-i", "h0", "--wait", "20s")
-		if code != 3 || r.Verdict != check.VerdictUnknown {
+		if code != 3 || r.Verdict != verdict.Unknown {
 			t.Errorf("exit %d, verdict %v; want 3 (UNKNOWN: no counters on a veth)", code, r.Verdict)
 		}
-		want(t, r, map[check.Name]check.Verdict{
-			check.CheckPeer: check.VerdictOK, check.CheckRoCEPriority: check.VerdictOK, check.CheckRoCEPFC: check.VerdictOK,
-			check.CheckRoCEETS: check.VerdictOK, check.CheckPFCAgreement: check.VerdictOK, check.CheckAgents: check.VerdictOK,
-			check.CheckPauses: check.VerdictUnknown, check.CheckECN: check.VerdictUnknown,
+		want(t, r, map[verdict.Name]verdict.Verdict{
+			verdict.CheckPeer: verdict.OK, verdict.CheckRoCEPriority: verdict.OK, verdict.CheckRoCEPFC: verdict.OK,
+			verdict.CheckRoCEETS: verdict.OK, verdict.CheckPFCAgreement: verdict.OK, verdict.CheckAgents: verdict.OK,
+			verdict.CheckPauses: verdict.Unknown, verdict.CheckECN: verdict.Unknown,
 			// A veth has no pause operations and no RDMA device: unknown,
 			// never a false OK.
-			check.CheckLinkPause: check.VerdictUnknown, check.CheckRoCEGID: check.VerdictUnknown, check.CheckRoCEPath: check.VerdictUnknown,
+			verdict.CheckLinkPause: verdict.Unknown, verdict.CheckRoCEGID: verdict.Unknown, verdict.CheckRoCEPath: verdict.Unknown,
 		})
 		if r.Ended != check.EndReady {
 			t.Errorf("ended %q, want %q: the check should end once both agents were seen", r.Ended, check.EndReady)
@@ -123,7 +125,7 @@ func TestCheckLLDPD(t *testing.T) {
 		if code != 2 {
 			t.Errorf("exit %d, want 2", code)
 		}
-		want(t, r, map[check.Name]check.Verdict{check.CheckRoCEPFC: check.VerdictCritical})
+		want(t, r, map[verdict.Name]verdict.Verdict{verdict.CheckRoCEPFC: verdict.Critical})
 	})
 	t.Run("multi-peer", func(t *testing.T) {
 		t.Parallel()
@@ -134,7 +136,7 @@ func TestCheckLLDPD(t *testing.T) {
 		if code != 2 {
 			t.Errorf("exit %d, want 2", code)
 		}
-		want(t, r, map[check.Name]check.Verdict{check.CheckPeer: check.VerdictCritical})
+		want(t, r, map[verdict.Name]verdict.Verdict{verdict.CheckPeer: verdict.Critical})
 	})
 	t.Run("no peer within --wait", func(t *testing.T) {
 		t.Parallel()
@@ -143,6 +145,6 @@ func TestCheckLLDPD(t *testing.T) {
 		if code != 2 || r.Ended != check.EndWait {
 			t.Errorf("exit %d, ended %q; want 2 at --wait", code, r.Ended)
 		}
-		want(t, r, map[check.Name]check.Verdict{check.CheckPeer: check.VerdictCritical})
+		want(t, r, map[verdict.Name]verdict.Verdict{verdict.CheckPeer: verdict.Critical})
 	})
 }

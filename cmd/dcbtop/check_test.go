@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/dcbtop/dcbtop/engine/verdict"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -126,34 +128,34 @@ func TestCheckReplay(t *testing.T) {
 		frames   []checkFrame
 		args     []string
 		exit     int
-		verdicts map[check.Name]check.Verdict // a subset
+		verdicts map[verdict.Name]verdict.Verdict // a subset
 	}{
 		{
 			name:   "healthy RoCE, counters unknown",
 			frames: []checkFrame{host(), healthyPeer},
 			exit:   3,
-			verdicts: map[check.Name]check.Verdict{check.CheckPeer: check.VerdictOK, check.CheckRoCEPFC: check.VerdictOK,
-				check.CheckPFCAgreement: check.VerdictOK, check.CheckPauses: check.VerdictUnknown},
+			verdicts: map[verdict.Name]verdict.Verdict{verdict.CheckPeer: verdict.OK, verdict.CheckRoCEPFC: verdict.OK,
+				verdict.CheckPFCAgreement: verdict.OK, verdict.CheckPauses: verdict.Unknown},
 		},
 		{
 			name:     "the switch has PFC off on the RoCE priority",
 			frames:   []checkFrame{host(), {src: switchMAC, name: "leaf1", tlvs: []lldp.TLV{ets5050, reco5050, pfcNone, roceApp}}},
 			exit:     2,
-			verdicts: map[check.Name]check.Verdict{check.CheckRoCEPFC: check.VerdictCritical},
+			verdicts: map[verdict.Name]verdict.Verdict{verdict.CheckRoCEPFC: verdict.Critical},
 		},
 		{
 			name: "multi-peer",
 			frames: []checkFrame{host(), healthyPeer,
 				{src: switch2, name: "leaf2", tlvs: []lldp.TLV{ets5050, pfcOn3, roceApp}}},
 			exit:     2,
-			verdicts: map[check.Name]check.Verdict{check.CheckPeer: check.VerdictCritical},
+			verdicts: map[verdict.Name]verdict.Verdict{verdict.CheckPeer: verdict.Critical},
 		},
 		{
 			name:     "policy mismatch",
 			frames:   []checkFrame{host(), healthyPeer},
 			args:     []string{"--expect", "POLICY"},
 			exit:     2,
-			verdicts: map[check.Name]check.Verdict{check.CheckPolicy: check.VerdictCritical},
+			verdicts: map[verdict.Name]verdict.Verdict{verdict.CheckPolicy: verdict.Critical},
 		},
 		{
 			name: "warnings only: a strict class can starve RoCE",
@@ -161,14 +163,14 @@ func TestCheckReplay(t *testing.T) {
 				&lldp.ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1, 0, 0, 2}, Bandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{lldp.TSAETS, lldp.TSAETS, lldp.TSAStrict}},
 				reco5050, pfcOn3, roceApp}}},
 			exit:     1,
-			verdicts: map[check.Name]check.Verdict{check.CheckRoCEETS: check.VerdictWarning, check.CheckPauses: check.VerdictUnknown},
+			verdicts: map[verdict.Name]verdict.Verdict{verdict.CheckRoCEETS: verdict.Warning, verdict.CheckPauses: verdict.Unknown},
 		},
 		{
 			name:     "an interface the capture does not have",
 			frames:   []checkFrame{host(), healthyPeer},
 			args:     []string{"-i", "eth9"},
 			exit:     2,
-			verdicts: map[check.Name]check.Verdict{check.CheckPeer: check.VerdictCritical},
+			verdicts: map[verdict.Name]verdict.Verdict{verdict.CheckPeer: verdict.Critical},
 		},
 	}
 	policy := filepath.Join(t.TempDir(), "policy.json")
@@ -191,7 +193,7 @@ func TestCheckReplay(t *testing.T) {
 			if r.Source != "replay" || r.File == nil || len(r.Interfaces) != 1 {
 				t.Fatalf("report %+v", r)
 			}
-			got := map[check.Name]check.Verdict{}
+			got := map[verdict.Name]verdict.Verdict{}
 			for _, x := range r.Interfaces[0].Results {
 				if _, ok := tt.verdicts[x.Check]; ok {
 					got[x.Check] = x.Verdict
@@ -438,14 +440,14 @@ func TestCheckLive(t *testing.T) {
 	t.Parallel()
 	healthyPeer := checkFrame{src: switchMAC, name: "leaf1", tlvs: []lldp.TLV{ets5050, reco5050, pfcOn3, roceApp}}
 	code, r := liveCheck(t, []checkFrame{host(), healthyPeer}, "--wait", "20s")
-	if code != 0 || r.Verdict != check.VerdictOK || r.Source != "live" || r.File != nil {
+	if code != 0 || r.Verdict != verdict.OK || r.Source != "live" || r.File != nil {
 		t.Errorf("healthy: exit %d, report %+v", code, r)
 	}
 	if r.Ended != check.EndReady {
 		t.Errorf("healthy: ended %q, want %q: the check should end once the peer and two samples are in", r.Ended, check.EndReady)
 	}
 	for _, x := range r.Interfaces[0].Results {
-		if x.Verdict != check.VerdictOK {
+		if x.Verdict != verdict.OK {
 			t.Errorf("healthy: %s %v: %s %v", x.Check, x.Verdict, x.Summary, x.Evidence)
 		}
 	}
@@ -459,12 +461,12 @@ func TestCheckLive(t *testing.T) {
 		&lldp.ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1, 0, 0, 2}, Bandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{lldp.TSAETS, lldp.TSAETS, lldp.TSAStrict}},
 		reco5050, pfcOn3, roceApp}}
 	code, r = liveCheck(t, []checkFrame{host(), strictPeer}, "--wait", "20s")
-	if code != 1 || r.Verdict != check.VerdictWarning {
+	if code != 1 || r.Verdict != verdict.Warning {
 		t.Errorf("warnings only: exit %d, report %+v", code, r)
 	}
 
 	code, r = liveCheck(t, nil, "--wait", "1500ms")
-	if code != 2 || r.Interfaces[0].Results[0].Check != check.CheckPeer || r.Interfaces[0].Results[0].Verdict != check.VerdictCritical {
+	if code != 2 || r.Interfaces[0].Results[0].Check != verdict.CheckPeer || r.Interfaces[0].Results[0].Verdict != verdict.Critical {
 		t.Errorf("no peer: exit %d, report %+v", code, r)
 	}
 	if x := r.Interfaces[0].Results[0]; r.Ended != check.EndWait || x.Summary != "no LLDP peer on the link within --wait" {
@@ -475,10 +477,10 @@ func TestCheckLive(t *testing.T) {
 // TestCheckTextColor: on a terminal the verdicts are coloured, and only
 // the verdicts.
 func TestCheckTextColor(t *testing.T) {
-	r := check.Report{Verdict: check.VerdictCritical, Exit: 2, Interfaces: []check.InterfaceReport{{
-		Name: "eth0", Verdict: check.VerdictCritical, Results: []check.Result{
-			{Interface: "eth0", Check: check.CheckPeer, Verdict: check.VerdictOK, Summary: "a valid DCBX peer (ieee)", Evidence: []string{}},
-			{Interface: "eth0", Check: check.CheckRoCEPFC, Verdict: check.VerdictCritical, Summary: "off", Evidence: []string{"peer PFC enabled {}"}, Fix: "enable it"},
+	r := check.Report{Verdict: verdict.Critical, Exit: 2, Interfaces: []check.InterfaceReport{{
+		Name: "eth0", Verdict: verdict.Critical, Results: []verdict.Result{
+			{Interface: "eth0", Check: verdict.CheckPeer, Verdict: verdict.OK, Summary: "a valid DCBX peer (ieee)", Evidence: []string{}},
+			{Interface: "eth0", Check: verdict.CheckRoCEPFC, Verdict: verdict.Critical, Summary: "off", Evidence: []string{"peer PFC enabled {}"}, Fix: "enable it"},
 		}}}}
 	var plain, color strings.Builder
 	if err := writeCheckText(&plain, r, false); err != nil {

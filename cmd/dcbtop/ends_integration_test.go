@@ -3,6 +3,8 @@
 package main
 
 import (
+	"github.com/dcbtop/dcbtop/engine/verdict"
+
 	"encoding/json"
 	"net"
 	"path/filepath"
@@ -71,13 +73,13 @@ func TestReplayBothEnds(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("check -r: %v (exit %d, %s)", err, code, errOut)
 	}
-	if v, why := verdictOf(r, check.CheckPeer); v != check.VerdictOK {
+	if v, why := verdictOf(r, verdict.CheckPeer); v != verdict.OK {
 		t.Errorf("check -r: dcbx-peer %v (%s), want OK", v, why)
 	}
 	if ev := strings.Join(r.Interfaces[0].Results[0].Evidence, "\n"); !strings.Contains(ev, "the capture read as both ends of one link: this host "+hostMAC.String()) {
 		t.Errorf("check -r: dcbx-peer's evidence does not state the reading:\n%s", ev)
 	}
-	if v, why := verdictOf(r, check.CheckPFCAgreement); v != check.VerdictOK {
+	if v, why := verdictOf(r, verdict.CheckPFCAgreement); v != verdict.OK {
 		t.Errorf("check -r: pfc-agreement %v (%s), want OK (this host's advertisement is known)", v, why)
 	}
 

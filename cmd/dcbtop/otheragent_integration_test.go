@@ -3,12 +3,13 @@
 package main
 
 import (
+	"github.com/dcbtop/dcbtop/engine/verdict"
+
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/dcbtop/dcbtop/engine/check"
 
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/testbed"
@@ -42,14 +43,14 @@ func TestOtherAgentIsLocal(t *testing.T) {
 	c := startProc(t, "dcbtop check beside the agent", dcbtopIn(t, host, run, "check", "--json", "-i", "h0", "--wait", "10s"))
 	c.wait(60 * time.Second)
 	r := decodeCheck(t, c)
-	for ch, want := range map[check.Name]check.Verdict{check.CheckRoCEPFC: check.VerdictOK, check.CheckRoCEPriority: check.VerdictOK,
-		check.CheckPFCAgreement: check.VerdictOK, check.CheckAgents: check.VerdictOK} {
+	for ch, want := range map[verdict.Name]verdict.Verdict{verdict.CheckRoCEPFC: verdict.OK, verdict.CheckRoCEPriority: verdict.OK,
+		verdict.CheckPFCAgreement: verdict.OK, verdict.CheckAgents: verdict.OK} {
 		if got, why := verdictOf(r, ch); got != want {
 			t.Errorf("check beside the agent: %s %v (%s), want %v", ch, got, why, want)
 		}
 	}
 	for _, x := range r.Interfaces[0].Results {
-		if x.Check == check.CheckAgents && !slices.ContainsFunc(x.Evidence, func(e string) bool { return strings.Contains(e, "local source agent") }) {
+		if x.Check == verdict.CheckAgents && !slices.ContainsFunc(x.Evidence, func(e string) bool { return strings.Contains(e, "local source agent") }) {
 			t.Errorf("single-agent evidence %v, want the agent named", x.Evidence)
 		}
 	}

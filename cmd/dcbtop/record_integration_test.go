@@ -3,6 +3,8 @@
 package main
 
 import (
+	"github.com/dcbtop/dcbtop/engine/verdict"
+
 	"encoding/json"
 	"maps"
 	"os"
@@ -122,7 +124,7 @@ func TestRecordReplay(t *testing.T) {
 		t.Fatalf("dcbtop check -r --json: %v\n%s", err, out)
 	}
 	for _, r := range rep.Interfaces[0].Results {
-		if r.Check == check.CheckRoCEGID && r.Verdict != check.VerdictWarning {
+		if r.Check == verdict.CheckRoCEGID && r.Verdict != verdict.Warning {
 			t.Errorf("check -r on the recording: roce-gid %s (%s), want WARNING as live (no routable RoCE v2 GID)", r.Verdict, r.Summary)
 		}
 	}

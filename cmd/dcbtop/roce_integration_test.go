@@ -3,12 +3,13 @@
 package main
 
 import (
+	"github.com/dcbtop/dcbtop/engine/verdict"
+
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/dcbtop/dcbtop/engine/check"
 
 	"github.com/dcbtop/dcbtop/engine/lossless"
 
@@ -29,7 +30,7 @@ type roceFixture struct {
 	// lldpd advertising only UDP 4791, no DSCP entry).
 	checkHops map[lossless.RoCEHop]lossless.PathVerdict
 	// checks are `dcbtop check` verdicts beyond the path's.
-	checks map[check.Name]check.Verdict
+	checks map[verdict.Name]verdict.Verdict
 }
 
 var roceFixtures = []roceFixture{
@@ -51,9 +52,9 @@ var roceFixtures = []roceFixture{
 		priority: 0,
 		// The check's host agent maps no DSCP: DSCP 26 lands on 0 too.
 		checkHops: map[lossless.RoCEHop]lossless.PathVerdict{lossless.HopToS: lossless.PathError},
-		checks: map[check.Name]check.Verdict{check.CheckRoCEGID: check.VerdictOK, check.CheckECN: check.VerdictWarning,
-			check.CheckRoCEPriority: check.VerdictCritical, check.CheckRoCEPath: check.VerdictCritical,
-			check.CheckHeadroom: check.VerdictUnknown, check.CheckTrust: check.VerdictUnknown}},
+		checks: map[verdict.Name]verdict.Verdict{verdict.CheckRoCEGID: verdict.OK, verdict.CheckECN: verdict.Warning,
+			verdict.CheckRoCEPriority: verdict.Critical, verdict.CheckRoCEPath: verdict.Critical,
+			verdict.CheckHeadroom: verdict.Unknown, verdict.CheckTrust: verdict.Unknown}},
 	// bnxt_re: no rdma_cm default ToS, so the DSCP way is unknown; the
 	// PCP way lands on priority 0: the worse, an error. (bnxt_en would
 	// take the UDP 4791 entry, but on a veth the driver is veth.)
@@ -64,8 +65,8 @@ var roceFixtures = []roceFixture{
 			lossless.HopBuffer: lossless.PathUnknown, lossless.HopETS: lossless.PathOK, lossless.HopPauses: lossless.PathUnknown,
 			lossless.HopECN: lossless.PathUnknown},
 		priority: 0,
-		checks: map[check.Name]check.Verdict{check.CheckRoCEGID: check.VerdictOK, check.CheckRoCEPriority: check.VerdictCritical,
-			check.CheckRoCEPath: check.VerdictCritical, check.CheckHeadroom: check.VerdictUnknown, check.CheckTrust: check.VerdictUnknown}},
+		checks: map[verdict.Name]verdict.Verdict{verdict.CheckRoCEGID: verdict.OK, verdict.CheckRoCEPriority: verdict.Critical,
+			verdict.CheckRoCEPath: verdict.Critical, verdict.CheckHeadroom: verdict.Unknown, verdict.CheckTrust: verdict.Unknown}},
 }
 
 // TestRoCEPathFixtures runs dcbtop on a veth named as each fixture's
@@ -148,7 +149,7 @@ func TestRoCEPathFixtures(t *testing.T) {
 				}
 			}
 			for _, x := range r.Interfaces[0].Results {
-				if x.Check != check.CheckRoCEPath {
+				if x.Check != verdict.CheckRoCEPath {
 					continue
 				}
 				ev := strings.Join(x.Evidence, "\n")

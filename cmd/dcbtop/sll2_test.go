@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/dcbtop/dcbtop/engine/verdict"
+
 	"encoding/binary"
 	"encoding/json"
 	"os"
@@ -86,7 +88,7 @@ func TestReplaySLL2TwoPorts(t *testing.T) {
 	}
 	for _, in := range r.Interfaces {
 		for _, x := range in.Results {
-			if x.Check == check.CheckPeer && x.Verdict != check.VerdictOK {
+			if x.Check == verdict.CheckPeer && x.Verdict != verdict.OK {
 				t.Errorf("%s: dcbx-peer %v (%s), want OK", in.Name, x.Verdict, x.Summary)
 			}
 		}

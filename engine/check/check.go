@@ -1,6 +1,8 @@
 package check
 
 import (
+	"github.com/dcbtop/dcbtop/engine/verdict"
+
 	"fmt"
 	"slices"
 	"strconv"
@@ -19,7 +21,7 @@ import (
 
 // Options say what a Check may assume.
 type Options struct {
-	// Policy, when set, adds CheckPolicy.
+	// Policy, when set, adds verdict.CheckPolicy.
 	Policy *Policy
 	// Replay: the snapshot comes from a capture file. A capture of
 	// LLDPDUs carries no counters (their checks are UNKNOWN, not OK); a
@@ -31,9 +33,9 @@ type Options struct {
 }
 
 // Run judges an interface's lossless readiness from its snapshot: one
-// result per check, in the order of the Check* constants (CheckPolicy only
+// result per check, in the order of the Check* constants (verdict.CheckPolicy only
 // with a policy). A check whose inputs the snapshot lacks is UNKNOWN.
-func Run(in *engine.Interface, o Options) []Result {
+func Run(in *engine.Interface, o Options) []verdict.Result {
 	c := checker{in: in, o: o}
 	c.peer()
 	c.rocePriority()
@@ -59,17 +61,17 @@ func Run(in *engine.Interface, o Options) []Result {
 type checker struct {
 	in  *engine.Interface
 	o   Options
-	out []Result
+	out []verdict.Result
 	// prio is the RoCE priority (-1: unknown), prioFrom how it was found.
 	prio     int
 	prioFrom string
 }
 
-func (c *checker) add(name Name, v Verdict, summary, fix string, evidence ...string) {
+func (c *checker) add(name verdict.Name, v verdict.Verdict, summary, fix string, evidence ...string) {
 	if evidence == nil {
 		evidence = []string{}
 	}
-	c.out = append(c.out, Result{Interface: c.in.Name, Check: name, Verdict: v, Summary: summary, Evidence: evidence, Fix: fix})
+	c.out = append(c.out, verdict.Result{Interface: c.in.Name, Check: name, Verdict: v, Summary: summary, Evidence: evidence, Fix: fix})
 }
 
 // has returns the interface's first active diagnostic of code that is a
@@ -95,7 +97,7 @@ func (c *checker) peer() {
 		if c.o.Ended == EndWait {
 			summary += " within --wait"
 		}
-		c.add(CheckPeer, VerdictCritical, summary,
+		c.add(verdict.CheckPeer, verdict.Critical, summary,
 			"enable LLDP and DCBX on the switch port (and check the cabling); a firmware DCBX agent may hide LLDP from the host")
 	case in.MultiPeer != nil:
 		summary := fmt.Sprintf("%d DCBX peers on one link: the remote parameters are invalid (multi-peer)", len(in.MultiPeer.Peers))
@@ -108,24 +110,24 @@ func (c *checker) peer() {
 			}
 			summary = "multi-peer hold-down: " + live + " live now; the remote parameters stay invalid until every LLDPDU received while two or more spoke has expired"
 		}
-		c.add(CheckPeer, VerdictCritical, summary,
+		c.add(verdict.CheckPeer, verdict.Critical, summary,
 			"leave one DCBX agent on the link (a second switch port, a hypervisor's or NIC firmware agent)", prefixAll("peer ", in.MultiPeer.Peers)...)
 	case rs != engine.RemoteValid && rs != engine.RemoteNoDCBX:
 		if d, ok := c.has(diag.CodePeerLost); ok {
 			// How bad a lost peer is depends on how long it has been gone
 			// and what it left in force (peer-lost).
-			c.add(CheckPeer, diagVerdict(d), d.Message, d.Action, "diagnostic "+string(diag.CodePeerLost))
+			c.add(verdict.CheckPeer, diagVerdict(d), d.Message, d.Action, "diagnostic "+string(diag.CodePeerLost))
 			return
 		}
-		c.add(CheckPeer, VerdictCritical, "the peer's DCBX information is no longer valid: "+string(*in.RemoteInvalidReason),
+		c.add(verdict.CheckPeer, verdict.Critical, "the peer's DCBX information is no longer valid: "+string(*in.RemoteInvalidReason),
 			"check the switch's LLDP agent and the link; the peer must keep sending within its TTL")
 	case rs == engine.RemoteNoDCBX:
-		c.add(CheckPeer, VerdictCritical, "the LLDP peer sends no DCBX TLVs",
+		c.add(verdict.CheckPeer, verdict.Critical, "the LLDP peer sends no DCBX TLVs",
 			"enable DCBX (IEEE 802.1Qaz or CEE) on the switch port", c.peerNames()...)
 	default:
 		ev := c.peerNames()
 		ev = append(ev, "dialect "+in.Dialect.String())
-		c.add(CheckPeer, VerdictOK, "a valid DCBX peer ("+in.Dialect.String()+")", "", ev...)
+		c.add(verdict.CheckPeer, verdict.OK, "a valid DCBX peer ("+in.Dialect.String()+")", "", ev...)
 	}
 	if e := in.CaptureEnds; e != nil {
 		// A capture without direction read as both ends of one link: the
@@ -179,7 +181,7 @@ func (c *checker) rocePriority() {
 		for _, a := range s.p.App {
 			if (a.Selector == lldp.AppSelUDP || a.Selector == lldp.AppSelPort) && a.Protocol == lossless.RoCEv2Port {
 				c.prio, c.prioFrom = int(a.Priority), fmt.Sprintf("%s APP %s %d -> priority %d", s.name, a.Selector, a.Protocol, a.Priority)
-				c.add(CheckRoCEPriority, VerdictOK, fmt.Sprintf("the APP table puts RoCEv2 (UDP %d) on priority %d (no RoCE port sampled: where the NIC puts it is not judged)", lossless.RoCEv2Port, a.Priority), "", c.prioFrom)
+				c.add(verdict.CheckRoCEPriority, verdict.OK, fmt.Sprintf("the APP table puts RoCEv2 (UDP %d) on priority %d (no RoCE port sampled: where the NIC puts it is not judged)", lossless.RoCEv2Port, a.Priority), "", c.prioFrom)
 				return
 			}
 		}
@@ -193,7 +195,7 @@ func (c *checker) rocePriority() {
 		for _, a := range s.p.App {
 			if a.Selector == lldp.AppSelDSCP && s.p.PFC.Enabled.Has(a.Priority) {
 				c.prio, c.prioFrom = int(a.Priority), fmt.Sprintf("%s APP dscp %d -> priority %d, which has PFC", s.name, a.Protocol, a.Priority)
-				c.add(CheckRoCEPriority, VerdictOK, fmt.Sprintf("RoCE marked DSCP %d is on lossless priority %d (no RoCE port sampled: where the NIC puts it is not judged)", a.Protocol, a.Priority), "", c.prioFrom)
+				c.add(verdict.CheckRoCEPriority, verdict.OK, fmt.Sprintf("RoCE marked DSCP %d is on lossless priority %d (no RoCE port sampled: where the NIC puts it is not judged)", a.Protocol, a.Priority), "", c.prioFrom)
 				return
 			}
 		}
@@ -205,10 +207,10 @@ func (c *checker) rocePriority() {
 		}
 	}
 	if len(ev) == 0 {
-		c.add(CheckRoCEPriority, VerdictUnknown, "no APP table to read the RoCE priority from (no valid peer, local parameters unknown)", "")
+		c.add(verdict.CheckRoCEPriority, verdict.Unknown, "no APP table to read the RoCE priority from (no valid peer, local parameters unknown)", "")
 		return
 	}
-	c.add(CheckRoCEPriority, VerdictCritical, fmt.Sprintf("no APP entry maps RoCEv2 (UDP %d) or its DSCP to a priority", lossless.RoCEv2Port),
+	c.add(verdict.CheckRoCEPriority, verdict.Critical, fmt.Sprintf("no APP entry maps RoCEv2 (UDP %d) or its DSCP to a priority", lossless.RoCEv2Port),
 		fmt.Sprintf("advertise an APP entry from the switch: udp-port %d (or the RoCE DSCP) -> the lossless priority", lossless.RoCEv2Port), ev...)
 }
 
@@ -246,16 +248,16 @@ func (c *checker) rocePriorityFromPaths() bool {
 	v := pathVerdict(worst.Verdict)
 	summary := fmt.Sprintf("RoCE traffic of %s/%d: %s", engine.Sanitize(at.Device), at.Port, worst.Reason)
 	fix := ""
-	if v != VerdictOK && v != VerdictUnknown {
+	if v != verdict.OK && v != verdict.Unknown {
 		fix = "map the DSCP RoCE carries to the lossless priority where the port trusts DSCP (dcb app add dev IF dscp-prio 26:3), or tag it with that PCP; an APP entry for UDP 4791 tells the switch, not the NIC"
 	}
-	c.add(CheckRoCEPriority, v, summary, fix, ev...)
+	c.add(verdict.CheckRoCEPriority, v, summary, fix, ev...)
 	return true
 }
 
 func (c *checker) rocePFC() {
 	if c.prio < 0 {
-		c.add(CheckRoCEPFC, VerdictUnknown, "the RoCE priority is unknown", "", "see "+string(CheckRoCEPriority))
+		c.add(verdict.CheckRoCEPFC, verdict.Unknown, "the RoCE priority is unknown", "", "see "+string(verdict.CheckRoCEPriority))
 		return
 	}
 	p := uint8(c.prio)
@@ -278,39 +280,39 @@ func (c *checker) rocePFC() {
 	}
 	switch {
 	case !peerOn:
-		c.add(CheckRoCEPFC, VerdictCritical, fmt.Sprintf("the peer does not enable PFC on RoCE priority %d", p),
+		c.add(verdict.CheckRoCEPFC, verdict.Critical, fmt.Sprintf("the peer does not enable PFC on RoCE priority %d", p),
 			fmt.Sprintf("enable PFC on priority %d on the switch port", p), ev...)
 	case here == nil:
-		c.add(CheckRoCEPFC, VerdictUnknown, fmt.Sprintf("the peer enables PFC on priority %d; what is in force on this host is unknown", p),
+		c.add(verdict.CheckRoCEPFC, verdict.Unknown, fmt.Sprintf("the peer enables PFC on priority %d; what is in force on this host is unknown", p),
 			"run dcbtop where dcbnl or a local agent shows this host's parameters", ev...)
 	case !hereOn:
-		c.add(CheckRoCEPFC, VerdictCritical, fmt.Sprintf("PFC is not in force on RoCE priority %d on this host", p),
+		c.add(verdict.CheckRoCEPFC, verdict.Critical, fmt.Sprintf("PFC is not in force on RoCE priority %d on this host", p),
 			fmt.Sprintf("enable PFC on priority %d (set Willing on to take the switch's, or dcbtop apply)", p), ev...)
 	default:
-		c.add(CheckRoCEPFC, VerdictOK, fmt.Sprintf("PFC is on for priority %d on both sides", p), "", ev...)
+		c.add(verdict.CheckRoCEPFC, verdict.OK, fmt.Sprintf("PFC is on for priority %d on both sides", p), "", ev...)
 	}
 }
 
 func (c *checker) roceETS() {
 	if c.prio < 0 {
-		c.add(CheckRoCEETS, VerdictUnknown, "the RoCE priority is unknown", "", "see "+string(CheckRoCEPriority))
+		c.add(verdict.CheckRoCEETS, verdict.Unknown, "the RoCE priority is unknown", "", "see "+string(verdict.CheckRoCEPriority))
 		return
 	}
 	p := uint8(c.prio)
 	var ev []string
-	worst, summary, fix := VerdictOK, fmt.Sprintf("priority %d's traffic class gets bandwidth on both sides", p), ""
+	worst, summary, fix := verdict.OK, fmt.Sprintf("priority %d's traffic class gets bandwidth on both sides", p), ""
 	judge := func(side string, e *dcb.ETS) {
 		if e == nil {
 			ev = append(ev, side+": no ETS")
-			if worst == VerdictOK {
-				worst, summary = VerdictUnknown, side+" ETS is unknown"
+			if worst == verdict.OK {
+				worst, summary = verdict.Unknown, side+" ETS is unknown"
 			}
 			return
 		}
 		tc := e.PrioTC[p&7]
 		if tc > 7 {
 			ev = append(ev, fmt.Sprintf("%s: priority %d on TC %d", side, p, tc))
-			worst, summary, fix = VerdictCritical, fmt.Sprintf("%s maps priority %d to an invalid traffic class %d", side, p, tc), "map the RoCE priority to a traffic class 0-7"
+			worst, summary, fix = verdict.Critical, fmt.Sprintf("%s maps priority %d to an invalid traffic class %d", side, p, tc), "map the RoCE priority to a traffic class 0-7"
 			return
 		}
 		ev = append(ev, fmt.Sprintf("%s: priority %d on TC %d, %s %d%%", side, p, tc, e.TSA[tc], e.TCBandwidth[tc]))
@@ -322,11 +324,11 @@ func (c *checker) roceETS() {
 		}
 		switch {
 		case e.TSA[tc] == lldp.TSAETS && e.TCBandwidth[tc] == 0:
-			worst, summary = VerdictCritical, fmt.Sprintf("%s gives RoCE priority %d's TC %d no ETS bandwidth", side, p, tc)
+			worst, summary = verdict.Critical, fmt.Sprintf("%s gives RoCE priority %d's TC %d no ETS bandwidth", side, p, tc)
 			fix = "give the RoCE traffic class an ETS share (e.g. 50%)"
 		case len(strict) > 0 && e.TSA[tc] != lldp.TSAStrict:
-			if worst != VerdictCritical {
-				worst, summary = VerdictWarning, fmt.Sprintf("%s: strict-priority TC %s can starve RoCE TC %d", side, strings.Join(strict, ","), tc)
+			if worst != verdict.Critical {
+				worst, summary = verdict.Warning, fmt.Sprintf("%s: strict-priority TC %s can starve RoCE TC %d", side, strings.Join(strict, ","), tc)
 				fix = "keep strict priority for light control traffic only, or give it ETS"
 			}
 		}
@@ -340,11 +342,11 @@ func (c *checker) roceETS() {
 		judge("operational", here.ETS)
 	} else {
 		ev = append(ev, "operational: unknown (local parameters unknown)")
-		if worst == VerdictOK {
-			worst, summary = VerdictUnknown, fmt.Sprintf("the peer gives priority %d bandwidth; what is in force on this host is unknown", p)
+		if worst == verdict.OK {
+			worst, summary = verdict.Unknown, fmt.Sprintf("the peer gives priority %d bandwidth; what is in force on this host is unknown", p)
 		}
 	}
-	c.add(CheckRoCEETS, worst, summary, fix, ev...)
+	c.add(verdict.CheckRoCEETS, worst, summary, fix, ev...)
 }
 
 // tcUsed reports whether any priority maps to traffic class tc.
@@ -353,26 +355,26 @@ func tcUsed(e *dcb.ETS, tc uint8) bool { return slices.Contains(e.PrioTC[:], tc)
 func (c *checker) pfcAgreement() {
 	for _, code := range []diag.Code{diag.CodePFCMismatch, diag.CodeNeitherWilling} {
 		if d, ok := c.has(code); ok {
-			c.add(CheckPFCAgreement, diagVerdict(d), d.Message, d.Action, "diagnostic "+string(code))
+			c.add(verdict.CheckPFCAgreement, diagVerdict(d), d.Message, d.Action, "diagnostic "+string(code))
 			return
 		}
 	}
 	if !c.localKnown() || !c.in.RemoteValid || c.in.Remote == nil || c.in.Remote.PFC == nil {
-		c.add(CheckPFCAgreement, VerdictUnknown, "needs this host's parameters and a valid peer PFC to compare", "",
+		c.add(verdict.CheckPFCAgreement, verdict.Unknown, "needs this host's parameters and a valid peer PFC to compare", "",
 			"local source "+string(c.in.LocalSource))
 		return
 	}
 	ev := []string{"resolution: " + c.in.Resolution.PFC.Why}
 	if d, ok := c.has(diag.CodeBothWilling); ok {
-		c.add(CheckPFCAgreement, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(diag.CodeBothWilling))...)
+		c.add(verdict.CheckPFCAgreement, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(diag.CodeBothWilling))...)
 		return
 	}
-	c.add(CheckPFCAgreement, VerdictOK, "this host and the peer agree on PFC", "", ev...)
+	c.add(verdict.CheckPFCAgreement, verdict.OK, "this host and the peer agree on PFC", "", ev...)
 }
 
 func (c *checker) agents() {
 	if d, ok := c.has(diag.CodeDualLocalAgent); ok {
-		c.add(CheckAgents, diagVerdict(d), d.Message, d.Action, "diagnostic "+string(diag.CodeDualLocalAgent))
+		c.add(verdict.CheckAgents, diagVerdict(d), d.Message, d.Action, "diagnostic "+string(diag.CodeDualLocalAgent))
 		return
 	}
 	ev := []string{"local source " + string(c.in.LocalSource)}
@@ -380,21 +382,21 @@ func (c *checker) agents() {
 		ev = append(ev, "local agent "+engine.Sanitize(a.ChassisID)+" / "+engine.Sanitize(a.PortID))
 	}
 	if c.in.FirmwareManaged && (c.in.LocalSource == engine.SourceAgent || c.in.LocalSource == engine.SourceObserved) {
-		c.add(CheckAgents, VerdictCritical, "the NIC firmware runs DCBX and a host agent does too", "run one: switch the firmware DCBX mode off, or stop the host agent",
+		c.add(verdict.CheckAgents, verdict.Critical, "the NIC firmware runs DCBX and a host agent does too", "run one: switch the firmware DCBX mode off, or stop the host agent",
 			append(ev, "firmware DCBX (LLD_MANAGED)")...)
 		return
 	}
-	c.add(CheckAgents, VerdictOK, "one DCBX agent on the port", "", ev...)
+	c.add(verdict.CheckAgents, verdict.OK, "one DCBX agent on the port", "", ev...)
 }
 
 // counters returns the interface's lossless counters, or nil after adding
 // an UNKNOWN result for name.
-func (c *checker) counters(name Name) *lossless.Counters {
+func (c *checker) counters(name verdict.Name) *lossless.Counters {
 	switch {
 	case c.o.Replay && c.in.Counters == nil:
-		c.add(name, VerdictUnknown, "the capture carries no counters", "run dcbtop check live on the host, or on a dcbtop -w recording or bundle, which carry them")
+		c.add(name, verdict.Unknown, "the capture carries no counters", "run dcbtop check live on the host, or on a dcbtop -w recording or bundle, which carry them")
 	case c.in.Counters == nil:
-		c.add(name, VerdictUnknown, "no counters were sampled", "run with --counters-interval above 0")
+		c.add(name, verdict.Unknown, "no counters were sampled", "run with --counters-interval above 0")
 	default:
 		return c.in.Counters
 	}
@@ -402,21 +404,21 @@ func (c *checker) counters(name Name) *lossless.Counters {
 }
 
 func (c *checker) pauses() {
-	lc := c.counters(CheckPauses)
+	lc := c.counters(verdict.CheckPauses)
 	if lc == nil {
 		return
 	}
 	if lc.PFC.Source == nil {
-		c.add(CheckPauses, VerdictUnknown, "no per-priority pause counters on this interface (neither dcbnl nor the driver's statistics)", "")
+		c.add(verdict.CheckPauses, verdict.Unknown, "no per-priority pause counters on this interface (neither dcbnl nor the driver's statistics)", "")
 		return
 	}
 	ev := []string{"pause counters from " + string(*lc.PFC.Source)}
 	if d, ok := c.has(diag.CodePauseStorm); ok {
-		c.add(CheckPauses, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(diag.CodePauseStorm))...)
+		c.add(verdict.CheckPauses, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(diag.CodePauseStorm))...)
 		return
 	}
 	if d, ok := c.has(diag.CodePauseWithoutPFC); ok {
-		c.add(CheckPauses, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(diag.CodePauseWithoutPFC))...)
+		c.add(verdict.CheckPauses, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(diag.CodePauseWithoutPFC))...)
 		return
 	}
 	// No diagnostic says nothing where a rate is missing: a single
@@ -424,21 +426,21 @@ func (c *checker) pauses() {
 	// (lossless.MaxCounterRate: a reset or a bad read). Unknown, not OK.
 	for _, p := range lc.PFC.Priorities {
 		if (p.RxPause != nil && p.RxPauseRate == nil) || (p.TxPause != nil && p.TxPauseRate == nil) {
-			c.add(CheckPauses, VerdictUnknown, fmt.Sprintf("no pause rate over the last interval on priority %d: one sample so far, or a counter that moved by more than any link can count (a reset or a bad read)", p.Priority),
+			c.add(verdict.CheckPauses, verdict.Unknown, fmt.Sprintf("no pause rate over the last interval on priority %d: one sample so far, or a counter that moved by more than any link can count (a reset or a bad read)", p.Priority),
 				"sample again (dcbtop check waits for two samples)", ev...)
 			return
 		}
 	}
-	c.add(CheckPauses, VerdictOK, "no pause storm, no pauses on a priority without PFC", "", ev...)
+	c.add(verdict.CheckPauses, verdict.OK, "no pause storm, no pauses on a priority without PFC", "", ev...)
 }
 
 func (c *checker) ecn() {
-	lc := c.counters(CheckECN)
+	lc := c.counters(verdict.CheckECN)
 	if lc == nil {
 		return
 	}
 	if len(lc.RDMA) == 0 {
-		c.add(CheckECN, VerdictUnknown, "no RDMA device on this interface: no congestion counters", "")
+		c.add(verdict.CheckECN, verdict.Unknown, "no RDMA device on this interface: no congestion counters", "")
 		return
 	}
 	var ev []string
@@ -446,14 +448,14 @@ func (c *checker) ecn() {
 		ev = append(ev, fmt.Sprintf("RDMA device %s port %d", engine.Sanitize(r.Device), r.Port))
 	}
 	if d, ok := c.has(diag.CodeCNPWithoutECN); ok {
-		c.add(CheckECN, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(diag.CodeCNPWithoutECN))...)
+		c.add(verdict.CheckECN, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(diag.CodeCNPWithoutECN))...)
 		return
 	}
-	c.add(CheckECN, VerdictOK, "no congestion notifications without ECN marking", "", ev...)
+	c.add(verdict.CheckECN, verdict.OK, "no congestion notifications without ECN marking", "", ev...)
 }
 
 func (c *checker) linkPause() {
-	lc := c.counters(CheckLinkPause)
+	lc := c.counters(verdict.CheckLinkPause)
 	if lc == nil {
 		return
 	}
@@ -463,19 +465,19 @@ func (c *checker) linkPause() {
 		if lp != nil && lp.Unknown != nil {
 			why = "link-wide PAUSE unknown: " + *lp.Unknown
 		}
-		c.add(CheckLinkPause, VerdictUnknown, why, "")
+		c.add(verdict.CheckLinkPause, verdict.Unknown, why, "")
 		return
 	}
 	ev := []string{fmt.Sprintf("link-wide PAUSE rx %s, tx %s (%s)", lossless.OnOffPtr(lp.RX), lossless.OnOffPtr(lp.TX), lp.Source)}
 	if d, ok := c.has(diag.CodeLinkPauseWithPFC); ok {
-		c.add(CheckLinkPause, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(diag.CodeLinkPauseWithPFC))...)
+		c.add(verdict.CheckLinkPause, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(diag.CodeLinkPauseWithPFC))...)
 		return
 	}
-	c.add(CheckLinkPause, VerdictOK, "no link-wide PAUSE beside PFC", "", ev...)
+	c.add(verdict.CheckLinkPause, verdict.OK, "no link-wide PAUSE beside PFC", "", ev...)
 }
 
 func (c *checker) roceGID() {
-	lc := c.counters(CheckRoCEGID)
+	lc := c.counters(verdict.CheckRoCEGID)
 	if lc == nil {
 		return
 	}
@@ -491,39 +493,39 @@ func (c *checker) roceGID() {
 		ev = append(ev, fmt.Sprintf("RDMA device %s port %d: %s", engine.Sanitize(r.Device), r.Port, g))
 	}
 	if len(ev) == 0 {
-		c.add(CheckRoCEGID, VerdictUnknown, "no RoCE port (RDMA device over Ethernet) on this interface", "")
+		c.add(verdict.CheckRoCEGID, verdict.Unknown, "no RoCE port (RDMA device over Ethernet) on this interface", "")
 		return
 	}
 	if d, ok := c.has(diag.CodeRoCEGIDNotV2); ok {
-		c.add(CheckRoCEGID, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(diag.CodeRoCEGIDNotV2))...)
+		c.add(verdict.CheckRoCEGID, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(diag.CodeRoCEGIDNotV2))...)
 		return
 	}
 	for _, r := range lc.RoCE {
 		if r.IsRoCE() && r.RoutableV2 == nil {
-			c.add(CheckRoCEGID, VerdictUnknown, "the GID table could not be read", "", ev...)
+			c.add(verdict.CheckRoCEGID, verdict.Unknown, "the GID table could not be read", "", ev...)
 			return
 		}
 	}
-	c.add(CheckRoCEGID, VerdictOK, "a routable RoCE v2 GID on every RoCE port", "", ev...)
+	c.add(verdict.CheckRoCEGID, verdict.OK, "a routable RoCE v2 GID on every RoCE port", "", ev...)
 }
 
 // diagVerdict is a diagnostic's verdict: CRITICAL for an error, WARNING
 // otherwise.
-func diagVerdict(d diag.Diagnostic) Verdict {
+func diagVerdict(d diag.Diagnostic) verdict.Verdict {
 	if d.Severity == diag.SeverityError {
-		return VerdictCritical
+		return verdict.Critical
 	}
-	return VerdictWarning
+	return verdict.Warning
 }
 
 func (c *checker) headroom() {
-	lc := c.counters(CheckHeadroom)
+	lc := c.counters(verdict.CheckHeadroom)
 	if lc == nil {
 		return
 	}
 	q := lc.QoS
 	if q == nil || q.Buffer == nil {
-		c.add(CheckHeadroom, VerdictUnknown, "the driver reports no receive buffer split (DCB netlink DCB_ATTR_DCB_BUFFER)", "")
+		c.add(verdict.CheckHeadroom, verdict.Unknown, "the driver reports no receive buffer split (DCB netlink DCB_ATTR_DCB_BUFFER)", "")
 		return
 	}
 	var ev []string
@@ -537,24 +539,24 @@ func (c *checker) headroom() {
 		ev = append(ev, fmt.Sprintf("PFC delay %d", *q.PFCDelay))
 	}
 	if d, ok := c.has(diag.CodePFCNoHeadroom); ok {
-		c.add(CheckHeadroom, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(diag.CodePFCNoHeadroom))...)
+		c.add(verdict.CheckHeadroom, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(diag.CodePFCNoHeadroom))...)
 		return
 	}
 	if op := c.in.Operational; op == nil || op.PFC == nil {
-		c.add(CheckHeadroom, VerdictUnknown, "no PFC in force: which buffers need headroom is not known", "", ev...)
+		c.add(verdict.CheckHeadroom, verdict.Unknown, "no PFC in force: which buffers need headroom is not known", "", ev...)
 		return
 	}
-	c.add(CheckHeadroom, VerdictOK, "every PFC priority has a receive buffer with room", "", ev...)
+	c.add(verdict.CheckHeadroom, verdict.OK, "every PFC priority has a receive buffer with room", "", ev...)
 }
 
 func (c *checker) trust() {
-	lc := c.counters(CheckTrust)
+	lc := c.counters(verdict.CheckTrust)
 	if lc == nil {
 		return
 	}
 	q := lc.QoS
 	if _, known := q.TrustsDSCP(); !known {
-		c.add(CheckTrust, VerdictUnknown, "the port's trust (DSCP or PCP) is not reported by DCB netlink", "")
+		c.add(verdict.CheckTrust, verdict.Unknown, "the port's trust (DSCP or PCP) is not reported by DCB netlink", "")
 		return
 	}
 	how := "reported by DCB netlink (APP trust table)"
@@ -563,23 +565,23 @@ func (c *checker) trust() {
 	}
 	ev := []string{fmt.Sprintf("trust %s, %s", strings.Join(q.Trust, ", "), how)}
 	if d, ok := c.has(diag.CodeTrustMismatch); ok {
-		c.add(CheckTrust, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(diag.CodeTrustMismatch))...)
+		c.add(verdict.CheckTrust, diagVerdict(d), d.Message, d.Action, append(ev, "diagnostic "+string(diag.CodeTrustMismatch))...)
 		return
 	}
 	if q.TrustDerived {
-		c.add(CheckTrust, VerdictOK, "the trust follows the APP table (derived: the kernel has no trust table)", "", ev...)
+		c.add(verdict.CheckTrust, verdict.OK, "the trust follows the APP table (derived: the kernel has no trust table)", "", ev...)
 		return
 	}
-	c.add(CheckTrust, VerdictOK, "the port classifies by the field the APP table maps", "", ev...)
+	c.add(verdict.CheckTrust, verdict.OK, "the port classifies by the field the APP table maps", "", ev...)
 }
 
 func (c *checker) rocePath() {
-	lc := c.counters(CheckRoCEPath)
+	lc := c.counters(verdict.CheckRoCEPath)
 	if lc == nil {
 		return
 	}
 	if len(lc.RoCEPaths) == 0 {
-		c.add(CheckRoCEPath, VerdictUnknown, "no RoCE port (RDMA device over Ethernet) on this interface", "")
+		c.add(verdict.CheckRoCEPath, verdict.Unknown, "no RoCE port (RDMA device over Ethernet) on this interface", "")
 		return
 	}
 	worst := lossless.PathOK
@@ -603,13 +605,13 @@ func (c *checker) rocePath() {
 	}
 	switch worst {
 	case lossless.PathError:
-		c.add(CheckRoCEPath, VerdictCritical, fmt.Sprintf("RoCE path: %s: %s", bad.Hop, bad.Reason), "fix that hop (see the diagnostics and the Lossless pane's path)", ev...)
+		c.add(verdict.CheckRoCEPath, verdict.Critical, fmt.Sprintf("RoCE path: %s: %s", bad.Hop, bad.Reason), "fix that hop (see the diagnostics and the Lossless pane's path)", ev...)
 	case lossless.PathWarning:
-		c.add(CheckRoCEPath, VerdictWarning, fmt.Sprintf("RoCE path: %s: %s", bad.Hop, bad.Reason), "fix that hop (see the diagnostics and the Lossless pane's path)", ev...)
+		c.add(verdict.CheckRoCEPath, verdict.Warning, fmt.Sprintf("RoCE path: %s: %s", bad.Hop, bad.Reason), "fix that hop (see the diagnostics and the Lossless pane's path)", ev...)
 	case lossless.PathUnknown:
-		c.add(CheckRoCEPath, VerdictUnknown, "RoCE path: unknown at "+strings.Join(unknown, ", "), "", ev...)
+		c.add(verdict.CheckRoCEPath, verdict.Unknown, "RoCE path: unknown at "+strings.Join(unknown, ", "), "", ev...)
 	default:
-		c.add(CheckRoCEPath, VerdictOK, "every hop of the RoCE path is ok", "", ev...)
+		c.add(verdict.CheckRoCEPath, verdict.OK, "every hop of the RoCE path is ok", "", ev...)
 	}
 }
 
@@ -640,7 +642,7 @@ func prefixAll(prefix string, s []string) []string {
 // Changes says which checks a change of an interface would change, one
 // line each ("trust: WARNING → OK"), judging before and after with o.
 func Changes(before, after *engine.Interface, o Options) []string {
-	was := map[Name]Verdict{}
+	was := map[verdict.Name]verdict.Verdict{}
 	for _, r := range Run(before, o) {
 		was[r.Check] = r.Verdict
 	}

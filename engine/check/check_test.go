@@ -1,6 +1,8 @@
 package check
 
 import (
+	"github.com/dcbtop/dcbtop/engine/verdict"
+
 	"strings"
 	"testing"
 	"time"
@@ -27,8 +29,8 @@ func roceLocal(willing bool) *dcb.Params {
 }
 
 // verdicts maps each check of rs to its verdict.
-func verdicts(rs []Result) map[Name]Verdict {
-	m := map[Name]Verdict{}
+func verdicts(rs []verdict.Result) map[verdict.Name]verdict.Verdict {
+	m := map[verdict.Name]verdict.Verdict{}
 	for _, r := range rs {
 		m[r.Check] = r.Verdict
 	}
@@ -51,10 +53,10 @@ func withQoS(s engine.CountersSampled, size uint32, delay uint16, trust ...strin
 
 func TestCheck(t *testing.T) {
 	const (
-		ok   = VerdictOK
-		warn = VerdictWarning
-		crit = VerdictCritical
-		unkn = VerdictUnknown
+		ok   = verdict.OK
+		warn = verdict.Warning
+		crit = verdict.Critical
+		unkn = verdict.Unknown
 	)
 	pfcOff := &lldp.PFC{Cap: 8}
 	strict := &lldp.ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1, 0, 0, 2}, Bandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{2, 2, 0}}
@@ -69,9 +71,9 @@ func TestCheck(t *testing.T) {
 		s.ECN = &lossless.ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1 << 3, ReactionPoint: 1 << 3}
 		return s
 	}
-	want := func(overrides map[Name]Verdict) map[Name]Verdict {
-		m := map[Name]Verdict{CheckPeer: ok, CheckRoCEPriority: ok, CheckRoCEPFC: ok, CheckRoCEETS: ok,
-			CheckPFCAgreement: ok, CheckAgents: ok, CheckPauses: ok, CheckECN: ok, CheckLinkPause: ok, CheckRoCEGID: ok, CheckRoCEPath: ok, CheckHeadroom: ok, CheckTrust: ok}
+	want := func(overrides map[verdict.Name]verdict.Verdict) map[verdict.Name]verdict.Verdict {
+		m := map[verdict.Name]verdict.Verdict{verdict.CheckPeer: ok, verdict.CheckRoCEPriority: ok, verdict.CheckRoCEPFC: ok, verdict.CheckRoCEETS: ok,
+			verdict.CheckPFCAgreement: ok, verdict.CheckAgents: ok, verdict.CheckPauses: ok, verdict.CheckECN: ok, verdict.CheckLinkPause: ok, verdict.CheckRoCEGID: ok, verdict.CheckRoCEPath: ok, verdict.CheckHeadroom: ok, verdict.CheckTrust: ok}
 		for k, v := range overrides {
 			m[k] = v
 		}
@@ -82,8 +84,8 @@ func TestCheck(t *testing.T) {
 		local   *dcb.Params // nil: unknown
 		events  func(t *testing.T) []engine.Event
 		opts    Options
-		want    map[Name]Verdict
-		summary map[Name]string // substrings of summaries
+		want    map[verdict.Name]verdict.Verdict
+		summary map[verdict.Name]string // substrings of summaries
 	}{
 		{
 			name:  "healthy RoCE",
@@ -103,9 +105,9 @@ func TestCheck(t *testing.T) {
 				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), good(at(2), 0), s}
 			},
 			// The PFC hop warns of the link pause beside it: roce-pfc too.
-			want: want(map[Name]Verdict{CheckLinkPause: warn, CheckRoCEGID: warn, CheckRoCEPath: warn, CheckRoCEPFC: warn}),
-			summary: map[Name]string{CheckLinkPause: "802.3x link-wide PAUSE is on (rx on, tx off) beside PFC on priority 3",
-				CheckRoCEGID: "mlx5_0 port 1 has no routable RoCE v2 GID on eth0"},
+			want: want(map[verdict.Name]verdict.Verdict{verdict.CheckLinkPause: warn, verdict.CheckRoCEGID: warn, verdict.CheckRoCEPath: warn, verdict.CheckRoCEPFC: warn}),
+			summary: map[verdict.Name]string{verdict.CheckLinkPause: "802.3x link-wide PAUSE is on (rx on, tx off) beside PFC on priority 3",
+				verdict.CheckRoCEGID: "mlx5_0 port 1 has no routable RoCE v2 GID on eth0"},
 		},
 		{
 			name:  "link-wide PAUSE unknown (no pause operations)",
@@ -115,8 +117,8 @@ func TestCheck(t *testing.T) {
 				s.LinkPause = &lossless.LinkPauseSample{Source: "ethtool netlink PAUSE_GET", Unknown: sp("driver has no pause operations")}
 				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), good(at(2), 0), s}
 			},
-			want:    want(map[Name]Verdict{CheckLinkPause: unkn}),
-			summary: map[Name]string{CheckLinkPause: "link-wide PAUSE unknown: driver has no pause operations"},
+			want:    want(map[verdict.Name]verdict.Verdict{verdict.CheckLinkPause: unkn}),
+			summary: map[verdict.Name]string{verdict.CheckLinkPause: "link-wide PAUSE unknown: driver has no pause operations"},
 		},
 		{
 			name:  "the peer has PFC off on the RoCE priority",
@@ -124,8 +126,8 @@ func TestCheck(t *testing.T) {
 			events: func(t *testing.T) []engine.Event {
 				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfcOff, app2)), good(at(2), 0), good(at(3), 1)}
 			},
-			want:    want(map[Name]Verdict{CheckRoCEPFC: crit, CheckPFCAgreement: crit, CheckRoCEPath: crit}),
-			summary: map[Name]string{CheckRoCEPFC: "the peer does not enable PFC on RoCE priority 3"},
+			want:    want(map[verdict.Name]verdict.Verdict{verdict.CheckRoCEPFC: crit, verdict.CheckPFCAgreement: crit, verdict.CheckRoCEPath: crit}),
+			summary: map[verdict.Name]string{verdict.CheckRoCEPFC: "the peer does not enable PFC on RoCE priority 3"},
 		},
 		{
 			name:  "multi-peer",
@@ -134,9 +136,9 @@ func TestCheck(t *testing.T) {
 				return []engine.Event{rx(1, frame(t, macA, 120, etsA, pfc3, app2)), rx(2, frame(t, macB, 120, etsA, pfc3, app2)),
 					good(at(2), 0), good(at(3), 1)}
 			},
-			want: want(map[Name]Verdict{CheckPeer: crit, CheckRoCEPFC: crit, CheckRoCEETS: unkn, CheckPFCAgreement: unkn, CheckRoCEPath: unkn}),
-			summary: map[Name]string{CheckPeer: "2 DCBX peers on one link",
-				CheckRoCEPriority: "APP dscp 26 in the APP table in force; trust dscp, pcp"},
+			want: want(map[verdict.Name]verdict.Verdict{verdict.CheckPeer: crit, verdict.CheckRoCEPFC: crit, verdict.CheckRoCEETS: unkn, verdict.CheckPFCAgreement: unkn, verdict.CheckRoCEPath: unkn}),
+			summary: map[verdict.Name]string{verdict.CheckPeer: "2 DCBX peers on one link",
+				verdict.CheckRoCEPriority: "APP dscp 26 in the APP table in force; trust dscp, pcp"},
 		},
 		{
 			name:  "no peer",
@@ -144,8 +146,8 @@ func TestCheck(t *testing.T) {
 			events: func(t *testing.T) []engine.Event {
 				return []engine.Event{good(at(2), 0), good(at(3), 1)}
 			},
-			want:    want(map[Name]Verdict{CheckPeer: crit, CheckRoCEPFC: crit, CheckRoCEETS: unkn, CheckPFCAgreement: unkn, CheckRoCEPath: unkn}),
-			summary: map[Name]string{CheckPeer: "no LLDP peer"},
+			want:    want(map[verdict.Name]verdict.Verdict{verdict.CheckPeer: crit, verdict.CheckRoCEPFC: crit, verdict.CheckRoCEETS: unkn, verdict.CheckPFCAgreement: unkn, verdict.CheckRoCEPath: unkn}),
+			summary: map[verdict.Name]string{verdict.CheckPeer: "no LLDP peer"},
 		},
 		{
 			name:  "the peer expired",
@@ -155,8 +157,8 @@ func TestCheck(t *testing.T) {
 			events: func(t *testing.T) []engine.Event {
 				return []engine.Event{rx(1, frame(t, macB, 10, etsA, pfc3, app2)), engine.Tick{At: at(20)}, good(at(21), 0), good(at(22), 1)}
 			},
-			want:    want(map[Name]Verdict{CheckPeer: warn, CheckRoCEPFC: crit, CheckRoCEETS: unkn, CheckPFCAgreement: unkn, CheckRoCEPath: unkn}),
-			summary: map[Name]string{CheckPeer: "its information expired (no LLDPDU within its TTL)"},
+			want:    want(map[verdict.Name]verdict.Verdict{verdict.CheckPeer: warn, verdict.CheckRoCEPFC: crit, verdict.CheckRoCEETS: unkn, verdict.CheckPFCAgreement: unkn, verdict.CheckRoCEPath: unkn}),
+			summary: map[verdict.Name]string{verdict.CheckPeer: "its information expired (no LLDPDU within its TTL)"},
 		},
 		{
 			name:  "no APP entry for RoCE",
@@ -166,9 +168,9 @@ func TestCheck(t *testing.T) {
 			},
 			// DSCP 26 has no entry: the default priority 0, where PFC and
 			// DCQCN are off (54a24de: the priority UNKNOWN, the path OK).
-			want: want(map[Name]Verdict{CheckRoCEPriority: crit, CheckRoCEPFC: crit, CheckECN: warn, CheckTrust: warn, CheckRoCEPath: crit}),
-			summary: map[Name]string{CheckRoCEPriority: "RoCE lands on priority 0, where PFC is off: DSCP 26 is not in the APP table in force: the default priority 0",
-				CheckTrust: "the APP table maps no DSCP value"},
+			want: want(map[verdict.Name]verdict.Verdict{verdict.CheckRoCEPriority: crit, verdict.CheckRoCEPFC: crit, verdict.CheckECN: warn, verdict.CheckTrust: warn, verdict.CheckRoCEPath: crit}),
+			summary: map[verdict.Name]string{verdict.CheckRoCEPriority: "RoCE lands on priority 0, where PFC is off: DSCP 26 is not in the APP table in force: the default priority 0",
+				verdict.CheckTrust: "the APP table maps no DSCP value"},
 		},
 		{
 			name:  "RoCE by DSCP on a lossless priority",
@@ -177,7 +179,7 @@ func TestCheck(t *testing.T) {
 				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, dscpOnly)), good(at(2), 0), good(at(3), 1)}
 			},
 			want:    want(nil),
-			summary: map[Name]string{CheckRoCEPriority: "APP dscp 26 in the APP table in force"},
+			summary: map[verdict.Name]string{verdict.CheckRoCEPriority: "APP dscp 26 in the APP table in force"},
 		},
 		{
 			name:  "a strict class can starve RoCE",
@@ -185,8 +187,8 @@ func TestCheck(t *testing.T) {
 			events: func(t *testing.T) []engine.Event {
 				return []engine.Event{rx(1, frame(t, macB, 120, strict, pfc3, app2)), good(at(2), 0), good(at(3), 1)}
 			},
-			want:    want(map[Name]Verdict{CheckRoCEETS: warn}),
-			summary: map[Name]string{CheckRoCEETS: "strict-priority TC 2 can starve RoCE TC 1"},
+			want:    want(map[verdict.Name]verdict.Verdict{verdict.CheckRoCEETS: warn}),
+			summary: map[verdict.Name]string{verdict.CheckRoCEETS: "strict-priority TC 2 can starve RoCE TC 1"},
 		},
 		{
 			name:  "the RoCE class gets no bandwidth",
@@ -194,8 +196,8 @@ func TestCheck(t *testing.T) {
 			events: func(t *testing.T) []engine.Event {
 				return []engine.Event{rx(1, frame(t, macB, 120, starved, pfc3, app2)), good(at(2), 0), good(at(3), 1)}
 			},
-			want:    want(map[Name]Verdict{CheckRoCEETS: crit}),
-			summary: map[Name]string{CheckRoCEETS: "gives RoCE priority 3's TC 1 no ETS bandwidth"},
+			want:    want(map[verdict.Name]verdict.Verdict{verdict.CheckRoCEETS: crit}),
+			summary: map[verdict.Name]string{verdict.CheckRoCEETS: "gives RoCE priority 3's TC 1 no ETS bandwidth"},
 		},
 		{
 			name: "a replay: local parameters and counters unknown",
@@ -203,10 +205,10 @@ func TestCheck(t *testing.T) {
 				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2))}
 			},
 			opts: Options{Replay: true},
-			want: want(map[Name]Verdict{CheckRoCEPFC: unkn, CheckRoCEETS: unkn, CheckPFCAgreement: unkn, CheckPauses: unkn, CheckECN: unkn, CheckLinkPause: unkn, CheckRoCEGID: unkn, CheckRoCEPath: unkn,
-				CheckHeadroom: unkn, CheckTrust: unkn}),
-			summary: map[Name]string{CheckRoCEPFC: "the peer enables PFC on priority 3; what is in force on this host is unknown",
-				CheckPauses: "the capture carries no counters"},
+			want: want(map[verdict.Name]verdict.Verdict{verdict.CheckRoCEPFC: unkn, verdict.CheckRoCEETS: unkn, verdict.CheckPFCAgreement: unkn, verdict.CheckPauses: unkn, verdict.CheckECN: unkn, verdict.CheckLinkPause: unkn, verdict.CheckRoCEGID: unkn, verdict.CheckRoCEPath: unkn,
+				verdict.CheckHeadroom: unkn, verdict.CheckTrust: unkn}),
+			summary: map[verdict.Name]string{verdict.CheckRoCEPFC: "the peer enables PFC on priority 3; what is in force on this host is unknown",
+				verdict.CheckPauses: "the capture carries no counters"},
 		},
 		{
 			name:  "live without counters",
@@ -214,7 +216,7 @@ func TestCheck(t *testing.T) {
 			events: func(t *testing.T) []engine.Event {
 				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2))}
 			},
-			want: want(map[Name]Verdict{CheckPauses: unkn, CheckECN: unkn, CheckLinkPause: unkn, CheckRoCEGID: unkn, CheckRoCEPath: unkn, CheckHeadroom: unkn, CheckTrust: unkn}),
+			want: want(map[verdict.Name]verdict.Verdict{verdict.CheckPauses: unkn, verdict.CheckECN: unkn, verdict.CheckLinkPause: unkn, verdict.CheckRoCEGID: unkn, verdict.CheckRoCEPath: unkn, verdict.CheckHeadroom: unkn, verdict.CheckTrust: unkn}),
 		},
 		{
 			name:  "buffers with room, trust DSCP with a DSCP map",
@@ -224,8 +226,8 @@ func TestCheck(t *testing.T) {
 			},
 			// No DCQCN settings sampled: the ECN hop, and so the check, are
 			// unknown.
-			want:    want(map[Name]Verdict{CheckECN: unkn, CheckRoCEPath: unkn}),
-			summary: map[Name]string{CheckHeadroom: "every PFC priority has a receive buffer with room"},
+			want:    want(map[verdict.Name]verdict.Verdict{verdict.CheckECN: unkn, verdict.CheckRoCEPath: unkn}),
+			summary: map[verdict.Name]string{verdict.CheckHeadroom: "every PFC priority has a receive buffer with room"},
 		},
 		{
 			// A pause counter that jumped by about 2^64 (a small negative
@@ -238,8 +240,8 @@ func TestCheck(t *testing.T) {
 				second.PFC.Priorities[3].TxPause.Value = 1<<64 - 3
 				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), withQoS(mlxSample(at(2), 0), 130944, 7, "dscp", "pcp"), second}
 			},
-			want:    want(map[Name]Verdict{CheckECN: unkn, CheckRoCEPath: unkn, CheckPauses: unkn}),
-			summary: map[Name]string{CheckPauses: "no pause rate over the last interval on priority 3: one sample so far, or a counter that moved by more than any link can count (a reset or a bad read)"},
+			want:    want(map[verdict.Name]verdict.Verdict{verdict.CheckECN: unkn, verdict.CheckRoCEPath: unkn, verdict.CheckPauses: unkn}),
+			summary: map[verdict.Name]string{verdict.CheckPauses: "no pause rate over the last interval on priority 3: one sample so far, or a counter that moved by more than any link can count (a reset or a bad read)"},
 		},
 		{
 			// A dcbtop -w recording carries the counters: a replay of one
@@ -250,8 +252,8 @@ func TestCheck(t *testing.T) {
 			events: func(t *testing.T) []engine.Event {
 				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), withQoS(mlxSample(at(2), 0), 130944, 7, "dscp", "pcp"), withQoS(mlxSample(at(3), 1), 130944, 7, "dscp", "pcp")}
 			},
-			want:    want(map[Name]Verdict{CheckECN: unkn, CheckRoCEPath: unkn}),
-			summary: map[Name]string{CheckHeadroom: "every PFC priority has a receive buffer with room"},
+			want:    want(map[verdict.Name]verdict.Verdict{verdict.CheckECN: unkn, verdict.CheckRoCEPath: unkn}),
+			summary: map[verdict.Name]string{verdict.CheckHeadroom: "every PFC priority has a receive buffer with room"},
 		},
 		{
 			name:  "an empty buffer on the PFC priority, trust PCP with a DSCP map",
@@ -261,9 +263,9 @@ func TestCheck(t *testing.T) {
 			},
 			// Trusted by PCP, untagged RoCE carries none: the default
 			// priority 0, without PFC.
-			want: want(map[Name]Verdict{CheckHeadroom: crit, CheckTrust: warn, CheckRoCEPath: crit, CheckRoCEPriority: crit, CheckRoCEPFC: crit, CheckECN: unkn}),
-			summary: map[Name]string{CheckHeadroom: "whose receive buffer has size 0",
-				CheckTrust: "the DSCP map is not used", CheckRoCEPriority: "untagged (the GID is eth0's own): no PCP"},
+			want: want(map[verdict.Name]verdict.Verdict{verdict.CheckHeadroom: crit, verdict.CheckTrust: warn, verdict.CheckRoCEPath: crit, verdict.CheckRoCEPriority: crit, verdict.CheckRoCEPFC: crit, verdict.CheckECN: unkn}),
+			summary: map[verdict.Name]string{verdict.CheckHeadroom: "whose receive buffer has size 0",
+				verdict.CheckTrust: "the DSCP map is not used", verdict.CheckRoCEPriority: "untagged (the GID is eth0's own): no PCP"},
 		},
 		{
 			name:  "PFC delay 0",
@@ -271,8 +273,8 @@ func TestCheck(t *testing.T) {
 			events: func(t *testing.T) []engine.Event {
 				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), withQoS(good(at(2), 0), 130944, 0, "dscp", "pcp"), withQoS(good(at(3), 1), 130944, 0, "dscp", "pcp")}
 			},
-			want:    want(map[Name]Verdict{CheckHeadroom: warn}),
-			summary: map[Name]string{CheckHeadroom: "PFC delay (cable length) is 0"},
+			want:    want(map[verdict.Name]verdict.Verdict{verdict.CheckHeadroom: warn}),
+			summary: map[verdict.Name]string{verdict.CheckHeadroom: "PFC delay (cable length) is 0"},
 		},
 		{
 			name:  "policy met",
@@ -281,7 +283,7 @@ func TestCheck(t *testing.T) {
 				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), good(at(2), 0), good(at(3), 1)}
 			},
 			opts: Options{Policy: mustPolicy(t, `{"pfc":{"enabled":[3]},"app":[{"selector":"udp-port","protocol":4791,"priority":3}],"ets":{"min_bandwidth":{"3":50}},"willing":true}`)},
-			want: want(map[Name]Verdict{CheckPolicy: ok}),
+			want: want(map[verdict.Name]verdict.Verdict{verdict.CheckPolicy: ok}),
 		},
 		{
 			name:  "policy not met",
@@ -290,8 +292,8 @@ func TestCheck(t *testing.T) {
 				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), good(at(2), 0), good(at(3), 1)}
 			},
 			opts:    Options{Policy: mustPolicy(t, `{"pfc":{"enabled":[3,4]},"ets":{"min_bandwidth":{"3":80}},"willing":false}`)},
-			want:    want(map[Name]Verdict{CheckPolicy: crit}),
-			summary: map[Name]string{CheckPolicy: "PFC on {3}, expected {3,4}; priority 3's TC 1 has ets 70%, expected ets >= 80%; Willing is on, expected off"},
+			want:    want(map[verdict.Name]verdict.Verdict{verdict.CheckPolicy: crit}),
+			summary: map[verdict.Name]string{verdict.CheckPolicy: "PFC on {3}, expected {3,4}; priority 3's TC 1 has ets 70%, expected ets >= 80%; Willing is on, expected off"},
 		},
 	}
 	for _, tt := range tests {
@@ -318,7 +320,7 @@ func TestCheck(t *testing.T) {
 				if r.Interface != "eth0" || r.Summary == "" || r.Evidence == nil {
 					t.Errorf("incomplete result %+v", r)
 				}
-				if r.Verdict != VerdictOK && r.Verdict != VerdictUnknown && r.Fix == "" {
+				if r.Verdict != verdict.OK && r.Verdict != verdict.Unknown && r.Fix == "" {
 					t.Errorf("%s is %v without a fix", r.Check, r.Verdict)
 				}
 			}
@@ -335,7 +337,7 @@ func mustPolicy(t *testing.T, s string) *Policy {
 	return p
 }
 
-func dumpResults(rs []Result) string {
+func dumpResults(rs []verdict.Result) string {
 	var b strings.Builder
 	for _, r := range rs {
 		b.WriteString(string(r.Check) + " " + r.Verdict.String() + ": " + r.Summary + " [" + strings.Join(r.Evidence, "; ") + "]\n")
@@ -402,7 +404,7 @@ func TestParsePolicyErrors(t *testing.T) {
 }
 
 func TestVerdictWorst(t *testing.T) {
-	order := []Verdict{VerdictOK, VerdictUnknown, VerdictWarning, VerdictCritical}
+	order := []verdict.Verdict{verdict.OK, verdict.Unknown, verdict.Warning, verdict.Critical}
 	for i, a := range order {
 		for j, b := range order {
 			want := order[max(i, j)]
@@ -411,7 +413,7 @@ func TestVerdictWorst(t *testing.T) {
 			}
 		}
 	}
-	var v Verdict
+	var v verdict.Verdict
 	for _, s := range []string{"OK", "WARNING", "CRITICAL", "UNKNOWN"} {
 		if err := v.UnmarshalText([]byte(s)); err != nil || v.String() != s {
 			t.Errorf("%s round trip: %v %v", s, v, err)
@@ -429,7 +431,7 @@ func TestCheckHoldDownWords(t *testing.T) {
 		2: "2 DCBX peers on one link",
 	} {
 		in := engine.Interface{Name: "eth0", MultiPeer: &engine.MultiPeer{Peers: []string{"a", "b"}[:n]}}
-		if r := Run(&in, Options{})[0]; r.Check != CheckPeer || r.Verdict != VerdictCritical || !strings.HasPrefix(r.Summary, want) {
+		if r := Run(&in, Options{})[0]; r.Check != verdict.CheckPeer || r.Verdict != verdict.Critical || !strings.HasPrefix(r.Summary, want) {
 			t.Errorf("%d peers: %s %s %q, want CRITICAL %q", n, r.Check, r.Verdict, r.Summary, want)
 		}
 	}
@@ -459,14 +461,14 @@ func TestPeerLostCheck(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		evs  []engine.Event
-		want Verdict
+		want verdict.Verdict
 	}{
-		{"expired, not willing", []engine.Event{local(false, 1<<3), rx(1, frame(t, macB, 10, etsA, pfc3)), engine.Tick{At: at(20)}}, VerdictWarning},
-		{"expired, gone two TTLs", []engine.Event{local(false, 1<<3), rx(1, frame(t, macB, 10, etsA, pfc3)), engine.Tick{At: at(20)}, engine.Tick{At: at(31)}}, VerdictCritical},
-		{"shutdown, willing: PFC fell back", []engine.Event{local(true, 0), rx(1, frame(t, macB, 120, etsA, pfc3)), rx(2, frame(t, macB, 0))}, VerdictCritical},
-		{"link down, willing, same PFC", []engine.Event{up, local(true, 1<<3), rx(1, frame(t, macB, 120, etsA, pfc3)), down}, VerdictWarning},
-		{"a new peer ends it", []engine.Event{local(false, 1<<3), rx(1, frame(t, macB, 10, etsA, pfc3)), engine.Tick{At: at(20)}, rx(21, frame(t, macB, 120, etsA, pfc3))}, VerdictOK},
-		{"never a DCBX peer: nothing lost", []engine.Event{local(false, 1<<3), rx(1, frame(t, macB, 10)), engine.Tick{At: at(20)}}, VerdictCritical},
+		{"expired, not willing", []engine.Event{local(false, 1<<3), rx(1, frame(t, macB, 10, etsA, pfc3)), engine.Tick{At: at(20)}}, verdict.Warning},
+		{"expired, gone two TTLs", []engine.Event{local(false, 1<<3), rx(1, frame(t, macB, 10, etsA, pfc3)), engine.Tick{At: at(20)}, engine.Tick{At: at(31)}}, verdict.Critical},
+		{"shutdown, willing: PFC fell back", []engine.Event{local(true, 0), rx(1, frame(t, macB, 120, etsA, pfc3)), rx(2, frame(t, macB, 0))}, verdict.Critical},
+		{"link down, willing, same PFC", []engine.Event{up, local(true, 1<<3), rx(1, frame(t, macB, 120, etsA, pfc3)), down}, verdict.Warning},
+		{"a new peer ends it", []engine.Event{local(false, 1<<3), rx(1, frame(t, macB, 10, etsA, pfc3)), engine.Tick{At: at(20)}, rx(21, frame(t, macB, 120, etsA, pfc3))}, verdict.OK},
+		{"never a DCBX peer: nothing lost", []engine.Event{local(false, 1<<3), rx(1, frame(t, macB, 10)), engine.Tick{At: at(20)}}, verdict.Critical},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			e := engine.New(engine.Config{})
@@ -474,7 +476,7 @@ func TestPeerLostCheck(t *testing.T) {
 				e.Apply(ev)
 			}
 			in, _ := e.Interface("eth0")
-			if got := verdicts(Run(&in, Options{}))[CheckPeer]; got != tt.want {
+			if got := verdicts(Run(&in, Options{}))[verdict.CheckPeer]; got != tt.want {
 				t.Errorf("dcbx-peer %s, want %s", got, tt.want)
 			}
 		})

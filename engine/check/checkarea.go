@@ -1,6 +1,8 @@
 package check
 
 import (
+	"github.com/dcbtop/dcbtop/engine/verdict"
+
 	"fmt"
 	"slices"
 
@@ -21,98 +23,98 @@ import (
 // (TestCheckAreas walks every code).
 
 // diagCheck names each diagnostic code's check.
-var diagCheck = map[diag.Code]Name{
+var diagCheck = map[diag.Code]verdict.Name{
 	// The peer and what dcbtop hears of it.
-	diag.CodeMultiPeer:          CheckPeer,
-	diag.CodeTooManyNeighbors:   CheckPeer,
-	diag.CodePeerStale:          CheckPeer,
-	diag.CodeMaxFrameBelowMTU:   CheckPeer,
-	diag.CodeVLANNotAdvertised:  CheckPeer,
-	diag.CodePeerLost:           CheckPeer,
-	diag.CodeDialectConflict:    CheckPeer,
-	diag.CodeCEEPeerError:       CheckPeer,
-	diag.CodeMalformed:          CheckPeer,
-	diag.CodeCaptureError:       CheckPeer,
-	diag.CodeCaptureRecordOdd:   CheckPeer,
-	diag.CodeTooManyInterfaces:  CheckPeer,
-	diag.CodeTLVDiscarded:       CheckPeer,
-	diag.CodeDuplicateTLV:       CheckPeer,
-	diag.CodeDialectBoth:        CheckPeer,
-	diag.CodeCINLegacy:          CheckPeer,
-	diag.CodeCEEControlMissing:  CheckPeer,
-	diag.CodeETSBandwidthSum:    CheckRoCEETS,
-	diag.CodeETSBandwidthRange:  CheckRoCEETS,
-	diag.CodeETSBandwidthNonETS: CheckRoCEETS,
-	diag.CodeETSPrioTCRange:     CheckRoCEETS,
-	diag.CodeETSTSAReserved:     CheckRoCEETS,
-	diag.CodeETSMaxTCsRange:     CheckRoCEETS,
-	diag.CodeCEEPGBandwidthSum:  CheckRoCEETS,
-	diag.CodeCEEPGIDReserved:    CheckRoCEETS,
-	diag.CodeETSMismatch:        CheckRoCEETS,
-	diag.CodeNoETSReco:          CheckRoCEETS,
-	diag.CodePFCTCShared:        CheckRoCEETS,
-	diag.CodeETSDiffersFromReco: CheckRoCEETS,
-	diag.CodePFCCapRange:        CheckRoCEPFC,
-	diag.CodePFCCapExceeded:     CheckRoCEPFC,
-	diag.CodePFCMismatch:        CheckPFCAgreement,
-	diag.CodeBothWilling:        CheckPFCAgreement,
-	diag.CodeNeitherWilling:     CheckPFCAgreement,
-	diag.CodeLocalUnknown:       CheckPFCAgreement,
-	diag.CodeAppSelector:        CheckRoCEPriority,
-	diag.CodeAppDSCPRange:       CheckRoCEPriority,
-	diag.CodeAppEthertypeRange:  CheckRoCEPriority,
-	diag.CodeAppDuplicate:       CheckRoCEPriority,
-	diag.CodeAppPriorityRange:   CheckRoCEPriority,
-	diag.CodeTLVTooLong:         CheckRoCEPriority,
-	diag.CodePFCPrioNoApp:       CheckRoCEPriority,
-	diag.CodeRoCEToSNotLossless: CheckRoCEPriority,
-	diag.CodeRDMAOnLossy:        CheckRoCEPriority,
-	diag.CodeDualLocalAgent:     CheckAgents,
-	diag.CodeFirmwareDCBX:       CheckAgents,
-	diag.CodeNICDiffers:         CheckAgents,
-	diag.CodePauseStorm:         CheckPauses,
-	diag.CodePauseWithoutPFC:    CheckPauses,
-	diag.CodePFCNoPauses:        CheckPauses,
-	diag.CodePFCStall:           CheckPauses,
-	diag.CodeLossyFabric:        CheckPauses,
-	diag.CodeCNPWithoutECN:      CheckECN,
-	diag.CodeCNPPriorityLossy:   CheckECN,
-	diag.CodeECNNeverMarked:     CheckECN,
-	diag.CodeRoCEToSECN:         CheckECN,
-	diag.CodeLinkPauseWithPFC:   CheckLinkPause,
-	diag.CodeLinkPauseFrames:    CheckLinkPause,
-	diag.CodeRoCEGIDNotV2:       CheckRoCEGID,
-	diag.CodePFCNoHeadroom:      CheckHeadroom,
-	diag.CodeTrustMismatch:      CheckTrust,
-	diag.CodeCountersError:      CheckRoCEPath,
+	diag.CodeMultiPeer:          verdict.CheckPeer,
+	diag.CodeTooManyNeighbors:   verdict.CheckPeer,
+	diag.CodePeerStale:          verdict.CheckPeer,
+	diag.CodeMaxFrameBelowMTU:   verdict.CheckPeer,
+	diag.CodeVLANNotAdvertised:  verdict.CheckPeer,
+	diag.CodePeerLost:           verdict.CheckPeer,
+	diag.CodeDialectConflict:    verdict.CheckPeer,
+	diag.CodeCEEPeerError:       verdict.CheckPeer,
+	diag.CodeMalformed:          verdict.CheckPeer,
+	diag.CodeCaptureError:       verdict.CheckPeer,
+	diag.CodeCaptureRecordOdd:   verdict.CheckPeer,
+	diag.CodeTooManyInterfaces:  verdict.CheckPeer,
+	diag.CodeTLVDiscarded:       verdict.CheckPeer,
+	diag.CodeDuplicateTLV:       verdict.CheckPeer,
+	diag.CodeDialectBoth:        verdict.CheckPeer,
+	diag.CodeCINLegacy:          verdict.CheckPeer,
+	diag.CodeCEEControlMissing:  verdict.CheckPeer,
+	diag.CodeETSBandwidthSum:    verdict.CheckRoCEETS,
+	diag.CodeETSBandwidthRange:  verdict.CheckRoCEETS,
+	diag.CodeETSBandwidthNonETS: verdict.CheckRoCEETS,
+	diag.CodeETSPrioTCRange:     verdict.CheckRoCEETS,
+	diag.CodeETSTSAReserved:     verdict.CheckRoCEETS,
+	diag.CodeETSMaxTCsRange:     verdict.CheckRoCEETS,
+	diag.CodeCEEPGBandwidthSum:  verdict.CheckRoCEETS,
+	diag.CodeCEEPGIDReserved:    verdict.CheckRoCEETS,
+	diag.CodeETSMismatch:        verdict.CheckRoCEETS,
+	diag.CodeNoETSReco:          verdict.CheckRoCEETS,
+	diag.CodePFCTCShared:        verdict.CheckRoCEETS,
+	diag.CodeETSDiffersFromReco: verdict.CheckRoCEETS,
+	diag.CodePFCCapRange:        verdict.CheckRoCEPFC,
+	diag.CodePFCCapExceeded:     verdict.CheckRoCEPFC,
+	diag.CodePFCMismatch:        verdict.CheckPFCAgreement,
+	diag.CodeBothWilling:        verdict.CheckPFCAgreement,
+	diag.CodeNeitherWilling:     verdict.CheckPFCAgreement,
+	diag.CodeLocalUnknown:       verdict.CheckPFCAgreement,
+	diag.CodeAppSelector:        verdict.CheckRoCEPriority,
+	diag.CodeAppDSCPRange:       verdict.CheckRoCEPriority,
+	diag.CodeAppEthertypeRange:  verdict.CheckRoCEPriority,
+	diag.CodeAppDuplicate:       verdict.CheckRoCEPriority,
+	diag.CodeAppPriorityRange:   verdict.CheckRoCEPriority,
+	diag.CodeTLVTooLong:         verdict.CheckRoCEPriority,
+	diag.CodePFCPrioNoApp:       verdict.CheckRoCEPriority,
+	diag.CodeRoCEToSNotLossless: verdict.CheckRoCEPriority,
+	diag.CodeRDMAOnLossy:        verdict.CheckRoCEPriority,
+	diag.CodeDualLocalAgent:     verdict.CheckAgents,
+	diag.CodeFirmwareDCBX:       verdict.CheckAgents,
+	diag.CodeNICDiffers:         verdict.CheckAgents,
+	diag.CodePauseStorm:         verdict.CheckPauses,
+	diag.CodePauseWithoutPFC:    verdict.CheckPauses,
+	diag.CodePFCNoPauses:        verdict.CheckPauses,
+	diag.CodePFCStall:           verdict.CheckPauses,
+	diag.CodeLossyFabric:        verdict.CheckPauses,
+	diag.CodeCNPWithoutECN:      verdict.CheckECN,
+	diag.CodeCNPPriorityLossy:   verdict.CheckECN,
+	diag.CodeECNNeverMarked:     verdict.CheckECN,
+	diag.CodeRoCEToSECN:         verdict.CheckECN,
+	diag.CodeLinkPauseWithPFC:   verdict.CheckLinkPause,
+	diag.CodeLinkPauseFrames:    verdict.CheckLinkPause,
+	diag.CodeRoCEGIDNotV2:       verdict.CheckRoCEGID,
+	diag.CodePFCNoHeadroom:      verdict.CheckHeadroom,
+	diag.CodeTrustMismatch:      verdict.CheckTrust,
+	diag.CodeCountersError:      verdict.CheckRoCEPath,
 }
 
 // hopCheck names each RoCE path hop's check ("" for the ToS hop, judged
 // through its diagnostics).
-var hopCheck = map[lossless.RoCEHop]Name{
-	lossless.HopGID:      CheckRoCEGID,
+var hopCheck = map[lossless.RoCEHop]verdict.Name{
+	lossless.HopGID:      verdict.CheckRoCEGID,
 	lossless.HopToS:      "",
-	lossless.HopTrust:    CheckTrust,
-	lossless.HopPriority: CheckRoCEPriority,
-	lossless.HopTC:       CheckRoCEETS,
-	lossless.HopPFC:      CheckRoCEPFC,
-	lossless.HopBuffer:   CheckHeadroom,
-	lossless.HopETS:      CheckRoCEETS,
-	lossless.HopPauses:   CheckPauses,
-	lossless.HopECN:      CheckECN,
+	lossless.HopTrust:    verdict.CheckTrust,
+	lossless.HopPriority: verdict.CheckRoCEPriority,
+	lossless.HopTC:       verdict.CheckRoCEETS,
+	lossless.HopPFC:      verdict.CheckRoCEPFC,
+	lossless.HopBuffer:   verdict.CheckHeadroom,
+	lossless.HopETS:      verdict.CheckRoCEETS,
+	lossless.HopPauses:   verdict.CheckPauses,
+	lossless.HopECN:      verdict.CheckECN,
 }
 
 // pathVerdict is a hop's verdict as a check's.
-func pathVerdict(v lossless.PathVerdict) Verdict {
+func pathVerdict(v lossless.PathVerdict) verdict.Verdict {
 	switch v {
 	case lossless.PathError:
-		return VerdictCritical
+		return verdict.Critical
 	case lossless.PathWarning:
-		return VerdictWarning
+		return verdict.Warning
 	case lossless.PathUnknown:
-		return VerdictUnknown
+		return verdict.Unknown
 	}
-	return VerdictOK
+	return verdict.OK
 }
 
 // fold makes each result the worst of itself, the interface's
@@ -149,7 +151,7 @@ func (c *checker) fold() {
 				}
 				r.Evidence = appendOnce(r.Evidence, fmt.Sprintf("%s/%d %s: %s", engine.Sanitize(p.Device), p.Port, h.Hop, h.Verdict))
 				r.Verdict, r.Summary = v, fmt.Sprintf("RoCE path %s/%d, %s: %s", engine.Sanitize(p.Device), p.Port, h.Hop, h.Reason)
-				if v != VerdictUnknown {
+				if v != verdict.Unknown {
 					r.Fix = "see the Lossless pane's RoCE path and the diagnostics"
 				}
 			}
@@ -165,7 +167,7 @@ func afterPriority(h lossless.RoCEHop) bool {
 }
 
 // worse reports whether v is worse than w (Verdict.Worst's order).
-func worse(v, w Verdict) bool { return w.Worst(v) == v && v != w }
+func worse(v, w verdict.Verdict) bool { return w.Worst(v) == v && v != w }
 
 // appendOnce appends s to l unless it is there.
 func appendOnce(l []string, s string) []string {

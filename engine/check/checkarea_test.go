@@ -1,6 +1,8 @@
 package check
 
 import (
+	"github.com/dcbtop/dcbtop/engine/verdict"
+
 	"slices"
 	"testing"
 
@@ -23,18 +25,18 @@ func TestCheckAreas(t *testing.T) {
 			t.Errorf("diagnostic %s belongs to no check", code)
 		}
 	}
-	covered := map[Name]bool{}
+	covered := map[verdict.Name]bool{}
 	for code, c := range diagCheck {
 		if diag.Rule(code) == "" {
 			t.Errorf("diagCheck names %s, which has no rule (Rule)", code)
 		}
-		if !slices.Contains(Names, c) {
+		if !slices.Contains(verdict.Names, c) {
 			t.Errorf("%s belongs to %q, not a check", code, c)
 		}
 		covered[c] = true
 	}
-	for _, c := range Names {
-		if !covered[c] && c != CheckPolicy {
+	for _, c := range verdict.Names {
+		if !covered[c] && c != verdict.CheckPolicy {
 			t.Errorf("check %s is blind: no diagnostic belongs to it", c)
 		}
 	}
@@ -48,8 +50,8 @@ func TestCheckAreas(t *testing.T) {
 		before := verdicts(Run(&base, Options{}))[owner]
 		for _, tt := range []struct {
 			sev  diag.Severity
-			want Verdict
-		}{{diag.SeverityError, VerdictCritical}, {diag.SeverityWarning, VerdictWarning}} {
+			want verdict.Verdict
+		}{{diag.SeverityError, verdict.Critical}, {diag.SeverityWarning, verdict.Warning}} {
 			in := engine.Interface{Name: "eth0", Diagnostics: []diag.Diagnostic{{Code: code, Severity: tt.sev, Message: "the finding", Action: "the fix"}}}
 			for _, r := range Run(&in, Options{}) {
 				if r.Check != owner {
@@ -85,7 +87,7 @@ func TestCheckAreas(t *testing.T) {
 	}
 }
 
-func mapsEqual(a, b map[Name]Verdict) bool {
+func mapsEqual(a, b map[verdict.Name]verdict.Verdict) bool {
 	if len(a) != len(b) {
 		return false
 	}

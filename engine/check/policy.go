@@ -1,6 +1,8 @@
 package check
 
 import (
+	"github.com/dcbtop/dcbtop/engine/verdict"
+
 	"fmt"
 	"slices"
 	"strconv"
@@ -252,7 +254,7 @@ func (c *checker) policy() {
 	pol := c.o.Policy
 	here := c.here()
 	if here == nil {
-		c.add(CheckPolicy, VerdictUnknown, "the operational parameters are unknown (local parameters unknown)", "")
+		c.add(verdict.CheckPolicy, verdict.Unknown, "the operational parameters are unknown (local parameters unknown)", "")
 		return
 	}
 	var bad, ev []string
@@ -314,14 +316,14 @@ func (c *checker) policy() {
 	}
 	unknown := c.policyRoCE(&bad, &ev)
 	if len(bad) > 0 {
-		c.add(CheckPolicy, VerdictCritical, strings.Join(bad, "; "), "apply the policy (dcbtop apply, or the switch's configuration when this host is willing)", ev...)
+		c.add(verdict.CheckPolicy, verdict.Critical, strings.Join(bad, "; "), "apply the policy (dcbtop apply, or the switch's configuration when this host is willing)", ev...)
 		return
 	}
 	if len(unknown) > 0 {
-		c.add(CheckPolicy, VerdictUnknown, "the policy could not be checked in full: "+strings.Join(unknown, "; "), "", ev...)
+		c.add(verdict.CheckPolicy, verdict.Unknown, "the policy could not be checked in full: "+strings.Join(unknown, "; "), "", ev...)
 		return
 	}
-	c.add(CheckPolicy, VerdictOK, "the operational parameters meet the policy", "", ev...)
+	c.add(verdict.CheckPolicy, verdict.OK, "the operational parameters meet the policy", "", ev...)
 }
 
 // policyRoCE checks a policy's trust, RoCE DSCP and CNP parts against the

@@ -1,6 +1,8 @@
 package check
 
 import (
+	"github.com/dcbtop/dcbtop/engine/verdict"
+
 	"strings"
 	"testing"
 
@@ -23,17 +25,17 @@ func TestPolicyRoCE(t *testing.T) {
 	marked := &lossless.ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1 << 3, ReactionPoint: 1 << 3, CNPDSCP: &dscp, CNPPriority: &prio}
 	for _, tt := range []struct {
 		policy string
-		want   Verdict
+		want   verdict.Verdict
 		says   string
 		ecn    *lossless.ECNSample // the DCQCN settings sampled (mlxSample's none when nil)
 	}{
-		{`{"trust":"dscp","roce":{"dscp":26},"pfc":{"enabled":[3]}}`, VerdictOK, "meet the policy", nil},
-		{`{"trust":"pcp"}`, VerdictCritical, "the NIC trusts dscp first, expected pcp", nil},
-		{`{"roce":{"dscp":24}}`, VerdictCritical, "rdma_cm's default DSCP is 26, expected 24", nil},
-		{`{"cnp":{"dscp":4}}`, VerdictUnknown, "cnp.dscp: not read here (mlxconfig -d DEV q CNP_DSCP_P1 CNP_802P_PRIO_P1)", nil},
-		{`{"cnp":{"dscp":48,"priority":6}}`, VerdictOK, "meet the policy", marked},
-		{`{"cnp":{"dscp":4,"priority":6}}`, VerdictCritical, "cnp.dscp is 48, expected 4", marked},
-		{`{"cnp":{"priority":3}}`, VerdictCritical, "cnp.priority is 6, expected 3", marked},
+		{`{"trust":"dscp","roce":{"dscp":26},"pfc":{"enabled":[3]}}`, verdict.OK, "meet the policy", nil},
+		{`{"trust":"pcp"}`, verdict.Critical, "the NIC trusts dscp first, expected pcp", nil},
+		{`{"roce":{"dscp":24}}`, verdict.Critical, "rdma_cm's default DSCP is 26, expected 24", nil},
+		{`{"cnp":{"dscp":4}}`, verdict.Unknown, "cnp.dscp: not read here (mlxconfig -d DEV q CNP_DSCP_P1 CNP_802P_PRIO_P1)", nil},
+		{`{"cnp":{"dscp":48,"priority":6}}`, verdict.OK, "meet the policy", marked},
+		{`{"cnp":{"dscp":4,"priority":6}}`, verdict.Critical, "cnp.dscp is 48, expected 4", marked},
+		{`{"cnp":{"priority":3}}`, verdict.Critical, "cnp.priority is 6, expected 3", marked},
 	} {
 		e := engine.New(engine.Config{})
 		e.Apply(engine.LocalChanged{Interface: "eth0", At: t0, Source: engine.SourceDCBNL, Params: local})
@@ -47,9 +49,9 @@ func TestPolicyRoCE(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got *Result
+		var got *verdict.Result
 		for _, r := range Run(&in, Options{Policy: pol}) {
-			if r.Check == CheckPolicy {
+			if r.Check == verdict.CheckPolicy {
 				got = &r
 			}
 		}

@@ -1,6 +1,8 @@
 package check
 
 import (
+	"github.com/dcbtop/dcbtop/engine/verdict"
+
 	"slices"
 	"time"
 
@@ -15,10 +17,10 @@ const SchemaVersion = "dcbtop.check/v1"
 // interface's results, and the worst verdict, which is also the exit
 // status.
 type Report struct {
-	Schema  string    `json:"schema"`
-	Verdict Verdict   `json:"verdict"`
-	Exit    int       `json:"exit_code"`
-	TakenAt time.Time `json:"taken_at"`
+	Schema  string          `json:"schema"`
+	Verdict verdict.Verdict `json:"verdict"`
+	Exit    int             `json:"exit_code"`
+	TakenAt time.Time       `json:"taken_at"`
 	// Source is "live" or "replay"; File the capture file replayed.
 	Source string  `json:"source"`
 	File   *string `json:"file"`
@@ -45,14 +47,14 @@ const (
 
 // A InterfaceReport is one interface's results and their worst verdict.
 type InterfaceReport struct {
-	Name    string   `json:"name"`
-	Verdict Verdict  `json:"verdict"`
-	Results []Result `json:"results"`
+	Name    string           `json:"name"`
+	Verdict verdict.Verdict  `json:"verdict"`
+	Results []verdict.Result `json:"results"`
 }
 
 // NewReport checks the interfaces of snap named in names (all of
 // them when names is empty, sorted as in the snapshot). A name the
-// snapshot lacks is CRITICAL for CheckPeer: nothing was seen on it.
+// snapshot lacks is CRITICAL for verdict.CheckPeer: nothing was seen on it.
 func NewReport(snap engine.Snapshot, names []string, o Options) Report {
 	r := Report{Schema: SchemaVersion, TakenAt: snap.TakenAt, Source: "live", Ended: o.Ended, Interfaces: []InterfaceReport{}}
 	if o.Replay {
@@ -80,7 +82,7 @@ func NewReport(snap engine.Snapshot, names []string, o Options) Report {
 		r.Interfaces = append(r.Interfaces, ci)
 	}
 	if len(r.Interfaces) == 0 {
-		r.Verdict = VerdictUnknown // nothing to judge
+		r.Verdict = verdict.Unknown // nothing to judge
 	}
 	r.Exit = int(r.Verdict)
 	return r

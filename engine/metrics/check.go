@@ -1,6 +1,8 @@
 package metrics
 
 import (
+	"github.com/dcbtop/dcbtop/engine/verdict"
+
 	"time"
 
 	"github.com/dcbtop/dcbtop/engine/check"
@@ -25,7 +27,7 @@ type checkCollector struct {
 // NewCheckRegistry returns a registry holding one check report's metrics,
 // for prometheus.WriteToTextfile: each check's verdict per interface and
 // each interface's worst (labels interface and check, the check label
-// bounded by check.Names plus "other"), the exit status, when the
+// bounded by verdict.Names plus "other"), the exit status, when the
 // report was taken, and how long the run took. A verdict's value is its
 // Nagios code (0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN), as the exit status.
 // start and end are when the run started and ended (on the wall clock,
@@ -65,10 +67,10 @@ func (c *checkCollector) Collect(ch chan<- prometheus.Metric) {
 		// One series per check: should a check ever report twice (or two
 		// unknown names fall into "other"), its worst verdict, as the
 		// interface's.
-		worst := map[string]check.Verdict{}
+		worst := map[string]verdict.Verdict{}
 		var order []string
 		for _, x := range in.Results {
-			name := boundedLabel(check.Names, x.Check)
+			name := boundedLabel(verdict.Names, x.Check)
 			v, seen := worst[name]
 			if !seen {
 				order = append(order, name)

@@ -1,4 +1,4 @@
-package check
+package verdict
 
 import (
 	"fmt"
@@ -9,7 +9,7 @@ import (
 // versions: it is part of `dcbtop check`'s JSON and JUnit output.
 type Name string
 
-// The checks, in the order Check runs them.
+// The checks, in the order engine/check runs them.
 const (
 	// CheckPeer: a valid DCBX peer (it sends DCBX TLVs, has not expired,
 	// is alone on the link).
@@ -68,12 +68,12 @@ type Verdict uint8
 
 // The verdicts.
 const (
-	VerdictOK       Verdict = 0
-	VerdictWarning  Verdict = 1
-	VerdictCritical Verdict = 2
-	// VerdictUnknown: the check could not run (its inputs are missing,
+	OK       Verdict = 0
+	Warning  Verdict = 1
+	Critical Verdict = 2
+	// Unknown: the check could not run (its inputs are missing,
 	// as on a replay without local parameters or counters).
-	VerdictUnknown Verdict = 3
+	Unknown Verdict = 3
 )
 
 var verdictNames = [...]string{"OK", "WARNING", "CRITICAL", "UNKNOWN"}
@@ -102,7 +102,7 @@ func (v *Verdict) UnmarshalText(b []byte) error {
 
 // severity orders verdicts for Worst: CRITICAL, then WARNING, then
 // UNKNOWN, then OK (the monitoring plugins' max_state_alt).
-var severity = [...]int{VerdictOK: 0, VerdictWarning: 2, VerdictCritical: 3, VerdictUnknown: 1}
+var severity = [...]int{OK: 0, Warning: 2, Critical: 3, Unknown: 1}
 
 // Worst returns the worse of v and w: CRITICAL over WARNING over UNKNOWN
 // over OK.
@@ -125,4 +125,49 @@ type Result struct {
 	Evidence []string `json:"evidence"`
 	// Fix suggests what to do; "" when there is nothing to do.
 	Fix string `json:"fix"`
+	// Facts are the inputs the verdict judges, each with whether it was
+	// read: a verdict is OK only when every one of them was.
+	Facts []Fact `json:"facts"`
+	// Blames are the sides a CRITICAL or WARNING finding names, each
+	// resting on a fact of that side that was read; empty otherwise.
+	Blames []Side `json:"blames"`
+}
+
+// A Side is an end of the link a fact describes or a finding blames.
+type Side string
+
+// The sides.
+const (
+	// SideHost: this host (its parameters, its NIC, its counters, its
+	// agents).
+	SideHost Side = "host"
+	// SidePeer: the link partner (the switch port): what it sends over
+	// LLDP, or that it sends nothing.
+	SidePeer Side = "peer"
+)
+
+// A Fact is one input a verdict judges: what it is (in words, "the
+// peer's PFC"), whose it is, and whether it was read in this run.
+// Why says, when it was not read, why not ("no DCBX from the peer").
+type Fact struct {
+	Name string `json:"name"`
+	Side Side   `json:"side"`
+	Read bool   `json:"read"`
+	Why  string `json:"why,omitempty"`
+}
+
+// Unread returns the names of r's facts that were not read, with why
+// ("the peer's PFC (no DCBX from the peer)").
+func (r *Result) Unread() []string {
+	var out []string
+	for _, f := range r.Facts {
+		if !f.Read {
+			n := f.Name
+			if f.Why != "" {
+				n += " (" + f.Why + ")"
+			}
+			out = append(out, n)
+		}
+	}
+	return out
 }
