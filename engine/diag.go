@@ -46,6 +46,13 @@ func (p *port) diagnostics(now time.Time) []diag.Diagnostic {
 	if d, ok := p.peerLost(now); ok {
 		out = append(out, d)
 	}
+	if d, ok := p.speakersDiagnostic(); ok {
+		out = append(out, d)
+	}
+	if d, ok := p.unansweredDiagnostic(now); ok {
+		out = append(out, d)
+	}
+	out = append(out, p.appConflicts()...)
 	out = append(out, p.pairDiagnostics()...)
 	out = append(out, p.opDiagnostics()...)
 	// Dialects heard from live peers.

@@ -76,7 +76,7 @@ func TestDiagnostics(t *testing.T) {
 		{"CEE peer reports an error", func(t testing.TB) []Event {
 			cee := &lldp.CEE{Control: &lldp.CEEControl{}, PFC: &lldp.CEEPFC{CEEFeature: lldp.CEEFeature{Enable: true, Error: true}, Enabled: 8, NumTCs: 8}}
 			return []Event{link, local(false, 1<<3, roce), rx(1, frame(t, highMAC, 120, cee))}
-		}, []diag.Code{diag.CodeCEEPeerError}},
+		}, []diag.Code{diag.CodeCEEPeerError, diag.CodeDialectUnanswered}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -77,8 +77,10 @@ type Engine struct {
 	// agentSeen is when any port last saw a local agent transmit (for
 	// TimeSensitive).
 	agentSeen time.Time
-	// host is the latest HostObserved: what capabilities are decided from.
-	host HostObserved
+	// host is the latest HostObserved: what capabilities are decided from;
+	// hostObserved reports that one came (a capture file has none).
+	host         HostObserved
+	hostObserved bool
 	log  []Indication
 	head int // index of the oldest entry once the log is full
 	// logged is the log oldest first as Log last returned it; nil once
@@ -216,6 +218,8 @@ type localAgent struct {
 	dst      lldp.MAC // of raw: an identical LLDPDU to another address is not the same
 	lastSeen time.Time
 	frames   uint64
+	// dialect is the DCBX dialect of raw (to the nearest bridge).
+	dialect lldp.Dialect
 }
 
 // CaptureCounters are an interface's capture counts: the snapshot JSON
@@ -387,7 +391,8 @@ func (e *Engine) step(ev Event) Outcome {
 	case HostObserved:
 		e.advance(ev.At)
 		changed = ev.NetAdmin != e.host.NetAdmin || !slices.Equal(ev.Agents, e.host.Agents)
-		e.host = HostObserved{NetAdmin: ev.NetAdmin, Agents: slices.Clone(ev.Agents)}
+		changed = changed || !e.hostObserved
+		e.host, e.hostObserved = HostObserved{NetAdmin: ev.NetAdmin, Agents: slices.Clone(ev.Agents)}, true
 	case LocalChanged:
 		e.advance(ev.At)
 		p, isNew := e.portNew(ev.Interface)

@@ -120,11 +120,11 @@ type HostObserved struct {
 
 // A HostAgent is an LLDP agent process of this host.
 type HostAgent struct {
-	Name string // "lldpd", "lldpad"
-	PID  int
+	Name string `json:"name"` // "lldpd", "lldpad"
+	PID  int    `json:"pid"`
 	// Transmits is false for an agent that only receives (lldpd -r):
 	// it advertises nothing, so dcbtop's agent may run beside it.
-	Transmits bool
+	Transmits bool `json:"transmits"`
 }
 
 // String names the agent as operators see it: "lldpd (pid 42)".

@@ -57,6 +57,29 @@ func frameFit(size, mtu int, roce bool) (ok bool, sev diag.Severity, why string)
 	return false, diag.SeverityWarning, fmt.Sprintf("MTU %d here makes frames of up to %d: the switch drops full-size frames", mtu, mtu+ethFraming)
 }
 
+// roceMTUDiagnostic: a RoCE port over an interface whose MTU gives RoCE
+// less than 4096-byte packets (iboe_get_mtu: MTU 1500 gives 1024), which
+// needs no peer to be known. A warning where RDMA traffic flows (every
+// message is cut into more, smaller packets); information on an idle
+// port.
+func (p *port) roceMTUDiagnostic() (diag.Diagnostic, bool) {
+	if p.mtu == nil || !p.lossless.HasRoCE() {
+		return diag.Diagnostic{}, false
+	}
+	mtu := *p.mtu
+	r := roceMTU(mtu)
+	if r >= 4096 {
+		return diag.Diagnostic{}, false
+	}
+	sev, traffic := diag.SeverityInfo, "no RDMA traffic counted yet"
+	if p.lossless.RDMATraffic() {
+		sev, traffic = diag.SeverityWarning, "RDMA traffic flows"
+	}
+	return diag.Newf(diag.CodeRoCEMTU, sev, "",
+		fmt.Sprintf("raise the MTU of %s to %d or more (ip link set %s mtu 4200; the switch ports on the path too) for RoCE MTU 4096", p.name, 4096+iboeHeaders, p.name),
+		"the RoCE ports on %s run RoCE MTU %d (interface MTU %d, less %d bytes of IB headers: iboe_get_mtu), not 4096; %s", p.name, r, mtu, iboeHeaders, traffic), true
+}
+
 // frameSizeDiagnostics raises max-frame-below-mtu for each nearest-bridge
 // peer whose Maximum Frame Size TLV is below this interface's frames
 // (frameFit). Nothing is said when the MTU or the peer's size is not
@@ -67,6 +90,9 @@ func (p *port) frameSizeDiagnostics() []diag.Diagnostic {
 	}
 	mtu := *p.mtu
 	var out []diag.Diagnostic
+	if d, ok := p.roceMTUDiagnostic(); ok {
+		out = append(out, d)
+	}
 	for _, n := range p.neighbors {
 		if n.maxFrame == 0 || n.scope != ScopeNearestBridge {
 			continue

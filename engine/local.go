@@ -125,6 +125,10 @@ func (e *Engine) outgoing(p *port, hdr lldp.EthernetHeader, chassis, portID, pdu
 		}
 		a.raw, a.src, a.dst, a.lastSeen = append(a.raw[:0], pdu...), hdr.Src, hdr.Dst, e.now
 		a.frames++
+		a.dialect = lldp.DialectNone
+		if hdr.Dst == lldp.NearestBridge {
+			a.dialect = du.Dialect()
+		}
 	}
 	if p.mac == nil {
 		mac := hdr.Src
@@ -148,6 +152,9 @@ func (e *Engine) resolveOperational(p *port, cause Reason) {
 	in := dcb.ResolveInput{Local: p.local, Willing: p.willing, LocalMAC: p.mac, Remote: p.remote}
 	if p.remoteFrom != nil {
 		in.RemoteMAC, in.Dialect = p.remoteFrom.src, p.remoteFrom.du.Dialect()
+		if _, sends, ok := p.unanswered(e.now); ok {
+			in.Unanswered = "this host's agent sends " + sends + " only"
+		}
 	}
 	op, r := dcb.Resolve(in)
 	p.resolution = r

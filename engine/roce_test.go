@@ -206,6 +206,23 @@ func TestTrafficDiagnostics(t *testing.T) {
 			wantCodes(t, e, tt.want, diag.CodePFCStall, diag.CodeRDMAOnLossy)
 		})
 	}
+	// No priority has PFC: every RDMA byte is lossy, with or without the
+	// per-priority counters (byteps#179: "no PFC on any priority").
+	noPFC := &dcb.Params{PFC: &dcb.PFC{Cap: 8}}
+	for _, perPrio := range []bool{true, false} {
+		e := New(Config{})
+		e.Apply(LocalChanged{Interface: "eth0", At: t0, Source: SourceDCBNL, Params: noPFC})
+		first, second := sample(t0, 0, 1000, 500, 0), sample(t0.Add(time.Second), 1, 1000, 800000, 0)
+		if !perPrio {
+			first.PFC, second.PFC = nil, nil
+		}
+		e.Apply(first)
+		e.Apply(second)
+		in, _ := e.Interface("eth0")
+		if d, ok := in.Diagnostic(diag.CodeRDMAOnLossy); !ok || d.Severity != diag.SeverityError || !strings.Contains(d.Message, "no priority has PFC in force") {
+			t.Errorf("no PFC at all (per-priority counters %v): %+v, want rdma-on-lossy-priority", perPrio, d)
+		}
+	}
 	// The message says which priorities and what share.
 	e0 := New(Config{})
 	e0.Apply(LocalChanged{Interface: "eth0", At: t0, Source: SourceDCBNL, Params: roce3})

@@ -77,6 +77,11 @@ type Interface struct {
 	// LocalAgents lists the chassis IDs seen in this host's own outgoing
 	// LLDPDUs (more than one is a dual-agent problem).
 	LocalAgents []LocalAgent `json:"local_agents"`
+	// HostAgents are the LLDP agent processes of this host's network
+	// namespace at the last look (HostObserved; a dcbtop -w recording
+	// carries them): [] when there are none, null when the host was
+	// never looked at (a capture file).
+	HostAgents []HostAgent `json:"host_agents"`
 	// CaptureEnds, for a capture that does not say which frames this
 	// host sent, says which of its link's two ends was taken as this host
 	// and why (engine.LocalEnds); null otherwise.
@@ -382,6 +387,12 @@ func (e *Engine) hostNow() HostFacts {
 // same, current answer.
 func (e *Engine) interfaceSnapshot(p *port, h HostFacts) Interface {
 	in := p.snapshot(e.now)
+	if e.hostObserved {
+		in.HostAgents = e.host.Agents
+		if in.HostAgents == nil {
+			in.HostAgents = []HostAgent{}
+		}
+	}
 	in.Caps = in.Capabilities(h)
 	if in.NIC = p.nicProgram(h); in.NIC != nil {
 		if d, ok := nicDiagnostic(&in); ok {

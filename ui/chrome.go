@@ -53,6 +53,8 @@ func dialectWords(d lldp.Dialect) string {
 		return "IEEE 802.1Qaz"
 	case lldp.DialectCEE:
 		return "CEE"
+	case lldp.DialectCIN:
+		return "CIN (pre-CEE, not decoded)"
 	}
 	return "none"
 }

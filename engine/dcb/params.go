@@ -370,7 +370,9 @@ func ParamsFromDU(du *lldp.DU) *Params {
 		if c := du.CEE(); c != nil {
 			return paramsFromCEE(c)
 		}
-		return &Params{} // legacy CIN: DCBX present, nothing decoded
+		return &Params{}
+	case lldp.DialectCIN:
+		return &Params{} // DCBX present, nothing decoded
 	}
 	return nil
 }

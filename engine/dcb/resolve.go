@@ -40,6 +40,10 @@ type ResolveInput struct {
 	Remote    *Params // nil when invalid
 	RemoteMAC lldp.MAC
 	Dialect   lldp.Dialect // the remote parameters' DCBX version
+	// Unanswered, when set, says why this host's agent does not speak
+	// the peer's dialect ("this host's agent sends IEEE 802.1Qaz only"):
+	// nothing is negotiated, so nothing of the peer's is adopted.
+	Unanswered string
 }
 
 // Resolve computes the operational parameters. IEEE (docs/dcbx.md "The
@@ -72,8 +76,14 @@ func Resolve(in ResolveInput) (*Params, Resolution) {
 	case !in.Willing:
 		why := "local: local Willing is off"
 		return op, Resolution{ETS: Choice{FromLocal, why}, PFC: Choice{FromLocal, why}, App: Choice{FromLocal, why}}
+	case in.Unanswered != "":
+		why := "local: the peer's " + in.Dialect.Words() + " is not answered (" + in.Unanswered + ")"
+		return op, Resolution{ETS: Choice{FromLocal, why}, PFC: Choice{FromLocal, why}, App: Choice{FromLocal, why}}
 	case in.Dialect == lldp.DialectCEE:
 		return resolveCEE(in, op)
+	case in.Dialect == lldp.DialectCIN:
+		why := "local: the peer speaks only CIN DCBX (1.00), which is not decoded and which an IEEE or CEE agent does not negotiate with"
+		return op, Resolution{ETS: Choice{FromLocal, why}, PFC: Choice{FromLocal, why}, App: Choice{FromLocal, why}}
 	}
 	// ETS.
 	switch {

@@ -39,6 +39,18 @@ const (
 	// CodeVLANNotAdvertised: this host uses a VLAN on the port that the
 	// peer, naming its VLANs, does not name.
 	CodeVLANNotAdvertised Code = "vlan-not-advertised"
+	// CodeSeveralSpeakers: more than one LLDP speaker on the port,
+	// whatever they speak (multi-peer counts DCBX speakers only).
+	CodeSeveralSpeakers Code = "several-lldp-speakers"
+	// CodeDialectUnanswered: the peer speaks a DCBX dialect this host's
+	// agent does not send: nothing is negotiated.
+	CodeDialectUnanswered Code = "dialect-unanswered"
+	// CodeAppConflict: one APP selector and protocol mapped to several
+	// priorities.
+	CodeAppConflict Code = "app-conflict"
+	// CodeRoCEMTU: a RoCE port whose interface MTU gives a RoCE MTU below
+	// 4096.
+	CodeRoCEMTU Code = "roce-mtu"
 )
 
 // Diagnostic codes of the lossless counters.

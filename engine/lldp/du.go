@@ -26,22 +26,43 @@ type Dialect uint8
 const (
 	DialectNone Dialect = iota // no DCBX TLV
 	DialectIEEE                // IEEE 802.1Qaz TLVs
-	DialectCEE                 // CEE (or legacy CIN) TLV only
+	DialectCEE                 // CEE DCBX (1.01) TLV, no IEEE TLV
+	// DialectCIN: only the pre-CEE CIN DCBX (1.00) TLV (OUI 00-1B-21
+	// subtype 1), which dcbtop recognises but does not decode. Its own
+	// dialect: an IEEE 802.1Qaz or CEE agent does not negotiate with it
+	// (lldpad does only in its CIN mode, dcbx_version 1).
+	DialectCIN
 )
 
-// String returns "none", "ieee" or "cee".
+// String returns "none", "ieee", "cee" or "cin".
 func (d Dialect) String() string {
 	switch d {
 	case DialectIEEE:
 		return "ieee"
 	case DialectCEE:
 		return "cee"
+	case DialectCIN:
+		return "cin"
 	}
 	return "none"
 }
 
 // MarshalText returns String.
 func (d Dialect) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+
+// Words names the dialect for a person: "IEEE 802.1Qaz DCBX", "CEE
+// DCBX", "CIN DCBX", "no DCBX".
+func (d Dialect) Words() string {
+	switch d {
+	case DialectIEEE:
+		return "IEEE 802.1Qaz DCBX"
+	case DialectCEE:
+		return "CEE DCBX"
+	case DialectCIN:
+		return "CIN DCBX"
+	}
+	return "no DCBX"
+}
 
 // Parse decodes an LLDPDU: the payload of an Ethernet frame of EtherType
 // 0x88cc. Parsing stops at the End TLV; bytes after it (Ethernet padding)
@@ -315,7 +336,8 @@ func (du *DU) HasCIN() bool {
 
 // Dialect returns DialectIEEE when du carries any 802.1Qaz TLV (IEEE takes
 // precedence when both are present, as in lldpad), DialectCEE when it
-// carries a CEE or CIN TLV only, and DialectNone otherwise.
+// carries a CEE TLV and no IEEE one, DialectCIN when its only DCBX TLV is
+// CIN's, and DialectNone otherwise.
 func (du *DU) Dialect() Dialect {
 	cee := false
 	for _, t := range du.TLVs {
@@ -326,8 +348,11 @@ func (du *DU) Dialect() Dialect {
 			cee = true
 		}
 	}
-	if cee || du.HasCIN() {
+	switch {
+	case cee:
 		return DialectCEE
+	case du.HasCIN():
+		return DialectCIN
 	}
 	return DialectNone
 }
@@ -356,7 +381,7 @@ func PeekMSAP(b []byte) (chassis, port []byte, ttl uint16, err error) {
 
 // UnmarshalText accepts what String returns.
 func (d *Dialect) UnmarshalText(b []byte) error {
-	for _, c := range []Dialect{DialectNone, DialectIEEE, DialectCEE} {
+	for _, c := range []Dialect{DialectNone, DialectIEEE, DialectCEE, DialectCIN} {
 		if c.String() == string(b) {
 			*d = c
 			return nil

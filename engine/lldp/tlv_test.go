@@ -386,8 +386,8 @@ func TestEnumText(t *testing.T) {
 	})
 	t.Run("Dialect", func(t *testing.T) {
 		checkEnumText(t, []enumText[Dialect]{
-			{DialectNone, "none"}, {DialectIEEE, "ieee"}, {DialectCEE, "cee"},
-		}, "", "IEEE", "cin")
+			{DialectNone, "none"}, {DialectIEEE, "ieee"}, {DialectCEE, "cee"}, {DialectCIN, "cin"},
+		}, "", "IEEE", "CIN")
 	})
 }
 

@@ -185,7 +185,13 @@ func (p *port) nicDSCPEntries() int {
 //     is missing from the PFC priorities' traffic and the lossy priorities
 //     carried at least as much (rdmaOnLossy).
 func trafficDiagnostics(cur, prev *Sample, dt time.Duration, pfcOn dcb.PrioSet) []diag.Diagnostic {
-	if cur.PFC == nil || prev.PFC == nil || dt <= 0 {
+	if dt <= 0 {
+		return nil
+	}
+	if cur.PFC == nil || prev.PFC == nil {
+		if pfcOn == 0 {
+			return rdmaOnLossy(cur, prev, dt, pfcOn) // needs no per-priority counter
+		}
 		return nil
 	}
 	var out []diag.Diagnostic
@@ -235,6 +241,15 @@ func rdmaOnLossy(cur, prev *Sample, dt time.Duration, pfcOn dcb.PrioSet) []diag.
 		if r <= 0 {
 			continue
 		}
+		if pfcOn == 0 {
+			// No priority has PFC: every RDMA byte is lossy, whichever
+			// priority carries it (IEEE 802.1Q-2018 36.1: PFC pauses only
+			// the priorities it is enabled on).
+			out = append(out, diag.Newf(diag.CodeRDMAOnLossy, diag.SeverityError, "pfc",
+				"enable PFC on the RoCE priority on both ends (dcbtop apply --pfc P, or Willing on to take the switch's) and map RoCE to it",
+				"RDMA %s %s/s while no priority has PFC in force: every RDMA byte travels without PFC", dir.verb, byteWords(r)))
+			continue
+		}
 		var lossless, lossy float64
 		var lossySet dcb.PrioSet
 		var lossyWords []string
@@ -255,7 +270,7 @@ func rdmaOnLossy(cur, prev *Sample, dt time.Duration, pfcOn dcb.PrioSet) []diag.
 			}
 		}
 		missing := r - lossless
-		if !known || pfcOn == 0 || missing < materialShare*r || lossy < missing {
+		if !known || missing < materialShare*r || lossy < missing {
 			continue
 		}
 		what := "no PFC priority carried any"

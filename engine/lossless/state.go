@@ -204,3 +204,7 @@ func (ls *State) Preview(change func(*Sample)) *State {
 // device over this interface whose link layer is Ethernet); false on
 // a nil State (no sample yet).
 func (ls *State) HasRoCE() bool { return ls != nil && ls.cur != nil && len(ls.cur.RoCE) > 0 }
+
+// RDMATraffic reports whether the last sample's RDMA ports have counted
+// frames or octets (false without a sample).
+func (ls *State) RDMATraffic() bool { return ls != nil && ls.cur != nil && ls.rdmaTraffic() }

@@ -39,7 +39,7 @@
 //	source     dcbnl | observed | agent | none, or "other" (where this host's
 //	           local parameters come from); on dcbtop_counter_source_*,
 //	           sysfs | dcbnl | ethtool | rdma | rdmastat | linkpause, or "other"
-//	dialect    ieee | cee | none
+//	dialect    ieee | cee | cin | none
 //	direction  in | out | sent
 //	config     16 hexadecimal digits (dcbtop_config_info: a hash, one value per
 //	           interface and side at a time)

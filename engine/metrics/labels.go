@@ -25,35 +25,7 @@ var digits = [8]string{"0", "1", "2", "3", "4", "5", "6", "7"}
 
 // diagnosticCodes returns every diagnostic code the engine and the codec
 // produce: the code label's bounded set (plus "other").
-func diagnosticCodes() []diag.Code {
-	return []diag.Code{
-		// Decoding (package lldp's findings).
-		diag.CodeETSBandwidthSum, diag.CodeETSBandwidthRange, diag.CodeETSBandwidthNonETS,
-		diag.CodeETSPrioTCRange, diag.CodeETSTSAReserved, diag.CodePFCCapRange,
-		diag.CodePFCCapExceeded, diag.CodeAppSelector, diag.CodeAppDSCPRange,
-		diag.CodeAppEthertypeRange, diag.CodeAppDuplicate, diag.CodeDuplicateTLV,
-		diag.CodeDialectBoth, diag.CodeCEEPGBandwidthSum, diag.CodeCEEPGIDReserved,
-		diag.CodeCEEControlMissing, diag.CodeCINLegacy, diag.CodeTLVDiscarded,
-		// Local parameter files (dcb.Params.Validate).
-		diag.CodeETSMaxTCsRange, diag.CodeAppPriorityRange, diag.CodeTLVTooLong,
-		// Pairing, lossless traps and the link (package engine).
-		diag.CodeMalformed, diag.CodeTooManyNeighbors, diag.CodeMultiPeer,
-		diag.CodeETSMismatch, diag.CodePFCMismatch, diag.CodeBothWilling,
-		diag.CodeNeitherWilling, diag.CodeNoETSReco, diag.CodePFCPrioNoApp,
-		diag.CodePFCTCShared, diag.CodeDialectConflict, diag.CodeDualLocalAgent,
-		diag.CodePeerStale, diag.CodeCEEPeerError, diag.CodeLocalUnknown,
-		diag.CodeCaptureError, diag.CodeFirmwareDCBX, diag.CodeCaptureRecordOdd,
-		diag.CodeTooManyInterfaces, diag.CodePeerLost, diag.CodeETSDiffersFromReco, diag.CodeNICDiffers,
-		diag.CodeMaxFrameBelowMTU, diag.CodeVLANNotAdvertised,
-		// Lossless counters (package engine).
-		diag.CodePauseStorm, diag.CodePauseWithoutPFC, diag.CodePFCNoPauses,
-		diag.CodeCNPWithoutECN, diag.CodeLossyFabric, diag.CodeCountersError,
-		// The RoCE path (package engine).
-		diag.CodeRoCEGIDNotV2, diag.CodeRoCEToSNotLossless, diag.CodeLinkPauseWithPFC,
-		diag.CodePFCNoHeadroom, diag.CodeTrustMismatch, diag.CodePFCStall, diag.CodeRDMAOnLossy,
-		diag.CodeCNPPriorityLossy, diag.CodeECNNeverMarked, diag.CodeRoCEToSECN, diag.CodeLinkPauseFrames,
-	}
-}
+func diagnosticCodes() []diag.Code { return diag.Codes() }
 
 // severities are the severity label's values, least serious first.
 var severities = [...]diag.Severity{diag.SeverityInfo, diag.SeverityWarning, diag.SeverityError}
@@ -120,10 +92,10 @@ func tsaLabel(t lldp.TSA) string {
 	return "reserved"
 }
 
-// dialectLabel returns "ieee", "cee" or "none".
+// dialectLabel returns "ieee", "cee", "cin" or "none".
 func dialectLabel(d lldp.Dialect) string {
 	switch d {
-	case lldp.DialectIEEE, lldp.DialectCEE:
+	case lldp.DialectIEEE, lldp.DialectCEE, lldp.DialectCIN:
 		return d.String()
 	}
 	return lldp.DialectNone.String()

@@ -94,7 +94,7 @@ func newDescs() descs {
 		remoteInvalid: d("remote_invalid_reason",
 			"Always 1 while the remote parameters are invalid after having been received; reason says why (ttl-expired, shutdown, multi-peer).", i, "reason"),
 		dialect: d("dcbx_dialect",
-			"Always 1; dialect is the DCBX version the remote peer speaks: ieee (802.1Qaz), cee, or none when there are no valid remote parameters.", i, "dialect"),
+			"Always 1; dialect is the DCBX version the remote peer speaks: ieee (802.1Qaz), cee, cin (pre-CEE, not decoded), or none when there are no valid remote parameters.", i, "dialect"),
 		multiPeer: d("multi_peer",
 			"1 while a multi-peer hold-down is in force: more than one DCBX peer spoke on the link, so the remote parameters are invalid until every peer's information has expired.", i),
 		multiPeerHoldDown: d("multi_peer_hold_down_remaining_seconds",

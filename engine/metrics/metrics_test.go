@@ -199,7 +199,7 @@ func scenarios() []scenario {
 			return []engine.Event{
 				link("eth0", 2), link("eth1", 3),
 				engine.LocalChanged{Interface: "eth0", At: at(0), Source: "agent", Willing: false, Params: localParams(false, 1<<3)},
-				engine.LocalChanged{Interface: "eth1", At: at(0), Source: "agent", Willing: true, Params: localParams(true, 1<<3)},
+				engine.LocalChanged{Interface: "eth1", At: at(0), Source: "dcbnl", Willing: true, Params: localParams(true, 1<<3)},
 				rx("eth0", 1, good[:20]), // malformed
 				rx("eth0", 1, good),
 				rx("eth0", 2, good),
@@ -595,7 +595,7 @@ func boundedLabels() map[string][]string {
 		"status":    st,
 		"reason":    rs,
 		"source":    append(append(labelStrings(localSources[:]), CounterSourceNames...), other),
-		"dialect":   {"ieee", "cee", "none"},
+		"dialect":   {"ieee", "cee", "cin", "none"},
 		"direction": {"in", "out", "sent", "rx", "tx"},
 		"level":     {"warning", "error"},
 		"hop":       hops(),
