@@ -81,8 +81,8 @@ type Engine struct {
 	// hostObserved reports that one came (a capture file has none).
 	host         HostObserved
 	hostObserved bool
-	log  []Indication
-	head int // index of the oldest entry once the log is full
+	log          []Indication
+	head         int // index of the oldest entry once the log is full
 	// logged is the log oldest first as Log last returned it; nil once
 	// an indication is added. Snapshots share it: nothing writes to it.
 	logged []Indication

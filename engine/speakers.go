@@ -158,7 +158,7 @@ func (p *port) appConflicts() []diag.Diagnostic {
 		for _, c := range appConflictsOf(table) {
 			sev, tail := diag.SeverityWarning, ""
 			if pfcKnown && c.prios&pfcOn != 0 && c.prios&^pfcOn != 0 {
-				sev, tail = diag.SeverityError, fmt.Sprintf(", and PFC is in force on %s only: that traffic may be lossy", (c.prios & pfcOn).PrioWords())
+				sev, tail = diag.SeverityError, fmt.Sprintf(", and PFC is in force on %s only: that traffic may be lossy", (c.prios&pfcOn).PrioWords())
 			}
 			out = append(out, diag.Newf(diag.CodeAppConflict, sev, "app",
 				"keep one APP entry per selector and protocol (on the switch for the peer's table; dcb app del or dcbtop apply for this host's)",
