@@ -5,7 +5,6 @@ import (
 
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/dcbtop/dcbtop/engine"
 
@@ -66,11 +65,7 @@ func TestCheck(t *testing.T) {
 	// good is a sample of a port ready for RoCE: DCB netlink reports DSCP
 	// trust, a buffer with room for priority 3 and a PFC delay; DCQCN on
 	// priority 3 in both roles.
-	good := func(at time.Time, n uint64) engine.CountersSampled {
-		s := withQoS(mlxSample(at, n), 130944, 7, "dscp", "pcp")
-		s.ECN = &lossless.ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1 << 3, ReactionPoint: 1 << 3}
-		return s
-	}
+	good := goodSample
 	want := func(overrides map[verdict.Name]verdict.Verdict) map[verdict.Name]verdict.Verdict {
 		m := map[verdict.Name]verdict.Verdict{verdict.CheckPeer: ok, verdict.CheckRoCEPriority: ok, verdict.CheckRoCEPFC: ok, verdict.CheckRoCEETS: ok,
 			verdict.CheckPFCAgreement: ok, verdict.CheckAgents: ok, verdict.CheckPauses: ok, verdict.CheckECN: ok, verdict.CheckLinkPause: ok, verdict.CheckRoCEGID: ok, verdict.CheckRoCEPath: ok, verdict.CheckHeadroom: ok, verdict.CheckTrust: ok}
@@ -84,6 +79,8 @@ func TestCheck(t *testing.T) {
 		local   *dcb.Params // nil: unknown
 		events  func(t *testing.T) []engine.Event
 		opts    Options
+		file    bool // a capture file: the host never looked at
+		blames  map[verdict.Name][]verdict.Side
 		want    map[verdict.Name]verdict.Verdict
 		summary map[verdict.Name]string // substrings of summaries
 	}{
@@ -136,8 +133,11 @@ func TestCheck(t *testing.T) {
 				return []engine.Event{rx(1, frame(t, macA, 120, etsA, pfc3, app2)), rx(2, frame(t, macB, 120, etsA, pfc3, app2)),
 					good(at(2), 0), good(at(3), 1)}
 			},
-			want: want(map[verdict.Name]verdict.Verdict{verdict.CheckPeer: crit, verdict.CheckRoCEPFC: crit, verdict.CheckRoCEETS: unkn, verdict.CheckPFCAgreement: unkn, verdict.CheckRoCEPath: unkn}),
-			summary: map[verdict.Name]string{verdict.CheckPeer: "2 DCBX peers on one link",
+			// PFC is on here; the peer's is not known (7737732 said
+			// CRITICAL, "the peer does not enable PFC", of a peer whose PFC
+			// was never read).
+			want: want(map[verdict.Name]verdict.Verdict{verdict.CheckPeer: crit, verdict.CheckRoCEPFC: unkn, verdict.CheckRoCEETS: unkn, verdict.CheckPFCAgreement: unkn, verdict.CheckRoCEPath: unkn}),
+			summary: map[verdict.Name]string{verdict.CheckPeer: "2 DCBX peers on one link", verdict.CheckRoCEPFC: "the peer's PFC is not known: several DCBX peers",
 				verdict.CheckRoCEPriority: "APP dscp 26 in the APP table in force; trust dscp, pcp"},
 		},
 		{
@@ -146,8 +146,8 @@ func TestCheck(t *testing.T) {
 			events: func(t *testing.T) []engine.Event {
 				return []engine.Event{good(at(2), 0), good(at(3), 1)}
 			},
-			want:    want(map[verdict.Name]verdict.Verdict{verdict.CheckPeer: crit, verdict.CheckRoCEPFC: crit, verdict.CheckRoCEETS: unkn, verdict.CheckPFCAgreement: unkn, verdict.CheckRoCEPath: unkn}),
-			summary: map[verdict.Name]string{verdict.CheckPeer: "no LLDP peer"},
+			want:    want(map[verdict.Name]verdict.Verdict{verdict.CheckPeer: crit, verdict.CheckRoCEPFC: unkn, verdict.CheckRoCEETS: unkn, verdict.CheckPFCAgreement: unkn, verdict.CheckRoCEPath: unkn}),
+			summary: map[verdict.Name]string{verdict.CheckPeer: "no LLDP peer", verdict.CheckRoCEPFC: "PFC is on for priority 3 here; the peer's PFC is not known: no LLDP peer"},
 		},
 		{
 			name:  "the peer expired",
@@ -157,7 +157,7 @@ func TestCheck(t *testing.T) {
 			events: func(t *testing.T) []engine.Event {
 				return []engine.Event{rx(1, frame(t, macB, 10, etsA, pfc3, app2)), engine.Tick{At: at(20)}, good(at(21), 0), good(at(22), 1)}
 			},
-			want:    want(map[verdict.Name]verdict.Verdict{verdict.CheckPeer: warn, verdict.CheckRoCEPFC: crit, verdict.CheckRoCEETS: unkn, verdict.CheckPFCAgreement: unkn, verdict.CheckRoCEPath: unkn}),
+			want:    want(map[verdict.Name]verdict.Verdict{verdict.CheckPeer: warn, verdict.CheckRoCEPFC: unkn, verdict.CheckRoCEETS: unkn, verdict.CheckPFCAgreement: unkn, verdict.CheckRoCEPath: unkn}),
 			summary: map[verdict.Name]string{verdict.CheckPeer: "its information expired (no LLDPDU within its TTL)"},
 		},
 		{
@@ -285,6 +285,133 @@ func TestCheck(t *testing.T) {
 			opts: Options{Policy: mustPolicy(t, `{"pfc":{"enabled":[3]},"app":[{"selector":"udp-port","protocol":4791,"priority":3}],"ets":{"min_bandwidth":{"3":50}},"willing":true}`)},
 			want: want(map[verdict.Name]verdict.Verdict{verdict.CheckPolicy: ok}),
 		},
+		// Issue 43's classes, each measured at 7737732.
+		{
+			// 14 of 34: the driver's statistics count PAUSE frames, nothing
+			// reports the settings: OK at 7737732.
+			name:  "link-wide PAUSE frames counted, settings unknown",
+			local: withDSCP(roceLocal(true)),
+			events: func(t *testing.T) []engine.Event {
+				s := good(at(3), 1)
+				s.LinkPause = &lossless.LinkPauseSample{RxFrames: u64(0), TxFrames: u64(0), FramesSource: "ethtool -S rx_pause_ctrl_phy, tx_pause_ctrl_phy"}
+				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), good(at(2), 0), s}
+			},
+			want:    want(map[verdict.Name]verdict.Verdict{verdict.CheckLinkPause: unkn}),
+			summary: map[verdict.Name]string{verdict.CheckLinkPause: "link-wide PAUSE unknown"},
+		},
+		{
+			// 6 of 34: "the peer does not enable PFC" of a peer that sent
+			// LLDP without DCBX.
+			name:  "an LLDP peer without DCBX",
+			local: withDSCP(roceLocal(false)),
+			events: func(t *testing.T) []engine.Event {
+				return []engine.Event{rx(1, frame(t, macB, 120)), good(at(2), 0), good(at(3), 1)}
+			},
+			want: want(map[verdict.Name]verdict.Verdict{verdict.CheckPeer: crit, verdict.CheckRoCEPFC: unkn, verdict.CheckRoCEETS: unkn,
+				verdict.CheckPFCAgreement: unkn, verdict.CheckRoCEPath: unkn}),
+			summary: map[verdict.Name]string{verdict.CheckPeer: "the LLDP peer sends no DCBX TLVs",
+				verdict.CheckRoCEPFC: "PFC is on for priority 3 here; the peer's PFC is not known: no DCBX from the peer"},
+			blames: map[verdict.Name][]verdict.Side{verdict.CheckRoCEPFC: {}, verdict.CheckPeer: {verdict.SidePeer}},
+		},
+		{
+			// Both off: both are named, not the peer alone.
+			name:  "PFC off on both sides",
+			local: &dcb.Params{ETS: withDSCP(roceLocal(false)).ETS, PFC: &dcb.PFC{Cap: 8}, App: withDSCP(roceLocal(false)).App},
+			events: func(t *testing.T) []engine.Event {
+				return []engine.Event{rx(1, frame(t, macB, 120, etsA, pfcOff, app2)), good(at(2), 0), good(at(3), 1)}
+			},
+			want:    want(map[verdict.Name]verdict.Verdict{verdict.CheckRoCEPFC: crit, verdict.CheckRoCEPriority: crit, verdict.CheckRoCEPath: crit}),
+			summary: map[verdict.Name]string{verdict.CheckRoCEPFC: "PFC is off on RoCE priority 3 on both sides"},
+			blames:  map[verdict.Name][]verdict.Side{verdict.CheckRoCEPFC: {verdict.SidePeer, verdict.SideHost}},
+		},
+		{
+			// No LLDP peer and PFC off here: this host is named, the peer is
+			// not (its side is not known).
+			name:  "no LLDP peer, PFC off here",
+			local: &dcb.Params{ETS: withDSCP(roceLocal(false)).ETS, PFC: &dcb.PFC{Cap: 8}, App: withDSCP(roceLocal(false)).App},
+			events: func(t *testing.T) []engine.Event {
+				return []engine.Event{good(at(2), 0), good(at(3), 1)}
+			},
+			want: want(map[verdict.Name]verdict.Verdict{verdict.CheckPeer: crit, verdict.CheckRoCEPFC: crit, verdict.CheckRoCEPriority: crit, verdict.CheckRoCEETS: unkn,
+				verdict.CheckPFCAgreement: unkn, verdict.CheckRoCEPath: crit}),
+			summary: map[verdict.Name]string{verdict.CheckRoCEPFC: "PFC is not in force on RoCE priority 3 on this host"},
+			blames:  map[verdict.Name][]verdict.Side{verdict.CheckRoCEPFC: {verdict.SideHost}, verdict.CheckPeer: {verdict.SidePeer}},
+		},
+		{
+			// A capture file: the host's agents were never looked at (9 of
+			// 34: "OK one DCBX agent on the port", evidence "local source
+			// none").
+			name:  "a capture file: the host's agents unknown",
+			file:  true,
+			local: withDSCP(roceLocal(true)),
+			events: func(t *testing.T) []engine.Event {
+				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), good(at(2), 0), good(at(3), 1)}
+			},
+			want:    want(map[verdict.Name]verdict.Verdict{verdict.CheckAgents: unkn}),
+			summary: map[verdict.Name]string{verdict.CheckAgents: "the host's LLDP agent processes"},
+		},
+		{
+			// A pre-CEE CIN peer: OK at 7737732, every remote parameter null.
+			name:  "a CIN DCBX peer",
+			local: withDSCP(roceLocal(true)),
+			events: func(t *testing.T) []engine.Event {
+				cin := &lldp.RawTLV{T: lldp.TLVTypeOrg, Value: []byte{0x00, 0x1b, 0x21, 0x01, 0x01, 0x04, 0x00, 0x00, 0x00, 0x00}}
+				return []engine.Event{rx(1, frame(t, macB, 120, cin)), good(at(2), 0), good(at(3), 1)}
+			},
+			want: want(map[verdict.Name]verdict.Verdict{verdict.CheckPeer: warn, verdict.CheckRoCEPFC: unkn, verdict.CheckRoCEETS: unkn,
+				verdict.CheckPFCAgreement: unkn, verdict.CheckRoCEPath: unkn}),
+			summary: map[verdict.Name]string{verdict.CheckPeer: "CIN DCBX", verdict.CheckRoCEPFC: "the peer's CIN DCBX (1.00) is not decoded"},
+		},
+		{
+			// A CEE-only switch and dcbtop's willing agent, which sends IEEE
+			// only: at 7737732 "operational = remote" and pfc-agreement OK.
+			name:  "a CEE-only peer and dcbtop's IEEE agent",
+			local: &dcb.Params{ETS: withDSCP(roceLocal(true)).ETS, PFC: &dcb.PFC{Willing: true, Cap: 8}, App: withDSCP(roceLocal(true)).App},
+			events: func(t *testing.T) []engine.Event {
+				cee := &lldp.CEE{Control: &lldp.CEEControl{SeqNo: 1}, PFC: &lldp.CEEPFC{CEEFeature: lldp.CEEFeature{Enable: true}, Enabled: 1 << 3, NumTCs: 8}}
+				return []engine.Event{rx(1, frame(t, macB, 120, cee)), good(at(2), 0), good(at(3), 1)}
+			},
+			want: want(map[verdict.Name]verdict.Verdict{verdict.CheckPFCAgreement: crit, verdict.CheckRoCEPFC: crit, verdict.CheckRoCEETS: unkn,
+				verdict.CheckRoCEPriority: crit, verdict.CheckRoCEPath: crit}),
+			summary: map[verdict.Name]string{verdict.CheckPFCAgreement: "the peer speaks only CEE DCBX and dcbtop's agent sends IEEE 802.1Qaz DCBX only",
+				verdict.CheckRoCEPFC: "PFC is not in force on RoCE priority 3 on this host"},
+		},
+		{
+			// A DCBX switch and a BMC sharing the NIC: every speaker listed,
+			// no finding at 7737732.
+			name:  "a DCBX switch and a BMC on one port",
+			local: withDSCP(roceLocal(true)),
+			events: func(t *testing.T) []engine.Event {
+				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, app2)), rx(1.5, frame(t, macA, 120)), good(at(2), 0), good(at(3), 1)}
+			},
+			want:    want(map[verdict.Name]verdict.Verdict{verdict.CheckPeer: warn}),
+			summary: map[verdict.Name]string{verdict.CheckPeer: "2 LLDP speakers on this port"},
+		},
+		{
+			name:  "six VMs through a vSwitch, none sends DCBX",
+			local: withDSCP(roceLocal(true)),
+			events: func(t *testing.T) []engine.Event {
+				var evs []engine.Event
+				for i := range byte(6) {
+					evs = append(evs, rx(1+float64(i)/10, frame(t, lldp.MAC{0x52, 0x54, 0, 0, 0, i}, 120)))
+				}
+				return append(evs, good(at(2), 0), good(at(3), 1))
+			},
+			want: want(map[verdict.Name]verdict.Verdict{verdict.CheckPeer: crit, verdict.CheckRoCEPFC: unkn, verdict.CheckRoCEETS: unkn,
+				verdict.CheckPFCAgreement: unkn, verdict.CheckRoCEPath: unkn}),
+			summary: map[verdict.Name]string{verdict.CheckPeer: "none of the 6 LLDP speakers on this port sends DCBX TLVs"},
+		},
+		{
+			// One DSCP on two priorities in the peer's table.
+			name:  "the peer maps DSCP 26 to priorities 3 and 4",
+			local: roceLocal(true),
+			events: func(t *testing.T) []engine.Event {
+				two := &lldp.AppPriority{Entries: []lldp.AppEntry{{Priority: 3, Selector: lldp.AppSelDSCP, Protocol: 26}, {Priority: 4, Selector: lldp.AppSelDSCP, Protocol: 26}}}
+				return []engine.Event{rx(1, frame(t, macB, 120, etsA, recoA, pfc3, two)), good(at(2), 0), good(at(3), 1)}
+			},
+			want:    want(map[verdict.Name]verdict.Verdict{verdict.CheckRoCEPriority: crit}),
+			summary: map[verdict.Name]string{verdict.CheckRoCEPriority: "the peer's APP table maps dscp 26 to priorities 3,4"},
+		},
 		{
 			name:  "policy not met",
 			local: withDSCP(roceLocal(true)),
@@ -298,7 +425,11 @@ func TestCheck(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := engine.New(engine.Config{})
+			e := liveHost()
+			if tt.file {
+				e = engine.New(engine.Config{})
+				e.Apply(engine.LocalChanged{Interface: "eth0", At: at(0), Source: engine.SourceDCBNL, Mode: "host, IEEE", Withdrawn: true})
+			}
 			if tt.local != nil {
 				e.Apply(engine.LocalChanged{Interface: "eth0", At: at(0), Source: engine.SourceAgent, Willing: tt.local.ETS.Willing, Params: tt.local})
 			}
@@ -316,6 +447,16 @@ func TestCheck(t *testing.T) {
 			for _, r := range got {
 				if s, ok := tt.summary[r.Check]; ok && !strings.Contains(r.Summary, s) {
 					t.Errorf("%s summary %q, want it to say %q", r.Check, r.Summary, s)
+				}
+				if want, ok := tt.blames[r.Check]; ok {
+					if diff := cmp.Diff(want, r.Blames); diff != "" {
+						t.Errorf("%s blames (-want +got):\n%s", r.Check, diff)
+					}
+				}
+				for _, side := range r.Blames {
+					if !sideRead(r.Facts, side) {
+						t.Errorf("%s blames %s, whose facts it did not read: %+v", r.Check, side, r.Facts)
+					}
 				}
 				if r.Interface != "eth0" || r.Summary == "" || r.Evidence == nil {
 					t.Errorf("incomplete result %+v", r)

@@ -252,7 +252,7 @@ func minBandwidth(d *jsondoc.Doc, path string, v *jsondoc.Value) map[string]uint
 
 func (c *checker) policy() {
 	pol := c.o.Policy
-	here := c.here()
+	here := c.here("the parameters in force here")
 	if here == nil {
 		c.add(verdict.CheckPolicy, verdict.Unknown, "the operational parameters are unknown (local parameters unknown)", "")
 		return
