@@ -16,6 +16,8 @@ type validator struct {
 	name   string
 	doc    []byte
 	id     string
+	// refs are the schemas doc refers to, by ID.
+	refs map[string][]byte
 }
 
 func (v *validator) validate(b []byte) error {
@@ -31,6 +33,16 @@ func (v *validator) validate(b []byte) error {
 			v.err = err
 			return
 		}
+		for id, b := range v.refs {
+			ref, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+			if err == nil {
+				err = c.AddResource(id, ref)
+			}
+			if err != nil {
+				v.err = fmt.Errorf("%s: %w", id, err)
+				return
+			}
+		}
 		v.schema, v.err = c.Compile(v.id)
 	})
 	if v.err != nil {
@@ -44,7 +56,8 @@ func (v *validator) validate(b []byte) error {
 }
 
 var (
-	snapshotValidator = validator{name: "snapshot.schema.json", doc: SnapshotSchema, id: SnapshotSchemaID}
+	// A snapshot's checks are check reports' results.
+	snapshotValidator = validator{name: "snapshot.schema.json", doc: SnapshotSchema, id: SnapshotSchemaID, refs: map[string][]byte{CheckSchemaID: CheckSchema}}
 	checkValidator    = validator{name: "check.schema.json", doc: CheckSchema, id: CheckSchemaID}
 )
 

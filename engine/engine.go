@@ -31,6 +31,7 @@ import (
 	"github.com/dcbtop/dcbtop/engine/diag"
 
 	"github.com/dcbtop/dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/engine/verdict"
 )
 
 // Defaults of Config.
@@ -58,6 +59,13 @@ type Config struct {
 	// zero); events for others are counted and reported once as the
 	// host-wide too-many-interfaces diagnostic, never applied.
 	MaxInterfaces int
+	// Judge is the lossless-readiness evaluation (engine/check.Judge, a
+	// pure function of an interface's snapshot), run once for each
+	// interface of each snapshot: Interface.Checks, which the screen,
+	// --json, /metrics and dcbtop check all read, so that no surface can
+	// say what another does not. Nil leaves Checks nil (the engine's own
+	// tests).
+	Judge func(in *Interface, replay bool) []verdict.Result
 }
 
 // An Engine is the state machine. Its methods must not be called

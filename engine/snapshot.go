@@ -10,6 +10,7 @@ import (
 	"github.com/dcbtop/dcbtop/engine/diag"
 
 	"github.com/dcbtop/dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/engine/verdict"
 )
 
 // SchemaVersion identifies the snapshot JSON contract.
@@ -107,6 +108,12 @@ type Interface struct {
 	// snapshot was taken (Engine.Snapshot) from the host's last
 	// HostObserved. Not part of the JSON contract.
 	Caps Capabilities `json:"-"`
+	// Checks are the verdicts of lossless readiness on the interface, one
+	// per check (engine/check), decided once when the snapshot was taken
+	// (Config.Judge): what the screen's diagnostics and badge, the
+	// overview, /metrics and dcbtop check say. Null where nothing judges
+	// (an engine without Judge).
+	Checks []verdict.Result `json:"checks"`
 }
 
 // MultiPeer describes a multi-peer hold-down in force.
@@ -398,6 +405,9 @@ func (e *Engine) interfaceSnapshot(p *port, h HostFacts) Interface {
 		if d, ok := nicDiagnostic(&in); ok {
 			in.Diagnostics = append(in.Diagnostics, d)
 		}
+	}
+	if e.cfg.Judge != nil {
+		in.Checks = e.cfg.Judge(&in, e.cfg.Replay)
 	}
 	return in
 }

@@ -144,7 +144,7 @@ func qosEngine(iface string) (*engine.Engine, error) {
 		return nil, err
 	}
 	now := time.Now()
-	e := engine.New(engine.Config{})
+	e := engine.New(engine.Config{Judge: check.Judge})
 	e.Apply(engine.HostObserved{At: now, NetAdmin: capture.NetAdmin()})
 	e.Apply(engine.LinkChanged{Interface: iface, At: now, Ifindex: l.Index, MAC: lldp.MAC(l.MAC), Up: l.Up})
 	if c, closeC, err := kernel.Dial(); err == nil {

@@ -57,6 +57,16 @@ func Run(in *engine.Interface, o Options) []verdict.Result {
 	return c.out
 }
 
+// noPeerSummary is dcbx-peer's summary without a peer.
+const noPeerSummary = "no LLDP peer on the link"
+
+// Judge is the one evaluation of lossless readiness every surface reads:
+// Run without a policy, as engine.Config.Judge (a snapshot's
+// Interface.Checks). replay says the snapshot comes from a capture file.
+func Judge(in *engine.Interface, replay bool) []verdict.Result {
+	return Run(in, Options{Replay: replay})
+}
+
 // checker accumulates an interface's results.
 type checker struct {
 	in  *engine.Interface
@@ -158,10 +168,7 @@ func (c *checker) localKnown() bool { return c.in.Local != nil && c.in.Operation
 
 // localWhy says why this host's parameters are not known.
 func (c *checker) localWhy() string {
-	if c.o.Replay {
-		return "a capture carries only what was on the wire: no dcbnl, no local agent seen"
-	}
-	return "no dcbnl, no local agent seen, not --agent"
+	return "neither DCB netlink nor a local agent shows them"
 }
 
 // here returns the parameters the checks read for this host: the
@@ -218,7 +225,7 @@ func (c *checker) peer() {
 	c.read(verdict.SidePeer, "the LLDPDUs on the link", true, "")
 	switch rs := in.RemoteState(); {
 	case rs == engine.RemoteNoPeer:
-		summary := "no LLDP peer on the link"
+		summary := noPeerSummary
 		if c.o.Ended == EndWait {
 			summary += " within --wait"
 		}
@@ -579,10 +586,10 @@ func (c *checker) agents() {
 	in := c.in
 	procsWhy := "this run did not look at the host's processes"
 	if c.o.Replay {
-		procsWhy = "a capture of LLDPDUs does not say which agents ran on the host (a dcbtop -w recording does)"
+		procsWhy = "a capture of LLDPDUs does not say which agents ran on the host; a dcbtop -w recording does"
 	}
 	procs := c.read(verdict.SideHost, "the host's LLDP agent processes", in.HostAgents != nil, procsWhy)
-	mode := c.read(verdict.SideHost, "the NIC's DCBX mode", in.DCBXMode != nil, "DCB netlink reports no DCBX mode here (DCB_CMD_GDCBX)")
+	mode := c.read(verdict.SideHost, "the NIC's DCBX mode", in.DCBXMode != nil, "DCB netlink's DCB_CMD_GDCBX answered nothing here")
 	ev := []string{"local source " + string(in.LocalSource)}
 	if procs {
 		if len(in.HostAgents) == 0 {
@@ -624,9 +631,9 @@ func (c *checker) agents() {
 // counters returns the interface's lossless counters, or nil after adding
 // an UNKNOWN result for name.
 func (c *checker) counters(name verdict.Name) *lossless.Counters {
-	why := "no counters were sampled (--counters-interval 0?)"
+	why := "no counters were sampled"
 	if c.o.Replay {
-		why = "the capture carries no counters (a dcbtop -w recording or bundle does)"
+		why = "the capture carries no counters; a dcbtop -w recording or bundle does"
 	}
 	if c.read(verdict.SideHost, "the lossless counters", c.in.Counters != nil, why) {
 		return c.in.Counters
@@ -860,11 +867,11 @@ func (c *checker) trust() {
 	_, known := q.TrustsDSCP()
 	why := "the port's trust (DSCP or PCP) is not reported by DCB netlink"
 	if known && q.TrustDerived && (lc.Driver == nil || *lc.Driver != "mlx5_core") {
-		driver := "an unknown driver"
+		driver := "the driver is not known"
 		if lc.Driver != nil {
-			driver = engine.Sanitize(*lc.Driver)
+			driver = "this driver is " + engine.Sanitize(*lc.Driver)
 		}
-		known, why = false, "the kernel has no APP trust table here, and the trust derived from the APP table is how mlx5 sets it, not "+driver
+		known, why = false, "the kernel has no APP trust table here, and the trust derived from the APP table is how mlx5 sets it; "+driver
 	}
 	if !c.read(verdict.SideHost, "the port's trust", known, why) {
 		c.add(verdict.CheckTrust, verdict.Unknown, why, "")
@@ -963,11 +970,11 @@ func prefixAll(prefix string, s []string) []string {
 // line each ("trust: WARNING → OK"), judging before and after with o.
 func Changes(before, after *engine.Interface, o Options) []string {
 	was := map[verdict.Name]verdict.Verdict{}
-	for _, r := range Run(before, o) {
+	for _, r := range judged(before, o) {
 		was[r.Check] = r.Verdict
 	}
 	var out []string
-	for _, r := range Run(after, o) {
+	for _, r := range judged(after, o) {
 		if v, ok := was[r.Check]; !ok || v != r.Verdict {
 			out = append(out, fmt.Sprintf("%s: %s → %s", r.Check, v, r.Verdict))
 		}

@@ -52,6 +52,30 @@ type InterfaceReport struct {
 	Results []verdict.Result `json:"results"`
 }
 
+// judged returns the interface's results as the snapshot's one
+// evaluation has them (Interface.Checks; Run where the snapshot carries
+// none, a name the snapshot lacks), with what only dcbtop check adds:
+// the words of a verdict reached at --wait, and the policy.
+func judged(in *engine.Interface, o Options) []verdict.Result {
+	res := slices.Clone(in.Checks)
+	if res == nil {
+		res = Run(in, Options{Replay: o.Replay})
+	}
+	if o.Ended == EndWait {
+		for i := range res {
+			if res[i].Check == verdict.CheckPeer && in.RemoteState() == engine.RemoteNoPeer && res[i].Summary == noPeerSummary {
+				res[i].Summary += " within --wait"
+			}
+		}
+	}
+	if o.Policy != nil {
+		c := checker{in: in, o: o}
+		c.policy()
+		res = append(res, c.out...)
+	}
+	return res
+}
+
 // NewReport checks the interfaces of snap named in names (all of
 // them when names is empty, sorted as in the snapshot). A name the
 // snapshot lacks is CRITICAL for verdict.CheckPeer: nothing was seen on it.
@@ -73,7 +97,7 @@ func NewReport(snap engine.Snapshot, names []string, o Options) Report {
 		}
 	}
 	for i := range pick {
-		res := Run(&pick[i], o)
+		res := judged(&pick[i], o)
 		ci := InterfaceReport{Name: pick[i].Name, Results: res}
 		for _, x := range res {
 			ci.Verdict = ci.Verdict.Worst(x.Verdict)

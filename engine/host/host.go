@@ -28,6 +28,7 @@ import (
 	"github.com/dcbtop/dcbtop/engine/diag"
 
 	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/check"
 	"github.com/dcbtop/dcbtop/engine/agent"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
@@ -115,6 +116,9 @@ type port struct {
 
 // New returns a Host with an empty engine configured by cfg.Engine.
 func New(cfg Config) *Host {
+	if cfg.Engine.Judge == nil {
+		cfg.Engine.Judge = check.Judge
+	}
 	return &Host{cfg: cfg, eng: engine.New(cfg.Engine), ports: map[string]*port{}}
 }
 

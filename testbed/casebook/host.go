@@ -27,6 +27,7 @@ import (
 	"github.com/dcbtop/dcbtop/capture/session"
 	"github.com/dcbtop/dcbtop/capture/tape"
 	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/check"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
@@ -167,7 +168,7 @@ func run(dir string, w *capture.Writer) (engine.Interface, error) {
 		tap = tape.NewTap()
 	}
 	mac := h.MAC
-	e := engine.New(engine.Config{})
+	e := engine.New(engine.Config{Judge: check.Judge})
 	ifn := h.Interface
 	e.Apply(engine.LinkChanged{Interface: ifn, At: t0, Ifindex: casebookIfindex, MAC: mac, Up: true})
 	write(t0, tape.Link{Name: ifn, Index: casebookIfindex, MAC: [6]byte(mac), Up: true})
