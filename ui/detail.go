@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dcbtop/dcbtop/engine/diag"
+	"github.com/dcbtop/dcbtop/engine/verdict"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -347,7 +348,7 @@ func (r *renderer) diagDetailLines(w int) []string {
 		if i > 0 {
 			out = append(out, "")
 		}
-		head := r.sevMark(d.Severity) + st.Value.Render(Sanitize(string(d.Code)))
+		head := r.sevMark(severityLevel(d.Severity)) + st.Value.Render(Sanitize(string(d.Code)))
 		if d.Feature != "" {
 			head += st.Dim.Render(" · " + d.Feature)
 		}
@@ -363,7 +364,37 @@ func (r *renderer) diagDetailLines(w int) []string {
 			out = append(out, st.Label.Render("  since ")+t.In(r.vs.loc).Format("2006-01-02 15:04:05")+st.Dim.Render(" (first seen on this screen)"))
 		}
 	}
+	// Each check that is not OK, as dcbtop check reports it: its
+	// verdict, evidence and the facts it could not read.
+	for _, c := range r.in.Checks {
+		if c.Verdict == verdict.OK {
+			continue
+		}
+		if len(out) > 0 {
+			out = append(out, "")
+		}
+		lv := map[verdict.Verdict]findingLevel{verdict.Critical: findError, verdict.Warning: findWarning}[c.Verdict]
+		out = append(out, r.sevMark(lv)+st.Value.Render(Sanitize(string(c.Check)))+st.Dim.Render(" · check "+c.Verdict.String()))
+		out = append(out, wireText("  ", c.Summary, w)...)
+		if c.Fix != "" {
+			out = append(out, wireText(st.Label.Render("  fix "), c.Fix, w)...)
+		}
+		for _, e := range c.Evidence {
+			out = append(out, wireText(st.Label.Render("  evidence "), e, w)...)
+		}
+	}
 	return out
+}
+
+// severityLevel is a diagnostic's severity as a finding's level.
+func severityLevel(s diag.Severity) findingLevel {
+	switch s {
+	case diag.SeverityError:
+		return findError
+	case diag.SeverityWarning:
+		return findWarning
+	}
+	return findInfo
 }
 
 // messageLines is the status message history, oldest first, each in full

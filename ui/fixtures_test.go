@@ -9,6 +9,7 @@ import (
 	"github.com/dcbtop/dcbtop/engine/lossless"
 
 	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/check"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
@@ -69,7 +70,7 @@ type scenario struct {
 }
 
 func newScenario(t testing.TB) *scenario {
-	return &scenario{t: t, e: engine.New(engine.Config{})}
+	return &scenario{t: t, e: engine.New(engine.Config{Judge: check.Judge})}
 }
 
 func at(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }

@@ -263,12 +263,12 @@ func (r *renderer) paneCount(p pane) string {
 	case paneLossless:
 		return r.pauseRate()
 	case paneDiag:
-		e, w, i := diagCounts(r.diagnostics())
+		e, w, i, u := findingCounts(findingsOf(r.in, r.snap.Diagnostics))
 		var parts []string
 		for _, c := range []struct {
 			sym string
 			n   int
-		}{{r.sym.Error, e}, {r.sym.Warning, w}, {r.sym.Info, i}} {
+		}{{r.sym.Error, e}, {r.sym.Warning, w}, {r.sym.Info, i}, {r.sym.Unknown, u}} {
 			if c.n > 0 {
 				parts = append(parts, fmt.Sprintf("%s%d", c.sym, c.n))
 			}

@@ -293,7 +293,7 @@ func (m *Model) openDetail() {
 		}
 		return
 	case paneDiag:
-		if in := selected(m.snap, m.vs.iface); in != nil && len(in.Diagnostics) > 0 {
+		if in := selected(m.snap, m.vs.iface); in != nil && len(findingsOf(in, nil)) > 0 {
 			m.vs.detail = &detailView{kind: detailDiagnostics}
 		}
 		return

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/check"
 )
 
 // withCounters is firstReceipt's interface and peer with the given
@@ -316,7 +317,7 @@ func TestLosslessHostileStrings(t *testing.T) {
 // LLDP neighbour events are a kind of their own in the log (NEIGH, the
 // peer's name where the flags go), and the filter finds them by it.
 func TestLogNeighborEvents(t *testing.T) {
-	s := &scenario{t: t, e: engine.New(engine.Config{NeighborEvents: true})}
+	s := &scenario{t: t, e: engine.New(engine.Config{NeighborEvents: true, Judge: check.Judge})}
 	snap := s.link(0, "eth0", macLocal0).local(0, "eth0", "agent", true, localParams(true), "").
 		rx(1, "eth0", leaf1(40, 60, 1<<3)).snap()
 	h := newHarness(t, snap, nil)

@@ -78,7 +78,7 @@ func TestMouseOverview(t *testing.T) {
 // pane, which then has the whole place.
 func TestMouseSharedSlot(t *testing.T) {
 	h := newHarness(t, losslessRoCE(t), nil)
-	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+	h.send(tea.WindowSizeMsg{Width: 160, Height: 56})
 	s := h.screen()
 	ly, ry := lineOf(s, "Log · 4 entries"), lineOf(s, "RoCE mlx5_0/1: RoCE v2 GID 3")
 	if ly < 0 || ry < 0 || ry < ly {

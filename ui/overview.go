@@ -48,8 +48,8 @@ func overviewOrder(snap engine.Snapshot, sort overviewSort) []int {
 		in := &snap.Interfaces[i]
 		switch sort {
 		case sortProblems:
-			e, w, _ := diagCounts(in.Diagnostics)
-			return -(e*1000 + w), 0
+			e, w, _, _ := interfaceCounts(in)
+			return -(e*1000 + w), 0 // what was not read is not a problem
 		case sortPauses:
 			r, ok := pauseSum(in)
 			if !ok {
@@ -134,8 +134,10 @@ type ovRow struct {
 	reason   string
 	errs     int
 	warns    int
-	pauses   string // "" unknown
-	roce     string // roceCell, drawn (it has no clock in it)
+	// unknown counts the checks nothing read enough to judge.
+	unknown int
+	pauses  string // "" unknown
+	roce    string // roceCell, drawn (it has no clock in it)
 }
 
 // ttlGauge is the TTL gauge's width in cells.
@@ -180,7 +182,7 @@ func (r *renderer) overviewRow(in *engine.Interface) ovRow {
 	if in.RemoteInvalidReason != nil {
 		row.reason = string(*in.RemoteInvalidReason)
 	}
-	row.errs, row.warns, _ = diagCounts(in.Diagnostics)
+	row.errs, row.warns, _, row.unknown = interfaceCounts(in)
 	if s, ok := pauseSum(in); ok {
 		row.pauses = fmtRate(s)
 	}
@@ -241,6 +243,9 @@ func (r *renderer) rowCells(row ovRow) []string {
 	}
 	if row.warns > 0 {
 		diag = append(diag, st.Warn.Render(fmt.Sprintf("%s%d", r.sym.Warning, row.warns)))
+	}
+	if row.unknown > 0 {
+		diag = append(diag, st.Dim.Render(fmt.Sprintf("%s%d", r.sym.Unknown, row.unknown)))
 	}
 	if len(diag) == 0 {
 		diag = append(diag, st.OK.Render(r.sym.OK))
@@ -530,7 +535,7 @@ func (r *renderer) overviewSummary(rows []int) string {
 		default:
 			invalid++
 		}
-		e, w, _ := diagCounts(in.Diagnostics)
+		e, w, _, _ := interfaceCounts(in)
 		if e > 0 {
 			errs++
 		}

@@ -87,7 +87,10 @@ func TestOverviewScrollNewSnapshot(t *testing.T) {
 	s := ports64(t)
 	for i := range s.Interfaces {
 		if s.Interfaces[i].Name == "h58" {
-			s.Interfaces[i].Diagnostics = append(s.Interfaces[i].Diagnostics, diag.Diagnostic{Code: "test", Severity: diag.SeverityError, Message: "a new error"})
+			// More errors than any other port has.
+			for range 5 {
+				s.Interfaces[i].Diagnostics = append(s.Interfaces[i].Diagnostics, diag.Diagnostic{Code: "test", Severity: diag.SeverityError, Message: "a new error"})
+			}
 		}
 	}
 	h.send(snapshotMsg{s})

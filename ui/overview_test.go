@@ -139,9 +139,9 @@ func TestFilterPeersAndDiagnostics(t *testing.T) {
 	h := newHarness(t, nexus(t), nil)
 	h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
 	h.m.vs.filter = "tlv-discarded"
-	h.wantScreen("filter: 1 of 1", "tlv-discarded")
+	h.wantScreen("filter: 1 of 2", "tlv-discarded") // the diagnostic, of it and the unknown checks' line
 	h.m.vs.filter = "nomatch"
-	h.wantScreen("no diagnostic matches the filter", "filter: 0 of 1")
+	h.wantScreen("no diagnostic matches the filter", "filter: 0 of 2")
 	h.wantNotScreen("n9k-leaf3                ")
 	st := DefaultStyles(true)
 	r := &renderer{st: &st, vs: &viewState{filter: "pfc"}}
@@ -206,8 +206,10 @@ func TestOverviewRemote(t *testing.T) {
 	h := newHarness(t, fourPorts(t), nil, WithOverview(true))
 	for _, size := range [][2]int{{80, 24}, {160, 48}} {
 		h.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
-		// The expired port's lost peer is a warning too (peer-lost).
-		h.wantScreen("4 ports: 2 valid · 1 no peer · 1 expired · 2 with warnings", "Peer PFC", "✗ ttl-expired", "no peer  ")
+		// The expired port's lost peer is a warning too (peer-lost); the
+		// port without a peer is an error, as dcbtop check's dcbx-peer
+		// says (7737732: no finding).
+		h.wantScreen("4 ports: 2 valid · 1 no peer · 1 expired · 1 with errors · 2 with warnings", "Peer PFC", "✗ ttl-expired", "no peer  ")
 		h.wantNotScreen("remote invalid 2", "ttl-exp…")
 		s := h.screen()
 		for _, l := range strings.Split(s, "\n") {

@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/dcbtop/dcbtop/engine/diag"
-
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dcbtop/dcbtop/engine"
@@ -15,70 +13,73 @@ import (
 
 // ---- Diagnostics ----
 
-func diagCounts(ds []diag.Diagnostic) (errs, warns, infos int) {
-	for _, d := range ds {
-		switch d.Severity {
-		case diag.SeverityError:
-			errs++
-		case diag.SeverityWarning:
-			warns++
-		default:
-			infos++
-		}
-	}
-	return
-}
-
-// sevMark renders a severity as symbol and word, padded to 10 cells.
-func (r *renderer) sevMark(s diag.Severity) string {
-	switch s {
-	case diag.SeverityError:
+// sevMark renders a finding's level as symbol and word, padded to 10
+// cells.
+func (r *renderer) sevMark(l findingLevel) string {
+	switch l {
+	case findError:
 		return r.st.Crit.Render(pad(r.sym.Error+" error", 10))
-	case diag.SeverityWarning:
+	case findWarning:
 		return r.st.Warn.Render(pad(r.sym.Warning+" warning", 10))
+	case findUnknown:
+		return r.st.Dim.Render(pad(r.sym.Unknown+" unknown", 10))
 	}
 	return r.st.Info.Render(pad(r.sym.Info+" info", 10))
 }
 
+// diagContent is the Diag pane: the interface's findings, worst first,
+// from the one evaluation every surface reads (the diagnostics and the
+// checks' verdicts, findingsOf); "no problems found" only when every
+// check is OK and nothing is said, and what was not read is listed as
+// unknown, never shown as fine.
 func (r *renderer) diagContent(w int) paneContent {
 	c := paneContent{cursor: -1}
-	ds := r.diagnostics()
-	slices.SortStableFunc(ds, func(a, b diag.Diagnostic) int { return cmp.Compare(b.Severity, a.Severity) })
-	e, wn, i := diagCounts(ds)
-	c.sub = fmt.Sprintf("%s %s · %s %s · %s %d info", r.sym.Error, plural(e, "error"), r.sym.Warning, plural(wn, "warning"), r.sym.Info, i)
+	fs := findingsOf(r.in, r.snap.Diagnostics)
+	slices.SortStableFunc(fs, func(a, b finding) int { return cmp.Compare(b.level, a.level) })
+	e, wn, i, u := findingCounts(fs)
+	c.sub = fmt.Sprintf("%s %s · %s %s · %s %d info · %s %d unknown", r.sym.Error, plural(e, "error"), r.sym.Warning, plural(wn, "warning"), r.sym.Info, i, r.sym.Unknown, u)
 	if terms := textTerms(r.vs.filter); len(terms) > 0 {
 		// The log's filter filters the diagnostics too.
-		all := len(ds)
-		ds = slices.DeleteFunc(ds, func(d diag.Diagnostic) bool {
-			return !matchesText(terms, string(d.Code), d.Message, d.Feature, d.Action)
+		all := len(fs)
+		fs = slices.DeleteFunc(fs, func(f finding) bool {
+			return !matchesText(terms, f.tag, f.msg, f.action)
 		})
-		c.sub += fmt.Sprintf(" · filter: %d of %d", len(ds), all)
-		if len(ds) == 0 {
+		c.sub += fmt.Sprintf(" · filter: %d of %d", len(fs), all)
+		if len(fs) == 0 {
 			c.body = []string{r.st.Dim.Render("no diagnostic matches the filter (esc clears it)")}
 			return c
 		}
 	}
-	if len(ds) == 0 {
+	if len(fs) == 0 {
 		c.sub = ""
 		c.body = []string{r.st.OK.Render(r.sym.OK + " no problems found")}
 		return c
 	}
 	const indent = 10
 	tw := max(10, w-indent)
-	for _, d := range ds {
-		msg := strings.Split(ansi.Wordwrap(Sanitize(d.Message), tw, " "), "\n")
+	if e+wn+i == 0 {
+		c.body = append(c.body, r.st.Dim.Render(pad("", indent)+"no problem in what was read; not judged:"))
+	}
+	for _, f := range fs {
+		if f.level == findUnknown {
+			// One line: which checks could not be judged; the details
+			// (enter) say what each lacks.
+			c.body = append(c.body, r.sevMark(f.level)+r.st.Dim.Render(trunc(Sanitize(f.msg)+" · enter: what each lacks", tw)))
+			continue
+		}
+		msg := strings.Split(ansi.Wordwrap(Sanitize(f.msg), tw, " "), "\n")
 		for k, l := range msg {
 			lead := strings.Repeat(" ", indent)
 			if k == 0 {
-				lead = r.sevMark(d.Severity)
+				lead = r.sevMark(f.level)
 			}
 			c.body = append(c.body, lead+l)
 		}
-		act := "→ " + Sanitize(d.Action)
-		if d.Action == "" {
+		act := "→ " + Sanitize(f.action)
+		if f.action == "" {
 			act = ""
 		}
-		for _, l := range wrapTagged(act, "["+Sanitize(string(d.Code))+"]", tw) {
+		for _, l := range wrapTagged(act, "["+Sanitize(f.tag)+"]", tw) {
 			c.body = append(c.body, strings.Repeat(" ", indent)+r.st.Dim.Render(l))
 		}
 	}

@@ -26,6 +26,7 @@ type Symbols struct {
 	Warning string // ⚠
 	Info    string // ℹ
 	OK      string // ✓
+	Unknown string // a check nothing read enough to judge: ?
 	Derived string // an NDK counter approximated from another source: ≈
 	Sep     string // between the parts of a line: ·
 	// Ellipsis ends text the screen itself shortens ("waiting…"); cut
@@ -53,7 +54,7 @@ type Symbols struct {
 func UnicodeSymbols() Symbols {
 	return Symbols{
 		Diff: "≠", On: "●", Off: "·", Absent: "—", Cursor: "▸", Focus: "▶", Remote: "★", Multi: "!!",
-		Error: "✗", Warning: "⚠", Info: "ℹ", OK: "✓", Derived: "≈", Sep: "·", Ellipsis: "…",
+		Error: "✗", Warning: "⚠", Info: "ℹ", OK: "✓", Unknown: "?", Derived: "≈", Sep: "·", Ellipsis: "…",
 		RuleH: "─", RuleV: "│", Up: "↑", Down: "↓", GaugeFull: "█", GaugeEmpty: "░",
 		Spark: [8]string{"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"},
 		Live:  "●", Play: "▶", Stop: "■", Demo: "◆", Times: "×",
@@ -66,7 +67,7 @@ func UnicodeSymbols() Symbols {
 func ASCIISymbols() Symbols {
 	return Symbols{
 		Diff: "!=", On: "*", Off: ".", Absent: "-", Cursor: ">", Focus: "#", Remote: "*", Multi: "!!",
-		Error: "x", Warning: "!", Info: "i", OK: "+", Derived: "~", Sep: ".", Ellipsis: "...",
+		Error: "x", Warning: "!", Info: "i", OK: "+", Unknown: "?", Derived: "~", Sep: ".", Ellipsis: "...",
 		RuleH: "-", RuleV: "|", Up: "^", Down: "v", GaugeFull: "#", GaugeEmpty: ".",
 		Spark: [8]string{"_", ".", ":", "-", "=", "+", "*", "#"},
 		Live:  "*", Play: ">", Stop: "#", Demo: "*", Times: "x",

@@ -280,8 +280,8 @@ func TestCheckText(t *testing.T) {
 	if code != 2 {
 		t.Errorf("exit %d, want 2", code)
 	}
-	for _, want := range []string{"dcbtop check: CRITICAL", "eth0  CRITICAL", "CRITICAL roce-pfc", "the peer does not enable PFC on RoCE priority 3",
-		"→ enable PFC on priority 3 on the switch port", "UNKNOWN  pauses"} {
+	for _, want := range []string{"dcbtop check: CRITICAL", "eth0  CRITICAL", "CRITICAL roce-pfc", "PFC is off on RoCE priority 3 at the peer, and so in force here too (this host, willing, took the peer's PFC)",
+		"→ enable PFC on priority 3 on the switch port: this host, willing, takes it", "UNKNOWN  pauses"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the report lacks %q:\n%s", want, out)
 		}
@@ -439,16 +439,26 @@ func lldpFrame(t *testing.T, f checkFrame) []byte {
 func TestCheckLive(t *testing.T) {
 	t.Parallel()
 	healthyPeer := checkFrame{src: switchMAC, name: "leaf1", tlvs: []lldp.TLV{ets5050, reco5050, pfcOn3, roceApp}}
+	// Every check OK but single-agent: an in-memory link has no DCB
+	// netlink, so whether the NIC's firmware runs DCBX is not known, and
+	// what is not known is UNKNOWN (exit 3), never OK.
 	code, r := liveCheck(t, []checkFrame{host(), healthyPeer}, "--wait", "20s")
-	if code != 0 || r.Verdict != verdict.OK || r.Source != "live" || r.File != nil {
+	if code != 3 || r.Verdict != verdict.Unknown || r.Source != "live" || r.File != nil {
 		t.Errorf("healthy: exit %d, report %+v", code, r)
 	}
 	if r.Ended != check.EndReady {
 		t.Errorf("healthy: ended %q, want %q: the check should end once the peer and two samples are in", r.Ended, check.EndReady)
 	}
 	for _, x := range r.Interfaces[0].Results {
-		if x.Verdict != verdict.OK {
-			t.Errorf("healthy: %s %v: %s %v", x.Check, x.Verdict, x.Summary, x.Evidence)
+		want := verdict.OK
+		if x.Check == verdict.CheckAgents {
+			want = verdict.Unknown
+			if u := x.Unread(); len(u) != 1 || !strings.HasPrefix(u[0], "the NIC's DCBX mode") {
+				t.Errorf("healthy: single-agent did not read %q, want the NIC's DCBX mode only", u)
+			}
+		}
+		if x.Verdict != want {
+			t.Errorf("healthy: %s %v, want %v: %s %v", x.Check, x.Verdict, want, x.Summary, x.Evidence)
 		}
 	}
 

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/testbed"
 	"github.com/dcbtop/dcbtop/testbed/snaptest"

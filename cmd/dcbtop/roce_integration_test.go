@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-
 	"github.com/dcbtop/dcbtop/engine/lossless"
 
 	"github.com/dcbtop/dcbtop/capture/control"

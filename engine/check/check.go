@@ -136,7 +136,10 @@ func (c *checker) add(name verdict.Name, v verdict.Verdict, summary, fix string,
 			r.Summary = "not known: " + strings.Join(unread, "; ")
 		}
 	}
-	for _, u := range unread {
+	for i, u := range unread {
+		if f := unreadFact(facts, i); f.Why != "" && strings.Contains(r.Summary, f.Why) && !strings.HasPrefix(r.Summary, "not known: ") {
+			continue // the summary says it
+		}
 		evidence = append(evidence, "not read: "+u)
 	}
 	if evidence == nil {
@@ -144,6 +147,19 @@ func (c *checker) add(name verdict.Name, v verdict.Verdict, summary, fix string,
 	}
 	r.Evidence = evidence
 	c.out = append(c.out, r)
+}
+
+// unreadFact returns the i-th of facts that was not read.
+func unreadFact(facts []verdict.Fact, i int) verdict.Fact {
+	for _, f := range facts {
+		if !f.Read {
+			if i == 0 {
+				return f
+			}
+			i--
+		}
+	}
+	return verdict.Fact{}
 }
 
 // sideRead reports whether one of facts of side was read.
@@ -476,6 +492,11 @@ func (c *checker) rocePFC() {
 	peerOff := peer != nil && !peer.Enabled.Has(p)
 	hereOff := here != nil && (here.PFC == nil || !here.PFC.Enabled.Has(p))
 	switch {
+	case peerOff && hereOff && c.in.Resolution.PFC.Source == dcb.FromRemote:
+		// This host, willing, took the peer's: the peer decides both.
+		c.blame(verdict.SidePeer, verdict.SideHost)
+		c.add(verdict.CheckRoCEPFC, verdict.Critical, fmt.Sprintf("PFC is off on RoCE priority %d at the peer, and so in force here too (this host, willing, took the peer's PFC)", p),
+			fmt.Sprintf("enable PFC on priority %d on the switch port: this host, willing, takes it", p), ev...)
 	case peerOff && hereOff:
 		c.blame(verdict.SidePeer, verdict.SideHost)
 		c.add(verdict.CheckRoCEPFC, verdict.Critical, fmt.Sprintf("PFC is off on RoCE priority %d on both sides: neither this host nor the peer enables it", p),
@@ -907,7 +928,9 @@ func (c *checker) rocePath() {
 	worst := lossless.PathOK
 	var ev, unknown []string
 	var bad *lossless.PathHop
-	for _, p := range lc.RoCEPaths {
+	var badAt *lossless.RoCEPath
+	for i := range lc.RoCEPaths {
+		p := &lc.RoCEPaths[i]
 		for i := range p.Hops {
 			h := &p.Hops[i]
 			v := "?"
@@ -919,7 +942,7 @@ func (c *checker) rocePath() {
 				unknown = append(unknown, string(h.Hop))
 			}
 			if h.Verdict.Worse(worst) {
-				worst, bad = h.Verdict, h
+				worst, bad, badAt = h.Verdict, h, p
 			}
 		}
 	}
@@ -931,10 +954,10 @@ func (c *checker) rocePath() {
 	switch worst {
 	case lossless.PathError:
 		c.blame(verdict.SideHost)
-		c.add(verdict.CheckRoCEPath, verdict.Critical, fmt.Sprintf("RoCE path: %s: %s", bad.Hop, bad.Reason), "fix that hop (see the diagnostics and the Lossless pane's path)", ev...)
+		c.add(verdict.CheckRoCEPath, verdict.Critical, hopSummary(badAt, bad), "fix that hop (see the diagnostics and the Lossless pane's path)", ev...)
 	case lossless.PathWarning:
 		c.blame(verdict.SideHost)
-		c.add(verdict.CheckRoCEPath, verdict.Warning, fmt.Sprintf("RoCE path: %s: %s", bad.Hop, bad.Reason), "fix that hop (see the diagnostics and the Lossless pane's path)", ev...)
+		c.add(verdict.CheckRoCEPath, verdict.Warning, hopSummary(badAt, bad), "fix that hop (see the diagnostics and the Lossless pane's path)", ev...)
 	case lossless.PathUnknown:
 		c.add(verdict.CheckRoCEPath, verdict.Unknown, "RoCE path: unknown at "+strings.Join(unknown, ", "), "", ev...)
 	default:

@@ -154,13 +154,20 @@ func (c *checker) fold() {
 					continue
 				}
 				r.Evidence = appendOnce(r.Evidence, fmt.Sprintf("%s/%d %s: %s", engine.Sanitize(p.Device), p.Port, h.Hop, h.Verdict))
-				r.Verdict, r.Summary = v, fmt.Sprintf("RoCE path %s/%d, %s: %s", engine.Sanitize(p.Device), p.Port, h.Hop, h.Reason)
+				r.Verdict, r.Summary = v, hopSummary(&p, &h)
 				if v != verdict.Unknown {
 					r.Fix = "see the Lossless pane's RoCE path and the diagnostics"
 				}
 			}
 		}
 	}
+}
+
+// hopSummary is the summary of a verdict a hop decides, the same in
+// roce-path and in the check of the hop's area: "RoCE path mlx5_0/1,
+// pfc: PFC is off on priority 3".
+func hopSummary(p *lossless.RoCEPath, h *lossless.PathHop) string {
+	return fmt.Sprintf("RoCE path %s/%d, %s: %s", engine.Sanitize(p.Device), p.Port, h.Hop, h.Reason)
 }
 
 // afterPriority reports whether hop h is judged at the RoCE priority (TC,

@@ -28,8 +28,8 @@ import (
 	"github.com/dcbtop/dcbtop/engine/diag"
 
 	"github.com/dcbtop/dcbtop/engine"
-	"github.com/dcbtop/dcbtop/engine/check"
 	"github.com/dcbtop/dcbtop/engine/agent"
+	"github.com/dcbtop/dcbtop/engine/check"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 

@@ -1,6 +1,8 @@
 package metrics
 
 import (
+	"github.com/dcbtop/dcbtop/engine/verdict"
+
 	"runtime"
 	"strings"
 	"sync"
@@ -63,6 +65,10 @@ type descs struct {
 	diagnostics *prometheus.Desc
 	mismatch    *prometheus.Desc
 	nicState    *prometheus.Desc
+	// readiness and readinessWorst are the snapshot's verdicts (one
+	// evaluation, engine.Interface.Checks).
+	readiness      *prometheus.Desc
+	readinessWorst *prometheus.Desc
 
 	indications *prometheus.Desc
 
@@ -127,6 +133,10 @@ func newDescs() descs {
 			"1 while a diagnostic is active on the interface; code names the problem (see dcbtop's docs/dcbx.md, Diagnostics) and severity is info, warning or error.", i, "code", "severity"),
 		diagnostics: d("diagnostics",
 			"Number of active diagnostics on the interface by severity; alert on error > 0.", i, "severity"),
+		readiness: d("readiness_verdict",
+			"Verdict of one check of lossless (RoCE) readiness on the interface now, as a Nagios code: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN (nothing read enough to judge); the same evaluation as the screen's Diag pane and dcbtop check.", i, "check"),
+		readinessWorst: d("readiness_interface_verdict",
+			"Worst verdict of the interface's checks of lossless readiness now, as a Nagios code: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN (CRITICAL over WARNING over UNKNOWN over OK).", i),
 		mismatch: d("dcbx_feature_mismatch",
 			"1 when the parameters in force here differ from the peer's for the feature (pfc: pfc-mismatch or neither-willing-mismatch, ets: ets-mismatch), 0 when they agree; absent when local parameters are unknown or remote parameters invalid.", i, "feature"),
 
@@ -200,7 +210,7 @@ func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
 		d.buildInfo, d.up, d.localSource, d.willing, d.remoteValid, d.remoteInvalid, d.dialect,
 		d.multiPeer, d.multiPeerHoldDown, d.peers, d.remoteTTL, d.minTTL, d.peerInfo, d.configInfo,
 		d.etsBandwidth, d.etsPrioTC, d.etsTSA, d.pfcEnabled, d.appEntries,
-		d.diagnostic, d.diagnostics, d.mismatch, d.nicState, d.indications,
+		d.diagnostic, d.diagnostics, d.mismatch, d.nicState, d.readiness, d.readinessWorst, d.indications,
 		d.frames, d.malformed, d.unchanged, d.kernelDrops, d.evicted, d.tlvsDropped, d.recordsOdd,
 	} {
 		ch <- x
@@ -277,8 +287,34 @@ func (c *Collector) collectInterface(ch chan<- prometheus.Metric, in *engine.Int
 		gauge(ch, d.nicState, 1, name, strings.ToLower(s.Feature.String()), boundedLabel(nicStates[:], s.State))
 	}
 	c.collectDiagnostics(ch, in)
+	c.collectReadiness(ch, in)
 	c.collectCounters(ch, name, in.Capture)
 	c.collectLossless(ch, name, in.Counters)
+}
+
+// collectReadiness exports the interface's verdicts as the snapshot has
+// them (Interface.Checks): none where nothing judged.
+func (c *Collector) collectReadiness(ch chan<- prometheus.Metric, in *engine.Interface) {
+	if in.Checks == nil {
+		return
+	}
+	var worst verdict.Verdict
+	seen := map[string]verdict.Verdict{}
+	var order []string
+	for _, r := range in.Checks {
+		name := boundedLabel(verdict.Names, r.Check)
+		v, ok := seen[name]
+		if !ok {
+			order = append(order, name)
+			v = r.Verdict
+		}
+		seen[name] = v.Worst(r.Verdict)
+		worst = worst.Worst(r.Verdict)
+	}
+	for _, name := range order {
+		gauge(ch, c.d.readiness, float64(seen[name]), in.Name, name)
+	}
+	gauge(ch, c.d.readinessWorst, float64(worst), in.Name)
 }
 
 func (c *Collector) collectPeers(ch chan<- prometheus.Metric, in *engine.Interface) {

@@ -1,6 +1,10 @@
 package metrics
 
 import (
+	"github.com/dcbtop/dcbtop/engine/verdict"
+
+	"github.com/dcbtop/dcbtop/engine/check"
+
 	"flag"
 	"fmt"
 	"os"
@@ -215,7 +219,9 @@ func scenarios() []scenario {
 // final snapshot.
 func build(t testing.TB, sc scenario) (*Collector, engine.Snapshot) {
 	t.Helper()
-	e := engine.New(sc.cfg)
+	cfg := sc.cfg
+	cfg.Judge = check.Judge // the one evaluation, as engine/host sets it
+	e := engine.New(cfg)
 	var snap engine.Snapshot
 	opts := []Option{WithBuildInfo("v1.2.3", "abc1234")}
 	if sc.sources != nil {
@@ -599,6 +605,7 @@ func boundedLabels() map[string][]string {
 		"direction": {"in", "out", "sent", "rx", "tx"},
 		"level":     {"warning", "error"},
 		"hop":       hops(),
+		"check":     append(labelStrings(verdict.Names), other),
 	}
 }
 
