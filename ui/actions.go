@@ -10,6 +10,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/check"
+	"github.com/dcbtop/dcbtop/engine/verdict"
 )
 
 // target returns the selected interface when act may be tried on it. When
@@ -136,8 +138,40 @@ func (m *Model) openConfirm(msg confirmMsg) {
 	}
 	if d.hasPreview {
 		d.nic = engine.NICWriteNote(*in, d.op)
+		d.verdicts = dialogVerdicts(in, engine.PreviewInterface(*in, d.willing, d.local))
 	}
 	m.vs.dialog = d
+}
+
+// dialogVerdicts says what a change makes of the verdicts of lossless
+// readiness (the ones every surface shows, engine/check): each that
+// changes ("pfc-agreement: CRITICAL → OK"), with its reason where it is
+// not OK after, then each that stays CRITICAL or WARNING, so that a
+// preview that fixes one finding never hides the one that stays.
+func dialogVerdicts(before *engine.Interface, after engine.Interface) []string {
+	was := map[verdict.Name]verdict.Verdict{}
+	now := before.Checks
+	if now == nil {
+		now = check.Judge(before, false)
+	}
+	for _, r := range now {
+		was[r.Check] = r.Verdict
+	}
+	var changed, stays []string
+	for _, r := range check.Judge(&after, false) {
+		bad := r.Verdict == verdict.Critical || r.Verdict == verdict.Warning
+		switch v, ok := was[r.Check]; {
+		case !ok || v != r.Verdict:
+			line := fmt.Sprintf("%s: %s → %s", r.Check, v, r.Verdict)
+			if bad {
+				line += ": " + r.Summary
+			}
+			changed = append(changed, line)
+		case bad:
+			stays = append(stays, fmt.Sprintf("stays %s: %s: %s", r.Verdict, r.Check, r.Summary))
+		}
+	}
+	return append(changed, stays...)
 }
 
 // dialogKey answers a confirmation dialog.

@@ -196,6 +196,10 @@ type dialog struct {
 	qosUndo bool
 	// rebased says the state in force changed while it was open.
 	rebased bool
+	// verdicts say what the change does to the verdicts of lossless
+	// readiness (dialogVerdicts): those that change, then those still not
+	// OK after it.
+	verdicts []string
 }
 
 // Model is the dcbtop screen: a tea.Model that renders the latest engine

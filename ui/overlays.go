@@ -122,6 +122,14 @@ func (r *renderer) dialogBox() string {
 	preview := func(heading string) {
 		switch {
 		case d.hasPreview:
+			// The verdicts first: what the change fixes and what it
+			// leaves, before the parameters' detail a small box cuts.
+			if len(d.verdicts) > 0 {
+				lines = append(lines, "What the verdicts become (dcbtop check):")
+				for _, v := range d.verdicts {
+					lines = append(lines, wrap("  "+Sanitize(v), w, "    ")...)
+				}
+			}
 			lines = append(lines, heading)
 			cs := append(resolutionDiff(d.curRes, d.res), paramsDiff(d.curOp, d.op)...)
 			if len(cs) == 0 {

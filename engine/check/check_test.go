@@ -1,6 +1,11 @@
 package check
 
 import (
+	"slices"
+
+	"github.com/dcbtop/dcbtop/engine/diag"
+	"github.com/dcbtop/dcbtop/engine/lldp/lldptest"
+
 	"github.com/dcbtop/dcbtop/engine/verdict"
 
 	"strings"
@@ -621,5 +626,44 @@ func TestPeerLostCheck(t *testing.T) {
 				t.Errorf("dcbx-peer %s, want %s", got, tt.want)
 			}
 		})
+	}
+}
+
+// The screen's w previews what the change does to the verdicts
+// (engine.PreviewInterface, Changes): following neither-willing-
+// mismatch's advice (Willing on) with PFC 3 here and 4 at the peer fixes
+// pfc-agreement, and roce-pfc stays CRITICAL for another reason: the host
+// takes the peer's PFC 4 while RoCE is on 3. At 7737732 the preview said
+// "PFC priority 3 disabled" and nothing of the verdicts.
+func TestPreviewVerdicts(t *testing.T) {
+	e := liveHost()
+	local := roceLocal(false)
+	e.Apply(engine.LocalChanged{Interface: "eth0", At: at(0), Source: engine.SourceAgent, Willing: false, Params: local})
+	e.Apply(rx(1, frame(t, macB, 120, etsA, &lldp.PFC{Cap: 8, Enabled: 1 << 4}, lldptest.App1)))
+	before, _ := e.Interface("eth0")
+	if _, ok := before.Diagnostic(diag.CodeNeitherWilling); !ok {
+		t.Fatalf("no neither-willing-mismatch before: %+v", before.Diagnostics)
+	}
+	after := engine.PreviewInterface(before, true, nil)
+	if _, ok := after.Diagnostic(diag.CodeNeitherWilling); ok {
+		t.Errorf("neither-willing-mismatch stays in the preview of Willing on")
+	}
+	if after.Operational.PFC.Enabled != 1<<4 || after.Willing == nil || !*after.Willing {
+		t.Errorf("preview: operational PFC %v, willing %v; want the peer's {4}, on", after.Operational.PFC.Enabled, after.Willing)
+	}
+	got := Changes(&before, &after, Options{})
+	if !slices.Contains(got, "pfc-agreement: CRITICAL → OK") {
+		t.Errorf("changes %q lack pfc-agreement: CRITICAL → OK", got)
+	}
+	for _, r := range Run(&after, Options{}) {
+		if r.Check == verdict.CheckRoCEPFC && (r.Verdict != verdict.Critical || !strings.Contains(r.Summary, "at the peer, and so in force here too")) {
+			t.Errorf("roce-pfc after Willing on: %s %q, want CRITICAL: the host took the peer's PFC off on 3", r.Verdict, r.Summary)
+		}
+	}
+	// The engine, doing it, agrees with its preview.
+	e.Apply(engine.LocalChanged{Interface: "eth0", At: at(2), Source: engine.SourceAgent, Willing: true, Params: local.WithWilling(true)})
+	done, _ := e.Interface("eth0")
+	if diff := cmp.Diff(verdicts(Run(&done, Options{})), verdicts(Run(&after, Options{}))); diff != "" {
+		t.Errorf("the preview's verdicts differ from the change's (-done +preview):\n%s", diff)
 	}
 }
