@@ -332,3 +332,49 @@ func TestNeverPausedPerPriority(t *testing.T) {
 		})
 	}
 }
+
+// A pause storm says who pauses whom: pauses received are the peer
+// pausing this host, pauses sent this host's NIC pausing the peer, and the
+// NIC's storm guard (mlx5 tx_pause_storm_*_events) counts this host
+// sending. At 7737732 both directions got the same words, and the guard
+// was said to be "a receiver pausing this port".
+func TestPauseStormDirection(t *testing.T) {
+	roceOn3 := &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}, App: []dcb.App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}}}
+	for _, tt := range []struct {
+		name   string
+		second func(s *CountersSampled)
+		want   []string
+	}{
+		{"received", func(s *CountersSampled) { s.PFC.Priorities[3].RxPause.Value = 5000 },
+			[]string{"the peer pauses this host on priority 3: up to 5000 pause frames/s received"}},
+		{"sent", func(s *CountersSampled) { s.PFC.Priorities[3].TxPause.Value = 5000 },
+			[]string{"this host pauses the peer on priority 3: up to 5000 pause frames/s sent"}},
+		{"both", func(s *CountersSampled) { s.PFC.Priorities[3].RxPause.Value, s.PFC.Priorities[3].TxPause.Value = 5000, 3000 },
+			[]string{"the peer pauses this host on priority 3", "this host pauses the peer on priority 3"}},
+		{"the storm guard", func(s *CountersSampled) { s.PFC.StormWarning = reading(1, "tx_pause_storm_warning_events") },
+			[]string{"this host's NIC has been sending pause frames for a long time"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := New(Config{})
+			e.Apply(LocalChanged{Interface: "eth0", At: t0, Source: SourceDCBNL, Params: roceOn3})
+			e.Apply(mlxSample(t0, 0))
+			s := mlxSample(t0.Add(time.Second), 1)
+			tt.second(&s)
+			e.Apply(s)
+			var got []string
+			for _, d := range e.Snapshot().Interfaces[0].Diagnostics {
+				if d.Code == diag.CodePauseStorm {
+					got = append(got, d.Message)
+				}
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("pause-storm diagnostics %q, want %d", got, len(tt.want))
+			}
+			for i, w := range tt.want {
+				if !strings.Contains(got[i], w) {
+					t.Errorf("diagnostic %q lacks %q", got[i], w)
+				}
+			}
+		})
+	}
+}

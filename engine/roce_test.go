@@ -278,34 +278,55 @@ func TestRoCEPath(t *testing.T) {
 		s     CountersSampled
 		want  string
 		peer  *lldp.PFC // what the peer advertises; nil: pfc3; noPeer: no frame
+		// oneSample applies s alone (no rates); edit1 edits the sample a
+		// second before.
+		oneSample bool
+		edit1     func(s *CountersSampled)
 	}{
 		{"ready", ready, sample(nil),
-			"gid=ok tos=ok trust=ok priority=ok tc=ok pfc=ok buffer=ok ets=ok pauses=ok ecn=ok worst=ok", nil},
+			"gid=ok tos=ok trust=ok priority=ok tc=ok pfc=ok buffer=ok ets=ok pauses=ok ecn=ok worst=ok", nil, false, nil},
 		{"default ToS Not-ECT: the ToS hop warns", ready, sample(func(s *CountersSampled) {
 			s.RoCE[0].DefaultToS = &lossless.RoCEToS{ToS: 104, DSCP: 26, ECN: 0, Source: "default_roce_tos"}
-		}), "gid=ok tos=warning trust=ok priority=ok tc=ok pfc=ok buffer=ok ets=ok pauses=ok ecn=ok worst=warning", nil},
+		}), "gid=ok tos=warning trust=ok priority=ok tc=ok pfc=ok buffer=ok ets=ok pauses=ok ecn=ok worst=warning", nil, false, nil},
 		{"default ToS CE: the ToS hop fails", ready, sample(func(s *CountersSampled) {
 			s.RoCE[0].DefaultToS = &lossless.RoCEToS{ToS: 107, DSCP: 26, ECN: 3, Source: "default_roce_tos"}
-		}), "gid=ok tos=error trust=ok priority=ok tc=ok pfc=ok buffer=ok ets=ok pauses=ok ecn=ok worst=error", nil},
+		}), "gid=ok tos=error trust=ok priority=ok tc=ok pfc=ok buffer=ok ets=ok pauses=ok ecn=ok worst=error", nil, false, nil},
 		{"PFC off on the RoCE priority", func() *dcb.Params { p := ready(); p.PFC.Enabled = 1 << 4; return p }, sample(nil),
-			"gid=ok tos=error trust=ok priority=error tc=ok pfc=error buffer=ok ets=ok pauses=ok ecn=ok worst=error", nil},
+			"gid=ok tos=error trust=ok priority=error tc=ok pfc=error buffer=ok ets=ok pauses=ok ecn=ok worst=error", nil, false, nil},
 		// No ToS, no routable GID (so no telling whether the traffic is
 		// tagged), the trust unknown: where RoCE lands is unknown. 54a24de
 		// took the UDP 4791 entry, which mlx5 never applies, and said ok.
 		{"no routable GID, no ToS, trust unknown: the priority unknown", ready, sample(func(s *CountersSampled) {
 			s.RoCE[0].RoutableV2, s.RoCE[0].RoutableV2Why, s.RoCE[0].DefaultToS = nil, sp("only link-local GIDs"), nil
 			s.QoS.Trust = nil
-		}), "gid=warning tos=unknown trust=unknown priority=unknown tc=unknown pfc=unknown buffer=unknown ets=unknown pauses=unknown ecn=unknown worst=warning", nil},
+		}), "gid=warning tos=unknown trust=unknown priority=unknown tc=unknown pfc=unknown buffer=unknown ets=unknown pauses=unknown ecn=unknown worst=warning", nil, false, nil},
 		{"empty buffer, 0% ETS, ECN off", ready, sample(func(s *CountersSampled) {
 			s.QoS.Buffer.SizeBytes[1] = 0
 			s.ECN.ReactionPoint = 0
-		}), "gid=ok tos=ok trust=ok priority=ok tc=ok pfc=ok buffer=error ets=ok pauses=ok ecn=warning worst=error", nil},
+		}), "gid=ok tos=ok trust=ok priority=ok tc=ok pfc=ok buffer=error ets=ok pauses=ok ecn=warning worst=error", nil, false, nil},
 		{"no APP table, DSCP trusted: the default priority 0, lossy", func() *dcb.Params { p := ready(); p.App = nil; return p }, sample(nil),
-			"gid=ok tos=error trust=warning priority=error tc=ok pfc=error buffer=ok ets=ok pauses=ok ecn=warning worst=error", nil},
+			"gid=ok tos=error trust=warning priority=error tc=ok pfc=error buffer=ok ets=ok pauses=ok ecn=warning worst=error", nil, false, nil},
 		{"the peer has PFC off on the RoCE priority", ready, sample(nil),
-			"gid=ok tos=ok trust=ok priority=ok tc=ok pfc=error buffer=ok ets=ok pauses=ok ecn=ok worst=error", &lldp.PFC{Cap: 8, Enabled: 1 << 4}},
+			"gid=ok tos=ok trust=ok priority=ok tc=ok pfc=error buffer=ok ets=ok pauses=ok ecn=ok worst=error", &lldp.PFC{Cap: 8, Enabled: 1 << 4}, false, nil},
 		{"no peer: the switch's side unknown", ready, sample(nil),
-			"gid=ok tos=ok trust=ok priority=ok tc=ok pfc=unknown buffer=ok ets=ok pauses=ok ecn=ok worst=unknown", noPeer},
+			"gid=ok tos=ok trust=ok priority=ok tc=ok pfc=unknown buffer=ok ets=ok pauses=ok ecn=ok worst=unknown", noPeer, false, nil},
+		// One sample: no rate, so no storm can be ruled out (7737732: ok).
+		{"one sample: the pauses unknown", ready, sample(nil),
+			"gid=ok tos=ok trust=ok priority=ok tc=ok pfc=ok buffer=ok ets=ok pauses=unknown ecn=ok worst=unknown", nil, true, nil},
+		// Paused 40% of the interval by the peer: lossless and slow, not ok
+		// (7737732: "pauses ✓ ... paused 40.0%").
+		{"the peer pausing this host 40% of the time", ready, sample(func(s *CountersSampled) {
+			s.PFC.Priorities[3].RxPause.Value, s.PFC.Priorities[3].RxPauseDuration.Value = 300, 400000
+		}), "gid=ok tos=ok trust=ok priority=ok tc=ok pfc=ok buffer=ok ets=ok pauses=warning ecn=ok worst=warning", nil, false, func(s *CountersSampled) {
+			s.PFC.Priorities[3].RxPause.Value, s.PFC.Priorities[3].RxPauseDuration.Value = 0, 0
+		}},
+		// This host pausing the peer 40% of the time: the other way round.
+		{"this host pausing the peer 40% of the time", ready, sample(func(s *CountersSampled) {
+			s.PFC.Priorities[3].TxPause.Value = 300
+			s.PFC.Priorities[3].TxPauseDuration = lossless.Reading{Value: 400000, Source: "tx_prio3_pause_duration"}
+		}), "gid=ok tos=ok trust=ok priority=ok tc=ok pfc=ok buffer=ok ets=ok pauses=warning ecn=ok worst=warning", nil, false, func(s *CountersSampled) {
+			s.PFC.Priorities[3].TxPauseDuration = lossless.Reading{Value: 0, Source: "tx_prio3_pause_duration"}
+		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			e := New(Config{})
@@ -316,6 +337,16 @@ func TestRoCEPath(t *testing.T) {
 			case noPeer:
 			default:
 				e.Apply(FrameReceived{Interface: "eth0", At: t0, Data: frame(t, highMAC, 120, etsA, tt.peer, app2)})
+			}
+			// A sample a second before: the pause rates are known.
+			first := tt.s
+			first.At = t0.Add(-time.Second)
+			if tt.edit1 != nil {
+				first.PFC = clonePFC(first.PFC)
+				tt.edit1(&first)
+			}
+			if !tt.oneSample {
+				e.Apply(first)
 			}
 			e.Apply(tt.s)
 			paths := e.Snapshot().Interfaces[0].Counters.RoCEPaths
@@ -360,6 +391,26 @@ func wantCodes(t *testing.T, e *Engine, want []diag.Code, codes ...diag.Code) {
 	}
 }
 
+// cnpsHandled makes a sample's rp_cnp_handled n more.
+func cnpsHandled(n uint64) func(*CountersSampled) {
+	return func(s *CountersSampled) { s.RDMA[0].Congestion[lossless.CNPHandled].Value += n }
+}
+
+// sendOnly and receiveOnly make sample i's RDMA one-way: the other
+// direction's octets stand still.
+func sendOnly(i uint64) func(*CountersSampled) {
+	return func(s *CountersSampled) { s.RDMA[0].NDK[lossless.NDKRDMAInOctets].Value = 4000 }
+}
+
+func receiveOnly(i uint64) func(*CountersSampled) {
+	return func(s *CountersSampled) { s.RDMA[0].NDK[lossless.NDKRDMAOutOctets].Value = 8000 }
+}
+
+// txPauses makes priority 3's sent pauses n.
+func txPauses(n uint64) func(*CountersSampled) {
+	return func(s *CountersSampled) { s.PFC.Priorities[3].TxPause.Value = n }
+}
+
 // TestECNDiagnostics: cnp-priority-lossy and ecn-never-marked fire on the
 // data they exist for and stay silent otherwise; settings whose enables
 // are unknown (upstream mlx5 debugfs) never count as ECN off.
@@ -374,8 +425,13 @@ func TestECNDiagnostics(t *testing.T) {
 	// sample is mlxSample n with the ECN settings e, trust (nil: none
 	// reported), priority 3 paused rx3 times and ECN marks and
 	// out_of_buffer as given.
-	sample := func(n uint64, e *lossless.ECNSample, trust []string, rx3, marked, oob uint64) CountersSampled {
+	sample := func(n uint64, e *lossless.ECNSample, trust []string, rx3, marked, oob uint64, edit ...func(*CountersSampled)) CountersSampled {
 		s := mlxSample(t0.Add(time.Duration(n)*time.Second), n)
+		defer func() {
+			for _, f := range edit {
+				f(&s)
+			}
+		}()
 		s.ECN = e
 		if trust != nil {
 			s.QoS = &lossless.PortQoSSample{Trust: trust, Source: "dcbnl IEEE_GET"}
@@ -404,7 +460,15 @@ func TestECNDiagnostics(t *testing.T) {
 		{"CNP marking unknown", sample(0, &lossless.ECNSample{EnablesUnknown: true, Why: "nothing readable"}, nil, 0, 9, 0), sample(1, &lossless.ECNSample{EnablesUnknown: true, Why: "nothing readable"}, nil, 0, 9, 0), nil},
 		{"pauses received, marks flat", sample(0, vendor(48, 6), nil, 0, 9, 0), sample(1, vendor(48, 6), nil, 40, 9, 0), []diag.Code{diag.CodeECNNeverMarked}},
 		{"out_of_buffer rising, marks flat", sample(0, vendor(48, 6), nil, 0, 9, 0), sample(1, vendor(48, 6), nil, 0, 9, 7), []diag.Code{diag.CodeECNNeverMarked}},
-		{"pauses received, marks rising", sample(0, vendor(48, 6), nil, 0, 9, 0), sample(1, vendor(48, 6), nil, 40, 30, 7), nil},
+		// This host sends and receives: the marks of what it receives say
+		// nothing of what it sends, whose marks arrive at the far end and
+		// come back as CNPs (7737732 judged the sender by the marks it
+		// received).
+		{"pauses received, marks arriving, no CNP back: the sender's end", sample(0, vendor(48, 6), nil, 0, 9, 0), sample(1, vendor(48, 6), nil, 40, 30, 0), []diag.Code{diag.CodeECNNeverMarked}},
+		{"pauses received, CNPs handled: the sender's signal came", sample(0, vendor(48, 6), nil, 0, 9, 0), sample(1, vendor(48, 6), nil, 40, 30, 0, cnpsHandled(40)), nil},
+		// A host that only sends: marks never arrive here; CNPs do.
+		{"a sender only, paused, CNPs handled, marks flat", sample(0, vendor(48, 6), nil, 0, 9, 0, sendOnly(0)), sample(1, vendor(48, 6), nil, 40, 9, 0, sendOnly(1), cnpsHandled(40)), nil},
+		{"a receiver only, pausing the peer, marks flat", sample(0, vendor(48, 6), nil, 0, 9, 0, receiveOnly(0)), sample(1, vendor(48, 6), nil, 0, 9, 0, receiveOnly(1), txPauses(30)), []diag.Code{diag.CodeECNNeverMarked}},
 		{"quiet, marks flat", sample(0, vendor(48, 6), nil, 0, 9, 0), sample(1, vendor(48, 6), nil, 0, 9, 0), nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -468,4 +532,13 @@ func TestLinkPauseFrames(t *testing.T) {
 			}
 		})
 	}
+}
+
+// clonePFC copies a PFC sample, to edit one of two samples that share it.
+func clonePFC(p *lossless.PFCSample) *lossless.PFCSample {
+	if p == nil {
+		return nil
+	}
+	c := *p
+	return &c
 }

@@ -92,7 +92,7 @@ func (r *renderer) losslessContent(w int) paneContent {
 // Widths of the traffic table's columns: the share of the interval
 // paused, and the narrowest a sparkline gets.
 const (
-	pausedW   = 7
+	pausedW   = 13
 	minSparkW = 8
 )
 
@@ -105,7 +105,7 @@ func (r *renderer) trafficLines(lc *lossless.Counters, w int) []string {
 	counted, quiet := false, 0
 	for p := range uint8(8) {
 		pp := r.prioPause(p)
-		if pp == nil || (pp.RxBytes == nil && pp.TxBytes == nil && pp.PausedFraction == nil) {
+		if pp == nil || (pp.RxBytes == nil && pp.TxBytes == nil && pp.PausedFraction == nil && pp.TxPausedFraction == nil) {
 			continue
 		}
 		counted = true
@@ -144,7 +144,7 @@ func (r *renderer) trafficLines(lc *lossless.Counters, w int) []string {
 		head += ", peak " + fmtRate(topT)
 	}
 	lines := []string{r.st.ColHeader.Render(pad("Prio PFC", pausePrioW) + padLeft("rx B/s", pauseCountW) + padLeft("tx B/s", pauseCountW) +
-		gap + pad(head, sw) + gap + padLeft("paused", pausedW) + gap + "paused " + fmtSeconds(lossless.HistoryWindow))}
+		gap + pad(head, sw) + gap + padLeft("paused rx/tx", pausedW) + gap + "paused rx " + fmtSeconds(lossless.HistoryWindow))}
 	for _, p := range rows {
 		pp := r.prioPause(p)
 		spark := func(v []float64, w int, top float64) string {
@@ -154,10 +154,22 @@ func (r *renderer) trafficLines(lc *lossless.Counters, w int) []string {
 			}
 			return s
 		}
+		// The share of the interval paused each way: by the peer (pauses
+		// received), then pausing the peer (sent) where the driver counts
+		// it.
+		pct := func(f *float64) string {
+			if f == nil {
+				return notAvail
+			}
+			return fmt.Sprintf("%.1f%%", 100*(*f))
+		}
 		share := na
-		if pp.PausedFraction != nil {
-			share = fmt.Sprintf("%.1f%%", 100*(*pp.PausedFraction))
-			if *pp.PausedFraction >= 0.5 {
+		if pp.PausedFraction != nil || pp.TxPausedFraction != nil {
+			share = pct(pp.PausedFraction)
+			if pp.TxPausedFraction != nil {
+				share += "/" + pct(pp.TxPausedFraction)
+			}
+			if (pp.PausedFraction != nil && *pp.PausedFraction >= 0.1) || (pp.TxPausedFraction != nil && *pp.TxPausedFraction >= 0.1) {
 				share = r.st.Warn.Render(share)
 			}
 		}

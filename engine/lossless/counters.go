@@ -195,12 +195,16 @@ type PrioPause struct {
 	// RxBytes and TxBytes are the priority's traffic, RxBytesRate and
 	// TxBytesRate per second over the last interval; PausedFraction is
 	// the share of the last interval this port spent paused by the peer
-	// on the priority (rx pause duration), 0 to 1. Null where unknown.
-	RxBytes        *uint64  `json:"rx_bytes"`
-	TxBytes        *uint64  `json:"tx_bytes"`
-	RxBytesRate    *float64 `json:"rx_bytes_rate"`
-	TxBytesRate    *float64 `json:"tx_bytes_rate"`
-	PausedFraction *float64 `json:"paused_fraction"`
+	// on the priority (rx pause duration: pauses received), and
+	// TxPausedFraction the share this port spent pausing the peer (tx
+	// pause duration: pauses sent; mlx5 tx_prio{p}_pause_duration), 0 to
+	// 1. Null where unknown.
+	RxBytes          *uint64  `json:"rx_bytes"`
+	TxBytes          *uint64  `json:"tx_bytes"`
+	RxBytesRate      *float64 `json:"rx_bytes_rate"`
+	TxBytesRate      *float64 `json:"tx_bytes_rate"`
+	PausedFraction   *float64 `json:"paused_fraction"`
+	TxPausedFraction *float64 `json:"tx_paused_fraction"`
 	// RxPauseTransitions counts the pauses the peer started on the
 	// priority, where the driver counts them.
 	RxPauseTransitions *uint64 `json:"rx_pause_transitions"`
@@ -364,6 +368,9 @@ func pfcCounters(s *PFCSample, prev *Sample, dt time.Duration) PFCCounters {
 			}
 			if f, ok := pausedFraction(b.RxPauseDuration, c.RxPauseDuration, dt); ok {
 				pp.PausedFraction = &f
+			}
+			if f, ok := pausedFraction(b.TxPauseDuration, c.TxPauseDuration, dt); ok {
+				pp.TxPausedFraction = &f
 			}
 			if v, ok := readingRate(b.RxPause, c.RxPause, dt); ok {
 				pp.RxPauseRate = &v

@@ -80,7 +80,14 @@ func (p *port) losslessDiagnostics() []diag.Diagnostic {
 	return out
 }
 
-// pauseDiagnostics: pause storms and pauses on priorities without PFC.
+// pauseDiagnostics: pause storms and pauses on priorities without PFC,
+// each saying who pauses whom. Pauses received are the peer pausing this
+// host (the switch cannot forward what this host sends: congestion beyond
+// it); pauses sent are this host's NIC pausing the peer (its receive path
+// does not drain). The NIC's storm guard (mlx5 tx_pause_storm_warning_
+// and _error_events, device_stall_minor/critical_watermark_cnt: "the
+// device was sending pauses for a long period of time", mlx5
+// counters.rst) counts this host sending.
 func pauseDiagnostics(pfc, before *PFCSample, dt time.Duration, pfcKnown bool, pfcOn dcb.PrioSet) []diag.Diagnostic {
 	var out []diag.Diagnostic
 	if before != nil {
@@ -93,12 +100,12 @@ func pauseDiagnostics(pfc, before *PFCSample, dt time.Duration, pfcKnown bool, p
 		}
 		if len(storm) > 0 {
 			out = append(out, diag.Newf(diag.CodePauseStorm, diag.SeverityError, "pfc",
-				"find the receiver that cannot drain its queue (a stuck host or NIC); the NIC stops honouring pauses while the storm lasts",
-				"the NIC's pause storm guard fired (%s events counting): a receiver has been pausing this port continuously", strings.Join(storm, " and ")))
+				"find what stops this host's receive path (the application's receive queues, a stuck CPU or driver, the NIC's receive buffer); while the guard holds, the NIC sends no pauses and received frames are dropped",
+				"the NIC's pause storm guard fired (%s events counting): this host's NIC has been sending pause frames for a long time, so its receive path does not drain, and it stops pausing the peer", strings.Join(storm, " and ")))
 		}
 	}
-	var stormy, unexpected []uint8
-	var worst float64
+	var rxStorm, txStorm, unexpected []uint8
+	var rxWorst, txWorst float64
 	for prio := range uint8(8) {
 		if before == nil {
 			break
@@ -109,18 +116,29 @@ func pauseDiagnostics(pfc, before *PFCSample, dt time.Duration, pfcKnown bool, p
 		if !rxOK && !txOK {
 			continue
 		}
-		if r := max(rx, tx); r >= PauseStormRate {
-			stormy = append(stormy, prio)
-			worst = max(worst, r)
+		if rx >= PauseStormRate {
+			rxStorm = append(rxStorm, prio)
+			rxWorst = max(rxWorst, rx)
+		}
+		if tx >= PauseStormRate {
+			txStorm = append(txStorm, prio)
+			txWorst = max(txWorst, tx)
 		}
 		if pfcKnown && !pfcOn.Has(prio) && (rx > 0 || tx > 0) {
 			unexpected = append(unexpected, prio)
 		}
 	}
-	if len(stormy) > 0 {
+	if len(rxStorm) > 0 {
 		out = append(out, diag.Newf(diag.CodePauseStorm, diag.SeverityWarning, "pfc",
-			"find the congested receiver (the side sending the pauses); check for a slow host, an incast, or a NIC stuck in XOFF",
-			"pause storm on priority %s: up to %.0f pause frames/s (threshold %.0f/s)", dcb.JoinNums(stormy, ","), worst, PauseStormRate))
+			"find the congestion beyond the switch: an incast toward the receivers, a slow receiver downstream, or a switch queue stuck in XOFF; this host holds its traffic while paused",
+			"the peer pauses this host on priority %s: up to %.0f pause frames/s received (threshold %.0f/s): the switch cannot forward what this host sends",
+			dcb.JoinNums(rxStorm, ","), rxWorst, PauseStormRate))
+	}
+	if len(txStorm) > 0 {
+		out = append(out, diag.Newf(diag.CodePauseStorm, diag.SeverityWarning, "pfc",
+			"find what stops this host's receive path: the application's receive queues (out_of_buffer), a stuck CPU or driver, too small a receive buffer; the peer holds its traffic while paused, and a switch PFC watchdog may drop it",
+			"this host pauses the peer on priority %s: up to %.0f pause frames/s sent (threshold %.0f/s): this host cannot drain what it receives",
+			dcb.JoinNums(txStorm, ","), txWorst, PauseStormRate))
 	}
 	if len(unexpected) > 0 {
 		out = append(out, diag.Newf(diag.CodePauseWithoutPFC, diag.SeverityWarning, "pfc",
@@ -244,17 +262,27 @@ func congestionDiagnostics(cur, prev *Sample, dt time.Duration) []diag.Diagnosti
 			continue
 		}
 		name := fmt.Sprintf("%s port %d", s.Device, s.Port)
-		cnps := moved(b.Congestion[CNPSent], s.Congestion[CNPSent]) || moved(b.Congestion[CNPHandled], s.Congestion[CNPHandled])
+		// Each end by its own counters (drivers/infiniband/hw/mlx5/
+		// counters.c): the sender's reaction point handles or ignores the
+		// CNPs that come back (rp_cnp_handled, rp_cnp_ignored); the
+		// receiver's notification point counts the marked packets that
+		// arrive (np_ecn_marked_roce_packets) and the CNPs it sends back
+		// (np_cnp_sent).
+		known := cur.ECN != nil && !cur.ECN.EnablesUnknown && cur.ECN.Source != ""
 		switch {
 		case moved(b.Congestion[CNPIgnored], s.Congestion[CNPIgnored]):
 			out = append(out, diag.Newf(diag.CodeCNPWithoutECN, diag.SeverityWarning, "",
 				"enable the reaction point on the RoCE priority (mlx5: echo 1 > /sys/class/net/IF/ecn/roce_rp/enable/P)",
-				"%s: congestion notifications arrive but are ignored (rp_cnp_ignored rising): the fabric marks ECN and this host does not slow down", name))
-		case cnps && cur.ECN != nil && !cur.ECN.EnablesUnknown && cur.ECN.Source != "" && (cur.ECN.NotificationPoint == 0 || cur.ECN.ReactionPoint == 0):
+				"%s: congestion notifications arrive but are ignored (rp_cnp_ignored rising): the fabric marks ECN and this host, the sender, does not slow down", name))
+		case known && cur.ECN.ReactionPoint == 0 && moved(b.Congestion[CNPHandled], s.Congestion[CNPHandled]):
 			out = append(out, diag.Newf(diag.CodeCNPWithoutECN, diag.SeverityWarning, "",
-				"enable ECN (DCQCN) on the RoCE priority on both roles (mlx5: /sys/class/net/IF/ecn/roce_np|roce_rp/enable/P)",
-				"%s: congestion notifications are counted but ECN is disabled here (notification point on %s, reaction point on %s)",
-				name, cur.ECN.NotificationPoint.PrioWords(), cur.ECN.ReactionPoint.PrioWords()))
+				"enable the reaction point on the RoCE priority (mlx5: /sys/class/net/IF/ecn/roce_rp/enable/P)",
+				"%s: congestion notifications are handled (rp_cnp_handled rising) though the reaction point is off here on every priority: the settings read are not the ones in force", name))
+		case known && cur.ECN.NotificationPoint == 0 && moved(b.Congestion[ECNMarked], s.Congestion[ECNMarked]):
+			out = append(out, diag.Newf(diag.CodeCNPWithoutECN, diag.SeverityWarning, "",
+				"enable the notification point on the RoCE priority (mlx5: echo 1 > /sys/class/net/IF/ecn/roce_np/enable/P)",
+				"%s: ECN-marked RoCE packets arrive (np_ecn_marked_roce_packets rising) but the notification point is off here (on %s): this host, the receiver, sends no CNP back, so the senders never slow down",
+				name, cur.ECN.NotificationPoint.PrioWords()))
 		}
 		in, inOK := readingRate(b.NDK[NDKRDMAInFrames], s.NDK[NDKRDMAInFrames], dt)
 		if inOK && in > 0 && moved(b.Congestion[OutOfSequence], s.Congestion[OutOfSequence]) {
@@ -310,46 +338,65 @@ func (p *port) cnpPriorityLossy(e *ECNSample, q *PortQoSSample) (diag.Diagnostic
 		how, prio, tc), true
 }
 
-// ecnNeverMarked: congestion evidence on an RDMA port in the last
-// interval (out_of_buffer rising: receive WQEs exhausted; or pauses
-// received on a PFC priority) while its count of ECN-marked RoCE packets
-// stood still: the fabric pauses or drops instead of marking, so DCQCN
-// never slows the senders and PFC carries all of the congestion (ECN's
-// thresholds on the switch are missing or above its PFC thresholds).
+// ecnNeverMarked: DCQCN's signal missing at this host's end of congested
+// RoCE traffic, the fabric pausing or dropping instead of marking ECN (the
+// switch marks below its PFC threshold, so marks come before pauses):
+//   - as a receiver (RDMA octets arriving): congestion here, out_of_buffer
+//     rising (receive WQEs exhausted) or this host pausing the peer on a
+//     PFC priority, while no ECN-marked RoCE packet arrived
+//     (np_ecn_marked_roce_packets flat);
+//   - as a sender (RDMA octets leaving): the peer pausing this host on a
+//     PFC priority while no congestion notification came back
+//     (rp_cnp_handled and rp_cnp_ignored flat): the receivers had no
+//     marks to answer, so DCQCN never slows this sender.
+//
+// An end whose counters are missing is not judged.
 func ecnNeverMarked(cur, prev *Sample, dt time.Duration, pfcOn dcb.PrioSet) []diag.Diagnostic {
-	var paused dcb.PrioSet
+	var rxPaused, txPaused dcb.PrioSet // pauses received (the peer pausing us), sent
 	if cur.PFC != nil && prev.PFC != nil {
 		for _, prio := range pfcOn.List() {
-			if moved(prev.PFC.Priorities[prio].RxPause, cur.PFC.Priorities[prio].RxPause) {
-				paused |= 1 << prio
+			// A rate, not a rise: a jump no link can make is no pause.
+			if r, ok := readingRate(prev.PFC.Priorities[prio].RxPause, cur.PFC.Priorities[prio].RxPause, dt); ok && r > 0 {
+				rxPaused |= 1 << prio
+			}
+			if r, ok := readingRate(prev.PFC.Priorities[prio].TxPause, cur.PFC.Priorities[prio].TxPause, dt); ok && r > 0 {
+				txPaused |= 1 << prio
 			}
 		}
 	}
+	flat := func(b, s *RDMAPortSample, c CongestionCounter) bool {
+		return s.Congestion[c].OK() && b.Congestion[c].OK() && b.Congestion[c].Source == s.Congestion[c].Source && !moved(b.Congestion[c], s.Congestion[c])
+	}
+	const action = "enable ECN marking (WRED/ECN thresholds below the PFC thresholds) on the switch queue of the RoCE priority, and DCQCN on both hosts"
 	var out []diag.Diagnostic
 	for i := range cur.RDMA {
 		s := &cur.RDMA[i]
 		b := prev.rdmaPort(s.Device, s.Port)
-		if b == nil || !s.Congestion[ECNMarked].OK() || moved(b.Congestion[ECNMarked], s.Congestion[ECNMarked]) {
+		if b == nil {
 			continue
 		}
-		if !b.Congestion[ECNMarked].OK() || b.Congestion[ECNMarked].Source != s.Congestion[ECNMarked].Source {
-			continue
+		in, _ := readingRate(b.NDK[NDKRDMAInOctets], s.NDK[NDKRDMAInOctets], dt)
+		outRate, _ := readingRate(b.NDK[NDKRDMAOutOctets], s.NDK[NDKRDMAOutOctets], dt)
+		if in > 0 && flat(b, s, ECNMarked) {
+			var evidence []string
+			if moved(b.Congestion[OutOfBuffer], s.Congestion[OutOfBuffer]) {
+				r, _ := readingRate(b.Congestion[OutOfBuffer], s.Congestion[OutOfBuffer], dt)
+				evidence = append(evidence, fmt.Sprintf("out_of_buffer rising (%.0f/s)", r))
+			}
+			if txPaused != 0 {
+				evidence = append(evidence, "this host pausing the peer on "+priorityWords(txPaused))
+			}
+			if len(evidence) > 0 {
+				out = append(out, diag.Newf(diag.CodeECNNeverMarked, diag.SeverityWarning, "", action,
+					"%s port %d, receiving RDMA: congestion (%s) while no ECN-marked RoCE packet arrived (np_ecn_marked_roce_packets flat): the fabric pauses instead of marking, so DCQCN never slows the senders",
+					s.Device, s.Port, strings.Join(evidence, ", ")))
+			}
 		}
-		var evidence []string
-		if moved(b.Congestion[OutOfBuffer], s.Congestion[OutOfBuffer]) {
-			r, _ := readingRate(b.Congestion[OutOfBuffer], s.Congestion[OutOfBuffer], dt)
-			evidence = append(evidence, fmt.Sprintf("out_of_buffer rising (%.0f/s)", r))
+		if outRate > 0 && rxPaused != 0 && flat(b, s, CNPHandled) && (!s.Congestion[CNPIgnored].OK() || flat(b, s, CNPIgnored)) {
+			out = append(out, diag.Newf(diag.CodeECNNeverMarked, diag.SeverityWarning, "", action,
+				"%s port %d, sending RDMA: the peer pauses this host on %s while no congestion notification came back (rp_cnp_handled flat): the receivers get no ECN marks to answer, so DCQCN never slows this sender",
+				s.Device, s.Port, priorityWords(rxPaused)))
 		}
-		if paused != 0 {
-			evidence = append(evidence, "pauses received on "+priorityWords(paused))
-		}
-		if len(evidence) == 0 {
-			continue
-		}
-		out = append(out, diag.Newf(diag.CodeECNNeverMarked, diag.SeverityWarning, "",
-			"enable ECN marking (WRED/ECN thresholds below the PFC thresholds) on the switch queue of the RoCE priority, and DCQCN on both hosts",
-			"%s port %d: congestion (%s) while no ECN-marked RoCE packet arrived (np_ecn_marked_roce_packets flat): the fabric pauses instead of marking, so DCQCN never slows the senders",
-			s.Device, s.Port, strings.Join(evidence, ", ")))
 	}
 	return out
 }

@@ -204,13 +204,19 @@ func (in *pathInput) rocePath(r *RoCEPortSample) RoCEPath {
 	default:
 		add(HopETS, PathOK, fmt.Sprintf("%d%%", op.ETS.TCBandwidth[tc]), "operational ETS")
 	}
-	// Pauses.
+	// Pauses, in each direction.
 	pp := lc.PFC.Priorities[prio]
 	switch {
 	case lc.PFC.Source == nil:
 		add(HopPauses, PathUnknown, "", "no per-priority pause counters")
 	case in.hasDiag(diag.CodePFCStall) || in.hasDiag(diag.CodePauseStorm):
-		add(HopPauses, PathError, fmtPaused(pp), "a pause storm or stall (see the diagnostics)")
+		add(HopPauses, PathError, fmtPaused(pp), "a pause storm or stall (see the diagnostics: who pauses whom)")
+	case (pp.RxPause != nil && pp.RxPauseRate == nil) || (pp.TxPause != nil && pp.TxPauseRate == nil):
+		add(HopPauses, PathUnknown, fmtPaused(pp), "no pause rate over the last interval yet (one sample so far, or a counter that jumped): a storm cannot be ruled out")
+	case pp.PausedFraction != nil && *pp.PausedFraction >= heavyPausedShare:
+		add(HopPauses, PathWarning, fmtPaused(pp), fmt.Sprintf("the peer paused this host %.1f%% of the last interval on priority %d: the switch cannot forward what this host sends as fast as it sends it", 100*(*pp.PausedFraction), prio))
+	case pp.TxPausedFraction != nil && *pp.TxPausedFraction >= heavyPausedShare:
+		add(HopPauses, PathWarning, fmtPaused(pp), fmt.Sprintf("this host paused the peer %.1f%% of the last interval on priority %d: it does not drain what it receives as fast as it arrives", 100*(*pp.TxPausedFraction), prio))
 	default:
 		add(HopPauses, PathOK, fmtPaused(pp), "no storm, no stall")
 	}
@@ -319,20 +325,37 @@ func count(n uint64, noun string) string {
 	return fmt.Sprint(n) + " " + noun + "s"
 }
 
-// fmtPaused says how much a priority paused: frames received and the
-// share of the last interval.
+// heavyPausedShare is the share of an interval a priority spent paused,
+// in either direction, at which the pauses hop warns: a tenth of the
+// link's time stopped, as link-pause-frames counts it an error for
+// link-wide PAUSE (linkPausedShare). A priority paused 40% of the time
+// is lossless and slow, never "ok".
+const heavyPausedShare = linkPausedShare
+
+// fmtPaused says how much a priority paused, each direction apart: the
+// pauses received (the peer pausing this host) and the share of the last
+// interval they held it, then the pauses sent (this host pausing the
+// peer) and their share, where the driver counts them.
 func fmtPaused(pp PrioPause) string {
-	s := ""
-	if pp.RxPause != nil {
-		s = count(*pp.RxPause, "pause") + " received"
-	}
-	if pp.PausedFraction != nil {
-		if s != "" {
-			s += ", "
+	var parts []string
+	dir := func(n *uint64, share *float64, verb, who string) {
+		s := ""
+		if n != nil {
+			s = count(*n, "pause") + " " + verb
 		}
-		s += fmt.Sprintf("paused %.1f%% of the last interval", 100*(*pp.PausedFraction))
+		if share != nil {
+			if s != "" {
+				s += ", "
+			}
+			s += fmt.Sprintf("%s %.1f%% of the last interval", who, 100*(*share))
+		}
+		if s != "" {
+			parts = append(parts, s)
+		}
 	}
-	return s
+	dir(pp.RxPause, pp.PausedFraction, "received", "paused")
+	dir(pp.TxPause, pp.TxPausedFraction, "sent", "pausing the peer")
+	return strings.Join(parts, "; ")
 }
 
 // hasDiag reports whether the interface has a diagnostic of code.
