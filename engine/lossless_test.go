@@ -349,7 +349,9 @@ func TestPauseStormDirection(t *testing.T) {
 			[]string{"the peer pauses this host on priority 3: up to 5000 pause frames/s received"}},
 		{"sent", func(s *CountersSampled) { s.PFC.Priorities[3].TxPause.Value = 5000 },
 			[]string{"this host pauses the peer on priority 3: up to 5000 pause frames/s sent"}},
-		{"both", func(s *CountersSampled) { s.PFC.Priorities[3].RxPause.Value, s.PFC.Priorities[3].TxPause.Value = 5000, 3000 },
+		{"both", func(s *CountersSampled) {
+			s.PFC.Priorities[3].RxPause.Value, s.PFC.Priorities[3].TxPause.Value = 5000, 3000
+		},
 			[]string{"the peer pauses this host on priority 3", "this host pauses the peer on priority 3"}},
 		{"the storm guard", func(s *CountersSampled) { s.PFC.StormWarning = reading(1, "tx_pause_storm_warning_events") },
 			[]string{"this host's NIC has been sending pause frames for a long time"}},
