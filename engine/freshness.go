@@ -46,17 +46,21 @@ func (f *Freshness) UnmarshalText(b []byte) error {
 	return fmt.Errorf("unknown freshness %q", b)
 }
 
-// txInterval estimates a peer's transmit interval: the gap between its
-// last two LLDPDUs when it has sent two (at most its TTL: a longer gap
-// would have expired it), else its TTL divided by 4, 802.1AB's default
-// msgTxHold (IEEE Std 802.1AB-2016, 9.2.5.22 and 10.5.4.1: TTL =
-// msgTxInterval × msgTxHold); at least a second, the smallest interval
-// LLDP agents use.
+// txInterval is the interval a peer is expected to send at: what its TTL
+// implies (IEEE Std 802.1AB-2016 9.2.5.22 and 10.5.4.1: TTL =
+// msgTxInterval × msgTxHold + 1, msgTxHold 4 by default, so TTL 121 is
+// every 30 s), or the gap between its last two LLDPDUs where that is
+// longer (at most its TTL: a longer gap would have expired it); at least
+// a second, the smallest interval LLDP agents use. Not the gap alone: fast
+// transmission (9.2.5.5, txFast: msgFastTx 1 s for txFastInit LLDPDUs
+// after a new neighbour) sends faster for a while, and a peer that did
+// fast start and then sends every 30 s has missed nothing 9 s later.
 func txInterval(ttl time.Duration, gap time.Duration) time.Duration {
+	implied := max(time.Second, ((ttl - time.Second) / 4).Round(time.Second))
 	if gap > 0 {
-		return max(time.Second, min(gap, ttl))
+		return max(implied, min(gap, ttl))
 	}
-	return max(time.Second, (ttl / 4).Round(time.Second))
+	return implied
 }
 
 // missed returns how many LLDPDUs a peer sending every interval has missed

@@ -88,3 +88,29 @@ func TestFreshnessSameInstant(t *testing.T) {
 		t.Errorf("interval %d ms, want 1000", got)
 	}
 }
+
+// A peer that does 802.1AB fast start (txFast: msgFastTx 1 s) and then
+// sends every 30 s with TTL 121 has missed nothing 9 s after its fourth
+// LLDPDU: the interval it is judged by is what its TTL implies, not the
+// spacing of fast start. At 7737732: "peer-stale … silent for 9s (about 8
+// transmit intervals)".
+func TestFreshnessAfterFastStart(t *testing.T) {
+	e := New(Config{})
+	for i := range 4 {
+		e.Apply(rx(float64(i), frame(t, macA, 121, etsA, pfc3)))
+	}
+	for _, tt := range []struct {
+		at    float64
+		grade Freshness
+	}{{12, FreshnessFresh}, {40, FreshnessFresh}, {80, FreshnessLate}, {110, FreshnessStale}} {
+		e.Apply(Tick{At: at(tt.at)})
+		in, _ := e.Interface("eth0")
+		if got := in.Peers[0].Freshness; got != tt.grade {
+			t.Errorf("at %gs: %v, want %v (interval %d ms)", tt.at, got, tt.grade, in.Peers[0].TxIntervalMs)
+		}
+		_, stale := in.Diagnostic(diag.CodePeerStale)
+		if stale != (tt.grade == FreshnessStale) {
+			t.Errorf("at %gs: peer-stale %v, want %v", tt.at, stale, tt.grade == FreshnessStale)
+		}
+	}
+}

@@ -169,9 +169,10 @@ type Peer struct {
 	DiscardedTLVs []DiscardedTLV `json:"discarded_tlvs"`
 	TTL           uint16         `json:"ttl_s"`
 	ExpiresInMs   int64          `json:"expires_in_ms"`
-	// TxIntervalMs is the peer's transmit interval as estimated from the
-	// gap between its last two LLDPDUs (else its TTL / 4): what Freshness
-	// counts missed LLDPDUs by.
+	// TxIntervalMs is the interval the peer is expected to send at: what
+	// its TTL implies (802.1AB: TTL = msgTxInterval × 4 + 1), or the gap
+	// between its last two LLDPDUs where longer: what Freshness counts
+	// missed LLDPDUs by (fast start's faster LLDPDUs do not shorten it).
 	TxIntervalMs int64 `json:"tx_interval_ms"`
 	// Freshness grades the peer at the snapshot's time (FreshnessAt
 	// grades it later): fresh, late (two LLDPDUs missed), stale (three).

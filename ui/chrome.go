@@ -301,13 +301,33 @@ func (r *renderer) lostPeerSummary() []part {
 	}
 }
 
+// holdDown says how long the multi-peer hold-down lasts, in words that
+// stay true: while two or more DCBX peers still speak, each of their
+// LLDPDUs pushes its end out (NDIS: until every DCBX LLDPDU received
+// while two spoke has expired), so the time left is a lower bound ("at
+// least 18s, 2 peers speaking"), which a second later is still true
+// even when it grew; once one or none speaks, it counts down to the
+// expiry it waits for ("18s").
+func (r *renderer) holdDown(mp *engine.MultiPeer) string {
+	left := fmtSeconds(ceilSeconds(msDur(mp.HoldDownMs) - r.vs.age))
+	speaking := 0
+	for i := range r.in.Peers {
+		if r.in.Peers[i].DCBX != lldp.DialectNone {
+			speaking++
+		}
+	}
+	if speaking >= 2 {
+		return fmt.Sprintf("at least %s (%d DCBX peers speaking)", left, speaking)
+	}
+	return left
+}
+
 // ttlState is the TTL countdown, or the reason the remote parameters are
 // invalid, in words.
 func (r *renderer) ttlState() string {
 	st, in := r.st, r.in
 	if mp := in.MultiPeer; mp != nil {
-		left := ceilSeconds(msDur(mp.HoldDownMs) - r.vs.age)
-		return st.Crit.Render(fmt.Sprintf("%s MULTI-PEER · hold-down %s", r.sym.Multi, fmtSeconds(left)))
+		return st.Crit.Render(fmt.Sprintf("%s MULTI-PEER · hold-down %s", r.sym.Multi, r.holdDown(mp)))
 	}
 	if !in.RemoteValid && in.RemoteInvalidReason != nil {
 		switch *in.RemoteInvalidReason {

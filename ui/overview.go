@@ -606,8 +606,14 @@ func (r *renderer) overviewScreen() string {
 	if r.vs.help {
 		return overlay(out, r.helpBox(), r.w, r.h)
 	}
-	if r.vs.dialog != nil { // quit's confirmation
+	// Every overlay that takes the keys is drawn here as on a port's
+	// screen: a dialog (quit's confirmation), and a detail (m's
+	// messages), which at 7737732 took the keys undrawn.
+	switch {
+	case r.vs.dialog != nil:
 		return overlay(out, r.dialogBox(), r.w, r.h)
+	case r.vs.detail != nil && (r.vs.detail.kind == detailMessages || r.in != nil):
+		return overlay(out, r.detailBox(), r.w, r.h)
 	}
 	return out
 }

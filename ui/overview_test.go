@@ -223,3 +223,20 @@ func TestOverviewRemote(t *testing.T) {
 		}
 	}
 }
+
+// An overlay that takes the keys is drawn in the overview too: m's
+// messages (at 7737732 the overview's m opened an overlay that was never
+// drawn, and every key did nothing until esc).
+func TestOverviewMessagesDrawn(t *testing.T) {
+	h := newHarness(t, twoPorts(t), nil, WithOverview(true))
+	h.send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	h.send(ErrorMsg{Err: errors.New("eth0: the backend said no")})
+	h.press("m")
+	if h.m.vs.detail == nil {
+		t.Fatal("m opened nothing")
+	}
+	h.wantScreen("Messages", "the backend said no", "esc close")
+	h.press("esc")
+	h.wantNotScreen("Messages")
+	h.wantScreen("all ports")
+}

@@ -99,9 +99,8 @@ func (r *renderer) peersContent(w int) paneContent {
 		for i, p := range mp.Peers {
 			held[i] = Sanitize(p)
 		}
-		left := ceilSeconds(msDur(mp.HoldDownMs) - r.vs.age)
 		c.head = append(c.head, r.st.Crit.Render(fmt.Sprintf("%s MULTI-PEER since %s: remote parameters invalid; hold-down %s left; held by %d: ",
-			r.sym.Multi, mp.Since.In(r.vs.loc).Format("15:04:05"), fmtSeconds(left), len(mp.Peers)))+strings.Join(held, ", "))
+			r.sym.Multi, mp.Since.In(r.vs.loc).Format("15:04:05"), r.holdDown(mp), len(mp.Peers)))+strings.Join(held, ", "))
 	}
 	nameW := max(12, w-3-6-11-10-7)
 	c.head = append(c.head, r.st.ColHeader.Render("   "+pad("System name", nameW)+pad("DCBX", 6)+pad("TTL left", 11)+pad("Last seen", 10)+padLeft("Frames", 7)))
