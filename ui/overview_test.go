@@ -240,3 +240,26 @@ func TestOverviewMessagesDrawn(t *testing.T) {
 	h.wantNotScreen("Messages")
 	h.wantScreen("all ports")
 }
+
+// A past log entry never changes: the flags' form is chosen by the width
+// alone, so a later entry (a Willing toggle: WILLING set) does not write
+// the lines above it again. At 7737732 it did: the long form was chosen
+// by the entries in the log.
+func TestLogEntriesStay(t *testing.T) {
+	s := newScenario(t).link(0, "eth0", macLocal0).local(0, "eth0", "agent", false, localParams(false), "").rx(1, "eth0", leaf1(50, 50, 1<<3))
+	before := s.snap()
+	s.local(30, "eth0", "agent", true, localParams(true), "")
+	after := s.snap()
+	for _, w := range []int{100, 140, 145, 148, 160, 200} { // 145, 148: the long form fits before WILLING, not after
+		h := newHarness(t, before, nil)
+		h.send(tea.WindowSizeMsg{Width: w, Height: 40})
+		was := lineOf(h.screen(), "first-receipt")
+		first := strings.TrimRight(strings.Split(h.screen(), "\n")[was], " ")
+		first = first[strings.Index(first, "10:00:01"):] // the cursor's mark aside
+		h.send(snapshotMsg{after})
+		now := h.screen()
+		if !strings.Contains(now, first) {
+			t.Errorf("width %d: the entry %q was written again after a later Willing toggle:\n%s", w, strings.TrimSpace(first), now)
+		}
+	}
+}

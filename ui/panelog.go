@@ -148,6 +148,10 @@ func logCursor(vs *viewState, n int) int {
 // form (ETS* ...).
 const fullFlagsWidth = 120
 
+// allFlags is every flag an indication can carry: the longest flag names.
+const allFlags = engine.FlagETSConfigured | engine.FlagETSChanged | engine.FlagPFCConfigured | engine.FlagPFCChanged |
+	engine.FlagClassificationConfigured | engine.FlagClassificationChanged | engine.FlagWilling
+
 func (r *renderer) logContent(w int) paneContent {
 	c := paneContent{cursor: -1}
 	log := r.snap.Indications
@@ -194,15 +198,12 @@ func (r *renderer) logContent(w int) paneContent {
 	const statusW, reasonW = 6, 13
 	flagsW := w - 2 - timeW - 1 - ifW - 1 - statusW - 1 - reasonW - 1
 	// One form for the whole log, by width alone, so that it never
-	// switches as entries arrive: the NDIS flag names at 120 columns and
-	// more, the compact form below.
-	full := w >= fullFlagsWidth
-	for _, i := range idx { // and only where every entry's long form fits whole
-		if !full {
-			break
-		}
-		full = log[i].Flags.StringLen() <= flagsW
-	}
+	// switches as entries arrive and no past entry is written again: the
+	// NDIS flag names where every flag's name fits whole (at 7737732 the
+	// form was chosen by the entries in the log, so that a later entry
+	// with WILLING set rewrote every line above it), the compact form
+	// below.
+	full := w >= fullFlagsWidth && allFlags.StringLen() <= flagsW
 	cur := logCursor(r.vs, len(idx))
 	marks := r.restartMarks(log, idx)
 	// Only the lines that can be on screen are formatted (the log holds up
