@@ -152,3 +152,39 @@ func TestHasQoSFix(t *testing.T) {
 		t.Error("no diagnostic: no fix")
 	}
 }
+
+// A diagnostic names the screen's f only where f has a fix for it (and
+// never in a replay, where nothing is written): roce-tos-not-lossless
+// with a DSCP the APP table maps to a PFC priority has one (that DSCP);
+// without one it names the commands alone. At 7737732 every such
+// diagnostic said "(f on dcbtop's screen …)", and f then answered "no
+// diagnostic here has a fix dcbtop can write".
+func TestFixNamedOnlyWhereItExists(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		app    []dcb.App
+		replay bool
+		f      bool
+	}{
+		{"a DSCP on a PFC priority to move the ToS to", []dcb.App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 0}, {Selector: lldp.AppSelDSCP, Protocol: 24, Priority: 3}}, false, true},
+		{"no DSCP maps to a PFC priority", []dcb.App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 0}}, false, false},
+		{"a replay", []dcb.App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 0}, {Selector: lldp.AppSelDSCP, Protocol: 24, Priority: 3}}, true, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := New(Config{Replay: tt.replay})
+			e.Apply(LocalChanged{Interface: "eth0", At: t0, Source: SourceDCBNL, Params: &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}, App: tt.app}})
+			e.Apply(mlxSample(t0, 0))
+			in, _ := e.Interface("eth0")
+			d, ok := in.Diagnostic(diag.CodeRoCEToSNotLossless)
+			if !ok {
+				t.Fatalf("no roce-tos-not-lossless: %+v", in.Diagnostics)
+			}
+			if named := strings.Contains(d.Action, "f on dcbtop's screen"); named != tt.f {
+				t.Errorf("action %q names f: %v, want %v", d.Action, named, tt.f)
+			}
+			if has := len(QoSFixes(in)) > 0; has != tt.f && !tt.replay {
+				t.Errorf("QoSFixes %v, but f named %v", QoSFixes(in), tt.f)
+			}
+		})
+	}
+}

@@ -72,6 +72,29 @@ func HasQoSFix(in *Interface) bool {
 	return false
 }
 
+// fixWords begins the action of a diagnostic the screen's f can fix.
+const fixWords = "f on dcbtop's screen previews and writes the fix; by hand: "
+
+// nameFixes returns in's diagnostics with the screen's f named in the
+// action of each that f has a fix for (qosFix), and only those: a
+// diagnostic without one names the commands alone, so that f never
+// answers "no diagnostic here has a fix" to a diagnostic that named it.
+// The diagnostics are copied where one changes (a snapshot's are shared).
+func nameFixes(in Interface) []diag.Diagnostic {
+	out := in.Diagnostics
+	copied := false
+	for i, d := range in.Diagnostics {
+		if _, ok := qosFix(in, d.Code); !ok {
+			continue
+		}
+		if !copied {
+			out, copied = slices.Clone(in.Diagnostics), true
+		}
+		out[i].Action = fixWords + d.Action
+	}
+	return out
+}
+
 // qosFix is code's fix on in, if dcbtop has one.
 func qosFix(in Interface, code diag.Code) (QoSFix, bool) {
 	q := in.qos()

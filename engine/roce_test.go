@@ -542,3 +542,48 @@ func clonePFC(p *lossless.PFCSample) *lossless.PFCSample {
 	c := *p
 	return &c
 }
+
+// The path names the hop its facts blame: where the switch stopped
+// advertising PFC on the priority RoCE's DSCP is mapped to (a willing
+// host took that), the PFC hop, not the ToS hop that lands there; where
+// rdma_cm's ToS is not mapped and lands on the default priority, the ToS
+// hop. At 7737732 the overview blamed the ToS for a switch that dropped
+// PFC.
+func TestRoCEPathCause(t *testing.T) {
+	local := &dcb.Params{ETS: &dcb.ETS{Willing: true, MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{2, 2}},
+		PFC: &dcb.PFC{Willing: true, Cap: 8, Enabled: 1 << 3},
+		App: []dcb.App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}}}
+	sample := func(tos uint8) CountersSampled {
+		s := mlxSample(t0, 0)
+		d := uint16(7)
+		s.QoS = &lossless.PortQoSSample{Trust: []string{"dscp", "pcp"}, PFCDelay: &d, Source: "dcbnl IEEE_GET",
+			Buffer: &lossless.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{130944, 130944}}}
+		s.RoCE[0].DefaultToS = &lossless.RoCEToS{ToS: tos, DSCP: tos >> 2, ECN: tos & 3, Source: "default_roce_tos"}
+		s.ECN = &lossless.ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1<<3 | 1, ReactionPoint: 1<<3 | 1}
+		return s
+	}
+	for _, tt := range []struct {
+		name  string
+		peer  *lldp.PFC
+		tos   uint8
+		cause lossless.RoCEHop
+	}{
+		{"the switch dropped PFC on 3", &lldp.PFC{Cap: 8}, 106, lossless.HopPFC},
+		{"ToS 0: the default priority 0", pfc3, 2, lossless.HopToS},
+		{"healthy", pfc3, 106, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := New(Config{})
+			e.Apply(LocalChanged{Interface: "eth0", At: t0, Source: SourceAgent, Willing: true, Params: local})
+			e.Apply(FrameReceived{Interface: "eth0", At: t0, Data: frame(t, highMAC, 120, etsA, tt.peer, app2)})
+			first := sample(tt.tos)
+			first.At = t0.Add(-time.Second)
+			e.Apply(first)
+			e.Apply(sample(tt.tos))
+			p := e.Snapshot().Interfaces[0].Counters.RoCEPaths[0]
+			if p.Cause != tt.cause {
+				t.Errorf("cause %q, want %q (worst %s; hops %+v)", p.Cause, tt.cause, p.Worst, p.Hops)
+			}
+		})
+	}
+}

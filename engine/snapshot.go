@@ -407,6 +407,9 @@ func (e *Engine) interfaceSnapshot(p *port, h HostFacts) Interface {
 			in.Diagnostics = append(in.Diagnostics, d)
 		}
 	}
+	if !e.cfg.Replay {
+		in.Diagnostics = nameFixes(in)
+	}
 	if e.cfg.Judge != nil {
 		in.Checks = e.cfg.Judge(&in, e.cfg.Replay)
 	}

@@ -266,10 +266,8 @@ func (r *renderer) roceCell(in *engine.Interface) string {
 		if p.Priority != nil {
 			prio = strconv.Itoa(*p.Priority)
 		}
-		for _, h := range p.Hops {
-			if h.Verdict.Worse(worst) {
-				worst, hop = h.Verdict, h.Hop
-			}
+		if p.Worst.Worse(worst) {
+			worst, hop = p.Worst, p.Cause // the hop its facts blame (RoCEPath.Cause)
 		}
 	}
 	switch worst {

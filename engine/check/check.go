@@ -951,6 +951,15 @@ func (c *checker) rocePath() {
 			c.read(verdict.SideHost, "the RoCE path's "+string(h.Hop)+" hop", h.Verdict != lossless.PathUnknown, h.Reason)
 		}
 	}
+	if badAt != nil {
+		// Blame the hop the path's facts blame (RoCEPath.Cause), as the
+		// overview does.
+		for i := range badAt.Hops {
+			if badAt.Hops[i].Hop == badAt.Cause && badAt.Hops[i].Verdict == worst {
+				bad = &badAt.Hops[i]
+			}
+		}
+	}
 	switch worst {
 	case lossless.PathError:
 		c.blame(verdict.SideHost)

@@ -60,7 +60,7 @@ func (p *port) roceDiagnostics(cur *Sample, pfcKnown bool, pfcOn dcb.PrioSet) []
 				where = fmt.Sprintf("is not mapped and lands on the default priority %d", *l.Priority)
 			}
 			out = append(out, diag.Newf(diag.CodeRoCEToSNotLossless, diag.SeverityError, "pfc",
-				fmt.Sprintf("set rdma_cm's default ToS to a DSCP mapped to a PFC priority (f on dcbtop's screen, or dcbtop apply -i %s --roce-tos %s/%d=TOS), or map DSCP %d to one (--dscp %d=P)", p.Name, r.Device, r.Port, t.DSCP, t.DSCP),
+				fmt.Sprintf("set rdma_cm's default ToS to a DSCP mapped to a PFC priority (dcbtop apply -i %s --roce-tos %s/%d=TOS), or map DSCP %d to one (--dscp %d=P)", p.Name, r.Device, r.Port, t.DSCP, t.DSCP),
 				"rdma_cm's default ToS %d on %s port %d (DSCP %d) %s, where PFC is off: RDMA connections that set no ToS are lossy",
 				t.ToS, r.Device, r.Port, t.DSCP, where))
 		}
@@ -70,7 +70,7 @@ func (p *port) roceDiagnostics(cur *Sample, pfcKnown bool, pfcOn dcb.PrioSet) []
 				msg = "rdma_cm's default ToS %d on %s port %d has ECN CE (congestion experienced): every packet arrives as marked and the receiver answers each with a CNP"
 			}
 			out = append(out, diag.Newf(diag.CodeRoCEToSECN, j.ecn, "",
-				fmt.Sprintf("use a ToS with ECT(0), DSCP<<2 | 2: f on dcbtop's screen, or dcbtop apply -i %s --roce-tos %s/%d=%d", p.Name, r.Device, r.Port, int(t.DSCP)<<2|2),
+				fmt.Sprintf("use a ToS with ECT(0), DSCP<<2 | 2: dcbtop apply -i %s --roce-tos %s/%d=%d", p.Name, r.Device, r.Port, int(t.DSCP)<<2|2),
 				msg, t.ToS, r.Device, r.Port))
 		}
 	}
@@ -142,7 +142,7 @@ func (p *port) qosDiagnostics(q *PortQoSSample, pfcKnown bool, pfcOn dcb.PrioSet
 				"PFC is on for %s, whose receive buffer has size 0: no headroom for the frames in flight when a pause goes out", strings.Join(empty, ", ")))
 		case pfcOn != 0 && q.PFCDelay != nil && *q.PFCDelay == 0:
 			out = append(out, diag.Newf(diag.CodePFCNoHeadroom, diag.SeverityWarning, "pfc",
-				fmt.Sprintf("set the PFC delay to the cable length: f on dcbtop's screen, or dcbtop apply -i %s --pfc-delay M", p.Name),
+				fmt.Sprintf("set the PFC delay to the cable length: dcbtop apply -i %s --pfc-delay M", p.Name),
 				"the PFC delay (cable length) is 0 on a NIC that sizes its lossless headroom from it: frames in flight on a long cable may be dropped"))
 		}
 	}
@@ -151,11 +151,11 @@ func (p *port) qosDiagnostics(q *PortQoSSample, pfcKnown bool, pfcOn dcb.PrioSet
 		switch {
 		case !dscp && entries > 0:
 			out = append(out, diag.Newf(diag.CodeTrustMismatch, diag.SeverityWarning, "app",
-				fmt.Sprintf("trust DSCP where the fabric marks it: f on dcbtop's screen, or dcbtop apply -i %s --trust dscp,pcp", p.Name),
+				fmt.Sprintf("trust DSCP where the fabric marks it: dcbtop apply -i %s --trust dscp,pcp", p.Name),
 				"the APP table maps %s to priorities, but the port classifies received traffic by %s: the DSCP map is not used", count(uint64(entries), "DSCP value"), strings.Join(q.Trust, ", ")))
 		case dscp && entries == 0:
 			out = append(out, diag.Newf(diag.CodeTrustMismatch, diag.SeverityWarning, "app",
-				fmt.Sprintf("map the RoCE DSCP to the lossless priority: f on dcbtop's screen, or dcbtop apply -i %s --dscp 26=3; or trust PCP", p.Name),
+				fmt.Sprintf("map the RoCE DSCP to the lossless priority: dcbtop apply -i %s --dscp 26=3; or trust PCP", p.Name),
 				"the port classifies received traffic by DSCP, but the APP table maps no DSCP value: every packet lands on the default priority"))
 		}
 	}

@@ -87,6 +87,9 @@ type RoCEPath struct {
 	Hops     []PathHop     `json:"hops"`
 	// Worst is the worst hop's verdict.
 	Worst PathVerdict `json:"worst"`
+	// Cause names the hop the worst verdict stems from (rocePathCause),
+	// "" when every hop is ok: what a one-line summary blames.
+	Cause RoCEHop `json:"cause"`
 }
 
 // roCEPaths judges the way of each RoCE port's traffic (RoCE ports: link
@@ -165,6 +168,7 @@ func (in *pathInput) rocePath(r *RoCEPortSample) RoCEPath {
 		for _, h := range []RoCEHop{HopTC, HopPFC, HopBuffer, HopETS, HopPauses, HopECN} {
 			add(h, PathUnknown, "", "the priority is unknown")
 		}
+		p.Cause = in.rocePathCause(&p, landed)
 		return p
 	}
 	prio := *landed.all[landed.at].Priority
@@ -222,7 +226,46 @@ func (in *pathInput) rocePath(r *RoCEPortSample) RoCEPath {
 	}
 	// ECN.
 	in.ecnHop(add, lc.ECN, uint8(prio))
+	p.Cause = in.rocePathCause(&p, landed)
 	return p
+}
+
+// rocePathCause names the hop a path's worst verdict stems from: the
+// first hop of that verdict in the path's order, except that the ToS and
+// priority hops follow the PFC hop where the traffic lands where the APP
+// table puts it (not the port's default) on a priority configured
+// lossless somewhere, this host's configuration or the peer's: there the
+// classification is as configured and PFC missing in force (a switch
+// that stopped advertising it, a willing host that took that) is what
+// changed, not the ToS (7737732's overview blamed the ToS).
+func (in *pathInput) rocePathCause(p *RoCEPath, l landed) RoCEHop {
+	if p.Worst == PathOK {
+		return ""
+	}
+	var first, pfc RoCEHop
+	for _, h := range p.Hops {
+		if h.Verdict != p.Worst {
+			continue
+		}
+		if first == "" {
+			first = h.Hop
+		}
+		if h.Hop == HopPFC {
+			pfc = h.Hop
+		}
+	}
+	if pfc == "" || (first != HopToS && first != HopPriority) || p.Priority == nil {
+		return first
+	}
+	if l.at < 0 || l.all[l.at].Default {
+		return first // the port's default took it: the ToS or map is the cause
+	}
+	prio := uint8(*p.Priority)
+	configured := func(x *dcb.Params) bool { return x != nil && x.PFC != nil && x.PFC.Enabled.Has(prio) }
+	if configured(in.Local) || (in.RemoteValid && configured(in.Remote)) {
+		return HopPFC
+	}
+	return first
 }
 
 // pfcHop judges PFC on the RoCE priority at the three places it must
