@@ -87,7 +87,13 @@ type liveSys struct {
 	stampType int32
 
 	// Used by ReadFrame only.
-	oob     []byte
+	oob []byte
+	// readFn is s.readOnce, the function the poller calls to read,
+	// bound once at open: a closure made for each frame cost four
+	// allocations of it and its variables.
+	readFn func(fd uintptr) bool
+	// rd is what the last readOnce read.
+	rd      readResult
 	down    bool  // the interface went down since the last frame
 	readErr error // final error: the interface was removed
 	// watch is the context whose end sets a read deadline in the past
@@ -141,6 +147,7 @@ func openLive(ifname string) (*liveSys, error) {
 		ifindex: ifi.Index,
 		oob:     make([]byte, unix.CmsgSpace(16)),
 	}
+	s.readFn = s.readOnce
 	if err := s.setup(); err != nil {
 		c.Close()
 		return nil, err
@@ -245,7 +252,7 @@ func (s *liveSys) readFrame(ctx context.Context) (Frame, error) {
 			}
 			s.deadline = true
 		}
-		data, oobn, outgoing, err := s.recvmsg()
+		err := s.recvmsg()
 		if err != nil {
 			switch {
 			case s.closed.Load():
@@ -269,38 +276,50 @@ func (s *liveSys) readFrame(ctx context.Context) (Frame, error) {
 			return Frame{}, s.readError(err)
 		}
 		s.down = false
-		f := Frame{
-			At:   s.timestamp(s.oob[:oobn]),
-			Dir:  DirectionIncoming,
-			Data: data,
+		f := Frame{At: s.rd.at, Dir: DirectionIncoming, Data: s.rd.data}
+		s.rd.data = nil
+		if f.At.IsZero() {
+			f.At = time.Now()
 		}
-		if outgoing {
+		if s.rd.outgoing {
 			f.Dir = DirectionOutgoing
 		}
 		return f, nil
 	}
 }
 
-// recvmsg reads one frame (a copy of its own), its control messages and
-// whether it is one this host sent (the packet type of its source
-// address; packet.Conn.ReadFrom would drop it), waiting for it (or for
+// A readResult is what one recvmsg(2) of a Live read.
+type readResult struct {
+	data     []byte    // a copy of the frame
+	at       time.Time // the kernel's receive timestamp; zero without one
+	outgoing bool      // the packet type is PACKET_OUTGOING
+	err      error
+}
+
+// recvmsg reads one frame (a copy of its own), its timestamp and whether
+// it is one this host sent (the packet type of its source address;
+// packet.Conn.ReadFrom would drop it) into s.rd, waiting for it (or for
 // the read deadline).
-func (s *liveSys) recvmsg() (data []byte, oobn int, outgoing bool, err error) {
-	var rerr error
-	err = s.rc.Read(func(fd uintptr) bool {
-		bp := readBufs.Get().(*[]byte)
-		var n int
-		n, oobn, outgoing, rerr = rawRecvmsg(int(fd), *bp, s.oob)
-		if rerr == nil {
-			data = bytes.Clone((*bp)[:n])
-		}
-		readBufs.Put(bp)
-		return rerr != unix.EAGAIN
-	})
+func (s *liveSys) recvmsg() error {
+	err := s.rc.Read(s.readFn)
 	if err == nil {
-		err = rerr
+		err = s.rd.err
 	}
-	return data, oobn, outgoing, err
+	return err
+}
+
+// readOnce is the poller's read function (s.readFn): one recvmsg(2)
+// into s.rd; false when the socket has nothing to read yet (EAGAIN).
+func (s *liveSys) readOnce(fd uintptr) bool {
+	bp := readBufs.Get().(*[]byte)
+	n, oobn, outgoing, err := rawRecvmsg(int(fd), *bp, s.oob)
+	s.rd = readResult{outgoing: outgoing, err: err}
+	if err == nil {
+		s.rd.data = bytes.Clone((*bp)[:n])
+		s.rd.at = s.timestamp(s.oob[:oobn])
+	}
+	readBufs.Put(bp)
+	return err != unix.EAGAIN
 }
 
 // rawRecvmsg is recvmsg(2) with MSG_DONTWAIT on fd into p and oob, as a
@@ -330,31 +349,35 @@ func rawRecvmsg(fd int, p, oob []byte) (n, oobn int, outgoing bool, err error) {
 }
 
 // timestamp returns the kernel receive timestamp of the control messages
-// oob, or the current time if there is none.
+// oob (SO_TIMESTAMPNS, the SCM_TIMESTAMPNS message of
+// net/core/sock.c's __sock_recv_timestamp), or the zero time if there is
+// none. The messages are walked in place: unix.ParseSocketControlMessage
+// allocated a slice of them for each frame.
 func (s *liveSys) timestamp(oob []byte) time.Time {
 	if s.stampType == 0 {
-		return time.Now()
+		return time.Time{}
 	}
-	msgs, err := unix.ParseSocketControlMessage(oob)
-	if err != nil {
-		return time.Now()
-	}
-	for _, m := range msgs {
-		if m.Header.Level != unix.SOL_SOCKET || m.Header.Type != s.stampType {
+	for len(oob) >= unix.CmsgLen(0) {
+		h, data, rest, err := unix.ParseOneSocketControlMessage(oob)
+		if err != nil {
+			break
+		}
+		oob = rest
+		if h.Level != unix.SOL_SOCKET || h.Type != s.stampType {
 			continue
 		}
-		switch len(m.Data) {
+		switch len(data) {
 		case 16: // struct __kernel_timespec, or a 64-bit struct timespec
-			sec := int64(binary.NativeEndian.Uint64(m.Data[0:]))
-			nsec := int64(binary.NativeEndian.Uint64(m.Data[8:]))
+			sec := int64(binary.NativeEndian.Uint64(data[0:]))
+			nsec := int64(binary.NativeEndian.Uint64(data[8:]))
 			return time.Unix(sec, nsec)
 		case 8: // a 32-bit struct timespec
-			sec := int32(binary.NativeEndian.Uint32(m.Data[0:]))
-			nsec := int32(binary.NativeEndian.Uint32(m.Data[4:]))
+			sec := int32(binary.NativeEndian.Uint32(data[0:]))
+			nsec := int32(binary.NativeEndian.Uint32(data[4:]))
 			return time.Unix(int64(sec), int64(nsec))
 		}
 	}
-	return time.Now()
+	return time.Time{}
 }
 
 // unbound reports whether the kernel unbound the socket from its

@@ -606,3 +606,29 @@ func TestLivePending(t *testing.T) {
 		t.Error("Pending after Close")
 	}
 }
+
+// TestLiveReadAllocs: reading a frame allocates its copy and nothing else
+// (the control messages are walked in place, the poller's read function
+// is bound once), tagged or not.
+func TestLiveReadAllocs(t *testing.T) {
+	n := newNS(t)
+	n.veth("va", "vb")
+	wr := n.rawSocket("va")
+	rd := n.openLive("vb")
+	untagged := lldpFrom(nearestBridge, n.mac("va"), 1)
+	tagged := slices.Concat(untagged[:12], []byte{0x81, 0x00, 0x00, 0x01}, untagged[12:])
+	ctx := context.Background()
+	for _, f := range [][]byte{untagged, tagged} {
+		allocs := testing.AllocsPerRun(100, func() {
+			if _, err := unix.Write(wr, f); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := rd.ReadFrame(ctx); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs != 1 {
+			t.Errorf("a frame of %d bytes read with %v allocations, want 1 (its copy)", len(f), allocs)
+		}
+	}
+}
