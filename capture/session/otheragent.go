@@ -18,11 +18,12 @@ const otherAgentEvery = 2 * time.Second
 // startOtherAgents asks the dcbtop agents running in other processes on
 // the captured interfaces for their local parameters
 // (control.OtherAgents), now and every otherAgentEvery, and feeds them to
-// the engine as the agents'. The first round is applied before
-// startOtherAgents returns, so a snapshot taken at once has them. Under
-// -w each event is recorded as it is applied (writeLearnt), so that a
-// replay applies it at the same time, in the same place among the
-// frames. It returns a stop function.
+// the engine as the agents', each at the time the loop applies it
+// (learntNow). The first round is applied before startOtherAgents
+// returns, so a snapshot taken at once has them. Under -w each event is
+// recorded as it is applied (writeLearnt), so that a replay applies it
+// at the same time, in the same place among the frames. It returns a
+// stop function.
 func (r *liveRun) startOtherAgents(ifaces []*liveIface) (stop func()) {
 	if len(ifaces) == 0 {
 		return func() {}
@@ -36,11 +37,8 @@ func (r *liveRun) startOtherAgents(ifaces []*liveIface) (stop func()) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		r.poll(ctx, otherAgentEvery, nil, func(now time.Time, send func(engine.Event) bool) {
+		r.poll(ctx, otherAgentEvery, nil, func(now time.Time, _ func(engine.Event) bool) {
 			others.Round(r.ifaceNames(), now, func(ev engine.Event) bool {
-				if r.rec == nil {
-					return send(ev)
-				}
 				return r.sendTaped(ctx, tapedEvent{ev: ev, learnt: true})
 			})
 		})
@@ -49,6 +47,27 @@ func (r *liveRun) startOtherAgents(ifaces []*liveIface) (stop func()) {
 		cancel()
 		<-done
 	}
+}
+
+// learntNow stamps ev, what the run learnt of another agent (a
+// LocalChanged), with the time the loop applies it: the run's clock,
+// never before the engine's. The round stamped it when it began asking,
+// and the loop may have applied a tick or a frame stamped later since
+// (a round waits on another process's answer); the engine would then
+// have given ev's indications that later time (its clock does not go
+// back), which a replay, without the live run's ticks, would not. Stamped
+// as it is applied, its indications have its own time, live and
+// replayed alike.
+func (r *liveRun) learntNow(ev engine.Event) engine.Event {
+	lc, ok := ev.(engine.LocalChanged)
+	if !ok {
+		return ev
+	}
+	lc.At = r.now()
+	if en := r.h.Engine().Now(); en.After(lc.At) {
+		lc.At = en
+	}
+	return lc
 }
 
 // writeLearnt records (-w) what the run learnt of another agent's local

@@ -74,6 +74,7 @@ func (r *liveRun) applyLink(ev engine.LinkChanged) {
 // event (on the loop's goroutine).
 func (r *liveRun) applyTaped(t tapedEvent) {
 	if t.learnt {
+		t.ev = r.learntNow(t.ev)
 		r.writeLearnt(t.ev)
 	} else {
 		r.writeRound(t.at, t.begin, t.recs)
