@@ -15,8 +15,9 @@ var ErrNoInterface = errors.New("no such interface")
 // Only Linux is supported: elsewhere OpenLive fails.
 //
 // The socket is bound to every protocol, but a classic BPF program attached
-// before bind(2) lets only EtherType 0x88cc through, so no other frame is
-// ever queued to it, and frames this host transmits are seen too. It joins
+// before bind(2) lets only EtherType 0x88cc through (behind up to two
+// 802.1Q or 802.1ad tags), so no other frame is ever queued to it, and
+// frames this host transmits are seen too. It joins
 // the three LLDP group addresses (01:80:c2:00:00:0e nearest bridge,
 // 01:80:c2:00:00:03 nearest non-TPMR bridge, 01:80:c2:00:00:00 nearest
 // customer bridge) so that NIC multicast filters let them in; it never
@@ -69,7 +70,12 @@ func OpenLive(ifname string) (*Live, error) {
 // to OpenLive; its Dir is DirectionOutgoing for a frame this host
 // transmitted (packet type PACKET_OUTGOING) and DirectionIncoming for
 // anything else; its At is the kernel's receive timestamp (see the package
-// documentation); its Data is a copy of the whole Ethernet frame.
+// documentation); its Data is a copy of the whole Ethernet frame as it was
+// on the wire: the kernel takes a frame's (outer) VLAN tag out of it
+// before a packet socket sees it and hands it over beside the frame
+// (PACKET_AUXDATA, struct tpacket_auxdata of linux/if_packet.h), and
+// ReadFrame puts it back after the source address, as a pcap of the wire
+// (libpcap does the same) holds it.
 //
 // A Live never reports the frames it transmitted itself with WriteFrame: the
 // kernel does not loop a packet socket's own frames back to it. Outgoing

@@ -38,14 +38,31 @@ var lldpGroups = []net.HardwareAddr{
 }
 
 // lldpFilter is the classic BPF program of a Live: accept a frame whose
-// EtherType is 0x88cc, whole; drop anything else. VLAN tags never get in
-// the way: the kernel moves a received frame's tag out of the data before
-// packet sockets see it.
+// EtherType is 0x88cc, behind no tag, one or two 802.1Q (0x8100) or
+// 802.1ad (0x88a8) tags, whole; drop anything else. It runs on the data
+// a packet socket is given, where the outer tag usually is not: the
+// kernel moves a received frame's tag out of the data before the packet
+// sockets see it (net/core/dev.c, __netif_receive_skb_core:
+// skb_vlan_untag, whatever the device's rx-vlan-hw-parse), and a frame
+// this host sends keeps its tag out of the data where the device inserts
+// tags itself (tx-vlan-hw-insert); the Live puts it back from
+// PACKET_AUXDATA. A tag stays in the data where the device does not
+// insert tags (validate_xmit_vlan puts it there before the packet
+// sockets see the frame) and for the inner tag of two (802.1ad, then
+// 802.1Q): hence the tags the program looks past.
 var lldpFilter = []bpf.Instruction{
-	bpf.LoadAbsolute{Off: 12, Size: 2},                                // ldh [12]
-	bpf.JumpIf{Cond: bpf.JumpEqual, Val: etherTypeLLDP, SkipFalse: 1}, // jeq #0x88cc, accept, drop
-	bpf.RetConstant{Val: 0x40000},                                     // accept: ret #262144
-	bpf.RetConstant{Val: 0},                                           // drop: ret #0
+	bpf.LoadAbsolute{Off: 12, Size: 2},                                // 0: ldh [12]
+	bpf.JumpIf{Cond: bpf.JumpEqual, Val: etherTypeLLDP, SkipTrue: 8},  // 1: jeq #0x88cc, accept
+	bpf.JumpIf{Cond: bpf.JumpEqual, Val: 0x8100, SkipTrue: 1},         // 2: jeq #0x8100, tag
+	bpf.JumpIf{Cond: bpf.JumpEqual, Val: 0x88a8, SkipFalse: 7},        // 3: jeq #0x88a8, tag, drop
+	bpf.LoadAbsolute{Off: 16, Size: 2},                                // 4: tag: ldh [16]
+	bpf.JumpIf{Cond: bpf.JumpEqual, Val: etherTypeLLDP, SkipTrue: 4},  // 5: jeq #0x88cc, accept
+	bpf.JumpIf{Cond: bpf.JumpEqual, Val: 0x8100, SkipTrue: 1},         // 6: jeq #0x8100, tag2
+	bpf.JumpIf{Cond: bpf.JumpEqual, Val: 0x88a8, SkipFalse: 3},        // 7: jeq #0x88a8, tag2, drop
+	bpf.LoadAbsolute{Off: 20, Size: 2},                                // 8: tag2: ldh [20]
+	bpf.JumpIf{Cond: bpf.JumpEqual, Val: etherTypeLLDP, SkipFalse: 1}, // 9: jeq #0x88cc, accept, drop
+	bpf.RetConstant{Val: 0x40000},                                     // 10: accept: ret #262144
+	bpf.RetConstant{Val: 0},                                           // 11: drop: ret #0
 }
 
 // readBufSize is the size of a receive buffer: no frame a packet socket
@@ -87,7 +104,13 @@ type liveSys struct {
 	stampType int32
 
 	// Used by ReadFrame only.
-	oob     []byte
+	oob []byte
+	// readFn is s.readOnce, the function the poller calls to read,
+	// bound once at open: a closure made for each frame cost four
+	// allocations of it and its variables.
+	readFn func(fd uintptr) bool
+	// rd is what the last readOnce read.
+	rd      readResult
 	down    bool  // the interface went down since the last frame
 	readErr error // final error: the interface was removed
 	// watch is the context whose end sets a read deadline in the past
@@ -139,8 +162,9 @@ func openLive(ifname string) (*liveSys, error) {
 	s := &liveSys{
 		c:       c,
 		ifindex: ifi.Index,
-		oob:     make([]byte, unix.CmsgSpace(16)),
+		oob:     make([]byte, oobSize),
 	}
+	s.readFn = s.readOnce
 	if err := s.setup(); err != nil {
 		c.Close()
 		return nil, err
@@ -172,6 +196,11 @@ func (s *liveSys) setup() error {
 				break
 			}
 		}
+		// Each frame's auxiliary data (struct tpacket_auxdata), for
+		// the VLAN tag the kernel took out of it (see readOnce). Should
+		// a kernel refuse it (every Linux dcbtop runs on has it), the
+		// frames still come, without that tag.
+		_ = unix.SetsockoptInt(int(fd), unix.SOL_PACKET, unix.PACKET_AUXDATA, 1)
 	})
 	if err != nil {
 		return fmt.Errorf("open packet socket: %w", errnoOf(err))
@@ -245,7 +274,7 @@ func (s *liveSys) readFrame(ctx context.Context) (Frame, error) {
 			}
 			s.deadline = true
 		}
-		data, oobn, outgoing, err := s.recvmsg()
+		err := s.recvmsg()
 		if err != nil {
 			switch {
 			case s.closed.Load():
@@ -269,38 +298,53 @@ func (s *liveSys) readFrame(ctx context.Context) (Frame, error) {
 			return Frame{}, s.readError(err)
 		}
 		s.down = false
-		f := Frame{
-			At:   s.timestamp(s.oob[:oobn]),
-			Dir:  DirectionIncoming,
-			Data: data,
+		f := Frame{At: s.rd.at, Dir: DirectionIncoming, Data: s.rd.data}
+		s.rd.data = nil
+		if f.At.IsZero() {
+			f.At = time.Now()
 		}
-		if outgoing {
+		if s.rd.outgoing {
 			f.Dir = DirectionOutgoing
 		}
 		return f, nil
 	}
 }
 
-// recvmsg reads one frame (a copy of its own), its control messages and
-// whether it is one this host sent (the packet type of its source
-// address; packet.Conn.ReadFrom would drop it), waiting for it (or for
+// A readResult is what one recvmsg(2) of a Live read.
+type readResult struct {
+	data     []byte    // a copy of the frame
+	at       time.Time // the kernel's receive timestamp; zero without one
+	outgoing bool      // the packet type is PACKET_OUTGOING
+	err      error
+}
+
+// recvmsg reads one frame (a copy of its own), its timestamp and whether
+// it is one this host sent (the packet type of its source address;
+// packet.Conn.ReadFrom would drop it) into s.rd, waiting for it (or for
 // the read deadline).
-func (s *liveSys) recvmsg() (data []byte, oobn int, outgoing bool, err error) {
-	var rerr error
-	err = s.rc.Read(func(fd uintptr) bool {
-		bp := readBufs.Get().(*[]byte)
-		var n int
-		n, oobn, outgoing, rerr = rawRecvmsg(int(fd), *bp, s.oob)
-		if rerr == nil {
-			data = bytes.Clone((*bp)[:n])
-		}
-		readBufs.Put(bp)
-		return rerr != unix.EAGAIN
-	})
+func (s *liveSys) recvmsg() error {
+	err := s.rc.Read(s.readFn)
 	if err == nil {
-		err = rerr
+		err = s.rd.err
 	}
-	return data, oobn, outgoing, err
+	return err
+}
+
+// readOnce is the poller's read function (s.readFn): one recvmsg(2)
+// into s.rd; false when the socket has nothing to read yet (EAGAIN). The
+// copy of the frame has the VLAN tag the kernel took out of it back
+// after the source address (withTag), as it was on the wire.
+func (s *liveSys) readOnce(fd uintptr) bool {
+	bp := readBufs.Get().(*[]byte)
+	n, oobn, outgoing, err := rawRecvmsg(int(fd), *bp, s.oob)
+	s.rd = readResult{outgoing: outgoing, err: err}
+	if err == nil {
+		var c control
+		c, s.rd.at = s.control(s.oob[:oobn])
+		s.rd.data = c.withTag((*bp)[:n])
+	}
+	readBufs.Put(bp)
+	return err != unix.EAGAIN
 }
 
 // rawRecvmsg is recvmsg(2) with MSG_DONTWAIT on fd into p and oob, as a
@@ -329,32 +373,82 @@ func rawRecvmsg(fd int, p, oob []byte) (n, oobn int, outgoing bool, err error) {
 	return int(r), int(msg.Controllen), from.Pkttype == unix.PACKET_OUTGOING, nil
 }
 
-// timestamp returns the kernel receive timestamp of the control messages
-// oob, or the current time if there is none.
-func (s *liveSys) timestamp(oob []byte) time.Time {
-	if s.stampType == 0 {
-		return time.Now()
-	}
-	msgs, err := unix.ParseSocketControlMessage(oob)
-	if err != nil {
-		return time.Now()
-	}
-	for _, m := range msgs {
-		if m.Header.Level != unix.SOL_SOCKET || m.Header.Type != s.stampType {
-			continue
+// sizeofAuxdata is the size of struct tpacket_auxdata
+// (include/uapi/linux/if_packet.h).
+const sizeofAuxdata = int(unsafe.Sizeof(unix.TpacketAuxdata{}))
+
+// oobSize is the room for a frame's control messages: its timestamp (a
+// 16-byte timespec at most), then its auxiliary data (packet_recvmsg
+// puts them in that order).
+var oobSize = unix.CmsgSpace(16) + unix.CmsgSpace(sizeofAuxdata)
+
+// control is what a frame's PACKET_AUXDATA message says of its VLAN tag.
+type control struct {
+	tagged    bool   // the kernel took a tag out of the frame (TP_STATUS_VLAN_VALID)
+	tpid, tci uint16 // that tag
+}
+
+// control reads the control messages oob of a frame: its auxiliary data
+// (PACKET_AUXDATA) and the kernel's receive timestamp (SO_TIMESTAMPNS,
+// the SCM_TIMESTAMPNS message of net/core/sock.c's
+// __sock_recv_timestamp; the zero time if there is none). The messages
+// are walked in place: unix.ParseSocketControlMessage allocated a slice
+// of them for each frame.
+//
+// The auxiliary data is struct tpacket_auxdata
+// (include/uapi/linux/if_packet.h), filled by packet_recvmsg
+// (net/packet/af_packet.c): when the packet's metadata holds a VLAN tag
+// (skb_vlan_tag_present), tp_vlan_tci is its TCI and tp_status has
+// TP_STATUS_VLAN_VALID (which tells a TCI of 0 from no tag), and
+// tp_vlan_tpid its TPID with TP_STATUS_VLAN_TPID_VALID (a kernel that
+// does not set it took out 802.1Q tags only: 0x8100).
+func (s *liveSys) control(oob []byte) (c control, at time.Time) {
+	for len(oob) >= unix.CmsgLen(0) {
+		h, data, rest, err := unix.ParseOneSocketControlMessage(oob)
+		if err != nil {
+			break
 		}
-		switch len(m.Data) {
-		case 16: // struct __kernel_timespec, or a 64-bit struct timespec
-			sec := int64(binary.NativeEndian.Uint64(m.Data[0:]))
-			nsec := int64(binary.NativeEndian.Uint64(m.Data[8:]))
-			return time.Unix(sec, nsec)
-		case 8: // a 32-bit struct timespec
-			sec := int32(binary.NativeEndian.Uint32(m.Data[0:]))
-			nsec := int32(binary.NativeEndian.Uint32(m.Data[4:]))
-			return time.Unix(int64(sec), int64(nsec))
+		oob = rest
+		switch {
+		case h.Level == unix.SOL_PACKET && h.Type == unix.PACKET_AUXDATA && len(data) >= sizeofAuxdata:
+			status := binary.NativeEndian.Uint32(data[0:])
+			if status&unix.TP_STATUS_VLAN_VALID == 0 {
+				continue
+			}
+			c = control{tagged: true, tpid: 0x8100, tci: binary.NativeEndian.Uint16(data[16:])}
+			if tpid := binary.NativeEndian.Uint16(data[18:]); status&unix.TP_STATUS_VLAN_TPID_VALID != 0 && tpid != 0 {
+				c.tpid = tpid
+			}
+		case s.stampType != 0 && h.Level == unix.SOL_SOCKET && h.Type == s.stampType:
+			switch len(data) {
+			case 16: // struct __kernel_timespec, or a 64-bit struct timespec
+				sec := int64(binary.NativeEndian.Uint64(data[0:]))
+				nsec := int64(binary.NativeEndian.Uint64(data[8:]))
+				at = time.Unix(sec, nsec)
+			case 8: // a 32-bit struct timespec
+				sec := int32(binary.NativeEndian.Uint32(data[0:]))
+				nsec := int32(binary.NativeEndian.Uint32(data[4:]))
+				at = time.Unix(int64(sec), int64(nsec))
+			}
 		}
 	}
-	return time.Now()
+	return c, at
+}
+
+// withTag returns a copy of the frame f (one allocation), with c's tag,
+// if any, inserted after the source address: the 802.1Q tag (IEEE Std
+// 802.1Q-2018, 9.6: the TPID, then the TCI, big-endian) where it was on
+// the wire, before any tag still in f (the inner one of two).
+func (c control) withTag(f []byte) []byte {
+	if !c.tagged || len(f) < 12 {
+		return bytes.Clone(f)
+	}
+	b := make([]byte, len(f)+4)
+	copy(b, f[:12])
+	binary.BigEndian.PutUint16(b[12:], c.tpid)
+	binary.BigEndian.PutUint16(b[14:], c.tci)
+	copy(b[16:], f[12:])
+	return b
 }
 
 // unbound reports whether the kernel unbound the socket from its

@@ -22,6 +22,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/safchain/ethtool"
+	"github.com/vishvananda/netlink"
 	"golang.org/x/net/bpf"
 	"golang.org/x/sys/unix"
 
@@ -235,7 +237,8 @@ func TestLiveMembership(t *testing.T) {
 	}
 }
 
-// TestLiveSocketOptions checks the socket priority of transmitted frames.
+// TestLiveSocketOptions checks the socket priority of transmitted frames
+// and that each frame's auxiliary data is asked for.
 func TestLiveSocketOptions(t *testing.T) {
 	n := newNS(t)
 	n.veth("va", "vb")
@@ -246,6 +249,13 @@ func TestLiveSocketOptions(t *testing.T) {
 	}
 	if prio != 7 {
 		t.Errorf("SO_PRIORITY = %d, want 7 (TC_PRIO_CONTROL)", prio)
+	}
+	aux, err := capture.LiveSockopt(l, unix.SOL_PACKET, unix.PACKET_AUXDATA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if aux != 1 {
+		t.Errorf("PACKET_AUXDATA = %d, want 1 (the VLAN tags the kernel takes out of the frames)", aux)
 	}
 }
 
@@ -545,20 +555,30 @@ func TestLLDPFilter(t *testing.T) {
 		t.Fatal(err)
 	}
 	src := net.HardwareAddr{0x02, 0, 0, 0, 0, 1}
-	tagged := append(append(slices.Clone(nearestBridge), src...), 0x81, 0x00, 0xe0, 0x09, 0x88, 0xcc)
+	lldp := lldpFrom(nearestBridge, src, 1)
+	ipv4 := ipv4Frame(nearestBridge, src, 1)
 	tests := []struct {
 		name   string
 		frame  []byte
 		accept bool
 	}{
-		{"LLDP", lldpFrom(nearestBridge, src, 1), true},
-		{"LLDP header only", lldpFrom(nearestBridge, src, 1)[:14], true},
-		{"IPv4", ipv4Frame(nearestBridge, src, 1), false},
+		{"LLDP", lldp, true},
+		{"LLDP header only", lldp[:14], true},
+		{"IPv4", ipv4, false},
 		{"ARP", arpFrame(src, 1), false},
 		{"IPv6", append(append(slices.Clone(nearestBridge), src...), 0x86, 0xdd, 0x60), false},
-		// The kernel moves received VLAN tags out of the frame before
-		// packet sockets see it, so the filter need not look past one.
-		{"802.1Q-tagged LLDP", tagged, false},
+		// A tag the kernel left in the data (a frame sent where the
+		// device does not insert tags, the inner tag of two) is looked
+		// past, up to two (TestLiveVLAN).
+		{"802.1Q-tagged LLDP", tagged(lldp, 0x8100, 7<<13|9), true},
+		{"802.1ad-tagged LLDP", tagged(lldp, 0x88a8, 9), true},
+		{"802.1ad and 802.1Q-tagged LLDP", tagged(lldp, 0x88a8, 9, 0x8100, 10), true},
+		{"802.1Q and 802.1Q-tagged LLDP", tagged(lldp, 0x8100, 9, 0x8100, 10), true},
+		{"802.1Q-tagged IPv4", tagged(ipv4, 0x8100, 9), false},
+		{"802.1ad and 802.1Q-tagged IPv4", tagged(ipv4, 0x88a8, 9, 0x8100, 10), false},
+		{"three tags, then LLDP", tagged(lldp, 0x88a8, 9, 0x8100, 10, 0x8100, 11), false},
+		{"802.1Q-tagged LLDP header cut short", tagged(lldp, 0x8100, 9)[:17], false},
+		{"802.1Q tag, the frame ending after it", tagged(lldp, 0x8100, 9)[:16], false},
 		{"runt", []byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0x88}, false},
 	}
 	for _, tt := range tests {
@@ -605,4 +625,147 @@ func TestLivePending(t *testing.T) {
 	if rd.Pending() {
 		t.Error("Pending after Close")
 	}
+}
+
+// TestLiveReadAllocs: reading a frame allocates its copy and nothing else
+// (the control messages are walked in place, the poller's read function
+// is bound once), tagged or not.
+func TestLiveReadAllocs(t *testing.T) {
+	n := newNS(t)
+	n.veth("va", "vb")
+	wr := n.rawSocket("va")
+	rd := n.openLive("vb")
+	untagged := lldpFrom(nearestBridge, n.mac("va"), 1)
+	tagged := slices.Concat(untagged[:12], []byte{0x81, 0x00, 0x00, 0x01}, untagged[12:])
+	ctx := context.Background()
+	for _, f := range [][]byte{untagged, tagged} {
+		allocs := testing.AllocsPerRun(100, func() {
+			if _, err := unix.Write(wr, f); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := rd.ReadFrame(ctx); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs != 1 {
+			t.Errorf("a frame of %d bytes read with %v allocations, want 1 (its copy)", len(f), allocs)
+		}
+	}
+}
+
+// tagged returns f with tags (TPID and TCI, two bytes each, in wire
+// order) inserted after the source address.
+func tagged(f []byte, tags ...uint16) []byte {
+	b := slices.Clone(f[:12])
+	for _, v := range tags {
+		b = binary.BigEndian.AppendUint16(b, v)
+	}
+	return append(b, f[12:]...)
+}
+
+// setFeatures sets the ethtool features of the interface named name of
+// the namespace (ETHTOOL_SFEATURES) and checks that they took.
+func (n *testNS) setFeatures(name string, features map[string]bool) {
+	n.t.Helper()
+	var err error
+	var got map[string]bool
+	n.run(func() {
+		var e *ethtool.Ethtool
+		if e, err = ethtool.NewEthtool(); err != nil {
+			return
+		}
+		defer e.Close()
+		if err = e.Change(name, features); err == nil {
+			got, err = e.Features(name)
+		}
+	})
+	if err != nil {
+		n.t.Fatalf("ethtool features of %s: %v", name, err)
+	}
+	for f, on := range features {
+		if got[f] != on {
+			n.t.Fatalf("ethtool feature %s of %s is %v after setting it %v", f, name, got[f], on)
+		}
+	}
+}
+
+// mirror redirects every frame received on the interface named from to
+// the egress of the one named to (an ingress qdisc, a u32 filter that
+// matches all, the mirred action): a frame that arrives tagged leaves
+// with its tag where the receive path put it, in the packet's metadata.
+func (n *testNS) mirror(from, to string) {
+	n.t.Helper()
+	idx := n.link(from).Attrs().Index
+	if err := n.nl.QdiscAdd(&netlink.Ingress{QdiscAttrs: netlink.QdiscAttrs{LinkIndex: idx, Handle: netlink.MakeHandle(0xffff, 0), Parent: netlink.HANDLE_INGRESS}}); err != nil {
+		n.t.Fatalf("ingress qdisc on %s: %v", from, err)
+	}
+	f := &netlink.U32{
+		FilterAttrs: netlink.FilterAttrs{LinkIndex: idx, Parent: netlink.MakeHandle(0xffff, 0), Priority: 1, Protocol: unix.ETH_P_ALL},
+		Actions:     []netlink.Action{netlink.NewMirredAction(n.link(to).Attrs().Index)},
+	}
+	if err := n.nl.FilterAdd(f); err != nil {
+		n.t.Fatalf("mirred filter %s to %s: %v", from, to, err)
+	}
+}
+
+// TestLiveVLAN: an LLDP frame tagged on the wire is delivered with its
+// tags where they were, to the receiver and to an observer on the sending
+// side, however the kernel hands the outer tag over: the receiving kernel
+// always moves it out of the frame into the packet's metadata
+// (net/core/dev.c, __netif_receive_skb_core: skb_vlan_untag before the
+// taps, whether or not the device parses tags itself, rx-vlan-hw-parse),
+// which a packet socket gives as PACKET_AUXDATA (net/packet/af_packet.c,
+// packet_recvmsg: tp_vlan_tci, tp_vlan_tpid, TP_STATUS_VLAN_VALID); on
+// the sending side a frame written tagged keeps its tag in the data, and
+// one whose tag is in the metadata (forwarded here by tc mirred) keeps it
+// there where the device inserts tags itself (tx-vlan-hw-insert) and has
+// it put in the data otherwise (validate_xmit_vlan, before the taps).
+func TestLiveVLAN(t *testing.T) {
+	n := newNS(t)
+	n.veth("va", "vb")
+	n.veth("vx", "vy")
+	n.mirror("vx", "va")
+	rd := n.openLive("vb")
+	observer := n.openLive("va")
+	wr := n.rawSocket("va")  // written on va: the tag in the data
+	fwd := n.rawSocket("vy") // received on vx, mirred to va: the tag in the metadata
+	plain := lldpFrom(nearestBridge, n.mac("va"), 1)
+	frames := []struct {
+		name  string
+		frame []byte
+	}{
+		{"untagged", plain},
+		{"802.1Q VLAN 1 PCP 0 (a native VLAN)", tagged(plain, 0x8100, 0x0001)},
+		{"802.1Q VLAN 100 PCP 3 DEI", tagged(plain, 0x8100, 3<<13|1<<12|100)},
+		{"802.1Q priority tag (VLAN 0) PCP 5", tagged(plain, 0x8100, 5<<13)},
+		{"802.1ad VLAN 10 PCP 2", tagged(plain, 0x88a8, 2<<13|10)},
+		{"802.1ad VLAN 10 and 802.1Q VLAN 20", tagged(plain, 0x88a8, 10, 0x8100, 20)},
+	}
+	for _, off := range []struct{ rx, tx bool }{{true, true}, {false, true}, {true, false}, {false, false}} {
+		n.setFeatures("vb", map[string]bool{"rx-vlan-hw-parse": off.rx, "rx-vlan-stag-hw-parse": off.rx})
+		n.setFeatures("va", map[string]bool{"tx-vlan-hw-insert": off.tx, "tx-vlan-stag-hw-insert": off.tx})
+		for _, path := range []struct {
+			name string
+			fd   int
+		}{{"written on va", wr}, {"mirred to va", fwd}} {
+			for _, f := range frames {
+				what := fmt.Sprintf("%s, %s, vb rx-vlan-hw-parse %v, va tx-vlan-hw-insert %v", f.name, path.name, off.rx, off.tx)
+				if _, err := unix.Write(path.fd, f.frame); err != nil {
+					t.Fatalf("%s: write: %v", what, err)
+				}
+				for _, r := range []struct {
+					side string
+					l    *capture.Live
+					dir  capture.Direction
+				}{{"receiver vb", rd, capture.DirectionIncoming}, {"observer on va", observer, capture.DirectionOutgoing}} {
+					got := readFrame(t, r.l, 2*time.Second)
+					if diff := cmp.Diff(f.frame, got.Data); diff != "" || got.Dir != r.dir {
+						t.Errorf("%s: the %s read (%v) %x, want (%v) the frame on the wire, %x (-want +got):\n%s", what, r.side, got.Dir, got.Data, r.dir, f.frame, diff)
+					}
+				}
+			}
+		}
+	}
+	expectNoFrame(t, rd, 100*time.Millisecond)
+	expectNoFrame(t, observer, 100*time.Millisecond)
 }

@@ -35,7 +35,7 @@ const privSetuid privilege = 1
 // privileges of the integration tests (being root gives them all), plus
 // extra. When the environment variable DCBTOP_REQUIRE_PRIV is 1 (as in CI),
 // a missing privilege fails t instead: there, a skip would hide the tests.
-func requirePriv(t *testing.T, extra ...privilege) {
+func requirePriv(t testing.TB, extra ...privilege) {
 	t.Helper()
 	missing := missingPrivileges(extra)
 	if missing == "" {
@@ -105,7 +105,7 @@ func uidMapped(uid uint64) bool {
 
 // A testNS is a network namespace created for one test.
 type testNS struct {
-	t      *testing.T
+	t      testing.TB
 	handle netns.NsHandle
 	// nl sends netlink requests to the namespace from any goroutine.
 	nl *netlink.Handle
@@ -113,7 +113,7 @@ type testNS struct {
 
 // newNS creates a network namespace, which is removed when t ends (when its
 // last socket is closed). It skips t without privilege (see requirePriv).
-func newNS(t *testing.T) *testNS {
+func newNS(t testing.TB) *testNS {
 	t.Helper()
 	requirePriv(t)
 	var (
@@ -223,4 +223,27 @@ func (n *testNS) openLive(name string) *capture.Live {
 	}
 	n.t.Cleanup(func() { l.Close() })
 	return l
+}
+
+// rawSocket opens a packet socket bound to the interface named name of
+// the namespace for protocol 0 (it receives nothing), closed when the
+// test ends: write(2) on it transmits a frame as is, tags included,
+// without allocating (capture.Live.WriteFrame's sendto does).
+func (n *testNS) rawSocket(name string) int {
+	n.t.Helper()
+	index := n.link(name).Attrs().Index
+	fd, err := -1, error(nil)
+	n.run(func() {
+		if fd, err = unix.Socket(unix.AF_PACKET, unix.SOCK_RAW|unix.SOCK_CLOEXEC, 0); err != nil {
+			return
+		}
+		if err = unix.Bind(fd, &unix.SockaddrLinklayer{Ifindex: index}); err != nil {
+			unix.Close(fd)
+		}
+	})
+	if err != nil {
+		n.t.Fatalf("packet socket on %s: %v", name, err)
+	}
+	n.t.Cleanup(func() { unix.Close(fd) })
+	return fd
 }

@@ -129,7 +129,7 @@ func writeRecording(t *testing.T, path string) {
 	if err := tape.WriteRound(w, t0.Add(time.Second), tape.Begin{Round: tape.RoundCounters, Ifname: ifname, Interval: time.Second}, recs); err != nil {
 		t.Fatal(err)
 	}
-	if err := tape.Write(w, t0.Add(2*time.Second), []tape.Record{tape.Link{Name: ifname, Index: 4, MAC: hostMAC, Up: true}}); err != nil {
+	if err := tape.Write(w, t0.Add(2*time.Second), []tape.Record{tape.Link{Name: ifname, Index: 4, MAC: hostMAC, Up: true}, localRecord}); err != nil {
 		t.Fatal(err)
 	}
 	out := lldpFrame(t, hostMAC, hostMAC, ifname, hostName, "", nil)
@@ -140,6 +140,11 @@ func writeRecording(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 }
+
+// localRecord is what a run learnt of another dcbtop agent on ifname:
+// its interface is a name to hide, its source, flags and parameters
+// name nothing.
+var localRecord = tape.Local{Ifname: ifname, Source: "agent", Willing: true, Params: []byte(`{"pfc":{"willing":true,"mbc":false,"cap":8,"enabled":[3]}}`)}
 
 // readBack is what a redacted recording says, read the way a replay
 // reads it.
@@ -266,10 +271,10 @@ func TestConsistent(t *testing.T) {
 	if diff := cmp.Diff(Summary{MACs: 3, Names: 6, Addresses: 3, GIDs: 2, Records: len(orig.frames) + len(orig.host) + len(orig.netlink)}, sum); diff != "" {
 		t.Errorf("Summary (-want +got):\n%s", diff)
 	}
-	if len(rb.frames) != 2 || len(rb.items) != 2 || len(rb.netlink) != 2 {
-		t.Fatalf("%d frames, %d items, %d netlink packets; want 2, 2, 2", len(rb.frames), len(rb.items), len(rb.netlink))
+	if len(rb.frames) != 2 || len(rb.items) != 3 || len(rb.netlink) != 2 {
+		t.Fatalf("%d frames, %d items, %d netlink packets; want 2, 3, 2", len(rb.frames), len(rb.items), len(rb.netlink))
 	}
-	round, link := rb.items[0], rb.items[1].Rec.(tape.Link)
+	round, link, local := rb.items[0], rb.items[1].Rec.(tape.Link), rb.items[2].Rec.(tape.Local)
 	file := func(i int) hostfs.Op { return round.Recs[i].(tape.File).Op }
 	nl := round.Recs[8].(tape.Netlink)
 	attr := func(m netlink.Message) string {
@@ -313,6 +318,8 @@ func TestConsistent(t *testing.T) {
 		{"ndevs file", string(file(5).Data), wantIfname + "\n"},
 		{"Ethtool's interface", round.Recs[7].(tape.Ethtool).Ifname, wantIfname},
 		{"Link's name", link.Name, wantIfname},
+		{"Local's interface", local.Ifname, wantIfname},
+		{"Local's source, flags and parameters", local, tape.Local{Ifname: wantIfname, Source: "agent", Willing: true, Params: localRecord.Params}},
 		{"netlink request's DCB_ATTR_IFNAME", attr(nl.Request), wantIfname},
 		{"netlink reply's DCB_ATTR_IFNAME", attr(nl.Replies[0]), wantIfname},
 		{"netlink request's header", nl.Request.Header, netlink.Header{Length: 36, Type: rtmGetDCB, Flags: netlink.Request, Sequence: 7, PID: 99}},

@@ -94,6 +94,9 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 	defer statsEvery.Stop()
 	if r.replay == nil {
 		r.observeHost(r.now())
+		if r.rec != nil {
+			r.settle(ifaces) // the recording holds no tick (see the wake below)
+		}
 		r.apply(engine.Tick{At: r.now()}) // agents' frames already due
 	}
 	r.flush()
@@ -155,7 +158,12 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 			// frame refreshes.
 			r.wakeC = nil
 			now := r.now()
-			if t, ok := r.h.NextWake(); ok && !t.After(now) {
+			if t, ok := r.h.NextWake(); ok && !t.After(now) || r.rec != nil {
+				// Under -w also when nothing falls due: the recording
+				// holds no tick, and a frame applied after one (the
+				// engine's clock does not go back) would get the tick's
+				// time for its indications live and its own in the
+				// replay.
 				r.settle(ifaces)
 				now = r.now()
 			} else {
@@ -176,6 +184,9 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 			r.apply(engine.Tick{At: r.now()})
 			r.replay.Tick()
 		case <-statsEvery.C:
+			if r.rec != nil {
+				r.settle(ifaces) // the recording holds no status either (above)
+			}
 			now := r.now()
 			for _, li := range ifaces {
 				r.apply(li.status(now))

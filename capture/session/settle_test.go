@@ -5,10 +5,14 @@ import (
 	"context"
 	"errors"
 	"net"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -33,7 +37,11 @@ func (c *stallConn) ReadFrame(ctx context.Context) (capture.Frame, error) {
 	if !c.sentHead {
 		c.sentHead = true
 		c.mu.Unlock()
-		return c.first, nil
+		f := c.first
+		if f.At.IsZero() { // received as it is read
+			f.At = time.Now()
+		}
+		return f, nil
 	}
 	c.mu.Unlock()
 	select {
@@ -125,5 +133,89 @@ func TestStoppedProcessNoFalseExpiry(t *testing.T) {
 	ev := out.String()
 	if strings.Contains(ev, `"ttl-expired"`) || strings.Count(ev, `"first-receipt"`) != 1 {
 		t.Errorf("indications after the stall:\n%s\nwant one first-receipt and no ttl-expired", ev)
+	}
+}
+
+// pfcFrame is stallFrame's peer (TTL 120) enabling PFC on prio.
+func pfcFrame(t *testing.T, prio uint) []byte {
+	t.Helper()
+	src := lldp.MAC{2, 0, 0, 0, 0, 0x51}
+	du := &lldp.DU{ChassisID: lldp.ChassisID{Subtype: lldp.ChassisIDSubtypeMACAddress, ID: src[:]},
+		PortID: lldp.PortID{Subtype: lldp.PortIDSubtypeInterfaceName, ID: []byte("swp1")}, TTL: 120,
+		TLVs: []lldp.TLV{&lldp.PFC{Cap: 8, Enabled: 1 << prio}}}
+	b, err := lldp.AppendFrame(nil, lldp.NearestBridge, src, du)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestRecordFramesBeforeTick: under -w the frames that wait in the
+// sockets are applied before a tick that only moves the clock (the
+// screen's aging snapshot, a second after the last), as before one a
+// deadline falls due: the recording holds no tick, so a frame applied
+// after one stamped later got the tick's time for its indications live
+// and its own in the replay, whose event IDs then differed. The peer's
+// second LLDPDU (PFC on 4 instead of 3), received 0.4 s after the first,
+// waits in the socket until the loop asks (the aging tick, 1.1 s after
+// the first snapshot) or, without that question, 1.6 s; the replay's
+// NDJSON is the live run's, line for line. (The first LLDPDU is received
+// as the capture reads it: the run's first tick, at the loop's start,
+// comes after the frames waiting then, which a fake socket that has not
+// been read yet does not report.)
+func TestRecordFramesBeforeTick(t *testing.T) {
+	t0 := time.Now()
+	c := &stallConn{
+		first:   capture.Frame{Interface: "stall0", Dir: capture.DirectionIncoming, Data: pfcFrame(t, 3)},
+		queued:  []capture.Frame{{Interface: "stall0", At: t0.Add(400 * time.Millisecond), Dir: capture.DirectionIncoming, Data: pfcFrame(t, 4)}},
+		release: make(chan struct{}), done: make(chan struct{}),
+	}
+	go func() {
+		select {
+		case <-time.After(1600 * time.Millisecond):
+			c.once.Do(func() { close(c.release) })
+		case <-c.done:
+		}
+	}()
+	rec := filepath.Join(t.TempDir(), "rec.pcapng")
+	var live bytes.Buffer
+	rt, err := Start(Config{Links: []capture.Link{{Name: "stall0", Index: 7, MAC: [6]byte{2, 0, 0, 0, 0, 7}, Up: true}},
+		Open: func(string) (Conn, error) { return c, nil }, Events: true, Screen: true, Out: &live, Record: rec,
+		CountersInterval: -1, Duration: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rt.Loop(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := rt.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var replayed bytes.Buffer
+	rp, err := Start(Config{Replay: rec, Events: true, Out: &replayed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rp.Close()
+	if err := rp.Loop(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	// The replay's lines name no host (docs/fleet.md, "Events as logs").
+	lines := func(b *bytes.Buffer, host bool) []string {
+		var out []string
+		for l := range strings.Lines(b.String()) {
+			if host {
+				l = regexp.MustCompile(`,"host":"[^"]*"`).ReplaceAllString(l, "")
+			}
+			out = append(out, l)
+		}
+		return out
+	}
+	want, got := lines(&live, true), lines(&replayed, false)
+	if !strings.Contains(live.String(), `"PFC_CHANGED"`) || len(want) < 3 {
+		t.Fatalf("live indications:\n%s\nwant the first receipt and the PFC change", live.String())
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("the replay's indications (-live +replay):\n%s", diff)
 	}
 }

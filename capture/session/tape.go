@@ -5,6 +5,7 @@ package session
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -18,14 +19,19 @@ import (
 )
 
 // A tapedEvent is an event of a reader's round (a counters sample, a DCB
-// reading) with the raw inputs the round read, for -w: the loop writes
-// the round, then applies the event, so that a replay plays them in the
-// same order.
+// reading) with the raw inputs the round read, or an event learnt from
+// outside the host's inputs (learnt: another agent's local parameters),
+// for -w: the loop writes the round or the event's record, then applies
+// the event, so that a replay plays them in the same order.
 type tapedEvent struct {
 	at    time.Time
 	begin tape.Begin
 	recs  []tape.Record
 	ev    engine.Event // nil: the round made none
+	// learnt: ev is what the run learnt of a dcbtop agent of another
+	// process (control.OtherAgents), recorded itself (writeLearnt),
+	// without a round.
+	learnt bool
 }
 
 // newTap returns a Tap when the run records (-w), else nil (collects
@@ -64,10 +70,15 @@ func (r *liveRun) applyLink(ev engine.LinkChanged) {
 	r.apply(ev)
 }
 
-// applyTaped writes a taped event's round, then applies its event (on
-// the loop's goroutine).
+// applyTaped writes a taped event's round or record, then applies its
+// event (on the loop's goroutine).
 func (r *liveRun) applyTaped(t tapedEvent) {
-	r.writeRound(t.at, t.begin, t.recs)
+	if t.learnt {
+		t.ev = r.learntNow(t.ev)
+		r.writeLearnt(t.ev)
+	} else {
+		r.writeRound(t.at, t.begin, t.recs)
+	}
 	if t.ev != nil {
 		r.apply(t.ev)
 	}
@@ -110,7 +121,11 @@ func (p *tapePlayer) play(hp capture.HostPacket, end bool) ([]engine.Event, erro
 		return nil, err
 	}
 	if it.Round == nil {
-		return p.single(it.At, it.Rec), nil
+		evs, err := p.single(it.At, it.Rec)
+		if err != nil {
+			return nil, fmt.Errorf("record %d at offset %d: %w", hp.Record, hp.Offset, err)
+		}
+		return evs, nil
 	}
 	b := *it.Round
 	p.deck.Load(it.Recs, b.Round == tape.RoundOpen)
@@ -140,19 +155,34 @@ func (p *tapePlayer) play(hp capture.HostPacket, end bool) ([]engine.Event, erro
 	return nil, nil
 }
 
-// single is the event of a record outside rounds.
-func (p *tapePlayer) single(at time.Time, rec tape.Record) []engine.Event {
+// single is the event of a record outside rounds. A record of another
+// agent's local parameters (tape.Local) is the LocalChanged the live run
+// applied, at its time: its parameters decoded as the control socket's
+// client decodes them (encoding/json), from a source this version knows
+// (a later one's is read past).
+func (p *tapePlayer) single(at time.Time, rec tape.Record) ([]engine.Event, error) {
 	switch r := rec.(type) {
 	case tape.Observed:
 		agents := make([]engine.HostAgent, len(r.Agents))
 		for i, a := range r.Agents {
 			agents[i] = engine.HostAgent{Name: a.Name, PID: a.PID, Transmits: a.Transmits}
 		}
-		return []engine.Event{engine.HostObserved{At: at, NetAdmin: r.NetAdmin, Agents: agents}}
+		return []engine.Event{engine.HostObserved{At: at, NetAdmin: r.NetAdmin, Agents: agents}}, nil
 	case tape.Link:
-		return []engine.Event{engine.LinkChanged{Interface: r.Name, At: at.UTC(), Ifindex: r.Index, MAC: lldp.MAC(r.MAC), Up: r.Up, Removed: r.Removed, Was: r.Was, MTU: r.MTU, VLANs: r.VLANs}}
+		return []engine.Event{engine.LinkChanged{Interface: r.Name, At: at.UTC(), Ifindex: r.Index, MAC: lldp.MAC(r.MAC), Up: r.Up, Removed: r.Removed, Was: r.Was, MTU: r.MTU, VLANs: r.VLANs}}, nil
+	case tape.Local:
+		if engine.LocalSource(r.Source) != engine.SourceAgent {
+			return nil, nil
+		}
+		ev := engine.LocalChanged{Interface: r.Ifname, At: at.UTC(), Source: engine.SourceAgent, Willing: r.Willing, Withdrawn: r.Withdrawn}
+		if r.Params != nil {
+			if err := json.Unmarshal(r.Params, &ev.Params); err != nil {
+				return nil, fmt.Errorf("%w: the local parameters of %s: %v", tape.ErrMalformed, r.Ifname, err)
+			}
+		}
+		return []engine.Event{ev}, nil
 	}
-	return nil
+	return nil, nil
 }
 
 // observedRecord is the record of a host observation.

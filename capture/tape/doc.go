@@ -21,7 +21,9 @@
 // the raw inputs read during it, and an End; a replay runs the same reader
 // again at the round's time, with a Deck answering from the round's
 // inputs. Single records stand for themselves: the host's LLDP agents
-// observed (Observed) and link changes (Link).
+// observed (Observed), link changes (Link) and what the run learnt of
+// another dcbtop agent's local parameters through its control socket
+// (Local).
 //
 // Recording never changes what a run reads or decides: a Tap collects a
 // round's inputs beside the readers (hostfs.Recording, the netlink

@@ -19,8 +19,10 @@ type Inventory struct {
 	// Netlink, Files and Ethtool count the inputs in the rounds: netlink
 	// exchanges, file operations, ethtool answers.
 	Netlink, Files, Ethtool int
-	// Observed and Links count the host's observations and link changes.
-	Observed, Links int
+	// Observed and Links count the host's observations and link changes;
+	// Locals what the run learnt of other dcbtop agents' local
+	// parameters (their answers and withdrawals).
+	Observed, Links, Locals int
 	// Unknown counts the host records of kinds this version does not
 	// know.
 	Unknown int
@@ -100,6 +102,8 @@ func (inv *Inventory) count(it Item) {
 			inv.Observed++
 		case Link:
 			inv.Links++
+		case Local:
+			inv.Locals++
 		}
 		return
 	}

@@ -50,6 +50,10 @@ const (
 	// a reply that could not be read): it follows the request, instead
 	// of a reply packet.
 	KindNetlinkError Kind = 8
+	// KindLocal is what the run learnt of an interface's local
+	// parameters from outside the host's other inputs: a dcbtop agent of
+	// another process, through its control socket.
+	KindLocal Kind = 9
 )
 
 // A Round is what a round of reads is for.
@@ -159,6 +163,28 @@ type Sources struct {
 	RDMAStatsErr string
 }
 
+// Local is what a run learnt, and when (the record's time), of an
+// interface's local parameters from a source none of the host's other
+// records stands for: the dcbtop agent of another process on the
+// interface, whose control socket answered its local parameters and
+// Willing state (Source "agent", engine.SourceAgent; control.OtherAgents)
+// or stopped answering (Withdrawn). A replay hands the engine the same
+// engine.LocalChanged at the same time.
+type Local struct {
+	Ifname string
+	// Source is the engine's name of the source (engine.LocalSource).
+	Source    string
+	Willing   bool
+	Withdrawn bool
+	// Params are the local parameters as JSON, as the control socket
+	// carries them (the snapshot contract's PARAMS, encoding/json's
+	// form of dcb.Params); nil when there are none (withdrawn).
+	Params []byte
+}
+
+// Kind is KindLocal.
+func (Local) Kind() Kind { return KindLocal }
+
 // NetlinkError is the error a netlink exchange got instead of a kernel's
 // answer (KindNetlinkError): its text, without the "netlink receive:" of
 // netlink.OpError, which the replayed connection adds again.
@@ -221,6 +247,11 @@ const (
 	tagRDMAStatErr = 2
 
 	tagNetlinkErr = 1
+
+	tagLocalIfname = 1
+	tagLocalSource = 2
+	tagLocalFlags  = 3 // 1 willing, 2 withdrawn
+	tagLocalParams = 4 // PARAMS JSON; absent for none
 )
 
 // Error classes of a recorded error (the first byte of an error field).
@@ -314,6 +345,20 @@ func AppendHost(b []byte, r Record) []byte {
 		}
 	case NetlinkError:
 		b = field(b, tagNetlinkErr, []byte(r.Text))
+	case Local:
+		b = field(b, tagLocalIfname, []byte(r.Ifname))
+		b = field(b, tagLocalSource, []byte(r.Source))
+		var f byte
+		if r.Willing {
+			f |= 1
+		}
+		if r.Withdrawn {
+			f |= 2
+		}
+		b = field(b, tagLocalFlags, []byte{f})
+		if r.Params != nil {
+			b = field(b, tagLocalParams, r.Params)
+		}
 	case Sources:
 		for _, n := range r.Names {
 			b = field(b, tagSourceName, []byte(n))
@@ -535,6 +580,25 @@ func DecodeHost(b []byte) (Record, error) {
 			d.fail("netlink error without its text")
 		}
 		rec = r
+	case KindLocal:
+		var r Local
+		d.each(func(tag uint16, v []byte) {
+			switch tag {
+			case tagLocalIfname:
+				r.Ifname = d.str(v)
+			case tagLocalSource:
+				r.Source = d.str(v)
+			case tagLocalFlags:
+				f := d.u8(v)
+				r.Willing, r.Withdrawn = f&1 != 0, f&2 != 0
+			case tagLocalParams:
+				r.Params = append([]byte{}, v...)
+			}
+		})
+		if d.err == nil && (r.Ifname == "" || r.Source == "") {
+			d.fail("local parameters of %q from source %q", r.Ifname, r.Source)
+		}
+		rec = r
 	default:
 		return nil, fmt.Errorf("%w %d", ErrUnknownKind, kind)
 	}
@@ -657,17 +721,19 @@ const (
 // NumericPrefix returns how many bytes at the start of the value v of
 // field tag of a host record of kind k are binary numbers as AppendHost
 // writes them (a round, an interval, an operation, flags, an ifindex, a
-// statistic's value, an agent's PID, an error's class and errno): all of
-// v for a field that is a number, 0 for one that is text or raw bytes
-// (names, paths, file contents, messages). capture/redact replaces
-// values in the rest only.
+// statistic's value, an agent's PID, an error's class and errno), or
+// words of the format's own (a local source's name, PARAMS JSON: numbers
+// and the PARAMS keys, nothing that names a host): all of v for such a
+// field, 0 for one that is text or raw bytes (names, paths, file
+// contents, messages). capture/redact replaces values in the rest only.
 func NumericPrefix(k Kind, tag uint16, v []byte) int {
 	switch {
 	case k == KindBegin && (tag == tagRound || tag == tagInterval),
 		k == KindFile && (tag == tagOp || tag == tagInfo),
 		k == KindEthtool && tag == tagEthOp,
 		k == KindObserved && tag == tagNetAdmin,
-		k == KindLink && (tag == tagLinkIndex || tag == tagLinkFlags):
+		k == KindLink && (tag == tagLinkIndex || tag == tagLinkFlags),
+		k == KindLocal && (tag == tagLocalSource || tag == tagLocalFlags || tag == tagLocalParams):
 		return len(v)
 	case k == KindEthtool && tag == tagStat: // u64 value, then the name
 		return min(len(v), 8)

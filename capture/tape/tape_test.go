@@ -32,6 +32,8 @@ var records = []Record{
 	Link{Name: "eth1", Index: 3, MAC: [6]byte{2, 0, 0, 0, 0, 2}, Up: true, MTU: 9000, Was: "ens1", VLANs: []uint16{100, 200}},
 	Link{Name: "eth2", Index: 4, MAC: [6]byte{2, 0, 0, 0, 0, 3}, VLANs: []uint16{}},
 	Sources{Names: []string{"sysfs", "dcbnl"}, RDMAStatsErr: "rdmastat: dial: permission denied"},
+	Local{Ifname: "eth0", Source: "agent", Willing: true, Params: []byte(`{"pfc":{"willing":true,"mbc":false,"cap":8,"enabled":[3,5]}}`)},
+	Local{Ifname: "eth0", Source: "agent", Withdrawn: true},
 }
 
 // errEqual compares errors by their text and the errno they wrap.
@@ -70,10 +72,12 @@ func TestHostForwardAndBad(t *testing.T) {
 		t.Errorf("unknown kind: %v", err)
 	}
 	for name, bad := range map[string][]byte{
-		"short":      []byte("DCB"),
-		"magic":      append([]byte("XXXX"), b[4:]...),
-		"cut field":  b[:len(b)-3],
-		"empty link": AppendHost(nil, Link{}),
+		"short":                       []byte("DCB"),
+		"magic":                       append([]byte("XXXX"), b[4:]...),
+		"cut field":                   b[:len(b)-3],
+		"empty link":                  AppendHost(nil, Link{}),
+		"local without its interface": AppendHost(nil, Local{Source: "agent"}),
+		"local without its source":    AppendHost(nil, Local{Ifname: "eth0"}),
 	} {
 		if _, err := DecodeHost(bad); !errors.Is(err, ErrMalformed) {
 			t.Errorf("%s: %v, want ErrMalformed", name, err)

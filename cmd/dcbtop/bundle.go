@@ -213,8 +213,12 @@ func writeInventory(w io.Writer, path string, inv tape.Inventory, peers map[stri
 		}
 		fmt.Fprintln(w, line)
 	}
-	fmt.Fprintf(w, "  host inputs: %d counters samples, %d DCB readings, %d netlink exchanges, %d file reads, %d ethtool answers, %d LLDP agent scans, %d link changes\n",
-		inv.Rounds[tape.RoundCounters], inv.Rounds[tape.RoundDCB], inv.Netlink, inv.Files, inv.Ethtool, inv.Observed, inv.Links)
+	others := ""
+	if inv.Locals > 0 { // a dcbtop agent of another process ran beside the bundle
+		others = fmt.Sprintf(", %d answers of other dcbtop agents", inv.Locals)
+	}
+	fmt.Fprintf(w, "  host inputs: %d counters samples, %d DCB readings, %d netlink exchanges, %d file reads, %d ethtool answers, %d LLDP agent scans, %d link changes%s\n",
+		inv.Rounds[tape.RoundCounters], inv.Rounds[tape.RoundDCB], inv.Netlink, inv.Files, inv.Ethtool, inv.Observed, inv.Links, others)
 	if red != nil {
 		fmt.Fprintf(w, "  redacted: %d MACs, %d names, %d GIDs, %d addresses replaced with placeholders\n", red.MACs, red.Names, red.GIDs, red.Addresses)
 	} else {
