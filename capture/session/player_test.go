@@ -11,6 +11,7 @@ import (
 	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/capture/replay"
 	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/check"
 )
 
 // headlessUpTo is the snapshot of a straight replay of file up to the
@@ -22,7 +23,7 @@ func headlessUpTo(t *testing.T, file string, pos time.Duration) engine.Snapshot 
 		t.Fatal(err)
 	}
 	defer src.Close()
-	eng := engine.New(engine.Config{Replay: true, NeighborEvents: true}) // as a replay runs it
+	eng := engine.New(engine.Config{Replay: true, NeighborEvents: true, Judge: check.Judge}) // as a replay runs it
 	var first time.Time
 	for {
 		f, err := src.ReadFrame(context.Background())
