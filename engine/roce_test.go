@@ -587,3 +587,76 @@ func TestRoCEPathCause(t *testing.T) {
 		})
 	}
 }
+
+// TestHopsKnownBeforeJudged: no hop of a RoCE path is ok while an input
+// it judges is unknown. From a ready port, each input is taken away in
+// turn (as a driver without the counter or a peer without DCBX leaves
+// it) and the path judged again (lossless.Paths): the hops that read it
+// must then not be ok.
+func TestHopsKnownBeforeJudged(t *testing.T) {
+	local := &dcb.Params{ETS: &dcb.ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{50, 50}, TSA: [8]lldp.TSA{2, 2}},
+		PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3},
+		App: []dcb.App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}, {Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}}}
+	ready := func(t *testing.T) Interface {
+		e := New(Config{})
+		e.Apply(LocalChanged{Interface: "eth0", At: t0, Source: SourceDCBNL, Params: local})
+		e.Apply(FrameReceived{Interface: "eth0", At: t0, Data: frame(t, highMAC, 120, etsA, pfc3, app2)})
+		for i := range 2 {
+			s := mlxSample(t0.Add(time.Duration(i)*time.Second), uint64(i))
+			d := uint16(7)
+			s.QoS = &lossless.PortQoSSample{Trust: []string{"dscp", "pcp"}, PFCDelay: &d, Source: "dcbnl IEEE_GET",
+				Buffer: &lossless.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{130944, 130944}}}
+			s.ECN = &lossless.ECNSample{Source: "class/net/eth0/ecn", NotificationPoint: 1 << 3, ReactionPoint: 1 << 3}
+			e.Apply(s)
+		}
+		in, _ := e.Interface("eth0")
+		return in
+	}
+	counters := func(f func(*lossless.Counters)) func(*Interface) {
+		return func(in *Interface) {
+			c := *in.Counters
+			c.RoCE = slices.Clone(c.RoCE)
+			c.PFC.Priorities = slices.Clone(c.PFC.Priorities)
+			if c.QoS != nil {
+				q := *c.QoS
+				c.QoS = &q
+			}
+			f(&c)
+			in.Counters = &c
+		}
+	}
+	for _, tt := range []struct {
+		input   string
+		unknown func(*Interface)
+		hops    []lossless.RoCEHop
+	}{
+		{"the GID table", counters(func(c *lossless.Counters) { c.RoCE[0].RoutableV2, c.RoCE[0].RoutableV2Why = nil, nil }), []lossless.RoCEHop{lossless.HopGID}},
+		{"the trust", counters(func(c *lossless.Counters) { c.QoS.Trust = nil }), []lossless.RoCEHop{lossless.HopTrust}},
+		{"DCB netlink's QoS", counters(func(c *lossless.Counters) { c.QoS = nil }), []lossless.RoCEHop{lossless.HopTrust, lossless.HopBuffer}},
+		{"the buffer split", counters(func(c *lossless.Counters) { c.QoS.Buffer = nil }), []lossless.RoCEHop{lossless.HopBuffer}},
+		{"the pause counters", counters(func(c *lossless.Counters) { c.PFC.Source = nil }), []lossless.RoCEHop{lossless.HopPauses}},
+		{"the pause rates", counters(func(c *lossless.Counters) { c.PFC.Priorities[3].RxPauseRate = nil }), []lossless.RoCEHop{lossless.HopPauses}},
+		{"the DCQCN settings", counters(func(c *lossless.Counters) { c.ECN = nil }), []lossless.RoCEHop{lossless.HopECN}},
+		{"the ETS in force", func(in *Interface) { o := in.Operational.Clone(); o.ETS = nil; in.Operational = o }, []lossless.RoCEHop{lossless.HopTC, lossless.HopETS}},
+		{"the PFC in force", func(in *Interface) { o := in.Operational.Clone(); o.PFC = nil; in.Operational = o }, []lossless.RoCEHop{lossless.HopPFC}},
+		{"the peer's PFC", func(in *Interface) { r := in.Remote.Clone(); r.PFC = nil; in.Remote = r }, []lossless.RoCEHop{lossless.HopPFC}},
+		{"a valid peer", func(in *Interface) { in.RemoteValid, in.Remote = false, nil }, []lossless.RoCEHop{lossless.HopPFC}},
+	} {
+		t.Run(tt.input, func(t *testing.T) {
+			base := ready(t)
+			for _, h := range base.Counters.RoCEPaths[0].Hops {
+				if h.Verdict != lossless.PathOK {
+					t.Fatalf("the ready port's %s hop is %s: %s", h.Hop, h.Verdict, h.Reason)
+				}
+			}
+			in := ready(t)
+			tt.unknown(&in)
+			paths := lossless.Paths(in.LosslessPort(), in.Counters, in.Diagnostics)
+			for _, h := range paths[0].Hops {
+				if slices.Contains(tt.hops, h.Hop) && h.Verdict == lossless.PathOK {
+					t.Errorf("%s unknown: the %s hop is ok (%s)", tt.input, h.Hop, h.Reason)
+				}
+			}
+		})
+	}
+}
