@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/dcbtop/dcbtop/engine/check"
+	"github.com/dcbtop/dcbtop/engine/verdict"
 
 	"github.com/dcbtop/dcbtop/engine/lossless"
 
@@ -309,5 +310,58 @@ func TestCaseRecordings(t *testing.T) {
 	}
 	if n < 20 {
 		t.Errorf("%d cases recorded, want at least 20", n)
+	}
+}
+
+// TestCaseCollateral holds what dcbtop says around each case's root
+// cause, on every case that runs: no check is OK while a fact it judges
+// was not read or its evidence says something it judges is unknown, and
+// no finding blames a side whose facts it did not read (issue 43: at
+// 7737732 link-pause said OK beside "rx unknown, tx unknown", and
+// roce-pfc blamed a peer that sent no DCBX). What the snapshot carries
+// (Interface.Checks, the one evaluation every surface reads) is what
+// dcbtop check says.
+func TestCaseCollateral(t *testing.T) {
+	dirs, err := filepath.Glob("testdata/[0-9]*")
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no cases (%v)", err)
+	}
+	unknownWords := regexp.MustCompile(`\bunknown\b|\bnot read\b|\bnot known\b`)
+	for _, dir := range dirs {
+		var x Expect
+		if err := readJSON(filepath.Join(dir, "expect.json"), &x); err != nil {
+			t.Fatal(err)
+		}
+		if x.Needs != "" {
+			continue
+		}
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			in, err := Run(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := check.Run(&in, check.Options{})
+			if diff := cmp.Diff(res, in.Checks); diff != "" {
+				t.Errorf("the snapshot's checks are not dcbtop check's (-check +snapshot):\n%s", diff)
+			}
+			for _, r := range res {
+				for _, side := range r.Blames {
+					if !slices.ContainsFunc(r.Facts, func(f verdict.Fact) bool { return f.Side == side && f.Read }) {
+						t.Errorf("%s %s blames the %s, whose facts it did not read: %+v", r.Check, r.Verdict, side, r.Facts)
+					}
+				}
+				if r.Verdict != verdict.OK {
+					continue
+				}
+				if u := r.Unread(); len(u) > 0 {
+					t.Errorf("%s is OK with facts not read: %q", r.Check, u)
+				}
+				for _, e := range r.Evidence {
+					if unknownWords.MatchString(e) {
+						t.Errorf("%s is OK beside the evidence %q", r.Check, e)
+					}
+				}
+			}
+		})
 	}
 }
