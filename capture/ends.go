@@ -49,9 +49,41 @@ type EndsScan struct {
 	speakers map[string]int  // speakers kept per interface
 	directed map[string]bool // interfaces with frames that say their direction
 	key      []byte          // the key of the frame being added
-	n        int
-	first    time.Time
-	window   time.Duration
+	// recent are the last speakers a Whole scan met, found again by
+	// their frames' leading bytes alone (next the one to replace).
+	recent [2]recentSpeaker
+	next   int
+	n      int
+	first  time.Time
+	window time.Duration
+}
+
+// A recentSpeaker is a speaker a scan met: its interface, and its frames'
+// bytes from the source address to the end of the Port ID TLV (EtherType,
+// tags, Chassis ID TLV between), which a frame that starts so shares with
+// it: the same speaker, already counted.
+type recentSpeaker struct {
+	iface string
+	head  []byte
+}
+
+// again reports whether f is from a speaker of s.recent.
+func (s *EndsScan) again(f Frame) bool {
+	for _, r := range s.recent {
+		if len(r.head) > 0 && r.iface == f.Interface && len(f.Data) >= 6+len(r.head) && string(f.Data[6:6+len(r.head)]) == string(r.head) {
+			return true
+		}
+	}
+	return false
+}
+
+// remember makes f's speaker, whose LLDPDU pdu (in f.Data) starts with
+// the Chassis ID and Port ID TLVs chassis and port, one of s.recent.
+func (s *EndsScan) remember(f Frame, pdu, chassis, port []byte) {
+	end := len(f.Data) - len(pdu) + 4 + len(chassis) + len(port)
+	r := &s.recent[s.next]
+	r.iface, r.head = f.Interface, append(r.head[:0], f.Data[6:end]...)
+	s.next = (s.next + 1) % len(s.recent)
 }
 
 // Add takes the capture's next frame and reports whether the scan wants
@@ -76,6 +108,9 @@ func (s *EndsScan) Add(f Frame) bool {
 		}
 		return true
 	}
+	if s.Whole && s.again(f) {
+		return true // the cost of a whole scan is this, most frames
+	}
 	h, pdu, err := lldp.SplitFrame(f.Data)
 	if err != nil {
 		return true
@@ -93,11 +128,15 @@ func (s *EndsScan) Add(f Frame) bool {
 	s.key = append(append(append(s.key[:0], f.Interface...), 0), h.Src[:]...)
 	s.key = append(append(append(s.key, byte(len(chassis)>>8), byte(len(chassis))), chassis...), port...)
 	if s.seen[string(s.key)] {
+		s.remember(f, pdu, chassis, port)
 		return true
 	}
 	n, known := s.speakers[f.Interface]
 	if n >= scanEndsSpeakers || (!known && len(s.speakers) >= scanEndsInterfaces) {
-		return true // enough of this interface's speakers, or of interfaces
+		// Enough of this interface's speakers, or of interfaces, for
+		// good: the counts only grow.
+		s.remember(f, pdu, chassis, port)
+		return true
 	}
 	du, err := lldp.Parse(pdu)
 	if err != nil {
@@ -118,6 +157,7 @@ func (s *EndsScan) Add(f Frame) bool {
 	s.seen[string(s.key)] = true
 	s.speakers[f.Interface] = n + 1
 	s.out = append(s.out, e)
+	s.remember(f, pdu, chassis, port)
 	return true
 }
 
