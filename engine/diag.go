@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -39,9 +40,19 @@ func (p *port) diagnostics(now time.Time) []diag.Diagnostic {
 		}
 	}
 	if p.multi {
-		out = append(out, diag.Newf(diag.CodeMultiPeer, diag.SeverityError, "lldp",
-			"find the second LLDP speaker: an unmanaged switch, a vswitch passing LLDP, or a NIC firmware agent next to a host agent",
-			"more than one DCBX peer on this link: remote parameters are invalid until every peer's information has expired"))
+		if macs, ok := p.ambiguousEnds(); ok {
+			// Two peers is one reading of an ambiguous capture's two
+			// speakers, not a finding: the remote parameters are invalid
+			// as the NDIS rule has them, and which reading holds is for
+			// the user to say.
+			out = append(out, diag.Newf(diag.CodeMultiPeer, diag.SeverityInfo, "lldp",
+				"say which end is this host: --local-mac "+strings.Join(macs, " or --local-mac "),
+				"two LLDP speakers and the capture does not say which frames this host sent: read as two peers, the remote parameters are invalid; they may be this host and its peer"))
+		} else {
+			out = append(out, diag.Newf(diag.CodeMultiPeer, diag.SeverityError, "lldp",
+				"find the second LLDP speaker: an unmanaged switch, a vswitch passing LLDP, or a NIC firmware agent next to a host agent",
+				"more than one DCBX peer on this link: remote parameters are invalid until every peer's information has expired"))
+		}
 	}
 	if d, ok := p.peerLost(now); ok {
 		out = append(out, d)
@@ -359,4 +370,23 @@ func (p *port) peerLost(now time.Time) (diag.Diagnostic, bool) {
 	return diag.Newf(diag.CodePeerLost, sev, "lldp",
 		"check the switch port's LLDP/DCBX and the link; until a peer speaks again the switch's side is unknown",
 		"no DCBX peer: %s is %s: %s; %s", name, gone, what, left), true
+}
+
+// ambiguousEnds returns the addresses of an ambiguous capture's two ends
+// (CaptureEnds.Ambiguous) when every neighbour is one of them: the
+// multi-peer in force is then that reading of the two.
+func (p *port) ambiguousEnds() ([]string, bool) {
+	if p.ends == nil || !p.ends.Ambiguous {
+		return nil, false
+	}
+	var macs []string
+	for _, r := range p.ends.Readings {
+		macs = append(macs, r.LocalMAC.String())
+	}
+	for _, n := range p.neighbors {
+		if !slices.Contains(macs, n.src.String()) {
+			return nil, false
+		}
+	}
+	return macs, true
 }

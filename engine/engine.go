@@ -389,11 +389,11 @@ func (e *Engine) step(ev Event) Outcome {
 		if p == nil {
 			break
 		}
-		c := CaptureEnds{LocalMAC: ev.Local, PeerMAC: ev.Peer, Rule: ev.Rule}
-		changed = isNew || p.ends == nil || *p.ends != c
+		c := ev.Ends.clone()
+		changed = isNew || p.ends == nil || !p.ends.equal(c)
 		p.ends = &c
-		if p.mac == nil {
-			m := ev.Local
+		if p.mac == nil && c.LocalMAC != nil {
+			m := *c.LocalMAC
 			p.mac = &m // this host's end: its address breaks the PFC tie
 		}
 	case HostObserved:

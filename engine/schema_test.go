@@ -256,5 +256,7 @@ func TestSnapshotSchemaCoversTypes(t *testing.T) {
 		"roce_path":          reflect.TypeFor[lossless.RoCEPath](),
 		"path_hop":           reflect.TypeFor[lossless.PathHop](),
 		"indication":         reflect.TypeFor[Indication](),
+		"capture_ends":       reflect.TypeFor[CaptureEnds](),
+		"ends_reading":       reflect.TypeFor[EndsReading](),
 	})
 }

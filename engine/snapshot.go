@@ -84,8 +84,9 @@ type Interface struct {
 	// never looked at (a capture file).
 	HostAgents []HostAgent `json:"host_agents"`
 	// CaptureEnds, for a capture that does not say which frames this
-	// host sent, says which of its link's two ends was taken as this host
-	// and why (engine.LocalEnds); null otherwise.
+	// host sent, says how its speakers were read: which end was taken as
+	// this host and why, or that no evidence tells (ambiguous: both
+	// readings) (engine.LocalEnds); null otherwise.
 	CaptureEnds *CaptureEnds `json:"capture_ends"`
 	Dialect     lldp.Dialect `json:"dialect"`
 	MultiPeer   *MultiPeer   `json:"multi_peer"`

@@ -247,8 +247,14 @@ func (r *renderer) peerSummary() []part {
 	}
 	if e := in.CaptureEnds; e != nil {
 		// A capture without direction read as both ends of one link:
-		// say which end was taken as this host, and by which rule.
-		parts = append(parts, part{text: st.Dim.Render("this host " + e.LocalMAC.String() + ": " + clean(endRuleWords(e.Rule), 40)), drop: 2})
+		// say which end was taken as this host, and by which rule, or
+		// that nothing says (ambiguous).
+		switch {
+		case e.Ambiguous:
+			parts = append(parts, part{text: st.Warn.Render("ends ambiguous: --local-mac to choose"), drop: 2})
+		case e.LocalMAC != nil:
+			parts = append(parts, part{text: st.Dim.Render("this host " + e.LocalMAC.String() + ": " + clean(endRuleWords(e.Rule), 40)), drop: 2})
+		}
 	}
 	if p.ChassisID == p.PortID {
 		// A peer whose port ID is its chassis ID (both its MAC): once.
@@ -263,10 +269,12 @@ func endRuleWords(rule string) string {
 	switch rule {
 	case engine.EndRuleGiven:
 		return "--local-mac"
+	case engine.EndRuleCapabilities:
+		return "System Capabilities"
+	case engine.EndRuleHostMAC:
+		return "its own MAC"
 	case engine.EndRuleWilling:
 		return "the willing end"
-	case engine.EndRuleFirst:
-		return "the first to send (--local-mac to choose)"
 	}
 	return rule
 }

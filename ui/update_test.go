@@ -1248,6 +1248,26 @@ func TestPeerHeaderIDs(t *testing.T) {
 	h.wantNotScreen("· chassis mac")
 }
 
+// The header says how a capture without direction was read: which end
+// is this host and by which rule, or that it is ambiguous.
+func TestHeaderCaptureEnds(t *testing.T) {
+	local, peer := lldp.MAC{2, 0, 0, 0, 0, 0xa}, lldp.MAC{2, 0, 0, 0, 0, 0xb}
+	for _, tt := range []struct {
+		ends engine.CaptureEnds
+		want string
+	}{
+		{engine.CaptureEnds{LocalMAC: &local, PeerMAC: &peer, Rule: engine.EndRuleCapabilities}, "this host 02:00:00:00:00:0a: System Capabilities"},
+		{engine.CaptureEnds{Ambiguous: true, Rule: engine.EndRuleAmbiguous,
+			Readings: []engine.EndsReading{{LocalMAC: local, PeerMAC: peer}, {LocalMAC: peer, PeerMAC: local}}}, "ends ambiguous: --local-mac to choose"},
+	} {
+		snap := realistic(t)
+		snap.Interfaces[0].CaptureEnds = &tt.ends
+		h := newHarness(t, snap, nil)
+		h.send(tea.WindowSizeMsg{Width: 160, Height: 48})
+		h.wantScreen(tt.want)
+	}
+}
+
 // x outside the peers' details says where it works; in them, a peer that
 // has gone shows its last LLDPDU kept, not an empty box.
 func TestHexKey(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -82,8 +83,9 @@ type Source struct {
 	reset       func(context.Context)
 	// ends maps an interface of a capture without direction to this
 	// host's end of its link (engine.LocalEnds): frames from that address
-	// are this host's, the others the peer's. peeked are the frames read
-	// to find them, replayed first, and peekErr what ended that reading.
+	// are this host's, the others the peer's. peeked are the frames of a
+	// stream read to find them, replayed first, and peekErr what ended
+	// that reading.
 	ends    map[string]lldp.MAC
 	peeked  []capture.Frame
 	peekErr error
@@ -142,22 +144,36 @@ func (s *Source) playHost(end bool, send func(at time.Time, ev engine.Event) boo
 	return true, nil
 }
 
-// LocalEnds reads the start of the file for the speakers of its links
-// (capture.EndsScan), keeping what it read for the replay (a capture on
-// standard input or a FIFO is read once), and decides which end of each
-// link is this host (engine.LocalEnds; localMAC, --local-mac, nil: the
-// engine's rule). Frames without a recorded direction are then replayed
-// as sent by the end found local (outgoing) or received from the other.
-// It returns the engine's events saying so, for the run to apply before
-// the first frame. Call it at most once, before Run or Direct.
-func (s *Source) LocalEnds(localMAC *lldp.MAC) ([]engine.EndsAssumed, error) {
-	ends, err := engine.LocalEnds(s.peekEnds(), localMAC)
+// LocalEnds finds the LLDP speakers of the file's interfaces whose
+// frames say no direction and decides how each is read (engine.LocalEnds,
+// with ev: --local-mac, this host's addresses). A capture file is read
+// whole first (capture.ScanEnds: a first pass that keeps the speakers,
+// not the frames), so that an agent that starts late is an end, not a
+// second peer; a stream (standard input, a FIFO), which can be read only
+// once, is read for them as far as the longest TTL heard
+// (capture.EndsScan), the frames kept for the replay. Frames without a
+// recorded direction are then replayed as sent by the end found local
+// (outgoing) or received from the others. It returns the engine's events
+// saying so, for the run to apply before the first frame. Call it at most
+// once, before Run or Direct.
+func (s *Source) LocalEnds(ev engine.EndsEvidence) ([]engine.EndsAssumed, error) {
+	var speakers []engine.LinkEnd
+	if fi, err := os.Stat(s.name); s.name != "-" && err == nil && fi.Mode().IsRegular() {
+		if speakers, err = capture.ScanEnds(s.name); err != nil {
+			return nil, fmt.Errorf("%s: %w", s.name, err)
+		}
+	} else {
+		speakers = s.peekEnds()
+	}
+	ends, err := engine.LocalEnds(speakers, ev)
 	if err != nil {
 		return nil, err
 	}
 	s.ends = map[string]lldp.MAC{}
 	for _, e := range ends {
-		s.ends[e.Interface] = e.Local
+		if e.Ends.LocalMAC != nil {
+			s.ends[e.Interface] = *e.Ends.LocalMAC
+		}
 	}
 	return ends, nil
 }

@@ -157,37 +157,6 @@ func TestDirect(t *testing.T) {
 	}
 }
 
-// A capture without direction of both ends of one link: the willing end
-// is this host's (engine.LocalEnds), its frames replayed as sent, the
-// other's as received.
-func TestLocalEnds(t *testing.T) {
-	path := writePcap(t, record{0, lldpFrame(t, switchMAC, false)}, record{time.Second, lldpFrame(t, hostMAC, true)},
-		record{2 * time.Second, lldpFrame(t, switchMAC, false)})
-	s := open(t, path, 0, nil)
-	ends, err := s.LocalEnds(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(ends) != 1 || ends[0].Local != hostMAC || ends[0].Peer != switchMAC || ends[0].Rule != engine.EndRuleWilling {
-		t.Fatalf("ends %+v: want this host %s, the willing one", ends, hostMAC)
-	}
-	var got []bool
-	if err := s.Direct(context.Background(), func(fr engine.FrameReceived) bool {
-		got = append(got, fr.Outgoing)
-		return true
-	}, nil); err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff([]bool{false, true, false}, got); diff != "" {
-		t.Errorf("outgoing, frame by frame, the peeked ones replayed too (-want +got):\n%s", diff)
-	}
-
-	s = open(t, path, 0, nil)
-	if _, err := s.LocalEnds(&lldp.MAC{2, 0, 0, 0, 0, 0x33}); err == nil {
-		t.Error("--local-mac of neither end: no error")
-	}
-}
-
 // pacedRun starts a replay at speed of a capture of three LLDPDUs, at 0,
 // 2 and 5 s, in the caller's synctest bubble: the source, the events it
 // sends, where Run's end goes, and when it started.

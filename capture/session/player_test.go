@@ -8,7 +8,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/capture/replay"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/check"
@@ -18,25 +17,32 @@ import (
 // first frame's time plus pos (the whole file for a negative pos).
 func headlessUpTo(t *testing.T, file string, pos time.Duration) engine.Snapshot {
 	t.Helper()
-	src, err := capture.OpenReplay(file)
+	src, err := replay.Open(file, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer src.Close()
 	eng := engine.New(engine.Config{Replay: true, NeighborEvents: true, Judge: check.Judge}) // as a replay runs it
+	ends, err := src.LocalEnds(engine.EndsEvidence{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ends {
+		eng.Apply(e)
+	}
 	var first time.Time
-	for {
-		f, err := src.ReadFrame(context.Background())
-		if err != nil {
-			break
-		}
+	err = src.Direct(context.Background(), func(f engine.FrameReceived) bool {
 		if first.IsZero() {
 			first = f.At
 		}
 		if pos >= 0 && f.At.After(first.Add(pos)) {
-			break
+			return false
 		}
-		eng.Apply(f.Event(f.Interface, f.At))
+		eng.Apply(f)
+		return true
+	}, func(engine.Event) bool { return true })
+	if err != nil {
+		t.Fatal(err)
 	}
 	return eng.Snapshot()
 }

@@ -47,7 +47,9 @@ type Config struct {
 	Replay string
 	Speed  float64
 	// LocalMAC, for a replay of a capture without direction, names this
-	// host's end of the link (--local-mac); nil: engine.LocalEnds' rule.
+	// host's end of the link (--local-mac); nil: engine.LocalEnds' other
+	// rules, this host's interfaces' addresses (capture.HostMACs) among
+	// them.
 	LocalMAC   *lldp.MAC
 	Post       replay.Poster
 	Interfaces []string
@@ -301,7 +303,8 @@ func (rt *Runtime) startReplay(cfg Config) error {
 	r.tapes = newTapePlayer()
 	src.SetHost(r.tapes.play) // a dcbtop recording's host inputs, through the same readers
 	rt.liveRun = r
-	if r.replayEnds, err = src.LocalEnds(cfg.LocalMAC); err != nil {
+	macs, _ := capture.HostMACs() // none known: no evidence from them
+	if r.replayEnds, err = src.LocalEnds(engine.EndsEvidence{LocalMAC: cfg.LocalMAC, HostMACs: macs}); err != nil {
 		return err
 	}
 	for _, e := range r.replayEnds {

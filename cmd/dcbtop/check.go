@@ -47,7 +47,8 @@ its evidence and a fix. Read-only: nothing is sent or written.
                    recording or bundle carries them
   --local-mac MAC  with -r: this host's end of a capture that does not say
                    which frames it sent, both ends of one link (default the
-                   willing end, else the first to send)
+                   evidence: System Capabilities, this host's MACs, the
+                   willing end); without any, dcbx-peer is UNKNOWN
   --expect POLICY  also hold the operational parameters to POLICY, a JSON
                    file such as {"pfc":{"enabled":[3]},
                    "app":[{"selector":"udp-port","protocol":4791,"priority":3}],
@@ -106,7 +107,7 @@ func checkFlags(o *checkOptions) *flag.FlagSet {
 	documentDefault(fs, "i", "every up Ethernet interface, or every interface of the capture")
 	fs.StringVar(&o.read, "r", "", "capture file")
 	fs.Var(macValue{&o.localMAC}, "local-mac", "this host's end of an undirected capture")
-	documentDefault(fs, "local-mac", "the willing end, else the first to send")
+	documentDefault(fs, "local-mac", "the evidence: System Capabilities, this host's MACs, the willing end")
 	fs.StringVar(&o.expect, "expect", "", "policy file")
 	durationFlag(fs, &o.wait, "wait", defaultCheckWait, "wait")
 	fs.BoolVar(&o.json, "json", false, "JSON")

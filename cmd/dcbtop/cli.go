@@ -175,7 +175,9 @@ Options:
   --local-mac MAC
                  replay: this host's end of a capture that does not say
                  which frames it sent, a classic pcap of both ends of one
-                 link (default the willing end, else the first to send)
+                 link (default the evidence: System Capabilities, this
+                 host's MACs, the willing end); without any, the two ends
+                 are ambiguous and read as they came
   --agent        act as the host DCBX agent: transmit LLDPDUs with the local
                  ETS/PFC/APP parameters on every captured interface (on the
                  screen, a starts and stops it per interface)
@@ -502,7 +504,7 @@ func rootFlags(o *options) *flag.FlagSet {
 	documentDefault(fs, "i", "every up Ethernet interface")
 	fs.StringVar(&o.read, "r", "", "replay a capture file")
 	fs.Var(macValue{&o.localMAC}, "local-mac", "this host's end of an undirected capture")
-	documentDefault(fs, "local-mac", "the willing end, else the first to send")
+	documentDefault(fs, "local-mac", "the evidence: System Capabilities, this host's MACs, the willing end")
 	outputFlags(fs, o)
 	o.speed = -1 // set by settleOutput once the mode is known
 	fs.Var(speedValue{p: &o.speed, want: "want a number of 0 or more"}, "speed", "replay speed")

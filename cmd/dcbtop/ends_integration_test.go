@@ -26,8 +26,8 @@ import (
 // and dcbtop check -r read the two speakers as the two ends of one link
 // (the willing one taken as this host), not as two DCBX peers (54a24de:
 // "CRITICAL dcbx-peer 2 DCBX peers on one link ... (multi-peer)");
-// --local-mac takes the other end; a --local-mac of neither is refused in
-// one line.
+// --local-mac takes the other end; a --local-mac that never speaks is
+// refused in one line naming the speakers.
 func TestReplayBothEnds(t *testing.T) {
 	testbed.RequirePriv(t)
 	t.Parallel()
@@ -61,7 +61,7 @@ func TestReplayBothEnds(t *testing.T) {
 	if in.MultiPeer != nil || !in.RemoteValid || in.CaptureEnds == nil {
 		t.Fatalf("multi-peer %+v, remote valid %v, ends %+v: want the two ends of one link", in.MultiPeer, in.RemoteValid, in.CaptureEnds)
 	}
-	if e := in.CaptureEnds; e.LocalMAC.String() != hostMAC.String() || e.PeerMAC.String() != swMAC.String() || e.Rule != engine.EndRuleWilling {
+	if e := in.CaptureEnds; e.LocalMAC == nil || e.PeerMAC == nil || e.LocalMAC.String() != hostMAC.String() || e.PeerMAC.String() != swMAC.String() || e.Rule != engine.EndRuleWilling {
 		t.Errorf("ends %+v: want this host %s (the willing end), the peer %s", e, hostMAC, swMAC)
 	}
 	if in.LocalSource != engine.SourceObserved || in.Remote == nil || in.Remote.PFC == nil || in.Remote.PFC.Enabled != 1<<3 {
@@ -88,13 +88,13 @@ func TestReplayBothEnds(t *testing.T) {
 		t.Fatalf("--local-mac: exit %d: %s", code, errOut)
 	}
 	in = snaptest.Iface(t, snaptest.Decode(t, "dcbtop -r --local-mac", out), "pcap0")
-	if e := in.CaptureEnds; e == nil || e.LocalMAC.String() != swMAC.String() || e.Rule != engine.EndRuleGiven {
+	if e := in.CaptureEnds; e == nil || e.LocalMAC == nil || e.LocalMAC.String() != swMAC.String() || e.Rule != engine.EndRuleGiven {
 		t.Errorf("--local-mac %s: ends %+v", swMAC, e)
 	}
 
 	other := net.HardwareAddr{2, 0, 0, 0, 0, 0x77}.String()
 	code, _, errOut = runOut(t, dcbtopBin, "check", "-r", pcap, "--local-mac", other)
-	if code != 3 || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "--local-mac "+other+" is not an end of the capture's link") {
+	if code != 3 || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "--local-mac "+other+" never speaks in the capture (its LLDP speakers: pcap0: ") {
 		t.Errorf("--local-mac of neither end: exit %d, stderr %q", code, errOut)
 	}
 }

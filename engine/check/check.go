@@ -268,6 +268,7 @@ func (c *checker) peer() {
 			// How bad a lost peer is depends on how long it has been gone
 			// and what it left in force (peer-lost).
 			c.add(verdict.CheckPeer, diagVerdict(d), d.Message, d.Action, "diagnostic "+string(diag.CodePeerLost))
+			c.peerEnds()
 			return
 		}
 		c.add(verdict.CheckPeer, verdict.Critical, "the peer's DCBX information is no longer valid: "+string(*in.RemoteInvalidReason),
@@ -291,11 +292,36 @@ func (c *checker) peer() {
 		ev = append(ev, "dialect "+in.Dialect.String())
 		c.add(verdict.CheckPeer, verdict.OK, "a valid DCBX peer ("+in.Dialect.String()+")", "", ev...)
 	}
-	if e := in.CaptureEnds; e != nil {
-		// A capture without direction read as both ends of one link: the
-		// reading is part of the verdict's evidence.
-		r := &c.out[len(c.out)-1]
+	c.peerEnds()
+}
+
+// peerEnds adds to the dcbx-peer result just made how a capture without
+// direction was read (engine.CaptureEnds): the reading in its evidence;
+// for an ambiguous one (two ends, no evidence which is this host),
+// UNKNOWN, never a verdict on one reading, with both readings and how
+// to choose.
+func (c *checker) peerEnds() {
+	e := c.in.CaptureEnds
+	if e == nil {
+		return
+	}
+	r := &c.out[len(c.out)-1]
+	switch {
+	case e.Ambiguous:
+		r.Evidence = append(r.Evidence, "read as two peers: "+r.Summary)
+		var macs []string
+		for _, rd := range e.Readings {
+			r.Evidence = append(r.Evidence, fmt.Sprintf("or the two ends of one link: this host %s, the peer %s", rd.LocalMAC, rd.PeerMAC))
+			macs = append(macs, "--local-mac "+rd.LocalMAC.String())
+		}
+		r.Verdict, r.Summary = verdict.Unknown, "ambiguous: two LLDP speakers, and nothing in the capture says which is this host and which the peer"
+		r.Fix = "say which end is this host: " + strings.Join(macs, " or ")
+		r.Blames = []verdict.Side{}
+		r.Facts = append(r.Facts, verdict.Fact{Name: "which end of the capture is this host", Side: verdict.SideHost, Why: "nothing in the capture says: no --local-mac, System Capabilities, host MAC or willing end decides"})
+	case e.PeerMAC != nil:
 		r.Evidence = append(r.Evidence, fmt.Sprintf("the capture read as both ends of one link: this host %s, the peer %s (%s)", e.LocalMAC, e.PeerMAC, e.Rule))
+	case e.LocalMAC != nil:
+		r.Evidence = append(r.Evidence, fmt.Sprintf("the capture's frames from %s read as this host's (%s)", e.LocalMAC, e.Rule))
 	}
 }
 

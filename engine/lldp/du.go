@@ -301,6 +301,10 @@ func (du *DU) ets(reco bool) *ETS {
 	return nil
 }
 
+// SystemCapabilities returns the System Capabilities TLV (IEEE Std
+// 802.1AB-2016, 8.5.8), nil when the LLDPDU has none.
+func (du *DU) SystemCapabilities() *SystemCapabilities { return firstTLV[*SystemCapabilities](du.TLVs) }
+
 // PFC returns the first PFC Configuration TLV, or nil.
 func (du *DU) PFC() *PFC { return firstTLV[*PFC](du.TLVs) }
 

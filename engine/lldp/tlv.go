@@ -259,6 +259,24 @@ type SystemCapabilities struct {
 	Enabled      uint16
 }
 
+// The system capabilities, as bits of a SystemCapabilities' Capabilities
+// and Enabled fields (IEEE Std 802.1AB-2016, 8.5.8.1 and 8.5.8.2, Table
+// 8-4: the standard numbers the bits from 1, CapOther being its bit 1).
+// Bits 11-15 are reserved.
+const (
+	CapOther     uint16 = 1 << iota // other
+	CapRepeater                     // repeater
+	CapBridge                       // MAC Bridge component (IEEE Std 802.1Q)
+	CapWLANAP                       // WLAN Access Point
+	CapRouter                       // router
+	CapTelephone                    // telephone
+	CapDOCSIS                       // DOCSIS cable device
+	CapStation                      // station only
+	CapCVLAN                        // C-VLAN component of a VLAN Bridge (IEEE Std 802.1Q)
+	CapSVLAN                        // S-VLAN component of a VLAN Bridge (IEEE Std 802.1Q)
+	CapTPMR                         // Two-port MAC Relay component (IEEE Std 802.1Q)
+)
+
 // Type returns TLVTypeSystemCapabilities.
 func (*SystemCapabilities) Type() TLVType { return TLVTypeSystemCapabilities }
 
