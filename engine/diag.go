@@ -137,6 +137,23 @@ func (p *port) diagnostics(now time.Time) []diag.Diagnostic {
 		KernelTable: p.localSource == SourceDCBNL})...)
 }
 
+// recordingAdvice rewrites local-unknown's advice for the replay of a
+// dcbtop -w recording (one that carries host records: HostObserved came),
+// which already is what the advice for a plain capture asks for: the
+// host's local parameters were unknown when it was recorded too. The
+// diagnostics are copied where one changes.
+func recordingAdvice(ds []diag.Diagnostic) []diag.Diagnostic {
+	for i, d := range ds {
+		if d.Code != diag.CodeLocalUnknown {
+			continue
+		}
+		ds = slices.Clone(ds)
+		ds[i].Action = "the recording's host showed no local parameters either (no DCB netlink, no local agent): run dcbtop on the host where DCB netlink or an agent shows them, or with --agent"
+		break
+	}
+	return ds
+}
+
 // pairDiagnostics compare local and remote Willing and parameters.
 func (p *port) pairDiagnostics() []diag.Diagnostic {
 	var out []diag.Diagnostic

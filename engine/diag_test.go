@@ -250,3 +250,28 @@ func TestETSDiffersFromReco(t *testing.T) {
 		})
 	}
 }
+
+// local-unknown's advice for a replay says what the capture lacks: a
+// plain capture ("record with dcbtop -w"), a dcbtop -w recording (its
+// host showed no local parameters either: recording again would not
+// help).
+func TestLocalUnknownAdvice(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		recording bool
+		want      string
+	}{{"a plain capture", false, "record with dcbtop -w"}, {"a dcbtop -w recording", true, "the recording's host showed no local parameters"}} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := New(Config{Replay: true})
+			if tt.recording {
+				e.Apply(HostObserved{At: at(0)})
+			}
+			e.Apply(rx(1, frame(t, macA, 120, etsA, pfc3)))
+			in, _ := e.Interface("eth0")
+			d, ok := in.Diagnostic(diag.CodeLocalUnknown)
+			if !ok || !strings.Contains(d.Action, tt.want) {
+				t.Errorf("local-unknown %+v, want its action to say %q", d, tt.want)
+			}
+		})
+	}
+}

@@ -410,6 +410,8 @@ func (e *Engine) interfaceSnapshot(p *port, h HostFacts) Interface {
 	}
 	if !e.cfg.Replay {
 		in.Diagnostics = nameFixes(in)
+	} else if e.hostObserved {
+		in.Diagnostics = recordingAdvice(in.Diagnostics)
 	}
 	if e.cfg.Judge != nil {
 		in.Checks = e.cfg.Judge(&in, e.cfg.Replay)
