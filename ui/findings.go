@@ -57,6 +57,12 @@ func findingsOf(in *engine.Interface, host []diag.Diagnostic) []finding {
 		}
 	}
 	var unknown []string
+	// Verdicts a RoCE path hop decided: one line per level, naming the
+	// hops and the checks (the Lossless pane shows the hops).
+	type hopLine struct {
+		hops, checks []string
+	}
+	var hopped [findError + 1]hopLine
 	for _, r := range in.Checks {
 		var lv findingLevel
 		switch r.Verdict {
@@ -73,6 +79,14 @@ func findingsOf(in *engine.Interface, host []diag.Diagnostic) []finding {
 		if slices.Contains(said, r.Summary) {
 			continue // the diagnostic that decided it is listed
 		}
+		if r.Hop != "" {
+			h := &hopped[lv]
+			if !slices.Contains(h.hops, r.Hop) {
+				h.hops = append(h.hops, r.Hop)
+			}
+			h.checks = append(h.checks, string(r.Check))
+			continue
+		}
 		if i := slices.IndexFunc(out, func(f finding) bool { return f.checks > 0 && f.level == lv && f.msg == r.Summary }); i >= 0 {
 			// One fact deciding two checks (a hop of the RoCE path and
 			// the check of its area) is said once.
@@ -81,6 +95,13 @@ func findingsOf(in *engine.Interface, host []diag.Diagnostic) []finding {
 			continue
 		}
 		out = append(out, finding{level: lv, tag: string(r.Check), msg: r.Summary, action: r.Fix, checks: 1})
+	}
+	for lv := findError; lv >= findWarning; lv-- {
+		if h := hopped[lv]; len(h.checks) > 0 {
+			out = append(out, finding{level: lv, tag: strings.Join(h.checks, ", "), checks: len(h.checks),
+				msg:    "the RoCE path: " + strings.Join(h.hops, ", ") + map[bool]string{true: " is", false: " are"}[len(h.hops) == 1] + " not ok",
+				action: "the Lossless pane (l) shows each hop and why"})
+		}
 	}
 	if len(unknown) > 0 {
 		// One line for every check nothing read enough to judge: the

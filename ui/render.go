@@ -2,11 +2,8 @@ package ui
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"time"
-
-	"github.com/dcbtop/dcbtop/engine/diag"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -116,13 +113,6 @@ type builtContent struct {
 	ok bool
 	w  int
 	c  paneContent
-}
-
-// diagnostics returns the selected interface's diagnostics followed by
-// the host-wide ones (Snapshot.Diagnostics), which concern every
-// interface.
-func (r *renderer) diagnostics() []diag.Diagnostic {
-	return append(slices.Clone(r.in.Diagnostics), r.snap.Diagnostics...)
 }
 
 func newRenderer(snap engine.Snapshot, vs *viewState, st *Styles, keys *KeyMap, w, h int) *renderer {
@@ -294,7 +284,14 @@ func (r *renderer) plan() plan {
 		h1 = clamp(h1, 6, p.bodyH/3+2)
 		diagW := w / 2
 		peersW := w - diagW - sepWidth
-		h3 := clamp(max(r.content(paneDiag, diagW).need(), r.content(panePeers, peersW).need()), 4, (p.bodyH-h1)/2)
+		// The Diag and Peers row takes up to a third of what the top row
+		// leaves (the Diag pane scrolls), and gives the room to the log's
+		// place while the Lossless pane is focused there.
+		capH := max(4, (p.bodyH-h1)/3)
+		if r.vs.focus == paneLossless {
+			capH = 5
+		}
+		h3 := clamp(max(r.content(paneDiag, diagW).need(), r.content(panePeers, peersW).need()), 4, capH)
 		p.rowH = [3]int{h1, h3}
 		p.slot = r.logSlot()
 		p.boxes[paneETS] = box{etsW, h1}

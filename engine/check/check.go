@@ -990,9 +990,11 @@ func (c *checker) rocePath() {
 	case lossless.PathError:
 		c.blame(verdict.SideHost)
 		c.add(verdict.CheckRoCEPath, verdict.Critical, hopSummary(badAt, bad), "fix that hop (see the diagnostics and the Lossless pane's path)", ev...)
+		c.out[len(c.out)-1].Hop = string(bad.Hop)
 	case lossless.PathWarning:
 		c.blame(verdict.SideHost)
 		c.add(verdict.CheckRoCEPath, verdict.Warning, hopSummary(badAt, bad), "fix that hop (see the diagnostics and the Lossless pane's path)", ev...)
+		c.out[len(c.out)-1].Hop = string(bad.Hop)
 	case lossless.PathUnknown:
 		c.add(verdict.CheckRoCEPath, verdict.Unknown, "RoCE path: unknown at "+strings.Join(unknown, ", "), "", ev...)
 	default:

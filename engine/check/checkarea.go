@@ -154,7 +154,7 @@ func (c *checker) fold() {
 					continue
 				}
 				r.Evidence = appendOnce(r.Evidence, fmt.Sprintf("%s/%d %s: %s", engine.Sanitize(p.Device), p.Port, h.Hop, h.Verdict))
-				r.Verdict, r.Summary = v, hopSummary(&p, &h)
+				r.Verdict, r.Summary, r.Hop = v, hopSummary(&p, &h), string(h.Hop)
 				if v != verdict.Unknown {
 					r.Fix = "see the Lossless pane's RoCE path and the diagnostics"
 				}

@@ -131,6 +131,9 @@ type Result struct {
 	// Blames are the sides a CRITICAL or WARNING finding names, each
 	// resting on a fact of that side that was read; empty otherwise.
 	Blames []Side `json:"blames"`
+	// Hop names the RoCE path hop the verdict stems from ("pfc"), where
+	// one decided it; absent otherwise.
+	Hop string `json:"hop,omitempty"`
 }
 
 // A Side is an end of the link a fact describes or a finding blames.
