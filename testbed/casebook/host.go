@@ -39,6 +39,13 @@ type Host struct {
 	DCBNL     *DCBNL     `json:"dcbnl"`
 	LinkPause *LinkPause `json:"link_pause"`
 	Peer      *Peer      `json:"peer"`
+	// Speakers are further LLDP speakers heard on the port besides the
+	// peer (a BMC sharing the NIC, a vSwitch passing its VMs' LLDPDUs,
+	// an unmanaged switch), each an LLDPDU built as the peer's is.
+	Speakers []Peer `json:"speakers"`
+	// MTU is the interface's MTU (IFLA_MTU), fed as the link's MTU and
+	// recorded in the tape's link record; 0: not known (not given).
+	MTU int `json:"mtu"`
 	// PeerSilentS is how long the peer has been silent when the samples
 	// are taken.
 	PeerSilentS float64     `json:"peer_silent_s"`
@@ -170,8 +177,8 @@ func run(dir string, w *capture.Writer) (engine.Interface, error) {
 	mac := h.MAC
 	e := engine.New(engine.Config{Judge: check.Judge})
 	ifn := h.Interface
-	e.Apply(engine.LinkChanged{Interface: ifn, At: t0, Ifindex: casebookIfindex, MAC: mac, Up: true})
-	write(t0, tape.Link{Name: ifn, Index: casebookIfindex, MAC: [6]byte(mac), Up: true})
+	e.Apply(engine.LinkChanged{Interface: ifn, At: t0, Ifindex: casebookIfindex, MAC: mac, Up: true, MTU: h.MTU})
+	write(t0, tape.Link{Name: ifn, Index: casebookIfindex, MAC: [6]byte(mac), Up: true, MTU: h.MTU})
 	var agents []engine.HostAgent
 	obs := tape.Observed{NetAdmin: true}
 	for i, a := range h.HostAgents {
@@ -207,7 +214,14 @@ func run(dir string, w *capture.Writer) (engine.Interface, error) {
 		}
 	}
 	at := t0.Add(time.Second)
-	if p := h.Peer; p != nil {
+	var heard []*Peer
+	if h.Peer != nil {
+		heard = append(heard, h.Peer)
+	}
+	for i := range h.Speakers {
+		heard = append(heard, &h.Speakers[i])
+	}
+	for _, p := range heard {
 		f, err := peerFrame(p)
 		if err != nil {
 			return engine.Interface{}, err
