@@ -284,12 +284,18 @@ func (r *renderer) plan() plan {
 		h1 = clamp(h1, 6, p.bodyH/3+2)
 		diagW := w / 2
 		peersW := w - diagW - sepWidth
-		// The Diag and Peers row takes up to a third of what the top row
-		// leaves (the Diag pane scrolls), and gives the room to the log's
-		// place while the Lossless pane is focused there.
-		capH := max(4, (p.bodyH-h1)/3)
+		// The Diag and Peers row takes up to half of what the top row
+		// leaves (the Diag pane scrolls), and leaves the focused Lossless
+		// pane what it needs.
+		capH := max(4, (p.bodyH-h1)/2)
+		if r.in != nil && r.in.Counters != nil && len(r.in.Counters.RDMA) > 0 {
+			// Room for the log's place to share with the Lossless pane
+			// (splitSlot).
+			capH = max(4, min(capH, p.bodyH-h1-splitLogMin-splitLosslessMin))
+		}
 		if r.vs.focus == paneLossless {
-			capH = 5
+			// What the focused Lossless pane needs comes first.
+			capH = min(capH, max(5, p.bodyH-h1-r.content(paneLossless, w).need()))
 		}
 		h3 := clamp(max(r.content(paneDiag, diagW).need(), r.content(panePeers, peersW).need()), 4, capH)
 		p.rowH = [3]int{h1, h3}
