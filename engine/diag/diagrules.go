@@ -53,10 +53,10 @@ var diagRules = map[Code]string{
 	CodeNICDiffers:         "IEEE 802.1Q-2018 D.2 (the operational parameters are those in force) and lldpad's lldp_8021qaz.c set_ieee_hw, which programs the driver with DCB_CMD_IEEE_SET after every resolution: a NIC that reads back other values runs something other than what the peer is told",
 	CodeFirmwareDCBX:       "design: the NIC firmware runs DCBX (LLD_MANAGED), the host does not write",
 	CodeCaptureRecordOdd:   "design: capture records read despite an inconsistency",
-	CodePauseStorm:         "design: a priority pausing at 1,000 frames/s or more, or the NIC's storm guard counting",
+	CodePauseStorm:         "design: a priority pausing at 1,000 frames/s or more, each direction apart (rx_prio{p}_pause: the peer pausing this host; tx_prio{p}_pause: this host pausing the peer); or the NIC's storm guard counting, which is this host sending (mlx5 counters.rst: tx_pause_storm_warning_events and tx_pause_storm_error_events, the device sending pauses for a long time)",
 	CodePauseWithoutPFC:    "IEEE 802.1Q-2018 36.1: pauses on a priority without PFC",
 	CodePFCNoPauses:        "design: RDMA traffic on a PFC priority that never paused",
-	CodeCNPWithoutECN:      "DCQCN (RoCEv2 congestion control): CNPs need ECN enabled at the reaction point",
+	CodeCNPWithoutECN:      "DCQCN (RoCEv2 congestion control) at each end, by its own counters (drivers/infiniband/hw/mlx5/counters.c; mlx5 counters.rst): a sender's reaction point handles or ignores the CNPs that come back (rp_cnp_handled, rp_cnp_ignored), a receiver's notification point counts the marked packets that arrive (np_ecn_marked_roce_packets) and sends CNPs (np_cnp_sent)",
 	CodeLossyFabric:        "design: RDMA traffic with out-of-sequence packets rising",
 	CodeCountersError:      "design: a counter source exists but could not be read",
 	CodeRoCEGIDNotV2:       "IBTA Annex A17 (RoCE v2): only a RoCE v2 GID with a routable IP address carries traffic beyond the subnet",
@@ -71,7 +71,7 @@ var diagRules = map[Code]string{
 	CodeETSDiffersFromReco: "IEEE 802.1Q-2018 37.1 and D.2.10: ETS is asymmetric; the ETS Recommendation TLV is what the peer asks its willing neighbour to run, which a host that is not willing need not",
 	CodeRoCEToSECN:         "RFC 3168 5 and 6.1.1: a router marks CE only on ECN-capable (ECT) packets, and a sender never sets CE; DCQCN's notification point answers CE-marked packets with CNPs",
 	CodeLinkPauseFrames:    "IEEE 802.3 30.3.4.2 and 30.3.4.3 (aPAUSEMACCtrlFramesTransmitted/Received) and Linux Documentation/networking/flow_control.rst: link-wide PAUSE stops every priority, which PFC exists to avoid",
-	CodeECNNeverMarked:     "DCQCN: the switch marks ECN below its PFC threshold, so marks come before pauses; pauses or receive-buffer exhaustion without marks mean ECN is not working",
+	CodeECNNeverMarked:     "DCQCN: the switch marks ECN below its PFC threshold, so marks come before pauses; judged at each end by its own counters (drivers/infiniband/hw/mlx5/counters.c): a receiver under congestion (out_of_buffer rising, or pausing the peer) with np_ecn_marked_roce_packets flat, a sender paused by the peer with rp_cnp_handled flat",
 }
 
 // Rule returns the rule a diagnostic code comes from (the
