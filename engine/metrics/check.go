@@ -64,20 +64,7 @@ func (c *checkCollector) Describe(ch chan<- *prometheus.Desc) {
 func (c *checkCollector) Collect(ch chan<- prometheus.Metric) {
 	for _, in := range c.r.Interfaces {
 		gauge(ch, c.ifaceVerdict, float64(in.Verdict), in.Name)
-		// One series per check: should a check ever report twice (or two
-		// unknown names fall into "other"), its worst verdict, as the
-		// interface's.
-		worst := map[string]verdict.Verdict{}
-		var order []string
-		for _, x := range in.Results {
-			name := boundedLabel(verdict.Names, x.Check)
-			v, seen := worst[name]
-			if !seen {
-				order = append(order, name)
-				v = x.Verdict
-			}
-			worst[name] = v.Worst(x.Verdict)
-		}
+		order, worst := worstByCheck(in.Results)
 		for _, name := range order {
 			gauge(ch, c.verdict, float64(worst[name]), in.Name, name)
 		}
@@ -85,4 +72,21 @@ func (c *checkCollector) Collect(ch chan<- prometheus.Metric) {
 	gauge(ch, c.exit, float64(c.r.Exit))
 	gauge(ch, c.lastRun, float64(c.end.UnixNano())/1e9)
 	gauge(ch, c.duration, c.end.Sub(c.start).Seconds())
+}
+
+// worstByCheck returns each check's label, in the order first reported,
+// and its worst verdict: one series per check, should a check ever report
+// twice (or two unknown names fall into "other").
+func worstByCheck(rs []verdict.Result) (order []string, worst map[string]verdict.Verdict) {
+	worst = map[string]verdict.Verdict{}
+	for _, x := range rs {
+		name := boundedLabel(verdict.Names, x.Check)
+		v, seen := worst[name]
+		if !seen {
+			order = append(order, name)
+			v = x.Verdict
+		}
+		worst[name] = v.Worst(x.Verdict)
+	}
+	return order, worst
 }

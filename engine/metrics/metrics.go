@@ -298,21 +298,11 @@ func (c *Collector) collectReadiness(ch chan<- prometheus.Metric, in *engine.Int
 	if in.Checks == nil {
 		return
 	}
+	order, seen := worstByCheck(in.Checks)
 	var worst verdict.Verdict
-	seen := map[string]verdict.Verdict{}
-	var order []string
-	for _, r := range in.Checks {
-		name := boundedLabel(verdict.Names, r.Check)
-		v, ok := seen[name]
-		if !ok {
-			order = append(order, name)
-			v = r.Verdict
-		}
-		seen[name] = v.Worst(r.Verdict)
-		worst = worst.Worst(r.Verdict)
-	}
 	for _, name := range order {
 		gauge(ch, c.d.readiness, float64(seen[name]), in.Name, name)
+		worst = worst.Worst(seen[name])
 	}
 	gauge(ch, c.d.readinessWorst, float64(worst), in.Name)
 }

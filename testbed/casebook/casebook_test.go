@@ -3,6 +3,7 @@ package casebook
 import (
 	"flag"
 	"fmt"
+	"iter"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -277,19 +278,8 @@ func readmeTable(t *testing.T, path, table string) {
 // `dcbtop -r` does (Replay): what dcbtop says of the replay is what it
 // says of the case, line for line.
 func TestCaseRecordings(t *testing.T) {
-	dirs, err := filepath.Glob("testdata/[0-9]*")
-	if err != nil {
-		t.Fatal(err)
-	}
 	n := 0
-	for _, dir := range dirs {
-		var x Expect
-		if err := readJSON(filepath.Join(dir, "expect.json"), &x); err != nil {
-			t.Fatal(err)
-		}
-		if x.Needs != "" {
-			continue
-		}
+	for dir, x := range runnableCases(t) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			t.Parallel()
 			path := filepath.Join(t.TempDir(), "case.pcapng")
@@ -322,19 +312,8 @@ func TestCaseRecordings(t *testing.T) {
 // (Interface.Checks, the one evaluation every surface reads) is what
 // dcbtop check says.
 func TestCaseCollateral(t *testing.T) {
-	dirs, err := filepath.Glob("testdata/[0-9]*")
-	if err != nil || len(dirs) == 0 {
-		t.Fatalf("no cases (%v)", err)
-	}
 	unknownWords := regexp.MustCompile(`\bunknown\b|\bnot read\b|\bnot known\b`)
-	for _, dir := range dirs {
-		var x Expect
-		if err := readJSON(filepath.Join(dir, "expect.json"), &x); err != nil {
-			t.Fatal(err)
-		}
-		if x.Needs != "" {
-			continue
-		}
+	for dir := range runnableCases(t) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			in, err := Run(dir)
 			if err != nil {
@@ -363,5 +342,28 @@ func TestCaseCollateral(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// runnableCases yields each case that runs (needs no input dcbtop cannot
+// take yet) with its expect.json.
+func runnableCases(t *testing.T) iter.Seq2[string, Expect] {
+	dirs, err := filepath.Glob("testdata/[0-9]*")
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no cases (%v)", err)
+	}
+	return func(yield func(string, Expect) bool) {
+		for _, dir := range dirs {
+			var x Expect
+			if err := readJSON(filepath.Join(dir, "expect.json"), &x); err != nil {
+				t.Fatal(err)
+			}
+			if x.Needs != "" {
+				continue
+			}
+			if !yield(dir, x) {
+				return
+			}
+		}
 	}
 }
