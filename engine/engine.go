@@ -89,8 +89,10 @@ type Engine struct {
 	// hostObserved reports that one came (a capture file has none).
 	host         HostObserved
 	hostObserved bool
-	log          []Indication
-	head         int // index of the oldest entry once the log is full
+	// hostSeq counts the changes of what HostObserved says (judgeKey).
+	hostSeq uint64
+	log     []Indication
+	head    int // index of the oldest entry once the log is full
 	// logged is the log oldest first as Log last returned it; nil once
 	// an indication is added. Snapshots share it: nothing writes to it.
 	logged []Indication
@@ -158,6 +160,9 @@ func (n *neighbor) dcbx() bool { return n.params != nil }
 // A port is the state of one interface.
 type port struct {
 	name string
+	// judged is the last evaluation of the port's checks and what it read
+	// (judgeMemo): the next snapshot that reads the same reuses it.
+	judged judgeMemo
 	// lost is the last neighbour the port lost to expiry, shutdown or its
 	// link going down; lostAt and lostWhy when and why.
 	lost    *neighbor
@@ -400,6 +405,9 @@ func (e *Engine) step(ev Event) Outcome {
 		e.advance(ev.At)
 		changed = ev.NetAdmin != e.host.NetAdmin || !slices.Equal(ev.Agents, e.host.Agents)
 		changed = changed || !e.hostObserved
+		if changed {
+			e.hostSeq++
+		}
 		e.host, e.hostObserved = HostObserved{NetAdmin: ev.NetAdmin, Agents: slices.Clone(ev.Agents)}, true
 	case LocalChanged:
 		e.advance(ev.At)

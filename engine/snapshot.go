@@ -414,7 +414,7 @@ func (e *Engine) interfaceSnapshot(p *port, h HostFacts) Interface {
 		in.Diagnostics = recordingAdvice(in.Diagnostics)
 	}
 	if e.cfg.Judge != nil {
-		in.Checks = e.cfg.Judge(&in, e.cfg.Replay)
+		in.Checks = p.judged.checks(&in, p, e.hostSeq, func() []verdict.Result { return e.cfg.Judge(&in, e.cfg.Replay) })
 	}
 	return in
 }

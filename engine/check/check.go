@@ -345,11 +345,9 @@ func (c *checker) peerNames() []string {
 		if p.SystemName != nil {
 			name = engine.Sanitize(*p.SystemName) + " (" + name + ")"
 		}
-		frames := fmt.Sprintf("%d frames", p.Frames)
-		if p.Frames == 1 {
-			frames = "1 frame"
-		}
-		ev = append(ev, fmt.Sprintf("peer %s, TTL %d s, %s, DCBX %s", name, p.TTL, frames, p.DCBX))
+		// Not its frame count, which moves with every LLDPDU: the words
+		// of a verdict stay true until what it judges changes.
+		ev = append(ev, fmt.Sprintf("peer %s, TTL %d s, DCBX %s", name, p.TTL, p.DCBX))
 	}
 	return ev
 }

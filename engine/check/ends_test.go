@@ -44,7 +44,7 @@ func TestCheckCaptureEnds(t *testing.T) {
 			ends:   engine.CaptureEnds{LocalMAC: mp(macA), PeerMAC: mp(macB), Rule: engine.EndRuleCapabilities},
 			frames: []engine.FrameReceived{{Outgoing: true, Data: frame(t, macA, 120, etsA, pfc3)}, {Data: frame(t, macB, 120, etsA, pfc3)}},
 			want: verdict.Result{Interface: "eth0", Check: verdict.CheckPeer, Verdict: verdict.OK, Summary: "a valid DCBX peer (ieee)",
-				Evidence: []string{"peer leaf-0b (mac 02:00:00:00:00:0b / ifname swp1), TTL 120 s, 1 frame, DCBX ieee", "dialect ieee",
+				Evidence: []string{"peer leaf-0b (mac 02:00:00:00:00:0b / ifname swp1), TTL 120 s, DCBX ieee", "dialect ieee",
 					"the capture read as both ends of one link: this host 02:00:00:00:00:0a, the peer 02:00:00:00:00:0b (" + engine.EndRuleCapabilities + ")"}},
 		},
 		{

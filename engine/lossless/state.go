@@ -200,6 +200,16 @@ func (ls *State) Preview(change func(*Sample)) *State {
 	return &c
 }
 
+// Current returns the last sample, nil before the first: a new sample is
+// a new pointer, so its identity tells whether what the counters say
+// changed. It is read, never written to.
+func (ls *State) Current() *Sample {
+	if ls == nil {
+		return nil
+	}
+	return ls.cur
+}
+
 // HasRoCE reports whether the last sample holds a RoCE port (an RDMA
 // device over this interface whose link layer is Ethernet); false on
 // a nil State (no sample yet).
