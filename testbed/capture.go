@@ -254,3 +254,47 @@ func FramesFrom(frames []PcapFrame, src net.HardwareAddr) []PcapFrame {
 	}
 	return out
 }
+
+// Link types of a classic pcap file's header
+// (https://www.tcpdump.org/linktypes.html).
+const (
+	LinkTypeEthernet  uint32 = 1   // LINKTYPE_ETHERNET: "tcpdump -i eth0"
+	LinkTypeLinuxSLL2 uint32 = 276 // LINKTYPE_LINUX_SLL2: "tcpdump -i any"
+)
+
+// WritePcap writes frames to a classic pcap file (little-endian,
+// microsecond timestamps) of linkType named name in a fresh temporary
+// directory of t, and returns its path: a capture as tcpdump writes one,
+// which says nothing of a frame's direction unless its link type does.
+func WritePcap(t testing.TB, name string, linkType uint32, frames []PcapFrame) string {
+	t.Helper()
+	le := binary.LittleEndian
+	b := le.AppendUint32(nil, 0xa1b2c3d4)
+	b = le.AppendUint16(le.AppendUint16(b, 2), 4) // version 2.4
+	b = le.AppendUint32(le.AppendUint32(b, 0), 0) // this zone, accuracy
+	b = le.AppendUint32(le.AppendUint32(b, 262144), linkType)
+	for _, f := range frames {
+		b = le.AppendUint32(b, uint32(f.Time.Unix()))
+		b = le.AppendUint32(b, uint32(f.Time.Nanosecond()/1000))
+		b = le.AppendUint32(le.AppendUint32(b, uint32(len(f.Data))), uint32(len(f.Data)))
+		b = append(b, f.Data...)
+	}
+	return WriteFile(t, name, string(b))
+}
+
+// SLL2 returns the LINKTYPE_LINUX_SLL2 record of an Ethernet frame
+// received on ifindex with packetType (PACKET_HOST 0, PACKET_MULTICAST 2,
+// PACKET_OUTGOING 4): the protocol, a reserved field, the interface index,
+// the ARPHRD type (ARPHRD_ETHER), the packet type, the address length and
+// the source address padded to 8 bytes, then the frame after its Ethernet
+// header (https://www.tcpdump.org/linktypes/LINKTYPE_LINUX_SLL2.html).
+func SLL2(frame []byte, ifindex uint32, packetType byte) []byte {
+	be := binary.BigEndian
+	h := be.AppendUint16(nil, be.Uint16(frame[12:14]))
+	h = be.AppendUint16(h, 0)
+	h = be.AppendUint32(h, ifindex)
+	h = be.AppendUint16(h, 1)
+	h = append(h, packetType, 6)
+	h = append(append(h, frame[6:12]...), 0, 0)
+	return append(h, frame[14:]...)
+}

@@ -786,3 +786,27 @@ func TestParsePcap(t *testing.T) {
 		t.Errorf("TLVs %+v", tlvs)
 	}
 }
+
+// TestWritePcap: what WritePcap writes, ReadPcap reads back frame for
+// frame, and SLL2 lays a frame out as LINKTYPE_LINUX_SLL2 says.
+func TestWritePcap(t *testing.T) {
+	frame := []byte{0x01, 0x80, 0xc2, 0, 0, 0x0e, 2, 0, 0, 0, 0, 1, 0x88, 0xcc, 0x02, 0x07, 0x04}
+	want := []PcapFrame{{Time: time.Unix(100, 250000000), Data: frame}, {Time: time.Unix(101, 0), Data: frame[:14]}}
+	got, err := ReadPcap(WritePcap(t, "eth0.pcap", LinkTypeEthernet, want))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("read %d frames, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if !got[i].Time.Equal(want[i].Time) || !bytes.Equal(got[i].Data, want[i].Data) {
+			t.Errorf("frame %d: %v %x, want %v %x", i, got[i].Time, got[i].Data, want[i].Time, want[i].Data)
+		}
+	}
+	sll := SLL2(frame, 3, 4)
+	wantSLL := []byte{0x88, 0xcc, 0, 0, 0, 0, 0, 3, 0, 1, 4, 6, 2, 0, 0, 0, 0, 1, 0, 0, 0x02, 0x07, 0x04}
+	if !bytes.Equal(sll, wantSLL) {
+		t.Errorf("SLL2 %x, want %x", sll, wantSLL)
+	}
+}

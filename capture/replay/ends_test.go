@@ -2,8 +2,6 @@ package replay
 
 import (
 	"context"
-	"encoding/binary"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,6 +13,7 @@ import (
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
 	"github.com/dcbtop/dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/testbed"
 )
 
 // switch2MAC is a second switch's.
@@ -223,33 +222,9 @@ type sllRecord struct {
 // path.
 func writeSLL2(t *testing.T, recs []sllRecord) string {
 	t.Helper()
-	le, be := binary.LittleEndian, binary.BigEndian
-	b := le.AppendUint32(nil, 0xa1b2c3d4)
-	b = le.AppendUint16(b, 2)
-	b = le.AppendUint16(b, 4)
-	b = le.AppendUint32(b, 0)
-	b = le.AppendUint32(b, 0)
-	b = le.AppendUint32(b, 65535)
-	b = le.AppendUint32(b, 276) // LINKTYPE_LINUX_SLL2
+	frames := make([]testbed.PcapFrame, len(recs))
 	for i, r := range recs {
-		// https://www.tcpdump.org/linktypes/LINKTYPE_LINUX_SLL2.html
-		h := be.AppendUint16(nil, lldp.EtherType)
-		h = be.AppendUint16(h, 0)
-		h = be.AppendUint32(h, 3)
-		h = be.AppendUint16(h, 1) // ARPHRD_ETHER
-		h = append(h, r.pktType, 6)
-		h = append(append(h, r.frame[6:12]...), 0, 0)
-		rec := append(h, r.frame[14:]...)
-		at := t0.Add(time.Duration(i) * time.Second)
-		b = le.AppendUint32(b, uint32(at.Unix()))
-		b = le.AppendUint32(b, uint32(at.Nanosecond()/1000))
-		b = le.AppendUint32(b, uint32(len(rec)))
-		b = le.AppendUint32(b, uint32(len(rec)))
-		b = append(b, rec...)
+		frames[i] = testbed.PcapFrame{Time: t0.Add(time.Duration(i) * time.Second), Data: testbed.SLL2(r.frame, 3, r.pktType)}
 	}
-	path := filepath.Join(t.TempDir(), "any.pcap")
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return testbed.WritePcap(t, "any.pcap", testbed.LinkTypeLinuxSLL2, frames)
 }

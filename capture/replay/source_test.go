@@ -2,7 +2,6 @@ package replay
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"os"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
 	"github.com/dcbtop/dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/testbed"
 )
 
 const demo = "../../assets/demo.pcap"
@@ -54,27 +54,11 @@ type record struct {
 // no direction) of the records and returns its path.
 func writePcap(t *testing.T, recs ...record) string {
 	t.Helper()
-	le := binary.LittleEndian
-	b := le.AppendUint32(nil, 0xa1b2c3d4)
-	b = le.AppendUint16(b, 2)
-	b = le.AppendUint16(b, 4)
-	b = le.AppendUint32(b, 0)
-	b = le.AppendUint32(b, 0)
-	b = le.AppendUint32(b, 65535)
-	b = le.AppendUint32(b, 1) // LINKTYPE_ETHERNET
-	for _, r := range recs {
-		at := t0.Add(r.at)
-		b = le.AppendUint32(b, uint32(at.Unix()))
-		b = le.AppendUint32(b, uint32(at.Nanosecond()/1000))
-		b = le.AppendUint32(b, uint32(len(r.data)))
-		b = le.AppendUint32(b, uint32(len(r.data)))
-		b = append(b, r.data...)
+	frames := make([]testbed.PcapFrame, len(recs))
+	for i, r := range recs {
+		frames[i] = testbed.PcapFrame{Time: t0.Add(r.at), Data: r.data}
 	}
-	path := filepath.Join(t.TempDir(), "test.pcap")
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return testbed.WritePcap(t, "test.pcap", testbed.LinkTypeEthernet, frames)
 }
 
 // A poster records what a Source reports.

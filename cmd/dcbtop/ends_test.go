@@ -1,12 +1,8 @@
 package main
 
 import (
-	"encoding/binary"
 	"encoding/json"
-	"github.com/dcbtop/dcbtop/engine/verdict"
 	"net"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +11,8 @@ import (
 
 	"github.com/dcbtop/dcbtop/engine/check"
 	"github.com/dcbtop/dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/engine/verdict"
+	"github.com/dcbtop/dcbtop/testbed"
 )
 
 // A timedFrame is a checkFrame sent at an offset into the capture.
@@ -46,29 +44,12 @@ func classicPcap(t *testing.T, speakers ...[]timedFrame) string {
 			all[j], all[j-1] = all[j-1], all[j]
 		}
 	}
-	le := binary.LittleEndian
-	b := le.AppendUint32(nil, 0xa1b2c3d4)
-	b = le.AppendUint16(b, 2)
-	b = le.AppendUint16(b, 4)
-	b = le.AppendUint32(b, 0)
-	b = le.AppendUint32(b, 0)
-	b = le.AppendUint32(b, 65535)
-	b = le.AppendUint32(b, 1) // LINKTYPE_ETHERNET
 	t0 := time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC)
-	for _, tf := range all {
-		data := lldpFrame(t, tf.f)
-		at := t0.Add(tf.at)
-		b = le.AppendUint32(b, uint32(at.Unix()))
-		b = le.AppendUint32(b, uint32(at.Nanosecond()/1000))
-		b = le.AppendUint32(b, uint32(len(data)))
-		b = le.AppendUint32(b, uint32(len(data)))
-		b = append(b, data...)
+	frames := make([]testbed.PcapFrame, len(all))
+	for i, tf := range all {
+		frames[i] = testbed.PcapFrame{Time: t0.Add(tf.at), Data: lldpFrame(t, tf.f)}
 	}
-	path := filepath.Join(t.TempDir(), "eth0.pcap")
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return testbed.WritePcap(t, "eth0.pcap", testbed.LinkTypeEthernet, frames)
 }
 
 // replayEnds runs dcbtop -r FILE --json and returns its one interface's

@@ -1,17 +1,14 @@
 package main
 
 import (
-	"github.com/dcbtop/dcbtop/engine/verdict"
-
-	"encoding/binary"
 	"encoding/json"
-	"os"
-	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dcbtop/dcbtop/engine/check"
-
+	"github.com/dcbtop/dcbtop/engine/verdict"
 	"github.com/dcbtop/dcbtop/testbed"
 	"github.com/dcbtop/dcbtop/testbed/snaptest"
 )
@@ -27,35 +24,16 @@ func sll2Capture(t *testing.T) string {
 	if err != nil || len(frames) == 0 {
 		t.Fatalf("reading the lldpd capture: %v (%d frames)", err, len(frames))
 	}
-	be := binary.BigEndian
-	b := be.AppendUint32(nil, 0xa1b2c3d4)         // pcap, microseconds
-	b = be.AppendUint16(be.AppendUint16(b, 2), 4) // version 2.4
-	b = be.AppendUint32(be.AppendUint32(b, 0), 0)
-	b = be.AppendUint32(be.AppendUint32(b, 262144), 276) // snaplen, LINKTYPE_LINUX_SLL2
-	for i := range 6 {
-		f := frames[i%len(frames)].Data
-		ifindex, src := uint32(2), append([]byte(nil), f[6:12]...)
+	recs := make([]testbed.PcapFrame, 6)
+	for i := range recs {
+		f := slices.Clone(frames[i%len(frames)].Data)
+		ifindex := uint32(2)
 		if i%2 == 1 {
-			ifindex, src[5] = 4, src[5]^0xff
+			ifindex, f[11] = 4, f[11]^0xff // another switch: another source MAC
 		}
-		// LINKTYPE_LINUX_SLL2: protocol, reserved, interface index, ARPHRD
-		// type, packet type (2: PACKET_MULTICAST), address length, address.
-		rec := be.AppendUint16(nil, 0x88cc)
-		rec = be.AppendUint16(rec, 0)
-		rec = be.AppendUint32(rec, ifindex)
-		rec = be.AppendUint16(rec, 1)
-		rec = append(rec, 2, 6)
-		rec = append(append(rec, src...), 0, 0)
-		rec = append(rec, f[14:]...)
-		b = be.AppendUint32(be.AppendUint32(b, uint32(1700000000+i)), 0)
-		b = be.AppendUint32(be.AppendUint32(b, uint32(len(rec))), uint32(len(rec)))
-		b = append(b, rec...)
+		recs[i] = testbed.PcapFrame{Time: time.Unix(int64(1700000000+i), 0), Data: testbed.SLL2(f, ifindex, 2)} // PACKET_MULTICAST
 	}
-	path := filepath.Join(t.TempDir(), "any.pcap")
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return testbed.WritePcap(t, "any.pcap", testbed.LinkTypeLinuxSLL2, recs)
 }
 
 // TestReplaySLL2TwoPorts: a `tcpdump -i any` capture of a host with two
