@@ -232,7 +232,9 @@ type LocalAgent struct {
 // Snapshot returns the state at the engine's clock: a copy of what
 // changes, sharing what nothing writes to (parameter sets, the log, a
 // port's counters, a neighbour's text). A snapshot is read, never
-// written.
+// written. Like every method of the engine it belongs to the engine's
+// goroutine: taking one keeps what later ones reuse (the log's copy, each
+// port's judged checks).
 func (e *Engine) Snapshot() Snapshot {
 	s := Snapshot{Schema: SchemaVersion, TakenAt: e.now, Generation: e.gen,
 		Interfaces: make([]Interface, 0, len(e.names)), Indications: e.Log(), Diagnostics: e.Diagnostics()}

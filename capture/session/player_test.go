@@ -237,7 +237,13 @@ func TestReplayEndIsLastFrame(t *testing.T) {
 		t.Errorf("after the end the clock moved from %v to %v", end, now)
 	}
 	want := headlessUpTo(t, file, -1).Interfaces[0]
-	got := rt.Snapshot().Interfaces[0]
+	// What the screen shows: the published snapshot (rt.Snapshot belongs
+	// to the loop's goroutine until Loop returns).
+	snap, ok := rt.Feed().Snapshot()
+	if !ok || len(snap.Interfaces) == 0 {
+		t.Fatalf("no snapshot published at the end (%v)", ok)
+	}
+	got := snap.Interfaces[0]
 	if got.RemoteValid != want.RemoteValid || got.RemoteStatus != want.RemoteStatus || !got.RemoteValid {
 		t.Errorf("at the end: screen remote %v (%s), headless %v (%s); want both valid", got.RemoteValid, got.RemoteStatus, want.RemoteValid, want.RemoteStatus)
 	}
