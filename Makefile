@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # dcbtop: the two commands are `make demo` and `make test`.
 # Everything else here is what they are made of.
 
@@ -38,9 +39,9 @@ TRIMPATH := -trimpath
 # its test; systemd's systemd-analyze verifies the service unit and scores
 # its hardening, and strace lists the system calls dcbtop makes, which the
 # unit's SystemCallFilter must allow (assets/deb_test.go).
-DEB_PKGS  := lldpd tshark tcpdump tmux linux-libc-dev iproute2 util-linux prometheus zsh systemd strace
+DEB_PKGS  := lldpd tshark tcpdump tmux linux-libc-dev iproute2 util-linux prometheus zsh systemd strace python3-debian
 DEB_CMDS  := lldpd lldpcli tshark tcpdump tmux ip setpriv unshare nsenter promtool zsh systemd-analyze strace
-DEB_FILES := /usr/include/linux/dcbnl.h
+DEB_FILES := /usr/include/linux/dcbnl.h /usr/lib/python3/dist-packages/debian/copyright.py
 
 .PHONY: all build demo test unit vet lint fuzz fuzz-smoke bench install deb deps check clean
 

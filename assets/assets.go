@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package assets holds what ships inside the dcbtop binary. For now that
 // is the JSON Schema of the snapshot contract; the demo capture and the
 // man page stay plain files in this directory.

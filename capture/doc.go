@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package capture owns every file descriptor dcbtop uses: pcap files,
 // packet sockets and netlink sockets. It turns the outside world into Frames
 // and link events, and never decides DCBX semantics.

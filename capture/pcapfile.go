@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package capture
 
 // The capture file formats, read and written here rather than through

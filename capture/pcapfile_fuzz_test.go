@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package capture
 
 // This target is in package capture, not capture_test like FuzzReplay: it

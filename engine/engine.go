@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package engine is dcbtop's deterministic DCBX state machine. It consumes
 // events (captured frames, ticks, local parameters, links, counter
 // samples), keeps per-interface neighbour tables and the remote, local and

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package testbed is a test harness for running dcbtop against real network
 // peers: network namespaces joined by veth pairs and bridges, Debian's lldpd
 // as an independent LLDP/DCBX peer, tcpdump as recorder and tshark as an

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # record-fixtures.sh - record REAL LLDP/DCBX packet captures from lldpd as test
 # fixtures for dcbtop. Self-contained: needs root, lldpd/lldpcli (>= 1.0.x),
 # tcpdump, tshark and iproute2. Run from anywhere (it cd's to the repo root):

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package ui is dcbtop's interactive screen, `top` for DCBX: a Bubble Tea
 // v2 program that shows, per interface, the local, remote and operational
 // DCB parameters side by side, who won and why, the NDIS-style change log,

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package ui
 
 // A rowCache keeps the overview's rows as the last two frames drew them,

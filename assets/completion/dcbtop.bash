@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # bash completion for dcbtop. Every flag of every command is listed here;
 # cmd/dcbtop/clisource_test.go fails when one is missing, or when this
 # names a flag or a command that dcbtop does not have.

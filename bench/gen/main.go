@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Command gen makes the inputs of bench/run: classic pcap files of LLDPDUs,
 // a trafgen configuration for a flood of non-LLDP frames, and LLDPDUs sent
 // live on an interface through an AF_PACKET socket.

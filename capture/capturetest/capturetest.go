@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package capturetest provides a fake capture.Source for tests.
 package capturetest
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package control is the transport of dcbtop's agent control socket:
 // while dcbtop runs with --agent it listens on a unix socket per agent
 // interface, through which `dcbtop apply` (or any root process) reads and

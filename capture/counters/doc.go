@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package counters samples an interface's lossless-Ethernet counters on
 // Linux and returns them as the engine's event, engine.CountersSampled:
 // its RDMA device ports' NDK and congestion (DCQCN) counters and RoCE

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package counters
 
 // This target is in package counters, not counters_test like the other

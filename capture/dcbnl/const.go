@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package dcbnl
 
 // The numbers of the DCB netlink interface, from the kernel UAPI header

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package dcbnl is a client of the Linux DCB netlink interface (dcbnl:
 // include/uapi/linux/dcbnl.h, net/dcb/dcbnl.c), the rtnetlink messages
 // RTM_GETDCB and RTM_SETDCB through which drivers expose Data Center

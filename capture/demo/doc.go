@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package demo is dcbtop's built-in simulated switch: it plays a scripted,
 // looping scenario of real DCBX LLDPDUs (assets/demo/scenario.json) on one
 // link, so that `dcbtop demo` shows every feature on a machine without DCB

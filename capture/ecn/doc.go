@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package ecn reads a network interface's DCQCN settings, the ECN-based
 // congestion control of RoCE v2, from whichever source the host has, and
 // says so when they are unknown. It only reads files; nothing here is an

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package ecn
 
 // A param is one numeric file of a source: its name, the largest value

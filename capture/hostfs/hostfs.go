@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package hostfs is the one way dcbtop reads the files of a tree that
 // stands for /sys (sysfs, and configfs and debugfs mounted below it): an
 // FS with the four operations the readers need (Stat, ReadDir, Readlink,

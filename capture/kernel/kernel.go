@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package kernel reads and writes an interface's DCB parameters in the
 // engine's terms over DCB netlink (capture/dcbnl): what the driver has
 // (Local), and an apply that validates first, writes only what changes,

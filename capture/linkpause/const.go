@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package linkpause
 
 // The numbers this package sends and reads, with the kernel's names. Each is

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package linkpause reads an interface's IEEE 802.3 Annex 31B (802.3x)
 // link-wide PAUSE settings and PAUSE frame counters from Linux: what
 // `ethtool -a` and `ethtool --include-statistics -a` show. Link-wide PAUSE

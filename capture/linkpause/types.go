@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package linkpause
 
 // A State is one pause setting as the kernel reported it. The zero value is

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package metricserver serves a Prometheus registry over HTTP for
 // dcbtop --metrics, so that slow or idle clients can neither pile up
 // descriptors nor keep a scrape from being answered.

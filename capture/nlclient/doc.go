@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package nlclient is the plumbing that dcbtop's netlink clients share:
 // capture/dcbnl (rtnetlink DCB), capture/linkpause (the ethtool generic
 // netlink family) and capture/rdmastat (RDMA netlink). It holds what those

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package operator carries out what the screen's operator asks of a run:
 // the Backend the screen (ui.Backend) calls for previews, applies and
 // undo, dcbtop's agent's start and stop, and snapshot exports.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package output prints what a run reports on its standard output: the
 // indications as they come (--events), one NDJSON line each (the snapshot
 // contract's indication, stamped with this host and an event ID) or, for

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package rdma reads the RoCE identity of the RDMA device ports bound to a
 // netdev on Linux: each port's GID table (which addresses it sends from,
 // as RoCE v1 or RoCE v2), the first routable RoCE v2 GID of the netdev,

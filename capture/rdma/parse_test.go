@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package rdma
 
 // These tests are in package rdma, not rdma_test: the parsers are

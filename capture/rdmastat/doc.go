@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package rdmastat reads the hardware counters of RDMA device ports (the
 // RoCE congestion counters among them: np_cnp_sent, rp_cnp_handled,
 // np_ecn_marked_roce_packets, out_of_buffer, and mlx5's optional

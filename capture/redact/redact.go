@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package redact hides what identifies a site in a dcbtop recording
 // (`dcbtop bundle --redact`: a support bundle for a ticket): MAC
 // addresses, interface and system names, LLDP descriptions, IP addresses

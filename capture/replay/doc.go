@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package replay plays a capture file (pcap or pcapng, capture.Replay)
 // as a run's source of frames and as its clock: dcbtop -r FILE, on the
 // screen or headless, and dcbtop check -r. The run (capture/session)

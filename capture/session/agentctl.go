@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package session
 
 // The live run's side of the screen's Backend (capture/operator's Run):

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package session is dcbtop's live run: the one goroutine that owns the
 // host layer (engine/host: the engine and dcbtop's agents) and everything
 // that feeds it or carries out what it decides. Capture sockets, link

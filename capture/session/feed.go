@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package session
 
 // The engine's owning goroutine publishes snapshots to the screen (and the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package session
 
 // The captured interfaces: each one's socket, reopened after errors, its

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package session
 
 // Link watching: the kernel's link changes, carried out on the engine

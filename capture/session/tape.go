@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package session
 
 // The host's inputs in a recording (capture/tape): written by -w beside

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package session
 
 // The VLAN interfaces on the captured ones (ip link add link eth0 name

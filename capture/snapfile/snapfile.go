@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package snapfile writes snapshots to disk for the screen's s key: the
 // snapshot JSON contract (engine.MarshalOutput, the bytes --json prints),
 // to DIR/dcbtop-IFACE-YYYYMMDDTHHMMSSZ.json.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package tape is what a dcbtop recording holds besides LLDPDUs: every
 // input a run reads from the host, recorded when it is read (`dcbtop -w`,
 // `dcbtop bundle`), and served back to the same readers when the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package main
 
 // dcbtop apply's host QoS fields (--trust, --dscp, --dscp-delete,

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package main
 
 // dcbtop bundle: one file for a ticket, as sosreport is for a host:

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package main
 
 // dcbtop check: a scriptable lossless-readiness verdict per interface and

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package main
 
 // dcbtop's command line: Run parses the arguments, dispatches to the

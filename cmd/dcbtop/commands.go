@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package main
 
 // dcbtop's commands (dcbtop COMMAND [ARGS]), dcbtop help [COMMAND] and

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package main
 
 // The flag values dcbtop's commands share, the parsing of a command's

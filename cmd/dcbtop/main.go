@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Command dcbtop is top for Data Center Bridging: it shows, per interface,
 // the local, remote and operational DCBX parameters, who won and why, and
 // every change as it happens. See README.md and dcbtop --help.

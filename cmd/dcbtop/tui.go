@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package main
 
 // The interactive screen: a ui.Model in a tea.Program on the terminal,

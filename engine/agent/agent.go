@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package agent is the transmit side of dcbtop's host DCBX agent, without
 // I/O: it builds the LLDPDUs the agent sends (IEEE Std 802.1AB-2016 with
 // the IEEE 802.1Qaz TLVs) and decides when to send them (the transmit

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package check judges a port's lossless readiness from its snapshot
 // (engine.Interface): one verdict per check (dcbx-peer, pfc-agreement,
 // roce-priority, ...; Names), OK, WARNING, CRITICAL or UNKNOWN, each with

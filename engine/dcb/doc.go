@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package dcb is the vocabulary of Data Center Bridging parameters as an
 // operator and the engine see them: ETS (IEEE Std 802.1Q-2018 D.2.9),
 // its recommendation, PFC (D.2.11), the Application Priority table

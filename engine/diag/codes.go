@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package diag
 
 // The diagnostic codes: stable kebab-case identifiers for scripts and

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package diag is the catalogue of what dcbtop can find wrong: the
 // Diagnostic type, its Severity, every Code (a stable kebab-case
 // identifier for scripts, alerts and the JSON contract), and for each code

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package host is the host layer of dcbtop: the Engine together with
 // dcbtop's own LLDP agents on this host's interfaces, without I/O. It
 // takes every event a run has (a frame, a tick, a link or local change,

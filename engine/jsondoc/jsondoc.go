@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package jsondoc reads a small JSON document that an operator wrote (a
 // PARAMS file, a check policy, a control request) so that its reader can
 // report every problem at once, each at its line and column, the way a

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package lldp parses and builds LLDP Data Units (IEEE Std 802.1AB) and the
 // DCBX TLVs they carry: the IEEE 802.1Qaz ETS Configuration, ETS
 // Recommendation, PFC Configuration and Application Priority TLVs

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package lossless evaluates the lossless path of a port from the host's
 // counter samples: the Sample the capture layer takes (RDMA NDK and
 // congestion counters, per-priority PFC pauses, ECN/DCQCN settings, the

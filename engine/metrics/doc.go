@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package metrics exports dcbtop's view of DCBX as Prometheus metrics.
 //
 // A Collector reads an engine.Snapshot at scrape time and turns it into

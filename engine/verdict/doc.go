@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package verdict is the vocabulary of lossless-readiness verdicts: the
 // checks (Name, Names), their outcome (Verdict, in the Nagios plugin
 // convention), and one check's result on one interface (Result) with

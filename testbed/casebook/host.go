@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package casebook runs the case book: real incidents from public threads,
 // each rebuilt through the inputs dcbtop reads, judged by the same engine
 // and readers as a live run, against the verdict written down before

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 package casebook
 
 // The case's NIC answers DCB netlink and ethtool netlink in bytes, as the

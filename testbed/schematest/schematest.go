@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package schematest holds Go types to the snapshot's JSON Schema
 // (assets/snapshot.schema.json) in tests: each package that owns types of
 // the snapshot checks its own, so that a field no scenario happens to

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package snaptest checks and takes apart snapshots of the JSON contract
 // in tests (of the runtime and of the command line).
 package snaptest

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package paint draws a Bubble Tea program's views on a terminal, in
 // place of Bubble Tea's own renderer (the program runs with
 // tea.WithoutRenderer).

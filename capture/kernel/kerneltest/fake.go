@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package kerneltest holds a fake DCB driver for tests of capture/kernel
 // and of what writes through it.
 package kerneltest

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package nlfixture is the test support of dcbtop's netlink clients
 // (capture/dcbnl, capture/linkpause, capture/rdmastat): a fake kernel
 // behind an nltest connection that answers the way the kernel's netlink

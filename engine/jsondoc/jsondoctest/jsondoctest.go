@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package jsondoctest holds the invariants of documents read with
 // engine/jsondoc to account in tests and fuzz targets: what reading may
 // allocate, and what a refusal must look like.

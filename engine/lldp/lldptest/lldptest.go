@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package lldptest builds the LLDPDUs and DCBX TLVs that tests of the
 // engine, the checks and the screen share: two switch ports, A and B, and
 // the IEEE 802.1Qaz TLVs a RoCE fabric's switch sends (ETS 50/50 with

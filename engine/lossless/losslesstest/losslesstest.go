@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Package losslesstest builds the counter samples that tests of the
 // lossless evaluation, of the engine and of the checks share: an mlx5
 // RoCE port as the kernel's files show it.
