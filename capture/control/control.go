@@ -16,12 +16,31 @@
 //	     apply are restored (one level)
 //	errors -> {"ok":false,"error":"one line"}
 //
+// A request may carry "deadline_ns", its deadline on CLOCK_MONOTONIC (the
+// clock every process of the host shares, which a stopped process does
+// not stop). The agent then takes it only before that instant, and says
+// so first: it writes {"taken":true} before it carries the request out,
+// and checks the deadline only after that line was written. A client
+// that waits a second past its deadline and has read no such line knows
+// the request was not applied and never will be: a line written after
+// the client gave up fails (the connection is closed), and one written
+// before the client gave up but after the deadline is followed by the
+// refusal. Do sends a deadline Timeout ahead; a request without one (a
+// script's) has the agent's own, Timeout after it accepted the
+// connection, and gets one response line only.
+//
+// Only root, or a process with CAP_NET_ADMIN in the agent's user
+// namespace, is served (SO_PEERCRED); the socket file is 0600 from its
+// first instant, in a directory of the agent's user that no one else may
+// write to.
+//
 // A Server decodes requests and hands them, as Calls, to the goroutine
 // that owns the engine (the runtime), never answering on its own; Do is
 // the client.
 package control
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"encoding/json/jsontext"
@@ -55,8 +74,17 @@ const (
 	// largest valid one is under 16 KiB).
 	MaxRequest = 64 << 10
 	// Timeout bounds a connection: reading the request, waiting for
-	// the engine goroutine and writing the response.
+	// the engine goroutine and writing the response; Do's requests carry
+	// a deadline Timeout after they were sent.
 	Timeout = 5 * time.Second
+	// answerGrace is how long past its deadline Do waits for the agent's
+	// first line: longer than the agent takes from its deadline check to
+	// its answer, so a refusal written at the deadline still arrives.
+	answerGrace = time.Second
+
+	// maxAhead bounds a request's deadline: a client in another time
+	// namespace (another CLOCK_MONOTONIC) is refused, not served late.
+	maxAhead = time.Minute
 	// maxConns bounds the connections served at once.
 	maxConns = 8
 )
@@ -106,13 +134,17 @@ type Request struct {
 	Op      string
 	Params  *dcb.Params // apply: the features to change; nil: none
 	Willing *bool       // apply: the new Willing state; nil: unchanged
+	// DeadlineNS is the request's deadline on CLOCK_MONOTONIC, in
+	// nanoseconds; 0: none (the agent's own applies). Do sets it.
+	DeadlineNS int64
 }
 
 // requestJSON is a request on the wire.
 type requestJSON struct {
-	Op      string         `json:"op"`
-	Params  jsontext.Value `json:"params,omitempty"`
-	Willing *bool          `json:"willing,omitempty"`
+	Op         string         `json:"op"`
+	Params     jsontext.Value `json:"params,omitempty"`
+	Willing    *bool          `json:"willing,omitempty"`
+	DeadlineNS int64          `json:"deadline_ns,omitempty"`
 }
 
 // A LocalState is an agent's local parameters and Willing state: on the
@@ -133,6 +165,9 @@ type Response struct {
 	// Changed lists what an apply or undo changed: "ets", "ets_reco",
 	// "pfc", "app", "willing" (empty when nothing did).
 	Changed []string `json:"changed,omitempty"`
+	// Taken is the agent's first line to a request with a deadline: it
+	// has taken the request and carries it out now (no other field).
+	Taken bool `json:"taken,omitempty"`
 }
 
 func Errorf(format string, args ...any) Response {
@@ -141,7 +176,7 @@ func Errorf(format string, args ...any) Response {
 
 // encodeRequest renders a request for the wire.
 func encodeRequest(req Request) ([]byte, error) {
-	j := requestJSON{Op: req.Op, Willing: req.Willing}
+	j := requestJSON{Op: req.Op, Willing: req.Willing, DeadlineNS: req.DeadlineNS}
 	if req.Params != nil {
 		b, err := json.Marshal(req.Params)
 		if err != nil {
@@ -171,8 +206,10 @@ func decodeRequest(raw []byte) (requestJSON, error) {
 				d.Leaf(v, "willing", "true, false or null", &j.Willing)
 			case "params":
 				j.Params = raw[v.Off:v.End]
+			case "deadline_ns":
+				d.Leaf(v, "deadline_ns", "nanoseconds of CLOCK_MONOTONIC", &j.DeadlineNS)
 			default:
-				d.Unknown(m, "", "op, params or willing")
+				d.Unknown(m, "", "op, params, willing or deadline_ns")
 			}
 		}
 	} else if root != nil && root.Null() {
@@ -204,7 +241,7 @@ func readRequest(r io.Reader) (Request, error) {
 	if err != nil {
 		return Request{}, errors.New(OneLine(err.Error()))
 	}
-	req := Request{Op: j.Op, Willing: j.Willing}
+	req := Request{Op: j.Op, Willing: j.Willing, DeadlineNS: j.DeadlineNS}
 	if len(j.Params) > 0 && !bytes.Equal(bytes.TrimSpace(j.Params), []byte("null")) {
 		p, err := dcb.ParseParams(bytes.NewReader(j.Params))
 		if err != nil {
@@ -244,10 +281,14 @@ type Call struct {
 	Iface string
 	Req   Request
 	Reply chan Response
-	// Deadline is the connection's: past it, the engine may not claim
-	// the call (a process stopped and resumed finds its calls stale).
+	// Deadline is the request's (or, without one, the connection's):
+	// past it, the engine may not claim the call (a process stopped and
+	// resumed finds its calls stale).
 	Deadline time.Time
 	state    *atomic.Int32 // callPending, callClaimed or callAbandoned
+	// take, for a request with a deadline, tells the client the request
+	// is taken ({"taken":true}) and reports whether that was written.
+	take func() bool
 }
 
 // A Call's states.
@@ -258,17 +299,24 @@ const (
 )
 
 // Claim reports whether the engine may carry the call out, and makes it
-// the engine's: false when its connection gave up on it or its deadline
-// has passed (the call is then abandoned, and its answer, if any, goes
-// nowhere).
+// the engine's: false when its connection gave up on it, when the client
+// could not be told it is taken (it closed the connection), or when its
+// deadline has passed. The deadline is checked last, after the client
+// was told: a client that read no "taken" by its deadline and a second
+// more can say "not applied" and be right (the package comment says
+// why). On false the engine answers with a refusal, which goes to a
+// connection still waiting, or nowhere.
 func (c Call) Claim() bool {
 	if c.state == nil {
 		return true // a Call not made by a Server (tests)
 	}
-	if !c.Deadline.IsZero() && time.Now().After(c.Deadline) {
-		c.state.CompareAndSwap(callPending, callAbandoned)
+	if !c.state.CompareAndSwap(callPending, callClaimed) {
+		return false
 	}
-	return c.state.CompareAndSwap(callPending, callClaimed)
+	if c.take != nil && !c.take() {
+		return false
+	}
+	return c.Deadline.IsZero() || time.Now().Before(c.Deadline)
 }
 
 // abandon marks the call given up by its connection, unless the engine
@@ -293,7 +341,7 @@ type Server struct {
 var ErrAgentRunning = errors.New("another dcbtop agent runs")
 
 // Listen creates dir (0700) if needed and listens on ifname's
-// control socket in it (0600). A socket file left behind by a dcbtop that
+// control socket in it (0600 from its first instant: listenPrivate). A socket file left behind by a dcbtop that
 // died is removed, but only when nothing answers on it: when another
 // dcbtop does, the error wraps ErrAgentRunning and names its pid. Requests
 // are sent to calls; Start accepts connections.
@@ -309,7 +357,7 @@ func Listen(dir, ifname string, calls chan<- Call) (*Server, error) {
 		return nil, err
 	}
 	defer unlock()
-	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	ln, err := listenPrivate(path)
 	if err != nil && errors.Is(err, syscall.EADDRINUSE) {
 		if pid, alive := Probe(path); alive {
 			who := "unknown pid"
@@ -322,16 +370,12 @@ func Listen(dir, ifname string, calls chan<- Call) (*Server, error) {
 		if rerr := os.Remove(path); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
 			return nil, fmt.Errorf("control socket %s: remove the stale socket: %w", path, errors.Unwrap(rerr))
 		}
-		ln, err = net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+		ln, err = listenPrivate(path)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("control socket %s: %w", path, sysErr(err))
 	}
 	ln.SetUnlinkOnClose(true)
-	if err := os.Chmod(path, 0o600); err != nil {
-		ln.Close()
-		return nil, fmt.Errorf("control socket %s: %w", path, sysErr(err))
-	}
 	return &Server{iface: ifname, path: path, ln: ln, calls: calls,
 		done: make(chan struct{}), sem: make(chan struct{}, maxConns), timeout: Timeout}, nil
 }
@@ -436,27 +480,61 @@ func (s *Server) handle(c *net.UnixConn) {
 	defer c.Close()
 	deadline := time.Now().Add(s.timeout)
 	_ = c.SetDeadline(deadline)
+	var wmu sync.Mutex // the taken line (engine goroutine) and the answer
+	respond := func(resp Response) {
+		wmu.Lock()
+		defer wmu.Unlock()
+		_ = c.SetWriteDeadline(time.Now().Add(time.Second)) // the deadline may have passed
+		writeResponse(c, resp)
+	}
+	// Who asks, before what they ask is read.
+	if p, err := peerOf(c); err != nil {
+		respond(Errorf("the agent cannot read the credentials of this connection (%v): refused", err))
+		return
+	} else if !p.Privileged {
+		respond(Errorf("permission denied: the dcbtop agent on %s answers only root or a process with CAP_NET_ADMIN, and %s: %s", s.iface, p, p.Why))
+		return
+	}
 	req, err := readRequest(c)
 	if ne, ok := errors.AsType[net.Error](errors.Unwrap(err)); ok && ne.Timeout() {
 		err = fmt.Errorf("no complete request within %v", s.timeout)
 	}
 	if err != nil {
-		_ = c.SetWriteDeadline(time.Now().Add(time.Second)) // the deadline may have passed
-		writeResponse(c, Errorf("%s", err.Error()))
+		respond(Errorf("%s", err.Error()))
 		return
 	}
 	call := Call{Iface: s.iface, Req: req, Reply: make(chan Response, 1), Deadline: deadline, state: new(atomic.Int32)}
-	timer := time.NewTimer(time.Until(deadline))
+	if req.DeadlineNS != 0 {
+		left, err := untilDeadline(req.DeadlineNS)
+		if err != nil {
+			respond(Errorf("%v", err))
+			return
+		}
+		call.Deadline = time.Now().Add(left)
+		call.take = func() bool {
+			wmu.Lock()
+			defer wmu.Unlock()
+			// The engine goroutine waits on this write: a line into an
+			// empty socket buffer, or a closed connection's error.
+			_ = c.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
+			_, err := c.Write([]byte("{\"taken\":true}\n"))
+			return err == nil
+		}
+	}
+	budget := time.Until(call.Deadline)
+	timer := time.NewTimer(budget)
 	defer timer.Stop()
+	budget = budget.Round(time.Millisecond)
 	notApplied := func(why string) Response {
 		if call.abandon() {
 			return Errorf("%s: not applied (a request is never carried out after its answer is given up)", why)
 		}
-		// The engine claimed it just now: its answer follows at once.
+		// The engine has claimed it: its answer follows (its kernel
+		// writes and read-backs), or its refusal at once.
 		select {
 		case resp := <-call.Reply:
 			return resp
-		case <-time.After(time.Second):
+		case <-time.After(max(takenWait-answerGrace, 100*time.Millisecond)):
 			return Errorf("%s, while the engine was carrying it out: it may be applied; dcbtop --json -i %s shows the local parameters", why, s.iface)
 		}
 	}
@@ -468,17 +546,35 @@ func (s *Server) handle(c *net.UnixConn) {
 		case <-s.done:
 			resp = notApplied("dcbtop is stopping")
 		case <-timer.C:
-			resp = notApplied(fmt.Sprintf("no answer from the engine within %v", s.timeout))
+			resp = notApplied(fmt.Sprintf("no answer from the engine within %v", budget))
 		}
 	case <-s.done:
 		call.abandon()
 		resp = Errorf("dcbtop is stopping")
 	case <-timer.C:
 		call.abandon()
-		resp = Errorf("no answer from the engine within %v: not applied (a request is never carried out after its answer is given up)", s.timeout)
+		resp = Errorf("no answer from the engine within %v: not applied (a request is never carried out after its answer is given up)", budget)
 	}
-	_ = c.SetWriteDeadline(time.Now().Add(time.Second))
-	writeResponse(c, resp)
+	respond(resp)
+}
+
+// untilDeadline is how long until a request's deadline (CLOCK_MONOTONIC
+// nanoseconds), or why it is refused: passed already (the agent was
+// stopped or busy since it was sent), or too far ahead to be this
+// clock's.
+func untilDeadline(ns int64) (time.Duration, error) {
+	now, ok := monotonic()
+	if !ok {
+		return 0, errors.New("deadline_ns: this agent cannot read CLOCK_MONOTONIC: not applied")
+	}
+	left := time.Duration(ns - now)
+	switch {
+	case left <= 0:
+		return 0, fmt.Errorf("not applied: the request's deadline passed %v before the agent read it (it was stopped or busy); it is never carried out", (-left).Round(time.Millisecond))
+	case left > maxAhead:
+		return 0, fmt.Errorf("not applied: deadline_ns is %v ahead, more than %v: not this host's CLOCK_MONOTONIC (a client in another time namespace?)", left.Round(time.Second), maxAhead)
+	}
+	return left, nil
 }
 
 func writeResponse(w io.Writer, resp Response) {
@@ -507,6 +603,11 @@ func (s *Server) Close() {
 	})
 }
 
+// takenWait is how long Do waits for the answer once the agent has
+// taken the request (its kernel writes and read-backs); a variable for
+// the tests.
+var takenWait = 10 * time.Second
+
 // A DialError is a failure to connect to a control socket (as
 // opposed to a failure after connecting).
 type DialError struct{ Err error }
@@ -514,23 +615,67 @@ type DialError struct{ Err error }
 func (e *DialError) Error() string { return e.Err.Error() }
 func (e *DialError) Unwrap() error { return e.Err }
 
-// callControl sends one request to the control socket at path and returns
-// the response, within timeout. A failure to connect is a
-// *DialError.
+// A NoAnswerError is a request the agent did not answer in time. For a
+// request with a deadline (Do's) it says exactly what is known: not
+// Taken, the request was not applied and never will be (the agent takes
+// none past Deadline, and says so before it carries one out); Taken, the
+// agent took it before the deadline and then gave no answer, so it may
+// be applied.
+type NoAnswerError struct {
+	// Deadline is the request's deadline (the wall clock's reading of
+	// it); zero for a request without one.
+	Deadline time.Time
+	Taken    bool
+	Err      error // what the wait ended on
+}
+
+func (e *NoAnswerError) Error() string {
+	switch {
+	case e.Taken:
+		return fmt.Sprintf("the agent took the request but gave no answer (%v): it may be applied", e.Err)
+	case e.Deadline.IsZero():
+		return fmt.Sprintf("no answer (%v)", e.Err)
+	default:
+		return fmt.Sprintf("the agent did not take the request by its deadline %s (%v): not applied, and never applied later", e.Deadline.Format("15:04:05.000"), e.Err)
+	}
+}
+
+func (e *NoAnswerError) Unwrap() error { return e.Err }
+
+// Do sends one request to the control socket at path and returns the
+// response. The request carries a deadline timeout ahead (DeadlineNS),
+// unless it has one: Do waits answerGrace past it for the agent's first
+// line, and takenWait more once the agent has taken the request. A
+// failure to connect is a *DialError, no answer a *NoAnswerError.
 func Do(path string, req Request, timeout time.Duration) (Response, error) {
+	var deadline time.Time
+	if req.DeadlineNS == 0 {
+		if now, ok := monotonic(); ok {
+			req.DeadlineNS, deadline = now+int64(timeout), time.Now().Add(timeout)
+		}
+	}
 	b, err := encodeRequest(req)
 	if err != nil {
 		return Response{}, err
 	}
-	return DoRaw(path, b, timeout)
+	if !deadline.IsZero() {
+		timeout += answerGrace
+	}
+	return do(path, b, timeout, deadline)
 }
 
-// DoRaw sends request bytes and decodes the response. A request over
-// MaxRequest is refused before it is sent (the server would answer with
-// the limit and close, and the rest of the write would fail with a broken
-// pipe); if the write fails anyway, the server's answer is read and
-// returned when it gave one.
+// DoRaw sends request bytes and decodes the response, within timeout. A
+// request over MaxRequest is refused before it is sent (the server would
+// answer with the limit and close, and the rest of the write would fail
+// with a broken pipe); if the write fails anyway, the server's answer is
+// read and returned when it gave one.
 func DoRaw(path string, request []byte, timeout time.Duration) (Response, error) {
+	return do(path, request, timeout, time.Time{})
+}
+
+// do sends request and reads the answer: a taken line (which extends the
+// wait by takenWait), then the response.
+func do(path string, request []byte, timeout time.Duration, deadline time.Time) (Response, error) {
 	var resp Response
 	if len(request) > MaxRequest {
 		return resp, fmt.Errorf("request of %d KiB exceeds the control socket's limit of %d KiB", len(request)>>10, MaxRequest>>10)
@@ -541,9 +686,10 @@ func DoRaw(path string, request []byte, timeout time.Duration) (Response, error)
 	}
 	defer c.Close()
 	_ = c.SetDeadline(time.Now().Add(timeout))
+	r := &lineReader{r: bufio.NewReaderSize(io.LimitReader(c, 4<<20), 4096)}
 	if _, werr := c.Write(request); werr != nil {
 		// The server may have answered (and closed) before reading it all.
-		if err := json.NewDecoder(io.LimitReader(c, 4<<20)).Decode(&resp); err == nil && resp.Error != "" {
+		if err := r.read(&resp); err == nil && resp.Error != "" {
 			return resp, nil
 		}
 		return Response{}, werr
@@ -551,15 +697,57 @@ func DoRaw(path string, request []byte, timeout time.Duration) (Response, error)
 	if uc, ok := c.(*net.UnixConn); ok {
 		_ = uc.CloseWrite()
 	}
-	dec := json.NewDecoder(io.LimitReader(c, 4<<20))
-	if err := dec.Decode(&resp); err != nil {
-		if errors.Is(err, io.EOF) {
-			return resp, errors.New("closed without an answer")
+	taken := false
+	for {
+		err := r.read(&resp)
+		if ne, ok := errors.AsType[net.Error](err); ok && ne.Timeout() && !taken {
+			// A taken line that came as the wait ended counts: read what
+			// is there once more before saying it was not taken.
+			_ = c.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
+			err = r.read(&resp)
+			if ne, ok := errors.AsType[net.Error](err); ok && ne.Timeout() {
+				return Response{}, &NoAnswerError{Deadline: deadline, Err: errors.New("no line within " + timeout.String())}
+			}
 		}
-		return resp, err
+		switch {
+		case errors.Is(err, io.EOF):
+			return Response{}, &NoAnswerError{Deadline: deadline, Taken: taken, Err: errors.New("closed without an answer")}
+		case err != nil:
+			if ne, ok := errors.AsType[net.Error](err); ok && ne.Timeout() {
+				return Response{}, &NoAnswerError{Deadline: deadline, Taken: taken, Err: errors.New("no answer within " + takenWait.String() + " of it")}
+			}
+			return Response{}, err
+		case resp.Taken && !resp.OK && resp.Error == "":
+			taken = true
+			resp = Response{}
+			_ = c.SetReadDeadline(time.Now().Add(takenWait))
+			continue
+		}
+		if !resp.OK && resp.Error == "" {
+			resp.Error = "error without a message"
+		}
+		return resp, nil
 	}
-	if !resp.OK && resp.Error == "" {
-		resp.Error = "error without a message"
+}
+
+// A lineReader reads the answer's lines, keeping a line cut by a
+// timeout for the next read.
+type lineReader struct {
+	r       *bufio.Reader
+	pending []byte
+}
+
+// read reads one line of the answer into resp.
+func (lr *lineReader) read(resp *Response) error {
+	line, err := lr.r.ReadBytes('\n')
+	lr.pending = append(lr.pending, line...)
+	if err != nil && (len(lr.pending) == 0 || !errors.Is(err, io.EOF)) {
+		return err
 	}
-	return resp, nil
+	line, lr.pending = lr.pending, nil
+	*resp = Response{}
+	if err := json.Unmarshal(line, resp); err != nil {
+		return fmt.Errorf("bad answer: %w", err)
+	}
+	return nil
 }

@@ -3,9 +3,14 @@
 package control
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -118,5 +123,159 @@ func TestCallAbandoned(t *testing.T) {
 	late := Call{Deadline: time.Now().Add(-time.Millisecond), state: new(atomic.Int32)}
 	if late.Claim() {
 		t.Error("a call past its deadline was claimed")
+	}
+}
+
+// testServer listens in a temporary directory; the test plays the
+// engine on calls.
+func testServer(t *testing.T) (*Server, chan Call) {
+	t.Helper()
+	calls := make(chan Call, 1)
+	srv, err := Listen(t.TempDir(), "h0", calls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return srv, calls
+}
+
+// A request's deadline is the client's, on CLOCK_MONOTONIC: one that has
+// passed when the agent reads it, or that lies further ahead than any
+// client of this host's clock would set, is refused unread by the engine.
+func TestRequestDeadline(t *testing.T) {
+	srv, calls := testServer(t)
+	now, ok := monotonic()
+	if !ok {
+		t.Skip("no CLOCK_MONOTONIC")
+	}
+	for _, tc := range []struct {
+		deadline int64
+		want     string
+	}{
+		{now - int64(time.Second), "not applied: the request's deadline passed 1s before the agent read it"},
+		{now + int64(2*time.Minute), "not applied: deadline_ns is 2m0s ahead, more than 1m0s"},
+	} {
+		req := fmt.Sprintf(`{"op":"apply","willing":false,"deadline_ns":%d}`, tc.deadline)
+		resp, err := DoRaw(srv.Addr(), []byte(req), 5*time.Second)
+		if err != nil || resp.OK || !strings.HasPrefix(resp.Error, tc.want[:40]) || !strings.Contains(resp.Error, strings.Fields(tc.want)[len(strings.Fields(tc.want))-1]) {
+			t.Errorf("%s: %+v, %v; want %q", req, resp, err, tc.want)
+		}
+	}
+	select {
+	case c := <-calls:
+		t.Errorf("the engine got %+v", c.Req)
+	default:
+	}
+}
+
+// The agent's first line to a request with a deadline says it is taken;
+// the answer follows. Do reads both.
+func TestTakenThenAnswer(t *testing.T) {
+	srv, calls := testServer(t)
+	go func() {
+		c := <-calls
+		if !c.Claim() {
+			t.Error("a call in time could not be claimed")
+			return
+		}
+		time.Sleep(200 * time.Millisecond) // the kernel's writes
+		c.Reply <- Response{OK: true, Interface: "h0"}
+	}()
+	now, _ := monotonic()
+	conn, err := net.Dial("unix", srv.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, `{"op":"get","deadline_ns":%d}`+"\n", now+int64(2*time.Second))
+	_ = conn.SetDeadline(time.Now().Add(5 * time.Second))
+	var lines []string
+	sc := bufio.NewScanner(conn)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	if want := []string{`{"taken":true}`, `{"ok":true,"interface":"h0"}`}; !slices.Equal(lines, want) {
+		t.Errorf("lines %q, want %q", lines, want)
+	}
+	// Through Do.
+	go func() {
+		c := <-calls
+		c.Claim()
+		c.Reply <- Response{OK: true, Interface: "h0"}
+	}()
+	if resp, err := Do(srv.Addr(), Request{Op: "get"}, time.Second); err != nil || !resp.OK || resp.Taken {
+		t.Errorf("Do: %+v, %v", resp, err)
+	}
+}
+
+// What Do knows when no answer comes: not taken by the deadline, not
+// applied; taken, it may be applied.
+func TestNoAnswer(t *testing.T) {
+	defer func(d time.Duration) { takenWait = d }(takenWait)
+	takenWait = 300 * time.Millisecond
+	srv, calls := testServer(t)
+	// The engine never gets to it; the connection gives up at the
+	// deadline and says so (the client reads that answer).
+	resp, err := Do(srv.Addr(), Request{Op: "get"}, 200*time.Millisecond)
+	if err != nil || resp.OK || !strings.Contains(resp.Error, "not applied") {
+		t.Errorf("not taken: %+v, %v", resp, err)
+	}
+	<-calls
+	// The engine takes it and is stopped before it answers.
+	stuck := make(chan struct{})
+	defer close(stuck)
+	go func() {
+		c := <-calls
+		c.Claim()
+		<-stuck
+	}()
+	resp, err = Do(srv.Addr(), Request{Op: "get"}, 200*time.Millisecond)
+	if err != nil || resp.OK || !strings.Contains(resp.Error, "it may be applied") {
+		t.Errorf("taken, the engine stuck: %+v, %v; want may be applied", resp, err)
+	}
+	// An agent stopped after it said taken: nothing more comes.
+	ln, err := net.Listen("unix", filepath.Join(t.TempDir(), "stopped.sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		fmt.Fprintln(c, `{"taken":true}`)
+		<-stuck
+	}()
+	_, err = Do(ln.Addr().String(), Request{Op: "get"}, 200*time.Millisecond)
+	var na *NoAnswerError
+	if !errors.As(err, &na) || !na.Taken || !strings.Contains(err.Error(), "it may be applied") {
+		t.Errorf("taken, then silence: %v; want a NoAnswerError with Taken", err)
+	}
+	// A listener that never accepts (a stopped process's backlog).
+	start := time.Now()
+	_, err = Do(ln.Addr().String(), Request{Op: "apply", Willing: new(bool)}, 200*time.Millisecond)
+	if !errors.As(err, &na) || na.Taken || na.Deadline.IsZero() || !strings.Contains(err.Error(), "not applied, and never applied later") {
+		t.Errorf("stopped agent: %v; want a NoAnswerError, not taken, with its deadline", err)
+	}
+	if took := time.Since(start); took < 200*time.Millisecond+answerGrace || took > 2*answerGrace+200*time.Millisecond {
+		t.Errorf("Do gave up after %v: want a grace of %v past the deadline", took, answerGrace)
+	}
+}
+
+// A call whose client cannot be told it is taken (it closed the
+// connection) is not the engine's; nor is one past its deadline, even
+// once its client was told (the refusal follows).
+func TestClaimOrder(t *testing.T) {
+	gone := Call{Deadline: time.Now().Add(time.Minute), state: new(atomic.Int32), take: func() bool { return false }}
+	if gone.Claim() {
+		t.Error("claimed a call whose client is gone")
+	}
+	told := false
+	late := Call{Deadline: time.Now().Add(-time.Millisecond), state: new(atomic.Int32), take: func() bool { told = true; return true }}
+	if late.Claim() || !told {
+		t.Errorf("a call past its deadline: claimed %v, told %v; want refused after the client was told", !late.Claim(), told)
 	}
 }

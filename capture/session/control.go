@@ -18,9 +18,9 @@ import (
 // handleControl answers a control request on the engine goroutine.
 func (r *liveRun) handleControl(c control.Call) control.Response {
 	if !c.Claim() {
-		// Its connection gave up on it (a process stopped past the
-		// deadline): never carried out late.
-		return control.Errorf("%s: the request's answer was given up: not applied", c.Iface)
+		// Past its deadline (a process stopped and resumed), or its
+		// client gone: never carried out late.
+		return control.Errorf("%s: not applied: the request's deadline passed before the agent got to it, or its client went away; it is never carried out", c.Iface)
 	}
 	cur, ok := r.h.Agent(c.Iface)
 	if r.byName[c.Iface] == nil || !ok {

@@ -258,7 +258,7 @@ func TestControlErrors(t *testing.T) {
 		{"not an object", `[1,2]`, "bad request: line 1, column 1: want a request object, got an array"},
 		{"no op", `{}`, `bad request: no "op" (want get, apply or undo)`},
 		{"unknown op", `{"op":"reboot"}`, `unknown op "reboot" (want get, apply or undo)`},
-		{"unknown field", `{"op":"get","force":true}`, `bad request: line 1, column 13: unknown field "force" (want op, params or willing)`},
+		{"unknown field", `{"op":"get","force":true}`, `bad request: line 1, column 13: unknown field "force" (want op, params, willing or deadline_ns)`},
 		{"get with params", `{"op":"get","willing":true}`, "get takes no params or willing"},
 		{"apply nothing", `{"op":"apply","params":null,"willing":null}`, "apply: nothing to apply (give params, willing or both)"},
 		{"willing as a string", `{"op":"apply","willing":"on"}`, `bad request: line 1, column 25: willing: want true, false or null, got "on"`},

@@ -19,7 +19,6 @@ import (
 	"slices"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/dcbtop/dcbtop/engine/dcb"
 
@@ -267,7 +266,7 @@ func apply(ctx context.Context, o *applyOptions, env Env) error {
 	}
 	// A running agent first: it owns what is advertised on the interface.
 	path := control.Path(control.RunDir(), o.iface)
-	resp, err := control.Do(path, control.Request{Op: "apply", Params: params, Willing: o.willing}, control.Timeout+time.Second)
+	resp, err := control.Do(path, control.Request{Op: "apply", Params: params, Willing: o.willing}, control.Timeout)
 	var de *control.DialError
 	unreachable, dead := "", ""
 	switch {
@@ -281,10 +280,7 @@ func apply(ctx context.Context, o *applyOptions, env Env) error {
 			dead = path
 		}
 	case err != nil:
-		// The agent carries out no request past its own deadline
-		// (control.Timeout, a second before this one): not applied,
-		// unless the agent was stopped while it answered.
-		return fmt.Errorf("%s: the dcbtop agent's control socket %s did not answer: %v; not applied (an agent never applies a request after %v), unless it was stopped while answering: dcbtop -i %s --json --duration 1s shows the local parameters", o.iface, path, err, control.Timeout, o.iface)
+		return agentNoAnswer(o.iface, path, err)
 	case !resp.OK:
 		return fmt.Errorf("%s: the running dcbtop agent refused: %s", o.iface, resp.Error)
 	default:
@@ -335,4 +331,19 @@ func agentReport(ifname string, resp control.Response) string {
 		return fmt.Sprintf("%s: nothing changed: %s already advertises these parameters", ifname, agent)
 	}
 	return fmt.Sprintf("%s: applied through %s: %s; its LLDP peers see it within 1 s", ifname, agent, strings.Join(resp.Changed, ", "))
+}
+
+// agentNoAnswer says what an agent that did not answer means for the
+// request: with a deadline (control.NoAnswerError), exactly whether it
+// may be applied.
+func agentNoAnswer(iface, path string, err error) error {
+	var na *control.NoAnswerError
+	switch {
+	case errors.As(err, &na) && na.Taken:
+		return fmt.Errorf("%s: the dcbtop agent took the request but gave no answer (%v): it may be applied; dcbtop -i %s --json --duration 1s shows the local parameters", iface, na.Err, iface)
+	case errors.As(err, &na) && !na.Deadline.IsZero():
+		return fmt.Errorf("%s: not applied: the dcbtop agent (control socket %s) did not take the request by its deadline %s (%v; the agent is stopped or busy), and an agent never takes a request past its deadline", iface, path, na.Deadline.Format("15:04:05.000"), na.Err)
+	default:
+		return fmt.Errorf("%s: the dcbtop agent's control socket %s did not answer: %v", iface, path, err)
+	}
 }

@@ -60,16 +60,31 @@ func dcbtopIn(t testing.TB, ns *testbed.NS, runDir string, args ...string) []str
 // process (in another namespace) reads from the `ip netns` bind mount.
 func nsControl(t testing.TB, runDir string, ns *testbed.NS, ifname, req string) control.Response {
 	t.Helper()
-	st, err := os.Stat(filepath.Join(testbed.NetnsDir, ns.Name))
+	resp, err := nsControlErr(runDir, ns, ifname, req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(runDir, strconv.FormatUint(st.Sys().(*syscall.Stat_t).Ino, 10)+"-"+ifname+".sock")
+	return resp
+}
+
+// nsControlErr is nsControl returning its error.
+func nsControlErr(runDir string, ns *testbed.NS, ifname, req string) (control.Response, error) {
+	st, err := os.Stat(filepath.Join(testbed.NetnsDir, ns.Name))
+	if err != nil {
+		return control.Response{}, err
+	}
+	path := nsSocket(runDir, st, ifname)
 	resp, err := control.DoRaw(path, []byte(req), 5*time.Second)
 	if err != nil {
-		t.Fatalf("%s on %s: %v", req, path, err)
+		return resp, fmt.Errorf("%s on %s: %w", req, path, err)
 	}
-	return resp
+	return resp, nil
+}
+
+// nsSocket is the control socket of ifname in runDir for the namespace
+// whose bind mount st is.
+func nsSocket(runDir string, st os.FileInfo, ifname string) string {
+	return filepath.Join(runDir, strconv.FormatUint(st.Sys().(*syscall.Stat_t).Ino, 10)+"-"+ifname+".sock")
 }
 
 const noDCB = "dcbtop: h0: no DCB netlink support (driver without dcbnl_ops); run dcbtop --agent -i h0 to be the DCBX agent\n"
