@@ -12,5 +12,8 @@ type AgentLock struct{}
 // LockAgent returns a lock that guards nothing outside Linux.
 func LockAgent(ifindex int, ifname string) (*AgentLock, error) { return &AgentLock{}, nil }
 
+// Squatter is never anyone outside Linux.
+func (l *AgentLock) Squatter() string { return "" }
+
 // Release gives the lock up.
 func (l *AgentLock) Release() {}

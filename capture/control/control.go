@@ -487,15 +487,17 @@ func (s *Server) handle(c *net.UnixConn) {
 		_ = c.SetWriteDeadline(time.Now().Add(time.Second)) // the deadline may have passed
 		writeResponse(c, resp)
 	}
-	// Who asks, before what they ask is read.
-	if p, err := peerOf(c); err != nil {
-		respond(Errorf("the agent cannot read the credentials of this connection (%v): refused", err))
+	req, err := readRequest(c)
+	// Who asks, before anything they ask is looked at. (The request is
+	// read first: a connection closed with unread bytes would reset the
+	// client before it reads the refusal.)
+	if p, perr := peerOf(c); perr != nil {
+		respond(Errorf("the agent cannot read the credentials of this connection (%v): refused", perr))
 		return
 	} else if !p.Privileged {
 		respond(Errorf("permission denied: the dcbtop agent on %s answers only root or a process with CAP_NET_ADMIN, and %s: %s", s.iface, p, p.Why))
 		return
 	}
-	req, err := readRequest(c)
 	if ne, ok := errors.AsType[net.Error](errors.Unwrap(err)); ok && ne.Timeout() {
 		err = fmt.Errorf("no complete request within %v", s.timeout)
 	}

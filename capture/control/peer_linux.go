@@ -35,7 +35,7 @@ type Peer struct {
 func (p Peer) String() string {
 	s := fmt.Sprintf("pid %d (uid %d", p.PID, p.UID)
 	if comm, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", p.PID)); err == nil {
-		s += ", " + OneLine(string(comm))
+		s += ", " + OneLine(strings.TrimSpace(string(comm)))
 	}
 	return s + ")"
 }
@@ -118,6 +118,16 @@ func capable(pid int) (bool, string) {
 		return true, ""
 	}
 	return false, "its /proc status has no CapEff"
+}
+
+// Privileged reports whether this process is one an agent serves: root,
+// or CAP_NET_ADMIN in its effective set.
+func Privileged() bool {
+	if os.Geteuid() == 0 {
+		return true
+	}
+	ok, _ := capable(os.Getpid())
+	return ok
 }
 
 // monotonic returns CLOCK_MONOTONIC in nanoseconds: the clock every

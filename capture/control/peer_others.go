@@ -26,6 +26,9 @@ func peerOf(syscall.Conn) (Peer, error) {
 	return Peer{Why: "peer credentials cannot be read on this system"}, nil
 }
 
+// Privileged reports whether this process runs as root.
+func Privileged() bool { return os.Geteuid() == 0 }
+
 // monotonic has no shared clock to offer here: requests carry no
 // deadline of their own.
 func monotonic() (int64, bool) { return 0, false }

@@ -179,6 +179,9 @@ func (r *liveRun) startAgent(iface string, now time.Time) (operator.AgentChange,
 			}
 			return operator.AgentChange{}, err
 		}
+		if w := lock.Squatter(); w != "" {
+			fmt.Fprintf(r.cfg.Warn, "dcbtop: warning: %s\n", w)
+		}
 	}
 	started, res, err := r.h.StartAgent(plan, now)
 	if err != nil {

@@ -287,6 +287,11 @@ func apply(ctx context.Context, o *applyOptions, env Env) error {
 		fmt.Fprintln(env.Stdout, agentReport(o.iface, resp))
 		return nil
 	}
+	if unreachable != "" && !control.Privileged() {
+		// The real cause first: neither the agent nor the kernel takes
+		// this process's writes.
+		return fmt.Errorf("%s: permission denied: dcbtop apply needs root or CAP_NET_ADMIN (the dcbtop agent's control socket %s is root's, and DCB netlink writes need CAP_NET_ADMIN); run it with sudo", o.iface, unreachable)
+	}
 	// An agent that died (kill -9) leaves its socket: the apply goes to
 	// the kernel, and what is said names the dead agent first.
 	deadAgent := func(err error) error {
