@@ -61,13 +61,22 @@ type Writer struct {
 	closed bool
 }
 
-// CreateWriter creates the file at path, with mode 0644 (before umask), or
-// truncates it if it exists, as tcpdump -w does, and writes the pcapng
-// section header to it. Errors never repeat path.
+// CreateWriter creates the file at path, or truncates it if it exists,
+// as tcpdump -w does, and writes the pcapng section header to it. A
+// recording holds what a support bundle does (names, addresses, the
+// switch's advertisement), so the file is mode 0600 from its creation,
+// and an existing regular file is made 0600 before anything is written
+// to it (a pipe or a device is left as it is). Errors never repeat path.
 func CreateWriter(path string) (*Writer, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return nil, osError("create", err)
+	}
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Mode().Perm() != 0o600 {
+		if err := f.Chmod(0o600); err != nil {
+			f.Close()
+			return nil, osError("chmod", err)
+		}
 	}
 	w, err := NewWriter(f)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -527,4 +528,27 @@ func TestCreateWriterFile(t *testing.T) {
 			t.Errorf("replay (-want +got):\n%s", diff)
 		}
 	})
+}
+
+// A recording is mode 0600 from its creation, whatever the umask; an
+// existing file it truncates becomes 0600 before anything is written
+// (7737732 wrote 0644: all a 0600 bundle holds, readable by every user).
+func TestCreateWriterMode(t *testing.T) {
+	old := syscall.Umask(0)
+	defer syscall.Umask(old)
+	dir := t.TempDir()
+	fresh, existing := filepath.Join(dir, "new.pcapng"), filepath.Join(dir, "old.pcapng")
+	if err := os.WriteFile(existing, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{fresh, existing} {
+		w, err := capture.CreateWriter(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s: mode %v, %v; want 0600", filepath.Base(p), fi.Mode().Perm(), err)
+		}
+		w.Close()
+	}
 }

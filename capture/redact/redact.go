@@ -37,6 +37,7 @@ import (
 	"path/filepath"
 
 	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture/anonfile"
 )
 
 // Summary says what File replaced.
@@ -57,9 +58,10 @@ type Summary struct {
 }
 
 // File reads the recording at in and writes the redacted recording to out,
-// returning what was replaced. out is created with mode 0600 through a
-// temporary file in its directory renamed to out at the end, so there is
-// never a partial file at out: on an error nothing is left behind. Both
+// returning what was replaced. out is mode 0600, written as an unnamed
+// file in its directory and named out at the end (anonfile), so there is
+// never a partial file at out or beside it: on an error, or a kill, nothing
+// is left behind. Both
 // must be files ("-", standard input, cannot be read twice).
 //
 // The input may be any capture capture.OpenReplay reads; the output is a
@@ -163,45 +165,31 @@ func File(in, out string) (Summary, error) {
 	return sum, nil
 }
 
-// writeRedacted writes the redacted recording to a temporary file beside
-// out and renames it to out, returning the number of records written.
+// writeRedacted writes the redacted recording to an unnamed file in out's
+// directory and names it out once it is whole (anonfile), returning the
+// number of records written: a redaction killed half way leaves nothing.
 func writeRedacted(in, out string, m *mapping) (int, error) {
-	f, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".redact-*")
+	f, err := anonfile.Create(filepath.Dir(out))
 	if err != nil {
 		return 0, fmt.Errorf("redact: writing the redacted recording: %w", unwrapPath(err))
 	}
-	tmp := f.Name()
-	fail := func(err error) (int, error) {
-		f.Close()
-		os.Remove(tmp)
-		return 0, err
-	}
-	if err := f.Chmod(0o600); err != nil {
-		return fail(fmt.Errorf("redact: writing the redacted recording: %w", unwrapPath(err)))
-	}
-	w, err := capture.NewWriter(f)
+	defer f.Close()
+	w, err := capture.CreateWriter(f.Path())
 	if err != nil {
-		return fail(fmt.Errorf("redact: writing the redacted recording: %w", err))
+		return 0, fmt.Errorf("redact: writing the redacted recording: %w", err)
 	}
 	rw := &rewriter{m: m, w: w}
 	if _, err := walk(in, rw); err != nil {
+		w.Close()
 		if rw.werr {
-			return fail(fmt.Errorf("redact: writing the redacted recording: %w", err))
+			return 0, fmt.Errorf("redact: writing the redacted recording: %w", err)
 		}
-		return fail(fmt.Errorf("redact: reading the recording: %w", err))
+		return 0, fmt.Errorf("redact: reading the recording: %w", err)
 	}
 	if err := w.Close(); err != nil {
-		return fail(fmt.Errorf("redact: writing the redacted recording: %w", err))
+		return 0, fmt.Errorf("redact: writing the redacted recording: %w", err)
 	}
-	if err := f.Sync(); err != nil {
-		return fail(fmt.Errorf("redact: writing the redacted recording: %w", unwrapPath(err)))
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return 0, fmt.Errorf("redact: writing the redacted recording: %w", unwrapPath(err))
-	}
-	if err := os.Rename(tmp, out); err != nil {
-		os.Remove(tmp)
+	if err := f.Link(out); err != nil {
 		return 0, fmt.Errorf("redact: writing the redacted recording: %w", unwrapPath(err))
 	}
 	return rw.records, nil

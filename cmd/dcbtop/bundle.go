@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dcbtop/dcbtop/capture/anonfile"
 	"github.com/dcbtop/dcbtop/capture/redact"
 	"github.com/dcbtop/dcbtop/capture/session"
 	"github.com/dcbtop/dcbtop/capture/tape"
@@ -50,7 +51,8 @@ so that the replay still holds together.
   --redact        replace MACs, names, GIDs and IP addresses with stable
                   placeholders
   -o FILE         the bundle (default dcbtop-bundle-HOST-TIME.pcapng in
-                  the current directory; written whole or not at all)
+                  the current directory, dcbtop-bundle-redacted-TIME.pcapng
+                  with --redact; mode 0600, written whole or not at all)
   -h, --help      this help
 
 Example:
@@ -120,17 +122,17 @@ func runBundle(ctx context.Context, args []string, env Env) int {
 func bundle(ctx context.Context, o *bundleOptions, env Env) error {
 	out := o.out
 	if out == "" {
-		host, _ := os.Hostname()
-		out = fmt.Sprintf("dcbtop-bundle-%s-%s.pcapng", cmp.Or(safeName(host), "host"), time.Now().UTC().Format("20060102T150405Z"))
+		out = defaultBundleName(o.redact, time.Now())
 	}
-	dir := filepath.Dir(out)
-	tmp, err := os.CreateTemp(dir, ".dcbtop-bundle-*.pcapng")
+	// The recording has no name until it is whole (and, with --redact,
+	// never has one: only its redacted copy is named): a kill -9 leaves
+	// nothing behind that holds this host's names.
+	tmp, err := anonfile.Create(filepath.Dir(out))
 	if err != nil {
 		return err
 	}
-	tmpPath := tmp.Name()
-	tmp.Close()
-	defer os.Remove(tmpPath) // once renamed, there is nothing left to remove
+	defer tmp.Close()
+	tmpPath := tmp.Path()
 	root, err := sysfsRoot()
 	if err != nil {
 		return err
@@ -168,13 +170,8 @@ func bundle(ctx context.Context, o *bundleOptions, env Env) error {
 			return fmt.Errorf("--redact: %w", err)
 		}
 		red = &s
-	} else {
-		if err := os.Chmod(tmpPath, 0o600); err != nil {
-			return err
-		}
-		if err := os.Rename(tmpPath, out); err != nil {
-			return err
-		}
+	} else if err := tmp.Link(out); err != nil {
+		return err
 	}
 	inv, err := tape.ReadInventory(out)
 	if err != nil {
@@ -227,6 +224,18 @@ func writeInventory(w io.Writer, path string, inv tape.Inventory, peers map[stri
 		fmt.Fprintln(w, "  not redacted: it holds MAC addresses, names, GIDs and addresses (--redact replaces them)")
 	}
 	fmt.Fprintf(w, "  replay: dcbtop -r %s\n", path)
+}
+
+// defaultBundleName is the bundle's name without -o: the host's name and
+// the time, in the current directory; no host name under --redact, which
+// hides it inside the file.
+func defaultBundleName(redacted bool, now time.Time) string {
+	at := now.UTC().Format("20060102T150405Z")
+	if redacted {
+		return "dcbtop-bundle-redacted-" + at + ".pcapng"
+	}
+	host, _ := os.Hostname()
+	return fmt.Sprintf("dcbtop-bundle-%s-%s.pcapng", cmp.Or(safeName(host), "host"), at)
 }
 
 // humanBytes is n in B, KB or MB.

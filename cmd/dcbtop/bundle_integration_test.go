@@ -6,9 +6,11 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -126,5 +128,50 @@ func TestBundleReplayScreen(t *testing.T) {
 		if strings.Contains(string(raw), string(secret)) {
 			t.Errorf("the redacted bundle still holds %q", secret)
 		}
+	}
+}
+
+// TestBundleKilled: a bundle being recorded is a file without a name (an
+// O_TMPFILE): its directory shows nothing while it records, and a kill -9
+// leaves nothing there (7737732 left the unredacted capture: the system
+// name 4 times, the interface name 89). Finished, the bundle is 0600 and,
+// with --redact and no -o, its name carries no host name.
+func TestBundleKilled(t *testing.T) {
+	testbed.RequirePriv(t)
+	t.Parallel()
+	host, _, _, _, _ := lldpdSwitch(t, testbed.LLDPDOpts{Hostname: "leaf-killed"})
+	dir := t.TempDir()
+	b := startProc(t, "dcbtop bundle --redact", []string{ipPath(t), "netns", "exec", host.Name, dcbtopBin, "bundle", "-i", "h0", "--duration", "30s", "--redact", "-o", filepath.Join(dir, "ticket.pcapng")})
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(b.stderrText(), "recording h0") {
+		if time.Now().After(deadline) || b.exited() {
+			t.Fatalf("the bundle did not start recording: %q", b.stderrText())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(2 * time.Second) // frames and counters in the recording
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("while it records, the directory shows %v", ents)
+	}
+	b.signal(syscall.SIGKILL)
+	b.wait(10 * time.Second)
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("after kill -9 the directory holds %v", ents)
+	}
+
+	// Finished, in a directory of its own, with the default name.
+	cwd := t.TempDir()
+	cmd := exec.Command(ipPath(t), "netns", "exec", host.Name, dcbtopBin, "bundle", "-i", "h0", "--duration", "2s", "--redact")
+	cmd.Dir = cwd
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("dcbtop bundle --redact: %v\n%s", err, out)
+	}
+	ents, _ := os.ReadDir(cwd)
+	hostname, _ := os.Hostname()
+	if len(ents) != 1 || !strings.HasPrefix(ents[0].Name(), "dcbtop-bundle-redacted-") || strings.Contains(ents[0].Name(), hostname) {
+		t.Fatalf("the redacted bundle's default name: %v; want dcbtop-bundle-redacted-TIME.pcapng and nothing else", ents)
+	}
+	if fi, err := ents[0].Info(); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("%s: mode %v, %v; want 0600", ents[0].Name(), fi.Mode().Perm(), err)
 	}
 }
