@@ -82,7 +82,7 @@ func bundleFlags(o *bundleOptions) *flag.FlagSet {
 	documentDefault(fs, "duration", "30s, LLDP's usual transmit interval: at least one advertisement of each peer")
 	fs.BoolVar(&o.redact, "redact", false, "placeholders")
 	fs.StringVar(&o.out, "o", "", "the bundle")
-	documentDefault(fs, "o", "dcbtop-bundle-HOST-TIME.pcapng in the current directory")
+	documentDefault(fs, "o", "dcbtop-bundle-HOST-TIME.pcapng in the current directory, dcbtop-bundle-redacted-TIME.pcapng with --redact")
 	return fs
 }
 
