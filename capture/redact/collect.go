@@ -48,6 +48,10 @@ type collector struct {
 	gids     map[[16]byte]bool // the GID files' values
 	names    []string
 	nameKind map[string]nameKind
+	// short are the names under minName bytes a TLV holds whole, each
+	// once; shortSeen holds them (no placeholder may be one).
+	short     []string
+	shortSeen map[string]bool
 
 	takenMAC  map[lldp.MAC]bool
 	takenV4   map[[4]byte]bool
@@ -62,7 +66,7 @@ type collector struct {
 func newCollector() *collector {
 	return &collector{
 		macSeen: map[lldp.MAC]bool{}, v4Seen: map[[4]byte]bool{}, v6Seen: map[[16]byte]bool{},
-		gids: map[[16]byte]bool{}, nameKind: map[string]nameKind{},
+		gids: map[[16]byte]bool{}, nameKind: map[string]nameKind{}, shortSeen: map[string]bool{},
 		takenMAC: map[lldp.MAC]bool{}, takenV4: map[[4]byte]bool{}, takenV6: map[[16]byte]bool{}, takenName: map[string]bool{},
 	}
 }
@@ -102,7 +106,7 @@ func (c *collector) frame(f capture.Frame) error {
 		case *lldp.ManagementAddress:
 			c.mgmtAddress(t.Family, t.Address)
 		case *lldp.VLANName:
-			c.addName(t.Name, kindDesc) // a tenant's or a site's name
+			c.addTLVName(t.Name, kindDesc) // a tenant's or a site's name
 		}
 	}
 	return nil
@@ -149,9 +153,9 @@ func (c *collector) chassisID(subtype uint8, id []byte) {
 	case lldp.ChassisIDSubtypeNetworkAddress:
 		c.networkAddress(id, kindChassis)
 	case lldp.ChassisIDSubtypeInterfaceName:
-		c.addName(id, kindIf)
+		c.addTLVName(id, kindIf)
 	default:
-		c.addName(id, kindChassis)
+		c.addTLVName(id, kindChassis)
 	}
 }
 
@@ -163,9 +167,9 @@ func (c *collector) portID(subtype uint8, id []byte) {
 	case lldp.PortIDSubtypeNetworkAddress:
 		c.networkAddress(id, kindPort)
 	case lldp.PortIDSubtypeInterfaceName:
-		c.addName(id, kindIf)
+		c.addTLVName(id, kindIf)
 	default:
-		c.addName(id, kindPort)
+		c.addTLVName(id, kindPort)
 	}
 }
 
@@ -207,11 +211,11 @@ func (c *collector) mgmtAddress(fam uint8, a []byte) bool {
 func (c *collector) text(typ lldp.TLVType, v []byte) {
 	switch typ {
 	case lldp.TLVTypeSystemName:
-		c.addName(v, kindHost)
+		c.addTLVName(v, kindHost)
 	case lldp.TLVTypeSystemDescription:
-		c.addName(v, kindDesc)
+		c.addTLVName(v, kindDesc)
 	case lldp.TLVTypePortDescription:
-		c.addName(v, kindPort)
+		c.addTLVName(v, kindPort)
 	}
 }
 
@@ -399,6 +403,24 @@ func (c *collector) addName(v []byte, k nameKind) {
 	default:
 		c.nameKind[s] = k
 		c.names = append(c.names, s)
+	}
+}
+
+// addTLVName collects a name an LLDP TLV holds whole: one of minName
+// bytes or more as addName does; a shorter one ("vm") too, replaced only
+// where a TLV holds it whole (a placeholder that short would match bytes
+// everywhere else).
+func (c *collector) addTLVName(v []byte, k nameKind) {
+	if len(v) >= minName {
+		c.addName(v, k)
+		return
+	}
+	s := string(v)
+	switch {
+	case len(s) == 0 || allZero(v) || c.shortSeen[s]:
+	default:
+		c.shortSeen[s] = true
+		c.short = append(c.short, s)
 	}
 }
 

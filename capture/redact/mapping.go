@@ -6,6 +6,7 @@ import (
 	"cmp"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,20 +17,26 @@ import (
 // A mapping is the second pass's substitution: each value's byte forms
 // and their placeholders, of the same lengths.
 type mapping struct {
-	mac     map[lldp.MAC]lldp.MAC
-	v4      map[[4]byte][4]byte
-	v6      map[[16]byte][16]byte
-	name    map[string]string
-	pairs   map[string]string // old bytes -> new bytes, every form
-	rep     *strings.Replacer // nil when there is nothing to replace
+	mac   map[lldp.MAC]lldp.MAC
+	v4    map[[4]byte][4]byte
+	v6    map[[16]byte][16]byte
+	name  map[string]string
+	pairs map[string]string // old bytes -> new bytes, every form
+	rep   *replacer         // nil when there is nothing to replace
+	// short are the names under minName bytes and their placeholders,
+	// replaced only where a TLV holds them whole (frame), never as bytes
+	// inside others.
+	short   map[string]string
+	blanked int // TLVs blanked (frame), for the summary
 	summary Summary
 }
 
 // Placeholder ranges.
 var (
 	// macPrefix starts every MAC placeholder: a locally administered
-	// unicast address (IEEE Std 802-2014, 8.4: bit 1 of the first octet).
-	macPrefix = [4]byte{0x02, 0, 0, 0}
+	// unicast address (IEEE Std 802-2014, 8.4: bit 1 of the first octet),
+	// then the number in three bytes.
+	macPrefix = [3]byte{0x02, 0, 0}
 	// v4Nets are the IPv4 documentation ranges (RFC 5737): TEST-NET-1,
 	// -2 and -3, used in turn.
 	v4Nets = [][3]byte{{192, 0, 2}, {198, 51, 100}, {203, 0, 113}}
@@ -44,11 +51,11 @@ var (
 )
 
 const (
-	maxMACs = 1<<16 - 1 // 02:00:00:00:00:01 to 02:00:00:00:ff:ff
+	maxMACs = 1<<24 - 1 // 02:00:00:00:00:01 to 02:00:00:ff:ff:ff
 	maxV4   = 254 * 3   // .1 to .254 of each of v4Nets
 )
 
-func isPlaceholderMAC(m lldp.MAC) bool { return [4]byte(m[:4]) == macPrefix }
+func isPlaceholderMAC(m lldp.MAC) bool { return [3]byte(m[:3]) == macPrefix }
 
 func isPlaceholderV4(a [4]byte) bool {
 	return slices.Contains(v4Nets, [3]byte(a[:3]))
@@ -86,11 +93,15 @@ func euiAddr(m lldp.MAC) [16]byte {
 
 // placeholderName is the placeholder number n of length l for a name of
 // kind k: its prefix (cut to leave room for n's digits), zeros, n's
-// digits; false if n's digits leave no room for a letter.
+// digits; false if n's digits leave no room for a letter. Past the
+// decimal numbers that fit (99 for 3 bytes), the numbers go on in base 36
+// after a "~" ("~01" after "i99" for 3 bytes: 1,295 more), so that a busy
+// link's names still get placeholders.
 func placeholderName(k nameKind, n, l int) (string, bool) {
 	d := strconv.Itoa(n)
 	if len(d) >= l {
-		return "", false
+		// The decimal numbers of this length are used up: base 36.
+		return extendedName(n-decimalNames(l), l)
 	}
 	p := string(k)
 	if len(p)+len(d) > l {
@@ -99,8 +110,53 @@ func placeholderName(k nameKind, n, l int) (string, bool) {
 	return p + strings.Repeat("0", l-len(p)-len(d)) + d, true
 }
 
+// decimalNames is how many decimal placeholders a length holds (all its
+// digits but one letter: 10^(l-1) - 1).
+func decimalNames(l int) int {
+	n := 1
+	for range l - 1 {
+		if n > math.MaxInt32 {
+			return math.MaxInt32
+		}
+		n *= 10
+	}
+	return n - 1
+}
+
+// extendedName is the n-th (from 1) base-36 placeholder of length l: a
+// "~", which no interface or host name in use has (Linux allows it in a
+// name; nothing names an interface so), then n in base 36 padded with
+// zeros; false when n does not fit.
+func extendedName(n, l int) (string, bool) {
+	if n < 1 || l < 2 {
+		return "", false
+	}
+	d := strconv.FormatInt(int64(n), 36)
+	if len(d) > l-1 {
+		return "", false
+	}
+	return "~" + strings.Repeat("0", l-1-len(d)) + d, true
+}
+
+// shortPlaceholder is the n-th (from 1) placeholder of a name of l < 3
+// bytes: for two bytes extendedName's (35 of them), for one the n-th of
+// the 26 letters.
+func shortPlaceholder(n, l int) (string, bool) {
+	if l == 1 {
+		if n <= 26 {
+			return string(rune('a' + n - 1)), true
+		}
+		return "", false
+	}
+	return extendedName(n, l)
+}
+
 // isPlaceholderName reports whether s is a placeholder of some kind.
 func isPlaceholderName(s string) bool {
+	if len(s) >= 2 && s[0] == '~' {
+		n, err := strconv.ParseInt(s[1:], 36, 64)
+		return err == nil && n > 0 && strings.Trim(s[1:], "0123456789abcdefghijklmnopqrstuvwxyz") == ""
+	}
 	i := len(s)
 	for i > 0 && s[i-1] >= '0' && s[i-1] <= '9' {
 		i--
@@ -126,7 +182,7 @@ func isPlaceholderName(s string) bool {
 func (c *collector) mapping() (*mapping, error) {
 	m := &mapping{
 		mac: map[lldp.MAC]lldp.MAC{}, v4: map[[4]byte][4]byte{}, v6: map[[16]byte][16]byte{},
-		name: map[string]string{}, pairs: map[string]string{},
+		name: map[string]string{}, pairs: map[string]string{}, short: map[string]string{},
 	}
 	n := 0
 	for _, old := range c.macs {
@@ -135,7 +191,7 @@ func (c *collector) mapping() (*mapping, error) {
 			if n++; n > maxMACs {
 				return nil, fmt.Errorf("over %d distinct MAC addresses", maxMACs)
 			}
-			p = lldp.MAC{macPrefix[0], macPrefix[1], macPrefix[2], macPrefix[3], byte(n >> 8), byte(n)}
+			p = lldp.MAC{macPrefix[0], macPrefix[1], macPrefix[2], byte(n >> 16), byte(n >> 8), byte(n)}
 			if !c.takenMAC[p] {
 				break
 			}
@@ -197,8 +253,24 @@ func (c *collector) mapping() (*mapping, error) {
 		}
 		m.name[old] = p
 	}
+	shortNext := map[int]int{}
+	for _, old := range c.short {
+		l := len(old)
+		var p string
+		for {
+			shortNext[l]++
+			var ok bool
+			if p, ok = shortPlaceholder(shortNext[l], l); !ok {
+				return nil, fmt.Errorf("over %d distinct names of %d bytes", shortNext[l]-1, l)
+			}
+			if !c.takenName[p] && !c.shortSeen[p] {
+				break
+			}
+		}
+		m.short[old] = p
+	}
 	m.build(c)
-	m.summary = Summary{MACs: len(m.mac), Names: len(m.name), Addresses: len(m.v4) + len(m.v6), GIDs: len(c.gids)}
+	m.summary = Summary{MACs: len(m.mac), Names: len(m.name) + len(m.short), Addresses: len(m.v4) + len(m.v6), GIDs: len(c.gids)}
 	return m, nil
 }
 
@@ -248,18 +320,51 @@ func (m *mapping) build(c *collector) {
 	if len(m.pairs) == 0 {
 		return
 	}
-	olds := make([]string, 0, len(m.pairs))
-	for old := range m.pairs {
-		olds = append(olds, old)
+	m.rep = newReplacer(m.pairs)
+}
+
+// A replacer replaces, left to right, the longest value that starts at
+// each position with its placeholder (of its length). It looks the
+// values up in the pairs map itself, trying only the lengths the values
+// have whose first bytes include b's: a lookup costs one map probe per
+// such length, and its memory is a table of first bytes per length
+// (strings.Replacer's trie of 300,000 forms took 200 MB).
+type replacer struct {
+	pairs map[string]string
+	lens  []int // the values' lengths, longest first
+	first map[int]*[256]bool
+}
+
+func newReplacer(pairs map[string]string) *replacer {
+	r := &replacer{pairs: pairs, first: map[int]*[256]bool{}}
+	for old := range pairs {
+		l := len(old)
+		if r.first[l] == nil {
+			r.first[l] = new([256]bool)
+			r.lens = append(r.lens, l)
+		}
+		r.first[l][old[0]] = true
 	}
-	slices.SortFunc(olds, func(a, b string) int {
-		return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b))
-	})
-	args := make([]string, 0, 2*len(olds))
-	for _, old := range olds {
-		args = append(args, old, m.pairs[old])
+	slices.SortFunc(r.lens, func(a, b int) int { return cmp.Compare(b, a) })
+	return r
+}
+
+// replace replaces in b, in place.
+func (r *replacer) replace(b []byte) {
+	for i := 0; i < len(b); {
+		n := 1
+		for _, l := range r.lens {
+			if i+l > len(b) || !r.first[l][b[i]] {
+				continue
+			}
+			if p, ok := r.pairs[string(b[i:i+l])]; ok {
+				copy(b[i:], p)
+				n = l
+				break
+			}
+		}
+		i += n
 	}
-	m.rep = strings.NewReplacer(args...)
 }
 
 // replace replaces the values in b, in place (every placeholder has its
@@ -268,11 +373,7 @@ func (m *mapping) replace(b []byte) {
 	if m.rep == nil || len(b) == 0 {
 		return
 	}
-	s := m.rep.Replace(string(b))
-	if len(s) != len(b) {
-		panic("redact: a replacement changed the length")
-	}
-	copy(b, s)
+	m.rep.replace(b)
 }
 
 // replaceString is replace on a string.
@@ -280,5 +381,7 @@ func (m *mapping) replaceString(s string) string {
 	if m.rep == nil {
 		return s
 	}
-	return m.rep.Replace(s)
+	b := []byte(s)
+	m.rep.replace(b)
+	return string(b)
 }

@@ -461,7 +461,9 @@ func TestPlaceholderNames(t *testing.T) {
 		{kindHost, 3, 18, "host00000000000003"},
 		{kindHost, 5, 3, "ho5"},
 		{kindChassis, 7, 5, "chas7"},
-		{kindIf, 100, 3, ""},
+		{kindIf, 100, 3, "~01"}, // past the 99 decimal ones: base 36
+		{kindIf, 99 + 1295, 3, "~zz"},
+		{kindIf, 99 + 1296, 3, ""},
 	} {
 		got, ok := placeholderName(tc.kind, tc.n, tc.l)
 		if diff := cmp.Diff(tc.want, got); diff != "" || ok != (tc.want != "") {
@@ -471,7 +473,7 @@ func TestPlaceholderNames(t *testing.T) {
 			t.Errorf("%q is not recognised as a placeholder", got)
 		}
 	}
-	for _, s := range []string{"eth0", "ens1f0np0", "leaf1", "if00", "host", "if1x"} {
+	for _, s := range []string{"eth0", "ens1f0np0", "leaf1", "if00", "host", "if1x", "~", "~00"} {
 		if isPlaceholderName(s) {
 			t.Errorf("%q taken for a placeholder", s)
 		}

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/capture/tape"
@@ -92,23 +93,139 @@ func (m *mapping) frame(d []byte) ([]byte, error) {
 		m.replace(out[12:])
 		return out, nil
 	}
-	off := len(d) - len(du)
+	start := len(d) - len(du)
+	parsed, perr := lldp.Parse(du)
+	keep := m.tlvsKept(du, parsed, perr)
+	off, i := start, 0
+	var blanked []blankedTLV // the discarded TLVs blanked
 	for off+2 <= len(out) {
 		h := binary.BigEndian.Uint16(out[off:])
 		typ, n := lldp.TLVType(h>>9), int(h&0x1ff)
-		if typ == lldp.TLVTypeEnd || off+2+n > len(out) {
+		if typ == lldp.TLVTypeEnd {
 			break
 		}
-		m.replace(out[off+2 : off+2+n])
+		if off+2+n > len(out) {
+			if perr != nil && i >= 3 {
+				clear(out[off+2:]) // a cut TLV of an LLDPDU dcbtop rejects
+			}
+			break
+		}
+		v := out[off+2 : off+2+n]
+		m.replace(v)
+		switch {
+		case !keep(off-start, i):
+			blank(typ, v, 0)
+			m.blanked++
+			if perr == nil {
+				blanked = append(blanked, blankedTLV{off - start, typ, v})
+			}
+		case typ == lldp.TLVTypeChassisID || typ == lldp.TLVTypePortID:
+			if len(v) > 1 {
+				m.replaceShort(v[1:])
+			}
+		case typ == lldp.TLVTypePortDescription || typ == lldp.TLVTypeSystemName || typ == lldp.TLVTypeSystemDescription:
+			m.replaceShort(v)
+		case typ == lldp.TLVTypeOrg && len(v) > 7 && lldp.OUI(v[:3]) == lldp.OUIIEEE8021 && v[3] == lldp.SubtypeVLANName:
+			m.replaceShort(v[7:]) // VID, name length, name (802.1Q-2018 D.2.4)
+		}
 		off += 2 + n
+		i++
 	}
 	m.replace(out[off:])
-	if _, err := lldp.Parse(du); err == nil {
-		if _, err := lldp.Parse(out[len(d)-len(du):]); err != nil {
+	if perr != nil {
+		return out, nil
+	}
+	// A discarded TLV stays discarded: a zeroed one that now reads (a
+	// VLAN Name whose length byte was all it lacked) is filled with ones
+	// instead, which no layout dcbtop reads accepts as a length.
+	for try := 0; ; try++ {
+		after, err := lldp.Parse(out[start:])
+		if err != nil {
+			return nil, fmt.Errorf("LLDPDU: %w", errBroken)
+		}
+		wrong := false
+		for _, b := range blanked {
+			if !discardedAt(parsed, b.off) || discardedAt(after, b.off) {
+				continue
+			}
+			wrong = true
+			blank(b.typ, b.v, 0xff)
+		}
+		if !wrong {
+			return out, nil
+		}
+		if try > 0 {
 			return nil, fmt.Errorf("LLDPDU: %w", errBroken)
 		}
 	}
-	return out, nil
+}
+
+// A blankedTLV is a TLV frame blanked: its offset in the LLDPDU, its
+// type, its value.
+type blankedTLV struct {
+	off int
+	typ lldp.TLVType
+	v   []byte
+}
+
+// discardedAt reports whether du discarded the TLV at offset off.
+func discardedAt(du *lldp.DU, off int) bool {
+	return slices.ContainsFunc(du.Discarded, func(d lldp.DiscardedTLV) bool { return d.Offset == off })
+}
+
+// tlvsKept returns whether the i-th TLV of the LLDPDU du, at offset off,
+// keeps its value (redacted as the mapping says): the TLVs dcbtop decodes
+// (du.TLVs other than RawTLV), and the CIN DCBX TLV, whose dialect a
+// replay reads from its raw bytes. The others are blanked: a TLV dcbtop
+// discarded as malformed (a VLAN Name it could not read still carries the
+// name), one it does not decode (LLDP-MED inventory: serial and asset
+// numbers; vendors' TLVs), and every optional TLV of an LLDPDU it
+// rejects.
+func (m *mapping) tlvsKept(du []byte, parsed *lldp.DU, perr error) func(off, i int) bool {
+	if perr != nil {
+		return func(_, i int) bool { return i < 3 }
+	}
+	discarded := map[int]bool{}
+	for _, x := range parsed.Discarded {
+		discarded[x.Offset] = true
+	}
+	k := 0 // the next of parsed.TLVs
+	return func(off, i int) bool {
+		switch {
+		case i < 3:
+			return true
+		case discarded[off]:
+			return false
+		}
+		if k >= len(parsed.TLVs) {
+			return false
+		}
+		t := parsed.TLVs[k]
+		k++
+		raw, ok := t.(*lldp.RawTLV)
+		if !ok {
+			return true
+		}
+		return raw.T == lldp.TLVTypeOrg && len(raw.Value) >= 4 && lldp.OUI(raw.Value[:3]) == lldp.OUICEE && raw.Value[3] == lldp.SubtypeCIN
+	}
+}
+
+// blank sets a TLV's value to fill, but an organizationally specific
+// TLV's OUI and subtype (which say what was there).
+func blank(typ lldp.TLVType, v []byte, fill byte) {
+	if typ == lldp.TLVTypeOrg && len(v) >= 4 {
+		v = v[4:]
+	}
+	for i := range v {
+		v[i] = fill
+	}
+}
+
+// replaceShort replaces v whole when it is one of the short names.
+func (m *mapping) replaceShort(v []byte) {
+	if p, ok := m.short[string(v)]; ok {
+		copy(v, p)
+	}
 }
 
 // netlink returns a netlink packet redacted: each message's payload,

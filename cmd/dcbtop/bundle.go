@@ -42,7 +42,11 @@ switch's LLDP advertisement (system name and description, port, chassis
 and management address), the RDMA devices' GIDs (which hold IP
 addresses) and counters; --redact replaces the MACs, names, GIDs and
 addresses with placeholders, the same input giving the same placeholder,
-so that the replay still holds together.
+so that the replay still holds together, and blanks every LLDP TLV
+dcbtop does not read or discards (LLDP-MED inventory, vendors' TLVs).
+Kept as they are: RDMA device names, PCI addresses, driver and firmware
+names, statistic names and values, DCB parameters, 1- and 2-byte
+interface names in the host's records, IP addresses written as text.
 
   -i IFACE        an interface to record (repeatable; default every up
                   Ethernet interface)
@@ -219,7 +223,8 @@ func writeInventory(w io.Writer, path string, inv tape.Inventory, peers map[stri
 	fmt.Fprintf(w, "  host inputs: %d counters samples, %d DCB readings, %d netlink exchanges, %d file reads, %d ethtool answers, %d LLDP agent scans, %d link changes%s\n",
 		inv.Rounds[tape.RoundCounters], inv.Rounds[tape.RoundDCB], inv.Netlink, inv.Files, inv.Ethtool, inv.Observed, inv.Links, others)
 	if red != nil {
-		fmt.Fprintf(w, "  redacted: %d MACs, %d names, %d GIDs, %d addresses replaced with placeholders\n", red.MACs, red.Names, red.GIDs, red.Addresses)
+		fmt.Fprintf(w, "  redacted: %d MACs, %d names, %d GIDs, %d addresses replaced with placeholders; %d TLVs dcbtop does not read blanked\n", red.MACs, red.Names, red.GIDs, red.Addresses, red.Blanked)
+		fmt.Fprintln(w, "  kept as they are: RDMA device names, PCI addresses, driver and firmware names, statistic names and values, DCB parameters, 1- and 2-byte interface names in host records, IP addresses written as text")
 	} else {
 		fmt.Fprintln(w, "  not redacted: it holds MAC addresses, names, GIDs and addresses (--redact replaces them)")
 	}
