@@ -69,6 +69,8 @@ var debFiles = []struct {
 	{"/usr/share/dcbtop/kubernetes/Dockerfile", "kubernetes/Dockerfile", 0o644},
 	{"/lib/systemd/system/dcbtop.service", "systemd/dcbtop.service", 0o644},
 	{"/etc/default/dcbtop", "systemd/dcbtop.default", 0o644},
+	{"/usr/share/dcbtop/systemd/tls.conf", "systemd/tls.conf", 0o644},
+	{"/usr/share/dcbtop/systemd/web-config.yml", "systemd/web-config.yml", 0o644},
 	{"/usr/share/doc/dcbtop/copyright", "deb/copyright", 0o644},
 }
 

@@ -91,11 +91,21 @@ func envFile(t *testing.T, path string, env map[string]string) {
 // in ExecStart a word ${NAME} replaced by NAME's value as one word and a
 // word $NAME by its value split at white space (no word when empty or
 // unset), as systemd.service(5) says.
-func execStart(t *testing.T, defaults string) (argv []string, env map[string]string) {
+//
+// A drop-in's Environment= lines come after the unit's, with %d (the
+// credentials directory, systemd.unit(5) "Specifiers") replaced by
+// dropIn.creds.
+func execStart(t *testing.T, defaults string, dropIns ...dropIn) (argv []string, env map[string]string) {
 	t.Helper()
 	u := unitSettings(t, unitFile)
 	env = map[string]string{}
-	for _, e := range u["Service.Environment"] {
+	envs := slices.Clone(u["Service.Environment"])
+	for _, d := range dropIns {
+		for _, e := range unitSettings(t, d.path)["Service.Environment"] {
+			envs = append(envs, strings.ReplaceAll(e, "%d", d.creds))
+		}
+	}
+	for _, e := range envs {
 		for _, kv := range strings.Fields(e) {
 			k, v, _ := strings.Cut(kv, "=")
 			env[k] = v
@@ -294,7 +304,13 @@ type unitProc struct {
 // with CAP_NET_RAW alone; wrap is put before setpriv (strace).
 func startUnit(t *testing.T, ns *testbed.NS, wrap ...string) *unitProc {
 	t.Helper()
-	argv, env := execStart(t, defaultsFile)
+	return startUnitWith(t, ns, nil, wrap...)
+}
+
+// startUnitWith is startUnit with the unit's drop-ins.
+func startUnitWith(t *testing.T, ns *testbed.NS, dropIns []dropIn, wrap ...string) *unitProc {
+	t.Helper()
+	argv, env := execStart(t, defaultsFile, dropIns...)
 	args := append([]string{"netns", "exec", ns.Name}, wrap...)
 	args = append(append(args, setpriv...), built.bin)
 	args = append(args, argv[1:]...)

@@ -8,12 +8,12 @@ _dcbtop() {
     case $prev in
         -i) COMPREPLY=($(compgen -W "$(ls /sys/class/net 2>/dev/null)" -- "$cur")); return ;;
         --expect) COMPREPLY=($(compgen -W "roce-k8s azure-local" -- "$cur") $(compgen -f -- "$cur")); return ;;
-        -r|-w|-o|--local) _filedir; return ;;
+        -r|-w|-o|--local|--web.config.file) _filedir; return ;;
         --snapshot-dir|--textfile) _filedir -d; return ;;
         --willing) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
         --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         --trust) COMPREPLY=($(compgen -W "dscp,pcp pcp dscp" -- "$cur")); return ;;
-        --duration|--tx-interval|--speed|--metrics|--wait|--counters-interval|--local-mac|--dscp|--dscp-delete|--pfc-delay|--buffer|--roce-tos) return ;;
+        --duration|--tx-interval|--speed|--metrics|--web.listen-address|--wait|--counters-interval|--local-mac|--dscp|--dscp-delete|--pfc-delay|--buffer|--roce-tos) return ;;
     esac
     local commands="apply bundle check demo help version"
     if [[ $cword -eq 1 && $cur != -* ]]; then
@@ -30,10 +30,10 @@ _dcbtop() {
         apply) opts="-i --willing --trust --dscp --dscp-delete --pfc-delay --buffer --roce-tos --dry-run --help" ;;
         bundle) opts="-i --duration --redact -o --help" ;;
         check) opts="-i -r --local-mac --expect --wait --json --junit --textfile --help" ;;
-        demo) opts="--json --events --text --duration --speed --no-mouse --color --metrics --snapshot-dir --help" ;;
+        demo) opts="--json --events --text --duration --speed --no-mouse --color --metrics --web.listen-address --web.systemd-socket --web.config.file --snapshot-dir --help" ;;
         help) opts="--help" ;;
         version) opts="--help" ;;
-        *) opts="-i -r --json --events --text --duration -w --speed --local-mac --agent --local --willing --tx-interval --force --no-mouse --color --metrics --snapshot-dir --counters-interval --version --help" ;;
+        *) opts="-i -r --json --events --text --duration -w --speed --local-mac --agent --local --willing --tx-interval --force --no-mouse --color --metrics --web.listen-address --web.systemd-socket --web.config.file --snapshot-dir --counters-interval --version --help" ;;
     esac
     COMPREPLY=($(compgen -W "$opts" -- "$cur"))
 }

@@ -4,16 +4,24 @@ package metricserver
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
+	"io"
+	"log"
+	"log/slog"
 	"net"
 	"net/http"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/coreos/go-systemd/v22/activation"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/prometheus/exporter-toolkit/web"
 )
 
 // The endpoint's limits, so that slow or idle clients can neither pile up
@@ -62,21 +70,57 @@ var (
 )
 
 // A Server is a Prometheus endpoint: a registry's metrics at /metrics,
-// over HTTP, within the limits above.
+// over HTTP or HTTPS, within the limits above.
 type Server struct {
-	srv    *http.Server
-	served chan struct{} // closed once Serve has returned
+	srvs   []*http.Server
+	served sync.WaitGroup // the Serve goroutines
 }
 
-// Serve listens on addr (host:port, as net.Listen takes it) and serves
-// reg's metrics at /metrics, and one line saying so at /, until Close. A
+// Listen says where and how the endpoint is served, as every Prometheus
+// exporter says it (github.com/prometheus/exporter-toolkit's flags:
+// --web.listen-address, --web.systemd-socket, --web.config.file).
+type Listen struct {
+	// Addrs are the TCP addresses to listen on (host:port, as net.Listen
+	// takes them).
+	Addrs []string
+	// SystemdSocket serves on the sockets systemd passes (socket
+	// activation, sd_listen_fds(3): LISTEN_FDS, LISTEN_PID) instead.
+	SystemdSocket bool
+	// ConfigFile is an exporter-toolkit web configuration file (TLS
+	// server settings, basic_auth_users with bcrypt hashes, HTTP
+	// headers), docs/metrics.md; empty: plain HTTP to anyone. It is read
+	// once before listening, so that a bad one is an error at the start,
+	// and again for each new TLS connection (a renewed certificate is
+	// taken without a restart).
+	ConfigFile string
+	// ErrorLog gets the server's complaints after the start (TLS
+	// handshakes that failed, a configuration file broken since), one
+	// line each; nil: discarded.
+	ErrorLog io.Writer
+}
+
+// Enabled reports whether l asks for an endpoint.
+func (l Listen) Enabled() bool { return len(l.Addrs) > 0 || l.SystemdSocket }
+
+// Serve listens as l says and serves reg's metrics at /metrics, and one
+// line saying so at /, until Close. Only GET and HEAD are answered (405
+// Method Not Allowed otherwise: a scrape never changes anything). A
 // sample that fails to collect is left out, not the whole scrape, and
-// counted in reg's promhttp_metric_handler_errors_total. The error of a
-// failed listen is "ADDR: cause", without the operation.
-func Serve(addr string, reg *prometheus.Registry) (*Server, error) {
-	ln, err := net.Listen("tcp", addr)
+// counted in reg's promhttp_metric_handler_errors_total. Its errors are
+// one line: "ADDR: cause" for a failed listen, "web config FILE: cause"
+// for a configuration exporter-toolkit refuses (web.Validate: the YAML,
+// its certificate and key files, its users' bcrypt hashes).
+func Serve(l Listen, reg *prometheus.Registry) (*Server, error) {
+	if l.ConfigFile != "" {
+		if err := web.Validate(l.ConfigFile); err != nil {
+			// Its path said once ("open: no such file or directory").
+			msg := strings.ReplaceAll(err.Error(), " "+l.ConfigFile, "")
+			return nil, &ConfigError{File: l.ConfigFile, Msg: oneLine(msg)}
+		}
+	}
+	lns, err := listen(l)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", addr, errors.Unwrap(err))
+		return nil, err
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg, ErrorHandling: promhttp.ContinueOnError}))
@@ -88,38 +132,111 @@ func Serve(addr string, reg *prometheus.Registry) (*Server, error) {
 		fmt.Fprintln(w, "dcbtop: metrics at /metrics")
 	})
 	tr := newTracker(maxPreRequest, maxServed, firstByteGrace)
-	s := &Server{served: make(chan struct{})}
-	s.srv = &http.Server{
-		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			c, ok := tr.begin(r.Context()) // the request's header is complete
-			if !ok {
-				// Closed to make room while its request came in (the
-				// close runs apart, closeAsync): no answer on it.
-				panic(http.ErrAbortHandler)
-			}
-			defer tr.end(c)
-			mux.ServeHTTP(w, r)
-		}),
-		ConnState:         tr.state,
-		ConnContext:       tr.context,
-		ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout,
-		WriteTimeout: writeTimeout, IdleTimeout: idleTimeout, MaxHeaderBytes: 16 << 10,
+	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, ok := tr.begin(r.Context()) // the request's header is complete
+		if !ok {
+			// Closed to make room while its request came in (the
+			// close runs apart, closeAsync): no answer on it.
+			panic(http.ErrAbortHandler)
+		}
+		defer tr.end(c)
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "dcbtop: only GET and HEAD", http.StatusMethodNotAllowed)
+			return
+		}
+		mux.ServeHTTP(w, r)
+	})
+	errLog := log.New(io.Discard, "", 0)
+	if l.ErrorLog != nil {
+		errLog = log.New(l.ErrorLog, "dcbtop: metrics: ", 0)
 	}
-	go func() {
-		defer close(s.served)
-		_ = s.srv.Serve(&listener{Listener: ln, m: tr, done: make(chan struct{})}) // ErrServerClosed after Shutdown
-	}()
+	// exporter-toolkit says at Info where it listens and whether TLS is
+	// on; dcbtop says nothing when all is well, its errors as errLog's.
+	logger := slog.New(slog.NewTextHandler(errLogWriter{errLog}, &slog.HandlerOptions{Level: slog.LevelError}))
+	cfgFile := l.ConfigFile
+	flags := &web.FlagConfig{WebListenAddresses: &[]string{}, WebSystemdSocket: new(bool), WebConfigFile: &cfgFile}
+	s := &Server{}
+	for _, ln := range lns {
+		// One http.Server per listener: web.Serve sets its handler
+		// (basic auth) and TLS configuration. The connection budgets
+		// are shared.
+		srv := &http.Server{
+			Handler:           handler,
+			ConnState:         tr.state,
+			ConnContext:       tr.context,
+			ErrorLog:          errLog,
+			ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout,
+			WriteTimeout: writeTimeout, IdleTimeout: idleTimeout, MaxHeaderBytes: 16 << 10,
+		}
+		s.srvs = append(s.srvs, srv)
+		s.served.Go(func() {
+			err := web.Serve(&listener{Listener: ln, m: tr, done: make(chan struct{})}, srv, flags, logger)
+			if err != nil && !errors.Is(err, http.ErrServerClosed) {
+				errLog.Print(oneLine(err.Error()))
+			}
+		})
+	}
 	return s, nil
+}
+
+// A ConfigError is a web configuration file exporter-toolkit refuses.
+type ConfigError struct {
+	File string
+	Msg  string // one line
+}
+
+// Error says "web config FILE: why".
+func (e *ConfigError) Error() string { return "web config " + e.File + ": " + e.Msg }
+
+// listen opens l's listeners: systemd's, or one per address.
+func listen(l Listen) ([]net.Listener, error) {
+	if l.SystemdSocket {
+		lns, err := activation.Listeners()
+		if err != nil {
+			return nil, fmt.Errorf("systemd socket activation: %w", err)
+		}
+		lns = slices.DeleteFunc(lns, func(ln net.Listener) bool { return ln == nil }) // not a stream socket
+		if len(lns) == 0 {
+			return nil, errors.New("systemd socket activation: no listening socket passed (LISTEN_FDS; run by a .socket unit or systemd-socket-activate)")
+		}
+		return lns, nil
+	}
+	var lns []net.Listener
+	for _, addr := range l.Addrs {
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			for _, o := range lns {
+				o.Close()
+			}
+			return nil, fmt.Errorf("%s: %w", addr, errors.Unwrap(err))
+		}
+		lns = append(lns, ln)
+	}
+	return lns, nil
+}
+
+// oneLine joins an error's lines (a YAML error lists one per field).
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// errLogWriter writes slog's lines to a log.Logger.
+type errLogWriter struct{ l *log.Logger }
+
+func (w errLogWriter) Write(b []byte) (int, error) {
+	w.l.Print(strings.TrimSuffix(string(b), "\n"))
+	return len(b), nil
 }
 
 // Close stops the endpoint: it stops listening, waits up to 2 s for the
 // scrapes being answered, closes every connection and returns once the
-// server has stopped.
+// servers have stopped.
 func (s *Server) Close() {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	_ = s.srv.Shutdown(ctx)
-	<-s.served
+	for _, srv := range s.srvs {
+		_ = srv.Shutdown(ctx)
+	}
+	s.served.Wait()
 }
 
 // A tracker keeps the endpoint's connections within maxPreRequest
@@ -311,15 +428,28 @@ type connKey struct{}
 // context is the server's ConnContext: it records the connection in its
 // context, for begin.
 func (m *tracker) context(ctx context.Context, c net.Conn) context.Context {
-	return context.WithValue(ctx, connKey{}, c)
+	return context.WithValue(ctx, connKey{}, tracked(c))
+}
+
+// tracked is the listener's connection under nc: nc itself, or the one a
+// TLS connection runs on (web.Serve wraps the listener in TLS).
+func tracked(nc net.Conn) *conn {
+	if tc, ok := nc.(*tls.Conn); ok {
+		nc = tc.NetConn()
+	}
+	c, _ := nc.(*conn)
+	return c
 }
 
 // state is the server's ConnState hook. A new connection counts against
 // the pre-request budget, closing a victim when it is full; a closed one
-// is forgotten.
+// is forgotten; one that has been answered and waits for its next request
+// is a served one, whatever answered it (a 401 of the basic auth that
+// web.Serve puts before dcbtop's handler too: under TLS the header's end
+// cannot be seen in the bytes).
 func (m *tracker) state(nc net.Conn, s http.ConnState) {
-	c, ok := nc.(*conn)
-	if !ok {
+	c := tracked(nc)
+	if c == nil {
 		return
 	}
 	var victim *conn
@@ -333,6 +463,10 @@ func (m *tracker) state(nc net.Conn, s http.ConnState) {
 		if m.pre > m.maxPre {
 			victim = m.victim(c)
 			m.forget(victim)
+		}
+	case http.StateIdle:
+		if _, ok := m.conns[c]; ok {
+			victim = m.promote(c)
 		}
 	case http.StateClosed, http.StateHijacked:
 		m.forget(c)
@@ -354,25 +488,35 @@ func (m *tracker) begin(ctx context.Context) (*conn, bool) {
 	m.mu.Lock()
 	_, tracked := m.conns[c]
 	if tracked { // not: closed to make room meanwhile
-		if !c.served {
-			c.served = true
-			m.pre--
-			m.served++
-			m.signal()
-		}
 		m.seq++
 		c.busy, c.since = true, m.seq
-		if m.served > m.maxServed {
-			idle := func(o *conn) bool { return o.served && !o.busy }
-			if victim = m.oldest(c, idle); victim == nil {
-				victim = m.oldest(c, func(o *conn) bool { return o.served })
-			}
-			m.forget(victim)
-		}
+		victim = m.promote(c)
 	}
 	m.mu.Unlock()
 	closeAsync(victim)
 	return c, tracked
+}
+
+// promote makes c a served connection, if it is not one yet, and returns
+// the victim to close when that exceeds the served limit: the served
+// connection idle the longest, or, none idle, the one whose request
+// started the longest ago. m.mu is held.
+func (m *tracker) promote(c *conn) (victim *conn) {
+	if c.served {
+		return nil
+	}
+	c.served = true
+	m.pre--
+	m.served++
+	m.signal()
+	if m.served > m.maxServed {
+		idle := func(o *conn) bool { return o.served && !o.busy }
+		if victim = m.oldest(c, idle); victim == nil {
+			victim = m.oldest(c, func(o *conn) bool { return o.served })
+		}
+		m.forget(victim)
+	}
+	return victim
 }
 
 // end is called when the handler of a request on c returns: c is idle

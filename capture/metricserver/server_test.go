@@ -35,7 +35,7 @@ func startMetrics(t *testing.T, pre, served int, idle time.Duration) string {
 	ln.Close()
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(metrics.New(func() engine.Snapshot { return engine.Snapshot{} }, metrics.WithBuildInfo("test", "")))
-	s, err := Serve(addr, reg)
+	s, err := Serve(Listen{Addrs: []string{addr}}, reg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -102,8 +102,10 @@ type Config struct {
 	Dialers counters.Dialers
 	// Record names a pcapng file that gets every LLDPDU seen (-w).
 	Record string
-	// Metrics is the address of the Prometheus endpoint (--metrics).
-	Metrics string
+	// Metrics is where the Prometheus endpoint listens and how (--metrics,
+	// --web.listen-address, --web.systemd-socket, --web.config.file);
+	// its ErrorLog is set here (Warn, when there is no screen).
+	Metrics metricserver.Listen
 	// Screen: snapshots are published to Feed for a screen.
 	Screen bool
 	// Events prints each indication to Out as NDJSON; JSON prints the
@@ -220,11 +222,15 @@ func Start(cfg Config) (rt *Runtime, err error) {
 	}
 	rt.liveRun = r
 	r.dynamic = dynamic
-	if cfg.Metrics != "" || cfg.Screen {
+	if cfg.Metrics.Enabled() || cfg.Screen {
 		r.feed = NewFeed()
 	}
-	if cfg.Metrics != "" {
-		stop, err := r.serveMetrics(cfg.Metrics)
+	if cfg.Metrics.Enabled() {
+		l := cfg.Metrics
+		if !cfg.Screen {
+			l.ErrorLog = cfg.Warn
+		}
+		stop, err := r.serveMetrics(l)
 		if err != nil {
 			return rt, err
 		}
@@ -267,12 +273,12 @@ func Start(cfg Config) (rt *Runtime, err error) {
 	return rt, nil
 }
 
-// serveMetrics starts the Prometheus endpoint of --metrics on addr
+// serveMetrics starts the Prometheus endpoint of --metrics as l says
 // (capture/metricserver), on a registry of its own: the engine's metrics
 // (engine/metrics) from the latest snapshot published to the feed, the
 // indications counted as the loop carries them out, and how the counter
 // sources fared (counterStatus). It returns a stop function.
-func (r *liveRun) serveMetrics(addr string) (stop func(), err error) {
+func (r *liveRun) serveMetrics(l metricserver.Listen) (stop func(), err error) {
 	col := metrics.New(func() engine.Snapshot {
 		s, _ := r.feed.Snapshot()
 		return s
@@ -281,7 +287,10 @@ func (r *liveRun) serveMetrics(addr string) (stop func(), err error) {
 	if err := reg.Register(col); err != nil {
 		return nil, fmt.Errorf("--metrics: %w", err)
 	}
-	srv, err := metricserver.Serve(addr, reg)
+	srv, err := metricserver.Serve(l, reg)
+	if ce, ok := errors.AsType[*metricserver.ConfigError](err); ok {
+		return nil, fmt.Errorf("--web.config.file %s: %s", ce.File, ce.Msg)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("--metrics %w", err)
 	}

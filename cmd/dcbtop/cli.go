@@ -25,6 +25,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/capture/counters"
+	"github.com/dcbtop/dcbtop/capture/metricserver"
 	"github.com/dcbtop/dcbtop/capture/rdma"
 	"github.com/dcbtop/dcbtop/capture/session"
 	"github.com/dcbtop/dcbtop/capture/snapfile"
@@ -109,6 +110,12 @@ type options struct {
 	color       ui.ColorMode
 	snapshotDir string
 	metrics     string // --metrics ADDR
+	// The exporter's flags as exporter-toolkit spells them:
+	// --web.listen-address (repeatable), --web.systemd-socket,
+	// --web.config.file.
+	webListen     []string
+	systemdSocket bool
+	webConfig     string
 
 	// Set by dcbtop demo, never by flags: the agent's local parameters,
 	// the links to capture on and how to open them, a banner, whether to
@@ -229,6 +236,14 @@ const screenOptionsHelp = `  --color auto|always|never
                  directory)
   --metrics ADDR serve Prometheus metrics on ADDR (e.g. :9424), headless
                  or beside the screen
+  --web.listen-address ADDR
+                 the same, as Prometheus exporters spell it (repeatable)
+  --web.systemd-socket
+                 serve the metrics on the sockets systemd passes (socket
+                 activation) instead of an address
+  --web.config.file FILE
+                 TLS and basic auth for the metrics: a Prometheus web
+                 configuration file (exporter-toolkit's; docs/fleet.md)
 `
 
 // Run executes dcbtop with args (without the program name) and returns the
@@ -360,6 +375,15 @@ func outputFlags(fs *flag.FlagSet, o *options) {
 	fs.BoolVar(&o.noMouse, "no-mouse", false, "leave the mouse to the terminal")
 	fs.Var(colorValue{&o.color}, "color", "auto|always|never")
 	fs.StringVar(&o.metrics, "metrics", "", "serve Prometheus metrics on ADDR")
+	fs.Func("web.listen-address", "serve Prometheus metrics on ADDR (repeatable)", func(s string) error {
+		if s == "" {
+			return errors.New("empty address")
+		}
+		o.webListen = append(o.webListen, s)
+		return nil
+	})
+	fs.BoolVar(&o.systemdSocket, "web.systemd-socket", false, "serve metrics on systemd's sockets")
+	fs.StringVar(&o.webConfig, "web.config.file", "", "TLS and basic auth for the metrics")
 	o.snapshotDir = snapfile.DefaultDir()
 	fs.Func("snapshot-dir", "export directory", func(s string) error {
 		if s == "" {
@@ -371,9 +395,24 @@ func outputFlags(fs *flag.FlagSet, o *options) {
 	documentDefault(fs, "snapshot-dir", "the current directory if writable, else $HOME, else the temporary directory")
 }
 
+// metricsListen is where the metrics are served: --metrics and every
+// --web.listen-address, or systemd's sockets, with --web.config.file.
+func (o *options) metricsListen() metricserver.Listen {
+	l := metricserver.Listen{Addrs: o.webListen, SystemdSocket: o.systemdSocket, ConfigFile: o.webConfig}
+	if o.metrics != "" {
+		l.Addrs = append([]string{o.metrics}, l.Addrs...)
+	}
+	return l
+}
+
 // checkOutput rejects the output flags that contradict each other.
 func (o *options) checkOutput() error {
+	l := o.metricsListen()
 	switch {
+	case l.SystemdSocket && len(l.Addrs) > 0:
+		return errors.New("--web.systemd-socket and --metrics or --web.listen-address are exclusive (systemd's sockets say where)")
+	case l.ConfigFile != "" && !l.Enabled():
+		return errors.New("--web.config.file needs --metrics, --web.listen-address or --web.systemd-socket")
 	case o.json && o.events:
 		return errors.New("--json and --events are exclusive")
 	case o.text && (o.json || o.events):
@@ -555,8 +594,8 @@ func parse(args []string, env Env) (*options, error) {
 		return nil, errors.New("-r and -i are exclusive")
 	case !live && o.duration != 0:
 		return nil, errors.New("--duration applies to live capture only")
-	case !live && o.metrics != "":
-		return nil, errors.New("--metrics applies to live capture and the demo only")
+	case !live && o.metricsListen().Enabled():
+		return nil, errors.New("--metrics, --web.listen-address and --web.systemd-socket apply to live capture and the demo only")
 	case !live && o.countersSet:
 		return nil, errors.New("--counters-interval applies to live capture and the demo only (a capture file has no counters)")
 	case !live && o.write != "":

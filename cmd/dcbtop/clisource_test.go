@@ -179,7 +179,7 @@ func checkDefault(t *testing.T, where string, f cliFlag, entry string, required 
 
 // helpEntryRE is the first line of an option in a help text: two spaces,
 // the flag (or "-h, --help"), its argument and maybe its description.
-var helpEntryRE = regexp.MustCompile(`^  (-{1,2}[A-Za-z][\w-]*(?:, -{1,2}[A-Za-z][\w-]*)*)(?:\s(.*))?$`)
+var helpEntryRE = regexp.MustCompile(`^  (-{1,2}[A-Za-z][\w-]*(?:\.[\w-]+)*(?:, -{1,2}[A-Za-z][\w-]*(?:\.[\w-]+)*)*)(?:\s(.*))?$`)
 
 // helpEntries returns the options of a help text: for each flag named
 // (without dashes), its entry on one line; an entry goes on on the lines
@@ -245,7 +245,7 @@ func TestCLISourceHelp(t *testing.T) {
 
 var (
 	manFontRE  = regexp.MustCompile(`\\f[BIRP]`)
-	manFlagRE  = regexp.MustCompile(`(?:^|[\s\[(|"/,])(-{1,2}[A-Za-z][\w-]*)`)
+	manFlagRE  = regexp.MustCompile(`(?:^|[\s\[(|"/,])(-{1,2}[A-Za-z][\w-]*(?:\.[\w-]+)*)`)
 	manMacroRE = regexp.MustCompile(`^\.[A-Za-z]+\s*`)
 	// manBareRE is a flag written with plain hyphens, which roff may
 	// print as other dashes (copied, the flag would not work).
@@ -394,7 +394,7 @@ type bashCompletion struct {
 }
 
 var (
-	bashValueRE    = regexp.MustCompile(`^\s*([-\w|]+)\)`)
+	bashValueRE    = regexp.MustCompile(`^\s*([-\w.|]+)\)`)
 	bashCommandsRE = regexp.MustCompile(`^\s*(?:local )?commands="([^"]*)"`)
 	bashOptsRE     = regexp.MustCompile(`^\s*(\w+|\*)\) opts="([^"]*)"`)
 	bashWordsRE    = regexp.MustCompile(`compgen -W "([^"$]*)"`)
@@ -457,7 +457,7 @@ func parseBash(script string) bashCompletion {
 // zshSpecRE is an option of _arguments: an exclusion list, a star
 // (repeatable), the flag, a description and, for a flag that takes a
 // value, ":message:action".
-var zshSpecRE = regexp.MustCompile(`^(?:\(([^)]*)\))?\*?(-{1,2}[A-Za-z][\w-]*)(?:\[[^\]]*\])?(:.*)?$`)
+var zshSpecRE = regexp.MustCompile(`^(?:\(([^)]*)\))?\*?(-{1,2}[A-Za-z][\w-]*(?:\.[\w-]+)*)(?:\[[^\]]*\])?(:.*)?$`)
 
 var (
 	zshQuotedRE = regexp.MustCompile(`'([^']*)'`)
@@ -602,8 +602,8 @@ func TestCLISourceCompletions(t *testing.T) {
 }
 
 var (
-	readmeEntryRE   = regexp.MustCompile(`^\s+(-{1,2}[A-Za-z][\w-]*)(?:\s|$)`)
-	readmeByDefault = regexp.MustCompile("`(-{1,2}[A-Za-z][\\w-]*)`, ([^,;()`]+?) by default")
+	readmeEntryRE   = regexp.MustCompile(`^\s+(-{1,2}[A-Za-z][\w-]*(?:\.[\w-]+)*)(?:\s|$)`)
+	readmeByDefault = regexp.MustCompile("`(-{1,2}[A-Za-z][\\w-]*(?:\\.[\\w-]+)*)`, ([^,;()`]+?) by default")
 )
 
 // TestCLISourceReadme: the option lines of the Usage block

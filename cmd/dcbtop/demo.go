@@ -20,7 +20,7 @@ import (
 )
 
 const demoUsage = `Usage: dcbtop demo [--json | --events | --text] [--duration D] [--speed X] [--color auto|always|never]
-                   [--no-mouse] [--snapshot-dir DIR] [--metrics ADDR]
+                   [--no-mouse] [--snapshot-dir DIR] [--metrics ADDR] [--web.config.file FILE]
 
 Runs dcbtop against its built-in simulated switch, a real DCBX peer playing a
 looping two-minute scenario. As root, the switch lives in a network

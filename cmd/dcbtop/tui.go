@@ -193,7 +193,7 @@ func runLive(ctx context.Context, o *options, env Env) error {
 	}
 	cfg := session.Config{Interfaces: o.ifaces, Links: o.links, Open: o.openLive, Clock: o.clock,
 		Duration: o.duration, Agent: o.agent, LocalParams: o.localParams, Local: o.local, Willing: o.willing, WillingSet: o.willingSet,
-		TxInterval: o.txInterval, Force: o.force, NoControl: o.noControl, Record: o.write, Metrics: o.metrics,
+		TxInterval: o.txInterval, Force: o.force, NoControl: o.noControl, Record: o.write, Metrics: o.metricsListen(),
 		CountersInterval: o.countersEvery, SysfsRoot: o.sysfsRoot, EthtoolRoot: o.ethtoolRoot, Sampler: o.sampler, ConfigFS: o.configFS,
 		Screen: o.tui, Events: o.events, TextEvents: o.textEvents, JSON: o.json, Out: env.Stdout, Version: version, Revision: revision}
 	if !o.tui {
