@@ -121,8 +121,9 @@ func (r *liveRun) renamed(le capture.LinkEvent) *liveIface {
 // control socket moves to the new name; the engine and the host get one
 // LinkChanged with Was, which carries the port over (its peers, its local
 // parameters, the agent, whose Port ID is the interface's name: a new
-// MSAP, announced after a shutdown LLDPDU for the old one). Nothing stays
-// under a name that no longer exists.
+// MSAP, announced after a shutdown LLDPDU for the old one); the metrics'
+// indication counts go on under the new name. Nothing stays under a name
+// that no longer exists.
 func (r *liveRun) rename(old *liveIface, le capture.LinkEvent, ifaces []*liveIface, start func(*liveIface), evs []engine.Event) ([]*liveIface, []engine.Event) {
 	old.stop()
 	li := &liveIface{name: le.Name, link: le.Link, kick: make(chan struct{}, 1), open: r.cfg.open, after: old.done}
@@ -144,6 +145,9 @@ func (r *liveRun) rename(old *liveIface, le capture.LinkEvent, ifaces []*liveIfa
 	}
 	delete(r.byName, old.name)
 	r.markLetGo(old.name)
+	if r.metrics != nil {
+		r.metrics.Rename(old.name, li.name) // no series under the old name
+	}
 	r.byName[li.name] = li
 	delete(r.letGoNames, li.name)
 	ifaces = slices.DeleteFunc(ifaces, func(x *liveIface) bool { return x == old })

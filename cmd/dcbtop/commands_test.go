@@ -238,7 +238,7 @@ complete() { :; }
 		{[]string{"dcbtop", "--no"}, "--no-mouse"},
 		{[]string{"dcbtop", "--counters-interval", ""}, ""},
 		{[]string{"dcbtop", "--color", ""}, "auto always never"},
-		{[]string{"dcbtop", "-i", "lo", "--w"}, "--willing"},
+		{[]string{"dcbtop", "-i", "lo", "--wi"}, "--willing"},
 		{[]string{"dcbtop", "--snapshot-dir", ""}, "<files -d>"},
 		{[]string{"dcbtop", "demo", "--no"}, "--no-mouse"},
 		{[]string{"dcbtop", "demo", "--s"}, "--speed --snapshot-dir"},

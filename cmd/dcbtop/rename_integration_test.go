@@ -187,3 +187,86 @@ func TestRenameAgent(t *testing.T) {
 		t.Errorf("local changes on %v, want the apply's under agt1", after)
 	}
 }
+
+// TestRenameAgentEvery renames, while it runs, an interface of a dcbtop
+// --agent without -i (every interface), at the default transmit interval
+// (30 s): the switch has one neighbour, Port ID the new name, within a
+// few seconds (the old MSAP withdrawn by a shutdown LLDPDU, the new one
+// sent at once rather than at the next interval); /metrics has no series
+// of the old name; and the snapshot has no dual-local-agent about
+// dcbtop's own agent (issue 44: 7737732 sent Port ID = the old name in 8
+// of 8 frames, the switch listed both, and /metrics kept the old name's
+// series 12 minutes later).
+func TestRenameAgentEvery(t *testing.T) {
+	testbed.RequirePriv(t)
+	t.Parallel()
+	for _, down := range []bool{false, true} {
+		t.Run(map[bool]string{false: "up", true: "down"}[down], func(t *testing.T) {
+			t.Parallel()
+			renameAgentEvery(t, down)
+		})
+	}
+}
+
+// renameAgentEvery is TestRenameAgentEvery's run: the rename while the
+// link is up (Linux 6.2 and later allow it), or the way older kernels
+// need, down, renamed, up (dev_change_name refuses a running interface
+// without IFF_LIVE_RENAME_OK: -EBUSY).
+func renameAgentEvery(t *testing.T, down bool) {
+	host, sw := testbed.NewNS(t, "rneh"), testbed.NewNS(t, "rnes")
+	testbed.Veth(t, host, "eva0", sw, "sw0")
+	l := testbed.StartLLDPD(t, sw, "sw0", testbed.LLDPDOpts{Hostname: "leaf-rne", TLVs: swTLVs(swPFC3)})
+	run := filepath.Join(t.TempDir(), "run")
+	const metrics = "127.0.0.1:9424"
+	p := startProc(t, "dcbtop --agent --json (every interface)", dcbtopIn(t, host, run, "--agent", "--json", "--metrics", metrics, "--duration", "14s"))
+	l.WaitNeighbors(10*time.Second, func(ns []testbed.Neighbor) bool { return len(ns) == 1 && ns[0].PortID == "eva0" })
+	time.Sleep(2 * time.Second) // the switch seen by dcbtop under eva0
+	steps := [][]string{{"ip", "link", "set", "dev", "eva0", "name", "eva0long"}}
+	if down {
+		steps = [][]string{{"ip", "link", "set", "dev", "eva0", "down"}, steps[0], {"ip", "link", "set", "dev", "eva0long", "up"}}
+	}
+	for _, st := range steps {
+		if _, err := host.Run(st...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := l.WaitNeighbors(5*time.Second, func(ns []testbed.Neighbor) bool { return len(ns) == 1 && ns[0].PortID == "eva0long" })
+	if len(got) != 1 || got[0].PortID != "eva0long" {
+		t.Errorf("the switch's neighbours 5 s after the rename: %+v; want one, Port ID eva0long", got)
+	}
+	var body string
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		code, b, err := nsGet(t, host, "GET", metrics)
+		body = b
+		if err == nil && code == 200 && strings.Contains(body, `interface="eva0long"`) && !strings.Contains(body, `interface="eva0"`) || time.Now().After(deadline) {
+			break
+		}
+	}
+	if !strings.Contains(body, `interface="eva0long"`) || strings.Contains(body, `interface="eva0"`) {
+		var old []string
+		for line := range strings.SplitSeq(body, "\n") {
+			if strings.Contains(line, `interface="eva0"`) {
+				old = append(old, line)
+			}
+		}
+		t.Errorf("/metrics after the rename: eva0long %v, series of eva0: %q", strings.Contains(body, `interface="eva0long"`), old)
+	}
+	if code := p.wait(30 * time.Second); code != 0 {
+		t.Fatalf("exit %d: %s", code, p.stderrText())
+	}
+	snap := snaptest.Decode(t, "dcbtop --json", p.stdout())
+	for _, in := range snap.Interfaces {
+		if in.Name == "eva0" {
+			t.Errorf("the snapshot still lists eva0: %+v", in.Name)
+		}
+		for _, d := range in.Diagnostics {
+			if d.Code == "dual-local-agent" {
+				t.Errorf("%s: %s: %s (dcbtop's own agent)", in.Name, d.Code, d.Message)
+			}
+		}
+	}
+	in := snaptest.Iface(t, snap, "eva0long")
+	if !in.RemoteValid {
+		t.Errorf("eva0long: no valid remote after the rename")
+	}
+}

@@ -89,13 +89,19 @@ type Host struct {
 type port struct {
 	name    string
 	up      bool     // the link's state at the last link event
+	down    bool     // a link event said the link is down (up says nothing of a port without one)
 	mac     lldp.MAC // the interface's MAC at the last link event
 	ifindex int
 
-	agent   *agent.Agent // nil: no agent of dcbtop's here
-	acfg    agent.Config // its configuration (its MAC follows the link's)
-	local   *dcb.Params
-	willing bool
+	agent *agent.Agent // nil: no agent of dcbtop's here
+	acfg  agent.Config // its configuration (its MAC follows the link's)
+	// withdraw is the shutdown LLDPDU of an MSAP the peer knows that
+	// changed while the link was down (ip link set down, name, up: what
+	// kernels before 6.2 need to rename), sent when the link comes back,
+	// before the new MSAP; nil: none owed.
+	withdraw []byte
+	local    *dcb.Params
+	willing  bool
 	// advErr says why the agent cannot advertise the current state (it
 	// keeps sending what it sent), "" when it can.
 	advErr string
@@ -274,7 +280,9 @@ func (h *Host) end(now time.Time) Result {
 			if p.nicCheck {
 				h.programNIC(p, now)
 			}
-			if f, ok := p.agent.Due(now); ok {
+			// Nothing goes out on a link that is down (the frame due is
+			// dropped: the link's return starts fast transmission).
+			if f, ok := p.agent.Due(now); ok && !p.down {
 				h.effects = append(h.effects, Transmit{Interface: name, Frame: f})
 			}
 		}
@@ -357,6 +365,7 @@ func (h *Host) link(lc engine.LinkChanged) {
 	p := h.port(lc.Interface)
 	wasUp := p.up
 	p.up = lc.Up && !lc.Removed
+	p.down = !p.up
 	if lc.Removed {
 		return
 	}
@@ -376,8 +385,13 @@ func (h *Host) link(lc engine.LinkChanged) {
 		h.newMSAP(p, was, cfg, lc.At)
 	}
 	if p.up && !wasUp {
-		// The link came back: announce ourselves at once, as to a new
-		// neighbour (9.2.7.7.1).
+		// The link came back: withdraw an MSAP that changed meanwhile,
+		// then announce ourselves at once, as to a new neighbour
+		// (9.2.7.7.1).
+		if p.withdraw != nil {
+			h.effects = append(h.effects, Transmit{Interface: p.name, Frame: p.withdraw, Shutdown: true})
+			p.withdraw = nil
+		}
 		p.agent.PeerAppeared(lc.At)
 	}
 }
@@ -387,9 +401,10 @@ func (h *Host) link(lc engine.LinkChanged) {
 // port ID the interface's name (ip link set name): cfg is the agent's
 // configuration with the interface's MAC and name, the engine knows the
 // port as engineName until it sees the event. The old MSAP is withdrawn
-// with a shutdown LLDPDU and the new one announced with fast
-// transmission (IEEE Std 802.1AB-2016, 9.2.7.7.1: a new MSAP is a new
-// neighbour to the peer).
+// with a shutdown LLDPDU (when the link is down, once it is up again:
+// port.withdraw) and the new one announced with fast transmission (IEEE
+// Std 802.1AB-2016, 9.2.7.7.1: a new MSAP is a new neighbour to the
+// peer).
 func (h *Host) newMSAP(p *port, engineName string, cfg agent.Config, at time.Time) {
 	s, ok := h.eng.Interface(engineName)
 	if !ok || s.Willing == nil {
@@ -401,7 +416,15 @@ func (h *Host) newMSAP(p *port, engineName string, cfg agent.Config, at time.Tim
 	}
 	old := p.agent
 	p.agent, p.acfg = a, cfg
-	h.effects = append(h.effects, Transmit{Interface: p.name, Frame: old.Shutdown(), Shutdown: true})
+	switch {
+	case p.up:
+		h.effects = append(h.effects, Transmit{Interface: p.name, Frame: old.Shutdown(), Shutdown: true})
+	case p.withdraw == nil:
+		// Nothing goes out on a link that is down: the shutdown waits for
+		// the link. Changed again meanwhile, the MSAP the peer knows is
+		// still the first (the others never went out).
+		p.withdraw = old.Shutdown()
+	}
 }
 
 // NextWake returns when the Host next has something to do without an

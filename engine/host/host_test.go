@@ -4,6 +4,7 @@ package host
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -146,6 +147,32 @@ func TestHostEffects(t *testing.T) {
 			}
 			return res
 		}, []string{"shutdown h1" + src, "tx h1" + src}},
+		{"renamed while down: nothing goes out", func(t *testing.T, h *Host) Result {
+			h.Step(engine.LinkChanged{Interface: "h0", At: t0.Add(10 * time.Second), Ifindex: 2, MAC: hostMAC, Up: false})
+			return h.Step(engine.LinkChanged{Interface: "h1", Was: "h0", At: t0.Add(11 * time.Second), Ifindex: 2, MAC: hostMAC, Up: false})
+		}, nil},
+		{"renamed while down, up again: the old MSAP withdrawn first", func(t *testing.T, h *Host) Result {
+			// ip link set down, name, up (kernels before 6.2), renamed
+			// twice meanwhile: the peer knows h0 alone.
+			h.Step(engine.LinkChanged{Interface: "h0", At: t0.Add(10 * time.Second), Ifindex: 2, MAC: hostMAC, Up: false})
+			h.Step(engine.LinkChanged{Interface: "h1", Was: "h0", At: t0.Add(11 * time.Second), Ifindex: 2, MAC: hostMAC, Up: false})
+			h.Step(engine.LinkChanged{Interface: "h2", Was: "h1", At: t0.Add(11 * time.Second), Ifindex: 2, MAC: hostMAC, Up: false})
+			res := h.Step(engine.LinkChanged{Interface: "h2", At: t0.Add(12 * time.Second), Ifindex: 2, MAC: hostMAC, Up: true})
+			var ports []string
+			for _, e := range res.Effects {
+				if tx, ok := e.(Transmit); ok {
+					du, err := lldp.Parse(lldpdu(t, tx.Frame))
+					if err != nil {
+						t.Fatal(err)
+					}
+					ports = append(ports, fmt.Sprintf("%s shutdown %v", du.PortID.ID, du.TTL == 0))
+				}
+			}
+			if diff := cmp.Diff([]string{"h0 shutdown true", "h2 shutdown false"}, ports); diff != "" {
+				t.Errorf("Port IDs sent as the link came back (-want +got):\n%s", diff)
+			}
+			return res
+		}, []string{"shutdown h2" + src, "tx h2" + src}},
 		{"local change: fast transmission", func(t *testing.T, h *Host) Result {
 			_, res, err := h.Apply("h0", &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}}, nil, t0.Add(10*time.Second))
 			if err != nil {

@@ -205,6 +205,22 @@ func (c *Collector) Observe(ins []engine.Indication) {
 	}
 }
 
+// Rename carries the indication counts of the interface old over to its
+// new name (ip link set name: the same port, engine.LinkChanged.Was), so
+// that no series stays under a name that no longer exists and the
+// counts go on. Counts the new name already had are added.
+func (c *Collector) Rename(old, new string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, v := range c.indications {
+		if k.iface == old {
+			delete(c.indications, k)
+			k.iface = new
+			c.indications[k] += v
+		}
+	}
+}
+
 // Describe sends the description of every metric the Collector exports.
 func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
 	d := &c.d

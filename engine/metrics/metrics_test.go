@@ -25,6 +25,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/engine/diag"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	dto "github.com/prometheus/client_model/go"
@@ -544,6 +545,40 @@ dcbtop_indications_total{interface="eth0",reason="ttl-expired",status="QOS_REMOT
 `
 	if err := testutil.CollectAndCompare(c, strings.NewReader(expected), "dcbtop_indications_total"); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestIndicationsRenamed: after a rename, the counts go on under the new
+// name and no series of the old one is left (issue 44: 7737732 kept the
+// old name's series for as long as dcbtop ran).
+func TestIndicationsRenamed(t *testing.T) {
+	e := engine.New(engine.Config{})
+	var snap engine.Snapshot
+	c := New(func() engine.Snapshot { return snap })
+	c.Observe(e.Apply(rx("eth0", 0, frame(t, leafA, 120, swETS))))
+	c.Observe([]engine.Indication{{Interface: "eth1", Status: engine.StatusRemote, Reason: engine.ReasonChanged}})
+	c.Rename("eth0", "eth1")
+	c.Observe([]engine.Indication{{Interface: "eth1", Status: engine.StatusRemote, Reason: engine.ReasonChanged}})
+	got := map[string]float64{}
+	for k, v := range gathered(t, c) {
+		if strings.HasPrefix(k, "dcbtop_indications_total") && v > 0 {
+			got[k] = v
+		}
+		if strings.Contains(k, `interface="eth0"`) {
+			t.Errorf("a series of the old name: %s %v", k, v)
+		}
+	}
+	want := map[string]float64{
+		`dcbtop_indications_total{interface="eth1",reason="changed",status="QOS_REMOTE_PARAMETERS_CHANGE"}`:       2,
+		`dcbtop_indications_total{interface="eth1",reason="first-receipt",status="QOS_REMOTE_PARAMETERS_CHANGE"}`: 1,
+	}
+	for k := range got {
+		if strings.Contains(k, "QOS_OPERATIONAL") {
+			delete(got, k)
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("indications after the rename (-want +got):\n%s", diff)
 	}
 }
 
