@@ -189,7 +189,7 @@ func TestRenameAgent(t *testing.T) {
 }
 
 // TestRenameAgentEvery renames, while it runs, an interface of a dcbtop
-// --agent without -i (every interface), at the default transmit interval
+// --agent, without -i (every interface) and with, at the default transmit interval
 // (30 s): the switch has one neighbour, Port ID the new name, within a
 // few seconds (the old MSAP withdrawn by a shutdown LLDPDU, the new one
 // sent at once rather than at the next interval); /metrics has no series
@@ -201,24 +201,30 @@ func TestRenameAgentEvery(t *testing.T) {
 	testbed.RequirePriv(t)
 	t.Parallel()
 	for _, down := range []bool{false, true} {
-		t.Run(map[bool]string{false: "up", true: "down"}[down], func(t *testing.T) {
-			t.Parallel()
-			renameAgentEvery(t, down)
-		})
+		for _, only := range []bool{false, true} {
+			t.Run(map[bool]string{false: "up", true: "down"}[down]+map[bool]string{false: "", true: "/-i"}[only], func(t *testing.T) {
+				t.Parallel()
+				renameAgentEvery(t, down, only)
+			})
+		}
 	}
 }
 
 // renameAgentEvery is TestRenameAgentEvery's run: the rename while the
 // link is up (Linux 6.2 and later allow it), or the way older kernels
 // need, down, renamed, up (dev_change_name refuses a running interface
-// without IFF_LIVE_RENAME_OK: -EBUSY).
-func renameAgentEvery(t *testing.T, down bool) {
+// without IFF_LIVE_RENAME_OK: -EBUSY); with -i eva0 (only) or without.
+func renameAgentEvery(t *testing.T, down, only bool) {
 	host, sw := testbed.NewNS(t, "rneh"), testbed.NewNS(t, "rnes")
 	testbed.Veth(t, host, "eva0", sw, "sw0")
 	l := testbed.StartLLDPD(t, sw, "sw0", testbed.LLDPDOpts{Hostname: "leaf-rne", TLVs: swTLVs(swPFC3)})
 	run := filepath.Join(t.TempDir(), "run")
 	const metrics = "127.0.0.1:9424"
-	p := startProc(t, "dcbtop --agent --json (every interface)", dcbtopIn(t, host, run, "--agent", "--json", "--metrics", metrics, "--duration", "14s"))
+	args := []string{"--agent", "--json", "--metrics", metrics, "--duration", "14s"}
+	if only {
+		args = append(args, "-i", "eva0")
+	}
+	p := startProc(t, "dcbtop "+strings.Join(args, " "), dcbtopIn(t, host, run, args...))
 	l.WaitNeighbors(10*time.Second, func(ns []testbed.Neighbor) bool { return len(ns) == 1 && ns[0].PortID == "eva0" })
 	time.Sleep(2 * time.Second) // the switch seen by dcbtop under eva0
 	steps := [][]string{{"ip", "link", "set", "dev", "eva0", "name", "eva0long"}}
