@@ -3,12 +3,10 @@
 package assets_test
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -200,8 +198,8 @@ const exposureMax = 1.6
 // unitExposed are the checks of systemd-analyze security the unit may
 // fail, each with the reason; any other ✗ fails the test.
 var unitExposed = map[string]string{
-	"RootDirectory=/RootImage=": "dcbtop runs from the host's /usr",
-	"AmbientCapabilities=":      "CAP_NET_RAW, for the capture's packet socket",
+	"RootDirectory=/RootImage=":                                   "dcbtop runs from the host's /usr",
+	"AmbientCapabilities=":                                        "CAP_NET_RAW, for the capture's packet socket",
 	"CapabilityBoundingSet=~CAP_NET_(BIND_SERVICE|BROADCAST|RAW)": "CAP_NET_RAW, for the capture's packet socket",
 	"RestrictAddressFamilies=~AF_PACKET":                          "the capture",
 	"RestrictAddressFamilies=~AF_NETLINK":                         "DCB, ethtool and RDMA netlink reads",
@@ -347,29 +345,10 @@ func (p *unitProc) wait(d time.Duration) int {
 func scrape(t *testing.T, ns *testbed.NS, addr string, deadline time.Time) (string, error) {
 	t.Helper()
 	for {
-		var body string
-		var err error
-		ns.Go(t, func() {
-			c, e := net.DialTimeout("tcp", addr, time.Second)
-			if e != nil {
-				err = e
-				return
-			}
-			defer c.Close()
-			_ = c.SetDeadline(time.Now().Add(5 * time.Second))
-			fmt.Fprintf(c, "GET /metrics HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", addr)
-			resp, e := http.ReadResponse(bufio.NewReader(c), nil)
-			if e != nil {
-				err = e
-				return
-			}
-			defer resp.Body.Close()
-			b, e := io.ReadAll(resp.Body)
-			if e == nil && resp.StatusCode != http.StatusOK {
-				e = fmt.Errorf("%s", resp.Status)
-			}
-			body, err = string(b), e
-		})
+		code, body, err := ns.HTTP(t, addr, testbed.HTTPRequest{Path: "/metrics"})
+		if err == nil && code != http.StatusOK {
+			err = fmt.Errorf("%d %s", code, http.StatusText(code))
+		}
 		if err == nil || time.Now().After(deadline) {
 			return body, err
 		}

@@ -3,19 +3,8 @@
 package assets_test
 
 import (
-	"bufio"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
 	"encoding/json"
-	"encoding/pem"
 	"fmt"
-	"io"
-	"math/big"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -41,38 +30,6 @@ const (
 // A dropIn is a drop-in file of the unit and the credentials directory
 // its %d stands for.
 type dropIn struct{ path, creds string }
-
-// writeCert writes a self-signed certificate for 127.0.0.1 and its key
-// (PEM) to dir as tls.crt and tls.key.
-func writeCert(t *testing.T, dir string) {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "dcbtop unit test"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}, KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
-		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}, BasicConstraintsValid: true, IsCA: true,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kder, err := x509.MarshalPKCS8PrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, b := range map[string][]byte{
-		"tls.crt": pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
-		"tls.key": pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: kder}),
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // webConfigWithUser is the packaged example with its basic_auth_users
 // uncommented, holding scrapeUser with a bcrypt hash of scrapePass.
@@ -108,7 +65,7 @@ func TestWebConfigExample(t *testing.T) {
 	for name, content := range map[string]string{"as shipped": string(shipped), "with a user": webConfigWithUser(t)} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeCert(t, dir)
+			testbed.WriteCert(t, dir)
 			p := filepath.Join(dir, "web-config.yml")
 			if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
 				t.Fatal(err)
@@ -143,7 +100,7 @@ func TestUnitTLS(t *testing.T) {
 		t.Fatal(err)
 	}
 	src := t.TempDir()
-	writeCert(t, src)
+	caPEM, pool := testbed.WriteCert(t, src)
 	if err := os.WriteFile(filepath.Join(src, "web-config.yml"), []byte(webConfigWithUser(t)), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -183,47 +140,8 @@ func TestUnitTLS(t *testing.T) {
 	testbed.Veth(t, ns, "dcb0", ns, "dcb1")
 	addr := metricsAddr(t)
 	p := startUnitWith(t, ns, []dropIn{{tlsDropIn, creds}})
-	caPEM, err := os.ReadFile(filepath.Join(src, "tls.crt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pool := x509.NewCertPool()
-	pool.AppendCertsFromPEM(caPEM)
-	// One request on a connection of its own, dialled on the namespace's
-	// thread (http.Transport would dial from another).
 	do := func(method, user, pass string) (int, error) {
-		var code int
-		var err error
-		ns.Go(t, func() {
-			raw, e := net.DialTimeout("tcp", addr, time.Second)
-			if e != nil {
-				err = e
-				return
-			}
-			defer raw.Close()
-			_ = raw.SetDeadline(time.Now().Add(5 * time.Second))
-			c := tls.Client(raw, &tls.Config{RootCAs: pool, ServerName: "127.0.0.1"})
-			req, e := http.NewRequest(method, "https://"+addr+"/metrics", nil)
-			if e != nil {
-				err = e
-				return
-			}
-			req.Close = true
-			if user != "" {
-				req.SetBasicAuth(user, pass)
-			}
-			if err = req.Write(c); err != nil {
-				return
-			}
-			resp, e := http.ReadResponse(bufio.NewReader(c), req)
-			if e != nil {
-				err = e
-				return
-			}
-			_, _ = io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-			code = resp.StatusCode
-		})
+		code, _, err := ns.HTTP(t, addr, testbed.HTTPRequest{Method: method, Path: "/metrics", User: user, Pass: pass, Pool: pool})
 		return code, err
 	}
 	deadline := time.Now().Add(15 * time.Second)
@@ -327,36 +245,25 @@ scrape_configs:
 func promUp(t *testing.T, ns *testbed.NS, addr string) map[string]string {
 	t.Helper()
 	got := map[string]string{}
-	ns.Go(t, func() {
-		// Dialled here, on the namespace's thread.
-		c, err := net.DialTimeout("tcp", addr, time.Second)
-		if err != nil {
-			return
+	code, body, err := ns.HTTP(t, addr, testbed.HTTPRequest{Path: "/api/v1/query?query=" + url.QueryEscape("up")})
+	if err != nil || code != http.StatusOK {
+		return got
+	}
+	var r struct {
+		Data struct {
+			Result []struct {
+				Metric map[string]string `json:"metric"`
+				Value  []any             `json:"value"`
+			} `json:"result"`
+		} `json:"data"`
+	}
+	if json.Unmarshal([]byte(body), &r) != nil {
+		return got
+	}
+	for _, s := range r.Data.Result {
+		if len(s.Value) == 2 {
+			got[s.Metric["job"]] = fmt.Sprint(s.Value[1])
 		}
-		defer c.Close()
-		_ = c.SetDeadline(time.Now().Add(5 * time.Second))
-		fmt.Fprintf(c, "GET /api/v1/query?query=%s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", url.QueryEscape("up"), addr)
-		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
-		if err != nil {
-			return
-		}
-		defer resp.Body.Close()
-		var r struct {
-			Data struct {
-				Result []struct {
-					Metric map[string]string `json:"metric"`
-					Value  []any             `json:"value"`
-				} `json:"result"`
-			} `json:"data"`
-		}
-		if json.NewDecoder(resp.Body).Decode(&r) != nil {
-			return
-		}
-		for _, s := range r.Data.Result {
-			if len(s.Value) == 2 {
-				got[s.Metric["job"]] = fmt.Sprint(s.Value[1])
-			}
-		}
-	})
+	}
 	return got
 }

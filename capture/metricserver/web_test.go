@@ -4,15 +4,9 @@ package metricserver
 
 import (
 	"bufio"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
 	"io"
-	"math/big"
 	"net"
 	"net/http"
 	"os"
@@ -26,6 +20,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/metrics"
+	"github.com/dcbtop/dcbtop/testbed"
 )
 
 // WebFixture is a web configuration with TLS (a self-signed certificate
@@ -43,45 +38,18 @@ const (
 func newWebFixture(t *testing.T) webFixture {
 	t.Helper()
 	dir := t.TempDir()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "dcbtop test"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}, KeyUsage: x509.KeyUsageDigitalSignature,
-		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}, BasicConstraintsValid: true, IsCA: true,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kder, err := x509.MarshalPKCS8PrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	write := func(name string, b []byte) {
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("tls.crt", pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}))
-	write("tls.key", pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: kder}))
+	_, pool := testbed.WriteCert(t, dir)
 	hash, err := bcrypt.GenerateFromPassword([]byte(fixturePassword), bcrypt.MinCost)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Relative paths: exporter-toolkit reads them from the file's
 	// directory (what the packaged unit's credentials directory needs).
-	write("web-config.yml", []byte("tls_server_config:\n  cert_file: tls.crt\n  key_file: tls.key\nbasic_auth_users:\n  "+fixtureUser+": "+string(hash)+"\n"))
-	cert, err := x509.ParseCertificate(der)
-	if err != nil {
+	config := filepath.Join(dir, "web-config.yml")
+	if err := os.WriteFile(config, []byte("tls_server_config:\n  cert_file: tls.crt\n  key_file: tls.key\nbasic_auth_users:\n  "+fixtureUser+": "+string(hash)+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	pool := x509.NewCertPool()
-	pool.AddCert(cert)
-	return webFixture{config: filepath.Join(dir, "web-config.yml"), pool: pool}
+	return webFixture{config: config, pool: pool}
 }
 
 // serveWith serves an empty engine's metrics as l says, on a loopback

@@ -5,10 +5,6 @@
 package main
 
 import (
-	"bufio"
-	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"strings"
 	"syscall"
@@ -18,32 +14,10 @@ import (
 	"github.com/dcbtop/dcbtop/testbed"
 )
 
-// nsGet GETs http://addr/metrics from inside ns (dialled on its thread)
-// and returns the status and body.
+// nsGet sends method /metrics to addr from inside ns.
 func nsGet(t *testing.T, ns *testbed.NS, method, addr string) (int, string, error) {
 	t.Helper()
-	var code int
-	var body string
-	var err error
-	ns.Go(t, func() {
-		c, e := net.DialTimeout("tcp", addr, time.Second)
-		if e != nil {
-			err = e
-			return
-		}
-		defer c.Close()
-		_ = c.SetDeadline(time.Now().Add(10 * time.Second))
-		fmt.Fprintf(c, "%s /metrics HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", method, addr)
-		resp, e := http.ReadResponse(bufio.NewReader(c), nil)
-		if e != nil {
-			err = e
-			return
-		}
-		defer resp.Body.Close()
-		b, e := io.ReadAll(resp.Body)
-		code, body, err = resp.StatusCode, string(b), e
-	})
-	return code, body, err
+	return ns.HTTP(t, addr, testbed.HTTPRequest{Method: method, Path: "/metrics"})
 }
 
 // TestMetricsSocketActivation: under systemd socket activation
