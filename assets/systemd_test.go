@@ -198,8 +198,8 @@ const exposureMax = 1.6
 // unitExposed are the checks of systemd-analyze security the unit may
 // fail, each with the reason; any other ✗ fails the test.
 var unitExposed = map[string]string{
-	"RootDirectory=/RootImage=":                                   "dcbtop runs from the host's /usr",
-	"AmbientCapabilities=":                                        "CAP_NET_RAW, for the capture's packet socket",
+	"RootDirectory=/RootImage=": "dcbtop runs from the host's /usr",
+	"AmbientCapabilities=":      "CAP_NET_RAW, for the capture's packet socket",
 	"CapabilityBoundingSet=~CAP_NET_(BIND_SERVICE|BROADCAST|RAW)": "CAP_NET_RAW, for the capture's packet socket",
 	"RestrictAddressFamilies=~AF_PACKET":                          "the capture",
 	"RestrictAddressFamilies=~AF_NETLINK":                         "DCB, ethtool and RDMA netlink reads",

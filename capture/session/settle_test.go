@@ -69,11 +69,13 @@ func (c *stallConn) ReadFrame(ctx context.Context) (capture.Frame, error) {
 	return f, nil
 }
 
-// Pending reports the queued frames, and lets the reader run.
+// Pending reports the queued frames, and lets the reader run; a frame
+// not yet received (its At still ahead: a loop that asks early, on a
+// loaded machine) is not there yet, as in a kernel's socket.
 func (c *stallConn) Pending() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.sentHead {
+	if !c.sentHead || len(c.queued) > 0 && time.Now().Before(c.queued[0].At) {
 		return false
 	}
 	c.once.Do(func() { close(c.release) })
