@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -233,23 +234,62 @@ func BenchmarkReplacer(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Logf("%d forms", len(m.pairs))
+	// 7737732 listed every MAC's forms among the pairs.
+	all := maps.Clone(m.pairs)
+	for old, p := range m.mac {
+		all[string(old[:])] = string(p[:])
+		all[old.String()] = p.String()
+		all[strings.ToUpper(old.String())] = strings.ToUpper(p.String())
+		eo, ep := euiAddr(old), euiAddr(p)
+		all[string(eo[:])] = string(ep[:])
+		all[gidText(eo, false)] = gidText(ep, false)
+		all[gidText(eo, true)] = gidText(ep, true)
+	}
+	b.Logf("%d values and MACs; %d forms as 7737732 listed them", len(m.pairs)+len(m.mac), len(all))
 	b.Run("dcbtop", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			r := newReplacer(m.pairs)
+			r := newReplacer(m.pairs, m.mac)
 			r.replace(bytes.Clone(dus[123]))
 		}
 	})
 	b.Run("strings.Replacer", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			args := make([]string, 0, 2*len(m.pairs))
-			for old, new := range m.pairs {
+			args := make([]string, 0, 2*len(all))
+			for old, new := range all {
 				args = append(args, old, new)
 			}
 			r := strings.NewReplacer(args...)
 			_ = r.Replace(string(dus[123]))
 		}
 	})
+}
+
+// The replacer finds a MAC in each of its shapes, in any case, and
+// nothing that merely looks like one.
+func TestMACShapes(t *testing.T) {
+	old := lldp.MAC{0xb8, 0xce, 0xf6, 0x12, 0x34, 0x5a}
+	p := lldp.MAC{0x02, 0, 0, 0, 0, 0x01}
+	other := lldp.MAC{0xb8, 0xce, 0xf6, 0x99, 0x99, 0x99}
+	r := newReplacer(map[string]string{"ens1f0np0": "if0000001"}, map[lldp.MAC]lldp.MAC{old: p})
+	eo, ep := euiAddr(old), euiAddr(p)
+	for _, tc := range []struct{ name, in, want string }{
+		{"binary", "x" + string(old[:]) + "y", "x" + string(p[:]) + "y"},
+		{"text", "addr b8:ce:f6:12:34:5a\n", "addr 02:00:00:00:00:01\n"},
+		{"upper", "B8:CE:F6:12:34:5A", "02:00:00:00:00:01"},
+		{"mixed case", "b8:CE:f6:12:34:5a", "02:00:00:00:00:01"},
+		{"EUI-64 binary", string(eo[:]), string(ep[:])},
+		{"GID text", gidText(eo, false) + "\n", gidText(ep, false) + "\n"},
+		{"GID upper", gidText(eo, true), gidText(ep, true)},
+		{"another MAC", other.String() + string(other[:]), other.String() + string(other[:])},
+		{"not a MAC's text", "b8:ce:f6:12:34:5g b8-ce-f6-12-34-5a", "b8:ce:f6:12:34:5g b8-ce-f6-12-34-5a"},
+		{"a name beside", "ens1f0np0 b8:ce:f6:12:34:5a", "if0000001 02:00:00:00:00:01"},
+	} {
+		b := []byte(tc.in)
+		r.replace(b)
+		if got := string(b); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
 }

@@ -294,13 +294,8 @@ func (m *mapping) build(c *collector) {
 			add(gidText(old, upper), gidText(new, upper))
 		}
 	}
-	for _, old := range c.macs {
-		p := m.mac[old]
-		add(string(old[:]), string(p[:]))
-		add(old.String(), p.String())
-		add(strings.ToUpper(old.String()), strings.ToUpper(p.String()))
-		addV6(euiAddr(old), euiAddr(p))
-	}
+	// The MACs' forms are not listed: the replacer finds them by their
+	// shape and looks them up in m.mac (memory: one entry a MAC).
 	for _, old := range c.v4 {
 		p := m.v4[old]
 		add(string(old[:]), string(p[:]))
@@ -317,10 +312,10 @@ func (m *mapping) build(c *collector) {
 	for _, old := range c.names {
 		add(old, m.name[old])
 	}
-	if len(m.pairs) == 0 {
+	if len(m.pairs) == 0 && len(m.mac) == 0 {
 		return
 	}
-	m.rep = newReplacer(m.pairs)
+	m.rep = newReplacer(m.pairs, m.mac)
 }
 
 // A replacer replaces, left to right, the longest value that starts at
@@ -328,15 +323,32 @@ func (m *mapping) build(c *collector) {
 // values up in the pairs map itself, trying only the lengths the values
 // have whose first bytes include b's: a lookup costs one map probe per
 // such length, and its memory is a table of first bytes per length
-// (strings.Replacer's trie of 300,000 forms took 200 MB).
+// (strings.Replacer's trie of 300,000 forms took 200 MB). MAC addresses
+// are found by their shapes instead, each looked up in the MAC table:
+// the 6 bytes, the text "aa:bb:cc:dd:ee:ff" (lower or upper case), and
+// the link-local address made from the MAC (modified EUI-64, RFC 4291
+// Appendix A) in its 16 bytes and as a GID's text (a pairs entry of the
+// same length, such as a GID file's own address, is tried after).
 type replacer struct {
 	pairs map[string]string
-	lens  []int // the values' lengths, longest first
+	lens  []int // the values' lengths and the MAC shapes', longest first
 	first map[int]*[256]bool
+	mac   map[lldp.MAC]lldp.MAC
+	// macHead has the first two bytes of every MAC in mac, so that a
+	// binary lookup at each position is a table probe first.
+	macHead *[1 << 16]bool
 }
 
-func newReplacer(pairs map[string]string) *replacer {
-	r := &replacer{pairs: pairs, first: map[int]*[256]bool{}}
+// The lengths of a MAC's shapes.
+const (
+	shapeBinary = 6  // the address
+	shapeText   = 17 // aa:bb:cc:dd:ee:ff
+	shapeEUI    = 16 // fe80::a8bb:ccff:fedd:eeff, binary
+	shapeGID    = 39 // the same as a GID's text, eight groups of four
+)
+
+func newReplacer(pairs map[string]string, mac map[lldp.MAC]lldp.MAC) *replacer {
+	r := &replacer{pairs: pairs, first: map[int]*[256]bool{}, mac: mac}
 	for old := range pairs {
 		l := len(old)
 		if r.first[l] == nil {
@@ -344,6 +356,17 @@ func newReplacer(pairs map[string]string) *replacer {
 			r.lens = append(r.lens, l)
 		}
 		r.first[l][old[0]] = true
+	}
+	if len(mac) > 0 {
+		r.macHead = new([1 << 16]bool)
+		for m := range mac {
+			r.macHead[int(m[0])<<8|int(m[1])] = true
+		}
+		for _, l := range []int{shapeBinary, shapeText, shapeEUI, shapeGID} {
+			if r.first[l] == nil {
+				r.lens = append(r.lens, l)
+			}
+		}
 	}
 	slices.SortFunc(r.lens, func(a, b int) int { return cmp.Compare(b, a) })
 	return r
@@ -354,7 +377,14 @@ func (r *replacer) replace(b []byte) {
 	for i := 0; i < len(b); {
 		n := 1
 		for _, l := range r.lens {
-			if i+l > len(b) || !r.first[l][b[i]] {
+			if i+l > len(b) {
+				continue
+			}
+			if r.macHead != nil && r.shape(b[i:i+l]) {
+				n = l
+				break
+			}
+			if f := r.first[l]; f == nil || !f[b[i]] {
 				continue
 			}
 			if p, ok := r.pairs[string(b[i:i+l])]; ok {
@@ -364,6 +394,119 @@ func (r *replacer) replace(b []byte) {
 			}
 		}
 		i += n
+	}
+}
+
+// shape replaces v when it is one of a MAC's shapes (by its length) and
+// that MAC is in the table.
+func (r *replacer) shape(v []byte) bool {
+	switch len(v) {
+	case shapeBinary:
+		if !r.macHead[int(v[0])<<8|int(v[1])] {
+			return false
+		}
+		if p, ok := r.mac[lldp.MAC(v)]; ok {
+			copy(v, p[:])
+			return true
+		}
+	case shapeText:
+		m, upper, ok := parseMACText(v)
+		if !ok || !r.macHead[int(m[0])<<8|int(m[1])] {
+			return false
+		}
+		if p, ok := r.mac[m]; ok {
+			appendHex(v[:0], p[:], ':', 1, upper)
+			return true
+		}
+	case shapeEUI:
+		if v[0] != linkLocal[0] || v[1] != linkLocal[1] {
+			return false
+		}
+		if m, ok := euiMAC([16]byte(v)); ok {
+			if p, ok := r.mac[m]; ok {
+				a := euiAddr(p)
+				copy(v, a[:])
+				return true
+			}
+		}
+	case shapeGID:
+		a, upper, ok := parseGIDText(v)
+		if !ok || a[0] != linkLocal[0] || a[1] != linkLocal[1] {
+			return false
+		}
+		if m, ok := euiMAC(a); ok {
+			if p, ok := r.mac[m]; ok {
+				a := euiAddr(p)
+				appendHex(v[:0], a[:], ':', 2, upper)
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// parseMACText reads "aa:bb:cc:dd:ee:ff" (hex digits of either case;
+// upper when any is an upper-case letter).
+func parseMACText(v []byte) (m lldp.MAC, upper, ok bool) {
+	for i := range 6 {
+		if i > 0 && v[3*i-1] != ':' {
+			return m, false, false
+		}
+		hi, u1, ok1 := unhex(v[3*i])
+		lo, u2, ok2 := unhex(v[3*i+1])
+		if !ok1 || !ok2 {
+			return m, false, false
+		}
+		m[i] = hi<<4 | lo
+		upper = upper || u1 || u2
+	}
+	return m, upper, true
+}
+
+// parseGIDText reads eight groups of four hex digits split by ':', the
+// text show_port_gid prints (either case; upper when any is).
+func parseGIDText(v []byte) (a [16]byte, upper, ok bool) {
+	for g := range 8 {
+		if g > 0 && v[5*g-1] != ':' {
+			return a, false, false
+		}
+		for j := range 4 {
+			d, u, ok := unhex(v[5*g+j])
+			if !ok {
+				return a, false, false
+			}
+			a[2*g+j/2] |= d << (4 * (1 - j%2))
+			upper = upper || u
+		}
+	}
+	return a, upper, true
+}
+
+// unhex is a hex digit's value, and whether it is an upper-case letter.
+func unhex(c byte) (v byte, upper, ok bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', false, true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, false, true
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10, true, true
+	}
+	return 0, false, false
+}
+
+// appendHex writes b in hex into dst's room (dst has len 0 and the
+// capacity), sep between groups of group bytes.
+func appendHex(dst, b []byte, sep byte, group int, upper bool) {
+	digits := "0123456789abcdef"
+	if upper {
+		digits = "0123456789ABCDEF"
+	}
+	for i, x := range b {
+		if i > 0 && i%group == 0 {
+			dst = append(dst, sep)
+		}
+		dst = append(dst, digits[x>>4], digits[x&15])
 	}
 }
 
