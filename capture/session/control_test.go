@@ -12,6 +12,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -602,7 +603,9 @@ func TestControlLateApply(t *testing.T) {
 	go ta.onLoop(func() { close(busy); <-release }) // the loop stands still, as a stopped process
 	<-busy
 	resp := ta.call(`{"op":"apply","params":{"pfc":{"cap":8,"enabled":[3]}}}`)
-	if resp.OK || !strings.Contains(resp.Error, "no answer from the engine within 150ms") || !strings.Contains(resp.Error, "not applied") {
+	// The budget said is what was left of the 150 ms when the call
+	// reached the loop (less on a loaded machine).
+	if resp.OK || !regexp.MustCompile(`no answer from the engine within 1[0-5][0-9]ms`).MatchString(resp.Error) || !strings.Contains(resp.Error, "not applied") {
 		t.Errorf("late apply answered %+v, want no answer and not applied", resp)
 	}
 	close(release)
