@@ -131,6 +131,15 @@ func TestNewSources(t *testing.T) {
 	if got, want := sourceNames(t, counters.New(all)), []string{"sysfs", "dcbnl", "ethtool", "rdma", "rdmastat", "linkpause"}; !cmp.Equal(got, want) {
 		t.Errorf("sources %q, want %q", got, want)
 	}
+	// The registry is lossless.SourceNames, which the metrics' source
+	// label takes its values from: a source added to one is in the other.
+	var names []string
+	for _, n := range lossless.SourceNames {
+		names = append(names, string(n))
+	}
+	if got := sourceNames(t, counters.New(all)); !cmp.Equal(got, names) {
+		t.Errorf("sources %q, lossless.SourceNames %q", got, names)
+	}
 	for _, tc := range []struct {
 		name string
 		err  error

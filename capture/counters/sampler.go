@@ -39,7 +39,7 @@ const DefaultSysfsRoot = "/sys"
 // each sample.
 type Source interface {
 	// Name names the source in the sample's errors and in the metrics:
-	// "sysfs", "dcbnl", "ethtool", "rdma", "rdmastat" or "linkpause".
+	// one of lossless.SourceNames for the registry's sources.
 	Name() string
 	// Sample reads ifname's counters into s, which the sources before
 	// it have filled (a source may complete or override what an
@@ -121,19 +121,11 @@ func New(cfg Config) *Sampler {
 	if fsys == nil {
 		fsys = hostfs.Dir(cmp.Or(cfg.SysfsRoot, DefaultSysfsRoot))
 	}
-	srcs := []Source{SysfsSource(fsys)}
-	if cfg.DCB != nil {
-		srcs = append(srcs, DCBNLSource(cfg.DCB))
-	}
-	if cfg.Ethtool != nil {
-		srcs = append(srcs, EthtoolSource(cfg.Ethtool))
-	}
-	srcs = append(srcs, RoCESource(fsys))
-	if cfg.RDMAStats != nil || cfg.RDMAStatsErr != nil {
-		srcs = append(srcs, RDMAStatSource(cfg.RDMAStats, cfg.RDMAStatsErr))
-	}
-	if cfg.Pause != nil {
-		srcs = append(srcs, LinkPauseSource(cfg.Pause))
+	var srcs []Source
+	for _, r := range registry {
+		if s := r.build(cfg, fsys); s != nil {
+			srcs = append(srcs, s)
+		}
 	}
 	return Compose(srcs...)
 }
@@ -156,27 +148,14 @@ func Compose(sources ...Source) *Sampler {
 // (tape.Sources). Replayed makes the same Sampler from it.
 func Open(sysfsRoot, ethtoolRoot string, tap *tape.Tap, d Dialers) *Sampler {
 	cfg := Config{FS: tap.FS(hostfs.Dir(cmp.Or(sysfsRoot, DefaultSysfsRoot)))}
+	o := opening{ethtoolRoot: ethtoolRoot, tap: tap, d: d}
 	var closers []func()
-	if ethtoolRoot != "" {
-		cfg.Ethtool = tap.Ethtool(FileEthtool{Root: ethtoolRoot})
-	} else if et, err := OpenEthtool(); err == nil {
-		cfg.Ethtool = tap.Ethtool(et)
-		closers = append(closers, et.Close)
-	}
-	if c, err := d.dcb()(tap.Netlink(tape.ProtoRoute)); err == nil {
-		cfg.DCB = c
-		closers = append(closers, func() { c.Close() })
-	}
-	if pc, err := d.pause()(tap.Netlink(tape.ProtoGeneric)); err == nil {
-		cfg.Pause = pc
-		closers = append(closers, func() { pc.Close() })
-	}
-	switch sc, err := d.rdma()(tap.Netlink(tape.ProtoRDMA)); {
-	case err == nil:
-		cfg.RDMAStats = sc
-		closers = append(closers, func() { sc.Close() })
-	case !errors.Is(err, rdmastat.ErrNoRDMA):
-		cfg.RDMAStatsErr = err // said on each RDMA port; no RDMA subsystem needs no word
+	for _, r := range registry {
+		if r.open != nil {
+			if c := r.open(o, &cfg); c != nil {
+				closers = append(closers, c)
+			}
+		}
 	}
 	s := New(cfg)
 	s.closers = closers
@@ -236,15 +215,10 @@ func (d Dialers) rdma() func(nlclient.Recorder) (*rdmastat.Client, error) {
 func Replayed(d *tape.Deck, src tape.Sources) *Sampler {
 	cfg := Config{FS: d.FS()}
 	for _, n := range src.Names {
-		switch n {
-		case "dcbnl":
-			cfg.DCB = dcbnl.NewClient(d.Conn(tape.ProtoRoute))
-		case "ethtool":
-			cfg.Ethtool = d.Ethtool()
-		case "linkpause":
-			cfg.Pause = linkpause.NewClient(d.Conn(tape.ProtoGeneric))
-		case "rdmastat":
-			cfg.RDMAStats = rdmastat.NewClient(d.Conn(tape.ProtoRDMA))
+		for _, r := range registry {
+			if string(r.name) == n && r.replay != nil {
+				r.replay(d, &cfg)
+			}
 		}
 	}
 	if src.RDMAStatsErr != "" {

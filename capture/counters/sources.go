@@ -51,7 +51,7 @@ func LinkPauseSource(p PauseReader) Source { return linkpauseSource{p: p} }
 type sysfsSource struct{ fs hostfs.FS }
 
 // Name is "sysfs".
-func (sysfsSource) Name() string { return "sysfs" }
+func (sysfsSource) Name() string { return string(lossless.SourceSysfs) }
 
 // Sample reads the RDMA device ports' NDK and congestion counters and the
 // ECN settings; the files that exist but cannot be used are its error,
@@ -74,7 +74,7 @@ func (src sysfsSource) Sample(ifname string, s *lossless.Sample) error {
 type dcbnlSource struct{ c IEEEReader }
 
 // Name is "dcbnl".
-func (dcbnlSource) Name() string { return "dcbnl" }
+func (dcbnlSource) Name() string { return string(lossless.SourceDCBNL) }
 
 // Sample sets the PFC counts, the requests (PFC frames sent) and
 // indications (received) of ieee_pfc, and the QoS.
@@ -99,7 +99,7 @@ func (src dcbnlSource) Sample(ifname string, s *lossless.Sample) error {
 type ethtoolSource struct{ e Ethtool }
 
 // Name is "ethtool".
-func (ethtoolSource) Name() string { return "ethtool" }
+func (ethtoolSource) Name() string { return string(lossless.SourceEthtool) }
 
 // Sample sets the driver, the PFC sample and the driver's link PAUSE.
 // Statistics that cannot be read (a recorded `ethtool -S` with a line
@@ -123,7 +123,7 @@ func (src ethtoolSource) Sample(ifname string, s *lossless.Sample) error {
 type rdmaSource struct{ fs hostfs.FS }
 
 // Name is "rdma".
-func (rdmaSource) Name() string { return "rdma" }
+func (rdmaSource) Name() string { return string(lossless.SourceRDMA) }
 
 // Sample sets the RoCE ports (empty, not nil, without any); its error is
 // rdma.Read's: directories on the way to the ports that could not be
@@ -147,7 +147,7 @@ type rdmastatSource struct {
 }
 
 // Name is "rdmastat".
-func (rdmastatSource) Name() string { return "rdmastat" }
+func (rdmastatSource) Name() string { return string(lossless.SourceRDMAStat) }
 
 // Sample sets each RoCE port's optional counters.
 func (src rdmastatSource) Sample(_ string, s *lossless.Sample) error {
@@ -174,7 +174,7 @@ func (src rdmastatSource) Sample(_ string, s *lossless.Sample) error {
 type linkpauseSource struct{ p PauseReader }
 
 // Name is "linkpause".
-func (linkpauseSource) Name() string { return "linkpause" }
+func (linkpauseSource) Name() string { return string(lossless.SourceLinkPause) }
 
 // Sample sets the link pause.
 func (src linkpauseSource) Sample(ifname string, s *lossless.Sample) error {

@@ -4,9 +4,12 @@ package metrics
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/dcbtop/dcbtop/engine/lossless"
 )
 
 // A CounterSource is how one source of the lossless counters fared
@@ -27,9 +30,16 @@ type CounterSource struct {
 }
 
 // CounterSourceNames are the names of the lossless counters' sources
-// (capture/counters), the source label's values on
-// dcbtop_counter_source_success and _duration_seconds (plus "other").
-var CounterSourceNames = []string{"sysfs", "dcbnl", "ethtool", "rdma", "rdmastat", "linkpause"}
+// (lossless.SourceNames, capture/counters' registry), the source label's
+// values on dcbtop_counter_source_success and _duration_seconds (plus
+// "other").
+var CounterSourceNames = func() []string {
+	out := make([]string, len(lossless.SourceNames))
+	for i, n := range lossless.SourceNames {
+		out[i] = string(n)
+	}
+	return out
+}()
 
 // WithCounterSources exports how the lossless counters' sources fared,
 // as sources returns it at each scrape (no series while it returns none:
@@ -46,7 +56,7 @@ type sourceDescs struct {
 func newSourceDescs() sourceDescs {
 	return sourceDescs{
 		success: prometheus.NewDesc("dcbtop_counter_source_success",
-			"1 when the lossless counter source read the last counters sample of every interface without error, 0 when it failed on one (the interface's counters-error diagnostic names the failing sources); as node_exporter's node_scrape_collector_success. source: sysfs, dcbnl, ethtool, rdma, rdmastat or linkpause (see dcbtop's docs/counters.md).",
+			"1 when the lossless counter source read the last counters sample of every interface without error, 0 when it failed on one (the interface's counters-error diagnostic names the failing sources); as node_exporter's node_scrape_collector_success. source: "+strings.Join(CounterSourceNames[:len(CounterSourceNames)-1], ", ")+" or "+CounterSourceNames[len(CounterSourceNames)-1]+" (see dcbtop's docs/counters.md).",
 			[]string{"source"}, nil),
 		duration: prometheus.NewDesc("dcbtop_counter_source_duration_seconds",
 			"Time the lossless counter source took in the last counters sample of each interface, summed across interfaces; as node_exporter's node_scrape_collector_duration_seconds.",
