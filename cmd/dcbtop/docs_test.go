@@ -387,3 +387,46 @@ func packageDecls(t *testing.T, root string) map[string]map[string]bool {
 	delete(out, "main") // cmd/dcbtop's names are not qualified
 	return out
 }
+
+// TestArchitectureEffects: docs/architecture.md's opening names every
+// effect the host layer returns (the types of engine/host with an
+// isEffect method), as `host.T`, and no other `host.T` there.
+func TestArchitectureEffects(t *testing.T) {
+	doc := readDoc(t, "../../docs/architecture.md")
+	intro, _, ok := strings.Cut(doc, "```")
+	if !ok {
+		t.Fatal("docs/architecture.md has no code block after its opening")
+	}
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, "../../engine/host", func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var effects []string
+	for _, p := range pkgs {
+		for _, f := range p.Files {
+			for _, d := range f.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok || fd.Recv == nil || fd.Name.Name != "isEffect" || len(fd.Recv.List) != 1 {
+					continue
+				}
+				if id, ok := fd.Recv.List[0].Type.(*ast.Ident); ok {
+					effects = append(effects, id.Name)
+				}
+			}
+		}
+	}
+	slices.Sort(effects)
+	if len(effects) == 0 {
+		t.Fatal("no type of engine/host has an isEffect method")
+	}
+	var named []string
+	for _, m := range regexp.MustCompile("`host\\.([A-Z]\\w*)`").FindAllStringSubmatch(intro, -1) {
+		named = append(named, m[1])
+	}
+	slices.Sort(named)
+	named = slices.Compact(named)
+	if !slices.Equal(effects, named) {
+		t.Errorf("docs/architecture.md's opening names the effects %q; engine/host has %q", named, effects)
+	}
+}
