@@ -15,11 +15,17 @@ import (
 // are serialised on one socket, and Watch uses a second one.
 type Client struct{ c *client }
 
-// Dial opens a Client on two NETLINK_ROUTE sockets (one for requests, one for
-// Watch) in the network namespace of the calling thread; requests name
-// interfaces of that namespace. Reading needs no privilege; IEEE_SET,
-// IEEE_DEL and SDCBX need CAP_NET_ADMIN in the initial user namespace.
-func Dial() (*Client, error) { return dial(nil) }
+// Dial opens a Client on one NETLINK_ROUTE socket, for requests, in the
+// network namespace of the calling thread; requests name interfaces of
+// that namespace. Reading needs no privilege; IEEE_SET, IEEE_DEL and
+// SDCBX need CAP_NET_ADMIN in the initial user namespace. Its Watch
+// fails: DialWatching opens the second socket a Watch reads.
+func Dial() (*Client, error) { return dial(nil, false) }
+
+// DialWatching is DialRecorded with a second NETLINK_ROUTE socket, opened
+// now in the same namespace, for Watch (RTNLGRP_DCB): what follows DCB
+// notifications needs it, a reader or a writer does not.
+func DialWatching(rec nlclient.Recorder) (*Client, error) { return dial(rec, true) }
 
 // SetRecorder makes r the recorder of every exchange of the Client's
 // requests (a Client of NewClient recorded, capture/tape). Call it before
@@ -28,7 +34,7 @@ func (c *Client) SetRecorder(r nlclient.Recorder) { c.c.setRecorder(r) }
 
 // DialRecorded is Dial, rec told of every exchange of the Client's
 // requests, its first included (dcbtop -w, capture/tape).
-func DialRecorded(rec nlclient.Recorder) (*Client, error) { return dial(rec) }
+func DialRecorded(rec nlclient.Recorder) (*Client, error) { return dial(rec, false) }
 
 // NewClient returns a Client that sends its requests on conn, typically a
 // fake from nltest.Dial. Watch also uses conn, which must then support

@@ -23,7 +23,7 @@ import (
 // A client is the Linux implementation of Client.
 type client struct {
 	conn  *nlclient.Conn // requests
-	wconn *netlink.Conn  // RTNLGRP_DCB; conn's own socket for NewClient
+	wconn *netlink.Conn  // RTNLGRP_DCB; conn's own socket for NewClient; nil without DialWatching
 	// ownWatch is set when wconn is a socket of its own, which close
 	// closes too.
 	ownWatch bool
@@ -31,19 +31,22 @@ type client struct {
 	watching atomic.Bool // a Watch is running
 }
 
-// dial opens the request and watch sockets in the calling thread's network
-// namespace (see nlclient.Dial).
-func dial(rec nlclient.Recorder) (*Client, error) {
+// dial opens the request socket, and the watch socket when watch is set,
+// in the calling thread's network namespace (see nlclient.Dial).
+func dial(rec nlclient.Recorder, watch bool) (*Client, error) {
 	conn, err := nlclient.Dial(unix.NETLINK_ROUTE)
 	if err != nil {
 		return nil, fmt.Errorf("open NETLINK_ROUTE socket: %w", err)
 	}
-	watch, err := netlink.Dial(unix.NETLINK_ROUTE, nil)
-	if err != nil {
-		conn.Close()
-		return nil, fmt.Errorf("open NETLINK_ROUTE socket: %w", err)
+	c := &client{conn: nl.NewConn(conn)}
+	if watch {
+		w, err := netlink.Dial(unix.NETLINK_ROUTE, nil)
+		if err != nil {
+			conn.Close()
+			return nil, fmt.Errorf("open NETLINK_ROUTE socket: %w", err)
+		}
+		c.wconn, c.ownWatch = w, true
 	}
-	c := &client{conn: nl.NewConn(conn), wconn: watch, ownWatch: true}
 	c.conn.SetRecorder(rec)
 	return &Client{c}, nil
 }
@@ -235,6 +238,9 @@ func (c *client) watch(ctx context.Context, fn func(Notification)) error {
 	}
 	defer c.watching.Store(false)
 	w := c.wconn
+	if w == nil {
+		return &Error{Op: opWatch, Err: errors.New("no watch socket: dial the Client with DialWatching")}
+	}
 	// Clear a deadline left by a previous Watch before anything can block.
 	if err := w.SetReadDeadline(time.Time{}); err != nil {
 		return &Error{Op: opWatch, Err: err}

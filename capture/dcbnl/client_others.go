@@ -21,7 +21,7 @@ var errUnimplemented = fmt.Errorf("dcbnl: not implemented on %s", runtime.GOOS)
 // returns an error saying so.
 type client struct{}
 
-func dial(nlclient.Recorder) (*Client, error)                   { return nil, errUnimplemented }
+func dial(nlclient.Recorder, bool) (*Client, error)             { return nil, errUnimplemented }
 func newClient(*netlink.Conn) *client                           { return &client{} }
 func (*client) close() error                                    { return errUnimplemented }
 func (*client) ieee(string) (*IEEE, error)                      { return nil, errUnimplemented }

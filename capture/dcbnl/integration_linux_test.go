@@ -93,7 +93,7 @@ func inNetNS(t *testing.T, fn func(c *Client)) {
 			t.Errorf("%v", err)
 			return
 		}
-		c, err := Dial()
+		c, err := DialWatching(nil)
 		if err != nil {
 			t.Errorf("Dial: %v", err)
 			return
@@ -317,7 +317,7 @@ func TestHelperSetEPERM(t *testing.T) {
 	if err := addVeth("va", "vb"); err != nil {
 		t.Fatalf("%v (inside unshare -rn)", err)
 	}
-	c, err := Dial()
+	c, err := DialWatching(nil)
 	if err != nil {
 		t.Fatalf("Dial: %v", err)
 	}
@@ -343,5 +343,46 @@ func TestHelperSetEPERM(t *testing.T) {
 	defer cancel()
 	if err := c.Watch(ctx, func(Notification) {}); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("Watch without privilege = %v, want context.DeadlineExceeded", err)
+	}
+}
+
+// TestDialSockets: Dial and DialRecorded open one socket, for requests
+// (a writer or a reader never watches: issue 45 saw every operator write
+// open a second, unused one); DialWatching opens the second a Watch
+// reads, and Watch on a Client without it says so.
+func TestDialSockets(t *testing.T) {
+	fds := func() int {
+		ents, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(ents)
+	}
+	for _, tc := range []struct {
+		name  string
+		dial  func() (*Client, error)
+		socks int
+	}{
+		{"Dial", Dial, 1},
+		{"DialRecorded", func() (*Client, error) { return DialRecorded(nil) }, 1},
+		{"DialWatching", func() (*Client, error) { return DialWatching(nil) }, 2},
+	} {
+		before := fds()
+		c, err := tc.dial()
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if got := fds() - before; got != tc.socks {
+			t.Errorf("%s opened %d descriptors, want %d", tc.name, got, tc.socks)
+		}
+		if tc.socks == 1 {
+			if err := c.Watch(t.Context(), func(Notification) {}); err == nil || !strings.Contains(err.Error(), "DialWatching") {
+				t.Errorf("%s: Watch = %v, want the error naming DialWatching", tc.name, err)
+			}
+		}
+		c.Close()
+		if got := fds(); got != before {
+			t.Errorf("%s: %d descriptors after Close, %d before", tc.name, got, before)
+		}
 	}
 }

@@ -34,8 +34,8 @@ func (r *liveRun) startDCB(ifaces []*liveIface) (stop func()) {
 	if len(names) == 0 {
 		return func() {}
 	}
-	tap := r.newTap() // -w: every reply, recorded
-	dial := dcbnl.DialRecorded
+	tap := r.newTap()          // -w: every reply, recorded
+	dial := dcbnl.DialWatching // the local parameters follow RTNLGRP_DCB
 	if r.cfg.Dialers.DCB != nil {
 		dial = r.cfg.Dialers.DCB
 	}
