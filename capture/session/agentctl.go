@@ -124,10 +124,10 @@ func (r *liveRun) UndoState(iface string) (st engine.LocalState, ok bool) {
 func (r *liveRun) SetAgent(iface string, on bool) (change operator.AgentChange, err error) {
 	if derr := r.do(func() {
 		now := r.now()
-		r.observeHostAgents(now, false) // the host as it is now decides
 		if on {
-			change, err = r.startAgent(iface, now)
+			change, err = r.startAgent(iface, now) // it observes the host, once
 		} else {
+			r.observeHostAgents(now, false) // the host as it is now decides
 			change, err = r.stopAgent(iface, now)
 		}
 	}); derr != nil {
@@ -222,6 +222,8 @@ func (r *liveRun) stopAgent(iface string, now time.Time) (operator.AgentChange, 
 var (
 	hostAgents = func() []engine.HostAgent { return capture.LLDPAgents("/proc") }
 	netAdmin   = capture.NetAdmin
+	// scanAgents is the scan of /proc an observation of the host makes.
+	scanAgents = (*capture.AgentScan).Scan
 )
 
 // observeHost tells the engine what the host allows now (engine
@@ -235,7 +237,7 @@ func (r *liveRun) observeHostAgents(now time.Time, full bool) {
 	if r.agentScan == nil {
 		r.agentScan = &capture.AgentScan{ProcRoot: "/proc"}
 	}
-	ev := engine.HostObserved{At: now, NetAdmin: netAdmin(), Agents: r.agentScan.Scan(full)}
+	ev := engine.HostObserved{At: now, NetAdmin: netAdmin(), Agents: scanAgents(r.agentScan, full)}
 	r.writeTape(now, observedRecord(ev))
 	r.apply(ev)
 }

@@ -57,9 +57,15 @@ func TestSetAgentRuntime(t *testing.T) {
 	if c := snaptest.Iface(t, mustSnap(t, r), "h0").Caps; c.CanWrite || !c.CanAgent {
 		t.Fatalf("before: %+v, want only the agent allowed", c)
 	}
+	scans := 0
+	defer func(f func(*capture.AgentScan, bool) []engine.HostAgent) { scanAgents = f }(scanAgents)
+	scanAgents = func(s *capture.AgentScan, full bool) []engine.HostAgent { scans++; return nil }
 	text, err := b.SetAgent("h0", true)
 	if err != nil || !strings.HasPrefix(text, "dcbtop's agent started: LLDPDUs every 1s (TTL 5 s), willing on, local parameters the defaults") {
 		t.Fatalf("start: %q, %v", text, err)
+	}
+	if scans != 1 {
+		t.Errorf("starting the agent scanned /proc %d times, want once (issue 45: twice, two HostObserved)", scans)
 	}
 	if c := snaptest.Iface(t, mustSnap(t, r), "h0").Caps; !c.CanWrite || !c.CanAgent {
 		t.Errorf("with the agent: %+v", c)
