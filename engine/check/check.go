@@ -39,24 +39,39 @@ type Options struct {
 // with a policy). A check whose inputs the snapshot lacks is UNKNOWN.
 func Run(in *engine.Interface, o Options) []verdict.Result {
 	c := checker{in: in, o: o}
-	c.peer()
-	c.rocePriority()
-	c.rocePFC()
-	c.roceETS()
-	c.pfcAgreement()
-	c.agents()
-	c.pauses()
-	c.ecn()
-	c.linkPause()
-	c.roceGID()
-	c.headroom()
-	c.trust()
-	c.rocePath()
-	if o.Policy != nil {
-		c.policy()
+	for _, k := range checks {
+		if k.name == verdict.CheckPolicy && o.Policy == nil {
+			continue
+		}
+		k.run(&c)
 	}
 	c.fold()
 	return c.out
+}
+
+// checks is every check, in the order a report lists them
+// (verdict.Names, which TestCheckTable ties it to): its name and the
+// checker's method that judges it. A check is one entry here, its name
+// in engine/verdict and its method; its diagnostics' area is
+// checkarea.go's.
+var checks = []struct {
+	name verdict.Name
+	run  func(*checker)
+}{
+	{verdict.CheckPeer, (*checker).peer},
+	{verdict.CheckRoCEPriority, (*checker).rocePriority},
+	{verdict.CheckRoCEPFC, (*checker).rocePFC},
+	{verdict.CheckRoCEETS, (*checker).roceETS},
+	{verdict.CheckPFCAgreement, (*checker).pfcAgreement},
+	{verdict.CheckAgents, (*checker).agents},
+	{verdict.CheckPauses, (*checker).pauses},
+	{verdict.CheckECN, (*checker).ecn},
+	{verdict.CheckLinkPause, (*checker).linkPause},
+	{verdict.CheckRoCEGID, (*checker).roceGID},
+	{verdict.CheckHeadroom, (*checker).headroom},
+	{verdict.CheckTrust, (*checker).trust},
+	{verdict.CheckRoCEPath, (*checker).rocePath},
+	{verdict.CheckPolicy, (*checker).policy},
 }
 
 // noPeerSummary is dcbx-peer's summary without a peer.

@@ -100,3 +100,27 @@ func mapsEqual(a, b map[verdict.Name]verdict.Verdict) bool {
 	}
 	return true
 }
+
+// TestCheckTable: Run's table holds every check of verdict.Names, in its
+// order, and a run names its results by the check that made them.
+func TestCheckTable(t *testing.T) {
+	var names []verdict.Name
+	for _, k := range checks {
+		names = append(names, k.name)
+	}
+	if !slices.Equal(names, verdict.Names) {
+		t.Errorf("Run's checks %q, verdict.Names %q", names, verdict.Names)
+	}
+	for _, k := range checks {
+		if k.name == verdict.CheckPolicy {
+			continue // one result per policy rule, under its own names
+		}
+		c := checker{in: &engine.Interface{Name: "x0"}}
+		k.run(&c)
+		for _, r := range c.out {
+			if r.Check != k.name {
+				t.Errorf("%s's method made a result of %s", k.name, r.Check)
+			}
+		}
+	}
+}
