@@ -24,77 +24,6 @@ import (
 // check never says OK beside a finding of its own area
 // (TestCheckAreas walks every code).
 
-// diagCheck names each diagnostic code's check.
-var diagCheck = map[diag.Code]verdict.Name{
-	// The peer and what dcbtop hears of it.
-	diag.CodeMultiPeer:          verdict.CheckPeer,
-	diag.CodeTooManyNeighbors:   verdict.CheckPeer,
-	diag.CodePeerStale:          verdict.CheckPeer,
-	diag.CodeMaxFrameBelowMTU:   verdict.CheckPeer,
-	diag.CodeVLANNotAdvertised:  verdict.CheckPeer,
-	diag.CodeSeveralSpeakers:    verdict.CheckPeer,
-	diag.CodeDialectUnanswered:  verdict.CheckPFCAgreement,
-	diag.CodeAppConflict:        verdict.CheckRoCEPriority,
-	diag.CodeRoCEMTU:            verdict.CheckRoCEPath,
-	diag.CodePeerLost:           verdict.CheckPeer,
-	diag.CodeDialectConflict:    verdict.CheckPeer,
-	diag.CodeCEEPeerError:       verdict.CheckPeer,
-	diag.CodeMalformed:          verdict.CheckPeer,
-	diag.CodeCaptureError:       verdict.CheckPeer,
-	diag.CodeCaptureRecordOdd:   verdict.CheckPeer,
-	diag.CodeTooManyInterfaces:  verdict.CheckPeer,
-	diag.CodeTLVDiscarded:       verdict.CheckPeer,
-	diag.CodeDuplicateTLV:       verdict.CheckPeer,
-	diag.CodeDialectBoth:        verdict.CheckPeer,
-	diag.CodeCINLegacy:          verdict.CheckPeer,
-	diag.CodeCEEControlMissing:  verdict.CheckPeer,
-	diag.CodeETSBandwidthSum:    verdict.CheckRoCEETS,
-	diag.CodeETSBandwidthRange:  verdict.CheckRoCEETS,
-	diag.CodeETSBandwidthNonETS: verdict.CheckRoCEETS,
-	diag.CodeETSPrioTCRange:     verdict.CheckRoCEETS,
-	diag.CodeETSTSAReserved:     verdict.CheckRoCEETS,
-	diag.CodeETSMaxTCsRange:     verdict.CheckRoCEETS,
-	diag.CodeCEEPGBandwidthSum:  verdict.CheckRoCEETS,
-	diag.CodeCEEPGIDReserved:    verdict.CheckRoCEETS,
-	diag.CodeETSMismatch:        verdict.CheckRoCEETS,
-	diag.CodeNoETSReco:          verdict.CheckRoCEETS,
-	diag.CodePFCTCShared:        verdict.CheckRoCEETS,
-	diag.CodeETSDiffersFromReco: verdict.CheckRoCEETS,
-	diag.CodePFCCapRange:        verdict.CheckRoCEPFC,
-	diag.CodePFCCapExceeded:     verdict.CheckRoCEPFC,
-	diag.CodePFCMismatch:        verdict.CheckPFCAgreement,
-	diag.CodeBothWilling:        verdict.CheckPFCAgreement,
-	diag.CodeNeitherWilling:     verdict.CheckPFCAgreement,
-	diag.CodeLocalUnknown:       verdict.CheckPFCAgreement,
-	diag.CodeAppSelector:        verdict.CheckRoCEPriority,
-	diag.CodeAppDSCPRange:       verdict.CheckRoCEPriority,
-	diag.CodeAppEthertypeRange:  verdict.CheckRoCEPriority,
-	diag.CodeAppDuplicate:       verdict.CheckRoCEPriority,
-	diag.CodeAppPriorityRange:   verdict.CheckRoCEPriority,
-	diag.CodeTLVTooLong:         verdict.CheckRoCEPriority,
-	diag.CodePFCPrioNoApp:       verdict.CheckRoCEPriority,
-	diag.CodeRoCEToSNotLossless: verdict.CheckRoCEPriority,
-	diag.CodeRDMAOnLossy:        verdict.CheckRoCEPriority,
-	diag.CodeDualLocalAgent:     verdict.CheckAgents,
-	diag.CodeFirmwareDCBX:       verdict.CheckAgents,
-	diag.CodeNICDiffers:         verdict.CheckAgents,
-	diag.CodePauseStorm:         verdict.CheckPauses,
-	diag.CodePauseWithoutPFC:    verdict.CheckPauses,
-	diag.CodePFCNoPauses:        verdict.CheckPauses,
-	diag.CodePFCStall:           verdict.CheckPauses,
-	diag.CodeLossyFabric:        verdict.CheckPauses,
-	diag.CodeCNPWithoutECN:      verdict.CheckECN,
-	diag.CodeCNPPriorityLossy:   verdict.CheckECN,
-	diag.CodeECNNeverMarked:     verdict.CheckECN,
-	diag.CodeRoCEToSECN:         verdict.CheckECN,
-	diag.CodeLinkPauseWithPFC:   verdict.CheckLinkPause,
-	diag.CodeLinkPauseFrames:    verdict.CheckLinkPause,
-	diag.CodeRoCEGIDNotV2:       verdict.CheckRoCEGID,
-	diag.CodePFCNoHeadroom:      verdict.CheckHeadroom,
-	diag.CodeTrustMismatch:      verdict.CheckTrust,
-	diag.CodeCountersError:      verdict.CheckRoCEPath,
-}
-
 // hopCheck names each RoCE path hop's check ("" for the ToS hop, judged
 // through its diagnostics).
 var hopCheck = map[lossless.RoCEHop]verdict.Name{
@@ -132,7 +61,7 @@ func (c *checker) fold() {
 	for i := range c.out {
 		r := &c.out[i]
 		for _, d := range c.in.Diagnostics {
-			if diagCheck[d.Code] != r.Check || d.Severity == diag.SeverityInfo {
+			if diag.CheckOf(d.Code) != r.Check || d.Severity == diag.SeverityInfo {
 				continue
 			}
 			r.Evidence = appendOnce(r.Evidence, "diagnostic "+string(d.Code))

@@ -22,15 +22,22 @@ import (
 // does the same through its check. At 54a24de `pauses` said OK beside
 // pfc-stall and `ecn` OK beside ecn-never-marked.
 func TestCheckAreas(t *testing.T) {
+	diagCheck := map[diag.Code]verdict.Name{}
+	for _, e := range diag.Catalogue {
+		if _, twice := diagCheck[e.Code]; twice {
+			t.Errorf("diag.Catalogue has %s twice", e.Code)
+		}
+		diagCheck[e.Code] = e.Check
+	}
 	for _, code := range diag.Codes() {
-		if _, ok := diagCheck[code]; !ok {
+		if diag.CheckOf(code) == "" {
 			t.Errorf("diagnostic %s belongs to no check", code)
 		}
 	}
 	covered := map[verdict.Name]bool{}
 	for code, c := range diagCheck {
 		if diag.Rule(code) == "" {
-			t.Errorf("diagCheck names %s, which has no rule (Rule)", code)
+			t.Errorf("diag.Catalogue has %s without its rule", code)
 		}
 		if !slices.Contains(verdict.Names, c) {
 			t.Errorf("%s belongs to %q, not a check", code, c)
