@@ -37,39 +37,55 @@ type Options struct {
 // with a policy). A check whose inputs the snapshot lacks is UNKNOWN.
 func Run(in *engine.Interface, o Options) []verdict.Result {
 	c := checker{in: in, o: o}
-	for _, k := range checks {
-		if k.name == verdict.CheckPolicy && o.Policy == nil {
+	for _, n := range verdict.Names {
+		if n == verdict.CheckPolicy && o.Policy == nil {
 			continue
 		}
-		k.run(&c)
+		c.run(n)
 	}
 	c.fold()
 	return c.out
 }
 
-// checks is every check, in the order a report lists them
-// (verdict.Names, which TestCheckTable ties it to): its name and the
-// checker's method that judges it. A check is one entry here, its name
-// in engine/verdict and its method; its diagnostics' area is
-// checkarea.go's.
-var checks = []struct {
-	name verdict.Name
-	run  func(*checker)
-}{
-	{verdict.CheckPeer, (*checker).peer},
-	{verdict.CheckRoCEPriority, (*checker).rocePriority},
-	{verdict.CheckRoCEPFC, (*checker).rocePFC},
-	{verdict.CheckRoCEETS, (*checker).roceETS},
-	{verdict.CheckPFCAgreement, (*checker).pfcAgreement},
-	{verdict.CheckAgents, (*checker).agents},
-	{verdict.CheckPauses, (*checker).pauses},
-	{verdict.CheckECN, (*checker).ecn},
-	{verdict.CheckLinkPause, (*checker).linkPause},
-	{verdict.CheckRoCEGID, (*checker).roceGID},
-	{verdict.CheckHeadroom, (*checker).headroom},
-	{verdict.CheckTrust, (*checker).trust},
-	{verdict.CheckRoCEPath, (*checker).rocePath},
-	{verdict.CheckPolicy, (*checker).policy},
+// run judges the check n with its method, and reports whether n is one
+// (TestCheckTable: every name of verdict.Names is). Run takes the checks
+// in verdict.Names' order, which is the report's; a check is its name
+// there and its case here (a switch rather than a table of method values,
+// which would put the checker on the heap at every Run).
+func (c *checker) run(n verdict.Name) bool {
+	switch n {
+	case verdict.CheckPeer:
+		c.peer()
+	case verdict.CheckRoCEPriority:
+		c.rocePriority()
+	case verdict.CheckRoCEPFC:
+		c.rocePFC()
+	case verdict.CheckRoCEETS:
+		c.roceETS()
+	case verdict.CheckPFCAgreement:
+		c.pfcAgreement()
+	case verdict.CheckAgents:
+		c.agents()
+	case verdict.CheckPauses:
+		c.pauses()
+	case verdict.CheckECN:
+		c.ecn()
+	case verdict.CheckLinkPause:
+		c.linkPause()
+	case verdict.CheckRoCEGID:
+		c.roceGID()
+	case verdict.CheckHeadroom:
+		c.headroom()
+	case verdict.CheckTrust:
+		c.trust()
+	case verdict.CheckRoCEPath:
+		c.rocePath()
+	case verdict.CheckPolicy:
+		c.policy()
+	default:
+		return false
+	}
+	return true
 }
 
 // noPeerSummary is dcbx-peer's summary without a peer.
