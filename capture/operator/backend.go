@@ -6,13 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/dcbtop/dcbtop/engine/dcb"
 
-	"github.com/dcbtop/dcbtop/capture/kernel"
-	"github.com/dcbtop/dcbtop/capture/rdma"
 	"github.com/dcbtop/dcbtop/capture/snapfile"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/check"
@@ -28,11 +25,10 @@ import (
 type Run interface {
 	// Write hands an operator's write (undo: its undo) on iface to the
 	// host layer, which decides where it goes: dcbtop's agent, done and
-	// answered at once, or the kernel, returned as the WriteKernel to
-	// carry out and report with KernelWritten. A refusal is an error.
-	Write(iface string, change *dcb.Params, willing *bool, undo bool) (host.Applied, *host.WriteKernel, error)
-	// KernelWritten reports a WriteKernel's result to the host layer.
-	KernelWritten(w host.WriteKernel, res engine.WriteResult) error
+	// answered at once, or the kernel, which the run's effects write;
+	// the kernel's typed result is then returned (kres), the host layer
+	// having taken it. A refusal is an error.
+	Write(iface string, change *dcb.Params, willing *bool, undo bool) (ap host.Applied, kres *engine.WriteResult, err error)
 	// UndoState is the state an undo on iface restores (the host's, one
 	// level for the agent's and the kernel's writes alike).
 	UndoState(iface string) (engine.LocalState, bool)
@@ -40,53 +36,38 @@ type Run interface {
 	SetAgent(iface string, on bool) (AgentChange, error)
 	// PreviewQoS is the engine's PreviewQoS of c on iface, now.
 	PreviewQoS(iface string, c engine.QoSChange) (engine.QoSPreview, error)
+	// WriteQoS hands a host QoS write (undo: the undo of the last one) on
+	// iface to the host layer, which the run's effects write; its typed
+	// result is returned, the host layer having taken it (the QoS undo).
+	WriteQoS(iface string, c engine.QoSChange, undo bool) (engine.QoSWriteResult, error)
+	// QoSUndo is the change that undoes the last host QoS write on iface,
+	// while it is the last write there.
+	QoSUndo(iface string) (engine.QoSChange, bool)
 }
 
 // A Backend carries out what the screen's keys ask for (it implements
-// ui.Backend): applies and undo through dcbtop's agent or the kernel, the
-// agent's start and stop, and snapshot exports. What may be done is the
-// snapshot's (engine.Interface.Caps) for the screen and the host layer's
-// decision at the write: the backend asks nothing beforehand. Every method
-// is safe for concurrent use and may block.
+// ui.Backend), one call into the live run each: applies and undo, the
+// agent's start and stop, host QoS fixes (the host layer decides, the
+// run's effects write the kernel: the backend has no kernel code), and
+// snapshot exports. What may be done is the snapshot's
+// (engine.Interface.Caps) for the screen and the host layer's decision at
+// the write: the backend asks nothing beforehand. Every method is safe
+// for concurrent use and may block.
 type Backend struct {
 	replay bool
 	dir    string // --snapshot-dir
 	// snap returns the latest snapshot published to the screen.
 	snap func() (engine.Snapshot, bool)
-	live Run // nil in a replay
-
-	// Seams for tests.
-	dial func() (kernel.Client, func(), error)
-	now  func() time.Time
-	// configfs is where rdma_cm's configfs is written (the sysfs root's
-	// kernel/config).
-	configfs rdma.WriteFS
-
-	mu sync.Mutex // serializes kernel writes
-	// qosUndo is, per interface, the undo of the last host QoS fix while
-	// it is the last write there (one level).
-	qosUndo map[string]engine.QoSChange
+	live Run              // nil in a replay
+	now  func() time.Time // a seam for tests
 }
 
 // NewBackend returns the screen's backend of a live run (run), or of a
 // replay (run nil), which writes nothing but exports. snap returns the
 // latest snapshot published to the screen; exports go to dir.
 func NewBackend(dir string, snap func() (engine.Snapshot, bool), run Run) *Backend {
-	return &Backend{replay: run == nil, dir: dir, snap: snap, live: run, dial: kernel.Dial, now: time.Now}
+	return &Backend{replay: run == nil, dir: dir, snap: snap, live: run, now: time.Now}
 }
-
-// SetSysfsRoot makes the host QoS fixes write rdma_cm's configfs under
-// root (DCBTOP_SYSFS_ROOT), "" for /sys.
-func (b *Backend) SetSysfsRoot(root string) {
-	if root == "" {
-		root = "/sys"
-	}
-	b.configfs = rdma.DirWriter(root)
-}
-
-// SetConfigFS makes the host QoS fixes write rdma_cm's configfs in fs
-// (the demo's simulated NIC's).
-func (b *Backend) SetConfigFS(fs rdma.WriteFS) { b.configfs = fs }
 
 // replayWhy is the answer to every write in a replay.
 var replayWhy = engine.ReadOnly().WriteWhy()
@@ -141,20 +122,22 @@ func (b *Backend) UndoState(iface string) (engine.LocalState, bool) {
 }
 
 // write carries out an apply or undo as the host layer decides it: the
-// agent's answer, or the kernel write it asks for.
+// agent's answer, or the kernel's result. A kernel result's message is
+// its one rendering (engine.WriteResult), without the interface name:
+// the screen adds it.
 func (b *Backend) write(iface string, local *dcb.Params, willing *bool, undo bool) (string, error) {
 	if err := b.writable(iface); err != nil {
 		return "", err
 	}
-	ap, wk, err := b.live.Write(iface, local, willing, undo)
-	if err == nil {
-		b.forgetQoSUndo(iface) // the last write here is this one
-	}
+	ap, kres, err := b.live.Write(iface, local, willing, undo)
 	switch {
 	case err != nil:
 		return "", err
-	case wk != nil:
-		return b.kernel(*wk)
+	case kres != nil:
+		if err := kres.Failure(); err != nil {
+			return "", err
+		}
+		return kres.String(), nil
 	case undo:
 		return agentResult("undone on dcbtop's agent", ap), nil
 	}
@@ -177,36 +160,6 @@ func agentResult(what string, ap host.Applied) string {
 		rb = ap.Advertised.String() // says willing or not willing
 	}
 	return s + "; now advertising " + rb
-}
-
-// kernel carries out a WriteKernel through DCB netlink (kernel.Apply: one
-// read, only what changes is written, one read back) and reports the
-// typed result to the host layer (the undo state; the state read back
-// becomes the engine's at once). Its message is the result's one
-// rendering (engine.WriteResult), without the interface name: the screen
-// adds it.
-func (b *Backend) kernel(w host.WriteKernel) (string, error) {
-	return b.withKernel(func(c kernel.Client) (string, error) {
-		res := kernel.Apply(c, w.Interface, w.Params, w.Willing)
-		_ = b.live.KernelWritten(w, res)
-		if err := res.Failure(); err != nil {
-			return "", err
-		}
-		return res.String(), nil
-	})
-}
-
-// withKernel runs fn with a DCB netlink client, one kernel write at a
-// time.
-func (b *Backend) withKernel(fn func(c kernel.Client) (string, error)) (string, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	c, closeC, err := b.dial()
-	if err != nil {
-		return "", fmt.Errorf("DCB netlink: %w", err)
-	}
-	defer closeC()
-	return fn(c)
 }
 
 // SetAgent starts or stops dcbtop's agent on iface.
@@ -302,39 +255,31 @@ func (b *Backend) preview(iface string, f engine.QoSFix) (engine.FixPreview, err
 	return engine.FixPreview{Fix: f, Lines: pv.Lines, Changes: append(pv.Changes(), check.Changes(&pv.Before, &pv.After, check.Options{})...)}, nil
 }
 
-// ApplyQoS writes change on iface through DCB netlink and configfs
-// (kernel.ApplyQoS: read back) and keeps its undo, unless it is that
-// undo (undo), which it uses up.
+// ApplyQoS writes change on iface through the host layer (the run's
+// effects: DCB netlink and configfs, read back); the host keeps its undo,
+// unless it is that undo (undo), which it uses up.
 func (b *Backend) ApplyQoS(iface string, change engine.QoSChange, undo bool) (string, error) {
 	if err := b.writable(iface); err != nil {
 		return "", err
 	}
-	return b.withKernel(func(c kernel.Client) (string, error) {
-		if b.configfs == nil {
-			b.configfs = rdma.DirWriter("/sys")
-		}
-		res := kernel.ApplyQoS(c, b.configfs, iface, change)
-		if b.qosUndo == nil {
-			b.qosUndo = map[string]engine.QoSChange{}
-		}
-		delete(b.qosUndo, iface)
-		if u, _ := res.Undo(change); !undo && len(res.Written) > 0 && !u.Empty() {
-			b.qosUndo[iface] = u
-		}
-		if res.Err != nil {
-			return "", errors.New(res.String())
-		}
-		return res.String(), nil
-	})
+	res, err := b.live.WriteQoS(iface, change, undo)
+	switch {
+	case err != nil:
+		return "", err
+	case res.Err != nil:
+		return "", errors.New(res.String())
+	}
+	return res.String(), nil
 }
 
 // QoSUndo returns the undo of the last host QoS fix on iface, previewed,
 // while it is the last write there.
 func (b *Backend) QoSUndo(iface string) (engine.FixPreview, bool) {
-	b.mu.Lock()
-	u, ok := b.qosUndo[iface]
-	b.mu.Unlock()
-	if !ok || b.replay {
+	if b.replay {
+		return engine.FixPreview{}, false
+	}
+	u, ok := b.live.QoSUndo(iface)
+	if !ok {
 		return engine.FixPreview{}, false
 	}
 	fp, err := b.preview(iface, engine.QoSFix{Change: u, Why: "restores what the NIC held before the last fix"})
@@ -342,11 +287,4 @@ func (b *Backend) QoSUndo(iface string) (engine.FixPreview, bool) {
 		return engine.FixPreview{}, false
 	}
 	return fp, true
-}
-
-// forgetQoSUndo drops iface's host QoS undo: another write came after it.
-func (b *Backend) forgetQoSUndo(iface string) {
-	b.mu.Lock()
-	delete(b.qosUndo, iface)
-	b.mu.Unlock()
 }

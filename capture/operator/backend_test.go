@@ -36,9 +36,10 @@ func snapOf(s engine.Snapshot) func() (engine.Snapshot, bool) {
 }
 
 // A fakeLive records the backend's calls into a live run. With h set, a
-// real host layer decides each write and keeps the undo state (the
-// kernel's path); without, a write is the agent's and answered with
-// applied, or refused with err.
+// real host layer decides each write and keeps the undo state, and the
+// kernel's effects are carried out through kw as the run's effects do
+// (capture/session's runEffects): the kernel's path; without, a write is
+// the agent's and answered with applied, or refused with err.
 type fakeLive struct {
 	mu      sync.Mutex
 	calls   []string
@@ -46,7 +47,8 @@ type fakeLive struct {
 	applied host.Applied
 	err     error
 	h       *host.Host
-	results []engine.WriteResult // reported with kernelWritten
+	kw      *kernel.Writer
+	results []engine.WriteResult // reported to the host
 	undo    map[string]engine.LocalState
 }
 
@@ -58,7 +60,7 @@ type fakeWrite struct {
 	Undo    bool
 }
 
-func (f *fakeLive) Write(iface string, change *dcb.Params, willing *bool, undo bool) (host.Applied, *host.WriteKernel, error) {
+func (f *fakeLive) Write(iface string, change *dcb.Params, willing *bool, undo bool) (host.Applied, *engine.WriteResult, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.calls = append(f.calls, "write "+iface)
@@ -78,10 +80,47 @@ func (f *fakeLive) Write(iface string, change *dcb.Params, willing *bool, undo b
 	}
 	for _, e := range res.Effects {
 		if k, ok := e.(host.WriteKernel); ok {
-			return ap, &k, err
+			kres, derr := f.kw.Apply(k.Interface, k.Params, k.Willing)
+			if derr != nil {
+				kres = kernel.Failed(k.Interface, derr)
+			}
+			f.results = append(f.results, kres)
+			f.h.KernelWritten(k, kres, t0())
+			return ap, &kres, err
 		}
 	}
 	return ap, nil, err
+}
+
+// WriteQoS has the host decide and carries out its WriteQoS through kw.
+func (f *fakeLive) WriteQoS(iface string, c engine.QoSChange, undo bool) (engine.QoSWriteResult, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	res, err := f.h.WriteQoS(iface, c, undo, t0())
+	if err != nil {
+		return engine.QoSWriteResult{}, err
+	}
+	for _, e := range res.Effects {
+		if w, ok := e.(host.WriteQoS); ok {
+			qres, derr := f.kw.ApplyQoS(w.Interface, w.Change)
+			if derr != nil {
+				qres = kernel.QoSFailed(w.Interface, derr)
+			}
+			f.h.QoSWritten(w, qres, t0())
+			return qres, nil
+		}
+	}
+	return engine.QoSWriteResult{}, errors.New("no WriteQoS effect")
+}
+
+// QoSUndo is the host's.
+func (f *fakeLive) QoSUndo(iface string) (engine.QoSChange, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.h == nil {
+		return engine.QoSChange{}, false
+	}
+	return f.h.QoSUndo(iface)
 }
 
 // PreviewQoS is the host's engine's (none without h).
@@ -92,16 +131,6 @@ func (f *fakeLive) PreviewQoS(iface string, c engine.QoSChange) (engine.QoSPrevi
 		return engine.QoSPreview{}, errors.New("no engine in this test")
 	}
 	return f.h.Engine().PreviewQoS(iface, c)
-}
-
-func (f *fakeLive) KernelWritten(w host.WriteKernel, res engine.WriteResult) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.results = append(f.results, res)
-	if f.h != nil {
-		f.h.KernelWritten(w, res, t0())
-	}
-	return nil
 }
 
 func (f *fakeLive) UndoState(iface string) (engine.LocalState, bool) {
@@ -180,7 +209,6 @@ func liveSnapshotHost(t *testing.T, h engine.HostObserved) engine.Snapshot {
 
 func testBackend(s engine.Snapshot, live Run) *Backend {
 	b := NewBackend(os.TempDir(), snapOf(s), live)
-	b.dial = func() (kernel.Client, func(), error) { return nil, nil, errors.New("no dcbnl in this test") }
 	return b
 }
 
@@ -331,9 +359,8 @@ func TestBackendApplyAgent(t *testing.T) {
 func TestBackendApplyKernel(t *testing.T) {
 	s := liveSnapshot(t)
 	fake := kerneltest.NewFake()
-	fl := &fakeLive{h: kernelHost(t)}
+	fl := &fakeLive{h: kernelHost(t), kw: kernel.NewWriter(func() (kernel.Client, func(), error) { return fake, func() {}, nil }, nil)}
 	b := testBackend(s, fl)
-	b.dial = func() (kernel.Client, func(), error) { return fake, func() {}, nil }
 	p := &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1<<3 | 1<<4}}
 	text, err := b.Apply("nl", nil, p)
 	if err != nil || text != "applied through dcbnl and read back: PFC" {

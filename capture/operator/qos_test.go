@@ -40,14 +40,15 @@ func TestQoSFix(t *testing.T) {
 		QoS: &lossless.PortQoSSample{Trust: []string{"pcp"}, PFCDelay: &d, Source: "dcbnl IEEE_GET",
 			Buffer: &lossless.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{130944, 130944}, TotalBytes: 524288}}})
 	snap := h.Engine().Snapshot()
-	b := NewBackend(t.TempDir(), snapOf(snap), &fakeLive{h: h})
+	fl := &fakeLive{h: h}
+	b := NewBackend(t.TempDir(), snapOf(snap), fl)
 	f := kerneltest.NewFake()
 	mode := dcbnl.ModeHost | dcbnl.ModeIEEE
 	f.Mode = &mode
 	f.State.AppTrust = []uint8{255}
 	f.State.App = []dcbnl.App{{Selector: 5, Priority: 3, Protocol: 26}}
 	var reqs []kerneltest.Request
-	b.dial = func() (kernel.Client, func(), error) { return f.NetlinkLog(t, &reqs), func() {}, nil }
+	fl.kw = kernel.NewWriter(func() (kernel.Client, func(), error) { return f.NetlinkLog(t, &reqs), func() {}, nil }, nil)
 
 	fixes, err := b.QoSFixes("eth0")
 	if err != nil {

@@ -65,10 +65,12 @@ func (r *liveRun) doCtx(ctx context.Context, fn func()) error {
 // Write hands the operator's write (or, with undo, its undo) on iface
 // to the host layer on the engine goroutine (host.Write, host.UndoWrite),
 // which decides where it goes: dcbtop's agent, answered at once, or the
-// kernel, returned as the WriteKernel the caller carries out (off the
-// engine goroutine: a driver's write may take long) and reports with
-// KernelWritten.
-func (r *liveRun) Write(iface string, change *dcb.Params, willing *bool, undo bool) (ap host.Applied, wk *host.WriteKernel, err error) {
+// kernel, a WriteKernel the run's effects carry out (runEffects); Write
+// then waits for the kernel's typed result, which the host layer has
+// taken by then (the undo state, the state read back).
+func (r *liveRun) Write(iface string, change *dcb.Params, willing *bool, undo bool) (ap host.Applied, kres *engine.WriteResult, err error) {
+	ans := make(chan written, 1)
+	waits := false
 	if derr := r.do(func() {
 		r.observeHostAgents(r.now(), false) // the host as it is now decides
 		var res host.Result
@@ -77,16 +79,17 @@ func (r *liveRun) Write(iface string, change *dcb.Params, willing *bool, undo bo
 		} else {
 			ap, res, err = hostWrite(r.h, iface, change, willing, r.now())
 		}
-		for _, e := range res.Effects {
-			if k, ok := e.(host.WriteKernel); ok {
-				wk = &k
-			}
-		}
+		r.answer = ans
 		r.carryOut(res, false)
+		waits, r.answer = r.answer == nil, nil
 	}); derr != nil {
 		return host.Applied{}, nil, derr
 	}
-	return ap, wk, err
+	if waits {
+		w := <-ans
+		return ap, &w.kernel, err
+	}
+	return ap, nil, err
 }
 
 // hostWrite and hostUndoWrite are the host's Write and UndoWrite
@@ -96,10 +99,37 @@ var (
 	hostUndoWrite = (*host.Host).UndoWrite
 )
 
-// KernelWritten reports the result of a WriteKernel to the host layer: the
-// undo state, and the state read back for the engine.
-func (r *liveRun) KernelWritten(w host.WriteKernel, res engine.WriteResult) error {
-	return r.do(func() { r.carryOut(r.h.KernelWritten(w, res, r.now()), false) })
+// WriteQoS hands a host QoS write (undo: the undo of the last one) on
+// iface to the host layer (host.WriteQoS), has the run's effects carry
+// it out and waits for its typed result, which the host layer has taken
+// by then (the QoS undo).
+func (r *liveRun) WriteQoS(iface string, c engine.QoSChange, undo bool) (engine.QoSWriteResult, error) {
+	ans := make(chan written, 1)
+	var err error
+	waits := false
+	if derr := r.do(func() {
+		var res host.Result
+		res, err = r.h.WriteQoS(iface, c, undo, r.now())
+		r.answer = ans
+		r.carryOut(res, false)
+		waits, r.answer = r.answer == nil, nil
+	}); derr != nil {
+		return engine.QoSWriteResult{}, derr
+	}
+	if err != nil || !waits {
+		return engine.QoSWriteResult{}, err
+	}
+	return (<-ans).qos, nil
+}
+
+// QoSUndo returns the change that undoes the last host QoS write on
+// iface while it is the last write there (the host's, on the engine
+// goroutine).
+func (r *liveRun) QoSUndo(iface string) (c engine.QoSChange, ok bool) {
+	if err := r.do(func() { c, ok = r.h.QoSUndo(iface) }); err != nil {
+		return engine.QoSChange{}, false
+	}
+	return c, ok
 }
 
 // PreviewQoS is the engine's PreviewQoS of c on iface (on the engine

@@ -430,9 +430,8 @@ func (r *liveRun) applyFrame(fr engine.FrameReceived) {
 }
 
 // carryOut does what a host result asks of the run: indications to the
-// outputs, warnings said once, then the effects in order (LLDPDUs sent,
-// control sockets released) and the capture status of the interfaces
-// whose agent's state changed. fresh says the result is a peer's frame's
+// outputs, warnings said once, the capture status of the interfaces
+// whose agent's state changed, then the effects in order (runEffects). fresh says the result is a peer's frame's
 // (its TTL starts again) or moved counts only (countsOnly): it is
 // published with the next refresh.
 func (r *liveRun) carryOut(res host.Result, fresh bool) {
@@ -463,20 +462,7 @@ func (r *liveRun) carryOut(res host.Result, fresh bool) {
 			r.apply(li.status(now))
 		}
 	}
-	for _, e := range effects {
-		switch e := e.(type) {
-		case host.Transmit:
-			if li := r.byName[e.Interface]; li != nil {
-				r.send(li, e.Frame, now)
-			}
-		case host.Release:
-			if li := r.byName[e.Interface]; li != nil {
-				li.closeControl()
-			}
-		case host.ProgramNIC:
-			r.programNIC(e)
-		}
-	}
+	r.runEffects(effects, now)
 }
 
 // advertiseErr is the host's AdvertiseErr (a variable: tests inject the

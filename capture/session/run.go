@@ -21,6 +21,7 @@ import (
 	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/capture/counters"
+	"github.com/dcbtop/dcbtop/capture/kernel"
 	"github.com/dcbtop/dcbtop/capture/metricserver"
 	"github.com/dcbtop/dcbtop/capture/operator"
 	"github.com/dcbtop/dcbtop/capture/output"
@@ -185,7 +186,7 @@ func Start(cfg Config) (rt *Runtime, err error) {
 		if rt.liveRun != nil {
 			dropAll(rt.added) // interfaces that appeared (the loop has returned)
 			rt.letGo.Wait()
-			rt.nicWrites.Wait()
+			rt.writes.Wait()
 		}
 		return nil
 	})
@@ -353,12 +354,7 @@ func (rt *Runtime) Backend(dir string) *operator.Backend {
 	if rt.replay != nil {
 		return operator.NewBackend(dir, rt.feed.Snapshot, nil)
 	}
-	b := operator.NewBackend(dir, rt.feed.Snapshot, rt.liveRun)
-	b.SetSysfsRoot(rt.liveRun.cfg.SysfsRoot) // rdma_cm's configfs for the host QoS fixes
-	if fs := rt.liveRun.cfg.ConfigFS; fs != nil {
-		b.SetConfigFS(fs)
-	}
-	return b
+	return operator.NewBackend(dir, rt.feed.Snapshot, rt.liveRun)
 }
 
 // ReplayProgress returns a replay's progress (zero for a live run).
@@ -537,9 +533,13 @@ type liveRun struct {
 	letGoNames map[string]bool
 	// letGo closes the sockets of interfaces let go; Close waits for it.
 	letGo sync.WaitGroup
-	// nicWrites are the agents' writes to their NICs under way
-	// (programNIC); Close waits for them.
-	nicWrites sync.WaitGroup
+	// writes are the kernel writes under way (runEffects); Close waits
+	// for them. kw is the run's kernel writer (writer); answer, the
+	// channel of the operator's write whose effects are being carried
+	// out (takeAnswer).
+	writes sync.WaitGroup
+	kw     *kernel.Writer
+	answer chan<- written
 	// linkEvents carries the link watcher's events to the loop.
 	linkEvents chan capture.LinkEvent
 	// control carries the control sockets' (and the screen's) requests to

@@ -300,14 +300,12 @@ func apply(ctx context.Context, o *applyOptions, env Env) error {
 		}
 		return fmt.Errorf("%s: the dcbtop agent of %s no longer runs (its control socket %s refuses connections), and the kernel did not take it either: %w", o.iface, o.iface, dead, errors.Unwrap(err))
 	}
-	c, closeC, err := kernel.Dial()
-	if err != nil {
-		return deadAgent(fmt.Errorf("%s: DCB netlink: %w", o.iface, err))
+	res, err := kernel.NewWriter(nil, nil).Apply(o.iface, params, o.willing)
+	if de := (*kernel.DialError)(nil); errors.As(err, &de) {
+		return deadAgent(fmt.Errorf("%s: DCB netlink: %w", o.iface, de.Err))
 	}
-	defer closeC()
 	// The result's lines (notes, then what was applied) go to stdout, its
 	// failure to stderr, each after the interface name.
-	res := kernel.Apply(c, o.iface, params, o.willing)
 	for _, l := range res.Lines() {
 		fmt.Fprintf(env.Stdout, "%s: %s\n", o.iface, l)
 	}

@@ -149,11 +149,8 @@ func qosEngine(iface string) (*engine.Engine, error) {
 	e := engine.New(engine.Config{Judge: check.Judge})
 	e.Apply(engine.HostObserved{At: now, NetAdmin: capture.NetAdmin()})
 	e.Apply(engine.LinkChanged{Interface: iface, At: now, Ifindex: l.Index, MAC: lldp.MAC(l.MAC), Up: l.Up})
-	if c, closeC, err := kernel.Dial(); err == nil {
-		if ev, ok := kernel.Local(c, iface, now); ok {
-			e.Apply(ev)
-		}
-		closeC()
+	if ev, ok := kernel.NewWriter(nil, nil).Read(iface, now); ok {
+		e.Apply(ev)
 	}
 	s := counters.Open(root, eth, nil, counters.Dialers{})
 	defer s.Close()
@@ -192,16 +189,14 @@ func applyQoS(o *applyOptions, env Env) error {
 		say("dry run: nothing written")
 		return nil
 	}
-	c, closeC, err := kernel.Dial()
-	if err != nil {
-		return fmt.Errorf("%s: DCB netlink: %w", o.iface, err)
-	}
-	defer closeC()
 	root, _ := sysfsRoot()
 	if root == "" {
 		root = "/sys"
 	}
-	res := kernel.ApplyQoS(c, rdma.DirWriter(root), o.iface, o.qos)
+	res, err := kernel.NewWriter(nil, rdma.DirWriter(root)).ApplyQoS(o.iface, o.qos)
+	if err != nil {
+		return fmt.Errorf("%s: %w", o.iface, err)
+	}
 	for _, n := range res.Notes {
 		say("note: %s", n)
 	}

@@ -221,7 +221,7 @@ func (h *Host) Apply(iface string, change *dcb.Params, willing *bool, at time.Ti
 	}
 	before := engine.LocalState{Willing: p.willing, Params: p.local.Clone()}
 	ap := h.setLocal(p, before, engine.LocalState{Willing: w, Params: next}, at)
-	p.undo, p.undone = &before, false
+	p.undo, p.undone, p.qosUndo = &before, false, nil
 	res := h.end(at) // the agent takes the resolved state here
 	ap.Advertised = p.agent.Advertising()
 	return ap, res, nil
@@ -244,7 +244,7 @@ func (h *Host) UndoApply(iface string, at time.Time) (Applied, Result, error) {
 	}
 	cur := engine.LocalState{Willing: p.willing, Params: p.local.Clone()}
 	ap := h.setLocal(p, cur, prev, at)
-	p.undo, p.undone = nil, true
+	p.undo, p.undone, p.qosUndo = nil, true, nil
 	res := h.end(at)
 	ap.Advertised = p.agent.Advertising()
 	return ap, res, nil
@@ -308,6 +308,7 @@ func (h *Host) Write(iface string, change *dcb.Params, willing *bool, at time.Ti
 		return Applied{}, h.end(at), err
 	}
 	h.effects = append(h.effects, WriteKernel{Interface: iface, Params: change.Clone(), Willing: willing})
+	h.port(iface).qosUndo = nil // the last write here is this one
 	return Applied{Interface: iface, Target: engine.WriteKernel}, h.end(at), nil
 }
 
@@ -329,6 +330,7 @@ func (h *Host) UndoWrite(iface string, at time.Time) (Applied, Result, error) {
 	}
 	w := p.undo.Willing
 	h.effects = append(h.effects, WriteKernel{Interface: iface, Params: p.undo.Params.Clone(), Willing: &w, Undo: true})
+	p.qosUndo = nil
 	return Applied{Interface: iface, Target: engine.WriteKernel}, h.end(at), nil
 }
 

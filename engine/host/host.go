@@ -111,6 +111,9 @@ type port struct {
 	// undo is refused for what it is.
 	undo   *engine.LocalState
 	undone bool
+	// qosUndo restores what the last host QoS write changed (QoSWritten),
+	// while it is the last write here (one level).
+	qosUndo *engine.QoSChange
 
 	// nicCheck says the NIC's programming is to be looked at when the
 	// Result ends (the operational parameters, the NIC's state or the

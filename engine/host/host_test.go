@@ -581,3 +581,72 @@ func lldpdu(t *testing.T, frame []byte) []byte {
 	}
 	return pdu
 }
+
+// TestWriteQoS: a host QoS write is an effect; its result's undo is the
+// one level of QoS undo while it is the last write (a DCBX write, by the
+// agent or the kernel, drops it), an undo uses it up, and a write that
+// changed nothing or failed leaves none.
+func TestWriteQoS(t *testing.T) {
+	at := t0.Add(10 * time.Second)
+	driver := agent.DefaultLocal()
+	trust := engine.QoSChange{Trust: []string{"dscp", "pcp"}}
+	pcp := []string{"pcp"}
+	done := engine.QoSWriteResult{Interface: "h0", Before: engine.QoSState{Trust: pcp},
+		After: engine.QoSState{Trust: trust.Trust}, Written: []string{"trust"}}
+	written := func(t *testing.T, h *Host, undo bool, res engine.QoSWriteResult) {
+		t.Helper()
+		r, err := h.WriteQoS("h0", trust, undo, at)
+		want := WriteQoS{Interface: "h0", Change: trust, Undo: undo}
+		if err != nil || len(r.Effects) != 1 || !cmp.Equal(r.Effects[0], want) {
+			t.Fatalf("WriteQoS: effects %+v, %v; want %+v", r.Effects, err, want)
+		}
+		h.QoSWritten(want, res, at)
+	}
+	kernelHost := func(t *testing.T) *Host {
+		h := newHost(t, AgentConfig{})
+		h.Step(engine.LocalChanged{Interface: "h0", At: t0, Source: engine.SourceDCBNL, Params: driver, Mode: "host agent, IEEE"})
+		return h
+	}
+
+	h := kernelHost(t)
+	if _, err := h.WriteQoS("nowhere", trust, false, at); err == nil || err.Error() != "nowhere is not captured" {
+		t.Errorf("an interface not captured: %v", err)
+	}
+	written(t, h, false, done)
+	if u, ok := h.QoSUndo("h0"); !ok || !cmp.Equal(u.Trust, pcp) {
+		t.Fatalf("QoSUndo after a write: %+v, %v; want trust pcp", u, ok)
+	}
+	written(t, h, true, done) // the undo, carried out
+	if u, ok := h.QoSUndo("h0"); ok {
+		t.Errorf("QoSUndo after the undo: %+v", u)
+	}
+
+	written(t, h, false, done)
+	if _, _, err := h.Write("h0", &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}}, nil, at); err != nil {
+		t.Fatal(err)
+	}
+	if u, ok := h.QoSUndo("h0"); ok {
+		t.Errorf("QoSUndo after a later kernel write: %+v", u)
+	}
+
+	for name, res := range map[string]engine.QoSWriteResult{
+		"nothing written": {Interface: "h0", Before: done.Before, After: done.Before},
+		"failed":          {Interface: "h0", Err: errors.New("DCB netlink: protocol not supported")},
+	} {
+		h := kernelHost(t)
+		written(t, h, false, res)
+		if u, ok := h.QoSUndo("h0"); ok {
+			t.Errorf("%s: QoSUndo %+v", name, u)
+		}
+	}
+
+	// dcbtop's agent: its apply is the last write.
+	h = started(t, AgentConfig{Willing: true})
+	written(t, h, false, done)
+	if _, _, err := h.Write("h0", &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}}, nil, at); err != nil {
+		t.Fatal(err)
+	}
+	if u, ok := h.QoSUndo("h0"); ok {
+		t.Errorf("QoSUndo after the agent's apply: %+v", u)
+	}
+}
