@@ -38,47 +38,21 @@ func (r *renderer) screen() string {
 	return out
 }
 
-// body draws the panes as planned.
+// body draws the panes as planned, row by row.
 func (r *renderer) body(p plan) string {
 	pn := func(x pane) string { b := p.boxes[x]; return r.pane(x, b.w, b.h) }
-	under := func() string {
-		if !p.under {
-			return ""
-		}
-		return pn(paneLossless)
-	}
-	var rows []string
-	switch p.mode {
-	case modeCompact, modeShort:
-		for _, row := range p.stack {
-			if len(row.panes) == 1 {
-				rows = append(rows, pn(row.panes[0]))
-				continue
-			}
+	var out []string
+	for _, row := range p.stack {
+		s := ""
+		if len(row.panes) == 1 {
+			s = pn(row.panes[0])
+		} else {
 			blocks := make([]string, len(row.panes))
 			for i, x := range row.panes {
 				blocks[i] = pn(x)
 			}
-			rows = append(rows, r.hjoin(row.h, blocks...))
+			s = r.hjoin(row.h, blocks...)
 		}
-	case modeMedium:
-		rows = []string{
-			r.hjoin(p.rowH[0], pn(paneETS), pn(panePFC)),
-			r.hjoin(p.rowH[1], pn(paneApp), pn(panePeers)),
-			pn(p.slot),
-			under(),
-			pn(paneDiag),
-		}
-	case modeWide:
-		rows = []string{
-			r.hjoin(p.rowH[0], pn(paneETS), pn(panePFC), pn(paneApp)),
-			pn(p.slot),
-			under(),
-			r.hjoin(p.rowH[1], pn(paneDiag), pn(panePeers)),
-		}
-	}
-	var out []string
-	for _, s := range rows {
 		if s != "" {
 			out = append(out, s)
 		}
@@ -136,26 +110,11 @@ func (r *renderer) content(p pane, w int) paneContent {
 // buildContent builds pane p's lines for width w.
 func (r *renderer) buildContent(p pane, w int) paneContent {
 	c := paneContent{cursor: -1}
-	if r.in == nil && p != paneLog {
+	if r.in == nil && !paneTable[p].noIface {
 		c.body = []string{r.st.Dim.Render(r.noInterface())}
 		return c
 	}
-	switch p {
-	case paneETS:
-		c = r.etsContent(w)
-	case panePFC:
-		c = r.pfcContent(w)
-	case paneApp:
-		c = r.appContent(w)
-	case paneLog:
-		c = r.logContent(w)
-	case paneDiag:
-		c = r.diagContent(w)
-	case panePeers:
-		c = r.peersContent(w)
-	case paneLossless:
-		c = r.losslessContent(w)
-	}
+	c = paneTable[p].build(r, w)
 	if (r.mode == modeCompact && p != paneETS && p != panePFC) || (r.mode == modeShort && p == r.vs.focus) || p == paneLossless {
 		c.right = r.slotTabs(p, w)
 	}
@@ -226,20 +185,12 @@ func scrollTop(top, cursor, rows, n int) int {
 // slotTabs names the other panes the slot can show, with counts: the
 // compact slot's, or the log's place's (the log and the Lossless pane).
 func (r *renderer) slotTabs(cur pane, w int) string {
-	panes := []pane{paneLog, paneLossless}
-	if r.stacked() {
-		panes = []pane{paneLog, paneApp, paneDiag, panePeers, paneLossless}
-	}
 	var tabs []string
-	for _, p := range panes {
+	for _, p := range slotPanes(r.stacked()) {
 		if p == cur {
 			continue
 		}
-		name := paneNames[p]
-		if p == paneDiag {
-			name = "Diag"
-		}
-		tab := name + " " + r.paneCount(p)
+		tab := tabName(p) + " " + r.paneCount(p)
 		// A narrow title line (the right half less the space before it)
 		// keeps whole tabs only.
 		if w < narrowWidth && width(strings.Join(append(tabs, tab), "  ")) > w/2-1 {
@@ -252,35 +203,32 @@ func (r *renderer) slotTabs(cur pane, w int) string {
 
 // paneCount summarises a pane's content in a few cells.
 func (r *renderer) paneCount(p pane) string {
-	if r.in == nil && p != paneLog {
+	if r.in == nil && !paneTable[p].noIface {
 		return "0"
 	}
-	switch p {
-	case paneLog:
-		return fmt.Sprint(len(r.snap.Indications))
-	case paneApp:
-		return fmt.Sprint(len(r.appRows()))
-	case panePeers:
-		return fmt.Sprint(len(r.in.Peers))
-	case paneLossless:
-		return r.pauseRate()
-	case paneDiag:
-		e, w, i, u := findingCounts(findingsOf(r.in, r.snap.Diagnostics))
-		var parts []string
-		for _, c := range []struct {
-			sym string
-			n   int
-		}{{r.sym.Error, e}, {r.sym.Warning, w}, {r.sym.Info, i}, {r.sym.Unknown, u}} {
-			if c.n > 0 {
-				parts = append(parts, fmt.Sprintf("%s%d", c.sym, c.n))
-			}
-		}
-		if len(parts) == 0 {
-			return r.sym.OK
-		}
-		return strings.Join(parts, " ")
+	if c := paneTable[p].count; c != nil {
+		return c(r)
 	}
 	return ""
+}
+
+// diagCount is the Diagnostics pane's count: the findings by severity,
+// or OK.
+func (r *renderer) diagCount() string {
+	e, w, i, u := findingCounts(findingsOf(r.in, r.snap.Diagnostics))
+	var parts []string
+	for _, c := range []struct {
+		sym string
+		n   int
+	}{{r.sym.Error, e}, {r.sym.Warning, w}, {r.sym.Info, i}, {r.sym.Unknown, u}} {
+		if c.n > 0 {
+			parts = append(parts, fmt.Sprintf("%s%d", c.sym, c.n))
+		}
+	}
+	if len(parts) == 0 {
+		return r.sym.OK
+	}
+	return strings.Join(parts, " ")
 }
 
 // titleLine is a pane's first line: a focus mark, the name, a subtitle, a

@@ -92,12 +92,7 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.vs.focus = (m.vs.focus + 1) % numPanes
 	case key.Matches(msg, k.PrevPane):
 		m.vs.focus = (m.vs.focus + numPanes - 1) % numPanes
-	case key.Matches(msg, k.Lossless): // the counters, and back to the log
-		if m.vs.focus == paneLossless {
-			m.vs.focus = paneLog
-		} else {
-			m.vs.focus = paneLossless
-		}
+	case m.focusKey(msg): // a pane's own key, and back to the log
 	case key.Matches(msg, k.NextIface):
 		return m, m.switchIface(1, -1)
 	case key.Matches(msg, k.PrevIface):
@@ -288,22 +283,47 @@ func (m *Model) scroll(d int) {
 // nothing more to show: the status line says where Enter does something
 // (the focus does not jump).
 func (m *Model) openDetail() {
-	switch m.vs.focus {
-	case panePeers:
-		if in := selected(m.snap, m.vs.iface); in != nil && (len(in.Peers) > 0 || in.LastPeer != nil) {
-			m.vs.detail = &detailView{kind: detailPeers}
-		}
-		return
-	case paneDiag:
-		if in := selected(m.snap, m.vs.iface); in != nil && len(findingsOf(in, nil)) > 0 {
-			m.vs.detail = &detailView{kind: detailDiagnostics}
-		}
-		return
-	case paneLog:
-	default:
-		m.vs.status = statusLine{text: "enter shows details in the Log, Peers and Diagnostics panes (tab to focus one)"}
+	if d := paneTable[m.vs.focus].detail; d != nil {
+		d(m)
 		return
 	}
+	m.vs.status = statusLine{text: detailHint()}
+}
+
+// focusKey moves the focus to the pane whose key msg is (paneTable's
+// focusKey), or back to the log from it; false when msg is no pane's key.
+func (m *Model) focusKey(msg tea.KeyPressMsg) bool {
+	for p, pk := range paneTable {
+		if pk.focusKey == nil || !key.Matches(msg, pk.focusKey(m.keys)) {
+			continue
+		}
+		if m.vs.focus == pane(p) {
+			m.vs.focus = paneLog
+		} else {
+			m.vs.focus = pane(p)
+		}
+		return true
+	}
+	return false
+}
+
+// openPeersDetail shows the peers in full.
+func (m *Model) openPeersDetail() {
+	if in := selected(m.snap, m.vs.iface); in != nil && (len(in.Peers) > 0 || in.LastPeer != nil) {
+		m.vs.detail = &detailView{kind: detailPeers}
+	}
+}
+
+// openDiagDetail shows the diagnostics in full.
+func (m *Model) openDiagDetail() {
+	if in := selected(m.snap, m.vs.iface); in != nil && len(findingsOf(in, nil)) > 0 {
+		m.vs.detail = &detailView{kind: detailDiagnostics}
+	}
+}
+
+// openLogDetail shows the log entry under the cursor, with the previous
+// one of its status on the same interface.
+func (m *Model) openLogDetail() {
 	log := m.snap.Indications
 	idx := filtered(log, m.vs.filter)
 	cur := logCursor(&m.vs, len(idx))

@@ -30,8 +30,6 @@ const (
 	numPanes
 )
 
-var paneNames = [numPanes]string{"ETS", "PFC", "APP", "Log", "Diagnostics", "Peers", "Lossless"}
-
 // statusLevel ranks a status line message.
 type statusLevel uint8
 

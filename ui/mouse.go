@@ -35,26 +35,8 @@ func (r *renderer) regions(p plan) map[pane]rect {
 		}
 		y += h
 	}
-	switch p.mode {
-	case modeCompact, modeShort:
-		for _, sr := range p.stack {
-			row(sr.h, sr.panes...)
-		}
-	case modeMedium:
-		row(p.rowH[0], paneETS, panePFC)
-		row(p.rowH[1], paneApp, panePeers)
-		row(p.boxes[p.slot].h, p.slot)
-		if p.under {
-			row(p.boxes[paneLossless].h, paneLossless)
-		}
-		row(p.boxes[paneDiag].h, paneDiag)
-	case modeWide:
-		row(p.rowH[0], paneETS, panePFC, paneApp)
-		row(p.boxes[p.slot].h, p.slot)
-		if p.under {
-			row(p.boxes[paneLossless].h, paneLossless)
-		}
-		row(p.rowH[1], paneDiag, panePeers)
+	for _, sr := range p.stack {
+		row(sr.h, sr.panes...)
 	}
 	return out
 }

@@ -71,16 +71,26 @@ type plan struct {
 	// under reports that the log's place is shared: the log above, the
 	// Lossless pane under it (splitSlot).
 	under   bool
-	rowH    [3]int
 	headerH int
 	statusH int
-	// stack is the rows of the compact and short layouts, top down: each
-	// one pane, or ETS | PFC side by side.
+	// stack is the layout's rows of panes, top down: body draws them and
+	// regions finds them.
 	stack []stackRow
 }
 
-// A stackRow is a row of the compact and short layouts: its height and
-// its panes, left to right.
+// slotRows are the rows of the log's place of the medium and wide
+// layouts: its pane, and the Lossless pane under the log when they share
+// it (splitSlot).
+func (p *plan) slotRows() []stackRow {
+	rows := []stackRow{{p.boxes[p.slot].h, []pane{p.slot}}}
+	if p.under {
+		rows = append(rows, stackRow{p.boxes[paneLossless].h, []pane{paneLossless}})
+	}
+	return rows
+}
+
+// A stackRow is a row of a layout: its height and its panes, left to
+// right, each as wide as its box.
 type stackRow struct {
 	h     int
 	panes []pane
@@ -271,7 +281,6 @@ func (r *renderer) plan() plan {
 			h4 = max(2, h4-(5-logH))
 			logH = p.bodyH - h1 - h2 - h4
 		}
-		p.rowH = [3]int{h1, h2, h4}
 		p.slot = r.logSlot()
 		p.boxes[paneETS] = box{etsW, h1}
 		p.boxes[panePFC] = box{pfcWideWidth, h1}
@@ -280,6 +289,8 @@ func (r *renderer) plan() plan {
 		p.boxes[p.slot] = box{w, logH}
 		p.boxes[paneDiag] = box{w, h4}
 		r.splitSlot(&p, w)
+		p.stack = append([]stackRow{{h1, []pane{paneETS, panePFC}}, {h2, []pane{paneApp, panePeers}}}, p.slotRows()...)
+		p.stack = append(p.stack, stackRow{h4, []pane{paneDiag}})
 	case modeWide:
 		etsW := w - pfcWideWidth - appWideWidth - 2*sepWidth
 		h1 := max(r.content(paneETS, etsW).need(), r.content(panePFC, pfcWideWidth).need(), r.content(paneApp, appWideWidth).need())
@@ -300,7 +311,6 @@ func (r *renderer) plan() plan {
 			capH = min(capH, max(5, p.bodyH-h1-r.content(paneLossless, w).need()))
 		}
 		h3 := clamp(max(r.content(paneDiag, diagW).need(), r.content(panePeers, peersW).need()), 4, capH)
-		p.rowH = [3]int{h1, h3}
 		p.slot = r.logSlot()
 		p.boxes[paneETS] = box{etsW, h1}
 		p.boxes[panePFC] = box{pfcWideWidth, h1}
@@ -309,6 +319,8 @@ func (r *renderer) plan() plan {
 		p.boxes[paneDiag] = box{diagW, h3}
 		p.boxes[panePeers] = box{peersW, h3}
 		r.splitSlot(&p, w)
+		p.stack = append([]stackRow{{h1, []pane{paneETS, panePFC, paneApp}}}, p.slotRows()...)
+		p.stack = append(p.stack, stackRow{h3, []pane{paneDiag, panePeers}})
 	}
 	return p
 }
