@@ -25,6 +25,8 @@ import (
 	"github.com/vishvananda/netlink"
 	"golang.org/x/net/bpf"
 	"golang.org/x/sys/unix"
+
+	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // tcPrioControl is TC_PRIO_CONTROL, the socket priority of transmitted
@@ -53,18 +55,18 @@ var lldpGroups = []net.HardwareAddr{
 // sockets see the frame) and for the inner tag of two (802.1ad, then
 // 802.1Q): hence the tags the program looks past.
 var lldpFilter = []bpf.Instruction{
-	bpf.LoadAbsolute{Off: 12, Size: 2},                                // 0: ldh [12]
-	bpf.JumpIf{Cond: bpf.JumpEqual, Val: etherTypeLLDP, SkipTrue: 8},  // 1: jeq #0x88cc, accept
-	bpf.JumpIf{Cond: bpf.JumpEqual, Val: 0x8100, SkipTrue: 1},         // 2: jeq #0x8100, tag
-	bpf.JumpIf{Cond: bpf.JumpEqual, Val: 0x88a8, SkipFalse: 7},        // 3: jeq #0x88a8, tag, drop
-	bpf.LoadAbsolute{Off: 16, Size: 2},                                // 4: tag: ldh [16]
-	bpf.JumpIf{Cond: bpf.JumpEqual, Val: etherTypeLLDP, SkipTrue: 4},  // 5: jeq #0x88cc, accept
-	bpf.JumpIf{Cond: bpf.JumpEqual, Val: 0x8100, SkipTrue: 1},         // 6: jeq #0x8100, tag2
-	bpf.JumpIf{Cond: bpf.JumpEqual, Val: 0x88a8, SkipFalse: 3},        // 7: jeq #0x88a8, tag2, drop
-	bpf.LoadAbsolute{Off: 20, Size: 2},                                // 8: tag2: ldh [20]
-	bpf.JumpIf{Cond: bpf.JumpEqual, Val: etherTypeLLDP, SkipFalse: 1}, // 9: jeq #0x88cc, accept, drop
-	bpf.RetConstant{Val: 0x40000},                                     // 10: accept: ret #262144
-	bpf.RetConstant{Val: 0},                                           // 11: drop: ret #0
+	bpf.LoadAbsolute{Off: 12, Size: 2},                                 // 0: ldh [12]
+	bpf.JumpIf{Cond: bpf.JumpEqual, Val: lldp.EtherType, SkipTrue: 8},  // 1: jeq #0x88cc, accept
+	bpf.JumpIf{Cond: bpf.JumpEqual, Val: 0x8100, SkipTrue: 1},          // 2: jeq #0x8100, tag
+	bpf.JumpIf{Cond: bpf.JumpEqual, Val: 0x88a8, SkipFalse: 7},         // 3: jeq #0x88a8, tag, drop
+	bpf.LoadAbsolute{Off: 16, Size: 2},                                 // 4: tag: ldh [16]
+	bpf.JumpIf{Cond: bpf.JumpEqual, Val: lldp.EtherType, SkipTrue: 4},  // 5: jeq #0x88cc, accept
+	bpf.JumpIf{Cond: bpf.JumpEqual, Val: 0x8100, SkipTrue: 1},          // 6: jeq #0x8100, tag2
+	bpf.JumpIf{Cond: bpf.JumpEqual, Val: 0x88a8, SkipFalse: 3},         // 7: jeq #0x88a8, tag2, drop
+	bpf.LoadAbsolute{Off: 20, Size: 2},                                 // 8: tag2: ldh [20]
+	bpf.JumpIf{Cond: bpf.JumpEqual, Val: lldp.EtherType, SkipFalse: 1}, // 9: jeq #0x88cc, accept, drop
+	bpf.RetConstant{Val: 0x40000},                                      // 10: accept: ret #262144
+	bpf.RetConstant{Val: 0},                                            // 11: drop: ret #0
 }
 
 // readBufSize is the size of a receive buffer: no frame a packet socket

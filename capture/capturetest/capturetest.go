@@ -73,3 +73,24 @@ func (s *Source) Closed() bool {
 	defer s.mu.Unlock()
 	return s.closed
 }
+
+// LLDPFrame returns a minimal LLDP Ethernet frame (chassis ID, port ID,
+// TTL and End TLVs) sent to the nearest-bridge group by the station whose
+// MAC address ends in last.
+func LLDPFrame(last byte) []byte {
+	return append([]byte{
+		0x01, 0x80, 0xc2, 0x00, 0x00, 0x0e, // nearest bridge group address
+		0x02, 0x00, 0x00, 0x00, 0x00, last, // source
+		0x88, 0xcc, // LLDP
+	}, LLDPPayload(last)...)
+}
+
+// LLDPPayload is the LLDPDU of LLDPFrame.
+func LLDPPayload(last byte) []byte {
+	return []byte{
+		0x02, 0x07, 0x04, 0x02, 0x00, 0x00, 0x00, 0x00, last, // chassis ID: MAC
+		0x04, 0x05, 0x05, 's', 'w', 'p', '1', // port ID: interface name
+		0x06, 0x02, 0x00, 0x78, // TTL 120 s
+		0x00, 0x00, // End
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture/pcap"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
@@ -37,7 +38,7 @@ func writeFrames(t testing.TB, path string, dus [][]byte, src func(i int) lldp.M
 		t.Fatal(err)
 	}
 	defer f.Close()
-	w, err := capture.NewWriter(f)
+	w, err := pcap.NewWriter(f)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/capture/hostfs"
+	"github.com/dcbtop/dcbtop/capture/pcap"
 	"github.com/dcbtop/dcbtop/capture/tape"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
@@ -222,7 +223,7 @@ func (c *collector) text(typ lldp.TLVType, v []byte) {
 // host collects a host packet's values: a host record's interface names,
 // MACs, sysfs addresses, GIDs and ndevs; a netlink packet only has to
 // decode (it is rewritten with the values found elsewhere).
-func (c *collector) host(p capture.HostPacket) error {
+func (c *collector) host(p pcap.HostPacket) error {
 	if _, _, err := c.tr.Add(p); err != nil {
 		return err
 	}

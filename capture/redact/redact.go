@@ -38,6 +38,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/capture/anonfile"
+	"github.com/dcbtop/dcbtop/capture/pcap"
 )
 
 // Summary says what File replaced.
@@ -56,7 +57,7 @@ type Summary struct {
 	Records int
 	// Dropped is the number of packets left out: those of netlink or
 	// private link types on interfaces that are not a dcbtop recording's
-	// own (an nlmon capture beside the LLDPDUs), which capture.Replay
+	// own (an nlmon capture beside the LLDPDUs), which pcap.Reader
 	// reads past (Replay.Skipped) and which nothing here could redact.
 	Dropped int
 }
@@ -68,12 +69,12 @@ type Summary struct {
 // is left behind. Both
 // must be files ("-", standard input, cannot be read twice).
 //
-// The input may be any capture capture.OpenReplay reads; the output is a
-// pcapng file written with capture.Writer holding the same records in the
+// The input may be any capture pcap.Open reads; the output is a
+// pcapng file written with pcap.Writer holding the same records in the
 // same order: every frame (Interface and Data redacted, At and Dir kept)
 // and every packet of the recording's netlink ("dcbtop:netlink") and host
 // ("dcbtop:host") interfaces (redacted, with the tape's description). What
-// a capture.Replay does not read is not written: pcapng comments, name
+// a pcap.Reader does not read is not written: pcapng comments, name
 // resolution blocks, the captured interfaces' options other than if_name,
 // the section header's options (shb_hardware, shb_os), and the packets
 // Summary.Dropped counts.
@@ -165,8 +166,8 @@ type Summary struct {
 // not.
 //
 // Errors never repeat in or out; they say whether reading or writing
-// failed, with capture.Replay's error (capture.ErrNotPcap,
-// capture.ErrCorrupt, ...) or tape's (tape.ErrMalformed) for a file that
+// failed, with pcap.Reader's error (pcap.ErrNotPcap,
+// pcap.ErrCorrupt, ...) or tape's (tape.ErrMalformed) for a file that
 // is no recording or a corrupt one.
 func File(in, out string) (Summary, error) {
 	if in == "-" || out == "-" {
@@ -202,7 +203,7 @@ func writeRedacted(in, out string, m *mapping) (int, error) {
 		return 0, fmt.Errorf("redact: writing the redacted recording: %w", unwrapPath(err))
 	}
 	defer f.Close()
-	w, err := capture.CreateWriter(f.Path())
+	w, err := pcap.Create(f.Path())
 	if err != nil {
 		return 0, fmt.Errorf("redact: writing the redacted recording: %w", err)
 	}
@@ -238,16 +239,16 @@ func unwrapPath(err error) error {
 // A visitor is handed a recording's records in file order.
 type visitor interface {
 	frame(f capture.Frame) error
-	host(p capture.HostPacket) error
+	host(p pcap.HostPacket) error
 }
 
 // walk reads the recording at path in file order: before each frame, the
 // host packets that came before it (Replay.NextHost with the number of
 // frames handed on so far), the pending ones when ReadFrame says
-// capture.ErrHostPending, and at the end those after the last frame. It
+// pcap.ErrHostPending, and at the end those after the last frame. It
 // returns the number of packets the Replay skipped (Replay.Skipped).
 func walk(path string, v visitor) (skipped int, err error) {
-	r, err := capture.OpenReplay(path)
+	r, err := pcap.Open(path)
 	if err != nil {
 		return 0, err
 	}
@@ -268,7 +269,7 @@ func walk(path string, v visitor) (skipped int, err error) {
 	for {
 		f, err := r.ReadFrame(ctx)
 		switch {
-		case errors.Is(err, capture.ErrHostPending):
+		case errors.Is(err, pcap.ErrHostPending):
 			if err := take(frames); err != nil {
 				return 0, err
 			}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/capture/hostfs"
+	"github.com/dcbtop/dcbtop/capture/pcap"
 	"github.com/dcbtop/dcbtop/capture/tape"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
@@ -105,7 +106,7 @@ func writeRecording(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	w, err := capture.NewWriter(f)
+	w, err := pcap.NewWriter(f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +179,7 @@ func (c *collectAll) frame(f capture.Frame) error {
 	return nil
 }
 
-func (c *collectAll) host(p capture.HostPacket) error {
+func (c *collectAll) host(p pcap.HostPacket) error {
 	if p.Netlink {
 		_, _, msgs, err := tape.DecodePacket(p.Data)
 		if err != nil {
@@ -389,16 +390,16 @@ func TestBadInput(t *testing.T) {
 	}
 	// A host record that is no dcbtop record, on the host interface.
 	var garbage bytes.Buffer
-	w, err := capture.NewWriter(&garbage)
+	w, err := pcap.NewWriter(&garbage)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.WritePacket(capture.Frame{Interface: capture.RecordingHost, At: t0, Data: []byte("not a record")}, capture.LinkTypeUser0, tape.Description); err != nil {
+	if err := w.WritePacket(capture.Frame{Interface: pcap.RecordingHost, At: t0, Data: []byte("not a record")}, pcap.LinkTypeUser0, tape.Description); err != nil {
 		t.Fatal(err)
 	}
 	// A round that never ends.
 	var open bytes.Buffer
-	if w, err = capture.NewWriter(&open); err != nil {
+	if w, err = pcap.NewWriter(&open); err != nil {
 		t.Fatal(err)
 	}
 	if err := tape.Write(w, t0, []tape.Record{tape.Begin{Round: tape.RoundCounters, Ifname: ifname}}); err != nil {
@@ -409,12 +410,12 @@ func TestBadInput(t *testing.T) {
 		content []byte
 		is      error
 	}{
-		{"text", []byte("hello, this is not a capture\n"), capture.ErrNotPcap},
-		{"empty", nil, capture.ErrNotPcap},
-		{"cut short", full[:len(full)-40], capture.ErrTruncated},
-		{"corrupt block", append(bytes.Clone(full[:len(full)-40]), bytes.Repeat([]byte{0xff}, 40)...), capture.ErrCorrupt},
+		{"text", []byte("hello, this is not a capture\n"), pcap.ErrNotPcap},
+		{"empty", nil, pcap.ErrNotPcap},
+		{"cut short", full[:len(full)-40], pcap.ErrTruncated},
+		{"corrupt block", append(bytes.Clone(full[:len(full)-40]), bytes.Repeat([]byte{0xff}, 40)...), pcap.ErrCorrupt},
 		{"host record that is none", garbage.Bytes(), tape.ErrMalformed},
-		{"round never ended", open.Bytes(), capture.ErrTruncated},
+		{"round never ended", open.Bytes(), pcap.ErrTruncated},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -593,7 +594,7 @@ func (p *frameParser) frame(f capture.Frame) error {
 	return nil
 }
 
-func (p *frameParser) host(capture.HostPacket) error { return nil }
+func (p *frameParser) host(pcap.HostPacket) error { return nil }
 
 func parsed(t *testing.T, path string) []parsedFrame {
 	t.Helper()

@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture/pcap"
 	"github.com/dcbtop/dcbtop/capture/tape"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
@@ -17,7 +18,7 @@ import (
 // A rewriter is the second pass: it writes each record, redacted, to w.
 type rewriter struct {
 	m       *mapping
-	w       *capture.Writer
+	w       *pcap.Writer
 	records int
 	werr    bool // the error returned is the Writer's
 }
@@ -45,7 +46,7 @@ func (r *rewriter) frame(f capture.Frame) error {
 // type, description and direction tape.Write gives it: a netlink request
 // outgoing and its reply incoming (the cooked header's packet type), a
 // host record of no direction.
-func (r *rewriter) host(p capture.HostPacket) error {
+func (r *rewriter) host(p pcap.HostPacket) error {
 	if p.Netlink {
 		data, err := r.m.netlink(p.Data)
 		if err != nil {
@@ -55,13 +56,13 @@ func (r *rewriter) host(p capture.HostPacket) error {
 		if len(p.Data) >= 2 && binary.BigEndian.Uint16(p.Data) == pktOutgoing {
 			dir = capture.DirectionOutgoing
 		}
-		return r.write(r.w.WritePacket(capture.Frame{Interface: capture.RecordingNetlink, At: p.At, Dir: dir, Data: data}, capture.LinkTypeNetlink, tape.Description))
+		return r.write(r.w.WritePacket(capture.Frame{Interface: pcap.RecordingNetlink, At: p.At, Dir: dir, Data: data}, pcap.LinkTypeNetlink, tape.Description))
 	}
 	data, err := r.m.hostRecord(p.Data)
 	if err != nil {
 		return fmt.Errorf("record %d at offset %d: %w", p.Record, p.Offset, err)
 	}
-	return r.write(r.w.WritePacket(capture.Frame{Interface: capture.RecordingHost, At: p.At, Data: data}, capture.LinkTypeUser0, tape.Description))
+	return r.write(r.w.WritePacket(capture.Frame{Interface: pcap.RecordingHost, At: p.At, Data: data}, pcap.LinkTypeUser0, tape.Description))
 }
 
 // Netlink packets (capture/tape/netlink.go): the Linux cooked header of

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-// Package replay plays a capture file (pcap or pcapng, capture.Replay)
+// Package replay plays a capture file (pcap or pcapng, pcap.Reader)
 // as a run's source of frames and as its clock: dcbtop -r FILE, on the
 // screen or headless, and dcbtop check -r. The run (capture/session)
 // drives it and owns the engine; a replay decides nothing about DCBX.

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture/pcap"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -174,7 +175,7 @@ func TestReplayDirections(t *testing.T) {
 	want := []bool{false, true, false, true}
 
 	path := filepath.Join(t.TempDir(), "dir.pcapng")
-	w, err := capture.CreateWriter(path)
+	w, err := pcap.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}

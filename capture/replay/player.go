@@ -14,7 +14,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture/pcap"
 	"github.com/dcbtop/dcbtop/engine"
 )
 
@@ -169,7 +169,7 @@ func (s *Source) handle(c playerCmd) (restartTo *time.Duration) {
 // frame's time plus pos; the replay then goes on paced from there. It
 // returns the reopened source.
 func (s *Source) rewind(ctx context.Context, pos time.Duration, events chan<- engine.Event) error {
-	src, err := capture.OpenReplay(s.name)
+	src, err := pcap.Open(s.name)
 	if err != nil {
 		return fmt.Errorf("%s: %w", s.name, err)
 	}
@@ -209,7 +209,7 @@ func (s *Source) rewind(ctx context.Context, pos time.Duration, events chan<- en
 				return ctx.Err()
 			}
 		}
-		if err == capture.ErrHostPending {
+		if err == pcap.ErrHostPending {
 			continue
 		}
 		if err != nil {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture/pcap"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
@@ -50,7 +51,7 @@ type Poster interface {
 // next frame's time, so that the loop's ticks expire information when it
 // would have expired live, and never before a frame that refreshes it.
 type Source struct {
-	src   *capture.Replay
+	src   *pcap.Reader
 	name  string
 	speed float64
 	post  Poster // nil: nobody follows the progress
@@ -94,7 +95,7 @@ type Source struct {
 
 	// host makes the engine's events of a dcbtop recording's host
 	// packets (SetHost); delivered counts the frames handed on, which
-	// the host packets read before them precede (capture.HostPacket).
+	// the host packets read before them precede (pcap.HostPacket).
 	host      HostFunc
 	delivered int
 }
@@ -105,7 +106,7 @@ type Source struct {
 // is called once at the end of the file, with a zero packet: the last
 // chance to say that the recording was cut short. An error stops the
 // replay: the recording is corrupt there.
-type HostFunc func(p capture.HostPacket, end bool) ([]engine.Event, error)
+type HostFunc func(p pcap.HostPacket, end bool) ([]engine.Event, error)
 
 // SetHost makes fn the reader of the file's host packets (nil: they are
 // read past). Call it before Run or Direct.
@@ -139,7 +140,7 @@ func (s *Source) playHost(end bool, send func(at time.Time, ev engine.Event) boo
 		}
 	}
 	if end && s.host != nil {
-		if _, err := s.host(capture.HostPacket{}, true); err != nil {
+		if _, err := s.host(pcap.HostPacket{}, true); err != nil {
 			return false, err
 		}
 	}
@@ -149,7 +150,7 @@ func (s *Source) playHost(end bool, send func(at time.Time, ev engine.Event) boo
 // LocalEnds finds the LLDP speakers of the file's interfaces whose
 // frames say no direction and decides how each is read (engine.LocalEnds,
 // with ev: --local-mac, this host's addresses). A capture file is read
-// whole first (capture.ScanEnds: a first pass that keeps the speakers,
+// whole first (scanEnds: a first pass that keeps the speakers,
 // not the frames), so that an agent that starts late is an end, not a
 // second peer; a stream (standard input, a FIFO), which can be read only
 // once, is read for them as far as the longest TTL heard
@@ -161,7 +162,7 @@ func (s *Source) playHost(end bool, send func(at time.Time, ev engine.Event) boo
 func (s *Source) LocalEnds(ev engine.EndsEvidence) ([]engine.EndsAssumed, error) {
 	var speakers []engine.LinkEnd
 	if fi, err := os.Stat(s.name); s.name != "-" && err == nil && fi.Mode().IsRegular() {
-		if speakers, err = capture.ScanEnds(s.name); err != nil {
+		if speakers, err = scanEnds(s.name); err != nil {
 			return nil, fmt.Errorf("%s: %w", s.name, err)
 		}
 	} else {
@@ -186,7 +187,7 @@ func (s *Source) peekEnds() []engine.LinkEnd {
 	var sc capture.EndsScan
 	for {
 		f, err := s.src.ReadFrame(context.Background())
-		if err == capture.ErrHostPending {
+		if err == pcap.ErrHostPending {
 			break // a recording's host records: it records directions anyway
 		}
 		if err != nil {
@@ -235,7 +236,7 @@ func (s *Source) event(f capture.Frame) engine.FrameReceived {
 // to post (nil: to nobody). With a poster, the file is scanned first for
 // its frame count and duration (given up after 2 s). Close closes it.
 func Open(path string, speed float64, post Poster) (*Source, error) {
-	src, err := capture.OpenReplay(path)
+	src, err := pcap.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -352,7 +353,7 @@ func (s *Source) Run(ctx context.Context, events chan<- engine.Event, done chan<
 			}
 			continue // a seek: the file was read again
 		}
-		if err == capture.ErrHostPending {
+		if err == pcap.ErrHostPending {
 			continue
 		}
 		if err != nil {
@@ -421,7 +422,7 @@ func (s *Source) Direct(ctx context.Context, apply func(engine.FrameReceived) bo
 			f, err = s.src.ReadFrame(ctx)
 		}
 		if s.src.HostPending() {
-			end := err != nil && err != capture.ErrHostPending
+			end := err != nil && err != pcap.ErrHostPending
 			ok, herr := s.playHost(end, func(at time.Time, ev engine.Event) bool {
 				b.add(at)
 				return other(ev)
@@ -435,7 +436,7 @@ func (s *Source) Direct(ctx context.Context, apply func(engine.FrameReceived) bo
 			}
 		}
 		if err != nil {
-			if err == capture.ErrHostPending {
+			if err == pcap.ErrHostPending {
 				continue
 			}
 			b.flush(s)
@@ -460,7 +461,7 @@ func (s *Source) Direct(ctx context.Context, apply func(engine.FrameReceived) bo
 // read of that frame returned (at the end of the file, every packet
 // left). ok false: ctx ended or a seek re-read the file.
 func (s *Source) playHostPaced(ctx context.Context, timer *time.Timer, readErr error, events chan<- engine.Event) (ok bool, err error) {
-	end := readErr != nil && readErr != capture.ErrHostPending
+	end := readErr != nil && readErr != pcap.ErrHostPending
 	if !s.src.HostPending() && !end {
 		return true, nil
 	}
@@ -668,7 +669,7 @@ func scaleDuration(d time.Duration, f float64) time.Duration {
 // last timestamps, for the replay's progress; it gives up (0 frames:
 // unknown) after budget. A file cut short counts what can be read.
 func prescan(path string, budget time.Duration) (frames int, first, last time.Time) {
-	src, err := capture.OpenReplay(path)
+	src, err := pcap.Open(path)
 	if err != nil {
 		return 0, first, last
 	}
@@ -677,7 +678,7 @@ func prescan(path string, budget time.Duration) (frames int, first, last time.Ti
 	ctx := context.Background()
 	for {
 		f, err := src.ReadFrame(ctx)
-		if err == capture.ErrHostPending {
+		if err == pcap.ErrHostPending {
 			for _, ok := src.NextHost(math.MaxInt); ok; _, ok = src.NextHost(math.MaxInt) {
 			}
 			continue

@@ -13,7 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture/pcap"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -237,7 +237,7 @@ func TestRunReadError(t *testing.T) {
 	events, done := make(chan engine.Event, 4), make(chan error, 1)
 	s.Run(context.Background(), events, done)
 	err = <-done
-	if !errors.Is(err, capture.ErrTruncated) || len(events) != 1 {
+	if !errors.Is(err, pcap.ErrTruncated) || len(events) != 1 {
 		t.Errorf("%d frames, end %v: want one frame and the truncation", len(events), err)
 	}
 	if perr := <-post.errs; perr.Error() != err.Error() {

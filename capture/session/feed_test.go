@@ -18,7 +18,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture/pcap"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 	"github.com/dcbtop/dcbtop/engine/lossless"
@@ -313,7 +313,7 @@ func TestReplayerReadError(t *testing.T) {
 	}
 	cancel()
 	err = <-done
-	if err == nil || err.Error() != gotErr.Error() || !errors.Is(err, capture.ErrTruncated) {
+	if err == nil || err.Error() != gotErr.Error() || !errors.Is(err, pcap.ErrTruncated) {
 		t.Errorf("run returned %v, posted %v; want the same truncation error", err, gotErr)
 	}
 }

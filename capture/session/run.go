@@ -25,6 +25,7 @@ import (
 	"github.com/dcbtop/dcbtop/capture/metricserver"
 	"github.com/dcbtop/dcbtop/capture/operator"
 	"github.com/dcbtop/dcbtop/capture/output"
+	"github.com/dcbtop/dcbtop/capture/pcap"
 	"github.com/dcbtop/dcbtop/capture/rdma"
 	"github.com/dcbtop/dcbtop/capture/replay"
 	"github.com/dcbtop/dcbtop/engine"
@@ -197,15 +198,15 @@ func Start(cfg Config) (rt *Runtime, err error) {
 		}
 		rt.ifaces = append(rt.ifaces, &liveIface{name: l.Name, link: l, conn: conn, kick: make(chan struct{}, 1), open: cfg.open})
 	}
-	var rec *capture.Writer
+	var rec *pcap.Writer
 	switch cfg.Record {
 	case "":
 	case "-": // pcapng on standard output, as tcpdump -w -
-		if rec, err = capture.NewWriter(cfg.Out); err != nil {
+		if rec, err = pcap.NewWriter(cfg.Out); err != nil {
 			return rt, fmt.Errorf("-w -: %w", err)
 		}
 	default:
-		if rec, err = capture.CreateWriter(cfg.Record); err != nil {
+		if rec, err = pcap.Create(cfg.Record); err != nil {
 			return rt, fmt.Errorf("%s: %w", cfg.Record, err)
 		}
 	}
@@ -411,7 +412,7 @@ func (rt *Runtime) Close() error {
 
 // newLiveRun returns the state of the engine goroutine of a live run:
 // the host layer configured for its agents (the --local file read once).
-func newLiveRun(cfg *Config, rec *capture.Writer) (*liveRun, error) {
+func newLiveRun(cfg *Config, rec *pcap.Writer) (*liveRun, error) {
 	ac := host.AgentConfig{TxInterval: cfg.TxInterval, Willing: cfg.Willing, WillingSet: cfg.WillingSet, Force: cfg.Force,
 		SystemDesc: "dcbtop " + cfg.Version + " host DCBX agent"}
 	ac.SystemName, _ = os.Hostname()
@@ -510,7 +511,7 @@ type liveRun struct {
 	cfg            *Config
 	h              *host.Host
 	out            *output.Events
-	rec            *capture.Writer
+	rec            *pcap.Writer
 	events         chan engine.Event
 	// taped carries the readers' rounds with their inputs, under -w.
 	taped chan tapedEvent

@@ -11,10 +11,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/capture/counters"
 	"github.com/dcbtop/dcbtop/capture/dcbnl"
 	"github.com/dcbtop/dcbtop/capture/kernel"
+	"github.com/dcbtop/dcbtop/capture/pcap"
 	"github.com/dcbtop/dcbtop/capture/tape"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -114,7 +114,7 @@ func newTapePlayer() *tapePlayer { return &tapePlayer{deck: tape.NewDeck()} }
 func (p *tapePlayer) reset() { p.rd.Reset() }
 
 // play is the replay.HostFunc.
-func (p *tapePlayer) play(hp capture.HostPacket, end bool) ([]engine.Event, error) {
+func (p *tapePlayer) play(hp pcap.HostPacket, end bool) ([]engine.Event, error) {
 	if end {
 		return nil, p.rd.End()
 	}

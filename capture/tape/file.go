@@ -8,18 +8,19 @@ import (
 	"time"
 
 	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture/pcap"
 )
 
 // Description is the if_description of a recording's netlink and host
 // interfaces.
 const Description = "dcbtop recording, host records format 1 (docs/recording.md)"
 
-// A Sink is where a run's recording goes: a *capture.Writer.
+// A Sink is where a run's recording goes: a *pcap.Writer.
 type Sink interface {
 	WritePacket(f capture.Frame, linkType uint16, descr string) error
 }
 
-var _ Sink = (*capture.Writer)(nil)
+var _ Sink = (*pcap.Writer)(nil)
 
 // Write writes recs, read at at, to w: each Netlink as its two packets on
 // the netlink interface, every other record on the host interface.
@@ -30,7 +31,7 @@ func Write(w Sink, at time.Time, recs []Record) error {
 			if err != nil {
 				return err
 			}
-			if err := w.WritePacket(capture.Frame{Interface: capture.RecordingNetlink, At: at, Dir: capture.DirectionOutgoing, Data: req}, capture.LinkTypeNetlink, Description); err != nil {
+			if err := w.WritePacket(capture.Frame{Interface: pcap.RecordingNetlink, At: at, Dir: capture.DirectionOutgoing, Data: req}, pcap.LinkTypeNetlink, Description); err != nil {
 				return err
 			}
 			if reply == nil { // an error of the client's side, not the kernel's
@@ -39,7 +40,7 @@ func Write(w Sink, at time.Time, recs []Record) error {
 				}
 				continue
 			}
-			if err := w.WritePacket(capture.Frame{Interface: capture.RecordingNetlink, At: at, Dir: capture.DirectionIncoming, Data: reply}, capture.LinkTypeNetlink, Description); err != nil {
+			if err := w.WritePacket(capture.Frame{Interface: pcap.RecordingNetlink, At: at, Dir: capture.DirectionIncoming, Data: reply}, pcap.LinkTypeNetlink, Description); err != nil {
 				return err
 			}
 			continue
@@ -48,7 +49,7 @@ func Write(w Sink, at time.Time, recs []Record) error {
 		if len(b) > MaxRecord {
 			return fmt.Errorf("host record of kind %d: %d bytes, over the %d-byte limit", r.Kind(), len(b), MaxRecord)
 		}
-		if err := w.WritePacket(capture.Frame{Interface: capture.RecordingHost, At: at, Data: b}, capture.LinkTypeUser0, Description); err != nil {
+		if err := w.WritePacket(capture.Frame{Interface: pcap.RecordingHost, At: at, Data: b}, pcap.LinkTypeUser0, Description); err != nil {
 			return err
 		}
 	}
@@ -72,7 +73,7 @@ type Item struct {
 	Rec   Record
 }
 
-// A Reader reads a replay's host packets (capture.HostPacket, in the
+// A Reader reads a replay's host packets (pcap.HostPacket, in the
 // file's order) into Items.
 type Reader struct {
 	req     *Netlink // a request whose reply is next
@@ -97,7 +98,7 @@ func (r *Reader) Reset() {
 // An error names the packet's record and says what is wrong with it (a
 // malformed record, a reply without its request, a round that does not
 // close): the recording is corrupt there and the replay must stop.
-func (r *Reader) Add(p capture.HostPacket) (Item, bool, error) {
+func (r *Reader) Add(p pcap.HostPacket) (Item, bool, error) {
 	it, ok, err := r.add(p)
 	if err != nil {
 		return Item{}, false, fmt.Errorf("record %d at offset %d: %w", p.Record, p.Offset, err)
@@ -105,7 +106,7 @@ func (r *Reader) Add(p capture.HostPacket) (Item, bool, error) {
 	return it, ok, nil
 }
 
-func (r *Reader) add(p capture.HostPacket) (Item, bool, error) {
+func (r *Reader) add(p pcap.HostPacket) (Item, bool, error) {
 	if p.Netlink {
 		proto, out, msgs, err := DecodePacket(p.Data)
 		if err != nil {
@@ -188,9 +189,9 @@ func (r *Reader) record(rec Record, at time.Time) (Item, bool, error) {
 func (r *Reader) End() error {
 	switch {
 	case r.req != nil:
-		return fmt.Errorf("%w: netlink request without its reply at the end of the file", capture.ErrTruncated)
+		return fmt.Errorf("%w: netlink request without its reply at the end of the file", pcap.ErrTruncated)
 	case r.round != nil:
-		return fmt.Errorf("%w: %s round of %s not ended at the end of the file", capture.ErrTruncated, r.round.Round, r.round.Ifname)
+		return fmt.Errorf("%w: %s round of %s not ended at the end of the file", pcap.ErrTruncated, r.round.Round, r.round.Ifname)
 	}
 	return nil
 }

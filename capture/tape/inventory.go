@@ -10,6 +10,7 @@ import (
 	"os"
 
 	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture/pcap"
 )
 
 // An Inventory is what a recording holds (dcbtop bundle says it).
@@ -42,7 +43,7 @@ func ReadInventory(path string) (Inventory, error) {
 	if fi, err := os.Stat(path); err == nil {
 		inv.Bytes = fi.Size()
 	}
-	src, err := capture.OpenReplay(path)
+	src, err := pcap.Open(path)
 	if err != nil {
 		return inv, err
 	}
@@ -66,7 +67,7 @@ func ReadInventory(path string) (Inventory, error) {
 		if herr := take(frames); herr != nil {
 			return inv, herr
 		}
-		if errors.Is(err, capture.ErrHostPending) {
+		if errors.Is(err, pcap.ErrHostPending) {
 			continue
 		}
 		if errors.Is(err, io.EOF) {

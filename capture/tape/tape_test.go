@@ -16,6 +16,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/capture/hostfs"
+	"github.com/dcbtop/dcbtop/capture/pcap"
 )
 
 // records is one of each kind, written and read back.
@@ -139,23 +140,23 @@ func TestReaderErrors(t *testing.T) {
 	if _, _, err := rd.Add(w.packets[0]); err != nil {
 		t.Fatal(err)
 	}
-	if err := rd.End(); !errors.Is(err, capture.ErrTruncated) {
+	if err := rd.End(); !errors.Is(err, pcap.ErrTruncated) {
 		t.Errorf("round not ended: %v", err)
 	}
 	n := Netlink{Proto: ProtoRDMA, Request: netlink.Message{Header: netlink.Header{Type: 1}}}
 	_, reply, _ := n.Packets()
 	rd = Reader{}
-	_, _, err := rd.Add(capture.HostPacket{Netlink: true, Data: reply, Record: 7, Offset: 1234})
+	_, _, err := rd.Add(pcap.HostPacket{Netlink: true, Data: reply, Record: 7, Offset: 1234})
 	if !errors.Is(err, ErrMalformed) || err.Error() != "record 7 at offset 1234: malformed dcbtop record: netlink reply without its request" {
 		t.Errorf("reply alone: %v", err)
 	}
 }
 
 // sink collects what Write writes as the host packets a Replay gives.
-type sink struct{ packets []capture.HostPacket }
+type sink struct{ packets []pcap.HostPacket }
 
 func (s *sink) WritePacket(f capture.Frame, lt uint16, _ string) error {
-	s.packets = append(s.packets, capture.HostPacket{Netlink: lt == capture.LinkTypeNetlink, At: f.At, Data: bytes.Clone(f.Data), Record: len(s.packets) + 1})
+	s.packets = append(s.packets, pcap.HostPacket{Netlink: lt == pcap.LinkTypeNetlink, At: f.At, Data: bytes.Clone(f.Data), Record: len(s.packets) + 1})
 	return nil
 }
 
@@ -174,7 +175,7 @@ func FuzzReader(f *testing.F) {
 	f.Fuzz(func(t *testing.T, nl bool, b []byte) {
 		var rd Reader
 		for i := 0; i < 2; i++ {
-			it, ok, err := rd.Add(capture.HostPacket{Netlink: nl, Data: b})
+			it, ok, err := rd.Add(pcap.HostPacket{Netlink: nl, Data: b})
 			if err != nil {
 				return
 			}
@@ -224,7 +225,7 @@ func TestNetlinkClientError(t *testing.T) {
 	}
 	var rd2 Reader
 	b := AppendHost(nil, NetlinkError{Text: "x"})
-	if _, _, err := rd2.Add(capture.HostPacket{Data: b}); !errors.Is(err, ErrMalformed) {
+	if _, _, err := rd2.Add(pcap.HostPacket{Data: b}); !errors.Is(err, ErrMalformed) {
 		t.Errorf("a netlink error without its request: %v", err)
 	}
 }

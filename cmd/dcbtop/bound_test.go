@@ -13,6 +13,7 @@ import (
 	"github.com/dcbtop/dcbtop/engine/diag"
 
 	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture/pcap"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
@@ -22,7 +23,7 @@ import (
 func manyInterfacesCapture(t *testing.T, n int) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), fmt.Sprintf("many-%d.pcapng", n))
-	w, err := capture.CreateWriter(path)
+	w, err := pcap.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}

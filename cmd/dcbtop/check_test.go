@@ -31,6 +31,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/assets"
 	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture/pcap"
 	"github.com/dcbtop/dcbtop/capture/session"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -66,7 +67,7 @@ var (
 func checkCapture(t *testing.T, frames ...checkFrame) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "check.pcapng")
-	w, err := capture.CreateWriter(path)
+	w, err := pcap.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,6 +34,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture/pcap"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -144,7 +145,7 @@ func TestLiveEventsLLDPD(t *testing.T) {
 	live := d.stdoutLines()
 
 	// The recording: every frame incoming, from the switch.
-	src, err := capture.OpenReplay(rec)
+	src, err := pcap.Open(rec)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture/pcap"
 	"github.com/dcbtop/dcbtop/testbed"
 	"github.com/dcbtop/dcbtop/testbed/snaptest"
 )
@@ -62,7 +62,7 @@ func TestStdio(t *testing.T) {
 	if err := os.WriteFile(path, wo.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r, err := capture.OpenReplay(path)
+	r, err := pcap.Open(path)
 	if err != nil {
 		t.Fatalf("standard output is not a capture: %v (%d bytes)", err, wo.Len())
 	}

@@ -26,6 +26,7 @@ import (
 	"github.com/dcbtop/dcbtop/capture/hostfs"
 	"github.com/dcbtop/dcbtop/capture/kernel"
 	"github.com/dcbtop/dcbtop/capture/linkpause"
+	"github.com/dcbtop/dcbtop/capture/pcap"
 	"github.com/dcbtop/dcbtop/capture/session"
 	"github.com/dcbtop/dcbtop/capture/tape"
 	"github.com/dcbtop/dcbtop/engine"
@@ -143,7 +144,7 @@ func Run(dir string) (engine.Interface, error) { return run(dir, nil) }
 // ethtool netlink replies). dcbtop -r replays it through the same
 // readers. It returns what Run returns.
 func Record(dir, path string) (engine.Interface, error) {
-	w, err := capture.CreateWriter(path)
+	w, err := pcap.Create(path)
 	if err != nil {
 		return engine.Interface{}, err
 	}
@@ -155,7 +156,7 @@ func Record(dir, path string) (engine.Interface, error) {
 }
 
 // run is Run, recording to w when it is not nil.
-func run(dir string, w *capture.Writer) (engine.Interface, error) {
+func run(dir string, w *pcap.Writer) (engine.Interface, error) {
 	var h Host
 	if err := readJSON(filepath.Join(dir, "host.json"), &h); err != nil {
 		return engine.Interface{}, err

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package capture_test
+package pcap_test
 
 import (
 	"bytes"
@@ -18,17 +18,17 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture/pcap"
 )
 
-// FuzzReplay feeds arbitrary files to a Replay, which must never panic,
+// FuzzReader feeds arbitrary files to a Reader, which must never panic,
 // never loop, never allocate much more than the file's size, only return
 // the errors it documents, and only deliver frames that keep the promises
 // of Frame: timestamps JSON can encode, one-line notes, and a destination
-// that is either recorded or one of the two a Replay assumes. More seeds,
+// that is either recorded or one of the two a Reader assumes. More seeds,
 // crashers, Linux cooked captures and over-long records included, are in
-// testdata/fuzz/FuzzReplay.
-func FuzzReplay(f *testing.F) {
+// testdata/fuzz/FuzzReader.
+func FuzzReader(f *testing.F) {
 	le, be := binary.LittleEndian, binary.BigEndian
 	f.Add(pcapFile{order: le, nanos: true, snaplen: 65535, linkType: ltEthernet}.bytes(
 		rec{at: t0, data: lldpFrame(1)}, rec{at: t0.Add(1), data: lldpFrame(2)}))
@@ -50,7 +50,7 @@ func FuzzReplay(f *testing.F) {
 
 // replayFuzzed replays the size-byte file at path to its end.
 func replayFuzzed(t *testing.T, path string, size int) {
-	r, err := capture.OpenReplay(path)
+	r, err := pcap.Open(path)
 	if err != nil {
 		checkFuzzError(t, path, err)
 		return
@@ -91,7 +91,7 @@ func replayFuzzed(t *testing.T, path string, size int) {
 func checkFuzzError(t *testing.T, path string, err error) {
 	t.Helper()
 	known := false
-	for _, target := range []error{capture.ErrNotPcap, capture.ErrTruncated, capture.ErrCorrupt, capture.ErrUnsupported} {
+	for _, target := range []error{pcap.ErrNotPcap, pcap.ErrTruncated, pcap.ErrCorrupt, pcap.ErrUnsupported} {
 		known = known || errors.Is(err, target)
 	}
 	msg := err.Error()
@@ -105,11 +105,11 @@ func checkFuzzError(t *testing.T, path string, err error) {
 	}
 }
 
-// updateSeeds rewrites the generated seeds of FuzzReplay.
-var updateSeeds = flag.Bool("update-seeds", false, "rewrite the generated seeds in testdata/fuzz/FuzzReplay")
+// updateSeeds rewrites the generated seeds of FuzzReader.
+var updateSeeds = flag.Bool("update-seeds", false, "rewrite the generated seeds in testdata/fuzz/FuzzReader")
 
-// generatedSeeds are the seeds of FuzzReplay that TestFuzzSeeds keeps in
-// testdata/fuzz/FuzzReplay, by file name.
+// generatedSeeds are the seeds of FuzzReader that TestFuzzSeeds keeps in
+// testdata/fuzz/FuzzReader, by file name.
 func generatedSeeds() map[string][]byte {
 	le, be := binary.LittleEndian, binary.BigEndian
 	mac := lldpFrame(1)[6:12]
@@ -145,11 +145,11 @@ func generatedSeeds() map[string][]byte {
 	}
 }
 
-// TestFuzzSeeds checks that the generated seeds of FuzzReplay in testdata
+// TestFuzzSeeds checks that the generated seeds of FuzzReader in testdata
 // are up to date; go test -run TestFuzzSeeds -update-seeds rewrites them.
 func TestFuzzSeeds(t *testing.T) {
 	for name, b := range generatedSeeds() {
-		path := filepath.Join("testdata", "fuzz", "FuzzReplay", name)
+		path := filepath.Join("testdata", "fuzz", "FuzzReader", name)
 		want := fmt.Appendf(nil, "go test fuzz v1\n[]byte(%q)\n", b)
 		if *updateSeeds {
 			if err := os.WriteFile(path, want, 0o644); err != nil {

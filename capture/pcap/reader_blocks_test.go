@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package capture_test
+package pcap_test
 
 import (
 	"encoding/binary"
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/dcbtop/dcbtop/capture/pcap"
 
 	"github.com/dcbtop/dcbtop/capture"
 )
@@ -142,7 +144,7 @@ func TestReplayNgBlockErrors(t *testing.T) {
 			if err == nil || err.Error() != tt.msg {
 				t.Fatalf("error = %v, want %q", err, tt.msg)
 			}
-			if !errors.Is(err, capture.ErrCorrupt) {
+			if !errors.Is(err, pcap.ErrCorrupt) {
 				t.Errorf("error %v is not ErrCorrupt", err)
 			}
 		})

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package capture_test
+package pcap_test
 
 import (
 	"encoding/binary"
@@ -12,9 +12,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture/pcap"
 )
 
-// Destinations of the Ethernet frames a Replay rebuilds from Linux cooked
+// Destinations of the Ethernet frames a Reader rebuilds from Linux cooked
 // records.
 var (
 	dstNearestBridge = []byte{0x01, 0x80, 0xc2, 0x00, 0x00, 0x0e}
@@ -49,7 +50,7 @@ func cookedRecord(lt uint32, pktType uint8, mac []byte, proto uint16, payload []
 	return sll2(pktType, 3, mac, proto, payload)
 }
 
-// TestCookedDestination checks the destination a Replay assumes for each
+// TestCookedDestination checks the destination a Reader assumes for each
 // packet type of Linux cooked records of both link types, and that it marks
 // the Frame DstAssumed whatever it assumed.
 func TestCookedDestination(t *testing.T) {
@@ -98,7 +99,7 @@ func TestCookedDestination(t *testing.T) {
 	for _, lt := range []uint32{ltSLL, ltSLL2} {
 		for _, tt := range tests {
 			t.Run(fmt.Sprintf("linktype %d/%s", lt, tt.name), func(t *testing.T) {
-				got, err := capture.RecordFrame(lt, cookedRecord(lt, tt.pktType, mac, tt.proto, tt.payload), t0)
+				got, err := pcap.RecordFrame(lt, cookedRecord(lt, tt.pktType, mac, tt.proto, tt.payload), t0)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -122,7 +123,7 @@ func TestCookedDestination(t *testing.T) {
 		// An Ethernet record has its destination: nothing is assumed,
 		// whatever it is.
 		for _, data := range [][]byte{lldpFrame(1), withDst(dstUnknown, lldpFrame(1))} {
-			got, err := capture.RecordFrame(ltEthernet, data, t0)
+			got, err := pcap.RecordFrame(ltEthernet, data, t0)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package capture
+package pcap
 
 // The capture file formats, read and written here rather than through
 // gopacket/pcapgo: pcapgo imports gopacket/layers for its link type, whose
@@ -21,6 +21,8 @@ import (
 	"io"
 	"math/bits"
 	"time"
+
+	"github.com/dcbtop/dcbtop/capture"
 )
 
 // pcapng block types.
@@ -49,7 +51,7 @@ const (
 	ngFlagOutbound = 2
 )
 
-// ngMaxBlockLen bounds the blocks a Replay reads into memory (skipped
+// ngMaxBlockLen bounds the blocks a Reader reads into memory (skipped
 // blocks are never held): a packet of maxRecordLen bytes with room for
 // any sensible options. Longer blocks come from corrupt files.
 const ngMaxBlockLen = maxRecordLen + 64<<10
@@ -76,7 +78,7 @@ type record struct {
 	snaplen         uint32 // of the file or interface, 0 for none
 	iface           string // "" for a classic pcap file
 	ifIndex         int
-	dir             Direction
+	dir             capture.Direction
 	usDflt          bool  // a pcapng timestamp at the default microsecond resolution
 	off             int64 // where the record (its packet block) starts
 }
@@ -84,7 +86,7 @@ type record struct {
 // readFull reads len(b) bytes of the record at off: io.EOF when nothing
 // at all was left (the end of the file between records), else an error of
 // this package (a truncation, a read error).
-func (r *Replay) readFull(off int64, b []byte) error {
+func (r *Reader) readFull(off int64, b []byte) error {
 	if _, err := io.ReadFull(r.br, b); err != nil {
 		if err == io.EOF {
 			return io.EOF
@@ -96,7 +98,7 @@ func (r *Replay) readFull(off int64, b []byte) error {
 
 // readIn is readFull inside a record, where the end of the file is a
 // truncation.
-func (r *Replay) readIn(off int64, b []byte) error {
+func (r *Reader) readIn(off int64, b []byte) error {
 	if err := r.readFull(off, b); err != nil {
 		if err == io.EOF {
 			return r.readError(off, io.ErrUnexpectedEOF)
@@ -106,9 +108,9 @@ func (r *Replay) readIn(off int64, b []byte) error {
 	return nil
 }
 
-// body returns n bytes of the record at off read into the Replay's
+// body returns n bytes of the record at off read into the Reader's
 // buffer (valid until the next read).
-func (r *Replay) body(off int64, n int) ([]byte, error) {
+func (r *Reader) body(off int64, n int) ([]byte, error) {
 	if cap(r.buf) < n {
 		r.buf = make([]byte, n)
 	}
@@ -121,7 +123,7 @@ func (r *Replay) body(off int64, n int) ([]byte, error) {
 
 // readPcapRecord reads the next record of a classic pcap file, which
 // starts at off.
-func (r *Replay) readPcapRecord(off int64) (record, error) {
+func (r *Reader) readPcapRecord(off int64) (record, error) {
 	h := r.hdr[:pcapRecordHeaderLen] // a local array would escape: an allocation per record
 	if err := r.readFull(off, h); err != nil {
 		return record{}, err
@@ -148,7 +150,7 @@ func (r *Replay) readPcapRecord(off int64) (record, error) {
 // openNgSection reads the rest of a section header block whose 8-byte
 // header hdr (type and length in either byte order) was read at off, and
 // starts the section: its byte order, no interfaces yet.
-func (r *Replay) openNgSection(off int64, hdr []byte, first bool) error {
+func (r *Reader) openNgSection(off int64, hdr []byte, first bool) error {
 	var bom [4]byte
 	if err := r.readIn(off, bom[:]); err != nil {
 		if first {
@@ -195,7 +197,7 @@ func (r *Replay) openNgSection(off int64, hdr []byte, first bool) error {
 }
 
 // ngCorrupt is corrupt for a block of the file header (first) or later.
-func (r *Replay) ngCorrupt(off int64, first bool, format string, args ...any) error {
+func (r *Reader) ngCorrupt(off int64, first bool, format string, args ...any) error {
 	if first {
 		return fmt.Errorf("%w: %s", ErrCorrupt, fmt.Sprintf(format, args...))
 	}
@@ -205,7 +207,7 @@ func (r *Replay) ngCorrupt(off int64, first bool, format string, args ...any) er
 // readNgRecord reads blocks until a packet block and returns its record,
 // whose off is where that block starts (errors name the block they are
 // in): io.EOF at the end of the file, between blocks.
-func (r *Replay) readNgRecord() (record, error) {
+func (r *Reader) readNgRecord() (record, error) {
 	for {
 		off := r.offset()
 		var hdr [8]byte
@@ -268,7 +270,7 @@ func (r *Replay) readNgRecord() (record, error) {
 // checkNgPacketLen peeks at a packet block's capture length before its
 // block is read, so that a corrupt length is reported as such (and never
 // allocated).
-func (r *Replay) checkNgPacketLen(off int64, typ, n uint32) error {
+func (r *Reader) checkNgPacketLen(off int64, typ, n uint32) error {
 	at := 12 // EPB and OPB: interface, timestamp high and low, then the capture length
 	if typ != ngBlockEPB && typ != ngBlockOPB {
 		return nil
@@ -285,7 +287,7 @@ func (r *Replay) checkNgPacketLen(off int64, typ, n uint32) error {
 
 // addNgIface records the interface an Interface Description Block body
 // describes.
-func (r *Replay) addNgIface(off int64, b []byte) error {
+func (r *Reader) addNgIface(off int64, b []byte) error {
 	if len(b) < 8 {
 		return r.corrupt(off, "interface description block of %d bytes", len(b)+12)
 	}
@@ -318,7 +320,7 @@ func (r *Replay) addNgIface(off int64, b []byte) error {
 }
 
 // ngOptions calls fn for each option of a block's option list b.
-func (r *Replay) ngOptions(off int64, b []byte, fn func(code uint16, v []byte) error) error {
+func (r *Reader) ngOptions(off int64, b []byte, fn func(code uint16, v []byte) error) error {
 	for len(b) >= 4 {
 		code, n := r.order.Uint16(b[0:2]), int(r.order.Uint16(b[2:4]))
 		if code == ngOptEnd {
@@ -339,7 +341,7 @@ func (r *Replay) ngOptions(off int64, b []byte, fn func(code uint16, v []byte) e
 func pad4(n int) int { return (4 - n%4) % 4 }
 
 // ngPacket decodes the body b of a packet block of type typ.
-func (r *Replay) ngPacket(off int64, typ uint32, b []byte) (record, error) {
+func (r *Reader) ngPacket(off int64, typ uint32, b []byte) (record, error) {
 	var (
 		ifIndex  uint32
 		ts       uint64
@@ -407,9 +409,9 @@ func (r *Replay) ngPacket(off int64, typ uint32, b []byte) (record, error) {
 			if code == ngOptFlags && len(v) == 4 {
 				switch r.order.Uint32(v) & 3 {
 				case ngFlagInbound:
-					rec.dir = DirectionIncoming
+					rec.dir = capture.DirectionIncoming
 				case ngFlagOutbound:
-					rec.dir = DirectionOutgoing
+					rec.dir = capture.DirectionOutgoing
 				}
 			}
 			return nil
@@ -422,7 +424,7 @@ func (r *Replay) ngPacket(off int64, typ uint32, b []byte) (record, error) {
 }
 
 // tsresolExp describes if_tsresol v ("10^-6", "2^-10") and reports
-// whether a Replay can convert its timestamps: 10^-0 to 10^-19 (a 64-bit
+// whether a Reader can convert its timestamps: 10^-0 to 10^-19 (a 64-bit
 // count), 2^-0 to 2^-63.
 func tsresolExp(v byte) (string, bool) {
 	if v&0x80 != 0 {
@@ -442,12 +444,12 @@ var pow10 = func() (p [20]uint64) {
 
 // ngTimeLimit bounds the seconds ngTime hands to time.Unix: about 31
 // million years either side of 1970, far outside the years 0 to 9999 the
-// Replay accepts and far inside what time.Time holds without wrapping.
+// Reader accepts and far inside what time.Time holds without wrapping.
 const ngTimeLimit = 1e15
 
 // ngTime converts a pcapng timestamp of ts units of resolution tsresol,
 // plus tsoffset seconds, to a time. Seconds beyond ±ngTimeLimit saturate
-// there (a year the Replay rejects, on the side the value was on: a large
+// there (a year the Reader rejects, on the side the value was on: a large
 // negative if_tsoffset gives a year before 0, never one after 9999).
 func ngTime(ts uint64, tsresol byte, tsoffset int64) time.Time {
 	var sec, nsec uint64

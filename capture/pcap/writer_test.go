@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package capture_test
+package pcap_test
 
 import (
 	"bytes"
@@ -21,17 +21,18 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture/pcap"
 )
 
 // writerMaxTime is the last timestamp a Writer can record.
 var writerMaxTime = time.Unix(0, math.MaxInt64)
 
-// writeRecording writes frames with CreateWriter to a new file and returns
+// writeRecording writes frames with Create to a new file and returns
 // its path.
 func writeRecording(tb testing.TB, frames []capture.Frame) string {
 	tb.Helper()
 	path := filepath.Join(tb.TempDir(), "out.pcapng")
-	w, err := capture.CreateWriter(path)
+	w, err := pcap.Create(path)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -50,7 +51,7 @@ func writeRecording(tb testing.TB, frames []capture.Frame) string {
 // clean io.EOF.
 func replayRecording(tb testing.TB, path string) []capture.Frame {
 	tb.Helper()
-	r, err := capture.OpenReplay(path)
+	r, err := pcap.Open(path)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -164,7 +165,7 @@ func writerIDB(n *ng, name string) *ng {
 // inbound, 10 outbound), and no epb_flags for an unknown direction.
 func TestNewWriterFormat(t *testing.T) {
 	var buf bytes.Buffer
-	w, err := capture.NewWriter(&buf)
+	w, err := pcap.NewWriter(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +197,7 @@ func TestNewWriterFormat(t *testing.T) {
 	if diff := cmp.Diff(n.b, buf.Bytes()); diff != "" {
 		t.Errorf("file (-want +got):\n%s", diff)
 	}
-	// And the Replay maps those flags back (pcapgo decodes epb_flags as
+	// And the Reader maps those flags back (pcapgo decodes epb_flags as
 	// little-endian, which is right for this writer's files).
 	got := replayRecording(t, writeTemp(t, buf.Bytes()))
 	if len(got) != len(frames) {
@@ -233,7 +234,7 @@ func (w *writeRecorder) Write(p []byte) (int, error) {
 // cuts no block in two.
 func TestWriterOneWritePerFrame(t *testing.T) {
 	var rec writeRecorder
-	w, err := capture.NewWriter(&rec)
+	w, err := pcap.NewWriter(&rec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +278,7 @@ func TestWriterOneWritePerFrame(t *testing.T) {
 // the frames written so far replay, and the replay ends cleanly after them.
 func TestWriterRecordingInProgress(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "out.pcapng")
-	w, err := capture.CreateWriter(path)
+	w, err := pcap.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,7 +324,7 @@ func TestWriterTshark(t *testing.T) {
 		t.Skipf("skipping: tshark not installed (apt-get install tshark; DCBTOP_REQUIRE_PRIV=1 would make this a failure): %v", err)
 	}
 	path := filepath.Join(t.TempDir(), "out.pcapng")
-	w, err := capture.CreateWriter(path)
+	w, err := pcap.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -366,9 +367,9 @@ func TestWriterTshark(t *testing.T) {
 func TestWriterErrors(t *testing.T) {
 	t.Run("create in a missing directory", func(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "missing")
-		_, err := capture.CreateWriter(filepath.Join(dir, "out.pcapng"))
+		_, err := pcap.Create(filepath.Join(dir, "out.pcapng"))
 		if !errors.Is(err, fs.ErrNotExist) || err.Error() != "create: no such file or directory" {
-			t.Errorf("CreateWriter = %v, want \"create: no such file or directory\" satisfying fs.ErrNotExist", err)
+			t.Errorf("Create = %v, want \"create: no such file or directory\" satisfying fs.ErrNotExist", err)
 		}
 	})
 
@@ -376,15 +377,15 @@ func TestWriterErrors(t *testing.T) {
 		if runtime.GOOS == "windows" {
 			t.Skip("error text differs on Windows")
 		}
-		_, err := capture.CreateWriter(t.TempDir())
+		_, err := pcap.Create(t.TempDir())
 		if err == nil || err.Error() != "create: is a directory" {
-			t.Errorf("CreateWriter = %v, want \"create: is a directory\"", err)
+			t.Errorf("Create = %v, want \"create: is a directory\"", err)
 		}
 	})
 
 	t.Run("timestamps outside the pcapng range", func(t *testing.T) {
 		var buf bytes.Buffer
-		w, err := capture.NewWriter(&buf)
+		w, err := pcap.NewWriter(&buf)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -418,7 +419,7 @@ func TestWriterErrors(t *testing.T) {
 	})
 
 	t.Run("interface name too long", func(t *testing.T) {
-		w, err := capture.NewWriter(io.Discard)
+		w, err := pcap.NewWriter(io.Discard)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -433,7 +434,7 @@ func TestWriterErrors(t *testing.T) {
 
 	t.Run("header write fails", func(t *testing.T) {
 		boom := errors.New("boom")
-		if _, err := capture.NewWriter(&writeRecorder{err: boom}); !errors.Is(err, boom) || err.Error() != "write: boom" {
+		if _, err := pcap.NewWriter(&writeRecorder{err: boom}); !errors.Is(err, boom) || err.Error() != "write: boom" {
 			t.Errorf("NewWriter = %v, want \"write: boom\" wrapping the cause", err)
 		}
 	})
@@ -441,7 +442,7 @@ func TestWriterErrors(t *testing.T) {
 	t.Run("frame write fails", func(t *testing.T) {
 		boom := errors.New("boom")
 		rec := &writeRecorder{}
-		w, err := capture.NewWriter(rec)
+		w, err := pcap.NewWriter(rec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -465,7 +466,7 @@ func TestWriterErrors(t *testing.T) {
 
 	t.Run("short write", func(t *testing.T) {
 		rec := &writeRecorder{}
-		w, err := capture.NewWriter(rec)
+		w, err := pcap.NewWriter(rec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -476,7 +477,7 @@ func TestWriterErrors(t *testing.T) {
 	})
 
 	t.Run("write after close", func(t *testing.T) {
-		w, err := capture.CreateWriter(filepath.Join(t.TempDir(), "out.pcapng"))
+		w, err := pcap.Create(filepath.Join(t.TempDir(), "out.pcapng"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -492,7 +493,7 @@ func TestWriterErrors(t *testing.T) {
 	})
 }
 
-// TestCreateWriterFile checks the file CreateWriter makes: mode 0644 (less
+// TestCreateWriterFile checks the file Create makes: mode 0644 (less
 // the umask), and an existing file overwritten, as tcpdump -w does.
 func TestCreateWriterFile(t *testing.T) {
 	if runtime.GOOS == "windows" {
@@ -513,7 +514,7 @@ func TestCreateWriterFile(t *testing.T) {
 		if err := os.WriteFile(path, bytes.Repeat([]byte{0xff}, 100000), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		w, err := capture.CreateWriter(path)
+		w, err := pcap.Create(path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -542,7 +543,7 @@ func TestCreateWriterMode(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range []string{fresh, existing} {
-		w, err := capture.CreateWriter(p)
+		w, err := pcap.Create(p)
 		if err != nil {
 			t.Fatal(err)
 		}

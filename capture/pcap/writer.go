@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package capture
+package pcap
 
 import (
 	"encoding/binary"
@@ -10,6 +10,8 @@ import (
 	"math"
 	"os"
 	"time"
+
+	"github.com/dcbtop/dcbtop/capture"
 )
 
 // writerSnaplen is the snapshot length a Writer declares for each
@@ -28,14 +30,14 @@ var (
 	writerMaxTime = time.Unix(0, math.MaxInt64) // 2262-04-11T23:47:16.854775807Z
 )
 
-// A Writer records Frames to a pcapng file, which OpenReplay, tshark and
+// A Writer records Frames to a pcapng file, which Open, tshark and
 // every pcapng tool can read back. The file has a single little-endian
 // section. Each distinct Frame.Interface gets an Interface Description
 // Block, written just before the first frame captured on it, with the name
 // as if_name, link type Ethernet, snapshot length 65535 and nanosecond
 // timestamps (if_tsresol 9). Each frame is an Enhanced Packet Block on its
 // interface, whose epb_flags option holds the direction: inbound for
-// DirectionIncoming, outbound for DirectionOutgoing, and no epb_flags at all
+// capture.DirectionIncoming, outbound for capture.DirectionOutgoing, and no epb_flags at all
 // for DirectionUnknown.
 //
 // Replayed, the frames come back as they were written: same Interface, At
@@ -53,7 +55,7 @@ var (
 // concurrent use.
 type Writer struct {
 	dst    io.Writer
-	file   *os.File       // set if CreateWriter created it
+	file   *os.File       // set if Create created it
 	buf    []byte         // the blocks of one WriteFrame, handed to dst in one Write
 	ifaces map[string]int // interface index in the file, by name
 	types  []uint16       // each interface's link type, by index
@@ -61,13 +63,13 @@ type Writer struct {
 	closed bool
 }
 
-// CreateWriter creates the file at path, or truncates it if it exists,
+// Create creates the file at path, or truncates it if it exists,
 // as tcpdump -w does, and writes the pcapng section header to it. A
 // recording holds what a support bundle does (names, addresses, the
 // switch's advertisement), so the file is mode 0600 from its creation,
 // and an existing regular file is made 0600 before anything is written
 // to it (a pipe or a device is left as it is). Errors never repeat path.
-func CreateWriter(path string) (*Writer, error) {
+func Create(path string) (*Writer, error) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return nil, osError("create", err)
@@ -108,19 +110,19 @@ func NewWriter(w io.Writer) (*Writer, error) {
 // the file's timestamps can represent (the zero time cannot be written);
 // such a rejected frame leaves the Writer usable. A failed write is final:
 // later calls return the same error.
-func (w *Writer) WriteFrame(f Frame) error { return w.write(f, linkTypeEthernet, "") }
+func (w *Writer) WriteFrame(f capture.Frame) error { return w.write(f, linkTypeEthernet, "") }
 
 // WritePacket appends a packet of another link type than Ethernet (a
 // dcbtop recording's netlink exchanges and host records, capture/tape) on
 // the interface f.Interface, which has that link type and the description
 // descr (if_description; "" none). An interface name keeps the link type
 // it was first written with: another one is an error.
-func (w *Writer) WritePacket(f Frame, linkType uint16, descr string) error {
+func (w *Writer) WritePacket(f capture.Frame, linkType uint16, descr string) error {
 	return w.write(f, linkType, descr)
 }
 
 // write appends f on its interface, of link type lt.
-func (w *Writer) write(f Frame, lt uint16, descr string) error {
+func (w *Writer) write(f capture.Frame, lt uint16, descr string) error {
 	if w.closed {
 		return fmt.Errorf("write: %w", fs.ErrClosed)
 	}
@@ -174,9 +176,9 @@ func (w *Writer) write(f Frame, lt uint16, descr string) error {
 	body = append(body, make([]byte, pad4(len(data)))...)
 	var flags uint32
 	switch f.Dir {
-	case DirectionIncoming:
+	case capture.DirectionIncoming:
 		flags = ngFlagInbound
-	case DirectionOutgoing:
+	case capture.DirectionOutgoing:
 		flags = ngFlagOutbound
 	}
 	if flags != 0 {
@@ -230,7 +232,7 @@ func (w *Writer) fail(err error) error {
 	return err
 }
 
-// Close closes the file if CreateWriter created it, and returns the error
+// Close closes the file if Create created it, and returns the error
 // that ended writing, if any. Every frame written is already in the file.
 // Close may be called more than once; WriteFrame fails after it.
 func (w *Writer) Close() error {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package capture_test
+package pcap_test
 
 import (
 	"bytes"
@@ -23,10 +23,11 @@ import (
 	"github.com/gopacket/gopacket/pcapgo"
 
 	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture/pcap"
 )
 
 // readAll reads r until the first error and returns the frames before it.
-func readAll(tb testing.TB, r *capture.Replay) ([]capture.Frame, error) {
+func readAll(tb testing.TB, r *pcap.Reader) ([]capture.Frame, error) {
 	tb.Helper()
 	var frames []capture.Frame
 	for range 100_000 {
@@ -56,7 +57,7 @@ func wantReplay(t *testing.T, file []byte, want []capture.Frame) {
 // replayFile opens b as a capture file and reads all of it.
 func replayFile(tb testing.TB, b []byte) ([]capture.Frame, error) {
 	tb.Helper()
-	r, err := capture.OpenReplay(writeTemp(tb, b))
+	r, err := pcap.Open(writeTemp(tb, b))
 	if err != nil {
 		return nil, err
 	}
@@ -314,7 +315,7 @@ func TestReplayErrors(t *testing.T) {
 		file    []byte // written to a temporary file, unless path is set
 		path    func(t *testing.T) string
 		want    []capture.Frame // delivered before the error
-		openErr bool            // the error comes from OpenReplay
+		openErr bool            // the error comes from Open
 		is      error
 		msg     string
 	}{
@@ -336,164 +337,164 @@ func TestReplayErrors(t *testing.T) {
 			name:    "empty file",
 			file:    []byte{},
 			openErr: true,
-			is:      capture.ErrNotPcap,
+			is:      pcap.ErrNotPcap,
 			msg:     "not a pcap or pcapng file: empty file",
 		},
 		{
 			name:    "text file",
 			file:    []byte("Hello, this is not a capture.\n"),
 			openErr: true,
-			is:      capture.ErrNotPcap,
+			is:      pcap.ErrNotPcap,
 			msg:     "not a pcap or pcapng file: unknown magic number 48656c6c",
 		},
 		{
 			name:    "tiny file",
 			file:    []byte("hi"),
 			openErr: true,
-			is:      capture.ErrNotPcap,
+			is:      pcap.ErrNotPcap,
 			msg:     "not a pcap or pcapng file: only 2 bytes long",
 		},
 		{
 			name:    "gzip-compressed pcap",
 			file:    []byte{0x1f, 0x8b, 0x08, 0x00, 0, 0, 0, 0, 0, 0xff},
 			openErr: true,
-			is:      capture.ErrNotPcap,
+			is:      pcap.ErrNotPcap,
 			msg:     "not a pcap or pcapng file: gzip-compressed (decompress it first)",
 		},
 		{
 			name:    "pcapng bad byte-order magic",
 			file:    append([]byte{0x0a, 0x0d, 0x0d, 0x0a, 28, 0, 0, 0, 'a', 'b', 'c', 'd'}, make([]byte, 16)...),
 			openErr: true,
-			is:      capture.ErrNotPcap,
+			is:      pcap.ErrNotPcap,
 			msg:     "not a pcap or pcapng file: bad pcapng byte-order magic 61626364",
 		},
 		{
 			name:    "pcap header cut within the magic number",
 			file:    good[:2],
 			openErr: true,
-			is:      capture.ErrTruncated,
+			is:      pcap.ErrTruncated,
 			msg:     "truncated capture: file header cut short (2 bytes)",
 		},
 		{
 			name:    "pcap header cut short",
 			file:    good[:10],
 			openErr: true,
-			is:      capture.ErrTruncated,
+			is:      pcap.ErrTruncated,
 			msg:     "truncated capture: file header cut short (10 of 24 bytes)",
 		},
 		{
 			name:    "pcapng header cut short",
 			file:    ngGood[:20],
 			openErr: true,
-			is:      capture.ErrTruncated,
+			is:      pcap.ErrTruncated,
 			msg:     "truncated capture: file header cut short (20 of 28 bytes)",
 		},
 		{
 			name: "pcap record header cut short",
 			file: append(eth.bytes(r1, r2), eth.record(r1)[:9]...),
 			want: []capture.Frame{f1, f2},
-			is:   capture.ErrTruncated,
+			is:   pcap.ErrTruncated,
 			msg:  fmt.Sprintf("truncated capture: record 3 at offset %d cut short", rec3),
 		},
 		{
 			name: "pcap record cut after its header",
 			file: append(eth.bytes(r1, r2), eth.record(r1)[:16]...),
 			want: []capture.Frame{f1, f2},
-			is:   capture.ErrTruncated,
+			is:   pcap.ErrTruncated,
 			msg:  fmt.Sprintf("truncated capture: record 3 at offset %d cut short", rec3),
 		},
 		{
 			name: "pcap record data cut short",
 			file: append(eth.bytes(r1, r2), eth.record(r1)[:30]...),
 			want: []capture.Frame{f1, f2},
-			is:   capture.ErrTruncated,
+			is:   pcap.ErrTruncated,
 			msg:  fmt.Sprintf("truncated capture: record 3 at offset %d cut short", rec3),
 		},
 		{
 			name: "pcapng packet block cut short",
 			file: (&ng{order: le}).shb().idb(ltEthernet, 0, "eth0").epb(0, r1, nil).epb(0, r2, nil).b[:len(ngGood)+40],
 			want: []capture.Frame{{Interface: "eth0", At: t0, Data: lldpFrame(1)}},
-			is:   capture.ErrTruncated,
+			is:   pcap.ErrTruncated,
 			msg:  fmt.Sprintf("truncated capture: record 2 at offset %d cut short", len(ngGood)),
 		},
 		{
 			name: "pcapng interface block cut short",
 			file: ngGood[:40],
-			is:   capture.ErrTruncated,
+			is:   pcap.ErrTruncated,
 			msg:  "truncated capture: record 1 at offset 28 cut short",
 		},
 		{
 			name:    "pcap unsupported link type",
 			file:    pcapFile{order: be, snaplen: 65535, linkType: ltRaw}.bytes(r1),
 			openErr: true,
-			is:      capture.ErrUnsupported,
+			is:      pcap.ErrUnsupported,
 			msg:     "unsupported link type 101 (want Ethernet or Linux cooked)",
 		},
 		{
 			name: "pcapng unsupported link type",
 			file: append(bytes.Clone(ngTwoIfaces.b), (&ng{order: le}).epb(1, r2, nil).b...),
 			want: []capture.Frame{{Interface: "eth0", At: t0, Data: lldpFrame(1)}},
-			is:   capture.ErrUnsupported,
+			is:   pcap.ErrUnsupported,
 			msg:  fmt.Sprintf("record 2 at offset %d: unsupported link type 101 (want Ethernet or Linux cooked)", len(ngTwoIfaces.b)),
 		},
 		{
 			name:    "pcap version 2.3",
 			file:    pcapFile{order: le, major: 2, minor: 3, linkType: ltEthernet}.bytes(r1),
 			openErr: true,
-			is:      capture.ErrUnsupported,
+			is:      pcap.ErrUnsupported,
 			msg:     "unsupported pcap version 2.3 (want 2.4)",
 		},
 		{
 			name:    "pcapng version 2.0",
 			file:    append([]byte{0x0a, 0x0d, 0x0d, 0x0a, 28, 0, 0, 0, 0x4d, 0x3c, 0x2b, 0x1a, 2, 0, 0, 0}, make([]byte, 12)...),
 			openErr: true,
-			is:      capture.ErrUnsupported,
+			is:      pcap.ErrUnsupported,
 			msg:     "unsupported pcapng version 2.0 (want 1.0)",
 		},
 		{
 			name: "pcap huge capture length",
 			file: append(eth.bytes(r1), eth.record(rec{at: t0, data: lldpFrame(2), capLen: 0x7fffffff, origLen: 0x7fffffff})...),
 			want: []capture.Frame{f1},
-			is:   capture.ErrCorrupt,
+			is:   pcap.ErrCorrupt,
 			msg:  "corrupt capture: record 2 at offset 76: capture length 2147483647 exceeds the 262144-byte limit",
 		},
 		{
 			name: "pcap huge snaplen and capture length",
 			file: pcapFile{order: le, snaplen: 0xffffffff, linkType: ltEthernet}.bytes(
 				rec{at: t0, data: lldpFrame(2), capLen: 0xfffffff0, origLen: 0xfffffff0}),
-			is:  capture.ErrCorrupt,
+			is:  pcap.ErrCorrupt,
 			msg: "corrupt capture: record 1 at offset 24: capture length 4294967280 exceeds the 262144-byte limit",
 		},
 		{
 			name: "pcapng huge capture length",
 			file: (&ng{order: le}).shb().idb(ltEthernet, 0, "eth0").epb(0, rec{at: t0, data: lldpFrame(1), capLen: 0x7fffffff}, nil).b,
-			is:   capture.ErrCorrupt,
+			is:   pcap.ErrCorrupt,
 			msg:  "corrupt capture: record 1 at offset 68: capture length 2147483647 exceeds the 262144-byte limit",
 		},
 		{
 			name: "pcapng unknown interface",
 			file: (&ng{order: le}).shb().idb(ltEthernet, 0, "eth0").epb(3, r1, nil).b,
-			is:   capture.ErrCorrupt,
+			is:   pcap.ErrCorrupt,
 			msg:  "corrupt capture: record 1 at offset 68: packet on interface 3, but the section describes 1",
 		},
 		{
 			name:    "pcapng bad section header length",
 			file:    append([]byte{0x0a, 0x0d, 0x0d, 0x0a, 27, 0, 0, 0, 0x4d, 0x3c, 0x2b, 0x1a, 1, 0, 0, 0}, make([]byte, 12)...),
 			openErr: true,
-			is:      capture.ErrCorrupt,
+			is:      pcap.ErrCorrupt,
 			msg:     "corrupt capture: section header block length 27",
 		},
 		{
 			name: "SLL header cut short",
 			file: pcapFile{order: le, snaplen: 65535, linkType: ltSLL}.bytes(rec{at: t0, data: make([]byte, 15)}),
-			is:   capture.ErrCorrupt,
+			is:   pcap.ErrCorrupt,
 			msg:  "corrupt capture: record 1 at offset 24: linux cooked header cut short (15 of 16 bytes)",
 		},
 		{
 			name: "SLL2 header cut short",
 			file: sll2File.bytes(sll2Rec, rec{at: t0, data: make([]byte, 19)}),
 			want: []capture.Frame{{Interface: "if1", At: t0, Dir: capture.DirectionIncoming, Data: cooked(1), DstAssumed: true}},
-			is:   capture.ErrCorrupt,
+			is:   pcap.ErrCorrupt,
 			msg:  fmt.Sprintf("corrupt capture: record 2 at offset %d: linux cooked v2 header cut short (19 of 20 bytes)", len(sll2File.bytes(sll2Rec))),
 		},
 	}
@@ -506,11 +507,11 @@ func TestReplayErrors(t *testing.T) {
 				path = writeTemp(t, tt.file)
 			}
 			var got []capture.Frame
-			r, err := capture.OpenReplay(path)
+			r, err := pcap.Open(path)
 			if err == nil {
 				defer r.Close()
 				if tt.openErr {
-					t.Fatalf("OpenReplay succeeded, want error %q", tt.msg)
+					t.Fatalf("Open succeeded, want error %q", tt.msg)
 				}
 				got, err = readAll(t, r)
 				// The error is final.
@@ -518,7 +519,7 @@ func TestReplayErrors(t *testing.T) {
 					t.Errorf("ReadFrame after %q = %v, want the same error", err, again)
 				}
 			} else if !tt.openErr {
-				t.Fatalf("OpenReplay: %v", err)
+				t.Fatalf("Open: %v", err)
 			}
 			if err == nil || err.Error() != tt.msg {
 				t.Errorf("error = %q, want %q", err, tt.msg)
@@ -537,7 +538,7 @@ func TestReplayErrors(t *testing.T) {
 }
 
 // TestReplayHugeCaptureLengthAllocation checks that a record claiming 4 GiB
-// does not make the Replay allocate anything like it.
+// does not make the Reader allocate anything like it.
 func TestReplayHugeCaptureLengthAllocation(t *testing.T) {
 	tests := []struct {
 		name string
@@ -552,12 +553,12 @@ func TestReplayHugeCaptureLengthAllocation(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			path := writeTemp(t, tt.file)
 			allocated := bytesAllocated(func() {
-				r, err := capture.OpenReplay(path)
+				r, err := pcap.Open(path)
 				if err != nil {
 					t.Fatal(err)
 				}
 				defer r.Close()
-				if _, err := readAll(t, r); !errors.Is(err, capture.ErrCorrupt) {
+				if _, err := readAll(t, r); !errors.Is(err, pcap.ErrCorrupt) {
 					t.Errorf("error = %v, want ErrCorrupt", err)
 				}
 			})
@@ -579,7 +580,7 @@ func bytesAllocated(f func()) uint64 {
 
 func TestReplayClose(t *testing.T) {
 	path := writeTemp(t, pcapFile{order: binary.LittleEndian, linkType: ltEthernet}.bytes(rec{at: t0, data: lldpFrame(1)}))
-	r, err := capture.OpenReplay(path)
+	r, err := pcap.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -596,7 +597,7 @@ func TestReplayClose(t *testing.T) {
 
 func TestReplayDoneContext(t *testing.T) {
 	path := writeTemp(t, pcapFile{order: binary.LittleEndian, linkType: ltEthernet}.bytes(rec{at: t0, data: lldpFrame(1)}))
-	r, err := capture.OpenReplay(path)
+	r, err := pcap.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -618,7 +619,7 @@ func TestReplayDoneContext(t *testing.T) {
 func TestReplayInterfaceIDOverflow(t *testing.T) {
 	b := (&ng{order: binary.LittleEndian}).shb().idb(ltEthernet, 0, "eth0").
 		epb(0xffffffff, rec{at: t0, data: lldpFrame(1)}, nil).b
-	if _, err := replayFile(t, b); !errors.Is(err, capture.ErrCorrupt) {
+	if _, err := replayFile(t, b); !errors.Is(err, pcap.ErrCorrupt) {
 		t.Errorf("error = %v, want ErrCorrupt", err)
 	}
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package capture_test
+package pcap_test
 
 import (
 	"bytes"
@@ -14,15 +14,16 @@ import (
 	"time"
 
 	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture/pcap"
 )
 
 // A dcbtop recording's host packets come back from NextHost in the file's
 // order, each before the frame that followed it; more than 256
-// in a row make ReadFrame say capture.ErrHostPending (never held all in memory);
+// in a row make ReadFrame say pcap.ErrHostPending (never held all in memory);
 // netlink packets of another interface are read past and counted.
 func TestHostPackets(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.pcapng")
-	w, err := capture.CreateWriter(path)
+	w, err := pcap.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,21 +35,21 @@ func TestHostPackets(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	must(w.WritePacket(capture.Frame{Interface: capture.RecordingHost, At: at(0), Data: []byte("first")}, capture.LinkTypeUser0, "d"))
+	must(w.WritePacket(capture.Frame{Interface: pcap.RecordingHost, At: at(0), Data: []byte("first")}, pcap.LinkTypeUser0, "d"))
 	must(w.WriteFrame(capture.Frame{Interface: "eth0", At: at(1), Dir: capture.DirectionIncoming, Data: lldpFrame(1)}))
-	must(w.WritePacket(capture.Frame{Interface: "nlmon0", At: at(2), Data: make([]byte, 32)}, capture.LinkTypeNetlink, ""))
+	must(w.WritePacket(capture.Frame{Interface: "nlmon0", At: at(2), Data: make([]byte, 32)}, pcap.LinkTypeNetlink, ""))
 	n := 300 // over the 256 ReadFrame reads ahead of a frame
 	for i := range n {
-		must(w.WritePacket(capture.Frame{Interface: capture.RecordingNetlink, At: at(3 + i), Data: []byte{byte(i)}}, capture.LinkTypeNetlink, "d"))
+		must(w.WritePacket(capture.Frame{Interface: pcap.RecordingNetlink, At: at(3 + i), Data: []byte{byte(i)}}, pcap.LinkTypeNetlink, "d"))
 	}
 	must(w.WriteFrame(capture.Frame{Interface: "eth0", At: at(3 + n), Dir: capture.DirectionIncoming, Data: lldpFrame(2)}))
-	if err := w.WritePacket(capture.Frame{Interface: "eth0", At: at(4 + n), Data: []byte("x")}, capture.LinkTypeUser0, ""); err == nil {
+	if err := w.WritePacket(capture.Frame{Interface: "eth0", At: at(4 + n), Data: []byte("x")}, pcap.LinkTypeUser0, ""); err == nil {
 		t.Error("eth0 (Ethernet) written again with another link type: no error")
 	}
-	must(w.WritePacket(capture.Frame{Interface: capture.RecordingHost, At: at(5 + n), Data: []byte("last")}, capture.LinkTypeUser0, "d"))
+	must(w.WritePacket(capture.Frame{Interface: pcap.RecordingHost, At: at(5 + n), Data: []byte("last")}, pcap.LinkTypeUser0, "d"))
 	must(w.Close())
 
-	r, err := capture.OpenReplay(path)
+	r, err := pcap.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,14 +78,14 @@ func TestHostPackets(t *testing.T) {
 			}
 			got = append(got, p.Data...)
 		}
-		if errors.Is(err, capture.ErrHostPending) {
+		if errors.Is(err, pcap.ErrHostPending) {
 			pending++
 			continue
 		}
 		break
 	}
 	if err != nil || !bytes.Equal(f.Data, lldpFrame(2)) || pending != 1 || len(got) != n || got[5] != 5 {
-		t.Errorf("second frame %v, %v; capture.ErrHostPending %d times; %d netlink packets", f.Data, err, pending, len(got))
+		t.Errorf("second frame %v, %v; pcap.ErrHostPending %d times; %d netlink packets", f.Data, err, pending, len(got))
 	}
 	if _, err := r.ReadFrame(ctx); !errors.Is(err, io.EOF) {
 		t.Errorf("end: %v", err)

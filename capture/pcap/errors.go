@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package capture
+package pcap
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 	"io/fs"
 )
 
-// Errors returned by OpenReplay and (*Replay).ReadFrame. Test for them with
+// Errors returned by Open and (*Reader).ReadFrame. Test for them with
 // errors.Is: the errors returned wrap them with details such as the record
 // number and its byte offset, and never repeat the file name, so callers can
 // print them as "dcbtop: FILE: <error>".

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package capture
+package pcap
 
 import (
 	"bufio"
@@ -14,17 +14,19 @@ import (
 	"os"
 	"strconv"
 	"time"
+
+	"github.com/dcbtop/dcbtop/capture"
 )
 
-// maxRecordLen is the longest record a Replay accepts, libpcap's
+// maxRecordLen is the longest record a Reader accepts, libpcap's
 // MAXIMUM_SNAPLEN. Longer capture lengths come from corrupt files, and
 // trusting them would let a small file ask for a huge allocation.
 const maxRecordLen = 256 << 10
 
-// replayBufSize is the read buffer of a Replay.
-const replayBufSize = 64 << 10
+// readBufSize is the read buffer of a Reader.
+const readBufSize = 64 << 10
 
-// Link types (https://www.tcpdump.org/linktypes.html) a Replay understands.
+// Link types (https://www.tcpdump.org/linktypes.html) a Reader understands.
 const (
 	linkTypeEthernet  = 1   // LINKTYPE_ETHERNET
 	linkTypeLinuxSLL  = 113 // LINKTYPE_LINUX_SLL, "tcpdump -i any" before libpcap 1.10
@@ -62,8 +64,7 @@ const (
 	packetOutgoing  = 4 // PACKET_OUTGOING: sent by this host
 )
 
-// EtherTypes a Replay looks for in Linux cooked records; live capture
-// filters on etherTypeLLDP too.
+// EtherTypes a Reader looks for in Linux cooked records.
 const (
 	etherTypeLLDP  = 0x88cc // IEEE Std 802.1AB (ETH_P_LLDP)
 	etherTypeVLAN  = 0x8100 // IEEE Std 802.1Q C-tag
@@ -73,10 +74,10 @@ const (
 
 // nearestBridge is the group address of the nearest-bridge LLDP agent
 // (IEEE Std 802.1AB-2016, Table 7-1), the only one that carries DCBX: the
-// destination a Replay assumes for the LLDP frames of Linux cooked records.
+// destination a Reader assumes for the LLDP frames of Linux cooked records.
 var nearestBridge = [6]byte{0x01, 0x80, 0xc2, 0x00, 0x00, 0x0e}
 
-// Timestamps a Replay accepts: those time.Time.MarshalJSON can encode, as
+// Timestamps a Reader accepts: those time.Time.MarshalJSON can encode, as
 // RFC 3339 requires, a year of exactly four digits (and UTC, which replayed
 // timestamps always are).
 const (
@@ -88,11 +89,11 @@ const (
 // file, which has a single unnamed interface.
 const pcapInterface = "pcap0"
 
-// A Replay is a Source that reads Ethernet frames from a capture file: a
+// A Reader is a capture.Source that reads Ethernet frames from a capture file: a
 // classic pcap file (either byte order, microsecond or nanosecond
 // timestamps) or a pcapng file, told apart by their magic number.
 //
-// Every Frame has the record's capture timestamp (UTC) as At and a freshly
+// Every capture.Frame has the record's capture timestamp (UTC) as At and a freshly
 // allocated copy of the record as Data. Interface is "pcap0" for a classic
 // pcap file; for pcapng it is the interface name from the Interface
 // Description Block, or "pcapN" (N the interface's index in its section) if
@@ -102,7 +103,7 @@ const pcapInterface = "pcap0"
 // together stay apart.
 //
 // Frames of the Ethernet link type are delivered as recorded, with
-// DirectionUnknown unless a pcapng Enhanced Packet Block has direction flags.
+// capture.DirectionUnknown unless a pcapng Enhanced Packet Block has direction flags.
 // Linux cooked captures ("tcpdump -i any", link types 113 and 276) are
 // converted to Ethernet frames, with Frame.DstAssumed set: see the package
 // documentation.
@@ -112,10 +113,10 @@ const pcapInterface = "pcap0"
 // every captured byte, as tshark reads it, and a Frame.Note saying so.
 // Capture lengths over 256 KiB are never read: they are corrupt.
 //
-// A Replay is not safe for concurrent use. It delivers frames as fast as
+// A Reader is not safe for concurrent use. It delivers frames as fast as
 // they are read: pacing a replay is the caller's (capture/session's
 // player), which also pauses and seeks.
-type Replay struct {
+type Reader struct {
 	// borrow: an Ethernet frame's Data is the read buffer (Borrow).
 	borrow bool
 	// hdr holds a record header as it is read.
@@ -160,7 +161,7 @@ type HostPacket struct {
 	// Netlink: a packet of the netlink interface; else a host record.
 	Netlink bool
 	At      time.Time
-	Data    []byte // the Replay's own copy
+	Data    []byte // the Reader's own copy
 	// Before is the number of frames ReadFrame had returned when the
 	// packet was read: it comes before the frame of that index.
 	Before int
@@ -182,7 +183,7 @@ var ErrHostPending = errors.New("host packets pending")
 // NextHost returns the next host packet read that comes before the frame
 // of index frame (the number of frames the caller has handed on), and
 // takes it; false when there is none.
-func (r *Replay) NextHost(frame int) (HostPacket, bool) {
+func (r *Reader) NextHost(frame int) (HostPacket, bool) {
 	if len(r.host) == 0 || r.host[0].Before > frame {
 		return HostPacket{}, false
 	}
@@ -196,16 +197,16 @@ func (r *Replay) NextHost(frame int) (HostPacket, bool) {
 }
 
 // HostPending reports whether host packets wait to be taken (NextHost).
-func (r *Replay) HostPending() bool { return len(r.host) > 0 }
+func (r *Reader) HostPending() bool { return len(r.host) > 0 }
 
 // Skipped is the number of packets of netlink or private link types on
 // interfaces that are not a dcbtop recording's (an nlmon capture beside
 // the LLDPDUs): read past, never decoded.
-func (r *Replay) Skipped() int { return r.skipped }
+func (r *Reader) Skipped() int { return r.skipped }
 
-var _ Source = (*Replay)(nil)
+var _ capture.Source = (*Reader)(nil)
 
-// OpenReplay opens the capture file at path and reads its file header. The
+// Open opens the capture file at path and reads its file header. The
 // file stays open until Close.
 //
 // Errors never repeat path, and satisfy errors.Is with fs.ErrNotExist (and
@@ -214,7 +215,7 @@ var _ Source = (*Replay)(nil)
 // file header is cut short, ErrCorrupt when it is malformed, and
 // ErrUnsupported when its format version, or the link type of a classic pcap
 // file, is not supported.
-func OpenReplay(path string) (*Replay, error) {
+func Open(path string) (*Reader, error) {
 	f := os.Stdin // "-", as tcpdump -r -
 	if path != "-" {
 		var err error
@@ -222,8 +223,8 @@ func OpenReplay(path string) (*Replay, error) {
 			return nil, osError("open", err)
 		}
 	}
-	r := &Replay{file: f, cr: &countingReader{r: f}}
-	r.br = newReplayReader(r.cr)
+	r := &Reader{file: f, cr: &countingReader{r: f}}
+	r.br = newBufReader(r.cr)
 	if err := r.open(); err != nil {
 		f.Close()
 		return nil, err
@@ -232,7 +233,7 @@ func OpenReplay(path string) (*Replay, error) {
 }
 
 // open detects the file format from its magic number and reads the header.
-func (r *Replay) open() (err error) {
+func (r *Reader) open() (err error) {
 	magic, err := r.br.Peek(4)
 	if len(magic) < 4 {
 		if err != io.EOF {
@@ -263,7 +264,7 @@ func (r *Replay) open() (err error) {
 }
 
 // header peeks at the first n bytes of the file, which must all be there.
-func (r *Replay) header(n int) ([]byte, error) {
+func (r *Reader) header(n int) ([]byte, error) {
 	hdr, err := r.br.Peek(n)
 	if len(hdr) < n {
 		if err != io.EOF {
@@ -275,7 +276,7 @@ func (r *Replay) header(n int) ([]byte, error) {
 }
 
 // openPcap reads the header of a classic pcap file.
-func (r *Replay) openPcap(order binary.ByteOrder, nanos bool) error {
+func (r *Reader) openPcap(order binary.ByteOrder, nanos bool) error {
 	hdr, err := r.header(pcapHeaderLen)
 	if err != nil {
 		return err
@@ -295,7 +296,7 @@ func (r *Replay) openPcap(order binary.ByteOrder, nanos bool) error {
 }
 
 // openPcapng reads the first section header block of a pcapng file.
-func (r *Replay) openPcapng() error {
+func (r *Reader) openPcapng() error {
 	if _, err := r.header(pcapngMinHeaderLen); err != nil {
 		return err
 	}
@@ -320,29 +321,29 @@ func (r *Replay) openPcapng() error {
 // 9999, which no RFC 3339 (JSON) timestamp can hold, is corrupt: typically
 // nanosecond timestamps in a pcapng interface without if_tsresol, read as
 // microseconds. Such errors are final: later calls return them again.
-func (r *Replay) ReadFrame(ctx context.Context) (Frame, error) {
+func (r *Reader) ReadFrame(ctx context.Context) (capture.Frame, error) {
 	if r.closed {
-		return Frame{}, fmt.Errorf("read: %w", fs.ErrClosed)
+		return capture.Frame{}, fmt.Errorf("read: %w", fs.ErrClosed)
 	}
 	if err := ctx.Err(); err != nil {
-		return Frame{}, err
+		return capture.Frame{}, err
 	}
 	if r.err != nil {
-		return Frame{}, r.err
+		return capture.Frame{}, r.err
 	}
 	f, err := r.read()
 	if err != nil {
 		if err != ErrHostPending {
 			r.err = err
 		}
-		return Frame{}, err
+		return capture.Frame{}, err
 	}
 	return f, nil
 }
 
 // Close closes the file. ReadFrame fails after Close; Close itself may be
 // called more than once.
-func (r *Replay) Close() error {
+func (r *Reader) Close() error {
 	if r.closed {
 		return nil
 	}
@@ -354,13 +355,13 @@ func (r *Replay) Close() error {
 }
 
 // offset returns the offset in the file of the next byte to be read.
-func (r *Replay) offset() int64 {
+func (r *Reader) offset() int64 {
 	return r.cr.n - int64(r.br.Buffered())
 }
 
 // nextRecord reads the next record of either format and returns it with
 // its offset in the file.
-func (r *Replay) nextRecord() (rec record, off int64, err error) {
+func (r *Reader) nextRecord() (rec record, off int64, err error) {
 	off = r.offset()
 	r.record++
 	if r.ng {
@@ -373,16 +374,16 @@ func (r *Replay) nextRecord() (rec record, off int64, err error) {
 
 // read reads the next record and turns it into a Frame; a dcbtop
 // recording's host packets on the way are kept for NextHost.
-func (r *Replay) read() (Frame, error) {
+func (r *Reader) read() (capture.Frame, error) {
 	rec, off, err := r.nextRecord()
 	if err == nil && (rec.linkType == LinkTypeNetlink || rec.linkType == LinkTypeUser0) {
 		rec, off, err = r.hostRecords(rec, off)
 	}
 	if err != nil {
-		return Frame{}, err
+		return capture.Frame{}, err
 	}
 	if err := r.checkTime(off, rec.at, rec.usDflt); err != nil {
-		return Frame{}, err
+		return capture.Frame{}, err
 	}
 	name := pcapInterface
 	if r.ng {
@@ -393,7 +394,7 @@ func (r *Replay) read() (Frame, error) {
 	}
 	f, err := r.frame(off, rec.linkType, rec.data, rec.at, name, rec.dir)
 	if err != nil {
-		return Frame{}, err
+		return capture.Frame{}, err
 	}
 	f.Note = r.lengthNote(off, rec.capLen, rec.origLen, rec.snaplen)
 	r.frames++
@@ -404,7 +405,7 @@ func (r *Replay) read() (Frame, error) {
 // NextHost (or counts them skipped: another program's netlink or private
 // packets), and returns the first record after them, or ErrHostPending
 // once maxHostPending wait. Off the path of a file of frames alone.
-func (r *Replay) hostRecords(rec record, off int64) (record, int64, error) {
+func (r *Reader) hostRecords(rec record, off int64) (record, int64, error) {
 	var err error
 	for err == nil && (rec.linkType == LinkTypeNetlink || rec.linkType == LinkTypeUser0) {
 		if err = r.checkTime(off, rec.at, rec.usDflt); err != nil {
@@ -427,7 +428,7 @@ func (r *Replay) hostRecords(rec record, off int64) (record, int64, error) {
 // lengthNote returns the Frame.Note of the record at off, of capture length
 // capLen, original length origLen and snapshot length snaplen (0 for none),
 // or "" if capLen exceeds neither.
-func (r *Replay) lengthNote(off int64, capLen, origLen, snaplen uint32) string {
+func (r *Reader) lengthNote(off int64, capLen, origLen, snaplen uint32) string {
 	overLen := capLen > origLen
 	overSnap := snaplen != 0 && capLen > snaplen
 	var what string
@@ -448,7 +449,7 @@ func (r *Replay) lengthNote(off int64, capLen, origLen, snaplen uint32) string {
 // off is outside years 0 to 9999. usNg says the record is a pcapng packet on
 // an interface with microsecond timestamps, the default when if_tsresol is
 // absent, which nanosecond timestamps then overflow.
-func (r *Replay) checkTime(off int64, at time.Time, usNg bool) error {
+func (r *Reader) checkTime(off int64, at time.Time, usNg bool) error {
 	switch y := at.Year(); {
 	case y > maxYear && usNg:
 		return r.corrupt(off, "timestamp is year %d, after %d (nanosecond stamps without if_tsresol?)", y, maxYear)
@@ -461,7 +462,7 @@ func (r *Replay) checkTime(off int64, at time.Time, usNg bool) error {
 }
 
 // ngName returns "pcapN" for interface index i.
-func (r *Replay) ngName(i int) string {
+func (r *Reader) ngName(i int) string {
 	name, ok := r.ngNames[i]
 	if !ok {
 		name = "pcap" + strconv.Itoa(i)
@@ -474,13 +475,13 @@ func (r *Replay) ngName(i int) string {
 // only until the next call (the read buffer, not a copy): for a reader
 // that copies what it keeps, such as the engine, one allocation less per
 // frame.
-func (r *Replay) Borrow() { r.borrow = true }
+func (r *Reader) Borrow() { r.borrow = true }
 
-// frame builds the Frame of a record of link type lt. data is reused by
-// the next read, so the Frame gets a copy unless Borrow was called.
-func (r *Replay) frame(off int64, lt uint32, data []byte, at time.Time, iface string, dir Direction) (Frame, error) {
-	f := Frame{Interface: iface, At: at, Dir: dir}
-	var cookedDir Direction
+// frame builds the capture.Frame of a record of link type lt. data is reused by
+// the next read, so the capture.Frame gets a copy unless Borrow was called.
+func (r *Reader) frame(off int64, lt uint32, data []byte, at time.Time, iface string, dir capture.Direction) (capture.Frame, error) {
+	f := capture.Frame{Interface: iface, At: at, Dir: dir}
+	var cookedDir capture.Direction
 	switch lt {
 	case linkTypeEthernet:
 		if r.borrow {
@@ -496,7 +497,7 @@ func (r *Replay) frame(off int64, lt uint32, data []byte, at time.Time, iface st
 		//  6: address (8 bytes, zero padded)  14: protocol type
 		const hdrLen = 16
 		if len(data) < hdrLen {
-			return Frame{}, r.corrupt(off, "linux cooked header cut short (%d of %d bytes)", len(data), hdrLen)
+			return capture.Frame{}, r.corrupt(off, "linux cooked header cut short (%d of %d bytes)", len(data), hdrLen)
 		}
 		pktType := binary.BigEndian.Uint16(data[0:2])
 		f.Data = cookedToEthernet(pktType, data[6:14], int(binary.BigEndian.Uint16(data[4:6])), binary.BigEndian.Uint16(data[14:16]), data[hdrLen:])
@@ -508,7 +509,7 @@ func (r *Replay) frame(off int64, lt uint32, data []byte, at time.Time, iface st
 		// 12: address (8 bytes, zero padded)
 		const hdrLen = 20
 		if len(data) < hdrLen {
-			return Frame{}, r.corrupt(off, "linux cooked v2 header cut short (%d of %d bytes)", len(data), hdrLen)
+			return capture.Frame{}, r.corrupt(off, "linux cooked v2 header cut short (%d of %d bytes)", len(data), hdrLen)
 		}
 		pktType := uint16(data[10])
 		f.Data = cookedToEthernet(pktType, data[12:20], int(data[11]), binary.BigEndian.Uint16(data[0:2]), data[hdrLen:])
@@ -518,10 +519,10 @@ func (r *Replay) frame(off int64, lt uint32, data []byte, at time.Time, iface st
 		// with several peers.
 		f.Interface = r.ifindexName(binary.BigEndian.Uint32(data[4:8]))
 	default:
-		return Frame{}, fmt.Errorf("record %d at offset %d: %w", r.record, off, unsupportedLinkType(lt))
+		return capture.Frame{}, fmt.Errorf("record %d at offset %d: %w", r.record, off, unsupportedLinkType(lt))
 	}
 	f.DstAssumed = true
-	if f.Dir == DirectionUnknown {
+	if f.Dir == capture.DirectionUnknown {
 		f.Dir = cookedDir
 	}
 	return f, nil
@@ -530,7 +531,7 @@ func (r *Replay) frame(off int64, lt uint32, data []byte, at time.Time, iface st
 // ifindexName names the interface of a LINKTYPE_LINUX_SLL2 record by the
 // interface index it carries: "if2" for index 2 (the file has no names).
 // Names are kept, so a frame does not allocate one.
-func (r *Replay) ifindexName(idx uint32) string {
+func (r *Reader) ifindexName(idx uint32) string {
 	if name, ok := r.ifnames[idx]; ok {
 		return name
 	}
@@ -544,7 +545,7 @@ func (r *Replay) ifindexName(idx uint32) string {
 	return name
 }
 
-// maxIfindexNames bounds the interface names a Replay keeps (a hostile
+// maxIfindexNames bounds the interface names a Reader keeps (a hostile
 // file may carry any index in every record).
 const maxIfindexNames = 4096
 
@@ -571,18 +572,18 @@ func unsupportedLinkType(lt uint32) error {
 	return fmt.Errorf("%w link type %d (want Ethernet or Linux cooked)", ErrUnsupported, lt)
 }
 
-func (r *Replay) tooLongError(off int64, n uint32) error {
+func (r *Reader) tooLongError(off int64, n uint32) error {
 	return r.corrupt(off, "capture length %d exceeds the %d-byte limit", n, maxRecordLen)
 }
 
 // corrupt returns an ErrCorrupt error about the current record.
-func (r *Replay) corrupt(off int64, format string, args ...any) error {
+func (r *Reader) corrupt(off int64, format string, args ...any) error {
 	return fmt.Errorf("%w: record %d at offset %d: %s", ErrCorrupt, r.record, off, fmt.Sprintf(format, args...))
 }
 
 // readError turns an error reading the record at off into one of this
 // package: a truncation, or the file's read error.
-func (r *Replay) readError(off int64, err error) error {
+func (r *Reader) readError(off int64, err error) error {
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		return fmt.Errorf("%w: record %d at offset %d cut short", ErrTruncated, r.record, off)
 	}
@@ -592,9 +593,9 @@ func (r *Replay) readError(off int64, err error) error {
 	return osError("read", err)
 }
 
-// newReplayReader returns the buffered reader a Replay reads through.
-func newReplayReader(r io.Reader) *bufio.Reader {
-	return bufio.NewReaderSize(r, replayBufSize)
+// newBufReader returns the buffered reader a Reader reads through.
+func newBufReader(r io.Reader) *bufio.Reader {
+	return bufio.NewReaderSize(r, readBufSize)
 }
 
 // countingReader counts the bytes read through it.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package capture_test
+package pcap_test
 
 import (
 	"encoding/binary"
@@ -10,6 +10,8 @@ import (
 	"io"
 	"testing"
 	"time"
+
+	"github.com/dcbtop/dcbtop/capture/pcap"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -143,20 +145,20 @@ func TestReplayOddLengthErrors(t *testing.T) {
 			name: "pcap over the 256 KiB limit",
 			file: eth.bytes(r1, rec{at: t0, data: lldpFrame(2), capLen: 256<<10 + 1, origLen: 60}),
 			want: []capture.Frame{{Interface: "pcap0", At: t0, Data: lldpFrame(1)}},
-			is:   capture.ErrCorrupt,
+			is:   pcap.ErrCorrupt,
 			msg:  "corrupt capture: record 2 at offset 76: capture length 262145 exceeds the 262144-byte limit",
 		},
 		{
 			name: "pcap cut short",
 			file: eth.bytes(r1, rec{at: t0, data: lldpFrame(2), capLen: 40, origLen: 20}),
 			want: []capture.Frame{{Interface: "pcap0", At: t0, Data: lldpFrame(1)}},
-			is:   capture.ErrTruncated,
+			is:   pcap.ErrTruncated,
 			msg:  "truncated capture: record 2 at offset 76 cut short",
 		},
 		{
 			name: "pcapng over the 256 KiB limit",
 			file: (&ng{order: le}).shb().idb(ltEthernet, 30, "eth0").epb(0, rec{at: t0, data: lldpFrame(1), capLen: 256<<10 + 1, origLen: 20}, nil).b,
-			is:   capture.ErrCorrupt,
+			is:   pcap.ErrCorrupt,
 			msg:  "corrupt capture: record 1 at offset 68: capture length 262145 exceeds the 262144-byte limit",
 		},
 	}
@@ -173,7 +175,7 @@ func TestReplayOddLengthErrors(t *testing.T) {
 	}
 }
 
-// TestReplayTimestampRange checks that a Replay delivers exactly the
+// TestReplayTimestampRange checks that a Reader delivers exactly the
 // timestamps time.Time.MarshalJSON can encode (years 0 to 9999), and
 // rejects the others as corrupt.
 func TestReplayTimestampRange(t *testing.T) {
@@ -239,7 +241,7 @@ func TestReplayTimestampRange(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := replayFile(t, tt.file)
 			if tt.msg != "" {
-				if !errors.Is(err, capture.ErrCorrupt) || err.Error() != tt.msg {
+				if !errors.Is(err, pcap.ErrCorrupt) || err.Error() != tt.msg {
 					t.Errorf("error = %v, want %q", err, tt.msg)
 				}
 				if len(got) != 0 {

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package capture
+package pcap
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+
+	"github.com/dcbtop/dcbtop/capture"
+)
 
 // Linux cooked captures (LINKTYPE_LINUX_SLL and _SLL2, tcpdump -i any):
 // each record made an Ethernet frame again, its direction from the
@@ -70,9 +74,9 @@ func cookedLLDP(proto uint16, payload []byte) bool {
 // cookedDirection maps a Linux cooked capture packet type to a Direction:
 // PACKET_OUTGOING is outgoing, everything else (to us, broadcast,
 // multicast, to another host) incoming.
-func cookedDirection(pktType uint16) Direction {
+func cookedDirection(pktType uint16) capture.Direction {
 	if pktType == packetOutgoing {
-		return DirectionOutgoing
+		return capture.DirectionOutgoing
 	}
-	return DirectionIncoming
+	return capture.DirectionIncoming
 }

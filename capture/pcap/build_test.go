@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package capture_test
+package pcap_test
 
 import (
 	"encoding/binary"
@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/dcbtop/dcbtop/capture/capturetest"
 )
 
 // This file builds capture files byte by byte, in both byte orders, so that
@@ -25,11 +27,12 @@ const (
 	ltRaw      = 101 // LINKTYPE_RAW: an IP packet, no link-layer header
 )
 
-// lldpFrame returns a minimal LLDP Ethernet frame (chassis ID, port ID, TTL
-// and End TLVs) sent by the station whose MAC address ends in last.
-func lldpFrame(last byte) []byte {
-	return append(ethHeader(last), lldpPayload(last)...)
-}
+// lldpFrame and lldpPayload are capturetest's minimal LLDP frame of the
+// station whose MAC address ends in last, and its LLDPDU.
+var (
+	lldpFrame   = capturetest.LLDPFrame
+	lldpPayload = capturetest.LLDPPayload
+)
 
 // cooked is lldpFrame(last) as a Replay turns its Linux cooked capture
 // into Ethernet when the packet type does not let it assume the
@@ -38,25 +41,6 @@ func cooked(last byte) []byte {
 	b := lldpFrame(last)
 	copy(b[0:6], make([]byte, 6))
 	return b
-}
-
-// ethHeader is the Ethernet header of lldpFrame.
-func ethHeader(last byte) []byte {
-	return []byte{
-		0x01, 0x80, 0xc2, 0x00, 0x00, 0x0e, // nearest bridge group address
-		0x02, 0x00, 0x00, 0x00, 0x00, last, // source
-		0x88, 0xcc, // LLDP
-	}
-}
-
-// lldpPayload is the LLDPDU of lldpFrame.
-func lldpPayload(last byte) []byte {
-	return []byte{
-		0x02, 0x07, 0x04, 0x02, 0x00, 0x00, 0x00, 0x00, last, // chassis ID: MAC
-		0x04, 0x05, 0x05, 's', 'w', 'p', '1', // port ID: interface name
-		0x06, 0x02, 0x00, 0x78, // TTL 120 s
-		0x00, 0x00, // End
-	}
 }
 
 // rec is one record of a fixture.

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package capture
+package pcap
 
-// This target is in package capture, not capture_test like FuzzReplay: it
-// drives the reader of pcapfile.go (the file header, then record after
-// record) below OpenReplay and the Frames a Replay makes of records, which
-// only package capture can reach. FuzzReplay's helpers (bytesAllocated,
-// checkFuzzError) are in package capture_test, which this package cannot
-// import, hence heapAllocated and checkReaderError below.
+// This target is in package pcap, not pcap_test like FuzzReader: it
+// drives the record readers of reader.go and pcapng.go (the file header,
+// then record after record) below Open and the Frames a Reader makes of
+// records, which only package pcap can reach. FuzzReader's helpers
+// (bytesAllocated, checkFuzzError) are in package pcap_test, which this
+// package cannot import, hence heapAllocated and checkReaderError below.
 
 import (
 	"bytes"
@@ -37,12 +37,12 @@ import (
 // accepts it exactly when JSON can encode it (years 0 to 9999); a refusal
 // wraps ErrCorrupt. Seeds: the lldpd captures of engine/lldp/testdata,
 // the first records of assets/demo.pcap as they are and as a Writer
-// records them (pcapng), and testdata/fuzz/FuzzPcapFile (FuzzReplay's
+// records them (pcapng), and testdata/fuzz/FuzzPcapFile (FuzzReader's
 // seeds).
 func FuzzPcapFile(f *testing.F) {
-	paths, err := filepath.Glob("../engine/lldp/testdata/*.pcap")
+	paths, err := filepath.Glob("../../engine/lldp/testdata/*.pcap")
 	if err != nil || len(paths) == 0 {
-		f.Fatalf("no captures in ../engine/lldp/testdata: %v", err)
+		f.Fatalf("no captures in ../../engine/lldp/testdata: %v", err)
 	}
 	for _, p := range paths {
 		b, err := os.ReadFile(p)
@@ -51,7 +51,7 @@ func FuzzPcapFile(f *testing.F) {
 		}
 		f.Add(b)
 	}
-	pcap, pcapng := capturePrefix(f, "../assets/demo.pcap", 3)
+	pcap, pcapng := capturePrefix(f, "../../assets/demo.pcap", 3)
 	f.Add(pcap)
 	f.Add(pcapng)
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -68,7 +68,7 @@ func FuzzPcapFile(f *testing.F) {
 }
 
 // heapAllocated returns the bytes f allocates on the heap. Unlike
-// FuzzReplay's bytesAllocated (runtime.ReadMemStats, which stops the
+// FuzzReader's bytesAllocated (runtime.ReadMemStats, which stops the
 // world: 60 µs a call, most of an execution here), runtime/metrics costs
 // under a microsecond; small allocations are counted a span at a time,
 // well within the limits checked.
@@ -92,7 +92,7 @@ func capturePrefix(tb testing.TB, path string, n int) (file, ng []byte) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	r, err := OpenReplay(path)
+	r, err := Open(path)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -121,14 +121,14 @@ func capturePrefix(tb testing.TB, path string, n int) (file, ng []byte) {
 }
 
 // fuzzReader is the buffered reader of every file readRecords reads, one
-// at a time, in place of newReplayReader's: allocating and clearing a new
+// at a time, in place of newBufReader's: allocating and clearing a new
 // 64 KiB buffer was most of an execution's time.
-var fuzzReader = newReplayReader(nil)
+var fuzzReader = newBufReader(nil)
 
-// readRecords reads the file b with the reader of a Replay, as Replay.read
+// readRecords reads the file b with the reader of a Reader, as Replay.read
 // does, to its first error, and checks what it returns.
 func readRecords(t *testing.T, b []byte) {
-	r := &Replay{cr: &countingReader{r: bytes.NewReader(b)}, br: fuzzReader}
+	r := &Reader{cr: &countingReader{r: bytes.NewReader(b)}, br: fuzzReader}
 	r.br.Reset(r.cr)
 	if err := r.open(); err != nil {
 		checkReaderError(t, err)
@@ -173,7 +173,7 @@ func readRecords(t *testing.T, b []byte) {
 
 // checkRecord checks rec, read from the file b at off by r: its data is
 // its capture length of the file's bytes where its header says.
-func checkRecord(t *testing.T, r *Replay, b []byte, off int64, rec record) {
+func checkRecord(t *testing.T, r *Reader, b []byte, off int64, rec record) {
 	t.Helper()
 	if rec.capLen > maxRecordLen || uint64(len(rec.data)) != uint64(rec.capLen) {
 		t.Fatalf("record %d: capture length %d with %d bytes of data", r.record, rec.capLen, len(rec.data))

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package capture
+package pcap
 
 import (
 	"math"
@@ -9,7 +9,7 @@ import (
 )
 
 // TestNgTimeSaturates: timestamps and offsets at the ends of their ranges
-// give years on the side they were on, so that the Replay's error says
+// give years on the side they were on, so that the Reader's error says
 // "before 0" for a large negative if_tsoffset (it once said "after 9999":
 // the seconds wrapped).
 func TestNgTimeSaturates(t *testing.T) {
