@@ -17,6 +17,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/capture/operator"
+	"github.com/dcbtop/dcbtop/capture/poll"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/host"
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -268,6 +269,6 @@ func (r *liveRun) observeHostAgents(now time.Time, full bool) {
 		r.agentScan = &capture.AgentScan{ProcRoot: "/proc"}
 	}
 	ev := engine.HostObserved{At: now, NetAdmin: netAdmin(), Agents: scanAgents(r.agentScan, full)}
-	r.writeTape(now, observedRecord(ev))
+	r.writeTape(now, poll.ObservedRecord(ev))
 	r.apply(ev)
 }

@@ -16,12 +16,14 @@
 // goroutine (loop.go), Close releases it. Its files, by concern: the
 // captured interfaces (iface.go), the kernel's link changes (links.go),
 // the requests of the screen and of dcbtop's agent's control socket
-// (agentctl.go, control.go), the event sources polled beside the capture
-// (counters.go, dcblocal.go, otheragent.go) and the snapshots published
-// to the screen (feed.go).
+// (agentctl.go, control.go), the effects carried out (effects.go), the
+// readers polled beside the capture, which capture/poll holds (pollers.go,
+// what -w records of them: tape.go, otheragent.go) and the snapshots
+// published to the screen (feed.go).
 //
-// What a run uses but does not hold lives elsewhere: the counter sources
-// and their composer (capture/counters), a capture file as a source of
+// What a run uses but does not hold lives elsewhere: the readers of the
+// host (capture/poll), the kernel writer (capture/kernel.Writer), the
+// counter sources and their composer (capture/counters), a capture file as a source of
 // frames and clock (capture/replay), the --metrics endpoint
 // (capture/metricserver), the screen's Backend (capture/operator, over
 // the Runtime's request calls), snapshot files (capture/snapfile) and the

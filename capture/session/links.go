@@ -14,6 +14,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/capture/control"
+	"github.com/dcbtop/dcbtop/capture/poll"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
@@ -94,7 +95,7 @@ func (r *liveRun) linkChange(le capture.LinkEvent, ifaces []*liveIface, start fu
 		}
 	}
 	ev := engine.LinkChanged{Interface: le.Name, At: r.clk.Stamp(le.At).UTC(), Ifindex: le.Index, MAC: lldp.MAC(le.MAC), Up: le.Up, Removed: le.Removed, MTU: le.MTU, VLANs: r.vlansOn(le.Index)}
-	r.writeTape(ev.At, linkRecord(ev))
+	r.writeTape(ev.At, poll.LinkRecord(ev))
 	return ifaces, append(evs, ev)
 }
 
@@ -156,7 +157,7 @@ func (r *liveRun) rename(old *liveIface, le capture.LinkEvent, ifaces []*liveIfa
 	r.publishNames(ifaces)
 	start(li)
 	ev := engine.LinkChanged{Interface: le.Name, Was: old.name, At: r.clk.Stamp(le.At).UTC(), Ifindex: le.Index, MAC: lldp.MAC(le.MAC), Up: le.Up, MTU: le.MTU, VLANs: r.vlansOn(le.Index)}
-	r.writeTape(ev.At, linkRecord(ev))
+	r.writeTape(ev.At, poll.LinkRecord(ev))
 	return ifaces, append(evs, ev)
 }
 

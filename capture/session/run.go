@@ -26,6 +26,7 @@ import (
 	"github.com/dcbtop/dcbtop/capture/operator"
 	"github.com/dcbtop/dcbtop/capture/output"
 	"github.com/dcbtop/dcbtop/capture/pcap"
+	"github.com/dcbtop/dcbtop/capture/poll"
 	"github.com/dcbtop/dcbtop/capture/rdma"
 	"github.com/dcbtop/dcbtop/capture/replay"
 	"github.com/dcbtop/dcbtop/engine"
@@ -250,7 +251,7 @@ func Start(cfg Config) (rt *Runtime, err error) {
 	r.publishNames(rt.ifaces)
 	// The driver's DCB state first: an agent starts from it (PlanAgent),
 	// so that starting one changes nothing the NIC has in force.
-	stopDCB := r.startDCB(rt.ifaces)
+	stopDCB := r.startDCB()
 	rt.closers = append(rt.closers, func() error { stopDCB(); return nil })
 	if cfg.Agent {
 		// The same start as the screen's a key: local parameters, a
@@ -263,10 +264,10 @@ func Start(cfg Config) (rt *Runtime, err error) {
 		}
 	}
 	if !cfg.Agent {
-		stopOthers := r.startOtherAgents(rt.ifaces)
+		stopOthers := r.startOtherAgents()
 		rt.closers = append(rt.closers, func() error { stopOthers(); return nil })
 	}
-	stopCounters := r.startCounters(rt.ifaces)
+	stopCounters := r.startCounters()
 	rt.closers = append(rt.closers, func() error { stopCounters(); return nil })
 	if r.feed != nil {
 		r.dirty = true
@@ -313,8 +314,8 @@ func (rt *Runtime) startReplay(cfg Config) error {
 		return err
 	}
 	r.clk, r.replay = src, src
-	r.tapes = newTapePlayer()
-	src.SetHost(r.tapes.play) // a dcbtop recording's host inputs, through the same readers
+	r.tapes = poll.NewTapePlayer()
+	src.SetHost(r.tapes.Play) // a dcbtop recording's host inputs, through the same readers
 	rt.liveRun = r
 	macs, _ := capture.HostMACs() // none known: no evidence from them
 	if r.replayEnds, err = src.LocalEnds(engine.EndsEvidence{LocalMAC: cfg.LocalMAC, HostMACs: macs}); err != nil {
@@ -339,7 +340,7 @@ func (rt *Runtime) startReplay(cfg Config) error {
 // applied again. It gives up once ctx is done (the replay gave the seek
 // up: the run is stopping).
 func (r *liveRun) resetReplay(ctx context.Context) {
-	r.tapes.reset() // on the replay's goroutine, which plays the host inputs
+	r.tapes.Reset() // on the replay's goroutine, which plays the host inputs
 	_ = r.doCtx(ctx, func() {
 		r.h.Reset()
 		for _, e := range r.replayEnds {
@@ -432,7 +433,7 @@ func newLiveRun(cfg *Config, rec *pcap.Writer) (*liveRun, error) {
 		eventHost = ac.SystemName
 	}
 	return &liveRun{cfg: cfg, h: h, out: output.NewEvents(cfg.Out, cfg.Events, cfg.TextEvents, eventHost), rec: rec,
-		events: make(chan engine.Event, 1024), taped: make(chan tapedEvent, 64), byName: map[string]*liveIface{}, linkEvents: make(chan capture.LinkEvent, 64),
+		events: make(chan engine.Event, 1024), taped: make(chan poll.Taped, 64), byName: map[string]*liveIface{}, linkEvents: make(chan capture.LinkEvent, 64),
 		control: make(chan control.Call), calls: make(chan loopCall), stopped: make(chan struct{}), clk: cfg.Clock,
 		publisher: publisher{every: cfg.Clock.Real(freshEvery)}}, nil
 }
@@ -514,9 +515,9 @@ type liveRun struct {
 	rec            *pcap.Writer
 	events         chan engine.Event
 	// taped carries the readers' rounds with their inputs, under -w.
-	taped chan tapedEvent
+	taped chan poll.Taped
 	// tapes plays a replayed recording's host inputs back.
-	tapes  *tapePlayer
+	tapes  *poll.TapePlayer
 	byName map[string]*liveIface
 	// names holds the captured interfaces' names for the samplers'
 	// goroutines (counters, other agents); the loop replaces it when an

@@ -11,6 +11,7 @@ import (
 	"slices"
 
 	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture/poll"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 )
@@ -52,7 +53,7 @@ func (r *liveRun) vlanChange(le capture.LinkEvent, evs []engine.Event) []engine.
 			continue // not captured
 		}
 		ev := engine.LinkChanged{Interface: pl.Name, At: at, Ifindex: pl.Index, MAC: lldp.MAC(pl.MAC), Up: pl.Up, MTU: pl.MTU, VLANs: r.vlansOn(parent)}
-		r.writeTape(ev.At, linkRecord(ev))
+		r.writeTape(ev.At, poll.LinkRecord(ev))
 		evs = append(evs, ev)
 	}
 	return evs

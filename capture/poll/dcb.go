@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package session
+package poll
 
 import (
 	"context"
@@ -9,41 +9,40 @@ import (
 
 	"github.com/dcbtop/dcbtop/capture/dcbnl"
 	"github.com/dcbtop/dcbtop/capture/kernel"
+	"github.com/dcbtop/dcbtop/capture/nlclient"
 	"github.com/dcbtop/dcbtop/capture/tape"
-	"github.com/dcbtop/dcbtop/engine"
 )
 
 // dcbPollEvery is how often local parameters are re-read from the kernel:
 // an RTNLGRP_DCB notification is only a hint (mlx5 sends none).
 const dcbPollEvery = 10 * time.Second
 
-// startDCB reads the local parameters of the interfaces from DCB netlink
-// now, then again on every RTNLGRP_DCB notification for them and every
-// dcbPollEvery, feeding the host layer through events. Where dcbtop's
+// DCB reads the local parameters of the run's interfaces from DCB
+// netlink now, then again on every RTNLGRP_DCB notification for them and
+// every dcbPollEvery, feeding the host layer through events. Where dcbtop's
 // agent runs, the engine keeps the reading aside for when the agent stops
 // (a local source of lower precedence) and compares it with what the
 // agent negotiated. Polls follow the captured names as they are now (an
 // interface renamed is read under its new name). It returns a stop
 // function; without DCB netlink (no socket, or no interface whose driver
-// has DCB at the start) it does nothing.
-func (r *liveRun) startDCB(ifaces []*liveIface) (stop func()) {
-	var names []string
-	for _, li := range ifaces {
-		names = append(names, li.name)
-	}
+// has DCB at the start) it does nothing. dial, when set, stands in for
+// dcbnl.DialWatching (a fake kernel's, which has no multicast groups:
+// polling only).
+func DCB(r Run, dial func(nlclient.Recorder) (*dcbnl.Client, error)) (stop func()) {
+	names := r.Names()
 	if len(names) == 0 {
 		return func() {}
 	}
-	tap := r.newTap()          // -w: every reply, recorded
-	dial := dcbnl.DialWatching // the local parameters follow RTNLGRP_DCB
-	if r.cfg.Dialers.DCB != nil {
-		dial = r.cfg.Dialers.DCB
+	tap := r.Tap() // -w: every reply, recorded
+	watch := dial == nil
+	if watch {
+		dial = dcbnl.DialWatching // the local parameters follow RTNLGRP_DCB
 	}
 	c, err := dial(tap.Netlink(tape.ProtoRoute))
 	if err != nil {
 		return func() {}
 	}
-	now := r.now()
+	now := r.Now()
 	// noDCB holds the names whose driver never answered (kernel.Local
 	// not ok the first time): not asked again. Another name (an interface
 	// renamed, or one that appeared) is asked; a name that answered once
@@ -51,12 +50,12 @@ func (r *liveRun) startDCB(ifaces []*liveIface) (stop func()) {
 	noDCB, hasDCB := map[string]bool{}, map[string]bool{}
 	for _, n := range names {
 		ev, ok := kernel.Local(c, n, now)
-		t := tapedEvent{at: now, begin: tape.Begin{Round: tape.RoundDCB, Ifname: n}, recs: tap.Take()}
+		t := Taped{At: now, Begin: tape.Begin{Round: tape.RoundDCB, Ifname: n}, Recs: tap.Take()}
 		if ok {
-			t.ev = ev
+			t.Event = ev
 		}
 		noDCB[n], hasDCB[n] = !ok, ok
-		r.applyTaped(t)
+		r.Apply(t)
 	}
 	if len(noDCB) == len(names) {
 		c.Close()
@@ -68,7 +67,7 @@ func (r *liveRun) startDCB(ifaces []*liveIface) (stop func()) {
 	go func() {
 		defer func() { done <- struct{}{} }()
 		for ctx.Err() == nil {
-			if r.cfg.Dialers.DCB != nil {
+			if !watch {
 				return // a fake kernel's connection has no multicast groups: polling only
 			}
 			err := c.Watch(ctx, func(n dcbnl.Notification) {
@@ -88,8 +87,8 @@ func (r *liveRun) startDCB(ifaces []*liveIface) (stop func()) {
 	}()
 	go func() {
 		defer func() { done <- struct{}{} }()
-		r.poll(ctx, dcbPollEvery, kick, func(now time.Time, send func(engine.Event) bool) {
-			for _, n := range r.ifaceNames() {
+		every(ctx, r, dcbPollEvery, kick, func(now time.Time) {
+			for _, n := range r.Names() {
 				if noDCB[n] {
 					continue
 				}
@@ -97,16 +96,16 @@ func (r *liveRun) startDCB(ifaces []*liveIface) (stop func()) {
 				hasDCB[n] = hasDCB[n] || ok
 				noDCB[n] = !hasDCB[n]
 				if tap != nil {
-					t := tapedEvent{at: now, begin: tape.Begin{Round: tape.RoundDCB, Ifname: n}, recs: tap.Take()}
+					t := Taped{At: now, Begin: tape.Begin{Round: tape.RoundDCB, Ifname: n}, Recs: tap.Take()}
 					if ok {
-						t.ev = ev
+						t.Event = ev
 					}
-					if !r.sendTaped(ctx, t) {
+					if !r.Send(ctx, t) {
 						return
 					}
 					continue
 				}
-				if ok && !send(ev) {
+				if ok && !r.SendEvent(ctx, ev) {
 					return
 				}
 			}
