@@ -66,6 +66,10 @@ type Config struct {
 	// say what another does not. Nil leaves Checks nil (the engine's own
 	// tests).
 	Judge func(in *Interface, replay bool) []verdict.Result
+	// NameFixes returns an interface's diagnostics with the screen's fix
+	// named in the action of each that has one (engine/qos.NameFixes), in
+	// a live run's snapshots; nil names none (the engine's own tests).
+	NameFixes func(in Interface) []diag.Diagnostic
 }
 
 // An Engine is the state machine. Its methods must not be called

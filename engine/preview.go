@@ -59,3 +59,37 @@ func PreviewInterface(in Interface, willing bool, local *dcb.Params) Interface {
 	out.Checks = nil
 	return out
 }
+
+// A PortChange is what a host QoS preview changes of a port (engine/qos):
+// its local APP table (App, nil: unchanged; applied where the port has
+// local parameters, and what is in force resolved again) and its last
+// counters sample (Sample, nil: unchanged).
+type PortChange struct {
+	App    func([]dcb.App) []dcb.App
+	Sample func(*lossless.Sample)
+}
+
+// PreviewPort returns interface name as it would be after ch, all else as
+// it is, judged again by the same rules (the diagnostics, the RoCE
+// paths); false when name is not captured. It changes nothing.
+func (e *Engine) PreviewPort(name string, ch PortChange) (Interface, bool) {
+	p, ok := e.ports[name]
+	if !ok {
+		return Interface{}, false
+	}
+	q := *p // the port as it would be; what it shares is only read
+	if ch.App != nil && p.local != nil {
+		local := p.local.Clone()
+		local.App = ch.App(local.App)
+		q.local = local
+		in := dcb.ResolveInput{Local: q.local, Willing: q.willing, LocalMAC: q.mac, Remote: q.remote}
+		if q.remoteFrom != nil {
+			in.RemoteMAC, in.Dialect = q.remoteFrom.src, q.remoteFrom.du.Dialect()
+		}
+		q.operational, q.resolution = dcb.Resolve(in)
+	}
+	if ch.Sample != nil && p.lossless != nil {
+		q.lossless = p.lossless.Preview(ch.Sample)
+	}
+	return e.interfaceSnapshot(&q, e.hostNow()), true
+}

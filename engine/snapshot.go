@@ -413,7 +413,9 @@ func (e *Engine) interfaceSnapshot(p *port, h HostFacts) Interface {
 		}
 	}
 	if !e.cfg.Replay {
-		in.Diagnostics = nameFixes(in)
+		if e.cfg.NameFixes != nil {
+			in.Diagnostics = e.cfg.NameFixes(in)
+		}
 	} else if e.hostObserved {
 		in.Diagnostics = recordingAdvice(in.Diagnostics)
 	}
@@ -457,4 +459,13 @@ func (in *Interface) Diagnostic(code diag.Code) (diag.Diagnostic, bool) {
 func (in *Interface) LosslessPort() lossless.Port {
 	return lossless.Port{Name: in.Name, Local: in.Local, Operational: in.Operational, Remote: in.Remote,
 		RemoteValid: in.RemoteValid, Resolution: in.Resolution, KernelTable: in.LocalSource == SourceDCBNL}
+}
+
+// RoCEPorts returns in's RDMA ports (the last counters sample's), none
+// when unknown.
+func (in *Interface) RoCEPorts() []lossless.RoCEPortSample {
+	if in.Counters == nil {
+		return nil
+	}
+	return in.Counters.RoCE
 }

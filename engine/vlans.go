@@ -96,7 +96,7 @@ func TLVFlags(in *Interface, lldpdu []byte) []TLVFlag {
 			if in.MTU == nil {
 				continue
 			}
-			ok, sev, why := frameFit(int(t.Size), *in.MTU, len(in.rocePorts()) > 0)
+			ok, sev, why := frameFit(int(t.Size), *in.MTU, len(in.RoCEPorts()) > 0)
 			if ok {
 				// A capability, not the port's configured MTU (lldpd#511:
 				// "MFS is not MTU"): that it fits proves nothing more.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dcbtop/dcbtop/engine/dcb"
+	"github.com/dcbtop/dcbtop/engine/qos"
 
 	"github.com/dcbtop/dcbtop/engine"
 )
@@ -47,22 +48,22 @@ type Backend interface {
 	// returns a one-line account of the result.
 	SetAgent(iface string, on bool) (string, error)
 	// QoSFixes returns the host QoS fixes dcbtop can write on iface
-	// (engine.QoSFixes), each previewed against the interface as it is
-	// (Engine.PreviewQoS, dcbtop check); none, with nil, when there is
+	// (qos.Fixes), each previewed against the interface as it is
+	// (qos.PreviewOf, dcbtop check); none, with nil, when there is
 	// nothing to fix; an error when nothing can be written (a replay).
 	QoSFixes(iface string) ([]FixPreview, error)
 	// ApplyQoS writes a fix's change on iface (kernel.ApplyQoS: read
 	// back) and returns a one-line account; the change that undoes it is
 	// kept for QoSUndo (one level; it is the undo's while it is the last
 	// write on iface). undo says the change is that undo, which it uses.
-	ApplyQoS(iface string, change engine.QoSChange, undo bool) (string, error)
+	ApplyQoS(iface string, change qos.Change, undo bool) (string, error)
 	// QoSUndo returns the undo of the last ApplyQoS on iface, previewed,
 	// when that was the last write there; false otherwise.
 	QoSUndo(iface string) (FixPreview, bool)
 }
 
-// A FixPreview is a host QoS fix previewed (engine.FixPreview).
-type FixPreview = engine.FixPreview
+// A FixPreview is a host QoS fix previewed (qos.FixPreview).
+type FixPreview = qos.FixPreview
 
 // A Player controls a replay (capture/replay's Player): the screen's
 // space, ←/→, +/- and r in a replay. Its methods return at once; the

@@ -13,6 +13,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/engine/qos"
 )
 
 func msDur(ms int64) time.Duration  { return time.Duration(ms) * time.Millisecond }
@@ -550,7 +551,7 @@ func (r *renderer) footerItems() []footerItem {
 		if r.vs.undoable && r.vs.blocked(actUndo) == "" {
 			out = append(out, item(k.Undo))
 		}
-		if r.in != nil && r.vs.blocked(actFix) == "" && engine.HasQoSFix(r.in) {
+		if r.in != nil && r.vs.blocked(actFix) == "" && qos.HasFix(r.in) {
 			out = append(out, item(k.Fix)) // a diagnostic here has a fix dcbtop can write
 		}
 	}

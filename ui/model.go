@@ -13,23 +13,6 @@ import (
 	"github.com/dcbtop/dcbtop/engine"
 )
 
-// A pane is one of the screen's areas; Tab cycles through them.
-type pane int
-
-// Panes, in Tab order.
-const (
-	paneETS pane = iota
-	panePFC
-	paneApp
-	paneLog
-	paneDiag
-	panePeers
-	// paneLossless shows the lossless-Ethernet counters (PFC pauses, NDK,
-	// congestion) in the log's place when focused.
-	paneLossless
-	numPanes
-)
-
 // statusLevel ranks a status line message.
 type statusLevel uint8
 

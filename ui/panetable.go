@@ -9,13 +9,30 @@ import (
 	"charm.land/bubbles/v2/key"
 )
 
+// A pane is one of the screen's areas; Tab cycles through them.
+type pane int
+
+// Panes, in Tab order.
+const (
+	paneETS pane = iota
+	panePFC
+	paneApp
+	paneLog
+	paneDiag
+	panePeers
+	// paneLossless shows the lossless-Ethernet counters (PFC pauses, NDK,
+	// congestion) in the log's place when focused.
+	paneLossless
+	numPanes
+)
+
 // A paneKind is one pane of the screen, everything the frame, the keys
 // and the mouse need of it: its title, its content, its summary in a
 // slot's tabs, the key that focuses it, what Enter opens on it and where
-// the layouts may put it. A new pane is its constant (model.go, in Tab
-// order), its entry in paneTable, its content function, and its box in
-// the layouts' plan (render.go); body, regions, slotTabs, paneCount,
-// openDetail and the focus keys iterate the table.
+// the layouts may put it. A new pane is its constant above (in Tab
+// order) and its entry in paneTable, its content function (a pane*.go of
+// its own), and its box in the layouts' plan (render.go); body, regions,
+// slotTabs, paneCount, openDetail and the focus keys iterate the table.
 type paneKind struct {
 	// name is the title; tab its name among a slot's tabs ("" : name).
 	name, tab string

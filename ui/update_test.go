@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/dcbtop/dcbtop/engine/dcb"
+	"github.com/dcbtop/dcbtop/engine/qos"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -137,7 +138,7 @@ func (f *fakeBackend) QoSFixes(iface string) ([]FixPreview, error) {
 }
 
 // ApplyQoS records the change; a fix leaves fixUndo as its undo.
-func (f *fakeBackend) ApplyQoS(iface string, change engine.QoSChange, undo bool) (string, error) {
+func (f *fakeBackend) ApplyQoS(iface string, change qos.Change, undo bool) (string, error) {
 	f.record("ApplyQoS(%s, %v, undo %v)", iface, change.Args(), undo)
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -1185,11 +1186,11 @@ func TestFixDialog(t *testing.T) {
 	delay := uint16(7)
 	be := &fakeBackend{
 		fixes: []FixPreview{
-			{Fix: engine.QoSFix{Code: "trust-pcp-with-dscp-map", Change: engine.QoSChange{Trust: []string{"dscp", "pcp"}}, Why: "the DSCP map is used once the port trusts DSCP"},
+			{Fix: qos.Fix{Code: "trust-pcp-with-dscp-map", Change: qos.Change{Trust: []string{"dscp", "pcp"}}, Why: "the DSCP map is used once the port trusts DSCP"},
 				Lines: []string{"trust pcp → dscp, pcp"}, Changes: []string{"- trust-pcp-with-dscp-map", "trust: WARNING → OK"}},
-			{Fix: engine.QoSFix{Code: "pfc-no-headroom", Change: engine.QoSChange{PFCDelay: &delay}}, Lines: []string{"PFC delay 0 → 7"}},
+			{Fix: qos.Fix{Code: "pfc-no-headroom", Change: qos.Change{PFCDelay: &delay}}, Lines: []string{"PFC delay 0 → 7"}},
 		},
-		fixUndo: &FixPreview{Fix: engine.QoSFix{Change: engine.QoSChange{Trust: []string{"pcp"}}}, Lines: []string{"trust dscp, pcp → pcp"}},
+		fixUndo: &FixPreview{Fix: qos.Fix{Change: qos.Change{Trust: []string{"pcp"}}}, Lines: []string{"trust dscp, pcp → pcp"}},
 	}
 	h := newHarness(t, realistic(t), be)
 	h.send(tea.WindowSizeMsg{Width: 120, Height: 40})

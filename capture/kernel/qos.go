@@ -16,9 +16,10 @@ import (
 	"github.com/dcbtop/dcbtop/engine/dcb"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 	"github.com/dcbtop/dcbtop/engine/lossless"
+	"github.com/dcbtop/dcbtop/engine/qos"
 )
 
-// trustSelector maps a trust table's selector name (engine.QoSChange's
+// trustSelector maps a trust table's selector name (qos.Change's
 // Trust, the names QoSFromIEEE reports) to the kernel's: the IEEE APP
 // selectors 1-5 (IEEE_8021QAZ_APP_SEL_*) and DCB_APP_SEL_PCP.
 func trustSelector(name string) (uint8, bool) {
@@ -32,16 +33,16 @@ func trustSelector(name string) (uint8, bool) {
 	return uint8(s), true
 }
 
-// qosState reads, from an IEEE_GET reply, what a QoSChange writes: the
+// qosState reads, from an IEEE_GET reply, what a qos.Change writes: the
 // trust table (derived from the APP table where the driver reports none,
 // as QoSFromIEEE derives it), the DSCP entries, the PFC delay, the
 // buffer split.
-func qosState(ie *dcbnl.IEEE) engine.QoSState {
+func qosState(ie *dcbnl.IEEE) qos.State {
 	q := QoSFromIEEE(ie)
-	st := engine.QoSState{Trust: q.Trust, TrustDerived: q.TrustDerived, PFCDelay: q.PFCDelay, Buffer: q.Buffer}
+	st := qos.State{Trust: q.Trust, TrustDerived: q.TrustDerived, PFCDelay: q.PFCDelay, Buffer: q.Buffer}
 	for _, a := range ie.App {
 		if a.Selector == uint8(lldp.AppSelDSCP) && a.Priority <= 7 && a.Protocol <= 63 {
-			st.DSCP = append(st.DSCP, engine.DSCPPriority{DSCP: uint8(a.Protocol), Priority: a.Priority})
+			st.DSCP = append(st.DSCP, qos.DSCPPriority{DSCP: uint8(a.Protocol), Priority: a.Priority})
 		}
 	}
 	return st
@@ -58,7 +59,7 @@ func qosState(ie *dcbnl.IEEE) engine.QoSState {
 // each port through configfs (rdma.SetDefaultToS, read back too; fs nil:
 // none can be written). The kernel applies each request alone and has no
 // rollback: a failure stops what follows and the result says what was
-// written (its Before is the undo's, QoSWriteResult.Undo).
+// written (its Before is the undo's, qos.WriteResult.Undo).
 //
 // A driver that reports no trust table has no dcbnl_setapptrust
 // (dcbnl_ieee_set would answer EOPNOTSUPP): mlx5 instead trusts DSCP while
@@ -66,8 +67,8 @@ func qosState(ie *dcbnl.IEEE) engine.QoSState {
 // (en_dcbnl.c mlx5e_dcbnl_ieee_setapp, mlx5e_set_trust_state). There a
 // trust of DSCP first is written as the DSCP entries and said so in a
 // note, and a trust of PCP first is refused with how to get it.
-func ApplyQoS(c Client, fs rdma.WriteFS, ifname string, ch engine.QoSChange) engine.QoSWriteResult {
-	res := engine.QoSWriteResult{Interface: ifname}
+func ApplyQoS(c Client, fs rdma.WriteFS, ifname string, ch qos.Change) qos.WriteResult {
+	res := qos.WriteResult{Interface: ifname}
 	dcb := ch.Trust != nil || len(ch.DSCP) > 0 || len(ch.DSCPDelete) > 0 || ch.PFCDelay != nil || ch.Buffer != nil
 	if dcb {
 		if !applyQoSDCB(c, ifname, ch, &res) {
@@ -80,7 +81,7 @@ func ApplyQoS(c Client, fs rdma.WriteFS, ifname string, ch engine.QoSChange) eng
 			return res
 		}
 		w, err := rdma.SetDefaultToS(fs, t.Device, strconv.Itoa(t.Port), t.ToS)
-		before := engine.RoCEToSState{Device: t.Device, Port: t.Port}
+		before := qos.RoCEToSState{Device: t.Device, Port: t.Port}
 		if v := w.Before; v.Known {
 			tos := v.V.Byte
 			before.ToS = &tos
@@ -93,7 +94,7 @@ func ApplyQoS(c Client, fs rdma.WriteFS, ifname string, ch engine.QoSChange) eng
 			return res
 		}
 		after := w.After.Byte
-		res.After.RoCEToS = append(res.After.RoCEToS, engine.RoCEToSState{Device: t.Device, Port: t.Port, ToS: &after})
+		res.After.RoCEToS = append(res.After.RoCEToS, qos.RoCEToSState{Device: t.Device, Port: t.Port, ToS: &after})
 		res.Written = append(res.Written, fmt.Sprintf("rdma_cm default ToS of %s port %d", t.Device, t.Port))
 		if w.Created {
 			res.Notes = append(res.Notes, fmt.Sprintf("made rdma_cm/%s in configfs", t.Device))
@@ -104,7 +105,7 @@ func ApplyQoS(c Client, fs rdma.WriteFS, ifname string, ch engine.QoSChange) eng
 
 // applyQoSDCB carries out the DCB netlink part of ApplyQoS; false when it
 // failed (res.Err says why).
-func applyQoSDCB(c Client, ifname string, ch engine.QoSChange, res *engine.QoSWriteResult) bool {
+func applyQoSDCB(c Client, ifname string, ch qos.Change, res *qos.WriteResult) bool {
 	const readOp = "read DCB parameters (IEEE_GET)"
 	cur, mode, err := kernelState(c, ifname)
 	if err != nil {
@@ -241,14 +242,14 @@ func isDSCPApp(a dcbApp) bool { return a.Selector == lldp.AppSelDSCP }
 // dscpChanges returns the kernel APP entries to delete (the DSCP entries
 // of the values ch sets to another priority or deletes) and to add (ch's
 // entries the table does not have).
-func dscpChanges(cur []dcbnl.App, ch engine.QoSChange) (del, add []dcbnl.App) {
+func dscpChanges(cur []dcbnl.App, ch qos.Change) (del, add []dcbnl.App) {
 	sel := uint8(lldp.AppSelDSCP)
 	for _, a := range cur {
 		if a.Selector != sel {
 			continue
 		}
 		if slices.Contains(ch.DSCPDelete, uint8(a.Protocol)) ||
-			slices.ContainsFunc(ch.DSCP, func(d engine.DSCPPriority) bool { return uint16(d.DSCP) == a.Protocol && d.Priority != a.Priority }) {
+			slices.ContainsFunc(ch.DSCP, func(d qos.DSCPPriority) bool { return uint16(d.DSCP) == a.Protocol && d.Priority != a.Priority }) {
 			del = append(del, a)
 		}
 	}
@@ -263,7 +264,7 @@ func dscpChanges(cur []dcbnl.App, ch engine.QoSChange) (del, add []dcbnl.App) {
 
 // qosMismatches compares what was asked with what reads back, one line
 // per part that differs.
-func qosMismatches(ch engine.QoSChange, got engine.QoSState) []string {
+func qosMismatches(ch qos.Change, got qos.State) []string {
 	var bad []string
 	for _, d := range ch.DSCP {
 		if !slices.Contains(got.DSCP, d) {
@@ -271,7 +272,7 @@ func qosMismatches(ch engine.QoSChange, got engine.QoSState) []string {
 		}
 	}
 	for _, d := range ch.DSCPDelete {
-		if slices.ContainsFunc(got.DSCP, func(x engine.DSCPPriority) bool { return x.DSCP == d }) {
+		if slices.ContainsFunc(got.DSCP, func(x qos.DSCPPriority) bool { return x.DSCP == d }) {
 			bad = append(bad, fmt.Sprintf("DSCP %d still mapped", d))
 		}
 	}

@@ -15,8 +15,8 @@ import (
 	"github.com/dcbtop/dcbtop/capture/dcbnl"
 	"github.com/dcbtop/dcbtop/capture/kernel/kerneltest"
 	"github.com/dcbtop/dcbtop/capture/rdma"
-	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/lossless"
+	"github.com/dcbtop/dcbtop/engine/qos"
 )
 
 // ieeeSetTrust is the payload of DCB_CMD_IEEE_SET of a trust table on
@@ -51,56 +51,56 @@ func TestApplyQoS(t *testing.T) {
 	for _, tt := range []struct {
 		name     string
 		setup    func(f *kerneltest.Fake)
-		change   engine.QoSChange
+		change   qos.Change
 		wantReqs []string
 		wantErr  string
 		wantNote string
-		check    func(t *testing.T, f *kerneltest.Fake, res engine.QoSWriteResult, reqs []kerneltest.Request)
+		check    func(t *testing.T, f *kerneltest.Fake, res qos.WriteResult, reqs []kerneltest.Request)
 	}{
 		{"trust pcp → dscp, pcp", func(f *kerneltest.Fake) { f.State.AppTrust = []uint8{255}; f.State.App = []dcbnl.App{dscp26} },
-			engine.QoSChange{Trust: []string{"dscp", "pcp"}}, []string{"IEEE_GET", "IEEE_SET", "IEEE_GET"}, "", "",
-			func(t *testing.T, f *kerneltest.Fake, res engine.QoSWriteResult, reqs []kerneltest.Request) {
+			qos.Change{Trust: []string{"dscp", "pcp"}}, []string{"IEEE_GET", "IEEE_SET", "IEEE_GET"}, "", "",
+			func(t *testing.T, f *kerneltest.Fake, res qos.WriteResult, reqs []kerneltest.Request) {
 				if want := ieeeSetTrust("mlx0", 5, 255); !bytes.Equal(reqs[1].Data, want) {
 					t.Errorf("IEEE_SET:\n got % x\nwant % x", reqs[1].Data, want)
 				}
 				if diff := cmp.Diff([]string{"dscp", "pcp"}, res.After.Trust); diff != "" || res.After.TrustDerived {
 					t.Errorf("trust after (-want +got):\n%s", diff)
 				}
-				undo, notes := res.Undo(engine.QoSChange{Trust: []string{"dscp", "pcp"}})
-				if diff := cmp.Diff(engine.QoSChange{Trust: []string{"pcp"}}, undo); diff != "" || len(notes) != 0 {
+				undo, notes := res.Undo(qos.Change{Trust: []string{"dscp", "pcp"}})
+				if diff := cmp.Diff(qos.Change{Trust: []string{"pcp"}}, undo); diff != "" || len(notes) != 0 {
 					t.Errorf("undo (-want +got):\n%s%v", diff, notes)
 				}
 			}},
 		{"no trust table (mlx5): trust DSCP is the DSCP entries", nil,
-			engine.QoSChange{Trust: []string{"dscp", "pcp"}, DSCP: []engine.DSCPPriority{{DSCP: 26, Priority: 3}}},
+			qos.Change{Trust: []string{"dscp", "pcp"}, DSCP: []qos.DSCPPriority{{DSCP: 26, Priority: 3}}},
 			[]string{"IEEE_GET", "IEEE_SET", "IEEE_GET"}, "", "the trust follows the DSCP entries",
-			func(t *testing.T, f *kerneltest.Fake, res engine.QoSWriteResult, _ []kerneltest.Request) {
+			func(t *testing.T, f *kerneltest.Fake, res qos.WriteResult, _ []kerneltest.Request) {
 				if !res.After.TrustDerived || res.After.Trust[0] != "dscp" {
 					t.Errorf("trust after %v (derived %v), want dscp first, derived", res.After.Trust, res.After.TrustDerived)
 				}
-				undo, _ := res.Undo(engine.QoSChange{DSCP: []engine.DSCPPriority{{DSCP: 26, Priority: 3}}})
-				if diff := cmp.Diff(engine.QoSChange{DSCPDelete: []uint8{26}}, undo); diff != "" {
+				undo, _ := res.Undo(qos.Change{DSCP: []qos.DSCPPriority{{DSCP: 26, Priority: 3}}})
+				if diff := cmp.Diff(qos.Change{DSCPDelete: []uint8{26}}, undo); diff != "" {
 					t.Errorf("undo (-want +got):\n%s", diff)
 				}
 			}},
-		{"no trust table (mlx5), no DSCP entry: refused", nil, engine.QoSChange{Trust: []string{"dscp", "pcp"}},
+		{"no trust table (mlx5), no DSCP entry: refused", nil, qos.Change{Trust: []string{"dscp", "pcp"}},
 			[]string{"IEEE_GET"}, "give DSCP entries (--dscp 26=3)", "", nil},
 		{"no trust table (mlx5), trust PCP: refused", func(f *kerneltest.Fake) { f.State.App = []dcbnl.App{dscp26} },
-			engine.QoSChange{Trust: []string{"pcp"}}, []string{"IEEE_GET"}, "remove them (--dscp-delete) instead", "", nil},
+			qos.Change{Trust: []string{"pcp"}}, []string{"IEEE_GET"}, "remove them (--dscp-delete) instead", "", nil},
 		{"DSCP 26 → 5 replaces 26 → 3", func(f *kerneltest.Fake) { f.State.App = []dcbnl.App{dscp26} },
-			engine.QoSChange{DSCP: []engine.DSCPPriority{{DSCP: 26, Priority: 5}}}, []string{"IEEE_GET", "IEEE_DEL", "IEEE_SET", "IEEE_GET"}, "", "",
-			func(t *testing.T, f *kerneltest.Fake, res engine.QoSWriteResult, _ []kerneltest.Request) {
-				if diff := cmp.Diff([]engine.DSCPPriority{{DSCP: 26, Priority: 5}}, res.After.DSCP); diff != "" {
+			qos.Change{DSCP: []qos.DSCPPriority{{DSCP: 26, Priority: 5}}}, []string{"IEEE_GET", "IEEE_DEL", "IEEE_SET", "IEEE_GET"}, "", "",
+			func(t *testing.T, f *kerneltest.Fake, res qos.WriteResult, _ []kerneltest.Request) {
+				if diff := cmp.Diff([]qos.DSCPPriority{{DSCP: 26, Priority: 5}}, res.After.DSCP); diff != "" {
 					t.Errorf("DSCP after (-want +got):\n%s", diff)
 				}
-				undo, _ := res.Undo(engine.QoSChange{DSCP: []engine.DSCPPriority{{DSCP: 26, Priority: 5}}})
-				if diff := cmp.Diff(engine.QoSChange{DSCP: []engine.DSCPPriority{{DSCP: 26, Priority: 3}}}, undo); diff != "" {
+				undo, _ := res.Undo(qos.Change{DSCP: []qos.DSCPPriority{{DSCP: 26, Priority: 5}}})
+				if diff := cmp.Diff(qos.Change{DSCP: []qos.DSCPPriority{{DSCP: 26, Priority: 3}}}, undo); diff != "" {
 					t.Errorf("undo (-want +got):\n%s", diff)
 				}
 			}},
 		{"PFC delay 1234 → 7, the rest of PFC kept", func(f *kerneltest.Fake) { f.State.PFC.Enabled = 1 << 3 },
-			engine.QoSChange{PFCDelay: &delay}, []string{"IEEE_GET", "IEEE_SET", "IEEE_GET"}, "", "resets the link",
-			func(t *testing.T, f *kerneltest.Fake, res engine.QoSWriteResult, _ []kerneltest.Request) {
+			qos.Change{PFCDelay: &delay}, []string{"IEEE_GET", "IEEE_SET", "IEEE_GET"}, "", "resets the link",
+			func(t *testing.T, f *kerneltest.Fake, res qos.WriteResult, _ []kerneltest.Request) {
 				if p := f.State.PFC; p.Delay != 7 || p.Enabled != 1<<3 || p.Cap != 8 {
 					t.Errorf("the driver's PFC %+v, want delay 7, priority 3, cap 8", *p)
 				}
@@ -108,28 +108,28 @@ func TestApplyQoS(t *testing.T) {
 		{"buffer ignored by the driver: read back differs", func(f *kerneltest.Fake) {
 			f.State.Buffer = &dcbnl.Buffer{Size: [8]uint32{262144}, TotalSize: 524288}
 			f.Ignore["BUFFER"] = true
-		}, engine.QoSChange{Buffer: &lossless.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{131072, 131072}}},
+		}, qos.Change{Buffer: &lossless.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{131072, 131072}}},
 			[]string{"IEEE_GET", "IEEE_SET", "IEEE_GET"}, "the driver accepted the writes but reads back other values: buffer split", "", nil},
 		{"buffer written, the total kept", func(f *kerneltest.Fake) { f.State.Buffer = &dcbnl.Buffer{Size: [8]uint32{262144}, TotalSize: 524288} },
-			engine.QoSChange{Buffer: &lossless.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{131072, 131072}}},
+			qos.Change{Buffer: &lossless.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{131072, 131072}}},
 			[]string{"IEEE_GET", "IEEE_SET", "IEEE_GET"}, "", "",
-			func(t *testing.T, f *kerneltest.Fake, res engine.QoSWriteResult, _ []kerneltest.Request) {
+			func(t *testing.T, f *kerneltest.Fake, res qos.WriteResult, _ []kerneltest.Request) {
 				if b := f.State.Buffer; b.TotalSize != 524288 || b.PrioBuffer[3] != 1 {
 					t.Errorf("the driver's buffer %+v", *b)
 				}
 			}},
-		{"firmware DCBX: refused", func(f *kerneltest.Fake) { f.Mode = &lld }, engine.QoSChange{PFCDelay: &delay},
+		{"firmware DCBX: refused", func(f *kerneltest.Fake) { f.Mode = &lld }, qos.Change{PFCDelay: &delay},
 			[]string{"IEEE_GET"}, "the NIC firmware runs DCBX", "", nil},
 		{"nothing differs: nothing written", func(f *kerneltest.Fake) { f.State.App = []dcbnl.App{dscp26} },
-			engine.QoSChange{DSCP: []engine.DSCPPriority{{DSCP: 26, Priority: 3}}}, []string{"IEEE_GET"}, "", "", nil},
-		{"rdma_cm default ToS 0 → 106", nil, engine.QoSChange{RoCEToS: []engine.RoCEToSChange{{Device: "mlx5_0", Port: 1, ToS: 106}}},
+			qos.Change{DSCP: []qos.DSCPPriority{{DSCP: 26, Priority: 3}}}, []string{"IEEE_GET"}, "", "", nil},
+		{"rdma_cm default ToS 0 → 106", nil, qos.Change{RoCEToS: []qos.RoCEToSChange{{Device: "mlx5_0", Port: 1, ToS: 106}}},
 			nil, "", "",
-			func(t *testing.T, f *kerneltest.Fake, res engine.QoSWriteResult, _ []kerneltest.Request) {
+			func(t *testing.T, f *kerneltest.Fake, res qos.WriteResult, _ []kerneltest.Request) {
 				if b := res.Before.RoCEToS; len(b) != 1 || b[0].ToS == nil || *b[0].ToS != 0 {
 					t.Errorf("before %+v, want 0", b)
 				}
-				undo, notes := res.Undo(engine.QoSChange{RoCEToS: []engine.RoCEToSChange{{Device: "mlx5_0", Port: 1, ToS: 106}}})
-				if diff := cmp.Diff(engine.QoSChange{RoCEToS: []engine.RoCEToSChange{{Device: "mlx5_0", Port: 1, ToS: 0}}}, undo); diff != "" || len(notes) != 0 {
+				undo, notes := res.Undo(qos.Change{RoCEToS: []qos.RoCEToSChange{{Device: "mlx5_0", Port: 1, ToS: 106}}})
+				if diff := cmp.Diff(qos.Change{RoCEToS: []qos.RoCEToSChange{{Device: "mlx5_0", Port: 1, ToS: 0}}}, undo); diff != "" || len(notes) != 0 {
 					t.Errorf("undo (-want +got):\n%s%v", diff, notes)
 				}
 			}},

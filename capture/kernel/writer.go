@@ -9,6 +9,7 @@ import (
 	"github.com/dcbtop/dcbtop/capture/rdma"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/dcb"
+	"github.com/dcbtop/dcbtop/engine/qos"
 )
 
 // A Writer is dcbtop's one way into the kernel's DCB state for writes:
@@ -81,7 +82,7 @@ func (w *Writer) Apply(ifname string, p *dcb.Params, willing *bool) (res engine.
 // ApplyQoS writes the host QoS change ch on ifname through DCB netlink
 // and rdma_cm's configfs (the package's ApplyQoS: read back). The error
 // is a *DialError: nothing happened.
-func (w *Writer) ApplyQoS(ifname string, ch engine.QoSChange) (res engine.QoSWriteResult, err error) {
+func (w *Writer) ApplyQoS(ifname string, ch qos.Change) (res qos.WriteResult, err error) {
 	err = w.with(ifname, func(c Client) { res = ApplyQoS(c, w.configfs, ifname, ch) })
 	return res, err
 }
@@ -102,8 +103,8 @@ func Failed(ifname string, err error) engine.WriteResult {
 }
 
 // QoSFailed is Failed for a host QoS write.
-func QoSFailed(ifname string, err error) engine.QoSWriteResult {
-	return engine.QoSWriteResult{Interface: ifname, Err: err}
+func QoSFailed(ifname string, err error) qos.WriteResult {
+	return qos.WriteResult{Interface: ifname, Err: err}
 }
 
 // unwrapDial is the dial's own error of a *DialError, err otherwise.

@@ -15,6 +15,7 @@ import (
 	"github.com/dcbtop/dcbtop/capture/dcbnl"
 	"github.com/dcbtop/dcbtop/capture/kernel/kerneltest"
 	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/qos"
 )
 
 // A gateClient is a driver whose reads on one interface wait at a gate:
@@ -107,7 +108,7 @@ func TestWriter(t *testing.T) {
 		!strings.Contains(res.Err.Error(), "protocol not supported") {
 		t.Errorf("Failed: %+v", res.Err)
 	}
-	if _, err := bad.ApplyQoS("a", engine.QoSChange{}); !errors.As(err, &de) {
+	if _, err := bad.ApplyQoS("a", qos.Change{}); !errors.As(err, &de) {
 		t.Errorf("ApplyQoS dial error: %v", err)
 	}
 	if _, ok := bad.Read("a", time.Now()); ok {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dcbtop/dcbtop/engine/dcb"
+	"github.com/dcbtop/dcbtop/engine/qos"
 
 	"github.com/dcbtop/dcbtop/capture/snapfile"
 	"github.com/dcbtop/dcbtop/engine"
@@ -34,15 +35,15 @@ type Run interface {
 	UndoState(iface string) (engine.LocalState, bool)
 	// SetAgent starts or stops dcbtop's agent on iface.
 	SetAgent(iface string, on bool) (AgentChange, error)
-	// PreviewQoS is the engine's PreviewQoS of c on iface, now.
-	PreviewQoS(iface string, c engine.QoSChange) (engine.QoSPreview, error)
+	// PreviewQoS is qos.PreviewOf c on iface in the run's engine, now.
+	PreviewQoS(iface string, c qos.Change) (qos.Preview, error)
 	// WriteQoS hands a host QoS write (undo: the undo of the last one) on
 	// iface to the host layer, which the run's effects write; its typed
 	// result is returned, the host layer having taken it (the QoS undo).
-	WriteQoS(iface string, c engine.QoSChange, undo bool) (engine.QoSWriteResult, error)
+	WriteQoS(iface string, c qos.Change, undo bool) (qos.WriteResult, error)
 	// QoSUndo is the change that undoes the last host QoS write on iface,
 	// while it is the last write there.
-	QoSUndo(iface string) (engine.QoSChange, bool)
+	QoSUndo(iface string) (qos.Change, bool)
 }
 
 // A Backend carries out what the screen's keys ask for (it implements
@@ -220,9 +221,9 @@ func (c AgentChange) String() string {
 }
 
 // QoSFixes returns the host QoS fixes of iface's diagnostics (on the
-// screen's latest snapshot: engine.QoSFixes), each previewed by the run's
+// screen's latest snapshot: qos.Fixes), each previewed by the run's
 // engine now, with the checks of dcbtop check it changes.
-func (b *Backend) QoSFixes(iface string) ([]engine.FixPreview, error) {
+func (b *Backend) QoSFixes(iface string) ([]qos.FixPreview, error) {
 	if err := b.writable(iface); err != nil {
 		return nil, err
 	}
@@ -230,9 +231,9 @@ func (b *Backend) QoSFixes(iface string) ([]engine.FixPreview, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []engine.FixPreview
+	var out []qos.FixPreview
 	var errs []error
-	for _, f := range engine.QoSFixes(in) {
+	for _, f := range qos.Fixes(in) {
 		fp, err := b.preview(iface, f)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", f.Code, err))
@@ -247,18 +248,18 @@ func (b *Backend) QoSFixes(iface string) ([]engine.FixPreview, error) {
 }
 
 // preview previews fix on iface with the run's engine.
-func (b *Backend) preview(iface string, f engine.QoSFix) (engine.FixPreview, error) {
+func (b *Backend) preview(iface string, f qos.Fix) (qos.FixPreview, error) {
 	pv, err := b.live.PreviewQoS(iface, f.Change)
 	if err != nil {
-		return engine.FixPreview{}, err
+		return qos.FixPreview{}, err
 	}
-	return engine.FixPreview{Fix: f, Lines: pv.Lines, Changes: append(pv.Changes(), check.Changes(&pv.Before, &pv.After, check.Options{})...)}, nil
+	return qos.FixPreview{Fix: f, Lines: pv.Lines, Changes: append(pv.Changes(), check.Changes(&pv.Before, &pv.After, check.Options{})...)}, nil
 }
 
 // ApplyQoS writes change on iface through the host layer (the run's
 // effects: DCB netlink and configfs, read back); the host keeps its undo,
 // unless it is that undo (undo), which it uses up.
-func (b *Backend) ApplyQoS(iface string, change engine.QoSChange, undo bool) (string, error) {
+func (b *Backend) ApplyQoS(iface string, change qos.Change, undo bool) (string, error) {
 	if err := b.writable(iface); err != nil {
 		return "", err
 	}
@@ -274,17 +275,17 @@ func (b *Backend) ApplyQoS(iface string, change engine.QoSChange, undo bool) (st
 
 // QoSUndo returns the undo of the last host QoS fix on iface, previewed,
 // while it is the last write there.
-func (b *Backend) QoSUndo(iface string) (engine.FixPreview, bool) {
+func (b *Backend) QoSUndo(iface string) (qos.FixPreview, bool) {
 	if b.replay {
-		return engine.FixPreview{}, false
+		return qos.FixPreview{}, false
 	}
 	u, ok := b.live.QoSUndo(iface)
 	if !ok {
-		return engine.FixPreview{}, false
+		return qos.FixPreview{}, false
 	}
-	fp, err := b.preview(iface, engine.QoSFix{Change: u, Why: "restores what the NIC held before the last fix"})
+	fp, err := b.preview(iface, qos.Fix{Change: u, Why: "restores what the NIC held before the last fix"})
 	if err != nil {
-		return engine.FixPreview{}, false
+		return qos.FixPreview{}, false
 	}
 	return fp, true
 }

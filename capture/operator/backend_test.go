@@ -16,6 +16,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/engine/dcb"
 	"github.com/dcbtop/dcbtop/engine/lldp/lldptest"
+	"github.com/dcbtop/dcbtop/engine/qos"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -93,12 +94,12 @@ func (f *fakeLive) Write(iface string, change *dcb.Params, willing *bool, undo b
 }
 
 // WriteQoS has the host decide and carries out its WriteQoS through kw.
-func (f *fakeLive) WriteQoS(iface string, c engine.QoSChange, undo bool) (engine.QoSWriteResult, error) {
+func (f *fakeLive) WriteQoS(iface string, c qos.Change, undo bool) (qos.WriteResult, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	res, err := f.h.WriteQoS(iface, c, undo, t0())
 	if err != nil {
-		return engine.QoSWriteResult{}, err
+		return qos.WriteResult{}, err
 	}
 	for _, e := range res.Effects {
 		if w, ok := e.(host.WriteQoS); ok {
@@ -110,27 +111,27 @@ func (f *fakeLive) WriteQoS(iface string, c engine.QoSChange, undo bool) (engine
 			return qres, nil
 		}
 	}
-	return engine.QoSWriteResult{}, errors.New("no WriteQoS effect")
+	return qos.WriteResult{}, errors.New("no WriteQoS effect")
 }
 
 // QoSUndo is the host's.
-func (f *fakeLive) QoSUndo(iface string) (engine.QoSChange, bool) {
+func (f *fakeLive) QoSUndo(iface string) (qos.Change, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.h == nil {
-		return engine.QoSChange{}, false
+		return qos.Change{}, false
 	}
 	return f.h.QoSUndo(iface)
 }
 
 // PreviewQoS is the host's engine's (none without h).
-func (f *fakeLive) PreviewQoS(iface string, c engine.QoSChange) (engine.QoSPreview, error) {
+func (f *fakeLive) PreviewQoS(iface string, c qos.Change) (qos.Preview, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.h == nil {
-		return engine.QoSPreview{}, errors.New("no engine in this test")
+		return qos.Preview{}, errors.New("no engine in this test")
 	}
-	return f.h.Engine().PreviewQoS(iface, c)
+	return qos.PreviewOf(f.h.Engine(), iface, c)
 }
 
 func (f *fakeLive) UndoState(iface string) (engine.LocalState, bool) {

@@ -20,6 +20,7 @@ import (
 	"github.com/dcbtop/dcbtop/engine/host"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 	"github.com/dcbtop/dcbtop/engine/lossless"
+	"github.com/dcbtop/dcbtop/engine/qos"
 )
 
 // TestQoSFix: the screen's f on an interface whose NIC trusts PCP with a
@@ -74,7 +75,7 @@ func TestQoSFix(t *testing.T) {
 		t.Errorf("the driver's trust table (-want +got):\n%s", diff)
 	}
 	undo, ok := b.QoSUndo("eth0")
-	if !ok || !cmp.Equal(undo.Fix.Change, engine.QoSChange{Trust: []string{"pcp"}}) {
+	if !ok || !cmp.Equal(undo.Fix.Change, qos.Change{Trust: []string{"pcp"}}) {
 		t.Fatalf("QoSUndo: %+v, %v; want trust pcp", undo, ok)
 	}
 	if _, err := b.ApplyQoS("eth0", undo.Fix.Change, true); err != nil {

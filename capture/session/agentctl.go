@@ -14,6 +14,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/engine/dcb"
+	"github.com/dcbtop/dcbtop/engine/qos"
 
 	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/capture/operator"
@@ -104,7 +105,7 @@ var (
 // iface to the host layer (host.WriteQoS), has the run's effects carry
 // it out and waits for its typed result, which the host layer has taken
 // by then (the QoS undo).
-func (r *liveRun) WriteQoS(iface string, c engine.QoSChange, undo bool) (engine.QoSWriteResult, error) {
+func (r *liveRun) WriteQoS(iface string, c qos.Change, undo bool) (qos.WriteResult, error) {
 	ans := make(chan written, 1)
 	var err error
 	waits := false
@@ -115,10 +116,10 @@ func (r *liveRun) WriteQoS(iface string, c engine.QoSChange, undo bool) (engine.
 		r.carryOut(res, false)
 		waits, r.answer = r.answer == nil, nil
 	}); derr != nil {
-		return engine.QoSWriteResult{}, derr
+		return qos.WriteResult{}, derr
 	}
 	if err != nil || !waits {
-		return engine.QoSWriteResult{}, err
+		return qos.WriteResult{}, err
 	}
 	return (<-ans).qos, nil
 }
@@ -126,18 +127,18 @@ func (r *liveRun) WriteQoS(iface string, c engine.QoSChange, undo bool) (engine.
 // QoSUndo returns the change that undoes the last host QoS write on
 // iface while it is the last write there (the host's, on the engine
 // goroutine).
-func (r *liveRun) QoSUndo(iface string) (c engine.QoSChange, ok bool) {
+func (r *liveRun) QoSUndo(iface string) (c qos.Change, ok bool) {
 	if err := r.do(func() { c, ok = r.h.QoSUndo(iface) }); err != nil {
-		return engine.QoSChange{}, false
+		return qos.Change{}, false
 	}
 	return c, ok
 }
 
-// PreviewQoS is the engine's PreviewQoS of c on iface (on the engine
+// PreviewQoS is qos.PreviewOf c on iface in the run's engine (on the engine
 // goroutine).
-func (r *liveRun) PreviewQoS(iface string, c engine.QoSChange) (pv engine.QoSPreview, err error) {
-	if derr := r.do(func() { pv, err = r.h.Engine().PreviewQoS(iface, c) }); derr != nil {
-		return engine.QoSPreview{}, derr
+func (r *liveRun) PreviewQoS(iface string, c qos.Change) (pv qos.Preview, err error) {
+	if derr := r.do(func() { pv, err = qos.PreviewOf(r.h.Engine(), iface, c) }); derr != nil {
+		return qos.Preview{}, derr
 	}
 	return pv, err
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/dcb"
 	"github.com/dcbtop/dcbtop/engine/host"
+	"github.com/dcbtop/dcbtop/engine/qos"
 )
 
 // runEffects carries out a host result's effects, in order: the one place
@@ -52,7 +53,7 @@ func (r *liveRun) runEffects(effects []host.Effect, now time.Time) {
 // write (kernel) or of a host QoS write (qos).
 type written struct {
 	kernel engine.WriteResult
-	qos    engine.QoSWriteResult
+	qos    qos.WriteResult
 }
 
 // takeAnswer returns the channel an operator's write waits on, once.
@@ -119,7 +120,7 @@ func (r *liveRun) writeKernel(iface string, p *dcb.Params, willing *bool) engine
 
 // writeQoS writes a host QoS change on iface (kernel.ApplyQoS: read
 // back) and returns what happened.
-func (r *liveRun) writeQoS(iface string, c engine.QoSChange) engine.QoSWriteResult {
+func (r *liveRun) writeQoS(iface string, c qos.Change) qos.WriteResult {
 	res, err := r.writer().ApplyQoS(iface, c)
 	if err != nil {
 		return kernel.QoSFailed(iface, err)

@@ -18,6 +18,7 @@ import (
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
 	"github.com/dcbtop/dcbtop/engine/dcb"
+	"github.com/dcbtop/dcbtop/engine/qos"
 	"github.com/dcbtop/dcbtop/testbed/snaptest"
 )
 
@@ -88,7 +89,7 @@ func TestScreenWritesThroughEffects(t *testing.T) {
 	}
 
 	// A host QoS fix: written, its undo the host's.
-	text, err = b.ApplyQoS("nl", engine.QoSChange{Trust: []string{"dscp", "pcp"}}, false)
+	text, err = b.ApplyQoS("nl", qos.Change{Trust: []string{"dscp", "pcp"}}, false)
 	if err != nil || !strings.Contains(text, "written and read back: trust") {
 		t.Fatalf("ApplyQoS: %q, %v", text, err)
 	}

@@ -21,10 +21,10 @@ import (
 	"syscall"
 
 	"github.com/dcbtop/dcbtop/engine/dcb"
+	"github.com/dcbtop/dcbtop/engine/qos"
 
 	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/capture/kernel"
-	"github.com/dcbtop/dcbtop/engine"
 )
 
 // applyUsage is dcbtop apply --help.
@@ -89,7 +89,7 @@ type applyOptions struct {
 	file    string // "" when none; "-" is stdin
 	willing *bool
 	// qos are the host QoS fields; dryRun previews them only.
-	qos    engine.QoSChange
+	qos    qos.Change
 	dryRun bool
 }
 
@@ -170,9 +170,9 @@ func runApply(ctx context.Context, args []string, env Env) int {
 // MaxParamsFile bytes, interruptibly (a FIFO without a writer, a terminal
 // waiting for input), then checked as a whole (dcb.Params.Errors)
 // before anything is sent anywhere. A file whose one member is "qos" is
-// the host QoS fields instead (engine.QoSChange's JSON: trust, dscp,
+// the host QoS fields instead (qos.Change's JSON: trust, dscp,
 // dscp_delete, pfc_delay, buffer, roce_tos), read as strictly.
-func readParamsFile(ctx context.Context, name string, env Env) (*dcb.Params, *engine.QoSChange, error) {
+func readParamsFile(ctx context.Context, name string, env Env) (*dcb.Params, *qos.Change, error) {
 	open := func() (io.ReadCloser, error) { return os.Open(name) }
 	if name == "-" {
 		stdin := env.Stdin
@@ -208,7 +208,7 @@ func readParamsFile(ctx context.Context, name string, env Env) (*dcb.Params, *en
 // qosFile reads a file whose one member is "qos" (ok true), strictly:
 // unknown fields are errors, and so is a qos that changes nothing or a
 // file that holds PARAMS beside it.
-func qosFile(b []byte) (q *engine.QoSChange, ok bool, err error) {
+func qosFile(b []byte) (q *qos.Change, ok bool, err error) {
 	var top map[string]json.RawMessage
 	if json.Unmarshal(b, &top) != nil {
 		return nil, false, nil // not an object: the PARAMS parser says why
@@ -222,7 +222,7 @@ func qosFile(b []byte) (q *engine.QoSChange, ok bool, err error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
-	q = &engine.QoSChange{}
+	q = &qos.Change{}
 	if err := dec.Decode(q); err != nil {
 		return nil, true, err
 	}
@@ -239,7 +239,7 @@ func apply(ctx context.Context, o *applyOptions, env Env) error {
 	var params *dcb.Params
 	if o.file != "" {
 		var (
-			qos *engine.QoSChange
+			qos *qos.Change
 			err error
 		)
 		if params, qos, err = readParamsFile(ctx, o.file, env); err != nil {

@@ -4,7 +4,7 @@ package main
 
 // dcbtop apply's host QoS fields (--trust, --dscp, --dscp-delete,
 // --pfc-delay, --buffer, --roce-tos): checked and previewed against the
-// interface as it is now (engine.PreviewQoS: the RoCE path, the
+// interface as it is now (qos.PreviewOf: the RoCE path, the
 // diagnostics and dcbtop check judged again), then written through DCB
 // netlink and configfs and read back (kernel.ApplyQoS), with the command
 // that undoes it.
@@ -24,10 +24,11 @@ import (
 	"github.com/dcbtop/dcbtop/engine/check"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 	"github.com/dcbtop/dcbtop/engine/lossless"
+	"github.com/dcbtop/dcbtop/engine/qos"
 )
 
 // trustValue is --trust: selector names, most trusted first.
-type trustValue struct{ c *engine.QoSChange }
+type trustValue struct{ c *qos.Change }
 
 func (v trustValue) String() string { return "" }
 func (v trustValue) Set(s string) error {
@@ -36,7 +37,7 @@ func (v trustValue) Set(s string) error {
 }
 
 // dscpValue is --dscp: DSCP=PRIORITY pairs, comma-separated.
-type dscpValue struct{ c *engine.QoSChange }
+type dscpValue struct{ c *qos.Change }
 
 func (v dscpValue) String() string { return "" }
 func (v dscpValue) Set(s string) error {
@@ -47,13 +48,13 @@ func (v dscpValue) Set(s string) error {
 		if !ok || err1 != nil || err2 != nil {
 			return fmt.Errorf("%q: want DSCP=PRIORITY, e.g. 26=3", pair)
 		}
-		v.c.DSCP = append(v.c.DSCP, engine.DSCPPriority{DSCP: uint8(dv), Priority: uint8(pv)})
+		v.c.DSCP = append(v.c.DSCP, qos.DSCPPriority{DSCP: uint8(dv), Priority: uint8(pv)})
 	}
 	return nil
 }
 
 // dscpDeleteValue is --dscp-delete: DSCP values, comma-separated.
-type dscpDeleteValue struct{ c *engine.QoSChange }
+type dscpDeleteValue struct{ c *qos.Change }
 
 func (v dscpDeleteValue) String() string { return "" }
 func (v dscpDeleteValue) Set(s string) error {
@@ -69,7 +70,7 @@ func (v dscpDeleteValue) Set(s string) error {
 
 // pfcDelayValue is --pfc-delay: struct ieee_pfc's delay (bits; the cable
 // length in metres on mlx5).
-type pfcDelayValue struct{ c *engine.QoSChange }
+type pfcDelayValue struct{ c *qos.Change }
 
 func (v pfcDelayValue) String() string { return "" }
 func (v pfcDelayValue) Set(s string) error {
@@ -84,7 +85,7 @@ func (v pfcDelayValue) Set(s string) error {
 
 // bufferValue is --buffer: eight priority→buffer numbers, a colon, then
 // up to eight buffer sizes in bytes ("0,0,0,1,0,0,0,0:131072,131072").
-type bufferValue struct{ c *engine.QoSChange }
+type bufferValue struct{ c *qos.Change }
 
 func (v bufferValue) String() string { return "" }
 func (v bufferValue) Set(s string) error {
@@ -113,7 +114,7 @@ func (v bufferValue) Set(s string) error {
 }
 
 // roceToSValue is --roce-tos: DEV/PORT=TOS.
-type roceToSValue struct{ c *engine.QoSChange }
+type roceToSValue struct{ c *qos.Change }
 
 func (v roceToSValue) String() string { return "" }
 func (v roceToSValue) Set(s string) error {
@@ -124,7 +125,7 @@ func (v roceToSValue) Set(s string) error {
 	if !ok || !ok2 || dev == "" || err1 != nil || err2 != nil {
 		return fmt.Errorf("%q: want DEVICE/PORT=TOS, e.g. mlx5_0/1=106 (DSCP 26, ECT(0))", s)
 	}
-	v.c.RoCEToS = append(v.c.RoCEToS, engine.RoCEToSChange{Device: dev, Port: p, ToS: uint8(t)})
+	v.c.RoCEToS = append(v.c.RoCEToS, qos.RoCEToSChange{Device: dev, Port: p, ToS: uint8(t)})
 	return nil
 }
 
@@ -146,7 +147,7 @@ func qosEngine(iface string) (*engine.Engine, error) {
 		return nil, err
 	}
 	now := time.Now()
-	e := engine.New(engine.Config{Judge: check.Judge})
+	e := engine.New(engine.Config{Judge: check.Judge, NameFixes: qos.NameFixes})
 	e.Apply(engine.HostObserved{At: now, NetAdmin: capture.NetAdmin()})
 	e.Apply(engine.LinkChanged{Interface: iface, At: now, Ifindex: l.Index, MAC: lldp.MAC(l.MAC), Up: l.Up})
 	if ev, ok := kernel.NewWriter(nil, nil).Read(iface, now); ok {
@@ -165,7 +166,7 @@ func applyQoS(o *applyOptions, env Env) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", o.iface, err)
 	}
-	pv, err := e.PreviewQoS(o.iface, o.qos)
+	pv, err := qos.PreviewOf(e, o.iface, o.qos)
 	if err != nil {
 		return fmt.Errorf("%s: not applied: %w", o.iface, err)
 	}

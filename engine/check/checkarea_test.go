@@ -3,7 +3,11 @@
 package check
 
 import (
+	"encoding/json"
+
+	"github.com/dcbtop/dcbtop/assets"
 	"github.com/dcbtop/dcbtop/engine/verdict"
+	"github.com/google/go-cmp/cmp"
 
 	"slices"
 	"testing"
@@ -127,5 +131,23 @@ func TestCheckTable(t *testing.T) {
 	}
 	if (&checker{}).run("no-such-check") {
 		t.Error("run took a name that is no check")
+	}
+}
+
+// TestCheckSchemaNames: the report schema's enum of checks is
+// verdict.Names, in order.
+func TestCheckSchemaNames(t *testing.T) {
+	var schema struct {
+		Defs struct {
+			Check struct {
+				Enum []verdict.Name `json:"enum"`
+			} `json:"check"`
+		} `json:"$defs"`
+	}
+	if err := json.Unmarshal(assets.CheckSchema, &schema); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(verdict.Names, schema.Defs.Check.Enum); diff != "" {
+		t.Errorf("assets/check.schema.json $defs/check enum (-verdict.Names +schema):\n%s", diff)
 	}
 }

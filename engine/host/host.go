@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/dcbtop/dcbtop/engine/dcb"
+	"github.com/dcbtop/dcbtop/engine/qos"
 
 	"github.com/dcbtop/dcbtop/engine/diag"
 
@@ -113,7 +114,7 @@ type port struct {
 	undone bool
 	// qosUndo restores what the last host QoS write changed (QoSWritten),
 	// while it is the last write here (one level).
-	qosUndo *engine.QoSChange
+	qosUndo *qos.Change
 
 	// nicCheck says the NIC's programming is to be looked at when the
 	// Result ends (the operational parameters, the NIC's state or the
@@ -129,6 +130,9 @@ type port struct {
 func New(cfg Config) *Host {
 	if cfg.Engine.Judge == nil {
 		cfg.Engine.Judge = check.Judge
+	}
+	if cfg.Engine.NameFixes == nil {
+		cfg.Engine.NameFixes = qos.NameFixes
 	}
 	return &Host{cfg: cfg, eng: engine.New(cfg.Engine), ports: map[string]*port{}}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dcbtop/dcbtop/engine/dcb"
+	"github.com/dcbtop/dcbtop/engine/qos"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -589,11 +590,11 @@ func lldpdu(t *testing.T, frame []byte) []byte {
 func TestWriteQoS(t *testing.T) {
 	at := t0.Add(10 * time.Second)
 	driver := agent.DefaultLocal()
-	trust := engine.QoSChange{Trust: []string{"dscp", "pcp"}}
+	trust := qos.Change{Trust: []string{"dscp", "pcp"}}
 	pcp := []string{"pcp"}
-	done := engine.QoSWriteResult{Interface: "h0", Before: engine.QoSState{Trust: pcp},
-		After: engine.QoSState{Trust: trust.Trust}, Written: []string{"trust"}}
-	written := func(t *testing.T, h *Host, undo bool, res engine.QoSWriteResult) {
+	done := qos.WriteResult{Interface: "h0", Before: qos.State{Trust: pcp},
+		After: qos.State{Trust: trust.Trust}, Written: []string{"trust"}}
+	written := func(t *testing.T, h *Host, undo bool, res qos.WriteResult) {
 		t.Helper()
 		r, err := h.WriteQoS("h0", trust, undo, at)
 		want := WriteQoS{Interface: "h0", Change: trust, Undo: undo}
@@ -629,7 +630,7 @@ func TestWriteQoS(t *testing.T) {
 		t.Errorf("QoSUndo after a later kernel write: %+v", u)
 	}
 
-	for name, res := range map[string]engine.QoSWriteResult{
+	for name, res := range map[string]qos.WriteResult{
 		"nothing written": {Interface: "h0", Before: done.Before, After: done.Before},
 		"failed":          {Interface: "h0", Err: errors.New("DCB netlink: protocol not supported")},
 	} {

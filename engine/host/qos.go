@@ -5,18 +5,18 @@ package host
 import (
 	"time"
 
-	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/qos"
 )
 
 // A WriteQoS asks the caller to write a host QoS change on Interface:
 // DCB netlink's trust table, DSCP entries, PFC delay and buffer split,
-// and rdma_cm's configfs default ToS of the RoCE ports (engine.QoSChange,
+// and rdma_cm's configfs default ToS of the RoCE ports (qos.Change,
 // the screen's f and dcbtop apply's QoS flags). Undo says it is the undo
 // of the last one. The caller does it off the engine goroutine and
 // reports the typed result with QoSWritten.
 type WriteQoS struct {
 	Interface string
-	Change    engine.QoSChange
+	Change    qos.Change
 	Undo      bool
 }
 
@@ -26,7 +26,7 @@ func (WriteQoS) isEffect() {}
 // of the last one, QoSUndo) as a WriteQoS in the Result's effects. The
 // engine's capabilities are the screen's to show beforehand; the kernel
 // refuses what this process may not write, and the result says so.
-func (h *Host) WriteQoS(iface string, c engine.QoSChange, undo bool, at time.Time) (Result, error) {
+func (h *Host) WriteQoS(iface string, c qos.Change, undo bool, at time.Time) (Result, error) {
 	h.begin()
 	if _, ok := h.eng.Interface(iface); !ok {
 		return h.end(at), errNotCaptured(iface)
@@ -36,10 +36,10 @@ func (h *Host) WriteQoS(iface string, c engine.QoSChange, undo bool, at time.Tim
 }
 
 // QoSWritten takes the result of a WriteQoS carried out at at: the change
-// that restores what it changed (engine.QoSWriteResult.Undo) becomes
+// that restores what it changed (qos.WriteResult.Undo) becomes
 // iface's one level of QoS undo, while no other write comes after it; an
 // undo uses it up.
-func (h *Host) QoSWritten(w WriteQoS, res engine.QoSWriteResult, at time.Time) Result {
+func (h *Host) QoSWritten(w WriteQoS, res qos.WriteResult, at time.Time) Result {
 	h.begin()
 	p := h.port(w.Interface)
 	p.qosUndo = nil
@@ -51,10 +51,10 @@ func (h *Host) QoSWritten(w WriteQoS, res engine.QoSWriteResult, at time.Time) R
 
 // QoSUndo returns the change that undoes the last host QoS write on
 // iface, while it is the last write there.
-func (h *Host) QoSUndo(iface string) (engine.QoSChange, bool) {
+func (h *Host) QoSUndo(iface string) (qos.Change, bool) {
 	p := h.ports[iface]
 	if p == nil || p.qosUndo == nil {
-		return engine.QoSChange{}, false
+		return qos.Change{}, false
 	}
 	return *p.qosUndo, true
 }

@@ -125,7 +125,7 @@ func TestDiagnosticCodesInSchema(t *testing.T) {
 func TestDiagnosticRules(t *testing.T) {
 	for _, c := range diagnosticCodes() {
 		if diag.Rule(c) == "" {
-			t.Errorf("no rule for %s (engine/diagrules.go)", c)
+			t.Errorf("no rule for %s (engine/diag/catalogue.go)", c)
 		}
 	}
 }

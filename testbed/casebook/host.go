@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/dcbtop/dcbtop/engine/dcb"
+	"github.com/dcbtop/dcbtop/engine/qos"
 
 	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/capture/counters"
@@ -178,7 +179,7 @@ func run(dir string, w *pcap.Writer) (engine.Interface, error) {
 		tap = tape.NewTap()
 	}
 	mac := h.MAC
-	e := engine.New(engine.Config{Judge: check.Judge})
+	e := engine.New(engine.Config{Judge: check.Judge, NameFixes: qos.NameFixes})
 	ifn := h.Interface
 	e.Apply(engine.LinkChanged{Interface: ifn, At: t0, Ifindex: casebookIfindex, MAC: mac, Up: true, MTU: h.MTU})
 	write(t0, tape.Link{Name: ifn, Index: casebookIfindex, MAC: [6]byte(mac), Up: true, MTU: h.MTU})

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package engine
+package qos
 
 import (
 	"strings"
@@ -10,22 +10,27 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/dcb"
 	"github.com/dcbtop/dcbtop/engine/diag"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 	"github.com/dcbtop/dcbtop/engine/lossless"
+	"github.com/dcbtop/dcbtop/engine/lossless/losslesstest"
 )
+
+// t0 is the time of the fixtures.
+var t0 = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // qosEngine is an engine whose eth0 has the kernel's PFC on 3 with DSCP
 // 26 → 3, trusts PCP only (a trust table the kernel reports), PFC delay 0
 // and priority 3 on buffer 1 of 130944 bytes.
-func qosEngine(t *testing.T) *Engine {
+func qosEngine(t *testing.T) *engine.Engine {
 	t.Helper()
-	e := New(Config{})
-	e.Apply(LocalChanged{Interface: "eth0", At: t0, Source: SourceDCBNL, Mode: "host agent, IEEE",
+	e := engine.New(engine.Config{NameFixes: NameFixes})
+	e.Apply(engine.LocalChanged{Interface: "eth0", At: t0, Source: engine.SourceDCBNL, Mode: "host agent, IEEE",
 		Params: &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}, App: []dcb.App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}}}})
 	d, ethernet := uint16(0), "Ethernet"
-	e.Apply(CountersSampled{Interface: "eth0", At: t0, Interval: time.Second, RDMA: []lossless.RDMAPortSample{},
+	e.Apply(engine.CountersSampled{Interface: "eth0", At: t0, Interval: time.Second, RDMA: []lossless.RDMAPortSample{},
 		RoCE: []lossless.RoCEPortSample{{Device: "mlx5_0", Port: 1, LinkLayer: &ethernet}},
 		QoS: &lossless.PortQoSSample{Trust: []string{"pcp"}, PFCDelay: &d, Source: "dcbnl IEEE_GET",
 			Buffer: &lossless.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{130944, 130944}, TotalBytes: 524288}}})
@@ -37,7 +42,7 @@ func qosEngine(t *testing.T) *Engine {
 // clears pfc-no-headroom; what the kernel or the rules refuse is refused
 // before any write.
 func TestPreviewQoS(t *testing.T) {
-	codes := func(in Interface) []diag.Code {
+	codes := func(in engine.Interface) []diag.Code {
 		var out []diag.Code
 		for _, d := range in.Diagnostics {
 			if d.Code == diag.CodeTrustMismatch || d.Code == diag.CodePFCNoHeadroom || d.Code == diag.CodeRoCEToSECN {
@@ -49,33 +54,33 @@ func TestPreviewQoS(t *testing.T) {
 	delay := uint16(7)
 	for _, tt := range []struct {
 		name       string
-		change     QoSChange
+		change     Change
 		wantBefore []diag.Code
 		wantAfter  []diag.Code
 		wantLines  []string
 		wantErr    string
 	}{
-		{"trust dscp, pcp", QoSChange{Trust: []string{"dscp", "pcp"}}, []diag.Code{diag.CodePFCNoHeadroom, diag.CodeTrustMismatch},
+		{"trust dscp, pcp", Change{Trust: []string{"dscp", "pcp"}}, []diag.Code{diag.CodePFCNoHeadroom, diag.CodeTrustMismatch},
 			[]diag.Code{diag.CodePFCNoHeadroom}, []string{"trust pcp → dscp, pcp"}, ""},
-		{"PFC delay 7", QoSChange{PFCDelay: &delay}, nil, []diag.Code{diag.CodeTrustMismatch}, []string{"PFC delay 0 → 7"}, ""},
-		{"both", QoSChange{Trust: []string{"dscp", "pcp"}, PFCDelay: &delay}, nil, nil, []string{"trust pcp → dscp, pcp", "PFC delay 0 → 7"}, ""},
-		{"DSCP 46 → 5 added, 26 kept", QoSChange{DSCP: []DSCPPriority{{46, 5}}}, nil, []diag.Code{diag.CodePFCNoHeadroom, diag.CodeTrustMismatch},
+		{"PFC delay 7", Change{PFCDelay: &delay}, nil, []diag.Code{diag.CodeTrustMismatch}, []string{"PFC delay 0 → 7"}, ""},
+		{"both", Change{Trust: []string{"dscp", "pcp"}, PFCDelay: &delay}, nil, nil, []string{"trust pcp → dscp, pcp", "PFC delay 0 → 7"}, ""},
+		{"DSCP 46 → 5 added, 26 kept", Change{DSCP: []DSCPPriority{{46, 5}}}, nil, []diag.Code{diag.CodePFCNoHeadroom, diag.CodeTrustMismatch},
 			[]string{"DSCP 46: none → priority 5"}, ""},
-		{"ToS with ECN Not-ECT", QoSChange{RoCEToS: []RoCEToSChange{{"mlx5_0", 1, 104}}}, nil,
+		{"ToS with ECN Not-ECT", Change{RoCEToS: []RoCEToSChange{{"mlx5_0", 1, 104}}}, nil,
 			[]diag.Code{diag.CodeRoCEToSECN, diag.CodePFCNoHeadroom, diag.CodeTrustMismatch}, []string{"mlx5_0 port 1 rdma_cm default ToS unknown → 104 (DSCP 26, Not-ECT)"}, ""},
-		{"unknown selector", QoSChange{Trust: []string{"dscp", "vlan"}}, nil, nil, nil, `trust: unknown selector "vlan"`},
-		{"selector twice", QoSChange{Trust: []string{"dscp", "dscp"}}, nil, nil, nil, "trust: dscp given twice"},
-		{"DSCP 64", QoSChange{DSCP: []DSCPPriority{{64, 3}}}, nil, nil, nil, "dscp 64: a DSCP value is 0-63"},
-		{"buffer 8", QoSChange{Buffer: &lossless.PortBuffer{PrioBuffer: [8]uint8{8}, SizeBytes: [8]uint32{1000}}}, nil, nil, nil, "buffer: priority 0 on buffer 8"},
-		{"buffers beyond the total", QoSChange{Buffer: &lossless.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{400000, 400000}}}, nil, nil, nil,
+		{"unknown selector", Change{Trust: []string{"dscp", "vlan"}}, nil, nil, nil, `trust: unknown selector "vlan"`},
+		{"selector twice", Change{Trust: []string{"dscp", "dscp"}}, nil, nil, nil, "trust: dscp given twice"},
+		{"DSCP 64", Change{DSCP: []DSCPPriority{{64, 3}}}, nil, nil, nil, "dscp 64: a DSCP value is 0-63"},
+		{"buffer 8", Change{Buffer: &lossless.PortBuffer{PrioBuffer: [8]uint8{8}, SizeBytes: [8]uint32{1000}}}, nil, nil, nil, "buffer: priority 0 on buffer 8"},
+		{"buffers beyond the total", Change{Buffer: &lossless.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{400000, 400000}}}, nil, nil, nil,
 			"buffer: sizes sum to 800000 bytes, more than the NIC's 524288"},
-		{"PFC priority on an empty buffer", QoSChange{Buffer: &lossless.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 2}, SizeBytes: [8]uint32{130944, 130944}}}, nil, nil, nil,
+		{"PFC priority on an empty buffer", Change{Buffer: &lossless.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 2}, SizeBytes: [8]uint32{130944, 130944}}}, nil, nil, nil,
 			"buffer: PFC priority 3 on buffer 2 of size 0"},
-		{"not an RDMA port", QoSChange{RoCEToS: []RoCEToSChange{{"mlx5_1", 1, 106}}}, nil, nil, nil, "roce tos: mlx5_1 port 1 is not an RDMA port of eth0"},
+		{"not an RDMA port", Change{RoCEToS: []RoCEToSChange{{"mlx5_1", 1, 106}}}, nil, nil, nil, "roce tos: mlx5_1 port 1 is not an RDMA port of eth0"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			e := qosEngine(t)
-			pv, err := e.PreviewQoS("eth0", tt.change)
+			pv, err := PreviewOf(e, "eth0", tt.change)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("error %v, want %q", err, tt.wantErr)
@@ -106,22 +111,22 @@ func TestPreviewQoS(t *testing.T) {
 	}
 }
 
-// QoSFixes proposes a fix for each diagnostic dcbtop can write one for,
+// Fixes proposes a fix for each diagnostic dcbtop can write one for,
 // and each fix, previewed, clears its diagnostic.
 func TestQoSFixes(t *testing.T) {
 	e := qosEngine(t)
 	in, _ := e.Interface("eth0")
-	fixes := QoSFixes(in)
+	fixes := Fixes(in)
 	delay := uint16(7)
-	want := []QoSFix{
-		{Code: diag.CodePFCNoHeadroom, Change: QoSChange{PFCDelay: &delay}},
-		{Code: diag.CodeTrustMismatch, Change: QoSChange{Trust: []string{"dscp", "pcp"}}},
+	want := []Fix{
+		{Code: diag.CodePFCNoHeadroom, Change: Change{PFCDelay: &delay}},
+		{Code: diag.CodeTrustMismatch, Change: Change{Trust: []string{"dscp", "pcp"}}},
 	}
-	if diff := cmp.Diff(want, fixes, cmpopts.IgnoreFields(QoSFix{}, "Why")); diff != "" {
+	if diff := cmp.Diff(want, fixes, cmpopts.IgnoreFields(Fix{}, "Why")); diff != "" {
 		t.Fatalf("fixes (-want +got):\n%s", diff)
 	}
 	for _, f := range fixes {
-		pv, err := e.PreviewQoS("eth0", f.Change)
+		pv, err := PreviewOf(e, "eth0", f.Change)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -130,27 +135,27 @@ func TestQoSFixes(t *testing.T) {
 		}
 	}
 	// Trust DSCP with no DSCP entry: map the RoCE traffic's DSCP.
-	e.Apply(LocalChanged{Interface: "eth0", At: t0, Source: SourceDCBNL, Mode: "host agent, IEEE",
+	e.Apply(engine.LocalChanged{Interface: "eth0", At: t0, Source: engine.SourceDCBNL, Mode: "host agent, IEEE",
 		Params: &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}, App: []dcb.App{}}})
 	d := uint16(7)
-	e.Apply(CountersSampled{Interface: "eth0", At: t0.Add(time.Second), Interval: time.Second, RDMA: []lossless.RDMAPortSample{},
+	e.Apply(engine.CountersSampled{Interface: "eth0", At: t0.Add(time.Second), Interval: time.Second, RDMA: []lossless.RDMAPortSample{},
 		QoS: &lossless.PortQoSSample{Trust: []string{"dscp", "pcp"}, PFCDelay: &d}})
 	in, _ = e.Interface("eth0")
-	if diff := cmp.Diff([]QoSFix{{Code: diag.CodeTrustMismatch, Change: QoSChange{DSCP: []DSCPPriority{{DSCP: 26, Priority: 3}}}}},
-		QoSFixes(in), cmpopts.IgnoreFields(QoSFix{}, "Why")); diff != "" {
+	if diff := cmp.Diff([]Fix{{Code: diag.CodeTrustMismatch, Change: Change{DSCP: []DSCPPriority{{DSCP: 26, Priority: 3}}}}},
+		Fixes(in), cmpopts.IgnoreFields(Fix{}, "Why")); diff != "" {
 		t.Errorf("fixes (-want +got):\n%s", diff)
 	}
 }
 
-// HasQoSFix agrees with QoSFixes.
+// HasFix agrees with Fixes.
 func TestHasQoSFix(t *testing.T) {
 	e := qosEngine(t)
 	in, _ := e.Interface("eth0")
-	if !HasQoSFix(&in) || len(QoSFixes(in)) == 0 {
+	if !HasFix(&in) || len(Fixes(in)) == 0 {
 		t.Error("fixes expected")
 	}
 	in.Diagnostics = nil
-	if HasQoSFix(&in) || len(QoSFixes(in)) != 0 {
+	if HasFix(&in) || len(Fixes(in)) != 0 {
 		t.Error("no diagnostic: no fix")
 	}
 }
@@ -173,9 +178,9 @@ func TestFixNamedOnlyWhereItExists(t *testing.T) {
 		{"a replay", []dcb.App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 0}, {Selector: lldp.AppSelDSCP, Protocol: 24, Priority: 3}}, true, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			e := New(Config{Replay: tt.replay})
-			e.Apply(LocalChanged{Interface: "eth0", At: t0, Source: SourceDCBNL, Params: &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}, App: tt.app}})
-			e.Apply(mlxSample(t0, 0))
+			e := engine.New(engine.Config{Replay: tt.replay, NameFixes: NameFixes})
+			e.Apply(engine.LocalChanged{Interface: "eth0", At: t0, Source: engine.SourceDCBNL, Params: &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}, App: tt.app}})
+			e.Apply(engine.CountersSampled(losslesstest.MLX(t0, 0)))
 			in, _ := e.Interface("eth0")
 			d, ok := in.Diagnostic(diag.CodeRoCEToSNotLossless)
 			if !ok {
@@ -184,8 +189,8 @@ func TestFixNamedOnlyWhereItExists(t *testing.T) {
 			if named := strings.Contains(d.Action, "f on dcbtop's screen"); named != tt.f {
 				t.Errorf("action %q names f: %v, want %v", d.Action, named, tt.f)
 			}
-			if has := len(QoSFixes(in)) > 0; has != tt.f && !tt.replay {
-				t.Errorf("QoSFixes %v, but f named %v", QoSFixes(in), tt.f)
+			if has := len(Fixes(in)) > 0; has != tt.f && !tt.replay {
+				t.Errorf("Fixes %v, but f named %v", Fixes(in), tt.f)
 			}
 		})
 	}

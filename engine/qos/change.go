@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package engine
+package qos
 
 import (
 	"encoding/json"
@@ -10,19 +10,20 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/dcb"
 	"github.com/dcbtop/dcbtop/engine/diag"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 	"github.com/dcbtop/dcbtop/engine/lossless"
 )
 
-// A QoSChange is an operator's change of what the RoCE path judges and
+// A Change is an operator's change of what the RoCE path judges and
 // DCBX does not carry: how the NIC classifies received traffic (its
 // trust table, its DSCP entries), its PFC delay and receive buffer split,
 // and the ToS rdma_cm stamps on new connections. Each nil field is left
 // as it is. It is checked (Errors) and previewed (Engine.PreviewQoS)
 // before anything is written; capture/kernel writes it (ApplyQoS).
-type QoSChange struct {
+type Change struct {
 	// Trust is the trust table to set, most trusted first: "dscp",
 	// "pcp", or another APP selector's name ("ethertype", "tcp-port",
 	// "udp-port", "port"); DCB_ATTR_DCB_APP_TRUST_TABLE, linux/dcbnl.h.
@@ -98,7 +99,7 @@ type RoCEToSChange struct {
 }
 
 // Empty reports whether c changes nothing.
-func (c *QoSChange) Empty() bool {
+func (c *Change) Empty() bool {
 	return c == nil || c.Trust == nil && c.DSCP == nil && c.DSCPDelete == nil && c.PFCDelay == nil && c.Buffer == nil && c.RoCEToS == nil
 }
 
@@ -116,7 +117,7 @@ var trustSelectors = map[string]bool{"ethertype": true, "tcp-port": true, "udp-p
 // sizes that fit the NIC's total, and no PFC priority on an empty buffer
 // (pfc-no-headroom); ToS values for RDMA ports the interface has; nil
 // when c can be written.
-func (c *QoSChange) Errors(in Interface) error {
+func (c *Change) Errors(in engine.Interface) error {
 	var errs []error
 	seen := map[string]bool{}
 	for _, s := range c.Trust {
@@ -148,7 +149,7 @@ func (c *QoSChange) Errors(in Interface) error {
 			errs = append(errs, fmt.Errorf("dscp %d: deleted and set, or not 0-63", d))
 		}
 	}
-	q := in.qos()
+	q := qosOf(&in)
 	if b := c.Buffer; b != nil {
 		var sum uint64
 		for prio, buf := range b.PrioBuffer {
@@ -180,14 +181,14 @@ func (c *QoSChange) Errors(in Interface) error {
 	for _, t := range c.RoCEToS {
 		key := t.Device + "/" + strconv.Itoa(t.Port)
 		switch {
-		case !in.hasRDMAPort(t.Device, t.Port):
+		case !hasRDMAPort(&in, t.Device, t.Port):
 			errs = append(errs, fmt.Errorf("roce tos: %s port %d is not an RDMA port of %s", t.Device, t.Port, in.Name))
 		case ports[key]:
 			errs = append(errs, fmt.Errorf("roce tos: %s port %d given twice", t.Device, t.Port))
 		}
 		ports[key] = true
 	}
-	if len(errs) == 0 && (len(c.DSCP) > 0 || len(c.DSCPDelete) > 0 || c.Trust != nil) && in.LocalSource != SourceDCBNL && in.LocalSource != SourceAgent {
+	if len(errs) == 0 && (len(c.DSCP) > 0 || len(c.DSCPDelete) > 0 || c.Trust != nil) && in.LocalSource != engine.SourceDCBNL && in.LocalSource != engine.SourceAgent {
 		errs = append(errs, errors.New("the driver reports no DCB APP table here (no DCB netlink): trust and DSCP entries cannot be set"))
 	}
 	return errors.Join(errs...)
@@ -195,7 +196,7 @@ func (c *QoSChange) Errors(in Interface) error {
 
 // qos returns the NIC's classification and buffers as last sampled, nil
 // when unknown.
-func (in *Interface) qos() *lossless.PortQoSSample {
+func qosOf(in *engine.Interface) *lossless.PortQoSSample {
 	if in.Counters == nil {
 		return nil
 	}
@@ -203,13 +204,13 @@ func (in *Interface) qos() *lossless.PortQoSSample {
 }
 
 // hasRDMAPort reports whether dev's port is one of in's RDMA ports.
-func (in *Interface) hasRDMAPort(dev string, port int) bool {
-	return slices.ContainsFunc(in.rocePorts(), func(r lossless.RoCEPortSample) bool { return r.Device == dev && r.Port == port })
+func hasRDMAPort(in *engine.Interface, dev string, port int) bool {
+	return slices.ContainsFunc(in.RoCEPorts(), func(r lossless.RoCEPortSample) bool { return r.Device == dev && r.Port == port })
 }
 
 // WithDSCP returns app with c's DSCP entries: each replaces the entries of
 // its DSCP value; the other entries stay, in order.
-func (c *QoSChange) WithDSCP(app []dcb.App) []dcb.App {
+func (c *Change) WithDSCP(app []dcb.App) []dcb.App {
 	if len(c.DSCP) == 0 && len(c.DSCPDelete) == 0 {
 		return app
 	}
@@ -224,9 +225,9 @@ func (c *QoSChange) WithDSCP(app []dcb.App) []dcb.App {
 }
 
 // Lines says what c changes on in, one line each, before → after.
-func (c *QoSChange) Lines(in Interface) []string {
+func (c *Change) Lines(in engine.Interface) []string {
 	var out []string
-	q := in.qos()
+	q := qosOf(&in)
 	if c.Trust != nil {
 		before := "unknown"
 		if q != nil && q.Trust != nil {
@@ -269,7 +270,7 @@ func (c *QoSChange) Lines(in Interface) []string {
 	}
 	for _, t := range c.RoCEToS {
 		before := "unknown"
-		for _, r := range in.rocePorts() {
+		for _, r := range in.RoCEPorts() {
 			if r.Device == t.Device && r.Port == t.Port && r.DefaultToS != nil {
 				before = tosWords(r.DefaultToS.ToS)
 			}
@@ -302,52 +303,42 @@ func tosWords(tos uint8) string {
 	return fmt.Sprintf("%d (DSCP %d, %s)", tos, tos>>2, ecn)
 }
 
-// A QoSPreview is what a QoSChange would make of an interface: the
+// A Preview is what a Change would make of an interface: the
 // interface as it is and as it would be (its diagnostics and RoCE paths
 // judged again on the changed facts), and the change in words.
-type QoSPreview struct {
-	Before, After Interface
+type Preview struct {
+	Before, After engine.Interface
 	Lines         []string
 }
 
-// PreviewQoS returns what c would make of interface name, all else as it
-// is: the last counters sample with the NIC's trust, PFC delay, buffers
-// and rdma_cm ToS changed, the local APP table with the DSCP entries
-// (where the kernel holds it), judged again by the same rules (the
-// diagnostics, the RoCE paths). It changes nothing. An error says why c
-// cannot be written (QoSChange.Errors) or that the interface is unknown.
-func (e *Engine) PreviewQoS(name string, c QoSChange) (QoSPreview, error) {
-	p, ok := e.ports[name]
+// PreviewOf returns what c would make of interface name of e, all else
+// as it is: the last counters sample with the NIC's trust, PFC delay,
+// buffers and rdma_cm ToS changed, the local APP table with the DSCP
+// entries (where the kernel holds it), judged again by the same rules
+// (the diagnostics, the RoCE paths: engine.Engine.PreviewPort). It
+// changes nothing. An error says why c cannot be written (Change.Errors)
+// or that the interface is unknown.
+func PreviewOf(e *engine.Engine, name string, c Change) (Preview, error) {
+	before, ok := e.Interface(name)
 	if !ok {
-		return QoSPreview{}, fmt.Errorf("%s is not captured", name)
+		return Preview{}, fmt.Errorf("%s is not captured", name)
 	}
-	h := e.hostNow()
-	before := e.interfaceSnapshot(p, h)
 	if c.Empty() {
-		return QoSPreview{}, errors.New("nothing to change")
+		return Preview{}, errors.New("nothing to change")
 	}
 	if err := c.Errors(before); err != nil {
-		return QoSPreview{}, err
+		return Preview{}, err
 	}
-	q := *p // the port as it would be; what it shares is only read
-	if (len(c.DSCP) > 0 || len(c.DSCPDelete) > 0) && p.local != nil {
-		local := p.local.Clone()
-		local.App = c.WithDSCP(local.App)
-		q.local = local
-		in := dcb.ResolveInput{Local: q.local, Willing: q.willing, LocalMAC: q.mac, Remote: q.remote}
-		if q.remoteFrom != nil {
-			in.RemoteMAC, in.Dialect = q.remoteFrom.src, q.remoteFrom.du.Dialect()
-		}
-		q.operational, q.resolution = dcb.Resolve(in)
+	ch := engine.PortChange{Sample: c.applyTo}
+	if len(c.DSCP) > 0 || len(c.DSCPDelete) > 0 {
+		ch.App = c.WithDSCP
 	}
-	if p.lossless != nil {
-		q.lossless = p.lossless.Preview(func(s *lossless.Sample) { c.applyTo(s) })
-	}
-	return QoSPreview{Before: before, After: e.interfaceSnapshot(&q, h), Lines: c.Lines(before)}, nil
+	after, _ := e.PreviewPort(name, ch)
+	return Preview{Before: before, After: after, Lines: c.Lines(before)}, nil
 }
 
 // applyTo changes a counters sample as c would change the facts it holds.
-func (c *QoSChange) applyTo(s *lossless.Sample) {
+func (c *Change) applyTo(s *lossless.Sample) {
 	if c.Trust != nil || c.PFCDelay != nil || c.Buffer != nil {
 		if s.QoS == nil {
 			s.QoS = &lossless.PortQoSSample{}
@@ -376,12 +367,12 @@ func (c *QoSChange) applyTo(s *lossless.Sample) {
 	}
 }
 
-// A QoSState is what a QoSChange writes, as read from the NIC before or
+// A State is what a Change writes, as read from the NIC before or
 // after the write: its trust table (Derived: the driver has none and
 // derives trust from the APP table, as mlx5 does), the DSCP entries of
 // its APP table, its PFC delay and buffer split, and the rdma_cm default
 // ToS of the ports written (nil: unknown).
-type QoSState struct {
+type State struct {
 	Trust        []string
 	TrustDerived bool
 	DSCP         []DSCPPriority
@@ -399,12 +390,12 @@ type RoCEToSState struct {
 	Why    string
 }
 
-// A QoSWriteResult is what writing a QoSChange did: the state before and
+// A WriteResult is what writing a Change did: the state before and
 // after (read back), what was written in order, notes, and the failure
 // (nil: everything written was read back as asked).
-type QoSWriteResult struct {
+type WriteResult struct {
 	Interface     string
-	Before, After QoSState
+	Before, After State
 	Written       []string
 	Notes         []string
 	Err           error
@@ -412,7 +403,7 @@ type QoSWriteResult struct {
 
 // String is the one-line account: the notes, what was written and read
 // back, or the failure.
-func (r *QoSWriteResult) String() string {
+func (r *WriteResult) String() string {
 	parts := slices.Clone(r.Notes)
 	switch {
 	case r.Err != nil:
@@ -430,7 +421,7 @@ func (r *QoSWriteResult) String() string {
 // not exist is removed), the PFC delay, the buffer split, the ToS. A part
 // whose state before is unknown (a derived trust, a ToS never set) cannot
 // be restored: notes says so, one line each.
-func (r *QoSWriteResult) Undo(c QoSChange) (undo QoSChange, notes []string) {
+func (r *WriteResult) Undo(c Change) (undo Change, notes []string) {
 	b := r.Before
 	if c.Trust != nil {
 		if b.Trust == nil || b.TrustDerived {
@@ -473,7 +464,7 @@ func (r *QoSWriteResult) Undo(c QoSChange) (undo QoSChange, notes []string) {
 
 // Args renders c as dcbtop apply's flags ("--trust dscp,pcp --dscp 26=3
 // ..."), in the order ApplyQoS writes them.
-func (c *QoSChange) Args() []string {
+func (c *Change) Args() []string {
 	var out []string
 	if len(c.DSCP) > 0 {
 		parts := make([]string, len(c.DSCP))
@@ -508,9 +499,9 @@ func (c *QoSChange) Args() []string {
 // each: every RoCE path hop whose verdict changes ("mlx5_0/1 trust:
 // warning → ok"), then the diagnostics it raises ("+ roce-tos-ecn
 // warning: ...") and clears ("- trust-pcp-with-dscp-map").
-func (pv *QoSPreview) Changes() []string {
+func (pv *Preview) Changes() []string {
 	var out []string
-	paths := func(in Interface) map[string]lossless.PathVerdict {
+	paths := func(in engine.Interface) map[string]lossless.PathVerdict {
 		m := map[string]lossless.PathVerdict{}
 		if in.Counters != nil {
 			for _, p := range in.Counters.RoCEPaths {
@@ -532,7 +523,7 @@ func (pv *QoSPreview) Changes() []string {
 			out = append(out, fmt.Sprintf("%s: %s → %s", k, b, a))
 		}
 	}
-	has := func(in Interface, code string) bool {
+	has := func(in engine.Interface, code string) bool {
 		return slices.ContainsFunc(in.Diagnostics, func(d diag.Diagnostic) bool { return string(d.Code) == code })
 	}
 	for _, d := range pv.After.Diagnostics {

@@ -1,24 +1,24 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package engine
+package qos
 
 import (
 	"fmt"
 	"slices"
 
+	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/dcb"
 	"github.com/dcbtop/dcbtop/engine/diag"
 	"github.com/dcbtop/dcbtop/engine/lldp"
-	"github.com/dcbtop/dcbtop/engine/lossless"
 )
 
-// A QoSFix is the host QoS change dcbtop proposes for one of an
+// A Fix is the host QoS change dcbtop proposes for one of an
 // interface's diagnostics: what to write, and why that fixes it. The
 // screen's f previews one (Engine.PreviewQoS) and writes it after a
-// confirmation; dcbtop apply takes the same change (QoSChange.Args).
-type QoSFix struct {
+// confirmation; dcbtop apply takes the same change (Change.Args).
+type Fix struct {
 	Code   diag.Code
-	Change QoSChange
+	Change Change
 	Why    string
 }
 
@@ -32,7 +32,7 @@ const mlx5DefaultCableLen = 7
 // where rdma_cm's default ToS does not say which DSCP the traffic has.
 const roceDSCP = 26
 
-// QoSFixes returns the fixes dcbtop can write for in's diagnostics, in
+// Fixes returns the fixes dcbtop can write for in's diagnostics, in
 // the diagnostics' order, most severe first: one per diagnostic that has
 // one:
 //   - trust-pcp-with-dscp-map with DSCP entries: trust DSCP, then PCP (the
@@ -48,21 +48,21 @@ const roceDSCP = 26
 //
 // A diagnostic whose fix would need facts dcbtop does not have (which
 // buffer to give a PFC priority) gets none.
-func QoSFixes(in Interface) []QoSFix {
+func Fixes(in engine.Interface) []Fix {
 	ds := slices.Clone(in.Diagnostics)
 	slices.SortStableFunc(ds, func(a, b diag.Diagnostic) int { return int(b.Severity) - int(a.Severity) })
-	var out []QoSFix
+	var out []Fix
 	for _, d := range ds {
-		if f, ok := qosFix(in, d.Code); ok && !slices.ContainsFunc(out, func(x QoSFix) bool { return x.Code == f.Code }) {
+		if f, ok := qosFix(in, d.Code); ok && !slices.ContainsFunc(out, func(x Fix) bool { return x.Code == f.Code }) {
 			out = append(out, f)
 		}
 	}
 	return out
 }
 
-// HasQoSFix reports whether QoSFixes(in) has a fix, without building it
+// HasFix reports whether Fixes(in) has a fix, without building it
 // (the screen's key bar asks on every frame).
-func HasQoSFix(in *Interface) bool {
+func HasFix(in *engine.Interface) bool {
 	for _, d := range in.Diagnostics {
 		switch d.Code {
 		case diag.CodeTrustMismatch, diag.CodePFCNoHeadroom, diag.CodeRoCEToSECN, diag.CodeRoCEToSNotLossless:
@@ -77,12 +77,12 @@ func HasQoSFix(in *Interface) bool {
 // fixWords begins the action of a diagnostic the screen's f can fix.
 const fixWords = "f on dcbtop's screen previews and writes the fix; by hand: "
 
-// nameFixes returns in's diagnostics with the screen's f named in the
+// NameFixes returns in's diagnostics with the screen's f named in the
 // action of each that f has a fix for (qosFix), and only those: a
 // diagnostic without one names the commands alone, so that f never
 // answers "no diagnostic here has a fix" to a diagnostic that named it.
 // The diagnostics are copied where one changes (a snapshot's are shared).
-func nameFixes(in Interface) []diag.Diagnostic {
+func NameFixes(in engine.Interface) []diag.Diagnostic {
 	out := in.Diagnostics
 	copied := false
 	for i, d := range in.Diagnostics {
@@ -98,8 +98,8 @@ func nameFixes(in Interface) []diag.Diagnostic {
 }
 
 // qosFix is code's fix on in, if dcbtop has one.
-func qosFix(in Interface, code diag.Code) (QoSFix, bool) {
-	q := in.qos()
+func qosFix(in engine.Interface, code diag.Code) (Fix, bool) {
+	q := qosOf(&in)
 	var pfcOn []uint8
 	if op := in.Operational; op != nil && op.PFC != nil {
 		pfcOn = op.PFC.Enabled.List()
@@ -109,7 +109,7 @@ func qosFix(in Interface, code diag.Code) (QoSFix, bool) {
 		app = in.Local.App
 	}
 	dscpEntries := slices.ContainsFunc(app, func(a dcbApp) bool { return a.Selector == lldp.AppSelDSCP })
-	f := QoSFix{Code: code}
+	f := Fix{Code: code}
 	switch code {
 	case diag.CodeTrustMismatch:
 		if q == nil || q.Trust == nil {
@@ -123,7 +123,7 @@ func qosFix(in Interface, code diag.Code) (QoSFix, bool) {
 		if len(pfcOn) == 0 {
 			return f, false
 		}
-		d := in.roceTrafficDSCP()
+		d := roceTrafficDSCP(&in)
 		f.Change.DSCP = []DSCPPriority{{DSCP: d, Priority: pfcOn[0]}}
 		f.Why = fmt.Sprintf("the port trusts DSCP: DSCP %d (the RoCE traffic's) on PFC priority %d", d, pfcOn[0])
 		return f, true
@@ -136,7 +136,7 @@ func qosFix(in Interface, code diag.Code) (QoSFix, bool) {
 		f.Why = "mlx5's default cable length (7 m) sizes the lossless headroom; set the real length with dcbtop apply --pfc-delay M"
 		return f, true
 	case diag.CodeRoCEToSECN:
-		for _, r := range in.rocePorts() {
+		for _, r := range in.RoCEPorts() {
 			if t := r.DefaultToS; t != nil && t.ECN&3 != 2 && t.ECN&3 != 1 {
 				f.Change.RoCEToS = append(f.Change.RoCEToS, RoCEToSChange{Device: r.Device, Port: r.Port, ToS: t.DSCP<<2 | 2})
 			}
@@ -155,7 +155,7 @@ func qosFix(in Interface, code diag.Code) (QoSFix, bool) {
 		if !found {
 			return f, false
 		}
-		for _, r := range in.rocePorts() {
+		for _, r := range in.RoCEPorts() {
 			if t := r.DefaultToS; t != nil && t.DSCP != d {
 				f.Change.RoCEToS = append(f.Change.RoCEToS, RoCEToSChange{Device: r.Device, Port: r.Port, ToS: d<<2 | 2})
 			}
@@ -168,8 +168,8 @@ func qosFix(in Interface, code diag.Code) (QoSFix, bool) {
 
 // roceTrafficDSCP is the DSCP of the interface's RoCE traffic: rdma_cm's
 // default ToS of its first RDMA port that has one, else 26.
-func (in *Interface) roceTrafficDSCP() uint8 {
-	for _, r := range in.rocePorts() {
+func roceTrafficDSCP(in *engine.Interface) uint8 {
+	for _, r := range in.RoCEPorts() {
 		if r.DefaultToS != nil {
 			return r.DefaultToS.DSCP
 		}
@@ -180,21 +180,12 @@ func (in *Interface) roceTrafficDSCP() uint8 {
 // dcbApp is a PARAMS app entry.
 type dcbApp = dcb.App
 
-// rocePorts returns in's RDMA ports (the last counters sample's), none
-// when unknown.
-func (in *Interface) rocePorts() []lossless.RoCEPortSample {
-	if in.Counters == nil {
-		return nil
-	}
-	return in.Counters.RoCE
-}
-
 // A FixPreview is a host QoS change and what it would do: the fix (the
 // diagnostic it is for, the change, why), the change in words (before →
 // after), and what it changes in the verdicts (the RoCE path's hops, the
 // diagnostics, and dcbtop check's checks, which the caller adds).
 type FixPreview struct {
-	Fix     QoSFix
+	Fix     Fix
 	Lines   []string
 	Changes []string
 }
