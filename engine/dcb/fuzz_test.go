@@ -89,5 +89,14 @@ func FuzzParseParams(f *testing.F) {
 		if diff := cmp.Diff(p, p2); diff != "" {
 			t.Fatalf("round trip through %s (-first +second):\n%s", m, diff)
 		}
+		// The snapshot's form reads back what it wrote, with the same
+		// decoder.
+		var p3 dcb.Params
+		if err := json.Unmarshal(m, &p3); err != nil {
+			t.Fatalf("UnmarshalJSON of %s: %v", m, err)
+		}
+		if diff := cmp.Diff(p, &p3); diff != "" {
+			t.Fatalf("UnmarshalJSON of %s (-ParseParams +UnmarshalJSON):\n%s", m, diff)
+		}
 	})
 }

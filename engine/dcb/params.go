@@ -3,7 +3,6 @@
 package dcb
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -118,28 +117,6 @@ func (e ETS) MarshalJSON() ([]byte, error) {
 	return json.Marshal(w)
 }
 
-// UnmarshalJSON reads what MarshalJSON writes (a non-null "strict_prio"
-// marks CEE), rejecting unknown fields.
-func (e *ETS) UnmarshalJSON(b []byte) error {
-	var w etsWire
-	if err := strictJSON(b, &w); err != nil {
-		return err
-	}
-	*e = ETS{Willing: w.Willing, MaxTCs: w.MaxTCs, PrioTC: w.PrioTC, TCBandwidth: w.TCBandwidth, TSA: w.TSA, FromCEE: w.StrictPrio != nil}
-	if w.CBS != nil {
-		e.CBS = *w.CBS
-	}
-	return nil
-}
-
-// strictJSON decodes b into v as the rest of the contract does: unknown
-// fields are errors.
-func strictJSON(b []byte, v any) error {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.DisallowUnknownFields()
-	return d.Decode(v)
-}
-
 // ETSReco holds ETS Recommendation parameters: the PARAMS "ets_reco"
 // object. The recommendation TLV carries no Willing, CBS or Max TCs
 // (IEEE Std 802.1Q-2018, D.2.10), so neither does this.
@@ -176,30 +153,6 @@ func (p PFC) MarshalJSON() ([]byte, error) {
 		w.MBC = &mbc
 	}
 	return json.Marshal(w)
-}
-
-// UnmarshalJSON reads what MarshalJSON writes ("mbc": null marks CEE; a
-// missing "mbc" is false, as in a parameter file), rejecting unknown
-// fields.
-func (p *PFC) UnmarshalJSON(b []byte) error {
-	var w struct {
-		pfcWire
-		MBC json.RawMessage `json:"mbc"`
-	}
-	if err := strictJSON(b, &w); err != nil {
-		return err
-	}
-	*p = PFC{Willing: w.Willing, Cap: w.Cap, Enabled: w.Enabled}
-	switch string(w.MBC) {
-	case "":
-	case "null":
-		p.FromCEE = true
-	default:
-		if err := json.Unmarshal(w.MBC, &p.MBC); err != nil {
-			return fmt.Errorf("pfc.mbc: %w", err)
-		}
-	}
-	return nil
 }
 
 // An App is one application priority entry (a classification element in

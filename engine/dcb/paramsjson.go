@@ -110,14 +110,35 @@ func parseParams(r io.Reader, valid bool) (*Params, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parameters JSON: %w", err)
 	}
+	return decodeParams(b, valid, false)
+}
+
+// UnmarshalJSON reads the PARAMS object as the snapshot contract writes
+// it (MarshalJSON), with ParseParams' decoder in its snapshot form: a
+// non-null "strict_prio" and a null PFC "mbc" mark a CEE peer's
+// parameters (FromCEE), and a CEE peer's "cee" object is read too. What
+// a recording, the control socket and a snapshot carry round-trips; an
+// error is ParseParams' *JSONError, every problem at its place.
+func (p *Params) UnmarshalJSON(b []byte) error {
+	q, err := decodeParams(b, false, true)
+	if err != nil {
+		return err
+	}
+	*p = *q
+	return nil
+}
+
+// decodeParams decodes the PARAMS document b: an operator's (ParseParams,
+// valid: ParseValidParams) or, with snapshot, what MarshalJSON writes.
+func decodeParams(b []byte, valid, snapshot bool) (*Params, error) {
 	if len(b) > MaxParamsJSON {
 		return nil, ErrParamsTooLarge
 	}
 	doc, root := jsondoc.Read(b)
 	if root != nil {
-		d := paramsDoc{doc}
+		d := paramsDoc{Doc: doc, snapshot: snapshot}
 		p, clean := d.params(root)
-		if valid || d.Total() > 0 {
+		if valid || d.Total() > 0 && !snapshot { // a snapshot's parameters are as received
 			d.ruleErrors(clean)
 		}
 		if d.Total() == 0 {
@@ -127,21 +148,25 @@ func parseParams(r io.Reader, valid bool) (*Params, error) {
 	return nil, doc.Err("parameters JSON")
 }
 
-// A paramsDoc walks a PARAMS document.
-type paramsDoc struct{ *jsondoc.Doc }
+// A paramsDoc walks a PARAMS document: an operator's, or (snapshot) the
+// snapshot contract's own.
+type paramsDoc struct {
+	*jsondoc.Doc
+	snapshot bool
+}
 
 // ReadPriorities decodes the list of priorities 0-7 at v (null: none),
 // recording each bad one at its place in d: PARAMS' pfc.enabled, and a
 // policy's.
 func ReadPriorities(d *jsondoc.Doc, path string, v *jsondoc.Value) []int {
-	return paramsDoc{d}.priorities(path, v)
+	return paramsDoc{Doc: d}.priorities(path, v)
 }
 
 // ReadApps decodes the APP table at v (null: nil, not given), recording
 // what is wrong in d, and says which entries had a problem: PARAMS' app,
 // and a policy's.
 func ReadApps(d *jsondoc.Doc, path string, v *jsondoc.Value) (out []App, bad []bool) {
-	return paramsDoc{d}.apps(path, v)
+	return paramsDoc{Doc: d}.apps(path, v)
 }
 
 // params walks a PARAMS document: p as decoded, and clean holding only
@@ -180,7 +205,11 @@ func (d paramsDoc) params(v *jsondoc.Value) (p, clean *Params) {
 				clean.App = p.App
 			}
 		case "cee":
-			if !v.Null() {
+			switch {
+			case v.Null():
+			case d.snapshot:
+				p.CEE = d.cee(path, v)
+			default:
 				d.Errorf(v.Off, path, "cannot be set: CEE parameters are only received from a CEE peer")
 			}
 		default:
@@ -230,8 +259,13 @@ func (d paramsDoc) ets(path string, v *jsondoc.Value, reco bool) *ETS {
 			given[2] = true
 			e.TSA = eight[lldp.TSA](d, v, path, "TSA names", "a TSA name (strict, cbs, ets, vendor or unknown-N)")
 		case "strict_prio":
-			// Accepted as null or [] so that the snapshot's ets object
-			// parses; it describes a CEE peer's PGID 15.
+			// A CEE peer's PGID 15, which PrioTC holds: in a snapshot,
+			// a list marks a CEE peer's ETS (MarshalJSON). Accepted as
+			// null or [] so that the snapshot's ets object parses.
+			if d.snapshot && v.Array() {
+				e.FromCEE = true
+				continue
+			}
 			if !v.Null() && !(v.Array() && len(v.Elems) == 0) {
 				d.Errorf(v.Off, path, "lists a CEE peer's strict-priority group and cannot be set; give strict priority with tsa \"strict\"")
 			}
@@ -272,6 +306,74 @@ func eight[T any](d paramsDoc, v *jsondoc.Value, path, what, want string) (a [8]
 	return a
 }
 
+// cee decodes a CEE peer's "cee" object at v (a snapshot's): its
+// members as CEE's JSON names them (MarshalJSON), none unknown.
+func (d paramsDoc) cee(path string, v *jsondoc.Value) *CEE {
+	if !d.WantObject(v, path, "an object") {
+		return nil
+	}
+	c := &CEE{}
+	for _, m := range v.Members {
+		key, v := m.Key, m.Value
+		path, parent := jsondoc.MemberPath(path, key), path
+		d.Place(path, v)
+		switch key {
+		case "oper_version":
+			d.Leaf(v, path, "a number 0-255", &c.OperVersion)
+		case "max_version":
+			d.Leaf(v, path, "a number 0-255", &c.MaxVersion)
+		case "seq":
+			d.Leaf(v, path, "a sequence number", &c.Seq)
+		case "ack":
+			d.Leaf(v, path, "an acknowledgement number", &c.Ack)
+		case "control":
+			d.Leaf(v, path, "true or false", &c.Control)
+		case "pg":
+			c.PG = d.ceeFeature(path, v)
+		case "pfc":
+			c.PFC = d.ceeFeature(path, v)
+		case "app":
+			c.App = d.ceeFeature(path, v)
+		case "pgid":
+			if !v.Null() {
+				pgid := eight[uint8](d, v, path, "priority group IDs", "a priority group ID 0-15")
+				c.PGID = &pgid
+			}
+		default:
+			d.Unknown(m, parent, "oper_version, max_version, seq, ack, control, pg, pfc, app or pgid")
+		}
+	}
+	return c
+}
+
+// ceeFeature decodes a CEE feature's flags at v; nil for null.
+func (d paramsDoc) ceeFeature(path string, v *jsondoc.Value) *CEEFeature {
+	if !d.WantObject(v, path, "an object") {
+		return nil
+	}
+	f := &CEEFeature{}
+	for _, m := range v.Members {
+		key, v := m.Key, m.Value
+		path, parent := jsondoc.MemberPath(path, key), path
+		d.Place(path, v)
+		switch key {
+		case "enable":
+			d.Leaf(v, path, "true or false", &f.Enable)
+		case "willing":
+			d.Leaf(v, path, "true or false", &f.Willing)
+		case "error":
+			d.Leaf(v, path, "true or false", &f.Error)
+		case "oper_version":
+			d.Leaf(v, path, "a number 0-255", &f.OperVersion)
+		case "max_version":
+			d.Leaf(v, path, "a number 0-255", &f.MaxVersion)
+		default:
+			d.Unknown(m, parent, "enable, willing, error, oper_version or max_version")
+		}
+	}
+	return f
+}
+
 // pfc decodes the "pfc" object at v; nil for null.
 func (d paramsDoc) pfc(path string, v *jsondoc.Value) *PFC {
 	if !d.WantObject(v, path, "an object") {
@@ -290,6 +392,7 @@ func (d paramsDoc) pfc(path string, v *jsondoc.Value) *PFC {
 			if d.Leaf(v, path, "true, false or null", &m) && m != nil {
 				f.MBC = *m
 			}
+			f.FromCEE = d.snapshot && v.Null()
 		case "cap":
 			d.Leaf(v, path, "a number 0-8", &f.Cap)
 		case "enabled":

@@ -213,3 +213,43 @@ func TestParamsDiff(t *testing.T) {
 		})
 	}
 }
+
+// TestParamsUnmarshalSnapshot: UnmarshalJSON is ParseParams' decoder in
+// the snapshot's form: a CEE peer's parameters (a strict_prio list, a
+// null mbc, the cee object) round-trip, rules a received set breaks are
+// kept as received, and what no snapshot holds is refused at its place.
+// ParseParams still refuses the CEE markers an operator cannot set.
+func TestParamsUnmarshalSnapshot(t *testing.T) {
+	pgid := [8]uint8{0, 0, 0, 1, 15, 0, 0, 0}
+	for _, p := range []*Params{
+		{ETS: &ETS{FromCEE: true, MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1, 15}, TCBandwidth: [8]uint8{50, 50}},
+			PFC: &PFC{FromCEE: true, Cap: 8, Enabled: 1 << 3}, App: []App{{Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}},
+			CEE: &CEE{OperVersion: 0, MaxVersion: 0, Seq: 7, Ack: 3, Control: true, PG: &CEEFeature{Enable: true, Willing: true},
+				PFC: &CEEFeature{Enable: true, Error: true}, PGID: &pgid}},
+		{ETS: &ETS{Willing: true, CBS: true, MaxTCs: 3, TCBandwidth: [8]uint8{200}}, ETSReco: &ETSReco{TCBandwidth: [8]uint8{100}},
+			PFC: &PFC{Cap: 8, MBC: true, Enabled: 1<<3 | 1<<4}, App: []App{}},
+		{},
+	} {
+		b, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got Params
+		if err := json.Unmarshal(b, &got); err != nil {
+			t.Fatalf("UnmarshalJSON of %s: %v", b, err)
+		}
+		if diff := cmp.Diff(p, &got); diff != "" {
+			t.Errorf("round trip through %s (-want +got):\n%s", b, diff)
+		}
+	}
+	var p Params
+	err := json.Unmarshal([]byte(`{"pfc":{"cap":8,"enable":[3]},"cee":{"seq":"x"}}`), &p)
+	if err == nil || !strings.Contains(err.Error(), `line 1, column 17: pfc: unknown field "enable"`) || !strings.Contains(err.Error(), "cee.seq: want a sequence number") {
+		t.Errorf("a snapshot's params with an unknown field and a bad seq: %v", err)
+	}
+	for _, doc := range []string{`{"cee":{"seq":1}}`, `{"ets":{"prio_tc":[0,0,0,0,0,0,0,0],"tc_bandwidth":[100,0,0,0,0,0,0,0],"tsa":["ets","ets","ets","ets","ets","ets","ets","ets"],"strict_prio":[3]}}`} {
+		if _, err := ParseParams(strings.NewReader(doc)); err == nil {
+			t.Errorf("ParseParams took %s, which only a peer sends", doc)
+		}
+	}
+}

@@ -3,8 +3,7 @@
 package lossless
 
 import (
-	"bytes"
-	"encoding/json"
+	"encoding/json/v2"
 	"fmt"
 	"strconv"
 	"strings"
@@ -326,9 +325,7 @@ func (e ECNSample) MarshalJSON() ([]byte, error) {
 // rejected as the rest of the contract's strict decoding does.
 func (e *ECNSample) UnmarshalJSON(b []byte) error {
 	var v ecnJSON
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.DisallowUnknownFields()
-	if err := d.Decode(&v); err != nil {
+	if err := json.Unmarshal(b, &v, json.RejectUnknownMembers(true)); err != nil {
 		return err
 	}
 	*e = ECNSample{Source: v.Source, CNPDSCP: v.CNPDSCP, CNPPriority: v.CNPPriority, CNPPriorityFromPacket: v.CNPFromPacket,
