@@ -23,7 +23,7 @@ func TestOutputEscapesInvisible(t *testing.T) {
 	name := hostile
 	snap := engine.Snapshot{Interfaces: []engine.Interface{{Name: "eth0", Peers: []engine.Peer{{SystemName: &name}}}}}
 	var b bytes.Buffer
-	if err := WriteJSON(&b, snap); err != nil {
+	if err := New(&b, JSON).Snapshot(snap); err != nil {
 		t.Fatal(err)
 	}
 	check := func(what, out string) {
@@ -40,8 +40,8 @@ func TestOutputEscapesInvisible(t *testing.T) {
 	check("--json", b.String())
 
 	b.Reset()
-	ew := NewEvents(&b, true, false, hostile)
-	if err := ew.Write([]engine.Indication{{Interface: "eth0", Peer: hostile}}); err != nil {
+	ew := New(&b, JSON, WithHost(hostile))
+	if err := ew.Indications([]engine.Indication{{Interface: "eth0", Peer: hostile}}); err != nil {
 		t.Fatal(err)
 	}
 	check("--events", b.String())
@@ -56,11 +56,11 @@ func TestOutputEscapesInvisible(t *testing.T) {
 // A dumb terminal gets each indication as a plain line.
 func TestTextEvents(t *testing.T) {
 	var b bytes.Buffer
-	ew := NewEvents(&b, true, true, "node1")
+	ew := New(&b, Text, WithHost("node1"))
 	at := time.Date(2026, 11, 25, 10, 0, 1, 0, time.UTC)
 	in := engine.Indication{Time: at, Interface: "eth0", Status: engine.StatusRemote, Reason: engine.ReasonFirstReceipt,
 		Flags: engine.FlagPFCConfigured | engine.FlagPFCChanged, Peer: "mac 02:00:00:00:00:01 / ifname swp1\x1b[2J"}
-	if err := ew.Write([]engine.Indication{in}); err != nil {
+	if err := ew.Indications([]engine.Indication{in}); err != nil {
 		t.Fatal(err)
 	}
 	want := "10:00:01.000 eth0 QOS_REMOTE_PARAMETERS_CHANGE first-receipt PFC_CONFIGURED|PFC_CHANGED peer mac 02:00:00:00:00:01 / ifname swp1\ufffd[2J\n"
@@ -81,7 +81,7 @@ func TestEventLines(t *testing.T) {
 		t.Helper()
 		var b bytes.Buffer
 		ins := []engine.Indication{in}
-		if err := NewEvents(&b, true, false, host).Write(ins); err != nil {
+		if err := New(&b, JSON, WithHost(host)).Indications(ins); err != nil {
 			t.Fatal(err)
 		}
 		if ins[0].Host != "" || ins[0].ID != 0 {

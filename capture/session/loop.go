@@ -447,8 +447,10 @@ func (r *liveRun) carryOut(res host.Result, fresh bool) {
 	if fresh {
 		r.fresh = true
 	}
-	if err := r.out.Write(res.Indications); err != nil && r.err == nil {
-		r.err = fmt.Errorf("write: %w", err)
+	if r.out != nil {
+		if err := r.out.Indications(res.Indications); err != nil && r.err == nil {
+			r.err = fmt.Errorf("write: %w", err)
+		}
 	}
 	if len(res.Effects) == 0 && len(res.Status) == 0 {
 		return
@@ -500,7 +502,7 @@ func (r *liveRun) finish(ifaces []*liveIface) error {
 		r.apply(li.status(now))
 	}
 	if r.cfg.JSON && r.err == nil {
-		if err := output.WriteJSON(r.cfg.Out, r.h.Engine().Snapshot()); err != nil {
+		if err := output.New(r.cfg.Out, output.JSON).Snapshot(r.h.Engine().Snapshot()); err != nil {
 			return fmt.Errorf("write: %w", err)
 		}
 	}

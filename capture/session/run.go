@@ -432,10 +432,23 @@ func newLiveRun(cfg *Config, rec *pcap.Writer) (*liveRun, error) {
 	if cfg.Replay == "" {
 		eventHost = ac.SystemName
 	}
-	return &liveRun{cfg: cfg, h: h, out: output.NewEvents(cfg.Out, cfg.Events, cfg.TextEvents, eventHost), rec: rec,
+	return &liveRun{cfg: cfg, h: h, out: eventPrinter(cfg, eventHost), rec: rec,
 		events: make(chan engine.Event, 1024), taped: make(chan poll.Taped, 64), byName: map[string]*liveIface{}, linkEvents: make(chan capture.LinkEvent, 64),
 		control: make(chan control.Call), calls: make(chan loopCall), stopped: make(chan struct{}), clk: cfg.Clock,
 		publisher: publisher{every: cfg.Clock.Real(freshEvery)}}, nil
+}
+
+// eventPrinter is the printer of --events (NDJSON, or plain lines with
+// --text) naming host in each line; nil without --events.
+func eventPrinter(cfg *Config, host string) *output.Printer {
+	if !cfg.Events {
+		return nil
+	}
+	f := output.JSON
+	if cfg.TextEvents {
+		f = output.Text
+	}
+	return output.New(cfg.Out, f, output.WithHost(host))
 }
 
 // loadLocal returns the agent's local parameters: --local FILE or the
@@ -511,7 +524,7 @@ type liveRun struct {
 	counterSources atomic.Pointer[counters.Sampler]
 	cfg            *Config
 	h              *host.Host
-	out            *output.Events
+	out            *output.Printer // --events; nil: none
 	rec            *pcap.Writer
 	events         chan engine.Event
 	// taped carries the readers' rounds with their inputs, under -w.

@@ -21,8 +21,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/engine/check"
 
-	"github.com/prometheus/client_golang/prometheus"
-
+	"github.com/dcbtop/dcbtop/capture/output"
 	"github.com/dcbtop/dcbtop/capture/session"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -212,26 +211,50 @@ func runCheck(ctx context.Context, args []string, env Env) int {
 	if o.read != "" {
 		rep.File = &o.read
 	}
+	f := output.Text
 	switch {
 	case o.json:
-		err = writeCheckJSON(env.Stdout, rep)
+		f = output.JSON
 	case o.junit:
-		err = writeCheckJUnit(env.Stdout, rep)
-	default:
-		err = writeCheckText(env.Stdout, rep, env.StdoutTTY && colorWanted())
+		f = output.JUnit
 	}
-	if err != nil {
+	if err := output.New(env.Stdout, f, output.WithColor(env.StdoutTTY && colorWanted())).Check(rep); err != nil {
 		fmt.Fprintf(env.Stderr, "dcbtop check: UNKNOWN: write: %v\n", err)
 		return checkExitUnknown
 	}
 	if o.textfile != "" {
-		reg := metrics.NewCheckRegistry(rep, start, time.Now())
-		if err := prometheus.WriteToTextfile(filepath.Join(o.textfile, metrics.CheckTextfileName), reg); err != nil {
+		p := func(w io.Writer) error {
+			return output.New(w, output.Textfile, output.WithRun(start, time.Now())).Check(rep)
+		}
+		if err := writeTextfile(filepath.Join(o.textfile, metrics.CheckTextfileName), p); err != nil {
 			fmt.Fprintf(env.Stderr, "dcbtop check: UNKNOWN: --textfile %s: %v\n", o.textfile, unwrapPath(err))
 			return checkExitUnknown
 		}
 	}
 	return rep.Exit
+}
+
+// writeTextfile writes what print prints to path for node_exporter's
+// textfile collector, which may read it at any moment: to a file made
+// beside it, mode 0644, then renamed over it (as client_golang's
+// prometheus.WriteToTextfile does).
+func writeTextfile(path string, print func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path))
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := print(tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }
 
 // textfileWritable reports why dir cannot take --textfile's file: not

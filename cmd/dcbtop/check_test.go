@@ -31,6 +31,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/assets"
 	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture/output"
 	"github.com/dcbtop/dcbtop/capture/pcap"
 	"github.com/dcbtop/dcbtop/capture/session"
 	"github.com/dcbtop/dcbtop/engine"
@@ -496,10 +497,10 @@ func TestCheckTextColor(t *testing.T) {
 			{Interface: "eth0", Check: verdict.CheckRoCEPFC, Verdict: verdict.Critical, Summary: "off", Evidence: []string{"peer PFC enabled {}"}, Fix: "enable it"},
 		}}}}
 	var plain, color strings.Builder
-	if err := writeCheckText(&plain, r, false); err != nil {
+	if err := output.New(&plain, output.Text).Check(r); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeCheckText(&color, r, true); err != nil {
+	if err := output.New(&color, output.Text, output.WithColor(true)).Check(r); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(plain.String(), "\x1b") {
@@ -521,7 +522,7 @@ func TestCheckTextColor(t *testing.T) {
 func TestCheckJSONEscapes(t *testing.T) {
 	file := "x\u202ey\u009b2J.pcap"
 	var b strings.Builder
-	if err := writeCheckJSON(&b, check.Report{Schema: "dcbtop.check/v1", File: &file, Interfaces: []check.InterfaceReport{}}); err != nil {
+	if err := output.New(&b, output.JSON).Check(check.Report{Schema: "dcbtop.check/v1", File: &file, Interfaces: []check.InterfaceReport{}}); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()

@@ -126,7 +126,7 @@ func TestSurfacesAgree(t *testing.T) {
 	}
 	// --json.
 	var buf bytes.Buffer
-	if err := output.WriteJSON(&buf, snap); err != nil {
+	if err := output.New(&buf, output.JSON).Snapshot(snap); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package main
+package output
+
+// dcbtop check's report as text and JUnit XML (Printer.Check).
 
 import (
 	"encoding/xml"
@@ -9,17 +11,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dcbtop/dcbtop/capture/output"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/check"
 	"github.com/dcbtop/dcbtop/engine/verdict"
 )
-
-// dcbtop check's report as text, JSON and JUnit XML.
-
-// writeCheckJSON prints the report as JSON (assets/check.schema.json),
-// escaped as every JSON output is (engine.MarshalOutput).
-func writeCheckJSON(w io.Writer, r check.Report) error { return output.WriteJSON(w, r) }
 
 // SGR colours of the verdicts on a terminal.
 var verdictColor = map[verdict.Verdict]string{
@@ -29,10 +24,10 @@ var verdictColor = map[verdict.Verdict]string{
 	verdict.Unknown:  "\x1b[35m",
 }
 
-// writeCheckText prints the report for people: the verdict and its
-// counts, then per interface a line per check, with the evidence and the
-// fix of every check not OK. Strings from the wire are sanitized.
-func writeCheckText(w io.Writer, r check.Report, color bool) error {
+// checkText prints the report for people: the verdict and its counts,
+// then per interface a line per check, with the evidence and the fix of
+// every check not OK. Strings from the wire are sanitized.
+func checkText(w io.Writer, r check.Report, color bool) error {
 	paint := func(v verdict.Verdict, s string) string {
 		if !color {
 			return s
@@ -109,12 +104,12 @@ type (
 	}
 )
 
-// writeCheckJUnit prints the report as JUnit XML: a test suite per
-// interface, a test case per check; CRITICAL and WARNING are failures
-// whose type is the verdict, UNKNOWN is skipped. Text goes through
-// encoding/xml, which escapes it; sanitized first, since XML 1.0 cannot
-// carry most control characters at all.
-func writeCheckJUnit(w io.Writer, r check.Report) error {
+// checkJUnit prints the report as JUnit XML: a test suite per interface,
+// a test case per check; CRITICAL and WARNING are failures whose type is
+// the verdict, UNKNOWN is skipped. Text goes through encoding/xml, which
+// escapes it; sanitized first, since XML 1.0 cannot carry most control
+// characters at all.
+func checkJUnit(w io.Writer, r check.Report) error {
 	all := junitSuites{Name: "dcbtop check"}
 	for _, in := range r.Interfaces {
 		s := junitSuite{Name: engine.Sanitize(in.Name), Timestamp: r.TakenAt.UTC().Format(time.RFC3339)}
