@@ -7,8 +7,8 @@ package control
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"encoding/json/jsontext"
+	"encoding/json/v2"
 	"errors"
 	"fmt"
 	"io"
@@ -33,9 +33,9 @@ type Request struct {
 // requestJSON is a request on the wire.
 type requestJSON struct {
 	Op         string         `json:"op"`
-	Params     jsontext.Value `json:"params,omitempty"`
+	Params     jsontext.Value `json:"params,omitzero"`
 	Willing    *bool          `json:"willing,omitempty"`
-	DeadlineNS int64          `json:"deadline_ns,omitempty"`
+	DeadlineNS int64          `json:"deadline_ns,omitzero"`
 }
 
 // A LocalState is an agent's local parameters and Willing state: on the
@@ -48,7 +48,7 @@ type Response struct {
 	OK          bool        `json:"ok"`
 	Error       string      `json:"error,omitempty"`
 	Interface   string      `json:"interface,omitempty"`
-	PID         int         `json:"pid,omitempty"`
+	PID         int         `json:"pid,omitzero"`
 	Previous    *LocalState `json:"previous,omitempty"`
 	Willing     *bool       `json:"willing,omitempty"`
 	Local       *dcb.Params `json:"local,omitempty"`
@@ -58,7 +58,7 @@ type Response struct {
 	Changed []string `json:"changed,omitempty"`
 	// Taken is the agent's first line to a request with a deadline: it
 	// has taken the request and carries it out now (no other field).
-	Taken bool `json:"taken,omitempty"`
+	Taken bool `json:"taken,omitzero"`
 }
 
 func Errorf(format string, args ...any) Response {

@@ -6,7 +6,7 @@ package control
 // the engine goroutine.
 
 import (
-	"encoding/json"
+	"encoding/json/v2"
 	"errors"
 	"fmt"
 	"io"

@@ -7,7 +7,7 @@ package poll
 // writes of them.
 
 import (
-	"encoding/json"
+	"encoding/json/v2"
 	"fmt"
 	"time"
 

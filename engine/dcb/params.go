@@ -3,7 +3,7 @@
 package dcb
 
 import (
-	"encoding/json"
+	"encoding/json/v2"
 	"fmt"
 	"slices"
 	"strconv"
@@ -74,17 +74,6 @@ type ETS struct {
 	FromCEE bool `json:"-"`
 }
 
-// etsWire is the JSON form of ETS.
-type etsWire struct {
-	Willing     bool        `json:"willing"`
-	CBS         *bool       `json:"cbs"`
-	MaxTCs      uint8       `json:"max_tcs"`
-	PrioTC      [8]uint8    `json:"prio_tc"`
-	TCBandwidth [8]uint8    `json:"tc_bandwidth"`
-	TSA         [8]lldp.TSA `json:"tsa"`
-	StrictPrio  *PrioSet    `json:"strict_prio"`
-}
-
 // ceeStrictPGID is the CEE priority group of strict priority (CEE DCBX
 // 1.01, Priority Group TLV: "PGID 15 ... no bandwidth limitation").
 const ceeStrictPGID = 15
@@ -105,17 +94,7 @@ func (e *ETS) StrictPrio() PrioSet {
 
 // MarshalJSON writes the "ets" object: "cbs" null and "strict_prio" a
 // list for CEE, "cbs" a boolean and "strict_prio" null for IEEE.
-func (e ETS) MarshalJSON() ([]byte, error) {
-	w := etsWire{Willing: e.Willing, MaxTCs: e.MaxTCs, PrioTC: e.PrioTC, TCBandwidth: e.TCBandwidth, TSA: e.TSA}
-	if e.FromCEE {
-		sp := e.StrictPrio()
-		w.StrictPrio = &sp
-	} else {
-		cbs := e.CBS
-		w.CBS = &cbs
-	}
-	return json.Marshal(w)
-}
+func (e ETS) MarshalJSON() ([]byte, error) { return e.appendJSON(nil), nil }
 
 // ETSReco holds ETS Recommendation parameters: the PARAMS "ets_reco"
 // object. The recommendation TLV carries no Willing, CBS or Max TCs
@@ -137,23 +116,8 @@ type PFC struct {
 	FromCEE bool `json:"-"`
 }
 
-// pfcWire is the JSON form of PFC.
-type pfcWire struct {
-	Willing bool    `json:"willing"`
-	MBC     *bool   `json:"mbc"`
-	Cap     uint8   `json:"cap"`
-	Enabled PrioSet `json:"enabled"`
-}
-
 // MarshalJSON writes the "pfc" object, "mbc" null for CEE.
-func (p PFC) MarshalJSON() ([]byte, error) {
-	w := pfcWire{Willing: p.Willing, Cap: p.Cap, Enabled: p.Enabled}
-	if !p.FromCEE {
-		mbc := p.MBC
-		w.MBC = &mbc
-	}
-	return json.Marshal(w)
-}
+func (p PFC) MarshalJSON() ([]byte, error) { return p.appendJSON(nil), nil }
 
 // An App is one application priority entry (a classification element in
 // NDIS terms): traffic matching Selector and Protocol gets Priority.

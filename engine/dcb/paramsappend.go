@@ -16,28 +16,7 @@ func (p *Params) AppendJSON(b []byte) []byte {
 		return append(b, "null"...)
 	}
 	b = append(b, `{"ets":`...)
-	if e := p.ETS; e == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, `{"willing":`...)
-		b = strconv.AppendBool(b, e.Willing)
-		b = append(b, `,"cbs":`...)
-		if e.FromCEE {
-			b = append(b, "null"...)
-		} else {
-			b = strconv.AppendBool(b, e.CBS)
-		}
-		b = append(b, `,"max_tcs":`...)
-		b = strconv.AppendUint(b, uint64(e.MaxTCs), 10)
-		b = appendTCTable(b, &e.PrioTC, &e.TCBandwidth, &e.TSA)
-		b = append(b, `,"strict_prio":`...)
-		if e.FromCEE {
-			b = e.StrictPrio().AppendJSON(b)
-		} else {
-			b = append(b, "null"...)
-		}
-		b = append(b, '}')
-	}
+	b = p.ETS.appendJSON(b)
 	b = append(b, `,"ets_reco":`...)
 	if r := p.ETSReco; r == nil {
 		b = append(b, "null"...)
@@ -47,23 +26,7 @@ func (p *Params) AppendJSON(b []byte) []byte {
 		b = append(b, '}')
 	}
 	b = append(b, `,"pfc":`...)
-	if f := p.PFC; f == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, `{"willing":`...)
-		b = strconv.AppendBool(b, f.Willing)
-		b = append(b, `,"mbc":`...)
-		if f.FromCEE {
-			b = append(b, "null"...)
-		} else {
-			b = strconv.AppendBool(b, f.MBC)
-		}
-		b = append(b, `,"cap":`...)
-		b = strconv.AppendUint(b, uint64(f.Cap), 10)
-		b = append(b, `,"enabled":`...)
-		b = f.Enabled.AppendJSON(b)
-		b = append(b, '}')
-	}
+	b = p.PFC.appendJSON(b)
 	b = append(b, `,"app":`...)
 	if p.App == nil {
 		b = append(b, "null"...)
@@ -83,6 +46,113 @@ func (p *Params) AppendJSON(b []byte) []byte {
 		}
 		b = append(b, ']')
 	}
+	return append(b, '}')
+}
+
+// MarshalJSON writes the PARAMS object of the snapshot contract
+// (AppendJSON, and a CEE peer's "cee" object), the same bytes from every
+// encoder (encoding/json and encoding/json/v2 alike: v2 alone would
+// write the [8] arrays as base64 and a nil APP table as []).
+func (p Params) MarshalJSON() ([]byte, error) {
+	b := p.AppendJSON(make([]byte, 0, 512))
+	if p.CEE != nil {
+		b = append(b[:len(b)-1], `,"cee":`...)
+		b = p.CEE.appendJSON(b)
+		b = append(b, '}')
+	}
+	return b, nil
+}
+
+// appendJSON appends the "ets" object: "cbs" null and "strict_prio" a
+// list for CEE, "cbs" a boolean and "strict_prio" null for IEEE; null
+// for nil.
+func (e *ETS) appendJSON(b []byte) []byte {
+	if e == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, `{"willing":`...)
+	b = strconv.AppendBool(b, e.Willing)
+	b = append(b, `,"cbs":`...)
+	if e.FromCEE {
+		b = append(b, "null"...)
+	} else {
+		b = strconv.AppendBool(b, e.CBS)
+	}
+	b = append(b, `,"max_tcs":`...)
+	b = strconv.AppendUint(b, uint64(e.MaxTCs), 10)
+	b = appendTCTable(b, &e.PrioTC, &e.TCBandwidth, &e.TSA)
+	b = append(b, `,"strict_prio":`...)
+	if e.FromCEE {
+		b = e.StrictPrio().AppendJSON(b)
+	} else {
+		b = append(b, "null"...)
+	}
+	return append(b, '}')
+}
+
+// appendJSON appends the "pfc" object, "mbc" null for CEE; null for nil.
+func (f *PFC) appendJSON(b []byte) []byte {
+	if f == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, `{"willing":`...)
+	b = strconv.AppendBool(b, f.Willing)
+	b = append(b, `,"mbc":`...)
+	if f.FromCEE {
+		b = append(b, "null"...)
+	} else {
+		b = strconv.AppendBool(b, f.MBC)
+	}
+	b = append(b, `,"cap":`...)
+	b = strconv.AppendUint(b, uint64(f.Cap), 10)
+	b = append(b, `,"enabled":`...)
+	b = f.Enabled.AppendJSON(b)
+	return append(b, '}')
+}
+
+// appendJSON appends the "cee" object of a CEE peer's parameters.
+func (c *CEE) appendJSON(b []byte) []byte {
+	b = append(b, `{"oper_version":`...)
+	b = strconv.AppendUint(b, uint64(c.OperVersion), 10)
+	b = append(b, `,"max_version":`...)
+	b = strconv.AppendUint(b, uint64(c.MaxVersion), 10)
+	b = append(b, `,"seq":`...)
+	b = strconv.AppendUint(b, uint64(c.Seq), 10)
+	b = append(b, `,"ack":`...)
+	b = strconv.AppendUint(b, uint64(c.Ack), 10)
+	b = append(b, `,"control":`...)
+	b = strconv.AppendBool(b, c.Control)
+	for _, f := range []struct {
+		name string
+		f    *CEEFeature
+	}{{`,"pg":`, c.PG}, {`,"pfc":`, c.PFC}, {`,"app":`, c.App}} {
+		b = append(b, f.name...)
+		b = f.f.appendJSON(b)
+	}
+	b = append(b, `,"pgid":`...)
+	if c.PGID == nil {
+		b = append(b, "null"...)
+	} else {
+		b = appendUint8s(b, c.PGID)
+	}
+	return append(b, '}')
+}
+
+// appendJSON appends a CEE feature's flags; null for nil.
+func (f *CEEFeature) appendJSON(b []byte) []byte {
+	if f == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, `{"enable":`...)
+	b = strconv.AppendBool(b, f.Enable)
+	b = append(b, `,"willing":`...)
+	b = strconv.AppendBool(b, f.Willing)
+	b = append(b, `,"error":`...)
+	b = strconv.AppendBool(b, f.Error)
+	b = append(b, `,"oper_version":`...)
+	b = strconv.AppendUint(b, uint64(f.OperVersion), 10)
+	b = append(b, `,"max_version":`...)
+	b = strconv.AppendUint(b, uint64(f.MaxVersion), 10)
 	return append(b, '}')
 }
 
