@@ -35,24 +35,7 @@ func TestSetAgentRuntime(t *testing.T) {
 	r.apply(engine.LinkChanged{Interface: "h0", At: now, Ifindex: 2, MAC: testMAC, Up: true})
 	r.apply(engine.FrameReceived{Interface: "h0", At: now, Data: peerFrame(t, 120)})
 	r.flush()
-	stop := make(chan struct{})
-	go func() {
-		defer close(r.stopped)
-		for {
-			select {
-			case c := <-r.calls:
-				c.fn()
-				r.flush()
-				close(c.done)
-			case c := <-r.control:
-				resp := r.handleControl(c)
-				r.flush()
-				c.Reply <- resp
-			case <-stop:
-				return
-			}
-		}
-	}()
+	stop := serveLoop(r)
 	b := operator.NewBackend(t.TempDir(), r.feed.Snapshot, r)
 	if c := snaptest.Iface(t, mustSnap(t, r), "h0").Caps; c.CanWrite || !c.CanAgent {
 		t.Fatalf("before: %+v, want only the agent allowed", c)
@@ -95,8 +78,7 @@ func TestSetAgentRuntime(t *testing.T) {
 	if _, err := os.Stat(control.Path(dir, "h0")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("control socket still there after stop: %v", err)
 	}
-	close(stop)
-	<-r.stopped
+	stop()
 	if _, err := b.SetAgent("h0", true); !errors.Is(err, errStopped) {
 		t.Errorf("after the loop stopped: %v, want errStopped", err)
 	}
@@ -114,4 +96,32 @@ func mustSnap(t *testing.T, r *liveRun) engine.Snapshot {
 		t.Fatal("no snapshot published")
 	}
 	return s
+}
+
+// serveLoop plays the engine goroutine for r: it serves r's calls and
+// control requests, publishing after each, until stop, which returns once
+// r has stopped.
+func serveLoop(r *liveRun) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(r.stopped)
+		for {
+			select {
+			case c := <-r.calls:
+				c.fn()
+				r.flush()
+				close(c.done)
+			case c := <-r.control:
+				resp := r.handleControl(c)
+				r.flush()
+				c.Reply <- resp
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-r.stopped
+	}
 }

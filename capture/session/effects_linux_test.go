@@ -4,7 +4,6 @@ package session
 
 import (
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -13,7 +12,6 @@ import (
 	"github.com/dcbtop/dcbtop/capture/counters"
 	"github.com/dcbtop/dcbtop/capture/dcbnl"
 	"github.com/dcbtop/dcbtop/capture/kernel/kerneltest"
-	"github.com/dcbtop/dcbtop/capture/nlclient"
 	"github.com/dcbtop/dcbtop/capture/operator"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
@@ -37,17 +35,7 @@ func TestScreenWritesThroughEffects(t *testing.T) {
 	mode := dcbnl.ModeHost | dcbnl.ModeIEEE
 	f.Mode = &mode
 	f.State.AppTrust = []uint8{255} // trusts PCP
-	var (
-		mu   sync.Mutex
-		logs []*[]kerneltest.Request
-	)
-	dial := func(nlclient.Recorder) (*dcbnl.Client, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		l := &[]kerneltest.Request{}
-		logs = append(logs, l)
-		return f.NetlinkLog(t, l), nil
-	}
+	dial, clients := loggedDial(t, f)
 	r := mustLiveRun(t, &Config{Screen: true, Dialers: counters.Dialers{DCB: dial}, SysfsRoot: t.TempDir()})
 	r.feed = NewFeed()
 	r.byName["nl"] = &liveIface{name: "nl", kick: make(chan struct{}, 1), link: linkOf("nl", testMAC)}
@@ -56,20 +44,7 @@ func TestScreenWritesThroughEffects(t *testing.T) {
 	r.observeHostAgents(now, true)
 	r.apply(engine.LocalChanged{Interface: "nl", At: now, Source: engine.SourceDCBNL, Params: agent.DefaultLocal(), Mode: "host agent, IEEE"})
 	r.flush()
-	stop := make(chan struct{})
-	go func() {
-		defer close(r.stopped)
-		for {
-			select {
-			case c := <-r.calls:
-				c.fn()
-				r.flush()
-				close(c.done)
-			case <-stop:
-				return
-			}
-		}
-	}()
+	stop := serveLoop(r)
 	b := operator.NewBackend(t.TempDir(), r.feed.Snapshot, r)
 
 	text, err := b.Apply("nl", nil, &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}})
@@ -110,15 +85,13 @@ func TestScreenWritesThroughEffects(t *testing.T) {
 	if _, ok := b.QoSUndo("nl"); ok {
 		t.Error("the fix's undo outlived a later write")
 	}
-	close(stop)
-	<-r.stopped
+	stop()
 	r.writes.Wait()
 
-	mu.Lock()
-	defer mu.Unlock()
+	logs := clients()
 	for i, l := range logs {
 		var cmds []string
-		for _, q := range *l {
+		for _, q := range l {
 			cmds = append(cmds, q.Cmd)
 		}
 		if len(cmds) == 0 || cmds[0] != "IEEE_GET" || cmds[len(cmds)-1] != "IEEE_GET" || !hasWrite(cmds) {

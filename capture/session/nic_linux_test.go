@@ -35,17 +35,7 @@ func nicRun(t *testing.T, f *kerneltest.Fake) (engine.Interface, [][]kerneltest.
 	netAdmin, hostAgents = func() bool { return true }, func() []engine.HostAgent { return nil }
 	t.Cleanup(func() { netAdmin, hostAgents = oldAdmin, oldAgents })
 	frame := switchPFC3(t)
-	var (
-		mu   sync.Mutex
-		logs []*[]kerneltest.Request
-	)
-	dial := func(nlclient.Recorder) (*dcbnl.Client, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		l := &[]kerneltest.Request{}
-		logs = append(logs, l)
-		return f.NetlinkLog(t, l), nil
-	}
+	dial, clients := loggedDial(t, f)
 	var out bytes.Buffer
 	rt, err := Start(Config{Links: []capture.Link{{Name: "mlx0", Index: 2, MAC: [6]byte{2, 0, 0, 0, 0, 2}, Up: true}},
 		Open:    func(string) (Conn, error) { return &peerConn{frame: frame}, nil },
@@ -58,13 +48,33 @@ func nicRun(t *testing.T, f *kerneltest.Fake) (engine.Interface, [][]kerneltest.
 		t.Fatal(err)
 	}
 	rt.Close()
-	mu.Lock()
-	defer mu.Unlock()
-	var reqs [][]kerneltest.Request
-	for _, l := range logs {
-		reqs = append(reqs, *l)
+	return snaptest.Iface(t, snaptest.Decode(t, "run", out.String()), "mlx0"), clients()
+}
+
+// loggedDial returns a DCB netlink dialer onto f that logs each
+// client's requests, and the logs so far, one list per client.
+func loggedDial(t *testing.T, f *kerneltest.Fake) (dial func(nlclient.Recorder) (*dcbnl.Client, error), clients func() [][]kerneltest.Request) {
+	var (
+		mu   sync.Mutex
+		logs []*[]kerneltest.Request
+	)
+	dial = func(nlclient.Recorder) (*dcbnl.Client, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		l := &[]kerneltest.Request{}
+		logs = append(logs, l)
+		return f.NetlinkLog(t, l), nil
 	}
-	return snaptest.Iface(t, snaptest.Decode(t, "run", out.String()), "mlx0"), reqs
+	clients = func() [][]kerneltest.Request {
+		mu.Lock()
+		defer mu.Unlock()
+		var out [][]kerneltest.Request
+		for _, l := range logs {
+			out = append(out, slices.Clone(*l))
+		}
+		return out
+	}
+	return dial, clients
 }
 
 // writers returns the request lists that hold a write (IEEE_SET or
