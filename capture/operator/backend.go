@@ -35,8 +35,9 @@ type Run interface {
 	UndoState(iface string) (engine.LocalState, bool)
 	// SetAgent starts or stops dcbtop's agent on iface.
 	SetAgent(iface string, on bool) (AgentChange, error)
-	// PreviewQoS is qos.PreviewOf c on iface in the run's engine, now.
-	PreviewQoS(iface string, c qos.Change) (qos.Preview, error)
+	// PreviewQoS is qos.PreviewOf each change on iface in the run's
+	// engine, now, in one call: a preview, or why not, per change.
+	PreviewQoS(iface string, cs []qos.Change) ([]qos.Preview, []error)
 	// WriteQoS hands a host QoS write (undo: the undo of the last one) on
 	// iface to the host layer, which the run's effects write; its typed
 	// result is returned, the host layer having taken it (the QoS undo).
@@ -231,29 +232,39 @@ func (b *Backend) QoSFixes(iface string) ([]qos.FixPreview, error) {
 	if err != nil {
 		return nil, err
 	}
+	fixes := qos.Fixes(in)
+	pvs, errs := b.preview(iface, fixes)
 	var out []qos.FixPreview
-	var errs []error
-	for _, f := range qos.Fixes(in) {
-		fp, err := b.preview(iface, f)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", f.Code, err))
+	var bad []error
+	for i, f := range fixes {
+		if errs[i] != nil {
+			bad = append(bad, fmt.Errorf("%s: %w", f.Code, errs[i]))
 			continue
 		}
-		out = append(out, fp)
+		out = append(out, pvs[i])
 	}
-	if len(out) == 0 && len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	if len(out) == 0 && len(bad) > 0 {
+		return nil, errors.Join(bad...)
 	}
 	return out, nil
 }
 
-// preview previews fix on iface with the run's engine.
-func (b *Backend) preview(iface string, f qos.Fix) (qos.FixPreview, error) {
-	pv, err := b.live.PreviewQoS(iface, f.Change)
-	if err != nil {
-		return qos.FixPreview{}, err
+// preview previews fixes on iface with the run's engine, in one call,
+// each with the checks of dcbtop check it changes.
+func (b *Backend) preview(iface string, fixes []qos.Fix) ([]qos.FixPreview, []error) {
+	cs := make([]qos.Change, len(fixes))
+	for i, f := range fixes {
+		cs[i] = f.Change
 	}
-	return qos.FixPreview{Fix: f, Lines: pv.Lines, Changes: append(pv.Changes(), check.Changes(&pv.Before, &pv.After, check.Options{})...)}, nil
+	pvs, errs := b.live.PreviewQoS(iface, cs)
+	out := make([]qos.FixPreview, len(fixes))
+	for i, f := range fixes {
+		if errs[i] == nil {
+			pv := &pvs[i]
+			out[i] = qos.FixPreview{Fix: f, Lines: pv.Lines, Changes: append(pv.Changes(), check.Changes(&pv.Before, &pv.After, check.Options{})...)}
+		}
+	}
+	return out, errs
 }
 
 // ApplyQoS writes change on iface through the host layer (the run's
@@ -283,9 +294,9 @@ func (b *Backend) QoSUndo(iface string) (qos.FixPreview, bool) {
 	if !ok {
 		return qos.FixPreview{}, false
 	}
-	fp, err := b.preview(iface, qos.Fix{Change: u, Why: "restores what the NIC held before the last fix"})
-	if err != nil {
+	fps, errs := b.preview(iface, []qos.Fix{{Change: u, Why: "restores what the NIC held before the last fix"}})
+	if errs[0] != nil {
 		return qos.FixPreview{}, false
 	}
-	return fp, true
+	return fps[0], true
 }

@@ -125,13 +125,19 @@ func (f *fakeLive) QoSUndo(iface string) (qos.Change, bool) {
 }
 
 // PreviewQoS is the host's engine's (none without h).
-func (f *fakeLive) PreviewQoS(iface string, c qos.Change) (qos.Preview, error) {
+func (f *fakeLive) PreviewQoS(iface string, cs []qos.Change) ([]qos.Preview, []error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.h == nil {
-		return qos.Preview{}, errors.New("no engine in this test")
+	f.calls = append(f.calls, "preview "+iface)
+	pvs, errs := make([]qos.Preview, len(cs)), make([]error, len(cs))
+	for i, c := range cs {
+		if f.h == nil {
+			errs[i] = errors.New("no engine in this test")
+			continue
+		}
+		pvs[i], errs[i] = qos.PreviewOf(f.h.Engine(), iface, c)
 	}
-	return qos.PreviewOf(f.h.Engine(), iface, c)
+	return pvs, errs
 }
 
 func (f *fakeLive) UndoState(iface string) (engine.LocalState, bool) {

@@ -55,6 +55,9 @@ func TestQoSFix(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if n := countOf(fl.calls, "preview eth0"); n != 1 {
+		t.Errorf("%d calls into the run to preview %d fixes, want one (one call per operator action)", n, len(fixes))
+	}
 	var codes []diag.Code
 	for _, fp := range fixes {
 		codes = append(codes, fp.Fix.Code)

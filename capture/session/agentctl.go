@@ -134,13 +134,21 @@ func (r *liveRun) QoSUndo(iface string) (c qos.Change, ok bool) {
 	return c, ok
 }
 
-// PreviewQoS is qos.PreviewOf c on iface in the run's engine (on the engine
-// goroutine).
-func (r *liveRun) PreviewQoS(iface string, c qos.Change) (pv qos.Preview, err error) {
-	if derr := r.do(func() { pv, err = qos.PreviewOf(r.h.Engine(), iface, c) }); derr != nil {
-		return qos.Preview{}, derr
+// PreviewQoS is qos.PreviewOf each change on iface in the run's engine
+// (on the engine goroutine, in one call): a preview, or why not, per
+// change; every one fails alike once the loop has stopped.
+func (r *liveRun) PreviewQoS(iface string, cs []qos.Change) (pvs []qos.Preview, errs []error) {
+	pvs, errs = make([]qos.Preview, len(cs)), make([]error, len(cs))
+	if derr := r.do(func() {
+		for i, c := range cs {
+			pvs[i], errs[i] = qos.PreviewOf(r.h.Engine(), iface, c)
+		}
+	}); derr != nil {
+		for i := range errs {
+			errs[i] = derr
+		}
 	}
-	return pv, err
+	return pvs, errs
 }
 
 // UndoState returns the local state an undo on iface restores, and
