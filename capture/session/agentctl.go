@@ -71,9 +71,7 @@ func (r *liveRun) doCtx(ctx context.Context, fn func()) error {
 // then waits for the kernel's typed result, which the host layer has
 // taken by then (the undo state, the state read back).
 func (r *liveRun) Write(iface string, change *dcb.Params, willing *bool, undo bool) (ap host.Applied, kres *engine.WriteResult, err error) {
-	ans := make(chan written, 1)
-	waits := false
-	if derr := r.do(func() {
+	w, waited, derr := r.decideAndWait(func() host.Result {
 		r.observeHostAgents(r.now(), false) // the host as it is now decides
 		var res host.Result
 		if undo {
@@ -81,14 +79,12 @@ func (r *liveRun) Write(iface string, change *dcb.Params, willing *bool, undo bo
 		} else {
 			ap, res, err = hostWrite(r.h, iface, change, willing, r.now())
 		}
-		r.answer = ans
-		r.carryOut(res, false)
-		waits, r.answer = r.answer == nil, nil
-	}); derr != nil {
+		return res
+	})
+	switch {
+	case derr != nil:
 		return host.Applied{}, nil, derr
-	}
-	if waits {
-		w := <-ans
+	case waited:
 		return ap, &w.kernel, err
 	}
 	return ap, nil, err
@@ -106,22 +102,40 @@ var (
 // it out and waits for its typed result, which the host layer has taken
 // by then (the QoS undo).
 func (r *liveRun) WriteQoS(iface string, c qos.Change, undo bool) (qos.WriteResult, error) {
-	ans := make(chan written, 1)
 	var err error
-	waits := false
-	if derr := r.do(func() {
+	w, waited, derr := r.decideAndWait(func() host.Result {
 		var res host.Result
 		res, err = r.h.WriteQoS(iface, c, undo, r.now())
-		r.answer = ans
-		r.carryOut(res, false)
-		waits, r.answer = r.answer == nil, nil
-	}); derr != nil {
+		return res
+	})
+	switch {
+	case derr != nil:
 		return qos.WriteResult{}, derr
-	}
-	if err != nil || !waits {
+	case err != nil || !waited:
 		return qos.WriteResult{}, err
 	}
-	return (<-ans).qos, nil
+	return w.qos, nil
+}
+
+// decideAndWait runs decide (the host layer's decision on an operator's
+// write) on the engine goroutine and carries out its result there; when
+// that asks for a write to the kernel, it waits for the write's typed
+// result (waited), which the host layer has taken by then. derr says the
+// loop has stopped.
+func (r *liveRun) decideAndWait(decide func() host.Result) (w written, waited bool, derr error) {
+	ans := make(chan written, 1)
+	if derr = r.do(func() {
+		res := decide()
+		r.answer = ans
+		r.carryOut(res, false)
+		waited, r.answer = r.answer == nil, nil
+	}); derr != nil {
+		return written{}, false, derr
+	}
+	if waited {
+		w = <-ans
+	}
+	return w, waited, nil
 }
 
 // QoSUndo returns the change that undoes the last host QoS write on
