@@ -29,7 +29,7 @@ func TestSetAgentRuntime(t *testing.T) {
 	t.Setenv(control.EnvRunDir, dir)
 	r := mustLiveRun(t, &Config{Screen: true, TxInterval: time.Second, Force: true, Willing: true})
 	r.feed = NewFeed()
-	li := &liveIface{name: "h0", kick: make(chan struct{}, 1), link: linkOf("h0", testMAC)}
+	li := newIface(linkOf("h0", testMAC), nil, nil)
 	r.byName["h0"] = li
 	now := time.Now().UTC()
 	r.apply(engine.LinkChanged{Interface: "h0", At: now, Ifindex: 2, MAC: testMAC, Up: true})

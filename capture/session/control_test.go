@@ -59,7 +59,7 @@ func startTestAgent(t *testing.T, dir string, local *dcb.Params, willing bool, t
 	h := host.New(host.Config{Agent: host.AgentConfig{SystemName: "test", TxInterval: time.Second, Willing: willing, Local: local, LocalFrom: "the test's"}})
 	r := &liveRun{cfg: &Config{Events: true, Agent: true, Out: out}, h: h, out: output.New(out, output.JSON),
 		events: make(chan engine.Event, 16), byName: map[string]*liveIface{}, control: make(chan control.Call), calls: make(chan loopCall), clk: capture.Clock{}}
-	li := &liveIface{name: "h0", kick: make(chan struct{}, 1)}
+	li := newIface(capture.Link{Name: "h0"}, nil, nil)
 	r.byName["h0"] = li
 	now := time.Now().UTC()
 	r.apply(engine.LinkChanged{Interface: "h0", At: now, Ifindex: 2, MAC: testMAC, Up: true})

@@ -38,7 +38,7 @@ func TestScreenWritesThroughEffects(t *testing.T) {
 	dial, clients := loggedDial(t, f)
 	r := mustLiveRun(t, &Config{Screen: true, Dialers: counters.Dialers{DCB: dial}, SysfsRoot: t.TempDir()})
 	r.feed = NewFeed()
-	r.byName["nl"] = &liveIface{name: "nl", kick: make(chan struct{}, 1), link: linkOf("nl", testMAC)}
+	r.byName["nl"] = newIface(linkOf("nl", testMAC), nil, nil)
 	now := time.Now().UTC()
 	r.apply(engine.LinkChanged{Interface: "nl", At: now, Ifindex: 2, MAC: testMAC, Up: true})
 	r.observeHostAgents(now, true)

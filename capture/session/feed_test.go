@@ -13,6 +13,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/capture/replay"
 	"github.com/dcbtop/dcbtop/engine/diag"
 
@@ -81,7 +82,7 @@ func TestSnapFeedCoalesces(t *testing.T) {
 func TestLiveFlush(t *testing.T) {
 	r := mustLiveRun(t, &Config{Screen: true})
 	r.feed = NewFeed()
-	r.byName["h0"] = &liveIface{name: "h0"}
+	r.byName["h0"] = newIface(capture.Link{Name: "h0"}, nil, nil)
 	take := func() (engine.Snapshot, bool) {
 		select {
 		case s := <-r.feed.C():

@@ -73,26 +73,23 @@ func (r *liveRun) linkChange(le capture.LinkEvent, ifaces []*liveIface, start fu
 	case li == nil && len(r.byName) >= engine.DefaultMaxInterfaces:
 		// Applied below: the engine counts it past its bound.
 	case li == nil:
-		li = &liveIface{name: le.Name, link: le.Link, kick: make(chan struct{}, 1), open: r.cfg.open}
-		r.byName[li.name] = li
-		delete(r.letGoNames, li.name)
+		li = newIface(le.Link, nil, r.cfg.open)
+		r.byName[li.Name()] = li
+		delete(r.letGoNames, li.Name())
 		r.added = append(r.added, li)
 		ifaces = append(ifaces, li)
 		r.publishNames(ifaces)
 		start(li)
 	case le.Removed && r.dynamic && li.ctl == nil:
 		li.stop()
-		r.letGo.Go(li.drop) // not on the loop: a close waits ~10 ms
-		delete(r.byName, li.name)
-		r.markLetGo(li.name)
+		r.letGo.Go(li.Drop) // not on the loop: a close waits ~10 ms
+		delete(r.byName, li.Name())
+		r.markLetGo(li.Name())
 		ifaces = slices.DeleteFunc(ifaces, func(x *liveIface) bool { return x == li })
 		r.added = slices.DeleteFunc(r.added, func(x *liveIface) bool { return x == li })
 		r.publishNames(ifaces)
 	default:
-		select {
-		case li.kick <- struct{}{}:
-		default:
-		}
+		li.Kick()
 	}
 	ev := engine.LinkChanged{Interface: le.Name, At: r.clk.Stamp(le.At).UTC(), Ifindex: le.Index, MAC: lldp.MAC(le.MAC), Up: le.Up, Removed: le.Removed, MTU: le.MTU, VLANs: r.vlansOn(le.Index)}
 	r.writeTape(ev.At, poll.LinkRecord(ev))
@@ -127,36 +124,33 @@ func (r *liveRun) renamed(le capture.LinkEvent) *liveIface {
 // that no longer exists.
 func (r *liveRun) rename(old *liveIface, le capture.LinkEvent, ifaces []*liveIface, start func(*liveIface), evs []engine.Event) ([]*liveIface, []engine.Event) {
 	old.stop()
-	li := &liveIface{name: le.Name, link: le.Link, kick: make(chan struct{}, 1), open: r.cfg.open, after: old.done}
-	old.mu.Lock()
-	li.conn, li.prev, li.sent = old.conn, old.prev, old.sent
-	old.conn = nil
-	old.mu.Unlock()
+	li := newIface(le.Link, nil, r.cfg.open)
+	li.TakeOver(old.Port, old.done)
 	li.lock, old.lock = old.lock, nil
 	if old.ctl != nil {
 		old.ctl.Close()
 		old.ctl = nil
-		srv, err := control.Listen(control.RunDir(), li.name, r.control)
+		srv, err := control.Listen(control.RunDir(), li.Name(), r.control)
 		if err != nil {
-			fmt.Fprintf(r.cfg.Warn, "dcbtop: warning: %s (was %s): dcbtop apply cannot reach the agent: %v\n", li.name, old.name, err)
+			fmt.Fprintf(r.cfg.Warn, "dcbtop: warning: %s (was %s): dcbtop apply cannot reach the agent: %v\n", li.Name(), old.Name(), err)
 		} else {
 			srv.Start()
 			li.ctl = srv
 		}
 	}
-	delete(r.byName, old.name)
-	r.markLetGo(old.name)
+	delete(r.byName, old.Name())
+	r.markLetGo(old.Name())
 	if r.metrics != nil {
-		r.metrics.Rename(old.name, li.name) // no series under the old name
+		r.metrics.Rename(old.Name(), li.Name()) // no series under the old name
 	}
-	r.byName[li.name] = li
-	delete(r.letGoNames, li.name)
+	r.byName[li.Name()] = li
+	delete(r.letGoNames, li.Name())
 	ifaces = slices.DeleteFunc(ifaces, func(x *liveIface) bool { return x == old })
 	r.added = slices.DeleteFunc(r.added, func(x *liveIface) bool { return x == old })
 	ifaces, r.added = append(ifaces, li), append(r.added, li)
 	r.publishNames(ifaces)
 	start(li)
-	ev := engine.LinkChanged{Interface: le.Name, Was: old.name, At: r.clk.Stamp(le.At).UTC(), Ifindex: le.Index, MAC: lldp.MAC(le.MAC), Up: le.Up, MTU: le.MTU, VLANs: r.vlansOn(le.Index)}
+	ev := engine.LinkChanged{Interface: le.Name, Was: old.Name(), At: r.clk.Stamp(le.At).UTC(), Ifindex: le.Index, MAC: lldp.MAC(le.MAC), Up: le.Up, MTU: le.MTU, VLANs: r.vlansOn(le.Index)}
 	r.writeTape(ev.At, poll.LinkRecord(ev))
 	return ifaces, append(evs, ev)
 }
@@ -173,7 +167,7 @@ func (r *liveRun) markLetGo(name string) {
 func (r *liveRun) publishNames(ifaces []*liveIface) {
 	names := make([]string, len(ifaces))
 	for i, li := range ifaces {
-		names[i] = li.name
+		names[i] = li.Name()
 	}
 	r.names.Store(&names)
 }

@@ -60,7 +60,7 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 		li.stop, li.done = stop, done
 		wg.Go(func() {
 			defer close(done)
-			li.capture(ctx, r.clk, r.events)
+			li.Capture(ctx, r.clk, r.events)
 		})
 	}
 	for _, li := range ifaces {
@@ -191,7 +191,7 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 			}
 			now := r.now()
 			for _, li := range ifaces {
-				r.apply(li.status(now))
+				r.apply(li.Status(now))
 			}
 			if r.replay == nil {
 				// An LLDP agent that started or exited changes what may
@@ -296,7 +296,7 @@ type pender interface{ Pending() bool }
 // backlog reports whether a frame waits in any capture socket.
 func backlog(ifaces []*liveIface) bool {
 	for _, li := range ifaces {
-		if p, ok := li.current().(pender); ok && p.Pending() {
+		if p, ok := li.Current().(pender); ok && p.Pending() {
 			return true
 		}
 	}
@@ -460,8 +460,8 @@ func (r *liveRun) carryOut(res host.Result, fresh bool) {
 	effects, status := slices.Clone(res.Effects), slices.Clone(res.Status)
 	now := r.h.Engine().Now()
 	for _, name := range status {
-		if li := r.byName[name]; li != nil && li.setMsg(&li.advErr, advertiseErr(r.h, name)) {
-			r.apply(li.status(now))
+		if li := r.byName[name]; li != nil && li.SetAdvErr(advertiseErr(r.h, name)) {
+			r.apply(li.Status(now))
 		}
 	}
 	r.runEffects(effects, now)
@@ -474,23 +474,21 @@ var advertiseErr = (*host.Host).AdvertiseErr
 // send transmits an agent's frame; once sent, the host sees it as this
 // host's outgoing LLDPDU (a packet socket never sees its own frames).
 func (r *liveRun) send(li *liveIface, f []byte, now time.Time) {
-	conn := li.current()
+	conn := li.Current()
 	if conn == nil {
 		return // down: nothing to send on; the next due frame retries
 	}
 	if err := conn.WriteFrame(f); err != nil {
-		if li.setTxErr("transmit: " + err.Error()) {
-			r.apply(li.status(now))
+		if li.SetTxErr("transmit: " + err.Error()) {
+			r.apply(li.Status(now))
 		}
 		return
 	}
-	li.mu.Lock()
-	li.sent++
-	li.mu.Unlock()
-	if li.setTxErr("") {
-		r.apply(li.status(now))
+	li.CountSent()
+	if li.SetTxErr("") {
+		r.apply(li.Status(now))
 	}
-	r.applyFrame(engine.FrameReceived{Interface: li.name, At: now, Outgoing: true, Data: f})
+	r.applyFrame(engine.FrameReceived{Interface: li.Name(), At: now, Outgoing: true, Data: f})
 }
 
 // finish has the agents' shutdown LLDPDUs sent and prints the final
@@ -499,7 +497,7 @@ func (r *liveRun) finish(ifaces []*liveIface) error {
 	now := r.now()
 	r.carryOut(r.h.StopAll(now), false)
 	for _, li := range ifaces {
-		r.apply(li.status(now))
+		r.apply(li.Status(now))
 	}
 	if r.cfg.JSON && r.err == nil {
 		if err := output.New(r.cfg.Out, output.JSON).Snapshot(r.h.Engine().Snapshot()); err != nil {

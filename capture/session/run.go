@@ -197,7 +197,7 @@ func Start(cfg Config) (rt *Runtime, err error) {
 		if err != nil {
 			return rt, fmt.Errorf("%s: %w", l.Name, err)
 		}
-		rt.ifaces = append(rt.ifaces, &liveIface{name: l.Name, link: l, conn: conn, kick: make(chan struct{}, 1), open: cfg.open})
+		rt.ifaces = append(rt.ifaces, newIface(l, conn, cfg.open))
 	}
 	var rec *pcap.Writer
 	switch cfg.Record {
@@ -241,8 +241,8 @@ func Start(cfg Config) (rt *Runtime, err error) {
 	}
 	now := r.now()
 	for _, li := range rt.ifaces {
-		r.byName[li.name] = li
-		r.applyLink(engine.LinkChanged{Interface: li.name, At: now, Ifindex: li.link.Index, MAC: li.link.MAC, Up: li.link.Up, MTU: li.link.MTU})
+		r.byName[li.Name()] = li
+		r.applyLink(engine.LinkChanged{Interface: li.Name(), At: now, Ifindex: li.link.Index, MAC: li.link.MAC, Up: li.link.Up, MTU: li.link.MTU})
 	}
 	for _, l := range over {
 		// The engine counts them: the too-many-interfaces diagnostic.
@@ -258,8 +258,8 @@ func Start(cfg Config) (rt *Runtime, err error) {
 		// control socket (its requests wait in r.control until the loop
 		// runs), the first LLDPDU.
 		for _, li := range rt.ifaces {
-			if _, err := r.startAgent(li.name, now); err != nil {
-				return rt, fmt.Errorf("%s: %w", li.name, err)
+			if _, err := r.startAgent(li.Name(), now); err != nil {
+				return rt, fmt.Errorf("%s: %w", li.Name(), err)
 			}
 		}
 	}
@@ -486,15 +486,8 @@ type clock interface {
 }
 
 // A Conn is an interface's capture socket: a *capture.Live, or the
-// host end of the demo's in-memory link.
-type Conn interface {
-	ReadFrame(ctx context.Context) (capture.Frame, error)
-	WriteFrame(b []byte) error
-	Stats() (capture.LiveStats, error)
-	Close() error
-}
-
-var _ Conn = (*capture.Live)(nil)
+// host end of the demo's in-memory link (capture.Conn).
+type Conn = capture.Conn
 
 // open opens the capture socket of an interface: capture.OpenLive unless a
 // demo link stands in for it.

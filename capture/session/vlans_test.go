@@ -16,7 +16,7 @@ import (
 // that interface a LinkChanged with its VLANs now; one on an interface
 // not captured, or a change that moves no VLAN, gives none.
 func TestVLANChange(t *testing.T) {
-	r := &liveRun{byName: map[string]*liveIface{"eth0": {name: "eth0"}}, clk: capture.Clock{}}
+	r := &liveRun{byName: map[string]*liveIface{"eth0": newIface(capture.Link{Name: "eth0"}, nil, nil)}, clk: capture.Clock{}}
 	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	ev := func(name string, idx, vlan, parent int, removed bool) capture.LinkEvent {
 		return capture.LinkEvent{Link: capture.Link{Name: name, Index: idx, Up: true, MTU: 9000, VLAN: vlan, Parent: parent}, Removed: removed, At: at}
