@@ -42,7 +42,7 @@ func (r *renderer) screen() string {
 func (r *renderer) body(p plan) string {
 	pn := func(x pane) string { b := p.boxes[x]; return r.pane(x, b.w, b.h) }
 	var out []string
-	for _, row := range p.stack {
+	for _, row := range p.stack() {
 		s := ""
 		if len(row.panes) == 1 {
 			s = pn(row.panes[0])

@@ -35,7 +35,7 @@ func (r *renderer) regions(p plan) map[pane]rect {
 		}
 		y += h
 	}
-	for _, sr := range p.stack {
+	for _, sr := range p.stack() {
 		row(sr.h, sr.panes...)
 	}
 	return out

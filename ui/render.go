@@ -73,20 +73,52 @@ type plan struct {
 	under   bool
 	headerH int
 	statusH int
-	// stack is the layout's rows of panes, top down: body draws them and
-	// regions finds them.
-	stack []stackRow
+	// rows[:nrows] are the layout's rows of panes, top down: body draws
+	// them and regions finds them (an array: a plan is made every frame
+	// and allocates nothing).
+	rows  [maxRows]stackRow
+	nrows int
 }
 
-// slotRows are the rows of the log's place of the medium and wide
+// maxRows is the most rows a layout has (the medium one: ETS | PFC,
+// APP | Peers, the log, the Lossless pane, the diagnostics).
+const maxRows = 5
+
+// stack returns the plan's rows.
+func (p *plan) stack() []stackRow { return p.rows[:p.nrows] }
+
+// add appends a row of h lines holding panes; a row of no lines is left
+// out.
+func (p *plan) add(h int, panes []pane) {
+	if h > 0 {
+		p.rows[p.nrows] = stackRow{h, panes}
+		p.nrows++
+	}
+}
+
+// Rows' panes, shared by every plan (a plan only reads them): one pane
+// each (onePane), and the rows of several.
+var (
+	onePane = func() (s [numPanes][]pane) {
+		for p := range s {
+			s[p] = []pane{pane(p)}
+		}
+		return s
+	}()
+	rowETSPFC    = []pane{paneETS, panePFC}
+	rowETSPFCApp = []pane{paneETS, panePFC, paneApp}
+	rowAppPeers  = []pane{paneApp, panePeers}
+	rowDiagPeers = []pane{paneDiag, panePeers}
+)
+
+// addSlot adds the rows of the log's place of the medium and wide
 // layouts: its pane, and the Lossless pane under the log when they share
 // it (splitSlot).
-func (p *plan) slotRows() []stackRow {
-	rows := []stackRow{{p.boxes[p.slot].h, []pane{p.slot}}}
+func (p *plan) addSlot() {
+	p.add(p.boxes[p.slot].h, onePane[p.slot])
 	if p.under {
-		rows = append(rows, stackRow{p.boxes[paneLossless].h, []pane{paneLossless}})
+		p.add(p.boxes[paneLossless].h, onePane[paneLossless])
 	}
-	return rows
 }
 
 // A stackRow is a row of a layout: its height and its panes, left to
@@ -263,9 +295,9 @@ func (r *renderer) plan() plan {
 		if p.bodyH-etsH-pfcH < 3 { // narrow titles wrapped: ETS gives way
 			etsH = 0
 		}
-		r.stackRow(&p, etsH, paneETS)
-		r.stackRow(&p, pfcH, panePFC)
-		r.stackRow(&p, p.bodyH-etsH-pfcH, p.slot)
+		r.stackRow(&p, etsH, onePane[paneETS])
+		r.stackRow(&p, pfcH, onePane[panePFC])
+		r.stackRow(&p, p.bodyH-etsH-pfcH, onePane[p.slot])
 	case modeShort:
 		r.planShort(&p)
 	case modeMedium:
@@ -289,8 +321,10 @@ func (r *renderer) plan() plan {
 		p.boxes[p.slot] = box{w, logH}
 		p.boxes[paneDiag] = box{w, h4}
 		r.splitSlot(&p, w)
-		p.stack = append([]stackRow{{h1, []pane{paneETS, panePFC}}, {h2, []pane{paneApp, panePeers}}}, p.slotRows()...)
-		p.stack = append(p.stack, stackRow{h4, []pane{paneDiag}})
+		p.add(h1, rowETSPFC)
+		p.add(h2, rowAppPeers)
+		p.addSlot()
+		p.add(h4, onePane[paneDiag])
 	case modeWide:
 		etsW := w - pfcWideWidth - appWideWidth - 2*sepWidth
 		h1 := max(r.content(paneETS, etsW).need(), r.content(panePFC, pfcWideWidth).need(), r.content(paneApp, appWideWidth).need())
@@ -319,8 +353,9 @@ func (r *renderer) plan() plan {
 		p.boxes[paneDiag] = box{diagW, h3}
 		p.boxes[panePeers] = box{peersW, h3}
 		r.splitSlot(&p, w)
-		p.stack = append([]stackRow{{h1, []pane{paneETS, panePFC, paneApp}}}, p.slotRows()...)
-		p.stack = append(p.stack, stackRow{h3, []pane{paneDiag, panePeers}})
+		p.add(h1, rowETSPFCApp)
+		p.addSlot()
+		p.add(h3, rowDiagPeers)
 	}
 	return p
 }
@@ -333,10 +368,10 @@ const shortSlotMin = 6
 // separator on, the short layout puts them side by side.
 const etsCompactW, pfcCompactW = 74, 61
 
-// stackRow adds a row of h lines to the plan's stack: the panes side by
-// side (two: ETS | PFC, with a separator), or one of the whole width.
-// A row of no lines is left out.
-func (r *renderer) stackRow(p *plan, h int, panes ...pane) {
+// stackRow adds a row of h lines to the plan: the panes side by side
+// (two: ETS | PFC, with a separator), or one of the whole width. A row of
+// no lines is left out.
+func (r *renderer) stackRow(p *plan, h int, panes []pane) {
 	if h <= 0 {
 		return
 	}
@@ -347,7 +382,7 @@ func (r *renderer) stackRow(p *plan, h int, panes ...pane) {
 		p.boxes[paneETS] = box{r.w - pfcW - sepWidth, h}
 		p.boxes[panePFC] = box{pfcW, h}
 	}
-	p.stack = append(p.stack, stackRow{h, panes})
+	p.add(h, panes)
 }
 
 // planShort lays out a screen under shortHeight lines: the focused pane
@@ -358,14 +393,14 @@ func (r *renderer) planShort(p *plan) {
 	w, body := r.w, p.bodyH
 	p.slot = r.vs.focus
 	if p.slot == paneETS || p.slot == panePFC {
-		r.stackRow(p, body, p.slot)
+		r.stackRow(p, body, onePane[p.slot])
 		return
 	}
 	if w >= etsCompactW+sepWidth+pfcCompactW {
 		h := max(r.content(paneETS, w-pfcCompactW-sepWidth).need(), r.content(panePFC, pfcCompactW).need())
 		if body-h >= shortSlotMin {
-			r.stackRow(p, h, paneETS, panePFC)
-			r.stackRow(p, body-h, p.slot)
+			r.stackRow(p, h, rowETSPFC)
+			r.stackRow(p, body-h, onePane[p.slot])
 			return
 		}
 	}
@@ -376,9 +411,9 @@ func (r *renderer) planShort(p *plan) {
 	if pfcH == 0 || body-pfcH-etsH < shortSlotMin {
 		etsH = 0
 	}
-	r.stackRow(p, etsH, paneETS)
-	r.stackRow(p, pfcH, panePFC)
-	r.stackRow(p, body-etsH-pfcH, p.slot)
+	r.stackRow(p, etsH, onePane[paneETS])
+	r.stackRow(p, pfcH, onePane[panePFC])
+	r.stackRow(p, body-etsH-pfcH, onePane[p.slot])
 }
 
 // Sizes of a shared log place (splitSlot): the log keeps at least
