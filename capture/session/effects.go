@@ -77,16 +77,13 @@ func (r *liveRun) offLoop(ans chan<- written, write func() written, report func(
 	})
 }
 
-// writer returns the run's kernel writer: DCB netlink on a request
-// socket of each write's own (not the -w recorder's: a write is no
-// reading round), rdma_cm's configfs under the sysfs root or the
-// simulated NIC's.
-func (r *liveRun) writer() *kernel.Writer {
-	if r.kw != nil {
-		return r.kw
-	}
+// newWriter returns the run's kernel writer (built once, with the run:
+// the write goroutines share it): DCB netlink on a request socket of each
+// write's own (not the -w recorder's: a write is no reading round),
+// rdma_cm's configfs under the sysfs root or the simulated NIC's.
+func newWriter(cfg *Config) *kernel.Writer {
 	var dial func() (kernel.Client, func(), error)
-	if d := r.cfg.Dialers.DCB; d != nil {
+	if d := cfg.Dialers.DCB; d != nil {
 		dial = func() (kernel.Client, func(), error) {
 			c, err := d(nil)
 			if err != nil {
@@ -95,23 +92,22 @@ func (r *liveRun) writer() *kernel.Writer {
 			return c, func() { c.Close() }, nil
 		}
 	}
-	fs := r.cfg.ConfigFS
+	fs := cfg.ConfigFS
 	if fs == nil {
-		root := r.cfg.SysfsRoot
+		root := cfg.SysfsRoot
 		if root == "" {
 			root = "/sys"
 		}
 		fs = rdma.DirWriter(root)
 	}
-	r.kw = kernel.NewWriter(dial, fs)
-	return r.kw
+	return kernel.NewWriter(dial, fs)
 }
 
 // writeKernel writes p and willing to iface's NIC through DCB netlink
 // (kernel.Apply: one read, only the features that differ written with
 // DCB_CMD_IEEE_SET, one read back) and returns what happened.
 func (r *liveRun) writeKernel(iface string, p *dcb.Params, willing *bool) engine.WriteResult {
-	res, err := r.writer().Apply(iface, p, willing)
+	res, err := r.kw.Apply(iface, p, willing)
 	if err != nil {
 		return kernel.Failed(iface, err)
 	}
@@ -121,7 +117,7 @@ func (r *liveRun) writeKernel(iface string, p *dcb.Params, willing *bool) engine
 // writeQoS writes a host QoS change on iface (kernel.ApplyQoS: read
 // back) and returns what happened.
 func (r *liveRun) writeQoS(iface string, c qos.Change) qos.WriteResult {
-	res, err := r.writer().ApplyQoS(iface, c)
+	res, err := r.kw.ApplyQoS(iface, c)
 	if err != nil {
 		return kernel.QoSFailed(iface, err)
 	}

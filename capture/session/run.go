@@ -432,7 +432,7 @@ func newLiveRun(cfg *Config, rec *pcap.Writer) (*liveRun, error) {
 	if cfg.Replay == "" {
 		eventHost = ac.SystemName
 	}
-	return &liveRun{cfg: cfg, h: h, out: eventPrinter(cfg, eventHost), rec: rec,
+	return &liveRun{cfg: cfg, h: h, kw: newWriter(cfg), out: eventPrinter(cfg, eventHost), rec: rec,
 		events: make(chan engine.Event, 1024), taped: make(chan poll.Taped, 64), byName: map[string]*liveIface{}, linkEvents: make(chan capture.LinkEvent, 64),
 		control: make(chan control.Call), calls: make(chan loopCall), stopped: make(chan struct{}), clk: cfg.Clock,
 		publisher: publisher{every: cfg.Clock.Real(freshEvery)}}, nil
@@ -542,7 +542,7 @@ type liveRun struct {
 	// letGo closes the sockets of interfaces let go; Close waits for it.
 	letGo sync.WaitGroup
 	// writes are the kernel writes under way (runEffects); Close waits
-	// for them. kw is the run's kernel writer (writer); answer, the
+	// for them. kw is the run's kernel writer (newWriter); answer, the
 	// channel of the operator's write whose effects are being carried
 	// out (takeAnswer).
 	writes sync.WaitGroup
