@@ -287,7 +287,7 @@ func (m *Model) openDetail() {
 		d(m)
 		return
 	}
-	m.vs.status = statusLine{text: detailHint()}
+	m.vs.status = statusLine{text: detailHint}
 }
 
 // focusKey moves the focus to the pane whose key msg is (paneTable's

@@ -3,6 +3,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -23,8 +24,10 @@ func TestPaneTable(t *testing.T) {
 	if diff := cmp.Diff([]pane{paneLog, paneLossless}, slotPanes(false)); diff != "" {
 		t.Errorf("the log's place's panes (-want +got):\n%s", diff)
 	}
-	if got, want := detailHint(), "enter shows details in the Log, Peers and Diagnostics panes (tab to focus one)"; got != want {
-		t.Errorf("detail hint %q, want %q", got, want)
+	for _, k := range paneTable {
+		if named := strings.Contains(detailHint, " "+k.name); named != (k.detail != nil) {
+			t.Errorf("pane %s: detail %v, but Enter's hint %q names it: %v", k.name, k.detail != nil, detailHint, named)
+		}
 	}
 	if got := tabName(paneDiag); got != "Diag" {
 		t.Errorf("the Diagnostics pane's tab: %q", got)
