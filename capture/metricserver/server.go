@@ -102,6 +102,24 @@ type Listen struct {
 // Enabled reports whether l asks for an endpoint.
 func (l Listen) Enabled() bool { return len(l.Addrs) > 0 || l.SystemdSocket }
 
+// Start serves c's metrics as Serve does, on a registry of its own, for
+// the command line: its errors name the flag at fault ("--web.config.file
+// FILE: cause", "--metrics ADDR: cause").
+func Start(l Listen, c prometheus.Collector) (*Server, error) {
+	reg := prometheus.NewRegistry()
+	if err := reg.Register(c); err != nil {
+		return nil, fmt.Errorf("--metrics: %w", err)
+	}
+	srv, err := Serve(l, reg)
+	if ce, ok := errors.AsType[*ConfigError](err); ok {
+		return nil, fmt.Errorf("--web.config.file %s: %s", ce.File, ce.Msg)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("--metrics %w", err)
+	}
+	return srv, nil
+}
+
 // Serve listens as l says and serves reg's metrics at /metrics, and one
 // line saying so at /, until Close. Only GET and HEAD are answered (405
 // Method Not Allowed otherwise: a scrape never changes anything). A

@@ -55,8 +55,12 @@ func (s *Source) Real(d time.Duration) time.Duration { return d }
 // Stamp returns t: frames carry capture time already.
 func (s *Source) Stamp(t time.Time) time.Time { return t }
 
-// Progress returns the replay's progress, its position at the clock.
+// Progress returns the replay's progress, its position at the clock;
+// zero for a nil Source (a live run).
 func (s *Source) Progress() Progress {
+	if s == nil {
+		return Progress{}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.progressLocked()

@@ -251,8 +251,14 @@ func (s *Source) SetPlayer(reset func(context.Context)) {
 	s.interactive, s.reset = reset != nil, reset
 }
 
-// Player returns the replay's controls for the screen (ui.Player).
-func (s *Source) Player() *Player { return &Player{s: s} }
+// Player returns the replay's controls for the screen (ui.Player); nil
+// for a nil Source (a live run).
+func (s *Source) Player() *Player {
+	if s == nil {
+		return nil
+	}
+	return &Player{s: s}
+}
 
 // A Player controls a replay from the screen. Its methods return at once;
 // the replay's progress (Progress, posted) shows the effect.

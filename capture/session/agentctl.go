@@ -216,39 +216,22 @@ func (r *liveRun) startAgent(iface string, now time.Time) (operator.AgentChange,
 	if plan.Ifindex == 0 {
 		plan.Ifindex = li.link.Index
 	}
-	var srv *control.Server
-	if !r.cfg.NoControl {
-		if srv, err = control.Listen(control.RunDir(), iface, r.control); err != nil {
-			return operator.AgentChange{}, err
-		}
+	// One agent per kernel interface and network namespace, whatever the
+	// run directory (an in-memory demo link is no kernel interface).
+	seat, warn, err := control.Take(control.RunDir(), iface, plan.Ifindex, !r.cfg.NoControl, r.cfg.Open == nil, r.control)
+	if err != nil {
+		return operator.AgentChange{}, err
 	}
-	var lock *control.AgentLock
-	if r.cfg.Open == nil {
-		// A kernel interface: one agent on it per network namespace,
-		// whatever the run directory (an in-memory demo link is no
-		// kernel interface).
-		if lock, err = control.LockAgent(plan.Ifindex, iface); err != nil {
-			if srv != nil {
-				srv.Close()
-			}
-			return operator.AgentChange{}, err
-		}
-		if w := lock.Squatter(); w != "" {
-			fmt.Fprintf(r.cfg.Warn, "dcbtop: warning: %s\n", w)
-		}
+	if warn != "" {
+		fmt.Fprintf(r.cfg.Warn, "dcbtop: warning: %s\n", warn)
 	}
 	started, res, err := r.h.StartAgent(plan, now)
 	if err != nil {
-		if srv != nil {
-			srv.Close()
-		}
-		lock.Release()
+		seat.Close()
 		return operator.AgentChange{}, err
 	}
-	if srv != nil {
-		srv.Start()
-	}
-	li.ctl, li.lock = srv, lock
+	seat.Start()
+	li.seat = seat
 	r.carryOut(res, false)
 	return operator.AgentChange{Started: true, Interval: started.Interval, TTL: started.TTL, Willing: started.Willing, From: started.From}, nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/capture/control"
+	"github.com/dcbtop/dcbtop/capture/feed"
 	"github.com/dcbtop/dcbtop/capture/operator"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/dcb"
@@ -28,7 +29,7 @@ func TestSetAgentRuntime(t *testing.T) {
 	dir := testbed.ShortTempDir(t)
 	t.Setenv(control.EnvRunDir, dir)
 	r := mustLiveRun(t, &Config{Screen: true, TxInterval: time.Second, Force: true, Willing: true})
-	r.feed = NewFeed()
+	r.pub.Feed = feed.New()
 	li := newIface(linkOf("h0", testMAC), nil, nil)
 	r.byName["h0"] = li
 	now := time.Now().UTC()
@@ -36,7 +37,7 @@ func TestSetAgentRuntime(t *testing.T) {
 	r.apply(engine.FrameReceived{Interface: "h0", At: now, Data: peerFrame(t, 120)})
 	r.flush()
 	stop := serveLoop(r)
-	b := operator.NewBackend(t.TempDir(), r.feed.Snapshot, r)
+	b := operator.NewBackend(t.TempDir(), r.pub.Feed.Snapshot, r)
 	if c := snaptest.Iface(t, mustSnap(t, r), "h0").Caps; c.CanWrite || !c.CanAgent {
 		t.Fatalf("before: %+v, want only the agent allowed", c)
 	}
@@ -91,7 +92,7 @@ func linkOf(name string, mac lldp.MAC) capture.Link {
 // mustSnap returns the latest snapshot r published.
 func mustSnap(t *testing.T, r *liveRun) engine.Snapshot {
 	t.Helper()
-	s, ok := r.feed.Snapshot()
+	s, ok := r.pub.Feed.Snapshot()
 	if !ok {
 		t.Fatal("no snapshot published")
 	}

@@ -528,20 +528,6 @@ func TestAgentCannotAdvertise(t *testing.T) {
 	}
 }
 
-// --local with more APP entries than one TLV carries is refused at start,
-// in one line naming the limit.
-func TestLoadLocalAppLimit(t *testing.T) {
-	path := testbed.WriteFile(t, "a169.json", `{"app":[`+appEntries(169)+`]}`)
-	_, err := loadLocal(path)
-	want := path + ": invalid parameters: app: 169 APP entries do not fit in one APP TLV (at most 168: its value is limited to 511 bytes)"
-	if err == nil || err.Error() != want {
-		t.Errorf("loadLocal: %v, want %q", err, want)
-	}
-	if _, err := loadLocal(testbed.WriteFile(t, "a168.json", `{"app":[`+appEntries(168)+`]}`)); err != nil {
-		t.Errorf("168 entries: %v", err)
-	}
-}
-
 // One undo for the run: an apply from the screen through dcbtop's agent is
 // recorded where the control socket's undo (and the kernel path's) looks,
 // and an undo from either side restores it once.

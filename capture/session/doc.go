@@ -18,8 +18,8 @@
 // the requests of the screen and of dcbtop's agent's control socket
 // (agentctl.go, control.go), the effects carried out (effects.go), the
 // readers polled beside the capture, which capture/poll holds (pollers.go,
-// what -w records of them: tape.go, otheragent.go) and the snapshots
-// published to the screen (feed.go).
+// what -w records of them: tape.go, otheragent.go); capture/feed publishes
+// the snapshots to the screen.
 //
 // What a run uses but does not hold lives elsewhere: the readers of the
 // host (capture/poll), the kernel writer (capture/kernel.Writer), the

@@ -32,7 +32,8 @@ func (r *liveRun) runEffects(effects []host.Effect, now time.Time) {
 			}
 		case host.Release:
 			if li := r.byName[e.Interface]; li != nil {
-				li.closeControl()
+				li.seat.Close()
+				li.seat = nil
 			}
 		case host.ProgramNIC:
 			// The Willing bit is left alone: what is advertised is the

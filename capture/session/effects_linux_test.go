@@ -11,6 +11,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/capture/counters"
 	"github.com/dcbtop/dcbtop/capture/dcbnl"
+	"github.com/dcbtop/dcbtop/capture/feed"
 	"github.com/dcbtop/dcbtop/capture/kernel/kerneltest"
 	"github.com/dcbtop/dcbtop/capture/operator"
 	"github.com/dcbtop/dcbtop/engine"
@@ -37,7 +38,7 @@ func TestScreenWritesThroughEffects(t *testing.T) {
 	f.State.AppTrust = []uint8{255} // trusts PCP
 	dial, clients := loggedDial(t, f)
 	r := mustLiveRun(t, &Config{Screen: true, Dialers: counters.Dialers{DCB: dial}, SysfsRoot: t.TempDir()})
-	r.feed = NewFeed()
+	r.pub.Feed = feed.New()
 	r.byName["nl"] = newIface(linkOf("nl", testMAC), nil, nil)
 	now := time.Now().UTC()
 	r.apply(engine.LinkChanged{Interface: "nl", At: now, Ifindex: 2, MAC: testMAC, Up: true})
@@ -45,7 +46,7 @@ func TestScreenWritesThroughEffects(t *testing.T) {
 	r.apply(engine.LocalChanged{Interface: "nl", At: now, Source: engine.SourceDCBNL, Params: agent.DefaultLocal(), Mode: "host agent, IEEE"})
 	r.flush()
 	stop := serveLoop(r)
-	b := operator.NewBackend(t.TempDir(), r.feed.Snapshot, r)
+	b := operator.NewBackend(t.TempDir(), r.pub.Feed.Snapshot, r)
 
 	text, err := b.Apply("nl", nil, &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}})
 	if err != nil || text != "applied through dcbnl and read back: PFC" {

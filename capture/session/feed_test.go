@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dcbtop/dcbtop/capture"
+	"github.com/dcbtop/dcbtop/capture/feed"
 	"github.com/dcbtop/dcbtop/capture/replay"
 	"github.com/dcbtop/dcbtop/engine/diag"
 
@@ -25,67 +26,16 @@ import (
 	"github.com/dcbtop/dcbtop/engine/lossless"
 )
 
-// TestSnapFeedCoalesces publishes faster than anyone reads: publish never
-// blocks, the reader gets the latest snapshot, and a concurrent reader
-// only ever sees newer ones.
-func TestSnapFeedCoalesces(t *testing.T) {
-	f := NewFeed()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for i := 1; i <= 1000; i++ {
-			f.Publish(engine.Snapshot{Generation: uint64(i)})
-		}
-	}()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("publish blocked without a reader")
-	}
-	if s := <-f.C(); s.Generation != 1000 {
-		t.Errorf("reader got generation %d, want the latest, 1000", s.Generation)
-	}
-	select {
-	case s := <-f.C():
-		t.Errorf("a second snapshot waited: generation %d", s.Generation)
-	default:
-	}
-	if s, ok := f.Snapshot(); !ok || s.Generation != 1000 {
-		t.Errorf("latest for the backend: %d, %v", s.Generation, ok)
-	}
-
-	// A reader racing the producer: strictly increasing, ending with the
-	// last one.
-	f = NewFeed()
-	got := make(chan []uint64)
-	go func() {
-		var seen []uint64
-		for s := range f.C() {
-			seen = append(seen, s.Generation)
-		}
-		got <- seen
-	}()
-	for i := 1; i <= 20000; i++ {
-		f.Publish(engine.Snapshot{Generation: uint64(i)})
-	}
-	f.Close()
-	f.Publish(engine.Snapshot{Generation: 99999}) // after close: ignored
-	seen := <-got
-	if len(seen) == 0 || seen[len(seen)-1] != 20000 || !slices.IsSorted(seen) || len(slices.Compact(slices.Clone(seen))) != len(seen) {
-		t.Errorf("reader saw %d snapshots, last %v; want increasing generations ending with 20000", len(seen), seen[len(seen)-1:])
-	}
-}
-
 // TestLiveFlush checks when the engine goroutine publishes: after an event
 // that changed the engine (an indication, a link or capture status
 // change), not after one that did not.
 func TestLiveFlush(t *testing.T) {
 	r := mustLiveRun(t, &Config{Screen: true})
-	r.feed = NewFeed()
+	r.pub.Feed = feed.New()
 	r.byName["h0"] = newIface(capture.Link{Name: "h0"}, nil, nil)
 	take := func() (engine.Snapshot, bool) {
 		select {
-		case s := <-r.feed.C():
+		case s := <-r.pub.Feed.C():
 			return s, true
 		default:
 			return engine.Snapshot{}, false
@@ -111,17 +61,17 @@ func TestLiveFlush(t *testing.T) {
 		t.Fatalf("after the first receipt: %v, %+v", ok, s)
 	}
 	// An identical LLDPDU changes nothing but the peer's TTL: published,
-	// but not more often than every freshEvery.
+	// but not more often than every feed.FreshEvery.
 	r.apply(engine.FrameReceived{Interface: "h0", At: now.Add(4 * time.Second), Data: frame})
-	r.lastPub = time.Now()
+	r.pub.LastPub = time.Now()
 	r.flush()
 	if _, ok := take(); ok {
-		t.Errorf("an identical LLDPDU published a snapshot within %v of the last", freshEvery)
+		t.Errorf("an identical LLDPDU published a snapshot within %v of the last", feed.FreshEvery)
 	}
-	r.lastPub = time.Now().Add(-freshEvery)
+	r.pub.LastPub = time.Now().Add(-feed.FreshEvery)
 	r.flush()
 	if s, ok := take(); !ok || !s.Interfaces[0].Peers[0].LastSeen.Equal(now.Add(4*time.Second)) {
-		t.Errorf("the refreshed peer was not published after %v: %v", freshEvery, ok)
+		t.Errorf("the refreshed peer was not published after %v: %v", feed.FreshEvery, ok)
 	}
 	r.flush()
 	if _, ok := take(); ok {
@@ -134,20 +84,20 @@ func TestLiveFlush(t *testing.T) {
 	}
 	// Counts only (the agent's frames sent, a counters sample): published
 	// with the next refresh, not with a redraw of their own.
-	r.lastPub = time.Now()
+	r.pub.LastPub = time.Now()
 	r.apply(engine.CaptureStatus{Interface: "h0", At: now.Add(6 * time.Second), Err: "boom", Sent: 7})
 	r.apply(engine.CountersSampled{Interface: "h0", At: now.Add(6 * time.Second), Interval: time.Second, RDMA: []lossless.RDMAPortSample{}})
 	r.flush()
 	if _, ok := take(); ok {
-		t.Errorf("counts published within %v of the last snapshot", freshEvery)
+		t.Errorf("counts published within %v of the last snapshot", feed.FreshEvery)
 	}
-	r.lastPub = time.Now().Add(-freshEvery)
+	r.pub.LastPub = time.Now().Add(-feed.FreshEvery)
 	r.flush()
 	if s, ok := take(); !ok || s.Interfaces[0].Capture.FramesSent != 7 || s.Interfaces[0].Counters == nil {
-		t.Errorf("the counts were not published after %v: %v", freshEvery, ok)
+		t.Errorf("the counts were not published after %v: %v", feed.FreshEvery, ok)
 	}
 	// A capture error that clears is published at once.
-	r.lastPub = time.Now()
+	r.pub.LastPub = time.Now()
 	r.apply(engine.CaptureStatus{Interface: "h0", At: now.Add(7 * time.Second), Sent: 8})
 	r.flush()
 	if s, ok := take(); !ok || slices.ContainsFunc(s.Interfaces[0].Diagnostics, func(d diag.Diagnostic) bool { return d.Code == diag.CodeCaptureError }) {
@@ -357,7 +307,7 @@ func TestArmAging(t *testing.T) {
 
 func testArmAging(t *testing.T) {
 	r := mustLiveRun(t, &Config{Screen: true})
-	r.feed = NewFeed()
+	r.pub.Feed = feed.New()
 	defer func() {
 		if r.wake != nil {
 			r.wake.Stop()
@@ -366,14 +316,14 @@ func testArmAging(t *testing.T) {
 	now := t0()
 	r.apply(engine.LinkChanged{Interface: "h0", At: now, Ifindex: 2, MAC: testMAC, Up: true})
 	r.flush()
-	<-r.feed.C()
+	<-r.pub.Feed.C()
 	if !r.agingAt.IsZero() || r.wakeC != nil {
 		t.Fatal("the run's timer is armed with nothing ageing")
 	}
 	r.apply(engine.FrameReceived{Interface: "h0", At: now.Add(time.Second), Data: peerFrame(t, 120)})
 	before := time.Now()
 	r.flush()
-	<-r.feed.C()
+	<-r.pub.Feed.C()
 	if r.agingAt.IsZero() || r.wakeC == nil {
 		t.Fatal("a peer counts down, and the run's timer is not armed")
 	}
@@ -383,9 +333,9 @@ func testArmAging(t *testing.T) {
 	// The timer fires late; the next is due a second after this one was.
 	due := r.agingAt
 	r.apply(engine.Tick{At: now.Add(2 * time.Second)})
-	r.dirty, r.agingFired = true, true
+	r.pub.Dirty, r.agingFired = true, true
 	r.flush()
-	<-r.feed.C()
+	<-r.pub.Feed.C()
 	if !r.agingAt.Equal(due.Add(time.Second)) {
 		t.Errorf("next aging snapshot due at %v, want %v (a second after the last was due)", r.agingAt, due.Add(time.Second))
 	}
@@ -393,14 +343,14 @@ func testArmAging(t *testing.T) {
 	// error two TTLs later), then nothing does and the timer stops.
 	r.apply(engine.FrameReceived{Interface: "h0", At: now.Add(3 * time.Second), Data: peerFrame(t, 0)})
 	r.flush()
-	<-r.feed.C()
+	<-r.pub.Feed.C()
 	if r.agingAt.IsZero() || r.wakeC == nil {
 		t.Error("a lost peer ages, and the run's timer is not armed")
 	}
 	r.apply(engine.Tick{At: now.Add(3*time.Second + 241*time.Second)})
-	r.dirty = true
+	r.pub.Dirty = true
 	r.flush()
-	<-r.feed.C()
+	<-r.pub.Feed.C()
 	if !r.agingAt.IsZero() || r.wakeC != nil {
 		t.Error("the run's timer is still armed with nothing ageing")
 	}

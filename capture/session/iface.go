@@ -26,28 +26,15 @@ type liveIface struct {
 	// closed when that capture has returned.
 	stop context.CancelFunc
 	done <-chan struct{}
-	// ctl is the agent's control socket (nil without an agent), owned by
-	// the engine goroutine.
-	ctl *control.Server
-	// lock is held while the agent runs on a kernel interface: one agent
-	// per interface and network namespace (nil otherwise).
-	lock *control.AgentLock
+	// seat is the agent's control socket and lock (nil without an
+	// agent), owned by the engine goroutine.
+	seat *control.Seat
 }
 
 // newIface returns the captured interface of link l, its socket conn
 // (nil: none yet), which open opens again.
 func newIface(l capture.Link, conn Conn, open func(string) (Conn, error)) *liveIface {
 	return &liveIface{Port: capture.NewPort(l.Name, conn, open), link: l}
-}
-
-// closeControl closes the agent's control socket and gives its lock up.
-func (li *liveIface) closeControl() {
-	if li.ctl != nil {
-		li.ctl.Close()
-		li.ctl = nil
-	}
-	li.lock.Release()
-	li.lock = nil
 }
 
 // dropAll closes the interfaces' sockets together (capture.Port.Drop

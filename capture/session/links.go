@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/dcbtop/dcbtop/capture"
-	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/capture/poll"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -80,7 +79,7 @@ func (r *liveRun) linkChange(le capture.LinkEvent, ifaces []*liveIface, start fu
 		ifaces = append(ifaces, li)
 		r.publishNames(ifaces)
 		start(li)
-	case le.Removed && r.dynamic && li.ctl == nil:
+	case le.Removed && r.dynamic && li.seat == nil:
 		li.stop()
 		r.letGo.Go(li.Drop) // not on the loop: a close waits ~10 ms
 		delete(r.byName, li.Name())
@@ -91,7 +90,7 @@ func (r *liveRun) linkChange(le capture.LinkEvent, ifaces []*liveIface, start fu
 	default:
 		li.Kick()
 	}
-	ev := engine.LinkChanged{Interface: le.Name, At: r.clk.Stamp(le.At).UTC(), Ifindex: le.Index, MAC: lldp.MAC(le.MAC), Up: le.Up, Removed: le.Removed, MTU: le.MTU, VLANs: r.vlansOn(le.Index)}
+	ev := engine.LinkChanged{Interface: le.Name, At: r.clk.Stamp(le.At).UTC(), Ifindex: le.Index, MAC: lldp.MAC(le.MAC), Up: le.Up, Removed: le.Removed, MTU: le.MTU, VLANs: r.links.VLANsOn(le.Index)}
 	r.writeTape(ev.At, poll.LinkRecord(ev))
 	return ifaces, append(evs, ev)
 }
@@ -126,17 +125,9 @@ func (r *liveRun) rename(old *liveIface, le capture.LinkEvent, ifaces []*liveIfa
 	old.stop()
 	li := newIface(le.Link, nil, r.cfg.open)
 	li.TakeOver(old.Port, old.done)
-	li.lock, old.lock = old.lock, nil
-	if old.ctl != nil {
-		old.ctl.Close()
-		old.ctl = nil
-		srv, err := control.Listen(control.RunDir(), li.Name(), r.control)
-		if err != nil {
-			fmt.Fprintf(r.cfg.Warn, "dcbtop: warning: %s (was %s): dcbtop apply cannot reach the agent: %v\n", li.Name(), old.Name(), err)
-		} else {
-			srv.Start()
-			li.ctl = srv
-		}
+	li.seat, old.seat = old.seat, nil
+	if err := li.seat.Rename(li.Name()); err != nil {
+		fmt.Fprintf(r.cfg.Warn, "dcbtop: warning: %s (was %s): dcbtop apply cannot reach the agent: %v\n", li.Name(), old.Name(), err)
 	}
 	delete(r.byName, old.Name())
 	r.markLetGo(old.Name())
@@ -150,7 +141,7 @@ func (r *liveRun) rename(old *liveIface, le capture.LinkEvent, ifaces []*liveIfa
 	ifaces, r.added = append(ifaces, li), append(r.added, li)
 	r.publishNames(ifaces)
 	start(li)
-	ev := engine.LinkChanged{Interface: le.Name, Was: old.Name(), At: r.clk.Stamp(le.At).UTC(), Ifindex: le.Index, MAC: lldp.MAC(le.MAC), Up: le.Up, MTU: le.MTU, VLANs: r.vlansOn(le.Index)}
+	ev := engine.LinkChanged{Interface: le.Name, Was: old.Name(), At: r.clk.Stamp(le.At).UTC(), Ifindex: le.Index, MAC: lldp.MAC(le.MAC), Up: le.Up, MTU: le.MTU, VLANs: r.links.VLANsOn(le.Index)}
 	r.writeTape(ev.At, poll.LinkRecord(ev))
 	return ifaces, append(evs, ev)
 }

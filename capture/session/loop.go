@@ -129,7 +129,7 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 				r.flush()
 				return cmp.Or(readErr, err)
 			}
-			r.dirty = true
+			r.pub.Dirty = true
 		case ev := <-r.events:
 			if _, ok := ev.(engine.FrameReceived); ok {
 				r.apply(ev)
@@ -179,7 +179,7 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 			if !r.agingAt.IsZero() && !time.Now().Before(r.agingAt) {
 				// A second since the last snapshot, and the clock alone
 				// changes what it shows: publish one taken now.
-				r.dirty, r.agingFired = true, true
+				r.pub.Dirty, r.agingFired = true, true
 			}
 		case <-replayTick:
 			r.settle(ifaces)
@@ -209,10 +209,10 @@ func (r *liveRun) loop(ctx context.Context, ifaces []*liveIface) error {
 
 // flush publishes a snapshot to the screen when the engine changed since
 // the last one, or a frame refreshed a peer and the last one is older
-// than freshEvery; then arms the run's timer.
+// than feed.FreshEvery; then arms the run's timer.
 func (r *liveRun) flush() {
 	now := time.Now()
-	if r.publisher.flush(now, r.h.Engine()) {
+	if r.pub.Flush(now, r.h.Engine()) {
 		r.armAging(now)
 	}
 	r.arm(now)
@@ -242,7 +242,7 @@ func (r *liveRun) armAging(now time.Time) {
 // arm sets the run's one timer for the earliest of: the host's next wake
 // (a deadline of the engine or an agent's next LLDPDU, on the run's clock,
 // which the demo may run faster), the next aging snapshot, and the end
-// of the throttle on a refreshed peer (freshEvery). A replay moves its
+// of the throttle on a refreshed peer (feed.FreshEvery). A replay moves its
 // clock on its own tick instead (loop).
 func (r *liveRun) arm(now time.Time) {
 	var d time.Duration
@@ -260,8 +260,8 @@ func (r *liveRun) arm(now time.Time) {
 	if !r.agingAt.IsZero() {
 		at(r.agingAt)
 	}
-	if r.feed != nil && r.fresh {
-		at(r.lastPub.Add(r.freshAfter()))
+	if r.pub.Feed != nil && r.pub.Fresh {
+		at(r.pub.LastPub.Add(r.pub.FreshAfter()))
 	}
 	if !armed {
 		if r.wake != nil {
@@ -394,7 +394,7 @@ func (r *liveRun) apply(ev engine.Event) {
 // indication, as a counters sample, a capture status or this host's own
 // LLDPDU does when they only move counts, rates and ages; it then clears
 // res.Changed. The run publishes such a change with the next refresh
-// (fresh: at most freshEvery after the last snapshot, with the aging
+// (fresh: at most feed.FreshEvery after the last snapshot, with the aging
 // snapshot) rather than at once: the demo's simulated NIC sampled every
 // second cost a redraw of its own each second, 1.4 times 54a24de's demo
 // screen in make bench.
@@ -417,9 +417,7 @@ func (r *liveRun) applyFrame(fr engine.FrameReceived) {
 		if fr.Outgoing {
 			dir = capture.DirectionOutgoing
 		}
-		if err := r.rec.WriteFrame(capture.Frame{Interface: fr.Interface, At: fr.At, Dir: dir, Data: fr.Data}); err != nil && r.err == nil {
-			r.err = fmt.Errorf("%s: %w", r.cfg.Record, err)
-		}
+		r.fail(r.rec.Frame(capture.Frame{Interface: fr.Interface, At: fr.At, Dir: dir, Data: fr.Data}))
 	}
 	res := r.h.StepFrame(fr)
 	fresh := !fr.Outgoing
@@ -439,17 +437,17 @@ func (r *liveRun) carryOut(res host.Result, fresh bool) {
 		r.metrics.Observe(res.Indications)
 	}
 	if res.Changed {
-		r.dirty = true
+		r.pub.Dirty = true
 	}
 	for _, n := range res.Notices {
 		fmt.Fprintf(r.cfg.Warn, "dcbtop: warning: %s: %s\n", n.Code, n.Message)
 	}
 	if fresh {
-		r.fresh = true
+		r.pub.Fresh = true
 	}
 	if r.out != nil {
-		if err := r.out.Indications(res.Indications); err != nil && r.err == nil {
-			r.err = fmt.Errorf("write: %w", err)
+		if err := r.out.Indications(res.Indications); err != nil {
+			r.fail(fmt.Errorf("write: %w", err))
 		}
 	}
 	if len(res.Effects) == 0 && len(res.Status) == 0 {

@@ -42,9 +42,7 @@ func (r *liveRun) writeLearnt(ev engine.Event) {
 	}
 	rec, err := poll.LearntRecord(lc)
 	if err != nil {
-		if r.err == nil {
-			r.err = fmt.Errorf("%s: %w", r.cfg.Record, err)
-		}
+		r.fail(fmt.Errorf("%s: %w", r.cfg.Record, err))
 		return
 	}
 	r.writeTape(lc.At, rec)

@@ -23,11 +23,11 @@ var _ poll.Run = pollRun{}
 func (p pollRun) Now() time.Time                              { return p.r.now() }
 func (p pollRun) NewTicker(d time.Duration) *time.Ticker      { return p.r.clk.NewTicker(d) }
 func (p pollRun) Names() []string                             { return p.r.ifaceNames() }
-func (p pollRun) Tap() *tape.Tap                              { return p.r.newTap() }
+func (p pollRun) Tap() *tape.Tap                              { return p.r.rec.NewTap() }
 func (p pollRun) Apply(t poll.Taped)                          { p.r.applyTaped(t) }
 func (p pollRun) Send(ctx context.Context, t poll.Taped) bool { return p.r.sendTaped(ctx, t) }
 func (p pollRun) WriteRound(at time.Time, b tape.Begin, recs []tape.Record) {
-	p.r.writeRound(at, b, recs)
+	p.r.fail(p.r.rec.Round(at, b, recs))
 }
 
 // SendEvent hands ev to the loop; false once ctx is done.

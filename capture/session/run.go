@@ -7,7 +7,6 @@ package session
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -16,21 +15,20 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/capture/counters"
+	"github.com/dcbtop/dcbtop/capture/feed"
 	"github.com/dcbtop/dcbtop/capture/kernel"
 	"github.com/dcbtop/dcbtop/capture/metricserver"
 	"github.com/dcbtop/dcbtop/capture/operator"
 	"github.com/dcbtop/dcbtop/capture/output"
-	"github.com/dcbtop/dcbtop/capture/pcap"
+	"github.com/dcbtop/dcbtop/capture/paramfile"
 	"github.com/dcbtop/dcbtop/capture/poll"
 	"github.com/dcbtop/dcbtop/capture/rdma"
 	"github.com/dcbtop/dcbtop/capture/replay"
+	"github.com/dcbtop/dcbtop/capture/tape"
 	"github.com/dcbtop/dcbtop/engine"
-	"github.com/dcbtop/dcbtop/engine/agent"
 	"github.com/dcbtop/dcbtop/engine/dcb"
 	"github.com/dcbtop/dcbtop/engine/host"
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -173,8 +171,10 @@ func Start(cfg Config) (rt *Runtime, err error) {
 	if cfg.Agent {
 		// The agents start below (startAgent); a bad --local file or
 		// another agent is reported before anything opens.
-		if _, err := loadLocal(cfg.Local); err != nil {
-			return rt, err
+		if cfg.Local != "" {
+			if _, err := paramfile.Load(cfg.Local); err != nil {
+				return rt, err
+			}
 		}
 		if others := host.Transmitting(hostAgents()); len(others) > 0 && !cfg.Force {
 			return rt, fmt.Errorf("%s: another LLDP agent runs in this network namespace: %s; stop it, or use --force", links[0].Name, strings.Join(others, ", "))
@@ -182,7 +182,7 @@ func Start(cfg Config) (rt *Runtime, err error) {
 	}
 	rt.closers = append(rt.closers, func() error {
 		for _, li := range rt.ifaces {
-			li.closeControl()
+			li.seat.Close()
 		}
 		dropAll(rt.ifaces)
 		if rt.liveRun != nil {
@@ -199,25 +199,12 @@ func Start(cfg Config) (rt *Runtime, err error) {
 		}
 		rt.ifaces = append(rt.ifaces, newIface(l, conn, cfg.open))
 	}
-	var rec *pcap.Writer
-	switch cfg.Record {
-	case "":
-	case "-": // pcapng on standard output, as tcpdump -w -
-		if rec, err = pcap.NewWriter(cfg.Out); err != nil {
-			return rt, fmt.Errorf("-w -: %w", err)
+	var rec *tape.Recorder
+	if cfg.Record != "" {
+		if rec, err = tape.NewRecorder(cfg.Record, cfg.Out); err != nil {
+			return rt, err
 		}
-	default:
-		if rec, err = pcap.Create(cfg.Record); err != nil {
-			return rt, fmt.Errorf("%s: %w", cfg.Record, err)
-		}
-	}
-	if rec != nil {
-		rt.closers = append(rt.closers, func() error {
-			if err := rec.Close(); err != nil {
-				return fmt.Errorf("%s: %w", cfg.Record, err)
-			}
-			return nil
-		})
+		rt.closers = append(rt.closers, rec.Close)
 	}
 	r, err := newLiveRun(&cfg, rec)
 	if err != nil {
@@ -226,7 +213,7 @@ func Start(cfg Config) (rt *Runtime, err error) {
 	rt.liveRun = r
 	r.dynamic = dynamic
 	if cfg.Metrics.Enabled() || cfg.Screen {
-		r.feed = NewFeed()
+		r.pub.Feed = feed.New()
 	}
 	if cfg.Metrics.Enabled() {
 		l := cfg.Metrics
@@ -269,33 +256,26 @@ func Start(cfg Config) (rt *Runtime, err error) {
 	}
 	stopCounters := r.startCounters()
 	rt.closers = append(rt.closers, func() error { stopCounters(); return nil })
-	if r.feed != nil {
-		r.dirty = true
+	if r.pub.Feed != nil {
+		r.pub.Dirty = true
 		r.flush() // a screen has a snapshot from the start
 	}
 	return rt, nil
 }
 
 // serveMetrics starts the Prometheus endpoint of --metrics as l says
-// (capture/metricserver), on a registry of its own: the engine's metrics
+// (capture/metricserver.Start): the engine's metrics
 // (engine/metrics) from the latest snapshot published to the feed, the
 // indications counted as the loop carries them out, and how the counter
 // sources fared (counterStatus). It returns a stop function.
 func (r *liveRun) serveMetrics(l metricserver.Listen) (stop func(), err error) {
 	col := metrics.New(func() engine.Snapshot {
-		s, _ := r.feed.Snapshot()
+		s, _ := r.pub.Feed.Snapshot()
 		return s
 	}, metrics.WithBuildInfo(r.cfg.Version, r.cfg.Revision), metrics.WithCounterSources(r.counterStatus))
-	reg := prometheus.NewRegistry()
-	if err := reg.Register(col); err != nil {
-		return nil, fmt.Errorf("--metrics: %w", err)
-	}
-	srv, err := metricserver.Serve(l, reg)
-	if ce, ok := errors.AsType[*metricserver.ConfigError](err); ok {
-		return nil, fmt.Errorf("--web.config.file %s: %s", ce.File, ce.Msg)
-	}
+	srv, err := metricserver.Start(l, col)
 	if err != nil {
-		return nil, fmt.Errorf("--metrics %w", err)
+		return nil, err
 	}
 	r.metrics = col
 	return srv.Close, nil
@@ -328,8 +308,8 @@ func (rt *Runtime) startReplay(cfg Config) error {
 		// The screen's replay is a player: it stays after the end for a
 		// seek back, which starts the engine afresh first.
 		src.SetPlayer(r.resetReplay)
-		r.feed = NewFeed()
-		r.dirty = true
+		r.pub.Feed = feed.New()
+		r.pub.Dirty = true
 		r.flush()
 	}
 	return nil
@@ -346,7 +326,7 @@ func (r *liveRun) resetReplay(ctx context.Context) {
 		for _, e := range r.replayEnds {
 			r.apply(e)
 		}
-		r.dirty = true
+		r.pub.Dirty = true
 	})
 }
 
@@ -354,31 +334,21 @@ func (r *liveRun) resetReplay(ctx context.Context) {
 // exports go to dir. A replay's backend writes nothing but exports.
 func (rt *Runtime) Backend(dir string) *operator.Backend {
 	if rt.replay != nil {
-		return operator.NewBackend(dir, rt.feed.Snapshot, nil)
+		return operator.NewBackend(dir, rt.pub.Feed.Snapshot, nil)
 	}
-	return operator.NewBackend(dir, rt.feed.Snapshot, rt.liveRun)
+	return operator.NewBackend(dir, rt.pub.Feed.Snapshot, rt.liveRun)
 }
 
 // ReplayProgress returns a replay's progress (zero for a live run).
-func (rt *Runtime) ReplayProgress() replay.Progress {
-	if rt.replay == nil {
-		return replay.Progress{}
-	}
-	return rt.replay.Progress()
-}
+func (rt *Runtime) ReplayProgress() replay.Progress { return rt.replay.Progress() }
 
 // Player returns the replay's player (nil for a live run): the screen's
 // controls (ui.Player).
-func (rt *Runtime) Player() *replay.Player {
-	if rt.replay == nil {
-		return nil
-	}
-	return rt.replay.Player()
-}
+func (rt *Runtime) Player() *replay.Player { return rt.replay.Player() }
 
 // Feed returns the feed snapshots are published to (nil unless the
 // Config asked for a screen or metrics).
-func (rt *Runtime) Feed() *Feed { return rt.feed }
+func (rt *Runtime) Feed() *feed.Feed { return rt.pub.Feed }
 
 // Snapshot returns the run's snapshot. The engine belongs to Loop's
 // goroutine: call it only once Loop has returned, when it is the run's
@@ -413,7 +383,7 @@ func (rt *Runtime) Close() error {
 
 // newLiveRun returns the state of the engine goroutine of a live run:
 // the host layer configured for its agents (the --local file read once).
-func newLiveRun(cfg *Config, rec *pcap.Writer) (*liveRun, error) {
+func newLiveRun(cfg *Config, rec *tape.Recorder) (*liveRun, error) {
 	ac := host.AgentConfig{TxInterval: cfg.TxInterval, Willing: cfg.Willing, WillingSet: cfg.WillingSet, Force: cfg.Force,
 		SystemDesc: "dcbtop " + cfg.Version + " host DCBX agent"}
 	ac.SystemName, _ = os.Hostname()
@@ -421,7 +391,7 @@ func newLiveRun(cfg *Config, rec *pcap.Writer) (*liveRun, error) {
 	case cfg.LocalParams != nil:
 		ac.Local, ac.LocalFrom = cfg.LocalParams.Clone(), "the demo host's"
 	case cfg.Local != "" && cfg.Replay == "":
-		p, err := loadLocal(cfg.Local)
+		p, err := paramfile.Load(cfg.Local)
 		if err != nil {
 			return nil, err
 		}
@@ -435,7 +405,7 @@ func newLiveRun(cfg *Config, rec *pcap.Writer) (*liveRun, error) {
 	return &liveRun{cfg: cfg, h: h, kw: newWriter(cfg), out: eventPrinter(cfg, eventHost), rec: rec,
 		events: make(chan engine.Event, 1024), taped: make(chan poll.Taped, 64), byName: map[string]*liveIface{}, linkEvents: make(chan capture.LinkEvent, 64),
 		control: make(chan control.Call), calls: make(chan loopCall), stopped: make(chan struct{}), clk: cfg.Clock,
-		publisher: publisher{every: cfg.Clock.Real(freshEvery)}}, nil
+		pub: feed.Publisher{Every: cfg.Clock.Real(feed.FreshEvery)}}, nil
 }
 
 // eventPrinter is the printer of --events (NDJSON, or plain lines with
@@ -449,27 +419,6 @@ func eventPrinter(cfg *Config, host string) *output.Printer {
 		f = output.Text
 	}
 	return output.New(cfg.Out, f, output.WithHost(host))
-}
-
-// loadLocal returns the agent's local parameters: --local FILE or the
-// documented defaults, validated like received TLVs.
-func loadLocal(path string) (*dcb.Params, error) {
-	if path == "" {
-		return agent.DefaultLocal(), nil
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, errors.Unwrap(err))
-	}
-	defer f.Close()
-	p, err := dcb.ParseParams(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if err := p.Errors(); err != nil {
-		return nil, fmt.Errorf("%s: invalid parameters: %w", path, err)
-	}
-	return p, nil
 }
 
 // now returns the run's clock reading (the demo's may run faster than
@@ -505,9 +454,9 @@ func (c *Config) open(name string) (Conn, error) {
 type liveRun struct {
 	// capErr is each interface's last CaptureStatus.Err (apply).
 	capErr map[string]string
-	// lastLinks is every link's last state by interface index (the link
-	// watcher's), for the VLAN interfaces on the captured ones (vlans.go).
-	lastLinks map[int]capture.Link
+	// links is every link's last state (the link watcher's), for the
+	// VLAN interfaces on the captured ones (vlans.go).
+	links capture.LinkTable
 	// agentScan lists the host's LLDP agents (observeHostAgents).
 	agentScan *capture.AgentScan
 	// metrics counts indications for --metrics (nil without it).
@@ -518,7 +467,7 @@ type liveRun struct {
 	cfg            *Config
 	h              *host.Host
 	out            *output.Printer // --events; nil: none
-	rec            *pcap.Writer
+	rec            *tape.Recorder  // -w; nil: none
 	events         chan engine.Event
 	// taped carries the readers' rounds with their inputs, under -w.
 	taped chan poll.Taped
@@ -569,11 +518,11 @@ type liveRun struct {
 	tickEvery time.Duration
 	err       error // first output error
 
-	// The screen and the metrics (feed nil without them): the loop
+	// The screen and the metrics (pub.Feed nil without them): the loop
 	// publishes a snapshot after each event that changed the engine, after
-	// a frame that only refreshed a peer's TTL at most every freshEvery,
+	// a frame that only refreshed a peer's TTL at most every feed.FreshEvery,
 	// and, while something ages, a second after the last (armAging).
-	publisher
+	pub        feed.Publisher
 	agingAt    time.Time // when the next snapshot due to time alone is (zero: none)
 	agingFired bool      // the snapshot now due is the aging one
 

@@ -8,7 +8,6 @@ package session
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/dcbtop/dcbtop/capture/poll"
@@ -16,33 +15,14 @@ import (
 	"github.com/dcbtop/dcbtop/engine"
 )
 
-// newTap returns a Tap when the run records (-w), else nil (collects
-// nothing, costs nothing).
-func (r *liveRun) newTap() *tape.Tap {
-	if r.rec == nil {
-		return nil
-	}
-	return tape.NewTap()
-}
-
 // writeTape writes records read at at to the recording (-w), if any. An
 // error stops the run, as a frame's does.
-func (r *liveRun) writeTape(at time.Time, recs ...tape.Record) {
-	if r.rec == nil || len(recs) == 0 {
-		return
-	}
-	if err := tape.Write(r.rec, at, recs); err != nil && r.err == nil {
-		r.err = fmt.Errorf("%s: %w", r.cfg.Record, err)
-	}
-}
+func (r *liveRun) writeTape(at time.Time, recs ...tape.Record) { r.fail(r.rec.Records(at, recs...)) }
 
-// writeRound writes a round of reads to the recording (-w), if any.
-func (r *liveRun) writeRound(at time.Time, b tape.Begin, recs []tape.Record) {
-	if r.rec == nil {
-		return
-	}
-	if err := tape.WriteRound(r.rec, at, b, recs); err != nil && r.err == nil {
-		r.err = fmt.Errorf("%s: %w", r.cfg.Record, err)
+// fail keeps err as the run's error (it stops the loop), unless it has one.
+func (r *liveRun) fail(err error) {
+	if err != nil && r.err == nil {
+		r.err = err
 	}
 }
 
@@ -59,7 +39,7 @@ func (r *liveRun) applyTaped(t poll.Taped) {
 		t.Event = r.learntNow(t.Event)
 		r.writeLearnt(t.Event)
 	} else {
-		r.writeRound(t.At, t.Begin, t.Recs)
+		r.fail(r.rec.Round(t.At, t.Begin, t.Recs))
 	}
 	if t.Event != nil {
 		r.apply(t.Event)

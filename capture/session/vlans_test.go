@@ -51,7 +51,7 @@ func TestVLANChange(t *testing.T) {
 			t.Errorf("%s (-want +got):\n%s", step.what, diff)
 		}
 	}
-	if got := r.vlansOn(3); len(got) != 1 || got[0] != 300 {
-		t.Errorf("vlansOn(eth1) = %v, want [300]", got)
+	if got := r.links.VLANsOn(3); len(got) != 1 || got[0] != 300 {
+		t.Errorf("VLANsOn(eth1) = %v, want [300]", got)
 	}
 }

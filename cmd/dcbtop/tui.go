@@ -4,7 +4,7 @@ package main
 
 // The interactive screen: a ui.Model in a tea.Program on the terminal,
 // beside the goroutine that owns the engine (a live run's loop or a
-// replay). The engine goroutine publishes snapshots to a session.Feed and
+// replay). The engine goroutine publishes snapshots to a feed.Feed and
 // posts capture status and errors; the screen's Backend calls back into
 // it. Nothing else writes to the terminal while the screen owns it.
 
@@ -20,6 +20,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dcbtop/dcbtop/capture/feed"
 	"github.com/dcbtop/dcbtop/capture/replay"
 	"github.com/dcbtop/dcbtop/capture/session"
 	"github.com/dcbtop/dcbtop/ui"
@@ -29,7 +30,7 @@ import (
 // publishes to, the poster it posts to, the backend and the initial
 // capture status.
 type screen struct {
-	feed    *session.Feed
+	feed    *feed.Feed
 	post    *poster
 	backend ui.Backend
 	status  ui.CaptureStatus

@@ -16,6 +16,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/dcbtop/dcbtop/capture/feed"
 	"github.com/dcbtop/dcbtop/capture/session"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -72,7 +73,7 @@ func TestRunScreen(t *testing.T) {
 			env := Env{Stdin: in, Stdout: &out, Stderr: &errOut}
 			e := engine.New(engine.Config{})
 			e.Apply(engine.LinkChanged{Interface: "h0", At: time.Now(), Ifindex: 2, MAC: lldp.MAC{2, 0, 0, 0, 0, 1}, Up: true})
-			feed, post := session.NewFeed(), newPoster()
+			feed, post := feed.New(), newPoster()
 			feed.Publish(e.Snapshot())
 			rt, serr := session.Start(session.Config{Replay: fixtureIEEE, Screen: true})
 			if serr != nil {

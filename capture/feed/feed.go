@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package session
-
-// The engine's owning goroutine publishes snapshots to the screen (and the
-// metrics) through a mailbox that never blocks it: a channel of one,
-// latest wins.
+// Package feed carries the engine's snapshots from the goroutine that owns
+// the engine to the screen (and the metrics) through a mailbox that never
+// blocks it, a channel of one where the latest wins, and decides when a
+// snapshot is due (Publisher).
+package feed
 
 import (
 	"cmp"
@@ -24,8 +24,8 @@ type Feed struct {
 	closed bool
 }
 
-// NewFeed returns a feed with nothing published.
-func NewFeed() *Feed { return &Feed{ch: make(chan engine.Snapshot, 1)} }
+// New returns a feed with nothing published.
+func New() *Feed { return &Feed{ch: make(chan engine.Snapshot, 1)} }
 
 // C is the channel the screen reads (ui.NewModel).
 func (f *Feed) C() <-chan engine.Snapshot { return f.ch }
@@ -69,46 +69,46 @@ func (f *Feed) Close() {
 	}
 }
 
-// A publisher decides when the engine goroutine (live, or a screen
+// A Publisher decides when the engine goroutine (live, or a screen
 // replay) publishes a snapshot to its feed: after an event that changed
 // the engine (dirty), or after a frame that only refreshed a peer's TTL
-// (fresh) once the last snapshot is freshEvery old; nothing without a
-// feed.
-type publisher struct {
-	feed    *Feed
-	dirty   bool
-	fresh   bool
-	lastPub time.Time
-	// every is freshEvery of the run's clock in real time (the demo's
-	// runs faster); 0 is freshEvery.
-	every time.Duration
+// (fresh) once the last snapshot is FreshEvery old; nothing without a
+// Feed. LastPub is when it last published.
+type Publisher struct {
+	Feed    *Feed
+	Dirty   bool
+	Fresh   bool
+	LastPub time.Time
+	// Every is FreshEvery of the run's clock in real time (the demo's
+	// runs faster); 0 is FreshEvery.
+	Every time.Duration
 }
 
-// freshAfter is how long after the last snapshot a fresh change is
+// FreshAfter is how long after the last snapshot a fresh change is
 // published.
-func (p *publisher) freshAfter() time.Duration { return cmp.Or(p.every, freshEvery) }
+func (p *Publisher) FreshAfter() time.Duration { return cmp.Or(p.Every, FreshEvery) }
 
-// flush publishes eng's snapshot when due at now, and reports whether it
+// Flush publishes eng's snapshot when due at now, and reports whether it
 // did.
-func (p *publisher) flush(now time.Time, eng *engine.Engine) bool {
-	if p.feed == nil {
+func (p *Publisher) Flush(now time.Time, eng *engine.Engine) bool {
+	if p.Feed == nil {
 		return false
 	}
-	if p.dirty || (p.fresh && now.Sub(p.lastPub) >= p.freshAfter()) {
-		p.dirty, p.fresh, p.lastPub = false, false, now
-		p.feed.Publish(eng.Snapshot())
+	if p.Dirty || (p.Fresh && now.Sub(p.LastPub) >= p.FreshAfter()) {
+		p.Dirty, p.Fresh, p.LastPub = false, false, now
+		p.Feed.Publish(eng.Snapshot())
 		return true
 	}
 	return false
 }
 
-// freshEvery is how often, at most, a frame that changed nothing but a
+// FreshEvery is how often, at most, a frame that changed nothing but a
 // peer's TTL is published. The screen draws TTLs from the last snapshot
 // and the seconds since it was taken, in whole seconds, so a refreshed
 // TTL published once a second is exact to what the screen shows; more
 // often only redraws the screen for nothing: with 64 peers, each sending
 // every second at its own instant, a 100 ms throttle published (and the
 // screen redrew all 64 rows) ten times a second. A second also lines up
-// with the aging snapshots (agingAfter), so a switch of any size costs
+// with the engine goroutine's aging snapshots, so a switch of any size costs
 // one snapshot and one redraw a second when nothing changes.
-const freshEvery = time.Second
+const FreshEvery = time.Second
