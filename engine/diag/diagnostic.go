@@ -45,6 +45,49 @@ func (s *Severity) UnmarshalText(b []byte) error {
 	return fmt.Errorf("unknown severity %q", b)
 }
 
+// Severities is a set of severities: those a diagnostic code is raised
+// at (Entry.Severities).
+type Severities uint8
+
+// SeveritySet returns the set of the severities given.
+func SeveritySet(ss ...Severity) Severities {
+	var out Severities
+	for _, s := range ss {
+		out |= 1 << s
+	}
+	return out
+}
+
+// The sets of one severity, for the Catalogue's rows.
+var (
+	Info    = SeveritySet(SeverityInfo)
+	Warning = SeveritySet(SeverityWarning)
+	Error   = SeveritySet(SeverityError)
+)
+
+// Has reports whether sev is in the set.
+func (s Severities) Has(sev Severity) bool { return s&(1<<sev) != 0 }
+
+// List returns the set's severities, least serious first.
+func (s Severities) List() []Severity {
+	var out []Severity
+	for _, sev := range []Severity{SeverityInfo, SeverityWarning, SeverityError} {
+		if s.Has(sev) {
+			out = append(out, sev)
+		}
+	}
+	return out
+}
+
+// String returns the set's severities joined by "|" ("warning|error").
+func (s Severities) String() string {
+	var names []string
+	for _, sev := range s.List() {
+		names = append(names, sev.String())
+	}
+	return strings.Join(names, "|")
+}
+
 // A Diagnostic is a problem worth showing an operator: a value the
 // standard does not allow, a configuration that cannot work. Code is a
 // stable kebab-case identifier for scripts and alerts.

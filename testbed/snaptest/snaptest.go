@@ -11,6 +11,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/assets"
 	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/engine/diag"
 )
 
 // Decode decodes out, which must be exactly one snapshot of the
@@ -34,7 +35,25 @@ func Decode(t testing.TB, name, out string) engine.Snapshot {
 	if err := assets.ValidateSnapshot([]byte(out)); err != nil {
 		t.Errorf("%s: snapshot does not match assets/snapshot.schema.json: %v", name, err)
 	}
+	CheckSeverities(t, name, s)
 	return s
+}
+
+// CheckSeverities fails t for each diagnostic of s raised at a severity
+// its row of diag.Catalogue does not name.
+func CheckSeverities(t testing.TB, name string, s engine.Snapshot) {
+	t.Helper()
+	check := func(where string, ds []diag.Diagnostic) {
+		for _, d := range ds {
+			if set := diag.SeveritiesOf(d.Code); !set.Has(d.Severity) {
+				t.Errorf("%s: %s: %s at %s, which diag.Catalogue gives as %q", name, where, d.Code, d.Severity, set)
+			}
+		}
+	}
+	check("host", s.Diagnostics)
+	for _, in := range s.Interfaces {
+		check(in.Name, in.Diagnostics)
+	}
 }
 
 // Iface returns the named interface of a snapshot, failing t without it.
