@@ -42,6 +42,13 @@ TRIMPATH := -trimpath
 DEB_PKGS  := lldpd tshark tcpdump tmux linux-libc-dev iproute2 util-linux prometheus zsh systemd strace python3-debian
 DEB_CMDS  := lldpd lldpcli tshark tcpdump tmux ip setpriv unshare nsenter promtool zsh systemd-analyze strace
 DEB_FILES := /usr/include/linux/dcbnl.h /usr/lib/python3/dist-packages/debian/copyright.py
+# The real-kernel tests (testbed/vm): Debian's kernel with its headers for
+# testbed/kmod, QEMU, busybox for the initramfs, and the tools the guest's
+# tests judge dcbtop with; installed without recommends (the kernel's
+# would bring firmware).
+VM_PKGS   := qemu-system-x86 linux-image-amd64 linux-headers-amd64 busybox-static gcc make kmod ethtool iproute2
+VM_CMDS   := qemu-system-x86_64 busybox gcc make modprobe ethtool dcb
+VM_FILES  := /usr/share/doc/linux-image-amd64 /usr/share/doc/linux-headers-amd64
 
 .PHONY: all build demo test unit vet lint fuzz fuzz-smoke bench install deb deps check clean
 
@@ -61,12 +68,13 @@ demo: build
 # Installs the Debian packages the tests use when one is missing
 # (as root: apt-get update once, then install; otherwise say what is missing).
 deps:
-	@missing=""; for c in $(DEB_CMDS); do command -v $$c >/dev/null 2>&1 || missing="$$missing $$c"; done; \
-	for f in $(DEB_FILES); do [ -e $$f ] || missing="$$missing $$f"; done; \
+	@missing=""; for c in $(DEB_CMDS) $(VM_CMDS); do command -v $$c >/dev/null 2>&1 || missing="$$missing $$c"; done; \
+	for f in $(DEB_FILES) $(VM_FILES); do [ -e $$f ] || missing="$$missing $$f"; done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing$$missing (from: $(DEB_PKGS))"; \
-	    apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(DEB_PKGS) >/dev/null; \
+	    echo "installing$$missing (from: $(DEB_PKGS) $(VM_PKGS))"; \
+	    apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(DEB_PKGS) >/dev/null && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $(VM_PKGS) >/dev/null; \
 	  else \
 	    echo "missing$$missing: run 'sudo make deps' (privileged tests will skip)"; \
 	  fi; \
@@ -114,11 +122,13 @@ vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	CGO_ENABLED=0 $(GO) vet $(TRIMPATH) ./...
+	CGO_ENABLED=0 $(GO) vet $(TRIMPATH) -tags realkernel ./testbed/realkernel
 
 # staticcheck, and deadcode: no function that nothing reaches, from the
 # programs or the tests (-test).
 lint:
 	CGO_ENABLED=0 $(GO) tool staticcheck ./...
+	CGO_ENABLED=0 $(GO) tool staticcheck -tags realkernel ./testbed/realkernel
 	@dead=$$(CGO_ENABLED=0 $(GO) tool deadcode -test ./...); \
 	if [ -n "$$dead" ]; then echo "unreachable code (deadcode -test):"; echo "$$dead"; exit 1; fi
 

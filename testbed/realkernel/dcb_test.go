@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: Apache-2.0
+
+//go:build realkernel
+
+package realkernel
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/dcbtop/dcbtop/engine/dcb"
+	"github.com/dcbtop/dcbtop/engine/diag"
+	"github.com/dcbtop/dcbtop/engine/lldp"
+)
+
+// dcbETS is `dcb -j ets show`'s object (iproute2 dcb/dcb_ets.c).
+type dcbETS struct {
+	Willing bool      `json:"willing"`
+	ETSCap  int       `json:"ets_cap"`
+	CBS     bool      `json:"cbs"`
+	TCBW    [8]int    `json:"tc_bw"`
+	TCTSA   [8]string `json:"tc_tsa"`
+	PrioTC  [8]int    `json:"prio_tc"`
+}
+
+// dcbPFC is `dcb -j pfc show`'s object (dcb/dcb_pfc.c).
+type dcbPFC struct {
+	PFCCap  int     `json:"pfc_cap"`
+	Delay   int     `json:"delay"`
+	PrioPFC [8]bool `json:"prio_pfc"`
+}
+
+// dcbApp is `dcb -j app show`'s object (dcb/dcb_app.c): pairs of
+// protocol and priority per selector.
+type dcbApp struct {
+	Ethtype [][2]int `json:"ethtype_prio"`
+	Stream  [][2]int `json:"stream_port_prio"`
+	Dgram   [][2]int `json:"dgram_port_prio"`
+	Port    [][2]int `json:"port_prio"`
+	DSCP    [][2]int `json:"dscp_prio"`
+}
+
+// dcbtopETS returns dcb's ETS as dcbtop's parameters say it.
+func (e dcbETS) params() *dcb.ETS {
+	out := &dcb.ETS{Willing: e.Willing, CBS: e.CBS, MaxTCs: uint8(e.ETSCap)}
+	for i := range 8 {
+		out.PrioTC[i], out.TCBandwidth[i] = uint8(e.PrioTC[i]), uint8(e.TCBW[i])
+		switch e.TCTSA[i] {
+		case "strict":
+			out.TSA[i] = lldp.TSAStrict
+		case "cbs":
+			out.TSA[i] = lldp.TSACBS
+		case "ets":
+			out.TSA[i] = lldp.TSAETS
+		case "vendor":
+			out.TSA[i] = lldp.TSAVendor
+		}
+	}
+	return out
+}
+
+// enabled returns the priorities dcb shows PFC on.
+func (p dcbPFC) enabled() dcb.PrioSet {
+	var s dcb.PrioSet
+	for i, on := range p.PrioPFC {
+		if on {
+			s |= 1 << i
+		}
+	}
+	return s
+}
+
+// apps returns dcb's APP table as dcbtop's entries, sorted.
+func (a dcbApp) apps() []dcb.App {
+	var out []dcb.App
+	add := func(sel lldp.AppSelector, pairs [][2]int) {
+		for _, p := range pairs {
+			out = append(out, dcb.App{Selector: sel, Protocol: uint16(p[0]), Priority: uint8(p[1])})
+		}
+	}
+	add(lldp.AppSelEthertype, a.Ethtype)
+	add(lldp.AppSelTCP, a.Stream)
+	add(lldp.AppSelUDP, a.Dgram)
+	add(lldp.AppSelPort, a.Port)
+	add(lldp.AppSelDSCP, a.DSCP)
+	return sortApps(out)
+}
+
+func sortApps(a []dcb.App) []dcb.App {
+	a = slices.Clone(a)
+	slices.SortFunc(a, func(x, y dcb.App) int {
+		return strings.Compare(fmt.Sprint(x.Selector, x.Protocol, x.Priority), fmt.Sprint(y.Selector, y.Protocol, y.Priority))
+	})
+	return a
+}
+
+// What iproute2's dcb writes through the real kernel's DCB netlink, dcbtop
+// reads: ETS, PFC with its delay, the APP table, the rate limits, the
+// receive buffer and the DCBX mode, each as dcb itself reads it back.
+func TestReadsWhatDcbWrote(t *testing.T) {
+	freshDevice(t)
+	run(t, "dcb", "ets", "set", "dev", "dcbt0", "tc-tsa", "0:ets", "1:ets", "2:strict", "3:strict", "4:strict", "5:strict", "6:strict", "7:strict",
+		"tc-bw", "0:40", "1:60", "prio-tc", "3:1", "4:1")
+	run(t, "dcb", "pfc", "set", "dev", "dcbt0", "prio-pfc", "3:on", "delay", "4096")
+	run(t, "dcb", "app", "add", "dev", "dcbt0", "dscp-prio", "26:3", "ethtype-prio", "0x8915:3", "dgram-port-prio", "4791:3")
+	run(t, "dcb", "maxrate", "set", "dev", "dcbt0", "tc-maxrate", "1:10Gbit")
+	run(t, "dcb", "buffer", "set", "dev", "dcbt0", "prio-buffer", "3:1", "buffer-size", "0:131072", "1:131072")
+
+	var ets dcbETS
+	var pfc dcbPFC
+	var app dcbApp
+	var maxrate struct {
+		TCMaxrate [8]uint64 `json:"tc_maxrate"`
+	}
+	var buffer struct {
+		PrioBuffer [8]uint8  `json:"prio_buffer"`
+		Size       [8]uint32 `json:"buffer_size"`
+		Total      uint32    `json:"total_size"`
+	}
+	var dcbx map[string]bool
+	dcbJSON(t, &ets, "ets", "dcbt0")
+	dcbJSON(t, &pfc, "pfc", "dcbt0")
+	dcbJSON(t, &app, "app", "dcbt0")
+	dcbJSON(t, &maxrate, "maxrate", "dcbt0")
+	dcbJSON(t, &buffer, "buffer", "dcbt0")
+	dcbJSON(t, &dcbx, "dcbx", "dcbt0")
+
+	in := snapshot(t, "dcbt0")
+	if in.LocalSource != "dcbnl" {
+		t.Errorf("local_source %q, want dcbnl (the driver's, read through DCB netlink)", in.LocalSource)
+	}
+	if in.Local == nil {
+		t.Fatal("no local parameters read")
+	}
+	if diff := cmp.Diff(ets.params(), in.Local.ETS); diff != "" {
+		t.Errorf("ETS: dcbtop differs from dcb (-dcb +dcbtop):\n%s", diff)
+	}
+	if in.Local.PFC == nil || in.Local.PFC.Enabled != pfc.enabled() || int(in.Local.PFC.Cap) != pfc.PFCCap {
+		t.Errorf("PFC: dcbtop %+v, dcb %+v", in.Local.PFC, pfc)
+	}
+	if diff := cmp.Diff(app.apps(), sortApps(in.Local.App)); diff != "" {
+		t.Errorf("APP: dcbtop differs from dcb (-dcb +dcbtop):\n%s", diff)
+	}
+	if in.Counters == nil || in.Counters.QoS == nil {
+		t.Fatalf("no QoS read (counters %+v)", in.Counters)
+	}
+	q := in.Counters.QoS
+	if q.PFCDelay == nil || int(*q.PFCDelay) != pfc.Delay {
+		t.Errorf("PFC delay: dcbtop %v, dcb %d", q.PFCDelay, pfc.Delay)
+	}
+	// The kernel's struct ieee_maxrate counts kbit/s (mlx5e_dcbnl_ieee_
+	// setmaxrate divides by MLX5E_1GB, 1,000,000), which dcbtop shows as
+	// the driver holds them. iproute2's dcb before its October 2025 fix
+	// writes and reads bytes per second there, so its own numbers are no
+	// judge: the driver's are (debugfs maxrate).
+	var held [8]uint64
+	if _, err := fmt.Sscan(readDebugfs(t, "dcbt0", "maxrate"), &held[0], &held[1], &held[2], &held[3], &held[4], &held[5], &held[6], &held[7]); err != nil {
+		t.Fatal(err)
+	}
+	if q.MaxRateKbps == nil || *q.MaxRateKbps != held {
+		t.Errorf("maxrate: dcbtop %v kbit/s, the driver holds %v", q.MaxRateKbps, held)
+	}
+	if held[1] != 10_000_000 {
+		t.Logf("dcb maxrate set tc-maxrate 1:10Gbit wrote %d to the kernel's kbit/s (dcb -j shows %d): this dcb predates iproute2's unit fix", held[1], maxrate.TCMaxrate[1])
+	}
+	if q.Buffer == nil || q.Buffer.PrioBuffer != buffer.PrioBuffer || q.Buffer.SizeBytes != buffer.Size || q.Buffer.TotalBytes != buffer.Total {
+		t.Errorf("buffer: dcbtop %+v, dcb %+v", q.Buffer, buffer)
+	}
+	if in.DCBXMode == nil || !dcbx["host"] || !strings.Contains(*in.DCBXMode, "host") || !strings.Contains(*in.DCBXMode, "IEEE") || !strings.Contains(*in.DCBXMode, "CEE") {
+		t.Errorf("DCBX mode: dcbtop %v, dcb %v", in.DCBXMode, dcbx)
+	}
+}
+
+// What dcbtop apply writes through the real kernel, iproute2's dcb reads
+// back: ETS, PFC and the APP table, and an APP entry the file no longer
+// has is deleted.
+func TestDcbReadsWhatApplyWrote(t *testing.T) {
+	freshDevice(t)
+	run(t, "dcb", "app", "add", "dev", "dcbt0", "dscp-prio", "10:1")
+	params := `{"ets": {"willing": false, "cbs": false, "max_tcs": 8, "prio_tc": [0,0,0,1,0,0,0,0],
+		"tc_bandwidth": [50,50,0,0,0,0,0,0], "tsa": ["ets","ets","strict","strict","strict","strict","strict","strict"]},
+		"pfc": {"willing": false, "mbc": false, "cap": 8, "enabled": [3]},
+		"app": [{"selector": "dscp", "protocol": 26, "priority": 3}, {"selector": "udp-port", "protocol": 4791, "priority": 3}]}`
+	code, stdout, stderr := dcbtop(t, params, "apply", "-i", "dcbt0", "-")
+	if code != 0 {
+		t.Fatalf("dcbtop apply: exit %d\n%s%s", code, stdout, stderr)
+	}
+	var ets dcbETS
+	var pfc dcbPFC
+	var app dcbApp
+	dcbJSON(t, &ets, "ets", "dcbt0")
+	dcbJSON(t, &pfc, "pfc", "dcbt0")
+	dcbJSON(t, &app, "app", "dcbt0")
+	want := &dcb.ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 1}, TCBandwidth: [8]uint8{50, 50},
+		TSA: [8]lldp.TSA{lldp.TSAETS, lldp.TSAETS, lldp.TSAStrict, lldp.TSAStrict, lldp.TSAStrict, lldp.TSAStrict, lldp.TSAStrict, lldp.TSAStrict}}
+	if diff := cmp.Diff(want, ets.params()); diff != "" {
+		t.Errorf("dcb reads another ETS than applied (-applied +dcb):\n%s", diff)
+	}
+	if pfc.enabled() != 1<<3 {
+		t.Errorf("dcb reads PFC on %v, want priority 3 alone", pfc.enabled())
+	}
+	wantApps := sortApps([]dcb.App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}, {Selector: lldp.AppSelUDP, Protocol: 4791, Priority: 3}})
+	if diff := cmp.Diff(wantApps, app.apps()); diff != "" {
+		t.Errorf("dcb reads another APP table than applied (-applied +dcb):\n%s", diff)
+	}
+}
+
+// A driver that refuses a write (the kernel's DCB netlink answers the set
+// with the driver's error in DCB_ATTR_IEEE, not as a netlink error):
+// dcbtop apply says it was not applied and exits non-zero, and the NIC
+// keeps what it had. iproute2's dcb exits 0 for the same refusal.
+func TestApplyRefusedByTheDriver(t *testing.T) {
+	freshDevice(t)
+	debugfs(t, "dcbt0", "fail_next", "22") // EINVAL, once
+	code, stdout, stderr := dcbtop(t, `{"pfc": {"willing": false, "mbc": false, "cap": 8, "enabled": [3]}}`, "apply", "-i", "dcbt0", "-")
+	if code == 0 {
+		t.Errorf("dcbtop apply of a refused PFC exited 0:\n%s%s", stdout, stderr)
+	}
+	if !strings.Contains(stdout+stderr, "rejected") || !strings.Contains(stdout+stderr, "invalid argument") {
+		t.Errorf("dcbtop apply does not say the write was refused:\n%s%s", stdout, stderr)
+	}
+	var pfc dcbPFC
+	dcbJSON(t, &pfc, "pfc", "dcbt0")
+	if pfc.enabled() != 0 {
+		t.Errorf("PFC on %v after a refused write, want none", pfc.enabled())
+	}
+	// iproute2's dcb, for the record: the same refusal.
+	debugfs(t, "dcbt0", "fail_next", "22")
+	if out, err := runErr("dcb", "pfc", "set", "dev", "dcbt0", "prio-pfc", "3:on"); err == nil {
+		t.Logf("dcb pfc set exits 0 although the driver refused it (%q)", out)
+	}
+}
+
+// A NIC whose firmware runs DCBX (LLD_MANAGED, as mlx5's firmware agent):
+// dcbtop says so (firmware-dcbx, the DCBX mode dcb shows), refuses to
+// write, and the NIC keeps what it had.
+func TestFirmwareManaged(t *testing.T) {
+	freshDevice(t)
+	debugfs(t, "dcbt0", "lld_managed", "1")
+	var dcbx map[string]bool
+	dcbJSON(t, &dcbx, "dcbx", "dcbt0")
+	if !dcbx["lld_managed"] || dcbx["host"] {
+		t.Fatalf("dcb dcbx show: %v, want lld_managed", dcbx)
+	}
+	in := snapshot(t, "dcbt0")
+	if in.DCBXMode == nil || !strings.Contains(strings.ToLower(*in.DCBXMode), "firmware") && !strings.Contains(strings.ToLower(*in.DCBXMode), "lld") {
+		t.Errorf("DCBX mode %v, want the firmware's (dcb: %v)", in.DCBXMode, dcbx)
+	}
+	if !slices.ContainsFunc(in.Diagnostics, func(d diag.Diagnostic) bool { return d.Code == diag.CodeFirmwareDCBX }) {
+		t.Errorf("no firmware-dcbx diagnostic: %+v", in.Diagnostics)
+	}
+	code, stdout, stderr := dcbtop(t, `{"pfc": {"willing": false, "mbc": false, "cap": 8, "enabled": [3]}}`, "apply", "-i", "dcbt0", "-")
+	if code == 0 {
+		t.Errorf("dcbtop apply on a firmware-managed NIC exited 0:\n%s%s", stdout, stderr)
+	}
+	var pfc dcbPFC
+	dcbJSON(t, &pfc, "pfc", "dcbt0")
+	if pfc.enabled() != 0 {
+		t.Errorf("PFC on %v after apply on a firmware-managed NIC, want none", pfc.enabled())
+	}
+}
+
+// ethtool's per-priority statistics (ethtool -S, mlx5's names), its link
+// PAUSE settings (ethtool -a) and their statistics (ethtool
+// --include-statistics -a) are what dcbtop's counters show.
+func TestEthtoolAgrees(t *testing.T) {
+	freshDevice(t)
+	debugfs(t, "dcbt0", "pause", "rx 3 500 12000")
+	debugfs(t, "dcbt0", "pause", "tx 4 70 900")
+	debugfs(t, "dcbt0", "pause", "rx link 9")
+	run(t, "ethtool", "-A", "dcbt0", "rx", "on", "tx", "off")
+
+	stats := map[string]uint64{}
+	for _, line := range strings.Split(run(t, "ethtool", "-S", "dcbt0"), "\n") {
+		k, v, ok := strings.Cut(strings.TrimSpace(line), ": ")
+		if n, err := strconv.ParseUint(v, 10, 64); ok && err == nil {
+			stats[k] = n
+		}
+	}
+	pauseA := run(t, "ethtool", "--include-statistics", "-a", "dcbt0")
+
+	in := snapshot(t, "dcbt0")
+	if in.Counters == nil || len(in.Counters.PFC.Priorities) != 8 {
+		t.Fatalf("no PFC counters: %+v", in.Counters)
+	}
+	for p := range 8 {
+		pp := in.Counters.PFC.Priorities[p]
+		for _, c := range []struct {
+			name string
+			got  *uint64
+		}{
+			{fmt.Sprintf("rx_prio%d_pause", p), pp.RxPause},
+			{fmt.Sprintf("tx_prio%d_pause", p), pp.TxPause},
+			{fmt.Sprintf("rx_prio%d_pause_duration", p), pp.RxPauseDurationUs},
+			{fmt.Sprintf("tx_prio%d_pause_duration", p), pp.TxPauseDurationUs},
+		} {
+			if want, ok := stats[c.name]; !ok || c.got == nil || *c.got != want {
+				t.Errorf("%s: ethtool -S %d (%v), dcbtop %v", c.name, want, ok, ptr(c.got))
+			}
+		}
+	}
+	if stats["rx_prio3_pause"] != 500 || stats["tx_prio4_pause"] != 70 {
+		t.Errorf("ethtool -S does not show what the device counted: %v", stats)
+	}
+	lp := in.Counters.LinkPause
+	if lp == nil || lp.RX == nil || !*lp.RX || lp.TX == nil || *lp.TX {
+		t.Errorf("link PAUSE: dcbtop %+v, ethtool -a:\n%s", lp, pauseA)
+	}
+	if !strings.Contains(pauseA, "rx_pause_frames: 9") && !strings.Contains(pauseA, "rx_pause_frames:  9") {
+		t.Logf("ethtool --include-statistics -a:\n%s", pauseA)
+	}
+	if lp == nil || lp.RxFrames == nil || *lp.RxFrames != 9 {
+		t.Errorf("link PAUSE frames received: dcbtop %v, want 9 (ethtool:\n%s)", lp, pauseA)
+	}
+}
+
+func ptr(p *uint64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
