@@ -105,16 +105,37 @@ func dcbJSON(t *testing.T, v any, object, dev string) {
 // (snaptest.Decode).
 func snapshot(t *testing.T, dev string, args ...string) engine.Interface {
 	t.Helper()
-	args = append([]string{"--json", "-i", dev, "--duration", "2s"}, args...)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	return snapshotFor(t, dev, 2*time.Second, args...)
+}
+
+// snapshotFor is snapshot for a run of d.
+func snapshotFor(t *testing.T, dev string, d time.Duration, args ...string) engine.Interface {
+	t.Helper()
+	return startSnapshot(t, dev, d, args...)()
+}
+
+// startSnapshot starts what snapshotFor runs and returns at once; the
+// function it returns waits for the run's end and returns the snapshot
+// (call it on the test's goroutine).
+func startSnapshot(t *testing.T, dev string, d time.Duration, args ...string) (wait func() engine.Interface) {
+	t.Helper()
+	args = append([]string{"--json", "-i", dev, "--duration", d.String()}, args...)
+	ctx, cancel := context.WithTimeout(context.Background(), d+time.Minute)
 	cmd := exec.CommandContext(ctx, dcbtopBin, args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("dcbtop %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	if err := cmd.Start(); err != nil {
+		cancel()
+		t.Fatalf("dcbtop %s: %v", strings.Join(args, " "), err)
 	}
-	return snaptest.Iface(t, snaptest.Decode(t, "dcbtop "+strings.Join(args, " "), stdout.String()), dev)
+	return func() engine.Interface {
+		t.Helper()
+		defer cancel()
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("dcbtop %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+		}
+		return snaptest.Iface(t, snaptest.Decode(t, "dcbtop "+strings.Join(args, " "), stdout.String()), dev)
+	}
 }
 
 // dcbtop runs dcbtop with args and returns its exit code, standard output
