@@ -5,6 +5,7 @@ package poll
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/dcbtop/dcbtop/capture/dcbnl"
@@ -57,8 +58,8 @@ func DCB(r Run, dial func(nlclient.Recorder) (*dcbnl.Client, error)) (stop func(
 		noDCB[n], hasDCB[n] = !ok, ok
 		r.Apply(t)
 	}
-	if len(noDCB) == len(names) {
-		c.Close()
+	if !slices.ContainsFunc(names, func(n string) bool { return hasDCB[n] }) {
+		c.Close() // no interface's driver has DCB
 		return func() {}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
