@@ -156,3 +156,6 @@ func dcbtop(t *testing.T, stdin string, args ...string) (code int, stdout, stder
 	}
 	return 0, o.String(), e.String()
 }
+
+// jsonUnmarshal decodes the JSON text s into v.
+func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }
