@@ -45,9 +45,10 @@ DEB_FILES := /usr/include/linux/dcbnl.h /usr/lib/python3/dist-packages/debian/co
 # The real-kernel tests (testbed/vm): Debian's kernel with its headers for
 # testbed/kmod, QEMU, busybox for the initramfs, and the tools the guest's
 # tests judge dcbtop with; installed without recommends (the kernel's
-# would bring firmware).
-VM_PKGS   := qemu-system-x86 linux-image-amd64 linux-headers-amd64 busybox-static gcc make kmod ethtool iproute2
-VM_CMDS   := qemu-system-x86_64 busybox gcc make modprobe ethtool dcb
+# would bring firmware). lldpad runs only in the guest: its host units are
+# stopped and disabled after installing it.
+VM_PKGS   := qemu-system-x86 linux-image-amd64 linux-headers-amd64 busybox-static gcc make kmod ethtool iproute2 lldpad
+VM_CMDS   := qemu-system-x86_64 busybox gcc make modprobe ethtool dcb lldpad
 VM_FILES  := /usr/share/doc/linux-image-amd64 /usr/share/doc/linux-headers-amd64
 
 .PHONY: all build demo test unit vet lint fuzz fuzz-smoke bench install deb deps check clean
@@ -75,6 +76,7 @@ deps:
 	    echo "installing$$missing (from: $(DEB_PKGS) $(VM_PKGS))"; \
 	    apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(DEB_PKGS) >/dev/null && \
 	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $(VM_PKGS) >/dev/null; \
+	    if [ -d /run/systemd/system ]; then systemctl disable --now lldpad.service lldpad.socket >/dev/null 2>&1 || true; fi; \
 	  else \
 	    echo "missing$$missing: run 'sudo make deps' (privileged tests will skip)"; \
 	  fi; \

@@ -45,6 +45,8 @@ var debPackage = map[string]string{
 	"gcc":                "gcc",
 	"dcb":                "iproute2",
 	"ethtool":            "ethtool",
+	"lldpad":             "lldpad",
+	"lldptool":           "lldpad",
 	"strace":             "strace",
 	"systemd-analyze":    "systemd",
 }
