@@ -80,6 +80,17 @@ func (f *Fake) NetlinkLog(t testing.TB, log *[]Request) *dcbnl.Client {
 	return c
 }
 
+// Reply answers one request as the fake's netlink connection does: its
+// payload after struct dcbmsg in, the reply's attributes out. The
+// real-kernel tests (testbed/realkernel) hold it to the kernel's own
+// reply for the same request and state.
+func (f *Fake) Reply(cmd uint8, attrs []byte) ([]byte, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	_, b, err := f.answer(cmd, attrs)
+	return b, err
+}
+
 // answer carries out one request (its attributes after struct dcbmsg) on
 // f and returns the reply's type and attributes, or the errno to answer
 // with.
