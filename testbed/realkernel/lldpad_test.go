@@ -26,8 +26,16 @@ import (
 // on one interface: the real DCBX agent on the other end of the DCB test
 // device, programming its end of the pair as it does a NIC.
 type lldpad struct {
-	ns     *testbed.NS
+	ns     *testbed.NS // nil: this host's network namespace
 	ifname string
+}
+
+// inNS runs a command in ns (nil: here) and returns its combined output.
+func inNS(ns *testbed.NS, args ...string) (string, error) {
+	if ns == nil {
+		return runErr(args[0], args[1:]...)
+	}
+	return ns.Run(args...)
 }
 
 // startLldpad starts lldpad in ns on ifname (its state records removed
@@ -39,24 +47,24 @@ func startLldpad(t *testing.T, ns *testbed.NS, ifname string) *lldpad {
 		t.Fatal(err)
 	}
 	conf := filepath.Join(t.TempDir(), "lldpad.conf")
-	if out, err := ns.Run("lldpad", "-s"); err != nil {
+	if out, err := inNS(ns, "lldpad", "-s"); err != nil {
 		t.Logf("lldpad -s: %v: %s", err, out)
 	}
-	if out, err := ns.Run("lldpad", "-d", "-p", "-t", "-f", conf); err != nil {
-		t.Fatalf("lldpad -d in %s: %v: %s", ns.Name, err, out)
+	if out, err := inNS(ns, "lldpad", "-d", "-p", "-t", "-f", conf); err != nil {
+		t.Fatalf("lldpad -d: %v: %s", err, out)
 	}
 	l := &lldpad{ns: ns, ifname: ifname}
 	var pid int
 	deadline := time.Now().Add(15 * time.Second)
 	for {
-		out, err := ns.Run("lldptool", "-p")
+		out, err := inNS(ns, "lldptool", "-p")
 		if err == nil {
 			if pid, err = strconv.Atoi(strings.TrimSpace(out)); err == nil {
 				break
 			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("lldpad in %s does not answer lldptool -p: %v: %s", ns.Name, err, out)
+			t.Fatalf("lldpad does not answer lldptool -p: %v: %s", err, out)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
@@ -77,7 +85,7 @@ func startLldpad(t *testing.T, ns *testbed.NS, ifname string) *lldpad {
 // tool runs lldptool in the lldpad's namespace.
 func (l *lldpad) tool(t *testing.T, args ...string) string {
 	t.Helper()
-	out, err := l.ns.Run(append([]string{"lldptool"}, args...)...)
+	out, err := inNS(l.ns, append([]string{"lldptool"}, args...)...)
 	if err != nil {
 		t.Fatalf("lldptool %s: %v: %s", strings.Join(args, " "), err, out)
 	}
@@ -100,9 +108,9 @@ func (l *lldpad) ieee(t *testing.T, willing bool, pfc int) {
 // nicPFC returns the PFC iproute2's dcb reads in the lldpad's NIC.
 func (l *lldpad) nicPFC(t *testing.T) dcb.PrioSet {
 	t.Helper()
-	out, err := l.ns.Run("dcb", "-j", "pfc", "show", "dev", l.ifname)
+	out, err := inNS(l.ns, "dcb", "-j", "pfc", "show", "dev", l.ifname)
 	if err != nil {
-		t.Fatalf("dcb pfc show in %s: %v: %s", l.ns.Name, err, out)
+		t.Fatalf("dcb pfc show: %v: %s", err, out)
 	}
 	var p dcbPFC
 	if err := jsonUnmarshal(out, &p); err != nil {
@@ -177,7 +185,7 @@ func TestAgainstLldpadIEEE(t *testing.T) {
 			pad := pairWithLldpad(t)
 			pad.ieee(t, tt.padWill, 3)
 			hostMAC := strings.TrimSpace(run(t, "cat", "/sys/class/net/dcbt0/address"))
-			padMAC, err := pad.ns.Run("cat", "/sys/class/net/dcbt1/address")
+			padMAC, err := inNS(pad.ns, "cat", "/sys/class/net/dcbt1/address")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -222,4 +230,41 @@ func codes(ds []diag.Diagnostic) []string {
 		out = append(out, fmt.Sprintf("%s(%s)", d.Code, d.Severity))
 	}
 	return out
+}
+
+// lldpad as this host's DCBX agent (willing, its default) programs the NIC
+// with the PFC a switch (lldpd) sends; a read-only dcbtop on that NIC
+// shows who decided: lldpad among the host's LLDP agents and the sender
+// of this host's LLDPDUs, the NIC's parameters (DCB netlink) as the local
+// ones, which are what dcb reads and what the switch sent.
+func TestReadOnlyBesideLldpad(t *testing.T) {
+	freshDevice(t)
+	sw := testbed.NewNS(t, "sw")
+	run(t, "ip", "link", "set", "dcbt1", "netns", sw.Name)
+	if out, err := sw.Run("ip", "link", "set", "dcbt1", "up"); err != nil {
+		t.Fatalf("ip link set dcbt1 up: %v: %s", err, out)
+	}
+	testbed.StartLLDPD(t, sw, "dcbt1", testbed.LLDPDOpts{Hostname: "leaf1", TxInterval: 1, TLVs: []testbed.UnknownTLV{
+		{OUI: testbed.OUI8021, Subtype: 11, Value: []byte{0x08, 0x08}}, // PFC: not willing, capability 8, priority 3
+	}})
+	pad := startLldpad(t, nil, "dcbt0")
+	pad.tool(t, "-T", "-i", "dcbt0", "-V", "PFC", "enableTx=yes", "willing=yes")
+	pad.tool(t, "-T", "-i", "dcbt0", "-V", "ETS-CFG", "enableTx=yes", "willing=yes")
+	got := waitPFC(15*time.Second, 1<<3, func() dcb.PrioSet { return pad.nicPFC(t) })
+	if got != 1<<3 {
+		t.Fatalf("lldpad did not program the switch's PFC: dcb reads %v\n%s", got, pad.tool(t, "-t", "-i", "dcbt0", "-V", "PFC"))
+	}
+	in := snapshotFor(t, "dcbt0", 4*time.Second)
+	if !slices.ContainsFunc(in.HostAgents, func(a engine.HostAgent) bool { return a.Name == "lldpad" }) {
+		t.Errorf("host agents %+v, want lldpad", in.HostAgents)
+	}
+	if len(in.LocalAgents) == 0 {
+		t.Errorf("no local agent seen sending on dcbt0 (lldpad sends every 30 s, fast start at first)")
+	}
+	if in.LocalSource != "dcbnl" || in.Local == nil || in.Local.PFC == nil || in.Local.PFC.Enabled != 1<<3 {
+		t.Errorf("local (%s) %+v, want the NIC's PFC on priority 3, which lldpad programmed", in.LocalSource, in.Local)
+	}
+	if in.Remote == nil || in.Remote.PFC == nil || in.Remote.PFC.Enabled != 1<<3 {
+		t.Errorf("remote %+v, want the switch's PFC on priority 3", in.Remote)
+	}
 }
