@@ -15,19 +15,22 @@ import (
 	"github.com/dcbtop/dcbtop/engine/diag"
 )
 
-// severityOf names the severity a selector or identifier spells
-// (diag.SeverityWarning, SeverityError, lldp.LevelInfo, LevelError...).
-func severityOf(e ast.Expr) (diag.Severity, bool) {
-	var name string
+// identName returns the name a selector or identifier spells
+// (diag.SeverityWarning: SeverityWarning), "" for another expression.
+func identName(e ast.Expr) string {
 	switch x := e.(type) {
 	case *ast.SelectorExpr:
-		name = x.Sel.Name
+		return x.Sel.Name
 	case *ast.Ident:
-		name = x.Name
-	default:
-		return 0, false
+		return x.Name
 	}
-	switch strings.TrimPrefix(strings.TrimPrefix(name, "Severity"), "Level") {
+	return ""
+}
+
+// severityOf names the severity an expression spells
+// (diag.SeverityWarning, SeverityError, lldp.LevelInfo, LevelError...).
+func severityOf(e ast.Expr) (diag.Severity, bool) {
+	switch strings.TrimPrefix(strings.TrimPrefix(identName(e), "Severity"), "Level") {
 	case "Info":
 		return diag.SeverityInfo, true
 	case "Warning":
@@ -38,19 +41,10 @@ func severityOf(e ast.Expr) (diag.Severity, bool) {
 	return 0, false
 }
 
-// codeOf names the diagnostic code a selector or identifier spells
+// codeOf names the diagnostic code an expression spells
 // (diag.CodePeerLost, CodeETSBandwidthSum in engine/lldp).
 func codeOf(e ast.Expr, consts map[string]diag.Code) (diag.Code, bool) {
-	var name string
-	switch x := e.(type) {
-	case *ast.SelectorExpr:
-		name = x.Sel.Name
-	case *ast.Ident:
-		name = x.Name
-	default:
-		return "", false
-	}
-	c, ok := consts[name]
+	c, ok := consts[identName(e)]
 	return c, ok
 }
 
@@ -240,14 +234,7 @@ func raised(t *testing.T, consts map[string]diag.Code, root string) (map[diag.Co
 				ast.Inspect(fn.Body, func(n ast.Node) bool {
 					switch x := n.(type) {
 					case *ast.CallExpr:
-						var name string
-						switch f := x.Fun.(type) {
-						case *ast.SelectorExpr:
-							name = f.Sel.Name
-						case *ast.Ident:
-							name = f.Name
-						}
-						if (name == "Newf" || name == "finding") && len(x.Args) >= 2 {
+						if name := identName(x.Fun); (name == "Newf" || name == "finding") && len(x.Args) >= 2 {
 							note(x.Args[0], x.Args[1])
 						}
 					case *ast.CompositeLit:
