@@ -203,7 +203,14 @@ func TestControlPrivilege(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if w := agent.stderrText(); !strings.Contains(w, fmt.Sprintf("the agent lock @dcbtop/agent/ifindex/%s of h0 is held by pid %d (uid 65534, python3), which is no dcbtop agent", idx, squat.cmd.Process.Pid)) {
+	// The warning is written before the control socket answers; the
+	// harness reads the agent's stderr on a goroutine of its own, so it
+	// may reach stderrText a little later.
+	want := fmt.Sprintf("the agent lock @dcbtop/agent/ifindex/%s of h0 is held by pid %d (uid 65534, python3), which is no dcbtop agent", idx, squat.cmd.Process.Pid)
+	for end := time.Now().Add(5 * time.Second); !strings.Contains(agent.stderrText(), want) && time.Now().Before(end); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if w := agent.stderrText(); !strings.Contains(w, want) {
 		t.Errorf("the agent's warning about the squatter: %q", w)
 	}
 
