@@ -109,10 +109,10 @@ test: deps
 	  DCBTOP_ISOLATED=1 unshare --mount --propagation private --net -- sh -ec '\
 	    mount -t tmpfs -o mode=0755 dcbtop-test-run /run; mkdir -p /run/lock /run/user; \
 	    ip link set lo up; \
-	    GOFLAGS=-mod=mod GOPROXY=off exec $(GO) test $(TRIMPATH) -race -count=1 -p $(TEST_PACKAGES) -parallel $(TEST_PARALLEL) ./...'; \
+	    GOFLAGS=-mod=mod GOPROXY=off exec testbed/gotest $(GO) $(TRIMPATH) -race -count=1 -p $(TEST_PACKAGES) -parallel $(TEST_PARALLEL)'; \
 	else \
 	  echo "go test $(TRIMPATH) -race -count=1 -p $(TEST_PACKAGES) -parallel $(TEST_PARALLEL) ./..."; \
-	  $(GO) test $(TRIMPATH) -race -count=1 -p $(TEST_PACKAGES) -parallel $(TEST_PARALLEL) ./...; \
+	  testbed/gotest $(GO) $(TRIMPATH) -race -count=1 -p $(TEST_PACKAGES) -parallel $(TEST_PARALLEL); \
 	fi; rc=$$?; wait; \
 	echo "gofmt, go vet, staticcheck, deadcode (beside the tests):"; cat $$checks; crc=$$(cat $$checks.rc); rm -f $$checks $$checks.rc; \
 	[ $$rc = 0 ] && [ "$$crc" = 0 ]

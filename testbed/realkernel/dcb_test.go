@@ -6,6 +6,7 @@ package realkernel
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,9 +14,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/dcb"
 	"github.com/dcbtop/dcbtop/engine/diag"
 	"github.com/dcbtop/dcbtop/engine/lldp"
+	"github.com/dcbtop/dcbtop/engine/lossless"
+	"github.com/dcbtop/dcbtop/testbed/snaptest"
 )
 
 // dcbETS is `dcb -j ets show`'s object (iproute2 dcb/dcb_ets.c).
@@ -324,4 +328,67 @@ func ptr(p *uint64) any {
 		return nil
 	}
 	return *p
+}
+
+// The host QoS that dcbtop apply writes straight to the kernel (the
+// receive buffer split, the PFC delay, DSCP APP entries), iproute2's dcb
+// reads back; and a -w recording of the run replays to the counters and
+// QoS the live run showed (what dcbtop records is what it read).
+func TestDcbReadsWhatApplyQoSWrote(t *testing.T) {
+	freshDevice(t)
+	code, stdout, stderr := dcbtop(t, "", "apply", "-i", "dcbt0", "--buffer", "0,0,0,1,0,0,0,0:131072,131072", "--pfc-delay", "32", "--dscp", "26=3,46=5")
+	if code != 0 {
+		t.Fatalf("dcbtop apply --buffer --pfc-delay --dscp: exit %d\n%s%s", code, stdout, stderr)
+	}
+	var buffer struct {
+		PrioBuffer [8]uint8  `json:"prio_buffer"`
+		Size       [8]uint32 `json:"buffer_size"`
+	}
+	var pfc dcbPFC
+	var app dcbApp
+	dcbJSON(t, &buffer, "buffer", "dcbt0")
+	dcbJSON(t, &pfc, "pfc", "dcbt0")
+	dcbJSON(t, &app, "app", "dcbt0")
+	if buffer.PrioBuffer != [8]uint8{0, 0, 0, 1} || buffer.Size[0] != 131072 || buffer.Size[1] != 131072 {
+		t.Errorf("dcb reads the buffer %+v, want priority 3 on buffer 1, 128 KiB each", buffer)
+	}
+	if pfc.Delay != 32 {
+		t.Errorf("dcb reads PFC delay %d, want 32", pfc.Delay)
+	}
+	wantApps := sortApps([]dcb.App{{Selector: lldp.AppSelDSCP, Protocol: 26, Priority: 3}, {Selector: lldp.AppSelDSCP, Protocol: 46, Priority: 5}})
+	if diff := cmp.Diff(wantApps, app.apps()); diff != "" {
+		t.Errorf("dcb reads another APP table than applied (-applied +dcb):\n%s", diff)
+	}
+
+	debugfs(t, "dcbt0", "pause", "rx 3 42 800")
+	rec := filepath.Join(t.TempDir(), "run.pcapng")
+	live := snapshot(t, "dcbt0", "-w", rec)
+	replayed := replaySnapshot(t, rec, "dcbt0")
+	if live.Counters == nil || replayed.Counters == nil {
+		t.Fatalf("counters live %v, replayed %v", live.Counters != nil, replayed.Counters != nil)
+	}
+	if diff := cmp.Diff(live.Counters.QoS, replayed.Counters.QoS); diff != "" {
+		t.Errorf("the replay's QoS differs from the live run's (-live +replay):\n%s", diff)
+	}
+	lp, rp := live.Counters.PFC.Priorities, replayed.Counters.PFC.Priorities
+	if len(lp) != 8 || len(rp) != 8 || ptr(lp[3].RxPause) != uint64(42) || ptr(rp[3].RxPause) != uint64(42) {
+		t.Errorf("priority 3's rx pauses: live %v, replayed %v, want 42 (ethtool -S)", ptrAt(lp, 3), ptrAt(rp, 3))
+	}
+}
+
+// replaySnapshot returns interface dev of `dcbtop -r FILE --json`.
+func replaySnapshot(t *testing.T, file, dev string) engine.Interface {
+	t.Helper()
+	code, stdout, stderr := dcbtop(t, "", "-r", file, "--json")
+	if code != 0 {
+		t.Fatalf("dcbtop -r %s --json: exit %d\n%s", file, code, stderr)
+	}
+	return snaptest.Iface(t, snaptest.Decode(t, "dcbtop -r --json", stdout), dev)
+}
+
+func ptrAt(ps []lossless.PrioPause, i int) any {
+	if i >= len(ps) {
+		return nil
+	}
+	return ptr(ps[i].RxPause)
 }

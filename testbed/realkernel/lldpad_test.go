@@ -5,12 +5,15 @@
 package realkernel
 
 import (
+	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -30,16 +33,9 @@ type lldpad struct {
 	ifname string
 }
 
-// inNS runs a command in ns (nil: here) and returns its combined output.
-func inNS(ns *testbed.NS, args ...string) (string, error) {
-	if ns == nil {
-		return runErr(args[0], args[1:]...)
-	}
-	return ns.Run(args...)
-}
 
-// startLldpad starts lldpad in ns on ifname (its state records removed
-// first, no PID file, its configuration in a file of the test's own),
+// startLldpad starts lldpad in ns on ifname (its state on a /dev/shm of
+// its own, no PID file, its configuration in a file of the test's own),
 // enables LLDP there and stops it when t ends.
 func startLldpad(t *testing.T, ns *testbed.NS, ifname string) *lldpad {
 	t.Helper()
@@ -47,37 +43,57 @@ func startLldpad(t *testing.T, ns *testbed.NS, ifname string) *lldpad {
 		t.Fatal(err)
 	}
 	conf := filepath.Join(t.TempDir(), "lldpad.conf")
-	if out, err := inNS(ns, "lldpad", "-s"); err != nil {
-		t.Logf("lldpad -s: %v: %s", err, out)
+	// In the foreground, its log kept; its state records (POSIX shared
+	// memory, lldpad_shm.c: /dev/shm/lldpad.state) on a /dev/shm of its
+	// own: lldpads of tests run side by side keep theirs apart (lldpad
+	// refuses to start beside the pid another left there), and none
+	// starts from another's.
+	args := []string{"unshare", "--mount", "--propagation", "private", "sh", "-c",
+		`mount -t tmpfs lldpad-shm /dev/shm && exec lldpad -p -t -f "$1"`, "sh", conf}
+	if ns != nil {
+		args = append([]string{"ip", "netns", "exec", ns.Name}, args...)
 	}
-	if out, err := inNS(ns, "lldpad", "-d", "-p", "-t", "-f", conf); err != nil {
-		t.Fatalf("lldpad -d: %v: %s", err, out)
+	cmd := exec.Command(args[0], args[1:]...)
+	var log bytes.Buffer
+	var logMu sync.Mutex
+	w := writerFunc(func(b []byte) (int, error) { logMu.Lock(); defer logMu.Unlock(); return log.Write(b) })
+	cmd.Stdout, cmd.Stderr = w, w
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("lldpad: %v", err)
 	}
+	var exitErr error
+	exited := make(chan struct{})
+	go func() { exitErr = cmd.Wait(); close(exited) }()
+	logText := func() string { logMu.Lock(); defer logMu.Unlock(); return log.String() }
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(5 * time.Second):
+			_ = cmd.Process.Kill()
+			<-exited
+		}
+		if t.Failed() {
+			t.Logf("lldpad's log:\n%s", logText())
+		}
+	})
 	l := &lldpad{ns: ns, ifname: ifname}
-	var pid int
 	deadline := time.Now().Add(15 * time.Second)
 	for {
 		out, err := inNS(ns, "lldptool", "-p")
 		if err == nil {
-			if pid, err = strconv.Atoi(strings.TrimSpace(out)); err == nil {
-				break
-			}
+			break
+		}
+		select {
+		case <-exited:
+			t.Fatalf("lldpad exited (%v) before answering lldptool -p:\n%s", exitErr, logText())
+		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("lldpad does not answer lldptool -p: %v: %s", err, out)
+			t.Fatalf("lldpad does not answer lldptool -p: %v: %s\n%s", err, out, logText())
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	t.Cleanup(func() {
-		_ = syscall.Kill(pid, syscall.SIGTERM)
-		for range 50 {
-			if syscall.Kill(pid, 0) != nil {
-				return
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-		_ = syscall.Kill(pid, syscall.SIGKILL)
-	})
 	l.tool(t, "set-lldp", "-i", ifname, "adminStatus=rxtx")
 	return l
 }
@@ -119,17 +135,24 @@ func (l *lldpad) nicPFC(t *testing.T) dcb.PrioSet {
 	return p.enabled()
 }
 
-// pairWithLldpad loads the DCB test device afresh, moves dcbt1 into a
-// namespace of its own and starts lldpad there.
-func pairWithLldpad(t *testing.T) *lldpad {
+// pairWithLldpad puts pair i of the DCB test device (dcbt2i, dcbt2i+1)
+// into two namespaces of the test's own, this host's end and lldpad's,
+// and starts lldpad on its end. It returns this host's namespace and
+// interface.
+func pairWithLldpad(t *testing.T, i int) (host *testbed.NS, hostIf string, pad *lldpad) {
 	t.Helper()
-	freshDevice(t)
-	sw := testbed.NewNS(t, "lldpad")
-	run(t, "ip", "link", "set", "dcbt1", "netns", sw.Name)
-	if out, err := sw.Run("ip", "link", "set", "dcbt1", "up"); err != nil {
-		t.Fatalf("ip link set dcbt1 up: %v: %s", err, out)
+	hostIf, padIf := fmt.Sprintf("dcbt%d", 2*i), fmt.Sprintf("dcbt%d", 2*i+1)
+	host, sw := testbed.NewNS(t, "host"), testbed.NewNS(t, "lldpad")
+	for _, end := range []struct {
+		ns  *testbed.NS
+		dev string
+	}{{host, hostIf}, {sw, padIf}} {
+		run(t, "ip", "link", "set", end.dev, "netns", end.ns.Name)
+		if out, err := end.ns.Run("ip", "link", "set", end.dev, "up"); err != nil {
+			t.Fatalf("ip link set %s up: %v: %s", end.dev, err, out)
+		}
 	}
-	return startLldpad(t, sw, "dcbt1")
+	return host, hostIf, startLldpad(t, sw, padIf)
 }
 
 // waitPFC polls until get returns want or d has passed, and returns the
@@ -153,7 +176,8 @@ func TestAgainstLldpadIEEE(t *testing.T) {
 	local4 := `{"ets": {"willing": true, "cbs": false, "max_tcs": 8, "prio_tc": [0,0,0,0,1,0,0,0], "tc_bandwidth": [60,40,0,0,0,0,0,0],
 		"tsa": ["ets","ets","strict","strict","strict","strict","strict","strict"]},
 		"pfc": {"willing": true, "mbc": false, "cap": 8, "enabled": [4]}}`
-	for _, tt := range []struct {
+	freshPairs(t, 4)
+	for i, tt := range []struct {
 		name                 string
 		dcbtopWill, padWill  bool
 		wantHost, wantLldpad func(hostMAC, padMAC string) dcb.PrioSet
@@ -181,22 +205,26 @@ func TestAgainstLldpadIEEE(t *testing.T) {
 		{name: "neither willing", dcbtopWill: false, padWill: false, wantDiag: diag.CodeNeitherWilling,
 			wantHost: func(string, string) dcb.PrioSet { return 1 << 4 }, wantLldpad: func(string, string) dcb.PrioSet { return 1 << 3 }},
 	} {
+		// Side by side, each on a pair of its own in namespaces of its own.
 		t.Run(tt.name, func(t *testing.T) {
-			pad := pairWithLldpad(t)
+			t.Parallel()
+			host, hostIf, pad := pairWithLldpad(t, i)
 			pad.ieee(t, tt.padWill, 3)
-			hostMAC := strings.TrimSpace(run(t, "cat", "/sys/class/net/dcbt0/address"))
-			padMAC, err := inNS(pad.ns, "cat", "/sys/class/net/dcbt1/address")
-			if err != nil {
-				t.Fatal(err)
+			mac := func(ns *testbed.NS, dev string) string {
+				out, err := inNS(ns, "cat", "/sys/class/net/"+dev+"/address")
+				if err != nil {
+					t.Fatal(err)
+				}
+				return strings.TrimSpace(out)
 			}
-			padMAC = strings.TrimSpace(padMAC)
+			hostMAC, padMAC := mac(host, hostIf), mac(pad.ns, pad.ifname)
 			local := testbed.WriteFile(t, "local.json", local4)
-			wait := startSnapshot(t, "dcbt0", 6*time.Second, "--agent", "--local", local,
+			wait := startSnapshotIn(t, host, hostIf, 6*time.Second, "--agent", "--local", local,
 				"--willing", map[bool]string{true: "on", false: "off"}[tt.dcbtopWill], "--tx-interval", "1s")
 			wantHost, wantPad := tt.wantHost(hostMAC, padMAC), tt.wantLldpad(hostMAC, padMAC)
 			gotHost := waitPFC(5*time.Second, wantHost, func() dcb.PrioSet {
 				var p dcbPFC
-				dcbJSON(t, &p, "pfc", "dcbt0")
+				dcbJSONIn(t, host, &p, "pfc", hostIf)
 				return p.enabled()
 			})
 			gotPad := waitPFC(3*time.Second, wantPad, func() dcb.PrioSet { return pad.nicPFC(t) })
@@ -206,7 +234,7 @@ func TestAgainstLldpadIEEE(t *testing.T) {
 			}
 			if gotPad != wantPad {
 				t.Errorf("dcb reads PFC %v in lldpad's NIC, want %v (host %s, lldpad %s)\n%s", gotPad, wantPad, hostMAC, padMAC,
-					pad.tool(t, "-t", "-i", "dcbt1", "-V", "PFC"))
+					pad.tool(t, "-t", "-i", pad.ifname, "-V", "PFC"))
 			}
 			if in.Dialect != lldp.DialectIEEE {
 				t.Errorf("the peer's dialect %q, want ieee", in.Dialect)
@@ -268,3 +296,8 @@ func TestReadOnlyBesideLldpad(t *testing.T) {
 		t.Errorf("remote %+v, want the switch's PFC on priority 3", in.Remote)
 	}
 }
+
+// writerFunc is an io.Writer of a function.
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(b []byte) (int, error) { return f(b) }

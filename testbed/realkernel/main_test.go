@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/dcbtop/dcbtop/engine"
+	"github.com/dcbtop/dcbtop/testbed"
 	"github.com/dcbtop/dcbtop/testbed/snaptest"
 )
 
@@ -56,12 +57,15 @@ func runErr(name string, args ...string) (string, error) {
 // freshDevice loads the DCB test device afresh (pairs dcbt0/dcbt1 and
 // dcbt2/dcbt3, every setting its default), brings dcbt0 and dcbt1 up and
 // unloads it when t ends.
-func freshDevice(t *testing.T) {
+func freshDevice(t *testing.T) { freshPairs(t, 2) }
+
+// freshPairs is freshDevice with n pairs (dcbt0/dcbt1 ... dcbt2n-2/dcbt2n-1).
+func freshPairs(t *testing.T, n int) {
 	t.Helper()
 	if _, err := os.Stat("/sys/module/dcbtest"); err == nil {
 		run(t, "rmmod", "dcbtest")
 	}
-	run(t, "insmod", kmodPath)
+	run(t, "insmod", kmodPath, fmt.Sprintf("pairs=%d", n))
 	t.Cleanup(func() {
 		if out, err := runErr("rmmod", "dcbtest"); err != nil {
 			t.Errorf("rmmod dcbtest: %v: %s", err, out)
@@ -92,12 +96,26 @@ func readDebugfs(t *testing.T, dev, file string) string {
 }
 
 // dcbJSON returns what `dcb -j OBJECT show dev DEV` says, decoded into v.
-func dcbJSON(t *testing.T, v any, object, dev string) {
+func dcbJSON(t *testing.T, v any, object, dev string) { dcbJSONIn(t, nil, v, object, dev) }
+
+// dcbJSONIn is dcbJSON in the network namespace ns (nil: this one).
+func dcbJSONIn(t *testing.T, ns *testbed.NS, v any, object, dev string) {
 	t.Helper()
-	out := run(t, "dcb", "-j", object, "show", "dev", dev)
+	out, err := inNS(ns, "dcb", "-j", object, "show", "dev", dev)
+	if err != nil {
+		t.Fatalf("dcb -j %s show dev %s: %v: %s", object, dev, err, out)
+	}
 	if err := json.Unmarshal([]byte(out), v); err != nil {
 		t.Fatalf("dcb -j %s show dev %s: %v: %s", object, dev, err, out)
 	}
+}
+
+// inNS runs a command in ns (nil: here) and returns its combined output.
+func inNS(ns *testbed.NS, args ...string) (string, error) {
+	if ns == nil {
+		return runErr(args[0], args[1:]...)
+	}
+	return ns.Run(args...)
 }
 
 // snapshot runs dcbtop with args (--json and a duration added) and
@@ -119,9 +137,19 @@ func snapshotFor(t *testing.T, dev string, d time.Duration, args ...string) engi
 // (call it on the test's goroutine).
 func startSnapshot(t *testing.T, dev string, d time.Duration, args ...string) (wait func() engine.Interface) {
 	t.Helper()
+	return startSnapshotIn(t, nil, dev, d, args...)
+}
+
+// startSnapshotIn is startSnapshot in the network namespace ns (nil:
+// this one).
+func startSnapshotIn(t *testing.T, ns *testbed.NS, dev string, d time.Duration, args ...string) (wait func() engine.Interface) {
+	t.Helper()
 	args = append([]string{"--json", "-i", dev, "--duration", d.String()}, args...)
 	ctx, cancel := context.WithTimeout(context.Background(), d+time.Minute)
 	cmd := exec.CommandContext(ctx, dcbtopBin, args...)
+	if ns != nil {
+		cmd = exec.CommandContext(ctx, "ip", append([]string{"netns", "exec", ns.Name, dcbtopBin}, args...)...)
+	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
