@@ -47,6 +47,8 @@ var debPackage = map[string]string{
 	"ethtool":            "ethtool",
 	"lldpad":             "lldpad",
 	"lldptool":           "lldpad",
+	"rping":              "rdmacm-utils",
+	"rdma":               "iproute2",
 	"strace":             "strace",
 	"systemd-analyze":    "systemd",
 }

@@ -33,7 +33,6 @@ type lldpad struct {
 	ifname string
 }
 
-
 // startLldpad starts lldpad in ns on ifname (its state on a /dev/shm of
 // its own, no PID file, its configuration in a file of the test's own),
 // enables LLDP there and stops it when t ends.
