@@ -98,5 +98,14 @@ func (c *Client) CEE(ifname string) (*CEE, error) { return c.c.cee(ifname) }
 // every IEEE_SET and IEEE_DEL, including failed ones, so poll as well and
 // re-read on a notification.
 func (c *Client) Watch(ctx context.Context, fn func(Notification)) error {
-	return c.c.watch(ctx, fn)
+	return c.c.watch(ctx, nil, fn)
+}
+
+// WatchJoined is Watch that calls joined, on the calling goroutine, once
+// the group is joined and before the first notification: a reader that
+// read the state before it subscribed reads again then, so that a change
+// between its read and the subscription is not lost until its next poll
+// (found on the real kernel under load: testbed/realkernel).
+func (c *Client) WatchJoined(ctx context.Context, joined func(), fn func(Notification)) error {
+	return c.c.watch(ctx, joined, fn)
 }

@@ -232,7 +232,7 @@ func (c *client) explainNotSupported(err error, ifname, op string) error {
 }
 
 // watch implements Client.Watch.
-func (c *client) watch(ctx context.Context, fn func(Notification)) error {
+func (c *client) watch(ctx context.Context, joined func(), fn func(Notification)) error {
 	if !c.watching.CompareAndSwap(false, true) {
 		return &Error{Op: opWatch, Err: errors.New("another Watch is running on this client")}
 	}
@@ -249,6 +249,9 @@ func (c *client) watch(ctx context.Context, fn func(Notification)) error {
 		return opError(opWatch, "", err)
 	}
 	defer w.LeaveGroup(RTNLGRP_DCB)
+	if joined != nil {
+		joined()
+	}
 
 	// On cancellation, a read deadline in the past unblocks Receive; wait
 	// for that to finish before returning, so that it cannot fire during

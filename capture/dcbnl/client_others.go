@@ -30,6 +30,6 @@ func (*client) delApps(string, []App) error                     { return errUnim
 func (*client) dcbx(string) (Mode, error)                       { return 0, errUnimplemented }
 func (*client) setDCBX(string, Mode) error                      { return errUnimplemented }
 func (*client) cee(string) (*CEE, error)                        { return nil, errUnimplemented }
-func (*client) watch(context.Context, func(Notification)) error { return errUnimplemented }
+func (*client) watch(context.Context, func(), func(Notification)) error { return errUnimplemented }
 
 func (*client) setRecorder(nlclient.Recorder) {}

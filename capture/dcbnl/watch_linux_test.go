@@ -12,6 +12,7 @@ import (
 	"net"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -125,6 +126,13 @@ func (s *mcastSocket) group(op string, g uint32) error {
 	defer s.mu.Unlock()
 	s.groups = append(s.groups, fmt.Sprintf("%s %d", op, g))
 	return nil
+}
+
+// groupsNow returns the joins and leaves so far.
+func (s *mcastSocket) groupsNow() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.groups)
 }
 
 func (s *mcastSocket) SetDeadline(t time.Time) error { return s.SetReadDeadline(t) }
@@ -281,5 +289,34 @@ func TestWatchCanceledBeforeStart(t *testing.T) {
 	cancel()
 	if err := c.Watch(ctx, func(Notification) { t.Error("unexpected notification") }); !errors.Is(err, context.Canceled) {
 		t.Errorf("Watch = %v, want context.Canceled", err)
+	}
+}
+
+// TestWatchJoined: joined is called once the group is joined, before any
+// notification, so that a reader can read again then.
+func TestWatchJoined(t *testing.T) {
+	nlfixture.RequireLittleEndian(t)
+	sock := newMcastSocket()
+	c := NewClient(netlink.NewConn(sock, 1))
+	t.Cleanup(func() { c.Close() })
+	ctx, cancel := context.WithCancel(t.Context())
+	var seen []string
+	var mu sync.Mutex
+	done := make(chan error, 1)
+	go func() {
+		done <- c.WatchJoined(ctx, func() {
+			mu.Lock()
+			defer mu.Unlock()
+			seen = append(seen, "joined with "+strings.Join(sock.groupsNow(), ","))
+			cancel()
+		}, func(Notification) { t.Error("unexpected notification") })
+	}()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("WatchJoined = %v, want context.Canceled", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if diff := cmp.Diff([]string{"joined with join 23"}, seen); diff != "" {
+		t.Errorf("joined calls (-want +got):\n%s", diff)
 	}
 }

@@ -71,12 +71,15 @@ func DCB(r Run, dial func(nlclient.Recorder) (*dcbnl.Client, error)) (stop func(
 			if !watch {
 				return // a fake kernel's connection has no multicast groups: polling only
 			}
-			err := c.Watch(ctx, func(n dcbnl.Notification) {
+			poke := func() {
 				select {
 				case kick <- struct{}{}:
 				default:
 				}
-			})
+			}
+			// Read again once subscribed: a change made between the
+			// first reading and the join would wait for the poll.
+			err := c.WatchJoined(ctx, poke, func(dcbnl.Notification) { poke() })
 			if err == nil || errors.Is(err, context.Canceled) {
 				return
 			}

@@ -29,9 +29,9 @@ func TestWillingAgentProgramsAdoptedPFC(t *testing.T) {
 		{OUI: testbed.OUI8021, Subtype: 11, Value: []byte{0x08, 0x08}},
 	}})
 
-	wait := startSnapshot(t, "dcbt0", 7*time.Second, "--agent", "--willing", "on", "--tx-interval", "1s")
+	wait := startSnapshot(t, "dcbt0", 30*time.Second, "--agent", "--willing", "on", "--tx-interval", "1s")
 	var pfc dcbPFC
-	deadline := time.Now().Add(6 * time.Second)
+	deadline := time.Now().Add(25 * time.Second)
 	for time.Now().Before(deadline) {
 		dcbJSON(t, &pfc, "pfc", "dcbt0")
 		if pfc.enabled() == 1<<3 {
@@ -39,7 +39,7 @@ func TestWillingAgentProgramsAdoptedPFC(t *testing.T) {
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
-	in := wait()
+	in := wait(true)
 	if pfc.enabled() != 1<<3 {
 		t.Errorf("dcb reads PFC on %v in the NIC while the willing agent runs, want priority 3 (the switch's)", pfc.enabled())
 	}

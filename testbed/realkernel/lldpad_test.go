@@ -218,16 +218,20 @@ func TestAgainstLldpadIEEE(t *testing.T) {
 			}
 			hostMAC, padMAC := mac(host, hostIf), mac(pad.ns, pad.ifname)
 			local := testbed.WriteFile(t, "local.json", local4)
-			wait := startSnapshotIn(t, host, hostIf, 6*time.Second, "--agent", "--local", local,
+			wait := startSnapshotIn(t, host, hostIf, 30*time.Second, "--agent", "--local", local,
 				"--willing", map[bool]string{true: "on", false: "off"}[tt.dcbtopWill], "--tx-interval", "1s")
 			wantHost, wantPad := tt.wantHost(hostMAC, padMAC), tt.wantLldpad(hostMAC, padMAC)
-			gotHost := waitPFC(5*time.Second, wantHost, func() dcb.PrioSet {
+			gotHost := waitPFC(25*time.Second, wantHost, func() dcb.PrioSet {
 				var p dcbPFC
 				dcbJSONIn(t, host, &p, "pfc", hostIf)
 				return p.enabled()
 			})
-			gotPad := waitPFC(3*time.Second, wantPad, func() dcb.PrioSet { return pad.nicPFC(t) })
-			in := wait()
+			gotPad := waitPFC(25*time.Second, wantPad, func() dcb.PrioSet { return pad.nicPFC(t) })
+			// Both NICs hold what they should; a few more of lldpad's
+			// LLDPDUs (its fast start after dcbtop's first) reach dcbtop
+			// before its snapshot.
+			time.Sleep(3 * time.Second)
+			in := wait(true)
 			if gotHost != wantHost {
 				t.Errorf("dcb reads PFC %v in this host's NIC, want %v (host %s, lldpad %s)", gotHost, wantHost, hostMAC, padMAC)
 			}

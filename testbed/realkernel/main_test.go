@@ -129,20 +129,21 @@ func snapshot(t *testing.T, dev string, args ...string) engine.Interface {
 // snapshotFor is snapshot for a run of d.
 func snapshotFor(t *testing.T, dev string, d time.Duration, args ...string) engine.Interface {
 	t.Helper()
-	return startSnapshot(t, dev, d, args...)()
+	return startSnapshot(t, dev, d, args...)(false)
 }
 
 // startSnapshot starts what snapshotFor runs and returns at once; the
-// function it returns waits for the run's end and returns the snapshot
-// (call it on the test's goroutine).
-func startSnapshot(t *testing.T, dev string, d time.Duration, args ...string) (wait func() engine.Interface) {
+// function it returns waits for the run's end, or with interrupt ends it
+// at once (SIGINT: dcbtop prints its snapshot as at the end of its
+// duration), and returns the snapshot (call it on the test's goroutine).
+func startSnapshot(t *testing.T, dev string, d time.Duration, args ...string) (wait func(interrupt bool) engine.Interface) {
 	t.Helper()
 	return startSnapshotIn(t, nil, dev, d, args...)
 }
 
 // startSnapshotIn is startSnapshot in the network namespace ns (nil:
 // this one).
-func startSnapshotIn(t *testing.T, ns *testbed.NS, dev string, d time.Duration, args ...string) (wait func() engine.Interface) {
+func startSnapshotIn(t *testing.T, ns *testbed.NS, dev string, d time.Duration, args ...string) (wait func(interrupt bool) engine.Interface) {
 	t.Helper()
 	args = append([]string{"--json", "-i", dev, "--duration", d.String()}, args...)
 	ctx, cancel := context.WithTimeout(context.Background(), d+time.Minute)
@@ -156,9 +157,12 @@ func startSnapshotIn(t *testing.T, ns *testbed.NS, dev string, d time.Duration, 
 		cancel()
 		t.Fatalf("dcbtop %s: %v", strings.Join(args, " "), err)
 	}
-	return func() engine.Interface {
+	return func(interrupt bool) engine.Interface {
 		t.Helper()
 		defer cancel()
+		if interrupt {
+			_ = cmd.Process.Signal(os.Interrupt) // ip netns exec execs dcbtop: the same process
+		}
 		if err := cmd.Wait(); err != nil {
 			t.Fatalf("dcbtop %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
 		}

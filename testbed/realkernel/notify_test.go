@@ -18,7 +18,7 @@ import (
 // A change made by another program through DCB netlink (iproute2's dcb)
 // reaches dcbtop through the kernel's RTNLGRP_DCB notification
 // (net/dcb/dcbnl.c dcbnl_notify after each set), not its 10 s poll: the
-// local-change indication follows within a second or two. The delay is
+// local-change indication follows within well under a second (under 4 s on a loaded machine). The delay is
 // measured and logged.
 func TestDCBNotificationDelay(t *testing.T) {
 	freshDevice(t)
@@ -71,8 +71,8 @@ func TestDCBNotificationDelay(t *testing.T) {
 				if in.Reason == engine.ReasonLocalChange && in.Params != nil && in.Params.PFC != nil && in.Params.PFC.Enabled&(1<<(5+i)) != 0 {
 					delay := time.Since(at)
 					t.Logf("dcb pfc set prio-pfc %s:on -> dcbtop's local-change after %v", prio, delay.Round(time.Millisecond))
-					if delay > 2*time.Second {
-						t.Errorf("the change reached dcbtop after %v: a notification would take well under 2 s (the poll takes up to 10 s)", delay)
+					if delay > 4*time.Second {
+						t.Errorf("the change reached dcbtop after %v: a notification takes well under 4 s even under load (the poll, ticking 10 s after the start, would take over 6 s here)", delay)
 					}
 					got = true
 				}
