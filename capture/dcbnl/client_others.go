@@ -21,15 +21,15 @@ var errUnimplemented = fmt.Errorf("dcbnl: not implemented on %s", runtime.GOOS)
 // returns an error saying so.
 type client struct{}
 
-func dial(nlclient.Recorder, bool) (*Client, error)             { return nil, errUnimplemented }
-func newClient(*netlink.Conn) *client                           { return &client{} }
-func (*client) close() error                                    { return errUnimplemented }
-func (*client) ieee(string) (*IEEE, error)                      { return nil, errUnimplemented }
-func (*client) setIEEE(string, *IEEESet) error                  { return errUnimplemented }
-func (*client) delApps(string, []App) error                     { return errUnimplemented }
-func (*client) dcbx(string) (Mode, error)                       { return 0, errUnimplemented }
-func (*client) setDCBX(string, Mode) error                      { return errUnimplemented }
-func (*client) cee(string) (*CEE, error)                        { return nil, errUnimplemented }
+func dial(nlclient.Recorder, bool) (*Client, error)                     { return nil, errUnimplemented }
+func newClient(*netlink.Conn) *client                                   { return &client{} }
+func (*client) close() error                                            { return errUnimplemented }
+func (*client) ieee(string) (*IEEE, error)                              { return nil, errUnimplemented }
+func (*client) setIEEE(string, *IEEESet) error                          { return errUnimplemented }
+func (*client) delApps(string, []App) error                             { return errUnimplemented }
+func (*client) dcbx(string) (Mode, error)                               { return 0, errUnimplemented }
+func (*client) setDCBX(string, Mode) error                              { return errUnimplemented }
+func (*client) cee(string) (*CEE, error)                                { return nil, errUnimplemented }
 func (*client) watch(context.Context, func(), func(Notification)) error { return errUnimplemented }
 
 func (*client) setRecorder(nlclient.Recorder) {}
