@@ -108,12 +108,12 @@ func sortApps(a []dcb.App) []dcb.App {
 // receive buffer and the DCBX mode, each as dcb itself reads it back.
 func TestReadsWhatDcbWrote(t *testing.T) {
 	freshDevice(t)
-	run(t, "dcb", "ets", "set", "dev", "dcbt0", "tc-tsa", "0:ets", "1:ets", "2:strict", "3:strict", "4:strict", "5:strict", "6:strict", "7:strict",
+	dcbSet(t, "ets", "set", "dev", "dcbt0", "tc-tsa", "0:ets", "1:ets", "2:strict", "3:strict", "4:strict", "5:strict", "6:strict", "7:strict",
 		"tc-bw", "0:40", "1:60", "prio-tc", "3:1", "4:1")
-	run(t, "dcb", "pfc", "set", "dev", "dcbt0", "prio-pfc", "3:on", "delay", "4096")
-	run(t, "dcb", "app", "add", "dev", "dcbt0", "dscp-prio", "26:3", "ethtype-prio", "0x8915:3", "dgram-port-prio", "4791:3")
-	run(t, "dcb", "maxrate", "set", "dev", "dcbt0", "tc-maxrate", "1:10Gbit")
-	run(t, "dcb", "buffer", "set", "dev", "dcbt0", "prio-buffer", "3:1", "buffer-size", "0:131072", "1:131072")
+	dcbSet(t, "pfc", "set", "dev", "dcbt0", "prio-pfc", "3:on", "delay", "4096")
+	dcbSet(t, "app", "add", "dev", "dcbt0", "dscp-prio", "26:3", "ethtype-prio", "0x8915:3", "dgram-port-prio", "4791:3")
+	dcbSet(t, "maxrate", "set", "dev", "dcbt0", "tc-maxrate", "1:10Gbit")
+	dcbSet(t, "buffer", "set", "dev", "dcbt0", "prio-buffer", "3:1", "buffer-size", "0:131072", "1:131072")
 
 	var ets dcbETS
 	var pfc dcbPFC
@@ -185,7 +185,7 @@ func TestReadsWhatDcbWrote(t *testing.T) {
 // has is deleted.
 func TestDcbReadsWhatApplyWrote(t *testing.T) {
 	freshDevice(t)
-	run(t, "dcb", "app", "add", "dev", "dcbt0", "dscp-prio", "10:1")
+	dcbSet(t, "app", "add", "dev", "dcbt0", "dscp-prio", "10:1")
 	params := `{"ets": {"willing": false, "cbs": false, "max_tcs": 8, "prio_tc": [0,0,0,1,0,0,0,0],
 		"tc_bandwidth": [50,50,0,0,0,0,0,0], "tsa": ["ets","ets","strict","strict","strict","strict","strict","strict"]},
 		"pfc": {"willing": false, "mbc": false, "cap": 8, "enabled": [3]},

@@ -77,11 +77,11 @@ var (
 // that drifts from net/dcb/dcbnl.c fails here, not in production.
 func TestFakeKernelAnswersAsTheKernel(t *testing.T) {
 	freshDevice(t)
-	run(t, "dcb", "ets", "set", "dev", "dcbt0", "tc-tsa", "0:ets", "1:ets", "2:strict", "3:strict", "4:strict", "5:strict", "6:strict", "7:strict",
+	dcbSet(t, "ets", "set", "dev", "dcbt0", "tc-tsa", "0:ets", "1:ets", "2:strict", "3:strict", "4:strict", "5:strict", "6:strict", "7:strict",
 		"tc-bw", "0:30", "1:70", "prio-tc", "3:1")
-	run(t, "dcb", "pfc", "set", "dev", "dcbt0", "prio-pfc", "3:on", "delay", "32")
-	run(t, "dcb", "app", "add", "dev", "dcbt0", "dscp-prio", "26:3", "ethtype-prio", "0x8915:3", "dgram-port-prio", "4791:3")
-	run(t, "dcb", "buffer", "set", "dev", "dcbt0", "prio-buffer", "3:1", "buffer-size", "0:131072", "1:131072")
+	dcbSet(t, "pfc", "set", "dev", "dcbt0", "prio-pfc", "3:on", "delay", "32")
+	dcbSet(t, "app", "add", "dev", "dcbt0", "dscp-prio", "26:3", "ethtype-prio", "0x8915:3", "dgram-port-prio", "4791:3")
+	dcbSet(t, "buffer", "set", "dev", "dcbt0", "prio-buffer", "3:1", "buffer-size", "0:131072", "1:131072")
 
 	real, err := dcbnl.Dial()
 	if err != nil {

@@ -45,6 +45,18 @@ func run(t testing.TB, name string, args ...string) string {
 	return out
 }
 
+// dcbSet runs iproute2's dcb to change a setting, once more if it fails:
+// under load this dcb (libmnl) has been seen to give up on a set with
+// "Attribute write: Protocol error", a reply it did not match, once in
+// many runs; the second failure fails t.
+func dcbSet(t testing.TB, args ...string) {
+	t.Helper()
+	if out, err := runErr("dcb", args...); err != nil {
+		t.Logf("dcb %s: %v: %s (again)", strings.Join(args, " "), err, out)
+		run(t, "dcb", args...)
+	}
+}
+
 // runErr runs a command for at most a minute and returns its combined
 // output.
 func runErr(name string, args ...string) (string, error) {

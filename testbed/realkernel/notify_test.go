@@ -60,7 +60,7 @@ func TestDCBNotificationDelay(t *testing.T) {
 	}
 	for i, prio := range []string{"5", "6"} {
 		at := time.Now()
-		run(t, "dcb", "pfc", "set", "dev", "dcbt0", "prio-pfc", prio+":on")
+		dcbSet(t, "pfc", "set", "dev", "dcbt0", "prio-pfc", prio+":on")
 		timeout := time.After(8 * time.Second) // the poll would come within 10 s
 		for got := false; !got; {
 			select {

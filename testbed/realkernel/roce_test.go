@@ -64,8 +64,8 @@ func TestRoCEToSOnTheWire(t *testing.T) {
 	}
 	run(t, "ip", "addr", "add", "10.9.0.1/24", "dev", "dcbt0")
 	rxeOn(t, "dcbt0")
-	run(t, "dcb", "app", "add", "dev", "dcbt0", "dscp-prio", "26:3")
-	run(t, "dcb", "pfc", "set", "dev", "dcbt0", "prio-pfc", "3:on")
+	dcbSet(t, "app", "add", "dev", "dcbt0", "dscp-prio", "26:3")
+	dcbSet(t, "pfc", "set", "dev", "dcbt0", "prio-pfc", "3:on")
 
 	var links []struct {
 		Ifname string `json:"ifname"`
