@@ -4,6 +4,7 @@ package testbed
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -65,6 +66,9 @@ type LLDPDOpts struct {
 	Config []string
 	// Args are extra lldpd command-line arguments.
 	Args []string
+	// StartupTimeout bounds lldpd's start (0: 10 s; a guest under TCG on
+	// a loaded machine needs more).
+	StartupTimeout time.Duration
 }
 
 // LLDPD is an lldpd started by StartLLDPD.
@@ -179,7 +183,8 @@ func StartLLDPD(t testing.TB, ns *NS, ifname string, opts LLDPDOpts) *LLDPD {
 		}
 	})
 
-	deadline := time.Now().Add(10 * time.Second)
+	startup := cmp.Or(opts.StartupTimeout, 10*time.Second)
+	deadline := time.Now().Add(startup)
 	for {
 		if p.exited() {
 			t.Fatalf("testbed: lldpd in %s exited during startup (%v); log:\n%s", ns.Name, p.err, l.logText())
@@ -190,7 +195,7 @@ func StartLLDPD(t testing.TB, ns *NS, ifname string, opts LLDPDOpts) *LLDPD {
 			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("testbed: lldpd in %s did not come up within 10 s; log:\n%s", ns.Name, l.logText())
+			t.Fatalf("testbed: lldpd in %s did not come up within %v; log:\n%s", ns.Name, startup, l.logText())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

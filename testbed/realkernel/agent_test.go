@@ -24,7 +24,7 @@ func TestWillingAgentProgramsAdoptedPFC(t *testing.T) {
 	if out, err := sw.Run("ip", "link", "set", "dcbt1", "up"); err != nil {
 		t.Fatalf("ip link set dcbt1 up in %s: %v: %s", sw.Name, err, out)
 	}
-	testbed.StartLLDPD(t, sw, "dcbt1", testbed.LLDPDOpts{Hostname: "leaf1", TxInterval: 1, TLVs: []testbed.UnknownTLV{
+	testbed.StartLLDPD(t, sw, "dcbt1", testbed.LLDPDOpts{Hostname: "leaf1", TxInterval: 1, StartupTimeout: time.Minute, TLVs: []testbed.UnknownTLV{
 		// IEEE 802.1Qaz PFC Configuration TLV: not willing, MBC off, capability 8, PFC on priority 3.
 		{OUI: testbed.OUI8021, Subtype: 11, Value: []byte{0x08, 0x08}},
 	}})

@@ -77,7 +77,7 @@ func startLldpad(t *testing.T, ns *testbed.NS, ifname string) *lldpad {
 		}
 	})
 	l := &lldpad{ns: ns, ifname: ifname}
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(time.Minute) // a loaded guest under TCG is slow to start it
 	for {
 		out, err := inNS(ns, "lldptool", "-p")
 		if err == nil {
@@ -275,13 +275,13 @@ func TestReadOnlyBesideLldpad(t *testing.T) {
 	if out, err := sw.Run("ip", "link", "set", "dcbt1", "up"); err != nil {
 		t.Fatalf("ip link set dcbt1 up: %v: %s", err, out)
 	}
-	testbed.StartLLDPD(t, sw, "dcbt1", testbed.LLDPDOpts{Hostname: "leaf1", TxInterval: 1, TLVs: []testbed.UnknownTLV{
+	testbed.StartLLDPD(t, sw, "dcbt1", testbed.LLDPDOpts{Hostname: "leaf1", TxInterval: 1, StartupTimeout: time.Minute, TLVs: []testbed.UnknownTLV{
 		{OUI: testbed.OUI8021, Subtype: 11, Value: []byte{0x08, 0x08}}, // PFC: not willing, capability 8, priority 3
 	}})
 	pad := startLldpad(t, nil, "dcbt0")
 	pad.tool(t, "-T", "-i", "dcbt0", "-V", "PFC", "enableTx=yes", "willing=yes")
 	pad.tool(t, "-T", "-i", "dcbt0", "-V", "ETS-CFG", "enableTx=yes", "willing=yes")
-	got := waitPFC(15*time.Second, 1<<3, func() dcb.PrioSet { return pad.nicPFC(t) })
+	got := waitPFC(40*time.Second, 1<<3, func() dcb.PrioSet { return pad.nicPFC(t) })
 	if got != 1<<3 {
 		t.Fatalf("lldpad did not program the switch's PFC: dcb reads %v\n%s", got, pad.tool(t, "-t", "-i", "dcbt0", "-V", "PFC"))
 	}
