@@ -130,12 +130,13 @@ func inNS(ns *testbed.NS, args ...string) (string, error) {
 	return ns.Run(args...)
 }
 
-// snapshot runs dcbtop with args (--json and a duration added) and
+// snapshot runs dcbtop with args (--json and a second's duration added:
+// the DCB state and the first counters sample are read at the start) and
 // returns the interface dev of its snapshot, held to the JSON contract
 // (snaptest.Decode).
 func snapshot(t *testing.T, dev string, args ...string) engine.Interface {
 	t.Helper()
-	return snapshotFor(t, dev, 2*time.Second, args...)
+	return snapshotFor(t, dev, time.Second, args...)
 }
 
 // snapshotFor is snapshot for a run of d.
