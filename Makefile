@@ -47,9 +47,10 @@ DEB_FILES := /usr/include/linux/dcbnl.h /usr/lib/python3/dist-packages/debian/co
 # tests judge dcbtop with; installed without recommends (the kernel's
 # would bring firmware). lldpad runs only in the guest: its host units are
 # stopped and disabled after installing it. rping (rdmacm-utils) and rxe's
-# user-space provider (ibverbs-providers) make rdma_cm's RoCE v2 packets.
-VM_PKGS   := qemu-system-x86 linux-image-amd64 linux-headers-amd64 busybox-static gcc make kmod ethtool iproute2 lldpad rdmacm-utils ibverbs-providers
-VM_CMDS   := qemu-system-x86_64 busybox gcc make modprobe ethtool dcb lldpad rping
+# user-space provider (ibverbs-providers) make rdma_cm's RoCE v2 packets,
+# perftest's ib_send_bw verbs traffic.
+VM_PKGS   := qemu-system-x86 linux-image-amd64 linux-headers-amd64 busybox-static gcc make kmod ethtool iproute2 lldpad rdmacm-utils ibverbs-providers perftest
+VM_CMDS   := qemu-system-x86_64 busybox gcc make modprobe ethtool dcb lldpad rping ib_send_bw
 VM_FILES  := /usr/share/doc/linux-image-amd64 /usr/share/doc/linux-headers-amd64 /usr/share/doc/ibverbs-providers
 
 .PHONY: all build demo test unit vet lint fuzz fuzz-smoke bench install deb deps check clean

@@ -79,8 +79,10 @@
 // choice.
 //
 // The connection counters are approximated (Derived) from the
-// connection-manager MAD counters, class/infiniband_cm/DEV/P/ (Sources
-// "infiniband_cm/DEV/P/..."):
+// connection-manager MAD counters, in the port's directory since Linux
+// 5.14, class/infiniband/DEV/ports/P/ (Sources
+// "infiniband/DEV/ports/P/..."), under class/infiniband_cm/DEV/P/ before
+// (Sources "infiniband_cm/DEV/P/..."):
 //
 //	Connect          cm_tx_msgs/rtu                 RTUs sent: connections this host established
 //	Accept           cm_rx_msgs/rtu                 RTUs received: connections this host accepted
@@ -96,9 +98,10 @@
 // The congestion counters come from hw_counters/: mlx5's np_cnp_sent,
 // rp_cnp_handled, rp_cnp_ignored, np_ecn_marked_roce_packets,
 // out_of_sequence and out_of_buffer, else irdma's cnpSent, cnpHandled,
-// cnpIgnored and RxECNMrkd (irdma has no equivalent of the last two).
-// Soft-RoCE (rxe) ports are found, but rxe's own hw_counters (sent_pkts,
-// rcvd_pkts, ...) are not mapped.
+// cnpIgnored and RxECNMrkd (irdma has no equivalent of the last two),
+// and Soft-RoCE's out_of_seq_request for out_of_sequence. Soft-RoCE
+// (rxe) ports count packets (hw_counters rcvd_pkts and sent_pkts: the
+// RDMA frames in and out) but no octets.
 //
 // # PFC pause counters
 //

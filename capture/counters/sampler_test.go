@@ -81,6 +81,20 @@ func bnxtPort() lossless.RDMAPortSample {
 	return p
 }
 
+// rxePort is the rxe fixture's port as sampled: packets, no octets; the
+// connection-manager counters from the port's own directory (Linux 5.14
+// on).
+func rxePort() lossless.RDMAPortSample {
+	p := lossless.RDMAPortSample{Device: "rxe0", Port: 1}
+	p.NDK[lossless.NDKRDMAInFrames] = rd(424, "ports/1/hw_counters/rcvd_pkts")
+	p.NDK[lossless.NDKRDMAOutFrames] = rd(13023, "ports/1/hw_counters/sent_pkts")
+	p.NDK[lossless.NDKConnect] = derived(2, "infiniband/rxe0/ports/1/cm_tx_msgs/rtu")
+	p.NDK[lossless.NDKAccept] = derived(0, "infiniband/rxe0/ports/1/cm_rx_msgs/rtu")
+	p.NDK[lossless.NDKConnectFailure] = derived(1, "infiniband/rxe0/ports/1/cm_rx_msgs/rej+cm_tx_msgs/rej")
+	p.Congestion[lossless.OutOfSequence] = rd(2, "ports/1/hw_counters/out_of_seq_request")
+	return p
+}
+
 // sysfsOnly samples the sysfs source alone (the RDMA ports' counters and
 // the ECN settings) under root.
 func sysfsOnly(root string) *counters.Sampler {
@@ -119,6 +133,8 @@ func TestFixtures(t *testing.T) {
 			Why: "class/net/ens1f0 has no device link: a virtual interface, without RDMA congestion control of its own"})},
 		{"bnxt_re", "ens2f0np0", sample("ens2f0np0", []lossless.RDMAPortSample{bnxtPort()}, &lossless.ECNSample{EnablesUnknown: true,
 			Why: "class/net/ens2f0np0 has no device link: a virtual interface, without RDMA congestion control of its own"})},
+		{"rxe", "dcbt0", sample("dcbt0", []lossless.RDMAPortSample{rxePort()}, &lossless.ECNSample{EnablesUnknown: true,
+			Why: "class/net/dcbt0 has no device link: a virtual interface, without RDMA congestion control of its own"})},
 		{"nordma", "eth0", sample("eth0", []lossless.RDMAPortSample{}, nil)},
 		// The mlx5 device is mlx0's; another netdev gets nothing of it.
 		{"mlx5", "eth0", sample("eth0", []lossless.RDMAPortSample{}, nil)},

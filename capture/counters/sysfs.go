@@ -107,7 +107,10 @@ type alternative struct {
 // preference: the InfiniBand port counters (4-octet units for data), the
 // irdma IPv4+IPv6 hw_counters, bnxt_re's hw_counters rx_bytes, tx_bytes,
 // rx_pkts, tx_pkts (drivers/infiniband/hw/bnxt_re/hw_counters.c
-// bnxt_re_stat_descs). mlx5's rdma_rx_bytes and the like are
+// bnxt_re_stat_descs), Soft-RoCE's hw_counters rcvd_pkts and sent_pkts
+// (drivers/infiniband/sw/rxe/rxe_hw_counters.c rxe_counter_descs: every
+// RoCE v2 packet rxe_rcv takes in and rxe_xmit_packet sends; rxe counts
+// no octets). mlx5's rdma_rx_bytes and the like are
 // optional counters (IB_STAT_FLAG_OPTIONAL, drivers/infiniband/hw/mlx5/
 // counters.c), which drivers/infiniband/core/sysfs.c never puts in
 // hw_counters: they exist only over RDMA netlink, disabled until enabled
@@ -131,18 +134,25 @@ var ndkPort = []struct {
 		{"counters", []string{"port_rcv_packets"}, 1},
 		{"hw_counters", []string{"ip4InPkts", "ip6InPkts"}, 1},
 		{"hw_counters", []string{"rx_pkts"}, 1},
+		{"hw_counters", []string{"rcvd_pkts"}, 1},
 	}},
 	{lossless.NDKRDMAOutFrames, []alternative{
 		{"counters", []string{"port_xmit_packets"}, 1},
 		{"hw_counters", []string{"ip4OutPkts", "ip6OutPkts"}, 1},
 		{"hw_counters", []string{"tx_pkts"}, 1},
+		{"hw_counters", []string{"sent_pkts"}, 1},
 	}},
 }
 
 // ndkCM says which connection-manager MAD counters approximate the NDK
-// connection counters (class/infiniband_cm/DEV/PORT/...): an RTU (Ready
-// To Use) completes a connection, sent by the active side, received by the
-// passive one; a REJ refuses one, either way.
+// connection counters: an RTU (Ready To Use) completes a connection, sent
+// by the active side, received by the passive one; a REJ refuses one,
+// either way. The files are in the port's own directory since Linux 5.14
+// (drivers/infiniband/core/cm.c registers cm_counter_groups with
+// ib_port_register_client_groups: class/infiniband/DEV/ports/PORT/
+// cm_tx_msgs/rtu, as Debian's 6.1 shows for rxe), and under the
+// infiniband_cm class before it (class/infiniband_cm/DEV/PORT/...): the
+// port's directory is read first (cmDirs).
 var ndkCM = []struct {
 	counter lossless.NDKCounter
 	files   []string
@@ -154,13 +164,16 @@ var ndkCM = []struct {
 
 // congestionFiles names each congestion counter's file in hw_counters, by
 // driver: mlx5, then irdma, then bnxt_re (np_cnp_pkts; its
-// rp_cnp_handled and np_ecn_marked_roce_packets have mlx5's names).
+// rp_cnp_handled and np_ecn_marked_roce_packets have mlx5's names), then
+// rxe (out_of_seq_request: requests whose PSN is past the expected one,
+// the responder's check_psn in drivers/infiniband/sw/rxe/rxe_resp.c, as
+// mlx5's out_of_sequence counts them).
 var congestionFiles = [lossless.NumCongestion][]string{
 	lossless.CNPSent:       {"np_cnp_sent", "cnpSent", "np_cnp_pkts"},
 	lossless.CNPHandled:    {"rp_cnp_handled", "cnpHandled"},
 	lossless.CNPIgnored:    {"rp_cnp_ignored", "cnpIgnored"},
 	lossless.ECNMarked:     {"np_ecn_marked_roce_packets", "RxECNMrkd"},
-	lossless.OutOfSequence: {"out_of_sequence"},
+	lossless.OutOfSequence: {"out_of_sequence", "out_of_seq_request"},
 	lossless.OutOfBuffer:   {"out_of_buffer"},
 }
 
@@ -190,11 +203,13 @@ func (r *reader) port(p rdma.BoundPort) lossless.RDMAPortSample {
 			}
 		}
 	}
-	cm := "infiniband_cm/" + p.Dev + "/" + p.Name + "/"
 	for _, c := range ndkCM {
-		if rd, ok := r.sum("class/"+cm, cm, c.files, 1); ok {
-			rd.Derived = true
-			s.NDK[c.counter] = rd
+		for _, cm := range cmDirs(p) {
+			if rd, ok := r.sum("class/"+cm, cm, c.files, 1); ok {
+				rd.Derived = true
+				s.NDK[c.counter] = rd
+				break
+			}
 		}
 	}
 	for c, names := range congestionFiles {
@@ -206,6 +221,13 @@ func (r *reader) port(p rdma.BoundPort) lossless.RDMAPortSample {
 		}
 	}
 	return s
+}
+
+// cmDirs returns where p's connection-manager counters may be, under
+// class/, by preference (ndkCM): the port's directory (Linux 5.14 on),
+// the infiniband_cm class (before). The Source keeps the path under class/.
+func cmDirs(p rdma.BoundPort) [2]string {
+	return [2]string{"infiniband/" + p.Dev + "/ports/" + p.Name + "/", "infiniband_cm/" + p.Dev + "/" + p.Name + "/"}
 }
 
 // sum reads the files under dir and returns their sum times mul, with the

@@ -23,10 +23,10 @@ import (
 	"github.com/dcbtop/dcbtop/testbed"
 )
 
-// rxeOn makes a Soft-RoCE device rxe0 over dev (drivers/infiniband/sw/
+// rxeOn makes a Soft-RoCE device rxe over dev (drivers/infiniband/sw/
 // rxe; rdma_rxe needs crc32_generic loaded first, or it fails with "failed
 // to init crc32 algorithm err:-2") and deletes it when t ends.
-func rxeOn(t *testing.T, dev string) {
+func rxeOn(t *testing.T, rxe, dev string) {
 	t.Helper()
 	for _, m := range []string{"crc32_generic", "rdma_rxe", "rdma_ucm", "rdma_cm"} {
 		run(t, "modprobe", m)
@@ -37,10 +37,10 @@ func rxeOn(t *testing.T, dev string) {
 	if b, _ := os.ReadFile("/proc/mounts"); !strings.Contains(string(b), " /sys/kernel/config configfs ") {
 		run(t, "mount", "-t", "configfs", "configfs", "/sys/kernel/config")
 	}
-	run(t, "rdma", "link", "add", "rxe0", "type", "rxe", "netdev", dev)
+	run(t, "rdma", "link", "add", rxe, "type", "rxe", "netdev", dev)
 	t.Cleanup(func() {
-		if out, err := runErr("rdma", "link", "delete", "rxe0"); err != nil {
-			t.Errorf("rdma link delete rxe0: %v: %s", err, out)
+		if out, err := runErr("rdma", "link", "delete", rxe); err != nil {
+			t.Errorf("rdma link delete %s: %v: %s", rxe, err, out)
 		}
 	})
 }
@@ -63,7 +63,7 @@ func TestRoCEToSOnTheWire(t *testing.T) {
 		}
 	}
 	run(t, "ip", "addr", "add", "10.9.0.1/24", "dev", "dcbt0")
-	rxeOn(t, "dcbt0")
+	rxeOn(t, "rxe0", "dcbt0")
 	dcbSet(t, "app", "add", "dev", "dcbt0", "dscp-prio", "26:3")
 	dcbSet(t, "pfc", "set", "dev", "dcbt0", "prio-pfc", "3:on")
 

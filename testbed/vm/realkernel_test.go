@@ -77,7 +77,7 @@ var failLine = regexp.MustCompile(`^\s*--- FAIL: (\S+)`)
 // fails fails this one, named; the guest's whole output is in the log.
 func TestRealKernel(t *testing.T) {
 	testbed.RequirePriv(t)
-	testbed.RequireCommands(t, "qemu-system-x86_64", "busybox", "modprobe", "make", "gcc", "dcb", "ethtool", "lldpad", "lldptool", "rping", "rdma", "tcpdump")
+	testbed.RequireCommands(t, "qemu-system-x86_64", "busybox", "modprobe", "make", "gcc", "dcb", "ethtool", "lldpad", "lldptool", "rping", "ib_send_bw", "rdma", "tcpdump")
 	k, err := FindKernel()
 	if err != nil {
 		if os.Getenv(testbed.EnvRequirePriv) == "1" {
