@@ -18,6 +18,11 @@ import (
 	"github.com/dcbtop/dcbtop/testbed"
 )
 
+// EnvUpdate, set to 1, copies the kernel replies the guest recorded
+// (testbed/realkernel TestRecordedReplies) into the source tree's
+// testdata/kernel/ directories, as -update does for golden files.
+const EnvUpdate = "DCBTOP_VM_UPDATE"
+
 // EnvRun passes a -test.run pattern to the guest's tests (one real-kernel
 // test alone: docs/development.md).
 const EnvRun = "DCBTOP_VM_RUN"
@@ -121,11 +126,11 @@ func TestRealKernel(t *testing.T) {
 		run = " -test.run '" + strings.ReplaceAll(r, "'", "") + "'"
 	}
 	script := fmt.Sprintf(`cd /tmp/out
-export DCBTOP_BIN=/tmp/out/dcbtop DCBTOP_KMOD=/tmp/out/dcbtest.ko DCBTOP_REQUIRE_PRIV=1
+export DCBTOP_BIN=/tmp/out/dcbtop DCBTOP_KMOD=/tmp/out/dcbtest.ko DCBTOP_REQUIRE_PRIV=1 DCBTOP_SRC='%s'
 ./realkernel.test -test.v -test.timeout 6m%s > /tmp/out/go-test.log 2>&1
 echo $? > /tmp/out/rc
 cat /tmp/out/go-test.log
-`, run)
+`, root, run)
 	var failed []string
 	var mu sync.Mutex
 	console := &lineWriter{fn: func(line string) {
@@ -146,6 +151,24 @@ cat /tmp/out/go-test.log
 		t.Fatalf("the guest's tests left no exit status: %v", err)
 	}
 	t.Logf("guest %s under %s: %v", k.Release, res.Accel, res.Took.Round(100*time.Millisecond))
+	if os.Getenv(EnvUpdate) == "1" {
+		recorded := filepath.Join(out, "kernel")
+		err := filepath.WalkDir(recorded, func(path string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			rel, _ := filepath.Rel(recorded, path)
+			t.Logf("recorded: %s", rel)
+			dst := filepath.Join(root, rel)
+			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+				return err
+			}
+			return copyFile(path, dst, 0o644)
+		})
+		if err != nil {
+			t.Errorf("%s=1: %v", EnvUpdate, err)
+		}
+	}
 	for _, name := range failed {
 		t.Errorf("real kernel: %s failed (its output above)", name)
 	}
