@@ -46,9 +46,10 @@ func startLldpad(t *testing.T, ns *testbed.NS, ifname string) *lldpad {
 	// memory, lldpad_shm.c: /dev/shm/lldpad.state) on a /dev/shm of its
 	// own: lldpads of tests run side by side keep theirs apart (lldpad
 	// refuses to start beside the pid another left there), and none
-	// starts from another's.
+	// starts from another's. Line-buffered (stdbuf): to a pipe lldpad's
+	// log is block-buffered, and a failed test's log lost its last lines.
 	args := []string{"unshare", "--mount", "--propagation", "private", "sh", "-c",
-		`mount -t tmpfs lldpad-shm /dev/shm && exec lldpad -p -t -f "$1"`, "sh", conf}
+		`mount -t tmpfs lldpad-shm /dev/shm && exec stdbuf -oL -eL lldpad -p -t -f "$1"`, "sh", conf}
 	if ns != nil {
 		args = append([]string{"ip", "netns", "exec", ns.Name}, args...)
 	}

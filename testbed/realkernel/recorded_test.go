@@ -18,8 +18,8 @@ import (
 	"github.com/dcbtop/dcbtop/capture/rdmastat"
 )
 
-// srcDir is the module's source tree (shared read-only over 9p), set by
-// testbed/vm's TestRealKernel.
+// srcDir holds the source tree's recordings (testbed/vm's TestRealKernel
+// copies them into the output directory beside the binaries).
 var srcDir = os.Getenv("DCBTOP_SRC")
 
 // checkRecorded holds the real kernel's reply b to the recording rel
