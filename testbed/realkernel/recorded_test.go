@@ -59,7 +59,8 @@ func checkRecorded(t *testing.T, rel, comment string, b []byte) {
 // capture/rdmastat, TestFixturesAgainstKernel): ETHTOOL_MSG_PAUSE_GET
 // with ETHTOOL_FLAG_STATS on the DCB test device (pause ops and pause
 // statistics, as a NIC driver has them), and RDMA_NLDEV_CMD_STAT_GET and
-// STAT_GET_STATUS of a Soft-RoCE port that has carried nothing.
+// STAT_GET_STATUS of a Soft-RoCE port that has carried nothing; and the
+// counter files of the Soft-RoCE sysfs fixture tree (capture/counters).
 func TestRecordedReplies(t *testing.T) {
 	if srcDir == "" {
 		t.Fatal("DCBTOP_SRC is not set")
@@ -115,6 +116,29 @@ func TestRecordedReplies(t *testing.T) {
 
 	// RDMA netlink.
 	rxeOn(t, "rxe0", "dcbt0")
+	// The Soft-RoCE fixture tree of capture/counters (testdata/sysfs/rxe,
+	// written from this kernel's sysfs) names the counters this kernel
+	// has, no more and no fewer, in each directory dcbtop reads them from.
+	for _, dir := range []string{"hw_counters", "cm_tx_msgs", "cm_rx_msgs"} {
+		names := func(path string) []string {
+			t.Helper()
+			entries, err := os.ReadDir(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out []string
+			for _, e := range entries {
+				out = append(out, e.Name())
+			}
+			return out
+		}
+		rel := "class/infiniband/rxe0/ports/1/" + dir
+		kernel := names("/sys/" + rel)
+		fixture := names(filepath.Join(srcDir, "capture/counters/testdata/sysfs/rxe", rel))
+		if !slices.Equal(kernel, fixture) {
+			t.Errorf("capture/counters/testdata/sysfs/rxe/%s names %q; the kernel's rxe0 has %q", rel, fixture, kernel)
+		}
+	}
 	var devs []struct {
 		Index  uint32 `json:"ifindex"`
 		Ifname string `json:"ifname"`

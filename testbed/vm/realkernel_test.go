@@ -116,20 +116,27 @@ func TestRealKernel(t *testing.T) {
 	})
 	wg.Go(func() { errs[3] = k.Initramfs(ctx, filepath.Join(dir, "initrd")) })
 	wg.Wait()
-	// The kernel replies recorded in the tree (testbed/realkernel
-	// TestRecordedReplies compares with them) go with the binaries: the
-	// guest's /tmp is its own, and the tree may be under this /tmp.
-	recorded, err := filepath.Glob(filepath.Join(root, "capture", "*", "testdata", "kernel", "*"))
+	// What the tree recorded from a real kernel (testbed/realkernel
+	// TestRecordedReplies compares with it: the netlink replies, the
+	// Soft-RoCE sysfs tree) goes with the binaries: the guest's /tmp is
+	// its own, and the tree may be under this /tmp.
+	recorded, err := filepath.Glob(filepath.Join(root, "capture", "*", "testdata", "kernel"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, path := range recorded {
-		rel, _ := filepath.Rel(root, path)
-		dst := filepath.Join(out, "src", rel)
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := copyFile(path, dst, 0o644); err != nil {
+	for _, dir := range append(recorded, filepath.Join(root, "capture", "counters", "testdata", "sysfs", "rxe")) {
+		err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			rel, _ := filepath.Rel(root, path)
+			dst := filepath.Join(out, "src", rel)
+			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+				return err
+			}
+			return copyFile(path, dst, 0o644)
+		})
+		if err != nil {
 			t.Fatal(err)
 		}
 	}
