@@ -135,10 +135,10 @@ func TestRoCETrafficCounters(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 
-	// rping through rdma_cm (REQ, REP, RTU), 32 KiB RDMA reads and
+	// rping through rdma_cm (REQ, REP, RTU), 4 KiB RDMA reads and
 	// writes until it is stopped, a dcbtop run inside it: traffic that
 	// lasts as long as the run, however fast the machine.
-	background(t, ctx, "rping", "-s", "-a", "10.9.1.2", "-C", "1000000", "-S", "32768")
+	background(t, ctx, "rping", "-s", "-a", "10.9.1.2", "-C", "1000000", "-S", "4096")
 	var client *exec.Cmd
 	var clientOut strings.Builder
 	rtu := func() uint64 {
@@ -150,7 +150,7 @@ func TestRoCETrafficCounters(t *testing.T) {
 			t.Fatalf("rping never connected:\n%s", clientOut.String())
 		}
 		if client == nil || client.ProcessState != nil {
-			client = exec.CommandContext(ctx, "rping", "-c", "-a", "10.9.1.2", "-C", "1000000", "-S", "32768")
+			client = exec.CommandContext(ctx, "rping", "-c", "-a", "10.9.1.2", "-C", "1000000", "-S", "4096")
 			client.Stdout, client.Stderr = &clientOut, &clientOut
 			if err := client.Start(); err != nil {
 				t.Fatal(err)
@@ -172,14 +172,14 @@ func TestRoCETrafficCounters(t *testing.T) {
 		}
 	}
 
-	// ib_send_bw, 300 sends of 64 KiB (verbs, addresses exchanged over
+	// ib_send_bw, 50 sends of 16 KiB (verbs, addresses exchanged over
 	// TCP; GID index 1, the IPv4 RoCE v2 GID).
-	background(t, ctx, "ib_send_bw", "-d", "rxe1", "-x", "1", "-n", "300")
+	background(t, ctx, "ib_send_bw", "-d", "rxe1", "-x", "1", "-n", "50", "-s", "16384")
 	var out string
 	var err error
 	for try := 0; try < 10; try++ { // until the server listens on TCP 18515
 		time.Sleep(time.Second)
-		if out, err = runErr("ib_send_bw", "-d", "rxe0", "-x", "1", "-n", "300", "10.9.1.2"); err == nil {
+		if out, err = runErr("ib_send_bw", "-d", "rxe0", "-x", "1", "-n", "50", "-s", "16384", "10.9.1.2"); err == nil {
 			break
 		}
 	}
