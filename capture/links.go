@@ -20,6 +20,11 @@ type Link struct {
 	Index int
 	// MAC is the interface's MAC address.
 	MAC [6]byte
+	// PermMAC is its permanent MAC address (IFLA_PERM_ADDRESS, Linux
+	// 5.6 on: the address the NIC was made with, which a rename or a new
+	// MAC keeps); all zero when the device has none (veth and most
+	// virtual devices) or the kernel does not say.
+	PermMAC [6]byte
 	// Up reports whether the interface is administratively up and its
 	// operational state is up (IFF_UP and IFF_RUNNING: carrier present,
 	// or an operational state the driver leaves unknown), so that a

@@ -62,6 +62,9 @@ func linkOf(l netlink.Link) (Link, bool) {
 		k.VLAN, k.Parent = v.VlanId, a.ParentIndex
 	}
 	copy(k.MAC[:], a.HardwareAddr)
+	if len(a.PermHWAddr) == 6 {
+		copy(k.PermMAC[:], a.PermHWAddr)
+	}
 	return k, true
 }
 

@@ -27,7 +27,7 @@ _dcbtop() {
     fi
     local opts
     case ${words[1]} in
-        apply) opts="-i --willing --trust --dscp --dscp-delete --pfc-delay --buffer --roce-tos --dry-run --help" ;;
+        apply) opts="-i --willing --trust --dscp --dscp-delete --pfc-delay --buffer --roce-tos --dry-run --forget --help" ;;
         bundle) opts="-i --duration --redact -o --help" ;;
         check) opts="-i -r --local-mac --expect --wait --json --junit --textfile --help" ;;
         demo) opts="--json --events --text --duration --speed --no-mouse --color --metrics --web.listen-address --web.systemd-socket --web.config.file --snapshot-dir --help" ;;

@@ -19,6 +19,7 @@ import (
 	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/capture/operator"
 	"github.com/dcbtop/dcbtop/capture/poll"
+	"github.com/dcbtop/dcbtop/capture/statedir"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/host"
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -203,7 +204,8 @@ func (r *liveRun) startAgent(iface string, now time.Time) (operator.AgentChange,
 		return operator.AgentChange{}, fmt.Errorf("%s is not captured", iface)
 	}
 	r.observeHost(now)
-	plan, ok, err := r.h.PlanAgent(iface)
+	kept := r.kept(li)
+	plan, ok, err := r.h.PlanAgent(iface, kept)
 	if err != nil {
 		return operator.AgentChange{}, err
 	}
@@ -233,6 +235,9 @@ func (r *liveRun) startAgent(iface string, now time.Time) (operator.AgentChange,
 	seat.Start()
 	li.seat = seat
 	r.carryOut(res, false)
+	if plan.From == host.FromKept && !r.cfg.Screen {
+		fmt.Fprintf(r.cfg.Warn, "dcbtop: %s: local parameters %s\n", iface, plan.Words)
+	}
 	return operator.AgentChange{Started: true, Interval: started.Interval, TTL: started.TTL, Willing: started.Willing, From: started.From}, nil
 }
 
@@ -277,4 +282,37 @@ func (r *liveRun) observeHostAgents(now time.Time, full bool) {
 	ev := engine.HostObserved{At: now, NetAdmin: netAdmin(), Agents: scanAgents(r.agentScan, full)}
 	r.writeTape(now, poll.ObservedRecord(ev))
 	r.apply(ev)
+}
+
+// kept returns the local state kept for li's port (its permanent MAC,
+// else its MAC: statedir.KeyOf), nil when there is none or the run keeps
+// nothing; a kept file that cannot be used is a warning, and the agent
+// starts as if there were none.
+func (r *liveRun) kept(li *liveIface) *host.Kept {
+	if r.cfg.State == nil {
+		return nil
+	}
+	key, _ := statedir.KeyOf(li.link.PermMAC, li.link.MAC)
+	s, err := r.cfg.State.Load(key)
+	if err != nil {
+		fmt.Fprintf(r.cfg.Warn, "dcbtop: warning: %s: the kept local parameters are not used: %v\n", li.Name(), err)
+		return nil
+	}
+	if s == nil {
+		return nil
+	}
+	return &host.Kept{Willing: s.Willing, Params: s.Params, Words: s.Describe()}
+}
+
+// keep saves an operator's write on li's agent for the next agent on its
+// port (a host.Keep effect); a failure is a warning: the write is in
+// force, it is only not kept.
+func (r *liveRun) keep(li *liveIface, st engine.LocalState, now time.Time) {
+	if r.cfg.State == nil {
+		return
+	}
+	key, _ := statedir.KeyOf(li.link.PermMAC, li.link.MAC)
+	if _, err := r.cfg.State.Save(statedir.Saved{Key: key, Interface: li.Name(), At: now, Willing: st.Willing, Params: st.Params}); err != nil {
+		fmt.Fprintf(r.cfg.Warn, "dcbtop: warning: %s: in force, but not kept for the next agent: %v\n", li.Name(), err)
+	}
 }

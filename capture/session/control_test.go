@@ -63,7 +63,7 @@ func startTestAgent(t *testing.T, dir string, local *dcb.Params, willing bool, t
 	r.byName["h0"] = li
 	now := time.Now().UTC()
 	r.apply(engine.LinkChanged{Interface: "h0", At: now, Ifindex: 2, MAC: testMAC, Up: true})
-	plan, ok, err := h.PlanAgent("h0")
+	plan, ok, err := h.PlanAgent("h0", nil)
 	if err != nil || !ok {
 		t.Fatalf("PlanAgent: %v, %v", ok, err)
 	}

@@ -43,6 +43,10 @@ func (r *liveRun) runEffects(effects []host.Effect, now time.Time) {
 		case host.WriteKernel:
 			r.offLoop(r.takeAnswer(), func() written { return written{kernel: r.writeKernel(e.Interface, e.Params, e.Willing)} },
 				func(w written) host.Result { return r.h.KernelWritten(e, w.kernel, r.now()) })
+		case host.Keep:
+			if li := r.byName[e.Interface]; li != nil {
+				r.keep(li, e.State, now)
+			}
 		case host.WriteQoS:
 			r.offLoop(r.takeAnswer(), func() written { return written{qos: r.writeQoS(e.Interface, e.Change)} },
 				func(w written) host.Result { return r.h.QoSWritten(e, w.qos, r.now()) })

@@ -27,6 +27,7 @@ import (
 	"github.com/dcbtop/dcbtop/capture/poll"
 	"github.com/dcbtop/dcbtop/capture/rdma"
 	"github.com/dcbtop/dcbtop/capture/replay"
+	"github.com/dcbtop/dcbtop/capture/statedir"
 	"github.com/dcbtop/dcbtop/capture/tape"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/dcb"
@@ -80,6 +81,10 @@ type Config struct {
 	TxInterval time.Duration
 	Force      bool
 	NoControl  bool
+	// State keeps what an operator sets on an agent per port for the
+	// next agent there (capture/statedir); nil keeps nothing (the demo,
+	// which leaves no file behind).
+	State *statedir.Dir
 	// CountersInterval is how often the lossless counters (RDMA, PFC
 	// pauses, congestion) are sampled: 0 DefaultCountersInterval, negative
 	// never (replays never sample). SysfsRoot is where sysfs is read

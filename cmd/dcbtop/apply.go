@@ -23,14 +23,17 @@ import (
 	"github.com/dcbtop/dcbtop/engine/dcb"
 	"github.com/dcbtop/dcbtop/engine/qos"
 
+	"github.com/dcbtop/dcbtop/capture"
 	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/capture/kernel"
+	"github.com/dcbtop/dcbtop/capture/statedir"
 )
 
 // applyUsage is dcbtop apply --help.
 const applyUsage = `usage: dcbtop apply -i IFACE [PARAMS-FILE | -] [--willing on|off]
        dcbtop apply -i IFACE [--dry-run] [--trust LIST] [--dscp D=P,...]
                     [--dscp-delete D,...] [--pfc-delay N] [--buffer B] [--roce-tos DEV/PORT=TOS]
+       dcbtop apply -i IFACE --forget
 
 Sets the local DCB parameters the file gives (ets, ets_reco, pfc, app; a
 PARAMS object as in dcbtop's JSON, - for stdin) and/or the DCBX Willing
@@ -42,6 +45,11 @@ applied unless it was read back.
 
   -i IFACE          the interface (exactly one)
   --willing on|off  the local DCBX Willing state (unchanged when not given)
+  --forget          drop the parameters kept for IFACE's port: what an apply
+                    or the screen set on a dcbtop agent is kept (per
+                    permanent MAC, in /var/lib/dcbtop or $DCBTOP_STATE_DIR)
+                    and the next agent there starts from it; a running
+                    agent keeps advertising them until it stops
   -h, --help        this help
 
 The host's QoS, which DCBX does not carry and the RoCE path judges, goes
@@ -91,6 +99,8 @@ type applyOptions struct {
 	// qos are the host QoS fields; dryRun previews them only.
 	qos    qos.Change
 	dryRun bool
+	// forget drops what is kept for the port (statedir.Dir.Forget).
+	forget bool
 }
 
 // applyFlags defines dcbtop apply's flags on o and ifaces.
@@ -106,6 +116,7 @@ func applyFlags(o *applyOptions, ifaces *[]string) *flag.FlagSet {
 	fs.Var(bufferValue{&o.qos}, "buffer", "buffer split")
 	fs.Var(roceToSValue{&o.qos}, "roce-tos", "DEV/PORT=TOS")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "preview only")
+	fs.BoolVar(&o.forget, "forget", false, "drop the kept parameters")
 	return fs
 }
 
@@ -134,6 +145,9 @@ func parseApply(args []string) (*applyOptions, error) {
 		return nil, errors.New("exactly one -i")
 	case len(files) > 1:
 		return nil, fmt.Errorf("unexpected argument %q (one PARAMS FILE at most)", files[1])
+	case o.forget && (len(files) > 0 || o.willing != nil || !o.qos.Empty() || o.dryRun):
+		return nil, errors.New("--forget drops the kept parameters and sets nothing: give it alone with -i")
+	case o.forget: // nothing else to check
 	case !o.qos.Empty() && (len(files) > 0 || o.willing != nil):
 		return nil, errQoSWithAgentParams
 	case o.dryRun && o.qos.Empty() && len(files) == 0:
@@ -233,6 +247,9 @@ func qosFile(b []byte) (q *qos.Change, ok bool, err error) {
 }
 
 func apply(ctx context.Context, o *applyOptions, env Env) error {
+	if o.forget {
+		return forgetKept(o.iface, env)
+	}
 	if !o.qos.Empty() {
 		return applyQoS(o, env)
 	}
@@ -349,4 +366,28 @@ func agentNoAnswer(iface, path string, err error) error {
 	default:
 		return fmt.Errorf("%s: the dcbtop agent's control socket %s did not answer: %v", iface, path, err)
 	}
+}
+
+// forgetKept is dcbtop apply --forget: it drops the local state kept for
+// iface's port (its permanent MAC, else its MAC: statedir.KeyOf).
+func forgetKept(iface string, env Env) error {
+	l, err := capture.LinkByName(iface)
+	if err != nil {
+		return err
+	}
+	key, permanent := statedir.KeyOf(l.PermMAC, l.MAC)
+	which := "permanent MAC"
+	if !permanent {
+		which = "MAC (it has no permanent one)"
+	}
+	path, removed, err := statedir.Default().Forget(key)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%s: %w", iface, err)
+	case !removed:
+		fmt.Fprintf(env.Stdout, "%s: nothing kept for its %s %s (%s)\n", iface, which, key, path)
+	default:
+		fmt.Fprintf(env.Stdout, "%s: forgot the parameters kept for its %s %s (%s); a running dcbtop agent keeps advertising them until it stops\n", iface, which, key, path)
+	}
+	return nil
 }

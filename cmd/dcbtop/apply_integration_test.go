@@ -28,6 +28,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/capture/counters"
+	"github.com/dcbtop/dcbtop/capture/statedir"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/agent"
 	"github.com/dcbtop/dcbtop/engine/lldp"
@@ -46,13 +47,14 @@ func envPath(t testing.TB) string {
 }
 
 // dcbtopIn returns the argv of `dcbtop args...` in ns, with its control
-// sockets in runDir.
+// sockets in runDir and its kept parameters in t's state directory.
 func dcbtopIn(t testing.TB, ns *testbed.NS, runDir string, args ...string) []string {
 	t.Helper()
 	if dcbtopBin == "" {
 		t.Fatal("dcbtop binary not built (TestMain builds it only as root)")
 	}
-	return append([]string{ipPath(t), "netns", "exec", ns.Name, envPath(t), control.EnvRunDir + "=" + runDir, dcbtopBin}, args...)
+	return append([]string{ipPath(t), "netns", "exec", ns.Name, envPath(t), control.EnvRunDir + "=" + runDir,
+		statedir.EnvDir + "=" + stateDir(t), dcbtopBin}, args...)
 }
 
 // nsControl sends one request to the control socket of ifname's agent in

@@ -24,6 +24,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/engine/diag"
 
+	"github.com/dcbtop/dcbtop/capture/statedir"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/testbed"
 	"github.com/dcbtop/dcbtop/testbed/snaptest"
@@ -36,6 +37,16 @@ var dcbtopBin string
 func TestMain(m *testing.M) { os.Exit(testMain(m)) }
 
 func testMain(m *testing.M) int {
+	// What an agent keeps per port goes to a directory of this run's, not
+	// the machine's /var/lib/dcbtop (in-process runs; each subprocess gets
+	// its test's own, stateDir).
+	state, err := os.MkdirTemp("", "dcbtop-cli-state-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(state)
+	os.Setenv(statedir.EnvDir, state)
 	if os.Geteuid() == 0 {
 		dir, err := os.MkdirTemp("", "dcbtop-cli-test-")
 		if err != nil {
@@ -145,6 +156,22 @@ func (w lockedWriter) Write(p []byte) (int, error) {
 	return w.b.Write(p)
 }
 
+// stateDirs holds each test's state directory (stateDir).
+var stateDirs sync.Map // testing.TB -> string
+
+// stateDir is t's state directory for the dcbtop processes it starts
+// (DCBTOP_STATE_DIR): one per test, so that an agent restarted within a
+// test finds what the first one kept, and no test finds another's.
+func stateDir(t testing.TB) string {
+	if d, ok := stateDirs.Load(t); ok {
+		return d.(string)
+	}
+	d := t.TempDir()
+	stateDirs.Store(t, d)
+	t.Cleanup(func() { stateDirs.Delete(t) })
+	return d
+}
+
 // startDcbtop starts `ip netns exec NS dcbtop args...`.
 func startDcbtop(t testing.TB, ns *testbed.NS, args ...string) *proc {
 	t.Helper()
@@ -161,7 +188,7 @@ func startProc(t testing.TB, name string, argv []string) *proc {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Env = append(os.Environ(), raceEnv, utf8Env)
+	cmd.Env = append(os.Environ(), raceEnv, utf8Env, statedir.EnvDir+"="+stateDir(t))
 	cmd.WaitDelay = 5 * time.Second
 	p := &proc{t: t, name: name, cmd: cmd, lines: make(chan string, 4096), done: make(chan struct{})}
 	cmd.Stderr = lockedWriter{&p.mu, &p.stderr}

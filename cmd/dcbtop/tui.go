@@ -23,6 +23,7 @@ import (
 	"github.com/dcbtop/dcbtop/capture/feed"
 	"github.com/dcbtop/dcbtop/capture/replay"
 	"github.com/dcbtop/dcbtop/capture/session"
+	"github.com/dcbtop/dcbtop/capture/statedir"
 	"github.com/dcbtop/dcbtop/ui"
 )
 
@@ -199,6 +200,10 @@ func runLive(ctx context.Context, o *options, env Env) error {
 		Screen: o.tui, Events: o.events, TextEvents: o.textEvents, JSON: o.json, Out: env.Stdout, Version: version, Revision: revision}
 	if !o.tui {
 		cfg.Warn = env.Stderr
+	}
+	if !o.noControl { // the demo (no control socket) keeps nothing: it leaves no file behind
+		st := statedir.Default()
+		cfg.State = &st
 	}
 	return runRuntime(ctx, o, env, cfg, func(rt *session.Runtime) screen {
 		sc := screen{feed: rt.Feed(), post: o.post, backend: rt.Backend(o.snapshotDir)}

@@ -27,13 +27,34 @@ type AgentPlan struct {
 	MAC     lldp.MAC
 	// Willing and Local are what the agent starts advertising; From says
 	// where they come from: the configured ones (AgentConfig.Local), the
-	// driver's (dcbnl), or the defaults.
+	// ones kept for the port (Kept), the driver's (dcbnl), or the
+	// defaults.
 	Willing bool
 	Local   *dcb.Params
 	From    AdoptedFrom
 	// Words describes From for the operator ("the driver's (dcbnl)").
 	Words string
 }
+
+// A Kept is the local state kept for a port across agent restarts (the
+// caller's state directory, capture/statedir): what an operator last set
+// on dcbtop's agent there. Words says where it is kept, for every surface
+// that reports where a starting agent's parameters come from.
+type Kept struct {
+	Willing bool
+	Params  *dcb.Params
+	Words   string
+}
+
+// A Keep asks the caller to keep an operator's write on dcbtop's agent
+// (Apply, UndoApply) for the next agent on Interface: State is the
+// agent's local state after it.
+type Keep struct {
+	Interface string
+	State     engine.LocalState
+}
+
+func (Keep) isEffect() {}
 
 // AdoptedFrom says where a starting agent's local parameters come from.
 type AdoptedFrom uint8
@@ -43,6 +64,9 @@ type AdoptedFrom uint8
 const (
 	// FromConfig: AgentConfig.Local (the demo host's, a --local file).
 	FromConfig AdoptedFrom = iota + 1
+	// FromKept: what an operator last set on dcbtop's agent on this port
+	// (Kept), so that an apply survives a restart.
+	FromKept
 	// FromDriver: the driver's valid parameters and Willing state, read
 	// through DCB netlink, so that starting the agent changes nothing the
 	// host has in force.
@@ -54,13 +78,15 @@ const (
 // PlanAgent decides whether dcbtop's agent may start on iface and with
 // what: the engine's capabilities for the interface (from the last
 // engine.HostObserved: another LLDP agent of this host, firmware DCBX)
-// unless AgentConfig.Force; the configured local parameters, else the
+// unless AgentConfig.Force; the configured local parameters (--local
+// beats what was kept), else the state kept for the port (kept, nil:
+// none; its Willing state too unless the operator gave one), else the
 // driver's when they are complete and valid (ETS present, no error, a
 // Willing state known; the driver's Willing bit too unless the operator
 // gave one, AgentConfig.WillingSet), else the defaults. It changes
-// nothing. An agent
-// already running is reported by ok false with no error.
-func (h *Host) PlanAgent(iface string) (plan AgentPlan, ok bool, err error) {
+// nothing. An agent already running is reported by ok false with no
+// error.
+func (h *Host) PlanAgent(iface string, kept *Kept) (plan AgentPlan, ok bool, err error) {
 	in, known := h.eng.Interface(iface)
 	if !known {
 		return AgentPlan{}, false, errNotCaptured(iface)
@@ -77,6 +103,14 @@ func (h *Host) PlanAgent(iface string) (plan AgentPlan, ok bool, err error) {
 	switch {
 	case cfg.Local != nil:
 		plan.Local, plan.From, plan.Words = cfg.Local.Clone(), FromConfig, cfg.LocalFrom
+		if kept != nil {
+			plan.Words += " (beating the ones " + kept.Words + ")"
+		}
+	case kept != nil && kept.Params != nil:
+		plan.Local, plan.From, plan.Words = kept.Params.Clone(), FromKept, kept.Words
+		if !cfg.WillingSet {
+			plan.Willing = kept.Willing
+		}
 	case in.LocalSource == engine.SourceDCBNL && in.Local != nil && in.Local.ETS != nil && in.Local.Errors() == nil && in.Willing != nil:
 		plan.Local, plan.From, plan.Words = in.Local.Clone(), FromDriver, "the driver's (dcbnl)"
 		if !cfg.WillingSet {
@@ -222,6 +256,7 @@ func (h *Host) Apply(iface string, change *dcb.Params, willing *bool, at time.Ti
 	before := engine.LocalState{Willing: p.willing, Params: p.local.Clone()}
 	ap := h.setLocal(p, before, engine.LocalState{Willing: w, Params: next}, at)
 	p.undo, p.undone, p.qosUndo = &before, false, nil
+	h.keep(ap)
 	res := h.end(at) // the agent takes the resolved state here
 	ap.Advertised = p.agent.Advertising()
 	return ap, res, nil
@@ -245,6 +280,7 @@ func (h *Host) UndoApply(iface string, at time.Time) (Applied, Result, error) {
 	cur := engine.LocalState{Willing: p.willing, Params: p.local.Clone()}
 	ap := h.setLocal(p, cur, prev, at)
 	p.undo, p.undone, p.qosUndo = nil, true, nil
+	h.keep(ap)
 	res := h.end(at)
 	ap.Advertised = p.agent.Advertising()
 	return ap, res, nil
@@ -258,6 +294,14 @@ func (h *Host) setLocal(p *port, before, next engine.LocalState, at time.Time) A
 	h.step(engine.LocalChanged{Interface: p.name, At: at, Source: engine.SourceAgent, Willing: next.Willing, Params: next.Params.Clone()})
 	return Applied{Interface: p.name, Target: engine.WriteAgent, Before: before, After: engine.LocalState{Willing: p.willing, Params: p.local.Clone()},
 		Changed: LocalChanges(before, next)}
+}
+
+// keep asks the caller to keep the agent's local state after an
+// operator's write that changed it (a Keep effect).
+func (h *Host) keep(ap Applied) {
+	if len(ap.Changed) > 0 {
+		h.effects = append(h.effects, Keep{Interface: ap.Interface, State: engine.LocalState{Willing: ap.After.Willing, Params: ap.After.Params.Clone()}})
+	}
 }
 
 // LocalChanges lists what differs between two local states: the features

@@ -173,7 +173,7 @@ type Result struct {
 }
 
 // An Effect is something a Result asks the caller to do. The set is
-// closed: Transmit, Release, WriteKernel and ProgramNIC.
+// closed: Transmit, Release, WriteKernel, WriteQoS, ProgramNIC and Keep.
 type Effect interface{ isEffect() }
 
 // A Transmit is an LLDPDU (a whole Ethernet frame) to send on Interface

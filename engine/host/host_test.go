@@ -59,7 +59,7 @@ func newHost(t *testing.T, ac AgentConfig) *Host {
 func started(t *testing.T, ac AgentConfig) *Host {
 	t.Helper()
 	h := newHost(t, ac)
-	plan, ok, err := h.PlanAgent("h0")
+	plan, ok, err := h.PlanAgent("h0", nil)
 	if err != nil || !ok {
 		t.Fatalf("PlanAgent: %v, %v", ok, err)
 	}
@@ -221,7 +221,7 @@ func TestHostEffects(t *testing.T) {
 // engine takes its parameters as the local ones.
 func TestStartAgent(t *testing.T) {
 	h := newHost(t, AgentConfig{Willing: true})
-	plan, ok, err := h.PlanAgent("h0")
+	plan, ok, err := h.PlanAgent("h0", nil)
 	if err != nil || !ok {
 		t.Fatalf("PlanAgent: %v, %v", ok, err)
 	}
@@ -249,7 +249,7 @@ func TestStartAgent(t *testing.T) {
 	if diff := cmp.Diff(want, sent); diff != "" {
 		t.Errorf("transmissions after the first (-want +got):\n%s", diff)
 	}
-	if _, ok, err := h.PlanAgent("h0"); ok || err != nil {
+	if _, ok, err := h.PlanAgent("h0", nil); ok || err != nil {
 		t.Errorf("PlanAgent with the agent running: %v, %v; want not ok, no error", ok, err)
 	}
 }
@@ -283,7 +283,7 @@ func TestPlanAgentAdoption(t *testing.T) {
 			if tt.dcbnl != nil {
 				h.Step(engine.LocalChanged{Interface: "h0", At: t0, Source: engine.SourceDCBNL, Willing: tt.dcbnlWill, Params: tt.dcbnl, Mode: "host agent, IEEE"})
 			}
-			plan, ok, err := h.PlanAgent("h0")
+			plan, ok, err := h.PlanAgent("h0", nil)
 			if err != nil || !ok {
 				t.Fatalf("PlanAgent: %v, %v", ok, err)
 			}
@@ -318,7 +318,7 @@ func TestPlanAgentCapabilities(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			h := newHost(t, AgentConfig{Force: tt.force})
 			h.Step(engine.HostObserved{At: t0, NetAdmin: true, Agents: tt.agents})
-			_, ok, err := h.PlanAgent("h0")
+			_, ok, err := h.PlanAgent("h0", nil)
 			switch {
 			case tt.wantErr == "" && (err != nil || !ok):
 				t.Errorf("PlanAgent: %v, %v; want a plan", ok, err)
@@ -330,7 +330,7 @@ func TestPlanAgentCapabilities(t *testing.T) {
 	if got := Transmitting([]engine.HostAgent{{Name: "lldpd", PID: 1}, {Name: "lldpad", PID: 2, Transmits: true}}); !cmp.Equal(got, []string{"lldpad (pid 2)"}) {
 		t.Errorf("Transmitting = %q", got)
 	}
-	if _, _, err := New(Config{}).PlanAgent("nope"); err == nil || err.Error() != "nope is not captured" {
+	if _, _, err := New(Config{}).PlanAgent("nope", nil); err == nil || err.Error() != "nope is not captured" {
 		t.Errorf("PlanAgent(unknown): %v", err)
 	}
 }
@@ -445,7 +445,7 @@ func TestNextWake(t *testing.T) {
 	if w, ok := h.NextWake(); !ok || !w.Equal(t0.Add(20*time.Second)) {
 		t.Errorf("wake %v, %v; want the peer's TTL, t0+20s", w, ok)
 	}
-	plan, _, _ := h.PlanAgent("h0")
+	plan, _, _ := h.PlanAgent("h0", nil)
 	if _, _, err := h.StartAgent(plan, t0.Add(5*time.Second)); err != nil {
 		t.Fatal(err)
 	}

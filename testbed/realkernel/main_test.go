@@ -32,6 +32,14 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "realkernel: these tests run in testbed/vm's guest (go test ./testbed/vm -run TestRealKernel), which sets DCBTOP_IN_VM, DCBTOP_BIN and DCBTOP_KMOD")
 		os.Exit(2)
 	}
+	// An agent's kept parameters (capture/statedir) in a directory of
+	// this run's: no test starts from what another kept.
+	state, err := os.MkdirTemp("", "dcbtop-state-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("DCBTOP_STATE_DIR", state)
 	os.Exit(m.Run())
 }
 
