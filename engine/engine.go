@@ -211,6 +211,7 @@ type port struct {
 	// sources holds what each local source provides, by precedence
 	// (localPrecedence); the first that is set is in force.
 	sources     [len(localPrecedence)]localState
+	agentKept   string // LocalChanged.Kept of dcbtop's agent's last change
 	dcbxMode    string // the NIC's DCBX mode in words, "" when unknown
 	firmware    bool   // the NIC's firmware runs DCBX
 	local       *dcb.Params
@@ -429,6 +430,10 @@ func (e *Engine) step(ev Event) Outcome {
 				old := p.sources[dcbnlSource]
 				changed = changed || old.set == ev.Withdrawn || old.params.Diff(ev.Params) != 0 || (old.params == nil) != (ev.Params == nil)
 			}
+		}
+		if ev.Source == SourceAgent {
+			changed = changed || p.agentKept != ev.Kept
+			p.agentKept = ev.Kept
 		}
 		e.sourceChanged(p, ev.Source, localState{set: !ev.Withdrawn, willing: ev.Willing, params: ev.Params.Clone()})
 	case LinkChanged:

@@ -63,6 +63,11 @@ type LocalChanged struct {
 	// (DCB_CAP_DCBX_LLD_MANAGED): the host may never see LLDP frames and
 	// local parameters must not be written.
 	FirmwareManaged bool
+	// Kept, for SourceAgent, says in words where the parameters were kept
+	// when dcbtop's agent started from the state kept for the port
+	// (engine/host Kept: "saved for eth0 (…) on … in …"); "" otherwise,
+	// and any later change of the agent's parameters clears it.
+	Kept string
 	// Withdrawn says the source no longer provides local parameters
 	// (dcbtop's agent stopped): the next source in precedence, if any,
 	// takes over.

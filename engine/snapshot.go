@@ -52,6 +52,11 @@ type Interface struct {
 	// not known.
 	VLANs       []uint16    `json:"vlans"`
 	LocalSource LocalSource `json:"local_source"`
+	// LocalKept says where the local parameters were kept when dcbtop's
+	// agent started from the state kept for the port (an operator's
+	// earlier apply: capture/statedir), while they are in force; omitted
+	// otherwise.
+	LocalKept string `json:"local_kept,omitempty"`
 	// DCBXMode is the NIC's DCBX mode in words (dcbnl GDCBX), null when
 	// unknown.
 	DCBXMode *string `json:"dcbx_mode"`
@@ -291,6 +296,9 @@ func (p *port) snapshot(now time.Time) Interface {
 		in.LocalSource = p.localSource
 		w := p.willing
 		in.Willing = &w
+	}
+	if p.localSource == SourceAgent {
+		in.LocalKept = p.agentKept
 	}
 	for _, a := range p.agents {
 		c, pid := a.msap()

@@ -112,6 +112,11 @@ func (r *renderer) header() string {
 	}
 	l1 = append(l1, part{text: seg("willing", will), drop: 2})
 	local := localSourceWords(in.LocalSource)
+	if in.LocalKept != "" {
+		// The agent started from the parameters kept for the port
+		// (dcbtop apply --forget drops them; the JSON says where).
+		local += " " + r.sym.Sep + " kept from an earlier apply"
+	}
 	if in.DCBXMode != nil {
 		local += " " + r.sym.Sep + " " + clean(*in.DCBXMode, 30)
 	}

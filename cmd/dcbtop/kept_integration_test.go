@@ -69,6 +69,9 @@ func TestKeptAcrossRestart(t *testing.T) {
 		!strings.HasSuffix(errOut, kept+"; dcbtop apply --forget -i h0 drops them\n") {
 		t.Errorf("restarted agent's stderr %q, want %q... naming %s", errOut, want, kept)
 	}
+	if !strings.HasPrefix(in.LocalKept, "saved for h0 (") || !strings.Contains(in.LocalKept, kept) {
+		t.Errorf("restarted agent's local_kept %q, want where they were kept (%s)", in.LocalKept, kept)
+	}
 	if pfcOf(in) != 1<<3 || in.Willing == nil || *in.Willing || in.LocalSource != engine.SourceAgent {
 		t.Errorf("restarted agent: local (%s) %+v, willing %v; want the applied PFC on 3, willing off", in.LocalSource, in.Local, in.Willing)
 	}
@@ -76,7 +79,7 @@ func TestKeptAcrossRestart(t *testing.T) {
 	local := testbed.WriteFile(t, "local.json", `{"ets": {"willing": true, "cbs": false, "max_tcs": 8, "prio_tc": [0,0,0,0,0,0,0,0],
 		"tc_bandwidth": [100,0,0,0,0,0,0,0], "tsa": ["ets","strict","strict","strict","strict","strict","strict","strict"]},
 		"pfc": {"willing": true, "mbc": false, "cap": 8, "enabled": [5]}}`)
-	if in, errOut := agentRun("--local", local); pfcOf(in) != 1<<5 || errOut != "" {
+	if in, errOut := agentRun("--local", local); pfcOf(in) != 1<<5 || errOut != "" || in.LocalKept != "" {
 		t.Errorf("--local: local PFC %v, stderr %q; want priority 5 (--local beats what is kept), nothing said", pfcOf(in), errOut)
 	}
 

@@ -165,7 +165,11 @@ func (h *Host) StartAgent(plan AgentPlan, at time.Time) (AgentStarted, Result, e
 	p.agent, p.acfg, p.local, p.willing, p.undo = a, cfg, plan.Local.Clone(), plan.Willing, nil
 	p.nicAsked, p.nicCheck = nil, true
 	h.agents++
-	h.step(engine.LocalChanged{Interface: plan.Interface, At: at, Source: engine.SourceAgent, Willing: plan.Willing, Params: plan.Local.Clone()})
+	kept := ""
+	if plan.From == FromKept {
+		kept = plan.Words
+	}
+	h.step(engine.LocalChanged{Interface: plan.Interface, At: at, Source: engine.SourceAgent, Willing: plan.Willing, Params: plan.Local.Clone(), Kept: kept})
 	interval := cfg.TxInterval
 	if interval <= 0 {
 		interval = agent.DefaultTxInterval
