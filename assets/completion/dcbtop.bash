@@ -15,7 +15,7 @@ _dcbtop() {
         --trust) COMPREPLY=($(compgen -W "dscp,pcp pcp dscp" -- "$cur")); return ;;
         --duration|--tx-interval|--speed|--metrics|--web.listen-address|--wait|--counters-interval|--local-mac|--dscp|--dscp-delete|--pfc-delay|--buffer|--roce-tos) return ;;
     esac
-    local commands="apply bundle check demo help version"
+    local commands="apply bundle check demo help show version"
     if [[ $cword -eq 1 && $cur != -* ]]; then
         COMPREPLY=($(compgen -W "$commands" -- "$cur")); return
     fi
@@ -32,6 +32,7 @@ _dcbtop() {
         check) opts="-i -r --local-mac --expect --wait --json --junit --textfile --help" ;;
         demo) opts="--json --events --text --duration --speed --no-mouse --color --metrics --web.listen-address --web.systemd-socket --web.config.file --snapshot-dir --help" ;;
         help) opts="--help" ;;
+        show) opts="-i --json --wait --help" ;;
         version) opts="--help" ;;
         *) opts="-i -r --json --events --text --duration -w --speed --local-mac --agent --local --willing --tx-interval --force --no-mouse --color --metrics --web.listen-address --web.systemd-socket --web.config.file --snapshot-dir --counters-interval --version --help" ;;
     esac

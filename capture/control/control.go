@@ -8,6 +8,10 @@
 //
 //	{"op":"get"}
 //	  -> {"ok":true,"interface":"h0","pid":N,"willing":..,"local":PARAMS,"operational":PARAMS}
+//	{"op":"show"}
+//	  -> like get, with "snapshot": the interface's object of a snapshot as
+//	     the agent sees it now (dcbtop show), and "at": when
+//	     (read-only: whoever the socket lets in may ask)
 //	{"op":"apply","params":PARTIAL_PARAMS or null,"willing":true|false|null}
 //	  -> {"ok":true,"interface":"h0","pid":N,"previous":{"willing":..,"local":..},
 //	      "willing":..,"local":..,"operational":..,"changed":["pfc","willing"]}

@@ -14,6 +14,7 @@ import (
 	"io"
 	"net"
 	"strings"
+	"time"
 
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/dcb"
@@ -59,6 +60,12 @@ type Response struct {
 	// Taken is the agent's first line to a request with a deadline: it
 	// has taken the request and carries it out now (no other field).
 	Taken bool `json:"taken,omitzero"`
+	// Snapshot answers "show": the interface as the running dcbtop sees
+	// it now (peers, local, remote, operational, diagnostics, checks), a
+	// snapshot's interface object as dcbtop --json writes it
+	// (engine.MarshalOutput); At is when it was taken.
+	Snapshot jsontext.Value `json:"snapshot,omitempty"`
+	At       time.Time      `json:"at,omitzero"`
 }
 
 func Errorf(format string, args ...any) Response {
@@ -141,7 +148,7 @@ func readRequest(r io.Reader) (Request, error) {
 		req.Params = p
 	}
 	switch req.Op {
-	case "get", "undo":
+	case "get", "undo", "show":
 		if req.Params != nil || req.Willing != nil {
 			return Request{}, fmt.Errorf("%s takes no params or willing", req.Op)
 		}
@@ -150,9 +157,9 @@ func readRequest(r io.Reader) (Request, error) {
 			return Request{}, errors.New("apply: nothing to apply (give params, willing or both)")
 		}
 	case "":
-		return Request{}, errors.New(`bad request: no "op" (want get, apply or undo)`)
+		return Request{}, errors.New(`bad request: no "op" (want get, show, apply or undo)`)
 	default:
-		return Request{}, fmt.Errorf("unknown op %q (want get, apply or undo)", OneLine(req.Op))
+		return Request{}, fmt.Errorf("unknown op %q (want get, show, apply or undo)", OneLine(req.Op))
 	}
 	return req, nil
 }

@@ -8,6 +8,7 @@ package session
 // never races the loop.
 
 import (
+	"bytes"
 	"os"
 
 	"github.com/dcbtop/dcbtop/capture/control"
@@ -34,6 +35,8 @@ func (r *liveRun) handleControl(c control.Call) control.Response {
 	switch c.Req.Op {
 	case "get":
 		return r.controlState(c.Iface, cur, nil, nil)
+	case "show":
+		return r.controlShow(c.Iface, cur)
 	case "apply":
 		ap, res, err = hostWrite(r.h, c.Iface, c.Req.Params, c.Req.Willing, r.now())
 	case "undo":
@@ -60,5 +63,22 @@ func (r *liveRun) controlState(iface string, st engine.LocalState, prev *engine.
 	if len(resp.Changed) == 0 {
 		resp.Changed = nil
 	}
+	return resp
+}
+
+// controlShow answers "show": the state "get" gives and the interface's
+// snapshot as the engine has it now (dcbtop show: an answer at once from
+// the running agent, with the peers it heard).
+func (r *liveRun) controlShow(iface string, cur engine.LocalState) control.Response {
+	resp := r.controlState(iface, cur, nil, nil)
+	in, ok := r.h.Engine().Interface(iface)
+	if !ok {
+		return control.Errorf("%s: not captured", iface)
+	}
+	b, err := engine.MarshalOutput(in, false)
+	if err != nil {
+		return control.Errorf("%s: %s", iface, control.OneLine(err.Error()))
+	}
+	resp.Snapshot, resp.At = bytes.TrimSuffix(b, []byte("\n")), r.now()
 	return resp
 }

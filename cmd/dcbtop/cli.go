@@ -161,6 +161,9 @@ Usage:
   dcbtop bundle [-i IFACE]... [--duration D] [--redact] [-o FILE]
                                    record every LLDPDU and every input read
                                    from the host into one file for a ticket
+  dcbtop show [-i IFACE]... [--json] [--wait D]
+                                   what dcbtop knows of an interface, at
+                                   once from its running agent
   dcbtop help [COMMAND]            this help, or COMMAND's (dcbtop help check)
   dcbtop version                   the version, as --version
 

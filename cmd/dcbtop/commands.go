@@ -37,6 +37,7 @@ func commands() []command {
 		{name: "check", usage: checkUsage, flags: func() *flag.FlagSet { return checkFlags(&checkOptions{}) }, run: runCheck},
 		{name: "demo", usage: demoUsage, flags: func() *flag.FlagSet { return demoFlags(&options{}, new(float64)) }, run: runDemo},
 		{name: "help", usage: helpUsage, flags: func() *flag.FlagSet { return noFlags("help") }, run: runHelp},
+		{name: "show", usage: showUsage, flags: func() *flag.FlagSet { return showFlags(&showOptions{}) }, run: runShow},
 		{name: "version", usage: versionUsage, flags: func() *flag.FlagSet { return noFlags("version") }, run: runVersion},
 	}
 }
