@@ -49,8 +49,11 @@ func checkText(w io.Writer, r check.Report, color bool) error {
 	if r.File != nil {
 		fmt.Fprintf(&b, ", replay of %s", engine.Sanitize(*r.File))
 	}
-	if r.Ended == check.EndWait {
+	switch r.Ended {
+	case check.EndWait:
 		b.WriteString(", judged at --wait")
+	case check.EndAgent:
+		b.WriteString(", from the running dcbtop agent")
 	}
 	b.WriteString(")\n")
 	for _, in := range r.Interfaces {

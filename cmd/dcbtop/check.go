@@ -10,6 +10,7 @@ import (
 	"github.com/dcbtop/dcbtop/engine/verdict"
 
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/engine/check"
 
+	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/capture/output"
 	"github.com/dcbtop/dcbtop/capture/session"
 	"github.com/dcbtop/dcbtop/engine"
@@ -54,7 +56,10 @@ its evidence and a fix. Read-only: nothing is sent or written.
                    "cnp":{"dscp":4,"priority":6}}, or a preset's name:
                    roce-k8s, azure-local (see the README)
   --wait D         live: how long to wait for the peers (default 35s; a
-                   little over LLDP's usual 30 s transmit interval)
+                   little over LLDP's usual 30 s transmit interval); with
+                   -i, where a dcbtop agent runs on every interface named
+                   and has heard its peer, its view is judged at once
+                   (ended "agent", as dcbtop show asks it)
   --json           the report as JSON (assets/check.schema.json)
   --junit          the report as JUnit XML: a test case per interface and
                    check; CRITICAL and WARNING are failures (their type
@@ -201,7 +206,12 @@ func runCheck(ctx context.Context, args []string, env Env) int {
 		if env.StderrTTY {
 			progress = env.Stderr
 		}
-		snap, ended, err = checkLive(ctx, o, progress, env.checkRuntime)
+		var ok bool
+		if snap, ok = checkFromAgents(o.ifaces); ok {
+			ended = check.EndAgent
+		} else {
+			snap, ended, err = checkLive(ctx, o, progress, env.checkRuntime)
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "dcbtop check: UNKNOWN: %v\n", err)
@@ -403,4 +413,27 @@ wait:
 	}
 	snap, err := checkEnd(ctx, rt, err)
 	return snap, ended, err
+}
+
+// checkFromAgents takes the snapshot a check judges from the dcbtop
+// agents running on names (the show op of their control sockets), when
+// every one answers with its peer settled and its counters sampled
+// (what checkLive waits for); ok false otherwise, or without -i.
+func checkFromAgents(names []string) (engine.Snapshot, bool) {
+	if len(names) == 0 {
+		return engine.Snapshot{}, false
+	}
+	snap := engine.Snapshot{Schema: engine.SchemaVersion, TakenAt: time.Now().UTC()}
+	for _, name := range names {
+		resp, err := control.Do(control.Path(control.RunDir(), name), control.Request{Op: "show"}, control.Timeout)
+		if err != nil || !resp.OK || len(resp.Snapshot) == 0 {
+			return engine.Snapshot{}, false
+		}
+		var in engine.Interface
+		if json.Unmarshal(resp.Snapshot, &in) != nil || !in.RemoteSettled() || (in.Counters != nil && in.Counters.SampledAt.IsZero()) {
+			return engine.Snapshot{}, false
+		}
+		snap.Interfaces = append(snap.Interfaces, in)
+	}
+	return snap, true
 }

@@ -17,7 +17,8 @@ import (
 // dcbtop show answers from the running agent (what it heard from the
 // switch: its name, the operational PFC it adopted, the checks), in text
 // and JSON; with no agent it reads the kernel and says the peer is
-// unknown, and --wait hears the peer.
+// unknown, and --wait hears the peer. dcbtop check beside the agent
+// judges the agent's view at once.
 func TestShow(t *testing.T) {
 	testbed.RequirePriv(t)
 	t.Parallel()
@@ -67,6 +68,24 @@ func TestShow(t *testing.T) {
 	code, out, _ = runOut(t, dcbtopIn(t, host, run, "show", "-i", "h0")...)
 	if code != 0 || !strings.HasPrefix(out, "h0: from the agent (pid ") || !strings.Contains(out, "  operational: ") || !strings.Contains(out, "PFC 3") || !strings.Contains(out, "  check ") {
 		t.Errorf("show from the agent, text: exit %d:\n%s", code, out)
+	}
+	// dcbtop check takes the same shortcut: the agent's view, judged at
+	// once (ended "agent"), with the verdicts the agent's snapshot holds.
+	code, out, errOut = runOut(t, dcbtopIn(t, host, run, "check", "-i", "h0", "--json")...)
+	var rep struct {
+		Ended      string `json:"ended"`
+		Interfaces []struct {
+			Results []struct {
+				Check, Verdict string
+			} `json:"results"`
+		} `json:"interfaces"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || rep.Ended != "agent" || len(rep.Interfaces) != 1 || len(rep.Interfaces[0].Results) != len(in.Checks) {
+		t.Errorf("check -i h0 beside the agent: exit %d, %v, stderr %q: ended %q, want agent and the agent's %d checks:\n%s", code, err, errOut, rep.Ended, len(in.Checks), out)
+	}
+	code, out, _ = runOut(t, dcbtopIn(t, host, run, "check", "-i", "h0")...)
+	if first, _, _ := strings.Cut(out, "\n"); !strings.HasSuffix(first, ", from the running dcbtop agent)") {
+		t.Errorf("check's text beside the agent (exit %d) begins %q, want it to say the agent answered", code, first)
 	}
 	d.stop(t)
 }
