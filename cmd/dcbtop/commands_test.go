@@ -102,7 +102,7 @@ func TestSuggestions(t *testing.T) {
 		{[]string{"check", "--wiat", "1s"}, 3, "dcbtop check: UNKNOWN: unknown flag --wiat (did you mean --wait?)\n"},
 		{[]string{"check", "--bogus"}, 3, "dcbtop check: UNKNOWN: unknown flag --bogus (dcbtop check --help)\n"},
 		{[]string{"help", "chekc"}, 2, "dcbtop: help: unknown command \"chekc\" (did you mean check?)\n"},
-		{[]string{"help", "bogus"}, 2, "dcbtop: help: unknown command \"bogus\" (the commands: apply, bundle, check, demo, help, version)\n"},
+		{[]string{"help", "bogus"}, 2, "dcbtop: help: unknown command \"bogus\" (the commands: apply, bundle, check, demo, help, show, version)\n"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -34,8 +34,8 @@ DCB state through DCB netlink, the counters) with the peer unknown, unless
 35s hears one). Read-only: it never transmits or writes.
 
   -i IFACE   an interface (repeatable; without -i, every up Ethernet one)
-  --json     a snapshot object, as dcbtop --json writes one (with "source"
-             saying where each interface's answer came from)
+  --json     {"interfaces": [...]}, each a snapshot's interface object as
+             dcbtop --json writes it, with "source" saying where it came from
   --wait D   without a running agent, capture for D to hear the peer
              (default 0s); 0s does not wait
   -h, --help this help
@@ -198,8 +198,9 @@ func showKernel(ctx context.Context, names []string, wait time.Duration) (engine
 	return snap, err
 }
 
-// printShown prints the answers: JSON (a snapshot object whose
-// interfaces carry "source"), or text, a few lines an interface.
+// printShown prints the answers: JSON ({"interfaces": [...]}, each a
+// snapshot's interface object with "source"), or text, a few lines an
+// interface.
 func printShown(w io.Writer, out []shown, asJSON bool) error {
 	if asJSON {
 		b, err := engine.MarshalOutput(struct {

@@ -201,8 +201,9 @@ func (c *Control) LocalChange(fs ...Feature) (send bool) {
 // but the restarted peer has not seen our configuration yet.
 //
 // peer == nil means the peer's CEE TLV had no Control sub-TLV, which
-// lldpad treats as an error: nothing is acknowledged, nothing changes, and
-// Received returns false.
+// lldpad treats as an error: nothing is acknowledged, the numbers do not
+// change (Waiting mentions the missing sub-TLV), and Received returns
+// false.
 //
 // A Control equal to the last one received changes nothing either, and
 // Received returns false without allocating: lldpad's rxReceiveFrame
