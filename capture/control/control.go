@@ -14,7 +14,8 @@
 //	     (read-only: whoever the socket lets in may ask)
 //	{"op":"apply","params":PARTIAL_PARAMS or null,"willing":true|false|null}
 //	  -> {"ok":true,"interface":"h0","pid":N,"previous":{"willing":..,"local":..},
-//	      "willing":..,"local":..,"operational":..,"changed":["pfc","willing"]}
+//	      "willing":..,"local":..,"operational":..,"changed":["pfc","willing"],
+//	      "kept":FILE or "kept_error":"one line"}
 //	{"op":"undo"}
 //	  -> like apply: the local parameters and Willing state before the last
 //	     apply are restored (one level)

@@ -66,6 +66,12 @@ type Response struct {
 	// (engine.MarshalOutput); At is when it was taken.
 	Snapshot jsontext.Value `json:"snapshot,omitempty"`
 	At       time.Time      `json:"at,omitzero"`
+	// Kept is where an apply or undo that changed something was kept for
+	// the next agent on the port (capture/statedir), read back; KeptError
+	// why it was not (the write is in force all the same). Both empty
+	// when the agent keeps nothing (the demo) or nothing changed.
+	Kept      string `json:"kept,omitempty"`
+	KeptError string `json:"kept_error,omitempty"`
 }
 
 func Errorf(format string, args ...any) Response {

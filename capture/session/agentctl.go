@@ -312,7 +312,15 @@ func (r *liveRun) keep(li *liveIface, st engine.LocalState, now time.Time) {
 		return
 	}
 	key, _ := statedir.KeyOf(li.link.PermMAC, li.link.MAC)
-	if _, err := r.cfg.State.Save(statedir.Saved{Key: key, Interface: li.Name(), At: now, Willing: st.Willing, Params: st.Params}); err != nil {
+	s, err := r.cfg.State.Save(statedir.Saved{Key: key, Interface: li.Name(), At: now, Willing: st.Willing, Params: st.Params})
+	if err != nil {
 		fmt.Fprintf(r.cfg.Warn, "dcbtop: warning: %s: in force, but not kept for the next agent: %v\n", li.Name(), err)
+		r.kept1 = keptResult{err: control.OneLine(err.Error())}
+		return
 	}
+	r.kept1 = keptResult{file: s.File}
 }
+
+// A keptResult is what the last Keep effect did: the file it saved, or
+// why it could not (for the control socket's answer).
+type keptResult struct{ file, err string }

@@ -44,12 +44,15 @@ func (r *liveRun) handleControl(c control.Call) control.Response {
 	default:
 		return control.Errorf("unknown op %q", c.Req.Op) // unreachable: checked when read
 	}
-	r.carryOut(res, false)
+	r.kept1 = keptResult{}
+	r.carryOut(res, false) // a Keep effect records what it did in r.kept1
 	if err != nil {
 		return control.Errorf("%s", control.OneLine(err.Error()))
 	}
 	prev := &ap.Before
-	return r.controlState(c.Iface, ap.After, prev, ap.Changed)
+	resp := r.controlState(c.Iface, ap.After, prev, ap.Changed)
+	resp.Kept, resp.KeptError = r.kept1.file, r.kept1.err
+	return resp
 }
 
 // controlState is a successful response with the interface's state.

@@ -459,6 +459,9 @@ func (c *Config) open(name string) (Conn, error) {
 type liveRun struct {
 	// capErr is each interface's last CaptureStatus.Err (apply).
 	capErr map[string]string
+	// kept1 is what the last Keep effect did (keep), for the control
+	// socket's answer to the write that caused it (engine goroutine).
+	kept1 keptResult
 	// links is every link's last state (the link watcher's), for the
 	// VLAN interfaces on the captured ones (vlans.go).
 	links capture.LinkTable

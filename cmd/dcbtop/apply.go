@@ -20,6 +20,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/dcb"
 	"github.com/dcbtop/dcbtop/engine/qos"
 
@@ -350,7 +351,14 @@ func agentReport(ifname string, resp control.Response) string {
 	if len(resp.Changed) == 0 {
 		return fmt.Sprintf("%s: nothing changed: %s already advertises these parameters", ifname, agent)
 	}
-	return fmt.Sprintf("%s: applied through %s: %s; its LLDP peers see it within 1 s", ifname, agent, strings.Join(resp.Changed, ", "))
+	out := fmt.Sprintf("%s: applied through %s: %s; its LLDP peers see it within 1 s", ifname, agent, strings.Join(resp.Changed, ", "))
+	switch {
+	case resp.Kept != "":
+		out += "; kept for the next agent on this port (" + engine.Sanitize(resp.Kept) + ")"
+	case resp.KeptError != "":
+		out += "; not kept for the next agent: " + engine.Sanitize(resp.KeptError)
+	}
+	return out
 }
 
 // agentNoAnswer says what an agent that did not answer means for the

@@ -8,9 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/dcbtop/dcbtop/capture/statedir"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/dcb"
 	"github.com/dcbtop/dcbtop/testbed"
@@ -35,11 +37,12 @@ func TestKeptAcrossRestart(t *testing.T) {
 		}
 	}
 	file := testbed.WriteFile(t, "pfc.json", `{"pfc": {"cap": 8, "enabled": [3]}}`)
-	if code, out, errOut := runOut(t, dcbtopIn(t, host, run, "apply", "-i", "h0", file, "--willing", "off")...); code != 0 || errOut != "" {
-		t.Fatalf("apply: exit %d, stdout %q, stderr %q", code, out, errOut)
+	code, out, errOut := runOut(t, dcbtopIn(t, host, run, "apply", "-i", "h0", file, "--willing", "off")...)
+	kept := filepath.Join(state, "ports", strings.ReplaceAll(hostMAC.String(), ":", "-")+".json")
+	if code != 0 || errOut != "" || !strings.HasSuffix(out, "; kept for the next agent on this port ("+kept+")\n") {
+		t.Fatalf("apply: exit %d, stdout %q, stderr %q; want it kept in %s", code, out, errOut, kept)
 	}
 	d.stop(t)
-	kept := filepath.Join(state, "ports", strings.ReplaceAll(hostMAC.String(), ":", "-")+".json")
 	if fi, err := os.Stat(kept); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("kept file %s: %v (mode %v), want 0600", kept, err, fi)
 	}
@@ -83,7 +86,7 @@ func TestKeptAcrossRestart(t *testing.T) {
 		t.Errorf("--local: local PFC %v, stderr %q; want priority 5 (--local beats what is kept), nothing said", pfcOf(in), errOut)
 	}
 
-	code, out, errOut := runOut(t, dcbtopIn(t, host, run, "apply", "-i", "h0", "--forget")...)
+	code, out, errOut = runOut(t, dcbtopIn(t, host, run, "apply", "-i", "h0", "--forget")...)
 	if want := "h0: forgot the parameters kept for its MAC (it has no permanent one) " + hostMAC.String() + " (" + kept + ")"; code != 0 || !strings.HasPrefix(out, want) || errOut != "" {
 		t.Errorf("apply --forget: exit %d, stdout %q, stderr %q; want %q...", code, out, errOut, want)
 	}
@@ -95,5 +98,29 @@ func TestKeptAcrossRestart(t *testing.T) {
 	}
 	if in, errOut := agentRun(); pfcOf(in) != 0 || errOut != "" {
 		t.Errorf("after --forget: local PFC %v, stderr %q; want the defaults (PFC off), nothing said", pfcOf(in), errOut)
+	}
+
+	// A state directory that cannot be written: the apply is in force,
+	// and its answer says it was not kept.
+	blocked := testbed.WriteFile(t, "not-a-dir", "")
+	argv := dcbtopIn(t, host, run, "--agent", "-i", "h0", "--events", "--tx-interval", "1s")
+	for i, a := range argv {
+		if strings.HasPrefix(a, statedir.EnvDir+"=") {
+			argv[i] = statedir.EnvDir + "=" + blocked
+		}
+	}
+	d = startProc(t, "dcbtop --agent, state directory a file (in "+host.Name+")", argv)
+	for _, st := range []engine.Status{engine.StatusLocal, engine.StatusOperational} {
+		if in, line := d.nextIndication(t, 10*time.Second); in.Status != st {
+			t.Fatalf("start: %s, want %s", line, st)
+		}
+	}
+	code, out, errOut = runOut(t, dcbtopIn(t, host, run, "apply", "-i", "h0", file)...)
+	if code != 0 || errOut != "" || !strings.Contains(out, "; its LLDP peers see it within 1 s; not kept for the next agent: state directory: ") {
+		t.Errorf("apply with an unwritable state directory: exit %d, stdout %q, stderr %q; want applied, and not kept said", code, out, errOut)
+	}
+	d.signal(syscall.SIGINT)
+	if code := d.wait(10 * time.Second); code != 0 || !strings.Contains(d.stderrText(), "in force, but not kept for the next agent") {
+		t.Errorf("agent: exit %d, stderr %q; want its warning", code, d.stderrText())
 	}
 }
