@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/dcbtop/dcbtop/capture/rdmastat"
+	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/lossless"
 )
 
@@ -159,12 +160,27 @@ func TestRoCETrafficCounters(t *testing.T) {
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
-	// Rates need two samples of the run: one every 250 ms over 3 s
-	// leaves several even when the guest is starved (CI's guest, under
-	// TCG beside the other packages' tests, once had only one in 2 s at
-	// the default 1 s).
-	during := snapshotFor(t, "dcbt0", 3*time.Second, "--counters-interval", "250ms")
+	// Rates need two samples of the run. Under TCG beside the other
+	// packages' tests one sample (rxe's sysfs, its GID table) can take
+	// seconds: CI's guest once had one sample in 2 s at the default 1 s,
+	// and once none twice in 3 s at 250 ms. Longer runs until the rates
+	// come, rping flowing all along; each try is logged.
+	var during engine.Interface
+	for _, d := range []time.Duration{3 * time.Second, 8 * time.Second, 20 * time.Second} {
+		during = snapshotFor(t, "dcbt0", d, "--counters-interval", "250ms")
+		if during.Counters == nil {
+			t.Logf("a %v run during rping sampled no counters: a longer one", d)
+			continue
+		}
+		if r := rdmaPort(t, during.Counters.RDMA, "rxe0").Rates; r["rdma_out_frames"] > 0 && r["rdma_in_frames"] > 0 {
+			break
+		}
+		t.Logf("a %v run during rping gave no RDMA frame rates yet (last sample at %v): a longer one", d, during.Counters.SampledAt)
+	}
 	_ = client.Process.Kill() // its goroutine waits for it
+	if during.Counters == nil {
+		t.Fatal("no dcbtop run during rping sampled the counters")
+	}
 	p := rdmaPort(t, during.Counters.RDMA, "rxe0")
 	for _, k := range []string{"rdma_out_frames", "rdma_in_frames"} {
 		if p.Rates[k] <= 0 {
