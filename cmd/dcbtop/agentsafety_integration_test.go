@@ -70,10 +70,15 @@ func TestApplyStoppedAgent(t *testing.T) {
 					agent.signal(syscall.SIGCONT)
 				}
 			}()
-			start := time.Now()
 			apply := startProc(t, "dcbtop apply", dcbtopIn(t, host, run, "apply", "-i", "h0", "--willing", "off"))
 			exited := make(chan time.Time, 1)
 			go func() { <-apply.done; exited <- time.Now() }()
+			// The deadline runs from the request (5 s ahead of its
+			// Do, just before it connects), not from the process's start,
+			// which takes a second on a loaded machine: the resume is timed
+			// from its connection (the agent, stopped, has not accepted it:
+			// it waits in the backlog).
+			start := apply.unixConnected(t, 10*time.Second)
 			time.Sleep(time.Until(start.Add(tc.resume)))
 			agent.signal(syscall.SIGCONT)
 			stopped = false
@@ -251,5 +256,38 @@ func TestControlPrivilege(t *testing.T) {
 		nobody("", envPath(t), control.EnvRunDir+"="+run, bin, "apply", "-i", "h0", "--willing", "on")...)...)
 	if want := "dcbtop: h0: permission denied: dcbtop apply needs root or CAP_NET_ADMIN (the dcbtop agent's control socket " + sock + " is root's"; code != 1 || out != "" || !strings.HasPrefix(errOut, want) {
 		t.Errorf("dcbtop apply as nobody: exit %d, stdout %q, stderr %q; want 1 and %q...", code, out, errOut, want)
+	}
+}
+
+// unixConnected waits until p holds a connected unix socket (its
+// connection to a control socket; /proc/PID/net/unix lists the
+// namespace's unix sockets with their state, 03 SS_CONNECTED, and
+// /proc/PID/fd which are p's) and returns when it saw it; the test fails
+// after timeout.
+func (p *proc) unixConnected(t *testing.T, timeout time.Duration) time.Time {
+	t.Helper()
+	pid := p.cmd.Process.Pid
+	deadline := time.Now().Add(timeout)
+	for {
+		inodes := map[string]bool{}
+		if ents, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid)); err == nil {
+			for _, e := range ents {
+				if l, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", pid, e.Name())); err == nil && strings.HasPrefix(l, "socket:[") {
+					inodes[strings.TrimSuffix(strings.TrimPrefix(l, "socket:["), "]")] = true
+				}
+			}
+		}
+		if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/net/unix", pid)); err == nil {
+			for _, line := range strings.Split(string(b), "\n")[1:] {
+				// Num RefCount Protocol Flags Type St Inode Path
+				if f := strings.Fields(line); len(f) >= 7 && f[5] == "03" && inodes[f[6]] {
+					return time.Now()
+				}
+			}
+		}
+		if p.exited() || time.Now().After(deadline) {
+			t.Fatalf("%s did not connect within %v (exited %v)", p.name, timeout, p.exited())
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
