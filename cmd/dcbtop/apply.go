@@ -169,16 +169,7 @@ func runApply(ctx context.Context, args []string, env Env) int {
 	if err != nil {
 		return usageError(env, err, "apply", applyUsage)
 	}
-	if err := apply(ctx, o, env); err != nil {
-		for _, l := range errLines(err) {
-			fmt.Fprintf(env.Stderr, "dcbtop: %s\n", l)
-		}
-		if errors.Is(err, errInterrupted) {
-			return ExitInterrupted
-		}
-		return ExitFailure
-	}
-	return ExitOK
+	return exitFor(env, apply(ctx, o, env))
 }
 
 // readParamsFile parses a PARAMS file, or stdin for "-": at most

@@ -269,16 +269,23 @@ func Run(ctx context.Context, args []string, env Env) int {
 	if o.read != "" {
 		run = runReplay
 	}
-	if err := run(ctx, o, env); err != nil {
-		for _, l := range errLines(err) {
-			fmt.Fprintf(env.Stderr, "dcbtop: %s\n", l)
-		}
-		if errors.Is(err, errInterrupted) {
-			return ExitInterrupted
-		}
-		return ExitFailure
+	return exitFor(env, run(ctx, o, env))
+}
+
+// exitFor is a command's exit status for err (nil: ExitOK), its lines
+// said on stderr: ExitInterrupted for an interrupted wait, else
+// ExitFailure.
+func exitFor(env Env, err error) int {
+	if err == nil {
+		return ExitOK
 	}
-	return ExitOK
+	for _, l := range errLines(err) {
+		fmt.Fprintf(env.Stderr, "dcbtop: %s\n", l)
+	}
+	if errors.Is(err, errInterrupted) {
+		return ExitInterrupted
+	}
+	return ExitFailure
 }
 
 // sysfsRoot returns the sysfs root the counters are read from:

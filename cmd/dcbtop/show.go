@@ -93,16 +93,7 @@ func runShow(ctx context.Context, args []string, env Env) int {
 			err = perr
 		}
 	}
-	if err != nil {
-		for _, l := range errLines(err) {
-			fmt.Fprintf(env.Stderr, "dcbtop: %s\n", l)
-		}
-		if errors.Is(err, errInterrupted) {
-			return ExitInterrupted
-		}
-		return ExitFailure
-	}
-	return ExitOK
+	return exitFor(env, err)
 }
 
 // show asks each interface's running agent, and reads the kernel for the
