@@ -10,7 +10,7 @@ import (
 
 // A Feature names a CEE feature whose changes the control state machine
 // tracks: the Priority Groups (type 2), PFC (type 3) and Application
-// (type 4) sub-TLVs of CEE DCBX 1.01 (dcbx-reference.md 4.2).
+// (type 4) sub-TLVs of CEE DCBX 1.01 (DCBX Base Specification 1.01, the Control and feature sub-TLVs).
 type Feature uint8
 
 // CEE features.
@@ -37,7 +37,7 @@ func (f Feature) String() string {
 }
 
 // MaxVersion is the Max_Version this host sends in the Control sub-TLV:
-// lldpad's DCB_MAX_VERSION, 0 (dcbx-reference.md 4.2).
+// lldpad's DCB_MAX_VERSION, 0 (DCBX Base Specification 1.01, the Control and feature sub-TLVs).
 const MaxVersion uint8 = 0
 
 // featState is where a feature's last local change is in the handshake.
@@ -84,8 +84,8 @@ type Control struct {
 	noControl bool            // the peer's last CEE TLV had no Control sub-TLV
 }
 
-// New returns a Control in lldpad's initial state (dcbx-reference.md 4.3
-// step 1, DCB_START_SEQ_NUMBER): SeqNo, AckNo and MyAckNo 0, Oper_Version
+// New returns a Control in lldpad's initial state (docs/dcbx.md, "The CEE control
+// handshake", rule 1; DCB_START_SEQ_NUMBER): SeqNo, AckNo and MyAckNo 0, Oper_Version
 // = Max_Version = MaxVersion, and every feature synced because nothing is
 // advertised yet. Call LocalChange for the features the host advertises
 // before sending the first CEE LLDPDU.
@@ -122,7 +122,7 @@ func (c *Control) acked(a, s uint32) bool {
 }
 
 // announce takes a new SeqNo for the pending local changes when the peer
-// has acknowledged everything sent so far (dcbx-reference.md 4.3 steps 2
+// has acknowledged everything sent so far (docs/dcbx.md, "The CEE control handshake", rules 2
 // and 3: "if SeqNo == MyAckNo and features are unsynced, increment SeqNo
 // and send"; lldpad run_control_protocol). It reports whether it did.
 func (c *Control) announce() bool {
@@ -155,7 +155,7 @@ func (c *Control) announce() bool {
 // unacknowledged, and LocalChange returns false: the change waits, and
 // Received announces it under the next SeqNo, together with any other
 // change made meanwhile, once the peer acknowledges the outstanding one
-// (dcbx-reference.md 4.3 steps 2 and 4; lldpad run_control_protocol and
+// (docs/dcbx.md, "The CEE control handshake", rules 2 and 4; lldpad run_control_protocol and
 // run_feature_protocol).
 //
 // Unlike lldpad, a feature changed again while its previous change is
@@ -176,8 +176,8 @@ func (c *Control) LocalChange(fs ...Feature) (send bool) {
 // reports whether an LLDPDU should be sent now: an acknowledgement to
 // give, a version change, or a pending local change that took a new SeqNo.
 // It implements the remote-change half of lldpad's run_control_protocol
-// and the feature sync check of run_feature_protocol (dcbx-reference.md
-// 4.3 step 3):
+// and the feature sync check of run_feature_protocol (docs/dcbx.md,
+// "The CEE control handshake", rule 3):
 //
 //   - Oper_Version = min(peer Max_Version, ours); a change is sent. While
 //     the peer's Oper_Version differs from ours, nothing else is taken
@@ -250,7 +250,7 @@ func (c *Control) Received(peer *lldp.CEEControl) (send bool) {
 
 // Expired resets the machine when the peer's information expired
 // (rxInfoAge) or the peer changed (a new MSAP): SeqNo, AckNo and MyAckNo
-// to 0 and Oper_Version to Max_Version (dcbx-reference.md 4.3 step 5;
+// to 0 and Oper_Version to Max_Version (docs/dcbx.md, "The CEE control handshake", rule 5;
 // lldpad run_control_protocol on DCB_PEER_EXPIRED). Every feature that
 // was advertised must be acknowledged again, from SeqNo 1 (lldpad sets
 // Syncd false and FeatureSeqNo 1): Sent carries SeqNo 1 from now on, as

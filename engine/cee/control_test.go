@@ -127,7 +127,7 @@ func TestControl(t *testing.T) {
 			},
 		},
 		{
-			// The capture of dcbx-reference.md 4.5: a switch at SeqNo 3
+			// As a real CEE switch's capture shows one: a switch at SeqNo 3
 			// that acknowledged 2 of ours.
 			name: "handshake with a switch already at SeqNo 3",
 			steps: []step{

@@ -5,7 +5,7 @@ package cee
 import "github.com/dcbtop/dcbtop/engine/lldp"
 
 // ChooseDialect returns the DCBX dialect a host agent speaks on a port
-// after receiving an LLDPDU, as lldpad chooses it (dcbx-reference.md 4.4;
+// after receiving an LLDPDU, as lldpad chooses it (docs/dcbx.md, "The CEE control handshake", rule 6;
 // lldpad lldp_dcbx.c dcbx_rchange and lldp_8021qaz.c
 // ieee8021qaz_rchange): peerIEEE reports whether the LLDPDU carried any
 // IEEE 802.1Qaz TLV (OUI 00-80-C2, subtypes 9 to 12), peerCEE whether it

@@ -4,7 +4,7 @@
 // sequence/acknowledgement handshake of the DCB Capability Exchange Protocol
 // Base Specification v1.01, as lldpad implements it in dcb_protocol.c
 // (run_control_protocol and the sync checks of run_feature_protocol; see
-// dcbx-reference.md 4.3). It decides the Control sub-TLV a host agent
+// docs/dcbx.md, "The CEE control handshake"). It decides the Control sub-TLV a host agent
 // transmits (Oper_Version, Max_Version, SeqNo, AckNo) and when the PG, PFC
 // and Application features count as acknowledged by the peer. A willing
 // agent adopts a CEE peer's configuration for a feature only while Synced
@@ -38,5 +38,5 @@
 //     then stops acknowledging and treats every feature TLV as absent.
 //
 // ChooseDialect picks between IEEE 802.1Qaz and CEE DCBX from what the
-// peer sends (dcbx-reference.md 4.4).
+// peer sends (docs/dcbx.md, "The CEE control handshake", rule 6).
 package cee
