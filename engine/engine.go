@@ -210,8 +210,11 @@ type port struct {
 	localSource LocalSource // the source in force, "" for none
 	// sources holds what each local source provides, by precedence
 	// (localPrecedence); the first that is set is in force.
-	sources     [len(localPrecedence)]localState
-	agentKept   string // LocalChanged.Kept of dcbtop's agent's last change
+	sources   [len(localPrecedence)]localState
+	agentKept string // LocalChanged.Kept of dcbtop's agent's last change
+	// agentDCBX is what dcbtop's agent speaks here (AgentDCBX), nil
+	// when no agent reported it.
+	agentDCBX   *AgentDCBXState
 	dcbxMode    string // the NIC's DCBX mode in words, "" when unknown
 	firmware    bool   // the NIC's firmware runs DCBX
 	local       *dcb.Params
@@ -432,8 +435,11 @@ func (e *Engine) step(ev Event) Outcome {
 			}
 		}
 		if ev.Source == SourceAgent {
-			changed = changed || p.agentKept != ev.Kept
+			changed = changed || p.agentKept != ev.Kept || ev.Withdrawn && p.agentDCBX != nil
 			p.agentKept = ev.Kept
+			if ev.Withdrawn {
+				p.agentDCBX = nil
+			}
 		}
 		e.sourceChanged(p, ev.Source, localState{set: !ev.Withdrawn, willing: ev.Willing, params: ev.Params.Clone()})
 	case LinkChanged:
@@ -475,6 +481,11 @@ func (e *Engine) step(ev Event) Outcome {
 		changed = isNew || p.captureErr != ev.Err || p.counters.KernelDrops != ev.KernelDrops || p.counters.FramesSent != ev.Sent
 		p.captureErr = ev.Err
 		p.counters.KernelDrops, p.counters.FramesSent = ev.KernelDrops, ev.Sent
+	case AgentDCBX:
+		e.advance(ev.At)
+		if p := e.ports[ev.Interface]; p != nil {
+			changed = e.setAgentDCBX(p, &ev.State)
+		}
 	case NICWrite:
 		e.advance(ev.At)
 		p := e.ports[ev.Interface]

@@ -69,6 +69,11 @@ const (
 	ReasonEvicted      Reason = "evicted"       // neighbour event: dropped for a new one, the table full
 	ReasonHoldDownEnd  Reason = "hold-down-end" // neighbour event: the multi-peer hold-down is over
 	ReasonLocalChange  Reason = "local-change"  // local parameters or Willing changed
+	// ReasonCEEHandshake: the CEE control handshake of dcbtop's agent
+	// moved (the peer acknowledged the agent's sequence number, or a new
+	// one awaits acknowledgement), so a CEE peer's configuration is
+	// adopted or waits (CEE DCBX 1.01, Control sub-TLV).
+	ReasonCEEHandshake Reason = "cee-handshake"
 )
 
 // Flags are the NDIS_QOS_PARAMETERS_*_CONFIGURED and *_CHANGED flags of an

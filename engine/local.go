@@ -157,6 +157,9 @@ func (e *Engine) resolveOperational(p *port, cause Reason) {
 		if _, sends, ok := p.unanswered(e.now); ok {
 			in.Unanswered = "this host's agent sends " + sends + " only"
 		}
+		if p.localSource == SourceAgent && p.agentDialect() == lldp.DialectCEE {
+			in.CEEWaiting = p.agentDCBX.Control.waiting()
+		}
 	}
 	op, r := dcb.Resolve(in)
 	p.resolution = r
@@ -193,6 +196,9 @@ func PreviewOperational(in Interface, willing bool, local *dcb.Params) (*dcb.Par
 		local = local.WithWilling(willing)
 	}
 	ri := dcb.ResolveInput{Local: local, Willing: willing, Remote: in.Remote, Dialect: in.Dialect}
+	if a := in.AgentDCBX; a != nil && a.Dialect == lldp.DialectCEE && in.LocalSource == SourceAgent {
+		ri.CEEWaiting = a.Control.waiting()
+	}
 	if in.MAC != nil {
 		m := *in.MAC
 		ri.LocalMAC = &m

@@ -138,8 +138,10 @@ var (
 		"not programmed (the NIC firmware runs DCBX)"}
 	nicWhyNetAdmin = nicWhy{"negotiated, not programmed: writing DCB netlink needs CAP_NET_ADMIN (run as root)",
 		"negotiated, not programmed (needs CAP_NET_ADMIN)"}
-	nicWhyCEE = nicWhy{"negotiated with a CEE peer, not programmed: dcbtop programs the NIC through IEEE DCB netlink (DCB_CMD_IEEE_SET) only",
-		"negotiated, not programmed (CEE: IEEE DCB netlink only)"}
+	// nicWhyCEEStrict: a CEE peer's priority groups put a priority in
+	// PGID 15 (strict priority) or a reserved PGID, which has no IEEE
+	// traffic class to write (IEEE_SET takes a TC 0..7 per priority).
+	nicWhyCEEStrict = "the CEE peer's priority groups put a priority in PGID 15 (strict priority, CEE DCBX 1.01 PG sub-TLV) or a reserved PGID, which no IEEE traffic class (DCB_CMD_IEEE_SET) holds: ETS not programmed"
 )
 
 // dcbnlSource is the index of SourceDCBNL in a port's sources.
@@ -176,6 +178,10 @@ func (p *port) nicProgram(h HostFacts) *NICProgram {
 	}
 	if op.ETS != nil {
 		n.ETS = state(ets)
+		if why == "" && !ieeeClasses(op.ETS) {
+			s, w := NICNotProgrammable, nicWhyCEEStrict
+			n.ETS, why = &s, w
+		}
 	}
 	if op.PFC != nil {
 		n.PFC = state(pfc)
@@ -192,6 +198,22 @@ func (p *port) nicProgram(h HostFacts) *NICProgram {
 	return n
 }
 
+// ieeeClasses reports whether e's priority-to-class map fits IEEE traffic
+// classes 0..7: always for IEEE ETS; for priority groups adopted from a
+// CEE peer, when no priority is in PGID 15 (strict) or a reserved PGID.
+// A CEE PGID 0..7 is written as that traffic class, its bandwidth as the
+// class's, with the ETS TSA (as dcb.ParamsFromDU maps it); the NIC is
+// programmed through the IEEE ops (DCB_CMD_IEEE_SET), which every DCB
+// driver of Linux has besides or instead of the CEE ones.
+func ieeeClasses(e *dcb.ETS) bool {
+	for _, tc := range e.PrioTC {
+		if tc > 7 {
+			return false
+		}
+	}
+	return true
+}
+
 // nicWhy says why dcbtop's agent cannot program p's NIC under h (zero
 // when it can).
 func (p *port) nicWhy(h HostFacts) nicWhy {
@@ -202,8 +224,6 @@ func (p *port) nicWhy(h HostFacts) nicWhy {
 		return nicWhyNoDCB
 	case !h.NetAdmin:
 		return nicWhyNetAdmin
-	case p.operational.CEE != nil || p.operational.ETS != nil && p.operational.ETS.FromCEE || p.operational.PFC != nil && p.operational.PFC.FromCEE:
-		return nicWhyCEE
 	}
 	return nicWhy{}
 }
@@ -223,33 +243,31 @@ func NICWant(in Interface) (*dcb.Params, bool) {
 	}
 	need := false
 	for _, s := range n.States() {
-		if s.State == NICNotProgrammable {
-			return nil, false
-		}
-		need = need || s.State != NICInForce
+		need = need || s.State != NICInForce && s.State != NICNotProgrammable
 	}
 	if !need {
 		return nil, false
 	}
+	writable := func(s *NICState) bool { return s != nil && *s != NICNotProgrammable }
 	op, nic := in.Operational, n.Params
 	want := &dcb.Params{}
-	if e := op.ETS; e != nil {
+	if e := op.ETS; e != nil && writable(n.ETS) {
 		w := *e
-		w.Willing = false
+		w.Willing, w.FromCEE = false, false
 		if nic != nil && nic.ETS != nil {
 			w.MaxTCs, w.CBS = nic.ETS.MaxTCs, nic.ETS.CBS
 		}
 		want.ETS = &w
 	}
-	if f := op.PFC; f != nil {
+	if f := op.PFC; f != nil && writable(n.PFC) {
 		w := *f
-		w.Willing = false
+		w.Willing, w.FromCEE = false, false
 		if nic != nil && nic.PFC != nil {
 			w.Cap, w.MBC = nic.PFC.Cap, nic.PFC.MBC
 		}
 		want.PFC = &w
 	}
-	if op.App != nil {
+	if op.App != nil && writable(n.App) {
 		want.App = slices.Clone(op.App)
 	}
 	return want, true

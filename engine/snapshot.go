@@ -57,6 +57,10 @@ type Interface struct {
 	// earlier apply: capture/statedir), while they are in force; omitted
 	// otherwise.
 	LocalKept string `json:"local_kept,omitempty"`
+	// AgentDCBX is the DCBX dialect dcbtop's agent speaks here and, for
+	// CEE, its control handshake, while dcbtop's agent is the local
+	// source; omitted otherwise.
+	AgentDCBX *AgentDCBXState `json:"agent_dcbx,omitempty"`
 	// DCBXMode is the NIC's DCBX mode in words (dcbnl GDCBX), null when
 	// unknown.
 	DCBXMode *string `json:"dcbx_mode"`
@@ -299,6 +303,14 @@ func (p *port) snapshot(now time.Time) Interface {
 	}
 	if p.localSource == SourceAgent {
 		in.LocalKept = p.agentKept
+		if a := p.agentDCBX; a != nil {
+			c := *a
+			if a.Control != nil {
+				ctl := *a.Control
+				c.Control = &ctl
+			}
+			in.AgentDCBX = &c
+		}
 	}
 	for _, a := range p.agents {
 		c, pid := a.msap()

@@ -92,8 +92,9 @@ func (p *port) speakerWords(msap string) string {
 // sending what the peer ignores, and the peer's CEE control never
 // acknowledges it (Ack stays 0; CEE DCBX 1.01, Control sub-TLV). What this
 // host sends is known from its own LLDPDUs seen going out to the nearest
-// bridge in the last dualAgentWindow, and from dcbtop's agent, which sends
-// IEEE 802.1Qaz only (engine/agent). peer is the peer's dialect and sends
+// bridge in the last dualAgentWindow, and from dcbtop's agent, which
+// speaks the dialect it reported (AgentDCBX: IEEE 802.1Qaz, falling back
+// to CEE while the peer speaks only CEE, as lldpad). peer is the peer's dialect and sends
 // says what this host sends ("IEEE 802.1Qaz DCBX").
 func (p *port) unanswered(now time.Time) (peer lldp.Dialect, sends string, ok bool) {
 	if p.remoteFrom == nil {
@@ -105,7 +106,7 @@ func (p *port) unanswered(now time.Time) (peer lldp.Dialect, sends string, ok bo
 	}
 	var sent []lldp.Dialect
 	if p.localSource == SourceAgent {
-		sent = append(sent, lldp.DialectIEEE)
+		sent = append(sent, p.agentDialect())
 	}
 	for _, a := range p.agents {
 		if now.Sub(a.lastSeen) < dualAgentWindow && a.dialect != lldp.DialectNone && !slices.Contains(sent, a.dialect) {
@@ -138,7 +139,7 @@ func (p *port) unansweredDiagnostic(now time.Time) (diag.Diagnostic, bool) {
 		agent = "dcbtop's agent"
 	}
 	return diag.Newf(diag.CodeDialectUnanswered, diag.SeverityError, "lldp",
-		"configure the switch port for IEEE 802.1Qaz DCBX, or run an agent that answers "+peer.Words()+" (lldpad falls back to CEE by itself); dcbtop's agent speaks IEEE 802.1Qaz only",
+		"configure the switch port for IEEE 802.1Qaz DCBX, or run an agent that answers "+peer.Words()+" (lldpad and dcbtop's agent fall back to CEE by themselves)",
 		"the peer speaks only %s and %s sends %s only: nothing is negotiated%s, and the remote parameters are not adopted", peer.Words(), agent, sends, control), true
 }
 

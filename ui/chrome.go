@@ -117,6 +117,12 @@ func (r *renderer) header() string {
 		// (dcbtop apply --forget drops them; the JSON says where).
 		local += " " + r.sym.Sep + " kept from an earlier apply"
 	}
+	if a := in.AgentDCBX; a != nil && a.Control != nil {
+		// dcbtop's agent fell back to CEE (a CEE-only peer): its
+		// handshake, and whether a feature waits for the peer's
+		// acknowledgement (the resolution says which).
+		local += " " + r.sym.Sep + " " + agentCEEWords(a.Control)
+	}
 	if in.DCBXMode != nil {
 		local += " " + r.sym.Sep + " " + clean(*in.DCBXMode, 30)
 	}
@@ -133,6 +139,17 @@ func (r *renderer) header() string {
 	line1 := lr(r.fitParts(l1, "  ", r.w-width(right)-1), right, r.w)
 	ttl := r.ttlState()
 	return line1 + "\n" + lr(r.fitPartsIf(true, r.peerSummary(), st.Dim.Render(" "+r.sym.Sep+" "), r.w-width(ttl)-1), ttl, r.w) + r.demoLine()
+}
+
+// agentCEEWords says where the CEE handshake of dcbtop's agent stands:
+// "CEE seq 2 ack 5", and ", waiting for the peer's ack" while a feature's
+// sequence number is unacknowledged.
+func agentCEEWords(c *engine.AgentCEEControl) string {
+	w := fmt.Sprintf("CEE seq %d ack %d", c.Seq, c.Ack)
+	if c.PGWait != "" || c.PFCWait != "" || c.AppWait != "" {
+		w += fmt.Sprintf(", waiting for the peer's ack (it acked %d)", c.PeerAck)
+	}
+	return w
 }
 
 // A part is a piece of a header line. On a narrow screen, the parts with

@@ -51,6 +51,12 @@ type Advert struct {
 	Willing     bool
 	Local       *dcb.Params
 	Operational *dcb.Params
+	// Dialect is the DCBX dialect spoken: lldp.DialectCEE sends the CEE
+	// DCBX TLV (Control sub-TLV from CEE, the local parameters as its
+	// features: CEEFeatures) in place of the IEEE 802.1Qaz TLVs; any
+	// other value sends IEEE 802.1Qaz, the default.
+	Dialect lldp.Dialect
+	CEE     CEEState
 }
 
 // DefaultLocal returns the documented default local parameters: 8 traffic
@@ -75,7 +81,9 @@ func TTL(interval time.Duration) uint16 {
 // BuildDU builds the agent's LLDPDU: Chassis ID = the port MAC, Port ID =
 // the interface name, TTL, System Name and Description, then ETS
 // Configuration, ETS Recommendation, PFC Configuration and Application
-// Priority. ttl 0 builds a shutdown LLDPDU (mandatory TLVs only).
+// Priority, or for ad.Dialect CEE the one CEE DCBX TLV (one per LLDPDU:
+// lldpad discards an LLDPDU with two). ttl 0 builds a shutdown LLDPDU
+// (mandatory TLVs only).
 func BuildDU(cfg Config, ttl uint16, ad Advert) (*lldp.DU, error) {
 	du := &lldp.DU{
 		ChassisID: lldp.ChassisID{Subtype: lldp.ChassisIDSubtypeMACAddress, ID: cfg.MAC[:]},
@@ -97,6 +105,10 @@ func BuildDU(cfg Config, ttl uint16, ad Advert) (*lldp.DU, error) {
 	}
 	if op == nil {
 		op = local
+	}
+	if ad.Dialect == lldp.DialectCEE {
+		du.TLVs = append(du.TLVs, ceeTLV(local, ad))
+		return checked(du)
 	}
 	if e := cmp.Or(op.ETS, local.ETS); e != nil {
 		du.TLVs = append(du.TLVs, &lldp.ETS{Willing: ad.Willing, CBS: e.CBS, MaxTCs: maxTCs(e.MaxTCs),
@@ -125,6 +137,11 @@ func BuildDU(cfg Config, ttl uint16, ad Advert) (*lldp.DU, error) {
 		}
 		du.TLVs = append(du.TLVs, a)
 	}
+	return checked(du)
+}
+
+// checked returns du once it encodes.
+func checked(du *lldp.DU) (*lldp.DU, error) {
 	if _, err := du.MarshalBinary(); err != nil {
 		return nil, fmt.Errorf("agent: %w", err)
 	}

@@ -325,3 +325,7 @@ func (c *Control) Waiting(f Feature) string {
 	}
 	return fmt.Sprintf("waiting for the peer to acknowledge sequence %d (%s)", c.feat[f].seq, peer)
 }
+
+// PeerAck returns the peer's last AckNo (lldpad's MyAckNo): how far the
+// peer has acknowledged this host's sequence numbers; 0 before any.
+func (c *Control) PeerAck() uint32 { return c.myAck }

@@ -46,6 +46,20 @@ type ResolveInput struct {
 	// the peer's dialect ("this host's agent sends IEEE 802.1Qaz only"):
 	// nothing is negotiated, so nothing of the peer's is adopted.
 	Unanswered string
+	// CEEWaiting, for a CEE peer of dcbtop's agent, says per feature why
+	// the peer's configuration cannot be adopted yet: the peer has not
+	// acknowledged the sequence number the agent announced the feature
+	// with ("" when it has, or when the local agent is not dcbtop's).
+	CEEWaiting CEEWaiting
+}
+
+// CEEWaiting says, per CEE feature, why a CEE peer's configuration waits:
+// "" for a feature the peer acknowledged (CEE DCBX 1.01, Control sub-TLV:
+// a feature's configuration is used once the peer's AckNo reaches the
+// sequence number it was announced with; lldpad run_feature_protocol,
+// "Wait for Peer to synch").
+type CEEWaiting struct {
+	PG, PFC, App string
 }
 
 // Resolve computes the operational parameters. IEEE (docs/dcbx.md "The
@@ -169,7 +183,8 @@ func macLess(a, b lldp.MAC) bool {
 // resolveCEE applies the CEE feature resolution (docs/dcbx.md "The
 // Willing resolver"; CEE DCBX v1.01 feature state machine, lldpad's F-steps) with the local side willing: a feature the peer does
 // not send or has disabled stays local; a peer that is not willing and
-// reports no error gives its configuration; a peer that is also willing is
+// reports no error gives its configuration, once the peer acknowledged
+// the feature (in.CEEWaiting); a peer that is also willing is
 // only compared (no MAC tie-break in CEE): local stays operational.
 func resolveCEE(in ResolveInput, op *Params) (*Params, Resolution) {
 	var r Resolution
@@ -177,7 +192,7 @@ func resolveCEE(in ResolveInput, op *Params) (*Params, Resolution) {
 	if c == nil {
 		c = &CEE{}
 	}
-	feat := func(f *CEEFeature, present bool, name string, adopt func()) Choice {
+	feat := func(f *CEEFeature, present bool, name, wait string, adopt func()) Choice {
 		switch {
 		case f == nil || !present:
 			return Choice{FromLocal, "local: CEE peer sends no " + name}
@@ -187,19 +202,22 @@ func resolveCEE(in ResolveInput, op *Params) (*Params, Resolution) {
 			return Choice{FromLocal, "local: CEE peer reports an error on " + name}
 		case f.Willing:
 			return Choice{FromLocal, "local: both sides willing (CEE has no tie-break; values are compared only)"}
+		case wait != "":
+			return Choice{FromLocal, "local: the CEE peer's " + name + " is adopted once it acknowledges dcbtop's agent: " + wait}
 		}
 		adopt()
 		return Choice{FromRemote, "remote (local willing, CEE peer not willing)"}
 	}
-	r.ETS = feat(c.PG, in.Remote.ETS != nil, "priority groups", func() {
+	w := in.CEEWaiting
+	r.ETS = feat(c.PG, in.Remote.ETS != nil, "priority groups", w.PG, func() {
 		e := *in.Remote.ETS
 		if in.Local.ETS != nil {
 			e.Willing, e.CBS = in.Local.ETS.Willing, in.Local.ETS.CBS
 		}
 		op.ETS = &e
 	})
-	r.PFC = feat(c.PFC, in.Remote.PFC != nil, "PFC", func() { op.PFC = adoptPFC(in.Local.PFC, in.Remote.PFC) })
-	r.App = feat(c.App, in.Remote.App != nil, "application", func() { op.App = mergeApp(in.Local.App, in.Remote.App) })
+	r.PFC = feat(c.PFC, in.Remote.PFC != nil, "PFC", w.PFC, func() { op.PFC = adoptPFC(in.Local.PFC, in.Remote.PFC) })
+	r.App = feat(c.App, in.Remote.App != nil, "application", w.App, func() { op.App = mergeApp(in.Local.App, in.Remote.App) })
 	if r.App.Source == FromRemote {
 		r.App = Choice{FromMerged, "local entries plus the CEE peer's (local willing, peer not willing)"}
 	}

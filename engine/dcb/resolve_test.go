@@ -113,20 +113,23 @@ func TestResolverCEE(t *testing.T) {
 			CEE: &CEE{Control: true, PG: &f, PFC: &f},
 		}
 	}
+	waiting := CEEWaiting{PG: "waiting for sequence 1", PFC: "waiting for sequence 1"}
 	tests := []struct {
 		name string
 		f    CEEFeature
+		wait CEEWaiting
 		pfc  Source
 	}{
-		{"peer not willing, no error: peer config", CEEFeature{Enable: true}, FromRemote},
-		{"peer feature disabled: local", CEEFeature{Enable: false}, FromLocal},
-		{"peer reports error: local", CEEFeature{Enable: true, Error: true}, FromLocal},
-		{"both willing: compare only, local stays (no MAC tie-break)", CEEFeature{Enable: true, Willing: true}, FromLocal},
+		{"peer not willing, no error: peer config", CEEFeature{Enable: true}, CEEWaiting{}, FromRemote},
+		{"peer feature disabled: local", CEEFeature{Enable: false}, CEEWaiting{}, FromLocal},
+		{"peer reports error: local", CEEFeature{Enable: true, Error: true}, CEEWaiting{}, FromLocal},
+		{"both willing: compare only, local stays (no MAC tie-break)", CEEFeature{Enable: true, Willing: true}, CEEWaiting{}, FromLocal},
+		{"peer not willing, our sequence not acknowledged yet: local", CEEFeature{Enable: true}, waiting, FromLocal},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			op, r := Resolve(ResolveInput{Local: localSet(), Willing: true, LocalMAC: &lowMAC, RemoteMAC: highMAC,
-				Remote: peer(tt.f), Dialect: lldp.DialectCEE})
+				Remote: peer(tt.f), Dialect: lldp.DialectCEE, CEEWaiting: tt.wait})
 			if r.PFC.Source != tt.pfc || r.ETS.Source != tt.pfc {
 				t.Errorf("resolution %+v, want PG and PFC from %s", r, tt.pfc)
 			}
@@ -139,6 +142,13 @@ func TestResolverCEE(t *testing.T) {
 			}
 		})
 	}
+	t.Run("waiting: the resolution says for what", func(t *testing.T) {
+		_, r := Resolve(ResolveInput{Local: localSet(), Willing: true, Remote: peer(CEEFeature{Enable: true}), Dialect: lldp.DialectCEE, CEEWaiting: waiting})
+		want := Choice{FromLocal, "local: the CEE peer's PFC is adopted once it acknowledges dcbtop's agent: waiting for sequence 1"}
+		if diff := cmp.Diff(want, r.PFC); diff != "" {
+			t.Errorf("PFC (-want +got):\n%s", diff)
+		}
+	})
 	t.Run("feature absent: local", func(t *testing.T) {
 		_, r := Resolve(ResolveInput{Local: localSet(), Willing: true, Remote: &Params{CEE: &CEE{Control: true}}, Dialect: lldp.DialectCEE})
 		if r.PFC.Source != FromLocal || r.ETS.Source != FromLocal || r.App.Source != FromLocal {

@@ -163,6 +163,7 @@ func (h *Host) StartAgent(plan AgentPlan, at time.Time) (AgentStarted, Result, e
 		return AgentStarted{}, h.end(at), err
 	}
 	p.agent, p.acfg, p.local, p.willing, p.undo = a, cfg, plan.Local.Clone(), plan.Willing, nil
+	p.cee = newCEESide(plan.Local, plan.Willing)
 	p.nicAsked, p.nicCheck = nil, true
 	h.agents++
 	kept := ""
@@ -189,7 +190,7 @@ func (h *Host) StopAgent(iface string, at time.Time) (ran bool, res Result) {
 		return false, h.end(at)
 	}
 	h.effects = append(h.effects, Transmit{Interface: iface, Frame: p.agent.Shutdown(), Shutdown: true}, Release{Interface: iface})
-	p.agent, p.local, p.undo = nil, nil, nil
+	p.agent, p.local, p.undo, p.cee = nil, nil, nil, nil
 	h.agents--
 	h.setAdvErr(p, "")
 	h.step(engine.LocalChanged{Interface: iface, At: at, Source: engine.SourceAgent, Withdrawn: true})
@@ -254,7 +255,7 @@ func (h *Host) Apply(iface string, change *dcb.Params, willing *bool, at time.Ti
 	if err := next.Errors(); err != nil {
 		return Applied{}, h.end(at), fmt.Errorf("invalid parameters: %w", err)
 	}
-	if err := agentCheck(p.agent, agent.Advert{Willing: w, Local: next}); err != nil {
+	if err := agentCheck(p.agent, p.advert(w, next, nil)); err != nil {
 		return Applied{}, h.end(at), fmt.Errorf("%s: not applied: dcbtop's agent cannot advertise these parameters: %w", iface, err)
 	}
 	before := engine.LocalState{Willing: p.willing, Params: p.local.Clone()}
@@ -278,7 +279,7 @@ func (h *Host) UndoApply(iface string, at time.Time) (Applied, Result, error) {
 		return Applied{}, h.end(at), errors.New(engine.Refusal{Code: engine.RefuseNothingToUndo, Interface: iface, Undone: p.undone}.String())
 	}
 	prev := *p.undo
-	if err := agentCheck(p.agent, agent.Advert{Willing: prev.Willing, Local: prev.Params}); err != nil {
+	if err := agentCheck(p.agent, p.advert(prev.Willing, prev.Params, nil)); err != nil {
 		return Applied{}, h.end(at), fmt.Errorf("%s: not undone: dcbtop's agent cannot advertise the earlier parameters: %w", iface, err)
 	}
 	cur := engine.LocalState{Willing: p.willing, Params: p.local.Clone()}

@@ -115,6 +115,9 @@ type port struct {
 	// qosUndo restores what the last host QoS write changed (QoSWritten),
 	// while it is the last write here (one level).
 	qosUndo *qos.Change
+	// cee is the agent's DCBX dialect and CEE handshake; nil without an
+	// agent.
+	cee *ceeSide
 
 	// nicCheck says the NIC's programming is to be looked at when the
 	// Result ends (the operational parameters, the NIC's state or the
@@ -255,7 +258,10 @@ func (h *Host) readvertise(p *port) {
 		return
 	}
 	msg := ""
-	if err := agentSet(p.agent, agent.Advert{Willing: *s.Willing, Local: s.Local, Operational: s.Operational}, h.eng.Now()); err != nil {
+	if p.cee != nil {
+		p.cee.localChanged(s.Local, *s.Willing)
+	}
+	if err := agentSet(p.agent, p.advert(*s.Willing, s.Local, s.Operational), h.eng.Now()); err != nil {
 		msg = "advertise: " + err.Error() + " (still sending the previous LLDPDU)"
 	}
 	h.setAdvErr(p, msg)
@@ -284,6 +290,7 @@ func (h *Host) end(now time.Time) Result {
 	if h.agents > 0 {
 		for _, name := range h.agentNames() {
 			p := h.ports[name]
+			h.dcbx(p, now)
 			if p.nicCheck {
 				h.programNIC(p, now)
 			}
@@ -417,7 +424,7 @@ func (h *Host) newMSAP(p *port, engineName string, cfg agent.Config, at time.Tim
 	if !ok || s.Willing == nil {
 		return
 	}
-	a, err := agent.New(cfg, agent.Advert{Willing: *s.Willing, Local: s.Local, Operational: s.Operational}, at)
+	a, err := agent.New(cfg, p.advert(*s.Willing, s.Local, s.Operational), at)
 	if err != nil {
 		return // unreachable: the same configuration was accepted before
 	}
