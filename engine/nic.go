@@ -261,7 +261,7 @@ func NICWant(in Interface) (*dcb.Params, bool) {
 	}
 	if f := op.PFC; f != nil && writable(n.PFC) {
 		w := *f
-		w.Willing, w.FromCEE = false, false
+		w.Willing = false // FromCEE kept: the writer uses the CEE ops for a CEE peer's PFC where the NIC runs CEE
 		if nic != nil && nic.PFC != nil {
 			w.Cap, w.MBC = nic.PFC.Cap, nic.PFC.MBC
 		}

@@ -12,6 +12,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/dcbtop/dcbtop/engine/lossless"
@@ -34,6 +35,24 @@ type Client interface {
 }
 
 var _ Client = (*dcbnl.Client)(nil)
+
+// ceeClient is what a CEE write needs of a Client (*dcbnl.Client has it;
+// a test's fake may not).
+type ceeClient interface {
+	SetCEEPFC(ifname string, enabled uint8) (uint8, error)
+}
+
+var _ ceeClient = (*dcbnl.Client)(nil)
+
+// ceePFC reports whether PFC p is written through the driver's CEE ops:
+// it came from a CEE peer (dcb.PFC.FromCEE, dcbtop's agent adopting it)
+// and the NIC runs CEE DCBX (its mode has DCB_CAP_DCBX_VER_CEE), as
+// lldpad programs a CEE peer's PFC (lldp_dcbx_nl.c). Otherwise, and when
+// the driver turns out to have no CEE ops, the IEEE ops (IEEE_SET).
+func ceePFC(c Client, p *dcb.PFC, mode *dcbnl.Mode) (ceeClient, bool) {
+	cc, ok := c.(ceeClient)
+	return cc, ok && p != nil && p.FromCEE && mode != nil && mode.CEE() && mode.Host()
+}
 
 // Dial opens the DCB netlink client.
 var Dial = func() (Client, func(), error) {
@@ -170,16 +189,28 @@ func Apply(c Client, ifname string, p *dcb.Params, willing *bool) engine.WriteRe
 	type step struct {
 		feature engine.Feature
 		do      func() error
+		op      *string // nil or "": "set FEATURE (IEEE_SET)"
 	}
 	var steps []step
 	if plan.ets != nil {
-		steps = append(steps, step{engine.FeatureETS, func() error { return c.SetIEEE(ifname, &dcbnl.IEEESet{ETS: plan.ets}) }})
+		steps = append(steps, step{feature: engine.FeatureETS, do: func() error { return c.SetIEEE(ifname, &dcbnl.IEEESet{ETS: plan.ets}) }})
 	}
-	if plan.pfc != nil {
-		steps = append(steps, step{engine.FeaturePFC, func() error { return c.SetIEEE(ifname, &dcbnl.IEEESet{PFC: plan.pfc}) }})
+	if cc, ok := ceePFC(c, p.PFC, mode); plan.pfc != nil && ok {
+		op := "set PFC (CEE: PFC_SCFG, SET_ALL)"
+		steps = append(steps, step{feature: engine.FeaturePFC, op: &op, do: func() error {
+			_, err := cc.SetCEEPFC(ifname, plan.pfc.Enabled)
+			if e, isErr := errors.AsType[*dcbnl.Error](err); isErr && !e.Driver && errors.Is(e.Err, syscall.EOPNOTSUPP) {
+				// No CEE ops in this driver: its IEEE ones, then.
+				op = ""
+				return c.SetIEEE(ifname, &dcbnl.IEEESet{PFC: plan.pfc})
+			}
+			return err
+		}})
+	} else if plan.pfc != nil {
+		steps = append(steps, step{feature: engine.FeaturePFC, do: func() error { return c.SetIEEE(ifname, &dcbnl.IEEESet{PFC: plan.pfc}) }})
 	}
 	if plan.appChange {
-		steps = append(steps, step{engine.FeatureApp, func() error {
+		steps = append(steps, step{feature: engine.FeatureApp, do: func() error {
 			// APP replaces: remove the entries no longer wanted, then add
 			// the new ones (a driver keeps one priority per DSCP, so the
 			// order matters).
@@ -205,6 +236,9 @@ func Apply(c Client, ifname string, p *dcb.Params, willing *bool) engine.WriteRe
 	for i, s := range steps {
 		if err := s.do(); err != nil {
 			op := "set " + s.feature.String() + " (IEEE_SET)"
+			if s.op != nil && *s.op != "" {
+				op = *s.op
+			}
 			if e := refusal(ifname, op, s.feature, err); e != nil && len(res.Written) == 0 {
 				res.Err = e
 			} else {

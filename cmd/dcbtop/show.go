@@ -211,6 +211,17 @@ func printShown(w io.Writer, out []shown, asJSON bool) error {
 			willing = map[bool]string{true: "on", false: "off"}[*s.Willing]
 		}
 		fmt.Fprintf(&b, "  local (%s, willing %s): %s\n", s.LocalSource.Describe(), willing, paramsText(s.Local))
+		if a := s.AgentDCBX; a != nil {
+			fmt.Fprintf(&b, "  agent speaks %s\n", a.Why)
+			if c := a.Control; c != nil {
+				fmt.Fprintf(&b, "  agent's CEE control: seq %d, ack %d, the peer acknowledged %d\n", c.Seq, c.Ack, c.PeerAck)
+				for _, w := range [...]struct{ name, why string }{{"PG", c.PGWait}, {"PFC", c.PFCWait}, {"App", c.AppWait}} {
+					if w.why != "" {
+						fmt.Fprintf(&b, "  agent's CEE %s: %s\n", w.name, w.why)
+					}
+				}
+			}
+		}
 		switch {
 		case s.RemotePeer != nil:
 			fmt.Fprintf(&b, "  remote (%s, %s): %s\n", engine.Sanitize(*s.RemotePeer), s.Dialect, paramsText(s.Remote))

@@ -216,7 +216,10 @@ func resolveCEE(in ResolveInput, op *Params) (*Params, Resolution) {
 		}
 		op.ETS = &e
 	})
-	r.PFC = feat(c.PFC, in.Remote.PFC != nil, "PFC", w.PFC, func() { op.PFC = adoptPFC(in.Local.PFC, in.Remote.PFC) })
+	r.PFC = feat(c.PFC, in.Remote.PFC != nil, "PFC", w.PFC, func() {
+		op.PFC = adoptPFC(in.Local.PFC, in.Remote.PFC)
+		op.PFC.FromCEE = true // a CEE peer's: no MBC; programmed through the CEE ops where the NIC runs CEE
+	})
 	r.App = feat(c.App, in.Remote.App != nil, "application", w.App, func() { op.App = mergeApp(in.Local.App, in.Remote.App) })
 	if r.App.Source == FromRemote {
 		r.App = Choice{FromMerged, "local entries plus the CEE peer's (local willing, peer not willing)"}
