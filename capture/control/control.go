@@ -108,6 +108,16 @@ func netnsID() string {
 // finds the agent of its own namespace.
 func Path(dir, ifname string) string { return PathFunc(dir)(ifname) }
 
+// viewDir is the subdirectory of the view sockets, apart from the
+// control sockets so that no interface name can make one look like the
+// other.
+const viewDir = "view"
+
+// ViewPath returns the view socket of ifname in dir: DIR/view/<netns
+// inode>-IFNAME.sock, served by a live dcbtop without an agent there
+// (ListenView).
+func ViewPath(dir, ifname string) string { return Path(filepath.Join(dir, viewDir), ifname) }
+
 // PathFunc returns Path for dir with the namespace read once: for
 // naming the sockets of many interfaces together.
 func PathFunc(dir string) func(ifname string) string {

@@ -288,3 +288,34 @@ func TestClaimOrder(t *testing.T) {
 		t.Errorf("a call past its deadline: claimed %v, told %v; want refused after the client was told", !late.Claim(), told)
 	}
 }
+
+// A view socket (a dcbtop without an agent there) hands "show" and "get"
+// to the engine, marked View, and refuses anything else itself; a second
+// dcbtop finds it taken; its path is apart from the control socket's.
+func TestViewSocket(t *testing.T) {
+	dir := t.TempDir()
+	calls := make(chan Call, 1)
+	s, err := ListenView(dir, "eth0", calls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Start()
+	defer s.Close()
+	if s.Addr() != ViewPath(dir, "eth0") || s.Addr() == Path(dir, "eth0") {
+		t.Errorf("view socket at %s (control socket %s)", s.Addr(), Path(dir, "eth0"))
+	}
+	go func() {
+		c := <-calls
+		c.Reply <- Response{OK: c.View && c.Req.Op == "show", Interface: c.Iface}
+	}()
+	if resp, err := Do(s.Addr(), Request{Op: "show"}, 5*time.Second); err != nil || !resp.OK {
+		t.Errorf("show on the view socket: %+v, %v; want a View call answered", resp, err)
+	}
+	resp, err := Do(s.Addr(), Request{Op: "undo"}, 5*time.Second)
+	if err != nil || resp.OK || !strings.Contains(resp.Error, "runs no agent here") {
+		t.Errorf("undo on the view socket: %+v, %v; want a refusal", resp, err)
+	}
+	if _, err := ListenView(dir, "eth0", calls); !errors.Is(err, ErrViewTaken) {
+		t.Errorf("a second view socket: %v, want ErrViewTaken", err)
+	}
+}

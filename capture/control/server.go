@@ -12,6 +12,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -28,6 +29,9 @@ type Call struct {
 	Iface string
 	Req   Request
 	Reply chan Response
+	// View says the call came on a view socket (ListenView): a dcbtop
+	// without an agent there answers "show" and "get" only.
+	View bool
 	// Deadline is the request's (or, without one, the connection's):
 	// past it, the engine may not claim the call (a process stopped and
 	// resumed finds its calls stale).
@@ -82,6 +86,7 @@ type Server struct {
 	timeout time.Duration
 	wg      sync.WaitGroup
 	once    sync.Once
+	view    bool // a view socket (ListenView): read-only
 }
 
 // ErrAgentRunning means another live dcbtop serves the control socket.
@@ -93,10 +98,31 @@ var ErrAgentRunning = errors.New("another dcbtop agent runs")
 // dcbtop does, the error wraps ErrAgentRunning and names its pid. Requests
 // are sent to calls; Start accepts connections.
 func Listen(dir, ifname string, calls chan<- Call) (*Server, error) {
+	return listen(dir, Path(dir, ifname), ifname, calls, false)
+}
+
+// ErrViewTaken means another live dcbtop serves the view socket of the
+// interface (two dcbtops without an agent capture it): the first keeps it.
+var ErrViewTaken = errors.New("another dcbtop serves its view socket")
+
+// ListenView listens on ifname's view socket in dir (ViewPath): what a
+// live dcbtop without an agent there (an exporter, the screen) serves so
+// that dcbtop show and dcbtop check answer at once from what it heard.
+// It answers "show" (and "get", the pid, for Probe) only, to whom the control socket answers (root or
+// CAP_NET_ADMIN); the socket file is 0600 like the control socket's. When
+// another live dcbtop serves it, the error wraps ErrViewTaken.
+func ListenView(dir, ifname string, calls chan<- Call) (*Server, error) {
 	if err := ensureDir(dir); err != nil {
 		return nil, err
 	}
-	path := Path(dir, ifname)
+	return listen(filepath.Join(dir, viewDir), ViewPath(dir, ifname), ifname, calls, true)
+}
+
+// listen is Listen and ListenView: the socket at path, in directory dir.
+func listen(dir, path, ifname string, calls chan<- Call, view bool) (*Server, error) {
+	if err := ensureDir(dir); err != nil {
+		return nil, err
+	}
 	// Serialize the check-remove-listen sequence with other dcbtops
 	// starting at the same moment.
 	unlock, err := lockDir(dir)
@@ -111,6 +137,9 @@ func Listen(dir, ifname string, calls chan<- Call) (*Server, error) {
 			if pid > 0 {
 				who = fmt.Sprintf("pid %d", pid)
 			}
+			if view {
+				return nil, fmt.Errorf("%w (%s, %s)", ErrViewTaken, who, path)
+			}
 			return nil, fmt.Errorf("%w here (%s, control socket %s); stop it first, or change its parameters with dcbtop apply -i %s",
 				ErrAgentRunning, who, path, ifname)
 		}
@@ -123,7 +152,7 @@ func Listen(dir, ifname string, calls chan<- Call) (*Server, error) {
 		return nil, fmt.Errorf("control socket %s: %w", path, sysErr(err))
 	}
 	ln.SetUnlinkOnClose(true)
-	return &Server{iface: ifname, path: path, ln: ln, calls: calls,
+	return &Server{iface: ifname, path: path, ln: ln, calls: calls, view: view,
 		done: make(chan struct{}), sem: make(chan struct{}, maxConns), timeout: Timeout}, nil
 }
 
@@ -252,7 +281,11 @@ func (s *Server) handle(c *net.UnixConn) {
 		respond(Errorf("%s", err.Error()))
 		return
 	}
-	call := Call{Iface: s.iface, Req: req, Reply: make(chan Response, 1), Deadline: deadline, state: new(atomic.Int32)}
+	if s.view && req.Op != "show" && req.Op != "get" {
+		respond(Errorf("%s: this dcbtop runs no agent here (its view socket answers \"show\" and \"get\" only): not applied", s.iface))
+		return
+	}
+	call := Call{Iface: s.iface, Req: req, Reply: make(chan Response, 1), Deadline: deadline, state: new(atomic.Int32), View: s.view}
 	if req.DeadlineNS != 0 {
 		left, err := untilDeadline(req.DeadlineNS)
 		if err != nil {

@@ -53,7 +53,7 @@ func checkText(w io.Writer, r check.Report, color bool) error {
 	case check.EndWait:
 		b.WriteString(", judged at --wait")
 	case check.EndAgent:
-		b.WriteString(", from the running dcbtop agent")
+		b.WriteString(", from the running dcbtop")
 	}
 	b.WriteString(")\n")
 	for _, in := range r.Interfaces {

@@ -23,6 +23,9 @@ func (r *liveRun) handleControl(c control.Call) control.Response {
 		// client gone: never carried out late.
 		return control.Errorf("%s: not applied: the request's deadline passed before the agent got to it, or its client went away; it is never carried out", c.Iface)
 	}
+	if c.View {
+		return r.controlView(c)
+	}
 	cur, ok := r.h.Agent(c.Iface)
 	if r.byName[c.Iface] == nil || !ok {
 		return control.Errorf("%s: no dcbtop agent on this interface", c.Iface)
@@ -69,18 +72,40 @@ func (r *liveRun) controlState(iface string, st engine.LocalState, prev *engine.
 	return resp
 }
 
+// controlView answers a call on a view socket (control.ListenView): "get"
+// with the pid (control.Probe), "show" with the interface's snapshot, the
+// local state whoever provides it.
+func (r *liveRun) controlView(c control.Call) control.Response {
+	in, ok := r.h.Engine().Interface(c.Iface)
+	if !ok {
+		return control.Errorf("%s: not captured", c.Iface)
+	}
+	if c.Req.Op == "get" {
+		return control.Response{OK: true, Interface: c.Iface, PID: os.Getpid()}
+	}
+	st := engine.LocalState{Params: in.Local}
+	if in.Willing != nil {
+		st.Willing = *in.Willing
+	}
+	return r.showOf(r.controlState(c.Iface, st, nil, nil), in)
+}
+
 // controlShow answers "show": the state "get" gives and the interface's
 // snapshot as the engine has it now (dcbtop show: an answer at once from
 // the running agent, with the peers it heard).
 func (r *liveRun) controlShow(iface string, cur engine.LocalState) control.Response {
-	resp := r.controlState(iface, cur, nil, nil)
 	in, ok := r.h.Engine().Interface(iface)
 	if !ok {
 		return control.Errorf("%s: not captured", iface)
 	}
+	return r.showOf(r.controlState(iface, cur, nil, nil), in)
+}
+
+// showOf adds the interface's snapshot object, and when, to resp.
+func (r *liveRun) showOf(resp control.Response, in engine.Interface) control.Response {
 	b, err := engine.MarshalOutput(in, false)
 	if err != nil {
-		return control.Errorf("%s: %s", iface, control.OneLine(err.Error()))
+		return control.Errorf("%s: %s", in.Name, control.OneLine(err.Error()))
 	}
 	resp.Snapshot, resp.At = bytes.TrimSuffix(b, []byte("\n")), r.now()
 	return resp

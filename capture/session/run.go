@@ -7,6 +7,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -81,6 +82,11 @@ type Config struct {
 	TxInterval time.Duration
 	Force      bool
 	NoControl  bool
+	// View serves, on each kernel interface captured at the start, a view
+	// socket (control.ListenView) through which dcbtop show and dcbtop
+	// check read what this run heard at once: an exporter's, a screen's.
+	// An interface another dcbtop already serves is left to it.
+	View bool
 	// State keeps what an operator sets on an agent per port for the
 	// next agent there (capture/statedir); nil keeps nothing (the demo,
 	// which leaves no file behind).
@@ -253,6 +259,22 @@ func Start(cfg Config) (rt *Runtime, err error) {
 			if _, err := r.startAgent(li.Name(), now); err != nil {
 				return rt, fmt.Errorf("%s: %w", li.Name(), err)
 			}
+		}
+	}
+	if cfg.View && cfg.Links == nil && !cfg.NoControl {
+		for _, li := range rt.ifaces {
+			srv, err := control.ListenView(control.RunDir(), li.Name(), r.control)
+			switch {
+			case errors.Is(err, control.ErrViewTaken):
+				continue // another dcbtop answers for it
+			case err != nil:
+				if cfg.Warn != nil {
+					fmt.Fprintf(cfg.Warn, "dcbtop: %s: no view socket (dcbtop show asks the kernel instead): %v\n", li.Name(), err)
+				}
+				continue
+			}
+			srv.Start()
+			rt.closers = append(rt.closers, func() error { srv.Close(); return nil })
 		}
 	}
 	if !cfg.Agent {

@@ -22,7 +22,6 @@ import (
 
 	"github.com/dcbtop/dcbtop/engine/check"
 
-	"github.com/dcbtop/dcbtop/capture/control"
 	"github.com/dcbtop/dcbtop/capture/output"
 	"github.com/dcbtop/dcbtop/capture/session"
 	"github.com/dcbtop/dcbtop/engine"
@@ -425,7 +424,7 @@ func checkFromAgents(names []string) (engine.Snapshot, bool) {
 	}
 	snap := engine.Snapshot{Schema: engine.SchemaVersion, TakenAt: time.Now().UTC()}
 	for _, name := range names {
-		resp, err := control.Do(control.Path(control.RunDir(), name), control.Request{Op: "show"}, control.Timeout)
+		resp, _, err := askShow(name)
 		if err != nil || !resp.OK || len(resp.Snapshot) == 0 {
 			return engine.Snapshot{}, false
 		}

@@ -118,23 +118,27 @@ func show(ctx context.Context, o *showOptions) ([]shown, error) {
 	var rest []string // no agent answered
 	var errs []error
 	for i, name := range names {
-		resp, err := control.Do(control.Path(control.RunDir(), name), control.Request{Op: "show"}, control.Timeout)
+		resp, via, err := askShow(name)
 		var de *control.DialError
 		switch {
 		case errors.As(err, &de):
 			rest = append(rest, name)
 			continue
 		case err != nil:
-			errs = append(errs, agentNoAnswer(name, control.Path(control.RunDir(), name), err))
+			errs = append(errs, agentNoAnswer(name, via, err))
 		case !resp.OK || len(resp.Snapshot) == 0:
-			errs = append(errs, fmt.Errorf("%s: the running dcbtop agent did not show it: %s", name, resp.Error))
+			errs = append(errs, fmt.Errorf("%s: the running dcbtop did not show it: %s", name, resp.Error))
 		default:
 			var in engine.Interface
 			if err := json.Unmarshal(resp.Snapshot, &in); err != nil {
-				errs = append(errs, fmt.Errorf("%s: the agent's answer: %v", name, err))
+				errs = append(errs, fmt.Errorf("%s: the running dcbtop's answer: %v", name, err))
 				continue
 			}
-			out[i] = shown{Interface: in, Source: fmt.Sprintf("agent (pid %d, %s)", resp.PID, resp.At.Format(time.RFC3339))}
+			who := "agent"
+			if via != control.Path(control.RunDir(), name) {
+				who = "running dcbtop"
+			}
+			out[i] = shown{Interface: in, Source: fmt.Sprintf("%s (pid %d, %s)", who, resp.PID, resp.At.Format(time.RFC3339))}
 			continue
 		}
 		out[i].Name = "" // not answered
@@ -163,6 +167,21 @@ func show(ctx context.Context, o *showOptions) ([]shown, error) {
 		}
 	}
 	return kept, errors.Join(errs...)
+}
+
+// askShow asks the dcbtop that runs on name for its view: its agent's
+// control socket, else the view socket of a dcbtop without an agent there
+// (an exporter, a screen: control.ListenView). via is the socket asked
+// last; a *control.DialError means neither runs.
+func askShow(name string) (resp control.Response, via string, err error) {
+	for _, path := range []string{control.Path(control.RunDir(), name), control.ViewPath(control.RunDir(), name)} {
+		via = path
+		resp, err = control.Do(path, control.Request{Op: "show"}, control.Timeout)
+		if _, dial := errors.AsType[*control.DialError](err); !dial {
+			return resp, via, err
+		}
+	}
+	return resp, via, err
 }
 
 // showKernel reads names from the kernel as a live run does at its start

@@ -84,7 +84,7 @@ func TestShow(t *testing.T) {
 		t.Errorf("check -i h0 beside the agent: exit %d, %v, stderr %q: ended %q, want agent and the agent's %d checks:\n%s", code, err, errOut, rep.Ended, len(in.Checks), out)
 	}
 	code, out, _ = runOut(t, dcbtopIn(t, host, run, "check", "-i", "h0")...)
-	if first, _, _ := strings.Cut(out, "\n"); !strings.HasSuffix(first, ", from the running dcbtop agent)") {
+	if first, _, _ := strings.Cut(out, "\n"); !strings.HasSuffix(first, ", from the running dcbtop)") {
 		t.Errorf("check's text beside the agent (exit %d) begins %q, want it to say the agent answered", code, first)
 	}
 	d.stop(t)
@@ -101,4 +101,43 @@ func decodeShown(t *testing.T, out string) []shown {
 		t.Fatalf("dcbtop show --json: %v:\n%s", err, out)
 	}
 	return v.Interfaces
+}
+
+// An exporter (dcbtop --metrics, no agent) answers dcbtop show and dcbtop
+// check at once on its view socket, with the peer it heard.
+func TestShowFromExporter(t *testing.T) {
+	testbed.RequirePriv(t)
+	t.Parallel()
+	host, _, _, _, _ := lldpdSwitch(t, testbed.LLDPDOpts{Hostname: "sw1", TLVs: []testbed.UnknownTLV{
+		{OUI: testbed.OUI8021, Subtype: 11, Value: []byte{0x08, 0x08}}, // PFC: not willing, capability 8, priority 3
+	}})
+	run := testbed.ShortTempDir(t)
+	d := startProc(t, "dcbtop --metrics (in "+host.Name+")", dcbtopIn(t, host, run, "-i", "h0", "--metrics", "127.0.0.1:9434", "--events"))
+	if in, line := d.nextIndication(t, 15*time.Second); in.Status != engine.StatusNeighbor && in.Status != engine.StatusRemote {
+		t.Fatalf("exporter: first indication %s", line)
+	}
+	var in shown
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		code, out, errOut := runOut(t, dcbtopIn(t, host, run, "show", "-i", "h0", "--json")...)
+		snap := decodeShown(t, out)
+		if code != 0 || len(snap) != 1 {
+			t.Fatalf("show --json beside the exporter: exit %d, stderr %q, stdout %s", code, errOut, out)
+		}
+		if in = snap[0]; in.RemotePeer != nil && strings.HasPrefix(in.Source, "running dcbtop (pid ") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("show beside the exporter: source %q, remote peer %v; want the exporter's view with the switch", in.Source, in.RemotePeer)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	if in.Remote == nil || in.Remote.PFC == nil || in.Remote.PFC.Enabled != 1<<3 || in.LocalSource == engine.SourceAgent {
+		t.Errorf("the exporter's view: remote %+v, local source %s; want the switch's PFC 3, no agent", in.Remote, in.LocalSource)
+	}
+	code, out, _ := runOut(t, dcbtopIn(t, host, run, "check", "-i", "h0")...)
+	if first, _, _ := strings.Cut(out, "\n"); !strings.HasSuffix(first, ", from the running dcbtop)") {
+		t.Errorf("check's text beside the exporter (exit %d) begins %q, want it to say the running dcbtop answered", code, first)
+	}
+	d.stop(t)
 }

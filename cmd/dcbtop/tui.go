@@ -197,7 +197,10 @@ func runLive(ctx context.Context, o *options, env Env) error {
 		Duration: o.duration, Agent: o.agent, LocalParams: o.localParams, Local: o.local, Willing: o.willing, WillingSet: o.willingSet,
 		TxInterval: o.txInterval, Force: o.force, NoControl: o.noControl, Record: o.write, Metrics: o.metricsListen(),
 		CountersInterval: o.countersEvery, SysfsRoot: o.sysfsRoot, EthtoolRoot: o.ethtoolRoot, Sampler: o.sampler, ConfigFS: o.configFS,
-		Screen: o.tui, Events: o.events, TextEvents: o.textEvents, JSON: o.json, Out: env.Stdout, Version: version, Revision: revision}
+		Screen: o.tui, Events: o.events, TextEvents: o.textEvents, JSON: o.json, Out: env.Stdout, Version: version, Revision: revision,
+		// A run until stopped (an exporter, the screen) answers dcbtop
+		// show and check on its interfaces' view sockets.
+		View: o.duration == 0}
 	if !o.tui {
 		cfg.Warn = env.Stderr
 	}

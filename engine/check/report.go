@@ -45,10 +45,10 @@ const (
 	EndWait End = "wait"
 	// EndFile: a replay, which judges what the capture ends with.
 	EndFile End = "end-of-file"
-	// EndAgent: live, from the view of the dcbtop agents running on the
-	// interfaces (asked over their control sockets, as dcbtop show
-	// does), each with its peer settled and its counters sampled: no
-	// capture of its own, no wait.
+	// EndAgent: live, from the view of the dcbtops running on the
+	// interfaces, agents or captures until stopped (asked over their
+	// control or view sockets, as dcbtop show does), each with its peer
+	// settled and its counters sampled: no capture of its own, no wait.
 	EndAgent End = "agent"
 )
 

@@ -219,3 +219,39 @@ func TestAgentCEEFrame(t *testing.T) {
 		t.Errorf("PG sub-TLV %+v: want 100%% on PG 0 and no error (PG never mismatches)", c.PG)
 	}
 }
+
+// The four Willing combinations against a CEE switch whose PFC differs
+// from the agent's (priority 3 against none), once the handshake is done:
+// only a willing agent facing a switch that is not adopts; where both are
+// willing or neither is, the agent keeps its own and sets the PFC Error
+// bit for the mismatch (lldpad FEAT_ERR_MISMATCH; CEE has no tie-break).
+func TestCEEWillingCombinations(t *testing.T) {
+	for _, tt := range []struct {
+		agent, sw bool
+		source    dcb.Source
+		errBit    bool
+	}{
+		{true, false, dcb.FromRemote, false},
+		{true, true, dcb.FromLocal, true},
+		{false, false, dcb.FromLocal, true},
+		{false, true, dcb.FromLocal, false},
+	} {
+		h := started(t, AgentConfig{Willing: tt.agent, WillingSet: true})
+		sw := newCEESwitch(1 << 3)
+		sw.willing = tt.sw
+		at := t0.Add(10 * time.Second)
+		for range 3 {
+			at = at.Add(time.Second)
+			h.StepFrame(engine.FrameReceived{Interface: "h0", At: at, Data: sw.frame(t, 120)})
+			sw.hear(t, h.AgentFrame("h0"))
+		}
+		in, _ := h.Engine().Interface("h0")
+		_, pdu, _ := lldp.SplitFrame(h.AgentFrame("h0"))
+		du, _ := lldp.Parse(pdu)
+		c := du.CEE()
+		got := []any{in.Resolution.PFC.Source, c != nil && c.PFC != nil && c.PFC.Error, in.AgentDCBX.Control.PFCWait}
+		if diff := cmp.Diff([]any{tt.source, tt.errBit, ""}, got); diff != "" {
+			t.Errorf("agent willing %v, switch willing %v: [PFC source, PFC Error bit, waiting] (-want +got):\n%s", tt.agent, tt.sw, diff)
+		}
+	}
+}
