@@ -7,7 +7,6 @@ package session
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -264,13 +263,11 @@ func Start(cfg Config) (rt *Runtime, err error) {
 	if cfg.View && cfg.Links == nil && !cfg.NoControl {
 		for _, li := range rt.ifaces {
 			srv, err := control.ListenView(control.RunDir(), li.Name(), r.control)
-			switch {
-			case errors.Is(err, control.ErrViewTaken):
-				continue // another dcbtop answers for it
-			case err != nil:
-				if cfg.Warn != nil {
-					fmt.Fprintf(cfg.Warn, "dcbtop: %s: no view socket (dcbtop show asks the kernel instead): %v\n", li.Name(), err)
-				}
+			if err != nil {
+				// Another dcbtop answers for it (ErrViewTaken), or the
+				// run directory is not this user's: dcbtop show then
+				// asks the kernel, as without this run. Nothing to say
+				// to an operator who asked for something else.
 				continue
 			}
 			srv.Start()

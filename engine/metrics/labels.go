@@ -39,6 +39,7 @@ var statuses = [...]engine.Status{engine.StatusRemote, engine.StatusOperational,
 var reasons = [...]engine.Reason{
 	engine.ReasonFirstReceipt, engine.ReasonChanged, engine.ReasonTTLExpired,
 	engine.ReasonShutdown, engine.ReasonMultiPeer, engine.ReasonLocalChange, engine.ReasonLinkDown,
+	engine.ReasonCEEHandshake,
 }
 
 // nicStates are the state label's values of dcbtop_nic_feature_state

@@ -49,6 +49,7 @@ type descs struct {
 	remoteValid       *prometheus.Desc
 	remoteInvalid     *prometheus.Desc
 	dialect           *prometheus.Desc
+	agentDialect      *prometheus.Desc
 	multiPeer         *prometheus.Desc
 	multiPeerHoldDown *prometheus.Desc
 	peers             *prometheus.Desc
@@ -103,6 +104,8 @@ func newDescs() descs {
 			"Always 1 while the remote parameters are invalid after having been received; reason says why (ttl-expired, shutdown, multi-peer).", i, "reason"),
 		dialect: d("dcbx_dialect",
 			"Always 1; dialect is the DCBX version the remote peer speaks: ieee (802.1Qaz), cee, cin (pre-CEE, not decoded), or none when there are no valid remote parameters.", i, "dialect"),
+		agentDialect: d("agent_dcbx_dialect",
+			"Always 1 while dcbtop's agent is the local source; dialect is the DCBX version it speaks: ieee (802.1Qaz), or cee while the peer speaks only CEE (it falls back as lldpad does).", i, "dialect"),
 		multiPeer: d("multi_peer",
 			"1 while a multi-peer hold-down is in force: more than one DCBX peer spoke on the link, so the remote parameters are invalid until every peer's information has expired.", i),
 		multiPeerHoldDown: d("multi_peer_hold_down_remaining_seconds",
@@ -225,7 +228,7 @@ func (c *Collector) Rename(old, new string) {
 func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
 	d := &c.d
 	for _, x := range []*prometheus.Desc{
-		d.buildInfo, d.up, d.localSource, d.willing, d.remoteValid, d.remoteInvalid, d.dialect,
+		d.buildInfo, d.up, d.localSource, d.willing, d.remoteValid, d.remoteInvalid, d.dialect, d.agentDialect,
 		d.multiPeer, d.multiPeerHoldDown, d.peers, d.remoteTTL, d.minTTL, d.peerInfo, d.configInfo,
 		d.etsBandwidth, d.etsPrioTC, d.etsTSA, d.pfcEnabled, d.appEntries,
 		d.diagnostic, d.diagnostics, d.mismatch, d.nicState, d.readiness, d.readinessWorst, d.indications,
@@ -288,6 +291,9 @@ func (c *Collector) collectInterface(ch chan<- prometheus.Metric, in *engine.Int
 		gauge(ch, d.remoteInvalid, 1, name, boundedLabel(reasons[:], *r))
 	}
 	gauge(ch, d.dialect, 1, name, dialectLabel(in.Dialect))
+	if a := in.AgentDCBX; a != nil {
+		gauge(ch, d.agentDialect, 1, name, dialectLabel(a.Dialect))
+	}
 	gauge(ch, d.multiPeer, boolValue(in.MultiPeer != nil), name)
 	if mp := in.MultiPeer; mp != nil {
 		gauge(ch, d.multiPeerHoldDown, float64(mp.HoldDownMs)/1000, name)

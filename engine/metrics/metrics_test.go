@@ -791,3 +791,21 @@ func labelStrings[T ~string](vs []T) []string {
 	}
 	return out
 }
+
+// dcbtop_agent_dcbx_dialect says what dcbtop's agent speaks, while it is
+// the local source.
+func TestAgentDialectMetric(t *testing.T) {
+	in := engine.Interface{Name: "eth0", LocalSource: engine.SourceAgent,
+		AgentDCBX: &engine.AgentDCBXState{Dialect: lldp.DialectCEE, Control: &engine.AgentCEEControl{Seq: 1, Ack: 1}}}
+	got := gathered(t, New(func() engine.Snapshot { return engine.Snapshot{Interfaces: []engine.Interface{in}} }))
+	if v, ok := got[`dcbtop_agent_dcbx_dialect{dialect="cee",interface="eth0"}`]; !ok || v != 1 {
+		t.Errorf("dcbtop_agent_dcbx_dialect for a CEE agent: %v %v", v, ok)
+	}
+	in.AgentDCBX = nil
+	got = gathered(t, New(func() engine.Snapshot { return engine.Snapshot{Interfaces: []engine.Interface{in}} }))
+	for k := range got {
+		if strings.HasPrefix(k, "dcbtop_agent_dcbx_dialect") {
+			t.Errorf("without an agent: %s", k)
+		}
+	}
+}
