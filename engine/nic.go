@@ -176,11 +176,12 @@ func (p *port) nicProgram(h HostFacts) *NICProgram {
 		}
 		return &s
 	}
+	etsWhy := ""
 	if op.ETS != nil {
 		n.ETS = state(ets)
 		if why == "" && !ieeeClasses(op.ETS) {
-			s, w := NICNotProgrammable, nicWhyCEEStrict
-			n.ETS, why = &s, w
+			s := NICNotProgrammable
+			n.ETS, etsWhy = &s, nicWhyCEEStrict
 		}
 	}
 	if op.PFC != nil {
@@ -191,6 +192,9 @@ func (p *port) nicProgram(h HostFacts) *NICProgram {
 	}
 	if why == "" && p.nic.err != nil && (ets || pfc || app) {
 		why = "the last write: " + p.nic.err.Error()
+	}
+	if why == "" {
+		why = etsWhy
 	}
 	if why != "" {
 		n.Why = &why

@@ -117,3 +117,25 @@ func TestNICWant(t *testing.T) {
 		t.Errorf("NICWant with the NIC holding the operational parameters: something to write (%+v)", in.NIC)
 	}
 }
+
+// Priority groups a CEE peer gave with a priority in PGID 15 (strict)
+// have no IEEE traffic class: ETS is not programmable, and says why; the
+// rest (PFC) still is.
+func TestNICWantCEEStrictPG(t *testing.T) {
+	e := New(Config{})
+	e.Apply(LinkChanged{Interface: "eth0", At: at(0), MAC: macB, Up: true})
+	e.Apply(HostObserved{At: at(0), NetAdmin: true})
+	ets := &dcb.ETS{MaxTCs: 8, PrioTC: [8]uint8{0, 0, 0, 15, 0, 0, 0, 0}, TCBandwidth: [8]uint8{100}, FromCEE: true}
+	op := &dcb.Params{ETS: ets, PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3, FromCEE: true}}
+	e.Apply(LocalChanged{Interface: "eth0", At: at(1), Source: SourceAgent, Willing: false, Params: op})
+	e.Apply(LocalChanged{Interface: "eth0", At: at(2), Source: SourceDCBNL, Params: &dcb.Params{PFC: &dcb.PFC{Cap: 8}}, Mode: "host agent, IEEE+CEE"})
+	in, _ := e.Interface("eth0")
+	if in.NIC == nil || in.NIC.ETS == nil || *in.NIC.ETS != NICNotProgrammable || in.NIC.Why == nil || !strings.Contains(*in.NIC.Why, "PGID 15") {
+		t.Fatalf("NIC program %+v, want ETS not programmable for PGID 15", in.NIC)
+	}
+	got, ok := NICWant(in)
+	want := &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3, FromCEE: true}}
+	if diff := cmp.Diff(want, got); !ok || diff != "" {
+		t.Errorf("NICWant %v (-want +got):\n%s", ok, diff)
+	}
+}
