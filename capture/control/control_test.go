@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -317,5 +318,9 @@ func TestViewSocket(t *testing.T) {
 	}
 	if _, err := ListenView(dir, "eth0", calls); !errors.Is(err, ErrViewTaken) {
 		t.Errorf("a second view socket: %v, want ErrViewTaken", err)
+	}
+	s.Close()
+	if names, _ := os.ReadDir(dir); len(names) != 0 {
+		t.Errorf("the run directory holds %v after the last view socket closed", names)
 	}
 }

@@ -86,7 +86,8 @@ type Server struct {
 	timeout time.Duration
 	wg      sync.WaitGroup
 	once    sync.Once
-	view    bool // a view socket (ListenView): read-only
+	view    bool   // a view socket (ListenView): read-only
+	runDir  string // a view socket's run directory (its view directory goes with the last)
 }
 
 // ErrAgentRunning means another live dcbtop serves the control socket.
@@ -111,14 +112,36 @@ var ErrViewTaken = errors.New("another dcbtop serves its view socket")
 // It answers "show" (and "get", the pid, for Probe) only, to whom the control socket answers (root or
 // CAP_NET_ADMIN); the socket file is 0600 like the control socket's. When
 // another live dcbtop serves it, the error wraps ErrViewTaken.
+//
+// The view directory is made when the first view socket is and removed
+// with the last (Close), so that a dcbtop leaves its run directory as it
+// found it; both happen under the run directory's lock.
 func ListenView(dir, ifname string, calls chan<- Call) (*Server, error) {
 	if err := ensureDir(dir); err != nil {
 		return nil, err
 	}
-	return listen(filepath.Join(dir, viewDir), ViewPath(dir, ifname), ifname, calls, true)
+	unlock, err := lockDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if err := ensureDir(filepath.Join(dir, viewDir)); err != nil {
+		return nil, err
+	}
+	s, err := listenLocked(ViewPath(dir, ifname), ifname, calls, true)
+	if err != nil {
+		removeViewDir(dir)
+		return nil, err
+	}
+	s.runDir = dir
+	return s, nil
 }
 
-// listen is Listen and ListenView: the socket at path, in directory dir.
+// removeViewDir removes dir's view directory if it is empty; the caller
+// holds dir's lock.
+func removeViewDir(dir string) { _ = os.Remove(filepath.Join(dir, viewDir)) }
+
+// listen is Listen: the socket at path, in directory dir.
 func listen(dir, path, ifname string, calls chan<- Call, view bool) (*Server, error) {
 	if err := ensureDir(dir); err != nil {
 		return nil, err
@@ -130,6 +153,11 @@ func listen(dir, path, ifname string, calls chan<- Call, view bool) (*Server, er
 		return nil, err
 	}
 	defer unlock()
+	return listenLocked(path, ifname, calls, view)
+}
+
+// listenLocked listens on path; the caller holds its directory's lock.
+func listenLocked(path, ifname string, calls chan<- Call, view bool) (*Server, error) {
 	ln, err := listenPrivate(path)
 	if err != nil && errors.Is(err, syscall.EADDRINUSE) {
 		if pid, alive := Probe(path); alive {
@@ -382,5 +410,11 @@ func (s *Server) Close() {
 		close(s.done)
 		s.ln.Close() // unlinks the socket file
 		s.wg.Wait()
+		if s.runDir != "" {
+			if unlock, err := lockDir(s.runDir); err == nil {
+				removeViewDir(s.runDir)
+				unlock()
+			}
+		}
 	})
 }

@@ -260,7 +260,8 @@ func Start(cfg Config) (rt *Runtime, err error) {
 			}
 		}
 	}
-	if cfg.View && cfg.Links == nil && !cfg.NoControl {
+	if cfg.View && cfg.Links == nil && !cfg.NoControl && !cfg.Agent {
+		// (An agent's interfaces answer on their control sockets.)
 		for _, li := range rt.ifaces {
 			srv, err := control.ListenView(control.RunDir(), li.Name(), r.control)
 			if err != nil {

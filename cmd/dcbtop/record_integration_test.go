@@ -108,11 +108,12 @@ func TestRecordReplay(t *testing.T) {
 	// LLDPDUs sent, which the shutdown withdraws (docs/recording.md, "Not
 	// recorded yet"), and what follows from them (operational, who
 	// decided, whether the NIC holds them, the checks that judge them:
-	// pfc-agreement's and single-agent's evidence).
+	// pfc-agreement's and single-agent's evidence, the dialect the agent
+	// speaks).
 	opts := cmp.Options{
 		cmpopts.IgnoreTypes(time.Time{}),
 		cmpopts.EquateEmpty(),
-		cmpopts.IgnoreFields(engine.Interface{}, "Capture", "LocalSource", "Willing", "Local", "Operational", "Resolution", "LocalAgents", "NIC"),
+		cmpopts.IgnoreFields(engine.Interface{}, "Capture", "LocalSource", "Willing", "Local", "Operational", "Resolution", "LocalAgents", "NIC", "AgentDCBX"),
 		cmpopts.IgnoreSliceElements(func(r verdict.Result) bool {
 			return r.Check == verdict.CheckPFCAgreement || r.Check == verdict.CheckAgents
 		}),
