@@ -255,3 +255,28 @@ func TestCEEWillingCombinations(t *testing.T) {
 		}
 	}
 }
+
+// A host with an agent does not allocate for an LLDPDU identical to the
+// peer's last, IEEE or CEE (the engine's rule; the agent's dialect choice
+// and CEE handshake add nothing for a repeat).
+func TestAgentIdenticalFrameAllocs(t *testing.T) {
+	at := t0.Add(10 * time.Second)
+	h := started(t, AgentConfig{Willing: true, WillingSet: true})
+	sw := newCEESwitch(1 << 3)
+	cee := sw.frame(t, 120)
+	for range 3 {
+		h.StepFrame(engine.FrameReceived{Interface: "h0", At: at, Data: cee})
+		sw.hear(t, h.AgentFrame("h0"))
+		cee = sw.frame(t, 120)
+	}
+	h.StepFrame(engine.FrameReceived{Interface: "h0", At: at, Data: cee})
+	if n := testing.AllocsPerRun(100, func() { h.StepFrame(engine.FrameReceived{Interface: "h0", At: at, Data: cee}) }); n != 0 {
+		t.Errorf("%v allocations per identical CEE LLDPDU with an agent, want 0", n)
+	}
+	h = started(t, AgentConfig{Willing: true, WillingSet: true})
+	ieee := peerFrame(t, 120)
+	h.StepFrame(engine.FrameReceived{Interface: "h0", At: at, Data: ieee})
+	if n := testing.AllocsPerRun(100, func() { h.StepFrame(engine.FrameReceived{Interface: "h0", At: at, Data: ieee}) }); n != 0 {
+		t.Errorf("%v allocations per identical IEEE LLDPDU with an agent, want 0", n)
+	}
+}

@@ -166,6 +166,7 @@ func (h *Host) StartAgent(plan AgentPlan, at time.Time) (AgentStarted, Result, e
 	p.cee = newCEESide(plan.Local, plan.Willing)
 	p.nicAsked, p.nicCheck = nil, true
 	h.agents++
+	h.namesStale = true
 	kept := ""
 	if plan.From == FromKept {
 		kept = plan.Words
@@ -192,6 +193,7 @@ func (h *Host) StopAgent(iface string, at time.Time) (ran bool, res Result) {
 	h.effects = append(h.effects, Transmit{Interface: iface, Frame: p.agent.Shutdown(), Shutdown: true}, Release{Interface: iface})
 	p.agent, p.local, p.undo, p.cee = nil, nil, nil, nil
 	h.agents--
+	h.namesStale = true
 	h.setAdvErr(p, "")
 	h.step(engine.LocalChanged{Interface: iface, At: at, Source: engine.SourceAgent, Withdrawn: true})
 	return true, h.end(at)
@@ -201,12 +203,13 @@ func (h *Host) StopAgent(iface string, at time.Time) (ran bool, res Result) {
 // interface order.
 func (h *Host) StopAll(at time.Time) Result {
 	h.begin()
-	for _, name := range h.agentNames() {
+	for _, name := range slices.Clone(h.agentNames()) {
 		p := h.ports[name]
 		h.effects = append(h.effects, Transmit{Interface: name, Frame: p.agent.Shutdown(), Shutdown: true}, Release{Interface: name})
-		p.agent, p.local, p.undo = nil, nil, nil
+		p.agent, p.local, p.undo, p.cee = nil, nil, nil, nil
 		h.agents--
 	}
+	h.namesStale = true
 	// The engine keeps the agents' parameters: the final snapshot shows
 	// what was in force while the run lasted.
 	return h.end(at)

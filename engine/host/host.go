@@ -74,6 +74,10 @@ type Host struct {
 	// agents counts the ports with a running agent: a frame on a host
 	// without one goes straight through (replays).
 	agents int
+	// names are the interfaces with an agent, sorted (agentNames);
+	// namesStale says they are to be made again.
+	names      []string
+	namesStale bool
 
 	// The Result being built: indications of every engine step the event
 	// took (ins is used once a second step copies them), the effects, the
@@ -312,15 +316,23 @@ func (h *Host) end(now time.Time) Result {
 
 // agentNames returns the interfaces with a running agent, in order (so
 // that effects come in an order tests can state).
+// The list is kept between calls (a frame on a host with agents does not
+// allocate for it) and made again after an agent starts or stops or its
+// interface is renamed (namesStale); a caller does not keep it across a
+// call that may change the agents.
 func (h *Host) agentNames() []string {
-	var out []string
+	if !h.namesStale {
+		return h.names
+	}
+	h.names = h.names[:0]
 	for name, p := range h.ports {
 		if p.agent != nil {
-			out = append(out, name)
+			h.names = append(h.names, name)
 		}
 	}
-	slices.Sort(out)
-	return out
+	slices.Sort(h.names)
+	h.namesStale = false
+	return h.names
 }
 
 // Step applies an engine event: a frame, a tick, a link change, a local
@@ -373,6 +385,7 @@ func (h *Host) link(lc engine.LinkChanged) {
 	was := lc.Interface // the name the engine knows the port by
 	if old := h.ports[lc.Was]; lc.Was != "" && old != nil && h.ports[lc.Interface] == nil {
 		delete(h.ports, lc.Was)
+		h.namesStale = true
 		old.name, was = lc.Interface, lc.Was
 		h.ports[lc.Interface] = old
 	}
