@@ -10,6 +10,7 @@ import (
 	"github.com/dcbtop/dcbtop/engine/lossless"
 
 	"github.com/dcbtop/dcbtop/engine/dcb"
+	"github.com/dcbtop/dcbtop/engine/qos"
 )
 
 // ---- Lossless ----
@@ -231,6 +232,17 @@ func (r *renderer) roceLines(lc *lossless.Counters, w int) []string {
 				sizes = append(sizes, fmtCount(uint64(s)))
 			}
 			text += fmt.Sprintf(" · buffers prio→buf %s, sizes %s", joinDigits(b.PrioBuffer), strings.Join(sizes, "/"))
+		}
+		if m := q.MaxRateKbps; m != nil {
+			var limits []string
+			for tc, kbps := range m {
+				if kbps != 0 {
+					limits = append(limits, fmt.Sprintf("TC%d %s", tc, qos.RateWords(kbps)))
+				}
+			}
+			if len(limits) > 0 {
+				text += " · rate limits " + strings.Join(limits, ", ")
+			}
 		}
 		lines = append(lines, wrap(text, w, "  ")...)
 	}
