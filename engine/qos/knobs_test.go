@@ -238,3 +238,52 @@ func TestPreviewKnobs(t *testing.T) {
 		})
 	}
 }
+
+// The screen's f hands DCBX to the host where the firmware runs it and
+// the driver takes DCB_CMD_SDCBX for it (mlx5), not on ice and i40e,
+// whose ethtool private flag does it instead; the fix, previewed, clears
+// firmware-dcbx.
+func TestFirmwareDCBXFix(t *testing.T) {
+	for _, tt := range []struct {
+		driver string
+		fix    bool
+	}{{"mlx5_core", true}, {"", true}, {"ice", false}, {"i40e", false}} {
+		t.Run(tt.driver, func(t *testing.T) {
+			e := engine.New(engine.Config{NameFixes: NameFixes})
+			e.Apply(engine.LocalChanged{Interface: "eth0", At: t0, Source: engine.SourceDCBNL, Mode: "firmware-managed (LLD_MANAGED), IEEE", FirmwareManaged: true,
+				Params: &dcb.Params{PFC: &dcb.PFC{Cap: 8}}})
+			e.Apply(engine.CountersSampled{Interface: "eth0", At: t0, Interval: time.Second, RDMA: []lossless.RDMAPortSample{}, Driver: tt.driver,
+				QoS: &lossless.PortQoSSample{Trust: []string{"pcp"}, TrustDerived: true}})
+			in, _ := e.Interface("eth0")
+			d, ok := in.Diagnostic(diag.CodeFirmwareDCBX)
+			if !ok {
+				t.Fatalf("no firmware-dcbx: %+v", in.Diagnostics)
+			}
+			var got []Fix
+			for _, f := range Fixes(in) {
+				if f.Code == diag.CodeFirmwareDCBX {
+					got = append(got, f)
+				}
+			}
+			if len(got) > 0 != tt.fix || HasFix(&in) != tt.fix || strings.Contains(d.Action, "f on dcbtop's screen") != tt.fix {
+				t.Fatalf("fixes %+v, HasFix %v, action %q; want a fix: %v", got, HasFix(&in), d.Action, tt.fix)
+			}
+			if !tt.fix {
+				return
+			}
+			if diff := cmp.Diff(&DCBXMode{Agent: DCBXHost}, got[0].Change.DCBXMode); diff != "" {
+				t.Errorf("fix (-want +got):\n%s", diff)
+			}
+			pv, err := PreviewOf(e, "eth0", got[0].Change)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, still := pv.After.Diagnostic(diag.CodeFirmwareDCBX); still || pv.After.FirmwareManaged {
+				t.Errorf("the fix leaves firmware-dcbx: %+v", pv.After.Diagnostics)
+			}
+			if diff := cmp.Diff([]string{"DCBX mode firmware-managed (LLD_MANAGED), IEEE → host agent"}, pv.Lines); diff != "" {
+				t.Errorf("lines (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
