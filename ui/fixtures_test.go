@@ -295,7 +295,8 @@ func losslessSample(i int) engine.CountersSampled {
 		port.Congestion[c] = read(grow(final), ports+"hw_counters/"+lossless.CongestionCounter(c).Key())
 	}
 	pfc := &lossless.PFCSample{Source: lossless.PFCSourceEthtool,
-		StormWarning: read(0, "tx_pause_storm_warning_events"), StormError: read(0, "tx_pause_storm_error_events")}
+		StormWarning: read(0, "tx_pause_storm_warning_events"), StormError: read(0, "tx_pause_storm_error_events"),
+		StormTimeout: read(100, "ETHTOOL_GTUNABLE pfc-prevention-tout")}
 	var rx3, tx3 uint64
 	for s := 1; s <= i; s++ {
 		rx, tx := pauseSteps(s)

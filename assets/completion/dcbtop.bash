@@ -13,6 +13,7 @@ _dcbtop() {
         --willing) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
         --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         --trust) COMPREPLY=($(compgen -W "dscp,pcp pcp dscp" -- "$cur")); return ;;
+        --pfc-storm-timeout) COMPREPLY=($(compgen -W "off auto 100" -- "$cur")); return ;;
         --dcbx-mode) COMPREPLY=($(compgen -W "host lld-managed host,ieee host,cee lld-managed,ieee lld-managed,cee" -- "$cur")); return ;;
         --duration|--tx-interval|--speed|--metrics|--web.listen-address|--wait|--counters-interval|--local-mac|--dscp|--dscp-delete|--pfc-delay|--buffer|--maxrate|--roce-tos) return ;;
     esac
@@ -28,7 +29,7 @@ _dcbtop() {
     fi
     local opts
     case ${words[1]} in
-        apply) opts="-i --willing --trust --dscp --dscp-delete --pfc-delay --buffer --maxrate --dcbx-mode --roce-tos --dry-run --forget --help" ;;
+        apply) opts="-i --willing --trust --dscp --dscp-delete --pfc-delay --buffer --maxrate --dcbx-mode --pfc-storm-timeout --roce-tos --dry-run --forget --help" ;;
         bundle) opts="-i --duration --redact -o --help" ;;
         check) opts="-i -r --local-mac --expect --wait --json --junit --textfile --help" ;;
         demo) opts="--json --events --text --duration --speed --no-mouse --color --metrics --web.listen-address --web.systemd-socket --web.config.file --snapshot-dir --help" ;;

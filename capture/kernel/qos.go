@@ -64,7 +64,9 @@ func qosState(ie *dcbnl.IEEE, mode *dcbnl.Mode) qos.State {
 // DCB_ATTR_DCB_BUFFER, the NIC's total kept), the rate limits (IEEE_SET
 // DCB_ATTR_IEEE_MAXRATE: the NIC's struct ieee_maxrate with the TCs
 // given replaced), a DCBX mode that gives DCBX to the firmware (last);
-// then one read back, compared with what was asked; then rdma_cm's default ToS of
+// then one read back, compared with what was asked; then the PFC storm
+// prevention timeout (ETHTOOL_STUNABLE through tun, read back with
+// ETHTOOL_GTUNABLE; tun nil: it cannot be written); then rdma_cm's default ToS of
 // each port through configfs (rdma.SetDefaultToS, read back too; fs nil:
 // none can be written). The kernel applies each request alone and has no
 // rollback: a failure stops what follows and the result says what was
@@ -76,12 +78,15 @@ func qosState(ie *dcbnl.IEEE, mode *dcbnl.Mode) qos.State {
 // (en_dcbnl.c mlx5e_dcbnl_ieee_setapp, mlx5e_set_trust_state). There a
 // trust of DSCP first is written as the DSCP entries and said so in a
 // note, and a trust of PCP first is refused with how to get it.
-func ApplyQoS(c Client, fs rdma.WriteFS, ifname string, ch qos.Change) qos.WriteResult {
+func ApplyQoS(c Client, fs rdma.WriteFS, tun Tunables, ifname string, ch qos.Change) qos.WriteResult {
 	res := qos.WriteResult{Interface: ifname}
 	if ch.DCB() {
 		if !applyQoSDCB(c, ifname, ch, &res) {
 			return res
 		}
+	}
+	if t := ch.PFCStormTimeout; t != nil && !applyStormTimeout(tun, ifname, *t, &res) {
+		return res
 	}
 	for _, t := range ch.RoCEToS {
 		if fs == nil {
@@ -277,6 +282,64 @@ func applyQoSDCB(c Client, ifname string, ch qos.Change, res *qos.WriteResult) b
 	}
 	if len(bad) > 0 {
 		res.Err = errors.New("the driver accepted the writes but reads back other values: " + strings.Join(bad, "; "))
+		return false
+	}
+	return true
+}
+
+// Tunables reads and writes the driver's PFC storm prevention timeout,
+// the ethtool tunable ETHTOOL_PFC_PREVENTION_TOUT: a *tunable.Client.
+type Tunables interface {
+	PFCStormTimeout(ifname string) (uint16, error)
+	SetPFCStormTimeout(ifname string, ms uint16) error
+}
+
+// applyStormTimeout carries out the storm timeout's part of ApplyQoS:
+// read, write where it differs, read back; false when it failed (res.Err
+// says why). Auto reads back as the driver's default (mlx5: 100 ms), any
+// timeout but off.
+func applyStormTimeout(tun Tunables, ifname string, want uint16, res *qos.WriteResult) bool {
+	after := func() string {
+		if len(res.Written) == 0 {
+			return ""
+		}
+		return " (after writing " + strings.Join(res.Written, ", ") + ")"
+	}
+	if tun == nil {
+		res.Err = errors.New("pfc storm timeout: the ethtool ioctl cannot be opened here" + after())
+		return false
+	}
+	before, err := tun.PFCStormTimeout(ifname)
+	if err != nil {
+		res.Err = errors.New("pfc storm timeout: " + trimIfname(ifname, err) + after())
+		return false
+	}
+	res.Before.StormTimeout, res.After.StormTimeout = &before, &before
+	if before == want {
+		return true
+	}
+	if err := tun.SetPFCStormTimeout(ifname, want); err != nil {
+		msg := "PFC storm prevention timeout: " + trimIfname(ifname, err)
+		if errors.Is(err, syscall.EINVAL) {
+			msg += fmt.Sprintf(" (the driver refused %s: mlx5 takes 80-8000 ms, off or auto)", qos.StormTimeoutWords(want))
+		}
+		res.Err = errors.New(msg + after())
+		return false
+	}
+	res.Written = append(res.Written, "PFC storm prevention timeout")
+	got, err := tun.PFCStormTimeout(ifname)
+	if err != nil {
+		res.Err = fmt.Errorf("PFC storm prevention timeout written, but reading it back failed: %s", trimIfname(ifname, err))
+		return false
+	}
+	res.After.StormTimeout = &got
+	switch {
+	case want == qos.StormTimeoutAuto && got != qos.StormTimeoutOff:
+		if got != want {
+			res.Notes = append(res.Notes, "auto: the driver reads back its default, "+qos.StormTimeoutWords(got))
+		}
+	case got != want:
+		res.Err = fmt.Errorf("the driver accepted the PFC storm prevention timeout but reads back %s, want %s", qos.StormTimeoutWords(got), qos.StormTimeoutWords(want))
 		return false
 	}
 	return true

@@ -262,7 +262,7 @@ func TestApplyQoS(t *testing.T) {
 				t.Fatal(err)
 			}
 			var reqs []kerneltest.Request
-			res := ApplyQoS(f.NetlinkLog(t, &reqs), rdma.DirWriter(root), "mlx0", tt.change)
+			res := ApplyQoS(f.NetlinkLog(t, &reqs), rdma.DirWriter(root), nil, "mlx0", tt.change)
 			var names []string
 			for _, r := range reqs {
 				names = append(names, r.Cmd)

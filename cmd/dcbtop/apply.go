@@ -34,7 +34,8 @@ import (
 const applyUsage = `usage: dcbtop apply -i IFACE [PARAMS-FILE | -] [--willing on|off]
        dcbtop apply -i IFACE [--dry-run] [--trust LIST] [--dscp D=P,...]
                     [--dscp-delete D,...] [--pfc-delay N] [--buffer B]
-                    [--maxrate TC:RATE,...] [--dcbx-mode MODE] [--roce-tos DEV/PORT=TOS]
+                    [--maxrate TC:RATE,...] [--dcbx-mode MODE] [--pfc-storm-timeout MS]
+                    [--roce-tos DEV/PORT=TOS]
        dcbtop apply -i IFACE --forget
 
 Sets the local DCB parameters the file gives (ets, ets_reco, pfc, app; a
@@ -75,6 +76,9 @@ command that undoes it is printed:
                     lldpad, dcbtop --agent) or lld-managed (the NIC
                     firmware), optionally ,ieee or ,cee (one version;
                     without it the one in force, else IEEE)
+  --pfc-storm-timeout MS  the PFC storm guard's timeout in ms, off or
+                    auto: the ethtool tunable pfc-prevention-tout, where
+                    the driver has it (mlx5: 80-8000 ms)
   --roce-tos DEV/PORT=TOS  the ToS rdma_cm stamps on new connections of
                     an RDMA port (configfs; mkdir rdma_cm/DEV when needed):
                     106 is DSCP 26, ECT(0)
@@ -85,6 +89,7 @@ A file whose one member is "qos" gives the same fields:
            "dscp_delete": [46], "pfc_delay": 7,
            "buffer": {"prio_buffer": [0,0,0,1,0,0,0,0], "size_bytes": [131072,131072,0,0,0,0,0,0]},
            "maxrate": [{"tc": 3, "kbps": 25000000}], "dcbx_mode": "host",
+           "pfc_storm_timeout_ms": 100,
            "roce_tos": [{"device": "mlx5_0", "port": 1, "tos": 106}]}}
 
 The file is checked whole before anything is sent: unknown fields, arrays
@@ -129,6 +134,7 @@ func applyFlags(o *applyOptions, ifaces *[]string) *flag.FlagSet {
 	fs.Var(bufferValue{&o.qos}, "buffer", "buffer split")
 	fs.Var(maxRateValue{&o.qos}, "maxrate", "TC:RATE,...")
 	fs.Var(dcbxModeValue{&o.qos}, "dcbx-mode", "host|lld-managed")
+	fs.Var(stormTimeoutValue{&o.qos}, "pfc-storm-timeout", "MS|off|auto")
 	fs.Var(roceToSValue{&o.qos}, "roce-tos", "DEV/PORT=TOS")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "preview only")
 	fs.BoolVar(&o.forget, "forget", false, "drop the kept parameters")
@@ -191,8 +197,8 @@ func runApply(ctx context.Context, args []string, env Env) int {
 // waiting for input), then checked as a whole (dcb.Params.Errors)
 // before anything is sent anywhere. A file whose one member is "qos" is
 // the host QoS fields instead (qos.Change's JSON: trust, dscp,
-// dscp_delete, pfc_delay, buffer, maxrate, dcbx_mode, roce_tos), read as
-// strictly.
+// dscp_delete, pfc_delay, buffer, maxrate, dcbx_mode,
+// pfc_storm_timeout_ms, roce_tos), read as strictly.
 func readParamsFile(ctx context.Context, name string, env Env) (*dcb.Params, *qos.Change, error) {
 	open := func() (io.ReadCloser, error) { return os.Open(name) }
 	if name == "-" {
@@ -248,7 +254,7 @@ func qosFile(b []byte) (q *qos.Change, ok bool, err error) {
 		return nil, true, err
 	}
 	if q.Empty() {
-		return nil, true, errors.New("qos changes nothing (give trust, dscp, dscp_delete, pfc_delay, buffer, maxrate, dcbx_mode or roce_tos)")
+		return nil, true, errors.New("qos changes nothing (give trust, dscp, dscp_delete, pfc_delay, buffer, maxrate, dcbx_mode, pfc_storm_timeout_ms or roce_tos)")
 	}
 	return q, true, nil
 }

@@ -3,8 +3,8 @@
 package main
 
 // dcbtop apply's host QoS fields (--trust, --dscp, --dscp-delete,
-// --pfc-delay, --buffer, --maxrate, --dcbx-mode, --roce-tos): checked and
-// previewed against the
+// --pfc-delay, --buffer, --maxrate, --dcbx-mode, --pfc-storm-timeout,
+// --roce-tos): checked and previewed against the
 // interface as it is now (qos.PreviewOf: the RoCE path, the
 // diagnostics and dcbtop check judged again), then written through DCB
 // netlink and configfs and read back (kernel.ApplyQoS), with the command
@@ -142,6 +142,20 @@ func (v dcbxModeValue) Set(s string) error {
 	return nil
 }
 
+// stormTimeoutValue is --pfc-storm-timeout: ms, off or auto
+// (qos.ParseStormTimeout).
+type stormTimeoutValue struct{ c *qos.Change }
+
+func (v stormTimeoutValue) String() string { return "" }
+func (v stormTimeoutValue) Set(s string) error {
+	ms, err := qos.ParseStormTimeout(s)
+	if err != nil {
+		return err
+	}
+	v.c.PFCStormTimeout = &ms
+	return nil
+}
+
 // roceToSValue is --roce-tos: DEV/PORT=TOS.
 type roceToSValue struct{ c *qos.Change }
 
@@ -252,4 +266,4 @@ func applyQoS(o *applyOptions, env Env) error {
 var errQoSWithAgentParams = errors.New("give the QoS fields (" + qosFlagList + ") without a PARAMS file or --willing: apply them in two commands")
 
 // qosFlagList names the host QoS flags, for the errors that list them.
-const qosFlagList = "--trust, --dscp, --dscp-delete, --pfc-delay, --buffer, --maxrate, --dcbx-mode, --roce-tos"
+const qosFlagList = "--trust, --dscp, --dscp-delete, --pfc-delay, --buffer, --maxrate, --dcbx-mode, --pfc-storm-timeout, --roce-tos"

@@ -20,8 +20,9 @@ import (
 // A Change is an operator's change of what the RoCE path judges and
 // DCBX does not carry: how the NIC classifies received traffic (its
 // trust table, its DSCP entries), its PFC delay and receive buffer split,
-// its per-TC transmit rate limits, who runs DCBX on it, and the ToS
-// rdma_cm stamps on new connections. Each nil field is left as it is. It is checked (Errors) and previewed (Engine.PreviewQoS)
+// its per-TC transmit rate limits, who runs DCBX on it, its PFC storm
+// guard's timeout, and the ToS rdma_cm stamps on new connections. Each
+// nil field is left as it is. It is checked (Errors) and previewed (Engine.PreviewQoS)
 // before anything is written; capture/kernel writes it (ApplyQoS).
 type Change struct {
 	// Trust is the trust table to set, most trusted first: "dscp",
@@ -52,6 +53,10 @@ type Change struct {
 	// DCBXMode is who runs DCBX on the NIC, the host or its firmware
 	// (DCB_CMD_SDCBX).
 	DCBXMode *DCBXMode `json:"dcbx_mode"`
+	// PFCStormTimeout is the PFC storm prevention timeout in ms, the
+	// ethtool tunable ETHTOOL_PFC_PREVENTION_TOUT (0 off, 65535 auto;
+	// capture/tunable).
+	PFCStormTimeout *uint16 `json:"pfc_storm_timeout_ms"`
 }
 
 // A DSCPList is a list of DSCP values; in JSON a list of numbers (not
@@ -107,7 +112,7 @@ type RoCEToSChange struct {
 // Empty reports whether c changes nothing.
 func (c *Change) Empty() bool {
 	return c == nil || c.Trust == nil && c.DSCP == nil && c.DSCPDelete == nil && c.PFCDelay == nil && c.Buffer == nil && c.RoCEToS == nil &&
-		c.MaxRate == nil && c.DCBXMode == nil
+		c.MaxRate == nil && c.DCBXMode == nil && c.PFCStormTimeout == nil
 }
 
 // DCB reports whether c changes anything DCB netlink writes (all but
@@ -130,8 +135,9 @@ var trustSelectors = map[string]bool{"ethertype": true, "tcp-port": true, "udp-p
 // sizes that fit the NIC's total, and no PFC priority on an empty buffer
 // (pfc-no-headroom); ToS values for RDMA ports the interface has; rate
 // limits only where the driver reports them (maxRateErrors); a DCBX mode
-// only where the driver reports one (it has getdcbx); nil when c can be
-// written.
+// only where the driver reports one (it has getdcbx); a storm timeout
+// only where the driver has the tunable, within mlx5's range on mlx5; nil
+// when c can be written.
 func (c *Change) Errors(in engine.Interface) error {
 	var errs []error
 	seen := map[string]bool{}
@@ -202,6 +208,15 @@ func (c *Change) Errors(in engine.Interface) error {
 			errs = append(errs, err)
 		} else if in.DCBXMode == nil {
 			errs = append(errs, errors.New("dcbx mode: the driver reports no DCBX mode (no getdcbx: DCB_CMD_GDCBX answers EOPNOTSUPP): it cannot be set here"))
+		}
+	}
+	if t := c.PFCStormTimeout; t != nil {
+		switch {
+		case in.Counters == nil || in.Counters.PFC.StormPreventionTimeoutMs == nil:
+			errs = append(errs, errors.New("pfc storm timeout: the driver has no PFC storm prevention timeout (no ethtool tunable pfc-prevention-tout, ETHTOOL_PFC_PREVENTION_TOUT): it cannot be set here"))
+		case in.Counters.Driver != nil && *in.Counters.Driver == "mlx5_core" && *t != StormTimeoutOff && *t != StormTimeoutAuto &&
+			(*t < mlx5StormTimeoutMin || *t > mlx5StormTimeoutMax):
+			errs = append(errs, fmt.Errorf("pfc storm timeout: mlx5 takes %d-%d ms, off or auto (mlx5e_set_pfc_prevention_tout), not %d", mlx5StormTimeoutMin, mlx5StormTimeoutMax, *t))
 		}
 	}
 	ports := map[string]bool{}
@@ -309,6 +324,13 @@ func (c *Change) Lines(in engine.Interface) []string {
 		}
 		out = append(out, "DCBX mode "+before+" → "+m.Words())
 	}
+	if t := c.PFCStormTimeout; t != nil {
+		before := "unknown"
+		if in.Counters != nil && in.Counters.PFC.StormPreventionTimeoutMs != nil {
+			before = StormTimeoutWords(uint16(*in.Counters.PFC.StormPreventionTimeoutMs))
+		}
+		out = append(out, "PFC storm prevention timeout "+before+" → "+StormTimeoutWords(*t))
+	}
 	for _, t := range c.RoCEToS {
 		before := "unknown"
 		for _, r := range in.RoCEPorts() {
@@ -415,6 +437,11 @@ func (c *Change) applyTo(s *lossless.Sample) {
 			s.QoS.MaxRateKbps = &m
 		}
 	}
+	if t := c.PFCStormTimeout; t != nil && s.PFC != nil {
+		p := *s.PFC
+		p.StormTimeout.Value = uint64(*t)
+		s.PFC = &p
+	}
 	for _, t := range c.RoCEToS {
 		for i := range s.RoCE {
 			if r := &s.RoCE[i]; r.Device == t.Device && r.Port == t.Port {
@@ -429,8 +456,8 @@ func (c *Change) applyTo(s *lossless.Sample) {
 // derives trust from the APP table, as mlx5 does), the DSCP entries of
 // its APP table, its PFC delay and buffer split, its rate limits
 // (kbit/s), its DCBX mode byte (DCB_CAP_DCBX_* bits) with DCBXWords the
-// mode in words, and the rdma_cm default ToS of the ports written (nil:
-// unknown).
+// mode in words, its PFC storm prevention timeout (ms), and the rdma_cm
+// default ToS of the ports written (nil: unknown).
 type State struct {
 	Trust        []string
 	TrustDerived bool
@@ -440,6 +467,7 @@ type State struct {
 	MaxRateKbps  *[8]uint64
 	DCBX         *uint8
 	DCBXWords    string
+	StormTimeout *uint16
 	RoCEToS      []RoCEToSState
 }
 
@@ -533,6 +561,14 @@ func (r *WriteResult) Undo(c Change) (undo Change, notes []string) {
 			}
 		}
 	}
+	if c.PFCStormTimeout != nil {
+		if b.StormTimeout == nil {
+			notes = append(notes, "the PFC storm prevention timeout before was not known: not restored")
+		} else {
+			v := *b.StormTimeout
+			undo.PFCStormTimeout = &v
+		}
+	}
 	for _, t := range c.RoCEToS {
 		i := slices.IndexFunc(b.RoCEToS, func(x RoCEToSState) bool { return x.Device == t.Device && x.Port == t.Port })
 		if i < 0 || b.RoCEToS[i].ToS == nil {
@@ -580,6 +616,9 @@ func (c *Change) Args() []string {
 	}
 	if m := c.DCBXMode; m != nil {
 		out = append(out, "--dcbx-mode", m.String())
+	}
+	if t := c.PFCStormTimeout; t != nil {
+		out = append(out, "--pfc-storm-timeout", stormTimeoutArg(*t))
 	}
 	for _, t := range c.RoCEToS {
 		out = append(out, "--roce-tos", fmt.Sprintf("%s/%d=%d", t.Device, t.Port, t.ToS))

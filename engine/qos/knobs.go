@@ -263,3 +263,59 @@ func maxRateErrors(rates []TCRate, reported bool, maxTCs uint8) []error {
 	}
 	return errs
 }
+
+// The PFC storm prevention timeout's special values
+// (include/uapi/linux/ethtool.h).
+const (
+	// StormTimeoutOff is PFC_STORM_PREVENTION_DISABLE.
+	StormTimeoutOff uint16 = 0
+	// StormTimeoutAuto is PFC_STORM_PREVENTION_AUTO: the driver's
+	// default (mlx5 writes 100 ms, MLX5E_PFC_PREVEN_AUTO_TOUT_MSEC, and
+	// reads that back).
+	StormTimeoutAuto uint16 = 0xffff
+)
+
+// ParseStormTimeout reads dcbtop apply's --pfc-storm-timeout: a timeout
+// in milliseconds ("100", "100ms"; 1-65534), "off" (or 0) or "auto", as
+// ETHTOOL_PFC_PREVENTION_TOUT's u16 holds it.
+func ParseStormTimeout(s string) (uint16, error) {
+	l := strings.ToLower(strings.TrimSpace(s))
+	switch l {
+	case "off", "0":
+		return StormTimeoutOff, nil
+	case "auto":
+		return StormTimeoutAuto, nil
+	}
+	n, err := strconv.ParseUint(strings.TrimSuffix(l, "ms"), 10, 16)
+	if err != nil || n == uint64(StormTimeoutAuto) {
+		return 0, fmt.Errorf("%q: want a timeout in ms (1-65534), off or auto", s)
+	}
+	return uint16(n), nil
+}
+
+// StormTimeoutWords says a timeout for people: "off", "auto", "100 ms".
+func StormTimeoutWords(ms uint16) string {
+	switch ms {
+	case StormTimeoutOff:
+		return "off"
+	case StormTimeoutAuto:
+		return "auto"
+	}
+	return strconv.Itoa(int(ms)) + " ms"
+}
+
+// stormTimeoutArg is ms as ParseStormTimeout reads it back.
+func stormTimeoutArg(ms uint16) string {
+	switch ms {
+	case StormTimeoutOff:
+		return "off"
+	case StormTimeoutAuto:
+		return "auto"
+	}
+	return strconv.Itoa(int(ms))
+}
+
+// mlx5StormTimeout is the range mlx5 takes (en_ethtool.c
+// mlx5e_set_pfc_prevention_tout: MLX5E_PFC_PREVEN_TOUT_MIN_MSEC and
+// _MAX_MSEC; off and auto besides), refused with EINVAL outside it.
+const mlx5StormTimeoutMin, mlx5StormTimeoutMax = 80, 8000

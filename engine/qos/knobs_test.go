@@ -287,3 +287,78 @@ func TestFirmwareDCBXFix(t *testing.T) {
 		})
 	}
 }
+
+// --pfc-storm-timeout takes ms, off or auto, as the u16 of
+// ETHTOOL_PFC_PREVENTION_TOUT holds them.
+func TestParseStormTimeout(t *testing.T) {
+	for _, tt := range []struct {
+		in      string
+		want    uint16
+		wantErr bool
+	}{{"100", 100, false}, {"250ms", 250, false}, {"off", 0, false}, {"0", 0, false}, {"AUTO", 0xffff, false},
+		{"65535", 0, true}, {"70000", 0, true}, {"-1", 0, true}, {"1s", 0, true}, {"", 0, true}} {
+		got, err := ParseStormTimeout(tt.in)
+		if (err != nil) != tt.wantErr || got != tt.want {
+			t.Errorf("ParseStormTimeout(%q) = %d, %v; want %d (error %v)", tt.in, got, err, tt.want, tt.wantErr)
+		}
+		if err == nil {
+			if back, err := ParseStormTimeout(stormTimeoutArg(got)); err != nil || back != got {
+				t.Errorf("stormTimeoutArg(%d) = %q reads back %d, %v", got, stormTimeoutArg(got), back, err)
+			}
+		}
+	}
+}
+
+// A storm timeout is checked against the driver's tunable (none: refused
+// in one line) and mlx5's range, previewed beside the storm counters.
+func TestPreviewStormTimeout(t *testing.T) {
+	u := func(v uint16) *uint16 { return &v }
+	for _, tt := range []struct {
+		name      string
+		driver    string
+		tunable   bool
+		ms        uint16
+		wantLines []string
+		wantErr   string
+	}{
+		{"100 → 300 ms on mlx5", "mlx5_core", true, 300, []string{"PFC storm prevention timeout 100 ms → 300 ms"}, ""},
+		{"off", "mlx5_core", true, 0, []string{"PFC storm prevention timeout 100 ms → off"}, ""},
+		{"auto", "mlx5_core", true, 0xffff, []string{"PFC storm prevention timeout 100 ms → auto"}, ""},
+		{"below mlx5's range", "mlx5_core", true, 50, nil, "mlx5 takes 80-8000 ms, off or auto (mlx5e_set_pfc_prevention_tout), not 50"},
+		{"another driver's range is its own", "dcbtest", true, 50, []string{"PFC storm prevention timeout 100 ms → 50 ms"}, ""},
+		{"no tunable", "ice", false, 100, nil, "the driver has no PFC storm prevention timeout (no ethtool tunable pfc-prevention-tout"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := engine.New(engine.Config{})
+			e.Apply(engine.LocalChanged{Interface: "eth0", At: t0, Source: engine.SourceDCBNL, Params: &dcb.Params{PFC: &dcb.PFC{Cap: 8}}})
+			pfc := &lossless.PFCSample{Source: lossless.PFCSourceEthtool}
+			if tt.tunable {
+				pfc.StormTimeout = lossless.Reading{Value: 100, Source: "ETHTOOL_GTUNABLE pfc-prevention-tout"}
+			}
+			e.Apply(engine.CountersSampled{Interface: "eth0", At: t0, Interval: time.Second, RDMA: []lossless.RDMAPortSample{}, Driver: tt.driver, PFC: pfc})
+			c := Change{PFCStormTimeout: u(tt.ms)}
+			pv, err := PreviewOf(e, "eth0", c)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.wantLines, pv.Lines); diff != "" {
+				t.Errorf("lines (-want +got):\n%s", diff)
+			}
+			if got := pv.After.Counters.PFC.StormPreventionTimeoutMs; got == nil || *got != uint64(tt.ms) {
+				t.Errorf("after %v, want %d", got, tt.ms)
+			}
+			if now, _ := e.Interface("eth0"); *now.Counters.PFC.StormPreventionTimeoutMs != 100 {
+				t.Error("the preview changed the engine")
+			}
+			if args := c.Args(); len(args) != 2 || args[0] != "--pfc-storm-timeout" {
+				t.Errorf("args %q", args)
+			}
+		})
+	}
+}

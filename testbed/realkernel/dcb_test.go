@@ -513,3 +513,72 @@ func TestApplyMaxrateAndDCBXMode(t *testing.T) {
 		t.Errorf("--dcbx-mode host,ieee again: exit %d\n%s%s", code, stdout, stderr)
 	}
 }
+
+// ethtoolStormTimeout is what `ethtool --get-tunable DEV
+// pfc-prevention-tout` prints for the PFC storm prevention timeout: its
+// last word ("100"; ethtool may print "off" for 0).
+func ethtoolStormTimeout(t *testing.T, dev string) string {
+	t.Helper()
+	out := run(t, "ethtool", "--get-tunable", dev, "pfc-prevention-tout")
+	f := strings.Fields(out)
+	if len(f) == 0 || !strings.Contains(out, "pfc-prevention-tout") {
+		t.Fatalf("ethtool --get-tunable %s pfc-prevention-tout: %q", dev, out)
+	}
+	return f[len(f)-1]
+}
+
+// The PFC storm prevention timeout (the ethtool tunable
+// ETHTOOL_PFC_PREVENTION_TOUT, dcbtest taking it as mlx5 does): dcbtop
+// reads what ethtool reads and wrote, beside the storm counters and in a
+// recording's replay; dcbtop apply --pfc-storm-timeout writes what
+// ethtool then reads, auto reading back as the driver's 100 ms, undone by
+// the command it prints; a value the driver refuses (EINVAL) is said in
+// one line, the driver keeping its timeout.
+func TestPFCStormTimeout(t *testing.T) {
+	freshDevice(t)
+	if got := ethtoolStormTimeout(t, "dcbt0"); got != "100" {
+		t.Fatalf("ethtool reads the timeout %q, want dcbtest's 100", got)
+	}
+	in := snapshot(t, "dcbt0")
+	if in.Counters == nil || in.Counters.PFC.StormPreventionTimeoutMs == nil || *in.Counters.PFC.StormPreventionTimeoutMs != 100 {
+		t.Fatalf("dcbtop --json: storm_prevention_timeout_ms %v, want 100 (ethtool)", in.Counters)
+	}
+	code, stdout, stderr := dcbtop(t, "", "apply", "-i", "dcbt0", "--pfc-storm-timeout", "300")
+	if code != 0 || !strings.Contains(stdout, "dcbt0: PFC storm prevention timeout 100 ms → 300 ms\n") ||
+		!strings.Contains(stdout, "dcbt0: written and read back: PFC storm prevention timeout\n") ||
+		!strings.Contains(stdout, "dcbt0: to undo: dcbtop apply -i dcbt0 --pfc-storm-timeout 100\n") {
+		t.Fatalf("dcbtop apply --pfc-storm-timeout 300: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if got := ethtoolStormTimeout(t, "dcbt0"); got != "300" {
+		t.Errorf("ethtool reads %q after the apply, want 300", got)
+	}
+	if code, stdout, stderr := dcbtop(t, "", "apply", "-i", "dcbt0", "--pfc-storm-timeout", "off"); code != 0 || !strings.Contains(stdout, "300 ms → off") {
+		t.Errorf("--pfc-storm-timeout off: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if got := ethtoolStormTimeout(t, "dcbt0"); got != "0" && got != "off" {
+		t.Errorf("ethtool reads %q after off, want 0", got)
+	}
+	code, stdout, stderr = dcbtop(t, "", "apply", "-i", "dcbt0", "--pfc-storm-timeout", "auto")
+	if code != 0 || !strings.Contains(stdout, "auto: the driver reads back its default, 100 ms") {
+		t.Errorf("--pfc-storm-timeout auto: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = dcbtop(t, "", "apply", "-i", "dcbt0", "--pfc-storm-timeout", "50")
+	if code != 1 || !strings.Contains(stderr, "the driver refused 50 ms") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("--pfc-storm-timeout 50 (dcbtest takes 80-8000): exit %d\n%s%s", code, stdout, stderr)
+	}
+	if got := ethtoolStormTimeout(t, "dcbt0"); got != "100" {
+		t.Errorf("ethtool reads %q after a refused write, want 100", got)
+	}
+
+	// What ethtool writes, dcbtop reads, live and in the replay of its
+	// recording.
+	run(t, "ethtool", "--set-tunable", "dcbt0", "pfc-prevention-tout", "500")
+	rec := filepath.Join(t.TempDir(), "run.pcapng")
+	live := snapshot(t, "dcbt0", "-w", rec)
+	replayed := replaySnapshot(t, rec, "dcbt0")
+	for name, in := range map[string]engine.Interface{"live": live, "replayed": replayed} {
+		if in.Counters == nil || in.Counters.PFC.StormPreventionTimeoutMs == nil || *in.Counters.PFC.StormPreventionTimeoutMs != 500 {
+			t.Errorf("%s: storm_prevention_timeout_ms %v, want 500 (ethtool --set-tunable)", name, in.Counters)
+		}
+	}
+}
