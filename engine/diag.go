@@ -112,7 +112,7 @@ func (p *port) diagnostics(now time.Time) []diag.Diagnostic {
 			sev, msg = diag.SeverityWarning, "the NIC firmware runs DCBX (LLD_MANAGED) and may consume LLDP frames before the host sees them: no peer is visible here"
 		}
 		out = append(out, diag.Newf(diag.CodeFirmwareDCBX, sev, "lldp",
-			"to let the host see LLDP (and run dcbtop --agent): Intel "+firmwareHandOver("IF")+"; Mellanox/Broadcom: switch the firmware DCBX mode off",
+			"to let the host see LLDP (and run dcbtop --agent): "+firmwareHandOver("IF")+"; Broadcom: switch the firmware DCBX mode off",
 			"%s", msg))
 	}
 	if p.captureErr != "" {

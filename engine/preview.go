@@ -62,11 +62,21 @@ func PreviewInterface(in Interface, willing bool, local *dcb.Params) Interface {
 
 // A PortChange is what a host QoS preview changes of a port (engine/qos):
 // its local APP table (App, nil: unchanged; applied where the port has
-// local parameters, and what is in force resolved again) and its last
-// counters sample (Sample, nil: unchanged).
+// local parameters, and what is in force resolved again), its last
+// counters sample (Sample, nil: unchanged) and its NIC's DCBX mode (DCBX,
+// nil: unchanged).
 type PortChange struct {
 	App    func([]dcb.App) []dcb.App
 	Sample func(*lossless.Sample)
+	DCBX   *PortDCBX
+}
+
+// A PortDCBX is a NIC's DCBX mode as a preview makes it: in words (the
+// snapshot's dcbx_mode), and whether the NIC firmware runs DCBX (the
+// firmware-dcbx diagnostic, the checks of the agents).
+type PortDCBX struct {
+	Mode            string
+	FirmwareManaged bool
 }
 
 // PreviewPort returns interface name as it would be after ch, all else as
@@ -90,6 +100,9 @@ func (e *Engine) PreviewPort(name string, ch PortChange) (Interface, bool) {
 	}
 	if ch.Sample != nil && p.lossless != nil {
 		q.lossless = p.lossless.Preview(ch.Sample)
+	}
+	if ch.DCBX != nil {
+		q.dcbxMode, q.firmware = ch.DCBX.Mode, ch.DCBX.FirmwareManaged
 	}
 	return e.interfaceSnapshot(&q, e.hostNow()), true
 }

@@ -258,9 +258,11 @@ func FirmwareRefusal(ifname string, firmware bool, p *dcb.Params, willing *bool)
 // firmwareHandOver says how to hand DCBX from the NIC firmware to the
 // host on ifname, per driver: the ice and i40e private flags
 // (Documentation/networking/device_drivers/ethernet/intel/ice.rst and
-// i40e.rst).
+// i40e.rst), and for mlx5, which switches to host mode on DCB_CMD_SDCBX
+// (drivers/net/ethernet/mellanox/mlx5/core/en_dcbnl.c
+// mlx5e_dcbnl_setdcbx), dcbtop apply --dcbx-mode host.
 func firmwareHandOver(ifname string) string {
-	return fmt.Sprintf("ice: ethtool --set-priv-flags %s fw-lldp-agent off; i40e: ethtool --set-priv-flags %s disable-fw-lldp on", ifname, ifname)
+	return fmt.Sprintf("ice: ethtool --set-priv-flags %s fw-lldp-agent off; i40e: ethtool --set-priv-flags %s disable-fw-lldp on; mlx5: dcbtop apply -i %s --dcbx-mode host", ifname, ifname, ifname)
 }
 
 // A Mismatch is how the read-back of one written feature differs from

@@ -60,7 +60,7 @@ func TestWriteResultWords(t *testing.T) {
 			failed("read DCB parameters (IEEE_GET): IEEE_GET eth0: device or resource busy")},
 		{"firmware-managed", kernel(WriteResult{Err: werr(WriteError{Kind: WriteFirmwareManaged})}),
 			failed("the NIC firmware runs DCBX (DCB_CAP_DCBX_LLD_MANAGED), so ETS and PFC cannot be set from the host; hand DCBX to the host first " +
-				"(ice: ethtool --set-priv-flags eth0 fw-lldp-agent off; i40e: ethtool --set-priv-flags eth0 disable-fw-lldp on), or configure the switch")},
+				"(ice: ethtool --set-priv-flags eth0 fw-lldp-agent off; i40e: ethtool --set-priv-flags eth0 disable-fw-lldp on; mlx5: dcbtop apply -i eth0 --dcbx-mode host), or configure the switch")},
 		{"invalid-params", kernel(WriteResult{Err: werr(WriteError{Kind: WriteInvalidParams, Detail: "ets: bandwidths sum to 90 %"})}),
 			failed("invalid parameters, nothing sent: ets: bandwidths sum to 90 %")},
 		{"rejected", kernel(WriteResult{Err: werr(WriteError{Kind: WriteRejected, Feature: ets, NotAttempted: []Feature{pfc}, Detail: "driver rejected IEEE_SET on eth0: numerical result out of range"})}),

@@ -295,7 +295,8 @@ func losslessSample(i int) engine.CountersSampled {
 		port.Congestion[c] = read(grow(final), ports+"hw_counters/"+lossless.CongestionCounter(c).Key())
 	}
 	pfc := &lossless.PFCSample{Source: lossless.PFCSourceEthtool,
-		StormWarning: read(0, "tx_pause_storm_warning_events"), StormError: read(0, "tx_pause_storm_error_events")}
+		StormWarning: read(0, "tx_pause_storm_warning_events"), StormError: read(0, "tx_pause_storm_error_events"),
+		StormTimeout: read(100, "ETHTOOL_GTUNABLE pfc-prevention-tout")}
 	var rx3, tx3 uint64
 	for s := 1; s <= i; s++ {
 		rx, tx := pauseSteps(s)
@@ -356,7 +357,8 @@ func roceSample(iface string, i int) engine.CountersSampled {
 	ev.LinkPause = &lossless.LinkPauseSample{RX: &on, TX: &off, RxFrames: &n, TxFrames: nil, Source: "ethtool netlink PAUSE_GET"}
 	delay := uint16(7)
 	ev.QoS = &lossless.PortQoSSample{Trust: []string{"dscp", "pcp"}, TrustDerived: true, PFCDelay: &delay, Source: "dcbnl IEEE_GET",
-		Buffer: &lossless.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{130944, 130944}, TotalBytes: 524288}}
+		Buffer:      &lossless.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{130944, 130944}, TotalBytes: 524288},
+		MaxRateKbps: &[8]uint64{3: 25_000_000}}
 	for p := range ev.PFC.Priorities {
 		rx, tx := roceBytes(p, i)
 		ev.PFC.Priorities[p].RxBytes = lossless.Reading{Value: rx, Source: fmt.Sprintf("rx_prio%d_bytes", p)}

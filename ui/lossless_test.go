@@ -251,7 +251,7 @@ func TestLosslessPauseTable(t *testing.T) {
 			{"5", "·", "0", "0", "0", "0", strings.Repeat("▁", 24), "0µs/0µs"},
 			{"6", "·", "0", "0", "0", "0", strings.Repeat("▁", 24), "0µs/0µs"},
 			{"7", "·", "0", "0", "0", "0", strings.Repeat("▁", 24), "0µs/0µs"},
-			{"pause", "storm", "guard", "events:", "warning", "0", "·", "error", "0"},
+			{"pause", "storm", "guard", "events:", "warning", "0", "·", "error", "0", "·", "timeout", "100", "ms"},
 		}},
 		{"one sample, no operational PFC", func(t testing.TB) engine.Snapshot {
 			return newScenario(t).link(0, "eth0", macLocal0).counters(1, first).snap()
@@ -265,7 +265,7 @@ func TestLosslessPauseTable(t *testing.T) {
 			{"5", "—", "0", "0", "n/a", "n/a", "n/a"},
 			{"6", "—", "0", "0", "n/a", "n/a", "0µs/0µs"},
 			{"7", "—", "0", "0", "n/a", "n/a", "0µs/0µs"},
-			{"⚠", "pause", "storm", "guard", "events:", "warning", "0", "·", "error", "2"},
+			{"⚠", "pause", "storm", "guard", "events:", "warning", "0", "·", "error", "2", "·", "timeout", "100", "ms"},
 		}},
 	}
 	for _, tt := range tests {

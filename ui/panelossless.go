@@ -10,6 +10,7 @@ import (
 	"github.com/dcbtop/dcbtop/engine/lossless"
 
 	"github.com/dcbtop/dcbtop/engine/dcb"
+	"github.com/dcbtop/dcbtop/engine/qos"
 )
 
 // ---- Lossless ----
@@ -231,6 +232,17 @@ func (r *renderer) roceLines(lc *lossless.Counters, w int) []string {
 				sizes = append(sizes, fmtCount(uint64(s)))
 			}
 			text += fmt.Sprintf(" · buffers prio→buf %s, sizes %s", joinDigits(b.PrioBuffer), strings.Join(sizes, "/"))
+		}
+		if m := q.MaxRateKbps; m != nil {
+			var limits []string
+			for tc, kbps := range m {
+				if kbps != 0 {
+					limits = append(limits, fmt.Sprintf("TC%d %s", tc, qos.RateWords(kbps)))
+				}
+			}
+			if len(limits) > 0 {
+				text += " · rate limits " + strings.Join(limits, ", ")
+			}
 		}
 		lines = append(lines, wrap(text, w, "  ")...)
 	}
@@ -472,9 +484,18 @@ func (r *renderer) pauseLines(lc *lossless.Counters, w int) []string {
 		lines = append(lines, line+padLeft(count(pp.RxPause), pauseCountW)+padLeft(count(pp.TxPause), pauseCountW)+
 			padLeft(rate(pp.RxPauseRate), pauseCountW)+padLeft(rate(pp.TxPauseRate), pauseCountW)+gap+spark+gap+dur)
 	}
-	warn, errs := lc.PFC.StormWarningEvents, lc.PFC.StormErrorEvents
-	if warn != nil || errs != nil {
-		text := "pause storm guard events: warning " + count(warn) + " · error " + count(errs)
+	warn, errs, tout := lc.PFC.StormWarningEvents, lc.PFC.StormErrorEvents, lc.PFC.StormPreventionTimeoutMs
+	if warn != nil || errs != nil || tout != nil {
+		text := "pause storm guard"
+		if warn != nil || errs != nil {
+			text += " events: warning " + count(warn) + " · error " + count(errs)
+		}
+		if tout != nil {
+			if warn != nil || errs != nil {
+				text += " ·"
+			}
+			text += " timeout " + qos.StormTimeoutWords(uint16(*tout))
+		}
 		if deref(warn) > 0 || deref(errs) > 0 {
 			text = r.st.Warn.Render(r.sym.Warning+" ") + text
 		}

@@ -24,7 +24,8 @@
 //	name       reads                                                  from
 //	sysfs      RDMA ports' NDK and congestion counters, ECN settings  files under the sysfs root (below)
 //	dcbnl      PFC frame counts (ieee_pfc), the NIC's QoS             DCB netlink IEEE_GET, once an interface a sample
-//	ethtool    driver name, its pause statistics, link PAUSE frames   ETHTOOL_GDRVINFO, ETHTOOL_GSTATS
+//	ethtool    driver name, its pause statistics, link PAUSE frames,  ETHTOOL_GDRVINFO, ETHTOOL_GSTATS,
+//	           the PFC storm prevention timeout                       ETHTOOL_GTUNABLE
 //	rdma       RoCE identity of the RDMA ports (GIDs, rdma_cm)        capture/rdma
 //	rdmastat   the RoCE ports' optional counters                      RDMA netlink (capture/rdmastat)
 //	linkpause  link-wide PAUSE settings and statistics                ethtool netlink (capture/linkpause)

@@ -18,6 +18,19 @@ type Ethtool interface {
 	Stats(ifname string) (map[string]uint64, error)
 }
 
+// A StormTimeoutReader is an Ethtool that also reads the driver's PFC
+// storm prevention timeout in ms (the ETHTOOL_GTUNABLE ioctl of
+// ETHTOOL_PFC_PREVENTION_TOUT, capture/tunable): the system's, a
+// recording's. An error (most drivers have no such tunable) leaves the
+// timeout unknown.
+type StormTimeoutReader interface {
+	PFCStormTimeout(ifname string) (uint16, error)
+}
+
+// StormTimeoutSource is the Source of the storm prevention timeout's
+// Reading.
+const StormTimeoutSource = "ETHTOOL_GTUNABLE pfc-prevention-tout"
+
 // An EthtoolCloser is an Ethtool holding a resource (a socket) that Close
 // releases.
 type EthtoolCloser interface {

@@ -334,3 +334,40 @@ func (s *statsCounter) Stats(ifname string) (map[string]uint64, error) {
 	s.stats++
 	return s.fakeEthtool.Stats(ifname)
 }
+
+// stormEthtool is a fakeEthtool whose driver has the PFC storm prevention
+// timeout (a counters.StormTimeoutReader), or answers err for it.
+type stormEthtool struct {
+	fakeEthtool
+	ms  uint16
+	err error
+}
+
+func (f *stormEthtool) PFCStormTimeout(string) (uint16, error) { return f.ms, f.err }
+
+// The storm guard's timeout (ETHTOOL_GTUNABLE) comes beside the storm
+// counters where the Ethtool reads it and the driver has it; a driver
+// without it (EOPNOTSUPP) leaves it unknown, no error of the sample.
+func TestStormTimeout(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		e    counters.Ethtool
+		want lossless.Reading
+	}{
+		{"mlx5 with the tunable", &stormEthtool{fakeEthtool: fakeEthtool{driver: "mlx5_core", stats: mlx5Stats(1 << 3)}, ms: 100},
+			lossless.Reading{Value: 100, Source: counters.StormTimeoutSource}},
+		{"off", &stormEthtool{fakeEthtool: fakeEthtool{driver: "mlx5_core", stats: mlx5Stats(1 << 3)}}, lossless.Reading{Value: 0, Source: counters.StormTimeoutSource}},
+		{"no tunable", &stormEthtool{fakeEthtool: fakeEthtool{driver: "mlx5_core", stats: mlx5Stats(1 << 3)}, err: syscall.EOPNOTSUPP}, lossless.Reading{}},
+		{"an Ethtool that reads none", &fakeEthtool{driver: "mlx5_core", stats: mlx5Stats(1 << 3)}, lossless.Reading{}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := counters.New(counters.Config{SysfsRoot: filepath.Join(fixtures, "nordma"), Ethtool: tt.e}).Sample("eth0", t0, time.Second)
+			if got.PFC == nil || len(got.Errors) != 0 {
+				t.Fatalf("PFC %v, errors %q", got.PFC, got.Errors)
+			}
+			if diff := cmp.Diff(tt.want, got.PFC.StormTimeout); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}

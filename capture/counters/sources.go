@@ -94,8 +94,10 @@ func (src dcbnlSource) Sample(ifname string, s *lossless.Sample) error {
 // ethtoolSource reads the driver's name and statistics (ETHTOOL_GDRVINFO,
 // ETHTOOL_GSTATS): the driver, its per-priority pause statistics
 // (ranked against dcbnl's counts, which it finds in the sample: see pfc)
-// and its link-wide PAUSE frame counters. A failure (EOPNOTSUPP on lo) is
-// no error of the sample.
+// and its link-wide PAUSE frame counters; and, where e is a
+// StormTimeoutReader and the driver has the tunable, the PFC storm
+// prevention timeout beside the storm counters (ETHTOOL_GTUNABLE). A
+// failure (EOPNOTSUPP on lo) is no error of the sample.
 type ethtoolSource struct{ e Ethtool }
 
 // Name is "ethtool".
@@ -115,6 +117,11 @@ func (src ethtoolSource) Sample(ifname string, s *lossless.Sample) error {
 	stats, table, err := src.stats(ifname, drv)
 	s.PFC = pfc(s.PFC, stats, table)
 	s.LinkPause = table.linkPause(stats)
+	if t, ok := src.e.(StormTimeoutReader); ok && s.PFC != nil {
+		if ms, terr := t.PFCStormTimeout(ifname); terr == nil {
+			s.PFC.StormTimeout = lossless.Reading{Value: uint64(ms), Source: StormTimeoutSource}
+		}
+	}
 	return err
 }
 

@@ -153,6 +153,27 @@ func TestRequests(t *testing.T) {
 			),
 		},
 		{
+			// struct ieee_maxrate: 8 × u64 kbit/s, host byte order.
+			name:  "IEEE_SET maxrate",
+			reply: replyStatus(DCB_CMD_IEEE_SET, DCB_ATTR_IEEE, 0), typ: RTM_SETDCB,
+			call: func(c *Client) error {
+				return c.SetIEEE("eth0", &IEEESet{MaxRate: &[8]uint64{1: 10_000_000, 3: 25_000_000}})
+			},
+			want: nlfixture.Cat(
+				[]byte{0x68, 0x00, 0x00, 0x00, 0x4f, 0x00, 0x01, 0x00}, // len 104, RTM_SETDCB, REQUEST
+				make([]byte, 8),
+				[]byte{0x00, 0x14, 0x00, 0x00},
+				ifnameEth0,
+				[]byte{0x48, 0x00, 0x0d, 0x80}, // DCB_ATTR_IEEE, len 72
+				[]byte{0x44, 0x00, 0x07, 0x00}, // DCB_ATTR_IEEE_MAXRATE, len 68
+				make([]byte, 8),                // TC0 unlimited
+				[]byte{0x80, 0x96, 0x98, 0x00, 0x00, 0x00, 0x00, 0x00}, // TC1 10,000,000 kbit/s
+				make([]byte, 8), // TC2
+				[]byte{0x40, 0x78, 0x7d, 0x01, 0x00, 0x00, 0x00, 0x00}, // TC3 25,000,000 kbit/s
+				make([]byte, 32), // TC4-7
+			),
+		},
+		{
 			name:  "IEEE_DEL",
 			reply: replyStatus(DCB_CMD_IEEE_DEL, DCB_ATTR_IEEE, 0), typ: RTM_SETDCB,
 			call: func(c *Client) error { return c.DelApps("eth0", []App{appDSCPWant}) },

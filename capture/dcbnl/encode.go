@@ -5,6 +5,8 @@
 package dcbnl
 
 import (
+	"encoding/binary"
+
 	"github.com/mdlayher/netlink"
 )
 
@@ -33,14 +35,17 @@ func request(cmd uint8, ifname string, fn func(ae *netlink.AttributeEncoder)) ([
 }
 
 // ieeeSetRequest returns the payload of DCB_CMD_IEEE_SET: DCB_ATTR_IEEE
-// holding DCB_ATTR_IEEE_ETS, DCB_ATTR_IEEE_PFC, DCB_ATTR_IEEE_APP_TABLE,
-// DCB_ATTR_DCB_BUFFER and DCB_ATTR_DCB_APP_TRUST_TABLE, each only when set
-// in s.
+// holding DCB_ATTR_IEEE_ETS, DCB_ATTR_IEEE_MAXRATE, DCB_ATTR_IEEE_PFC,
+// DCB_ATTR_IEEE_APP_TABLE, DCB_ATTR_DCB_BUFFER and
+// DCB_ATTR_DCB_APP_TRUST_TABLE, each only when set in s.
 func ieeeSetRequest(ifname string, s *IEEESet) ([]byte, error) {
 	return request(DCB_CMD_IEEE_SET, ifname, func(ae *netlink.AttributeEncoder) {
 		ae.Nested(DCB_ATTR_IEEE, func(nae *netlink.AttributeEncoder) error {
 			if s.ETS != nil {
 				nae.Bytes(DCB_ATTR_IEEE_ETS, s.ETS.appendTo(nil))
+			}
+			if s.MaxRate != nil {
+				nae.Bytes(DCB_ATTR_IEEE_MAXRATE, appendMaxrate(nil, s.MaxRate))
 			}
 			if s.PFC != nil {
 				nae.Bytes(DCB_ATTR_IEEE_PFC, s.PFC.appendTo(nil))
@@ -107,4 +112,13 @@ func sdcbxRequest(ifname string, m Mode) ([]byte, error) {
 	return request(DCB_CMD_SDCBX, ifname, func(ae *netlink.AttributeEncoder) {
 		ae.Uint8(DCB_ATTR_DCBX, uint8(m))
 	})
+}
+
+// appendMaxrate appends struct ieee_maxrate (8 × u64 kbit/s, host byte
+// order, no padding: SizeofIEEEMaxrate) to b.
+func appendMaxrate(b []byte, m *[8]uint64) []byte {
+	for _, v := range m {
+		b = binary.NativeEndian.AppendUint64(b, v)
+	}
+	return b
 }

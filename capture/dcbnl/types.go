@@ -153,12 +153,21 @@ type Buffer struct {
 // buffer split (DCB_ATTR_DCB_BUFFER, Linux 4.18; prio2buffer below
 // DCBX_MAX_BUFFERS, else EINVAL); a driver without dcbnl_setbuffer
 // ignores it and reports success, so read back.
+//
+// MaxRate replaces the per-TC transmit rate limits (DCB_ATTR_IEEE_MAXRATE,
+// struct ieee_maxrate: 8 × u64 in kbit/s, 0 unlimited; dcbnl_ieee_set
+// hands it to the driver's ieee_setmaxrate after ETS and before PFC). A
+// driver without ieee_setmaxrate ignores it and reports success; mlx5
+// rounds to its units (100 Mbit/s below 25.5 Gbit/s, 1 Gbit/s above) and
+// refuses more than 255 Gbit/s with EINVAL (en_dcbnl.c
+// mlx5e_dcbnl_ieee_setmaxrate), so read back.
 type IEEESet struct {
 	ETS      *ETS
 	PFC      *PFC
 	Apps     []App
 	AppTrust []uint8
 	Buffer   *Buffer
+	MaxRate  *[8]uint64
 }
 
 // A Mode is the DCBX mode byte of DCB_ATTR_DCBX: a set of DCB_CAP_DCBX_*

@@ -32,6 +32,7 @@ type Client interface {
 	SetIEEE(ifname string, s *dcbnl.IEEESet) error
 	DelApps(ifname string, apps []dcbnl.App) error
 	DCBX(ifname string) (dcbnl.Mode, error)
+	SetDCBX(ifname string, m dcbnl.Mode) error
 }
 
 var _ Client = (*dcbnl.Client)(nil)

@@ -33,13 +33,18 @@ func trustSelector(name string) (uint8, bool) {
 	return uint8(s), true
 }
 
-// qosState reads, from an IEEE_GET reply, what a qos.Change writes: the
-// trust table (derived from the APP table where the driver reports none,
-// as QoSFromIEEE derives it), the DSCP entries, the PFC delay, the
-// buffer split.
-func qosState(ie *dcbnl.IEEE) qos.State {
+// qosState reads, from an IEEE_GET reply and the DCBX mode (nil:
+// unknown), what a qos.Change writes: the trust table (derived from the
+// APP table where the driver reports none, as QoSFromIEEE derives it),
+// the DSCP entries, the PFC delay, the buffer split, the rate limits, the
+// DCBX mode.
+func qosState(ie *dcbnl.IEEE, mode *dcbnl.Mode) qos.State {
 	q := QoSFromIEEE(ie)
-	st := qos.State{Trust: q.Trust, TrustDerived: q.TrustDerived, PFCDelay: q.PFCDelay, Buffer: q.Buffer}
+	st := qos.State{Trust: q.Trust, TrustDerived: q.TrustDerived, PFCDelay: q.PFCDelay, Buffer: q.Buffer, MaxRateKbps: q.MaxRateKbps}
+	if mode != nil {
+		b := uint8(*mode)
+		st.DCBX, st.DCBXWords = &b, mode.String()
+	}
 	for _, a := range ie.App {
 		if a.Selector == uint8(lldp.AppSelDSCP) && a.Priority <= 7 && a.Protocol <= 63 {
 			st.DSCP = append(st.DSCP, qos.DSCPPriority{DSCP: uint8(a.Protocol), Priority: a.Priority})
@@ -50,12 +55,18 @@ func qosState(ie *dcbnl.IEEE) qos.State {
 
 // ApplyQoS writes c to ifname's NIC, each part where it differs from what
 // the NIC holds, in this order, each in its own request so that a failure
-// names its part: the DSCP APP entries (DCB_CMD_IEEE_DEL of the entries
-// they replace or c deletes, then DCB_CMD_IEEE_SET of the new ones), the
-// trust table (IEEE_SET DCB_ATTR_DCB_APP_TRUST_TABLE), the PFC delay
-// (IEEE_SET of the NIC's struct ieee_pfc with the new delay), the buffer
-// split (IEEE_SET DCB_ATTR_DCB_BUFFER, the NIC's total kept); then one
-// read back, compared with what was asked; then rdma_cm's default ToS of
+// names its part: a DCBX mode that gives DCBX to the host (DCB_CMD_SDCBX,
+// first: a firmware-managed NIC refuses the rest), the DSCP APP entries
+// (DCB_CMD_IEEE_DEL of the entries they replace or c deletes, then
+// DCB_CMD_IEEE_SET of the new ones), the trust table (IEEE_SET
+// DCB_ATTR_DCB_APP_TRUST_TABLE), the PFC delay (IEEE_SET of the NIC's
+// struct ieee_pfc with the new delay), the buffer split (IEEE_SET
+// DCB_ATTR_DCB_BUFFER, the NIC's total kept), the rate limits (IEEE_SET
+// DCB_ATTR_IEEE_MAXRATE: the NIC's struct ieee_maxrate with the TCs
+// given replaced), a DCBX mode that gives DCBX to the firmware (last);
+// then one read back, compared with what was asked; then the PFC storm
+// prevention timeout (ETHTOOL_STUNABLE through tun, read back with
+// ETHTOOL_GTUNABLE; tun nil: it cannot be written); then rdma_cm's default ToS of
 // each port through configfs (rdma.SetDefaultToS, read back too; fs nil:
 // none can be written). The kernel applies each request alone and has no
 // rollback: a failure stops what follows and the result says what was
@@ -67,13 +78,15 @@ func qosState(ie *dcbnl.IEEE) qos.State {
 // (en_dcbnl.c mlx5e_dcbnl_ieee_setapp, mlx5e_set_trust_state). There a
 // trust of DSCP first is written as the DSCP entries and said so in a
 // note, and a trust of PCP first is refused with how to get it.
-func ApplyQoS(c Client, fs rdma.WriteFS, ifname string, ch qos.Change) qos.WriteResult {
+func ApplyQoS(c Client, fs rdma.WriteFS, tun Tunables, ifname string, ch qos.Change) qos.WriteResult {
 	res := qos.WriteResult{Interface: ifname}
-	dcb := ch.Trust != nil || len(ch.DSCP) > 0 || len(ch.DSCPDelete) > 0 || ch.PFCDelay != nil || ch.Buffer != nil
-	if dcb {
+	if ch.DCB() {
 		if !applyQoSDCB(c, ifname, ch, &res) {
 			return res
 		}
+	}
+	if t := ch.PFCStormTimeout; t != nil && !applyStormTimeout(tun, ifname, *t, &res) {
+		return res
 	}
 	for _, t := range ch.RoCEToS {
 		if fs == nil {
@@ -116,9 +129,11 @@ func applyQoSDCB(c Client, ifname string, ch qos.Change, res *qos.WriteResult) b
 		}
 		return false
 	}
-	res.Before = qosState(cur)
+	res.Before = qosState(cur, mode)
 	res.After = res.Before
-	if mode != nil && mode.LLDManaged() {
+	toHost := ch.DCBXMode != nil && !ch.DCBXMode.Firmware()
+	others := ch.Trust != nil || len(ch.DSCP) > 0 || len(ch.DSCPDelete) > 0 || ch.PFCDelay != nil || ch.Buffer != nil || len(ch.MaxRate) > 0
+	if mode != nil && mode.LLDManaged() && others && !toHost {
 		res.Err = &engine.WriteError{Kind: engine.WriteFirmwareManaged, Interface: ifname}
 		return false
 	}
@@ -127,6 +142,34 @@ func applyQoSDCB(c Client, ifname string, ch qos.Change, res *qos.WriteResult) b
 		do   func() error
 	}
 	var steps []step
+	var dcbx *step // the DCBX mode's write, first or last
+	var dcbxWant dcbnl.Mode
+	if m := ch.DCBXMode; m != nil {
+		if mode == nil {
+			res.Err = errors.New("dcbx mode: the driver reports no DCBX mode (no getdcbx)")
+			return false
+		}
+		if want, change := dcbxTarget(*mode, *m); change {
+			dcbxWant = want
+			dcbx = &step{"DCBX mode", func() error {
+				err := c.SetDCBX(ifname, want)
+				if err == nil || !m.Firmware() || !errors.Is(err, dcbnl.ErrRefused) {
+					return err
+				}
+				// mlx5 refuses LLD_MANAGED and takes 0 to hand DCBX to its
+				// firmware (en_dcbnl.c mlx5e_dcbnl_setdcbx).
+				if err0 := c.SetDCBX(ifname, 0); err0 != nil {
+					return fmt.Errorf("%w, and refused 0 (mlx5's way to hand DCBX to its firmware): no firmware agent takes DCBX here", err)
+				}
+				dcbxWant = 0
+				res.Notes = append(res.Notes, fmt.Sprintf("the driver refused %#02x (LLD_MANAGED) and took 0, which mlx5 reads as: the firmware runs DCBX", uint8(want)))
+				return nil
+			}}
+			if toHost {
+				steps = append(steps, *dcbx)
+			}
+		}
+	}
 	del, add := dscpChanges(cur.App, ch)
 	if len(del)+len(add) > 0 {
 		steps = append(steps, step{"DSCP entries", func() error {
@@ -187,6 +230,24 @@ func applyQoSDCB(c Client, ifname string, ch qos.Change, res *qos.WriteResult) b
 			steps = append(steps, step{"buffer", func() error { return c.SetIEEE(ifname, &dcbnl.IEEESet{Buffer: &want}) }})
 		}
 	}
+	if len(ch.MaxRate) > 0 {
+		if cur.MaxRate == nil {
+			res.Err = errors.New("maxrate: the driver reports no rate limits (DCB_ATTR_IEEE_MAXRATE: no ieee_getmaxrate)")
+			return false
+		}
+		want := *cur.MaxRate
+		for _, r := range ch.MaxRate {
+			if r.TC < 8 {
+				want[r.TC] = r.Kbps
+			}
+		}
+		if want != *cur.MaxRate {
+			steps = append(steps, step{"rate limits", func() error { return c.SetIEEE(ifname, &dcbnl.IEEESet{MaxRate: &want}) }})
+		}
+	}
+	if dcbx != nil && !toHost {
+		steps = append(steps, *dcbx)
+	}
 	if len(steps) == 0 {
 		return true
 	}
@@ -204,19 +265,81 @@ func applyQoSDCB(c Client, ifname string, ch qos.Change, res *qos.WriteResult) b
 		}
 		res.Written = append(res.Written, s.what)
 	}
-	got, err := c.IEEE(ifname)
+	got, gotMode, err := kernelState(c, ifname)
 	if err != nil {
 		if res.Err == nil {
 			res.Err = fmt.Errorf("%s written, but reading them back failed: %s", strings.Join(res.Written, ", "), trimIfname(ifname, err))
 		}
 		return false
 	}
-	res.After = qosState(got)
+	res.After = qosState(got, gotMode)
 	if res.Err != nil {
 		return false
 	}
-	if bad := qosMismatches(ch, res.After); len(bad) > 0 {
+	bad := qosMismatches(ch, res.After)
+	if dcbx != nil {
+		bad = append(bad, dcbxMismatch(*ch.DCBXMode, dcbxWant, gotMode)...)
+	}
+	if len(bad) > 0 {
 		res.Err = errors.New("the driver accepted the writes but reads back other values: " + strings.Join(bad, "; "))
+		return false
+	}
+	return true
+}
+
+// Tunables reads and writes the driver's PFC storm prevention timeout,
+// the ethtool tunable ETHTOOL_PFC_PREVENTION_TOUT: a *tunable.Client.
+type Tunables interface {
+	PFCStormTimeout(ifname string) (uint16, error)
+	SetPFCStormTimeout(ifname string, ms uint16) error
+}
+
+// applyStormTimeout carries out the storm timeout's part of ApplyQoS:
+// read, write where it differs, read back; false when it failed (res.Err
+// says why). Auto reads back as the driver's default (mlx5: 100 ms), any
+// timeout but off.
+func applyStormTimeout(tun Tunables, ifname string, want uint16, res *qos.WriteResult) bool {
+	after := func() string {
+		if len(res.Written) == 0 {
+			return ""
+		}
+		return " (after writing " + strings.Join(res.Written, ", ") + ")"
+	}
+	if tun == nil {
+		res.Err = errors.New("pfc storm timeout: the ethtool ioctl cannot be opened here" + after())
+		return false
+	}
+	before, err := tun.PFCStormTimeout(ifname)
+	if err != nil {
+		res.Err = errors.New("pfc storm timeout: " + trimIfname(ifname, err) + after())
+		return false
+	}
+	res.Before.StormTimeout, res.After.StormTimeout = &before, &before
+	if before == want {
+		return true
+	}
+	if err := tun.SetPFCStormTimeout(ifname, want); err != nil {
+		msg := "PFC storm prevention timeout: " + trimIfname(ifname, err)
+		if errors.Is(err, syscall.EINVAL) {
+			msg += fmt.Sprintf(" (the driver refused %s: mlx5 takes 80-8000 ms, off or auto)", qos.StormTimeoutWords(want))
+		}
+		res.Err = errors.New(msg + after())
+		return false
+	}
+	res.Written = append(res.Written, "PFC storm prevention timeout")
+	got, err := tun.PFCStormTimeout(ifname)
+	if err != nil {
+		res.Err = fmt.Errorf("PFC storm prevention timeout written, but reading it back failed: %s", trimIfname(ifname, err))
+		return false
+	}
+	res.After.StormTimeout = &got
+	switch {
+	case want == qos.StormTimeoutAuto && got != qos.StormTimeoutOff:
+		if got != want {
+			res.Notes = append(res.Notes, "auto: the driver reads back its default, "+qos.StormTimeoutWords(got))
+		}
+	case got != want:
+		res.Err = fmt.Errorf("the driver accepted the PFC storm prevention timeout but reads back %s, want %s", qos.StormTimeoutWords(got), qos.StormTimeoutWords(want))
 		return false
 	}
 	return true
@@ -288,7 +411,53 @@ func qosMismatches(ch qos.Change, got qos.State) []string {
 	if b := ch.Buffer; b != nil && (got.Buffer == nil || got.Buffer.PrioBuffer != b.PrioBuffer || got.Buffer.SizeBytes != b.SizeBytes) {
 		bad = append(bad, "buffer split "+bufferState(got.Buffer)+", want "+bufferState(b))
 	}
+	for _, r := range ch.MaxRate {
+		switch {
+		case got.MaxRateKbps == nil:
+			bad = append(bad, "rate limits no longer reported")
+		case r.TC < 8 && got.MaxRateKbps[r.TC] != r.Kbps:
+			bad = append(bad, fmt.Sprintf("TC%d rate limit %s, want %s (a driver rounds to its units: mlx5 to 100 Mbit/s below 25.5 Gbit/s, to 1 Gbit/s above)",
+				r.TC, qos.RateWords(got.MaxRateKbps[r.TC]), qos.RateWords(r.Kbps)))
+		}
+	}
 	return bad
+}
+
+// dcbxTarget returns the DCBX mode byte that gives m: DCB_CAP_DCBX_HOST or
+// DCB_CAP_DCBX_LLD_MANAGED with one version, m's, else the one cur names
+// alone, else IEEE (drivers refuse IEEE and CEE at once: ixgbe, i40e,
+// ice setdcbx); change is false when cur already is m.
+func dcbxTarget(cur dcbnl.Mode, m qos.DCBXMode) (want dcbnl.Mode, change bool) {
+	ver := dcbnl.ModeIEEE
+	switch {
+	case m.Version == "cee":
+		ver = dcbnl.ModeCEE
+	case m.Version == "" && cur.CEE() && !cur.IEEE():
+		ver = dcbnl.ModeCEE
+	}
+	agent, is := dcbnl.ModeHost, cur.Host() && !cur.LLDManaged()
+	if m.Firmware() {
+		agent, is = dcbnl.ModeLLDManaged, !cur.Host()
+	}
+	if is && (m.Version == "" || cur&ver != 0) {
+		return cur, false
+	}
+	return agent | ver, true
+}
+
+// dcbxMismatch compares the DCBX mode read back (nil: unknown) with m,
+// written as want (0: mlx5's firmware mode, which reads back with HOST
+// clear and both versions).
+func dcbxMismatch(m qos.DCBXMode, want dcbnl.Mode, got *dcbnl.Mode) []string {
+	switch {
+	case got == nil:
+		return []string{"the DCBX mode is no longer reported"}
+	case m.Firmware() && got.Host(), !m.Firmware() && (!got.Host() || got.LLDManaged()):
+		return []string{fmt.Sprintf("DCBX mode %s, want %s", got, m.Agent)}
+	case want != 0 && *got&want&(dcbnl.ModeIEEE|dcbnl.ModeCEE) == 0:
+		return []string{fmt.Sprintf("DCBX mode %s, want %s", got, want)}
+	}
+	return nil
 }
 
 func u16Words(p *uint16) string {

@@ -4,6 +4,7 @@ package kernel
 
 import (
 	"bytes"
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,6 +40,28 @@ func ieeeSetTrust(ifname string, sels ...uint8) []byte {
 	return attr(b, 13|0x8000, attr(nil, 11|0x8000, table))
 }
 
+// ieeeSetMaxrate is the payload of DCB_CMD_IEEE_SET of rate limits on
+// ifname, built by hand: DCB_ATTR_IEEE (nested) holding
+// DCB_ATTR_IEEE_MAXRATE (7), struct ieee_maxrate's eight u64 kbit/s in
+// host byte order.
+func ieeeSetMaxrate(ifname string, kbps [8]uint64) []byte {
+	attr := kerneltest.AppendAttr
+	var m []byte
+	for _, v := range kbps {
+		m = binary.NativeEndian.AppendUint64(m, v)
+	}
+	b := attr([]byte{syscall.AF_UNSPEC, dcbnl.DCB_CMD_IEEE_SET, 0, 0}, 1, append([]byte(ifname), 0))
+	return attr(b, 13|0x8000, attr(nil, 7, m))
+}
+
+// sdcbx is the payload of DCB_CMD_SDCBX of mode m on ifname, by hand:
+// DCB_ATTR_DCBX (14), a u8.
+func sdcbx(ifname string, m uint8) []byte {
+	attr := kerneltest.AppendAttr
+	b := attr([]byte{syscall.AF_UNSPEC, dcbnl.DCB_CMD_SDCBX, 0, 0}, 1, append([]byte(ifname), 0))
+	return attr(b, 14, []byte{m})
+}
+
 // TestApplyQoS writes QoS changes through a real dcbnl.Client to the fake
 // driver over netlink (nltest) and rdma_cm's configfs in a temporary
 // tree: the requests in order (the trust table's byte for byte), the
@@ -48,6 +71,17 @@ func TestApplyQoS(t *testing.T) {
 	lld := dcbnl.ModeLLDManaged | dcbnl.ModeIEEE
 	delay := uint16(7)
 	dscp26 := dcbnl.App{Selector: 5, Priority: 3, Protocol: 26}
+	both := dcbnl.ModeHost | dcbnl.ModeIEEE | dcbnl.ModeCEE
+	rates := func(f *kerneltest.Fake) { f.State.MaxRate = &[8]uint64{0: 1_000_000} }
+	lldMode := qos.DCBXMode{Agent: qos.DCBXLLDManaged}
+	hostMode := qos.DCBXMode{Agent: qos.DCBXHost}
+	cee := qos.DCBXMode{Agent: qos.DCBXHost, Version: "cee"}
+	mlx5 := func(m dcbnl.Mode) uint8 { // en_dcbnl.c mlx5e_dcbnl_setdcbx
+		if m&dcbnl.ModeLLDManaged != 0 || m != 0 && !m.Host() {
+			return 1
+		}
+		return 0
+	}
 	for _, tt := range []struct {
 		name     string
 		setup    func(f *kerneltest.Fake)
@@ -122,6 +156,85 @@ func TestApplyQoS(t *testing.T) {
 			[]string{"IEEE_GET"}, "the NIC firmware runs DCBX", "", nil},
 		{"nothing differs: nothing written", func(f *kerneltest.Fake) { f.State.App = []dcbnl.App{dscp26} },
 			qos.Change{DSCP: []qos.DSCPPriority{{DSCP: 26, Priority: 3}}}, []string{"IEEE_GET"}, "", "", nil},
+		{"maxrate TC1 and TC3, TC0's kept", rates, qos.Change{MaxRate: []qos.TCRate{{TC: 1, Kbps: 10_000_000}, {TC: 3, Kbps: 25_000_000}}},
+			[]string{"IEEE_GET", "IEEE_SET", "IEEE_GET"}, "", "",
+			func(t *testing.T, f *kerneltest.Fake, res qos.WriteResult, reqs []kerneltest.Request) {
+				want := [8]uint64{1_000_000, 10_000_000, 0, 25_000_000}
+				if b := ieeeSetMaxrate("mlx0", want); !bytes.Equal(reqs[1].Data, b) {
+					t.Errorf("IEEE_SET:\n got % x\nwant % x", reqs[1].Data, b)
+				}
+				if res.After.MaxRateKbps == nil || *res.After.MaxRateKbps != want {
+					t.Errorf("after %v, want %v", res.After.MaxRateKbps, want)
+				}
+				undo, notes := res.Undo(qos.Change{MaxRate: []qos.TCRate{{TC: 1, Kbps: 10_000_000}, {TC: 3, Kbps: 25_000_000}}})
+				if diff := cmp.Diff(qos.Change{MaxRate: []qos.TCRate{{TC: 1}, {TC: 3}}}, undo); diff != "" || len(notes) != 0 {
+					t.Errorf("undo (-want +got):\n%s%v", diff, notes)
+				}
+				if diff := cmp.Diff([]string{"--maxrate", "1:0,3:0"}, undo.Args()); diff != "" {
+					t.Errorf("undo args (-want +got):\n%s", diff)
+				}
+			}},
+		{"maxrate: no ieee_getmaxrate, refused", nil, qos.Change{MaxRate: []qos.TCRate{{TC: 1, Kbps: 10_000_000}}},
+			[]string{"IEEE_GET"}, "the driver reports no rate limits", "", nil},
+		{"maxrate unchanged: nothing written", rates, qos.Change{MaxRate: []qos.TCRate{{TC: 0, Kbps: 1_000_000}}},
+			[]string{"IEEE_GET"}, "", "", nil},
+		{"maxrate rounded by the driver: read back differs", func(f *kerneltest.Fake) { rates(f); f.Ignore["MAXRATE"] = true },
+			qos.Change{MaxRate: []qos.TCRate{{TC: 2, Kbps: 150_000}}}, []string{"IEEE_GET", "IEEE_SET", "IEEE_GET"},
+			"TC2 rate limit unlimited, want 150 Mbit/s", "", nil},
+		{"maxrate refused by the driver (EINVAL)", func(f *kerneltest.Fake) { rates(f); f.SetErr["MAXRATE"] = syscall.EINVAL },
+			qos.Change{MaxRate: []qos.TCRate{{TC: 2, Kbps: 300_000_000}}}, []string{"IEEE_GET", "IEEE_SET", "IEEE_GET"},
+			"rate limits: ", "", nil},
+		{"DCBX host → lld-managed: LLD_MANAGED with the version in force", nil, qos.Change{DCBXMode: &lldMode},
+			[]string{"IEEE_GET", "SDCBX", "IEEE_GET"}, "", "",
+			func(t *testing.T, f *kerneltest.Fake, res qos.WriteResult, reqs []kerneltest.Request) {
+				if b := sdcbx("mlx0", 0x0a); !bytes.Equal(reqs[1].Data, b) {
+					t.Errorf("SDCBX:\n got % x\nwant % x", reqs[1].Data, b)
+				}
+				if res.After.DCBX == nil || *res.After.DCBX != 0x0a || res.After.DCBXWords != "firmware-managed (LLD_MANAGED), IEEE" {
+					t.Errorf("after %v %q", res.After.DCBX, res.After.DCBXWords)
+				}
+				undo, notes := res.Undo(qos.Change{DCBXMode: &lldMode})
+				if diff := cmp.Diff(qos.Change{DCBXMode: &qos.DCBXMode{Agent: qos.DCBXHost, Version: "ieee"}}, undo); diff != "" || len(notes) != 0 {
+					t.Errorf("undo (-want +got):\n%s%v", diff, notes)
+				}
+			}},
+		{"DCBX host of both versions → lld-managed: IEEE, the undo says why", func(f *kerneltest.Fake) { f.Mode = &both }, qos.Change{DCBXMode: &lldMode},
+			[]string{"IEEE_GET", "SDCBX", "IEEE_GET"}, "", "",
+			func(t *testing.T, f *kerneltest.Fake, res qos.WriteResult, _ []kerneltest.Request) {
+				if *f.Mode != dcbnl.ModeLLDManaged|dcbnl.ModeIEEE {
+					t.Errorf("the driver's mode %v", *f.Mode)
+				}
+				undo, notes := res.Undo(qos.Change{DCBXMode: &lldMode})
+				if diff := cmp.Diff(qos.Change{DCBXMode: &hostMode}, undo); diff != "" || len(notes) != 1 || !strings.Contains(notes[0], "named IEEE and CEE") {
+					t.Errorf("undo (-want +got):\n%s%v", diff, notes)
+				}
+			}},
+		{"DCBX lld-managed → host,cee, alone on a firmware-managed NIC", func(f *kerneltest.Fake) { f.Mode = &lld }, qos.Change{DCBXMode: &cee},
+			[]string{"IEEE_GET", "SDCBX", "IEEE_GET"}, "", "",
+			func(t *testing.T, f *kerneltest.Fake, res qos.WriteResult, _ []kerneltest.Request) {
+				if *f.Mode != dcbnl.ModeHost|dcbnl.ModeCEE {
+					t.Errorf("the driver's mode %v", *f.Mode)
+				}
+			}},
+		{"firmware-managed: DCBX to the host first, then the rate limits", func(f *kerneltest.Fake) { f.Mode = &lld; rates(f) },
+			qos.Change{DCBXMode: &hostMode, MaxRate: []qos.TCRate{{TC: 1, Kbps: 5_000_000}}},
+			[]string{"IEEE_GET", "SDCBX", "IEEE_SET", "IEEE_GET"}, "", "", nil},
+		{"firmware-managed: rate limits without DCBX to the host, refused", func(f *kerneltest.Fake) { f.Mode = &lld; rates(f) },
+			qos.Change{MaxRate: []qos.TCRate{{TC: 1, Kbps: 5_000_000}}}, []string{"IEEE_GET"}, "the NIC firmware runs DCBX", "", nil},
+		{"DCBX already host: nothing written", nil, qos.Change{DCBXMode: &hostMode}, []string{"IEEE_GET"}, "", "", nil},
+		{"DCBX lld-managed on mlx5: LLD_MANAGED refused, 0 taken", func(f *kerneltest.Fake) { f.DCBXStatus = mlx5 }, qos.Change{DCBXMode: &lldMode},
+			[]string{"IEEE_GET", "SDCBX", "SDCBX", "IEEE_GET"}, "", "took 0, which mlx5 reads as",
+			func(t *testing.T, f *kerneltest.Fake, res qos.WriteResult, reqs []kerneltest.Request) {
+				if b := sdcbx("mlx0", 0); !bytes.Equal(reqs[2].Data, b) {
+					t.Errorf("second SDCBX:\n got % x\nwant % x", reqs[2].Data, b)
+				}
+			}},
+		{"DCBX lld-managed refused by the driver (ixgbe)", func(f *kerneltest.Fake) {
+			f.DCBXStatus = func(m dcbnl.Mode) uint8 { return map[bool]uint8{true: 0, false: 1}[m.Host() && !m.LLDManaged()] }
+		}, qos.Change{DCBXMode: &lldMode},
+			[]string{"IEEE_GET", "SDCBX", "SDCBX", "IEEE_GET"}, "no firmware agent takes DCBX here", "", nil},
+		{"DCBX: no getdcbx, refused", func(f *kerneltest.Fake) { f.Mode = nil }, qos.Change{DCBXMode: &hostMode},
+			[]string{"IEEE_GET", "GDCBX", "IEEE_GET"}, "the driver reports no DCBX mode", "", nil}, // the second IEEE_GET tells a missing getdcbx from no DCB (dcbnl explainNotSupported)
 		{"rdma_cm default ToS 0 → 106", nil, qos.Change{RoCEToS: []qos.RoCEToSChange{{Device: "mlx5_0", Port: 1, ToS: 106}}},
 			nil, "", "",
 			func(t *testing.T, f *kerneltest.Fake, res qos.WriteResult, _ []kerneltest.Request) {
@@ -149,7 +262,7 @@ func TestApplyQoS(t *testing.T) {
 				t.Fatal(err)
 			}
 			var reqs []kerneltest.Request
-			res := ApplyQoS(f.NetlinkLog(t, &reqs), rdma.DirWriter(root), "mlx0", tt.change)
+			res := ApplyQoS(f.NetlinkLog(t, &reqs), rdma.DirWriter(root), nil, "mlx0", tt.change)
 			var names []string
 			for _, r := range reqs {
 				names = append(names, r.Cmd)

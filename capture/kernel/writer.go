@@ -3,10 +3,12 @@
 package kernel
 
 import (
+	"fmt"
 	"sync"
 	"time"
 
 	"github.com/dcbtop/dcbtop/capture/rdma"
+	"github.com/dcbtop/dcbtop/capture/tunable"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/dcb"
 	"github.com/dcbtop/dcbtop/engine/qos"
@@ -23,6 +25,7 @@ import (
 type Writer struct {
 	dial     func() (Client, func(), error)
 	configfs rdma.WriteFS
+	tunables func() (Tunables, func(), error)
 
 	mu    sync.Mutex
 	locks map[string]*sync.Mutex
@@ -35,7 +38,24 @@ func NewWriter(dial func() (Client, func(), error), configfs rdma.WriteFS) *Writ
 	if configfs == nil {
 		configfs = rdma.DirWriter("/sys")
 	}
-	return &Writer{dial: dial, configfs: configfs, locks: map[string]*sync.Mutex{}}
+	return &Writer{dial: dial, configfs: configfs, tunables: openTunables, locks: map[string]*sync.Mutex{}}
+}
+
+// openTunables opens the system's ethtool tunables (capture/tunable).
+func openTunables() (Tunables, func(), error) {
+	c, err := tunable.Open()
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, c.Close, nil
+}
+
+// SetTunables makes w open the driver's tunables (the PFC storm
+// prevention timeout) with open instead of the system's: the seam tests
+// replace. It returns w.
+func (w *Writer) SetTunables(open func() (Tunables, func(), error)) *Writer {
+	w.tunables = open
+	return w
 }
 
 // A DialError says DCB netlink could not be opened: nothing was read or
@@ -79,11 +99,24 @@ func (w *Writer) Apply(ifname string, p *dcb.Params, willing *bool) (res engine.
 	return res, err
 }
 
-// ApplyQoS writes the host QoS change ch on ifname through DCB netlink
-// and rdma_cm's configfs (the package's ApplyQoS: read back). The error
-// is a *DialError: nothing happened.
+// ApplyQoS writes the host QoS change ch on ifname through DCB netlink,
+// the ethtool tunables (opened for a storm timeout only) and rdma_cm's
+// configfs (the package's ApplyQoS: read back). The error is a
+// *DialError: nothing happened.
 func (w *Writer) ApplyQoS(ifname string, ch qos.Change) (res qos.WriteResult, err error) {
-	err = w.with(ifname, func(c Client) { res = ApplyQoS(c, w.configfs, ifname, ch) })
+	err = w.with(ifname, func(c Client) {
+		var tun Tunables
+		if ch.PFCStormTimeout != nil {
+			t, closeT, terr := w.tunables()
+			if terr != nil {
+				res = qos.WriteResult{Interface: ifname, Err: fmt.Errorf("pfc storm timeout: open the ethtool ioctl's socket: %w", terr)}
+				return
+			}
+			defer closeT()
+			tun = t
+		}
+		res = ApplyQoS(c, w.configfs, tun, ifname, ch)
+	})
 	return res, err
 }
 

@@ -230,7 +230,7 @@ func TestScreenCapabilities(t *testing.T) {
 			t.Fatalf("fixture: %s has local source %q, want %q", in.Name, in.LocalSource, want)
 		}
 	}
-	fwWhy := "the NIC firmware runs DCBX (LLD_MANAGED): hand DCBX to the host first (ice: ethtool --set-priv-flags fw fw-lldp-agent off; i40e: ethtool --set-priv-flags fw disable-fw-lldp on)"
+	fwWhy := "the NIC firmware runs DCBX (LLD_MANAGED): hand DCBX to the host first (ice: ethtool --set-priv-flags fw fw-lldp-agent off; i40e: ethtool --set-priv-flags fw disable-fw-lldp on; mlx5: dcbtop apply -i fw --dcbx-mode host)"
 	otherWhy := func(who string) string {
 		return who + " transmits LLDP here and owns what this host advertises: dcbtop will not run a second agent beside it (the switch would see two peers). " +
 			"Change the parameters in that agent (lldptool, lldpcli), or stop it and press a to run dcbtop's agent"

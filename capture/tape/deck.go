@@ -26,6 +26,12 @@ type Deck struct {
 	nl   map[nlKey][]answer // replies, first asked first served
 	open map[nlKey][]answer // the open round's: asked again later (a family resolved lazily)
 	eth  map[ethKey]Ethtool
+	tun  map[tunKey]Tunable
+}
+
+type tunKey struct {
+	ifname string
+	id     uint32
 }
 
 type nlKey struct {
@@ -47,7 +53,7 @@ type ethKey struct {
 
 // NewDeck returns a Deck holding nothing.
 func NewDeck() *Deck {
-	return &Deck{fs: hostfs.NewReplay(), nl: map[nlKey][]answer{}, open: map[nlKey][]answer{}, eth: map[ethKey]Ethtool{}}
+	return &Deck{fs: hostfs.NewReplay(), nl: map[nlKey][]answer{}, open: map[nlKey][]answer{}, eth: map[ethKey]Ethtool{}, tun: map[tunKey]Tunable{}}
 }
 
 // Load replaces what the Deck answers with the inputs in recs (a round's),
@@ -59,12 +65,15 @@ func (d *Deck) Load(recs []Record, open bool) {
 	defer d.mu.Unlock()
 	clear(d.nl)
 	clear(d.eth)
+	clear(d.tun)
 	for _, r := range recs {
 		switch r := r.(type) {
 		case File:
 			d.fs.Add(r.Op)
 		case Ethtool:
 			d.eth[ethKey{r.Ifname, r.Op}] = r
+		case Tunable:
+			d.tun[tunKey{r.Ifname, r.ID}] = r
 		case Netlink:
 			k := key(r.Proto, r.Request)
 			reply := answerOf(r)
@@ -177,6 +186,19 @@ func (e deckEthtool) get(ifname string, op EthtoolOp) (Ethtool, error) {
 		return Ethtool{}, fmt.Errorf("ethtool %s: %w", ifname, ErrNotRecorded)
 	}
 	return r, r.Err
+}
+
+// PFCStormTimeout answers as the recorded ETHTOOL_GTUNABLE of the PFC
+// storm prevention timeout did (ErrNotRecorded in a recording of before
+// it was read).
+func (e deckEthtool) PFCStormTimeout(ifname string) (uint16, error) {
+	e.d.mu.Lock()
+	r, ok := e.d.tun[tunKey{ifname, TunablePFCPreventionTout}]
+	e.d.mu.Unlock()
+	if !ok {
+		return 0, fmt.Errorf("ethtool tunable %s: %w", ifname, ErrNotRecorded)
+	}
+	return uint16(r.Value), r.Err
 }
 
 func (e deckEthtool) DriverName(ifname string) (string, error) {

@@ -117,6 +117,32 @@ func DecodeHost(b []byte) (Record, error) {
 			d.fail("ethtool operation %d on %q", r.Op, r.Ifname)
 		}
 		rec = r
+	case KindTunable:
+		var r Tunable
+		d.each(func(tag uint16, v []byte) {
+			switch tag {
+			case tagTunIfname:
+				r.Ifname = d.str(v)
+			case tagTunID:
+				if len(v) != 4 {
+					d.fail("tunable ID of %d bytes", len(v))
+					return
+				}
+				r.ID = binary.LittleEndian.Uint32(v)
+			case tagTunValue:
+				if len(v) != 8 {
+					d.fail("tunable value of %d bytes", len(v))
+					return
+				}
+				r.Value = binary.LittleEndian.Uint64(v)
+			case tagTunErr:
+				r.Err = d.error(v, r.Ifname)
+			}
+		})
+		if d.err == nil && r.Ifname == "" {
+			d.fail("tunable %d of no interface", r.ID)
+		}
+		rec = r
 	case KindObserved:
 		var r Observed
 		d.each(func(tag uint16, v []byte) {
@@ -351,13 +377,14 @@ func NumericPrefix(k Kind, tag uint16, v []byte) int {
 		k == KindEthtool && tag == tagEthOp,
 		k == KindObserved && tag == tagNetAdmin,
 		k == KindLink && (tag == tagLinkIndex || tag == tagLinkFlags),
-		k == KindLocal && (tag == tagLocalSource || tag == tagLocalFlags || tag == tagLocalParams):
+		k == KindLocal && (tag == tagLocalSource || tag == tagLocalFlags || tag == tagLocalParams),
+		k == KindTunable && (tag == tagTunID || tag == tagTunValue):
 		return len(v)
 	case k == KindEthtool && tag == tagStat: // u64 value, then the name
 		return min(len(v), 8)
 	case k == KindObserved && tag == tagAgent: // u32 PID, transmits, then the name
 		return min(len(v), 5)
-	case k == KindFile && tag == tagErr, k == KindEthtool && tag == tagEthErr:
+	case k == KindFile && tag == tagErr, k == KindEthtool && tag == tagEthErr, k == KindTunable && tag == tagTunErr:
 		// The class, then for an errno the u32 and the operation's name,
 		// for a message the text.
 		if len(v) > 0 && v[0] == errErrno {

@@ -57,6 +57,13 @@ func AppendHost(b []byte, r Record) []byte {
 			b = field(b, tagStat, append(binary.LittleEndian.AppendUint64(nil, s.Value), s.Name...))
 		}
 		b = errField(b, tagEthErr, r.Err)
+	case Tunable:
+		b = field(b, tagTunIfname, []byte(r.Ifname))
+		b = field(b, tagTunID, binary.LittleEndian.AppendUint32(nil, r.ID))
+		if r.Err == nil {
+			b = field(b, tagTunValue, binary.LittleEndian.AppendUint64(nil, r.Value))
+		}
+		b = errField(b, tagTunErr, r.Err)
 	case Observed:
 		if r.NetAdmin {
 			b = field(b, tagNetAdmin, []byte{1})

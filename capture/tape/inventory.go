@@ -117,7 +117,7 @@ func (inv *Inventory) count(it Item) {
 			inv.Netlink++
 		case File:
 			inv.Files++
-		case Ethtool:
+		case Ethtool, Tunable:
 			inv.Ethtool++
 		}
 	}

@@ -51,6 +51,8 @@ const (
 	// parameters from outside the host's other inputs: a dcbtop agent of
 	// another process, through its control socket.
 	KindLocal Kind = 9
+	// KindTunable is an answer of the ETHTOOL_GTUNABLE ioctl.
+	KindTunable Kind = 10
 )
 
 // A Round is what a round of reads is for.
@@ -114,6 +116,24 @@ type Ethtool struct {
 	Stats  []Stat // in the driver's order
 	Err    error
 }
+
+// Tunable is one answer of the ETHTOOL_GTUNABLE ioctl (KindTunable): a
+// driver tunable of Ifname (ID, include/uapi/linux/ethtool.h enum
+// tunable_id: 3 ETHTOOL_PFC_PREVENTION_TOUT) and its value, or the error
+// the ioctl got (EOPNOTSUPP where the driver has no such tunable).
+type Tunable struct {
+	Ifname string
+	ID     uint32
+	Value  uint64
+	Err    error
+}
+
+// TunablePFCPreventionTout is ETHTOOL_PFC_PREVENTION_TOUT, the tunable ID
+// of the PFC storm prevention timeout.
+const TunablePFCPreventionTout = 3
+
+// Kind is KindTunable.
+func (Tunable) Kind() Kind { return KindTunable }
 
 // A Stat is one driver statistic.
 type Stat struct {
@@ -249,6 +269,11 @@ const (
 	tagLocalSource = 2
 	tagLocalFlags  = 3 // 1 willing, 2 withdrawn
 	tagLocalParams = 4 // PARAMS JSON; absent for none
+
+	tagTunIfname = 1
+	tagTunID     = 2 // u32
+	tagTunValue  = 3 // u64
+	tagTunErr    = 4
 )
 
 // Error classes of a recorded error (the first byte of an error field).

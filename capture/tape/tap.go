@@ -3,6 +3,7 @@
 package tape
 
 import (
+	"errors"
 	"slices"
 	"sync"
 
@@ -87,6 +88,25 @@ func (t *Tap) Ethtool(e EthtoolReader) EthtoolReader {
 type recEthtool struct {
 	e EthtoolReader
 	t *Tap
+}
+
+// A stormTimeoutReader reads the driver's PFC storm prevention timeout
+// (counters.StormTimeoutReader).
+type stormTimeoutReader interface {
+	PFCStormTimeout(ifname string) (uint16, error)
+}
+
+// PFCStormTimeout reads the timeout where the Ethtool it records reads
+// one (the system's), and records its answer; an Ethtool that reads none
+// (a recorded ethtool -S) answers errors.ErrUnsupported, not recorded.
+func (r recEthtool) PFCStormTimeout(ifname string) (uint16, error) {
+	t, ok := r.e.(stormTimeoutReader)
+	if !ok {
+		return 0, errors.ErrUnsupported
+	}
+	v, err := t.PFCStormTimeout(ifname)
+	r.t.Add(Tunable{Ifname: ifname, ID: TunablePFCPreventionTout, Value: uint64(v), Err: err})
+	return v, err
 }
 
 func (r recEthtool) DriverName(ifname string) (string, error) {

@@ -29,6 +29,8 @@ var records = []Record{
 	File{Op: hostfs.Op{Kind: hostfs.OpReadFile, Name: "kernel/debug/x", Err: hostfs.ErrIsDir}},
 	Ethtool{Ifname: "eth0", Op: EthtoolStats, Stats: []Stat{{"rx_prio3_pause", 7}, {"tx_prio3_pause", 9}}},
 	Ethtool{Ifname: "eth0", Op: EthtoolDriver, Err: syscall.EOPNOTSUPP},
+	Tunable{Ifname: "eth0", ID: TunablePFCPreventionTout, Value: 100},
+	Tunable{Ifname: "eth1", ID: TunablePFCPreventionTout, Err: syscall.EOPNOTSUPP},
 	End{},
 	Observed{NetAdmin: true, Agents: []Agent{{Name: "lldpd", PID: 42, Transmits: true}}},
 	Link{Name: "eth0", Index: 2, MAC: [6]byte{2, 0, 0, 0, 0, 1}, Up: true},
@@ -75,12 +77,13 @@ func TestHostForwardAndBad(t *testing.T) {
 		t.Errorf("unknown kind: %v", err)
 	}
 	for name, bad := range map[string][]byte{
-		"short":                       []byte("DCB"),
-		"magic":                       append([]byte("XXXX"), b[4:]...),
-		"cut field":                   b[:len(b)-3],
-		"empty link":                  AppendHost(nil, Link{}),
-		"local without its interface": AppendHost(nil, Local{Source: "agent"}),
-		"local without its source":    AppendHost(nil, Local{Ifname: "eth0"}),
+		"short":                         []byte("DCB"),
+		"magic":                         append([]byte("XXXX"), b[4:]...),
+		"cut field":                     b[:len(b)-3],
+		"empty link":                    AppendHost(nil, Link{}),
+		"local without its interface":   AppendHost(nil, Local{Source: "agent"}),
+		"local without its source":      AppendHost(nil, Local{Ifname: "eth0"}),
+		"tunable without its interface": AppendHost(nil, Tunable{ID: TunablePFCPreventionTout}),
 	} {
 		if _, err := DecodeHost(bad); !errors.Is(err, ErrMalformed) {
 			t.Errorf("%s: %v, want ErrMalformed", name, err)

@@ -33,7 +33,9 @@ import (
 // applyUsage is dcbtop apply --help.
 const applyUsage = `usage: dcbtop apply -i IFACE [PARAMS-FILE | -] [--willing on|off]
        dcbtop apply -i IFACE [--dry-run] [--trust LIST] [--dscp D=P,...]
-                    [--dscp-delete D,...] [--pfc-delay N] [--buffer B] [--roce-tos DEV/PORT=TOS]
+                    [--dscp-delete D,...] [--pfc-delay N] [--buffer B]
+                    [--maxrate TC:RATE,...] [--dcbx-mode MODE] [--pfc-storm-timeout MS]
+                    [--roce-tos DEV/PORT=TOS]
        dcbtop apply -i IFACE --forget
 
 Sets the local DCB parameters the file gives (ets, ets_reco, pfc, app; a
@@ -66,6 +68,17 @@ command that undoes it is printed:
   --buffer B        the receive buffer split: 8 priority→buffer numbers,
                     a colon, the buffers' sizes in bytes
                     (0,0,0,1,0,0,0,0:131072,131072)
+  --maxrate TC:RATE,...  per-TC transmit rate limits, as dcb maxrate's
+                    tc-maxrate (3:25gbit,0:10gbit; all:RATE; 0 no limit;
+                    kbit, mbit, gbit, tbit: bits per second), written as
+                    struct ieee_maxrate's kbit/s; the other TCs' kept
+  --dcbx-mode MODE  who runs DCBX on the NIC: host (an agent on this host:
+                    lldpad, dcbtop --agent) or lld-managed (the NIC
+                    firmware), optionally ,ieee or ,cee (one version;
+                    without it the one in force, else IEEE)
+  --pfc-storm-timeout MS  the PFC storm guard's timeout in ms, off or
+                    auto: the ethtool tunable pfc-prevention-tout, where
+                    the driver has it (mlx5: 80-8000 ms)
   --roce-tos DEV/PORT=TOS  the ToS rdma_cm stamps on new connections of
                     an RDMA port (configfs; mkdir rdma_cm/DEV when needed):
                     106 is DSCP 26, ECT(0)
@@ -75,6 +88,8 @@ A file whose one member is "qos" gives the same fields:
   {"qos": {"trust": ["dscp", "pcp"], "dscp": [{"dscp": 26, "priority": 3}],
            "dscp_delete": [46], "pfc_delay": 7,
            "buffer": {"prio_buffer": [0,0,0,1,0,0,0,0], "size_bytes": [131072,131072,0,0,0,0,0,0]},
+           "maxrate": [{"tc": 3, "kbps": 25000000}], "dcbx_mode": "host",
+           "pfc_storm_timeout_ms": 100,
            "roce_tos": [{"device": "mlx5_0", "port": 1, "tos": 106}]}}
 
 The file is checked whole before anything is sent: unknown fields, arrays
@@ -87,6 +102,8 @@ Examples:
   echo '{"pfc": {"willing": true, "cap": 8, "enabled": [3]}}' | sudo dcbtop apply -i eth0 -
   sudo dcbtop apply -i eth0 --dry-run --trust dscp,pcp --dscp 26=3
   sudo dcbtop apply -i eth0 --roce-tos mlx5_0/1=106
+  sudo dcbtop apply -i eth0 --maxrate 3:25gbit
+  sudo dcbtop apply -i eth0 --dcbx-mode host
 
 Exit status: 0 applied (or nothing to change), 1 not applied, 2 bad usage,
 130 interrupted while waiting for input.
@@ -115,6 +132,9 @@ func applyFlags(o *applyOptions, ifaces *[]string) *flag.FlagSet {
 	fs.Var(dscpDeleteValue{&o.qos}, "dscp-delete", "DSCP,...")
 	fs.Var(pfcDelayValue{&o.qos}, "pfc-delay", "PFC delay")
 	fs.Var(bufferValue{&o.qos}, "buffer", "buffer split")
+	fs.Var(maxRateValue{&o.qos}, "maxrate", "TC:RATE,...")
+	fs.Var(dcbxModeValue{&o.qos}, "dcbx-mode", "host|lld-managed")
+	fs.Var(stormTimeoutValue{&o.qos}, "pfc-storm-timeout", "MS|off|auto")
 	fs.Var(roceToSValue{&o.qos}, "roce-tos", "DEV/PORT=TOS")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "preview only")
 	fs.BoolVar(&o.forget, "forget", false, "drop the kept parameters")
@@ -152,7 +172,7 @@ func parseApply(args []string) (*applyOptions, error) {
 	case !o.qos.Empty() && (len(files) > 0 || o.willing != nil):
 		return nil, errQoSWithAgentParams
 	case o.dryRun && o.qos.Empty() && len(files) == 0:
-		return nil, errors.New("--dry-run previews the QoS fields (--trust, --dscp, --dscp-delete, --pfc-delay, --buffer, --roce-tos, or a file's qos): give one")
+		return nil, errors.New("--dry-run previews the QoS fields (" + qosFlagList + ", or a file's qos): give one")
 	case len(files) == 0 && o.willing == nil && o.qos.Empty():
 		return nil, errors.New("give a PARAMS FILE (- for stdin), --willing on|off, or both")
 	}
@@ -177,7 +197,8 @@ func runApply(ctx context.Context, args []string, env Env) int {
 // waiting for input), then checked as a whole (dcb.Params.Errors)
 // before anything is sent anywhere. A file whose one member is "qos" is
 // the host QoS fields instead (qos.Change's JSON: trust, dscp,
-// dscp_delete, pfc_delay, buffer, roce_tos), read as strictly.
+// dscp_delete, pfc_delay, buffer, maxrate, dcbx_mode,
+// pfc_storm_timeout_ms, roce_tos), read as strictly.
 func readParamsFile(ctx context.Context, name string, env Env) (*dcb.Params, *qos.Change, error) {
 	open := func() (io.ReadCloser, error) { return os.Open(name) }
 	if name == "-" {
@@ -233,7 +254,7 @@ func qosFile(b []byte) (q *qos.Change, ok bool, err error) {
 		return nil, true, err
 	}
 	if q.Empty() {
-		return nil, true, errors.New("qos changes nothing (give trust, dscp, dscp_delete, pfc_delay, buffer or roce_tos)")
+		return nil, true, errors.New("qos changes nothing (give trust, dscp, dscp_delete, pfc_delay, buffer, maxrate, dcbx_mode, pfc_storm_timeout_ms or roce_tos)")
 	}
 	return q, true, nil
 }

@@ -417,6 +417,17 @@ func TestApplyQoS(t *testing.T) {
 	if want := "roce tos: mlx5_9 port 1 is not an RDMA port of ens3f0np0"; code != 1 || !strings.Contains(errOut, want) {
 		t.Errorf("an unknown RDMA port: exit %d, stderr %q; want %q", code, errOut, want)
 	}
+	// A veth has no rate limits, DCBX mode or storm timeout: each is
+	// refused in one line before anything is sent.
+	for _, tt := range []struct{ flag, value, want string }{
+		{"--maxrate", "3:25gbit", "dcbtop: ens3f0np0: not applied: maxrate: the driver reports no rate limits (DCB_ATTR_IEEE_MAXRATE: no ieee_getmaxrate): they cannot be set here\n"},
+		{"--dcbx-mode", "host", "dcbtop: ens3f0np0: not applied: dcbx mode: the driver reports no DCBX mode (no getdcbx: DCB_CMD_GDCBX answers EOPNOTSUPP): it cannot be set here\n"},
+		{"--pfc-storm-timeout", "100", "dcbtop: ens3f0np0: not applied: pfc storm timeout: the driver has no PFC storm prevention timeout (no ethtool tunable pfc-prevention-tout, ETHTOOL_PFC_PREVENTION_TOUT): it cannot be set here\n"},
+	} {
+		if code, out, errOut := run(tt.flag, tt.value); code != 1 || out != "" || errOut != tt.want {
+			t.Errorf("%s %s on a veth: exit %d, stdout %q, stderr %q; want 1 and %q", tt.flag, tt.value, code, out, errOut, tt.want)
+		}
+	}
 }
 
 // A live run reports the interface's MTU and the VLAN interfaces on it

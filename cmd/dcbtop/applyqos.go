@@ -3,7 +3,8 @@
 package main
 
 // dcbtop apply's host QoS fields (--trust, --dscp, --dscp-delete,
-// --pfc-delay, --buffer, --roce-tos): checked and previewed against the
+// --pfc-delay, --buffer, --maxrate, --dcbx-mode, --pfc-storm-timeout,
+// --roce-tos): checked and previewed against the
 // interface as it is now (qos.PreviewOf: the RoCE path, the
 // diagnostics and dcbtop check judged again), then written through DCB
 // netlink and configfs and read back (kernel.ApplyQoS), with the command
@@ -113,6 +114,48 @@ func (v bufferValue) Set(s string) error {
 	return nil
 }
 
+// maxRateValue is --maxrate: TC:RATE pairs (qos.ParseMaxRate), each
+// replacing its TC's rate limit.
+type maxRateValue struct{ c *qos.Change }
+
+func (v maxRateValue) String() string { return "" }
+func (v maxRateValue) Set(s string) error {
+	rates, err := qos.ParseMaxRate(s)
+	if err != nil {
+		return err
+	}
+	v.c.MaxRate = append(v.c.MaxRate, rates...)
+	return nil
+}
+
+// dcbxModeValue is --dcbx-mode: host or lld-managed, optionally with
+// ,ieee or ,cee (qos.ParseDCBXMode).
+type dcbxModeValue struct{ c *qos.Change }
+
+func (v dcbxModeValue) String() string { return "" }
+func (v dcbxModeValue) Set(s string) error {
+	m, err := qos.ParseDCBXMode(s)
+	if err != nil {
+		return err
+	}
+	v.c.DCBXMode = &m
+	return nil
+}
+
+// stormTimeoutValue is --pfc-storm-timeout: ms, off or auto
+// (qos.ParseStormTimeout).
+type stormTimeoutValue struct{ c *qos.Change }
+
+func (v stormTimeoutValue) String() string { return "" }
+func (v stormTimeoutValue) Set(s string) error {
+	ms, err := qos.ParseStormTimeout(s)
+	if err != nil {
+		return err
+	}
+	v.c.PFCStormTimeout = &ms
+	return nil
+}
+
 // roceToSValue is --roce-tos: DEV/PORT=TOS.
 type roceToSValue struct{ c *qos.Change }
 
@@ -173,6 +216,9 @@ func applyQoS(o *applyOptions, env Env) error {
 	if len(o.qos.DSCP)+len(o.qos.DSCPDelete) > 0 && pv.Before.LocalSource == engine.SourceAgent {
 		return fmt.Errorf("%s: not applied: dcbtop's agent runs here and programs the APP table with what it advertises: give the DSCP entries in a PARAMS file's app (dcbtop apply -i %s FILE)", o.iface, o.iface)
 	}
+	if m := o.qos.DCBXMode; m != nil && m.Firmware() && pv.Before.LocalSource == engine.SourceAgent {
+		return fmt.Errorf("%s: not applied: dcbtop's agent runs DCBX here: stop it before handing DCBX to the NIC firmware (--dcbx-mode lld-managed)", o.iface)
+	}
 	say := func(format string, a ...any) {
 		fmt.Fprintf(env.Stdout, "%s: "+format+"\n", append([]any{o.iface}, a...)...)
 	}
@@ -217,4 +263,7 @@ func applyQoS(o *applyOptions, env Env) error {
 // errQoSWithAgentParams refuses PARAMS or --willing together with QoS
 // fields: one is DCBX (the agent's or the kernel's), the other the host's
 // classification; given alone each is previewed and undone on its own.
-var errQoSWithAgentParams = errors.New("give the QoS fields (--trust, --dscp, --dscp-delete, --pfc-delay, --buffer, --roce-tos) without a PARAMS file or --willing: apply them in two commands")
+var errQoSWithAgentParams = errors.New("give the QoS fields (" + qosFlagList + ") without a PARAMS file or --willing: apply them in two commands")
+
+// qosFlagList names the host QoS flags, for the errors that list them.
+const qosFlagList = "--trust, --dscp, --dscp-delete, --pfc-delay, --buffer, --maxrate, --dcbx-mode, --pfc-storm-timeout, --roce-tos"

@@ -179,6 +179,10 @@ type PFCCounters struct {
 	// guard firing; null where the driver has no such counter.
 	StormWarningEvents *uint64 `json:"storm_warning_events"`
 	StormErrorEvents   *uint64 `json:"storm_error_events"`
+	// StormPreventionTimeoutMs is the storm guard's timeout in ms (the
+	// ethtool tunable pfc-prevention-tout: 0 off, 65535 auto, the
+	// driver's default), null where the driver has no such tunable.
+	StormPreventionTimeoutMs *uint64 `json:"storm_prevention_timeout_ms"`
 	// Sources maps each field with a value to where it came from, with
 	// {p} standing for the priority ("rx_prio{p}_pause").
 	Sources map[string]string `json:"sources"`
@@ -401,6 +405,8 @@ func pfcCounters(s *PFCSample, prev *Sample, dt time.Duration) PFCCounters {
 	out.StormWarningEvents, out.StormErrorEvents = value(s.StormWarning), value(s.StormError)
 	source("storm_warning_events", s.StormWarning)
 	source("storm_error_events", s.StormError)
+	out.StormPreventionTimeoutMs = value(s.StormTimeout)
+	source("storm_prevention_timeout_ms", s.StormTimeout)
 	return out
 }
 

@@ -197,6 +197,13 @@ type PFCSample struct {
 	// StormWarning and StormError are the NIC's pause-storm guard events
 	// (mlx5 tx_pause_storm_warning_events / _error_events).
 	StormWarning, StormError Reading
+	// StormTimeout is the guard's timeout in ms: the ethtool tunable
+	// ETHTOOL_PFC_PREVENTION_TOUT (include/uapi/linux/ethtool.h; 0
+	// PFC_STORM_PREVENTION_DISABLE, 0xffff PFC_STORM_PREVENTION_AUTO),
+	// how long the NIC keeps pausing its peer before the guard fires
+	// (mlx5 en_ethtool.c mlx5e_get_pfc_prevention_tout), where the driver
+	// has it.
+	StormTimeout Reading
 }
 
 // A PrioPauseSample is one priority's pause counters. Durations are in

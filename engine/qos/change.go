@@ -20,8 +20,9 @@ import (
 // A Change is an operator's change of what the RoCE path judges and
 // DCBX does not carry: how the NIC classifies received traffic (its
 // trust table, its DSCP entries), its PFC delay and receive buffer split,
-// and the ToS rdma_cm stamps on new connections. Each nil field is left
-// as it is. It is checked (Errors) and previewed (Engine.PreviewQoS)
+// its per-TC transmit rate limits, who runs DCBX on it, its PFC storm
+// guard's timeout, and the ToS rdma_cm stamps on new connections. Each
+// nil field is left as it is. It is checked (Errors) and previewed (Engine.PreviewQoS)
 // before anything is written; capture/kernel writes it (ApplyQoS).
 type Change struct {
 	// Trust is the trust table to set, most trusted first: "dscp",
@@ -46,6 +47,16 @@ type Change struct {
 	// RoCEToS sets rdma_cm's default ToS of RDMA ports bound to the
 	// interface (configfs rdma_cm/DEV/ports/P/default_roce_tos).
 	RoCEToS []RoCEToSChange `json:"roce_tos"`
+	// MaxRate are per-TC transmit rate limits, each replacing its TC's
+	// (struct ieee_maxrate, kbit/s, 0 unlimited; the others are kept).
+	MaxRate []TCRate `json:"maxrate"`
+	// DCBXMode is who runs DCBX on the NIC, the host or its firmware
+	// (DCB_CMD_SDCBX).
+	DCBXMode *DCBXMode `json:"dcbx_mode"`
+	// PFCStormTimeout is the PFC storm prevention timeout in ms, the
+	// ethtool tunable ETHTOOL_PFC_PREVENTION_TOUT (0 off, 65535 auto;
+	// capture/tunable).
+	PFCStormTimeout *uint16 `json:"pfc_storm_timeout_ms"`
 }
 
 // A DSCPList is a list of DSCP values; in JSON a list of numbers (not
@@ -100,7 +111,14 @@ type RoCEToSChange struct {
 
 // Empty reports whether c changes nothing.
 func (c *Change) Empty() bool {
-	return c == nil || c.Trust == nil && c.DSCP == nil && c.DSCPDelete == nil && c.PFCDelay == nil && c.Buffer == nil && c.RoCEToS == nil
+	return c == nil || c.Trust == nil && c.DSCP == nil && c.DSCPDelete == nil && c.PFCDelay == nil && c.Buffer == nil && c.RoCEToS == nil &&
+		c.MaxRate == nil && c.DCBXMode == nil && c.PFCStormTimeout == nil
+}
+
+// DCB reports whether c changes anything DCB netlink writes (all but
+// the ToS).
+func (c *Change) DCB() bool {
+	return c.Trust != nil || len(c.DSCP) > 0 || len(c.DSCPDelete) > 0 || c.PFCDelay != nil || c.Buffer != nil || len(c.MaxRate) > 0 || c.DCBXMode != nil
 }
 
 // trustSelectors names the selectors a trust table may hold, as
@@ -115,7 +133,10 @@ var trustSelectors = map[string]bool{"ethertype": true, "tcp-port": true, "udp-p
 // priorities 0-7, each DSCP once (IEEE Std 802.1Q-2018, Table D-9); a
 // buffer for each priority below 8 (DCBX_MAX_BUFFERS, dcbnl_ieee_set),
 // sizes that fit the NIC's total, and no PFC priority on an empty buffer
-// (pfc-no-headroom); ToS values for RDMA ports the interface has; nil
+// (pfc-no-headroom); ToS values for RDMA ports the interface has; rate
+// limits only where the driver reports them (maxRateErrors); a DCBX mode
+// only where the driver reports one (it has getdcbx); a storm timeout
+// only where the driver has the tunable, within mlx5's range on mlx5; nil
 // when c can be written.
 func (c *Change) Errors(in engine.Interface) error {
 	var errs []error
@@ -176,6 +197,27 @@ func (c *Change) Errors(in engine.Interface) error {
 	}
 	if c.PFCDelay != nil && (in.Local == nil || in.Local.PFC == nil) {
 		errs = append(errs, errors.New("pfc delay: the driver reports no PFC (DCB_ATTR_IEEE_PFC) to set its delay in"))
+	}
+	var maxTCs uint8
+	if in.Local != nil && in.Local.ETS != nil {
+		maxTCs = in.Local.ETS.MaxTCs
+	}
+	errs = append(errs, maxRateErrors(c.MaxRate, q != nil && q.MaxRateKbps != nil, maxTCs)...)
+	if m := c.DCBXMode; m != nil {
+		if _, err := ParseDCBXMode(m.String()); err != nil {
+			errs = append(errs, err)
+		} else if in.DCBXMode == nil {
+			errs = append(errs, errors.New("dcbx mode: the driver reports no DCBX mode (no getdcbx: DCB_CMD_GDCBX answers EOPNOTSUPP): it cannot be set here"))
+		}
+	}
+	if t := c.PFCStormTimeout; t != nil {
+		switch {
+		case in.Counters == nil || in.Counters.PFC.StormPreventionTimeoutMs == nil:
+			errs = append(errs, errors.New("pfc storm timeout: the driver has no PFC storm prevention timeout (no ethtool tunable pfc-prevention-tout, ETHTOOL_PFC_PREVENTION_TOUT): it cannot be set here"))
+		case in.Counters.Driver != nil && *in.Counters.Driver == "mlx5_core" && *t != StormTimeoutOff && *t != StormTimeoutAuto &&
+			(*t < mlx5StormTimeoutMin || *t > mlx5StormTimeoutMax):
+			errs = append(errs, fmt.Errorf("pfc storm timeout: mlx5 takes %d-%d ms, off or auto (mlx5e_set_pfc_prevention_tout), not %d", mlx5StormTimeoutMin, mlx5StormTimeoutMax, *t))
+		}
 	}
 	ports := map[string]bool{}
 	for _, t := range c.RoCEToS {
@@ -268,6 +310,27 @@ func (c *Change) Lines(in engine.Interface) []string {
 		}
 		out = append(out, "buffers "+before+" → "+bufferWords(b))
 	}
+	for _, r := range c.MaxRate {
+		before := "unknown"
+		if q != nil && q.MaxRateKbps != nil && r.TC < 8 {
+			before = RateWords(q.MaxRateKbps[r.TC])
+		}
+		out = append(out, fmt.Sprintf("maxrate TC%d %s → %s", r.TC, before, RateWords(r.Kbps)))
+	}
+	if m := c.DCBXMode; m != nil {
+		before := "unknown"
+		if in.DCBXMode != nil {
+			before = *in.DCBXMode
+		}
+		out = append(out, "DCBX mode "+before+" → "+m.Words())
+	}
+	if t := c.PFCStormTimeout; t != nil {
+		before := "unknown"
+		if in.Counters != nil && in.Counters.PFC.StormPreventionTimeoutMs != nil {
+			before = StormTimeoutWords(uint16(*in.Counters.PFC.StormPreventionTimeoutMs))
+		}
+		out = append(out, "PFC storm prevention timeout "+before+" → "+StormTimeoutWords(*t))
+	}
 	for _, t := range c.RoCEToS {
 		before := "unknown"
 		for _, r := range in.RoCEPorts() {
@@ -313,8 +376,9 @@ type Preview struct {
 
 // PreviewOf returns what c would make of interface name of e, all else
 // as it is: the last counters sample with the NIC's trust, PFC delay,
-// buffers and rdma_cm ToS changed, the local APP table with the DSCP
-// entries (where the kernel holds it), judged again by the same rules
+// buffers, rate limits and rdma_cm ToS changed, the local APP table with
+// the DSCP entries (where the kernel holds it), the DCBX mode (who runs
+// DCBX: the firmware-dcbx diagnostic), judged again by the same rules
 // (the diagnostics, the RoCE paths: engine.Engine.PreviewPort). It
 // changes nothing. An error says why c cannot be written (Change.Errors)
 // or that the interface is unknown.
@@ -333,13 +397,16 @@ func PreviewOf(e *engine.Engine, name string, c Change) (Preview, error) {
 	if len(c.DSCP) > 0 || len(c.DSCPDelete) > 0 {
 		ch.App = c.WithDSCP
 	}
+	if m := c.DCBXMode; m != nil {
+		ch.DCBX = &engine.PortDCBX{Mode: m.Words(), FirmwareManaged: m.Firmware()}
+	}
 	after, _ := e.PreviewPort(name, ch)
 	return Preview{Before: before, After: after, Lines: c.Lines(before)}, nil
 }
 
 // applyTo changes a counters sample as c would change the facts it holds.
 func (c *Change) applyTo(s *lossless.Sample) {
-	if c.Trust != nil || c.PFCDelay != nil || c.Buffer != nil {
+	if c.Trust != nil || c.PFCDelay != nil || c.Buffer != nil || len(c.MaxRate) > 0 {
 		if s.QoS == nil {
 			s.QoS = &lossless.PortQoSSample{}
 		}
@@ -357,6 +424,23 @@ func (c *Change) applyTo(s *lossless.Sample) {
 			}
 			s.QoS.Buffer = &b
 		}
+		if len(c.MaxRate) > 0 {
+			var m [8]uint64
+			if s.QoS.MaxRateKbps != nil {
+				m = *s.QoS.MaxRateKbps
+			}
+			for _, r := range c.MaxRate {
+				if r.TC < 8 {
+					m[r.TC] = r.Kbps
+				}
+			}
+			s.QoS.MaxRateKbps = &m
+		}
+	}
+	if t := c.PFCStormTimeout; t != nil && s.PFC != nil {
+		p := *s.PFC
+		p.StormTimeout.Value = uint64(*t)
+		s.PFC = &p
 	}
 	for _, t := range c.RoCEToS {
 		for i := range s.RoCE {
@@ -370,14 +454,20 @@ func (c *Change) applyTo(s *lossless.Sample) {
 // A State is what a Change writes, as read from the NIC before or
 // after the write: its trust table (Derived: the driver has none and
 // derives trust from the APP table, as mlx5 does), the DSCP entries of
-// its APP table, its PFC delay and buffer split, and the rdma_cm default
-// ToS of the ports written (nil: unknown).
+// its APP table, its PFC delay and buffer split, its rate limits
+// (kbit/s), its DCBX mode byte (DCB_CAP_DCBX_* bits) with DCBXWords the
+// mode in words, its PFC storm prevention timeout (ms), and the rdma_cm
+// default ToS of the ports written (nil: unknown).
 type State struct {
 	Trust        []string
 	TrustDerived bool
 	DSCP         []DSCPPriority
 	PFCDelay     *uint16
 	Buffer       *lossless.PortBuffer
+	MaxRateKbps  *[8]uint64
+	DCBX         *uint8
+	DCBXWords    string
+	StormTimeout *uint16
 	RoCEToS      []RoCEToSState
 }
 
@@ -418,9 +508,10 @@ func (r *WriteResult) String() string {
 
 // Undo returns the change that restores, of what c changed, the state
 // before (r.Before): the trust table, the DSCP entries (an entry that did
-// not exist is removed), the PFC delay, the buffer split, the ToS. A part
-// whose state before is unknown (a derived trust, a ToS never set) cannot
-// be restored: notes says so, one line each.
+// not exist is removed), the PFC delay, the buffer split, the rate limits
+// of the TCs changed, the DCBX mode, the ToS. A part whose state before
+// is unknown (a derived trust, a ToS never set) cannot be restored, nor a
+// DCBX mode of both versions exactly: notes says so, one line each.
 func (r *WriteResult) Undo(c Change) (undo Change, notes []string) {
 	b := r.Before
 	if c.Trust != nil {
@@ -450,6 +541,33 @@ func (r *WriteResult) Undo(c Change) (undo Change, notes []string) {
 	if c.Buffer != nil && b.Buffer != nil {
 		x := *b.Buffer
 		undo.Buffer = &x
+	}
+	for _, r := range c.MaxRate {
+		if b.MaxRateKbps == nil || r.TC > 7 {
+			notes = append(notes, fmt.Sprintf("TC %d: the rate limit before was not known: not restored", r.TC))
+			continue
+		}
+		undo.MaxRate = append(undo.MaxRate, TCRate{TC: r.TC, Kbps: b.MaxRateKbps[r.TC]})
+	}
+	if c.DCBXMode != nil {
+		switch {
+		case b.DCBX == nil:
+			notes = append(notes, "the DCBX mode before was not known: not restored")
+		default:
+			m, both := DCBXModeOf(*b.DCBX)
+			undo.DCBXMode = &m
+			if both {
+				notes = append(notes, fmt.Sprintf("the DCBX mode before (%s) named IEEE and CEE, which drivers refuse in a write: the undo writes %s with one version", b.DCBXWords, m.Agent))
+			}
+		}
+	}
+	if c.PFCStormTimeout != nil {
+		if b.StormTimeout == nil {
+			notes = append(notes, "the PFC storm prevention timeout before was not known: not restored")
+		} else {
+			v := *b.StormTimeout
+			undo.PFCStormTimeout = &v
+		}
 	}
 	for _, t := range c.RoCEToS {
 		i := slices.IndexFunc(b.RoCEToS, func(x RoCEToSState) bool { return x.Device == t.Device && x.Port == t.Port })
@@ -488,6 +606,19 @@ func (c *Change) Args() []string {
 			sizes[i] = strconv.FormatUint(uint64(s), 10)
 		}
 		out = append(out, "--buffer", dcb.JoinNums(b.PrioBuffer[:], ",")+":"+strings.Join(sizes, ","))
+	}
+	if len(c.MaxRate) > 0 {
+		parts := make([]string, len(c.MaxRate))
+		for i, r := range c.MaxRate {
+			parts[i] = fmt.Sprintf("%d:%s", r.TC, rateArg(r.Kbps))
+		}
+		out = append(out, "--maxrate", strings.Join(parts, ","))
+	}
+	if m := c.DCBXMode; m != nil {
+		out = append(out, "--dcbx-mode", m.String())
+	}
+	if t := c.PFCStormTimeout; t != nil {
+		out = append(out, "--pfc-storm-timeout", stormTimeoutArg(*t))
 	}
 	for _, t := range c.RoCEToS {
 		out = append(out, "--roce-tos", fmt.Sprintf("%s/%d=%d", t.Device, t.Port, t.ToS))

@@ -44,7 +44,11 @@ const roceDSCP = 26
 //     7 m (the operator sets the real one with dcbtop apply --pfc-delay);
 //   - roce-tos-ecn: the same DSCP with ECT(0) (RFC 3168: DSCP<<2 | 2);
 //   - roce-tos-not-lossless: a DSCP the APP table maps to a PFC priority,
-//     with ECT(0).
+//     with ECT(0);
+//   - firmware-dcbx: DCBX to the host (--dcbx-mode host, DCB_CMD_SDCBX),
+//     except on ice and i40e, whose setdcbx refuses while their firmware
+//     agent runs (ice_dcbnl_setdcbx, i40e_dcbnl_setdcbx: their ethtool
+//     private flag hands DCBX over instead).
 //
 // A diagnostic whose fix would need facts dcbtop does not have (which
 // buffer to give a PFC priority) gets none.
@@ -65,7 +69,7 @@ func Fixes(in engine.Interface) []Fix {
 func HasFix(in *engine.Interface) bool {
 	for _, d := range in.Diagnostics {
 		switch d.Code {
-		case diag.CodeTrustMismatch, diag.CodePFCNoHeadroom, diag.CodeRoCEToSECN, diag.CodeRoCEToSNotLossless:
+		case diag.CodeTrustMismatch, diag.CodePFCNoHeadroom, diag.CodeRoCEToSECN, diag.CodeRoCEToSNotLossless, diag.CodeFirmwareDCBX:
 			if _, ok := qosFix(*in, d.Code); ok {
 				return true
 			}
@@ -162,9 +166,21 @@ func qosFix(in engine.Interface, code diag.Code) (Fix, bool) {
 		}
 		f.Why = fmt.Sprintf("DSCP %d, which the APP table maps to a PFC priority, with ECN ECT(0)", d)
 		return f, len(f.Change.RoCEToS) > 0
+	case diag.CodeFirmwareDCBX:
+		if in.DCBXMode == nil || in.Counters != nil && in.Counters.Driver != nil && firmwareFlagDrivers[*in.Counters.Driver] {
+			return f, false
+		}
+		f.Change.DCBXMode = &DCBXMode{Agent: DCBXHost}
+		f.Why = "the host runs DCBX: an agent here (dcbtop --agent, lldpad) negotiates with the switch and programs the NIC; u gives it back to the firmware"
+		return f, true
 	}
 	return f, false
 }
+
+// firmwareFlagDrivers hand DCBX from their firmware to the host by an
+// ethtool private flag, not by DCB_CMD_SDCBX, which they refuse while
+// the firmware agent runs.
+var firmwareFlagDrivers = map[string]bool{"ice": true, "i40e": true}
 
 // roceTrafficDSCP is the DSCP of the interface's RoCE traffic: rdma_cm's
 // default ToS of its first RDMA port that has one, else 26.

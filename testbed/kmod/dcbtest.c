@@ -23,6 +23,9 @@
  *    settings and statistics (get_pause_stats), and `ethtool -S` with
  *    mlx5's per-priority names (rx_prio{p}_pause, tx_prio{p}_pause,
  *    their _duration and _transition, rx/tx_prio{p}_bytes and _packets);
+ *    the PFC storm prevention timeout (get_tunable/set_tunable of
+ *    ETHTOOL_PFC_PREVENTION_TOUT, as mlx5's en_ethtool.c takes it: 0 off,
+ *    80-8000 ms, PFC_STORM_PREVENTION_AUTO written as 100 ms);
  *  - egress classification: a frame's priority is its skb priority or,
  *    for IPv4 and IPv6, the priority the kernel's APP table gives its
  *    DSCP (dcb_ieee_getapp_mask), counted in tx_prio{p}_* here and
@@ -85,6 +88,7 @@ struct dcbt_priv {
 	struct ethtool_pauseparam pause;
 	struct ethtool_pause_stats pause_stats;
 	struct prio_stats prio[NPRIO];
+	u16 pfc_prevention_tout;	/* ms, 0 off */
 	struct dentry *dir;
 };
 
@@ -670,6 +674,46 @@ static void dcbt_get_ethtool_stats(struct net_device *dev, struct ethtool_stats 
 	spin_unlock_bh(&p->lock);
 }
 
+/* The PFC storm prevention timeout, as mlx5e_get_pfc_prevention_tout
+ * and mlx5e_set_pfc_prevention_tout (en_ethtool.c) take it: auto is
+ * MLX5E_PFC_PREVEN_AUTO_TOUT_MSEC (100), and a timeout other than 0 (off)
+ * outside 80-8000 ms is refused with EINVAL. Other tunables are not
+ * supported. */
+#define DCBT_PFC_PREVEN_AUTO_TOUT_MSEC	100
+#define DCBT_PFC_PREVEN_TOUT_MIN_MSEC	80
+#define DCBT_PFC_PREVEN_TOUT_MAX_MSEC	8000
+
+static int dcbt_get_tunable(struct net_device *dev, const struct ethtool_tunable *t, void *data)
+{
+	struct dcbt_priv *p = priv(dev);
+
+	if (t->id != ETHTOOL_PFC_PREVENTION_TOUT)
+		return -EOPNOTSUPP;
+	spin_lock_bh(&p->lock);
+	*(u16 *)data = p->pfc_prevention_tout;
+	spin_unlock_bh(&p->lock);
+	return 0;
+}
+
+static int dcbt_set_tunable(struct net_device *dev, const struct ethtool_tunable *t, const void *data)
+{
+	struct dcbt_priv *p = priv(dev);
+	u16 tout;
+
+	if (t->id != ETHTOOL_PFC_PREVENTION_TOUT)
+		return -EOPNOTSUPP;
+	tout = *(const u16 *)data;
+	if (tout == PFC_STORM_PREVENTION_AUTO)
+		tout = DCBT_PFC_PREVEN_AUTO_TOUT_MSEC;
+	if (tout != PFC_STORM_PREVENTION_DISABLE &&
+	    (tout < DCBT_PFC_PREVEN_TOUT_MIN_MSEC || tout > DCBT_PFC_PREVEN_TOUT_MAX_MSEC))
+		return -EINVAL;
+	spin_lock_bh(&p->lock);
+	p->pfc_prevention_tout = tout;
+	spin_unlock_bh(&p->lock);
+	return 0;
+}
+
 static const struct ethtool_ops dcbt_ethtool_ops = {
 	.get_drvinfo = dcbt_get_drvinfo,
 	.get_link = ethtool_op_get_link,
@@ -679,6 +723,8 @@ static const struct ethtool_ops dcbt_ethtool_ops = {
 	.get_sset_count = dcbt_get_sset_count,
 	.get_strings = dcbt_get_strings,
 	.get_ethtool_stats = dcbt_get_ethtool_stats,
+	.get_tunable = dcbt_get_tunable,
+	.set_tunable = dcbt_set_tunable,
 };
 
 /* classify returns a frame's priority: its DSCP's in the kernel's APP
@@ -945,6 +991,7 @@ static void dcbt_setup(struct net_device *dev)
 	for (i = 0; i < DCBX_MAX_BUFFERS; i++)
 		p->buffer.buffer_size[i] = i == 0 ? p->buffer.total_size : 0;
 	p->pause.autoneg = 0;
+	p->pfc_prevention_tout = DCBT_PFC_PREVEN_AUTO_TOUT_MSEC;
 }
 
 static void dcbt_teardown(void)

@@ -392,3 +392,193 @@ func ptrAt(ps []lossless.PrioPause, i int) any {
 	}
 	return ptr(ps[i].RxPause)
 }
+
+// dcbMaxrate is `dcb -j maxrate show`'s object (iproute2 dcb/dcb_maxrate.c):
+// the eight rates as that dcb converts them. Before iproute2's unit fix
+// (October 2025) dcb shows struct ieee_maxrate's u64s unconverted (the
+// kernel's kbit/s read as bytes per second); after it, bytes per second
+// converted from kbit/s (× 125).
+type dcbMaxrate struct {
+	TCMaxrate [8]uint64 `json:"tc_maxrate"`
+}
+
+// heldMaxrate returns the rate limits as the DCB test device holds them
+// (debugfs maxrate: struct ieee_maxrate's u64s, kbit/s).
+func heldMaxrate(t *testing.T, dev string) [8]uint64 {
+	t.Helper()
+	var held [8]uint64
+	if _, err := fmt.Sscan(readDebugfs(t, dev, "maxrate"), &held[0], &held[1], &held[2], &held[3], &held[4], &held[5], &held[6], &held[7]); err != nil {
+		t.Fatal(err)
+	}
+	return held
+}
+
+// dcbDCBX is `dcb -j dcbx show`'s object (dcb/dcb_dcbx.c): the mode's bits
+// by name, each only when set (decode into a zero value).
+type dcbDCBX struct {
+	Host       bool `json:"host"`
+	LLDManaged bool `json:"lld_managed"`
+	CEE        bool `json:"cee"`
+	IEEE       bool `json:"ieee"`
+}
+
+// What dcbtop apply --maxrate and --dcbx-mode write through the real
+// kernel, the driver holds and iproute2's dcb reads back: the rate limits
+// as struct ieee_maxrate's kbit/s (judged by the driver's own u64s, and by
+// dcb knowing which side of its unit fix it is), the DCBX mode both ways
+// (dcb dcbx show), each previewed, undone by the command it prints, and a
+// firmware-managed NIC's refusal of host writes before anything is sent.
+func TestApplyMaxrateAndDCBXMode(t *testing.T) {
+	freshDevice(t)
+	code, stdout, stderr := dcbtop(t, "", "apply", "-i", "dcbt0", "--maxrate", "1:10gbit,3:25gbit", "--dry-run")
+	if code != 0 || !strings.Contains(stdout, "dcbt0: maxrate TC1 unlimited → 10 Gbit/s\n") || !strings.Contains(stdout, "dry run: nothing written") {
+		t.Fatalf("dcbtop apply --maxrate --dry-run: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if held := heldMaxrate(t, "dcbt0"); held != ([8]uint64{}) {
+		t.Fatalf("the dry run wrote %v", held)
+	}
+	code, stdout, stderr = dcbtop(t, "", "apply", "-i", "dcbt0", "--maxrate", "1:10gbit,3:25gbit")
+	if code != 0 || !strings.Contains(stdout, "dcbt0: written and read back: rate limits\n") ||
+		!strings.Contains(stdout, "dcbt0: to undo: dcbtop apply -i dcbt0 --maxrate 1:0,3:0\n") {
+		t.Fatalf("dcbtop apply --maxrate: exit %d\n%s%s", code, stdout, stderr)
+	}
+	want := [8]uint64{1: 10_000_000, 3: 25_000_000}
+	if held := heldMaxrate(t, "dcbt0"); held != want {
+		t.Errorf("the driver holds %v kbit/s, want %v", held, want)
+	}
+	var mr dcbMaxrate
+	dcbJSON(t, &mr, "maxrate", "dcbt0")
+	text := run(t, "dcb", "maxrate", "show", "dev", "dcbt0")
+	switch mr.TCMaxrate {
+	case want: // before the fix: the kbit/s shown as bytes per second
+		t.Logf("dcb predates iproute2's maxrate unit fix: it shows the kernel's kbit/s as bytes per second: %s", strings.TrimSpace(text))
+		if !strings.Contains(text, "1:80Mbit") || !strings.Contains(text, "3:200Mbit") {
+			t.Errorf("dcb maxrate show: %q, want 1:80Mbit and 3:200Mbit (10,000,000 and 25,000,000 read as bytes per second)", text)
+		}
+	case [8]uint64{1: 10_000_000 * 125, 3: 25_000_000 * 125}: // with the fix: bytes per second
+		if !strings.Contains(text, "1:10Gbit") || !strings.Contains(text, "3:25Gbit") {
+			t.Errorf("dcb maxrate show: %q, want 1:10Gbit and 3:25Gbit", text)
+		}
+	default:
+		t.Errorf("dcb -j maxrate show: %v, the driver %v kbit/s", mr.TCMaxrate, want)
+	}
+	in := snapshot(t, "dcbt0")
+	if in.Counters == nil || in.Counters.QoS == nil || in.Counters.QoS.MaxRateKbps == nil || *in.Counters.QoS.MaxRateKbps != want {
+		t.Errorf("dcbtop --json reads the rate limits %+v, want %v", in.Counters, want)
+	}
+	if code, stdout, stderr := dcbtop(t, "", "apply", "-i", "dcbt0", "--maxrate", "1:0,3:0"); code != 0 || heldMaxrate(t, "dcbt0") != ([8]uint64{}) {
+		t.Errorf("undo: exit %d, the driver holds %v\n%s%s", code, heldMaxrate(t, "dcbt0"), stdout, stderr)
+	}
+
+	// The DCBX mode: the device starts host-managed, IEEE and CEE.
+	var dx dcbDCBX
+	dcbJSON(t, &dx, "dcbx", "dcbt0")
+	if !dx.Host || dx.LLDManaged || !dx.IEEE || !dx.CEE {
+		t.Fatalf("dcb dcbx show: %+v, want host, ieee and cee", dx)
+	}
+	code, stdout, stderr = dcbtop(t, "", "apply", "-i", "dcbt0", "--dcbx-mode", "lld-managed")
+	if code != 0 || !strings.Contains(stdout, "dcbt0: DCBX mode host agent, IEEE+CEE → firmware-managed (LLD_MANAGED)\n") ||
+		!strings.Contains(stdout, "after it: + firmware-dcbx") || !strings.Contains(stdout, "dcbt0: written and read back: DCBX mode\n") ||
+		!strings.Contains(stdout, "dcbt0: to undo: dcbtop apply -i dcbt0 --dcbx-mode host\n") || !strings.Contains(stdout, "named IEEE and CEE") {
+		t.Fatalf("dcbtop apply --dcbx-mode lld-managed: exit %d\n%s%s", code, stdout, stderr)
+	}
+	dx = dcbDCBX{}
+	dcbJSON(t, &dx, "dcbx", "dcbt0")
+	if dx.Host || !dx.LLDManaged || !dx.IEEE || dx.CEE {
+		t.Errorf("dcb dcbx show after lld-managed: %+v, want lld_managed and ieee", dx)
+	}
+	// A firmware-managed NIC: host writes are refused before any is sent.
+	code, stdout, stderr = dcbtop(t, "", "apply", "-i", "dcbt0", "--maxrate", "2:1gbit")
+	if code != 1 || !strings.Contains(stderr, "firmware") || heldMaxrate(t, "dcbt0") != ([8]uint64{}) {
+		t.Errorf("--maxrate on a firmware-managed NIC: exit %d, the driver holds %v\n%s%s", code, heldMaxrate(t, "dcbt0"), stdout, stderr)
+	}
+	// The undo, with the rate limits after it: DCBX goes to the host first.
+	code, stdout, stderr = dcbtop(t, "", "apply", "-i", "dcbt0", "--dcbx-mode", "host", "--maxrate", "2:1gbit")
+	if code != 0 || !strings.Contains(stdout, "written and read back: DCBX mode, rate limits") {
+		t.Errorf("--dcbx-mode host --maxrate: exit %d\n%s%s", code, stdout, stderr)
+	}
+	dx = dcbDCBX{}
+	dcbJSON(t, &dx, "dcbx", "dcbt0")
+	if !dx.Host || dx.LLDManaged || !dx.IEEE || dx.CEE {
+		t.Errorf("dcb dcbx show after host: %+v, want host and ieee", dx)
+	}
+	if held := heldMaxrate(t, "dcbt0"); held != ([8]uint64{2: 1_000_000}) {
+		t.Errorf("the driver holds %v, want TC2 at 1,000,000 kbit/s", held)
+	}
+	if in := snapshot(t, "dcbt0"); in.DCBXMode == nil || *in.DCBXMode != "host agent, IEEE" {
+		t.Errorf("dcbtop --json: DCBX mode %v, want host agent, IEEE", in.DCBXMode)
+	}
+	// Nothing to change.
+	if code, stdout, stderr := dcbtop(t, "", "apply", "-i", "dcbt0", "--dcbx-mode", "host,ieee"); code != 0 || !strings.Contains(stdout, "nothing to change") {
+		t.Errorf("--dcbx-mode host,ieee again: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// ethtoolStormTimeout is what `ethtool --get-tunable DEV
+// pfc-prevention-tout` prints for the PFC storm prevention timeout: its
+// last word ("100"; ethtool may print "off" for 0).
+func ethtoolStormTimeout(t *testing.T, dev string) string {
+	t.Helper()
+	out := run(t, "ethtool", "--get-tunable", dev, "pfc-prevention-tout")
+	f := strings.Fields(out)
+	if len(f) == 0 || !strings.Contains(out, "pfc-prevention-tout") {
+		t.Fatalf("ethtool --get-tunable %s pfc-prevention-tout: %q", dev, out)
+	}
+	return f[len(f)-1]
+}
+
+// The PFC storm prevention timeout (the ethtool tunable
+// ETHTOOL_PFC_PREVENTION_TOUT, dcbtest taking it as mlx5 does): dcbtop
+// reads what ethtool reads and wrote, beside the storm counters and in a
+// recording's replay; dcbtop apply --pfc-storm-timeout writes what
+// ethtool then reads, auto reading back as the driver's 100 ms, undone by
+// the command it prints; a value the driver refuses (EINVAL) is said in
+// one line, the driver keeping its timeout.
+func TestPFCStormTimeout(t *testing.T) {
+	freshDevice(t)
+	if got := ethtoolStormTimeout(t, "dcbt0"); got != "100" {
+		t.Fatalf("ethtool reads the timeout %q, want dcbtest's 100", got)
+	}
+	in := snapshot(t, "dcbt0")
+	if in.Counters == nil || in.Counters.PFC.StormPreventionTimeoutMs == nil || *in.Counters.PFC.StormPreventionTimeoutMs != 100 {
+		t.Fatalf("dcbtop --json: storm_prevention_timeout_ms %v, want 100 (ethtool)", in.Counters)
+	}
+	code, stdout, stderr := dcbtop(t, "", "apply", "-i", "dcbt0", "--pfc-storm-timeout", "300")
+	if code != 0 || !strings.Contains(stdout, "dcbt0: PFC storm prevention timeout 100 ms → 300 ms\n") ||
+		!strings.Contains(stdout, "dcbt0: written and read back: PFC storm prevention timeout\n") ||
+		!strings.Contains(stdout, "dcbt0: to undo: dcbtop apply -i dcbt0 --pfc-storm-timeout 100\n") {
+		t.Fatalf("dcbtop apply --pfc-storm-timeout 300: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if got := ethtoolStormTimeout(t, "dcbt0"); got != "300" {
+		t.Errorf("ethtool reads %q after the apply, want 300", got)
+	}
+	if code, stdout, stderr := dcbtop(t, "", "apply", "-i", "dcbt0", "--pfc-storm-timeout", "off"); code != 0 || !strings.Contains(stdout, "300 ms → off") {
+		t.Errorf("--pfc-storm-timeout off: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if got := ethtoolStormTimeout(t, "dcbt0"); got != "0" && got != "off" {
+		t.Errorf("ethtool reads %q after off, want 0", got)
+	}
+	code, stdout, stderr = dcbtop(t, "", "apply", "-i", "dcbt0", "--pfc-storm-timeout", "auto")
+	if code != 0 || !strings.Contains(stdout, "auto: the driver reads back its default, 100 ms") {
+		t.Errorf("--pfc-storm-timeout auto: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = dcbtop(t, "", "apply", "-i", "dcbt0", "--pfc-storm-timeout", "50")
+	if code != 1 || !strings.Contains(stderr, "the driver refused 50 ms") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("--pfc-storm-timeout 50 (dcbtest takes 80-8000): exit %d\n%s%s", code, stdout, stderr)
+	}
+	if got := ethtoolStormTimeout(t, "dcbt0"); got != "100" {
+		t.Errorf("ethtool reads %q after a refused write, want 100", got)
+	}
+
+	// What ethtool writes, dcbtop reads, live and in the replay of its
+	// recording.
+	run(t, "ethtool", "--set-tunable", "dcbt0", "pfc-prevention-tout", "500")
+	rec := filepath.Join(t.TempDir(), "run.pcapng")
+	live := snapshot(t, "dcbt0", "-w", rec)
+	replayed := replaySnapshot(t, rec, "dcbt0")
+	for name, in := range map[string]engine.Interface{"live": live, "replayed": replayed} {
+		if in.Counters == nil || in.Counters.PFC.StormPreventionTimeoutMs == nil || *in.Counters.PFC.StormPreventionTimeoutMs != 500 {
+			t.Errorf("%s: storm_prevention_timeout_ms %v, want 500 (ethtool --set-tunable)", name, in.Counters)
+		}
+	}
+}

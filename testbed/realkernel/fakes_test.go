@@ -73,7 +73,7 @@ var (
 // DCB_CMD_IEEE_GET and DCB_CMD_GDCBX as the real kernel does: given the
 // state the kernel reports, every attribute the fake sends is one the
 // kernel sends, at the same place, with the same bytes (the kernel sends
-// more: the peer's, maxrate, QCN, which the fake does not model). A fake
+// more: the peer's and QCN, which the fake does not model). A fake
 // that drifts from net/dcb/dcbnl.c fails here, not in production.
 func TestFakeKernelAnswersAsTheKernel(t *testing.T) {
 	freshDevice(t)
@@ -172,6 +172,48 @@ func TestFakeKernelRefusesAsTheKernel(t *testing.T) {
 	}
 	if want := []byte{5, 0, dcbnl.DCB_ATTR_IEEE, 0, 256 - 22}; !bytes.HasPrefix(kb, want) {
 		t.Errorf("the kernel's reply %x, want DCB_ATTR_IEEE = (u8)-EINVAL (%x...)", kb, want)
+	}
+}
+
+// The driver's answer to DCB_CMD_SDCBX reaches user space the same way
+// from the fake as from the kernel: in DCB_ATTR_DCBX's byte of the
+// RTM_SETDCB reply (net/dcb/dcbnl.c dcbnl_setdcbx), 1 for a mode the
+// driver refuses (0, or IEEE and CEE at once, which dcbtest refuses as
+// ixgbe does) and 0 for one it takes (LLD_MANAGED with IEEE), which the
+// kernel then reports as the fake does.
+func TestFakeKernelAnswersSDCBXAsTheKernel(t *testing.T) {
+	freshDevice(t)
+	real, err := dcbnl.Dial()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer real.Close()
+	mode, err := real.DCBX("dcbt0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := kerneltest.NewFake()
+	f.Mode = &mode
+	for _, m := range []uint8{0, dcbnl.DCB_CAP_DCBX_HOST | dcbnl.DCB_CAP_DCBX_VER_IEEE | dcbnl.DCB_CAP_DCBX_VER_CEE, dcbnl.DCB_CAP_DCBX_LLD_MANAGED | dcbnl.DCB_CAP_DCBX_VER_IEEE} {
+		ae := netlink.NewAttributeEncoder()
+		ae.String(dcbnl.DCB_ATTR_IFNAME, "dcbt0")
+		ae.Uint8(dcbnl.DCB_ATTR_DCBX, m)
+		req, err := ae.Encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		kb := kernelReply(t, dcbnl.DCB_CMD_SDCBX, req)
+		fb, err := f.Reply(dcbnl.DCB_CMD_SDCBX, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(kb, fb) {
+			t.Errorf("SDCBX %#02x: the kernel replies %x, the fake %x", m, kb, fb)
+		}
+	}
+	got, err := real.DCBX("dcbt0")
+	if err != nil || f.Mode == nil || got != *f.Mode {
+		t.Errorf("after the SDCBXs: the kernel's mode %v (%v), the fake's %v", got, err, f.Mode)
 	}
 }
 

@@ -21,7 +21,7 @@ type Fake struct {
 	ReadErr error // IEEE fails with it
 	// ReadBackErr: IEEE fails with it once something was set or deleted.
 	ReadBackErr error
-	SetErr      map[string]error // SetIEEE of "ETS", "PFC" or "APP" fails with it
+	SetErr      map[string]error // SetIEEE of "ETS", "PFC", "APP", "TRUST", "BUFFER" or "MAXRATE" fails with it
 	DelErr      error
 	Ignore      map[string]bool // accepted but not stored
 	MangleBW    *[8]uint8       // ETS stored with these bandwidths instead
@@ -30,9 +30,14 @@ type Fake struct {
 	// dcbnl_ieee_get filled ETS, PFC and APP only): the mode then takes a
 	// DCB_CMD_GDCBX.
 	ModeNotInReply bool
-	Calls          []string
+	// DCBXStatus is the driver's setdcbx: its answer to mode m, 0 to
+	// take it (stored in Mode), non-zero to refuse. Nil answers as
+	// testbed/kmod's dcbtest and ixgbe do: 1 for a mode with both
+	// DCB_CAP_DCBX_HOST and LLD_MANAGED or neither, or with both versions.
+	DCBXStatus func(m dcbnl.Mode) uint8
+	Calls      []string
 	// Requests are the DCB_CMD_* of the netlink requests (Netlink):
-	// "IEEE_GET", "IEEE_SET", "IEEE_DEL", "GDCBX".
+	// "IEEE_GET", "IEEE_SET", "IEEE_DEL", "GDCBX", "SDCBX".
 	Requests []string
 
 	written bool // a SetIEEE or DelApps was called
@@ -73,17 +78,23 @@ func (f *Fake) IEEE(ifname string) (*dcbnl.IEEE, error) {
 		b := *s.Buffer
 		s.Buffer = &b
 	}
+	if s.MaxRate != nil {
+		m := *s.MaxRate
+		s.MaxRate = &m
+	}
 	if !f.ModeNotInReply {
 		s.DCBX = f.Mode
 	}
 	return &s, nil
 }
 
-// SetIEEE stores one feature (ETS, PFC, APP entries, the trust table
-// or the buffer split). A driver that reports no trust table (State's
-// AppTrust nil) has no dcbnl_setapptrust: dcbnl_ieee_set answers
-// EOPNOTSUPP in the reply's status. A buffer is stored unless ignored
-// ("BUFFER"), as a driver without dcbnl_setbuffer does silently.
+// SetIEEE stores one feature (ETS, PFC, APP entries, the trust table,
+// the buffer split or the rate limits). A driver that reports no trust
+// table (State's AppTrust nil) has no dcbnl_setapptrust: dcbnl_ieee_set
+// answers EOPNOTSUPP in the reply's status. A buffer is stored unless
+// ignored ("BUFFER"), as a driver without dcbnl_setbuffer does silently;
+// so are rate limits ("MAXRATE"; not stored where State has none: no
+// ieee_setmaxrate).
 func (f *Fake) SetIEEE(ifname string, s *dcbnl.IEEESet) error {
 	f.written = true
 	switch {
@@ -106,6 +117,15 @@ func (f *Fake) SetIEEE(ifname string, s *dcbnl.IEEESet) error {
 		if !f.Ignore["BUFFER"] && f.State.Buffer != nil {
 			b := *s.Buffer
 			f.State.Buffer = &b
+		}
+	case s.MaxRate != nil:
+		f.Calls = append(f.Calls, fmt.Sprintf("SET MAXRATE %v", *s.MaxRate))
+		if err := f.SetErr["MAXRATE"]; err != nil {
+			return err
+		}
+		if !f.Ignore["MAXRATE"] && f.State.MaxRate != nil {
+			m := *s.MaxRate
+			f.State.MaxRate = &m
 		}
 	case s.ETS != nil:
 		f.Calls = append(f.Calls, fmt.Sprintf("SET ETS %+v", *s.ETS))
@@ -158,4 +178,32 @@ func (f *Fake) DCBX(ifname string) (dcbnl.Mode, error) {
 		return 0, &dcbnl.Error{Op: "GDCBX", Ifname: ifname, Err: syscall.EOPNOTSUPP}
 	}
 	return *f.Mode, nil
+}
+
+// SetDCBX is the driver's setdcbx (DCBXStatus): a mode it takes becomes
+// Mode; a refusal is a driver *dcbnl.Error with its status, as
+// dcbnl_setdcbx answers it; without a Mode the driver has no setdcbx
+// (EOPNOTSUPP).
+func (f *Fake) SetDCBX(ifname string, m dcbnl.Mode) error {
+	f.Calls = append(f.Calls, fmt.Sprintf("SDCBX %#02x", uint8(m)))
+	if f.Mode == nil {
+		return &dcbnl.Error{Op: "SDCBX", Ifname: ifname, Err: syscall.EOPNOTSUPP}
+	}
+	status := f.dcbxStatus(m)
+	if status != 0 {
+		return &dcbnl.Error{Op: "SDCBX", Ifname: ifname, Err: dcbnl.ErrRefused, Driver: true, Status: status}
+	}
+	f.written = true
+	f.Mode = &m
+	return nil
+}
+
+func (f *Fake) dcbxStatus(m dcbnl.Mode) uint8 {
+	if f.DCBXStatus != nil {
+		return f.DCBXStatus(m)
+	}
+	if m.Host() == m.LLDManaged() || m.IEEE() && m.CEE() {
+		return 1
+	}
+	return 0
 }

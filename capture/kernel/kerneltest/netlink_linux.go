@@ -22,6 +22,7 @@ var commandNames = map[uint8]string{
 	dcbnl.DCB_CMD_IEEE_SET: "IEEE_SET",
 	dcbnl.DCB_CMD_IEEE_DEL: "IEEE_DEL",
 	dcbnl.DCB_CMD_GDCBX:    "GDCBX",
+	dcbnl.DCB_CMD_SDCBX:    "SDCBX",
 }
 
 // Netlink returns a real *dcbnl.Client whose kernel is f, over an
@@ -95,7 +96,7 @@ func (f *Fake) Reply(cmd uint8, attrs []byte) ([]byte, error) {
 // f and returns the reply's type and attributes, or the errno to answer
 // with.
 func (f *Fake) answer(cmd uint8, attrs []byte) (netlink.HeaderType, []byte, error) {
-	ifname, ieee, err := decodeRequest(attrs)
+	ifname, ieee, mode, err := decodeRequest(attrs)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -111,6 +112,13 @@ func (f *Fake) answer(cmd uint8, attrs []byte) (netlink.HeaderType, []byte, erro
 			if s.ETS != nil {
 				b, _ := s.ETS.MarshalBinary()
 				nae.Bytes(dcbnl.DCB_ATTR_IEEE_ETS, b)
+			}
+			if s.MaxRate != nil {
+				var b []byte
+				for _, v := range s.MaxRate {
+					b = binary.NativeEndian.AppendUint64(b, v)
+				}
+				nae.Bytes(dcbnl.DCB_ATTR_IEEE_MAXRATE, b)
 			}
 			if s.PFC != nil {
 				b, _ := s.PFC.MarshalBinary()
@@ -158,6 +166,23 @@ func (f *Fake) answer(cmd uint8, attrs []byte) (netlink.HeaderType, []byte, erro
 		ae.Uint8(dcbnl.DCB_ATTR_DCBX, uint8(m))
 		b, err := ae.Encode()
 		return dcbnl.RTM_GETDCB, b, err
+	case dcbnl.DCB_CMD_SDCBX:
+		// dcbnl_setdcbx: EOPNOTSUPP without setdcbx, EINVAL without
+		// DCB_ATTR_DCBX, else the driver's answer in DCB_ATTR_DCBX.
+		if mode == nil {
+			return 0, nil, syscall.EINVAL
+		}
+		status := uint8(0)
+		if err := f.SetDCBX(ifname, dcbnl.Mode(*mode)); err != nil {
+			e, ok := errors.AsType[*dcbnl.Error](err)
+			if !ok || !e.Driver {
+				return 0, nil, errnoOf(err)
+			}
+			status = e.Status
+		}
+		ae.Uint8(dcbnl.DCB_ATTR_DCBX, status)
+		b, err := ae.Encode()
+		return dcbnl.RTM_SETDCB, b, err
 	case dcbnl.DCB_CMD_IEEE_SET, dcbnl.DCB_CMD_IEEE_DEL:
 		// dcbnl_ieee_set and dcbnl_ieee_del set one feature after the
 		// other and stop at the first failure; dcbtop sends one at a
@@ -170,6 +195,8 @@ func (f *Fake) answer(cmd uint8, attrs []byte) (netlink.HeaderType, []byte, erro
 			err = f.SetIEEE(ifname, &dcbnl.IEEESet{AppTrust: ieee.AppTrust})
 		case ieee.Buffer != nil:
 			err = f.SetIEEE(ifname, &dcbnl.IEEESet{Buffer: ieee.Buffer})
+		case ieee.MaxRate != nil:
+			err = f.SetIEEE(ifname, &dcbnl.IEEESet{MaxRate: ieee.MaxRate})
 		case ieee.ETS != nil:
 			err = f.SetIEEE(ifname, &dcbnl.IEEESet{ETS: ieee.ETS})
 		case ieee.PFC != nil:
@@ -204,21 +231,25 @@ func errnoOf(err error) error {
 	return syscall.EINVAL
 }
 
-// decodeRequest decodes DCB_ATTR_IFNAME and the DCB_ATTR_IEEE nest of a
-// request.
-func decodeRequest(b []byte) (string, *dcbnl.IEEESet, error) {
+// decodeRequest decodes DCB_ATTR_IFNAME, the DCB_ATTR_IEEE nest and
+// DCB_ATTR_DCBX (nil when absent) of a request.
+func decodeRequest(b []byte) (string, *dcbnl.IEEESet, *uint8, error) {
 	ad, err := netlink.NewAttributeDecoder(b)
 	if err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	var (
 		ifname string
 		s      dcbnl.IEEESet
+		mode   *uint8
 	)
 	for ad.Next() {
 		switch ad.Type() {
 		case dcbnl.DCB_ATTR_IFNAME:
 			ifname = ad.String()
+		case dcbnl.DCB_ATTR_DCBX:
+			m := ad.Uint8()
+			mode = &m
 		case dcbnl.DCB_ATTR_IEEE:
 			ad.Nested(func(nad *netlink.AttributeDecoder) error {
 				for nad.Next() {
@@ -232,6 +263,18 @@ func decodeRequest(b []byte) (string, *dcbnl.IEEESet, error) {
 					case dcbnl.DCB_ATTR_DCB_BUFFER:
 						s.Buffer = &dcbnl.Buffer{}
 						nad.Do(s.Buffer.UnmarshalBinary)
+					case dcbnl.DCB_ATTR_IEEE_MAXRATE:
+						nad.Do(func(b []byte) error {
+							if len(b) < dcbnl.SizeofIEEEMaxrate {
+								return fmt.Errorf("struct ieee_maxrate of %d bytes", len(b))
+							}
+							var m [8]uint64
+							for i := range m {
+								m[i] = binary.NativeEndian.Uint64(b[8*i:])
+							}
+							s.MaxRate = &m
+							return nil
+						})
 					case dcbnl.DCB_ATTR_DCB_APP_TRUST_TABLE:
 						s.AppTrust = []uint8{}
 						nad.Nested(func(tad *netlink.AttributeDecoder) error {
@@ -256,7 +299,7 @@ func decodeRequest(b []byte) (string, *dcbnl.IEEESet, error) {
 			})
 		}
 	}
-	return ifname, &s, ad.Err()
+	return ifname, &s, mode, ad.Err()
 }
 
 // AppendAttr appends a netlink attribute to b as the kernel lays it out
