@@ -142,12 +142,12 @@ func (r *renderer) header() string {
 }
 
 // agentCEEWords says where the CEE handshake of dcbtop's agent stands:
-// "CEE seq 2 ack 5", and ", waiting for the peer's ack" while a feature's
+// "CEE seq 2 ack 5", and " (peer acked 1: waiting)" while a feature's
 // sequence number is unacknowledged.
 func agentCEEWords(c *engine.AgentCEEControl) string {
 	w := fmt.Sprintf("CEE seq %d ack %d", c.Seq, c.Ack)
 	if c.PGWait != "" || c.PFCWait != "" || c.AppWait != "" {
-		w += fmt.Sprintf(", waiting for the peer's ack (it acked %d)", c.PeerAck)
+		w += fmt.Sprintf(" (peer acked %d: waiting)", c.PeerAck)
 	}
 	return w
 }

@@ -206,6 +206,24 @@ func ceePeer(t testing.TB) engine.Snapshot {
 		rx(1, "eth0", p).snap()
 }
 
+// ceeAgent: dcbtop's agent fell back to CEE against ceePeer's switch and
+// waits for it to acknowledge its sequence 1: the header says so, and the
+// PFC pane's resolution says what the adoption waits for.
+func ceeAgent(t testing.TB) engine.Snapshot {
+	s := newScenario(t)
+	cee := &lldp.CEE{
+		Control: &lldp.CEEControl{SeqNo: 3, AckNo: 0},
+		PFC:     &lldp.CEEPFC{CEEFeature: lldp.CEEFeature{Enable: true}, Enabled: 1 << 3, NumTCs: 8},
+	}
+	p := peer{mac: macLeaf1, port: "Eth1/7", name: "nexus7", desc: "Cisco NX-OS 9.3", ttl: 120, tlvs: []lldp.TLV{cee}}
+	wait := "waiting for the peer to acknowledge sequence 1 (peer acknowledged 0)"
+	s.link(0, "eth0", macLocal0).local(0, "eth0", "agent", true, localParams(true), "").rx(1, "eth0", p)
+	s.e.Apply(engine.AgentDCBX{Interface: "eth0", At: at(1), State: engine.AgentDCBXState{Dialect: lldp.DialectCEE,
+		Why:     "CEE DCBX: the peer speaks only CEE, so the agent falls back to it as lldpad does",
+		Control: &engine.AgentCEEControl{Seq: 1, Ack: 3, PGWait: wait, PFCWait: wait, AppWait: wait}}})
+	return s.snap()
+}
+
 // realistic: two interfaces with history: eth0 willing behind leaf1,
 // whose recommendation and PFC change once; eth1 read from dcbnl, not
 // willing, behind leaf2.

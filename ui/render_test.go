@@ -39,6 +39,7 @@ func TestRender(t *testing.T) {
 		{name: "shutdown", snap: shutdown, w: 100, h: 30},
 		{name: "ttl_critical", snap: firstReceipt, w: 100, h: 30, age: 118 * time.Second},
 		{name: "cee_peer", snap: ceePeer, w: 120, h: 40, age: 5 * time.Second},
+		{name: "cee_agent", snap: ceeAgent, w: 120, h: 40, age: time.Second},
 		{name: "80x24", snap: realistic, w: 80, h: 24, age: 3 * time.Second},
 		{name: "120x40", snap: realistic, w: 120, h: 40, age: 3 * time.Second},
 		{name: "160x48", snap: realistic, w: 160, h: 48, age: 3 * time.Second},
