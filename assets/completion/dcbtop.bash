@@ -13,7 +13,7 @@ _dcbtop() {
         --willing) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
         --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         --trust) COMPREPLY=($(compgen -W "dscp,pcp pcp dscp" -- "$cur")); return ;;
-        --duration|--tx-interval|--speed|--metrics|--web.listen-address|--wait|--counters-interval|--local-mac|--dscp|--dscp-delete|--pfc-delay|--buffer|--roce-tos) return ;;
+        --duration|--tx-interval|--speed|--metrics|--web.listen-address|--wait|--counters-interval|--local-mac|--frame|--from|--dscp|--dscp-delete|--pfc-delay|--buffer|--roce-tos) return ;;
     esac
     local commands="apply bundle check demo help show version"
     if [[ $cword -eq 1 && $cur != -* ]]; then
@@ -34,7 +34,7 @@ _dcbtop() {
         help) opts="--help" ;;
         show) opts="-i --json --wait --help" ;;
         version) opts="--help" ;;
-        *) opts="-i -r --json --events --text --duration -w --speed --local-mac --agent --local --willing --tx-interval --force --no-mouse --color --metrics --web.listen-address --web.systemd-socket --web.config.file --snapshot-dir --counters-interval --version --help" ;;
+        *) opts="-i -r --json --events --text --frames --frame --from --duration -w --speed --local-mac --agent --local --willing --tx-interval --force --no-mouse --color --metrics --web.listen-address --web.systemd-socket --web.config.file --snapshot-dir --counters-interval --version --help" ;;
     esac
     COMPREPLY=($(compgen -W "$opts" -- "$cur"))
 }
