@@ -15,7 +15,7 @@ _dcbtop() {
         --trust) COMPREPLY=($(compgen -W "dscp,pcp pcp dscp" -- "$cur")); return ;;
         --pfc-storm-timeout) COMPREPLY=($(compgen -W "off auto 100" -- "$cur")); return ;;
         --dcbx-mode) COMPREPLY=($(compgen -W "host lld-managed host,ieee host,cee lld-managed,ieee lld-managed,cee" -- "$cur")); return ;;
-        --duration|--tx-interval|--speed|--metrics|--web.listen-address|--wait|--counters-interval|--local-mac|--dscp|--dscp-delete|--pfc-delay|--buffer|--maxrate|--roce-tos) return ;;
+        --duration|--tx-interval|--speed|--metrics|--web.listen-address|--wait|--counters-interval|--local-mac|--frame|--from|--dscp|--dscp-delete|--pfc-delay|--buffer|--maxrate|--roce-tos) return ;;
     esac
     local commands="apply bundle check demo help show version"
     if [[ $cword -eq 1 && $cur != -* ]]; then
@@ -36,7 +36,7 @@ _dcbtop() {
         help) opts="--help" ;;
         show) opts="-i --json --wait --help" ;;
         version) opts="--help" ;;
-        *) opts="-i -r --json --events --text --duration -w --speed --local-mac --agent --local --willing --tx-interval --force --no-mouse --color --metrics --web.listen-address --web.systemd-socket --web.config.file --snapshot-dir --counters-interval --version --help" ;;
+        *) opts="-i -r --json --events --text --frames --frame --from --duration -w --speed --local-mac --agent --local --willing --tx-interval --force --no-mouse --color --metrics --web.listen-address --web.systemd-socket --web.config.file --snapshot-dir --counters-interval --version --help" ;;
     esac
     COMPREPLY=($(compgen -W "$opts" -- "$cur"))
 }

@@ -4,7 +4,8 @@
 // record kind, a switch on its Format (hubble's printer is the model).
 // The indications as they come (--events: one NDJSON line each, the
 // snapshot contract's indication stamped with this host and an event ID,
-// or a plain line for a dumb terminal), a final snapshot (--json), and
+// or a plain line for a dumb terminal), a final snapshot (--json), a
+// replay's LLDPDUs (--frames: a line or an NDJSON document each), and
 // dcbtop check's report (text, JSON, JUnit XML, or the Prometheus text
 // of --textfile). Every character a terminal would act on or hide is
 // escaped (engine.EscapeJSONText; plain lines through engine.Sanitize),
@@ -22,6 +23,7 @@ import (
 
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/check"
+	"github.com/dcbtop/dcbtop/engine/frames"
 	"github.com/dcbtop/dcbtop/engine/metrics"
 )
 
@@ -120,6 +122,38 @@ func (p *Printer) Snapshot(s engine.Snapshot) error {
 		return p.errFormat("a snapshot")
 	}
 	return p.json(s)
+}
+
+// Frame prints one LLDPDU of a run (dcbtop -r FILE --frames): a line of
+// text (frames.Record.Line: its number, time, interface, direction,
+// sender, length and what changed), or its JSON document as one NDJSON
+// line (frames.Record.Doc: the same, with the LLDPDU's hex and decode),
+// escaped as every JSON output is.
+func (p *Printer) Frame(r frames.Record) error {
+	switch p.format {
+	case Text:
+		_, err := io.WriteString(p.w, r.Line()+"\n")
+		return err
+	case JSON:
+		b, err := p.enc.Line(r.Doc())
+		if err != nil {
+			return err
+		}
+		_, err = p.w.Write(b)
+		return err
+	}
+	return p.errFormat("a frame")
+}
+
+// FrameDetail prints one LLDPDU in full (dcbtop -r FILE --frame N): in
+// text its heading, what changed, its hex dump and its decode
+// (frames.DetailLines, 16 bytes a line); in JSON as Frame does.
+func (p *Printer) FrameDetail(r frames.Record) error {
+	if p.format != Text {
+		return p.Frame(r)
+	}
+	_, err := io.WriteString(p.w, strings.Join(frames.DetailLines(r, 16), "\n")+"\n")
+	return err
 }
 
 // Check prints dcbtop check's report: JSON (assets/check.schema.json),

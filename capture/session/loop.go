@@ -407,7 +407,8 @@ func countsOnly(res *host.Result) bool {
 }
 
 // applyFrame is apply for a frame, without boxing it in an engine.Event
-// (a replay's frames come here straight from the file); -w records it.
+// (a replay's frames come here straight from the file); -w records it,
+// the run's frame log keeps it (Config.Frames gets its record).
 func (r *liveRun) applyFrame(fr engine.FrameReceived) {
 	if len(r.letGoNames) > 0 && r.letGoNames[fr.Interface] {
 		return // sent by a capture stopped under a name no longer captured
@@ -418,6 +419,11 @@ func (r *liveRun) applyFrame(fr engine.FrameReceived) {
 			dir = capture.DirectionOutgoing
 		}
 		r.fail(r.rec.Frame(capture.Frame{Interface: fr.Interface, At: fr.At, Dir: dir, Data: fr.Data}))
+	}
+	if r.frames != nil {
+		if rec, ok := r.frames.add(fr); ok && r.cfg.Frames != nil {
+			r.fail(r.cfg.Frames(rec))
+		}
 	}
 	res := r.h.StepFrame(fr)
 	fresh := !fr.Outgoing

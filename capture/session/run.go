@@ -31,6 +31,7 @@ import (
 	"github.com/dcbtop/dcbtop/capture/tape"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/dcb"
+	"github.com/dcbtop/dcbtop/engine/frames"
 	"github.com/dcbtop/dcbtop/engine/host"
 	"github.com/dcbtop/dcbtop/engine/lldp"
 	"github.com/dcbtop/dcbtop/engine/metrics"
@@ -119,6 +120,12 @@ type Config struct {
 	Metrics metricserver.Listen
 	// Screen: snapshots are published to Feed for a screen.
 	Screen bool
+	// Frames, when set, gets the record of each LLDPDU of the run
+	// (engine/frames: its time, sender, bytes and what changed against
+	// that sender's previous one) on the engine goroutine as the frame
+	// enters the engine (dcbtop -r FILE --frames); an error it returns
+	// stops the run. The screen's runs keep the records too (Runtime.Frames).
+	Frames func(frames.Record) error
 	// Events prints each indication to Out as NDJSON; JSON prints the
 	// final snapshot to Out.
 	Events, JSON bool
@@ -348,6 +355,9 @@ func (r *liveRun) resetReplay(ctx context.Context) {
 	r.tapes.Reset() // on the replay's goroutine, which plays the host inputs
 	_ = r.doCtx(ctx, func() {
 		r.h.Reset()
+		if r.frames != nil {
+			r.frames.reset()
+		}
 		for _, e := range r.replayEnds {
 			r.apply(e)
 		}
@@ -370,6 +380,10 @@ func (rt *Runtime) ReplayProgress() replay.Progress { return rt.replay.Progress(
 // Player returns the replay's player (nil for a live run): the screen's
 // controls (ui.Player).
 func (rt *Runtime) Player() *replay.Player { return rt.replay.Player() }
+
+// Frames returns the run's every LLDPDU within a bounded ring (nil
+// unless the Config asked for a screen or Frames).
+func (rt *Runtime) Frames() *FrameLog { return rt.frames }
 
 // Feed returns the feed snapshots are published to (nil unless the
 // Config asked for a screen or metrics).
@@ -427,7 +441,11 @@ func newLiveRun(cfg *Config, rec *tape.Recorder) (*liveRun, error) {
 	if cfg.Replay == "" {
 		eventHost = ac.SystemName
 	}
-	return &liveRun{cfg: cfg, h: h, kw: newWriter(cfg), out: eventPrinter(cfg, eventHost), rec: rec,
+	var log *FrameLog
+	if cfg.Screen || cfg.Frames != nil {
+		log = newFrameLog()
+	}
+	return &liveRun{cfg: cfg, h: h, kw: newWriter(cfg), out: eventPrinter(cfg, eventHost), rec: rec, frames: log,
 		events: make(chan engine.Event, 1024), taped: make(chan poll.Taped, 64), byName: map[string]*liveIface{}, linkEvents: make(chan capture.LinkEvent, 64),
 		control: make(chan control.Call), calls: make(chan loopCall), stopped: make(chan struct{}), clk: cfg.Clock,
 		pub: feed.Publisher{Every: cfg.Clock.Real(feed.FreshEvery)}}, nil
@@ -545,6 +563,9 @@ type liveRun struct {
 	// clock and reports the player's position (1 s; tests shorten it).
 	tickEvery time.Duration
 	err       error // first output error
+	// frames is the run's every LLDPDU within a bounded ring, for the
+	// screen and Config.Frames (nil without either).
+	frames *FrameLog
 
 	// The screen and the metrics (pub.Feed nil without them): the loop
 	// publishes a snapshot after each event that changed the engine, after

@@ -100,6 +100,12 @@ type options struct {
 	// DCBTOP_ETHTOOL_ROOT ("" the ethtool ioctls).
 	sysfsRoot, ethtoolRoot string
 	version                bool
+	// frames is --frames (or --frame): every LLDPDU of the replay, or the
+	// one numbered frameN (--frame N; 0: every one), from the sender
+	// fromMAC only (--from; nil: every sender).
+	frames  bool
+	frameN  uint64
+	fromMAC *lldp.MAC
 	// The interactive screen: tui when stdout is a terminal and no
 	// headless output was asked for; notTTY when stdout is not a terminal
 	// and --events was implied.
@@ -151,6 +157,9 @@ Usage:
   dcbtop ... --json | --events | --text
                                    headless: a snapshot, or indications as
                                    NDJSON, on stdout (no screen)
+  dcbtop -r FILE --frames [--from MAC] [--json] | --frame N
+                                   every LLDPDU of a capture and what
+                                   changed, or one in hex and decoded
   dcbtop apply -i IFACE [FILE.json | -] [--willing on|off]
                                    set local parameters (see below)
   dcbtop demo [--json | --events | --text] [--duration D] [--speed X]
@@ -172,7 +181,7 @@ Options:
                  interface); -i any also means every one, as in tcpdump;
                  without -i, one that comes up later is captured too
   -r FILE        replay FILE; capture timestamps drive the clock (- reads
-                 standard input, with --json or --events)
+                 standard input, with --json, --events or --frames)
   --json         print one snapshot (JSON) and exit: after the last frame
                  (replay) or after --duration / Ctrl-C (live)
   --events       print each indication as one JSON line (NDJSON)
@@ -184,6 +193,14 @@ Options:
                  it to standard output and nothing else there)
   --speed X      replay pacing: 0 = as fast as possible, 1 = recorded speed,
                  4 = four times faster (default 1 on the screen, 0 headless)
+  --frames       replay: print every LLDPDU instead of the screen, one a
+                 line: its number, time, interface, direction (in or
+                 out), sender, length and what changed against that
+                 sender's previous LLDPDU; with --json one NDJSON object
+                 each, with the LLDPDU's hex and decode
+  --frame N      replay: print the LLDPDU numbered N (as --frames numbers
+                 them) in hex and decoded, as the screen's hex view
+  --from MAC     with --frames or --frame: the LLDPDUs from MAC only
   --local-mac MAC
                  replay: this host's end of a capture that does not say
                  which frames it sent, a classic pcap of both ends of one
@@ -440,8 +457,8 @@ func (o *options) checkOutput() error {
 // it.
 func (o *options) checkStdio(env Env) error {
 	switch {
-	case o.read == "-" && !o.json && !o.events && env.StdoutTTY:
-		return errors.New("-r - reads the capture from standard input, which the screen needs for the keyboard: add --json or --events")
+	case o.read == "-" && !o.json && !o.events && !o.frames && env.StdoutTTY:
+		return errors.New("-r - reads the capture from standard input, which the screen needs for the keyboard: add --json, --events or --frames")
 	case o.write == "-" && (o.json || o.events):
 		return errors.New("-w - writes pcapng to standard output: --json and --events would print there too")
 	case o.write == "-" && env.StdoutTTY:
@@ -456,6 +473,9 @@ func (o *options) checkStdio(env Env) error {
 // --json nor --events was given, NDJSON events (with a notice, see
 // announce) when it is not, and makes the export directory absolute.
 func (o *options) settleOutput(env Env) {
+	if o.frames {
+		return // the frames, on stdout whatever it is
+	}
 	if o.text {
 		o.events, o.textEvents = true, true
 	}
@@ -554,6 +574,9 @@ func rootFlags(o *options) *flag.FlagSet {
 	ifaceFlag(fs, &o.ifaces)
 	documentDefault(fs, "i", "every up Ethernet interface")
 	fs.StringVar(&o.read, "r", "", "replay a capture file")
+	fs.BoolVar(&o.frames, "frames", false, "print every LLDPDU of the replay")
+	fs.Var(frameValue{&o.frameN}, "frame", "print the LLDPDU numbered N")
+	fs.Var(macValue{&o.fromMAC}, "from", "the LLDPDUs from MAC only")
 	fs.Var(macValue{&o.localMAC}, "local-mac", "this host's end of an undirected capture")
 	documentDefault(fs, "local-mac", "the evidence: System Capabilities, this host's MACs, the willing end")
 	outputFlags(fs, o)
@@ -572,6 +595,26 @@ func rootFlags(o *options) *flag.FlagSet {
 	fs.Var(countersValue{&o.countersEvery, &o.countersSet}, "counters-interval", "counter sampling interval")
 	fs.BoolVar(&o.version, "version", false, "print the version")
 	return fs
+}
+
+// checkFrames checks --frames, --frame and --from: a replay's, --frame N
+// meaning --frames for one LLDPDU, --from only with them, none with the
+// indications (--events, --text) or a screen's options.
+func (o *options) checkFrames(live bool) error {
+	if o.frameN > 0 {
+		o.frames = true
+	}
+	switch {
+	case !o.frames && o.fromMAC != nil:
+		return errors.New("--from needs --frames or --frame")
+	case !o.frames:
+		return nil
+	case live:
+		return errors.New("--frames and --frame apply to replay (-r) only")
+	case o.events || o.text:
+		return errors.New("--frames prints the LLDPDUs: --events and --text print indications instead")
+	}
+	return nil
 }
 
 // parse parses dcbtop's own arguments (no command) and settles the
@@ -599,6 +642,9 @@ func parse(args []string, env Env) (*options, error) {
 		return nil, err
 	}
 	live := o.read == ""
+	if err := o.checkFrames(live); err != nil {
+		return nil, err
+	}
 	switch {
 	case !live && len(o.ifaces) > 0:
 		return nil, errors.New("-r and -i are exclusive")

@@ -294,3 +294,23 @@ func (v macValue) Set(s string) error {
 	*v.p = &m
 	return nil
 }
+
+// frameValue is --frame N: an LLDPDU's number, 1 or more; 0 is "not
+// given" and prints as "".
+type frameValue struct{ p *uint64 }
+
+func (v frameValue) String() string {
+	if v.p == nil || *v.p == 0 {
+		return ""
+	}
+	return strconv.FormatUint(*v.p, 10)
+}
+
+func (v frameValue) Set(s string) error {
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil || n == 0 {
+		return errors.New("want an LLDPDU's number, 1 or more (as --frames numbers them)")
+	}
+	*v.p = n
+	return nil
+}

@@ -230,6 +230,9 @@ func runReplay(ctx context.Context, o *options, env Env) error {
 		return err
 	}
 	defer release()
+	if o.frames {
+		return runFrames(ctx, o, env)
+	}
 	cfg := session.Config{Replay: o.read, LocalMAC: o.localMAC, Speed: o.speed, Screen: o.tui, Events: o.events, TextEvents: o.textEvents, JSON: o.json,
 		Out: env.Stdout, Version: version, Revision: revision}
 	if !o.tui {
