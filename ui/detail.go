@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dcbtop/dcbtop/engine/frames"
+
 	"github.com/dcbtop/dcbtop/engine/diag"
 	"github.com/dcbtop/dcbtop/engine/verdict"
 
@@ -186,36 +188,9 @@ func (r *renderer) rawHex(v lldp.TLVView) lldp.TLVView {
 // hexBytes writes b as hex bytes separated by spaces: "03 6c 00".
 func hexBytes(b []byte) string { return fmt.Sprintf("% x", b) }
 
-// hexDump lays b out as xxd, tshark and lldpcli do: the offset, n bytes
-// in hex (a gap after each 8), and the same bytes as ASCII with "." for
-// what is not printable.
-func hexDump(b []byte, n int) []string {
-	var out []string
-	for off := 0; off < len(b); off += n {
-		row := b[off:min(len(b), off+n)]
-		var sb strings.Builder
-		fmt.Fprintf(&sb, "%04x  ", off)
-		for i := range n {
-			if i > 0 && i%8 == 0 {
-				sb.WriteByte(' ')
-			}
-			if i < len(row) {
-				fmt.Fprintf(&sb, "%02x ", row[i])
-			} else {
-				sb.WriteString("   ")
-			}
-		}
-		sb.WriteByte(' ')
-		for _, c := range row {
-			if c < 0x20 || c > 0x7e {
-				c = '.'
-			}
-			sb.WriteByte(c)
-		}
-		out = append(out, sb.String())
-	}
-	return out
-}
+// hexDump lays b out as xxd, tshark and lldpcli do (frames.HexDump, the
+// one --frame prints too).
+func hexDump(b []byte, n int) []string { return frames.HexDump(b, n) }
 
 // peerHexLines is the peers' drill-down in hex (KeyMap.Hex): each peer's
 // last LLDPDU whole, 16 bytes a line (8 on a narrow box).
