@@ -376,7 +376,7 @@ func roceSample(iface string, i int) engine.CountersSampled {
 	delay := uint16(7)
 	ev.QoS = &lossless.PortQoSSample{Trust: []string{"dscp", "pcp"}, TrustDerived: true, PFCDelay: &delay, Source: "dcbnl IEEE_GET",
 		Buffer:      &lossless.PortBuffer{PrioBuffer: [8]uint8{0, 0, 0, 1}, SizeBytes: [8]uint32{130944, 130944}, TotalBytes: 524288},
-		MaxRateKbps: &[8]uint64{3: 25_000_000}}
+		MaxRateKbps: &[8]uint64{3: 25_000_000}, Rewrite: []lossless.RewriteEntry{{Selector: "dscp", Priority: 3, Protocol: 26}}}
 	for p := range ev.PFC.Priorities {
 		rx, tx := roceBytes(p, i)
 		ev.PFC.Priorities[p].RxBytes = lossless.Reading{Value: rx, Source: fmt.Sprintf("rx_prio%d_bytes", p)}

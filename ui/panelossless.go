@@ -244,6 +244,13 @@ func (r *renderer) roceLines(lc *lossless.Counters, w int) []string {
 				text += " · rate limits " + strings.Join(limits, ", ")
 			}
 		}
+		if len(q.Rewrite) > 0 {
+			var rw []string
+			for _, e := range q.Rewrite {
+				rw = append(rw, fmt.Sprintf("prio %d→%s %d", e.Priority, strings.ToUpper(Sanitize(e.Selector)), e.Protocol))
+			}
+			text += " · rewrite " + strings.Join(rw, ", ")
+		}
 		lines = append(lines, wrap(text, w, "  ")...)
 	}
 	if lp := lc.LinkPause; lp != nil {

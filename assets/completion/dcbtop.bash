@@ -15,7 +15,7 @@ _dcbtop() {
         --trust) COMPREPLY=($(compgen -W "dscp,pcp pcp dscp" -- "$cur")); return ;;
         --pfc-storm-timeout) COMPREPLY=($(compgen -W "off auto 100" -- "$cur")); return ;;
         --dcbx-mode) COMPREPLY=($(compgen -W "host lld-managed host,ieee host,cee lld-managed,ieee lld-managed,cee" -- "$cur")); return ;;
-        --duration|--tx-interval|--speed|--metrics|--web.listen-address|--wait|--counters-interval|--local-mac|--frame|--from|--dscp|--dscp-delete|--pfc-delay|--buffer|--maxrate|--roce-tos) return ;;
+        --duration|--tx-interval|--speed|--metrics|--web.listen-address|--wait|--counters-interval|--local-mac|--frame|--from|--dscp|--dscp-delete|--pfc-delay|--buffer|--maxrate|--rewr-dscp|--rewr-dscp-delete|--roce-tos) return ;;
     esac
     local commands="apply bundle check demo help show version"
     if [[ $cword -eq 1 && $cur != -* ]]; then
@@ -29,7 +29,7 @@ _dcbtop() {
     fi
     local opts
     case ${words[1]} in
-        apply) opts="-i --willing --trust --dscp --dscp-delete --pfc-delay --buffer --maxrate --dcbx-mode --pfc-storm-timeout --roce-tos --dry-run --forget --help" ;;
+        apply) opts="-i --willing --trust --dscp --dscp-delete --pfc-delay --buffer --maxrate --dcbx-mode --pfc-storm-timeout --rewr-dscp --rewr-dscp-delete --roce-tos --dry-run --forget --help" ;;
         bundle) opts="-i --duration --redact -o --help" ;;
         check) opts="-i -r --local-mac --expect --wait --json --junit --textfile --help" ;;
         demo) opts="--json --events --text --duration --speed --no-mouse --color --metrics --web.listen-address --web.systemd-socket --web.config.file --snapshot-dir --help" ;;

@@ -70,7 +70,17 @@ func (c *Client) SetIEEE(ifname string, s *IEEESet) error {
 // Removal stops at the first entry that fails; an entry that is not in the
 // table gives a driver error matching syscall.ENOENT (the kernel's own list)
 // or whatever the driver's ieee_delapp returns.
-func (c *Client) DelApps(ifname string, apps []App) error { return c.c.delApps(ifname, apps) }
+func (c *Client) DelApps(ifname string, apps []App) error {
+	return c.c.delApps(ifname, DCB_ATTR_IEEE_APP_TABLE, apps)
+}
+
+// DelRewr removes entries from the APP rewrite table of ifname with
+// DCB_CMD_IEEE_DEL (DCB_ATTR_DCB_REWR_TABLE, Linux 6.3+; the kernel's
+// dcb_delrewr answers ENOENT for an entry that is not there). Like
+// IEEESet.Rewr, a kernel without the table ignores it.
+func (c *Client) DelRewr(ifname string, apps []App) error {
+	return c.c.delApps(ifname, DCB_ATTR_DCB_REWR_TABLE, apps)
+}
 
 // DCBX reads the DCBX mode of ifname with DCB_CMD_GDCBX. A driver with
 // dcbnl_ops but without getdcbx gives an EOPNOTSUPP *Error that does not

@@ -155,8 +155,8 @@ func (c *client) setIEEE(ifname string, s *IEEESet) error {
 		DCB_ATTR_IEEE, "DCB_ATTR_IEEE")
 }
 
-func (c *client) delApps(ifname string, apps []App) error {
-	return c.set(opIEEEDel, ifname, DCB_CMD_IEEE_DEL, func() ([]byte, error) { return ieeeDelRequest(ifname, apps) },
+func (c *client) delApps(ifname string, table uint16, apps []App) error {
+	return c.set(opIEEEDel, ifname, DCB_CMD_IEEE_DEL, func() ([]byte, error) { return ieeeDelRequest(ifname, table, apps) },
 		DCB_ATTR_IEEE, "DCB_ATTR_IEEE")
 }
 

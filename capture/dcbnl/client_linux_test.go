@@ -174,6 +174,40 @@ func TestRequests(t *testing.T) {
 			),
 		},
 		{
+			// DCB_ATTR_DCB_REWR_TABLE (12), entries typed as the APP
+			// table's (Linux 6.3 dcbnl_app_table_setdel).
+			name:  "IEEE_SET rewrite",
+			reply: replyStatus(DCB_CMD_IEEE_SET, DCB_ATTR_IEEE, 0), typ: RTM_SETDCB,
+			call: func(c *Client) error {
+				return c.SetIEEE("eth0", &IEEESet{Rewr: []App{{Selector: IEEE_8021QAZ_APP_SEL_DSCP, Priority: 3, Protocol: 26}}})
+			},
+			want: nlfixture.Cat(
+				[]byte{0x30, 0x00, 0x00, 0x00, 0x4f, 0x00, 0x01, 0x00}, // len 48, RTM_SETDCB, REQUEST
+				make([]byte, 8),
+				[]byte{0x00, 0x14, 0x00, 0x00},
+				ifnameEth0,
+				[]byte{0x10, 0x00, 0x0d, 0x80}, // DCB_ATTR_IEEE, len 16
+				[]byte{0x0c, 0x00, 0x0c, 0x80}, // DCB_ATTR_DCB_REWR_TABLE|NLA_F_NESTED, len 12
+				[]byte{0x08, 0x00, 0x01, 0x00, 0x05, 0x03, 0x1a, 0x00}, // IEEE_APP: DSCP 26 for priority 3
+			),
+		},
+		{
+			name:  "IEEE_DEL rewrite",
+			reply: replyStatus(DCB_CMD_IEEE_DEL, DCB_ATTR_IEEE, 0), typ: RTM_SETDCB,
+			call: func(c *Client) error {
+				return c.DelRewr("eth0", []App{{Selector: IEEE_8021QAZ_APP_SEL_DSCP, Priority: 3, Protocol: 26}})
+			},
+			want: nlfixture.Cat(
+				[]byte{0x30, 0x00, 0x00, 0x00, 0x4f, 0x00, 0x01, 0x00},
+				make([]byte, 8),
+				[]byte{0x00, 0x1b, 0x00, 0x00}, // DCB_CMD_IEEE_DEL
+				ifnameEth0,
+				[]byte{0x10, 0x00, 0x0d, 0x80},
+				[]byte{0x0c, 0x00, 0x0c, 0x80},
+				[]byte{0x08, 0x00, 0x01, 0x00, 0x05, 0x03, 0x1a, 0x00},
+			),
+		},
+		{
 			name:  "IEEE_DEL",
 			reply: replyStatus(DCB_CMD_IEEE_DEL, DCB_ATTR_IEEE, 0), typ: RTM_SETDCB,
 			call: func(c *Client) error { return c.DelApps("eth0", []App{appDSCPWant}) },
@@ -248,6 +282,7 @@ func TestIEEEReplies(t *testing.T) {
 		want  *IEEE
 	}{
 		{"peer ETS/PFC/APP, MAXRATE and DCBX", replyIEEEFull, &replyIEEEFullWant},
+		{"a 6.3 kernel's rewrite table", replyIEEERewr, &replyIEEERewrWant},
 		{"only ETS, PFC and APP_TABLE", replyIEEEMinimal, &replyIEEEMinimalWant},
 		{"NLA_F_NESTED set, empty APP table, longer ETS, APP trust", replyIEEEFlagged, &replyIEEEFlaggedWant},
 	}

@@ -26,7 +26,7 @@ func newClient(*netlink.Conn) *client                                   { return
 func (*client) close() error                                            { return errUnimplemented }
 func (*client) ieee(string) (*IEEE, error)                              { return nil, errUnimplemented }
 func (*client) setIEEE(string, *IEEESet) error                          { return errUnimplemented }
-func (*client) delApps(string, []App) error                             { return errUnimplemented }
+func (*client) delApps(string, uint16, []App) error                     { return errUnimplemented }
 func (*client) dcbx(string) (Mode, error)                               { return 0, errUnimplemented }
 func (*client) setDCBX(string, Mode) error                              { return errUnimplemented }
 func (*client) cee(string) (*CEE, error)                                { return nil, errUnimplemented }

@@ -87,7 +87,7 @@ const (
 	DCB_ATTR_IEEE_QCN_STATS      = 9  // struct ieee_qcn_stats (not decoded)
 	DCB_ATTR_DCB_BUFFER          = 10 // struct dcbnl_buffer
 	DCB_ATTR_DCB_APP_TRUST_TABLE = 11 // nest of u8 selectors (Linux 6.2+)
-	DCB_ATTR_DCB_REWR_TABLE      = 12 // nest of struct dcb_app (Linux 6.4+, not decoded)
+	DCB_ATTR_DCB_REWR_TABLE      = 12 // nest of struct dcb_app (Linux 6.3+: net-next commit 622f1b2fae2e, January 2023)
 	DCB_ATTR_IEEE_APP_UNSPEC     = 0  // enum ieee_attrs_app: what the kernel uses for selectors it does not know
 	DCB_ATTR_IEEE_APP            = 1  // struct dcb_app with an IEEE selector (1-5)
 	DCB_ATTR_DCB_APP             = 2  // struct dcb_app with selector DCB_APP_SEL_PCP (Linux 6.2+)

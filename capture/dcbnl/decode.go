@@ -130,8 +130,10 @@ func decodeIEEENest(b []byte, ie *IEEE) error {
 			ad.Do(func(b []byte) (err error) { ie.Buffer, err = decodeStruct[Buffer]("DCB_ATTR_DCB_BUFFER", b); return })
 		case DCB_ATTR_DCB_APP_TRUST_TABLE:
 			ad.Do(func(b []byte) (err error) { ie.AppTrust, err = decodeAppTrust(b); return })
-			// DCB_ATTR_IEEE_QCN, DCB_ATTR_IEEE_QCN_STATS (802.1Qau) and
-			// DCB_ATTR_DCB_REWR_TABLE are not decoded.
+		case DCB_ATTR_DCB_REWR_TABLE:
+			ad.Do(func(b []byte) (err error) { ie.Rewr, err = decodeAppTable("DCB_ATTR_DCB_REWR_TABLE", b); return })
+			// DCB_ATTR_IEEE_QCN and DCB_ATTR_IEEE_QCN_STATS (802.1Qau) are
+			// not decoded.
 		}
 	}
 	return nl.InAttr("DCB_ATTR_IEEE", ad.Err())

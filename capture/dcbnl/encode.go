@@ -59,16 +59,21 @@ func ieeeSetRequest(ifname string, s *IEEESet) ([]byte, error) {
 			if s.AppTrust != nil {
 				nae.Nested(DCB_ATTR_DCB_APP_TRUST_TABLE, trustTable(s.AppTrust))
 			}
+			if s.Rewr != nil {
+				nae.Nested(DCB_ATTR_DCB_REWR_TABLE, appTable(s.Rewr))
+			}
 			return nil
 		})
 	})
 }
 
-// ieeeDelRequest returns the payload of DCB_CMD_IEEE_DEL removing apps.
-func ieeeDelRequest(ifname string, apps []App) ([]byte, error) {
+// ieeeDelRequest returns the payload of DCB_CMD_IEEE_DEL removing apps
+// from the table of type table (DCB_ATTR_IEEE_APP_TABLE or
+// DCB_ATTR_DCB_REWR_TABLE).
+func ieeeDelRequest(ifname string, table uint16, apps []App) ([]byte, error) {
 	return request(DCB_CMD_IEEE_DEL, ifname, func(ae *netlink.AttributeEncoder) {
 		ae.Nested(DCB_ATTR_IEEE, func(nae *netlink.AttributeEncoder) error {
-			nae.Nested(DCB_ATTR_IEEE_APP_TABLE, appTable(apps))
+			nae.Nested(table, appTable(apps))
 			return nil
 		})
 	})

@@ -192,6 +192,27 @@ var replyIEEEFlagged = nlfixture.Cat(
 	[]byte{0x05, 0x00, 0x0e, 0x00, 0x09, 0x00, 0x00, 0x00}, // DCBX = HOST|VER_IEEE
 )
 
+// replyIEEERewr is an IEEE_GET reply of a Linux 6.3+ kernel (its
+// dcbnl_ieee_fill sends DCB_ATTR_DCB_REWR_TABLE, nla_nest_start so
+// flagged, after the APP table): priority 3 rewritten to DSCP 26, priority
+// 5 to PCP 5 (a DCB_ATTR_DCB_APP entry, dcbnl_app_attr_type_get).
+var replyIEEERewr = nlfixture.Cat(
+	[]byte{0x00, 21, 0x00, 0x00},
+	ifnameEth0,
+	[]byte{0xe8, 0x00, 0x0d, 0x00}, // DCB_ATTR_IEEE, len 232
+	[]byte{0x3f, 0x00, 0x01, 0x00}, etsBytes, []byte{0x00},
+	[]byte{0x8c, 0x00, 0x02, 0x00}, pfcBytes,
+	[]byte{0x04, 0x00, 0x03, 0x00},                         // APP_TABLE, empty
+	[]byte{0x14, 0x00, 0x0c, 0x80},                         // DCB_ATTR_DCB_REWR_TABLE|NLA_F_NESTED, len 20
+	[]byte{0x08, 0x00, 0x01, 0x00, 0x05, 0x03, 0x1a, 0x00}, // IEEE_APP: DSCP 26 for priority 3
+	[]byte{0x08, 0x00, 0x02, 0x00, 0xff, 0x05, 0x05, 0x00}, // DCB_APP: PCP 5 for priority 5
+)
+
+var replyIEEERewrWant = IEEE{
+	ETS: &etsWant, PFC: &pfcWant, App: []App{},
+	Rewr: []App{{Selector: IEEE_8021QAZ_APP_SEL_DSCP, Priority: 3, Protocol: 26}, {Selector: DCB_APP_SEL_PCP, Priority: 5, Protocol: 5}},
+}
+
 var replyIEEEFlaggedWant = IEEE{
 	ETS: &etsWant, PFC: &pfcWant,
 	App:      []App{},

@@ -58,6 +58,15 @@ type IEEE struct {
 	// DCB_APP_SEL_PCP]. Nil when not reported.
 	AppTrust []uint8
 
+	// Rewr is the APP rewrite table (DCB_ATTR_DCB_REWR_TABLE): entries
+	// whose Priority is the egress priority and Protocol the DSCP
+	// (IEEE_8021QAZ_APP_SEL_DSCP) or PCP and DEI (DCB_APP_SEL_PCP, PCP +
+	// 8×DEI) a frame of that priority is rewritten to. A kernel of Linux
+	// 6.3 or later sends it in every reply (net/dcb/dcbnl.c
+	// dcbnl_ieee_fill, the software dcb_rewr_list: non-nil, possibly
+	// empty); it is nil from an older kernel, which has no rewrite table.
+	Rewr []App
+
 	// DCBX is the DCBX mode byte (the top-level DCB_ATTR_DCBX), present
 	// when the driver has getdcbx: the same value DCB_CMD_GDCBX returns.
 	DCBX *Mode
@@ -168,6 +177,13 @@ type IEEESet struct {
 	AppTrust []uint8
 	Buffer   *Buffer
 	MaxRate  *[8]uint64
+	// Rewr are APP rewrite entries to add (DCB_ATTR_DCB_REWR_TABLE,
+	// Linux 6.3+; dcbnl_ieee_set adds them with the driver's
+	// dcbnl_setrewr or the kernel's own dcb_setrewr, EEXIST for an entry
+	// already there). A kernel without the table ignores the attribute
+	// (it is past its DCB_ATTR_IEEE_MAX) and reports success: know that
+	// it has one (IEEE.Rewr non-nil) before sending.
+	Rewr []App
 }
 
 // A Mode is the DCBX mode byte of DCB_ATTR_DCBX: a set of DCB_CAP_DCBX_*

@@ -33,6 +33,7 @@ type Client interface {
 	DelApps(ifname string, apps []dcbnl.App) error
 	DCBX(ifname string) (dcbnl.Mode, error)
 	SetDCBX(ifname string, m dcbnl.Mode) error
+	DelRewr(ifname string, apps []dcbnl.App) error
 }
 
 var _ Client = (*dcbnl.Client)(nil)
@@ -579,7 +580,8 @@ const dcbAppSelPCP = 255
 // from what DCB_CMD_IEEE_GET reports: the APP trust table (or, without
 // one, the trust mlx5 sets when the APP table changes: DSCP first when
 // DSCP entries exist, mlx5e_dcbnl_ieee_setapp; marked derived), the PFC
-// delay, the buffer split and the per-TC rate limits. Nil for nil.
+// delay, the buffer split, the per-TC rate limits and the APP rewrite
+// table (Linux 6.3). Nil for nil.
 func QoSFromIEEE(in *dcbnl.IEEE) *lossless.PortQoSSample {
 	if in == nil {
 		return nil
@@ -617,5 +619,26 @@ func QoSFromIEEE(in *dcbnl.IEEE) *lossless.PortQoSSample {
 		m := *in.MaxRate
 		q.MaxRateKbps = &m
 	}
+	q.Rewrite = rewriteEntries(in.Rewr)
 	return q
+}
+
+// rewriteEntries maps the kernel's APP rewrite table (nil: the kernel
+// has none) to the snapshot's entries, the selectors by name.
+func rewriteEntries(rewr []dcbnl.App) []lossless.RewriteEntry {
+	if rewr == nil {
+		return nil
+	}
+	out := []lossless.RewriteEntry{}
+	for _, a := range rewr {
+		sel := fmt.Sprintf("selector-%d", a.Selector)
+		switch a.Selector {
+		case uint8(lldp.AppSelDSCP):
+			sel = "dscp"
+		case dcbAppSelPCP:
+			sel = "pcp"
+		}
+		out = append(out, lossless.RewriteEntry{Selector: sel, Priority: a.Priority, Protocol: a.Protocol})
+	}
+	return out
 }

@@ -40,7 +40,7 @@ func trustSelector(name string) (uint8, bool) {
 // DCBX mode.
 func qosState(ie *dcbnl.IEEE, mode *dcbnl.Mode) qos.State {
 	q := QoSFromIEEE(ie)
-	st := qos.State{Trust: q.Trust, TrustDerived: q.TrustDerived, PFCDelay: q.PFCDelay, Buffer: q.Buffer, MaxRateKbps: q.MaxRateKbps}
+	st := qos.State{Trust: q.Trust, TrustDerived: q.TrustDerived, PFCDelay: q.PFCDelay, Buffer: q.Buffer, MaxRateKbps: q.MaxRateKbps, Rewrite: q.Rewrite}
 	if mode != nil {
 		b := uint8(*mode)
 		st.DCBX, st.DCBXWords = &b, mode.String()
@@ -61,7 +61,10 @@ func qosState(ie *dcbnl.IEEE, mode *dcbnl.Mode) qos.State {
 // DCB_CMD_IEEE_SET of the new ones), the trust table (IEEE_SET
 // DCB_ATTR_DCB_APP_TRUST_TABLE), the PFC delay (IEEE_SET of the NIC's
 // struct ieee_pfc with the new delay), the buffer split (IEEE_SET
-// DCB_ATTR_DCB_BUFFER, the NIC's total kept), the rate limits (IEEE_SET
+// DCB_ATTR_DCB_BUFFER, the NIC's total kept), the DSCP rewrites
+// (DCB_CMD_IEEE_DEL of the DCB_ATTR_DCB_REWR_TABLE entries they replace
+// or c deletes, then IEEE_SET of the new ones; only where the kernel's
+// reply carries the table: Linux 6.3), the rate limits (IEEE_SET
 // DCB_ATTR_IEEE_MAXRATE: the NIC's struct ieee_maxrate with the TCs
 // given replaced), a DCBX mode that gives DCBX to the firmware (last);
 // then one read back, compared with what was asked; then the PFC storm
@@ -132,7 +135,8 @@ func applyQoSDCB(c Client, ifname string, ch qos.Change, res *qos.WriteResult) b
 	res.Before = qosState(cur, mode)
 	res.After = res.Before
 	toHost := ch.DCBXMode != nil && !ch.DCBXMode.Firmware()
-	others := ch.Trust != nil || len(ch.DSCP) > 0 || len(ch.DSCPDelete) > 0 || ch.PFCDelay != nil || ch.Buffer != nil || len(ch.MaxRate) > 0
+	others := ch.Trust != nil || len(ch.DSCP) > 0 || len(ch.DSCPDelete) > 0 || ch.PFCDelay != nil || ch.Buffer != nil || len(ch.MaxRate) > 0 ||
+		len(ch.RewriteDSCP) > 0 || len(ch.RewriteDSCPDelete) > 0
 	if mode != nil && mode.LLDManaged() && others && !toHost {
 		res.Err = &engine.WriteError{Kind: engine.WriteFirmwareManaged, Interface: ifname}
 		return false
@@ -228,6 +232,26 @@ func applyQoSDCB(c Client, ifname string, ch qos.Change, res *qos.WriteResult) b
 		want := dcbnl.Buffer{PrioBuffer: b.PrioBuffer, Size: b.SizeBytes, TotalSize: cur.Buffer.TotalSize}
 		if want != *cur.Buffer {
 			steps = append(steps, step{"buffer", func() error { return c.SetIEEE(ifname, &dcbnl.IEEESet{Buffer: &want}) }})
+		}
+	}
+	if len(ch.RewriteDSCP)+len(ch.RewriteDSCPDelete) > 0 {
+		if cur.Rewr == nil {
+			res.Err = qos.ErrNoRewriteTable
+			return false
+		}
+		del, add := rewriteChanges(cur.Rewr, ch)
+		if len(del)+len(add) > 0 {
+			steps = append(steps, step{"rewrite entries", func() error {
+				if len(del) > 0 {
+					if err := c.DelRewr(ifname, del); err != nil {
+						return err
+					}
+				}
+				if len(add) > 0 {
+					return c.SetIEEE(ifname, &dcbnl.IEEESet{Rewr: add})
+				}
+				return nil
+			}})
 		}
 	}
 	if len(ch.MaxRate) > 0 {
@@ -385,6 +409,29 @@ func dscpChanges(cur []dcbnl.App, ch qos.Change) (del, add []dcbnl.App) {
 	return del, add
 }
 
+// rewriteChanges returns the kernel's rewrite entries to delete (the DSCP
+// entries of the priorities ch sets to another DSCP or deletes) and to
+// add (ch's entries the table does not have).
+func rewriteChanges(cur []dcbnl.App, ch qos.Change) (del, add []dcbnl.App) {
+	sel := uint8(lldp.AppSelDSCP)
+	for _, a := range cur {
+		if a.Selector != sel {
+			continue
+		}
+		if slices.Contains(ch.RewriteDSCPDelete, a.Priority) ||
+			slices.ContainsFunc(ch.RewriteDSCP, func(r qos.PrioDSCP) bool { return r.Priority == a.Priority && uint16(r.DSCP) != a.Protocol }) {
+			del = append(del, a)
+		}
+	}
+	for _, r := range ch.RewriteDSCP {
+		a := dcbnl.App{Selector: sel, Priority: r.Priority, Protocol: uint16(r.DSCP)}
+		if !slices.Contains(cur, a) {
+			add = append(add, a)
+		}
+	}
+	return del, add
+}
+
 // qosMismatches compares what was asked with what reads back, one line
 // per part that differs.
 func qosMismatches(ch qos.Change, got qos.State) []string {
@@ -410,6 +457,25 @@ func qosMismatches(ch qos.Change, got qos.State) []string {
 	}
 	if b := ch.Buffer; b != nil && (got.Buffer == nil || got.Buffer.PrioBuffer != b.PrioBuffer || got.Buffer.SizeBytes != b.SizeBytes) {
 		bad = append(bad, "buffer split "+bufferState(got.Buffer)+", want "+bufferState(b))
+	}
+	dscpRewrites := func(p uint8) []uint16 {
+		var out []uint16
+		for _, e := range got.Rewrite {
+			if e.Selector == "dscp" && e.Priority == p {
+				out = append(out, e.Protocol)
+			}
+		}
+		return out
+	}
+	for _, r := range ch.RewriteDSCP {
+		if ds := dscpRewrites(r.Priority); len(ds) != 1 || ds[0] != uint16(r.DSCP) {
+			bad = append(bad, fmt.Sprintf("priority %d rewritten to DSCP %v, want %d", r.Priority, ds, r.DSCP))
+		}
+	}
+	for _, p := range ch.RewriteDSCPDelete {
+		if ds := dscpRewrites(p); len(ds) > 0 {
+			bad = append(bad, fmt.Sprintf("priority %d still rewritten to DSCP %v", p, ds))
+		}
 	}
 	for _, r := range ch.MaxRate {
 		switch {

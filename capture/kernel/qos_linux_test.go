@@ -62,6 +62,21 @@ func sdcbx(ifname string, m uint8) []byte {
 	return attr(b, 14, []byte{m})
 }
 
+// ieeeSetRewr is the payload of DCB_CMD_IEEE_SET of rewrite entries on
+// ifname, by hand as a Linux 6.3 kernel reads it: DCB_ATTR_IEEE holding
+// DCB_ATTR_DCB_REWR_TABLE (12, nested), each struct dcb_app typed
+// DCB_ATTR_IEEE_APP for an IEEE selector.
+func ieeeSetRewr(ifname string, apps ...dcbnl.App) []byte {
+	attr := kerneltest.AppendAttr
+	var table []byte
+	for _, a := range apps {
+		b, _ := a.MarshalBinary()
+		table = attr(table, 1, b)
+	}
+	b := attr([]byte{syscall.AF_UNSPEC, dcbnl.DCB_CMD_IEEE_SET, 0, 0}, 1, append([]byte(ifname), 0))
+	return attr(b, 13|0x8000, attr(nil, 12|0x8000, table))
+}
+
 // TestApplyQoS writes QoS changes through a real dcbnl.Client to the fake
 // driver over netlink (nltest) and rdma_cm's configfs in a temporary
 // tree: the requests in order (the trust table's byte for byte), the
@@ -235,6 +250,42 @@ func TestApplyQoS(t *testing.T) {
 			[]string{"IEEE_GET", "SDCBX", "SDCBX", "IEEE_GET"}, "no firmware agent takes DCBX here", "", nil},
 		{"DCBX: no getdcbx, refused", func(f *kerneltest.Fake) { f.Mode = nil }, qos.Change{DCBXMode: &hostMode},
 			[]string{"IEEE_GET", "GDCBX", "IEEE_GET"}, "the driver reports no DCBX mode", "", nil}, // the second IEEE_GET tells a missing getdcbx from no DCB (dcbnl explainNotSupported)
+		{"DSCP rewrite on a kernel without the table (6.1): refused", nil, qos.Change{RewriteDSCP: []qos.PrioDSCP{{Priority: 3, DSCP: 26}}},
+			[]string{"IEEE_GET"}, "the kernel has no APP rewrite table (DCB_ATTR_DCB_REWR_TABLE, Linux 6.3)", "", nil},
+		{"DSCP rewrite on a 6.3 kernel: 3 → 26 replaces 3 → 24, PCP kept", func(f *kerneltest.Fake) {
+			f.State.Rewr = []dcbnl.App{{Selector: 5, Priority: 3, Protocol: 24}, {Selector: 255, Priority: 5, Protocol: 5}}
+		}, qos.Change{RewriteDSCP: []qos.PrioDSCP{{Priority: 3, DSCP: 26}}}, []string{"IEEE_GET", "IEEE_DEL", "IEEE_SET", "IEEE_GET"}, "", "",
+			func(t *testing.T, f *kerneltest.Fake, res qos.WriteResult, reqs []kerneltest.Request) {
+				if want := ieeeSetRewr("mlx0", dcbnl.App{Selector: 5, Priority: 3, Protocol: 26}); !bytes.Equal(reqs[2].Data, want) {
+					t.Errorf("IEEE_SET:\n got % x\nwant % x", reqs[2].Data, want)
+				}
+				want := []lossless.RewriteEntry{{Selector: "pcp", Priority: 5, Protocol: 5}, {Selector: "dscp", Priority: 3, Protocol: 26}}
+				if diff := cmp.Diff(want, res.After.Rewrite); diff != "" {
+					t.Errorf("after (-want +got):\n%s", diff)
+				}
+				undo, notes := res.Undo(qos.Change{RewriteDSCP: []qos.PrioDSCP{{Priority: 3, DSCP: 26}}})
+				if diff := cmp.Diff(qos.Change{RewriteDSCP: []qos.PrioDSCP{{Priority: 3, DSCP: 24}}}, undo); diff != "" || len(notes) != 0 {
+					t.Errorf("undo (-want +got):\n%s%v", diff, notes)
+				}
+			}},
+		{"DSCP rewrite of a new priority: its undo deletes it", func(f *kerneltest.Fake) { f.State.Rewr = []dcbnl.App{} },
+			qos.Change{RewriteDSCP: []qos.PrioDSCP{{Priority: 4, DSCP: 46}}}, []string{"IEEE_GET", "IEEE_SET", "IEEE_GET"}, "", "",
+			func(t *testing.T, f *kerneltest.Fake, res qos.WriteResult, _ []kerneltest.Request) {
+				undo, _ := res.Undo(qos.Change{RewriteDSCP: []qos.PrioDSCP{{Priority: 4, DSCP: 46}}})
+				if diff := cmp.Diff(qos.Change{RewriteDSCPDelete: []uint8{4}}, undo); diff != "" {
+					t.Errorf("undo (-want +got):\n%s", diff)
+				}
+				if diff := cmp.Diff([]string{"--rewr-dscp-delete", "4"}, undo.Args()); diff != "" {
+					t.Errorf("undo args (-want +got):\n%s", diff)
+				}
+			}},
+		{"DSCP rewrite deleted", func(f *kerneltest.Fake) { f.State.Rewr = []dcbnl.App{{Selector: 5, Priority: 4, Protocol: 46}} },
+			qos.Change{RewriteDSCPDelete: []uint8{4}}, []string{"IEEE_GET", "IEEE_DEL", "IEEE_GET"}, "", "",
+			func(t *testing.T, f *kerneltest.Fake, res qos.WriteResult, _ []kerneltest.Request) {
+				if len(f.State.Rewr) != 0 || res.After.Rewrite == nil || len(res.After.Rewrite) != 0 {
+					t.Errorf("the kernel's table %v, after %v", f.State.Rewr, res.After.Rewrite)
+				}
+			}},
 		{"rdma_cm default ToS 0 → 106", nil, qos.Change{RoCEToS: []qos.RoCEToSChange{{Device: "mlx5_0", Port: 1, ToS: 106}}},
 			nil, "", "",
 			func(t *testing.T, f *kerneltest.Fake, res qos.WriteResult, _ []kerneltest.Request) {

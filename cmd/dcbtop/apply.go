@@ -35,7 +35,7 @@ const applyUsage = `usage: dcbtop apply -i IFACE [PARAMS-FILE | -] [--willing on
        dcbtop apply -i IFACE [--dry-run] [--trust LIST] [--dscp D=P,...]
                     [--dscp-delete D,...] [--pfc-delay N] [--buffer B]
                     [--maxrate TC:RATE,...] [--dcbx-mode MODE] [--pfc-storm-timeout MS]
-                    [--roce-tos DEV/PORT=TOS]
+                    [--rewr-dscp P:D,...] [--rewr-dscp-delete P,...] [--roce-tos DEV/PORT=TOS]
        dcbtop apply -i IFACE --forget
 
 Sets the local DCB parameters the file gives (ets, ets_reco, pfc, app; a
@@ -79,6 +79,10 @@ command that undoes it is printed:
   --pfc-storm-timeout MS  the PFC storm guard's timeout in ms, off or
                     auto: the ethtool tunable pfc-prevention-tout, where
                     the driver has it (mlx5: 80-8000 ms)
+  --rewr-dscp P:D,...  the APP rewrite table's DSCP for the frames of a
+                    priority, as dcb rewr's prio-dscp (each replaces its
+                    priority's); Linux 6.3 and later
+  --rewr-dscp-delete P,...  remove the DSCP rewrites of these priorities
   --roce-tos DEV/PORT=TOS  the ToS rdma_cm stamps on new connections of
                     an RDMA port (configfs; mkdir rdma_cm/DEV when needed):
                     106 is DSCP 26, ECT(0)
@@ -89,7 +93,8 @@ A file whose one member is "qos" gives the same fields:
            "dscp_delete": [46], "pfc_delay": 7,
            "buffer": {"prio_buffer": [0,0,0,1,0,0,0,0], "size_bytes": [131072,131072,0,0,0,0,0,0]},
            "maxrate": [{"tc": 3, "kbps": 25000000}], "dcbx_mode": "host",
-           "pfc_storm_timeout_ms": 100,
+           "pfc_storm_timeout_ms": 100, "rewrite_dscp": [{"priority": 3, "dscp": 26}],
+           "rewrite_dscp_delete": [5],
            "roce_tos": [{"device": "mlx5_0", "port": 1, "tos": 106}]}}
 
 The file is checked whole before anything is sent: unknown fields, arrays
@@ -135,6 +140,8 @@ func applyFlags(o *applyOptions, ifaces *[]string) *flag.FlagSet {
 	fs.Var(maxRateValue{&o.qos}, "maxrate", "TC:RATE,...")
 	fs.Var(dcbxModeValue{&o.qos}, "dcbx-mode", "host|lld-managed")
 	fs.Var(stormTimeoutValue{&o.qos}, "pfc-storm-timeout", "MS|off|auto")
+	fs.Var(rewrDSCPValue{&o.qos}, "rewr-dscp", "PRIO:DSCP,...")
+	fs.Var(rewrDSCPDeleteValue{&o.qos}, "rewr-dscp-delete", "PRIO,...")
 	fs.Var(roceToSValue{&o.qos}, "roce-tos", "DEV/PORT=TOS")
 	fs.BoolVar(&o.dryRun, "dry-run", false, "preview only")
 	fs.BoolVar(&o.forget, "forget", false, "drop the kept parameters")
@@ -198,7 +205,8 @@ func runApply(ctx context.Context, args []string, env Env) int {
 // before anything is sent anywhere. A file whose one member is "qos" is
 // the host QoS fields instead (qos.Change's JSON: trust, dscp,
 // dscp_delete, pfc_delay, buffer, maxrate, dcbx_mode,
-// pfc_storm_timeout_ms, roce_tos), read as strictly.
+// pfc_storm_timeout_ms, rewrite_dscp, rewrite_dscp_delete, roce_tos), read
+// as strictly.
 func readParamsFile(ctx context.Context, name string, env Env) (*dcb.Params, *qos.Change, error) {
 	open := func() (io.ReadCloser, error) { return os.Open(name) }
 	if name == "-" {
@@ -254,7 +262,7 @@ func qosFile(b []byte) (q *qos.Change, ok bool, err error) {
 		return nil, true, err
 	}
 	if q.Empty() {
-		return nil, true, errors.New("qos changes nothing (give trust, dscp, dscp_delete, pfc_delay, buffer, maxrate, dcbx_mode, pfc_storm_timeout_ms or roce_tos)")
+		return nil, true, errors.New("qos changes nothing (give trust, dscp, dscp_delete, pfc_delay, buffer, maxrate, dcbx_mode, pfc_storm_timeout_ms, rewrite_dscp, rewrite_dscp_delete or roce_tos)")
 	}
 	return q, true, nil
 }

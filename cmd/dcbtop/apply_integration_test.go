@@ -417,11 +417,12 @@ func TestApplyQoS(t *testing.T) {
 	if want := "roce tos: mlx5_9 port 1 is not an RDMA port of ens3f0np0"; code != 1 || !strings.Contains(errOut, want) {
 		t.Errorf("an unknown RDMA port: exit %d, stderr %q; want %q", code, errOut, want)
 	}
-	// A veth has no rate limits, DCBX mode or storm timeout: each is
-	// refused in one line before anything is sent.
+	// A veth has no rate limits, DCBX mode, rewrite table or storm
+	// timeout: each is refused in one line before anything is sent.
 	for _, tt := range []struct{ flag, value, want string }{
 		{"--maxrate", "3:25gbit", "dcbtop: ens3f0np0: not applied: maxrate: the driver reports no rate limits (DCB_ATTR_IEEE_MAXRATE: no ieee_getmaxrate): they cannot be set here\n"},
 		{"--dcbx-mode", "host", "dcbtop: ens3f0np0: not applied: dcbx mode: the driver reports no DCBX mode (no getdcbx: DCB_CMD_GDCBX answers EOPNOTSUPP): it cannot be set here\n"},
+		{"--rewr-dscp", "3:26", "dcbtop: ens3f0np0: not applied: rewrite: the driver reports no DCB netlink here: rewrite entries cannot be set\n"},
 		{"--pfc-storm-timeout", "100", "dcbtop: ens3f0np0: not applied: pfc storm timeout: the driver has no PFC storm prevention timeout (no ethtool tunable pfc-prevention-tout, ETHTOOL_PFC_PREVENTION_TOUT): it cannot be set here\n"},
 	} {
 		if code, out, errOut := run(tt.flag, tt.value); code != 1 || out != "" || errOut != tt.want {

@@ -4,7 +4,8 @@ package main
 
 // dcbtop apply's host QoS fields (--trust, --dscp, --dscp-delete,
 // --pfc-delay, --buffer, --maxrate, --dcbx-mode, --pfc-storm-timeout,
-// --roce-tos): checked and previewed against the
+// --rewr-dscp, --rewr-dscp-delete, --roce-tos): checked and previewed
+// against the
 // interface as it is now (qos.PreviewOf: the RoCE path, the
 // diagnostics and dcbtop check judged again), then written through DCB
 // netlink and configfs and read back (kernel.ApplyQoS), with the command
@@ -156,6 +157,34 @@ func (v stormTimeoutValue) Set(s string) error {
 	return nil
 }
 
+// rewrDSCPValue is --rewr-dscp: PRIO:DSCP pairs (qos.ParsePrioDSCP).
+type rewrDSCPValue struct{ c *qos.Change }
+
+func (v rewrDSCPValue) String() string { return "" }
+func (v rewrDSCPValue) Set(s string) error {
+	rs, err := qos.ParsePrioDSCP(s)
+	if err != nil {
+		return err
+	}
+	v.c.RewriteDSCP = append(v.c.RewriteDSCP, rs...)
+	return nil
+}
+
+// rewrDSCPDeleteValue is --rewr-dscp-delete: priorities, comma-separated.
+type rewrDSCPDeleteValue struct{ c *qos.Change }
+
+func (v rewrDSCPDeleteValue) String() string { return "" }
+func (v rewrDSCPDeleteValue) Set(s string) error {
+	for _, x := range strings.Split(s, ",") {
+		p, err := strconv.ParseUint(x, 10, 8)
+		if err != nil || p > 7 {
+			return fmt.Errorf("%q: want a priority 0-7", x)
+		}
+		v.c.RewriteDSCPDelete = append(v.c.RewriteDSCPDelete, uint8(p))
+	}
+	return nil
+}
+
 // roceToSValue is --roce-tos: DEV/PORT=TOS.
 type roceToSValue struct{ c *qos.Change }
 
@@ -266,4 +295,4 @@ func applyQoS(o *applyOptions, env Env) error {
 var errQoSWithAgentParams = errors.New("give the QoS fields (" + qosFlagList + ") without a PARAMS file or --willing: apply them in two commands")
 
 // qosFlagList names the host QoS flags, for the errors that list them.
-const qosFlagList = "--trust, --dscp, --dscp-delete, --pfc-delay, --buffer, --maxrate, --dcbx-mode, --pfc-storm-timeout, --roce-tos"
+const qosFlagList = "--trust, --dscp, --dscp-delete, --pfc-delay, --buffer, --maxrate, --dcbx-mode, --pfc-storm-timeout, --rewr-dscp, --rewr-dscp-delete, --roce-tos"

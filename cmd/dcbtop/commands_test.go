@@ -246,7 +246,7 @@ complete() { :; }
 		{[]string{"dcbtop", "check", "--expect", "roce"}, "roce-k8s roce_integration_test.go"}, // presets, then files
 		{[]string{"dcbtop", "check", "--expect", "az"}, "azure-local"},
 		{[]string{"dcbtop", "apply", "-i", "lo", "p"}, "<files json>"},
-		{[]string{"dcbtop", "apply", "--"}, "--willing --trust --dscp --dscp-delete --pfc-delay --buffer --maxrate --dcbx-mode --pfc-storm-timeout --roce-tos --dry-run --forget --help"},
+		{[]string{"dcbtop", "apply", "--"}, "--willing --trust --dscp --dscp-delete --pfc-delay --buffer --maxrate --dcbx-mode --pfc-storm-timeout --rewr-dscp --rewr-dscp-delete --roce-tos --dry-run --forget --help"},
 		{[]string{"dcbtop", "help", "d"}, "demo"},
 		{[]string{"dcbtop", "version", "--"}, "--help"},
 	}

@@ -28,8 +28,23 @@ type PortQoSSample struct {
 	// MaxRateKbps is each TC's transmit rate limit in kbit/s, 0 unlimited
 	// (DCB_ATTR_IEEE_MAXRATE).
 	MaxRateKbps *[8]uint64 `json:"max_rate_kbps"`
+	// Rewrite is the APP rewrite table (DCB_ATTR_DCB_REWR_TABLE, Linux
+	// 6.3; net/dcb/dcbnl.c dcb_rewr_list): the DSCP or PCP a frame of a
+	// priority leaves with. Empty when the kernel has the table and it
+	// holds nothing; null when the kernel has none (before 6.3) or DCB
+	// netlink does not report.
+	Rewrite []RewriteEntry `json:"rewrite"`
 	// Source names where the values come from.
 	Source string `json:"source"`
+}
+
+// A RewriteEntry is one entry of the APP rewrite table: frames of
+// Priority leave with Protocol in the field Selector names ("dscp": the
+// DSCP, IEEE_8021QAZ_APP_SEL_DSCP; "pcp": PCP + 8×DEI, DCB_APP_SEL_PCP).
+type RewriteEntry struct {
+	Selector string `json:"selector"`
+	Priority uint8  `json:"priority"`
+	Protocol uint16 `json:"protocol"`
 }
 
 // A PortBuffer is struct dcbnl_buffer: the receive buffer each priority
@@ -55,7 +70,8 @@ func (q *PortQoSSample) equal(o *PortQoSSample) bool {
 		return q == o
 	}
 	return slices.Equal(q.Trust, o.Trust) && q.TrustDerived == o.TrustDerived && ptrEqual(q.PFCDelay, o.PFCDelay) &&
-		ptrEqual(q.Buffer, o.Buffer) && ptrEqual(q.MaxRateKbps, o.MaxRateKbps) && q.Source == o.Source
+		ptrEqual(q.Buffer, o.Buffer) && ptrEqual(q.MaxRateKbps, o.MaxRateKbps) && q.Source == o.Source &&
+		slices.Equal(q.Rewrite, o.Rewrite) && (q.Rewrite == nil) == (o.Rewrite == nil)
 }
 
 // clone returns a deep copy.
@@ -65,5 +81,6 @@ func (q *PortQoSSample) clone() *PortQoSSample {
 	}
 	c := *q
 	c.Trust = slices.Clone(q.Trust)
+	c.Rewrite = slices.Clone(q.Rewrite)
 	return &c
 }

@@ -21,8 +21,9 @@ import (
 // DCBX does not carry: how the NIC classifies received traffic (its
 // trust table, its DSCP entries), its PFC delay and receive buffer split,
 // its per-TC transmit rate limits, who runs DCBX on it, its PFC storm
-// guard's timeout, and the ToS rdma_cm stamps on new connections. Each
-// nil field is left as it is. It is checked (Errors) and previewed (Engine.PreviewQoS)
+// guard's timeout, the DSCP its APP rewrite table gives each priority's
+// frames, and the ToS rdma_cm stamps on new connections. Each nil field
+// is left as it is. It is checked (Errors) and previewed (Engine.PreviewQoS)
 // before anything is written; capture/kernel writes it (ApplyQoS).
 type Change struct {
 	// Trust is the trust table to set, most trusted first: "dscp",
@@ -57,6 +58,12 @@ type Change struct {
 	// ethtool tunable ETHTOOL_PFC_PREVENTION_TOUT (0 off, 65535 auto;
 	// capture/tunable).
 	PFCStormTimeout *uint16 `json:"pfc_storm_timeout_ms"`
+	// RewriteDSCP are DSCP rewrites to put in the APP rewrite table
+	// (Linux 6.3), each replacing the DSCP entries of its priority.
+	RewriteDSCP []PrioDSCP `json:"rewrite_dscp"`
+	// RewriteDSCPDelete are priorities whose DSCP rewrite entries are
+	// removed (an undo of entries that did not exist before).
+	RewriteDSCPDelete DSCPList `json:"rewrite_dscp_delete"`
 }
 
 // A DSCPList is a list of DSCP values; in JSON a list of numbers (not
@@ -112,13 +119,14 @@ type RoCEToSChange struct {
 // Empty reports whether c changes nothing.
 func (c *Change) Empty() bool {
 	return c == nil || c.Trust == nil && c.DSCP == nil && c.DSCPDelete == nil && c.PFCDelay == nil && c.Buffer == nil && c.RoCEToS == nil &&
-		c.MaxRate == nil && c.DCBXMode == nil && c.PFCStormTimeout == nil
+		c.MaxRate == nil && c.DCBXMode == nil && c.PFCStormTimeout == nil && c.RewriteDSCP == nil && c.RewriteDSCPDelete == nil
 }
 
 // DCB reports whether c changes anything DCB netlink writes (all but
 // the ToS).
 func (c *Change) DCB() bool {
-	return c.Trust != nil || len(c.DSCP) > 0 || len(c.DSCPDelete) > 0 || c.PFCDelay != nil || c.Buffer != nil || len(c.MaxRate) > 0 || c.DCBXMode != nil
+	return c.Trust != nil || len(c.DSCP) > 0 || len(c.DSCPDelete) > 0 || c.PFCDelay != nil || c.Buffer != nil || len(c.MaxRate) > 0 || c.DCBXMode != nil ||
+		len(c.RewriteDSCP) > 0 || len(c.RewriteDSCPDelete) > 0
 }
 
 // trustSelectors names the selectors a trust table may hold, as
@@ -136,8 +144,9 @@ var trustSelectors = map[string]bool{"ethertype": true, "tcp-port": true, "udp-p
 // (pfc-no-headroom); ToS values for RDMA ports the interface has; rate
 // limits only where the driver reports them (maxRateErrors); a DCBX mode
 // only where the driver reports one (it has getdcbx); a storm timeout
-// only where the driver has the tunable, within mlx5's range on mlx5; nil
-// when c can be written.
+// only where the driver has the tunable, within mlx5's range on mlx5; DSCP
+// rewrites only where the kernel has the rewrite table (rewriteErrors);
+// nil when c can be written.
 func (c *Change) Errors(in engine.Interface) error {
 	var errs []error
 	seen := map[string]bool{}
@@ -210,6 +219,7 @@ func (c *Change) Errors(in engine.Interface) error {
 			errs = append(errs, errors.New("dcbx mode: the driver reports no DCBX mode (no getdcbx: DCB_CMD_GDCBX answers EOPNOTSUPP): it cannot be set here"))
 		}
 	}
+	errs = append(errs, rewriteErrors(c.RewriteDSCP, c.RewriteDSCPDelete, q)...)
 	if t := c.PFCStormTimeout; t != nil {
 		switch {
 		case in.Counters == nil || in.Counters.PFC.StormPreventionTimeoutMs == nil:
@@ -324,6 +334,12 @@ func (c *Change) Lines(in engine.Interface) []string {
 		}
 		out = append(out, "DCBX mode "+before+" → "+m.Words())
 	}
+	for _, r := range c.RewriteDSCP {
+		out = append(out, fmt.Sprintf("DSCP rewrite of priority %d: %s → DSCP %d", r.Priority, rewriteWords(q, r.Priority), r.DSCP))
+	}
+	for _, p := range c.RewriteDSCPDelete {
+		out = append(out, fmt.Sprintf("DSCP rewrite of priority %d: %s → none", p, rewriteWords(q, p)))
+	}
 	if t := c.PFCStormTimeout; t != nil {
 		before := "unknown"
 		if in.Counters != nil && in.Counters.PFC.StormPreventionTimeoutMs != nil {
@@ -406,7 +422,7 @@ func PreviewOf(e *engine.Engine, name string, c Change) (Preview, error) {
 
 // applyTo changes a counters sample as c would change the facts it holds.
 func (c *Change) applyTo(s *lossless.Sample) {
-	if c.Trust != nil || c.PFCDelay != nil || c.Buffer != nil || len(c.MaxRate) > 0 {
+	if c.Trust != nil || c.PFCDelay != nil || c.Buffer != nil || len(c.MaxRate) > 0 || len(c.RewriteDSCP)+len(c.RewriteDSCPDelete) > 0 {
 		if s.QoS == nil {
 			s.QoS = &lossless.PortQoSSample{}
 		}
@@ -423,6 +439,9 @@ func (c *Change) applyTo(s *lossless.Sample) {
 				b.TotalBytes = s.QoS.Buffer.TotalBytes
 			}
 			s.QoS.Buffer = &b
+		}
+		if len(c.RewriteDSCP)+len(c.RewriteDSCPDelete) > 0 {
+			s.QoS.Rewrite = c.withRewrite(s.QoS.Rewrite)
 		}
 		if len(c.MaxRate) > 0 {
 			var m [8]uint64
@@ -468,7 +487,9 @@ type State struct {
 	DCBX         *uint8
 	DCBXWords    string
 	StormTimeout *uint16
-	RoCEToS      []RoCEToSState
+	// Rewrite is the APP rewrite table, nil where the kernel has none.
+	Rewrite []lossless.RewriteEntry
+	RoCEToS []RoCEToSState
 }
 
 // A RoCEToSState is one RDMA port's rdma_cm default ToS, nil when unknown
@@ -561,6 +582,19 @@ func (r *WriteResult) Undo(c Change) (undo Change, notes []string) {
 			}
 		}
 	}
+	for _, p := range rewritePriorities(c) {
+		switch before := rewriteDSCPs(b.Rewrite, p); {
+		case b.Rewrite == nil:
+			notes = append(notes, fmt.Sprintf("priority %d: the DSCP rewrite before was not known: not restored", p))
+		case len(before) == 0:
+			undo.RewriteDSCPDelete = append(undo.RewriteDSCPDelete, p)
+		default:
+			undo.RewriteDSCP = append(undo.RewriteDSCP, PrioDSCP{Priority: p, DSCP: uint8(before[0])})
+			if len(before) > 1 {
+				notes = append(notes, fmt.Sprintf("priority %d was rewritten to %d DSCPs before: the undo restores DSCP %d", p, len(before), before[0]))
+			}
+		}
+	}
 	if c.PFCStormTimeout != nil {
 		if b.StormTimeout == nil {
 			notes = append(notes, "the PFC storm prevention timeout before was not known: not restored")
@@ -620,6 +654,16 @@ func (c *Change) Args() []string {
 	if t := c.PFCStormTimeout; t != nil {
 		out = append(out, "--pfc-storm-timeout", stormTimeoutArg(*t))
 	}
+	if len(c.RewriteDSCP) > 0 {
+		parts := make([]string, len(c.RewriteDSCP))
+		for i, r := range c.RewriteDSCP {
+			parts[i] = fmt.Sprintf("%d:%d", r.Priority, r.DSCP)
+		}
+		out = append(out, "--rewr-dscp", strings.Join(parts, ","))
+	}
+	if len(c.RewriteDSCPDelete) > 0 {
+		out = append(out, "--rewr-dscp-delete", dcb.JoinNums(c.RewriteDSCPDelete, ","))
+	}
 	for _, t := range c.RoCEToS {
 		out = append(out, "--roce-tos", fmt.Sprintf("%s/%d=%d", t.Device, t.Port, t.ToS))
 	}
@@ -668,4 +712,31 @@ func (pv *Preview) Changes() []string {
 		}
 	}
 	return out
+}
+
+// rewritePriorities are the priorities whose DSCP rewrite c changes, in
+// c's order.
+func rewritePriorities(c Change) []uint8 {
+	var out []uint8
+	for _, r := range c.RewriteDSCP {
+		out = append(out, r.Priority)
+	}
+	return append(out, c.RewriteDSCPDelete...)
+}
+
+// rewriteWords says the DSCP rewrite of priority p as q holds it: "none",
+// "DSCP 26", "DSCP 26, 28", or "unknown".
+func rewriteWords(q *lossless.PortQoSSample, p uint8) string {
+	if q == nil || q.Rewrite == nil {
+		return "unknown"
+	}
+	ds := rewriteDSCPs(q.Rewrite, p)
+	if len(ds) == 0 {
+		return "none"
+	}
+	words := make([]string, len(ds))
+	for i, d := range ds {
+		words[i] = strconv.Itoa(int(d))
+	}
+	return "DSCP " + strings.Join(words, ", ")
 }

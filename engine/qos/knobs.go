@@ -6,8 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/dcbtop/dcbtop/engine/lossless"
 )
 
 // A TCRate is one traffic class's transmit rate limit: struct
@@ -319,3 +322,98 @@ func stormTimeoutArg(ms uint16) string {
 // mlx5e_set_pfc_prevention_tout: MLX5E_PFC_PREVEN_TOUT_MIN_MSEC and
 // _MAX_MSEC; off and auto besides), refused with EINVAL outside it.
 const mlx5StormTimeoutMin, mlx5StormTimeoutMax = 80, 8000
+
+// A PrioDSCP is one DSCP rewrite: frames of Priority (0-7) leave with
+// DSCP (0-63), an entry of the APP rewrite table
+// (DCB_ATTR_DCB_REWR_TABLE with selector IEEE_8021QAZ_APP_SEL_DSCP; the
+// entry's priority is the priority, its protocol the DSCP: iproute2's
+// dcb rewr prio-dscp PRIO:DSCP).
+type PrioDSCP struct {
+	Priority uint8 `json:"priority"`
+	DSCP     uint8 `json:"dscp"`
+}
+
+// ParsePrioDSCP reads dcbtop apply's --rewr-dscp: PRIO:DSCP pairs,
+// comma-separated, as dcb rewr's prio-dscp takes them ("3:26,5:46").
+func ParsePrioDSCP(s string) ([]PrioDSCP, error) {
+	var out []PrioDSCP
+	for _, pair := range strings.Split(s, ",") {
+		p, d, ok := strings.Cut(pair, ":")
+		pv, err1 := strconv.ParseUint(p, 10, 8)
+		dv, err2 := strconv.ParseUint(d, 10, 8)
+		if !ok || err1 != nil || err2 != nil {
+			return nil, fmt.Errorf("%q: want PRIO:DSCP, e.g. 3:26", pair)
+		}
+		out = append(out, PrioDSCP{Priority: uint8(pv), DSCP: uint8(dv)})
+	}
+	return out, nil
+}
+
+// ErrNoRewriteTable is the one line said where the kernel has no APP
+// rewrite table: it appeared in Linux 6.3 (net/dcb/dcbnl.c, net-next
+// commit 622f1b2fae2e "net: dcb: add new rewrite table", January 2023),
+// and an older kernel leaves DCB_ATTR_DCB_REWR_TABLE out of its
+// DCB_CMD_IEEE_GET replies and skips it in a set without a word.
+var ErrNoRewriteTable = errors.New("the kernel has no APP rewrite table (DCB_ATTR_DCB_REWR_TABLE, Linux 6.3): rewrite entries cannot be set here")
+
+// rewriteErrors checks DSCP rewrites against the table the kernel
+// reports (q's Rewrite, nil: none; q nil: no DCB netlink): priorities
+// 0-7 and DSCP 0-63, each priority once, none both set and deleted.
+func rewriteErrors(set []PrioDSCP, del []uint8, q *lossless.PortQoSSample) []error {
+	if len(set) == 0 && len(del) == 0 {
+		return nil
+	}
+	var errs []error
+	seen := map[uint8]bool{}
+	for _, r := range set {
+		switch {
+		case r.Priority > 7:
+			errs = append(errs, fmt.Errorf("rewrite: priority %d is not 0-7", r.Priority))
+		case r.DSCP > 63:
+			errs = append(errs, fmt.Errorf("rewrite: priority %d: DSCP %d is not 0-63", r.Priority, r.DSCP))
+		case seen[r.Priority]:
+			errs = append(errs, fmt.Errorf("rewrite: priority %d given twice", r.Priority))
+		}
+		seen[r.Priority] = true
+	}
+	for _, p := range del {
+		if p > 7 || seen[p] {
+			errs = append(errs, fmt.Errorf("rewrite: priority %d deleted and set, or not 0-7", p))
+		}
+	}
+	switch {
+	case q == nil:
+		errs = append(errs, errors.New("rewrite: the driver reports no DCB netlink here: rewrite entries cannot be set"))
+	case q.Rewrite == nil:
+		errs = append(errs, ErrNoRewriteTable)
+	}
+	return errs
+}
+
+// rewriteDSCPs returns the DSCPs the table rewrites priority p to.
+func rewriteDSCPs(table []lossless.RewriteEntry, p uint8) []uint16 {
+	var out []uint16
+	for _, e := range table {
+		if e.Selector == "dscp" && e.Priority == p {
+			out = append(out, e.Protocol)
+		}
+	}
+	return out
+}
+
+// withRewrite returns table with c's DSCP rewrites: each replaces the
+// DSCP entries of its priority, a deleted priority loses them; the other
+// entries stay, in order.
+func (c *Change) withRewrite(table []lossless.RewriteEntry) []lossless.RewriteEntry {
+	out := slices.DeleteFunc(slices.Clone(table), func(e lossless.RewriteEntry) bool {
+		return e.Selector == "dscp" && (slices.ContainsFunc(c.RewriteDSCP, func(r PrioDSCP) bool { return r.Priority == e.Priority }) ||
+			slices.Contains(c.RewriteDSCPDelete, e.Priority))
+	})
+	if out == nil {
+		out = []lossless.RewriteEntry{}
+	}
+	for _, r := range c.RewriteDSCP {
+		out = append(out, lossless.RewriteEntry{Selector: "dscp", Priority: r.Priority, Protocol: uint16(r.DSCP)})
+	}
+	return out
+}

@@ -362,3 +362,59 @@ func TestPreviewStormTimeout(t *testing.T) {
 		})
 	}
 }
+
+// DSCP rewrites are checked against the rewrite table the kernel reports
+// (none before Linux 6.3: one line), previewed, and rendered as the
+// flags that write them.
+func TestPreviewRewrite(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		table     []lossless.RewriteEntry // nil: the kernel has none
+		change    Change
+		wantLines []string
+		wantAfter []lossless.RewriteEntry
+		wantErr   string
+		wantArgs  []string
+	}{
+		{"3 → 26 replaces 3 → 24", []lossless.RewriteEntry{{Selector: "dscp", Priority: 3, Protocol: 24}, {Selector: "pcp", Priority: 5, Protocol: 5}}, Change{RewriteDSCP: []PrioDSCP{{3, 26}}},
+			[]string{"DSCP rewrite of priority 3: DSCP 24 → DSCP 26"}, []lossless.RewriteEntry{{Selector: "pcp", Priority: 5, Protocol: 5}, {Selector: "dscp", Priority: 3, Protocol: 26}}, "",
+			[]string{"--rewr-dscp", "3:26"}},
+		{"a new one, one deleted", []lossless.RewriteEntry{{Selector: "dscp", Priority: 5, Protocol: 46}}, Change{RewriteDSCP: []PrioDSCP{{3, 26}}, RewriteDSCPDelete: DSCPList{5}},
+			[]string{"DSCP rewrite of priority 3: none → DSCP 26", "DSCP rewrite of priority 5: DSCP 46 → none"}, []lossless.RewriteEntry{{Selector: "dscp", Priority: 3, Protocol: 26}}, "",
+			[]string{"--rewr-dscp", "3:26", "--rewr-dscp-delete", "5"}},
+		{"a kernel before 6.3", nil, Change{RewriteDSCP: []PrioDSCP{{3, 26}}}, nil, nil,
+			"the kernel has no APP rewrite table (DCB_ATTR_DCB_REWR_TABLE, Linux 6.3): rewrite entries cannot be set here", nil},
+		{"DSCP 64", []lossless.RewriteEntry{}, Change{RewriteDSCP: []PrioDSCP{{3, 64}}}, nil, nil, "rewrite: priority 3: DSCP 64 is not 0-63", nil},
+		{"priority 8", []lossless.RewriteEntry{}, Change{RewriteDSCP: []PrioDSCP{{8, 26}}}, nil, nil, "rewrite: priority 8 is not 0-7", nil},
+		{"set and deleted", []lossless.RewriteEntry{}, Change{RewriteDSCP: []PrioDSCP{{3, 26}}, RewriteDSCPDelete: DSCPList{3}}, nil, nil, "deleted and set", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := engine.New(engine.Config{})
+			e.Apply(engine.LocalChanged{Interface: "eth0", At: t0, Source: engine.SourceDCBNL, Params: &dcb.Params{PFC: &dcb.PFC{Cap: 8}}})
+			e.Apply(engine.CountersSampled{Interface: "eth0", At: t0, Interval: time.Second, RDMA: []lossless.RDMAPortSample{},
+				QoS: &lossless.PortQoSSample{Trust: []string{"pcp"}, TrustDerived: true, Rewrite: tt.table}})
+			pv, err := PreviewOf(e, "eth0", tt.change)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.wantLines, pv.Lines); diff != "" {
+				t.Errorf("lines (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.wantAfter, pv.After.Counters.QoS.Rewrite); diff != "" {
+				t.Errorf("after (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.wantArgs, tt.change.Args()); diff != "" {
+				t.Errorf("args (-want +got):\n%s", diff)
+			}
+			if now, _ := e.Interface("eth0"); !cmp.Equal(tt.table, now.Counters.QoS.Rewrite) {
+				t.Errorf("the preview changed the engine: %v", now.Counters.QoS.Rewrite)
+			}
+		})
+	}
+}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/dcbtop/dcbtop/capture/dcbnl"
 	"github.com/dcbtop/dcbtop/engine"
 	"github.com/dcbtop/dcbtop/engine/dcb"
 	"github.com/dcbtop/dcbtop/engine/diag"
@@ -580,5 +581,35 @@ func TestPFCStormTimeout(t *testing.T) {
 		if in.Counters == nil || in.Counters.PFC.StormPreventionTimeoutMs == nil || *in.Counters.PFC.StormPreventionTimeoutMs != 500 {
 			t.Errorf("%s: storm_prevention_timeout_ms %v, want 500 (ethtool --set-tunable)", name, in.Counters)
 		}
+	}
+}
+
+// The guest's kernel (Debian 12's 6.1) predates the APP rewrite table
+// (DCB_ATTR_DCB_REWR_TABLE, Linux 6.3): its DCB_CMD_IEEE_GET reply has no
+// such attribute, dcbtop's snapshot says qos.rewrite null, and dcbtop
+// apply --rewr-dscp says so in one line and writes nothing. (A 6.3
+// kernel's answers are the nltest fake's: capture/kernel TestApplyQoS.)
+func TestNoRewriteTable(t *testing.T) {
+	freshDevice(t)
+	real, err := dcbnl.Dial()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer real.Close()
+	ie, err := real.IEEE("dcbt0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ie.Rewr != nil {
+		t.Skipf("this kernel has a rewrite table (%v): the test is for one before 6.3", ie.Rewr)
+	}
+	in := snapshot(t, "dcbt0")
+	if in.Counters == nil || in.Counters.QoS == nil || in.Counters.QoS.Rewrite != nil {
+		t.Errorf("dcbtop --json: qos %+v, want rewrite null", in.Counters)
+	}
+	code, stdout, stderr := dcbtop(t, "", "apply", "-i", "dcbt0", "--rewr-dscp", "3:26")
+	want := "dcbtop: dcbt0: not applied: the kernel has no APP rewrite table (DCB_ATTR_DCB_REWR_TABLE, Linux 6.3): rewrite entries cannot be set here\n"
+	if code != 1 || stdout != "" || stderr != want {
+		t.Errorf("dcbtop apply --rewr-dscp: exit %d, stdout %q, stderr %q; want 1 and %q", code, stdout, stderr, want)
 	}
 }

@@ -74,6 +74,7 @@ func (f *Fake) IEEE(ifname string) (*dcbnl.IEEE, error) {
 	}
 	s.App = slices.Clone(s.App)
 	s.AppTrust = slices.Clone(s.AppTrust)
+	s.Rewr = slices.Clone(s.Rewr)
 	if s.Buffer != nil {
 		b := *s.Buffer
 		s.Buffer = &b
@@ -94,7 +95,10 @@ func (f *Fake) IEEE(ifname string) (*dcbnl.IEEE, error) {
 // answers EOPNOTSUPP in the reply's status. A buffer is stored unless
 // ignored ("BUFFER"), as a driver without dcbnl_setbuffer does silently;
 // so are rate limits ("MAXRATE"; not stored where State has none: no
-// ieee_setmaxrate).
+// ieee_setmaxrate). Rewrite entries are added to State's Rewr as a
+// Linux 6.3 kernel's dcb_setrewr adds them (EEXIST for one there already)
+// and ignored, successfully, where State has no Rewr: a kernel before
+// 6.3, whose DCB_ATTR_IEEE parsing skips the attribute.
 func (f *Fake) SetIEEE(ifname string, s *dcbnl.IEEESet) error {
 	f.written = true
 	switch {
@@ -117,6 +121,20 @@ func (f *Fake) SetIEEE(ifname string, s *dcbnl.IEEESet) error {
 		if !f.Ignore["BUFFER"] && f.State.Buffer != nil {
 			b := *s.Buffer
 			f.State.Buffer = &b
+		}
+	case s.Rewr != nil:
+		f.Calls = append(f.Calls, fmt.Sprintf("SET REWR %+v", s.Rewr))
+		if err := f.SetErr["REWR"]; err != nil {
+			return err
+		}
+		if f.State.Rewr == nil {
+			return nil
+		}
+		for _, a := range s.Rewr {
+			if slices.Contains(f.State.Rewr, a) {
+				return &dcbnl.Error{Op: "IEEE_SET", Ifname: ifname, Err: syscall.EEXIST, Driver: true, Status: uint8(256 - int(syscall.EEXIST))}
+			}
+			f.State.Rewr = append(f.State.Rewr, a)
 		}
 	case s.MaxRate != nil:
 		f.Calls = append(f.Calls, fmt.Sprintf("SET MAXRATE %v", *s.MaxRate))
@@ -206,4 +224,23 @@ func (f *Fake) dcbxStatus(m dcbnl.Mode) uint8 {
 		return 1
 	}
 	return 0
+}
+
+// DelRewr removes APP rewrite entries as a Linux 6.3 kernel's dcb_delrewr
+// does (ENOENT for one that is not there); where State has no Rewr (a
+// kernel before 6.3) it does nothing and succeeds.
+func (f *Fake) DelRewr(ifname string, apps []dcbnl.App) error {
+	f.Calls = append(f.Calls, fmt.Sprintf("DEL REWR %+v", apps))
+	f.written = true
+	if f.State.Rewr == nil {
+		return nil
+	}
+	for _, a := range apps {
+		i := slices.Index(f.State.Rewr, a)
+		if i < 0 {
+			return &dcbnl.Error{Op: "IEEE_DEL", Ifname: ifname, Err: syscall.ENOENT, Driver: true, Status: uint8(256 - int(syscall.ENOENT))}
+		}
+		f.State.Rewr = slices.Delete(f.State.Rewr, i, i+1)
+	}
+	return nil
 }

@@ -151,6 +151,10 @@ func (f *Fake) answer(cmd uint8, attrs []byte) (netlink.HeaderType, []byte, erro
 				}
 				return nil
 			})
+			if s.Rewr != nil {
+				// A Linux 6.3 kernel's table, after the APP table.
+				nae.Nested(dcbnl.DCB_ATTR_DCB_REWR_TABLE, appEntries(s.Rewr))
+			}
 			return nil
 		})
 		if s.DCBX != nil {
@@ -189,8 +193,12 @@ func (f *Fake) answer(cmd uint8, attrs []byte) (netlink.HeaderType, []byte, erro
 		// time.
 		var err error
 		switch {
+		case cmd == dcbnl.DCB_CMD_IEEE_DEL && ieee.Rewr != nil:
+			err = f.DelRewr(ifname, ieee.Rewr)
 		case cmd == dcbnl.DCB_CMD_IEEE_DEL:
 			err = f.DelApps(ifname, ieee.Apps)
+		case ieee.Rewr != nil:
+			err = f.SetIEEE(ifname, &dcbnl.IEEESet{Rewr: ieee.Rewr})
 		case ieee.AppTrust != nil:
 			err = f.SetIEEE(ifname, &dcbnl.IEEESet{AppTrust: ieee.AppTrust})
 		case ieee.Buffer != nil:
@@ -283,6 +291,16 @@ func decodeRequest(b []byte) (string, *dcbnl.IEEESet, *uint8, error) {
 							}
 							return tad.Err()
 						})
+					case dcbnl.DCB_ATTR_DCB_REWR_TABLE:
+						s.Rewr = []dcbnl.App{}
+						nad.Nested(func(aad *netlink.AttributeDecoder) error {
+							for aad.Next() {
+								var a dcbnl.App
+								aad.Do(a.UnmarshalBinary)
+								s.Rewr = append(s.Rewr, a)
+							}
+							return aad.Err()
+						})
 					case dcbnl.DCB_ATTR_IEEE_APP_TABLE:
 						s.Apps = []dcbnl.App{}
 						nad.Nested(func(aad *netlink.AttributeDecoder) error {
@@ -314,4 +332,21 @@ func AppendAttr(b []byte, typ uint16, v []byte) []byte {
 		b = append(b, 0)
 	}
 	return b
+}
+
+// appEntries encodes APP entries (or rewrite entries) as the kernel
+// does: struct dcb_app typed DCB_ATTR_IEEE_APP, or DCB_ATTR_DCB_APP for
+// DCB_APP_SEL_PCP (dcbnl_app_attr_type_get).
+func appEntries(apps []dcbnl.App) func(*netlink.AttributeEncoder) error {
+	return func(aae *netlink.AttributeEncoder) error {
+		for _, a := range apps {
+			b, _ := a.MarshalBinary()
+			typ := uint16(dcbnl.DCB_ATTR_IEEE_APP)
+			if a.Selector == dcbnl.DCB_APP_SEL_PCP {
+				typ = dcbnl.DCB_ATTR_DCB_APP
+			}
+			aae.Bytes(typ, b)
+		}
+		return nil
+	}
 }
