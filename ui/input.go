@@ -76,6 +76,8 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.vs.focus = paneLog
 	case key.Matches(msg, k.Messages):
 		m.vs.detail = &detailView{kind: detailMessages, scroll: 1 << 20}
+	case key.Matches(msg, k.Frames):
+		m.openFrames()
 	case key.Matches(msg, k.Quit):
 		if ports := m.agentPorts(); len(ports) > 0 {
 			// Quitting stops the agent, whose shutdown LLDPDU makes a
@@ -343,6 +345,9 @@ func (m *Model) openLogDetail() {
 }
 
 func (m Model) detailKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	if m.vs.detail.kind == detailFrames {
+		return m.framesKey(msg)
+	}
 	k := m.keys
 	d := *m.vs.detail
 	r := m.renderer()
@@ -355,22 +360,30 @@ func (m Model) detailKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case d.kind == detailPeers && key.Matches(msg, k.Hex):
 		d.hex, d.scroll = !d.hex, 0
 		n = len(r.detailLines(&d, w))
-	case key.Matches(msg, k.Up):
-		d.scroll--
-	case key.Matches(msg, k.Down):
-		d.scroll++
-	case key.Matches(msg, k.PageUp):
-		d.scroll -= rows - 1
-	case key.Matches(msg, k.PageDown):
-		d.scroll += rows - 1
-	case key.Matches(msg, k.Home):
-		d.scroll = 0
-	case key.Matches(msg, k.End):
-		d.scroll = n
 	}
-	d.scroll = clamp(d.scroll, 0, n-rows)
+	d.scroll = k.scrollBy(msg, d.scroll, n, rows)
 	m.vs.detail = &d
 	return m, nil
+}
+
+// scrollBy is an overlay's first line shown after the scrolling key msg
+// (none: where it was), of n lines rows at a time.
+func (k *KeyMap) scrollBy(msg tea.KeyPressMsg, top, n, rows int) int {
+	switch {
+	case key.Matches(msg, k.Up):
+		top--
+	case key.Matches(msg, k.Down):
+		top++
+	case key.Matches(msg, k.PageUp):
+		top -= rows - 1
+	case key.Matches(msg, k.PageDown):
+		top += rows - 1
+	case key.Matches(msg, k.Home):
+		top = 0
+	case key.Matches(msg, k.End):
+		top = n
+	}
+	return clamp(top, 0, n-rows)
 }
 
 // filterKey edits the log filter as it is typed.

@@ -47,6 +47,10 @@ type KeyMap struct {
 	Filter key.Binding // filter the log
 	Back   key.Binding // close an overlay, clear the filter
 	Hex    key.Binding // the peers' drill-down: each LLDPDU as a hex dump, and back
+	// Frames lists every LLDPDU of the run (the frames view), and closes
+	// it; FramesChanged, in it, lists only those that changed, or all.
+	Frames        key.Binding
+	FramesChanged key.Binding
 
 	// Actions.
 	Willing key.Binding // toggle local Willing (preview, then confirm)
@@ -114,6 +118,9 @@ func DefaultKeyMap() KeyMap {
 		Back:   b("esc", "close / clear", "esc"),
 		Hex:    b("x", "LLDPDU in hex", "x"),
 
+		Frames:        b("F", "every LLDPDU", "F"),
+		FramesChanged: b("c", "only changes (frames)", "c"),
+
 		Willing: b("w", "willing", "w"),
 		Edit:    b("e", "edit", "e"),
 		Undo:    b("u", "undo", "u"),
@@ -140,7 +147,7 @@ func DefaultKeyMap() KeyMap {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Quit, k.Interrupt, k.Help, k.Pause, k.NextPane, k.PrevPane, k.Lossless, k.Overview, k.Sort, k.Messages, k.PrevIface, k.NextIface, k.JumpIface},
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Select, k.Hex, k.Filter, k.NextHit, k.PrevHit, k.Order, k.Back},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Select, k.Hex, k.Frames, k.Filter, k.NextHit, k.PrevHit, k.Order, k.Back},
 		// Actions, then the replay's player.
 		{k.Willing, k.Edit, k.Undo, k.Export, k.Agent, k.Fix, k.Yes, k.No, k.PlayPause, k.SeekBack, k.SeekFwd, k.Faster, k.Slower, k.Restart},
 	}

@@ -94,6 +94,9 @@ type viewState struct {
 
 	help   bool
 	detail *detailView
+	// frames is the screen's copy of the run's frame log while the frames
+	// view is open (Model.refreshFrames).
+	frames frameLog
 	dialog *dialog
 	form   *editForm
 
@@ -128,6 +131,8 @@ type detailView struct {
 	scroll int
 	// hex shows the peers' LLDPDUs as a hex dump (detailPeers, KeyMap.Hex).
 	hex bool
+	// frames is the frames view's cursor (detailFrames).
+	frames frameCursor
 }
 
 // detailKind says what a detailView shows.
@@ -138,6 +143,7 @@ const (
 	detailPeers
 	detailDiagnostics
 	detailMessages
+	detailFrames // every LLDPDU of the run (KeyMap.Frames)
 )
 
 // dialogKind says what a confirmation dialog confirms.
@@ -198,9 +204,10 @@ type Model struct {
 	ascii   bool // WithASCII: styles are drawn in ASCII
 
 	width, height int
-	mouseOn       bool   // the mouse focuses, selects and scrolls (WithMouse)
-	player        Player // a replay's controls (WithPlayer); nil live
-	ticking       bool   // the 1 Hz countdown tick is armed
+	mouseOn       bool        // the mouse focuses, selects and scrolls (WithMouse)
+	player        Player      // a replay's controls (WithPlayer); nil live
+	frameSrc      FrameSource // the run's frame log (WithFrames); nil: none
+	ticking       bool        // the 1 Hz countdown tick is armed
 	// redrawn: the last message was a tick while snapshots flow
 	// (snapshotsFlow): View gives the screen drawn before, from drawn.
 	redrawn bool

@@ -359,6 +359,9 @@ func (r *renderer) detailSize() (w, rows int) { return r.boxWidth(100), max(3, r
 
 // detailBox shows the selected indication, scrolled.
 func (r *renderer) detailBox() string {
+	if r.vs.detail.kind == detailFrames {
+		return r.framesBox()
+	}
 	w, rows := r.detailSize()
 	lines := r.detailLines(r.vs.detail, w)
 	top := clamp(r.vs.detail.scroll, 0, len(lines)-rows)

@@ -612,7 +612,7 @@ func (r *renderer) overviewScreen() string {
 	switch {
 	case r.vs.dialog != nil:
 		return overlay(out, r.dialogBox(), r.w, r.h)
-	case r.vs.detail != nil && (r.vs.detail.kind == detailMessages || r.in != nil):
+	case r.vs.detail != nil && (r.vs.detail.kind == detailMessages || r.vs.detail.kind == detailFrames || r.in != nil):
 		return overlay(out, r.detailBox(), r.w, r.h)
 	}
 	return out

@@ -123,6 +123,9 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.vs.ovCache = newRowCache() // drawn in the old theme
 	case snapshotMsg:
 		cmd := m.receive(msg.snap)
+		if d := m.vs.detail; d != nil && d.kind == detailFrames && !m.vs.paused {
+			m.refreshFrames() // what the run received meanwhile
+		}
 		return m, tea.Batch(waitSnapshot(m.snaps), cmd)
 	case snapshotsDoneMsg:
 		m.ageBase, m.recvAt = m.age(), m.clock()

@@ -381,6 +381,11 @@ func (rt *Runtime) ReplayProgress() replay.Progress { return rt.replay.Progress(
 // controls (ui.Player).
 func (rt *Runtime) Player() *replay.Player { return rt.replay.Player() }
 
+// Frames returns the run's frame log, every LLDPDU within its bounded
+// ring (the screen's frames view), nil unless the Config asked for a
+// screen or Frames.
+func (rt *Runtime) Frames() *FrameLog { return rt.frames }
+
 // Feed returns the feed snapshots are published to (nil unless the
 // Config asked for a screen or metrics).
 func (rt *Runtime) Feed() *feed.Feed { return rt.pub.Feed }

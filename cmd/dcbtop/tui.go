@@ -35,7 +35,8 @@ type screen struct {
 	post    *poster
 	backend ui.Backend
 	status  ui.CaptureStatus
-	player  ui.Player // a replay's controls; nil live
+	player  ui.Player         // a replay's controls; nil live
+	frames  *session.FrameLog // the run's every LLDPDU (the frames view); nil: none
 }
 
 // XTWINOPS: save the window and icon titles on the terminal's stack, and
@@ -64,6 +65,9 @@ func runScreen(ctx context.Context, o *options, env Env, sc screen, engineLoop f
 		ui.WithMouse(!o.noMouse), ui.WithASCII(ui.ASCIILocale(os.Getenv))}
 	if sc.player != nil {
 		opts = append(opts, ui.WithPlayer(sc.player))
+	}
+	if sc.frames != nil {
+		opts = append(opts, ui.WithFrames(sc.frames))
 	}
 	if len(o.ifaces) > 0 {
 		opts = append(opts, ui.WithInterface(o.ifaces[0]))
@@ -209,7 +213,7 @@ func runLive(ctx context.Context, o *options, env Env) error {
 		cfg.State = &st
 	}
 	return runRuntime(ctx, o, env, cfg, func(rt *session.Runtime) screen {
-		sc := screen{feed: rt.Feed(), post: o.post, backend: rt.Backend(o.snapshotDir)}
+		sc := screen{feed: rt.Feed(), post: o.post, backend: rt.Backend(o.snapshotDir), frames: rt.Frames()}
 		if sc.post == nil {
 			sc.post = newPoster()
 		}
@@ -244,7 +248,7 @@ func runReplay(ctx context.Context, o *options, env Env) error {
 	}
 	return runRuntime(ctx, o, env, cfg, func(rt *session.Runtime) screen {
 		return screen{feed: rt.Feed(), post: post, status: replayStatus(rt.ReplayProgress()), backend: rt.Backend(o.snapshotDir),
-			player: rt.Player()}
+			player: rt.Player(), frames: rt.Frames()}
 	})
 }
 

@@ -258,6 +258,13 @@ func TestTUIReplay(t *testing.T) {
 		t.Errorf("window title %q, want %q", title, "dcbtop: pcap0")
 	}
 
+	// F: the replay's every LLDPDU (judged against tshark by the
+	// --frames tests); this capture's first is lldpd's.
+	p.keys("F")
+	p.waitText(5*time.Second, "LLDPDUs on pcap0", "first from this sender")
+	p.keys("Escape")
+	p.waitScreen("frames view closed", 5*time.Second, func(s string) bool { return !strings.Contains(s, "LLDPDUs on pcap0") })
+
 	p.keys("?")
 	p.waitText(5*time.Second, "dcbtop help", "quit", "willing", "export")
 	p.keys("Escape")
@@ -330,6 +337,20 @@ func TestTUILiveWilling(t *testing.T) {
 	if !strings.Contains(s, "PFC · operational = remote") {
 		t.Errorf("the PFC pane does not say where operational comes from:\n%s", s)
 	}
+
+	// F: every LLDPDU of the run, the agent's (out) and sw1's (in),
+	// each with what changed; Enter shows one in hex and decoded.
+	p.keys("F")
+	s = p.waitText(5*time.Second, "LLDPDUs on h0", "first from this sender")
+	if !regexp.MustCompile(` out +`+regexp.QuoteMeta(hostMAC.String())).MatchString(s) || !strings.Contains(s, " in ") {
+		t.Errorf("the frames view lacks the agent's outgoing or sw1's incoming LLDPDUs:\n%s", s)
+	}
+	p.keys("Home", "Enter")
+	p.waitText(5*time.Second, "LLDPDU 1 on h0", "0000  02 07 04", "Chassis ID")
+	p.keys("Escape") // back to the list (two at once read as alt+esc)
+	p.waitText(5*time.Second, "LLDPDUs on h0")
+	p.keys("Escape")
+	p.waitScreen("frames view closed", 5*time.Second, func(s string) bool { return !strings.Contains(s, "LLDPDUs on h0") })
 
 	p.keys("s")
 	s = p.waitText(5*time.Second, "snapshot saved to "+dir)
