@@ -232,10 +232,15 @@ func (m Model) dialogKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case dialogFix:
 		fix, undo := d.fixes[d.fix], d.qosUndo
 		act := actFix
-		if undo {
-			act = actUndo
-		}
 		m.vs.busy = fmt.Sprintf("writing %s on %s…", fix.Fix.Code, name)
+		switch {
+		case undo:
+			act = actUndo
+			m.vs.busy = fmt.Sprintf("undoing the last host QoS write on %s…", name)
+		case fix.Fix.Code == "": // typed in the tune form
+			act = actTune
+			m.vs.busy = fmt.Sprintf("writing the host QoS change on %s…", name)
+		}
 		return m, func() tea.Msg {
 			text, err := b.ApplyQoS(name, fix.Fix.Change, undo)
 			return resultMsg{act: act, iface: name, text: text, err: err}

@@ -57,6 +57,11 @@ type Backend interface {
 	// kept for QoSUndo (one level; it is the undo's while it is the last
 	// write on iface). undo says the change is that undo, which it uses.
 	ApplyQoS(iface string, change qos.Change, undo bool) (string, error)
+	// PreviewQoS checks a host QoS change the operator typed (the tune
+	// form: rate limits, storm timeout, DCBX mode, rewrite entries)
+	// against iface's driver and previews it as QoSFixes previews a fix
+	// (qos.PreviewOf), or says in an error why it cannot be written.
+	PreviewQoS(iface string, change qos.Change) (FixPreview, error)
 	// QoSUndo returns the undo of the last ApplyQoS on iface, previewed,
 	// when that was the last write there; false otherwise.
 	QoSUndo(iface string) (FixPreview, bool)

@@ -503,7 +503,7 @@ func allows(c Caps, act actionKind) (ok bool, why string) {
 	switch {
 	case act == actAgent:
 		return c.CanAgent, c.AgentWhy()
-	case act == actFix:
+	case act == actFix || act == actTune:
 		// A host QoS fix goes to the kernel whoever owns DCBX: only a
 		// replay refuses it here (the backend says the rest).
 		return c.WriteNo.Code != engine.RefuseReplay, c.WriteWhy()

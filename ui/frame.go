@@ -32,6 +32,8 @@ func (r *renderer) screen() string {
 		out = overlay(out, r.dialogBox(), r.w, r.h)
 	case r.vs.form != nil:
 		out = overlay(out, r.formBox(), r.w, r.h)
+	case r.vs.tune != nil:
+		out = overlay(out, r.tuneBox(), r.w, r.h)
 	case r.vs.detail != nil:
 		out = overlay(out, r.detailBox(), r.w, r.h)
 	}

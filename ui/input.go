@@ -31,6 +31,8 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.dialogKey(msg)
 	case m.vs.form != nil:
 		return m.formKey(msg)
+	case m.vs.tune != nil:
+		return m.tuneKey(msg)
 	case m.vs.detail != nil:
 		return m.detailKey(msg)
 	case m.vs.filtering:
@@ -136,6 +138,8 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.startAgent()
 	case key.Matches(msg, k.Fix):
 		return m.startFix()
+	case key.Matches(msg, k.Tune):
+		return m.startTune()
 	case key.Matches(msg, k.Export):
 		return m.export()
 	case key.Matches(msg, k.Hex):

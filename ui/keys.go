@@ -59,6 +59,7 @@ type KeyMap struct {
 	Export  key.Binding // export the snapshot on screen
 	Agent   key.Binding // start/stop dcbtop's host agent
 	Fix     key.Binding // preview and write a host QoS fix of a diagnostic
+	Tune    key.Binding // set the host knobs: rate limits, storm timeout, DCBX mode, rewrite
 	Yes     key.Binding // confirm
 	No      key.Binding // cancel
 
@@ -127,6 +128,7 @@ func DefaultKeyMap() KeyMap {
 		Export:  b("s", "export", "s"),
 		Agent:   b("a", "agent", "a"),
 		Fix:     b("f", "fix", "f"),
+		Tune:    b("t", "tune host QoS", "t"),
 		Yes:     b("y", "yes (y/n)", "y", "Y"),
 		No:      b("n/esc", "no (y/n)", "n", "N", "esc"),
 
@@ -149,6 +151,6 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Quit, k.Interrupt, k.Help, k.Pause, k.NextPane, k.PrevPane, k.Lossless, k.Overview, k.Sort, k.Messages, k.PrevIface, k.NextIface, k.JumpIface},
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Home, k.End, k.Select, k.Hex, k.Frames, k.Filter, k.NextHit, k.PrevHit, k.Order, k.Back},
 		// Actions, then the replay's player.
-		{k.Willing, k.Edit, k.Undo, k.Export, k.Agent, k.Fix, k.Yes, k.No, k.PlayPause, k.SeekBack, k.SeekFwd, k.Faster, k.Slower, k.Restart},
+		{k.Willing, k.Edit, k.Undo, k.Export, k.Agent, k.Fix, k.Tune, k.Yes, k.No, k.PlayPause, k.SeekBack, k.SeekFwd, k.Faster, k.Slower, k.Restart},
 	}
 }

@@ -99,6 +99,7 @@ type viewState struct {
 	frames frameLog
 	dialog *dialog
 	form   *editForm
+	tune   *tuneForm // the tune form (KeyMap.Tune)
 
 	status statusLine
 	busy   string // an action in flight

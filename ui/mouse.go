@@ -66,7 +66,7 @@ func (r *renderer) footerHints() []footerHint {
 
 // mouse handles a mouse message.
 func (m Model) mouse(msg tea.MouseMsg) (tea.Model, tea.Cmd) {
-	if !m.mouseOn || m.vs.help || m.vs.dialog != nil || m.vs.form != nil || refused(m.width, m.height) {
+	if !m.mouseOn || m.vs.help || m.vs.dialog != nil || m.vs.form != nil || m.vs.tune != nil || refused(m.width, m.height) {
 		return m, nil
 	}
 	mo := msg.Mouse()

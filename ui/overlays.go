@@ -190,6 +190,9 @@ func (r *renderer) dialogBox() string {
 	case dialogFix:
 		f := d.fixes[d.fix]
 		title = fmt.Sprintf("Fix %s on %s", f.Fix.Code, ifn)
+		if f.Fix.Code == "" {
+			title = "Tune host QoS on " + ifn // typed in the tune form
+		}
 		if len(d.fixes) > 1 {
 			title += fmt.Sprintf(" (%d of %d)", d.fix+1, len(d.fixes))
 		}

@@ -612,6 +612,8 @@ func (r *renderer) overviewScreen() string {
 	switch {
 	case r.vs.dialog != nil:
 		return overlay(out, r.dialogBox(), r.w, r.h)
+	case r.vs.tune != nil:
+		return overlay(out, r.tuneBox(), r.w, r.h)
 	case r.vs.detail != nil && (r.vs.detail.kind == detailMessages || r.vs.detail.kind == detailFrames || r.in != nil):
 		return overlay(out, r.detailBox(), r.w, r.h)
 	}

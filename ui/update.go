@@ -28,11 +28,12 @@ const (
 	actAgent
 	actApply
 	actFix
+	actTune
 )
 
 // String names the action as status lines do: "toggle Willing", "undo"...
 func (a actionKind) String() string {
-	return [...]string{"toggle Willing", "edit local parameters", "undo", "host agent", "apply", "fix"}[a]
+	return [...]string{"toggle Willing", "edit local parameters", "undo", "host agent", "apply", "fix", "tune host QoS"}[a]
 }
 
 // Messages carrying Backend results back to Update.
@@ -159,6 +160,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case confirmMsg:
 		m.vs.busy = ""
 		m.openConfirm(msg)
+	case tuneMsg:
+		m.tuned(msg)
 	case fixesMsg:
 		m.vs.busy = ""
 		switch {
@@ -187,7 +190,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				m.undone[msg.iface] = true
 				delete(m.applied, msg.iface)
 				m.setNoUndo(msg.iface, engine.Refusal{Code: engine.RefuseNothingToUndo, Interface: msg.iface, Undone: true})
-			case actWilling, actApply, actFix:
+			case actWilling, actApply, actFix, actTune:
 				delete(m.undone, msg.iface)
 				m.applied[msg.iface] = true
 				m.setNoUndo(msg.iface, engine.Refusal{})

@@ -43,6 +43,9 @@ type fakeBackend struct {
 	fixes       []FixPreview
 	fixUndo     *FixPreview
 	pendingUndo *FixPreview
+	// previewErr is what PreviewQoS refuses with (nil: it previews the
+	// change in the words of qos.Change.Args).
+	previewErr error
 }
 
 func (f *fakeBackend) record(format string, a ...any) {
@@ -159,6 +162,17 @@ func (f *fakeBackend) QoSUndo(iface string) (FixPreview, bool) {
 		return FixPreview{}, false
 	}
 	return *f.pendingUndo, true
+}
+
+// PreviewQoS records the change and previews it (previewErr: refuses).
+func (f *fakeBackend) PreviewQoS(iface string, change qos.Change) (FixPreview, error) {
+	f.record("PreviewQoS(%s, %v)", iface, change.Args())
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.previewErr != nil {
+		return FixPreview{}, f.previewErr
+	}
+	return FixPreview{Fix: qos.Fix{Change: change, Why: "typed"}, Lines: []string{strings.Join(change.Args(), " ")}, Changes: []string{"- some-diagnostic"}}, nil
 }
 
 var _ Backend = (*fakeBackend)(nil)

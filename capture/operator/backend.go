@@ -284,6 +284,22 @@ func (b *Backend) ApplyQoS(iface string, change qos.Change, undo bool) (string, 
 	return res.String(), nil
 }
 
+// tunedWhy is what the preview of a change typed in the screen's tune
+// form says it is.
+const tunedWhy = "typed in the tune form; written as dcbtop apply writes it"
+
+// PreviewQoS checks a host QoS change the operator typed on the screen
+// against iface's driver (qos.Change.Errors, through qos.PreviewOf) and
+// previews it, with the checks of dcbtop check it changes, as QoSFixes
+// previews a fix.
+func (b *Backend) PreviewQoS(iface string, c qos.Change) (qos.FixPreview, error) {
+	if err := b.writable(iface); err != nil {
+		return qos.FixPreview{}, err
+	}
+	pvs, errs := b.preview(iface, []qos.Fix{{Change: c, Why: tunedWhy}})
+	return pvs[0], errs[0]
+}
+
 // QoSUndo returns the undo of the last host QoS fix on iface, previewed,
 // while it is the last write there.
 func (b *Backend) QoSUndo(iface string) (qos.FixPreview, bool) {

@@ -102,3 +102,76 @@ func TestQoSFix(t *testing.T) {
 		t.Error("the fix's undo outlived a later write")
 	}
 }
+
+// TestTunePreview: the screen's tune form. A rate limit typed for a NIC
+// that reports its rate limits is previewed (before → after), written
+// through DCB netlink, read back and undone by u; a storm timeout on a
+// driver without the tunable, and a rewrite entry on a kernel without the
+// rewrite table, are refused by the preview in one line, nothing written.
+func TestTunePreview(t *testing.T) {
+	h := host.New(host.Config{})
+	now := t0()
+	h.Step(engine.HostObserved{At: now, NetAdmin: true})
+	h.Step(engine.LinkChanged{Interface: "eth0", At: now, Ifindex: 2, MAC: lldp.MAC{2, 0, 0, 0, 0, 1}, Up: true})
+	h.Step(engine.LocalChanged{Interface: "eth0", At: now, Source: engine.SourceDCBNL, Mode: "host agent, IEEE",
+		Params: &dcb.Params{PFC: &dcb.PFC{Cap: 8, Enabled: 1 << 3}}})
+	h.Step(engine.CountersSampled{Interface: "eth0", At: now, Interval: time.Second, RDMA: []lossless.RDMAPortSample{},
+		QoS: &lossless.PortQoSSample{MaxRateKbps: &[8]uint64{}, Source: "dcbnl IEEE_GET"}})
+	fl := &fakeLive{h: h}
+	b := NewBackend(t.TempDir(), snapOf(h.Engine().Snapshot()), fl)
+	f := kerneltest.NewFake()
+	mode := dcbnl.ModeHost | dcbnl.ModeIEEE
+	f.Mode = &mode
+	f.State.MaxRate = &[8]uint64{}
+	var reqs []kerneltest.Request
+	fl.kw = kernel.NewWriter(func() (kernel.Client, func(), error) { return f.NetlinkLog(t, &reqs), func() {}, nil }, nil)
+
+	c := qos.Change{MaxRate: []qos.TCRate{{TC: 3, Kbps: 25_000_000}}}
+	pv, err := b.PreviewQoS("eth0", c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"maxrate TC3 unlimited → 25 Gbit/s"}, pv.Lines); diff != "" {
+		t.Errorf("preview lines (-want +got):\n%s", diff)
+	}
+	if pv.Fix.Code != "" || pv.Fix.Why != tunedWhy || !cmp.Equal(pv.Fix.Change, c) {
+		t.Errorf("preview's fix %+v: want no diagnostic, the tune form's words and the change", pv.Fix)
+	}
+	if len(reqs) != 0 {
+		t.Fatalf("the preview sent %d requests to the kernel", len(reqs))
+	}
+	text, err := b.ApplyQoS("eth0", pv.Fix.Change, false)
+	if err != nil || !strings.Contains(text, "written and read back: rate limits") {
+		t.Fatalf("ApplyQoS: %q, %v", text, err)
+	}
+	if got := *f.State.MaxRate; got != ([8]uint64{3: 25_000_000}) {
+		t.Errorf("the driver holds %v kbit/s", got)
+	}
+	undo, ok := b.QoSUndo("eth0")
+	if !ok || !cmp.Equal(undo.Fix.Change, qos.Change{MaxRate: []qos.TCRate{{TC: 3, Kbps: 0}}}) {
+		t.Fatalf("QoSUndo: %+v, %v; want maxrate 3:0", undo, ok)
+	}
+	if _, err := b.ApplyQoS("eth0", undo.Fix.Change, true); err != nil {
+		t.Fatal(err)
+	}
+	if got := *f.State.MaxRate; got != ([8]uint64{}) {
+		t.Errorf("after the undo the driver holds %v kbit/s", got)
+	}
+
+	ms := uint16(300)
+	n := len(reqs)
+	for _, tt := range []struct {
+		c    qos.Change
+		want string
+	}{
+		{qos.Change{PFCStormTimeout: &ms}, "no PFC storm prevention timeout"},
+		{qos.Change{RewriteDSCP: []qos.PrioDSCP{{Priority: 3, DSCP: 26}}}, "no APP rewrite table"},
+	} {
+		if _, err := b.PreviewQoS("eth0", tt.c); err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("PreviewQoS(%v): %v, want one line saying %q", tt.c.Args(), err, tt.want)
+		}
+	}
+	if len(reqs) != n {
+		t.Errorf("refused previews sent %d requests to the kernel", len(reqs)-n)
+	}
+}

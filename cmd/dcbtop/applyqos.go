@@ -175,13 +175,11 @@ type rewrDSCPDeleteValue struct{ c *qos.Change }
 
 func (v rewrDSCPDeleteValue) String() string { return "" }
 func (v rewrDSCPDeleteValue) Set(s string) error {
-	for _, x := range strings.Split(s, ",") {
-		p, err := strconv.ParseUint(x, 10, 8)
-		if err != nil || p > 7 {
-			return fmt.Errorf("%q: want a priority 0-7", x)
-		}
-		v.c.RewriteDSCPDelete = append(v.c.RewriteDSCPDelete, uint8(p))
+	ps, err := qos.ParsePriorities(s)
+	if err != nil {
+		return err
 	}
+	v.c.RewriteDSCPDelete = append(v.c.RewriteDSCPDelete, ps...)
 	return nil
 }
 

@@ -349,6 +349,21 @@ func ParsePrioDSCP(s string) ([]PrioDSCP, error) {
 	return out, nil
 }
 
+// ParsePriorities reads dcbtop apply's --rewr-dscp-delete: priorities
+// 0-7, comma-separated ("3,5"), as dcb rewr del prio-dscp names the
+// entries it deletes by their priority.
+func ParsePriorities(s string) ([]uint8, error) {
+	var out []uint8
+	for _, x := range strings.Split(s, ",") {
+		p, err := strconv.ParseUint(strings.TrimSpace(x), 10, 8)
+		if err != nil || p > 7 {
+			return nil, fmt.Errorf("%q: want a priority 0-7", x)
+		}
+		out = append(out, uint8(p))
+	}
+	return out, nil
+}
+
 // ErrNoRewriteTable is the one line said where the kernel has no APP
 // rewrite table: it appeared in Linux 6.3 (net/dcb/dcbnl.c, net-next
 // commit 622f1b2fae2e "net: dcb: add new rewrite table", January 2023),

@@ -418,3 +418,21 @@ func TestPreviewRewrite(t *testing.T) {
 		})
 	}
 }
+
+func TestParsePriorities(t *testing.T) {
+	for _, tt := range []struct {
+		in      string
+		want    []uint8
+		wantErr bool
+	}{{"3", []uint8{3}, false}, {"3,5", []uint8{3, 5}, false}, {"0, 7", []uint8{0, 7}, false},
+		{"8", nil, true}, {"", nil, true}, {"3,", nil, true}, {"x", nil, true}, {"-1", nil, true}} {
+		got, err := ParsePriorities(tt.in)
+		if (err != nil) != tt.wantErr {
+			t.Errorf("ParsePriorities(%q) error %v, want error %v", tt.in, err, tt.wantErr)
+			continue
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("ParsePriorities(%q) (-want +got):\n%s", tt.in, diff)
+		}
+	}
+}
