@@ -230,7 +230,11 @@ func (r *renderer) dialogBox() string {
 		lines = append(lines, wrap(d.nic, w, "")...)
 	}
 	if d.rebased {
-		lines = append(lines, wrap(r.st.Warn.Render(r.sym.Warning+" "+rebasedNote), w, "  ")...)
+		note := rebasedNote
+		if d.kind == dialogFix {
+			note = fixRebasedNote
+		}
+		lines = append(lines, wrap(r.st.Warn.Render(r.sym.Warning+" "+note), w, "  ")...)
 	}
 	maxLines := r.h - 8
 	if len(lines) > maxLines {

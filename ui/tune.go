@@ -174,7 +174,18 @@ func (m *Model) tuned(msg tuneMsg) {
 		return
 	}
 	m.vs.tune = nil
-	m.vs.dialog = &dialog{kind: dialogFix, iface: msg.iface, fixes: []FixPreview{msg.fix}}
+	m.vs.dialog = m.fixDialog(msg.iface, []FixPreview{msg.fix}, false)
+}
+
+// fixDialog is the dialog of host QoS fixes (or a tuned change, or the
+// undo of the last write) previewed by the backend, with what is in
+// force now as its baseline (Model.rebase: said if it changes).
+func (m *Model) fixDialog(iface string, fixes []FixPreview, undo bool) *dialog {
+	d := &dialog{kind: dialogFix, iface: iface, fixes: fixes, qosUndo: undo}
+	if in := m.iface(iface); in != nil {
+		d.curOp, d.curRes = in.Operational.Clone(), in.Resolution
+	}
+	return d
 }
 
 // tuneBox draws the tune form: each knob with what the NIC holds now

@@ -51,6 +51,10 @@ func TestTuneForm(t *testing.T) {
 		t.Fatalf("enter: no preview dialog:\n%s", h.screen())
 	}
 	h.wantScreen("Tune host QoS on eth0", "--maxrate 3:25gbit", "--pfc-storm-timeout 300", "- some-diagnostic", "y write it")
+	// A snapshot with the same parameters in force (the next counters
+	// sample) is no remote update: the dialog does not say it is.
+	h.send(snapshotMsg{losslessSnap(t)})
+	h.wantNotScreen("changed while this was open")
 	h.press("y")
 	h.wantScreen("eth0: written and read back")
 	h.press("u")

@@ -170,7 +170,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		case len(msg.fixes) == 0:
 			m.vs.status = statusLine{text: msg.iface + ": no diagnostic here has a fix dcbtop can write (f fixes the host's trust, DSCP map, PFC delay and rdma_cm ToS)"}
 		default:
-			m.vs.dialog = &dialog{kind: dialogFix, iface: msg.iface, fixes: msg.fixes, qosUndo: msg.undo}
+			m.vs.dialog = m.fixDialog(msg.iface, msg.fixes, msg.undo)
 		}
 	case resultMsg:
 		m.vs.busy = ""
@@ -232,6 +232,11 @@ func (m *Model) receive(s engine.Snapshot) tea.Cmd {
 // rebasedNote is what a form or dialog says once its baseline was taken
 // again.
 const rebasedNote = "what is in force changed while this was open (a remote update): the changes and the preview are against the parameters in force now"
+
+// fixRebasedNote is what a host QoS fix's dialog says once what is in
+// force changed under it: its preview is the backend's, made when it
+// opened, and is not made again here.
+const fixRebasedNote = "what is in force changed while this was open (a remote update): the preview was made before it; n, then preview again"
 
 // rebase keeps an open form's and dialog's baseline the state in force
 // (even while the screen is paused): when the interface's operational

@@ -124,7 +124,8 @@ func (f *fakeLive) QoSUndo(iface string) (qos.Change, bool) {
 	return f.h.QoSUndo(iface)
 }
 
-// PreviewQoS is the host's engine's (none without h).
+// PreviewQoS is the host's engine's, over its last write read back, as
+// the run's (none without h).
 func (f *fakeLive) PreviewQoS(iface string, cs []qos.Change) ([]qos.Preview, []error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -135,7 +136,7 @@ func (f *fakeLive) PreviewQoS(iface string, cs []qos.Change) ([]qos.Preview, []e
 			errs[i] = errors.New("no engine in this test")
 			continue
 		}
-		pvs[i], errs[i] = qos.PreviewOf(f.h.Engine(), iface, c)
+		pvs[i], errs[i] = qos.PreviewOver(f.h.Engine(), iface, f.h.QoSOver(iface), c)
 	}
 	return pvs, errs
 }

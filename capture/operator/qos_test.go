@@ -151,11 +151,30 @@ func TestTunePreview(t *testing.T) {
 	if !ok || !cmp.Equal(undo.Fix.Change, qos.Change{MaxRate: []qos.TCRate{{TC: 3, Kbps: 0}}}) {
 		t.Fatalf("QoSUndo: %+v, %v; want maxrate 3:0", undo, ok)
 	}
+	// The undo is previewed from what the NIC read back, before a
+	// counters sample shows it (the guest's TestScreenTune pressed u at
+	// once and read "unlimited → unlimited").
+	if diff := cmp.Diff([]string{"maxrate TC3 25 Gbit/s → unlimited"}, undo.Lines); diff != "" {
+		t.Errorf("the undo's preview (-want +got):\n%s", diff)
+	}
 	if _, err := b.ApplyQoS("eth0", undo.Fix.Change, true); err != nil {
 		t.Fatal(err)
 	}
 	if got := *f.State.MaxRate; got != ([8]uint64{}) {
 		t.Errorf("after the undo the driver holds %v kbit/s", got)
+	}
+	if pv, err := b.PreviewQoS("eth0", c); err != nil || !cmp.Equal(pv.Lines, []string{"maxrate TC3 unlimited → 25 Gbit/s"}) {
+		t.Errorf("after the undo the preview says %q, %v", pv.Lines, err)
+	}
+	// A counters sample read after the write holds it: the previews are
+	// made from the samples again.
+	h.Step(engine.CountersSampled{Interface: "eth0", At: now.Add(time.Second), Interval: time.Second, RDMA: []lossless.RDMAPortSample{},
+		QoS: &lossless.PortQoSSample{MaxRateKbps: &[8]uint64{3: 1_000_000}, Source: "dcbnl IEEE_GET"}})
+	if over := h.QoSOver("eth0"); over != nil {
+		t.Errorf("a later sample left the write to preview over: %v", over.Args())
+	}
+	if pv, err := b.PreviewQoS("eth0", c); err != nil || !cmp.Equal(pv.Lines, []string{"maxrate TC3 1 Gbit/s → 25 Gbit/s"}) {
+		t.Errorf("after a sample the preview says %q, %v", pv.Lines, err)
 	}
 
 	ms := uint16(300)

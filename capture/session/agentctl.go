@@ -149,14 +149,16 @@ func (r *liveRun) QoSUndo(iface string) (c qos.Change, ok bool) {
 	return c, ok
 }
 
-// PreviewQoS is qos.PreviewOf each change on iface in the run's engine
+// PreviewQoS is qos.PreviewOver each change on iface in the run's engine
 // (on the engine goroutine, in one call): a preview, or why not, per
 // change; every one fails alike once the loop has stopped.
 func (r *liveRun) PreviewQoS(iface string, cs []qos.Change) (pvs []qos.Preview, errs []error) {
 	pvs, errs = make([]qos.Preview, len(cs)), make([]error, len(cs))
 	if derr := r.do(func() {
 		for i, c := range cs {
-			pvs[i], errs[i] = qos.PreviewOf(r.h.Engine(), iface, c)
+			// Over the last write read back, which the engine's
+			// counters may not show yet (the undo pressed at once).
+			pvs[i], errs[i] = qos.PreviewOver(r.h.Engine(), iface, r.h.QoSOver(iface), c)
 		}
 	}); derr != nil {
 		for i := range errs {

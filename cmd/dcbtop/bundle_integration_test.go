@@ -57,11 +57,11 @@ func TestBundleReplayScreen(t *testing.T) {
 	env := []string{"DCBTOP_SYSFS_ROOT=" + root, control.EnvRunDir + "=" + testbed.ShortTempDir(t)}
 
 	live := startTmux(t, 160, 48, env, ipPath(t), "netns", "exec", host.Name, dcbtopBin, "-i", "mlx0")
-	live.waitText(15*time.Second, "mlx0", "leaf1-bundle")
-	live.keys("l")
+	live.WaitText(15*time.Second, "mlx0", "leaf1-bundle")
+	live.Keys("l")
 	// The focused pane, not only the pane: with an RDMA device the log's
 	// place shows the Lossless pane under the log before any key.
-	live.waitText(10*time.Second, "▶ Lossless", "NDK mlx5_0/1")
+	live.WaitText(10*time.Second, "▶ Lossless", "NDK mlx5_0/1")
 
 	bundle := filepath.Join(dir, "ticket.pcapng")
 	redacted := filepath.Join(dir, "ticket-redacted.pcapng")
@@ -88,19 +88,19 @@ func TestBundleReplayScreen(t *testing.T) {
 			t.Errorf("%s: %v, mode %v; want a 0600 file", b.path, err, fi.Mode().Perm())
 		}
 	}
-	want := screenLines(live.screen(false))
+	want := screenLines(live.Screen(false))
 	if len(want) < 3 {
-		t.Fatalf("the live Lossless pane shows %d of the lines compared:\n%s", len(want), live.screen(false))
+		t.Fatalf("the live Lossless pane shows %d of the lines compared:\n%s", len(want), live.Screen(false))
 	}
-	live.quit()
+	live.Quit()
 
 	for _, b := range []struct {
 		path, peer string
 	}{{bundle, "leaf1-bundle"}, {redacted, ""}} {
 		r := startTmux(t, 160, 48, nil, dcbtopBin, "-r", b.path)
-		r.waitText(20*time.Second, "END")
-		r.keys("l")
-		s := r.waitText(10*time.Second, "▶ Lossless", "NDK mlx5_0/1")
+		r.WaitText(20*time.Second, "END")
+		r.Keys("l")
+		s := r.WaitText(10*time.Second, "▶ Lossless", "NDK mlx5_0/1")
 		// The replay's player takes a line of the screen: the pane may show
 		// one line fewer at the bottom.
 		got := screenLines(s)
@@ -110,15 +110,15 @@ func TestBundleReplayScreen(t *testing.T) {
 		if diff := cmp.Diff(want[:min(len(want), len(got))], got); diff != "" {
 			t.Errorf("%s: the replay's Lossless pane differs from the live one (-live +replay):\n%s", filepath.Base(b.path), diff)
 		}
-		r.keys("l") // back to the DCBX panes
-		s = r.screen(false)
+		r.Keys("l") // back to the DCBX panes
+		s = r.Screen(false)
 		switch {
 		case b.peer != "" && !strings.Contains(s, b.peer):
 			t.Errorf("%s: the replay does not name the peer %s:\n%s", filepath.Base(b.path), b.peer, s)
 		case b.peer == "" && (strings.Contains(s, "leaf1-bundle") || strings.Contains(s, hostMAC.String())):
 			t.Errorf("%s: the redacted replay shows the peer's name or the port's MAC:\n%s", filepath.Base(b.path), s)
 		}
-		r.quit()
+		r.Quit()
 	}
 	raw, err := os.ReadFile(redacted)
 	if err != nil {

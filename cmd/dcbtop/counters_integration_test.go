@@ -135,18 +135,18 @@ func TestTUILossless(t *testing.T) {
 	}
 	env := []string{"DCBTOP_SYSFS_ROOT=" + fixture, control.EnvRunDir + "=" + testbed.ShortTempDir(t)}
 	p := startTmux(t, 160, 48, env, ipPath(t), "netns", "exec", ns.Name, dcbtopBin, "-i", "mlx0")
-	p.waitText(15*time.Second, "mlx0", "link up")
-	p.keys("l")
-	s := p.waitText(10*time.Second, "Lossless", "NDK mlx5_0/1", "missing 0x3FFFFF8", "derived 0x7", "np_cnp_sent",
+	p.WaitText(15*time.Second, "mlx0", "link up")
+	p.Keys("l")
+	s := p.WaitText(10*time.Second, "Lossless", "NDK mlx5_0/1", "missing 0x3FFFFF8", "derived 0x7", "np_cnp_sent",
 		"gid      ⚠ no GID in the table")
-	p.keys("End") // the ECN settings are the pane's last line, under the RoCE path
-	p.waitText(10*time.Second, "ECN notification point on 3")
+	p.Keys("End") // the ECN settings are the pane's last line, under the RoCE path
+	p.WaitText(10*time.Second, "ECN notification point on 3")
 	for _, line := range strings.Split(s, "\n") {
 		if strings.Contains(line, "connection_error") && !strings.Contains(line, "n/a") {
 			t.Errorf("connection_error has no source and must read n/a: %q", line)
 		}
 	}
-	p.quit()
+	p.Quit()
 }
 
 func ptr(v uint64) *uint64 { return &v }

@@ -341,8 +341,8 @@ func TestTUIDemoWalk(t *testing.T) {
 	}
 	ns := testbed.NewNS(t, "walk")
 	p := startTmux(t, 160, 80, nil, ipPath(t), "netns", "exec", ns.Name, dcbtopBin, "demo", "--speed", "4")
-	p.waitText(15*time.Second, "step 1/")
-	p.keys("l")
+	p.WaitText(15*time.Second, "step 1/")
+	p.Keys("l")
 	re := regexp.MustCompile
 	has := func(s string) func(string) bool { return func(x string) bool { return strings.Contains(x, s) } }
 	hasNot := func(s string) func(string) bool { return func(x string) bool { return !strings.Contains(x, s) } }
@@ -387,7 +387,7 @@ func TestTUIDemoWalk(t *testing.T) {
 		f := facts[i]
 		caption := []rune(st.Caption)
 		narration := fmt.Sprintf("\nstep %d/%d · %s", i+1, n, string(caption[:min(len(caption), 30)]))
-		p.waitScreen(fmt.Sprintf("step %d at %v (%s): narration %q and %s", i+1, st.At, st.Caption, narration, f.what), 12*time.Second,
+		p.WaitScreen(fmt.Sprintf("step %d at %v (%s): narration %q and %s", i+1, st.At, st.Caption, narration, f.what), 12*time.Second,
 			func(s string) bool {
 				if !strings.Contains(s, narration) {
 					return false
@@ -401,6 +401,6 @@ func TestTUIDemoWalk(t *testing.T) {
 			})
 	}
 	// The scenario starts over: step 1 again, in its second pass.
-	p.waitText(15*time.Second, fmt.Sprintf("\nstep 1/%d · ", n))
-	p.quit()
+	p.WaitText(15*time.Second, fmt.Sprintf("\nstep 1/%d · ", n))
+	p.Quit()
 }

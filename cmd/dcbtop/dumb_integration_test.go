@@ -24,7 +24,7 @@ func TestDumbTerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("TERM", "dumb")
-	code, out, _ := runOut(t, "script", "-q", "-e", "-c", shQuote(bin)+" -r "+shQuote(fixture)+" --speed 0", "/dev/null")
+	code, out, _ := runOut(t, "script", "-q", "-e", "-c", testbed.ShQuote(bin)+" -r "+testbed.ShQuote(fixture)+" --speed 0", "/dev/null")
 	if code != 0 {
 		t.Fatalf("exit %d:\n%q", code, out)
 	}
@@ -47,12 +47,12 @@ func TestWindowTitleRestored(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := startTmux(t, 100, 30, nil, "sh", "-c", `printf '\033]2;before\033\\'; exec "$0" -r "$1"`, bin, fixture)
-	p.waitText(15*time.Second, "REMOTE first-receipt")
-	if title := p.display("#{pane_title}"); !strings.HasPrefix(title, "dcbtop: ") {
+	p.WaitText(15*time.Second, "REMOTE first-receipt")
+	if title := p.Display("#{pane_title}"); !strings.HasPrefix(title, "dcbtop: ") {
 		t.Errorf("title while running %q, want dcbtop: IFACE", title)
 	}
-	p.quit()
-	if title := p.display("#{pane_title}"); title != "before" {
+	p.Quit()
+	if title := p.Display("#{pane_title}"); title != "before" {
 		t.Errorf("title after exit %q, want the one before (%q)", title, "before")
 	}
 }

@@ -139,12 +139,12 @@ func TestFIFOWithoutWriterInterrupted(t *testing.T) {
 func TestApplyStdinTerminalInterrupted(t *testing.T) {
 	bin := tuiBinary(t)
 	p := startTmux(t, 100, 10, applyEnv(t), bin, "apply", "-i", "lo", "-")
-	p.waitText(10*time.Second, "reading parameters from standard input; end with Ctrl-D")
-	if err := syscall.Kill(atoi(t, p.commandPid(bin)), syscall.SIGINT); err != nil {
+	p.WaitText(10*time.Second, "reading parameters from standard input; end with Ctrl-D")
+	if err := syscall.Kill(atoi(t, p.CommandPid(bin)), syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	if code := p.exitStatus(3 * time.Second); code != "130" {
-		t.Errorf("exit %s after Ctrl-C, want 130; screen:\n%s", code, p.screen(false))
+	if code := p.ExitStatus(3 * time.Second); code != "130" {
+		t.Errorf("exit %s after Ctrl-C, want 130; screen:\n%s", code, p.Screen(false))
 	}
 }
 

@@ -31,7 +31,7 @@ func TestTUIOverviewMouse(t *testing.T) {
 	}
 	env := []string{control.EnvRunDir + "=" + testbed.ShortTempDir(t)}
 	p := startTmux(t, 120, 30, env, ipPath(t), "netns", "exec", host.Name, dcbtopBin, "-i", a, "-i", b)
-	s := p.waitText(20*time.Second, "all ports", a, b, "leaf1", "leaf2")
+	s := p.WaitText(20*time.Second, "all ports", a, b, "leaf1", "leaf2")
 	row := -1
 	for i, l := range strings.Split(s, "\n") {
 		if strings.Contains(l, b) {
@@ -40,8 +40,8 @@ func TestTUIOverviewMouse(t *testing.T) {
 	}
 	// SGR mouse report: button 0 pressed at column 5, row+1 (1-based).
 	click := fmt.Sprintf("\x1b[<0;5;%dM\x1b[<0;5;%dm", row+1, row+1)
-	p.run("send-keys", "-t", "main", "-l", click)
-	p.waitScreen("the second row selected", 5*time.Second, func(s string) bool {
+	p.Run("send-keys", "-t", "main", "-l", click)
+	p.WaitScreen("the second row selected", 5*time.Second, func(s string) bool {
 		for _, l := range strings.Split(s, "\n") {
 			if strings.Contains(l, "▸ "+b) {
 				return true
@@ -49,9 +49,9 @@ func TestTUIOverviewMouse(t *testing.T) {
 		}
 		return false
 	})
-	p.run("send-keys", "-t", "main", "-l", click)
-	p.waitScreen("the port view of "+b, 5*time.Second, func(s string) bool {
+	p.Run("send-keys", "-t", "main", "-l", click)
+	p.WaitScreen("the port view of "+b, 5*time.Second, func(s string) bool {
 		return !strings.Contains(s, "all ports") && strings.Contains(s, b+" (2/2)") && strings.Contains(s, "leaf2")
 	})
-	p.quit()
+	p.Quit()
 }

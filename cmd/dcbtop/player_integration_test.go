@@ -21,20 +21,20 @@ func TestTUIPlayer(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := startTmux(t, 100, 30, nil, bin, "-r", fixture)
-	p.waitText(10*time.Second, "REMOTE first-receipt")
-	p.keys("Space")
-	p.waitText(5*time.Second, "PAUSED")
-	p.keys("r")
-	p.waitText(5*time.Second, "REPLAY demo.pcap 0:00/1:02", "PAUSED")
+	p.WaitText(10*time.Second, "REMOTE first-receipt")
+	p.Keys("Space")
+	p.WaitText(5*time.Second, "PAUSED")
+	p.Keys("r")
+	p.WaitText(5*time.Second, "REPLAY demo.pcap 0:00/1:02", "PAUSED")
 	// One key at a time: two escape sequences sent at once can reach the
 	// screen split across reads on a loaded machine, and the terminal
 	// parser then sees an Escape; quick presses are
 	// TestPlayerConcurrentSeeks' (capture/session).
-	p.keys("Right")
-	p.waitText(5*time.Second, "REPLAY demo.pcap 0:10/1:02", "PAUSED")
-	p.keys("Right")
-	p.waitText(5*time.Second, "REPLAY demo.pcap 0:20/1:02", "PAUSED", "REMOTE changed")
-	p.keys("Left")
-	p.waitText(5*time.Second, "REPLAY demo.pcap 0:10/1:02", "PAUSED")
-	p.quit()
+	p.Keys("Right")
+	p.WaitText(5*time.Second, "REPLAY demo.pcap 0:10/1:02", "PAUSED")
+	p.Keys("Right")
+	p.WaitText(5*time.Second, "REPLAY demo.pcap 0:20/1:02", "PAUSED", "REMOTE changed")
+	p.Keys("Left")
+	p.WaitText(5*time.Second, "REPLAY demo.pcap 0:10/1:02", "PAUSED")
+	p.Quit()
 }

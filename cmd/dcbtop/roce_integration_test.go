@@ -183,8 +183,8 @@ func TestRoCEPathFixtures(t *testing.T) {
 			"--willing", "off", "-i", fx.ifname)
 		// No key pressed: the log shares its place with the Lossless pane,
 		// which opens with the RoCE port and its path.
-		p.waitText(20*time.Second, "Log ·", "Lossless ·", "RoCE mlx5_0/1: RoCE v2 GID 3 192.168.10.11",
+		p.WaitText(20*time.Second, "Log ·", "Lossless ·", "RoCE mlx5_0/1: RoCE v2 GID 3 192.168.10.11",
 			"gid      ✓ index 3", "tos      ✓ 106 (DSCP 26, ECT(0))", "priority ✗ 3 by dscp, 0 by pcp", "pfc      ✗ local off, peer off, operational off")
-		p.quit()
+		p.Quit()
 	})
 }

@@ -76,12 +76,12 @@ func thousandInterfaces(t *testing.T, bin string, rounds int, memory bool) {
 	gcLog := filepath.Join(t.TempDir(), "gctrace")
 	if memory {
 		env = append(env, "GODEBUG=gctrace=1")
-		argv = append([]string{"sh", "-c", `exec "$@" 2>>` + shQuote(gcLog), "sh"}, argv...)
+		argv = append([]string{"sh", "-c", `exec "$@" 2>>` + testbed.ShQuote(gcLog), "sh"}, argv...)
 	}
 	p := startTmux(t, 160, 48, env, argv...)
 	// One interface: the screen opens on its port.
-	p.waitText(20*time.Second, "seed", "leaf1")
-	pid := p.commandPid(bin)
+	p.WaitText(20*time.Second, "seed", "leaf1")
+	pid := p.CommandPid(bin)
 
 	round := func(n int) (rss, live int) {
 		far := testbed.NewNS(t, fmt.Sprintf("scalef%d", n))
@@ -96,16 +96,16 @@ func thousandInterfaces(t *testing.T, bin string, rounds int, memory bool) {
 		ipBatch(t, host.Name, up.String())
 
 		total := fmt.Sprintf("%d interfaces", manyLinks+1)
-		if !strings.Contains(p.screen(false), "all ports") {
-			p.keys("o") // the overview
+		if !strings.Contains(p.Screen(false), "all ports") {
+			p.Keys("o") // the overview
 		}
-		p.waitText(60*time.Second, "all ports", total, "x0 ")
+		p.WaitText(60*time.Second, "all ports", total, "x0 ")
 		waitPacketSockets(t, host, manyLinks+1, 30*time.Second)
 		// A key still moves the screen: End shows the last row.
-		p.keys("End")
-		p.waitText(10*time.Second, "x999 ", fmt.Sprintf("of %d", manyLinks+1))
-		p.keys("Home")
-		p.waitText(10*time.Second, "seed ", "leaf1")
+		p.Keys("End")
+		p.WaitText(10*time.Second, "x999 ", fmt.Sprintf("of %d", manyLinks+1))
+		p.Keys("Home")
+		p.WaitText(10*time.Second, "seed ", "leaf1")
 		rss = vmRSS(t, pid)
 		if memory {
 			live = liveHeapFloor(t, gcLog)
@@ -116,7 +116,7 @@ func thousandInterfaces(t *testing.T, bin string, rounds int, memory bool) {
 			t.Fatalf("ip netns del %s: %v\n%s", far.Name, err, out)
 		}
 		waitPacketSockets(t, host, 1, 60*time.Second)
-		p.waitText(10*time.Second, "seed ", "leaf1", "valid")
+		p.WaitText(10*time.Second, "seed ", "leaf1", "valid")
 		return rss, live
 	}
 	var rss, live []int
@@ -135,7 +135,7 @@ func thousandInterfaces(t *testing.T, bin string, rounds int, memory bool) {
 			t.Errorf("RSS %d kB with %d interfaces, want at most 150 MB", rss[0], manyLinks+1)
 		}
 	}
-	p.quit()
+	p.Quit()
 }
 
 // ipBatch runs `ip [-n ns] -batch -` on commands.

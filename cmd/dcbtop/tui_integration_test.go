@@ -10,9 +10,6 @@ package main
 
 import (
 	"bufio"
-	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -60,144 +57,15 @@ func tuiBinary(t *testing.T) string {
 	return lazyBin
 }
 
-// A tmuxPane is a tmux server of its own (-L) with one session, whose
-// pane runs a command.
-type tmuxPane struct {
-	t    *testing.T
-	sock string
-	exit string // the file the command's exit status is written to
-}
+// A tmuxPane is the screen in a tmux pane of its own (testbed.Tmux).
+type tmuxPane = testbed.Tmux
 
-// startTmux runs argv (with env, a list of NAME=VALUE) in a fresh tmux
-// server's only pane, w x h, through sh: when the command ends, its exit
-// status is written to a file (see exitStatus), "dcbtop-exited" is printed
-// and the pane stays open. The server is killed at the end of the test.
+// startTmux runs argv in a fresh tmux server's only pane, w x h, with
+// the race detector's and a UTF-8 locale's environment and env
+// (testbed.StartTmux).
 func startTmux(t *testing.T, w, h int, env []string, argv ...string) *tmuxPane {
 	t.Helper()
-	testbed.RequireCommands(t, "tmux")
-	b := make([]byte, 4)
-	_, _ = rand.Read(b)
-	p := &tmuxPane{t: t, sock: fmt.Sprintf("dcbtop-test-%d-%s", os.Getpid(), hex.EncodeToString(b)),
-		exit: filepath.Join(t.TempDir(), "exit")}
-	words := []string{"env", shQuote(raceEnv), shQuote(utf8Env)}
-	for _, e := range env {
-		words = append(words, shQuote(e))
-	}
-	for _, a := range argv {
-		words = append(words, shQuote(a))
-	}
-	script := fmt.Sprintf("%s; echo EXIT:$? >%s; echo dcbtop-exited; exec sleep 600", strings.Join(words, " "), shQuote(p.exit))
-	// No configuration file.
-	p.run("-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), "sh", "-c", script)
-	socket := p.display("#{socket_path}")
-	t.Cleanup(func() {
-		_ = exec.Command("tmux", "-L", p.sock, "kill-server").Run()
-		if strings.Contains(socket, p.sock) {
-			os.Remove(socket) // tmux leaves it behind
-		}
-	})
-	return p
-}
-
-func shQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-
-func (p *tmuxPane) run(args ...string) string {
-	p.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, "tmux", append([]string{"-L", p.sock}, args...)...).CombinedOutput()
-	if err != nil {
-		p.t.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
-}
-
-// screen returns the pane's text (with escapes: its attributes too).
-func (p *tmuxPane) screen(escapes bool) string {
-	p.t.Helper()
-	args := []string{"capture-pane", "-p", "-t", "main"}
-	if escapes {
-		args = append(args, "-e")
-	}
-	return p.run(args...)
-}
-
-// display returns a tmux format's value for the pane.
-func (p *tmuxPane) display(format string) string {
-	p.t.Helper()
-	return strings.TrimSuffix(p.run("display-message", "-p", "-t", "main", format), "\n")
-}
-
-func (p *tmuxPane) keys(keys ...string) {
-	p.t.Helper()
-	p.run(append([]string{"send-keys", "-t", "main"}, keys...)...)
-}
-
-// waitScreen polls the screen until cond holds and returns it (and logs
-// it when DCBTOP_TUI_DEBUG is set).
-func (p *tmuxPane) waitScreen(what string, timeout time.Duration, cond func(string) bool) string {
-	p.t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		s := p.screen(false)
-		if cond(s) {
-			if os.Getenv("DCBTOP_TUI_DEBUG") != "" {
-				p.t.Logf("screen (%s):\n%s", what, s)
-			}
-			return s
-		}
-		if time.Now().After(deadline) {
-			p.t.Fatalf("screen: %s: not within %v; the screen:\n%s", what, timeout, s)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
-
-func (p *tmuxPane) waitText(timeout time.Duration, texts ...string) string {
-	p.t.Helper()
-	return p.waitScreen(strings.Join(texts, ", "), timeout, func(s string) bool {
-		for _, x := range texts {
-			if !strings.Contains(s, x) {
-				return false
-			}
-		}
-		return true
-	})
-}
-
-// exitStatus waits for the command to end and returns its exit status.
-func (p *tmuxPane) exitStatus(timeout time.Duration) string {
-	p.t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		if b, err := os.ReadFile(p.exit); err == nil && strings.HasSuffix(string(b), "\n") {
-			return strings.TrimSpace(strings.TrimPrefix(string(b), "EXIT:"))
-		}
-		if time.Now().After(deadline) {
-			p.t.Fatalf("the command did not exit within %v; the screen:\n%s", timeout, p.screen(false))
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-// quit presses q, checks exit status 0 and that the terminal is back to
-// the normal screen, and returns that screen.
-func (p *tmuxPane) quit() string {
-	p.t.Helper()
-	p.keys("q")
-	// While dcbtop is the host agent, q asks first (quit and withdraw?).
-	time.Sleep(300 * time.Millisecond)
-	if strings.Contains(p.screen(false), "quit and withdraw?") {
-		p.keys("y")
-	}
-	if code := p.exitStatus(20 * time.Second); code != "0" {
-		p.t.Fatalf("exit status %s after q, want 0; the screen:\n%s", code, p.screen(false))
-	}
-	s := p.waitText(5*time.Second, "dcbtop-exited")
-	if alt := p.display("#{alternate_on}"); alt != "0" {
-		p.t.Errorf("the alternate screen is still on after exit (alternate_on %q)", alt)
-	}
-	return s
+	return testbed.StartTmux(t, w, h, append([]string{raceEnv, utf8Env}, env...), argv...)
 }
 
 // line returns the first line of the screen that starts with prefix.
@@ -237,7 +105,7 @@ func TestTUIReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := startTmux(t, 100, 30, nil, bin, "-r", fixture)
-	s := p.waitText(15*time.Second, "END", "REMOTE first-receipt")
+	s := p.WaitText(15*time.Second, "END", "REMOTE first-receipt")
 	// ETS: TC0 40%, TC1 50%, TC2 10% in the remote configuration column.
 	for tc, bw := range []string{"40%", "50%", "10%"} {
 		l := line(s, fmt.Sprintf(" %d ", tc))
@@ -254,25 +122,25 @@ func TestTUIReplay(t *testing.T) {
 	if !strings.Contains(line(s, " dcbtop "), "REPLAY lldpd-ieee-full") {
 		t.Errorf("header %q: want the replay and its file", line(s, " dcbtop "))
 	}
-	if title := p.display("#{pane_title}"); title != "dcbtop: pcap0" {
+	if title := p.Display("#{pane_title}"); title != "dcbtop: pcap0" {
 		t.Errorf("window title %q, want %q", title, "dcbtop: pcap0")
 	}
 
 	// F: the replay's every LLDPDU (judged against tshark by the
 	// --frames tests); this capture's first is lldpd's.
-	p.keys("F")
-	p.waitText(5*time.Second, "LLDPDUs on pcap0", "first from this sender")
-	p.keys("Escape")
-	p.waitScreen("frames view closed", 5*time.Second, func(s string) bool { return !strings.Contains(s, "LLDPDUs on pcap0") })
+	p.Keys("F")
+	p.WaitText(5*time.Second, "LLDPDUs on pcap0", "first from this sender")
+	p.Keys("Escape")
+	p.WaitScreen("frames view closed", 5*time.Second, func(s string) bool { return !strings.Contains(s, "LLDPDUs on pcap0") })
 
-	p.keys("?")
-	p.waitText(5*time.Second, "dcbtop help", "quit", "willing", "export")
-	p.keys("Escape")
-	p.waitScreen("help closed", 5*time.Second, func(s string) bool { return !strings.Contains(s, "dcbtop help") })
+	p.Keys("?")
+	p.WaitText(5*time.Second, "dcbtop help", "quit", "willing", "export")
+	p.Keys("Escape")
+	p.WaitScreen("help closed", 5*time.Second, func(s string) bool { return !strings.Contains(s, "dcbtop help") })
 	// Read-only: w says why.
-	p.keys("w")
-	p.waitText(5*time.Second, "replay: a recording is read-only")
-	out := p.quit()
+	p.Keys("w")
+	p.WaitText(5*time.Second, "replay: a recording is read-only")
+	out := p.Quit()
 	if strings.Contains(out, "REMOTE first-receipt") {
 		t.Errorf("the screen's content stayed on the normal screen:\n%s", out)
 	}
@@ -321,17 +189,17 @@ func TestTUILiveWilling(t *testing.T) {
 	p := startTmux(t, 100, 30, []string{control.EnvRunDir + "=" + run}, ipPath(t), "netns", "exec", host.Name,
 		dcbtopBin, "--agent", "-i", "h0", "--willing", "off", "--tx-interval", "1s", "--snapshot-dir", dir, "-w", rec)
 
-	s := p.waitText(15*time.Second, "peer sw1", "willing OFF", "local dcbtop agent")
+	s := p.WaitText(15*time.Second, "peer sw1", "willing OFF", "local dcbtop agent")
 	if got := pfcRow(s, "Oper"); got != "" {
 		t.Errorf("willing off: operational PFC on %q, want local (none)", got)
 	}
 	if got := pfcRow(s, "Remote"); got != "3" {
 		t.Errorf("remote PFC on %q, want 3", got)
 	}
-	p.keys("w")
-	p.waitText(5*time.Second, "Toggle Willing on h0", "Local Willing: OFF → ON", "PFC from local → remote", "y set Willing on")
-	p.keys("y")
-	s = p.waitScreen("willing ON with the peer's PFC", 10*time.Second, func(s string) bool {
+	p.Keys("w")
+	p.WaitText(5*time.Second, "Toggle Willing on h0", "Local Willing: OFF → ON", "PFC from local → remote", "y set Willing on")
+	p.Keys("y")
+	s = p.WaitScreen("willing ON with the peer's PFC", 10*time.Second, func(s string) bool {
 		return strings.Contains(s, "willing ON") && pfcRow(s, "Oper") == "3"
 	})
 	if !strings.Contains(s, "PFC · operational = remote") {
@@ -340,20 +208,20 @@ func TestTUILiveWilling(t *testing.T) {
 
 	// F: every LLDPDU of the run, the agent's (out) and sw1's (in),
 	// each with what changed; Enter shows one in hex and decoded.
-	p.keys("F")
-	s = p.waitText(5*time.Second, "LLDPDUs on h0", "first from this sender")
+	p.Keys("F")
+	s = p.WaitText(5*time.Second, "LLDPDUs on h0", "first from this sender")
 	if !regexp.MustCompile(` out +`+regexp.QuoteMeta(hostMAC.String())).MatchString(s) || !strings.Contains(s, " in ") {
 		t.Errorf("the frames view lacks the agent's outgoing or sw1's incoming LLDPDUs:\n%s", s)
 	}
-	p.keys("Home", "Enter")
-	p.waitText(5*time.Second, "LLDPDU 1 on h0", "0000  02 07 04", "Chassis ID")
-	p.keys("Escape") // back to the list (two at once read as alt+esc)
-	p.waitText(5*time.Second, "LLDPDUs on h0")
-	p.keys("Escape")
-	p.waitScreen("frames view closed", 5*time.Second, func(s string) bool { return !strings.Contains(s, "LLDPDUs on h0") })
+	p.Keys("Home", "Enter")
+	p.WaitText(5*time.Second, "LLDPDU 1 on h0", "0000  02 07 04", "Chassis ID")
+	p.Keys("Escape") // back to the list (two at once read as alt+esc)
+	p.WaitText(5*time.Second, "LLDPDUs on h0")
+	p.Keys("Escape")
+	p.WaitScreen("frames view closed", 5*time.Second, func(s string) bool { return !strings.Contains(s, "LLDPDUs on h0") })
 
-	p.keys("s")
-	s = p.waitText(5*time.Second, "snapshot saved to "+dir)
+	p.Keys("s")
+	s = p.WaitText(5*time.Second, "snapshot saved to "+dir)
 	files, _ := filepath.Glob(filepath.Join(dir, "dcbtop-h0-*.json"))
 	if len(files) != 1 || !regexp.MustCompile(`/dcbtop-h0-\d{8}T\d{6}Z\.json$`).MatchString(files[0]) {
 		t.Fatalf("exported files %v, want one dcbtop-h0-YYYYMMDDTHHMMSSZ.json; screen:\n%s", files, s)
@@ -386,7 +254,7 @@ func TestTUILiveWilling(t *testing.T) {
 	})
 
 	// q: the agent withdraws (shutdown LLDPDU), the control socket goes.
-	p.quit()
+	p.Quit()
 	l.WaitNeighbors(3*time.Second, func(ns []testbed.Neighbor) bool { return !slices.ContainsFunc(ns, isDcbtop) })
 	if names, _ := os.ReadDir(run); len(names) != 0 {
 		t.Errorf("the control socket directory still holds %v after exit", names)
@@ -418,13 +286,13 @@ func TestTUIHostileStrings(t *testing.T) {
 	})
 	p := startTmux(t, 120, 40, nil, ipPath(t), "netns", "exec", host.Name, dcbtopBin, "-i", "h0", "--color", "never")
 
-	s := p.waitText(15*time.Second, "peer sw", "first-receipt")
+	s := p.WaitText(15*time.Second, "peer sw", "first-receipt")
 	if !strings.Contains(s, "sw\ufffd[31mred\ufffd]0;owned\ufffdx") {
 		t.Errorf("the system name is not shown with replacement characters for its escapes:\n%s", s)
 	}
 	// The description is in the peers pane.
-	s = p.waitText(10*time.Second, "\ufffd[2J\ufffd]0;owned\ufffd\ufffd[5mdesc")
-	if title := p.display("#{pane_title}"); title != "dcbtop: h0" {
+	s = p.WaitText(10*time.Second, "\ufffd[2J\ufffd]0;owned\ufffd\ufffd[5mdesc")
+	if title := p.Display("#{pane_title}"); title != "dcbtop: h0" {
 		t.Errorf("window title %q, want %q (the peer set it?)", title, "dcbtop: h0")
 	}
 	// Not cleared: the header, the panes and the footer are all there.
@@ -435,11 +303,11 @@ func TestTUIHostileStrings(t *testing.T) {
 	}
 	// No colour anywhere (--color never): an SGR colour would be the
 	// peer's; nor blinking.
-	esc := p.screen(true)
+	esc := p.Screen(true)
 	if m := regexp.MustCompile(`\x1b\[[0-9;]*(3[0-7]|38;[0-9;]+|5)m`).FindString(esc); m != "" {
 		t.Errorf("the pane has attribute %q: the peer's escape took effect", m)
 	}
-	p.quit()
+	p.Quit()
 }
 
 // TestTUISignals ends the screen with SIGTERM and SIGINT (and Ctrl-C as a
@@ -455,42 +323,22 @@ func TestTUISignals(t *testing.T) {
 		t.Run(how, func(t *testing.T) {
 			t.Parallel()
 			p := startTmux(t, 100, 30, nil, bin, "-r", fixture)
-			p.waitText(15*time.Second, "REMOTE first-receipt")
+			p.WaitText(15*time.Second, "REMOTE first-receipt")
 			if how == "ctrl+c" {
-				p.keys("C-c")
+				p.Keys("C-c")
 			} else {
-				pid := p.commandPid(bin)
+				pid := p.CommandPid(bin)
 				if err := exec.Command("kill", "-"+strings.TrimPrefix(how, "SIG"), pid).Run(); err != nil {
 					t.Fatal(err)
 				}
 			}
-			if code := p.exitStatus(20 * time.Second); code != "0" {
-				t.Fatalf("exit status %s after %s, want 0; the screen:\n%s", code, how, p.screen(false))
+			if code := p.ExitStatus(20 * time.Second); code != "0" {
+				t.Fatalf("exit status %s after %s, want 0; the screen:\n%s", code, how, p.Screen(false))
 			}
-			p.waitText(5*time.Second, "dcbtop-exited")
-			if alt := p.display("#{alternate_on}"); alt != "0" {
+			p.WaitText(5*time.Second, "dcbtop-exited")
+			if alt := p.Display("#{alternate_on}"); alt != "0" {
 				t.Errorf("the alternate screen is still on after %s", how)
 			}
 		})
-	}
-}
-
-// commandPid returns the pid of the pane's process running bin (the
-// pane's shell's child).
-func (p *tmuxPane) commandPid(bin string) string {
-	p.t.Helper()
-	shell := p.display("#{pane_pid}")
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		b, _ := os.ReadFile("/proc/" + shell + "/task/" + shell + "/children")
-		for _, pid := range strings.Fields(string(b)) {
-			if exe, err := os.Readlink("/proc/" + pid + "/exe"); err == nil && exe == bin {
-				return pid
-			}
-		}
-		if time.Now().After(deadline) {
-			p.t.Fatalf("no child of the pane's shell (pid %s) runs %s", shell, bin)
-		}
-		time.Sleep(50 * time.Millisecond)
 	}
 }

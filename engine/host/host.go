@@ -119,6 +119,11 @@ type port struct {
 	// qosUndo restores what the last host QoS write changed (QoSWritten),
 	// while it is the last write here (one level).
 	qosUndo *qos.Change
+	// qosOver is the last host QoS write the NIC read back, at
+	// qosOverAt, while no counters sample taken since shows it: the
+	// previews are made over it (QoSOver).
+	qosOver   *qos.Change
+	qosOverAt time.Time
 	// cee is the agent's DCBX dialect and CEE handshake; nil without an
 	// agent.
 	cee *ceeSide
@@ -355,6 +360,11 @@ func (h *Host) Step(ev engine.Event) Result {
 		// The NIC's state (read through DCB netlink) or the local one.
 		if p := h.ports[ev.Interface]; p != nil {
 			p.nicCheck = true
+		}
+	case engine.CountersSampled:
+		// A sample read after a host QoS write holds what it wrote.
+		if p := h.ports[ev.Interface]; p != nil && p.qosOver != nil && !ev.At.Before(p.qosOverAt) {
+			p.qosOver = nil
 		}
 	case engine.HostObserved:
 		// CAP_NET_ADMIN may have come or gone.

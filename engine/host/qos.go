@@ -46,7 +46,23 @@ func (h *Host) QoSWritten(w WriteQoS, res qos.WriteResult, at time.Time) Result 
 	if u, _ := res.Undo(w.Change); !w.Undo && len(res.Written) > 0 && !u.Empty() {
 		p.qosUndo = &u
 	}
+	if res.Err == nil && len(res.Written) > 0 {
+		c := w.Change
+		p.qosOver, p.qosOverAt = &c, at
+	}
 	return h.end(at)
+}
+
+// QoSOver returns the last host QoS write on iface the NIC read back
+// while the engine's facts may not show it yet (no counters sample taken
+// since): what a preview on iface is made over (qos.PreviewOver); nil
+// when there is none.
+func (h *Host) QoSOver(iface string) *qos.Change {
+	if p := h.ports[iface]; p != nil && p.qosOver != nil {
+		c := *p.qosOver
+		return &c
+	}
+	return nil
 }
 
 // QoSUndo returns the change that undoes the last host QoS write on

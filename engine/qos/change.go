@@ -399,6 +399,15 @@ type Preview struct {
 // changes nothing. An error says why c cannot be written (Change.Errors)
 // or that the interface is unknown.
 func PreviewOf(e *engine.Engine, name string, c Change) (Preview, error) {
+	return PreviewOver(e, name, nil, c)
+}
+
+// PreviewOver is PreviewOf c on interface name as it is once over is in
+// force: a host QoS write the NIC read back whose facts the engine does
+// not hold yet (its counters sample, DCB netlink's next round, come up to
+// a second later), so that the undo previewed at once after a write says
+// what it restores from what the NIC now holds. over nil: PreviewOf.
+func PreviewOver(e *engine.Engine, name string, over *Change, c Change) (Preview, error) {
 	before, ok := e.Interface(name)
 	if !ok {
 		return Preview{}, fmt.Errorf("%s is not captured", name)
@@ -406,9 +415,20 @@ func PreviewOf(e *engine.Engine, name string, c Change) (Preview, error) {
 	if c.Empty() {
 		return Preview{}, errors.New("nothing to change")
 	}
+	ch := c.portChange()
+	if over != nil && !over.Empty() {
+		before, _ = e.PreviewPort(name, over.portChange())
+		ch = composePort(over.portChange(), ch)
+	}
 	if err := c.Errors(before); err != nil {
 		return Preview{}, err
 	}
+	after, _ := e.PreviewPort(name, ch)
+	return Preview{Before: before, After: after, Lines: c.Lines(before)}, nil
+}
+
+// portChange is what c changes of a port (engine.Engine.PreviewPort).
+func (c *Change) portChange() engine.PortChange {
 	ch := engine.PortChange{Sample: c.applyTo}
 	if len(c.DSCP) > 0 || len(c.DSCPDelete) > 0 {
 		ch.App = c.WithDSCP
@@ -416,8 +436,25 @@ func PreviewOf(e *engine.Engine, name string, c Change) (Preview, error) {
 	if m := c.DCBXMode; m != nil {
 		ch.DCBX = &engine.PortDCBX{Mode: m.Words(), FirmwareManaged: m.Firmware()}
 	}
-	after, _ := e.PreviewPort(name, ch)
-	return Preview{Before: before, After: after, Lines: c.Lines(before)}, nil
+	return ch
+}
+
+// composePort is a's change, then b's.
+func composePort(a, b engine.PortChange) engine.PortChange {
+	out := engine.PortChange{DCBX: a.DCBX}
+	if b.DCBX != nil {
+		out.DCBX = b.DCBX
+	}
+	out.Sample = func(s *lossless.Sample) { a.Sample(s); b.Sample(s) }
+	switch {
+	case a.App == nil:
+		out.App = b.App
+	case b.App == nil:
+		out.App = a.App
+	default:
+		out.App = func(app []dcb.App) []dcb.App { return b.App(a.App(app)) }
+	}
+	return out
 }
 
 // applyTo changes a counters sample as c would change the facts it holds.
