@@ -193,11 +193,12 @@ Options:
                  it to standard output and nothing else there)
   --speed X      replay pacing: 0 = as fast as possible, 1 = recorded speed,
                  4 = four times faster (default 1 on the screen, 0 headless)
-  --frames       replay: print every LLDPDU instead of the screen, one a
-                 line: its number, time, interface, direction (in or
-                 out), sender, length and what changed against that
-                 sender's previous LLDPDU; with --json one NDJSON object
-                 each, with the LLDPDU's hex and decode
+  --frames       print every LLDPDU instead of the screen (live: each as
+                 it comes, sent and received), one a line: its number,
+                 time, interface, direction (in or out), sender, length
+                 and what changed against that sender's previous LLDPDU;
+                 with --json one NDJSON object each, with the LLDPDU's
+                 hex and decode
   --frame N      replay: print the LLDPDU numbered N (as --frames numbers
                  them) in hex and decoded, as the screen's hex view
   --from MAC     with --frames or --frame: the LLDPDUs from MAC only
@@ -459,8 +460,8 @@ func (o *options) checkStdio(env Env) error {
 	switch {
 	case o.read == "-" && !o.json && !o.events && !o.frames && env.StdoutTTY:
 		return errors.New("-r - reads the capture from standard input, which the screen needs for the keyboard: add --json, --events or --frames")
-	case o.write == "-" && (o.json || o.events):
-		return errors.New("-w - writes pcapng to standard output: --json and --events would print there too")
+	case o.write == "-" && (o.json || o.events || o.frames):
+		return errors.New("-w - writes pcapng to standard output: --json, --events and --frames would print there too")
 	case o.write == "-" && env.StdoutTTY:
 		return errors.New("-w - writes pcapng to standard output, which is a terminal: redirect or pipe it (dcbtop -i IF -w - | tshark -r -)")
 	case o.write == "-":
@@ -597,9 +598,10 @@ func rootFlags(o *options) *flag.FlagSet {
 	return fs
 }
 
-// checkFrames checks --frames, --frame and --from: a replay's, --frame N
-// meaning --frames for one LLDPDU, --from only with them, none with the
-// indications (--events, --text) or a screen's options.
+// checkFrames checks --frames, --frame and --from: --frames a replay's
+// or a live run's (each LLDPDU as it comes), --frame N a replay's
+// (--frames for one LLDPDU), --from only with them, none with the
+// indications (--events, --text).
 func (o *options) checkFrames(live bool) error {
 	if o.frameN > 0 {
 		o.frames = true
@@ -609,8 +611,8 @@ func (o *options) checkFrames(live bool) error {
 		return errors.New("--from needs --frames or --frame")
 	case !o.frames:
 		return nil
-	case live:
-		return errors.New("--frames and --frame apply to replay (-r) only")
+	case live && o.frameN > 0:
+		return errors.New("--frame applies to replay (-r) only: live, --frames prints each LLDPDU as it comes")
 	case o.events || o.text:
 		return errors.New("--frames prints the LLDPDUs: --events and --text print indications instead")
 	}

@@ -50,7 +50,7 @@ func TestUsage(t *testing.T) {
 		{name: "speed in live mode", args: []string{"--speed", "2"}, code: 2, stderr: "dcbtop: --speed applies to replay (-r) only (see dcbtop --help)\n"},
 		{name: "local without agent", args: []string{"-i", "h0", "--local", "x.json"}, code: 2, stderr: "dcbtop: --local, --willing and --force need --agent (see dcbtop --help)\n"},
 		{name: "-i any with another -i", args: []string{"-i", "any", "-i", "eth0"}, code: 2, stderr: "dcbtop: -i any means every interface: give it alone (see dcbtop --help)\n"},
-		{name: "-w - with --events", args: []string{"-i", "h0", "-w", "-", "--events"}, code: 2, stderr: "dcbtop: -w - writes pcapng to standard output: --json and --events would print there too (see dcbtop --help)\n"},
+		{name: "-w - with --events", args: []string{"-i", "h0", "-w", "-", "--events"}, code: 2, stderr: "dcbtop: -w - writes pcapng to standard output: --json, --events and --frames would print there too (see dcbtop --help)\n"},
 		{name: "-w with -r names -w", args: []string{"-r", "x.pcap", "-w", "y.pcapng"}, code: 2, stderr: "dcbtop: -w applies to live capture only (a replay records nothing new) (see dcbtop --help)\n"},
 		{name: "--agent with -r names --agent", args: []string{"-r", "x.pcap", "--agent"}, code: 2, stderr: "dcbtop: --agent applies to live capture only (see dcbtop --help)\n"},
 		{name: "negative duration", args: []string{"--duration", "-1s"}, code: 2, stderr: "dcbtop: --duration must be positive (see dcbtop --help)\n"},

@@ -4,7 +4,8 @@ package main
 
 // dcbtop -r FILE --frames: every LLDPDU of a capture, one a line (or an
 // NDJSON document each), with what changed against its sender's previous
-// one; --frame N: one in hex and decoded.
+// one; --frame N: one in hex and decoded. dcbtop -i IF --frames: a live
+// run's, sent and received, as they come.
 
 import (
 	"context"
@@ -27,9 +28,7 @@ func runFrames(ctx context.Context, o *options, env Env) error {
 	p := output.New(env.Stdout, format)
 	var found bool
 	var total uint64
-	keep := func(r frames.Record) bool {
-		return o.fromMAC == nil || r.Header.Src == *o.fromMAC
-	}
+	keep := o.keepFrame
 	cfg := session.Config{Replay: o.read, LocalMAC: o.localMAC, Speed: o.speed, Warn: env.Stderr,
 		Version: version, Revision: revision,
 		Frames: func(r frames.Record) error {
@@ -55,4 +54,26 @@ func runFrames(ctx context.Context, o *options, env Env) error {
 		return fmt.Errorf("%s: LLDPDU %d is not from %s", o.read, o.frameN, o.fromMAC)
 	}
 	return fmt.Errorf("%s: no LLDPDU %d: the capture has %d", o.read, o.frameN, total)
+}
+
+// keepFrame is --from: whether r is printed.
+func (o *options) keepFrame(r frames.Record) bool {
+	return o.fromMAC == nil || r.Header.Src == *o.fromMAC
+}
+
+// liveFrames is a live run's Config.Frames with --frames: each LLDPDU
+// --from keeps, printed as it enters the engine (text, or NDJSON with
+// --json), the agent's own (out) among them.
+func liveFrames(o *options, env Env) func(frames.Record) error {
+	format := output.Text
+	if o.json {
+		format = output.JSON
+	}
+	p := output.New(env.Stdout, format)
+	return func(r frames.Record) error {
+		if !o.keepFrame(r) {
+			return nil
+		}
+		return p.Frame(r)
+	}
 }

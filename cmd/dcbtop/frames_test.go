@@ -73,16 +73,7 @@ func TestFramesMatchTshark(t *testing.T) {
 			}
 			senders := map[string]int{}
 			for i, d := range got {
-				w := want[i]
-				at, err := time.Parse(time.RFC3339Nano, d.Time)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if d.Number != uint64(i+1) || d.Src != w.Src.String() || d.Dst != w.Dst.String() ||
-					d.Hex != hex.EncodeToString(w.Raw[14:]) || d.Length != len(w.Raw)-14 || at.Sub(w.Time).Abs() > time.Microsecond {
-					t.Errorf("LLDPDU %d: %s %s → %s %d bytes; tshark's frame %d: %s %s → %s %d bytes",
-						i+1, d.Time, d.Src, d.Dst, d.Length, w.Number, w.Time.UTC().Format(frames.TimeJSON), w.Src, w.Dst, len(w.Raw)-14)
-				}
+				sameFrame(t, i, d, want[i], time.Microsecond)
 				senders[d.Src]++
 			}
 			for src, n := range senders {
@@ -97,6 +88,21 @@ func TestFramesMatchTshark(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// sameFrame checks that the i-th LLDPDU dcbtop printed, d, is tshark's
+// frame w: numbered i+1, the same addresses, bytes and time (within tol).
+func sameFrame(t *testing.T, i int, d frames.Doc, w testbed.TsharkFrame, tol time.Duration) {
+	t.Helper()
+	at, err := time.Parse(time.RFC3339Nano, d.Time)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Number != uint64(i+1) || d.Src != w.Src.String() || d.Dst != w.Dst.String() ||
+		d.Hex != hex.EncodeToString(w.Raw[14:]) || d.Length != len(w.Raw)-14 || at.Sub(w.Time).Abs() > tol {
+		t.Errorf("LLDPDU %d: %s %s → %s %d bytes; tshark's frame %d: %s %s → %s %d bytes",
+			i+1, d.Time, d.Src, d.Dst, d.Length, w.Number, w.Time.UTC().Format(frames.TimeJSON), w.Src, w.Dst, len(w.Raw)-14)
 	}
 }
 
@@ -136,7 +142,7 @@ func TestFramesUsage(t *testing.T) {
 		{"bad MAC", []string{"-r", fixtureIEEE, "--frames", "--from", "02:dc:zz"}, 2,
 			"dcbtop: invalid value \"02:dc:zz\" for flag --from: want a MAC address like 02:00:00:00:00:01 (see dcbtop --help)\n"},
 		{"--from alone", []string{"-r", fixtureIEEE, "--from", "02:dc:b0:00:00:01"}, 2, "dcbtop: --from needs --frames or --frame (see dcbtop --help)\n"},
-		{"live", []string{"-i", "h0", "--frames"}, 2, "dcbtop: --frames and --frame apply to replay (-r) only (see dcbtop --help)\n"},
+		{"live --frame", []string{"-i", "h0", "--frame", "2"}, 2, "dcbtop: --frame applies to replay (-r) only: live, --frames prints each LLDPDU as it comes (see dcbtop --help)\n"},
 		{"with --events", []string{"-r", fixtureIEEE, "--frames", "--events"}, 2,
 			"dcbtop: --frames prints the LLDPDUs: --events and --text print indications instead (see dcbtop --help)\n"},
 		{"--frame 0", []string{"-r", fixtureIEEE, "--frame", "0"}, 2,

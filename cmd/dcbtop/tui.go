@@ -208,6 +208,10 @@ func runLive(ctx context.Context, o *options, env Env) error {
 	if !o.tui {
 		cfg.Warn = env.Stderr
 	}
+	if o.frames {
+		// The LLDPDUs, not the final snapshot, on stdout.
+		cfg.JSON, cfg.Frames = false, liveFrames(o, env)
+	}
 	if !o.noControl { // the demo (no control socket) keeps nothing: it leaves no file behind
 		st := statedir.Default()
 		cfg.State = &st
