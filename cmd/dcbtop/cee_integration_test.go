@@ -59,7 +59,7 @@ func TestAgentAgainstCEESwitch(t *testing.T) {
 	}
 	a := in.AgentDCBX
 	if a == nil || a.Dialect != lldp.DialectCEE || a.Control == nil || a.Control.Seq != 1 || a.Control.Ack != 1 || a.Control.PeerAck != 1 || a.Control.PFCWait != "" {
-		t.Errorf("agent_dcbx %+v (control %+v), want CEE, seq 1 acknowledged by the switch, the switch's 1 acknowledged", a, a.Control)
+		t.Fatalf("agent_dcbx %+v, want CEE, seq 1 acknowledged by the switch, the switch's 1 acknowledged; interface %+v", a, in)
 	}
 	if sw.Acked() != 1 {
 		t.Errorf("the switch acknowledged %d, want the agent's sequence 1", sw.Acked())
