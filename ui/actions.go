@@ -99,6 +99,17 @@ func (m Model) startFix() (tea.Model, tea.Cmd) {
 	}
 }
 
+// fixDialog is the dialog of host QoS fixes (or a tuned change, or the
+// undo of the last write) previewed by the backend, with what is in
+// force now as its baseline (Model.rebase: said if it changes).
+func (m *Model) fixDialog(iface string, fixes []FixPreview, undo bool) *dialog {
+	d := &dialog{kind: dialogFix, iface: iface, fixes: fixes, qosUndo: undo}
+	if in := m.iface(iface); in != nil {
+		d.curOp, d.curRes = in.Operational.Clone(), in.Resolution
+	}
+	return d
+}
+
 // startAgent opens the confirmation of starting or stopping dcbtop's host
 // agent on the interface.
 func (m Model) startAgent() (tea.Model, tea.Cmd) {

@@ -13,7 +13,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dcbtop/dcbtop/engine/frames"
-	"github.com/dcbtop/dcbtop/engine/lldp"
 )
 
 // The frames view (KeyMap.Frames): every LLDPDU of the run within its
@@ -24,12 +23,13 @@ import (
 
 // A FrameSource is a run's every LLDPDU within a bounded ring
 // (capture/session's FrameLog). Since returns the records it holds whose
-// Number is greater than after, oldest first, and how many LLDPDUs the
-// run has had; a total lower than before says the run started over (a
-// replay's seek). Update calls it: it must return at once and be safe
+// Number is greater than after, oldest first, how many LLDPDUs the run
+// has had (a total lower than before says the run started over: a
+// replay's seek) and the Number of the oldest it still holds (0: none),
+// before which the screen's copy drops its records as the ring did. Update calls it: it must return at once and be safe
 // for concurrent use. The records are shared and not modified.
 type FrameSource interface {
-	Since(after uint64) ([]frames.Record, uint64)
+	Since(after uint64) (recs []frames.Record, total, oldest uint64)
 }
 
 // WithFrames gives the run's frame log: KeyMap.Frames lists it. Without
@@ -37,12 +37,11 @@ type FrameSource interface {
 func WithFrames(src FrameSource) Option { return func(m *Model) { m.frameSrc = src } }
 
 // A frameLog is the screen's copy of the run's records while the frames
-// view is open, bounded as the ring is (frames.DefaultRecords records,
-// frames.DefaultBytes LLDPDU bytes), oldest first.
+// view is open: those the ring still held at the last fetch, oldest
+// first.
 type frameLog struct {
 	recs  []frames.Record
 	total uint64 // the run's LLDPDUs at the last fetch
-	bytes int    // the LLDPDU bytes of recs
 }
 
 // frameCursor is where the frames view is: the record under the cursor
@@ -76,31 +75,20 @@ func (m *Model) openFrames() {
 }
 
 // refreshFrames copies the records the log has gained since the last
-// fetch, from its start again when the run started over, and drops the
-// oldest beyond the ring's bounds.
+// fetch, from its start again when the run started over, and drops those
+// the log no longer holds.
 func (m *Model) refreshFrames() {
 	fl := m.vs.frames
-	recs, total := m.frameSrc.Since(fl.total)
+	recs, total, oldest := m.frameSrc.Since(fl.total)
 	if total < fl.total {
 		fl = frameLog{}
-		recs, total = m.frameSrc.Since(0)
+		recs, total, oldest = m.frameSrc.Since(0)
 	}
 	fl.total = total
-	if len(recs) == 0 {
-		m.vs.frames = fl
-		return
-	}
-	fl.recs = append(slices.Clip(fl.recs), recs...)
-	for _, r := range recs {
-		fl.bytes += len(r.LLDPDU)
-	}
-	drop := 0
-	for len(fl.recs)-drop > 1 && (len(fl.recs)-drop > frames.DefaultRecords || fl.bytes > frames.DefaultBytes) {
-		fl.bytes -= len(fl.recs[drop].LLDPDU)
-		drop++
-	}
-	if drop > 0 {
-		fl.recs = slices.Clone(fl.recs[drop:])
+	// What the ring dropped for its bounds goes here too.
+	drop, _ := slices.BinarySearchFunc(fl.recs, oldest, func(r frames.Record, n uint64) int { return cmp.Compare(r.Number, n) })
+	if drop > 0 || len(recs) > 0 {
+		fl.recs = append(slices.Clone(fl.recs[drop:]), recs...)
 	}
 	m.vs.frames = fl
 }
@@ -114,17 +102,12 @@ func framesListed(fl *frameLog, c *frameCursor) []int {
 		if c.iface != "" && r.Interface != c.iface {
 			continue
 		}
-		if c.changes && unchanged(r) {
+		if c.changes && r.Identical() {
 			continue
 		}
 		idx = append(idx, i)
 	}
 	return idx
-}
-
-// unchanged reports a record identical to its sender's previous LLDPDU.
-func unchanged(r *frames.Record) bool {
-	return len(r.Changes) == 1 && strings.HasPrefix(r.Changes[0], frames.ChangeIdentical)
 }
 
 // cursorAt returns the position in idx of the record under the cursor:
@@ -259,7 +242,7 @@ func (r *renderer) framesBox() string {
 		switch {
 		case rec.Err != "":
 			style = r.st.Crit
-		case unchanged(rec):
+		case rec.Identical():
 			style = r.st.Dim
 		}
 		if p == at {
@@ -287,8 +270,8 @@ func (r *renderer) framesSummary(fl *frameLog, c *frameCursor, listed int) strin
 	if c.iface != "" {
 		s += " (every interface)"
 	}
-	if gone := fl.total - uint64(len(fl.recs)); len(fl.recs) > 0 && gone > 0 {
-		s += fmt.Sprintf(", the oldest %d gone for the bounds (the last %d, %d MiB kept)", gone, frames.DefaultRecords, frames.DefaultBytes>>20)
+	if len(fl.recs) > 0 && fl.recs[0].Number > 1 {
+		s += fmt.Sprintf(", the oldest %d gone for the bounds (the last %d, %d MiB kept)", fl.recs[0].Number-1, frames.DefaultRecords, frames.DefaultBytes>>20)
 	}
 	if r.vs.paused {
 		s += " · paused"
@@ -306,22 +289,17 @@ func framesHeading(every bool) string {
 	return h + pad("sender", 18) + "bytes  what changed"
 }
 
-// frameLine is a record on one line of the list: its number, time in
-// the screen's zone, direction, interface (every), sender (and the
-// destination's scope beside the nearest bridge's), length and what
-// changed. It is sanitized.
+// frameLine is a record on one line of the list, as Record.Line but
+// for a column of one screen: its number, time in the screen's zone,
+// direction, interface (every), sender, length and what changed. It is
+// sanitized.
 func frameLine(rec *frames.Record, r *renderer, every bool) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%6d  %s  %-3s  ", rec.Number, rec.At.In(r.vs.loc).Format("15:04:05.000"), rec.Direction())
 	if every {
 		sb.WriteString(pad(Sanitize(rec.Interface), 10) + " ")
 	}
-	sb.WriteString(pad(rec.Header.Src.String(), 18))
-	fmt.Fprintf(&sb, "%5d  ", len(rec.LLDPDU))
-	if rec.Header.Dst != lldp.NearestBridge {
-		sb.WriteString("(to " + rec.Header.Dst.Scope() + ") ")
-	}
-	sb.WriteString(Sanitize(strings.Join(rec.Changes, "; ")))
+	fmt.Fprintf(&sb, "%-17s %5d  %s", rec.Sender(), len(rec.LLDPDU), rec.ChangesText())
 	return sb.String()
 }
 

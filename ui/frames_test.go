@@ -38,10 +38,13 @@ func (s *ringSource) reset() {
 	s.ring.Reset()
 }
 
-func (s *ringSource) Since(after uint64) ([]frames.Record, uint64) {
+func (s *ringSource) Since(after uint64) (recs []frames.Record, total, oldest uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.ring.Since(nil, after), s.ring.Total()
+	if s.ring.Len() > 0 {
+		oldest = s.ring.At(0).Number
+	}
+	return s.ring.Since(nil, after), s.ring.Total(), oldest
 }
 
 // hostPeer is this host's agent as an LLDP speaker (its outgoing
@@ -174,6 +177,19 @@ func TestFramesViewBounded(t *testing.T) {
 	h.press("g")
 	if got := h.cursorNumber(); got != 905 {
 		t.Errorf("home: cursor on %d, want 905", got)
+	}
+	// While the view is open the ring drops its oldest: so does the
+	// screen's copy, and the cursor stays on the oldest kept.
+	for i := range 10 {
+		src.add(t, float64(n+i), "eth0", false, f)
+	}
+	h.send(snapshotMsg{firstReceipt(t)})
+	if recs := h.m.vs.frames.recs; len(recs) != frames.DefaultRecords || recs[0].Number != 915 || recs[len(recs)-1].Number != uint64(n+10) {
+		t.Errorf("after 10 more the screen holds %d records, %d to %d; want %d, 915 to %d",
+			len(recs), recs[0].Number, recs[len(recs)-1].Number, frames.DefaultRecords, n+10)
+	}
+	if got := h.cursorNumber(); got != 915 {
+		t.Errorf("the cursor is on %d, want the oldest kept, 915", got)
 	}
 }
 

@@ -208,6 +208,31 @@ func (r *renderer) pfcMark(p uint8) string {
 	return r.st.Dim.Render(r.sym.Off)
 }
 
+// rateLimitWords are the TCs' rate limits (struct ieee_maxrate, kbit/s)
+// in words, those with one: "TC3 25 Gbit/s".
+func rateLimitWords(m *[8]uint64) []string {
+	if m == nil {
+		return nil
+	}
+	var limits []string
+	for tc, kbps := range m {
+		if kbps != 0 {
+			limits = append(limits, fmt.Sprintf("TC%d %s", tc, qos.RateWords(kbps)))
+		}
+	}
+	return limits
+}
+
+// rewriteWords are the APP rewrite table's entries in words, sanitized:
+// "prio 3→DSCP 26".
+func rewriteWords(rw []lossless.RewriteEntry) []string {
+	out := make([]string, 0, len(rw))
+	for _, e := range rw {
+		out = append(out, fmt.Sprintf("prio %d→%s %d", e.Priority, strings.ToUpper(Sanitize(e.Selector)), e.Protocol))
+	}
+	return out
+}
+
 // roceLines is the RoCE path this host sets up, when sampled: the
 // link-wide PAUSE beside PFC, and per RoCE port the GID its RoCE v2
 // traffic can be routed from and the ToS rdma_cm stamps by default.
@@ -233,23 +258,11 @@ func (r *renderer) roceLines(lc *lossless.Counters, w int) []string {
 			}
 			text += fmt.Sprintf(" · buffers prio→buf %s, sizes %s", joinDigits(b.PrioBuffer), strings.Join(sizes, "/"))
 		}
-		if m := q.MaxRateKbps; m != nil {
-			var limits []string
-			for tc, kbps := range m {
-				if kbps != 0 {
-					limits = append(limits, fmt.Sprintf("TC%d %s", tc, qos.RateWords(kbps)))
-				}
-			}
-			if len(limits) > 0 {
-				text += " · rate limits " + strings.Join(limits, ", ")
-			}
+		if limits := rateLimitWords(q.MaxRateKbps); len(limits) > 0 {
+			text += " · rate limits " + strings.Join(limits, ", ")
 		}
 		if len(q.Rewrite) > 0 {
-			var rw []string
-			for _, e := range q.Rewrite {
-				rw = append(rw, fmt.Sprintf("prio %d→%s %d", e.Priority, strings.ToUpper(Sanitize(e.Selector)), e.Protocol))
-			}
-			text += " · rewrite " + strings.Join(rw, ", ")
+			text += " · rewrite " + strings.Join(rewriteWords(q.Rewrite), ", ")
 		}
 		lines = append(lines, wrap(text, w, "  ")...)
 	}

@@ -177,17 +177,6 @@ func (m *Model) tuned(msg tuneMsg) {
 	m.vs.dialog = m.fixDialog(msg.iface, []FixPreview{msg.fix}, false)
 }
 
-// fixDialog is the dialog of host QoS fixes (or a tuned change, or the
-// undo of the last write) previewed by the backend, with what is in
-// force now as its baseline (Model.rebase: said if it changes).
-func (m *Model) fixDialog(iface string, fixes []FixPreview, undo bool) *dialog {
-	d := &dialog{kind: dialogFix, iface: iface, fixes: fixes, qosUndo: undo}
-	if in := m.iface(iface); in != nil {
-		d.curOp, d.curRes = in.Operational.Clone(), in.Resolution
-	}
-	return d
-}
-
 // tuneBox draws the tune form: each knob with what the NIC holds now
 // (from the snapshot), the field and what it takes; the error of the
 // last review; the keys.
@@ -252,12 +241,7 @@ func tuneNow(in *engine.Interface, i tuneField) string {
 		if q == nil || q.MaxRateKbps == nil {
 			return notRead + " (the driver reports no rate limits)"
 		}
-		var limits []string
-		for tc, kbps := range q.MaxRateKbps {
-			if kbps != 0 {
-				limits = append(limits, fmt.Sprintf("TC%d %s", tc, qos.RateWords(kbps)))
-			}
-		}
+		limits := rateLimitWords(q.MaxRateKbps)
 		if len(limits) == 0 {
 			return "no limit on any TC"
 		}
@@ -279,11 +263,7 @@ func tuneNow(in *engine.Interface, i tuneField) string {
 		if len(q.Rewrite) == 0 {
 			return "empty"
 		}
-		var rw []string
-		for _, e := range q.Rewrite {
-			rw = append(rw, fmt.Sprintf("prio %d→%s %d", e.Priority, strings.ToUpper(e.Selector), e.Protocol))
-		}
-		return strings.Join(rw, ", ")
+		return strings.Join(rewriteWords(q.Rewrite), ", ")
 	}
 	return notRead
 }

@@ -41,13 +41,17 @@ func (l *FrameLog) reset() {
 }
 
 // Since returns the records the log holds whose Number is greater than
-// after, oldest first, and the number of LLDPDUs the run has had (the
-// last one's Number). A nil log has none.
-func (l *FrameLog) Since(after uint64) ([]frames.Record, uint64) {
+// after, oldest first, the number of LLDPDUs the run has had (the last
+// one's Number) and the Number of the oldest it still holds (0: none).
+// A nil log has none.
+func (l *FrameLog) Since(after uint64) (recs []frames.Record, total, oldest uint64) {
 	if l == nil {
-		return nil, 0
+		return nil, 0, 0
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.ring.Since(nil, after), l.ring.Total()
+	if l.ring.Len() > 0 {
+		oldest = l.ring.At(0).Number
+	}
+	return l.ring.Since(nil, after), l.ring.Total(), oldest
 }

@@ -33,16 +33,30 @@ func (r Record) Direction() string {
 }
 
 // Line is the record on one line of text, sanitized: its number, time,
-// interface, direction, source MAC (and the destination's scope when it
-// is not the nearest bridge's, where DCBX runs), length and what
-// changed, "; " between the changes.
+// interface, direction, sender (Sender), length and what changed
+// (ChangesText).
 func (r Record) Line() string {
+	return fmt.Sprintf("%6d  %s  %s  %-3s  %s  %4d bytes  %s", r.Number, r.At.UTC().Format(TimeText),
+		engine.Sanitize(r.Interface), r.Direction(), r.Sender(), len(r.LLDPDU), r.ChangesText())
+}
+
+// Sender is the record's source MAC, and the destination's scope when
+// it is not the nearest bridge's, where DCBX runs.
+func (r Record) Sender() string {
 	src := r.Header.Src.String()
 	if r.Header.Dst != lldp.NearestBridge {
 		src += " (to " + r.Header.Dst.Scope() + ")"
 	}
-	return fmt.Sprintf("%6d  %s  %s  %-3s  %s  %4d bytes  %s", r.Number, r.At.UTC().Format(TimeText),
-		engine.Sanitize(r.Interface), r.Direction(), src, len(r.LLDPDU), engine.Sanitize(strings.Join(r.Changes, "; ")))
+	return src
+}
+
+// ChangesText is what changed, "; " between the changes, sanitized.
+func (r Record) ChangesText() string { return engine.Sanitize(strings.Join(r.Changes, "; ")) }
+
+// Identical reports an LLDPDU byte for byte its sender's previous one
+// (ChangeIdentical, malformed or not).
+func (r Record) Identical() bool {
+	return len(r.Changes) == 1 && (r.Changes[0] == identical[0] || r.Changes[0] == identicalMalformed[0])
 }
 
 // HexDump lays b out as xxd, tshark and lldpcli do: the offset, n bytes

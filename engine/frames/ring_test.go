@@ -3,6 +3,7 @@
 package frames
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -326,5 +327,26 @@ func BenchmarkAddChanged(b *testing.B) {
 	for b.Loop() {
 		r.Add(f[i%2])
 		i++
+	}
+}
+
+// TestIdentical: a record is Identical when its LLDPDU is its sender's
+// previous one byte for byte, malformed or not; a first, a changed and
+// a malformed-but-new one are not.
+func TestIdentical(t *testing.T) {
+	a := lldptest.MacA
+	ok120, ok60 := lldptest.Frame(t, a, 120), lldptest.Frame(t, a, 60)
+	bad := slices.Clone(ok120[:14+2+7+2]) // cut inside the Port ID TLV
+	tr := NewTracker(0)
+	var got []bool
+	for i, f := range [][]byte{ok120, ok120, ok60, bad, bad} {
+		rec, _ := tr.Next(fr(i, f))
+		got = append(got, rec.Identical())
+		if i >= 3 && rec.Err == "" {
+			t.Fatalf("record %d: the cut LLDPDU was accepted", i)
+		}
+	}
+	if diff := cmp.Diff([]bool{false, true, false, false, true}, got); diff != "" {
+		t.Errorf("Identical (-want +got):\n%s", diff)
 	}
 }
